@@ -1,0 +1,103 @@
+# trainplan -- the one entry point.
+#   make            install missing Debian packages, build, write the report for PLAN
+#   make check      every test, then the unit tests again under ASan + UBSan
+#   make bench      timings of the engines and renderers
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+# Component makefiles (*.mk in calc/, report/, tests/) add rules and append to
+# CHECKS (test targets), BENCHES (bench targets) and REPORT_OUT (report files).
+
+PLAN    ?= plans/default.ini
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+PKGS     = inih jansson
+DEPS_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+DEPS_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+
+# Output folder: the default plan writes output/, another plan output/<plan name>/.
+PLAN_NAME := $(basename $(notdir $(PLAN)))
+ifeq ($(PLAN),plans/default.ini)
+OUT ?= output
+else
+OUT ?= output/$(PLAN_NAME)
+endif
+
+# Debian packages the build, the tests and the report need.
+DEB_PKGS = build-essential pkg-config libinih-dev libjansson-dev libcmocka-dev \
+           libcmark-gfm-dev libcmark-gfm-extensions-dev libhpdf-dev libpng-dev zlib1g-dev \
+           gnuplot-nox fonts-dejavu-core fonts-dejavu-extra tidy qpdf poppler-utils
+
+CALC_LIB_SRC = $(filter-out calc/main.c calc/cmd_%.c,$(wildcard calc/*.c))
+CALC_CLI_SRC = calc/main.c $(wildcard calc/cmd_*.c)
+CALC_LIB_OBJ = $(CALC_LIB_SRC:%.c=$(BUILD)/%.o)
+CALC_CLI_OBJ = $(CALC_CLI_SRC:%.c=$(BUILD)/%.o)
+
+CHECKS  :=
+BENCHES :=
+REPORT_OUT :=
+
+.PHONY: all deps check bench install clean format report
+all: deps $(BUILD)/trainplan report
+
+# ---------------------------------------------------------------- dependencies
+# Installs what is missing with apt-get (as root, or through sudo); elsewhere it
+# prints the package list and stops.
+deps: $(BUILD)/.deps
+$(BUILD)/.deps: Makefile
+	@mkdir -p $(BUILD)
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "trainplan: please install:$$missing" >&2; exit 2; \
+	  elif [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; \
+	  else echo "trainplan: missing packages (run as root or install them):$$missing" >&2; exit 2; fi; \
+	  echo "installing:$$missing"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 2; \
+	fi; touch $@
+
+# ---------------------------------------------------------------- calc
+$(BUILD)/%.o: %.c $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libcalc.a: $(CALC_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/trainplan: $(CALC_CLI_OBJ) $(BUILD)/libcalc.a
+	$(CC) $(CFLAGS) -o $@ $(CALC_CLI_OBJ) $(BUILD)/libcalc.a $(DEPS_LIBS)
+
+# The default plan is embedded in the library.
+$(BUILD)/calc/plan.o: $(BUILD)/default_plan.h
+$(BUILD)/default_plan.h: plans/default.ini
+	@mkdir -p $(dir $@)
+	{ echo 'static const char default_plan_text[] = '; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
+
+-include calc/*.mk report/*.mk tests/*.mk
+
+# ---------------------------------------------------------------- check
+check: deps $(BUILD)/trainplan $(CHECKS)
+	@echo "make check: all test groups passed"
+
+bench: deps $(BUILD)/trainplan $(BENCHES)
+
+format:
+	clang-format -i calc/*.c calc/*.h report/*.c report/*.h tests/calc/*.c
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/trainplan $(DESTDIR)$(PREFIX)/bin/trainplan
+	[ ! -f $(BUILD)/trainplan-report ] || install -m 755 $(BUILD)/trainplan-report $(DESTDIR)$(PREFIX)/bin/trainplan-report
+
+clean:
+	rm -rf $(BUILD) output
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

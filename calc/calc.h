@@ -1,0 +1,506 @@
+/*
+ * calc.h -- the trainplan calculation library: public types and functions.
+ *
+ * Plain structs in, plain structs out.  Units are SI base units everywhere inside
+ * the library (bytes, seconds, FLOP, bytes/s, FLOP/s); the unit of every field is in
+ * its comment.  The library never prints to the terminal and never exits (except
+ * xmalloc on out-of-memory): a function that fails returns -1 after adding a
+ * diagnostic "file:line: error: message" to a struct calc_diag, which the caller
+ * prints.  Functions that take a FILE * write only to the stream they are handed.
+ *
+ * Ownership: every pointer a function returns inside a struct is owned by that
+ * struct and released by the matching *_free function; nothing else allocates.
+ */
+#ifndef CALC_H
+#define CALC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define CALC_MAX_STAGES 256 /* pipeline stages (pp * vpp chunks is bounded separately) */
+#define CALC_NAME_MAX 64
+#define CALC_PATH_MAX 512
+
+/* ======================================================================== */
+/* Diagnostics                                                               */
+/* ======================================================================== */
+
+/*
+ * A growing list of messages, one per line, each already formatted as
+ * "FILE:LINE: error: MESSAGE" (or without LINE where no line applies).
+ * Zero-initialise before use; calc_diag_free releases the text.
+ */
+struct calc_diag {
+	char *text;  /* all messages, '\n'-terminated each; NULL when empty */
+	size_t len;  /* bytes used in text */
+	size_t cap;  /* bytes allocated */
+	int nerrors; /* number of messages added */
+};
+
+/* Append one message "file:line: error: ..." (line <= 0 omits it; file NULL
+ * omits both).  Always returns -1 so callers can write `return calc_error(...)`. */
+int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void calc_diag_free(struct calc_diag *d);
+
+/* Out of memory prints one message and exits with status 2: the only exit. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* ======================================================================== */
+/* Units                                                                     */
+/* ======================================================================== */
+
+/*
+ * Parse a number with an optional unit suffix into SI base units.
+ * 'kind' says what is expected: bytes ("80 GB", "80 GiB", "80e9"), bytes/s
+ * ("50 GB/s", "400 Gb/s"), seconds ("5 us", "2 ms"), a plain number ("300e9",
+ * "1.5T" for tokens), or a fraction ("0.8" or "80%").  Returns 0, or -1 when the
+ * text is not a number or the suffix is not allowed for the kind.
+ */
+enum calc_unit {
+	CALC_U_NONE,     /* plain number; k/M/G/T/P suffixes allowed (10^3 ...) */
+	CALC_U_BYTES,    /* B, kB, MB, GB, TB, KiB, MiB, GiB, TiB */
+	CALC_U_BYTES_S,  /* B/s, GB/s, ..., Gb/s (bits: /8), Tb/s */
+	CALC_U_SECONDS,  /* s, ms, us, ns, min, h, days */
+	CALC_U_FRACTION, /* 0..1 or "N%" */
+	CALC_U_FLOPS,    /* FLOP/s, TFLOP/s, PFLOP/s; plain numbers too */
+	CALC_U_MONEY,    /* currency units per GPU-hour: plain number */
+};
+int calc_parse_number(const char *text, enum calc_unit kind, double *out);
+
+/* ======================================================================== */
+/* Model                                                                     */
+/* ======================================================================== */
+
+enum calc_mlp { CALC_MLP_GELU, CALC_MLP_SWIGLU };
+enum calc_norm { CALC_NORM_LAYERNORM, CALC_NORM_RMSNORM };
+enum calc_pos { CALC_POS_NONE, CALC_POS_LEARNED }; /* rope/alibi have no parameters */
+
+/* A dense decoder-only transformer. */
+struct calc_model {
+	char name[CALC_NAME_MAX]; /* preset name or "custom" */
+	int layers;               /* transformer blocks L */
+	int hidden;               /* model width h */
+	int heads;                /* attention (query) heads a */
+	int kv_heads;             /* key/value heads (GQA); == heads for MHA */
+	int head_dim;             /* per-head width; hidden / heads unless set */
+	int ffn_hidden;           /* MLP inner width f */
+	int vocab;                /* vocabulary V (padded as the framework pads it) */
+	int max_pos;              /* learned position embeddings rows (0 = none) */
+	enum calc_mlp mlp;
+	enum calc_norm norm;
+	int tied_embeddings; /* 1: the LM head reuses the input embedding */
+	int bias;            /* 1: linear layers carry biases (GPT-2/3, Megatron GPT) */
+	int dropout;         /* 1: dropout layers (and their masks) are present */
+};
+
+/* Parameter counts [parameters] for one model; see model.c for the formulas. */
+struct calc_params {
+	double attn;       /* per layer: Q, K, V, O weights (+ biases) */
+	double mlp;        /* per layer: MLP weights (+ biases) */
+	double norms;      /* per layer: the two norms */
+	double layer;      /* per layer total = attn + mlp + norms */
+	double embedding;  /* token embedding V*h */
+	double position;   /* learned position embedding max_pos*h */
+	double lm_head;    /* untied output projection V*h (0 when tied) */
+	double final_norm; /* final norm */
+	double total;      /* everything, counting a tied matrix once */
+};
+void calc_model_params(const struct calc_model *m, struct calc_params *out);
+
+/* ======================================================================== */
+/* Hardware and cluster                                                      */
+/* ======================================================================== */
+
+struct calc_gpu {
+	char name[CALC_NAME_MAX];
+	const char *title;       /* "NVIDIA H100 SXM5 80 GB" */
+	double memory_nominal;   /* marketed capacity [bytes] */
+	double memory_usable;    /* total memory as CUDA reports it [bytes] */
+	double hbm_bw;           /* HBM bandwidth [bytes/s] */
+	double bf16_flops;       /* dense (no sparsity) BF16 tensor peak [FLOP/s] */
+	double fp8_flops;        /* dense FP8 tensor peak [FLOP/s]; 0 = no FP8 */
+	double nvlink_bw;        /* GPU-GPU link bandwidth per direction [bytes/s] */
+	double tdp;              /* board power [W] */
+	const char *source;      /* where the figures come from */
+};
+
+struct calc_cluster_preset {
+	const char *name;
+	const char *title;
+	const char *gpu;           /* GPU preset name */
+	int gpus_per_node;
+	double intra_bw;           /* NVLink per GPU per direction [bytes/s] */
+	double intra_busbw;        /* measured NCCL bus bandwidth inside a node [bytes/s] */
+	double inter_bw;           /* NIC per GPU per direction [bytes/s] */
+	double intra_lat;          /* [s] */
+	double inter_lat;          /* [s] */
+	double gpu_hour_cost;      /* [currency / GPU-hour] */
+	const char *source;
+};
+
+/* ======================================================================== */
+/* Recipes: the convention ledger of bytes per parameter                     */
+/* ======================================================================== */
+
+enum calc_tclass {
+	CALC_T_WEIGHT,  /* parameters used by the forward pass */
+	CALC_T_WCOPY,   /* extra copies of weights (FP8 casts, DualPipe's 2nd copy is not here) */
+	CALC_T_GRAD,    /* gradients / accumulation buffers */
+	CALC_T_MASTER,  /* fp32 (or fp16) master weights kept by the optimizer */
+	CALC_T_OPT,     /* optimizer moments */
+	CALC_T_NCLASS
+};
+
+struct calc_recipe_item {
+	enum calc_tclass cls;
+	const char *tensor; /* "Adam first moment (m)" */
+	const char *dtype;  /* "fp32" */
+	double bytes;       /* bytes per parameter */
+	int zero_stage;     /* the smallest ZeRO stage that shards it over DP (1, 2 or 3) */
+	const char *source;
+};
+
+struct calc_recipe {
+	const char *name;  /* "megatron" */
+	const char *title; /* one line */
+	int nitems;
+	struct calc_recipe_item items[8];
+	double act_bytes;  /* bytes per stored activation element (2 = BF16) */
+	int fp8_compute;   /* 1: GEMMs run at the FP8 peak */
+	const char *note;  /* the convention in words, with its source */
+};
+
+const struct calc_recipe *calc_recipe_find(const char *name);
+const struct calc_recipe *calc_recipe_at(int i); /* NULL past the end */
+/* Bytes per parameter of one class (all items of it), unsharded. */
+double calc_recipe_bytes(const struct calc_recipe *r, enum calc_tclass cls);
+double calc_recipe_total(const struct calc_recipe *r);
+/* Bytes per parameter held by one GPU under ZeRO 'zero' over 'dp' ranks. */
+double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass cls, int zero,
+                                 int dp);
+
+/* ======================================================================== */
+/* The plan                                                                  */
+/* ======================================================================== */
+
+enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL };
+enum calc_schedule {
+	CALC_SCHED_GPIPE,
+	CALC_SCHED_1F1B,
+	CALC_SCHED_INTERLEAVED,
+	CALC_SCHED_ZBH1,
+	CALC_SCHED_ZBH2,
+	CALC_SCHED_DUALPIPE,
+	CALC_SCHED_N
+};
+const char *calc_schedule_name(enum calc_schedule s);
+const char *calc_recompute_name(enum calc_recompute r);
+
+struct calc_plan {
+	/* where the plan came from, for diagnostics and the report's title page */
+	char file[CALC_PATH_MAX]; /* plan file, or "<default>" */
+	char title[128];          /* [plan] title */
+	char date[32];            /* [plan] date (YYYY-MM-DD); "" = SOURCE_DATE_EPOCH or today */
+
+	struct calc_model model;
+	char hf_config[CALC_PATH_MAX]; /* model read from this config.json ("" = none) */
+
+	/* [cluster] */
+	char cluster_preset[CALC_NAME_MAX];
+	struct calc_gpu gpu;
+	int nodes;
+	int gpus_per_node;
+	double gpu_memory;     /* usable memory per GPU [bytes] (defaults to gpu.memory_usable) */
+	double intra_node_bw;  /* NVLink per GPU per direction [bytes/s] */
+	double intra_node_busbw; /* NCCL bus bandwidth achieved inside a node [bytes/s] */
+	double inter_node_bw;  /* network per GPU per direction [bytes/s] */
+	double intra_node_latency; /* [s] */
+	double inter_node_latency; /* [s] */
+	double inter_node_eff; /* achieved share of inter_node_bw for collectives [0..1] */
+	double gpu_hour_cost;  /* [currency / GPU-hour] */
+
+	/* [training] */
+	int seq_len;           /* s [tokens] */
+	int global_batch;      /* B [sequences per optimizer step] */
+	int micro_batch;       /* b [sequences] */
+	char recipe_name[CALC_NAME_MAX];
+	const struct calc_recipe *recipe;
+	double tokens;         /* token budget of the run [tokens] */
+	int flash_attention;   /* 1: no s^2 attention activations stored */
+
+	/* [parallel] */
+	int tp, pp, dp, cp, vpp;
+	int sp;                /* sequence parallelism with TP (Korthikanti 2022) */
+	int zero;              /* 0..3 */
+	enum calc_recompute recompute;
+	enum calc_schedule schedule;
+	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
+	int uneven_stages;     /* 1: layers_per_stage was given explicitly */
+	int p2p_scatter_gather; /* 1: PP sends split over the TP ranks (Narayanan 2021 §4.1) */
+	char placement[32];    /* group order innermost first, e.g. "tp-cp-pp-dp" */
+
+	/* [overhead] named per-GPU memory overheads */
+	double cuda_context;   /* CUDA context, kernels and library modules [bytes] */
+	double nccl_buffers;   /* NCCL communicator buffers [bytes] */
+	double workspace;      /* cuBLAS / attention workspaces [bytes] */
+	double fragmentation;  /* allocator fragmentation, share of allocated memory [0..1] */
+
+	/* [efficiency] achieved shares of peak used by the time model */
+	double gemm_eff;       /* GEMM throughput / dense tensor peak [0..1] */
+	double attn_eff;       /* attention core throughput / peak [0..1] */
+	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
+	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
+	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
+};
+
+/*
+ * Load a plan: start from the built-in default plan (plans/default.ini, embedded),
+ * then apply 'file' (NULL = none), then each of the 'nsets' overrides "KEY=VALUE"
+ * ("section.key=value" or a bare key where the key name is unique), then resolve
+ * presets and validate.  Every problem found is added to 'd'; returns 0 or -1.
+ */
+int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *sets, int nsets,
+                   struct calc_diag *d);
+/* Apply one more "KEY=VALUE" to a loaded plan and re-validate it ('origin' names it in
+ * messages, e.g. "chapter.md:12:5").  Returns 0 or -1. */
+int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d);
+/* Check the plan is consistent (divisibility, ranges, product of degrees = GPUs). */
+int calc_plan_validate(const struct calc_plan *plan, struct calc_diag *d);
+/* Fill plan->model from a Hugging Face config.json. */
+int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d);
+/* Number of GPUs = nodes * gpus_per_node. */
+int calc_plan_gpus(const struct calc_plan *plan);
+/* Micro-batches per pipeline per step m = B / (b * dp). */
+int calc_plan_microbatches(const struct calc_plan *plan);
+/* Write the default plan text (embedded copy of plans/default.ini). */
+const char *calc_plan_default_text(void);
+
+/* The plan's keys, for --set, `trainplan presets keys` and the README. */
+struct calc_key_info {
+	const char *section;
+	const char *key;
+	const char *type;    /* "int", "number", "bytes", "bytes/s", "seconds", "bool", "enum", "text" */
+	const char *range;   /* allowed values or range, in words */
+	const char *meaning;
+};
+const struct calc_key_info *calc_plan_key_at(int i); /* NULL past the end */
+
+/* Presets. */
+const struct calc_model *calc_preset_model(const char *name);
+const struct calc_model *calc_preset_model_at(int i);
+const char *calc_preset_model_source(const char *name);
+const struct calc_gpu *calc_preset_gpu(const char *name);
+const struct calc_gpu *calc_preset_gpu_at(int i);
+const struct calc_cluster_preset *calc_preset_cluster(const char *name);
+const struct calc_cluster_preset *calc_preset_cluster_at(int i);
+
+/* ======================================================================== */
+/* Memory                                                                    */
+/* ======================================================================== */
+
+/* Activation bytes per layer per micro-batch, split by where they come from. */
+struct calc_act_layer {
+	double attn;     /* attention block incl. its input norm [bytes] */
+	double scores;   /* s^2 attention scores/softmax/dropout (0 with flash/selective) [bytes] */
+	double mlp;      /* MLP block incl. its input norm [bytes] */
+	double total;    /* per layer per micro-batch [bytes] */
+};
+
+struct calc_mem_stage {
+	int stage;           /* 0-based pipeline rank */
+	int layers;          /* transformer layers on this stage (all chunks) */
+	double params;       /* parameters held by one GPU of this stage [parameters] */
+	double weights;      /* [bytes] */
+	double weight_copies;/* [bytes] (FP8 casts; DualPipe's second copy) */
+	double gradients;    /* [bytes] */
+	double master;       /* [bytes] */
+	double optimizer;    /* [bytes] */
+	double inflight;     /* micro-batches whose activations are held at the peak */
+	double act_layers;   /* activations of the transformer layers at the peak [bytes] */
+	double act_extra;    /* embedding / final norm / LM head / loss activations [bytes] */
+	double activations;  /* act_layers + act_extra [bytes] */
+	double ov_cuda;      /* CUDA context [bytes] */
+	double ov_nccl;      /* NCCL buffers [bytes] */
+	double ov_workspace; /* workspaces [bytes] */
+	double ov_frag;      /* fragmentation [bytes] */
+	double overhead;     /* sum of the four above [bytes] */
+	double states;       /* weights + copies + gradients + master + optimizer [bytes] */
+	double total;        /* states + activations + overhead [bytes] */
+	double capacity;     /* usable GPU memory [bytes] */
+	double headroom;     /* capacity - total [bytes]; < 0 does not fit */
+};
+
+struct calc_memory {
+	int nstages;
+	struct calc_mem_stage st[CALC_MAX_STAGES];
+	int worst;             /* stage with the largest total */
+	struct calc_act_layer act;   /* one layer, one micro-batch, this plan's settings */
+	double states_total;   /* model states of the whole model, unsharded, by the recipe [bytes] */
+	int states_min_gpus;   /* ceil(states_total / capacity) */
+	int fits;              /* 1: every stage fits */
+};
+
+/* Compute per-stage memory of one GPU.  Returns 0 or -1 with a diagnostic. */
+int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct calc_diag *d);
+/* Activations of one layer for one micro-batch under the plan's tp/sp/cp/recompute. */
+void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out);
+
+/* ======================================================================== */
+/* Pipeline (pipeline.c)                                                     */
+/* ======================================================================== */
+
+/* Micro-batches (in units of one stage's full activation set) that stage 'stage'
+ * holds at its peak under the plan's schedule; see pipeline.c for sources. */
+double calc_pipeline_inflight(const struct calc_plan *plan, int stage);
+/* Copies of the parameters each GPU holds (2 for DualPipe, else 1). */
+int calc_pipeline_param_copies(const struct calc_plan *plan);
+
+/* ======================================================================== */
+/* Tables and datasets                                                       */
+/* ======================================================================== */
+
+/* How a column's SI value is shown in text, Markdown and the report. */
+enum calc_disp {
+	CALC_D_TEXT,   /* the cell's string */
+	CALC_D_INT,    /* integer with thousands separators in text */
+	CALC_D_NUM,    /* %.*g-style with 'prec' significant digits */
+	CALC_D_FIXED,  /* %.*f with 'prec' decimals */
+	CALC_D_GB,     /* bytes shown as GB (10^9) with 'prec' decimals */
+	CALC_D_GIB,    /* bytes shown as GiB (2^30) */
+	CALC_D_TB,     /* bytes shown as TB (10^12) */
+	CALC_D_MB,     /* bytes shown as MB (10^6) */
+	CALC_D_PCT,    /* fraction shown as percent */
+	CALC_D_MS,     /* seconds shown as milliseconds */
+	CALC_D_S,      /* seconds */
+	CALC_D_DAYS,   /* seconds shown as days */
+	CALC_D_GBPS,   /* bytes/s shown as GB/s */
+	CALC_D_TFLOPS, /* FLOP/s shown as TFLOP/s */
+	CALC_D_BILLION,/* count shown in billions (parameters) */
+};
+
+struct calc_col {
+	char name[48];     /* header, without unit */
+	const char *unit;  /* SI unit of the stored value: "B", "s", "1", "FLOP/s", ... or "" */
+	enum calc_disp disp;
+	int prec;
+};
+
+struct calc_cell {
+	double v;  /* SI value (NAN when the cell is text only) */
+	char *s;   /* text, or NULL for a number */
+};
+
+struct calc_table {
+	char name[CALC_NAME_MAX]; /* catalog name */
+	char title[160];          /* caption */
+	int ncols;
+	struct calc_col cols[24];
+	int nrows, caprows;
+	struct calc_cell *cells;  /* nrows * ncols, row-major */
+	char *note;               /* optional footnote (sources), owned */
+};
+
+void calc_table_init(struct calc_table *t, const char *name, const char *title);
+/* Add a column; returns its index. */
+int calc_table_col(struct calc_table *t, const char *name, const char *unit, enum calc_disp disp,
+                   int prec);
+/* Start a new row; returns its index.  Then set cells. */
+int calc_table_row(struct calc_table *t);
+void calc_table_num(struct calc_table *t, int row, int col, double v);
+void calc_table_str(struct calc_table *t, int row, int col, const char *s);
+void calc_table_note(struct calc_table *t, const char *note);
+void calc_table_free(struct calc_table *t);
+/* Show one cell as the column's display unit wants ("12.34"); no unit suffix. */
+void calc_table_cell_text(const struct calc_table *t, int row, int col, char *buf, size_t n);
+/* Header text with its display unit, e.g. "weights (GB)". */
+void calc_table_header_text(const struct calc_table *t, int col, char *buf, size_t n);
+/* Display unit label of a column ("GB", "%", "ms", "" ...). */
+const char *calc_disp_unit(enum calc_disp disp);
+
+enum calc_format { CALC_F_TEXT, CALC_F_CSV, CALC_F_JSON, CALC_F_MD, CALC_F_TSV };
+int calc_format_parse(const char *s, enum calc_format *out);
+/* Write a table in one format.  CSV follows RFC 4180; TSV writes SI values (for
+ * gnuplot); JSON writes SI values (bytes as integers) keyed by column name. */
+void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out);
+
+/* ======================================================================== */
+/* Catalog: every output by a stable dotted name                             */
+/* ======================================================================== */
+
+/*
+ * An evaluation context: one plan plus caches of what has been computed for it,
+ * so that evaluating many quantities of one plan computes each engine once.
+ */
+enum calc_slot { CALC_SLOT_PIPELINE, CALC_SLOT_COMM, CALC_SLOT_STEP, CALC_SLOT_SEARCH, CALC_SLOT_N };
+struct calc_ctx {
+	struct calc_plan plan;
+	int have_mem;
+	struct calc_memory *mem;              /* owned */
+	void *slot[CALC_SLOT_N];              /* module caches, owned */
+	void (*slot_free[CALC_SLOT_N])(void *);
+};
+void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan);
+void calc_ctx_free(struct calc_ctx *c);
+/* The memory result of the context's plan, computed once. NULL after a diagnostic. */
+const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d);
+
+struct calc_value {
+	double num;      /* SI value */
+	const char *str; /* non-NULL for a text value (static or owned by the ctx) */
+};
+
+struct calc_quantity {
+	const char *name;  /* "memory.total" */
+	const char *unit;  /* SI unit: "B", "s", "1", "FLOP/s", "GPUs", "" for text */
+	const char *desc;  /* one line */
+	int (*get)(struct calc_ctx *c, struct calc_value *out, struct calc_diag *d);
+};
+
+/* Named arguments of a table or dataset ("recipes=seed,megatron"). */
+struct calc_args {
+	int n;
+	char key[8][32];
+	char val[8][256];
+};
+const char *calc_args_get(const struct calc_args *a, const char *key);
+
+struct calc_tabledef {
+	const char *name;   /* "memory-breakdown" */
+	const char *desc;
+	const char *params; /* accepted arguments in words, "" if none */
+	int (*build)(struct calc_ctx *c, const struct calc_args *a, struct calc_table *out,
+	             struct calc_diag *d);
+};
+
+/* Each module exports its entries, terminated by an entry whose name is NULL.
+ * catalog.c joins them; see catalog.c for the list of modules. */
+extern const struct calc_quantity calc_q_memory[], calc_q_pipeline[], calc_q_comm[],
+	calc_q_step[], calc_q_search[];
+extern const struct calc_tabledef calc_t_memory[], calc_t_pipeline[], calc_t_comm[],
+	calc_t_step[], calc_t_search[];
+extern const struct calc_tabledef calc_d_memory[], calc_d_pipeline[], calc_d_comm[],
+	calc_d_step[], calc_d_search[];
+
+const struct calc_quantity *calc_catalog_quantity(const char *name);
+const struct calc_quantity *calc_catalog_quantity_at(int i);
+const struct calc_tabledef *calc_catalog_table(const char *name);
+const struct calc_tabledef *calc_catalog_table_at(int i);
+const struct calc_tabledef *calc_catalog_dataset(const char *name);
+const struct calc_tabledef *calc_catalog_dataset_at(int i);
+/* Evaluate one quantity by name (unknown names are an error listing close names). */
+int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *out,
+                     struct calc_diag *d);
+/* Build one table or dataset by name with arguments. */
+int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const struct calc_args *a,
+                       struct calc_table *out, struct calc_diag *d);
+
+#include "pipeline.h"
+#include "comm.h"
+#include "step.h"
+#include "search.h"
+
+#endif

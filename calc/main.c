@@ -1,0 +1,170 @@
+/*
+ * main.c -- `trainplan`: the command-line tool over the calculation library.
+ *
+ * One table of subcommands, one cmd_<name> function each (cmd_<name>.c).  Only this
+ * file and the cmd_*.c files print; the library returns diagnostics.
+ * Exit status: 0 success, 1 a valid plan that is infeasible where feasibility was
+ * asked, 2 bad input or usage.
+ */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} commands[] = {
+	{"memory", cmd_memory, "memory per GPU for every pipeline stage"},
+	{"comm", cmd_comm, "bytes and time per GPU per step, by dimension and network tier"},
+	{"step", cmd_step, "step time breakdown, MFU, run time and cost"},
+	{"bubble", cmd_bubble, "pipeline bubble: one point or curves over m, p, v"},
+	{"schedule", cmd_schedule, "per-stage timeline of a pipeline schedule"},
+	{"search", cmd_search, "search every valid split and rank it"},
+	{"get", cmd_get, "catalog quantities by name (--list for all)"},
+	{"table", cmd_table, "catalog tables (NAME or --all)"},
+	{"data", cmd_data, "catalog datasets as TSV"},
+	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
+	{"validate", cmd_validate, "predictions against published measurements"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: trainplan COMMAND [--plan FILE] [--set KEY=VALUE]... "
+	           "[--format text|csv|json|md] ...\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nWithout --plan the built-in default plan is used (plans/default.ini).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "trainplan: error: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
+
+/* ---------------------------------------------------------------- shared */
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("trainplan: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+int cli_fail(struct calc_diag *d)
+{
+	const char *p = d->text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		fprintf(stderr, "trainplan: %.*s\n", (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+	calc_diag_free(d);
+	return 2;
+}
+
+int cli_unavailable(const char *cmd)
+{
+	return cli_error("'%s' is not part of this build yet", cmd);
+}
+
+int cli_parse(int argc, char **argv, struct cli_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		size_t n;
+		if (!strcmp(a, "--"))
+			continue;
+		if (!strncmp(a, "--plan", 6) || !strncmp(a, "--set", 5) || !strncmp(a, "--format", 8)) {
+			n = strcspn(a, "=");
+			if (!((n == 6 && !strncmp(a, "--plan", 6)) || (n == 5 && !strncmp(a, "--set", 5)) ||
+			      (n == 8 && !strncmp(a, "--format", 8)))) {
+				goto rest;
+			}
+			if (a[n] == '=')
+				v = a + n + 1;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else
+				return cli_error("option %.*s needs a value", (int)n, a);
+			if (n == 6)
+				o->plan = v;
+			else if (n == 5) {
+				if (o->nsets >= CLI_MAX_ARGS)
+					return cli_error("too many --set options (at most %d)", CLI_MAX_ARGS);
+				o->sets[o->nsets++] = v;
+			} else {
+				if (calc_format_parse(v, &o->format) < 0)
+					return cli_error("--format %s: allowed are text, csv, json, md, tsv", v);
+				o->format_given = 1;
+			}
+			continue;
+		}
+	rest:
+		if (o->nrest >= CLI_MAX_ARGS)
+			return cli_error("too many arguments (at most %d)", CLI_MAX_ARGS);
+		o->rest[o->nrest++] = argv[i];
+	}
+	return 0;
+}
+
+int cli_load(const struct cli_opts *o, struct calc_plan *plan)
+{
+	struct calc_diag d = {0};
+	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) < 0)
+		return cli_fail(&d);
+	calc_diag_free(&d);
+	return 0;
+}
+
+const char *cli_opt(const struct cli_opts *o, int *i, const char *name)
+{
+	const char *a = o->rest[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == 0 && *i + 1 < o->nrest)
+		return o->rest[++*i];
+	return NULL;
+}
+
+int cli_args(const struct cli_opts *o, int from, struct calc_args *a)
+{
+	memset(a, 0, sizeof *a);
+	for (int i = from; i < o->nrest; i++) {
+		const char *eq = strchr(o->rest[i], '=');
+		if (!eq || o->rest[i][0] == '-')
+			return cli_error("argument '%s': expected KEY=VALUE", o->rest[i]);
+		if (a->n >= 8)
+			return cli_error("too many arguments (at most 8 KEY=VALUE)");
+		if ((size_t)(eq - o->rest[i]) >= sizeof a->key[0] || strlen(eq + 1) >= sizeof a->val[0])
+			return cli_error("argument '%s' is too long", o->rest[i]);
+		memcpy(a->key[a->n], o->rest[i], (size_t)(eq - o->rest[i]));
+		strcpy(a->val[a->n], eq + 1);
+		a->n++;
+	}
+	return 0;
+}

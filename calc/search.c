@@ -1,0 +1,8 @@
+/*
+ * search.c -- not yet written: the catalog entries of this module are empty.
+ */
+#include "calc.h"
+
+const struct calc_quantity calc_q_search[] = {{0}};
+const struct calc_tabledef calc_t_search[] = {{0}};
+const struct calc_tabledef calc_d_search[] = {{0}};

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Bad-input corpus: every tests/bad/NAME.ini must be refused with exit status 2 and
+# exactly the messages in NAME.err, and no output on stdout.  A file NAME.args, if
+# present, holds extra arguments (e.g. --set overrides).
+bin=$1; update=$2; pass=0; fail=0
+for f in tests/bad/*.ini; do
+	n=${f%.ini}; extra=""; [ -f "$n.args" ] && extra=$(cat "$n.args")
+	err=$(eval "\"$bin\" memory --plan \"$f\" $extra" 2>&1 >/tmp/trainplan-bad.$$); rc=$?
+	out=$(cat /tmp/trainplan-bad.$$); rm -f /tmp/trainplan-bad.$$
+	if [ "$update" = 1 ]; then printf '%s\n' "$err" > "$n.err"; fi
+	if [ $rc -eq 2 ] && [ -z "$out" ] && [ "$err" = "$(cat "$n.err" 2>/dev/null)" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAIL: $f (exit $rc)" >&2
+		printf '%s\n' "$err" | diff -u "$n.err" - >&2
+	fi
+done
+echo "bad input: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,41 @@
+# tests/tests.mk -- unit tests (cmocka), CLI goldens, bad-input corpus, sanitizers.
+# Each tests/calc/NAME.c is one cmocka program linked with the calc library.
+# `make check UPDATE=1` rewrites the goldens; review the diff like code.
+
+UNIT_SRC  = $(wildcard tests/calc/*.c)
+UNIT_BIN  = $(UNIT_SRC:tests/calc/%.c=$(BUILD)/tests/%)
+ASAN_DIR  = $(BUILD)/asan
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_LIB_OBJ = $(CALC_LIB_SRC:%.c=$(ASAN_DIR)/%.o)
+ASAN_UNIT_BIN = $(UNIT_SRC:tests/calc/%.c=$(ASAN_DIR)/tests/%)
+
+$(BUILD)/tests/%: tests/calc/%.c $(BUILD)/libcalc.a tests/calc/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(BUILD)/libcalc.a $$(pkg-config --libs cmocka) $(DEPS_LIBS)
+
+$(ASAN_DIR)/%.o: %.c $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
+$(ASAN_DIR)/calc/plan.o: $(BUILD)/default_plan.h
+$(ASAN_DIR)/libcalc.a: $(ASAN_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(ASAN_DIR)/tests/%: tests/calc/%.c $(ASAN_DIR)/libcalc.a tests/calc/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(ASAN_DIR)/libcalc.a $$(pkg-config --libs cmocka) $(DEPS_LIBS)
+
+.PHONY: check-unit check-cli check-bad check-asan
+check-unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+check-cli: $(BUILD)/trainplan
+	@sh tests/run-cli.sh $(BUILD)/trainplan $(UPDATE)
+
+check-bad: $(BUILD)/trainplan
+	@sh tests/run-bad.sh $(BUILD)/trainplan $(UPDATE)
+
+check-asan: $(ASAN_UNIT_BIN)
+	@echo "unit tests under AddressSanitizer + UBSan:"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(ASAN_UNIT_BIN)
+
+CHECKS += check-unit check-cli check-bad check-asan
