@@ -42,6 +42,11 @@ int calc_pipeline_param_copies(const struct calc_plan *plan)
 	return plan->schedule == CALC_SCHED_DUALPIPE ? 2 : 1;
 }
 
+int calc_pipeline_check(const struct calc_plan *plan, struct calc_diag *d)
+{
+	return 0;
+}
+
 const struct calc_quantity calc_q_pipeline[] = {{0}};
 const struct calc_tabledef calc_t_pipeline[] = {{0}};
 const struct calc_tabledef calc_d_pipeline[] = {{0}};

@@ -46,4 +46,8 @@ int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result 
                            struct calc_diag *d);
 void calc_pp_result_free(struct calc_pp_result *r);
 
+/* Check the plan's schedule settings (vpp, m against p, evenness for DualPipe ...).
+ * Called by calc_plan_validate; returns 0 or -1 with one message per problem. */
+int calc_pipeline_check(const struct calc_plan *plan, struct calc_diag *d);
+
 #endif

@@ -75,6 +75,10 @@ struct rpt_pdf_opts {
  * renamed).  Returns 0, or -1 with a diagnostic. */
 int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *path,
                    struct calc_diag *d);
+/* Lay the document out through the fixed-width text device and print the pages to
+ * 'out' (layout goldens: tests/layout/NAME.md -> NAME.out_text). Returns 0 or -1. */
+int rpt_text_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, FILE *out,
+                    struct calc_diag *d);
 /* Render the expanded document as HTML to 'path'.  Returns 0 or -1. */
 int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, struct calc_diag *d);
 
