@@ -18,6 +18,7 @@
 #include "calc.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,7 +116,10 @@ int calc_memory(const struct calc_plan *p, struct calc_memory *out, struct calc_
 		return calc_error(d, p->file, 0, "the plan is not valid (recipe, tp or pp missing)");
 	e = rec->act_bytes;
 	s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1);
-	memset(out, 0, sizeof *out);
+	/* clear only what this plan uses: the stage array is large */
+	memset(out, 0, offsetof(struct calc_memory, st));
+	memset(out->st, 0, (size_t)p->pp * sizeof out->st[0]);
+	memset(&out->worst, 0, sizeof *out - offsetof(struct calc_memory, worst));
 	calc_model_params(m, &pr);
 	act_layer(p, p->recompute, &out->act);
 	act_layer(p, CALC_RC_NONE, &full_layer);
