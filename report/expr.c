@@ -446,6 +446,20 @@ static struct rpt_expr *p_cond(struct parser *p)
 	return e;
 }
 
+/* Does "KEY=" (not "==") start at s, after blanks? */
+static int assignment_follows(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!is_name_start((unsigned char)*s))
+		return 0;
+	while (is_name_char((unsigned char)*s))
+		s++;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s[0] == '=' && s[1] != '=';
+}
+
 static struct rpt_expr *p_expr(struct parser *p)
 {
 	struct rpt_expr *e = p_cond(p);
@@ -463,7 +477,8 @@ static struct rpt_expr *p_expr(struct parser *p)
 			if (depth == 0)
 				break;
 			depth--;
-		}
+		} else if (c == ',' && depth == 0 && !assignment_follows(p->s + p->i + 1))
+			break; /* the next argument of min/max, not another KEY=VALUE */
 		p->i++;
 	}
 	int len = p->i - start;
@@ -530,10 +545,20 @@ static void set_num(struct rpt_value *v, double x, const char *unit)
 	v->unit = unit;
 }
 
-/* Units of a + b, min, max: equal, or one of them unknown. */
+/* A unit of measure, as opposed to a count ("1", "GPUs", "tokens", "sequences"). */
+static int physical(const char *u)
+{
+	return !strcmp(u, "B") || !strcmp(u, "s") || !strcmp(u, "B/s") || !strcmp(u, "FLOP") ||
+	       !strcmp(u, "FLOP/s");
+}
+
+/* Units of a + b, min, max, comparisons: equal, one of them unknown, or a plain number
+ * ("1") with a count ("GPUs"). */
 static int same_unit(const char *a, const char *b)
 {
-	return !a || !b || strcmp(a, b) == 0;
+	if (!a || !b || strcmp(a, b) == 0)
+		return 1;
+	return (!strcmp(a, "1") && !physical(b)) || (!strcmp(b, "1") && !physical(a));
 }
 
 static const char *unit_or(const char *a, const char *b) { return a ? a : b; }
