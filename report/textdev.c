@@ -26,6 +26,7 @@ struct trow {
 	double x;     /* [pt] */
 	double x1;    /* rules: end [pt] */
 	int kind;
+	int seq;      /* insertion order */
 	char *s;
 };
 
@@ -48,6 +49,7 @@ static void add_row(struct tdev *t, int kind, double x, double y, double x1, con
 	}
 	struct trow *r = &t->rows[t->n++];
 	r->kind = kind;
+	r->seq = t->n;
 	r->x = x;
 	r->y = y;
 	r->x1 = x1;
@@ -150,7 +152,7 @@ static int row_cmp(const void *a, const void *b)
 		return p->kind - q->kind;
 	if (p->x != q->x)
 		return p->x < q->x ? -1 : 1;
-	return 0;
+	return p->seq - q->seq; /* qsort is not stable: insertion order breaks ties */
 }
 
 /* Print the page: rows by height, text placed on a grid of CELL points. */
@@ -160,9 +162,6 @@ static void t_end(void *ctx)
 	int cols = (int)(t->w / CELL) + 1;
 	char *line = xmalloc((size_t)cols * 8 + 4096);
 	fprintf(t->out, "=== page %d ===\n", t->page);
-	/* stable order: qsort is not stable, so break ties by insertion order */
-	for (int i = 0; i < t->n; i++)
-		t->rows[i].x1 += 0; /* x1 is only meaningful for rules */
 	qsort(t->rows, t->n, sizeof *t->rows, row_cmp);
 	int i = 0;
 	while (i < t->n) {
@@ -180,8 +179,8 @@ static void t_end(void *ctx)
 				while (col < end && used < (size_t)cols * 8)
 					line[used++] = '-', col++;
 			} else {
-				if (col > 0 && want <= col)
-					want = col + 1; /* overlapping text: keep a space */
+				if (want < col)
+					want = col; /* overlapping text: set it right after */
 				while (col < want)
 					line[used++] = ' ', col++;
 				size_t len = strlen(r->s);
