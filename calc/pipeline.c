@@ -29,7 +29,8 @@ double calc_pipeline_inflight(const struct calc_plan *plan, int stage)
 				chunks = (double)m * v;
 			return chunks / v;
 		}
-		/* fall through: v = 1 is plain 1F1B */
+		/* v = 1 is plain 1F1B */
+		/* fall through */
 	case CALC_SCHED_1F1B:
 	default:
 		r = p - stage;
