@@ -65,7 +65,7 @@ $(BUILD)/.deps: Makefile
 # ---------------------------------------------------------------- calc
 $(BUILD)/%.o: %.c $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
 
 $(BUILD)/libcalc.a: $(CALC_LIB_OBJ)
 	@rm -f $@

@@ -20,6 +20,7 @@
 #define CALC_MAX_STAGES 256 /* pipeline stages (pp * vpp chunks is bounded separately) */
 #define CALC_NAME_MAX 64
 #define CALC_PATH_MAX 512
+#define CALC_PLAN_NKEYS 96 /* upper bound of the plan keys (plan.c) */
 
 /* ======================================================================== */
 /* Diagnostics                                                               */
@@ -255,6 +256,14 @@ struct calc_plan {
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
+
+	/* bookkeeping of the loader: which values were derived, where each key was set */
+	int dp_auto;           /* 1: dp derived from the GPU count */
+	int head_dim_auto;     /* 1: head_dim = hidden / heads */
+	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
+	unsigned short key_line[CALC_PLAN_NKEYS]; /* line where each key was last set (0 = not) */
+	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override */
+	char set_origin[96];   /* origin of the last override ("--set", "chapter.md:3:7") */
 };
 
 /*
@@ -327,7 +336,8 @@ struct calc_mem_stage {
 	double ov_nccl;      /* NCCL buffers [bytes] */
 	double ov_workspace; /* workspaces [bytes] */
 	double ov_frag;      /* fragmentation [bytes] */
-	double overhead;     /* sum of the four above [bytes] */
+	double ov_temp;      /* largest transient buffer (bf16 logits on the last stage) [bytes] */
+	double overhead;     /* sum of the five above [bytes] */
 	double states;       /* weights + copies + gradients + master + optimizer [bytes] */
 	double total;        /* states + activations + overhead [bytes] */
 	double capacity;     /* usable GPU memory [bytes] */
@@ -340,7 +350,8 @@ struct calc_memory {
 	int worst;             /* stage with the largest total */
 	struct calc_act_layer act;   /* one layer, one micro-batch, this plan's settings */
 	double states_total;   /* model states of the whole model, unsharded, by the recipe [bytes] */
-	int states_min_gpus;   /* ceil(states_total / capacity) */
+	int states_min_gpus;   /* ceil(states_total / usable capacity) */
+	int states_min_gpus_nominal; /* ceil(states_total / nominal capacity) */
 	int fits;              /* 1: every stage fits */
 };
 

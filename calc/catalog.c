@@ -1,0 +1,278 @@
+/*
+ * catalog.c -- every output by a stable dotted name.
+ *
+ * Quantities (numbers or text with a unit), tables and datasets of every module
+ * are joined here in one namespace, which the CLI (`trainplan get/table/data`) and
+ * the report's directives both read, so that a number has one source.  The plan's
+ * own inputs are quantities too (plan.tp, model.layers, gpu.memory ...).
+ */
+#include "calc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- context */
+
+void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan)
+{
+	memset(c, 0, sizeof *c);
+	c->plan = *plan;
+}
+
+void calc_ctx_free(struct calc_ctx *c)
+{
+	free(c->mem);
+	for (int i = 0; i < CALC_SLOT_N; i++)
+		if (c->slot[i] && c->slot_free[i])
+			c->slot_free[i](c->slot[i]);
+	memset(c, 0, sizeof *c);
+}
+
+const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d)
+{
+	if (!c->have_mem) {
+		if (!c->mem)
+			c->mem = xmalloc(sizeof *c->mem);
+		if (calc_memory(&c->plan, c->mem, d) < 0)
+			return NULL;
+		c->have_mem = 1;
+	}
+	return c->mem;
+}
+
+const char *calc_args_get(const struct calc_args *a, const char *key)
+{
+	for (int i = 0; a && i < a->n; i++)
+		if (!strcmp(a->key[i], key))
+			return a->val[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- plan inputs */
+
+#define QI(fn, expr)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
+	{                                                                                 \
+		const struct calc_plan *p = &c->plan;                                     \
+		v->num = (expr);                                                          \
+		return 0;                                                                 \
+	}
+#define QS(fn, expr)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
+	{                                                                                 \
+		const struct calc_plan *p = &c->plan;                                     \
+		v->num = NAN;                                                             \
+		v->str = (expr);                                                          \
+		return 0;                                                                 \
+	}
+
+QI(q_tp, p->tp)
+QI(q_pp, p->pp)
+QI(q_dp, p->dp)
+QI(q_cp, p->cp)
+QI(q_vpp, p->vpp)
+QI(q_sp, p->sp)
+QI(q_zero, p->zero)
+QI(q_gpus, calc_plan_gpus(p))
+QI(q_nodes, p->nodes)
+QI(q_gpn, p->gpus_per_node)
+QI(q_seq, p->seq_len)
+QI(q_gbs, p->global_batch)
+QI(q_mbs, p->micro_batch)
+QI(q_m, calc_plan_microbatches(p))
+QI(q_tokens, p->tokens)
+QI(q_tokens_step, (double)p->global_batch * p->seq_len)
+QI(q_flash, p->flash_attention)
+QS(q_recompute, calc_recompute_name(p->recompute))
+QS(q_schedule, calc_schedule_name(p->schedule))
+QS(q_recipe, p->recipe_name)
+QS(q_title, p->title)
+QI(q_layers, p->model.layers)
+QI(q_hidden, p->model.hidden)
+QI(q_heads, p->model.heads)
+QI(q_kv, p->model.kv_heads)
+QI(q_hdim, p->model.head_dim)
+QI(q_ffn, p->model.ffn_hidden)
+QI(q_vocab, p->model.vocab)
+QS(q_model, p->model.name)
+QS(q_mlp, p->model.mlp == CALC_MLP_SWIGLU ? "SwiGLU" : "GeLU")
+QS(q_norm, p->model.norm == CALC_NORM_RMSNORM ? "RMSNorm" : "LayerNorm")
+QS(q_gpu, p->gpu.name)
+QS(q_gpu_title, p->gpu.title)
+QI(q_gpu_mem, p->gpu_memory)
+QI(q_gpu_nom, p->gpu.memory_nominal)
+QI(q_gpu_hbm, p->gpu.hbm_bw)
+QI(q_gpu_bf16, p->gpu.bf16_flops)
+QI(q_gpu_fp8, p->gpu.fp8_flops)
+QI(q_intra, p->intra_node_bw)
+QI(q_intra_bus, p->intra_node_busbw)
+QI(q_inter, p->inter_node_bw)
+QI(q_cost, p->gpu_hour_cost)
+QS(q_cluster, p->cluster_preset)
+
+static const struct calc_quantity calc_q_plan[] = {
+	{"plan.title", "", "title of the plan", q_title},
+	{"plan.tp", "1", "tensor-parallel degree", q_tp},
+	{"plan.pp", "1", "pipeline stages", q_pp},
+	{"plan.dp", "1", "data-parallel degree", q_dp},
+	{"plan.cp", "1", "context-parallel degree", q_cp},
+	{"plan.vpp", "1", "model chunks per pipeline stage", q_vpp},
+	{"plan.sp", "1", "1 with sequence parallelism", q_sp},
+	{"plan.zero", "1", "ZeRO stage", q_zero},
+	{"plan.gpus", "GPUs", "GPUs of the cluster", q_gpus},
+	{"plan.nodes", "1", "nodes of the cluster", q_nodes},
+	{"plan.gpus_per_node", "1", "GPUs per node", q_gpn},
+	{"plan.seq_len", "tokens", "sequence length", q_seq},
+	{"plan.global_batch", "sequences", "global batch per optimizer step", q_gbs},
+	{"plan.micro_batch", "sequences", "micro-batch size", q_mbs},
+	{"plan.microbatches", "1", "micro-batches per pipeline per step m = B/(b d)", q_m},
+	{"plan.tokens", "tokens", "token budget of the run", q_tokens},
+	{"plan.tokens_per_step", "tokens", "tokens per optimizer step B s", q_tokens_step},
+	{"plan.flash_attention", "1", "1 with FlashAttention", q_flash},
+	{"plan.recompute", "", "activation recomputation", q_recompute},
+	{"plan.schedule", "", "pipeline schedule", q_schedule},
+	{"plan.recipe", "", "bytes-per-parameter recipe", q_recipe},
+	{"model.name", "", "model preset or source", q_model},
+	{"model.layers", "1", "transformer layers", q_layers},
+	{"model.hidden", "1", "hidden size", q_hidden},
+	{"model.heads", "1", "attention heads", q_heads},
+	{"model.kv_heads", "1", "key/value heads", q_kv},
+	{"model.head_dim", "1", "width of one head", q_hdim},
+	{"model.ffn_hidden", "1", "MLP inner width", q_ffn},
+	{"model.vocab", "1", "vocabulary size", q_vocab},
+	{"model.mlp", "", "MLP type", q_mlp},
+	{"model.norm", "", "normalisation", q_norm},
+	{"gpu.name", "", "GPU preset", q_gpu},
+	{"gpu.title", "", "GPU model", q_gpu_title},
+	{"gpu.memory", "B", "usable memory per GPU (as CUDA reports it, or cluster.gpu_memory)", q_gpu_mem},
+	{"gpu.memory_nominal", "B", "marketed memory per GPU", q_gpu_nom},
+	{"gpu.hbm_bw", "B/s", "HBM bandwidth", q_gpu_hbm},
+	{"gpu.bf16_flops", "FLOP/s", "dense BF16 tensor peak", q_gpu_bf16},
+	{"gpu.fp8_flops", "FLOP/s", "dense FP8 tensor peak", q_gpu_fp8},
+	{"cluster.name", "", "cluster preset", q_cluster},
+	{"cluster.intra_node_bw", "B/s", "NVLink per GPU per direction", q_intra},
+	{"cluster.intra_node_busbw", "B/s", "NCCL bus bandwidth inside a node", q_intra_bus},
+	{"cluster.inter_node_bw", "B/s", "network per GPU per direction", q_inter},
+	{"cluster.gpu_hour_cost", "", "price of one GPU-hour", q_cost},
+	{NULL, NULL, NULL, NULL},
+};
+
+static const struct calc_tabledef calc_t_plan[] = {{0}};
+
+/* ---------------------------------------------------------------- the namespace */
+
+static const struct calc_quantity *const qmods[] = {calc_q_plan, calc_q_memory, calc_q_pipeline, calc_q_comm,
+                                                    calc_q_step, calc_q_search};
+static const struct calc_tabledef *const tmods[] = {calc_t_plan, calc_t_memory, calc_t_pipeline, calc_t_comm,
+                                                    calc_t_step, calc_t_search};
+static const struct calc_tabledef *const dmods[] = {calc_t_plan, calc_d_memory, calc_d_pipeline, calc_d_comm,
+                                                    calc_d_step, calc_d_search};
+#define NMODS (int)(sizeof qmods / sizeof qmods[0])
+
+const struct calc_quantity *calc_catalog_quantity_at(int i)
+{
+	for (int m = 0; m < NMODS; m++)
+		for (int k = 0; qmods[m][k].name; k++)
+			if (i-- == 0)
+				return &qmods[m][k];
+	return NULL;
+}
+
+const struct calc_quantity *calc_catalog_quantity(const char *name)
+{
+	const struct calc_quantity *q;
+	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++)
+		if (!strcmp(q->name, name))
+			return q;
+	return NULL;
+}
+
+static const struct calc_tabledef *tab_at(const struct calc_tabledef *const *mods, int i)
+{
+	for (int m = 0; m < NMODS; m++)
+		for (int k = 0; mods[m][k].name; k++)
+			if (i-- == 0)
+				return &mods[m][k];
+	return NULL;
+}
+
+const struct calc_tabledef *calc_catalog_table_at(int i) { return tab_at(tmods, i); }
+const struct calc_tabledef *calc_catalog_dataset_at(int i) { return tab_at(dmods, i); }
+
+const struct calc_tabledef *calc_catalog_table(const char *name)
+{
+	const struct calc_tabledef *t;
+	for (int i = 0; (t = calc_catalog_table_at(i)); i++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+const struct calc_tabledef *calc_catalog_dataset(const char *name)
+{
+	const struct calc_tabledef *t;
+	for (int i = 0; (t = calc_catalog_dataset_at(i)); i++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+/* Names that share the prefix before the last dot, for "did you mean". */
+static void similar(const char *name, int kind, char *buf, size_t n)
+{
+	const char *dot = strrchr(name, '.');
+	size_t plen = dot ? (size_t)(dot - name) : strlen(name);
+	int count = 0;
+	buf[0] = 0;
+	for (int i = 0;; i++) {
+		const char *cand;
+		if (kind == 0) {
+			const struct calc_quantity *q = calc_catalog_quantity_at(i);
+			cand = q ? q->name : NULL;
+		} else {
+			const struct calc_tabledef *t = kind == 1 ? calc_catalog_table_at(i) : calc_catalog_dataset_at(i);
+			cand = t ? t->name : NULL;
+		}
+		if (!cand)
+			break;
+		if ((kind != 0 || !strncmp(cand, name, plen)) && count < 12) {
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", count ? ", " : "", cand);
+			count++;
+		}
+	}
+}
+
+int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *out, struct calc_diag *d)
+{
+	const struct calc_quantity *q = calc_catalog_quantity(name);
+	if (!q) {
+		char list[1024];
+		similar(name, 0, list, sizeof list);
+		if (list[0])
+			return calc_error(d, NULL, 0, "unknown quantity '%s' (close names: %s; trainplan get --list)", name,
+			                  list);
+		return calc_error(d, NULL, 0, "unknown quantity '%s' (trainplan get --list shows every name)", name);
+	}
+	out->num = NAN;
+	out->str = NULL;
+	return q->get(c, out, d);
+}
+
+int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const struct calc_args *a,
+                       struct calc_table *out, struct calc_diag *d)
+{
+	const struct calc_tabledef *t = dataset ? calc_catalog_dataset(name) : calc_catalog_table(name);
+	static const struct calc_args none = {0};
+	if (!t) {
+		char list[2048];
+		similar(name, dataset ? 2 : 1, list, sizeof list);
+		return calc_error(d, NULL, 0, "unknown %s '%s' (allowed: %s)", dataset ? "dataset" : "table", name, list);
+	}
+	memset(out, 0, sizeof *out);
+	if (t->build(c, a ? a : &none, out, d) < 0) {
+		calc_table_free(out);
+		return -1;
+	}
+	return 0;
+}

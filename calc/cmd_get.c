@@ -1,0 +1,99 @@
+/*
+ * cmd_get.c -- `trainplan get NAME...`: catalog quantities; `--list` names them.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+static void show(const struct calc_quantity *q, const struct calc_value *v)
+{
+	if (v->str)
+		printf("%s = %s\n", q->name, v->str);
+	else if (!strcmp(q->unit, "B"))
+		printf("%s = %.0f B (%.3f GB, %.3f GiB)\n", q->name, v->num, v->num / 1e9, v->num / 1073741824.0);
+	else if (!strcmp(q->unit, "1") || !*q->unit)
+		printf("%s = %.10g\n", q->name, v->num);
+	else
+		printf("%s = %.10g %s\n", q->name, v->num, q->unit);
+}
+
+int cmd_get(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_ctx ctx;
+	struct calc_diag d = {0};
+	struct calc_value vals[CLI_MAX_ARGS];
+	const struct calc_quantity *qs[CLI_MAX_ARGS];
+	int rc, n = 0, list = 0;
+
+	if ((rc = cli_parse(argc, argv, &o)))
+		return rc;
+	for (int i = 0; i < o.nrest; i++) {
+		if (!strcmp(o.rest[i], "--list"))
+			list = 1;
+		else if (o.rest[i][0] == '-')
+			return cli_error("get: unknown option '%s' (allowed: --list, --plan, --set, --format)", o.rest[i]);
+	}
+	if (list) {
+		const struct calc_quantity *q;
+		struct calc_table t;
+		calc_table_init(&t, "quantities", "Catalog quantities");
+		calc_table_col(&t, "name", "", CALC_D_TEXT, 0);
+		calc_table_col(&t, "unit", "", CALC_D_TEXT, 0);
+		calc_table_col(&t, "meaning", "", CALC_D_TEXT, 0);
+		for (int i = 0; (q = calc_catalog_quantity_at(i)); i++) {
+			int r = calc_table_row(&t);
+			calc_table_str(&t, r, 0, q->name);
+			calc_table_str(&t, r, 1, *q->unit ? q->unit : "text");
+			calc_table_str(&t, r, 2, q->desc);
+		}
+		calc_table_write(&t, o.format, stdout);
+		calc_table_free(&t);
+		return 0;
+	}
+	if (o.nrest == 0)
+		return cli_error("get: name at least one quantity (trainplan get --list shows them)");
+	if ((rc = cli_load(&o, &plan)))
+		return rc;
+	calc_ctx_init(&ctx, &plan);
+	for (int i = 0; i < o.nrest; i++) {
+		if (!(qs[n] = calc_catalog_quantity(o.rest[i])) || calc_catalog_get(&ctx, o.rest[i], &vals[n], &d) < 0) {
+			if (!qs[n])
+				calc_catalog_get(&ctx, o.rest[i], &vals[n], &d);
+			calc_ctx_free(&ctx);
+			return cli_fail(&d);
+		}
+		n++;
+	}
+	if (o.format == CALC_F_JSON) {
+		printf("{");
+		for (int i = 0; i < n; i++) {
+			printf("%s\"%s\": ", i ? ", " : "", qs[i]->name);
+			if (vals[i].str)
+				printf("\"%s\"", vals[i].str);
+			else if (isnan(vals[i].num))
+				printf("null");
+			else if (!strcmp(qs[i]->unit, "B") || vals[i].num == floor(vals[i].num))
+				printf("%.0f", vals[i].num);
+			else
+				printf("%.10g", vals[i].num);
+		}
+		printf("}\n");
+	} else if (o.format == CALC_F_CSV || o.format == CALC_F_TSV) {
+		const char *sep = o.format == CALC_F_CSV ? "," : "\t";
+		printf("name%svalue%sunit\n", sep, sep);
+		for (int i = 0; i < n; i++) {
+			if (vals[i].str)
+				printf("%s%s%s%s\n", qs[i]->name, sep, vals[i].str, sep);
+			else
+				printf("%s%s%.10g%s%s\n", qs[i]->name, sep, vals[i].num, sep, qs[i]->unit);
+		}
+	} else {
+		for (int i = 0; i < n; i++)
+			show(qs[i], &vals[i]);
+	}
+	calc_ctx_free(&ctx);
+	return 0;
+}

@@ -1,0 +1,135 @@
+/*
+ * cmd_memory.c -- `trainplan memory`: memory per GPU for every pipeline stage.
+ *
+ *   trainplan memory [--plan FILE] [--set K=V]... [--format text|csv|json|md]
+ *                    [--require-fit]
+ * --require-fit exits with status 1 when a stage does not fit.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GB 1e9
+#define GIB 1073741824.0
+
+static void line(const char *name, double bytes)
+{
+	printf("  %-34s %10.2f GB %10.2f GiB\n", name, bytes / GB, bytes / GIB);
+}
+
+static void print_text(const struct calc_plan *p, const struct calc_memory *m, const struct calc_table *t)
+{
+	const struct calc_mem_stage *w = &m->st[m->worst];
+	struct calc_params pr;
+	char buf[64];
+
+	calc_model_params(&p->model, &pr);
+	printf("plan: %s\n", p->file);
+	printf("model: %s, %.2f billion parameters (%d layers, hidden %d, %d heads, %d KV heads, FFN %d %s)\n",
+	       p->model.name, pr.total / 1e9, p->model.layers, p->model.hidden, p->model.heads, p->model.kv_heads,
+	       p->model.ffn_hidden, p->model.mlp == CALC_MLP_SWIGLU ? "SwiGLU" : "GeLU");
+	printf("cluster: %d x %s (%d nodes x %d), usable %.2f GB = %.2f GiB per GPU\n", calc_plan_gpus(p),
+	       p->gpu.name, p->nodes, p->gpus_per_node, p->gpu_memory / GB, p->gpu_memory / GIB);
+	printf("split: tp %d, pp %d, dp %d, cp %d, vpp %d, sp %s, ZeRO-%d, recompute %s, schedule %s, "
+	       "micro-batch %d, %d micro-batches\n",
+	       p->tp, p->pp, p->dp, p->cp, p->vpp, p->sp ? "yes" : "no", p->zero, calc_recompute_name(p->recompute),
+	       calc_schedule_name(p->schedule), p->micro_batch, calc_plan_microbatches(p));
+	printf("recipe: %s (%.4g bytes/param unsharded)\n", p->recipe->name, calc_recipe_total(p->recipe));
+	printf("units: GB = 10^9 bytes, GiB = 2^30 bytes\n\n");
+
+	printf("worst stage: %d of %d (%d layers, %.3f billion parameters per GPU)\n", m->worst, m->nstages,
+	       w->layers, w->params / 1e9);
+	line("weights", w->weights);
+	line("weight copies", w->weight_copies);
+	line("gradients", w->gradients);
+	line("master weights", w->master);
+	line("optimizer states", w->optimizer);
+	snprintf(buf, sizeof buf, "activations (%.3g micro-batches)", w->inflight);
+	line(buf, w->activations);
+	line("overhead: CUDA context", w->ov_cuda);
+	line("overhead: NCCL buffers", w->ov_nccl);
+	line("overhead: workspaces", w->ov_workspace);
+	line("overhead: fragmentation", w->ov_frag);
+	line("overhead: logits transient", w->ov_temp);
+	line("total", w->total);
+	line("usable memory", w->capacity);
+	line(w->headroom >= 0 ? "headroom" : "headroom (DOES NOT FIT)", w->headroom);
+	printf("\n");
+	calc_table_write(t, CALC_F_TEXT, stdout);
+	printf("\nwhole model: %.2f billion parameters x %.4g B = %.1f GB of model states (%s)\n", pr.total / 1e9,
+	       calc_recipe_total(p->recipe), m->states_total / GB, p->recipe->name);
+	printf("GPUs needed just to hold them: %d (usable %.2f GB each), %d (nominal %.0f GB each)\n",
+	       m->states_min_gpus, p->gpu_memory / GB, m->states_min_gpus_nominal, p->gpu.memory_nominal / GB);
+	printf("fits: %s\n", m->fits ? "yes, every stage" : "NO");
+}
+
+static void print_json(const struct calc_plan *p, const struct calc_memory *m)
+{
+	struct calc_params pr;
+	const struct calc_mem_stage *w = &m->st[m->worst];
+	calc_model_params(&p->model, &pr);
+	printf("{\n  \"model.params\": %.0f,\n", pr.total);
+	printf("  \"memory.weights\": %.0f,\n  \"memory.weight_copies\": %.0f,\n  \"memory.gradients\": %.0f,\n",
+	       w->weights, w->weight_copies, w->gradients);
+	printf("  \"memory.master\": %.0f,\n  \"memory.optimizer\": %.0f,\n  \"memory.activations\": %.0f,\n",
+	       w->master, w->optimizer, w->activations);
+	printf("  \"memory.overhead\": %.0f,\n  \"memory.total\": %.0f,\n  \"memory.headroom\": %.0f,\n", w->overhead,
+	       w->total, w->headroom);
+	printf("  \"memory.fits\": %d,\n  \"memory.worst_stage\": %d,\n  \"memory.states_total\": %.0f,\n", m->fits,
+	       m->worst, m->states_total);
+	printf("  \"memory.states_min_gpus\": %d,\n  \"memory.states_min_gpus_nominal\": %d,\n", m->states_min_gpus,
+	       m->states_min_gpus_nominal);
+	printf("  \"gpu.memory\": %.0f,\n  \"stages\": [\n", p->gpu_memory);
+	for (int i = 0; i < m->nstages; i++) {
+		const struct calc_mem_stage *s = &m->st[i];
+		printf("    {\"stage\": %d, \"layers\": %d, \"params\": %.0f, \"weights\": %.0f, \"weight_copies\": %.0f, "
+		       "\"gradients\": %.0f, \"master\": %.0f, \"optimizer\": %.0f, \"inflight\": %.6g, "
+		       "\"activations\": %.0f, \"overhead_cuda\": %.0f, \"overhead_nccl\": %.0f, "
+		       "\"overhead_workspace\": %.0f, \"overhead_fragmentation\": %.0f, \"overhead_logits\": %.0f, "
+		       "\"total\": %.0f, \"headroom\": %.0f}%s\n",
+		       s->stage, s->layers, s->params, s->weights, s->weight_copies, s->gradients, s->master, s->optimizer,
+		       s->inflight, s->activations, s->ov_cuda, s->ov_nccl, s->ov_workspace, s->ov_frag, s->ov_temp,
+		       s->total, s->headroom, i + 1 < m->nstages ? "," : "");
+	}
+	printf("  ]\n}\n");
+}
+
+int cmd_memory(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_memory *m;
+	struct calc_diag d = {0};
+	struct calc_ctx ctx;
+	struct calc_table t;
+	int require_fit = 0, rc;
+
+	if ((rc = cli_parse(argc, argv, &o)))
+		return rc;
+	for (int i = 0; i < o.nrest; i++) {
+		if (!strcmp(o.rest[i], "--require-fit"))
+			require_fit = 1;
+		else
+			return cli_error("memory: unknown argument '%s' (allowed: --plan, --set, --format, --require-fit)",
+			                 o.rest[i]);
+	}
+	if ((rc = cli_load(&o, &plan)))
+		return rc;
+	calc_ctx_init(&ctx, &plan);
+	if (!(m = (struct calc_memory *)calc_ctx_memory(&ctx, &d)) ||
+	    calc_catalog_build(&ctx, "memory-stages", 0, NULL, &t, &d) < 0) {
+		calc_ctx_free(&ctx);
+		return cli_fail(&d);
+	}
+	switch (o.format) {
+	case CALC_F_JSON: print_json(&plan, m); break;
+	case CALC_F_TEXT: print_text(&plan, m, &t); break;
+	default: calc_table_write(&t, o.format, stdout); break;
+	}
+	rc = require_fit && !m->fits ? 1 : 0;
+	calc_table_free(&t);
+	calc_ctx_free(&ctx);
+	return rc;
+}

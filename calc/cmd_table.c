@@ -1,0 +1,138 @@
+/*
+ * cmd_table.c -- `trainplan table NAME [KEY=VALUE]...` and
+ * `trainplan table --all [--dir DIR]` (one NAME.csv per catalog table, each
+ * written to a temporary file and renamed); `--list` names the tables.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int list_defs(const struct calc_tabledef *(*at)(int), const char *title, enum calc_format f)
+{
+	const struct calc_tabledef *def;
+	struct calc_table t;
+	calc_table_init(&t, "list", title);
+	calc_table_col(&t, "name", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "arguments", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "meaning", "", CALC_D_TEXT, 0);
+	for (int i = 0; (def = at(i)); i++) {
+		int r = calc_table_row(&t);
+		calc_table_str(&t, r, 0, def->name);
+		calc_table_str(&t, r, 1, def->params && *def->params ? def->params : "-");
+		calc_table_str(&t, r, 2, def->desc);
+	}
+	calc_table_write(&t, f, stdout);
+	calc_table_free(&t);
+	return 0;
+}
+
+/* Write one table to DIR/NAME.EXT atomically.  Returns 0 or 2. */
+static int write_file(const char *dir, const struct calc_table *t, enum calc_format f, const char *ext)
+{
+	char path[1024], tmp[1100];
+	FILE *out;
+	snprintf(path, sizeof path, "%s/%s.%s", dir, t->name, ext);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (!(out = fopen(tmp, "w")))
+		return cli_error("cannot write %s: %s", tmp, strerror(errno));
+	calc_table_write(t, f, out);
+	if (fclose(out) != 0 || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return cli_error("cannot write %s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+/* Shared by `table` and `data`. */
+static int run(int argc, char **argv, int dataset)
+{
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_ctx ctx;
+	struct calc_diag d = {0};
+	struct calc_args args;
+	struct calc_table t;
+	const char *dir = "output/tables", *name = NULL;
+	int rc, all = 0, first = -1;
+
+	if ((rc = cli_parse(argc, argv, &o)))
+		return rc;
+	if (!o.format_given)
+		o.format = dataset ? CALC_F_TSV : CALC_F_TEXT;
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v;
+		if (!strcmp(o.rest[i], "--list"))
+			return list_defs(dataset ? calc_catalog_dataset_at : calc_catalog_table_at,
+			                 dataset ? "Catalog datasets" : "Catalog tables", o.format_given ? o.format : CALC_F_TEXT);
+		if (!strcmp(o.rest[i], "--all"))
+			all = 1;
+		else if ((v = cli_opt(&o, &i, "--dir")))
+			dir = v;
+		else if (o.rest[i][0] == '-')
+			return cli_error("%s: unknown option '%s'", dataset ? "data" : "table", o.rest[i]);
+		else if (!name && !strchr(o.rest[i], '='))
+			name = o.rest[i];
+		else if (first < 0)
+			first = i;
+	}
+	if (!all && !name)
+		return cli_error("%s: name a %s or give --all (--list shows them)", dataset ? "data" : "table",
+		                 dataset ? "dataset" : "table");
+	memset(&args, 0, sizeof args);
+	if (first >= 0) {
+		struct cli_opts sub = o;
+		sub.nrest = 0;
+		for (int i = first; i < o.nrest; i++)
+			if (strchr(o.rest[i], '=') && o.rest[i][0] != '-')
+				sub.rest[sub.nrest++] = o.rest[i];
+		if ((rc = cli_args(&sub, 0, &args)))
+			return rc;
+	}
+	if ((rc = cli_load(&o, &plan)))
+		return rc;
+	calc_ctx_init(&ctx, &plan);
+	if (all) {
+		const struct calc_tabledef *def;
+		const char *ext = o.format == CALC_F_CSV ? "csv" : o.format == CALC_F_JSON ? "json" : o.format == CALC_F_MD ? "md" : o.format == CALC_F_TSV ? "tsv" : "txt";
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			calc_ctx_free(&ctx);
+			return cli_error("cannot create %s: %s", dir, strerror(errno));
+		}
+		for (int i = 0; (def = dataset ? calc_catalog_dataset_at(i) : calc_catalog_table_at(i)); i++) {
+			if (calc_catalog_build(&ctx, def->name, dataset, NULL, &t, &d) < 0) {
+				calc_ctx_free(&ctx);
+				return cli_fail(&d);
+			}
+			rc = write_file(dir, &t, o.format, ext);
+			calc_table_free(&t);
+			if (rc) {
+				calc_ctx_free(&ctx);
+				return rc;
+			}
+		}
+		calc_ctx_free(&ctx);
+		return 0;
+	}
+	if (calc_catalog_build(&ctx, name, dataset, &args, &t, &d) < 0) {
+		calc_ctx_free(&ctx);
+		return cli_fail(&d);
+	}
+	calc_table_write(&t, o.format, stdout);
+	calc_table_free(&t);
+	calc_ctx_free(&ctx);
+	return 0;
+}
+
+int cmd_table(int argc, char **argv)
+{
+	return run(argc, argv, 0);
+}
+
+int cmd_data(int argc, char **argv)
+{
+	return run(argc, argv, 1);
+}

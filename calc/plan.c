@@ -1,0 +1,948 @@
+/*
+ * plan.c -- plan files (INI through inih), overrides, presets, Hugging Face
+ * config.json (through jansson) and validation with precise diagnostics.
+ *
+ * Loading is two-phase so that the order of lines does not matter: every
+ * "section.key = value" of the embedded default plan, then of the plan file, then
+ * of each --set is collected with its origin; presets (model.preset,
+ * model.hf_config, cluster.preset, cluster.gpu) are applied first, in that order of
+ * origin, then every other key, last one winning.  Then values are derived
+ * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
+ */
+#include "calc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "default_plan.h"
+
+#define DEFAULT_FILE "plans/default.ini"
+
+/* ======================================================================== */
+/* The key table                                                             */
+/* ======================================================================== */
+
+enum ktype { K_INT, K_NUM, K_BOOL, K_ENUM, K_TEXT, K_LIST, K_PRESET };
+
+struct key {
+	const char *section;
+	const char *name;
+	enum ktype type;
+	enum calc_unit unit;   /* K_NUM */
+	size_t off;            /* offset in struct calc_plan */
+	double min, max;       /* allowed range (K_INT, K_NUM) */
+	const char *const *enums; /* K_ENUM values, NULL-terminated, index = stored int */
+	const char *typename;
+	const char *meaning;
+};
+
+static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
+static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
+static const char *const rc_names[] = {"none", "selective", "full", NULL};
+static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe", NULL};
+
+#define P(f) offsetof(struct calc_plan, f)
+#define BIG 1e30
+
+static const struct key keys[] = {
+	{"plan", "title", K_TEXT, 0, P(title), 0, 0, NULL, "text", "report title"},
+	{"plan", "date", K_TEXT, 0, P(date), 0, 0, NULL, "text", "report date YYYY-MM-DD (default: SOURCE_DATE_EPOCH or today)"},
+
+	{"model", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "model preset (trainplan presets models)"},
+	{"model", "hf_config", K_PRESET, 0, 0, 0, 0, NULL, "path", "Hugging Face config.json to read the model from"},
+	{"model", "layers", K_INT, 0, P(model.layers), 1, 100000, NULL, "int", "transformer layers L"},
+	{"model", "hidden", K_INT, 0, P(model.hidden), 1, 1e7, NULL, "int", "model width h"},
+	{"model", "heads", K_INT, 0, P(model.heads), 1, 100000, NULL, "int", "attention heads a"},
+	{"model", "kv_heads", K_INT, 0, P(model.kv_heads), 1, 100000, NULL, "int", "key/value heads (GQA; = heads for MHA)"},
+	{"model", "head_dim", K_INT, 0, P(model.head_dim), 1, 100000, NULL, "int", "per-head width (default hidden / heads)"},
+	{"model", "ffn_hidden", K_INT, 0, P(model.ffn_hidden), 1, 1e8, NULL, "int", "MLP inner width f"},
+	{"model", "vocab", K_INT, 0, P(model.vocab), 1, 1e8, NULL, "int", "vocabulary size V"},
+	{"model", "max_pos", K_INT, 0, P(model.max_pos), 0, 1e8, NULL, "int", "learned position embeddings (0 = none, e.g. RoPE)"},
+	{"model", "mlp", K_ENUM, 0, P(model.mlp), 0, 0, mlp_names, "enum", "MLP type"},
+	{"model", "norm", K_ENUM, 0, P(model.norm), 0, 0, norm_names, "enum", "normalisation"},
+	{"model", "tied_embeddings", K_BOOL, 0, P(model.tied_embeddings), 0, 1, NULL, "bool", "LM head shares the input embedding"},
+	{"model", "bias", K_BOOL, 0, P(model.bias), 0, 1, NULL, "bool", "linear layers carry biases"},
+	{"model", "dropout", K_BOOL, 0, P(model.dropout), 0, 1, NULL, "bool", "dropout layers present (their masks are stored)"},
+
+	{"cluster", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "cluster preset (trainplan presets clusters)"},
+	{"cluster", "gpu", K_PRESET, 0, 0, 0, 0, NULL, "preset", "GPU preset (trainplan presets gpus)"},
+	{"cluster", "nodes", K_INT, 0, P(nodes), 1, 1e6, NULL, "int", "nodes"},
+	{"cluster", "gpus_per_node", K_INT, 0, P(gpus_per_node), 1, 1024, NULL, "int", "GPUs per node"},
+	{"cluster", "gpu_memory", K_NUM, CALC_U_BYTES, P(gpu_memory), 1e6, 1e15, NULL, "bytes", "usable memory per GPU (default: as CUDA reports it)"},
+	{"cluster", "intra_node_bw", K_NUM, CALC_U_BYTES_S, P(intra_node_bw), 1e6, 1e15, NULL, "bytes/s", "NVLink bandwidth per GPU per direction"},
+	{"cluster", "intra_node_busbw", K_NUM, CALC_U_BYTES_S, P(intra_node_busbw), 1e6, 1e15, NULL, "bytes/s", "NCCL bus bandwidth achieved inside a node"},
+	{"cluster", "inter_node_bw", K_NUM, CALC_U_BYTES_S, P(inter_node_bw), 1e6, 1e15, NULL, "bytes/s", "network bandwidth per GPU per direction"},
+	{"cluster", "intra_node_latency", K_NUM, CALC_U_SECONDS, P(intra_node_latency), 0, 1, NULL, "seconds", "latency of one NVLink transfer"},
+	{"cluster", "inter_node_latency", K_NUM, CALC_U_SECONDS, P(inter_node_latency), 0, 1, NULL, "seconds", "latency of one network transfer"},
+	{"cluster", "inter_node_eff", K_NUM, CALC_U_FRACTION, P(inter_node_eff), 0.01, 1, NULL, "fraction", "achieved share of the network bandwidth in collectives"},
+	{"cluster", "gpu_hour_cost", K_NUM, CALC_U_MONEY, P(gpu_hour_cost), 0, 1e6, NULL, "number", "price of one GPU-hour (currency units)"},
+
+	{"training", "seq_len", K_INT, 0, P(seq_len), 1, 1e8, NULL, "int", "sequence length s [tokens]"},
+	{"training", "global_batch", K_INT, 0, P(global_batch), 1, 1e9, NULL, "int", "global batch B [sequences per step]"},
+	{"training", "micro_batch", K_INT, 0, P(micro_batch), 1, 1e6, NULL, "int", "micro-batch b [sequences]"},
+	{"training", "recipe", K_PRESET, 0, 0, 0, 0, NULL, "preset", "bytes-per-parameter recipe (trainplan presets recipes)"},
+	{"training", "tokens", K_NUM, CALC_U_NONE, P(tokens), 1, 1e18, NULL, "number", "token budget of the run"},
+	{"training", "flash_attention", K_BOOL, 0, P(flash_attention), 0, 1, NULL, "bool", "FlashAttention (no s^2 activations stored)"},
+
+	{"parallel", "tp", K_INT, 0, P(tp), 1, 4096, NULL, "int", "tensor-parallel degree t"},
+	{"parallel", "pp", K_INT, 0, P(pp), 1, CALC_MAX_STAGES, NULL, "int", "pipeline stages p"},
+	{"parallel", "dp", K_INT, 0, P(dp), 0, 1e7, NULL, "int", "data-parallel degree d (0 = GPUs / (tp pp cp))"},
+	{"parallel", "cp", K_INT, 0, P(cp), 1, 4096, NULL, "int", "context-parallel degree"},
+	{"parallel", "vpp", K_INT, 0, P(vpp), 1, 64, NULL, "int", "model chunks per pipeline stage (interleaved schedule)"},
+	{"parallel", "sp", K_BOOL, 0, P(sp), 0, 1, NULL, "bool", "sequence parallelism with TP"},
+	{"parallel", "zero", K_INT, 0, P(zero), 0, 3, NULL, "int", "ZeRO stage over the data-parallel group"},
+	{"parallel", "recompute", K_ENUM, 0, P(recompute), 0, 0, rc_names, "enum", "activation recomputation"},
+	{"parallel", "schedule", K_ENUM, 0, P(schedule), 0, 0, sched_names, "enum", "pipeline schedule"},
+	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: even)"},
+	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
+	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
+
+	{"overhead", "cuda_context", K_NUM, CALC_U_BYTES, P(cuda_context), 0, 1e12, NULL, "bytes", "CUDA context, kernels and library modules per GPU"},
+	{"overhead", "nccl_buffers", K_NUM, CALC_U_BYTES, P(nccl_buffers), 0, 1e12, NULL, "bytes", "NCCL communicator buffers per GPU"},
+	{"overhead", "workspace", K_NUM, CALC_U_BYTES, P(workspace), 0, 1e12, NULL, "bytes", "cuBLAS and attention workspaces"},
+	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
+
+	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak"},
+	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak"},
+	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
+	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
+	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
+};
+
+#define NKEYS (int)(sizeof keys / sizeof keys[0])
+_Static_assert(sizeof keys / sizeof keys[0] <= CALC_PLAN_NKEYS, "raise CALC_PLAN_NKEYS");
+
+static const struct calc_key_info *key_infos(void)
+{
+	static struct calc_key_info info[NKEYS];
+	static int done;
+	static char ranges[NKEYS][160];
+	if (done)
+		return info;
+	for (int i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		char *r = ranges[i];
+		r[0] = 0;
+		if (k->type == K_ENUM) {
+			for (int j = 0; k->enums[j]; j++)
+				snprintf(r + strlen(r), 160 - strlen(r), "%s%s", j ? " | " : "", k->enums[j]);
+		} else if (k->type == K_BOOL) {
+			strcpy(r, "yes | no");
+		} else if (k->type == K_INT || k->type == K_NUM) {
+			snprintf(r, 160, "%g .. %g", k->min, k->max);
+		} else if (k->type == K_LIST) {
+			strcpy(r, "comma-separated ints summing to model.layers");
+		} else {
+			strcpy(r, "text");
+		}
+		info[i] = (struct calc_key_info){k->section, k->name, k->typename, r, k->meaning};
+	}
+	done = 1;
+	return info;
+}
+
+const struct calc_key_info *calc_plan_key_at(int i)
+{
+	return i >= 0 && i < NKEYS ? &key_infos()[i] : NULL;
+}
+
+static int key_index(const char *section, const char *name)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
+			return i;
+	return -1;
+}
+
+static int key_index_named(const char *sec, const char *name)
+{
+	int i = key_index(sec, name);
+	return i;
+}
+
+/* ======================================================================== */
+/* Entries: "section.key = value" with origin                                */
+/* ======================================================================== */
+
+struct entry {
+	int key;
+	char value[1024];
+	const char *file;
+	int line;
+	unsigned char src; /* 0 default, 1 plan file, 2 override */
+};
+
+struct entries {
+	struct entry *e;
+	int n, cap;
+	int bad; /* errors seen while collecting */
+};
+
+static void push(struct entries *es, int key, const char *value, const char *file, int line, int src)
+{
+	if (es->n == es->cap) {
+		es->cap = es->cap ? es->cap * 2 : 64;
+		es->e = xrealloc(es->e, (size_t)es->cap * sizeof *es->e);
+	}
+	struct entry *e = &es->e[es->n++];
+	e->key = key;
+	snprintf(e->value, sizeof e->value, "%s", value);
+	e->file = file;
+	e->line = line;
+	e->src = (unsigned char)src;
+}
+
+static const char *const sections[] = {"plan", "model", "cluster", "training", "parallel", "overhead", "efficiency", NULL};
+
+static int known_section(const char *s)
+{
+	for (int i = 0; sections[i]; i++)
+		if (!strcmp(sections[i], s))
+			return 1;
+	return 0;
+}
+
+/* Names of the keys of a section, for "allowed: ..." */
+static void section_keys(const char *sec, char *buf, size_t n)
+{
+	buf[0] = 0;
+	for (int i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].section, sec))
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", keys[i].name);
+}
+
+struct reader {
+	const char *text; /* string input, or NULL */
+	FILE *f;
+	int line;
+	int toolong;      /* line that exceeded the buffer */
+	struct entries *es;
+	const char *file;
+	int src;
+	struct calc_diag *d;
+};
+
+static char *read_line(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+	int i = 0;
+	if (r->text) {
+		if (!*r->text)
+			return NULL;
+		while (*r->text && *r->text != '\n') {
+			if (i < num - 2)
+				str[i++] = *r->text;
+			else
+				r->toolong = r->line + 1;
+			r->text++;
+		}
+		if (*r->text == '\n')
+			r->text++;
+	} else {
+		int c = 0;
+		while ((c = fgetc(r->f)) != EOF && c != '\n') {
+			if (i < num - 2)
+				str[i++] = (char)c;
+			else
+				r->toolong = r->line + 1;
+		}
+		if (c == EOF && i == 0)
+			return NULL;
+	}
+	str[i++] = '\n';
+	str[i] = 0;
+	r->line++;
+	return str;
+}
+
+static int on_value(void *user, const char *section, const char *name, const char *value)
+{
+	struct reader *r = user;
+	int k;
+	if (!*section)
+		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
+		                  "training, parallel, overhead, efficiency)", name), r->es->bad = 1, 1;
+	if (!known_section(section))
+		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
+		                  "training, parallel, overhead, efficiency)", section), r->es->bad = 1, 1;
+	k = key_index(section, name);
+	if (k < 0) {
+		char list[1024];
+		section_keys(section, list, sizeof list);
+		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)", name, section, list);
+		r->es->bad = 1;
+		return 1;
+	}
+	if (!value) {
+		calc_error(r->d, r->file, r->line, "%s.%s has no value", section, name);
+		r->es->bad = 1;
+		return 1;
+	}
+	push(r->es, k, value, r->file, r->line, r->src);
+	return 1;
+}
+
+/* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d). */
+static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
+                   struct calc_diag *d)
+{
+	struct reader r = {text, f, 0, 0, es, file, src, d};
+	int before = d->nerrors, rc;
+	/* Debian's libinih is built with run-time settings: lift the 200-byte line
+	 * limit and keep one value per line so that line numbers stay exact. */
+	ini_use_stack = false;
+	ini_max_line = 4096;
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = true;
+	rc = ini_parse_stream(read_line, &r, on_value, &r);
+	if (r.toolong)
+		calc_error(d, file, r.toolong, "line longer than 4094 bytes");
+	else if (rc > 0)
+		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
+	else if (rc < 0)
+		calc_error(d, file, 0, "cannot read the plan (%s)", rc == -2 ? "out of memory" : "read error");
+	return d->nerrors > before ? -1 : 0;
+}
+
+/* ======================================================================== */
+/* Values                                                                    */
+/* ======================================================================== */
+
+static int parse_bool(const char *v, int *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+		return *out = 1, 0;
+	if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0"))
+		return *out = 0, 0;
+	return -1;
+}
+
+static void list_presets(char *buf, size_t n, int which)
+{
+	buf[0] = 0;
+	for (int i = 0;; i++) {
+		const char *name = NULL;
+		if (which == 0) {
+			const struct calc_model *m = calc_preset_model_at(i);
+			name = m ? m->name : NULL;
+		} else if (which == 1) {
+			const struct calc_gpu *g = calc_preset_gpu_at(i);
+			name = g ? g->name : NULL;
+		} else if (which == 2) {
+			const struct calc_cluster_preset *c = calc_preset_cluster_at(i);
+			name = c ? c->name : NULL;
+		} else {
+			const struct calc_recipe *r = calc_recipe_at(i);
+			name = r ? r->name : NULL;
+		}
+		if (!name)
+			break;
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", name);
+	}
+}
+
+static void apply_gpu(struct calc_plan *p, const struct calc_gpu *g)
+{
+	p->gpu = *g;
+	p->gpu_memory_auto = 1;
+}
+
+static void apply_cluster(struct calc_plan *p, const struct calc_cluster_preset *c)
+{
+	snprintf(p->cluster_preset, sizeof p->cluster_preset, "%s", c->name);
+	apply_gpu(p, calc_preset_gpu(c->gpu));
+	p->gpus_per_node = c->gpus_per_node;
+	p->intra_node_bw = c->intra_bw;
+	p->intra_node_busbw = c->intra_busbw;
+	p->inter_node_bw = c->inter_bw;
+	p->intra_node_latency = c->intra_lat;
+	p->inter_node_latency = c->inter_lat;
+	p->gpu_hour_cost = c->gpu_hour_cost;
+}
+
+/* Set one entry's value into the plan.  Returns 0 or -1 (message in d). */
+static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d)
+{
+	const struct key *k = &keys[e->key];
+	const char *v = e->value;
+	char *base = (char *)p;
+	char list[2048];
+	double x;
+	int b;
+
+	switch (k->type) {
+	case K_INT: {
+		char *end;
+		errno = 0;
+		double n = strtod(v, &end);
+		while (isspace((unsigned char)*end))
+			end++;
+		if (end == v || *end || n != floor(n) || errno)
+			return calc_error(d, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
+			                  k->section, k->name, v, k->min, k->max);
+		if (n < k->min || n > k->max)
+			return calc_error(d, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
+			                  k->section, k->name, v, k->min, k->max);
+		*(int *)(base + k->off) = (int)n;
+		if (k->off == P(dp))
+			p->dp_auto = n == 0;
+		if (k->off == P(model.head_dim))
+			p->head_dim_auto = 0;
+		return 0;
+	}
+	case K_NUM:
+		if (calc_parse_number(v, k->unit, &x) < 0) {
+			static const char *const hint[] = {
+				[CALC_U_NONE] = "a number, e.g. 300e9 or 300G",
+				[CALC_U_BYTES] = "bytes with an optional unit: B, kB, MB, GB, TB, KiB, MiB, GiB, TiB",
+				[CALC_U_BYTES_S] = "a rate with an optional unit: GB/s, Gb/s, TB/s, ...",
+				[CALC_U_SECONDS] = "seconds with an optional unit: s, ms, us, ns",
+				[CALC_U_FRACTION] = "a fraction 0..1 or a percentage",
+				[CALC_U_FLOPS] = "FLOP/s with an optional unit: TFLOP/s, PFLOP/s",
+				[CALC_U_MONEY] = "a plain number",
+			};
+			return calc_error(d, e->file, e->line, "%s.%s = %s is not %s", k->section, k->name, v, hint[k->unit]);
+		}
+		if (x < k->min || x > k->max)
+			return calc_error(d, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
+			                  k->section, k->name, v, k->min, k->max);
+		*(double *)(base + k->off) = x;
+		if (k->off == P(gpu_memory))
+			p->gpu_memory_auto = 0;
+		return 0;
+	case K_BOOL:
+		if (parse_bool(v, &b) < 0)
+			return calc_error(d, e->file, e->line, "%s.%s = %s is not a yes/no value (allowed: yes, no, true, "
+			                  "false, on, off, 1, 0)", k->section, k->name, v);
+		*(int *)(base + k->off) = b;
+		return 0;
+	case K_ENUM:
+		for (int i = 0; k->enums[i]; i++)
+			if (!strcmp(k->enums[i], v)) {
+				*(int *)(base + k->off) = i;
+				return 0;
+			}
+		list[0] = 0;
+		for (int i = 0; k->enums[i]; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", k->enums[i]);
+		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)", k->section, k->name, v,
+		                  list);
+	case K_TEXT: {
+		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date : sizeof p->placement;
+		if (strlen(v) >= cap)
+			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
+			                  k->name, cap - 1);
+		if (k->off == P(placement)) {
+			/* a permutation of tp, cp, pp, dp */
+			const char *names[4] = {"tp", "cp", "pp", "dp"};
+			int seen[4] = {0}, ok = strlen(v) == 11;
+			for (int i = 0; ok && i < 4; i++) {
+				int j;
+				for (j = 0; j < 4; j++)
+					if (!strncmp(v + 3 * i, names[j], 2))
+						break;
+				ok = j < 4 && !seen[j] && (i == 3 || v[3 * i + 2] == '-');
+				if (ok)
+					seen[j] = 1;
+			}
+			if (!ok)
+				return calc_error(d, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
+				                  "(e.g. tp-cp-pp-dp, innermost first)", v);
+		}
+		if (k->off == P(date)) {
+			int y, mo, da;
+			char extra;
+			if (*v && (sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 || mo > 12 || da < 1 || da > 31))
+				return calc_error(d, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
+		}
+		snprintf(base + k->off, cap, "%s", v);
+		return 0;
+	}
+	case K_LIST: {
+		int n = 0;
+		const char *s = v;
+		while (*s) {
+			char *end;
+			long x2 = strtol(s, &end, 10);
+			if (end == s || x2 < 0 || x2 > 100000)
+				return calc_error(d, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
+				                  "non-negative integers, e.g. 19,21,20,20", v);
+			if (n >= CALC_MAX_STAGES)
+				return calc_error(d, e->file, e->line, "parallel.layers_per_stage has more than %d entries",
+				                  CALC_MAX_STAGES);
+			p->layers_per_stage[n++] = (int)x2;
+			s = end;
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s == ',')
+				s++;
+			else if (*s)
+				return calc_error(d, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
+				                  "non-negative integers, e.g. 19,21,20,20", v);
+			while (isspace((unsigned char)*s))
+				s++;
+		}
+		p->uneven_stages = n;
+		return 0;
+	}
+	case K_PRESET:
+		if (!strcmp(k->name, "preset") && !strcmp(k->section, "model")) {
+			const struct calc_model *m = calc_preset_model(v);
+			if (!m) {
+				list_presets(list, sizeof list, 0);
+				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)", v, list);
+			}
+			p->model = *m;
+			p->head_dim_auto = 1;
+			p->hf_config[0] = 0;
+			return 0;
+		}
+		if (!strcmp(k->name, "hf_config")) {
+			char path[2 * CALC_PATH_MAX + 1024];
+			/* relative to the plan file's folder */
+			if (v[0] != '/' && e->src == 1 && strchr(e->file, '/'))
+				snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(e->file, '/') - e->file), e->file, v);
+			else
+				snprintf(path, sizeof path, "%s", v);
+			if (strlen(path) >= sizeof p->hf_config)
+				return calc_error(d, e->file, e->line, "model.hf_config path is too long (at most %d bytes)",
+				                  CALC_PATH_MAX - 1);
+			if (calc_model_from_hf(&p->model, path, d) < 0)
+				return -1;
+			memcpy(p->hf_config, path, strlen(path) + 1);
+			p->head_dim_auto = p->model.head_dim == 0;
+			return 0;
+		}
+		if (!strcmp(k->name, "preset")) {
+			const struct calc_cluster_preset *c = calc_preset_cluster(v);
+			if (!c) {
+				list_presets(list, sizeof list, 2);
+				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)", v,
+				                  list);
+			}
+			apply_cluster(p, c);
+			return 0;
+		}
+		if (!strcmp(k->name, "gpu")) {
+			const struct calc_gpu *g = calc_preset_gpu(v);
+			if (!g) {
+				list_presets(list, sizeof list, 1);
+				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)", v, list);
+			}
+			apply_gpu(p, g);
+			return 0;
+		}
+		if (!strcmp(k->name, "recipe")) {
+			const struct calc_recipe *r = calc_recipe_find(v);
+			if (!r) {
+				list_presets(list, sizeof list, 3);
+				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)", v, list);
+			}
+			p->recipe = r;
+			snprintf(p->recipe_name, sizeof p->recipe_name, "%s", r->name);
+			return 0;
+		}
+		break;
+	}
+	return 0;
+}
+
+static int is_phase0(int k)
+{
+	return keys[k].type == K_PRESET && strcmp(keys[k].name, "recipe");
+}
+
+/* Apply entries: presets first (in order), then everything else. */
+static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_diag *d)
+{
+	int rc = 0;
+	for (int phase = 0; phase < 2; phase++)
+		for (int i = 0; i < es->n; i++) {
+			const struct entry *e = &es->e[i];
+			if (is_phase0(e->key) != (phase == 0))
+				continue;
+			if (apply(p, e, d) < 0)
+				rc = -1;
+			p->key_line[e->key] = (unsigned short)(e->line > 65535 ? 65535 : e->line);
+			p->key_src[e->key] = e->src;
+		}
+	return rc;
+}
+
+/* ======================================================================== */
+/* Derived values and validation                                             */
+/* ======================================================================== */
+
+static void derive(struct calc_plan *p)
+{
+	int gpus = calc_plan_gpus(p);
+	if (p->head_dim_auto && p->model.heads > 0)
+		p->model.head_dim = p->model.hidden / p->model.heads;
+	if (p->model.kv_heads <= 0)
+		p->model.kv_heads = p->model.heads;
+	if (p->gpu_memory_auto)
+		p->gpu_memory = p->gpu.memory_usable;
+	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0)
+		p->dp = gpus / (p->tp * p->pp * p->cp) > 0 ? gpus / (p->tp * p->pp * p->cp) : 1;
+	if (!p->uneven_stages && p->pp > 0)
+		for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++)
+			p->layers_per_stage[i] = p->model.layers / p->pp + (i < p->model.layers % p->pp);
+}
+
+/* Where a key was set: file and line for messages. */
+static const char *key_file(const struct calc_plan *p, int k, int *line)
+{
+	if (k < 0) {
+		*line = 0;
+		return p->file;
+	}
+	*line = p->key_line[k];
+	switch (p->key_src[k]) {
+	case 0: return p->key_line[k] ? DEFAULT_FILE : p->file;
+	case 1: return p->file;
+	default: *line = 0; return p->set_origin[0] ? p->set_origin : "--set";
+	}
+}
+
+#define KEYI(sec, name) key_index_named(sec, name)
+
+static void divisors(int n, char *buf, size_t cap)
+{
+	buf[0] = 0;
+	for (int i = 1, c = 0; i <= n && c < 16; i++)
+		if (n % i == 0) {
+			snprintf(buf + strlen(buf), cap - strlen(buf), "%s%d", c ? " " : "", i);
+			c++;
+		}
+	if (strlen(buf) + 5 < cap && n > 1) {
+		int c = 0;
+		for (int i = 1; i <= n; i++)
+			c += n % i == 0;
+		if (c > 16)
+			strcat(buf, " ...");
+	}
+}
+
+int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
+{
+	int before = d->nerrors, line, gpus = calc_plan_gpus(p);
+	const struct calc_model *m = &p->model;
+	const char *f;
+	char dv[160];
+
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+
+	if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->ffn_hidden <= 0 || m->vocab <= 0)
+		ERR("model", "preset", "the model is incomplete (layers = %d, hidden = %d, heads = %d, ffn_hidden = %d, "
+		    "vocab = %d): give model.preset, model.hf_config or every model key", m->layers, m->hidden, m->heads,
+		    m->ffn_hidden, m->vocab);
+	if (m->heads > 0 && m->kv_heads > 0 && m->heads % m->kv_heads)
+		ERR("model", "kv_heads", "model.kv_heads = %d does not divide model.heads = %d (allowed: %s)", m->kv_heads,
+		    m->heads, (divisors(m->heads, dv, sizeof dv), dv));
+	if (p->head_dim_auto && m->heads > 0 && m->hidden % m->heads)
+		ERR("model", "heads", "model.heads = %d does not divide model.hidden = %d; set model.head_dim", m->heads,
+		    m->hidden);
+	if (p->tp > 0 && m->heads > 0 && m->heads % p->tp)
+		ERR("parallel", "tp", "parallel.tp = %d does not divide model.heads = %d (allowed: %s)", p->tp, m->heads,
+		    (divisors(m->heads, dv, sizeof dv), dv));
+	else if (p->tp > 0 && m->kv_heads > 0 && m->kv_heads % p->tp)
+		ERR("parallel", "tp", "parallel.tp = %d does not divide model.kv_heads = %d (allowed: %s)", p->tp,
+		    m->kv_heads, (divisors(m->kv_heads, dv, sizeof dv), dv));
+	if (p->tp > 0 && m->ffn_hidden > 0 && m->ffn_hidden % p->tp)
+		ERR("parallel", "tp", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
+	if (p->pp > m->layers && m->layers > 0)
+		ERR("parallel", "pp", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
+		    m->layers);
+	else if (p->uneven_stages) {
+		int sum = 0;
+		for (int i = 0; i < p->uneven_stages; i++)
+			sum += p->layers_per_stage[i];
+		if (p->uneven_stages != p->pp)
+			ERR("parallel", "layers_per_stage", "parallel.layers_per_stage has %d entries but parallel.pp = %d",
+			    p->uneven_stages, p->pp);
+		else if (sum != m->layers)
+			ERR("parallel", "layers_per_stage", "parallel.layers_per_stage sums to %d but model.layers = %d", sum,
+			    m->layers);
+	} else if (p->pp > 0 && m->layers % p->pp)
+		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
+		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
+	if (p->tp * p->pp * p->dp * p->cp != gpus) {
+		if (p->dp_auto)
+			ERR("parallel", "tp", "tp x pp x cp = %d x %d x %d = %d does not divide the %d GPUs (%d nodes x %d)",
+			    p->tp, p->pp, p->cp, p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
+		else
+			ERR("parallel", "dp", "tp x pp x dp x cp = %d x %d x %d x %d = %ld but the cluster has %d GPUs "
+			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
+			    (long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
+	}
+	if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % (p->micro_batch * p->dp))
+		ERR("training", "global_batch", "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
+		    "= %d", p->global_batch, p->micro_batch, p->dp, p->micro_batch * p->dp);
+	if (p->cp > 1 && p->seq_len % (2 * p->cp))
+		ERR("parallel", "cp", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
+		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
+	if (!p->recipe)
+		ERR("training", "recipe", "training.recipe is not set");
+	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0)
+		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
+		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
+	if (d->nerrors == before)
+		calc_pipeline_check(p, d);
+#undef ERR
+	return d->nerrors > before ? -1 : 0;
+}
+
+/* ======================================================================== */
+/* Loading                                                                   */
+/* ======================================================================== */
+
+static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap, struct calc_diag *d,
+                    const char *origin)
+{
+	const char *eq = strchr(kv, '=');
+	char key[128];
+	size_t n;
+	if (!eq)
+		return calc_error(d, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
+	n = (size_t)(eq - kv);
+	while (n && isspace((unsigned char)kv[n - 1]))
+		n--;
+	if (n >= sizeof key)
+		return calc_error(d, origin, 0, "'%s': key too long", kv);
+	memcpy(key, kv, n);
+	key[n] = 0;
+	eq++;
+	while (isspace((unsigned char)*eq))
+		eq++;
+	snprintf(val, cap, "%s", eq);
+	const char *dot = strchr(key, '.');
+	if (dot) {
+		snprintf(sec, 32, "%.*s", (int)(dot - key), key);
+		snprintf(name, 64, "%s", dot + 1);
+		if (key_index(sec, name) < 0)
+			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)", key);
+		return 0;
+	}
+	/* a bare key works where its name is unique */
+	int found = -1, count = 0;
+	for (int i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].name, key))
+			found = i, count++;
+	if (count == 0)
+		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)", key);
+	if (count > 1) {
+		char list[256] = "";
+		for (int i = 0; i < NKEYS; i++)
+			if (!strcmp(keys[i].name, key))
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s.%s", list[0] ? ", " : "",
+				         keys[i].section, keys[i].name);
+		return calc_error(d, origin, 0, "key '%s' is ambiguous (use one of: %s)", key, list);
+	}
+	snprintf(sec, 32, "%s", keys[found].section);
+	snprintf(name, 64, "%s", keys[found].name);
+	return 0;
+}
+
+static void plan_reset(struct calc_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	p->head_dim_auto = 1;
+	p->gpu_memory_auto = 1;
+	snprintf(p->placement, sizeof p->placement, "tp-cp-pp-dp");
+	/* Defaults of the keys the default plan does not set (each with its reason). */
+	p->cp = 1;
+	p->vpp = 1;
+	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
+	p->inter_node_eff = 0.85;    /* REFERENCES.md §6: ~0.8-0.9 of g x B_nic */
+	p->cuda_context = 0.75e9;    /* CUDA context + PyTorch/cuBLAS/cuDNN/NCCL modules: ~0.5-1 GB */
+	p->nccl_buffers = 0.5e9;     /* NCCL_BUFFSIZE 4 MiB x channels x peers, a few communicators */
+	p->workspace = 0.25e9;       /* cuBLAS workspace (32 MiB per stream on Hopper) + attention */
+	p->fragmentation = 0.05;     /* Megatron-LM adds a 5% buffer (theoretical_memory_usage.py) */
+	p->gemm_eff = 0.75;
+	p->attn_eff = 0.50;
+	p->dp_overlap = 0.8;
+	p->tp_overlap = 0.0;
+	p->optimizer_time = -1;
+}
+
+int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *sets, int nsets,
+                   struct calc_diag *d)
+{
+	struct entries es = {0};
+	int before = d->nerrors;
+	const char *fname = file ? file : DEFAULT_FILE;
+
+	plan_reset(plan);
+	snprintf(plan->file, sizeof plan->file, "%s", fname);
+	collect(&es, default_plan_text, NULL, DEFAULT_FILE, 0, d);
+	if (file) {
+		FILE *f = fopen(file, "r");
+		if (!f) {
+			calc_error(d, file, 0, "cannot open the plan: %s", strerror(errno));
+		} else {
+			collect(&es, NULL, f, plan->file, 1, d);
+			fclose(f);
+		}
+	}
+	for (int i = 0; i < nsets; i++) {
+		char sec[32], name[64], val[1024];
+		if (split_kv(sets[i], sec, name, val, sizeof val, d, "--set") == 0)
+			push(&es, key_index(sec, name), val, "--set", 0, 2);
+	}
+	if (d->nerrors == before) {
+		apply_all(plan, &es, d);
+		if (d->nerrors == before) {
+			derive(plan);
+			calc_plan_validate(plan, d);
+		}
+	}
+	free(es.e);
+	return d->nerrors > before ? -1 : 0;
+}
+
+int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d)
+{
+	char sec[32], name[64];
+	struct entry e;
+	int before = d->nerrors;
+	if (split_kv(kv, sec, name, e.value, sizeof e.value, d, origin) < 0)
+		return -1;
+	e.key = key_index(sec, name);
+	e.file = origin;
+	e.line = 0;
+	e.src = 2;
+	if (apply(plan, &e, d) < 0)
+		return -1;
+	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
+	plan->key_line[e.key] = 0;
+	plan->key_src[e.key] = 2;
+	/* a changed GPU count or degree re-derives dp when it was derived */
+	derive(plan);
+	calc_plan_validate(plan, d);
+	return d->nerrors > before ? -1 : 0;
+}
+
+int calc_plan_gpus(const struct calc_plan *plan)
+{
+	return plan->nodes * plan->gpus_per_node;
+}
+
+int calc_plan_microbatches(const struct calc_plan *plan)
+{
+	long den = (long)plan->micro_batch * plan->dp;
+	return den > 0 ? (int)(plan->global_batch / den) : 0;
+}
+
+const char *calc_plan_default_text(void)
+{
+	return default_plan_text;
+}
+
+const char *calc_schedule_name(enum calc_schedule s)
+{
+	return s >= 0 && s < CALC_SCHED_N ? sched_names[s] : "?";
+}
+
+const char *calc_recompute_name(enum calc_recompute r)
+{
+	return r >= 0 && r <= CALC_RC_FULL ? rc_names[r] : "?";
+}
+
+/* ======================================================================== */
+/* Hugging Face config.json                                                  */
+/* ======================================================================== */
+
+/* Read an integer field, trying each name in turn; 0 when none is present. */
+static int json_int(json_t *root, const char *const *names, long *out)
+{
+	for (int i = 0; names[i]; i++) {
+		json_t *v = json_object_get(root, names[i]);
+		if (v && json_is_integer(v)) {
+			*out = (long)json_integer_value(v);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	static const char *const n_hidden[] = {"hidden_size", "n_embd", "d_model", NULL};
+	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", NULL};
+	static const char *const n_heads[] = {"num_attention_heads", "n_head", NULL};
+	static const char *const n_kv[] = {"num_key_value_heads", "multi_query_group_num", NULL};
+	static const char *const n_ffn[] = {"intermediate_size", "n_inner", "ffn_hidden_size", NULL};
+	static const char *const n_vocab[] = {"vocab_size", "padded_vocab_size", NULL};
+	static const char *const n_hdim[] = {"head_dim", NULL};
+	static const char *const n_pos[] = {"n_positions", NULL};
+	long hidden = 0, layers = 0, heads = 0, kv = 0, ffn = 0, vocab = 0, hdim = 0, pos = 0;
+	int before = d->nerrors;
+
+	if (!root) {
+		if (err.line > 0)
+			return calc_error(d, path, err.line, "config.json is not valid JSON: %s (column %d)", err.text,
+			                  err.column);
+		return calc_error(d, path, 0, "cannot read config.json: %s", err.text);
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return calc_error(d, path, 1, "config.json: expected a JSON object at the top level");
+	}
+	if (!json_int(root, n_hidden, &hidden))
+		calc_error(d, path, 0, "config.json has no hidden_size (or n_embd) integer");
+	if (!json_int(root, n_layers, &layers))
+		calc_error(d, path, 0, "config.json has no num_hidden_layers (or n_layer) integer");
+	if (!json_int(root, n_heads, &heads))
+		calc_error(d, path, 0, "config.json has no num_attention_heads (or n_head) integer");
+	if (!json_int(root, n_vocab, &vocab))
+		calc_error(d, path, 0, "config.json has no vocab_size integer");
+	if (!json_int(root, n_kv, &kv))
+		kv = heads;
+	json_int(root, n_hdim, &hdim);
+	if (!json_int(root, n_ffn, &ffn) || ffn <= 0)
+		ffn = 4 * hidden; /* GPT-2 convention: n_inner null means 4 h */
+	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
+	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000))
+		calc_error(d, path, 0, "config.json: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
+		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
+		           hidden, layers, heads, kv, vocab);
+	if (d->nerrors == before) {
+		const char *type = json_string_value(json_object_get(root, "model_type"));
+		const char *act = json_string_value(json_object_get(root, "hidden_act"));
+		if (!act)
+			act = json_string_value(json_object_get(root, "activation_function"));
+		json_t *tie = json_object_get(root, "tie_word_embeddings");
+		memset(m, 0, sizeof *m);
+		snprintf(m->name, sizeof m->name, "%s", type ? type : "hf-config");
+		m->layers = (int)layers;
+		m->hidden = (int)hidden;
+		m->heads = (int)heads;
+		m->kv_heads = (int)kv;
+		m->head_dim = (int)hdim;
+		m->ffn_hidden = (int)ffn;
+		m->vocab = (int)vocab;
+		/* silu/swish activations in HF decoder configs are gated (LlamaMLP,
+		 * MistralMLP, Qwen2MLP: gate, up and down projections) */
+		m->mlp = act && (!strcmp(act, "silu") || !strcmp(act, "swish") || !strcmp(act, "swiglu")) ? CALC_MLP_SWIGLU
+		                                                                                       : CALC_MLP_GELU;
+		m->norm = json_object_get(root, "rms_norm_eps") ? CALC_NORM_RMSNORM : CALC_NORM_LAYERNORM;
+		/* transformers' PretrainedConfig defaults tie_word_embeddings to true */
+		m->tied_embeddings = tie ? json_is_true(tie) : 1;
+		m->bias = json_is_true(json_object_get(root, "attention_bias")) ||
+		          (type && (!strcmp(type, "gpt2") || !strcmp(type, "gpt_neox")));
+		if (json_int(root, n_pos, &pos))
+			m->max_pos = (int)pos; /* learned absolute positions (GPT-2) */
+		m->dropout = 0;
+	}
+	json_decref(root);
+	return d->nerrors > before ? -1 : 0;
+}

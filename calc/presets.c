@@ -1,0 +1,140 @@
+/*
+ * presets.c -- named models, GPUs and clusters.
+ *
+ * Models: Narayanan et al. 2021 Table 1 (nar21-*), Korthikanti et al. 2022 Table 3
+ * (kor22-22b), Brown et al. 2020 Table 2.1 (gpt3-175b), the published configs of
+ * Llama 2 / Llama 3 / Llama 3.1 (REFERENCES.md §7.4), and this project's default
+ * dense-100b.  The Megatron-era GPT models use V = 51,200 (GPT-2's 50,257 padded to a
+ * multiple of 1024, as Narayanan 2021 §5.1 states), learned positions for s = 2048,
+ * biases, LayerNorm, GeLU, tied embeddings and dropout.
+ * GPUs: NVIDIA and AMD datasheets via REFERENCES.md §6, dense (no-sparsity) peaks.
+ */
+#include "calc.h"
+
+#include <string.h>
+
+#define GPT(nm, L, H, A) \
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1}
+#define LLAMA(nm, L, H, F, A, KV, V) \
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0}
+
+static const struct calc_model models[] = {
+	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1},
+	GPT("gpt3-175b", 96, 12288, 96),
+	GPT("kor22-22b", 48, 6144, 64),
+	GPT("nar21-1.7b", 24, 2304, 24),
+	GPT("nar21-3.6b", 30, 3072, 32),
+	GPT("nar21-7.5b", 36, 4096, 32),
+	GPT("nar21-18.4b", 40, 6144, 48),
+	GPT("nar21-39.1b", 48, 8192, 64),
+	GPT("nar21-76.1b", 60, 10240, 80),
+	GPT("nar21-145.6b", 80, 12288, 96),
+	GPT("nar21-310.1b", 96, 16384, 128),
+	GPT("nar21-529.6b", 105, 20480, 128),
+	GPT("nar21-1t", 128, 25600, 160),
+	LLAMA("llama2-7b", 32, 4096, 11008, 32, 32, 32000),
+	LLAMA("llama2-13b", 40, 5120, 13824, 40, 40, 32000),
+	LLAMA("llama2-70b", 80, 8192, 28672, 64, 8, 32000),
+	LLAMA("llama3-8b", 32, 4096, 14336, 32, 8, 128256),
+	LLAMA("llama3-70b", 80, 8192, 28672, 64, 8, 128256),
+	LLAMA("llama3.1-405b", 126, 16384, 53248, 128, 8, 128256),
+};
+
+static const char *model_source(const char *name)
+{
+	if (!strcmp(name, "dense-100b"))
+		return "trainplan default (REFERENCES.md §7.4)";
+	if (!strncmp(name, "nar21-", 6))
+		return "Narayanan et al. 2021 Table 1";
+	if (!strcmp(name, "kor22-22b"))
+		return "Korthikanti et al. 2022 Table 3";
+	if (!strcmp(name, "gpt3-175b"))
+		return "Brown et al. 2020 Table 2.1 (V padded to 51,200 as Narayanan et al. 2021)";
+	if (!strncmp(name, "llama2", 6))
+		return "Llama 2 published config (Touvron et al. 2023)";
+	return "Llama 3 published config (Llama Team 2024)";
+}
+
+#define GB 1e9
+#define GIB 1073741824.0
+#define TF 1e12
+
+/* Usable memory: the total CUDA/ROCm reports (torch.cuda.get_device_properties
+ * .total_memory), as commonly seen in out-of-memory messages; UNVERIFIED against a
+ * primary source, and overridable with cluster.gpu_memory. */
+static const struct calc_gpu gpus[] = {
+	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional"},
+	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional"},
+	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
+	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
+	 "figures), NVLink4 900 GB/s bidirectional"},
+	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
+	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
+	 "bidirectional"},
+	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
+	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4"},
+	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
+	 900 * GB, 1000,
+	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 TFLOP/s dense, NVLink5 1.8 TB/s "
+	 "bidirectional"},
+	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
+	 448 * GB, 750,
+	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
+	 "Infinity Fabric 896 GB/s aggregate"},
+};
+
+static const struct calc_cluster_preset clusters[] = {
+	{"dgx-h100-ndr", "DGX/HGX H100: 8 x H100 SXM per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h100-sxm-80g", 8,
+	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 2.50,
+	 "NVLink4 450 GB/s per direction and ring busbw 370 GB/s: NCCL maintainer, nvidia/nccl-tests #212; "
+	 "one NDR 400 Gb/s NIC per GPU (MLCommons H100 system descriptions)"},
+	{"dgx-a100-hdr", "DGX A100: 8 x A100 80 GB per node, NVLink3, 8 x 200 Gb/s HDR InfiniBand", "a100-80g", 8,
+	 300 * GB, 195 * GB, 25 * GB, 3e-6, 6e-6, 1.50,
+	 "NVLink3 600 GB/s bidirectional; sendrecv busbw 195 GB/s measured on 8 A100; 8 x HDR 200 Gb/s per node "
+	 "(Narayanan et al. 2021 §5)"},
+	{"hgx-h200-ndr", "HGX H200: 8 x H200 per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h200-141g", 8,
+	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 3.50,
+	 "NVLink4 as H100; all_reduce peak 475 GB/s (nvidia/nccl-tests #272)"},
+	{"hgx-b200-ndr", "HGX B200: 8 x B200 per node, NVLink5, 8 x 400 Gb/s InfiniBand", "b200-180g", 8,
+	 900 * GB, 740 * GB, 50 * GB, 3e-6, 6e-6, 5.00,
+	 "NVLink5 1.8 TB/s bidirectional; ring busbw assumed at the H100 ratio 370/450 (UNVERIFIED)"},
+	{"mi300x-roce", "8 x MI300X per node, Infinity Fabric, 8 x 400 Gb/s RoCE", "mi300x-192g", 8,
+	 448 * GB, 310 * GB, 50 * GB, 4e-6, 8e-6, 3.00,
+	 "Infinity Fabric 7 x 64 GB/s per direction; busbw assumed at 0.7 of line rate (UNVERIFIED)"},
+};
+
+#define N(a) (int)(sizeof a / sizeof a[0])
+
+const struct calc_model *calc_preset_model(const char *name)
+{
+	for (int i = 0; i < N(models); i++)
+		if (!strcmp(models[i].name, name))
+			return &models[i];
+	return NULL;
+}
+const struct calc_model *calc_preset_model_at(int i) { return i >= 0 && i < N(models) ? &models[i] : NULL; }
+const char *calc_preset_model_source(const char *name) { return model_source(name); }
+
+const struct calc_gpu *calc_preset_gpu(const char *name)
+{
+	for (int i = 0; i < N(gpus); i++)
+		if (!strcmp(gpus[i].name, name))
+			return &gpus[i];
+	return NULL;
+}
+const struct calc_gpu *calc_preset_gpu_at(int i) { return i >= 0 && i < N(gpus) ? &gpus[i] : NULL; }
+
+const struct calc_cluster_preset *calc_preset_cluster(const char *name)
+{
+	for (int i = 0; i < N(clusters); i++)
+		if (!strcmp(clusters[i].name, name))
+			return &clusters[i];
+	return NULL;
+}
+const struct calc_cluster_preset *calc_preset_cluster_at(int i)
+{
+	return i >= 0 && i < N(clusters) ? &clusters[i] : NULL;
+}

@@ -1,0 +1,128 @@
+/*
+ * recipe.c -- the convention ledger: bytes per parameter of every tensor class.
+ *
+ * Sources disagree on what "mixed-precision Adam" keeps, so each convention is a
+ * named recipe and the user chooses (training.recipe).  Sources:
+ *   seed        the textbook baseline: BF16 weights (2 B) + Adam m and v (8 B)
+ *   zero-paper  Rajbhandari et al. 2020 §3.1: 2 + 2 + K, K = 12 (16 B)
+ *   megatron    Megatron-LM README "Distributed Optimizer" table: bf16 params with
+ *               fp32 grads 18 B, distributed 6 + 12/d; theoretical_memory_usage.py
+ *   fp32        full fp32 training: 4 + 4 + 8 (16 B)
+ *   adam-8bit   Dettmers et al. 2021 (bitsandbytes): m, v in 8 bits, 75% less state
+ *   fp8-te      Transformer Engine default (fp8.py, fp8_model_init docstring): the
+ *               high-precision weights stay and an FP8 copy is cast for the GEMMs
+ *   fp8-lm      Peng et al. 2023 Eq. (8): 2 + 1 + 1 + 2 = 6 B on the optimizer side,
+ *               plus the FP8 weights the GEMMs read (1 B, outside Eq. (8))
+ *   deepseek-v3 DeepSeek-AI 2024 §3.3.3: BF16 moments, FP32 master weights and grads
+ * ZeRO stages (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states (master
+ * weights and moments), stage 2 also gradients, stage 3 also the weights.
+ */
+#include "calc.h"
+
+#include <string.h>
+
+#define W(t, dt, b, src) {CALC_T_WEIGHT, t, dt, b, 3, src}
+#define C(t, dt, b, src) {CALC_T_WCOPY, t, dt, b, 3, src}
+#define G(t, dt, b, src) {CALC_T_GRAD, t, dt, b, 2, src}
+#define M(t, dt, b, src) {CALC_T_MASTER, t, dt, b, 1, src}
+#define O(t, dt, b, src) {CALC_T_OPT, t, dt, b, 1, src}
+
+static const struct calc_recipe recipes[] = {
+	{"seed", "BF16 weights + Adam moments: the textbook baseline", 3,
+	 {W("weights", "bf16", 2, "2 bytes per BF16 value"),
+	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
+	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 2, 0, "Counts weights and Adam state only (2 + 8 bytes): no gradients, no master copy."},
+	{"zero-paper", "ZeRO mixed-precision Adam, 2 + 2 + 12", 5,
+	 {W("weights", "fp16", 2, "ZeRO §3.1"), G("gradients", "fp16", 2, "ZeRO §3.1"),
+	  M("master weights", "fp32", 4, "ZeRO §3.1"), O("Adam momentum (m)", "fp32", 4, "ZeRO §3.1"),
+	  O("Adam variance (v)", "fp32", 4, "ZeRO §3.1")},
+	 2, 0, "ZeRO §3.1: 2 + 2 + K bytes, K = 12; gradients kept in 16 bits."},
+	{"megatron", "Megatron-LM: bf16 params, fp32 main grads (18; 6 + 12/d distributed)", 5,
+	 {W("weights", "bf16", 2, "Megatron-LM README"), G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, 0,
+	 "Megatron-LM README 'Distributed Optimizer': bf16 param + fp32 grads = 18 B/param, "
+	 "6 + 12/d with the distributed optimizer (zero = 1): the fp32 grads are not sharded."},
+	{"fp32", "Full fp32 training: 4 + 4 + 8", 4,
+	 {W("weights", "fp32", 4, "fp32"), G("gradients", "fp32", 4, "fp32"),
+	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
+	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 4, 0, "No mixed precision: weights are their own master copy; activations in fp32."},
+	{"adam-8bit", "Mixed precision with 8-bit Adam states (bitsandbytes)", 5,
+	 {W("weights", "bf16", 2, "mixed precision"), G("gradients", "bf16", 2, "mixed precision"),
+	  M("master weights", "fp32", 4, "mixed precision"),
+	  O("Adam momentum (m)", "int8 (block-wise)", 1, "Dettmers et al. 2021"),
+	  O("Adam variance (v)", "int8 (block-wise)", 1, "Dettmers et al. 2021")},
+	 2, 0,
+	 "Dettmers et al. 2021: 8-bit state saves 75% of optimizer memory; block-wise scales "
+	 "(one fp32 per 2048 values) are below 0.01 B/param and left out."},
+	{"fp8-te", "Transformer Engine FP8: bf16 weights kept plus an FP8 copy", 6,
+	 {W("weights", "bf16", 2, "TE fp8.py"), C("FP8 weight copy", "fp8 e4m3", 1, "TE fp8_model_init docstring"),
+	  G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, 1,
+	 "TE keeps high-precision weights and casts an FP8 copy for the GEMMs (fp8_model_init "
+	 "drops the bf16 copy); optimizer and gradients unchanged (FP8-LM §1)."},
+	{"fp8-lm", "FP8-LM (MS-AMP O2): FP8 grads and first moment, FP16 master and variance", 5,
+	 {W("FP8 weights for GEMMs", "fp8", 1, "FP8-LM §2.2 (outside Eq. 8)"),
+	  G("gradients", "fp8", 1, "FP8-LM Eq. (8)"),
+	  M("master weights (scaled)", "fp16", 2, "FP8-LM Eq. (8)"),
+	  O("Adam momentum (m)", "fp8", 1, "FP8-LM Eq. (8)"),
+	  O("Adam variance (v)", "fp16", 2, "FP8-LM Eq. (8)")},
+	 2, 1, "FP8-LM Eq. (8): 2 + 1 + 1 + 2 = 6 B/param on the optimizer side; the 1 B of FP8 "
+	       "compute weights is added here and named separately."},
+	{"deepseek-v3", "DeepSeek-V3: BF16 Adam moments, FP32 master weights and gradients", 5,
+	 {W("weights", "bf16", 2, "DeepSeek-V3 §3.3 (UNVERIFIED: bf16 vs fp8 storage)"),
+	  G("gradients", "fp32", 4, "DeepSeek-V3 §3.3.3"),
+	  M("master weights", "fp32", 4, "DeepSeek-V3 §3.3.3"),
+	  O("Adam momentum (m)", "bf16", 2, "DeepSeek-V3 §3.3.3"),
+	  O("Adam variance (v)", "bf16", 2, "DeepSeek-V3 §3.3.3")},
+	 2, 1, "DeepSeek-V3 §3.3.3: moments in BF16, master weights and gradients in FP32; "
+	       "GEMMs in FP8 with fine-grained scaling."},
+};
+
+#define NRECIPES (int)(sizeof recipes / sizeof recipes[0])
+
+const struct calc_recipe *calc_recipe_at(int i)
+{
+	return i >= 0 && i < NRECIPES ? &recipes[i] : NULL;
+}
+
+const struct calc_recipe *calc_recipe_find(const char *name)
+{
+	for (int i = 0; i < NRECIPES; i++)
+		if (!strcmp(recipes[i].name, name))
+			return &recipes[i];
+	return NULL;
+}
+
+double calc_recipe_bytes(const struct calc_recipe *r, enum calc_tclass cls)
+{
+	double b = 0;
+	for (int i = 0; i < r->nitems; i++)
+		if (r->items[i].cls == cls)
+			b += r->items[i].bytes;
+	return b;
+}
+
+double calc_recipe_total(const struct calc_recipe *r)
+{
+	double b = 0;
+	for (int i = 0; i < r->nitems; i++)
+		b += r->items[i].bytes;
+	return b;
+}
+
+double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass cls, int zero, int dp)
+{
+	double b = 0;
+	for (int i = 0; i < r->nitems; i++)
+		if (r->items[i].cls == cls)
+			b += r->items[i].bytes / (zero >= r->items[i].zero_stage && dp > 1 ? dp : 1);
+	return b;
+}
