@@ -1,0 +1,507 @@
+/*
+ * report_catalog.c -- catalog tables and datasets the design report needs and no engine
+ * module provides: comparisons of one plan under a few variants (recomputation policy,
+ * recipe), the 1F1B bubble over a p x m grid, per-stage monitoring baselines, the
+ * validation rows as a table and dataset, and model-state memory by model size as a
+ * dataset for a chart.
+ *
+ * Nothing here is a new formula: every number comes from the engines (memory.c,
+ * pipeline.c, step.c) through the catalog or their public functions, evaluated for a
+ * copy of the plan changed by calc_plan_set.  Sources of the formulas are the engines'
+ * (REFERENCES.md §1-§7); the validation rows cite the papers' tables next to them.
+ */
+#include "calc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================== */
+/* Plan variants                                                             */
+/* ======================================================================== */
+
+/*
+ * Initialise 'vc' with a copy of c's plan changed by the assignments "k=v" in 'sets'
+ * (NULL-terminated).  Returns 0, or -1 after a diagnostic naming the assignment.
+ * The caller frees 'vc' with calc_ctx_free.
+ */
+static int variant(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc,
+                   struct calc_diag *d)
+{
+	struct calc_plan *p = xmalloc(sizeof *p);
+	*p = c->plan;
+	for (int i = 0; sets && sets[i]; i++)
+		if (calc_plan_set(p, sets[i], "report", d) < 0) {
+			free(p);
+			return -1;
+		}
+	calc_ctx_init(vc, p);
+	free(p);
+	return 0;
+}
+
+/* One quantity of a context as a number; NAN (and a diagnostic) when it fails. */
+static double num(struct calc_ctx *c, const char *name, struct calc_diag *d, int *bad)
+{
+	struct calc_value v = {0};
+	if (calc_catalog_get(c, name, &v, d) < 0) {
+		*bad = 1;
+		return NAN;
+	}
+	return v.num;
+}
+
+/* ======================================================================== */
+/* recompute-compare: none / selective / full on this plan                   */
+/* ======================================================================== */
+
+/*
+ * One row per recomputation policy (Korthikanti et al. 2022 §5: none, selective, full):
+ * activations and total memory of the worst stage, whether every stage fits, the
+ * recomputation time per step, step time, MFU and HFU (PaLM §4).  Memory from memory.c,
+ * times from step.c, so the policies differ only in what the engines compute.
+ */
+static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                       struct calc_diag *d)
+{
+	static const char *const pol[] = {"none", "selective", "full"};
+	int cp = calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
+	int cact = calc_table_col(t, "activations", "B", CALC_D_GB, 1);
+	int ctot = calc_table_col(t, "total", "B", CALC_D_GB, 1);
+	int ccap = calc_table_col(t, "capacity", "B", CALC_D_GB, 1);
+	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
+	int crec = calc_table_col(t, "recompute time", "s", CALC_D_MS, 0);
+	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
+	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	int chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
+	int bad = 0;
+	snprintf(t->title, sizeof t->title, "Activation recomputation on this plan: memory against time");
+	for (int i = 0; i < 3; i++) {
+		char kv[64];
+		snprintf(kv, sizeof kv, "parallel.recompute=%s", pol[i]);
+		const char *sets[] = {kv, NULL};
+		struct calc_ctx vc;
+		if (variant(c, sets, &vc, d) < 0)
+			return -1;
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cp, pol[i]);
+		calc_table_num(t, r, cact, num(&vc, "memory.activations", d, &bad));
+		calc_table_num(t, r, ctot, num(&vc, "memory.total", d, &bad));
+		calc_table_num(t, r, ccap, num(&vc, "gpu.memory", d, &bad));
+		calc_table_str(t, r, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
+		calc_table_num(t, r, crec, num(&vc, "step.recompute", d, &bad));
+		calc_table_num(t, r, cstep, num(&vc, "step.time", d, &bad));
+		calc_table_num(t, r, cmfu, num(&vc, "step.mfu", d, &bad));
+		calc_table_num(t, r, chfu, num(&vc, "step.hfu", d, &bad));
+		calc_ctx_free(&vc);
+		if (bad)
+			return -1;
+	}
+	calc_table_note(t, "Worst pipeline stage. Recompute time is the forward work repeated in the "
+	                   "backward pass per step; MFU counts model FLOPs only, HFU adds the recomputation "
+	                   "(PaLM §4, Korthikanti et al. 2022 §6.3).");
+	return 0;
+}
+
+/* ======================================================================== */
+/* recipe-compare: BF16 against FP8 recipes on this plan                     */
+/* ======================================================================== */
+
+/*
+ * One row per recipe (default: the plan's, megatron, fp8-te, fp8-lm; recipes=a,b,...):
+ * bytes per parameter unsharded and per GPU under the plan's ZeRO stage, model states
+ * of the whole model, GPUs of nominal memory needed just to hold them, memory per GPU
+ * of the worst stage, fits, the dense peak the GEMMs run at, step time, MFU and run
+ * days.  Recipes and their sources: recipe.c (REFERENCES.md §2).
+ */
+static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	char list[256];
+	const char *given = calc_args_get(a, "recipes");
+	snprintf(list, sizeof list, "%s", given ? given : "megatron,fp8-te,fp8-lm");
+	int cn = calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
+	int cb = calc_table_col(t, "bytes/param", "B", CALC_D_NUM, 3);
+	int cbg = calc_table_col(t, "bytes/param per GPU", "B", CALC_D_NUM, 3);
+	int cst = calc_table_col(t, "model states", "B", CALC_D_TB, 2);
+	int cmin = calc_table_col(t, "min GPUs", "GPUs", CALC_D_INT, 0);
+	int ctot = calc_table_col(t, "memory per GPU", "B", CALC_D_GB, 1);
+	int ccap = calc_table_col(t, "capacity", "B", CALC_D_GB, 1);
+	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
+	int cpk = calc_table_col(t, "GEMM peak", "FLOP/s", CALC_D_TFLOPS, 0);
+	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
+	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	int cday = calc_table_col(t, "run", "s", CALC_D_DAYS, 1);
+	int bad = 0;
+	snprintf(t->title, sizeof t->title, "Recipes on this plan: memory, GPUs and time");
+	char *save = NULL;
+	for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		char kv[96];
+		snprintf(kv, sizeof kv, "training.recipe=%s", r);
+		const char *sets[] = {kv, NULL};
+		struct calc_ctx vc;
+		if (variant(c, sets, &vc, d) < 0)
+			return -1;
+		int row = calc_table_row(t);
+		calc_table_str(t, row, cn, r);
+		calc_table_num(t, row, cb, num(&vc, "recipe.bytes_per_param", d, &bad));
+		calc_table_num(t, row, cbg, num(&vc, "recipe.bytes_per_param_gpu", d, &bad));
+		calc_table_num(t, row, cst, num(&vc, "memory.states_total", d, &bad));
+		calc_table_num(t, row, cmin, num(&vc, "memory.states_min_gpus_nominal", d, &bad));
+		calc_table_num(t, row, ctot, num(&vc, "memory.total", d, &bad));
+		calc_table_num(t, row, ccap, num(&vc, "gpu.memory", d, &bad));
+		calc_table_str(t, row, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
+		calc_table_num(t, row, cpk, num(&vc, "step.peak_flops", d, &bad));
+		calc_table_num(t, row, cstep, num(&vc, "step.time", d, &bad));
+		calc_table_num(t, row, cmfu, num(&vc, "step.mfu", d, &bad));
+		calc_table_num(t, row, cday, num(&vc, "run.time", d, &bad));
+		calc_ctx_free(&vc);
+		if (bad)
+			return -1;
+	}
+	calc_table_note(t, "min GPUs: model states of the whole model over the GPU's nominal memory, "
+	                   "rounded up. Memory per GPU: worst pipeline stage with activations and "
+	                   "overheads. MFU is measured against the GEMM peak of each recipe.");
+	return 0;
+}
+
+/* ======================================================================== */
+/* bubble-grid: 1F1B bubble share for p x m                                  */
+/* ======================================================================== */
+
+/*
+ * Idle share of the step (p-1)/(m+p-1) for 1F1B (Narayanan et al. 2021 §2.2, the same
+ * for GPipe), one row per p and one column per m, from calc_pipeline_closed.
+ */
+static int b_bubble_grid(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                         struct calc_diag *d)
+{
+	static const int ps[] = {2, 4, 8, 16, 32, 64};
+	static const int ms[] = {1, 4, 8, 16, 32, 64, 128, 256, 512};
+	int np = (int)(sizeof ps / sizeof ps[0]), nm = (int)(sizeof ms / sizeof ms[0]);
+	snprintf(t->title, sizeof t->title, "1F1B bubble share of the step, (p-1)/(m+p-1)");
+	calc_table_col(t, "p", "1", CALC_D_INT, 0);
+	for (int j = 0; j < nm; j++) {
+		char h[32];
+		snprintf(h, sizeof h, "m = %d", ms[j]);
+		calc_table_col(t, h, "1", CALC_D_PCT, 1);
+	}
+	for (int i = 0; i < np; i++) {
+		int r = calc_table_row(t);
+		calc_table_num(t, r, 0, ps[i]);
+		for (int j = 0; j < nm; j++) {
+			struct calc_pp_closed cl;
+			calc_pipeline_closed(CALC_SCHED_1F1B, ps[i], ms[j], 1, 1, 2, 0, &cl);
+			calc_table_num(t, r, j + 1, cl.fraction);
+		}
+	}
+	calc_table_note(t, "p pipeline stages, m micro-batches per step; equal stages, no "
+	                   "point-to-point cost (Narayanan et al. 2021 §2.2). GPipe has the same "
+	                   "bubble; interleaving with v chunks divides the idle time by v.");
+	return 0;
+}
+
+/* ======================================================================== */
+/* monitor-stages: expected per-stage figures as alert baselines             */
+/* ======================================================================== */
+
+/*
+ * One row per pipeline stage: layers, expected forward and backward time of one
+ * micro-batch (layers x the op-level layer times of step.c, with the exposed TP/CP
+ * collectives and the recomputation in the backward), busy time per step (m micro-
+ * batches), expected idle time (the step's pipeline part minus the busy time), and the
+ * memory high-water mark of memory.c.  The embedding and the LM head on the first and
+ * last stage are not in the layer times, so those two stages run slightly longer.
+ */
+static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	const struct calc_memory *mem = calc_ctx_memory(c, d);
+	const struct calc_step *st = mem ? calc_ctx_step(c, d) : NULL;
+	if (!st)
+		return -1;
+	const struct calc_plan *p = &c->plan;
+	double m = (double)p->global_batch / ((double)p->micro_batch * p->dp);
+	const struct calc_layer_time *L = &st->layer;
+	double f1 = L->f + L->comm_f, b1 = L->b + L->w + L->recompute + L->comm_b;
+	snprintf(t->title, sizeof t->title, "Expected per-stage figures: the alert baselines");
+	int cs = calc_table_col(t, "stage", "1", CALC_D_INT, 0);
+	int cl = calc_table_col(t, "layers", "1", CALC_D_INT, 0);
+	int cf = calc_table_col(t, "forward / micro-batch", "s", CALC_D_MS, 1);
+	int cb = calc_table_col(t, "backward / micro-batch", "s", CALC_D_MS, 1);
+	int cbusy = calc_table_col(t, "busy / step", "s", CALC_D_MS, 0);
+	int cidle = calc_table_col(t, "idle / step", "s", CALC_D_MS, 0);
+	int cmem = calc_table_col(t, "memory high-water", "B", CALC_D_GB, 1);
+	int chd = calc_table_col(t, "headroom", "B", CALC_D_GB, 1);
+	for (int s = 0; s < mem->nstages; s++) {
+		int layers = p->layers_per_stage[s];
+		if (layers <= 0)
+			layers = p->model.layers / (p->pp > 0 ? p->pp : 1);
+		double busy = m * layers * (f1 + b1);
+		int r = calc_table_row(t);
+		calc_table_num(t, r, cs, s);
+		calc_table_num(t, r, cl, layers);
+		calc_table_num(t, r, cf, layers * f1);
+		calc_table_num(t, r, cb, layers * b1);
+		calc_table_num(t, r, cbusy, busy);
+		calc_table_num(t, r, cidle, st->makespan > busy ? st->makespan - busy : 0);
+		calc_table_num(t, r, cmem, mem->st[s].total);
+		calc_table_num(t, r, chd, mem->st[s].headroom);
+	}
+	calc_table_note(t, "Forward and backward per micro-batch are the layer times of the cost "
+	                   "model (roofline GEMMs and attention, exposed TP/CP collectives, "
+	                   "recomputation in the backward) times the stage's layers; embedding and LM "
+	                   "head are not included. Idle = pipeline part of the step minus busy time.");
+	return 0;
+}
+
+/* ======================================================================== */
+/* validation: predicted against published                                   */
+/* ======================================================================== */
+
+/*
+ * The published runs that `trainplan validate` checks (calc/cmd_validate.c), with the
+ * same settings: Narayanan et al. 2021 Table 1 (TFLOP/s per GPU counted with their
+ * Eq. 3) and Korthikanti et al. 2022 Table 5 and §6.3 (iteration time).  The list is
+ * the CLI's; the report needs it through the catalog, which the CLI file is not part of.
+ */
+struct vrow {
+	const char *source, *model;
+	int gpus, tp, pp, batch, micro, sel, tflops;
+	double published;
+};
+static const struct vrow vrows[] = {
+	/* Narayanan et al. 2021 Table 1: achieved TFLOP/s per GPU */
+	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, 0, 1, 137},
+	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, 0, 1, 138},
+	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, 0, 1, 142},
+	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, 0, 1, 135},
+	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, 0, 1, 138},
+	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, 0, 1, 140},
+	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, 0, 1, 148},
+	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, 0, 1, 155},
+	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, 0, 1, 163},
+	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, 0, 1, 163},
+	/* Korthikanti et al. 2022 Table 5: iteration time [s] */
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, 0, 0, 1.42},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, 1, 0, 1.10},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, 0, 0, 18.13},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, 1, 0, 13.75},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, 0, 0, 49.05},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, 1, 0, 37.83},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, 0, 0, 94.42},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, 1, 0, 71.49},
+	/* Korthikanti et al. 2022 §6.3: the 530B run at 8-way data parallelism */
+	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, 1, 0, 39.15},
+};
+#define NVROWS (int)(sizeof vrows / sizeof vrows[0])
+
+/* Interleaving depth as cmd_validate.c chooses it: Korthikanti's 3 (none for 1T);
+ * for Narayanan the largest divisor of L/p not above 3. */
+static int vdepth(const struct vrow *r, int layers)
+{
+	if (r->pp == 1)
+		return 1;
+	if (strncmp(r->source, "KOR22", 5) == 0)
+		return strcmp(r->model, "nar21-1t") ? 3 : 1;
+	for (int v = 3; v > 1; v--)
+		if ((layers / r->pp) % v == 0)
+			return v;
+	return 1;
+}
+
+/* Predict one row: the built-in default plan with the paper's settings (as the CLI). */
+static int vpredict(const struct vrow *r, double *pred, double *mfu, int *vout, struct calc_diag *d)
+{
+	const struct calc_model *pm = calc_preset_model(r->model);
+	if (!pm)
+		return calc_error(d, NULL, 0, "validation: no model preset '%s'", r->model);
+	int v = vdepth(r, pm->layers);
+	char b[15][64];
+	const char *sets[15];
+	int n = 0;
+#define SET(...) (snprintf(b[n], sizeof b[n], __VA_ARGS__), sets[n] = b[n], n++)
+	SET("model.preset=%s", r->model);
+	SET("cluster.preset=dgx-a100-hdr");
+	SET("cluster.nodes=%d", r->gpus / 8);
+	SET("parallel.tp=%d", r->tp);
+	SET("parallel.pp=%d", r->pp);
+	SET("parallel.dp=%d", r->gpus / (r->tp * r->pp));
+	SET("training.global_batch=%d", r->batch);
+	SET("training.micro_batch=%d", r->micro);
+	SET("parallel.recompute=%s", r->sel ? "selective" : "full");
+	SET("parallel.sp=%s", r->sel ? "yes" : "no");
+	SET("parallel.schedule=%s", v > 1 ? "interleaved" : "1f1b");
+	SET("parallel.vpp=%d", v);
+	SET("parallel.zero=0");
+	SET("training.flash_attention=no");
+	SET("efficiency.dp_overlap=0");
+#undef SET
+	struct calc_plan *p = xmalloc(sizeof *p);
+	struct calc_step *st = xmalloc(sizeof *st);
+	int rc = calc_plan_load(p, NULL, sets, n, d);
+	if (rc == 0)
+		rc = calc_step(p, st, d);
+	if (rc == 0) {
+		*pred = r->tflops ? st->hw_tflops / 1e12 : st->time;
+		*mfu = st->mfu;
+		*vout = v;
+	}
+	free(st);
+	free(p);
+	return rc;
+}
+
+static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                        struct calc_diag *d)
+{
+	snprintf(t->title, sizeof t->title, "Predicted against published: Narayanan 2021, Korthikanti 2022");
+	int cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
+	int cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
+	int cg = calc_table_col(t, "GPUs", "GPUs", CALC_D_INT, 0);
+	int ct = calc_table_col(t, "TP", "1", CALC_D_INT, 0);
+	int cpp = calc_table_col(t, "PP", "1", CALC_D_INT, 0);
+	int cv = calc_table_col(t, "v", "1", CALC_D_INT, 0);
+	int crc = calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
+	int cme = calc_table_col(t, "metric", "", CALC_D_TEXT, 0);
+	int cpu = calc_table_col(t, "published", "1", CALC_D_FIXED, 2);
+	int cpr = calc_table_col(t, "predicted", "1", CALC_D_FIXED, 2);
+	int ce = calc_table_col(t, "error", "1", CALC_D_PCT, 1);
+	for (int i = 0; i < NVROWS; i++) {
+		const struct vrow *r = &vrows[i];
+		double pred = 0, mfu = 0;
+		int v = 1;
+		if (vpredict(r, &pred, &mfu, &v, d) < 0)
+			return -1;
+		int row = calc_table_row(t);
+		calc_table_str(t, row, cs, r->source);
+		calc_table_str(t, row, cm, r->model);
+		calc_table_num(t, row, cg, r->gpus);
+		calc_table_num(t, row, ct, r->tp);
+		calc_table_num(t, row, cpp, r->pp);
+		calc_table_num(t, row, cv, v);
+		calc_table_str(t, row, crc, r->sel ? "selective+SP" : "full");
+		calc_table_str(t, row, cme, r->tflops ? "TFLOP/s per GPU" : "step (s)");
+		calc_table_num(t, row, cpu, r->published);
+		calc_table_num(t, row, cpr, pred);
+		calc_table_num(t, row, ce, pred / r->published - 1);
+	}
+	calc_table_note(t, "Error = predicted / published - 1. A100 80 GB (Selene, 8 x 200 Gb/s HDR "
+	                   "per node), one set of default efficiencies for every row; the same rows "
+	                   "as trainplan validate.");
+	return 0;
+}
+
+/* Summary of the validation as quantities: rows, mean and largest absolute error. */
+static int validation_stats(struct calc_ctx *c, double *mean, double *worst, int *within,
+                            struct calc_diag *d)
+{
+	static int done;
+	static double s_mean, s_worst;
+	static int s_within;
+	if (!done) {
+		double sum = 0, mx = 0;
+		int in = 0;
+		for (int i = 0; i < NVROWS; i++) {
+			double pred = 0, mfu = 0;
+			int v = 1;
+			if (vpredict(&vrows[i], &pred, &mfu, &v, d) < 0)
+				return -1;
+			double e = fabs(pred / vrows[i].published - 1);
+			sum += e;
+			if (e > mx)
+				mx = e;
+			if (e <= 0.15)
+				in++;
+		}
+		s_mean = sum / NVROWS;
+		s_worst = mx;
+		s_within = in;
+		done = 1; /* the rows do not depend on the plan */
+	}
+	*mean = s_mean;
+	*worst = s_worst;
+	*within = s_within;
+	return 0;
+}
+
+static int q_val_rows(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = NVROWS;
+	return 0;
+}
+static int q_val_mean(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	double m, w;
+	int in;
+	if (validation_stats(c, &m, &w, &in, d) < 0)
+		return -1;
+	v->num = m;
+	return 0;
+}
+static int q_val_worst(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	double m, w;
+	int in;
+	if (validation_stats(c, &m, &w, &in, d) < 0)
+		return -1;
+	v->num = w;
+	return 0;
+}
+static int q_val_within(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	double m, w;
+	int in;
+	if (validation_stats(c, &m, &w, &in, d) < 0)
+		return -1;
+	v->num = in;
+	return 0;
+}
+
+/* ======================================================================== */
+/* states-vs-size: the states-by-size table as a dataset                     */
+/* ======================================================================== */
+
+static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                         struct calc_diag *d)
+{
+	return calc_catalog_build(c, "states-by-size", 0, a, t, d);
+}
+
+/* ======================================================================== */
+/* Catalog entries                                                           */
+/* ======================================================================== */
+
+const struct calc_quantity calc_q_report[] = {
+	{"validation.rows", "1", "published runs the time model is checked against", q_val_rows},
+	{"validation.mean_abs_error", "1", "mean |predicted / published - 1| over the validation rows",
+	 q_val_mean},
+	{"validation.max_abs_error", "1", "largest |predicted / published - 1| over the validation rows",
+	 q_val_worst},
+	{"validation.within_15", "1", "validation rows within 15% of the published value", q_val_within},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct calc_tabledef calc_t_report[] = {
+	{"recompute-compare", "none, selective and full recomputation on this plan: memory, step time, MFU",
+	 "", b_recompute},
+	{"recipe-compare", "recipes on this plan: bytes per parameter, minimum GPUs, memory, step time",
+	 "recipes=a,b,... (default megatron,fp8-te,fp8-lm)", b_recipes},
+	{"bubble-grid", "1F1B bubble share of the step for p x m", "", b_bubble_grid},
+	{"monitor-stages", "expected per-stage forward/backward/idle time and memory high-water", "",
+	 b_monitor},
+	{"validation", "predicted against published TFLOP/s and step times", "", b_validation},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct calc_tabledef calc_d_report[] = {
+	{"recompute-compare", "memory and step time per recomputation policy", "", b_recompute},
+	{"recipe-compare", "memory per GPU, minimum GPUs and step time by recipe",
+	 "recipes=a,b,... (default megatron,fp8-te,fp8-lm)", b_recipes},
+	{"states-vs-size", "model states and minimum GPUs for 1B ... 1T parameters by recipe",
+	 "recipes=a,b,...", d_states_size},
+	{"monitor-stages", "expected per-stage times and memory high-water", "", b_monitor},
+	{"validation", "predicted against published, one row per run", "", b_validation},
+	{NULL, NULL, NULL, NULL},
+};
