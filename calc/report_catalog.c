@@ -23,7 +23,8 @@
 
 /*
  * Initialise 'vc' with a copy of c's plan changed by the assignments "k=v" in 'sets'
- * (NULL-terminated).  Returns 0, or -1 after a diagnostic naming the assignment.
+ * (NULL-terminated).  Returns 0, or -1 after a diagnostic when the changed plan is
+ * not valid.  The assignments are the report's own, so a malformed one is a defect here.
  * The caller frees 'vc' with calc_ctx_free.
  */
 static int variant(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc,
@@ -31,11 +32,18 @@ static int variant(const struct calc_ctx *c, const char *const *sets, struct cal
 {
 	struct calc_plan *p = xmalloc(sizeof *p);
 	*p = c->plan;
-	for (int i = 0; sets && sets[i]; i++)
-		if (calc_plan_set(p, sets[i], "report", d) < 0) {
-			free(p);
-			return -1;
-		}
+	/* calc_plan_set validates after each assignment, so a change of two degrees whose
+	 * product must stay the GPU count (pp x 2, dp / 2) passes through an invalid plan:
+	 * apply them all, then validate the result once. */
+	struct calc_diag scratch = {0};
+	int n = 0;
+	for (int i = 0; sets && sets[i]; i++, n++)
+		calc_plan_set(p, sets[i], "report", &scratch);
+	calc_diag_free(&scratch);
+	if (n > 0 && calc_plan_validate(p, d) < 0) {
+		free(p);
+		return -1;
+	}
 	calc_ctx_init(vc, p);
 	free(p);
 	return 0;
@@ -469,6 +477,174 @@ static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct c
 	return calc_catalog_build(c, "states-by-size", 0, a, t, d);
 }
 
+
+/* ======================================================================== */
+/* network-sweep: where to put the GPUs when the network is slow             */
+/* ======================================================================== */
+
+/*
+ * The plan's split against two neighbours on the same GPUs, at inter-node bandwidth
+ * 'bw' [B/s per GPU per direction]: deeper pipeline (pp x 2, dp / 2) and more data
+ * parallelism (pp / 2, dp x 2).  Layers are spread evenly over the new stages (the
+ * first and last stage get the smaller share where L is not a multiple of p, as they
+ * carry the embedding and the LM head).  NAN when the neighbour is not a valid plan.
+ * Step times from step.c.
+ */
+enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_N };
+
+static double step_at(const struct calc_ctx *c, int which, double bw)
+{
+	const struct calc_plan *p0 = &c->plan;
+	int pp = p0->pp, dp = p0->dp;
+	if (which == NB_DEEPER) {
+		if (dp % 2)
+			return NAN;
+		pp *= 2, dp /= 2;
+	} else if (which == NB_WIDER) {
+		if (pp % 2)
+			return NAN;
+		pp /= 2, dp *= 2;
+	}
+	if (pp > CALC_MAX_STAGES || pp > p0->model.layers)
+		return NAN;
+	char sets[4][600];
+	const char *list[5] = {0};
+	snprintf(sets[0], sizeof sets[0], "cluster.inter_node_bw=%.17g", bw);
+	snprintf(sets[1], sizeof sets[1], "parallel.pp=%d", pp);
+	snprintf(sets[2], sizeof sets[2], "parallel.dp=%d", dp);
+	/* explicit layers per stage: the extra layers go to the middle stages */
+	int L = p0->model.layers, base = L / pp, rem = L % pp, o = 0;
+	o += snprintf(sets[3] + o, sizeof sets[3] - o, "parallel.layers_per_stage=");
+	int lo = (pp - rem) / 2;
+	for (int i = 0; i < pp && o < (int)sizeof sets[3] - 8; i++)
+		o += snprintf(sets[3] + o, sizeof sets[3] - o, "%s%d", i ? "," : "",
+		              base + (i >= lo && i < lo + rem));
+	list[0] = sets[0];
+	if (which != NB_PLAN) {
+		list[1] = sets[1], list[2] = sets[2], list[3] = sets[3];
+	}
+	struct calc_diag tmp = {0};
+	struct calc_ctx vc;
+	double t = NAN;
+	if (variant(c, list, &vc, &tmp) == 0) {
+		struct calc_value v = {0};
+		if (calc_catalog_get(&vc, "step.time", &v, &tmp) == 0)
+			t = v.num;
+		calc_ctx_free(&vc);
+	}
+	calc_diag_free(&tmp);
+	return t;
+}
+
+static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	static const double gbps[] = {12.5, 25, 50, 100, 200, 400, 800};
+	snprintf(t->title, sizeof t->title, "Step time against inter-node bandwidth: the plan and its neighbours");
+	int cg = calc_table_col(t, "network per GPU (Gb/s)", "1", CALC_D_NUM, 4);
+	int cbw = calc_table_col(t, "inter_node_bw", "B/s", CALC_D_GBPS, 1);
+	int cpl = calc_table_col(t, "plan", "s", CALC_D_S, 2);
+	int cde = calc_table_col(t, "deeper pipeline", "s", CALC_D_S, 2);
+	int cwi = calc_table_col(t, "more data parallel", "s", CALC_D_S, 2);
+	for (size_t i = 0; i < sizeof gbps / sizeof gbps[0]; i++) {
+		double bw = gbps[i] * 1e9 / 8;
+		int r = calc_table_row(t);
+		calc_table_num(t, r, cg, gbps[i]);
+		calc_table_num(t, r, cbw, bw);
+		calc_table_num(t, r, cpl, step_at(c, NB_PLAN, bw));
+		calc_table_num(t, r, cde, step_at(c, NB_DEEPER, bw));
+		calc_table_num(t, r, cwi, step_at(c, NB_WIDER, bw));
+	}
+	calc_table_note(t, "deeper pipeline: pp x 2 and dp / 2; more data parallel: pp / 2 and dp x 2; "
+	                   "same GPUs, TP and micro-batch. Empty where the neighbour is not a valid plan.");
+	return 0;
+}
+
+/*
+ * The inter-node bandwidth [B/s per GPU] at which the deeper-pipeline neighbour
+ * becomes as fast as the plan's split: below it, GPUs are better spent on pipeline
+ * stages than on data-parallel replicas.  Found on a log grid from 1 to 1,600 Gb/s
+ * and refined by bisection; 0 when the two do not cross in that range (or the
+ * neighbour is not a valid plan).
+ */
+static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	double lo = 1e9 / 8, prev = NAN, prev_bw = 0;
+	v->num = 0;
+	for (int i = 0; i <= 44; i++) {
+		double bw = lo * pow(2.0, i / 4.0);
+		double diff = step_at(c, NB_PLAN, bw) - step_at(c, NB_DEEPER, bw);
+		if (isnan(diff))
+			return 0;
+		if (i > 0 && ((prev > 0) != (diff > 0))) {
+			double a = prev_bw, b = bw, fa = prev;
+			for (int k = 0; k < 30; k++) {
+				double mid = sqrt(a * b);
+				double fm = step_at(c, NB_PLAN, mid) - step_at(c, NB_DEEPER, mid);
+				if ((fm > 0) == (fa > 0))
+					a = mid, fa = fm;
+				else
+					b = mid;
+			}
+			v->num = sqrt(a * b);
+			return 0;
+		}
+		prev = diff, prev_bw = bw;
+	}
+	return 0;
+}
+
+/* The deeper-pipeline neighbour's step time at the plan's own bandwidth. */
+static int q_deeper_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_DEEPER, c->plan.inter_node_bw);
+	return 0;
+}
+static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_WIDER, c->plan.inter_node_bw);
+	return 0;
+}
+
+
+/* ======================================================================== */
+/* cp2.*: the plan with context parallelism 2 in place of half the DP         */
+/* ======================================================================== */
+
+/* One quantity of the plan changed to cp x 2, dp / 2 (Megatron CP, REFERENCES.md §4.7);
+ * NAN when dp is odd or the variant is not a valid plan. */
+static double cp2(struct calc_ctx *c, const char *name)
+{
+	if (c->plan.dp % 2)
+		return NAN;
+	char a[64], b[64];
+	snprintf(a, sizeof a, "parallel.cp=%d", c->plan.cp * 2);
+	snprintf(b, sizeof b, "parallel.dp=%d", c->plan.dp / 2);
+	const char *sets[] = {a, b, NULL};
+	struct calc_diag tmp = {0};
+	struct calc_ctx vc;
+	double x = NAN;
+	if (variant(c, sets, &vc, &tmp) == 0) {
+		struct calc_value v = {0};
+		if (calc_catalog_get(&vc, name, &v, &tmp) == 0)
+			x = v.num;
+		calc_ctx_free(&vc);
+	}
+	calc_diag_free(&tmp);
+	return x;
+}
+#define CP2(fn, name)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
+	{                                                                                  \
+		v->num = cp2(c, name);                                                     \
+		return 0;                                                                  \
+	}
+CP2(q_cp2_bytes, "comm.cp.bytes")
+CP2(q_cp2_net, "comm.net.bytes")
+CP2(q_cp2_act, "memory.activations")
+CP2(q_cp2_total, "memory.total")
+CP2(q_cp2_time, "step.time")
+
 /* ======================================================================== */
 /* Catalog entries                                                           */
 /* ======================================================================== */
@@ -480,6 +656,15 @@ const struct calc_quantity calc_q_report[] = {
 	{"validation.max_abs_error", "1", "largest |predicted / published - 1| over the validation rows",
 	 q_val_worst},
 	{"validation.within_15", "1", "validation rows within 15% of the published value", q_val_within},
+	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover)",
+	 q_crossover},
+	{"cp2.comm_bytes", "B", "CP bytes per GPU per step with cp x 2, dp / 2", q_cp2_bytes},
+	{"cp2.net_bytes", "B", "inter-node bytes per GPU per step with cp x 2, dp / 2", q_cp2_net},
+	{"cp2.activations", "B", "activations per GPU (worst stage) with cp x 2, dp / 2", q_cp2_act},
+	{"cp2.total", "B", "memory per GPU (worst stage) with cp x 2, dp / 2", q_cp2_total},
+	{"cp2.step_time", "s", "step time with cp x 2, dp / 2", q_cp2_time},
+	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
+	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -492,6 +677,8 @@ const struct calc_tabledef calc_t_report[] = {
 	{"monitor-stages", "expected per-stage forward/backward/idle time and memory high-water", "",
 	 b_monitor},
 	{"validation", "predicted against published TFLOP/s and step times", "", b_validation},
+	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
+	 b_network},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -503,5 +690,7 @@ const struct calc_tabledef calc_d_report[] = {
 	 "recipes=a,b,...", d_states_size},
 	{"monitor-stages", "expected per-stage times and memory high-water", "", b_monitor},
 	{"validation", "predicted against published, one row per run", "", b_validation},
+	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
+	 b_network},
 	{NULL, NULL, NULL, NULL},
 };
