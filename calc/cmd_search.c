@@ -1,9 +1,263 @@
 /*
- * cmd_search.c -- `trainplan search`: not yet available.
+ * cmd_search.c -- `trainplan search`: every valid split of the plan's model over its
+ * cluster, the rejects by reason, the best K with their breakdowns and the runner-up
+ * on each axis.  The planner itself is search.c.
+ *
+ *   trainplan search [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
+ *                    [--gpus N | A-B | A,B,...] [--top K] [--objective time|cost|memory]
+ *                    [--vary recipe] [--even] [--max-mb N] [--max-cp N] [--max-vpp N]
+ *                    [--threads N] [--no-recheck] [--all] [--stats]
+ * --gpus A-B doubles from A to B; --all writes every configuration (csv for
+ * spreadsheets); --stats prints only the counts and the elapsed time as JSON (keys
+ * evaluated, rejected, elapsed_s).  Exit status 1 when no configuration fits.
  */
 #include "cli.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GB 1e9
+
+static int progress_shown;
+
+static void progress(void *arg, double done, double elapsed)
+{
+	(void)arg;
+	if (elapsed < 1.0)
+		return;
+	fprintf(stderr, "\rsearch: %3.0f%% (%.1f s)", done * 100, elapsed);
+	fflush(stderr);
+	progress_shown = 1;
+}
+
+static int parse_int(const char *opt, const char *v, int lo, int hi, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < lo || n > hi)
+		return cli_error("search: %s %s: expected an integer in %d .. %d", opt, v, lo, hi);
+	*out = (int)n;
+	return 0;
+}
+
+/* "N", "A-B" (doubling from A while <= B) or "A,B,C". */
+static int parse_gpus(const char *v, struct calc_search_opts *o)
+{
+	const char *dash = strchr(v, '-');
+	o->ngpus = 0;
+	if (dash && !strchr(v, ',')) {
+		char a[32];
+		int lo, hi;
+		snprintf(a, sizeof a, "%.*s", (int)(dash - v), v);
+		if (parse_int("--gpus", a, 1, 1 << 24, &lo) || parse_int("--gpus", dash + 1, 1, 1 << 24, &hi))
+			return 2;
+		if (hi < lo)
+			return cli_error("search: --gpus %s: the range is empty", v);
+		for (long n = lo; n <= hi && o->ngpus < CALC_SEARCH_MAX_GPUS; n *= 2)
+			o->gpus[o->ngpus++] = (int)n;
+		return 0;
+	}
+	while (*v) {
+		char a[32];
+		size_t k = strcspn(v, ",");
+		snprintf(a, sizeof a, "%.*s", (int)(k < 31 ? k : 31), v);
+		if (o->ngpus == CALC_SEARCH_MAX_GPUS)
+			return cli_error("search: --gpus: at most %d GPU counts", CALC_SEARCH_MAX_GPUS);
+		if (parse_int("--gpus", a, 1, 1 << 24, &o->gpus[o->ngpus]))
+			return 2;
+		o->ngpus++;
+		v += k + (v[k] == ',');
+	}
+	return 0;
+}
+
+static void json_row(const char *indent, const struct calc_search_row *x, double sim)
+{
+	const struct calc_recipe *r = calc_recipe_at(x->c.recipe);
+	printf("%s{\"gpus\": %d, \"tp\": %d, \"pp\": %d, \"dp\": %d, \"cp\": %d, \"vpp\": %d, \"micro_batch\": %d, "
+	       "\"sp\": %s, \"recompute\": \"%s\", \"zero\": %d, \"schedule\": \"%s\", \"recipe\": \"%s\", "
+	       "\"memory\": %.0f, \"headroom\": %.0f, \"worst_stage\": %d, \"step_time\": %.6g",
+	       indent, x->c.gpus, x->c.tp, x->c.pp, x->c.dp, x->c.cp, x->c.vpp, x->c.micro_batch,
+	       x->c.sp ? "true" : "false", calc_recompute_name((enum calc_recompute)x->c.recompute), x->c.zero,
+	       calc_schedule_name((enum calc_schedule)x->c.schedule), r ? r->name : "?", x->memory, x->headroom,
+	       x->worst, x->step_time);
+	if (!isnan(sim))
+		printf(", \"step_time_sim\": %.6g", sim);
+	printf(", \"mfu\": %.6g, \"tokens_per_s\": %.6g, \"run_time\": %.6g, \"cost\": %.6g}", x->mfu, x->tokens_per_s,
+	       x->run_time, x->cost);
+}
+
+static void json_counts(const struct calc_search_result *r)
+{
+	printf("  \"evaluated\": %lld,\n  \"measured\": %lld,\n  \"ranked\": %lld,\n  \"rejected\": {", r->evaluated,
+	       r->measured, r->ranked);
+	for (int i = 1; i < CALC_REJ_N; i++)
+		printf("%s\"%s\": %lld", i > 1 ? ", " : "", calc_reject_name((enum calc_reject)i), r->rejected[i]);
+	printf("}");
+}
+
+static void print_stats(const struct calc_search_result *r)
+{
+	double el = r->elapsed_s > 0 ? r->elapsed_s : 1e-9;
+	printf("{\n");
+	json_counts(r);
+	printf(",\n  \"elapsed_s\": %.6f,\n  \"threads\": %d,\n", r->elapsed_s, r->threads);
+	printf("  \"configs_per_s\": %.0f,\n  \"configs_per_s_per_thread\": %.0f,\n", r->evaluated / el,
+	       r->evaluated / el / r->threads);
+	printf("  \"measured_per_s\": %.0f,\n  \"measured_per_s_per_thread\": %.0f\n}\n", r->measured / el,
+	       r->measured / el / r->threads);
+}
+
+static void print_json(const struct calc_search_result *r)
+{
+	printf("{\n  \"objective\": \"%s\",\n", calc_objective_name(r->opts.objective));
+	json_counts(r);
+	printf(",\n  \"top\": [");
+	for (int i = 0; i < r->ntop; i++) {
+		printf("%s\n", i ? "," : "");
+		json_row("    ", &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN);
+	}
+	printf("\n  ],\n  \"axes\": {");
+	for (int a = 0, first = 1; a < CALC_AXIS_N; a++) {
+		if (!r->have_axis[a])
+			continue;
+		printf("%s\n    \"%s\": ", first ? "" : ",", calc_search_axis_name(a));
+		json_row("", &r->axis[a], NAN);
+		first = 0;
+	}
+	printf("\n  }\n}\n");
+}
+
+static void print_text(const struct calc_plan *p, const struct calc_search_result *r)
+{
+	struct calc_table t;
+	const struct calc_search_opts *o = &r->opts;
+	int sim_disagree = 0;
+
+	printf("plan: %s\n", p->file);
+	printf("model: %s (%d layers, hidden %d, %d heads, %d KV heads, FFN %d)\n", p->model.name, p->model.layers,
+	       p->model.hidden, p->model.heads, p->model.kv_heads, p->model.ffn_hidden);
+	printf("cluster: %s, %.2f GB usable per GPU, %d GPUs per node; GPUs searched:", p->gpu.name,
+	       p->gpu_memory / GB, p->gpus_per_node);
+	for (int i = 0; i < o->ngpus; i++)
+		printf(" %d", o->gpus[i]);
+	printf("\ntraining: global batch %d x %d tokens, recipe %s\n", p->global_batch, p->seq_len,
+	       o->vary_recipe ? "(all)" : p->recipe->name);
+	printf("grid: tp | N; pp | N/tp (%s); cp <= %d; micro-batch 1..%d; gpipe, 1f1b, zb-h1, zb-h2, dualpipe, "
+	       "interleaved vpp 2..%d; recompute none/selective/full; sp; ZeRO 0-3\n",
+	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb, o->max_vpp);
+	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n\n", r->evaluated,
+	       r->measured, r->ranked, calc_objective_name(o->objective));
+	if (r->ntop) {
+		calc_search_table_top(r, &t);
+		calc_table_write(&t, CALC_F_TEXT, stdout);
+		calc_table_free(&t);
+		printf("\n");
+		calc_search_table_breakdown(r, &t);
+		calc_table_write(&t, CALC_F_TEXT, stdout);
+		calc_table_free(&t);
+		printf("\n");
+		calc_search_table_axes(r, &t);
+		calc_table_write(&t, CALC_F_TEXT, stdout);
+		calc_table_free(&t);
+		printf("\n");
+	} else
+		printf("no configuration fits in memory\n\n");
+	calc_search_table_rejects(r, &t);
+	calc_table_write(&t, CALC_F_TEXT, stdout);
+	calc_table_free(&t);
+	for (int i = 1; i < r->ntop; i++)
+		if (r->top[i].sim_ok && r->top[0].sim_ok && r->top[i].sim_time < r->top[0].sim_time)
+			sim_disagree++;
+	if (r->ntop && r->top[0].sim_ok)
+		printf("\nsimulator re-check: the winner's step takes %.3f s simulated vs %.3f s closed form; %s\n",
+		       r->top[0].sim_time, r->top[0].r.step_time,
+		       sim_disagree ? "the simulator would rank another of the top K first"
+		                    : "no other of the top K is faster under the simulator");
+}
+
 int cmd_search(int argc, char **argv)
 {
-	return cli_unavailable("search");
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_diag d = {0};
+	struct calc_search_opts so;
+	struct calc_search_result r;
+	struct calc_table t;
+	int rc, stats = 0, all = 0;
+
+	if ((rc = cli_parse(argc, argv, &o)))
+		return rc;
+	calc_search_opts_init(&so);
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v;
+		if ((v = cli_opt(&o, &i, "--gpus"))) {
+			if (parse_gpus(v, &so))
+				return 2;
+		} else if ((v = cli_opt(&o, &i, "--top"))) {
+			if (parse_int("--top", v, 0, 100000, &so.top))
+				return 2;
+		} else if ((v = cli_opt(&o, &i, "--objective"))) {
+			if (calc_objective_parse(v, &so.objective) < 0)
+				return cli_error("search: --objective %s: allowed time, cost, memory", v);
+		} else if ((v = cli_opt(&o, &i, "--vary"))) {
+			if (strcmp(v, "recipe"))
+				return cli_error("search: --vary %s: allowed recipe", v);
+			so.vary_recipe = 1;
+		} else if ((v = cli_opt(&o, &i, "--max-mb"))) {
+			if (parse_int("--max-mb", v, 1, 1024, &so.max_mb))
+				return 2;
+		} else if ((v = cli_opt(&o, &i, "--max-cp"))) {
+			if (parse_int("--max-cp", v, 1, 1 << 20, &so.max_cp))
+				return 2;
+		} else if ((v = cli_opt(&o, &i, "--max-vpp"))) {
+			if (parse_int("--max-vpp", v, 1, 64, &so.max_vpp))
+				return 2;
+		} else if ((v = cli_opt(&o, &i, "--threads"))) {
+			if (parse_int("--threads", v, 1, 64, &so.threads))
+				return 2;
+		} else if (!strcmp(o.rest[i], "--even"))
+			so.even_only = 1;
+		else if (!strcmp(o.rest[i], "--no-recheck"))
+			so.recheck = 0;
+		else if (!strcmp(o.rest[i], "--all"))
+			all = 1;
+		else if (!strcmp(o.rest[i], "--stats"))
+			stats = 1;
+		else
+			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
+			                 "recipe, --even, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
+			                 "--stats)", o.rest[i]);
+	}
+	if ((rc = cli_load(&o, &plan)))
+		return rc;
+	so.keep_all = all && !stats;
+	if (isatty(2)) {
+		so.progress = progress;
+		so.progress_arg = NULL;
+	}
+	if (calc_search(&plan, &so, &r, &d) < 0)
+		return cli_fail(&d);
+	if (progress_shown)
+		fputc('\n', stderr);
+	if (stats)
+		print_stats(&r);
+	else if (all && o.format != CALC_F_JSON) {
+		calc_search_table_rows(&r, &t);
+		calc_table_write(&t, o.format, stdout);
+		calc_table_free(&t);
+	} else if (o.format == CALC_F_JSON)
+		print_json(&r);
+	else if (o.format == CALC_F_TEXT)
+		print_text(&plan, &r);
+	else {
+		calc_search_table_top(&r, &t);
+		calc_table_write(&t, o.format, stdout);
+		calc_table_free(&t);
+	}
+	rc = r.ntop ? 0 : 1;
+	calc_search_free(&r);
+	return rc;
 }

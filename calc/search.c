@@ -1,8 +1,1402 @@
 /*
- * search.c -- not yet written: the catalog entries of this module are empty.
+ * search.c -- the planner: every valid split of a model over a cluster, the rejects
+ * with their reasons, and a ranking of the rest.
+ *
+ * The grid.  For each GPU count N (the plan's, or --gpus) and recipe (the plan's, or
+ * every recipe with --vary recipe):
+ *   tp   every divisor of N                         (Megatron TP; Narayanan 2021 §2.3)
+ *   pp   every divisor of N/tp up to 256 stages     (§2.2); when pp does not divide the
+ *        layers the split is uneven: L = q pp + r, and the r stages just before the
+ *        last carry q + 1 layers -- under 1F1B they hold the fewest in-flight
+ *        micro-batches (p - i on stage i, §2.2.1), and neither the embedding nor the LM
+ *        head with its fp32 logits (Korthikanti 2022 §4.3)
+ *   cp   every divisor of N/(tp pp) up to max_cp    (context parallelism)
+ *   dp   N / (tp pp cp)
+ *   b    micro-batch 1 .. max_mb
+ *   schedule  gpipe, 1f1b, zb-h1, zb-h2, dualpipe, and interleaved with vpp 2 .. max_vpp;
+ *        with pp = 1 only "1f1b" (one stage has no schedule to choose)
+ *   recompute none, selective, full;  sp no/yes (only "no" when tp = 1: nothing to
+ *        shard);  ZeRO 0, 1, 2, 3.
+ * Every leaf of that grid is one configuration.  The checks run in the order of enum
+ * calc_reject and the first that fails names the reject; they are the checks of
+ * calc_plan_validate and calc_pipeline_check (tests/calc/search.c holds the two
+ * against each other).  A valid configuration gets the memory of its worst pipeline
+ * stage; one that fits gets its step time from calc_step_fast (the closed-form bubble
+ * of its schedule, REFERENCES.md §3) and enters the ranking.
+ *
+ * Speed.  Work items are (recipe, N, tp, pp, cp) triples handed to the threads in
+ * order; a rejected subtree is counted by multiplication, not walked (unless every row
+ * is kept).  The memory of the worst stage is computed on at most four candidate
+ * stages (first, last, and the middle stage with the most in-flight micro-batches for
+ * each layer count), with the same terms as calc_memory, so a leaf costs a few dozen
+ * floating-point operations plus calc_step_fast when it fits.
  */
 #include "calc.h"
 
-const struct calc_quantity calc_q_search[] = {{0}};
-const struct calc_tabledef calc_t_search[] = {{0}};
-const struct calc_tabledef calc_d_search[] = {{0}};
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_CAND 4
+#define KEY_BITS 24 /* leaves of one work item < 2^24 */
+
+/* ======================================================================== */
+/* Names                                                                     */
+/* ======================================================================== */
+
+static const struct {
+	const char *name, *desc;
+} rej_info[CALC_REJ_N] = {
+	[CALC_REJ_NONE] = {"ranked", "valid, fits in memory: timed and ranked"},
+	[CALC_REJ_FP8] = {"fp8-gpu", "the recipe computes in FP8 but the GPU has no FP8 tensor cores"},
+	[CALC_REJ_TP] = {"tp-divides", "tp does not divide heads, kv_heads or ffn_hidden (Megatron shards heads and "
+	                               "the FFN over TP, Narayanan et al. 2021 §2.3)"},
+	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
+	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2)"},
+	[CALC_REJ_BATCH] = {"batch", "global_batch is not divisible by micro_batch x dp (m = B/(b d) must be an "
+	                             "integer, Narayanan et al. 2021 §3.1)"},
+	[CALC_REJ_VPP] = {"vpp-layers", "interleaved: the layers of a stage are not divisible by vpp"},
+	[CALC_REJ_INTERLEAVED] = {"interleaved-m", "interleaved: m is not a multiple of pp (Narayanan et al. 2021 "
+	                                           "§2.2.2)"},
+	[CALC_REJ_DUALPIPE] = {"dualpipe", "dualpipe: pp and m must be even and m >= 2 pp (DeepSeek-V3 §3.2.1)"},
+	[CALC_REJ_MEMORY] = {"memory", "the worst pipeline stage does not fit in the GPU's usable memory"},
+};
+
+const char *calc_reject_name(enum calc_reject r)
+{
+	return r >= 0 && r < CALC_REJ_N ? rej_info[r].name : "?";
+}
+
+const char *calc_reject_desc(enum calc_reject r)
+{
+	return r >= 0 && r < CALC_REJ_N ? rej_info[r].desc : "?";
+}
+
+static const char *const obj_names[CALC_OBJ_N] = {"time", "cost", "memory"};
+
+const char *calc_objective_name(enum calc_objective o)
+{
+	return o >= 0 && o < CALC_OBJ_N ? obj_names[o] : "?";
+}
+
+int calc_objective_parse(const char *s, enum calc_objective *out)
+{
+	for (int i = 0; i < CALC_OBJ_N; i++)
+		if (!strcmp(s, obj_names[i])) {
+			*out = (enum calc_objective)i;
+			return 0;
+		}
+	if (!strcmp(s, "step-time") || !strcmp(s, "step_time")) {
+		*out = CALC_OBJ_TIME;
+		return 0;
+	}
+	return -1;
+}
+
+const char *calc_search_axis_name(int axis)
+{
+	static const char *const names[CALC_AXIS_SCHED0] = {
+		[CALC_AXIS_BEST] = "best overall",
+		[CALC_AXIS_NO_PP] = "best without PP",
+		[CALC_AXIS_NO_TP] = "best without TP",
+		[CALC_AXIS_TP_IN_NODE] = "best with TP inside a node",
+		[CALC_AXIS_TP_ACROSS] = "best with TP across nodes",
+		[CALC_AXIS_NO_RECOMPUTE] = "best without recomputation",
+		[CALC_AXIS_FULL_RECOMPUTE] = "best with full recomputation",
+		[CALC_AXIS_ZERO0] = "best without ZeRO",
+		[CALC_AXIS_ZERO3] = "best with ZeRO-3",
+		[CALC_AXIS_CP] = "best with CP",
+		[CALC_AXIS_MB1] = "best with micro-batch 1",
+	};
+	static const char *const sched[CALC_SCHED_N] = {
+		"best with gpipe", "best with 1f1b", "best with interleaved",
+		"best with zb-h1", "best with zb-h2", "best with dualpipe",
+	};
+	if (axis >= 0 && axis < CALC_AXIS_SCHED0)
+		return names[axis];
+	if (axis >= CALC_AXIS_SCHED0 && axis < CALC_AXIS_N)
+		return sched[axis - CALC_AXIS_SCHED0];
+	return "?";
+}
+
+static int on_axis(int axis, const struct calc_search_cfg *c)
+{
+	switch (axis) {
+	case CALC_AXIS_BEST: return 1;
+	case CALC_AXIS_NO_PP: return c->pp == 1;
+	case CALC_AXIS_NO_TP: return c->tp == 1;
+	case CALC_AXIS_TP_IN_NODE: return c->tp <= c->gpus_per_node;
+	case CALC_AXIS_TP_ACROSS: return c->tp > c->gpus_per_node;
+	case CALC_AXIS_NO_RECOMPUTE: return c->recompute == CALC_RC_NONE;
+	case CALC_AXIS_FULL_RECOMPUTE: return c->recompute == CALC_RC_FULL;
+	case CALC_AXIS_ZERO0: return c->zero == 0;
+	case CALC_AXIS_ZERO3: return c->zero == 3;
+	case CALC_AXIS_CP: return c->cp > 1;
+	case CALC_AXIS_MB1: return c->micro_batch == 1;
+	default: return c->schedule == axis - CALC_AXIS_SCHED0;
+	}
+}
+
+void calc_search_opts_init(struct calc_search_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->max_mb = 8;
+	o->max_cp = 16; /* Llama 3 used CP 16 for its 128K-token stage (§3.3.2) */
+	o->max_vpp = 8;
+	o->top = 10;
+	o->objective = CALC_OBJ_TIME;
+	o->threads = 2;
+	o->recheck = 1;
+}
+
+/* ======================================================================== */
+/* Layer split                                                               */
+/* ======================================================================== */
+
+/* Layers of each of 'p' stages: even when p divides L, else the r = L mod p extra
+ * layers on the stages p-1-r .. p-2 (see the header comment). */
+static void split_layers(int L, int p, int *out)
+{
+	int q = L / p, r = L % p;
+	for (int i = 0; i < p; i++)
+		out[i] = q + (r > 0 && i >= p - 1 - r && i <= p - 2);
+}
+
+static void plan_split(struct calc_plan *pl, int pp)
+{
+	int L = pl->model.layers;
+	pl->pp = pp;
+	if (pp > CALC_MAX_STAGES || pp > L) {
+		pl->uneven_stages = 0;
+		return;
+	}
+	split_layers(L, pp, pl->layers_per_stage);
+	pl->uneven_stages = L % pp ? pp : 0;
+}
+
+void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c, struct calc_plan *out)
+{
+	const struct calc_recipe *r = calc_recipe_at(c->recipe);
+	*out = *base;
+	out->nodes = c->nodes;
+	out->gpus_per_node = c->gpus_per_node;
+	out->tp = c->tp;
+	out->dp = c->dp;
+	out->cp = c->cp;
+	out->vpp = c->vpp;
+	out->dp_auto = 0;
+	out->sp = c->sp;
+	out->zero = c->zero;
+	out->recompute = (enum calc_recompute)c->recompute;
+	out->schedule = (enum calc_schedule)c->schedule;
+	out->micro_batch = c->micro_batch;
+	if (r) {
+		out->recipe = r;
+		snprintf(out->recipe_name, sizeof out->recipe_name, "%s", r->name);
+	}
+	plan_split(out, c->pp);
+}
+
+/* ======================================================================== */
+/* Worst-stage memory: the terms of calc_memory (memory.c) on candidate stages */
+/* ======================================================================== */
+
+/* What the per-stage total depends on, set at the loop level where each part changes. */
+struct memk {
+	int p;
+	double per_layer;  /* parameters of one layer per GPU [parameters] */
+	double first_extra;/* embedding / t + positions, stage 0 [parameters] */
+	double last_a;     /* final norm, last stage [parameters] */
+	double last_b;     /* untied LM head / t, or the tied matrix's copy when pp > 1 */
+	double bw, bwc, bg, bm, bo; /* bytes per parameter per GPU after ZeRO, by class */
+	int copies;        /* parameter copies (2 for DualPipe) */
+	double act, act_full; /* one layer, one micro-batch: stored, and without recompute [B] */
+	double first_act;  /* per in-flight micro-batch on stage 0: token ids, dropout mask [B] */
+	double last_act;   /* last stage: final norm and LM-head inputs, fp32 logits [B] */
+	double last_temp;  /* last stage: bf16 logits transient [B] */
+	double fixed[3];   /* CUDA context, NCCL buffers, workspaces [B] */
+	double frag;       /* fragmentation share */
+	double capacity;   /* usable memory [B] */
+};
+
+/* Candidate stages in index order. */
+struct cands {
+	int n;
+	int idx[MAX_CAND], layers[MAX_CAND];
+	double infl[MAX_CAND];
+};
+
+static void memk_params(struct memk *k, const struct calc_plan *p, const struct calc_params *pr)
+{
+	const struct calc_model *m = &p->model;
+	double t = p->tp, h = m->hidden;
+	double repl = pr->norms + (m->bias ? 2 * h : 0); /* memory.c stage_params */
+	k->p = p->pp;
+	k->per_layer = (pr->layer - repl) / t + repl;
+	k->first_extra = pr->embedding / t + pr->position;
+	k->last_a = pr->final_norm;
+	k->last_b = !m->tied_embeddings ? pr->lm_head / t : p->pp > 1 ? pr->embedding / t : 0;
+}
+
+static void memk_bytes(struct memk *k, const struct calc_recipe *r, int zero, int shard)
+{
+	k->bw = calc_recipe_bytes_sharded(r, CALC_T_WEIGHT, zero, shard);
+	k->bwc = calc_recipe_bytes_sharded(r, CALC_T_WCOPY, zero, shard);
+	k->bg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, shard);
+	k->bm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, shard);
+	k->bo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, shard);
+}
+
+/* Activation terms; 'p' is modified temporarily (recompute) and restored. */
+static void memk_act(struct memk *k, struct calc_plan *p)
+{
+	struct calc_act_layer a;
+	const struct calc_model *m = &p->model;
+	enum calc_recompute rc = p->recompute;
+	double e = p->recipe->act_bytes, t = p->tp, r = p->sp ? p->tp : 1;
+	double s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1), b = p->micro_batch, h = m->hidden, V = m->vocab;
+
+	calc_memory_act_layer(p, &a);
+	k->act = a.total;
+	if (rc != CALC_RC_NONE) {
+		p->recompute = CALC_RC_NONE;
+		calc_memory_act_layer(p, &a);
+		p->recompute = rc;
+	}
+	k->act_full = a.total;
+	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
+	k->last_act = 2 * e * s * b * h / r + 4 * s * b * V / t;
+	k->last_temp = 2 * s * b * V / t;
+}
+
+static void memk_fixed(struct memk *k, const struct calc_plan *p)
+{
+	k->fixed[0] = p->cuda_context;
+	k->fixed[1] = p->nccl_buffers;
+	k->fixed[2] = p->workspace;
+	k->frag = p->fragmentation;
+	k->capacity = p->gpu_memory;
+}
+
+/* Total of stage i, in the order memory.c adds the terms. */
+static double stage_total(const struct memk *k, int i, int layers, double inflight)
+{
+	double n = layers * k->per_layer, w, wc, g, ms, o, act, extra = 0, temp = 0, states, acts, frag;
+	if (i == 0)
+		n += k->first_extra;
+	if (i == k->p - 1) {
+		n += k->last_a;
+		n += k->last_b;
+	}
+	w = n * k->bw;
+	wc = n * k->bwc;
+	g = n * k->bg * k->copies;
+	ms = n * k->bm;
+	o = n * k->bo;
+	if (k->copies > 1)
+		wc += (k->copies - 1) * (w + wc);
+	act = layers * k->act * inflight;
+	if (layers > 0)
+		act += k->act_full - k->act;
+	if (i == 0)
+		extra += inflight * k->first_act;
+	if (i == k->p - 1) {
+		extra += k->last_act;
+		temp = k->last_temp;
+	}
+	acts = act + extra;
+	states = w + wc + g + ms + o;
+	frag = k->frag * (states + acts + temp);
+	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
+}
+
+/* The stages that can be the worst: stage 0, stage p-1 and, among the middle stages of
+ * each layer count, the first with the most in-flight micro-batches (the total grows
+ * with both, every other term being equal between middle stages). */
+static void cands_build(int p, const int *layers, const double *infl, struct cands *c)
+{
+	int best[2] = {-1, -1}, lay[2] = {-1, -1};
+	c->n = 0;
+	c->idx[c->n] = 0, c->layers[c->n] = layers[0], c->infl[c->n] = infl[0], c->n++;
+	for (int i = 1; i < p - 1; i++) {
+		int cl = lay[0] < 0 || layers[i] == lay[0] ? 0 : 1;
+		if (lay[cl] < 0)
+			lay[cl] = layers[i];
+		if (best[cl] < 0 || infl[i] > infl[best[cl]])
+			best[cl] = i;
+	}
+	if (best[0] >= 0 && best[1] >= 0 && best[1] < best[0]) {
+		int x = best[0];
+		best[0] = best[1];
+		best[1] = x;
+	}
+	for (int j = 0; j < 2; j++)
+		if (best[j] >= 0)
+			c->idx[c->n] = best[j], c->layers[c->n] = layers[best[j]], c->infl[c->n] = infl[best[j]], c->n++;
+	if (p > 1)
+		c->idx[c->n] = p - 1, c->layers[c->n] = layers[p - 1], c->infl[c->n] = infl[p - 1], c->n++;
+}
+
+static double mem_worst(const struct memk *k, const struct cands *c, int *worst)
+{
+	double wt = -1;
+	for (int j = 0; j < c->n; j++) {
+		double t = stage_total(k, c->idx[j], c->layers[j], c->infl[j]);
+		if (t > wt)
+			wt = t, *worst = c->idx[j];
+	}
+	return wt;
+}
+
+void calc_search_memory(const struct calc_plan *plan, int *worst, double *total, double *headroom)
+{
+	struct calc_plan p = *plan;
+	struct calc_params pr;
+	struct memk k;
+	struct cands c;
+	double infl[CALC_MAX_STAGES];
+	int layers[CALC_MAX_STAGES], np = plan->pp < CALC_MAX_STAGES ? plan->pp : CALC_MAX_STAGES;
+
+	calc_model_params(&p.model, &pr);
+	memk_params(&k, &p, &pr);
+	memk_bytes(&k, p.recipe, p.zero, p.dp * (p.cp > 0 ? p.cp : 1));
+	k.copies = calc_pipeline_param_copies(&p);
+	memk_act(&k, &p);
+	memk_fixed(&k, &p);
+	for (int i = 0; i < np; i++) {
+		infl[i] = calc_pipeline_inflight(&p, i);
+		layers[i] = p.layers_per_stage[i];
+	}
+	cands_build(np, layers, infl, &c);
+	*worst = 0;
+	*total = mem_worst(&k, &c, worst);
+	*headroom = k.capacity - *total;
+}
+
+/* ======================================================================== */
+/* The enumeration                                                           */
+/* ======================================================================== */
+
+struct item {
+	int recipe, gpus, nodes, gpn, tp, pp, cp, dp;
+	long long key0;              /* first key of the item */
+	/* written by the one thread that runs the item */
+	double best;                 /* best objective of the item (heatmap) */
+	int feasible;
+	long long nrows, caprows;
+	struct calc_search_row *rows;
+};
+
+struct shared {
+	const struct calc_plan *base;
+	struct calc_search_opts o;
+	struct item *items;
+	int nitems;
+	int next;                    /* next item to take (atomic) */
+	double t0;
+};
+
+struct worker {
+	struct shared *sh;
+	pthread_t th;
+	struct calc_plan plan;       /* the configuration being evaluated */
+	struct calc_params pr;       /* of the plan's model */
+	struct memk k;
+	struct calc_step st;         /* scratch */
+	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
+	long long miss_first, miss_middle, miss_last;
+	double miss_sum;
+	struct calc_search_row closest;
+	int have_closest;
+	int ntop;
+	struct calc_search_row *top; /* opts.top, best first */
+	int have_axis[CALC_AXIS_N];
+	struct calc_search_row axis[CALC_AXIS_N];
+	double last_progress;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Objective of a ranked row: smaller is better. */
+static double objective(enum calc_objective o, const struct calc_search_row *r)
+{
+	switch (o) {
+	case CALC_OBJ_COST: return r->cost;
+	case CALC_OBJ_MEMORY: return -r->headroom;
+	default: return r->step_time;
+	}
+}
+
+/* 1 when a ranks before b: objective, then step time, then less memory, then
+ * enumeration order (so the ranking does not depend on the threads). */
+static int better(enum calc_objective o, const struct calc_search_row *a, const struct calc_search_row *b)
+{
+	double x = objective(o, a), y = objective(o, b);
+	if (x != y)
+		return x < y;
+	if (a->step_time != b->step_time)
+		return a->step_time < b->step_time;
+	if (a->memory != b->memory)
+		return a->memory < b->memory;
+	return a->key < b->key;
+}
+
+static void top_insert(struct calc_search_row *top, int *n, int k, enum calc_objective o,
+                       const struct calc_search_row *r)
+{
+	int i;
+	if (k <= 0 || (*n == k && !better(o, r, &top[k - 1])))
+		return;
+	i = *n < k ? (*n)++ : k - 1;
+	while (i > 0 && better(o, r, &top[i - 1])) {
+		top[i] = top[i - 1];
+		i--;
+	}
+	top[i] = *r;
+}
+
+static void row_push(struct item *it, const struct calc_search_row *r)
+{
+	if (it->nrows == it->caprows) {
+		it->caprows = it->caprows ? 2 * it->caprows : 256;
+		it->rows = xrealloc(it->rows, (size_t)it->caprows * sizeof *it->rows);
+	}
+	it->rows[it->nrows++] = *r;
+}
+
+/* Reject the leaves of a subtree without walking it. */
+static void reject_many(struct worker *w, enum calc_reject why, long long n)
+{
+	w->evaluated += n;
+	w->rejected[why] += n;
+}
+
+/* The checks that depend only on the work item (recipe, tp, pp, cp). */
+static enum calc_reject item_check(const struct calc_plan *base, const struct item *it, int even_only)
+{
+	const struct calc_recipe *r = calc_recipe_at(it->recipe);
+	const struct calc_model *m = &base->model;
+	if (r->fp8_compute && base->gpu.fp8_flops <= 0)
+		return CALC_REJ_FP8;
+	if (m->heads % it->tp || m->kv_heads % it->tp || m->ffn_hidden % it->tp)
+		return CALC_REJ_TP;
+	if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
+		return CALC_REJ_PP;
+	if (it->cp > 1 && base->seq_len % (2 * it->cp))
+		return CALC_REJ_CP;
+	return CALC_REJ_NONE;
+}
+
+/* The schedule variants of a pipeline depth: (schedule, vpp). */
+static int sched_variants(int pp, int max_vpp, int *sched, int *vpp)
+{
+	static const enum calc_schedule order[] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_ZBH1,
+	                                           CALC_SCHED_ZBH2, CALC_SCHED_DUALPIPE};
+	int n = 0;
+	if (pp == 1) {
+		sched[0] = CALC_SCHED_1F1B, vpp[0] = 1;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		sched[n] = order[i], vpp[n] = 1, n++;
+	for (int v = 2; v <= max_vpp; v++)
+		sched[n] = CALC_SCHED_INTERLEAVED, vpp[n] = v, n++;
+	return n;
+}
+
+#define MAX_VARIANTS 72
+
+static int nsp_of(int tp)
+{
+	return tp > 1 ? 2 : 1;
+}
+
+/* The schedule checks of calc_pipeline_check for a valid m. */
+static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v, int m)
+{
+	int pp = p->pp, L = p->model.layers;
+	if (sched == CALC_SCHED_INTERLEAVED) {
+		if (p->uneven_stages) {
+			for (int i = 0; i < pp; i++)
+				if (p->layers_per_stage[i] % v)
+					return CALC_REJ_VPP;
+		} else if (L % (pp * v))
+			return CALC_REJ_VPP;
+		if (m % pp)
+			return CALC_REJ_INTERLEAVED;
+	}
+	if (sched == CALC_SCHED_DUALPIPE && (pp % 2 || m % 2 || m < 2 * pp))
+		return CALC_REJ_DUALPIPE;
+	return CALC_REJ_NONE;
+}
+
+/* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
+static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, const struct cands *c)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	int worst = 0;
+	double total;
+
+	w->evaluated++;
+	w->measured++;
+	total = mem_worst(&w->k, c, &worst);
+	row->worst = (short)worst;
+	row->memory = total;
+	row->headroom = w->k.capacity - total;
+	if (row->headroom < 0) {
+		row->reject = CALC_REJ_MEMORY;
+		w->rejected[CALC_REJ_MEMORY]++;
+		if (worst == 0)
+			w->miss_first++;
+		else if (worst == w->plan.pp - 1)
+			w->miss_last++;
+		else
+			w->miss_middle++;
+		w->miss_sum -= row->headroom;
+		if (!w->have_closest || row->headroom > w->closest.headroom ||
+		    (row->headroom == w->closest.headroom && row->key < w->closest.key)) {
+			w->closest = *row;
+			w->have_closest = 1;
+		}
+		if (o->keep_all)
+			row_push(it, row);
+		return;
+	}
+	calc_step_fast(&w->plan, &w->st);
+	row->reject = CALC_REJ_NONE;
+	row->step_time = w->st.time;
+	row->mfu = w->st.mfu;
+	row->tokens_per_s = w->st.tokens_per_s;
+	row->run_time = w->st.run_time;
+	row->cost = w->st.cost;
+	w->ranked++;
+	it->feasible++;
+	if (it->feasible == 1 || objective(o->objective, row) < it->best)
+		it->best = objective(o->objective, row);
+	top_insert(w->top, &w->ntop, o->top, o->objective, row);
+	for (int a = 0; a < CALC_AXIS_N; a++)
+		if (on_axis(a, &row->c) && (!w->have_axis[a] || better(o->objective, row, &w->axis[a]))) {
+			w->axis[a] = *row;
+			w->have_axis[a] = 1;
+		}
+	if (o->keep_all || o->keep_feasible)
+		row_push(it, row);
+}
+
+/* Record a rejected leaf (only walked when every row is kept). */
+static void leaf_reject(struct worker *w, struct item *it, struct calc_search_row *row, enum calc_reject why)
+{
+	w->evaluated++;
+	w->rejected[why]++;
+	row->reject = (unsigned char)why;
+	row->worst = -1;
+	row->memory = row->headroom = row->step_time = row->mfu = row->tokens_per_s = row->run_time = row->cost = 0;
+	row_push(it, row);
+}
+
+static void run_item(struct worker *w, struct item *it)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	const struct calc_plan *base = w->sh->base;
+	struct calc_plan *p = &w->plan;
+	struct calc_search_row row;
+	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, sv, vv);
+	int nsp = nsp_of(it->tp), B = base->global_batch;
+	enum calc_reject pre = item_check(base, it, o->even_only);
+	long long per_mb = (long long)nv * 3 * nsp * 4, local = 0;
+	struct memk zk[4];
+	double infl[CALC_MAX_STAGES];
+
+	it->best = 0;
+	it->feasible = 0;
+	if (pre != CALC_REJ_NONE && !o->keep_all) {
+		reject_many(w, pre, per_mb * o->max_mb);
+		return;
+	}
+	memset(&row, 0, sizeof row);
+	row.c.gpus = it->gpus;
+	row.c.nodes = it->nodes;
+	row.c.gpus_per_node = it->gpn;
+	row.c.tp = it->tp;
+	row.c.pp = it->pp;
+	row.c.cp = it->cp;
+	row.c.dp = it->dp;
+	row.c.recipe = (signed char)it->recipe;
+	row.c.uneven = it->pp <= base->model.layers && base->model.layers % it->pp != 0;
+
+	p->nodes = it->nodes;
+	p->gpus_per_node = it->gpn;
+	p->tp = it->tp;
+	p->cp = it->cp;
+	p->dp = it->dp;
+	p->recipe = calc_recipe_at(it->recipe);
+	if (pre == CALC_REJ_NONE) {
+		plan_split(p, it->pp);
+		memk_params(&w->k, p, &w->pr);
+		memk_fixed(&w->k, p);
+		for (int z = 0; z < 4; z++)
+			memk_bytes(&zk[z], p->recipe, z, it->dp * it->cp);
+	} else
+		p->pp = it->pp;
+
+	for (int mb = 1; mb <= o->max_mb; mb++) {
+		int m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
+		enum calc_reject r1 = pre != CALC_REJ_NONE ? pre : m ? CALC_REJ_NONE : CALC_REJ_BATCH;
+		row.c.micro_batch = mb;
+		row.c.m = m;
+		p->micro_batch = mb;
+		if (r1 != CALC_REJ_NONE && !o->keep_all) {
+			reject_many(w, r1, per_mb);
+			local += per_mb;
+			continue;
+		}
+		for (int s = 0; s < nv; s++) {
+			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
+			long long per_s = 3LL * nsp * 4;
+			struct cands c;
+			row.c.schedule = (signed char)sv[s];
+			row.c.vpp = vv[s];
+			if (r2 != CALC_REJ_NONE && !o->keep_all) {
+				reject_many(w, r2, per_s);
+				local += per_s;
+				continue;
+			}
+			if (r2 == CALC_REJ_NONE) {
+				p->schedule = (enum calc_schedule)sv[s];
+				p->vpp = vv[s];
+				for (int i = 0; i < it->pp; i++)
+					infl[i] = calc_pipeline_inflight_for(p->schedule, it->pp, m, vv[s], i);
+				cands_build(it->pp, p->layers_per_stage, infl, &c);
+				w->k.copies = calc_pipeline_param_copies(p);
+			}
+			for (int rc = 0; rc < 3; rc++) {
+				row.c.recompute = (signed char)rc;
+				p->recompute = (enum calc_recompute)rc;
+				for (int sp = 0; sp < nsp; sp++) {
+					row.c.sp = (signed char)(nsp == 2 ? sp : 0);
+					p->sp = row.c.sp;
+					if (r2 == CALC_REJ_NONE)
+						memk_act(&w->k, p);
+					for (int z = 0; z < 4; z++) {
+						row.c.zero = (signed char)z;
+						row.key = it->key0 + local++;
+						if (r2 != CALC_REJ_NONE) {
+							leaf_reject(w, it, &row, r2);
+							continue;
+						}
+						p->zero = z;
+						w->k.bw = zk[z].bw, w->k.bwc = zk[z].bwc, w->k.bg = zk[z].bg;
+						w->k.bm = zk[z].bm, w->k.bo = zk[z].bo;
+						row.step_time = row.mfu = row.tokens_per_s = row.run_time = row.cost = 0;
+						leaf(w, it, &row, &c);
+					}
+				}
+			}
+		}
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+	for (;;) {
+		int i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+		if (i >= sh->nitems)
+			break;
+		run_item(w, &sh->items[i]);
+		if (sh->o.progress && w->last_progress >= 0) {
+			double t = now_s();
+			if (t - w->last_progress >= 0.25) {
+				sh->o.progress(sh->o.progress_arg, (double)(i + 1) / sh->nitems, t - sh->t0);
+				w->last_progress = t;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ======================================================================== */
+/* Setup, merge, re-check                                                    */
+/* ======================================================================== */
+
+static int divisors(int n, int *out, int max)
+{
+	int k = 0;
+	for (int i = 1; i <= n && k < max; i++)
+		if (n % i == 0)
+			out[k++] = i;
+	return k;
+}
+
+/* Items in enumeration order: recipe, N, tp, pp, cp. */
+static int build_items(const struct calc_plan *plan, const struct calc_search_opts *o, struct shared *sh,
+                       struct calc_diag *d)
+{
+	int recipes[32], nr = 0, cap = 0;
+	long long key = 0;
+	int gpn0 = plan->gpus_per_node;
+
+	if (o->vary_recipe) {
+		for (int i = 0; calc_recipe_at(i) && nr < 32; i++)
+			recipes[nr++] = i;
+	} else {
+		for (int i = 0; calc_recipe_at(i); i++)
+			if (calc_recipe_at(i) == plan->recipe)
+				recipes[nr++] = i;
+		if (!nr)
+			return calc_error(d, plan->file, 0, "search: the plan's recipe is not a preset recipe");
+	}
+	for (int g = 0; g < o->ngpus; g++) {
+		int n = o->gpus[g];
+		if (n < 1 || (n > gpn0 && n % gpn0))
+			return calc_error(d, plan->file, 0, "search: %d GPUs is not a whole number of %d-GPU nodes", n,
+			                  gpn0);
+	}
+	for (int ri = 0; ri < nr; ri++)
+		for (int g = 0; g < o->ngpus; g++) {
+			int n = o->gpus[g], tps[64], ntp = divisors(n, tps, 64);
+			int gpn = n < gpn0 ? n : gpn0, nodes = n / gpn;
+			for (int a = 0; a < ntp; a++) {
+				int pps[64], npp = divisors(n / tps[a], pps, 64);
+				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
+					int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
+					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++) {
+						struct item *it;
+						if (sh->nitems == cap) {
+							cap = cap ? 2 * cap : 256;
+							sh->items = xrealloc(sh->items, (size_t)cap * sizeof *sh->items);
+						}
+						it = &sh->items[sh->nitems++];
+						memset(it, 0, sizeof *it);
+						it->recipe = recipes[ri];
+						it->gpus = n;
+						it->nodes = nodes;
+						it->gpn = gpn;
+						it->tp = tps[a];
+						it->pp = pps[b];
+						it->cp = cps[c];
+						it->dp = n / (tps[a] * pps[b] * cps[c]);
+						it->key0 = key;
+						key += 1LL << KEY_BITS;
+					}
+				}
+			}
+		}
+	return 0;
+}
+
+static int cmp_cells(const void *a, const void *b)
+{
+	const struct calc_search_cell *x = a, *y = b;
+	return x->tp != y->tp ? (x->tp > y->tp) - (x->tp < y->tp) : (x->pp > y->pp) - (x->pp < y->pp);
+}
+
+static int cmp_pareto(const void *a, const void *b)
+{
+	const struct calc_search_row *x = a, *y = b;
+	if (x->memory != y->memory)
+		return x->memory < y->memory ? -1 : 1;
+	if (x->step_time != y->step_time)
+		return x->step_time < y->step_time ? -1 : 1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static void merge(struct calc_search_result *out, struct worker *ws, int nw, struct shared *sh)
+{
+	const struct calc_search_opts *o = &sh->o;
+	struct calc_search_row *top = xcalloc((size_t)(o->top > 0 ? o->top : 1), sizeof *top);
+	int ntop = 0;
+	long long nrows = 0;
+
+	for (int i = 0; i < nw; i++) {
+		struct worker *w = &ws[i];
+		out->evaluated += w->evaluated;
+		out->measured += w->measured;
+		out->ranked += w->ranked;
+		for (int r = 0; r < CALC_REJ_N; r++)
+			out->rejected[r] += w->rejected[r];
+		out->miss_first += w->miss_first;
+		out->miss_middle += w->miss_middle;
+		out->miss_last += w->miss_last;
+		out->miss_mean += w->miss_sum;
+		if (w->have_closest && (!out->have_closest || w->closest.headroom > out->closest_miss.headroom ||
+		                        (w->closest.headroom == out->closest_miss.headroom &&
+		                         w->closest.key < out->closest_miss.key))) {
+			out->closest_miss = w->closest;
+			out->have_closest = 1;
+		}
+		for (int k = 0; k < w->ntop; k++)
+			top_insert(top, &ntop, o->top, o->objective, &w->top[k]);
+		for (int a = 0; a < CALC_AXIS_N; a++)
+			if (w->have_axis[a] && (!out->have_axis[a] || better(o->objective, &w->axis[a], &out->axis[a]))) {
+				out->axis[a] = w->axis[a];
+				out->have_axis[a] = 1;
+			}
+	}
+	if (out->rejected[CALC_REJ_MEMORY])
+		out->miss_mean /= out->rejected[CALC_REJ_MEMORY];
+	out->ntop = ntop;
+	out->top = xcalloc((size_t)(ntop > 0 ? ntop : 1), sizeof *out->top);
+	for (int i = 0; i < ntop; i++)
+		out->top[i].r = top[i];
+	free(top);
+
+	/* heatmap cells: (tp, pp) over every other axis */
+	out->cells = xcalloc((size_t)(sh->nitems > 0 ? sh->nitems : 1), sizeof *out->cells);
+	for (int i = 0; i < sh->nitems; i++) {
+		const struct item *it = &sh->items[i];
+		int j;
+		for (j = 0; j < out->ncells; j++)
+			if (out->cells[j].tp == it->tp && out->cells[j].pp == it->pp)
+				break;
+		if (j == out->ncells) {
+			out->cells[j] = (struct calc_search_cell){it->tp, it->pp, NAN, 0};
+			out->ncells++;
+		}
+		if (it->feasible && (!out->cells[j].feasible || it->best < out->cells[j].best))
+			out->cells[j].best = it->best;
+		out->cells[j].feasible += it->feasible;
+		nrows += it->nrows;
+	}
+	qsort(out->cells, (size_t)out->ncells, sizeof *out->cells, cmp_cells);
+
+	if (o->keep_all || o->keep_feasible) {
+		out->rows = xmalloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *out->rows);
+		for (int i = 0; i < sh->nitems; i++) {
+			struct item *it = &sh->items[i];
+			if (it->nrows)
+				memcpy(out->rows + out->nrows, it->rows, (size_t)it->nrows * sizeof *it->rows);
+			out->nrows += it->nrows;
+		}
+		if (!o->keep_all) { /* the Pareto set: by memory, frontier marked */
+			double best = INFINITY;
+			qsort(out->rows, (size_t)out->nrows, sizeof *out->rows, cmp_pareto);
+			out->frontier = xcalloc((size_t)(out->nrows > 0 ? out->nrows : 1), 1);
+			for (long long i = 0; i < out->nrows; i++)
+				if (out->rows[i].step_time < best) {
+					best = out->rows[i].step_time;
+					out->frontier[i] = 1;
+				}
+		}
+	}
+}
+
+int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opts, struct calc_search_result *out,
+                struct calc_diag *d)
+{
+	struct shared sh;
+	struct worker *ws;
+	int nw;
+
+	memset(out, 0, sizeof *out);
+	memset(&sh, 0, sizeof sh);
+	if (opts)
+		sh.o = *opts;
+	else
+		calc_search_opts_init(&sh.o);
+	if (sh.o.ngpus <= 0) {
+		sh.o.ngpus = 1;
+		sh.o.gpus[0] = calc_plan_gpus(plan);
+	}
+	if (sh.o.max_mb < 1 || sh.o.max_mb > 1024 || sh.o.max_cp < 1 || sh.o.max_vpp < 1 ||
+	    sh.o.max_vpp > MAX_VARIANTS - 6 || sh.o.top < 0 || sh.o.top > 100000 || sh.o.ngpus > CALC_SEARCH_MAX_GPUS)
+		return calc_error(d, plan->file, 0, "search: an option is out of range (max_mb 1..1024, max_vpp "
+		                  "1..%d, top 0..100000, at most %d GPU counts)", MAX_VARIANTS - 6, CALC_SEARCH_MAX_GPUS);
+	if (!plan->recipe || plan->model.layers < 1 || plan->model.heads < 1 || plan->global_batch < 1)
+		return calc_error(d, plan->file, 0, "search: the plan is incomplete (model, recipe or batch)");
+	sh.base = plan;
+	if (build_items(plan, &sh.o, &sh, d) < 0) {
+		free(sh.items);
+		return -1;
+	}
+	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
+	if (nw > sh.nitems && sh.nitems > 0)
+		nw = sh.nitems;
+	ws = xcalloc((size_t)nw, sizeof *ws);
+	sh.t0 = now_s();
+	for (int i = 0; i < nw; i++) {
+		ws[i].sh = &sh;
+		ws[i].plan = *plan;
+		ws[i].plan.dp_auto = 0;
+		calc_model_params(&plan->model, &ws[i].pr);
+		ws[i].top = xcalloc((size_t)(sh.o.top > 0 ? sh.o.top : 1), sizeof *ws[i].top);
+		ws[i].last_progress = i == 0 ? sh.t0 : -1;
+	}
+	for (int i = 1; i < nw; i++)
+		if (pthread_create(&ws[i].th, NULL, worker_main, &ws[i]) != 0) {
+			ws[i].th = 0;
+			ws[i].last_progress = -2; /* not started: thread 0 takes its share */
+		}
+	worker_main(&ws[0]);
+	for (int i = 1; i < nw; i++)
+		if (ws[i].last_progress != -2)
+			pthread_join(ws[i].th, NULL);
+	out->elapsed_s = now_s() - sh.t0;
+	out->threads = nw;
+	out->opts = sh.o;
+	merge(out, ws, nw, &sh);
+	for (int i = 0; i < nw; i++)
+		free(ws[i].top);
+	free(ws);
+	for (int i = 0; i < sh.nitems; i++)
+		free(sh.items[i].rows);
+	free(sh.items);
+
+	/* the top K: breakdown with the closed form, then the simulator */
+	for (int i = 0; i < out->ntop; i++) {
+		struct calc_search_top *t = &out->top[i];
+		struct calc_plan *p = xmalloc(sizeof *p);
+		calc_search_apply(plan, &t->r.c, p);
+		calc_step_fast(p, &t->fast);
+		if (sh.o.recheck) {
+			struct calc_diag dd = {0};
+			struct calc_step *st = xmalloc(sizeof *st);
+			t->sim_ok = calc_step(p, st, &dd) == 0;
+			t->sim_time = t->sim_ok ? st->time : NAN;
+			calc_diag_free(&dd);
+			free(st);
+		}
+		free(p);
+	}
+	return 0;
+}
+
+void calc_search_free(struct calc_search_result *r)
+{
+	free(r->top);
+	free(r->cells);
+	free(r->rows);
+	free(r->frontier);
+	memset(r, 0, sizeof *r);
+}
+
+/* ======================================================================== */
+/* Tables                                                                    */
+/* ======================================================================== */
+
+static void cfg_cols(struct calc_table *t, int recipe)
+{
+	calc_table_col(t, "tp", "", CALC_D_INT, 0);
+	calc_table_col(t, "pp", "", CALC_D_INT, 0);
+	calc_table_col(t, "dp", "", CALC_D_INT, 0);
+	calc_table_col(t, "cp", "", CALC_D_INT, 0);
+	calc_table_col(t, "vpp", "", CALC_D_INT, 0);
+	calc_table_col(t, "micro_batch", "", CALC_D_INT, 0);
+	calc_table_col(t, "sp", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "zero", "", CALC_D_INT, 0);
+	calc_table_col(t, "schedule", "", CALC_D_TEXT, 0);
+	if (recipe)
+		calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
+}
+
+/* Fill the configuration cells from column 'c0'; returns the next column. */
+static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_search_cfg *c, int recipe)
+{
+	int k = c0;
+	calc_table_num(t, r, k++, c->tp);
+	calc_table_num(t, r, k++, c->pp);
+	calc_table_num(t, r, k++, c->dp);
+	calc_table_num(t, r, k++, c->cp);
+	calc_table_num(t, r, k++, c->vpp);
+	calc_table_num(t, r, k++, c->micro_batch);
+	calc_table_str(t, r, k++, c->sp ? "yes" : "no");
+	calc_table_str(t, r, k++, calc_recompute_name((enum calc_recompute)c->recompute));
+	calc_table_num(t, r, k++, c->zero);
+	calc_table_str(t, r, k++, calc_schedule_name((enum calc_schedule)c->schedule));
+	if (recipe) {
+		const struct calc_recipe *rc = calc_recipe_at(c->recipe);
+		calc_table_str(t, r, k++, rc ? rc->name : "?");
+	}
+	return k;
+}
+
+static int many_gpus(const struct calc_search_result *r)
+{
+	return r->opts.ngpus > 1;
+}
+
+void calc_search_table_top(const struct calc_search_result *r, struct calc_table *t)
+{
+	int vr = r->opts.vary_recipe;
+	calc_table_init(t, "search-top", "The best configurations found by the planner");
+	calc_table_col(t, "rank", "", CALC_D_INT, 0);
+	if (many_gpus(r))
+		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
+	cfg_cols(t, vr);
+	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
+	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "step_time_sim", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "mfu", "1", CALC_D_PCT, 1);
+	calc_table_col(t, "tokens_per_s", "tokens/s", CALC_D_INT, 0);
+	calc_table_col(t, "run_time", "s", CALC_D_DAYS, 1);
+	calc_table_col(t, "cost", "currency", CALC_D_INT, 0);
+	for (int i = 0; i < r->ntop; i++) {
+		const struct calc_search_top *x = &r->top[i];
+		int row = calc_table_row(t), k = 0;
+		calc_table_num(t, row, k++, i + 1);
+		if (many_gpus(r))
+			calc_table_num(t, row, k++, x->r.c.gpus);
+		k = cfg_cells(t, row, k, &x->r.c, vr);
+		calc_table_num(t, row, k++, x->r.memory);
+		calc_table_num(t, row, k++, x->r.step_time);
+		calc_table_num(t, row, k++, x->sim_ok ? x->sim_time : NAN);
+		calc_table_num(t, row, k++, x->r.mfu);
+		calc_table_num(t, row, k++, x->r.tokens_per_s);
+		calc_table_num(t, row, k++, x->r.run_time);
+		calc_table_num(t, row, k++, x->r.cost);
+	}
+	{
+		char note[320];
+		snprintf(note, sizeof note, "Ranked by %s. memory = worst pipeline stage per GPU, GB = 10^9 bytes; "
+		         "step_time with the closed-form bubble of the schedule, step_time_sim with the pipeline "
+		         "simulator; run_time in days for the plan's token budget.", calc_objective_name(r->opts.objective));
+		calc_table_note(t, note);
+	}
+}
+
+/* search-breakdown: where the step time of each of the top K goes. */
+void calc_search_table_breakdown(const struct calc_search_result *r, struct calc_table *t)
+{
+	calc_table_init(t, "search-breakdown", "Step time breakdown of the best configurations");
+	calc_table_col(t, "rank", "", CALC_D_INT, 0);
+	calc_table_col(t, "compute", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "recompute", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "tp_comm", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "bubble", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "dp_exposed", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "optimizer", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "headroom", "B", CALC_D_GB, 1);
+	calc_table_col(t, "worst_stage", "", CALC_D_INT, 0);
+	for (int i = 0; i < r->ntop; i++) {
+		const struct calc_search_top *x = &r->top[i];
+		int row = calc_table_row(t);
+		double v[] = {i + 1, x->fast.compute, x->fast.recompute, x->fast.tp_comm, x->fast.bubble,
+		              x->fast.dp_exposed, x->fast.optimizer, x->fast.time, x->r.headroom, x->r.worst};
+		for (int k = 0; k < 10; k++)
+			calc_table_num(t, row, k, v[k]);
+	}
+	calc_table_note(t, "Closed-form step (calc_step_fast): compute, recomputation, exposed TP/CP collectives, "
+	                   "pipeline bubble of the critical stage, exposed DP reduction and optimizer sum to the step "
+	                   "time; headroom of the worst stage in GB = 10^9 bytes.");
+}
+
+void calc_search_table_axes(const struct calc_search_result *r, struct calc_table *t)
+{
+	int vr = r->opts.vary_recipe;
+	double best = r->have_axis[CALC_AXIS_BEST] ? r->axis[CALC_AXIS_BEST].step_time : NAN;
+	calc_table_init(t, "search-axes", "The runner-up on each axis");
+	calc_table_col(t, "axis", "", CALC_D_TEXT, 0);
+	if (many_gpus(r))
+		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
+	cfg_cols(t, vr);
+	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
+	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
+	calc_table_col(t, "vs_best", "1", CALC_D_PCT, 1);
+	calc_table_col(t, "mfu", "1", CALC_D_PCT, 1);
+	for (int a = 0; a < CALC_AXIS_N; a++) {
+		int row = calc_table_row(t), k = 0;
+		calc_table_str(t, row, k++, calc_search_axis_name(a));
+		if (!r->have_axis[a]) {
+			if (many_gpus(r))
+				k++;
+			for (int c = k; c < t->ncols; c++)
+				calc_table_str(t, row, c, c == k ? "none fits" : "");
+			continue;
+		}
+		if (many_gpus(r))
+			calc_table_num(t, row, k++, r->axis[a].c.gpus);
+		k = cfg_cells(t, row, k, &r->axis[a].c, vr);
+		calc_table_num(t, row, k++, r->axis[a].memory);
+		calc_table_num(t, row, k++, r->axis[a].step_time);
+		calc_table_num(t, row, k++, r->axis[a].step_time / best - 1);
+		calc_table_num(t, row, k++, r->axis[a].mfu);
+	}
+	calc_table_note(t, "Each row is the best configuration (by the search objective) that has the named "
+	                   "property; vs_best = its closed-form step time over the winner's, minus one.");
+}
+
+void calc_search_table_rejects(const struct calc_search_result *r, struct calc_table *t)
+{
+	calc_table_init(t, "search-rejects", "Configurations by outcome");
+	calc_table_col(t, "outcome", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "configurations", "", CALC_D_INT, 0);
+	calc_table_col(t, "share", "1", CALC_D_PCT, 1);
+	calc_table_col(t, "rule", "", CALC_D_TEXT, 0);
+	for (int i = 0; i < CALC_REJ_N; i++) {
+		int row = calc_table_row(t);
+		long long n = i == CALC_REJ_NONE ? r->ranked : r->rejected[i];
+		calc_table_str(t, row, 0, calc_reject_name((enum calc_reject)i));
+		calc_table_num(t, row, 1, (double)n);
+		calc_table_num(t, row, 2, r->evaluated ? (double)n / r->evaluated : 0);
+		if (i == CALC_REJ_MEMORY && r->have_closest) {
+			char buf[400];
+			const struct calc_search_cfg *c = &r->closest_miss.c;
+			snprintf(buf, sizeof buf, "%s; worst stage first %lld, middle %lld, last %lld; mean overshoot "
+			         "%.1f GB; closest miss: stage %d over by %.2f GB (tp %d pp %d dp %d cp %d mb %d %s "
+			         "ZeRO-%d %s)", calc_reject_desc(CALC_REJ_MEMORY), r->miss_first, r->miss_middle,
+			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst, -r->closest_miss.headroom / 1e9,
+			         c->tp, c->pp, c->dp, c->cp, c->micro_batch,
+			         calc_recompute_name((enum calc_recompute)c->recompute), c->zero,
+			         calc_schedule_name((enum calc_schedule)c->schedule));
+			calc_table_str(t, row, 3, buf);
+		} else
+			calc_table_str(t, row, 3, calc_reject_desc((enum calc_reject)i));
+	}
+	{
+		int row = calc_table_row(t);
+		calc_table_str(t, row, 0, "total");
+		calc_table_num(t, row, 1, (double)r->evaluated);
+		calc_table_num(t, row, 2, 1);
+		calc_table_str(t, row, 3, "every configuration of the grid");
+	}
+}
+
+void calc_search_table_rows(const struct calc_search_result *r, struct calc_table *t)
+{
+	calc_table_init(t, "search-all", "Every configuration of the search");
+	calc_table_col(t, "gpus", "", CALC_D_INT, 0);
+	cfg_cols(t, 1);
+	calc_table_col(t, "outcome", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "worst_stage", "", CALC_D_INT, 0);
+	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
+	calc_table_col(t, "headroom", "B", CALC_D_GB, 2);
+	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 4);
+	calc_table_col(t, "mfu", "1", CALC_D_PCT, 2);
+	calc_table_col(t, "tokens_per_s", "tokens/s", CALC_D_INT, 0);
+	calc_table_col(t, "cost", "currency", CALC_D_INT, 0);
+	for (long long i = 0; i < r->nrows; i++) {
+		const struct calc_search_row *x = &r->rows[i];
+		int row = calc_table_row(t), k = 0, timed = x->reject == CALC_REJ_NONE;
+		calc_table_num(t, row, k++, x->c.gpus);
+		k = cfg_cells(t, row, k, &x->c, 1);
+		calc_table_str(t, row, k++, calc_reject_name((enum calc_reject)x->reject));
+		calc_table_num(t, row, k++, x->worst >= 0 ? x->worst : NAN);
+		calc_table_num(t, row, k++, x->worst >= 0 ? x->memory : NAN);
+		calc_table_num(t, row, k++, x->worst >= 0 ? x->headroom : NAN);
+		calc_table_num(t, row, k++, timed ? x->step_time : NAN);
+		calc_table_num(t, row, k++, timed ? x->mfu : NAN);
+		calc_table_num(t, row, k++, timed ? x->tokens_per_s : NAN);
+		calc_table_num(t, row, k++, timed ? x->cost : NAN);
+	}
+}
+
+void calc_search_table_pareto(const struct calc_search_result *r, struct calc_table *t)
+{
+	calc_table_init(t, "search-pareto", "Memory vs step time of every configuration that fits");
+	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
+	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 4);
+	calc_table_col(t, "frontier", "", CALC_D_INT, 0);
+	cfg_cols(t, 0);
+	for (long long i = 0; i < r->nrows; i++) {
+		const struct calc_search_row *x = &r->rows[i];
+		int row = calc_table_row(t);
+		calc_table_num(t, row, 0, x->memory);
+		calc_table_num(t, row, 1, x->step_time);
+		calc_table_num(t, row, 2, r->frontier ? r->frontier[i] : 0);
+		cfg_cells(t, row, 3, &x->c, 0);
+	}
+	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no configuration needs less "
+	                   "memory and is faster (closed-form step time).");
+}
+
+void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t)
+{
+	calc_table_init(t, "search-heatmap", "Best step time over TP x PP");
+	calc_table_col(t, "tp", "", CALC_D_INT, 0);
+	calc_table_col(t, "pp", "", CALC_D_INT, 0);
+	calc_table_col(t, r->opts.objective == CALC_OBJ_TIME ? "step_time" : "objective",
+	               r->opts.objective == CALC_OBJ_TIME ? "s" : "", CALC_D_FIXED, 3);
+	calc_table_col(t, "feasible", "", CALC_D_INT, 0);
+	for (int i = 0; i < r->ncells; i++) {
+		int row = calc_table_row(t);
+		calc_table_num(t, row, 0, r->cells[i].tp);
+		calc_table_num(t, row, 1, r->cells[i].pp);
+		calc_table_num(t, row, 2, r->cells[i].feasible ? r->cells[i].best : NAN);
+		calc_table_num(t, row, 3, r->cells[i].feasible);
+	}
+	calc_table_note(t, "Best closed-form step time of every (tp, pp) over the other axes (cp, micro-batch, "
+	                   "schedule, recomputation, SP, ZeRO); NaN where nothing fits.");
+}
+
+/* ======================================================================== */
+/* Catalog                                                                   */
+/* ======================================================================== */
+
+struct search_cache {
+	int failed;
+	struct calc_search_result r;
+};
+
+static void cache_free(void *p)
+{
+	struct search_cache *sc = p;
+	calc_search_free(&sc->r);
+	free(sc);
+}
+
+const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d)
+{
+	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
+	if (!sc) {
+		struct calc_search_opts o;
+		calc_search_opts_init(&o);
+		o.keep_feasible = 1;
+		sc = xcalloc(1, sizeof *sc);
+		c->slot[CALC_SLOT_SEARCH] = sc;
+		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
+		sc->failed = calc_search(&c->plan, &o, &sc->r, d) < 0;
+		if (sc->failed)
+			return NULL;
+	} else if (sc->failed) {
+		calc_error(d, c->plan.file, 0, "the search of this plan failed");
+		return NULL;
+	}
+	return &sc->r;
+}
+
+static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r)
+		return NULL;
+	if (r->ntop < 1) {
+		calc_error(d, c->plan.file, 0, "search: no configuration of %lld fits in memory", r->evaluated);
+		return NULL;
+	}
+	return &r->top[0];
+}
+
+#define QB(fn, expr)                                                                    \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_top *b = need_best(c, d);                          \
+		if (!b)                                                                 \
+			return -1;                                                      \
+		v->num = (expr);                                                        \
+		return 0;                                                               \
+	}
+#define QBS(fn, expr)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_top *b = need_best(c, d);                          \
+		if (!b)                                                                 \
+			return -1;                                                      \
+		v->num = NAN;                                                           \
+		v->str = (expr);                                                        \
+		return 0;                                                               \
+	}
+QB(q_tp, b->r.c.tp)
+QB(q_pp, b->r.c.pp)
+QB(q_dp, b->r.c.dp)
+QB(q_cp, b->r.c.cp)
+QB(q_vpp, b->r.c.vpp)
+QB(q_mb, b->r.c.micro_batch)
+QBS(q_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
+QB(q_zero, b->r.c.zero)
+QBS(q_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
+QBS(q_sp, b->r.c.sp ? "yes" : "no")
+QB(q_time, b->r.step_time)
+QB(q_time_sim, b->sim_ok ? b->sim_time : NAN)
+QB(q_mfu, b->r.mfu)
+QB(q_memory, b->r.memory)
+QB(q_headroom, b->r.headroom)
+QB(q_cost, b->r.cost)
+
+#define QR(fn, expr)                                                                    \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_result *r = calc_ctx_search(c, d);                 \
+		if (!r)                                                                 \
+			return -1;                                                      \
+		v->num = (double)(expr);                                                \
+		return 0;                                                               \
+	}
+QR(q_evaluated, r->evaluated)
+QR(q_ranked, r->ranked)
+QR(q_rejected, r->evaluated - r->ranked)
+QR(q_rej_memory, r->rejected[CALC_REJ_MEMORY])
+
+const struct calc_quantity calc_q_search[] = {
+	{"search.best.tp", "1", "tensor-parallel degree of the best configuration", q_tp},
+	{"search.best.pp", "1", "pipeline stages of the best configuration", q_pp},
+	{"search.best.dp", "1", "data-parallel degree of the best configuration", q_dp},
+	{"search.best.cp", "1", "context-parallel degree of the best configuration", q_cp},
+	{"search.best.vpp", "1", "model chunks per stage of the best configuration (interleaved)", q_vpp},
+	{"search.best.micro_batch", "1", "micro-batch size of the best configuration [sequences]", q_mb},
+	{"search.best.recompute", "", "activation recomputation of the best configuration", q_rc},
+	{"search.best.sp", "", "sequence parallelism of the best configuration", q_sp},
+	{"search.best.zero", "1", "ZeRO stage of the best configuration", q_zero},
+	{"search.best.schedule", "", "pipeline schedule of the best configuration", q_sched},
+	{"search.best.step_time", "s", "step time of the best configuration (closed-form bubble)", q_time},
+	{"search.best.step_time_sim", "s", "step time of the best configuration with the pipeline simulator",
+	 q_time_sim},
+	{"search.best.mfu", "1", "MFU of the best configuration", q_mfu},
+	{"search.best.memory", "B", "memory per GPU of the best configuration's worst stage", q_memory},
+	{"search.best.headroom", "B", "usable memory minus the best configuration's worst stage", q_headroom},
+	{"search.best.cost", "currency", "run cost of the best configuration for the token budget", q_cost},
+	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
+	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
+	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},
+	{"search.rejected_memory", "1", "valid configurations that do not fit in memory", q_rej_memory},
+	{NULL, NULL, NULL, NULL},
+};
+
+/* top=K limits the rows (at most the cached K). */
+static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	const char *k = calc_args_get(a, "top");
+	if (!r)
+		return -1;
+	calc_search_table_top(r, t);
+	if (k) {
+		int n = atoi(k);
+		if (n < 1)
+			return calc_error(d, NULL, 0, "search-top: top=%s: expected a positive integer", k);
+		if (n < t->nrows) {
+			for (int i = n * t->ncols; i < t->nrows * t->ncols; i++)
+				free(t->cells[i].s), t->cells[i].s = NULL;
+			t->nrows = n;
+		}
+	}
+	return 0;
+}
+
+#define TB(fn, call)                                                                              \
+	static int fn(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d) \
+	{                                                                                         \
+		const struct calc_search_result *r = calc_ctx_search(c, d);                           \
+		if (!r)                                                                           \
+			return -1;                                                                \
+		call(r, t);                                                                       \
+		return 0;                                                                         \
+	}
+TB(t_breakdown, calc_search_table_breakdown)
+TB(t_axes, calc_search_table_axes)
+TB(t_rejects, calc_search_table_rejects)
+TB(t_pareto, calc_search_table_pareto)
+TB(t_heatmap, calc_search_table_heatmap)
+
+const struct calc_tabledef calc_t_search[] = {
+	{"search-top", "the best configurations of the planner (top 10 by step time)", "top=K (K <= 10)", t_top},
+	{"search-breakdown", "step time breakdown of the top configurations", "", t_breakdown},
+	{"search-axes", "the runner-up on each axis (without PP, with ZeRO-3, per schedule ...)", "", t_axes},
+	{"search-rejects", "configurations of the planner's grid by outcome and reject reason", "", t_rejects},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct calc_tabledef calc_d_search[] = {
+	{"search-pareto", "memory vs step time of every configuration that fits, frontier marked", "", t_pareto},
+	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
+	{NULL, NULL, NULL, NULL},
+};

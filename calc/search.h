@@ -1,7 +1,187 @@
 /*
- * search.h -- public interface of search.c.  Included by calc.h.
+ * search.h -- public interface of search.c, the planner.  Included by calc.h.
+ *
+ * The planner walks every combination of (GPUs, recipe, TP, PP, CP, micro-batch,
+ * schedule with its VPP, recomputation, SP, ZeRO stage) of a candidate grid, rejects
+ * the invalid ones with a reason, measures the memory of the worst pipeline stage of
+ * the rest, times the ones that fit with the closed-form step model
+ * (calc_step_fast) and ranks them.  The top K are re-checked with the pipeline
+ * simulator (calc_step).  See search.c for the grid and the order of the checks.
  */
 #ifndef CALC_SEARCH_H
 #define CALC_SEARCH_H
+
+/* Why a configuration is not in the ranking; the first check that fails names it. */
+enum calc_reject {
+	CALC_REJ_NONE,        /* valid and fits: ranked */
+	CALC_REJ_FP8,         /* the recipe computes in FP8, the GPU has no FP8 tensor cores */
+	CALC_REJ_TP,          /* tp does not divide heads, kv_heads or ffn_hidden */
+	CALC_REJ_PP,          /* pp > layers (with --even: pp does not divide layers) */
+	CALC_REJ_CP,          /* seq_len is not divisible by 2 x cp */
+	CALC_REJ_BATCH,       /* global_batch is not divisible by micro_batch x dp */
+	CALC_REJ_VPP,         /* interleaved: layers of a stage not divisible by vpp */
+	CALC_REJ_INTERLEAVED, /* interleaved: m is not a multiple of pp */
+	CALC_REJ_DUALPIPE,    /* dualpipe: pp odd, m odd, or m < 2 pp */
+	CALC_REJ_MEMORY,      /* the worst stage does not fit in the GPU's usable memory */
+	CALC_REJ_N
+};
+const char *calc_reject_name(enum calc_reject r); /* "tp-divides", "memory", ... */
+const char *calc_reject_desc(enum calc_reject r); /* one line, with the rule's source */
+
+/* What the ranking minimises. */
+enum calc_objective {
+	CALC_OBJ_TIME,     /* step time [s] (default) */
+	CALC_OBJ_COST,     /* cost of the run for the plan's token budget [currency] */
+	CALC_OBJ_MEMORY,   /* largest worst-stage headroom first (ties: faster first) */
+	CALC_OBJ_N
+};
+const char *calc_objective_name(enum calc_objective o);
+int calc_objective_parse(const char *s, enum calc_objective *out);
+
+#define CALC_SEARCH_MAX_GPUS 64 /* GPU counts of one search (--gpus lists or ranges) */
+
+struct calc_search_opts {
+	int ngpus;                       /* 0: the plan's GPU count */
+	int gpus[CALC_SEARCH_MAX_GPUS];  /* GPU counts to search (multiples of the node size,
+	                                    or fewer GPUs than one node) */
+	int vary_recipe;                 /* 1: every recipe the GPU can run; 0: the plan's */
+	int even_only;                   /* 1: pp must divide layers (no uneven split) */
+	int max_mb;                      /* micro-batch sizes 1 .. max_mb (default 8) */
+	int max_cp;                      /* context-parallel degrees up to this (default 16) */
+	int max_vpp;                     /* interleaved chunks 2 .. max_vpp (default 8) */
+	int top;                         /* K ranked configurations kept (default 10) */
+	enum calc_objective objective;
+	int threads;                     /* worker threads (default 2) */
+	int keep_feasible;               /* 1: keep every ranked row (Pareto dataset) */
+	int keep_all;                    /* 1: keep every configuration (--all) */
+	int recheck;                     /* 1: re-time the top K with the simulator (default) */
+	/* progress: called by the calling thread about every 0.25 s with the share of the
+	 * work done [0..1] and the elapsed time [s]; NULL for none */
+	void (*progress)(void *arg, double done, double elapsed);
+	void *progress_arg;
+};
+/* Defaults as documented above. */
+void calc_search_opts_init(struct calc_search_opts *o);
+
+/* One configuration. */
+struct calc_search_cfg {
+	int gpus, nodes, gpus_per_node;
+	int tp, pp, dp, cp, vpp;   /* vpp = 1 unless schedule = interleaved */
+	int micro_batch;           /* b [sequences] */
+	int m;                     /* micro-batches per step (0 when B is not divisible) */
+	signed char sp, zero;
+	signed char recompute;     /* enum calc_recompute */
+	signed char schedule;      /* enum calc_schedule */
+	signed char recipe;        /* index for calc_recipe_at */
+	signed char uneven;        /* 1: layers split unevenly (pp does not divide layers) */
+};
+
+/* One configuration with its outcome. */
+struct calc_search_row {
+	struct calc_search_cfg c;
+	long long key;             /* position in the enumeration (ties break on it) */
+	unsigned char reject;      /* enum calc_reject */
+	short worst;               /* worst pipeline stage, 0-based (-1: not measured) */
+	double memory;             /* worst stage total per GPU [bytes] (0: not measured) */
+	double headroom;           /* usable memory - memory [bytes]; < 0 does not fit */
+	double step_time;          /* closed-form step time [s] (0: not timed) */
+	double mfu;                /* [0..1] */
+	double tokens_per_s;       /* whole job [tokens/s] */
+	double run_time;           /* plan's token budget [s] */
+	double cost;               /* [currency] */
+};
+
+/* A runner-up on one axis ("best without PP", ...). */
+enum calc_search_axis {
+	CALC_AXIS_BEST,          /* the winner */
+	CALC_AXIS_NO_PP,         /* pp = 1 */
+	CALC_AXIS_NO_TP,         /* tp = 1 */
+	CALC_AXIS_TP_IN_NODE,    /* the TP group inside one node */
+	CALC_AXIS_TP_ACROSS,     /* the TP group spans nodes */
+	CALC_AXIS_NO_RECOMPUTE,  /* recompute = none */
+	CALC_AXIS_FULL_RECOMPUTE,/* recompute = full */
+	CALC_AXIS_ZERO0,         /* plain data parallelism */
+	CALC_AXIS_ZERO3,         /* ZeRO-3 */
+	CALC_AXIS_CP,            /* cp > 1 */
+	CALC_AXIS_MB1,           /* micro-batch 1 */
+	CALC_AXIS_SCHED0,        /* + schedule: best of each schedule (CALC_SCHED_N entries) */
+	CALC_AXIS_N = CALC_AXIS_SCHED0 + CALC_SCHED_N
+};
+const char *calc_search_axis_name(int axis); /* "best without PP", "best with dualpipe" */
+
+struct calc_search_top {
+	struct calc_search_row r;
+	struct calc_step fast;   /* breakdown with the closed-form bubble */
+	int sim_ok;              /* 1: the simulator ran */
+	double sim_time;         /* step time with the pipeline simulator [s] */
+};
+
+struct calc_search_cell {    /* search-heatmap */
+	int tp, pp;
+	double best;             /* best objective value over the other axes (step time [s]) */
+	int feasible;            /* configurations of this (tp, pp) that fit */
+};
+
+struct calc_search_result {
+	struct calc_search_opts opts;
+	int threads;                    /* threads used */
+	double elapsed_s;               /* wall time of the enumeration [s] */
+	long long evaluated;            /* configurations considered (every leaf of the grid) */
+	long long measured;             /* of which valid: worst-stage memory computed */
+	long long ranked;               /* of which fit: timed and ranked */
+	long long rejected[CALC_REJ_N]; /* by first failing check ([CALC_REJ_NONE] unused) */
+	/* memory rejects: where and by how much */
+	long long miss_first, miss_middle, miss_last; /* worst stage first / middle / last */
+	int have_closest;
+	struct calc_search_row closest_miss;          /* smallest overshoot */
+	double miss_mean;                             /* mean overshoot of memory rejects [bytes] */
+	/* ranking */
+	int ntop;
+	struct calc_search_top *top;    /* ntop, best first; owned */
+	int have_axis[CALC_AXIS_N];
+	struct calc_search_row axis[CALC_AXIS_N];
+	int ncells;
+	struct calc_search_cell *cells; /* (tp, pp) pairs, sorted; owned */
+	long long nrows;
+	struct calc_search_row *rows;   /* keep_all: every leaf in enumeration order;
+	                                   keep_feasible: every ranked row by memory; owned */
+	char *frontier;                 /* keep_feasible: 1 for rows on the Pareto frontier */
+};
+
+/*
+ * Search every configuration of the plan's model and cluster under 'o' (NULL = the
+ * defaults).  The plan supplies the model, the cluster, the batch, the sequence length,
+ * the recipe (unless vary_recipe), the overheads and the efficiencies.  Fills 'out'
+ * (release with calc_search_free).  Returns 0, or -1 after a diagnostic (a GPU count
+ * that is not a multiple of the node size, a bad option).  Runs o->threads threads.
+ */
+int calc_search(const struct calc_plan *plan, const struct calc_search_opts *o,
+                struct calc_search_result *out, struct calc_diag *d);
+void calc_search_free(struct calc_search_result *r);
+
+/* Apply a configuration to a copy of a plan: degrees, schedule, layer split, recipe
+ * and GPU count.  The result passes calc_plan_validate when the configuration was
+ * ranked (tests/calc/search.c checks it). */
+void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c,
+                       struct calc_plan *out);
+
+/* Worst-stage memory of a plan by the planner's lean path: the same terms as
+ * calc_memory, evaluated only on the stages that can be the worst.  Fills the worst
+ * stage (0-based), its total [bytes] and its headroom [bytes]. */
+void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
+                        double *headroom);
+
+/* The search result of a catalog context (default options), computed once. */
+const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d);
+
+/* Fill tables from a result: the top K with breakdowns, the runner-ups, the reject
+ * counts, every kept row (--all), the Pareto set and the heatmap. */
+void calc_search_table_top(const struct calc_search_result *r, struct calc_table *t);
+void calc_search_table_breakdown(const struct calc_search_result *r, struct calc_table *t);
+void calc_search_table_axes(const struct calc_search_result *r, struct calc_table *t);
+void calc_search_table_rejects(const struct calc_search_result *r, struct calc_table *t);
+void calc_search_table_rows(const struct calc_search_result *r, struct calc_table *t);
+void calc_search_table_pareto(const struct calc_search_result *r, struct calc_table *t);
+void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t);
 
 #endif
