@@ -121,8 +121,12 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 			cmark_gfm_extensions_set_table_row_is_header(row, 1);
 		for (int c = 0; c < t->ncols; c++) {
 			cmark_node *cell = new_ext_node(CMARK_NODE_TABLE_CELL);
-			if (r < 0)
+			if (r < 0) {
 				calc_table_header_text(t, c, buf, sizeof buf);
+				for (char *u = buf; *u; u++)
+					if (*u == '_')
+						*u = ' '; /* "weight_copies" reads "weight copies" */
+			}
 			else
 				calc_table_cell_text(t, r, c, buf, sizeof buf);
 			if (buf[0])

@@ -313,6 +313,7 @@ static struct rpt_expr *p_mul(struct parser *p)
 {
 	struct rpt_expr *l = p_unary(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i, op;
 		if (accept(p, "*") || accept(p, "\xc3\x97")) /* × */
 			op = '*';
@@ -334,6 +335,7 @@ static struct rpt_expr *p_add(struct parser *p)
 {
 	struct rpt_expr *l = p_mul(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i, op;
 		if (accept(p, "+"))
 			op = '+';
@@ -356,6 +358,7 @@ static struct rpt_expr *p_cmp(struct parser *p)
 	struct rpt_expr *l = p_add(p);
 	if (!l)
 		return NULL;
+	skip_ws(p);
 	int pos = p->i, op = 0;
 	if (accept(p, "<="))
 		op = 'l';
@@ -383,6 +386,7 @@ static struct rpt_expr *p_and(struct parser *p)
 {
 	struct rpt_expr *l = p_cmp(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i;
 		if (accept(p, "&&"))
 			;
@@ -404,6 +408,7 @@ static struct rpt_expr *p_or(struct parser *p)
 {
 	struct rpt_expr *l = p_and(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i;
 		if (accept(p, "||"))
 			;
@@ -621,10 +626,35 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 		while (*v == ' ' || *v == '\t')
 			v++;
 		snprintf(kv, sizeof kv, "%.*s=%s", (int)(k_end - item), item, v);
-		if (calc_plan_set(copy, kv, origin, d) < 0) {
+		/* calc_plan_set validates after each assignment, but "nodes=32, dp=4" is only
+		 * consistent as a whole: a validation failure of an assignment that was applied
+		 * (the plan changed) waits for the check of the whole variant below; a value that
+		 * could not be applied (the plan is unchanged) is an error now. */
+		struct calc_plan *before = xmalloc(sizeof *before);
+		*before = *copy;
+		struct calc_diag tmp = {0};
+		int rc = calc_plan_set(copy, kv, origin, &tmp);
+		int applied = memcmp(before, copy, sizeof *copy) != 0;
+		free(before);
+		if (rc < 0 && !applied) {
+			char msg[512];
+			diag_message(&tmp, msg, sizeof msg);
+			rpt_error(d, loc, "with %s: %s", kv, msg);
 			bad = 1;
-			break;
 		}
+		calc_diag_free(&tmp);
+		if (bad)
+			break;
+	}
+	if (!bad) {
+		struct calc_diag tmp = {0};
+		if (calc_plan_validate(copy, &tmp) < 0 || tmp.nerrors) {
+			char msg[512];
+			diag_message(&tmp, msg, sizeof msg);
+			rpt_error(d, loc, "with %s: %s", assigns, msg);
+			bad = 1;
+		}
+		calc_diag_free(&tmp);
 	}
 	free(list);
 	if (bad) {

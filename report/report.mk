@@ -20,6 +20,8 @@ CHAPTERS  = $(sort $(wildcard chapters/*.md))
 FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp)))
 FIG_SVG   = $(FIGURES:%=$(OUT)/figures/%.svg)
 FIG_PNG   = $(FIGURES:%=$(OUT)/figures/%.png)
+FIG_TSV   = $(FIGURES:%=$(OUT)/data/%.tsv)
+.SECONDARY: $(FIG_TSV)
 TABLES_STAMP = $(OUT)/tables/.done
 
 REPORT_OUT += $(OUT)/report.html $(OUT)/report.pdf
@@ -58,7 +60,7 @@ RPT_LIB_OBJ  = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
 
 $(BUILD)/tests/report/%: tests/report/%.c $(RPT_LIB_OBJ) $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
 		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
 
 # A second plan: the same report must come out with other numbers.
