@@ -81,8 +81,9 @@ static int expand_inline(cmark_node *code, const char *file, struct calc_ctx *ct
                          struct calc_diag *d)
 {
 	const char *lit = cmark_node_get_literal(code);
-	/* The literal starts one column after the opening backtick(s). */
-	struct rpt_loc loc = {file, cmark_node_get_start_line(code), cmark_node_get_start_column(code)};
+	/* cmark gives the column of the literal's first character, the '='; the expression
+	 * starts one column later (exact while the span sits on one line). */
+	struct rpt_loc loc = {file, cmark_node_get_start_line(code), cmark_node_get_start_column(code) + 1};
 	struct rpt_scope sc = {ctx, NULL, NULL};
 	char buf[512];
 	if (rpt_inline_eval(lit + 1, &sc, &loc, buf, sizeof buf, d) < 0)
@@ -247,7 +248,9 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		if (nl)
 			*nl = 0;
 		calc_diag_free(&tmp);
-		return rpt_error(d, &loc, "unknown table '%s'%s%s", name, msg[0] ? ": " : "", msg);
+		if (msg[0])
+			return rpt_error(d, &loc, "%s", msg);
+		return rpt_error(d, &loc, "unknown table '%s' (trainplan table --list)", name);
 	}
 	struct calc_ctx *vc = NULL;
 	if (with[0]) {

@@ -472,6 +472,7 @@ static struct rpt_expr *p_expr(struct parser *p)
 		return e;
 	int pos = p->i;
 	p->i += 4;
+	skip_ws(p);
 	/* The assignments run to the closing parenthesis of this level or the end. */
 	int start = p->i, depth = 0;
 	while (p->s[p->i]) {
