@@ -199,8 +199,13 @@ struct L {
 static size_t pool_add(struct L *L, const char *s, size_t len)
 {
 	if (L->npool + len + 1 > L->cpool) {
+		/* 's' may point into the pool itself (a fragment of a piece) */
+		int inside = L->pool && s >= L->pool && s < L->pool + L->npool;
+		size_t off = inside ? (size_t)(s - L->pool) : 0;
 		L->cpool = (L->npool + len + 1) * 2 + 4096;
 		L->pool = xrealloc(L->pool, L->cpool);
+		if (inside)
+			s = L->pool + off;
 	}
 	size_t at = L->npool;
 	memcpy(L->pool + at, s, len);

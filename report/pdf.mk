@@ -6,6 +6,7 @@
 #                 all fonts embedded (pdffonts), every heading in pdftotext's text and
 #                 one bookmark per heading (tests/layout/check-pdf.sh), the Unicode
 #                 test line, and two renders byte-identical
+#   check-layout-asan  the layout documents through both devices under ASan + UBSan
 #   bench-pdf     PDF render time of the report next to its HTML render time
 #
 # The layout driver (tests/layout/driver.c) lays out a Markdown file without the
@@ -23,7 +24,24 @@ $(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/text
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
 		report/textdev.c $(PDF_LIBS)
 
-.PHONY: check-layout check-pdf bench-pdf
+# The same driver under AddressSanitizer + UBSan (ASAN_FLAGS from tests/tests.mk),
+# run over every layout document through both devices.
+LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
+$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
+		report/layout.h report/report.h calc/calc.h $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
+		report/textdev.c $(PDF_LIBS)
+
+.PHONY: check-layout check-pdf check-layout-asan bench-pdf
+check-layout-asan: $(LAYOUT_DRIVER_ASAN)
+	@mkdir -p $(PDFCHECK)
+	@fail=0; for m in $(LAYOUT_MD); do \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(LAYOUT_DRIVER_ASAN) $$m >/dev/null || fail=1; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(LAYOUT_DRIVER_ASAN) --pdf $(PDFCHECK)/asan.pdf $$m || fail=1; \
+	done; [ $$fail = 0 ] && echo "layout under AddressSanitizer + UBSan: $(words $(LAYOUT_MD)) documents, text and PDF"; \
+	[ $$fail = 0 ]
+
 check-layout: $(LAYOUT_DRIVER)
 	@sh tests/layout/run.sh $(LAYOUT_DRIVER) $(UPDATE)
 
@@ -60,5 +78,5 @@ bench-pdf: $(BUILD)/trainplan-report $(filter %.pdf,$(REPORT_OUT))
 	  $$((html / 1000)) $$((html % 1000)) $$((both / 1000)) $$((both % 1000)) \
 	  $$(((both - html) / 1000)) $$(((both - html) % 1000)) "$$pages" "$$size"
 
-CHECKS  += check-layout check-pdf
+CHECKS  += check-layout check-pdf check-layout-asan
 BENCHES += bench-pdf
