@@ -203,7 +203,8 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 	}
 	static const char *const pats[] = {" id='", " id=\"", "href='#", "href=\"#", "url(#", NULL};
 	const char *p = s;
-	int first = 1;
+	int first = 1, nseen = 0;
+	char *seen[512];
 	while (*p) {
 		if (first && p == s) {
 			put(b, "<svg role=\"img\" aria-label=\"");
@@ -237,7 +238,26 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 		put(b, f->name);
 		put(b, "-");
 		p += l;
+		if (hit <= 1) {
+			/* an id: gnuplot repeats some ("gnuplot_plot_1" for a histogram's key and
+			 * bars); the second one becomes "...-2" so that ids stay unique */
+			size_t n = strcspn(p, "'\"");
+			char id[128];
+			snprintf(id, sizeof id, "%.*s", (int)(n < 127 ? n : 127), p);
+			int k = 1;
+			for (int i = 0; i < nseen; i++)
+				if (!strcmp(seen[i], id))
+					k++;
+			if (nseen < 512)
+				seen[nseen++] = xstrdup(id);
+			put_n(b, p, n);
+			if (k > 1)
+				putf(b, "-%d", k);
+			p += n;
+		}
 	}
+	for (int i = 0; i < nseen; i++)
+		free(seen[i]);
 	free(svg.s);
 	return 0;
 }

@@ -82,6 +82,7 @@ check-html: $(OUT)/report.html
 
 check-two-plans: $(OUT)/report.html
 	@$(MAKE) --no-print-directory -s PLAN=$(PLAN_B) OUT=$(OUT_B) $(OUT_B)/report.html
+	@sh tests/report/check-html.sh $(OUT_B)/report.html
 	@sh tests/report/check-two-plans.sh $(OUT)/report.html $(OUT_B)/report.html
 
 CHECKS += check-report-unit check-expand check-lint check-html check-two-plans
