@@ -1166,7 +1166,7 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 			L->marker = NULL;
 		}
 		L->tight = saved;
-		vspace(L, PAR_SKIP);
+		vspace(L, saved ? TIGHT_SKIP : PAR_SKIP); /* a list nested in a tight list is tight */
 		break;
 	}
 	case CMARK_NODE_CODE_BLOCK:
