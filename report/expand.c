@@ -121,7 +121,10 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 		if (r < 0)
 			cmark_gfm_extensions_set_table_row_is_header(row, 1);
 		for (int c = 0; c < t->ncols; c++) {
-			cmark_node *cell = new_ext_node(CMARK_NODE_TABLE_CELL);
+			/* cells without the extension's opaque record: it only serves the parser,
+			 * and cmark-gfm 0.29's table extension never frees it for cells */
+			cmark_node *cell = cmark_node_new(CMARK_NODE_TABLE_CELL);
+			cmark_node_set_syntax_extension(cell, cmark_find_syntax_extension("table"));
 			if (r < 0) {
 				calc_table_header_text(t, c, buf, sizeof buf);
 				for (char *u = buf; *u; u++)
