@@ -1,6 +1,6 @@
 # report/pdf.mk -- checks and benchmark of the PDF typesetter (layout.c, pdf.c, textdev.c).
 #
-#   check-layout  layout goldens: tests/layout/NAME.md -> NAME.out_text through the
+#   check-layout  unit tests of the layout (tests/layout/unit.c), then layout goldens: tests/layout/NAME.md -> NAME.out_text through the
 #                 fixed-width text device (tests/layout/run.sh; UPDATE=1 rewrites)
 #   check-pdf     every tests/layout/*.md and the report itself as PDF: qpdf --check,
 #                 all fonts embedded (pdffonts), every heading in pdftotext's text and
@@ -33,6 +33,14 @@ $(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report
 	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
 		report/textdev.c $(PDF_LIBS)
 
+# cmocka unit tests of single layout decisions, on layout.c alone.
+LAYOUT_UNIT = $(BUILD)/tests/layout-unit
+$(LAYOUT_UNIT): tests/layout/unit.c report/layout.c report/layout.h report/report.h calc/calc.h \
+		$(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c report/layout.c \
+		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lm
+
 .PHONY: check-layout check-pdf check-layout-asan bench-pdf
 check-layout-asan: $(LAYOUT_DRIVER_ASAN)
 	@mkdir -p $(PDFCHECK)
@@ -42,7 +50,8 @@ check-layout-asan: $(LAYOUT_DRIVER_ASAN)
 	done; [ $$fail = 0 ] && echo "layout under AddressSanitizer + UBSan: $(words $(LAYOUT_MD)) documents, text and PDF"; \
 	[ $$fail = 0 ]
 
-check-layout: $(LAYOUT_DRIVER)
+check-layout: $(LAYOUT_DRIVER) $(LAYOUT_UNIT)
+	@sh tests/run-unit.sh $(LAYOUT_UNIT)
 	@sh tests/layout/run.sh $(LAYOUT_DRIVER) $(UPDATE)
 
 check-pdf: $(LAYOUT_DRIVER) $(filter %.pdf,$(REPORT_OUT))
