@@ -123,7 +123,7 @@ static const char css[] =
 	"html{font-size:17px}\n"
 	"body{margin:0;color:var(--ink);background:#fff;font-family:'DejaVu Serif',Georgia,'Times New Roman',serif;"
 	"line-height:1.55;display:grid;grid-template-columns:15rem minmax(0,50rem);column-gap:2.5rem;justify-content:center}\n"
-	"nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:2rem 0 2rem 1rem;"
+	"nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:2rem 0 2rem 0;"
 	"font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:.82rem;line-height:1.4}\n"
 	"nav.toc h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.08em;color:var(--muted);margin:0 0 .6rem}\n"
 	"nav.toc ul{list-style:none;margin:0;padding:0}\n"
@@ -134,7 +134,7 @@ static const char css[] =
 	"nav.toc a:hover{color:var(--accent);text-decoration:underline}\n"
 	"nav.toc .secnum{color:var(--muted);display:inline-block;min-width:2.3em;text-indent:0}\n"
 	"main{padding:2rem 0 4rem;min-width:0}\n"
-	"header.title{border-bottom:1px solid var(--rule);margin-bottom:2rem;padding-bottom:1rem}\n"
+	"header.title{grid-column:1/-1;border-bottom:1px solid var(--rule);margin:0;padding:2.2rem 0 1.2rem}\n"
 	"header.title .report-title{font-size:2rem;line-height:1.2;margin:0 0 .5rem;font-weight:bold}\n"
 	"header.title .subtitle,header.title .date{margin:.2rem 0;color:var(--muted);"
 	"font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:.85rem}\n"
@@ -168,13 +168,13 @@ static const char css[] =
 	"th.num{white-space:normal}\n"
 	".c{text-align:center}\n"
 	"hr{border:0;border-top:1px solid var(--rule);margin:2rem 0}\n"
-	"@media (max-width:60rem){body{display:block;padding:0 1.2rem}"
+	"@media (max-width:60rem){body{display:block;padding:0 1.2rem}header.title .report-title{font-size:1.5rem}"
 	"nav.toc{position:static;max-height:none;padding:1.5rem 0 0;border-bottom:1px solid var(--rule)}}\n"
 	"@media print{html{font-size:11pt}body{display:block}"
 	"nav.toc{position:static;max-height:none;overflow:visible;padding:0;page-break-after:always}"
 	"main{padding:0}a{color:inherit;text-decoration:none}a.xref{border:0}"
-	"h1{page-break-before:always}header.title+h1{page-break-before:avoid}"
-	"h1,h2,h3,h4{page-break-after:avoid;break-after:avoid}"
+	"h1{page-break-before:always}main>h1:first-child{page-break-before:avoid}"
+	"h1,h2,h3,h4{page-break-after:avoid;break-after:avoid}header.title{padding-top:0}"
 	"figure,.table-wrap,pre{page-break-inside:avoid;break-inside:avoid}"
 	"tbody tr:nth-child(even){background:none}caption a.csv{display:none}}\n";
 
@@ -599,8 +599,7 @@ int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, str
 	put(&b, "</title>\n<style>\n");
 	put(&b, css);
 	put(&b, "</style>\n</head>\n<body>\n");
-	render_toc(&b, doc);
-	put(&b, "<main>\n<header class=\"title\">\n<p class=\"report-title\">");
+	put(&b, "<header class=\"title\">\n<p class=\"report-title\">");
 	esc(&b, doc->title);
 	put(&b, "</p>\n");
 	if (doc->subtitle && *doc->subtitle) {
@@ -614,6 +613,8 @@ int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, str
 		put(&b, "</p>\n");
 	}
 	put(&b, "</header>\n");
+	render_toc(&b, doc);
+	put(&b, "<main>\n");
 	int rc = render_body(&b, doc, unsafe, d);
 	put(&b, "</main>\n</body>\n</html>\n");
 	if (rc < 0) {
