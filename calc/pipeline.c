@@ -685,17 +685,31 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 	}
 
 	/* Every stage must have run all its ops: otherwise the order violates a
-	 * dependency (a cycle of waits, or a B before its F). */
-	for (int s = 0; s < p; s++)
-		if (pos[s] < off[s + 1]) {
-			const struct calc_pp_op *o = &ops[pos[s]];
+	 * dependency (a B before its F, or a cycle of waits).  Name the stage whose
+	 * next op is blocked by something on the stage itself when there is one (the
+	 * cause); the others only wait for it. */
+	{
+		int bad = -1;
+		for (int s = 0; s < p; s++)
+			if (pos[s] < off[s + 1]) {
+				const struct calc_pp_op *o = &ops[pos[s]];
+				double t;
+				const char *why = blocked(c, &pa, &ss, o, path_stage(&pa, o), &t);
+				if (bad < 0 || (why && !strstr(why, "pipeline stage")))
+					bad = s;
+				if (why && !strstr(why, "pipeline stage"))
+					break;
+			}
+		if (bad >= 0) {
+			const struct calc_pp_op *o = &ops[pos[bad]];
 			double t;
 			const char *why = blocked(c, &pa, &ss, o, path_stage(&pa, o), &t);
 			rc = calc_error(d, NULL, 0, "pipeline: %s: dependency violated: stage %d cannot run "
-			                "op %d (%s): %s", name, s, pos[s] - off[s],
+			                "op %d (%s): %s", name, bad, pos[bad] - off[bad],
 			                op_what(o, what, sizeof what), why ? why : "blocked");
 			goto out;
 		}
+	}
 	/* ... and every micro-batch must have passed every path stage forward and
 	 * backward, with each split backward's W. */
 	for (size_t k = 0; k < n; k++) {
