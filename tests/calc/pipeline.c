@@ -165,7 +165,6 @@ static void test_grid(void **state)
 							            calc_pipeline_inflight_for((enum calc_schedule)s, p, m,
 							                                       v, i), 1e-12);
 					}
-	print_message("grid: %d simulations, %d where the closed form holds\n", checked, exact);
 	assert_true(exact >= 1000);
 	assert_true(checked >= exact);
 }
