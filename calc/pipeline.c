@@ -1145,13 +1145,11 @@ QCF(q_overhead, k->cf.overhead)
 QCF(q_fraction, k->cf.fraction)
 QCF(q_inflight, k->cf.inflight_peak)
 QCF(q_copies, k->cf.param_copies)
-QCF(q_micro, calc_plan_microbatches(&c->plan))
 QSIM(q_sim_fraction, k->sim.bubble_fraction)
 QSIM(q_sim_overhead, k->sim.bubble_overhead)
 QSIM(q_sim_inflight, k->sim.peak_inflight[0])
 
 const struct calc_quantity calc_q_pipeline[] = {
-	{"pipeline.microbatches", "1", "micro-batches per pipeline per step m = B / (b x dp)", q_micro},
 	{"pipeline.bubble_overhead", "1",
 	 "pipeline bubble as idle / ideal time (Narayanan's (p-1)/m), closed form, plan's schedule", q_overhead},
 	{"pipeline.bubble_fraction", "1",
