@@ -951,11 +951,12 @@ void calc_pipeline_timeline(struct calc_table *t, const char *name, const struct
                             const struct calc_pp_costs *c)
 {
 	char title[160], op[2] = {0, 0};
-	snprintf(title, sizeof title, "%s schedule, p = %d, m = %d%s", sched_ids[c->sched], c->p, c->m,
-	         c->sched == CALC_SCHED_INTERLEAVED ? ", interleaved" : "");
 	if (c->sched == CALC_SCHED_INTERLEAVED)
 		snprintf(title, sizeof title, "interleaved schedule, p = %d, m = %d, v = %d", c->p, c->m,
 		         c->v);
+	else
+		snprintf(title, sizeof title, "%s schedule, p = %d, m = %d", sched_ids[c->sched], c->p,
+		         c->m);
 	calc_table_init(t, name, title);
 	calc_table_col(t, "stage", "", CALC_D_INT, 0);
 	calc_table_col(t, "op", "", CALC_D_TEXT, 0);
