@@ -122,6 +122,23 @@ int calc_schedule_parse(const char *name, enum calc_schedule *out);
  */
 void calc_pipeline_gantt(const struct calc_pp_result *r, double unit, FILE *out);
 
+/*
+ * Tables shared by the catalog and the CLI.  calc_pipeline_curves fills 't' with the
+ * closed-form bubble fraction against m (one row per m in 'ms') for each p in 'ps' and
+ * each v in 'vs' (v = 1: 1F1B; v > 1: interleaved), one column per (p, v).
+ * calc_pipeline_timeline fills 't' with one row per op of 'r' (stage, op, kind,
+ * micro-batch, chunk, start, end), ready for a gnuplot Gantt chart.
+ * calc_pipeline_compare fills 't' with every schedule at the plan's p and m: closed-form
+ * and simulated bubble (equal unit costs), peak in-flight activations, parameter copies
+ * and the memory engine's activation and total memory.  Returns 0 or -1.
+ */
+void calc_pipeline_curves(struct calc_table *t, const char *name, const int *ps, int np,
+                          const int *vs, int nv, const int *ms, int nm);
+void calc_pipeline_timeline(struct calc_table *t, const char *name, const struct calc_pp_result *r,
+                            const struct calc_pp_costs *c);
+int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, const char *name,
+                          struct calc_diag *d);
+
 /* Check the plan's schedule settings (vpp, m against p, evenness for DualPipe ...).
  * Called by calc_plan_validate; returns 0 or -1 with one message per problem. */
 int calc_pipeline_check(const struct calc_plan *plan, struct calc_diag *d);
