@@ -255,6 +255,21 @@ static void test_fast_vs_simulator(void **state)
 	}
 }
 
+/* The planner may hand calc_step_fast a plan with layers_per_stage cleared (even split
+ * L/pp): for pp = 8 dividing L = 80 that is the same plan as the filled one. */
+static void test_fast_even_default(void **state)
+{
+	struct calc_plan p;
+	struct calc_step a, b;
+
+	load_plan(&p, NULL, 0);
+	calc_step_fast(&p, &a);
+	memset(p.layers_per_stage, 0, sizeof p.layers_per_stage);
+	calc_step_fast(&p, &b);
+	assert_near(b.time, a.time, 1e-12);
+	assert_near(b.comm.bytes_total, a.comm.bytes_total, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_roofline),         cmocka_unit_test(test_layer_kor22_table4),
 		cmocka_unit_test(test_breakdown_sums),   cmocka_unit_test(test_run_totals),
 		cmocka_unit_test(test_overlap_knobs),    cmocka_unit_test(test_fast_vs_simulator),
+		cmocka_unit_test(test_fast_even_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
