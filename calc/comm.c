@@ -267,7 +267,8 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
 	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8).
 	 * With SP each all-reduce becomes all-gather + reduce-scatter of equal bus bytes
-	 * (Korthikanti 2022 §4.2.2). */
+	 * (Korthikanti 2022 §4.2.2).  SP's extra backward all-gather of the saved norm output
+	 * (§4.2.2: overlapped with the input-gradient GEMM) is not counted. */
 	x = &out->dim[CALC_DIM_TP];
 	if (t > 1) {
 		double S = b * s_loc * h * ACT_BYTES, ncoll = 4 + 2 * full;
