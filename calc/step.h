@@ -45,6 +45,11 @@ struct calc_layer_time {
 	double comm_f;    /* TP + CP collectives of the forward, exposed part */
 	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
 };
+/*
+ * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
+ * (tokens b*s/cp, weights split t ways); 'cm' (from calc_comm of the same plan) gives
+ * the TP/CP collectives, of which the share 1 - tp_overlap is charged.  Pure arithmetic.
+ */
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
                      struct calc_layer_time *out);
 
