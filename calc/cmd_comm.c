@@ -1,9 +1,50 @@
 /*
- * cmd_comm.c -- `trainplan comm`: not yet available.
+ * cmd_comm.c -- `trainplan comm`: bytes and time per GPU per step, by parallel
+ * dimension and network tier (the catalog table "comm").
+ *
+ *   trainplan comm [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
  */
 #include "cli.h"
 
+#include <stdio.h>
+
 int cmd_comm(int argc, char **argv)
 {
-	return cli_unavailable("comm");
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_ctx c;
+	struct calc_table t;
+	struct calc_diag d = {0};
+	struct calc_links l;
+	int rc;
+
+	if ((rc = cli_parse(argc, argv, &o)) != 0)
+		return rc;
+	if (o.nrest > 0)
+		return cli_error("comm: unexpected argument '%s'", o.rest[0]);
+	if ((rc = cli_load(&o, &plan)) != 0)
+		return rc;
+	calc_ctx_init(&c, &plan);
+	if (calc_catalog_build(&c, "comm", 0, NULL, &t, &d) < 0) {
+		calc_ctx_free(&c);
+		return cli_fail(&d);
+	}
+	if (o.format == CALC_F_TEXT) {
+		calc_comm_links(&plan, &l);
+		printf("plan: %s\n", plan.file);
+		printf("split: tp %d, cp %d, pp %d, dp %d (placement %s, innermost first), %d GPUs per node, "
+		       "%d micro-batches of %d x %d tokens\n",
+		       plan.tp, plan.cp, plan.pp, plan.dp, plan.placement, plan.gpus_per_node,
+		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
+		printf("links: NVLink bus bandwidth %.0f GB/s, %.1f us per step; network %.1f GB/s per GPU "
+		       "(%.0f Gb/s x %.2f), %.1f us per step\n",
+		       l.intra_busbw / 1e9, l.intra_lat * 1e6, l.inter_bw / 1e9, plan.inter_node_bw * 8 / 1e9,
+		       plan.inter_node_eff, l.inter_lat * 1e6);
+		printf("units: GB = 10^9 bytes, ms = 10^-3 s; bytes per GPU per step\n\n");
+	}
+	calc_table_write(&t, o.format, stdout);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+	return 0;
 }

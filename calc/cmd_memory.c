@@ -46,7 +46,7 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m, c
 	line("gradients", w->gradients);
 	line("master weights", w->master);
 	line("optimizer states", w->optimizer);
-	snprintf(buf, sizeof buf, "activations (%.3g micro-batches)", w->inflight);
+	snprintf(buf, sizeof buf, "activations (in flight: %.3g mb)", w->inflight);
 	line(buf, w->activations);
 	line("overhead: CUDA context", w->ov_cuda);
 	line("overhead: NCCL buffers", w->ov_nccl);

@@ -1,9 +1,88 @@
 /*
- * cmd_step.c -- `trainplan step`: not yet available.
+ * cmd_step.c -- `trainplan step`: step time breakdown (compute, recomputation, TP
+ * communication, pipeline bubble, exposed DP communication, optimizer), MFU / HFU,
+ * throughput and the run totals for the plan's token budget.
+ *
+ *   trainplan step [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
+ * JSON prints every step.* and run.* catalog quantity in SI units.
  */
 #include "cli.h"
 
+#include <stdio.h>
+#include <string.h>
+
+static int print_json(struct calc_ctx *c, struct calc_diag *d)
+{
+	const char *sep = "{\n";
+	for (int i = 0; calc_q_step[i].name; i++) {
+		struct calc_value v = {0};
+		if (calc_q_step[i].get(c, &v, d) < 0)
+			return -1;
+		printf("%s  \"%s\": %.6g", sep, calc_q_step[i].name, v.num);
+		sep = ",\n";
+	}
+	printf("\n}\n");
+	return 0;
+}
+
 int cmd_step(int argc, char **argv)
 {
-	return cli_unavailable("step");
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_ctx c;
+	struct calc_table t, s;
+	struct calc_diag d = {0};
+	const struct calc_step *st;
+	int rc;
+
+	if ((rc = cli_parse(argc, argv, &o)) != 0)
+		return rc;
+	if (o.nrest > 0)
+		return cli_error("step: unexpected argument '%s'", o.rest[0]);
+	if ((rc = cli_load(&o, &plan)) != 0)
+		return rc;
+	calc_ctx_init(&c, &plan);
+	if (!(st = calc_ctx_step(&c, &d))) {
+		calc_ctx_free(&c);
+		return cli_fail(&d);
+	}
+	if (o.format == CALC_F_JSON) {
+		rc = print_json(&c, &d);
+		calc_ctx_free(&c);
+		return rc < 0 ? cli_fail(&d) : 0;
+	}
+	if (calc_catalog_build(&c, "step", 0, NULL, &t, &d) < 0 ||
+	    calc_catalog_build(&c, "step-summary", 0, NULL, &s, &d) < 0) {
+		calc_ctx_free(&c);
+		return cli_fail(&d);
+	}
+	if (o.format == CALC_F_TEXT) {
+		printf("plan: %s\n", plan.file);
+		printf("split: tp %d, cp %d, pp %d, dp %d, vpp %d, sp %s, ZeRO-%d, recompute %s, schedule %s, "
+		       "%d micro-batches of %d x %d tokens\n",
+		       plan.tp, plan.cp, plan.pp, plan.dp, plan.vpp, plan.sp ? "yes" : "no", plan.zero,
+		       calc_recompute_name(plan.recompute), calc_schedule_name(plan.schedule),
+		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
+		printf("efficiency: GEMMs at %.0f%% of the dense %s peak %.0f TFLOP/s, attention core at %.0f%% of the "
+		       "dense BF16 peak %.0f TFLOP/s (%s datasheet, no sparsity); TP overlap %.0f%%, DP overlap %.0f%%\n",
+		       100 * plan.gemm_eff, st->peak == plan.gpu.bf16_flops ? "BF16" : "FP8", st->peak / 1e12,
+		       100 * plan.attn_eff, plan.gpu.bf16_flops / 1e12, plan.gpu.name, 100 * plan.tp_overlap,
+		       100 * plan.dp_overlap);
+		printf("per layer and micro-batch: forward %.3f ms, backward %.3f ms (B %.3f + W %.3f), "
+		       "TP/CP comm %.3f ms; critical stage %d\n\n",
+		       st->layer.f * 1e3, (st->layer.b + st->layer.w) * 1e3, st->layer.b * 1e3, st->layer.w * 1e3,
+		       (st->layer.comm_f + st->layer.comm_b) * 1e3, st->critical);
+	}
+	calc_table_write(&t, o.format, stdout);
+	if (o.format == CALC_F_TEXT || o.format == CALC_F_MD)
+		printf("\n");
+	calc_table_write(&s, o.format, stdout);
+	if (o.format == CALC_F_TEXT)
+		printf("\nrun: %.4g tokens at %d sequences x %d tokens per step, %d GPUs at %.2f per GPU-hour\n",
+		       plan.tokens, plan.global_batch, plan.seq_len, calc_plan_gpus(&plan), plan.gpu_hour_cost);
+	calc_table_free(&t);
+	calc_table_free(&s);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+	return 0;
 }

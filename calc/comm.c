@@ -1,8 +1,544 @@
 /*
- * comm.c -- not yet written: the catalog entries of this module are empty.
+ * comm.c -- collectives over network tiers and the bytes each GPU moves per step.
+ *
+ * Cost model: alpha-beta, t = steps * latency + factor * S / busbw, with NCCL's
+ * bus-bandwidth factors (nccl-tests doc/PERFORMANCE.md: all-reduce 2(n-1)/n,
+ * all-gather / reduce-scatter / all-to-all (n-1)/n; REFERENCES.md §4.5).  A group
+ * that spans nodes runs hierarchically: reduce-scatter on NVLink, the collective on
+ * the 1/g shard over the network with every GPU on its own NIC, all-gather on NVLink
+ * (REFERENCES.md §6, "derived inter-node bounds" (b)).
+ *
+ * Volumes per GPU per step (REFERENCES.md §4):
+ *   TP  4 all-reduces of b*s*h per layer per micro-batch (Narayanan 2021 §3.2:
+ *       8bsh(t-1)/t per layer), 6 with full recomputation (ZeRO §8); with sequence
+ *       parallelism 4 all-gathers + 4 reduce-scatters of the same bus bytes
+ *       (Korthikanti 2022 §4.2.2).
+ *   CP  all-gather of K and V in forward, reduce-scatter of dK, dV in backward
+ *       (Llama 3 §3.3.2; REFERENCES.md §4.7, derived).
+ *   PP  b*s*h per stage boundary per micro-batch each way (Narayanan 2021 §3.2), x v
+ *       with interleaving (§2.2.2), /t with scatter/gather (§4.1).
+ *   DP  gradient all-reduce 2*Psi; ZeRO-1/2 reduce-scatter + all-gather 2*Psi; ZeRO-3
+ *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch.
  */
 #include "calc.h"
 
-const struct calc_quantity calc_q_comm[] = {{0}};
-const struct calc_tabledef calc_t_comm[] = {{0}};
-const struct calc_tabledef calc_d_comm[] = {{0}};
+#include <stdlib.h>
+#include <string.h>
+
+#define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
+
+const char *calc_tier_name(enum calc_tier t)
+{
+	return t == CALC_TIER_NVLINK ? "NVLink" : "network";
+}
+
+const char *calc_dim_name(enum calc_dim d)
+{
+	static const char *const names[] = {"TP", "CP", "PP", "DP"};
+	return d >= 0 && d < CALC_DIM_N ? names[d] : "?";
+}
+
+/* ------------------------------------------------------------------ collectives */
+
+double calc_coll_factor(enum calc_coll k, int n)
+{
+	if (k == CALC_COLL_P2P)
+		return 1;
+	if (n <= 1)
+		return 0;
+	/* nccl-tests doc/PERFORMANCE.md, "Bus bandwidth" correction factors */
+	if (k == CALC_COLL_ALLREDUCE)
+		return 2.0 * (n - 1) / n;
+	return (double)(n - 1) / n;
+}
+
+double calc_coll_flat(enum calc_coll k, double bytes, int n, double busbw, double lat)
+{
+	double steps;
+
+	if (k != CALC_COLL_P2P && n <= 1)
+		return 0;
+	if (k == CALC_COLL_P2P)
+		steps = 1;
+	else if (k == CALC_COLL_ALLREDUCE)
+		steps = 2.0 * (n - 1); /* ring: reduce-scatter then all-gather, n-1 steps each */
+	else
+		steps = n - 1;
+	return steps * lat + calc_coll_factor(k, n) * bytes / busbw;
+}
+
+void calc_comm_links(const struct calc_plan *plan, struct calc_links *out)
+{
+	double eff = plan->inter_node_eff > 0 ? plan->inter_node_eff : 1;
+
+	out->intra_busbw = plan->intra_node_busbw > 0 ? plan->intra_node_busbw : plan->intra_node_bw;
+	out->intra_lat = plan->intra_node_latency;
+	out->inter_bw = plan->inter_node_bw * eff;
+	out->inter_lat = plan->inter_node_latency;
+	if (out->intra_busbw <= 0)
+		out->intra_busbw = 1e15; /* no NVLink figure: treat as free rather than divide by 0 */
+	if (out->inter_bw <= 0)
+		out->inter_bw = 1e15;
+}
+
+double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g,
+                      const struct calc_links *l)
+{
+	int n = g->size, pn = g->per_node, nn = g->nodes;
+
+	if (g->tier == CALC_TIER_NVLINK || nn <= 1)
+		return calc_coll_flat(k, bytes, n, l->intra_busbw, l->intra_lat);
+	switch (k) {
+	case CALC_COLL_P2P:
+		return calc_coll_flat(k, bytes, 2, l->inter_bw, l->inter_lat);
+	case CALC_COLL_ALLTOALL: {
+		/* the (n - g)/n of the data addressed to other nodes uses the NIC, the rest NVLink */
+		double far = bytes * (double)(n - pn) / n, near = bytes * (double)(pn - 1) / n;
+		return (n - 1) * l->inter_lat + far / l->inter_bw + near / l->intra_busbw;
+	}
+	case CALC_COLL_ALLREDUCE:
+		return calc_coll_flat(CALC_COLL_REDUCESCATTER, bytes, pn, l->intra_busbw, l->intra_lat) +
+		       calc_coll_flat(CALC_COLL_ALLREDUCE, bytes / pn, nn, l->inter_bw, l->inter_lat) +
+		       calc_coll_flat(CALC_COLL_ALLGATHER, bytes, pn, l->intra_busbw, l->intra_lat);
+	case CALC_COLL_ALLGATHER:
+	case CALC_COLL_REDUCESCATTER:
+	default:
+		return calc_coll_flat(k, bytes, pn, l->intra_busbw, l->intra_lat) +
+		       calc_coll_flat(k, bytes / pn, nn, l->inter_bw, l->inter_lat);
+	}
+}
+
+double calc_coll_net_bytes(enum calc_coll k, double bytes, const struct calc_group *g)
+{
+	int n = g->size, pn = g->per_node, nn = g->nodes;
+
+	if (g->tier == CALC_TIER_NVLINK || nn <= 1)
+		return 0;
+	if (k == CALC_COLL_P2P)
+		return bytes;
+	if (k == CALC_COLL_ALLTOALL)
+		return bytes * (double)(n - pn) / n;
+	return calc_coll_factor(k, nn) * bytes / pn;
+}
+
+/* ------------------------------------------------------------------ placement */
+
+static int degree(const struct calc_plan *p, enum calc_dim d)
+{
+	int v = d == CALC_DIM_TP ? p->tp : d == CALC_DIM_CP ? p->cp : d == CALC_DIM_PP ? p->pp : p->dp;
+	return v > 0 ? v : 1;
+}
+
+/* Stride of each dimension's coordinate in the global rank: the product of the
+ * degrees of the dimensions placed inside it (Megatron's rank generator orders ranks
+ * this way, tp-cp-pp-dp innermost first by default).  A missing or malformed
+ * placement falls back to that order (plan.c validates the key).  Plain character
+ * tests, no string calls: the planner evaluates this millions of times. */
+static void strides(const struct calc_plan *p, long st[CALC_DIM_N])
+{
+	const char *s = p->placement;
+	int order[CALC_DIM_N], seen = 0, n = 0;
+
+	while (n < CALC_DIM_N && s[0] && s[1]) {
+		int d = s[0] == 't' && s[1] == 'p' ? CALC_DIM_TP
+		      : s[0] == 'c' && s[1] == 'p' ? CALC_DIM_CP
+		      : s[0] == 'p' && s[1] == 'p' ? CALC_DIM_PP
+		      : s[0] == 'd' && s[1] == 'p' ? CALC_DIM_DP : -1;
+		if (d < 0 || (seen & (1 << d)))
+			break;
+		seen |= 1 << d;
+		order[n++] = d;
+		s += 2;
+		if (*s == '-')
+			s++;
+	}
+	if (seen != (1 << CALC_DIM_N) - 1)
+		for (n = 0; n < CALC_DIM_N; n++)
+			order[n] = n;
+	{
+		long acc = 1;
+		for (int i = 0; i < CALC_DIM_N; i++) {
+			st[order[i]] = acc;
+			acc *= degree(p, (enum calc_dim)order[i]);
+		}
+	}
+}
+
+/* Members of a group of 'n' ranks at stride 's' inside one node of G ranks. */
+static int members_in_node(int n, long s, int G)
+{
+	if (s >= G)
+		return 1;
+	long fit = G / s;
+	return fit < n ? (int)fit : n;
+}
+
+static void group_of(const struct calc_plan *plan, const long st[CALC_DIM_N], enum calc_dim dim,
+                     struct calc_group *out)
+{
+	int G = plan->gpus_per_node > 0 ? plan->gpus_per_node : 1;
+
+	if (dim == CALC_DIM_DP) {
+		/* the gradient-reduction group: DP x CP ranks */
+		int ndp = degree(plan, CALC_DIM_DP), ncp = degree(plan, CALC_DIM_CP);
+		int gdp = members_in_node(ndp, st[CALC_DIM_DP], G);
+		int gcp = members_in_node(ncp, st[CALC_DIM_CP], G);
+		out->size = ndp * ncp;
+		out->per_node = gdp * gcp > G ? G : gdp * gcp;
+	} else {
+		out->size = degree(plan, dim);
+		out->per_node = members_in_node(out->size, st[dim], G);
+	}
+	if (out->per_node < 1)
+		out->per_node = 1;
+	out->nodes = (out->size + out->per_node - 1) / out->per_node;
+	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+}
+
+void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out)
+{
+	long st[CALC_DIM_N];
+	strides(plan, st);
+	group_of(plan, st, dim, out);
+}
+
+/* ------------------------------------------------------------------ volumes */
+
+/* Layers of the most loaded stage (layers_per_stage is filled by plan.c). */
+static int worst_layers(const struct calc_plan *p)
+{
+	int pp = p->pp > 0 ? p->pp : 1, w = 0;
+	if (!p->uneven_stages && p->layers_per_stage[0] > 0)
+		return p->layers_per_stage[0];
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++)
+		if (p->layers_per_stage[i] > w)
+			w = p->layers_per_stage[i];
+	return w > 0 ? w : (p->model.layers + pp - 1) / pp;
+}
+
+/* Parameters held by one GPU of the most loaded stage: the first stage holds the
+ * embedding, the last the LM head (or, tied with pp > 1, Megatron's copy of the
+ * embedding); tensor parallelism divides everything (MEG-MEM, REFERENCES.md §1.2). */
+static double grad_params(const struct calc_plan *p)
+{
+	struct calc_params pr;
+	int pp = p->pp > 0 ? p->pp : 1, tp = p->tp > 0 ? p->tp : 1;
+	int L0 = p->layers_per_stage[0] > 0 ? p->layers_per_stage[0] : p->model.layers / pp;
+	int Ll = pp <= CALC_MAX_STAGES && p->layers_per_stage[pp - 1] > 0 ? p->layers_per_stage[pp - 1]
+	                                                                  : p->model.layers / pp;
+	double first, last;
+
+	calc_model_params(&p->model, &pr);
+	first = pr.layer * L0 + pr.embedding + pr.position;
+	if (pp == 1)
+		return (first + pr.lm_head + pr.final_norm) / tp;
+	last = pr.layer * Ll + pr.final_norm + (pr.lm_head > 0 ? pr.lm_head : pr.embedding);
+	return (first > last ? first : last) / tp;
+}
+
+static int head_dim(const struct calc_model *m)
+{
+	return m->head_dim > 0 ? m->head_dim : m->heads > 0 ? m->hidden / m->heads : m->hidden;
+}
+
+int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
+{
+	struct calc_links l;
+	const struct calc_model *md = &plan->model;
+	int t = degree(plan, CALC_DIM_TP), cp = degree(plan, CALC_DIM_CP), pp = degree(plan, CALC_DIM_PP);
+	int m = calc_plan_microbatches(plan), v = plan->vpp > 0 ? plan->vpp : 1;
+	int full = plan->recompute == CALC_RC_FULL, Lst = worst_layers(plan);
+	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = md->hidden;
+	double mL;
+	struct calc_comm_dim *x;
+
+	if (m < 1)
+		m = 1;
+	mL = (double)m * Lst;
+	memset(out, 0, sizeof *out);
+	calc_comm_links(plan, &l);
+	{
+		long st[CALC_DIM_N];
+		strides(plan, st);
+		for (int d = 0; d < CALC_DIM_N; d++)
+			group_of(plan, st, (enum calc_dim)d, &out->dim[d].group);
+	}
+
+	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
+	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8).
+	 * With SP each all-reduce becomes all-gather + reduce-scatter of equal bus bytes
+	 * (Korthikanti 2022 §4.2.2).  SP's extra backward all-gather of the saved norm output
+	 * (§4.2.2: overlapped with the input-gradient GEMM) is not counted. */
+	x = &out->dim[CALC_DIM_TP];
+	if (t > 1) {
+		double S = b * s_loc * h * ACT_BYTES, ncoll = 4 + 2 * full;
+		double tar = plan->sp ? calc_coll_time(CALC_COLL_ALLGATHER, S, &x->group, &l) +
+		                            calc_coll_time(CALC_COLL_REDUCESCATTER, S, &x->group, &l)
+		                      : calc_coll_time(CALC_COLL_ALLREDUCE, S, &x->group, &l);
+		x->collective = plan->sp ? "all-gather + reduce-scatter" : "all-reduce";
+		x->count = mL * ncoll * (plan->sp ? 2 : 1);
+		x->bytes = mL * ncoll * calc_coll_factor(CALC_COLL_ALLREDUCE, t) * S;
+		x->net_bytes = mL * ncoll * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, S, &x->group);
+		out->tp_layer_f = 2 * tar;
+		out->tp_layer_b = (2 + 2 * full) * tar;
+		x->time = mL * (out->tp_layer_f + out->tp_layer_b);
+	} else
+		x->collective = "-";
+
+	/* CP: all-gather of this TP rank's K and V heads for the whole sequence forward,
+	 * reduce-scatter of their gradients backward (Llama 3 §3.3.2; REFERENCES.md §4.7).
+	 * With fewer KV heads than TP ranks each rank keeps one (replicated) head. */
+	x = &out->dim[CALC_DIM_CP];
+	if (cp > 1) {
+		int kv = md->kv_heads > 0 ? md->kv_heads : md->heads;
+		double kvh = (double)kv / t < 1 ? 1 : (double)kv / t;
+		double S = b * plan->seq_len * 2 * kvh * head_dim(md) * ACT_BYTES;
+		double tag = calc_coll_time(CALC_COLL_ALLGATHER, S, &x->group, &l);
+		double trs = calc_coll_time(CALC_COLL_REDUCESCATTER, S, &x->group, &l);
+		x->collective = "all-gather K,V + reduce-scatter dK,dV";
+		x->count = mL * (2 + full);
+		x->bytes = x->count * calc_coll_factor(CALC_COLL_ALLGATHER, cp) * S;
+		x->net_bytes = x->count * calc_coll_net_bytes(CALC_COLL_ALLGATHER, S, &x->group);
+		out->cp_layer_f = tag;
+		out->cp_layer_b = trs + full * tag;
+		x->time = mL * (out->cp_layer_f + out->cp_layer_b);
+	} else
+		x->collective = "-";
+
+	/* PP: b*s*h per boundary per micro-batch each way (Narayanan 2021 §3.2), v times with
+	 * interleaving (§2.2.2); scatter/gather sends 1/t over the link and all-gathers on
+	 * NVLink (§4.1).  A stage in the middle sends activations forward and gradients back. */
+	x = &out->dim[CALC_DIM_PP];
+	if (pp > 1) {
+		double S = b * s_loc * h * ACT_BYTES;
+		int sg = plan->p2p_scatter_gather && t > 1;
+		double send = sg ? S / t : S;
+		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK};
+		out->p2p = calc_coll_time(CALC_COLL_P2P, send, &x->group, &l) +
+		           (sg ? calc_coll_time(CALC_COLL_ALLGATHER, S, &intra, &l) : 0);
+		x->collective = sg ? "send/recv (scatter/gather)" : "send/recv";
+		x->count = 2.0 * m * v;
+		x->bytes = x->count * send;
+		x->net_bytes = x->group.tier == CALC_TIER_NET ? x->bytes : 0;
+		x->time = x->count * out->p2p;
+	} else
+		x->collective = "-";
+
+	/* DP over DP x CP ranks: ZeRO §7 -- all-reduce (2 Psi), ZeRO-1/2 reduce-scatter of
+	 * gradients + all-gather of updated weights (2 Psi), ZeRO-3 one more all-gather of
+	 * weights, both gathers every micro-batch (3 Psi for m = 1).  Gradients travel at
+	 * the recipe's gradient precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2). */
+	x = &out->dim[CALC_DIM_DP];
+	out->grad_params = grad_params(plan) * calc_pipeline_param_copies(plan);
+	if (x->group.size > 1) {
+		const struct calc_recipe *r = plan->recipe;
+		double gb = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 2, wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		double G = out->grad_params * (gb > 0 ? gb : 2), W = out->grad_params * (wb > 0 ? wb : 2);
+		int n = x->group.size;
+		if (plan->zero == 0) {
+			x->collective = "all-reduce";
+			x->count = 1;
+			x->bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, n) * G;
+			x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
+			x->time = calc_coll_time(CALC_COLL_ALLREDUCE, G, &x->group, &l);
+		} else {
+			double ag = plan->zero >= 3 ? 2.0 * m : 1;
+			x->collective = plan->zero >= 3 ? "reduce-scatter + 2m all-gathers" : "reduce-scatter + all-gather";
+			x->count = 1 + ag;
+			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (G + ag * W);
+			x->net_bytes = calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
+			               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
+			x->time = calc_coll_time(CALC_COLL_REDUCESCATTER, G, &x->group, &l) +
+			          ag * calc_coll_time(CALC_COLL_ALLGATHER, W, &x->group, &l);
+		}
+	} else
+		x->collective = "-";
+
+	for (int d = 0; d < CALC_DIM_N; d++) {
+		out->bytes_total += out->dim[d].bytes;
+		out->net_bytes_total += out->dim[d].net_bytes;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ catalog */
+
+static const struct calc_comm *ctx_comm(struct calc_ctx *c)
+{
+	if (!c->slot[CALC_SLOT_COMM]) {
+		struct calc_comm *cm = xmalloc(sizeof *cm);
+		calc_comm(&c->plan, cm);
+		c->slot[CALC_SLOT_COMM] = cm;
+		c->slot_free[CALC_SLOT_COMM] = free;
+	}
+	return c->slot[CALC_SLOT_COMM];
+}
+
+#define QBYTES(fn, D)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		o->num = ctx_comm(c)->dim[D].bytes;                                        \
+		return 0;                                                                  \
+	}
+#define QTIME(fn, D)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		o->num = ctx_comm(c)->dim[D].time;                                         \
+		return 0;                                                                  \
+	}
+#define QTIER(fn, D)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		o->num = ctx_comm(c)->dim[D].group.tier;                                   \
+		o->str = calc_tier_name(ctx_comm(c)->dim[D].group.tier);                   \
+		return 0;                                                                  \
+	}
+QBYTES(q_tp_bytes, CALC_DIM_TP)
+QBYTES(q_cp_bytes, CALC_DIM_CP)
+QBYTES(q_pp_bytes, CALC_DIM_PP)
+QBYTES(q_dp_bytes, CALC_DIM_DP)
+QTIME(q_tp_time, CALC_DIM_TP)
+QTIME(q_cp_time, CALC_DIM_CP)
+QTIME(q_pp_time, CALC_DIM_PP)
+QTIME(q_dp_time, CALC_DIM_DP)
+QTIER(q_tp_tier, CALC_DIM_TP)
+QTIER(q_cp_tier, CALC_DIM_CP)
+QTIER(q_pp_tier, CALC_DIM_PP)
+QTIER(q_dp_tier, CALC_DIM_DP)
+
+static int q_total(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->bytes_total;
+	return 0;
+}
+
+static int q_net(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->net_bytes_total;
+	return 0;
+}
+
+static int q_p2p(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->p2p;
+	return 0;
+}
+
+static int q_tp_layer(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->tp_layer_f + ctx_comm(c)->tp_layer_b;
+	return 0;
+}
+
+const struct calc_quantity calc_q_comm[] = {
+	{"comm.tp.bytes", "B", "bytes one GPU sends per step for tensor parallelism (NCCL bus bytes)", q_tp_bytes},
+	{"comm.cp.bytes", "B", "bytes one GPU sends per step for context parallelism (K/V exchange)", q_cp_bytes},
+	{"comm.pp.bytes", "B", "bytes one GPU of a middle stage sends per step between pipeline stages", q_pp_bytes},
+	{"comm.dp.bytes", "B", "bytes one GPU sends per step for the gradient reduction (DP x CP, ZeRO)", q_dp_bytes},
+	{"comm.total.bytes", "B", "bytes one GPU sends per step, all dimensions", q_total},
+	{"comm.net.bytes", "B", "bytes one GPU sends per step over the inter-node network", q_net},
+	{"comm.tp.time", "s", "time of the TP collectives per step if none overlapped", q_tp_time},
+	{"comm.cp.time", "s", "time of the CP collectives per step if none overlapped", q_cp_time},
+	{"comm.pp.time", "s", "time of all pipeline sends of one GPU per step", q_pp_time},
+	{"comm.dp.time", "s", "time of the gradient reduction per step if not overlapped", q_dp_time},
+	{"comm.tp.layer_time", "s", "TP collectives of one layer for one micro-batch (forward + backward)", q_tp_layer},
+	{"comm.pp.p2p_time", "s", "one activation send between adjacent stages", q_p2p},
+	{"comm.tp.tier", "", "network tier the TP group uses (NVLink or network)", q_tp_tier},
+	{"comm.cp.tier", "", "network tier the CP group uses", q_cp_tier},
+	{"comm.pp.tier", "", "slowest network tier a pipeline send crosses", q_pp_tier},
+	{"comm.dp.tier", "", "network tier of the gradient-reduction group", q_dp_tier},
+	{0},
+};
+
+/* The `trainplan comm` table: one row per dimension. */
+static int t_comm(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                  struct calc_diag *d)
+{
+	const struct calc_comm *cm = ctx_comm(c);
+	const struct calc_step *st = calc_ctx_step(c, d);
+	int cd, cc, cn, cg, ct, cb, cnb, ctime, cexp;
+
+	if (!st)
+		return -1;
+	calc_table_init(t, "comm", "Communication per GPU per step, by parallel dimension and network tier");
+	cd = calc_table_col(t, "dimension", "", CALC_D_TEXT, 0);
+	cc = calc_table_col(t, "collective", "", CALC_D_TEXT, 0);
+	cn = calc_table_col(t, "group", "1", CALC_D_INT, 0);
+	cg = calc_table_col(t, "per node", "1", CALC_D_INT, 0);
+	ct = calc_table_col(t, "tier", "", CALC_D_TEXT, 0);
+	cb = calc_table_col(t, "bytes", "B", CALC_D_GB, 2);
+	cnb = calc_table_col(t, "network bytes", "B", CALC_D_GB, 2);
+	ctime = calc_table_col(t, "time", "s", CALC_D_MS, 1);
+	cexp = calc_table_col(t, "exposed", "s", CALC_D_MS, 1);
+	for (int i = 0; i < CALC_DIM_N; i++) {
+		const struct calc_comm_dim *x = &cm->dim[i];
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cd, calc_dim_name((enum calc_dim)i));
+		calc_table_str(t, r, cc, x->collective);
+		calc_table_num(t, r, cn, x->group.size);
+		calc_table_num(t, r, cg, x->group.per_node);
+		calc_table_str(t, r, ct, x->group.size > 1 ? calc_tier_name(x->group.tier) : "-");
+		calc_table_num(t, r, cb, x->bytes);
+		calc_table_num(t, r, cnb, x->net_bytes);
+		calc_table_num(t, r, ctime, x->time);
+		calc_table_num(t, r, cexp, st->exposed[i]);
+	}
+	calc_table_note(t, "Bytes are what one GPU sends per step in NCCL bus-byte accounting "
+	                   "(all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n of the message; "
+	                   "nccl-tests PERFORMANCE.md); PP counts a middle stage (activations forward, "
+	                   "gradients back).  Exposed: the part on the critical path of the step.");
+	return 0;
+}
+
+const struct calc_tabledef calc_t_comm[] = {
+	{"comm", "bytes and time per GPU per step, by dimension and network tier", "", t_comm},
+	{0},
+};
+
+/* comm-vs-tp: TP traffic per GPU per step for TP = 1 .. 64, DP shrinking to keep the
+ * GPU count; the group leaves the node where TP exceeds gpus_per_node. */
+static int d_comm_vs_tp(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                        struct calc_diag *d)
+{
+	int ctp, cnode, ccross, cb, cnb, ctime, clayer;
+	int gpus = calc_plan_gpus(&c->plan);
+	struct calc_plan *p = xmalloc(sizeof *p);
+
+	calc_table_init(t, "comm-vs-tp", "TP bytes and time per GPU per step against the TP degree");
+	ctp = calc_table_col(t, "tp", "1", CALC_D_INT, 0);
+	cnode = calc_table_col(t, "gpus_per_node", "1", CALC_D_INT, 0);
+	ccross = calc_table_col(t, "crosses_nodes", "1", CALC_D_INT, 0);
+	cb = calc_table_col(t, "tp_bytes", "B", CALC_D_GB, 2);
+	cnb = calc_table_col(t, "tp_net_bytes", "B", CALC_D_GB, 2);
+	ctime = calc_table_col(t, "tp_time", "s", CALC_D_S, 3);
+	clayer = calc_table_col(t, "tp_layer_time", "s", CALC_D_MS, 3);
+	for (int tp = 1; tp <= 64; tp *= 2) {
+		struct calc_comm cm;
+		int rest = c->plan.pp * (c->plan.cp > 0 ? c->plan.cp : 1) * tp;
+		int r;
+		if (rest > gpus)
+			break;
+		*p = c->plan;
+		p->tp = tp;
+		p->dp = gpus / rest;
+		calc_comm(p, &cm);
+		r = calc_table_row(t);
+		calc_table_num(t, r, ctp, tp);
+		calc_table_num(t, r, cnode, p->gpus_per_node);
+		calc_table_num(t, r, ccross, cm.dim[CALC_DIM_TP].group.tier == CALC_TIER_NET);
+		calc_table_num(t, r, cb, cm.dim[CALC_DIM_TP].bytes);
+		calc_table_num(t, r, cnb, cm.dim[CALC_DIM_TP].net_bytes);
+		calc_table_num(t, r, ctime, cm.dim[CALC_DIM_TP].time);
+		calc_table_num(t, r, clayer, cm.tp_layer_f + cm.tp_layer_b);
+	}
+	free(p);
+	calc_table_note(t, "DP = GPUs / (TP x PP x CP) for each row; TP groups are innermost, so a "
+	                   "TP group larger than a node crosses the network (hierarchical all-reduce).");
+	return 0;
+}
+
+const struct calc_tabledef calc_d_comm[] = {
+	{"comm-vs-tp", "TP bytes and time per GPU per step vs TP degree 1-64, NVLink/network boundary marked",
+	 "", d_comm_vs_tp},
+	{0},
+};

@@ -1,7 +1,114 @@
 /*
- * comm.h -- public interface of comm.c.  Included by calc.h.
+ * comm.h -- public interface of comm.c: collectives over network tiers and the bytes
+ * each GPU moves per step for every kind of parallelism.  Included by calc.h.
+ *
+ * Two tiers: NVLink inside a node and the network (InfiniBand/RoCE) across nodes.
+ * Collectives use the alpha-beta cost with NCCL's bus-bandwidth factors
+ * (nccl-tests doc/PERFORMANCE.md, REFERENCES.md §4.5); volumes follow REFERENCES.md §4.
  */
 #ifndef CALC_COMM_H
 #define CALC_COMM_H
+
+enum calc_tier { CALC_TIER_NVLINK, CALC_TIER_NET };
+
+enum calc_coll {
+	CALC_COLL_ALLREDUCE,
+	CALC_COLL_ALLGATHER,
+	CALC_COLL_REDUCESCATTER,
+	CALC_COLL_ALLTOALL,
+	CALC_COLL_P2P, /* one send of the whole message to one peer */
+};
+
+/* The parallel dimensions, in the order of the `trainplan comm` table. */
+enum calc_dim { CALC_DIM_TP, CALC_DIM_CP, CALC_DIM_PP, CALC_DIM_DP, CALC_DIM_N };
+
+const char *calc_tier_name(enum calc_tier t); /* "NVLink", "network" */
+const char *calc_dim_name(enum calc_dim d);   /* "TP", "CP", "PP", "DP" */
+
+/*
+ * NCCL bus-bandwidth factor of collective 'k' over 'n' ranks: the bytes each rank
+ * sends, as a multiple of the message size S (for all-gather and reduce-scatter S is
+ * the total array, recvcount * n).  All-reduce 2(n-1)/n, all-gather, reduce-scatter
+ * and all-to-all (n-1)/n, point-to-point 1; 0 for n <= 1 except point-to-point.
+ */
+double calc_coll_factor(enum calc_coll k, int n);
+
+/*
+ * Time [s] of one flat ring collective of 'bytes' (S as above) over 'n' ranks on one
+ * tier with bus bandwidth 'busbw' [bytes/s] and per-step latency 'lat' [s]:
+ * steps * lat + factor * S / busbw, with 2(n-1) steps for all-reduce, n-1 for
+ * all-gather, reduce-scatter and all-to-all, 1 for point-to-point.  0 when n <= 1
+ * (except point-to-point).
+ */
+double calc_coll_flat(enum calc_coll k, double bytes, int n, double busbw, double lat);
+
+/* A communication group laid out on the cluster. */
+struct calc_group {
+	int size;            /* ranks in the group */
+	int per_node;        /* ranks of the group inside one node (g) */
+	int nodes;           /* nodes the group spans (N = ceil(size / g)) */
+	enum calc_tier tier; /* NVLink when the group fits in a node, else network */
+};
+
+/* The links a plan's cluster offers, as the time model uses them.  calc_comm_links
+ * fills them from the plan: NVLink at intra_node_busbw (intra_node_bw when that is 0),
+ * the network at inter_node_bw * inter_node_eff; a missing bandwidth counts as free. */
+struct calc_links {
+	double intra_busbw; /* NVLink NCCL bus bandwidth per GPU [bytes/s] */
+	double intra_lat;   /* per ring step inside a node [s] */
+	double inter_bw;    /* network bandwidth per GPU per direction achieved (bw * eff) [bytes/s] */
+	double inter_lat;   /* per ring step across nodes [s] */
+};
+void calc_comm_links(const struct calc_plan *plan, struct calc_links *out);
+
+/*
+ * Time [s] of collective 'k' of 'bytes' over group 'g'.  Inside a node: flat ring on
+ * NVLink.  Across nodes with g ranks per node: hierarchical -- reduce-scatter inside
+ * the node, the collective on the 1/g shard across the N nodes (each GPU on its own
+ * NIC), all-gather inside the node (REFERENCES.md §6, derived bound (b)); with g = 1
+ * a flat ring on the network.  Point-to-point across nodes uses one NIC.
+ */
+double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g,
+                      const struct calc_links *l);
+/* Bytes per GPU that cross the network for the same collective (0 inside a node). */
+double calc_coll_net_bytes(enum calc_coll k, double bytes, const struct calc_group *g);
+
+/*
+ * Lay out dimension 'dim' of the plan on the cluster by parallel.placement
+ * (innermost first, Megatron's default tp-cp-pp-dp).  The DP group is the
+ * gradient-reduction group, DP x CP ranks (CP ranks hold the same weights).
+ */
+void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out);
+
+/* One dimension's traffic per GPU per step. */
+struct calc_comm_dim {
+	const char *collective; /* "all-reduce", "all-gather + reduce-scatter", ... */
+	struct calc_group group;
+	double bytes;     /* bytes each GPU sends per step, NCCL bus-byte accounting [bytes] */
+	double net_bytes; /* of which cross the network [bytes] */
+	double count;     /* collectives (or sends) per GPU per step */
+	double time;      /* time of all of them if nothing overlapped [s] */
+};
+
+struct calc_comm {
+	struct calc_comm_dim dim[CALC_DIM_N];
+	/* per micro-batch and per transformer layer, on the critical path before overlap */
+	double tp_layer_f;    /* TP collectives of the forward of one layer [s] */
+	double tp_layer_b;    /* TP collectives of the backward (+ recompute) of one layer [s] */
+	double cp_layer_f;    /* CP K/V all-gather of one layer [s] */
+	double cp_layer_b;    /* CP dK/dV reduce-scatter (+ recompute all-gather) [s] */
+	double p2p;           /* one activation send between adjacent stages [s] */
+	double grad_params;   /* parameters whose gradients one GPU reduces (worst stage) */
+	double bytes_total;   /* all dimensions [bytes] */
+	double net_bytes_total; /* [bytes] */
+};
+
+/*
+ * Traffic of one GPU of the plan per step, per dimension, in SI units.  Pure
+ * arithmetic on the plan (no allocation, no simulator); the exposed share of each
+ * dimension depends on compute and is in struct calc_step.  Returns 0 (the plan is
+ * assumed valid; a zero degree is treated as 1).
+ */
+int calc_comm(const struct calc_plan *plan, struct calc_comm *out);
 
 #endif

@@ -280,8 +280,9 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		r->es->bad = 1;
 		return 1;
 	}
-	if (!value) {
-		calc_error(r->d, r->file, r->line, "%s.%s has no value", section, name);
+	if (!value || !*value) {
+		const struct calc_key_info *ki = calc_plan_key_at(k);
+		calc_error(r->d, r->file, r->line, "%s.%s has no value (allowed: %s)", section, name, ki->range);
 		r->es->bad = 1;
 		return 1;
 	}
@@ -613,6 +614,20 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
 
 #define KEYI(sec, name) key_index_named(sec, name)
 
+/* Of several keys, the one set last by the user (override > plan file > default),
+ * so that a message about their combination points where the user changed it. */
+static int latest_key(const struct calc_plan *p, const char *const *names)
+{
+	int best = -1;
+	for (int i = 0; names[i]; i++) {
+		int k = key_index("parallel", names[i]);
+		if (best < 0 || p->key_src[k] > p->key_src[best] ||
+		    (p->key_src[k] == p->key_src[best] && p->key_line[k] > p->key_line[best]))
+			best = k;
+	}
+	return best;
+}
+
 static void divisors(int n, char *buf, size_t cap)
 {
 	buf[0] = 0;
@@ -674,15 +689,17 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
 		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
 	if (p->tp * p->pp * p->dp * p->cp != gpus) {
+		static const char *const degrees[] = {"tp", "pp", "dp", "cp", NULL};
+		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
-			ERR("parallel", "tp", "tp x pp x cp = %d x %d x %d = %d does not divide the %d GPUs (%d nodes x %d)",
+			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %d does not divide the %d GPUs (%d nodes x %d)",
 			    p->tp, p->pp, p->cp, p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
 		else
-			ERR("parallel", "dp", "tp x pp x dp x cp = %d x %d x %d x %d = %ld but the cluster has %d GPUs "
+			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %ld but the cluster has %d GPUs "
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
 			    (long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
-	if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % (p->micro_batch * p->dp))
+	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % (p->micro_batch * p->dp))
 		ERR("training", "global_batch", "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
 		    "= %d", p->global_batch, p->micro_batch, p->dp, p->micro_batch * p->dp);
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))

@@ -1,7 +1,106 @@
 /*
- * step.h -- public interface of step.c.  Included by calc.h.
+ * step.h -- public interface of step.c: FLOPs, op-level times, step time, MFU/HFU,
+ * run time and cost.  Included by calc.h.
+ *
+ * Which function to call:
+ *   calc_step       the reference: op times per stage fed to the pipeline simulator
+ *                   (calc_pipeline_simulate); allocates the simulator's timeline and
+ *                   frees it before returning.  Use it for one plan (the CLI, the
+ *                   catalog, the report).
+ *   calc_step_fast  the same op times and communication with the closed-form bubble of
+ *                   the schedule instead of the simulator; no allocation, no
+ *                   diagnostics, 0.2-0.4 us.  Use it where millions of
+ *                   configurations are ranked (the planner), then confirm the chosen
+ *                   few with calc_step.  Both agree exactly for even stages under
+ *                   GPipe/1F1B when p2p = 0 (see tests/calc/step.c).
  */
 #ifndef CALC_STEP_H
 #define CALC_STEP_H
+
+/* FLOPs of one optimizer step of the whole job (all GPUs) [FLOP]. */
+struct calc_flops {
+	double model;       /* forward + backward, no recomputation (PaLM's MFU numerator) */
+	double hardware;    /* model + recomputation as Korthikanti 2022 App. A counts it */
+	double per_token;   /* model FLOPs per token [FLOP/token] */
+	double attn_share;  /* share of model FLOPs in the s^2 attention core [0..1] */
+};
+/*
+ * Model and hardware FLOPs per step: Korthikanti 2022 Eq. 7 (model) and Eq. 8
+ * (selective recomputation or flash attention), Narayanan 2021 Eq. 3 (full
+ * recomputation), generalised to GQA (K, V projections of kv_heads * head_dim) and
+ * SwiGLU (three h x f matrices).  Biases, norms and softmax are not counted (the
+ * papers' lower bound).
+ */
+void calc_flops(const struct calc_plan *plan, struct calc_flops *out);
+
+/* Times of one transformer layer for one micro-batch on one GPU [s]. */
+struct calc_layer_time {
+	double gemm;      /* forward GEMMs (QKV, out-proj, MLP), roofline each */
+	double attn;      /* forward attention core (QK^T, softmax, attention x V) */
+	double elem;      /* forward memory-bound ops (norms, residual, dropout, activation) */
+	double f;         /* forward compute = gemm + attn + elem */
+	double b;         /* backward for inputs: dgrad GEMMs, attention and elementwise backward */
+	double w;         /* backward for weights: wgrad GEMMs */
+	double recompute; /* forward work repeated in the backward (selective or full) */
+	double comm_f;    /* TP + CP collectives of the forward, exposed part */
+	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
+};
+/*
+ * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
+ * (tokens b*s/cp, weights split t ways); 'cm' (from calc_comm of the same plan) gives
+ * the TP/CP collectives, of which the share 1 - tp_overlap is charged.  Pure arithmetic.
+ */
+void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
+                     struct calc_layer_time *out);
+
+struct calc_step {
+	struct calc_comm comm;     /* traffic of the plan */
+	struct calc_layer_time layer;
+	double peak;               /* dense tensor peak the GEMMs run at [FLOP/s] */
+	int critical;              /* stage whose busy time sets the breakdown */
+	double tf, tb, tw;         /* per micro-batch on the critical stage, incl. comm [s] */
+	/* breakdown of the step; the six sum to 'time' */
+	double compute;            /* forward + backward compute of the critical stage [s] */
+	double recompute;          /* recomputation [s] */
+	double tp_comm;            /* exposed TP + CP collectives [s] */
+	double bubble;             /* pipeline idle time of the critical stage incl. p2p [s] */
+	double dp_exposed;         /* gradient reduction not hidden behind backward [s] */
+	double optimizer;          /* optimizer step [s] */
+	double makespan;           /* pipeline part = compute + recompute + tp_comm + bubble [s] */
+	double time;               /* one optimizer step [s] */
+	double exposed[CALC_DIM_N];/* exposed time per dimension [s] */
+	struct calc_flops flops;
+	double mfu, hfu;           /* [0..1] (PaLM §4 / Korthikanti 2022 §6.3) */
+	double model_tflops;       /* model FLOP/s per GPU [FLOP/s] */
+	double hw_tflops;          /* hardware FLOP/s per GPU [FLOP/s] */
+	double tokens_per_s;       /* whole job [tokens/s] */
+	double steps;              /* optimizer steps for plan->tokens */
+	double run_time;           /* [s] */
+	double gpu_hours;          /* [GPU-hours] */
+	double cost;               /* [currency] */
+};
+
+/*
+ * Step time of the plan with the pipeline simulator: per-stage T_F, T_B, T_W from
+ * calc_layer_time (plus embedding, LM head and loss on the first and last stage),
+ * makespan from calc_pipeline_simulate, plus exposed DP communication and the
+ * optimizer step.  Returns 0, or -1 after a diagnostic (the simulator refused).
+ */
+int calc_step(const struct calc_plan *plan, struct calc_step *out, struct calc_diag *d);
+
+/*
+ * The planner's path: as calc_step with the closed-form makespan
+ * m*(T_F+T_B+T_W) + bubble of the schedule (REFERENCES.md §3) on the most loaded
+ * stage.  Allocates nothing, never fails; 0.2-0.4 us per call (make bench-comm).
+ * The plan need not pass calc_plan_validate, but its fields must agree: dp with the
+ * GPU count, and layers_per_stage[0 .. pp-1] either the split for this pp (as plan.c
+ * fills it) or all 0, which means an even split L/pp.  The closed forms hold for
+ * uniform stages, so with uneven stages or interleaving the result is an estimate
+ * (within 2% of calc_step on the default plan for every schedule, tests/calc/step.c).
+ */
+void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
+
+/* The step result of a catalog context, computed once (NULL after a diagnostic). */
+const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 
 #endif

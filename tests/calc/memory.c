@@ -1,0 +1,218 @@
+/*
+ * tests/calc/memory.c -- recipes, ZeRO sharding and activations against the papers.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ZeRO paper Figure 1 / §5: Psi = 7.5B, N_d = 64, K = 12:
+ * baseline (2+2+12) Psi = 120 GB; P_os 2Psi + 2Psi + 12Psi/64 = 31.4 GB;
+ * P_os+g 2Psi + 14Psi/64 = 16.6 GB; P_os+g+p 16Psi/64 = 1.9 GB. */
+static void test_zero_figure1(void **state)
+{
+	const struct calc_recipe *r = calc_recipe_find("zero-paper");
+	const double psi = 7.5e9, expect[4] = {120.0e9, 31.40625e9, 16.640625e9, 1.875e9};
+	assert_non_null(r);
+	for (int z = 0; z <= 3; z++) {
+		double b = 0;
+		for (int k = 0; k < CALC_T_NCLASS; k++)
+			b += calc_recipe_bytes_sharded(r, (enum calc_tclass)k, z, 64);
+		assert_near(psi * b, expect[z], 1e-12);
+	}
+	/* the paper's rounded figures */
+	assert_near(round(psi * 4.1875 / 1e8) / 10, 31.4, 1e-9);
+	assert_near(round(psi * (2 + 14.0 / 64) / 1e8) / 10, 16.6, 1e-9);
+}
+
+/* The same through the whole memory engine: one stage, no TP, dp = 64 on a model
+ * of Psi parameters: model states per GPU = Psi x the ZeRO figures above. */
+static void test_zero_end_to_end(void **state)
+{
+	const char *sets[] = {"model.preset=nar21-7.5b", "nodes=8", "tp=1", "pp=1", "dp=64", "global_batch=512",
+	                      "recipe=zero-paper", "zero=0"};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	struct calc_params pr;
+	const double per[4] = {16, 4 + 12.0 / 64, 2 + 14.0 / 64, 16.0 / 64};
+	load_plan(&p, sets, 8);
+	calc_model_params(&p.model, &pr);
+	for (int z = 0; z <= 3; z++) {
+		p.zero = z;
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		assert_near(m->st[0].states, pr.total * per[z], 1e-12);
+	}
+	free(m);
+}
+
+/* Megatron-LM README "Distributed Optimizer": bf16 params + fp32 grads = 18 B/param,
+ * 6 + 12/d with the distributed optimizer. */
+static void test_megatron_recipe(void **state)
+{
+	const struct calc_recipe *r = calc_recipe_find("megatron");
+	int ds[] = {1, 2, 8, 64, 1000};
+	assert_near(calc_recipe_total(r), 18, 0);
+	for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+		double b = 0;
+		for (int k = 0; k < CALC_T_NCLASS; k++)
+			b += calc_recipe_bytes_sharded(r, (enum calc_tclass)k, 1, ds[i]);
+		assert_near(b, 6 + 12.0 / ds[i], 1e-12);
+	}
+	/* the seed baseline: 2 + 8; FP8-LM Eq. (8): 6 on the optimizer side (+1 FP8 weights) */
+	assert_near(calc_recipe_total(calc_recipe_find("seed")), 10, 0);
+	assert_near(calc_recipe_total(calc_recipe_find("fp8-lm")) - calc_recipe_bytes(calc_recipe_find("fp8-lm"),
+	                                                                                CALC_T_WEIGHT), 6, 0);
+	assert_near(calc_recipe_total(calc_recipe_find("zero-paper")), 16, 0);
+	assert_near(calc_recipe_total(calc_recipe_find("deepseek-v3")), 14, 0);
+}
+
+/* The seed question: ~100B parameters x (2 + 8) bytes ~ 1,000 GB -> at least 13
+ * GPUs of 80 GB (12.65 for dense-100b's 101.19B). */
+static void test_seed_min_gpus(void **state)
+{
+	const char *sets[] = {"recipe=seed"};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	load_plan(&p, sets, 1);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->states_total, 101.19e9 * 10, 1e-4);
+	assert_int_equal(m->states_min_gpus_nominal, 13);
+	free(m);
+}
+
+/* Korthikanti et al. 2022 Table 2 for GPT-3 175B (a = 96, s = 2048, h = 12288,
+ * b = 1, t = 8, dropout, no FlashAttention), in units of sbh (5as/h = 80):
+ *   no parallelism              34 + 80         = 114
+ *   TP                          10 + 24/8 + 80/8 = 23
+ *   TP + SP                     34/8 + 80/8      = 14.25
+ *   TP + selective              10 + 24/8        = 13
+ *   TP + SP + selective         34/8             = 4.25
+ *   full recompute              2
+ * (the library adds nothing else to a layer: no flash statistics when flash is off) */
+static void test_kor22_table2(void **state)
+{
+	struct {
+		const char *tp, *sp, *rc;
+		double sbh;
+	} rows[] = {
+		{"tp=1", "sp=no", "recompute=none", 114},  {"tp=8", "sp=no", "recompute=none", 23},
+		{"tp=8", "sp=yes", "recompute=none", 14.25}, {"tp=8", "sp=no", "recompute=selective", 13},
+		{"tp=8", "sp=yes", "recompute=selective", 4.25}, {"tp=8", "sp=no", "recompute=full", 2},
+		{"tp=1", "sp=no", "recompute=full", 2},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *sets[] = {"model.preset=gpt3-175b", "flash_attention=no", "dp=0", "pp=8", rows[i].tp,
+		                      rows[i].sp, rows[i].rc, "seq_len=2048", "micro_batch=1", "recipe=megatron",
+		                      "global_batch=1536"};
+		struct calc_plan p;
+		struct calc_act_layer a;
+		load_plan(&p, sets, 11);
+		calc_memory_act_layer(&p, &a);
+		assert_near(a.total / (2048.0 * 1 * 12288), rows[i].sbh, 1e-12);
+	}
+	/* convention: full recomputation with SP stores the sequence-sharded input 2sbh/t */
+	{
+		const char *sets[] = {"model.preset=gpt3-175b", "flash_attention=no", "tp=8", "sp=yes", "recompute=full"};
+		struct calc_plan p;
+		struct calc_act_layer a;
+		load_plan(&p, sets, 5);
+		calc_memory_act_layer(&p, &a);
+		assert_near(a.total / (2048.0 * 12288), 2.0 / 8, 1e-12);
+	}
+}
+
+/* GQA + SwiGLU + no dropout + FlashAttention, Llama 2 70B, t = 8 with SP, b = 1,
+ * s = 4096, by hand (elements of 2 bytes):
+ *   attention: norm in + QKV in 2*2*sbh/8 = 0.5 sbh; Q (64 heads) + K, V (8 heads)
+ *     2*sb*(64 + 16)*128/8 = 2560 sb; out-proj input 2*sb*64*128/8 = 2048 sb;
+ *     flash statistics 4*64*s*b/8 = 32 sb
+ *   MLP: norm in + fc1 in 0.5 sbh; SwiGLU 3*2*sb*28672/8 = 21504 sb
+ * total = sb (8192 + 2560 + 2048 + 32 + 21504) = 34336 sb. */
+static void test_gqa_swiglu(void **state)
+{
+	const char *sets[] = {"model.preset=llama2-70b", "tp=8", "sp=yes", "recompute=selective", "seq_len=4096",
+	                      "flash_attention=yes", "pp=8", "dp=0"};
+	struct calc_plan p;
+	struct calc_act_layer a;
+	load_plan(&p, sets, 8);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 34336.0 * 4096, 1e-12);
+	/* context parallelism divides the sequence: cp = 2 halves every term */
+	const char *sets2[] = {"model.preset=llama2-70b", "tp=8", "sp=yes", "seq_len=4096", "pp=4", "cp=2", "dp=0"};
+	load_plan(&p, sets2, 7);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 34336.0 * 2048, 1e-12);
+}
+
+/* Stage-0 activations against Megatron-LM's compute_activation_memory (SP +
+ * selective): per layer sbh(18 + 4f/h) = 34 sbh, times L layers (1F1B stage 0 holds
+ * p micro-batches of L/p layers), plus 8sbp + sbhp, all over t.  Our only
+ * difference is the token ids (8sb per micro-batch), which we do not divide by t:
+ * the difference 8sbp(1 - 1/t) is allowed for explicitly. */
+static void test_megatron_activation_formula(void **state)
+{
+	const char *sets[] = {"model.preset=gpt3-175b", "tp=8", "pp=8", "dp=0", "sp=yes", "recompute=selective",
+	                      "flash_attention=yes"};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	double s = 2048, b = 1, h = 12288, L = 96, t = 8, pp = 8, f = 4 * h;
+	double meg = (s * b * h * (18 + 4 * f / h) * L + 8 * s * b * pp + s * b * h * pp) / t;
+	load_plan(&p, sets, 7);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	/* remove the FlashAttention softmax statistics, which Megatron does not count */
+	double flash = 4.0 * 96 * s * b / t * (L / pp) * pp;
+	assert_near(m->st[0].activations - flash - 8 * s * b * pp * (1 - 1 / t), meg, 1e-9);
+	free(m);
+}
+
+/* In-flight micro-batches: 1F1B stage i holds p - i (Narayanan 2021 §2.2.1);
+ * interleaved stage 0 holds p(1 + (p-1)/(pv)) (Korthikanti 2022 §4.2.3); GPipe m. */
+static void test_inflight(void **state)
+{
+	const char *sets[] = {"pp=8", "schedule=1f1b"};
+	struct calc_plan p;
+	load_plan(&p, sets, 2);
+	for (int i = 0; i < 8; i++)
+		assert_near(calc_pipeline_inflight(&p, i), 8 - i, 0);
+	p.schedule = CALC_SCHED_INTERLEAVED;
+	p.vpp = 2;
+	assert_near(calc_pipeline_inflight(&p, 0), 8 * (1 + 7.0 / 16), 1e-12);
+	p.schedule = CALC_SCHED_GPIPE;
+	assert_near(calc_pipeline_inflight(&p, 3), calc_plan_microbatches(&p), 0);
+}
+
+/* Tensor parallelism divides the matrices but not the norms; the last stage of a
+ * tied-embedding model keeps its own copy of the embedding. */
+static void test_stage_params(void **state)
+{
+	const char *sets[] = {"tp=8", "pp=8"};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	double h = 10240, V = 51200, layer = 12 * h * h, norms = 4 * h;
+	load_plan(&p, sets, 2);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[3].params, 10 * (layer / 8 + norms), 1e-12);
+	assert_near(m->st[0].params, 10 * (layer / 8 + norms) + V * h / 8, 1e-12);
+	assert_near(m->st[7].params, 10 * (layer / 8 + norms) + V * h / 8 + 2 * h, 1e-12);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_figure1),
+		cmocka_unit_test(test_zero_end_to_end),
+		cmocka_unit_test(test_megatron_recipe),
+		cmocka_unit_test(test_seed_min_gpus),
+		cmocka_unit_test(test_kor22_table2),
+		cmocka_unit_test(test_gqa_swiglu),
+		cmocka_unit_test(test_megatron_activation_formula),
+		cmocka_unit_test(test_inflight),
+		cmocka_unit_test(test_stage_params),
+	};
+	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
+}
