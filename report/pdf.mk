@@ -54,7 +54,7 @@ check-layout: $(LAYOUT_DRIVER) $(LAYOUT_UNIT)
 	@sh tests/run-unit.sh $(LAYOUT_UNIT)
 	@sh tests/layout/run.sh $(LAYOUT_DRIVER) $(UPDATE)
 
-check-pdf: $(LAYOUT_DRIVER) $(filter %.pdf,$(REPORT_OUT))
+check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf
 	@mkdir -p $(PDFCHECK)
 	@fail=0; for m in $(LAYOUT_MD); do \
 	  n=$$(basename $$m .md); \
@@ -74,7 +74,7 @@ check-pdf: $(LAYOUT_DRIVER) $(filter %.pdf,$(REPORT_OUT))
 
 # Best of five runs each: the whole report as HTML only, then HTML and PDF; the PDF
 # time is the difference.
-bench-pdf: $(BUILD)/trainplan-report $(filter %.pdf,$(REPORT_OUT))
+bench-pdf: $(BUILD)/trainplan-report $(OUT)/report.pdf
 	@mkdir -p $(PDFCHECK)
 	@best() { b=999999; for i in 1 2 3 4 5; do \
 	    t0=$$(date +%s%N); "$$@" >/dev/null || exit 1; t1=$$(date +%s%N); \
