@@ -237,24 +237,8 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		rc = rpt_error(d, &loc, "empty calc block (expected: table NAME ...)");
 	if (rc < 0 || !have_table)
 		return -1;
-	if (!calc_catalog_table(name)) {
-		/* let the catalog word the message (it lists close names) */
-		struct calc_diag tmp = {0};
-		struct calc_table t;
-		calc_table_init(&t, name, "");
-		calc_catalog_build(ctx, name, 0, &args, &t, &tmp);
-		calc_table_free(&t);
-		const char *m = tmp.text ? strstr(tmp.text, "error: ") : NULL;
-		char msg[512];
-		snprintf(msg, sizeof msg, "%s", m ? m + 7 : "");
-		char *nl = strchr(msg, '\n');
-		if (nl)
-			*nl = 0;
-		calc_diag_free(&tmp);
-		if (msg[0])
-			return rpt_error(d, &loc, "%s", msg);
-		return rpt_error(d, &loc, "unknown table '%s' (trainplan table --list)", name);
-	}
+	if (!calc_catalog_table(name))
+		return rpt_error(d, &loc, "unknown table '%s' (trainplan table --list names them)", name);
 	struct calc_ctx *vc = NULL;
 	if (with[0]) {
 		vc = rpt_variant_ctx(&ctx->plan, with, &loc, d);
