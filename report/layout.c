@@ -1210,13 +1210,24 @@ static void plain_lines(struct L *L, const char *text, enum rpt_font f, double s
 static void title_page(struct L *L, double x, double w)
 {
 	const struct rpt_doc *doc = L->doc;
-	struct item *it = item_new(L, text_h(L) * 0.26);
-	op_rule(L, x, text_h(L) * 0.26 - 10, x + w * 0.25, text_h(L) * 0.26 - 10, 3.0, C_HEAD);
-	plain_lines(L, doc->title ? doc->title : "Report", RPT_SANS_BOLD, 25, 31, x, w, 'l', C_HEAD);
+	double top = text_h(L) * 0.26;
+	struct item *it = item_new(L, top);
+	op_rule(L, x, top - 26, x + w * 0.25, top - 26, 3.0, C_HEAD);
+	op_text(L, RPT_SANS_BOLD, 8.5, x, top - 10, "TRAINING PLAN \xe2\x80\x94 DESIGN REPORT", 31, C_GREY);
+	plain_lines(L, doc->title ? doc->title : "Report", RPT_SANS_BOLD, 22, 28, x, w, 'l', C_HEAD);
 	it = item_new(L, 16);
 	if (doc->subtitle && *doc->subtitle)
 		plain_lines(L, doc->subtitle, RPT_SERIF, 12, 16.5, x, w, 'l', 0x333333);
-	it = item_new(L, 28);
+	if (doc->plan && doc->plan->file[0]) {
+		char line[CALC_PATH_MAX + 32];
+		if (strcmp(doc->plan->file, "<default>") == 0)
+			snprintf(line, sizeof line, "Plan: the built-in default plan");
+		else
+			snprintf(line, sizeof line, "Plan: %s", doc->plan->file);
+		item_new(L, 6);
+		plain_lines(L, line, RPT_SANS, 9, 13, x, w, 'l', C_GREY);
+	}
+	it = item_new(L, 22);
 	if (doc->date && *doc->date)
 		plain_lines(L, doc->date, RPT_SANS, 11, 15, x, w, 'l', C_GREY);
 	(void)it;
