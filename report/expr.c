@@ -114,7 +114,10 @@ struct parser {
 	const struct rpt_loc *loc;
 	struct calc_diag *d;
 	int failed;
+	int depth; /* nesting of parentheses and unary operators, bounded */
 };
+
+#define MAX_DEPTH 64
 
 static int perr(struct parser *p, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int perr(struct parser *p, int pos, const char *fmt, ...)
@@ -209,7 +212,12 @@ static struct rpt_expr *p_primary(struct parser *p)
 	}
 	if (c == '(') {
 		p->i++;
+		if (++p->depth > MAX_DEPTH) {
+			perr(p, pos, "expression nested deeper than %d levels", MAX_DEPTH);
+			return NULL;
+		}
 		struct rpt_expr *e = p_expr(p);
+		p->depth--;
 		if (!e)
 			return NULL;
 		if (!accept(p, ")")) {
@@ -292,7 +300,12 @@ static struct rpt_expr *p_unary(struct parser *p)
 	}
 	if (kind < 0)
 		return p_primary(p);
+	if (++p->depth > MAX_DEPTH) {
+		perr(p, pos, "expression nested deeper than %d levels", MAX_DEPTH);
+		return NULL;
+	}
 	struct rpt_expr *a = p_unary(p);
+	p->depth--;
 	if (!a)
 		return NULL;
 	struct rpt_expr *e = mk((enum node_kind)kind, pos);
@@ -506,7 +519,7 @@ static struct rpt_expr *p_expr(struct parser *p)
 
 struct rpt_expr *rpt_expr_parse(const char *src, const struct rpt_loc *loc, struct calc_diag *d)
 {
-	struct parser p = {src, 0, loc, d, 0};
+	struct parser p = {src, 0, loc, d, 0, 0};
 	struct rpt_expr *e = p_expr(&p);
 	if (!e)
 		return NULL;

@@ -157,6 +157,21 @@ static void test_errors_carry_positions(void **state)
 	                    "t.md:3:19: error: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion .N)");
 	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error: format 'GB' given to the text \"hello\"");
 	assert_string_equal(ev("1 ? \"a\""), "t.md:3:17: error: expected ':' after the first branch of '?'");
+	/* nesting is bounded (no stack exhaustion on a pathological directive) */
+	char deep[200];
+	memset(deep, '(', 100);
+	strcpy(deep + 100, "1");
+	assert_string_equal(ev(deep), "t.md:3:74: error: expression nested deeper than 64 levels");
+	memset(deep, '-', 100);
+	assert_string_equal(ev(deep), "t.md:3:74: error: expression nested deeper than 64 levels");
+	/* 30 levels are fine */
+	char ok[200] = "";
+	for (int i = 0; i < 30; i++)
+		strcat(ok, "(");
+	strcat(ok, "7");
+	for (int i = 0; i < 30; i++)
+		strcat(ok, ")");
+	assert_string_equal(ev(ok), "7");
 }
 
 /* `with` against the real catalog: plan.* values are the plan's own settings. */
