@@ -8,13 +8,13 @@ set style histogram rowstacked gap 1
 set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.65
 set ylabel 'memory per GPU (GB)'
-set yrange [0:*]
 set key top left horizontal maxcols 4
 
 stats datafile using "capacity" nooutput name "CAP"
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
 set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.99, first CAP_max/GB offset 0,0.7 right textcolor rgb '#222222' front
-set offsets 0, 0, graph 0.18, 0
+# room above the capacity line for the legend and the line's label
+set yrange [0:CAP_max/GB*1.3]
 
 plot datafile using (column("weights")/GB):xtic(1) title 'weights', \
      '' using (column("weight_copies")/GB) title 'weight copies', \

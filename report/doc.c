@@ -236,11 +236,20 @@ static void written_table_info(cmark_node *tab, struct rpt_table *t)
 				continue;
 			}
 			seen[c] = 1;
+			/* "1,024", "12.5%", "2.50×": digits with separators and a unit sign */
+			char num[64];
+			size_t k = 0;
+			for (; *p && k + 1 < sizeof num; p++)
+				if (*p != ',')
+					num[k++] = *p;
+			num[k] = 0;
+			while (k > 0 && (num[k - 1] == ' ' || num[k - 1] == '%'))
+				num[--k] = 0;
+			if (k >= 2 && !strcmp(num + k - 2, "\xc3\x97"))
+				num[k -= 2] = 0;
 			char *end;
-			strtod(p, &end);
-			while (*end == ' ' || *end == '%' || *end == ',')
-				end++;
-			if (end == p || *end)
+			strtod(num, &end);
+			if (end == num || *end)
 				t->numeric_cols[c] = 0;
 			free(s);
 		}

@@ -81,8 +81,9 @@ static int expand_inline(cmark_node *code, const char *file, struct calc_ctx *ct
                          struct calc_diag *d)
 {
 	const char *lit = cmark_node_get_literal(code);
-	/* The literal starts one column after the opening backtick(s). */
-	struct rpt_loc loc = {file, cmark_node_get_start_line(code), cmark_node_get_start_column(code)};
+	/* cmark gives the column of the literal's first character, the '='; the expression
+	 * starts one column later (exact while the span sits on one line). */
+	struct rpt_loc loc = {file, cmark_node_get_start_line(code), cmark_node_get_start_column(code) + 1};
 	struct rpt_scope sc = {ctx, NULL, NULL};
 	char buf[512];
 	if (rpt_inline_eval(lit + 1, &sc, &loc, buf, sizeof buf, d) < 0)
@@ -120,9 +121,16 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 		if (r < 0)
 			cmark_gfm_extensions_set_table_row_is_header(row, 1);
 		for (int c = 0; c < t->ncols; c++) {
-			cmark_node *cell = new_ext_node(CMARK_NODE_TABLE_CELL);
-			if (r < 0)
+			/* cells without the extension's opaque record: it only serves the parser,
+			 * and cmark-gfm 0.29's table extension never frees it for cells */
+			cmark_node *cell = cmark_node_new(CMARK_NODE_TABLE_CELL);
+			cmark_node_set_syntax_extension(cell, cmark_find_syntax_extension("table"));
+			if (r < 0) {
 				calc_table_header_text(t, c, buf, sizeof buf);
+				for (char *u = buf; *u; u++)
+					if (*u == '_')
+						*u = ' '; /* "weight_copies" reads "weight copies" */
+			}
 			else
 				calc_table_cell_text(t, r, c, buf, sizeof buf);
 			if (buf[0])
@@ -229,22 +237,8 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		rc = rpt_error(d, &loc, "empty calc block (expected: table NAME ...)");
 	if (rc < 0 || !have_table)
 		return -1;
-	if (!calc_catalog_table(name)) {
-		/* let the catalog word the message (it lists close names) */
-		struct calc_diag tmp = {0};
-		struct calc_table t;
-		calc_table_init(&t, name, "");
-		calc_catalog_build(ctx, name, 0, &args, &t, &tmp);
-		calc_table_free(&t);
-		const char *m = tmp.text ? strstr(tmp.text, "error: ") : NULL;
-		char msg[512];
-		snprintf(msg, sizeof msg, "%s", m ? m + 7 : "");
-		char *nl = strchr(msg, '\n');
-		if (nl)
-			*nl = 0;
-		calc_diag_free(&tmp);
-		return rpt_error(d, &loc, "unknown table '%s'%s%s", name, msg[0] ? ": " : "", msg);
-	}
+	if (!calc_catalog_table(name))
+		return rpt_error(d, &loc, "unknown table '%s' (trainplan table --list names them)", name);
 	struct calc_ctx *vc = NULL;
 	if (with[0]) {
 		vc = rpt_variant_ctx(&ctx->plan, with, &loc, d);

@@ -114,7 +114,10 @@ struct parser {
 	const struct rpt_loc *loc;
 	struct calc_diag *d;
 	int failed;
+	int depth; /* nesting of parentheses and unary operators, bounded */
 };
+
+#define MAX_DEPTH 64
 
 static int perr(struct parser *p, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int perr(struct parser *p, int pos, const char *fmt, ...)
@@ -209,7 +212,12 @@ static struct rpt_expr *p_primary(struct parser *p)
 	}
 	if (c == '(') {
 		p->i++;
+		if (++p->depth > MAX_DEPTH) {
+			perr(p, pos, "expression nested deeper than %d levels", MAX_DEPTH);
+			return NULL;
+		}
 		struct rpt_expr *e = p_expr(p);
+		p->depth--;
 		if (!e)
 			return NULL;
 		if (!accept(p, ")")) {
@@ -292,7 +300,12 @@ static struct rpt_expr *p_unary(struct parser *p)
 	}
 	if (kind < 0)
 		return p_primary(p);
+	if (++p->depth > MAX_DEPTH) {
+		perr(p, pos, "expression nested deeper than %d levels", MAX_DEPTH);
+		return NULL;
+	}
 	struct rpt_expr *a = p_unary(p);
+	p->depth--;
 	if (!a)
 		return NULL;
 	struct rpt_expr *e = mk((enum node_kind)kind, pos);
@@ -313,6 +326,7 @@ static struct rpt_expr *p_mul(struct parser *p)
 {
 	struct rpt_expr *l = p_unary(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i, op;
 		if (accept(p, "*") || accept(p, "\xc3\x97")) /* × */
 			op = '*';
@@ -334,6 +348,7 @@ static struct rpt_expr *p_add(struct parser *p)
 {
 	struct rpt_expr *l = p_mul(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i, op;
 		if (accept(p, "+"))
 			op = '+';
@@ -356,6 +371,7 @@ static struct rpt_expr *p_cmp(struct parser *p)
 	struct rpt_expr *l = p_add(p);
 	if (!l)
 		return NULL;
+	skip_ws(p);
 	int pos = p->i, op = 0;
 	if (accept(p, "<="))
 		op = 'l';
@@ -383,6 +399,7 @@ static struct rpt_expr *p_and(struct parser *p)
 {
 	struct rpt_expr *l = p_cmp(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i;
 		if (accept(p, "&&"))
 			;
@@ -404,6 +421,7 @@ static struct rpt_expr *p_or(struct parser *p)
 {
 	struct rpt_expr *l = p_and(p);
 	while (l) {
+		skip_ws(p);
 		int pos = p->i;
 		if (accept(p, "||"))
 			;
@@ -467,6 +485,7 @@ static struct rpt_expr *p_expr(struct parser *p)
 		return e;
 	int pos = p->i;
 	p->i += 4;
+	skip_ws(p);
 	/* The assignments run to the closing parenthesis of this level or the end. */
 	int start = p->i, depth = 0;
 	while (p->s[p->i]) {
@@ -500,7 +519,7 @@ static struct rpt_expr *p_expr(struct parser *p)
 
 struct rpt_expr *rpt_expr_parse(const char *src, const struct rpt_loc *loc, struct calc_diag *d)
 {
-	struct parser p = {src, 0, loc, d, 0};
+	struct parser p = {src, 0, loc, d, 0, 0};
 	struct rpt_expr *e = p_expr(&p);
 	if (!e)
 		return NULL;
@@ -621,10 +640,35 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 		while (*v == ' ' || *v == '\t')
 			v++;
 		snprintf(kv, sizeof kv, "%.*s=%s", (int)(k_end - item), item, v);
-		if (calc_plan_set(copy, kv, origin, d) < 0) {
+		/* calc_plan_set validates after each assignment, but "nodes=32, dp=4" is only
+		 * consistent as a whole: a validation failure of an assignment that was applied
+		 * (the plan changed) waits for the check of the whole variant below; a value that
+		 * could not be applied (the plan is unchanged) is an error now. */
+		struct calc_plan *before = xmalloc(sizeof *before);
+		*before = *copy;
+		struct calc_diag tmp = {0};
+		int rc = calc_plan_set(copy, kv, origin, &tmp);
+		int applied = memcmp(before, copy, sizeof *copy) != 0;
+		free(before);
+		if (rc < 0 && !applied) {
+			char msg[512];
+			diag_message(&tmp, msg, sizeof msg);
+			rpt_error(d, loc, "with %s: %s", kv, msg);
 			bad = 1;
-			break;
 		}
+		calc_diag_free(&tmp);
+		if (bad)
+			break;
+	}
+	if (!bad) {
+		struct calc_diag tmp = {0};
+		if (calc_plan_validate(copy, &tmp) < 0 || tmp.nerrors) {
+			char msg[512];
+			diag_message(&tmp, msg, sizeof msg);
+			rpt_error(d, loc, "with %s: %s", assigns, msg);
+			bad = 1;
+		}
+		calc_diag_free(&tmp);
 	}
 	free(list);
 	if (bad) {

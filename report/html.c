@@ -122,19 +122,19 @@ static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"html{font-size:17px}\n"
 	"body{margin:0;color:var(--ink);background:#fff;font-family:'DejaVu Serif',Georgia,'Times New Roman',serif;"
-	"line-height:1.55;display:grid;grid-template-columns:17rem minmax(0,47rem);column-gap:3rem;justify-content:center}\n"
-	"nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:2rem 0 2rem 1rem;"
+	"line-height:1.55;display:grid;grid-template-columns:15rem minmax(0,50rem);column-gap:2.5rem;justify-content:center}\n"
+	"nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:2rem 0 2rem 0;"
 	"font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:.82rem;line-height:1.4}\n"
 	"nav.toc h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.08em;color:var(--muted);margin:0 0 .6rem}\n"
 	"nav.toc ul{list-style:none;margin:0;padding:0}\n"
 	"nav.toc li{margin:.25rem 0}\n"
 	"nav.toc li.l2{padding-left:1.1rem}\n"
 	"nav.toc li.l3{padding-left:2.2rem;font-size:.95em}\n"
-	"nav.toc a{color:var(--ink);text-decoration:none}\n"
+	"nav.toc a{color:var(--ink);text-decoration:none;display:block;padding-left:2.3em;text-indent:-2.3em}\n"
 	"nav.toc a:hover{color:var(--accent);text-decoration:underline}\n"
-	"nav.toc .secnum{color:var(--muted);display:inline-block;min-width:2.2em}\n"
+	"nav.toc .secnum{color:var(--muted);display:inline-block;min-width:2.3em;text-indent:0}\n"
 	"main{padding:2rem 0 4rem;min-width:0}\n"
-	"header.title{border-bottom:1px solid var(--rule);margin-bottom:2rem;padding-bottom:1rem}\n"
+	"header.title{grid-column:1/-1;border-bottom:1px solid var(--rule);margin:0;padding:2.2rem 0 1.2rem}\n"
 	"header.title .report-title{font-size:2rem;line-height:1.2;margin:0 0 .5rem;font-weight:bold}\n"
 	"header.title .subtitle,header.title .date{margin:.2rem 0;color:var(--muted);"
 	"font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:.85rem}\n"
@@ -158,22 +158,23 @@ static const char css[] =
 	".label{font-weight:bold;color:var(--ink)}\n"
 	".table-wrap{overflow-x:auto;margin:1.6rem 0}\n"
 	"table{border-collapse:collapse;margin:0 auto;font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;"
-	"font-size:.82rem;line-height:1.35}\n"
+	"font-size:.78rem;line-height:1.35}\n"
 	"caption{caption-side:top;text-align:left;padding-bottom:.5rem}\n"
 	"caption a.csv{margin-left:.4em;font-size:.9em}\n"
-	"th,td{padding:.3rem .65rem;border-bottom:1px solid var(--rule);vertical-align:top}\n"
+	"th,td{padding:.3rem .55rem;border-bottom:1px solid var(--rule);vertical-align:top}\n"
 	"thead th{border-bottom:2px solid var(--ink);text-align:left;vertical-align:bottom}\n"
 	"tbody tr:nth-child(even){background:#fafbfc}\n"
 	".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"th.num{white-space:normal}\n"
 	".c{text-align:center}\n"
 	"hr{border:0;border-top:1px solid var(--rule);margin:2rem 0}\n"
-	"@media (max-width:60rem){body{display:block;padding:0 1.2rem}"
+	"@media (max-width:60rem){body{display:block;padding:0 1.2rem}header.title .report-title{font-size:1.5rem}"
 	"nav.toc{position:static;max-height:none;padding:1.5rem 0 0;border-bottom:1px solid var(--rule)}}\n"
 	"@media print{html{font-size:11pt}body{display:block}"
 	"nav.toc{position:static;max-height:none;overflow:visible;padding:0;page-break-after:always}"
 	"main{padding:0}a{color:inherit;text-decoration:none}a.xref{border:0}"
-	"h1{page-break-before:always}header.title+h1{page-break-before:avoid}"
-	"h1,h2,h3,h4{page-break-after:avoid;break-after:avoid}"
+	"h1{page-break-before:always}main>h1:first-child{page-break-before:avoid}"
+	"h1,h2,h3,h4{page-break-after:avoid;break-after:avoid}header.title{padding-top:0}"
 	"figure,.table-wrap,pre{page-break-inside:avoid;break-inside:avoid}"
 	"tbody tr:nth-child(even){background:none}caption a.csv{display:none}}\n";
 
@@ -202,7 +203,8 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 	}
 	static const char *const pats[] = {" id='", " id=\"", "href='#", "href=\"#", "url(#", NULL};
 	const char *p = s;
-	int first = 1;
+	int first = 1, nseen = 0;
+	char *seen[512];
 	while (*p) {
 		if (first && p == s) {
 			put(b, "<svg role=\"img\" aria-label=\"");
@@ -236,7 +238,26 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 		put(b, f->name);
 		put(b, "-");
 		p += l;
+		if (hit <= 1) {
+			/* an id: gnuplot repeats some ("gnuplot_plot_1" for a histogram's key and
+			 * bars); the second one becomes "...-2" so that ids stay unique */
+			size_t n = strcspn(p, "'\"");
+			char id[128];
+			snprintf(id, sizeof id, "%.*s", (int)(n < 127 ? n : 127), p);
+			int k = 1;
+			for (int i = 0; i < nseen; i++)
+				if (!strcmp(seen[i], id))
+					k++;
+			if (nseen < 512)
+				seen[nseen++] = xstrdup(id);
+			put_n(b, p, n);
+			if (k > 1)
+				putf(b, "-%d", k);
+			p += n;
+		}
 	}
+	for (int i = 0; i < nseen; i++)
+		free(seen[i]);
 	free(svg.s);
 	return 0;
 }
@@ -578,8 +599,7 @@ int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, str
 	put(&b, "</title>\n<style>\n");
 	put(&b, css);
 	put(&b, "</style>\n</head>\n<body>\n");
-	render_toc(&b, doc);
-	put(&b, "<main>\n<header class=\"title\">\n<p class=\"report-title\">");
+	put(&b, "<header class=\"title\">\n<p class=\"report-title\">");
 	esc(&b, doc->title);
 	put(&b, "</p>\n");
 	if (doc->subtitle && *doc->subtitle) {
@@ -593,6 +613,8 @@ int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, str
 		put(&b, "</p>\n");
 	}
 	put(&b, "</header>\n");
+	render_toc(&b, doc);
+	put(&b, "<main>\n");
 	int rc = render_body(&b, doc, unsafe, d);
 	put(&b, "</main>\n</body>\n</html>\n");
 	if (rc < 0) {

@@ -32,6 +32,7 @@
  * its page numbers cannot change the pagination), then a second pass draws every
  * page with the numbers known.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,8 +199,13 @@ struct L {
 static size_t pool_add(struct L *L, const char *s, size_t len)
 {
 	if (L->npool + len + 1 > L->cpool) {
+		/* 's' may point into the pool itself (a fragment of a piece) */
+		int inside = L->pool && s >= L->pool && s < L->pool + L->npool;
+		size_t off = inside ? (size_t)(s - L->pool) : 0;
 		L->cpool = (L->npool + len + 1) * 2 + 4096;
 		L->pool = xrealloc(L->pool, L->cpool);
+		if (inside)
+			s = L->pool + off;
 	}
 	size_t at = L->npool;
 	memcpy(L->pool + at, s, len);
@@ -359,6 +365,7 @@ struct piece {
 	double w;        /* width [pt] */
 	int sp;          /* a space precedes this piece */
 	int hard;        /* a hard line break precedes this piece */
+	int brkok;       /* a line may break before this piece, without a space */
 	int code;        /* inline code (shaded) */
 	long link;       /* pool offset of the link target, or -1 */
 	unsigned rgb;
@@ -406,6 +413,7 @@ static void piece_add(struct L *L, struct pieces *P, const struct style *st, con
 	p->w = W(L, p->font, p->size, s, len);
 	p->sp = P->pending_sp;
 	p->hard = P->pending_hard;
+	p->brkok = 0;
 	p->code = st->code;
 	p->link = st->link;
 	p->rgb = st->link >= 0 ? C_LINK : st->rgb;
@@ -426,7 +434,21 @@ static void text_add(struct L *L, struct pieces *P, const struct style *st, cons
 		size_t j = i;
 		while (j < len && s[j] != ' ' && s[j] != '\n' && s[j] != '\t')
 			j++;
-		piece_add(L, P, st, s + i, j - i);
+		/* break opportunities inside the word: after '-', '/' or '_' between
+		 * letters or digits (as UAX #14 allows after a hyphen) */
+		size_t a = i;
+		for (size_t k = i + 1; k + 2 < j; k++) {
+			if ((s[k] == '-' || s[k] == '/' || s[k] == '_') && isalnum((unsigned char)s[k - 1]) &&
+			    isalnum((unsigned char)s[k + 1]) && k - a >= 2) {
+				piece_add(L, P, st, s + a, k + 1 - a);
+				if (a > i)
+					P->v[P->n - 1].brkok = 1;
+				a = k + 1;
+			}
+		}
+		piece_add(L, P, st, s + a, j - a);
+		if (a > i)
+			P->v[P->n - 1].brkok = 1;
 		i = j;
 	}
 }
@@ -540,7 +562,7 @@ static void break_lines(struct L *L, const struct pieces *P, double width, struc
 		/* the word: pieces i..j-1 without a space between them */
 		int j = i + 1;
 		double ww = P->v[i].w;
-		while (j < P->n && !P->v[j].sp && !P->v[j].hard) {
+		while (j < P->n && !P->v[j].sp && !P->v[j].hard && !P->v[j].brkok) {
 			ww += P->v[j].w;
 			j++;
 		}
@@ -809,33 +831,59 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 	struct cell *cells = xcalloc((size_t)nrows * ncols, sizeof *cells);
 	double *minw = xcalloc(ncols, sizeof *minw), *maxw = xcalloc(ncols, sizeof *maxw);
 	double *cw = xcalloc(ncols, sizeof *cw);
-	int ri = 0;
-	for (cmark_node *r = cmark_node_first_child(n); r; r = cmark_node_next(r), ri++) {
-		int hdr = cmark_gfm_extensions_get_table_row_is_header(r);
-		int ci = 0;
-		for (cmark_node *c = cmark_node_first_child(r); c && ci < ncols; c = cmark_node_next(c), ci++) {
-			struct cell *ce = &cells[ri * ncols + ci];
-			struct style st = base_style(TAB_SIZE, 1);
-			st.bold = hdr;
-			ce->node = c;
-			inlines(L, &ce->P, c, st);
-			double word = 0;
-			for (int k = 0; k < ce->P.n; k++) {
-				const struct piece *p = &ce->P.v[k];
-				if (p->sp || p->hard)
-					word = 0;
-				if (p->sp && k > 0)
-					ce->maxw += space_w(L, &ce->P.v[k - 1]);
-				word += p->w;
-				ce->maxw += p->w;
-				if (word > ce->minw)
-					ce->minw = word;
-			}
-			if (ce->minw + 2 * TAB_PADX > minw[ci])
-				minw[ci] = ce->minw + 2 * TAB_PADX;
-			if (ce->maxw + 2 * TAB_PADX > maxw[ci])
-				maxw[ci] = ce->maxw + 2 * TAB_PADX;
+	double padx = TAB_PADX, pady = TAB_PADY, tsize = TAB_SIZE, tlead = TAB_LEAD;
+	/* A table whose narrowest layout is wider than the text is set smaller (down to
+	 * 75 %: widths scale with the size), before any word has to break inside. */
+	double scale = 1.0;
+	int ri;
+	for (int pass = 0; pass < 2; pass++) {
+		double smin0 = 0;
+		for (int c = 0; c < ncols; c++)
+			minw[c] = maxw[c] = 0;
+		for (int i = 0; i < nrows * ncols; i++) {
+			free(cells[i].P.v);
+			memset(&cells[i], 0, sizeof cells[i]);
 		}
+		ri = 0;
+		for (cmark_node *r = cmark_node_first_child(n); r; r = cmark_node_next(r), ri++) {
+			int hdr = cmark_gfm_extensions_get_table_row_is_header(r);
+			int ci = 0;
+			for (cmark_node *c = cmark_node_first_child(r); c && ci < ncols; c = cmark_node_next(c), ci++) {
+				struct cell *ce = &cells[ri * ncols + ci];
+				struct style st = base_style(TAB_SIZE * scale, 1);
+				st.bold = hdr;
+				ce->node = c;
+				inlines(L, &ce->P, c, st);
+				double word = 0;
+				for (int k = 0; k < ce->P.n; k++) {
+					const struct piece *p = &ce->P.v[k];
+					/* hyphens and slashes do not lower the minimum: a column
+					 * breaks "zero-paper" only when even the minimum widths of
+					 * all columns do not fit */
+					if (p->sp || p->hard)
+						word = 0;
+					if (p->sp && k > 0)
+						ce->maxw += space_w(L, &ce->P.v[k - 1]);
+					word += p->w;
+					ce->maxw += p->w;
+					if (word > ce->minw)
+						ce->minw = word;
+				}
+				if (ce->minw + 2 * padx > minw[ci])
+					minw[ci] = ce->minw + 2 * padx;
+				if (ce->maxw + 2 * padx > maxw[ci])
+					maxw[ci] = ce->maxw + 2 * padx;
+			}
+		}
+		for (int c = 0; c < ncols; c++)
+			smin0 += minw[c];
+		if (pass == 1 || smin0 <= w)
+			break;
+		scale = w / smin0 < 0.75 ? 0.75 : w / smin0 * 0.999;
+		padx = TAB_PADX * scale;
+		pady = TAB_PADY * scale;
+		tsize = TAB_SIZE * scale;
+		tlead = TAB_LEAD * scale;
 	}
 	/* CSS 2.1 section 17.5.2.2 (informative automatic layout) */
 	double smin = 0, smax = 0;
@@ -873,11 +921,11 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 		int maxl = 1;
 		struct lines *cl = xcalloc(ncols, sizeof *cl);
 		for (int c = 0; c < ncols; c++) {
-			break_lines(L, &cells[ri * ncols + c].P, cw[c] - 2 * TAB_PADX, &cl[c]);
+			break_lines(L, &cells[ri * ncols + c].P, cw[c] - 2 * padx, &cl[c]);
 			if (cells[ri * ncols + c].P.n && cl[c].nl > maxl)
 				maxl = cl[c].nl;
 		}
-		double rh = maxl * TAB_LEAD + 2 * TAB_PADY;
+		double rh = maxl * tlead + 2 * pady;
 		struct item *it = item_new(L, rh);
 		int me = L->nitems - 1;
 		if (hdr) {
@@ -904,13 +952,13 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 				a = 'r';
 			for (int li = 0; li < cl[c].nl && ce->P.n; li++) {
 				struct line *ln = &cl[c].l[li];
-				double inner = cw[c] - 2 * TAB_PADX;
+				double inner = cw[c] - 2 * padx;
 				double dx = a == 'r' ? inner - ln->w : a == 'c' ? (inner - ln->w) / 2 : 0;
-				double base = TAB_PADY + li * TAB_LEAD + (TAB_LEAD - TAB_SIZE) / 2 + TAB_SIZE * 0.8;
+				double base = pady + li * tlead + (tlead - tsize) / 2 + tsize * 0.8;
 				for (int k = 0; k < ln->nf; k++) {
 					struct frag *f = &cl[c].f[ln->f0 + k];
 					const struct piece *p = &ce->P.v[f->piece];
-					double fx = cx + TAB_PADX + dx + f->x;
+					double fx = cx + padx + dx + f->x;
 					op_text(L, p->font, p->size, fx, base, L->pool + p->s + f->off, f->len, p->rgb);
 					if (p->link >= 0)
 						op_link(L, fx, base - p->size * 0.9, f->w, p->size * 1.2, L->pool + p->link);
@@ -1118,7 +1166,7 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 			L->marker = NULL;
 		}
 		L->tight = saved;
-		vspace(L, PAR_SKIP);
+		vspace(L, saved ? TIGHT_SKIP : PAR_SKIP); /* a list nested in a tight list is tight */
 		break;
 	}
 	case CMARK_NODE_CODE_BLOCK:
@@ -1162,13 +1210,24 @@ static void plain_lines(struct L *L, const char *text, enum rpt_font f, double s
 static void title_page(struct L *L, double x, double w)
 {
 	const struct rpt_doc *doc = L->doc;
-	struct item *it = item_new(L, text_h(L) * 0.26);
-	op_rule(L, x, text_h(L) * 0.26 - 10, x + w * 0.25, text_h(L) * 0.26 - 10, 3.0, C_HEAD);
-	plain_lines(L, doc->title ? doc->title : "Report", RPT_SANS_BOLD, 25, 31, x, w, 'l', C_HEAD);
+	double top = text_h(L) * 0.26;
+	struct item *it = item_new(L, top);
+	op_rule(L, x, top - 26, x + w * 0.25, top - 26, 3.0, C_HEAD);
+	op_text(L, RPT_SANS_BOLD, 8.5, x, top - 10, "TRAINING PLAN \xe2\x80\x94 DESIGN REPORT", 31, C_GREY);
+	plain_lines(L, doc->title ? doc->title : "Report", RPT_SANS_BOLD, 22, 28, x, w, 'l', C_HEAD);
 	it = item_new(L, 16);
 	if (doc->subtitle && *doc->subtitle)
 		plain_lines(L, doc->subtitle, RPT_SERIF, 12, 16.5, x, w, 'l', 0x333333);
-	it = item_new(L, 28);
+	if (doc->plan && doc->plan->file[0]) {
+		char line[CALC_PATH_MAX + 32];
+		if (strcmp(doc->plan->file, "<default>") == 0)
+			snprintf(line, sizeof line, "Plan: the built-in default plan");
+		else
+			snprintf(line, sizeof line, "Plan: %s", doc->plan->file);
+		item_new(L, 6);
+		plain_lines(L, line, RPT_SANS, 9, 13, x, w, 'l', C_GREY);
+	}
+	it = item_new(L, 22);
 	if (doc->date && *doc->date)
 		plain_lines(L, doc->date, RPT_SANS, 11, 15, x, w, 'l', C_GREY);
 	(void)it;
@@ -1386,7 +1445,7 @@ static void furniture(struct L *L, int page)
 		left = buf;
 	}
 	double yb = lo->page_h - lo->margin_top + 22;
-	dv->text(c, RPT_SANS_ITALIC, HEAD_SIZE, x, yb, left, strlen(left), C_GREY);
+	dv->text(c, RPT_SANS, HEAD_SIZE, x, yb, left, strlen(left), C_GREY);
 	const char *t = L->doc->title ? L->doc->title : "";
 	double tw = W(L, RPT_SANS, HEAD_SIZE, t, strlen(t));
 	if (tw < w * 0.45 && left == buf)

@@ -121,13 +121,23 @@ int main(int argc, char **argv)
 		return fail("no chapters given", NULL);
 	if (lint + expand + text > 1)
 		return fail("--lint, --expand and --text exclude each other", NULL);
-	if (lint)
-		return run_lint(files, nfiles);
+	if (lint) {
+		int rc = run_lint(files, nfiles);
+		free(sets);
+		free(files);
+		return rc;
+	}
 
 	struct calc_diag d = {0};
 	struct calc_plan *plan = xcalloc(1, sizeof *plan);
-	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0)
-		return print_diag(&d);
+	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0) {
+		print_diag(&d);
+		calc_diag_free(&d);
+		free(plan);
+		free(sets);
+		free(files);
+		return 2;
+	}
 
 	char dir[CALC_PATH_MAX];
 	if (out_dir)

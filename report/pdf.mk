@@ -1,11 +1,12 @@
 # report/pdf.mk -- checks and benchmark of the PDF typesetter (layout.c, pdf.c, textdev.c).
 #
-#   check-layout  layout goldens: tests/layout/NAME.md -> NAME.out_text through the
+#   check-layout  unit tests of the layout (tests/layout/unit.c), then layout goldens: tests/layout/NAME.md -> NAME.out_text through the
 #                 fixed-width text device (tests/layout/run.sh; UPDATE=1 rewrites)
 #   check-pdf     every tests/layout/*.md and the report itself as PDF: qpdf --check,
 #                 all fonts embedded (pdffonts), every heading in pdftotext's text and
 #                 one bookmark per heading (tests/layout/check-pdf.sh), the Unicode
 #                 test line, and two renders byte-identical
+#   check-layout-asan  the layout documents through both devices under ASan + UBSan
 #   bench-pdf     PDF render time of the report next to its HTML render time
 #
 # The layout driver (tests/layout/driver.c) lays out a Markdown file without the
@@ -23,11 +24,37 @@ $(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/text
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
 		report/textdev.c $(PDF_LIBS)
 
-.PHONY: check-layout check-pdf bench-pdf
-check-layout: $(LAYOUT_DRIVER)
+# The same driver under AddressSanitizer + UBSan (ASAN_FLAGS from tests/tests.mk),
+# run over every layout document through both devices.
+LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
+$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
+		report/layout.h report/report.h calc/calc.h $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
+		report/textdev.c $(PDF_LIBS)
+
+# cmocka unit tests of single layout decisions, on layout.c alone.
+LAYOUT_UNIT = $(BUILD)/tests/layout-unit
+$(LAYOUT_UNIT): tests/layout/unit.c report/layout.c report/layout.h report/report.h calc/calc.h \
+		$(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c report/layout.c \
+		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lm
+
+.PHONY: check-layout check-pdf check-layout-asan bench-pdf
+check-layout-asan: $(LAYOUT_DRIVER_ASAN)
+	@mkdir -p $(PDFCHECK)
+	@fail=0; for m in $(LAYOUT_MD); do \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(LAYOUT_DRIVER_ASAN) $$m >/dev/null || fail=1; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(LAYOUT_DRIVER_ASAN) --pdf $(PDFCHECK)/asan.pdf $$m || fail=1; \
+	done; [ $$fail = 0 ] && echo "layout under AddressSanitizer + UBSan: $(words $(LAYOUT_MD)) documents, text and PDF"; \
+	[ $$fail = 0 ]
+
+check-layout: $(LAYOUT_DRIVER) $(LAYOUT_UNIT)
+	@sh tests/run-unit.sh $(LAYOUT_UNIT)
 	@sh tests/layout/run.sh $(LAYOUT_DRIVER) $(UPDATE)
 
-check-pdf: $(LAYOUT_DRIVER) $(filter %.pdf,$(REPORT_OUT))
+check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf
 	@mkdir -p $(PDFCHECK)
 	@fail=0; for m in $(LAYOUT_MD); do \
 	  n=$$(basename $$m .md); \
@@ -47,18 +74,19 @@ check-pdf: $(LAYOUT_DRIVER) $(filter %.pdf,$(REPORT_OUT))
 
 # Best of five runs each: the whole report as HTML only, then HTML and PDF; the PDF
 # time is the difference.
-bench-pdf: $(BUILD)/trainplan-report $(filter %.pdf,$(REPORT_OUT))
+bench-pdf: $(BUILD)/trainplan-report $(OUT)/report.pdf
 	@mkdir -p $(PDFCHECK)
 	@best() { b=999999; for i in 1 2 3 4 5; do \
 	    t0=$$(date +%s%N); "$$@" >/dev/null || exit 1; t1=$$(date +%s%N); \
 	    t=$$(( (t1 - t0) / 1000 )); [ $$t -lt $$b ] && b=$$t; done; echo $$b; }; \
 	html=$$(best $(BUILD)/trainplan-report --plan $(PLAN) --out-dir $(OUT) --no-pdf -o $(PDFCHECK)/bench $(CHAPTERS)); \
 	both=$$(best $(BUILD)/trainplan-report --plan $(PLAN) --out-dir $(OUT) -o $(PDFCHECK)/bench $(CHAPTERS)); \
+	pdf=$$((both - html)); [ $$pdf -ge 0 ] || pdf=0; \
 	pages=$$(pdfinfo $(PDFCHECK)/bench.pdf 2>/dev/null | sed -n 's/^Pages: *//p'); \
 	size=$$(wc -c < $(PDFCHECK)/bench.pdf); \
 	printf 'report render (best of 5): html %d.%03d ms, html+pdf %d.%03d ms, pdf %d.%03d ms (%s pages, %s bytes)\n' \
 	  $$((html / 1000)) $$((html % 1000)) $$((both / 1000)) $$((both % 1000)) \
-	  $$(((both - html) / 1000)) $$(((both - html) % 1000)) "$$pages" "$$size"
+	  $$((pdf / 1000)) $$((pdf % 1000)) "$$pages" "$$size"
 
-CHECKS  += check-layout check-pdf
+CHECKS  += check-layout check-pdf check-layout-asan
 BENCHES += bench-pdf

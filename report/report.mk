@@ -20,6 +20,8 @@ CHAPTERS  = $(sort $(wildcard chapters/*.md))
 FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp)))
 FIG_SVG   = $(FIGURES:%=$(OUT)/figures/%.svg)
 FIG_PNG   = $(FIGURES:%=$(OUT)/figures/%.png)
+FIG_TSV   = $(FIGURES:%=$(OUT)/data/%.tsv)
+.SECONDARY: $(FIG_TSV)
 TABLES_STAMP = $(OUT)/tables/.done
 
 REPORT_OUT += $(OUT)/report.html $(OUT)/report.pdf
@@ -58,7 +60,7 @@ RPT_LIB_OBJ  = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
 
 $(BUILD)/tests/report/%: tests/report/%.c $(RPT_LIB_OBJ) $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
 		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
 
 # A second plan: the same report must come out with other numbers.
@@ -80,6 +82,28 @@ check-html: $(OUT)/report.html
 
 check-two-plans: $(OUT)/report.html
 	@$(MAKE) --no-print-directory -s PLAN=$(PLAN_B) OUT=$(OUT_B) $(OUT_B)/report.html
+	@sh tests/report/check-html.sh $(OUT_B)/report.html
 	@sh tests/report/check-two-plans.sh $(OUT)/report.html $(OUT_B)/report.html
 
-CHECKS += check-report-unit check-expand check-lint check-html check-two-plans
+# The report's unit tests and trainplan-report itself under AddressSanitizer + UBSan
+# (ASAN_FLAGS and the $(BUILD)/asan/%.o rule come from tests/tests.mk): the unit
+# tests, the chapters through the HTML renderer, and every expansion golden.
+RPT_ASAN        = $(BUILD)/asan
+RPT_ASAN_OBJ    = $(RPT_LIB_OBJ:$(BUILD)/%=$(RPT_ASAN)/%)
+RPT_ASAN_UNIT   = $(RPT_UNIT_SRC:tests/report/%.c=$(RPT_ASAN)/tests/report/%)
+$(RPT_ASAN)/tests/report/%: tests/report/%.c $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a \
+		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
+$(RPT_ASAN)/trainplan-report: $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a
+	$(CC) $(ASAN_FLAGS) -o $@ $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
+
+.PHONY: check-report-asan
+check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(FIG_SVG) $(TABLES_STAMP)
+	@echo "report under AddressSanitizer + UBSan:"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(RPT_ASAN_UNIT)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(RPT_ASAN)/trainplan-report --plan $(PLAN) --no-pdf \
+		-o $(RPT_ASAN)/report --out-dir $(OUT) $(CHAPTERS) && echo "asan: the chapters render"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/report/run-expand.sh $(RPT_ASAN)/trainplan-report
+
+CHECKS += check-report-unit check-expand check-lint check-html check-two-plans check-report-asan

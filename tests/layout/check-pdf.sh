@@ -18,7 +18,7 @@ notemb=$(pdffonts "$pdf" 2>/dev/null | tail -n +3 | awk '$(NF-4) != "yes"' | wc 
 
 # Headings of the Markdown: ATX lines outside fenced code, markup removed.
 heads=$(mktemp); text=$(mktemp)
-awk '/^(```|~~~)/ { f = !f; next } !f && /^#+ / { sub(/^#+ +/, ""); sub(/ +#+ *$/, ""); gsub(/[`*_]/, ""); print }' $md > "$heads"
+awk '/^(```|~~~)/ { f = !f; next } !f && /^#+ / { sub(/^#+ +/, ""); sub(/ +#+ *$/, ""); sub(/ *[{]#[^}]*[}] *$/, ""); gsub(/[`*_]/, ""); print }' $md > "$heads"
 pdftotext -enc UTF-8 "$pdf" - 2>/dev/null | tr -s ' \n' '  ' > "$text"
 nheads=0
 while IFS= read -r h; do
