@@ -49,6 +49,23 @@ static int variant(const struct calc_ctx *c, const char *const *sets, struct cal
 	return 0;
 }
 
+/*
+ * As variant(), but without validating the result: for the memory of a recipe that this
+ * GPU cannot run (an FP8 recipe on a GPU without FP8 tensor cores), whose memory is
+ * still well defined.  Only memory quantities may be read from such a context.
+ */
+static void variant_memory_only(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc)
+{
+	struct calc_plan *p = xmalloc(sizeof *p);
+	*p = c->plan;
+	struct calc_diag scratch = {0};
+	for (int i = 0; sets && sets[i]; i++)
+		calc_plan_set(p, sets[i], "report", &scratch);
+	calc_diag_free(&scratch);
+	calc_ctx_init(vc, p);
+	free(p);
+}
+
 /* One quantity of a context as a number; NAN (and a diagnostic) when it fails. */
 static double num(struct calc_ctx *c, const char *name, struct calc_diag *d, int *bad)
 {
@@ -149,8 +166,18 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		snprintf(kv, sizeof kv, "training.recipe=%s", r);
 		const char *sets[] = {kv, NULL};
 		struct calc_ctx vc;
-		if (variant(c, sets, &vc, d) < 0)
-			return -1;
+		struct calc_diag why = {0};
+		int runs = variant(c, sets, &vc, &why) == 0;
+		calc_diag_free(&why);
+		if (!runs) {
+			/* not a valid plan here (FP8 on a GPU without FP8 tensor cores): the
+			 * memory is still defined, the time is not */
+			variant_memory_only(c, sets, &vc);
+			if (!calc_recipe_find(r)) {
+				calc_ctx_free(&vc);
+				return calc_error(d, NULL, 0, "recipe-compare: no recipe '%s'", r);
+			}
+		}
 		int row = calc_table_row(t);
 		calc_table_str(t, row, cn, r);
 		calc_table_num(t, row, cb, num(&vc, "recipe.bytes_per_param", d, &bad));
@@ -160,17 +187,22 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		calc_table_num(t, row, ctot, num(&vc, "memory.total", d, &bad));
 		calc_table_num(t, row, ccap, num(&vc, "gpu.memory", d, &bad));
 		calc_table_str(t, row, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
-		calc_table_num(t, row, cpk, num(&vc, "step.peak_flops", d, &bad));
-		calc_table_num(t, row, cstep, num(&vc, "step.time", d, &bad));
-		calc_table_num(t, row, cmfu, num(&vc, "step.mfu", d, &bad));
-		calc_table_num(t, row, cday, num(&vc, "run.time", d, &bad));
+		if (runs) {
+			calc_table_num(t, row, cpk, num(&vc, "step.peak_flops", d, &bad));
+			calc_table_num(t, row, cstep, num(&vc, "step.time", d, &bad));
+			calc_table_num(t, row, cmfu, num(&vc, "step.mfu", d, &bad));
+			calc_table_num(t, row, cday, num(&vc, "run.time", d, &bad));
+		} else {
+			calc_table_str(t, row, cpk, "no FP8 cores");
+		}
 		calc_ctx_free(&vc);
 		if (bad)
 			return -1;
 	}
 	calc_table_note(t, "min GPUs: model states of the whole model over the GPU's nominal memory, "
 	                   "rounded up. Memory per GPU: worst pipeline stage with activations and "
-	                   "overheads. MFU is measured against the GEMM peak of each recipe.");
+	                   "overheads. MFU is measured against the GEMM peak of each recipe. A recipe this GPU cannot run "
+	                   "shows its memory only.");
 	return 0;
 }
 
@@ -645,6 +677,49 @@ CP2(q_cp2_act, "memory.activations")
 CP2(q_cp2_total, "memory.total")
 CP2(q_cp2_time, "step.time")
 
+
+/* ======================================================================== */
+/* fp8.*: the FP8 recipes on this plan, memory side defined on every GPU     */
+/* ======================================================================== */
+
+static double recipe_mem(struct calc_ctx *c, const char *recipe, const char *name)
+{
+	char kv[64];
+	snprintf(kv, sizeof kv, "training.recipe=%s", recipe);
+	const char *sets[] = {kv, NULL};
+	struct calc_ctx vc;
+	variant_memory_only(c, sets, &vc);
+	struct calc_diag tmp = {0};
+	struct calc_value v = {0};
+	double x = calc_catalog_get(&vc, name, &v, &tmp) == 0 ? v.num : NAN;
+	calc_diag_free(&tmp);
+	calc_ctx_free(&vc);
+	return x;
+}
+#define RMEM(fn, recipe, name)                                                         \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
+	{                                                                                  \
+		v->num = recipe_mem(c, recipe, name);                                      \
+		return 0;                                                                  \
+	}
+RMEM(q_te_total, "fp8-te", "memory.total")
+RMEM(q_te_states, "fp8-te", "memory.states")
+RMEM(q_te_copies, "fp8-te", "memory.weight_copies")
+RMEM(q_te_min, "fp8-te", "memory.states_min_gpus_nominal")
+RMEM(q_te_fits, "fp8-te", "memory.fits")
+RMEM(q_lm_total, "fp8-lm", "memory.total")
+RMEM(q_lm_states, "fp8-lm", "memory.states")
+RMEM(q_lm_min, "fp8-lm", "memory.states_min_gpus_nominal")
+RMEM(q_lm_fits, "fp8-lm", "memory.fits")
+RMEM(q_lm_bpp, "fp8-lm", "recipe.bytes_per_param")
+RMEM(q_te_bpp, "fp8-te", "recipe.bytes_per_param")
+
+static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = c->plan.gpu.fp8_flops > 0;
+	return 0;
+}
+
 /* ======================================================================== */
 /* Catalog entries                                                           */
 /* ======================================================================== */
@@ -663,6 +738,18 @@ const struct calc_quantity calc_q_report[] = {
 	{"cp2.activations", "B", "activations per GPU (worst stage) with cp x 2, dp / 2", q_cp2_act},
 	{"cp2.total", "B", "memory per GPU (worst stage) with cp x 2, dp / 2", q_cp2_total},
 	{"cp2.step_time", "s", "step time with cp x 2, dp / 2", q_cp2_time},
+	{"fp8.available", "1", "1 when the plan's GPU has FP8 tensor cores", q_fp8_avail},
+	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
+	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
+	{"fp8.te.states", "B", "model states per GPU (worst stage) with recipe fp8-te", q_te_states},
+	{"fp8.te.weight_copies", "B", "FP8 weight copy per GPU (worst stage) with recipe fp8-te", q_te_copies},
+	{"fp8.te.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-te", q_te_min},
+	{"fp8.te.fits", "1", "1 when every stage fits with fp8-te", q_te_fits},
+	{"fp8.lm.bytes_per_param", "B", "bytes per parameter of fp8-lm, unsharded", q_lm_bpp},
+	{"fp8.lm.total", "B", "memory per GPU (worst stage) with recipe fp8-lm, on any GPU", q_lm_total},
+	{"fp8.lm.states", "B", "model states per GPU (worst stage) with recipe fp8-lm", q_lm_states},
+	{"fp8.lm.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-lm", q_lm_min},
+	{"fp8.lm.fits", "1", "1 when every stage fits with fp8-lm", q_lm_fits},
 	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
 	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
 	{NULL, NULL, NULL, NULL},
