@@ -522,12 +522,12 @@ static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct c
  * carry the embedding and the LM head).  NAN when the neighbour is not a valid plan.
  * Step times from step.c.
  */
-enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_N };
+enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_TP_ACROSS, NB_PP_ACROSS, NB_N };
 
 static double step_at(const struct calc_ctx *c, int which, double bw)
 {
 	const struct calc_plan *p0 = &c->plan;
-	int pp = p0->pp, dp = p0->dp;
+	int tp = p0->tp, pp = p0->pp, dp = p0->dp, G = p0->gpus_per_node, model = p0->tp * p0->pp;
 	if (which == NB_DEEPER) {
 		if (dp % 2)
 			return NAN;
@@ -536,14 +536,21 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 		if (pp % 2)
 			return NAN;
 		pp /= 2, dp *= 2;
+	} else if (which == NB_TP_ACROSS || which == NB_PP_ACROSS) {
+		/* the model-parallel group t x p kept, TP over two nodes or one node */
+		tp = which == NB_TP_ACROSS ? 2 * G : G;
+		if (model % tp)
+			return NAN;
+		pp = model / tp;
 	}
-	if (pp > CALC_MAX_STAGES || pp > p0->model.layers)
+	if (pp < 1 || pp > CALC_MAX_STAGES || pp > p0->model.layers)
 		return NAN;
-	char sets[4][600];
-	const char *list[5] = {0};
+	char sets[5][600];
+	const char *list[6] = {0};
 	snprintf(sets[0], sizeof sets[0], "cluster.inter_node_bw=%.17g", bw);
 	snprintf(sets[1], sizeof sets[1], "parallel.pp=%d", pp);
 	snprintf(sets[2], sizeof sets[2], "parallel.dp=%d", dp);
+	snprintf(sets[4], sizeof sets[4], "parallel.tp=%d", tp);
 	/* explicit layers per stage: the extra layers go to the middle stages */
 	int L = p0->model.layers, base = L / pp, rem = L % pp, o = 0;
 	o += snprintf(sets[3] + o, sizeof sets[3] - o, "parallel.layers_per_stage=");
@@ -553,7 +560,7 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 		              base + (i >= lo && i < lo + rem));
 	list[0] = sets[0];
 	if (which != NB_PLAN) {
-		list[1] = sets[1], list[2] = sets[2], list[3] = sets[3];
+		list[1] = sets[1], list[2] = sets[2], list[3] = sets[3], list[4] = sets[4];
 	}
 	struct calc_diag tmp = {0};
 	struct calc_ctx vc;
@@ -632,6 +639,29 @@ static int q_deeper_time(struct calc_ctx *c, struct calc_value *v, struct calc_d
 	v->num = step_at(c, NB_DEEPER, c->plan.inter_node_bw);
 	return 0;
 }
+/* TP across nodes (t = 2 x GPUs per node) and PP across nodes (t = GPUs per node), the
+ * model-parallel group t x p of the plan kept: at the plan's bandwidth and at 12.5 Gb/s. */
+static int q_tpx(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_TP_ACROSS, c->plan.inter_node_bw);
+	return 0;
+}
+static int q_ppx(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_PP_ACROSS, c->plan.inter_node_bw);
+	return 0;
+}
+static int q_tpx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_TP_ACROSS, 12.5e9 / 8);
+	return 0;
+}
+static int q_ppx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_PP_ACROSS, 12.5e9 / 8);
+	return 0;
+}
+
 static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = step_at(c, NB_WIDER, c->plan.inter_node_bw);
@@ -750,6 +780,10 @@ const struct calc_quantity calc_q_report[] = {
 	{"fp8.lm.states", "B", "model states per GPU (worst stage) with recipe fp8-lm", q_lm_states},
 	{"fp8.lm.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-lm", q_lm_min},
 	{"fp8.lm.fits", "1", "1 when every stage fits with fp8-lm", q_lm_fits},
+	{"network.tp_across_time", "s", "step time with TP over two nodes (t = 2 x GPUs per node, t x p kept; NaN: invalid)", q_tpx},
+	{"network.pp_across_time", "s", "step time with TP in one node and PP across nodes (t = GPUs per node, t x p kept)", q_ppx},
+	{"network.tp_across_time_low", "s", "network.tp_across_time at 12.5 Gb/s per GPU", q_tpx_low},
+	{"network.pp_across_time_low", "s", "network.pp_across_time at 12.5 Gb/s per GPU", q_ppx_low},
 	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
 	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
 	{NULL, NULL, NULL, NULL},
