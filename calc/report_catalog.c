@@ -662,6 +662,12 @@ static int q_ppx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag 
 	return 0;
 }
 
+static int q_low_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = 12.5e9 / 8;
+	return 0;
+}
+
 static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = step_at(c, NB_WIDER, c->plan.inter_node_bw);
@@ -782,6 +788,7 @@ const struct calc_quantity calc_q_report[] = {
 	{"fp8.lm.fits", "1", "1 when every stage fits with fp8-lm", q_lm_fits},
 	{"network.tp_across_time", "s", "step time with TP over two nodes (t = 2 x GPUs per node, t x p kept; NaN: invalid)", q_tpx},
 	{"network.pp_across_time", "s", "step time with TP in one node and PP across nodes (t = GPUs per node, t x p kept)", q_ppx},
+	{"network.low_bw", "B/s", "the low end of the bandwidth sweeps: 12.5 Gb/s per GPU", q_low_bw},
 	{"network.tp_across_time_low", "s", "network.tp_across_time at 12.5 Gb/s per GPU", q_tpx_low},
 	{"network.pp_across_time_low", "s", "network.pp_across_time at 12.5 Gb/s per GPU", q_ppx_low},
 	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
