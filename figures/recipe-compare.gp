@@ -11,7 +11,6 @@ set boxwidth 0.6
 set xlabel 'recipe'
 set ylabel 'memory per GPU, busiest stage (GB)'
 set y2label 'step time (s)'
-set yrange [0:*]
 stats datafile using "step" nooutput name "STEP"
 set y2range [0:STEP_max*1.35]
 set y2tics nomirror
@@ -19,9 +18,10 @@ set border 11 lc rgb '#555555'
 set key top right
 
 stats datafile using "capacity" nooutput name "CAP"
+stats datafile using (column("memory per GPU")) nooutput name "TOT"
+set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
-set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.01, first CAP_max/GB offset 0,0.7 left textcolor rgb '#222222' front
-set offsets 0, 0, graph 0.3, 0
+set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.01, first CAP_max/GB offset 0,-0.8 left textcolor rgb '#222222' front
 
 plot datafile using (column("memory per GPU")/GB):xtic(1) lt 1 title 'memory per GPU', \
      '' using 0:"step" axes x1y2 with points lt 6 pt 7 ps 1.8 title 'step time (right axis)'

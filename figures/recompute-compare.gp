@@ -10,7 +10,6 @@ set boxwidth 0.5
 set xlabel 'activation recomputation'
 set ylabel 'memory per GPU, busiest stage (GB)'
 set y2label 'step time (s)'
-set yrange [0:*]
 stats datafile using "step" nooutput name "STEP"
 set y2range [0:STEP_max*1.35]
 set y2tics nomirror
@@ -18,9 +17,10 @@ set border 11 lc rgb '#555555'
 set key top left horizontal maxcols 2
 
 stats datafile using "capacity" nooutput name "CAP"
+stats datafile using (column("total")) nooutput name "TOT"
+set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
-set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.99, first CAP_max/GB offset 0,0.7 right textcolor rgb '#222222' front
-set offsets 0, 0, graph 0.25, 0
+set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.01, first CAP_max/GB offset 0,-0.8 left textcolor rgb '#222222' front
 
 plot datafile using ((column("total")-column("activations"))/GB):xtic(1) title 'states and overheads', \
      '' using (column("activations")/GB) title 'activations', \
