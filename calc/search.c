@@ -877,6 +877,9 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 			out->nrows += it->nrows;
 		}
 		if (!o->keep_all) { /* the Pareto set: by memory, frontier marked */
+			/* sorted by memory then time, a point is on the frontier when it is faster
+			 * than every point before it (no other needs no more memory and is no
+			 * slower; of identical points the first) */
 			double best = INFINITY;
 			qsort(out->rows, (size_t)out->nrows, sizeof *out->rows, cmp_pareto);
 			out->frontier = xcalloc((size_t)(out->nrows > 0 ? out->nrows : 1), 1);
@@ -1205,8 +1208,8 @@ void calc_search_table_pareto(const struct calc_search_result *r, struct calc_ta
 		calc_table_num(t, row, 2, r->frontier ? r->frontier[i] : 0);
 		cfg_cells(t, row, 3, &x->c, 0);
 	}
-	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no configuration needs less "
-	                   "memory and is faster (closed-form step time).");
+	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no other configuration needs "
+	                   "no more memory and is no slower (closed-form step time; of identical points the first).");
 }
 
 void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t)
