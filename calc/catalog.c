@@ -159,12 +159,13 @@ static const struct calc_quantity calc_q_plan[] = {
 };
 
 static const struct calc_tabledef calc_t_plan[] = {{0}};
+extern const struct calc_tabledef calc_t_presets[];
 
 /* ---------------------------------------------------------------- the namespace */
 
 static const struct calc_quantity *const qmods[] = {calc_q_plan, calc_q_memory, calc_q_pipeline, calc_q_comm,
                                                     calc_q_step, calc_q_search};
-static const struct calc_tabledef *const tmods[] = {calc_t_plan, calc_t_memory, calc_t_pipeline, calc_t_comm,
+static const struct calc_tabledef *const tmods[] = {calc_t_presets, calc_t_memory, calc_t_pipeline, calc_t_comm,
                                                     calc_t_step, calc_t_search};
 static const struct calc_tabledef *const dmods[] = {calc_t_plan, calc_d_memory, calc_d_pipeline, calc_d_comm,
                                                     calc_d_step, calc_d_search};

@@ -129,43 +129,39 @@ static int degree(const struct calc_plan *p, enum calc_dim d)
 	return v > 0 ? v : 1;
 }
 
-/* Position of each dimension in the placement order, innermost 0.  A missing or
- * malformed string falls back to Megatron's order tp-cp-pp-dp (plan.c validates it). */
-static void placement_order(const struct calc_plan *p, int pos[CALC_DIM_N])
+/* Stride of each dimension's coordinate in the global rank: the product of the
+ * degrees of the dimensions placed inside it (Megatron's rank generator orders ranks
+ * this way, tp-cp-pp-dp innermost first by default).  A missing or malformed
+ * placement falls back to that order (plan.c validates the key).  Plain character
+ * tests, no string calls: the planner evaluates this millions of times. */
+static void strides(const struct calc_plan *p, long st[CALC_DIM_N])
 {
-	static const char *const key[CALC_DIM_N] = {"tp", "cp", "pp", "dp"};
 	const char *s = p->placement;
-	int seen = 0;
+	int order[CALC_DIM_N], seen = 0, n = 0;
 
-	for (int i = 0; i < CALC_DIM_N; i++)
-		pos[i] = i;
-	for (int i = 0; i < CALC_DIM_N && s[0]; i++) {
-		int d;
-		for (d = 0; d < CALC_DIM_N; d++)
-			if (!strncmp(s, key[d], 2))
-				break;
-		if (d == CALC_DIM_N)
-			return;
-		pos[d] = i;
+	while (n < CALC_DIM_N && s[0] && s[1]) {
+		int d = s[0] == 't' && s[1] == 'p' ? CALC_DIM_TP
+		      : s[0] == 'c' && s[1] == 'p' ? CALC_DIM_CP
+		      : s[0] == 'p' && s[1] == 'p' ? CALC_DIM_PP
+		      : s[0] == 'd' && s[1] == 'p' ? CALC_DIM_DP : -1;
+		if (d < 0 || (seen & (1 << d)))
+			break;
 		seen |= 1 << d;
+		order[n++] = d;
 		s += 2;
 		if (*s == '-')
 			s++;
 	}
 	if (seen != (1 << CALC_DIM_N) - 1)
-		for (int i = 0; i < CALC_DIM_N; i++)
-			pos[i] = i;
-}
-
-/* Stride of a dimension's coordinate in the global rank: product of the degrees of the
- * dimensions placed inside it (Megatron's rank generator orders ranks this way). */
-static long stride_of(const struct calc_plan *p, const int pos[CALC_DIM_N], enum calc_dim dim)
-{
-	long s = 1;
-	for (int d = 0; d < CALC_DIM_N; d++)
-		if (pos[d] < pos[dim])
-			s *= degree(p, (enum calc_dim)d);
-	return s;
+		for (n = 0; n < CALC_DIM_N; n++)
+			order[n] = n;
+	{
+		long acc = 1;
+		for (int i = 0; i < CALC_DIM_N; i++) {
+			st[order[i]] = acc;
+			acc *= degree(p, (enum calc_dim)order[i]);
+		}
+	}
 }
 
 /* Members of a group of 'n' ranks at stride 's' inside one node of G ranks. */
@@ -177,26 +173,33 @@ static int members_in_node(int n, long s, int G)
 	return fit < n ? (int)fit : n;
 }
 
-void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out)
+static void group_of(const struct calc_plan *plan, const long st[CALC_DIM_N], enum calc_dim dim,
+                     struct calc_group *out)
 {
-	int pos[CALC_DIM_N], G = plan->gpus_per_node > 0 ? plan->gpus_per_node : 1;
+	int G = plan->gpus_per_node > 0 ? plan->gpus_per_node : 1;
 
-	placement_order(plan, pos);
 	if (dim == CALC_DIM_DP) {
 		/* the gradient-reduction group: DP x CP ranks */
 		int ndp = degree(plan, CALC_DIM_DP), ncp = degree(plan, CALC_DIM_CP);
-		int gdp = members_in_node(ndp, stride_of(plan, pos, CALC_DIM_DP), G);
-		int gcp = members_in_node(ncp, stride_of(plan, pos, CALC_DIM_CP), G);
+		int gdp = members_in_node(ndp, st[CALC_DIM_DP], G);
+		int gcp = members_in_node(ncp, st[CALC_DIM_CP], G);
 		out->size = ndp * ncp;
 		out->per_node = gdp * gcp > G ? G : gdp * gcp;
 	} else {
 		out->size = degree(plan, dim);
-		out->per_node = members_in_node(out->size, stride_of(plan, pos, dim), G);
+		out->per_node = members_in_node(out->size, st[dim], G);
 	}
 	if (out->per_node < 1)
 		out->per_node = 1;
 	out->nodes = (out->size + out->per_node - 1) / out->per_node;
 	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+}
+
+void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out)
+{
+	long st[CALC_DIM_N];
+	strides(plan, st);
+	group_of(plan, st, dim, out);
 }
 
 /* ------------------------------------------------------------------ volumes */
@@ -254,13 +257,18 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	mL = (double)m * Lst;
 	memset(out, 0, sizeof *out);
 	calc_comm_links(plan, &l);
-	for (int d = 0; d < CALC_DIM_N; d++)
-		calc_comm_group(plan, (enum calc_dim)d, &out->dim[d].group);
+	{
+		long st[CALC_DIM_N];
+		strides(plan, st);
+		for (int d = 0; d < CALC_DIM_N; d++)
+			group_of(plan, st, (enum calc_dim)d, &out->dim[d].group);
+	}
 
 	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
 	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8).
 	 * With SP each all-reduce becomes all-gather + reduce-scatter of equal bus bytes
-	 * (Korthikanti 2022 §4.2.2). */
+	 * (Korthikanti 2022 §4.2.2).  SP's extra backward all-gather of the saved norm output
+	 * (§4.2.2: overlapped with the input-gradient GEMM) is not counted. */
 	x = &out->dim[CALC_DIM_TP];
 	if (t > 1) {
 		double S = b * s_loc * h * ACT_BYTES, ncoll = 4 + 2 * full;

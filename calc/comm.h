@@ -50,7 +50,9 @@ struct calc_group {
 	enum calc_tier tier; /* NVLink when the group fits in a node, else network */
 };
 
-/* The links a plan's cluster offers, as the time model uses them. */
+/* The links a plan's cluster offers, as the time model uses them.  calc_comm_links
+ * fills them from the plan: NVLink at intra_node_busbw (intra_node_bw when that is 0),
+ * the network at inter_node_bw * inter_node_eff; a missing bandwidth counts as free. */
 struct calc_links {
 	double intra_busbw; /* NVLink NCCL bus bandwidth per GPU [bytes/s] */
 	double intra_lat;   /* per ring step inside a node [s] */

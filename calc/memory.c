@@ -570,7 +570,46 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 	return 0;
 }
 
+/* states-by-size: model states of common model sizes by recipe, and the GPUs of
+ * the plan's type needed just to hold them (usable memory, no activations). */
+static int t_by_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	static const double sizes[] = {1e9, 7e9, 13e9, 70e9, 175e9, 405e9, 1e12};
+	static const struct calc_args def = {1, {"recipes"}, {"seed,zero-paper,megatron,fp8-lm"}};
+	const struct calc_recipe *rs[8];
+	int n = recipe_list(calc_args_get(a, "recipes") ? a : &def, rs, 8, d);
+	if (n < 0)
+		return -1;
+	calc_table_init(t, "states-by-size", "Model-state memory and the GPUs needed to hold it, by model size");
+	calc_table_col(t, "parameters", "1", CALC_D_BILLION, 0);
+	for (int i = 0; i < n; i++) {
+		char name[48];
+		snprintf(name, sizeof name, "%s", rs[i]->name);
+		calc_table_col(t, name, "B", CALC_D_GB, 0);
+		snprintf(name, sizeof name, "%s GPUs", rs[i]->name);
+		calc_table_col(t, name, "GPUs", CALC_D_INT, 0);
+	}
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		int r = calc_table_row(t);
+		calc_table_num(t, r, 0, sizes[k]);
+		for (int i = 0; i < n; i++) {
+			double b = sizes[k] * calc_recipe_total(rs[i]);
+			calc_table_num(t, r, 1 + 2 * i, b);
+			calc_table_num(t, r, 2 + 2 * i, ceil(b / c->plan.gpu_memory));
+		}
+	}
+	{
+		char note[200];
+		snprintf(note, sizeof note, "GB = 10^9 bytes. GPUs: %s with %.1f GB usable each, model states only "
+		                            "(no activations, no overheads).", c->plan.gpu.name, c->plan.gpu_memory / 1e9);
+		calc_table_note(t, note);
+	}
+	return 0;
+}
+
 const struct calc_tabledef calc_t_memory[] = {
+	{"states-by-size", "model states and minimum GPUs for 1B ... 1T parameters by recipe", "recipes=a,b,...",
+	 t_by_size},
 	{"memory-breakdown", "memory per GPU (worst stage) by recipe", "recipes=a,b,... (default all)", t_breakdown},
 	{"memory-stages", "memory per GPU for every pipeline stage", "", t_stages},
 	{"recipe-ledger", "bytes per parameter by tensor class, dtype, ZeRO stage and source",

@@ -685,17 +685,31 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 	}
 
 	/* Every stage must have run all its ops: otherwise the order violates a
-	 * dependency (a cycle of waits, or a B before its F). */
-	for (int s = 0; s < p; s++)
-		if (pos[s] < off[s + 1]) {
-			const struct calc_pp_op *o = &ops[pos[s]];
+	 * dependency (a B before its F, or a cycle of waits).  Name the stage whose
+	 * next op is blocked by something on the stage itself when there is one (the
+	 * cause); the others only wait for it. */
+	{
+		int bad = -1;
+		for (int s = 0; s < p; s++)
+			if (pos[s] < off[s + 1]) {
+				const struct calc_pp_op *o = &ops[pos[s]];
+				double t;
+				const char *why = blocked(c, &pa, &ss, o, path_stage(&pa, o), &t);
+				if (bad < 0 || (why && !strstr(why, "pipeline stage")))
+					bad = s;
+				if (why && !strstr(why, "pipeline stage"))
+					break;
+			}
+		if (bad >= 0) {
+			const struct calc_pp_op *o = &ops[pos[bad]];
 			double t;
 			const char *why = blocked(c, &pa, &ss, o, path_stage(&pa, o), &t);
 			rc = calc_error(d, NULL, 0, "pipeline: %s: dependency violated: stage %d cannot run "
-			                "op %d (%s): %s", name, s, pos[s] - off[s],
+			                "op %d (%s): %s", name, bad, pos[bad] - off[bad],
 			                op_what(o, what, sizeof what), why ? why : "blocked");
 			goto out;
 		}
+	}
 	/* ... and every micro-batch must have passed every path stage forward and
 	 * backward, with each split backward's W. */
 	for (size_t k = 0; k < n; k++) {
@@ -937,11 +951,12 @@ void calc_pipeline_timeline(struct calc_table *t, const char *name, const struct
                             const struct calc_pp_costs *c)
 {
 	char title[160], op[2] = {0, 0};
-	snprintf(title, sizeof title, "%s schedule, p = %d, m = %d%s", sched_ids[c->sched], c->p, c->m,
-	         c->sched == CALC_SCHED_INTERLEAVED ? ", interleaved" : "");
 	if (c->sched == CALC_SCHED_INTERLEAVED)
 		snprintf(title, sizeof title, "interleaved schedule, p = %d, m = %d, v = %d", c->p, c->m,
 		         c->v);
+	else
+		snprintf(title, sizeof title, "%s schedule, p = %d, m = %d", sched_ids[c->sched], c->p,
+		         c->m);
 	calc_table_init(t, name, title);
 	calc_table_col(t, "stage", "", CALC_D_INT, 0);
 	calc_table_col(t, "op", "", CALC_D_TEXT, 0);
@@ -1131,13 +1146,11 @@ QCF(q_overhead, k->cf.overhead)
 QCF(q_fraction, k->cf.fraction)
 QCF(q_inflight, k->cf.inflight_peak)
 QCF(q_copies, k->cf.param_copies)
-QCF(q_micro, calc_plan_microbatches(&c->plan))
 QSIM(q_sim_fraction, k->sim.bubble_fraction)
 QSIM(q_sim_overhead, k->sim.bubble_overhead)
 QSIM(q_sim_inflight, k->sim.peak_inflight[0])
 
 const struct calc_quantity calc_q_pipeline[] = {
-	{"pipeline.microbatches", "1", "micro-batches per pipeline per step m = B / (b x dp)", q_micro},
 	{"pipeline.bubble_overhead", "1",
 	 "pipeline bubble as idle / ideal time (Narayanan's (p-1)/m), closed form, plan's schedule", q_overhead},
 	{"pipeline.bubble_fraction", "1",

@@ -86,6 +86,17 @@ static const struct calc_gpu gpus[] = {
 	 "Infinity Fabric 896 GB/s aggregate"},
 };
 
+/*
+ * Cluster tiers as comm.c uses them (REFERENCES.md §4.5-4.6, §6):
+ * - intra_busbw is the NCCL ring bus bandwidth, used for every collective inside a node
+ *   (the NVLS all-reduce peak, ~480 GB/s on H100 per nccl-tests #212, is not assumed).
+ * - Latencies are per ring step (the alpha of the alpha-beta cost): small-message
+ *   all-reduce over 2 GPUs (2 steps) takes about 6 us on H100 NVLink (nvidia/nccl #1259)
+ *   and about 10 us on A100 (nvidia/nccl #583), so 3 us per NVLink step; 6 us per
+ *   network step is assumed (UNVERIFIED), as is 4 / 8 us on MI300X.
+ * - inter_bw is the NIC line rate per GPU; the achieved share is cluster.inter_node_eff
+ *   (default 0.85, REFERENCES.md §6 "0.8-0.9 x g B_nic").
+ */
 static const struct calc_cluster_preset clusters[] = {
 	{"dgx-h100-ndr", "DGX/HGX H100: 8 x H100 SXM per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h100-sxm-80g", 8,
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 2.50,

@@ -187,56 +187,86 @@ static void end_times(const struct calc_plan *plan, struct ends *e)
 	e->last_w = lg;
 }
 
-/* Stage costs into 'c' (may be NULL) and the critical stage's parts into 'st'.
- * Returns the busy time of the critical stage. */
+/* One stage's per micro-batch costs and the parts the breakdown names. */
+struct stage_cost {
+	double tf, tb, tw;          /* [s] */
+	double recompute, comm;     /* parts of tf + tb [s] */
+};
+
+static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct ends *e,
+                       int i, struct stage_cost *o)
+{
+	int p = plan->pp > 0 ? plan->pp : 1;
+	double n = plan->layers_per_stage[i] > 0 ? plan->layers_per_stage[i] : (double)plan->model.layers / p;
+
+	o->tf = n * (lt->f + lt->comm_f);
+	o->tb = n * (lt->b + lt->recompute + lt->comm_b);
+	o->tw = n * lt->w;
+	o->recompute = n * lt->recompute;
+	o->comm = n * (lt->comm_f + lt->comm_b);
+	if (i == 0) {
+		o->tf += e->first_f;
+		o->tb += e->first_b;
+		o->tw += e->first_w;
+	}
+	if (i == p - 1) {
+		o->tf += e->last_f;
+		o->tb += e->last_b;
+		o->tw += e->last_w;
+	}
+}
+
+/* Stage costs into 'c' (may be NULL: the fast path) and the parts of the critical GPU
+ * -- the one with the most work per step -- into 'st'.  A GPU runs one stage, except
+ * under DualPipe where rank i runs stage i for half the micro-batches and stage p-1-i
+ * for the other half (DeepSeek-V3 §3.2.1), so its costs are the pair's mean.  Without
+ * 'c' and with an even split only the first GPU (embedding, and under DualPipe also the
+ * LM head) and the last (LM head) can be critical.  Returns the critical busy time. */
 static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c)
 {
 	const struct calc_layer_time *lt = &st->layer;
 	struct ends e;
 	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
+	int dual = plan->schedule == CALC_SCHED_DUALPIPE && p > 1;
+	int nrank = dual ? (p + 1) / 2 : p;
 	double best = -1;
-	int lo, hi;
 
 	if (m < 1)
 		m = 1;
 	end_times(plan, &e);
-	/* Without the full array (fast path, even stages) only the first and last stage
-	 * can differ from the rest; the first holds the extra layer of an uneven split. */
-	lo = 0;
-	hi = p - 1;
-	for (int i = 0; i < p; i++) {
-		double n, tf, tb, tw, busy;
-		if (!c && plan->uneven_stages == 0 && i > 0 && i < hi)
-			i = hi; /* middle stages are copies of stage 0 minus the embedding */
-		n = plan->layers_per_stage[i] > 0 ? plan->layers_per_stage[i]
-		                                  : (double)plan->model.layers / p;
-		tf = n * (lt->f + lt->comm_f);
-		tb = n * (lt->b + lt->recompute + lt->comm_b);
-		tw = n * lt->w;
-		if (i == lo) {
-			tf += e.first_f;
-			tb += e.first_b;
-			tw += e.first_w;
+	if (c)
+		for (int i = 0; i < p; i++) {
+			struct stage_cost sc;
+			stage_cost(plan, lt, &e, i, &sc);
+			c->tf[i] = sc.tf;
+			c->tb[i] = sc.tb;
+			c->tw[i] = sc.tw;
 		}
-		if (i == hi) {
-			tf += e.last_f;
-			tb += e.last_b;
-			tw += e.last_w;
+	for (int r = 0; r < nrank; r++) {
+		struct stage_cost a, b;
+		double busy;
+		if (!c && !plan->uneven_stages && r > 0 && r < nrank - 1)
+			r = nrank - 1; /* the middle GPUs are copies with less work */
+		if (dual && r > 0 && !c && !plan->uneven_stages)
+			break;
+		stage_cost(plan, lt, &e, r, &a);
+		if (dual) {
+			stage_cost(plan, lt, &e, p - 1 - r, &b);
+			a.tf = (a.tf + b.tf) / 2;
+			a.tb = (a.tb + b.tb) / 2;
+			a.tw = (a.tw + b.tw) / 2;
+			a.recompute = (a.recompute + b.recompute) / 2;
+			a.comm = (a.comm + b.comm) / 2;
 		}
-		if (c) {
-			c->tf[i] = tf;
-			c->tb[i] = tb;
-			c->tw[i] = tw;
-		}
-		busy = m * (tf + tb + tw);
+		busy = m * (a.tf + a.tb + a.tw);
 		if (busy > best) {
 			best = busy;
-			st->critical = i;
-			st->tf = tf;
-			st->tb = tb;
-			st->tw = tw;
-			st->recompute = m * n * lt->recompute;
-			st->tp_comm = m * n * (lt->comm_f + lt->comm_b);
+			st->critical = r;
+			st->tf = a.tf;
+			st->tb = a.tb;
+			st->tw = a.tw;
+			st->recompute = m * a.recompute;
+			st->tp_comm = m * a.comm;
 			st->compute = busy - st->recompute - st->tp_comm;
 		}
 	}
@@ -287,7 +317,7 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	int m = calc_plan_microbatches(plan), n = calc_plan_gpus(plan), p = plan->pp > 0 ? plan->pp : 1;
 	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap;
 	double window, hid, tokens_step = (double)plan->global_batch * plan->seq_len;
-	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12, tpo;
+	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 
 	if (m < 1)
 		m = 1;
@@ -314,12 +344,12 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	}
 	st->time = st->makespan + st->dp_exposed + st->optimizer;
 
-	tpo = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
 	{
-		int nl = plan->layers_per_stage[st->critical] > 0 ? plan->layers_per_stage[st->critical]
-		                                                  : plan->model.layers / p;
-		st->exposed[CALC_DIM_TP] = (1 - tpo) * m * nl * (st->comm.tp_layer_f + st->comm.tp_layer_b);
-		st->exposed[CALC_DIM_CP] = (1 - tpo) * m * nl * (st->comm.cp_layer_f + st->comm.cp_layer_b);
+		/* split the critical GPU's exposed collectives between TP and CP */
+		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
+		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1;
+		st->exposed[CALC_DIM_TP] = st->tp_comm * sh;
+		st->exposed[CALC_DIM_CP] = st->tp_comm * (1 - sh);
 	}
 	st->exposed[CALC_DIM_PP] = p > 1 ? 2.0 * (p - 1) * st->comm.p2p : 0;
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;

@@ -9,7 +9,7 @@
  *                   catalog, the report).
  *   calc_step_fast  the same op times and communication with the closed-form bubble of
  *                   the schedule instead of the simulator; no allocation, no
- *                   diagnostics, well under a microsecond.  Use it where millions of
+ *                   diagnostics, 0.2-0.4 us.  Use it where millions of
  *                   configurations are ranked (the planner), then confirm the chosen
  *                   few with calc_step.  Both agree exactly for even stages under
  *                   GPipe/1F1B when p2p = 0 (see tests/calc/step.c).
@@ -45,6 +45,11 @@ struct calc_layer_time {
 	double comm_f;    /* TP + CP collectives of the forward, exposed part */
 	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
 };
+/*
+ * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
+ * (tokens b*s/cp, weights split t ways); 'cm' (from calc_comm of the same plan) gives
+ * the TP/CP collectives, of which the share 1 - tp_overlap is charged.  Pure arithmetic.
+ */
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
                      struct calc_layer_time *out);
 
@@ -86,7 +91,12 @@ int calc_step(const struct calc_plan *plan, struct calc_step *out, struct calc_d
 /*
  * The planner's path: as calc_step with the closed-form makespan
  * m*(T_F+T_B+T_W) + bubble of the schedule (REFERENCES.md §3) on the most loaded
- * stage.  Allocates nothing, never fails; takes well under a microsecond.
+ * stage.  Allocates nothing, never fails; 0.2-0.4 us per call (make bench-comm).
+ * The plan need not pass calc_plan_validate, but its fields must agree: dp with the
+ * GPU count, and layers_per_stage[0 .. pp-1] either the split for this pp (as plan.c
+ * fills it) or all 0, which means an even split L/pp.  The closed forms hold for
+ * uniform stages, so with uneven stages or interleaving the result is an estimate
+ * (within 2% of calc_step on the default plan for every schedule, tests/calc/step.c).
  */
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
 

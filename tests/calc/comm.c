@@ -1,0 +1,245 @@
+/*
+ * tests/calc/comm.c -- collectives, placement on network tiers and per-GPU volumes.
+ *
+ * Expected values are worked by hand in the comments from the formulas' sources:
+ * nccl-tests doc/PERFORMANCE.md (bus factors), Narayanan et al. 2021 §3.2 (TP, PP),
+ * Korthikanti et al. 2022 §4.2.2 (SP), ZeRO §7 (DP), REFERENCES.md §6 (hierarchical).
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------- collectives */
+
+static void test_bus_factors(void **state)
+{
+	/* nccl-tests PERFORMANCE.md: all-reduce 2(n-1)/n, all-gather and reduce-scatter
+	 * (n-1)/n; n = 8: 14/8 = 1.75 and 7/8 = 0.875. */
+	assert_near(calc_coll_factor(CALC_COLL_ALLREDUCE, 8), 1.75, 1e-12);
+	assert_near(calc_coll_factor(CALC_COLL_ALLGATHER, 8), 0.875, 1e-12);
+	assert_near(calc_coll_factor(CALC_COLL_REDUCESCATTER, 8), 0.875, 1e-12);
+	assert_near(calc_coll_factor(CALC_COLL_ALLTOALL, 4), 0.75, 1e-12);
+	assert_near(calc_coll_factor(CALC_COLL_P2P, 2), 1, 1e-12);
+	/* a group of one moves nothing */
+	assert_near(calc_coll_factor(CALC_COLL_ALLREDUCE, 1), 0, 1e-12);
+	assert_near(calc_coll_flat(CALC_COLL_ALLREDUCE, 1e9, 1, 1e11, 5e-6), 0, 1e-12);
+}
+
+static void test_flat_alpha_beta(void **state)
+{
+	/* 1 GB all-reduce over 8 ranks at busbw 100 GB/s, 5 us per step: ring of 2(n-1) =
+	 * 14 steps -> 70 us, plus 1.75 * 1e9 / 1e11 = 17.5 ms: 17.570 ms. */
+	assert_near(calc_coll_flat(CALC_COLL_ALLREDUCE, 1e9, 8, 1e11, 5e-6), 0.01757, 1e-9);
+	/* all-gather of the same: 7 steps -> 35 us + 8.75 ms. */
+	assert_near(calc_coll_flat(CALC_COLL_ALLGATHER, 1e9, 8, 1e11, 5e-6), 0.008785, 1e-9);
+	/* one send of 100 MB at 50 GB/s with 6 us: 2.006 ms */
+	assert_near(calc_coll_flat(CALC_COLL_P2P, 1e8, 2, 5e10, 6e-6), 0.002006, 1e-9);
+	/* all-reduce = reduce-scatter + all-gather (ZeRO §7.1; KOR22 §4.2.2) */
+	assert_near(calc_coll_flat(CALC_COLL_ALLREDUCE, 3e8, 16, 2e11, 2e-6),
+	            calc_coll_flat(CALC_COLL_REDUCESCATTER, 3e8, 16, 2e11, 2e-6) +
+	                calc_coll_flat(CALC_COLL_ALLGATHER, 3e8, 16, 2e11, 2e-6),
+	            1e-12);
+}
+
+static void test_hierarchical(void **state)
+{
+	struct calc_links l = {400e9, 0, 50e9, 0};
+	struct calc_group g = {16, 8, 2, CALC_TIER_NET};
+	struct calc_group one = {16, 1, 16, CALC_TIER_NET};
+	struct calc_group in = {8, 8, 1, CALC_TIER_NVLINK};
+
+	/* 2 nodes x 8 GPUs, S = 1 GB, no latency: reduce-scatter on NVLink 0.875 GB / 400
+	 * GB/s = 2.1875 ms; all-reduce of the 1/8 shard (125 MB) over 2 nodes, factor 1, at
+	 * 50 GB/s = 2.5 ms; all-gather 2.1875 ms: 6.875 ms.  The network part equals the
+	 * bound of REFERENCES.md §6 (b): 2(N-1)/N * S / (g B_nic) = 1e9 / 4e11 = 2.5 ms. */
+	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &g, &l), 6.875e-3, 1e-9);
+	assert_near(calc_coll_net_bytes(CALC_COLL_ALLREDUCE, 1e9, &g), 125e6, 1e-9);
+	/* one rank per node: flat ring on the network, 2 * 15/16 * 1e9 / 5e10 = 37.5 ms */
+	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &one, &l), 37.5e-3, 1e-9);
+	assert_near(calc_coll_net_bytes(CALC_COLL_ALLREDUCE, 1e9, &one), 1.875e9, 1e-9);
+	/* inside a node: NVLink only, nothing on the network; 1.75e9 / 4e11 = 4.375 ms */
+	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &in, &l), 4.375e-3, 1e-9);
+	assert_near(calc_coll_net_bytes(CALC_COLL_ALLREDUCE, 1e9, &in), 0, 1e-12);
+	/* reduce-scatter across 2 nodes: 2.1875 ms on NVLink + (1/2) * 125 MB / 50 GB/s = 1.25 ms */
+	assert_near(calc_coll_time(CALC_COLL_REDUCESCATTER, 1e9, &g, &l), 3.4375e-3, 1e-9);
+}
+
+/* ------------------------------------------------------------- placement */
+
+static void test_placement(void **state)
+{
+	struct calc_plan p;
+	struct calc_group g;
+	const char *s1[] = {"parallel.tp=2", "parallel.pp=4", "parallel.dp=64"};
+	const char *s2[] = {"parallel.placement=dp-tp-cp-pp"};
+	const char *s3[] = {"parallel.tp=4", "parallel.cp=2", "parallel.dp=8"};
+
+	/* default: tp 8, pp 8, dp 8 on nodes of 8 GPUs, order tp-cp-pp-dp */
+	load_plan(&p, NULL, 0);
+	calc_comm_group(&p, CALC_DIM_TP, &g);
+	assert_int_equal(g.size, 8);
+	assert_int_equal(g.per_node, 8);
+	assert_int_equal(g.tier, CALC_TIER_NVLINK);
+	calc_comm_group(&p, CALC_DIM_PP, &g); /* stride 8: every stage on another node */
+	assert_int_equal(g.per_node, 1);
+	assert_int_equal(g.nodes, 8);
+	assert_int_equal(g.tier, CALC_TIER_NET);
+	calc_comm_group(&p, CALC_DIM_DP, &g); /* stride 64 */
+	assert_int_equal(g.nodes, 8);
+	assert_int_equal(g.tier, CALC_TIER_NET);
+
+	/* tp 2, pp 4: PP stride 2, four stages in a node -> the whole pipeline on NVLink;
+	 * DP stride 8 -> one rank per node, 64 nodes */
+	load_plan(&p, s1, 3);
+	calc_comm_group(&p, CALC_DIM_PP, &g);
+	assert_int_equal(g.per_node, 4);
+	assert_int_equal(g.tier, CALC_TIER_NVLINK);
+	calc_comm_group(&p, CALC_DIM_DP, &g);
+	assert_int_equal(g.per_node, 1);
+	assert_int_equal(g.nodes, 64);
+
+	/* DP innermost: DP inside the node, TP (stride 8) across nodes */
+	load_plan(&p, s2, 1);
+	calc_comm_group(&p, CALC_DIM_DP, &g);
+	assert_int_equal(g.tier, CALC_TIER_NVLINK);
+	calc_comm_group(&p, CALC_DIM_TP, &g);
+	assert_int_equal(g.per_node, 1);
+	assert_int_equal(g.tier, CALC_TIER_NET);
+
+	/* tp 4, cp 2, pp 8, dp 8: CP stride 4, both CP ranks in one node; the gradient
+	 * group is DP x CP = 16 ranks, 2 per node (the CP pair; DP stride 64) over 8 nodes */
+	load_plan(&p, s3, 3);
+	calc_comm_group(&p, CALC_DIM_CP, &g);
+	assert_int_equal(g.per_node, 2);
+	assert_int_equal(g.tier, CALC_TIER_NVLINK);
+	calc_comm_group(&p, CALC_DIM_DP, &g);
+	assert_int_equal(g.size, 16);
+	assert_int_equal(g.per_node, 2);
+	assert_int_equal(g.nodes, 8);
+}
+
+/* ------------------------------------------------------------- volumes */
+
+/* Worked example: the default plan, dense-100b (h = 10240, L = 80, tied embeddings,
+ * LayerNorm, no biases), s = 2048, b = 1, B = 1536, tp 8, pp 8, dp 8: m = 1536 / 8 =
+ * 192 micro-batches, 10 layers per stage, SP, selective recompute, scatter/gather,
+ * ZeRO-1, megatron recipe (fp32 grads 4 B, bf16 weights 2 B). */
+#define BSH (2048.0 * 10240 * 2) /* one micro-batch's b*s*h in BF16 = 41,943,040 B */
+
+static void test_volumes_default(void **state)
+{
+	struct calc_plan p;
+	struct calc_comm c;
+	double psi;
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &c);
+	/* TP: Narayanan §3.2 8bsh(t-1)/t elements per layer per micro-batch, 2 B each:
+	 * 8 * 2048 * 10240 * 7/8 * 2 = 293,601,280 B; x 10 layers x 192 = 563,714,457,600 B */
+	assert_near(c.dim[CALC_DIM_TP].bytes, 563714457600.0, 1e-12);
+	assert_near(c.dim[CALC_DIM_TP].bytes / (192 * 10), 8 * 2048.0 * 10240 * 7 / 8 * 2, 1e-12);
+	assert_int_equal(c.dim[CALC_DIM_TP].net_bytes, 0);
+	/* SP: 4 all-gathers + 4 reduce-scatters per layer per micro-batch (KOR22 §4.2.2) */
+	assert_near(c.dim[CALC_DIM_TP].count, 192 * 10 * 8, 1e-12);
+	/* PP: bsh per boundary per micro-batch each way, /t with scatter/gather:
+	 * 2 * 192 * 41,943,040 / 8 = 2,013,265,920 B, all on the network */
+	assert_near(c.dim[CALC_DIM_PP].bytes, 2013265920.0, 1e-12);
+	assert_near(c.dim[CALC_DIM_PP].net_bytes, 2013265920.0, 1e-12);
+	/* DP: the last stage holds 10 layers (12h^2 + 4h = 1,258,332,160 each), the final
+	 * norm (2h = 20,480) and Megatron's copy of the tied embedding (V h = 524,288,000):
+	 * 13,107,630,080 parameters, / tp 8 = 1,638,453,760 per GPU (the first stage has
+	 * 20,480 fewer).  ZeRO-1: reduce-scatter of 4-B grads + all-gather of 2-B weights,
+	 * 7/8 * 6 * 1,638,453,760 = 8,601,882,240 B. */
+	psi = (10 * 1258332160.0 + 20480 + 524288000) / 8;
+	assert_near(c.grad_params, psi, 1e-12);
+	assert_near(c.dim[CALC_DIM_DP].bytes, 7.0 / 8 * 6 * psi, 1e-12);
+	assert_near(c.dim[CALC_DIM_CP].bytes, 0, 1e-12);
+	assert_near(c.bytes_total, 563714457600.0 + 2013265920.0 + 7.0 / 8 * 6 * psi, 1e-12);
+}
+
+static void test_volumes_variants(void **state)
+{
+	struct calc_plan p;
+	struct calc_comm c, base;
+	const char *full[] = {"parallel.recompute=full"};
+	const char *nosg[] = {"parallel.p2p_scatter_gather=no", "parallel.schedule=interleaved", "parallel.vpp=2"};
+	const char *cp2[] = {"parallel.cp=2", "parallel.dp=4"};
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &base);
+	/* full recomputation repeats the two forward collectives: 6 instead of 4 (ZeRO §8) */
+	load_plan(&p, full, 1);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_TP].bytes, base.dim[CALC_DIM_TP].bytes * 6 / 4, 1e-12);
+	/* no scatter/gather: the whole bsh per send; interleaving v = 2 doubles the sends
+	 * (Narayanan §2.2.2): 2 * 192 * 2 * 41,943,040 = 32,212,254,720 B */
+	load_plan(&p, nosg, 3);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_PP].bytes, 2 * 192 * 2 * BSH, 1e-12);
+	/* CP = 2 (DP 4, m = 384): each rank holds s/2 tokens, so the TP messages halve;
+	 * K and V of 80/8 = 10 heads x 128 for the whole sequence: S = 2048 * 2 * 10 * 128 *
+	 * 2 = 10,485,760 B; forward all-gather + backward reduce-scatter per layer per
+	 * micro-batch at (cp-1)/cp = 1/2: 384 * 10 * 2 * 5,242,880 = 40,265,318,400 B */
+	load_plan(&p, cp2, 2);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_CP].bytes, 40265318400.0, 1e-12);
+	assert_near(c.dim[CALC_DIM_TP].bytes, 384 * 10 * 4 * 1.75 * BSH / 2, 1e-12);
+	assert_int_equal(c.dim[CALC_DIM_DP].group.size, 8); /* gradients over DP x CP */
+}
+
+static void test_zero_volumes(void **state)
+{
+	/* ZeRO §7: plain DP moves 2 Psi, ZeRO-1/2 also 2 Psi, ZeRO-3 3 Psi (1.5x), with
+	 * gradients and weights of the same width (zero-paper recipe: 2 B each) and one
+	 * micro-batch (global batch 8 = dp). */
+	const char *z0[] = {"training.recipe=zero-paper", "training.global_batch=8", "parallel.zero=0"};
+	const char *z1[] = {"training.recipe=zero-paper", "training.global_batch=8", "parallel.zero=1"};
+	const char *z3[] = {"training.recipe=zero-paper", "training.global_batch=8", "parallel.zero=3"};
+	struct calc_plan p;
+	struct calc_comm c0, c1, c3;
+
+	load_plan(&p, z0, 3);
+	calc_comm(&p, &c0);
+	load_plan(&p, z1, 3);
+	calc_comm(&p, &c1);
+	load_plan(&p, z3, 3);
+	calc_comm(&p, &c3);
+	/* 2 (n-1)/n Psi * 2 B with n = 8 */
+	assert_near(c0.dim[CALC_DIM_DP].bytes, 2 * 7.0 / 8 * c0.grad_params * 2, 1e-12);
+	assert_near(c1.dim[CALC_DIM_DP].bytes / c0.dim[CALC_DIM_DP].bytes, 1.0, 1e-12);
+	assert_near(c3.dim[CALC_DIM_DP].bytes / c0.dim[CALC_DIM_DP].bytes, 1.5, 1e-12);
+}
+
+static void test_tp_across_nodes(void **state)
+{
+	/* TP 16 on 8-GPU nodes (H100 preset: NVLink busbw 370 GB/s, 3 us; NDR 50 GB/s x
+	 * 0.85 = 42.5 GB/s, 6 us): two nodes, 8 ranks each.  With SP the forward runs two
+	 * all-gathers and two reduce-scatters of S = bsh = 41,943,040 B, each hierarchical:
+	 * on NVLink 7 steps x 3 us + 7/8 S / 370e9, across the 2 nodes 1 step x 6 us +
+	 * 1/2 (S/8) / 42.5e9.  Network bytes per reduce-scatter: 1/2 * S/8. */
+	const char *s16[] = {"parallel.tp=16", "parallel.pp=4"};
+	struct calc_plan p;
+	struct calc_comm c8, c16;
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &c8);
+	load_plan(&p, s16, 2);
+	calc_comm(&p, &c16);
+	assert_int_equal(c16.dim[CALC_DIM_TP].group.tier, CALC_TIER_NET);
+	assert_int_equal(c16.dim[CALC_DIM_TP].group.nodes, 2);
+	assert_near(c16.tp_layer_f, 4 * (7 * 3e-6 + 7.0 / 8 * BSH / 370e9 + 6e-6 + 0.5 * BSH / 8 / 42.5e9), 1e-9);
+	/* m = 1536 / 8 = 192, 80 / 4 = 20 layers, 8 collectives per layer */
+	assert_near(c16.dim[CALC_DIM_TP].net_bytes, 192 * 20 * 8 * 0.5 * BSH / 8, 1e-12);
+	assert_true(c16.tp_layer_f > c8.tp_layer_f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
+		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
+		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

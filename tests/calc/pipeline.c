@@ -1,0 +1,556 @@
+/*
+ * tests/calc/pipeline.c -- pipeline schedules: closed forms against the papers, the
+ * event simulator against the closed forms over a grid of (p, m, v), the simulator's
+ * dependency checks, the memory hook, the plan checks and the ASCII Gantt.
+ *
+ * Reference values come from the papers' formulas evaluated by hand in the comments
+ * (REFERENCES.md §3); the grid compares two independent methods: the closed forms and
+ * the op-by-op simulation of each schedule's order.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Simulate schedule s with equal costs (tf, tb, tw on every stage), two back-to-back
+ * steps so that the steady-state period is measured too. */
+static void sim(enum calc_schedule s, int p, int m, int v, double tf, double tb, double tw,
+                struct calc_pp_result *r)
+{
+	struct calc_pp_costs c;
+	struct calc_diag d = {0};
+	int rc;
+	calc_pp_costs_unit(&c, s, p, m, v);
+	for (int i = 0; i < p; i++) {
+		c.tf[i] = tf;
+		c.tb[i] = tb;
+		c.tw[i] = tw;
+	}
+	c.steps = 2;
+	rc = calc_pipeline_simulate(&c, r, &d);
+	if (rc)
+		print_error("%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	assert_int_equal(rc, 0);
+	calc_pp_result_free(r); /* keep the figures, drop the timeline */
+}
+
+/* ------------------------------------------------------------------ closed forms */
+
+static void test_closed_forms(void **state)
+{
+	struct calc_pp_closed cf;
+	(void)state;
+
+	/* Narayanan et al. 2021 §2.2.1: bubble / ideal = (p-1)/m.  Default plan: p = 8,
+	 * m = 1536 / (1 x 8) = 192: 7/192 = 0.0364583; idle share 7/(192+7) = 7/199
+	 * = 0.0351759. */
+	calc_pipeline_closed(CALC_SCHED_1F1B, 8, 192, 1, 1, 1, 1, &cf);
+	assert_near(cf.overhead, 7.0 / 192, 1e-12);
+	assert_near(cf.fraction, 7.0 / 199, 1e-12);
+	assert_near(cf.bubble, 7 * 3, 1e-12); /* (p-1)(t_f + t_b), t_b = T_B + T_W = 2 */
+	assert_near(cf.ideal, 192 * 3, 1e-12);
+	assert_near(cf.inflight_peak, 8, 0); /* "p or fewer micro-batches" (§2.2.1) */
+	assert_int_equal(cf.param_copies, 1);
+
+	/* GPipe: same bubble, all m micro-batches stashed (§2.2.1). */
+	calc_pipeline_closed(CALC_SCHED_GPIPE, 4, 8, 1, 1, 1, 1, &cf);
+	assert_near(cf.overhead, 3.0 / 8, 1e-12);
+	assert_near(cf.fraction, 3.0 / 11, 1e-12);
+	assert_near(cf.inflight_peak, 8, 0);
+
+	/* Interleaved, Narayanan et al. 2021 §2.2.2: (1/v)(p-1)/m; p = 8, m = 192, v = 2:
+	 * 7/384 = 0.0182292; idle share 7/(384+7) = 7/391.  Activations on stage 0:
+	 * p(1 + (p-1)/(pv)) = 8(1 + 7/16) = 11.5 (Korthikanti et al. 2022 §4.2.3). */
+	calc_pipeline_closed(CALC_SCHED_INTERLEAVED, 8, 192, 2, 1, 1, 1, &cf);
+	assert_near(cf.overhead, 7.0 / 384, 1e-12);
+	assert_near(cf.fraction, 7.0 / 391, 1e-12);
+	assert_near(cf.inflight_peak, 11.5, 1e-12);
+	assert_true(cf.exact);
+	calc_pipeline_closed(CALC_SCHED_INTERLEAVED, 8, 100, 2, 1, 1, 1, &cf);
+	assert_false(cf.exact); /* 100 is not a multiple of 8 */
+
+	/* ZB-H1, Qi et al. 2024 Table 2: (p-1)(T_F + T_B - T_W); equal costs: 1/3 of
+	 * 1F1B's (p-1)(T_F + T_B + T_W) (README of sail-sg: (p-1)/(3m)).  p = 4, m = 8:
+	 * 3 x 1 = 3 against 1F1B's 9; overhead 3/24 = 0.125 = (4-1)/(3 x 8). */
+	calc_pipeline_closed(CALC_SCHED_ZBH1, 4, 8, 1, 1, 1, 1, &cf);
+	assert_near(cf.bubble, 3, 1e-12);
+	assert_near(cf.overhead, 3.0 / 24, 1e-12);
+	assert_near(cf.inflight_peak, 4, 0); /* p M_B */
+	/* unequal: T_F = 2, T_B = 1.5, T_W = 0.5, p = 5: 4 x (2 + 1.5 - 0.5) = 12 */
+	calc_pipeline_closed(CALC_SCHED_ZBH1, 5, 10, 1, 2, 1.5, 0.5, &cf);
+	assert_near(cf.bubble, 12, 1e-12);
+
+	/* ZB-H2: (p-1)(T_F + T_B - 2T_W) = 0 at equal costs; (2p - 1) M_B = 7 at p = 4. */
+	calc_pipeline_closed(CALC_SCHED_ZBH2, 4, 8, 1, 1, 1, 1, &cf);
+	assert_near(cf.bubble, 0, 1e-12);
+	assert_near(cf.inflight_peak, 7, 0);
+	/* T_F = 2, T_B = 1.5, T_W = 0.5, p = 5: 4 x (2 + 1.5 - 1) = 10 */
+	calc_pipeline_closed(CALC_SCHED_ZBH2, 5, 10, 1, 2, 1.5, 0.5, &cf);
+	assert_near(cf.bubble, 10, 1e-12);
+
+	/* DualPipe, DeepSeek-V3 Table 2: (PP/2 - 1)(F&B + B - 3W), B the whole backward.
+	 * p = 8, F = 1, B = 1 + 1 = 2, W = 1, F&B = F + B = 3: 3 x (3 + 2 - 3) = 6.
+	 * Parameters 2x, activations PP + 1 = 9. */
+	calc_pipeline_closed(CALC_SCHED_DUALPIPE, 8, 16, 1, 1, 1, 1, &cf);
+	assert_near(cf.bubble, 6, 1e-12);
+	assert_near(cf.overhead, 6.0 / 48, 1e-12);
+	assert_near(cf.inflight_peak, 9, 0);
+	assert_int_equal(cf.param_copies, 2);
+}
+
+/* Per-stage in-flight counts by hand (stage i 0-based). */
+static void test_inflight_per_stage(void **state)
+{
+	(void)state;
+	/* 1F1B p = 4: p - i = 4, 3, 2, 1 (Narayanan et al. 2021 §2.2.1) */
+	for (int i = 0; i < 4; i++)
+		assert_near(calc_pipeline_inflight_for(CALC_SCHED_1F1B, 4, 8, 1, i), 4 - i, 0);
+	/* m < p caps at m: p = 8, m = 3 */
+	assert_near(calc_pipeline_inflight_for(CALC_SCHED_1F1B, 8, 3, 1, 0), 3, 0);
+	/* ZB-H2 (Qi et al. 2024 §2.3, device i 1-based: 2p - 2i + 1): p = 4 -> 7, 5, 3, 1 */
+	for (int i = 0; i < 4; i++)
+		assert_near(calc_pipeline_inflight_for(CALC_SCHED_ZBH2, 4, 8, 1, i), 7 - 2 * i, 0);
+	/* interleaved p = 4, v = 2, m = 8: chunks (p-i-1)*2 + (v-1)p + 1 = 11, 9, 7, 5,
+	 * over v = 2 -> 5.5, 4.5, 3.5, 2.5 */
+	for (int i = 0; i < 4; i++)
+		assert_near(calc_pipeline_inflight_for(CALC_SCHED_INTERLEAVED, 4, 8, 2, i), 5.5 - i, 0);
+}
+
+/* ------------------------------------------------------------------ the grid */
+
+/*
+ * The simulator against the closed forms.  For every schedule and every (p, m, v) in
+ * the grid where the closed form's conditions hold (calc_pp_closed.exact), the bubble
+ * per stage from the simulation (steady-state period minus the busiest stage's busy
+ * time) equals the closed form, and every stage's simulated peak of in-flight
+ * activation sets equals calc_pipeline_inflight_for.  Several cost sets: equal costs,
+ * a backward twice the forward with no W, and unequal F, B, W.
+ */
+static void test_grid(void **state)
+{
+	static const double costs[][3] = {{1, 1, 1}, {1, 2, 0}, {2, 1.5, 0.5}, {1, 1, 0.5}};
+	int checked = 0, exact = 0;
+	(void)state;
+
+	for (int s = 0; s < CALC_SCHED_N; s++)
+		for (int ci = 0; ci < 4; ci++)
+			for (int p = 1; p <= 12; p++)
+				for (int m = 1; m <= 36; m++)
+					for (int v = 1; v <= (s == CALC_SCHED_INTERLEAVED ? 4 : 1); v++) {
+						struct calc_pp_closed cf;
+						struct calc_pp_result r;
+						double tf = costs[ci][0], tb = costs[ci][1], tw = costs[ci][2];
+						if (s == CALC_SCHED_INTERLEAVED && (v == 1 || m % p))
+							continue;
+						if (s == CALC_SCHED_DUALPIPE && (p % 2 || m % 2 || m < 2 * p))
+							continue;
+						if (ci > 0 && (m % 3 || p % 2)) /* coarser grid for the others */
+							continue;
+						calc_pipeline_closed((enum calc_schedule)s, p, m, v, tf, tb, tw, &cf);
+						sim((enum calc_schedule)s, p, m, v, tf, tb, tw, &r);
+						checked++;
+						/* one flush per step: the period is the makespan, except for
+						 * ZB-H2, whose parallelogram overlaps the next step */
+						if (s != CALC_SCHED_ZBH2)
+							assert_near(r.period, r.makespan, 1e-12);
+						assert_near(r.ideal, cf.ideal, 1e-12);
+						if (cf.exact) {
+							exact++;
+							assert_near(r.period - r.ideal, cf.bubble, 1e-9);
+							assert_near(r.bubble_fraction, cf.fraction, 1e-9);
+						}
+						for (int i = 0; i < p; i++)
+							assert_near(r.peak_inflight[i],
+							            calc_pipeline_inflight_for((enum calc_schedule)s, p, m,
+							                                       v, i), 1e-12);
+					}
+	assert_true(exact >= 1000);
+	assert_true(checked >= exact);
+}
+
+/*
+ * Where the closed forms do not hold, the simulator still bounds them sensibly:
+ * - ZB-H1 with m < p: only m W passes exist to fill the p-1 gaps of the cool-down, so
+ *   the bubble lies between Qi et al.'s (p-1)(T_F+T_B-T_W) and 1F1B's
+ *   (p-1)(T_F+T_B+T_W).  Example p = 4, m = 2: 5, between 3 and 9.
+ * - ZB-H2 with m < 2p-1: the warm-up cannot hold 2(p-1) forwards, so some bubble stays
+ *   (more than 0), but no more than 1F1B's.
+ * - DualPipe with T_F != T_B: the reference order is tuned for equal chunks; the
+ *   bubble moves away from (p/2-1)(F&B+B-3W) (p = 4, m = 8, T_F = 2: 4 against 3)
+ *   but stays below 1F1B's.
+ * - 1F1B with T_W > T_B split (ZB-H1 at T_W = 2): the formula turns negative in
+ *   part; the simulator's bubble stays >= 0.
+ */
+static void test_deviations(void **state)
+{
+	struct calc_pp_result r;
+	(void)state;
+
+	sim(CALC_SCHED_ZBH1, 4, 2, 1, 1, 1, 1, &r);
+	assert_near(r.period - r.ideal, 5, 1e-12);
+	for (int p = 2; p <= 12; p++)
+		for (int m = 1; m < p; m++) {
+			sim(CALC_SCHED_ZBH1, p, m, 1, 1, 1, 1, &r);
+			assert_true(r.period - r.ideal > (p - 1) * 1.0 + 1e-9);
+			assert_true(r.period - r.ideal <= (p - 1) * 3.0 + 1e-9);
+		}
+	for (int p = 2; p <= 12; p++)
+		for (int m = 1; m < 2 * p - 1; m++) {
+			sim(CALC_SCHED_ZBH2, p, m, 1, 1, 1, 1, &r);
+			assert_true(r.period - r.ideal > 1e-9);
+			assert_true(r.period - r.ideal <= (p - 1) * 3.0 + 1e-9);
+		}
+	sim(CALC_SCHED_DUALPIPE, 4, 8, 1, 2, 1, 1, &r);
+	assert_near(r.period - r.ideal, 4, 1e-12);
+	for (int p = 2; p <= 12; p += 2) {
+		sim(CALC_SCHED_DUALPIPE, p, 4 * p, 1, 2, 1, 1, &r);
+		assert_true(r.period - r.ideal < (p - 1) * 4.0);
+		sim(CALC_SCHED_DUALPIPE, p, 4 * p, 1, 1, 2, 1, &r);
+		assert_true(r.period - r.ideal < (p - 1) * 4.0);
+	}
+	sim(CALC_SCHED_ZBH1, 4, 8, 1, 1, 1, 2, &r);
+	assert_true(r.period - r.ideal >= 0);
+}
+
+/* ------------------------------------------------------------------ uneven stages, p2p */
+
+static void test_uneven_and_p2p(void **state)
+{
+	struct calc_pp_costs c;
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+	(void)state;
+
+	/*
+	 * Uneven stages break (p-1)/m.  Hand simulation, 1F1B, p = 2, m = 2, stage 0
+	 * (embedding) F = 1, B = 2; stage 1 (LM head and loss) F = 2, B = 4 (tw = 0):
+	 *   s0: F0 0-1, F1 1-2;            s1: F0 1-3, B0 3-7, F1 7-9, B1 9-13
+	 *   s0: B0 7-9, B1 13-15           -> makespan 15
+	 * A uniform closed form with the slow stage, (m+p-1)(t_f+t_b) = 3 x 6 = 18, is
+	 * wrong by 3: the fast stage does not add the slow stage's fill and drain.
+	 */
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 2, 2, 1);
+	c.tf[0] = 1, c.tb[0] = 2, c.tw[0] = 0;
+	c.tf[1] = 2, c.tb[1] = 4, c.tw[1] = 0;
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	assert_near(r.makespan, 15, 1e-12);
+	assert_near(r.busy[0], 6, 1e-12);
+	assert_near(r.busy[1], 12, 1e-12);
+	assert_near(r.idle[0], 9, 1e-12);
+	calc_pp_result_free(&r);
+
+	/*
+	 * GPipe on uneven stages has an exact second method: forwards and backwards are
+	 * two flow shops of identical jobs, each taking sum(t_s) + (m-1) max(t_s).
+	 * p = 4, m = 6, tf = {2, 1, 1, 3}, tb + tw = {3, 2, 2, 5}:
+	 *   forward  7 + 5 x 3 = 22, backward 12 + 5 x 5 = 37 -> 59.
+	 */
+	calc_pp_costs_unit(&c, CALC_SCHED_GPIPE, 4, 6, 1);
+	{
+		static const double tf[] = {2, 1, 1, 3}, tb[] = {2, 1, 1, 4}, tw[] = {1, 1, 1, 1};
+		for (int i = 0; i < 4; i++)
+			c.tf[i] = tf[i], c.tb[i] = tb[i], c.tw[i] = tw[i];
+	}
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	assert_near(r.makespan, 59, 1e-12);
+	calc_pp_result_free(&r);
+
+	/*
+	 * Point-to-point time: one micro-batch through 1F1B on p stages crosses p-1 links
+	 * forward and p-1 backward: makespan = p(T_F + T_B + T_W) + 2(p-1) p2p.
+	 * p = 6, unit costs, p2p = 0.25: 18 + 2.5 = 20.5.
+	 */
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 6, 1, 1);
+	c.p2p = 0.25;
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	assert_near(r.makespan, 20.5, 1e-12);
+	calc_pp_result_free(&r);
+	/* with many micro-batches the p2p time only adds: above the closed form's
+	 * m(t_f + t_b) + (p-1)(t_f + t_b)/v = 16 x 3 + 3 x 3 / 2 = 52.5 */
+	calc_pp_costs_unit(&c, CALC_SCHED_INTERLEAVED, 4, 16, 2);
+	c.p2p = 0.1;
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	assert_true(r.makespan > 52.5 + 1e-9);
+	calc_pp_result_free(&r);
+	calc_diag_free(&d);
+}
+
+/* ------------------------------------------------------------------ dependency checks */
+
+static int has(const struct calc_diag *d, const char *what)
+{
+	return d->text && strstr(d->text, what);
+}
+
+static void test_dependencies(void **state)
+{
+	struct calc_pp_costs c;
+	struct calc_pp_result r, x;
+	struct calc_diag d = {0};
+	struct calc_pp_op *ops, t;
+	int n, last0 = 0;
+	(void)state;
+
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 4, 8, 1);
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	n = r.nops;
+	ops = malloc(sizeof *ops * (size_t)n);
+
+	/* the produced order replays unchanged */
+	memcpy(ops, r.ops, sizeof *ops * (size_t)n);
+	assert_int_equal(calc_pipeline_simulate_ops(&c, ops, n, &x, &d), 0);
+	assert_near(x.makespan, r.makespan, 0);
+
+	/* no backward before its forward: on stage 3 (ops F0 B0 F1 ...) swap F0 and B0 */
+	memcpy(ops, r.ops, sizeof *ops * (size_t)n);
+	for (int i = 0; i < n; i++)
+		if (ops[i].stage == 3) {
+			t = ops[i], ops[i] = ops[i + 1], ops[i + 1] = t;
+			break;
+		}
+	assert_int_equal(calc_pipeline_simulate_ops(&c, ops, n, &x, &d), -1);
+	assert_true(has(&d, "dependency violated: stage 3"));
+	assert_true(has(&d, "its forward has not run on this stage"));
+	calc_diag_free(&d);
+
+	/* stage order: stage 0's first backward placed before its forwards is a cycle of
+	 * waits (stage 0 waits for stage 1's B, which waits for stage 0's F) */
+	memcpy(ops, r.ops, sizeof *ops * (size_t)n);
+	for (int i = 0; i < n && ops[i].stage == 0; i++)
+		if (ops[i].op == 'B') {
+			t = ops[i];
+			memmove(ops + 1, ops, sizeof *ops * (size_t)i);
+			ops[0] = t;
+			break;
+		}
+	assert_int_equal(calc_pipeline_simulate_ops(&c, ops, n, &x, &d), -1);
+	assert_true(has(&d, "dependency violated"));
+	calc_diag_free(&d);
+
+	/* a missing op */
+	memcpy(ops, r.ops, sizeof *ops * (size_t)n);
+	for (int i = 0; i < n; i++)
+		if (ops[i].stage == 0)
+			last0 = i;
+	memmove(ops + last0, ops + last0 + 1, sizeof *ops * (size_t)(n - last0 - 1));
+	assert_int_equal(calc_pipeline_simulate_ops(&c, ops, n - 1, &x, &d), -1);
+	assert_true(has(&d, "never runs"));
+	calc_diag_free(&d);
+
+	/* a repeated op */
+	memcpy(ops, r.ops, sizeof *ops * (size_t)n);
+	ops[1] = ops[0];
+	assert_int_equal(calc_pipeline_simulate_ops(&c, ops, n, &x, &d), -1);
+	assert_true(has(&d, "it already ran"));
+	calc_diag_free(&d);
+
+	/* chunk order (interleaved): a chunk-1 forward before chunk 0 of the same
+	 * micro-batch on stage 0 cannot run */
+	calc_pp_result_free(&r);
+	calc_pp_costs_unit(&c, CALC_SCHED_INTERLEAVED, 2, 4, 2);
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	free(ops);
+	ops = malloc(sizeof *ops * (size_t)r.nops);
+	memcpy(ops, r.ops, sizeof *ops * (size_t)r.nops);
+	ops[0].chunk = 1; /* F0 chunk 1 first, then F1, F0 chunk 0 never ... */
+	assert_int_equal(calc_pipeline_simulate_ops(&c, ops, r.nops, &x, &d), -1);
+	assert_true(has(&d, "the forward of the previous pipeline stage has not run"));
+	calc_diag_free(&d);
+
+	/* schedule conditions */
+	calc_pp_costs_unit(&c, CALC_SCHED_INTERLEAVED, 4, 6, 2);
+	assert_int_equal(calc_pipeline_simulate(&c, &x, &d), -1);
+	assert_true(has(&d, "must be a multiple of p = 4"));
+	calc_diag_free(&d);
+	calc_pp_costs_unit(&c, CALC_SCHED_DUALPIPE, 3, 12, 1);
+	assert_int_equal(calc_pipeline_simulate(&c, &x, &d), -1);
+	assert_true(has(&d, "dualpipe"));
+	calc_diag_free(&d);
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 4, 8, 1);
+	c.tb[2] = -1;
+	assert_int_equal(calc_pipeline_simulate(&c, &x, &d), -1);
+	assert_true(has(&d, "stage 2 costs"));
+	calc_diag_free(&d);
+
+	free(ops);
+	calc_pp_result_free(&r);
+}
+
+/* ------------------------------------------------------------------ memory hook */
+
+/*
+ * The memory engine takes its in-flight counts and parameter copies from pipeline.c;
+ * check them against the simulator's peaks on the default plan (p = 8, m = 192) for
+ * every schedule, and that ZB-H2 and DualPipe show in calc_memory.
+ */
+static void test_memory_hook(void **state)
+{
+	static const char *const sets[][2] = {
+		{"schedule=gpipe", "vpp=1"},       {"schedule=1f1b", "vpp=1"},
+		{"schedule=interleaved", "vpp=2"}, {"schedule=zb-h1", "vpp=1"},
+		{"schedule=zb-h2", "vpp=1"},       {"schedule=dualpipe", "vpp=1"},
+	};
+	struct calc_memory *m1 = malloc(sizeof *m1), *m2 = malloc(sizeof *m2);
+	struct calc_plan plan;
+	struct calc_diag d = {0};
+	(void)state;
+
+	for (int s = 0; s < CALC_SCHED_N; s++) {
+		struct calc_pp_result r;
+		load_plan(&plan, sets[s], 2);
+		sim(plan.schedule, plan.pp, calc_plan_microbatches(&plan), plan.vpp, 1, 1, 1, &r);
+		for (int i = 0; i < plan.pp; i++)
+			assert_near(calc_pipeline_inflight(&plan, i), r.peak_inflight[i], 1e-12);
+		assert_int_equal(calc_pipeline_param_copies(&plan), s == CALC_SCHED_DUALPIPE ? 2 : 1);
+	}
+
+	/* ZB-H2 holds 2p - 1 = 15 sets on stage 0 where 1F1B holds p = 8: the layers'
+	 * activations grow by 15/8 (Qi et al. 2024 Table 2: (2p-1) M_B vs p M_B). */
+	load_plan(&plan, sets[1], 2);
+	assert_int_equal(calc_memory(&plan, m1, &d), 0);
+	load_plan(&plan, sets[4], 2);
+	assert_int_equal(calc_memory(&plan, m2, &d), 0);
+	assert_near(m2->st[0].inflight, 15, 0);
+	assert_near(m1->st[0].inflight, 8, 0);
+	assert_true(m2->st[0].activations > m1->st[0].activations * 1.5);
+
+	/* DualPipe: a second copy of the weights (DeepSeek-V3 Table 2, "Parameter 2x") */
+	load_plan(&plan, sets[5], 2);
+	assert_int_equal(calc_memory(&plan, m2, &d), 0);
+	assert_near(m2->st[0].inflight, 9, 0); /* PP + 1 */
+	assert_true(m2->st[0].weight_copies >= m1->st[0].weights * 0.999);
+	free(m1);
+	free(m2);
+	calc_diag_free(&d);
+}
+
+/* ------------------------------------------------------------------ plan checks */
+
+static void test_plan_check(void **state)
+{
+	struct calc_plan plan, p;
+	struct calc_diag d = {0};
+	(void)state;
+
+	load_plan(&plan, NULL, 0); /* p = 8, m = 192, 80 layers */
+	assert_int_equal(calc_pipeline_check(&plan, &d), 0);
+
+	p = plan;
+	p.vpp = 3; /* 1F1B with vpp = 3 */
+	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_true(has(&d, "error: parallel.vpp = 3 needs parallel.schedule = interleaved"));
+	calc_diag_free(&d);
+
+	p.schedule = CALC_SCHED_INTERLEAVED; /* 80 layers not divisible by 8 x 3 */
+	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_true(has(&d, "model.layers = 80 is not divisible by pp x vpp = 8 x 3 = 24"));
+	calc_diag_free(&d);
+
+	p.vpp = 2;
+	p.global_batch = 1544; /* m = 1544 / 8 = 193, not a multiple of 8 */
+	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_true(has(&d, "m = 193"));
+	calc_diag_free(&d);
+
+	p = plan;
+	p.schedule = CALC_SCHED_DUALPIPE;
+	p.pp = 5;
+	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_true(has(&d, "parallel.pp = 5 with parallel.schedule = dualpipe"));
+	calc_diag_free(&d);
+	p.pp = 8;
+	p.global_batch = 8 * 7; /* m = 7: odd */
+	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_true(has(&d, "m = 7 must be even"));
+	calc_diag_free(&d);
+	p.global_batch = 8 * 10; /* m = 10 < 2p = 16 */
+	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_true(has(&d, "at least 2 x pp = 16"));
+	/* messages name the plan file with no line: "FILE: error: ..." */
+	assert_true(has(&d, "default.ini: error:") || has(&d, "<default>: error:"));
+	calc_diag_free(&d);
+}
+
+/* ------------------------------------------------------------------ Gantt, catalog */
+
+static void test_gantt_small(void **state)
+{
+	struct calc_pp_costs c;
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	/* 1F1B p = 2, m = 2, unit costs (backward = 2 cells), by hand:
+	 *   stage 0: F0 0-1, F1 1-2, B0 4-6, B1 7-9
+	 *   stage 1: F0 1-2, B0 2-4, F1 4-5, B1 5-7  -> makespan 9 = (m+p-1) x 3 */
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 2, 2, 1);
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	f = open_memstream(&buf, &len);
+	calc_pipeline_gantt(&r, 0, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "stage 0 |F0F1....B0==..B1==|\n"
+	                            "stage 1 |..F0B0==F1B1==....|\n"));
+	free(buf);
+	calc_pp_result_free(&r);
+}
+
+static void test_catalog(void **state)
+{
+	struct calc_plan plan;
+	struct calc_ctx c;
+	struct calc_value v;
+	struct calc_table t;
+	struct calc_args a = {0};
+	struct calc_diag d = {0};
+	(void)state;
+
+	load_plan(&plan, NULL, 0);
+	calc_ctx_init(&c, &plan);
+	assert_int_equal(calc_catalog_get(&c, "pipeline.bubble_fraction", &v, &d), 0);
+	assert_near(v.num, 7.0 / 199, 1e-12); /* (p-1)/(m+p-1), p = 8, m = 192 */
+	assert_int_equal(calc_catalog_get(&c, "pipeline.bubble_overhead", &v, &d), 0);
+	assert_near(v.num, 7.0 / 192, 1e-12);
+	assert_int_equal(calc_catalog_get(&c, "pipeline.sim_bubble_fraction", &v, &d), 0);
+	assert_near(v.num, 7.0 / 199, 1e-12);
+	assert_int_equal(calc_catalog_get(&c, "pipeline.inflight_peak", &v, &d), 0);
+	assert_near(v.num, 8, 0);
+	assert_int_equal(calc_catalog_get(&c, "pipeline.param_copies", &v, &d), 0);
+	assert_near(v.num, 1, 0);
+
+	/* schedule-gantt-1f1b: p = 4, m = 8, 1F1B: one F and one B per micro-batch and
+	 * stage = 2 x 4 x 8 = 64 rows */
+	assert_int_equal(calc_catalog_build(&c, "schedule-gantt-1f1b", 1, &a, &t, &d), 0);
+	assert_int_equal(t.nrows, 64);
+	calc_table_free(&t);
+	/* ZB-H1 splits the backward: 3 x 4 x 8 = 96 rows */
+	assert_int_equal(calc_catalog_build(&c, "schedule-gantt-zb-h1", 1, &a, &t, &d), 0);
+	assert_int_equal(t.nrows, 96);
+	calc_table_free(&t);
+	/* bubble-curves: m plus 5 values of p x (1F1B, v = 2, v = 4) = 16 columns */
+	assert_int_equal(calc_catalog_build(&c, "bubble-curves", 1, &a, &t, &d), 0);
+	assert_int_equal(t.ncols, 16);
+	assert_near(t.cells[0 * t.ncols + 1].v, 1.0 / 2, 1e-12); /* m = 1, p = 2: 1/(1+1) */
+	calc_table_free(&t);
+	/* schedule-compare: one row per schedule */
+	assert_int_equal(calc_catalog_build(&c, "schedule-compare", 0, &a, &t, &d), 0);
+	assert_int_equal(t.nrows, CALC_SCHED_N);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
+		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
+		cmocka_unit_test(test_uneven_and_p2p), cmocka_unit_test(test_dependencies),
+		cmocka_unit_test(test_memory_hook),    cmocka_unit_test(test_plan_check),
+		cmocka_unit_test(test_gantt_small),    cmocka_unit_test(test_catalog),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
