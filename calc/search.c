@@ -24,7 +24,7 @@
  * stage; one that fits gets its step time from calc_step_fast (the closed-form bubble
  * of its schedule, REFERENCES.md §3) and enters the ranking.
  *
- * Speed.  Work items are (recipe, N, tp, pp, cp) triples handed to the threads in
+ * Speed.  Work items are (recipe, N, tp, pp, cp, micro-batch) handed to the threads in
  * order; a rejected subtree is counted by multiplication, not walked (unless every row
  * is kept).  The memory of the worst stage is computed on at most four candidate
  * stages (first, last, and the middle stage with the most in-flight micro-batches for
@@ -380,7 +380,7 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 /* ======================================================================== */
 
 struct item {
-	int recipe, gpus, nodes, gpn, tp, pp, cp, dp;
+	int recipe, gpus, nodes, gpn, tp, pp, cp, dp, mb;
 	long long key0;              /* first key of the item */
 	/* written by the one thread that runs the item */
 	double best;                 /* best objective of the item (heatmap) */
@@ -395,6 +395,8 @@ struct shared {
 	struct item *items;
 	int nitems;
 	int next;                    /* next item to take (atomic) */
+	int *order;                  /* items in the order the threads take them: the valid
+	                                ones (heavy) first, so that both threads share them */
 	double t0;
 };
 
@@ -617,7 +619,7 @@ static void run_item(struct worker *w, struct item *it)
 	it->best = 0;
 	it->feasible = 0;
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
-		reject_many(w, pre, per_mb * o->max_mb);
+		reject_many(w, pre, per_mb);
 		return;
 	}
 	memset(&row, 0, sizeof row);
@@ -646,7 +648,7 @@ static void run_item(struct worker *w, struct item *it)
 	} else
 		p->pp = it->pp;
 
-	for (int mb = 1; mb <= o->max_mb; mb++) {
+	for (int mb = it->mb; mb <= it->mb; mb++) {
 		int m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
 		enum calc_reject r1 = pre != CALC_REJ_NONE ? pre : m ? CALC_REJ_NONE : CALC_REJ_BATCH;
 		row.c.micro_batch = mb;
@@ -711,7 +713,7 @@ static void *worker_main(void *arg)
 		int i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
 		if (i >= sh->nitems)
 			break;
-		run_item(w, &sh->items[i]);
+		run_item(w, &sh->items[sh->order[i]]);
 		if (sh->o.progress && w->last_progress >= 0) {
 			double t = now_s();
 			if (t - w->last_progress >= 0.25) {
@@ -736,7 +738,7 @@ static int divisors(int n, int *out, int max)
 	return k;
 }
 
-/* Items in enumeration order: recipe, N, tp, pp, cp. */
+/* Items in enumeration order: recipe, N, tp, pp, cp, micro-batch. */
 static int build_items(const struct calc_plan *plan, const struct calc_search_opts *o, struct shared *sh,
                        struct calc_diag *d)
 {
@@ -768,7 +770,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
 					int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
-					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++) {
+					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
+					for (int mb = 1; mb <= o->max_mb; mb++) {
 						struct item *it;
 						if (sh->nitems == cap) {
 							cap = cap ? 2 * cap : 256;
@@ -784,6 +787,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->pp = pps[b];
 						it->cp = cps[c];
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
+						it->mb = mb;
 						it->key0 = key;
 						key += 1LL << KEY_BITS;
 					}
@@ -920,6 +924,14 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		free(sh.items);
 		return -1;
 	}
+	sh.order = xmalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1) * sizeof *sh.order);
+	{
+		int k = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < sh.nitems; i++)
+				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
+					sh.order[k++] = i;
+	}
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
@@ -952,6 +964,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	for (int i = 0; i < sh.nitems; i++)
 		free(sh.items[i].rows);
 	free(sh.items);
+	free(sh.order);
 
 	/* the top K: breakdown with the closed form, then the simulator */
 	for (int i = 0; i < out->ntop; i++) {
