@@ -417,6 +417,12 @@ struct worker {
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	double last_progress;
+	/* the running item's heatmap figures, written to the item at its end (items sit
+	 * side by side in memory: writing them per leaf would bounce cache lines between
+	 * the threads) */
+	double item_best;
+	int item_feasible;
+	double cpu_s;                /* CPU time of this thread in the enumeration [s] */
 };
 
 static double now_s(void)
@@ -579,9 +585,9 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	row->run_time = w->st.run_time;
 	row->cost = w->st.cost;
 	w->ranked++;
-	it->feasible++;
-	if (it->feasible == 1 || objective(o->objective, row) < it->best)
-		it->best = objective(o->objective, row);
+	w->item_feasible++;
+	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
+		w->item_best = objective(o->objective, row);
 	top_insert(w->top, &w->ntop, o->top, o->objective, row);
 	for (int a = 0; a < CALC_AXIS_N; a++)
 		if (on_axis(a, &row->c) && (!w->have_axis[a] || better(o->objective, row, &w->axis[a]))) {
@@ -618,6 +624,8 @@ static void run_item(struct worker *w, struct item *it)
 
 	it->best = 0;
 	it->feasible = 0;
+	w->item_best = 0;
+	w->item_feasible = 0;
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
 		reject_many(w, pre, per_mb);
 		return;
@@ -705,15 +713,25 @@ static void run_item(struct worker *w, struct item *it)
 	}
 }
 
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
+	double c0 = thread_cpu_s();
 	for (;;) {
 		int i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
 		if (i >= sh->nitems)
 			break;
 		run_item(w, &sh->items[sh->order[i]]);
+		sh->items[sh->order[i]].best = w->item_best;
+		sh->items[sh->order[i]].feasible = w->item_feasible;
 		if (sh->o.progress && w->last_progress >= 0) {
 			double t = now_s();
 			if (t - w->last_progress >= 0.25) {
@@ -722,6 +740,7 @@ static void *worker_main(void *arg)
 			}
 		}
 	}
+	w->cpu_s = thread_cpu_s() - c0;
 	return NULL;
 }
 
@@ -823,6 +842,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 	for (int i = 0; i < nw; i++) {
 		struct worker *w = &ws[i];
 		out->evaluated += w->evaluated;
+		out->cpu_s += w->cpu_s;
 		out->measured += w->measured;
 		out->ranked += w->ranked;
 		for (int r = 0; r < CALC_REJ_N; r++)
@@ -1158,9 +1178,9 @@ void calc_search_table_rejects(const struct calc_search_result *r, struct calc_t
 			char buf[400];
 			const struct calc_search_cfg *c = &r->closest_miss.c;
 			snprintf(buf, sizeof buf, "%s; worst stage first %lld, middle %lld, last %lld; mean overshoot "
-			         "%.1f GB; closest miss: stage %d over by %.2f GB (tp %d pp %d dp %d cp %d mb %d %s "
+			         "%.1f GB; closest miss: stage %d over by %.0f MB (tp %d pp %d dp %d cp %d mb %d %s "
 			         "ZeRO-%d %s)", calc_reject_desc(CALC_REJ_MEMORY), r->miss_first, r->miss_middle,
-			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst, -r->closest_miss.headroom / 1e9,
+			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst, -r->closest_miss.headroom / 1e6,
 			         c->tp, c->pp, c->dp, c->cp, c->micro_batch,
 			         calc_recompute_name((enum calc_recompute)c->recompute), c->zero,
 			         calc_schedule_name((enum calc_schedule)c->schedule));

@@ -126,6 +126,7 @@ struct calc_search_result {
 	struct calc_search_opts opts;
 	int threads;                    /* threads used */
 	double elapsed_s;               /* wall time of the enumeration [s] */
+	double cpu_s;                   /* CPU time of all threads in the enumeration [s] */
 	long long evaluated;            /* configurations considered (every leaf of the grid) */
 	long long measured;             /* of which valid: worst-stage memory computed */
 	long long ranked;               /* of which fit: timed and ranked */
