@@ -184,6 +184,39 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	}
 }
 
+/*
+ * Load the plan.  The search chooses the split itself, so a plan whose own split is
+ * invalid (pp = 8 for a 126-layer model, say) is loaded again with a neutral one
+ * (tp = pp = cp = vpp = 1, 1f1b, micro-batch 1) and a note lists what was ignored.
+ * Returns 0, or 2 after printing the diagnostics of the plan as given.
+ */
+static int load_for_search(const struct cli_opts *o, struct calc_plan *plan)
+{
+	static const char *const neutral[] = {"parallel.tp=1", "parallel.pp=1", "parallel.cp=1",
+	                                      "parallel.vpp=1", "parallel.dp=0", "parallel.schedule=1f1b",
+	                                      "training.micro_batch=1"};
+	const char *sets[CLI_MAX_ARGS + 8];
+	struct calc_diag d = {0}, d2 = {0};
+	int n = 0;
+
+	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) == 0) {
+		calc_diag_free(&d);
+		return 0;
+	}
+	for (int i = 0; i < o->nsets; i++)
+		sets[n++] = o->sets[i];
+	for (size_t i = 0; i < sizeof neutral / sizeof neutral[0]; i++)
+		sets[n++] = neutral[i];
+	if (calc_plan_load(plan, o->plan, sets, n, &d2) < 0) {
+		calc_diag_free(&d2);
+		return cli_fail(&d);
+	}
+	fprintf(stderr, "trainplan: note: the plan's own split is not valid; the search ignores it:\n");
+	cli_fail(&d);
+	calc_diag_free(&d2);
+	return 0;
+}
+
 int cmd_search(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -237,7 +270,7 @@ int cmd_search(int argc, char **argv)
 			                 "recipe, --even, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
 			                 "--stats)", o.rest[i]);
 	}
-	if ((rc = cli_load(&o, &plan)))
+	if ((rc = load_for_search(&o, &plan)))
 		return rc;
 	so.keep_all = all && !stats;
 	if (isatty(2)) {
