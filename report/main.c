@@ -19,6 +19,25 @@
 
 #include "report.h"
 
+/* The chapter syntax in brief, for authors (--help). */
+static const char syntax_help[] =
+	"\nChapter syntax (GFM Markdown plus directives; DESIGN.md §6):\n"
+	"  `=EXPR |FORMAT`        a computed value: catalog names (trainplan get --list), numbers,\n"
+	"                         + - * / (× ÷), min max ceil floor round abs, < <= > >= == !=,\n"
+	"                         && || !, COND ? \"text\" : \"text\", EXPR with KEY=VALUE, ...\n"
+	"                         FORMAT: GB GiB TB MB % ms s days x int billion .N (decimals),\n"
+	"                         e.g. GB.2; none = the unit's default\n"
+	"  ```calc                a table from the catalog (trainplan table --list):\n"
+	"  table NAME [KEY=VALUE ...] [with KEY=VALUE, ...]\n"
+	"  caption: TEXT          (optional; default the table's title)\n"
+	"  id: tab-ID             (optional; default tab-NAME)\n"
+	"  ```\n"
+	"  ![Caption](NAME)       figure NAME (figures/NAME.gp), id fig-NAME; ![..](NAME \"#ID\") sets the id\n"
+	"  ## Heading {#ID}       a section's anchor (default: from its text); {-} leaves it unnumbered\n"
+	"  Table: Caption {#ID}   right after a table written in Markdown: its caption and id\n"
+	"  [](#ID)                a cross-reference: reads \"§4.2\", \"Figure 3\" or \"Table 2\"\n"
+	"  <!-- lint-ok -->       exempts its line from the lint (quoting a paper's numbers)\n";
+
 static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
@@ -111,6 +130,9 @@ int main(int argc, char **argv)
 			unsafe = 1;
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			fputs(syntax_help, stdout);
+			free(sets);
+			free(files);
 			return 0;
 		} else if (a[0] == '-' && a[1])
 			return fail("unknown or incomplete option", a);
