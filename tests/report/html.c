@@ -149,6 +149,8 @@ static void test_calc_tables_link_their_csv(void **state)
 		fail_msg("%s", err);
 	assert_non_null(strstr(h, "<a class=\"csv\" href=\"tables/recipe-ledger.csv\">CSV</a>"));
 	assert_non_null(strstr(h, "Two recipes <a class=\"csv\" href=\"tables/tab-recipe-summary.csv\">CSV</a>"));
+	/* the catalog table's footnote follows it */
+	assert_non_null(strstr(h, "</table>\n<p class=\"table-note\">Bytes per parameter; per-GPU columns shard"));
 	/* numeric columns right-aligned: the header of a number column */
 	assert_non_null(strstr(h, "<th class=\"num\">bytes/param</th>"));
 	char path[128];
