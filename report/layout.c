@@ -778,7 +778,7 @@ static void caption(struct L *L, const char *label, const char *text, double x, 
 	free(B.l);
 }
 
-static void figure(struct L *L, cmark_node *img, const struct rpt_figure *fg, double x, double w)
+static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 {
 	double pw = 16, ph = 10;
 	png_size(fg->png_path, &pw, &ph); /* unreadable: 16:10, the device reports it */
@@ -806,7 +806,6 @@ static void figure(struct L *L, cmark_node *img, const struct rpt_figure *fg, do
 	caption(L, label, fg->caption, x, w, 'c');
 	for (int i = first; i < L->nitems - 1; i++)
 		L->items[i].keep = 1;
-	(void)img;
 	vspace(L, PAR_SKIP + 2);
 }
 
@@ -912,7 +911,6 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 			L->items[i].keep = 1;
 		vspace(L, 3);
 	}
-	struct lines B = {0};
 	int hdr_item = -1, body_row = 0;
 	ri = 0;
 	for (cmark_node *r = cmark_node_first_child(n); r; r = cmark_node_next(r), ri++) {
@@ -980,8 +978,6 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 	free(minw);
 	free(maxw);
 	free(cw);
-	free(B.f);
-	free(B.l);
 	vspace(L, PAR_SKIP + 3);
 }
 
@@ -1020,8 +1016,7 @@ static void code_block(struct L *L, cmark_node *n, double x, double w)
 			}
 			int firstline = L->nitems == first;
 			double top = firstline ? CODE_PAD : 0;
-			struct item *it = item_new(L, CODE_LEAD + top);
-			(void)it;
+			item_new(L, CODE_LEAD + top);
 			op_rect(L, x, 0, w, CODE_LEAD + top, C_CODEBG);
 			double base = top + (CODE_LEAD - CODE_SIZE) / 2 + CODE_SIZE * 0.8;
 			/* expand tabs to spaces, four columns */
@@ -1122,7 +1117,7 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 		cmark_node *c = cmark_node_first_child(n);
 		if (c && !cmark_node_next(c) && cmark_node_get_type(c) == CMARK_NODE_IMAGE &&
 		    cmark_node_get_user_data(c)) {
-			figure(L, c, cmark_node_get_user_data(c), x, w);
+			figure(L, cmark_node_get_user_data(c), x, w);
 			break;
 		}
 		paragraph(L, n, x, w, base_style(BODY_SIZE, 0), BODY_LEAD, L->lo->justify ? 'j' : 'l', 1);
@@ -1211,11 +1206,11 @@ static void title_page(struct L *L, double x, double w)
 {
 	const struct rpt_doc *doc = L->doc;
 	double top = text_h(L) * 0.26;
-	struct item *it = item_new(L, top);
+	item_new(L, top);
 	op_rule(L, x, top - 26, x + w * 0.25, top - 26, 3.0, C_HEAD);
 	op_text(L, RPT_SANS_BOLD, 8.5, x, top - 10, "TRAINING PLAN \xe2\x80\x94 DESIGN REPORT", 31, C_GREY);
 	plain_lines(L, doc->title ? doc->title : "Report", RPT_SANS_BOLD, 22, 28, x, w, 'l', C_HEAD);
-	it = item_new(L, 16);
+	item_new(L, 16);
 	if (doc->subtitle && *doc->subtitle)
 		plain_lines(L, doc->subtitle, RPT_SERIF, 12, 16.5, x, w, 'l', 0x333333);
 	if (doc->plan && doc->plan->file[0]) {
@@ -1227,10 +1222,9 @@ static void title_page(struct L *L, double x, double w)
 		item_new(L, 6);
 		plain_lines(L, line, RPT_SANS, 9, 13, x, w, 'l', C_GREY);
 	}
-	it = item_new(L, 22);
+	item_new(L, 22);
 	if (doc->date && *doc->date)
 		plain_lines(L, doc->date, RPT_SANS, 11, 15, x, w, 'l', C_GREY);
-	(void)it;
 }
 
 /* Entries for headings of level 1 and 2, with dot leaders and page numbers. */
