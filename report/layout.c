@@ -11,21 +11,24 @@
  * row, one code line, a figure -- each with a height and a list of drawing
  * operations relative to its top.  An item may be glued to the next one ("keep"):
  * headings to the following line, the first two and the last two lines of a
- * paragraph (orphan and widow control, The Chicago Manual of Style 17th ed. 2.116),
+ * paragraph (orphan and widow control; see "widow" and "orphan" in the glossary of The
+ * Chicago Manual of Style, 17th ed.),
  * a figure to its caption, a table caption to the header row.  The page builder
  * fills pages first-fit and, when an item does not fit, moves the whole kept chain
  * that ends in it to the next page.  A table row that starts a page gets a copy of
  * the table's header row first.
  *
- * Lines: greedy first-fit breaking at spaces (widths from the device, per code
- * point); a word wider than the line breaks between code points.  Justified lines
- * spread the leftover width over the spaces, except the last line of a paragraph.
+ * Lines: greedy first-fit breaking at spaces and after a '-', '/' or '_' between
+ * letters or digits (widths from the device, per code point); a word wider than the
+ * whole line breaks between code points.  Justified lines spread the leftover width
+ * over the spaces, except the last line of a paragraph.
  *
  * Tables: column widths as in the informative automatic table layout of CSS 2.1
  * (section 17.5.2.2): each column has a minimum width (its widest word) and a
  * preferred width (its widest unbroken cell); if the preferred widths fit they are
  * used, otherwise each column gets its minimum plus a share of the remaining width
- * proportional to (preferred - minimum).
+ * proportional to (preferred - minimum).  A table whose minimum widths exceed the
+ * text width is first set smaller, down to 75 %.
  *
  * The table of contents needs page numbers before the pages are drawn: pagination
  * runs over the complete item list first (the TOC's items have fixed heights, so

@@ -98,7 +98,8 @@ static void error_handler(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *use
  * use (PDF 32000-1:2008 section 9.10.3; Adobe Technical Note #5411), so readers warn
  * and some extract nothing.  Replace it with the identity written correctly: 256
  * bfranges of one high byte each (a bfrange may only vary in its last byte), in
- * blocks of at most 100 (the CMap block limit of the same note).  One stream is
+ * blocks of at most 100 (the block limit of Adobe Technical Note #5014, CMap and
+ * CIDFont Files Specification).  One stream is
  * shared by all fonts.
  */
 static void fix_tounicode(struct pdev *p, HPDF_Font font)
