@@ -58,6 +58,8 @@
 #define TAB_LEAD 10.6
 #define TAB_PADX 4.0
 #define TAB_PADY 2.6
+#define NOTE_SIZE 7.4     /* table footnotes [pt] */
+#define NOTE_LEAD 9.8
 #define CAP_SIZE 8.6
 #define CAP_LEAD 11.4
 #define LIST_INDENT 17.0
@@ -975,6 +977,23 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 	if (nrows <= 6)
 		for (int i = L->nitems - nrows; i < L->nitems - 1; i++)
 			L->items[i].keep = 1;
+	/* the catalog table's footnote (units, sources), kept with the last row */
+	if (tb && tb->note && *tb->note) {
+		L->items[L->nitems - 1].keep = 1;
+		int first = L->nitems;
+		item_new(L, 3)->keep = 1;
+		struct pieces P = {0};
+		struct lines B = {0};
+		struct style st = base_style(NOTE_SIZE, 1);
+		st.rgb = C_GREY;
+		text_add(L, &P, &st, tb->note, strlen(tb->note));
+		emit_lines(L, &P, x, w, NOTE_LEAD, 'l', 0, &B);
+		for (int i = first; i < L->nitems - 1; i++)
+			L->items[i].keep = 1;
+		free(P.v);
+		free(B.f);
+		free(B.l);
+	}
 	for (int i = 0; i < nrows * ncols; i++)
 		free(cells[i].P.v);
 	free(cells);
