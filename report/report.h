@@ -52,6 +52,7 @@ struct rpt_table {
 	int *numeric_cols; /* per column: 1 when the column holds numbers (right-aligned) */
 	int ncols;
 	cmark_node *node;  /* the table node */
+	char *note;        /* footnote of a catalog table (units, sources), or NULL */
 };
 
 struct rpt_doc {
@@ -63,6 +64,7 @@ struct rpt_doc {
 	struct rpt_figure *figures;   int nfigures;
 	struct rpt_table *tables;     int ntables;
 	const struct calc_plan *plan;
+	char *out_dir;     /* output folder the figure paths are under ("output") */
 };
 
 /* Options of one PDF render. */
@@ -81,5 +83,114 @@ int rpt_text_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, FIL
                     struct calc_diag *d);
 /* Render the expanded document as HTML to 'path'.  Returns 0 or -1. */
 int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, struct calc_diag *d);
+
+/* ======================================================================== */
+/* Internal interfaces of trainplan-report (doc.c, expand.c, expr.c, lint.c) */
+/* ======================================================================== */
+
+/* A position in a chapter, for diagnostics "file:line:col: error: ...". */
+struct rpt_loc {
+	const char *file; /* chapter path as given on the command line */
+	int line;         /* 1-based; 0 = unknown */
+	int col;          /* 1-based; 0 = unknown */
+};
+
+/* Add "file:line:col: error: MESSAGE" to 'd'.  Always returns -1. */
+int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- the expression language (expr.c) --------------------------------- */
+
+/* A value of the expression language: a number with its SI unit, or a text. */
+struct rpt_value {
+	int is_str;        /* 1: 'str' holds the value */
+	double num;        /* SI value [unit] */
+	const char *unit;  /* SI unit ("B", "s", "1", "GPUs", ...) or NULL when unknown */
+	char str[256];     /* text value */
+};
+
+/*
+ * Where names are looked up.  'ctx' is the plan being evaluated; 'lookup', when set,
+ * replaces the catalog (unit tests).  A `with` variant evaluates its operand in a fresh
+ * scope whose ctx holds a copy of ctx->plan changed by calc_plan_set.
+ */
+struct rpt_scope {
+	struct calc_ctx *ctx;
+	int (*lookup)(struct rpt_scope *s, const char *name, struct rpt_value *out, char *err,
+	              size_t nerr); /* 0, or -1 with a message in err */
+	void *user;
+};
+
+struct rpt_expr; /* a parsed expression (opaque) */
+
+/* Parse 'src' (the text of a directive after '='; 'loc' is where src starts).  Returns the
+ * expression, or NULL after a diagnostic.  Free with rpt_expr_free. */
+struct rpt_expr *rpt_expr_parse(const char *src, const struct rpt_loc *loc, struct calc_diag *d);
+void rpt_expr_free(struct rpt_expr *e);
+/* Evaluate 'e' in 'sc'.  Returns 0, or -1 after a diagnostic at the failing operand. */
+int rpt_expr_eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
+                  struct calc_diag *d);
+/* Show 'v' as format 'fmt' asks ("GB", "GiB", "TB", "MB", "%", "ms", "s", "days", "x",
+ * "int", "billion", ".N" decimals, any of them with ".N", or "" for the unit's default).
+ * Writes the text with its unit ("69.4 GB", "12.5%", "1,536") to buf.  Returns 0, or -1
+ * with a message in err (an unknown format, or a format for another unit). */
+int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size_t n, char *err,
+                     size_t nerr);
+/* Evaluate the body of an inline directive "EXPR |FORMAT" (without the leading '=') to
+ * its display text.  Returns 0 or -1 after a diagnostic. */
+int rpt_inline_eval(const char *body, struct rpt_scope *sc, const struct rpt_loc *loc, char *buf,
+                    size_t n, struct calc_diag *d);
+/* Parse "KEY=VALUE, KEY=VALUE" and return a new ctx whose plan is 'base' changed by them
+ * (origin 'loc').  Returns the ctx (free with calc_ctx_free + free), or NULL. */
+struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assigns,
+                                 const struct rpt_loc *loc, struct calc_diag *d);
+
+/* ---- loading, expanding and numbering (doc.c, expand.c) --------------- */
+
+struct rpt_opts {
+	const char *figures_src; /* folder of the NAME.gp scripts ("figures") */
+	const char *out_dir;     /* output folder ("output"): figures/, tables/ below it */
+	int write_tables;        /* 1: write tables/ID.csv for calc blocks with arguments */
+};
+
+/* Parse the chapters (in the order given), expand directives with the plan, number and
+ * resolve.  Fills 'doc' (free with rpt_doc_free).  Every error found is added to 'd'; returns
+ * 0, or -1 when any error was found. */
+int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
+                 const struct calc_plan *plan, const struct rpt_opts *o, struct calc_diag *d);
+void rpt_doc_free(struct rpt_doc *doc);
+/* Expand the directives of one chapter tree parsed from 'file' (expand.c). */
+int rpt_expand(cmark_node *chapter, const char *file, struct calc_ctx *ctx,
+               const struct rpt_opts *o, struct calc_diag *d);
+/* The syntax extensions the parser attached (for cmark's own renderers). */
+cmark_llist *rpt_doc_extensions(void);
+
+/* Pending information attached to a node by the expansion before numbering (doc.c
+ * moves it into doc->figures / doc->tables). */
+struct rpt_pending {
+	int kind;           /* 'f' figure, 't' table */
+	char id[96];
+	char name[64];
+	char *caption;      /* owned */
+	char *csv_path;     /* owned, or NULL */
+	int *numeric_cols;  /* owned */
+	int ncols;
+	char *note;         /* owned, or NULL */
+};
+
+/* The GFM table node types (exported by cmark-gfm-extensions, not declared in its
+ * public headers). */
+extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL,
+	CMARK_NODE_STRIKETHROUGH;
+
+/* ---- lint (lint.c) ------------------------------------------------------ */
+
+/* Check chapter 'file' for numbers with units typed by hand in prose (outside inline
+ * code, code blocks, link targets and HTML comments).  Adds one diagnostic per finding
+ * "file:line:col: error: ..." and returns the number of findings, or -1 when the file
+ * cannot be read. */
+int rpt_lint_file(const char *file, struct calc_diag *d);
+/* The same on a text held in memory. */
+int rpt_lint_text(const char *file, const char *text, struct calc_diag *d);
 
 #endif

@@ -1,0 +1,43 @@
+# figures/style.gp -- the look every chart of the report shares.
+#
+# Loaded before each figures/NAME.gp (report/report.mk) with three variables set:
+#   datafile  the figure's dataset (TSV from `trainplan data NAME`, SI units, header row)
+#   outfile   where to write
+#   device    'svg' for the HTML report, 'png' for the PDF (high resolution)
+# The figure script only says what to plot; fonts, sizes, colours and grid come from here.
+
+if (!exists("device")) device = 'svg'
+if (device eq 'png') {
+	# 3x the SVG size: 2160 px across a 16 cm text width is ~340 dpi
+	set terminal pngcairo size 2160,1260 noenhanced font 'DejaVu Sans,11' fontscale 3 linewidth 3 background rgb 'white'
+} else {
+	set terminal svg size 720,420 noenhanced font 'DejaVu Sans,11' linewidth 1.2 background rgb 'white'
+}
+set output outfile
+
+set datafile separator "\t"
+set datafile columnheaders
+
+# Colours: a qualitative palette that stays distinct in grey print (Okabe & Ito 2008).
+set linetype 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.8
+set linetype 2 lc rgb '#E69F00' lw 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009E73' lw 2 pt 9 ps 0.8
+set linetype 4 lc rgb '#CC79A7' lw 2 pt 11 ps 0.8
+set linetype 5 lc rgb '#56B4E9' lw 2 pt 13 ps 0.8
+set linetype 6 lc rgb '#D55E00' lw 2 pt 3 ps 0.8
+set linetype 7 lc rgb '#999999' lw 2 pt 1 ps 0.8
+set linetype 8 lc rgb '#F0E442' lw 2 pt 15 ps 0.8
+set linetype cycle 8
+# The GPU's capacity is always drawn the same way: black, dashed.
+capacity_style = "lc rgb '#222222' lw 1.5 dt 2"
+
+set border 3 lc rgb '#555555'
+set tics nomirror out scale 0.6 textcolor rgb '#333333'
+set grid ytics lc rgb '#dddddd' lw 1 lt 1
+set key top left reverse Left noautotitle samplen 2 spacing 1.1 textcolor rgb '#333333'
+set key opaque box lc rgb '#ffffff'
+set xlabel textcolor rgb '#333333'
+set ylabel textcolor rgb '#333333'
+set format y '%g'
+
+GB = 1e9

@@ -1,0 +1,541 @@
+/*
+ * doc.c -- load the chapters into one document: parse, expand, number, resolve.
+ *
+ * The pipeline of cmark (parse -> transform -> render), with the transform in three
+ * steps: expand.c replaces directives; this file numbers sections ("4.2"), figures and
+ * tables in document order, gives every heading a unique id, and turns links to "#ID"
+ * into cross-references whose text reads "§4.2", "Figure 3" or "Table 2".  The contract
+ * the renderers rely on is stated in report.h.
+ *
+ * Chapter conventions:
+ *  - Each chapter file starts with its level-1 heading; chapters are numbered 1, 2, ...
+ *    in the order of the files given (the Makefile passes them sorted by name).
+ *  - A heading may end with "{#id}" to fix its anchor, or "{-}" to stay unnumbered.
+ *  - A table written in GFM is numbered like a calc table; a paragraph right after it
+ *    starting with "Table: " is its caption (and may end with "{#id}").
+ *  - "[](#ID)" is a cross-reference: the empty text is filled with the target's label;
+ *    a link with text keeps its text.  A "#ID" that names nothing is an error.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmark-gfm-core-extensions.h>
+
+#include "report.h"
+
+char *rpt_node_text(cmark_node *n); /* expand.c */
+
+static cmark_llist *extensions;
+
+cmark_llist *rpt_doc_extensions(void)
+{
+	if (!extensions) {
+		cmark_gfm_core_extensions_ensure_registered();
+		cmark_mem *mem = cmark_get_default_mem_allocator();
+		const char *names[] = {"table", "strikethrough", "autolink"};
+		for (int i = 0; i < 3; i++)
+			extensions = cmark_llist_append(mem, extensions, cmark_find_syntax_extension(names[i]));
+	}
+	return extensions;
+}
+
+static char *read_file(const char *path, struct calc_diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		calc_error(d, path, 0, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 8192, len = 0, r;
+	char *buf = xmalloc(cap);
+	while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += r;
+		if (cap - len < 2)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		calc_error(d, path, 0, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	buf[len] = 0;
+	return buf;
+}
+
+/* Parse one chapter with the GFM extensions. */
+static cmark_node *parse_text(const char *text)
+{
+	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_SMART);
+	for (cmark_llist *e = rpt_doc_extensions(); e; e = e->next)
+		cmark_parser_attach_syntax_extension(p, (cmark_syntax_extension *)e->data);
+	cmark_parser_feed(p, text, strlen(text));
+	cmark_node *root = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	return root;
+}
+
+/* ======================================================================== */
+/* Ids and attributes                                                        */
+/* ======================================================================== */
+
+/* Anchor id from text: lower-case letters and digits, runs of anything else as '-'. */
+static void slugify(const char *text, char *out, size_t n)
+{
+	size_t o = 0;
+	int dash = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p && o + 2 < n; p++) {
+		if (isalnum(*p)) {
+			if (dash && o > 0)
+				out[o++] = '-';
+			dash = 0;
+			out[o++] = (char)tolower(*p);
+		} else if (*p < 0x80) {
+			dash = 1;
+		}
+		/* bytes of non-ASCII characters are dropped */
+	}
+	out[o] = 0;
+	if (!o)
+		snprintf(out, n, "section");
+}
+
+/*
+ * Strip a trailing attribute "{#id}" or "{-}" from the last text node of 'n'.
+ * Sets id (or leaves it empty) and *unnumbered.
+ */
+static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered)
+{
+	id[0] = 0;
+	*unnumbered = 0;
+	cmark_node *last = cmark_node_last_child(n);
+	if (!last || cmark_node_get_type(last) != CMARK_NODE_TEXT)
+		return;
+	const char *lit = cmark_node_get_literal(last);
+	size_t len = strlen(lit);
+	while (len > 0 && lit[len - 1] == ' ')
+		len--;
+	if (len < 3 || lit[len - 1] != '}')
+		return;
+	const char *open = NULL;
+	for (size_t i = len; i-- > 0;)
+		if (lit[i] == '{') {
+			open = lit + i;
+			break;
+		}
+	if (!open)
+		return;
+	size_t alen = (size_t)(lit + len - open); /* "{...}" */
+	if (alen == 3 && open[1] == '-')
+		*unnumbered = 1;
+	else if (open[1] == '#' && alen > 3) {
+		for (const char *p = open + 2; p < lit + len - 1; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+				return; /* not an attribute: leave the text alone */
+		snprintf(id, idn, "%.*s", (int)(alen - 3), open + 2);
+	} else
+		return;
+	char *keep = xstrdup(lit);
+	size_t k = (size_t)(open - lit);
+	while (k > 0 && keep[k - 1] == ' ')
+		k--;
+	keep[k] = 0;
+	cmark_node_set_literal(last, keep);
+	free(keep);
+}
+
+/* ======================================================================== */
+/* Numbering                                                                 */
+/* ======================================================================== */
+
+struct chapter {
+	const char *file;
+	cmark_node *root;
+};
+
+/* The id table used to make ids unique and to resolve cross-references. */
+struct target {
+	const char *id;
+	char label[48];
+};
+
+struct numbering {
+	struct rpt_doc *doc;
+	struct target *targets;
+	int ntargets, captargets;
+	struct calc_diag *d;
+};
+
+static struct target *find_target(struct numbering *nb, const char *id)
+{
+	for (int i = 0; i < nb->ntargets; i++)
+		if (!strcmp(nb->targets[i].id, id))
+			return &nb->targets[i];
+	return NULL;
+}
+
+/* Register id (making it unique with -2, -3, ... when 'unique'); returns 0 or -1 on a
+ * duplicate explicit id. */
+static int add_target(struct numbering *nb, char *id, size_t idn, const char *label, int unique,
+                      const struct rpt_loc *loc)
+{
+	if (find_target(nb, id)) {
+		if (!unique)
+			return rpt_error(nb->d, loc, "id '%s' is used twice", id);
+		char base[96];
+		snprintf(base, sizeof base, "%s", id);
+		for (int k = 2; find_target(nb, id); k++)
+			snprintf(id, idn, "%.80s-%d", base, k);
+	}
+	if (nb->ntargets == nb->captargets) {
+		nb->captargets = nb->captargets ? nb->captargets * 2 : 64;
+		nb->targets = xrealloc(nb->targets, (size_t)nb->captargets * sizeof *nb->targets);
+	}
+	nb->targets[nb->ntargets].id = id;
+	snprintf(nb->targets[nb->ntargets].label, sizeof nb->targets[0].label, "%s", label);
+	nb->ntargets++;
+	return 0;
+}
+
+static int is_table(cmark_node *n) { return cmark_node_get_type(n) == CMARK_NODE_TABLE; }
+
+static int is_figure_image(cmark_node *n)
+{
+	if (cmark_node_get_type(n) != CMARK_NODE_IMAGE)
+		return 0;
+	struct rpt_pending *pd = cmark_node_get_user_data(n);
+	return pd && pd->kind == 'f';
+}
+
+/* A written table: numeric columns are those whose body cells all read as numbers. */
+static void written_table_info(cmark_node *tab, struct rpt_table *t)
+{
+	int ncols = cmark_gfm_extensions_get_table_columns(tab);
+	t->ncols = ncols;
+	t->numeric_cols = xcalloc((size_t)(ncols > 0 ? ncols : 1), sizeof(int));
+	int *seen = xcalloc((size_t)(ncols > 0 ? ncols : 1), sizeof(int));
+	for (int c = 0; c < ncols; c++)
+		t->numeric_cols[c] = 1;
+	for (cmark_node *row = cmark_node_first_child(tab); row; row = cmark_node_next(row)) {
+		if (cmark_gfm_extensions_get_table_row_is_header(row))
+			continue;
+		int c = 0;
+		for (cmark_node *cell = cmark_node_first_child(row); cell && c < ncols;
+		     cell = cmark_node_next(cell), c++) {
+			char *s = rpt_node_text(cell);
+			char *p = s;
+			while (*p == ' ')
+				p++;
+			if (!*p) {
+				free(s);
+				continue;
+			}
+			seen[c] = 1;
+			/* "1,024", "12.5%", "2.50×": digits with separators and a unit sign */
+			char num[64];
+			size_t k = 0;
+			for (; *p && k + 1 < sizeof num; p++)
+				if (*p != ',')
+					num[k++] = *p;
+			num[k] = 0;
+			while (k > 0 && (num[k - 1] == ' ' || num[k - 1] == '%'))
+				num[--k] = 0;
+			if (k >= 2 && !strcmp(num + k - 2, "\xc3\x97"))
+				num[k -= 2] = 0;
+			char *end;
+			strtod(num, &end);
+			if (end == num || *end)
+				t->numeric_cols[c] = 0;
+			free(s);
+		}
+	}
+	for (int c = 0; c < ncols; c++)
+		if (!seen[c])
+			t->numeric_cols[c] = 0;
+	free(seen);
+}
+
+static int number_document(struct numbering *nb, struct chapter *ch, int nch)
+{
+	struct rpt_doc *doc = nb->doc;
+	int nh = 0, nf = 0, nt = 0, rc = 0;
+	/* Count. */
+	for (int i = 0; i < nch; i++) {
+		cmark_iter *it = cmark_iter_new(ch[i].root);
+		cmark_event_type ev;
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			cmark_node *n = cmark_iter_get_node(it);
+			if (ev != CMARK_EVENT_ENTER)
+				continue;
+			nh += cmark_node_get_type(n) == CMARK_NODE_HEADING;
+			nf += is_figure_image(n);
+			nt += is_table(n);
+		}
+		cmark_iter_free(it);
+	}
+	doc->headings = xcalloc((size_t)nh + 1, sizeof *doc->headings);
+	doc->figures = xcalloc((size_t)nf + 1, sizeof *doc->figures);
+	doc->tables = xcalloc((size_t)nt + 1, sizeof *doc->tables);
+	/* Number in document order. */
+	int counts[6] = {0};
+	for (int i = 0; i < nch; i++) {
+		cmark_iter *it = cmark_iter_new(ch[i].root);
+		cmark_event_type ev;
+		cmark_node *n;
+		/* Caption paragraphs of written tables are removed after the walk. */
+		cmark_node *drop[64];
+		int ndrop = 0;
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			n = cmark_iter_get_node(it);
+			if (ev != CMARK_EVENT_ENTER)
+				continue;
+			struct rpt_loc loc = {ch[i].file, cmark_node_get_start_line(n),
+			                      cmark_node_get_start_column(n)};
+			if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+				struct rpt_heading *h = &doc->headings[doc->nheadings++];
+				int unnumbered;
+				h->level = cmark_node_get_heading_level(n);
+				h->node = n;
+				take_attributes(n, h->id, sizeof h->id, &unnumbered);
+				h->text = rpt_node_text(n);
+				if (!unnumbered) {
+					int L = h->level;
+					counts[L - 1]++;
+					for (int k = L; k < 6; k++)
+						counts[k] = 0;
+					size_t o = 0;
+					for (int k = 0; k < L; k++)
+						o += (size_t)snprintf(h->number + o, sizeof h->number - o, "%s%d",
+						                      k ? "." : "", counts[k]);
+				}
+				int explicit_id = h->id[0] != 0;
+				if (!explicit_id)
+					slugify(h->text, h->id, sizeof h->id);
+				char label[48];
+				if (h->number[0])
+					snprintf(label, sizeof label, "\xc2\xa7%s", h->number); /* § */
+				else
+					snprintf(label, sizeof label, "%.40s", h->text);
+				if (add_target(nb, h->id, sizeof h->id, label, !explicit_id, &loc) < 0)
+					rc = -1;
+				cmark_node_set_user_data(n, h);
+			} else if (is_figure_image(n)) {
+				struct rpt_pending *pd = cmark_node_get_user_data(n);
+				struct rpt_figure *f = &doc->figures[doc->nfigures++];
+				f->number = doc->nfigures;
+				snprintf(f->id, sizeof f->id, "%s", pd->id);
+				snprintf(f->name, sizeof f->name, "%s", pd->name);
+				f->caption = pd->caption;
+				char p[CALC_PATH_MAX * 2];
+				snprintf(p, sizeof p, "%s/figures/%s.svg", doc->out_dir, f->name);
+				f->svg_path = xstrdup(p);
+				snprintf(p, sizeof p, "%s/figures/%s.png", doc->out_dir, f->name);
+				f->png_path = xstrdup(p);
+				f->node = n;
+				free(pd->numeric_cols);
+				free(pd);
+				cmark_node_set_user_data(n, f);
+				char label[48];
+				snprintf(label, sizeof label, "Figure %d", f->number);
+				if (add_target(nb, f->id, sizeof f->id, label, 0, &loc) < 0)
+					rc = -1;
+			} else if (is_table(n)) {
+				struct rpt_pending *pd = cmark_node_get_user_data(n);
+				struct rpt_table *t = &doc->tables[doc->ntables++];
+				t->number = doc->ntables;
+				t->node = n;
+				int explicit_id = 1;
+				if (pd) {
+					snprintf(t->id, sizeof t->id, "%s", pd->id);
+					t->caption = pd->caption;
+					t->csv_path = pd->csv_path;
+					t->numeric_cols = pd->numeric_cols;
+					t->ncols = pd->ncols;
+					t->note = pd->note;
+					free(pd);
+				} else {
+					written_table_info(n, t);
+					cmark_node *next = cmark_node_next(n);
+					char *cap = NULL;
+					if (next && cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH) {
+						cmark_node *first = cmark_node_first_child(next);
+						const char *lit = first ? cmark_node_get_literal(first) : NULL;
+						if (first && cmark_node_get_type(first) == CMARK_NODE_TEXT && lit &&
+						    !strncmp(lit, "Table: ", 7)) {
+							int un;
+							take_attributes(next, t->id, sizeof t->id, &un);
+							cap = rpt_node_text(next);
+							memmove(cap, cap + 7, strlen(cap + 7) + 1);
+							if (ndrop < 64)
+								drop[ndrop++] = next;
+						}
+					}
+					t->caption = cap ? cap : xstrdup("");
+					if (!t->id[0]) {
+						snprintf(t->id, sizeof t->id, "tab-%d", t->number);
+						explicit_id = 0;
+					}
+				}
+				cmark_node_set_user_data(n, t);
+				char label[48];
+				snprintf(label, sizeof label, "Table %d", t->number);
+				if (add_target(nb, t->id, sizeof t->id, label, !explicit_id, &loc) < 0)
+					rc = -1;
+			}
+		}
+		cmark_iter_free(it);
+		for (int k = 0; k < ndrop; k++)
+			cmark_node_free(drop[k]);
+	}
+	return rc;
+}
+
+/* Fill and check cross-references of one chapter. */
+static int resolve_links(struct numbering *nb, struct chapter *ch)
+{
+	int rc = 0;
+	cmark_iter *it = cmark_iter_new(ch->root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_LINK)
+			continue;
+		const char *url = cmark_node_get_url(n);
+		if (!url || url[0] != '#')
+			continue;
+		struct rpt_loc loc = {ch->file, cmark_node_get_start_line(n), cmark_node_get_start_column(n)};
+		struct target *t = find_target(nb, url + 1);
+		if (!t) {
+			rc = rpt_error(nb->d, &loc, "cross-reference to '%s', which names no section, figure or table", url);
+			continue;
+		}
+		if (!cmark_node_first_child(n)) {
+			cmark_node *txt = cmark_node_new(CMARK_NODE_TEXT);
+			cmark_node_set_literal(txt, t->label);
+			cmark_node_append_child(n, txt);
+		}
+	}
+	cmark_iter_free(it);
+	return rc;
+}
+
+/* ======================================================================== */
+/* The document                                                              */
+/* ======================================================================== */
+
+static void doc_dates(struct rpt_doc *doc, const struct calc_plan *plan)
+{
+	char buf[32];
+	if (plan && plan->date[0]) {
+		doc->date = xstrdup(plan->date);
+		return;
+	}
+	time_t t = time(NULL);
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde)
+		t = (time_t)strtoll(sde, NULL, 10);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+	doc->date = xstrdup(buf);
+}
+
+static void doc_titles(struct rpt_doc *doc, const struct calc_plan *plan)
+{
+	char buf[512];
+	doc->title = xstrdup(plan && plan->title[0] ? plan->title : "Training plan");
+	if (!plan) {
+		doc->subtitle = xstrdup("");
+		return;
+	}
+	char cp[32] = "";
+	if (plan->cp > 1)
+		snprintf(cp, sizeof cp, " \xc2\xb7 CP %d", plan->cp);
+	snprintf(buf, sizeof buf,
+	         "%s on %d \xc3\x97 %s \xc2\xb7 TP %d \xc2\xb7 PP %d \xc2\xb7 DP %d%s \xc2\xb7 recipe %s",
+	         plan->model.name, calc_plan_gpus(plan), plan->gpu.name, plan->tp, plan->pp, plan->dp,
+	         cp, plan->recipe_name);
+	doc->subtitle = xstrdup(buf);
+}
+
+int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
+                 const struct calc_plan *plan, const struct rpt_opts *o, struct calc_diag *d)
+{
+	memset(doc, 0, sizeof *doc);
+	doc->plan = plan;
+	doc->out_dir = xstrdup(o && o->out_dir ? o->out_dir : "output");
+	doc_titles(doc, plan);
+	doc_dates(doc, plan);
+	struct chapter *ch = xcalloc((size_t)nfiles + 1, sizeof *ch);
+	struct calc_ctx ctx;
+	calc_ctx_init(&ctx, plan);
+	int rc = 0;
+	for (int i = 0; i < nfiles; i++) {
+		char *text = read_file(files[i], d);
+		ch[i].file = files[i];
+		ch[i].root = parse_text(text ? text : "");
+		if (!text) {
+			rc = -1;
+			continue;
+		}
+		free(text);
+		if (rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
+			rc = -1;
+	}
+	calc_ctx_free(&ctx);
+	struct numbering nb = {doc, NULL, 0, 0, d};
+	if (number_document(&nb, ch, nfiles) < 0)
+		rc = -1;
+	for (int i = 0; i < nfiles; i++)
+		if (resolve_links(&nb, &ch[i]) < 0)
+			rc = -1;
+	free(nb.targets);
+	/* One document: the chapters' blocks in order under the first root. */
+	doc->root = nfiles > 0 ? ch[0].root : cmark_node_new(CMARK_NODE_DOCUMENT);
+	for (int i = 1; i < nfiles; i++) {
+		cmark_node *c;
+		while ((c = cmark_node_first_child(ch[i].root))) {
+			cmark_node_unlink(c);
+			cmark_node_append_child(doc->root, c);
+		}
+		cmark_node_free(ch[i].root);
+	}
+	free(ch);
+	return rc;
+}
+
+void rpt_doc_free(struct rpt_doc *doc)
+{
+	if (!doc)
+		return;
+	/* Pending structs of figures/tables that were never numbered (errors) leak no
+	 * memory worth the walk: numbering runs on every load. */
+	if (doc->root)
+		cmark_node_free(doc->root);
+	for (int i = 0; i < doc->nheadings; i++)
+		free(doc->headings[i].text);
+	for (int i = 0; i < doc->nfigures; i++) {
+		free(doc->figures[i].caption);
+		free(doc->figures[i].svg_path);
+		free(doc->figures[i].png_path);
+	}
+	for (int i = 0; i < doc->ntables; i++) {
+		free(doc->tables[i].caption);
+		free(doc->tables[i].csv_path);
+		free(doc->tables[i].numeric_cols);
+		free(doc->tables[i].note);
+	}
+	free(doc->headings);
+	free(doc->figures);
+	free(doc->tables);
+	free(doc->title);
+	free(doc->subtitle);
+	free(doc->date);
+	free(doc->out_dir);
+	memset(doc, 0, sizeof *doc);
+}

@@ -1,0 +1,1047 @@
+/*
+ * expr.c -- the expression language of inline directives `=EXPR |FORMAT`.
+ *
+ * Grammar (lowest precedence first; DESIGN.md §6):
+ *
+ *   expr    := cond [ "with" KEY "=" VALUE { "," KEY "=" VALUE } ]
+ *   cond    := or [ "?" cond ":" cond ]
+ *   or      := and { ("||" | "or") and }
+ *   and     := cmp { ("&&" | "and") cmp }
+ *   cmp     := add [ ("<" | "<=" | ">" | ">=" | "==" | "!=") add ]
+ *   add     := mul { ("+" | "-") mul }
+ *   mul     := unary { ("*" | "/" | "×" | "÷") unary }
+ *   unary   := ("-" | "!" | "not") unary | primary
+ *   primary := NUMBER | "STRING" | NAME | FUNC "(" expr { "," expr } ")" | "(" expr ")"
+ *
+ * NAME is a catalog quantity ("memory.total"); FUNC is min, max, ceil, floor, round or abs.
+ * A `with` variant evaluates its operand under a copy of the plan changed by
+ * calc_plan_set, so `memory.activations with recompute=full` is the same quantity for
+ * another plan.  Values carry their SI unit where it is known so that a format for
+ * another unit ("|GB" on seconds) is an error rather than a wrong number.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* ======================================================================== */
+/* Diagnostics                                                               */
+/* ======================================================================== */
+
+int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, ...)
+{
+	char msg[1024], where[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (loc && loc->file && loc->line > 0 && loc->col > 0)
+		snprintf(where, sizeof where, "%s:%d:%d", loc->file, loc->line, loc->col);
+	else if (loc && loc->file && loc->line > 0)
+		snprintf(where, sizeof where, "%s:%d", loc->file, loc->line);
+	else if (loc && loc->file)
+		snprintf(where, sizeof where, "%s", loc->file);
+	else
+		return calc_error(d, NULL, 0, "%s", msg);
+	return calc_error(d, where, 0, "%s", msg);
+}
+
+/* The message of a library diagnostic without its "error: " prefix and newline. */
+static void diag_message(const struct calc_diag *from, char *buf, size_t n)
+{
+	const char *s = from->text ? from->text : "failed";
+	const char *e = strstr(s, "error: ");
+	if (e)
+		s = e + 7;
+	snprintf(buf, n, "%s", s);
+	size_t l = strlen(buf);
+	while (l > 0 && (buf[l - 1] == '\n' || buf[l - 1] == ' '))
+		buf[--l] = 0;
+	char *nl = strchr(buf, '\n'); /* keep the first message only */
+	if (nl)
+		*nl = 0;
+}
+
+/* ======================================================================== */
+/* Syntax tree                                                               */
+/* ======================================================================== */
+
+enum node_kind { E_NUM, E_STR, E_NAME, E_NEG, E_NOT, E_BIN, E_COND, E_CALL, E_WITH };
+
+struct rpt_expr {
+	enum node_kind kind;
+	int op;             /* E_BIN: '+', '-', '*', '/', '<', 'l' (<=), '>', 'g' (>=), '=', '!', '&', '|' */
+	int pos;            /* offset of the node in the source [bytes] */
+	double num;
+	char *text;         /* E_STR value, E_NAME / E_CALL name, E_WITH assignments */
+	struct rpt_expr *a[3];
+	struct rpt_expr **args; /* E_CALL */
+	int nargs;
+};
+
+void rpt_expr_free(struct rpt_expr *e)
+{
+	if (!e)
+		return;
+	for (int i = 0; i < 3; i++)
+		rpt_expr_free(e->a[i]);
+	for (int i = 0; i < e->nargs; i++)
+		rpt_expr_free(e->args[i]);
+	free(e->args);
+	free(e->text);
+	free(e);
+}
+
+static struct rpt_expr *mk(enum node_kind k, int pos)
+{
+	struct rpt_expr *e = xcalloc(1, sizeof *e);
+	e->kind = k;
+	e->pos = pos;
+	return e;
+}
+
+/* ======================================================================== */
+/* Parser                                                                    */
+/* ======================================================================== */
+
+struct parser {
+	const char *s;
+	int i;
+	const struct rpt_loc *loc;
+	struct calc_diag *d;
+	int failed;
+	int depth; /* nesting of parentheses and unary operators, bounded */
+};
+
+#define MAX_DEPTH 64
+
+static int perr(struct parser *p, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int perr(struct parser *p, int pos, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	if (p->failed)
+		return -1; /* one message per expression */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	struct rpt_loc at = *p->loc;
+	if (at.col > 0)
+		at.col += pos;
+	p->failed = 1;
+	return rpt_error(p->d, &at, "%s", msg);
+}
+
+static void skip_ws(struct parser *p)
+{
+	while (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n')
+		p->i++;
+}
+
+static int is_name_start(int c) { return isalpha(c) || c == '_'; }
+static int is_name_char(int c) { return isalnum(c) || c == '_' || c == '.'; }
+
+/* Does a keyword 'kw' start at the cursor (followed by a non-name character)? */
+static int at_word(struct parser *p, const char *kw)
+{
+	skip_ws(p);
+	size_t n = strlen(kw);
+	return strncmp(p->s + p->i, kw, n) == 0 && !is_name_char((unsigned char)p->s[p->i + n]);
+}
+
+/* Does operator 'op' start at the cursor?  Consumes it when it does. */
+static int accept(struct parser *p, const char *op)
+{
+	skip_ws(p);
+	size_t n = strlen(op);
+	if (strncmp(p->s + p->i, op, n) != 0)
+		return 0;
+	/* "<" must not take the first half of "<=", "=" of "==", "!" of "!=" */
+	if (n == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!') && p->s[p->i + 1] == '=')
+		return 0;
+	p->i += (int)n;
+	return 1;
+}
+
+static struct rpt_expr *p_expr(struct parser *p);
+
+static const char *const funcs[] = {"min", "max", "ceil", "floor", "round", "abs", NULL};
+
+static struct rpt_expr *p_primary(struct parser *p)
+{
+	skip_ws(p);
+	int pos = p->i;
+	const char *s = p->s;
+	unsigned char c = (unsigned char)s[p->i];
+	if (isdigit(c) || (c == '.' && isdigit((unsigned char)s[p->i + 1]))) {
+		char *end;
+		double v = strtod(s + p->i, &end);
+		p->i = (int)(end - s);
+		if (is_name_char((unsigned char)s[p->i])) {
+			perr(p, p->i, "a number cannot carry a unit here ('%c'); write SI base units", s[p->i]);
+			return NULL;
+		}
+		struct rpt_expr *e = mk(E_NUM, pos);
+		e->num = v;
+		return e;
+	}
+	if (c == '"') {
+		char buf[256];
+		size_t n = 0;
+		p->i++;
+		while (s[p->i] && s[p->i] != '"') {
+			if (s[p->i] == '\\' && s[p->i + 1])
+				p->i++;
+			if (n + 1 < sizeof buf)
+				buf[n++] = s[p->i];
+			p->i++;
+		}
+		if (s[p->i] != '"') {
+			perr(p, pos, "unterminated string");
+			return NULL;
+		}
+		p->i++;
+		buf[n] = 0;
+		struct rpt_expr *e = mk(E_STR, pos);
+		e->text = xstrdup(buf);
+		return e;
+	}
+	if (c == '(') {
+		p->i++;
+		if (++p->depth > MAX_DEPTH) {
+			perr(p, pos, "expression nested deeper than %d levels", MAX_DEPTH);
+			return NULL;
+		}
+		struct rpt_expr *e = p_expr(p);
+		p->depth--;
+		if (!e)
+			return NULL;
+		if (!accept(p, ")")) {
+			rpt_expr_free(e);
+			perr(p, p->i, "expected ')'");
+			return NULL;
+		}
+		return e;
+	}
+	if (is_name_start(c)) {
+		int start = p->i;
+		while (is_name_char((unsigned char)s[p->i]))
+			p->i++;
+		int len = p->i - start;
+		char name[128];
+		if (len >= (int)sizeof name) {
+			perr(p, start, "name too long");
+			return NULL;
+		}
+		memcpy(name, s + start, (size_t)len);
+		name[len] = 0;
+		if (name[len - 1] == '.') {
+			perr(p, start, "name '%s' ends with '.'", name);
+			return NULL;
+		}
+		skip_ws(p);
+		if (s[p->i] == '(') {
+			int known = 0;
+			for (int k = 0; funcs[k]; k++)
+				known |= strcmp(funcs[k], name) == 0;
+			if (!known) {
+				perr(p, start, "unknown function '%s' (functions: min max ceil floor round abs)",
+				     name);
+				return NULL;
+			}
+			p->i++;
+			struct rpt_expr *e = mk(E_CALL, start);
+			e->text = xstrdup(name);
+			if (!accept(p, ")")) {
+				do {
+					struct rpt_expr *a = p_expr(p);
+					if (!a) {
+						rpt_expr_free(e);
+						return NULL;
+					}
+					e->args = xrealloc(e->args, sizeof *e->args * (size_t)(e->nargs + 1));
+					e->args[e->nargs++] = a;
+				} while (accept(p, ","));
+				if (!accept(p, ")")) {
+					rpt_expr_free(e);
+					perr(p, p->i, "expected ',' or ')' in the arguments of %s", name);
+					return NULL;
+				}
+			}
+			return e;
+		}
+		struct rpt_expr *e = mk(E_NAME, start);
+		e->text = xstrdup(name);
+		return e;
+	}
+	if (!c)
+		perr(p, pos, "expression ends too early");
+	else
+		perr(p, pos, "unexpected '%c'", c);
+	return NULL;
+}
+
+static struct rpt_expr *p_unary(struct parser *p)
+{
+	skip_ws(p);
+	int pos = p->i;
+	int kind = -1;
+	if (accept(p, "-"))
+		kind = E_NEG;
+	else if (accept(p, "!"))
+		kind = E_NOT;
+	else if (at_word(p, "not")) {
+		p->i += 3;
+		kind = E_NOT;
+	}
+	if (kind < 0)
+		return p_primary(p);
+	if (++p->depth > MAX_DEPTH) {
+		perr(p, pos, "expression nested deeper than %d levels", MAX_DEPTH);
+		return NULL;
+	}
+	struct rpt_expr *a = p_unary(p);
+	p->depth--;
+	if (!a)
+		return NULL;
+	struct rpt_expr *e = mk((enum node_kind)kind, pos);
+	e->a[0] = a;
+	return e;
+}
+
+static struct rpt_expr *bin(int op, int pos, struct rpt_expr *l, struct rpt_expr *r)
+{
+	struct rpt_expr *e = mk(E_BIN, pos);
+	e->op = op;
+	e->a[0] = l;
+	e->a[1] = r;
+	return e;
+}
+
+static struct rpt_expr *p_mul(struct parser *p)
+{
+	struct rpt_expr *l = p_unary(p);
+	while (l) {
+		skip_ws(p);
+		int pos = p->i, op;
+		if (accept(p, "*") || accept(p, "\xc3\x97")) /* × */
+			op = '*';
+		else if (accept(p, "/") || accept(p, "\xc3\xb7")) /* ÷ */
+			op = '/';
+		else
+			break;
+		struct rpt_expr *r = p_unary(p);
+		if (!r) {
+			rpt_expr_free(l);
+			return NULL;
+		}
+		l = bin(op, pos, l, r);
+	}
+	return l;
+}
+
+static struct rpt_expr *p_add(struct parser *p)
+{
+	struct rpt_expr *l = p_mul(p);
+	while (l) {
+		skip_ws(p);
+		int pos = p->i, op;
+		if (accept(p, "+"))
+			op = '+';
+		else if (accept(p, "-") || accept(p, "\xe2\x88\x92")) /* − */
+			op = '-';
+		else
+			break;
+		struct rpt_expr *r = p_mul(p);
+		if (!r) {
+			rpt_expr_free(l);
+			return NULL;
+		}
+		l = bin(op, pos, l, r);
+	}
+	return l;
+}
+
+static struct rpt_expr *p_cmp(struct parser *p)
+{
+	struct rpt_expr *l = p_add(p);
+	if (!l)
+		return NULL;
+	skip_ws(p);
+	int pos = p->i, op = 0;
+	if (accept(p, "<="))
+		op = 'l';
+	else if (accept(p, ">="))
+		op = 'g';
+	else if (accept(p, "=="))
+		op = '=';
+	else if (accept(p, "!="))
+		op = '!';
+	else if (accept(p, "<"))
+		op = '<';
+	else if (accept(p, ">"))
+		op = '>';
+	if (!op)
+		return l;
+	struct rpt_expr *r = p_add(p);
+	if (!r) {
+		rpt_expr_free(l);
+		return NULL;
+	}
+	return bin(op, pos, l, r);
+}
+
+static struct rpt_expr *p_and(struct parser *p)
+{
+	struct rpt_expr *l = p_cmp(p);
+	while (l) {
+		skip_ws(p);
+		int pos = p->i;
+		if (accept(p, "&&"))
+			;
+		else if (at_word(p, "and"))
+			p->i += 3;
+		else
+			break;
+		struct rpt_expr *r = p_cmp(p);
+		if (!r) {
+			rpt_expr_free(l);
+			return NULL;
+		}
+		l = bin('&', pos, l, r);
+	}
+	return l;
+}
+
+static struct rpt_expr *p_or(struct parser *p)
+{
+	struct rpt_expr *l = p_and(p);
+	while (l) {
+		skip_ws(p);
+		int pos = p->i;
+		if (accept(p, "||"))
+			;
+		else if (at_word(p, "or"))
+			p->i += 2;
+		else
+			break;
+		struct rpt_expr *r = p_and(p);
+		if (!r) {
+			rpt_expr_free(l);
+			return NULL;
+		}
+		l = bin('|', pos, l, r);
+	}
+	return l;
+}
+
+static struct rpt_expr *p_cond(struct parser *p)
+{
+	struct rpt_expr *c = p_or(p);
+	if (!c)
+		return NULL;
+	int pos = p->i;
+	if (!accept(p, "?"))
+		return c;
+	struct rpt_expr *t = p_cond(p), *f = NULL;
+	if (t && !accept(p, ":"))
+		perr(p, p->i, "expected ':' after the first branch of '?'");
+	else if (t)
+		f = p_cond(p);
+	if (!t || !f) {
+		rpt_expr_free(c);
+		rpt_expr_free(t);
+		return NULL;
+	}
+	struct rpt_expr *e = mk(E_COND, pos);
+	e->a[0] = c;
+	e->a[1] = t;
+	e->a[2] = f;
+	return e;
+}
+
+/* Does "KEY=" (not "==") start at s, after blanks? */
+static int assignment_follows(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!is_name_start((unsigned char)*s))
+		return 0;
+	while (is_name_char((unsigned char)*s))
+		s++;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s[0] == '=' && s[1] != '=';
+}
+
+static struct rpt_expr *p_expr(struct parser *p)
+{
+	struct rpt_expr *e = p_cond(p);
+	if (!e || !at_word(p, "with"))
+		return e;
+	int pos = p->i;
+	p->i += 4;
+	skip_ws(p);
+	/* The assignments run to the closing parenthesis of this level or the end. */
+	int start = p->i, depth = 0;
+	while (p->s[p->i]) {
+		char c = p->s[p->i];
+		if (c == '(')
+			depth++;
+		else if (c == ')') {
+			if (depth == 0)
+				break;
+			depth--;
+		} else if (c == ',' && depth == 0 && !assignment_follows(p->s + p->i + 1))
+			break; /* the next argument of min/max, not another KEY=VALUE */
+		p->i++;
+	}
+	int len = p->i - start;
+	char *kv = xmalloc((size_t)len + 1);
+	memcpy(kv, p->s + start, (size_t)len);
+	kv[len] = 0;
+	if (!strchr(kv, '=')) {
+		free(kv);
+		rpt_expr_free(e);
+		perr(p, start, "expected KEY=VALUE after 'with'");
+		return NULL;
+	}
+	struct rpt_expr *w = mk(E_WITH, pos);
+	w->a[0] = e;
+	w->text = kv;
+	w->num = start; /* offset of the assignments, for messages */
+	return w;
+}
+
+struct rpt_expr *rpt_expr_parse(const char *src, const struct rpt_loc *loc, struct calc_diag *d)
+{
+	struct parser p = {src, 0, loc, d, 0, 0};
+	struct rpt_expr *e = p_expr(&p);
+	if (!e)
+		return NULL;
+	skip_ws(&p);
+	if (src[p.i]) {
+		perr(&p, p.i, "unexpected '%s' after the expression", src + p.i);
+		rpt_expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* ======================================================================== */
+/* Evaluation                                                                */
+/* ======================================================================== */
+
+static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag *d, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+
+/* The location of the directive being evaluated (messages add the operand's offset). */
+static _Thread_local const struct rpt_loc *cur_loc;
+
+static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag *d, const char *fmt,
+                ...)
+{
+	(void)sc;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	struct rpt_loc at = cur_loc ? *cur_loc : (struct rpt_loc){0};
+	if (at.col > 0)
+		at.col += e->pos;
+	return rpt_error(d, &at, "%s", msg);
+}
+
+static void set_num(struct rpt_value *v, double x, const char *unit)
+{
+	memset(v, 0, sizeof *v);
+	v->num = x;
+	v->unit = unit;
+}
+
+/* A unit of measure, as opposed to a count ("1", "GPUs", "tokens", "sequences"). */
+static int physical(const char *u)
+{
+	return !strcmp(u, "B") || !strcmp(u, "s") || !strcmp(u, "B/s") || !strcmp(u, "FLOP") ||
+	       !strcmp(u, "FLOP/s");
+}
+
+/* Units of a + b, min, max, comparisons: equal, one of them unknown, or a plain number
+ * ("1") with a count ("GPUs"). */
+static int same_unit(const char *a, const char *b)
+{
+	if (!a || !b || strcmp(a, b) == 0)
+		return 1;
+	return (!strcmp(a, "1") && !physical(b)) || (!strcmp(b, "1") && !physical(a));
+}
+
+static const char *unit_or(const char *a, const char *b) { return a ? a : b; }
+
+static int catalog_lookup(struct rpt_scope *sc, const char *name, struct rpt_value *out, char *err,
+                          size_t nerr)
+{
+	struct calc_diag tmp = {0};
+	struct calc_value v = {0};
+	const struct calc_quantity *q = calc_catalog_quantity(name);
+	if (calc_catalog_get(sc->ctx, name, &v, &tmp) < 0) {
+		diag_message(&tmp, err, nerr);
+		calc_diag_free(&tmp);
+		return -1;
+	}
+	calc_diag_free(&tmp);
+	memset(out, 0, sizeof *out);
+	if (v.str) {
+		out->is_str = 1;
+		snprintf(out->str, sizeof out->str, "%s", v.str);
+	} else {
+		out->num = v.num;
+		out->unit = q && q->unit && q->unit[0] ? q->unit : NULL;
+	}
+	return 0;
+}
+
+struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assigns,
+                                 const struct rpt_loc *loc, struct calc_diag *d)
+{
+	struct calc_plan *copy = xmalloc(sizeof *copy);
+	*copy = *base;
+	char origin[600];
+	if (loc && loc->file)
+		snprintf(origin, sizeof origin, "%s:%d:%d", loc->file, loc->line, loc->col);
+	else
+		snprintf(origin, sizeof origin, "with");
+	char *list = xstrdup(assigns);
+	int bad = 0;
+	for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
+		while (*item == ' ' || *item == '\t')
+			item++;
+		char *end = item + strlen(item);
+		while (end > item && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = 0;
+		if (!*item)
+			continue;
+		if (!strchr(item, '=')) {
+			rpt_error(d, loc, "expected KEY=VALUE in 'with', got '%s'", item);
+			bad = 1;
+			break;
+		}
+		/* "key = value": drop the blanks around '=' */
+		char kv[512];
+		char *eq = strchr(item, '=');
+		char *k_end = eq;
+		while (k_end > item && (k_end[-1] == ' ' || k_end[-1] == '\t'))
+			k_end--;
+		char *v = eq + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		snprintf(kv, sizeof kv, "%.*s=%s", (int)(k_end - item), item, v);
+		/* calc_plan_set validates after each assignment, but "nodes=32, dp=4" is only
+		 * consistent as a whole: a validation failure of an assignment that was applied
+		 * (the plan changed) waits for the check of the whole variant below; a value that
+		 * could not be applied (the plan is unchanged) is an error now. */
+		struct calc_plan *before = xmalloc(sizeof *before);
+		*before = *copy;
+		struct calc_diag tmp = {0};
+		int rc = calc_plan_set(copy, kv, origin, &tmp);
+		int applied = memcmp(before, copy, sizeof *copy) != 0;
+		free(before);
+		if (rc < 0 && !applied) {
+			char msg[512];
+			diag_message(&tmp, msg, sizeof msg);
+			rpt_error(d, loc, "with %s: %s", kv, msg);
+			bad = 1;
+		}
+		calc_diag_free(&tmp);
+		if (bad)
+			break;
+	}
+	if (!bad) {
+		struct calc_diag tmp = {0};
+		if (calc_plan_validate(copy, &tmp) < 0 || tmp.nerrors) {
+			char msg[512];
+			diag_message(&tmp, msg, sizeof msg);
+			rpt_error(d, loc, "with %s: %s", assigns, msg);
+			bad = 1;
+		}
+		calc_diag_free(&tmp);
+	}
+	free(list);
+	if (bad) {
+		free(copy);
+		return NULL;
+	}
+	struct calc_ctx *c = xmalloc(sizeof *c);
+	calc_ctx_init(c, copy);
+	free(copy);
+	return c;
+}
+
+static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
+                struct calc_diag *d);
+
+static int eval_num(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
+                    struct calc_diag *d, const char *what)
+{
+	if (eval(e, sc, out, d) < 0)
+		return -1;
+	if (out->is_str)
+		return eerr(sc, e, d, "%s needs a number, got the text \"%s\"", what, out->str);
+	return 0;
+}
+
+static int truth(const struct rpt_value *v) { return v->is_str ? v->str[0] != 0 : v->num != 0; }
+
+static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
+                struct calc_diag *d)
+{
+	struct rpt_value a, b;
+	switch (e->kind) {
+	case E_NUM:
+		set_num(out, e->num, NULL);
+		return 0;
+	case E_STR:
+		memset(out, 0, sizeof *out);
+		out->is_str = 1;
+		snprintf(out->str, sizeof out->str, "%s", e->text);
+		return 0;
+	case E_NAME: {
+		char err[512];
+		int rc = sc->lookup ? sc->lookup(sc, e->text, out, err, sizeof err)
+		                    : catalog_lookup(sc, e->text, out, err, sizeof err);
+		if (rc < 0)
+			return eerr(sc, e, d, "%s", err);
+		return 0;
+	}
+	case E_NEG:
+		if (eval_num(e->a[0], sc, &a, d, "'-'") < 0)
+			return -1;
+		set_num(out, -a.num, a.unit);
+		return 0;
+	case E_NOT:
+		if (eval(e->a[0], sc, &a, d) < 0)
+			return -1;
+		set_num(out, !truth(&a), "1");
+		return 0;
+	case E_COND:
+		if (eval(e->a[0], sc, &a, d) < 0)
+			return -1;
+		return eval(e->a[truth(&a) ? 1 : 2], sc, out, d);
+	case E_WITH: {
+		struct rpt_loc at = cur_loc ? *cur_loc : (struct rpt_loc){0};
+		if (at.col > 0)
+			at.col += (int)e->num;
+		if (!sc->ctx)
+			return eerr(sc, e, d, "'with' needs a plan");
+		struct calc_ctx *vc = rpt_variant_ctx(&sc->ctx->plan, e->text, &at, d);
+		if (!vc)
+			return -1;
+		struct rpt_scope sub = *sc;
+		sub.ctx = vc;
+		int rc = eval(e->a[0], &sub, out, d);
+		calc_ctx_free(vc);
+		free(vc);
+		return rc;
+	}
+	case E_CALL: {
+		const char *f = e->text;
+		int one = !strcmp(f, "ceil") || !strcmp(f, "floor") || !strcmp(f, "round") ||
+		          !strcmp(f, "abs");
+		if (one && e->nargs != 1)
+			return eerr(sc, e, d, "%s takes one argument, got %d", f, e->nargs);
+		if (!one && e->nargs < 1)
+			return eerr(sc, e, d, "%s needs at least one argument", f);
+		if (eval_num(e->args[0], sc, &a, d, f) < 0)
+			return -1;
+		if (one) {
+			double x = !strcmp(f, "ceil")    ? ceil(a.num)
+			           : !strcmp(f, "floor") ? floor(a.num)
+			           : !strcmp(f, "round") ? round(a.num)
+			                                 : fabs(a.num);
+			set_num(out, x, a.unit);
+			return 0;
+		}
+		for (int i = 1; i < e->nargs; i++) {
+			if (eval_num(e->args[i], sc, &b, d, f) < 0)
+				return -1;
+			if (!same_unit(a.unit, b.unit))
+				return eerr(sc, e->args[i], d, "%s of different units (%s and %s)", f, a.unit,
+				            b.unit);
+			int take = !strcmp(f, "min") ? b.num < a.num : b.num > a.num;
+			const char *u = unit_or(a.unit, b.unit);
+			if (take)
+				a = b;
+			a.unit = u;
+		}
+		*out = a;
+		return 0;
+	}
+	case E_BIN:
+		break;
+	}
+
+	/* Binary operators. */
+	if (e->op == '&' || e->op == '|') {
+		if (eval(e->a[0], sc, &a, d) < 0)
+			return -1;
+		int ta = truth(&a);
+		if ((e->op == '&' && !ta) || (e->op == '|' && ta)) {
+			set_num(out, ta, "1");
+			return 0;
+		}
+		if (eval(e->a[1], sc, &b, d) < 0)
+			return -1;
+		set_num(out, truth(&b), "1");
+		return 0;
+	}
+	if (eval(e->a[0], sc, &a, d) < 0 || eval(e->a[1], sc, &b, d) < 0)
+		return -1;
+	if (a.is_str || b.is_str) {
+		if ((e->op == '=' || e->op == '!') && a.is_str && b.is_str) {
+			int eq = strcmp(a.str, b.str) == 0;
+			set_num(out, e->op == '=' ? eq : !eq, "1");
+			return 0;
+		}
+		return eerr(sc, e, d, "'%c' cannot take text (\"%s\")", e->op == 'l' ? '<' : e->op == 'g' ? '>' : e->op,
+		            a.is_str ? a.str : b.str);
+	}
+	switch (e->op) {
+	case '+':
+	case '-':
+		if (!same_unit(a.unit, b.unit))
+			return eerr(sc, e, d, "cannot %s %s and %s", e->op == '+' ? "add" : "subtract", a.unit,
+			            b.unit);
+		set_num(out, e->op == '+' ? a.num + b.num : a.num - b.num, unit_or(a.unit, b.unit));
+		return 0;
+	case '*': {
+		const char *u = NULL;
+		if (!a.unit || !strcmp(a.unit, "1"))
+			u = b.unit;
+		else if (!b.unit || !strcmp(b.unit, "1"))
+			u = a.unit;
+		set_num(out, a.num * b.num, u);
+		return 0;
+	}
+	case '/': {
+		if (b.num == 0)
+			return eerr(sc, e, d, "division by zero");
+		const char *u = NULL;
+		if (a.unit && b.unit && !strcmp(a.unit, b.unit))
+			u = "1";
+		else if (!b.unit || !strcmp(b.unit, "1"))
+			u = a.unit;
+		set_num(out, a.num / b.num, u);
+		return 0;
+	}
+	default: {
+		if (!same_unit(a.unit, b.unit))
+			return eerr(sc, e, d, "cannot compare %s with %s", a.unit, b.unit);
+		int r = e->op == '<'   ? a.num < b.num
+		        : e->op == 'l' ? a.num <= b.num
+		        : e->op == '>' ? a.num > b.num
+		        : e->op == 'g' ? a.num >= b.num
+		        : e->op == '=' ? a.num == b.num
+		                       : a.num != b.num;
+		set_num(out, r, "1");
+		return 0;
+	}
+	}
+}
+
+int rpt_expr_eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
+                  struct calc_diag *d)
+{
+	return eval(e, sc, out, d);
+}
+
+/* ======================================================================== */
+/* Formats                                                                   */
+/* ======================================================================== */
+
+/* Write x with 'dec' decimals and thousands separators into buf. */
+static void group_digits(double x, int dec, char *buf, size_t n)
+{
+	char raw[64];
+	snprintf(raw, sizeof raw, "%.*f", dec, fabs(x));
+	if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))
+		x = 0; /* no "-0" */
+	char *dot = strchr(raw, '.');
+	size_t intlen = dot ? (size_t)(dot - raw) : strlen(raw);
+	char out[96];
+	size_t o = 0;
+	if (x < 0)
+		out[o++] = '-';
+	for (size_t i = 0; i < intlen; i++) {
+		if (i > 0 && (intlen - i) % 3 == 0 && intlen > 4)
+			out[o++] = ',';
+		out[o++] = raw[i];
+	}
+	out[o] = 0;
+	snprintf(buf, n, "%s%s", out, dot ? dot : "");
+}
+
+struct fmtdef {
+	const char *name;
+	const char *need;   /* unit required of the value (NULL = any) */
+	double div;         /* value / div is shown */
+	int dec;            /* default decimals */
+	const char *suffix; /* appended text */
+};
+
+static const struct fmtdef fmts[] = {
+	{"GB", "B", 1e9, 1, " GB"},
+	{"GiB", "B", 1073741824.0, 1, " GiB"},
+	{"TB", "B", 1e12, 2, " TB"},
+	{"MB", "B", 1e6, 0, " MB"},
+	{"%", "1", 0.01, 1, "%"},
+	{"ms", "s", 1e-3, 1, " ms"},
+	{"s", "s", 1, 2, " s"},
+	{"days", "s", 86400, 1, " days"},
+	{"x", NULL, 1, 2, "\xc3\x97"}, /* × */
+	{"int", NULL, 1, 0, ""},
+	{"billion", NULL, 1e9, 1, " billion"},
+	{"", NULL, 1, -1, ""}, /* ".N": decimals only */
+	{NULL, NULL, 0, 0, NULL},
+};
+
+int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size_t n, char *err,
+                     size_t nerr)
+{
+	char name[32];
+	int dec = -1;
+	while (*fmt == ' ')
+		fmt++;
+	size_t fl = strlen(fmt);
+	while (fl > 0 && fmt[fl - 1] == ' ')
+		fl--;
+	if (fl >= sizeof name) {
+		snprintf(err, nerr, "unknown format '%.*s'", (int)fl, fmt);
+		return -1;
+	}
+	memcpy(name, fmt, fl);
+	name[fl] = 0;
+	/* A trailing ".N" sets the decimals: "GB.2", ".3". */
+	char *dot = strrchr(name, '.');
+	if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1)) {
+		dec = atoi(dot + 1);
+		*dot = 0;
+		if (dec > 9) {
+			snprintf(err, nerr, "at most 9 decimals, got %d", dec);
+			return -1;
+		}
+	}
+	/* A printf conversion for one number: "%.3g", "%.2f", "%e" (SI value, no unit). */
+	if (name[0] == '%' && name[1] && !v->is_str) {
+		const char *q = name + 1;
+		if (*q == '.')
+			for (q++; *q >= '0' && *q <= '9'; q++)
+				;
+		if (q[0] && !q[1] && strchr("fFeEgG", q[0]) && strlen(name) < 8) {
+			snprintf(buf, n, name, v->num);
+			return 0;
+		}
+		snprintf(err, nerr, "format '%s' is not a printf conversion of one number (e.g. %%.3g)", name);
+		return -1;
+	}
+	if (v->is_str) {
+		if (name[0] || dec >= 0) {
+			snprintf(err, nerr, "format '%s' given to the text \"%s\"", fmt, v->str);
+			return -1;
+		}
+		snprintf(buf, n, "%s", v->str);
+		return 0;
+	}
+	if (!isfinite(v->num)) {
+		snprintf(err, nerr, "the value is not a finite number");
+		return -1;
+	}
+	const struct fmtdef *f = NULL;
+	if (!name[0] && dec < 0 && v->unit) {
+		/* No format: the unit's natural display. */
+		static const char *const defaults[][2] = {{"B", "GB"}, {"s", "s"}, {NULL, NULL}};
+		for (int i = 0; defaults[i][0]; i++)
+			if (!strcmp(v->unit, defaults[i][0]))
+				snprintf(name, sizeof name, "%s", defaults[i][1]);
+	}
+	for (int i = 0; fmts[i].name; i++)
+		if (!strcmp(fmts[i].name, name))
+			f = &fmts[i];
+	if (!f) {
+		snprintf(err, nerr,
+		         "unknown format '%s' (formats: GB GiB TB MB %% ms s days x int billion .N %%.Ng)", fmt);
+		return -1;
+	}
+	if (f->need && v->unit && strcmp(f->need, v->unit) != 0) {
+		snprintf(err, nerr, "format '%s' needs a value in %s, this one is in %s", name, f->need,
+		         v->unit);
+		return -1;
+	}
+	double x = v->num / f->div;
+	if (dec < 0)
+		dec = f->dec;
+	if (dec < 0) {
+		/* plain number, no format: integers as integers, else four significant digits */
+		if (x == floor(x) && fabs(x) < 1e15)
+			dec = 0;
+		else {
+			char tmp[64];
+			snprintf(tmp, sizeof tmp, "%.4g", x);
+			snprintf(buf, n, "%s", tmp);
+			return 0;
+		}
+	}
+	char num[96];
+	group_digits(x, dec, num, sizeof num);
+	snprintf(buf, n, "%s%s", num, f->suffix);
+	return 0;
+}
+
+/* Split "EXPR |FORMAT" at the last '|' outside a string. */
+static const char *format_bar(const char *body)
+{
+	const char *bar = NULL;
+	int in_str = 0;
+	for (const char *p = body; *p; p++) {
+		if (*p == '\\' && in_str && p[1])
+			p++;
+		else if (*p == '"')
+			in_str = !in_str;
+		else if (*p == '|' && !in_str && p[1] != '|' && (p == body || p[-1] != '|'))
+			bar = p;
+	}
+	return bar;
+}
+
+int rpt_inline_eval(const char *body, struct rpt_scope *sc, const struct rpt_loc *loc, char *buf,
+                    size_t n, struct calc_diag *d)
+{
+	const char *bar = format_bar(body);
+	size_t elen = bar ? (size_t)(bar - body) : strlen(body);
+	char *src = xmalloc(elen + 1);
+	memcpy(src, body, elen);
+	src[elen] = 0;
+	struct rpt_expr *e = rpt_expr_parse(src, loc, d);
+	free(src);
+	if (!e)
+		return -1;
+	struct rpt_value v;
+	const struct rpt_loc *saved = cur_loc;
+	cur_loc = loc;
+	int rc = eval(e, sc, &v, d);
+	cur_loc = saved;
+	rpt_expr_free(e);
+	if (rc < 0)
+		return -1;
+	char err[512];
+	if (rpt_value_format(&v, bar ? bar + 1 : "", buf, n, err, sizeof err) < 0) {
+		struct rpt_loc at = *loc;
+		if (at.col > 0 && bar)
+			at.col += (int)(bar - body) + 1;
+		return rpt_error(d, &at, "%s", err);
+	}
+	return 0;
+}

@@ -1,0 +1,206 @@
+/*
+ * main.c -- trainplan-report: build the literate design report from chapters.
+ *
+ *   trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]
+ *                    [--figures DIR] [--no-pdf] [--letter] [--unsafe] CHAPTER.md...
+ *       writes BASE.html and BASE.pdf (BASE defaults to output/report; figures and
+ *       tables are looked up under DIR, by default the folder of BASE)
+ *   trainplan-report --lint CHAPTER.md...        numbers with units typed by hand
+ *   trainplan-report --expand CHAPTER.md...      the expanded Markdown (golden tests)
+ *   trainplan-report --text CHAPTER.md...        pages through the text device (layout goldens)
+ *
+ * Exit status: 0 success, 1 lint findings, 2 bad input (any diagnostic).  Only this
+ * file prints; everything else returns diagnostics (STYLE.md, after jq's main.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report.h"
+
+/* The chapter syntax in brief, for authors (--help). */
+static const char syntax_help[] =
+	"\nChapter syntax (GFM Markdown plus directives; DESIGN.md §6):\n"
+	"  `=EXPR |FORMAT`        a computed value: catalog names (trainplan get --list), numbers,\n"
+	"                         + - * / (× ÷), min max ceil floor round abs, < <= > >= == !=,\n"
+	"                         && || !, COND ? \"text\" : \"text\", EXPR with KEY=VALUE, ...\n"
+	"                         FORMAT: GB GiB TB MB % ms s days x int billion, .N (decimals),\n"
+	"                         GB.2 (both), %.3g (printf); none = the unit's default\n"
+	"  ```calc                a table from the catalog (trainplan table --list):\n"
+	"  table NAME [KEY=VALUE ...] [with KEY=VALUE, ...]\n"
+	"  caption: TEXT          (optional; default the table's title)\n"
+	"  id: tab-ID             (optional; default tab-NAME)\n"
+	"  ```\n"
+	"  ![Caption](NAME)       figure NAME (figures/NAME.gp), id fig-NAME; ![..](NAME \"#ID\") sets the id\n"
+	"  ## Heading {#ID}       a section's anchor (default: from its text); {-} leaves it unnumbered\n"
+	"  Table: Caption {#ID}   right after a table written in Markdown: its caption and id\n"
+	"  [](#ID)                a cross-reference: reads \"§4.2\", \"Figure 3\" or \"Table 2\"\n"
+	"  <!-- lint-ok -->       exempts its line from the lint (quoting a paper's numbers)\n";
+
+static void usage(FILE *f)
+{
+	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
+	      "                        [--figures DIR] [--no-pdf] [--letter] [--unsafe] CHAPTER.md...\n"
+	      "       trainplan-report --lint CHAPTER.md...\n"
+	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand CHAPTER.md...\n"
+	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text CHAPTER.md...\n",
+	      f);
+}
+
+static int print_diag(const struct calc_diag *d)
+{
+	const char *p = d->text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		fprintf(stderr, "trainplan-report: %.*s\n", (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+	return 2;
+}
+
+static int fail(const char *msg, const char *arg)
+{
+	fprintf(stderr, "trainplan-report: error: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	usage(stderr);
+	return 2;
+}
+
+/* The folder part of 'path' ("output/report" -> "output"; "report" -> "."). */
+static void dir_of(const char *path, char *out, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(out, n, ".");
+	else
+		snprintf(out, n, "%.*s", (int)(slash - path), path);
+}
+
+static int run_lint(char **files, int nfiles)
+{
+	struct calc_diag d = {0};
+	int findings = 0, bad = 0;
+	for (int i = 0; i < nfiles; i++) {
+		int n = rpt_lint_file(files[i], &d);
+		if (n < 0)
+			bad = 1;
+		else
+			findings += n;
+	}
+	print_diag(&d);
+	calc_diag_free(&d);
+	if (bad)
+		return 2;
+	if (findings)
+		fprintf(stderr, "trainplan-report: lint: %d finding%s\n", findings, findings == 1 ? "" : "s");
+	return findings ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures";
+	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
+	char **files = xcalloc((size_t)argc + 1, sizeof *files);
+	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (!strcmp(a, "--plan") && more)
+			plan_file = argv[++i];
+		else if (!strcmp(a, "--set") && more)
+			sets[nsets++] = argv[++i];
+		else if (!strcmp(a, "-o") && more)
+			base = argv[++i];
+		else if (!strcmp(a, "--out-dir") && more)
+			out_dir = argv[++i];
+		else if (!strcmp(a, "--figures") && more)
+			figures = argv[++i];
+		else if (!strcmp(a, "--lint"))
+			lint = 1;
+		else if (!strcmp(a, "--expand"))
+			expand = 1;
+		else if (!strcmp(a, "--text"))
+			text = 1;
+		else if (!strcmp(a, "--no-pdf"))
+			no_pdf = 1;
+		else if (!strcmp(a, "--letter"))
+			letter = 1;
+		else if (!strcmp(a, "--unsafe"))
+			unsafe = 1;
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			fputs(syntax_help, stdout);
+			free(sets);
+			free(files);
+			return 0;
+		} else if (a[0] == '-' && a[1])
+			return fail("unknown or incomplete option", a);
+		else
+			files[nfiles++] = argv[i];
+	}
+	if (!nfiles)
+		return fail("no chapters given", NULL);
+	if (lint + expand + text > 1)
+		return fail("--lint, --expand and --text exclude each other", NULL);
+	if (lint) {
+		int rc = run_lint(files, nfiles);
+		free(sets);
+		free(files);
+		return rc;
+	}
+
+	struct calc_diag d = {0};
+	struct calc_plan *plan = xcalloc(1, sizeof *plan);
+	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0) {
+		print_diag(&d);
+		calc_diag_free(&d);
+		free(plan);
+		free(sets);
+		free(files);
+		return 2;
+	}
+
+	char dir[CALC_PATH_MAX];
+	if (out_dir)
+		snprintf(dir, sizeof dir, "%s", out_dir);
+	else
+		dir_of(base, dir, sizeof dir);
+	struct rpt_opts o = {figures, dir, !expand && !text};
+	if (o.write_tables) {
+		char tdir[CALC_PATH_MAX + 8];
+		snprintf(tdir, sizeof tdir, "%s/tables", dir);
+		mkdir(dir, 0777);
+		mkdir(tdir, 0777);
+	}
+	struct rpt_doc doc;
+	int rc = rpt_doc_load(&doc, (const char *const *)files, nfiles, plan, &o, &d);
+	if (rc == 0 && expand) {
+		char *md = cmark_render_commonmark(doc.root, CMARK_OPT_DEFAULT, 0);
+		fputs(md, stdout);
+		free(md);
+	} else if (rc == 0 && text) {
+		struct rpt_pdf_opts po = {letter, 1};
+		rc = rpt_text_render(&doc, &po, stdout, &d);
+	} else if (rc == 0) {
+		char path[CALC_PATH_MAX + 8];
+		snprintf(path, sizeof path, "%s.html", base);
+		rc = rpt_html_render(&doc, path, unsafe, &d);
+		if (rc == 0 && !no_pdf) {
+			struct rpt_pdf_opts po = {letter, 1};
+			snprintf(path, sizeof path, "%s.pdf", base);
+			rc = rpt_pdf_render(&doc, &po, path, &d);
+		}
+	}
+	rpt_doc_free(&doc);
+	free(plan);
+	free(sets);
+	free(files);
+	if (rc < 0 || d.nerrors) {
+		print_diag(&d);
+		calc_diag_free(&d);
+		return 2;
+	}
+	calc_diag_free(&d);
+	return 0;
+}

@@ -1,0 +1,604 @@
+/*
+ * pdf.c -- the PDF device on libharu, and rpt_pdf_render.
+ *
+ * The layout engine (layout.c) decides where everything goes; this file only turns
+ * its drawing calls into libharu calls (libharu 2.3 API reference,
+ * https://github.com/libharu/libharu/wiki/API%3A-Page and API:-Font, API:-Document).
+ *
+ * Fonts: DejaVu Serif, Sans and Sans Mono TrueType files, embedded
+ * (HPDF_LoadTTFontFromFile with embedding on) and addressed through libharu's UTF-8
+ * encoder (HPDF_UseUTFEncodings, libharu >= 2.3), so any code point the fonts cover
+ * (x, approx, arrows, micro, Greek) is drawn and extracted correctly.  Widths come
+ * from the fonts' advance widths per code point (HPDF_Font_GetUnicodeWidth, in
+ * 1/1000 em), cached per face.
+ *
+ * Links and bookmarks may point forward (the table of contents links to later
+ * pages), so anchors, links and bookmarks are recorded while the pages are drawn and
+ * turned into destinations and annotations once every page exists.
+ *
+ * Determinism: the document info dates are set from the document's date (never the
+ * clock); libharu 2.3 writes no file /ID unless encryption is on, and its font tags
+ * are counters, so the same input gives the same bytes (checked by report/pdf.mk).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hpdf.h>
+
+#include "layout.h"
+
+#define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
+
+static const char *const font_file[RPT_NFONTS] = {
+	[RPT_SERIF] = "DejaVuSerif.ttf",
+	[RPT_SERIF_BOLD] = "DejaVuSerif-Bold.ttf",
+	[RPT_SERIF_ITALIC] = "DejaVuSerif-Italic.ttf",
+	[RPT_SERIF_BOLDITALIC] = "DejaVuSerif-BoldItalic.ttf",
+	[RPT_SANS] = "DejaVuSans.ttf",
+	[RPT_SANS_BOLD] = "DejaVuSans-Bold.ttf",
+	[RPT_SANS_ITALIC] = "DejaVuSans-Oblique.ttf",
+	[RPT_MONO] = "DejaVuSansMono.ttf",
+	[RPT_MONO_BOLD] = "DejaVuSansMono-Bold.ttf",
+};
+
+struct anchor {
+	char *id;
+	int page;   /* 0-based */
+	double y;   /* [pt] */
+};
+
+struct plink {
+	int page;
+	HPDF_Rect r;
+	char *target;
+};
+
+struct pdev {
+	HPDF_Doc pdf;
+	HPDF_Page page;
+	HPDF_Page *pages;
+	int npages, cpages;
+	HPDF_Font font[RPT_NFONTS];
+	short *wcache[RPT_NFONTS];  /* advance width per BMP code point [1/1000 em], -1 unknown */
+	int failed;
+	char err[600];
+	/* text state of the current page */
+	int in_text;
+	int cur_font;
+	double cur_size;
+	unsigned cur_fill;
+	unsigned cur_stroke;
+	double cur_lw;
+	/* images by path */
+	char **img_path;
+	HPDF_Image *img;
+	int nimg;
+	struct anchor *anchors;
+	int nanchors, canchors;
+	struct plink *links;
+	int nlinks, clinks;
+	HPDF_Outline outline[7]; /* last outline of each level */
+	HPDF_Encoder utf8;
+	HPDF_Dict tounicode;      /* the shared ToUnicode CMap */
+};
+
+static void error_handler(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_data)
+{
+	struct pdev *p = user_data;
+	if (!p->failed)
+		snprintf(p->err, sizeof p->err, "libharu error 0x%04x (detail %u)", (unsigned)error_no,
+		         (unsigned)detail_no);
+	p->failed = 1;
+}
+
+/*
+ * libharu 2.3 gives its UTF-8 fonts (Identity-H, character code = Unicode code point)
+ * a ToUnicode CMap written with "begincidrange", an operator a ToUnicode CMap may not
+ * use (PDF 32000-1:2008 section 9.10.3; Adobe Technical Note #5411), so readers warn
+ * and some extract nothing.  Replace it with the identity written correctly: 256
+ * bfranges of one high byte each (a bfrange may only vary in its last byte), in
+ * blocks of at most 100 (the block limit of Adobe Technical Note #5014, CMap and
+ * CIDFont Files Specification).  One stream is
+ * shared by all fonts.
+ */
+static void fix_tounicode(struct pdev *p, HPDF_Font font)
+{
+	if (!p->tounicode) {
+		HPDF_Dict st = HPDF_DictStream_New(p->pdf->mmgr, p->pdf->xref);
+		if (!st)
+			return;
+		st->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+		HPDF_Stream_WriteStr(st->stream,
+		                     "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+		                     "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+		                     "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+		                     "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
+		char line[64];
+		for (int hi = 0; hi < 256; hi++) {
+			if (hi % 100 == 0) {
+				snprintf(line, sizeof line, "%d beginbfrange\n", 256 - hi < 100 ? 256 - hi : 100);
+				HPDF_Stream_WriteStr(st->stream, line);
+			}
+			snprintf(line, sizeof line, "<%02X00> <%02XFF> <%02X00>\n", hi, hi, hi);
+			HPDF_Stream_WriteStr(st->stream, line);
+			if (hi % 100 == 99 || hi == 255)
+				HPDF_Stream_WriteStr(st->stream, "endbfrange\n");
+		}
+		HPDF_Stream_WriteStr(st->stream, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
+		                                 "end\nend\n");
+		p->tounicode = st;
+	}
+	HPDF_Dict_Add(font, "ToUnicode", p->tounicode);
+}
+
+static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
+{
+	if (p->font[f] || p->failed)
+		return p->font[f];
+	char path[512];
+	snprintf(path, sizeof path, "%s%s", FONT_DIR, font_file[f]);
+	const char *name = HPDF_LoadTTFontFromFile(p->pdf, path, HPDF_TRUE);
+	if (!name) {
+		p->failed = 1;
+		snprintf(p->err, sizeof p->err, "cannot load font %s", path);
+		return NULL;
+	}
+	p->font[f] = HPDF_GetFont(p->pdf, name, "UTF-8");
+	if (p->font[f])
+		fix_tounicode(p, p->font[f]);
+	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
+	memset(p->wcache[f], 0xff, 0x10000 * sizeof(short));
+	return p->font[f];
+}
+
+static double d_width(void *ctx, enum rpt_font f, double size, const char *s, size_t len)
+{
+	struct pdev *p = ctx;
+	HPDF_Font font = get_font(p, f);
+	if (!font)
+		return 0.6 * size * (double)len;
+	short *wc = p->wcache[f];
+	long total = 0;
+	size_t i = 0, n;
+	while (i < len) {
+		unsigned cp = rpt_utf8_next(s + i, len - i, &n);
+		i += n;
+		if (cp > 0xffff)
+			cp = 0xfffd;
+		if (wc[cp] < 0)
+			wc[cp] = (short)HPDF_Font_GetUnicodeWidth(font, (HPDF_UNICODE)cp);
+		total += wc[cp];
+	}
+	return (double)total * size / 1000.0;
+}
+
+static void end_text(struct pdev *p)
+{
+	if (p->in_text) {
+		HPDF_Page_EndText(p->page);
+		p->in_text = 0;
+	}
+}
+
+static void fill(struct pdev *p, unsigned rgb)
+{
+	if (rgb == p->cur_fill)
+		return;
+	p->cur_fill = rgb;
+	HPDF_Page_SetRGBFill(p->page, ((rgb >> 16) & 255) / 255.0f, ((rgb >> 8) & 255) / 255.0f,
+	                     (rgb & 255) / 255.0f);
+}
+
+static void d_begin(void *ctx, int pageno, double w, double h)
+{
+	struct pdev *p = ctx;
+	(void)pageno;
+	p->page = HPDF_AddPage(p->pdf);
+	if (!p->page)
+		return;
+	HPDF_Page_SetWidth(p->page, (HPDF_REAL)w);
+	HPDF_Page_SetHeight(p->page, (HPDF_REAL)h);
+	if (p->npages == p->cpages) {
+		p->cpages = p->cpages ? 2 * p->cpages : 64;
+		p->pages = xrealloc(p->pages, p->cpages * sizeof *p->pages);
+	}
+	p->pages[p->npages++] = p->page;
+	p->in_text = 0;
+	p->cur_font = -1;
+	p->cur_size = 0;
+	p->cur_fill = 0;   /* PDF default: black */
+	p->cur_stroke = 0;
+	p->cur_lw = 1;
+}
+
+static void d_end(void *ctx)
+{
+	struct pdev *p = ctx;
+	if (p->page)
+		end_text(p);
+}
+
+static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, const char *s,
+                   size_t len, unsigned rgb)
+{
+	struct pdev *p = ctx;
+	char buf[2048];
+	HPDF_Font font = get_font(p, f);
+	if (!font || !p->page || len == 0)
+		return;
+	/* libharu's UTF-8 encoder covers the Basic Multilingual Plane only: a code
+	 * point above U+FFFF is drawn as U+FFFD (and measured so, see d_width) */
+	size_t i = 0, o = 0, k;
+	while (i < len && o + 4 < sizeof buf) {
+		unsigned cp = rpt_utf8_next(s + i, len - i, &k);
+		if (cp > 0xffff || (cp == 0xfffd && k == 1)) {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+		} else {
+			memcpy(buf + o, s + i, k);
+			o += k;
+		}
+		i += k;
+	}
+	buf[o] = 0;
+	if (!p->in_text) {
+		HPDF_Page_BeginText(p->page);
+		p->in_text = 1;
+	}
+	if (p->cur_font != (int)f || p->cur_size != size) {
+		HPDF_Page_SetFontAndSize(p->page, font, (HPDF_REAL)size);
+		p->cur_font = (int)f;
+		p->cur_size = size;
+	}
+	fill(p, rgb);
+	HPDF_Page_TextOut(p->page, (HPDF_REAL)x, (HPDF_REAL)y, buf);
+}
+
+static void d_rule(void *ctx, double x0, double y0, double x1, double y1, double lw, unsigned rgb)
+{
+	struct pdev *p = ctx;
+	if (!p->page)
+		return;
+	end_text(p);
+	if (lw != p->cur_lw) {
+		HPDF_Page_SetLineWidth(p->page, (HPDF_REAL)lw);
+		p->cur_lw = lw;
+	}
+	if (rgb != p->cur_stroke) {
+		HPDF_Page_SetRGBStroke(p->page, ((rgb >> 16) & 255) / 255.0f,
+		                       ((rgb >> 8) & 255) / 255.0f, (rgb & 255) / 255.0f);
+		p->cur_stroke = rgb;
+	}
+	HPDF_Page_MoveTo(p->page, (HPDF_REAL)x0, (HPDF_REAL)y0);
+	HPDF_Page_LineTo(p->page, (HPDF_REAL)x1, (HPDF_REAL)y1);
+	HPDF_Page_Stroke(p->page);
+}
+
+static void d_rect(void *ctx, double x, double y, double w, double h, unsigned rgb)
+{
+	struct pdev *p = ctx;
+	if (!p->page)
+		return;
+	end_text(p);
+	fill(p, rgb);
+	HPDF_Page_Rectangle(p->page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
+	HPDF_Page_Fill(p->page);
+}
+
+/* Write the filter of a pass-through PNG image: its IDAT data is a zlib stream of
+ * PNG-filtered rows, which PDF reads directly as FlateDecode with the PNG
+ * predictors (PDF 32000-1:2008 section 7.4.4.4, Table 8: Predictor >= 10 means
+ * "PNG prediction, per row").  libharu drops a /Filter key from streams it does not
+ * compress itself, so the keys are written by the dictionary's write hook. */
+static HPDF_STATUS png_write_keys(HPDF_Dict obj, HPDF_Stream stream)
+{
+	HPDF_Number w = HPDF_Dict_GetItem(obj, "Width", HPDF_OCLASS_NUMBER);
+	HPDF_Number bpc = HPDF_Dict_GetItem(obj, "BitsPerComponent", HPDF_OCLASS_NUMBER);
+	HPDF_Name cs = HPDF_Dict_GetItem(obj, "ColorSpace", HPDF_OCLASS_NAME);
+	char buf[200];
+	if (!w || !bpc || !cs)
+		return HPDF_INVALID_OBJECT;
+	snprintf(buf, sizeof buf,
+	         "/Filter /FlateDecode\012/DecodeParms << /Predictor 15 /Colors %d "
+	         "/BitsPerComponent %d /Columns %d >>\012",
+	         strcmp(cs->value, "DeviceRGB") == 0 ? 3 : 1, (int)bpc->value, (int)w->value);
+	return HPDF_Stream_WriteStr(stream, buf);
+}
+
+/*
+ * Load a PNG as an image XObject without decoding it: for 8-bit greyscale or RGB
+ * without interlacing (what gnuplot's pngcairo writes), the concatenated IDAT chunks
+ * (PNG 1.2 section 11.2.4) are copied into the PDF as they are.  libharu's own
+ * loader inflates the pixels and deflates them again, which costs tens of
+ * milliseconds per high-resolution figure.  Returns NULL for other PNGs (the caller
+ * falls back to libharu's loader) or an unreadable file.
+ */
+static HPDF_Image png_direct(struct pdev *p, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	unsigned char chunk[65536];
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (n + got > cap) {
+			cap = (n + got) * 2;
+			buf = xrealloc(buf, cap);
+		}
+		memcpy(buf + n, chunk, got);
+		n += got;
+	}
+	fclose(f);
+	HPDF_Dict img = NULL;
+	if (n < 33 || memcmp(buf, "\x89PNG\r\n\x1a\n", 8) != 0 || memcmp(buf + 12, "IHDR", 4) != 0)
+		goto out;
+	const unsigned char *ih = buf + 16;
+	unsigned long w = ((unsigned long)ih[0] << 24) | (ih[1] << 16) | (ih[2] << 8) | ih[3];
+	unsigned long h = ((unsigned long)ih[4] << 24) | (ih[5] << 16) | (ih[6] << 8) | ih[7];
+	int depth = ih[8], ctype = ih[9], interlace = ih[12];
+	if (depth != 8 || (ctype != 0 && ctype != 2) || interlace != 0 || !w || !h || w > 1u << 20 ||
+	    h > 1u << 20)
+		goto out;
+	img = HPDF_DictStream_New(p->pdf->mmgr, p->pdf->xref);
+	if (!img)
+		goto out;
+	img->header.obj_class |= HPDF_OSUBCLASS_XOBJECT;
+	img->filter = HPDF_STREAM_FILTER_NONE;
+	img->write_fn = png_write_keys;
+	HPDF_Dict_AddName(img, "Type", "XObject");
+	HPDF_Dict_AddName(img, "Subtype", "Image");
+	HPDF_Dict_AddNumber(img, "Width", (HPDF_INT32)w);
+	HPDF_Dict_AddNumber(img, "Height", (HPDF_INT32)h);
+	HPDF_Dict_AddName(img, "ColorSpace", ctype == 2 ? "DeviceRGB" : "DeviceGray");
+	HPDF_Dict_AddNumber(img, "BitsPerComponent", 8);
+	size_t at = 8;
+	while (at + 12 <= n) {
+		unsigned long len = ((unsigned long)buf[at] << 24) | (buf[at + 1] << 16) |
+		                    (buf[at + 2] << 8) | buf[at + 3];
+		const unsigned char *type = buf + at + 4;
+		if (len > n - at - 12)
+			break;
+		if (memcmp(type, "IDAT", 4) == 0)
+			HPDF_Stream_Write(img->stream, buf + at + 8, (HPDF_UINT)len);
+		if (memcmp(type, "IEND", 4) == 0)
+			break;
+		at += 12 + len;
+	}
+out:
+	free(buf);
+	return (HPDF_Image)img;
+}
+
+static int d_image(void *ctx, const char *path, double x, double y, double w, double h)
+{
+	struct pdev *p = ctx;
+	HPDF_Image img = NULL;
+	if (!p->page)
+		return -1;
+	for (int i = 0; i < p->nimg; i++)
+		if (strcmp(p->img_path[i], path) == 0)
+			img = p->img[i];
+	if (!img) {
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			return -1;
+		fclose(f);
+		img = png_direct(p, path);
+		if (!img)
+			img = HPDF_LoadPngImageFromFile(p->pdf, path);
+		if (!img)
+			return -1;
+		p->img_path = xrealloc(p->img_path, (p->nimg + 1) * sizeof *p->img_path);
+		p->img = xrealloc(p->img, (p->nimg + 1) * sizeof *p->img);
+		p->img_path[p->nimg] = xstrdup(path);
+		p->img[p->nimg++] = img;
+	}
+	end_text(p);
+	HPDF_Page_DrawImage(p->page, img, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
+	return 0;
+}
+
+static void d_link(void *ctx, double x, double y, double w, double h, const char *target)
+{
+	struct pdev *p = ctx;
+	if (!p->page || !target || !*target)
+		return;
+	if (p->nlinks == p->clinks) {
+		p->clinks = p->clinks ? 2 * p->clinks : 128;
+		p->links = xrealloc(p->links, p->clinks * sizeof *p->links);
+	}
+	struct plink *l = &p->links[p->nlinks++];
+	l->page = p->npages - 1;
+	l->r.left = (HPDF_REAL)x;
+	l->r.bottom = (HPDF_REAL)y;
+	l->r.right = (HPDF_REAL)(x + w);
+	l->r.top = (HPDF_REAL)(y + h);
+	l->target = xstrdup(target);
+}
+
+static void d_anchor(void *ctx, const char *id, double y)
+{
+	struct pdev *p = ctx;
+	if (!p->page)
+		return;
+	if (p->nanchors == p->canchors) {
+		p->canchors = p->canchors ? 2 * p->canchors : 128;
+		p->anchors = xrealloc(p->anchors, p->canchors * sizeof *p->anchors);
+	}
+	struct anchor *a = &p->anchors[p->nanchors++];
+	a->id = xstrdup(id);
+	a->page = p->npages - 1;
+	a->y = y;
+}
+
+static const struct anchor *find_anchor(const struct pdev *p, const char *id)
+{
+	for (int i = 0; i < p->nanchors; i++)
+		if (strcmp(p->anchors[i].id, id) == 0)
+			return &p->anchors[i];
+	return NULL;
+}
+
+static HPDF_Destination dest_of(struct pdev *p, const struct anchor *a)
+{
+	HPDF_Destination dst = HPDF_Page_CreateDestination(p->pages[a->page]);
+	if (dst)
+		HPDF_Destination_SetFitH(dst, (HPDF_REAL)a->y);
+	return dst;
+}
+
+static void d_bookmark(void *ctx, int level, const char *title, const char *id)
+{
+	struct pdev *p = ctx;
+	const struct anchor *a = find_anchor(p, id);
+	if (level < 1)
+		level = 1;
+	if (level > 6)
+		level = 6;
+	/* the parent is the last outline of a lower level */
+	HPDF_Outline parent = NULL;
+	for (int l = level - 1; l >= 1 && !parent; l--)
+		parent = p->outline[l];
+	HPDF_Outline o = HPDF_CreateOutline(p->pdf, parent, title, p->utf8);
+	if (!o)
+		return;
+	if (a)
+		HPDF_Outline_SetDestination(o, dest_of(p, a));
+	HPDF_Outline_SetOpened(o, level == 1 ? HPDF_TRUE : HPDF_FALSE);
+	p->outline[level] = o;
+	for (int l = level + 1; l <= 6; l++)
+		p->outline[l] = NULL;
+}
+
+static int d_failed(void *ctx)
+{
+	return ((struct pdev *)ctx)->failed;
+}
+
+/* Annotations, once every page exists.  Internal targets that name no anchor
+ * get no annotation (the text stays). */
+static void make_links(struct pdev *p)
+{
+	for (int i = 0; i < p->nlinks && !p->failed; i++) {
+		struct plink *l = &p->links[i];
+		HPDF_Page pg = p->pages[l->page];
+		HPDF_Annotation an;
+		if (l->target[0] == '#') {
+			const struct anchor *a = find_anchor(p, l->target + 1);
+			if (!a)
+				continue;
+			an = HPDF_Page_CreateLinkAnnot(pg, l->r, dest_of(p, a));
+		} else
+			an = HPDF_Page_CreateURILinkAnnot(pg, l->r, l->target);
+		if (an)
+			HPDF_LinkAnnot_SetBorderStyle(an, 0, 0, 0);
+	}
+}
+
+/* "YYYY-MM-DD" -> HPDF_Date at 00:00:00 UTC; 1970-01-01 when unparsable. */
+static HPDF_Date date_of(const char *s)
+{
+	HPDF_Date dt;
+	memset(&dt, 0, sizeof dt);
+	int y = 1970, m = 1, d = 1;
+	if (!s || sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
+		y = 1970, m = 1, d = 1;
+	dt.year = y;
+	dt.month = m;
+	dt.day = d;
+	dt.ind = 'Z';
+	return dt;
+}
+
+static void pdev_free(struct pdev *p)
+{
+	for (int f = 0; f < RPT_NFONTS; f++)
+		free(p->wcache[f]);
+	for (int i = 0; i < p->nimg; i++)
+		free(p->img_path[i]);
+	free(p->img_path);
+	free(p->img);
+	for (int i = 0; i < p->nanchors; i++)
+		free(p->anchors[i].id);
+	free(p->anchors);
+	for (int i = 0; i < p->nlinks; i++)
+		free(p->links[i].target);
+	free(p->links);
+	free(p->pages);
+	if (p->pdf)
+		HPDF_Free(p->pdf);
+}
+
+int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *path,
+                   struct calc_diag *d)
+{
+	struct pdev p;
+	memset(&p, 0, sizeof p);
+	p.pdf = HPDF_New(error_handler, &p);
+	if (!p.pdf)
+		return calc_error(d, path, 0, "cannot start the PDF library");
+	HPDF_SetCompressionMode(p.pdf, HPDF_COMP_ALL);
+	HPDF_UseUTFEncodings(p.pdf);
+	HPDF_SetCurrentEncoder(p.pdf, "UTF-8");
+	p.utf8 = HPDF_GetEncoder(p.pdf, "UTF-8");
+	HPDF_SetPageMode(p.pdf, HPDF_PAGE_MODE_USE_OUTLINE);
+
+	/* document info: no clock, only the document's date */
+	HPDF_Date dt = date_of(doc->date);
+	HPDF_SetInfoDateAttr(p.pdf, HPDF_INFO_CREATION_DATE, dt);
+	HPDF_SetInfoDateAttr(p.pdf, HPDF_INFO_MOD_DATE, dt);
+	if (doc->title)
+		HPDF_SetInfoAttr(p.pdf, HPDF_INFO_TITLE, doc->title);
+	if (doc->subtitle)
+		HPDF_SetInfoAttr(p.pdf, HPDF_INFO_SUBJECT, doc->subtitle);
+	HPDF_SetInfoAttr(p.pdf, HPDF_INFO_KEYWORDS,
+	                 "training plan, memory, parallelism, pipeline, communication, GPU cluster");
+	HPDF_SetInfoAttr(p.pdf, HPDF_INFO_CREATOR, "trainplan-report");
+
+	struct rpt_device dev = {
+		.ctx = &p,
+		.width = d_width,
+		.begin_page = d_begin,
+		.end_page = d_end,
+		.text = d_text,
+		.rule = d_rule,
+		.rect = d_rect,
+		.image = d_image,
+		.link = d_link,
+		.anchor = d_anchor,
+		.bookmark = d_bookmark,
+		.failed = d_failed,
+	};
+	struct rpt_layout_opts lo;
+	rpt_layout_defaults(&lo, o ? o->letter : 0, o ? o->justify : 1);
+	if (rpt_layout_run(doc, &lo, &dev, d) < 0) {
+		if (p.failed)
+			calc_error(d, path, 0, "%s", p.err);
+		pdev_free(&p);
+		return -1;
+	}
+	make_links(&p);
+	if (p.failed) {
+		calc_error(d, path, 0, "%s", p.err);
+		pdev_free(&p);
+		return -1;
+	}
+
+	size_t n = strlen(path);
+	char *tmp = xmalloc(n + 8);
+	snprintf(tmp, n + 8, "%s.tmp", path);
+	HPDF_STATUS st = HPDF_SaveToFile(p.pdf, tmp);
+	int rc = 0;
+	if (st != HPDF_OK || p.failed) {
+		rc = calc_error(d, path, 0, "cannot write the PDF (%s)", p.failed ? p.err : "save failed");
+		remove(tmp);
+	} else if (rename(tmp, path) != 0) {
+		rc = calc_error(d, path, 0, "cannot rename %s to %s", tmp, path);
+		remove(tmp);
+	}
+	free(tmp);
+	pdev_free(&p);
+	return rc;
+}

@@ -1,0 +1,241 @@
+/*
+ * unit.c -- unit tests of the layout engine (report/layout.c) through a recording
+ * device whose every code point (space included) is 10 pt wide.
+ *
+ * The expected positions are worked out by hand below from the engine's documented
+ * rules (layout.c header comment) and its typography constants: body leading
+ * 13.6 pt, space after a paragraph 6.5 pt, table cell padding 4 pt each side.  The
+ * goldens (tests/layout, NAME.out_text) cover whole documents; these tests pin single
+ * decisions: justification arithmetic, orphan and widow control, the CSS 2.1 table
+ * column widths and UTF-8 decoding.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+
+#include "../../report/layout.h"
+
+/* ---- the calc diagnostics contract, minimal (the test links layout.c alone) */
+
+void *xmalloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(); return p; }
+void *xcalloc(size_t n, size_t s) { void *p = calloc(n ? n : 1, s ? s : 1); if (!p) abort(); return p; }
+void *xrealloc(void *p, size_t n) { p = realloc(p, n ? n : 1); if (!p) abort(); return p; }
+char *xstrdup(const char *s) { size_t n = strlen(s) + 1; return memcpy(xmalloc(n), s, n); }
+int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt, ...)
+{
+	(void)file, (void)line, (void)fmt;
+	d->nerrors++;
+	return -1;
+}
+
+/* ---- a recording device */
+
+#define CW 10.0 /* width of every code point [pt] */
+
+struct rec {
+	int page;
+	double x, y;
+	char s[64];
+};
+
+struct recdev {
+	int page;
+	struct rec r[512];
+	int n;
+};
+
+static double r_width(void *ctx, enum rpt_font f, double size, const char *s, size_t len)
+{
+	(void)ctx, (void)f, (void)size;
+	size_t i = 0, k, n = 0;
+	while (i < len) {
+		rpt_utf8_next(s + i, len - i, &k);
+		i += k;
+		n++;
+	}
+	return CW * (double)n;
+}
+
+static void r_begin(void *ctx, int pageno, double w, double h)
+{
+	(void)w, (void)h;
+	((struct recdev *)ctx)->page = pageno;
+}
+
+static void r_text(void *ctx, enum rpt_font f, double size, double x, double y, const char *s,
+                   size_t len, unsigned rgb)
+{
+	(void)f, (void)size, (void)rgb;
+	struct recdev *d = ctx;
+	if (d->n == 512 || strncmp(s, "page ", 5) == 0) /* skip the footer */
+		return;
+	struct rec *r = &d->r[d->n++];
+	r->page = d->page;
+	r->x = x;
+	r->y = y;
+	snprintf(r->s, sizeof r->s, "%.*s", (int)len, s);
+}
+
+static const struct rec *find(const struct recdev *d, const char *s)
+{
+	for (int i = 0; i < d->n; i++)
+		if (strcmp(d->r[i].s, s) == 0)
+			return &d->r[i];
+	fail_msg("text \"%s\" was not drawn", s);
+	return NULL;
+}
+
+/* Lay out Markdown 'md' on a page of text width 'w' and text height 'h' [pt]
+ * (margins 10 pt), no title page. */
+static void run(const char *md, double w, double h, int justify, struct recdev *out)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
+	cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table"));
+	cmark_parser_feed(p, md, strlen(md));
+	struct rpt_doc doc;
+	memset(&doc, 0, sizeof doc);
+	doc.root = cmark_parser_finish(p);
+	struct rpt_layout_opts lo;
+	rpt_layout_defaults(&lo, 0, justify);
+	lo.margin_left = lo.margin_right = lo.margin_top = lo.margin_bottom = 10;
+	lo.page_w = w + 20;
+	lo.page_h = h + 20;
+	lo.title_page = 0;
+	memset(out, 0, sizeof *out);
+	struct rpt_device dev = {.ctx = out, .width = r_width, .begin_page = r_begin, .text = r_text};
+	struct calc_diag d;
+	memset(&d, 0, sizeof d);
+	assert_true(rpt_layout_run(&doc, &lo, &dev, &d) > 0);
+	cmark_node_free(doc.root);
+	cmark_parser_free(p);
+}
+
+/*
+ * "aa bb cc dd" in 100 pt: aa(20) sp(10) bb(20) sp(10) cc(20) = 80 fits, + dd would
+ * be 110, so line 1 is "aa bb cc" and line 2 "dd".  Justified, the 20 pt left over
+ * go to the two spaces, 10 pt each: aa at 0, bb at 20+10+10 = 40, cc at
+ * 40+20+10+10 = 80 (page x = 10 + that).  Ragged: 0, 30, 60.  The last line is not
+ * stretched.  Line 2's baseline is one leading (13.6 pt) below line 1's.
+ */
+static void test_justify(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("aa bb cc dd\n", 100, 500, 1, &d);
+	assert_float_equal(find(&d, "aa")->x, 10, 1e-4);
+	assert_float_equal(find(&d, "bb")->x, 50, 1e-4);
+	assert_float_equal(find(&d, "cc")->x, 90, 1e-4);
+	assert_float_equal(find(&d, "dd")->x, 10, 1e-4);
+	assert_float_equal(find(&d, "aa")->y - find(&d, "dd")->y, 13.6, 1e-4);
+	run("aa bb cc dd\n", 100, 500, 0, &d);
+	assert_float_equal(find(&d, "bb")->x, 40, 1e-4);
+	assert_float_equal(find(&d, "cc")->x, 70, 1e-4);
+}
+
+/* A word wider than the line (15 code points = 150 pt in 100 pt) breaks between code
+ * points: 10 on the first line, 5 on the next. */
+static void test_long_word(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("abcdefghijklmno\n", 100, 500, 1, &d);
+	assert_string_equal(d.r[0].s, "abcdefghij");
+	assert_string_equal(d.r[1].s, "klmno");
+}
+
+/*
+ * Orphans.  Text height 68.5 pt, width 25 pt so every two-letter word is a line.
+ * Paragraph A (3 lines) fills 3 x 13.6 = 40.8 pt, then 6.5 pt of space: 47.3.  B's
+ * first line would end at 60.9 (fits), its second at 74.5 (does not): without orphan
+ * control b1 would stay alone at the bottom of page 1; with it, b1 moves to page 2.
+ */
+static void test_orphan(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("a1 a2 a3\n\nb1 b2 b3\n", 25, 68.5, 0, &d);
+	assert_int_equal(find(&d, "a3")->page, 1);
+	assert_int_equal(find(&d, "b1")->page, 2);
+	assert_int_equal(find(&d, "b3")->page, 2);
+}
+
+/*
+ * Widows.  Same page, one paragraph of six lines: five fit (5 x 13.6 = 68.0 <= 68.5),
+ * the sixth would open page 2 alone, so the fifth goes with it: a4 ends page 1.
+ */
+static void test_widow(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("a1 a2 a3 a4 a5 a6\n", 25, 68.5, 0, &d);
+	assert_int_equal(find(&d, "a4")->page, 1);
+	assert_int_equal(find(&d, "a5")->page, 2);
+	assert_int_equal(find(&d, "a6")->page, 2);
+}
+
+/*
+ * Table columns (CSS 2.1 section 17.5.2.2).  Column 1 holds "h" and "xx yyyy":
+ * minimum = widest word 40 + 2 x 4 padding = 48, preferred = 70 + 8 = 78.  Column 2
+ * holds "k" and "z": 10 + 8 = 18 both.
+ *  - In 100 pt the preferred widths fit (96): 78 and 18, so "z" starts at
+ *    10 + 78 + 4 = 92 and "xx yyyy" stays on one line.
+ *  - In 80 pt: 66 <= 80 < 96, so column 1 = 48 + (78 - 48) x (80 - 66) / (96 - 66)
+ *    = 62 and column 2 = 18: "z" starts at 10 + 62 + 4 = 76, and column 1's inner
+ *    54 pt breaks "xx yyyy" (70) into two lines.
+ */
+static void test_table_widths(void **state)
+{
+	(void)state;
+	struct recdev d;
+	const char *md = "| h | k |\n|---|---|\n| xx yyyy | z |\n";
+	run(md, 100, 500, 0, &d);
+	assert_float_equal(find(&d, "z")->x, 92, 1e-4);
+	assert_float_equal(find(&d, "xx")->y, find(&d, "yyyy")->y, 1e-4);
+	run(md, 80, 500, 0, &d);
+	assert_float_equal(find(&d, "z")->x, 76, 1e-4);
+	assert_float_equal(find(&d, "xx")->x, 14, 1e-4);
+	assert_float_equal(find(&d, "yyyy")->x, 14, 1e-4);
+	assert_true(find(&d, "xx")->y > find(&d, "yyyy")->y);
+}
+
+/* UTF-8 (RFC 3629): lengths and values, and one U+FFFD per invalid byte. */
+static void test_utf8(void **state)
+{
+	(void)state;
+	size_t n;
+	assert_int_equal(rpt_utf8_next("A", 1, &n), 0x41);
+	assert_int_equal(n, 1);
+	assert_int_equal(rpt_utf8_next("\xc3\x97", 2, &n), 0xd7); /* U+00D7 multiplication sign */
+	assert_int_equal(n, 2);
+	assert_int_equal(rpt_utf8_next("\xe2\x86\x92", 3, &n), 0x2192); /* U+2192 rightwards arrow */
+	assert_int_equal(n, 3);
+	assert_int_equal(rpt_utf8_next("\xf0\x9f\x98\x80", 4, &n), 0x1f600);
+	assert_int_equal(n, 4);
+	assert_int_equal(rpt_utf8_next("\xff", 1, &n), 0xfffd);
+	assert_int_equal(n, 1);
+	assert_int_equal(rpt_utf8_next("\xe2\x86", 2, &n), 0xfffd); /* truncated */
+	assert_int_equal(n, 1);
+	assert_int_equal(rpt_utf8_next("\xc0\x80", 2, &n), 0xfffd); /* overlong NUL */
+	assert_int_equal(n, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_justify),
+		cmocka_unit_test(test_long_word),
+		cmocka_unit_test(test_orphan),
+		cmocka_unit_test(test_widow),
+		cmocka_unit_test(test_table_widths),
+		cmocka_unit_test(test_utf8),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,230 @@
+/*
+ * tests/report/html.c -- the HTML renderer (report/html.c) on small documents.
+ *
+ * Each test writes a chapter (and, for figures, a stand-in figure script and SVG) to a
+ * scratch folder, loads it with rpt_doc_load, renders it and looks for what a reader
+ * relies on: escaping of raw HTML unless --unsafe, no dangerous link, numbers
+ * right-aligned, numbered captions, the SVG inlined with its ids prefixed, the table of
+ * contents, and an error (not a blank) when a figure was never rendered.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../calc/testutil.h"
+#include "report.h"
+
+static char dir[64];
+
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+/* Load dir/ch.md holding 'md', render it; returns the HTML (static) or NULL with the
+ * diagnostics in 'err'. */
+static const char *render(const char *md, int unsafe, char *err, size_t nerr)
+{
+	static struct calc_plan plan;
+	load_plan(&plan, NULL, 0);
+	write_file("ch.md", md);
+	char ch[128], out[128], figs[128];
+	snprintf(ch, sizeof ch, "%s/ch.md", dir);
+	snprintf(out, sizeof out, "%s/report.html", dir);
+	snprintf(figs, sizeof figs, "%s/figsrc", dir);
+	const char *files[] = {ch};
+	struct rpt_opts o = {figs, dir, 1};
+	struct rpt_doc doc;
+	struct calc_diag d = {0};
+	int rc = rpt_doc_load(&doc, files, 1, &plan, &o, &d);
+	if (rc == 0)
+		rc = rpt_html_render(&doc, out, unsafe, &d);
+	rpt_doc_free(&doc);
+	if (err)
+		snprintf(err, nerr, "%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	return rc == 0 ? slurp(out) : NULL;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/rpt-html-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	char p[128];
+	snprintf(p, sizeof p, "%s/figsrc", dir);
+	mkdir(p, 0777);
+	snprintf(p, sizeof p, "%s/figures", dir);
+	mkdir(p, 0777);
+	snprintf(p, sizeof p, "%s/tables", dir);
+	mkdir(p, 0777);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_raw_html_is_escaped_unless_unsafe(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\nText <b>bold</b> here.\n\n<div class=\"x\">block</div>\n";
+	const char *h = render(md, 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "Text &lt;b&gt;bold&lt;/b&gt; here."));
+	assert_non_null(strstr(h, "&lt;div class=&quot;x&quot;&gt;block&lt;/div&gt;"));
+	assert_null(strstr(h, "<div class=\"x\">"));
+	h = render(md, 1, NULL, 0);
+	assert_non_null(strstr(h, "Text <b>bold</b> here."));
+	assert_non_null(strstr(h, "<div class=\"x\">block</div>"));
+}
+
+static void test_dangerous_links_are_dropped(void **state)
+{
+	(void)state;
+	const char *h = render("# T\n\n[click](javascript:alert(1)) and [ok](https://example.org/a?b=1&c=2)\n", 0,
+	                       NULL, 0);
+	assert_non_null(h);
+	assert_null(strstr(h, "javascript:"));
+	assert_non_null(strstr(h, "<a href=\"\">click</a>"));
+	assert_non_null(strstr(h, "href=\"https://example.org/a?b=1&amp;c=2\""));
+}
+
+static void test_tables_numbered_and_numbers_right_aligned(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\n| name | GPUs |\n|---|---|\n| a | 1,024 |\n| b | 12.5 |\n\nTable: Counts {#tab-c}\n\n"
+	                 "See [](#tab-c).\n";
+	const char *h = render(md, 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "<table id=\"tab-c\">"));
+	assert_non_null(strstr(h, "<caption><span class=\"label\">Table 1.</span> Counts</caption>"));
+	/* the number column is right-aligned, the name column is not */
+	assert_non_null(strstr(h, "<td>a</td><td class=\"num\">1,024</td>"));
+	assert_non_null(strstr(h, "<th>name</th><th class=\"num\">GPUs</th>"));
+	assert_non_null(strstr(h, "<a class=\"xref\" href=\"#tab-c\">Table 1</a>"));
+	/* the caption paragraph is not shown twice */
+	assert_null(strstr(h, "<p>Table: Counts"));
+}
+
+/* A calc table links to its CSV: the catalog's own file when shown as it is, a file the
+ * report writes when arguments change it. */
+static void test_calc_tables_link_their_csv(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\n```calc\ntable recipe-ledger\n```\n\n"
+	                 "```calc\ntable recipe-summary recipes=seed,zero-paper\ncaption: Two recipes\n```\n";
+	char err[1024];
+	const char *h = render(md, 0, err, sizeof err);
+	if (!h)
+		fail_msg("%s", err);
+	assert_non_null(strstr(h, "<a class=\"csv\" href=\"tables/recipe-ledger.csv\">CSV</a>"));
+	assert_non_null(strstr(h, "Two recipes <a class=\"csv\" href=\"tables/tab-recipe-summary.csv\">CSV</a>"));
+	/* the catalog table's footnote follows it */
+	assert_non_null(strstr(h, "</table>\n<p class=\"table-note\">Bytes per parameter; per-GPU columns shard"));
+	/* numeric columns right-aligned: the header of a number column */
+	assert_non_null(strstr(h, "<th class=\"num\">bytes/param</th>"));
+	char path[128];
+	snprintf(path, sizeof path, "%s/tables/tab-recipe-summary.csv", dir);
+	const char *csv = slurp(path); /* (reuses the buffer 'h' pointed to) */
+	assert_non_null(csv);
+	/* the two rows asked for, and only them; ZeRO §3.1: zero-paper totals 16 bytes */
+	assert_non_null(strstr(csv, "\nseed,"));
+	assert_non_null(strstr(csv, "\nzero-paper,2,0,2,4,8,16,"));
+	assert_null(strstr(csv, "megatron"));
+}
+
+static void test_figure_inlined_with_prefixed_ids(void **state)
+{
+	(void)state;
+	write_file("figsrc/chart.gp", "# stand-in\n");
+	write_file("figures/chart.svg",
+	           "<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"10\" height=\"10\">\n<title>Gnuplot</title>\n"
+	           "<defs><path id='gpPt0' d='M0,0'/></defs><use xlink:href='#gpPt0'/>"
+	           "<g id=\"plot\"></g><g id=\"plot\"></g><rect fill=\"url(#grad)\"/></svg>\n");
+	const char *h = render("# T\n\n![Memory & more](chart)\n\nAs [](#fig-chart) shows.\n", 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "<figure id=\"fig-chart\">"));
+	assert_null(strstr(h, "<?xml"));
+	assert_null(strstr(h, "<title>Gnuplot"));
+	assert_non_null(strstr(h, "<svg role=\"img\" aria-label=\"Memory &amp; more\" width=\"10\""));
+	assert_non_null(strstr(h, "id='chart-gpPt0'"));
+	assert_non_null(strstr(h, "xlink:href='#chart-gpPt0'"));
+	assert_non_null(strstr(h, "id=\"chart-plot\""));
+	assert_non_null(strstr(h, "id=\"chart-plot-2\"")); /* a repeated id made unique */
+	assert_non_null(strstr(h, "url(#chart-grad)"));
+	assert_non_null(strstr(h, "<figcaption><span class=\"label\">Figure 1.</span> Memory &amp; more</figcaption>"));
+	assert_non_null(strstr(h, "<a class=\"xref\" href=\"#fig-chart\">Figure 1</a>"));
+}
+
+static void test_missing_svg_is_an_error(void **state)
+{
+	(void)state;
+	write_file("figsrc/never.gp", "# stand-in\n");
+	char err[1024];
+	const char *h = render("# T\n\n![Never drawn](never)\n", 0, err, sizeof err);
+	assert_null(h);
+	assert_non_null(strstr(err, "figures/never.svg"));
+	assert_non_null(strstr(err, "cannot read figure 'never'"));
+}
+
+static void test_toc_and_heading_numbers(void **state)
+{
+	(void)state;
+	const char *h = render("# One\n\n## Two {#two}\n\n### Three\n\n#### Four\n\n# Five\n", 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "<nav class=\"toc\""));
+	assert_non_null(strstr(h, "<li class=\"l1\"><a href=\"#one\"><span class=\"secnum\">1</span>One</a></li>"));
+	assert_non_null(strstr(h, "<li class=\"l2\"><a href=\"#two\"><span class=\"secnum\">1.1</span>Two</a></li>"));
+	assert_non_null(strstr(h, "<li class=\"l3\"><a href=\"#three\">"));
+	assert_null(strstr(h, "<li class=\"l4\"")); /* the contents stop at level 3 */
+	assert_non_null(strstr(h, "<h4 id=\"four\"><span class=\"secnum\">1.1.1.1</span>Four</h4>"));
+	assert_non_null(strstr(h, "<h1 id=\"five\"><span class=\"secnum\">2</span>Five</h1>"));
+	/* written to a temporary file and renamed: nothing left behind */
+	char tmp[128];
+	snprintf(tmp, sizeof tmp, "%s/report.html.tmp", dir);
+	assert_int_equal(access(tmp, F_OK), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_raw_html_is_escaped_unless_unsafe),
+		cmocka_unit_test(test_dangerous_links_are_dropped),
+		cmocka_unit_test(test_tables_numbered_and_numbers_right_aligned),
+		cmocka_unit_test(test_calc_tables_link_their_csv),
+		cmocka_unit_test(test_figure_inlined_with_prefixed_ids),
+		cmocka_unit_test(test_missing_svg_is_an_error),
+		cmocka_unit_test(test_toc_and_heading_numbers),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
