@@ -622,8 +622,6 @@ static void run_item(struct worker *w, struct item *it)
 	struct memk zk[4];
 	double infl[CALC_MAX_STAGES];
 
-	it->best = 0;
-	it->feasible = 0;
 	w->item_best = 0;
 	w->item_feasible = 0;
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
@@ -656,16 +654,15 @@ static void run_item(struct worker *w, struct item *it)
 	} else
 		p->pp = it->pp;
 
-	for (int mb = it->mb; mb <= it->mb; mb++) {
-		int m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
+	{
+		int mb = it->mb, m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
 		enum calc_reject r1 = pre != CALC_REJ_NONE ? pre : m ? CALC_REJ_NONE : CALC_REJ_BATCH;
 		row.c.micro_batch = mb;
 		row.c.m = m;
 		p->micro_batch = mb;
 		if (r1 != CALC_REJ_NONE && !o->keep_all) {
 			reject_many(w, r1, per_mb);
-			local += per_mb;
-			continue;
+			return;
 		}
 		for (int s = 0; s < nv; s++) {
 			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
@@ -943,6 +940,19 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	if (build_items(plan, &sh.o, &sh, d) < 0) {
 		free(sh.items);
 		return -1;
+	}
+	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
+		long long leaves = 0;
+		int sv[MAX_VARIANTS], vv[MAX_VARIANTS];
+		for (int i = 0; i < sh.nitems; i++)
+			leaves += (long long)sched_variants(sh.items[i].pp, sh.o.max_vpp, sv, vv) * 3 *
+			          nsp_of(sh.items[i].tp) * 4;
+		if (leaves > CALC_SEARCH_MAX_ROWS) {
+			free(sh.items);
+			return calc_error(d, plan->file, 0, "search: keeping every row would take %lld rows (at most %d); "
+			                  "narrow the grid (fewer GPU counts, --max-mb, --max-vpp, --max-cp)", leaves,
+			                  CALC_SEARCH_MAX_ROWS);
+		}
 	}
 	sh.order = xmalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1) * sizeof *sh.order);
 	{

@@ -39,6 +39,7 @@ const char *calc_objective_name(enum calc_objective o);
 int calc_objective_parse(const char *s, enum calc_objective *out);
 
 #define CALC_SEARCH_MAX_GPUS 64 /* GPU counts of one search (--gpus lists or ranges) */
+#define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
 
 struct calc_search_opts {
 	int ngpus;                       /* 0: the plan's GPU count */
