@@ -101,7 +101,7 @@ const char *calc_search_axis_name(int axis)
 		[CALC_AXIS_BEST] = "best overall",
 		[CALC_AXIS_NO_PP] = "best without PP",
 		[CALC_AXIS_NO_TP] = "best without TP",
-		[CALC_AXIS_TP_IN_NODE] = "best with TP inside a node",
+		[CALC_AXIS_TP_IN_NODE] = "best without TP across nodes",
 		[CALC_AXIS_TP_ACROSS] = "best with TP across nodes",
 		[CALC_AXIS_NO_RECOMPUTE] = "best without recomputation",
 		[CALC_AXIS_FULL_RECOMPUTE] = "best with full recomputation",
