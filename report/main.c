@@ -2,7 +2,7 @@
  * main.c -- trainplan-report: build the literate design report from chapters.
  *
  *   trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]
- *                    [--figures DIR] [--no-pdf] [--letter] [--unsafe] CHAPTER.md...
+ *                    [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] CHAPTER.md...
  *       writes BASE.html and BASE.pdf (BASE defaults to output/report; figures and
  *       tables are looked up under DIR, by default the folder of BASE)
  *   trainplan-report --lint CHAPTER.md...        numbers with units typed by hand
@@ -41,7 +41,7 @@ static const char syntax_help[] =
 static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
-	      "                        [--figures DIR] [--no-pdf] [--letter] [--unsafe] CHAPTER.md...\n"
+	      "                        [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] CHAPTER.md...\n"
 	      "       trainplan-report --lint CHAPTER.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand CHAPTER.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text CHAPTER.md...\n",
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures";
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
-	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0;
+	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0, ragged = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -126,6 +126,16 @@ int main(int argc, char **argv)
 			no_pdf = 1;
 		else if (!strcmp(a, "--letter"))
 			letter = 1;
+		else if (!strcmp(a, "--paper") && more) {
+			const char *v = argv[++i];
+			if (!strcmp(v, "a4"))
+				letter = 0;
+			else if (!strcmp(v, "letter"))
+				letter = 1;
+			else
+				return fail("--paper: allowed are a4 and letter, not", v);
+		} else if (!strcmp(a, "--ragged"))
+			ragged = 1;
 		else if (!strcmp(a, "--unsafe"))
 			unsafe = 1;
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -180,14 +190,14 @@ int main(int argc, char **argv)
 		fputs(md, stdout);
 		free(md);
 	} else if (rc == 0 && text) {
-		struct rpt_pdf_opts po = {letter, 1};
+		struct rpt_pdf_opts po = {letter, !ragged};
 		rc = rpt_text_render(&doc, &po, stdout, &d);
 	} else if (rc == 0) {
 		char path[CALC_PATH_MAX + 8];
 		snprintf(path, sizeof path, "%s.html", base);
 		rc = rpt_html_render(&doc, path, unsafe, &d);
 		if (rc == 0 && !no_pdf) {
-			struct rpt_pdf_opts po = {letter, 1};
+			struct rpt_pdf_opts po = {letter, !ragged};
 			snprintf(path, sizeof path, "%s.pdf", base);
 			rc = rpt_pdf_render(&doc, &po, path, &d);
 		}
