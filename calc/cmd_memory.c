@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,44 @@ static void line(const char *name, double bytes)
 	printf("  %-34s %10.2f GB %10.2f GiB\n", name, bytes / GB, bytes / GIB);
 }
 
-static void print_text(const struct calc_plan *p, const struct calc_memory *m, const struct calc_table *t)
+/* Every stage side by side: one row per item, one column per stage. */
+static void print_stages(const struct calc_memory *m)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} rows[] = {
+#define R(n, f) {n, offsetof(struct calc_mem_stage, f)}
+		R("weights", weights),          R("weight copies", weight_copies), R("gradients", gradients),
+		R("master weights", master),    R("optimizer states", optimizer),  R("activations", activations),
+		R("  in flight (micro-batches)", inflight), R("overhead: CUDA context", ov_cuda),
+		R("overhead: NCCL buffers", ov_nccl), R("overhead: workspaces", ov_workspace),
+		R("overhead: fragmentation", ov_frag), R("overhead: logits transient", ov_temp),
+		R("total", total),              R("headroom", headroom),
+#undef R
+	};
+	printf("  %-30s", "stage");
+	for (int i = 0; i < m->nstages; i++)
+		printf(" %7d", i);
+	printf("\n  %-30s", "layers");
+	for (int i = 0; i < m->nstages; i++)
+		printf(" %7d", m->st[i].layers);
+	printf("\n");
+	for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+		int count = rows[r].off == offsetof(struct calc_mem_stage, inflight);
+		printf("  %-30s", rows[r].name);
+		for (int i = 0; i < m->nstages; i++) {
+			double v = *(const double *)((const char *)&m->st[i] + rows[r].off);
+			if (count)
+				printf(" %7.3g", v);
+			else
+				printf(" %7.2f", v / GB);
+		}
+		printf("\n");
+	}
+}
+
+static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 {
 	const struct calc_mem_stage *w = &m->st[m->worst];
 	struct calc_params pr;
@@ -56,8 +94,8 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m, c
 	line("total", w->total);
 	line("usable memory", w->capacity);
 	line(w->headroom >= 0 ? "headroom" : "headroom (DOES NOT FIT)", w->headroom);
-	printf("\n");
-	calc_table_write(t, CALC_F_TEXT, stdout);
+	printf("\nevery stage, per GPU (GB):\n");
+	print_stages(m);
 	printf("\nwhole model: %.2f billion parameters x %.4g B = %.1f GB of model states (%s)\n", pr.total / 1e9,
 	       calc_recipe_total(p->recipe), m->states_total / GB, p->recipe->name);
 	printf("GPUs needed just to hold them: %d (usable %.2f GB each), %d (nominal %.0f GB each)\n",
@@ -125,7 +163,7 @@ int cmd_memory(int argc, char **argv)
 	}
 	switch (o.format) {
 	case CALC_F_JSON: print_json(&plan, m); break;
-	case CALC_F_TEXT: print_text(&plan, m, &t); break;
+	case CALC_F_TEXT: print_text(&plan, m); break;
 	default: calc_table_write(&t, o.format, stdout); break;
 	}
 	rc = require_fit && !m->fits ? 1 : 0;

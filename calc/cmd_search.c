@@ -103,11 +103,13 @@ static void print_stats(const struct calc_search_result *r)
 	double el = r->elapsed_s > 0 ? r->elapsed_s : 1e-9;
 	printf("{\n");
 	json_counts(r);
-	printf(",\n  \"elapsed_s\": %.6f,\n  \"threads\": %d,\n", r->elapsed_s, r->threads);
-	printf("  \"configs_per_s\": %.0f,\n  \"configs_per_s_per_thread\": %.0f,\n", r->evaluated / el,
-	       r->evaluated / el / r->threads);
-	printf("  \"measured_per_s\": %.0f,\n  \"measured_per_s_per_thread\": %.0f\n}\n", r->measured / el,
-	       r->measured / el / r->threads);
+	double cpu = r->cpu_s > 0 ? r->cpu_s : 1e-9;
+	printf(",\n  \"elapsed_s\": %.6f,\n  \"cpu_s\": %.6f,\n  \"threads\": %d,\n", r->elapsed_s, r->cpu_s,
+	       r->threads);
+	printf("  \"configs_per_s\": %.0f,\n  \"configs_per_cpu_s\": %.0f,\n", r->evaluated / el,
+	       r->evaluated / cpu);
+	printf("  \"measured_per_s\": %.0f,\n  \"measured_per_cpu_s\": %.0f\n}\n", r->measured / el,
+	       r->measured / cpu);
 }
 
 static void print_json(const struct calc_search_result *r)
@@ -134,7 +136,7 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 {
 	struct calc_table t;
 	const struct calc_search_opts *o = &r->opts;
-	int sim_disagree = 0;
+	int sim_best = 0;
 
 	printf("plan: %s\n", p->file);
 	printf("model: %s (%d layers, hidden %d, %d heads, %d KV heads, FFN %d)\n", p->model.name, p->model.layers,
@@ -169,13 +171,50 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	calc_table_write(&t, CALC_F_TEXT, stdout);
 	calc_table_free(&t);
 	for (int i = 1; i < r->ntop; i++)
-		if (r->top[i].sim_ok && r->top[0].sim_ok && r->top[i].sim_time < r->top[0].sim_time)
-			sim_disagree++;
-	if (r->ntop && r->top[0].sim_ok)
-		printf("\nsimulator re-check: the winner's step takes %.3f s simulated vs %.3f s closed form; %s\n",
-		       r->top[0].sim_time, r->top[0].r.step_time,
-		       sim_disagree ? "the simulator would rank another of the top K first"
-		                    : "no other of the top K is faster under the simulator");
+		if (r->top[i].sim_ok && r->top[0].sim_ok && r->top[i].sim_time < r->top[sim_best].sim_time)
+			sim_best = i;
+	if (r->ntop && r->top[0].sim_ok) {
+		printf("\nsimulator re-check of the top %d: the winner takes %.3f s per step simulated (%.3f s closed "
+		       "form); ", r->ntop, r->top[0].sim_time, r->top[0].r.step_time);
+		if (sim_best)
+			printf("rank %d is the fastest under the simulator (%.3f s)\n", sim_best + 1,
+			       r->top[sim_best].sim_time);
+		else
+			printf("it stays the fastest under the simulator\n");
+	}
+}
+
+/*
+ * Load the plan.  The search chooses the split itself, so a plan whose own split is
+ * invalid (pp = 8 for a 126-layer model, say) is loaded again with a neutral one
+ * (tp = pp = cp = vpp = 1, 1f1b, micro-batch 1) and a note lists what was ignored.
+ * Returns 0, or 2 after printing the diagnostics of the plan as given.
+ */
+static int load_for_search(const struct cli_opts *o, struct calc_plan *plan)
+{
+	static const char *const neutral[] = {"parallel.tp=1", "parallel.pp=1", "parallel.cp=1",
+	                                      "parallel.vpp=1", "parallel.dp=0", "parallel.schedule=1f1b",
+	                                      "training.micro_batch=1"};
+	const char *sets[CLI_MAX_ARGS + 8];
+	struct calc_diag d = {0}, d2 = {0};
+	int n = 0;
+
+	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) == 0) {
+		calc_diag_free(&d);
+		return 0;
+	}
+	for (int i = 0; i < o->nsets; i++)
+		sets[n++] = o->sets[i];
+	for (size_t i = 0; i < sizeof neutral / sizeof neutral[0]; i++)
+		sets[n++] = neutral[i];
+	if (calc_plan_load(plan, o->plan, sets, n, &d2) < 0) {
+		calc_diag_free(&d2);
+		return cli_fail(&d);
+	}
+	fprintf(stderr, "trainplan: note: the plan's own split is not valid; the search ignores it:\n");
+	cli_fail(&d);
+	calc_diag_free(&d2);
+	return 0;
 }
 
 int cmd_search(int argc, char **argv)
@@ -231,7 +270,7 @@ int cmd_search(int argc, char **argv)
 			                 "recipe, --even, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
 			                 "--stats)", o.rest[i]);
 	}
-	if ((rc = cli_load(&o, &plan)))
+	if ((rc = load_for_search(&o, &plan)))
 		return rc;
 	so.keep_all = all && !stats;
 	if (isatty(2)) {

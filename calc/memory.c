@@ -381,7 +381,16 @@ static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct cal
 	breakdown_cols(t, 1);
 	for (int i = 0; i < n; i++) {
 		struct calc_plan p = c->plan;
-		struct calc_memory *m = xmalloc(sizeof *m);
+		struct calc_memory *m;
+		if (rs[i]->fp8_compute && p.gpu.fp8_flops <= 0) {
+			/* an FP8 recipe on a GPU without FP8 tensor cores: an error when asked
+			 * for by name (as the plan validator says), left out of "all" */
+			if (calc_args_get(a, "recipes") && strcmp(calc_args_get(a, "recipes"), "all"))
+				return calc_error(d, NULL, 0, "recipe %s computes in FP8 but %s has no FP8 tensor cores",
+				                  rs[i]->name, p.gpu.name);
+			continue;
+		}
+		m = xmalloc(sizeof *m);
 		p.recipe = rs[i];
 		snprintf(p.recipe_name, sizeof p.recipe_name, "%s", rs[i]->name);
 		if (calc_memory(&p, m, d) < 0) {

@@ -24,7 +24,7 @@
  * stage; one that fits gets its step time from calc_step_fast (the closed-form bubble
  * of its schedule, REFERENCES.md §3) and enters the ranking.
  *
- * Speed.  Work items are (recipe, N, tp, pp, cp) triples handed to the threads in
+ * Speed.  Work items are (recipe, N, tp, pp, cp, micro-batch) handed to the threads in
  * order; a rejected subtree is counted by multiplication, not walked (unless every row
  * is kept).  The memory of the worst stage is computed on at most four candidate
  * stages (first, last, and the middle stage with the most in-flight micro-batches for
@@ -101,7 +101,7 @@ const char *calc_search_axis_name(int axis)
 		[CALC_AXIS_BEST] = "best overall",
 		[CALC_AXIS_NO_PP] = "best without PP",
 		[CALC_AXIS_NO_TP] = "best without TP",
-		[CALC_AXIS_TP_IN_NODE] = "best with TP inside a node",
+		[CALC_AXIS_TP_IN_NODE] = "best without TP across nodes",
 		[CALC_AXIS_TP_ACROSS] = "best with TP across nodes",
 		[CALC_AXIS_NO_RECOMPUTE] = "best without recomputation",
 		[CALC_AXIS_FULL_RECOMPUTE] = "best with full recomputation",
@@ -380,7 +380,7 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 /* ======================================================================== */
 
 struct item {
-	int recipe, gpus, nodes, gpn, tp, pp, cp, dp;
+	int recipe, gpus, nodes, gpn, tp, pp, cp, dp, mb;
 	long long key0;              /* first key of the item */
 	/* written by the one thread that runs the item */
 	double best;                 /* best objective of the item (heatmap) */
@@ -395,6 +395,8 @@ struct shared {
 	struct item *items;
 	int nitems;
 	int next;                    /* next item to take (atomic) */
+	int *order;                  /* items in the order the threads take them: the valid
+	                                ones (heavy) first, so that both threads share them */
 	double t0;
 };
 
@@ -415,6 +417,12 @@ struct worker {
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	double last_progress;
+	/* the running item's heatmap figures, written to the item at its end (items sit
+	 * side by side in memory: writing them per leaf would bounce cache lines between
+	 * the threads) */
+	double item_best;
+	int item_feasible;
+	double cpu_s;                /* CPU time of this thread in the enumeration [s] */
 };
 
 static double now_s(void)
@@ -577,9 +585,9 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	row->run_time = w->st.run_time;
 	row->cost = w->st.cost;
 	w->ranked++;
-	it->feasible++;
-	if (it->feasible == 1 || objective(o->objective, row) < it->best)
-		it->best = objective(o->objective, row);
+	w->item_feasible++;
+	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
+		w->item_best = objective(o->objective, row);
 	top_insert(w->top, &w->ntop, o->top, o->objective, row);
 	for (int a = 0; a < CALC_AXIS_N; a++)
 		if (on_axis(a, &row->c) && (!w->have_axis[a] || better(o->objective, row, &w->axis[a]))) {
@@ -614,10 +622,10 @@ static void run_item(struct worker *w, struct item *it)
 	struct memk zk[4];
 	double infl[CALC_MAX_STAGES];
 
-	it->best = 0;
-	it->feasible = 0;
+	w->item_best = 0;
+	w->item_feasible = 0;
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
-		reject_many(w, pre, per_mb * o->max_mb);
+		reject_many(w, pre, per_mb);
 		return;
 	}
 	memset(&row, 0, sizeof row);
@@ -646,16 +654,15 @@ static void run_item(struct worker *w, struct item *it)
 	} else
 		p->pp = it->pp;
 
-	for (int mb = 1; mb <= o->max_mb; mb++) {
-		int m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
+	{
+		int mb = it->mb, m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
 		enum calc_reject r1 = pre != CALC_REJ_NONE ? pre : m ? CALC_REJ_NONE : CALC_REJ_BATCH;
 		row.c.micro_batch = mb;
 		row.c.m = m;
 		p->micro_batch = mb;
 		if (r1 != CALC_REJ_NONE && !o->keep_all) {
 			reject_many(w, r1, per_mb);
-			local += per_mb;
-			continue;
+			return;
 		}
 		for (int s = 0; s < nv; s++) {
 			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
@@ -703,15 +710,25 @@ static void run_item(struct worker *w, struct item *it)
 	}
 }
 
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
+	double c0 = thread_cpu_s();
 	for (;;) {
 		int i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
 		if (i >= sh->nitems)
 			break;
-		run_item(w, &sh->items[i]);
+		run_item(w, &sh->items[sh->order[i]]);
+		sh->items[sh->order[i]].best = w->item_best;
+		sh->items[sh->order[i]].feasible = w->item_feasible;
 		if (sh->o.progress && w->last_progress >= 0) {
 			double t = now_s();
 			if (t - w->last_progress >= 0.25) {
@@ -720,6 +737,7 @@ static void *worker_main(void *arg)
 			}
 		}
 	}
+	w->cpu_s = thread_cpu_s() - c0;
 	return NULL;
 }
 
@@ -736,7 +754,7 @@ static int divisors(int n, int *out, int max)
 	return k;
 }
 
-/* Items in enumeration order: recipe, N, tp, pp, cp. */
+/* Items in enumeration order: recipe, N, tp, pp, cp, micro-batch. */
 static int build_items(const struct calc_plan *plan, const struct calc_search_opts *o, struct shared *sh,
                        struct calc_diag *d)
 {
@@ -768,7 +786,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
 					int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
-					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++) {
+					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
+					for (int mb = 1; mb <= o->max_mb; mb++) {
 						struct item *it;
 						if (sh->nitems == cap) {
 							cap = cap ? 2 * cap : 256;
@@ -784,6 +803,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->pp = pps[b];
 						it->cp = cps[c];
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
+						it->mb = mb;
 						it->key0 = key;
 						key += 1LL << KEY_BITS;
 					}
@@ -819,6 +839,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 	for (int i = 0; i < nw; i++) {
 		struct worker *w = &ws[i];
 		out->evaluated += w->evaluated;
+		out->cpu_s += w->cpu_s;
 		out->measured += w->measured;
 		out->ranked += w->ranked;
 		for (int r = 0; r < CALC_REJ_N; r++)
@@ -877,6 +898,9 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 			out->nrows += it->nrows;
 		}
 		if (!o->keep_all) { /* the Pareto set: by memory, frontier marked */
+			/* sorted by memory then time, a point is on the frontier when it is faster
+			 * than every point before it (no other needs no more memory and is no
+			 * slower; of identical points the first) */
 			double best = INFINITY;
 			qsort(out->rows, (size_t)out->nrows, sizeof *out->rows, cmp_pareto);
 			out->frontier = xcalloc((size_t)(out->nrows > 0 ? out->nrows : 1), 1);
@@ -917,6 +941,27 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		free(sh.items);
 		return -1;
 	}
+	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
+		long long leaves = 0;
+		int sv[MAX_VARIANTS], vv[MAX_VARIANTS];
+		for (int i = 0; i < sh.nitems; i++)
+			leaves += (long long)sched_variants(sh.items[i].pp, sh.o.max_vpp, sv, vv) * 3 *
+			          nsp_of(sh.items[i].tp) * 4;
+		if (leaves > CALC_SEARCH_MAX_ROWS) {
+			free(sh.items);
+			return calc_error(d, plan->file, 0, "search: keeping every row would take %lld rows (at most %d); "
+			                  "narrow the grid (fewer GPU counts, --max-mb, --max-vpp, --max-cp)", leaves,
+			                  CALC_SEARCH_MAX_ROWS);
+		}
+	}
+	sh.order = xmalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1) * sizeof *sh.order);
+	{
+		int k = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < sh.nitems; i++)
+				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
+					sh.order[k++] = i;
+	}
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
@@ -949,6 +994,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	for (int i = 0; i < sh.nitems; i++)
 		free(sh.items[i].rows);
 	free(sh.items);
+	free(sh.order);
 
 	/* the top K: breakdown with the closed form, then the simulator */
 	for (int i = 0; i < out->ntop; i++) {
@@ -1142,9 +1188,9 @@ void calc_search_table_rejects(const struct calc_search_result *r, struct calc_t
 			char buf[400];
 			const struct calc_search_cfg *c = &r->closest_miss.c;
 			snprintf(buf, sizeof buf, "%s; worst stage first %lld, middle %lld, last %lld; mean overshoot "
-			         "%.1f GB; closest miss: stage %d over by %.2f GB (tp %d pp %d dp %d cp %d mb %d %s "
+			         "%.1f GB; closest miss: stage %d over by %.0f MB (tp %d pp %d dp %d cp %d mb %d %s "
 			         "ZeRO-%d %s)", calc_reject_desc(CALC_REJ_MEMORY), r->miss_first, r->miss_middle,
-			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst, -r->closest_miss.headroom / 1e9,
+			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst, -r->closest_miss.headroom / 1e6,
 			         c->tp, c->pp, c->dp, c->cp, c->micro_batch,
 			         calc_recompute_name((enum calc_recompute)c->recompute), c->zero,
 			         calc_schedule_name((enum calc_schedule)c->schedule));
@@ -1205,8 +1251,8 @@ void calc_search_table_pareto(const struct calc_search_result *r, struct calc_ta
 		calc_table_num(t, row, 2, r->frontier ? r->frontier[i] : 0);
 		cfg_cells(t, row, 3, &x->c, 0);
 	}
-	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no configuration needs less "
-	                   "memory and is faster (closed-form step time).");
+	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no other configuration needs "
+	                   "no more memory and is no slower (closed-form step time; of identical points the first).");
 }
 
 void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t)

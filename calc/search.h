@@ -39,6 +39,7 @@ const char *calc_objective_name(enum calc_objective o);
 int calc_objective_parse(const char *s, enum calc_objective *out);
 
 #define CALC_SEARCH_MAX_GPUS 64 /* GPU counts of one search (--gpus lists or ranges) */
+#define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
 
 struct calc_search_opts {
 	int ngpus;                       /* 0: the plan's GPU count */
@@ -126,6 +127,7 @@ struct calc_search_result {
 	struct calc_search_opts opts;
 	int threads;                    /* threads used */
 	double elapsed_s;               /* wall time of the enumeration [s] */
+	double cpu_s;                   /* CPU time of all threads in the enumeration [s] */
 	long long evaluated;            /* configurations considered (every leaf of the grid) */
 	long long measured;             /* of which valid: worst-stage memory computed */
 	long long ranked;               /* of which fit: timed and ranked */

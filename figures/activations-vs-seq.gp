@@ -8,9 +8,12 @@ set format x '%.0f'
 set xlabel 'sequence length (tokens)'
 set ylabel 'activations per GPU (GB)'
 set yrange [0:*]
-set key top left
+# the legend under the chart: the curves and lines fill the plot area
+set key below center horizontal maxcols 3 noopaque nobox
 
-plot datafile using "seq_len":(column("none")/GB) with linespoints title 'no recompute', \
+# 'none' is drawn wider so that it shows where it coincides with 'selective'
+# (they coincide when FlashAttention already keeps no s^2 attention scores)
+plot datafile using "seq_len":(column("none")/GB) with linespoints lw 5 title 'no recompute', \
      '' using "seq_len":(column("selective")/GB) with linespoints title 'selective recompute', \
      '' using "seq_len":(column("full")/GB) with linespoints title 'full recompute', \
      '' using "seq_len":(column("budget")/GB) with lines lc rgb '#777777' lw 1.5 dt 3 title 'room left for activations', \

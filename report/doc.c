@@ -356,6 +356,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 					t->csv_path = pd->csv_path;
 					t->numeric_cols = pd->numeric_cols;
 					t->ncols = pd->ncols;
+					t->note = pd->note;
 					free(pd);
 				} else {
 					written_table_info(n, t);
@@ -527,6 +528,7 @@ void rpt_doc_free(struct rpt_doc *doc)
 		free(doc->tables[i].caption);
 		free(doc->tables[i].csv_path);
 		free(doc->tables[i].numeric_cols);
+		free(doc->tables[i].note);
 	}
 	free(doc->headings);
 	free(doc->figures);

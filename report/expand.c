@@ -274,6 +274,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		snprintf(pd->id, sizeof pd->id, "tab-%s", name);
 	pd->caption = xstrdup(caption[0] ? caption : t.title);
 	pd->ncols = t.ncols;
+	pd->note = t.note && t.note[0] ? xstrdup(t.note) : NULL;
 	pd->numeric_cols = xcalloc((size_t)(t.ncols > 0 ? t.ncols : 1), sizeof(int));
 	cmark_node *tab = table_node(&t, pd->numeric_cols);
 	/* The table's CSV: the catalog's own (trainplan table --all) when the block shows

@@ -934,6 +934,19 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 			return -1;
 		}
 	}
+	/* A printf conversion for one number: "%.3g", "%.2f", "%e" (SI value, no unit). */
+	if (name[0] == '%' && name[1] && !v->is_str) {
+		const char *q = name + 1;
+		if (*q == '.')
+			for (q++; *q >= '0' && *q <= '9'; q++)
+				;
+		if (q[0] && !q[1] && strchr("fFeEgG", q[0]) && strlen(name) < 8) {
+			snprintf(buf, n, name, v->num);
+			return 0;
+		}
+		snprintf(err, nerr, "format '%s' is not a printf conversion of one number (e.g. %%.3g)", name);
+		return -1;
+	}
 	if (v->is_str) {
 		if (name[0] || dec >= 0) {
 			snprintf(err, nerr, "format '%s' given to the text \"%s\"", fmt, v->str);
@@ -959,7 +972,7 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 			f = &fmts[i];
 	if (!f) {
 		snprintf(err, nerr,
-		         "unknown format '%s' (formats: GB GiB TB MB %% ms s days x int billion .N)", fmt);
+		         "unknown format '%s' (formats: GB GiB TB MB %% ms s days x int billion .N %%.Ng)", fmt);
 		return -1;
 	}
 	if (f->need && v->unit && strcmp(f->need, v->unit) != 0) {

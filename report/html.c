@@ -161,6 +161,8 @@ static const char css[] =
 	"font-size:.78rem;line-height:1.35}\n"
 	"caption{caption-side:top;text-align:left;padding-bottom:.5rem}\n"
 	"caption a.csv{margin-left:.4em;font-size:.9em}\n"
+	".table-note{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:.75rem;color:var(--muted);"
+	"margin:.4rem 0 0;line-height:1.4}\n"
 	"th,td{padding:.3rem .55rem;border-bottom:1px solid var(--rule);vertical-align:top}\n"
 	"thead th{border-bottom:2px solid var(--ink);text-align:left;vertical-align:bottom}\n"
 	"tbody tr:nth-child(even){background:#fafbfc}\n"
@@ -353,7 +355,13 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 		} else {
 			if (r->in_body)
 				put(b, "</tbody>\n");
-			put(b, "</table>\n</div>\n");
+			put(b, "</table>\n");
+			if (r->table && r->table->note) {
+				put(b, "<p class=\"table-note\">");
+				esc(b, r->table->note);
+				put(b, "</p>\n");
+			}
+			put(b, "</div>\n");
 			r->table = NULL;
 		}
 		return 0;

@@ -11,21 +11,24 @@
  * row, one code line, a figure -- each with a height and a list of drawing
  * operations relative to its top.  An item may be glued to the next one ("keep"):
  * headings to the following line, the first two and the last two lines of a
- * paragraph (orphan and widow control, The Chicago Manual of Style 17th ed. 2.116),
+ * paragraph (orphan and widow control; see "widow" and "orphan" in the glossary of The
+ * Chicago Manual of Style, 17th ed.),
  * a figure to its caption, a table caption to the header row.  The page builder
  * fills pages first-fit and, when an item does not fit, moves the whole kept chain
  * that ends in it to the next page.  A table row that starts a page gets a copy of
  * the table's header row first.
  *
- * Lines: greedy first-fit breaking at spaces (widths from the device, per code
- * point); a word wider than the line breaks between code points.  Justified lines
- * spread the leftover width over the spaces, except the last line of a paragraph.
+ * Lines: greedy first-fit breaking at spaces and after a '-', '/' or '_' between
+ * letters or digits (widths from the device, per code point); a word wider than the
+ * whole line breaks between code points.  Justified lines spread the leftover width
+ * over the spaces, except the last line of a paragraph.
  *
  * Tables: column widths as in the informative automatic table layout of CSS 2.1
  * (section 17.5.2.2): each column has a minimum width (its widest word) and a
  * preferred width (its widest unbroken cell); if the preferred widths fit they are
  * used, otherwise each column gets its minimum plus a share of the remaining width
- * proportional to (preferred - minimum).
+ * proportional to (preferred - minimum).  A table whose minimum widths exceed the
+ * text width is first set smaller, down to 75 %.
  *
  * The table of contents needs page numbers before the pages are drawn: pagination
  * runs over the complete item list first (the TOC's items have fixed heights, so
@@ -55,6 +58,8 @@
 #define TAB_LEAD 10.6
 #define TAB_PADX 4.0
 #define TAB_PADY 2.6
+#define NOTE_SIZE 7.4     /* table footnotes [pt] */
+#define NOTE_LEAD 9.8
 #define CAP_SIZE 8.6
 #define CAP_LEAD 11.4
 #define LIST_INDENT 17.0
@@ -778,7 +783,7 @@ static void caption(struct L *L, const char *label, const char *text, double x, 
 	free(B.l);
 }
 
-static void figure(struct L *L, cmark_node *img, const struct rpt_figure *fg, double x, double w)
+static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 {
 	double pw = 16, ph = 10;
 	png_size(fg->png_path, &pw, &ph); /* unreadable: 16:10, the device reports it */
@@ -806,7 +811,6 @@ static void figure(struct L *L, cmark_node *img, const struct rpt_figure *fg, do
 	caption(L, label, fg->caption, x, w, 'c');
 	for (int i = first; i < L->nitems - 1; i++)
 		L->items[i].keep = 1;
-	(void)img;
 	vspace(L, PAR_SKIP + 2);
 }
 
@@ -912,7 +916,6 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 			L->items[i].keep = 1;
 		vspace(L, 3);
 	}
-	struct lines B = {0};
 	int hdr_item = -1, body_row = 0;
 	ri = 0;
 	for (cmark_node *r = cmark_node_first_child(n); r; r = cmark_node_next(r), ri++) {
@@ -974,14 +977,29 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 	if (nrows <= 6)
 		for (int i = L->nitems - nrows; i < L->nitems - 1; i++)
 			L->items[i].keep = 1;
+	/* the catalog table's footnote (units, sources), kept with the last row */
+	if (tb && tb->note && *tb->note) {
+		L->items[L->nitems - 1].keep = 1;
+		int first = L->nitems;
+		item_new(L, 3)->keep = 1;
+		struct pieces P = {0};
+		struct lines B = {0};
+		struct style st = base_style(NOTE_SIZE, 1);
+		st.rgb = C_GREY;
+		text_add(L, &P, &st, tb->note, strlen(tb->note));
+		emit_lines(L, &P, x, w, NOTE_LEAD, 'l', 0, &B);
+		for (int i = first; i < L->nitems - 1; i++)
+			L->items[i].keep = 1;
+		free(P.v);
+		free(B.f);
+		free(B.l);
+	}
 	for (int i = 0; i < nrows * ncols; i++)
 		free(cells[i].P.v);
 	free(cells);
 	free(minw);
 	free(maxw);
 	free(cw);
-	free(B.f);
-	free(B.l);
 	vspace(L, PAR_SKIP + 3);
 }
 
@@ -1020,8 +1038,7 @@ static void code_block(struct L *L, cmark_node *n, double x, double w)
 			}
 			int firstline = L->nitems == first;
 			double top = firstline ? CODE_PAD : 0;
-			struct item *it = item_new(L, CODE_LEAD + top);
-			(void)it;
+			item_new(L, CODE_LEAD + top);
 			op_rect(L, x, 0, w, CODE_LEAD + top, C_CODEBG);
 			double base = top + (CODE_LEAD - CODE_SIZE) / 2 + CODE_SIZE * 0.8;
 			/* expand tabs to spaces, four columns */
@@ -1122,7 +1139,7 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 		cmark_node *c = cmark_node_first_child(n);
 		if (c && !cmark_node_next(c) && cmark_node_get_type(c) == CMARK_NODE_IMAGE &&
 		    cmark_node_get_user_data(c)) {
-			figure(L, c, cmark_node_get_user_data(c), x, w);
+			figure(L, cmark_node_get_user_data(c), x, w);
 			break;
 		}
 		paragraph(L, n, x, w, base_style(BODY_SIZE, 0), BODY_LEAD, L->lo->justify ? 'j' : 'l', 1);
@@ -1211,11 +1228,11 @@ static void title_page(struct L *L, double x, double w)
 {
 	const struct rpt_doc *doc = L->doc;
 	double top = text_h(L) * 0.26;
-	struct item *it = item_new(L, top);
+	item_new(L, top);
 	op_rule(L, x, top - 26, x + w * 0.25, top - 26, 3.0, C_HEAD);
 	op_text(L, RPT_SANS_BOLD, 8.5, x, top - 10, "TRAINING PLAN \xe2\x80\x94 DESIGN REPORT", 31, C_GREY);
 	plain_lines(L, doc->title ? doc->title : "Report", RPT_SANS_BOLD, 22, 28, x, w, 'l', C_HEAD);
-	it = item_new(L, 16);
+	item_new(L, 16);
 	if (doc->subtitle && *doc->subtitle)
 		plain_lines(L, doc->subtitle, RPT_SERIF, 12, 16.5, x, w, 'l', 0x333333);
 	if (doc->plan && doc->plan->file[0]) {
@@ -1227,10 +1244,9 @@ static void title_page(struct L *L, double x, double w)
 		item_new(L, 6);
 		plain_lines(L, line, RPT_SANS, 9, 13, x, w, 'l', C_GREY);
 	}
-	it = item_new(L, 22);
+	item_new(L, 22);
 	if (doc->date && *doc->date)
 		plain_lines(L, doc->date, RPT_SANS, 11, 15, x, w, 'l', C_GREY);
-	(void)it;
 }
 
 /* Entries for headings of level 1 and 2, with dot leaders and page numbers. */

@@ -2,7 +2,7 @@
  * main.c -- trainplan-report: build the literate design report from chapters.
  *
  *   trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]
- *                    [--figures DIR] [--no-pdf] [--letter] [--unsafe] CHAPTER.md...
+ *                    [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] CHAPTER.md...
  *       writes BASE.html and BASE.pdf (BASE defaults to output/report; figures and
  *       tables are looked up under DIR, by default the folder of BASE)
  *   trainplan-report --lint CHAPTER.md...        numbers with units typed by hand
@@ -19,10 +19,29 @@
 
 #include "report.h"
 
+/* The chapter syntax in brief, for authors (--help). */
+static const char syntax_help[] =
+	"\nChapter syntax (GFM Markdown plus directives; DESIGN.md §6):\n"
+	"  `=EXPR |FORMAT`        a computed value: catalog names (trainplan get --list), numbers,\n"
+	"                         + - * / (× ÷), min max ceil floor round abs, < <= > >= == !=,\n"
+	"                         && || !, COND ? \"text\" : \"text\", EXPR with KEY=VALUE, ...\n"
+	"                         FORMAT: GB GiB TB MB % ms s days x int billion, .N (decimals),\n"
+	"                         GB.2 (both), %.3g (printf); none = the unit's default\n"
+	"  ```calc                a table from the catalog (trainplan table --list):\n"
+	"  table NAME [KEY=VALUE ...] [with KEY=VALUE, ...]\n"
+	"  caption: TEXT          (optional; default the table's title)\n"
+	"  id: tab-ID             (optional; default tab-NAME)\n"
+	"  ```\n"
+	"  ![Caption](NAME)       figure NAME (figures/NAME.gp), id fig-NAME; ![..](NAME \"#ID\") sets the id\n"
+	"  ## Heading {#ID}       a section's anchor (default: from its text); {-} leaves it unnumbered\n"
+	"  Table: Caption {#ID}   right after a table written in Markdown: its caption and id\n"
+	"  [](#ID)                a cross-reference: reads \"§4.2\", \"Figure 3\" or \"Table 2\"\n"
+	"  <!-- lint-ok -->       exempts its line from the lint (quoting a paper's numbers)\n";
+
 static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
-	      "                        [--figures DIR] [--no-pdf] [--letter] [--unsafe] CHAPTER.md...\n"
+	      "                        [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] CHAPTER.md...\n"
 	      "       trainplan-report --lint CHAPTER.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand CHAPTER.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text CHAPTER.md...\n",
@@ -83,7 +102,7 @@ int main(int argc, char **argv)
 	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures";
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
-	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0;
+	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0, ragged = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -107,10 +126,23 @@ int main(int argc, char **argv)
 			no_pdf = 1;
 		else if (!strcmp(a, "--letter"))
 			letter = 1;
+		else if (!strcmp(a, "--paper") && more) {
+			const char *v = argv[++i];
+			if (!strcmp(v, "a4"))
+				letter = 0;
+			else if (!strcmp(v, "letter"))
+				letter = 1;
+			else
+				return fail("--paper: allowed are a4 and letter, not", v);
+		} else if (!strcmp(a, "--ragged"))
+			ragged = 1;
 		else if (!strcmp(a, "--unsafe"))
 			unsafe = 1;
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			fputs(syntax_help, stdout);
+			free(sets);
+			free(files);
 			return 0;
 		} else if (a[0] == '-' && a[1])
 			return fail("unknown or incomplete option", a);
@@ -158,14 +190,14 @@ int main(int argc, char **argv)
 		fputs(md, stdout);
 		free(md);
 	} else if (rc == 0 && text) {
-		struct rpt_pdf_opts po = {letter, 1};
+		struct rpt_pdf_opts po = {letter, !ragged};
 		rc = rpt_text_render(&doc, &po, stdout, &d);
 	} else if (rc == 0) {
 		char path[CALC_PATH_MAX + 8];
 		snprintf(path, sizeof path, "%s.html", base);
 		rc = rpt_html_render(&doc, path, unsafe, &d);
 		if (rc == 0 && !no_pdf) {
-			struct rpt_pdf_opts po = {letter, 1};
+			struct rpt_pdf_opts po = {letter, !ragged};
 			snprintf(path, sizeof path, "%s.pdf", base);
 			rc = rpt_pdf_render(&doc, &po, path, &d);
 		}

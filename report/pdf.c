@@ -98,7 +98,8 @@ static void error_handler(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *use
  * use (PDF 32000-1:2008 section 9.10.3; Adobe Technical Note #5411), so readers warn
  * and some extract nothing.  Replace it with the identity written correctly: 256
  * bfranges of one high byte each (a bfrange may only vary in its last byte), in
- * blocks of at most 100 (the CMap block limit of the same note).  One stream is
+ * blocks of at most 100 (the block limit of Adobe Technical Note #5014, CMap and
+ * CIDFont Files Specification).  One stream is
  * shared by all fonts.
  */
 static void fix_tounicode(struct pdev *p, HPDF_Font font)
@@ -226,10 +227,21 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 	HPDF_Font font = get_font(p, f);
 	if (!font || !p->page || len == 0)
 		return;
-	if (len >= sizeof buf)
-		len = sizeof buf - 1;
-	memcpy(buf, s, len);
-	buf[len] = 0;
+	/* libharu's UTF-8 encoder covers the Basic Multilingual Plane only: a code
+	 * point above U+FFFF is drawn as U+FFFD (and measured so, see d_width) */
+	size_t i = 0, o = 0, k;
+	while (i < len && o + 4 < sizeof buf) {
+		unsigned cp = rpt_utf8_next(s + i, len - i, &k);
+		if (cp > 0xffff || (cp == 0xfffd && k == 1)) {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+		} else {
+			memcpy(buf + o, s + i, k);
+			o += k;
+		}
+		i += k;
+	}
+	buf[o] = 0;
 	if (!p->in_text) {
 		HPDF_Page_BeginText(p->page);
 		p->in_text = 1;

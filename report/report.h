@@ -52,6 +52,7 @@ struct rpt_table {
 	int *numeric_cols; /* per column: 1 when the column holds numbers (right-aligned) */
 	int ncols;
 	cmark_node *node;  /* the table node */
+	char *note;        /* footnote of a catalog table (units, sources), or NULL */
 };
 
 struct rpt_doc {
@@ -174,6 +175,7 @@ struct rpt_pending {
 	char *csv_path;     /* owned, or NULL */
 	int *numeric_cols;  /* owned */
 	int ncols;
+	char *note;         /* owned, or NULL */
 };
 
 /* The GFM table node types (exported by cmark-gfm-extensions, not declared in its

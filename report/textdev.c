@@ -226,7 +226,7 @@ int rpt_text_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, FIL
 		.bookmark = t_bookmark,
 	};
 	struct rpt_layout_opts lo;
-	rpt_layout_defaults(&lo, o ? o->letter : 0, o ? o->justify : 0);
+	rpt_layout_defaults(&lo, o ? o->letter : 0, o ? o->justify : 1);
 	int n = rpt_layout_run(doc, &lo, &dev, d);
 	free(t.rows);
 	free(t.notes);

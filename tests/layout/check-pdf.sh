@@ -1,10 +1,10 @@
 #!/bin/sh
 # PDF checks on one rendered PDF and the Markdown it came from:
 #   qpdf --check passes; pdffonts lists only embedded fonts; pdftotext contains every
-#   heading of the Markdown (and, with a fourth argument, that exact line); the outline
+#   heading of the Markdown (and every further argument, as an exact text); the outline
 #   has one bookmark per heading.
-# usage: check-pdf.sh FILE.pdf "CHAPTER.md..." [UNICODE-LINE]
-pdf=$1; md=$2; line=$3; fail=0
+# usage: check-pdf.sh FILE.pdf "CHAPTER.md..." [TEXT...]
+pdf=$1; md=$2; shift 2; fail=0
 err() { echo "FAIL: $pdf: $*" >&2; fail=1; }
 
 qpdf --check "$pdf" >/dev/null 2>&1 || err "qpdf --check reports errors"
@@ -26,7 +26,7 @@ while IFS= read -r h; do
 	hh=$(printf '%s' "$h" | tr -s ' ' ' ')
 	grep -qF -- "$hh" "$text" || err "heading not in the text: $h"
 done < "$heads"
-if [ -n "$line" ]; then grep -qF -- "$line" "$text" || err "line not in the text: $line"; fi
+for line in "$@"; do grep -qF -- "$line" "$text" || err "text not in the PDF: $line"; done
 
 # Bookmarks: every outline item, at any depth.
 nbm=$(qpdf --json=2 --json-key=outlines "$pdf" 2>/dev/null | jq '[.. | objects | select(has("title"))] | length')

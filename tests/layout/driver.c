@@ -11,7 +11,8 @@
  *  - a paragraph holding only an image is figure N, its PNG the image URL relative to
  *    the Markdown file, its caption the alt text;
  *  - a table is table N; a paragraph right before it that starts with "Table:" is its
- *    caption (and is removed); a column whose body cells all parse as numbers is
+ *    caption (and is removed), a paragraph right after it that starts with "Note:"
+ *    its footnote (removed too); a column whose body cells all parse as numbers is
  *    numeric;
  *  - the first line "% TITLE" sets the title; the subtitle is the file name and the
  *    date is 2026-01-01.
@@ -286,6 +287,16 @@ int main(int argc, char **argv)
 				}
 				free(cap);
 			}
+			cmark_node *next = cmark_node_next(n);
+			if (next && cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH) {
+				char *note = plain_text(next);
+				if (strncmp(note, "Note:", 5) == 0) {
+					tb->note = xstrdup(note + 5 + (note[5] == ' '));
+					if (ndrop < 256)
+						drop[ndrop++] = next;
+				}
+				free(note);
+			}
 			tb->ncols = cmark_gfm_extensions_get_table_columns(n);
 			tb->numeric_cols = xcalloc(tb->ncols + 1, sizeof(int));
 			for (int c = 0; c < tb->ncols; c++) {
@@ -325,6 +336,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < doc.ntables; i++) {
 		free(doc.tables[i].caption);
+		free(doc.tables[i].note);
 		free(doc.tables[i].numeric_cols);
 	}
 	free(doc.headings);

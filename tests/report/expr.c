@@ -125,6 +125,11 @@ static void test_formats(void **state)
 	assert_string_equal(ev("a.params |billion"), "101.2 billion");
 	assert_string_equal(ev("0.1234 |.2"), "0.12");
 	assert_string_equal(ev("-0.001 |.1"), "0.0");          /* no "-0.0" */
+	assert_string_equal(ev("2/3 |%.3g"), "0.667");         /* printf conversions */
+	assert_string_equal(ev("1234.5 |%.1f"), "1234.5");
+	assert_string_equal(ev("a.bytes |%e"), "8.000000e+10");
+	assert_string_equal(ev("1 |%d"), "t.md:3:13: error: format '%d' is not a printf conversion of one number (e.g. %.3g)");
+	assert_string_equal(ev("1 |%.3g%s"), "t.md:3:13: error: format '%.3g%s' is not a printf conversion of one number (e.g. %.3g)");
 }
 
 static void test_units(void **state)
@@ -154,7 +159,7 @@ static void test_errors_carry_positions(void **state)
 	assert_string_equal(ev("80GB"), "t.md:3:12: error: a number cannot carry a unit here ('G'); write SI base units");
 	assert_string_equal(ev("a.text + 1"), "t.md:3:17: error: '+' cannot take text (\"hello\")");
 	assert_string_equal(ev("a.bytes |furlongs"),
-	                    "t.md:3:19: error: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion .N)");
+	                    "t.md:3:19: error: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion .N %.Ng)");
 	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error: format 'GB' given to the text \"hello\"");
 	assert_string_equal(ev("1 ? \"a\""), "t.md:3:17: error: expected ':' after the first branch of '?'");
 	/* nesting is bounded (no stack exhaustion on a pathological directive) */

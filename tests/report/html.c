@@ -57,7 +57,7 @@ static const char *render(const char *md, int unsafe, char *err, size_t nerr)
 	snprintf(out, sizeof out, "%s/report.html", dir);
 	snprintf(figs, sizeof figs, "%s/figsrc", dir);
 	const char *files[] = {ch};
-	struct rpt_opts o = {figs, dir, 0};
+	struct rpt_opts o = {figs, dir, 1};
 	struct rpt_doc doc;
 	struct calc_diag d = {0};
 	int rc = rpt_doc_load(&doc, files, 1, &plan, &o, &d);
@@ -80,6 +80,8 @@ static int setup(void **state)
 	snprintf(p, sizeof p, "%s/figsrc", dir);
 	mkdir(p, 0777);
 	snprintf(p, sizeof p, "%s/figures", dir);
+	mkdir(p, 0777);
+	snprintf(p, sizeof p, "%s/tables", dir);
 	mkdir(p, 0777);
 	return 0;
 }
@@ -132,6 +134,33 @@ static void test_tables_numbered_and_numbers_right_aligned(void **state)
 	assert_non_null(strstr(h, "<a class=\"xref\" href=\"#tab-c\">Table 1</a>"));
 	/* the caption paragraph is not shown twice */
 	assert_null(strstr(h, "<p>Table: Counts"));
+}
+
+/* A calc table links to its CSV: the catalog's own file when shown as it is, a file the
+ * report writes when arguments change it. */
+static void test_calc_tables_link_their_csv(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\n```calc\ntable recipe-ledger\n```\n\n"
+	                 "```calc\ntable recipe-summary recipes=seed,zero-paper\ncaption: Two recipes\n```\n";
+	char err[1024];
+	const char *h = render(md, 0, err, sizeof err);
+	if (!h)
+		fail_msg("%s", err);
+	assert_non_null(strstr(h, "<a class=\"csv\" href=\"tables/recipe-ledger.csv\">CSV</a>"));
+	assert_non_null(strstr(h, "Two recipes <a class=\"csv\" href=\"tables/tab-recipe-summary.csv\">CSV</a>"));
+	/* the catalog table's footnote follows it */
+	assert_non_null(strstr(h, "</table>\n<p class=\"table-note\">Bytes per parameter; per-GPU columns shard"));
+	/* numeric columns right-aligned: the header of a number column */
+	assert_non_null(strstr(h, "<th class=\"num\">bytes/param</th>"));
+	char path[128];
+	snprintf(path, sizeof path, "%s/tables/tab-recipe-summary.csv", dir);
+	const char *csv = slurp(path); /* (reuses the buffer 'h' pointed to) */
+	assert_non_null(csv);
+	/* the two rows asked for, and only them; ZeRO §3.1: zero-paper totals 16 bytes */
+	assert_non_null(strstr(csv, "\nseed,"));
+	assert_non_null(strstr(csv, "\nzero-paper,2,0,2,4,8,16,"));
+	assert_null(strstr(csv, "megatron"));
 }
 
 static void test_figure_inlined_with_prefixed_ids(void **state)
@@ -192,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_raw_html_is_escaped_unless_unsafe),
 		cmocka_unit_test(test_dangerous_links_are_dropped),
 		cmocka_unit_test(test_tables_numbered_and_numbers_right_aligned),
+		cmocka_unit_test(test_calc_tables_link_their_csv),
 		cmocka_unit_test(test_figure_inlined_with_prefixed_ids),
 		cmocka_unit_test(test_missing_svg_is_an_error),
 		cmocka_unit_test(test_toc_and_heading_numbers),

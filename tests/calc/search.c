@@ -1,0 +1,570 @@
+/*
+ * tests/calc/search.c -- the planner (search.c) against an independent brute-force loop.
+ *
+ * The brute force below walks the grid the planner documents (search.c header: tp | N,
+ * pp | N/tp up to 256, cp | N/(tp pp) up to max_cp, micro-batch 1..max_mb, gpipe, 1f1b,
+ * zb-h1, zb-h2, dualpipe and interleaved vpp 2..max_vpp with pp > 1, 1f1b alone with
+ * pp = 1, three recomputations, SP only with tp > 1, ZeRO 0-3) with its own loops, and
+ * judges every configuration with the reference engines only: calc_plan_validate for
+ * validity, calc_memory for the worst stage, calc_step_fast for the time.  It shares no
+ * code with search.c's enumeration, reject checks or lean memory path, so the two agree
+ * only if the planner is right.  Crafted configurations hit every reject reason.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A small model on 2 nodes x 8 GPUs: 6 layers (pp = 4 splits unevenly), 8 heads and
+ * 4 KV heads (tp = 8 and 16 do not divide), seq_len 1000 (cp = 8, 16 do not divide
+ * 2 cp), global batch 32 (micro-batch 3 does not divide), 2 GB per GPU (some do not
+ * fit: the fixed overheads alone are 1.5 GB, plan.c defaults). */
+static const char *const small_sets[] = {
+	"model.layers=6",  "model.hidden=512",  "model.heads=8",       "model.kv_heads=4",
+	"model.ffn_hidden=2048", "model.vocab=32000", "cluster.nodes=2", "cluster.gpus_per_node=8",
+	"parallel.tp=1",   "parallel.pp=1",     "parallel.dp=0",       "training.global_batch=32",
+	"training.seq_len=1000", "cluster.gpu_memory=2GB",
+};
+#define NSMALL ((int)(sizeof small_sets / sizeof small_sets[0]))
+
+struct bf {
+	int tp, pp, dp, cp, vpp, mb, sp, rc, zero, sched, recipe;
+	int valid, fits, worst;
+	long idx;        /* position in the brute force's walk */
+	double mem, time, cost;
+};
+
+/* Layers per stage, written independently: every stage q, then one more on each of
+ * the r stages just before the last (search.c header). */
+static void bf_split(int L, int p, int *out)
+{
+	for (int i = 0; i < p; i++)
+		out[i] = L / p;
+	for (int k = 1; k <= L % p; k++)
+		out[p - 1 - k]++;
+}
+
+static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, int max_vpp, int *nout)
+{
+	int N = calc_plan_gpus(base), cap = 1024, n = 0, L = base->model.layers;
+	struct bf *v = malloc((size_t)cap * sizeof *v);
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_step st;
+	int rindex = -1;
+	for (int i = 0; calc_recipe_at(i); i++)
+		if (calc_recipe_at(i) == base->recipe)
+			rindex = i;
+	for (int tp = 1; tp <= N; tp++) {
+		if (N % tp)
+			continue;
+		for (int pp = 1; pp <= N / tp && pp <= 256; pp++) {
+			if ((N / tp) % pp)
+				continue;
+			for (int cp = 1; cp <= N / tp / pp && cp <= max_cp; cp++) {
+				if ((N / tp / pp) % cp)
+					continue;
+				for (int mb = 1; mb <= max_mb; mb++) {
+					int sch[16], vv[16], ns = 0;
+					if (pp == 1)
+						sch[ns] = CALC_SCHED_1F1B, vv[ns++] = 1;
+					else {
+						sch[ns] = CALC_SCHED_GPIPE, vv[ns++] = 1;
+						sch[ns] = CALC_SCHED_1F1B, vv[ns++] = 1;
+						sch[ns] = CALC_SCHED_ZBH1, vv[ns++] = 1;
+						sch[ns] = CALC_SCHED_ZBH2, vv[ns++] = 1;
+						sch[ns] = CALC_SCHED_DUALPIPE, vv[ns++] = 1;
+						for (int x = 2; x <= max_vpp; x++)
+							sch[ns] = CALC_SCHED_INTERLEAVED, vv[ns++] = x;
+					}
+					for (int s = 0; s < ns; s++)
+						for (int rc = 0; rc < 3; rc++)
+							for (int sp = 0; sp < (tp > 1 ? 2 : 1); sp++)
+								for (int z = 0; z < 4; z++) {
+									struct calc_diag d = {0};
+									struct bf *b;
+									if (n == cap)
+										v = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+									b = &v[n];
+									memset(b, 0, sizeof *b);
+									*b = (struct bf){tp, pp, N / tp / pp / cp, cp, vv[s], mb, sp, rc, z, sch[s],
+									                 rindex, 0, 0, -1, n, 0, 0, 0};
+									*p = *base;
+									p->tp = tp, p->pp = pp, p->cp = cp, p->dp = b->dp, p->dp_auto = 0;
+									p->vpp = vv[s], p->micro_batch = mb, p->sp = sp, p->zero = z;
+									p->recompute = (enum calc_recompute)rc;
+									p->schedule = (enum calc_schedule)sch[s];
+									p->uneven_stages = 0;
+									if (pp <= L) {
+										bf_split(L, pp, p->layers_per_stage);
+										p->uneven_stages = L % pp ? pp : 0;
+									}
+									b->valid = calc_plan_validate(p, &d) == 0;
+									calc_diag_free(&d);
+									if (b->valid) {
+										assert_int_equal(calc_memory(p, m, &d), 0);
+										b->worst = m->worst;
+										b->mem = m->st[m->worst].total;
+										b->fits = m->fits;
+										if (b->fits) {
+											calc_step_fast(p, &st);
+											b->time = st.time;
+											b->cost = st.cost;
+										}
+									}
+									n++;
+								}
+				}
+			}
+		}
+	}
+	free(p);
+	free(m);
+	*nout = n;
+	return v;
+}
+
+static int same_cfg(const struct bf *b, const struct calc_search_cfg *c)
+{
+	return b->tp == c->tp && b->pp == c->pp && b->dp == c->dp && b->cp == c->cp && b->vpp == c->vpp &&
+	       b->mb == c->micro_batch && b->sp == c->sp && b->rc == c->recompute && b->zero == c->zero &&
+	       b->sched == c->schedule;
+}
+
+/* Brute-force order for the time objective: time, then memory, then the walk. */
+static int bf_better(const struct bf *a, const struct bf *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->mem != b->mem)
+		return a->mem < b->mem;
+	return a->idx < b->idx;
+}
+
+static void load_small(struct calc_plan *p)
+{
+	load_plan(p, small_sets, NSMALL);
+}
+
+static void run(const struct calc_plan *p, struct calc_search_opts *o, struct calc_search_result *r)
+{
+	struct calc_diag d = {0};
+	int rc = calc_search(p, o, r, &d);
+	if (rc)
+		print_error("%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	assert_int_equal(rc, 0);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+/* Counts, every row's outcome, memory and time, the top K and the runner-ups. */
+static void test_brute_force(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	int n, nvalid = 0, nfit = 0, ninvalid = 0;
+	struct bf *v;
+	(void)state;
+
+	load_small(p);
+	v = brute(p, 8, 16, 8, &n);
+	calc_search_opts_init(&o);
+	o.keep_all = 1;
+	o.top = 20;
+	run(p, &o, &r);
+
+	for (int i = 0; i < n; i++) {
+		nvalid += v[i].valid;
+		ninvalid += !v[i].valid;
+		nfit += v[i].valid && v[i].fits;
+	}
+	assert_true(nfit > 100 && nvalid - nfit > 100 && ninvalid > 100); /* the case exercises all three */
+	assert_int_equal(r.evaluated, n);
+	assert_int_equal(r.nrows, n);
+	assert_int_equal(r.measured, nvalid);
+	assert_int_equal(r.ranked, nfit);
+	assert_int_equal(r.rejected[CALC_REJ_MEMORY], nvalid - nfit);
+
+	/* row by row, in the same walk order */
+	for (int i = 0; i < n; i++) {
+		const struct calc_search_row *x = &r.rows[i];
+		const struct bf *b = &v[i];
+		assert_true(same_cfg(b, &x->c));
+		assert_int_equal(x->reject != CALC_REJ_NONE && x->reject != CALC_REJ_MEMORY, !b->valid);
+		if (!b->valid)
+			continue;
+		assert_int_equal(x->worst, b->worst);
+		assert_near(x->memory, b->mem, 1e-12);
+		assert_int_equal(x->reject == CALC_REJ_NONE, b->fits);
+		if (b->fits) {
+			assert_near(x->step_time, b->time, 1e-12);
+			assert_near(x->cost, b->cost, 1e-12);
+		}
+	}
+
+	/* top 20 by time (ties: less memory, then the walk) */
+	{
+		struct bf **best = calloc(20, sizeof *best);
+		int nb = 0;
+		for (int i = 0; i < n; i++) {
+			int k;
+			if (!v[i].valid || !v[i].fits)
+				continue;
+			if (nb == 20 && !bf_better(&v[i], best[19]))
+				continue;
+			k = nb < 20 ? nb++ : 19;
+			while (k > 0 && bf_better(&v[i], best[k - 1])) {
+				best[k] = best[k - 1];
+				k--;
+			}
+			best[k] = &v[i];
+		}
+		assert_int_equal(r.ntop, nb);
+		for (int i = 0; i < nb; i++) {
+			assert_true(same_cfg(best[i], &r.top[i].r.c));
+			assert_near(r.top[i].r.step_time, best[i]->time, 1e-12);
+		}
+		free(best);
+	}
+
+	/* runner-ups: best without PP, best with ZeRO-3, best with TP across nodes */
+	{
+		const struct {
+			int axis;
+			int (*pred)(const struct bf *);
+		} ax[] = {
+			{CALC_AXIS_NO_PP, NULL}, {CALC_AXIS_ZERO3, NULL}, {CALC_AXIS_TP_ACROSS, NULL},
+		};
+		for (size_t a = 0; a < sizeof ax / sizeof ax[0]; a++) {
+			const struct bf *b = NULL;
+			for (int i = 0; i < n; i++) {
+				int ok = ax[a].axis == CALC_AXIS_NO_PP ? v[i].pp == 1
+				         : ax[a].axis == CALC_AXIS_ZERO3 ? v[i].zero == 3
+				                                         : v[i].tp > 8;
+				if (ok && v[i].valid && v[i].fits && (!b || bf_better(&v[i], b)))
+					b = &v[i];
+			}
+			assert_int_equal(r.have_axis[ax[a].axis], b != NULL);
+			if (b)
+				assert_true(same_cfg(b, &r.axis[ax[a].axis].c));
+		}
+	}
+
+	/* heatmap: the best time of each (tp, pp) */
+	for (int c = 0; c < r.ncells; c++) {
+		double best = INFINITY;
+		int feasible = 0;
+		for (int i = 0; i < n; i++)
+			if (v[i].tp == r.cells[c].tp && v[i].pp == r.cells[c].pp && v[i].valid && v[i].fits) {
+				feasible++;
+				if (v[i].time < best)
+					best = v[i].time;
+			}
+		assert_int_equal(r.cells[c].feasible, feasible);
+		if (feasible)
+			assert_near(r.cells[c].best, best, 1e-12);
+	}
+	calc_search_free(&r);
+	free(v);
+	free(p);
+}
+
+/* The same ranking on one thread and on two. */
+static void test_threads(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result a, b;
+	(void)state;
+	load_plan(&p, NULL, 0);
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	o.threads = 1;
+	run(&p, &o, &a);
+	o.threads = 2;
+	run(&p, &o, &b);
+	assert_int_equal(a.evaluated, b.evaluated);
+	assert_int_equal(a.ranked, b.ranked);
+	for (int i = 0; i < CALC_REJ_N; i++)
+		assert_int_equal(a.rejected[i], b.rejected[i]);
+	assert_int_equal(a.ntop, b.ntop);
+	for (int i = 0; i < a.ntop; i++)
+		assert_int_equal(a.top[i].r.key, b.top[i].r.key);
+	assert_int_equal(a.closest_miss.key, b.closest_miss.key);
+	calc_search_free(&a);
+	calc_search_free(&b);
+}
+
+/* The lean worst-stage path against calc_memory on the 100B default model over TP,
+ * PP (even and uneven), every schedule, recomputation, SP, ZeRO and micro-batch. */
+static void test_memory_lean(void **state)
+{
+	static const int tps[] = {1, 2, 4, 8}, pps[] = {1, 2, 3, 4, 6, 7, 8, 16};
+	struct calc_plan base, *p = malloc(sizeof *p);
+	struct calc_memory *m = malloc(sizeof *m);
+	int checked = 0;
+	(void)state;
+	load_plan(&base, NULL, 0);
+	for (size_t a = 0; a < 4; a++)
+		for (size_t b = 0; b < sizeof pps / sizeof pps[0]; b++)
+			for (int s = 0; s < CALC_SCHED_N; s++)
+				for (int rc = 0; rc < 3; rc++)
+					for (int z = 0; z < 4; z++)
+						for (int mb = 1; mb <= 2; mb++) {
+							struct calc_diag d = {0};
+							int worst;
+							double total, head;
+							struct calc_search_cfg c = {0};
+							c.tp = tps[a], c.pp = pps[b], c.cp = 1, c.dp = 4, c.micro_batch = mb;
+							c.gpus_per_node = tps[a], c.nodes = pps[b] * 4, c.gpus = c.nodes * tps[a];
+							c.sp = (signed char)(tps[a] > 1 && z % 2), c.zero = (signed char)z;
+							c.recompute = (signed char)rc, c.schedule = (signed char)s;
+							c.vpp = s == CALC_SCHED_INTERLEAVED ? 2 : 1;
+							for (int i = 0; calc_recipe_at(i); i++)
+								if (calc_recipe_at(i) == base.recipe)
+									c.recipe = (signed char)i;
+							calc_search_apply(&base, &c, p);
+							if (calc_plan_validate(p, &d) < 0) {
+								calc_diag_free(&d);
+								continue;
+							}
+							assert_int_equal(calc_memory(p, m, &d), 0);
+							calc_search_memory(p, &worst, &total, &head);
+							assert_int_equal(worst, m->worst);
+							assert_near(total, m->st[m->worst].total, 1e-12);
+							assert_near(head, m->st[m->worst].headroom, 1e-9);
+							checked++;
+						}
+	assert_true(checked > 1000);
+	free(p);
+	free(m);
+}
+
+static const struct calc_search_row *find(const struct calc_search_result *r, int tp, int pp, int cp, int mb,
+                                          int sched, int vpp)
+{
+	for (long long i = 0; i < r->nrows; i++) {
+		const struct calc_search_cfg *c = &r->rows[i].c;
+		if (c->tp == tp && c->pp == pp && c->cp == cp && c->micro_batch == mb && c->schedule == sched &&
+		    c->vpp == vpp && c->recompute == CALC_RC_SELECTIVE && c->zero == 1)
+			return &r->rows[i];
+	}
+	fail_msg("configuration tp %d pp %d cp %d mb %d not in the rows", tp, pp, cp, mb);
+	return NULL;
+}
+
+/* One crafted configuration per reject reason; the reason is the first failing rule. */
+static void test_reject_reasons(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	const struct calc_search_row *x;
+	(void)state;
+
+	load_small(&p);
+	calc_search_opts_init(&o);
+	o.keep_all = 1;
+	o.recheck = 0;
+	run(&p, &o, &r);
+	/* 8 heads: tp = 16 does not divide them; 4 KV heads: tp = 8 does not divide them */
+	x = find(&r, 16, 1, 1, 1, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_TP);
+	x = find(&r, 8, 1, 1, 1, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_TP);
+	/* 6 layers cannot fill 8 stages */
+	x = find(&r, 1, 8, 1, 1, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_PP);
+	/* 4 stages take 6 layers unevenly: 1, 2, 2, 1 -- valid */
+	x = find(&r, 1, 4, 1, 1, CALC_SCHED_1F1B, 1);
+	assert_true(x->reject == CALC_REJ_NONE || x->reject == CALC_REJ_MEMORY);
+	assert_int_equal(x->c.uneven, 1);
+	/* seq_len 1000 is not divisible by 2 x 8 = 16 */
+	x = find(&r, 1, 1, 8, 1, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_CP);
+	/* B = 32 is not divisible by b x dp = 3 x 16 */
+	x = find(&r, 1, 1, 1, 3, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_BATCH);
+	/* interleaved, pp 2, vpp 4: 6 layers not divisible by 2 x 4 */
+	x = find(&r, 1, 2, 1, 1, CALC_SCHED_INTERLEAVED, 4);
+	assert_int_equal(x->reject, CALC_REJ_VPP);
+	/* interleaved, uneven pp 4 (1, 2, 2, 1 layers): a stage of 1 layer cannot hold 2 chunks */
+	x = find(&r, 1, 4, 1, 1, CALC_SCHED_INTERLEAVED, 2);
+	assert_int_equal(x->reject, CALC_REJ_VPP);
+	/* interleaved, pp 2, vpp 3 (6 = 2 x 3 layers), dp 8, b 4: m = 32/32 = 1, not a multiple of 2 */
+	x = find(&r, 1, 2, 1, 4, CALC_SCHED_INTERLEAVED, 3);
+	assert_int_equal(x->reject, CALC_REJ_INTERLEAVED);
+	/* dualpipe, pp 2, dp 8, b 2: m = 2 < 2 pp = 4 */
+	x = find(&r, 1, 2, 1, 2, CALC_SCHED_DUALPIPE, 1);
+	assert_int_equal(x->reject, CALC_REJ_DUALPIPE);
+	/* tp 1, pp 1, dp 16, b 1, selective, ZeRO-1.  By hand: parameters 12 L h^2 + V h =
+	 * 12 x 6 x 512^2 + 32000 x 512 = 35.3e6 at 2 + 4 + 12/16 = 6.75 B (bf16 weights, fp32
+	 * grads, master + Adam over 16 ranks; Megatron-LM README) = 0.238 GB; activations
+	 * 34 sbh x 6 layers = 34 x 1000 x 512 x 6 = 0.104 GB (Korthikanti 2022 Table 2 with
+	 * selective recompute); fp32 logits 4 s b V = 0.128 GB and their bf16 transient
+	 * 0.064 GB (§4.3); fixed overheads 1.5 GB; fragmentation 5 % of the 0.534 GB
+	 * allocated = 0.027 GB.  Total about 2.06 GB > 2 GB: the worst (only) stage is 0. */
+	x = find(&r, 1, 1, 1, 1, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_MEMORY);
+	assert_int_equal(x->worst, 0);
+	assert_near(x->memory, 2.06e9, 0.03);
+	assert_true(x->headroom < 0);
+	/* the closest miss is the memory reject with the largest (least negative) headroom */
+	for (long long i = 0; i < r.nrows; i++)
+		if (r.rows[i].reject == CALC_REJ_MEMORY)
+			assert_true(r.rows[i].headroom <= r.closest_miss.headroom);
+	assert_int_equal(r.closest_miss.reject, CALC_REJ_MEMORY);
+	for (int i = CALC_REJ_TP; i < CALC_REJ_N; i++)
+		assert_true(r.rejected[i] > 0);
+	calc_search_free(&r);
+
+	/* --even: pp 4 does not divide 6 layers */
+	o.even_only = 1;
+	run(&p, &o, &r);
+	x = find(&r, 1, 4, 1, 1, CALC_SCHED_1F1B, 1);
+	assert_int_equal(x->reject, CALC_REJ_PP);
+	calc_search_free(&r);
+
+	/* an FP8 recipe on a GPU without FP8 tensor cores (A100: FP8 '-' in its preset) */
+	{
+		const char *sets[NSMALL + 1];
+		int fp8 = 0, nrec = 0;
+		memcpy(sets, small_sets, sizeof small_sets);
+		sets[NSMALL] = "cluster.gpu=a100-80g";
+		load_plan(&p, sets, NSMALL + 1);
+		o.even_only = 0;
+		o.vary_recipe = 1;
+		run(&p, &o, &r);
+		for (int i = 0; calc_recipe_at(i); i++, nrec++)
+			fp8 += calc_recipe_at(i)->fp8_compute;
+		assert_true(fp8 > 0);
+		/* every configuration of an FP8 recipe, and only those: each recipe has the same grid */
+		assert_int_equal(r.rejected[CALC_REJ_FP8], r.evaluated / nrec * fp8);
+		for (long long i = 0; i < r.nrows; i++)
+			assert_int_equal(calc_recipe_at(r.rows[i].c.recipe)->fp8_compute, r.rows[i].reject == CALC_REJ_FP8);
+		calc_search_free(&r);
+	}
+}
+
+/* Every ranked configuration of the small case, applied to the plan, passes
+ * calc_plan_validate; the Pareto frontier is the set no other point dominates. */
+static void test_apply_and_pareto(void **state)
+{
+	struct calc_plan p, *q = malloc(sizeof *q);
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	(void)state;
+	load_small(&p);
+	calc_search_opts_init(&o);
+	o.keep_feasible = 1;
+	o.recheck = 0;
+	run(&p, &o, &r);
+	assert_int_equal(r.nrows, r.ranked);
+	for (long long i = 0; i < r.nrows; i++) {
+		struct calc_diag d = {0};
+		int dominated = 0;
+		calc_search_apply(&p, &r.rows[i].c, q);
+		assert_int_equal(calc_plan_validate(q, &d), 0);
+		/* dominated: another point needs no more memory and is no slower, and is
+		 * strictly better in one of the two or (an identical point) comes first */
+		for (long long j = 0; j < r.nrows && !dominated; j++)
+			dominated = j != i && r.rows[j].memory <= r.rows[i].memory &&
+			            r.rows[j].step_time <= r.rows[i].step_time &&
+			            (r.rows[j].memory < r.rows[i].memory || r.rows[j].step_time < r.rows[i].step_time || j < i);
+		assert_int_equal(r.frontier[i], !dominated);
+	}
+	calc_search_free(&r);
+	free(q);
+}
+
+/* The memory objective: the winner has the most headroom of the brute force. */
+static void test_objective_memory(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct bf *v;
+	int n;
+	double best = -INFINITY;
+	(void)state;
+	load_small(&p);
+	v = brute(&p, 8, 16, 8, &n);
+	for (int i = 0; i < n; i++)
+		if (v[i].valid && v[i].fits && p.gpu_memory - v[i].mem > best)
+			best = p.gpu_memory - v[i].mem;
+	calc_search_opts_init(&o);
+	o.objective = CALC_OBJ_MEMORY;
+	o.recheck = 0;
+	run(&p, &o, &r);
+	assert_true(r.ntop > 0);
+	assert_near(r.top[0].r.headroom, best, 1e-12);
+	for (int i = 1; i < r.ntop; i++)
+		assert_true(r.top[i].r.headroom <= r.top[i - 1].r.headroom);
+	calc_search_free(&r);
+	free(v);
+}
+
+/* The catalog: search.best.* of the context's plan equal the search's winner, and
+ * the search runs once per context. */
+static void test_catalog(void **state)
+{
+	struct calc_plan p;
+	struct calc_ctx c;
+	struct calc_diag d = {0};
+	struct calc_value v = {0};
+	const struct calc_search_result *r;
+	struct calc_table t;
+	(void)state;
+	load_small(&p);
+	calc_ctx_init(&c, &p);
+	r = calc_ctx_search(&c, &d);
+	assert_non_null(r);
+	assert_ptr_equal(calc_ctx_search(&c, &d), r);
+	assert_int_equal(calc_catalog_get(&c, "search.best.tp", &v, &d), 0);
+	assert_int_equal(v.num, r->top[0].r.c.tp);
+	assert_int_equal(calc_catalog_get(&c, "search.best.pp", &v, &d), 0);
+	assert_int_equal(v.num, r->top[0].r.c.pp);
+	assert_int_equal(calc_catalog_get(&c, "search.best.schedule", &v, &d), 0);
+	assert_string_equal(v.str, calc_schedule_name((enum calc_schedule)r->top[0].r.c.schedule));
+	assert_int_equal(calc_catalog_get(&c, "search.best.step_time", &v, &d), 0);
+	assert_near(v.num, r->top[0].r.step_time, 1e-15);
+	assert_int_equal(calc_catalog_build(&c, "search-heatmap", 1, NULL, &t, &d), 0);
+	assert_int_equal(t.nrows, r->ncells);
+	calc_table_free(&t);
+	assert_int_equal(calc_catalog_build(&c, "search-rejects", 0, NULL, &t, &d), 0);
+	assert_int_equal(t.nrows, CALC_REJ_N + 1);
+	assert_near(t.cells[(t.nrows - 1) * t.ncols + 1].v, (double)r->evaluated, 0);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+}
+
+/* A GPU count that is not a whole number of nodes is refused with a message. */
+static void test_bad_gpus(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct calc_diag d = {0};
+	(void)state;
+	load_small(&p);
+	calc_search_opts_init(&o);
+	o.ngpus = 1;
+	o.gpus[0] = 12; /* 8 GPUs per node */
+	assert_int_equal(calc_search(&p, &o, &r, &d), -1);
+	assert_non_null(strstr(d.text, "12 GPUs"));
+	calc_diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
+		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
+		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
