@@ -90,6 +90,7 @@ static double num(struct calc_ctx *c, const char *name, struct calc_diag *d, int
 static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                        struct calc_diag *d)
 {
+	calc_table_init(t, "recompute-compare", "Activation recomputation on this plan: memory against time");
 	static const char *const pol[] = {"none", "selective", "full"};
 	int cp = calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
 	int cact = calc_table_col(t, "activations", "B", CALC_D_GB, 1);
@@ -101,7 +102,6 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
 	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
 	int chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
 	int bad = 0;
-	snprintf(t->title, sizeof t->title, "Activation recomputation on this plan: memory against time");
 	for (int i = 0; i < 3; i++) {
 		char kv[64];
 		snprintf(kv, sizeof kv, "parallel.recompute=%s", pol[i]);
@@ -143,6 +143,7 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
 static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
 {
+	calc_table_init(t, "recipe-compare", "Recipes on this plan: memory, GPUs and time");
 	char list[256];
 	const char *given = calc_args_get(a, "recipes");
 	snprintf(list, sizeof list, "%s", given ? given : "megatron,fp8-te,fp8-lm");
@@ -159,7 +160,6 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
 	int cday = calc_table_col(t, "run", "s", CALC_D_DAYS, 1);
 	int bad = 0;
-	snprintf(t->title, sizeof t->title, "Recipes on this plan: memory, GPUs and time");
 	char *save = NULL;
 	for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
 		char kv[96];
@@ -217,10 +217,10 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 static int b_bubble_grid(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                          struct calc_diag *d)
 {
+	calc_table_init(t, "bubble-grid", "1F1B bubble share of the step, (p-1)/(m+p-1)");
 	static const int ps[] = {2, 4, 8, 16, 32, 64};
 	static const int ms[] = {1, 4, 8, 16, 32, 64, 128, 256, 512};
 	int np = (int)(sizeof ps / sizeof ps[0]), nm = (int)(sizeof ms / sizeof ms[0]);
-	snprintf(t->title, sizeof t->title, "1F1B bubble share of the step, (p-1)/(m+p-1)");
 	calc_table_col(t, "p", "1", CALC_D_INT, 0);
 	for (int j = 0; j < nm; j++) {
 		char h[32];
@@ -257,6 +257,7 @@ static int b_bubble_grid(struct calc_ctx *c, const struct calc_args *a, struct c
 static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
 {
+	calc_table_init(t, "monitor-stages", "Expected per-stage figures: the alert baselines");
 	const struct calc_memory *mem = calc_ctx_memory(c, d);
 	const struct calc_step *st = mem ? calc_ctx_step(c, d) : NULL;
 	if (!st)
@@ -265,7 +266,6 @@ static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	double m = (double)p->global_batch / ((double)p->micro_batch * p->dp);
 	const struct calc_layer_time *L = &st->layer;
 	double f1 = L->f + L->comm_f, b1 = L->b + L->w + L->recompute + L->comm_b;
-	snprintf(t->title, sizeof t->title, "Expected per-stage figures: the alert baselines");
 	int cs = calc_table_col(t, "stage", "1", CALC_D_INT, 0);
 	int cl = calc_table_col(t, "layers", "1", CALC_D_INT, 0);
 	int cf = calc_table_col(t, "forward / micro-batch", "s", CALC_D_MS, 1);
@@ -396,7 +396,7 @@ static int vpredict(const struct vrow *r, double *pred, double *mfu, int *vout, 
 static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                         struct calc_diag *d)
 {
-	snprintf(t->title, sizeof t->title, "Predicted against published: Narayanan 2021, Korthikanti 2022");
+	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021, Korthikanti 2022");
 	int cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	int cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
 	int cg = calc_table_col(t, "GPUs", "GPUs", CALC_D_INT, 0);
@@ -506,7 +506,10 @@ static int q_val_within(struct calc_ctx *c, struct calc_value *v, struct calc_di
 static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                          struct calc_diag *d)
 {
-	return calc_catalog_build(c, "states-by-size", 0, a, t, d);
+	if (calc_catalog_build(c, "states-by-size", 0, a, t, d) < 0)
+		return -1;
+	snprintf(t->name, sizeof t->name, "states-vs-size");
+	return 0;
 }
 
 
@@ -578,8 +581,8 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
 {
+	calc_table_init(t, "network-sweep", "Step time against inter-node bandwidth: the plan and its neighbours");
 	static const double gbps[] = {12.5, 25, 50, 100, 200, 400, 800};
-	snprintf(t->title, sizeof t->title, "Step time against inter-node bandwidth: the plan and its neighbours");
 	int cg = calc_table_col(t, "network per GPU (Gb/s)", "1", CALC_D_NUM, 4);
 	int cbw = calc_table_col(t, "inter_node_bw", "B/s", CALC_D_GBPS, 1);
 	int cpl = calc_table_col(t, "plan", "s", CALC_D_S, 2);
