@@ -1,6 +1,6 @@
 # figures/schedule-compare.gp -- every schedule at the plan's p and m: bubble share of the
 # step (bars, left axis) and total memory per GPU of the busiest stage (points, right
-# axis) with the GPU's usable capacity on the right axis.
+# axis), with the five-percent bubble budget as a dashed line.
 # Dataset schedule-compare (calc/pipeline.c): schedule, v, bubble_overhead,
 # bubble_fraction, simulated_fraction, inflight, param_copies, activations, total [bytes].
 
@@ -15,7 +15,8 @@ set yrange [0:*]
 set y2tics nomirror
 set y2range [0:*]
 set border 11 lc rgb '#555555'
-set key top left
+set key outside top center horizontal
 
 plot datafile using (100*column("simulated_fraction")):xtic(1) lt 1 title 'bubble (simulated)', \
-     '' using 0:(column("total")/GB) axes x1y2 with points lt 6 pt 7 ps 1.8 title 'memory per GPU (right axis)'
+     '' using 0:(column("total")/GB) axes x1y2 with points lt 6 pt 7 ps 1.8 title 'memory per GPU (right axis)', \
+     5 with lines @capacity_style title '5% bubble budget'

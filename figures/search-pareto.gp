@@ -10,7 +10,7 @@ set xlabel 'memory per GPU, worst stage (GB)'
 set ylabel 'time per optimizer step (s)'
 set yrange [T_min*0.97 : T_min*1.5]
 set xrange [0:*]
-set key top right opaque
+set key outside top center horizontal maxrows 2
 near(t) = t < T_min*1.5
 
 plot datafile every 5 using (near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lt 7 pt 7 ps 0.3 title 'valid configurations that fit (sample)', \
