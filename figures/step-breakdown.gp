@@ -6,7 +6,9 @@
 rows = int(system("awk 'END{print NR-1}' '".datafile."'"))
 set ylabel 'time per optimizer step (s)'
 set xlabel 'split (tensor x pipeline x data parallel)'
-set key top left horizontal maxcols 3
+set key outside top center horizontal maxrows 2
+set xtics rotate by -25 left font ',9' nomirror
+set bmargin 6
 if (rows < 1) {
 	set label 1 'no candidate split is valid for this plan' at graph 0.5, graph 0.5 center
 	set xrange [0:1]; set yrange [0:1]; unset xtics; unset ytics
@@ -17,7 +19,7 @@ if (rows < 1) {
 	set style fill solid 0.85 border rgb '#ffffff'
 	set boxwidth 0.6
 	set yrange [0:*]
-	set offsets 0, 0, graph 0.2, 0
+
 	plot datafile using "compute":xtic(1) title 'compute', \
 	     '' using "recompute" title 'recomputation', \
 	     '' using "tp_comm" title 'TP/CP communication', \
