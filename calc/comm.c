@@ -216,24 +216,24 @@ static int worst_layers(const struct calc_plan *p)
 	return w > 0 ? w : (p->model.layers + pp - 1) / pp;
 }
 
-/* Parameters held by one GPU of the most loaded stage: the first stage holds the
- * embedding, the last the LM head (or, tied with pp > 1, Megatron's copy of the
- * embedding); tensor parallelism divides everything (MEG-MEM, REFERENCES.md §1.2). */
+/* Parameters held by one GPU of the most loaded stage, counted as memory.c counts them
+ * (calc_memory_stage_params: TP shards the matrices and the vocabulary, norms and
+ * row-parallel biases stay replicated; the first stage holds the embedding, the last
+ * the LM head or, tied with pp > 1, Megatron's copy of the embedding; MEG-MEM,
+ * REFERENCES.md §1.2). */
 static double grad_params(const struct calc_plan *p)
 {
 	struct calc_params pr;
-	int pp = p->pp > 0 ? p->pp : 1, tp = p->tp > 0 ? p->tp : 1;
-	int L0 = p->layers_per_stage[0] > 0 ? p->layers_per_stage[0] : p->model.layers / pp;
-	int Ll = pp <= CALC_MAX_STAGES && p->layers_per_stage[pp - 1] > 0 ? p->layers_per_stage[pp - 1]
-	                                                                  : p->model.layers / pp;
-	double first, last;
+	int pp = p->pp > 0 ? p->pp : 1;
+	double w = 0;
 
 	calc_model_params(&p->model, &pr);
-	first = pr.layer * L0 + pr.embedding + pr.position;
-	if (pp == 1)
-		return (first + pr.lm_head + pr.final_norm) / tp;
-	last = pr.layer * Ll + pr.final_norm + (pr.lm_head > 0 ? pr.lm_head : pr.embedding);
-	return (first > last ? first : last) / tp;
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		double n = calc_memory_stage_params(p, &pr, i);
+		if (n > w)
+			w = n;
+	}
+	return w;
 }
 
 static int head_dim(const struct calc_model *m)

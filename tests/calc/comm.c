@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- collectives */
@@ -145,16 +146,29 @@ static void test_volumes_default(void **state)
 	 * 2 * 192 * 41,943,040 / 8 = 2,013,265,920 B, all on the network */
 	assert_near(c.dim[CALC_DIM_PP].bytes, 2013265920.0, 1e-12);
 	assert_near(c.dim[CALC_DIM_PP].net_bytes, 2013265920.0, 1e-12);
-	/* DP: the last stage holds 10 layers (12h^2 + 4h = 1,258,332,160 each), the final
-	 * norm (2h = 20,480) and Megatron's copy of the tied embedding (V h = 524,288,000):
-	 * 13,107,630,080 parameters, / tp 8 = 1,638,453,760 per GPU (the first stage has
-	 * 20,480 fewer).  ZeRO-1: reduce-scatter of 4-B grads + all-gather of 2-B weights,
-	 * 7/8 * 6 * 1,638,453,760 = 8,601,882,240 B. */
-	psi = (10 * 1258332160.0 + 20480 + 524288000) / 8;
+	/* DP: the last stage holds 10 layers of 12h^2 = 1,258,291,200 matrix parameters,
+	 * sharded over tp 8 (157,286,400 each), and 2 LayerNorms (4h = 40,960) replicated
+	 * on every TP rank as memory.c holds them (Megatron LayerNorm is not split); the
+	 * final norm (2h = 20,480, replicated) and Megatron's copy of the tied embedding
+	 * (V h / 8 = 65,536,000): 10 * 157,327,360 + 20,480 + 65,536,000 = 1,638,830,080
+	 * per GPU.  ZeRO-1: reduce-scatter of 4-B grads + all-gather of 2-B weights,
+	 * 7/8 * 6 * 1,638,830,080 = 8,603,857,920 B. */
+	psi = 10 * (1258291200.0 / 8 + 40960) + 20480 + 524288000.0 / 8;
+	assert_near(psi, 1638830080.0, 1e-12);
 	assert_near(c.grad_params, psi, 1e-12);
 	assert_near(c.dim[CALC_DIM_DP].bytes, 7.0 / 8 * 6 * psi, 1e-12);
 	assert_near(c.dim[CALC_DIM_CP].bytes, 0, 1e-12);
 	assert_near(c.bytes_total, 563714457600.0 + 2013265920.0 + 7.0 / 8 * 6 * psi, 1e-12);
+	/* The same count as the memory breakdown: gradients of the last stage (the most
+	 * parameters), unsharded by ZeRO-1, are psi x 4 B. */
+	{
+		struct calc_memory *mem = malloc(sizeof *mem);
+		struct calc_diag d = {0};
+		assert_int_equal(calc_memory(&p, mem, &d), 0);
+		assert_near(mem->st[7].gradients, psi * 4, 1e-12);
+		free(mem);
+		calc_diag_free(&d);
+	}
 }
 
 static void test_volumes_variants(void **state)
