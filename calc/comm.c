@@ -16,7 +16,8 @@
  *   CP  all-gather of K and V in forward, reduce-scatter of dK, dV in backward
  *       (Llama 3 §3.3.2; REFERENCES.md §4.7, derived).
  *   PP  b*s*h per stage boundary per micro-batch each way (Narayanan 2021 §3.2), x v
- *       with interleaving (§2.2.2), /t with scatter/gather (§4.1).
+ *       with interleaving (§2.2.2), /t with SP (the sharded tensor, Korthikanti 2022
+ *       §4.2.2) or with scatter/gather (§4.1).
  *   DP  gradient all-reduce 2*Psi; ZeRO-1/2 reduce-scatter + all-gather 2*Psi; ZeRO-3
  *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch.
  */
@@ -306,17 +307,21 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 		x->collective = "-";
 
 	/* PP: b*s*h per boundary per micro-batch each way (Narayanan 2021 §3.2), v times with
-	 * interleaving (§2.2.2); scatter/gather sends 1/t over the link and all-gathers on
-	 * NVLink (§4.1).  A stage in the middle sends activations forward and gradients back. */
+	 * interleaving (§2.2.2).  With sequence parallelism the stage output is already
+	 * sharded over the TP ranks (Korthikanti 2022 §4.2.2): each rank sends its b*s*h/t
+	 * slice and the next stage keeps it sharded, no gather.  Without SP the
+	 * scatter/gather optimisation sends 1/t over the link and all-gathers on NVLink
+	 * (Narayanan 2021 §4.1).  A stage in the middle sends activations forward and
+	 * gradients back. */
 	x = &out->dim[CALC_DIM_PP];
 	if (pp > 1) {
 		double S = b * s_loc * h * ACT_BYTES;
-		int sg = plan->p2p_scatter_gather && t > 1;
-		double send = sg ? S / t : S;
+		int sp = plan->sp && t > 1, sg = !sp && plan->p2p_scatter_gather && t > 1;
+		double send = sp || sg ? S / t : S;
 		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK};
 		out->p2p = calc_coll_time(CALC_COLL_P2P, send, &x->group, &l) +
 		           (sg ? calc_coll_time(CALC_COLL_ALLGATHER, S, &intra, &l) : 0);
-		x->collective = sg ? "send/recv (scatter/gather)" : "send/recv";
+		x->collective = sp ? "send/recv (SP shard)" : sg ? "send/recv (scatter/gather)" : "send/recv";
 		x->count = 2.0 * m * v;
 		x->bytes = x->count * send;
 		x->net_bytes = x->group.tier == CALC_TIER_NET ? x->bytes : 0;

@@ -171,12 +171,35 @@ static void test_volumes_default(void **state)
 	}
 }
 
+static void test_p2p_sp(void **state)
+{
+	/* One pipeline send of the default plan (SP, tp 8; PP stride 8, so every send
+	 * crosses the network: NDR 50 GB/s x 0.85 = 42.5 GB/s, 6 us).  With SP the stage
+	 * output is already sharded over the TP ranks (Korthikanti 2022 §4.2.2): each rank
+	 * sends bsh/t = 5,242,880 B and nothing is gathered: 6 us + 5,242,880 / 42.5e9 =
+	 * 129.36 us.  Without SP the scatter/gather optimisation (Narayanan 2021 §4.1) sends
+	 * the same slice and all-gathers the full bsh on NVLink: 7 steps x 3 us + 7/8 x
+	 * 41,943,040 / 370e9 = 120.19 us more. */
+	const char *nosp[] = {"parallel.sp=no"};
+	struct calc_plan p;
+	struct calc_comm c;
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &c);
+	assert_near(c.p2p, 6e-6 + BSH / 8 / 42.5e9, 1e-9);
+	assert_near(c.dim[CALC_DIM_PP].bytes, 2 * 192 * BSH / 8, 1e-12);
+	load_plan(&p, nosp, 1);
+	calc_comm(&p, &c);
+	assert_near(c.p2p, 6e-6 + BSH / 8 / 42.5e9 + 7 * 3e-6 + 7.0 / 8 * BSH / 370e9, 1e-9);
+}
+
 static void test_volumes_variants(void **state)
 {
 	struct calc_plan p;
 	struct calc_comm c, base;
 	const char *full[] = {"parallel.recompute=full"};
-	const char *nosg[] = {"parallel.p2p_scatter_gather=no", "parallel.schedule=interleaved", "parallel.vpp=2"};
+	const char *nosg[] = {"parallel.p2p_scatter_gather=no", "parallel.sp=no", "parallel.schedule=interleaved",
+	                      "parallel.vpp=2"};
 	const char *cp2[] = {"parallel.cp=2", "parallel.dp=4"};
 
 	load_plan(&p, NULL, 0);
@@ -185,9 +208,9 @@ static void test_volumes_variants(void **state)
 	load_plan(&p, full, 1);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_TP].bytes, base.dim[CALC_DIM_TP].bytes * 6 / 4, 1e-12);
-	/* no scatter/gather: the whole bsh per send; interleaving v = 2 doubles the sends
+	/* no SP and no scatter/gather: the whole bsh per send; interleaving v = 2 doubles the sends
 	 * (Narayanan §2.2.2): 2 * 192 * 2 * 41,943,040 = 32,212,254,720 B */
-	load_plan(&p, nosg, 3);
+	load_plan(&p, nosg, 4);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_PP].bytes, 2 * 192 * 2 * BSH, 1e-12);
 	/* CP = 2 (DP 4, m = 384): each rank holds s/2 tokens, so the TP messages halve;
@@ -254,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
+		cmocka_unit_test(test_p2p_sp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
