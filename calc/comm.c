@@ -18,8 +18,9 @@
  *   PP  b*s*h per stage boundary per micro-batch each way (Narayanan 2021 §3.2), x v
  *       with interleaving (§2.2.2), /t with SP (the sharded tensor, Korthikanti 2022
  *       §4.2.2) or with scatter/gather (§4.1).
- *   DP  gradient all-reduce 2*Psi; ZeRO-1/2 reduce-scatter + all-gather 2*Psi; ZeRO-3
- *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch.
+ *   DP  gradient all-reduce 2*Psi; ZeRO-1 reduce-scatter + all-gather 2*Psi; ZeRO-3
+ *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch; from ZeRO-2
+ *       on the reduce-scatter too (sharded gradients cannot accumulate locally).
  */
 #include "calc.h"
 
@@ -329,10 +330,14 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	} else
 		x->collective = "-";
 
-	/* DP over DP x CP ranks: ZeRO §7 -- all-reduce (2 Psi), ZeRO-1/2 reduce-scatter of
+	/* DP over DP x CP ranks: ZeRO §7 -- all-reduce (2 Psi), ZeRO-1 reduce-scatter of
 	 * gradients + all-gather of updated weights (2 Psi), ZeRO-3 one more all-gather of
-	 * weights, both gathers every micro-batch (3 Psi for m = 1).  Gradients travel at
-	 * the recipe's gradient precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2). */
+	 * weights, both gathers every micro-batch (3 Psi for m = 1).  From ZeRO-2 on a rank
+	 * keeps only its shard of the gradients (ZeRO §5.2), so each micro-batch's gradients
+	 * are reduce-scattered into the shard before the next micro-batch accumulates:
+	 * m reduce-scatters per step instead of one (DeepSpeed refuses ZeRO >= 2 with
+	 * pipeline parallelism for this reason).  Gradients travel at the recipe's gradient
+	 * precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2). */
 	x = &out->dim[CALC_DIM_DP];
 	out->grad_params = grad_params(plan) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1) {
@@ -347,13 +352,15 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 			x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
 			x->time = calc_coll_time(CALC_COLL_ALLREDUCE, G, &x->group, &l);
 		} else {
-			double ag = plan->zero >= 3 ? 2.0 * m : 1;
-			x->collective = plan->zero >= 3 ? "reduce-scatter + 2m all-gathers" : "reduce-scatter + all-gather";
-			x->count = 1 + ag;
-			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (G + ag * W);
-			x->net_bytes = calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
+			double ag = plan->zero >= 3 ? 2.0 * m : 1, rs = plan->zero >= 2 ? m : 1;
+			x->collective = plan->zero >= 3   ? "m reduce-scatters + 2m all-gathers"
+			              : plan->zero >= 2 ? "m reduce-scatters + all-gather"
+			                                : "reduce-scatter + all-gather";
+			x->count = rs + ag;
+			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (rs * G + ag * W);
+			x->net_bytes = rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
 			               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
-			x->time = calc_coll_time(CALC_COLL_REDUCESCATTER, G, &x->group, &l) +
+			x->time = rs * calc_coll_time(CALC_COLL_REDUCESCATTER, G, &x->group, &l) +
 			          ag * calc_coll_time(CALC_COLL_ALLGATHER, W, &x->group, &l);
 		}
 	} else

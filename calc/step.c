@@ -325,8 +325,10 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 		n = 1;
 	/* The gradient reduction of a step can hide behind the backward of the last
 	 * micro-batch and the parameter all-gather behind the next forward (Megatron
-	 * overlap_grad_reduce / overlap_param_gather); ZeRO-3 gathers behind every one. */
-	window = (st->tf + st->tb + st->tw) * (plan->zero >= 3 ? m : 1);
+	 * overlap_grad_reduce / overlap_param_gather).  From ZeRO-2 on every micro-batch
+	 * reduce-scatters its gradients (comm.c), each behind its own backward; ZeRO-3
+	 * also gathers the weights behind every forward. */
+	window = (plan->zero >= 2 ? m : 1) * (st->tb + st->tw) + (plan->zero >= 3 ? m : 1) * st->tf;
 	hid = ov * dp->time < window ? ov * dp->time : window;
 	st->dp_exposed = dp->time - hid;
 
