@@ -90,6 +90,9 @@ static const struct calc_gpu gpus[] = {
  * Cluster tiers as comm.c uses them (REFERENCES.md §4.5-4.6, §6):
  * - intra_busbw is the NCCL ring bus bandwidth, used for every collective inside a node
  *   (the NVLS all-reduce peak, ~480 GB/s on H100 per nccl-tests #212, is not assumed).
+ *   H100: 370 GB/s measured (#212).  A100 and B200: derived from the NVLink line rate
+ *   per direction with the same protocol factor 370/450 = 0.82 (no collective
+ *   measurement at hand; A100's 195 GB/s sendrecv figure measures point-to-point).
  * - Latencies are per ring step (the alpha of the alpha-beta cost): small-message
  *   all-reduce over 2 GPUs (2 steps) takes about 6 us on H100 NVLink (nvidia/nccl #1259)
  *   and about 10 us on A100 (nvidia/nccl #583), so 3 us per NVLink step; 6 us per
@@ -103,8 +106,10 @@ static const struct calc_cluster_preset clusters[] = {
 	 "NVLink4 450 GB/s per direction and ring busbw 370 GB/s: NCCL maintainer, nvidia/nccl-tests #212; "
 	 "one NDR 400 Gb/s NIC per GPU (MLCommons H100 system descriptions)"},
 	{"dgx-a100-hdr", "DGX A100: 8 x A100 80 GB per node, NVLink3, 8 x 200 Gb/s HDR InfiniBand", "a100-80g", 8,
-	 300 * GB, 195 * GB, 25 * GB, 3e-6, 6e-6, 1.50,
-	 "NVLink3 600 GB/s bidirectional; sendrecv busbw 195 GB/s measured on 8 A100; 8 x HDR 200 Gb/s per node "
+	 300 * GB, 300 * GB * 370 / 450, 25 * GB, 3e-6, 6e-6, 1.50,
+	 "NVLink3 600 GB/s bidirectional (300 GB/s line rate per direction); collective busbw 247 GB/s derived "
+	 "from the line rate with the protocol factor 370/450 NCCL reaches on H100 (nvidia/nccl-tests #212), "
+	 "not measured on A100 (the 195 GB/s A100 figure is a sendrecv measurement); 8 x HDR 200 Gb/s per node "
 	 "(Narayanan et al. 2021 §5)"},
 	{"hgx-h200-ndr", "HGX H200: 8 x H200 per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h200-141g", 8,
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 3.50,

@@ -302,6 +302,19 @@ static void test_tp_across_nodes(void **state)
 	assert_true(c16.tp_layer_f > c8.tp_layer_f);
 }
 
+static void test_a100_busbw(void **state)
+{
+	/* dgx-a100-hdr: collective busbw from the NVLink3 line rate per direction (300 GB/s,
+	 * REFERENCES.md §6) times the protocol factor NCCL shows on H100 (370 / 450,
+	 * nvidia/nccl-tests #212): 246.67 GB/s, not the 195 GB/s sendrecv measurement. */
+	const struct calc_cluster_preset *c = calc_preset_cluster("dgx-a100-hdr");
+	const struct calc_cluster_preset *h = calc_preset_cluster("dgx-h100-ndr");
+
+	assert_non_null(c);
+	assert_near(c->intra_busbw, 246.666667e9, 1e-6);
+	assert_near(c->intra_busbw / c->intra_bw, h->intra_busbw / h->intra_bw, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
+		cmocka_unit_test(test_a100_busbw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
