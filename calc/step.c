@@ -5,7 +5,9 @@
  * with selective recomputation), Narayanan et al. 2021 Eq. 3 (full recomputation), with
  * the per-layer terms of Narayanan's appendix (QKV, QK^T, attention x V, out-proj, MLP)
  * generalised to GQA and SwiGLU.  MFU / HFU as PaLM (Chowdhery et al. 2022 §4) and
- * Korthikanti 2022 §6.3 define them, against the dense tensor peak (REFERENCES.md §6).
+ * Korthikanti 2022 §6.3 define them, against the dense BF16 tensor peak (REFERENCES.md
+ * §6; Llama 3 reports "BF16 MFU"), also for FP8 recipes, which get a second, named
+ * figure against the FP8 peak.
  *
  * Op times: each GEMM and the attention core is a roofline, max(FLOPs / (peak * eff),
  * bytes / HBM bandwidth); norms, residual adds, dropout and the activation function are
@@ -164,7 +166,9 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
 
 /* Per micro-batch times of the embedding (first stage) and of the LM head with the
  * loss (last stage): the logits GEMM T x h x V/t (vocabulary-parallel, Megatron) and
- * about 10 bytes per logit of cross-entropy traffic (bf16 write, fp32 read + write). */
+ * about 10 bytes per logit of cross-entropy traffic (bf16 write, fp32 read + write).
+ * The output head stays in BF16 in FP8 recipes (DeepSeek-V3 §3.3.1 keeps the
+ * embedding, output head, attention and norms in higher precision). */
 struct ends {
 	double first_f, first_b, first_w, last_f, last_b, last_w;
 };
@@ -175,7 +179,7 @@ static void end_times(const struct calc_plan *plan, struct ends *e)
 	double t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
-	double peak = gemm_peak(plan) * plan->gemm_eff;
+	double peak = plan->gpu.bf16_flops * plan->gemm_eff;
 	double lg = gemm_time(T, V / t, h, peak, hbm, 2), ce = T * 10 * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
@@ -357,11 +361,13 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;
 
 	calc_flops(plan, &st->flops);
-	st->peak = gemm_peak(plan);
+	st->peak = plan->gpu.bf16_flops;
+	st->gemm_peak = gemm_peak(plan);
 	st->model_tflops = st->flops.model / st->time / n;
 	st->hw_tflops = st->flops.hardware / st->time / n;
 	st->mfu = st->model_tflops / st->peak;
 	st->hfu = st->hw_tflops / st->peak;
+	st->mfu_fp8 = st->gemm_peak != st->peak ? st->model_tflops / st->gemm_peak : 0;
 	st->tokens_per_s = tokens_step / st->time;
 	st->steps = plan->tokens / tokens_step;
 	st->run_time = st->steps * st->time;
@@ -459,6 +465,7 @@ Q(q_bubble_frac, st->bubble / st->time)
 Q(q_dp_exposed, st->dp_exposed)
 Q(q_optimizer, st->optimizer)
 Q(q_mfu, st->mfu)
+Q(q_mfu_fp8, st->mfu_fp8)
 Q(q_hfu, st->hfu)
 Q(q_model_tflops, st->model_tflops)
 Q(q_hw_tflops, st->hw_tflops)
@@ -487,15 +494,16 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.dp_exposed", "s", "gradient reduction not hidden behind the backward", q_dp_exposed},
 	{"step.pp_exposed", "s", "pipeline sends on the fill and drain path", q_pp_exposed},
 	{"step.optimizer", "s", "optimizer step", q_optimizer},
-	{"step.mfu", "1", "model FLOPs utilisation (PaLM §4), against the dense peak", q_mfu},
-	{"step.hfu", "1", "hardware FLOPs utilisation (incl. recomputation), against the dense peak", q_hfu},
+	{"step.mfu", "1", "model FLOPs utilisation (PaLM §4), against the dense BF16 peak", q_mfu},
+	{"step.mfu_fp8", "1", "FP8 recipes: model FLOPs utilisation against the dense FP8 peak (else 0)", q_mfu_fp8},
+	{"step.hfu", "1", "hardware FLOPs utilisation (incl. recomputation), against the dense BF16 peak", q_hfu},
 	{"step.model_tflops_per_gpu", "FLOP/s", "model FLOPs per second per GPU", q_model_tflops},
 	{"step.hardware_tflops_per_gpu", "FLOP/s", "hardware FLOPs per second per GPU", q_hw_tflops},
 	{"step.tokens_per_s", "tokens/s", "tokens per second of the whole job", q_tokens_per_s},
 	{"step.model_flops", "FLOP", "model FLOPs per step, all GPUs (Korthikanti 2022 Eq. 7)", q_model_flops},
 	{"step.hardware_flops", "FLOP", "hardware FLOPs per step, all GPUs (Eq. 8 / Narayanan Eq. 3)", q_hw_flops},
 	{"step.flops_per_token", "FLOP", "model FLOPs per token", q_flops_token},
-	{"step.peak_flops", "FLOP/s", "dense tensor peak of one GPU the MFU is measured against", q_peak},
+	{"step.peak_flops", "FLOP/s", "dense BF16 tensor peak of one GPU the MFU is measured against", q_peak},
 	{"step.layer_forward", "s", "forward of one layer for one micro-batch (compute only)", q_layer_f},
 	{"step.layer_backward", "s", "backward of one layer for one micro-batch (B + W, compute only)", q_layer_b},
 	{"run.steps", "1", "optimizer steps for the token budget", q_steps},
@@ -560,6 +568,8 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 	ROW("step.time", "s", st->time);
 	ROW("step.mfu", "%", 100 * st->mfu);
 	ROW("step.hfu", "%", 100 * st->hfu);
+	if (st->mfu_fp8 > 0)
+		ROW("step.mfu_fp8", "%", 100 * st->mfu_fp8);
 	ROW("step.model_tflops_per_gpu", "TFLOP/s", st->model_tflops / 1e12);
 	ROW("step.hardware_tflops_per_gpu", "TFLOP/s", st->hw_tflops / 1e12);
 	ROW("step.peak_flops", "TFLOP/s", st->peak / 1e12);
@@ -579,8 +589,12 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 		calc_table_num(t, r, cv, rows[i].v);
 		calc_table_str(t, r, cu, rows[i].unit);
 	}
-	calc_table_note(t, "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
-	                   "dense (no-sparsity) tensor peak the GEMMs run at (REFERENCES.md §6).");
+	calc_table_note(t, st->mfu_fp8 > 0
+	                       ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
+	                         "(no-sparsity) BF16 peak (REFERENCES.md §6); step.mfu_fp8 measures the same "
+	                         "model FLOPs against the dense FP8 peak the layer GEMMs run at."
+	                       : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
+	                         "dense (no-sparsity) BF16 tensor peak (REFERENCES.md §6).");
 	return 0;
 }
 

@@ -270,6 +270,34 @@ static void test_fast_even_default(void **state)
 	assert_near(b.comm.bytes_total, a.comm.bytes_total, 1e-12);
 }
 
+/* FP8 recipes: MFU against the dense BF16 peak (REFERENCES.md §6; Llama 3 reports
+ * "BF16 MFU"), a second figure against the FP8 peak; the LM head in BF16 (DeepSeek-V3
+ * §3.3.1).  Default plan (H100: BF16 989, FP8 1,979 TFLOP/s; HBM 3.35 TB/s) with the
+ * fp8-te recipe. */
+static void test_fp8_mfu_and_head(void **state)
+{
+	const char *s[] = {"training.recipe=fp8-te"};
+	struct calc_plan p;
+	struct calc_step st;
+	double T = 2048, Vt = 51200 / 8.0, h = 10240, lg, ce, head;
+
+	load_plan(&p, s, 1);
+	calc_step_fast(&p, &st);
+	assert_near(st.peak, 989e12, 1e-12);
+	assert_near(st.gemm_peak, 1979e12, 1e-12);
+	assert_near(st.mfu, st.model_tflops / 989e12, 1e-12);
+	assert_near(st.mfu_fp8, st.model_tflops / 1979e12, 1e-12);
+	/* The last stage's forward is 10 layers plus the logits GEMM, T x h x V/t at the
+	 * BF16 peak x efficiency.gemm (compute bound: 2 T h V/t = 2.684e11 FLOP over
+	 * 989e12 x eff against (T h + h V/t + T V/t) x 2 B = 0.199 GB over 3.35 TB/s =
+	 * 59 us), and the cross-entropy traffic of 10 B per logit. */
+	assert_int_equal(st.critical, 7);
+	lg = 2 * T * Vt * h / (989e12 * p.gemm_eff);
+	ce = T * 10 * Vt / 3350e9;
+	head = st.tf - 10 * (st.layer.f + st.layer.comm_f);
+	assert_near(head, lg + ce, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,7 +306,7 @@ int main(void)
 		cmocka_unit_test(test_roofline),         cmocka_unit_test(test_layer_kor22_table4),
 		cmocka_unit_test(test_breakdown_sums),   cmocka_unit_test(test_run_totals),
 		cmocka_unit_test(test_overlap_knobs),    cmocka_unit_test(test_fast_vs_simulator),
-		cmocka_unit_test(test_fast_even_default),
+		cmocka_unit_test(test_fast_even_default), cmocka_unit_test(test_fp8_mfu_and_head),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
