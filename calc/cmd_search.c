@@ -146,7 +146,7 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	for (int i = 0; i < o->ngpus; i++)
 		printf(" %d", o->gpus[i]);
 	printf("\ntraining: global batch %d x %d tokens, recipe %s\n", p->global_batch, p->seq_len,
-	       o->vary_recipe ? "(all)" : p->recipe->name);
+	       o->vary_recipe ? "(every recipe that holds gradients)" : p->recipe->name);
 	printf("grid: tp | N; pp | N/tp (%s); cp <= %d; micro-batch 1..%d; gpipe, 1f1b, zb-h1, zb-h2, dualpipe, "
 	       "interleaved vpp 2..%d; recompute none/selective/full; sp; ZeRO 0-3\n",
 	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb, o->max_vpp);

@@ -762,15 +762,24 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 	long long key = 0;
 	int gpn0 = plan->gpus_per_node;
 
+	/* A recipe without gradients (seed: the textbook memory baseline, weights and
+	 * Adam state only) does not train: it is left out of --vary recipe and refused
+	 * as the plan's own recipe. */
 	if (o->vary_recipe) {
 		for (int i = 0; calc_recipe_at(i) && nr < 32; i++)
-			recipes[nr++] = i;
+			if (calc_recipe_bytes(calc_recipe_at(i), CALC_T_GRAD) > 0)
+				recipes[nr++] = i;
 	} else {
 		for (int i = 0; calc_recipe_at(i); i++)
 			if (calc_recipe_at(i) == plan->recipe)
 				recipes[nr++] = i;
 		if (!nr)
 			return calc_error(d, plan->file, 0, "search: the plan's recipe is not a preset recipe");
+		if (!(calc_recipe_bytes(plan->recipe, CALC_T_GRAD) > 0))
+			return calc_error(d, plan->file, 0,
+			                  "search: training.recipe = %s holds no gradients (a memory baseline, not a "
+			                  "trainable recipe); choose another recipe or --vary recipe",
+			                  plan->recipe->name);
 	}
 	for (int g = 0; g < o->ngpus; g++) {
 		int n = o->gpus[g];

@@ -395,6 +395,11 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	double busy;
 
 	memset(st, 0, sizeof *st);
+	if (plan->recipe && !(calc_recipe_bytes(plan->recipe, CALC_T_GRAD) > 0))
+		return calc_error(d, plan->file, 0,
+		                  "training.recipe = %s holds no gradients (a memory baseline, not a trainable "
+		                  "recipe): it has no step time; choose a recipe that trains",
+		                  plan->recipe->name);
 	calc_comm(plan, &st->comm);
 	calc_layer_time(plan, &st->comm, &st->layer);
 	if (p > CALC_MAX_STAGES)

@@ -437,9 +437,18 @@ static void test_reject_reasons(void **state)
 		o.even_only = 0;
 		o.vary_recipe = 1;
 		run(&p, &o, &r);
-		for (int i = 0; calc_recipe_at(i); i++, nrec++)
-			fp8 += calc_recipe_at(i)->fp8_compute;
+		/* recipes without gradients (seed, REFERENCES.md §1's memory baseline) are not
+		 * searched: no row carries one */
+		for (int i = 0; calc_recipe_at(i); i++)
+			if (calc_recipe_bytes(calc_recipe_at(i), CALC_T_GRAD) > 0) {
+				nrec++;
+				fp8 += calc_recipe_at(i)->fp8_compute;
+			}
 		assert_true(fp8 > 0);
+		assert_true(nrec > 0);
+		for (long long i = 0; i < r.nrows; i++)
+			assert_true(calc_recipe_bytes(calc_recipe_at(r.rows[i].c.recipe), CALC_T_GRAD) > 0);
+		assert_int_equal(r.evaluated % nrec, 0);
 		/* every configuration of an FP8 recipe, and only those: each recipe has the same grid */
 		assert_int_equal(r.rejected[CALC_REJ_FP8], r.evaluated / nrec * fp8);
 		for (long long i = 0; i < r.nrows; i++)
@@ -558,12 +567,38 @@ static void test_bad_gpus(void **state)
 	calc_diag_free(&d);
 }
 
+/* The seed recipe holds no gradients (REFERENCES.md §1: weights + Adam moments, the
+ * textbook memory baseline): as the plan's recipe it is refused by the search and by
+ * the step time, with the reason. */
+static void test_seed_refused(void **state)
+{
+	const char *sets[NSMALL + 1];
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_diag d = {0};
+	(void)state;
+	memcpy(sets, small_sets, sizeof small_sets);
+	sets[NSMALL] = "training.recipe=seed";
+	load_plan(&p, sets, NSMALL + 1);
+	calc_search_opts_init(&o);
+	assert_int_equal(calc_search(&p, &o, &r, &d), -1);
+	assert_non_null(strstr(d.text, "no gradients"));
+	calc_diag_free(&d);
+	assert_int_equal(calc_step(&p, st, &d), -1);
+	assert_non_null(strstr(d.text, "no gradients"));
+	calc_diag_free(&d);
+	free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
 		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
+		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
