@@ -79,6 +79,10 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 					}
 					for (int s = 0; s < ns; s++)
 						for (int rc = 0; rc < 3; rc++)
+							/* with FlashAttention selective is the same configuration
+							 * as none (no s^2 scores stored or recomputed either
+							 * way): the search keeps only none */
+							if (!(rc == CALC_RC_SELECTIVE && base->flash_attention))
 							for (int sp = 0; sp < (tp > 1 ? 2 : 1); sp++)
 								for (int z = 0; z < 4; z++) {
 									struct calc_diag d = {0};
@@ -348,7 +352,7 @@ static const struct calc_search_row *find(const struct calc_search_result *r, in
 	for (long long i = 0; i < r->nrows; i++) {
 		const struct calc_search_cfg *c = &r->rows[i].c;
 		if (c->tp == tp && c->pp == pp && c->cp == cp && c->micro_batch == mb && c->schedule == sched &&
-		    c->vpp == vpp && c->recompute == CALC_RC_SELECTIVE && c->zero == 1)
+		    c->vpp == vpp && c->recompute == CALC_RC_NONE && c->zero == 1)
 			return &r->rows[i];
 	}
 	fail_msg("configuration tp %d pp %d cp %d mb %d not in the rows", tp, pp, cp, mb);
