@@ -243,6 +243,9 @@ struct calc_plan {
 	int uneven_stages;     /* 1: layers_per_stage was given explicitly */
 	int p2p_scatter_gather; /* 1: PP sends split over the TP ranks (Narayanan 2021 §4.1) */
 	char placement[32];    /* group order innermost first, e.g. "tp-cp-pp-dp" */
+	int post_validation;   /* 1: ZB-H2 runs steps back to back, the optimizer's global
+	                          checks validated afterwards (Qi et al. 2024 §4); 0: each
+	                          step ends in a flush (default) */
 
 	/* [overhead] named per-GPU memory overheads */
 	double cuda_context;   /* CUDA context, kernels and library modules [bytes] */

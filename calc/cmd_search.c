@@ -152,6 +152,10 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb, o->max_vpp,
 	       p->flash_attention ? "none/full (with FlashAttention selective equals none: kept as none)"
 	                          : "none/selective/full");
+	printf("zb-h2 %s\n", p->post_validation
+	                        ? "without a flush between steps (parallel.post_validation = yes, Qi et al. 2024 §4)"
+	                        : "with a flush between steps (parallel.post_validation = no): bubble (p-1) max(F, "
+	                          "F+B-2W), not the back-to-back (p-1)(F+B-2W)");
 	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
 	if (r->ntop) {

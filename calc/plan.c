@@ -103,6 +103,7 @@ static const struct key keys[] = {
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: even)"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
 	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
+	{"parallel", "post_validation", K_BOOL, 0, P(post_validation), 0, 1, NULL, "bool", "ZB-H2 without a flush between steps (Qi et al. 2024 §4; default no)"},
 
 	{"overhead", "cuda_context", K_NUM, CALC_U_BYTES, P(cuda_context), 0, 1e12, NULL, "bytes", "CUDA context, kernels and library modules per GPU"},
 	{"overhead", "nccl_buffers", K_NUM, CALC_U_BYTES, P(nccl_buffers), 0, 1e12, NULL, "bytes", "NCCL communicator buffers per GPU"},
@@ -777,6 +778,9 @@ static void plan_reset(struct calc_plan *p)
 	p->cp = 1;
 	p->vpp = 1;
 	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
+	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer
+	                              * step run between them in step.c, and post-validation
+	                              * (Qi et al. 2024 §4) is not in Megatron-LM */
 	p->inter_node_eff = 0.85;    /* REFERENCES.md §6: ~0.8-0.9 of g x B_nic */
 	p->cuda_context = 0.75e9;    /* CUDA context + PyTorch/cuBLAS/cuDNN/NCCL modules: ~0.5-1 GB */
 	p->nccl_buffers = 0.5e9;     /* NCCL_BUFFSIZE 4 MiB x channels x peers, a few communicators */

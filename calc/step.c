@@ -279,7 +279,11 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 
 /* Closed-form pipeline idle time of the critical stage (REFERENCES.md §3):
  * GPipe / 1F1B (p-1)(F+B+W) (Narayanan 2021 §2.2.1), interleaved (p-1)(F+B+W)/v
- * (§2.2.2), ZB-H1 (p-1)(F+B-W), ZB-H2 (p-1)(F+B-2W) (Qi et al. 2024 Table 2),
+ * (§2.2.2), ZB-H1 (p-1)(F+B-W), ZB-H2 (p-1)(F+B-2W) (Qi et al. 2024 Table 2) only
+ * with post-validation (§4: no flush between steps, parallel.post_validation);
+ * flushed, the last stage cannot start before p-1 forwards have run, so ZB-H2 idles
+ * (p-1) max(F, F+B-2W) (derived; the simulator's single step gives the same,
+ * tests/calc/step.c),
  * DualPipe (p/2-1)(F&B + B' - 3W) with F&B = F+B+W and B' = B+W (DeepSeek-V3 Table 2);
  * plus one send each way per stage boundary on the fill and drain paths. */
 static double closed_bubble(const struct calc_plan *plan, const struct calc_step *st)
@@ -298,6 +302,8 @@ static double closed_bubble(const struct calc_plan *plan, const struct calc_step
 		break;
 	case CALC_SCHED_ZBH2:
 		b = (p - 1) * (F + B - 2 * W);
+		if (!plan->post_validation && b < (p - 1) * F)
+			b = (p - 1) * F;
 		break;
 	case CALC_SCHED_DUALPIPE:
 		b = (p / 2.0 - 1) * (F + 2 * B - W);
@@ -410,6 +416,9 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	c->m = calc_plan_microbatches(plan);
 	c->v = plan->schedule == CALC_SCHED_INTERLEAVED && plan->vpp > 0 ? plan->vpp : 1;
 	c->p2p = st->comm.p2p;
+	/* ZB-H2 with post-validation runs steps back to back: the steady-state period of
+	 * two simulated steps; otherwise one step from an empty pipeline to a flush. */
+	c->steps = plan->schedule == CALC_SCHED_ZBH2 && plan->post_validation ? 2 : 1;
 	busy = fill_stages(plan, st, c);
 	memset(&res, 0, sizeof res);
 	if (calc_pipeline_simulate(c, &res, d) < 0) {
@@ -417,8 +426,8 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 		calc_pp_result_free(&res);
 		return -1;
 	}
-	st->makespan = res.makespan;
-	st->bubble = res.makespan - busy;
+	st->makespan = c->steps > 1 ? res.period : res.makespan;
+	st->bubble = st->makespan - busy;
 	if (st->bubble < 0)
 		st->bubble = 0;
 	calc_pp_result_free(&res);

@@ -9,6 +9,7 @@
  */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- FLOPs */
@@ -298,6 +299,55 @@ static void test_fp8_mfu_and_head(void **state)
 	assert_near(head, lg + ce, 1e-9);
 }
 
+/* ZB-H2's zero bubble needs steps back to back, the optimizer's global checks
+ * validated afterwards (Qi et al. 2024 §4, post-validation).  With a flush between
+ * steps the last stage cannot start before p-1 forwards: (p-1) max(F, F+B-2W). */
+static void test_zbh2_flush(void **state)
+{
+	const char *flush[] = {"parallel.schedule=zb-h2"};
+	const char *post[] = {"parallel.schedule=zb-h2", "parallel.post_validation=yes"};
+	struct calc_plan p;
+	struct calc_step *fa = malloc(sizeof *fa), *sa = malloc(sizeof *sa);
+	struct calc_step *fb = malloc(sizeof *fb), *sb = malloc(sizeof *sb);
+	struct calc_pp_costs *c = calloc(1, sizeof *c);
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+
+	/* The simulator on unit costs, p = 4, m = 8: one flushed step idles (p-1) F = 3
+	 * per stage (F + B - 2W = 0); two steps back to back reach the paper's 0 bubble in
+	 * the steady-state period: 8 x 3 = 24. */
+	c->sched = CALC_SCHED_ZBH2, c->p = 4, c->m = 8, c->v = 1, c->steps = 1;
+	for (int i = 0; i < 4; i++)
+		c->tf[i] = c->tb[i] = c->tw[i] = 1;
+	memset(&r, 0, sizeof r);
+	assert_int_equal(calc_pipeline_simulate(c, &r, &d), 0);
+	assert_near(r.makespan, 24 + 3, 1e-12);
+	calc_pp_result_free(&r);
+	c->steps = 2;
+	memset(&r, 0, sizeof r);
+	assert_int_equal(calc_pipeline_simulate(c, &r, &d), 0);
+	assert_near(r.period, 24, 1e-12);
+	calc_pp_result_free(&r);
+
+	/* Default plan (p = 8): flushed, the fast path charges 7 max(F, F+B-2W) plus the
+	 * sends on the fill and drain; the simulator agrees within 2%. */
+	load_plan(&p, flush, 1);
+	calc_step_fast(&p, fa);
+	assert_int_equal(calc_step(&p, sa, &d), 0);
+	assert_near(fa->bubble, 7 * fmax(fa->tf, fa->tf + fa->tb - 2 * fa->tw) + 14 * fa->comm.p2p, 1e-12);
+	assert_near(fa->time, sa->time, 0.02);
+	/* post-validation on: the paper's (p-1)(F+B-2W), at least 0, and the simulator's
+	 * steady-state period */
+	load_plan(&p, post, 2);
+	calc_step_fast(&p, fb);
+	assert_int_equal(calc_step(&p, sb, &d), 0);
+	assert_near(fb->bubble, 7 * fmax(0, fb->tf + fb->tb - 2 * fb->tw) + 14 * fb->comm.p2p, 1e-12);
+	assert_near(fb->time, sb->time, 0.02);
+	assert_true(sa->time > sb->time);
+	calc_diag_free(&d);
+	free(c), free(fa), free(sa), free(fb), free(sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_breakdown_sums),   cmocka_unit_test(test_run_totals),
 		cmocka_unit_test(test_overlap_knobs),    cmocka_unit_test(test_fast_vs_simulator),
 		cmocka_unit_test(test_fast_even_default), cmocka_unit_test(test_fp8_mfu_and_head),
+		cmocka_unit_test(test_zbh2_flush),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
