@@ -189,6 +189,13 @@ double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass c
 /* ======================================================================== */
 
 enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL };
+/* How hardware FLOPs (HFU) count recomputation (step.c calc_flops). */
+enum calc_hfu_count {
+	CALC_HFU_EXECUTED, /* what runs: selective +1 attention-core forward, FlashAttention's
+	                      backward +QK^T, full +1 forward of every layer */
+	CALC_HFU_KOR22,    /* Korthikanti 2022 Eq. 8 for selective / FlashAttention, Narayanan
+	                      2021 Eq. 3 for full (reproduces KOR22 Table 5's HFU/MFU) */
+};
 enum calc_schedule {
 	CALC_SCHED_GPIPE,
 	CALC_SCHED_1F1B,
@@ -259,6 +266,7 @@ struct calc_plan {
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
+	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 
 	/* bookkeeping of the loader: which values were derived, where each key was set */
 	int dp_auto;           /* 1: dp derived from the GPU count */

@@ -46,6 +46,7 @@ struct key {
 static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
+static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
@@ -114,6 +115,7 @@ static const struct key keys[] = {
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
+	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
 	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
 };
 
@@ -791,6 +793,10 @@ static void plan_reset(struct calc_plan *p)
 	p->dp_overlap = 0.8;
 	p->tp_overlap = 0.0;
 	p->optimizer_time = -1;
+	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's
+	 * convention, which charges 3 attention cores for selective recomputation and for
+	 * FlashAttention alike, and is kept for comparisons with KOR22 Table 5 */
+	p->hfu_count = CALC_HFU_EXECUTED;
 }
 
 int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *sets, int nsets,

@@ -1,8 +1,9 @@
 /*
  * step.c -- FLOPs, op-level times, step time, MFU/HFU, run time and cost.
  *
- * FLOPs: Korthikanti et al. 2022 App. A Eq. 7 (model FLOPs) and Eq. 8 (hardware FLOPs
- * with selective recomputation), Narayanan et al. 2021 Eq. 3 (full recomputation), with
+ * FLOPs: Korthikanti et al. 2022 App. A Eq. 7 (model FLOPs); hardware FLOPs either as
+ * executed (efficiency.hfu_count = executed, the default) or by Korthikanti's Eq. 8
+ * (selective recomputation) and Narayanan et al. 2021 Eq. 3 (full recomputation), with
  * the per-layer terms of Narayanan's appendix (QKV, QK^T, attention x V, out-proj, MLP)
  * generalised to GQA and SwiGLU.  MFU / HFU as PaLM (Chowdhery et al. 2022 §4) and
  * Korthikanti 2022 §6.3 define them, against the dense BF16 tensor peak (REFERENCES.md
@@ -64,17 +65,33 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 	out->per_token = 3 * fwd;
 	out->model = out->per_token * tokens;
 	out->attn_share = 3 * L * A / out->per_token;
-	if (plan->recompute == CALC_RC_FULL)
-		/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
-		 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
-		extra = L * (G + A);
-	else if (plan->recompute == CALC_RC_SELECTIVE || plan->flash_attention)
-		/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the attention
-		 * term s/(6h) counted twice (flash attention recomputes the same scores in its
-		 * backward, REFERENCES.md §2 FlashAttention note). */
-		extra = 3 * L * A;
-	else
+	if (plan->hfu_count == CALC_HFU_KOR22) {
+		if (plan->recompute == CALC_RC_FULL)
+			/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
+			 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
+			extra = L * (G + A);
+		else if (plan->recompute == CALC_RC_SELECTIVE || plan->flash_attention)
+			/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the
+			 * attention term s/(6h) counted twice more: 3 A per layer over Eq. 7,
+			 * charged to FlashAttention's recomputation too. */
+			extra = 3 * L * A;
+		else
+			extra = 0;
+	} else {
+		/* Executed: count the operations that run again.  Full recomputation re-runs
+		 * the forward of every layer, attention included (G + A; Narayanan Eq. 3);
+		 * selective recomputation without FlashAttention re-runs the attention core's
+		 * forward, QK^T and attention x V (A; Korthikanti 2022 §5); FlashAttention's
+		 * backward recomputes the scores QK^T (A/2; Dao 2023 §3.1.2), also after a
+		 * full recomputation, and makes selective recomputation moot. */
 		extra = 0;
+		if (plan->recompute == CALC_RC_FULL)
+			extra += L * (G + A);
+		if (plan->flash_attention)
+			extra += L * A / 2;
+		else if (plan->recompute == CALC_RC_SELECTIVE)
+			extra += L * A;
+	}
 	out->hardware = out->model + extra * tokens;
 }
 
@@ -603,12 +620,19 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 		calc_table_num(t, r, cv, rows[i].v);
 		calc_table_str(t, r, cu, rows[i].unit);
 	}
-	calc_table_note(t, st->mfu_fp8 > 0
-	                       ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
-	                         "(no-sparsity) BF16 peak (REFERENCES.md §6); step.mfu_fp8 measures the same "
-	                         "model FLOPs against the dense FP8 peak the layer GEMMs run at."
-	                       : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
-	                         "dense (no-sparsity) BF16 tensor peak (REFERENCES.md §6).");
+	{
+		char note[512];
+		snprintf(note, sizeof note, "%s HFU counts recomputation %s.",
+		         st->mfu_fp8 > 0 ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
+		                           "(no-sparsity) BF16 peak (REFERENCES.md §6); step.mfu_fp8 measures the same "
+		                           "model FLOPs against the dense FP8 peak the layer GEMMs run at."
+		                         : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
+		                           "dense (no-sparsity) BF16 tensor peak (REFERENCES.md §6).",
+		         c->plan.hfu_count == CALC_HFU_KOR22
+		             ? "by Korthikanti 2022 Eq. 8 / Narayanan 2021 Eq. 3 (efficiency.hfu_count = kor22-eq8)"
+		             : "as executed (efficiency.hfu_count = executed)");
+		calc_table_note(t, note);
+	}
 	return 0;
 }
 

@@ -18,7 +18,8 @@
 static const char *const k175[] = {"model.preset=gpt3-175b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=8",
                                    "parallel.tp=8",          "parallel.pp=8",                "parallel.dp=1",
                                    "training.global_batch=64", "parallel.recompute=selective",
-                                   "parallel.schedule=interleaved", "parallel.vpp=3", "training.flash_attention=no"};
+                                   "parallel.schedule=interleaved", "parallel.vpp=3", "training.flash_attention=no",
+                                   "efficiency.hfu_count=kor22-eq8"};
 
 static void test_flops_eq7_eq8(void **state)
 {
@@ -65,17 +66,48 @@ static void test_flops_eq3(void **state)
 	 * F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
 	const char *s[] = {"model.preset=nar21-1t", "cluster.preset=dgx-a100-hdr", "cluster.nodes=384",
 	                   "parallel.tp=8", "parallel.pp=64", "parallel.dp=6", "training.global_batch=3072",
-	                   "parallel.recompute=full"};
+	                   "parallel.recompute=full", "training.flash_attention=no"};
 	struct calc_plan p;
 	struct calc_flops f;
 	double B = 3072, l = 128, sl = 2048, h = 25600, V = 51200;
 
-	load_plan(&p, s, 8);
+	load_plan(&p, s, 9);
 	calc_flops(&p, &f);
 	assert_near(f.hardware, 96 * B * sl * l * h * h * (1 + sl / (6 * h) + V / (16 * l * h)), 1e-12);
 	/* and the model FLOPs are Eq. 7 of the same model: hardware / model = 4/3 on the
 	 * layers, 1 on the logits */
 	assert_near(f.model, 72 * B * l * sl * h * h * (1 + sl / (6 * h) + V / (12 * h * l)), 1e-12);
+}
+
+/* Hardware FLOPs as executed (efficiency.hfu_count = executed, the default), per token
+ * over the model FLOPs, for the GPT-3 175B plan of Korthikanti Table 3 (L = 96,
+ * h = 12288, s = 2048; A = 4 s h = 100,663,296 FLOP per layer for QK^T and attention x
+ * V over the full square, G = 24 h^2 = 3,623,878,656 for the GEMMs):
+ *   none, no FlashAttention       +0
+ *   selective, no FlashAttention  +L A      (the attention core's forward again)
+ *   none or selective with flash  +L A / 2  (FlashAttention's backward recomputes QK^T)
+ *   full, no flash                +L (G + A) (one more forward: Narayanan Eq. 3)
+ *   full with flash               +L (G + A + A/2)
+ * so full always charges more than none + FlashAttention. */
+static void test_flops_executed(void **state)
+{
+	static const char *const modes[][2] = {{"parallel.recompute=none", "training.flash_attention=no"},
+	                                       {"parallel.recompute=selective", "training.flash_attention=no"},
+	                                       {"parallel.recompute=none", "training.flash_attention=yes"},
+	                                       {"parallel.recompute=selective", "training.flash_attention=yes"},
+	                                       {"parallel.recompute=full", "training.flash_attention=no"},
+	                                       {"parallel.recompute=full", "training.flash_attention=yes"}};
+	double L = 96, h = 12288, sl = 2048, A = 4 * sl * h, G = 24 * h * h, tok = 64 * sl;
+	double want[] = {0, L * A, L * A / 2, L * A / 2, L * (G + A), L * (G + A + A / 2)};
+	struct calc_plan p;
+	struct calc_flops f;
+
+	for (int i = 0; i < 6; i++) {
+		const char *s[] = {k175[0], k175[1], k175[2], k175[3], k175[4], k175[5], k175[6], modes[i][0], modes[i][1]};
+		load_plan(&p, s, 9);
+		calc_flops(&p, &f);
+		assert_near((f.hardware - f.model) / tok + 1, want[i] + 1, 1e-9);
+	}
 }
 
 static void test_flops_gqa_swiglu(void **state)
@@ -357,7 +389,7 @@ int main(void)
 		cmocka_unit_test(test_breakdown_sums),   cmocka_unit_test(test_run_totals),
 		cmocka_unit_test(test_overlap_knobs),    cmocka_unit_test(test_fast_vs_simulator),
 		cmocka_unit_test(test_fast_even_default), cmocka_unit_test(test_fp8_mfu_and_head),
-		cmocka_unit_test(test_zbh2_flush),
+		cmocka_unit_test(test_zbh2_flush),       cmocka_unit_test(test_flops_executed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
