@@ -127,6 +127,8 @@ struct calc_gpu {
 	double nvlink_bw;        /* GPU-GPU link bandwidth per direction [bytes/s] */
 	double tdp;              /* board power [W] */
 	const char *source;      /* where the figures come from */
+	double gemm_eff;         /* default efficiency.gemm on this GPU [0..1] (presets.c) */
+	double attn_eff;         /* default efficiency.attention on this GPU [0..1] */
 };
 
 struct calc_cluster_preset {
@@ -272,6 +274,7 @@ struct calc_plan {
 	int dp_auto;           /* 1: dp derived from the GPU count */
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
+	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
 	unsigned short key_line[CALC_PLAN_NKEYS]; /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override */
 	char set_origin[96];   /* origin of the last override ("--set", "chapter.md:3:7") */

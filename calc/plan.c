@@ -111,8 +111,8 @@ static const struct key keys[] = {
 	{"overhead", "workspace", K_NUM, CALC_U_BYTES, P(workspace), 0, 1e12, NULL, "bytes", "cuBLAS and attention workspaces"},
 	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
 
-	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak"},
-	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak"},
+	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak (default: the GPU preset's)"},
+	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
@@ -420,6 +420,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		*(double *)(base + k->off) = x;
 		if (k->off == P(gpu_memory))
 			p->gpu_memory_auto = 0;
+		if (k->off == P(gemm_eff))
+			p->eff_auto &= ~1;
+		if (k->off == P(attn_eff))
+			p->eff_auto &= ~2;
 		return 0;
 	case K_BOOL:
 		if (parse_bool(v, &b) < 0)
@@ -593,6 +597,11 @@ static void derive(struct calc_plan *p)
 		p->model.kv_heads = p->model.heads;
 	if (p->gpu_memory_auto)
 		p->gpu_memory = p->gpu.memory_usable;
+	/* efficiencies the plan does not set come from the GPU preset (presets.c) */
+	if (p->eff_auto & 1)
+		p->gemm_eff = p->gpu.gemm_eff > 0 ? p->gpu.gemm_eff : 0.75;
+	if (p->eff_auto & 2)
+		p->attn_eff = p->gpu.attn_eff > 0 ? p->gpu.attn_eff : 0.50;
 	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0)
 		p->dp = gpus / (p->tp * p->pp * p->cp) > 0 ? gpus / (p->tp * p->pp * p->cp) : 1;
 	if (!p->uneven_stages && p->pp > 0)
@@ -788,6 +797,9 @@ static void plan_reset(struct calc_plan *p)
 	p->nccl_buffers = 0.5e9;     /* NCCL_BUFFSIZE 4 MiB x channels x peers, a few communicators */
 	p->workspace = 0.25e9;       /* cuBLAS workspace (32 MiB per stream on Hopper) + attention */
 	p->fragmentation = 0.05;     /* Megatron-LM adds a 5% buffer (theoretical_memory_usage.py) */
+	/* GEMM and attention efficiencies: per GPU preset (presets.c, calibrated with
+	 * trainplan validate), 0.75 / 0.50 for a GPU without them */
+	p->eff_auto = 3;
 	p->gemm_eff = 0.75;
 	p->attn_eff = 0.50;
 	p->dp_overlap = 0.8;
