@@ -119,7 +119,8 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out);
 struct calc_gpu {
 	char name[CALC_NAME_MAX];
 	const char *title;       /* "NVIDIA H100 SXM5 80 GB" */
-	double memory_nominal;   /* marketed capacity [bytes] */
+	double memory_nominal;   /* marketed capacity read as decimal GB, e.g. "80 GB" = 80e9 [bytes];
+	                          * the HBM itself holds 80 GiB, of which CUDA reports memory_usable */
 	double memory_usable;    /* total memory as CUDA reports it [bytes] */
 	double hbm_bw;           /* HBM bandwidth [bytes/s] */
 	double bf16_flops;       /* dense (no sparsity) BF16 tensor peak [FLOP/s] */
