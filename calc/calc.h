@@ -119,7 +119,8 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out);
 struct calc_gpu {
 	char name[CALC_NAME_MAX];
 	const char *title;       /* "NVIDIA H100 SXM5 80 GB" */
-	double memory_nominal;   /* marketed capacity [bytes] */
+	double memory_nominal;   /* marketed capacity read as decimal GB, e.g. "80 GB" = 80e9 [bytes];
+	                          * the HBM itself holds 80 GiB, of which CUDA reports memory_usable */
 	double memory_usable;    /* total memory as CUDA reports it [bytes] */
 	double hbm_bw;           /* HBM bandwidth [bytes/s] */
 	double bf16_flops;       /* dense (no sparsity) BF16 tensor peak [FLOP/s] */
@@ -291,6 +292,11 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 /* Apply one more "KEY=VALUE" to a loaded plan and re-validate it ('origin' names it in
  * messages, e.g. "chapter.md:12:5").  Returns 0 or -1. */
 int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d);
+/* Apply several "KEY=VALUE" at once, then derive and validate the result once (a
+ * change of two degrees whose product must stay the GPU count passes through no
+ * invalid intermediate plan).  Returns 0 or -1; on -1 the plan may be half-changed. */
+int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, const char *origin,
+                       struct calc_diag *d);
 /* Check the plan is consistent (divisibility, ranges, product of degrees = GPUs). */
 int calc_plan_validate(const struct calc_plan *plan, struct calc_diag *d);
 /* Fill plan->model from a Hugging Face config.json. */

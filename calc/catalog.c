@@ -146,7 +146,7 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"gpu.name", "", "GPU preset", q_gpu},
 	{"gpu.title", "", "GPU model", q_gpu_title},
 	{"gpu.memory", "B", "usable memory per GPU (as CUDA reports it, or cluster.gpu_memory)", q_gpu_mem},
-	{"gpu.memory_nominal", "B", "marketed memory per GPU", q_gpu_nom},
+	{"gpu.memory_nominal", "B", "marketed memory per GPU read as decimal GB (the datasheet's 80 GB is 80 GiB of HBM)", q_gpu_nom},
 	{"gpu.hbm_bw", "B/s", "HBM bandwidth", q_gpu_hbm},
 	{"gpu.bf16_flops", "FLOP/s", "dense BF16 tensor peak", q_gpu_bf16},
 	{"gpu.fp8_flops", "FLOP/s", "dense FP8 tensor peak", q_gpu_fp8},

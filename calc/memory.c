@@ -315,7 +315,7 @@ const struct calc_quantity calc_q_memory[] = {
 	{"memory.act_per_layer", "B", "activations of one layer for one micro-batch per GPU", q_act_layer},
 	{"memory.states_total", "B", "model states of the whole model under the recipe, unsharded", q_states_total},
 	{"memory.states_min_gpus", "GPUs", "GPUs needed just to hold the model states (usable memory)", q_min_gpus},
-	{"memory.states_min_gpus_nominal", "GPUs", "GPUs needed just to hold the model states (nominal memory)",
+	{"memory.states_min_gpus_nominal", "GPUs", "GPUs needed just to hold the model states at the marketed capacity (80 GB = 80e9 B)",
 	 q_min_gpus_nominal},
 	{"recipe.bytes_per_param", "B", "bytes per parameter of the plan's recipe, unsharded", q_bpp},
 	{"recipe.bytes_per_param_gpu", "B", "bytes per parameter held per GPU after ZeRO sharding", q_bpp_gpu},

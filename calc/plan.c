@@ -846,26 +846,37 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 	return d->nerrors > before ? -1 : 0;
 }
 
-int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d)
+int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, const char *origin,
+                       struct calc_diag *d)
 {
-	char sec[32], name[64];
-	struct entry e;
 	int before = d->nerrors;
-	if (split_kv(kv, sec, name, e.value, sizeof e.value, d, origin) < 0)
-		return -1;
-	e.key = key_index(sec, name);
-	e.file = origin;
-	e.line = 0;
-	e.src = 2;
-	if (apply(plan, &e, d) < 0)
-		return -1;
+	/* apply every assignment first: "pp=16, dp=4" is only consistent as a whole */
+	for (int i = 0; i < n; i++) {
+		char sec[32], name[64];
+		struct entry e;
+		if (split_kv(kvs[i], sec, name, e.value, sizeof e.value, d, origin) < 0)
+			continue;
+		e.key = key_index(sec, name);
+		e.file = origin;
+		e.line = 0;
+		e.src = 2;
+		if (apply(plan, &e, d) < 0)
+			continue;
+		plan->key_line[e.key] = 0;
+		plan->key_src[e.key] = 2;
+	}
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
-	plan->key_line[e.key] = 0;
-	plan->key_src[e.key] = 2;
+	if (d->nerrors > before)
+		return -1;
 	/* a changed GPU count or degree re-derives dp when it was derived */
 	derive(plan);
 	calc_plan_validate(plan, d);
 	return d->nerrors > before ? -1 : 0;
+}
+
+int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d)
+{
+	return calc_plan_set_many(plan, &kv, 1, origin, d);
 }
 
 int calc_plan_gpus(const struct calc_plan *plan)
