@@ -128,6 +128,7 @@ struct calc_gpu {
 	double nvlink_bw;        /* GPU-GPU link bandwidth per direction [bytes/s] */
 	double tdp;              /* board power [W] */
 	const char *source;      /* where the figures come from */
+	int sms;                 /* streaming multiprocessors (GEMM wave quantization); 0 = ignore */
 	double gemm_eff;         /* default efficiency.gemm on this GPU [0..1] (presets.c) */
 	double attn_eff;         /* default efficiency.attention on this GPU [0..1] */
 };

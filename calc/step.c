@@ -11,7 +11,8 @@
  * figure against the FP8 peak.
  *
  * Op times: each GEMM and the attention core is a roofline, max(FLOPs / (peak * eff),
- * bytes / HBM bandwidth); norms, residual adds, dropout and the activation function are
+ * bytes / HBM bandwidth), GEMMs with tile and wave quantization (NVIDIA Deep Learning
+ * Performance Guide); norms, residual adds, dropout and the activation function are
  * memory bound (bytes / HBM bandwidth).  The backward splits into B (input gradients)
  * and W (weight gradients) as Qi et al. 2024 §2 do.
  *
@@ -97,10 +98,25 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 
 /* ------------------------------------------------------------------ op times */
 
-/* Roofline time of an (M x K) * (K x N) GEMM with 'eb'-byte operands [s]. */
-static double gemm_time(double M, double N, double K, double peak, double hbm, double eb)
+/* Roofline time of an (M x K) * (K x N) GEMM with 'eb'-byte operands [s] on a GPU of
+ * 'sms' SMs.  Tile and wave quantization (NVIDIA Deep Learning Performance Guide,
+ * "Matrix Multiplication Background"): the output is cut into ceil(M/128) ceil(N/128)
+ * tiles, a partial tile costs a whole one, and the tiles run in waves of one per SM,
+ * a partial last wave costing a whole one.  128 x 128 is a tile cuBLAS uses on A100
+ * and H100 (the guide's examples also use 256 x 128, which penalises thin GEMMs more
+ * than the runs of trainplan validate show).  With fewer tiles than SMs the wave
+ * term is not charged: split-K kernels spread K over the idle SMs (derived, UNVERIFIED
+ * as a rule).  The compute time is divided by the used share; large GEMMs lose a few
+ * per cent, thin ones (few tokens per GPU under large CP, narrow TP shards) more.
+ * 'peak' is already scaled by efficiency.gemm. */
+#define TILE 128.0
+static double gemm_time(double M, double N, double K, double peak, double hbm, double eb, int sms)
 {
 	double tc = 2 * M * N * K / peak, tm = (M * K + K * N + M * N) * eb / hbm;
+	if (sms > 0 && M > 0 && N > 0) {
+		double tiles = ceil(M / TILE) * ceil(N / TILE), slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
+		tc /= M * N / (slots * TILE * TILE);
+	}
 	return tc > tm ? tc : tm;
 }
 
@@ -123,13 +139,14 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_peak(plan) * plan->gemm_eff, eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
+	int sms = plan->gpu.sms;
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, tpo;
 
 	/* GEMMs of one layer on one TP rank (Megatron's column/row split, Narayanan §2.3). */
-	o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb) /* QKV */
-	        + gemm_time(T, h, a * d / t, peak, hbm, eb)                /* out-proj */
-	        + gemm_time(T, (m->mlp == CALC_MLP_SWIGLU ? 2 : 1) * f / t, h, peak, hbm, eb) /* up */
-	        + gemm_time(T, h, f / t, peak, hbm, eb);                   /* down */
+	o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms) /* QKV */
+	        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms)                /* out-proj */
+	        + gemm_time(T, (m->mlp == CALC_MLP_SWIGLU ? 2 : 1) * f / t, h, peak, hbm, eb, sms) /* up */
+	        + gemm_time(T, h, f / t, peak, hbm, eb, sms);                   /* down */
 
 	/* Attention core, in BF16 even in FP8 recipes (DeepSeek-V3 §3.3.1).  Counted FLOPs
 	 * 4 (s/cp) s (a/t) d per micro-batch sequence. */
@@ -197,7 +214,7 @@ static void end_times(const struct calc_plan *plan, struct ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = plan->gpu.bf16_flops * plan->gemm_eff;
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2), ce = T * 10 * V / t / hbm;
+	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms), ce = T * 10 * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
 	e->first_f = emb;

@@ -141,9 +141,23 @@ static void test_roofline(void **state)
 	double h = 10240;
 
 	/* Compute bound: dense-100b, b = 1, s = 2048, t = 8: the four GEMMs do 24 b s h^2 / t
-	 * FLOPs (Narayanan App.) at 0.5 x 989 TFLOP/s (H100 SXM dense BF16, REFERENCES §6). */
+	 * FLOPs (Narayanan App.) at 0.5 x 989 TFLOP/s (H100 SXM dense BF16, REFERENCES §6),
+	 * less the tile and wave quantization of 128 x 128 tiles on 132 SMs (NVIDIA "Matrix
+	 * Multiplication Background"): M = 2048 tokens = 16 tiles;
+	 *   QKV      N = 3h/8 = 3840: 16 x 30 = 480 tiles, 4 waves = 528 slots, used 480/528
+	 *   out-proj N = h = 10240:   16 x 80 = 1280 tiles, 10 waves = 1320 slots
+	 *   up       N = 4h/8 = 5120: 16 x 40 = 640 tiles, 5 waves = 660 slots
+	 *   down     N = h:           1280 / 1320 as out-proj.
+	 * FLOPs 2 M N K with K = h, h/8, h, 4h/8. */
 	load_plan(&p, cb, 1);
 	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.gemm,
+	            2 * 2048 * h * (3840 * 528 / 480.0 + 1280 * 1320 / 1280.0 + 5120 * 660 / 640.0 + 5120 * 1320 / 1280.0) /
+	                (989e12 * 0.5),
+	            1e-12);
+	/* without SMs to fill (sms = 0) the plain roofline: 24 b s h^2 / t */
+	p.gpu.sms = 0;
 	calc_layer_time(&p, &c, &lt);
 	assert_near(lt.gemm, 24 * 2048 * h * h / 8 / (989e12 * 0.5), 1e-12);
 	assert_near(lt.w, lt.gemm, 1e-12); /* wgrad = forward GEMMs */
@@ -323,9 +337,10 @@ static void test_fp8_mfu_and_head(void **state)
 	/* The last stage's forward is 10 layers plus the logits GEMM, T x h x V/t at the
 	 * BF16 peak x efficiency.gemm (compute bound: 2 T h V/t = 2.684e11 FLOP over
 	 * 989e12 x eff against (T h + h V/t + T V/t) x 2 B = 0.199 GB over 3.35 TB/s =
-	 * 59 us), and the cross-entropy traffic of 10 B per logit. */
+	 * 59 us), less tile and wave quantization (128 x 128 tiles: 16 x 50 = 800 tiles on
+	 * 132 SMs, 7 waves = 924 slots), and the cross-entropy traffic of 10 B per logit. */
 	assert_int_equal(st.critical, 7);
-	lg = 2 * T * Vt * h / (989e12 * p.gemm_eff);
+	lg = 2 * T * Vt * h / (989e12 * p.gemm_eff) * 924 / 800;
 	ce = T * 10 * Vt / 3350e9;
 	head = st.tf - 10 * (st.layer.f + st.layer.comm_f);
 	assert_near(head, lg + ce, 1e-9);
