@@ -593,8 +593,8 @@ static int t_step(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 		calc_table_num(t, r, cs, v[i] / st->time);
 	}
 	calc_table_note(t, "Op times are rooflines (GEMMs and attention core at efficiency.gemm / "
-	                   "efficiency.attention of the dense peak, memory-bound ops at HBM bandwidth); "
-	                   "the bubble comes from the pipeline simulator.");
+	                   "efficiency.attention of the dense peak, GEMMs less tile and wave quantization, "
+	                   "memory-bound ops at HBM bandwidth); the bubble comes from the pipeline simulator.");
 	return 0;
 }
 
