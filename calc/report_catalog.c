@@ -1,14 +1,14 @@
 /*
  * report_catalog.c -- catalog tables and datasets the design report needs and no engine
  * module provides: comparisons of one plan under a few variants (recomputation policy,
- * recipe), the 1F1B bubble over a p x m grid, per-stage monitoring baselines, the
- * validation rows as a table and dataset, and model-state memory by model size as a
- * dataset for a chart.
+ * recipe), the 1F1B bubble over a p x m grid, per-stage monitoring baselines, and
+ * model-state memory by model size as a dataset for a chart.  (The validation rows
+ * live in validate.c, shared with `trainplan validate`.)
  *
  * Nothing here is a new formula: every number comes from the engines (memory.c,
  * pipeline.c, step.c) through the catalog or their public functions, evaluated for a
  * copy of the plan changed by calc_plan_set.  Sources of the formulas are the engines'
- * (REFERENCES.md §1-§7); the validation rows cite the papers' tables next to them.
+ * (REFERENCES.md §1-§7).
  */
 #include "calc.h"
 
@@ -295,208 +295,6 @@ static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	return 0;
 }
 
-/* ======================================================================== */
-/* validation: predicted against published                                   */
-/* ======================================================================== */
-
-/*
- * The published runs that `trainplan validate` checks (calc/cmd_validate.c), with the
- * same settings: Narayanan et al. 2021 Table 1 (TFLOP/s per GPU counted with their
- * Eq. 3) and Korthikanti et al. 2022 Table 5 and §6.3 (iteration time).  The list is
- * the CLI's; the report needs it through the catalog, which the CLI file is not part of.
- */
-struct vrow {
-	const char *source, *model;
-	int gpus, tp, pp, batch, micro, sel, tflops;
-	double published;
-};
-static const struct vrow vrows[] = {
-	/* Narayanan et al. 2021 Table 1: achieved TFLOP/s per GPU */
-	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, 0, 1, 137},
-	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, 0, 1, 138},
-	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, 0, 1, 142},
-	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, 0, 1, 135},
-	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, 0, 1, 138},
-	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, 0, 1, 140},
-	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, 0, 1, 148},
-	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, 0, 1, 155},
-	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, 0, 1, 163},
-	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, 0, 1, 163},
-	/* Korthikanti et al. 2022 Table 5: iteration time [s] */
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, 0, 0, 1.42},
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, 1, 0, 1.10},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, 0, 0, 18.13},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, 1, 0, 13.75},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, 0, 0, 49.05},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, 1, 0, 37.83},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, 0, 0, 94.42},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, 1, 0, 71.49},
-	/* Korthikanti et al. 2022 §6.3: the 530B run at 8-way data parallelism */
-	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, 1, 0, 39.15},
-};
-#define NVROWS (int)(sizeof vrows / sizeof vrows[0])
-
-/* Interleaving depth as cmd_validate.c chooses it: Korthikanti's 3 (none for 1T);
- * for Narayanan the largest divisor of L/p not above 3. */
-static int vdepth(const struct vrow *r, int layers)
-{
-	if (r->pp == 1)
-		return 1;
-	if (strncmp(r->source, "KOR22", 5) == 0)
-		return strcmp(r->model, "nar21-1t") ? 3 : 1;
-	for (int v = 3; v > 1; v--)
-		if ((layers / r->pp) % v == 0)
-			return v;
-	return 1;
-}
-
-/* Predict one row: the built-in default plan with the paper's settings (as the CLI). */
-static int vpredict(const struct vrow *r, double *pred, double *mfu, int *vout, struct calc_diag *d)
-{
-	const struct calc_model *pm = calc_preset_model(r->model);
-	if (!pm)
-		return calc_error(d, NULL, 0, "validation: no model preset '%s'", r->model);
-	int v = vdepth(r, pm->layers);
-	char b[15][64];
-	const char *sets[15];
-	int n = 0;
-#define SET(...) (snprintf(b[n], sizeof b[n], __VA_ARGS__), sets[n] = b[n], n++)
-	SET("model.preset=%s", r->model);
-	SET("cluster.preset=dgx-a100-hdr");
-	SET("cluster.nodes=%d", r->gpus / 8);
-	SET("parallel.tp=%d", r->tp);
-	SET("parallel.pp=%d", r->pp);
-	SET("parallel.dp=%d", r->gpus / (r->tp * r->pp));
-	SET("training.global_batch=%d", r->batch);
-	SET("training.micro_batch=%d", r->micro);
-	SET("parallel.recompute=%s", r->sel ? "selective" : "full");
-	SET("parallel.sp=%s", r->sel ? "yes" : "no");
-	SET("parallel.schedule=%s", v > 1 ? "interleaved" : "1f1b");
-	SET("parallel.vpp=%d", v);
-	SET("parallel.zero=0");
-	SET("training.flash_attention=no");
-	SET("efficiency.dp_overlap=0");
-#undef SET
-	struct calc_plan *p = xmalloc(sizeof *p);
-	struct calc_step *st = xmalloc(sizeof *st);
-	int rc = calc_plan_load(p, NULL, sets, n, d);
-	if (rc == 0)
-		rc = calc_step(p, st, d);
-	if (rc == 0) {
-		*pred = r->tflops ? st->hw_tflops / 1e12 : st->time;
-		*mfu = st->mfu;
-		*vout = v;
-	}
-	free(st);
-	free(p);
-	return rc;
-}
-
-static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
-                        struct calc_diag *d)
-{
-	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021, Korthikanti 2022");
-	int cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
-	int cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
-	int cg = calc_table_col(t, "GPUs", "GPUs", CALC_D_INT, 0);
-	int ct = calc_table_col(t, "TP", "1", CALC_D_INT, 0);
-	int cpp = calc_table_col(t, "PP", "1", CALC_D_INT, 0);
-	int cv = calc_table_col(t, "v", "1", CALC_D_INT, 0);
-	int crc = calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
-	int cme = calc_table_col(t, "metric", "", CALC_D_TEXT, 0);
-	int cpu = calc_table_col(t, "published", "1", CALC_D_FIXED, 2);
-	int cpr = calc_table_col(t, "predicted", "1", CALC_D_FIXED, 2);
-	int ce = calc_table_col(t, "error", "1", CALC_D_PCT, 1);
-	for (int i = 0; i < NVROWS; i++) {
-		const struct vrow *r = &vrows[i];
-		double pred = 0, mfu = 0;
-		int v = 1;
-		if (vpredict(r, &pred, &mfu, &v, d) < 0)
-			return -1;
-		int row = calc_table_row(t);
-		calc_table_str(t, row, cs, r->source);
-		calc_table_str(t, row, cm, r->model);
-		calc_table_num(t, row, cg, r->gpus);
-		calc_table_num(t, row, ct, r->tp);
-		calc_table_num(t, row, cpp, r->pp);
-		calc_table_num(t, row, cv, v);
-		calc_table_str(t, row, crc, r->sel ? "selective+SP" : "full");
-		calc_table_str(t, row, cme, r->tflops ? "TFLOP/s per GPU" : "step (s)");
-		calc_table_num(t, row, cpu, r->published);
-		calc_table_num(t, row, cpr, pred);
-		calc_table_num(t, row, ce, pred / r->published - 1);
-	}
-	calc_table_note(t, "Error = predicted / published - 1. A100 80 GB (Selene, 8 x 200 Gb/s HDR "
-	                   "per node), one set of default efficiencies for every row; the same rows "
-	                   "as trainplan validate.");
-	return 0;
-}
-
-/* Summary of the validation as quantities: rows, mean and largest absolute error. */
-static int validation_stats(struct calc_ctx *c, double *mean, double *worst, int *within,
-                            struct calc_diag *d)
-{
-	static int done;
-	static double s_mean, s_worst;
-	static int s_within;
-	if (!done) {
-		double sum = 0, mx = 0;
-		int in = 0;
-		for (int i = 0; i < NVROWS; i++) {
-			double pred = 0, mfu = 0;
-			int v = 1;
-			if (vpredict(&vrows[i], &pred, &mfu, &v, d) < 0)
-				return -1;
-			double e = fabs(pred / vrows[i].published - 1);
-			sum += e;
-			if (e > mx)
-				mx = e;
-			if (e <= 0.15)
-				in++;
-		}
-		s_mean = sum / NVROWS;
-		s_worst = mx;
-		s_within = in;
-		done = 1; /* the rows do not depend on the plan */
-	}
-	*mean = s_mean;
-	*worst = s_worst;
-	*within = s_within;
-	return 0;
-}
-
-static int q_val_rows(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = NVROWS;
-	return 0;
-}
-static int q_val_mean(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	double m, w;
-	int in;
-	if (validation_stats(c, &m, &w, &in, d) < 0)
-		return -1;
-	v->num = m;
-	return 0;
-}
-static int q_val_worst(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	double m, w;
-	int in;
-	if (validation_stats(c, &m, &w, &in, d) < 0)
-		return -1;
-	v->num = w;
-	return 0;
-}
-static int q_val_within(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	double m, w;
-	int in;
-	if (validation_stats(c, &m, &w, &in, d) < 0)
-		return -1;
-	v->num = in;
-	return 0;
-}
 
 /* ======================================================================== */
 /* states-vs-size: the states-by-size table as a dataset                     */
@@ -763,12 +561,6 @@ static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 /* ======================================================================== */
 
 const struct calc_quantity calc_q_report[] = {
-	{"validation.rows", "1", "published runs the time model is checked against", q_val_rows},
-	{"validation.mean_abs_error", "1", "mean |predicted / published - 1| over the validation rows",
-	 q_val_mean},
-	{"validation.max_abs_error", "1", "largest |predicted / published - 1| over the validation rows",
-	 q_val_worst},
-	{"validation.within_15", "1", "validation rows within 15% of the published value", q_val_within},
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover)",
 	 q_crossover},
 	{"cp2.comm_bytes", "B", "CP bytes per GPU per step with cp x 2, dp / 2", q_cp2_bytes},
@@ -806,7 +598,6 @@ const struct calc_tabledef calc_t_report[] = {
 	{"bubble-grid", "1F1B bubble share of the step for p x m", "", b_bubble_grid},
 	{"monitor-stages", "expected per-stage forward/backward/idle time and memory high-water", "",
 	 b_monitor},
-	{"validation", "predicted against published TFLOP/s and step times", "", b_validation},
 	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
 	 b_network},
 	{NULL, NULL, NULL, NULL},
@@ -819,7 +610,6 @@ const struct calc_tabledef calc_d_report[] = {
 	{"states-vs-size", "model states and minimum GPUs for 1B ... 1T parameters by recipe",
 	 "recipes=a,b,...", d_states_size},
 	{"monitor-stages", "expected per-stage times and memory high-water", "", b_monitor},
-	{"validation", "predicted against published, one row per run", "", b_validation},
 	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
 	 b_network},
 	{NULL, NULL, NULL, NULL},

@@ -105,4 +105,16 @@ void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 
+/* Validation against published runs (validate.c). */
+struct calc_validation {
+	int rows;        /* published runs */
+	int within;      /* rows within 15% */
+	double mean_abs; /* mean |predicted / published - 1| */
+	double max_abs;  /* largest |predicted / published - 1| */
+};
+/* Run every validation row, with 'sets' applied after each row's own settings; fill
+ * 'out' (may be NULL) with one row per run and 'sum' (may be NULL).  Returns 0 or -1. */
+int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
+                  struct calc_diag *d);
+
 #endif
