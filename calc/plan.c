@@ -928,10 +928,19 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	if (!json_int(root, n_ffn, &ffn) || ffn <= 0)
 		ffn = 4 * hidden; /* GPT-2 convention: n_inner null means 4 h */
 	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
-	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000))
+	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000 ||
+	                             kv > 100000))
 		calc_error(d, path, 0, "config.json: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
 		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
 		           hidden, layers, heads, kv, vocab);
+	/* the optional sizes have the ranges of their plan keys (model.ffn_hidden,
+	 * model.head_dim, model.max_pos), checked before they are narrowed to int */
+	if (d->nerrors == before && ffn > 100000000)
+		calc_error(d, path, 0, "config.json: intermediate_size = %ld is out of range (allowed: 1 .. 100000000)", ffn);
+	if (d->nerrors == before && (hdim < 0 || hdim > 100000))
+		calc_error(d, path, 0, "config.json: head_dim = %ld is out of range (allowed: 1 .. 100000)", hdim);
+	if (d->nerrors == before && json_int(root, n_pos, &pos) && (pos < 0 || pos > 100000000))
+		calc_error(d, path, 0, "config.json: n_positions = %ld is out of range (allowed: 0 .. 100000000)", pos);
 	if (d->nerrors == before) {
 		const char *type = json_string_value(json_object_get(root, "model_type"));
 		const char *act = json_string_value(json_object_get(root, "hidden_act"));
