@@ -590,8 +590,10 @@ static void derive(struct calc_plan *p)
 		p->model.kv_heads = p->model.heads;
 	if (p->gpu_memory_auto)
 		p->gpu_memory = p->gpu.memory_usable;
-	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0)
-		p->dp = gpus / (p->tp * p->pp * p->cp) > 0 ? gpus / (p->tp * p->pp * p->cp) : 1;
+	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0) {
+		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
+		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
+	}
 	if (!p->uneven_stages && p->pp > 0)
 		for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++)
 			p->layers_per_stage[i] = p->model.layers / p->pp + (i < p->model.layers % p->pp);
@@ -688,20 +690,21 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	} else if (p->pp > 0 && m->layers % p->pp)
 		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
 		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
-	if (p->tp * p->pp * p->dp * p->cp != gpus) {
+	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
+	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
 		static const char *const degrees[] = {"tp", "pp", "dp", "cp", NULL};
 		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
-			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %d does not divide the %d GPUs (%d nodes x %d)",
-			    p->tp, p->pp, p->cp, p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
+			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
+			    p->tp, p->pp, p->cp, (long long)p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
 		else
-			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %ld but the cluster has %d GPUs "
+			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %lld but the cluster has %d GPUs "
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
-			    (long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
+			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
-	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % (p->micro_batch * p->dp))
+	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp))
 		ERR("training", "global_batch", "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
-		    "= %d", p->global_batch, p->micro_batch, p->dp, p->micro_batch * p->dp);
+		    "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
 		ERR("parallel", "cp", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
