@@ -4,6 +4,8 @@
 #   make fuzz FUZZ=plan FUZZ_SECONDS=600
 #   make fuzz-build              only build them: $(BUILD)/fuzz/NAME
 #
+# tests/fuzz/NAME.dict, when present, lists the words of the input language (plan keys,
+# catalog names) so that the fuzzer reaches past the "unknown key" messages.
 # Only these targets need clang (Debian: clang libclang-rt-14-dev); `make` and
 # `make check` do not.  Each harness starts from the seeds in tests/fuzz/corpus/NAME/ and
 # keeps what it finds in $(BUILD)/fuzz/corpus/NAME/; a crash, leak, sanitizer report,
@@ -49,6 +51,7 @@ fuzz: fuzz-build
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(FUZZ_DIR)/$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h- \
+	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
 	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h 2>$(FUZZ_DIR)/$$h.log || \
 	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' $(FUZZ_DIR)/$$h.log; \
