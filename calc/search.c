@@ -1315,6 +1315,11 @@ static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_d
 	const struct calc_search_result *r = calc_ctx_search(c, d);
 	if (!r)
 		return NULL;
+	if (r->ntop < 1 && r->measured == 0) {
+		calc_error(d, c->plan.file, 0, "search: none of %lld configurations is valid (trainplan table "
+		           "search-rejects gives the reasons)", r->evaluated);
+		return NULL;
+	}
 	if (r->ntop < 1) {
 		calc_error(d, c->plan.file, 0, "search: no configuration of %lld fits in memory", r->evaluated);
 		return NULL;
