@@ -80,6 +80,34 @@ static cmark_node *parse_text(const char *text)
 	return root;
 }
 
+/* Deepest nesting of nodes (block quotes, lists, emphasis ...) a chapter may have: the
+ * PDF layout recurses once per level, and 20,000 nested quotes overflowed its stack. */
+#define MAX_DEPTH 64
+
+/* Refuse a chapter nested deeper than MAX_DEPTH.  Returns 0, or -1 after a diagnostic
+ * at the first node too deep. */
+static int check_depth(cmark_node *root, const char *file, struct calc_diag *d)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	int depth = -1, rc = 0; /* the document itself is level 0 */
+	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		/* a node with children is entered and exited; leaves are only entered */
+		if (!cmark_node_first_child(n))
+			continue;
+		if (ev == CMARK_EVENT_EXIT)
+			depth--;
+		else if (++depth > MAX_DEPTH) {
+			struct rpt_loc at = {file, cmark_node_get_start_line(n), cmark_node_get_start_column(n)};
+			rc = rpt_error(d, &at, "nested more than %d levels deep (block quotes, lists, emphasis)",
+			               MAX_DEPTH);
+		}
+	}
+	cmark_iter_free(it);
+	return rc;
+}
+
 /* ======================================================================== */
 /* Ids and attributes                                                        */
 /* ======================================================================== */
@@ -484,7 +512,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 			continue;
 		}
 		free(text);
-		if (rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
+		if (check_depth(ch[i].root, files[i], d) < 0 || rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
 			rc = -1;
 	}
 	calc_ctx_free(&ctx);
