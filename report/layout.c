@@ -1154,16 +1154,18 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 		vspace(L, L->tight ? TIGHT_SKIP : PAR_SKIP);
 		break;
 	}
-	case CMARK_NODE_BLOCK_QUOTE:
+	case CMARK_NODE_BLOCK_QUOTE: {
+		/* at most four bars: a deeper quote draws none, and so removes none */
+		int bar = L->nbars < 4;
 		vspace(L, 3);
-		if (L->nbars < 4)
+		if (bar)
 			L->bar[L->nbars++] = x + 2;
 		blocks(L, n, x + nest_indent(w, QUOTE_INDENT), w - nest_indent(w, QUOTE_INDENT), depth + 1);
-		L->nbars--;
-		if (L->nbars < 0)
-			L->nbars = 0;
+		if (bar)
+			L->nbars--;
 		vspace(L, PAR_SKIP);
 		break;
+	}
 	case CMARK_NODE_LIST: {
 		int ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
 		int num = cmark_node_get_list_start(n);
