@@ -1240,6 +1240,12 @@ static int gantt_dataset(enum calc_schedule s, const char *name, const struct ca
 	calc_pp_costs_unit(&c, s, p, m, v);
 	if (calc_pipeline_simulate(&c, &r, d) < 0)
 		return -1;
+	if (r.nops > CALC_TIMELINE_MAX_OPS) {
+		calc_error(d, NULL, 0, "%s: p = %d, m = %d, v = %d give %d ops, one row each: at most %d",
+		           name, p, m, v, r.nops, CALC_TIMELINE_MAX_OPS);
+		calc_pp_result_free(&r);
+		return -1;
+	}
 	calc_pipeline_timeline(t, name, &r, &c);
 	calc_pp_result_free(&r);
 	return 0;
