@@ -1411,9 +1411,12 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		return -1;
 	calc_search_table_top(r, t);
 	if (k) {
-		int n = atoi(k);
-		if (n < 1)
-			return calc_error(d, NULL, 0, "search-top: top=%s: expected a positive integer", k);
+		char *end;
+		long n = strtol(k, &end, 10);
+		/* strtol, not atoi: "3x" was read as 3 and 10^20 overflowed; above 10 (the
+		 * rows the planner keeps) was cut to 10 without a word */
+		if (end == k || *end || n < 1 || n > 10)
+			return calc_error(d, NULL, 0, "search-top: top=%s: expected an integer 1 .. 10", k);
 		if (n < t->nrows) {
 			for (int i = n * t->ncols; i < t->nrows * t->ncols; i++)
 				free(t->cells[i].s), t->cells[i].s = NULL;
