@@ -14,7 +14,7 @@
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_ALL      = number plan hfconfig expr doc
+FUZZ_ALL      = number plan quantities hfconfig expr doc
 FUZZ         ?= $(FUZZ_ALL)
 FUZZ_DIR      = $(BUILD)/fuzz
 FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -26,12 +26,12 @@ FUZZ_WITH_REPORT = expr doc
 
 $(FUZZ_DIR)/calc/%.o: calc/%.c $(BUILD)/.deps $(BUILD)/default_plan.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -c -o $@ $<
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
 $(FUZZ_DIR)/report/%.o: report/%.c $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -Icalc -c -o $@ $<
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -Icalc -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/hfconfig: $(FUZZ_DIR)/%: tests/fuzz/%.c \
+$(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/quantities $(FUZZ_DIR)/hfconfig: $(FUZZ_DIR)/%: tests/fuzz/%.c \
 		tests/fuzz/fuzz.h $(FUZZ_CALC_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -o $@ $< \
 		$(FUZZ_CALC_OBJ) $(DEPS_LIBS)

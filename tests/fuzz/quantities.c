@@ -1,0 +1,45 @@
+/*
+ * tests/fuzz/quantities.c -- libFuzzer harness of the engines behind the catalog.
+ *
+ * The input is a plan file.  When calc_plan_load accepts it, every catalog quantity
+ * except search.* (the planner takes seconds) is evaluated: memory, pipeline simulator,
+ * comm, step and run totals.  The contract: a quantity is a finite number or a text,
+ * or fails with a diagnostic; a valid plan never yields NaN or infinity.
+ */
+#include "fuzz.h"
+#include "calc.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	char path[64];
+	struct calc_plan *plan;
+	struct calc_diag d = {0};
+	if (size > 8192 || fuzz_write_temp(data, size, ".ini", path) < 0)
+		return 0;
+	plan = malloc(sizeof *plan);
+	int rc = calc_plan_load(plan, path, NULL, 0, &d);
+	unlink(path);
+	calc_diag_free(&d);
+	if (rc == 0) {
+		struct calc_ctx ctx;
+		const struct calc_quantity *q;
+		calc_ctx_init(&ctx, plan);
+		for (int i = 0; (q = calc_catalog_quantity_at(i)); i++) {
+			struct calc_value v;
+			struct calc_diag qd = {0};
+			if (!strncmp(q->name, "search.", 7))
+				continue;
+			if (calc_catalog_get(&ctx, q->name, &v, &qd) == 0) {
+				if (!v.str && !isfinite(v.num))
+					fprintf(stderr, "%s = %g\n", q->name, v.num);
+				FUZZ_CHECK(v.str || isfinite(v.num));
+			} else {
+				FUZZ_CHECK(qd.nerrors > 0);
+			}
+			calc_diag_free(&qd);
+		}
+		calc_ctx_free(&ctx);
+	}
+	free(plan);
+	return 0;
+}
