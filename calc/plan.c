@@ -218,11 +218,16 @@ static void section_keys(const char *sec, char *buf, size_t n)
 			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", keys[i].name);
 }
 
+/* A plan is a few kB; reading stops here so that /dev/zero or an endless pipe ends. */
+#define PLAN_MAX_BYTES (1 << 20)
+
 struct reader {
 	const char *text; /* string input, or NULL */
 	FILE *f;
 	int line;
 	int toolong;      /* line that exceeded the buffer */
+	long bytes;       /* read so far from f */
+	int toobig;       /* 1: f went past PLAN_MAX_BYTES (/dev/zero, /dev/urandom, ...) */
 	struct entries *es;
 	const char *file;
 	int src;
@@ -247,7 +252,15 @@ static char *read_line(char *str, int num, void *stream)
 			r->text++;
 	} else {
 		int c = 0;
-		while ((c = fgetc(r->f)) != EOF && c != '\n') {
+		if (r->toobig)
+			return NULL;
+		while ((c = fgetc(r->f)) != EOF) {
+			if (++r->bytes > PLAN_MAX_BYTES) {
+				r->toobig = 1;
+				return NULL;
+			}
+			if (c == '\n')
+				break;
 			if (i < num - 2)
 				str[i++] = (char)c;
 			else
@@ -294,7 +307,7 @@ static int on_value(void *user, const char *section, const char *name, const cha
 static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
                    struct calc_diag *d)
 {
-	struct reader r = {text, f, 0, 0, es, file, src, d};
+	struct reader r = {text, f, 0, 0, 0, 0, es, file, src, d};
 	int before = d->nerrors, rc;
 	/* Debian's libinih is built with run-time settings: lift the 200-byte line
 	 * limit and keep one value per line so that line numbers stay exact. */
@@ -303,7 +316,9 @@ static int collect(struct entries *es, const char *text, FILE *f, const char *fi
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
-	if (r.toolong)
+	if (r.toobig)
+		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
+	else if (r.toolong)
 		calc_error(d, file, r.toolong, "line longer than 4094 bytes");
 	else if (rc > 0)
 		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
