@@ -907,10 +907,42 @@ static int json_int(json_t *root, const char *const *names, long *out)
 	return 0;
 }
 
+/* A config.json is a few kB; reading stops here so that an endless file ends. */
+#define HF_MAX_BYTES (1 << 20)
+
+struct hf_reader {
+	FILE *f;
+	size_t total;  /* bytes handed to jansson */
+	int toobig;    /* 1: the file went past HF_MAX_BYTES */
+};
+
+/* json_load_callback's reader: fread, up to HF_MAX_BYTES in all. */
+static size_t hf_read(void *buf, size_t n, void *data)
+{
+	struct hf_reader *r = data;
+	size_t got = fread(buf, 1, n, r->f);
+	if (got == 0 && ferror(r->f))
+		return (size_t)-1;
+	r->total += got;
+	if (r->total > HF_MAX_BYTES) {
+		r->toobig = 1;
+		return (size_t)-1;
+	}
+	return got;
+}
+
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
+	struct hf_reader rd = {fopen(path, "rb"), 0, 0};
+	if (!rd.f)
+		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, strerror(errno));
+	json_t *root = json_load_callback(hf_read, &rd, 0, &err);
+	fclose(rd.f);
+	if (rd.toobig) {
+		json_decref(root);
+		return calc_error(d, path, 0, "more than %d bytes: not a config.json", HF_MAX_BYTES);
+	}
 	static const char *const n_hidden[] = {"hidden_size", "n_embd", "d_model", NULL};
 	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", NULL};
 	static const char *const n_heads[] = {"num_attention_heads", "n_head", NULL};
