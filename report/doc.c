@@ -43,6 +43,10 @@ cmark_llist *rpt_doc_extensions(void)
 	return extensions;
 }
 
+/* A chapter is tens of kB; reading stops here so that /dev/zero or an endless pipe
+ * ends instead of filling the memory. */
+#define CHAPTER_MAX_BYTES (16 << 20)
+
 static char *read_file(const char *path, struct calc_diag *d)
 {
 	FILE *f = fopen(path, "rb");
@@ -54,6 +58,12 @@ static char *read_file(const char *path, struct calc_diag *d)
 	char *buf = xmalloc(cap);
 	while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += r;
+		if (len > CHAPTER_MAX_BYTES) {
+			fclose(f);
+			free(buf);
+			calc_error(d, path, 0, "more than %d bytes: not a chapter", CHAPTER_MAX_BYTES);
+			return NULL;
+		}
 		if (cap - len < 2)
 			buf = xrealloc(buf, cap *= 2);
 	}
