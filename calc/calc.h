@@ -119,7 +119,8 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out);
 struct calc_gpu {
 	char name[CALC_NAME_MAX];
 	const char *title;       /* "NVIDIA H100 SXM5 80 GB" */
-	double memory_nominal;   /* marketed capacity [bytes] */
+	double memory_nominal;   /* marketed capacity read as decimal GB, e.g. "80 GB" = 80e9 [bytes];
+	                          * the HBM itself holds 80 GiB, of which CUDA reports memory_usable */
 	double memory_usable;    /* total memory as CUDA reports it [bytes] */
 	double hbm_bw;           /* HBM bandwidth [bytes/s] */
 	double bf16_flops;       /* dense (no sparsity) BF16 tensor peak [FLOP/s] */
@@ -127,6 +128,9 @@ struct calc_gpu {
 	double nvlink_bw;        /* GPU-GPU link bandwidth per direction [bytes/s] */
 	double tdp;              /* board power [W] */
 	const char *source;      /* where the figures come from */
+	int sms;                 /* streaming multiprocessors (GEMM wave quantization); 0 = ignore */
+	double gemm_eff;         /* default efficiency.gemm on this GPU [0..1] (presets.c) */
+	double attn_eff;         /* default efficiency.attention on this GPU [0..1] */
 };
 
 struct calc_cluster_preset {
@@ -189,6 +193,13 @@ double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass c
 /* ======================================================================== */
 
 enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL };
+/* How hardware FLOPs (HFU) count recomputation (step.c calc_flops). */
+enum calc_hfu_count {
+	CALC_HFU_EXECUTED, /* what runs: selective +1 attention-core forward, FlashAttention's
+	                      backward +QK^T, full +1 forward of every layer */
+	CALC_HFU_KOR22,    /* Korthikanti 2022 Eq. 8 for selective / FlashAttention, Narayanan
+	                      2021 Eq. 3 for full (reproduces KOR22 Table 5's HFU/MFU) */
+};
 enum calc_schedule {
 	CALC_SCHED_GPIPE,
 	CALC_SCHED_1F1B,
@@ -243,6 +254,9 @@ struct calc_plan {
 	int uneven_stages;     /* 1: layers_per_stage was given explicitly */
 	int p2p_scatter_gather; /* 1: PP sends split over the TP ranks (Narayanan 2021 §4.1) */
 	char placement[32];    /* group order innermost first, e.g. "tp-cp-pp-dp" */
+	int post_validation;   /* 1: ZB-H2 runs steps back to back, the optimizer's global
+	                          checks validated afterwards (Qi et al. 2024 §4); 0: each
+	                          step ends in a flush (default) */
 
 	/* [overhead] named per-GPU memory overheads */
 	double cuda_context;   /* CUDA context, kernels and library modules [bytes] */
@@ -256,11 +270,13 @@ struct calc_plan {
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
+	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 
 	/* bookkeeping of the loader: which values were derived, where each key was set */
 	int dp_auto;           /* 1: dp derived from the GPU count */
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
+	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
 	unsigned short key_line[CALC_PLAN_NKEYS]; /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override */
 	char set_origin[96];   /* origin of the last override ("--set", "chapter.md:3:7") */
@@ -277,6 +293,11 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 /* Apply one more "KEY=VALUE" to a loaded plan and re-validate it ('origin' names it in
  * messages, e.g. "chapter.md:12:5").  Returns 0 or -1. */
 int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d);
+/* Apply several "KEY=VALUE" at once, then derive and validate the result once (a
+ * change of two degrees whose product must stay the GPU count passes through no
+ * invalid intermediate plan).  Returns 0 or -1; on -1 the plan may be half-changed. */
+int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, const char *origin,
+                       struct calc_diag *d);
 /* Check the plan is consistent (divisibility, ranges, product of degrees = GPUs). */
 int calc_plan_validate(const struct calc_plan *plan, struct calc_diag *d);
 /* Fill plan->model from a Hugging Face config.json. */
@@ -359,6 +380,10 @@ struct calc_memory {
 int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct calc_diag *d);
 /* Activations of one layer for one micro-batch under the plan's tp/sp/cp/recompute. */
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out);
+/* Parameters one GPU of pipeline stage 'i' holds, one copy: TP shards the matrices and
+ * the vocabulary; norms, row-parallel biases and learned positions stay replicated
+ * (Megatron-LM).  'pr' comes from calc_model_params.  Pure arithmetic. */
+double calc_memory_stage_params(const struct calc_plan *plan, const struct calc_params *pr, int i);
 
 /* ======================================================================== */
 /* Pipeline (pipeline.c)                                                     */

@@ -146,7 +146,7 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"gpu.name", "", "GPU preset", q_gpu},
 	{"gpu.title", "", "GPU model", q_gpu_title},
 	{"gpu.memory", "B", "usable memory per GPU (as CUDA reports it, or cluster.gpu_memory)", q_gpu_mem},
-	{"gpu.memory_nominal", "B", "marketed memory per GPU", q_gpu_nom},
+	{"gpu.memory_nominal", "B", "marketed memory per GPU read as decimal GB (the datasheet's 80 GB is 80 GiB of HBM)", q_gpu_nom},
 	{"gpu.hbm_bw", "B/s", "HBM bandwidth", q_gpu_hbm},
 	{"gpu.bf16_flops", "FLOP/s", "dense BF16 tensor peak", q_gpu_bf16},
 	{"gpu.fp8_flops", "FLOP/s", "dense FP8 tensor peak", q_gpu_fp8},
@@ -163,12 +163,18 @@ extern const struct calc_tabledef calc_t_presets[];
 
 /* ---------------------------------------------------------------- the namespace */
 
+/* The report's own entries (calc/report_catalog.c): comparisons, baselines, validation. */
+extern const struct calc_quantity calc_q_report[];
+extern const struct calc_tabledef calc_t_report[], calc_d_report[];
+extern const struct calc_quantity calc_q_validate[];
+extern const struct calc_tabledef calc_t_validate[], calc_d_validate[];
+
 static const struct calc_quantity *const qmods[] = {calc_q_plan, calc_q_memory, calc_q_pipeline, calc_q_comm,
-                                                    calc_q_step, calc_q_search};
+                                                    calc_q_step, calc_q_search, calc_q_report, calc_q_validate};
 static const struct calc_tabledef *const tmods[] = {calc_t_presets, calc_t_memory, calc_t_pipeline, calc_t_comm,
-                                                    calc_t_step, calc_t_search};
+                                                    calc_t_step, calc_t_search, calc_t_report, calc_t_validate};
 static const struct calc_tabledef *const dmods[] = {calc_t_plan, calc_d_memory, calc_d_pipeline, calc_d_comm,
-                                                    calc_d_step, calc_d_search};
+                                                    calc_d_step, calc_d_search, calc_d_report, calc_d_validate};
 #define NMODS (int)(sizeof qmods / sizeof qmods[0])
 
 const struct calc_quantity *calc_catalog_quantity_at(int i)

@@ -98,7 +98,7 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	print_stages(m);
 	printf("\nwhole model: %.2f billion parameters x %.4g B = %.1f GB of model states (%s)\n", pr.total / 1e9,
 	       calc_recipe_total(p->recipe), m->states_total / GB, p->recipe->name);
-	printf("GPUs needed just to hold them: %d (usable %.2f GB each), %d (nominal %.0f GB each)\n",
+	printf("GPUs needed just to hold them: %d (usable %.2f GB each, as CUDA reports it), %d (marketed %.0f GB each)\n",
 	       m->states_min_gpus, p->gpu_memory / GB, m->states_min_gpus_nominal, p->gpu.memory_nominal / GB);
 	printf("fits: %s\n", m->fits ? "yes, every stage" : "NO");
 }

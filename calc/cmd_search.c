@@ -146,10 +146,16 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	for (int i = 0; i < o->ngpus; i++)
 		printf(" %d", o->gpus[i]);
 	printf("\ntraining: global batch %d x %d tokens, recipe %s\n", p->global_batch, p->seq_len,
-	       o->vary_recipe ? "(all)" : p->recipe->name);
+	       o->vary_recipe ? "(every recipe that holds gradients)" : p->recipe->name);
 	printf("grid: tp | N; pp | N/tp (%s); cp <= %d; micro-batch 1..%d; gpipe, 1f1b, zb-h1, zb-h2, dualpipe, "
-	       "interleaved vpp 2..%d; recompute none/selective/full; sp; ZeRO 0-3\n",
-	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb, o->max_vpp);
+	       "interleaved vpp 2..%d; recompute %s; sp; ZeRO 0-3\n",
+	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb, o->max_vpp,
+	       p->flash_attention ? "none/full (with FlashAttention selective equals none: kept as none)"
+	                          : "none/selective/full");
+	printf("zb-h2 %s\n", p->post_validation
+	                        ? "without a flush between steps (parallel.post_validation = yes, Qi et al. 2024 §4)"
+	                        : "with a flush between steps (parallel.post_validation = no): bubble (p-1) max(F, "
+	                          "F+B-2W), not the back-to-back (p-1)(F+B-2W)");
 	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
 	if (r->ntop) {

@@ -65,9 +65,15 @@ int cmd_step(int argc, char **argv)
 		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
 		printf("efficiency: GEMMs at %.0f%% of the dense %s peak %.0f TFLOP/s, attention core at %.0f%% of the "
 		       "dense BF16 peak %.0f TFLOP/s (%s datasheet, no sparsity); TP overlap %.0f%%, DP overlap %.0f%%\n",
-		       100 * plan.gemm_eff, st->peak == plan.gpu.bf16_flops ? "BF16" : "FP8", st->peak / 1e12,
+		       100 * plan.gemm_eff, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8", st->gemm_peak / 1e12,
 		       100 * plan.attn_eff, plan.gpu.bf16_flops / 1e12, plan.gpu.name, 100 * plan.tp_overlap,
 		       100 * plan.dp_overlap);
+		if (plan.schedule == CALC_SCHED_ZBH2)
+			printf("%s\n", plan.post_validation
+			                   ? "zb-h2: steps back to back, optimizer checks validated afterwards "
+			                     "(parallel.post_validation = yes, Qi et al. 2024 §4): bubble (p-1)(F+B-2W)"
+			                   : "zb-h2: a flush between steps (parallel.post_validation = no): bubble "
+			                     "(p-1) max(F, F+B-2W)");
 		printf("per layer and micro-batch: forward %.3f ms, backward %.3f ms (B %.3f + W %.3f), "
 		       "TP/CP comm %.3f ms; critical stage %d\n\n",
 		       st->layer.f * 1e3, (st->layer.b + st->layer.w) * 1e3, st->layer.b * 1e3, st->layer.w * 1e3,

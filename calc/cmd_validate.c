@@ -1,187 +1,52 @@
 /*
- * cmd_validate.c -- `trainplan validate`: the published training runs of REFERENCES.md
- * §7.1-7.2 through the time model with one set of defaults, predicted against
- * published, with the error.
+ * cmd_validate.c -- `trainplan validate`: the published training runs of validate.c
+ * through the time model with one set of defaults, predicted against published, with
+ * the error.
  *
  *   trainplan validate [--set K=V]... [--format text|csv|json|md|tsv]
  *
- * Rows: Narayanan et al. 2021 Table 1 (TFLOP/s per GPU, counted with their Eq. 3, i.e.
- * the hardware FLOPs of full recomputation) and Korthikanti et al. 2022 Table 5
- * (iteration time with full recomputation and with selective recomputation + sequence
- * parallelism) plus its 530B run on 2,240 GPUs (§6.3).  Every row starts from the
- * built-in default plan (so the efficiencies, overlaps and latencies are the
- * defaults), then sets what the paper states: the model, the A100 80 GB Selene
- * cluster (8 x 200 Gb/s HDR per node), TP, PP, DP, batch, schedule, recomputation.
- * What the papers do not state is fixed once for all rows: micro-batch 1 where not
- * given; Narayanan's interleaving depth v = the largest divisor of L/p not above 3
- * (Korthikanti used 3); no gradient-reduction overlap (Megatron of 2021-22 did not
- * overlap it, Korthikanti §6.3 says so); no FlashAttention (neither paper had it).
- * --set overrides apply to every row after those, e.g. --set efficiency.gemm=0.7.
- * Exit status 0; 1 when a row misses the published value by more than 15%.
+ * --set overrides apply to every row after the row's own settings, e.g.
+ * --set efficiency.gemm=0.7.  Exit status 0; 1 when a row misses the published value
+ * by more than 15%.
  */
 #include "cli.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-struct vrow {
-	const char *source;  /* paper and table */
-	const char *model;   /* model preset */
-	int gpus, tp, pp, batch, micro;
-	const char *mode;    /* "full" or "selective" (with SP) */
-	int tflops;          /* 1: the published figure is TFLOP/s per GPU, else seconds */
-	double published;
-};
-
-static const struct vrow rows[] = {
-	/* Narayanan et al. 2021 Table 1: TFLOP/s per GPU */
-	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", 1, 137},
-	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", 1, 138},
-	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", 1, 142},
-	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", 1, 135},
-	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", 1, 138},
-	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", 1, 140},
-	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", 1, 148},
-	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", 1, 155},
-	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", 1, 163},
-	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", 1, 163},
-	/* Korthikanti et al. 2022 Table 5: iteration time [s] (models of Table 3) */
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", 0, 1.42},
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", 0, 1.10},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", 0, 18.13},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", 0, 13.75},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", 0, 49.05},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", 0, 37.83},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", 0, 94.42},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", 0, 71.49},
-	/* Korthikanti §6.3: the 530B run scaled to 8-way DP (2,240 GPUs) */
-	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", 0, 39.15},
-};
-#define NROWS (int)(sizeof rows / sizeof rows[0])
-
-/* Interleaving depth: Korthikanti used 3 chunks for 175B and 530B and none for 1T
- * (REFERENCES.md §7.2); Narayanan does not state it: the largest divisor of L/p <= 3. */
-static int vdepth(const struct vrow *r, int layers)
-{
-	int lps;
-	if (r->pp == 1)
-		return 1;
-	if (!strcmp(r->source, "KOR22 T5") || !strcmp(r->source, "KOR22 6.3"))
-		return strcmp(r->model, "nar21-1t") ? 3 : 1;
-	lps = layers / r->pp;
-	for (int v = 3; v > 1; v--)
-		if (lps % v == 0)
-			return v;
-	return 1;
-}
-
-static int run_row(const struct vrow *r, const struct cli_opts *o, struct calc_plan *p, struct calc_step *st,
-                   int *v, struct calc_diag *d)
-{
-	char buf[16][64];
-	const char *sets[16 + CLI_MAX_ARGS];
-	const struct calc_model *pm = calc_preset_model(r->model);
-	int n = 0, sel = !strcmp(r->mode, "selective");
-
-	if (!pm)
-		return calc_error(d, NULL, 0, "validate: no model preset '%s'", r->model);
-	*v = vdepth(r, pm->layers);
-#define SET(...) (snprintf(buf[n], sizeof buf[n], __VA_ARGS__), sets[n] = buf[n], n++)
-	SET("model.preset=%s", r->model);
-	SET("cluster.preset=dgx-a100-hdr");
-	SET("cluster.nodes=%d", r->gpus / 8);
-	SET("parallel.tp=%d", r->tp);
-	SET("parallel.pp=%d", r->pp);
-	SET("parallel.dp=%d", r->gpus / (r->tp * r->pp));
-	SET("training.global_batch=%d", r->batch);
-	SET("training.micro_batch=%d", r->micro);
-	SET("parallel.recompute=%s", sel ? "selective" : "full");
-	SET("parallel.sp=%s", sel ? "yes" : "no");
-	SET("parallel.schedule=%s", *v > 1 ? "interleaved" : "1f1b");
-	SET("parallel.vpp=%d", *v);
-	SET("parallel.zero=0");
-	SET("training.flash_attention=no");
-	SET("efficiency.dp_overlap=0");
-#undef SET
-	for (int i = 0; i < o->nsets; i++)
-		sets[n++] = o->sets[i];
-	if (calc_plan_load(p, NULL, sets, n, d) < 0)
-		return -1;
-	return calc_step(p, st, d);
-}
 
 int cmd_validate(int argc, char **argv)
 {
 	struct cli_opts o;
-	struct calc_plan *p = xmalloc(sizeof *p);
-	struct calc_step *st = xmalloc(sizeof *st);
 	struct calc_table t;
 	struct calc_diag d = {0};
-	int rc, cs, cm, cg, ctp, cpp, cdp, cv, cmode, cmet, cpub, cpred, cerr, cmfu, miss = 0;
-	double sumabs = 0;
+	struct calc_validation s;
+	struct calc_plan p;
+	int rc;
 
-	if ((rc = cli_parse(argc, argv, &o)) != 0 || (o.nrest > 0 && (rc = cli_error("validate: unexpected argument '%s'", o.rest[0]))) ||
-	    (o.plan && (rc = cli_error("validate: the rows start from the built-in default plan; use --set"))))
-		goto out;
-	calc_table_init(&t, "validate", "Predicted against published: Narayanan 2021 Table 1, Korthikanti 2022 Table 5");
-	cs = calc_table_col(&t, "source", "", CALC_D_TEXT, 0);
-	cm = calc_table_col(&t, "model", "", CALC_D_TEXT, 0);
-	cg = calc_table_col(&t, "GPUs", "1", CALC_D_INT, 0);
-	ctp = calc_table_col(&t, "TP", "1", CALC_D_INT, 0);
-	cpp = calc_table_col(&t, "PP", "1", CALC_D_INT, 0);
-	cdp = calc_table_col(&t, "DP", "1", CALC_D_INT, 0);
-	cv = calc_table_col(&t, "v", "1", CALC_D_INT, 0);
-	cmode = calc_table_col(&t, "recompute", "", CALC_D_TEXT, 0);
-	cmet = calc_table_col(&t, "metric", "", CALC_D_TEXT, 0);
-	cpub = calc_table_col(&t, "published", "", CALC_D_FIXED, 2);
-	cpred = calc_table_col(&t, "predicted", "", CALC_D_FIXED, 2);
-	cerr = calc_table_col(&t, "error", "1", CALC_D_PCT, 1);
-	cmfu = calc_table_col(&t, "MFU", "1", CALC_D_PCT, 1);
-	for (int i = 0; i < NROWS; i++) {
-		const struct vrow *r = &rows[i];
-		int v = 1, row;
-		double pred, err;
-		if (run_row(r, &o, p, st, &v, &d) < 0) {
+	if ((rc = cli_parse(argc, argv, &o)) != 0)
+		return rc;
+	if (o.nrest > 0)
+		return cli_error("validate: unexpected argument '%s'", o.rest[0]);
+	if (o.plan)
+		return cli_error("validate: the rows start from the built-in default plan; use --set");
+	if (calc_validate(o.sets, o.nsets, &t, &s, &d) < 0)
+		return cli_fail(&d);
+	if (o.format == CALC_F_TEXT) {
+		const struct calc_gpu *a = calc_preset_gpu("a100-80g"), *h = calc_preset_gpu("h100-sxm-80g");
+		/* the overrides as every row sees them, for the defaults line */
+		if (calc_plan_load(&p, NULL, o.sets, o.nsets, &d) < 0) {
 			calc_table_free(&t);
-			rc = cli_fail(&d);
-			goto out;
+			return cli_fail(&d);
 		}
-		pred = r->tflops ? st->hw_tflops / 1e12 : st->time;
-		err = pred / r->published - 1;
-		sumabs += fabs(err);
-		miss += fabs(err) > 0.15;
-		row = calc_table_row(&t);
-		calc_table_str(&t, row, cs, r->source);
-		calc_table_str(&t, row, cm, r->model);
-		calc_table_num(&t, row, cg, r->gpus);
-		calc_table_num(&t, row, ctp, r->tp);
-		calc_table_num(&t, row, cpp, r->pp);
-		calc_table_num(&t, row, cdp, p->dp);
-		calc_table_num(&t, row, cv, v);
-		calc_table_str(&t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP" : "full");
-		calc_table_str(&t, row, cmet, r->tflops ? "TFLOP/s/GPU" : "step (s)");
-		calc_table_num(&t, row, cpub, r->published);
-		calc_table_num(&t, row, cpred, pred);
-		calc_table_num(&t, row, cerr, err);
-		calc_table_num(&t, row, cmfu, st->mfu);
+		printf("defaults: GEMM / attention at %.0f%% / %.0f%% of the dense BF16 peak on A100, %.0f%% / %.0f%% on H100 "
+		       "(GPU presets); network efficiency %.2f; TP overlap %.0f%%\n\n",
+		       100 * a->gemm_eff, 100 * a->attn_eff, 100 * h->gemm_eff, 100 * h->attn_eff, p.inter_node_eff,
+		       100 * p.tp_overlap);
 	}
-	calc_table_note(&t, "Error = predicted / published - 1.  A100 80 GB, 312 TFLOP/s dense BF16 peak; "
-	                    "NAR21 TFLOP/s counted with their Eq. 3 (hardware FLOPs of full recomputation).");
-	if (o.format == CALC_F_TEXT)
-		printf("defaults: GEMM %.0f%%, attention %.0f%% of peak; NVLink busbw %.0f GB/s, network %.0f GB/s x %.2f "
-		       "per GPU; TP overlap %.0f%%\n\n",
-		       100 * p->gemm_eff, 100 * p->attn_eff, p->intra_node_busbw / 1e9, p->inter_node_bw / 1e9,
-		       p->inter_node_eff, 100 * p->tp_overlap);
 	calc_table_write(&t, o.format, stdout);
 	if (o.format == CALC_F_TEXT)
-		printf("\n%d rows, %d within 15%%, mean absolute error %.1f%%\n", NROWS, NROWS - miss, 100 * sumabs / NROWS);
+		printf("\n%d rows, %d within 15%%, mean absolute error %.1f%%\n", s.rows, s.within, 100 * s.mean_abs);
 	calc_table_free(&t);
 	calc_diag_free(&d);
-	rc = miss ? 1 : 0;
-out:
-	free(p);
-	free(st);
-	return rc;
+	return s.within < s.rows ? 1 : 0;
 }

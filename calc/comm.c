@@ -16,9 +16,11 @@
  *   CP  all-gather of K and V in forward, reduce-scatter of dK, dV in backward
  *       (Llama 3 §3.3.2; REFERENCES.md §4.7, derived).
  *   PP  b*s*h per stage boundary per micro-batch each way (Narayanan 2021 §3.2), x v
- *       with interleaving (§2.2.2), /t with scatter/gather (§4.1).
- *   DP  gradient all-reduce 2*Psi; ZeRO-1/2 reduce-scatter + all-gather 2*Psi; ZeRO-3
- *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch.
+ *       with interleaving (§2.2.2), /t with SP (the sharded tensor, Korthikanti 2022
+ *       §4.2.2) or with scatter/gather (§4.1).
+ *   DP  gradient all-reduce 2*Psi; ZeRO-1 reduce-scatter + all-gather 2*Psi; ZeRO-3
+ *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch; from ZeRO-2
+ *       on the reduce-scatter too (sharded gradients cannot accumulate locally).
  */
 #include "calc.h"
 
@@ -216,24 +218,24 @@ static int worst_layers(const struct calc_plan *p)
 	return w > 0 ? w : (p->model.layers + pp - 1) / pp;
 }
 
-/* Parameters held by one GPU of the most loaded stage: the first stage holds the
- * embedding, the last the LM head (or, tied with pp > 1, Megatron's copy of the
- * embedding); tensor parallelism divides everything (MEG-MEM, REFERENCES.md §1.2). */
+/* Parameters held by one GPU of the most loaded stage, counted as memory.c counts them
+ * (calc_memory_stage_params: TP shards the matrices and the vocabulary, norms and
+ * row-parallel biases stay replicated; the first stage holds the embedding, the last
+ * the LM head or, tied with pp > 1, Megatron's copy of the embedding; MEG-MEM,
+ * REFERENCES.md §1.2). */
 static double grad_params(const struct calc_plan *p)
 {
 	struct calc_params pr;
-	int pp = p->pp > 0 ? p->pp : 1, tp = p->tp > 0 ? p->tp : 1;
-	int L0 = p->layers_per_stage[0] > 0 ? p->layers_per_stage[0] : p->model.layers / pp;
-	int Ll = pp <= CALC_MAX_STAGES && p->layers_per_stage[pp - 1] > 0 ? p->layers_per_stage[pp - 1]
-	                                                                  : p->model.layers / pp;
-	double first, last;
+	int pp = p->pp > 0 ? p->pp : 1;
+	double w = 0;
 
 	calc_model_params(&p->model, &pr);
-	first = pr.layer * L0 + pr.embedding + pr.position;
-	if (pp == 1)
-		return (first + pr.lm_head + pr.final_norm) / tp;
-	last = pr.layer * Ll + pr.final_norm + (pr.lm_head > 0 ? pr.lm_head : pr.embedding);
-	return (first > last ? first : last) / tp;
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		double n = calc_memory_stage_params(p, &pr, i);
+		if (n > w)
+			w = n;
+	}
+	return w;
 }
 
 static int head_dim(const struct calc_model *m)
@@ -306,17 +308,21 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 		x->collective = "-";
 
 	/* PP: b*s*h per boundary per micro-batch each way (Narayanan 2021 §3.2), v times with
-	 * interleaving (§2.2.2); scatter/gather sends 1/t over the link and all-gathers on
-	 * NVLink (§4.1).  A stage in the middle sends activations forward and gradients back. */
+	 * interleaving (§2.2.2).  With sequence parallelism the stage output is already
+	 * sharded over the TP ranks (Korthikanti 2022 §4.2.2): each rank sends its b*s*h/t
+	 * slice and the next stage keeps it sharded, no gather.  Without SP the
+	 * scatter/gather optimisation sends 1/t over the link and all-gathers on NVLink
+	 * (Narayanan 2021 §4.1).  A stage in the middle sends activations forward and
+	 * gradients back. */
 	x = &out->dim[CALC_DIM_PP];
 	if (pp > 1) {
 		double S = b * s_loc * h * ACT_BYTES;
-		int sg = plan->p2p_scatter_gather && t > 1;
-		double send = sg ? S / t : S;
+		int sp = plan->sp && t > 1, sg = !sp && plan->p2p_scatter_gather && t > 1;
+		double send = sp || sg ? S / t : S;
 		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK};
 		out->p2p = calc_coll_time(CALC_COLL_P2P, send, &x->group, &l) +
 		           (sg ? calc_coll_time(CALC_COLL_ALLGATHER, S, &intra, &l) : 0);
-		x->collective = sg ? "send/recv (scatter/gather)" : "send/recv";
+		x->collective = sp ? "send/recv (SP shard)" : sg ? "send/recv (scatter/gather)" : "send/recv";
 		x->count = 2.0 * m * v;
 		x->bytes = x->count * send;
 		x->net_bytes = x->group.tier == CALC_TIER_NET ? x->bytes : 0;
@@ -324,10 +330,14 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	} else
 		x->collective = "-";
 
-	/* DP over DP x CP ranks: ZeRO §7 -- all-reduce (2 Psi), ZeRO-1/2 reduce-scatter of
+	/* DP over DP x CP ranks: ZeRO §7 -- all-reduce (2 Psi), ZeRO-1 reduce-scatter of
 	 * gradients + all-gather of updated weights (2 Psi), ZeRO-3 one more all-gather of
-	 * weights, both gathers every micro-batch (3 Psi for m = 1).  Gradients travel at
-	 * the recipe's gradient precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2). */
+	 * weights, both gathers every micro-batch (3 Psi for m = 1).  From ZeRO-2 on a rank
+	 * keeps only its shard of the gradients (ZeRO §5.2), so each micro-batch's gradients
+	 * are reduce-scattered into the shard before the next micro-batch accumulates:
+	 * m reduce-scatters per step instead of one (DeepSpeed refuses ZeRO >= 2 with
+	 * pipeline parallelism for this reason).  Gradients travel at the recipe's gradient
+	 * precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2). */
 	x = &out->dim[CALC_DIM_DP];
 	out->grad_params = grad_params(plan) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1) {
@@ -342,13 +352,15 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 			x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
 			x->time = calc_coll_time(CALC_COLL_ALLREDUCE, G, &x->group, &l);
 		} else {
-			double ag = plan->zero >= 3 ? 2.0 * m : 1;
-			x->collective = plan->zero >= 3 ? "reduce-scatter + 2m all-gathers" : "reduce-scatter + all-gather";
-			x->count = 1 + ag;
-			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (G + ag * W);
-			x->net_bytes = calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
+			double ag = plan->zero >= 3 ? 2.0 * m : 1, rs = plan->zero >= 2 ? m : 1;
+			x->collective = plan->zero >= 3   ? "m reduce-scatters + 2m all-gathers"
+			              : plan->zero >= 2 ? "m reduce-scatters + all-gather"
+			                                : "reduce-scatter + all-gather";
+			x->count = rs + ag;
+			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (rs * G + ag * W);
+			x->net_bytes = rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
 			               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
-			x->time = calc_coll_time(CALC_COLL_REDUCESCATTER, G, &x->group, &l) +
+			x->time = rs * calc_coll_time(CALC_COLL_REDUCESCATTER, G, &x->group, &l) +
 			          ag * calc_coll_time(CALC_COLL_ALLGATHER, W, &x->group, &l);
 		}
 	} else

@@ -79,8 +79,11 @@ void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *
 /* Per stage                                                                 */
 /* ======================================================================== */
 
-/* Parameters one GPU of stage 'i' holds (one copy). */
-static double stage_params(const struct calc_plan *p, const struct calc_params *pr, int i)
+/* Parameters one GPU of stage 'i' holds (one copy).  Shared with comm.c, which sizes
+ * the gradient reduction with the same count; a plan whose layers_per_stage is
+ * cleared (the planner's even split) counts L/pp layers per stage, the remainder on
+ * the first stages as plan.c splits them. */
+double calc_memory_stage_params(const struct calc_plan *p, const struct calc_params *pr, int i)
 {
 	const struct calc_model *m = &p->model;
 	double t = p->tp, h = m->hidden;
@@ -88,7 +91,9 @@ static double stage_params(const struct calc_plan *p, const struct calc_params *
 	 * output and fc2), Megatron-LM RowParallelLinear / LayerNorm */
 	double repl = pr->norms + (m->bias ? 2 * h : 0);
 	double per_layer = (pr->layer - repl) / t + repl;
-	double n = p->layers_per_stage[i] * per_layer;
+	int pp = p->pp > 0 ? p->pp : 1;
+	int layers = p->layers_per_stage[i] > 0 ? p->layers_per_stage[i] : m->layers / pp + (i < m->layers % pp);
+	double n = layers * per_layer;
 
 	if (i == 0)
 		n += pr->embedding / t + pr->position; /* vocab-parallel embedding; positions replicated */
@@ -127,7 +132,7 @@ int calc_memory(const struct calc_plan *p, struct calc_memory *out, struct calc_
 
 	for (int i = 0; i < p->pp; i++) {
 		struct calc_mem_stage *st = &out->st[i];
-		double n = stage_params(p, &pr, i), inflight = calc_pipeline_inflight(p, i);
+		double n = calc_memory_stage_params(p, &pr, i), inflight = calc_pipeline_inflight(p, i);
 
 		st->stage = i;
 		st->layers = p->layers_per_stage[i];
@@ -310,7 +315,7 @@ const struct calc_quantity calc_q_memory[] = {
 	{"memory.act_per_layer", "B", "activations of one layer for one micro-batch per GPU", q_act_layer},
 	{"memory.states_total", "B", "model states of the whole model under the recipe, unsharded", q_states_total},
 	{"memory.states_min_gpus", "GPUs", "GPUs needed just to hold the model states (usable memory)", q_min_gpus},
-	{"memory.states_min_gpus_nominal", "GPUs", "GPUs needed just to hold the model states (nominal memory)",
+	{"memory.states_min_gpus_nominal", "GPUs", "GPUs needed just to hold the model states at the marketed capacity (80 GB = 80e9 B)",
 	 q_min_gpus_nominal},
 	{"recipe.bytes_per_param", "B", "bytes per parameter of the plan's recipe, unsharded", q_bpp},
 	{"recipe.bytes_per_param_gpu", "B", "bytes per parameter held per GPU after ZeRO sharding", q_bpp_gpu},

@@ -46,6 +46,7 @@ struct key {
 static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
+static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
@@ -103,16 +104,18 @@ static const struct key keys[] = {
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: even)"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
 	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
+	{"parallel", "post_validation", K_BOOL, 0, P(post_validation), 0, 1, NULL, "bool", "ZB-H2 without a flush between steps (Qi et al. 2024 §4; default no)"},
 
 	{"overhead", "cuda_context", K_NUM, CALC_U_BYTES, P(cuda_context), 0, 1e12, NULL, "bytes", "CUDA context, kernels and library modules per GPU"},
 	{"overhead", "nccl_buffers", K_NUM, CALC_U_BYTES, P(nccl_buffers), 0, 1e12, NULL, "bytes", "NCCL communicator buffers per GPU"},
 	{"overhead", "workspace", K_NUM, CALC_U_BYTES, P(workspace), 0, 1e12, NULL, "bytes", "cuBLAS and attention workspaces"},
 	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
 
-	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak"},
-	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak"},
+	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak (default: the GPU preset's)"},
+	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
+	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
 	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
 };
 
@@ -432,6 +435,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		*(double *)(base + k->off) = x;
 		if (k->off == P(gpu_memory))
 			p->gpu_memory_auto = 0;
+		if (k->off == P(gemm_eff))
+			p->eff_auto &= ~1;
+		if (k->off == P(attn_eff))
+			p->eff_auto &= ~2;
 		return 0;
 	case K_BOOL:
 		if (parse_bool(v, &b) < 0)
@@ -605,6 +612,11 @@ static void derive(struct calc_plan *p)
 		p->model.kv_heads = p->model.heads;
 	if (p->gpu_memory_auto)
 		p->gpu_memory = p->gpu.memory_usable;
+	/* efficiencies the plan does not set come from the GPU preset (presets.c) */
+	if (p->eff_auto & 1)
+		p->gemm_eff = p->gpu.gemm_eff > 0 ? p->gpu.gemm_eff : 0.75;
+	if (p->eff_auto & 2)
+		p->attn_eff = p->gpu.attn_eff > 0 ? p->gpu.attn_eff : 0.50;
 	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0) {
 		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
 		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
@@ -795,16 +807,26 @@ static void plan_reset(struct calc_plan *p)
 	p->cp = 1;
 	p->vpp = 1;
 	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
+	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer
+	                              * step run between them in step.c, and post-validation
+	                              * (Qi et al. 2024 §4) is not in Megatron-LM */
 	p->inter_node_eff = 0.85;    /* REFERENCES.md §6: ~0.8-0.9 of g x B_nic */
 	p->cuda_context = 0.75e9;    /* CUDA context + PyTorch/cuBLAS/cuDNN/NCCL modules: ~0.5-1 GB */
 	p->nccl_buffers = 0.5e9;     /* NCCL_BUFFSIZE 4 MiB x channels x peers, a few communicators */
 	p->workspace = 0.25e9;       /* cuBLAS workspace (32 MiB per stream on Hopper) + attention */
 	p->fragmentation = 0.05;     /* Megatron-LM adds a 5% buffer (theoretical_memory_usage.py) */
+	/* GEMM and attention efficiencies: per GPU preset (presets.c, calibrated with
+	 * trainplan validate), 0.75 / 0.50 for a GPU without them */
+	p->eff_auto = 3;
 	p->gemm_eff = 0.75;
 	p->attn_eff = 0.50;
 	p->dp_overlap = 0.8;
 	p->tp_overlap = 0.0;
 	p->optimizer_time = -1;
+	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's
+	 * convention, which charges 3 attention cores for selective recomputation and for
+	 * FlashAttention alike, and is kept for comparisons with KOR22 Table 5 */
+	p->hfu_count = CALC_HFU_EXECUTED;
 }
 
 int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *sets, int nsets,
@@ -842,26 +864,37 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 	return d->nerrors > before ? -1 : 0;
 }
 
-int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d)
+int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, const char *origin,
+                       struct calc_diag *d)
 {
-	char sec[32], name[64];
-	struct entry e;
 	int before = d->nerrors;
-	if (split_kv(kv, sec, name, e.value, sizeof e.value, d, origin) < 0)
-		return -1;
-	e.key = key_index(sec, name);
-	e.file = origin;
-	e.line = 0;
-	e.src = 2;
-	if (apply(plan, &e, d) < 0)
-		return -1;
+	/* apply every assignment first: "pp=16, dp=4" is only consistent as a whole */
+	for (int i = 0; i < n; i++) {
+		char sec[32], name[64];
+		struct entry e;
+		if (split_kv(kvs[i], sec, name, e.value, sizeof e.value, d, origin) < 0)
+			continue;
+		e.key = key_index(sec, name);
+		e.file = origin;
+		e.line = 0;
+		e.src = 2;
+		if (apply(plan, &e, d) < 0)
+			continue;
+		plan->key_line[e.key] = 0;
+		plan->key_src[e.key] = 2;
+	}
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
-	plan->key_line[e.key] = 0;
-	plan->key_src[e.key] = 2;
+	if (d->nerrors > before)
+		return -1;
 	/* a changed GPU count or degree re-derives dp when it was derived */
 	derive(plan);
 	calc_plan_validate(plan, d);
 	return d->nerrors > before ? -1 : 0;
+}
+
+int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, struct calc_diag *d)
+{
+	return calc_plan_set_many(plan, &kv, 1, origin, d);
 }
 
 int calc_plan_gpus(const struct calc_plan *plan)

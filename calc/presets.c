@@ -63,33 +63,57 @@ static const char *model_source(const char *name)
 /* Usable memory: the total CUDA/ROCm reports (torch.cuda.get_device_properties
  * .total_memory), as commonly seen in out-of-memory messages; UNVERIFIED against a
  * primary source, and overridable with cluster.gpu_memory. */
+/* Achieved shares of the dense BF16 peak in training (efficiency.gemm, .attention),
+ * calibrated with `trainplan validate` against published runs, one pair per GPU
+ * generation, not per run:
+ * - A100 GEMMs: Narayanan 2021 Table 1 (137-163 TFLOP/s with recomputation, 44-52%
+ *   of 312), Korthikanti 2022 Table 5 (iteration times), Touvron et al. 2023 Table 2
+ *   (Llama 2 70B GPU-hours).  Attention: FlashAttention-2 reaches 50-73% of the A100
+ *   peak (Dao 2023, abstract); the lower end is taken.
+ * - H100 GEMMs: Llama Team 2024 Table 4 (Llama 3 405B: 380-430 TFLOP/s, 38-43% BF16
+ *   MFU on 8,192-16,384 H100), lower than A100's share of its peak as large runs
+ *   show.  Attention: FlashAttention-2 "achieving only 35% utilization on H100"
+ *   (Shah et al. 2024, FlashAttention-3, abstract).
+ * - H100 PCIe, H200 and B200 take the H100 pair (assumed, UNVERIFIED); MI300X none
+ *   (plan.c's generic 0.75 / 0.50 apply). */
+/* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
+ * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H200 132 (the H100
+ * die), B200 148 (UNVERIFIED); MI300X 0: not modelled. */
+#define A100_GEMM 0.68
+#define A100_ATTN 0.50
+#define H100_GEMM 0.68
+#define H100_ATTN 0.35
+
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional"},
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN},
 	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional"},
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional"},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
-	 "bidirectional"},
+	 "bidirectional", 114, H100_GEMM, H100_ATTN},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
-	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4"},
+	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 TFLOP/s dense, NVLink5 1.8 TB/s "
-	 "bidirectional"},
+	 "bidirectional", 148, H100_GEMM, H100_ATTN},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,
 	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
-	 "Infinity Fabric 896 GB/s aggregate"},
+	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0},
 };
 
 /*
  * Cluster tiers as comm.c uses them (REFERENCES.md §4.5-4.6, §6):
  * - intra_busbw is the NCCL ring bus bandwidth, used for every collective inside a node
  *   (the NVLS all-reduce peak, ~480 GB/s on H100 per nccl-tests #212, is not assumed).
+ *   H100: 370 GB/s measured (#212).  A100 and B200: derived from the NVLink line rate
+ *   per direction with the same protocol factor 370/450 = 0.82 (no collective
+ *   measurement at hand; A100's 195 GB/s sendrecv figure measures point-to-point).
  * - Latencies are per ring step (the alpha of the alpha-beta cost): small-message
  *   all-reduce over 2 GPUs (2 steps) takes about 6 us on H100 NVLink (nvidia/nccl #1259)
  *   and about 10 us on A100 (nvidia/nccl #583), so 3 us per NVLink step; 6 us per
@@ -103,8 +127,10 @@ static const struct calc_cluster_preset clusters[] = {
 	 "NVLink4 450 GB/s per direction and ring busbw 370 GB/s: NCCL maintainer, nvidia/nccl-tests #212; "
 	 "one NDR 400 Gb/s NIC per GPU (MLCommons H100 system descriptions)"},
 	{"dgx-a100-hdr", "DGX A100: 8 x A100 80 GB per node, NVLink3, 8 x 200 Gb/s HDR InfiniBand", "a100-80g", 8,
-	 300 * GB, 195 * GB, 25 * GB, 3e-6, 6e-6, 1.50,
-	 "NVLink3 600 GB/s bidirectional; sendrecv busbw 195 GB/s measured on 8 A100; 8 x HDR 200 Gb/s per node "
+	 300 * GB, 300 * GB * 370 / 450, 25 * GB, 3e-6, 6e-6, 1.50,
+	 "NVLink3 600 GB/s bidirectional (300 GB/s line rate per direction); collective busbw 247 GB/s derived "
+	 "from the line rate with the protocol factor 370/450 NCCL reaches on H100 (nvidia/nccl-tests #212), "
+	 "not measured on A100 (the 195 GB/s A100 figure is a sendrecv measurement); 8 x HDR 200 Gb/s per node "
 	 "(Narayanan et al. 2021 §5)"},
 	{"hgx-h200-ndr", "HGX H200: 8 x H200 per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h200-141g", 8,
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 3.50,

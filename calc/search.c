@@ -15,7 +15,8 @@
  *   b    micro-batch 1 .. max_mb
  *   schedule  gpipe, 1f1b, zb-h1, zb-h2, dualpipe, and interleaved with vpp 2 .. max_vpp;
  *        with pp = 1 only "1f1b" (one stage has no schedule to choose)
- *   recompute none, selective, full;  sp no/yes (only "no" when tp = 1: nothing to
+ *   recompute none, selective, full (with FlashAttention none and full: selective is
+ *        then the same configuration as none, and 'none' is kept);  sp no/yes (only "no" when tp = 1: nothing to
  *        shard);  ZeRO 0, 1, 2, 3.
  * Every leaf of that grid is one configuration.  The checks run in the order of enum
  * calc_reject and the first that fails names the reject; they are the checks of
@@ -526,6 +527,20 @@ static int nsp_of(int tp)
 	return tp > 1 ? 2 : 1;
 }
 
+/* The recomputation modes searched, into rcs[]; returns how many.  With FlashAttention
+ * selective recomputation has nothing to recompute -- the attention core stores no
+ * s^2 scores either way (Korthikanti 2022 §5; memory.c, step.c) -- so "selective" is
+ * the same configuration as "none" and only "none" is kept. */
+static int recompute_modes(const struct calc_plan *base, int rcs[3])
+{
+	int n = 0;
+	rcs[n++] = CALC_RC_NONE;
+	if (!base->flash_attention)
+		rcs[n++] = CALC_RC_SELECTIVE;
+	rcs[n++] = CALC_RC_FULL;
+	return n;
+}
+
 /* The schedule checks of calc_pipeline_check for a valid m. */
 static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v, int m)
 {
@@ -616,9 +631,9 @@ static void run_item(struct worker *w, struct item *it)
 	struct calc_plan *p = &w->plan;
 	struct calc_search_row row;
 	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, sv, vv);
-	int nsp = nsp_of(it->tp), B = base->global_batch;
+	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
 	enum calc_reject pre = item_check(base, it, o->even_only);
-	long long per_mb = (long long)nv * 3 * nsp * 4, local = 0;
+	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
 	struct memk zk[4];
 	double infl[CALC_MAX_STAGES];
 
@@ -666,7 +681,7 @@ static void run_item(struct worker *w, struct item *it)
 		}
 		for (int s = 0; s < nv; s++) {
 			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
-			long long per_s = 3LL * nsp * 4;
+			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
 			row.c.vpp = vv[s];
@@ -683,9 +698,9 @@ static void run_item(struct worker *w, struct item *it)
 				cands_build(it->pp, p->layers_per_stage, infl, &c);
 				w->k.copies = calc_pipeline_param_copies(p);
 			}
-			for (int rc = 0; rc < 3; rc++) {
-				row.c.recompute = (signed char)rc;
-				p->recompute = (enum calc_recompute)rc;
+			for (int ri = 0; ri < nrc; ri++) {
+				row.c.recompute = (signed char)rcs[ri];
+				p->recompute = (enum calc_recompute)rcs[ri];
 				for (int sp = 0; sp < nsp; sp++) {
 					row.c.sp = (signed char)(nsp == 2 ? sp : 0);
 					p->sp = row.c.sp;
@@ -762,15 +777,24 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 	long long key = 0;
 	int gpn0 = plan->gpus_per_node;
 
+	/* A recipe without gradients (seed: the textbook memory baseline, weights and
+	 * Adam state only) does not train: it is left out of --vary recipe and refused
+	 * as the plan's own recipe. */
 	if (o->vary_recipe) {
 		for (int i = 0; calc_recipe_at(i) && nr < 32; i++)
-			recipes[nr++] = i;
+			if (calc_recipe_bytes(calc_recipe_at(i), CALC_T_GRAD) > 0)
+				recipes[nr++] = i;
 	} else {
 		for (int i = 0; calc_recipe_at(i); i++)
 			if (calc_recipe_at(i) == plan->recipe)
 				recipes[nr++] = i;
 		if (!nr)
 			return calc_error(d, plan->file, 0, "search: the plan's recipe is not a preset recipe");
+		if (!(calc_recipe_bytes(plan->recipe, CALC_T_GRAD) > 0))
+			return calc_error(d, plan->file, 0,
+			                  "search: training.recipe = %s holds no gradients (a memory baseline, not a "
+			                  "trainable recipe); choose another recipe or --vary recipe",
+			                  plan->recipe->name);
 	}
 	for (int g = 0; g < o->ngpus; g++) {
 		int n = o->gpus[g];
@@ -943,9 +967,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	}
 	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
 		long long leaves = 0;
-		int sv[MAX_VARIANTS], vv[MAX_VARIANTS];
+		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
 		for (int i = 0; i < sh.nitems; i++)
-			leaves += (long long)sched_variants(sh.items[i].pp, sh.o.max_vpp, sv, vv) * 3 *
+			leaves += (long long)sched_variants(sh.items[i].pp, sh.o.max_vpp, sv, vv) * nrc *
 			          nsp_of(sh.items[i].tp) * 4;
 		if (leaves > CALC_SEARCH_MAX_ROWS) {
 			free(sh.items);

@@ -1,14 +1,18 @@
 /*
  * step.c -- FLOPs, op-level times, step time, MFU/HFU, run time and cost.
  *
- * FLOPs: Korthikanti et al. 2022 App. A Eq. 7 (model FLOPs) and Eq. 8 (hardware FLOPs
- * with selective recomputation), Narayanan et al. 2021 Eq. 3 (full recomputation), with
+ * FLOPs: Korthikanti et al. 2022 App. A Eq. 7 (model FLOPs); hardware FLOPs either as
+ * executed (efficiency.hfu_count = executed, the default) or by Korthikanti's Eq. 8
+ * (selective recomputation) and Narayanan et al. 2021 Eq. 3 (full recomputation), with
  * the per-layer terms of Narayanan's appendix (QKV, QK^T, attention x V, out-proj, MLP)
  * generalised to GQA and SwiGLU.  MFU / HFU as PaLM (Chowdhery et al. 2022 §4) and
- * Korthikanti 2022 §6.3 define them, against the dense tensor peak (REFERENCES.md §6).
+ * Korthikanti 2022 §6.3 define them, against the dense BF16 tensor peak (REFERENCES.md
+ * §6; Llama 3 reports "BF16 MFU"), also for FP8 recipes, which get a second, named
+ * figure against the FP8 peak.
  *
  * Op times: each GEMM and the attention core is a roofline, max(FLOPs / (peak * eff),
- * bytes / HBM bandwidth); norms, residual adds, dropout and the activation function are
+ * bytes / HBM bandwidth), GEMMs with tile and wave quantization (NVIDIA Deep Learning
+ * Performance Guide); norms, residual adds, dropout and the activation function are
  * memory bound (bytes / HBM bandwidth).  The backward splits into B (input gradients)
  * and W (weight gradients) as Qi et al. 2024 §2 do.
  *
@@ -62,26 +66,57 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 	out->per_token = 3 * fwd;
 	out->model = out->per_token * tokens;
 	out->attn_share = 3 * L * A / out->per_token;
-	if (plan->recompute == CALC_RC_FULL)
-		/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
-		 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
-		extra = L * (G + A);
-	else if (plan->recompute == CALC_RC_SELECTIVE || plan->flash_attention)
-		/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the attention
-		 * term s/(6h) counted twice (flash attention recomputes the same scores in its
-		 * backward, REFERENCES.md §2 FlashAttention note). */
-		extra = 3 * L * A;
-	else
+	if (plan->hfu_count == CALC_HFU_KOR22) {
+		if (plan->recompute == CALC_RC_FULL)
+			/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
+			 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
+			extra = L * (G + A);
+		else if (plan->recompute == CALC_RC_SELECTIVE || plan->flash_attention)
+			/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the
+			 * attention term s/(6h) counted twice more: 3 A per layer over Eq. 7,
+			 * charged to FlashAttention's recomputation too. */
+			extra = 3 * L * A;
+		else
+			extra = 0;
+	} else {
+		/* Executed: count the operations that run again.  Full recomputation re-runs
+		 * the forward of every layer, attention included (G + A; Narayanan Eq. 3);
+		 * selective recomputation without FlashAttention re-runs the attention core's
+		 * forward, QK^T and attention x V (A; Korthikanti 2022 §5); FlashAttention's
+		 * backward recomputes the scores QK^T (A/2; Dao 2023 §3.1.2), also after a
+		 * full recomputation, and makes selective recomputation moot. */
 		extra = 0;
+		if (plan->recompute == CALC_RC_FULL)
+			extra += L * (G + A);
+		if (plan->flash_attention)
+			extra += L * A / 2;
+		else if (plan->recompute == CALC_RC_SELECTIVE)
+			extra += L * A;
+	}
 	out->hardware = out->model + extra * tokens;
 }
 
 /* ------------------------------------------------------------------ op times */
 
-/* Roofline time of an (M x K) * (K x N) GEMM with 'eb'-byte operands [s]. */
-static double gemm_time(double M, double N, double K, double peak, double hbm, double eb)
+/* Roofline time of an (M x K) * (K x N) GEMM with 'eb'-byte operands [s] on a GPU of
+ * 'sms' SMs.  Tile and wave quantization (NVIDIA Deep Learning Performance Guide,
+ * "Matrix Multiplication Background"): the output is cut into ceil(M/128) ceil(N/128)
+ * tiles, a partial tile costs a whole one, and the tiles run in waves of one per SM,
+ * a partial last wave costing a whole one.  128 x 128 is a tile cuBLAS uses on A100
+ * and H100 (the guide's examples also use 256 x 128, which penalises thin GEMMs more
+ * than the runs of trainplan validate show).  With fewer tiles than SMs the wave
+ * term is not charged: split-K kernels spread K over the idle SMs (derived, UNVERIFIED
+ * as a rule).  The compute time is divided by the used share; large GEMMs lose a few
+ * per cent, thin ones (few tokens per GPU under large CP, narrow TP shards) more.
+ * 'peak' is already scaled by efficiency.gemm. */
+#define TILE 128.0
+static double gemm_time(double M, double N, double K, double peak, double hbm, double eb, int sms)
 {
 	double tc = 2 * M * N * K / peak, tm = (M * K + K * N + M * N) * eb / hbm;
+	if (sms > 0 && M > 0 && N > 0) {
+		double tiles = ceil(M / TILE) * ceil(N / TILE), slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
+		tc /= M * N / (slots * TILE * TILE);
+	}
 	return tc > tm ? tc : tm;
 }
 
@@ -104,13 +139,14 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_peak(plan) * plan->gemm_eff, eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
+	int sms = plan->gpu.sms;
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, tpo;
 
 	/* GEMMs of one layer on one TP rank (Megatron's column/row split, Narayanan §2.3). */
-	o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb) /* QKV */
-	        + gemm_time(T, h, a * d / t, peak, hbm, eb)                /* out-proj */
-	        + gemm_time(T, (m->mlp == CALC_MLP_SWIGLU ? 2 : 1) * f / t, h, peak, hbm, eb) /* up */
-	        + gemm_time(T, h, f / t, peak, hbm, eb);                   /* down */
+	o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms) /* QKV */
+	        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms)                /* out-proj */
+	        + gemm_time(T, (m->mlp == CALC_MLP_SWIGLU ? 2 : 1) * f / t, h, peak, hbm, eb, sms) /* up */
+	        + gemm_time(T, h, f / t, peak, hbm, eb, sms);                   /* down */
 
 	/* Attention core, in BF16 even in FP8 recipes (DeepSeek-V3 §3.3.1).  Counted FLOPs
 	 * 4 (s/cp) s (a/t) d per micro-batch sequence. */
@@ -164,7 +200,9 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
 
 /* Per micro-batch times of the embedding (first stage) and of the LM head with the
  * loss (last stage): the logits GEMM T x h x V/t (vocabulary-parallel, Megatron) and
- * about 10 bytes per logit of cross-entropy traffic (bf16 write, fp32 read + write). */
+ * about 10 bytes per logit of cross-entropy traffic (bf16 write, fp32 read + write).
+ * The output head stays in BF16 in FP8 recipes (DeepSeek-V3 §3.3.1 keeps the
+ * embedding, output head, attention and norms in higher precision). */
 struct ends {
 	double first_f, first_b, first_w, last_f, last_b, last_w;
 };
@@ -175,8 +213,8 @@ static void end_times(const struct calc_plan *plan, struct ends *e)
 	double t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
-	double peak = gemm_peak(plan) * plan->gemm_eff;
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2), ce = T * 10 * V / t / hbm;
+	double peak = plan->gpu.bf16_flops * plan->gemm_eff;
+	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms), ce = T * 10 * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
 	e->first_f = emb;
@@ -275,7 +313,11 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 
 /* Closed-form pipeline idle time of the critical stage (REFERENCES.md §3):
  * GPipe / 1F1B (p-1)(F+B+W) (Narayanan 2021 §2.2.1), interleaved (p-1)(F+B+W)/v
- * (§2.2.2), ZB-H1 (p-1)(F+B-W), ZB-H2 (p-1)(F+B-2W) (Qi et al. 2024 Table 2),
+ * (§2.2.2), ZB-H1 (p-1)(F+B-W), ZB-H2 (p-1)(F+B-2W) (Qi et al. 2024 Table 2) only
+ * with post-validation (§4: no flush between steps, parallel.post_validation);
+ * flushed, the last stage cannot start before p-1 forwards have run, so ZB-H2 idles
+ * (p-1) max(F, F+B-2W) (derived; the simulator's single step gives the same,
+ * tests/calc/step.c),
  * DualPipe (p/2-1)(F&B + B' - 3W) with F&B = F+B+W and B' = B+W (DeepSeek-V3 Table 2);
  * plus one send each way per stage boundary on the fill and drain paths. */
 static double closed_bubble(const struct calc_plan *plan, const struct calc_step *st)
@@ -294,6 +336,8 @@ static double closed_bubble(const struct calc_plan *plan, const struct calc_step
 		break;
 	case CALC_SCHED_ZBH2:
 		b = (p - 1) * (F + B - 2 * W);
+		if (!plan->post_validation && b < (p - 1) * F)
+			b = (p - 1) * F;
 		break;
 	case CALC_SCHED_DUALPIPE:
 		b = (p / 2.0 - 1) * (F + 2 * B - W);
@@ -325,8 +369,10 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 		n = 1;
 	/* The gradient reduction of a step can hide behind the backward of the last
 	 * micro-batch and the parameter all-gather behind the next forward (Megatron
-	 * overlap_grad_reduce / overlap_param_gather); ZeRO-3 gathers behind every one. */
-	window = (st->tf + st->tb + st->tw) * (plan->zero >= 3 ? m : 1);
+	 * overlap_grad_reduce / overlap_param_gather).  From ZeRO-2 on every micro-batch
+	 * reduce-scatters its gradients (comm.c), each behind its own backward; ZeRO-3
+	 * also gathers the weights behind every forward. */
+	window = (plan->zero >= 2 ? m : 1) * (st->tb + st->tw) + (plan->zero >= 3 ? m : 1) * st->tf;
 	hid = ov * dp->time < window ? ov * dp->time : window;
 	st->dp_exposed = dp->time - hid;
 
@@ -355,11 +401,13 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;
 
 	calc_flops(plan, &st->flops);
-	st->peak = gemm_peak(plan);
+	st->peak = plan->gpu.bf16_flops;
+	st->gemm_peak = gemm_peak(plan);
 	st->model_tflops = st->flops.model / st->time / n;
 	st->hw_tflops = st->flops.hardware / st->time / n;
 	st->mfu = st->model_tflops / st->peak;
 	st->hfu = st->hw_tflops / st->peak;
+	st->mfu_fp8 = st->gemm_peak != st->peak ? st->model_tflops / st->gemm_peak : 0;
 	st->tokens_per_s = tokens_step / st->time;
 	st->steps = plan->tokens / tokens_step;
 	st->run_time = st->steps * st->time;
@@ -387,6 +435,11 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	double busy;
 
 	memset(st, 0, sizeof *st);
+	if (plan->recipe && !(calc_recipe_bytes(plan->recipe, CALC_T_GRAD) > 0))
+		return calc_error(d, plan->file, 0,
+		                  "training.recipe = %s holds no gradients (a memory baseline, not a trainable "
+		                  "recipe): it has no step time; choose a recipe that trains",
+		                  plan->recipe->name);
 	calc_comm(plan, &st->comm);
 	calc_layer_time(plan, &st->comm, &st->layer);
 	if (p > CALC_MAX_STAGES)
@@ -397,6 +450,9 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	c->m = calc_plan_microbatches(plan);
 	c->v = plan->schedule == CALC_SCHED_INTERLEAVED && plan->vpp > 0 ? plan->vpp : 1;
 	c->p2p = st->comm.p2p;
+	/* ZB-H2 with post-validation runs steps back to back: the steady-state period of
+	 * two simulated steps; otherwise one step from an empty pipeline to a flush. */
+	c->steps = plan->schedule == CALC_SCHED_ZBH2 && plan->post_validation ? 2 : 1;
 	busy = fill_stages(plan, st, c);
 	memset(&res, 0, sizeof res);
 	if (calc_pipeline_simulate(c, &res, d) < 0) {
@@ -404,8 +460,8 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 		calc_pp_result_free(&res);
 		return -1;
 	}
-	st->makespan = res.makespan;
-	st->bubble = res.makespan - busy;
+	st->makespan = c->steps > 1 ? res.period : res.makespan;
+	st->bubble = st->makespan - busy;
 	if (st->bubble < 0)
 		st->bubble = 0;
 	calc_pp_result_free(&res);
@@ -457,6 +513,7 @@ Q(q_bubble_frac, st->bubble / st->time)
 Q(q_dp_exposed, st->dp_exposed)
 Q(q_optimizer, st->optimizer)
 Q(q_mfu, st->mfu)
+Q(q_mfu_fp8, st->mfu_fp8)
 Q(q_hfu, st->hfu)
 Q(q_model_tflops, st->model_tflops)
 Q(q_hw_tflops, st->hw_tflops)
@@ -485,15 +542,16 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.dp_exposed", "s", "gradient reduction not hidden behind the backward", q_dp_exposed},
 	{"step.pp_exposed", "s", "pipeline sends on the fill and drain path", q_pp_exposed},
 	{"step.optimizer", "s", "optimizer step", q_optimizer},
-	{"step.mfu", "1", "model FLOPs utilisation (PaLM §4), against the dense peak", q_mfu},
-	{"step.hfu", "1", "hardware FLOPs utilisation (incl. recomputation), against the dense peak", q_hfu},
+	{"step.mfu", "1", "model FLOPs utilisation (PaLM §4), against the dense BF16 peak", q_mfu},
+	{"step.mfu_fp8", "1", "FP8 recipes: model FLOPs utilisation against the dense FP8 peak (else 0)", q_mfu_fp8},
+	{"step.hfu", "1", "hardware FLOPs utilisation (incl. recomputation), against the dense BF16 peak", q_hfu},
 	{"step.model_tflops_per_gpu", "FLOP/s", "model FLOPs per second per GPU", q_model_tflops},
 	{"step.hardware_tflops_per_gpu", "FLOP/s", "hardware FLOPs per second per GPU", q_hw_tflops},
 	{"step.tokens_per_s", "tokens/s", "tokens per second of the whole job", q_tokens_per_s},
 	{"step.model_flops", "FLOP", "model FLOPs per step, all GPUs (Korthikanti 2022 Eq. 7)", q_model_flops},
 	{"step.hardware_flops", "FLOP", "hardware FLOPs per step, all GPUs (Eq. 8 / Narayanan Eq. 3)", q_hw_flops},
 	{"step.flops_per_token", "FLOP", "model FLOPs per token", q_flops_token},
-	{"step.peak_flops", "FLOP/s", "dense tensor peak of one GPU the MFU is measured against", q_peak},
+	{"step.peak_flops", "FLOP/s", "dense BF16 tensor peak of one GPU the MFU is measured against", q_peak},
 	{"step.layer_forward", "s", "forward of one layer for one micro-batch (compute only)", q_layer_f},
 	{"step.layer_backward", "s", "backward of one layer for one micro-batch (B + W, compute only)", q_layer_b},
 	{"run.steps", "1", "optimizer steps for the token budget", q_steps},
@@ -535,8 +593,8 @@ static int t_step(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 		calc_table_num(t, r, cs, v[i] / st->time);
 	}
 	calc_table_note(t, "Op times are rooflines (GEMMs and attention core at efficiency.gemm / "
-	                   "efficiency.attention of the dense peak, memory-bound ops at HBM bandwidth); "
-	                   "the bubble comes from the pipeline simulator.");
+	                   "efficiency.attention of the dense peak, GEMMs less tile and wave quantization, "
+	                   "memory-bound ops at HBM bandwidth); the bubble comes from the pipeline simulator.");
 	return 0;
 }
 
@@ -558,6 +616,8 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 	ROW("step.time", "s", st->time);
 	ROW("step.mfu", "%", 100 * st->mfu);
 	ROW("step.hfu", "%", 100 * st->hfu);
+	if (st->mfu_fp8 > 0)
+		ROW("step.mfu_fp8", "%", 100 * st->mfu_fp8);
 	ROW("step.model_tflops_per_gpu", "TFLOP/s", st->model_tflops / 1e12);
 	ROW("step.hardware_tflops_per_gpu", "TFLOP/s", st->hw_tflops / 1e12);
 	ROW("step.peak_flops", "TFLOP/s", st->peak / 1e12);
@@ -577,8 +637,19 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 		calc_table_num(t, r, cv, rows[i].v);
 		calc_table_str(t, r, cu, rows[i].unit);
 	}
-	calc_table_note(t, "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
-	                   "dense (no-sparsity) tensor peak the GEMMs run at (REFERENCES.md §6).");
+	{
+		char note[512];
+		snprintf(note, sizeof note, "%s HFU counts recomputation %s.",
+		         st->mfu_fp8 > 0 ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
+		                           "(no-sparsity) BF16 peak (REFERENCES.md §6); step.mfu_fp8 measures the same "
+		                           "model FLOPs against the dense FP8 peak the layer GEMMs run at."
+		                         : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
+		                           "dense (no-sparsity) BF16 tensor peak (REFERENCES.md §6).",
+		         c->plan.hfu_count == CALC_HFU_KOR22
+		             ? "by Korthikanti 2022 Eq. 8 / Narayanan 2021 Eq. 3 (efficiency.hfu_count = kor22-eq8)"
+		             : "as executed (efficiency.hfu_count = executed)");
+		calc_table_note(t, note);
+	}
 	return 0;
 }
 

@@ -56,7 +56,8 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
 struct calc_step {
 	struct calc_comm comm;     /* traffic of the plan */
 	struct calc_layer_time layer;
-	double peak;               /* dense tensor peak the GEMMs run at [FLOP/s] */
+	double peak;               /* dense BF16 tensor peak, the MFU/HFU denominator [FLOP/s] */
+	double gemm_peak;          /* dense peak the layer GEMMs run at (FP8 in FP8 recipes) [FLOP/s] */
 	int critical;              /* stage whose busy time sets the breakdown */
 	double tf, tb, tw;         /* per micro-batch on the critical stage, incl. comm [s] */
 	/* breakdown of the step; the six sum to 'time' */
@@ -70,7 +71,8 @@ struct calc_step {
 	double time;               /* one optimizer step [s] */
 	double exposed[CALC_DIM_N];/* exposed time per dimension [s] */
 	struct calc_flops flops;
-	double mfu, hfu;           /* [0..1] (PaLM §4 / Korthikanti 2022 §6.3) */
+	double mfu, hfu;           /* against the BF16 peak [0..1] (PaLM §4 / Korthikanti 2022 §6.3) */
+	double mfu_fp8;            /* FP8 recipes: model FLOP/s against the dense FP8 peak, else 0 [0..1] */
 	double model_tflops;       /* model FLOP/s per GPU [FLOP/s] */
 	double hw_tflops;          /* hardware FLOP/s per GPU [FLOP/s] */
 	double tokens_per_s;       /* whole job [tokens/s] */
@@ -102,5 +104,17 @@ void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
 
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
+
+/* Validation against published runs (validate.c). */
+struct calc_validation {
+	int rows;        /* published runs */
+	int within;      /* rows within 15% */
+	double mean_abs; /* mean |predicted / published - 1| */
+	double max_abs;  /* largest |predicted / published - 1| */
+};
+/* Run every validation row, with 'sets' applied after each row's own settings; fill
+ * 'out' (may be NULL) with one row per run and 'sum' (may be NULL).  Returns 0 or -1. */
+int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
+                  struct calc_diag *d);
 
 #endif

@@ -196,8 +196,12 @@ static struct rpt_expr *p_primary(struct parser *p)
 		while (s[p->i] && s[p->i] != '"') {
 			if (s[p->i] == '\\' && s[p->i + 1])
 				p->i++;
-			if (n + 1 < sizeof buf)
-				buf[n++] = s[p->i];
+			if (n + 1 >= sizeof buf) {
+				perr(p, pos, "a text of more than %zu bytes: shorten it or split the sentence",
+				     sizeof buf - 1);
+				return NULL;
+			}
+			buf[n++] = s[p->i];
 			p->i++;
 		}
 		if (s[p->i] != '"') {
@@ -597,6 +601,10 @@ static int catalog_lookup(struct rpt_scope *sc, const char *name, struct rpt_val
 	memset(out, 0, sizeof *out);
 	if (v.str) {
 		out->is_str = 1;
+		if (strlen(v.str) >= sizeof out->str) {
+			snprintf(err, nerr, "%s is a text of more than %zu bytes", name, sizeof out->str - 1);
+			return -1;
+		}
 		snprintf(out->str, sizeof out->str, "%s", v.str);
 	} else {
 		out->num = v.num;
@@ -616,7 +624,8 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 	else
 		snprintf(origin, sizeof origin, "with");
 	char *list = xstrdup(assigns);
-	int bad = 0;
+	char *kvs[32];
+	int bad = 0, nkv = 0;
 	for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
 		while (*item == ' ' || *item == '\t')
 			item++;
@@ -640,29 +649,17 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 		while (*v == ' ' || *v == '\t')
 			v++;
 		snprintf(kv, sizeof kv, "%.*s=%s", (int)(k_end - item), item, v);
-		/* calc_plan_set validates after each assignment, but "nodes=32, dp=4" is only
-		 * consistent as a whole: a validation failure of an assignment that was applied
-		 * (the plan changed) waits for the check of the whole variant below; a value that
-		 * could not be applied (the plan is unchanged) is an error now. */
-		struct calc_plan *before = xmalloc(sizeof *before);
-		*before = *copy;
-		struct calc_diag tmp = {0};
-		int rc = calc_plan_set(copy, kv, origin, &tmp);
-		int applied = memcmp(before, copy, sizeof *copy) != 0;
-		free(before);
-		if (rc < 0 && !applied) {
-			char msg[512];
-			diag_message(&tmp, msg, sizeof msg);
-			rpt_error(d, loc, "with %s: %s", kv, msg);
+		if (nkv == (int)(sizeof kvs / sizeof kvs[0])) {
+			rpt_error(d, loc, "more than %d assignments in 'with'", nkv);
 			bad = 1;
-		}
-		calc_diag_free(&tmp);
-		if (bad)
 			break;
+		}
+		kvs[nkv++] = xstrdup(kv);
 	}
-	if (!bad) {
+	if (!bad && nkv > 0) {
+		/* all assignments first, one validation of the whole variant */
 		struct calc_diag tmp = {0};
-		if (calc_plan_validate(copy, &tmp) < 0 || tmp.nerrors) {
+		if (calc_plan_set_many(copy, (const char *const *)kvs, nkv, origin, &tmp) < 0 || tmp.nerrors) {
 			char msg[512];
 			diag_message(&tmp, msg, sizeof msg);
 			rpt_error(d, loc, "with %s: %s", assigns, msg);
@@ -670,6 +667,8 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 		}
 		calc_diag_free(&tmp);
 	}
+	for (int i = 0; i < nkv; i++)
+		free(kvs[i]);
 	free(list);
 	if (bad) {
 		free(copy);
@@ -707,6 +706,9 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 	case E_STR:
 		memset(out, 0, sizeof *out);
 		out->is_str = 1;
+		if (strlen(e->text) >= sizeof out->str)
+			return eerr(sc, e, d, "a text of %zu bytes: at most %zu fit in one value", strlen(e->text),
+			            sizeof out->str - 1);
 		snprintf(out->str, sizeof out->str, "%s", e->text);
 		return 0;
 	case E_NAME: {

@@ -35,10 +35,10 @@ $(OUT)/data/%.tsv: $(BUILD)/trainplan $(PLAN)
 # gnuplot reads figures/style.gp (fonts, colours, grid, terminal) then the figure.
 GNUPLOT_RUN = gnuplot -e "datafile='$(OUT)/data/$*.tsv'; outfile='$@.tmp'; device='$(1)'" \
 	figures/style.gp figures/$*.gp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
-$(OUT)/figures/%.svg: figures/%.gp figures/style.gp $(OUT)/data/%.tsv
+$(OUT)/figures/%.svg: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv
 	@mkdir -p $(dir $@)
 	$(call GNUPLOT_RUN,svg)
-$(OUT)/figures/%.png: figures/%.gp figures/style.gp $(OUT)/data/%.tsv
+$(OUT)/figures/%.png: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv
 	@mkdir -p $(dir $@)
 	$(call GNUPLOT_RUN,png)
 

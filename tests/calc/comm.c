@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- collectives */
@@ -145,16 +146,51 @@ static void test_volumes_default(void **state)
 	 * 2 * 192 * 41,943,040 / 8 = 2,013,265,920 B, all on the network */
 	assert_near(c.dim[CALC_DIM_PP].bytes, 2013265920.0, 1e-12);
 	assert_near(c.dim[CALC_DIM_PP].net_bytes, 2013265920.0, 1e-12);
-	/* DP: the last stage holds 10 layers (12h^2 + 4h = 1,258,332,160 each), the final
-	 * norm (2h = 20,480) and Megatron's copy of the tied embedding (V h = 524,288,000):
-	 * 13,107,630,080 parameters, / tp 8 = 1,638,453,760 per GPU (the first stage has
-	 * 20,480 fewer).  ZeRO-1: reduce-scatter of 4-B grads + all-gather of 2-B weights,
-	 * 7/8 * 6 * 1,638,453,760 = 8,601,882,240 B. */
-	psi = (10 * 1258332160.0 + 20480 + 524288000) / 8;
+	/* DP: the last stage holds 10 layers of 12h^2 = 1,258,291,200 matrix parameters,
+	 * sharded over tp 8 (157,286,400 each), and 2 LayerNorms (4h = 40,960) replicated
+	 * on every TP rank as memory.c holds them (Megatron LayerNorm is not split); the
+	 * final norm (2h = 20,480, replicated) and Megatron's copy of the tied embedding
+	 * (V h / 8 = 65,536,000): 10 * 157,327,360 + 20,480 + 65,536,000 = 1,638,830,080
+	 * per GPU.  ZeRO-1: reduce-scatter of 4-B grads + all-gather of 2-B weights,
+	 * 7/8 * 6 * 1,638,830,080 = 8,603,857,920 B. */
+	psi = 10 * (1258291200.0 / 8 + 40960) + 20480 + 524288000.0 / 8;
+	assert_near(psi, 1638830080.0, 1e-12);
 	assert_near(c.grad_params, psi, 1e-12);
 	assert_near(c.dim[CALC_DIM_DP].bytes, 7.0 / 8 * 6 * psi, 1e-12);
 	assert_near(c.dim[CALC_DIM_CP].bytes, 0, 1e-12);
 	assert_near(c.bytes_total, 563714457600.0 + 2013265920.0 + 7.0 / 8 * 6 * psi, 1e-12);
+	/* The same count as the memory breakdown: gradients of the last stage (the most
+	 * parameters), unsharded by ZeRO-1, are psi x 4 B. */
+	{
+		struct calc_memory *mem = malloc(sizeof *mem);
+		struct calc_diag d = {0};
+		assert_int_equal(calc_memory(&p, mem, &d), 0);
+		assert_near(mem->st[7].gradients, psi * 4, 1e-12);
+		free(mem);
+		calc_diag_free(&d);
+	}
+}
+
+static void test_p2p_sp(void **state)
+{
+	/* One pipeline send of the default plan (SP, tp 8; PP stride 8, so every send
+	 * crosses the network: NDR 50 GB/s x 0.85 = 42.5 GB/s, 6 us).  With SP the stage
+	 * output is already sharded over the TP ranks (Korthikanti 2022 §4.2.2): each rank
+	 * sends bsh/t = 5,242,880 B and nothing is gathered: 6 us + 5,242,880 / 42.5e9 =
+	 * 129.36 us.  Without SP the scatter/gather optimisation (Narayanan 2021 §4.1) sends
+	 * the same slice and all-gathers the full bsh on NVLink: 7 steps x 3 us + 7/8 x
+	 * 41,943,040 / 370e9 = 120.19 us more. */
+	const char *nosp[] = {"parallel.sp=no"};
+	struct calc_plan p;
+	struct calc_comm c;
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &c);
+	assert_near(c.p2p, 6e-6 + BSH / 8 / 42.5e9, 1e-9);
+	assert_near(c.dim[CALC_DIM_PP].bytes, 2 * 192 * BSH / 8, 1e-12);
+	load_plan(&p, nosp, 1);
+	calc_comm(&p, &c);
+	assert_near(c.p2p, 6e-6 + BSH / 8 / 42.5e9 + 7 * 3e-6 + 7.0 / 8 * BSH / 370e9, 1e-9);
 }
 
 static void test_volumes_variants(void **state)
@@ -162,7 +198,8 @@ static void test_volumes_variants(void **state)
 	struct calc_plan p;
 	struct calc_comm c, base;
 	const char *full[] = {"parallel.recompute=full"};
-	const char *nosg[] = {"parallel.p2p_scatter_gather=no", "parallel.schedule=interleaved", "parallel.vpp=2"};
+	const char *nosg[] = {"parallel.p2p_scatter_gather=no", "parallel.sp=no", "parallel.schedule=interleaved",
+	                      "parallel.vpp=2"};
 	const char *cp2[] = {"parallel.cp=2", "parallel.dp=4"};
 
 	load_plan(&p, NULL, 0);
@@ -171,9 +208,9 @@ static void test_volumes_variants(void **state)
 	load_plan(&p, full, 1);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_TP].bytes, base.dim[CALC_DIM_TP].bytes * 6 / 4, 1e-12);
-	/* no scatter/gather: the whole bsh per send; interleaving v = 2 doubles the sends
+	/* no SP and no scatter/gather: the whole bsh per send; interleaving v = 2 doubles the sends
 	 * (Narayanan §2.2.2): 2 * 192 * 2 * 41,943,040 = 32,212,254,720 B */
-	load_plan(&p, nosg, 3);
+	load_plan(&p, nosg, 4);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_PP].bytes, 2 * 192 * 2 * BSH, 1e-12);
 	/* CP = 2 (DP 4, m = 384): each rank holds s/2 tokens, so the TP messages halve;
@@ -210,6 +247,38 @@ static void test_zero_volumes(void **state)
 	assert_near(c3.dim[CALC_DIM_DP].bytes / c0.dim[CALC_DIM_DP].bytes, 1.5, 1e-12);
 }
 
+static void test_zero2_per_microbatch(void **state)
+{
+	/* ZeRO-2 shards the gradients (ZeRO §5.2): a rank cannot accumulate the full
+	 * gradient over micro-batches, so every micro-batch reduce-scatters its gradients.
+	 * Default plan (megatron recipe, fp32 grads G = 4 psi, bf16 weights W = 2 psi,
+	 * dp 8, m = 192): ZeRO-1 moves 7/8 (G + W) = 7/8 x 6 psi per step, ZeRO-2
+	 * 7/8 (192 G + W) = 7/8 x 770 psi, ZeRO-3 7/8 (192 G + 384 W) = 7/8 x 1536 psi. */
+	const char *z2[] = {"parallel.zero=2"};
+	const char *z3[] = {"parallel.zero=3"};
+	struct calc_plan p;
+	struct calc_comm c1, c2, c3;
+	struct calc_step *s1 = malloc(sizeof *s1), *s2 = malloc(sizeof *s2);
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &c1);
+	calc_step_fast(&p, s1);
+	load_plan(&p, z2, 1);
+	calc_comm(&p, &c2);
+	calc_step_fast(&p, s2);
+	load_plan(&p, z3, 1);
+	calc_comm(&p, &c3);
+	assert_near(c2.grad_params, c1.grad_params, 1e-12);
+	assert_near(c1.dim[CALC_DIM_DP].bytes, 7.0 / 8 * 6 * c1.grad_params, 1e-12);
+	assert_near(c2.dim[CALC_DIM_DP].bytes, 7.0 / 8 * (192 * 4 + 2) * c1.grad_params, 1e-12);
+	assert_near(c3.dim[CALC_DIM_DP].bytes, 7.0 / 8 * (192 * 4 + 384 * 2) * c1.grad_params, 1e-12);
+	assert_near(c2.dim[CALC_DIM_DP].count, 193, 1e-12);
+	/* the saving in gradient memory is paid for in step time */
+	assert_true(s2->time > s1->time * 1.5);
+	free(s1);
+	free(s2);
+}
+
 static void test_tp_across_nodes(void **state)
 {
 	/* TP 16 on 8-GPU nodes (H100 preset: NVLink busbw 370 GB/s, 3 us; NDR 50 GB/s x
@@ -233,6 +302,19 @@ static void test_tp_across_nodes(void **state)
 	assert_true(c16.tp_layer_f > c8.tp_layer_f);
 }
 
+static void test_a100_busbw(void **state)
+{
+	/* dgx-a100-hdr: collective busbw from the NVLink3 line rate per direction (300 GB/s,
+	 * REFERENCES.md §6) times the protocol factor NCCL shows on H100 (370 / 450,
+	 * nvidia/nccl-tests #212): 246.67 GB/s, not the 195 GB/s sendrecv measurement. */
+	const struct calc_cluster_preset *c = calc_preset_cluster("dgx-a100-hdr");
+	const struct calc_cluster_preset *h = calc_preset_cluster("dgx-h100-ndr");
+
+	assert_non_null(c);
+	assert_near(c->intra_busbw, 246.666667e9, 1e-6);
+	assert_near(c->intra_busbw / c->intra_bw, h->intra_busbw / h->intra_bw, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +322,8 @@ int main(void)
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
+		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
+		cmocka_unit_test(test_a100_busbw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

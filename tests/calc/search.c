@@ -79,6 +79,10 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 					}
 					for (int s = 0; s < ns; s++)
 						for (int rc = 0; rc < 3; rc++)
+							/* with FlashAttention selective is the same configuration
+							 * as none (no s^2 scores stored or recomputed either
+							 * way): the search keeps only none */
+							if (!(rc == CALC_RC_SELECTIVE && base->flash_attention))
 							for (int sp = 0; sp < (tp > 1 ? 2 : 1); sp++)
 								for (int z = 0; z < 4; z++) {
 									struct calc_diag d = {0};
@@ -348,7 +352,7 @@ static const struct calc_search_row *find(const struct calc_search_result *r, in
 	for (long long i = 0; i < r->nrows; i++) {
 		const struct calc_search_cfg *c = &r->rows[i].c;
 		if (c->tp == tp && c->pp == pp && c->cp == cp && c->micro_batch == mb && c->schedule == sched &&
-		    c->vpp == vpp && c->recompute == CALC_RC_SELECTIVE && c->zero == 1)
+		    c->vpp == vpp && c->recompute == CALC_RC_NONE && c->zero == 1)
 			return &r->rows[i];
 	}
 	fail_msg("configuration tp %d pp %d cp %d mb %d not in the rows", tp, pp, cp, mb);
@@ -437,9 +441,18 @@ static void test_reject_reasons(void **state)
 		o.even_only = 0;
 		o.vary_recipe = 1;
 		run(&p, &o, &r);
-		for (int i = 0; calc_recipe_at(i); i++, nrec++)
-			fp8 += calc_recipe_at(i)->fp8_compute;
+		/* recipes without gradients (seed, REFERENCES.md §1's memory baseline) are not
+		 * searched: no row carries one */
+		for (int i = 0; calc_recipe_at(i); i++)
+			if (calc_recipe_bytes(calc_recipe_at(i), CALC_T_GRAD) > 0) {
+				nrec++;
+				fp8 += calc_recipe_at(i)->fp8_compute;
+			}
 		assert_true(fp8 > 0);
+		assert_true(nrec > 0);
+		for (long long i = 0; i < r.nrows; i++)
+			assert_true(calc_recipe_bytes(calc_recipe_at(r.rows[i].c.recipe), CALC_T_GRAD) > 0);
+		assert_int_equal(r.evaluated % nrec, 0);
 		/* every configuration of an FP8 recipe, and only those: each recipe has the same grid */
 		assert_int_equal(r.rejected[CALC_REJ_FP8], r.evaluated / nrec * fp8);
 		for (long long i = 0; i < r.nrows; i++)
@@ -558,12 +571,38 @@ static void test_bad_gpus(void **state)
 	calc_diag_free(&d);
 }
 
+/* The seed recipe holds no gradients (REFERENCES.md §1: weights + Adam moments, the
+ * textbook memory baseline): as the plan's recipe it is refused by the search and by
+ * the step time, with the reason. */
+static void test_seed_refused(void **state)
+{
+	const char *sets[NSMALL + 1];
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_diag d = {0};
+	(void)state;
+	memcpy(sets, small_sets, sizeof small_sets);
+	sets[NSMALL] = "training.recipe=seed";
+	load_plan(&p, sets, NSMALL + 1);
+	calc_search_opts_init(&o);
+	assert_int_equal(calc_search(&p, &o, &r, &d), -1);
+	assert_non_null(strstr(d.text, "no gradients"));
+	calc_diag_free(&d);
+	assert_int_equal(calc_step(&p, st, &d), -1);
+	assert_non_null(strstr(d.text, "no gradients"));
+	calc_diag_free(&d);
+	free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
 		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
+		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,616 @@
+/*
+ * report_catalog.c -- catalog tables and datasets the design report needs and no engine
+ * module provides: comparisons of one plan under a few variants (recomputation policy,
+ * recipe), the 1F1B bubble over a p x m grid, per-stage monitoring baselines, and
+ * model-state memory by model size as a dataset for a chart.  (The validation rows
+ * live in validate.c, shared with `trainplan validate`.)
+ *
+ * Nothing here is a new formula: every number comes from the engines (memory.c,
+ * pipeline.c, step.c) through the catalog or their public functions, evaluated for a
+ * copy of the plan changed by calc_plan_set.  Sources of the formulas are the engines'
+ * (REFERENCES.md §1-§7).
+ */
+#include "calc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================== */
+/* Plan variants                                                             */
+/* ======================================================================== */
+
+/*
+ * Initialise 'vc' with a copy of c's plan changed by the assignments "k=v" in 'sets'
+ * (NULL-terminated).  Returns 0, or -1 after a diagnostic when the changed plan is
+ * not valid.  The assignments are the report's own, so a malformed one is a defect here.
+ * The caller frees 'vc' with calc_ctx_free.
+ */
+static int variant(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc,
+                   struct calc_diag *d)
+{
+	struct calc_plan *p = xmalloc(sizeof *p);
+	*p = c->plan;
+	int n = 0;
+	while (sets && sets[n])
+		n++;
+	/* one validation of the whole variant: pp x 2 with dp / 2 is only valid together */
+	if (n > 0 && calc_plan_set_many(p, sets, n, "report", d) < 0) {
+		free(p);
+		return -1;
+	}
+	calc_ctx_init(vc, p);
+	free(p);
+	return 0;
+}
+
+/*
+ * As variant(), but without validating the result: for the memory of a recipe that this
+ * GPU cannot run (an FP8 recipe on a GPU without FP8 tensor cores), whose memory is
+ * still well defined.  Only memory quantities may be read from such a context.
+ */
+static void variant_memory_only(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc)
+{
+	struct calc_plan *p = xmalloc(sizeof *p);
+	*p = c->plan;
+	struct calc_diag scratch = {0};
+	int n = 0;
+	while (sets && sets[n])
+		n++;
+	/* the validator's refusal (FP8 on this GPU) is expected: the plan is changed anyway */
+	calc_plan_set_many(p, sets, n, "report", &scratch);
+	calc_diag_free(&scratch);
+	calc_ctx_init(vc, p);
+	free(p);
+}
+
+/* One quantity of a context as a number; NAN (and a diagnostic) when it fails. */
+static double num(struct calc_ctx *c, const char *name, struct calc_diag *d, int *bad)
+{
+	struct calc_value v = {0};
+	if (calc_catalog_get(c, name, &v, d) < 0) {
+		*bad = 1;
+		return NAN;
+	}
+	return v.num;
+}
+
+/* ======================================================================== */
+/* recompute-compare: none / selective / full on this plan                   */
+/* ======================================================================== */
+
+/*
+ * One row per recomputation policy (Korthikanti et al. 2022 §5: none, selective, full):
+ * activations and total memory of the worst stage, whether every stage fits, the
+ * recomputation time per step, step time, MFU and HFU (PaLM §4).  Memory from memory.c,
+ * times from step.c, so the policies differ only in what the engines compute.
+ */
+static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                       struct calc_diag *d)
+{
+	calc_table_init(t, "recompute-compare", "Activation recomputation on this plan: memory against time");
+	static const char *const pol[] = {"none", "selective", "full"};
+	int cp = calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
+	int cact = calc_table_col(t, "activations", "B", CALC_D_GB, 1);
+	int ctot = calc_table_col(t, "total", "B", CALC_D_GB, 1);
+	int ccap = calc_table_col(t, "capacity", "B", CALC_D_GB, 1);
+	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
+	int crec = calc_table_col(t, "recompute time", "s", CALC_D_MS, 0);
+	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
+	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	int chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
+	int bad = 0;
+	for (int i = 0; i < 3; i++) {
+		char kv[64];
+		snprintf(kv, sizeof kv, "parallel.recompute=%s", pol[i]);
+		const char *sets[] = {kv, NULL};
+		struct calc_ctx vc;
+		if (variant(c, sets, &vc, d) < 0)
+			return -1;
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cp, pol[i]);
+		calc_table_num(t, r, cact, num(&vc, "memory.activations", d, &bad));
+		calc_table_num(t, r, ctot, num(&vc, "memory.total", d, &bad));
+		calc_table_num(t, r, ccap, num(&vc, "gpu.memory", d, &bad));
+		calc_table_str(t, r, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
+		calc_table_num(t, r, crec, num(&vc, "step.recompute", d, &bad));
+		calc_table_num(t, r, cstep, num(&vc, "step.time", d, &bad));
+		calc_table_num(t, r, cmfu, num(&vc, "step.mfu", d, &bad));
+		calc_table_num(t, r, chfu, num(&vc, "step.hfu", d, &bad));
+		calc_ctx_free(&vc);
+		if (bad)
+			return -1;
+	}
+	calc_table_note(t, "Worst pipeline stage. Recompute time is the forward work repeated in the "
+	                   "backward pass per step; MFU counts model FLOPs only, HFU adds the recomputation "
+	                   "(PaLM §4, Korthikanti et al. 2022 §6.3).");
+	return 0;
+}
+
+/* ======================================================================== */
+/* recipe-compare: BF16 against FP8 recipes on this plan                     */
+/* ======================================================================== */
+
+/*
+ * One row per recipe (default: the plan's, megatron, fp8-te, fp8-lm; recipes=a,b,...):
+ * bytes per parameter unsharded and per GPU under the plan's ZeRO stage, model states
+ * of the whole model, GPUs of nominal memory needed just to hold them, memory per GPU
+ * of the worst stage, fits, the dense peak the GEMMs run at, step time, MFU and run
+ * days.  Recipes and their sources: recipe.c (REFERENCES.md §2).
+ */
+static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	calc_table_init(t, "recipe-compare", "Recipes on this plan: memory, GPUs and time");
+	char list[256];
+	const char *given = calc_args_get(a, "recipes");
+	snprintf(list, sizeof list, "%s", given ? given : "megatron,fp8-te,fp8-lm");
+	int cn = calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
+	int cb = calc_table_col(t, "bytes/param", "B", CALC_D_NUM, 3);
+	int cbg = calc_table_col(t, "bytes/param per GPU", "B", CALC_D_NUM, 3);
+	int cst = calc_table_col(t, "model states", "B", CALC_D_TB, 2);
+	int cmin = calc_table_col(t, "min GPUs", "GPUs", CALC_D_INT, 0);
+	int ctot = calc_table_col(t, "memory per GPU", "B", CALC_D_GB, 1);
+	int ccap = calc_table_col(t, "capacity", "B", CALC_D_GB, 1);
+	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
+	int cpk = calc_table_col(t, "GEMM peak", "FLOP/s", CALC_D_TFLOPS, 0);
+	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
+	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	int cday = calc_table_col(t, "run", "s", CALC_D_DAYS, 1);
+	int bad = 0;
+	char *save = NULL;
+	for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		char kv[96];
+		snprintf(kv, sizeof kv, "training.recipe=%s", r);
+		const char *sets[] = {kv, NULL};
+		struct calc_ctx vc;
+		struct calc_diag why = {0};
+		int runs = variant(c, sets, &vc, &why) == 0;
+		calc_diag_free(&why);
+		if (!runs) {
+			/* not a valid plan here (FP8 on a GPU without FP8 tensor cores): the
+			 * memory is still defined, the time is not */
+			variant_memory_only(c, sets, &vc);
+			if (!calc_recipe_find(r)) {
+				calc_ctx_free(&vc);
+				return calc_error(d, NULL, 0, "recipe-compare: no recipe '%s'", r);
+			}
+		}
+		int row = calc_table_row(t);
+		calc_table_str(t, row, cn, r);
+		calc_table_num(t, row, cb, num(&vc, "recipe.bytes_per_param", d, &bad));
+		calc_table_num(t, row, cbg, num(&vc, "recipe.bytes_per_param_gpu", d, &bad));
+		calc_table_num(t, row, cst, num(&vc, "memory.states_total", d, &bad));
+		calc_table_num(t, row, cmin, num(&vc, "memory.states_min_gpus_nominal", d, &bad));
+		calc_table_num(t, row, ctot, num(&vc, "memory.total", d, &bad));
+		calc_table_num(t, row, ccap, num(&vc, "gpu.memory", d, &bad));
+		calc_table_str(t, row, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
+		if (runs) {
+			calc_table_num(t, row, cpk, num(&vc, "step.peak_flops", d, &bad));
+			calc_table_num(t, row, cstep, num(&vc, "step.time", d, &bad));
+			calc_table_num(t, row, cmfu, num(&vc, "step.mfu", d, &bad));
+			calc_table_num(t, row, cday, num(&vc, "run.time", d, &bad));
+		} else {
+			calc_table_str(t, row, cpk, "no FP8 cores");
+		}
+		calc_ctx_free(&vc);
+		if (bad)
+			return -1;
+	}
+	calc_table_note(t, "min GPUs: model states of the whole model over the GPU's nominal memory, "
+	                   "rounded up. Memory per GPU: worst pipeline stage with activations and "
+	                   "overheads. MFU is measured against the GEMM peak of each recipe. A recipe this GPU cannot run "
+	                   "shows its memory only.");
+	return 0;
+}
+
+/* ======================================================================== */
+/* bubble-grid: 1F1B bubble share for p x m                                  */
+/* ======================================================================== */
+
+/*
+ * Idle share of the step (p-1)/(m+p-1) for 1F1B (Narayanan et al. 2021 §2.2, the same
+ * for GPipe), one row per p and one column per m, from calc_pipeline_closed.
+ */
+static int b_bubble_grid(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                         struct calc_diag *d)
+{
+	calc_table_init(t, "bubble-grid", "1F1B bubble share of the step, (p-1)/(m+p-1)");
+	static const int ps[] = {2, 4, 8, 16, 32, 64};
+	static const int ms[] = {1, 4, 8, 16, 32, 64, 128, 256, 512};
+	int np = (int)(sizeof ps / sizeof ps[0]), nm = (int)(sizeof ms / sizeof ms[0]);
+	calc_table_col(t, "p", "1", CALC_D_INT, 0);
+	for (int j = 0; j < nm; j++) {
+		char h[32];
+		snprintf(h, sizeof h, "m = %d", ms[j]);
+		calc_table_col(t, h, "1", CALC_D_PCT, 1);
+	}
+	for (int i = 0; i < np; i++) {
+		int r = calc_table_row(t);
+		calc_table_num(t, r, 0, ps[i]);
+		for (int j = 0; j < nm; j++) {
+			struct calc_pp_closed cl;
+			calc_pipeline_closed(CALC_SCHED_1F1B, ps[i], ms[j], 1, 1, 2, 0, &cl);
+			calc_table_num(t, r, j + 1, cl.fraction);
+		}
+	}
+	calc_table_note(t, "p pipeline stages, m micro-batches per step; equal stages, no "
+	                   "point-to-point cost (Narayanan et al. 2021 §2.2). GPipe has the same "
+	                   "bubble; interleaving with v chunks divides the idle time by v.");
+	return 0;
+}
+
+/* ======================================================================== */
+/* monitor-stages: expected per-stage figures as alert baselines             */
+/* ======================================================================== */
+
+/*
+ * One row per pipeline stage: layers, expected forward and backward time of one
+ * micro-batch (layers x the op-level layer times of step.c, with the exposed TP/CP
+ * collectives and the recomputation in the backward), busy time per step (m micro-
+ * batches), expected idle time (the step's pipeline part minus the busy time), and the
+ * memory high-water mark of memory.c.  The embedding and the LM head on the first and
+ * last stage are not in the layer times, so those two stages run slightly longer.
+ */
+static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	calc_table_init(t, "monitor-stages", "Expected per-stage figures: the alert baselines");
+	const struct calc_memory *mem = calc_ctx_memory(c, d);
+	const struct calc_step *st = mem ? calc_ctx_step(c, d) : NULL;
+	if (!st)
+		return -1;
+	const struct calc_plan *p = &c->plan;
+	double m = (double)p->global_batch / ((double)p->micro_batch * p->dp);
+	const struct calc_layer_time *L = &st->layer;
+	double f1 = L->f + L->comm_f, b1 = L->b + L->w + L->recompute + L->comm_b;
+	int cs = calc_table_col(t, "stage", "1", CALC_D_INT, 0);
+	int cl = calc_table_col(t, "layers", "1", CALC_D_INT, 0);
+	int cf = calc_table_col(t, "forward / micro-batch", "s", CALC_D_MS, 1);
+	int cb = calc_table_col(t, "backward / micro-batch", "s", CALC_D_MS, 1);
+	int cbusy = calc_table_col(t, "busy / step", "s", CALC_D_MS, 0);
+	int cidle = calc_table_col(t, "idle / step", "s", CALC_D_MS, 0);
+	int cmem = calc_table_col(t, "memory high-water", "B", CALC_D_GB, 1);
+	int chd = calc_table_col(t, "headroom", "B", CALC_D_GB, 1);
+	for (int s = 0; s < mem->nstages; s++) {
+		int layers = p->layers_per_stage[s];
+		if (layers <= 0)
+			layers = p->model.layers / (p->pp > 0 ? p->pp : 1);
+		double busy = m * layers * (f1 + b1);
+		int r = calc_table_row(t);
+		calc_table_num(t, r, cs, s);
+		calc_table_num(t, r, cl, layers);
+		calc_table_num(t, r, cf, layers * f1);
+		calc_table_num(t, r, cb, layers * b1);
+		calc_table_num(t, r, cbusy, busy);
+		calc_table_num(t, r, cidle, st->makespan > busy ? st->makespan - busy : 0);
+		calc_table_num(t, r, cmem, mem->st[s].total);
+		calc_table_num(t, r, chd, mem->st[s].headroom);
+	}
+	calc_table_note(t, "Forward and backward per micro-batch are the layer times of the cost "
+	                   "model (roofline GEMMs and attention, exposed TP/CP collectives, "
+	                   "recomputation in the backward) times the stage's layers; embedding and LM "
+	                   "head are not included. Idle = pipeline part of the step minus busy time.");
+	return 0;
+}
+
+
+/* ======================================================================== */
+/* states-vs-size: the states-by-size table as a dataset                     */
+/* ======================================================================== */
+
+static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                         struct calc_diag *d)
+{
+	if (calc_catalog_build(c, "states-by-size", 0, a, t, d) < 0)
+		return -1;
+	snprintf(t->name, sizeof t->name, "states-vs-size");
+	return 0;
+}
+
+
+/* ======================================================================== */
+/* network-sweep: where to put the GPUs when the network is slow             */
+/* ======================================================================== */
+
+/*
+ * The plan's split against two neighbours on the same GPUs, at inter-node bandwidth
+ * 'bw' [B/s per GPU per direction]: deeper pipeline (pp x 2, dp / 2) and more data
+ * parallelism (pp / 2, dp x 2).  Layers are spread evenly over the new stages (the
+ * first and last stage get the smaller share where L is not a multiple of p, as they
+ * carry the embedding and the LM head).  NAN when the neighbour is not a valid plan.
+ * Step times from step.c.
+ */
+enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_TP_ACROSS, NB_PP_ACROSS, NB_N };
+
+static double step_at(const struct calc_ctx *c, int which, double bw)
+{
+	const struct calc_plan *p0 = &c->plan;
+	int tp = p0->tp, pp = p0->pp, dp = p0->dp, G = p0->gpus_per_node, model = p0->tp * p0->pp;
+	if (which == NB_DEEPER) {
+		if (dp % 2)
+			return NAN;
+		pp *= 2, dp /= 2;
+	} else if (which == NB_WIDER) {
+		if (pp % 2)
+			return NAN;
+		pp /= 2, dp *= 2;
+	} else if (which == NB_TP_ACROSS || which == NB_PP_ACROSS) {
+		/* the model-parallel group t x p kept, TP over two nodes or one node */
+		tp = which == NB_TP_ACROSS ? 2 * G : G;
+		if (model % tp)
+			return NAN;
+		pp = model / tp;
+	}
+	if (pp < 1 || pp > CALC_MAX_STAGES || pp > p0->model.layers)
+		return NAN;
+	char sets[5][600];
+	const char *list[6] = {0};
+	snprintf(sets[0], sizeof sets[0], "cluster.inter_node_bw=%.17g", bw);
+	snprintf(sets[1], sizeof sets[1], "parallel.pp=%d", pp);
+	snprintf(sets[2], sizeof sets[2], "parallel.dp=%d", dp);
+	snprintf(sets[4], sizeof sets[4], "parallel.tp=%d", tp);
+	/* explicit layers per stage: the extra layers go to the middle stages */
+	int L = p0->model.layers, base = L / pp, rem = L % pp, o = 0;
+	o += snprintf(sets[3] + o, sizeof sets[3] - o, "parallel.layers_per_stage=");
+	int lo = (pp - rem) / 2;
+	for (int i = 0; i < pp && o < (int)sizeof sets[3] - 8; i++)
+		o += snprintf(sets[3] + o, sizeof sets[3] - o, "%s%d", i ? "," : "",
+		              base + (i >= lo && i < lo + rem));
+	list[0] = sets[0];
+	if (which != NB_PLAN) {
+		list[1] = sets[1], list[2] = sets[2], list[3] = sets[3], list[4] = sets[4];
+	}
+	struct calc_diag tmp = {0};
+	struct calc_ctx vc;
+	double t = NAN;
+	if (variant(c, list, &vc, &tmp) == 0) {
+		struct calc_value v = {0};
+		if (calc_catalog_get(&vc, "step.time", &v, &tmp) == 0)
+			t = v.num;
+		calc_ctx_free(&vc);
+	}
+	calc_diag_free(&tmp);
+	return t;
+}
+
+static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	calc_table_init(t, "network-sweep", "Step time against inter-node bandwidth: the plan and its neighbours");
+	static const double gbps[] = {12.5, 25, 50, 100, 200, 400, 800};
+	int cg = calc_table_col(t, "network per GPU (Gb/s)", "1", CALC_D_NUM, 4);
+	int cbw = calc_table_col(t, "inter_node_bw", "B/s", CALC_D_GBPS, 1);
+	int cpl = calc_table_col(t, "plan", "s", CALC_D_S, 2);
+	int cde = calc_table_col(t, "deeper pipeline", "s", CALC_D_S, 2);
+	int cwi = calc_table_col(t, "more data parallel", "s", CALC_D_S, 2);
+	for (size_t i = 0; i < sizeof gbps / sizeof gbps[0]; i++) {
+		double bw = gbps[i] * 1e9 / 8;
+		int r = calc_table_row(t);
+		calc_table_num(t, r, cg, gbps[i]);
+		calc_table_num(t, r, cbw, bw);
+		calc_table_num(t, r, cpl, step_at(c, NB_PLAN, bw));
+		calc_table_num(t, r, cde, step_at(c, NB_DEEPER, bw));
+		calc_table_num(t, r, cwi, step_at(c, NB_WIDER, bw));
+	}
+	calc_table_note(t, "deeper pipeline: pp x 2 and dp / 2; more data parallel: pp / 2 and dp x 2; "
+	                   "same GPUs, TP and micro-batch. Empty where the neighbour is not a valid plan.");
+	return 0;
+}
+
+/*
+ * The inter-node bandwidth [B/s per GPU] at which the deeper-pipeline neighbour
+ * becomes as fast as the plan's split: below it, GPUs are better spent on pipeline
+ * stages than on data-parallel replicas.  Found on a log grid from 1 to 1,600 Gb/s
+ * and refined by bisection; 0 when the two do not cross in that range (or the
+ * neighbour is not a valid plan).
+ */
+static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	double lo = 1e9 / 8, prev = NAN, prev_bw = 0;
+	v->num = 0;
+	for (int i = 0; i <= 44; i++) {
+		double bw = lo * pow(2.0, i / 4.0);
+		double diff = step_at(c, NB_PLAN, bw) - step_at(c, NB_DEEPER, bw);
+		if (isnan(diff))
+			return 0;
+		if (i > 0 && ((prev > 0) != (diff > 0))) {
+			double a = prev_bw, b = bw, fa = prev;
+			for (int k = 0; k < 30; k++) {
+				double mid = sqrt(a * b);
+				double fm = step_at(c, NB_PLAN, mid) - step_at(c, NB_DEEPER, mid);
+				if ((fm > 0) == (fa > 0))
+					a = mid, fa = fm;
+				else
+					b = mid;
+			}
+			v->num = sqrt(a * b);
+			return 0;
+		}
+		prev = diff, prev_bw = bw;
+	}
+	return 0;
+}
+
+/* The deeper-pipeline neighbour's step time at the plan's own bandwidth. */
+static int q_deeper_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_DEEPER, c->plan.inter_node_bw);
+	return 0;
+}
+/* TP across nodes (t = 2 x GPUs per node) and PP across nodes (t = GPUs per node), the
+ * model-parallel group t x p of the plan kept: at the plan's bandwidth and at 12.5 Gb/s. */
+static int q_tpx(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_TP_ACROSS, c->plan.inter_node_bw);
+	return 0;
+}
+static int q_ppx(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_PP_ACROSS, c->plan.inter_node_bw);
+	return 0;
+}
+static int q_tpx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_TP_ACROSS, 12.5e9 / 8);
+	return 0;
+}
+static int q_ppx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_PP_ACROSS, 12.5e9 / 8);
+	return 0;
+}
+
+static int q_low_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = 12.5e9 / 8;
+	return 0;
+}
+
+static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = step_at(c, NB_WIDER, c->plan.inter_node_bw);
+	return 0;
+}
+
+
+/* ======================================================================== */
+/* cp2.*: the plan with context parallelism 2 in place of half the DP         */
+/* ======================================================================== */
+
+/* One quantity of the plan changed to cp x 2, dp / 2 (Megatron CP, REFERENCES.md §4.7);
+ * NAN when dp is odd or the variant is not a valid plan. */
+static double cp2(struct calc_ctx *c, const char *name)
+{
+	if (c->plan.dp % 2)
+		return NAN;
+	char a[64], b[64];
+	snprintf(a, sizeof a, "parallel.cp=%d", c->plan.cp * 2);
+	snprintf(b, sizeof b, "parallel.dp=%d", c->plan.dp / 2);
+	const char *sets[] = {a, b, NULL};
+	struct calc_diag tmp = {0};
+	struct calc_ctx vc;
+	double x = NAN;
+	if (variant(c, sets, &vc, &tmp) == 0) {
+		struct calc_value v = {0};
+		if (calc_catalog_get(&vc, name, &v, &tmp) == 0)
+			x = v.num;
+		calc_ctx_free(&vc);
+	}
+	calc_diag_free(&tmp);
+	return x;
+}
+#define CP2(fn, name)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
+	{                                                                                  \
+		v->num = cp2(c, name);                                                     \
+		return 0;                                                                  \
+	}
+CP2(q_cp2_bytes, "comm.cp.bytes")
+CP2(q_cp2_net, "comm.net.bytes")
+CP2(q_cp2_act, "memory.activations")
+CP2(q_cp2_total, "memory.total")
+CP2(q_cp2_time, "step.time")
+
+
+/* ======================================================================== */
+/* fp8.*: the FP8 recipes on this plan, memory side defined on every GPU     */
+/* ======================================================================== */
+
+static double recipe_mem(struct calc_ctx *c, const char *recipe, const char *name)
+{
+	char kv[64];
+	snprintf(kv, sizeof kv, "training.recipe=%s", recipe);
+	const char *sets[] = {kv, NULL};
+	struct calc_ctx vc;
+	variant_memory_only(c, sets, &vc);
+	struct calc_diag tmp = {0};
+	struct calc_value v = {0};
+	double x = calc_catalog_get(&vc, name, &v, &tmp) == 0 ? v.num : NAN;
+	calc_diag_free(&tmp);
+	calc_ctx_free(&vc);
+	return x;
+}
+#define RMEM(fn, recipe, name)                                                         \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
+	{                                                                                  \
+		v->num = recipe_mem(c, recipe, name);                                      \
+		return 0;                                                                  \
+	}
+RMEM(q_te_total, "fp8-te", "memory.total")
+RMEM(q_te_states, "fp8-te", "memory.states")
+RMEM(q_te_copies, "fp8-te", "memory.weight_copies")
+RMEM(q_te_min, "fp8-te", "memory.states_min_gpus_nominal")
+RMEM(q_te_fits, "fp8-te", "memory.fits")
+RMEM(q_lm_total, "fp8-lm", "memory.total")
+RMEM(q_lm_states, "fp8-lm", "memory.states")
+RMEM(q_lm_min, "fp8-lm", "memory.states_min_gpus_nominal")
+RMEM(q_lm_fits, "fp8-lm", "memory.fits")
+RMEM(q_lm_bpp, "fp8-lm", "recipe.bytes_per_param")
+RMEM(q_te_bpp, "fp8-te", "recipe.bytes_per_param")
+
+static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = c->plan.gpu.fp8_flops > 0;
+	return 0;
+}
+
+/* ======================================================================== */
+/* Catalog entries                                                           */
+/* ======================================================================== */
+
+const struct calc_quantity calc_q_report[] = {
+	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover)",
+	 q_crossover},
+	{"cp2.comm_bytes", "B", "CP bytes per GPU per step with cp x 2, dp / 2", q_cp2_bytes},
+	{"cp2.net_bytes", "B", "inter-node bytes per GPU per step with cp x 2, dp / 2", q_cp2_net},
+	{"cp2.activations", "B", "activations per GPU (worst stage) with cp x 2, dp / 2", q_cp2_act},
+	{"cp2.total", "B", "memory per GPU (worst stage) with cp x 2, dp / 2", q_cp2_total},
+	{"cp2.step_time", "s", "step time with cp x 2, dp / 2", q_cp2_time},
+	{"fp8.available", "1", "1 when the plan's GPU has FP8 tensor cores", q_fp8_avail},
+	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
+	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
+	{"fp8.te.states", "B", "model states per GPU (worst stage) with recipe fp8-te", q_te_states},
+	{"fp8.te.weight_copies", "B", "FP8 weight copy per GPU (worst stage) with recipe fp8-te", q_te_copies},
+	{"fp8.te.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-te", q_te_min},
+	{"fp8.te.fits", "1", "1 when every stage fits with fp8-te", q_te_fits},
+	{"fp8.lm.bytes_per_param", "B", "bytes per parameter of fp8-lm, unsharded", q_lm_bpp},
+	{"fp8.lm.total", "B", "memory per GPU (worst stage) with recipe fp8-lm, on any GPU", q_lm_total},
+	{"fp8.lm.states", "B", "model states per GPU (worst stage) with recipe fp8-lm", q_lm_states},
+	{"fp8.lm.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-lm", q_lm_min},
+	{"fp8.lm.fits", "1", "1 when every stage fits with fp8-lm", q_lm_fits},
+	{"network.tp_across_time", "s", "step time with TP over two nodes (t = 2 x GPUs per node, t x p kept; NaN: invalid)", q_tpx},
+	{"network.pp_across_time", "s", "step time with TP in one node and PP across nodes (t = GPUs per node, t x p kept)", q_ppx},
+	{"network.low_bw", "B/s", "the low end of the bandwidth sweeps: 12.5 Gb/s per GPU", q_low_bw},
+	{"network.tp_across_time_low", "s", "network.tp_across_time at 12.5 Gb/s per GPU", q_tpx_low},
+	{"network.pp_across_time_low", "s", "network.pp_across_time at 12.5 Gb/s per GPU", q_ppx_low},
+	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
+	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct calc_tabledef calc_t_report[] = {
+	{"recompute-compare", "none, selective and full recomputation on this plan: memory, step time, MFU",
+	 "", b_recompute},
+	{"recipe-compare", "recipes on this plan: bytes per parameter, minimum GPUs, memory, step time",
+	 "recipes=a,b,... (default megatron,fp8-te,fp8-lm)", b_recipes},
+	{"bubble-grid", "1F1B bubble share of the step for p x m", "", b_bubble_grid},
+	{"monitor-stages", "expected per-stage forward/backward/idle time and memory high-water", "",
+	 b_monitor},
+	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
+	 b_network},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct calc_tabledef calc_d_report[] = {
+	{"recompute-compare", "memory and step time per recomputation policy", "", b_recompute},
+	{"recipe-compare", "memory per GPU, minimum GPUs and step time by recipe",
+	 "recipes=a,b,... (default megatron,fp8-te,fp8-lm)", b_recipes},
+	{"states-vs-size", "model states and minimum GPUs for 1B ... 1T parameters by recipe",
+	 "recipes=a,b,...", d_states_size},
+	{"monitor-stages", "expected per-stage times and memory high-water", "", b_monitor},
+	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
+	 b_network},
+	{NULL, NULL, NULL, NULL},
+};

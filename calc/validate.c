@@ -1,0 +1,282 @@
+/*
+ * validate.c -- published training runs through the time model: the rows of
+ * `trainplan validate` and of the report's validation chapter, in one place.
+ *
+ * Rows: Narayanan et al. 2021 Table 1 (TFLOP/s per GPU, counted with their Eq. 3, i.e.
+ * the hardware FLOPs of full recomputation), Korthikanti et al. 2022 Table 5
+ * (iteration time with full recomputation and with selective recomputation + sequence
+ * parallelism) and its 530B run on 2,240 GPUs (§6.3), Llama 3 (Llama Team 2024) Table 4
+ * and Llama 2 (Touvron et al. 2023) Table 2.  Every row starts from the built-in
+ * default plan (so the efficiencies, overlaps and latencies are the defaults), then
+ * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
+ * recomputation.  What the papers do not state is fixed once for all rows: micro-batch
+ * 1 where not given; Narayanan's interleaving depth v = the largest divisor of L/p not
+ * above 3 (Korthikanti used 3); no gradient-reduction overlap for the 2021-22 rows
+ * (Megatron of that time did not overlap it, Korthikanti §6.3 says so); no
+ * FlashAttention for them (neither paper had it); hardware FLOPs by those papers' own
+ * convention (efficiency.hfu_count = kor22-eq8), so the HFU column compares with KOR22
+ * Table 5.  The Llama rows (2023-24, FlashAttention, GQA) keep the defaults for what
+ * their papers do not state: the DP overlap, ZeRO-1, hardware FLOPs as executed.
+ */
+#include "calc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum metric {
+	M_TIME,    /* iteration time [s] */
+	M_HWTF,    /* hardware TFLOP/s per GPU (Narayanan's Eq. 3 counting) */
+	M_MODELTF, /* model TFLOP/s per GPU (BF16 MFU x peak; Llama 3 Table 4) */
+	M_GPUH,    /* GPU-hours of the whole run */
+};
+
+struct vrow {
+	const char *source;  /* paper and table */
+	const char *model;   /* model preset */
+	int gpus, tp, pp, batch, micro;
+	const char *mode;    /* "full", "selective" (with SP), or "flash" (FlashAttention, SP, none) */
+	enum metric metric;
+	double published;
+	/* rows after 2022 only (0 / NULL: the A100 Selene setting of NAR21 / KOR22) */
+	int cp, seq, layers;
+	const char *cluster;
+	double tokens;       /* run budget for M_GPUH [tokens] */
+};
+
+static const struct vrow rows[] = {
+	/* Narayanan et al. 2021 Table 1: TFLOP/s per GPU */
+	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0},
+	/* Korthikanti et al. 2022 Table 5: iteration time [s] (models of Table 3) */
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0},
+	/* Korthikanti §6.3: the 530B run scaled to 8-way DP (2,240 GPUs) */
+	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0},
+	/* Llama Team 2024 (Llama 3) Table 4: Llama 3 405B on H100 (DGX-class nodes, one
+	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
+	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
+	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
+	 * moves by < 1%). */
+	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0},
+	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
+	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
+	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
+	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12},
+};
+#define NROWS (int)(sizeof rows / sizeof rows[0])
+
+/* Interleaving depth: Korthikanti used 3 chunks for 175B and 530B and none for 1T
+ * (REFERENCES.md §7.2); Narayanan does not state it: the largest divisor of L/p <= 3. */
+static int vdepth(const struct vrow *r, int layers)
+{
+	int lps;
+	if (r->pp == 1)
+		return 1;
+	if (!strcmp(r->source, "KOR22 T5") || !strcmp(r->source, "KOR22 6.3"))
+		return strcmp(r->model, "nar21-1t") ? 3 : 1;
+	lps = layers / r->pp;
+	for (int v = 3; v > 1; v--)
+		if (lps % v == 0)
+			return v;
+	return 1;
+}
+
+static int run_row(const struct vrow *r, const char *const *extra, int nextra, struct calc_plan *p,
+                   struct calc_step *st, int *v, struct calc_diag *d)
+{
+	char buf[24][64];
+	const char **sets = xmalloc((size_t)(24 + nextra) * sizeof *sets);
+	int rc;
+	const struct calc_model *pm = calc_preset_model(r->model);
+	int n = 0, sel = !strcmp(r->mode, "selective"), flash = !strcmp(r->mode, "flash");
+	int cp = r->cp > 0 ? r->cp : 1;
+
+	if (!pm)
+		return calc_error(d, NULL, 0, "validate: no model preset '%s'", r->model);
+	*v = vdepth(r, r->layers > 0 ? r->layers : pm->layers);
+#define SET(...) (snprintf(buf[n], sizeof buf[n], __VA_ARGS__), sets[n] = buf[n], n++)
+	SET("model.preset=%s", r->model);
+	if (r->layers > 0)
+		SET("model.layers=%d", r->layers);
+	SET("cluster.preset=%s", r->cluster ? r->cluster : "dgx-a100-hdr");
+	SET("cluster.nodes=%d", r->gpus / 8);
+	SET("parallel.tp=%d", r->tp);
+	SET("parallel.pp=%d", r->pp);
+	SET("parallel.cp=%d", cp);
+	SET("parallel.dp=%d", r->gpus / (r->tp * r->pp * cp));
+	if (r->seq > 0)
+		SET("training.seq_len=%d", r->seq);
+	if (r->tokens > 0)
+		SET("training.tokens=%g", r->tokens);
+	SET("training.global_batch=%d", r->batch);
+	SET("training.micro_batch=%d", r->micro);
+	SET("parallel.recompute=%s", sel ? "selective" : flash ? "none" : "full");
+	SET("parallel.sp=%s", sel || flash ? "yes" : "no");
+	SET("parallel.schedule=%s", *v > 1 ? "interleaved" : "1f1b");
+	SET("parallel.vpp=%d", *v);
+	SET("parallel.zero=%d", flash ? 1 : 0);
+	SET("training.flash_attention=%s", flash ? "yes" : "no");
+	if (!flash)
+		SET("efficiency.dp_overlap=0");
+	if (!flash)
+		SET("efficiency.hfu_count=kor22-eq8");
+#undef SET
+	for (int i = 0; i < nextra; i++)
+		sets[n++] = extra[i];
+	rc = calc_plan_load(p, NULL, sets, n, d);
+	free(sets);
+	return rc < 0 ? -1 : calc_step(p, st, d);
+}
+
+int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
+                  struct calc_diag *d)
+{
+	struct calc_plan *p = xmalloc(sizeof *p);
+	struct calc_step *st = xmalloc(sizeof *st);
+	struct calc_table tt, *tp = out ? out : &tt;
+	struct calc_table *t = tp;
+	int cs, cm, cg, ctp, ccp, cpp, cdp, cv, cmode, cmet, cpub, cpred, cerr, cmfu, chfu, miss = 0;
+	double sumabs = 0, maxabs = 0;
+
+	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Table 1, Korthikanti 2022 Table 5, "
+	                             "Llama 3 Table 4, Llama 2 Table 2");
+	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
+	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
+	cg = calc_table_col(t, "GPUs", "1", CALC_D_INT, 0);
+	ctp = calc_table_col(t, "TP", "1", CALC_D_INT, 0);
+	ccp = calc_table_col(t, "CP", "1", CALC_D_INT, 0);
+	cpp = calc_table_col(t, "PP", "1", CALC_D_INT, 0);
+	cdp = calc_table_col(t, "DP", "1", CALC_D_INT, 0);
+	cv = calc_table_col(t, "v", "1", CALC_D_INT, 0);
+	cmode = calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
+	cmet = calc_table_col(t, "metric", "", CALC_D_TEXT, 0);
+	cpub = calc_table_col(t, "published", "", CALC_D_FIXED, 2);
+	cpred = calc_table_col(t, "predicted", "", CALC_D_FIXED, 2);
+	cerr = calc_table_col(t, "error", "1", CALC_D_PCT, 1);
+	cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
+	for (int i = 0; i < NROWS; i++) {
+		const struct vrow *r = &rows[i];
+		int v = 1, row;
+		double pred, err;
+		if (run_row(r, sets, nsets, p, st, &v, d) < 0) {
+			calc_table_free(t);
+			free(p);
+			free(st);
+			return -1;
+		}
+		pred = r->metric == M_HWTF ? st->hw_tflops / 1e12 : r->metric == M_MODELTF ? st->model_tflops / 1e12
+		     : r->metric == M_GPUH ? st->gpu_hours : st->time;
+		err = pred / r->published - 1;
+		sumabs += fabs(err);
+		if (fabs(err) > maxabs)
+			maxabs = fabs(err);
+		miss += fabs(err) > 0.15;
+		row = calc_table_row(t);
+		calc_table_str(t, row, cs, r->source);
+		calc_table_str(t, row, cm, r->model);
+		calc_table_num(t, row, cg, r->gpus);
+		calc_table_num(t, row, ctp, r->tp);
+		calc_table_num(t, row, ccp, r->cp > 0 ? r->cp : 1);
+		calc_table_num(t, row, cpp, r->pp);
+		calc_table_num(t, row, cdp, p->dp);
+		calc_table_num(t, row, cv, v);
+		calc_table_str(t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP"
+		                               : !strcmp(r->mode, "flash")   ? "flash+SP"
+		                                                             : "full");
+		calc_table_str(t, row, cmet, r->metric == M_HWTF      ? "hw TFLOP/s/GPU"
+		                              : r->metric == M_MODELTF ? "TFLOP/s/GPU"
+		                              : r->metric == M_GPUH    ? "GPU-hours"
+		                                                       : "step (s)");
+		calc_table_num(t, row, cpub, r->published);
+		calc_table_num(t, row, cpred, pred);
+		calc_table_num(t, row, cerr, err);
+		calc_table_num(t, row, cmfu, st->mfu);
+		calc_table_num(t, row, chfu, st->hfu);
+	}
+	calc_table_note(t, "Error = predicted / published - 1.  NAR21, KOR22 and Llama 2 on A100 80 GB (312 TFLOP/s "
+	                    "dense BF16), Llama 3 on H100 SXM (989); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
+	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
+	                    "GPU-hours include what the paper's total includes (restarts, evaluation), the model only "
+	                    "steps.");
+	if (sum) {
+		sum->rows = NROWS;
+		sum->within = NROWS - miss;
+		sum->mean_abs = sumabs / NROWS;
+		sum->max_abs = maxabs;
+	}
+	if (!out)
+		calc_table_free(t);
+	free(p);
+	free(st);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- catalog */
+
+/* The rows start from the built-in default plan, not from the context's plan, so one
+ * evaluation serves every plan of a process: it is kept here. */
+static int summary(struct calc_validation *s, struct calc_diag *d)
+{
+	static struct calc_validation cached;
+	static int done;
+	if (!done) {
+		if (calc_validate(NULL, 0, NULL, &cached, d) < 0)
+			return -1;
+		done = 1;
+	}
+	*s = cached;
+	return 0;
+}
+
+#define QV(fn, expr)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
+	{                                                                                 \
+		struct calc_validation s;                                                 \
+		if (summary(&s, d) < 0)                                                   \
+			return -1;                                                            \
+		v->num = (expr);                                                          \
+		return 0;                                                                 \
+	}
+QV(q_rows, s.rows)
+QV(q_within, s.within)
+QV(q_mean, s.mean_abs)
+QV(q_max, s.max_abs)
+
+static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	return calc_validate(NULL, 0, t, NULL, d);
+}
+
+const struct calc_quantity calc_q_validate[] = {
+	{"validation.rows", "1", "published runs the time model is checked against", q_rows},
+	{"validation.within_15", "1", "validation rows within 15% of the published value", q_within},
+	{"validation.mean_abs_error", "1", "mean |predicted / published - 1| over the validation rows", q_mean},
+	{"validation.max_abs_error", "1", "largest |predicted / published - 1| over the validation rows", q_max},
+	{NULL, NULL, NULL, NULL},
+};
+const struct calc_tabledef calc_t_validate[] = {
+	{"validation", "predicted against published for every validation row", "", b_validation},
+	{NULL, NULL, NULL, NULL},
+};
+const struct calc_tabledef calc_d_validate[] = {
+	{"validation", "predicted against published, one row per published run", "", b_validation},
+	{NULL, NULL, NULL, NULL},
+};

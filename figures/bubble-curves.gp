@@ -1,0 +1,20 @@
+# figures/bubble-curves.gp -- pipeline bubble as idle share of the step against the number
+# of micro-batches m, for p = 2 ... 32 stages (1F1B, solid) and p = 8 interleaved with
+# v = 2 and 4 chunks (dashed), with a 5% line as the usual budget.
+# Dataset bubble-curves (calc/pipeline.c): m, then pP_1f1b, pP_v2, pP_v4 [fraction].
+
+set logscale x 2
+set format x '%.0f'
+set xlabel 'micro-batches per step m'
+set ylabel 'bubble: idle share of the step (%)'
+set yrange [0:100]
+set key top right
+
+plot datafile using "m":(100*column("p2_1f1b")) with lines lt 1 title 'p = 2, 1F1B', \
+     '' using "m":(100*column("p4_1f1b")) with lines lt 2 title 'p = 4, 1F1B', \
+     '' using "m":(100*column("p8_1f1b")) with lines lt 3 title 'p = 8, 1F1B', \
+     '' using "m":(100*column("p16_1f1b")) with lines lt 4 title 'p = 16, 1F1B', \
+     '' using "m":(100*column("p32_1f1b")) with lines lt 6 title 'p = 32, 1F1B', \
+     '' using "m":(100*column("p8_v2")) with lines lt 3 dt 2 title 'p = 8, interleaved v = 2', \
+     '' using "m":(100*column("p8_v4")) with lines lt 3 dt 3 title 'p = 8, interleaved v = 4', \
+     5 with lines @capacity_style title '5% budget'

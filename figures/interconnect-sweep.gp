@@ -1,0 +1,21 @@
+# figures/interconnect-sweep.gp -- step time against the inter-node bandwidth per GPU for
+# two placements: TP across nodes and PP across nodes.
+# Dataset interconnect-sweep (calc/step.c): inter_gbps, inter_node_bw [B/s],
+# time_tp_across, time_pp_across [s], mfu_tp_across, mfu_pp_across.  A placement that is
+# not a valid split for the model is NaN; a chart with neither draws a note instead.
+
+valid = int(system("awk -F'\t' 'NR>1 && ($3+0==$3 || $4+0==$4) && ($3!=\"NaN\" || $4!=\"NaN\"){n++} END{print n+0}' '".datafile."'"))
+set logscale x 2
+set format x '%g'
+set xlabel 'inter-node bandwidth per GPU (Gb/s, log scale)'
+set ylabel 'time per optimizer step (s)'
+set key top right
+if (valid < 1) {
+	set label 1 'neither placement is a valid split for this model' at graph 0.5, graph 0.5 center
+	set yrange [0:1]
+	plot datafile using "inter_gbps":(0) with lines lc rgb '#ffffff' notitle
+} else {
+	set yrange [0:*]
+	plot datafile using "inter_gbps":"time_tp_across" with linespoints lt 2 title 'TP across nodes', \
+	     '' using "inter_gbps":"time_pp_across" with linespoints lt 1 title 'PP across nodes (TP inside the node)'
+}

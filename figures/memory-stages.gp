@@ -1,0 +1,26 @@
+# figures/memory-stages.gp -- memory per GPU of every pipeline stage, stacked by tensor
+# class, with the GPU's usable capacity as a dashed line.
+# Dataset memory-stages (calc/memory.c): stage, layers, params, weights, weight_copies,
+# gradients, master, optimizer, inflight, activations, overhead, total, headroom [bytes].
+
+set style data histograms
+set style histogram rowstacked gap 1
+set style fill solid 0.85 border rgb '#ffffff'
+set boxwidth 0.7
+set xlabel 'pipeline stage'
+set ylabel 'memory per GPU (GB)'
+set key top right horizontal maxcols 4
+
+stats datafile using (column("total") + column("headroom")) nooutput name "CAP"
+stats datafile using (column("total")) nooutput name "TOT"
+set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
+set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
+set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.01, first CAP_max/GB offset 0,-0.8 left textcolor rgb '#222222' front
+
+plot datafile using (column("weights")/GB):xtic(1) title 'weights', \
+     '' using (column("weight_copies")/GB) title 'weight copies', \
+     '' using (column("gradients")/GB) title 'gradients', \
+     '' using (column("master")/GB) title 'master weights', \
+     '' using (column("optimizer")/GB) title 'optimizer', \
+     '' using (column("activations")/GB) title 'activations', \
+     '' using (column("overhead")/GB) title 'overheads'

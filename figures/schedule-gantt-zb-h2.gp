@@ -1,0 +1,4 @@
+# figures/schedule-gantt-zb-h2.gp -- Gantt chart of the zb-h2 schedule at p = 4, m = 8 with unit
+# costs (dataset schedule-gantt-zb-h2, calc/pipeline.c's event simulator); the drawing is
+# figures/gantt.gpi, shared by every schedule.
+load 'figures/gantt.gpi'

@@ -1,0 +1,31 @@
+# figures/search-heatmap.gp -- best step time over tensor-parallel degree x pipeline stages
+# (every other axis chosen by the planner), relative to the best overall; blank cells have
+# no valid configuration that fits.
+# Dataset search-heatmap (calc/search.c): tp, pp, step_time [s], feasible (count).
+
+stats datafile using "step_time" nooutput name "T"
+set xlabel 'tensor-parallel degree t'
+set ylabel 'pipeline stages p'
+set logscale cb
+set cblabel 'best step time / overall best'
+set cbrange [1:2]
+set cbtics ('1' 1, '1.1' 1.1, '1.25' 1.25, '1.5' 1.5, '2' 2)
+set palette defined (0 '#1a9850', 0.3 '#fee08b', 1 '#d73027')
+set style fill solid 1.0 border rgb '#ffffff'
+set xtics 1
+set ytics 1
+set grid noytics
+set key off
+lg(x) = log(x)/log(2)
+set format x ''
+set format y ''
+stats datafile using (column("feasible") > 0 ? lg(column("tp")) : 1/0) nooutput name "X"
+stats datafile using (column("feasible") > 0 ? lg(column("pp")) : 1/0) nooutput name "Y"
+set xrange [X_min-0.5 : X_max+0.5]
+set yrange [Y_min-0.5 : Y_max+0.5]
+do for [i=int(X_min):int(X_max)] { set xtics add (sprintf('%d', 2**i) i) }
+do for [i=int(Y_min):int(Y_max)] { set ytics add (sprintf('%d', 2**i) i) }
+set tics scale 0
+
+plot datafile using (lg(column("tp"))):(lg(column("pp"))):(0.5):(0.5):(column("step_time")/T_min) with boxxyerror fc palette, \
+     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? sprintf('%.2f', column("step_time")) : '') with labels font ',8' tc rgb '#111111'

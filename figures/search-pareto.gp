@@ -1,0 +1,19 @@
+# figures/search-pareto.gp -- the design space: memory per GPU of the worst stage against
+# step time for every configuration the planner found valid and fitting (a sample of
+# those within 1.5 times the best step time, so the chart stays readable and small), the
+# memory/time frontier, and the best configuration.
+# Dataset search-pareto (calc/search.c): memory [bytes], step_time [s], frontier (1/0),
+# tp, pp, dp, cp, vpp, micro_batch, sp, recompute, zero, schedule.
+
+stats datafile using "step_time" nooutput name "T"
+set xlabel 'memory per GPU, worst stage (GB)'
+set ylabel 'time per optimizer step (s)'
+set yrange [T_min*0.97 : T_min*1.5]
+set xrange [0:*]
+set key outside top center horizontal maxrows 2
+near(t) = t < T_min*1.5
+
+plot datafile every 5 using (near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lt 7 pt 7 ps 0.3 title 'valid configurations that fit (sample)', \
+     '' using (column("frontier") > 0 && near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lt 1 pt 7 ps 1.0 title 'frontier: fastest for its memory', \
+     '' using (column("step_time") == T_min ? column("memory")/GB : 1/0):"step_time" with points lt 6 pt 9 ps 2.5 title 'best configuration', \
+     T_min*1.05 with lines @capacity_style title 'within 5% of the best'

@@ -1,0 +1,17 @@
+# figures/states-vs-size.gp -- GPUs needed just to hold the model states against model
+# size, by recipe (log-log).  Dataset states-vs-size (calc/report_catalog.c, from
+# calc/memory.c's states-by-size): parameters, then per recipe the states [bytes] and the
+# GPUs of the plan's usable memory.
+
+set logscale xy 10
+set format x '%g'
+set format y '%g'
+set xlabel 'parameters (billion, log scale)'
+set ylabel 'GPUs to hold the model states (log scale)'
+set key top left
+
+plot datafile using (column(1)/1e9):"seed GPUs" with linespoints lt 1 title 'seed (BF16 + Adam)', \
+     '' using (column(1)/1e9):"zero-paper GPUs" with linespoints lt 2 title 'zero-paper (mixed precision)', \
+     '' using (column(1)/1e9):"megatron GPUs" with linespoints lt 3 title 'megatron', \
+     '' using (column(1)/1e9):"fp8-lm GPUs" with linespoints lt 4 title 'fp8-lm', \
+     1 with lines @capacity_style title 'one GPU'

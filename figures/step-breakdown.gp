@@ -1,0 +1,29 @@
+# figures/step-breakdown.gp -- step time of a few candidate splits, stacked by component.
+# Dataset step-breakdown (calc/step.c): split, tp, pp, dp, compute, recompute, tp_comm,
+# bubble, dp_exposed, optimizer, time [s], mfu.  An empty dataset (no valid candidate for
+# this plan) draws a note instead of bars.
+
+rows = int(system("awk 'END{print NR-1}' '".datafile."'"))
+set ylabel 'time per optimizer step (s)'
+set xlabel 'split (tensor x pipeline x data parallel)'
+set key outside top center horizontal maxrows 2
+set xtics rotate by -25 left font ',9' nomirror
+set bmargin 6
+if (rows < 1) {
+	set label 1 'no candidate split is valid for this plan' at graph 0.5, graph 0.5 center
+	set xrange [0:1]; set yrange [0:1]; unset xtics; unset ytics
+	plot 1/0 notitle
+} else {
+	set style data histograms
+	set style histogram rowstacked gap 1
+	set style fill solid 0.85 border rgb '#ffffff'
+	set boxwidth 0.6
+	set yrange [0:*]
+
+	plot datafile using "compute":xtic(1) title 'compute', \
+	     '' using "recompute" title 'recomputation', \
+	     '' using "tp_comm" title 'TP/CP communication', \
+	     '' using "bubble" title 'pipeline bubble', \
+	     '' using "dp_exposed" title 'exposed DP communication', \
+	     '' using "optimizer" title 'optimizer'
+}

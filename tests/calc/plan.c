@@ -1,0 +1,87 @@
+/*
+ * tests/calc/plan.c -- plan loading, overrides, units and derived values.
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+/* A change of two degrees that keeps tp x pp x dp = GPUs is valid only as a whole:
+ * pp 8 -> 16 with dp 8 -> 4 on 512 GPUs (8 x 16 x 4 = 512). */
+static void test_set_many(void **state)
+{
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	const char *both[] = {"pp=16", "dp=4"};
+	load_plan(&p, NULL, 0);
+	assert_int_equal(calc_plan_set(&p, "pp=16", "test", &d), -1); /* 8 x 16 x 8 = 1024 != 512 */
+	assert_non_null(strstr(d.text, "1024"));
+	calc_diag_free(&d);
+	load_plan(&p, NULL, 0);
+	assert_int_equal(calc_plan_set_many(&p, both, 2, "test", &d), 0);
+	assert_int_equal(p.pp, 16);
+	assert_int_equal(p.dp, 4);
+	assert_int_equal(p.layers_per_stage[15], 5); /* 80 layers / 16 stages, re-derived */
+	assert_int_equal(calc_plan_microbatches(&p), 1536 / 4);
+	calc_diag_free(&d);
+}
+
+/* Units: 400 Gb/s = 50e9 B/s; 80 GiB = 80 x 2^30 B; 5 us; 300e9 tokens and 1.5T. */
+static void test_units(void **state)
+{
+	double v;
+	assert_int_equal(calc_parse_number("400 Gb/s", CALC_U_BYTES_S, &v), 0);
+	assert_near(v, 50e9, 0);
+	assert_int_equal(calc_parse_number("80 GiB", CALC_U_BYTES, &v), 0);
+	assert_near(v, 80.0 * 1073741824.0, 0);
+	assert_int_equal(calc_parse_number("5 us", CALC_U_SECONDS, &v), 0);
+	assert_near(v, 5e-6, 1e-12);
+	assert_int_equal(calc_parse_number("1.5T", CALC_U_NONE, &v), 0);
+	assert_near(v, 1.5e12, 0);
+	assert_int_equal(calc_parse_number("85%", CALC_U_FRACTION, &v), 0);
+	assert_near(v, 0.85, 1e-12);
+	assert_int_equal(calc_parse_number("80 GX", CALC_U_BYTES, &v), -1);
+	assert_int_equal(calc_parse_number("GB", CALC_U_BYTES, &v), -1);
+	assert_int_equal(calc_parse_number("nan", CALC_U_NONE, &v), -1);
+}
+
+/* Derived values: dp = 0 derives GPUs / (tp pp cp); a GPU preset sets usable memory
+ * unless cluster.gpu_memory is given; an uneven split is kept as given. */
+static void test_derived(void **state)
+{
+	struct calc_plan p;
+	const char *a[] = {"dp=0", "tp=4", "pp=4"};
+	const char *b[] = {"cluster.gpu=a100-40g"};
+	const char *c[] = {"cluster.gpu=a100-40g", "gpu_memory=32 GiB"};
+	const char *u[] = {"pp=4", "dp=0", "layers_per_stage=19,21,20,20"};
+	load_plan(&p, a, 3);
+	assert_int_equal(p.dp, 512 / 16);
+	load_plan(&p, b, 1);
+	assert_near(p.gpu_memory, 39.59 * 1073741824.0, 1e-12);
+	load_plan(&p, c, 2);
+	assert_near(p.gpu_memory, 32.0 * 1073741824.0, 0);
+	load_plan(&p, u, 3);
+	assert_int_equal(p.layers_per_stage[0], 19);
+	assert_int_equal(p.layers_per_stage[1], 21);
+}
+
+/* Line order does not matter: a preset applies before explicit keys even when the
+ * key comes first in the file. */
+static void test_preset_order(void **state)
+{
+	struct calc_plan p;
+	const char *s[] = {"model.layers=40", "model.preset=llama2-70b", "pp=4", "dp=0"};
+	load_plan(&p, s, 4);
+	assert_int_equal(p.model.layers, 40);
+	assert_int_equal(p.model.hidden, 8192);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_set_many),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_derived),
+		cmocka_unit_test(test_preset_order),
+	};
+	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}

@@ -1,0 +1,254 @@
+/*
+ * tests/calc/report_catalog.c -- the report's catalog entries (calc/report_catalog.c).
+ *
+ * Each entry composes the engines over a changed copy of the plan, so each test checks
+ * the composition against a second route to the same number: the plan loaded from
+ * scratch with the same settings (calc_plan_load, which validates once), a closed form
+ * worked by hand, or the published value of the paper's table.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One quantity of a context; fails the test on a diagnostic. */
+static double get(struct calc_ctx *c, const char *name)
+{
+	struct calc_diag d = {0};
+	struct calc_value v = {0};
+	int rc = calc_catalog_get(c, name, &v, &d);
+	if (rc != 0)
+		print_error("%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	assert_int_equal(rc, 0);
+	return v.num;
+}
+
+/* One quantity of the default plan with overrides, loaded from scratch. */
+static double get_with(const char *name, const char *const *sets, int n)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	load_plan(p, sets, n);
+	calc_ctx_init(&c, p);
+	double x = get(&c, name);
+	calc_ctx_free(&c);
+	free(p);
+	return x;
+}
+
+static void build(struct calc_ctx *c, const char *name, struct calc_table *t)
+{
+	struct calc_diag d = {0};
+	calc_table_init(t, name, "");
+	int rc = calc_catalog_build(c, name, 0, NULL, t, &d);
+	if (rc != 0)
+		print_error("%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	assert_int_equal(rc, 0);
+}
+
+/* Column index by header name, -1 if absent. */
+static int col(const struct calc_table *t, const char *name)
+{
+	for (int i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].name, name))
+			return i;
+	return -1;
+}
+
+static double cell(const struct calc_table *t, int r, const char *name)
+{
+	int c = col(t, name);
+	assert_true(c >= 0);
+	return t->cells[r * t->ncols + c].v;
+}
+
+/* The recomputation rows equal the default plan loaded with each policy. */
+static void test_recompute_compare(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "recompute-compare", &t);
+	assert_string_equal(t.name, "recompute-compare");
+	assert_int_equal(t.nrows, 3);
+	static const char *const pol[] = {"parallel.recompute=none", "parallel.recompute=selective",
+	                                  "parallel.recompute=full"};
+	for (int r = 0; r < 3; r++) {
+		assert_near(cell(&t, r, "total"), get_with("memory.total", &pol[r], 1), 1e-12);
+		assert_near(cell(&t, r, "step"), get_with("step.time", &pol[r], 1), 1e-12);
+	}
+	/* full recomputation stores less and takes longer (Korthikanti et al. 2022 §5) */
+	assert_true(cell(&t, 2, "activations") < cell(&t, 1, "activations"));
+	assert_true(cell(&t, 2, "step") > cell(&t, 1, "step"));
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* The 1F1B grid against (p-1)/(m+p-1) worked by hand (Narayanan et al. 2021 §2.2). */
+static void test_bubble_grid(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "bubble-grid", &t);
+	/* row p = 8 (third row), column m = 128: 7 / 135 = 0.0518518... */
+	assert_near(cell(&t, 2, "p"), 8, 0);
+	assert_near(cell(&t, 2, "m = 128"), 7.0 / 135.0, 1e-12);
+	/* row p = 2, column m = 1: 1 / 2 */
+	assert_near(cell(&t, 0, "m = 1"), 0.5, 1e-12);
+	/* row p = 64, column m = 512: 63 / 575 */
+	assert_near(cell(&t, 5, "m = 512"), 63.0 / 575.0, 1e-12);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* A change of two degrees at once (pp x 2, dp / 2; cp x 2, dp / 2) gives what the plan
+ * loaded with both settings gives. */
+static void test_two_degree_variants(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	/* default plan: tp 8, pp 8, dp 8 */
+	static const char *const deeper[] = {"parallel.pp=16", "parallel.dp=4"};
+	static const char *const wider[] = {"parallel.pp=4", "parallel.dp=16"};
+	static const char *const cp2[] = {"parallel.cp=2", "parallel.dp=4"};
+	assert_near(get(&c, "network.deeper_step_time"), get_with("step.time", deeper, 2), 1e-12);
+	assert_near(get(&c, "network.wider_step_time"), get_with("step.time", wider, 2), 1e-12);
+	assert_near(get(&c, "cp2.comm_bytes"), get_with("comm.cp.bytes", cp2, 2), 1e-12);
+	assert_near(get(&c, "cp2.activations"), get_with("memory.activations", cp2, 2), 1e-12);
+	assert_near(get(&c, "cp2.step_time"), get_with("step.time", cp2, 2), 1e-12);
+	/* TP across nodes keeps t x p = 64: TP 16 x PP 4 */
+	static const char *const tpx[] = {"parallel.tp=16", "parallel.pp=4"};
+	assert_near(get(&c, "network.tp_across_time"), get_with("step.time", tpx, 2), 1e-12);
+	assert_near(get(&c, "network.pp_across_time"), get(&c, "step.time"), 1e-12);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* At the crossover bandwidth the plan and the deeper pipeline take the same time; one
+ * fifth above it the plan is faster, one fifth below it the deeper pipeline. */
+static void test_crossover(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	double bw = get(&c, "network.crossover_bw");
+	assert_true(bw > 0);
+	char b1[64], b2[64], b3[64];
+	snprintf(b1, sizeof b1, "cluster.inter_node_bw=%.17g", bw);
+	snprintf(b2, sizeof b2, "cluster.inter_node_bw=%.17g", bw * 1.2);
+	snprintf(b3, sizeof b3, "cluster.inter_node_bw=%.17g", bw / 1.2);
+	const char *at[] = {b1}, *above[] = {b2}, *below[] = {b3};
+	const char *d_at[] = {b1, "parallel.pp=16", "parallel.dp=4"};
+	const char *d_above[] = {b2, "parallel.pp=16", "parallel.dp=4"};
+	const char *d_below[] = {b3, "parallel.pp=16", "parallel.dp=4"};
+	assert_near(get_with("step.time", at, 1), get_with("step.time", d_at, 3), 1e-6);
+	assert_true(get_with("step.time", above, 1) < get_with("step.time", d_above, 3));
+	assert_true(get_with("step.time", below, 1) > get_with("step.time", d_below, 3));
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* Validation: the first row's published figure is Narayanan et al. 2021 Table 1 (137
+ * TFLOP/s per GPU for the 1.7B model); its error is predicted / published - 1; the
+ * summary quantities agree with the table. */
+static void test_validation(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "validation", &t);
+	assert_int_equal(t.nrows, (int)get(&c, "validation.rows"));
+	assert_near(cell(&t, 0, "published"), 137, 0); /* Narayanan 2021 Table 1, row 1 */
+	assert_near(cell(&t, 0, "error"), cell(&t, 0, "predicted") / 137 - 1, 1e-12);
+	/* Korthikanti 2022 Table 5: GPT-3 175B, full recomputation, 18.13 s */
+	assert_near(cell(&t, 12, "published"), 18.13, 0);
+	double sum = 0, mx = 0;
+	int in = 0;
+	for (int r = 0; r < t.nrows; r++) {
+		double e = fabs(cell(&t, r, "error"));
+		sum += e;
+		mx = e > mx ? e : mx;
+		in += e <= 0.15;
+	}
+	assert_near(get(&c, "validation.mean_abs_error"), sum / t.nrows, 1e-12);
+	assert_near(get(&c, "validation.max_abs_error"), mx, 1e-12);
+	assert_near(get(&c, "validation.within_15"), in, 0);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* On a GPU without FP8 tensor cores the FP8 recipes are no valid plan, yet their memory
+ * is defined: recipe-compare shows it, and fp8-lm (7 bytes per parameter, FP8-LM Eq. 8
+ * plus the FP8 compute weights) holds less than the BF16 recipe. */
+static void test_fp8_without_fp8_cores(void **state)
+{
+	static const char *const a100[] = {"cluster.preset=dgx-a100-hdr"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, a100, 1);
+	calc_ctx_init(&c, p);
+	assert_near(get(&c, "fp8.available"), 0, 0);
+	assert_near(get(&c, "fp8.lm.bytes_per_param"), 7, 0);
+	build(&c, "recipe-compare", &t);
+	assert_int_equal(t.nrows, 3);
+	assert_true(isnan(cell(&t, 1, "step")));         /* fp8-te has no time here */
+	assert_near(cell(&t, 0, "step"), get(&c, "step.time"), 1e-12);
+	assert_true(get(&c, "fp8.lm.total") < cell(&t, 0, "memory per GPU"));
+	assert_near(cell(&t, 2, "memory per GPU"), get(&c, "fp8.lm.total"), 1e-12);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* Monitoring baselines: busy time of a stage is m x layers x (forward + backward) of one
+ * layer, and the memory column is the memory engine's per stage. */
+static void test_monitor_stages(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "monitor-stages", &t);
+	assert_int_equal(t.nrows, 8);
+	double m = get(&c, "plan.microbatches");
+	for (int r = 0; r < t.nrows; r++) {
+		assert_near(cell(&t, r, "busy / step"),
+		            m * (cell(&t, r, "forward / micro-batch") + cell(&t, r, "backward / micro-batch")),
+		            1e-12);
+	}
+	assert_near(cell(&t, 0, "memory high-water"), get(&c, "memory.total"), 1e-12); /* stage 0 is the worst */
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recompute_compare),
+		cmocka_unit_test(test_bubble_grid),
+		cmocka_unit_test(test_two_degree_variants),
+		cmocka_unit_test(test_crossover),
+		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_fp8_without_fp8_cores),
+		cmocka_unit_test(test_monitor_stages),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
