@@ -4,7 +4,8 @@
  * The input is a plan file.  When calc_plan_load accepts it, every catalog quantity
  * except search.* (the planner takes seconds) is evaluated: memory, pipeline simulator,
  * comm, step and run totals.  The contract: a quantity is a finite number or a text,
- * or fails with a diagnostic; a valid plan never yields NaN or infinity.
+ * or fails with a diagnostic; a valid plan never yields infinity, and NaN ("no value")
+ * only from the variant quantities (cp2.*, fp8.*, network.*) whose variant is invalid.
  */
 #include "fuzz.h"
 #include "calc.h"
