@@ -408,7 +408,10 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 							int un;
 							take_attributes(next, t->id, sizeof t->id, &un);
 							cap = rpt_node_text(next);
-							memmove(cap, cap + 7, strlen(cap + 7) + 1);
+							/* "Table: {#id}" is "Table:" once the id is taken: shorter
+							 * than the 7 bytes of "Table: " */
+							size_t cl = strlen(cap), skip = cl < 7 ? cl : 7;
+							memmove(cap, cap + skip, cl - skip + 1);
 							if (ndrop < 64)
 								drop[ndrop++] = next;
 						}
