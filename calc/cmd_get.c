@@ -10,6 +10,8 @@ static void show(const struct calc_quantity *q, const struct calc_value *v)
 {
 	if (v->str)
 		printf("%s = %s\n", q->name, v->str);
+	else if (isnan(v->num)) /* a variant that is not a valid plan (JSON: null, CSV: empty) */
+		printf("%s = (no value for this plan)\n", q->name);
 	else if (!strcmp(q->unit, "B"))
 		printf("%s = %.0f B (%.3f GB, %.3f GiB)\n", q->name, v->num, v->num / 1e9, v->num / 1073741824.0);
 	else if (!strcmp(q->unit, "1") || !*q->unit)
@@ -87,6 +89,8 @@ int cmd_get(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			if (vals[i].str)
 				printf("%s%s%s%s\n", qs[i]->name, sep, vals[i].str, sep);
+			else if (isnan(vals[i].num))
+				printf("%s%s%s%s\n", qs[i]->name, sep, sep, qs[i]->unit);
 			else
 				printf("%s%s%.10g%s%s\n", qs[i]->name, sep, vals[i].num, sep, qs[i]->unit);
 		}

@@ -194,6 +194,11 @@ int cmd_schedule(int argc, char **argv)
 		       r.makespan, r.ideal, 100 * (r.makespan - r.ideal) / r.makespan, 100 * r2.bubble_fraction,
 		       100 * cf.fraction, cf.exact && !first && !last && p2p == 0 ? "" : " (outside its conditions)");
 		calc_pipeline_gantt(&r, unit, stdout);
+	} else if (r.nops > CALC_TIMELINE_MAX_OPS) {
+		rc = cli_error("schedule: p = %d, m = %d, v = %d give %d ops, one row each: at most %d "
+		               "(--format gantt draws any size)", p, m, v, r.nops, CALC_TIMELINE_MAX_OPS);
+		calc_pp_result_free(&r);
+		return rc;
 	} else {
 		calc_pipeline_timeline(&t, "schedule", &r, &c);
 		calc_table_write(&t, o.format_given ? o.format : CALC_F_TSV, stdout);

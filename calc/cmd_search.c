@@ -171,7 +171,9 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 		calc_table_write(&t, CALC_F_TEXT, stdout);
 		calc_table_free(&t);
 		printf("\n");
-	} else
+	} else if (r->measured == 0)
+		printf("no configuration is valid: every one breaks a rule below\n\n");
+	else
 		printf("no configuration fits in memory\n\n");
 	calc_search_table_rejects(r, &t);
 	calc_table_write(&t, CALC_F_TEXT, stdout);

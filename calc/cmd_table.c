@@ -40,7 +40,9 @@ static int write_file(const char *dir, const struct calc_table *t, enum calc_for
 	if (!(out = fopen(tmp, "w")))
 		return cli_error("cannot write %s: %s", tmp, strerror(errno));
 	calc_table_write(t, f, out);
-	if (fclose(out) != 0 || rename(tmp, path) != 0) {
+	/* ferror: a write that failed before the last flush (disk full) leaves fclose happy */
+	int bad = ferror(out);
+	if (fclose(out) != 0 || bad || rename(tmp, path) != 0) {
 		unlink(tmp);
 		return cli_error("cannot write %s: %s", path, strerror(errno));
 	}

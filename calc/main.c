@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+		if (!strcmp(argv[1], commands[i].name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+			/* A full disk or a file size limit shows only here: the output is
+			 * incomplete, and `trainplan data X > f.tmp && mv f.tmp f` must not
+			 * move it into place. */
+			if (fflush(stdout) != 0 || ferror(stdout))
+				return cli_error("cannot write the output: %s", strerror(errno));
+			return rc;
+		}
 	fprintf(stderr, "trainplan: error: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

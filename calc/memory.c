@@ -92,7 +92,9 @@ double calc_memory_stage_params(const struct calc_plan *p, const struct calc_par
 	double repl = pr->norms + (m->bias ? 2 * h : 0);
 	double per_layer = (pr->layer - repl) / t + repl;
 	int pp = p->pp > 0 ? p->pp : 1;
-	int layers = p->layers_per_stage[i] > 0 ? p->layers_per_stage[i] : m->layers / pp + (i < m->layers % pp);
+	/* an explicit split (uneven_stages) may hold empty stages: 0 there means 0 layers */
+	int layers = p->uneven_stages || p->layers_per_stage[i] > 0 ? p->layers_per_stage[i]
+	                                                           : m->layers / pp + (i < m->layers % pp);
 	double n = layers * per_layer;
 
 	if (i == 0)

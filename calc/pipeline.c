@@ -436,6 +436,19 @@ static int check_costs(const struct calc_pp_costs *c, struct calc_diag *d)
 		    !isfinite(c->tb[i]) || !isfinite(c->tw[i]))
 			return calc_error(d, NULL, 0, "pipeline: stage %d costs tf = %g, tb = %g, tw = %g "
 			                  "s: must be finite and >= 0", i, c->tf[i], c->tb[i], c->tw[i]);
+	/* No op ends later than every op of every stage run one after another, each after
+	 * a transfer: if that bound overflows, start and end times could become inf. */
+	{
+		int w = 0;
+		for (int i = 1; i < c->p; i++)
+			if (c->tf[i] + c->tb[i] + c->tw[i] > c->tf[w] + c->tb[w] + c->tw[w])
+				w = i;
+		if (!isfinite(((double)c->m * c->v * steps) * c->p *
+		              (c->tf[w] + c->tb[w] + c->tw[w] + 3 * c->p2p)))
+			return calc_error(d, NULL, 0, "pipeline: stage %d costs tf = %g, tb = %g, tw = %g, "
+			                  "p2p = %g s overflow the timeline of p = %d, m = %d, v = %d",
+			                  w, c->tf[w], c->tb[w], c->tw[w], c->p2p, c->p, c->m, c->v);
+	}
 	return 0;
 }
 
@@ -1227,6 +1240,12 @@ static int gantt_dataset(enum calc_schedule s, const char *name, const struct ca
 	calc_pp_costs_unit(&c, s, p, m, v);
 	if (calc_pipeline_simulate(&c, &r, d) < 0)
 		return -1;
+	if (r.nops > CALC_TIMELINE_MAX_OPS) {
+		calc_error(d, NULL, 0, "%s: p = %d, m = %d, v = %d give %d ops, one row each: at most %d",
+		           name, p, m, v, r.nops, CALC_TIMELINE_MAX_OPS);
+		calc_pp_result_free(&r);
+		return -1;
+	}
 	calc_pipeline_timeline(t, name, &r, &c);
 	calc_pp_result_free(&r);
 	return 0;

@@ -136,6 +136,9 @@ void calc_pipeline_curves(struct calc_table *t, const char *name, const int *ps,
                           const int *vs, int nv, const int *ms, int nm);
 void calc_pipeline_timeline(struct calc_table *t, const char *name, const struct calc_pp_result *r,
                             const struct calc_pp_costs *c);
+/* Most ops a timeline table holds (one row each, ~170 bytes a row in memory): the
+ * simulator goes to 2^26 ops, but a table of 8 million rows took 1.4 GB and 40 s. */
+#define CALC_TIMELINE_MAX_OPS (1 << 20)
 int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, const char *name,
                           struct calc_diag *d);
 

@@ -221,11 +221,16 @@ static void section_keys(const char *sec, char *buf, size_t n)
 			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", keys[i].name);
 }
 
+/* A plan is a few kB; reading stops here so that /dev/zero or an endless pipe ends. */
+#define PLAN_MAX_BYTES (1 << 20)
+
 struct reader {
 	const char *text; /* string input, or NULL */
 	FILE *f;
 	int line;
 	int toolong;      /* line that exceeded the buffer */
+	long bytes;       /* read so far from f */
+	int toobig;       /* 1: f went past PLAN_MAX_BYTES (/dev/zero, /dev/urandom, ...) */
 	struct entries *es;
 	const char *file;
 	int src;
@@ -250,7 +255,15 @@ static char *read_line(char *str, int num, void *stream)
 			r->text++;
 	} else {
 		int c = 0;
-		while ((c = fgetc(r->f)) != EOF && c != '\n') {
+		if (r->toobig)
+			return NULL;
+		while ((c = fgetc(r->f)) != EOF) {
+			if (++r->bytes > PLAN_MAX_BYTES) {
+				r->toobig = 1;
+				return NULL;
+			}
+			if (c == '\n')
+				break;
 			if (i < num - 2)
 				str[i++] = (char)c;
 			else
@@ -297,7 +310,7 @@ static int on_value(void *user, const char *section, const char *name, const cha
 static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
                    struct calc_diag *d)
 {
-	struct reader r = {text, f, 0, 0, es, file, src, d};
+	struct reader r = {text, f, 0, 0, 0, 0, es, file, src, d};
 	int before = d->nerrors, rc;
 	/* Debian's libinih is built with run-time settings: lift the 200-byte line
 	 * limit and keep one value per line so that line numbers stay exact. */
@@ -306,7 +319,9 @@ static int collect(struct entries *es, const char *text, FILE *f, const char *fi
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
-	if (r.toolong)
+	if (r.toobig)
+		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
+	else if (r.toolong)
 		calc_error(d, file, r.toolong, "line longer than 4094 bytes");
 	else if (rc > 0)
 		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
@@ -602,8 +617,10 @@ static void derive(struct calc_plan *p)
 		p->gemm_eff = p->gpu.gemm_eff > 0 ? p->gpu.gemm_eff : 0.75;
 	if (p->eff_auto & 2)
 		p->attn_eff = p->gpu.attn_eff > 0 ? p->gpu.attn_eff : 0.50;
-	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0)
-		p->dp = gpus / (p->tp * p->pp * p->cp) > 0 ? gpus / (p->tp * p->pp * p->cp) : 1;
+	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0) {
+		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
+		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
+	}
 	if (!p->uneven_stages && p->pp > 0)
 		for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++)
 			p->layers_per_stage[i] = p->model.layers / p->pp + (i < p->model.layers % p->pp);
@@ -700,20 +717,21 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	} else if (p->pp > 0 && m->layers % p->pp)
 		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
 		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
-	if (p->tp * p->pp * p->dp * p->cp != gpus) {
+	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
+	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
 		static const char *const degrees[] = {"tp", "pp", "dp", "cp", NULL};
 		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
-			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %d does not divide the %d GPUs (%d nodes x %d)",
-			    p->tp, p->pp, p->cp, p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
+			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
+			    p->tp, p->pp, p->cp, (long long)p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
 		else
-			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %ld but the cluster has %d GPUs "
+			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %lld but the cluster has %d GPUs "
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
-			    (long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
+			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
-	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % (p->micro_batch * p->dp))
+	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp))
 		ERR("training", "global_batch", "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
-		    "= %d", p->global_batch, p->micro_batch, p->dp, p->micro_batch * p->dp);
+		    "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
 		ERR("parallel", "cp", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
@@ -922,10 +940,42 @@ static int json_int(json_t *root, const char *const *names, long *out)
 	return 0;
 }
 
+/* A config.json is a few kB; reading stops here so that an endless file ends. */
+#define HF_MAX_BYTES (1 << 20)
+
+struct hf_reader {
+	FILE *f;
+	size_t total;  /* bytes handed to jansson */
+	int toobig;    /* 1: the file went past HF_MAX_BYTES */
+};
+
+/* json_load_callback's reader: fread, up to HF_MAX_BYTES in all. */
+static size_t hf_read(void *buf, size_t n, void *data)
+{
+	struct hf_reader *r = data;
+	size_t got = fread(buf, 1, n, r->f);
+	if (got == 0 && ferror(r->f))
+		return (size_t)-1;
+	r->total += got;
+	if (r->total > HF_MAX_BYTES) {
+		r->toobig = 1;
+		return (size_t)-1;
+	}
+	return got;
+}
+
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
+	struct hf_reader rd = {fopen(path, "rb"), 0, 0};
+	if (!rd.f)
+		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, strerror(errno));
+	json_t *root = json_load_callback(hf_read, &rd, 0, &err);
+	fclose(rd.f);
+	if (rd.toobig) {
+		json_decref(root);
+		return calc_error(d, path, 0, "more than %d bytes: not a config.json", HF_MAX_BYTES);
+	}
 	static const char *const n_hidden[] = {"hidden_size", "n_embd", "d_model", NULL};
 	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", NULL};
 	static const char *const n_heads[] = {"num_attention_heads", "n_head", NULL};
@@ -961,10 +1011,19 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	if (!json_int(root, n_ffn, &ffn) || ffn <= 0)
 		ffn = 4 * hidden; /* GPT-2 convention: n_inner null means 4 h */
 	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
-	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000))
+	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000 ||
+	                             kv > 100000))
 		calc_error(d, path, 0, "config.json: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
 		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
 		           hidden, layers, heads, kv, vocab);
+	/* the optional sizes have the ranges of their plan keys (model.ffn_hidden,
+	 * model.head_dim, model.max_pos), checked before they are narrowed to int */
+	if (d->nerrors == before && ffn > 100000000)
+		calc_error(d, path, 0, "config.json: intermediate_size = %ld is out of range (allowed: 1 .. 100000000)", ffn);
+	if (d->nerrors == before && (hdim < 0 || hdim > 100000))
+		calc_error(d, path, 0, "config.json: head_dim = %ld is out of range (allowed: 1 .. 100000)", hdim);
+	if (d->nerrors == before && json_int(root, n_pos, &pos) && (pos < 0 || pos > 100000000))
+		calc_error(d, path, 0, "config.json: n_positions = %ld is out of range (allowed: 0 .. 100000000)", pos);
 	if (d->nerrors == before) {
 		const char *type = json_string_value(json_object_get(root, "model_type"));
 		const char *act = json_string_value(json_object_get(root, "hidden_act"));

@@ -1339,6 +1339,11 @@ static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_d
 	const struct calc_search_result *r = calc_ctx_search(c, d);
 	if (!r)
 		return NULL;
+	if (r->ntop < 1 && r->measured == 0) {
+		calc_error(d, c->plan.file, 0, "search: none of %lld configurations is valid (trainplan table "
+		           "search-rejects gives the reasons)", r->evaluated);
+		return NULL;
+	}
 	if (r->ntop < 1) {
 		calc_error(d, c->plan.file, 0, "search: no configuration of %lld fits in memory", r->evaluated);
 		return NULL;
@@ -1430,9 +1435,12 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		return -1;
 	calc_search_table_top(r, t);
 	if (k) {
-		int n = atoi(k);
-		if (n < 1)
-			return calc_error(d, NULL, 0, "search-top: top=%s: expected a positive integer", k);
+		char *end;
+		long n = strtol(k, &end, 10);
+		/* strtol, not atoi: "3x" was read as 3 and 10^20 overflowed; above 10 (the
+		 * rows the planner keeps) was cut to 10 without a word */
+		if (end == k || *end || n < 1 || n > 10)
+			return calc_error(d, NULL, 0, "search-top: top=%s: expected an integer 1 .. 10", k);
 		if (n < t->nrows) {
 			for (int i = n * t->ncols; i < t->nrows * t->ncols; i++)
 				free(t->cells[i].s), t->cells[i].s = NULL;

@@ -235,7 +235,9 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
                        int i, struct stage_cost *o)
 {
 	int p = plan->pp > 0 ? plan->pp : 1;
-	double n = plan->layers_per_stage[i] > 0 ? plan->layers_per_stage[i] : (double)plan->model.layers / p;
+	/* an explicit split (uneven_stages) may hold empty stages: 0 there means 0 layers */
+	double n = plan->uneven_stages || plan->layers_per_stage[i] > 0 ? plan->layers_per_stage[i]
+	                                                                 : (double)plan->model.layers / p;
 
 	o->tf = n * (lt->f + lt->comm_f);
 	o->tb = n * (lt->b + lt->recompute + lt->comm_b);

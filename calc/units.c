@@ -75,6 +75,9 @@ int calc_parse_number(const char *text, enum calc_unit kind, double *out)
 	}
 	for (; tab->s; tab++)
 		if (strlen(tab->s) == n && !strncmp(tab->s, end, n)) {
+			/* "1e308 PB" is a finite number times a finite unit, and infinite */
+			if (!isfinite(v * tab->mult))
+				return -1;
 			*out = v * tab->mult;
 			return 0;
 		}

@@ -43,6 +43,10 @@ cmark_llist *rpt_doc_extensions(void)
 	return extensions;
 }
 
+/* A chapter is tens of kB; reading stops here so that /dev/zero or an endless pipe
+ * ends instead of filling the memory. */
+#define CHAPTER_MAX_BYTES (16 << 20)
+
 static char *read_file(const char *path, struct calc_diag *d)
 {
 	FILE *f = fopen(path, "rb");
@@ -54,6 +58,12 @@ static char *read_file(const char *path, struct calc_diag *d)
 	char *buf = xmalloc(cap);
 	while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += r;
+		if (len > CHAPTER_MAX_BYTES) {
+			fclose(f);
+			free(buf);
+			calc_error(d, path, 0, "more than %d bytes: not a chapter", CHAPTER_MAX_BYTES);
+			return NULL;
+		}
 		if (cap - len < 2)
 			buf = xrealloc(buf, cap *= 2);
 	}
@@ -78,6 +88,34 @@ static cmark_node *parse_text(const char *text)
 	cmark_node *root = cmark_parser_finish(p);
 	cmark_parser_free(p);
 	return root;
+}
+
+/* Deepest nesting of nodes (block quotes, lists, emphasis ...) a chapter may have: the
+ * PDF layout recurses once per level, and 20,000 nested quotes overflowed its stack. */
+#define MAX_DEPTH 64
+
+/* Refuse a chapter nested deeper than MAX_DEPTH.  Returns 0, or -1 after a diagnostic
+ * at the first node too deep. */
+static int check_depth(cmark_node *root, const char *file, struct calc_diag *d)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	int depth = -1, rc = 0; /* the document itself is level 0 */
+	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		/* a node with children is entered and exited; leaves are only entered */
+		if (!cmark_node_first_child(n))
+			continue;
+		if (ev == CMARK_EVENT_EXIT)
+			depth--;
+		else if (++depth > MAX_DEPTH) {
+			struct rpt_loc at = {file, cmark_node_get_start_line(n), cmark_node_get_start_column(n)};
+			rc = rpt_error(d, &at, "nested more than %d levels deep (block quotes, lists, emphasis)",
+			               MAX_DEPTH);
+		}
+	}
+	cmark_iter_free(it);
+	return rc;
 }
 
 /* ======================================================================== */
@@ -370,7 +408,10 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 							int un;
 							take_attributes(next, t->id, sizeof t->id, &un);
 							cap = rpt_node_text(next);
-							memmove(cap, cap + 7, strlen(cap + 7) + 1);
+							/* "Table: {#id}" is "Table:" once the id is taken: shorter
+							 * than the 7 bytes of "Table: " */
+							size_t cl = strlen(cap), skip = cl < 7 ? cl : 7;
+							memmove(cap, cap + skip, cl - skip + 1);
 							if (ndrop < 64)
 								drop[ndrop++] = next;
 						}
@@ -484,7 +525,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 			continue;
 		}
 		free(text);
-		if (rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
+		if (check_depth(ch[i].root, files[i], d) < 0 || rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
 			rc = -1;
 	}
 	calc_ctx_free(&ctx);

@@ -151,7 +151,9 @@ static int write_csv(const struct calc_table *t, const char *path, struct calc_d
 	if (!f)
 		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
 	calc_table_write(t, CALC_F_CSV, f);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+	/* ferror: a write that failed before the last flush (disk full) leaves fclose happy */
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
 		remove(tmp);
 		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
 	}

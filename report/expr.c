@@ -929,12 +929,13 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 	/* A trailing ".N" sets the decimals: "GB.2", ".3". */
 	char *dot = strrchr(name, '.');
 	if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1)) {
-		dec = atoi(dot + 1);
-		*dot = 0;
+		/* more than two digits is too many decimals, and past int atoi is undefined */
+		dec = strlen(dot + 1) > 2 ? 100 : atoi(dot + 1);
 		if (dec > 9) {
-			snprintf(err, nerr, "at most 9 decimals, got %d", dec);
+			snprintf(err, nerr, "at most 9 decimals, got %s", dot + 1);
 			return -1;
 		}
+		*dot = 0;
 	}
 	/* A printf conversion for one number: "%.3g", "%.2f", "%e" (SI value, no unit). */
 	if (name[0] == '%' && name[1] && !v->is_str) {

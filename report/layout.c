@@ -64,6 +64,7 @@
 #define CAP_LEAD 11.4
 #define LIST_INDENT 17.0
 #define QUOTE_INDENT 14.0
+#define NEST_MIN_W 120.0   /* nested quotes and lists stop indenting at this width [pt] */
 #define HEAD_SIZE 7.6      /* running header and footer */
 
 #define C_TEXT 0x1a1a1aU
@@ -704,6 +705,13 @@ static int emit_lines(struct L *L, const struct pieces *P, double x, double widt
 
 static void block(struct L *L, cmark_node *n, double x, double w, int depth);
 
+/* The indent of one more nesting level: 'in', or 0 once the text would be narrower than
+ * NEST_MIN_W (past ~25 levels the width went negative and the text left the page). */
+static double nest_indent(double w, double in)
+{
+	return w - in >= NEST_MIN_W ? in : 0;
+}
+
 static void blocks(struct L *L, cmark_node *n, double x, double w, int depth)
 {
 	for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c))
@@ -1146,16 +1154,18 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 		vspace(L, L->tight ? TIGHT_SKIP : PAR_SKIP);
 		break;
 	}
-	case CMARK_NODE_BLOCK_QUOTE:
+	case CMARK_NODE_BLOCK_QUOTE: {
+		/* at most four bars: a deeper quote draws none, and so removes none */
+		int bar = L->nbars < 4;
 		vspace(L, 3);
-		if (L->nbars < 4)
+		if (bar)
 			L->bar[L->nbars++] = x + 2;
-		blocks(L, n, x + QUOTE_INDENT, w - QUOTE_INDENT, depth + 1);
-		L->nbars--;
-		if (L->nbars < 0)
-			L->nbars = 0;
+		blocks(L, n, x + nest_indent(w, QUOTE_INDENT), w - nest_indent(w, QUOTE_INDENT), depth + 1);
+		if (bar)
+			L->nbars--;
 		vspace(L, PAR_SKIP);
 		break;
+	}
 	case CMARK_NODE_LIST: {
 		int ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
 		int num = cmark_node_get_list_start(n);
@@ -1163,23 +1173,24 @@ static void block(struct L *L, cmark_node *n, double x, double w, int depth)
 		int saved = L->tight;
 		L->tight = cmark_node_get_list_tight(n);
 		static const char *bullets[3] = {"\xe2\x80\xa2", "\xe2\x80\x93", "\xe2\x97\xa6"};
+		double in = nest_indent(w, LIST_INDENT), mx = in > 0 ? x : x - LIST_INDENT;
 		for (cmark_node *it = cmark_node_first_child(n); it; it = cmark_node_next(it)) {
 			char mark[32];
 			if (ordered) {
 				snprintf(mark, sizeof mark, "%d%c", num++, paren ? ')' : '.');
 				L->marker_right = 1;
-				L->marker_x = x + LIST_INDENT - 4;
+				L->marker_x = mx + LIST_INDENT - 4;
 			} else {
 				snprintf(mark, sizeof mark, "%s", bullets[depth % 3]);
 				L->marker_right = 0;
-				L->marker_x = x + 5;
+				L->marker_x = mx + 5;
 			}
 			L->marker = mark;
 			L->marker_len = strlen(mark);
 			L->marker_font = RPT_SERIF;
 			L->marker_size = BODY_SIZE;
 			L->marker_rgb = C_TEXT;
-			blocks(L, it, x + LIST_INDENT, w - LIST_INDENT, depth + 1);
+			blocks(L, it, x + in, w - in, depth + 1);
 			L->marker = NULL;
 		}
 		L->tight = saved;

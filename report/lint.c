@@ -192,6 +192,12 @@ int rpt_lint_file(const char *file, struct calc_diag *d)
 	char *buf = xmalloc(cap);
 	while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += r;
+		if (len > (16 << 20)) { /* as doc.c: /dev/zero or an endless pipe must end */
+			fclose(f);
+			free(buf);
+			calc_error(d, file, 0, "more than %d bytes: not a chapter", 16 << 20);
+			return -1;
+		}
 		if (cap - len < 2)
 			buf = xrealloc(buf, cap *= 2);
 	}

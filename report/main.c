@@ -12,6 +12,7 @@
  * Exit status: 0 success, 1 lint findings, 2 bad input (any diagnostic).  Only this
  * file prints; everything else returns diagnostics (STYLE.md, after jq's main.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,9 @@ int main(int argc, char **argv)
 			rc = rpt_pdf_render(&doc, &po, path, &d);
 		}
 	}
+	/* --expand and --text write to stdout: a full disk shows only here */
+	if ((expand || text) && rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+		rc = calc_error(&d, "<stdout>", 0, "cannot write the output: %s", strerror(errno));
 	rpt_doc_free(&doc);
 	free(plan);
 	free(sets);

@@ -30,11 +30,11 @@ report: $(OUT)/report.html $(OUT)/report.pdf
 # One dataset per figure, in SI units (gnuplot scales for display).
 $(OUT)/data/%.tsv: $(BUILD)/trainplan $(PLAN)
 	@mkdir -p $(dir $@)
-	$(BUILD)/trainplan data $* --plan $(PLAN) > $@.tmp && mv $@.tmp $@
+	$(BUILD)/trainplan data $* --plan $(PLAN) > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 # gnuplot reads figures/style.gp (fonts, colours, grid, terminal) then the figure.
 GNUPLOT_RUN = gnuplot -e "datafile='$(OUT)/data/$*.tsv'; outfile='$@.tmp'; device='$(1)'" \
-	figures/style.gp figures/$*.gp && mv $@.tmp $@
+	figures/style.gp figures/$*.gp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 $(OUT)/figures/%.svg: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv
 	@mkdir -p $(dir $@)
 	$(call GNUPLOT_RUN,svg)

@@ -49,6 +49,8 @@ struct recdev {
 	int page;
 	struct rec r[512];
 	int n;
+	double bar[64][3]; /* vertical rules (quote bars): x, y low, y high [pt] */
+	int nbar;
 };
 
 static double r_width(void *ctx, enum rpt_font f, double size, const char *s, size_t len)
@@ -83,6 +85,18 @@ static void r_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 	snprintf(r->s, sizeof r->s, "%.*s", (int)len, s);
 }
 
+static void r_rule(void *ctx, double x0, double y0, double x1, double y1, double lw, unsigned rgb)
+{
+	(void)lw, (void)rgb;
+	struct recdev *d = ctx;
+	if (x0 != x1 || d->nbar == 64)
+		return;
+	d->bar[d->nbar][0] = x0;
+	d->bar[d->nbar][1] = y0 < y1 ? y0 : y1;
+	d->bar[d->nbar][2] = y0 < y1 ? y1 : y0;
+	d->nbar++;
+}
+
 static const struct rec *find(const struct recdev *d, const char *s)
 {
 	for (int i = 0; i < d->n; i++)
@@ -110,7 +124,8 @@ static void run(const char *md, double w, double h, int justify, struct recdev *
 	lo.page_h = h + 20;
 	lo.title_page = 0;
 	memset(out, 0, sizeof *out);
-	struct rpt_device dev = {.ctx = out, .width = r_width, .begin_page = r_begin, .text = r_text};
+	struct rpt_device dev = {.ctx = out, .width = r_width, .begin_page = r_begin, .text = r_text,
+	                         .rule = r_rule};
 	struct calc_diag d;
 	memset(&d, 0, sizeof d);
 	assert_true(rpt_layout_run(&doc, &lo, &dev, &d) > 0);
@@ -227,6 +242,25 @@ static void test_utf8(void **state)
 	assert_int_equal(n, 1);
 }
 
+/*
+ * A paragraph back in a block quote after quotes nested five deep keeps its bar.  The
+ * layout draws at most four bars; it pushed only four but popped five, so the outer
+ * quote lost its bar for the rest of its content.  The outer bar is at the left margin
+ * + 2 = 12 pt (layout.c, CMARK_NODE_BLOCK_QUOTE); the text "back" sits on its line.
+ */
+static void test_quote_bars(void **state)
+{
+	(void)state;
+	static struct recdev out;
+	run("> a\n>\n> > b\n> > > c\n> > > > d\n> > > > > e\n>\n> back\n", 400, 600, 0, &out);
+	const struct rec *back = find(&out, "back");
+	int covered = 0;
+	for (int i = 0; i < out.nbar; i++)
+		if (out.bar[i][0] == 12 && out.bar[i][1] <= back->y && back->y <= out.bar[i][2])
+			covered = 1;
+	assert_true(covered);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_widow),
 		cmocka_unit_test(test_table_widths),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_quote_bars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Outputs are whole or absent (DESIGN.md §8): a run that cannot write its output fails
+# with exit status 2 and leaves neither a truncated file nor a temporary behind.
+# Write errors are made with /dev/full (ENOSPC) and a file size limit (EFBIG).
+# usage: check-atomic.sh TRAINPLAN TRAINPLAN-REPORT OUT  (OUT holds the figures)
+tp=$1; rpt=$2; out=${3:-output}; pass=0; fail=0
+tmp=$(mktemp -d /tmp/trainplan-atomic.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# run a command with a file size limit of $1 KiB (SIGXFSZ ignored: writes fail with EFBIG)
+limited() { lim=$1; shift; sh -c 'trap "" XFSZ; ulimit -f '"$lim"'; exec "$@"' sh "$@"; }
+
+# 1. stdout on a full disk: exit 2, so that `trainplan data X > f.tmp && mv f.tmp f` stops
+"$tp" data bubble-curves > /dev/full 2> "$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'cannot write the output' "$tmp/err"; then ok; else bad "data > /dev/full: exit $rc"; fi
+"$tp" table memory-stages --format csv > /dev/full 2>/dev/null; rc=$?
+if [ $rc -eq 2 ]; then ok; else bad "table > /dev/full: exit $rc"; fi
+
+# 2. table --all past a 4 KiB file size limit: exit 2, no temporary, every file left whole
+"$tp" table --all --format csv --dir "$tmp/full" >/dev/null 2>&1
+mkdir "$tmp/cut"
+limited 4 "$tp" table --all --format csv --dir "$tmp/cut" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && ok || bad "table --all under a size limit: exit $rc"
+if ls "$tmp/cut" | grep -q 'tmp'; then bad "table --all left a temporary: $(ls "$tmp/cut")"; else ok; fi
+for f in "$tmp"/cut/*.csv; do
+	[ -f "$f" ] || continue
+	cmp -s "$f" "$tmp/full/${f##*/}" && ok || bad "table --all left a truncated ${f##*/}"
+done
+
+# 3. trainplan-report: --expand to a full disk; HTML past a 16 KiB limit leaves nothing
+"$rpt" --expand chapters/01-memory.md > /dev/full 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && ok || bad "trainplan-report --expand > /dev/full: exit $rc"
+mkdir "$tmp/rep"
+limited 16 "$rpt" -o "$tmp/rep/report" --out-dir "$out" chapters/*.md 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && ok || bad "trainplan-report under a size limit: exit $rc"
+if [ -n "$(ls "$tmp/rep")" ]; then bad "trainplan-report left: $(ls "$tmp/rep")"; else ok; fi
+
+echo "atomic outputs: $pass passed, $fail failed"
+[ $fail -eq 0 ]

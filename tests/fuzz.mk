@@ -1,0 +1,58 @@
+# tests/fuzz.mk -- libFuzzer harnesses (tests/fuzz/NAME.c), built with clang under ASan + UBSan.
+#
+#   make fuzz                    every harness for FUZZ_SECONDS (60) each
+#   make fuzz FUZZ=plan FUZZ_SECONDS=600
+#   make fuzz-build              only build them: $(BUILD)/fuzz/NAME
+#
+# tests/fuzz/NAME.dict, when present, lists the words of the input language (plan keys,
+# catalog names) so that the fuzzer reaches past the "unknown key" messages.
+# Only these targets need clang (Debian: clang libclang-rt-14-dev); `make` and
+# `make check` do not.  Each harness starts from the seeds in tests/fuzz/corpus/NAME/ and
+# keeps what it finds in $(BUILD)/fuzz/corpus/NAME/; a crash, leak, sanitizer report,
+# timeout or excessive memory stops the run with the input in $(BUILD)/fuzz/artifacts/.
+# Copy a reproducer into tests/fuzz/corpus/NAME/ once the bug is fixed, and add a test.
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_ALL      = number plan quantities hfconfig expr doc
+FUZZ         ?= $(FUZZ_ALL)
+FUZZ_DIR      = $(BUILD)/fuzz
+FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+                -fno-sanitize-recover=undefined
+FUZZ_CALC_OBJ   = $(CALC_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_REPORT_OBJ = $(filter-out $(FUZZ_DIR)/report/main.o,$(REPORT_SRC:%.c=$(FUZZ_DIR)/%.o))
+# the harnesses that read chapters need the report's objects and libraries
+FUZZ_WITH_REPORT = expr doc
+
+$(FUZZ_DIR)/calc/%.o: calc/%.c $(BUILD)/.deps $(BUILD)/default_plan.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
+$(FUZZ_DIR)/report/%.o: report/%.c $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -Icalc -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/quantities $(FUZZ_DIR)/hfconfig: $(FUZZ_DIR)/%: tests/fuzz/%.c \
+		tests/fuzz/fuzz.h $(FUZZ_CALC_OBJ)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -o $@ $< \
+		$(FUZZ_CALC_OBJ) $(DEPS_LIBS)
+$(FUZZ_WITH_REPORT:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz.h \
+		$(FUZZ_CALC_OBJ) $(FUZZ_REPORT_OBJ)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< \
+		$(FUZZ_REPORT_OBJ) $(FUZZ_CALC_OBJ) $(REPORT_LIBS) $(DEPS_LIBS)
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ:%=$(FUZZ_DIR)/%)
+
+# -timeout: one input taking longer than 10 s is a hang; -rss_limit_mb: 2 GB is runaway memory.
+fuzz: fuzz-build
+	@for h in $(FUZZ); do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$h $(FUZZ_DIR)/artifacts; \
+	  echo "fuzz: $$h for $(FUZZ_SECONDS) s"; \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(FUZZ_DIR)/$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h- \
+	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
+	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h 2>$(FUZZ_DIR)/$$h.log || \
+	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' $(FUZZ_DIR)/$$h.log; \
+	done
