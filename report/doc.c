@@ -47,7 +47,7 @@ cmark_llist *rpt_doc_extensions(void)
  * ends instead of filling the memory. */
 #define CHAPTER_MAX_BYTES (16 << 20)
 
-static char *read_file(const char *path, struct calc_diag *d)
+char *rpt_read_chapter(const char *path, struct calc_diag *d)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -517,7 +517,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	calc_ctx_init(&ctx, plan);
 	int rc = 0;
 	for (int i = 0; i < nfiles; i++) {
-		char *text = read_file(files[i], d);
+		char *text = rpt_read_chapter(files[i], d);
 		ch[i].file = files[i];
 		ch[i].root = parse_text(text ? text : "");
 		if (!text) {

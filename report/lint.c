@@ -183,26 +183,9 @@ int rpt_lint_text(const char *file, const char *text, struct calc_diag *d)
 
 int rpt_lint_file(const char *file, struct calc_diag *d)
 {
-	FILE *f = fopen(file, "rb");
-	if (!f) {
-		calc_error(d, file, 0, "cannot read: %s", strerror(errno));
+	char *buf = rpt_read_chapter(file, d);
+	if (!buf)
 		return -1;
-	}
-	size_t cap = 8192, len = 0, r;
-	char *buf = xmalloc(cap);
-	while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += r;
-		if (len > (16 << 20)) { /* as doc.c: /dev/zero or an endless pipe must end */
-			fclose(f);
-			free(buf);
-			calc_error(d, file, 0, "more than %d bytes: not a chapter", 16 << 20);
-			return -1;
-		}
-		if (cap - len < 2)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	fclose(f);
-	buf[len] = 0;
 	int n = rpt_lint_text(file, buf, d);
 	free(buf);
 	return n;

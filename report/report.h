@@ -190,6 +190,9 @@ extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_
  * "file:line:col: error: ..." and returns the number of findings, or -1 when the file
  * cannot be read. */
 int rpt_lint_file(const char *file, struct calc_diag *d);
+/* Read a whole chapter into a NUL-terminated buffer the caller frees; NULL after a
+ * diagnostic (unreadable, or more than 16 MiB: /dev/zero and endless pipes end). */
+char *rpt_read_chapter(const char *path, struct calc_diag *d);
 /* The same on a text held in memory. */
 int rpt_lint_text(const char *file, const char *text, struct calc_diag *d);
 
