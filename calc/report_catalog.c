@@ -403,8 +403,10 @@ static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_
  * The inter-node bandwidth [B/s per GPU] at which the deeper-pipeline neighbour
  * becomes as fast as the plan's split: below it, GPUs are better spent on pipeline
  * stages than on data-parallel replicas.  Found on a log grid from 1 to 1,600 Gb/s
- * and refined by bisection; 0 when the two do not cross in that range (or the
- * neighbour is not a valid plan).
+ * and refined by bisection; 0 when the two do not cross in that range, NAN when the
+ * neighbour is not a valid plan (dp odd, or 2p stages more than the layers), as every
+ * other variant quantity (network.deeper_step_time, cp2.*): the chapters tell the two
+ * cases apart with isfinite().
  */
 static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
@@ -413,8 +415,10 @@ static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 	for (int i = 0; i <= 44; i++) {
 		double bw = lo * pow(2.0, i / 4.0);
 		double diff = step_at(c, NB_PLAN, bw) - step_at(c, NB_DEEPER, bw);
-		if (isnan(diff))
+		if (isnan(diff)) {
+			v->num = NAN;
 			return 0;
+		}
 		if (i > 0 && ((prev > 0) != (diff > 0))) {
 			double a = prev_bw, b = bw, fa = prev;
 			for (int k = 0; k < 30; k++) {
@@ -561,7 +565,7 @@ static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 /* ======================================================================== */
 
 const struct calc_quantity calc_q_report[] = {
-	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover)",
+	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
 	{"cp2.comm_bytes", "B", "CP bytes per GPU per step with cp x 2, dp / 2", q_cp2_bytes},
 	{"cp2.net_bytes", "B", "inter-node bytes per GPU per step with cp x 2, dp / 2", q_cp2_net},

@@ -3,6 +3,9 @@
 # no valid configuration that fits.
 # Dataset search-heatmap (calc/search.c): tp, pp, step_time [s], feasible (count).
 
+nodata_column = "step_time"
+nodata_reason = "no split of this plan's GPUs into t x p x d is valid and fits"
+load 'figures/nodata.gpi'
 stats datafile using "step_time" nooutput name "T"
 set xlabel 'tensor-parallel degree t'
 set ylabel 'pipeline stages p'

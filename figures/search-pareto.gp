@@ -5,6 +5,9 @@
 # Dataset search-pareto (calc/search.c): memory [bytes], step_time [s], frontier (1/0),
 # tp, pp, dp, cp, vpp, micro_batch, sp, recompute, zero, schedule.
 
+nodata_column = "step_time"
+nodata_reason = "the planner found no configuration of this plan's GPUs that is valid and fits"
+load 'figures/nodata.gpi'
 stats datafile using "step_time" nooutput name "T"
 set xlabel 'memory per GPU, worst stage (GB)'
 set ylabel 'time per optimizer step (s)'

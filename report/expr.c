@@ -13,7 +13,12 @@
  *   unary   := ("-" | "!" | "not") unary | primary
  *   primary := NUMBER | "STRING" | NAME | FUNC "(" expr { "," expr } ")" | "(" expr ")"
  *
- * NAME is a catalog quantity ("memory.total"); FUNC is min, max, ceil, floor, round or abs.
+ * NAME is a catalog quantity ("memory.total"); FUNC is min, max, ceil, floor, round, abs or
+ * isfinite.  isfinite(x) is 1 when x is a finite number and 0 for NaN or an infinity: the
+ * variant quantities (cp2.*, network.*) are NaN where the variant is not a valid plan, and
+ * a chapter says so in words with `=isfinite(x) ? x : "not applicable" |GB`.  A text
+ * written in the chapter ("not applicable") passes through any format unchanged, so one
+ * directive can hold both branches; a text from the catalog under a format is an error.
  * A `with` variant evaluates its operand under a copy of the plan changed by
  * calc_plan_set, so `memory.activations with recompute=full` is the same quantity for
  * another plan.  Values carry their SI unit where it is known so that a format for
@@ -169,7 +174,7 @@ static int accept(struct parser *p, const char *op)
 
 static struct rpt_expr *p_expr(struct parser *p);
 
-static const char *const funcs[] = {"min", "max", "ceil", "floor", "round", "abs", NULL};
+static const char *const funcs[] = {"min", "max", "ceil", "floor", "round", "abs", "isfinite", NULL};
 
 static struct rpt_expr *p_primary(struct parser *p)
 {
@@ -253,7 +258,7 @@ static struct rpt_expr *p_primary(struct parser *p)
 			for (int k = 0; funcs[k]; k++)
 				known |= strcmp(funcs[k], name) == 0;
 			if (!known) {
-				perr(p, start, "unknown function '%s' (functions: min max ceil floor round abs)",
+				perr(p, start, "unknown function '%s' (functions: min max ceil floor round abs isfinite)",
 				     name);
 				return NULL;
 			}
@@ -710,6 +715,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 			return eerr(sc, e, d, "a text of %zu bytes: at most %zu fit in one value", strlen(e->text),
 			            sizeof out->str - 1);
 		snprintf(out->str, sizeof out->str, "%s", e->text);
+		out->literal = 1;
 		return 0;
 	case E_NAME: {
 		char err[512];
@@ -752,13 +758,17 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 	case E_CALL: {
 		const char *f = e->text;
 		int one = !strcmp(f, "ceil") || !strcmp(f, "floor") || !strcmp(f, "round") ||
-		          !strcmp(f, "abs");
+		          !strcmp(f, "abs") || !strcmp(f, "isfinite");
 		if (one && e->nargs != 1)
 			return eerr(sc, e, d, "%s takes one argument, got %d", f, e->nargs);
 		if (!one && e->nargs < 1)
 			return eerr(sc, e, d, "%s needs at least one argument", f);
 		if (eval_num(e->args[0], sc, &a, d, f) < 0)
 			return -1;
+		if (!strcmp(f, "isfinite")) {
+			set_num(out, isfinite(a.num) ? 1 : 0, "1");
+			return 0;
+		}
 		if (one) {
 			double x = !strcmp(f, "ceil")    ? ceil(a.num)
 			           : !strcmp(f, "floor") ? floor(a.num)
@@ -951,7 +961,7 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 		return -1;
 	}
 	if (v->is_str) {
-		if (name[0] || dec >= 0) {
+		if ((name[0] || dec >= 0) && !v->literal) {
 			snprintf(err, nerr, "format '%s' given to the text \"%s\"", fmt, v->str);
 			return -1;
 		}

@@ -24,7 +24,7 @@
 static const char syntax_help[] =
 	"\nChapter syntax (GFM Markdown plus directives; DESIGN.md §6):\n"
 	"  `=EXPR |FORMAT`        a computed value: catalog names (trainplan get --list), numbers,\n"
-	"                         + - * / (× ÷), min max ceil floor round abs, < <= > >= == !=,\n"
+	"                         + - * / (× ÷), min max ceil floor round abs isfinite, < <= > >= == !=,\n"
 	"                         && || !, COND ? \"text\" : \"text\", EXPR with KEY=VALUE, ...\n"
 	"                         FORMAT: GB GiB TB MB % ms s days x int billion, .N (decimals),\n"
 	"                         GB.2 (both), %.3g (printf); none = the unit's default\n"

@@ -107,6 +107,8 @@ struct rpt_value {
 	double num;        /* SI value [unit] */
 	const char *unit;  /* SI unit ("B", "s", "1", "GPUs", ...) or NULL when unknown */
 	char str[256];     /* text value */
+	int literal;       /* 1: 'str' was written in the chapter ("not applicable"); any
+	                      format passes it through unchanged */
 };
 
 /*

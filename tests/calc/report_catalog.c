@@ -135,6 +135,18 @@ static void test_two_degree_variants(void **state)
 	free(p);
 }
 
+/* With dp odd the deeper neighbour (pp x 2, dp / 2) is not a plan: the crossover is NaN,
+ * as the neighbour's own step time, not 0 ("they do not cross").  The default plan on 24
+ * nodes with d = 3: 24 x 8 = 192 = 8 x 8 x 3 GPUs (plans/default.ini has t = p = 8). */
+static void test_crossover_not_applicable(void **state)
+{
+	static const char *const odd[] = {"cluster.nodes=24", "parallel.dp=3"};
+	assert_true(isnan(get_with("network.crossover_bw", odd, 2)));
+	assert_true(isnan(get_with("network.deeper_step_time", odd, 2)));
+	/* the plan itself is valid: its own step time is a number */
+	assert_true(isfinite(get_with("step.time", odd, 2)));
+}
+
 /* At the crossover bandwidth the plan and the deeper pipeline take the same time; one
  * fifth above it the plan is faster, one fifth below it the deeper pipeline. */
 static void test_crossover(void **state)
@@ -246,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_bubble_grid),
 		cmocka_unit_test(test_two_degree_variants),
 		cmocka_unit_test(test_crossover),
+		cmocka_unit_test(test_crossover_not_applicable),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_fp8_without_fp8_cores),
 		cmocka_unit_test(test_monitor_stages),

@@ -20,7 +20,8 @@
 #include "report.h"
 
 /* The fake catalog: a.bytes = 80e9 B, a.time = 3600 s, a.frac = 0.125, a.count = 22 GPUs,
- * a.text = "hello", a.big = 1234567, a.params = 101.19e9. */
+ * a.text = "hello", a.big = 1234567, a.params = 101.19e9, a.nan = NaN B (a variant that is
+ * not a valid plan), a.inf = +infinity s. */
 static int fake_lookup(struct rpt_scope *s, const char *name, struct rpt_value *out, char *err,
                        size_t nerr)
 {
@@ -38,6 +39,10 @@ static int fake_lookup(struct rpt_scope *s, const char *name, struct rpt_value *
 		out->num = 1234567, out->unit = "1";
 	else if (!strcmp(name, "a.params"))
 		out->num = 101.19e9, out->unit = "1";
+	else if (!strcmp(name, "a.nan"))
+		out->num = NAN, out->unit = "B";
+	else if (!strcmp(name, "a.inf"))
+		out->num = INFINITY, out->unit = "s";
 	else if (!strcmp(name, "a.text")) {
 		out->is_str = 1;
 		strcpy(out->str, "hello");
@@ -107,6 +112,26 @@ static void test_logic_and_conditionals(void **state)
 	assert_string_equal(ev("1 ? \"a|b\" : \"c\""), "a|b");
 }
 
+/* isfinite(x): 1 for a finite number, 0 for NaN and the infinities; the chapter's own
+ * text in the other branch passes through the format, a catalog text does not. */
+static void test_isfinite_and_literal_text(void **state)
+{
+	(void)state;
+	assert_string_equal(ev("isfinite(a.bytes)"), "1");
+	assert_string_equal(ev("isfinite(a.nan)"), "0");
+	assert_string_equal(ev("isfinite(a.inf)"), "0");
+	assert_string_equal(ev("isfinite(-a.inf)"), "0");
+	assert_string_equal(ev("isfinite(0)"), "1");
+	/* the value when it is one, the words when it is not, under one format */
+	assert_string_equal(ev("isfinite(a.bytes) ? a.bytes : \"not applicable\" |GB"), "80.0 GB");
+	assert_string_equal(ev("isfinite(a.nan) ? a.nan : \"not applicable\" |GB"), "not applicable");
+	/* the untaken branch is not evaluated: NaN under a format is still an error when taken */
+	assert_string_equal(ev("a.nan |GB"), "t.md:3:17: error: the value is not a finite number");
+	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error: format 'GB' given to the text \"hello\"");
+	assert_string_equal(ev("isfinite(a.text)"), "t.md:3:19: error: isfinite needs a number, got the text \"hello\"");
+	assert_string_equal(ev("isfinite(1, 2)"), "t.md:3:10: error: isfinite takes one argument, got 2");
+}
+
 static void test_formats(void **state)
 {
 	(void)state;
@@ -150,7 +175,7 @@ static void test_errors_carry_positions(void **state)
 	/* columns: the directive body starts at column 10 of line 3 */
 	assert_string_equal(ev("1 +"), "t.md:3:13: error: expression ends too early");
 	assert_string_equal(ev("foo(1)"),
-	                    "t.md:3:10: error: unknown function 'foo' (functions: min max ceil floor round abs)");
+	                    "t.md:3:10: error: unknown function 'foo' (functions: min max ceil floor round abs isfinite)");
 	assert_string_equal(ev("2 * nosuch.name"), "t.md:3:14: error: unknown quantity 'nosuch.name'");
 	assert_string_equal(ev("(1 + 2"), "t.md:3:16: error: expected ')'");
 	assert_string_equal(ev("1 2"), "t.md:3:12: error: unexpected '2' after the expression");
@@ -228,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_arithmetic),
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_logic_and_conditionals),
+		cmocka_unit_test(test_isfinite_and_literal_text),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_errors_carry_positions),
