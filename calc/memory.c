@@ -431,20 +431,27 @@ static int t_stages(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 	calc_table_col(t, "optimizer", "B", CALC_D_GB, 1);
 	calc_table_col(t, "inflight", "1", CALC_D_NUM, 3);
 	calc_table_col(t, "activations", "B", CALC_D_GB, 1);
+	calc_table_col(t, "cuda_context", "B", CALC_D_GB, 2);
+	calc_table_col(t, "nccl_buffers", "B", CALC_D_GB, 2);
+	calc_table_col(t, "workspace", "B", CALC_D_GB, 2);
+	calc_table_col(t, "fragmentation", "B", CALC_D_GB, 2);
+	calc_table_col(t, "logits_transient", "B", CALC_D_GB, 2);
 	calc_table_col(t, "overhead", "B", CALC_D_GB, 1);
 	calc_table_col(t, "total", "B", CALC_D_GB, 1);
 	calc_table_col(t, "headroom", "B", CALC_D_GB, 1);
 	for (int i = 0; i < m->nstages; i++) {
 		const struct calc_mem_stage *st = &m->st[i];
 		int r = calc_table_row(t);
-		double v[] = {st->stage, st->layers, st->params, st->weights, st->weight_copies, st->gradients,
-		              st->master, st->optimizer, st->inflight, st->activations, st->overhead, st->total,
-		              st->headroom};
-		for (int k = 0; k < 13; k++)
+		double v[] = {st->stage,     st->layers,  st->params,       st->weights,     st->weight_copies,
+		              st->gradients, st->master,  st->optimizer,    st->inflight,    st->activations,
+		              st->ov_cuda,   st->ov_nccl, st->ov_workspace, st->ov_frag,     st->ov_temp,
+		              st->overhead,  st->total,   st->headroom};
+		for (int k = 0; k < (int)(sizeof v / sizeof v[0]); k++)
 			calc_table_num(t, r, k, v[k]);
 	}
 	calc_table_note(t, "GB = 10^9 bytes; params in billions per GPU; inflight = micro-batches of activations held "
-	                   "at the stage's peak.");
+	                   "at the stage's peak; overhead = CUDA context + NCCL buffers + workspace + fragmentation + "
+	                   "the logits transient.");
 	return 0;
 }
 
