@@ -84,6 +84,7 @@ QI(q_m, calc_plan_microbatches(p))
 QI(q_tokens, p->tokens)
 QI(q_tokens_step, (double)p->global_batch * p->seq_len)
 QI(q_flash, p->flash_attention)
+QI(q_postval, p->post_validation)
 QS(q_recompute, calc_recompute_name(p->recompute))
 QS(q_schedule, calc_schedule_name(p->schedule))
 QS(q_recipe, p->recipe_name)
@@ -130,6 +131,8 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"plan.tokens", "tokens", "token budget of the run", q_tokens},
 	{"plan.tokens_per_step", "tokens", "tokens per optimizer step B s", q_tokens_step},
 	{"plan.flash_attention", "1", "1 with FlashAttention", q_flash},
+	{"plan.post_validation", "1", "1 when ZB-H2 runs without a flush between steps (optimizer post-validation)",
+	 q_postval},
 	{"plan.recompute", "", "activation recomputation", q_recompute},
 	{"plan.schedule", "", "pipeline schedule", q_schedule},
 	{"plan.recipe", "", "bytes-per-parameter recipe", q_recipe},

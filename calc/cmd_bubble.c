@@ -46,9 +46,9 @@ static int point(const struct calc_plan *plan, enum calc_schedule s, struct calc
 	struct calc_pp_result r;
 	int row;
 
-	calc_pipeline_closed(s, p, m, v, 1, 1, 1, &cf);
+	calc_pipeline_closed_flush(s, p, m, v, 1, 1, 1, !plan->post_validation, &cf);
 	calc_pp_costs_unit(&c, s, p, m, v);
-	c.steps = 2;
+	c.steps = calc_pipeline_sim_steps(s, plan);
 	if (calc_pipeline_simulate(&c, &r, d) < 0)
 		return -1;
 	calc_table_init(t, "bubble", "Pipeline bubble of one schedule");

@@ -98,6 +98,17 @@ double calc_pipeline_inflight_for(enum calc_schedule s, int p, int m, int v, int
 void calc_pipeline_closed(enum calc_schedule s, int p, int m, int v, double tf, double tb,
                           double tw, struct calc_pp_closed *out)
 {
+	calc_pipeline_closed_flush(s, p, m, v, tf, tb, tw, 0, out);
+}
+
+int calc_pipeline_sim_steps(enum calc_schedule s, const struct calc_plan *plan)
+{
+	return s == CALC_SCHED_ZBH2 && !plan->post_validation ? 1 : 2;
+}
+
+void calc_pipeline_closed_flush(enum calc_schedule s, int p, int m, int v, double tf, double tb,
+                                double tw, int flush, struct calc_pp_closed *out)
+{
 	double full = tb + tw; /* an unsplit backward */
 
 	memset(out, 0, sizeof *out);
@@ -142,6 +153,14 @@ void calc_pipeline_closed(enum calc_schedule s, int p, int m, int v, double tf, 
 			out->bubble = 0;
 		out->exact = m >= 2 * p - 1 && tw <= tf && tw <= tb;
 		out->source = "Qi et al. 2024 Table 2: (p-1)(T_F+T_B-2T_W), no flush between steps";
+		if (flush) {
+			/* with a flush between steps (no post-validation) the last stage cannot
+			 * start before p-1 forwards have run: (p-1) max(T_F, T_F+T_B-2T_W)
+			 * (derived; the simulator's single step gives the same) */
+			if (out->bubble < (p - 1) * tf)
+				out->bubble = (p - 1) * tf;
+			out->source = "Qi et al. 2024 Table 2 with a flush between steps: (p-1) max(T_F, T_F+T_B-2T_W)";
+		}
 		break;
 	case CALC_SCHED_DUALPIPE:
 		/* DeepSeek-V3 Table 2: (PP/2 - 1)(F&B + B - 3W) with B the whole backward;
@@ -1052,14 +1071,14 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 			calc_table_str(t, r, 9, why);
 			continue;
 		}
-		calc_pipeline_closed((enum calc_schedule)s, p, m, v, 1, 1, 1, &cf);
+		calc_pipeline_closed_flush((enum calc_schedule)s, p, m, v, 1, 1, 1, !plan->post_validation, &cf);
 		calc_table_num(t, r, 2, cf.overhead);
 		calc_table_num(t, r, 3, cf.fraction);
 		{
 			struct calc_pp_costs c;
 			struct calc_pp_result res;
 			calc_pp_costs_unit(&c, (enum calc_schedule)s, p, m, v);
-			c.steps = 2;
+			c.steps = calc_pipeline_sim_steps((enum calc_schedule)s, plan);
 			if (calc_pipeline_simulate(&c, &res, d) < 0) {
 				free(mem);
 				return -1;
@@ -1080,7 +1099,8 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 				act = mem->st[i].activations;
 		calc_table_num(t, r, 7, act);
 		calc_table_num(t, r, 8, mem->st[mem->worst].total);
-		calc_table_str(t, r, 9, s == CALC_SCHED_ZBH2 ? "no flush between steps" :
+		calc_table_str(t, r, 9, s == CALC_SCHED_ZBH2 ? (plan->post_validation ? "no flush between steps"
+		                                                                          : "flushed: no post-validation") :
 		                        s == CALC_SCHED_DUALPIPE ? "F&B taken as F + B" : "");
 	}
 	free(mem);
@@ -1088,7 +1108,8 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 	                "DeepSeek-V3 Table 2) and the event simulator's steady-state period, both at equal "
 	                "unit costs T_F = T_B = T_W on every stage (backward = 2 forward when not split) and no "
 	                "p2p time.  Overhead = idle / ideal time; fraction = idle share of the step.  ZB-H2's "
-	                "zero bubble assumes the optimizer post-validation of Qi et al. 2024 (no flush).  "
+	                "zero bubble assumes the optimizer post-validation of Qi et al. 2024 (parallel.post_validation = yes); "
+	                "without it a flush between steps leaves (p-1) max(T_F, T_F+T_B-2T_W) idle, simulated as one step.  "
 	                "inflight = micro-batch activation sets on the busiest stage; activations = largest "
 	                "per-stage activation memory per GPU and total = worst stage's memory per GPU, from "
 	                "the memory engine with each schedule's in-flight count and parameter copies.  "
@@ -1118,14 +1139,15 @@ static struct pp_cache *pp_cache_get(struct calc_ctx *c, int need_sim, struct ca
 
 	if (!k) {
 		k = xcalloc(1, sizeof *k);
-		calc_pipeline_closed(pl->schedule, pl->pp, calc_plan_microbatches(pl), v, 1, 1, 1, &k->cf);
+		calc_pipeline_closed_flush(pl->schedule, pl->pp, calc_plan_microbatches(pl), v, 1, 1, 1,
+		                           !pl->post_validation, &k->cf);
 		c->slot[CALC_SLOT_PIPELINE] = k;
 		c->slot_free[CALC_SLOT_PIPELINE] = pp_cache_free;
 	}
 	if (need_sim && !k->have_sim) {
 		struct calc_pp_costs cs;
 		calc_pp_costs_unit(&cs, pl->schedule, pl->pp, calc_plan_microbatches(pl), v);
-		cs.steps = 2;
+		cs.steps = calc_pipeline_sim_steps(pl->schedule, pl);
 		if (calc_pipeline_simulate(&cs, &k->sim, d) < 0)
 			return NULL;
 		calc_pp_result_free(&k->sim);

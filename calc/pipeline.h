@@ -101,6 +101,13 @@ struct calc_pp_closed {
 };
 void calc_pipeline_closed(enum calc_schedule s, int p, int m, int v, double tf, double tb,
                           double tw, struct calc_pp_closed *out);
+/* As calc_pipeline_closed; 'flush' = 1 charges ZB-H2 the flush between steps that a run
+ * without optimizer post-validation has (parallel.post_validation = no). */
+void calc_pipeline_closed_flush(enum calc_schedule s, int p, int m, int v, double tf, double tb,
+                                double tw, int flush, struct calc_pp_closed *out);
+/* Simulated steps for a schedule's bubble under the plan's convention: 2 (the steady
+ * state of back-to-back steps) except ZB-H2 with a flush, 1. */
+int calc_pipeline_sim_steps(enum calc_schedule s, const struct calc_plan *plan);
 
 /* Peak in-flight micro-batches of stage 'stage' for a schedule, as the closed form
  * gives it (calc_pipeline_inflight for the plan's schedule uses this). */

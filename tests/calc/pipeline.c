@@ -543,9 +543,35 @@ static void test_catalog(void **state)
 	calc_diag_free(&d);
 }
 
+/* ZB-H2 with a flush between steps (no post-validation, the default): the closed form
+ * (p-1) max(T_F, T_F+T_B-2T_W) equals the simulator's single step, and is larger than
+ * the back-to-back form (p-1)(T_F+T_B-2T_W) when T_W is large.  Hand value: p = 4,
+ * unit costs: 3 idle units per stage against 0 back to back. */
+static void test_zbh2_flushed(void **state)
+{
+	struct calc_pp_closed cf, cb;
+	calc_pipeline_closed_flush(CALC_SCHED_ZBH2, 4, 8, 1, 1, 1, 1, 1, &cf);
+	calc_pipeline_closed(CALC_SCHED_ZBH2, 4, 8, 1, 1, 1, 1, &cb);
+	assert_near(cf.bubble, 3, 1e-12);
+	assert_near(cb.bubble, 0, 1e-12);
+	for (int p = 2; p <= 8; p++)
+		for (int m = 2 * p - 1; m <= 3 * p; m += 3) {
+			struct calc_pp_costs c;
+			struct calc_pp_result r;
+			struct calc_diag d = {0};
+			calc_pipeline_closed_flush(CALC_SCHED_ZBH2, p, m, 1, 1, 1, 1, 1, &cf);
+			calc_pp_costs_unit(&c, CALC_SCHED_ZBH2, p, m, 1);
+			c.steps = 1;
+			assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+			assert_near(r.bubble_fraction, cf.fraction, 1e-9);
+			calc_pp_result_free(&r);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zbh2_flushed),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
 		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
 		cmocka_unit_test(test_uneven_and_p2p), cmocka_unit_test(test_dependencies),
