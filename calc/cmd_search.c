@@ -5,7 +5,7 @@
  *
  *   trainplan search [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
  *                    [--gpus N | A-B | A,B,...] [--top K] [--objective time|cost|memory]
- *                    [--vary recipe] [--even] [--max-mb N] [--max-cp N] [--max-vpp N]
+ *                    [--vary recipe] [--even] [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]
  *                    [--threads N] [--no-recheck] [--all] [--stats]
  * --gpus A-B doubles from A to B; --all writes every configuration (csv for
  * spreadsheets); --stats prints only the counts and the elapsed time as JSON (keys
@@ -253,6 +253,11 @@ int cmd_search(int argc, char **argv)
 			if (strcmp(v, "recipe"))
 				return cli_error("search: --vary %s: allowed recipe", v);
 			so.vary_recipe = 1;
+		} else if ((v = cli_opt(&o, &i, "--min-headroom"))) {
+			if (calc_parse_number(v, CALC_U_BYTES, &so.min_headroom) < 0 || so.min_headroom < 0 ||
+			    so.min_headroom > 1e15)
+				return cli_error("search: --min-headroom %s: expected bytes with an optional unit, e.g. 8 GB or "
+				                 "4 GiB", v);
 		} else if ((v = cli_opt(&o, &i, "--max-mb"))) {
 			if (parse_int("--max-mb", v, 1, 1024, &so.max_mb))
 				return 2;
@@ -275,7 +280,7 @@ int cmd_search(int argc, char **argv)
 			stats = 1;
 		else
 			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
-			                 "recipe, --even, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
+			                 "recipe, --even, --min-headroom, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
 			                 "--stats)", o.rest[i]);
 	}
 	if ((rc = load_for_search(&o, &plan)))

@@ -62,7 +62,8 @@ static const struct {
 	[CALC_REJ_INTERLEAVED] = {"interleaved-m", "interleaved: m is not a multiple of pp (Narayanan et al. 2021 "
 	                                           "§2.2.2)"},
 	[CALC_REJ_DUALPIPE] = {"dualpipe", "dualpipe: pp and m must be even and m >= 2 pp (DeepSeek-V3 §3.2.1)"},
-	[CALC_REJ_MEMORY] = {"memory", "the worst pipeline stage does not fit in the GPU's usable memory"},
+	[CALC_REJ_MEMORY] = {"memory", "the worst pipeline stage does not fit in the GPU's usable memory (less any "
+	                               "--min-headroom asked for)"},
 };
 
 const char *calc_reject_name(enum calc_reject r)
@@ -573,7 +574,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	row->worst = (short)worst;
 	row->memory = total;
 	row->headroom = w->k.capacity - total;
-	if (row->headroom < 0) {
+	if (row->headroom < o->min_headroom) {
 		row->reject = CALC_REJ_MEMORY;
 		w->rejected[CALC_REJ_MEMORY]++;
 		if (worst == 0)
@@ -582,7 +583,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			w->miss_last++;
 		else
 			w->miss_middle++;
-		w->miss_sum -= row->headroom;
+		w->miss_sum -= row->headroom - o->min_headroom;
 		if (!w->have_closest || row->headroom > w->closest.headroom ||
 		    (row->headroom == w->closest.headroom && row->key < w->closest.key)) {
 			w->closest = *row;
@@ -1212,9 +1213,10 @@ void calc_search_table_rejects(const struct calc_search_result *r, struct calc_t
 			char buf[400];
 			const struct calc_search_cfg *c = &r->closest_miss.c;
 			snprintf(buf, sizeof buf, "%s; worst stage first %lld, middle %lld, last %lld; mean overshoot "
-			         "%.1f GB; closest miss: stage %d over by %.0f MB (tp %d pp %d dp %d cp %d mb %d %s "
+			         "%.1f GB; closest miss: stage %d short by %.0f MB (tp %d pp %d dp %d cp %d mb %d %s "
 			         "ZeRO-%d %s)", calc_reject_desc(CALC_REJ_MEMORY), r->miss_first, r->miss_middle,
-			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst, -r->closest_miss.headroom / 1e6,
+			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst,
+			         (r->opts.min_headroom - r->closest_miss.headroom) / 1e6,
 			         c->tp, c->pp, c->dp, c->cp, c->micro_batch,
 			         calc_recompute_name((enum calc_recompute)c->recompute), c->zero,
 			         calc_schedule_name((enum calc_schedule)c->schedule));

@@ -56,6 +56,9 @@ struct calc_search_opts {
 	int keep_feasible;               /* 1: keep every ranked row (Pareto dataset) */
 	int keep_all;                    /* 1: keep every configuration (--all) */
 	int recheck;                     /* 1: re-time the top K with the simulator (default) */
+	double min_headroom;             /* memory a ranked configuration must leave free on its
+	                                    worst stage [bytes] (default 0: the plan's overheads,
+	                                    incl. fragmentation, are the only margin) */
 	/* progress: called by the calling thread about every 0.25 s with the share of the
 	 * work done [0..1] and the elapsed time [s]; NULL for none */
 	void (*progress)(void *arg, double done, double elapsed);

@@ -596,12 +596,51 @@ static void test_seed_refused(void **state)
 	free(st);
 }
 
+/* --min-headroom: the winner is the fastest configuration of the independent brute
+ * force among those that leave at least the margin free, and every ranked row does. */
+static void test_min_headroom(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct bf *v;
+	int n, ranked = 0;
+	double margin, best = INFINITY;
+	(void)state;
+	load_small(&p);
+	v = brute(&p, 8, 16, 8, &n);
+	/* a margin half the largest headroom any configuration leaves */
+	margin = 0;
+	for (int i = 0; i < n; i++)
+		if (v[i].valid && v[i].fits && p.gpu_memory - v[i].mem > margin)
+			margin = p.gpu_memory - v[i].mem;
+	margin /= 2;
+	for (int i = 0; i < n; i++)
+		if (v[i].valid && v[i].fits && p.gpu_memory - v[i].mem >= margin) {
+			ranked++;
+			if (v[i].time < best)
+				best = v[i].time;
+		}
+	calc_search_opts_init(&o);
+	o.min_headroom = margin;
+	o.recheck = 0;
+	run(&p, &o, &r);
+	assert_int_equal(r.ranked, ranked);
+	assert_true(r.ntop > 0);
+	assert_near(r.top[0].r.step_time, best, 1e-12);
+	for (int i = 0; i < r.ntop; i++)
+		assert_true(r.top[i].r.headroom >= margin);
+	calc_search_free(&r);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
 		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
+		cmocka_unit_test(test_min_headroom),
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 	};
