@@ -325,34 +325,14 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 static double closed_bubble(const struct calc_plan *plan, const struct calc_step *st)
 {
 	int p = plan->pp > 0 ? plan->pp : 1, v = plan->vpp > 0 ? plan->vpp : 1;
-	double F = st->tf, B = st->tb, W = st->tw, b;
+	struct calc_pp_closed cf;
 
 	if (p <= 1)
 		return 0;
-	switch (plan->schedule) {
-	case CALC_SCHED_INTERLEAVED:
-		b = (p - 1) * (F + B + W) / v;
-		break;
-	case CALC_SCHED_ZBH1:
-		b = (p - 1) * (F + B - W);
-		break;
-	case CALC_SCHED_ZBH2:
-		b = (p - 1) * (F + B - 2 * W);
-		if (!plan->post_validation && b < (p - 1) * F)
-			b = (p - 1) * F;
-		break;
-	case CALC_SCHED_DUALPIPE:
-		b = (p / 2.0 - 1) * (F + 2 * B - W);
-		break;
-	case CALC_SCHED_GPIPE:
-	case CALC_SCHED_1F1B:
-	default:
-		b = (p - 1) * (F + B + W);
-		break;
-	}
-	if (b < 0)
-		b = 0;
-	return b + 2.0 * (p - 1) * st->comm.p2p;
+	/* the formulas live in pipeline.c, with the plan's ZB-H2 flush convention */
+	calc_pipeline_closed_flush(plan->schedule, p, calc_plan_microbatches(plan), v, st->tf, st->tb, st->tw,
+	                           !plan->post_validation, &cf);
+	return cf.bubble + 2.0 * (p - 1) * st->comm.p2p;
 }
 
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
