@@ -10,6 +10,7 @@ set yrange [-25:25]
 set xtics rotate by -50 font ',8' nomirror
 set key top left
 set bmargin 9
+set rmargin 12
 
 plot datafile using 0:(100*column("error")):xtic(sprintf('%s %s %s', strcol("source"), strcol("model"), strcol("recompute") eq 'full' ? 'full' : strcol("recompute") eq 'flash+SP' ? 'flash' : 'sel.')) with boxes lt 1 title 'error of the prediction', \
      15 with lines @capacity_style title '+-15% band', \
