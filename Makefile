@@ -30,8 +30,8 @@ DEB_PKGS = build-essential pkg-config libinih-dev libjansson-dev libcmocka-dev \
            libcmark-gfm-dev libcmark-gfm-extensions-dev libhpdf-dev libpng-dev zlib1g-dev \
            gnuplot-nox fonts-dejavu-core fonts-dejavu-extra tidy qpdf poppler-utils
 
-CALC_LIB_SRC = $(filter-out calc/main.c calc/cmd_%.c,$(wildcard calc/*.c))
-CALC_CLI_SRC = calc/main.c $(wildcard calc/cmd_*.c)
+CALC_LIB_SRC = $(wildcard calc/*.c)
+CALC_CLI_SRC = $(wildcard cli/*.c)
 CALC_LIB_OBJ = $(CALC_LIB_SRC:%.c=$(BUILD)/%.o)
 CALC_CLI_OBJ = $(CALC_CLI_SRC:%.c=$(BUILD)/%.o)
 
@@ -43,12 +43,24 @@ REPORT_OUT :=
 all: deps $(BUILD)/trainplan report
 
 # ---------------------------------------------------------------- dependencies
-# Installs what is missing with apt-get (as root, or through sudo); elsewhere it
-# prints the package list and stops.
+# What the build needs is libraries found by pkg-config; what the report and the
+# tests need is commands (gnuplot, tidy, qpdf, pdftotext) and the DejaVu fonts.
+# When all of them are there, nothing is installed and no package manager is asked,
+# so `make` builds on any system.  Otherwise, on Debian or Ubuntu, the missing
+# Debian packages are installed with apt-get (as root, or through sudo); elsewhere
+# the list of what is missing is printed and make stops.  Objects depend on the
+# stamp only for their order, never for their age.
+DEP_PCS  = inih jansson cmocka libcmark-gfm zlib libpng
+DEP_CMDS = cc pkg-config gnuplot tidy qpdf pdftotext pdffonts
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: Makefile
 	@mkdir -p $(BUILD)
-	@missing=""; for p in $(DEB_PKGS); do \
+	@if pkg-config --exists $(DEP_PCS) 2>/dev/null && [ -f /usr/include/hpdf.h -o -f /usr/local/include/hpdf.h ] && \
+	    [ -n "$$(find /usr/share/fonts /usr/local/share/fonts -name DejaVuSans.ttf 2>/dev/null | head -n 1)" ] && \
+	    for c in $(DEP_CMDS); do command -v $$c >/dev/null 2>&1 || exit 1; done; then touch $@; exit 0; fi; \
+	if ! command -v dpkg-query >/dev/null 2>&1; then \
+	  echo "trainplan: please install the libraries ($(DEP_PCS), libharu) and the commands ($(DEP_CMDS)), and DejaVu fonts" >&2; exit 2; fi; \
+	missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -63,7 +75,7 @@ $(BUILD)/.deps: Makefile
 	fi; touch $@
 
 # ---------------------------------------------------------------- calc
-$(BUILD)/%.o: %.c $(BUILD)/.deps
+$(BUILD)/%.o: %.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
 
@@ -81,7 +93,7 @@ $(BUILD)/default_plan.h: plans/default.ini
 	{ echo 'static const char default_plan_text[] = '; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
--include calc/*.mk report/*.mk tests/*.mk
+include $(wildcard calc/*.mk report/*.mk tests/*.mk)
 
 # ---------------------------------------------------------------- check
 check: deps $(BUILD)/trainplan $(CHECKS)
@@ -90,7 +102,7 @@ check: deps $(BUILD)/trainplan $(CHECKS)
 bench: deps $(BUILD)/trainplan $(BENCHES)
 
 format:
-	clang-format -i calc/*.c calc/*.h report/*.c report/*.h tests/calc/*.c
+	clang-format -i calc/*.c calc/*.h cli/*.c cli/*.h report/*.c report/*.h tests/calc/*.c
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -6,6 +6,7 @@
  *   build/bench/step [iterations]
  */
 #include "calc.h"
+#include "search.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,33 +22,7 @@
 #define CALC_PATH_MAX 512
 #define CALC_PLAN_NKEYS 96 /* upper bound of the plan keys (plan.c) */
 
-/* ======================================================================== */
-/* Diagnostics                                                               */
-/* ======================================================================== */
-
-/*
- * A growing list of messages, one per line, each already formatted as
- * "FILE:LINE: error: MESSAGE" (or without LINE where no line applies).
- * Zero-initialise before use; calc_diag_free releases the text.
- */
-struct calc_diag {
-	char *text;  /* all messages, '\n'-terminated each; NULL when empty */
-	size_t len;  /* bytes used in text */
-	size_t cap;  /* bytes allocated */
-	int nerrors; /* number of messages added */
-};
-
-/* Append one message "file:line: error: ..." (line <= 0 omits it; file NULL
- * omits both).  Always returns -1 so callers can write `return calc_error(...)`. */
-int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void calc_diag_free(struct calc_diag *d);
-
-/* Out of memory prints one message and exits with status 2: the only exit. */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
+#include "diag.h"
 
 /* ======================================================================== */
 /* Units                                                                     */
@@ -533,10 +507,5 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 /* Build one table or dataset by name with arguments. */
 int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const struct calc_args *a,
                        struct calc_table *out, struct calc_diag *d);
-
-#include "pipeline.h"
-#include "comm.h"
-#include "step.h"
-#include "search.h"
 
 #endif

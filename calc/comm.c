@@ -23,6 +23,8 @@
  *       on the reduce-scatter too (sharded gradients cannot accumulate locally).
  */
 #include "calc.h"
+#include "comm.h"
+#include "step.h"
 
 #include <stdlib.h>
 #include <string.h>

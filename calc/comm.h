@@ -9,6 +9,8 @@
 #ifndef CALC_COMM_H
 #define CALC_COMM_H
 
+#include "calc.h"
+
 enum calc_tier { CALC_TIER_NVLINK, CALC_TIER_NET };
 
 enum calc_coll {

@@ -22,6 +22,7 @@
  * forms where those hold; tests/calc/pipeline.c checks that over a grid of (p, m, v).
  */
 #include "calc.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
 #ifndef CALC_PIPELINE_H
 #define CALC_PIPELINE_H
 
+#include "calc.h"
+
 /*
  * Per-op costs of one pipeline run.  tf[i], tb[i], tw[i] are the times of one
  * micro-batch through *all* layers of stage i (all its chunks together): forward,

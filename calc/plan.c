@@ -10,6 +10,7 @@
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
+#include "pipeline.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -11,6 +11,7 @@
  * (REFERENCES.md §1-§7).
  */
 #include "calc.h"
+#include "search.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -33,6 +33,7 @@
  * floating-point operations plus calc_step_fast when it fits.
  */
 #include "calc.h"
+#include "search.h"
 
 #include <math.h>
 #include <pthread.h>

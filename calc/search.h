@@ -11,6 +11,9 @@
 #ifndef CALC_SEARCH_H
 #define CALC_SEARCH_H
 
+#include "calc.h"
+#include "step.h"
+
 /* Why a configuration is not in the ranking; the first check that fails names it. */
 enum calc_reject {
 	CALC_REJ_NONE,        /* valid and fits: ranked */

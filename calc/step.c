@@ -23,6 +23,8 @@
  * steps = tokens / (B s), time = steps * step time.
  */
 #include "calc.h"
+#include "step.h"
+#include "search.h"
 
 #include <math.h>
 #include <stdio.h>

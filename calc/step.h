@@ -17,6 +17,10 @@
 #ifndef CALC_STEP_H
 #define CALC_STEP_H
 
+#include "calc.h"
+#include "comm.h"
+#include "pipeline.h"
+
 /* FLOPs of one optimizer step of the whole job (all GPUs) [FLOP]. */
 struct calc_flops {
 	double model;       /* forward + backward, no recomputation (PaLM's MFU numerator) */

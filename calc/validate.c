@@ -19,6 +19,7 @@
  * their papers do not state: the DP overlap, ZeRO-1, hardware FLOPs as executed.
  */
 #include "calc.h"
+#include "search.h"
 
 #include <math.h>
 #include <stdlib.h>

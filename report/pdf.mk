@@ -20,7 +20,7 @@ UNICODE_LINE  = Unicode test line: 8 × 80 GB ≈ 640 GB → fits; µs, α β γ
 UNICODE_SMP   = Plane: � is drawn as a replacement character and the line goes on.
 
 $(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
-		report/layout.h report/report.h calc/calc.h $(BUILD)/.deps
+		report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
 		report/textdev.c $(PDF_LIBS)
@@ -29,7 +29,7 @@ $(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/text
 # run over every layout document through both devices.
 LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
 $(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
-		report/layout.h report/report.h calc/calc.h $(BUILD)/.deps
+		report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
 		report/textdev.c $(PDF_LIBS)
@@ -37,7 +37,7 @@ $(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report
 # cmocka unit tests of single layout decisions, on layout.c alone.
 LAYOUT_UNIT = $(BUILD)/tests/layout-unit
 $(LAYOUT_UNIT): tests/layout/unit.c report/layout.c report/layout.h report/report.h calc/calc.h \
-		$(BUILD)/.deps
+		| $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c report/layout.c \
 		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lm

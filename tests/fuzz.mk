@@ -24,10 +24,10 @@ FUZZ_REPORT_OBJ = $(filter-out $(FUZZ_DIR)/report/main.o,$(REPORT_SRC:%.c=$(FUZZ
 # the harnesses that read chapters need the report's objects and libraries
 FUZZ_WITH_REPORT = expr doc
 
-$(FUZZ_DIR)/calc/%.o: calc/%.c $(BUILD)/.deps $(BUILD)/default_plan.h
+$(FUZZ_DIR)/calc/%.o: calc/%.c $(BUILD)/default_plan.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
-$(FUZZ_DIR)/report/%.o: report/%.c $(BUILD)/.deps
+$(FUZZ_DIR)/report/%.o: report/%.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -Icalc -MMD -MP -c -o $@ $<
 

@@ -13,7 +13,7 @@ $(BUILD)/tests/%: tests/calc/%.c $(BUILD)/libcalc.a tests/calc/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(BUILD)/libcalc.a $$(pkg-config --libs cmocka) $(DEPS_LIBS)
 
-$(ASAN_DIR)/%.o: %.c $(BUILD)/.deps
+$(ASAN_DIR)/%.o: %.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
 $(ASAN_DIR)/calc/plan.o: $(BUILD)/default_plan.h

@@ -6,6 +6,7 @@
  * Korthikanti et al. 2022 §4.2.2 (SP), ZeRO §7 (DP), REFERENCES.md §6 (hierarchical).
  */
 #include "testutil.h"
+#include "search.h"
 
 #include <stdlib.h>
 #include <string.h>

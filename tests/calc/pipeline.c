@@ -8,6 +8,7 @@
  * the op-by-op simulation of each schedule's order.
  */
 #include "testutil.h"
+#include "step.h"
 
 #include <stdlib.h>
 #include <string.h>

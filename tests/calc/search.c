@@ -11,6 +11,7 @@
  * only if the planner is right.  Crafted configurations hit every reject reason.
  */
 #include "testutil.h"
+#include "search.h"
 
 #include <stdlib.h>
 #include <string.h>

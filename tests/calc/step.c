@@ -8,6 +8,7 @@
  * and against the pipeline module's closed forms.
  */
 #include "testutil.h"
+#include "search.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,6 +12,7 @@
  * (p, v), v = 1 meaning 1F1B (catalog dataset bubble-curves).  Formulas: pipeline.c.
  */
 #include "cli.h"
+#include "../calc/step.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
  *   trainplan comm [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
  */
 #include "cli.h"
+#include "../calc/step.h"
 
 #include <stdio.h>
 

@@ -12,6 +12,7 @@
  * evaluated, rejected, elapsed_s).  Exit status 1 when no configuration fits.
  */
 #include "cli.h"
+#include "../calc/search.h"
 
 #include <math.h>
 #include <stdlib.h>

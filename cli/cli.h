@@ -8,7 +8,7 @@
 #ifndef CALC_CLI_H
 #define CALC_CLI_H
 
-#include "calc.h"
+#include "../calc/calc.h"
 
 #define CLI_MAX_ARGS 256
 

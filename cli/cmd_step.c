@@ -7,6 +7,7 @@
  * JSON prints every step.* and run.* catalog quantity in SI units.
  */
 #include "cli.h"
+#include "../calc/search.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,6 +10,7 @@
  * by more than 15%.
  */
 #include "cli.h"
+#include "../calc/step.h"
 
 #include <stdio.h>
 #include <string.h>

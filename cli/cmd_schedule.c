@@ -14,6 +14,7 @@
  * --bench N times N simulations and prints the best (for `make bench`).
  */
 #include "cli.h"
+#include "../calc/step.h"
 
 #include <stdlib.h>
 #include <string.h>
