@@ -3,7 +3,8 @@
  *
  * Grammar (lowest precedence first; DESIGN.md §6):
  *
- *   expr    := cond [ "with" KEY "=" VALUE { "," KEY "=" VALUE } ]
+ *   expr    := cond [ "with" KEY "=" value { "," KEY "=" value } ]
+ *   value   := WORD | cond
  *   cond    := or [ "?" cond ":" cond ]
  *   or      := and { ("||" | "or") and }
  *   and     := cmp { ("&&" | "and") cmp }
@@ -11,7 +12,16 @@
  *   add     := mul { ("+" | "-") mul }
  *   mul     := unary { ("*" | "/" | "×" | "÷") unary }
  *   unary   := ("-" | "!" | "not") unary | primary
- *   primary := NUMBER | "STRING" | NAME | FUNC "(" expr { "," expr } ")" | "(" expr ")"
+ *   primary := NUMBER | "STRING" | NAME | "valid" | FUNC "(" expr { "," expr } ")" | "(" expr ")"
+ *
+ * WORD is a bare word without '.' (full, fp8-te, zero-paper): the value as written.  Any
+ * other value is an expression evaluated on the plan the `with` changes, so that
+ * `step.time with cp=plan.cp*2, dp=plan.dp/2` and `with inter_node_bw=12.5e9/8` name a
+ * scenario relative to whatever plan the report is built for.  All assignments of one
+ * `with` are applied together and the variant is validated once; a variant the plan
+ * rejects is an error at the assignments, except under `valid`: `valid` is 1 for the
+ * plan evaluated, and `valid with ...` is 1 or 0 as the variant is a valid plan or not,
+ * which lets a chapter leave out what does not apply (a d that cannot be halved).
  *
  * NAME is a catalog quantity ("memory.total"); FUNC is min, max, ceil, floor, round, abs or
  * isfinite.  isfinite(x) is 1 when x is a finite number and 0 for NaN or an infinity: the
@@ -75,7 +85,14 @@ static void diag_message(const struct calc_diag *from, char *buf, size_t n)
 /* Syntax tree                                                               */
 /* ======================================================================== */
 
-enum node_kind { E_NUM, E_STR, E_NAME, E_NEG, E_NOT, E_BIN, E_COND, E_CALL, E_WITH };
+enum node_kind { E_NUM, E_STR, E_NAME, E_NEG, E_NOT, E_BIN, E_COND, E_CALL, E_WITH, E_VALID };
+
+/* One assignment KEY=VALUE of a `with`: a bare word (full, fp8-te) or an expression. */
+struct assign {
+	char *key;             /* as written: "cp", "parallel.cp" */
+	char *word;            /* the bare word, or NULL */
+	struct rpt_expr *val;  /* the expression, or NULL */
+};
 
 struct rpt_expr {
 	enum node_kind kind;
@@ -86,7 +103,19 @@ struct rpt_expr {
 	struct rpt_expr *a[3];
 	struct rpt_expr **args; /* E_CALL */
 	int nargs;
+	struct assign *as;  /* E_WITH */
+	int nas;
 };
+
+static void assigns_free(struct assign *as, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(as[i].key);
+		free(as[i].word);
+		rpt_expr_free(as[i].val);
+	}
+	free(as);
+}
 
 void rpt_expr_free(struct rpt_expr *e)
 {
@@ -97,6 +126,7 @@ void rpt_expr_free(struct rpt_expr *e)
 	for (int i = 0; i < e->nargs; i++)
 		rpt_expr_free(e->args[i]);
 	free(e->args);
+	assigns_free(e->as, e->nas);
 	free(e->text);
 	free(e);
 }
@@ -283,7 +313,8 @@ static struct rpt_expr *p_primary(struct parser *p)
 			}
 			return e;
 		}
-		struct rpt_expr *e = mk(E_NAME, start);
+		/* 'valid': 1 for the plan evaluated; `valid with ...` asks whether a variant is one */
+		struct rpt_expr *e = mk(strcmp(name, "valid") ? E_NAME : E_VALID, start);
 		e->text = xstrdup(name);
 		return e;
 	}
@@ -487,6 +518,71 @@ static int assignment_follows(const char *s)
 	return s[0] == '=' && s[1] != '=';
 }
 
+/* Is the value at s a bare word (full, fp8-te, zero-paper): a letter or '_', then letters,
+ * digits, '_' and '-', ended by ',', ')' or the end?  A word holds no '.', so a catalog
+ * name (plan.cp) is never one. */
+static int bare_word(const char *s, int *len)
+{
+	int n = 0;
+	if (!is_name_start((unsigned char)s[0]))
+		return 0;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+		n++;
+	int j = n;
+	while (s[j] == ' ' || s[j] == '\t')
+		j++;
+	if (s[j] && s[j] != ',' && s[j] != ')')
+		return 0;
+	*len = n;
+	return 1;
+}
+
+/*
+ * The assignments after 'with': KEY=VALUE { "," KEY=VALUE }, up to the closing parenthesis
+ * of this level, the end, or a ',' that is not followed by KEY= (the next argument of
+ * min/max).  VALUE is a bare word or a `cond` expression (a nested 'with' needs
+ * parentheses).  Returns 0 with the list in *as, or -1 after a diagnostic.
+ */
+static int p_assigns(struct parser *p, struct assign **as, int *nas)
+{
+	*as = NULL;
+	*nas = 0;
+	for (;;) {
+		skip_ws(p);
+		int kpos = p->i, klen = 0;
+		while (is_name_char((unsigned char)p->s[p->i + klen]))
+			klen++;
+		int j = p->i + klen;
+		while (p->s[j] == ' ' || p->s[j] == '\t')
+			j++;
+		if (klen == 0 || !is_name_start((unsigned char)p->s[kpos]) || p->s[j] != '=' ||
+		    p->s[j + 1] == '=')
+			return perr(p, kpos, "expected KEY=VALUE after 'with'");
+		if (*nas == 32)
+			return perr(p, kpos, "more than 32 assignments in 'with'");
+		*as = xrealloc(*as, sizeof **as * (size_t)(*nas + 1));
+		struct assign *a = &(*as)[(*nas)++];
+		memset(a, 0, sizeof *a);
+		a->key = xmalloc((size_t)klen + 1);
+		memcpy(a->key, p->s + kpos, (size_t)klen);
+		a->key[klen] = 0;
+		p->i = j + 1;
+		skip_ws(p);
+		int wlen;
+		if (bare_word(p->s + p->i, &wlen)) {
+			a->word = xmalloc((size_t)wlen + 1);
+			memcpy(a->word, p->s + p->i, (size_t)wlen);
+			a->word[wlen] = 0;
+			p->i += wlen;
+		} else if (!(a->val = p_cond(p)))
+			return -1;
+		skip_ws(p);
+		if (p->s[p->i] != ',' || !assignment_follows(p->s + p->i + 1))
+			return 0;
+		p->i++;
+	}
+}
+
 static struct rpt_expr *p_expr(struct parser *p)
 {
 	struct rpt_expr *e = p_cond(p);
@@ -495,34 +591,20 @@ static struct rpt_expr *p_expr(struct parser *p)
 	int pos = p->i;
 	p->i += 4;
 	skip_ws(p);
-	/* The assignments run to the closing parenthesis of this level or the end. */
-	int start = p->i, depth = 0;
-	while (p->s[p->i]) {
-		char c = p->s[p->i];
-		if (c == '(')
-			depth++;
-		else if (c == ')') {
-			if (depth == 0)
-				break;
-			depth--;
-		} else if (c == ',' && depth == 0 && !assignment_follows(p->s + p->i + 1))
-			break; /* the next argument of min/max, not another KEY=VALUE */
-		p->i++;
-	}
-	int len = p->i - start;
-	char *kv = xmalloc((size_t)len + 1);
-	memcpy(kv, p->s + start, (size_t)len);
-	kv[len] = 0;
-	if (!strchr(kv, '=')) {
-		free(kv);
-		rpt_expr_free(e);
-		perr(p, start, "expected KEY=VALUE after 'with'");
-		return NULL;
-	}
+	int start = p->i;
 	struct rpt_expr *w = mk(E_WITH, pos);
 	w->a[0] = e;
-	w->text = kv;
 	w->num = start; /* offset of the assignments, for messages */
+	if (p_assigns(p, &w->as, &w->nas) < 0) {
+		rpt_expr_free(w);
+		return NULL;
+	}
+	int end = p->i;
+	while (end > start && (p->s[end - 1] == ' ' || p->s[end - 1] == '\t'))
+		end--;
+	w->text = xmalloc((size_t)(end - start) + 1); /* the assignments as written */
+	memcpy(w->text, p->s + start, (size_t)(end - start));
+	w->text[end - start] = 0;
 	return w;
 }
 
@@ -618,63 +700,86 @@ static int catalog_lookup(struct rpt_scope *sc, const char *name, struct rpt_val
 	return 0;
 }
 
-struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assigns,
-                                 const struct rpt_loc *loc, struct calc_diag *d)
+static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
+                struct calc_diag *d);
+
+/*
+ * A new ctx whose plan is 'base' changed by the assignments 'as' (written as 'raw' at
+ * 'at').  Each expression value is evaluated in 'sc' (the base plan) first, then all are
+ * applied together and the variant is validated once.  A bad expression is an error at
+ * its operand.  A variant the plan rejects is an error at 'at', or, when 'quiet', sets
+ * *invalid and adds nothing.  Returns the ctx (free with calc_ctx_free + free), or NULL.
+ */
+static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_plan *base,
+                                      const char *raw, const struct assign *as, int nas,
+                                      const struct rpt_loc *at, int quiet, int *invalid,
+                                      struct calc_diag *d)
 {
-	struct calc_plan *copy = xmalloc(sizeof *copy);
-	*copy = *base;
-	char origin[600];
-	if (loc && loc->file)
-		snprintf(origin, sizeof origin, "%s:%d:%d", loc->file, loc->line, loc->col);
-	else
-		snprintf(origin, sizeof origin, "with");
-	char *list = xstrdup(assigns);
 	char *kvs[32];
-	int bad = 0, nkv = 0;
-	for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
-		while (*item == ' ' || *item == '\t')
-			item++;
-		char *end = item + strlen(item);
-		while (end > item && (end[-1] == ' ' || end[-1] == '\t'))
-			*--end = 0;
-		if (!*item)
-			continue;
-		if (!strchr(item, '=')) {
-			rpt_error(d, loc, "expected KEY=VALUE in 'with', got '%s'", item);
-			bad = 1;
-			break;
+	char shown[600] = "";  /* the evaluated assignments, when any value was an expression */
+	int nkv = 0, bad = 0, computed = 0;
+	*invalid = 0;
+	for (int i = 0; i < nas && i < 32; i++) {
+		char val[300];
+		if (as[i].word)
+			snprintf(val, sizeof val, "%s", as[i].word);
+		else {
+			struct rpt_value v;
+			if (eval(as[i].val, sc, &v, d) < 0) {
+				bad = 1;
+				break;
+			}
+			computed |= as[i].val->kind != E_NUM && as[i].val->kind != E_STR;
+			if (v.is_str)
+				snprintf(val, sizeof val, "%s", v.str);
+			else if (!isfinite(v.num)) {
+				/* no plan has a NaN degree: the variant does not exist */
+				if (quiet) {
+					*invalid = 1;
+					bad = 1;
+					break;
+				}
+				eerr(sc, as[i].val, d, "with %s: %s is not a finite number", raw, as[i].key);
+				bad = 1;
+				break;
+			} else
+				snprintf(val, sizeof val, "%.17g", v.num);
 		}
-		/* "key = value": drop the blanks around '=' */
-		char kv[512];
-		char *eq = strchr(item, '=');
-		char *k_end = eq;
-		while (k_end > item && (k_end[-1] == ' ' || k_end[-1] == '\t'))
-			k_end--;
-		char *v = eq + 1;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		snprintf(kv, sizeof kv, "%.*s=%s", (int)(k_end - item), item, v);
-		if (nkv == (int)(sizeof kvs / sizeof kvs[0])) {
-			rpt_error(d, loc, "more than %d assignments in 'with'", nkv);
-			bad = 1;
-			break;
-		}
-		kvs[nkv++] = xstrdup(kv);
+		size_t l = strlen(shown);
+		snprintf(shown + l, sizeof shown - l, "%s%s=%s", i ? ", " : "", as[i].key, val);
+		size_t n = strlen(as[i].key) + strlen(val) + 2;
+		kvs[nkv] = xmalloc(n);
+		snprintf(kvs[nkv], n, "%s=%s", as[i].key, val);
+		nkv++;
 	}
-	if (!bad && nkv > 0) {
+	struct calc_plan *copy = NULL;
+	if (!bad) {
+		copy = xmalloc(sizeof *copy);
+		*copy = *base;
+		char origin[600];
+		if (at && at->file)
+			snprintf(origin, sizeof origin, "%s:%d:%d", at->file, at->line, at->col);
+		else
+			snprintf(origin, sizeof origin, "with");
 		/* all assignments first, one validation of the whole variant */
 		struct calc_diag tmp = {0};
 		if (calc_plan_set_many(copy, (const char *const *)kvs, nkv, origin, &tmp) < 0 || tmp.nerrors) {
-			char msg[512];
-			diag_message(&tmp, msg, sizeof msg);
-			rpt_error(d, loc, "with %s: %s", assigns, msg);
+			if (quiet)
+				*invalid = 1;
+			else {
+				char msg[512];
+				diag_message(&tmp, msg, sizeof msg);
+				if (computed)
+					rpt_error(d, at, "with %s (%s): %s", raw, shown, msg);
+				else
+					rpt_error(d, at, "with %s: %s", raw, msg);
+			}
 			bad = 1;
 		}
 		calc_diag_free(&tmp);
 	}
 	for (int i = 0; i < nkv; i++)
 		free(kvs[i]);
-	free(list);
 	if (bad) {
 		free(copy);
 		return NULL;
@@ -685,8 +790,36 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 	return c;
 }
 
-static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
-                struct calc_diag *d);
+struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assigns,
+                                 const struct rpt_loc *loc, struct calc_diag *d)
+{
+	struct rpt_loc at = loc ? *loc : (struct rpt_loc){0};
+	struct parser p = {assigns, 0, &at, d, 0, 0};
+	struct assign *as = NULL;
+	int nas = 0;
+	if (p_assigns(&p, &as, &nas) < 0)
+		return NULL;
+	skip_ws(&p);
+	if (assigns[p.i]) {
+		perr(&p, p.i, "expected KEY=VALUE in 'with', got '%s'", assigns + p.i);
+		assigns_free(as, nas);
+		return NULL;
+	}
+	/* the values are evaluated on the base plan */
+	struct calc_ctx bc;
+	calc_ctx_init(&bc, base);
+	struct rpt_scope sc = {&bc, NULL, NULL};
+	const struct rpt_loc *saved = cur_loc;
+	cur_loc = &at;
+	int invalid;
+	struct calc_ctx *c = variant_build(&sc, base, assigns, as, nas, &at, 0, &invalid, d);
+	cur_loc = saved;
+	calc_ctx_free(&bc);
+	assigns_free(as, nas);
+	return c;
+}
+
+
 
 static int eval_num(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
                     struct calc_diag *d, const char *what)
@@ -717,6 +850,9 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 		snprintf(out->str, sizeof out->str, "%s", e->text);
 		out->literal = 1;
 		return 0;
+	case E_VALID:
+		set_num(out, 1, "1");
+		return 0;
 	case E_NAME: {
 		char err[512];
 		int rc = sc->lookup ? sc->lookup(sc, e->text, out, err, sizeof err)
@@ -745,7 +881,13 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 			at.col += (int)e->num;
 		if (!sc->ctx)
 			return eerr(sc, e, d, "'with' needs a plan");
-		struct calc_ctx *vc = rpt_variant_ctx(&sc->ctx->plan, e->text, &at, d);
+		int quiet = e->a[0]->kind == E_VALID, invalid = 0;
+		struct calc_ctx *vc = variant_build(sc, &sc->ctx->plan, e->text, e->as, e->nas, &at, quiet,
+		                                    &invalid, d);
+		if (!vc && invalid) {
+			set_num(out, 0, "1");
+			return 0;
+		}
 		if (!vc)
 			return -1;
 		struct rpt_scope sub = *sc;
