@@ -109,7 +109,8 @@ static int check_depth(cmark_node *root, const char *file, struct calc_diag *d)
 		if (ev == CMARK_EVENT_EXIT)
 			depth--;
 		else if (++depth > MAX_DEPTH) {
-			struct rpt_loc at = {file, cmark_node_get_start_line(n), cmark_node_get_start_column(n)};
+			struct rpt_loc at;
+			rpt_node_loc(n, file, &at);
 			rc = rpt_error(d, &at, "nested more than %d levels deep (block quotes, lists, emphasis)",
 			               MAX_DEPTH);
 		}
@@ -194,6 +195,7 @@ static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered
 struct chapter {
 	const char *file;
 	cmark_node *root;
+	struct rpt_srcmap map; /* positions after the conditional blocks were cut */
 };
 
 /* The id table used to make ids unique and to resolve cross-references. */
@@ -322,6 +324,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 	/* Number in document order. */
 	int counts[6] = {0};
 	for (int i = 0; i < nch; i++) {
+		rpt_srcmap_use(&ch[i].map);
 		cmark_iter *it = cmark_iter_new(ch[i].root);
 		cmark_event_type ev;
 		cmark_node *n;
@@ -332,8 +335,8 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 			n = cmark_iter_get_node(it);
 			if (ev != CMARK_EVENT_ENTER)
 				continue;
-			struct rpt_loc loc = {ch[i].file, cmark_node_get_start_line(n),
-			                      cmark_node_get_start_column(n)};
+			struct rpt_loc loc;
+			rpt_node_loc(n, ch[i].file, &loc);
 			if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 				struct rpt_heading *h = &doc->headings[doc->nheadings++];
 				int unnumbered;
@@ -449,7 +452,8 @@ static int resolve_links(struct numbering *nb, struct chapter *ch)
 		const char *url = cmark_node_get_url(n);
 		if (!url || url[0] != '#')
 			continue;
-		struct rpt_loc loc = {ch->file, cmark_node_get_start_line(n), cmark_node_get_start_column(n)};
+		struct rpt_loc loc;
+		rpt_node_loc(n, ch->file, &loc);
 		struct target *t = find_target(nb, url + 1);
 		if (!t) {
 			rc = rpt_error(nb->d, &loc, "cross-reference to '%s', which names no section, figure or table", url);
@@ -519,22 +523,34 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	for (int i = 0; i < nfiles; i++) {
 		char *text = rpt_read_chapter(files[i], d);
 		ch[i].file = files[i];
-		ch[i].root = parse_text(text ? text : "");
-		if (!text) {
+		char *kept = NULL;
+		struct rpt_scope sc = {&ctx, NULL, NULL};
+		int cut = text ? rpt_cond_apply(files[i], text, &sc, &kept, &ch[i].map, d) : -1;
+		ch[i].root = parse_text(kept ? kept : "");
+		free(kept);
+		if (cut < 0) {
+			free(text);
 			rc = -1;
 			continue;
 		}
 		free(text);
+		rpt_srcmap_use(&ch[i].map);
 		if (check_depth(ch[i].root, files[i], d) < 0 || rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
 			rc = -1;
 	}
+	rpt_srcmap_use(NULL);
 	calc_ctx_free(&ctx);
 	struct numbering nb = {doc, NULL, 0, 0, d};
 	if (number_document(&nb, ch, nfiles) < 0)
 		rc = -1;
-	for (int i = 0; i < nfiles; i++)
+	for (int i = 0; i < nfiles; i++) {
+		rpt_srcmap_use(&ch[i].map);
 		if (resolve_links(&nb, &ch[i]) < 0)
 			rc = -1;
+	}
+	rpt_srcmap_use(NULL);
+	for (int i = 0; i < nfiles; i++)
+		rpt_srcmap_free(&ch[i].map);
 	free(nb.targets);
 	/* One document: the chapters' blocks in order under the first root. */
 	doc->root = nfiles > 0 ? ch[0].root : cmark_node_new(CMARK_NODE_DOCUMENT);

@@ -83,7 +83,9 @@ static int expand_inline(cmark_node *code, const char *file, struct calc_ctx *ct
 	const char *lit = cmark_node_get_literal(code);
 	/* cmark gives the column of the literal's first character, the '='; the expression
 	 * starts one column later (exact while the span sits on one line). */
-	struct rpt_loc loc = {file, cmark_node_get_start_line(code), cmark_node_get_start_column(code) + 1};
+	struct rpt_loc loc;
+	rpt_node_loc(code, file, &loc);
+	loc.col++;
 	struct rpt_scope sc = {ctx, NULL, NULL};
 	char buf[512];
 	if (rpt_inline_eval(lit + 1, &sc, &loc, buf, sizeof buf, d) < 0)
@@ -164,8 +166,10 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
                         const struct rpt_opts *o, struct calc_diag *d)
 {
 	const char *lit = cmark_node_get_literal(block);
-	int line0 = cmark_node_get_start_line(block) + 1; /* first line inside the fence */
-	int col0 = cmark_node_get_start_column(block);
+	struct rpt_loc at0;
+	rpt_node_loc(block, file, &at0);
+	int line0 = at0.line + 1; /* first line inside the fence */
+	int col0 = at0.col;
 	char *text = xstrdup(lit ? lit : "");
 	char name[CALC_NAME_MAX] = "", caption[400] = "", id[96] = "", with[512] = "";
 	struct calc_args args = {0};
@@ -324,7 +328,8 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
                          struct calc_diag *d)
 {
 	const char *name = cmark_node_get_url(img);
-	struct rpt_loc loc = {file, cmark_node_get_start_line(img), cmark_node_get_start_column(img)};
+	struct rpt_loc loc;
+	rpt_node_loc(img, file, &loc);
 	char gp[CALC_PATH_MAX];
 	snprintf(gp, sizeof gp, "%s/%s.gp", o && o->figures_src ? o->figures_src : "figures", name);
 	if (access(gp, R_OK) != 0)

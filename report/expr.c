@@ -1200,3 +1200,27 @@ int rpt_inline_eval(const char *body, struct rpt_scope *sc, const struct rpt_loc
 	}
 	return 0;
 }
+
+int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *loc, int *truth_out,
+                  struct calc_diag *d)
+{
+	*truth_out = 0;
+	struct rpt_expr *e = rpt_expr_parse(src, loc, d);
+	if (!e)
+		return -1;
+	if (!sc) {
+		rpt_expr_free(e);
+		return 0;
+	}
+	struct rpt_value v;
+	const struct rpt_loc *saved = cur_loc;
+	cur_loc = loc;
+	int rc = eval(e, sc, &v, d);
+	if (rc == 0 && !v.is_str && !isfinite(v.num))
+		rc = eerr(sc, e, d, "the condition is not a finite number (isfinite tells)");
+	cur_loc = saved;
+	rpt_expr_free(e);
+	if (rc == 0)
+		*truth_out = truth(&v);
+	return rc;
+}

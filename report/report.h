@@ -147,6 +147,37 @@ int rpt_inline_eval(const char *body, struct rpt_scope *sc, const struct rpt_loc
 struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assigns,
                                  const struct rpt_loc *loc, struct calc_diag *d);
 
+/* Evaluate the condition 'src' of a conditional block (written at 'loc') and set *truth
+ * to 1 when it holds (a non-zero number, a non-empty text).  sc NULL only parses it.
+ * Returns 0, or -1 after a diagnostic (a bad expression, a NaN condition). */
+int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *loc, int *truth,
+                  struct calc_diag *d);
+
+/* ---- conditional blocks (cond.c) --------------------------------------- */
+
+/* Where a run of the cut text came from: output (line, col) -> chapter (line, col). */
+struct rpt_srcseg {
+	int out_line, out_col; /* 1-based, in the text cmark parses */
+	int src_line, src_col; /* 1-based, in the chapter as written */
+};
+struct rpt_srcmap {
+	struct rpt_srcseg *seg; /* in output order */
+	int n;
+};
+
+/* Cut the conditional blocks (<!-- if EXPR --> <!-- elif EXPR --> <!-- else -->
+ * <!-- end -->) of chapter 'text' (from 'file') for the plan of 'sc': *out receives the
+ * kept text (the caller frees it), 'map' where each run of it came from (free with
+ * rpt_srcmap_free).  Returns 0, or -1 after diagnostics at file:line:col (a bad
+ * condition, a marker without its if, an if without its end); *out is set either way. */
+int rpt_cond_apply(const char *file, const char *text, struct rpt_scope *sc, char **out,
+                   struct rpt_srcmap *map, struct calc_diag *d);
+void rpt_srcmap_free(struct rpt_srcmap *m);
+/* Make 'm' the map rpt_node_loc uses (NULL: positions are the chapter's own). */
+void rpt_srcmap_use(const struct rpt_srcmap *m);
+/* The chapter position of node 'n' of the chapter 'file', through the map in use. */
+void rpt_node_loc(cmark_node *n, const char *file, struct rpt_loc *out);
+
 /* ---- loading, expanding and numbering (doc.c, expand.c) --------------- */
 
 struct rpt_opts {
