@@ -518,16 +518,16 @@ static int assignment_follows(const char *s)
 	return s[0] == '=' && s[1] != '=';
 }
 
-/* Is the value at s a bare word (full, fp8-te, zero-paper): a letter or '_', then letters,
- * digits, '_' and '-', ended by ',', ')' or the end?  A word holds no '.', so a catalog
- * name (plan.cp) is never one. */
+/* Is the value at s a bare word (full, fp8-te, zero-paper, 1f1b): letters, digits, '_'
+ * and '-' with at least one letter, ended by ',', ')' or the end?  A word holds no '.',
+ * so a catalog name (plan.cp) is never one. */
 static int bare_word(const char *s, int *len)
 {
-	int n = 0;
-	if (!is_name_start((unsigned char)s[0]))
-		return 0;
+	int n = 0, letters = 0;
 	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
-		n++;
+		letters |= isalpha((unsigned char)s[n++]);
+	if (!letters)
+		return 0;
 	int j = n;
 	while (s[j] == ' ' || s[j] == '\t')
 		j++;
