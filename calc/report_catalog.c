@@ -406,7 +406,7 @@ static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_
  * stages than on data-parallel replicas.  Found on a log grid from 1 to 1,600 Gb/s
  * and refined by bisection; 0 when the two do not cross in that range, NAN when the
  * neighbour is not a valid plan (dp odd, or 2p stages more than the layers), as every
- * other variant quantity (network.deeper_step_time, cp2.*): the chapters tell the two
+ * other neighbour quantity (network.deeper_step_time): the chapters tell the two
  * cases apart with isfinite().
  */
 static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
@@ -445,7 +445,12 @@ static int q_deeper_time(struct calc_ctx *c, struct calc_value *v, struct calc_d
 	return 0;
 }
 /* TP across nodes (t = 2 x GPUs per node) and PP across nodes (t = GPUs per node), the
- * model-parallel group t x p of the plan kept: at the plan's bandwidth and at 12.5 Gb/s. */
+ * model-parallel group t x p of the plan kept, at the plan's bandwidth (a chapter asks for
+ * another with `with inter_node_bw=...`).  These neighbours, the deeper and the wider
+ * pipeline stay here rather than in the chapters: they re-spread the layers over the new
+ * stages (layers_per_stage, extra layers in the middle), which a `with` on the plan cannot
+ * say, and network.crossover_bw bisects over them.  Scenarios that only change plan keys
+ * (cp x 2 in place of half the DP, a 12.5 Gb/s network) are written in the chapters. */
 static int q_tpx(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = step_at(c, NB_TP_ACROSS, c->plan.inter_node_bw);
@@ -456,67 +461,11 @@ static int q_ppx(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 	v->num = step_at(c, NB_PP_ACROSS, c->plan.inter_node_bw);
 	return 0;
 }
-static int q_tpx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = step_at(c, NB_TP_ACROSS, 12.5e9 / 8);
-	return 0;
-}
-static int q_ppx_low(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = step_at(c, NB_PP_ACROSS, 12.5e9 / 8);
-	return 0;
-}
-
-static int q_low_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = 12.5e9 / 8;
-	return 0;
-}
-
 static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = step_at(c, NB_WIDER, c->plan.inter_node_bw);
 	return 0;
 }
-
-
-/* ======================================================================== */
-/* cp2.*: the plan with context parallelism 2 in place of half the DP         */
-/* ======================================================================== */
-
-/* One quantity of the plan changed to cp x 2, dp / 2 (Megatron CP, REFERENCES.md §4.7);
- * NAN when dp is odd or the variant is not a valid plan. */
-static double cp2(struct calc_ctx *c, const char *name)
-{
-	if (c->plan.dp % 2)
-		return NAN;
-	char a[64], b[64];
-	snprintf(a, sizeof a, "parallel.cp=%d", c->plan.cp * 2);
-	snprintf(b, sizeof b, "parallel.dp=%d", c->plan.dp / 2);
-	const char *sets[] = {a, b, NULL};
-	struct calc_diag tmp = {0};
-	struct calc_ctx vc;
-	double x = NAN;
-	if (variant(c, sets, &vc, &tmp) == 0) {
-		struct calc_value v = {0};
-		if (calc_catalog_get(&vc, name, &v, &tmp) == 0)
-			x = v.num;
-		calc_ctx_free(&vc);
-	}
-	calc_diag_free(&tmp);
-	return x;
-}
-#define CP2(fn, name)                                                                  \
-	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
-	{                                                                                  \
-		v->num = cp2(c, name);                                                     \
-		return 0;                                                                  \
-	}
-CP2(q_cp2_bytes, "comm.cp.bytes")
-CP2(q_cp2_net, "comm.net.bytes")
-CP2(q_cp2_act, "memory.activations")
-CP2(q_cp2_total, "memory.total")
-CP2(q_cp2_time, "step.time")
 
 
 /* ======================================================================== */
@@ -568,11 +517,6 @@ static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 const struct calc_quantity calc_q_report[] = {
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
-	{"cp2.comm_bytes", "B", "CP bytes per GPU per step with cp x 2, dp / 2", q_cp2_bytes},
-	{"cp2.net_bytes", "B", "inter-node bytes per GPU per step with cp x 2, dp / 2", q_cp2_net},
-	{"cp2.activations", "B", "activations per GPU (worst stage) with cp x 2, dp / 2", q_cp2_act},
-	{"cp2.total", "B", "memory per GPU (worst stage) with cp x 2, dp / 2", q_cp2_total},
-	{"cp2.step_time", "s", "step time with cp x 2, dp / 2", q_cp2_time},
 	{"fp8.available", "1", "1 when the plan's GPU has FP8 tensor cores", q_fp8_avail},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
 	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
@@ -587,9 +531,6 @@ const struct calc_quantity calc_q_report[] = {
 	{"fp8.lm.fits", "1", "1 when every stage fits with fp8-lm", q_lm_fits},
 	{"network.tp_across_time", "s", "step time with TP over two nodes (t = 2 x GPUs per node, t x p kept; NaN: invalid)", q_tpx},
 	{"network.pp_across_time", "s", "step time with TP in one node and PP across nodes (t = GPUs per node, t x p kept)", q_ppx},
-	{"network.low_bw", "B/s", "the low end of the bandwidth sweeps: 12.5 Gb/s per GPU", q_low_bw},
-	{"network.tp_across_time_low", "s", "network.tp_across_time at 12.5 Gb/s per GPU", q_tpx_low},
-	{"network.pp_across_time_low", "s", "network.pp_across_time at 12.5 Gb/s per GPU", q_ppx_low},
 	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
 	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
 	{NULL, NULL, NULL, NULL},
