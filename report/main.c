@@ -26,6 +26,9 @@ static const char syntax_help[] =
 	"  `=EXPR |FORMAT`        a computed value: catalog names (trainplan get --list), numbers,\n"
 	"                         + - * / (× ÷), min max ceil floor round abs isfinite, < <= > >= == !=,\n"
 	"                         && || !, COND ? \"text\" : \"text\", EXPR with KEY=VALUE, ...\n"
+	"                         VALUE: a word (full, fp8-te) or an expression on the plan\n"
+	"                         (with cp=plan.cp*2, dp=plan.dp/2); valid with ... is 0 for a\n"
+	"                         variant the plan rejects, where a plain with is an error\n"
 	"                         FORMAT: GB GiB TB MB % ms s days x int billion, .N (decimals),\n"
 	"                         GB.2 (both), %.3g (printf); none = the unit's default\n"
 	"  ```calc                a table from the catalog (trainplan table --list):\n"
@@ -37,7 +40,12 @@ static const char syntax_help[] =
 	"  ## Heading {#ID}       a section's anchor (default: from its text); {-} leaves it unnumbered\n"
 	"  Table: Caption {#ID}   right after a table written in Markdown: its caption and id\n"
 	"  [](#ID)                a cross-reference: reads \"§4.2\", \"Figure 3\" or \"Table 2\"\n"
-	"  <!-- lint-ok -->       exempts its line from the lint (quoting a paper's numbers)\n";
+	"  <!-- lint-ok -->       exempts its line from the lint (quoting a paper's numbers)\n"
+	"  <!-- if EXPR -->       keeps what follows up to the next marker when EXPR holds;\n"
+	"  <!-- elif EXPR -->     then the first branch that holds, or <!-- else -->; close\n"
+	"  <!-- else -->          with <!-- end -->.  Alone on a line a marker takes the line,\n"
+	"  <!-- end -->           so whole paragraphs, list items, table rows and sections come\n"
+	"                         and go; inside a line it chooses words.  Blocks nest.\n";
 
 static void usage(FILE *f)
 {
