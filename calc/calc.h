@@ -354,6 +354,10 @@ struct calc_memory {
 int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct calc_diag *d);
 /* Activations of one layer for one micro-batch under the plan's tp/sp/cp/recompute. */
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out);
+/* The same under recomputation mode 'rc' instead of the plan's (none, selective, full:
+ * what each keeps is memory.c's act_layer comment).  Pure arithmetic, never fails. */
+void calc_memory_act_layer_mode(const struct calc_plan *plan, enum calc_recompute rc,
+                                struct calc_act_layer *out);
 /* Parameters one GPU of pipeline stage 'i' holds, one copy: TP shards the matrices and
  * the vocabulary; norms, row-parallel biases and learned positions stay replicated
  * (Megatron-LM).  'pr' comes from calc_model_params.  Pure arithmetic. */
