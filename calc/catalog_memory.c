@@ -17,7 +17,32 @@
 /* Catalog entries                                                           */
 /* ======================================================================== */
 
-#define WORST(c) (&(c)->mem->st[(c)->mem->worst])
+/* The plan's memory result, kept in the context's memory slot: computed once; after
+ * a failure the next use computes it again (and writes the same diagnostic). */
+struct mem_cache {
+	int have;
+	struct calc_memory m;
+};
+
+const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d)
+{
+	struct mem_cache *k = c->slot[CALC_SLOT_MEMORY];
+	if (!k) {
+		k = xmalloc(sizeof *k);
+		k->have = 0;
+		c->slot[CALC_SLOT_MEMORY] = k;
+		c->slot_free[CALC_SLOT_MEMORY] = free;
+	}
+	if (!k->have) {
+		if (calc_memory(&c->plan, &k->m, d) < 0)
+			return NULL;
+		k->have = 1;
+	}
+	return &k->m;
+}
+
+#define MEM(c) (&((struct mem_cache *)(c)->slot[CALC_SLOT_MEMORY])->m)
+#define WORST(c) (&MEM(c)->st[MEM(c)->worst])
 
 static int need_mem(struct calc_ctx *c, struct calc_diag *d)
 {
@@ -49,35 +74,35 @@ static int q_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	if (need_mem(c, d) < 0)
 		return -1;
-	v->num = c->mem->fits;
+	v->num = MEM(c)->fits;
 	return 0;
 }
 static int q_worst(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	if (need_mem(c, d) < 0)
 		return -1;
-	v->num = c->mem->worst;
+	v->num = MEM(c)->worst;
 	return 0;
 }
 static int q_states_total(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	if (need_mem(c, d) < 0)
 		return -1;
-	v->num = c->mem->states_total;
+	v->num = MEM(c)->states_total;
 	return 0;
 }
 static int q_min_gpus(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	if (need_mem(c, d) < 0)
 		return -1;
-	v->num = c->mem->states_min_gpus;
+	v->num = MEM(c)->states_min_gpus;
 	return 0;
 }
 static int q_min_gpus_nominal(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	if (need_mem(c, d) < 0)
 		return -1;
-	v->num = c->mem->states_min_gpus_nominal;
+	v->num = MEM(c)->states_min_gpus_nominal;
 	return 0;
 }
 static int q_act_layer(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
