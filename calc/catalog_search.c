@@ -18,6 +18,7 @@
 
 struct search_cache {
 	int failed;
+	int rows; /* 1: the result keeps every ranked row (keep_feasible, the Pareto set) */
 	struct calc_search_result r;
 };
 
@@ -28,14 +29,23 @@ static void cache_free(void *p)
 	free(sc);
 }
 
-const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d)
+/* The planner once per context.  Only the Pareto dataset needs every ranked row, kept
+ * and sorted at a cost of about a third of the search: the rest gets a search without
+ * them, and asking for rows after that runs the search again with them (same top,
+ * counts, axes and heatmap: keep_feasible only keeps rows). */
+static const struct calc_search_result *ctx_search(struct calc_ctx *c, int rows, struct calc_diag *d)
 {
 	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
+	if (sc && !sc->failed && rows && !sc->rows) {
+		cache_free(sc);
+		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
+	}
 	if (!sc) {
 		struct calc_search_opts o;
 		calc_search_opts_init(&o);
-		o.keep_feasible = 1;
+		o.keep_feasible = rows;
 		sc = xcalloc(1, sizeof *sc);
+		sc->rows = rows;
 		c->slot[CALC_SLOT_SEARCH] = sc;
 		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
 		sc->failed = calc_search(&c->plan, &o, &sc->r, d) < 0;
@@ -46,6 +56,11 @@ const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc
 		return NULL;
 	}
 	return &sc->r;
+}
+
+const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d)
+{
+	return ctx_search(c, 0, d);
 }
 
 static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
@@ -176,8 +191,16 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 TB(t_breakdown, calc_search_table_breakdown)
 TB(t_axes, calc_search_table_axes)
 TB(t_rejects, calc_search_table_rejects)
-TB(t_pareto, calc_search_table_pareto)
 TB(t_heatmap, calc_search_table_heatmap)
+
+static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = ctx_search(c, 1, d);
+	if (!r)
+		return -1;
+	calc_search_table_pareto(r, t);
+	return 0;
+}
 
 const struct calc_tabledef calc_t_search[] = {
 	{"search-top", "the best configurations of the planner (top 10 by step time)", "top=K (K <= 10)", t_top},
