@@ -354,6 +354,10 @@ struct calc_memory {
 int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct calc_diag *d);
 /* Activations of one layer for one micro-batch under the plan's tp/sp/cp/recompute. */
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out);
+/* The same under recomputation mode 'rc' instead of the plan's (none, selective, full:
+ * what each keeps is memory.c's act_layer comment).  Pure arithmetic, never fails. */
+void calc_memory_act_layer_mode(const struct calc_plan *plan, enum calc_recompute rc,
+                                struct calc_act_layer *out);
 /* Parameters one GPU of pipeline stage 'i' holds, one copy: TP shards the matrices and
  * the vocabulary; norms, row-parallel biases and learned positions stay replicated
  * (Megatron-LM).  'pr' comes from calc_model_params.  Pure arithmetic. */
@@ -442,18 +446,32 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 /* ======================================================================== */
 
 /*
- * An evaluation context: one plan plus caches of what has been computed for it,
- * so that evaluating many quantities of one plan computes each engine once.
+ * An evaluation context: one plan plus caches of what has been computed for it, so
+ * that evaluating many quantities of one plan computes each engine once and each
+ * quantity once.  Module caches live in the slots (filled by calc_ctx_memory,
+ * calc_ctx_step, calc_ctx_search ...); calc_catalog_get keeps every quantity's value,
+ * or its failure and diagnostics, by the quantity's position in the catalog.  A context
+ * belongs to one thread at a time; contexts of different plans are independent.
  */
-enum calc_slot { CALC_SLOT_PIPELINE, CALC_SLOT_COMM, CALC_SLOT_STEP, CALC_SLOT_SEARCH, CALC_SLOT_N };
+enum calc_slot {
+	CALC_SLOT_MEMORY,
+	CALC_SLOT_PIPELINE,
+	CALC_SLOT_COMM,
+	CALC_SLOT_STEP,
+	CALC_SLOT_SEARCH,
+	CALC_SLOT_N
+};
+struct calc_ctx_value;
 struct calc_ctx {
 	struct calc_plan plan;
-	int have_mem;
-	struct calc_memory *mem;              /* owned */
 	void *slot[CALC_SLOT_N];              /* module caches, owned */
 	void (*slot_free[CALC_SLOT_N])(void *);
+	struct calc_ctx_value *val;           /* value cache, one per quantity position; owned */
+	int nval;                             /* entries of val (0 until the first calc_catalog_get) */
 };
+/* Start a context for a copy of 'plan'; nothing is computed yet. */
 void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan);
+/* Release every cache; the context may be initialised again. */
 void calc_ctx_free(struct calc_ctx *c);
 /* The memory result of the context's plan, computed once. NULL after a diagnostic. */
 const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d);
@@ -495,13 +513,21 @@ extern const struct calc_tabledef calc_t_memory[], calc_t_pipeline[], calc_t_com
 extern const struct calc_tabledef calc_d_memory[], calc_d_pipeline[], calc_d_comm[],
 	calc_d_step[], calc_d_search[];
 
+/*
+ * Name lookup: a binary search over an index sorted by name that the first lookup builds
+ * (once per process, thread-safe).  Where two modules give one name, the first module of
+ * catalog.c's list wins.  NULL when there is no such entry.  The _at forms walk the
+ * entries by position (0, 1, ... until NULL), in module order.
+ */
 const struct calc_quantity *calc_catalog_quantity(const char *name);
 const struct calc_quantity *calc_catalog_quantity_at(int i);
 const struct calc_tabledef *calc_catalog_table(const char *name);
 const struct calc_tabledef *calc_catalog_table_at(int i);
 const struct calc_tabledef *calc_catalog_dataset(const char *name);
 const struct calc_tabledef *calc_catalog_dataset_at(int i);
-/* Evaluate one quantity by name (unknown names are an error listing close names). */
+/* Evaluate one quantity by name (unknown names are an error listing close names).  The
+ * first use in a context computes it; later uses return the cached value, or fail again
+ * with the same diagnostics.  Returns 0, or -1 after a diagnostic. */
 int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *out,
                      struct calc_diag *d);
 /* Build one table or dataset by name with arguments. */

@@ -9,10 +9,23 @@
 #include "calc.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- context */
+
+/*
+ * One cached evaluation of a quantity: the value, or the failure, and the diagnostics
+ * the evaluation wrote, which every later use of the quantity writes again.
+ */
+struct calc_ctx_value {
+	int state;            /* 0 not evaluated, 1 a value, -1 failed */
+	struct calc_value v;  /* the value (state 1) */
+	char *diag;           /* diagnostics of the evaluation, '\n'-terminated lines; owned */
+	size_t diag_len;      /* bytes of diag */
+	int diag_n;           /* messages in diag */
+};
 
 void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan)
 {
@@ -22,31 +35,13 @@ void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan)
 
 void calc_ctx_free(struct calc_ctx *c)
 {
-	free(c->mem);
 	for (int i = 0; i < CALC_SLOT_N; i++)
 		if (c->slot[i] && c->slot_free[i])
 			c->slot_free[i](c->slot[i]);
+	for (int i = 0; c->val && i < c->nval; i++)
+		free(c->val[i].diag);
+	free(c->val);
 	memset(c, 0, sizeof *c);
-}
-
-const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d)
-{
-	if (!c->have_mem) {
-		if (!c->mem)
-			c->mem = xmalloc(sizeof *c->mem);
-		if (calc_memory(&c->plan, c->mem, d) < 0)
-			return NULL;
-		c->have_mem = 1;
-	}
-	return c->mem;
-}
-
-const char *calc_args_get(const struct calc_args *a, const char *key)
-{
-	for (int i = 0; a && i < a->n; i++)
-		if (!strcmp(a->key[i], key))
-			return a->val[i];
-	return NULL;
 }
 
 /* ---------------------------------------------------------------- plan inputs */
@@ -180,53 +175,117 @@ static const struct calc_tabledef *const dmods[] = {calc_t_plan, calc_d_memory, 
                                                     calc_d_step, calc_d_search, calc_d_report, calc_d_validate};
 #define NMODS (int)(sizeof qmods / sizeof qmods[0])
 
-const struct calc_quantity *calc_catalog_quantity_at(int i)
+/*
+ * The index of the namespace, built once: every entry by position (module order) and
+ * the positions sorted by name (ties by position, so the first module wins as a scan
+ * in module order would).
+ */
+struct idx_name {
+	const char *name;
+	int pos;
+};
+struct idx_kind {
+	int n;
+	const void **at;        /* entry by position */
+	struct idx_name *byname; /* n, sorted by name then position */
+};
+static struct idx_kind idx_q, idx_t, idx_d;
+static pthread_once_t idx_once = PTHREAD_ONCE_INIT;
+
+static int cmp_name(const void *a, const void *b)
 {
+	const struct idx_name *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+	return r ? r : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void idx_fill(struct idx_kind *k, int n)
+{
+	k->n = n;
+	k->at = xcalloc((size_t)n + 1, sizeof *k->at);
+	k->byname = xcalloc((size_t)n + 1, sizeof *k->byname);
+}
+
+static void idx_sort(struct idx_kind *k)
+{
+	qsort(k->byname, (size_t)k->n, sizeof *k->byname, cmp_name);
+}
+
+static void tabs_index(struct idx_kind *k, const struct calc_tabledef *const *mods)
+{
+	int n = 0;
 	for (int m = 0; m < NMODS; m++)
-		for (int k = 0; qmods[m][k].name; k++)
-			if (i-- == 0)
-				return &qmods[m][k];
-	return NULL;
-}
-
-const struct calc_quantity *calc_catalog_quantity(const char *name)
-{
-	const struct calc_quantity *q;
-	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++)
-		if (!strcmp(q->name, name))
-			return q;
-	return NULL;
-}
-
-static const struct calc_tabledef *tab_at(const struct calc_tabledef *const *mods, int i)
-{
+		for (int j = 0; mods[m][j].name; j++)
+			n++;
+	idx_fill(k, n);
+	n = 0;
 	for (int m = 0; m < NMODS; m++)
-		for (int k = 0; mods[m][k].name; k++)
-			if (i-- == 0)
-				return &mods[m][k];
-	return NULL;
+		for (int j = 0; mods[m][j].name; j++, n++) {
+			k->at[n] = &mods[m][j];
+			k->byname[n].name = mods[m][j].name;
+			k->byname[n].pos = n;
+		}
+	idx_sort(k);
 }
 
-const struct calc_tabledef *calc_catalog_table_at(int i) { return tab_at(tmods, i); }
-const struct calc_tabledef *calc_catalog_dataset_at(int i) { return tab_at(dmods, i); }
-
-const struct calc_tabledef *calc_catalog_table(const char *name)
+static void idx_build(void)
 {
-	const struct calc_tabledef *t;
-	for (int i = 0; (t = calc_catalog_table_at(i)); i++)
-		if (!strcmp(t->name, name))
-			return t;
-	return NULL;
+	int n = 0;
+	for (int m = 0; m < NMODS; m++)
+		for (int j = 0; qmods[m][j].name; j++)
+			n++;
+	idx_fill(&idx_q, n);
+	n = 0;
+	for (int m = 0; m < NMODS; m++)
+		for (int j = 0; qmods[m][j].name; j++, n++) {
+			idx_q.at[n] = &qmods[m][j];
+			idx_q.byname[n].name = qmods[m][j].name;
+			idx_q.byname[n].pos = n;
+		}
+	idx_sort(&idx_q);
+	tabs_index(&idx_t, tmods);
+	tabs_index(&idx_d, dmods);
 }
 
-const struct calc_tabledef *calc_catalog_dataset(const char *name)
+/* Position of 'name' in kind 'k', or -1: the lowest position among equal names. */
+static int idx_find(const struct idx_kind *k, const char *name)
 {
-	const struct calc_tabledef *t;
-	for (int i = 0; (t = calc_catalog_dataset_at(i)); i++)
-		if (!strcmp(t->name, name))
-			return t;
-	return NULL;
+	int lo = 0, hi = k->n; /* first entry whose name is >= name */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(k->byname[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->n && !strcmp(k->byname[lo].name, name) ? k->byname[lo].pos : -1;
 }
+
+static const struct idx_kind *kind_of(int kind)
+{
+	pthread_once(&idx_once, idx_build);
+	return kind == 0 ? &idx_q : kind == 1 ? &idx_t : &idx_d;
+}
+
+static const void *entry_at(int kind, int i)
+{
+	const struct idx_kind *k = kind_of(kind);
+	return i >= 0 && i < k->n ? k->at[i] : NULL;
+}
+
+static const void *entry_named(int kind, const char *name)
+{
+	const struct idx_kind *k = kind_of(kind);
+	int i = idx_find(k, name);
+	return i < 0 ? NULL : k->at[i];
+}
+
+const struct calc_quantity *calc_catalog_quantity_at(int i) { return entry_at(0, i); }
+const struct calc_tabledef *calc_catalog_table_at(int i) { return entry_at(1, i); }
+const struct calc_tabledef *calc_catalog_dataset_at(int i) { return entry_at(2, i); }
+const struct calc_quantity *calc_catalog_quantity(const char *name) { return entry_named(0, name); }
+const struct calc_tabledef *calc_catalog_table(const char *name) { return entry_named(1, name); }
+const struct calc_tabledef *calc_catalog_dataset(const char *name) { return entry_named(2, name); }
 
 /* Names that share the prefix before the last dot, for "did you mean". */
 static void similar(const char *name, int kind, char *buf, size_t n)
@@ -253,9 +312,27 @@ static void similar(const char *name, int kind, char *buf, size_t n)
 	}
 }
 
+/* Append diagnostics text (whole lines) to 'd', as calc_error would have. */
+static void diag_replay(struct calc_diag *d, const char *text, size_t len, int n)
+{
+	if (!d || !len)
+		return;
+	if (d->len + len + 1 > d->cap) {
+		d->cap = (d->len + len + 1) * 2 + 64;
+		d->text = xrealloc(d->text, d->cap);
+	}
+	memcpy(d->text + d->len, text, len);
+	d->len += len;
+	d->text[d->len] = 0;
+	d->nerrors += n;
+}
+
 int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *out, struct calc_diag *d)
 {
-	const struct calc_quantity *q = calc_catalog_quantity(name);
+	const struct idx_kind *k = kind_of(0);
+	int i = idx_find(k, name);
+	const struct calc_quantity *q = i < 0 ? NULL : k->at[i];
+	struct calc_ctx_value *cv;
 	if (!q) {
 		char list[1024];
 		similar(name, 0, list, sizeof list);
@@ -266,7 +343,25 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 	}
 	out->num = NAN;
 	out->str = NULL;
-	return q->get(c, out, d);
+	if (!c->val) {
+		c->val = xcalloc((size_t)k->n, sizeof *c->val);
+		c->nval = k->n;
+	}
+	cv = &c->val[i];
+	if (cv->state == 0) {
+		struct calc_diag tmp = {0};
+		cv->v.num = NAN;
+		cv->v.str = NULL;
+		cv->state = q->get(c, &cv->v, &tmp) < 0 ? -1 : 1;
+		cv->diag = tmp.text;
+		cv->diag_len = tmp.len;
+		cv->diag_n = tmp.nerrors;
+	}
+	diag_replay(d, cv->diag, cv->diag_len, cv->diag_n);
+	if (cv->state < 0)
+		return -1;
+	*out = cv->v;
+	return 0;
 }
 
 int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const struct calc_args *a,

@@ -179,7 +179,8 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
                         double *headroom);
 
-/* The search result of a catalog context (default options), computed once. */
+/* The search result of a catalog context (default options), computed once; it keeps no
+ * rows (the search-pareto dataset gets a result that does).  NULL after a diagnostic. */
 const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d);
 
 /* Fill tables from a result: the top K with breakdowns, the runner-ups, the reject

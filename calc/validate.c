@@ -233,17 +233,30 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 /* ---------------------------------------------------------------- catalog */
 
 /* The rows start from the built-in default plan, not from the context's plan, so one
- * evaluation serves every plan of a process: it is kept here. */
-static int summary(struct calc_validation *s, struct calc_diag *d)
+ * evaluation serves every plan of a process: its summary and its table are kept here,
+ * and the table is handed out as a copy. */
+static int summary(struct calc_validation *s, struct calc_table *out, struct calc_diag *d)
 {
 	static struct calc_validation cached;
+	static struct calc_table table;
 	static int done;
 	if (!done) {
-		if (calc_validate(NULL, 0, NULL, &cached, d) < 0)
+		if (calc_validate(NULL, 0, &table, &cached, d) < 0)
 			return -1;
 		done = 1;
 	}
-	*s = cached;
+	if (s)
+		*s = cached;
+	if (out) {
+		*out = table;
+		out->cells = xcalloc((size_t)table.nrows * table.ncols, sizeof *out->cells);
+		out->caprows = table.nrows;
+		for (int i = 0; i < table.nrows * table.ncols; i++) {
+			out->cells[i].v = table.cells[i].v;
+			out->cells[i].s = table.cells[i].s ? xstrdup(table.cells[i].s) : NULL;
+		}
+		out->note = table.note ? xstrdup(table.note) : NULL;
+	}
 	return 0;
 }
 
@@ -251,7 +264,7 @@ static int summary(struct calc_validation *s, struct calc_diag *d)
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
 	{                                                                                 \
 		struct calc_validation s;                                                 \
-		if (summary(&s, d) < 0)                                                   \
+		if (summary(&s, NULL, d) < 0)                                             \
 			return -1;                                                            \
 		v->num = (expr);                                                          \
 		return 0;                                                                 \
@@ -263,7 +276,7 @@ QV(q_max, s.max_abs)
 
 static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
-	return calc_validate(NULL, 0, t, NULL, d);
+	return summary(NULL, t, d);
 }
 
 const struct calc_quantity calc_q_validate[] = {

@@ -1,0 +1,197 @@
+/*
+ * catalog_comm.c -- the catalog entries of the communication engine (comm.c): bytes,
+ * times and network tiers per parallel dimension, the `comm` table and the comm-vs-tp
+ * dataset.
+ *
+ * Collective sizes and times are comm.c's (NCCL bus-byte accounting, nccl-tests
+ * PERFORMANCE.md; Megatron-LM and ZeRO message sizes); the exposed times of the `comm`
+ * table come from the step engine (step.c) through the context's cached step.
+ */
+#include "calc.h"
+#include "comm.h"
+#include "step.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ catalog */
+
+static const struct calc_comm *ctx_comm(struct calc_ctx *c)
+{
+	if (!c->slot[CALC_SLOT_COMM]) {
+		struct calc_comm *cm = xmalloc(sizeof *cm);
+		calc_comm(&c->plan, cm);
+		c->slot[CALC_SLOT_COMM] = cm;
+		c->slot_free[CALC_SLOT_COMM] = free;
+	}
+	return c->slot[CALC_SLOT_COMM];
+}
+
+#define QBYTES(fn, D)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		o->num = ctx_comm(c)->dim[D].bytes;                                        \
+		return 0;                                                                  \
+	}
+#define QTIME(fn, D)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		o->num = ctx_comm(c)->dim[D].time;                                         \
+		return 0;                                                                  \
+	}
+#define QTIER(fn, D)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		o->num = ctx_comm(c)->dim[D].group.tier;                                   \
+		o->str = calc_tier_name(ctx_comm(c)->dim[D].group.tier);                   \
+		return 0;                                                                  \
+	}
+QBYTES(q_tp_bytes, CALC_DIM_TP)
+QBYTES(q_cp_bytes, CALC_DIM_CP)
+QBYTES(q_pp_bytes, CALC_DIM_PP)
+QBYTES(q_dp_bytes, CALC_DIM_DP)
+QTIME(q_tp_time, CALC_DIM_TP)
+QTIME(q_cp_time, CALC_DIM_CP)
+QTIME(q_pp_time, CALC_DIM_PP)
+QTIME(q_dp_time, CALC_DIM_DP)
+QTIER(q_tp_tier, CALC_DIM_TP)
+QTIER(q_cp_tier, CALC_DIM_CP)
+QTIER(q_pp_tier, CALC_DIM_PP)
+QTIER(q_dp_tier, CALC_DIM_DP)
+
+static int q_total(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->bytes_total;
+	return 0;
+}
+
+static int q_net(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->net_bytes_total;
+	return 0;
+}
+
+static int q_p2p(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->p2p;
+	return 0;
+}
+
+static int q_tp_layer(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->tp_layer_f + ctx_comm(c)->tp_layer_b;
+	return 0;
+}
+
+const struct calc_quantity calc_q_comm[] = {
+	{"comm.tp.bytes", "B", "bytes one GPU sends per step for tensor parallelism (NCCL bus bytes)", q_tp_bytes},
+	{"comm.cp.bytes", "B", "bytes one GPU sends per step for context parallelism (K/V exchange)", q_cp_bytes},
+	{"comm.pp.bytes", "B", "bytes one GPU of a middle stage sends per step between pipeline stages", q_pp_bytes},
+	{"comm.dp.bytes", "B", "bytes one GPU sends per step for the gradient reduction (DP x CP, ZeRO)", q_dp_bytes},
+	{"comm.total.bytes", "B", "bytes one GPU sends per step, all dimensions", q_total},
+	{"comm.net.bytes", "B", "bytes one GPU sends per step over the inter-node network", q_net},
+	{"comm.tp.time", "s", "time of the TP collectives per step if none overlapped", q_tp_time},
+	{"comm.cp.time", "s", "time of the CP collectives per step if none overlapped", q_cp_time},
+	{"comm.pp.time", "s", "time of all pipeline sends of one GPU per step", q_pp_time},
+	{"comm.dp.time", "s", "time of the gradient reduction per step if not overlapped", q_dp_time},
+	{"comm.tp.layer_time", "s", "TP collectives of one layer for one micro-batch (forward + backward)", q_tp_layer},
+	{"comm.pp.p2p_time", "s", "one activation send between adjacent stages", q_p2p},
+	{"comm.tp.tier", "", "network tier the TP group uses (NVLink or network)", q_tp_tier},
+	{"comm.cp.tier", "", "network tier the CP group uses", q_cp_tier},
+	{"comm.pp.tier", "", "slowest network tier a pipeline send crosses", q_pp_tier},
+	{"comm.dp.tier", "", "network tier of the gradient-reduction group", q_dp_tier},
+	{0},
+};
+
+/* The `trainplan comm` table: one row per dimension. */
+static int t_comm(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                  struct calc_diag *d)
+{
+	const struct calc_comm *cm = ctx_comm(c);
+	const struct calc_step *st = calc_ctx_step(c, d);
+	int cd, cc, cn, cg, ct, cb, cnb, ctime, cexp;
+
+	if (!st)
+		return -1;
+	calc_table_init(t, "comm", "Communication per GPU per step, by parallel dimension and network tier");
+	cd = calc_table_col(t, "dimension", "", CALC_D_TEXT, 0);
+	cc = calc_table_col(t, "collective", "", CALC_D_TEXT, 0);
+	cn = calc_table_col(t, "group", "1", CALC_D_INT, 0);
+	cg = calc_table_col(t, "per node", "1", CALC_D_INT, 0);
+	ct = calc_table_col(t, "tier", "", CALC_D_TEXT, 0);
+	cb = calc_table_col(t, "bytes", "B", CALC_D_GB, 2);
+	cnb = calc_table_col(t, "network bytes", "B", CALC_D_GB, 2);
+	ctime = calc_table_col(t, "time", "s", CALC_D_MS, 1);
+	cexp = calc_table_col(t, "exposed", "s", CALC_D_MS, 1);
+	for (int i = 0; i < CALC_DIM_N; i++) {
+		const struct calc_comm_dim *x = &cm->dim[i];
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cd, calc_dim_name((enum calc_dim)i));
+		calc_table_str(t, r, cc, x->collective);
+		calc_table_num(t, r, cn, x->group.size);
+		calc_table_num(t, r, cg, x->group.per_node);
+		calc_table_str(t, r, ct, x->group.size > 1 ? calc_tier_name(x->group.tier) : "-");
+		calc_table_num(t, r, cb, x->bytes);
+		calc_table_num(t, r, cnb, x->net_bytes);
+		calc_table_num(t, r, ctime, x->time);
+		calc_table_num(t, r, cexp, st->exposed[i]);
+	}
+	calc_table_note(t, "Bytes are what one GPU sends per step in NCCL bus-byte accounting "
+	                   "(all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n of the message; "
+	                   "nccl-tests PERFORMANCE.md); PP counts a middle stage (activations forward, "
+	                   "gradients back).  Exposed: the part on the critical path of the step.");
+	return 0;
+}
+
+const struct calc_tabledef calc_t_comm[] = {
+	{"comm", "bytes and time per GPU per step, by dimension and network tier", "", t_comm},
+	{0},
+};
+
+/* comm-vs-tp: TP traffic per GPU per step for TP = 1 .. 64, DP shrinking to keep the
+ * GPU count; the group leaves the node where TP exceeds gpus_per_node. */
+static int d_comm_vs_tp(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                        struct calc_diag *d)
+{
+	int ctp, cnode, ccross, cb, cnb, ctime, clayer;
+	int gpus = calc_plan_gpus(&c->plan);
+	struct calc_plan *p = xmalloc(sizeof *p);
+
+	calc_table_init(t, "comm-vs-tp", "TP bytes and time per GPU per step against the TP degree");
+	ctp = calc_table_col(t, "tp", "1", CALC_D_INT, 0);
+	cnode = calc_table_col(t, "gpus_per_node", "1", CALC_D_INT, 0);
+	ccross = calc_table_col(t, "crosses_nodes", "1", CALC_D_INT, 0);
+	cb = calc_table_col(t, "tp_bytes", "B", CALC_D_GB, 2);
+	cnb = calc_table_col(t, "tp_net_bytes", "B", CALC_D_GB, 2);
+	ctime = calc_table_col(t, "tp_time", "s", CALC_D_S, 3);
+	clayer = calc_table_col(t, "tp_layer_time", "s", CALC_D_MS, 3);
+	for (int tp = 1; tp <= 64; tp *= 2) {
+		struct calc_comm cm;
+		int rest = c->plan.pp * (c->plan.cp > 0 ? c->plan.cp : 1) * tp;
+		int r;
+		if (rest > gpus)
+			break;
+		*p = c->plan;
+		p->tp = tp;
+		p->dp = gpus / rest;
+		calc_comm(p, &cm);
+		r = calc_table_row(t);
+		calc_table_num(t, r, ctp, tp);
+		calc_table_num(t, r, cnode, p->gpus_per_node);
+		calc_table_num(t, r, ccross, cm.dim[CALC_DIM_TP].group.tier == CALC_TIER_NET);
+		calc_table_num(t, r, cb, cm.dim[CALC_DIM_TP].bytes);
+		calc_table_num(t, r, cnb, cm.dim[CALC_DIM_TP].net_bytes);
+		calc_table_num(t, r, ctime, cm.dim[CALC_DIM_TP].time);
+		calc_table_num(t, r, clayer, cm.tp_layer_f + cm.tp_layer_b);
+	}
+	free(p);
+	calc_table_note(t, "DP = GPUs / (TP x PP x CP) for each row; TP groups are innermost, so a "
+	                   "TP group larger than a node crosses the network (hierarchical all-reduce).");
+	return 0;
+}
+
+const struct calc_tabledef calc_d_comm[] = {
+	{"comm-vs-tp", "TP bytes and time per GPU per step vs TP degree 1-64, NVLink/network boundary marked",
+	 "", d_comm_vs_tp},
+	{0},
+};

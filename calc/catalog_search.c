@@ -1,0 +1,217 @@
+/*
+ * catalog_search.c -- the catalog entries of the planner (search.c): the best
+ * configuration's quantities, the search tables and datasets.
+ *
+ * The planner's grid, rejection rules and ranking are search.c's; the planner runs
+ * once per context with the default options (calc_ctx_search).
+ */
+#include "calc.h"
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================== */
+/* Catalog                                                                   */
+/* ======================================================================== */
+
+struct search_cache {
+	int failed;
+	int rows; /* 1: the result keeps every ranked row (keep_feasible, the Pareto set) */
+	struct calc_search_result r;
+};
+
+static void cache_free(void *p)
+{
+	struct search_cache *sc = p;
+	calc_search_free(&sc->r);
+	free(sc);
+}
+
+/* The planner once per context.  Only the Pareto dataset needs every ranked row, kept
+ * and sorted at a cost of about a third of the search: the rest gets a search without
+ * them, and asking for rows after that runs the search again with them (same top,
+ * counts, axes and heatmap: keep_feasible only keeps rows). */
+static const struct calc_search_result *ctx_search(struct calc_ctx *c, int rows, struct calc_diag *d)
+{
+	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
+	if (sc && !sc->failed && rows && !sc->rows) {
+		cache_free(sc);
+		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
+	}
+	if (!sc) {
+		struct calc_search_opts o;
+		calc_search_opts_init(&o);
+		o.keep_feasible = rows;
+		sc = xcalloc(1, sizeof *sc);
+		sc->rows = rows;
+		c->slot[CALC_SLOT_SEARCH] = sc;
+		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
+		sc->failed = calc_search(&c->plan, &o, &sc->r, d) < 0;
+		if (sc->failed)
+			return NULL;
+	} else if (sc->failed) {
+		calc_error(d, c->plan.file, 0, "the search of this plan failed");
+		return NULL;
+	}
+	return &sc->r;
+}
+
+const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d)
+{
+	return ctx_search(c, 0, d);
+}
+
+static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r)
+		return NULL;
+	if (r->ntop < 1 && r->measured == 0) {
+		calc_error(d, c->plan.file, 0, "search: none of %lld configurations is valid (trainplan table "
+		           "search-rejects gives the reasons)", r->evaluated);
+		return NULL;
+	}
+	if (r->ntop < 1) {
+		calc_error(d, c->plan.file, 0, "search: no configuration of %lld fits in memory", r->evaluated);
+		return NULL;
+	}
+	return &r->top[0];
+}
+
+#define QB(fn, expr)                                                                    \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_top *b = need_best(c, d);                          \
+		if (!b)                                                                 \
+			return -1;                                                      \
+		v->num = (expr);                                                        \
+		return 0;                                                               \
+	}
+#define QBS(fn, expr)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_top *b = need_best(c, d);                          \
+		if (!b)                                                                 \
+			return -1;                                                      \
+		v->num = NAN;                                                           \
+		v->str = (expr);                                                        \
+		return 0;                                                               \
+	}
+QB(q_tp, b->r.c.tp)
+QB(q_pp, b->r.c.pp)
+QB(q_dp, b->r.c.dp)
+QB(q_cp, b->r.c.cp)
+QB(q_vpp, b->r.c.vpp)
+QB(q_mb, b->r.c.micro_batch)
+QBS(q_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
+QB(q_zero, b->r.c.zero)
+QBS(q_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
+QBS(q_sp, b->r.c.sp ? "yes" : "no")
+QB(q_time, b->r.step_time)
+QB(q_time_sim, b->sim_ok ? b->sim_time : NAN)
+QB(q_mfu, b->r.mfu)
+QB(q_memory, b->r.memory)
+QB(q_headroom, b->r.headroom)
+QB(q_cost, b->r.cost)
+
+#define QR(fn, expr)                                                                    \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_result *r = calc_ctx_search(c, d);                 \
+		if (!r)                                                                 \
+			return -1;                                                      \
+		v->num = (double)(expr);                                                \
+		return 0;                                                               \
+	}
+QR(q_evaluated, r->evaluated)
+QR(q_ranked, r->ranked)
+QR(q_rejected, r->evaluated - r->ranked)
+QR(q_rej_memory, r->rejected[CALC_REJ_MEMORY])
+
+const struct calc_quantity calc_q_search[] = {
+	{"search.best.tp", "1", "tensor-parallel degree of the best configuration", q_tp},
+	{"search.best.pp", "1", "pipeline stages of the best configuration", q_pp},
+	{"search.best.dp", "1", "data-parallel degree of the best configuration", q_dp},
+	{"search.best.cp", "1", "context-parallel degree of the best configuration", q_cp},
+	{"search.best.vpp", "1", "model chunks per stage of the best configuration (interleaved)", q_vpp},
+	{"search.best.micro_batch", "1", "micro-batch size of the best configuration [sequences]", q_mb},
+	{"search.best.recompute", "", "activation recomputation of the best configuration", q_rc},
+	{"search.best.sp", "", "sequence parallelism of the best configuration", q_sp},
+	{"search.best.zero", "1", "ZeRO stage of the best configuration", q_zero},
+	{"search.best.schedule", "", "pipeline schedule of the best configuration", q_sched},
+	{"search.best.step_time", "s", "step time of the best configuration (closed-form bubble)", q_time},
+	{"search.best.step_time_sim", "s", "step time of the best configuration with the pipeline simulator",
+	 q_time_sim},
+	{"search.best.mfu", "1", "MFU of the best configuration", q_mfu},
+	{"search.best.memory", "B", "memory per GPU of the best configuration's worst stage", q_memory},
+	{"search.best.headroom", "B", "usable memory minus the best configuration's worst stage", q_headroom},
+	{"search.best.cost", "currency", "run cost of the best configuration for the token budget", q_cost},
+	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
+	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
+	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},
+	{"search.rejected_memory", "1", "valid configurations that do not fit in memory", q_rej_memory},
+	{NULL, NULL, NULL, NULL},
+};
+
+/* top=K limits the rows (at most the cached K). */
+static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	const char *k = calc_args_get(a, "top");
+	if (!r)
+		return -1;
+	calc_search_table_top(r, t);
+	if (k) {
+		char *end;
+		long n = strtol(k, &end, 10);
+		/* strtol, not atoi: "3x" was read as 3 and 10^20 overflowed; above 10 (the
+		 * rows the planner keeps) was cut to 10 without a word */
+		if (end == k || *end || n < 1 || n > 10)
+			return calc_error(d, NULL, 0, "search-top: top=%s: expected an integer 1 .. 10", k);
+		if (n < t->nrows) {
+			for (int i = n * t->ncols; i < t->nrows * t->ncols; i++)
+				free(t->cells[i].s), t->cells[i].s = NULL;
+			t->nrows = n;
+		}
+	}
+	return 0;
+}
+
+#define TB(fn, call)                                                                              \
+	static int fn(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d) \
+	{                                                                                         \
+		const struct calc_search_result *r = calc_ctx_search(c, d);                           \
+		if (!r)                                                                           \
+			return -1;                                                                \
+		call(r, t);                                                                       \
+		return 0;                                                                         \
+	}
+TB(t_breakdown, calc_search_table_breakdown)
+TB(t_axes, calc_search_table_axes)
+TB(t_rejects, calc_search_table_rejects)
+TB(t_heatmap, calc_search_table_heatmap)
+
+static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = ctx_search(c, 1, d);
+	if (!r)
+		return -1;
+	calc_search_table_pareto(r, t);
+	return 0;
+}
+
+const struct calc_tabledef calc_t_search[] = {
+	{"search-top", "the best configurations of the planner (top 10 by step time)", "top=K (K <= 10)", t_top},
+	{"search-breakdown", "step time breakdown of the top configurations", "", t_breakdown},
+	{"search-axes", "the runner-up on each axis (without PP, with ZeRO-3, per schedule ...)", "", t_axes},
+	{"search-rejects", "configurations of the planner's grid by outcome and reject reason", "", t_rejects},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct calc_tabledef calc_d_search[] = {
+	{"search-pareto", "memory vs step time of every configuration that fits, frontier marked", "", t_pareto},
+	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
+	{NULL, NULL, NULL, NULL},
+};

@@ -1,0 +1,354 @@
+/*
+ * catalog_step.c -- the catalog entries of the step engine (step.c): step time and its
+ * parts, MFU/HFU, throughput, run time and cost, the step tables and the step-breakdown
+ * and interconnect-sweep datasets.
+ *
+ * FLOPs, op times and the step time are step.c's (Korthikanti et al. 2022 App. A,
+ * Narayanan et al. 2021 Eq. 3-4, PaLM §4); the plan's step is computed once per context
+ * (calc_ctx_step).
+ */
+#include "calc.h"
+#include "step.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ catalog */
+
+struct step_cache {
+	int failed;
+	struct calc_step st;
+};
+
+const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d)
+{
+	struct step_cache *sc = c->slot[CALC_SLOT_STEP];
+	if (!sc) {
+		sc = xcalloc(1, sizeof *sc);
+		sc->failed = calc_step(&c->plan, &sc->st, d) < 0;
+		c->slot[CALC_SLOT_STEP] = sc;
+		c->slot_free[CALC_SLOT_STEP] = free;
+		if (sc->failed)
+			return NULL;
+	} else if (sc->failed) {
+		calc_error(d, c->plan.file, 0, "the step time of this plan could not be computed");
+		return NULL;
+	}
+	return &sc->st;
+}
+
+#define Q(fn, expr)                                                                    \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)    \
+	{                                                                              \
+		const struct calc_step *st = calc_ctx_step(c, d);                          \
+		if (!st)                                                                   \
+			return -1;                                                         \
+		o->num = (expr);                                                           \
+		return 0;                                                                  \
+	}
+Q(q_time, st->time)
+Q(q_makespan, st->makespan)
+Q(q_compute, st->compute)
+Q(q_recompute, st->recompute)
+Q(q_tp_comm, st->tp_comm)
+Q(q_bubble, st->bubble)
+Q(q_bubble_frac, st->bubble / st->time)
+Q(q_dp_exposed, st->dp_exposed)
+Q(q_optimizer, st->optimizer)
+Q(q_mfu, st->mfu)
+Q(q_mfu_fp8, st->mfu_fp8)
+Q(q_hfu, st->hfu)
+Q(q_model_tflops, st->model_tflops)
+Q(q_hw_tflops, st->hw_tflops)
+Q(q_tokens_per_s, st->tokens_per_s)
+Q(q_model_flops, st->flops.model)
+Q(q_hw_flops, st->flops.hardware)
+Q(q_flops_token, st->flops.per_token)
+Q(q_peak, st->peak)
+Q(q_layer_f, st->layer.f)
+Q(q_layer_b, st->layer.b + st->layer.w)
+Q(q_steps, st->steps)
+Q(q_run_time, st->run_time)
+Q(q_days, st->run_time / 86400)
+Q(q_gpu_hours, st->gpu_hours)
+Q(q_cost, st->cost)
+Q(q_pp_exposed, st->exposed[CALC_DIM_PP])
+
+const struct calc_quantity calc_q_step[] = {
+	{"step.time", "s", "time of one optimizer step", q_time},
+	{"step.makespan", "s", "pipeline part of the step (compute, recompute, TP/CP comm, bubble)", q_makespan},
+	{"step.compute", "s", "forward + backward compute of the critical stage per step", q_compute},
+	{"step.recompute", "s", "activation recomputation per step", q_recompute},
+	{"step.tp_comm", "s", "exposed TP + CP collectives per step", q_tp_comm},
+	{"step.bubble_time", "s", "pipeline idle time of the critical stage per step", q_bubble},
+	{"step.bubble_fraction", "1", "pipeline idle share of the step", q_bubble_frac},
+	{"step.dp_exposed", "s", "gradient reduction not hidden behind the backward", q_dp_exposed},
+	{"step.pp_exposed", "s", "pipeline sends on the fill and drain path", q_pp_exposed},
+	{"step.optimizer", "s", "optimizer step", q_optimizer},
+	{"step.mfu", "1", "model FLOPs utilisation (PaLM §4), against the dense BF16 peak", q_mfu},
+	{"step.mfu_fp8", "1", "FP8 recipes: model FLOPs utilisation against the dense FP8 peak (else 0)", q_mfu_fp8},
+	{"step.hfu", "1", "hardware FLOPs utilisation (incl. recomputation), against the dense BF16 peak", q_hfu},
+	{"step.model_tflops_per_gpu", "FLOP/s", "model FLOPs per second per GPU", q_model_tflops},
+	{"step.hardware_tflops_per_gpu", "FLOP/s", "hardware FLOPs per second per GPU", q_hw_tflops},
+	{"step.tokens_per_s", "tokens/s", "tokens per second of the whole job", q_tokens_per_s},
+	{"step.model_flops", "FLOP", "model FLOPs per step, all GPUs (Korthikanti 2022 Eq. 7)", q_model_flops},
+	{"step.hardware_flops", "FLOP", "hardware FLOPs per step, all GPUs (Eq. 8 / Narayanan Eq. 3)", q_hw_flops},
+	{"step.flops_per_token", "FLOP", "model FLOPs per token", q_flops_token},
+	{"step.peak_flops", "FLOP/s", "dense BF16 tensor peak of one GPU the MFU is measured against", q_peak},
+	{"step.layer_forward", "s", "forward of one layer for one micro-batch (compute only)", q_layer_f},
+	{"step.layer_backward", "s", "backward of one layer for one micro-batch (B + W, compute only)", q_layer_b},
+	{"run.steps", "1", "optimizer steps for the token budget", q_steps},
+	{"run.time", "s", "wall-clock time of the run", q_run_time},
+	{"run.days", "days", "wall-clock time of the run in days", q_days},
+	{"run.gpu_hours", "GPU-h", "GPU-hours of the run", q_gpu_hours},
+	{"run.cost", "currency", "cost of the run at cluster.gpu_hour_cost", q_cost},
+	{0},
+};
+
+/* The `trainplan step` breakdown. */
+static int t_step(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                  struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	static const char *const names[] = {"compute (forward + backward)", "recomputation",
+	                                    "TP/CP communication (exposed)", "pipeline bubble",
+	                                    "DP communication (exposed)", "optimizer step", "step"};
+	double v[7];
+	int cn, ct, cs;
+
+	if (!st)
+		return -1;
+	v[0] = st->compute;
+	v[1] = st->recompute;
+	v[2] = st->tp_comm;
+	v[3] = st->bubble;
+	v[4] = st->dp_exposed;
+	v[5] = st->optimizer;
+	v[6] = st->time;
+	calc_table_init(t, "step", "Step time breakdown of one GPU of the critical pipeline stage");
+	cn = calc_table_col(t, "component", "", CALC_D_TEXT, 0);
+	ct = calc_table_col(t, "time", "s", CALC_D_MS, 1);
+	cs = calc_table_col(t, "share", "1", CALC_D_PCT, 1);
+	for (int i = 0; i < 7; i++) {
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cn, names[i]);
+		calc_table_num(t, r, ct, v[i]);
+		calc_table_num(t, r, cs, v[i] / st->time);
+	}
+	calc_table_note(t, "Op times are rooflines (GEMMs and attention core at efficiency.gemm / "
+	                   "efficiency.attention of the dense peak, GEMMs less tile and wave quantization, "
+	                   "memory-bound ops at HBM bandwidth); the bubble comes from the pipeline simulator.");
+	return 0;
+}
+
+/* Throughput and run totals. */
+static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                          struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	int cq, cv, cu;
+	struct {
+		const char *name, *unit;
+		double v;
+	} rows[12];
+	int n = 0;
+
+	if (!st)
+		return -1;
+#define ROW(nm, u, x) (rows[n].name = nm, rows[n].unit = u, rows[n].v = (x), n++)
+	ROW("step.time", "s", st->time);
+	ROW("step.mfu", "%", 100 * st->mfu);
+	ROW("step.hfu", "%", 100 * st->hfu);
+	if (st->mfu_fp8 > 0)
+		ROW("step.mfu_fp8", "%", 100 * st->mfu_fp8);
+	ROW("step.model_tflops_per_gpu", "TFLOP/s", st->model_tflops / 1e12);
+	ROW("step.hardware_tflops_per_gpu", "TFLOP/s", st->hw_tflops / 1e12);
+	ROW("step.peak_flops", "TFLOP/s", st->peak / 1e12);
+	ROW("step.tokens_per_s", "tokens/s", st->tokens_per_s);
+	ROW("run.steps", "steps", st->steps);
+	ROW("run.days", "days", st->run_time / 86400);
+	ROW("run.gpu_hours", "GPU-hours", st->gpu_hours);
+	ROW("run.cost", "currency", st->cost);
+#undef ROW
+	calc_table_init(t, "step-summary", "Throughput, utilisation and run totals");
+	cq = calc_table_col(t, "quantity", "", CALC_D_TEXT, 0);
+	cv = calc_table_col(t, "value", "", CALC_D_NUM, 4);
+	cu = calc_table_col(t, "unit", "", CALC_D_TEXT, 0);
+	for (int i = 0; i < n; i++) {
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cq, rows[i].name);
+		calc_table_num(t, r, cv, rows[i].v);
+		calc_table_str(t, r, cu, rows[i].unit);
+	}
+	{
+		char note[512];
+		snprintf(note, sizeof note, "%s HFU counts recomputation %s.",
+		         st->mfu_fp8 > 0 ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
+		                           "(no-sparsity) BF16 peak (REFERENCES.md §6); step.mfu_fp8 measures the same "
+		                           "model FLOPs against the dense FP8 peak the layer GEMMs run at."
+		                         : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
+		                           "dense (no-sparsity) BF16 tensor peak (REFERENCES.md §6).",
+		         c->plan.hfu_count == CALC_HFU_KOR22
+		             ? "by Korthikanti 2022 Eq. 8 / Narayanan 2021 Eq. 3 (efficiency.hfu_count = kor22-eq8)"
+		             : "as executed (efficiency.hfu_count = executed)");
+		calc_table_note(t, note);
+	}
+	return 0;
+}
+
+const struct calc_tabledef calc_t_step[] = {
+	{"step", "step time breakdown: compute, recompute, TP comm, bubble, DP comm, optimizer", "", t_step},
+	{"step-summary", "MFU, HFU, TFLOP/s per GPU, tokens/s, run days, GPU-hours and cost", "", t_step_summary},
+	{0},
+};
+
+/* A copy of 'base' with another (tp, pp), DP filling the GPUs, stages even.  Returns 0
+ * when the variant is a valid plan. */
+static int variant(const struct calc_plan *base, int tp, int pp, struct calc_plan *v)
+{
+	struct calc_diag d = {0};
+	int gpus = calc_plan_gpus(base), cp = base->cp > 0 ? base->cp : 1, rc;
+
+	if (tp < 1 || pp < 1 || (long)tp * pp * cp > gpus || gpus % (tp * pp * cp) || pp > CALC_MAX_STAGES)
+		return -1;
+	*v = *base;
+	v->tp = tp;
+	v->pp = pp;
+	v->dp = gpus / (tp * pp * cp);
+	v->uneven_stages = 0;
+	memset(v->layers_per_stage, 0, sizeof v->layers_per_stage);
+	for (int i = 0; i < pp; i++)
+		v->layers_per_stage[i] = v->model.layers / pp + (i < v->model.layers % pp);
+	if (v->schedule == CALC_SCHED_INTERLEAVED && pp == 1)
+		v->schedule = CALC_SCHED_1F1B;
+	rc = calc_plan_validate(v, &d);
+	calc_diag_free(&d);
+	return rc;
+}
+
+/* step-breakdown: stacked components for a few splits around the plan's. */
+static int d_step_breakdown(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                            struct calc_diag *d)
+{
+	const struct calc_plan *p = &c->plan;
+	int cand[][2] = {{p->tp, p->pp},     {p->tp / 2, p->pp * 2}, {p->tp * 2, p->pp / 2},
+	                 {p->tp, p->pp * 2}, {p->tp, p->pp / 2},     {p->tp / 2, p->pp},
+	                 {p->tp * 2, p->pp}};
+	struct calc_plan *v = xmalloc(sizeof *v);
+	struct calc_step *st = xmalloc(sizeof *st);
+	int cl, ctp, cpp, cdp, cc, cr, ctc, cb, cdx, co, ctm, cm;
+
+	calc_table_init(t, "step-breakdown", "Step time components for candidate splits of the same GPUs");
+	cl = calc_table_col(t, "split", "", CALC_D_TEXT, 0);
+	ctp = calc_table_col(t, "tp", "1", CALC_D_INT, 0);
+	cpp = calc_table_col(t, "pp", "1", CALC_D_INT, 0);
+	cdp = calc_table_col(t, "dp", "1", CALC_D_INT, 0);
+	cc = calc_table_col(t, "compute", "s", CALC_D_S, 3);
+	cr = calc_table_col(t, "recompute", "s", CALC_D_S, 3);
+	ctc = calc_table_col(t, "tp_comm", "s", CALC_D_S, 3);
+	cb = calc_table_col(t, "bubble", "s", CALC_D_S, 3);
+	cdx = calc_table_col(t, "dp_exposed", "s", CALC_D_S, 3);
+	co = calc_table_col(t, "optimizer", "s", CALC_D_S, 3);
+	ctm = calc_table_col(t, "time", "s", CALC_D_S, 3);
+	cm = calc_table_col(t, "mfu", "1", CALC_D_PCT, 1);
+	for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+		char label[48];
+		int r, dup = 0;
+		for (size_t j = 0; j < i; j++)
+			dup |= cand[j][0] == cand[i][0] && cand[j][1] == cand[i][1];
+		if (dup || variant(p, cand[i][0], cand[i][1], v) < 0)
+			continue;
+		if (calc_step(v, st, d) < 0) {
+			free(v);
+			free(st);
+			return -1;
+		}
+		snprintf(label, sizeof label, "TP%d PP%d DP%d", v->tp, v->pp, v->dp);
+		r = calc_table_row(t);
+		calc_table_str(t, r, cl, label);
+		calc_table_num(t, r, ctp, v->tp);
+		calc_table_num(t, r, cpp, v->pp);
+		calc_table_num(t, r, cdp, v->dp);
+		calc_table_num(t, r, cc, st->compute);
+		calc_table_num(t, r, cr, st->recompute);
+		calc_table_num(t, r, ctc, st->tp_comm);
+		calc_table_num(t, r, cb, st->bubble);
+		calc_table_num(t, r, cdx, st->dp_exposed);
+		calc_table_num(t, r, co, st->optimizer);
+		calc_table_num(t, r, ctm, st->time);
+		calc_table_num(t, r, cm, st->mfu);
+	}
+	free(v);
+	free(st);
+	calc_table_note(t, "The plan's split first, then TP and PP halved and doubled with DP filling "
+	                   "the same GPUs; splits the plan's model or batch does not allow are left out.");
+	return 0;
+}
+
+/* interconnect-sweep: step time against the network bandwidth per GPU for TP across
+ * nodes (TP = 2 x gpus_per_node) and PP across nodes (TP = gpus_per_node). */
+static int d_interconnect(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                          struct calc_diag *d)
+{
+	static const double gbps[] = {12.5, 25, 50, 100, 200, 400};
+	const struct calc_plan *p = &c->plan;
+	int G = p->gpus_per_node, model = p->tp * p->pp;
+	struct calc_plan *va = xmalloc(sizeof *va), *vb = xmalloc(sizeof *vb);
+	struct calc_step *st = xmalloc(sizeof *st);
+	int oka, okb, cg, cbw, cta, ctb, cma, cmb, rc = 0;
+
+	oka = model % (2 * G) == 0 && variant(p, 2 * G, model / (2 * G), va) == 0;
+	okb = model % G == 0 && variant(p, G, model / G, vb) == 0;
+	calc_table_init(t, "interconnect-sweep", "Step time against inter-node bandwidth per GPU");
+	cg = calc_table_col(t, "inter_gbps", "Gb/s", CALC_D_NUM, 4);
+	cbw = calc_table_col(t, "inter_node_bw", "B/s", CALC_D_GBPS, 2);
+	cta = calc_table_col(t, "time_tp_across", "s", CALC_D_S, 3);
+	ctb = calc_table_col(t, "time_pp_across", "s", CALC_D_S, 3);
+	cma = calc_table_col(t, "mfu_tp_across", "1", CALC_D_PCT, 1);
+	cmb = calc_table_col(t, "mfu_pp_across", "1", CALC_D_PCT, 1);
+	for (size_t i = 0; i < sizeof gbps / sizeof gbps[0]; i++) {
+		int r = calc_table_row(t);
+		double bw = gbps[i] * 1e9 / 8;
+		calc_table_num(t, r, cg, gbps[i]);
+		calc_table_num(t, r, cbw, bw);
+		calc_table_num(t, r, cta, NAN);
+		calc_table_num(t, r, ctb, NAN);
+		calc_table_num(t, r, cma, NAN);
+		calc_table_num(t, r, cmb, NAN);
+		if (oka) {
+			va->inter_node_bw = bw;
+			if ((rc = calc_step(va, st, d)) < 0)
+				break;
+			calc_table_num(t, r, cta, st->time);
+			calc_table_num(t, r, cma, st->mfu);
+		}
+		if (okb) {
+			vb->inter_node_bw = bw;
+			if ((rc = calc_step(vb, st, d)) < 0)
+				break;
+			calc_table_num(t, r, ctb, st->time);
+			calc_table_num(t, r, cmb, st->mfu);
+		}
+	}
+	if (rc == 0) {
+		char note[256];
+		snprintf(note, sizeof note,
+		         "TP across nodes: TP%d PP%d; PP across nodes: TP%d PP%d; DP fills the GPUs. "
+		         "NaN where the model does not allow the split.",
+		         2 * G, model / (2 * G), G, model / G);
+		calc_table_note(t, note);
+	}
+	free(va);
+	free(vb);
+	free(st);
+	return rc;
+}
+
+const struct calc_tabledef calc_d_step[] = {
+	{"step-breakdown", "stacked step-time components for a few candidate splits", "", d_step_breakdown},
+	{"interconnect-sweep", "step time vs inter-node bandwidth 12.5-400 Gb/s per GPU, TP vs PP across nodes",
+	 "", d_interconnect},
+	{0},
+};

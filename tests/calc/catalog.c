@@ -1,0 +1,168 @@
+/*
+ * tests/calc/catalog.c -- the catalog's namespace and its per-context value cache
+ * (calc/catalog.c).
+ *
+ * Lookup is checked against a second method, a plain scan over the entries by
+ * position; cached values against the engine called directly on the same plan; cached
+ * failures against the diagnostic of the first evaluation.
+ */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* First position whose name is 'name', by a linear scan; -1 when none. */
+static int scan_quantity(const char *name)
+{
+	const struct calc_quantity *q;
+	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++)
+		if (!strcmp(q->name, name))
+			return i;
+	return -1;
+}
+
+static void test_lookup_agrees_with_scan(void **state)
+{
+	const struct calc_quantity *q;
+	const struct calc_tabledef *t;
+	int n = 0;
+	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++, n++) {
+		const struct calc_quantity *found = calc_catalog_quantity(q->name);
+		assert_non_null(found);
+		assert_ptr_equal(found, calc_catalog_quantity_at(scan_quantity(q->name)));
+	}
+	assert_true(n > 100); /* plan inputs, engines, report: far more than a hundred */
+	for (int i = 0; (t = calc_catalog_table_at(i)); i++) {
+		const struct calc_tabledef *f = calc_catalog_table(t->name);
+		assert_non_null(f);
+		assert_string_equal(f->name, t->name);
+		for (int j = 0; j < i; j++) /* the first of equal names wins */
+			if (!strcmp(calc_catalog_table_at(j)->name, t->name)) {
+				assert_ptr_equal(f, calc_catalog_table_at(j));
+				break;
+			}
+	}
+	for (int i = 0; (t = calc_catalog_dataset_at(i)); i++)
+		assert_string_equal(calc_catalog_dataset(t->name)->name, t->name);
+	assert_null(calc_catalog_quantity("memory.totall"));
+	assert_null(calc_catalog_quantity(""));
+	assert_null(calc_catalog_quantity("zzz.after.everything"));
+	assert_null(calc_catalog_quantity("a.before.everything"));
+	assert_null(calc_catalog_table("memory-stage"));
+	assert_null(calc_catalog_dataset("no-such-dataset"));
+	assert_null(calc_catalog_quantity_at(-1));
+	assert_null(calc_catalog_quantity_at(n));
+}
+
+/* Lookups from several threads at once, the first ones building the index. */
+static void *lookup_worker(void *arg)
+{
+	long bad = 0;
+	const struct calc_quantity *q;
+	(void)arg;
+	for (int r = 0; r < 20; r++)
+		for (int i = 0; (q = calc_catalog_quantity_at(i)); i++)
+			bad += calc_catalog_quantity(q->name) == NULL;
+	return (void *)bad;
+}
+
+static void test_lookup_threads(void **state)
+{
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, lookup_worker, NULL), 0);
+	for (int i = 0; i < 4; i++) {
+		void *bad;
+		assert_int_equal(pthread_join(th[i], &bad), 0);
+		assert_true(bad == NULL);
+	}
+}
+
+/* A cached value is the engine's value, and stays it on every use. */
+static void test_value_cache(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	struct calc_ctx c;
+	struct calc_value v1, v2;
+
+	load_plan(p, NULL, 0);
+	assert_int_equal(calc_memory(p, m, &d), 0);
+	calc_ctx_init(&c, p);
+	assert_int_equal(c.nval, 0);
+	assert_int_equal(calc_catalog_get(&c, "memory.total", &v1, &d), 0);
+	assert_true(c.nval > 0);
+	assert_int_equal(calc_catalog_get(&c, "memory.total", &v2, &d), 0);
+	assert_true(v1.num == m->st[m->worst].total);
+	assert_true(v2.num == v1.num);
+	assert_null(v2.str);
+	assert_int_equal(calc_catalog_get(&c, "plan.schedule", &v1, &d), 0);
+	assert_int_equal(calc_catalog_get(&c, "plan.schedule", &v2, &d), 0);
+	assert_string_equal(v1.str, calc_schedule_name(p->schedule));
+	assert_ptr_equal(v1.str, v2.str);
+	assert_null(d.text);
+	calc_ctx_free(&c);
+	free(m);
+	free(p);
+}
+
+/* A failure is cached with its diagnostic: the second use says what the first said. */
+static void test_error_cache(void **state)
+{
+	static const char *const sets[] = {"training.recipe=seed"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_diag d1 = {0}, d2 = {0};
+	struct calc_ctx c;
+	struct calc_value v;
+
+	load_plan(p, sets, 1);
+	calc_ctx_init(&c, p);
+	assert_int_equal(calc_catalog_get(&c, "step.time", &v, &d1), -1);
+	assert_int_equal(calc_catalog_get(&c, "step.time", &v, &d2), -1);
+	assert_non_null(d1.text);
+	assert_non_null(strstr(d1.text, "holds no gradients"));
+	assert_int_equal(d1.nerrors, 1);
+	assert_string_equal(d2.text, d1.text);
+	assert_int_equal(d2.nerrors, d1.nerrors);
+	/* a quantity that needs no step still works in the same context */
+	calc_diag_free(&d2);
+	assert_int_equal(calc_catalog_get(&c, "plan.tp", &v, &d2), 0);
+	assert_true(v.num == p->tp);
+	calc_diag_free(&d1);
+	calc_diag_free(&d2);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* An unknown name is an error naming it, and does not touch the cache. */
+static void test_unknown(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_diag d = {0};
+	struct calc_ctx c;
+	struct calc_value v;
+
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	assert_int_equal(calc_catalog_get(&c, "memory.totall", &v, &d), -1);
+	assert_non_null(strstr(d.text, "unknown quantity 'memory.totall'"));
+	assert_non_null(strstr(d.text, "memory.total"));
+	assert_int_equal(c.nval, 0);
+	calc_diag_free(&d);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lookup_threads), /* first: threads race to build the index */
+		cmocka_unit_test(test_lookup_agrees_with_scan),
+		cmocka_unit_test(test_value_cache),
+		cmocka_unit_test(test_error_cache),
+		cmocka_unit_test(test_unknown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
