@@ -898,25 +898,9 @@ int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, st
 	return calc_plan_set_many(plan, &kv, 1, origin, d);
 }
 
-int calc_plan_gpus(const struct calc_plan *plan)
-{
-	return plan->nodes * plan->gpus_per_node;
-}
-
-int calc_plan_microbatches(const struct calc_plan *plan)
-{
-	long den = (long)plan->micro_batch * plan->dp;
-	return den > 0 ? (int)(plan->global_batch / den) : 0;
-}
-
 const char *calc_plan_default_text(void)
 {
 	return default_plan_text;
-}
-
-const char *calc_schedule_name(enum calc_schedule s)
-{
-	return s >= 0 && s < CALC_SCHED_N ? sched_names[s] : "?";
 }
 
 const char *calc_recompute_name(enum calc_recompute r)
