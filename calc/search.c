@@ -1011,6 +1011,15 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	    sh.o.max_vpp > MAX_VARIANTS - 6 || sh.o.top < 0 || sh.o.top > 100000 || sh.o.ngpus > CALC_SEARCH_MAX_GPUS)
 		return calc_error(d, plan->file, 0, "search: an option is out of range (max_mb 1..1024, max_vpp "
 		                  "1..%d, top 0..100000, at most %d GPU counts)", MAX_VARIANTS - 6, CALC_SEARCH_MAX_GPUS);
+	{ /* every (schedule, vpp) pair of the table must fit in one pipeline depth's list */
+		int n0 = 0, n1 = 0;
+		for (int i = 0; i < calc_schedule_count(); i++)
+			calc_schedule_at(i)->uses_vpp ? n1++ : n0++;
+		if (n0 + (long)n1 * (sh.o.max_vpp - 1) > MAX_VARIANTS)
+			return calc_error(d, plan->file, 0, "search: max_vpp = %d gives %ld schedule variants "
+			                  "for %d schedules: at most %d", sh.o.max_vpp,
+			                  n0 + (long)n1 * (sh.o.max_vpp - 1), n0 + n1, MAX_VARIANTS);
+	}
 	if (!plan->recipe || plan->model.layers < 1 || plan->model.heads < 1 || plan->global_batch < 1)
 		return calc_error(d, plan->file, 0, "search: the plan is incomplete (model, recipe or batch)");
 	sh.base = plan;
