@@ -1,6 +1,7 @@
 /*
- * pipeline.h -- pipeline schedules: closed-form bubbles and the event simulator.
- * Included by calc.h; see pipeline.c for the sources of every formula.
+ * pipeline.h -- pipeline schedules: the schedule table (schedules.c), closed-form
+ * bubbles and the event simulator (pipeline.c).  The sources of every formula and op
+ * order are with each row in schedules.c.
  */
 #ifndef CALC_PIPELINE_H
 #define CALC_PIPELINE_H
@@ -88,7 +89,7 @@ void calc_pp_result_free(struct calc_pp_result *r);
 
 /*
  * Closed forms for uniform stages (the same tf, tb, tw on every stage) and no p2p cost.
- * Times are per stage per step; the papers' formulas are in pipeline.c.
+ * Times are per stage per step; the papers' formulas are with the rows in schedules.c.
  */
 struct calc_pp_closed {
 	double bubble;          /* idle time per stage per step [s] */
@@ -96,7 +97,7 @@ struct calc_pp_closed {
 	double overhead;        /* bubble / ideal (Narayanan's (p-1)/m) [fraction] */
 	double fraction;        /* bubble / (ideal + bubble) (idle share) [fraction 0..1] */
 	double inflight_peak;   /* micro-batch activation sets held by the busiest stage */
-	int param_copies;       /* 2 for DualPipe, else 1 */
+	int param_copies;       /* the row's copies: 2 for DualPipe, else 1 */
 	int exact;              /* 1: the event simulator reproduces these figures for
 	                           this (p, m, v); 0: outside the formula's conditions */
 	const char *source;     /* where the formula comes from */
