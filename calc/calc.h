@@ -174,6 +174,9 @@ enum calc_hfu_count {
 	CALC_HFU_KOR22,    /* Korthikanti 2022 Eq. 8 for selective / FlashAttention, Narayanan
 	                      2021 Eq. 3 for full (reproduces KOR22 Table 5's HFU/MFU) */
 };
+/* Pipeline schedules: an id is a row of the schedule table (schedules.c, declared in
+ * pipeline.h), which holds every fact of a schedule.  These names are the built-in rows;
+ * calc_schedule_register adds rows after them, up to CALC_SCHED_MAX. */
 enum calc_schedule {
 	CALC_SCHED_GPIPE,
 	CALC_SCHED_1F1B,
@@ -181,8 +184,10 @@ enum calc_schedule {
 	CALC_SCHED_ZBH1,
 	CALC_SCHED_ZBH2,
 	CALC_SCHED_DUALPIPE,
-	CALC_SCHED_N
+	CALC_SCHED_N /* built-in rows */
 };
+#define CALC_SCHED_MAX 16 /* rows of the schedule table, built-in and registered */
+/* The row's name ("1f1b"), "?" outside the table. */
 const char *calc_schedule_name(enum calc_schedule s);
 const char *calc_recompute_name(enum calc_recompute r);
 
@@ -277,9 +282,16 @@ int calc_plan_validate(const struct calc_plan *plan, struct calc_diag *d);
 /* Fill plan->model from a Hugging Face config.json. */
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d);
 /* Number of GPUs = nodes * gpus_per_node. */
-int calc_plan_gpus(const struct calc_plan *plan);
-/* Micro-batches per pipeline per step m = B / (b * dp). */
-int calc_plan_microbatches(const struct calc_plan *plan);
+static inline int calc_plan_gpus(const struct calc_plan *plan)
+{
+	return plan->nodes * plan->gpus_per_node;
+}
+/* Micro-batches per pipeline per step m = B / (b * dp); 0 when b * dp is not positive. */
+static inline int calc_plan_microbatches(const struct calc_plan *plan)
+{
+	long den = (long)plan->micro_batch * plan->dp;
+	return den > 0 ? (int)(plan->global_batch / den) : 0;
+}
 /* Write the default plan text (embedded copy of plans/default.ini). */
 const char *calc_plan_default_text(void);
 

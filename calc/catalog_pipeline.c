@@ -14,23 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* v used for a schedule in comparisons: the plan's vpp for interleaved (at least 2). */
-static int compare_v(const struct calc_plan *plan, enum calc_schedule s)
+/* Why schedule s cannot run at (p, m, v) with 'layers' split evenly; NULL when it can:
+ * the vpp conditions, then the row's own. */
+static const char *not_applicable(const struct calc_sched *row, int p, int m, int v, int layers)
 {
-	if (s != CALC_SCHED_INTERLEAVED)
-		return 1;
-	return plan->vpp > 1 ? plan->vpp : 2;
-}
-
-/* Why schedule s cannot run at (p, m, v); NULL when it can. */
-static const char *not_applicable(enum calc_schedule s, int p, int m, int v, int layers)
-{
-	if (s == CALC_SCHED_INTERLEAVED && (p < 2 || m % p))
-		return "m not a multiple of p";
-	if (s == CALC_SCHED_INTERLEAVED && layers > 0 && layers % (p * v))
+	if (row->uses_vpp && p < 2)
+		return "needs p >= 2";
+	if (row->check) {
+		const char *why = row->check(p, m, v, 0, NULL, NULL);
+		if (why)
+			return why;
+	}
+	if (row->uses_vpp && layers > 0 && layers % (p * v))
 		return "layers not divisible by p x v";
-	if (s == CALC_SCHED_DUALPIPE && (p % 2 || m % 2 || m < 2 * p))
-		return "needs even p, even m >= 2p";
 	return NULL;
 }
 
@@ -53,14 +49,15 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 	calc_table_col(t, "activations", "B", CALC_D_GB, 2);
 	calc_table_col(t, "total", "B", CALC_D_GB, 2);
 	calc_table_col(t, "note", "", CALC_D_TEXT, 0);
-	for (int s = 0; s < CALC_SCHED_N; s++) {
-		int v = compare_v(plan, (enum calc_schedule)s), r = calc_table_row(t);
-		const char *why = not_applicable((enum calc_schedule)s, p, m, v, plan->model.layers);
+	for (int s = 0; s < calc_schedule_count(); s++) {
+		const struct calc_sched *row = calc_schedule_at(s);
+		int v = calc_schedule_vpp((enum calc_schedule)s, plan->vpp), r = calc_table_row(t);
+		const char *why = not_applicable(row, p, m, v, plan->model.layers);
 		struct calc_pp_closed cf;
 		struct calc_plan var = *plan;
 		double act = 0;
 
-		calc_table_str(t, r, 0, calc_schedule_name((enum calc_schedule)s));
+		calc_table_str(t, r, 0, row->name);
 		calc_table_num(t, r, 1, v);
 		if (why) {
 			for (int c = 2; c <= 8; c++)
@@ -96,9 +93,9 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 				act = mem->st[i].activations;
 		calc_table_num(t, r, 7, act);
 		calc_table_num(t, r, 8, mem->st[mem->worst].total);
-		calc_table_str(t, r, 9, s == CALC_SCHED_ZBH2 ? (plan->post_validation ? "no flush between steps"
-		                                                                          : "flushed: no post-validation") :
-		                        s == CALC_SCHED_DUALPIPE ? "F&B taken as F + B" : "");
+		calc_table_str(t, r, 9, row->flushed ? (plan->post_validation ? "no flush between steps"
+		                                                              : "flushed: no post-validation")
+		                                     : row->note);
 	}
 	free(mem);
 	calc_table_note(t, "Bubble: closed forms (Narayanan et al. 2021 §2.2; Qi et al. 2024 Table 2; "

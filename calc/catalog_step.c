@@ -221,8 +221,8 @@ static int variant(const struct calc_plan *base, int tp, int pp, struct calc_pla
 	memset(v->layers_per_stage, 0, sizeof v->layers_per_stage);
 	for (int i = 0; i < pp; i++)
 		v->layers_per_stage[i] = v->model.layers / pp + (i < v->model.layers % pp);
-	if (v->schedule == CALC_SCHED_INTERLEAVED && pp == 1)
-		v->schedule = CALC_SCHED_1F1B;
+	if (pp == 1 && calc_schedule_at((int)v->schedule) && calc_schedule_at((int)v->schedule)->uses_vpp)
+		v->schedule = calc_schedule_plain();
 	rc = calc_plan_validate(v, &d);
 	calc_diag_free(&d);
 	return rc;

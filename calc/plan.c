@@ -30,7 +30,8 @@
 /* The key table                                                             */
 /* ======================================================================== */
 
-enum ktype { K_INT, K_NUM, K_BOOL, K_ENUM, K_TEXT, K_LIST, K_PRESET };
+enum ktype { K_INT, K_NUM, K_BOOL, K_ENUM, K_SCHED, K_TEXT, K_LIST, K_PRESET };
+/* K_SCHED: a row name of the schedule table (schedules.c), stored as its id. */
 
 struct key {
 	const char *section;
@@ -48,7 +49,6 @@ static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
-static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30
@@ -101,7 +101,7 @@ static const struct key keys[] = {
 	{"parallel", "sp", K_BOOL, 0, P(sp), 0, 1, NULL, "bool", "sequence parallelism with TP"},
 	{"parallel", "zero", K_INT, 0, P(zero), 0, 3, NULL, "int", "ZeRO stage over the data-parallel group"},
 	{"parallel", "recompute", K_ENUM, 0, P(recompute), 0, 0, rc_names, "enum", "activation recomputation"},
-	{"parallel", "schedule", K_ENUM, 0, P(schedule), 0, 0, sched_names, "enum", "pipeline schedule"},
+	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: even)"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
 	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
@@ -128,13 +128,18 @@ static const struct calc_key_info *key_infos(void)
 	static struct calc_key_info info[NKEYS];
 	static int done;
 	static char ranges[NKEYS][160];
+	for (int i = 0; i < NKEYS; i++) /* the schedule table may have grown */
+		if (keys[i].type == K_SCHED)
+			calc_schedule_names(ranges[i], sizeof ranges[i], " | ");
 	if (done)
 		return info;
 	for (int i = 0; i < NKEYS; i++) {
 		const struct key *k = &keys[i];
 		char *r = ranges[i];
 		r[0] = 0;
-		if (k->type == K_ENUM) {
+		if (k->type == K_SCHED) {
+			calc_schedule_names(r, 160, " | ");
+		} else if (k->type == K_ENUM) {
 			for (int j = 0; k->enums[j]; j++)
 				snprintf(r + strlen(r), 160 - strlen(r), "%s%s", j ? " | " : "", k->enums[j]);
 		} else if (k->type == K_BOOL) {
@@ -447,6 +452,15 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			                  "false, on, off, 1, 0)", k->section, k->name, v);
 		*(int *)(base + k->off) = b;
 		return 0;
+	case K_SCHED: {
+		enum calc_schedule sc;
+		if (!calc_schedule_parse(v, &sc)) {
+			*(int *)(base + k->off) = (int)sc;
+			return 0;
+		}
+		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)", k->section, k->name, v,
+		                  calc_schedule_names(list, sizeof list, ", "));
+	}
 	case K_ENUM:
 		for (int i = 0; k->enums[i]; i++)
 			if (!strcmp(k->enums[i], v)) {
@@ -898,25 +912,9 @@ int calc_plan_set(struct calc_plan *plan, const char *kv, const char *origin, st
 	return calc_plan_set_many(plan, &kv, 1, origin, d);
 }
 
-int calc_plan_gpus(const struct calc_plan *plan)
-{
-	return plan->nodes * plan->gpus_per_node;
-}
-
-int calc_plan_microbatches(const struct calc_plan *plan)
-{
-	long den = (long)plan->micro_batch * plan->dp;
-	return den > 0 ? (int)(plan->global_batch / den) : 0;
-}
-
 const char *calc_plan_default_text(void)
 {
 	return default_plan_text;
-}
-
-const char *calc_schedule_name(enum calc_schedule s)
-{
-	return s >= 0 && s < CALC_SCHED_N ? sched_names[s] : "?";
 }
 
 const char *calc_recompute_name(enum calc_recompute r)

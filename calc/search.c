@@ -13,8 +13,10 @@
  *   cp   every divisor of N/(tp pp) up to max_cp    (context parallelism)
  *   dp   N / (tp pp cp)
  *   b    micro-batch 1 .. max_mb
- *   schedule  gpipe, 1f1b, zb-h1, zb-h2, dualpipe, and interleaved with vpp 2 .. max_vpp;
- *        with pp = 1 only "1f1b" (one stage has no schedule to choose)
+ *   schedule  every row of the schedule table (schedules.c) without vpp in table order
+ *        (gpipe, 1f1b, zb-h1, zb-h2, dualpipe), then each vpp row (interleaved) with vpp
+ *        2 .. max_vpp; with pp = 1 only the plain "1f1b" (one stage has no schedule to
+ *        choose)
  *   recompute none, selective, full (with FlashAttention none and full: selective is
  *        then the same configuration as none, and 'none' is kept);  sp no/yes (only "no" when tp = 1: nothing to
  *        shard);  ZeRO 0, 1, 2, 3.
@@ -43,6 +45,7 @@
 
 #define MAX_CAND 4
 #define KEY_BITS 24 /* leaves of one work item < 2^24 */
+#define MAX_VARIANTS 72 /* (schedule, vpp) pairs of one pipeline depth */
 
 /* ======================================================================== */
 /* Names                                                                     */
@@ -59,22 +62,63 @@ static const struct {
 	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2)"},
 	[CALC_REJ_BATCH] = {"batch", "global_batch is not divisible by micro_batch x dp (m = B/(b d) must be an "
 	                             "integer, Narayanan et al. 2021 §3.1)"},
-	[CALC_REJ_VPP] = {"vpp-layers", "interleaved: the layers of a stage are not divisible by vpp"},
-	[CALC_REJ_INTERLEAVED] = {"interleaved-m", "interleaved: m is not a multiple of pp (Narayanan et al. 2021 "
-	                                           "§2.2.2)"},
-	[CALC_REJ_DUALPIPE] = {"dualpipe", "dualpipe: pp and m must be even and m >= 2 pp (DeepSeek-V3 §3.2.1)"},
+	[CALC_REJ_VPP] = {"vpp-layers", NULL}, /* described by vpp_desc from the table */
 	[CALC_REJ_MEMORY] = {"memory", "the worst pipeline stage does not fit in the GPU's usable memory (less any "
 	                               "--min-headroom asked for)"},
 };
 
+/* The schedule row whose own check reason r is, or NULL. */
+static const struct calc_sched *rej_sched(enum calc_reject r)
+{
+	const struct calc_sched *row;
+	if (r < CALC_REJ_SCHED0 || r >= CALC_REJ_MEMORY)
+		return NULL;
+	row = calc_schedule_at((int)(r - CALC_REJ_SCHED0));
+	return row && row->check ? row : NULL;
+}
+
+int calc_reject_used(enum calc_reject r)
+{
+	if (r >= CALC_REJ_SCHED0 && r < CALC_REJ_MEMORY)
+		return rej_sched(r) != NULL;
+	return r >= 0 && r < CALC_REJ_N;
+}
+
+enum calc_reject calc_reject_of_schedule(enum calc_schedule s)
+{
+	return (enum calc_reject)(CALC_REJ_SCHED0 + (int)s);
+}
+
 const char *calc_reject_name(enum calc_reject r)
 {
-	return r >= 0 && r < CALC_REJ_N ? rej_info[r].name : "?";
+	const struct calc_sched *row = rej_sched(r);
+	if (row)
+		return row->reject;
+	return r >= 0 && r < CALC_REJ_N && rej_info[r].name ? rej_info[r].name : "?";
+}
+
+/* "interleaved: the layers of a stage are not divisible by vpp", naming the table's vpp
+ * schedules. */
+static const char *vpp_desc(void)
+{
+	static char buf[256];
+	buf[0] = 0;
+	for (int i = 0; i < calc_schedule_count(); i++)
+		if (calc_schedule_at(i)->uses_vpp && strlen(buf) + 40 < sizeof buf)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? ", " : "",
+			         calc_schedule_at(i)->name);
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": the layers of a stage are not divisible by vpp");
+	return buf;
 }
 
 const char *calc_reject_desc(enum calc_reject r)
 {
-	return r >= 0 && r < CALC_REJ_N ? rej_info[r].desc : "?";
+	const struct calc_sched *row = rej_sched(r);
+	if (row)
+		return row->reject_desc;
+	if (r == CALC_REJ_VPP)
+		return vpp_desc();
+	return r >= 0 && r < CALC_REJ_N && rej_info[r].desc ? rej_info[r].desc : "?";
 }
 
 static const char *const obj_names[CALC_OBJ_N] = {"time", "cost", "memory"};
@@ -113,15 +157,20 @@ const char *calc_search_axis_name(int axis)
 		[CALC_AXIS_CP] = "best with CP",
 		[CALC_AXIS_MB1] = "best with micro-batch 1",
 	};
-	static const char *const sched[CALC_SCHED_N] = {
-		"best with gpipe", "best with 1f1b", "best with interleaved",
-		"best with zb-h1", "best with zb-h2", "best with dualpipe",
-	};
+	static char sched[CALC_SCHED_MAX][48]; /* "best with <name>", from the table */
 	if (axis >= 0 && axis < CALC_AXIS_SCHED0)
 		return names[axis];
-	if (axis >= CALC_AXIS_SCHED0 && axis < CALC_AXIS_N)
-		return sched[axis - CALC_AXIS_SCHED0];
+	if (axis >= CALC_AXIS_SCHED0 && axis < calc_search_axis_count()) {
+		char *b = sched[axis - CALC_AXIS_SCHED0];
+		snprintf(b, sizeof sched[0], "best with %s", calc_schedule_name((enum calc_schedule)(axis - CALC_AXIS_SCHED0)));
+		return b;
+	}
 	return "?";
+}
+
+int calc_search_axis_count(void)
+{
+	return CALC_AXIS_SCHED0 + calc_schedule_count();
 }
 
 static int on_axis(int axis, const struct calc_search_cfg *c)
@@ -505,24 +554,26 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	return CALC_REJ_NONE;
 }
 
-/* The schedule variants of a pipeline depth: (schedule, vpp). */
+/* The schedule variants of a pipeline depth: (schedule, vpp), at most MAX_VARIANTS.  The
+ * table's schedules without vpp in table order, then each vpp schedule with vpp 2 ..
+ * max_vpp; with pp = 1 only the plain schedule (one stage has no schedule to choose). */
 static int sched_variants(int pp, int max_vpp, int *sched, int *vpp)
 {
-	static const enum calc_schedule order[] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_ZBH1,
-	                                           CALC_SCHED_ZBH2, CALC_SCHED_DUALPIPE};
-	int n = 0;
+	int n = 0, ns = calc_schedule_count();
 	if (pp == 1) {
-		sched[0] = CALC_SCHED_1F1B, vpp[0] = 1;
+		sched[0] = calc_schedule_plain(), vpp[0] = 1;
 		return 1;
 	}
-	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		sched[n] = order[i], vpp[n] = 1, n++;
-	for (int v = 2; v <= max_vpp; v++)
-		sched[n] = CALC_SCHED_INTERLEAVED, vpp[n] = v, n++;
+	for (int i = 0; i < ns && n < MAX_VARIANTS; i++)
+		if (!calc_schedule_at(i)->uses_vpp)
+			sched[n] = i, vpp[n] = 1, n++;
+	for (int i = 0; i < ns; i++)
+		if (calc_schedule_at(i)->uses_vpp)
+			for (int v = 2; v <= max_vpp && n < MAX_VARIANTS; v++)
+				sched[n] = i, vpp[n] = v, n++;
 	return n;
 }
 
-#define MAX_VARIANTS 72
 
 static int nsp_of(int tp)
 {
@@ -543,22 +594,22 @@ static int recompute_modes(const struct calc_plan *base, int rcs[3])
 	return n;
 }
 
-/* The schedule checks of calc_pipeline_check for a valid m. */
+/* The schedule checks of calc_pipeline_check for a valid m: a vpp schedule's layers,
+ * then the row's own check. */
 static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v, int m)
 {
+	const struct calc_sched *row = calc_schedule_at(sched);
 	int pp = p->pp, L = p->model.layers;
-	if (sched == CALC_SCHED_INTERLEAVED) {
+	if (row->uses_vpp) {
 		if (p->uneven_stages) {
 			for (int i = 0; i < pp; i++)
 				if (p->layers_per_stage[i] % v)
 					return CALC_REJ_VPP;
 		} else if (L % (pp * v))
 			return CALC_REJ_VPP;
-		if (m % pp)
-			return CALC_REJ_INTERLEAVED;
 	}
-	if (sched == CALC_SCHED_DUALPIPE && (pp % 2 || m % 2 || m < 2 * pp))
-		return CALC_REJ_DUALPIPE;
+	if (row->check && row->check(pp, m, v, 0, NULL, NULL))
+		return calc_reject_of_schedule((enum calc_schedule)sched);
 	return CALC_REJ_NONE;
 }
 
@@ -960,6 +1011,15 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	    sh.o.max_vpp > MAX_VARIANTS - 6 || sh.o.top < 0 || sh.o.top > 100000 || sh.o.ngpus > CALC_SEARCH_MAX_GPUS)
 		return calc_error(d, plan->file, 0, "search: an option is out of range (max_mb 1..1024, max_vpp "
 		                  "1..%d, top 0..100000, at most %d GPU counts)", MAX_VARIANTS - 6, CALC_SEARCH_MAX_GPUS);
+	{ /* every (schedule, vpp) pair of the table must fit in one pipeline depth's list */
+		int n0 = 0, n1 = 0;
+		for (int i = 0; i < calc_schedule_count(); i++)
+			calc_schedule_at(i)->uses_vpp ? n1++ : n0++;
+		if (n0 + (long)n1 * (sh.o.max_vpp - 1) > MAX_VARIANTS)
+			return calc_error(d, plan->file, 0, "search: max_vpp = %d gives %ld schedule variants "
+			                  "for %d schedules: at most %d", sh.o.max_vpp,
+			                  n0 + (long)n1 * (sh.o.max_vpp - 1), n0 + n1, MAX_VARIANTS);
+	}
 	if (!plan->recipe || plan->model.layers < 1 || plan->model.heads < 1 || plan->global_batch < 1)
 		return calc_error(d, plan->file, 0, "search: the plan is incomplete (model, recipe or batch)");
 	sh.base = plan;
@@ -1175,7 +1235,7 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "vs_best", "1", CALC_D_PCT, 1);
 	calc_table_col(t, "mfu", "1", CALC_D_PCT, 1);
-	for (int a = 0; a < CALC_AXIS_N; a++) {
+	for (int a = 0; a < calc_search_axis_count(); a++) {
 		int row = calc_table_row(t), k = 0;
 		calc_table_str(t, row, k++, calc_search_axis_name(a));
 		if (!r->have_axis[a]) {
@@ -1205,8 +1265,11 @@ void calc_search_table_rejects(const struct calc_search_result *r, struct calc_t
 	calc_table_col(t, "share", "1", CALC_D_PCT, 1);
 	calc_table_col(t, "rule", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < CALC_REJ_N; i++) {
-		int row = calc_table_row(t);
+		int row;
 		long long n = i == CALC_REJ_NONE ? r->ranked : r->rejected[i];
+		if (!calc_reject_used((enum calc_reject)i))
+			continue;
+		row = calc_table_row(t);
 		calc_table_str(t, row, 0, calc_reject_name((enum calc_reject)i));
 		calc_table_num(t, row, 1, (double)n);
 		calc_table_num(t, row, 2, r->evaluated ? (double)n / r->evaluated : 0);

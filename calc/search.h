@@ -22,14 +22,20 @@ enum calc_reject {
 	CALC_REJ_PP,          /* pp > layers (with --even: pp does not divide layers) */
 	CALC_REJ_CP,          /* seq_len is not divisible by 2 x cp */
 	CALC_REJ_BATCH,       /* global_batch is not divisible by micro_batch x dp */
-	CALC_REJ_VPP,         /* interleaved: layers of a stage not divisible by vpp */
-	CALC_REJ_INTERLEAVED, /* interleaved: m is not a multiple of pp */
-	CALC_REJ_DUALPIPE,    /* dualpipe: pp odd, m odd, or m < 2 pp */
-	CALC_REJ_MEMORY,      /* the worst stage does not fit in the GPU's usable memory */
+	CALC_REJ_VPP,         /* a vpp schedule: layers of a stage not divisible by vpp */
+	CALC_REJ_SCHED0,      /* + schedule id: the schedule's own check (its row's reject) */
+	CALC_REJ_INTERLEAVED = CALC_REJ_SCHED0 + CALC_SCHED_INTERLEAVED, /* m not a multiple of pp */
+	CALC_REJ_DUALPIPE = CALC_REJ_SCHED0 + CALC_SCHED_DUALPIPE,       /* pp or m odd, m < 2 pp */
+	CALC_REJ_MEMORY = CALC_REJ_SCHED0 + CALC_SCHED_MAX, /* the worst stage does not fit in
+	                                                       the GPU's usable memory */
 	CALC_REJ_N
 };
 const char *calc_reject_name(enum calc_reject r); /* "tp-divides", "memory", ... */
 const char *calc_reject_desc(enum calc_reject r); /* one line, with the rule's source */
+/* 1: a reason the search can give (a schedule's slot only when its row has a check). */
+int calc_reject_used(enum calc_reject r);
+/* The reason of schedule s's own check failing (CALC_REJ_SCHED0 + s). */
+enum calc_reject calc_reject_of_schedule(enum calc_schedule s);
 
 /* What the ranking minimises. */
 enum calc_objective {
@@ -111,10 +117,12 @@ enum calc_search_axis {
 	CALC_AXIS_ZERO3,         /* ZeRO-3 */
 	CALC_AXIS_CP,            /* cp > 1 */
 	CALC_AXIS_MB1,           /* micro-batch 1 */
-	CALC_AXIS_SCHED0,        /* + schedule: best of each schedule (CALC_SCHED_N entries) */
-	CALC_AXIS_N = CALC_AXIS_SCHED0 + CALC_SCHED_N
+	CALC_AXIS_SCHED0,        /* + schedule id: best of each schedule of the table */
+	CALC_AXIS_N = CALC_AXIS_SCHED0 + CALC_SCHED_MAX
 };
 const char *calc_search_axis_name(int axis); /* "best without PP", "best with dualpipe" */
+/* Axes in use: CALC_AXIS_SCHED0 + calc_schedule_count(). */
+int calc_search_axis_count(void);
 
 struct calc_search_top {
 	struct calc_search_row r;

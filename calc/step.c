@@ -269,7 +269,8 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	const struct calc_layer_time *lt = &st->layer;
 	struct ends e;
 	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
-	int dual = plan->schedule == CALC_SCHED_DUALPIPE && p > 1;
+	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
+	int dual = row && row->two_way && p > 1;
 	int nrank = dual ? (p + 1) / 2 : p;
 	double best = -1;
 
@@ -415,6 +416,7 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 {
 	struct calc_pp_costs *c;
 	struct calc_pp_result res;
+	const struct calc_sched *row;
 	int p = plan->pp > 0 ? plan->pp : 1;
 	double busy;
 
@@ -432,11 +434,13 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	c->sched = plan->schedule;
 	c->p = p;
 	c->m = calc_plan_microbatches(plan);
-	c->v = plan->schedule == CALC_SCHED_INTERLEAVED && plan->vpp > 0 ? plan->vpp : 1;
+	row = calc_schedule_at((int)plan->schedule);
+	c->v = row && row->uses_vpp && plan->vpp > 0 ? plan->vpp : 1;
 	c->p2p = st->comm.p2p;
-	/* ZB-H2 with post-validation runs steps back to back: the steady-state period of
-	 * two simulated steps; otherwise one step from an empty pipeline to a flush. */
-	c->steps = plan->schedule == CALC_SCHED_ZBH2 && plan->post_validation ? 2 : 1;
+	/* A flushed schedule (ZB-H2) with post-validation runs steps back to back: the
+	 * steady-state period of two simulated steps; otherwise one step from an empty
+	 * pipeline to a flush. */
+	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
 	busy = fill_stages(plan, st, c);
 	memset(&res, 0, sizeof res);
 	if (calc_pipeline_simulate(c, &res, d) < 0) {

@@ -41,7 +41,7 @@ static int point(const struct calc_plan *plan, enum calc_schedule s, struct calc
                  struct calc_diag *d)
 {
 	int p = plan->pp, m = calc_plan_microbatches(plan);
-	int v = s == CALC_SCHED_INTERLEAVED ? (plan->vpp > 1 ? plan->vpp : 2) : 1;
+	int v = calc_schedule_vpp(s, plan->vpp);
 	struct calc_pp_closed cf;
 	struct calc_pp_costs c;
 	struct calc_pp_result r;
@@ -99,9 +99,10 @@ int cmd_bubble(int argc, char **argv)
 		if (!strcmp(o.rest[i], "--all"))
 			all = 1;
 		else if ((v = cli_opt(&o, &i, "--schedule"))) {
+			char names[256];
 			if (calc_schedule_parse(v, &s) < 0)
-				return cli_error("bubble: --schedule %s: allowed are gpipe, 1f1b, interleaved, "
-				                 "zb-h1, zb-h2, dualpipe", v);
+				return cli_error("bubble: --schedule %s: allowed are %s", v,
+				                 calc_schedule_names(names, sizeof names, ", "));
 			have_s = 1;
 		} else if ((v = cli_opt(&o, &i, "--p"))) {
 			if ((np = list("--p", v, ps, 8, 1, CALC_MAX_STAGES)) < 0)

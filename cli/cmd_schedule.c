@@ -92,9 +92,10 @@ int cmd_schedule(int argc, char **argv)
 	for (int i = 0; i < o.nrest && !rc; i++) {
 		const char *x;
 		if ((x = cli_opt(&o, &i, "--schedule"))) {
+			char names[256];
 			if (calc_schedule_parse(x, &s) < 0)
-				rc = cli_error("schedule: --schedule %s: allowed are gpipe, 1f1b, interleaved, "
-				               "zb-h1, zb-h2, dualpipe", x);
+				rc = cli_error("schedule: --schedule %s: allowed are %s", x,
+				               calc_schedule_names(names, sizeof names, ", "));
 			have_s = 1;
 		} else if ((x = cli_opt(&o, &i, "--p")))
 			rc = int_opt("--p", x, 1, CALC_MAX_STAGES, &p);
@@ -137,7 +138,7 @@ int cmd_schedule(int argc, char **argv)
 	if (!m)
 		m = calc_plan_microbatches(&plan);
 	if (!v)
-		v = s == CALC_SCHED_INTERLEAVED ? (plan.vpp > 1 ? plan.vpp : 2) : 1;
+		v = calc_schedule_vpp(s, plan.vpp);
 	calc_pp_costs_unit(&c, s, p, m, v);
 	for (int i = 0; i < p; i++) {
 		c.tf[i] = tf;

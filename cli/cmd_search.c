@@ -94,8 +94,10 @@ static void json_counts(const struct calc_search_result *r)
 {
 	printf("  \"evaluated\": %lld,\n  \"measured\": %lld,\n  \"ranked\": %lld,\n  \"rejected\": {", r->evaluated,
 	       r->measured, r->ranked);
-	for (int i = 1; i < CALC_REJ_N; i++)
-		printf("%s\"%s\": %lld", i > 1 ? ", " : "", calc_reject_name((enum calc_reject)i), r->rejected[i]);
+	for (int i = 1, n = 0; i < CALC_REJ_N; i++)
+		if (calc_reject_used((enum calc_reject)i))
+			printf("%s\"%s\": %lld", n++ ? ", " : "", calc_reject_name((enum calc_reject)i),
+			       r->rejected[i]);
 	printf("}");
 }
 
@@ -148,15 +150,25 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 		printf(" %d", o->gpus[i]);
 	printf("\ntraining: global batch %d x %d tokens, recipe %s\n", p->global_batch, p->seq_len,
 	       o->vary_recipe ? "(every recipe that holds gradients)" : p->recipe->name);
-	printf("grid: tp | N; pp | N/tp (%s); cp <= %d; micro-batch 1..%d; gpipe, 1f1b, zb-h1, zb-h2, dualpipe, "
-	       "interleaved vpp 2..%d; recompute %s; sp; ZeRO 0-3\n",
-	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb, o->max_vpp,
+	printf("grid: tp | N; pp | N/tp (%s); cp <= %d; micro-batch 1..%d; ",
+	       o->even_only ? "dividing the layers" : "uneven splits allowed", o->max_cp, o->max_mb);
+	/* the schedules in the search's order: those without vpp, then each vpp schedule */
+	for (int k = 0, n = 0; k < 2; k++)
+		for (int i = 0; i < calc_schedule_count(); i++)
+			if (calc_schedule_at(i)->uses_vpp == k) {
+				printf("%s%s", n++ ? ", " : "", calc_schedule_at(i)->name);
+				if (k)
+					printf(" vpp 2..%d", o->max_vpp);
+			}
+	printf("; recompute %s; sp; ZeRO 0-3\n",
 	       p->flash_attention ? "none/full (with FlashAttention selective equals none: kept as none)"
 	                          : "none/selective/full");
-	printf("zb-h2 %s\n", p->post_validation
-	                        ? "without a flush between steps (parallel.post_validation = yes, Qi et al. 2024 §4)"
-	                        : "with a flush between steps (parallel.post_validation = no): bubble (p-1) max(F, "
-	                          "F+B-2W), not the back-to-back (p-1)(F+B-2W)");
+	for (int i = 0; i < calc_schedule_count(); i++) /* the flushed rows: ZB-H2 */
+		if (calc_schedule_at(i)->flushed)
+			printf("%s %s\n", calc_schedule_at(i)->name, p->post_validation
+			        ? "without a flush between steps (parallel.post_validation = yes, Qi et al. 2024 §4)"
+			        : "with a flush between steps (parallel.post_validation = no): bubble (p-1) max(F, "
+			          "F+B-2W), not the back-to-back (p-1)(F+B-2W)");
 	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
 	if (r->ntop) {

@@ -69,11 +69,11 @@ int cmd_step(int argc, char **argv)
 		       100 * plan.gemm_eff, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8", st->gemm_peak / 1e12,
 		       100 * plan.attn_eff, plan.gpu.bf16_flops / 1e12, plan.gpu.name, 100 * plan.tp_overlap,
 		       100 * plan.dp_overlap);
-		if (plan.schedule == CALC_SCHED_ZBH2)
-			printf("%s\n", plan.post_validation
-			                   ? "zb-h2: steps back to back, optimizer checks validated afterwards "
+		if (calc_schedule_at((int)plan.schedule)->flushed) /* its row: ZB-H2 */
+			printf("%s: %s\n", calc_schedule_name(plan.schedule), plan.post_validation
+			                   ? "steps back to back, optimizer checks validated afterwards "
 			                     "(parallel.post_validation = yes, Qi et al. 2024 §4): bubble (p-1)(F+B-2W)"
-			                   : "zb-h2: a flush between steps (parallel.post_validation = no): bubble "
+			                   : "a flush between steps (parallel.post_validation = no): bubble "
 			                     "(p-1) max(F, F+B-2W)");
 		printf("per layer and micro-batch: forward %.3f ms, backward %.3f ms (B %.3f + W %.3f), "
 		       "TP/CP comm %.3f ms; critical stage %d\n\n",

@@ -1,14 +1,16 @@
 /*
  * tests/calc/pipeline.c -- pipeline schedules: closed forms against the papers, the
  * event simulator against the closed forms over a grid of (p, m, v), the simulator's
- * dependency checks, the memory hook, the plan checks and the ASCII Gantt.
+ * dependency checks, the memory hook, the plan checks, the ASCII Gantt, a toy schedule
+ * registered through the schedule table alone, and the README's list of schedules.
  *
- * Reference values come from the papers' formulas evaluated by hand in the comments
- * (REFERENCES.md §3); the grid compares two independent methods: the closed forms and
- * the op-by-op simulation of each schedule's order.
+ * Reference values come from the papers' formulas evaluated by hand in the comments;
+ * the grid compares two independent methods: the closed forms and the op-by-op
+ * simulation of each schedule's order.
  */
 #include "testutil.h"
 #include "step.h"
+#include "search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -569,10 +571,204 @@ static void test_zbh2_flushed(void **state)
 		}
 }
 
+/* ------------------------------------------------------------------ the table */
+
+/*
+ * A toy schedule, "toy", registered through the table alone: every stage runs one
+ * micro-batch at a time, F then its whole backward, so micro-batch i+1 enters stage 0
+ * only when micro-batch i has come back.  By hand, at uniform costs: a micro-batch takes
+ * p (T_F + T_B + T_W) through the pipe and back, so a step takes m p (T_F + T_B + T_W);
+ * each stage is busy m (T_F + T_B + T_W) of it, idle (p - 1) m (T_F + T_B + T_W); it
+ * holds one activation set at a time.  Its own condition: m even (to exercise a check).
+ */
+static void gen_toy(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	for (int i = 0; i < m; i++) {
+		calc_sched_emit(g, 'F', 0, base + i, 0);
+		calc_sched_emit(g, 'B', 1, base + i, 0);
+	}
+}
+
+static void closed_toy(int p, int m, int v, double tf, double tb, double tw, int flush,
+                       struct calc_pp_closed *out)
+{
+	out->bubble = (double)(p - 1) * m * (tf + tb + tw);
+	out->exact = 1;
+	out->source = "by hand: one micro-batch in the pipe at a time";
+}
+
+static double inflight_toy(int p, int m, int v, int stage)
+{
+	return 1;
+}
+
+static const char *check_toy(int p, int m, int v, int plan, const char *file, struct calc_diag *d)
+{
+	if (m % 2 == 0)
+		return NULL;
+	if (d)
+		calc_error(d, plan ? file : NULL, 0, "toy: m = %d must be even", m);
+	return "m odd";
+}
+
+static const struct calc_sched toy_row = {
+	.name = "toy", .title = "one micro-batch at a time", .source = "tests/calc/pipeline.c",
+	.param_copies = 1, .gen = gen_toy, .closed = closed_toy, .inflight = inflight_toy,
+	.check = check_toy, .reject = "toy-m", .reject_desc = "toy: m must be even",
+};
+
+/* The small model of tests/calc/search.c: 6 layers on 2 nodes x 8 GPUs. */
+static const char *const toy_small[] = {
+	"model.layers=6",  "model.hidden=512",  "model.heads=8",       "model.kv_heads=4",
+	"model.ffn_hidden=2048", "model.vocab=32000", "cluster.nodes=2", "cluster.gpus_per_node=8",
+	"parallel.tp=1",   "parallel.pp=1",     "parallel.dp=0",       "training.global_batch=32",
+	"training.seq_len=1000", "cluster.gpu_memory=2GB",
+};
+
+static void test_toy_schedule(void **state)
+{
+	struct calc_diag d = {0};
+	struct calc_plan plan;
+	struct calc_pp_closed cf;
+	struct calc_pp_result r;
+	struct calc_memory *mem = malloc(sizeof *mem);
+	struct calc_search_opts o;
+	struct calc_search_result sr;
+	enum calc_schedule s;
+	const char *sets[2] = {"parallel.schedule=toy", "training.global_batch=1528"};
+	char names[256];
+	int id, on_toy = 0, k;
+	(void)state;
+
+	id = calc_schedule_register(&toy_row, &d);
+	assert_int_equal(id, CALC_SCHED_N);
+	assert_int_equal(calc_schedule_count(), CALC_SCHED_N + 1);
+	assert_true(calc_schedule_register(&toy_row, &d) < 0); /* the name is taken */
+	assert_int_equal(calc_schedule_parse("toy", &s), 0);
+	assert_int_equal(s, id);
+	assert_string_equal(calc_schedule_name(s), "toy");
+	assert_non_null(strstr(calc_schedule_names(names, sizeof names, ", "), "dualpipe, toy"));
+	for (k = 0; calc_plan_key_at(k); k++) /* `trainplan presets keys` */
+		if (!strcmp(calc_plan_key_at(k)->key, "schedule"))
+			assert_non_null(strstr(calc_plan_key_at(k)->range, "| dualpipe | toy"));
+
+	/* the closed form and the simulator: p = 4, m = 3 at unit costs (an unsplit backward
+	 * of 2): bubble 3 x 3 x 3 = 27, ideal 9, fraction 27/36 = 0.75 */
+	calc_pipeline_closed(s, 4, 4, 1, 1, 1, 1, &cf);
+	assert_near(cf.bubble, 3 * 4 * 3, 1e-12);
+	assert_near(cf.fraction, 36.0 / 48, 1e-12);
+	assert_near(cf.inflight_peak, 1, 0);
+	for (int p = 1; p <= 6; p++)
+		for (int m = 2; m <= 10; m += 2) {
+			calc_pipeline_closed(s, p, m, 1, 2, 1.5, 0.5, &cf);
+			sim(s, p, m, 1, 2, 1.5, 0.5, &r);
+			assert_near(r.period - r.ideal, cf.bubble, 1e-9);
+			assert_near(r.makespan, (double)m * p * 4, 1e-9);
+			for (int i = 0; i < p; i++)
+				assert_near(r.peak_inflight[i], 1, 0);
+		}
+	{ /* its check: the simulator refuses an odd m with the row's message */
+		struct calc_pp_costs c;
+		calc_pp_costs_unit(&c, s, 4, 3, 1);
+		assert_int_equal(calc_pipeline_simulate(&c, &r, &d), -1);
+		assert_non_null(strstr(d.text, "toy: m = 3 must be even"));
+		calc_diag_free(&d);
+	}
+
+	/* a plan accepts the name (--set schedule=toy); m = 1528 / 8 = 191 is odd: the
+	 * plan check reports the row's message */
+	assert_int_equal(calc_plan_load(&plan, NULL, sets, 2, &d), -1);
+	assert_non_null(strstr(d.text, "toy: m = 191 must be even"));
+	calc_diag_free(&d);
+	load_plan(&plan, sets, 1);
+	assert_int_equal(plan.schedule, s);
+	/* the memory engine holds one micro-batch where 1F1B holds p = 8 on stage 0 */
+	assert_int_equal(calc_memory(&plan, mem, &d), 0);
+	for (int i = 0; i < mem->nstages; i++)
+		assert_near(mem->st[i].inflight, 1, 0);
+	assert_near(calc_pipeline_inflight(&plan, 0), 1, 0);
+
+	/* the search enumerates it (pp > 1), rejects odd m with its reason and keeps a
+	 * "best with toy" axis */
+	load_plan(&plan, toy_small, (int)(sizeof toy_small / sizeof toy_small[0]));
+	calc_search_opts_init(&o);
+	o.keep_all = 1;
+	o.recheck = 0;
+	o.threads = 1;
+	assert_int_equal(calc_search(&plan, &o, &sr, &d), 0);
+	for (long long i = 0; i < sr.nrows; i++)
+		if (sr.rows[i].c.schedule == (int)s) {
+			on_toy++;
+			assert_true(sr.rows[i].c.pp > 1);
+			assert_int_equal(sr.rows[i].reject == calc_reject_of_schedule(s), sr.rows[i].c.m % 2);
+		}
+	assert_true(on_toy > 0);
+	assert_true(sr.rejected[calc_reject_of_schedule(s)] > 0);
+	assert_true(calc_reject_used(calc_reject_of_schedule(s)));
+	assert_string_equal(calc_reject_name(calc_reject_of_schedule(s)), "toy-m");
+	assert_string_equal(calc_search_axis_name(CALC_AXIS_SCHED0 + s), "best with toy");
+	assert_int_equal(calc_search_axis_count(), CALC_AXIS_SCHED0 + CALC_SCHED_N + 1);
+	calc_search_free(&sr);
+
+	calc_schedule_unregister_all();
+	assert_int_equal(calc_schedule_count(), CALC_SCHED_N);
+	assert_int_equal(calc_schedule_parse("toy", &s), -1);
+	free(mem);
+	calc_diag_free(&d);
+}
+
+/* The schedule lists of README.md and plans/default.ini (the "schedule = ..." comment,
+ * and any other line naming three or more schedules) name exactly the table's
+ * schedules, in its order. */
+static void check_lists(const char *path)
+{
+	char line[1024], want[256];
+	int lists = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open (run from the source tree)", path);
+	calc_schedule_names(want, sizeof want, " | ");
+	while (fgets(line, sizeof line, f)) {
+		int named = 0;
+		char *semi;
+		for (int i = 0; i < calc_schedule_count(); i++) {
+			const char *w = calc_schedule_name((enum calc_schedule)i), *q = line;
+			size_t n = strlen(w);
+			for (; (q = strstr(q, w)); q += n) /* a whole word: not "1f1b" in "zb-h1" */
+				if ((q == line || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", q[-1])) &&
+				    !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", q[n] ? q[n] : ' ')) {
+					named++;
+					break;
+				}
+		}
+		if (named < 3 && !(strncmp(line, "schedule", 8) == 0 && strchr(line, ';')))
+			continue;
+		lists++;
+		semi = strchr(line, ';');
+		assert_non_null(semi);
+		semi++;
+		while (*semi == ' ')
+			semi++;
+		semi[strcspn(semi, "\r\n")] = 0;
+		if (strcmp(semi, want))
+			fail_msg("%s: schedule list \"%s\", the table has \"%s\"", path, semi, want);
+	}
+	fclose(f);
+	assert_true(lists >= 1);
+}
+
+static void test_readme_lists(void **state)
+{
+	(void)state;
+	check_lists("README.md");
+	check_lists("plans/default.ini");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zbh2_flushed),
+		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
 		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
 		cmocka_unit_test(test_uneven_and_p2p), cmocka_unit_test(test_dependencies),
