@@ -54,7 +54,35 @@ enum calc_mlp { CALC_MLP_GELU, CALC_MLP_SWIGLU };
 enum calc_norm { CALC_NORM_LAYERNORM, CALC_NORM_RMSNORM };
 enum calc_pos { CALC_POS_NONE, CALC_POS_LEARNED }; /* rope/alibi have no parameters */
 
-/* A dense decoder-only transformer. */
+#define CALC_MAX_KINDS 4 /* kinds of transformer layer in one model */
+#define CALC_MAX_RUNS 16 /* runs of equal kind in a model's layer sequence */
+
+/* What a transformer layer is made of.  Each type has its own parameter count,
+ * activations, FLOPs and communication (model.c, memory.c, step.c, comm.c). */
+enum calc_layer_type {
+	CALC_LAYER_DENSE, /* self-attention + one dense MLP */
+};
+
+/* One kind of transformer layer: the type and the shape that differs between kinds;
+ * the attention shape (hidden, heads, kv_heads, head_dim) is the model's. */
+struct calc_layer_kind {
+	enum calc_layer_type type;
+	int ffn_hidden; /* MLP inner width f of this kind */
+};
+
+/* Layer kinds of a model.  nkinds = 0: every layer is one dense kind of width
+ * model.ffn_hidden (every plan today).  Otherwise kind[0 .. nkinds-1], and the layer
+ * sequence is nruns runs: run_count[j] layers of kind run_kind[j], in order, summing to
+ * model.layers (calc_model_set_layers builds and checks them). */
+struct calc_layer_seq {
+	int nkinds;
+	struct calc_layer_kind kind[CALC_MAX_KINDS];
+	int nruns;
+	unsigned char run_kind[CALC_MAX_RUNS];
+	int run_count[CALC_MAX_RUNS];
+};
+
+/* A decoder-only transformer: a sequence of layers of one or more kinds. */
 struct calc_model {
 	char name[CALC_NAME_MAX]; /* preset name or "custom" */
 	int layers;               /* transformer blocks L */
@@ -70,14 +98,29 @@ struct calc_model {
 	int tied_embeddings; /* 1: the LM head reuses the input embedding */
 	int bias;            /* 1: linear layers carry biases (GPT-2/3, Megatron GPT) */
 	int dropout;         /* 1: dropout layers (and their masks) are present */
+	struct calc_layer_seq seq; /* layer kinds; all zero: one dense kind */
+};
+
+/* Parameter counts of one layer of one kind [parameters]. */
+struct calc_layer_params {
+	double attn;       /* Q, K, V, O weights (+ biases) */
+	double mlp;        /* MLP weights (+ biases) */
+	double norms;      /* the two norms */
+	double total;      /* attn + mlp + norms */
+	double replicated; /* of total, what TP does not shard: the norms and the row-parallel
+	                      biases (attention output, fc2), as Megatron-LM keeps them */
 };
 
 /* Parameter counts [parameters] for one model; see model.c for the formulas. */
 struct calc_params {
-	double attn;       /* per layer: Q, K, V, O weights (+ biases) */
-	double mlp;        /* per layer: MLP weights (+ biases) */
-	double norms;      /* per layer: the two norms */
-	double layer;      /* per layer total = attn + mlp + norms */
+	double attn;       /* per layer of kind 0: Q, K, V, O weights (+ biases) */
+	double mlp;        /* per layer of kind 0: MLP weights (+ biases) */
+	double norms;      /* per layer of kind 0: the two norms */
+	double layer;      /* per layer of kind 0 = attn + mlp + norms */
+	int nkinds;        /* kinds of layer (1 for a model without kinds) */
+	struct calc_layer_params kind[CALC_MAX_KINDS]; /* one layer of each kind */
+	int kind_layers[CALC_MAX_KINDS]; /* layers of each kind in the model */
+	double layers;     /* all transformer layers, every kind */
 	double embedding;  /* token embedding V*h */
 	double position;   /* learned position embedding max_pos*h */
 	double lm_head;    /* untied output projection V*h (0 when tied) */
@@ -85,6 +128,67 @@ struct calc_params {
 	double total;      /* everything, counting a tied matrix once */
 };
 void calc_model_params(const struct calc_model *m, struct calc_params *out);
+
+/* Kinds of layer in 'm': nkinds, or 1 for a model without kinds. */
+int calc_model_nkinds(const struct calc_model *m);
+/* Kind 'k' of 'm' (for a model without kinds, k = 0: dense, model.ffn_hidden). */
+void calc_model_kind(const struct calc_model *m, int k, struct calc_layer_kind *out);
+/* Parameters of one layer of kind 'k'; see model.c. */
+void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer_params *out);
+/*
+ * Give 'm' layer kinds: 'nkinds' kinds and the layer sequence as 'nruns' runs of
+ * counts[j] layers of kind kinds_of_run[j].  m->layers becomes the sum of the counts.
+ * Returns 0, or -1 with a diagnostic when a count is not positive, a run names a kind
+ * that is not there, or there are more than CALC_MAX_KINDS kinds or CALC_MAX_RUNS runs.
+ */
+int calc_model_set_layers(struct calc_model *m, const struct calc_layer_kind *kinds, int nkinds,
+                          const int *kinds_of_run, const int *counts, int nruns, struct calc_diag *d);
+
+/* The layers one pipeline stage holds (all its chunks). */
+struct calc_stage_layers {
+	int layers;                /* transformer layers */
+	int count[CALC_MAX_KINDS]; /* of them, layers of each kind */
+	int embedding;             /* 1: the token (and learned position) embedding, stage 0 */
+	int head;                  /* 1: the final norm, the LM head and the loss, last stage */
+};
+struct calc_plan;
+/*
+ * Layers of stage 'i' of 'plan': parallel.layers_per_stage as plan.c filled it (or a
+ * list cleared to zeros: the plan's split rule), counted by kind over the stage's
+ * contiguous range of the layer sequence.  With interleaving (vpp > 1) and more than
+ * one kind the count assumes the stage's chunks are that one range.  O(1) for a model
+ * without kinds, O(i) otherwise.
+ */
+void calc_stage_layers(const struct calc_plan *plan, int i, struct calc_stage_layers *out);
+/* 1 when, without looking at the stages, every stage is known to hold the same layers:
+ * a model without kinds, a split the plan did not list, p dividing L, and a rule that
+ * splits evenly then (not llama3 beyond 2 stages).  0 means "maybe not". O(1). */
+int calc_stage_layers_uniform(const struct calc_plan *plan);
+/* For a model without kinds: the first of the middle stages (1 .. p-2) with the most
+ * layers, -1 when there is no middle stage.  -2 when the model has kinds (then every
+ * stage has to be looked at).  O(p) over the plan's list. */
+int calc_stage_layers_heaviest(const struct calc_plan *plan);
+
+/* ------------------------------------------------------------------ layer split */
+
+/* How the layers of a model are split over pipeline stages (parallel.split). */
+enum calc_split {
+	CALC_SPLIT_REMAINDER_FIRST, /* L = q p + r: the first r stages hold q + 1 layers */
+	CALC_SPLIT_EVEN,            /* q layers on every stage; p must divide L */
+	CALC_SPLIT_LLAMA3,          /* the first and the last stage hold one layer fewer than
+	                               the middle ones (Llama 3, Dubey et al. 2024 §3.3.2) */
+	CALC_SPLIT_N
+};
+const char *calc_split_name(enum calc_split s);
+
+/*
+ * Layers of each of 'p' stages of an 'L'-layer model under 'policy' into out[0 .. p-1]
+ * (see model.c for the rules).  Returns 0, or -1 with a diagnostic in 'd' (which may
+ * be NULL) when the policy cannot split L over p: p < 1, p > L, p > CALC_MAX_STAGES,
+ * 'even' with p not dividing L, 'llama3' with an empty first or last stage.  On -1
+ * out[] is left unspecified.  Pure arithmetic.
+ */
+int calc_layers_split(int L, int p, enum calc_split policy, int *out, struct calc_diag *d);
 
 /* ======================================================================== */
 /* Hardware and cluster                                                      */
@@ -230,7 +334,8 @@ struct calc_plan {
 	enum calc_recompute recompute;
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
-	int uneven_stages;     /* 1: layers_per_stage was given explicitly */
+	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */
+	enum calc_split split; /* rule filling layers_per_stage when it is not given */
 	int p2p_scatter_gather; /* 1: PP sends split over the TP ranks (Narayanan 2021 §4.1) */
 	char placement[32];    /* group order innermost first, e.g. "tp-cp-pp-dp" */
 	int post_validation;   /* 1: ZB-H2 runs steps back to back, the optimizer's global
@@ -362,14 +467,64 @@ struct calc_memory {
 	int fits;              /* 1: every stage fits */
 };
 
+/*
+ * The terms of a stage's memory that do not depend on which stage it is, filled at
+ * the level where each changes (the planner keeps them per work item and changes only
+ * the parts a leaf changes).  calc_memory uses them too: one owner of every term.
+ */
+struct calc_mem_terms {
+	int p;                                 /* pipeline stages */
+	int nkinds;                            /* layer kinds */
+	double kind_params[CALC_MAX_KINDS];    /* one layer of each kind on one GPU [parameters] */
+	double first_params;                   /* embedding / t + positions, stage 0 [parameters] */
+	double last_norm;                      /* final norm, last stage [parameters] */
+	double last_head;                      /* untied LM head / t, or the tied matrix's copy when
+	                                          pp > 1, last stage [parameters] */
+	double bw, bwc, bg, bm, bo;            /* bytes per parameter on one GPU after ZeRO: weights,
+	                                          weight copies, gradients, master, optimizer [B] */
+	int copies;                            /* parameter copies (2 for DualPipe) */
+	double act[CALC_MAX_KINDS];            /* one layer of each kind, one micro-batch, stored [B] */
+	double act_full[CALC_MAX_KINDS];       /* the same without recomputation [B] */
+	double first_act;                      /* per in-flight micro-batch on stage 0: token ids,
+	                                          embedding dropout mask [B] */
+	double last_act;                       /* last stage: final norm and LM-head inputs, fp32
+	                                          logits [B] */
+	double last_temp;                      /* last stage: bf16 logits transient [B] */
+	double fixed[3];                       /* CUDA context, NCCL buffers, workspaces [B] */
+	double frag;                           /* fragmentation share of allocated memory [0..1] */
+	double capacity;                       /* usable memory [B] */
+};
+/* Parameter terms (p, nkinds, kind_params, first/last) from the plan's tp, pp, model;
+ * 'pr' from calc_model_params. */
+void calc_memory_terms_params(const struct calc_plan *plan, const struct calc_params *pr,
+                              struct calc_mem_terms *k);
+/* Bytes per parameter by class under ZeRO 'zero' over 'shard' ranks (dp x cp). */
+void calc_memory_terms_bytes(const struct calc_recipe *r, int zero, int shard, struct calc_mem_terms *k);
+/* Activation terms under the plan's recompute, sp, tp, cp, micro-batch and sequence. */
+void calc_memory_terms_act(const struct calc_plan *plan, struct calc_mem_terms *k);
+/* Overheads and capacity. */
+void calc_memory_terms_fixed(const struct calc_plan *plan, struct calc_mem_terms *k);
+/* All of them, and copies, for one plan (plan->recipe must be set). */
+void calc_memory_terms(const struct calc_plan *plan, struct calc_mem_terms *k);
+/*
+ * Memory of one GPU of a stage holding 'sl' with 'inflight' micro-batches at its peak:
+ * returns the total [B] and, when 'st' is not NULL, fills every term of it except
+ * stage, layers and headroom-independent bookkeeping (stage, layers, capacity,
+ * headroom are set too).  Pure arithmetic on 'k'.
+ */
+/* Parameters one GPU of a stage holding 'sl' holds, one copy [parameters]. */
+double calc_memory_terms_stage_params(const struct calc_mem_terms *k, const struct calc_stage_layers *sl);
+double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl,
+                               double inflight, struct calc_mem_stage *st);
+
 /* Compute per-stage memory of one GPU.  Returns 0 or -1 with a diagnostic. */
 int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct calc_diag *d);
-/* Activations of one layer for one micro-batch under the plan's tp/sp/cp/recompute. */
+/* Activations of one layer (of kind 0) for one micro-batch under the plan's
+ * tp/sp/cp/recompute. */
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out);
-/* The same under recomputation mode 'rc' instead of the plan's (none, selective, full:
- * what each keeps is memory.c's act_layer comment).  Pure arithmetic, never fails. */
-void calc_memory_act_layer_mode(const struct calc_plan *plan, enum calc_recompute rc,
-                                struct calc_act_layer *out);
+/* Activations of one layer of kind 'k' for one micro-batch under recomputation 'rc'. */
+void calc_memory_act_kind(const struct calc_plan *plan, int k, enum calc_recompute rc,
+                          struct calc_act_layer *out);
 /* Parameters one GPU of pipeline stage 'i' holds, one copy: TP shards the matrices and
  * the vocabulary; norms, row-parallel biases and learned positions stay replicated
  * (Megatron-LM).  'pr' comes from calc_model_params.  Pure arithmetic. */

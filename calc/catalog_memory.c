@@ -2,7 +2,7 @@
  * catalog_memory.c -- the catalog entries of the memory engine (memory.c): model and
  * memory quantities, the memory and recipe tables, the activations dataset.
  *
- * Every number comes from calc_memory and calc_memory_act_layer_mode (memory.c) or the
+ * Every number comes from calc_memory and calc_memory_act_kind (memory.c) or the
  * recipe ledger (recipe.c); the formulas and their sources (Korthikanti et al. 2022,
  * Rajbhandari et al. 2020) are named there.  The plan's memory result is computed once
  * per context (calc_ctx_memory, catalog.c).
@@ -404,7 +404,7 @@ static int t_act(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		struct calc_act_layer l;
 		int r = calc_table_row(t);
 		const struct calc_plan *p = &c->plan;
-		calc_memory_act_layer_mode(p, (enum calc_recompute)rc, &l);
+		calc_memory_act_kind(p, 0, (enum calc_recompute)rc, &l);
 		calc_table_str(t, r, 0, calc_recompute_name((enum calc_recompute)rc));
 		calc_table_num(t, r, 1, l.attn);
 		calc_table_num(t, r, 2, l.scores);

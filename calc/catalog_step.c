@@ -204,8 +204,8 @@ const struct calc_tabledef calc_t_step[] = {
 	{0},
 };
 
-/* A copy of 'base' with another (tp, pp), DP filling the GPUs, stages even.  Returns 0
- * when the variant is a valid plan. */
+/* A copy of 'base' with another (tp, pp), DP filling the GPUs, stages split by the
+ * plan's rule (parallel.split).  Returns 0 when the variant is a valid plan. */
 static int variant(const struct calc_plan *base, int tp, int pp, struct calc_plan *v)
 {
 	struct calc_diag d = {0};
@@ -219,8 +219,8 @@ static int variant(const struct calc_plan *base, int tp, int pp, struct calc_pla
 	v->dp = gpus / (tp * pp * cp);
 	v->uneven_stages = 0;
 	memset(v->layers_per_stage, 0, sizeof v->layers_per_stage);
-	for (int i = 0; i < pp; i++)
-		v->layers_per_stage[i] = v->model.layers / pp + (i < v->model.layers % pp);
+	if (calc_layers_split(v->model.layers, pp, v->split, v->layers_per_stage, NULL) < 0)
+		return -1;
 	if (pp == 1 && calc_schedule_at((int)v->schedule) && calc_schedule_at((int)v->schedule)->uses_vpp)
 		v->schedule = calc_schedule_plain();
 	rc = calc_plan_validate(v, &d);

@@ -207,32 +207,62 @@ void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct cal
 
 /* ------------------------------------------------------------------ volumes */
 
-/* Layers of the most loaded stage (layers_per_stage is filled by plan.c). */
+/* Layers of the most loaded stage (calc_stage_layers: the plan's split).  Every layer
+ * kind there is (dense, of any FFN width) runs the same TP and CP collectives per layer
+ * -- their sizes depend on b, s and h only -- so the count of layers, summed over the
+ * kinds, is what sizes them. */
 static int worst_layers(const struct calc_plan *p)
 {
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
-	if (!p->uneven_stages && p->layers_per_stage[0] > 0)
-		return p->layers_per_stage[0];
-	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++)
-		if (p->layers_per_stage[i] > w)
-			w = p->layers_per_stage[i];
-	return w > 0 ? w : (p->model.layers + pp - 1) / pp;
+	if (calc_stage_layers_uniform(p))
+		return p->model.layers / pp;
+	if (p->model.seq.nruns <= 0) {
+		/* the middle stage with the most layers, or an end */
+		int h = calc_stage_layers_heaviest(p), ends[3] = {0, pp - 1, h};
+		for (int j = 0; j < 3; j++)
+			if (ends[j] >= 0) {
+				struct calc_stage_layers sl;
+				calc_stage_layers(p, ends[j], &sl);
+				if (sl.layers > w)
+					w = sl.layers;
+			}
+		return w;
+	}
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		struct calc_stage_layers sl;
+		int n = 0;
+		calc_stage_layers(p, i, &sl);
+		for (int k = 0; k < calc_model_nkinds(&p->model); k++)
+			n += sl.count[k]; /* CALC_LAYER_DENSE: one layer's collectives each */
+		if (n > w)
+			w = n;
+	}
+	return w;
 }
 
-/* Parameters held by one GPU of the most loaded stage, counted as memory.c counts them
- * (calc_memory_stage_params: TP shards the matrices and the vocabulary, norms and
- * row-parallel biases stay replicated; the first stage holds the embedding, the last
- * the LM head or, tied with pp > 1, Megatron's copy of the embedding; MEG-MEM,
- * REFERENCES.md §1.2). */
+/* Parameters held by one GPU of the most loaded stage, counted by memory.c's terms
+ * (TP shards the matrices and the vocabulary, norms and row-parallel biases stay
+ * replicated; the first stage holds the embedding, the last the LM head or, tied with
+ * pp > 1, Megatron's copy of the embedding; MEG-MEM, REFERENCES.md §1.2).  With every
+ * stage holding the same layers only the two ends can hold the most. */
 static double grad_params(const struct calc_plan *p)
 {
 	struct calc_params pr;
-	int pp = p->pp > 0 ? p->pp : 1;
+	struct calc_mem_terms k;
+	int pp = p->pp > 0 ? p->pp : 1, heavy = calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p);
 	double w = 0;
 
 	calc_model_params(&p->model, &pr);
+	calc_memory_terms_params(p, &pr, &k);
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
-		double n = calc_memory_stage_params(p, &pr, i);
+		struct calc_stage_layers sl;
+		double n;
+		/* without kinds the parameters grow with the layers: the ends and the middle
+		 * stage with the most layers are the candidates */
+		if (heavy >= -1 && i > 0 && i < pp - 1 && i != heavy)
+			i = heavy > i ? heavy : pp - 1;
+		calc_stage_layers(p, i, &sl);
+		n = calc_memory_terms_stage_params(&k, &sl);
 		if (n > w)
 			w = n;
 	}

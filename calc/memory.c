@@ -40,15 +40,18 @@
  * and dropout this is sbh(34 + 5as/h) at t = 1 and sbh(10 + 24/t + 5as/(ht))
  * without SP: Korthikanti et al. 2022 Eq. (1) and Table 2.
  */
-static void act_layer(const struct calc_plan *p, enum calc_recompute rc, struct calc_act_layer *o)
+static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute rc, struct calc_act_layer *o)
 {
 	const struct calc_model *m = &p->model;
+	struct calc_layer_kind kd;
 	double e = p->recipe ? p->recipe->act_bytes : 2;
 	double t = p->tp, r = p->sp ? p->tp : 1, cp = p->cp > 0 ? p->cp : 1;
 	double s = p->seq_len / cp, b = p->micro_batch, h = m->hidden, a = m->heads, g = m->kv_heads;
-	double dh = m->head_dim > 0 ? m->head_dim : h / a, f = m->ffn_hidden;
+	double dh = m->head_dim > 0 ? m->head_dim : h / a, f;
 	double sb = s * b, mask = m->dropout ? 1 : 0;
 
+	calc_model_kind(m, kind, &kd);
+	f = kd.ffn_hidden;
 	memset(o, 0, sizeof *o);
 	if (rc == CALC_RC_FULL) {
 		/* Korthikanti et al. 2022 §5: only the layer input, 2sbh per layer; with
@@ -65,6 +68,7 @@ static void act_layer(const struct calc_plan *p, enum calc_recompute rc, struct 
 		o->scores = 0; /* recomputed in backward (Korthikanti et al. 2022 §5) */
 	else
 		o->scores = (e + mask * (1 + e)) * a * s * (s * cp) * b / t; /* s/cp queries x s keys */
+	/* CALC_LAYER_DENSE: one MLP of width f */
 	o->mlp = 2 * e * sb * h / r + mask * sb * h / r +
 	         (m->mlp == CALC_MLP_SWIGLU ? 3 : 2) * e * sb * f / t;
 	o->total = o->attn + o->scores + o->mlp;
@@ -72,112 +76,195 @@ static void act_layer(const struct calc_plan *p, enum calc_recompute rc, struct 
 
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out)
 {
-	act_layer(plan, plan->recompute, out);
+	act_layer(plan, 0, plan->recompute, out);
 }
 
-void calc_memory_act_layer_mode(const struct calc_plan *plan, enum calc_recompute rc, struct calc_act_layer *out)
+void calc_memory_act_kind(const struct calc_plan *plan, int k, enum calc_recompute rc, struct calc_act_layer *out)
 {
-	act_layer(plan, rc, out);
+	act_layer(plan, k, rc, out);
 }
 
 /* ======================================================================== */
 /* Per stage                                                                 */
 /* ======================================================================== */
 
-/* Parameters one GPU of stage 'i' holds (one copy).  Shared with comm.c, which sizes
- * the gradient reduction with the same count; a plan whose layers_per_stage is
- * cleared (the planner's even split) counts L/pp layers per stage, the remainder on
- * the first stages as plan.c splits them. */
-double calc_memory_stage_params(const struct calc_plan *p, const struct calc_params *pr, int i)
+/* Parameters of the layers and ends a stage holds, one copy on one GPU; the terms
+ * in the order calc_memory has always added them (first ends, final norm, head). */
+double calc_memory_terms_stage_params(const struct calc_mem_terms *k, const struct calc_stage_layers *sl)
 {
-	const struct calc_model *m = &p->model;
-	double t = p->tp, h = m->hidden;
-	/* replicated over TP: the two norms and the row-parallel biases (attention
-	 * output and fc2), Megatron-LM RowParallelLinear / LayerNorm */
-	double repl = pr->norms + (m->bias ? 2 * h : 0);
-	double per_layer = (pr->layer - repl) / t + repl;
-	int pp = p->pp > 0 ? p->pp : 1;
-	/* an explicit split (uneven_stages) may hold empty stages: 0 there means 0 layers */
-	int layers = p->uneven_stages || p->layers_per_stage[i] > 0 ? p->layers_per_stage[i]
-	                                                           : m->layers / pp + (i < m->layers % pp);
-	double n = layers * per_layer;
-
-	if (i == 0)
-		n += pr->embedding / t + pr->position; /* vocab-parallel embedding; positions replicated */
-	if (i == p->pp - 1) {
-		n += pr->final_norm;
-		if (!m->tied_embeddings)
-			n += pr->lm_head / t;
-		else if (p->pp > 1)
-			n += pr->embedding / t; /* the last stage keeps its own copy of the tied matrix */
+	double n = 0;
+	for (int j = 0; j < k->nkinds; j++)
+		n += sl->count[j] * k->kind_params[j];
+	if (sl->embedding)
+		n += k->first_params;
+	if (sl->head) {
+		n += k->last_norm;
+		n += k->last_head;
 	}
 	return n;
+}
+
+void calc_memory_terms_params(const struct calc_plan *p, const struct calc_params *pr, struct calc_mem_terms *k)
+{
+	const struct calc_model *m = &p->model;
+	double t = p->tp;
+
+	k->p = p->pp;
+	k->nkinds = pr->nkinds;
+	/* replicated over TP: the two norms and the row-parallel biases (attention
+	 * output and fc2), Megatron-LM RowParallelLinear / LayerNorm */
+	for (int j = 0; j < pr->nkinds; j++)
+		k->kind_params[j] = (pr->kind[j].total - pr->kind[j].replicated) / t + pr->kind[j].replicated;
+	k->first_params = pr->embedding / t + pr->position; /* vocab-parallel embedding; positions replicated */
+	k->last_norm = pr->final_norm;
+	/* the last stage keeps its own copy of a tied matrix when pp > 1 */
+	k->last_head = !m->tied_embeddings ? pr->lm_head / t : p->pp > 1 ? pr->embedding / t : 0;
+}
+
+void calc_memory_terms_bytes(const struct calc_recipe *r, int zero, int shard, struct calc_mem_terms *k)
+{
+	k->bw = calc_recipe_bytes_sharded(r, CALC_T_WEIGHT, zero, shard);
+	k->bwc = calc_recipe_bytes_sharded(r, CALC_T_WCOPY, zero, shard);
+	k->bg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, shard);
+	k->bm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, shard);
+	k->bo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, shard);
+}
+
+void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
+{
+	const struct calc_model *m = &p->model;
+	double e = p->recipe ? p->recipe->act_bytes : 2, t = p->tp, r = p->sp ? p->tp : 1;
+	double s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1), b = p->micro_batch, h = m->hidden, V = m->vocab;
+	int nk = calc_model_nkinds(m);
+
+	k->nkinds = nk;
+	for (int j = 0; j < nk; j++) {
+		struct calc_act_layer a;
+		act_layer(p, j, p->recompute, &a);
+		k->act[j] = a.total;
+		if (p->recompute != CALC_RC_NONE)
+			act_layer(p, j, CALC_RC_NONE, &a);
+		k->act_full[j] = a.total;
+	}
+	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
+	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
+	/* final norm input, LM-head input, fp32 logits for the loss (§4.3) */
+	k->last_act = 2 * e * s * b * h / r + 4 * s * b * V / t;
+	k->last_temp = 2 * s * b * V / t; /* bf16 logits before the fp32 cast */
+}
+
+void calc_memory_terms_fixed(const struct calc_plan *p, struct calc_mem_terms *k)
+{
+	k->fixed[0] = p->cuda_context;
+	k->fixed[1] = p->nccl_buffers;
+	k->fixed[2] = p->workspace;
+	k->frag = p->fragmentation;
+	k->capacity = p->gpu_memory;
+}
+
+void calc_memory_terms(const struct calc_plan *p, struct calc_mem_terms *k)
+{
+	struct calc_params pr;
+	calc_model_params(&p->model, &pr);
+	calc_memory_terms_params(p, &pr, k);
+	calc_memory_terms_bytes(p->recipe, p->zero, p->dp * (p->cp > 0 ? p->cp : 1), k);
+	k->copies = calc_pipeline_param_copies(p);
+	calc_memory_terms_act(p, k);
+	calc_memory_terms_fixed(p, k);
+}
+
+double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
+                               struct calc_mem_stage *st)
+{
+	double n = calc_memory_terms_stage_params(k, sl), w, wc, g, ms, o, act = 0, extra = 0, temp = 0, states, acts, frag, peak = 0;
+
+	w = n * k->bw;
+	wc = n * k->bwc;
+	g = n * k->bg * k->copies;
+	ms = n * k->bm;
+	o = n * k->bo;
+	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
+	                    * of their gradients; one optimizer state (convention) */
+		wc += (k->copies - 1) * (w + wc);
+	for (int j = 0; j < k->nkinds; j++)
+		if (sl->count[j] > 0) {
+			act += sl->count[j] * k->act[j] * inflight;
+			if (k->act_full[j] - k->act[j] > peak)
+				peak = k->act_full[j] - k->act[j];
+		}
+	/* recomputation works on one layer of one micro-batch at a time: the dropped
+	 * terms come back for that layer during its backward (the largest kind's) */
+	if (sl->layers > 0)
+		act += peak;
+	if (sl->embedding)
+		extra += inflight * k->first_act;
+	if (sl->head) {
+		extra += k->last_act;
+		temp = k->last_temp;
+	}
+	acts = act + extra;
+	states = w + wc + g + ms + o;
+	frag = k->frag * (states + acts + temp);
+	if (st) {
+		st->layers = sl->layers;
+		st->params = n * k->copies;
+		st->weights = w;
+		st->weight_copies = wc;
+		st->gradients = g;
+		st->master = ms;
+		st->optimizer = o;
+		st->inflight = inflight;
+		st->act_layers = act;
+		st->act_extra = extra;
+		st->activations = acts;
+		st->ov_cuda = k->fixed[0];
+		st->ov_nccl = k->fixed[1];
+		st->ov_workspace = k->fixed[2];
+		st->ov_frag = frag;
+		st->ov_temp = temp;
+		st->overhead = k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp;
+		st->states = states;
+		st->total = states + acts + st->overhead;
+		st->capacity = k->capacity;
+		st->headroom = st->capacity - st->total;
+	}
+	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
+}
+
+/* Parameters one GPU of stage 'i' holds (one copy).  Shared with comm.c, which sizes
+ * the gradient reduction with the same count. */
+double calc_memory_stage_params(const struct calc_plan *p, const struct calc_params *pr, int i)
+{
+	struct calc_mem_terms k;
+	struct calc_stage_layers sl;
+	calc_memory_terms_params(p, pr, &k);
+	calc_stage_layers(p, i, &sl);
+	return calc_memory_terms_stage_params(&k, &sl);
 }
 
 int calc_memory(const struct calc_plan *p, struct calc_memory *out, struct calc_diag *d)
 {
 	struct calc_params pr;
-	struct calc_act_layer full_layer;
-	const struct calc_recipe *rec = p->recipe;
-	const struct calc_model *m = &p->model;
-	int shard = p->dp * (p->cp > 0 ? p->cp : 1);
-	int copies = calc_pipeline_param_copies(p);
-	double e, t = p->tp, r = p->sp ? p->tp : 1, s, b = p->micro_batch, h = m->hidden, V = m->vocab;
+	struct calc_mem_terms k;
 
-	if (!rec || p->pp < 1 || p->pp > CALC_MAX_STAGES || p->tp < 1)
+	if (!p->recipe || p->pp < 1 || p->pp > CALC_MAX_STAGES || p->tp < 1)
 		return calc_error(d, p->file, 0, "the plan is not valid (recipe, tp or pp missing)");
-	e = rec->act_bytes;
-	s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1);
 	/* clear only what this plan uses: the stage array is large */
 	memset(out, 0, offsetof(struct calc_memory, st));
 	memset(out->st, 0, (size_t)p->pp * sizeof out->st[0]);
 	memset(&out->worst, 0, sizeof *out - offsetof(struct calc_memory, worst));
-	calc_model_params(m, &pr);
-	act_layer(p, p->recompute, &out->act);
-	act_layer(p, CALC_RC_NONE, &full_layer);
+	calc_model_params(&p->model, &pr);
+	calc_memory_terms(p, &k);
+	act_layer(p, 0, p->recompute, &out->act);
 	out->nstages = p->pp;
 
 	for (int i = 0; i < p->pp; i++) {
 		struct calc_mem_stage *st = &out->st[i];
-		double n = calc_memory_stage_params(p, &pr, i), inflight = calc_pipeline_inflight(p, i);
-
+		struct calc_stage_layers sl;
+		calc_stage_layers(p, i, &sl);
+		calc_memory_stage_total(&k, &sl, calc_pipeline_inflight(p, i), st);
 		st->stage = i;
 		st->layers = p->layers_per_stage[i];
-		st->params = n * copies;
-		st->weights = n * calc_recipe_bytes_sharded(rec, CALC_T_WEIGHT, p->zero, shard);
-		st->weight_copies = n * calc_recipe_bytes_sharded(rec, CALC_T_WCOPY, p->zero, shard);
-		st->gradients = n * calc_recipe_bytes_sharded(rec, CALC_T_GRAD, p->zero, shard) * copies;
-		st->master = n * calc_recipe_bytes_sharded(rec, CALC_T_MASTER, p->zero, shard);
-		st->optimizer = n * calc_recipe_bytes_sharded(rec, CALC_T_OPT, p->zero, shard);
-		if (copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
-		                 * of their gradients; one optimizer state (convention) */
-			st->weight_copies += (copies - 1) * (st->weights + st->weight_copies);
-
-		st->inflight = inflight;
-		st->act_layers = st->layers * out->act.total * inflight;
-		/* recomputation works on one layer of one micro-batch at a time: the
-		 * dropped terms come back for that layer during its backward */
-		if (st->layers > 0)
-			st->act_layers += full_layer.total - out->act.total;
-		st->act_extra = 0;
-		if (i == 0) /* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
-			st->act_extra += inflight * (8 * s * b + (m->dropout ? s * b * h / r : 0));
-		if (i == p->pp - 1) {
-			/* final norm input, LM-head input, fp32 logits for the loss (§4.3) */
-			st->act_extra += 2 * e * s * b * h / r + 4 * s * b * V / t;
-			st->ov_temp = 2 * s * b * V / t; /* bf16 logits before the fp32 cast */
-		}
-		st->activations = st->act_layers + st->act_extra;
-
-		st->states = st->weights + st->weight_copies + st->gradients + st->master + st->optimizer;
-		st->ov_cuda = p->cuda_context;
-		st->ov_nccl = p->nccl_buffers;
-		st->ov_workspace = p->workspace;
-		st->ov_frag = p->fragmentation * (st->states + st->activations + st->ov_temp);
-		st->overhead = st->ov_cuda + st->ov_nccl + st->ov_workspace + st->ov_frag + st->ov_temp;
-		st->total = st->states + st->activations + st->overhead;
-		st->capacity = p->gpu_memory;
-		st->headroom = st->capacity - st->total;
 		if (st->total > out->st[out->worst].total)
 			out->worst = i;
 	}
@@ -185,7 +272,7 @@ int calc_memory(const struct calc_plan *p, struct calc_memory *out, struct calc_
 	for (int i = 0; i < p->pp; i++)
 		if (out->st[i].headroom < 0)
 			out->fits = 0;
-	out->states_total = pr.total * calc_recipe_total(rec);
+	out->states_total = pr.total * calc_recipe_total(p->recipe);
 	out->states_min_gpus = (int)ceil(out->states_total / p->gpu_memory);
 	out->states_min_gpus_nominal = (int)ceil(out->states_total / p->gpu.memory_nominal);
 	return 0;

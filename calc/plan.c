@@ -49,6 +49,8 @@ static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
+/* in the order of enum calc_split (calc_split_name in model.c names the same) */
+static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30
@@ -102,7 +104,8 @@ static const struct key keys[] = {
 	{"parallel", "zero", K_INT, 0, P(zero), 0, 3, NULL, "int", "ZeRO stage over the data-parallel group"},
 	{"parallel", "recompute", K_ENUM, 0, P(recompute), 0, 0, rc_names, "enum", "activation recomputation"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
-	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: even)"},
+	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
+	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
 	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
 	{"parallel", "post_validation", K_BOOL, 0, P(post_validation), 0, 1, NULL, "bool", "ZB-H2 without a flush between steps (Qi et al. 2024 §4; default no)"},
@@ -636,7 +639,10 @@ static void derive(struct calc_plan *p)
 		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
 		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
 	}
-	if (!p->uneven_stages && p->pp > 0)
+	/* the split rule fills the stages; a split it refuses (validation says why) is
+	 * filled remainder-first so that no stage is left undefined */
+	if (!p->uneven_stages && p->pp > 0 &&
+	    calc_layers_split(p->model.layers, p->pp, p->split, p->layers_per_stage, NULL) < 0)
 		for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++)
 			p->layers_per_stage[i] = p->model.layers / p->pp + (i < p->model.layers % p->pp);
 }
@@ -689,6 +695,14 @@ static void divisors(int n, char *buf, size_t cap)
 	}
 }
 
+/* 1 when the plan names its layer split (parallel.split set in a plan file, the
+ * default plan or an override). */
+static int split_named(const struct calc_plan *p)
+{
+	int k = key_index("parallel", "split");
+	return k >= 0 && (p->key_line[k] || p->key_src[k]);
+}
+
 int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 {
 	int before = d->nerrors, line, gpus = calc_plan_gpus(p);
@@ -729,9 +743,20 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		else if (sum != m->layers)
 			ERR("parallel", "layers_per_stage", "parallel.layers_per_stage sums to %d but model.layers = %d", sum,
 			    m->layers);
-	} else if (p->pp > 0 && m->layers % p->pp)
+	} else if (p->pp > 0 && m->layers % p->pp && !split_named(p))
+		/* an uneven split is a choice: the plan names its rule or lists the stages */
 		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
 		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
+	else if (p->pp > 0 && m->layers > 0 && p->split == CALC_SPLIT_EVEN && m->layers % p->pp)
+		ERR("parallel", "split", "parallel.split = even: parallel.pp = %d does not divide model.layers = %d "
+		    "(divisors: %s); or choose remainder-first or llama3", p->pp, m->layers,
+		    (divisors(m->layers, dv, sizeof dv), dv));
+	else if (p->pp > 0 && m->layers > 0) {
+		int tmp[CALC_MAX_STAGES];
+		if (calc_layers_split(m->layers, p->pp, p->split, tmp, NULL) < 0)
+			ERR("parallel", "split", "parallel.split = %s: %d layers on parallel.pp = %d stages leave the first "
+			    "or the last stage empty", calc_split_name(p->split), m->layers, p->pp);
+	}
 	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
 	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
 		static const char *const degrees[] = {"tp", "pp", "dp", "cp", NULL};

@@ -318,9 +318,8 @@ static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct c
 /*
  * The plan's split against two neighbours on the same GPUs, at inter-node bandwidth
  * 'bw' [B/s per GPU per direction]: deeper pipeline (pp x 2, dp / 2) and more data
- * parallelism (pp / 2, dp x 2).  Layers are spread evenly over the new stages (the
- * first and last stage get the smaller share where L is not a multiple of p, as they
- * carry the embedding and the LM head).  NAN when the neighbour is not a valid plan.
+ * parallelism (pp / 2, dp x 2).  Layers are split over the new stages by the plan's
+ * rule (parallel.split, calc_layers_split).  NAN when the neighbour is not a valid plan.
  * Step times from step.c.
  */
 enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_TP_ACROSS, NB_PP_ACROSS, NB_N };
@@ -352,13 +351,13 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 	snprintf(sets[1], sizeof sets[1], "parallel.pp=%d", pp);
 	snprintf(sets[2], sizeof sets[2], "parallel.dp=%d", dp);
 	snprintf(sets[4], sizeof sets[4], "parallel.tp=%d", tp);
-	/* explicit layers per stage: the extra layers go to the middle stages */
-	int L = p0->model.layers, base = L / pp, rem = L % pp, o = 0;
+	/* explicit layers per stage, split by the plan's rule (parallel.split) */
+	int split[CALC_MAX_STAGES], o = 0;
+	if (calc_layers_split(p0->model.layers, pp, p0->split, split, NULL) < 0)
+		return NAN;
 	o += snprintf(sets[3] + o, sizeof sets[3] - o, "parallel.layers_per_stage=");
-	int lo = (pp - rem) / 2;
 	for (int i = 0; i < pp && o < (int)sizeof sets[3] - 8; i++)
-		o += snprintf(sets[3] + o, sizeof sets[3] - o, "%s%d", i ? "," : "",
-		              base + (i >= lo && i < lo + rem));
+		o += snprintf(sets[3] + o, sizeof sets[3] - o, "%s%d", i ? "," : "", split[i]);
 	list[0] = sets[0];
 	if (which != NB_PLAN) {
 		list[1] = sets[1], list[2] = sets[2], list[3] = sets[3], list[4] = sets[4];

@@ -5,11 +5,11 @@
  * The grid.  For each GPU count N (the plan's, or --gpus) and recipe (the plan's, or
  * every recipe with --vary recipe):
  *   tp   every divisor of N                         (Megatron TP; Narayanan 2021 §2.3)
- *   pp   every divisor of N/tp up to 256 stages     (§2.2); when pp does not divide the
- *        layers the split is uneven: L = q pp + r, and the r stages just before the
- *        last carry q + 1 layers -- under 1F1B they hold the fewest in-flight
- *        micro-batches (p - i on stage i, §2.2.1), and neither the embedding nor the LM
- *        head with its fp32 logits (Korthikanti 2022 §4.3)
+ *   pp   every divisor of N/tp up to 256 stages     (§2.2), the layers split by the
+ *        plan's rule (parallel.split, calc_layers_split in model.c: by default
+ *        remainder-first, L = q pp + r and the first r stages carry q + 1 layers; a
+ *        depth the rule refuses, e.g. 'even' with pp not dividing L, is a pp-layers
+ *        reject)
  *   cp   every divisor of N/(tp pp) up to max_cp    (context parallelism)
  *   dp   N / (tp pp cp)
  *   b    micro-batch 1 .. max_mb
@@ -29,10 +29,12 @@
  *
  * Speed.  Work items are (recipe, N, tp, pp, cp, micro-batch) handed to the threads in
  * order; a rejected subtree is counted by multiplication, not walked (unless every row
- * is kept).  The memory of the worst stage is computed on at most four candidate
- * stages (first, last, and the middle stage with the most in-flight micro-batches for
- * each layer count), with the same terms as calc_memory, so a leaf costs a few dozen
- * floating-point operations plus calc_step_fast when it fits.
+ * is kept).  The memory of the worst stage is computed on a few candidate stages
+ * (first, last, and the middle stage with the most in-flight micro-batches for each mix
+ * of layers) by memory.c itself: its per-stage terms (struct calc_mem_terms) are set
+ * per work item and per leaf only where they change, and calc_memory_stage_total adds
+ * them as calc_memory does, so a leaf costs a few dozen floating-point operations plus
+ * calc_step_fast when it fits.
  */
 #include "calc.h"
 #include "search.h"
@@ -43,7 +45,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_CAND 4
+#define MAX_CAND 8 /* stage 0, stage p-1 and the middle stages of up to 6 layer mixes */
 #define KEY_BITS 24 /* leaves of one work item < 2^24 */
 #define MAX_VARIANTS 72 /* (schedule, vpp) pairs of one pipeline depth */
 
@@ -207,25 +209,20 @@ void calc_search_opts_init(struct calc_search_opts *o)
 /* Layer split                                                               */
 /* ======================================================================== */
 
-/* Layers of each of 'p' stages: even when p divides L, else the r = L mod p extra
- * layers on the stages p-1-r .. p-2 (see the header comment). */
-static void split_layers(int L, int p, int *out)
-{
-	int q = L / p, r = L % p;
-	for (int i = 0; i < p; i++)
-		out[i] = q + (r > 0 && i >= p - 1 - r && i <= p - 2);
-}
-
+/* The stages of 'pp' under the plan's split rule (calc_layers_split); a depth the rule
+ * cannot split leaves the list as it is (item_check rejects it).  uneven_stages is set
+ * when the stages differ, so that the engines look at every stage. */
 static void plan_split(struct calc_plan *pl, int pp)
 {
-	int L = pl->model.layers;
 	pl->pp = pp;
-	if (pp > CALC_MAX_STAGES || pp > L) {
+	if (calc_layers_split(pl->model.layers, pp, pl->split, pl->layers_per_stage, NULL) < 0) {
 		pl->uneven_stages = 0;
 		return;
 	}
-	split_layers(L, pp, pl->layers_per_stage);
-	pl->uneven_stages = L % pp ? pp : 0;
+	pl->uneven_stages = 0;
+	for (int i = 1; i < pp; i++)
+		if (pl->layers_per_stage[i] != pl->layers_per_stage[0])
+			pl->uneven_stages = pp;
 }
 
 void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c, struct calc_plan *out)
@@ -252,150 +249,74 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 }
 
 /* ======================================================================== */
-/* Worst-stage memory: the terms of calc_memory (memory.c) on candidate stages */
+/* Worst-stage memory: memory.c's terms on candidate stages                  */
 /* ======================================================================== */
-
-/* What the per-stage total depends on, set at the loop level where each part changes. */
-struct memk {
-	int p;
-	double per_layer;  /* parameters of one layer per GPU [parameters] */
-	double first_extra;/* embedding / t + positions, stage 0 [parameters] */
-	double last_a;     /* final norm, last stage [parameters] */
-	double last_b;     /* untied LM head / t, or the tied matrix's copy when pp > 1 */
-	double bw, bwc, bg, bm, bo; /* bytes per parameter per GPU after ZeRO, by class */
-	int copies;        /* parameter copies (2 for DualPipe) */
-	double act, act_full; /* one layer, one micro-batch: stored, and without recompute [B] */
-	double first_act;  /* per in-flight micro-batch on stage 0: token ids, dropout mask [B] */
-	double last_act;   /* last stage: final norm and LM-head inputs, fp32 logits [B] */
-	double last_temp;  /* last stage: bf16 logits transient [B] */
-	double fixed[3];   /* CUDA context, NCCL buffers, workspaces [B] */
-	double frag;       /* fragmentation share */
-	double capacity;   /* usable memory [B] */
-};
 
 /* Candidate stages in index order. */
 struct cands {
 	int n;
-	int idx[MAX_CAND], layers[MAX_CAND];
+	int idx[MAX_CAND];
+	struct calc_stage_layers sl[MAX_CAND];
 	double infl[MAX_CAND];
 };
 
-static void memk_params(struct memk *k, const struct calc_plan *p, const struct calc_params *pr)
+static int same_layers(const struct calc_stage_layers *a, const struct calc_stage_layers *b, int nk)
 {
-	const struct calc_model *m = &p->model;
-	double t = p->tp, h = m->hidden;
-	double repl = pr->norms + (m->bias ? 2 * h : 0); /* memory.c stage_params */
-	k->p = p->pp;
-	k->per_layer = (pr->layer - repl) / t + repl;
-	k->first_extra = pr->embedding / t + pr->position;
-	k->last_a = pr->final_norm;
-	k->last_b = !m->tied_embeddings ? pr->lm_head / t : p->pp > 1 ? pr->embedding / t : 0;
+	if (a->layers != b->layers)
+		return 0;
+	for (int k = 0; k < nk; k++)
+		if (a->count[k] != b->count[k])
+			return 0;
+	return 1;
 }
 
-static void memk_bytes(struct memk *k, const struct calc_recipe *r, int zero, int shard)
+static void cand_add(struct cands *c, const struct calc_plan *p, int i, const double *infl)
 {
-	k->bw = calc_recipe_bytes_sharded(r, CALC_T_WEIGHT, zero, shard);
-	k->bwc = calc_recipe_bytes_sharded(r, CALC_T_WCOPY, zero, shard);
-	k->bg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, shard);
-	k->bm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, shard);
-	k->bo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, shard);
+	c->idx[c->n] = i;
+	calc_stage_layers(p, i, &c->sl[c->n]);
+	c->infl[c->n] = infl[i];
+	c->n++;
 }
 
-/* Activation terms; 'p' is modified temporarily (recompute) and restored. */
-static void memk_act(struct memk *k, struct calc_plan *p)
+/* The stages that can be the worst: stage 0, stage p-1 and, among the middle stages
+ * holding the same layers (per kind), the first with the most in-flight micro-batches
+ * (the total grows with them, every other term being equal between such stages). */
+static void cands_build(const struct calc_plan *p, int np, const double *infl, struct cands *c)
 {
-	struct calc_act_layer a;
-	const struct calc_model *m = &p->model;
-	enum calc_recompute rc = p->recompute;
-	double e = p->recipe->act_bytes, t = p->tp, r = p->sp ? p->tp : 1;
-	double s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1), b = p->micro_batch, h = m->hidden, V = m->vocab;
+	int best[MAX_CAND], ng = 0, nk = calc_model_nkinds(&p->model);
+	struct calc_stage_layers grp[MAX_CAND], sl;
 
-	calc_memory_act_layer(p, &a);
-	k->act = a.total;
-	if (rc != CALC_RC_NONE) {
-		p->recompute = CALC_RC_NONE;
-		calc_memory_act_layer(p, &a);
-		p->recompute = rc;
-	}
-	k->act_full = a.total;
-	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
-	k->last_act = 2 * e * s * b * h / r + 4 * s * b * V / t;
-	k->last_temp = 2 * s * b * V / t;
-}
-
-static void memk_fixed(struct memk *k, const struct calc_plan *p)
-{
-	k->fixed[0] = p->cuda_context;
-	k->fixed[1] = p->nccl_buffers;
-	k->fixed[2] = p->workspace;
-	k->frag = p->fragmentation;
-	k->capacity = p->gpu_memory;
-}
-
-/* Total of stage i, in the order memory.c adds the terms. */
-static double stage_total(const struct memk *k, int i, int layers, double inflight)
-{
-	double n = layers * k->per_layer, w, wc, g, ms, o, act, extra = 0, temp = 0, states, acts, frag;
-	if (i == 0)
-		n += k->first_extra;
-	if (i == k->p - 1) {
-		n += k->last_a;
-		n += k->last_b;
-	}
-	w = n * k->bw;
-	wc = n * k->bwc;
-	g = n * k->bg * k->copies;
-	ms = n * k->bm;
-	o = n * k->bo;
-	if (k->copies > 1)
-		wc += (k->copies - 1) * (w + wc);
-	act = layers * k->act * inflight;
-	if (layers > 0)
-		act += k->act_full - k->act;
-	if (i == 0)
-		extra += inflight * k->first_act;
-	if (i == k->p - 1) {
-		extra += k->last_act;
-		temp = k->last_temp;
-	}
-	acts = act + extra;
-	states = w + wc + g + ms + o;
-	frag = k->frag * (states + acts + temp);
-	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
-}
-
-/* The stages that can be the worst: stage 0, stage p-1 and, among the middle stages of
- * each layer count, the first with the most in-flight micro-batches (the total grows
- * with both, every other term being equal between middle stages). */
-static void cands_build(int p, const int *layers, const double *infl, struct cands *c)
-{
-	int best[2] = {-1, -1}, lay[2] = {-1, -1};
 	c->n = 0;
-	c->idx[c->n] = 0, c->layers[c->n] = layers[0], c->infl[c->n] = infl[0], c->n++;
-	for (int i = 1; i < p - 1; i++) {
-		int cl = lay[0] < 0 || layers[i] == lay[0] ? 0 : 1;
-		if (lay[cl] < 0)
-			lay[cl] = layers[i];
-		if (best[cl] < 0 || infl[i] > infl[best[cl]])
-			best[cl] = i;
+	cand_add(c, p, 0, infl);
+	for (int i = 1; i < np - 1; i++) {
+		int g = 0;
+		calc_stage_layers(p, i, &sl);
+		while (g < ng && !same_layers(&grp[g], &sl, nk))
+			g++;
+		if (g == ng && ng < MAX_CAND - 2) {
+			grp[ng] = sl;
+			best[ng++] = i;
+		} else if (g < ng && infl[i] > infl[best[g]])
+			best[g] = i;
 	}
-	if (best[0] >= 0 && best[1] >= 0 && best[1] < best[0]) {
-		int x = best[0];
-		best[0] = best[1];
-		best[1] = x;
-	}
-	for (int j = 0; j < 2; j++)
-		if (best[j] >= 0)
-			c->idx[c->n] = best[j], c->layers[c->n] = layers[best[j]], c->infl[c->n] = infl[best[j]], c->n++;
-	if (p > 1)
-		c->idx[c->n] = p - 1, c->layers[c->n] = layers[p - 1], c->infl[c->n] = infl[p - 1], c->n++;
+	/* index order */
+	for (int x = 1; x < ng; x++)
+		for (int y = x; y > 0 && best[y] < best[y - 1]; y--) {
+			int t = best[y];
+			best[y] = best[y - 1];
+			best[y - 1] = t;
+		}
+	for (int g = 0; g < ng; g++)
+		cand_add(c, p, best[g], infl);
+	if (np > 1)
+		cand_add(c, p, np - 1, infl);
 }
 
-static double mem_worst(const struct memk *k, const struct cands *c, int *worst)
+static double mem_worst(const struct calc_mem_terms *k, const struct cands *c, int *worst)
 {
 	double wt = -1;
 	for (int j = 0; j < c->n; j++) {
-		double t = stage_total(k, c->idx[j], c->layers[j], c->infl[j]);
+		double t = calc_memory_stage_total(k, &c->sl[j], c->infl[j], NULL);
 		if (t > wt)
 			wt = t, *worst = c->idx[j];
 	}
@@ -404,24 +325,15 @@ static double mem_worst(const struct memk *k, const struct cands *c, int *worst)
 
 void calc_search_memory(const struct calc_plan *plan, int *worst, double *total, double *headroom)
 {
-	struct calc_plan p = *plan;
-	struct calc_params pr;
-	struct memk k;
+	struct calc_mem_terms k;
 	struct cands c;
 	double infl[CALC_MAX_STAGES];
-	int layers[CALC_MAX_STAGES], np = plan->pp < CALC_MAX_STAGES ? plan->pp : CALC_MAX_STAGES;
+	int np = plan->pp < CALC_MAX_STAGES ? plan->pp : CALC_MAX_STAGES;
 
-	calc_model_params(&p.model, &pr);
-	memk_params(&k, &p, &pr);
-	memk_bytes(&k, p.recipe, p.zero, p.dp * (p.cp > 0 ? p.cp : 1));
-	k.copies = calc_pipeline_param_copies(&p);
-	memk_act(&k, &p);
-	memk_fixed(&k, &p);
-	for (int i = 0; i < np; i++) {
-		infl[i] = calc_pipeline_inflight(&p, i);
-		layers[i] = p.layers_per_stage[i];
-	}
-	cands_build(np, layers, infl, &c);
+	calc_memory_terms(plan, &k);
+	for (int i = 0; i < np; i++)
+		infl[i] = calc_pipeline_inflight(plan, i);
+	cands_build(plan, np, infl, &c);
 	*worst = 0;
 	*total = mem_worst(&k, &c, worst);
 	*headroom = k.capacity - *total;
@@ -457,7 +369,7 @@ struct worker {
 	pthread_t th;
 	struct calc_plan plan;       /* the configuration being evaluated */
 	struct calc_params pr;       /* of the plan's model */
-	struct memk k;
+	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
 	struct calc_step st;         /* scratch */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long miss_first, miss_middle, miss_last;
@@ -549,6 +461,11 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 		return CALC_REJ_TP;
 	if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
 		return CALC_REJ_PP;
+	{
+		int tmp[CALC_MAX_STAGES];
+		if (calc_layers_split(m->layers, it->pp, base->split, tmp, NULL) < 0)
+			return CALC_REJ_PP; /* parallel.split = even or llama3 refuses this depth */
+	}
 	if (it->cp > 1 && base->seq_len % (2 * it->cp))
 		return CALC_REJ_CP;
 	return CALC_REJ_NONE;
@@ -687,7 +604,7 @@ static void run_item(struct worker *w, struct item *it)
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
 	enum calc_reject pre = item_check(base, it, o->even_only);
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
-	struct memk zk[4];
+	struct calc_mem_terms zk[4];
 	double infl[CALC_MAX_STAGES];
 
 	w->item_best = 0;
@@ -705,7 +622,13 @@ static void run_item(struct worker *w, struct item *it)
 	row.c.cp = it->cp;
 	row.c.dp = it->dp;
 	row.c.recipe = (signed char)it->recipe;
-	row.c.uneven = it->pp <= base->model.layers && base->model.layers % it->pp != 0;
+	{
+		int tmp[CALC_MAX_STAGES];
+		row.c.uneven = 0;
+		if (it->pp <= CALC_MAX_STAGES && calc_layers_split(base->model.layers, it->pp, base->split, tmp, NULL) == 0)
+			for (int i = 1; i < it->pp; i++)
+				row.c.uneven |= tmp[i] != tmp[0];
+	}
 
 	p->nodes = it->nodes;
 	p->gpus_per_node = it->gpn;
@@ -715,10 +638,10 @@ static void run_item(struct worker *w, struct item *it)
 	p->recipe = calc_recipe_at(it->recipe);
 	if (pre == CALC_REJ_NONE) {
 		plan_split(p, it->pp);
-		memk_params(&w->k, p, &w->pr);
-		memk_fixed(&w->k, p);
+		calc_memory_terms_params(p, &w->pr, &w->k);
+		calc_memory_terms_fixed(p, &w->k);
 		for (int z = 0; z < 4; z++)
-			memk_bytes(&zk[z], p->recipe, z, it->dp * it->cp);
+			calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
 	} else
 		p->pp = it->pp;
 
@@ -748,7 +671,7 @@ static void run_item(struct worker *w, struct item *it)
 				p->vpp = vv[s];
 				for (int i = 0; i < it->pp; i++)
 					infl[i] = calc_pipeline_inflight_for(p->schedule, it->pp, m, vv[s], i);
-				cands_build(it->pp, p->layers_per_stage, infl, &c);
+				cands_build(p, it->pp, infl, &c);
 				w->k.copies = calc_pipeline_param_copies(p);
 			}
 			for (int ri = 0; ri < nrc; ri++) {
@@ -758,7 +681,7 @@ static void run_item(struct worker *w, struct item *it)
 					row.c.sp = (signed char)(nsp == 2 ? sp : 0);
 					p->sp = row.c.sp;
 					if (r2 == CALC_REJ_NONE)
-						memk_act(&w->k, p);
+						calc_memory_terms_act(p, &w->k);
 					for (int z = 0; z < 4; z++) {
 						row.c.zero = (signed char)z;
 						row.key = it->key0 + local++;

@@ -42,9 +42,12 @@ static double head_dim(const struct calc_model *m)
  * QKV 6h^2, out-proj 2h^2, MLP 16h^2 per token (2 FLOPs per multiply-add); here the
  * K and V projections have kv_heads * head_dim columns (GQA) and SwiGLU has three
  * h x f matrices against GeLU's two. */
-static double gemm_flops_token(const struct calc_model *m)
+static double gemm_flops_token(const struct calc_model *m, int kind)
 {
-	double h = m->hidden, d = head_dim(m), a = m->heads, f = m->ffn_hidden;
+	struct calc_layer_kind kd;
+	double h = m->hidden, d = head_dim(m), a = m->heads, f;
+	calc_model_kind(m, kind, &kd);
+	f = kd.ffn_hidden; /* CALC_LAYER_DENSE: one MLP of width f */
 	double kv = m->kv_heads > 0 ? m->kv_heads : a;
 	return 2 * h * d * (a + 2 * kv) + 2 * a * d * h + (m->mlp == CALC_MLP_SWIGLU ? 6 : 4) * h * f;
 }
@@ -59,9 +62,23 @@ static double attn_flops_token(const struct calc_model *m, double s)
 void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 {
 	const struct calc_model *m = &plan->model;
-	double s = plan->seq_len, tokens = (double)plan->global_batch * s, L = m->layers;
-	double G = gemm_flops_token(m), A = attn_flops_token(m, s), lg = 2.0 * m->hidden * m->vocab;
-	double fwd = L * (G + A) + lg, extra;
+	double s = plan->seq_len, tokens = (double)plan->global_batch * s, L = 0;
+	double A = attn_flops_token(m, s), lg = 2.0 * m->hidden * m->vocab, LGA = 0;
+	double fwd, extra;
+	int count[CALC_MAX_KINDS] = {0};
+
+	/* the layers of every kind: L (G + A) is the sum of n_k (G_k + A) over the kinds (the
+	 * attention core A is the same in every kind) */
+	if (m->seq.nruns > 0)
+		for (int j = 0; j < m->seq.nruns; j++)
+			count[m->seq.run_kind[j]] += m->seq.run_count[j];
+	else
+		count[0] = m->layers;
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		LGA += count[k] * (gemm_flops_token(m, k) + A);
+		L += count[k];
+	}
+	fwd = LGA + lg;
 
 	/* Model FLOPs: forward + backward (2x forward) = 3x forward, Korthikanti Eq. 7:
 	 * 72 B L s h^2 (1 + s/(6h) + V/(12 h L)) for the GPT shape. */
@@ -72,7 +89,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		if (plan->recompute == CALC_RC_FULL)
 			/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
 			 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
-			extra = L * (G + A);
+			extra = LGA;
 		else if (plan->recompute == CALC_RC_SELECTIVE || plan->flash_attention)
 			/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the
 			 * attention term s/(6h) counted twice more: 3 A per layer over Eq. 7,
@@ -89,7 +106,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		 * full recomputation, and makes selective recomputation moot. */
 		extra = 0;
 		if (plan->recompute == CALC_RC_FULL)
-			extra += L * (G + A);
+			extra += LGA;
 		if (plan->flash_attention)
 			extra += L * A / 2;
 		else if (plan->recompute == CALC_RC_SELECTIVE)
@@ -129,13 +146,19 @@ static double gemm_peak(const struct calc_plan *p)
 	return p->gpu.bf16_flops;
 }
 
-void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
-                     struct calc_layer_time *o)
+void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, struct calc_layer_time *o)
+{
+	calc_layer_time_kind(plan, cm, 0, o);
+}
+
+void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
+                          struct calc_layer_time *o)
 {
 	const struct calc_model *m = &plan->model;
+	struct calc_layer_kind kd;
 	double t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
 	double s = plan->seq_len, T = plan->micro_batch * s / cp; /* tokens per GPU per micro-batch */
-	double h = m->hidden, d = head_dim(m), a = m->heads, f = m->ffn_hidden;
+	double h = m->hidden, d = head_dim(m), a = m->heads, f = (calc_model_kind(m, kind, &kd), kd.ffn_hidden);
 	double kv = m->kv_heads > 0 ? m->kv_heads : a, kvh = kv / t < 1 ? 1 : kv / t;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
@@ -236,22 +259,28 @@ struct stage_cost {
 static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct ends *e,
                        int i, struct stage_cost *o)
 {
-	int p = plan->pp > 0 ? plan->pp : 1;
-	/* an explicit split (uneven_stages) may hold empty stages: 0 there means 0 layers */
-	double n = plan->uneven_stages || plan->layers_per_stage[i] > 0 ? plan->layers_per_stage[i]
-	                                                                 : (double)plan->model.layers / p;
+	struct calc_stage_layers sl;
+	int nk = calc_model_nkinds(&plan->model);
 
-	o->tf = n * (lt->f + lt->comm_f);
-	o->tb = n * (lt->b + lt->recompute + lt->comm_b);
-	o->tw = n * lt->w;
-	o->recompute = n * lt->recompute;
-	o->comm = n * (lt->comm_f + lt->comm_b);
-	if (i == 0) {
+	calc_stage_layers(plan, i, &sl);
+	/* every layer kind the stage holds, n_k times the op times of one layer of it */
+	memset(o, 0, sizeof *o);
+	for (int k = 0; k < nk; k++) {
+		double n = sl.count[k];
+		if (!sl.count[k])
+			continue;
+		o->tf += n * (lt[k].f + lt[k].comm_f);
+		o->tb += n * (lt[k].b + lt[k].recompute + lt[k].comm_b);
+		o->tw += n * lt[k].w;
+		o->recompute += n * lt[k].recompute;
+		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
+	}
+	if (sl.embedding) {
 		o->tf += e->first_f;
 		o->tb += e->first_b;
 		o->tw += e->first_w;
 	}
-	if (i == p - 1) {
+	if (sl.head) {
 		o->tf += e->last_f;
 		o->tb += e->last_b;
 		o->tw += e->last_w;
@@ -266,12 +295,12 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
  * LM head) and the last (LM head) can be critical.  Returns the critical busy time. */
 static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c)
 {
-	const struct calc_layer_time *lt = &st->layer;
+	const struct calc_layer_time *lt = st->kind_layer;
 	struct ends e;
 	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
 	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
 	int dual = row && row->two_way && p > 1;
-	int nrank = dual ? (p + 1) / 2 : p;
+	int nrank = dual ? (p + 1) / 2 : p, uniform = !c && calc_stage_layers_uniform(plan), heavy = -2;
 	double best = -1;
 
 	if (m < 1)
@@ -285,12 +314,17 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
 		}
+	/* without kinds, of the middle stages the one with the most layers has the most work */
+	if (!c && !uniform && !dual)
+		heavy = calc_stage_layers_heaviest(plan);
 	for (int r = 0; r < nrank; r++) {
 		struct stage_cost a, b;
 		double busy;
-		if (!c && !plan->uneven_stages && r > 0 && r < nrank - 1)
+		if (uniform && r > 0 && r < nrank - 1)
 			r = nrank - 1; /* the middle GPUs are copies with less work */
-		if (dual && r > 0 && !c && !plan->uneven_stages)
+		else if (heavy >= -1 && r > 0 && r < nrank - 1 && r != heavy)
+			r = heavy > r ? heavy : nrank - 1;
+		if (dual && r > 0 && uniform)
 			break;
 		stage_cost(plan, lt, &e, r, &a);
 		if (dual) {
@@ -400,12 +434,21 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	st->cost = st->gpu_hours * plan->gpu_hour_cost;
 }
 
+/* Op times of one layer of every kind; st->layer is kind 0's. */
+static void layer_times(const struct calc_plan *plan, struct calc_step *st)
+{
+	int nk = calc_model_nkinds(&plan->model);
+	for (int k = 0; k < nk; k++)
+		calc_layer_time_kind(plan, &st->comm, k, &st->kind_layer[k]);
+	st->layer = st->kind_layer[0];
+}
+
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
 {
 	double busy;
 
 	calc_comm(plan, &st->comm);
-	calc_layer_time(plan, &st->comm, &st->layer);
+	layer_times(plan, st);
 	busy = fill_stages(plan, st, NULL);
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
@@ -427,7 +470,7 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 		                  "recipe): it has no step time; choose a recipe that trains",
 		                  plan->recipe->name);
 	calc_comm(plan, &st->comm);
-	calc_layer_time(plan, &st->comm, &st->layer);
+	layer_times(plan, st);
 	if (p > CALC_MAX_STAGES)
 		return calc_error(d, plan->file, 0, "parallel.pp = %d exceeds %d stages", p, CALC_MAX_STAGES);
 	c = xcalloc(1, sizeof *c);

@@ -56,10 +56,14 @@ struct calc_layer_time {
  */
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
                      struct calc_layer_time *out);
+/* The same for one layer of kind 'k' of the plan's model (calc_layer_time is kind 0). */
+void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int k,
+                          struct calc_layer_time *out);
 
 struct calc_step {
 	struct calc_comm comm;     /* traffic of the plan */
-	struct calc_layer_time layer;
+	struct calc_layer_time layer;  /* one layer of kind 0 (= kind_layer[0]) */
+	struct calc_layer_time kind_layer[CALC_MAX_KINDS]; /* one layer of each kind */
 	double peak;               /* dense BF16 tensor peak, the MFU/HFU denominator [FLOP/s] */
 	double gemm_peak;          /* dense peak the layer GEMMs run at (FP8 in FP8 recipes) [FLOP/s] */
 	int critical;              /* stage whose busy time sets the breakdown */

@@ -1,9 +1,14 @@
 /*
- * tests/calc/model.c -- parameter counts against published figures.
+ * tests/calc/model.c -- parameter counts against published figures; the layer split
+ * rules; a model of two layer kinds with its per-stage figures worked out by hand.
  */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "search.h"
+#include "step.h"
 
 /* Narayanan et al. 2021 Table 1: every row's parameter count (billions, one
  * decimal) must come out of the presets.  The expected value of each row is also
@@ -75,6 +80,127 @@ static void test_dense_100b(void **state)
 	assert_near(p.total / 1e9, 101.19, 1e-4);
 }
 
+/* The split rules, by hand.  remainder-first: 80 = 26 x 3 + 2, so 27, 27, 26; even:
+ * 80 / 8 = 10, and 3 stages do not divide 80; llama3: Llama 3 405B's 126 layers on 16
+ * stages are 7, 8 x 14, 7 (Dubey et al. 2024 §3.3.2), 80 on 8 are 82 = 10 x 8 + 2 slots
+ * with the two extra on stages 1 and 2: 9, 11, 11, 10, 10, 10, 10, 9; 80 on 64 stages
+ * would leave 82 / 64 - 1 = 0 on the ends; 7 on 2 stages has no middle: 4, 3. */
+static void test_layers_split(void **state)
+{
+	int o[CALC_MAX_STAGES], e16[16], e8[] = {9, 11, 11, 10, 10, 10, 10, 9};
+	struct calc_diag d = {0};
+
+	assert_int_equal(calc_layers_split(80, 3, CALC_SPLIT_REMAINDER_FIRST, o, NULL), 0);
+	assert_int_equal(o[0], 27);
+	assert_int_equal(o[1], 27);
+	assert_int_equal(o[2], 26);
+	assert_int_equal(calc_layers_split(80, 8, CALC_SPLIT_EVEN, o, NULL), 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(o[i], 10);
+	assert_int_equal(calc_layers_split(80, 3, CALC_SPLIT_EVEN, o, &d), -1);
+	assert_non_null(strstr(d.text, "even"));
+	calc_diag_free(&d);
+	for (int i = 0; i < 16; i++)
+		e16[i] = i == 0 || i == 15 ? 7 : 8;
+	assert_int_equal(calc_layers_split(126, 16, CALC_SPLIT_LLAMA3, o, NULL), 0);
+	assert_memory_equal(o, e16, sizeof e16);
+	assert_int_equal(calc_layers_split(80, 8, CALC_SPLIT_LLAMA3, o, NULL), 0);
+	assert_memory_equal(o, e8, sizeof e8);
+	assert_int_equal(calc_layers_split(80, 64, CALC_SPLIT_LLAMA3, o, NULL), -1);
+	assert_int_equal(calc_layers_split(7, 2, CALC_SPLIT_LLAMA3, o, NULL), 0);
+	assert_int_equal(o[0], 4);
+	assert_int_equal(o[1], 3);
+	/* more stages than layers, none at all: refused by every rule */
+	for (int r = 0; r < CALC_SPLIT_N; r++) {
+		assert_int_equal(calc_layers_split(6, 8, (enum calc_split)r, o, NULL), -1);
+		assert_int_equal(calc_layers_split(6, 0, (enum calc_split)r, o, NULL), -1);
+	}
+}
+
+/*
+ * Two layer kinds: dense layers of FFN width 256 (A) and 128 (B) in the order A A B B
+ * B A, on tp 2 x pp 3 (remainder-first: 2, 2, 2 layers, so the stages hold A A | B B |
+ * B A), GeLU, RMSNorm, no biases, untied head, h 64, 4 heads of 16, vocab 1000, s 128,
+ * b 1, no recomputation, no FlashAttention, 1F1B with m = 8, megatron recipe (2 + 4 +
+ * 4 + 8 = 18 B per parameter, ZeRO 0), overheads 0.  By hand:
+ *   attention 4 h^2 = 16384; norms 2h = 128; MLP 2hf: A 32768, B 16384;
+ *   layer A 49280, B 32896; per GPU (tp 2, norms replicated) A 24704, B 16512;
+ *   embedding and head V h / 2 = 32000 each per GPU, final norm 64;
+ *   stage 0: 2 A + 32000 = 81408; stage 1: 2 B = 33024; stage 2: B + A + 64 + 32000 = 73280.
+ *   Activations per layer (memory.c's terms, e = 2, t = 2, no SP, sb = 128):
+ *   attention 2e sbh + e sb (a + 2g) d / t + e sb a d / t = 32768 + 24576 + 8192 = 65536,
+ *   scores e a s^2 b / t = 65536, MLP 2e sbh + 2e sb f / t = 32768 + 256 f:
+ *   A 229376, B 196608.  In flight (1F1B, Narayanan 2021 §2.2.1): p - i = 3, 2, 1.
+ *   stage 0: 2 A x 3 + token ids 3 x 8 s b = 1376256 + 3072;
+ *   stage 1: 2 B x 2 = 786432;
+ *   stage 2: (A + B) x 1 + norm and head inputs 2e sbh + fp32 logits 4 s b V / t
+ *            = 425984 + 32768 + 256000, plus the bf16 logits transient 2 s b V / t = 128000.
+ *   Totals: 81408 x 18 + 1379328 = 2844672; 33024 x 18 + 786432 = 1380864;
+ *           73280 x 18 + 714752 + 128000 = 2161792.
+ *   FLOPs per token (Narayanan 2021 App., 2 per multiply-add): GEMMs 2hd(a + 2g) + 2adh
+ *   + 4hf = 32768 + 4hf: A 98304, B 65536; attention core 4 s a d = 32768; logits 2 h V
+ *   = 128000; forward 3 (A + 32768) + 3 (B + 32768) + 128000 = 816128, x 3 = 2448384.
+ */
+static void test_two_kinds(void **state)
+{
+	const char *sets[] = {"model.layers=6", "model.hidden=64", "model.heads=4", "model.kv_heads=4",
+	                      "model.ffn_hidden=256", "model.vocab=1000", "model.max_pos=0", "model.mlp=gelu",
+	                      "model.norm=rmsnorm", "model.tied_embeddings=no", "model.bias=no", "model.dropout=no",
+	                      "training.seq_len=128", "training.micro_batch=1", "training.global_batch=8",
+	                      "training.recipe=megatron", "training.flash_attention=no", "cluster.nodes=1",
+	                      "cluster.gpus_per_node=6", "parallel.tp=2", "parallel.pp=3", "parallel.dp=0",
+	                      "parallel.cp=1", "parallel.sp=no", "parallel.zero=0", "parallel.recompute=none",
+	                      "parallel.schedule=1f1b", "overhead.cuda_context=0", "overhead.nccl_buffers=0",
+	                      "overhead.workspace=0", "overhead.fragmentation=0"};
+	const struct calc_layer_kind kinds[] = {{CALC_LAYER_DENSE, 256}, {CALC_LAYER_DENSE, 128}};
+	const int run_kind[] = {0, 1, 0}, run_count[] = {2, 3, 1};
+	const double params[] = {81408, 33024, 73280}, total[] = {2844672, 1380864, 2161792};
+	const int count_a[] = {2, 0, 1}, count_b[] = {0, 2, 1};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	struct calc_flops fl;
+	int worst;
+	double wt, hr;
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_model_set_layers(&p.model, kinds, 2, run_kind, run_count, 3, &d), 0);
+	assert_int_equal(p.model.layers, 6);
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+
+	calc_model_params(&p.model, &pr);
+	assert_int_equal(pr.nkinds, 2);
+	assert_near(pr.kind[0].total, 49280, 1e-15);
+	assert_near(pr.kind[1].total, 32896, 1e-15);
+	assert_near(pr.total, 3 * 49280 + 3 * 32896 + 64000 + 64000 + 64, 1e-15);
+	for (int i = 0; i < 3; i++) {
+		struct calc_stage_layers sl;
+		calc_stage_layers(&p, i, &sl);
+		assert_int_equal(sl.layers, 2);
+		assert_int_equal(sl.count[0], count_a[i]);
+		assert_int_equal(sl.count[1], count_b[i]);
+		assert_near(calc_memory_stage_params(&p, &pr, i), params[i], 1e-15);
+	}
+
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_near(m->st[i].params, params[i], 1e-15);
+		assert_near(m->st[i].total, total[i], 1e-15);
+	}
+	assert_int_equal(m->worst, 0);
+	/* the planner's path: memory.c's terms on candidate stages */
+	calc_search_memory(&p, &worst, &wt, &hr);
+	assert_int_equal(worst, 0);
+	assert_near(wt, total[0], 1e-15);
+
+	calc_flops(&p, &fl);
+	assert_near(fl.per_token, 2448384, 1e-15);
+	assert_near(fl.model, 2448384.0 * 8 * 128, 1e-15);
+	free(m);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +208,8 @@ int main(void)
 		cmocka_unit_test(test_llama_totals),
 		cmocka_unit_test(test_megatron_formula),
 		cmocka_unit_test(test_dense_100b),
+		cmocka_unit_test(test_layers_split),
+		cmocka_unit_test(test_two_kinds),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

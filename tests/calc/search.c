@@ -35,14 +35,17 @@ struct bf {
 	double mem, time, cost;
 };
 
-/* Layers per stage, written independently: every stage q, then one more on each of
- * the r stages just before the last (search.c header). */
+/* Layers per stage, written independently: remainder first, the default parallel.split
+ * (the first L mod p stages hold one layer more). */
 static void bf_split(int L, int p, int *out)
 {
+	/* remainder-first, the default parallel.split: hand the L mod p extra layers out
+	 * one at a time from stage 0 on */
+	int left = L;
 	for (int i = 0; i < p; i++)
-		out[i] = L / p;
-	for (int k = 1; k <= L % p; k++)
-		out[p - 1 - k]++;
+		out[i] = 0;
+	for (int i = 0; left > 0; i = (i + 1) % p, left--)
+		out[i]++;
 }
 
 static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, int max_vpp, int *nout)
@@ -382,7 +385,7 @@ static void test_reject_reasons(void **state)
 	/* 6 layers cannot fill 8 stages */
 	x = find(&r, 1, 8, 1, 1, CALC_SCHED_1F1B, 1);
 	assert_int_equal(x->reject, CALC_REJ_PP);
-	/* 4 stages take 6 layers unevenly: 1, 2, 2, 1 -- valid */
+	/* 4 stages take 6 layers unevenly: 2, 2, 1, 1 (remainder first) -- valid */
 	x = find(&r, 1, 4, 1, 1, CALC_SCHED_1F1B, 1);
 	assert_true(x->reject == CALC_REJ_NONE || x->reject == CALC_REJ_MEMORY);
 	assert_int_equal(x->c.uneven, 1);
@@ -395,7 +398,7 @@ static void test_reject_reasons(void **state)
 	/* interleaved, pp 2, vpp 4: 6 layers not divisible by 2 x 4 */
 	x = find(&r, 1, 2, 1, 1, CALC_SCHED_INTERLEAVED, 4);
 	assert_int_equal(x->reject, CALC_REJ_VPP);
-	/* interleaved, uneven pp 4 (1, 2, 2, 1 layers): a stage of 1 layer cannot hold 2 chunks */
+	/* interleaved, uneven pp 4 (2, 2, 1, 1 layers): a stage of 1 layer cannot hold 2 chunks */
 	x = find(&r, 1, 4, 1, 1, CALC_SCHED_INTERLEAVED, 2);
 	assert_int_equal(x->reject, CALC_REJ_VPP);
 	/* interleaved, pp 2, vpp 3 (6 = 2 x 3 layers), dp 8, b 4: m = 32/32 = 1, not a multiple of 2 */
