@@ -86,6 +86,9 @@ void calc_run(const struct calc_plan *plan, const struct calc_step *st, int gpus
 	/* an asynchronous write must end before the next checkpoint starts */
 	if (plan->ckpt_async && out->interval < out->ckpt_write)
 		out->interval = out->ckpt_write;
+	/* checkpoints are taken between optimizer steps: at most one per step */
+	if (out->interval < st->time)
+		out->interval = st->time;
 	out->interval_steps = out->interval / st->time;
 	out->goodput = calc_run_goodput(out->interval, out->ckpt_blocking, out->restart, out->mtbf);
 	out->lost_per_failure = isinf(out->interval) ? 0 : (out->interval + out->ckpt_blocking) / 2;
