@@ -230,13 +230,24 @@ static int t_run_validation(struct calc_ctx *c, const struct calc_args *a, struc
 	cunit = calc_table_col(t, "per", "", CALC_D_TEXT, 0);
 	cshare = calc_table_col(t, "predicted goodput", "1", CALC_D_PCT, 1);
 	for (size_t i = 0; i < sizeof vrows / sizeof vrows[0]; i++) {
-		struct calc_plan p = c->plan;
+		const struct calc_plan *q = &c->plan;
+		struct calc_plan p;
 		struct calc_step st;
 		struct calc_run r;
 		int row;
 		double window;
-		if (calc_plan_set_many(&p, vrows[i].sets, vrows[i].nsets, "run-validation", d) < 0)
+		/* the published run's model and cluster on the built-in plan, with this plan's
+		 * checkpoint, failure and restart settings */
+		if (calc_plan_load(&p, NULL, vrows[i].sets, vrows[i].nsets, d) < 0)
 			return -1;
+		p.ckpt_optimizer = q->ckpt_optimizer;
+		p.ckpt_async = q->ckpt_async;
+		p.ckpt_interval = q->ckpt_interval;
+		p.storage_node_bw = q->storage_node_bw;
+		p.storage_bw = q->storage_bw;
+		p.host_copy_bw = q->host_copy_bw;
+		p.failure_rate = q->failure_rate;
+		p.restart_time = q->restart_time;
 		/* the goodput does not depend on the step time: one second per step, the
 		 * published window as the failure-free run time */
 		memset(&st, 0, sizeof st);
