@@ -356,6 +356,22 @@ struct calc_plan {
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 
+	/* [run] checkpoints, failures and energy of the whole run (run.c) */
+	int ckpt_optimizer;    /* 1: checkpoints hold the optimizer states and master weights */
+	int ckpt_async;        /* 1: training stops only for the copy to host memory */
+	double storage_node_bw;  /* file-system write/read bandwidth of one node [bytes/s] */
+	double storage_bw;     /* aggregate file-system bandwidth [bytes/s] */
+	double host_copy_bw;   /* device-to-host copy per GPU (asynchronous checkpoints) [bytes/s] */
+	double failure_rate;   /* job-stopping failures per GPU-hour [1/GPU-hour] */
+	double restart_time;   /* from a failure to training again, without the checkpoint load [s] */
+	double ckpt_interval;  /* compute time between checkpoints; 0 = Daly's optimum [s] */
+	double gpu_idle_power; /* power of an idle GPU / its TDP [0..1] */
+	double node_power;     /* one node without its GPUs: CPUs, memory, NICs, switches, fans [W] */
+	double network_power;  /* network switches and optics per GPU [W] */
+	double pue;            /* facility power / IT power [>= 1] */
+	double energy_price;   /* [currency / kWh] */
+	double carbon_intensity; /* grid emissions; 0 = not reported [kg CO2e / kWh] */
+
 	/* bookkeeping of the loader: which values were derived, where each key was set */
 	int dp_auto;           /* 1: dp derived from the GPU count */
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */

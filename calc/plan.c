@@ -121,6 +121,21 @@ static const struct key keys[] = {
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
 	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
+
+	{"run", "checkpoint_optimizer", K_BOOL, 0, P(ckpt_optimizer), 0, 1, NULL, "bool", "checkpoints hold master weights and optimizer states (no: weights only)"},
+	{"run", "checkpoint_async", K_BOOL, 0, P(ckpt_async), 0, 1, NULL, "bool", "asynchronous checkpoints: training stops only for the copy to host memory"},
+	{"run", "checkpoint_interval", K_NUM, CALC_U_SECONDS, P(ckpt_interval), 0, 1e9, NULL, "seconds", "compute time between checkpoints (0 = Daly 2006 optimum)"},
+	{"run", "storage_node_bw", K_NUM, CALC_U_BYTES_S, P(storage_node_bw), 1e6, 1e15, NULL, "bytes/s", "file-system write and read bandwidth of one node"},
+	{"run", "storage_bw", K_NUM, CALC_U_BYTES_S, P(storage_bw), 1e6, 1e16, NULL, "bytes/s", "aggregate file-system bandwidth"},
+	{"run", "host_copy_bw", K_NUM, CALC_U_BYTES_S, P(host_copy_bw), 1e6, 1e15, NULL, "bytes/s", "device-to-host copy per GPU (asynchronous checkpoints)"},
+	{"run", "failure_rate", K_NUM, CALC_U_NONE, P(failure_rate), 0, 1, NULL, "number", "job-stopping failures per GPU-hour"},
+	{"run", "restart_time", K_NUM, CALC_U_SECONDS, P(restart_time), 0, 1e7, NULL, "seconds", "from a failure to training again, without the checkpoint load"},
+	{"run", "gpu_idle_power", K_NUM, CALC_U_FRACTION, P(gpu_idle_power), 0, 1, NULL, "fraction", "power of an idle GPU as a share of its TDP"},
+	{"run", "node_power", K_NUM, CALC_U_NONE, P(node_power), 0, 1e6, NULL, "number", "power of one node without its GPUs [W]"},
+	{"run", "network_power", K_NUM, CALC_U_NONE, P(network_power), 0, 1e5, NULL, "number", "network switches and optics per GPU [W]"},
+	{"run", "pue", K_NUM, CALC_U_NONE, P(pue), 1, 10, NULL, "number", "power usage effectiveness: facility power / IT power"},
+	{"run", "energy_price", K_NUM, CALC_U_MONEY, P(energy_price), 0, 1e4, NULL, "number", "price of one kWh at the facility meter (currency units; 0 = in gpu_hour_cost)"},
+	{"run", "carbon_intensity", K_NUM, CALC_U_NONE, P(carbon_intensity), 0, 10, NULL, "number", "grid emissions [kg CO2e per kWh] (0 = not reported)"},
 };
 
 #define NKEYS (int)(sizeof keys / sizeof keys[0])
@@ -211,7 +226,7 @@ static void push(struct entries *es, int key, const char *value, const char *fil
 	e->src = (unsigned char)src;
 }
 
-static const char *const sections[] = {"plan", "model", "cluster", "training", "parallel", "overhead", "efficiency", NULL};
+static const char *const sections[] = {"plan", "model", "cluster", "training", "parallel", "overhead", "efficiency", "run", NULL};
 
 static int known_section(const char *s)
 {
@@ -293,10 +308,10 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	int k;
 	if (!*section)
 		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
-		                  "training, parallel, overhead, efficiency)", name), r->es->bad = 1, 1;
+		                  "training, parallel, overhead, efficiency, run)", name), r->es->bad = 1, 1;
 	if (!known_section(section))
 		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
-		                  "training, parallel, overhead, efficiency)", section), r->es->bad = 1, 1;
+		                  "training, parallel, overhead, efficiency, run)", section), r->es->bad = 1, 1;
 	k = key_index(section, name);
 	if (k < 0) {
 		char list[1024];

@@ -41,6 +41,7 @@ int cli_args(const struct cli_opts *o, int from, struct calc_args *a);
 int cmd_memory(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
 int cmd_step(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_bubble(int argc, char **argv);
 int cmd_schedule(int argc, char **argv);
 int cmd_search(int argc, char **argv);

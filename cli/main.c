@@ -21,6 +21,7 @@ static const struct {
 	{"memory", cmd_memory, "memory per GPU for every pipeline stage"},
 	{"comm", cmd_comm, "bytes and time per GPU per step, by dimension and network tier"},
 	{"step", cmd_step, "step time breakdown, MFU, run time and cost"},
+	{"run", cmd_run, "checkpoints, failures, goodput, effective days, energy and cost"},
 	{"bubble", cmd_bubble, "pipeline bubble: one point or curves over m, p, v"},
 	{"schedule", cmd_schedule, "per-stage timeline of a pipeline schedule"},
 	{"search", cmd_search, "search every valid split and rank it"},

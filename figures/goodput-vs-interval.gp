@@ -1,0 +1,16 @@
+# figures/goodput-vs-interval.gp -- goodput (useful share of the wall time, Daly 2006
+# Eq. 20) against the compute time between checkpoints, from 1/20 to 20 times Daly's
+# optimum, for the plan's checkpoint cost, restart time and job MTBF; the point marks
+# the optimum.
+# Dataset goodput-vs-interval (calc/catalog_run.c): interval [s], goodput [fraction],
+# optimum [1 on the optimum's row].
+
+set logscale x 10
+set format x '%g'
+set xlabel 'compute time between checkpoints (minutes)'
+set ylabel 'goodput: useful share of the wall time (%)'
+set key bottom center
+
+plot datafile using (column("interval")/60):(100*column("goodput")) with lines lt 1 title 'goodput', \
+     '' using (column("interval")/60):(column("optimum") > 0 ? 100*column("goodput") : 1/0) \
+        with points lt 2 pt 7 ps 1.5 title 'optimum (Daly 2006)'
