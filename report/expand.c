@@ -256,8 +256,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 	struct calc_diag tmp = {0};
 	if (calc_catalog_build(vc ? vc : ctx, name, 0, &args, &t, &tmp) < 0) {
 		char msg[512];
-		const char *m = tmp.text ? strstr(tmp.text, "error: ") : NULL;
-		snprintf(msg, sizeof msg, "%s", m ? m + 7 : tmp.text ? tmp.text : "failed");
+		snprintf(msg, sizeof msg, "%s", calc_diag_first(&tmp, "failed"));
 		char *nl = strchr(msg, '\n');
 		if (nl)
 			*nl = 0;

@@ -49,36 +49,26 @@
 
 int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, ...)
 {
-	char msg[1024], where[600];
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (loc && loc->file && loc->line > 0 && loc->col > 0)
-		snprintf(where, sizeof where, "%s:%d:%d", loc->file, loc->line, loc->col);
-	else if (loc && loc->file && loc->line > 0)
-		snprintf(where, sizeof where, "%s:%d", loc->file, loc->line);
-	else if (loc && loc->file)
-		snprintf(where, sizeof where, "%s", loc->file);
-	else
+	if (!loc)
 		return calc_error(d, NULL, 0, "%s", msg);
-	return calc_error(d, where, 0, "%s", msg);
+	return calc_error_at(d, loc->file, loc->line, loc->col, CALC_ERROR, "%s", msg);
 }
 
-/* The message of a library diagnostic without its "error: " prefix and newline. */
+/* The message of the first record of a library diagnostic, up to its first newline. */
 static void diag_message(const struct calc_diag *from, char *buf, size_t n)
 {
-	const char *s = from->text ? from->text : "failed";
-	const char *e = strstr(s, "error: ");
-	if (e)
-		s = e + 7;
-	snprintf(buf, n, "%s", s);
-	size_t l = strlen(buf);
-	while (l > 0 && (buf[l - 1] == '\n' || buf[l - 1] == ' '))
-		buf[--l] = 0;
-	char *nl = strchr(buf, '\n'); /* keep the first message only */
+	snprintf(buf, n, "%s", calc_diag_first(from, "failed"));
+	char *nl = strchr(buf, '\n'); /* keep the first line only */
 	if (nl)
 		*nl = 0;
+	size_t l = strlen(buf);
+	while (l > 0 && buf[l - 1] == ' ')
+		buf[--l] = 0;
 }
 
 /* ======================================================================== */
