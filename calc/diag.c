@@ -1,5 +1,9 @@
 /*
  * diag.c -- diagnostics and the one out-of-memory exit.
+ *
+ * A diagnostic is a record (file, line, column, severity, message); the text form
+ * "FILE:LINE:COL: error: MESSAGE" is made from the record by calc_diag_format, in the
+ * layout compilers use, so that editors can jump to the place.
  */
 #include "calc.h"
 
@@ -18,33 +22,91 @@ static void append(struct calc_diag *d, const char *s, size_t n)
 	d->text[d->len] = 0;
 }
 
-int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt, ...)
+static const char *severity_word(enum calc_severity s)
 {
-	char buf[1024];
-	int n = 0;
-	va_list ap;
+	switch (s) {
+	case CALC_WARNING:
+		return "warning";
+	case CALC_NOTE:
+		return "note";
+	case CALC_ERROR:
+	default:
+		return "error";
+	}
+}
 
+int calc_diag_format(const struct calc_diag_rec *r, char *buf, size_t n)
+{
+	const char *sev = severity_word(r->severity);
+	if (r->file && r->line > 0 && r->col > 0)
+		return snprintf(buf, n, "%s:%d:%d: %s: %s", r->file, r->line, r->col, sev, r->msg);
+	if (r->file && r->line > 0)
+		return snprintf(buf, n, "%s:%d: %s: %s", r->file, r->line, sev, r->msg);
+	if (r->file)
+		return snprintf(buf, n, "%s: %s: %s", r->file, sev, r->msg);
+	return snprintf(buf, n, "%s: %s", sev, r->msg);
+}
+
+static int add(struct calc_diag *d, const char *file, int line, int col,
+               enum calc_severity severity, const char *fmt, va_list ap)
+{
+	char msg[1024], buf[1024];
+	int rc = severity == CALC_ERROR ? -1 : 0;
 	if (!d)
-		return -1;
-	if (file && line > 0)
-		n = snprintf(buf, sizeof buf, "%s:%d: error: ", file, line);
-	else if (file)
-		n = snprintf(buf, sizeof buf, "%s: error: ", file);
-	else
-		n = snprintf(buf, sizeof buf, "error: ");
-	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-	va_end(ap);
+		return rc;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (d->nrecs == d->caprecs) {
+		d->caprecs = d->caprecs * 2 + 8;
+		d->recs = xrealloc(d->recs, (size_t)d->caprecs * sizeof *d->recs);
+	}
+	struct calc_diag_rec *r = &d->recs[d->nrecs++];
+	r->file = file ? xstrdup(file) : NULL;
+	r->line = line > 0 ? line : 0;
+	r->col = r->line > 0 && col > 0 ? col : 0;
+	r->severity = severity;
+	r->msg = xstrdup(msg);
+	/* the formatted line, cut as before at 1022 bytes + newline */
+	int n = calc_diag_format(r, buf, sizeof buf);
 	if (n > (int)sizeof buf - 2)
 		n = (int)sizeof buf - 2;
 	buf[n++] = '\n';
 	append(d, buf, (size_t)n);
-	d->nerrors++;
-	return -1;
+	if (severity == CALC_ERROR)
+		d->nerrors++;
+	return rc;
+}
+
+int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add(d, file, line, 0, CALC_ERROR, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int calc_error_at(struct calc_diag *d, const char *file, int line, int col,
+                  enum calc_severity severity, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add(d, file, line, col, severity, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *calc_diag_first(const struct calc_diag *d, const char *fallback)
+{
+	return d && d->nrecs > 0 ? d->recs[0].msg : fallback;
 }
 
 void calc_diag_free(struct calc_diag *d)
 {
+	for (int i = 0; i < d->nrecs; i++) {
+		free(d->recs[i].file);
+		free(d->recs[i].msg);
+	}
+	free(d->recs);
 	free(d->text);
 	memset(d, 0, sizeof *d);
 }

@@ -471,6 +471,10 @@ static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_di
 /* fp8.*: the FP8 recipes on this plan, memory side defined on every GPU     */
 /* ======================================================================== */
 
+/* These stay here rather than in the chapters as `with recipe=fp8-te`: on a GPU without
+ * FP8 tensor cores the validator refuses that variant, while its memory is still what
+ * chapter 9 shows.  Whether the GPU has FP8 is gpu.fp8_flops > 0 in the chapters. */
+
 static double recipe_mem(struct calc_ctx *c, const char *recipe, const char *name)
 {
 	char kv[64];
@@ -503,11 +507,6 @@ RMEM(q_lm_fits, "fp8-lm", "memory.fits")
 RMEM(q_lm_bpp, "fp8-lm", "recipe.bytes_per_param")
 RMEM(q_te_bpp, "fp8-te", "recipe.bytes_per_param")
 
-static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = c->plan.gpu.fp8_flops > 0;
-	return 0;
-}
 
 /* ======================================================================== */
 /* Catalog entries                                                           */
@@ -516,7 +515,6 @@ static int q_fp8_avail(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 const struct calc_quantity calc_q_report[] = {
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
-	{"fp8.available", "1", "1 when the plan's GPU has FP8 tensor cores", q_fp8_avail},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
 	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
 	{"fp8.te.states", "B", "model states per GPU (worst stage) with recipe fp8-te", q_te_states},

@@ -7,6 +7,7 @@
  * TSV keep SI values so that other tools and gnuplot never guess a unit.
  */
 #include "calc.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,76 +74,47 @@ void calc_table_free(struct calc_table *t)
 	memset(t, 0, sizeof *t);
 }
 
-const char *calc_disp_unit(enum calc_disp disp)
+/* The display unit of a column kind (format.h), or NULL for the kinds without one. */
+static const struct calc_display *disp_display(enum calc_disp disp)
 {
 	switch (disp) {
-	case CALC_D_GB: return "GB";
-	case CALC_D_GIB: return "GiB";
-	case CALC_D_TB: return "TB";
-	case CALC_D_MB: return "MB";
-	case CALC_D_PCT: return "%";
-	case CALC_D_MS: return "ms";
-	case CALC_D_S: return "s";
-	case CALC_D_DAYS: return "days";
-	case CALC_D_GBPS: return "GB/s";
-	case CALC_D_TFLOPS: return "TFLOP/s";
-	case CALC_D_BILLION: return "billion";
-	default: return "";
+	case CALC_D_GB: return calc_display_find("GB");
+	case CALC_D_GIB: return calc_display_find("GiB");
+	case CALC_D_TB: return calc_display_find("TB");
+	case CALC_D_MB: return calc_display_find("MB");
+	case CALC_D_PCT: return calc_display_find("%");
+	case CALC_D_MS: return calc_display_find("ms");
+	case CALC_D_S: return calc_display_find("s");
+	case CALC_D_DAYS: return calc_display_find("days");
+	case CALC_D_GBPS: return calc_display_find("GB/s");
+	case CALC_D_TFLOPS: return calc_display_find("TFLOP/s");
+	case CALC_D_BILLION: return calc_display_find("billion");
+	default: return NULL;
 	}
 }
 
-/* Integer with thousands separators. */
-static void fmt_int(double v, char *buf, size_t n)
+const char *calc_disp_unit(enum calc_disp disp)
 {
-	char raw[64];
-	int len, neg = v < 0, j = 0;
-	snprintf(raw, sizeof raw, "%.0f", fabs(v));
-	len = (int)strlen(raw);
-	if (neg && (size_t)j < n - 1)
-		buf[j++] = '-';
-	for (int i = 0; i < len && (size_t)j < n - 1; i++) {
-		if (i && (len - i) % 3 == 0 && (size_t)j < n - 2)
-			buf[j++] = ',';
-		buf[j++] = raw[i];
-	}
-	buf[j] = 0;
+	const struct calc_display *u = disp_display(disp);
+	return u ? u->name : "";
 }
 
 void calc_table_cell_text(const struct calc_table *t, int row, int col, char *buf, size_t n)
 {
 	const struct calc_cell *c = &t->cells[row * t->ncols + col];
 	const struct calc_col *k = &t->cols[col];
-	double v = c->v, scale = 1;
+	const struct calc_display *u = disp_display(k->disp);
 
-	if (c->s || isnan(v)) {
+	if (c->s || isnan(c->v)) {
 		snprintf(buf, n, "%s", c->s ? c->s : "");
 		return;
 	}
-	switch (k->disp) {
-	case CALC_D_INT: fmt_int(v, buf, n); return;
-	case CALC_D_NUM: snprintf(buf, n, "%.*g", k->prec > 0 ? k->prec : 4, v); return;
-	case CALC_D_GB: scale = 1e9; break;
-	case CALC_D_GIB: scale = 1073741824.0; break;
-	case CALC_D_TB: scale = 1e12; break;
-	case CALC_D_MB: scale = 1e6; break;
-	case CALC_D_PCT: scale = 0.01; break;
-	case CALC_D_MS: scale = 1e-3; break;
-	case CALC_D_DAYS: scale = 86400; break;
-	case CALC_D_GBPS: scale = 1e9; break;
-	case CALC_D_TFLOPS: scale = 1e12; break;
-	case CALC_D_BILLION: scale = 1e9; break;
-	default: break;
-	}
-	snprintf(buf, n, "%.*f", k->prec, v / scale);
-	if (!strcmp(buf, "-0") || !strncmp(buf, "-0.", 3)) {
-		/* no negative zero after rounding */
-		int allzero = 1;
-		for (const char *p = buf + 1; *p; p++)
-			if (*p != '0' && *p != '.')
-				allzero = 0;
-		if (allzero)
-			memmove(buf, buf + 1, strlen(buf));
-	}
+	if (k->disp == CALC_D_NUM)
+		snprintf(buf, n, "%.*g", k->prec > 0 ? k->prec : 4, c->v);
+	else if (k->disp == CALC_D_INT)
+		calc_fmt_fixed(c->v, 0, CALC_SEP_ALL, buf, n);
+	else
+		calc_fmt_fixed(u ? c->v / u->div : c->v, k->prec, CALC_SEP_NONE, buf, n);
 }
 
 void calc_table_header_text(const struct calc_table *t, int col, char *buf, size_t n)

@@ -9,6 +9,7 @@
 #define CALC_CLI_H
 
 #include "../calc/calc.h"
+#include "../calc/format.h"
 
 #define CLI_MAX_ARGS 256
 

@@ -39,7 +39,8 @@ int cmd_comm(int argc, char **argv)
 		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
 		printf("links: NVLink bus bandwidth %.0f GB/s, %.1f us per step; network %.1f GB/s per GPU "
 		       "(%.0f Gb/s x %.2f), %.1f us per step\n",
-		       l.intra_busbw / 1e9, l.intra_lat * 1e6, l.inter_bw / 1e9, plan.inter_node_bw * 8 / 1e9,
+		       calc_display_value(l.intra_busbw, "GB/s"), l.intra_lat * 1e6,
+		       calc_display_value(l.inter_bw, "GB/s"), plan.inter_node_bw * 8 / 1e9,
 		       plan.inter_node_eff, l.inter_lat * 1e6);
 		printf("units: GB = 10^9 bytes, ms = 10^-3 s; bytes per GPU per step\n\n");
 	}

@@ -13,7 +13,12 @@ static void show(const struct calc_quantity *q, const struct calc_value *v)
 	else if (isnan(v->num)) /* a variant that is not a valid plan (JSON: null, CSV: empty) */
 		printf("%s = (no value for this plan)\n", q->name);
 	else if (!strcmp(q->unit, "B"))
-		printf("%s = %.0f B (%.3f GB, %.3f GiB)\n", q->name, v->num, v->num / 1e9, v->num / 1073741824.0);
+	{
+		char gb[64], gib[64];
+		calc_fmt_in(v->num, "GB", 0, 3, gb, sizeof gb);
+		calc_fmt_in(v->num, "GiB", 0, 3, gib, sizeof gib);
+		printf("%s = %.0f B (%s, %s)\n", q->name, v->num, gb, gib);
+	}
 	else if (!strcmp(q->unit, "1") || !*q->unit)
 		printf("%s = %.10g\n", q->name, v->num);
 	else

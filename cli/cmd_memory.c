@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GB 1e9
-#define GIB 1073741824.0
-
 static void line(const char *name, double bytes)
 {
-	printf("  %-34s %10.2f GB %10.2f GiB\n", name, bytes / GB, bytes / GIB);
+	char gb[64], gib[64];
+	calc_fmt_in(bytes, "GB", 10, 2, gb, sizeof gb);
+	calc_fmt_in(bytes, "GiB", 10, 2, gib, sizeof gib);
+	printf("  %-34s %s %s\n", name, gb, gib);
 }
 
 /* Every stage side by side: one row per item, one column per stage. */
@@ -51,7 +51,7 @@ static void print_stages(const struct calc_memory *m)
 			if (count)
 				printf(" %7.3g", v);
 			else
-				printf(" %7.2f", v / GB);
+				printf(" %7.2f", calc_display_value(v, "GB"));
 		}
 		printf("\n");
 	}
@@ -66,10 +66,13 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	calc_model_params(&p->model, &pr);
 	printf("plan: %s\n", p->file);
 	printf("model: %s, %.2f billion parameters (%d layers, hidden %d, %d heads, %d KV heads, FFN %d %s)\n",
-	       p->model.name, pr.total / 1e9, p->model.layers, p->model.hidden, p->model.heads, p->model.kv_heads,
+	       p->model.name, calc_display_value(pr.total, "billion"), p->model.layers, p->model.hidden, p->model.heads, p->model.kv_heads,
 	       p->model.ffn_hidden, p->model.mlp == CALC_MLP_SWIGLU ? "SwiGLU" : "GeLU");
-	printf("cluster: %d x %s (%d nodes x %d), usable %.2f GB = %.2f GiB per GPU\n", calc_plan_gpus(p),
-	       p->gpu.name, p->nodes, p->gpus_per_node, p->gpu_memory / GB, p->gpu_memory / GIB);
+	char gb[64], gib[64];
+	calc_fmt_in(p->gpu_memory, "GB", 0, 2, gb, sizeof gb);
+	calc_fmt_in(p->gpu_memory, "GiB", 0, 2, gib, sizeof gib);
+	printf("cluster: %d x %s (%d nodes x %d), usable %s = %s per GPU\n", calc_plan_gpus(p),
+	       p->gpu.name, p->nodes, p->gpus_per_node, gb, gib);
 	printf("split: tp %d, pp %d, dp %d, cp %d, vpp %d, sp %s, ZeRO-%d, recompute %s, schedule %s, "
 	       "micro-batch %d, %d micro-batches\n",
 	       p->tp, p->pp, p->dp, p->cp, p->vpp, p->sp ? "yes" : "no", p->zero, calc_recompute_name(p->recompute),
@@ -78,7 +81,7 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	printf("units: GB = 10^9 bytes, GiB = 2^30 bytes\n\n");
 
 	printf("worst stage: %d of %d (%d layers, %.3f billion parameters per GPU)\n", m->worst, m->nstages,
-	       w->layers, w->params / 1e9);
+	       w->layers, calc_display_value(w->params, "billion"));
 	line("weights", w->weights);
 	line("weight copies", w->weight_copies);
 	line("gradients", w->gradients);
@@ -96,10 +99,13 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	line(w->headroom >= 0 ? "headroom" : "headroom (DOES NOT FIT)", w->headroom);
 	printf("\nevery stage, per GPU (GB):\n");
 	print_stages(m);
-	printf("\nwhole model: %.2f billion parameters x %.4g B = %.1f GB of model states (%s)\n", pr.total / 1e9,
-	       calc_recipe_total(p->recipe), m->states_total / GB, p->recipe->name);
-	printf("GPUs needed just to hold them: %d (usable %.2f GB each, as CUDA reports it), %d (marketed %.0f GB each)\n",
-	       m->states_min_gpus, p->gpu_memory / GB, m->states_min_gpus_nominal, p->gpu.memory_nominal / GB);
+	calc_fmt_in(m->states_total, "GB", 0, 1, gb, sizeof gb);
+	printf("\nwhole model: %.2f billion parameters x %.4g B = %s of model states (%s)\n",
+	       calc_display_value(pr.total, "billion"), calc_recipe_total(p->recipe), gb, p->recipe->name);
+	calc_fmt_in(p->gpu_memory, "GB", 0, 2, gb, sizeof gb);
+	calc_fmt_in(p->gpu.memory_nominal, "GB", 0, 0, gib, sizeof gib);
+	printf("GPUs needed just to hold them: %d (usable %s each, as CUDA reports it), %d (marketed %s each)\n",
+	       m->states_min_gpus, gb, m->states_min_gpus_nominal, gib);
 	printf("fits: %s\n", m->fits ? "yes, every stage" : "NO");
 }
 

@@ -66,8 +66,8 @@ int cmd_step(int argc, char **argv)
 		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
 		printf("efficiency: GEMMs at %.0f%% of the dense %s peak %.0f TFLOP/s, attention core at %.0f%% of the "
 		       "dense BF16 peak %.0f TFLOP/s (%s datasheet, no sparsity); TP overlap %.0f%%, DP overlap %.0f%%\n",
-		       100 * plan.gemm_eff, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8", st->gemm_peak / 1e12,
-		       100 * plan.attn_eff, plan.gpu.bf16_flops / 1e12, plan.gpu.name, 100 * plan.tp_overlap,
+		       100 * plan.gemm_eff, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8", calc_display_value(st->gemm_peak, "TFLOP/s"),
+		       100 * plan.attn_eff, calc_display_value(plan.gpu.bf16_flops, "TFLOP/s"), plan.gpu.name, 100 * plan.tp_overlap,
 		       100 * plan.dp_overlap);
 		if (calc_schedule_at((int)plan.schedule)->flushed) /* its row: ZB-H2 */
 			printf("%s: %s\n", calc_schedule_name(plan.schedule), plan.post_validation

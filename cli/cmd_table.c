@@ -4,6 +4,7 @@
  * written to a temporary file and renamed); `--list` names the tables.
  */
 #include "cli.h"
+#include "../calc/output.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,23 +31,23 @@ static int list_defs(const struct calc_tabledef *(*at)(int), const char *title, 
 	return 0;
 }
 
-/* Write one table to DIR/NAME.EXT atomically.  Returns 0 or 2. */
+/* Write one table to DIR/NAME.EXT, whole or not at all.  Returns 0 or 2. */
 static int write_file(const char *dir, const struct calc_table *t, enum calc_format f, const char *ext)
 {
-	char path[1024], tmp[1100];
-	FILE *out;
+	char path[1024];
+	char *buf = NULL;
+	size_t len = 0;
 	snprintf(path, sizeof path, "%s/%s.%s", dir, t->name, ext);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (!(out = fopen(tmp, "w")))
-		return cli_error("cannot write %s: %s", tmp, strerror(errno));
-	calc_table_write(t, f, out);
-	/* ferror: a write that failed before the last flush (disk full) leaves fclose happy */
-	int bad = ferror(out);
-	if (fclose(out) != 0 || bad || rename(tmp, path) != 0) {
-		unlink(tmp);
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
 		return cli_error("cannot write %s: %s", path, strerror(errno));
-	}
-	return 0;
+	calc_table_write(t, f, mem);
+	fclose(mem);
+	struct calc_diag d = {0};
+	struct calc_output out = {path, buf, len};
+	int rc = calc_output_write(&out, 1, &d);
+	free(buf);
+	return rc < 0 ? cli_fail(&d) : 0;
 }
 
 /* Shared by `table` and `data`. */

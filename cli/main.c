@@ -81,12 +81,10 @@ int cli_error(const char *fmt, ...)
 
 int cli_fail(struct calc_diag *d)
 {
-	const char *p = d->text;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		fprintf(stderr, "trainplan: %.*s\n", (int)n, p);
-		p += n + (nl ? 1 : 0);
+	for (int i = 0; i < d->nrecs; i++) {
+		char line[1100];
+		calc_diag_format(&d->recs[i], line, sizeof line);
+		fprintf(stderr, "trainplan: %s\n", line);
 	}
 	calc_diag_free(d);
 	return 2;

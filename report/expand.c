@@ -144,22 +144,20 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 	return tab;
 }
 
-/* Write a table as CSV to path (temporary file, then rename). */
+/* Write a table as CSV to path, whole or not at all (calc_output_write). */
 static int write_csv(const struct calc_table *t, const char *path, struct calc_diag *d)
 {
-	char tmp[CALC_PATH_MAX * 2 + 16];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
 	calc_table_write(t, CALC_F_CSV, f);
-	/* ferror: a write that failed before the last flush (disk full) leaves fclose happy */
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-		remove(tmp);
-		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
-	}
-	return 0;
+	fclose(f);
+	struct calc_output out = {path, buf, len};
+	int rc = calc_output_write(&out, 1, d);
+	free(buf);
+	return rc;
 }
 
 static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ctx,
@@ -256,8 +254,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 	struct calc_diag tmp = {0};
 	if (calc_catalog_build(vc ? vc : ctx, name, 0, &args, &t, &tmp) < 0) {
 		char msg[512];
-		const char *m = tmp.text ? strstr(tmp.text, "error: ") : NULL;
-		snprintf(msg, sizeof msg, "%s", m ? m + 7 : tmp.text ? tmp.text : "failed");
+		snprintf(msg, sizeof msg, "%s", calc_diag_first(&tmp, "failed"));
 		char *nl = strchr(msg, '\n');
 		if (nl)
 			*nl = 0;

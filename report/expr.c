@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../calc/format.h"
 
 /* ======================================================================== */
 /* Diagnostics                                                               */
@@ -49,36 +50,26 @@
 
 int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, ...)
 {
-	char msg[1024], where[600];
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (loc && loc->file && loc->line > 0 && loc->col > 0)
-		snprintf(where, sizeof where, "%s:%d:%d", loc->file, loc->line, loc->col);
-	else if (loc && loc->file && loc->line > 0)
-		snprintf(where, sizeof where, "%s:%d", loc->file, loc->line);
-	else if (loc && loc->file)
-		snprintf(where, sizeof where, "%s", loc->file);
-	else
+	if (!loc)
 		return calc_error(d, NULL, 0, "%s", msg);
-	return calc_error(d, where, 0, "%s", msg);
+	return calc_error_at(d, loc->file, loc->line, loc->col, CALC_ERROR, "%s", msg);
 }
 
-/* The message of a library diagnostic without its "error: " prefix and newline. */
+/* The message of the first record of a library diagnostic, up to its first newline. */
 static void diag_message(const struct calc_diag *from, char *buf, size_t n)
 {
-	const char *s = from->text ? from->text : "failed";
-	const char *e = strstr(s, "error: ");
-	if (e)
-		s = e + 7;
-	snprintf(buf, n, "%s", s);
-	size_t l = strlen(buf);
-	while (l > 0 && (buf[l - 1] == '\n' || buf[l - 1] == ' '))
-		buf[--l] = 0;
-	char *nl = strchr(buf, '\n'); /* keep the first message only */
+	snprintf(buf, n, "%s", calc_diag_first(from, "failed"));
+	char *nl = strchr(buf, '\n'); /* keep the first line only */
 	if (nl)
 		*nl = 0;
+	size_t l = strlen(buf);
+	while (l > 0 && buf[l - 1] == ' ')
+		buf[--l] = 0;
 }
 
 /* ======================================================================== */
@@ -1016,52 +1007,6 @@ int rpt_expr_eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_val
 /* Formats                                                                   */
 /* ======================================================================== */
 
-/* Write x with 'dec' decimals and thousands separators into buf. */
-static void group_digits(double x, int dec, char *buf, size_t n)
-{
-	char raw[64];
-	snprintf(raw, sizeof raw, "%.*f", dec, fabs(x));
-	if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))
-		x = 0; /* no "-0" */
-	char *dot = strchr(raw, '.');
-	size_t intlen = dot ? (size_t)(dot - raw) : strlen(raw);
-	char out[96];
-	size_t o = 0;
-	if (x < 0)
-		out[o++] = '-';
-	for (size_t i = 0; i < intlen; i++) {
-		if (i > 0 && (intlen - i) % 3 == 0 && intlen > 4)
-			out[o++] = ',';
-		out[o++] = raw[i];
-	}
-	out[o] = 0;
-	snprintf(buf, n, "%s%s", out, dot ? dot : "");
-}
-
-struct fmtdef {
-	const char *name;
-	const char *need;   /* unit required of the value (NULL = any) */
-	double div;         /* value / div is shown */
-	int dec;            /* default decimals */
-	const char *suffix; /* appended text */
-};
-
-static const struct fmtdef fmts[] = {
-	{"GB", "B", 1e9, 1, " GB"},
-	{"GiB", "B", 1073741824.0, 1, " GiB"},
-	{"TB", "B", 1e12, 2, " TB"},
-	{"MB", "B", 1e6, 0, " MB"},
-	{"%", "1", 0.01, 1, "%"},
-	{"ms", "s", 1e-3, 1, " ms"},
-	{"s", "s", 1, 2, " s"},
-	{"days", "s", 86400, 1, " days"},
-	{"x", NULL, 1, 2, "\xc3\x97"}, /* × */
-	{"int", NULL, 1, 0, ""},
-	{"billion", NULL, 1e9, 1, " billion"},
-	{"", NULL, 1, -1, ""}, /* ".N": decimals only */
-	{NULL, NULL, 0, 0, NULL},
-};
-
 int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size_t n, char *err,
                      size_t nerr)
 {
@@ -1114,7 +1059,7 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 		snprintf(err, nerr, "the value is not a finite number");
 		return -1;
 	}
-	const struct fmtdef *f = NULL;
+	const struct calc_display *f = NULL;
 	if (!name[0] && dec < 0 && v->unit) {
 		/* No format: the unit's natural display. */
 		static const char *const defaults[][2] = {{"B", "GB"}, {"s", "s"}, {NULL, NULL}};
@@ -1122,12 +1067,9 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 			if (!strcmp(v->unit, defaults[i][0]))
 				snprintf(name, sizeof name, "%s", defaults[i][1]);
 	}
-	for (int i = 0; fmts[i].name; i++)
-		if (!strcmp(fmts[i].name, name))
-			f = &fmts[i];
-	if (!f) {
-		snprintf(err, nerr,
-		         "unknown format '%s' (formats: GB GiB TB MB %% ms s days x int billion .N %%.Ng)", fmt);
+	f = calc_display_find(name);
+	if (!f || !f->prose) {
+		snprintf(err, nerr, "unknown format '%s' (formats: %s .N %%.Ng)", fmt, calc_display_prose_names());
 		return -1;
 	}
 	if (f->need && v->unit && strcmp(f->need, v->unit) != 0) {
@@ -1135,23 +1077,7 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 		         v->unit);
 		return -1;
 	}
-	double x = v->num / f->div;
-	if (dec < 0)
-		dec = f->dec;
-	if (dec < 0) {
-		/* plain number, no format: integers as integers, else four significant digits */
-		if (x == floor(x) && fabs(x) < 1e15)
-			dec = 0;
-		else {
-			char tmp[64];
-			snprintf(tmp, sizeof tmp, "%.4g", x);
-			snprintf(buf, n, "%s", tmp);
-			return 0;
-		}
-	}
-	char num[96];
-	group_digits(x, dec, num, sizeof num);
-	snprintf(buf, n, "%s%s", num, f->suffix);
+	calc_fmt_si(v->num, f, dec, CALC_SEP_LONG, 1, buf, n);
 	return 0;
 }
 

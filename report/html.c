@@ -597,9 +597,12 @@ static int render_body(struct buf *b, const struct rpt_doc *doc, int unsafe, str
 	return r.failed ? -1 : 0;
 }
 
-int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, struct calc_diag *d)
+int rpt_html_render(const struct rpt_doc *doc, int unsafe, char **out, size_t *len,
+                    struct calc_diag *d)
 {
 	struct buf b = {0};
+	*out = NULL;
+	*len = 0;
 	put(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	        "<meta name=\"generator\" content=\"trainplan-report\">\n<title>");
@@ -629,23 +632,7 @@ int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, str
 		free(b.s);
 		return -1;
 	}
-	if (!path || !strcmp(path, "-")) {
-		fwrite(b.s, 1, b.len, stdout);
-		free(b.s);
-		return 0;
-	}
-	char tmp[CALC_PATH_MAX + 16];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		free(b.s);
-		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
-	}
-	size_t w = fwrite(b.s, 1, b.len, f);
-	free(b.s);
-	if (fclose(f) != 0 || w != b.len || rename(tmp, path) != 0) {
-		remove(tmp);
-		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
-	}
+	*out = b.s;
+	*len = b.len;
 	return 0;
 }

@@ -59,12 +59,10 @@ static void usage(FILE *f)
 
 static int print_diag(const struct calc_diag *d)
 {
-	const char *p = d->text;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		fprintf(stderr, "trainplan-report: %.*s\n", (int)n, p);
-		p += n + (nl ? 1 : 0);
+	for (int i = 0; i < d->nrecs; i++) {
+		char line[1100];
+		calc_diag_format(&d->recs[i], line, sizeof line);
+		fprintf(stderr, "trainplan-report: %s\n", line);
 	}
 	return 2;
 }
@@ -202,14 +200,23 @@ int main(int argc, char **argv)
 		struct rpt_pdf_opts po = {letter, !ragged};
 		rc = rpt_text_render(&doc, &po, stdout, &d);
 	} else if (rc == 0) {
-		char path[CALC_PATH_MAX + 8];
-		snprintf(path, sizeof path, "%s.html", base);
-		rc = rpt_html_render(&doc, path, unsafe, &d);
+		/* both rendered first, then written together: never a new HTML beside an old PDF */
+		char html[CALC_PATH_MAX + 8], pdf[CALC_PATH_MAX + 8];
+		struct calc_output outs[2] = {{html, NULL, 0}, {pdf, NULL, 0}};
+		char *hbuf = NULL, *pbuf = NULL;
+		snprintf(html, sizeof html, "%s.html", base);
+		snprintf(pdf, sizeof pdf, "%s.pdf", base);
+		rc = rpt_html_render(&doc, unsafe, &hbuf, &outs[0].len, &d);
 		if (rc == 0 && !no_pdf) {
 			struct rpt_pdf_opts po = {letter, !ragged};
-			snprintf(path, sizeof path, "%s.pdf", base);
-			rc = rpt_pdf_render(&doc, &po, path, &d);
+			rc = rpt_pdf_render(&doc, &po, pdf, &pbuf, &outs[1].len, &d);
 		}
+		outs[0].data = hbuf;
+		outs[1].data = pbuf;
+		if (rc == 0)
+			rc = calc_output_write(outs, no_pdf ? 1 : 2, &d);
+		free(hbuf);
+		free(pbuf);
 	}
 	/* --expand and --text write to stdout: a full disk shows only here */
 	if ((expand || text) && rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))

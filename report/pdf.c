@@ -531,14 +531,16 @@ static void pdev_free(struct pdev *p)
 		HPDF_Free(p->pdf);
 }
 
-int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *path,
-                   struct calc_diag *d)
+int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *name,
+                   char **out, size_t *len, struct calc_diag *d)
 {
 	struct pdev p;
+	*out = NULL;
+	*len = 0;
 	memset(&p, 0, sizeof p);
 	p.pdf = HPDF_New(error_handler, &p);
 	if (!p.pdf)
-		return calc_error(d, path, 0, "cannot start the PDF library");
+		return calc_error(d, name, 0, "cannot start the PDF library");
 	HPDF_SetCompressionMode(p.pdf, HPDF_COMP_ALL);
 	HPDF_UseUTFEncodings(p.pdf);
 	HPDF_SetCurrentEncoder(p.pdf, "UTF-8");
@@ -575,30 +577,37 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 	rpt_layout_defaults(&lo, o ? o->letter : 0, o ? o->justify : 1);
 	if (rpt_layout_run(doc, &lo, &dev, d) < 0) {
 		if (p.failed)
-			calc_error(d, path, 0, "%s", p.err);
+			calc_error(d, name, 0, "%s", p.err);
 		pdev_free(&p);
 		return -1;
 	}
 	make_links(&p);
 	if (p.failed) {
-		calc_error(d, path, 0, "%s", p.err);
+		calc_error(d, name, 0, "%s", p.err);
 		pdev_free(&p);
 		return -1;
 	}
 
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 8);
-	snprintf(tmp, n + 8, "%s.tmp", path);
-	HPDF_STATUS st = HPDF_SaveToFile(p.pdf, tmp);
+	/* the whole file in memory: libharu's own stream, read back in one piece */
+	HPDF_STATUS st = HPDF_SaveToStream(p.pdf);
+	HPDF_UINT32 size = st == HPDF_OK ? HPDF_GetStreamSize(p.pdf) : 0;
 	int rc = 0;
-	if (st != HPDF_OK || p.failed) {
-		rc = calc_error(d, path, 0, "cannot write the PDF (%s)", p.failed ? p.err : "save failed");
-		remove(tmp);
-	} else if (rename(tmp, path) != 0) {
-		rc = calc_error(d, path, 0, "cannot rename %s to %s", tmp, path);
-		remove(tmp);
+	if (st != HPDF_OK || p.failed || size == 0) {
+		rc = calc_error(d, name, 0, "cannot write the PDF (%s)", p.failed ? p.err : "save failed");
+	} else {
+		char *buf = xmalloc(size);
+		HPDF_UINT32 got = size;
+		HPDF_ResetStream(p.pdf);
+		if (HPDF_ReadFromStream(p.pdf, (HPDF_BYTE *)buf, &got) != HPDF_OK && got != size)
+			got = 0; /* the last read reports end of stream: only a short read fails */
+		if (got != size) {
+			free(buf);
+			rc = calc_error(d, name, 0, "cannot write the PDF (%s)", p.failed ? p.err : "read back failed");
+		} else {
+			*out = buf;
+			*len = size;
+		}
 	}
-	free(tmp);
 	pdev_free(&p);
 	return rc;
 }

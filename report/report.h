@@ -25,6 +25,7 @@
 #include <cmark-gfm.h>
 
 #include "../calc/calc.h"
+#include "../calc/output.h"
 
 struct rpt_heading {
 	int level;         /* 1..6 */
@@ -73,16 +74,20 @@ struct rpt_pdf_opts {
 	int justify;       /* 1 = justified paragraphs, 0 = ragged right */
 };
 
-/* Render the expanded document as PDF to 'path' (written to a temporary file and
- * renamed).  Returns 0, or -1 with a diagnostic. */
-int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *path,
-                   struct calc_diag *d);
+/* Render the expanded document as PDF into a buffer: *out (malloc'd, caller frees)
+ * holds *len bytes [B]; 'name' (the file it is meant for) only labels diagnostics.
+ * Writing it is the caller's (calc_output_write).  Returns 0, or -1 with a diagnostic
+ * and *out NULL. */
+int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *name,
+                   char **out, size_t *len, struct calc_diag *d);
 /* Lay the document out through the fixed-width text device and print the pages to
  * 'out' (layout goldens: tests/layout/NAME.md -> NAME.out_text). Returns 0 or -1. */
 int rpt_text_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, FILE *out,
                     struct calc_diag *d);
-/* Render the expanded document as HTML to 'path'.  Returns 0 or -1. */
-int rpt_html_render(const struct rpt_doc *doc, const char *path, int unsafe, struct calc_diag *d);
+/* Render the expanded document as one HTML page into a buffer: *out (malloc'd, caller
+ * frees) holds *len bytes [B].  Returns 0, or -1 with a diagnostic and *out NULL. */
+int rpt_html_render(const struct rpt_doc *doc, int unsafe, char **out, size_t *len,
+                    struct calc_diag *d);
 
 /* ======================================================================== */
 /* Internal interfaces of trainplan-report (doc.c, expand.c, expr.c, lint.c) */

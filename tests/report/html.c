@@ -61,8 +61,15 @@ static const char *render(const char *md, int unsafe, char *err, size_t nerr)
 	struct rpt_doc doc;
 	struct calc_diag d = {0};
 	int rc = rpt_doc_load(&doc, files, 1, &plan, &o, &d);
-	if (rc == 0)
-		rc = rpt_html_render(&doc, out, unsafe, &d);
+	if (rc == 0) {
+		char *buf = NULL;
+		size_t len = 0;
+		rc = rpt_html_render(&doc, unsafe, &buf, &len, &d);
+		struct calc_output o1 = {out, buf, len};
+		if (rc == 0)
+			rc = calc_output_write(&o1, 1, &d);
+		free(buf);
+	}
 	rpt_doc_free(&doc);
 	if (err)
 		snprintf(err, nerr, "%s", d.text ? d.text : "");

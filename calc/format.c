@@ -1,0 +1,109 @@
+/*
+ * format.c -- display units and digits (format.h).
+ *
+ * Prefixes as in IEC 80000-13: G = 10^9, T = 10^12, M = 10^6, Gi = 2^30; a day is
+ * 86,400 s.  Thousands separators are commas, as in English prose.
+ */
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct calc_display displays[] = {
+	{"GB", "B", 1e9, 1, " GB", 1},
+	{"GiB", "B", 1073741824.0, 1, " GiB", 1},
+	{"TB", "B", 1e12, 2, " TB", 1},
+	{"MB", "B", 1e6, 0, " MB", 1},
+	{"%", "1", 0.01, 1, "%", 1},
+	{"ms", "s", 1e-3, 1, " ms", 1},
+	{"s", "s", 1, 2, " s", 1},
+	{"days", "s", 86400, 1, " days", 1},
+	{"x", NULL, 1, 2, "\xc3\x97", 1}, /* × */
+	{"int", NULL, 1, 0, "", 1},
+	{"billion", NULL, 1e9, 1, " billion", 1},
+	{"", NULL, 1, -1, "", 1}, /* ".N": decimals only */
+	{"GB/s", "B/s", 1e9, 1, " GB/s", 0},
+	{"TFLOP/s", "FLOP/s", 1e12, 1, " TFLOP/s", 0},
+	{NULL, NULL, 0, 0, NULL, 0},
+};
+
+const struct calc_display *calc_display_find(const char *name)
+{
+	for (int i = 0; displays[i].name; i++)
+		if (!strcmp(displays[i].name, name))
+			return &displays[i];
+	return NULL;
+}
+
+const char *calc_display_prose_names(void)
+{
+	static char names[128];
+	if (!names[0]) {
+		size_t l = 0;
+		for (int i = 0; displays[i].name; i++)
+			if (displays[i].prose && displays[i].name[0])
+				l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", l ? " " : "",
+				                      displays[i].name);
+	}
+	return names;
+}
+
+void calc_fmt_fixed(double x, int dec, enum calc_sep g, char *buf, size_t n)
+{
+	char raw[400];
+	if (dec < 0)
+		dec = 6; /* as printf's "%.*f" with a negative precision */
+	if (dec > 300)
+		dec = 300;
+	snprintf(raw, sizeof raw, "%.*f", dec, fabs(x));
+	int neg = x < 0 && strspn(raw, "0.") != strlen(raw); /* no "-0" */
+	char *dot = strchr(raw, '.');
+	size_t intlen = dot ? (size_t)(dot - raw) : strlen(raw);
+	size_t min = g == CALC_SEP_ALL ? 4 : g == CALC_SEP_LONG ? 5 : (size_t)-1;
+	size_t o = 0;
+	if (n == 0)
+		return;
+	if (neg && o + 1 < n)
+		buf[o++] = '-';
+	for (size_t i = 0; i < intlen && o + 1 < n; i++) {
+		if (i > 0 && (intlen - i) % 3 == 0 && intlen >= min && o + 2 < n)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = 0;
+	if (dot)
+		snprintf(buf + o, n - o, "%s", dot);
+}
+
+void calc_fmt_si(double v, const struct calc_display *u, int dec, enum calc_sep g, int suffix,
+                 char *buf, size_t n)
+{
+	double x = v / u->div;
+	const char *sfx = suffix ? u->suffix : "";
+	if (dec < 0)
+		dec = u->dec;
+	if (dec < 0) {
+		/* natural: integers as integers, else four significant digits */
+		if (x == floor(x) && fabs(x) < 1e15)
+			dec = 0;
+		else {
+			snprintf(buf, n, "%.4g%s", x, sfx);
+			return;
+		}
+	}
+	char num[400];
+	calc_fmt_fixed(x, dec, g, num, sizeof num);
+	snprintf(buf, n, "%s%s", num, sfx);
+}
+
+double calc_display_value(double v, const char *name)
+{
+	const struct calc_display *u = calc_display_find(name);
+	return u ? v / u->div : v;
+}
+
+void calc_fmt_in(double v, const char *name, int width, int dec, char *buf, size_t n)
+{
+	snprintf(buf, n, "%*.*f %s", width, dec, calc_display_value(v, name), name);
+}
