@@ -13,36 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- context */
-
-/*
- * One cached evaluation of a quantity: the value, or the failure, and the diagnostics
- * the evaluation wrote, which every later use of the quantity writes again.
- */
-struct calc_ctx_value {
-	int state;            /* 0 not evaluated, 1 a value, -1 failed */
-	struct calc_value v;  /* the value (state 1) */
-	char *diag;           /* diagnostics of the evaluation, '\n'-terminated lines; owned */
-	size_t diag_len;      /* bytes of diag */
-	int diag_n;           /* messages in diag */
-};
-
-void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan)
-{
-	memset(c, 0, sizeof *c);
-	c->plan = *plan;
-}
-
-void calc_ctx_free(struct calc_ctx *c)
-{
-	for (int i = 0; i < CALC_SLOT_N; i++)
-		if (c->slot[i] && c->slot_free[i])
-			c->slot_free[i](c->slot[i]);
-	for (int i = 0; c->val && i < c->nval; i++)
-		free(c->val[i].diag);
-	free(c->val);
-	memset(c, 0, sizeof *c);
-}
+#include "ctx.h"
 
 /* ---------------------------------------------------------------- plan inputs */
 

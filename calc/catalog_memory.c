@@ -537,11 +537,22 @@ static int d_act_seq(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	return 0;
 }
 
+/* states-vs-size: the states-by-size table as a dataset, for its figure. */
+static int d_by_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	if (t_by_size(c, a, t, d) < 0)
+		return -1;
+	snprintf(t->name, sizeof t->name, "states-vs-size");
+	return 0;
+}
+
 const struct calc_tabledef calc_d_memory[] = {
 	{"memory-breakdown", "memory per GPU (worst stage) by recipe, for a stacked bar chart", "recipes=...",
 	 t_breakdown},
 	{"activations-vs-seq", "activations per GPU vs sequence length for none/selective/full recompute", "",
 	 d_act_seq},
 	{"memory-stages", "memory per GPU for every pipeline stage", "", t_stages},
+	{"states-vs-size", "model states and minimum GPUs for 1B ... 1T parameters by recipe", "recipes=a,b,...",
+	 d_by_size},
 	{NULL, NULL, NULL, NULL},
 };

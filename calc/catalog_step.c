@@ -205,25 +205,21 @@ const struct calc_tabledef calc_t_step[] = {
 };
 
 /* A copy of 'base' with another (tp, pp), DP filling the GPUs, stages split by the
- * plan's rule (parallel.split).  Returns 0 when the variant is a valid plan. */
+ * plan's rule (parallel.split), built by calc_plan_variant.  Returns 0 when the variant
+ * is a valid plan. */
 static int variant(const struct calc_plan *base, int tp, int pp, struct calc_plan *v)
 {
 	struct calc_diag d = {0};
+	struct calc_layout l;
 	int gpus = calc_plan_gpus(base), cp = base->cp > 0 ? base->cp : 1, rc;
 
 	if (tp < 1 || pp < 1 || (long)tp * pp * cp > gpus || gpus % (tp * pp * cp) || pp > CALC_MAX_STAGES)
 		return -1;
-	*v = *base;
-	v->tp = tp;
-	v->pp = pp;
-	v->dp = gpus / (tp * pp * cp);
-	v->uneven_stages = 0;
-	memset(v->layers_per_stage, 0, sizeof v->layers_per_stage);
-	if (calc_layers_split(v->model.layers, pp, v->split, v->layers_per_stage, NULL) < 0)
-		return -1;
-	if (pp == 1 && calc_schedule_at((int)v->schedule) && calc_schedule_at((int)v->schedule)->uses_vpp)
-		v->schedule = calc_schedule_plain();
-	rc = calc_plan_validate(v, &d);
+	calc_layout_keep(&l);
+	l.tp = tp;
+	l.pp = pp;
+	l.dp = gpus / (tp * pp * cp);
+	rc = calc_plan_variant(base, &l, NULL, 0, NULL, CALC_VARIANT_VALIDATE, v, &d);
 	calc_diag_free(&d);
 	return rc;
 }

@@ -28,16 +28,12 @@
  * not valid.  The assignments are the report's own, so a malformed one is a defect here.
  * The caller frees 'vc' with calc_ctx_free.
  */
-static int variant(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc,
-                   struct calc_diag *d)
+static int variant(const struct calc_ctx *c, const struct calc_layout *lay, const char *const *sets, int n,
+                   struct calc_ctx *vc, struct calc_diag *d)
 {
 	struct calc_plan *p = xmalloc(sizeof *p);
-	*p = c->plan;
-	int n = 0;
-	while (sets && sets[n])
-		n++;
 	/* one validation of the whole variant: pp x 2 with dp / 2 is only valid together */
-	if (n > 0 && calc_plan_set_many(p, sets, n, "report", d) < 0) {
+	if (calc_plan_variant(&c->plan, lay, sets, n, "report", CALC_VARIANT_VALIDATE, p, d) < 0) {
 		free(p);
 		return -1;
 	}
@@ -51,30 +47,86 @@ static int variant(const struct calc_ctx *c, const char *const *sets, struct cal
  * GPU cannot run (an FP8 recipe on a GPU without FP8 tensor cores), whose memory is
  * still well defined.  Only memory quantities may be read from such a context.
  */
-static void variant_memory_only(const struct calc_ctx *c, const char *const *sets, struct calc_ctx *vc)
+static void variant_memory_only(const struct calc_ctx *c, const char *const *sets, int n, struct calc_ctx *vc)
 {
 	struct calc_plan *p = xmalloc(sizeof *p);
-	*p = c->plan;
-	struct calc_diag scratch = {0};
-	int n = 0;
-	while (sets && sets[n])
-		n++;
 	/* the validator's refusal (FP8 on this GPU) is expected: the plan is changed anyway */
-	calc_plan_set_many(p, sets, n, "report", &scratch);
-	calc_diag_free(&scratch);
+	calc_plan_variant(&c->plan, NULL, sets, n, "report", CALC_VARIANT_UNCHECKED, p, NULL);
 	calc_ctx_init(vc, p);
 	free(p);
 }
 
-/* One quantity of a context as a number; NAN (and a diagnostic) when it fails. */
-static double num(struct calc_ctx *c, const char *name, struct calc_diag *d, int *bad)
+/*
+ * The few results of a context this file reads, taken from the engines' caches
+ * (calc_ctx_memory, calc_ctx_step) rather than by catalog name, so that this file,
+ * which the catalog lists, never calls the catalog back.
+ */
+enum rc_val {
+	V_GPU_MEMORY,      /* usable memory per GPU [B] */
+	V_MEM_TOTAL,       /* memory per GPU, worst stage [B] */
+	V_MEM_ACT,         /* activations per GPU, worst stage [B] */
+	V_MEM_STATES,      /* model states per GPU, worst stage [B] */
+	V_MEM_COPIES,      /* extra weight copies per GPU, worst stage [B] */
+	V_MEM_FITS,        /* 1 when every stage fits */
+	V_STATES_TOTAL,    /* model states of the whole model [B] */
+	V_MIN_GPUS_NOM,    /* GPUs of nominal memory for the states */
+	V_BPP,             /* bytes per parameter, unsharded [B] */
+	V_BPP_GPU,         /* bytes per parameter per GPU after ZeRO [B] */
+	V_STEP_TIME,       /* [s] */
+	V_STEP_RECOMPUTE,  /* [s] */
+	V_STEP_MFU,        /* [1] */
+	V_STEP_HFU,        /* [1] */
+	V_STEP_PEAK,       /* [FLOP/s] */
+	V_RUN_TIME,        /* [s] */
+};
+
+/* One result of a context as a number; NAN (and a diagnostic, *bad = 1) when it fails. */
+static double num(struct calc_ctx *c, enum rc_val which, struct calc_diag *d, int *bad)
 {
-	struct calc_value v = {0};
-	if (calc_catalog_get(c, name, &v, d) < 0) {
-		*bad = 1;
-		return NAN;
+	const struct calc_plan *p = &c->plan;
+	if (which == V_GPU_MEMORY)
+		return p->gpu_memory;
+	if (which == V_BPP)
+		return calc_recipe_total(p->recipe);
+	if (which == V_BPP_GPU) {
+		double s = 0;
+		for (int k = 0; k < CALC_T_NCLASS; k++)
+			s += calc_recipe_bytes_sharded(p->recipe, (enum calc_tclass)k, p->zero, p->dp * p->cp);
+		return s;
 	}
-	return v.num;
+	if (which <= V_MIN_GPUS_NOM) {
+		const struct calc_memory *m = calc_ctx_memory(c, d);
+		const struct calc_mem_stage *w;
+		if (!m) {
+			*bad = 1;
+			return NAN;
+		}
+		w = &m->st[m->worst];
+		switch (which) {
+		case V_MEM_TOTAL: return w->total;
+		case V_MEM_ACT: return w->activations;
+		case V_MEM_STATES: return w->states;
+		case V_MEM_COPIES: return w->weight_copies;
+		case V_MEM_FITS: return m->fits;
+		case V_STATES_TOTAL: return m->states_total;
+		default: return m->states_min_gpus_nominal;
+		}
+	}
+	{
+		const struct calc_step *st = calc_ctx_step(c, d);
+		if (!st) {
+			*bad = 1;
+			return NAN;
+		}
+		switch (which) {
+		case V_STEP_TIME: return st->time;
+		case V_STEP_RECOMPUTE: return st->recompute;
+		case V_STEP_MFU: return st->mfu;
+		case V_STEP_HFU: return st->hfu;
+		case V_STEP_PEAK: return st->peak;
+		default: return st->run_time;
+		}
+	}
 }
 
 /* ======================================================================== */
@@ -107,18 +159,18 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
 		snprintf(kv, sizeof kv, "parallel.recompute=%s", pol[i]);
 		const char *sets[] = {kv, NULL};
 		struct calc_ctx vc;
-		if (variant(c, sets, &vc, d) < 0)
+		if (variant(c, NULL, sets, 1, &vc, d) < 0)
 			return -1;
 		int r = calc_table_row(t);
 		calc_table_str(t, r, cp, pol[i]);
-		calc_table_num(t, r, cact, num(&vc, "memory.activations", d, &bad));
-		calc_table_num(t, r, ctot, num(&vc, "memory.total", d, &bad));
-		calc_table_num(t, r, ccap, num(&vc, "gpu.memory", d, &bad));
-		calc_table_str(t, r, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
-		calc_table_num(t, r, crec, num(&vc, "step.recompute", d, &bad));
-		calc_table_num(t, r, cstep, num(&vc, "step.time", d, &bad));
-		calc_table_num(t, r, cmfu, num(&vc, "step.mfu", d, &bad));
-		calc_table_num(t, r, chfu, num(&vc, "step.hfu", d, &bad));
+		calc_table_num(t, r, cact, num(&vc, V_MEM_ACT, d, &bad));
+		calc_table_num(t, r, ctot, num(&vc, V_MEM_TOTAL, d, &bad));
+		calc_table_num(t, r, ccap, num(&vc, V_GPU_MEMORY, d, &bad));
+		calc_table_str(t, r, cfit, num(&vc, V_MEM_FITS, d, &bad) > 0 ? "yes" : "no");
+		calc_table_num(t, r, crec, num(&vc, V_STEP_RECOMPUTE, d, &bad));
+		calc_table_num(t, r, cstep, num(&vc, V_STEP_TIME, d, &bad));
+		calc_table_num(t, r, cmfu, num(&vc, V_STEP_MFU, d, &bad));
+		calc_table_num(t, r, chfu, num(&vc, V_STEP_HFU, d, &bad));
 		calc_ctx_free(&vc);
 		if (bad)
 			return -1;
@@ -167,12 +219,12 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		const char *sets[] = {kv, NULL};
 		struct calc_ctx vc;
 		struct calc_diag why = {0};
-		int runs = variant(c, sets, &vc, &why) == 0;
+		int runs = variant(c, NULL, sets, 1, &vc, &why) == 0;
 		calc_diag_free(&why);
 		if (!runs) {
 			/* not a valid plan here (FP8 on a GPU without FP8 tensor cores): the
 			 * memory is still defined, the time is not */
-			variant_memory_only(c, sets, &vc);
+			variant_memory_only(c, sets, 1, &vc);
 			if (!calc_recipe_find(r)) {
 				calc_ctx_free(&vc);
 				return calc_error(d, NULL, 0, "recipe-compare: no recipe '%s'", r);
@@ -180,18 +232,18 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		}
 		int row = calc_table_row(t);
 		calc_table_str(t, row, cn, r);
-		calc_table_num(t, row, cb, num(&vc, "recipe.bytes_per_param", d, &bad));
-		calc_table_num(t, row, cbg, num(&vc, "recipe.bytes_per_param_gpu", d, &bad));
-		calc_table_num(t, row, cst, num(&vc, "memory.states_total", d, &bad));
-		calc_table_num(t, row, cmin, num(&vc, "memory.states_min_gpus_nominal", d, &bad));
-		calc_table_num(t, row, ctot, num(&vc, "memory.total", d, &bad));
-		calc_table_num(t, row, ccap, num(&vc, "gpu.memory", d, &bad));
-		calc_table_str(t, row, cfit, num(&vc, "memory.fits", d, &bad) > 0 ? "yes" : "no");
+		calc_table_num(t, row, cb, num(&vc, V_BPP, d, &bad));
+		calc_table_num(t, row, cbg, num(&vc, V_BPP_GPU, d, &bad));
+		calc_table_num(t, row, cst, num(&vc, V_STATES_TOTAL, d, &bad));
+		calc_table_num(t, row, cmin, num(&vc, V_MIN_GPUS_NOM, d, &bad));
+		calc_table_num(t, row, ctot, num(&vc, V_MEM_TOTAL, d, &bad));
+		calc_table_num(t, row, ccap, num(&vc, V_GPU_MEMORY, d, &bad));
+		calc_table_str(t, row, cfit, num(&vc, V_MEM_FITS, d, &bad) > 0 ? "yes" : "no");
 		if (runs) {
-			calc_table_num(t, row, cpk, num(&vc, "step.peak_flops", d, &bad));
-			calc_table_num(t, row, cstep, num(&vc, "step.time", d, &bad));
-			calc_table_num(t, row, cmfu, num(&vc, "step.mfu", d, &bad));
-			calc_table_num(t, row, cday, num(&vc, "run.time", d, &bad));
+			calc_table_num(t, row, cpk, num(&vc, V_STEP_PEAK, d, &bad));
+			calc_table_num(t, row, cstep, num(&vc, V_STEP_TIME, d, &bad));
+			calc_table_num(t, row, cmfu, num(&vc, V_STEP_MFU, d, &bad));
+			calc_table_num(t, row, cday, num(&vc, V_RUN_TIME, d, &bad));
 		} else {
 			calc_table_str(t, row, cpk, "no FP8 cores");
 		}
@@ -298,20 +350,6 @@ static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_
 
 
 /* ======================================================================== */
-/* states-vs-size: the states-by-size table as a dataset                     */
-/* ======================================================================== */
-
-static int d_states_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
-                         struct calc_diag *d)
-{
-	if (calc_catalog_build(c, "states-by-size", 0, a, t, d) < 0)
-		return -1;
-	snprintf(t->name, sizeof t->name, "states-vs-size");
-	return 0;
-}
-
-
-/* ======================================================================== */
 /* network-sweep: where to put the GPUs when the network is slow             */
 /* ======================================================================== */
 
@@ -345,30 +383,19 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 	}
 	if (pp < 1 || pp > CALC_MAX_STAGES || pp > p0->model.layers)
 		return NAN;
-	char sets[5][600];
-	const char *list[6] = {0};
-	snprintf(sets[0], sizeof sets[0], "cluster.inter_node_bw=%.17g", bw);
-	snprintf(sets[1], sizeof sets[1], "parallel.pp=%d", pp);
-	snprintf(sets[2], sizeof sets[2], "parallel.dp=%d", dp);
-	snprintf(sets[4], sizeof sets[4], "parallel.tp=%d", tp);
-	/* explicit layers per stage, split by the plan's rule (parallel.split) */
-	int split[CALC_MAX_STAGES], o = 0;
-	if (calc_layers_split(p0->model.layers, pp, p0->split, split, NULL) < 0)
-		return NAN;
-	o += snprintf(sets[3] + o, sizeof sets[3] - o, "parallel.layers_per_stage=");
-	for (int i = 0; i < pp && o < (int)sizeof sets[3] - 8; i++)
-		o += snprintf(sets[3] + o, sizeof sets[3] - o, "%s%d", i ? "," : "", split[i]);
-	list[0] = sets[0];
-	if (which != NB_PLAN) {
-		list[1] = sets[1], list[2] = sets[2], list[3] = sets[3], list[4] = sets[4];
-	}
+	char bwset[64];
+	const char *list[] = {bwset};
+	struct calc_layout l;
+	snprintf(bwset, sizeof bwset, "cluster.inter_node_bw=%.17g", bw);
+	calc_layout_keep(&l);
+	if (which != NB_PLAN) /* the new stages split by the plan's rule (parallel.split) */
+		l.tp = tp, l.pp = pp, l.dp = dp;
 	struct calc_diag tmp = {0};
 	struct calc_ctx vc;
 	double t = NAN;
-	if (variant(c, list, &vc, &tmp) == 0) {
-		struct calc_value v = {0};
-		if (calc_catalog_get(&vc, "step.time", &v, &tmp) == 0)
-			t = v.num;
+	if (variant(c, which != NB_PLAN ? &l : NULL, list, 1, &vc, &tmp) == 0) {
+		int bad = 0;
+		t = num(&vc, V_STEP_TIME, &tmp, &bad);
 		calc_ctx_free(&vc);
 	}
 	calc_diag_free(&tmp);
@@ -475,37 +502,37 @@ static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_di
  * FP8 tensor cores the validator refuses that variant, while its memory is still what
  * chapter 9 shows.  Whether the GPU has FP8 is gpu.fp8_flops > 0 in the chapters. */
 
-static double recipe_mem(struct calc_ctx *c, const char *recipe, const char *name)
+static double recipe_mem(struct calc_ctx *c, const char *recipe, enum rc_val which)
 {
 	char kv[64];
 	snprintf(kv, sizeof kv, "training.recipe=%s", recipe);
 	const char *sets[] = {kv, NULL};
 	struct calc_ctx vc;
-	variant_memory_only(c, sets, &vc);
+	variant_memory_only(c, sets, 1, &vc);
 	struct calc_diag tmp = {0};
-	struct calc_value v = {0};
-	double x = calc_catalog_get(&vc, name, &v, &tmp) == 0 ? v.num : NAN;
+	int bad = 0;
+	double x = num(&vc, which, &tmp, &bad);
 	calc_diag_free(&tmp);
 	calc_ctx_free(&vc);
 	return x;
 }
-#define RMEM(fn, recipe, name)                                                         \
+#define RMEM(fn, recipe, which)                                                         \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
 	{                                                                                  \
-		v->num = recipe_mem(c, recipe, name);                                      \
+		v->num = recipe_mem(c, recipe, which);                                      \
 		return 0;                                                                  \
 	}
-RMEM(q_te_total, "fp8-te", "memory.total")
-RMEM(q_te_states, "fp8-te", "memory.states")
-RMEM(q_te_copies, "fp8-te", "memory.weight_copies")
-RMEM(q_te_min, "fp8-te", "memory.states_min_gpus_nominal")
-RMEM(q_te_fits, "fp8-te", "memory.fits")
-RMEM(q_lm_total, "fp8-lm", "memory.total")
-RMEM(q_lm_states, "fp8-lm", "memory.states")
-RMEM(q_lm_min, "fp8-lm", "memory.states_min_gpus_nominal")
-RMEM(q_lm_fits, "fp8-lm", "memory.fits")
-RMEM(q_lm_bpp, "fp8-lm", "recipe.bytes_per_param")
-RMEM(q_te_bpp, "fp8-te", "recipe.bytes_per_param")
+RMEM(q_te_total, "fp8-te", V_MEM_TOTAL)
+RMEM(q_te_states, "fp8-te", V_MEM_STATES)
+RMEM(q_te_copies, "fp8-te", V_MEM_COPIES)
+RMEM(q_te_min, "fp8-te", V_MIN_GPUS_NOM)
+RMEM(q_te_fits, "fp8-te", V_MEM_FITS)
+RMEM(q_lm_total, "fp8-lm", V_MEM_TOTAL)
+RMEM(q_lm_states, "fp8-lm", V_MEM_STATES)
+RMEM(q_lm_min, "fp8-lm", V_MIN_GPUS_NOM)
+RMEM(q_lm_fits, "fp8-lm", V_MEM_FITS)
+RMEM(q_lm_bpp, "fp8-lm", V_BPP)
+RMEM(q_te_bpp, "fp8-te", V_BPP)
 
 
 /* ======================================================================== */
@@ -550,8 +577,6 @@ const struct calc_tabledef calc_d_report[] = {
 	{"recompute-compare", "memory and step time per recomputation policy", "", b_recompute},
 	{"recipe-compare", "memory per GPU, minimum GPUs and step time by recipe",
 	 "recipes=a,b,... (default megatron,fp8-te,fp8-lm)", b_recipes},
-	{"states-vs-size", "model states and minimum GPUs for 1B ... 1T parameters by recipe",
-	 "recipes=a,b,...", d_states_size},
 	{"monitor-stages", "expected per-stage times and memory high-water", "", b_monitor},
 	{"network-sweep", "step time vs inter-node bandwidth for the plan, a deeper pipeline and more DP", "",
 	 b_network},

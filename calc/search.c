@@ -206,46 +206,17 @@ void calc_search_opts_init(struct calc_search_opts *o)
 }
 
 /* ======================================================================== */
-/* Layer split                                                               */
+/* A candidate as a plan (the one variant builder, variant.c)                */
 /* ======================================================================== */
-
-/* The stages of 'pp' under the plan's split rule (calc_layers_split); a depth the rule
- * cannot split leaves the list as it is (item_check rejects it).  uneven_stages is set
- * when the stages differ, so that the engines look at every stage. */
-static void plan_split(struct calc_plan *pl, int pp)
-{
-	pl->pp = pp;
-	if (calc_layers_split(pl->model.layers, pp, pl->split, pl->layers_per_stage, NULL) < 0) {
-		pl->uneven_stages = 0;
-		return;
-	}
-	pl->uneven_stages = 0;
-	for (int i = 1; i < pp; i++)
-		if (pl->layers_per_stage[i] != pl->layers_per_stage[0])
-			pl->uneven_stages = pp;
-}
 
 void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c, struct calc_plan *out)
 {
-	const struct calc_recipe *r = calc_recipe_at(c->recipe);
-	*out = *base;
-	out->nodes = c->nodes;
-	out->gpus_per_node = c->gpus_per_node;
-	out->tp = c->tp;
-	out->dp = c->dp;
-	out->cp = c->cp;
-	out->vpp = c->vpp;
-	out->dp_auto = 0;
-	out->sp = c->sp;
-	out->zero = c->zero;
-	out->recompute = (enum calc_recompute)c->recompute;
-	out->schedule = (enum calc_schedule)c->schedule;
-	out->micro_batch = c->micro_batch;
-	if (r) {
-		out->recipe = r;
-		snprintf(out->recipe_name, sizeof out->recipe_name, "%s", r->name);
-	}
-	plan_split(out, c->pp);
+	struct calc_layout l = {
+		.nodes = c->nodes, .gpus_per_node = c->gpus_per_node, .tp = c->tp, .pp = c->pp, .dp = c->dp,
+		.cp = c->cp, .vpp = c->vpp, .sp = c->sp, .zero = c->zero, .recompute = c->recompute,
+		.schedule = c->schedule, .micro_batch = c->micro_batch, .recipe = calc_recipe_at(c->recipe),
+	};
+	calc_plan_variant(base, &l, NULL, 0, NULL, 0, out, NULL);
 }
 
 /* ======================================================================== */
@@ -637,7 +608,7 @@ static void run_item(struct worker *w, struct item *it)
 	p->dp = it->dp;
 	p->recipe = calc_recipe_at(it->recipe);
 	if (pre == CALC_REJ_NONE) {
-		plan_split(p, it->pp);
+		calc_plan_resplit(p, it->pp, NULL);
 		calc_memory_terms_params(p, &w->pr, &w->k);
 		calc_memory_terms_fixed(p, &w->k);
 		for (int z = 0; z < 4; z++)

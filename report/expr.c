@@ -30,8 +30,8 @@
  * written in the chapter ("not applicable") passes through any format unchanged, so one
  * directive can hold both branches; a text from the catalog under a format is an error.
  * A `with` variant evaluates its operand under a copy of the plan changed by
- * calc_plan_set, so `memory.activations with recompute=full` is the same quantity for
- * another plan.  Values carry their SI unit where it is known so that a format for
+ * calc_plan_variant (the one variant builder, calc/variant.c), so
+ * `memory.activations with recompute=full` is the same quantity for another plan.  Values carry their SI unit where it is known so that a format for
  * another unit ("|GB" on seconds) is an error rather than a wrong number.
  */
 #include <ctype.h>
@@ -746,7 +746,6 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 	struct calc_plan *copy = NULL;
 	if (!bad) {
 		copy = xmalloc(sizeof *copy);
-		*copy = *base;
 		char origin[600];
 		if (at && at->file)
 			snprintf(origin, sizeof origin, "%s:%d:%d", at->file, at->line, at->col);
@@ -754,7 +753,8 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 			snprintf(origin, sizeof origin, "with");
 		/* all assignments first, one validation of the whole variant */
 		struct calc_diag tmp = {0};
-		if (calc_plan_set_many(copy, (const char *const *)kvs, nkv, origin, &tmp) < 0 || tmp.nerrors) {
+		if (calc_plan_variant(base, NULL, (const char *const *)kvs, nkv, origin, CALC_VARIANT_VALIDATE, copy, &tmp) < 0 ||
+		    tmp.nerrors) {
 			if (quiet)
 				*invalid = 1;
 			else {

@@ -1,0 +1,23 @@
+/*
+ * ctx.h -- the layout of the evaluation context's value cache, shared by ctx.c (which
+ * frees it) and catalog.c (which fills it).  Not part of the public API.
+ */
+#ifndef CALC_CTX_H
+#define CALC_CTX_H
+
+#include "calc.h"
+
+
+/*
+ * One cached evaluation of a quantity: the value, or the failure, and the diagnostics
+ * the evaluation wrote, which every later use of the quantity writes again.
+ */
+struct calc_ctx_value {
+	int state;            /* 0 not evaluated, 1 a value, -1 failed */
+	struct calc_value v;  /* the value (state 1) */
+	char *diag;           /* diagnostics of the evaluation, '\n'-terminated lines; owned */
+	size_t diag_len;      /* bytes of diag */
+	int diag_n;           /* messages in diag */
+};
+
+#endif
