@@ -1,42 +1,67 @@
 #!/bin/sh
 # tests/report/check-plans.sh -- the report builds and reads for every plan in
-# tests/report/plans/ (tests/plans.mk).
+# tests/report/plans/ (tests/plans.mk runs one plan per target, in parallel under -j).
 #
-#   check-plans.sh MAKE BUILD PLAN.ini...
+#   check-plans.sh plan MAKE BUILD PLAN.ini      check one plan
+#   check-plans.sh summary BUILD PLAN.ini...     the lint, then the closing line
 #
-# For each plan: `make PLAN=... OUT=BUILD/plans/NAME` builds the figures, tables and
-# both report files and must exit 0; report.html must pass `tidy -q -e` without an
-# error and hold no "NaN" or "inf" in its text (a number the chapters failed to guard);
-# report.pdf must exist and be non-empty.  The chapters' lint does not depend on the
-# plan and runs once.  Closes with "plans: N passed, N failed".
-mk=$1; build=$2; shift 2
-pass=0; fail=0
-if ! "$build/trainplan-report" --lint chapters/*.md >/dev/null; then
-	echo "FAIL: trainplan-report --lint chapters/*.md" >&2; fail=$((fail + 1))
-fi
-for plan in "$@"; do
+# plan: `make PLAN=... OUT=BUILD/plans/NAME` builds the figures, tables and both report
+# files and must exit 0; report.html must pass `tidy -q -e` without an error and hold no
+# "NaN" or "inf" in its text (a number the chapters failed to guard); report.pdf must
+# exist and be non-empty.  A plan that passes gets the stamp BUILD/plans/NAME/.ok, one
+# that fails BUILD/plans/NAME.fail with the reason (the exit status is 0 either way, so
+# that every plan runs and the summary counts them).
+# summary: the chapters' lint, which does not depend on the plan, runs once; then
+# "plans: N passed, N failed" over the stamps; the exit status is 1 if any failed.
+mode=$1; shift
+case $mode in
+plan)
+	mk=$1; build=$2; plan=$3
 	name=$(basename "$plan" .ini); out=$build/plans/$name; log=$build/plans/$name.log
 	mkdir -p "$build/plans"
+	rm -f "$out/.ok" "$build/plans/$name.fail"
+	failed() { echo "FAIL: $name: $1" | tee "$build/plans/$name.fail" >&2; }
 	if ! $mk --no-print-directory -s BUILD="$build" PLAN="$plan" OUT="$out" \
 			"$out/report.html" >"$log" 2>&1; then
-		echo "FAIL: $name: the build failed ($log):" >&2; grep -i 'error' "$log" | head -5 >&2
-		fail=$((fail + 1)); continue
+		failed "the build failed ($log):"; grep -i 'error' "$log" | head -5 >&2
+		exit 0
 	fi
 	errs=$(tidy -q -e "$out/report.html" 2>&1 | grep -c -i 'error')
 	if [ "$errs" != 0 ]; then
-		echo "FAIL: $name: tidy finds $errs errors in $out/report.html" >&2
+		failed "tidy finds $errs errors in $out/report.html"
 		tidy -q -e "$out/report.html" 2>&1 | grep -i error | head -3 >&2
-		fail=$((fail + 1)); continue
+		exit 0
 	fi
 	if sed -e '/<svg/,/<\/svg>/d' -e 's/<[^>]*>//g' "$out/report.html" | grep -q -w -i -e 'nan' -e 'inf'; then
-		echo "FAIL: $name: report.html shows NaN or inf:" >&2
+		failed "report.html shows NaN or inf:"
 		sed -e '/<svg/,/<\/svg>/d' -e 's/<[^>]*>//g' "$out/report.html" | grep -w -i -e 'nan' -e 'inf' | head -3 >&2
-		fail=$((fail + 1)); continue
+		exit 0
 	fi
 	if [ ! -s "$out/report.pdf" ]; then
-		echo "FAIL: $name: no report.pdf" >&2; fail=$((fail + 1)); continue
+		failed "no report.pdf"; exit 0
 	fi
-	pass=$((pass + 1))
-done
-echo "plans: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+	touch "$out/.ok"
+	;;
+summary)
+	build=$1; shift
+	pass=0; fail=0
+	if ! "$build/trainplan-report" --lint chapters/*.md >/dev/null; then
+		echo "FAIL: trainplan-report --lint chapters/*.md" >&2; fail=$((fail + 1))
+	fi
+	for plan in "$@"; do
+		name=$(basename "$plan" .ini)
+		if [ -f "$build/plans/$name/.ok" ]; then
+			pass=$((pass + 1))
+		else
+			[ -f "$build/plans/$name.fail" ] || echo "FAIL: $name: not checked" >&2
+			fail=$((fail + 1))
+		fi
+	done
+	echo "plans: $pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	;;
+*)
+	echo "usage: check-plans.sh plan MAKE BUILD PLAN.ini | summary BUILD PLAN.ini..." >&2
+	exit 2
+	;;
+esac

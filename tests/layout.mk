@@ -1,0 +1,76 @@
+# tests/layout.mk -- checks of the PDF typesetter (report/layout.c, pdf.c, textdev.c).
+#
+#   check-layout  unit tests of the layout (tests/layout/unit.c), then layout goldens:
+#                 tests/layout/NAME.md -> NAME.out_text through the fixed-width text
+#                 device (tests/layout/run.sh; UPDATE=1 rewrites)
+#   check-pdf     every tests/layout/*.md and the report itself as PDF: qpdf --check,
+#                 all fonts embedded (pdffonts), every heading in pdftotext's text and
+#                 one bookmark per heading (tests/layout/check-pdf.sh), the Unicode
+#                 test line, and two renders byte-identical
+#   check-layout-asan  the layout documents through both devices under ASan + UBSan
+#
+# The layout driver (tests/layout/driver.c) lays out a Markdown file without the
+# calculation library or the directive expansion, so the goldens test the layout alone.
+# Scratch files go to $(PDFCHECK) (report/pdf.mk).
+
+PDF_LIBS      = -lhpdf -lpng -lz -lcmark-gfm-extensions -lcmark-gfm -lm
+LAYOUT_DRIVER = $(BUILD)/tests/layout-driver
+LAYOUT_MD     = $(sort $(wildcard tests/layout/*.md))
+UNICODE_LINE  = Unicode test line: 8 × 80 GB ≈ 640 GB → fits; µs, α β γ Δ Σ Ω
+UNICODE_SMP   = Plane: � is drawn as a replacement character and the line goes on.
+
+$(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
+		report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
+		report/textdev.c $(PDF_LIBS)
+
+# The same driver under AddressSanitizer + UBSan (ASAN_FLAGS from tests/tests.mk),
+# run over every layout document through both devices.
+LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
+$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
+		report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
+		report/textdev.c $(PDF_LIBS)
+
+# cmocka unit tests of single layout decisions, on layout.c alone.
+LAYOUT_UNIT = $(BUILD)/tests/layout-unit
+$(LAYOUT_UNIT): tests/layout/unit.c report/layout.c report/layout.h report/report.h calc/calc.h \
+		| $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c report/layout.c \
+		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lm
+
+.PHONY: check-layout check-pdf check-layout-asan
+check-layout-asan: $(LAYOUT_DRIVER_ASAN)
+	@mkdir -p $(PDFCHECK)
+	@fail=0; for m in $(LAYOUT_MD); do \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(LAYOUT_DRIVER_ASAN) $$m >/dev/null || fail=1; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(LAYOUT_DRIVER_ASAN) --pdf $(PDFCHECK)/asan.pdf $$m || fail=1; \
+	done; [ $$fail = 0 ] && echo "layout under AddressSanitizer + UBSan: $(words $(LAYOUT_MD)) documents, text and PDF"; \
+	[ $$fail = 0 ]
+
+check-layout: $(LAYOUT_DRIVER) $(LAYOUT_UNIT)
+	@sh tests/run-unit.sh $(LAYOUT_UNIT)
+	@sh tests/layout/run.sh $(LAYOUT_DRIVER) $(UPDATE)
+
+check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf
+	@mkdir -p $(PDFCHECK)
+	@fail=0; for m in $(LAYOUT_MD); do \
+	  n=$$(basename $$m .md); \
+	  $(LAYOUT_DRIVER) --pdf $(PDFCHECK)/$$n.pdf $$m && \
+	  $(LAYOUT_DRIVER) --pdf $(PDFCHECK)/$$n.again.pdf $$m || fail=1; \
+	  cmp -s $(PDFCHECK)/$$n.pdf $(PDFCHECK)/$$n.again.pdf || { echo "FAIL: $$n.pdf differs between two renders" >&2; fail=1; }; \
+	  if [ $$n = unicode ]; then sh tests/layout/check-pdf.sh $(PDFCHECK)/$$n.pdf $$m "$(UNICODE_LINE)" "$(UNICODE_SMP)" >/dev/null || fail=1; \
+	  else sh tests/layout/check-pdf.sh $(PDFCHECK)/$$n.pdf $$m >/dev/null || fail=1; fi; \
+	done; [ $$fail = 0 ] && echo "pdf: $(words $(LAYOUT_MD)) layout documents: qpdf, fonts, headings, bookmarks, Unicode line, byte-identical"; \
+	[ $$fail = 0 ]
+	@if [ -n "$(CHAPTERS)" ] && [ -f $(OUT)/report.pdf ]; then \
+	  sh tests/layout/check-pdf.sh $(OUT)/report.pdf "$(CHAPTERS)" || exit 1; \
+	  $(BUILD)/trainplan-report --plan $(PLAN) --out-dir $(OUT) -o $(PDFCHECK)/again $(CHAPTERS) >/dev/null || exit 1; \
+	  cmp $(OUT)/report.pdf $(PDFCHECK)/again.pdf || { echo "FAIL: report.pdf differs between two builds" >&2; exit 1; }; \
+	  echo "pdf: report.pdf is byte-identical in two builds"; \
+	fi
+
+CHECKS  += check-layout check-pdf check-layout-asan

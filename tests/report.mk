@@ -1,0 +1,65 @@
+# tests/report.mk -- tests of trainplan-report and of the report it writes
+# (docs/architecture.md §6-§8; how they are built: report/report.mk).
+#
+#   check-report-unit  cmocka unit tests of the report's modules (tests/report/*.c)
+#   check-expand       expansion goldens: tests/expand/NAME.md -> NAME.out (UPDATE=1 rewrites)
+#   check-lint         the lint's goldens (tests/report/lint/; UPDATE=1 rewrites)
+#   check-html         report.html of PLAN passes tidy and holds what it must
+#   check-two-plans    the same chapters with a second plan (tests/report/plan-b.ini)
+#                      give a valid report with other numbers
+#   check-report-asan  the unit tests, the chapters through the HTML renderer and every
+#                      expansion golden under AddressSanitizer + UBSan
+
+RPT_UNIT_SRC = $(wildcard tests/report/*.c)
+RPT_UNIT_BIN = $(RPT_UNIT_SRC:tests/report/%.c=$(BUILD)/tests/report/%)
+RPT_LIB_OBJ  = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
+
+$(BUILD)/tests/report/%: tests/report/%.c $(RPT_LIB_OBJ) $(BUILD)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
+		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
+
+# A second plan: the same report must come out with other numbers.
+PLAN_B   = tests/report/plan-b.ini
+OUT_B    = $(BUILD)/report-b
+
+.PHONY: check-report-unit check-expand check-lint check-html check-two-plans
+check-report-unit: $(RPT_UNIT_BIN)
+	@sh tests/run-unit.sh $(RPT_UNIT_BIN)
+
+check-expand: $(BUILD)/trainplan-report
+	@sh tests/report/run-expand.sh $(BUILD)/trainplan-report $(UPDATE)
+
+check-lint: $(BUILD)/trainplan-report
+	@sh tests/report/run-lint.sh $(BUILD)/trainplan-report $(UPDATE)
+
+check-html: $(OUT)/report.html
+	@sh tests/report/check-html.sh $(OUT)/report.html
+
+check-two-plans: $(OUT)/report.html
+	@$(MAKE) --no-print-directory -s PLAN=$(PLAN_B) OUT=$(OUT_B) $(OUT_B)/report.html
+	@sh tests/report/check-html.sh $(OUT_B)/report.html
+	@sh tests/report/check-two-plans.sh $(OUT)/report.html $(OUT_B)/report.html
+
+# The report's unit tests and trainplan-report itself under AddressSanitizer + UBSan
+# (ASAN_FLAGS and the $(BUILD)/asan/%.o rule come from tests/tests.mk): the unit
+# tests, the chapters through the HTML renderer, and every expansion golden.
+RPT_ASAN        = $(BUILD)/asan
+RPT_ASAN_OBJ    = $(RPT_LIB_OBJ:$(BUILD)/%=$(RPT_ASAN)/%)
+RPT_ASAN_UNIT   = $(RPT_UNIT_SRC:tests/report/%.c=$(RPT_ASAN)/tests/report/%)
+$(RPT_ASAN)/tests/report/%: tests/report/%.c $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a \
+		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
+$(RPT_ASAN)/trainplan-report: $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a
+	$(CC) $(ASAN_FLAGS) -o $@ $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
+
+.PHONY: check-report-asan
+check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(FIG_SVG) $(TABLES_STAMP)
+	@echo "report under AddressSanitizer + UBSan:"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(RPT_ASAN_UNIT)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(RPT_ASAN)/trainplan-report --plan $(PLAN) --no-pdf \
+		-o $(RPT_ASAN)/report --out-dir $(OUT) $(CHAPTERS) && echo "asan: the chapters render"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/report/run-expand.sh $(RPT_ASAN)/trainplan-report
+
+CHECKS += check-report-unit check-expand check-lint check-html check-two-plans check-report-asan
