@@ -11,6 +11,7 @@
  */
 #include "calc.h"
 #include "pipeline.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -214,12 +215,24 @@ static int known_section(const char *s)
 }
 
 /* Names of the keys of a section, for "allowed: ..." */
-static void section_keys(const char *sec, char *buf, size_t n)
+static void section_keys(const char *sec, char *buf, size_t n, struct calc_suggest *s)
 {
 	buf[0] = 0;
 	for (int i = 0; i < NKEYS; i++)
-		if (!strcmp(keys[i].section, sec))
+		if (!strcmp(keys[i].section, sec)) {
 			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", keys[i].name);
+			calc_suggest_offer(s, keys[i].name);
+		}
+}
+
+/* The closest section name to 'sec', as "; did you mean '...'?" or "". */
+static const char *section_suggest(const char *sec, char *buf, size_t n)
+{
+	struct calc_suggest s;
+	calc_suggest_init(&s, sec);
+	for (int i = 0; sections[i]; i++)
+		calc_suggest_offer(&s, sections[i]);
+	return calc_suggest_text(&s, buf, n);
 }
 
 /* A plan is a few kB; reading stops here so that /dev/zero or an endless pipe ends. */
@@ -282,18 +295,23 @@ static char *read_line(char *str, int num, void *stream)
 static int on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
+	char dym[160];
 	int k;
 	if (!*section)
 		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency)", name), r->es->bad = 1, 1;
 	if (!known_section(section))
 		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
-		                  "training, parallel, overhead, efficiency)", section), r->es->bad = 1, 1;
+		                  "training, parallel, overhead, efficiency)%s", section,
+		                  section_suggest(section, dym, sizeof dym)), r->es->bad = 1, 1;
 	k = key_index(section, name);
 	if (k < 0) {
 		char list[1024];
-		section_keys(section, list, sizeof list);
-		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)", name, section, list);
+		struct calc_suggest s;
+		calc_suggest_init(&s, name);
+		section_keys(section, list, sizeof list, &s);
+		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)%s", name, section, list,
+		           calc_suggest_text(&s, dym, sizeof dym));
 		r->es->bad = 1;
 		return 1;
 	}
@@ -344,7 +362,7 @@ static int parse_bool(const char *v, int *out)
 	return -1;
 }
 
-static void list_presets(char *buf, size_t n, int which)
+static void list_presets(char *buf, size_t n, int which, struct calc_suggest *s)
 {
 	buf[0] = 0;
 	for (int i = 0;; i++) {
@@ -365,6 +383,7 @@ static void list_presets(char *buf, size_t n, int which)
 		if (!name)
 			break;
 		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", name);
+		calc_suggest_offer(s, name);
 	}
 }
 
@@ -393,7 +412,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 	const struct key *k = &keys[e->key];
 	const char *v = e->value;
 	char *base = (char *)p;
-	char list[2048];
+	char list[2048], dym[160];
+	struct calc_suggest sg;
 	double x;
 	int b;
 
@@ -454,10 +474,13 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				return 0;
 			}
 		list[0] = 0;
-		for (int i = 0; k->enums[i]; i++)
+		calc_suggest_init(&sg, v);
+		for (int i = 0; k->enums[i]; i++) {
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", k->enums[i]);
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)", k->section, k->name, v,
-		                  list);
+			calc_suggest_offer(&sg, k->enums[i]);
+		}
+		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		                  list, calc_suggest_text(&sg, dym, sizeof dym));
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date : sizeof p->placement;
 		if (strlen(v) >= cap)
@@ -520,8 +543,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "preset") && !strcmp(k->section, "model")) {
 			const struct calc_model *m = calc_preset_model(v);
 			if (!m) {
-				list_presets(list, sizeof list, 0);
-				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)", v, list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 0, &sg);
+				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->model = *m;
 			p->head_dim_auto = 1;
@@ -547,9 +571,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "preset")) {
 			const struct calc_cluster_preset *c = calc_preset_cluster(v);
 			if (!c) {
-				list_presets(list, sizeof list, 2);
-				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)", v,
-				                  list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 2, &sg);
+				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)%s", v,
+				                  list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_cluster(p, c);
 			return 0;
@@ -557,8 +582,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "gpu")) {
 			const struct calc_gpu *g = calc_preset_gpu(v);
 			if (!g) {
-				list_presets(list, sizeof list, 1);
-				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)", v, list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 1, &sg);
+				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_gpu(p, g);
 			return 0;
@@ -566,8 +592,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "recipe")) {
 			const struct calc_recipe *r = calc_recipe_find(v);
 			if (!r) {
-				list_presets(list, sizeof list, 3);
-				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)", v, list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 3, &sg);
+				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->recipe = r;
 			snprintf(p->recipe_name, sizeof p->recipe_name, "%s", r->name);
@@ -751,11 +778,27 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 /* Loading                                                                   */
 /* ======================================================================== */
 
+/* The closest key to 'key' ("section.name" when 'dotted', else the bare name or the
+ * dotted one, whichever is closer), as "; did you mean '...'?" or "". */
+static const char *key_suggest(const char *key, int dotted, char *buf, size_t n)
+{
+	static char full[NKEYS][96];
+	struct calc_suggest s;
+	calc_suggest_init(&s, key);
+	for (int i = 0; i < NKEYS; i++) {
+		snprintf(full[i], sizeof full[i], "%s.%s", keys[i].section, keys[i].name);
+		if (!dotted)
+			calc_suggest_offer(&s, keys[i].name);
+		calc_suggest_offer(&s, full[i]);
+	}
+	return calc_suggest_text(&s, buf, n);
+}
+
 static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap, struct calc_diag *d,
                     const char *origin)
 {
 	const char *eq = strchr(kv, '=');
-	char key[128];
+	char key[128], dym[160];
 	size_t n;
 	if (!eq)
 		return calc_error(d, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
@@ -775,7 +818,8 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		snprintf(sec, 32, "%.*s", (int)(dot - key), key);
 		snprintf(name, 64, "%s", dot + 1);
 		if (key_index(sec, name) < 0)
-			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)", key);
+			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+			                  key_suggest(key, 1, dym, sizeof dym));
 		return 0;
 	}
 	/* a bare key works where its name is unique */
@@ -784,7 +828,8 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		if (!strcmp(keys[i].name, key))
 			found = i, count++;
 	if (count == 0)
-		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)", key);
+		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+		                  key_suggest(key, 0, dym, sizeof dym));
 	if (count > 1) {
 		char list[256] = "";
 		for (int i = 0; i < NKEYS; i++)
