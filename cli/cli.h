@@ -53,5 +53,6 @@ int cmd_table(int argc, char **argv);
 int cmd_data(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -33,6 +33,7 @@ static const struct {
 	{"data", cmd_data, "catalog datasets as TSV"},
 	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"report", cmd_report, "the full HTML + PDF report for a plan, from any folder"},
 };
 
 static void usage(FILE *f)
