@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -249,7 +250,13 @@ struct reader {
 	const char *file;
 	int src;
 	struct calc_diag *d;
+	struct calc_plan *plan; /* where included file names are kept */
+	int depth;              /* 0: the plan file, 1: a file it includes, ... */
+	const char *chain[CALC_PLAN_MAX_INCLUDES + 2]; /* real paths of the files being read */
+	const char *names[CALC_PLAN_MAX_INCLUDES + 2]; /* the same files as messages name them */
 };
+
+static int collect_include(struct reader *r, const char *value);
 
 static char *read_line(char *str, int num, void *stream)
 {
@@ -297,6 +304,11 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	struct reader *r = user;
 	char dym[160];
 	int k;
+	if (!strcmp(name, "include") && r->plan) {
+		if (collect_include(r, value ? value : "") < 0)
+			r->es->bad = 1;
+		return 1;
+	}
 	if (!*section)
 		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency)", name), r->es->bad = 1, 1;
@@ -325,12 +337,21 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	return 1;
 }
 
-/* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d). */
-static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
-                   struct calc_diag *d)
+/* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d).  With
+ * 'parent' (a reader of a plan file), 'include = FILE' lines outside any section read
+ * FILE in their place (collect_include). */
+static int collect_in(struct entries *es, const char *text, FILE *f, const char *file, int src,
+                      struct calc_diag *d, const struct reader *parent, struct calc_plan *plan, const char *real)
 {
-	struct reader r = {text, f, 0, 0, 0, 0, es, file, src, d};
+	struct reader r = {.text = text, .f = f, .es = es, .file = file, .src = src, .d = d, .plan = plan};
 	int before = d->nerrors, rc;
+	if (parent) {
+		r.depth = parent->depth + 1;
+		memcpy(r.chain, parent->chain, sizeof r.chain);
+		memcpy(r.names, parent->names, sizeof r.names);
+	}
+	r.chain[r.depth] = real;
+	r.names[r.depth] = file;
 	/* Debian's libinih is built with run-time settings: lift the 200-byte line
 	 * limit and keep one value per line so that line numbers stay exact. */
 	ini_use_stack = false;
@@ -347,6 +368,62 @@ static int collect(struct entries *es, const char *text, FILE *f, const char *fi
 	else if (rc < 0)
 		calc_error(d, file, 0, "cannot read the plan (%s)", rc == -2 ? "out of memory" : "read error");
 	return d->nerrors > before ? -1 : 0;
+}
+
+static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
+                   struct calc_diag *d)
+{
+	return collect_in(es, text, f, file, src, d, NULL, NULL, NULL);
+}
+
+/* 'include = FILE' in the file r reads (in any section or none): FILE (relative to that file's folder) is read
+ * in its place, so that the keys after the line override it.  A file that includes
+ * itself, directly or through others, is refused with the chain. */
+static int collect_include(struct reader *r, const char *value)
+{
+	struct calc_plan *p = r->plan;
+	char path[2 * CALC_PATH_MAX], real[PATH_MAX], chain[1536];
+	const char *slash = r->src == 1 || r->src >= 3 ? strrchr(r->file, '/') : NULL;
+	FILE *f;
+	int i;
+	if (!*value)
+		return calc_error(r->d, r->file, r->line, "include has no value (allowed: the path of a plan file, "
+		                  "relative to this one)");
+	if (value[0] != '/' && slash)
+		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->file), r->file, value);
+	else
+		snprintf(path, sizeof path, "%s", value);
+	if (!(f = fopen(path, "r")) || !realpath(path, real)) {
+		int e = errno;
+		if (f)
+			fclose(f);
+		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
+	}
+	for (i = 0; i <= r->depth; i++)
+		if (r->chain[i] && !strcmp(r->chain[i], real)) {
+			/* the files from the one included again down to this one */
+			chain[0] = 0;
+			for (int j = i; j <= r->depth; j++)
+				snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "%s -> ", r->names[j]);
+			fclose(f);
+			return calc_error(r->d, r->file, r->line, "include = %s: the plan includes itself (%s%s; allowed: "
+			                  "a file not already being read)", value, chain, path);
+		}
+	if (p->nincludes >= CALC_PLAN_MAX_INCLUDES) {
+		fclose(f);
+		return calc_error(r->d, r->file, r->line, "include = %s: more than %d included files", value,
+		                  CALC_PLAN_MAX_INCLUDES);
+	}
+	if (strlen(path) >= sizeof p->includes[0]) {
+		fclose(f);
+		return calc_error(r->d, r->file, r->line, "include = %s: path too long (at most %d bytes)", value,
+		                  CALC_PATH_MAX - 1);
+	}
+	i = p->nincludes++;
+	memcpy(p->includes[i], path, strlen(path) + 1);
+	collect_in(r->es, NULL, f, p->includes[i], 3 + i, r->d, r, p, real);
+	fclose(f);
+	return 0;
 }
 
 /* ======================================================================== */
@@ -555,7 +632,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "hf_config")) {
 			char path[2 * CALC_PATH_MAX + 1024];
 			/* relative to the plan file's folder */
-			if (v[0] != '/' && e->src == 1 && strchr(e->file, '/'))
+			if (v[0] != '/' && (e->src == 1 || e->src >= 3) && strchr(e->file, '/'))
 				snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(e->file, '/') - e->file), e->file, v);
 			else
 				snprintf(path, sizeof path, "%s", v);
@@ -665,7 +742,8 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
 	switch (p->key_src[k]) {
 	case 0: return p->key_line[k] ? DEFAULT_FILE : p->file;
 	case 1: return p->file;
-	default: *line = 0; return p->set_origin[0] ? p->set_origin : "--set";
+	case 2: *line = 0; return p->set_origin[0] ? p->set_origin : "--set";
+	default: return p->key_src[k] - 3 < p->nincludes ? p->includes[p->key_src[k] - 3] : p->file;
 	}
 }
 
@@ -675,12 +753,15 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
  * so that a message about their combination points where the user changed it. */
 static int latest_key(const struct calc_plan *p, const char *const *names)
 {
+	/* rank: override 3 > plan file 2 > an included file 1 > default 0 */
+	static const int rank[] = {0, 2, 3};
+#define RANK(k) (p->key_src[k] < 3 ? rank[p->key_src[k]] : 1)
 	int best = -1;
 	for (int i = 0; names[i]; i++) {
 		int k = key_index("parallel", names[i]);
-		if (best < 0 || p->key_src[k] > p->key_src[best] ||
-		    (p->key_src[k] == p->key_src[best] && p->key_line[k] > p->key_line[best]))
+		if (best < 0 || RANK(k) > RANK(best) || (RANK(k) == RANK(best) && p->key_line[k] > p->key_line[best]))
 			best = k;
+#undef RANK
 	}
 	return best;
 }
@@ -886,12 +967,20 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 	snprintf(plan->file, sizeof plan->file, "%s", fname);
 	collect(&es, default_plan_text, NULL, DEFAULT_FILE, 0, d);
 	if (file) {
-		FILE *f = fopen(file, "r");
+		/* "-" is standard input; includes from it are relative to this folder */
+		int from_stdin = !strcmp(file, "-");
+		FILE *f = from_stdin ? stdin : fopen(file, "r");
+		if (from_stdin)
+			snprintf(plan->file, sizeof plan->file, "<stdin>");
 		if (!f) {
 			calc_error(d, file, 0, "cannot open the plan: %s", strerror(errno));
 		} else {
-			collect(&es, NULL, f, plan->file, 1, d);
-			fclose(f);
+			char real[PATH_MAX];
+			if (from_stdin || !realpath(file, real))
+				snprintf(real, sizeof real, "<stdin>");
+			collect_in(&es, NULL, f, plan->file, 1, d, NULL, plan, real);
+			if (!from_stdin)
+				fclose(f);
 		}
 	}
 	for (int i = 0; i < nsets; i++) {

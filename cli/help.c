@@ -141,6 +141,17 @@ static const struct cmddoc docs[] = {
 	 "against published, with the error.  Exit status 1 when a row misses by more than 15%.\n",
 	 2, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
 	 "trainplan validate --set efficiency.gemm=0.7"},
+	{"report", "[PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
+	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
+	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
+	 "and figure scripts come from the installed share/trainplan, or the checkout.\n",
+	 1, "none (HTML and PDF)", NULL,
+	 {{"PLAN.ini", "the plan, as --plan FILE ('-' reads standard input)", "the built-in plan"},
+	  {"-o DIR", "output folder: report.html, report.pdf, figures/, tables/, data/", "output"},
+	  {"--no-pdf", "write only the HTML", "HTML and PDF"},
+	  {"--share DIR", "the folder holding chapters/ and figures/", "$TRAINPLAN_SHARE, else PREFIX/share/trainplan"},
+	  {NULL, NULL, NULL}},
+	 "trainplan report my.ini -o my-report"},
 };
 
 static const struct cmddoc *find(const char *name)
@@ -175,7 +186,7 @@ void cli_help(FILE *f, const char *name, const char *summary)
 	if (c->common == 1)
 		opt(f, "--plan FILE", "the plan to read ('-' reads standard input)", "the built-in plan, plans/default.ini");
 	opt(f, "--set KEY=VALUE", "override one plan key (repeatable; trainplan presets keys lists them)", "none");
-	{
+	if (c->format_default) {
 		char allowed[96];
 		snprintf(allowed, sizeof allowed, "output format: %s", c->formats);
 		opt(f, "--format FMT", allowed, c->format_default);
