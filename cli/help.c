@@ -141,6 +141,13 @@ static const struct cmddoc docs[] = {
 	 "against published, with the error.  Exit status 1 when a row misses by more than 15%.\n",
 	 2, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
 	 "trainplan validate --set efficiency.gemm=0.7"},
+	{"compare", "A.ini B.ini [C.ini]... [--set KEY=VALUE]... [--format FMT]",
+	 "Plans side by side: memory per GPU (worst stage) and whether it fits, step time, MFU,\n"
+	 "bubble, bytes per GPU per step over all tiers and over the network, run days and cost;\n"
+	 "then each later plan's difference from the first (B - A).  --set applies to every plan.\n",
+	 2, "text, csv, json, md, tsv", "text",
+	 {{"A.ini B.ini ...", "two plans or more ('-' for one of them reads standard input)", NULL}, {NULL, NULL, NULL}},
+	 "trainplan compare plans/default.ini plans/llama2-70b-a100.ini --format md"},
 	{"report", "[PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
 	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
 	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
