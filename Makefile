@@ -2,7 +2,7 @@
 #   make            install missing Debian packages, build, write the report for PLAN
 #   make check      every test, then the unit tests again under ASan + UBSan
 #   make bench      timings of the engines and renderers
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=  (make uninstall removes it again)
 #   make clean
 # Component makefiles (*.mk in calc/, report/, tests/) add rules and append to
 # CHECKS (test targets), BENCHES (bench targets) and REPORT_OUT (report files).
@@ -28,7 +28,7 @@ endif
 # Debian packages the build, the tests and the report need.
 DEB_PKGS = build-essential pkg-config libinih-dev libjansson-dev libcmocka-dev \
            libcmark-gfm-dev libcmark-gfm-extensions-dev libhpdf-dev libpng-dev zlib1g-dev \
-           gnuplot-nox fonts-dejavu-core fonts-dejavu-extra tidy qpdf poppler-utils
+           gnuplot-nox fonts-dejavu-core fonts-dejavu-extra tidy qpdf poppler-utils mandoc
 
 CALC_LIB_SRC = $(wildcard calc/*.c)
 CALC_CLI_SRC = $(wildcard cli/*.c)
@@ -39,7 +39,7 @@ CHECKS  :=
 BENCHES :=
 REPORT_OUT :=
 
-.PHONY: all deps check bench install clean format report
+.PHONY: all deps check bench install uninstall clean format report
 all: deps $(BUILD)/trainplan report
 
 # ---------------------------------------------------------------- dependencies
@@ -51,7 +51,7 @@ all: deps $(BUILD)/trainplan report
 # the list of what is missing is printed and make stops.  Objects depend on the
 # stamp only for their order, never for their age.
 DEP_PCS  = inih jansson cmocka libcmark-gfm zlib libpng
-DEP_CMDS = cc pkg-config gnuplot tidy qpdf pdftotext pdffonts
+DEP_CMDS = cc pkg-config gnuplot tidy qpdf pdftotext pdffonts mandoc
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: Makefile
 	@mkdir -p $(BUILD)
@@ -104,10 +104,30 @@ bench: deps $(BUILD)/trainplan $(BENCHES)
 format:
 	clang-format -i calc/*.c calc/*.h cli/*.c cli/*.h report/*.c report/*.h tests/calc/*.c
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BUILD)/trainplan $(DESTDIR)$(PREFIX)/bin/trainplan
-	[ ! -f $(BUILD)/trainplan-report ] || install -m 755 $(BUILD)/trainplan-report $(DESTDIR)$(PREFIX)/bin/trainplan-report
+# ---------------------------------------------------------------- install
+# The two programs, and under share/trainplan what `trainplan report` needs to build
+# a report from any folder: the chapters, the figure scripts and the plans.  Then
+# the man pages and the bash and zsh completions.  Installing needs the programs,
+# not the report of the default plan.
+SHARE_DIR = $(DESTDIR)$(PREFIX)/share/trainplan
+MAN_DIR   = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHC_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHC_DIR  = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+install: deps $(BUILD)/trainplan $(BUILD)/trainplan-report
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE_DIR)/chapters $(SHARE_DIR)/figures $(SHARE_DIR)/plans \
+	  $(MAN_DIR) $(BASHC_DIR) $(ZSHC_DIR)
+	install -m 755 $(BUILD)/trainplan $(BUILD)/trainplan-report $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 chapters/*.md $(SHARE_DIR)/chapters/
+	install -m 644 figures/*.gp figures/*.gpi $(SHARE_DIR)/figures/
+	install -m 644 plans/*.ini $(SHARE_DIR)/plans/
+	install -m 644 man/trainplan.1 man/trainplan-report.1 $(MAN_DIR)/
+	install -m 644 completion/trainplan.bash $(BASHC_DIR)/trainplan
+	install -m 644 completion/_trainplan $(ZSHC_DIR)/_trainplan
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/trainplan $(DESTDIR)$(PREFIX)/bin/trainplan-report \
+	  $(MAN_DIR)/trainplan.1 $(MAN_DIR)/trainplan-report.1 $(BASHC_DIR)/trainplan $(ZSHC_DIR)/_trainplan
+	rm -rf $(SHARE_DIR)
 
 clean:
 	rm -rf $(BUILD) output

@@ -20,6 +20,7 @@
 #define CALC_MAX_STAGES 256 /* pipeline stages (pp * vpp chunks is bounded separately) */
 #define CALC_NAME_MAX 64
 #define CALC_PATH_MAX 512
+#define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
 #define CALC_PLAN_NKEYS 96 /* upper bound of the plan keys (plan.c) */
 
 #include "diag.h"
@@ -378,7 +379,10 @@ struct calc_plan {
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
 	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
 	unsigned short key_line[CALC_PLAN_NKEYS]; /* line where each key was last set (0 = not) */
-	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override */
+	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override,
+	                                             3 + i the file includes[i] */
+	char includes[CALC_PLAN_MAX_INCLUDES][CALC_PATH_MAX]; /* files the plan includes, in order */
+	int nincludes;
 	char set_origin[96];   /* origin of the last override ("--set", "chapter.md:3:7") */
 };
 

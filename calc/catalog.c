@@ -7,6 +7,7 @@
  * own inputs are quantities too (plan.tp, model.layers, gpu.memory ...).
  */
 #include "calc.h"
+#include "suggest.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -261,7 +262,7 @@ const struct calc_tabledef *calc_catalog_table(const char *name) { return entry_
 const struct calc_tabledef *calc_catalog_dataset(const char *name) { return entry_named(2, name); }
 
 /* Names that share the prefix before the last dot, for "did you mean". */
-static void similar(const char *name, int kind, char *buf, size_t n)
+static void similar(const char *name, int kind, char *buf, size_t n, struct calc_suggest *s)
 {
 	const char *dot = strrchr(name, '.');
 	size_t plen = dot ? (size_t)(dot - name) : strlen(name);
@@ -278,6 +279,7 @@ static void similar(const char *name, int kind, char *buf, size_t n)
 		}
 		if (!cand)
 			break;
+		calc_suggest_offer(s, cand);
 		if ((kind != 0 || !strncmp(cand, name, plen)) && count < 12) {
 			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", count ? ", " : "", cand);
 			count++;
@@ -307,12 +309,15 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 	const struct calc_quantity *q = i < 0 ? NULL : k->at[i];
 	struct calc_ctx_value *cv;
 	if (!q) {
-		char list[1024];
-		similar(name, 0, list, sizeof list);
+		char list[1024], dym[160];
+		struct calc_suggest s;
+		calc_suggest_init(&s, name);
+		similar(name, 0, list, sizeof list, &s);
+		calc_suggest_text(&s, dym, sizeof dym);
 		if (list[0])
-			return calc_error(d, NULL, 0, "unknown quantity '%s' (close names: %s; trainplan get --list)", name,
-			                  list);
-		return calc_error(d, NULL, 0, "unknown quantity '%s' (trainplan get --list shows every name)", name);
+			return calc_error(d, NULL, 0, "unknown quantity '%s' (close names: %s; trainplan get --list)%s", name,
+			                  list, dym);
+		return calc_error(d, NULL, 0, "unknown quantity '%s' (trainplan get --list shows every name)%s", name, dym);
 	}
 	out->num = NAN;
 	out->str = NULL;
@@ -343,9 +348,12 @@ int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const 
 	const struct calc_tabledef *t = dataset ? calc_catalog_dataset(name) : calc_catalog_table(name);
 	static const struct calc_args none = {0};
 	if (!t) {
-		char list[2048];
-		similar(name, dataset ? 2 : 1, list, sizeof list);
-		return calc_error(d, NULL, 0, "unknown %s '%s' (allowed: %s)", dataset ? "dataset" : "table", name, list);
+		char list[2048], dym[160];
+		struct calc_suggest s;
+		calc_suggest_init(&s, name);
+		similar(name, dataset ? 2 : 1, list, sizeof list, &s);
+		return calc_error(d, NULL, 0, "unknown %s '%s' (allowed: %s)%s", dataset ? "dataset" : "table", name, list,
+		                  calc_suggest_text(&s, dym, sizeof dym));
 	}
 	memset(out, 0, sizeof *out);
 	if (t->build(c, a ? a : &none, out, d) < 0) {

@@ -11,11 +11,13 @@
  */
 #include "calc.h"
 #include "pipeline.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -237,12 +239,24 @@ static int known_section(const char *s)
 }
 
 /* Names of the keys of a section, for "allowed: ..." */
-static void section_keys(const char *sec, char *buf, size_t n)
+static void section_keys(const char *sec, char *buf, size_t n, struct calc_suggest *s)
 {
 	buf[0] = 0;
 	for (int i = 0; i < NKEYS; i++)
-		if (!strcmp(keys[i].section, sec))
+		if (!strcmp(keys[i].section, sec)) {
 			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", keys[i].name);
+			calc_suggest_offer(s, keys[i].name);
+		}
+}
+
+/* The closest section name to 'sec', as "; did you mean '...'?" or "". */
+static const char *section_suggest(const char *sec, char *buf, size_t n)
+{
+	struct calc_suggest s;
+	calc_suggest_init(&s, sec);
+	for (int i = 0; sections[i]; i++)
+		calc_suggest_offer(&s, sections[i]);
+	return calc_suggest_text(&s, buf, n);
 }
 
 /* A plan is a few kB; reading stops here so that /dev/zero or an endless pipe ends. */
@@ -259,7 +273,13 @@ struct reader {
 	const char *file;
 	int src;
 	struct calc_diag *d;
+	struct calc_plan *plan; /* where included file names are kept */
+	int depth;              /* 0: the plan file, 1: a file it includes, ... */
+	const char *chain[CALC_PLAN_MAX_INCLUDES + 2]; /* real paths of the files being read */
+	const char *names[CALC_PLAN_MAX_INCLUDES + 2]; /* the same files as messages name them */
 };
+
+static int collect_include(struct reader *r, const char *value);
 
 static char *read_line(char *str, int num, void *stream)
 {
@@ -305,18 +325,28 @@ static char *read_line(char *str, int num, void *stream)
 static int on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
+	char dym[160];
 	int k;
+	if (!strcmp(name, "include") && r->plan) {
+		if (collect_include(r, value ? value : "") < 0)
+			r->es->bad = 1;
+		return 1;
+	}
 	if (!*section)
 		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)", name), r->es->bad = 1, 1;
 	if (!known_section(section))
 		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
-		                  "training, parallel, overhead, efficiency, run)", section), r->es->bad = 1, 1;
+		                  "training, parallel, overhead, efficiency, run)%s", section,
+		                  section_suggest(section, dym, sizeof dym)), r->es->bad = 1, 1;
 	k = key_index(section, name);
 	if (k < 0) {
 		char list[1024];
-		section_keys(section, list, sizeof list);
-		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)", name, section, list);
+		struct calc_suggest s;
+		calc_suggest_init(&s, name);
+		section_keys(section, list, sizeof list, &s);
+		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)%s", name, section, list,
+		           calc_suggest_text(&s, dym, sizeof dym));
 		r->es->bad = 1;
 		return 1;
 	}
@@ -330,12 +360,21 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	return 1;
 }
 
-/* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d). */
-static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
-                   struct calc_diag *d)
+/* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d).  With
+ * 'parent' (a reader of a plan file), 'include = FILE' lines outside any section read
+ * FILE in their place (collect_include). */
+static int collect_in(struct entries *es, const char *text, FILE *f, const char *file, int src,
+                      struct calc_diag *d, const struct reader *parent, struct calc_plan *plan, const char *real)
 {
-	struct reader r = {text, f, 0, 0, 0, 0, es, file, src, d};
+	struct reader r = {.text = text, .f = f, .es = es, .file = file, .src = src, .d = d, .plan = plan};
 	int before = d->nerrors, rc;
+	if (parent) {
+		r.depth = parent->depth + 1;
+		memcpy(r.chain, parent->chain, sizeof r.chain);
+		memcpy(r.names, parent->names, sizeof r.names);
+	}
+	r.chain[r.depth] = real;
+	r.names[r.depth] = file;
 	/* Debian's libinih is built with run-time settings: lift the 200-byte line
 	 * limit and keep one value per line so that line numbers stay exact. */
 	ini_use_stack = false;
@@ -354,6 +393,62 @@ static int collect(struct entries *es, const char *text, FILE *f, const char *fi
 	return d->nerrors > before ? -1 : 0;
 }
 
+static int collect(struct entries *es, const char *text, FILE *f, const char *file, int src,
+                   struct calc_diag *d)
+{
+	return collect_in(es, text, f, file, src, d, NULL, NULL, NULL);
+}
+
+/* 'include = FILE' in the file r reads (in any section or none): FILE (relative to that file's folder) is read
+ * in its place, so that the keys after the line override it.  A file that includes
+ * itself, directly or through others, is refused with the chain. */
+static int collect_include(struct reader *r, const char *value)
+{
+	struct calc_plan *p = r->plan;
+	char path[2 * CALC_PATH_MAX], real[PATH_MAX], chain[1536];
+	const char *slash = r->src == 1 || r->src >= 3 ? strrchr(r->file, '/') : NULL;
+	FILE *f;
+	int i;
+	if (!*value)
+		return calc_error(r->d, r->file, r->line, "include has no value (allowed: the path of a plan file, "
+		                  "relative to this one)");
+	if (value[0] != '/' && slash)
+		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->file), r->file, value);
+	else
+		snprintf(path, sizeof path, "%s", value);
+	if (!(f = fopen(path, "r")) || !realpath(path, real)) {
+		int e = errno;
+		if (f)
+			fclose(f);
+		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
+	}
+	for (i = 0; i <= r->depth; i++)
+		if (r->chain[i] && !strcmp(r->chain[i], real)) {
+			/* the files from the one included again down to this one */
+			chain[0] = 0;
+			for (int j = i; j <= r->depth; j++)
+				snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "%s -> ", r->names[j]);
+			fclose(f);
+			return calc_error(r->d, r->file, r->line, "include = %s: the plan includes itself (%s%s; allowed: "
+			                  "a file not already being read)", value, chain, path);
+		}
+	if (p->nincludes >= CALC_PLAN_MAX_INCLUDES) {
+		fclose(f);
+		return calc_error(r->d, r->file, r->line, "include = %s: more than %d included files", value,
+		                  CALC_PLAN_MAX_INCLUDES);
+	}
+	if (strlen(path) >= sizeof p->includes[0]) {
+		fclose(f);
+		return calc_error(r->d, r->file, r->line, "include = %s: path too long (at most %d bytes)", value,
+		                  CALC_PATH_MAX - 1);
+	}
+	i = p->nincludes++;
+	memcpy(p->includes[i], path, strlen(path) + 1);
+	collect_in(r->es, NULL, f, p->includes[i], 3 + i, r->d, r, p, real);
+	fclose(f);
+	return 0;
+}
+
 /* ======================================================================== */
 /* Values                                                                    */
 /* ======================================================================== */
@@ -367,7 +462,7 @@ static int parse_bool(const char *v, int *out)
 	return -1;
 }
 
-static void list_presets(char *buf, size_t n, int which)
+static void list_presets(char *buf, size_t n, int which, struct calc_suggest *s)
 {
 	buf[0] = 0;
 	for (int i = 0;; i++) {
@@ -388,6 +483,7 @@ static void list_presets(char *buf, size_t n, int which)
 		if (!name)
 			break;
 		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", name);
+		calc_suggest_offer(s, name);
 	}
 }
 
@@ -416,7 +512,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 	const struct key *k = &keys[e->key];
 	const char *v = e->value;
 	char *base = (char *)p;
-	char list[2048];
+	char list[2048], dym[160];
+	struct calc_suggest sg;
 	double x;
 	int b;
 
@@ -476,8 +573,11 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			*(int *)(base + k->off) = (int)sc;
 			return 0;
 		}
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)", k->section, k->name, v,
-		                  calc_schedule_names(list, sizeof list, ", "));
+		calc_suggest_init(&sg, v);
+		for (int i = 0; i < calc_schedule_count(); i++)
+			calc_suggest_offer(&sg, calc_schedule_at(i)->name);
+		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		                  calc_schedule_names(list, sizeof list, ", "), calc_suggest_text(&sg, dym, sizeof dym));
 	}
 	case K_ENUM:
 		for (int i = 0; k->enums[i]; i++)
@@ -486,10 +586,13 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				return 0;
 			}
 		list[0] = 0;
-		for (int i = 0; k->enums[i]; i++)
+		calc_suggest_init(&sg, v);
+		for (int i = 0; k->enums[i]; i++) {
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", k->enums[i]);
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)", k->section, k->name, v,
-		                  list);
+			calc_suggest_offer(&sg, k->enums[i]);
+		}
+		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		                  list, calc_suggest_text(&sg, dym, sizeof dym));
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date : sizeof p->placement;
 		if (strlen(v) >= cap)
@@ -552,8 +655,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "preset") && !strcmp(k->section, "model")) {
 			const struct calc_model *m = calc_preset_model(v);
 			if (!m) {
-				list_presets(list, sizeof list, 0);
-				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)", v, list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 0, &sg);
+				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->model = *m;
 			p->head_dim_auto = 1;
@@ -563,7 +667,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "hf_config")) {
 			char path[2 * CALC_PATH_MAX + 1024];
 			/* relative to the plan file's folder */
-			if (v[0] != '/' && e->src == 1 && strchr(e->file, '/'))
+			if (v[0] != '/' && (e->src == 1 || e->src >= 3) && strchr(e->file, '/'))
 				snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(e->file, '/') - e->file), e->file, v);
 			else
 				snprintf(path, sizeof path, "%s", v);
@@ -579,9 +683,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "preset")) {
 			const struct calc_cluster_preset *c = calc_preset_cluster(v);
 			if (!c) {
-				list_presets(list, sizeof list, 2);
-				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)", v,
-				                  list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 2, &sg);
+				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)%s", v,
+				                  list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_cluster(p, c);
 			return 0;
@@ -589,8 +694,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "gpu")) {
 			const struct calc_gpu *g = calc_preset_gpu(v);
 			if (!g) {
-				list_presets(list, sizeof list, 1);
-				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)", v, list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 1, &sg);
+				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_gpu(p, g);
 			return 0;
@@ -598,8 +704,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (!strcmp(k->name, "recipe")) {
 			const struct calc_recipe *r = calc_recipe_find(v);
 			if (!r) {
-				list_presets(list, sizeof list, 3);
-				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)", v, list);
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 3, &sg);
+				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->recipe = r;
 			snprintf(p->recipe_name, sizeof p->recipe_name, "%s", r->name);
@@ -673,7 +780,8 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
 	switch (p->key_src[k]) {
 	case 0: return p->key_line[k] ? DEFAULT_FILE : p->file;
 	case 1: return p->file;
-	default: *line = 0; return p->set_origin[0] ? p->set_origin : "--set";
+	case 2: *line = 0; return p->set_origin[0] ? p->set_origin : "--set";
+	default: return p->key_src[k] - 3 < p->nincludes ? p->includes[p->key_src[k] - 3] : p->file;
 	}
 }
 
@@ -683,12 +791,15 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
  * so that a message about their combination points where the user changed it. */
 static int latest_key(const struct calc_plan *p, const char *const *names)
 {
+	/* rank: override 3 > plan file 2 > an included file 1 > default 0 */
+	static const int rank[] = {0, 2, 3};
+#define RANK(k) (p->key_src[k] < 3 ? rank[p->key_src[k]] : 1)
 	int best = -1;
 	for (int i = 0; names[i]; i++) {
 		int k = key_index("parallel", names[i]);
-		if (best < 0 || p->key_src[k] > p->key_src[best] ||
-		    (p->key_src[k] == p->key_src[best] && p->key_line[k] > p->key_line[best]))
+		if (best < 0 || RANK(k) > RANK(best) || (RANK(k) == RANK(best) && p->key_line[k] > p->key_line[best]))
 			best = k;
+#undef RANK
 	}
 	return best;
 }
@@ -805,11 +916,27 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 /* Loading                                                                   */
 /* ======================================================================== */
 
+/* The closest key to 'key' ("section.name" when 'dotted', else the bare name or the
+ * dotted one, whichever is closer), as "; did you mean '...'?" or "". */
+static const char *key_suggest(const char *key, int dotted, char *buf, size_t n)
+{
+	static char full[NKEYS][96];
+	struct calc_suggest s;
+	calc_suggest_init(&s, key);
+	for (int i = 0; i < NKEYS; i++) {
+		snprintf(full[i], sizeof full[i], "%s.%s", keys[i].section, keys[i].name);
+		if (!dotted)
+			calc_suggest_offer(&s, keys[i].name);
+		calc_suggest_offer(&s, full[i]);
+	}
+	return calc_suggest_text(&s, buf, n);
+}
+
 static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap, struct calc_diag *d,
                     const char *origin)
 {
 	const char *eq = strchr(kv, '=');
-	char key[128];
+	char key[128], dym[160];
 	size_t n;
 	if (!eq)
 		return calc_error(d, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
@@ -829,7 +956,8 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		snprintf(sec, 32, "%.*s", (int)(dot - key), key);
 		snprintf(name, 64, "%s", dot + 1);
 		if (key_index(sec, name) < 0)
-			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)", key);
+			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+			                  key_suggest(key, 1, dym, sizeof dym));
 		return 0;
 	}
 	/* a bare key works where its name is unique */
@@ -838,7 +966,8 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		if (!strcmp(keys[i].name, key))
 			found = i, count++;
 	if (count == 0)
-		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)", key);
+		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+		                  key_suggest(key, 0, dym, sizeof dym));
 	if (count > 1) {
 		char list[256] = "";
 		for (int i = 0; i < NKEYS; i++)
@@ -895,12 +1024,20 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 	snprintf(plan->file, sizeof plan->file, "%s", fname);
 	collect(&es, default_plan_text, NULL, DEFAULT_FILE, 0, d);
 	if (file) {
-		FILE *f = fopen(file, "r");
+		/* "-" is standard input; includes from it are relative to this folder */
+		int from_stdin = !strcmp(file, "-");
+		FILE *f = from_stdin ? stdin : fopen(file, "r");
+		if (from_stdin)
+			snprintf(plan->file, sizeof plan->file, "<stdin>");
 		if (!f) {
 			calc_error(d, file, 0, "cannot open the plan: %s", strerror(errno));
 		} else {
-			collect(&es, NULL, f, plan->file, 1, d);
-			fclose(f);
+			char real[PATH_MAX];
+			if (from_stdin || !realpath(file, real))
+				snprintf(real, sizeof real, "<stdin>");
+			collect_in(&es, NULL, f, plan->file, 1, d, NULL, plan, real);
+			if (!from_stdin)
+				fclose(f);
 		}
 	}
 	for (int i = 0; i < nsets; i++) {

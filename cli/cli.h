@@ -39,6 +39,10 @@ const char *cli_opt(const struct cli_opts *o, int *i, const char *name);
 /* Fill 'a' from "key=value" words in rest starting at 'from'. Returns 0 or 2. */
 int cli_args(const struct cli_opts *o, int from, struct calc_args *a);
 
+/* Print the help page of subcommand 'name' to f (help.c); 'summary' is its line in
+ * the command table, used when the command has no page of its own. */
+void cli_help(FILE *f, const char *name, const char *summary);
+
 int cmd_memory(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
 int cmd_step(int argc, char **argv);
@@ -51,5 +55,7 @@ int cmd_table(int argc, char **argv);
 int cmd_data(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -3,10 +3,14 @@
  *
  * One table of subcommands, one cmd_<name> function each (cmd_<name>.c).  Only this
  * file and the cmd_*.c files print; the library returns diagnostics.
+ * `trainplan help CMD` and `trainplan CMD --help` print the command's page (help.c);
+ * a misspelt command gets one "did you mean" line (suggest.c).
  * Exit status: 0 success, 1 a valid plan that is infeasible where feasibility was
  * asked, 2 bad input or usage.
  */
 #include "cli.h"
+#include "../calc/suggest.h"
+#include "../calc/version.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -30,6 +34,8 @@ static const struct {
 	{"data", cmd_data, "catalog datasets as TSV"},
 	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
+	{"report", cmd_report, "the full HTML + PDF report for a plan, from any folder"},
 };
 
 static void usage(FILE *f)
@@ -38,7 +44,42 @@ static void usage(FILE *f)
 	           "[--format text|csv|json|md] ...\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nWithout --plan the built-in default plan is used (plans/default.ini).\n");
+	fprintf(f, "\nWithout --plan the built-in default plan is used (plans/default.ini).\n"
+	           "trainplan help COMMAND (or trainplan COMMAND --help) shows its options; "
+	           "trainplan --version its version.\n");
+}
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* The table index of command 'name', or -1 after printing an error with the closest
+ * command name. */
+static int lookup(const char *name)
+{
+	struct calc_suggest s;
+	char dym[160];
+	calc_suggest_init(&s, name);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(name, commands[i].name))
+			return (int)i;
+		calc_suggest_offer(&s, commands[i].name);
+	}
+	calc_suggest_offer(&s, "help");
+	cli_error("unknown command '%s'%s", name, calc_suggest_text(&s, dym, sizeof dym));
+	if (!s.best)
+		usage(stderr);
+	return -1;
+}
+
+/* 1 when the command's arguments ask for its help (before any "--"). */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -47,23 +88,41 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("trainplan %s\n", CALC_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (!strcmp(argv[1], commands[i].name)) {
-			int rc = commands[i].fn(argc - 1, argv + 1);
-			/* A full disk or a file size limit shows only here: the output is
-			 * incomplete, and `trainplan data X > f.tmp && mv f.tmp f` must not
-			 * move it into place. */
-			if (fflush(stdout) != 0 || ferror(stdout))
-				return cli_error("cannot write the output: %s", strerror(errno));
-			return rc;
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		int i;
+		if (argc < 3 || strcmp(argv[1], "help")) {
+			usage(stdout);
+			return 0;
 		}
-	fprintf(stderr, "trainplan: error: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+		if (argc > 3)
+			return cli_error("help: one command at a time (trainplan help COMMAND)");
+		if (!strcmp(argv[2], "help")) {
+			usage(stdout);
+			return 0;
+		}
+		if ((i = lookup(argv[2])) < 0)
+			return 2;
+		cli_help(stdout, commands[i].name, commands[i].help);
+		return 0;
+	}
+	int i = lookup(argv[1]), rc;
+	if (i < 0)
+		return 2;
+	if (wants_help(argc, argv)) {
+		cli_help(stdout, commands[i].name, commands[i].help);
+		return 0;
+	}
+	rc = commands[i].fn(argc - 1, argv + 1);
+	/* A full disk or a file size limit shows only here: the output is
+	 * incomplete, and `trainplan data X > f.tmp && mv f.tmp f` must not
+	 * move it into place. */
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return cli_error("cannot write the output: %s", strerror(errno));
+	return rc;
 }
 
 /* ---------------------------------------------------------------- shared */
@@ -122,8 +181,16 @@ int cli_parse(int argc, char **argv, struct cli_opts *o)
 					return cli_error("too many --set options (at most %d)", CLI_MAX_ARGS);
 				o->sets[o->nsets++] = v;
 			} else {
-				if (calc_format_parse(v, &o->format) < 0)
-					return cli_error("--format %s: allowed are text, csv, json, md, tsv", v);
+				if (calc_format_parse(v, &o->format) < 0) {
+					static const char *const fmts[] = {"text", "csv", "json", "md", "tsv", "gantt"};
+					struct calc_suggest s;
+					char dym[160];
+					calc_suggest_init(&s, v);
+					for (size_t k = 0; k < sizeof fmts / sizeof fmts[0]; k++)
+						calc_suggest_offer(&s, fmts[k]);
+					return cli_error("--format %s: allowed are text, csv, json, md, tsv%s", v,
+					                 calc_suggest_text(&s, dym, sizeof dym));
+				}
 				o->format_given = 1;
 			}
 			continue;

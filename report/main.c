@@ -8,6 +8,7 @@
  *   trainplan-report --lint CHAPTER.md...        numbers with units typed by hand
  *   trainplan-report --expand CHAPTER.md...      the expanded Markdown (golden tests)
  *   trainplan-report --text CHAPTER.md...        pages through the text device (layout goldens)
+ *   trainplan-report --version
  *
  * Exit status: 0 success, 1 lint findings, 2 bad input (any diagnostic).  Only this
  * file prints; everything else returns diagnostics (STYLE.md, after jq's main.c).
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "../calc/version.h"
 
 /* The chapter syntax in brief, for authors (--help). */
 static const char syntax_help[] =
@@ -145,7 +147,12 @@ int main(int argc, char **argv)
 			ragged = 1;
 		else if (!strcmp(a, "--unsafe"))
 			unsafe = 1;
-		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+			printf("trainplan-report %s\n", CALC_VERSION);
+			free(sets);
+			free(files);
+			return 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			fputs(syntax_help, stdout);
 			free(sets);

@@ -1,0 +1,348 @@
+/*
+ * cmd_report.c -- `trainplan report [PLAN.ini] -o DIR`: the full HTML + PDF report for
+ * a plan, from any folder, with or without a checkout.
+ *
+ *   trainplan report [PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf]
+ *                    [--share DIR]
+ *
+ * The same pipeline as report/report.mk, run without make: for each figure script
+ * SHARE/figures/NAME.gp its dataset (`trainplan data NAME`) and the SVG and PNG from
+ * gnuplot (run in SHARE, where the scripts load their .gpi files), every catalog table
+ * as CSV (`trainplan table --all`), then trainplan-report over the chapters
+ * SHARE/chapters/NAME.md in name order.
+ * SHARE holds chapters/ and figures/: --share, else $TRAINPLAN_SHARE, else
+ * BINDIR/../share/trainplan of an installed trainplan, else the checkout that holds
+ * BINDIR (build/trainplan).  trainplan-report is looked up beside this program.
+ * Every file is written to NAME.tmp and renamed.  A plan on standard input (--plan -)
+ * is saved as DIR/plan.ini first, since every step reads it again.
+ */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define RPT_PATH 4096
+#define RPT_MAX_FILES 256
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int has_share(const char *dir)
+{
+	char a[RPT_PATH + 16], b[RPT_PATH + 16];
+	snprintf(a, sizeof a, "%s/chapters", dir);
+	snprintf(b, sizeof b, "%s/figures", dir);
+	return is_dir(a) && is_dir(b);
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char p[RPT_PATH];
+	snprintf(p, sizeof p, "%s", path);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			if (mkdir(p, 0777) < 0 && errno != EEXIST)
+				return -1;
+			*s = '/';
+		}
+	return mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Run argv (argv[0] a path) in folder 'cwd' (NULL: this one) with stdout to 'out'
+ * (NULL: stderr, so that only the report's own summary reaches stdout).  Returns the
+ * exit status, or -1 when it could not start. */
+static int run(char *const argv[], const char *cwd, const char *out)
+{
+	pid_t pid;
+	int status;
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666) : dup(2);
+		if (fd < 0 || dup2(fd, 1) < 0 || (cwd && chdir(cwd) < 0))
+			_exit(127);
+		close(fd);
+		execv(argv[0], argv);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names under 'dir' ending in 'ext' (without it), sorted; returns the count or -1. */
+static int list_files(const char *dir, const char *ext, char **names, int max)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	size_t le = strlen(ext);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && n < max) {
+		size_t l = strlen(e->d_name);
+		if (l > le && !strcmp(e->d_name + l - le, ext) && e->d_name[0] != '.')
+			names[n++] = strndup(e->d_name, l - le);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof *names, cmp_str);
+	return n;
+}
+
+static void free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+}
+
+/* Absolute form of 'p' (which need not exist yet: its folder is made absolute). */
+static int absolute(const char *p, char *out, size_t n)
+{
+	char cwd[RPT_PATH];
+	if (p[0] == '/')
+		return snprintf(out, n, "%s", p) < (int)n ? 0 : -1;
+	if (!getcwd(cwd, sizeof cwd))
+		return -1;
+	return snprintf(out, n, "%s/%s", cwd, p) < (int)n ? 0 : -1;
+}
+
+/* One catalog step of this program: trainplan ARGS --plan PLAN --set ... > out. */
+static int self_step(const char *self, const char *const *args, int nargs, const char *plan,
+                     const struct cli_opts *o, const char *out)
+{
+	char *argv[CLI_MAX_ARGS * 2 + 16];
+	int n = 0;
+	argv[n++] = (char *)self;
+	for (int i = 0; i < nargs; i++)
+		argv[n++] = (char *)args[i];
+	if (plan) {
+		argv[n++] = "--plan";
+		argv[n++] = (char *)plan;
+	}
+	for (int i = 0; i < o->nsets; i++) {
+		argv[n++] = "--set";
+		argv[n++] = (char *)o->sets[i];
+	}
+	argv[n] = NULL;
+	return run(argv, NULL, out);
+}
+
+/* Write 'path' atomically from 'path'.tmp after a successful step. */
+static int settle(int rc, const char *path, const char *what)
+{
+	char tmp[RPT_PATH + 8];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (rc != 0) {
+		unlink(tmp);
+		return cli_error("report: %s failed (exit status %d)", what, rc);
+	}
+	if (rename(tmp, path) < 0)
+		return cli_error("report: cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Save standard input as 'path' (a plan read many times). */
+static int save_stdin(const char *path)
+{
+	char buf[8192];
+	size_t n, total = 0;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return cli_error("report: cannot write %s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) {
+		total += n;
+		if (total > (1 << 20) || fwrite(buf, 1, n, f) != n) {
+			fclose(f);
+			return cli_error("report: the plan on standard input is over 1 MiB or cannot be saved");
+		}
+	}
+	if (fclose(f) != 0)
+		return cli_error("report: cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct cli_opts o;
+	const char *outdir = "output", *share_opt = NULL, *plan_arg = NULL;
+	char self[RPT_PATH], bindir[RPT_PATH], share[RPT_PATH + 32], reporter[RPT_PATH + 32], dir[RPT_PATH];
+	char plan[RPT_PATH + 16], path[RPT_PATH * 2], tmp[RPT_PATH * 2 + 8], figdir[RPT_PATH * 2];
+	char *names[RPT_MAX_FILES];
+	int rc, no_pdf = 0, n;
+	ssize_t len;
+
+	if ((rc = cli_parse(argc, argv, &o)))
+		return rc;
+	if (o.format_given)
+		return cli_error("report: --format does not apply (the report is HTML and PDF)");
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v;
+		if ((v = cli_opt(&o, &i, "-o")) || (v = cli_opt(&o, &i, "--out")))
+			outdir = v;
+		else if ((v = cli_opt(&o, &i, "--share")))
+			share_opt = v;
+		else if (!strcmp(o.rest[i], "--no-pdf"))
+			no_pdf = 1;
+		else if (o.rest[i][0] == '-' && o.rest[i][1])
+			return cli_error("report: unknown argument '%s' (allowed: PLAN.ini, --plan, --set, -o DIR, --no-pdf, "
+			                 "--share DIR)", o.rest[i]);
+		else if (plan_arg || o.plan)
+			return cli_error("report: one plan at a time ('%s')", o.rest[i]);
+		else
+			plan_arg = o.rest[i];
+	}
+	if (!plan_arg)
+		plan_arg = o.plan;
+
+	/* where this program, trainplan-report and the chapters are */
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
+		return cli_error("report: cannot find this program's own path; give --share DIR");
+	self[len] = 0;
+	snprintf(bindir, sizeof bindir, "%.*s", (int)(strrchr(self, '/') - self), self);
+	snprintf(reporter, sizeof reporter, "%s/trainplan-report", bindir);
+	if (access(reporter, X_OK) < 0)
+		return cli_error("report: %s is missing (make install, or make build/trainplan-report)", reporter);
+	if (!share_opt)
+		share_opt = getenv("TRAINPLAN_SHARE");
+	if (share_opt) {
+		if (absolute(share_opt, share, sizeof share) < 0 || !has_share(share))
+			return cli_error("report: %s holds no chapters/ and figures/", share_opt);
+	} else {
+		snprintf(share, sizeof share, "%s/../share/trainplan", bindir);
+		if (!has_share(share)) {
+			snprintf(share, sizeof share, "%s/..", bindir);
+			if (!has_share(share))
+				return cli_error("report: no chapters found in %s/../share/trainplan or %s/.. "
+				                 "(make install, or give --share DIR)", bindir, bindir);
+		}
+	}
+
+	/* the output folder and the plan, both absolute: gnuplot runs in SHARE */
+	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0)
+		return cli_error("report: cannot create %s: %s", outdir, strerror(errno));
+	if (strchr(dir, '\''))
+		return cli_error("report: the output folder may not contain a quote (')");
+	if (plan_arg && !strcmp(plan_arg, "-")) {
+		snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+		if ((rc = save_stdin(plan)))
+			return rc;
+	} else if (plan_arg) {
+		if (absolute(plan_arg, plan, sizeof plan) < 0 || access(plan, R_OK) < 0)
+			return cli_error("report: cannot read %s: %s", plan_arg, strerror(errno));
+	}
+	/* the plan must load before anything is built */
+	{
+		struct calc_plan p;
+		struct cli_opts lo = o;
+		lo.plan = plan_arg ? plan : NULL;
+		if ((rc = cli_load(&lo, &p)))
+			return rc;
+	}
+	const char *planp = plan_arg ? plan : NULL;
+	for (const char *sub = "data"; sub; sub = !strcmp(sub, "data") ? "figures" : !strcmp(sub, "figures") ? "tables" : NULL) {
+		snprintf(path, sizeof path, "%s/%s", dir, sub);
+		if (make_dirs(path) < 0)
+			return cli_error("report: cannot create %s: %s", path, strerror(errno));
+	}
+
+	/* figures: dataset, then SVG and PNG */
+	snprintf(figdir, sizeof figdir, "%s/figures", share);
+	if ((n = list_files(figdir, ".gp", names, RPT_MAX_FILES)) < 0)
+		return cli_error("report: cannot read %s: %s", figdir, strerror(errno));
+	rc = 0;
+	for (int i = 0; i < n && !rc; i++) {
+		char data[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH];
+		const char *args[2] = {"data", names[i]};
+		if (!strcmp(names[i], "style"))
+			continue;
+		snprintf(data, sizeof data, "%s/data/%s.tsv", dir, names[i]);
+		snprintf(tmp, sizeof tmp, "%s.tmp", data);
+		fprintf(stderr, "report: figure %s\n", names[i]);
+		if ((rc = settle(self_step(self, args, 2, planp, &o, tmp), data, names[i])))
+			break;
+		for (int dev = 0; dev < 2 && !rc; dev++) {
+			const char *ext = dev ? "png" : "svg";
+			snprintf(path, sizeof path, "%s/figures/%s.%s", dir, names[i], ext);
+			snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
+			snprintf(script, sizeof script, "figures/%s.gp", names[i]);
+			char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
+			rc = settle(run(gp, share, NULL), path, "gnuplot");
+		}
+	}
+	free_names(names, n > 0 ? n : 0);
+	if (rc)
+		return rc;
+
+	/* tables */
+	{
+		snprintf(path, sizeof path, "%s/tables", dir);
+		const char *args[6] = {"table", "--all", "--format", "csv", "--dir", path};
+		fprintf(stderr, "report: tables\n");
+		if ((rc = self_step(self, args, 6, planp, &o, NULL)) != 0)
+			return cli_error("report: trainplan table --all failed (exit status %d)", rc);
+	}
+
+	/* the report itself */
+	{
+		char chapdir[RPT_PATH * 2], base[RPT_PATH * 2];
+		char *rargv[RPT_MAX_FILES + CLI_MAX_ARGS * 2 + 16];
+		int k = 0;
+		snprintf(chapdir, sizeof chapdir, "%s/chapters", share);
+		if ((n = list_files(chapdir, ".md", names, RPT_MAX_FILES)) <= 0)
+			return cli_error("report: no chapters in %s", chapdir);
+		snprintf(base, sizeof base, "%s/report", dir);
+		rargv[k++] = reporter;
+		if (planp) {
+			rargv[k++] = "--plan";
+			rargv[k++] = (char *)planp;
+		}
+		for (int i = 0; i < o.nsets; i++) {
+			rargv[k++] = "--set";
+			rargv[k++] = (char *)o.sets[i];
+		}
+		rargv[k++] = "-o";
+		rargv[k++] = base;
+		rargv[k++] = "--figures";
+		rargv[k++] = figdir;
+		if (no_pdf)
+			rargv[k++] = "--no-pdf";
+		for (int i = 0; i < n; i++) {
+			char *p = malloc(strlen(chapdir) + strlen(names[i]) + 8);
+			sprintf(p, "%s/%s.md", chapdir, names[i]);
+			rargv[k++] = p;
+		}
+		rargv[k] = NULL;
+		fprintf(stderr, "report: chapters\n");
+		rc = run(rargv, NULL, NULL);
+		for (int i = k - n; i < k; i++)
+			free(rargv[i]);
+		free_names(names, n);
+		if (rc != 0)
+			return cli_error("report: trainplan-report failed (exit status %d)", rc);
+		printf("%s/report.html\n", dir);
+		if (!no_pdf)
+			printf("%s/report.pdf\n", dir);
+	}
+	return 0;
+}

@@ -1,0 +1,211 @@
+/*
+ * help.c -- the help of every subcommand: `trainplan help CMD` and
+ * `trainplan CMD --help` print the same page (stdout, exit status 0).
+ *
+ * A page is a synopsis, what the command does, each option with its meaning and
+ * default, and an example.  The options every command shares (--plan, --set,
+ * --format) are written once, in common[]; a command lists only its own.  The
+ * man page man/trainplan.1 says the same in mdoc; tests/cli/help-*.args are the
+ * goldens of these pages.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+struct optdoc {
+	const char *opt;     /* "--top K" */
+	const char *meaning; /* one line */
+	const char *dflt;    /* the default, in words, or NULL when it has none */
+};
+
+struct cmddoc {
+	const char *name;
+	const char *synopsis;   /* after "trainplan NAME " */
+	const char *about;      /* a few lines, each ending in \n */
+	int common;             /* 1: takes --plan, --set, --format; 2: --set and --format only */
+	const char *formats;    /* allowed --format values */
+	const char *format_default;
+	struct optdoc opts[20]; /* the command's own options, ended by {NULL} */
+	const char *example;
+};
+
+static const struct cmddoc docs[] = {
+	{"memory", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--require-fit]",
+	 "Memory per GPU for every pipeline stage: weights, gradients, master weights, optimizer\n"
+	 "states, activations and overheads, the worst stage in detail and whether it fits.\n",
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"--require-fit", "exit with status 1 when a stage does not fit in the usable memory", "off"}, {NULL, NULL, NULL}},
+	 "trainplan memory --set parallel.tp=4 --set parallel.pp=8 --format json"},
+	{"comm", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
+	 "Bytes and time per GPU per step, by parallel dimension (TP, CP, PP, DP) and network\n"
+	 "tier (NVLink inside a node, the network between nodes).\n",
+	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
+	 "trainplan comm --set parallel.tp=16 --format csv"},
+	{"step", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
+	 "Step time breakdown (compute, recomputation, TP communication, pipeline bubble,\n"
+	 "exposed DP communication, optimizer), MFU and HFU, throughput, run time and cost.\n"
+	 "JSON has every step.* and run.* catalog quantity in SI units.\n",
+	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
+	 "trainplan step --plan plans/default.ini --format md"},
+	{"run", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
+	 "The run as it will really go: checkpoint size and write time, the job's mean time\n"
+	 "between failures, the checkpoint interval (Young 1974, Daly 2006), goodput, effective\n"
+	 "days and GPU-hours, energy, its cost and the cost per million tokens ([run] keys).\n",
+	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
+	 "trainplan run --set run.failure_rate=1e-5 --format md"},
+	{"bubble", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--schedule NAME] [--all]\n"
+	           "                        [--p LIST] [--v LIST] [--m LIST]",
+	 "The pipeline bubble of the plan's schedule at its p, m and v (closed form and event\n"
+	 "simulator), or curves of the bubble fraction against m when a list is given.\n",
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"--schedule NAME", "evaluate this schedule at the plan's p and m: gpipe, 1f1b, interleaved, zb-h1, "
+	                      "zb-h2, dualpipe", "the plan's parallel.schedule"},
+	  {"--all", "compare every schedule side by side", "off"},
+	  {"--p LIST", "comma-separated pipeline depths of the curves", "the plan's parallel.pp"},
+	  {"--v LIST", "comma-separated virtual stages per GPU (1 = 1F1B)", "the plan's parallel.vpp"},
+	  {"--m LIST", "comma-separated micro-batch counts of the curves", "the plan's micro-batches"},
+	  {NULL, NULL, NULL}},
+	 "trainplan bubble --p 4,8 --v 1,2 --m 8,16,32 --format tsv"},
+	{"schedule", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--schedule NAME]\n"
+	             "                          [--p N] [--m N] [--v N] [--tf T] [--tb T] [--tw T] [--p2p T]\n"
+	             "                          [--first F,B,W] [--last F,B,W] [--unit T] [--bench N]",
+	 "The op-by-op timeline of a pipeline schedule from the event simulator: one row per\n"
+	 "forward, backward and weight-gradient op, or an ASCII Gantt chart.\n",
+	 1, "tsv, gantt, text, csv, json, md", "tsv",
+	 {{"--schedule NAME", "gpipe, 1f1b, interleaved, zb-h1, zb-h2 or dualpipe", "the plan's parallel.schedule"},
+	  {"--p N", "pipeline stages", "the plan's parallel.pp"},
+	  {"--m N", "micro-batches", "the plan's micro-batches"},
+	  {"--v N", "virtual stages per GPU", "the plan's parallel.vpp"},
+	  {"--tf T", "forward time of one micro-batch on one stage (e.g. 1, 2.5 ms, 300 us)", "1 s"},
+	  {"--tb T", "backward (input-gradient) time", "1 s"},
+	  {"--tw T", "weight-gradient time", "1 s"},
+	  {"--p2p T", "time of one point-to-point transfer between stages", "0"},
+	  {"--first F,B,W", "extra forward, backward, weight times of the first stage (embedding)", "0,0,0"},
+	  {"--last F,B,W", "extra times of the last stage (LM head and loss)", "0,0,0"},
+	  {"--unit T", "seconds per cell of --format gantt", "the shortest op"},
+	  {"--bench N", "time N simulations and print the best (for make bench)", "off"},
+	  {NULL, NULL, NULL}},
+	 "trainplan schedule --schedule 1f1b --p 4 --m 8 --format gantt"},
+	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
+	           "                        [--top K] [--objective time|cost|memory] [--vary recipe] [--even]\n"
+	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
+	           "                        [--threads N] [--no-recheck] [--all] [--stats]",
+	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
+	 "best K with their breakdowns and the runner-up on each axis.  Exit status 1 when no\n"
+	 "configuration fits.\n",
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
+	  {"--top K", "how many of the best configurations to show", "10"},
+	  {"--objective OBJ", "rank by time (step time), cost or memory", "time"},
+	  {"--vary recipe", "also try every training recipe", "the plan's recipe only"},
+	  {"--even", "only splits whose stages hold equal numbers of layers", "uneven splits allowed"},
+	  {"--min-headroom BYTES", "memory each GPU must keep free, e.g. 8 GB or 4 GiB", "0"},
+	  {"--max-mb N", "largest micro-batch size tried", "8"},
+	  {"--max-cp N", "largest context-parallel degree tried", "16"},
+	  {"--max-vpp N", "largest number of virtual stages tried", "8"},
+	  {"--threads N", "worker threads", "2"},
+	  {"--no-recheck", "skip re-evaluating the winners through the full model", "recheck"},
+	  {"--all", "write every configuration (csv for spreadsheets)", "off"},
+	  {"--stats", "print only the counts and the elapsed time as JSON", "off"},
+	  {NULL, NULL, NULL}},
+	 "trainplan search --gpus 512-2048 --top 5 --objective cost"},
+	{"get", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME... | --list",
+	 "Catalog quantities by name, with their units; every number of the report is one.\n",
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"NAME", "a catalog quantity, e.g. memory.total or step.mfu", NULL},
+	  {"--list", "list every quantity with its unit and meaning", "off"},
+	  {NULL, NULL, NULL}},
+	 "trainplan get memory.total step.mfu --format json"},
+	{"table", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME [KEY=VALUE]... | --all [--dir DIR] | --list",
+	 "A catalog table by name, with its arguments as KEY=VALUE; --all writes every table\n"
+	 "to DIR/NAME.EXT, each file written whole or not at all.\n",
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"NAME", "a catalog table (--list shows them)", NULL},
+	  {"KEY=VALUE", "an argument of the table", "the table's own defaults"},
+	  {"--all", "write every table, one file each", "off"},
+	  {"--dir DIR", "folder of --all", "output/tables"},
+	  {"--list", "list the tables with their arguments", "off"},
+	  {NULL, NULL, NULL}},
+	 "trainplan table memory-stages --format md"},
+	{"data", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME [KEY=VALUE]... | --list",
+	 "A catalog dataset by name, in SI values with one header line of column names, as\n"
+	 "the figures' gnuplot scripts read it.\n",
+	 1, "tsv, text, csv, json, md", "tsv",
+	 {{"NAME", "a catalog dataset (--list shows them)", NULL},
+	  {"KEY=VALUE", "an argument of the dataset", "the dataset's own defaults"},
+	  {"--list", "list the datasets with their arguments", "off"},
+	  {NULL, NULL, NULL}},
+	 "trainplan data bubble-curves > bubble.tsv"},
+	{"presets", "[--format FMT] [models|gpus|clusters|recipes|keys]...",
+	 "The built-in presets (models, GPUs, clusters, training recipes) with their sources,\n"
+	 "and every plan key with its type, range and meaning.\n",
+	 2, "text, csv, json, md, tsv", "text",
+	 {{"KIND", "models, gpus, clusters, recipes or keys", "every kind but keys"}, {NULL, NULL, NULL}},
+	 "trainplan presets gpus --format csv"},
+	{"validate", "[--set KEY=VALUE]... [--format FMT]",
+	 "Published training runs through the time model with one set of defaults: predicted\n"
+	 "against published, with the error.  Exit status 1 when a row misses by more than 15%.\n",
+	 2, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
+	 "trainplan validate --set efficiency.gemm=0.7"},
+	{"compare", "A.ini B.ini [C.ini]... [--set KEY=VALUE]... [--format FMT]",
+	 "Plans side by side: memory per GPU (worst stage) and whether it fits, step time, MFU,\n"
+	 "bubble, bytes per GPU per step over all tiers and over the network, run days and cost;\n"
+	 "then each later plan's difference from the first (B - A).  --set applies to every plan.\n",
+	 2, "text, csv, json, md, tsv", "text",
+	 {{"A.ini B.ini ...", "two plans or more ('-' for one of them reads standard input)", NULL}, {NULL, NULL, NULL}},
+	 "trainplan compare plans/default.ini plans/llama2-70b-a100.ini --format md"},
+	{"report", "[PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
+	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
+	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
+	 "and figure scripts come from the installed share/trainplan, or the checkout.\n",
+	 1, "none (HTML and PDF)", NULL,
+	 {{"PLAN.ini", "the plan, as --plan FILE ('-' reads standard input)", "the built-in plan"},
+	  {"-o DIR", "output folder: report.html, report.pdf, figures/, tables/, data/", "output"},
+	  {"--no-pdf", "write only the HTML", "HTML and PDF"},
+	  {"--share DIR", "the folder holding chapters/ and figures/", "$TRAINPLAN_SHARE, else PREFIX/share/trainplan"},
+	  {NULL, NULL, NULL}},
+	 "trainplan report my.ini -o my-report"},
+};
+
+static const struct cmddoc *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+		if (!strcmp(docs[i].name, name))
+			return &docs[i];
+	return NULL;
+}
+
+static void opt(FILE *f, const char *o, const char *meaning, const char *dflt)
+{
+	fprintf(f, "  %-22s %s\n", o, meaning);
+	if (dflt)
+		fprintf(f, "  %-22s (default: %s)\n", "", dflt);
+}
+
+void cli_help(FILE *f, const char *name, const char *summary)
+{
+	const struct cmddoc *c = find(name);
+	if (!c) {
+		/* a command without a page of its own: its summary and the shared options */
+		fprintf(f, "usage: trainplan %s [--plan FILE] [--set KEY=VALUE]... [--format FMT] ...\n\n%s\n\noptions:\n",
+		        name, summary);
+		opt(f, "--plan FILE", "the plan to read ('-' reads standard input)", "the built-in plan, plans/default.ini");
+		opt(f, "--set KEY=VALUE", "override one plan key (repeatable; trainplan presets keys lists them)", "none");
+		opt(f, "--format FMT", "text, csv, json, md or tsv", "text");
+		opt(f, "--help", "print this help", NULL);
+		return;
+	}
+	fprintf(f, "usage: trainplan %s %s\n\n%s\noptions:\n", c->name, c->synopsis, c->about);
+	if (c->common == 1)
+		opt(f, "--plan FILE", "the plan to read ('-' reads standard input)", "the built-in plan, plans/default.ini");
+	opt(f, "--set KEY=VALUE", "override one plan key (repeatable; trainplan presets keys lists them)", "none");
+	if (c->format_default) {
+		char allowed[96];
+		snprintf(allowed, sizeof allowed, "output format: %s", c->formats);
+		opt(f, "--format FMT", allowed, c->format_default);
+	}
+	for (int i = 0; c->opts[i].opt; i++)
+		opt(f, c->opts[i].opt, c->opts[i].meaning, c->opts[i].dflt);
+	opt(f, "--help", "print this help", NULL);
+	fprintf(f, "\nexample:\n  %s\n", c->example);
+}

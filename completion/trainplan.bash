@@ -1,0 +1,56 @@
+# completion/trainplan.bash -- bash completion for trainplan: subcommands, their
+# options, plan keys after --set, presets after --set model.preset= and friends,
+# and catalog names after get, table and data.  The names come from trainplan
+# itself (trainplan presets ... --format csv, get/table/data --list), so the lists
+# never go stale.  Installed as share/bash-completion/completions/trainplan.
+
+_trainplan_names() {
+	# first CSV column of `trainplan ARGS --format csv`, without the header
+	"${COMP_WORDS[0]}" "$@" --format csv 2>/dev/null | sed -e 1d -e 's/,.*//'
+}
+
+_trainplan() {
+	local cur prev cmd words
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	cmd=${COMP_WORDS[1]}
+	local commands="memory comm step run bubble schedule search get table data presets validate report compare help"
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+		return
+	fi
+	case $prev in
+	--plan|-o|--dir|--share)
+		COMPREPLY=($(compgen -f -- "$cur")); return;;
+	--format)
+		COMPREPLY=($(compgen -W "text csv json md tsv gantt" -- "$cur")); return;;
+	--schedule)
+		COMPREPLY=($(compgen -W "gpipe 1f1b interleaved zb-h1 zb-h2 dualpipe" -- "$cur")); return;;
+	--objective)
+		COMPREPLY=($(compgen -W "time cost memory" -- "$cur")); return;;
+	--set)
+		case $cur in
+		model.preset=*) words=$(_trainplan_names presets models | sed 's/^/model.preset=/');;
+		cluster.preset=*) words=$(_trainplan_names presets clusters | sed 's/^/cluster.preset=/');;
+		cluster.gpu=*) words=$(_trainplan_names presets gpus | sed 's/^/cluster.gpu=/');;
+		training.recipe=*) words=$(_trainplan_names presets recipes | sed 's/^/training.recipe=/');;
+		*) words=$(_trainplan_names presets keys | sed 's/$/=/');;
+		esac
+		compopt -o nospace 2>/dev/null
+		COMPREPLY=($(compgen -W "$words" -- "$cur")); return;;
+	esac
+	case $cmd in
+	help) words=$commands;;
+	get) words="$(_trainplan_names get --list) --list";;
+	table) words="$(_trainplan_names table --list) --all --dir --list";;
+	data) words="$(_trainplan_names data --list) --list";;
+	presets) words="models gpus clusters recipes keys";;
+	memory) words="--require-fit";;
+	bubble) words="--schedule --all --p --v --m";;
+	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
+	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats";;
+	report) words="-o --no-pdf --share"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;
+	esac
+	COMPREPLY+=($(compgen -W "$words --plan --set --format --help" -- "$cur"))
+}
+complete -F _trainplan trainplan

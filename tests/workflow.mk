@@ -1,0 +1,18 @@
+# tests/workflow.mk -- what a user meets first: the man pages, the bash completion,
+# and an installed trainplan that builds a report from a folder outside the checkout.
+#
+#   check-man      both man pages clean under mandoc -Tlint (warnings and errors; the
+#                  style note on a cross-reference to the sibling page, not installed
+#                  while the lint runs, is left out)
+#   check-install  make install into a temporary prefix and DESTDIR, trainplan report
+#                  for a plan in a temporary folder, --version of both programs, the
+#                  bash completion, then make uninstall leaves no file behind
+
+.PHONY: check-man check-install
+check-man:
+	@mandoc -Tlint -W warning man/trainplan.1 man/trainplan-report.1 && echo "man: 2 pages clean"
+
+check-install: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-install.sh "$(MAKE)"
+
+CHECKS += check-man check-install
