@@ -39,3 +39,11 @@ check-asan: $(ASAN_UNIT_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(ASAN_UNIT_BIN)
 
 CHECKS += check-unit check-cli check-bad check-asan
+
+# No two source files call or include each other in a loop (docs/architecture.md §1):
+# tests/check-loops.sh reads the objects' symbols (nm) and the #include lines.
+.PHONY: check-loops
+check-loops: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-loops.sh $(BUILD)
+
+CHECKS += check-loops
