@@ -186,10 +186,10 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 		char note[512];
 		snprintf(note, sizeof note, "%s HFU counts recomputation %s.",
 		         st->mfu_fp8 > 0 ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
-		                           "(no-sparsity) BF16 peak (REFERENCES.md §6); step.mfu_fp8 measures the same "
+		                           "(no-sparsity) BF16 peak (docs/references.md §6); step.mfu_fp8 measures the same "
 		                           "model FLOPs against the dense FP8 peak the layer GEMMs run at."
 		                         : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
-		                           "dense (no-sparsity) BF16 tensor peak (REFERENCES.md §6).",
+		                           "dense (no-sparsity) BF16 tensor peak (docs/references.md §6).",
 		         c->plan.hfu_count == CALC_HFU_KOR22
 		             ? "by Korthikanti 2022 Eq. 8 / Narayanan 2021 Eq. 3 (efficiency.hfu_count = kor22-eq8)"
 		             : "as executed (efficiency.hfu_count = executed)");

@@ -3,18 +3,18 @@
  *
  * Cost model: alpha-beta, t = steps * latency + factor * S / busbw, with NCCL's
  * bus-bandwidth factors (nccl-tests doc/PERFORMANCE.md: all-reduce 2(n-1)/n,
- * all-gather / reduce-scatter / all-to-all (n-1)/n; REFERENCES.md §4.5).  A group
+ * all-gather / reduce-scatter / all-to-all (n-1)/n; docs/references.md §4.5).  A group
  * that spans nodes runs hierarchically: reduce-scatter on NVLink, the collective on
  * the 1/g shard over the network with every GPU on its own NIC, all-gather on NVLink
- * (REFERENCES.md §6, "derived inter-node bounds" (b)).
+ * (docs/references.md §6, "derived inter-node bounds" (b)).
  *
- * Volumes per GPU per step (REFERENCES.md §4):
+ * Volumes per GPU per step (docs/references.md §4):
  *   TP  4 all-reduces of b*s*h per layer per micro-batch (Narayanan 2021 §3.2:
  *       8bsh(t-1)/t per layer), 6 with full recomputation (ZeRO §8); with sequence
  *       parallelism 4 all-gathers + 4 reduce-scatters of the same bus bytes
  *       (Korthikanti 2022 §4.2.2).
  *   CP  all-gather of K and V in forward, reduce-scatter of dK, dV in backward
- *       (Llama 3 §3.3.2; REFERENCES.md §4.7, derived).
+ *       (Llama 3 §3.3.2; docs/references.md §4.7, derived).
  *   PP  b*s*h per stage boundary per micro-batch each way (Narayanan 2021 §3.2), x v
  *       with interleaving (§2.2.2), /t with SP (the sharded tensor, Korthikanti 2022
  *       §4.2.2) or with scatter/gather (§4.1).
@@ -243,7 +243,7 @@ static int worst_layers(const struct calc_plan *p)
 /* Parameters held by one GPU of the most loaded stage, counted by memory.c's terms
  * (TP shards the matrices and the vocabulary, norms and row-parallel biases stay
  * replicated; the first stage holds the embedding, the last the LM head or, tied with
- * pp > 1, Megatron's copy of the embedding; MEG-MEM, REFERENCES.md §1.2).  With every
+ * pp > 1, Megatron's copy of the embedding; MEG-MEM, docs/references.md §1.2).  With every
  * stage holding the same layers only the two ends can hold the most. */
 static double grad_params(const struct calc_plan *p)
 {
@@ -319,7 +319,7 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 		x->collective = "-";
 
 	/* CP: all-gather of this TP rank's K and V heads for the whole sequence forward,
-	 * reduce-scatter of their gradients backward (Llama 3 §3.3.2; REFERENCES.md §4.7).
+	 * reduce-scatter of their gradients backward (Llama 3 §3.3.2; docs/references.md §4.7).
 	 * With fewer KV heads than TP ranks each rank keeps one (replicated) head. */
 	x = &out->dim[CALC_DIM_CP];
 	if (cp > 1) {

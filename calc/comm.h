@@ -4,7 +4,7 @@
  *
  * Two tiers: NVLink inside a node and the network (InfiniBand/RoCE) across nodes.
  * Collectives use the alpha-beta cost with NCCL's bus-bandwidth factors
- * (nccl-tests doc/PERFORMANCE.md, REFERENCES.md §4.5); volumes follow REFERENCES.md §4.
+ * (nccl-tests doc/PERFORMANCE.md, docs/references.md §4.5); volumes follow docs/references.md §4.
  */
 #ifndef CALC_COMM_H
 #define CALC_COMM_H
@@ -67,7 +67,7 @@ void calc_comm_links(const struct calc_plan *plan, struct calc_links *out);
  * Time [s] of collective 'k' of 'bytes' over group 'g'.  Inside a node: flat ring on
  * NVLink.  Across nodes with g ranks per node: hierarchical -- reduce-scatter inside
  * the node, the collective on the 1/g shard across the N nodes (each GPU on its own
- * NIC), all-gather inside the node (REFERENCES.md §6, derived bound (b)); with g = 1
+ * NIC), all-gather inside the node (docs/references.md §6, derived bound (b)); with g = 1
  * a flat ring on the network.  Point-to-point across nodes uses one NIC.
  */
 double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g,

@@ -994,7 +994,7 @@ static void plan_reset(struct calc_plan *p)
 	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer
 	                              * step run between them in step.c, and post-validation
 	                              * (Qi et al. 2024 §4) is not in Megatron-LM */
-	p->inter_node_eff = 0.85;    /* REFERENCES.md §6: ~0.8-0.9 of g x B_nic */
+	p->inter_node_eff = 0.85;    /* docs/references.md §6: ~0.8-0.9 of g x B_nic */
 	p->cuda_context = 0.75e9;    /* CUDA context + PyTorch/cuBLAS/cuDNN/NCCL modules: ~0.5-1 GB */
 	p->nccl_buffers = 0.5e9;     /* NCCL_BUFFSIZE 4 MiB x channels x peers, a few communicators */
 	p->workspace = 0.25e9;       /* cuBLAS workspace (32 MiB per stream on Hopper) + attention */

@@ -3,11 +3,11 @@
  *
  * Models: Narayanan et al. 2021 Table 1 (nar21-*), Korthikanti et al. 2022 Table 3
  * (kor22-22b), Brown et al. 2020 Table 2.1 (gpt3-175b), the published configs of
- * Llama 2 / Llama 3 / Llama 3.1 (REFERENCES.md §7.4), and this project's default
+ * Llama 2 / Llama 3 / Llama 3.1 (docs/references.md §7.4), and this project's default
  * dense-100b.  The Megatron-era GPT models use V = 51,200 (GPT-2's 50,257 padded to a
  * multiple of 1024, as Narayanan 2021 §5.1 states), learned positions for s = 2048,
  * biases, LayerNorm, GeLU, tied embeddings and dropout.
- * GPUs: NVIDIA and AMD datasheets via REFERENCES.md §6, dense (no-sparsity) peaks.
+ * GPUs: NVIDIA and AMD datasheets via docs/references.md §6, dense (no-sparsity) peaks.
  */
 #include "calc.h"
 
@@ -44,7 +44,7 @@ static const struct calc_model models[] = {
 static const char *model_source(const char *name)
 {
 	if (!strcmp(name, "dense-100b"))
-		return "trainplan default (REFERENCES.md §7.4)";
+		return "trainplan default (docs/references.md §7.4)";
 	if (!strncmp(name, "nar21-", 6))
 		return "Narayanan et al. 2021 Table 1";
 	if (!strcmp(name, "kor22-22b"))
@@ -108,7 +108,7 @@ static const struct calc_gpu gpus[] = {
 };
 
 /*
- * Cluster tiers as comm.c uses them (REFERENCES.md §4.5-4.6, §6):
+ * Cluster tiers as comm.c uses them (docs/references.md §4.5-4.6, §6):
  * - intra_busbw is the NCCL ring bus bandwidth, used for every collective inside a node
  *   (the NVLS all-reduce peak, ~480 GB/s on H100 per nccl-tests #212, is not assumed).
  *   H100: 370 GB/s measured (#212).  A100 and B200: derived from the NVLink line rate
@@ -119,7 +119,7 @@ static const struct calc_gpu gpus[] = {
  *   and about 10 us on A100 (nvidia/nccl #583), so 3 us per NVLink step; 6 us per
  *   network step is assumed (UNVERIFIED), as is 4 / 8 us on MI300X.
  * - inter_bw is the NIC line rate per GPU; the achieved share is cluster.inter_node_eff
- *   (default 0.85, REFERENCES.md §6 "0.8-0.9 x g B_nic").
+ *   (default 0.85, docs/references.md §6 "0.8-0.9 x g B_nic").
  */
 static const struct calc_cluster_preset clusters[] = {
 	{"dgx-h100-ndr", "DGX/HGX H100: 8 x H100 SXM per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h100-sxm-80g", 8,

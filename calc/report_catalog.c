@@ -8,7 +8,7 @@
  * Nothing here is a new formula: every number comes from the engines (memory.c,
  * pipeline.c, step.c) through the catalog or their public functions, evaluated for a
  * copy of the plan changed by calc_plan_set.  Sources of the formulas are the engines'
- * (REFERENCES.md §1-§7).
+ * (docs/references.md §1-§7).
  */
 #include "calc.h"
 #include "search.h"
@@ -190,7 +190,7 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
  * bytes per parameter unsharded and per GPU under the plan's ZeRO stage, model states
  * of the whole model, GPUs of nominal memory needed just to hold them, memory per GPU
  * of the worst stage, fits, the dense peak the GEMMs run at, step time, MFU and run
- * days.  Recipes and their sources: recipe.c (REFERENCES.md §2).
+ * days.  Recipes and their sources: recipe.c (docs/references.md §2).
  */
 static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)

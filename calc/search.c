@@ -25,7 +25,7 @@
  * calc_plan_validate and calc_pipeline_check (tests/calc/search.c holds the two
  * against each other).  A valid configuration gets the memory of its worst pipeline
  * stage; one that fits gets its step time from calc_step_fast (the closed-form bubble
- * of its schedule, REFERENCES.md §3) and enters the ranking.
+ * of its schedule, docs/references.md §3) and enters the ranking.
  *
  * Speed.  Work items are (recipe, N, tp, pp, cp, micro-batch) handed to the threads in
  * order; a rejected subtree is counted by multiplication, not walked (unless every row

@@ -6,7 +6,7 @@
  * (selective recomputation) and Narayanan et al. 2021 Eq. 3 (full recomputation), with
  * the per-layer terms of Narayanan's appendix (QKV, QK^T, attention x V, out-proj, MLP)
  * generalised to GQA and SwiGLU.  MFU / HFU as PaLM (Chowdhery et al. 2022 §4) and
- * Korthikanti 2022 §6.3 define them, against the dense BF16 tensor peak (REFERENCES.md
+ * Korthikanti 2022 §6.3 define them, against the dense BF16 tensor peak (docs/references.md
  * §6; Llama 3 reports "BF16 MFU"), also for FP8 recipes, which get a second, named
  * figure against the FP8 peak.
  *
@@ -18,7 +18,7 @@
  *
  * Step time: the pipeline makespan of those op times plus the exposed TP/CP collectives
  * on the critical path (calc_pipeline_simulate, or the closed-form bubbles of
- * REFERENCES.md §3 in calc_step_fast), plus the exposed part of the DP reduction, plus
+ * docs/references.md §3 in calc_step_fast), plus the exposed part of the DP reduction, plus
  * the optimizer step.  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
  * steps = tokens / (B s), time = steps * step time.
  */
@@ -350,7 +350,7 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	return best;
 }
 
-/* Closed-form pipeline idle time of the critical stage (REFERENCES.md §3):
+/* Closed-form pipeline idle time of the critical stage (docs/references.md §3):
  * GPipe / 1F1B (p-1)(F+B+W) (Narayanan 2021 §2.2.1), interleaved (p-1)(F+B+W)/v
  * (§2.2.2), ZB-H1 (p-1)(F+B-W), ZB-H2 (p-1)(F+B-2W) (Qi et al. 2024 Table 2) only
  * with post-validation (§4: no flush between steps, parallel.post_validation);

@@ -100,7 +100,7 @@ int calc_step(const struct calc_plan *plan, struct calc_step *out, struct calc_d
 
 /*
  * The planner's path: as calc_step with the closed-form makespan
- * m*(T_F+T_B+T_W) + bubble of the schedule (REFERENCES.md §3) on the most loaded
+ * m*(T_F+T_B+T_W) + bubble of the schedule (docs/references.md §3) on the most loaded
  * stage.  Allocates nothing, never fails; 0.2-0.4 us per call (make bench-comm).
  * The plan need not pass calc_plan_validate, but its fields must agree: dp with the
  * GPU count, and layers_per_stage[0 .. pp-1] either the split for this pp (as plan.c

@@ -84,7 +84,7 @@ static const struct vrow rows[] = {
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
 /* Interleaving depth: Korthikanti used 3 chunks for 175B and 530B and none for 1T
- * (REFERENCES.md §7.2); Narayanan does not state it: the largest divisor of L/p <= 3. */
+ * (docs/references.md §7.2); Narayanan does not state it: the largest divisor of L/p <= 3. */
 static int vdepth(const struct vrow *r, int layers)
 {
 	int lps;

@@ -1,7 +1,7 @@
 /*
  * expand.c -- replace the calc directives of one chapter by plain cmark nodes.
  *
- * DESIGN.md §6.  Three kinds of directive:
+ * docs/architecture.md §6.  Three kinds of directive:
  *  - an inline code span starting with '=' becomes a text node holding the value
  *    (expr.c evaluates it);
  *  - a fenced code block with info string "calc" becomes a GFM table node built from a

@@ -1,7 +1,7 @@
 /*
  * expr.c -- the expression language of inline directives `=EXPR |FORMAT`.
  *
- * Grammar (lowest precedence first; DESIGN.md §6):
+ * Grammar (lowest precedence first; docs/architecture.md §6):
  *
  *   expr    := cond [ "with" KEY "=" value { "," KEY "=" value } ]
  *   value   := WORD | cond

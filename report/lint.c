@@ -1,7 +1,7 @@
 /*
  * lint.c -- find numbers with units typed by hand in the prose of a chapter.
  *
- * DESIGN.md §6: a number that depends on the plan must come from a directive, or the
+ * docs/architecture.md §6: a number that depends on the plan must come from a directive, or the
  * report drifts from the numbers the moment the plan changes.  The lint flags a number
  * followed by a unit ("80 GB", "12.5%", "3 days", "2.5x", "100B") in prose.  It skips
  * what is not prose: inline code spans (directives among them), fenced code blocks,

@@ -11,7 +11,7 @@
  *   trainplan-report --version
  *
  * Exit status: 0 success, 1 lint findings, 2 bad input (any diagnostic).  Only this
- * file prints; everything else returns diagnostics (STYLE.md, after jq's main.c).
+ * file prints; everything else returns diagnostics (docs/architecture.md §3).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@
 
 /* The chapter syntax in brief, for authors (--help). */
 static const char syntax_help[] =
-	"\nChapter syntax (GFM Markdown plus directives; DESIGN.md §6):\n"
+	"\nChapter syntax (GFM Markdown plus directives; docs/architecture.md §6):\n"
 	"  `=EXPR |FORMAT`        a computed value: catalog names (trainplan get --list), numbers,\n"
 	"                         + - * / (× ÷), min max ceil floor round abs isfinite, < <= > >= == !=,\n"
 	"                         && || !, COND ? \"text\" : \"text\", EXPR with KEY=VALUE, ...\n"

@@ -1,4 +1,4 @@
-# report/report.mk -- trainplan-report, the figures pipeline and the report (DESIGN.md §2).
+# report/report.mk -- trainplan-report, the figures pipeline and the report (docs/architecture.md §2).
 #
 #   figures/NAME.gp --(trainplan data NAME)--> $(OUT)/data/NAME.tsv
 #                   --(gnuplot + figures/style.gp)--> $(OUT)/figures/NAME.svg, NAME.png

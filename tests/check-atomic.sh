@@ -1,5 +1,5 @@
 #!/bin/sh
-# Outputs are whole or absent (DESIGN.md §8): a run that cannot write its output fails
+# Outputs are whole or absent (docs/architecture.md §8): a run that cannot write its output fails
 # with exit status 2 and leaves neither a truncated file nor a temporary behind.
 # Write errors are made with /dev/full (ENOSPC) and a file size limit (EFBIG).
 # usage: check-atomic.sh TRAINPLAN TRAINPLAN-REPORT OUT  (OUT holds the figures)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Inputs without an end (/dev/zero) are refused after a size limit, with exit status
-# 2 and a message, instead of hanging or filling the memory (DESIGN.md §8).
+# 2 and a message, instead of hanging or filling the memory (docs/architecture.md §8).
 # usage: check-endless.sh TRAINPLAN-REPORT
 rpt=$1; pass=0; fail=0
 for mode in --expand --lint --text; do

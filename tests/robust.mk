@@ -1,4 +1,4 @@
-# tests/robust.mk -- outputs are whole or absent (DESIGN.md §8): tests/check-atomic.sh
+# tests/robust.mk -- outputs are whole or absent (docs/architecture.md §8): tests/check-atomic.sh
 # makes the writes fail (a full disk, a file size limit) and checks the exit status and
 # that no truncated file or temporary is left; tests/check-endless.sh feeds
 # trainplan-report an input without an end.  The fuzz harnesses are in tests/fuzz.mk

@@ -3,7 +3,7 @@
  *
  * Expected values are worked by hand in the comments from the formulas' sources:
  * nccl-tests doc/PERFORMANCE.md (bus factors), Narayanan et al. 2021 §3.2 (TP, PP),
- * Korthikanti et al. 2022 §4.2.2 (SP), ZeRO §7 (DP), REFERENCES.md §6 (hierarchical).
+ * Korthikanti et al. 2022 §4.2.2 (SP), ZeRO §7 (DP), docs/references.md §6 (hierarchical).
  */
 #include "testutil.h"
 #include "search.h"
@@ -53,7 +53,7 @@ static void test_hierarchical(void **state)
 	/* 2 nodes x 8 GPUs, S = 1 GB, no latency: reduce-scatter on NVLink 0.875 GB / 400
 	 * GB/s = 2.1875 ms; all-reduce of the 1/8 shard (125 MB) over 2 nodes, factor 1, at
 	 * 50 GB/s = 2.5 ms; all-gather 2.1875 ms: 6.875 ms.  The network part equals the
-	 * bound of REFERENCES.md §6 (b): 2(N-1)/N * S / (g B_nic) = 1e9 / 4e11 = 2.5 ms. */
+	 * bound of docs/references.md §6 (b): 2(N-1)/N * S / (g B_nic) = 1e9 / 4e11 = 2.5 ms. */
 	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &g, &l), 6.875e-3, 1e-9);
 	assert_near(calc_coll_net_bytes(CALC_COLL_ALLREDUCE, 1e9, &g), 125e6, 1e-9);
 	/* one rank per node: flat ring on the network, 2 * 15/16 * 1e9 / 5e10 = 37.5 ms */
@@ -306,7 +306,7 @@ static void test_tp_across_nodes(void **state)
 static void test_a100_busbw(void **state)
 {
 	/* dgx-a100-hdr: collective busbw from the NVLink3 line rate per direction (300 GB/s,
-	 * REFERENCES.md §6) times the protocol factor NCCL shows on H100 (370 / 450,
+	 * docs/references.md §6) times the protocol factor NCCL shows on H100 (370 / 450,
 	 * nvidia/nccl-tests #212): 246.67 GB/s, not the 195 GB/s sendrecv measurement. */
 	const struct calc_cluster_preset *c = calc_preset_cluster("dgx-a100-hdr");
 	const struct calc_cluster_preset *h = calc_preset_cluster("dgx-h100-ndr");

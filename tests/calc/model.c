@@ -71,7 +71,7 @@ static void test_megatron_formula(void **state)
 	}
 }
 
-/* dense-100b: REFERENCES.md §7.4: 12 L h^2 = 100.66e9, V h = 0.52e9, ~101.19e9 total. */
+/* dense-100b: docs/references.md §7.4: 12 L h^2 = 100.66e9, V h = 0.52e9, ~101.19e9 total. */
 static void test_dense_100b(void **state)
 {
 	struct calc_params p;

@@ -445,7 +445,7 @@ static void test_reject_reasons(void **state)
 		o.even_only = 0;
 		o.vary_recipe = 1;
 		run(&p, &o, &r);
-		/* recipes without gradients (seed, REFERENCES.md §1's memory baseline) are not
+		/* recipes without gradients (seed, docs/references.md §1's memory baseline) are not
 		 * searched: no row carries one */
 		for (int i = 0; calc_recipe_at(i); i++)
 			if (calc_recipe_bytes(calc_recipe_at(i), CALC_T_GRAD) > 0) {
@@ -576,7 +576,7 @@ static void test_bad_gpus(void **state)
 	calc_diag_free(&d);
 }
 
-/* The seed recipe holds no gradients (REFERENCES.md §1: weights + Adam moments, the
+/* The seed recipe holds no gradients (docs/references.md §1: weights + Adam moments, the
  * textbook memory baseline): as the plan's recipe it is refused by the search and by
  * the step time, with the reason. */
 static void test_seed_refused(void **state)

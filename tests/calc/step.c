@@ -142,7 +142,7 @@ static void test_roofline(void **state)
 	double h = 10240;
 
 	/* Compute bound: dense-100b, b = 1, s = 2048, t = 8: the four GEMMs do 24 b s h^2 / t
-	 * FLOPs (Narayanan App.) at 0.5 x 989 TFLOP/s (H100 SXM dense BF16, REFERENCES §6),
+	 * FLOPs (Narayanan App.) at 0.5 x 989 TFLOP/s (H100 SXM dense BF16, docs/references.md §6),
 	 * less the tile and wave quantization of 128 x 128 tiles on 132 SMs (NVIDIA "Matrix
 	 * Multiplication Background"): M = 2048 tokens = 16 tiles;
 	 *   QKV      N = 3h/8 = 3840: 16 x 30 = 480 tiles, 4 waves = 528 slots, used 480/528
@@ -248,7 +248,7 @@ static void test_run_totals(void **state)
 	assert_near(st.cost, st.gpu_hours * 2.50, 1e-12);
 	/* Narayanan Eq. 4: training time ~ 8 T P / (n X) with X the achieved FLOP/s per GPU
 	 * counted by Eq. 3; it drops the attention and logit terms (s/(6h) = 3.3% here), so
-	 * the two agree within 5%.  P = 101.19e9 (REFERENCES §7.4, dense-100b). */
+	 * the two agree within 5%.  P = 101.19e9 (docs/references.md §7.4, dense-100b). */
 	assert_near(st.run_time, 8 * 300e9 * P / (512 * st.hw_tflops), 0.05);
 }
 
@@ -318,7 +318,7 @@ static void test_fast_even_default(void **state)
 	assert_near(b.comm.bytes_total, a.comm.bytes_total, 1e-12);
 }
 
-/* FP8 recipes: MFU against the dense BF16 peak (REFERENCES.md §6; Llama 3 reports
+/* FP8 recipes: MFU against the dense BF16 peak (docs/references.md §6; Llama 3 reports
  * "BF16 MFU"), a second figure against the FP8 peak; the LM head in BF16 (DeepSeek-V3
  * §3.3.1).  Default plan (H100: BF16 989, FP8 1,979 TFLOP/s; HBM 3.35 TB/s) with the
  * fp8-te recipe. */
