@@ -203,33 +203,39 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 		free(svg.s);
 		return calc_error(d, f->svg_path, 0, "not an SVG file");
 	}
-	static const char *const pats[] = {" id='", " id=\"", "href='#", "href=\"#", "url(#", NULL};
-	const char *p = s;
-	int first = 1, nseen = 0;
+	/* the ids and references to rename, and gnuplot's <title> (dropped: the caption
+	 * names the chart); each pattern's next occurrence is found with strstr and kept,
+	 * so the text between them is copied in one piece */
+	static const char *const pats[] = {" id='", " id=\"", "href='#", "href=\"#", "url(#", "<title>", NULL};
+	enum { NPAT = 6, TITLE = 5 };
+	const char *next[NPAT];
+	const char *p = s + 4;
+	int nseen = 0;
 	char *seen[512];
-	while (*p) {
-		if (first && p == s) {
-			put(b, "<svg role=\"img\" aria-label=\"");
-			esc(b, f->caption);
-			put(b, "\"");
-			p += 4;
-			first = 0;
-			continue;
-		}
+	put(b, "<svg role=\"img\" aria-label=\"");
+	esc(b, f->caption);
+	put(b, "\"");
+	for (int i = 0; i < NPAT; i++)
+		next[i] = strstr(p, pats[i]);
+	for (;;) {
 		int hit = -1;
-		for (int i = 0; pats[i]; i++)
-			if (!strncmp(p, pats[i], strlen(pats[i]))) {
+		for (int i = 0; i < NPAT; i++) {
+			if (next[i] && next[i] < p)
+				next[i] = strstr(p, pats[i]);
+			if (next[i] && (hit < 0 || next[i] < next[hit]))
 				hit = i;
-				break;
-			}
+		}
 		if (hit < 0) {
-			/* drop the title gnuplot writes ("Gnuplot"): the caption names the chart */
-			if (!strncmp(p, "<title>", 7)) {
-				const char *e = strstr(p, "</title>");
-				if (e) {
-					p = e + 8;
-					continue;
-				}
+			put(b, p);
+			break;
+		}
+		put_n(b, p, (size_t)(next[hit] - p));
+		p = next[hit];
+		if (hit == TITLE) {
+			const char *e = strstr(p, "</title>");
+			if (e) {
+				p = e + 8;
+				continue;
 			}
 			put_n(b, p, 1);
 			p++;
