@@ -287,21 +287,6 @@ static void similar(const char *name, int kind, char *buf, size_t n, struct calc
 	}
 }
 
-/* Append diagnostics text (whole lines) to 'd', as calc_error would have. */
-static void diag_replay(struct calc_diag *d, const char *text, size_t len, int n)
-{
-	if (!d || !len)
-		return;
-	if (d->len + len + 1 > d->cap) {
-		d->cap = (d->len + len + 1) * 2 + 64;
-		d->text = xrealloc(d->text, d->cap);
-	}
-	memcpy(d->text + d->len, text, len);
-	d->len += len;
-	d->text[d->len] = 0;
-	d->nerrors += n;
-}
-
 int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *out, struct calc_diag *d)
 {
 	const struct idx_kind *k = kind_of(0);
@@ -327,15 +312,11 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 	}
 	cv = &c->val[i];
 	if (cv->state == 0) {
-		struct calc_diag tmp = {0};
 		cv->v.num = NAN;
 		cv->v.str = NULL;
-		cv->state = q->get(c, &cv->v, &tmp) < 0 ? -1 : 1;
-		cv->diag = tmp.text;
-		cv->diag_len = tmp.len;
-		cv->diag_n = tmp.nerrors;
+		cv->state = q->get(c, &cv->v, &cv->diag) < 0 ? -1 : 1;
 	}
-	diag_replay(d, cv->diag, cv->diag_len, cv->diag_n);
+	calc_diag_append(d, &cv->diag);
 	if (cv->state < 0)
 		return -1;
 	*out = cv->v;

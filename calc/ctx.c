@@ -22,7 +22,7 @@ void calc_ctx_free(struct calc_ctx *c)
 		if (c->slot[i] && c->slot_free[i])
 			c->slot_free[i](c->slot[i]);
 	for (int i = 0; c->val && i < c->nval; i++)
-		free(c->val[i].diag);
+		calc_diag_free(&c->val[i].diag);
 	free(c->val);
 	memset(c, 0, sizeof *c);
 }

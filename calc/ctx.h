@@ -15,9 +15,7 @@
 struct calc_ctx_value {
 	int state;            /* 0 not evaluated, 1 a value, -1 failed */
 	struct calc_value v;  /* the value (state 1) */
-	char *diag;           /* diagnostics of the evaluation, '\n'-terminated lines; owned */
-	size_t diag_len;      /* bytes of diag */
-	int diag_n;           /* messages in diag */
+	struct calc_diag diag; /* the diagnostics of the evaluation (records); owned */
 };
 
 #endif

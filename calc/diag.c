@@ -100,6 +100,14 @@ const char *calc_diag_first(const struct calc_diag *d, const char *fallback)
 	return d && d->nrecs > 0 ? d->recs[0].msg : fallback;
 }
 
+void calc_diag_append(struct calc_diag *d, const struct calc_diag *src)
+{
+	for (int i = 0; d && i < src->nrecs; i++) {
+		const struct calc_diag_rec *r = &src->recs[i];
+		calc_error_at(d, r->file, r->line, r->col, r->severity, "%s", r->msg);
+	}
+}
+
 void calc_diag_free(struct calc_diag *d)
 {
 	for (int i = 0; i < d->nrecs; i++) {

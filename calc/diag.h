@@ -64,6 +64,9 @@ int calc_diag_format(const struct calc_diag_rec *r, char *buf, size_t n);
 /* The message of the first record, or 'fallback' when there is none. */
 const char *calc_diag_first(const struct calc_diag *d, const char *fallback);
 
+/* Append a copy of every record of 'src' to 'd' (NULL: nothing), as if each had been
+ * added there; 'src' is unchanged. */
+void calc_diag_append(struct calc_diag *d, const struct calc_diag *src);
 void calc_diag_free(struct calc_diag *d);
 
 /* Out of memory prints one message and exits with status 2: the only exit. */

@@ -621,7 +621,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (*v && (sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 || mo > 12 || da < 1 || da > 31))
 				return calc_error(d, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
 		}
-		snprintf(base + k->off, cap, "%s", v);
+		memcpy(base + k->off, v, strlen(v) + 1); /* fits: strlen(v) < cap was checked */
 		return 0;
 	}
 	case K_LIST: {
