@@ -268,6 +268,21 @@ double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass c
                                  int dp);
 
 /* ======================================================================== */
+/* Software stacks: named conventions of a framework (stacks.c)              */
+/* ======================================================================== */
+
+/* A stack preset: plan keys as "section.key=value", applied where the plan leaves the
+ * key unset (efficiency.stack). */
+struct calc_stack {
+	const char *name;      /* "torchtitan" */
+	const char *title;     /* one line */
+	const char *source;    /* where its conventions come from */
+	const char *knobs[12]; /* "section.key=value", NULL-terminated */
+};
+const struct calc_stack *calc_stack_find(const char *name); /* NULL: no such stack */
+const struct calc_stack *calc_stack_at(int i);              /* NULL past the end */
+
+/* ======================================================================== */
 /* The plan                                                                  */
 /* ======================================================================== */
 
@@ -342,6 +357,16 @@ struct calc_plan {
 	int post_validation;   /* 1: ZB-H2 runs steps back to back, the optimizer's global
 	                          checks validated afterwards (Qi et al. 2024 §4); 0: each
 	                          step ends in a flush (default) */
+	/* FSDP / ZeRO-3 as PyTorch FSDP and DeepSpeed run it, one FSDP unit per layer
+	 * (comm.c calc_comm_fsdp, step.c, memory.c) */
+	int fsdp;              /* 1: per-layer all-gathers and reduce-scatters (implies zero = 3) */
+	int fsdp_shard;        /* HSDP: ranks of one shard group; 0 = the whole DP x CP group */
+	int reshard_after_forward; /* 1: a layer's parameters are freed after its forward and
+	                              gathered again for its backward (FSDP default) */
+	int fsdp_prefetch;     /* layers gathered ahead of the one computing (0 = none) */
+	int no_sync;           /* 1: gradients accumulate unsharded over the micro-batches and are
+	                          reduce-scattered once per step (FSDP no_sync) */
+	int grad_reduce;       /* dtype of the DP gradient reduction: 0 the recipe's, 1 BF16, 2 FP32 */
 
 	/* [overhead] named per-GPU memory overheads */
 	double cuda_context;   /* CUDA context, kernels and library modules [bytes] */
@@ -354,6 +379,10 @@ struct calc_plan {
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
+	const struct calc_stack *stack; /* efficiency.stack (NULL: the defaults, megatron-core) */
+	double dp_bw_eff;      /* achieved share of the modelled bandwidth in DP collectives [0..1] */
+	int dp_flat;           /* 1: DP collectives as one flat ring whose every hop may cross the
+	                          network (no NVLink aggregation inside a node) */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 

@@ -269,6 +269,128 @@ static double grad_params(const struct calc_plan *p)
 	return w;
 }
 
+/* ------------------------------------------------------------------ DP collectives */
+
+double calc_comm_grad_bytes(const struct calc_plan *plan)
+{
+	double gb;
+	if (plan->grad_reduce == 1)
+		return 2; /* BF16 reduction (FSDP MixedPrecision reduce_dtype, NeMo distributed Adam) */
+	if (plan->grad_reduce == 2)
+		return 4; /* FP32 reduction (torchtitan's default mixed_precision_reduce) */
+	gb = plan->recipe ? calc_recipe_bytes(plan->recipe, CALC_T_GRAD) : 2;
+	return gb > 0 ? gb : 2;
+}
+
+double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double bytes, const struct calc_group *g)
+{
+	struct calc_links l;
+	double eff = plan->dp_bw_eff > 0 && plan->dp_bw_eff < 1 ? plan->dp_bw_eff : 1;
+
+	calc_comm_links(plan, &l);
+	if (eff < 1) {
+		l.intra_busbw *= eff;
+		l.inter_bw *= eff;
+	}
+	/* A flat ring over every rank of a group that spans nodes: each rank's whole
+	 * (n-1)/n S crosses its own NIC, n-1 network latencies (nccl-tests
+	 * doc/PERFORMANCE.md ring; what a ring without NVLink aggregation costs). */
+	if (plan->dp_flat && g->tier == CALC_TIER_NET && g->nodes > 1)
+		return calc_coll_flat(k, bytes, g->size, l.inter_bw, l.inter_lat);
+	return calc_coll_time(k, bytes, g, &l);
+}
+
+/*
+ * FSDP / ZeRO-3 as it runs (PyTorch FSDP, Zhao et al. 2023 §3-4; DeepSpeed ZeRO-3,
+ * Rajbhandari et al. 2020 §5.3): one FSDP unit per transformer layer, plus the
+ * embedding and the final norm with the LM head.  A unit's parameters are all-gathered
+ * before its forward and, with reshard_after_forward, again before its backward; its
+ * gradients are reduce-scattered after its backward, every micro-batch, or once per
+ * step with no_sync (the unsharded gradients accumulate meanwhile).  With pipeline
+ * parallelism a stage keeps its parameters gathered over the step's micro-batches and
+ * reduces once, as torchtitan runs FSDP with PP (reshard_after_forward off for PP).
+ * HSDP (Zhao et al. 2023 §3.2.2) shards over groups of parallel.hsdp ranks -- the
+ * innermost DP ranks -- and all-reduces each reduced shard over the replicas.  Every
+ * unit's collective pays its own latency: a ring of n ranks n-1 steps (NCCL runs
+ * all-gather and reduce-scatter as rings).  Each collective's time is on its own here;
+ * step.c hides it behind the compute of the neighbouring unit.
+ */
+static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim *x, struct calc_comm *out)
+{
+	const struct calc_recipe *r = plan->recipe;
+	struct calc_params pr;
+	struct calc_mem_terms k;
+	struct calc_group sg = x->group, rg = {1, 1, 1, CALC_TIER_NVLINK};
+	int n = x->group.size, S = plan->fsdp_shard > 0 && plan->fsdp_shard < n ? plan->fsdp_shard : n;
+	int pp = plan->pp > 0 ? plan->pp : 1;
+	double wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2, gb = calc_comm_grad_bytes(plan);
+	double units = 0, wparams = 0, unit_ag = 0, unit_rs = 0;
+
+	if (wb <= 0)
+		wb = 2;
+	if (S < n) {
+		/* the shard group: the innermost S ranks of the DP group; the replicas: the rest */
+		sg.size = S;
+		sg.per_node = x->group.per_node < S ? x->group.per_node : S;
+		sg.nodes = (S + sg.per_node - 1) / sg.per_node;
+		sg.tier = sg.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+		rg.size = n / S;
+		rg.per_node = x->group.per_node / sg.per_node > 1 ? x->group.per_node / sg.per_node : 1;
+		if (rg.per_node > rg.size)
+			rg.per_node = rg.size;
+		rg.nodes = (rg.size + rg.per_node - 1) / rg.per_node;
+		rg.tier = rg.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	}
+	calc_model_params(&plan->model, &pr);
+	calc_memory_terms_params(plan, &pr, &k);
+#define AG(P) calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, (P) * wb, &sg)
+#define RS(P) (calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, (P) * gb, &sg) + \
+	       (rg.size > 1 ? calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, (P) * gb / S, &rg) : 0))
+	for (int j = 0; j < k.nkinds && j < CALC_MAX_KINDS; j++) {
+		out->fsdp_ag[j] = AG(k.kind_params[j]);
+		out->fsdp_rs[j] = RS(k.kind_params[j]);
+	}
+	out->fsdp_ag_first = AG(k.first_params);
+	out->fsdp_rs_first = RS(k.first_params);
+	out->fsdp_ag_last = AG(k.last_norm + k.last_head);
+	out->fsdp_rs_last = RS(k.last_norm + k.last_head);
+#undef AG
+#undef RS
+	out->fsdp = 1;
+	out->fsdp_gathers = pp > 1 ? 1 : (double)m * (plan->reshard_after_forward ? 2 : 1);
+	out->fsdp_reduces = pp > 1 || plan->no_sync ? 1 : m;
+	/* the stage with the most parameters sets the step's traffic */
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		struct calc_stage_layers sl;
+		double ag = 0, rs = 0, u = 0;
+		calc_stage_layers(plan, i, &sl);
+		for (int j = 0; j < k.nkinds && j < CALC_MAX_KINDS; j++) {
+			ag += sl.count[j] * out->fsdp_ag[j];
+			rs += sl.count[j] * out->fsdp_rs[j];
+			u += sl.count[j];
+		}
+		if (sl.embedding)
+			ag += out->fsdp_ag_first, rs += out->fsdp_rs_first, u++;
+		if (sl.head)
+			ag += out->fsdp_ag_last, rs += out->fsdp_rs_last, u++;
+		if (calc_memory_terms_stage_params(&k, &sl) > wparams || i == 0) {
+			wparams = calc_memory_terms_stage_params(&k, &sl);
+			unit_ag = ag;
+			unit_rs = rs;
+			units = u;
+		}
+	}
+	x->collective = S < n ? "HSDP per-layer all-gathers + reduce-scatters + replica all-reduces"
+	                      : "per-layer all-gathers + reduce-scatters";
+	x->count = units * (out->fsdp_gathers + out->fsdp_reduces * (S < n ? 2 : 1));
+	x->bytes = calc_coll_factor(CALC_COLL_ALLGATHER, S) * wparams * (out->fsdp_gathers * wb + out->fsdp_reduces * gb) +
+	           (S < n ? out->fsdp_reduces * calc_coll_factor(CALC_COLL_ALLREDUCE, rg.size) * wparams * gb / S : 0);
+	x->net_bytes = out->fsdp_gathers * calc_coll_net_bytes(CALC_COLL_ALLGATHER, wparams * wb, &sg) +
+	               out->fsdp_reduces * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, wparams * gb, &sg) +
+	               (S < n ? out->fsdp_reduces * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, wparams * gb / S, &rg) : 0);
+	x->time = out->fsdp_gathers * unit_ag + out->fsdp_reduces * unit_rs;
+}
+
 static int head_dim(const struct calc_model *m)
 {
 	return m->head_dim > 0 ? m->head_dim : m->heads > 0 ? m->hidden / m->heads : m->hidden;
@@ -368,20 +490,24 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	 * are reduce-scattered into the shard before the next micro-batch accumulates:
 	 * m reduce-scatters per step instead of one (DeepSpeed refuses ZeRO >= 2 with
 	 * pipeline parallelism for this reason).  Gradients travel at the recipe's gradient
-	 * precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2). */
+	 * precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2) unless
+	 * efficiency.grad_reduce names another.  With parallel.fsdp the collectives run per
+	 * FSDP unit (fsdp_units below). */
 	x = &out->dim[CALC_DIM_DP];
 	out->grad_params = grad_params(plan) * calc_pipeline_param_copies(plan);
-	if (x->group.size > 1) {
+	if (x->group.size > 1 && plan->fsdp)
+		fsdp_units(plan, m, x, out);
+	else if (x->group.size > 1) {
 		const struct calc_recipe *r = plan->recipe;
-		double gb = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 2, wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
-		double G = out->grad_params * (gb > 0 ? gb : 2), W = out->grad_params * (wb > 0 ? wb : 2);
+		double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		double G = out->grad_params * gb, W = out->grad_params * (wb > 0 ? wb : 2);
 		int n = x->group.size;
 		if (plan->zero == 0) {
 			x->collective = "all-reduce";
 			x->count = 1;
 			x->bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, n) * G;
 			x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
-			x->time = calc_coll_time(CALC_COLL_ALLREDUCE, G, &x->group, &l);
+			x->time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G, &x->group);
 		} else {
 			double ag = plan->zero >= 3 ? 2.0 * m : 1, rs = plan->zero >= 2 ? m : 1;
 			x->collective = plan->zero >= 3   ? "m reduce-scatters + 2m all-gathers"
@@ -391,8 +517,8 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (rs * G + ag * W);
 			x->net_bytes = rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
 			               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
-			x->time = rs * calc_coll_time(CALC_COLL_REDUCESCATTER, G, &x->group, &l) +
-			          ag * calc_coll_time(CALC_COLL_ALLGATHER, W, &x->group, &l);
+			x->time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G, &x->group) +
+			          ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W, &x->group);
 		}
 	} else
 		x->collective = "-";

@@ -101,6 +101,15 @@ struct calc_comm {
 	double cp_layer_b;    /* CP dK/dV reduce-scatter (+ recompute all-gather) [s] */
 	double p2p;           /* one activation send between adjacent stages [s] */
 	double grad_params;   /* parameters whose gradients one GPU reduces (worst stage) */
+	/* FSDP (parallel.fsdp): the DP collectives of one FSDP unit -- one transformer layer,
+	 * the embedding, the final norm with the LM head -- before any overlap */
+	int fsdp;                       /* 1: the fields below hold the DP collectives */
+	double fsdp_ag[CALC_MAX_KINDS]; /* all-gather of one layer of each kind's parameters [s] */
+	double fsdp_rs[CALC_MAX_KINDS]; /* reduce-scatter of its gradients (+ HSDP all-reduce) [s] */
+	double fsdp_ag_first, fsdp_rs_first; /* the embedding unit of stage 0 [s] */
+	double fsdp_ag_last, fsdp_rs_last;   /* the final norm + LM head unit of the last stage [s] */
+	double fsdp_gathers;            /* all-gathers of each unit per step */
+	double fsdp_reduces;            /* gradient reductions of each unit per step */
 	double bytes_total;   /* all dimensions [bytes] */
 	double net_bytes_total; /* [bytes] */
 };
@@ -112,5 +121,15 @@ struct calc_comm {
  * assumed valid; a zero degree is treated as 1).
  */
 int calc_comm(const struct calc_plan *plan, struct calc_comm *out);
+/*
+ * Time [s] of one DP collective 'k' of 'bytes' over 'g' as the plan's DP collectives
+ * run: calc_coll_time on links scaled by efficiency.dp_bandwidth, or with
+ * efficiency.dp_algorithm = flat one ring over all ranks on the network tier when 'g'
+ * spans nodes.  Pure arithmetic.
+ */
+double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double bytes, const struct calc_group *g);
+/* Bytes per parameter the DP gradient reduction moves: efficiency.grad_reduce, or the
+ * recipe's gradient bytes (2 when the recipe holds none). */
+double calc_comm_grad_bytes(const struct calc_plan *plan);
 
 #endif

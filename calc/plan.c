@@ -52,6 +52,8 @@ static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 /* in the order of enum calc_split (calc_split_name in model.c names the same) */
+static const char *const grad_reduce_names[] = {"recipe", "bf16", "fp32", NULL};
+static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
@@ -110,6 +112,11 @@ static const struct key keys[] = {
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
 	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
+	{"parallel", "fsdp", K_BOOL, 0, P(fsdp), 0, 1, NULL, "bool", "ZeRO-3 as FSDP runs it, per layer (sets zero = 3)"},
+	{"parallel", "hsdp", K_INT, 0, P(fsdp_shard), 0, 1e7, NULL, "int", "HSDP shard group size (0 = all DP x CP ranks: plain FSDP)"},
+	{"parallel", "reshard_after_forward", K_BOOL, 0, P(reshard_after_forward), 0, 1, NULL, "bool", "FSDP frees a gathered layer after its forward"},
+	{"parallel", "fsdp_prefetch", K_INT, 0, P(fsdp_prefetch), 0, 64, NULL, "int", "FSDP layers gathered ahead (0 = no prefetch)"},
+	{"parallel", "no_sync", K_BOOL, 0, P(no_sync), 0, 1, NULL, "bool", "FSDP reduces gradients once per step, not per micro-batch"},
 	{"parallel", "post_validation", K_BOOL, 0, P(post_validation), 0, 1, NULL, "bool", "ZB-H2 without a flush between steps (Qi et al. 2024 §4; default no)"},
 
 	{"overhead", "cuda_context", K_NUM, CALC_U_BYTES, P(cuda_context), 0, 1e12, NULL, "bytes", "CUDA context, kernels and library modules per GPU"},
@@ -121,6 +128,10 @@ static const struct key keys[] = {
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
+	{"efficiency", "stack", K_PRESET, 0, 0, 0, 0, NULL, "preset", "software stack preset: megatron-core, nemo, torchtitan, fsdp1, deepspeed-zero3"},
+	{"efficiency", "dp_bandwidth", K_NUM, CALC_U_FRACTION, P(dp_bw_eff), 0.01, 1, NULL, "fraction", "achieved share of the modelled bandwidth in DP collectives"},
+	{"efficiency", "dp_algorithm", K_ENUM, 0, P(dp_flat), 0, 0, dp_algo_names, "enum", "DP collectives: hierarchical, or one flat ring over the network"},
+	{"efficiency", "grad_reduce", K_ENUM, 0, P(grad_reduce), 0, 0, grad_reduce_names, "enum", "dtype of the DP gradient reduction (recipe: its gradients')"},
 	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
 	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
 
@@ -476,6 +487,9 @@ static void list_presets(char *buf, size_t n, int which, struct calc_suggest *s)
 		} else if (which == 2) {
 			const struct calc_cluster_preset *c = calc_preset_cluster_at(i);
 			name = c ? c->name : NULL;
+		} else if (which == 4) {
+			const struct calc_stack *st = calc_stack_at(i);
+			name = st ? st->name : NULL;
 		} else {
 			const struct calc_recipe *r = calc_recipe_at(i);
 			name = r ? r->name : NULL;
@@ -701,6 +715,17 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			apply_gpu(p, g);
 			return 0;
 		}
+		if (!strcmp(k->name, "stack")) {
+			const struct calc_stack *st = calc_stack_find(v);
+			if (!st) {
+				calc_suggest_init(&sg, v);
+				list_presets(list, sizeof list, 4, &sg);
+				return calc_error(d, e->file, e->line, "efficiency.stack = %s is not a stack preset (allowed: %s)%s", v,
+				                  list, calc_suggest_text(&sg, dym, sizeof dym));
+			}
+			p->stack = st;
+			return 0;
+		}
 		if (!strcmp(k->name, "recipe")) {
 			const struct calc_recipe *r = calc_recipe_find(v);
 			if (!r) {
@@ -722,6 +747,35 @@ static int is_phase0(int k)
 	return keys[k].type == K_PRESET && strcmp(keys[k].name, "recipe");
 }
 
+/* A stack's knobs (stacks.c) on every key the plan file and the overrides left unset:
+ * they replace the built-in defaults, never what the user wrote. */
+static int apply_stack(struct calc_plan *p, struct calc_diag *d)
+{
+	int rc = 0;
+	if (!p->stack)
+		return 0;
+	for (int i = 0; i < 12 && p->stack->knobs[i]; i++) {
+		const char *kv = p->stack->knobs[i], *eq = strchr(kv, '=');
+		char sec[32], name[64];
+		const char *dot = strchr(kv, '.');
+		struct entry e;
+		if (!eq || !dot || dot > eq)
+			continue;
+		snprintf(sec, sizeof sec, "%.*s", (int)(dot - kv), kv);
+		snprintf(name, sizeof name, "%.*s", (int)(eq - dot - 1), dot + 1);
+		e.key = key_index(sec, name);
+		if (e.key < 0 || p->key_src[e.key] > 0)
+			continue;
+		snprintf(e.value, sizeof e.value, "%s", eq + 1);
+		e.file = "efficiency.stack";
+		e.line = 0;
+		e.src = 0;
+		if (apply(p, &e, d) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
 /* Apply entries: presets first (in order), then everything else. */
 static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_diag *d)
 {
@@ -736,6 +790,8 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 			p->key_line[e->key] = (unsigned short)(e->line > 65535 ? 65535 : e->line);
 			p->key_src[e->key] = e->src;
 		}
+	if (apply_stack(p, d) < 0)
+		rc = -1;
 	return rc;
 }
 
@@ -761,6 +817,9 @@ static void derive(struct calc_plan *p)
 		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
 		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
 	}
+	/* FSDP's FULL_SHARD is ZeRO-3: weights, gradients and optimizer states sharded */
+	if (p->fsdp)
+		p->zero = 3;
 	/* the split rule fills the stages; a split it refuses (validation says why) is
 	 * filled remainder-first so that no stage is left undefined */
 	if (!p->uneven_stages && p->pp > 0 &&
@@ -856,6 +915,12 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		    m->kv_heads, (divisors(m->kv_heads, dv, sizeof dv), dv));
 	if (p->tp > 0 && m->ffn_hidden > 0 && m->ffn_hidden % p->tp)
 		ERR("parallel", "tp", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
+	if (p->fsdp_shard > 0 && p->dp > 0 && ((long long)p->dp * (p->cp > 0 ? p->cp : 1)) % p->fsdp_shard)
+		ERR("parallel", "hsdp", "parallel.hsdp = %d does not divide the DP x CP ranks = %lld (allowed: %s)",
+		    p->fsdp_shard, (long long)p->dp * (p->cp > 0 ? p->cp : 1),
+		    (divisors(p->dp * (p->cp > 0 ? p->cp : 1), dv, sizeof dv), dv));
+	if (p->fsdp_shard > 0 && !p->fsdp)
+		ERR("parallel", "hsdp", "parallel.hsdp = %d needs parallel.fsdp = yes", p->fsdp_shard);
 	if (p->pp > m->layers && m->layers > 0)
 		ERR("parallel", "pp", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
@@ -1006,6 +1071,9 @@ static void plan_reset(struct calc_plan *p)
 	p->attn_eff = 0.50;
 	p->dp_overlap = 0.8;
 	p->tp_overlap = 0.0;
+	p->dp_bw_eff = 1;            /* the links as calc_comm_links models them */
+	p->reshard_after_forward = 1; /* FSDP FULL_SHARD and FSDP2 fully_shard defaults */
+	p->fsdp_prefetch = 1;        /* FSDP backward_prefetch / FSDP2: one layer ahead */
 	p->optimizer_time = -1;
 	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's
 	 * convention, which charges 3 attention cores for selective recomputation and for
@@ -1076,6 +1144,7 @@ int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, co
 		plan->key_src[e.key] = 2;
 	}
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
+	apply_stack(plan, d);
 	if (d->nerrors > before)
 		return -1;
 	/* a changed GPU count or degree re-derives dp when it was derived */

@@ -372,6 +372,85 @@ static double closed_bubble(const struct calc_plan *plan, const struct calc_step
 	return cf.bubble + 2.0 * (p - 1) * st->comm.p2p;
 }
 
+/*
+ * Exposed FSDP collectives of the critical GPU in one step [s] (parallel.fsdp; the
+ * per-unit collectives come from comm.c).  Overlap is bounded layer by layer, not by
+ * the step: with a prefetch depth of one or more the all-gather of the next unit runs
+ * behind the compute of this one (FSDP forward and backward prefetch, Zhao et al. 2023
+ * §3.3.3), so a unit exposes max(0, C - ov W) with W its own compute (TP/CP collectives
+ * included) and ov = efficiency.dp_overlap, the share of it a collective can run under
+ * (kernels and NCCL contend for SMs and memory bandwidth); the first gather of a pass and the last reduction hide behind nothing.
+ * Without prefetch every collective is exposed.  Forward: C = the all-gather, in the
+ * micro-batches that gather.  Backward: C = all-gather (reshard_after_forward) plus
+ * reduce-scatter (in the micro-batches that reduce), W = B + W + recomputation.
+ * Micro-batches: without PP every one gathers (reduce-scatters too, unless no_sync:
+ * then the last); with PP (a stage keeps its parameters gathered) the first gathers,
+ * the last reduces.  Per-unit collectives share the network, so the prefetch depth
+ * beyond one does not shorten a steady state of equal units (derived).
+ */
+static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step *st)
+{
+	const struct calc_comm *c = &st->comm;
+	struct calc_stage_layers sl;
+	struct ends e;
+	int m = calc_plan_microbatches(plan), pp = plan->pp > 0 ? plan->pp : 1, nk = calc_model_nkinds(&plan->model);
+	int pre = plan->fsdp_prefetch > 0, rsh = plan->reshard_after_forward;
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, total = 0;
+
+	if (m < 1)
+		m = 1;
+	calc_stage_layers(plan, st->critical, &sl);
+	end_times(plan, &e);
+	/* three classes of micro-batch: the first, the last, the m - 2 between */
+	for (int cls = 0; cls < 3; cls++) {
+		int first = cls == 0 || m == 1, last = cls == 1 || m == 1;
+		double times = cls == 2 ? m - 2 : 1, ef = 0, eb = 0, fill_f = 0, fill_b = 0;
+		int gf = pp > 1 ? first : 1, gb = pp > 1 ? 0 : rsh;
+		int rd = pp > 1 || plan->no_sync ? last : 1;
+		if (times <= 0 || (cls == 1 && m == 1))
+			continue;
+		for (int k = -2; k < nk; k++) {
+			double n, ag, rs, wf, wb, cf, cb;
+			if (k == -2) { /* the embedding unit */
+				if (!sl.embedding)
+					continue;
+				n = 1, ag = c->fsdp_ag_first, rs = c->fsdp_rs_first;
+				wf = e.first_f, wb = e.first_b + e.first_w;
+			} else if (k == -1) { /* final norm + LM head */
+				if (!sl.head)
+					continue;
+				n = 1, ag = c->fsdp_ag_last, rs = c->fsdp_rs_last;
+				wf = e.last_f, wb = e.last_b + e.last_w;
+			} else {
+				const struct calc_layer_time *lt = &st->kind_layer[k];
+				if (!sl.count[k])
+					continue;
+				n = sl.count[k], ag = c->fsdp_ag[k], rs = c->fsdp_rs[k];
+				wf = lt->f + lt->comm_f;
+				wb = lt->b + lt->w + lt->recompute + lt->comm_b;
+			}
+			cf = gf ? ag : 0;
+			cb = (gb ? ag : 0) + (rd ? rs : 0);
+			wf *= ov; /* the share of a unit's compute a collective can run under */
+			wb *= ov;
+			if (!pre) {
+				ef += n * cf;
+				eb += n * cb;
+				continue;
+			}
+			ef += n * (cf > wf ? cf - wf : 0);
+			eb += n * (cb > wb ? cb - wb : 0);
+			/* the first unit's gather and the last unit's reduction have no neighbour */
+			if (cf > fill_f)
+				fill_f = cf < wf ? cf : wf;
+			if (cb > fill_b)
+				fill_b = cb < wb ? cb : wb;
+		}
+		total += times * (ef + eb + fill_f + fill_b);
+	}
+	return total;
+}
+
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
 static void finish(const struct calc_plan *plan, struct calc_step *st)
 {
@@ -393,7 +472,7 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	 * also gathers the weights behind every forward. */
 	window = (plan->zero >= 2 ? m : 1) * (st->tb + st->tw) + (plan->zero >= 3 ? m : 1) * st->tf;
 	hid = ov * dp->time < window ? ov * dp->time : window;
-	st->dp_exposed = dp->time - hid;
+	st->dp_exposed = st->comm.fsdp ? fsdp_exposed(plan, st) : dp->time - hid;
 
 	/* Optimizer: one pass over the states the rank updates -- read and write master
 	 * weights and moments, read gradients, write weights -- at HBM bandwidth; ZeRO >= 1
@@ -405,6 +484,8 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 		                     calc_recipe_bytes(r, CALC_T_GRAD) + calc_recipe_bytes(r, CALC_T_WEIGHT)
 		               : 2 * 12 + 4 + 2;
 		double shard = plan->zero >= 1 ? dp->group.size : 1;
+		if (plan->fsdp && plan->fsdp_shard > 0 && plan->fsdp_shard < shard)
+			shard = plan->fsdp_shard; /* HSDP: the states are sharded over one shard group */
 		st->optimizer = st->comm.grad_params * per / shard / hbm;
 	}
 	st->time = st->makespan + st->dp_exposed + st->optimizer;

@@ -119,6 +119,8 @@ struct calc_validation {
 	int within;      /* rows within 15% */
 	double mean_abs; /* mean |predicted / published - 1| */
 	double max_abs;  /* largest |predicted / published - 1| */
+	int heldout;     /* rows held out of their stack preset's calibration */
+	double heldout_mean_abs; /* mean |error| over those rows (0 when none) */
 };
 /* Run every validation row, with 'sets' applied after each row's own settings; fill
  * 'out' (may be NULL) with one row per run and 'sum' (may be NULL).  Returns 0 or -1. */

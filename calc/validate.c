@@ -6,7 +6,8 @@
  * the hardware FLOPs of full recomputation), Korthikanti et al. 2022 Table 5
  * (iteration time with full recomputation and with selective recomputation + sequence
  * parallelism) and its 530B run on 2,240 GPUs (§6.3), Llama 3 (Llama Team 2024) Table 4
- * and Llama 2 (Touvron et al. 2023) Table 2.  Every row starts from the built-in
+ * and Llama 2 (Touvron et al. 2023) Table 2, and the DeepSpeed ZeRO-3 rows of Narayanan
+ * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3).  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
  * recomputation.  What the papers do not state is fixed once for all rows: micro-batch
@@ -43,43 +44,59 @@ struct vrow {
 	int cp, seq, layers;
 	const char *cluster;
 	double tokens;       /* run budget for M_GPUH [tokens] */
+	const char *stack;   /* efficiency.stack of the row (NULL: the defaults, Megatron) */
+	int fits;            /* 1: the row calibrated its stack's preset; 0: held out */
 };
 
 static const struct vrow rows[] = {
 	/* Narayanan et al. 2021 Table 1: TFLOP/s per GPU */
-	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0},
-	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0},
+	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1},
 	/* Korthikanti et al. 2022 Table 5: iteration time [s] (models of Table 3) */
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 1},
 	/* Korthikanti §6.3: the 530B run scaled to 8-way DP (2,240 GPUs) */
-	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0},
+	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 1},
 	/* Llama Team 2024 (Llama 3) Table 4: Llama 3 405B on H100 (DGX-class nodes, one
 	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
 	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
 	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
 	 * moves by < 1%). */
-	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0},
+	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1},
 	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
 	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
 	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
-	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12},
+	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 1},
+	/* Narayanan et al. 2021 Table 2 (§5.2), "ZeRO-3 without model parallelism": DeepSpeed
+	 * ZeRO-3 on Selene at a fixed global batch, achieved TFLOP/s per GPU counted as
+	 * Table 1 (Eq. 3).  The 530B run on 640 GPUs needed a larger batch, 2,560 (the
+	 * table's asterisk).  Not stated, assumed: full recomputation (activation
+	 * checkpointing, as Table 1 counts it), FP16 mixed-precision Adam, one FSDP unit per
+	 * layer.  The 175B runs on 384 and 1,536 GPUs calibrated efficiency.dp_bandwidth
+	 * and efficiency.dp_overlap of the deepspeed-zero3 stack; the other four are held
+	 * out. */
+	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1},
+	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
+	{"NAR21 T2", "gpt3-175b", 1536, 1, 1, 1536, 1, "full", M_HWTF, 44, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1},
+	{"NAR21 T2", "nar21-529.6b", 640, 1, 1, 2560, 4, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
+	{"NAR21 T2", "nar21-529.6b", 1120, 1, 1, 2240, 2, "full", M_HWTF, 98, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
+	{"NAR21 T2", "nar21-529.6b", 2240, 1, 1, 2240, 1, "full", M_HWTF, 48, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -134,10 +151,12 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	SET("parallel.vpp=%d", *v);
 	SET("parallel.zero=%d", flash ? 1 : 0);
 	SET("training.flash_attention=%s", flash ? "yes" : "no");
-	if (!flash)
+	if (!flash && !r->stack)
 		SET("efficiency.dp_overlap=0");
 	if (!flash)
 		SET("efficiency.hfu_count=kor22-eq8");
+	if (r->stack) /* what the row's paper does not state comes from its stack */
+		SET("efficiency.stack=%s", r->stack);
 #undef SET
 	for (int i = 0; i < nextra; i++)
 		sets[n++] = extra[i];
@@ -153,12 +172,15 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	struct calc_step *st = xmalloc(sizeof *st);
 	struct calc_table tt, *tp = out ? out : &tt;
 	struct calc_table *t = tp;
+	int cstk, cfit, nheld = 0;
+	double sumheld = 0;
 	int cs, cm, cg, ctp, ccp, cpp, cdp, cv, cmode, cmet, cpub, cpred, cerr, cmfu, chfu, miss = 0;
 	double sumabs = 0, maxabs = 0;
 
-	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Table 1, Korthikanti 2022 Table 5, "
-	                             "Llama 3 Table 4, Llama 2 Table 2");
+	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Tables 1 and 2, Korthikanti 2022 "
+	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2");
 	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
+	cstk = calc_table_col(t, "stack", "", CALC_D_TEXT, 0);
 	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
 	cg = calc_table_col(t, "GPUs", "1", CALC_D_INT, 0);
 	ctp = calc_table_col(t, "TP", "1", CALC_D_INT, 0);
@@ -173,6 +195,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	cerr = calc_table_col(t, "error", "1", CALC_D_PCT, 1);
 	cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
 	chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
+	cfit = calc_table_col(t, "role", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < NROWS; i++) {
 		const struct vrow *r = &rows[i];
 		int v = 1, row;
@@ -190,8 +213,13 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		if (fabs(err) > maxabs)
 			maxabs = fabs(err);
 		miss += fabs(err) > 0.15;
+		if (!r->fits) {
+			nheld++;
+			sumheld += fabs(err);
+		}
 		row = calc_table_row(t);
 		calc_table_str(t, row, cs, r->source);
+		calc_table_str(t, row, cstk, r->stack ? r->stack : "megatron");
 		calc_table_str(t, row, cm, r->model);
 		calc_table_num(t, row, cg, r->gpus);
 		calc_table_num(t, row, ctp, r->tp);
@@ -211,8 +239,10 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, cerr, err);
 		calc_table_num(t, row, cmfu, st->mfu);
 		calc_table_num(t, row, chfu, st->hfu);
+		calc_table_str(t, row, cfit, r->fits ? "calibrates" : "held out");
 	}
-	calc_table_note(t, "Error = predicted / published - 1.  NAR21, KOR22 and Llama 2 on A100 80 GB (312 TFLOP/s "
+	calc_table_note(t, "Error = predicted / published - 1.  Role: a row that calibrated its stack's preset (the "
+	                    "Megatron rows set the GPU presets' efficiencies), or one held out of it.  NAR21, KOR22 and Llama 2 on A100 80 GB (312 TFLOP/s "
 	                    "dense BF16), Llama 3 on H100 SXM (989); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
 	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
 	                    "GPU-hours include what the paper's total includes (restarts, evaluation), the model only "
@@ -222,6 +252,8 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		sum->within = NROWS - miss;
 		sum->mean_abs = sumabs / NROWS;
 		sum->max_abs = maxabs;
+		sum->heldout = nheld;
+		sum->heldout_mean_abs = nheld ? sumheld / nheld : 0;
 	}
 	if (!out)
 		calc_table_free(t);
@@ -273,6 +305,8 @@ QV(q_rows, s.rows)
 QV(q_within, s.within)
 QV(q_mean, s.mean_abs)
 QV(q_max, s.max_abs)
+QV(q_held, s.heldout)
+QV(q_held_mean, s.heldout_mean_abs)
 
 static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
@@ -284,6 +318,8 @@ const struct calc_quantity calc_q_validate[] = {
 	{"validation.within_15", "1", "validation rows within 15% of the published value", q_within},
 	{"validation.mean_abs_error", "1", "mean |predicted / published - 1| over the validation rows", q_mean},
 	{"validation.max_abs_error", "1", "largest |predicted / published - 1| over the validation rows", q_max},
+	{"validation.heldout_rows", "1", "validation rows held out of their stack preset's calibration", q_held},
+	{"validation.heldout_mean_abs_error", "1", "mean |predicted / published - 1| over the held-out rows", q_held_mean},
 	{NULL, NULL, NULL, NULL},
 };
 const struct calc_tabledef calc_t_validate[] = {

@@ -316,6 +316,73 @@ static void test_a100_busbw(void **state)
 	assert_near(c->intra_busbw / c->intra_bw, h->intra_busbw / h->intra_bw, 1e-12);
 }
 
+/* FSDP (parallel.fsdp): one all-gather per layer, by hand.  RMSNorm layer of h = 1024,
+ * f = 4096, no biases: 4h^2 + 2hf + 2h = 12,584,960 parameters, 2 bytes each (BF16
+ * weights of the megatron recipe).  A flat ring over 16 ranks on the network at
+ * 10 GB/s x dp_bandwidth 0.5, no latency: 15/16 * 25,169,920 B / 5e9 B/s. */
+static const char *const fsdp_sets[] = {
+	"model.layers=2", "model.hidden=1024", "model.heads=8", "model.kv_heads=8", "model.ffn_hidden=4096",
+	"model.vocab=1024", "model.mlp=gelu", "model.norm=rmsnorm", "model.bias=no", "model.tied_embeddings=yes",
+	"model.dropout=no", "model.max_pos=0", "cluster.nodes=2", "cluster.gpus_per_node=8", "parallel.tp=1",
+	"parallel.pp=1", "parallel.cp=1", "parallel.dp=16", "parallel.vpp=1", "parallel.schedule=1f1b",
+	"training.global_batch=32", "training.micro_batch=1", "cluster.inter_node_bw=10e9",
+	"cluster.inter_node_eff=1", "cluster.inter_node_latency=0", "cluster.intra_node_latency=0",
+	"efficiency.dp_bandwidth=0.5", "efficiency.dp_algorithm=flat", "efficiency.grad_reduce=bf16",
+	"parallel.fsdp=yes",
+};
+#define NFSDP (int)(sizeof fsdp_sets / sizeof fsdp_sets[0])
+
+static void test_fsdp_per_layer(void **state)
+{
+	struct calc_plan p;
+	struct calc_comm c;
+	const char *sets[NFSDP + 1];
+	(void)state;
+	for (int i = 0; i < NFSDP; i++)
+		sets[i] = fsdp_sets[i];
+	load_plan(&p, sets, NFSDP);
+	assert_int_equal(p.zero, 3); /* FSDP full shard is ZeRO-3 */
+	calc_comm(&p, &c);
+	assert_int_equal(c.fsdp, 1);
+	assert_near(c.fsdp_ag[0], 15.0 / 16 * 25169920 / 5e9, 1e-9);
+	assert_near(c.fsdp_rs[0], 15.0 / 16 * 25169920 / 5e9, 1e-9); /* BF16 gradients, same size */
+	/* m = 32 / 16 = 2 micro-batches: gather in forward and again in backward each */
+	assert_near(c.fsdp_gathers, 4, 0);
+	assert_near(c.fsdp_reduces, 2, 0);
+	sets[NFSDP] = "parallel.no_sync=yes";
+	load_plan(&p, sets, NFSDP + 1);
+	calc_comm(&p, &c);
+	assert_near(c.fsdp_reduces, 1, 0);
+	sets[NFSDP] = "parallel.reshard_after_forward=no";
+	load_plan(&p, sets, NFSDP + 1);
+	calc_comm(&p, &c);
+	assert_near(c.fsdp_gathers, 2, 0);
+}
+
+/* Without prefetch nothing overlaps: the exposed DP time is every collective (a second
+ * method: the sum comm.c reports); with prefetch it is less, and never negative. */
+static void test_fsdp_exposure(void **state)
+{
+	struct calc_plan p;
+	struct calc_step st;
+	struct calc_diag d = {0};
+	const char *sets[NFSDP + 1];
+	double serial;
+	(void)state;
+	for (int i = 0; i < NFSDP; i++)
+		sets[i] = fsdp_sets[i];
+	sets[NFSDP] = "parallel.fsdp_prefetch=0";
+	load_plan(&p, sets, NFSDP + 1);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_near(st.dp_exposed, st.comm.dim[CALC_DIM_DP].time, 1e-12);
+	serial = st.dp_exposed;
+	load_plan(&p, sets, NFSDP);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.dp_exposed < serial);
+	assert_true(st.dp_exposed >= 0);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
 		cmocka_unit_test(test_a100_busbw),
+		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,60 @@
+/*
+ * stacks.c -- software-stack presets (efficiency.stack): the named conventions of a
+ * training framework, as plan keys.
+ *
+ * One set of values per stack; a plan (or a validation row) sets only what its paper or
+ * log states and takes the rest from its stack.  A stack's knobs apply to every key the
+ * plan file and the overrides leave unset (plan.c apply_stack).  Sources:
+ *   megatron-core     Megatron-Core with Transformer Engine: the built-in defaults
+ *                     (distributed optimizer, FP32 main gradients; Megatron-LM docs).
+ *   deepspeed-zero3   DeepSpeed ZeRO-3 as Narayanan et al. 2021 §5.2 ran it against
+ *                     PTD-P (Rajbhandari et al. 2020 §5.3): FP16 mixed-precision Adam
+ *                     (2 + 2 + 12 bytes), per-module parameter gathers, FP16 gradient
+ *                     reduce-scatter.  Its collectives: one flat ring over the ranks;
+ *                     dp_bandwidth 0.85 and dp_overlap 0.6 fitted to two of the six
+ *                     rows of Narayanan 2021 Table 2 (175B on 384 and on 1,536 GPUs),
+ *                     the other four held out (calc/validate.c).
+ *   fsdp1             PyTorch FSDP FULL_SHARD (Zhao et al. 2023 §3-4): one unit per
+ *                     layer, BACKWARD_PRE prefetch, BF16 MixedPrecision with BF16
+ *                     gradient reduction.
+ *   torchtitan        torchtitan with FSDP2 (Liang et al. 2024 §3.1): per-layer
+ *                     fully_shard, reshard_after_forward, FP32 gradient reduction
+ *                     (mixed_precision_reduce = float32); with PP a stage keeps its
+ *                     parameters gathered (comm.c).
+ *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
+ *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
+ *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes.
+ */
+#include "calc.h"
+
+#include <string.h>
+
+static const struct calc_stack stacks[] = {
+	{"megatron-core", "Megatron-Core + Transformer Engine (the defaults)",
+	 "Megatron-LM docs: distributed optimizer, FP32 main grads", {NULL}},
+	{"deepspeed-zero3", "DeepSpeed ZeRO-3 as run in 2021 (no model parallelism)",
+	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2",
+	 {"parallel.fsdp=yes", "training.recipe=zero-paper", "efficiency.dp_algorithm=flat",
+	  "efficiency.dp_bandwidth=0.85", "efficiency.dp_overlap=0.6", NULL}},
+	{"fsdp1", "PyTorch FSDP FULL_SHARD, BF16 mixed precision",
+	 "Zhao et al. 2023 (PyTorch FSDP) §3-4", {"parallel.fsdp=yes", "efficiency.grad_reduce=bf16", NULL}},
+	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
+	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "efficiency.grad_reduce=fp32", NULL}},
+	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
+	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16",
+	 {"training.recipe=zero-paper", "efficiency.grad_reduce=bf16", NULL}},
+};
+#define NSTACKS (int)(sizeof stacks / sizeof stacks[0])
+
+const struct calc_stack *calc_stack_at(int i)
+{
+	return i >= 0 && i < NSTACKS ? &stacks[i] : NULL;
+}
+
+const struct calc_stack *calc_stack_find(const char *name)
+{
+	for (int i = 0; i < NSTACKS; i++)
+		if (!strcmp(stacks[i].name, name))
+			return &stacks[i];
+	return NULL;
+}
