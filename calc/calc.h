@@ -188,6 +188,14 @@ struct calc_params {
 };
 void calc_model_params(const struct calc_model *m, struct calc_params *out);
 
+/* 1 when 'm' has layers of more than one kind or of a kind other than the default dense
+ * one: an explicit sequence, or MoE layers by the MoE rule (then per-stage layer counts
+ * go by kind). */
+int calc_model_has_kinds(const struct calc_model *m);
+/* 1 when layer 'i' (0-based) is an MoE layer by the MoE rule (struct calc_moe). */
+int calc_model_layer_is_moe(const struct calc_model *m, int i);
+/* Layers of each kind of the whole model into count[0 .. CALC_MAX_KINDS-1]. */
+void calc_model_kind_counts(const struct calc_model *m, int *count);
 /* Kinds of layer in 'm': nkinds, or 1 for a model without kinds. */
 int calc_model_nkinds(const struct calc_model *m);
 /* Kind 'k' of 'm' (for a model without kinds, k = 0: dense, model.ffn_hidden). */
