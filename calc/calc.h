@@ -20,7 +20,7 @@
 #define CALC_MAX_STAGES 256 /* pipeline stages (pp * vpp chunks is bounded separately) */
 #define CALC_NAME_MAX 64
 #define CALC_PATH_MAX 512
-#define CALC_PLAN_NKEYS 96 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 128 /* upper bound of the plan keys (plan.c) */
 
 #include "diag.h"
 
@@ -424,6 +424,9 @@ struct calc_plan {
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
+	double grouped_gemm;   /* throughput of the grouped per-expert GEMMs / efficiency.gemm [0..1] */
+	double ep_overlap;     /* share of the EP all-to-all hidden behind compute [0..1] (DualPipe
+	                          overlaps one micro-batch's all-to-all with another's compute) */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 
