@@ -572,6 +572,10 @@ struct calc_mem_terms {
 	                                          pp > 1, last stage [parameters] */
 	double bw, bwc, bg, bm, bo;            /* bytes per parameter on one GPU after ZeRO: weights,
 	                                          weight copies, gradients, master, optimizer [B] */
+	double kind_expert[CALC_MAX_KINDS];    /* routed experts of one layer of each kind on one GPU,
+	                                          / (ep etp); not in kind_params [parameters] */
+	double ebw, ebwc, ebg, ebm, ebo;       /* the same bytes for expert parameters, ZeRO over the
+	                                          expert-DP group (edp) [B] */
 	int copies;                            /* parameter copies (2 for DualPipe) */
 	double act[CALC_MAX_KINDS];            /* one layer of each kind, one micro-batch, stored [B] */
 	double act_full[CALC_MAX_KINDS];       /* the same without recomputation [B] */
@@ -590,6 +594,10 @@ void calc_memory_terms_params(const struct calc_plan *plan, const struct calc_pa
                               struct calc_mem_terms *k);
 /* Bytes per parameter by class under ZeRO 'zero' over 'shard' ranks (dp x cp). */
 void calc_memory_terms_bytes(const struct calc_recipe *r, int zero, int shard, struct calc_mem_terms *k);
+/* Expert bytes per parameter by class under ZeRO 'zero' over the 'edp' expert-DP ranks. */
+void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int edp, struct calc_mem_terms *k);
+/* Routed-expert parameters one GPU of a stage holding 'sl' holds, one copy [parameters]. */
+double calc_memory_terms_stage_experts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl);
 /* Activation terms under the plan's recompute, sp, tp, cp, micro-batch and sequence. */
 void calc_memory_terms_act(const struct calc_plan *plan, struct calc_mem_terms *k);
 /* Overheads and capacity. */
@@ -602,7 +610,8 @@ void calc_memory_terms(const struct calc_plan *plan, struct calc_mem_terms *k);
  * stage, layers and headroom-independent bookkeeping (stage, layers, capacity,
  * headroom are set too).  Pure arithmetic on 'k'.
  */
-/* Parameters one GPU of a stage holding 'sl' holds, one copy [parameters]. */
+/* Parameters one GPU of a stage holding 'sl' holds, one copy, without the routed experts
+ * (what the data-parallel group reduces) [parameters]. */
 double calc_memory_terms_stage_params(const struct calc_mem_terms *k, const struct calc_stage_layers *sl);
 double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl,
                                double inflight, struct calc_mem_stage *st);
