@@ -113,4 +113,21 @@ struct calc_comm {
  */
 int calc_comm(const struct calc_plan *plan, struct calc_comm *out);
 
+/*
+ * Expert-parallel all-to-all of one GPU per step (comm.c): per MoE layer and
+ * micro-batch a dispatch and a combine in the forward pass and again in the backward
+ * pass, over the EP group laid out etp-innermost on consecutive GPUs.  Bytes split by
+ * tier; node-limited routing (model.moe_node_limit M) sends a token to at most M
+ * remote nodes once each.
+ */
+struct calc_ep_comm {
+	double bytes;      /* all the all-to-all bytes one GPU sends per step [B] */
+	double nvl_bytes;  /* of them, to GPUs of its own node [B] */
+	double net_bytes;  /* of them, over the network [B] */
+	double time;       /* alpha-beta time per step if none overlapped [s] */
+	int per_node;      /* EP ranks inside one node */
+	int nodes;         /* nodes the EP group spans */
+};
+void calc_comm_ep(const struct calc_plan *plan, struct calc_ep_comm *out);
+
 #endif
