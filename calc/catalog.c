@@ -22,6 +22,8 @@
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
 	{                                                                                 \
 		const struct calc_plan *p = &c->plan;                                     \
+		struct calc_params pr;                                                    \
+		(void)pr;                                                                 \
 		v->num = (expr);                                                          \
 		return 0;                                                                 \
 	}
@@ -64,6 +66,13 @@ QI(q_hdim, p->model.head_dim)
 QI(q_ffn, p->model.ffn_hidden)
 QI(q_vocab, p->model.vocab)
 QS(q_model, p->model.name)
+QI(q_params, (calc_model_params(&p->model, &pr), pr.total))
+QI(q_params_active, (calc_model_params(&p->model, &pr), pr.active))
+QI(q_experts, p->model.moe.experts)
+QI(q_topk, p->model.moe.top_k)
+QI(q_ep, p->ep)
+QI(q_etp, p->etp)
+QI(q_edp, p->edp)
 QS(q_mlp, p->model.mlp == CALC_MLP_SWIGLU ? "SwiGLU" : "GeLU")
 QS(q_norm, p->model.norm == CALC_NORM_RMSNORM ? "RMSNorm" : "LayerNorm")
 QS(q_gpu, p->gpu.name)
@@ -105,6 +114,13 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"plan.recipe", "", "bytes-per-parameter recipe", q_recipe},
 	{"model.name", "", "model preset or source", q_model},
 	{"model.layers", "1", "transformer layers", q_layers},
+	{"model.params", "1", "parameters of the model, total (every expert)", q_params},
+	{"model.params_active", "1", "parameters activated per token (top-k routed experts; = total when dense)", q_params_active},
+	{"model.experts", "1", "routed experts per MoE layer (0 = dense)", q_experts},
+	{"model.top_k", "1", "routed experts per token", q_topk},
+	{"parallel.ep", "1", "expert-parallel degree", q_ep},
+	{"parallel.etp", "1", "expert tensor-parallel degree", q_etp},
+	{"parallel.edp", "1", "expert data-parallel degree tp cp dp / (ep etp)", q_edp},
 	{"model.hidden", "1", "hidden size", q_hidden},
 	{"model.heads", "1", "attention heads", q_heads},
 	{"model.kv_heads", "1", "key/value heads", q_kv},

@@ -83,7 +83,21 @@ static int q_tp_layer(struct calc_ctx *c, struct calc_value *o, struct calc_diag
 	return 0;
 }
 
+static int q_ep(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d, int what)
+{
+	struct calc_ep_comm e;
+	calc_comm_ep(&c->plan, &e);
+	v->num = what == 0 ? e.bytes : what == 1 ? e.net_bytes : e.time;
+	return 0;
+}
+static int q_ep_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 0); }
+static int q_ep_net(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 1); }
+static int q_ep_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 2); }
+
 const struct calc_quantity calc_q_comm[] = {
+	{"comm.ep.bytes", "B", "bytes one GPU sends per step in the expert all-to-all (dispatch + combine, fwd + bwd)", q_ep_bytes},
+	{"comm.ep.net_bytes", "B", "of comm.ep.bytes, what crosses the network", q_ep_net},
+	{"comm.ep.time", "s", "time of the expert all-to-all per step if none overlapped", q_ep_time},
 	{"comm.tp.bytes", "B", "bytes one GPU sends per step for tensor parallelism (NCCL bus bytes)", q_tp_bytes},
 	{"comm.cp.bytes", "B", "bytes one GPU sends per step for context parallelism (K/V exchange)", q_cp_bytes},
 	{"comm.pp.bytes", "B", "bytes one GPU of a middle stage sends per step between pipeline stages", q_pp_bytes},

@@ -216,7 +216,7 @@ static int worst_layers(const struct calc_plan *p)
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
 	if (calc_stage_layers_uniform(p))
 		return p->model.layers / pp;
-	if (p->model.seq.nruns <= 0) {
+	if (!calc_model_has_kinds(&p->model)) {
 		/* the middle stage with the most layers, or an end */
 		int h = calc_stage_layers_heaviest(p), ends[3] = {0, pp - 1, h};
 		for (int j = 0; j < 3; j++)
@@ -528,4 +528,57 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 		out->net_bytes_total += out->dim[d].net_bytes;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ expert parallelism */
+
+/*
+ * Each of the T = s b / (cp r) tokens of a GPU (r = t with sequence parallelism) goes
+ * to k experts spread uniformly over the ep ranks; its copies to the other per_node - 1
+ * ranks of the node cross NVLink, k (N - 1) / N of them (at most M with node-limited
+ * routing, DeepSeek-V3 §3.2.2: one network send per target node, forwarded over
+ * NVLink there) cross the network, N = nodes of the EP group.  The combine returns
+ * as many bytes; backward repeats both.  Element bytes: the recipe's activation size.
+ * Time per all-to-all: (ep - 1) steps of latency plus each tier's bytes over its
+ * bandwidth (calc_links).  Stage of the most MoE layers; ETP's all-gather and
+ * reduce-scatter are not counted here.
+ */
+void calc_comm_ep(const struct calc_plan *p, struct calc_ep_comm *o)
+{
+	const struct calc_moe *x = &p->model.moe;
+	struct calc_links l;
+	int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1, moe = 0, m = calc_plan_microbatches(p);
+	double e = p->recipe ? p->recipe->act_bytes : 2, r = p->sp ? p->tp : 1, k = x->top_k;
+	double T = (double)p->seq_len / (p->cp > 0 ? p->cp : 1) * p->micro_batch / r, h = p->model.hidden;
+	double nvl, net, per_layer;
+
+	memset(o, 0, sizeof *o);
+	if (x->experts <= 0 || ep <= 1)
+		return;
+	for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++) {
+		struct calc_stage_layers sl;
+		int n = 0;
+		calc_stage_layers(p, i, &sl);
+		for (int j = 0; j < calc_model_nkinds(&p->model); j++) {
+			struct calc_layer_kind kd;
+			calc_model_kind(&p->model, j, &kd);
+			if (kd.type == CALC_LAYER_MOE)
+				n += sl.count[j];
+		}
+		if (n > moe)
+			moe = n;
+	}
+	o->per_node = p->gpus_per_node / etp < ep ? p->gpus_per_node / etp : ep;
+	if (o->per_node < 1)
+		o->per_node = 1;
+	o->nodes = (ep + o->per_node - 1) / o->per_node;
+	nvl = k * (o->per_node - 1) / ep;
+	net = o->nodes > 1 ? (x->node_limit > 0 && x->node_limit < k ? x->node_limit : k) * (o->nodes - 1.0) / o->nodes : 0;
+	per_layer = 4 * T * h * e; /* dispatch + combine, forward + backward, per copy */
+	o->nvl_bytes = per_layer * nvl * moe * m;
+	o->net_bytes = per_layer * net * moe * m;
+	o->bytes = o->nvl_bytes + o->net_bytes;
+	calc_comm_links(p, &l);
+	o->time = 4.0 * moe * m * (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) +
+	          (l.intra_busbw > 0 ? o->nvl_bytes / l.intra_busbw : 0) + (l.inter_bw > 0 ? o->net_bytes / l.inter_bw : 0);
 }

@@ -132,4 +132,21 @@ double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double 
  * recipe's gradient bytes (2 when the recipe holds none). */
 double calc_comm_grad_bytes(const struct calc_plan *plan);
 
+/*
+ * Expert-parallel all-to-all of one GPU per step (comm.c): per MoE layer and
+ * micro-batch a dispatch and a combine in the forward pass and again in the backward
+ * pass, over the EP group laid out etp-innermost on consecutive GPUs.  Bytes split by
+ * tier; node-limited routing (model.moe_node_limit M) sends a token to at most M
+ * remote nodes once each.
+ */
+struct calc_ep_comm {
+	double bytes;      /* all the all-to-all bytes one GPU sends per step [B] */
+	double nvl_bytes;  /* of them, to GPUs of its own node [B] */
+	double net_bytes;  /* of them, over the network [B] */
+	double time;       /* alpha-beta time per step if none overlapped [s] */
+	int per_node;      /* EP ranks inside one node */
+	int nodes;         /* nodes the EP group spans */
+};
+void calc_comm_ep(const struct calc_plan *plan, struct calc_ep_comm *out);
+
 #endif

@@ -12,6 +12,10 @@
  * and context parallelism (sequence divided by cp).  Embedding, final norm, LM head
  * and fp32 logits terms: Korthikanti et al. 2022 §4.3.  In-flight micro-batches
  * per stage come from pipeline.c.
+ * Mixture of experts (Megatron-Core MoE "parallel folding"): routed experts are split
+ * by EP and each expert by ETP, and ZeRO shards their states over the expert-DP
+ * group edp = t cp d / (ep etp); MoE activations in moe_act below.  MLA activations
+ * take the per-head query/key width nope + rope and the value width.
  * Overheads are named plan keys ([overhead]), each with its default's reason in
  * plan.c.
  */
@@ -40,6 +44,34 @@
  * and dropout this is sbh(34 + 5as/h) at t = 1 and sbh(10 + 24/t + 5as/(ht))
  * without SP: Korthikanti et al. 2022 Eq. (1) and Table 2.
  */
+/*
+ * The MoE block of one layer for one micro-batch (sb tokens of this CP rank):
+ *   norm input and router input e*sbh/r, fp32 router logits 4*sb*E/r, top-k
+ *   probabilities (fp32) and indices (int64) 12*sb*k/r, dropout mask sbh/r;
+ *   routed tokens: each of the T = sb/r tokens of a GPU goes to k experts, and an
+ *   expert GPU receives phi k T copies on average (phi = the capacity factor, or the
+ *   dropless imbalance of the busiest expert), gathered over the etp ranks of its
+ *   expert tensor-parallel group: per copy the dispatched input e*h (fc1's input) and
+ *   the expert output e*h (the combine's input, for the gate's gradient), fc1's
+ *   output 2 f_e/etp wide and the SwiGLU product f_e/etp (GeLU: 2 f_e/etp in all);
+ *   shared experts as a dense MLP of width shared * shared_ffn over TP.
+ * Megatron-Core MoE (token dispatcher, grouped MLP) stores these tensors; the
+ * permutation buffers are the dispatched input and output counted above.
+ */
+static double moe_act(const struct calc_plan *p, double e, double sb, double r, double mask)
+{
+	const struct calc_moe *x = &p->model.moe;
+	double h = p->model.hidden, t = p->tp, etp = p->etp > 0 ? p->etp : 1, k = x->top_k;
+	double phi = x->capacity > 0 ? x->capacity : x->imbalance > 1 ? x->imbalance : 1;
+	double wide = p->model.mlp == CALC_MLP_SWIGLU ? 3 : 2, fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
+	double T = sb / r, copies = phi * k * T * etp;
+	double v = 2 * e * sb * h / r + 4 * T * x->experts + 12 * T * k + mask * sb * h / r;
+	v += copies * (2 * e * h + wide * e * x->expert_ffn / etp);
+	if (x->shared > 0)
+		v += wide * e * sb * x->shared * fs / t;
+	return v;
+}
+
 static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute rc, struct calc_act_layer *o)
 {
 	const struct calc_model *m = &p->model;
@@ -53,6 +85,11 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	calc_model_kind(m, kind, &kd);
 	f = kd.ffn_hidden;
 	memset(o, 0, sizeof *o);
+	/* MLA: per head Q and K nope + rope wide, V and the output-projection input v wide:
+	 * a (2 (nope + rope) + 2 v) in all, which g = a and d = (nope + rope + v) / 2 give in
+	 * the terms below (the small latents c_Q, c_KV are not counted) */
+	if (m->mla.kv_lora_rank > 0)
+		g = a, dh = (m->mla.qk_nope_dim + m->mla.qk_rope_dim + m->mla.v_head_dim) / 2.0;
 	if (rc == CALC_RC_FULL) {
 		/* Korthikanti et al. 2022 §5: only the layer input, 2sbh per layer; with
 		 * SP the input is the sequence-sharded residual, 2sbh/t (convention:
@@ -68,6 +105,11 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		o->scores = 0; /* recomputed in backward (Korthikanti et al. 2022 §5) */
 	else
 		o->scores = (e + mask * (1 + e)) * a * s * (s * cp) * b / t; /* s/cp queries x s keys */
+	if (kd.type == CALC_LAYER_MOE) {
+		o->mlp = moe_act(p, e, sb, r, mask);
+		o->total = o->attn + o->scores + o->mlp;
+		return;
+	}
 	/* CALC_LAYER_DENSE: one MLP of width f */
 	o->mlp = 2 * e * sb * h / r + mask * sb * h / r +
 	         (m->mlp == CALC_MLP_SWIGLU ? 3 : 2) * e * sb * f / t;
@@ -90,6 +132,14 @@ void calc_memory_act_kind(const struct calc_plan *plan, int k, enum calc_recompu
 
 /* Parameters of the layers and ends a stage holds, one copy on one GPU; the terms
  * in the order calc_memory has always added them (first ends, final norm, head). */
+double calc_memory_terms_stage_experts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl)
+{
+	double n = 0;
+	for (int j = 0; j < k->nkinds; j++)
+		n += sl->count[j] * k->kind_expert[j];
+	return n;
+}
+
 double calc_memory_terms_stage_params(const struct calc_mem_terms *k, const struct calc_stage_layers *sl)
 {
 	double n = 0;
@@ -113,8 +163,12 @@ void calc_memory_terms_params(const struct calc_plan *p, const struct calc_param
 	k->nkinds = pr->nkinds;
 	/* replicated over TP: the two norms and the row-parallel biases (attention
 	 * output and fc2), Megatron-LM RowParallelLinear / LayerNorm */
-	for (int j = 0; j < pr->nkinds; j++)
-		k->kind_params[j] = (pr->kind[j].total - pr->kind[j].replicated) / t + pr->kind[j].replicated;
+	for (int j = 0; j < pr->nkinds; j++) {
+		/* routed experts: EP splits the experts, ETP each expert (parallel folding) */
+		double ex = pr->kind[j].experts, epx = (double)(p->ep > 0 ? p->ep : 1) * (p->etp > 0 ? p->etp : 1);
+		k->kind_params[j] = (pr->kind[j].total - ex - pr->kind[j].replicated) / t + pr->kind[j].replicated;
+		k->kind_expert[j] = ex / epx;
+	}
 	k->first_params = pr->embedding / t + pr->position; /* vocab-parallel embedding; positions replicated */
 	k->last_norm = pr->final_norm;
 	/* the last stage keeps its own copy of a tied matrix when pp > 1 */
@@ -128,6 +182,15 @@ void calc_memory_terms_bytes(const struct calc_recipe *r, int zero, int shard, s
 	k->bg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, shard);
 	k->bm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, shard);
 	k->bo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, shard);
+}
+
+void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int edp, struct calc_mem_terms *k)
+{
+	k->ebw = calc_recipe_bytes_sharded(r, CALC_T_WEIGHT, zero, edp);
+	k->ebwc = calc_recipe_bytes_sharded(r, CALC_T_WCOPY, zero, edp);
+	k->ebg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, edp);
+	k->ebm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, edp);
+	k->ebo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, edp);
 }
 
 void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
@@ -168,6 +231,7 @@ void calc_memory_terms(const struct calc_plan *p, struct calc_mem_terms *k)
 	calc_model_params(&p->model, &pr);
 	calc_memory_terms_params(p, &pr, k);
 	calc_memory_terms_bytes(p->recipe, p->zero, p->dp * (p->cp > 0 ? p->cp : 1), k);
+	calc_memory_terms_expert_bytes(p->recipe, p->zero, p->edp > 0 ? p->edp : 1, k);
 	k->copies = calc_pipeline_param_copies(p);
 	calc_memory_terms_act(p, k);
 	calc_memory_terms_fixed(p, k);
@@ -177,14 +241,16 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
                                struct calc_mem_stage *st)
 {
 	double n = calc_memory_terms_stage_params(k, sl), w, wc, g, ms, o, act = 0, extra = 0, temp = 0, states, acts, frag, peak = 0;
+	double ne = calc_memory_terms_stage_experts(k, sl);
 
-	w = n * k->bw;
-	wc = n * k->bwc;
-	g = n * k->bg * k->copies;
-	ms = n * k->bm;
-	o = n * k->bo;
+	/* a dense model has ne = 0 and adds exact zeros */
+	w = n * k->bw + ne * k->ebw;
+	wc = n * k->bwc + ne * k->ebwc;
+	g = (n * k->bg + ne * k->ebg) * k->copies;
+	ms = n * k->bm + ne * k->ebm;
+	o = n * k->bo + ne * k->ebo;
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
-	                    * of their gradients; one optimizer state (convention) */
+	                    * of their gradients, the experts' too; one optimizer state (convention) */
 		wc += (k->copies - 1) * (w + wc);
 	for (int j = 0; j < k->nkinds; j++)
 		if (sl->count[j] > 0) {
@@ -207,7 +273,7 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 	frag = k->frag * (states + acts + temp);
 	if (st) {
 		st->layers = sl->layers;
-		st->params = n * k->copies;
+		st->params = (n + ne) * k->copies;
 		st->weights = w;
 		st->weight_copies = wc;
 		st->gradients = g;

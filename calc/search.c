@@ -611,8 +611,13 @@ static void run_item(struct worker *w, struct item *it)
 		calc_plan_resplit(p, it->pp, NULL);
 		calc_memory_terms_params(p, &w->pr, &w->k);
 		calc_memory_terms_fixed(p, &w->k);
-		for (int z = 0; z < 4; z++)
+		long long epx = (long long)(p->ep > 0 ? p->ep : 1) * (p->etp > 0 ? p->etp : 1);
+		long long attn = (long long)it->tp * it->cp * it->dp;
+		p->edp = attn % epx ? 1 : (int)(attn / epx);
+		for (int z = 0; z < 4; z++) {
 			calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
+			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
+		}
 	} else
 		p->pp = it->pp;
 
@@ -663,6 +668,8 @@ static void run_item(struct worker *w, struct item *it)
 						p->zero = z;
 						w->k.bw = zk[z].bw, w->k.bwc = zk[z].bwc, w->k.bg = zk[z].bg;
 						w->k.bm = zk[z].bm, w->k.bo = zk[z].bo;
+						w->k.ebw = zk[z].ebw, w->k.ebwc = zk[z].ebwc, w->k.ebg = zk[z].ebg;
+						w->k.ebm = zk[z].ebm, w->k.ebo = zk[z].ebo;
 						row.step_time = row.mfu = row.tokens_per_s = row.run_time = row.cost = 0;
 						leaf(w, it, &row, &c);
 					}

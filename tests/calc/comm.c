@@ -383,9 +383,33 @@ static void test_fsdp_exposure(void **state)
 	calc_diag_free(&d);
 }
 
+/* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand: the EP group spans
+ * 8 nodes of 8 ranks; per token k = 8 copies, 8 x 7 / 64 = 0.875 of them over NVLink and,
+ * with at most M = 4 nodes, 4 x 7 / 8 = 3.5 over the network.  Per copy per MoE layer
+ * per micro-batch 4 (dispatch, combine, forward, backward) x 4096 x 7168 x 2 bytes;
+ * the worst stage holds 4 MoE layers, and m = 15360 / 128 = 120 micro-batches. */
+static void test_ep_alltoall(void **state)
+{
+	const char *sets[] = {"model.preset=deepseek-v3", "tp=1", "pp=16", "dp=0", "ep=64", "nodes=256",
+	                      "global_batch=15360", "parallel.split=remainder-first", "seq_len=4096", "sp=no"};
+	struct calc_plan p;
+	struct calc_ep_comm e;
+	double copy = 4.0 * 4096 * 7168 * 2 * 4 * 120;
+	load_plan(&p, sets, 10);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(e.per_node, 8);
+	assert_int_equal(e.nodes, 8);
+	assert_near(e.nvl_bytes, copy * 0.875, 1e-12);
+	assert_near(e.net_bytes, copy * 3.5, 1e-12);
+	assert_true(calc_plan_set(&p, "model.moe_node_limit=0", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.net_bytes, copy * 8 * 7 / 8, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ep_alltoall),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),

@@ -201,6 +201,53 @@ static void test_stage_params(void **state)
 	free(m);
 }
 
+/* Mixtral 8x7B with expert parallelism, worked by hand: tp 2, pp 4 (8 layers per
+ * stage), 512 GPUs so dp = 64; ep 8 gives expert-DP 2 x 64 / 8 = 16.  A middle stage
+ * holds per layer the attention 2 h^2 + 2 h 1024 = 41,943,040 over TP, the norms
+ * 2h = 8,192 and the router 8h = 32,768 replicated, and 8 experts of 3 h 14,336 =
+ * 176,160,768 over EP: one per GPU.  Megatron recipe, distributed optimizer (ZeRO-1):
+ * bf16 weights 2 B, fp32 gradients 4 B, master 4 B and Adam 8 B over the group of each
+ * parameter (dp x cp = 64 for the dense part, edp = 16 for the experts). */
+static void test_moe_expert_parallel(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "tp=2", "pp=4", "dp=0", "ep=8", "recipe=megatron", "zero=1"};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	double dense = 41943040.0 / 2 + 8192 + 32768, ex = 176160768;
+	load_plan(&p, sets, 7);
+	assert_int_equal(p.dp, 64);
+	assert_int_equal(p.edp, 16);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].params, 8 * (dense + ex), 1e-12);
+	assert_near(m->st[1].weights, 8 * (dense + ex) * 2, 1e-12);
+	assert_near(m->st[1].gradients, 8 * (dense + ex) * 4, 1e-12);
+	assert_near(m->st[1].master, 8 * (dense * 4 / 64 + ex * 4 / 16), 1e-12);
+	assert_near(m->st[1].optimizer, 8 * (dense * 8 / 64 + ex * 8 / 16), 1e-12);
+	free(m);
+}
+
+/* Routed-token activations grow with the load imbalance: each of the T = s b / t =
+ * 4096 / 2 tokens of a GPU (sequence parallel) sends k = 2 copies, and an expert GPU
+ * holds phi k T of them, each with its dispatched input and expert output (2 e h) and
+ * the SwiGLU fc1 output and product (3 e f).  Going from phi = 1 to 2 adds
+ * 2 x 2048 x (2 x 2 x 4096 + 3 x 2 x 14336) = 419,430,400 bytes to one layer. */
+static void test_moe_imbalance(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "tp=2", "pp=4", "dp=0", "sp=yes", "seq_len=4096",
+	                      "micro_batch=1", "recompute=selective"};
+	struct calc_plan p;
+	struct calc_act_layer a1, a2;
+	struct calc_diag d = {0};
+	load_plan(&p, sets, 8);
+	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a1);
+	assert_int_equal(calc_plan_set(&p, "model.moe_imbalance=2", "test", &d), 0);
+	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a2);
+	assert_near(a2.mlp - a1.mlp, 419430400.0, 1e-12);
+	assert_near(a2.attn, a1.attn, 1e-12);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +260,8 @@ int main(void)
 		cmocka_unit_test(test_megatron_activation_formula),
 		cmocka_unit_test(test_inflight),
 		cmocka_unit_test(test_stage_params),
+		cmocka_unit_test(test_moe_expert_parallel),
+		cmocka_unit_test(test_moe_imbalance),
 	};
 	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
 }
