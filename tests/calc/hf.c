@@ -1,5 +1,5 @@
 /*
- * tests/calc/hf.c -- reading Hugging Face config.json (calc_model_from_hf, calc/plan.c).
+ * tests/calc/hf.c -- reading Hugging Face config.json (calc_model_from_hf, calc/hfconfig.c).
  *
  * Expected values are the fields written into each file here (Llama 3 8B's published
  * config.json: hidden 4096, 32 layers, 32 heads, 8 KV heads, FFN 14336, vocab 128256).
