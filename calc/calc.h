@@ -20,7 +20,7 @@
 #define CALC_MAX_STAGES 256 /* pipeline stages (pp * vpp chunks is bounded separately) */
 #define CALC_NAME_MAX 64
 #define CALC_PATH_MAX 512
-#define CALC_PLAN_NKEYS 96 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 128 /* upper bound of the plan keys (plan.c) */
 
 #include "diag.h"
 
@@ -61,13 +61,60 @@ enum calc_pos { CALC_POS_NONE, CALC_POS_LEARNED }; /* rope/alibi have no paramet
  * activations, FLOPs and communication (model.c, memory.c, step.c, comm.c). */
 enum calc_layer_type {
 	CALC_LAYER_DENSE, /* self-attention + one dense MLP */
+	CALC_LAYER_MOE,   /* self-attention + a router, model.moe.experts routed experts and
+	                     model.moe.shared shared experts (the shape is the model's moe) */
 };
 
 /* One kind of transformer layer: the type and the shape that differs between kinds;
- * the attention shape (hidden, heads, kv_heads, head_dim) is the model's. */
+ * the attention shape (hidden, heads, kv_heads, head_dim, mla) and the expert shape
+ * (moe) are the model's. */
 struct calc_layer_kind {
 	enum calc_layer_type type;
-	int ffn_hidden; /* MLP inner width f of this kind */
+	int ffn_hidden; /* MLP inner width f of this kind (dense); 0 for an MoE kind */
+};
+
+/*
+ * Mixture-of-experts shape of a model's MoE layers; experts = 0: a dense model.
+ * Which layers are MoE: layers 0 .. first_dense-1 are dense (width model.ffn_hidden);
+ * of the others, layer i (0-based) is MoE when (i + 1) % every == 0 (every <= 1: all
+ * of them).  This is Hugging Face's Qwen2-MoE decoder_sparse_step and Llama 4's
+ * interleave_moe_layer_step; DeepSeek's first_k_dense_replace with moe_layer_freq 1.
+ * A model with experts > 0 and no explicit layer sequence (seq.nkinds = 0) takes its
+ * layer kinds from this rule (model.c): kind 0 = MoE when every layer is MoE, else
+ * kind 0 = dense and kind 1 = MoE.
+ */
+struct calc_moe {
+	int experts;        /* routed experts E per MoE layer; 0 = no MoE layers */
+	int top_k;          /* routed experts each token is sent to k (1 .. E) */
+	int expert_ffn;     /* inner width of one routed expert f_e */
+	int shared;         /* shared experts every token goes through (DeepSeek, Qwen2-MoE) */
+	int shared_ffn;     /* inner width of one shared expert; 0 = expert_ffn */
+	int first_dense;    /* leading dense layers (DeepSeek first_k_dense_replace) */
+	int every;          /* of the others, every n-th layer is MoE; 0 or 1 = all */
+	int shared_gate;    /* 1: a sigmoid gate h -> 1 scales the shared experts (Qwen2-MoE) */
+	int router_bias;    /* 1: the router carries a per-expert bias (DeepSeek-V3's
+	                       aux-loss-free e_score_correction_bias) */
+	double capacity;    /* capacity factor: an expert takes at most capacity * k * T / E of
+	                       T tokens, the rest are dropped; 0 = dropless */
+	double imbalance;   /* dropless: tokens of the busiest expert / the mean [>= 1];
+	                       1 = perfectly balanced (the default) */
+	int node_limit;     /* M: nodes a token is dispatched to at most (DeepSeek-V3 M = 4);
+	                       0 = no limit */
+};
+
+/*
+ * Multi-head latent attention (DeepSeek-V2/V3): kv_lora_rank = 0 means ordinary
+ * (grouped-query) attention with model.heads, kv_heads and head_dim.  With MLA, keys
+ * and values come from a compressed latent of kv_lora_rank plus one shared RoPE key of
+ * qk_rope_dim; each head's query and key have qk_nope_dim + qk_rope_dim, each value
+ * v_head_dim.  model.kv_heads and head_dim are not used.
+ */
+struct calc_mla {
+	int q_lora_rank;  /* d_c' of the query latent; 0 = queries projected from h directly */
+	int kv_lora_rank; /* d_c of the key/value latent; 0 = not MLA */
+	int qk_rope_dim;  /* d_h^R: RoPE part of each query and of the one shared key */
+	int qk_nope_dim;  /* d_h: non-RoPE part of each head's query and key */
+	int v_head_dim;   /* value width per head */
 };
 
 /* Layer kinds of a model.  nkinds = 0: every layer is one dense kind of width
@@ -98,17 +145,26 @@ struct calc_model {
 	int tied_embeddings; /* 1: the LM head reuses the input embedding */
 	int bias;            /* 1: linear layers carry biases (GPT-2/3, Megatron GPT) */
 	int dropout;         /* 1: dropout layers (and their masks) are present */
-	struct calc_layer_seq seq; /* layer kinds; all zero: one dense kind */
+	struct calc_layer_seq seq; /* layer kinds; all zero: one dense kind, or the MoE rule */
+	struct calc_moe moe;       /* experts; all zero: dense */
+	struct calc_mla mla;       /* latent attention; all zero: ordinary attention */
+	int mtp_depth;             /* multi-token prediction modules D (DeepSeek-V3 §2.2): each
+	                              adds one layer of the last layer's kind, a 2h -> h
+	                              projection and two norms, and shares the embedding and
+	                              the LM head; 0 = none */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */
 struct calc_layer_params {
-	double attn;       /* Q, K, V, O weights (+ biases) */
-	double mlp;        /* MLP weights (+ biases) */
+	double attn;       /* Q, K, V, O weights (+ biases); MLA: its projections and latent norms */
+	double mlp;        /* MLP weights (+ biases); MoE: router, every routed and shared expert */
+	double experts;    /* of mlp, the routed experts (what EP shards); 0 for a dense kind */
+	double active;     /* total with only top_k routed experts (= total for a dense kind) */
 	double norms;      /* the two norms */
 	double total;      /* attn + mlp + norms */
 	double replicated; /* of total, what TP does not shard: the norms and the row-parallel
-	                      biases (attention output, fc2), as Megatron-LM keeps them */
+	                      biases (attention output, fc2), as Megatron-LM keeps them; MLA's
+	                      down projections and latent norms; the router */
 };
 
 /* Parameter counts [parameters] for one model; see model.c for the formulas. */
@@ -125,10 +181,21 @@ struct calc_params {
 	double position;   /* learned position embedding max_pos*h */
 	double lm_head;    /* untied output projection V*h (0 when tied) */
 	double final_norm; /* final norm */
-	double total;      /* everything, counting a tied matrix once */
+	double total;      /* everything, counting a tied matrix once (without MTP) */
+	double active;     /* activated per token: total with only top_k routed experts of
+	                      each MoE layer (= total for a dense model) */
+	double mtp;        /* the multi-token prediction modules (not in total) */
 };
 void calc_model_params(const struct calc_model *m, struct calc_params *out);
 
+/* 1 when 'm' has layers of more than one kind or of a kind other than the default dense
+ * one: an explicit sequence, or MoE layers by the MoE rule (then per-stage layer counts
+ * go by kind). */
+int calc_model_has_kinds(const struct calc_model *m);
+/* 1 when layer 'i' (0-based) is an MoE layer by the MoE rule (struct calc_moe). */
+int calc_model_layer_is_moe(const struct calc_model *m, int i);
+/* Layers of each kind of the whole model into count[0 .. CALC_MAX_KINDS-1]. */
+void calc_model_kind_counts(const struct calc_model *m, int *count);
 /* Kinds of layer in 'm': nkinds, or 1 for a model without kinds. */
 int calc_model_nkinds(const struct calc_model *m);
 /* Kind 'k' of 'm' (for a model without kinds, k = 0: dense, model.ffn_hidden). */
@@ -329,6 +396,10 @@ struct calc_plan {
 
 	/* [parallel] */
 	int tp, pp, dp, cp, vpp;
+	int ep, etp;           /* expert parallelism and expert tensor parallelism: Megatron-Core
+	                          MoE "parallel folding", the experts of an MoE layer use
+	                          etp x ep x edp of the same tp x cp x dp GPUs of a stage */
+	int edp;               /* expert data parallelism tp cp dp / (etp ep), derived */
 	int sp;                /* sequence parallelism with TP (Korthikanti 2022) */
 	int zero;              /* 0..3 */
 	enum calc_recompute recompute;
@@ -353,6 +424,9 @@ struct calc_plan {
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
+	double grouped_gemm;   /* throughput of the grouped per-expert GEMMs / efficiency.gemm [0..1] */
+	double ep_overlap;     /* share of the EP all-to-all hidden behind compute [0..1] (DualPipe
+	                          overlaps one micro-batch's all-to-all with another's compute) */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 

@@ -216,7 +216,7 @@ static int worst_layers(const struct calc_plan *p)
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
 	if (calc_stage_layers_uniform(p))
 		return p->model.layers / pp;
-	if (p->model.seq.nruns <= 0) {
+	if (!calc_model_has_kinds(&p->model)) {
 		/* the middle stage with the most layers, or an end */
 		int h = calc_stage_layers_heaviest(p), ends[3] = {0, pp - 1, h};
 		for (int j = 0; j < 3; j++)

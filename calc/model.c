@@ -35,45 +35,136 @@
 #include <stddef.h>
 #include <string.h>
 
+/* 1 when the layers of 'm' come from the MoE rule (experts, no explicit sequence). */
+static int moe_rule(const struct calc_model *m)
+{
+	return m->seq.nkinds <= 0 && m->moe.experts > 0;
+}
+
+/* 1 when every layer of the MoE rule is MoE. */
+static int moe_all(const struct calc_model *m)
+{
+	return m->moe.first_dense <= 0 && m->moe.every <= 1;
+}
+
+int calc_model_has_kinds(const struct calc_model *m)
+{
+	return m->seq.nruns > 0 || moe_rule(m);
+}
+
+int calc_model_layer_is_moe(const struct calc_model *m, int i)
+{
+	int e = m->moe.every > 1 ? m->moe.every : 1;
+	return m->moe.experts > 0 && i >= m->moe.first_dense && (i + 1) % e == 0;
+}
+
 int calc_model_nkinds(const struct calc_model *m)
 {
-	return m->seq.nkinds > 0 ? m->seq.nkinds : 1;
+	if (m->seq.nkinds > 0)
+		return m->seq.nkinds;
+	if (moe_rule(m))
+		return moe_all(m) ? 1 : 2;
+	return 1;
 }
 
 void calc_model_kind(const struct calc_model *m, int k, struct calc_layer_kind *out)
 {
 	if (m->seq.nkinds > 0 && k >= 0 && k < m->seq.nkinds)
 		*out = m->seq.kind[k];
+	else if (moe_rule(m) && (moe_all(m) || k == 1))
+		*out = (struct calc_layer_kind){CALC_LAYER_MOE, 0};
 	else
 		*out = (struct calc_layer_kind){CALC_LAYER_DENSE, m->ffn_hidden};
+}
+
+/* MLP parameters of width f: SwiGLU 3hf, GeLU 2hf, with biases when the model has them. */
+static double mlp_params(const struct calc_model *m, double f)
+{
+	double h = m->hidden;
+	if (m->mlp == CALC_MLP_SWIGLU)
+		return 3 * h * f + (m->bias ? 2 * f + h : 0);
+	return 2 * h * f + (m->bias ? f + h : 0);
+}
+
+/* Attention of one layer: its total into *all, the part TP does not shard into *rep. */
+static void attn_params(const struct calc_model *m, double *all, double *rep)
+{
+	double h = m->hidden, a = m->heads, g = m->kv_heads;
+	double d = m->head_dim > 0 ? m->head_dim : (m->heads ? h / a : 0);
+	const struct calc_mla *x = &m->mla;
+
+	if (x->kv_lora_rank > 0) {
+		/* DeepSeek-V2 §2.1.2 / V3 §2.1.1: q = W_UQ RMSNorm(W_DQ h) (or W_Q h), the
+		 * latent c_KV and the shared RoPE key from one down projection, keys' non-RoPE
+		 * part and values up-projected from c_KV per head, and W_O */
+		double dq = x->qk_nope_dim + x->qk_rope_dim, cq = x->q_lora_rank, ckv = x->kv_lora_rank;
+		double down = h * (ckv + x->qk_rope_dim) + ckv; /* W_DKV, W_KR and the latent norm */
+		double q = cq > 0 ? h * cq + cq + cq * a * dq : h * a * dq;
+		*all = down + q + ckv * a * (x->qk_nope_dim + x->v_head_dim) + a * x->v_head_dim * h;
+		/* the down projections and their norms are replicated over TP (Megatron-Core
+		 * MLA builds them as duplicated linears) */
+		*rep = down + (cq > 0 ? h * cq + cq : 0);
+		if (m->bias)
+			*all += h, *rep += h;
+		return;
+	}
+	*all = h * a * d + 2 * h * g * d + a * d * h;
+	*rep = 0;
+	if (m->bias)
+		*all += a * d + 2 * g * d + h, *rep += h;
 }
 
 void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer_params *out)
 {
 	struct calc_layer_kind kd;
-	double h = m->hidden, a = m->heads, g = m->kv_heads, f;
-	double d = m->head_dim > 0 ? m->head_dim : (m->heads ? h / a : 0);
+	double h = m->hidden, rep;
 	double norm = m->norm == CALC_NORM_LAYERNORM ? 2 * h : h;
 
 	calc_model_kind(m, k, &kd);
-	f = kd.ffn_hidden;
-	out->attn = h * a * d + 2 * h * g * d + a * d * h;
-	if (m->bias)
-		out->attn += a * d + 2 * g * d + h;
-	/* CALC_LAYER_DENSE: one MLP */
-	if (m->mlp == CALC_MLP_SWIGLU)
-		out->mlp = 3 * h * f + (m->bias ? 2 * f + h : 0);
-	else
-		out->mlp = 2 * h * f + (m->bias ? f + h : 0);
+	attn_params(m, &out->attn, &rep);
 	out->norms = 2 * norm;
+	if (kd.type == CALC_LAYER_MOE) {
+		const struct calc_moe *e = &m->moe;
+		double one = mlp_params(m, e->expert_ffn);
+		double shared = e->shared * mlp_params(m, e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn);
+		double router = h * e->experts + (e->router_bias ? e->experts : 0) + (e->shared_gate ? h : 0);
+		out->experts = e->experts * one;
+		out->mlp = out->experts + shared + router;
+		out->total = out->attn + out->mlp + out->norms;
+		out->active = out->total - (e->experts - e->top_k) * one;
+		/* the router (and a shared-expert gate) is replicated over TP; row-parallel
+		 * biases of the experts are inside 'experts', sharded by EP */
+		out->replicated = out->norms + rep + router + (m->bias && e->shared ? h : 0);
+		return;
+	}
+	out->mlp = mlp_params(m, kd.ffn_hidden);
+	out->experts = 0;
 	out->total = out->attn + out->mlp + out->norms;
-	out->replicated = out->norms + (m->bias ? 2 * h : 0);
+	out->active = out->total;
+	out->replicated = out->norms + rep + (m->bias ? h : 0);
+}
+
+/* MoE layers of the MoE rule among layers [0, n): i >= first_dense, (i + 1) % e == 0. */
+static int moe_below(const struct calc_model *m, int n)
+{
+	int e = m->moe.every > 1 ? m->moe.every : 1, fd = m->moe.first_dense > 0 ? m->moe.first_dense : 0;
+	if (n <= fd)
+		return 0;
+	return n / e - fd / e; /* multiples of e in (fd, n] */
 }
 
 /* Layers of each kind in layers [from, from + n) of the sequence, added to count[]. */
 static void count_kinds(const struct calc_model *m, int from, int n, int *count)
 {
 	int at = 0;
+	if (moe_rule(m)) {
+		int moe = moe_below(m, from + n) - moe_below(m, from);
+		if (moe_all(m))
+			count[0] += n;
+		else
+			count[0] += n - moe, count[1] += moe;
+		return;
+	}
 	if (m->seq.nruns <= 0) {
 		count[0] += n;
 		return;
@@ -88,10 +179,18 @@ static void count_kinds(const struct calc_model *m, int from, int n, int *count)
 	}
 }
 
+void calc_model_kind_counts(const struct calc_model *m, int *count)
+{
+	memset(count, 0, CALC_MAX_KINDS * sizeof *count);
+	count_kinds(m, 0, m->layers, count);
+}
+
 void calc_model_params(const struct calc_model *m, struct calc_params *out)
 {
 	double h = m->hidden;
 	double norm = m->norm == CALC_NORM_LAYERNORM ? 2 * h : h;
+
+	double active = 0;
 
 	memset(out->kind_layers, 0, sizeof out->kind_layers);
 	out->nkinds = calc_model_nkinds(m);
@@ -100,6 +199,7 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out)
 	for (int k = 0; k < out->nkinds; k++) {
 		calc_model_kind_params(m, k, &out->kind[k]);
 		out->layers += out->kind_layers[k] * out->kind[k].total;
+		active += out->kind_layers[k] * out->kind[k].active;
 	}
 	out->attn = out->kind[0].attn;
 	out->mlp = out->kind[0].mlp;
@@ -110,6 +210,19 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out)
 	out->lm_head = m->tied_embeddings ? 0 : (double)m->vocab * h;
 	out->final_norm = norm;
 	out->total = out->layers + out->embedding + out->position + out->lm_head + out->final_norm;
+	out->active = out->total - (out->layers - active);
+	out->mtp = 0;
+	if (m->mtp_depth > 0) {
+		/* DeepSeek-V3 §2.2: per depth a transformer block (here of the last layer's kind),
+		 * the projection M in R^{h x 2h} and RMSNorms of the hidden state and of the
+		 * embedding; embedding and output head shared with the main model */
+		int last = m->layers > 0 ? m->layers - 1 : 0, k = 0;
+		if (moe_rule(m) && !moe_all(m))
+			k = calc_model_layer_is_moe(m, last);
+		else if (m->seq.nruns > 0)
+			k = m->seq.run_kind[m->seq.nruns - 1];
+		out->mtp = m->mtp_depth * (out->kind[k].total + 2 * h * h + 2 * norm);
+	}
 }
 
 int calc_model_set_layers(struct calc_model *m, const struct calc_layer_kind *kinds, int nkinds,
@@ -156,7 +269,7 @@ void calc_stage_layers(const struct calc_plan *p, int i, struct calc_stage_layer
 	out->layers = stage_nlayers(p, i);
 	out->embedding = i == 0;
 	out->head = i == pp - 1;
-	if (p->model.seq.nruns <= 0) {
+	if (!calc_model_has_kinds(&p->model)) {
 		out->count[0] = out->layers;
 		return;
 	}
@@ -204,7 +317,7 @@ int calc_layers_split(int L, int p, enum calc_split policy, int *out, struct cal
 int calc_stage_layers_uniform(const struct calc_plan *p)
 {
 	int pp = p->pp > 0 ? p->pp : 1;
-	return p->model.seq.nruns <= 0 && !p->uneven_stages && p->model.layers % pp == 0 &&
+	return !calc_model_has_kinds(&p->model) && !p->uneven_stages && p->model.layers % pp == 0 &&
 	       (p->split != CALC_SPLIT_LLAMA3 || pp <= 2);
 }
 
@@ -212,7 +325,7 @@ int calc_stage_layers_heaviest(const struct calc_plan *p)
 {
 	int pp = p->pp > 0 ? p->pp : 1, best = -1, bn = -1;
 	const int *lps = p->layers_per_stage;
-	if (p->model.seq.nruns > 0)
+	if (calc_model_has_kinds(&p->model))
 		return -2;
 	if (p->uneven_stages || lps[0] > 0) { /* a filled list: read it */
 		for (int i = 1; i < pp - 1; i++)

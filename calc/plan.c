@@ -73,6 +73,24 @@ static const struct key keys[] = {
 	{"model", "tied_embeddings", K_BOOL, 0, P(model.tied_embeddings), 0, 1, NULL, "bool", "LM head shares the input embedding"},
 	{"model", "bias", K_BOOL, 0, P(model.bias), 0, 1, NULL, "bool", "linear layers carry biases"},
 	{"model", "dropout", K_BOOL, 0, P(model.dropout), 0, 1, NULL, "bool", "dropout layers present (their masks are stored)"},
+	{"model", "experts", K_INT, 0, P(model.moe.experts), 0, 65536, NULL, "int", "routed experts per MoE layer (0 = dense model)"},
+	{"model", "top_k", K_INT, 0, P(model.moe.top_k), 0, 65536, NULL, "int", "routed experts per token (1 .. model.experts)"},
+	{"model", "expert_ffn", K_INT, 0, P(model.moe.expert_ffn), 0, 1e8, NULL, "int", "inner width of one routed expert"},
+	{"model", "shared_experts", K_INT, 0, P(model.moe.shared), 0, 64, NULL, "int", "shared experts every token goes through"},
+	{"model", "shared_ffn", K_INT, 0, P(model.moe.shared_ffn), 0, 1e8, NULL, "int", "inner width of one shared expert (0 = model.expert_ffn)"},
+	{"model", "first_dense", K_INT, 0, P(model.moe.first_dense), 0, 100000, NULL, "int", "leading dense layers before the MoE layers"},
+	{"model", "moe_every", K_INT, 0, P(model.moe.every), 0, 100000, NULL, "int", "after them, layer i is MoE when i + 1 is a multiple of this (0, 1 = every layer)"},
+	{"model", "shared_gate", K_BOOL, 0, P(model.moe.shared_gate), 0, 1, NULL, "bool", "a sigmoid gate scales the shared experts (Qwen2-MoE)"},
+	{"model", "router_bias", K_BOOL, 0, P(model.moe.router_bias), 0, 1, NULL, "bool", "the router carries a per-expert bias (DeepSeek-V3)"},
+	{"model", "capacity_factor", K_NUM, CALC_U_NONE, P(model.moe.capacity), 0, 64, NULL, "number", "expert capacity as a multiple of k T / E (0 = dropless)"},
+	{"model", "moe_imbalance", K_NUM, CALC_U_NONE, P(model.moe.imbalance), 1, 64, NULL, "number", "dropless: tokens of the busiest expert / the mean"},
+	{"model", "moe_node_limit", K_INT, 0, P(model.moe.node_limit), 0, 100000, NULL, "int", "nodes a token is dispatched to at most (0 = no limit)"},
+	{"model", "q_lora_rank", K_INT, 0, P(model.mla.q_lora_rank), 0, 1e6, NULL, "int", "MLA query latent width (0 = queries from h directly)"},
+	{"model", "kv_lora_rank", K_INT, 0, P(model.mla.kv_lora_rank), 0, 1e6, NULL, "int", "MLA key/value latent width (0 = no MLA)"},
+	{"model", "qk_rope_dim", K_INT, 0, P(model.mla.qk_rope_dim), 0, 100000, NULL, "int", "MLA RoPE part of each query and of the shared key"},
+	{"model", "qk_nope_dim", K_INT, 0, P(model.mla.qk_nope_dim), 0, 100000, NULL, "int", "MLA non-RoPE part of each head's query and key"},
+	{"model", "v_head_dim", K_INT, 0, P(model.mla.v_head_dim), 0, 100000, NULL, "int", "MLA value width per head"},
+	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
 
 	{"cluster", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "cluster preset (trainplan presets clusters)"},
 	{"cluster", "gpu", K_PRESET, 0, 0, 0, 0, NULL, "preset", "GPU preset (trainplan presets gpus)"},
@@ -98,6 +116,8 @@ static const struct key keys[] = {
 	{"parallel", "pp", K_INT, 0, P(pp), 1, CALC_MAX_STAGES, NULL, "int", "pipeline stages p"},
 	{"parallel", "dp", K_INT, 0, P(dp), 0, 1e7, NULL, "int", "data-parallel degree d (0 = GPUs / (tp pp cp))"},
 	{"parallel", "cp", K_INT, 0, P(cp), 1, 4096, NULL, "int", "context-parallel degree"},
+	{"parallel", "ep", K_INT, 0, P(ep), 1, 65536, NULL, "int", "expert-parallel degree (divides model.experts)"},
+	{"parallel", "etp", K_INT, 0, P(etp), 1, 4096, NULL, "int", "expert tensor-parallel degree (ep x etp divides tp x cp x dp)"},
 	{"parallel", "vpp", K_INT, 0, P(vpp), 1, 64, NULL, "int", "model chunks per pipeline stage (interleaved schedule)"},
 	{"parallel", "sp", K_BOOL, 0, P(sp), 0, 1, NULL, "bool", "sequence parallelism with TP"},
 	{"parallel", "zero", K_INT, 0, P(zero), 0, 3, NULL, "int", "ZeRO stage over the data-parallel group"},
@@ -117,6 +137,8 @@ static const struct key keys[] = {
 	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
+	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},
+	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
 	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
@@ -653,6 +675,9 @@ static void derive(struct calc_plan *p)
 		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
 		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
 	}
+	p->edp = 1;
+	if (p->ep > 0 && p->etp > 0 && (long long)p->tp * p->cp * p->dp % ((long long)p->ep * p->etp) == 0)
+		p->edp = (int)((long long)p->tp * p->cp * p->dp / ((long long)p->ep * p->etp));
 	/* the split rule fills the stages; a split it refuses (validation says why) is
 	 * filled remainder-first so that no stage is left undefined */
 	if (!p->uneven_stages && p->pp > 0 &&
@@ -717,6 +742,68 @@ static int split_named(const struct calc_plan *p)
 	return k >= 0 && (p->key_line[k] || p->key_src[k]);
 }
 
+/* 1 when every layer of 'm' is an MoE layer (model.ffn_hidden is then not used). */
+static int moe_only(const struct calc_model *m)
+{
+	struct calc_layer_kind kd;
+	for (int k = 0; k < calc_model_nkinds(m); k++)
+		if (calc_model_kind(m, k, &kd), kd.type != CALC_LAYER_MOE)
+			return 0;
+	return 1;
+}
+
+/* The MoE, MLA and expert-parallel rules (Megatron-Core parallel folding: the experts
+ * of a stage use etp x ep x edp of its tp x cp x dp GPUs). */
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
+{
+	const struct calc_model *m = &p->model;
+	const struct calc_moe *e = &m->moe;
+	const struct calc_mla *x = &m->mla;
+	long long attn = (long long)p->tp * p->cp * p->dp;
+	const char *f;
+	int line;
+	char dv[160];
+
+	if (e->experts > 0) {
+		if (e->top_k < 1 || e->top_k > e->experts)
+			ERR("model", "top_k", "model.top_k = %d: a token goes to 1 .. model.experts = %d routed experts",
+			    e->top_k, e->experts);
+		if (e->expert_ffn < 1)
+			ERR("model", "expert_ffn", "model.expert_ffn is not set: give the width of one routed expert "
+			    "(1 .. 1e+08)");
+		if (e->first_dense >= m->layers && m->layers > 0)
+			ERR("model", "first_dense", "model.first_dense = %d leaves no MoE layer of model.layers = %d "
+			    "(allowed: 0 .. %d)", e->first_dense, m->layers, m->layers - 1);
+		if (e->experts % p->ep)
+			ERR("parallel", "ep", "parallel.ep = %d does not divide model.experts = %d (allowed: %s)", p->ep,
+			    e->experts, (divisors(e->experts, dv, sizeof dv), dv));
+		else if (attn % ((long long)p->ep * p->etp))
+			ERR("parallel", "ep", "parallel.ep x etp = %d x %d does not divide tp x cp x dp = %lld, the GPUs "
+			    "of a stage the experts are folded onto", p->ep, p->etp, attn);
+		if (e->expert_ffn > 0 && e->expert_ffn % p->etp)
+			ERR("parallel", "etp", "parallel.etp = %d does not divide model.expert_ffn = %d (allowed: %s)",
+			    p->etp, e->expert_ffn, (divisors(e->expert_ffn, dv, sizeof dv), dv));
+	} else {
+		if (e->top_k > 0 || e->expert_ffn > 0 || e->shared > 0)
+			ERR("model", "experts", "model.top_k, expert_ffn and shared_experts need model.experts "
+			    "(routed experts, 1 .. 65536)");
+		if (p->ep > 1 || p->etp > 1)
+			ERR("parallel", "ep", "parallel.ep = %d, etp = %d: a dense model has no experts to split "
+			    "(allowed: 1)", p->ep, p->etp);
+	}
+	if (x->kv_lora_rank > 0) {
+		const char *miss = x->qk_rope_dim < 1 ? "qk_rope_dim" : x->qk_nope_dim < 1 ? "qk_nope_dim"
+		                 : x->v_head_dim < 1 ? "v_head_dim" : NULL;
+		if (miss)
+			ERR("model", miss, "model.%s is not set: MLA (model.kv_lora_rank = %d) needs qk_rope_dim, "
+			    "qk_nope_dim and v_head_dim (each 1 .. 100000)", miss, x->kv_lora_rank);
+	} else if (x->q_lora_rank > 0 || x->qk_rope_dim > 0 || x->qk_nope_dim > 0 || x->v_head_dim > 0)
+		ERR("model", "kv_lora_rank", "model.q_lora_rank, qk_rope_dim, qk_nope_dim and v_head_dim need "
+		    "model.kv_lora_rank (MLA, 1 .. 1e+06)");
+}
+#undef ERR
+
 int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 {
 	int before = d->nerrors, line, gpus = calc_plan_gpus(p);
@@ -742,8 +829,9 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	else if (p->tp > 0 && m->kv_heads > 0 && m->kv_heads % p->tp)
 		ERR("parallel", "tp", "parallel.tp = %d does not divide model.kv_heads = %d (allowed: %s)", p->tp,
 		    m->kv_heads, (divisors(m->kv_heads, dv, sizeof dv), dv));
-	if (p->tp > 0 && m->ffn_hidden > 0 && m->ffn_hidden % p->tp)
+	if (p->tp > 0 && m->ffn_hidden > 0 && m->ffn_hidden % p->tp && !moe_only(m))
 		ERR("parallel", "tp", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
+	validate_moe(p, d);
 	if (p->pp > m->layers && m->layers > 0)
 		ERR("parallel", "pp", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
@@ -860,6 +948,11 @@ static void plan_reset(struct calc_plan *p)
 	/* Defaults of the keys the default plan does not set (each with its reason). */
 	p->cp = 1;
 	p->vpp = 1;
+	p->ep = 1;
+	p->etp = 1;
+	p->grouped_gemm = 0.8;       /* grouped GEMMs of small per-expert shapes reach less of the
+	                              * peak than one large GEMM; assumed (UNVERIFIED), set it */
+	p->ep_overlap = 0;           /* no all-to-all hidden unless the plan says so */
 	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
 	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer
 	                              * step run between them in step.c, and post-validation

@@ -4,7 +4,9 @@
  * Models: Narayanan et al. 2021 Table 1 (nar21-*), Korthikanti et al. 2022 Table 3
  * (kor22-22b), Brown et al. 2020 Table 2.1 (gpt3-175b), the published configs of
  * Llama 2 / Llama 3 / Llama 3.1 (REFERENCES.md §7.4), and this project's default
- * dense-100b.  The Megatron-era GPT models use V = 51,200 (GPT-2's 50,257 padded to a
+ * dense-100b; mixture-of-experts models from their published config.json (each
+ * source names the file and the published total and activated counts, which
+ * tests/calc/model.c checks).  The Megatron-era GPT models use V = 51,200 (GPT-2's 50,257 padded to a
  * multiple of 1024, as Narayanan 2021 §5.1 states), learned positions for s = 2048,
  * biases, LayerNorm, GeLU, tied embeddings and dropout.
  * GPUs: NVIDIA and AMD datasheets via REFERENCES.md §6, dense (no-sparsity) peaks.
@@ -14,13 +16,13 @@
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),
@@ -39,6 +41,29 @@ static const struct calc_model models[] = {
 	LLAMA("llama3-8b", 32, 4096, 14336, 32, 8, 128256),
 	LLAMA("llama3-70b", 80, 8192, 28672, 64, 8, 128256),
 	LLAMA("llama3.1-405b", 126, 16384, 53248, 128, 8, 128256),
+	/* mixture-of-experts: SwiGLU experts, RMSNorm (DBRX LayerNorm), untied, rotary */
+	{.name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
+	 .ffn_hidden = 14336, .vocab = 32000, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 8, .top_k = 2, .expert_ffn = 14336, .imbalance = 1}},
+	{.name = "mixtral-8x22b", .layers = 56, .hidden = 6144, .heads = 48, .kv_heads = 8, .head_dim = 128,
+	 .ffn_hidden = 16384, .vocab = 32768, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 8, .top_k = 2, .expert_ffn = 16384, .imbalance = 1}},
+	{.name = "deepseek-v3", .layers = 61, .hidden = 7168, .heads = 128, .kv_heads = 128, .head_dim = 0,
+	 .ffn_hidden = 18432, .vocab = 129280, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 256, .top_k = 8, .expert_ffn = 2048, .shared = 1, .first_dense = 3,
+	         .router_bias = 1, .imbalance = 1, .node_limit = 4},
+	 .mla = {.q_lora_rank = 1536, .kv_lora_rank = 512, .qk_rope_dim = 64, .qk_nope_dim = 128,
+	         .v_head_dim = 128},
+	 .mtp_depth = 1},
+	{.name = "qwen3-235b-a22b", .layers = 94, .hidden = 4096, .heads = 64, .kv_heads = 4, .head_dim = 128,
+	 .ffn_hidden = 12288, .vocab = 151936, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 128, .top_k = 8, .expert_ffn = 1536, .imbalance = 1}},
+	{.name = "dbrx", .layers = 40, .hidden = 6144, .heads = 48, .kv_heads = 8, .head_dim = 128,
+	 .ffn_hidden = 10752, .vocab = 100352, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_LAYERNORM,
+	 .moe = {.experts = 16, .top_k = 4, .expert_ffn = 10752, .imbalance = 1}},
+	{.name = "olmoe-1b-7b", .layers = 16, .hidden = 2048, .heads = 16, .kv_heads = 16, .head_dim = 128,
+	 .ffn_hidden = 1024, .vocab = 50304, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 64, .top_k = 8, .expert_ffn = 1024, .imbalance = 1}},
 };
 
 static const char *model_source(const char *name)
@@ -53,6 +78,24 @@ static const char *model_source(const char *name)
 		return "Brown et al. 2020 Table 2.1 (V padded to 51,200 as Narayanan et al. 2021)";
 	if (!strncmp(name, "llama2", 6))
 		return "Llama 2 published config (Touvron et al. 2023)";
+	if (!strcmp(name, "mixtral-8x7b"))
+		return "huggingface.co/mistralai/Mixtral-8x7B-v0.1 config.json; 46.7 B total, 12.9 B active "
+		       "(Jiang et al. 2024, Mixtral of Experts, §2.1)";
+	if (!strcmp(name, "mixtral-8x22b"))
+		return "huggingface.co/mistralai/Mixtral-8x22B-v0.1 config.json (vocab 32,768); 141 B total, 39 B "
+		       "active (Mistral AI, Mixtral 8x22B announcement, 2024)";
+	if (!strcmp(name, "deepseek-v3"))
+		return "huggingface.co/deepseek-ai/DeepSeek-V3 config.json; 671 B total, 37 B activated, MTP "
+		       "module of depth 1 (DeepSeek-AI 2024, DeepSeek-V3 Technical Report, §2, §4.2)";
+	if (!strcmp(name, "qwen3-235b-a22b"))
+		return "huggingface.co/Qwen/Qwen3-235B-A22B config.json (q/k norms not counted); 235 B total, 22 B "
+		       "activated (Qwen Team 2025, Qwen3 Technical Report, Table 2)";
+	if (!strcmp(name, "dbrx"))
+		return "huggingface.co/databricks/dbrx-base config.json (LayerNorm without bias counted as with); "
+		       "132 B total, 36 B active (Databricks 2024, Introducing DBRX)";
+	if (!strcmp(name, "olmoe-1b-7b"))
+		return "huggingface.co/allenai/OLMoE-1B-7B-0924 config.json (q/k norms not counted); 6.9 B total, "
+		       "1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1)";
 	return "Llama 3 published config (Llama Team 2024)";
 }
 

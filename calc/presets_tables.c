@@ -10,27 +10,34 @@ static int t_models(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 {
 	const struct calc_model *m;
 	calc_table_init(t, "model-presets", "Model presets");
-	const char *cols[] = {"name", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "mlp", "params", "source"};
-	for (int c = 0; c < 10; c++)
-		calc_table_col(t, cols[c], c == 8 ? "1" : "", c == 0 || c == 7 || c == 9 ? CALC_D_TEXT
-		                                       : c == 8                       ? CALC_D_BILLION
-		                                                                      : CALC_D_INT,
-		               c == 8 ? 2 : 0);
-	snprintf(t->cols[8].name, sizeof t->cols[8].name, "params");
+	const char *cols[] = {"name", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "mlp", "params",
+	                      "active", "experts", "source"};
+	for (int c = 0; c < 12; c++)
+		calc_table_col(t, cols[c], c == 8 || c == 9 ? "1" : "",
+		               c == 0 || c == 7 || c == 10 || c == 11 ? CALC_D_TEXT
+		               : c == 8 || c == 9                     ? CALC_D_BILLION
+		                                                      : CALC_D_INT,
+		               c == 8 || c == 9 ? 2 : 0);
 	for (int i = 0; (m = calc_preset_model_at(i)); i++) {
 		struct calc_params pr;
 		int r = calc_table_row(t);
+		char ex[32] = "-";
 		calc_model_params(m, &pr);
+		if (m->moe.experts > 0)
+			snprintf(ex, sizeof ex, "%d top-%d%s", m->moe.experts, m->moe.top_k,
+			         m->moe.shared > 0 ? " +shared" : "");
 		calc_table_str(t, r, 0, m->name);
 		calc_table_num(t, r, 1, m->layers);
 		calc_table_num(t, r, 2, m->hidden);
 		calc_table_num(t, r, 3, m->heads);
 		calc_table_num(t, r, 4, m->kv_heads);
-		calc_table_num(t, r, 5, m->ffn_hidden);
+		calc_table_num(t, r, 5, m->moe.experts > 0 ? m->moe.expert_ffn : m->ffn_hidden);
 		calc_table_num(t, r, 6, m->vocab);
 		calc_table_str(t, r, 7, m->mlp == CALC_MLP_SWIGLU ? "swiglu" : "gelu");
 		calc_table_num(t, r, 8, pr.total);
-		calc_table_str(t, r, 9, calc_preset_model_source(m->name));
+		calc_table_num(t, r, 9, pr.active);
+		calc_table_str(t, r, 10, ex);
+		calc_table_str(t, r, 11, calc_preset_model_source(m->name));
 	}
 	return 0;
 }

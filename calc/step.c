@@ -69,11 +69,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 
 	/* the layers of every kind: L (G + A) is the sum of n_k (G_k + A) over the kinds (the
 	 * attention core A is the same in every kind) */
-	if (m->seq.nruns > 0)
-		for (int j = 0; j < m->seq.nruns; j++)
-			count[m->seq.run_kind[j]] += m->seq.run_count[j];
-	else
-		count[0] = m->layers;
+	calc_model_kind_counts(m, count);
 	for (int k = 0; k < calc_model_nkinds(m); k++) {
 		LGA += count[k] * (gemm_flops_token(m, k) + A);
 		L += count[k];

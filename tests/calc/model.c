@@ -201,6 +201,99 @@ static void test_two_kinds(void **state)
 	calc_diag_free(&d);
 }
 
+/* Mixture-of-experts presets against their published total and activated counts
+ * (each preset's source names the paper or model card).  Published figures are
+ * rounded, and the activated counts are the authors' own convention (whether the
+ * embedding is counted), so a preset must come within 2% of each. */
+static void test_moe_published(void **state)
+{
+	static const struct {
+		const char *preset;
+		double total, active; /* published [billions] */
+	} rows[] = {
+		{"mixtral-8x7b", 46.7, 12.9},  /* Jiang et al. 2024 */
+		{"mixtral-8x22b", 141, 39},    /* Mistral AI 2024 */
+		{"deepseek-v3", 671, 37},      /* DeepSeek-V3 report, abstract */
+		{"qwen3-235b-a22b", 235, 22},  /* Qwen3 report */
+		{"dbrx", 132, 36},             /* Databricks 2024 */
+		{"olmoe-1b-7b", 6.9, 1.3},     /* Muennighoff et al. 2024 */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct calc_model *m = calc_preset_model(rows[i].preset);
+		struct calc_params p;
+		assert_non_null(m);
+		calc_model_params(m, &p);
+		assert_near(p.total / 1e9, rows[i].total, 0.02 * rows[i].total);
+		assert_near(p.active / 1e9, rows[i].active, 0.02 * rows[i].active);
+	}
+}
+
+/* Mixtral 8x7B by hand from its config.json (h 4096, 32 heads of 128, 8 KV heads,
+ * 8 SwiGLU experts of 14,336, top-2, V 32,000, untied, RMSNorm): per layer
+ * attention 2 h^2 + 2 h (8 x 128) = 41,943,040, one expert 3 h f = 176,160,768,
+ * router 8 h = 32,768, norms 2 h = 8,192. */
+static void test_mixtral_by_hand(void **state)
+{
+	struct calc_params p;
+	double attn = 41943040, expert = 176160768, router = 32768, norms = 8192, emb = 32000.0 * 4096;
+	calc_model_params(calc_preset_model("mixtral-8x7b"), &p);
+	assert_int_equal(p.nkinds, 1);
+	assert_near(p.kind[0].attn, attn, 0);
+	assert_near(p.kind[0].experts, 8 * expert, 0);
+	assert_near(p.kind[0].total, attn + 8 * expert + router + norms, 0);
+	assert_near(p.total, 32 * (attn + 8 * expert + router + norms) + 2 * emb + 4096, 0);
+	assert_near(p.active, 32 * (attn + 2 * expert + router + norms) + 2 * emb + 4096, 0);
+}
+
+/* DeepSeek-V3 by hand from its config.json and the report's §2.1 (MLA): h 7168, 128
+ * heads, d_c' 1536, d_c 512, d_h^R 64, d_h 128, value 128.  Attention per layer:
+ * W_DQ 7168 x 1536, its norm 1536, W_UQ 1536 x 128 (128 + 64), W_DKV + W_KR
+ * 7168 x (512 + 64), its norm 512, W_UK + W_UV 512 x 128 (128 + 128), W_O
+ * 128 x 128 x 7168.  3 dense layers (SwiGLU 18,432), 58 MoE layers of 256 routed
+ * experts of 2,048 plus one shared, top-8, a router with a bias. */
+static void test_deepseek_v3_by_hand(void **state)
+{
+	struct calc_params p;
+	double h = 7168;
+	double attn = h * 1536 + 1536 + 1536.0 * 128 * 192 + h * 576 + 512 + 512.0 * 128 * 256 + 128.0 * 128 * h;
+	double expert = 3 * h * 2048, router = 256 * h + 256, norms = 2 * h;
+	double dense = attn + 3 * h * 18432 + norms, moe = attn + 257 * expert + router + norms;
+	double emb = 129280 * h;
+	calc_model_params(calc_preset_model("deepseek-v3"), &p);
+	assert_int_equal(p.nkinds, 2);
+	assert_int_equal(p.kind_layers[0], 3);
+	assert_int_equal(p.kind_layers[1], 58);
+	assert_near(p.kind[0].attn, attn, 0);
+	assert_near(p.kind[1].total, moe, 0);
+	assert_near(p.total, 3 * dense + 58 * moe + 2 * emb + h, 1);
+	assert_near(p.active, 3 * dense + 58 * (moe - 248 * expert) + 2 * emb + h, 1);
+	/* one MTP module: an MoE layer, the 2h -> h projection, two norms */
+	assert_near(p.mtp, moe + 2 * h * h + 2 * h, 1);
+}
+
+/* Which layers are MoE: first_dense, then every n-th (i + 1 divisible by n). */
+static void test_moe_rule(void **state)
+{
+	struct calc_model m = *calc_preset_model("olmoe-1b-7b");
+	int count[CALC_MAX_KINDS];
+	m.layers = 10, m.moe.first_dense = 3, m.moe.every = 2;
+	/* layers 0..9: MoE where i >= 3 and (i + 1) even: 3, 5, 7, 9 */
+	assert_false(calc_model_layer_is_moe(&m, 1));
+	assert_false(calc_model_layer_is_moe(&m, 2));
+	assert_true(calc_model_layer_is_moe(&m, 3));
+	assert_false(calc_model_layer_is_moe(&m, 4));
+	assert_true(calc_model_layer_is_moe(&m, 9));
+	calc_model_kind_counts(&m, count);
+	assert_int_equal(calc_model_nkinds(&m), 2);
+	assert_int_equal(count[0], 6);
+	assert_int_equal(count[1], 4);
+	assert_true(calc_model_has_kinds(&m));
+	m.moe.first_dense = 0, m.moe.every = 1;
+	assert_int_equal(calc_model_nkinds(&m), 1);
+	m.moe.experts = 0;
+	assert_false(calc_model_has_kinds(&m));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +303,10 @@ int main(void)
 		cmocka_unit_test(test_dense_100b),
 		cmocka_unit_test(test_layers_split),
 		cmocka_unit_test(test_two_kinds),
+		cmocka_unit_test(test_moe_published),
+		cmocka_unit_test(test_mixtral_by_hand),
+		cmocka_unit_test(test_deepseek_v3_by_hand),
+		cmocka_unit_test(test_moe_rule),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
