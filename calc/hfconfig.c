@@ -29,12 +29,14 @@
  * Qwen2's q, k and v biases ((a + 2 g) d per layer), the extra pair of norms of
  * Gemma 2 and 3 (2 h per layer) and the q/k norms of Qwen3 (2 d per layer).
  *
- * Refused, with the field named, because the count would be wrong: mixture-of-experts
- * configs (num_local_experts, n_routed_experts, num_experts, ...), MLA attention
- * (kv_lora_rank, q_lora_rank), state-space and recurrent layers (Mamba, Jamba, RWKV,
- * Griffin), encoder-decoder and encoder-only models, cross-attention layers, layer
- * types other than full or sliding-window attention, and a model_type this reader
- * does not know.  A config without model_type (a hand-written one) is read field by
+ * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek) fill
+ * model.moe (read_moe), DeepSeek's MLA fills model.mla and its MTP model.mtp_depth.
+ *
+ * Refused, with the field named, because the count would be wrong: expert or MLA
+ * fields outside the families that have them, MoE layouts the model has no rule
+ * for, state-space and recurrent layers (Mamba, Jamba, RWKV, Griffin),
+ * encoder-decoder and encoder-only models, cross-attention layers, layer types other
+ * than full or sliding-window attention, and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
  * field: silu/swish gated, tied embeddings unless it says otherwise.
  */
 #include "calc.h"
@@ -57,30 +59,41 @@ struct hf_family {
 	int bias;            /* 1: every linear layer carries a bias */
 	enum calc_norm norm; /* the norm of the family */
 	int falcon;          /* 1: Falcon's K/V head fields (num_kv_heads, multi_query, ...) */
+	int moe;             /* 1: routed experts (the MoE fields are read) */
+	int mla;             /* 1: MLA attention may be there (kv_lora_rank, ...) */
 };
 
 static const struct hf_family families[] = {
-	{"llama", 1, 0, 0, CALC_NORM_RMSNORM, 0},       /* LlamaConfig, LlamaMLP */
-	{"mistral", 1, 0, 0, CALC_NORM_RMSNORM, 0},     /* MistralConfig */
-	{"qwen2", 1, 0, 0, CALC_NORM_RMSNORM, 0},       /* Qwen2Config; q/k/v biases not counted */
-	{"qwen2_vl", 1, 0, 0, CALC_NORM_RMSNORM, 0},    /* Qwen2-VL: the Qwen2 decoder, fields flat */
-	{"qwen3", 1, 0, 0, CALC_NORM_RMSNORM, 0},       /* Qwen3Config */
-	{"phi3", 1, 0, 0, CALC_NORM_RMSNORM, 0},        /* Phi3MLP: one fused gate_up projection */
-	{"gemma", 1, 1, 0, CALC_NORM_RMSNORM, 0},       /* GemmaMLP gated, hidden_act "gelu" */
-	{"gemma2", 1, 1, 0, CALC_NORM_RMSNORM, 0},      /* gelu_pytorch_tanh, gated */
-	{"gemma3_text", 1, 1, 0, CALC_NORM_RMSNORM, 0}, /* Gemma 3's language model */
-	{"gpt2", 0, 1, 1, CALC_NORM_LAYERNORM, 0},      /* GPT2Config: learned positions n_positions */
-	{"gpt_neox", 0, 0, 1, CALC_NORM_LAYERNORM, 0},  /* GPTNeoXConfig: embed_out untied */
-	{"falcon", 0, 1, 0, CALC_NORM_LAYERNORM, 1},    /* FalconConfig */
-	{"RefinedWeb", 0, 1, 0, CALC_NORM_LAYERNORM, 1},      /* Falcon-40B's first config */
-	{"RefinedWebModel", 0, 1, 0, CALC_NORM_LAYERNORM, 1}, /* Falcon-7B's first config */
+	{"llama", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* LlamaConfig, LlamaMLP */
+	{"mistral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},     /* MistralConfig */
+	{"qwen2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* Qwen2Config; q/k/v biases not counted */
+	{"qwen2_vl", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},    /* Qwen2-VL: the Qwen2 decoder, fields flat */
+	{"qwen3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* Qwen3Config */
+	{"phi3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},        /* Phi3MLP: one fused gate_up projection */
+	{"gemma", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* GemmaMLP gated, hidden_act "gelu" */
+	{"gemma2", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0},      /* gelu_pytorch_tanh, gated */
+	{"gemma3_text", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0}, /* Gemma 3's language model */
+	{"gpt2", 0, 1, 1, CALC_NORM_LAYERNORM, 0, 0, 0},      /* GPT2Config: learned positions n_positions */
+	{"gpt_neox", 0, 0, 1, CALC_NORM_LAYERNORM, 0, 0, 0},  /* GPTNeoXConfig: embed_out untied */
+	{"falcon", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0},    /* FalconConfig */
+	{"RefinedWeb", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0},      /* Falcon-40B's first config */
+	{"RefinedWebModel", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0}, /* Falcon-7B's first config */
+	/* mixture of experts (the fields of each: read_moe) */
+	{"mixtral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* MixtralConfig */
+	{"qwen2_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},    /* Qwen2MoeConfig: shared expert, gated */
+	{"qwen3_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},    /* Qwen3MoeConfig */
+	{"olmoe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},        /* OlmoeConfig */
+	{"dbrx", 1, 0, 0, CALC_NORM_LAYERNORM, 0, 1, 0},       /* DbrxConfig: ffn_config, attn_config */
+	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},  /* Llama4TextConfig: one shared expert */
+	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV2Config: MLA */
+	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV3Config: MLA, MTP */
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
 /* Multimodal configs: the language model's family when text_config has no model_type. */
 static const char *const wrappers[][2] = {
 	{"llava", "llama"}, {"llava_next", "llama"}, {"mistral3", "mistral"},
-	{"paligemma", "gemma"}, {"gemma3", "gemma3_text"},
+	{"paligemma", "gemma"}, {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"},
 };
 #define NWRAPPERS (int)(sizeof wrappers / sizeof wrappers[0])
 
@@ -97,14 +110,13 @@ static const char *const unmodelled_types[][2] = {
 	{"pegasus", "encoder-decoder models"}, {"marian", "encoder-decoder models"},
 	{"whisper", "encoder-decoder models"}, {"bert", "encoder-only models"},
 	{"roberta", "encoder-only models"}, {"modernbert", "encoder-only models"},
-	{"mixtral", "MoE models"}, {"qwen2_moe", "MoE models"}, {"qwen3_moe", "MoE models"},
-	{"deepseek_v2", "MoE models"}, {"deepseek_v3", "MoE models"}, {"dbrx", "MoE models"},
-	{"olmoe", "MoE models"}, {"llama4", "MoE models"}, {"llama4_text", "MoE models"},
 	{"mllama", "cross-attention layers"},
 };
 #define NUNMODELLED (int)(sizeof unmodelled_types / sizeof unmodelled_types[0])
 
 /* Fields that name something the model does not have (when not null, false or 0). */
+#define MOE_WHAT "experts outside a mixture-of-experts family"
+#define MLA_WHAT "MLA attention outside the DeepSeek families"
 static const char *const unmodelled_fields[][2] = {
 	{"mamba_d_state", "state-space (Mamba) layers"}, {"mamba_expand", "state-space (Mamba) layers"},
 	{"mamba_d_conv", "state-space (Mamba) layers"}, {"ssm_cfg", "state-space (Mamba) layers"},
@@ -112,10 +124,11 @@ static const char *const unmodelled_fields[][2] = {
 	{"hybrid_override_pattern", "state-space (Mamba) layers"},
 	{"is_encoder_decoder", "encoder-decoder models"}, {"num_decoder_layers", "encoder-decoder models"},
 	{"encoder_layers", "encoder-decoder models"}, {"cross_attention_layers", "cross-attention layers"},
-	{"num_local_experts", "MoE models"}, {"n_routed_experts", "MoE models"}, {"num_experts", "MoE models"},
-	{"moe_num_experts", "MoE models"}, {"n_shared_experts", "MoE models"},
-	{"moe_intermediate_size", "MoE models"}, {"num_experts_per_tok", "MoE models"},
-	{"kv_lora_rank", "MLA attention (DeepSeek)"}, {"q_lora_rank", "MLA attention (DeepSeek)"},
+	/* from here on: allowed in the families that read them (moe, mla) */
+	{"num_local_experts", MOE_WHAT}, {"n_routed_experts", MOE_WHAT}, {"num_experts", MOE_WHAT},
+	{"moe_num_experts", MOE_WHAT}, {"n_shared_experts", MOE_WHAT},
+	{"moe_intermediate_size", MOE_WHAT}, {"num_experts_per_tok", MOE_WHAT},
+	{"kv_lora_rank", MLA_WHAT}, {"q_lora_rank", MLA_WHAT},
 };
 #define NUNFIELDS (int)(sizeof unmodelled_fields / sizeof unmodelled_fields[0])
 
@@ -237,22 +250,22 @@ static int present(const json_t *v)
 	return 1;
 }
 
-/* Refuse 'obj' when a field names what the model does not have; -1 with a diagnostic. */
-static int refuse_fields(const struct hf_ctx *c, json_t *obj)
+/* Refuse 'obj' when a field names what the model (or the family 'fam', which may be
+ * NULL) does not have; -1 with a diagnostic. */
+static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_family *fam)
 {
 	char val[80];
 	json_t *lt = json_object_get(obj, "layer_types");
 	for (int i = 0; i < NUNFIELDS; i++) {
 		json_t *v = json_object_get(obj, unmodelled_fields[i][0]);
-		if (!present(v))
+		const char *what = unmodelled_fields[i][1];
+		if (!present(v) || (fam && fam->moe && !strcmp(what, MOE_WHAT)) ||
+		    (fam && fam->mla && !strcmp(what, MLA_WHAT)))
 			continue;
 		value_text(v, val, sizeof val);
 		return calc_error(c->d, c->path, field_line(c, unmodelled_fields[i][0]),
-		                  "%s are not modelled%s: field %s = %s (trainplan models decoder-only transformers "
-		                  "of dense attention and MLP layers)", unmodelled_fields[i][1],
-		                  !strcmp(unmodelled_fields[i][1], "MoE models") ||
-		                          !strncmp(unmodelled_fields[i][1], "MLA", 3) ? " yet" : "",
-		                  unmodelled_fields[i][0], val);
+		                  "%s are not modelled: field %s = %s (trainplan models decoder-only transformers "
+		                  "of attention and MLP or mixture-of-experts layers)", what, unmodelled_fields[i][0], val);
 	}
 	/* Gemma 2/3, Qwen3 name each layer's attention; linear attention or convolution
 	 * layers (Qwen3-Next, LFM2) are not attention layers */
@@ -289,14 +302,184 @@ static int refuse_type(const struct hf_ctx *c, const char *type, const char *fie
 	for (int i = 0; i < NUNMODELLED; i++)
 		if (!strcmp(unmodelled_types[i][0], type))
 			return calc_error(c->d, c->path, field_line(c, field),
-			                  "%s are not modelled%s: field %s = \"%s\" (trainplan models decoder-only "
-			                  "transformers of dense attention and MLP layers)", unmodelled_types[i][1],
-			                  !strcmp(unmodelled_types[i][1], "MoE models") ? " yet" : "", field, type);
+			                  "%s are not modelled: field %s = \"%s\" (trainplan models decoder-only "
+			                  "transformers of attention and MLP or mixture-of-experts layers)",
+			                  unmodelled_types[i][1], field, type);
 	for (int i = 0; i < NFAMILIES && n < sizeof known; i++)
 		n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", families[i].type);
 	return calc_error(c->d, c->path, field_line(c, field),
 	                  "%s: %s = \"%s\" is not a family trainplan reads (allowed: %s); give the model with "
 	                  "the model.* keys instead", c->where, field, type, known);
+}
+
+/* An integer field in lo .. hi into *out (absent or null: 'def'); -1 with a
+ * diagnostic when it is there but not an integer in range. */
+static int int_field(const struct hf_ctx *c, json_t *obj, const char *name, long lo, long hi, long def, long *out)
+{
+	json_t *v = json_object_get(obj, name);
+	char val[80];
+	*out = def;
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi) {
+		*out = (long)json_integer_value(v);
+		return 0;
+	}
+	value_text(v, val, sizeof val);
+	return calc_error(c->d, c->path, field_line(c, name), "%s: %s = %s is out of range (allowed: %ld .. %ld)",
+	                  c->where, name, val, lo, hi);
+}
+
+/*
+ * The experts of an MoE family into m->moe (struct calc_moe).  Fields, by family
+ * (the transformers configuration classes):
+ *   experts      num_local_experts (Mixtral, Llama 4), n_routed_experts (DeepSeek),
+ *                num_experts (Qwen-MoE, OLMoE), ffn_config.moe_num_experts (DBRX)
+ *   top_k        num_experts_per_tok, ffn_config.moe_top_k (DBRX)
+ *   expert_ffn   moe_intermediate_size (DeepSeek, Qwen-MoE); intermediate_size (Mixtral,
+ *                OLMoE, Llama 4); ffn_config.ffn_hidden_size (DBRX)
+ *   dense width  intermediate_size (DeepSeek, Qwen-MoE), intermediate_size_mlp (Llama 4)
+ *   shared       n_shared_experts of expert_ffn (DeepSeek); one of
+ *                shared_expert_intermediate_size with a sigmoid gate (Qwen2-MoE); one of
+ *                expert_ffn (Llama 4)
+ *   layers       first_k_dense_replace (DeepSeek); decoder_sparse_step (Qwen-MoE) and
+ *                interleave_moe_layer_step (Llama 4): layer i is MoE when (i + 1) % n
+ *                == 0, as calc_moe.every; DeepSeek's moe_layer_freq (i % n == 0) only
+ *                as 1; Qwen's mlp_only_layers only empty
+ *   router       DeepSeek-V3's topk_method "noaux_tc": a per-expert bias; topk_group of
+ *                n_group > 1 groups: the node limit M
+ * Routing is dropless and balanced (imbalance 1); the plan may say otherwise.
+ */
+static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family *fam, struct calc_model *m)
+{
+	struct calc_moe *e = &m->moe;
+	const char *t = fam->type;
+	json_t *fc = json_object_get(obj, "ffn_config");
+	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8), qwen = !strncmp(t, "qwen", 4);
+	int llama4 = !strcmp(t, "llama4_text");
+	const char *n_exp = dbrx ? "moe_num_experts" : ds ? "n_routed_experts"
+	                                              : qwen || !strcmp(t, "olmoe") ? "num_experts" : "num_local_experts";
+	struct hf_ctx cf = *c;
+	long v, ffn = m->ffn_hidden;
+	json_t *src = dbrx ? fc : obj;
+
+	if (dbrx && !json_is_object(fc)) {
+		calc_error(c->d, c->path, 0, "%s: dbrx without an ffn_config object", c->where);
+		return;
+	}
+	if (dbrx)
+		cf.where = "config.json ffn_config";
+	if (int_field(&cf, src, n_exp, 1, 65536, 0, &v) < 0)
+		return;
+	if (v == 0) {
+		calc_error(c->d, c->path, 0, "%s: model_type = \"%s\" without %s (routed experts, 1 .. 65536)", c->where,
+		           t, n_exp);
+		return;
+	}
+	e->experts = (int)v;
+	if (int_field(&cf, src, dbrx ? "moe_top_k" : "num_experts_per_tok", 1, 65536, 0, &v) < 0)
+		return;
+	if (v < 1 || v > e->experts) {
+		calc_error(c->d, c->path, field_line(c, dbrx ? "moe_top_k" : "num_experts_per_tok"),
+		           "%s: %s = %ld: a token goes to 1 .. %s = %d routed experts", c->where,
+		           dbrx ? "moe_top_k" : "num_experts_per_tok", v, n_exp, e->experts);
+		return;
+	}
+	e->top_k = (int)v;
+	if (dbrx) {
+		if (int_field(&cf, fc, "ffn_hidden_size", 1, 100000000, 0, &v) < 0)
+			return;
+		e->expert_ffn = (int)(v > 0 ? v : ffn);
+	} else if (ds || qwen) {
+		if (int_field(c, obj, "moe_intermediate_size", 1, 100000000, 0, &v) < 0)
+			return;
+		if (v == 0) {
+			calc_error(c->d, c->path, 0, "%s: model_type = \"%s\" without moe_intermediate_size", c->where, t);
+			return;
+		}
+		e->expert_ffn = (int)v;
+	} else
+		e->expert_ffn = (int)ffn;
+	if (llama4) {
+		if (int_field(c, obj, "intermediate_size_mlp", 1, 100000000, ffn, &v) < 0)
+			return;
+		m->ffn_hidden = (int)v; /* the dense layers' width */
+		e->shared = 1;
+		if (int_field(c, obj, "interleave_moe_layer_step", 1, 100000, 1, &v) < 0)
+			return;
+		e->every = (int)v;
+	}
+	if (ds) {
+		if (int_field(c, obj, "n_shared_experts", 0, 64, 0, &v) < 0)
+			return;
+		e->shared = (int)v;
+		if (int_field(c, obj, "first_k_dense_replace", 0, m->layers, 0, &v) < 0)
+			return;
+		e->first_dense = (int)v;
+		if (int_field(c, obj, "moe_layer_freq", 1, 1, 1, &v) < 0)
+			return;
+		e->router_bias = json_is_string(json_object_get(obj, "topk_method")) &&
+		                 !strcmp(json_string_value(json_object_get(obj, "topk_method")), "noaux_tc");
+		if (int_field(c, obj, "n_group", 0, 65536, 0, &v) < 0)
+			return;
+		if (v > 1) {
+			if (int_field(c, obj, "topk_group", 0, v, 0, &v) < 0)
+				return;
+			e->node_limit = (int)v;
+		}
+		if (int_field(c, obj, "num_nextn_predict_layers", 0, 16, 0, &v) < 0)
+			return;
+		m->mtp_depth = (int)v;
+	}
+	if (qwen) {
+		json_t *only = json_object_get(obj, "mlp_only_layers");
+		if (int_field(c, obj, "decoder_sparse_step", 1, 100000, 1, &v) < 0)
+			return;
+		e->every = (int)v;
+		if (present(only)) {
+			char val[80];
+			value_text(only, val, sizeof val);
+			calc_error(c->d, c->path, field_line(c, "mlp_only_layers"),
+			           "%s: mlp_only_layers = %s is not modelled (allowed: [], and decoder_sparse_step)", c->where,
+			           val);
+			return;
+		}
+		if (int_field(c, obj, "shared_expert_intermediate_size", 0, 100000000, 0, &v) < 0)
+			return;
+		if (v > 0)
+			e->shared = 1, e->shared_ffn = (int)v, e->shared_gate = 1;
+	}
+	e->imbalance = 1;
+	if (e->first_dense >= m->layers && m->layers > 0)
+		calc_error(c->d, c->path, field_line(c, "first_k_dense_replace"),
+		           "%s: first_k_dense_replace = %d leaves no MoE layer of %d", c->where, e->first_dense, m->layers);
+}
+
+/* DeepSeek's MLA attention into m->mla: q_lora_rank (null: queries from h), kv_lora_rank,
+ * qk_rope_head_dim, qk_nope_head_dim, v_head_dim (DeepseekV3Config). */
+static void read_mla(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
+{
+	struct calc_mla *x = &m->mla;
+	long v[5];
+	static const char *const names[5] = {"q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
+	                                     "v_head_dim"};
+	for (int i = 0; i < 5; i++)
+		if (int_field(c, obj, names[i], 0, i < 2 ? 1000000 : 100000, 0, &v[i]) < 0)
+			return;
+	if (v[1] == 0)
+		return; /* ordinary attention */
+	if (v[2] < 1 || v[3] < 1 || v[4] < 1) {
+		calc_error(c->d, c->path, field_line(c, "kv_lora_rank"),
+		           "%s: MLA (kv_lora_rank = %ld) needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim "
+		           "(each 1 .. 100000)", c->where, v[1]);
+		return;
+	}
+	x->q_lora_rank = (int)v[0];
+	x->kv_lora_rank = (int)v[1];
+	x->qk_rope_dim = (int)v[2];
+	x->qk_nope_dim = (int)v[3];
+	x->v_head_dim = (int)v[4];
+	m->head_dim = 0; /* not used with MLA */
 }
 
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
@@ -313,8 +496,8 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		return calc_error(d, path, 0, "more than %d bytes: not a config.json", HF_MAX_BYTES);
 	}
 	static const char *const n_hidden[] = {"hidden_size", "n_embd", "d_model", "n_embed", NULL};
-	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", NULL};
-	static const char *const n_heads[] = {"num_attention_heads", "n_head", NULL};
+	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
+	static const char *const n_heads[] = {"num_attention_heads", "n_head", "n_heads", NULL};
 	static const char *const n_kv[] = {"num_key_value_heads", "multi_query_group_num", NULL};
 	static const char *const n_kv_falcon[] = {"num_kv_heads", "n_head_kv", NULL};
 	static const char *const n_ffn[] = {"intermediate_size", "n_inner", "ffn_hidden_size", NULL};
@@ -343,8 +526,6 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 
 	/* the family, and the object that holds the language model */
 	obj = root;
-	if (refuse_fields(&c, root) < 0)
-		goto out;
 	type = json_string_value(json_object_get(root, "model_type"));
 	if (json_is_object(json_object_get(root, "text_config"))) {
 		const char *outer = type;
@@ -352,8 +533,6 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		obj = json_object_get(root, "text_config");
 		c.from = tc ? (size_t)(tc - rd.text) : 0;
 		c.where = "config.json text_config";
-		if (refuse_fields(&c, obj) < 0)
-			goto out;
 		type = json_string_value(json_object_get(obj, "model_type"));
 		for (int i = 0; !type && outer && i < NWRAPPERS; i++)
 			if (!strcmp(wrappers[i][0], outer))
@@ -368,7 +547,15 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			goto out;
 		}
 	}
-	if (type && !(fam = family_find(type))) {
+	fam = type ? family_find(type) : NULL;
+	{
+		struct hf_ctx top = c;
+		top.from = 0;
+		top.where = "config.json";
+		if (refuse_fields(&top, root, fam) < 0 || (obj != root && refuse_fields(&c, obj, fam) < 0))
+			goto out;
+	}
+	if (type && !fam) {
 		refuse_type(&c, type, "model_type");
 		goto out;
 	}
@@ -392,6 +579,9 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 				kv = heads;
 		} else
 			kv = mq > 0 ? 1 : heads;
+	} else if (fam && !strcmp(fam->type, "dbrx")) {
+		if (!json_int(json_object_get(obj, "attn_config"), (const char *const[]){"kv_n_heads", NULL}, &kv))
+			kv = heads;
 	} else if (!json_int(obj, n_kv, &kv))
 		kv = heads;
 	json_int(obj, n_hdim, &hdim);
@@ -454,6 +644,10 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		if (json_int(obj, n_pos, &pos))
 			m->max_pos = (int)pos; /* learned absolute positions (GPT-2) */
 		m->dropout = 0;
+		if (fam && fam->moe)
+			read_moe(&c, obj, fam, m);
+		if (fam && fam->mla)
+			read_mla(&c, obj, m);
 	}
 out:
 	json_decref(root);

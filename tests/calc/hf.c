@@ -8,8 +8,10 @@
  * code's output).  The published counts of Falcon count the tied embedding twice: its
  * checkpoints store the LM head as a copy of the embedding.
  *
- * The configs of architectures the model does not have (mixture of experts, MLA,
- * state-space layers, encoder-decoder) must be refused with the field named.
+ * The mixture-of-experts configs are held, too, against the presets of the same
+ * models (a second path to the same counts).  The configs of architectures the model
+ * does not have (state-space layers, encoder-decoder, ...) must be refused with the
+ * field named.
  */
 #include "testutil.h"
 
@@ -261,25 +263,100 @@ static void expect_refused(const char *json, const char *message)
 
 #define DENSE "\"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"vocab_size\": 32000"
 
-/* Mixtral-8x7B was read as a 7.24 B dense model (it has 46.7 B): refused, naming the field. */
+/* A published MoE config against its published total and activated counts, and
+ * against the preset of the same model (calc/presets.c, written from the paper's
+ * shapes): the same experts, the same counts. */
+static void check_moe(const char *file, const char *preset, double total, double total_tol, double active,
+                      double active_tol)
+{
+	struct calc_model m;
+	struct calc_params p, q;
+	const struct calc_model *pm = calc_preset_model(preset);
+	assert_non_null(pm);
+	read_config(file, &m);
+	calc_model_params(&m, &p);
+	calc_model_params(pm, &q);
+	assert_near(p.total, total, total_tol);
+	assert_near(p.active, active, active_tol);
+	assert_int_equal(m.moe.experts, pm->moe.experts);
+	assert_int_equal(m.moe.top_k, pm->moe.top_k);
+	assert_int_equal(m.moe.expert_ffn, pm->moe.expert_ffn);
+	assert_int_equal(m.moe.shared, pm->moe.shared);
+	assert_int_equal(m.moe.first_dense, pm->moe.first_dense);
+	assert_int_equal(m.moe.router_bias, pm->moe.router_bias);
+	assert_int_equal(m.moe.node_limit, pm->moe.node_limit);
+	assert_int_equal(m.mla.kv_lora_rank, pm->mla.kv_lora_rank);
+	assert_int_equal(m.mla.q_lora_rank, pm->mla.q_lora_rank);
+	assert_int_equal(m.mtp_depth, pm->mtp_depth);
+	assert_near(p.total, q.total, 1e-12);
+	assert_near(p.active, q.active, 1e-12);
+}
+
+/* Mixtral-8x7B was read as a 7.24 B dense model: 46.7 B total, 12.9 B active (Jiang et
+ * al. 2024, "Mixtral of Experts", §2.1).  By hand: per layer 41,943,040 attention + 8
+ * experts x 3 x 4096 x 14336 + router 8 x 4096 + 8192 norms; 32 layers + 2 x 32000 x
+ * 4096 + 4096 = 46,702,792,704; active with 2 experts: 6 x 32 x 176,160,768 less = 12,879,925,248. */
+static void test_moe_mixtral(void **state)
+{
+	(void)state;
+	check_moe("mixtral-8x7b", "mixtral-8x7b", 46702792704.0, 1e-12, 12879925248.0, 1e-12);
+	assert_near(46702792704.0, 46.7e9, 0.001);
+	assert_near(12879925248.0, 12.9e9, 0.004);
+}
+
+/* DeepSeek-V3: 671 B total, 37 B activated (DeepSeek-AI 2024, DeepSeek-V3 Technical
+ * Report, §1 and §4.2), the MTP module (14 B) apart; MLA, 3 dense layers, 1 shared
+ * expert, node limit 4 (topk_group of 8 groups), aux-loss-free router bias. */
+static void test_moe_deepseek_v3(void **state)
+{
+	(void)state;
+	check_moe("deepseek-v3", "deepseek-v3", 671e9, 0.005, 37e9, 0.02);
+}
+
+/* Qwen3-235B-A22B: 235 B total, 22 B activated (Qwen Team 2025, Qwen3 Technical Report,
+ * Table 2). */
+static void test_moe_qwen3(void **state)
+{
+	(void)state;
+	check_moe("qwen3-235b-a22b", "qwen3-235b-a22b", 235e9, 0.005, 22e9, 0.03);
+}
+
+/* OLMoE-1B-7B: 6.9 B total, 1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1). */
+static void test_moe_olmoe(void **state)
+{
+	(void)state;
+	check_moe("olmoe-1b-7b", "olmoe-1b-7b", 6.9e9, 0.01, 1.3e9, 0.04);
+}
+
+/* DBRX: 132 B total, 36 B active (Databricks 2024, "Introducing DBRX"); experts in
+ * ffn_config, K/V heads in attn_config. */
+static void test_moe_dbrx(void **state)
+{
+	(void)state;
+	check_moe("dbrx", "dbrx", 132e9, 0.005, 36e9, 0.015);
+}
+
+/* MoE fields outside a mixture-of-experts family, MoE layouts the model has no rule for
+ * and a top-k above the experts are refused, naming the field. */
 static void test_moe_refused(void **state)
 {
 	(void)state;
-	char path[] = "tests/calc/hf/mixtral-8x7b.json";
-	struct calc_model m;
-	struct calc_diag d = {0};
-	assert_int_equal(calc_model_from_hf(&m, path, &d), -1);
-	assert_non_null(d.text);
-	assert_non_null(strstr(d.text, "tests/calc/hf/mixtral-8x7b.json:18: error: MoE models are not modelled yet: "
-	                               "field num_local_experts = 8"));
-	calc_diag_free(&d);
-	expect_refused("{" DENSE ", \"model_type\": \"deepseek_v3\", \"n_routed_experts\": 256}",
-	               "MoE models are not modelled yet: field n_routed_experts = 256");
-	expect_refused("{" DENSE ", \"model_type\": \"qwen2_moe\", \"num_experts\": 64}",
-	               "field num_experts = 64");
-	expect_refused("{" DENSE ", \"model_type\": \"dbrx\"}", "MoE models are not modelled yet: field model_type = \"dbrx\"");
-	expect_refused("{" DENSE ", \"kv_lora_rank\": 512}", "MLA attention (DeepSeek) are not modelled yet: field kv_lora_rank = 512");
-	/* nested in text_config (Llama 4) */
+	expect_refused("{" DENSE ", \"model_type\": \"llama\", \"num_local_experts\": 8}",
+	               "experts outside a mixture-of-experts family are not modelled: field num_local_experts = 8");
+	expect_refused("{" DENSE ", \"num_experts\": 64}", "field num_experts = 64");
+	expect_refused("{" DENSE ", \"model_type\": \"mixtral\", \"num_local_experts\": 8, \"num_experts_per_tok\": 9}",
+	               "num_experts_per_tok = 9: a token goes to 1 .. num_local_experts = 8 routed experts");
+	expect_refused("{" DENSE ", \"model_type\": \"mixtral\"}",
+	               "model_type = \"mixtral\" without num_local_experts");
+	expect_refused("{" DENSE ", \"model_type\": \"deepseek_v3\", \"n_routed_experts\": 64, "
+	               "\"num_experts_per_tok\": 6, \"moe_intermediate_size\": 1408, \"moe_layer_freq\": 2}",
+	               "moe_layer_freq = 2 is out of range (allowed: 1 .. 1)");
+	expect_refused("{" DENSE ", \"model_type\": \"qwen2_moe\", \"num_experts\": 60, \"num_experts_per_tok\": 4, "
+	               "\"moe_intermediate_size\": 1408, \"mlp_only_layers\": [0]}",
+	               "mlp_only_layers = [0] is not modelled");
+	expect_refused("{" DENSE ", \"model_type\": \"mistral\", \"kv_lora_rank\": 512}",
+	               "MLA attention outside the DeepSeek families are not modelled: field kv_lora_rank = 512");
+	/* nested in text_config */
 	expect_refused("{\"model_type\": \"llava\", \"text_config\": {" DENSE ", \"num_local_experts\": 16}}",
 	               "field num_local_experts = 16");
 }
@@ -361,6 +438,11 @@ int main(void)
 		cmocka_unit_test(test_gpt_neox_20b),
 		cmocka_unit_test(test_phi3_mini),
 		cmocka_unit_test(test_text_config),
+		cmocka_unit_test(test_moe_mixtral),
+		cmocka_unit_test(test_moe_deepseek_v3),
+		cmocka_unit_test(test_moe_qwen3),
+		cmocka_unit_test(test_moe_olmoe),
+		cmocka_unit_test(test_moe_dbrx),
 		cmocka_unit_test(test_moe_refused),
 		cmocka_unit_test(test_unmodelled_refused),
 		cmocka_unit_test(test_family_defaults),
