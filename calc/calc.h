@@ -538,7 +538,14 @@ int calc_plan_variant(const struct calc_plan *base, const struct calc_layout *la
                       const char *origin, unsigned flags, struct calc_plan *out, struct calc_diag *d);
 /* Check the plan is consistent (divisibility, ranges, product of degrees = GPUs). */
 int calc_plan_validate(const struct calc_plan *plan, struct calc_diag *d);
-/* Fill plan->model from a Hugging Face config.json. */
+/*
+ * Fill 'm' from the Hugging Face config.json at 'path' (hfconfig.c: the families it
+ * reads and what each leaves to its defaults).  Returns 0, or -1 with a diagnostic
+ * naming the file (and the line of the field, where there is one) when the file
+ * cannot be read, is not valid JSON, lacks a size, or describes what the model does
+ * not have: state-space layers, an encoder, experts outside an MoE family, an MoE
+ * layout without a rule in struct calc_moe, an unknown model_type.
+ */
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d);
 /* Number of GPUs = nodes * gpus_per_node. */
 static inline int calc_plan_gpus(const struct calc_plan *plan)

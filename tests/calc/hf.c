@@ -1,8 +1,17 @@
 /*
- * tests/calc/hf.c -- reading Hugging Face config.json (calc_model_from_hf, calc/plan.c).
+ * tests/calc/hf.c -- reading Hugging Face config.json (calc_model_from_hf, calc/hfconfig.c).
  *
- * Expected values are the fields written into each file here (Llama 3 8B's published
- * config.json: hidden 4096, 32 layers, 32 heads, 8 KV heads, FFN 14336, vocab 128256).
+ * Every file under tests/calc/hf/ is a published config.json (tests/calc/hf/README.md
+ * names the repository of each).  Each is read and its total parameter count is held
+ * against the count its publisher gives, within the rounding of the published figure;
+ * the counts written out below are by hand from the layer shapes (they are not the
+ * code's output).  The published counts of Falcon count the tied embedding twice: its
+ * checkpoints store the LM head as a copy of the embedding.
+ *
+ * The mixture-of-experts configs are held, too, against the presets of the same
+ * models (a second path to the same counts).  The configs of architectures the model
+ * does not have (state-space layers, encoder-decoder, ...) must be refused with the
+ * field named.
  */
 #include "testutil.h"
 
@@ -46,6 +55,357 @@ static void test_reads_fields(void **state)
 	calc_diag_free(&d);
 }
 
+/* Read tests/calc/hf/NAME.json into m; fails the test on a diagnostic. */
+static void read_config(const char *name, struct calc_model *m)
+{
+	char path[128];
+	struct calc_diag d = {0};
+	snprintf(path, sizeof path, "tests/calc/hf/%s.json", name);
+	int rc = calc_model_from_hf(m, path, &d);
+	if (rc != 0)
+		print_error("%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	assert_int_equal(rc, 0);
+}
+
+/* Total parameters of tests/calc/hf/NAME.json. */
+static double total_of(const char *name, struct calc_model *m)
+{
+	struct calc_params p;
+	read_config(name, m);
+	calc_model_params(m, &p);
+	return p.total;
+}
+
+/* Falcon-7B: one K/V head (multi_query), no biases, GeLU MLP 4h, tied embedding.
+ * Per layer: QKV 4544 x (4544 + 2 x 64) = 21,229,568, dense 4544^2 = 20,647,936, MLP
+ * 2 x 4544 x 18176 = 165,183,488, norms 4 x 4544 (two LayerNorms counted; Falcon-7B
+ * shares one): 207,079,168.  x 32 + embedding 65024 x 4544 = 295,469,056 + final
+ * norm 9088 = 6,922,011,520.  Published: 7.22 B on the Hugging Face model page
+ * (tiiuae/falcon-7b), which counts the stored LM-head copy of the embedding too:
+ * 7.22 B - 0.295 B = 6.92 B.  The 71 K/V heads read before multi_query was read gave
+ * 8.22 B (+19 %). */
+static void test_falcon_7b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("falcon-7b", &m);
+	assert_int_equal(m.kv_heads, 1);
+	assert_int_equal(m.mlp, CALC_MLP_GELU);
+	assert_int_equal(m.tied_embeddings, 1);
+	assert_int_equal(m.bias, 0);
+	assert_near(t, 6922011520.0, 1e-12);
+	assert_near(t + 65024.0 * 4544, 7.22e9, 0.001); /* 7.22 B: three figures */
+}
+
+/* Falcon-40B: new_decoder_architecture, 8 K/V heads (num_kv_heads), tied.
+ * Per layer: QKV 8192 x (8192 + 2 x 8 x 64) = 75,497,472, dense 8192^2 = 67,108,864,
+ * MLP 2 x 8192 x 32768 = 536,870,912, norms (ln_attn, ln_mlp) 4 x 8192 = 32,768:
+ * 679,510,016.  x 60 + embedding 65024 x 8192 = 532,676,608 + final norm 16,384 =
+ * 41,303,293,952.  Published: 41.8 B on the Hugging Face model page (tiiuae/falcon-40b),
+ * the LM-head copy included: 41.84 B - 0.53 B.  Without num_kv_heads: 48.9 B (+17 %). */
+static void test_falcon_40b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("falcon-40b", &m);
+	assert_int_equal(m.kv_heads, 8);
+	assert_int_equal(m.tied_embeddings, 1);
+	assert_near(t, 41303293952.0, 1e-12);
+	assert_near(t + 65024.0 * 8192, 41.8e9, 0.0015); /* 41.8 B: three figures */
+}
+
+/* Gemma-2-27B: gelu_pytorch_tanh gated (3 matrices), head_dim 128 (32 x 128 = 4096 !=
+ * 4608), 16 K/V heads, tied.  Per layer: Q and O 4608 x 4096 = 18,874,368 each, K and
+ * V 4608 x 2048 = 9,437,184 each, MLP 3 x 4608 x 36864 = 509,607,936, two RMSNorms
+ * 9216 (Gemma 2 has four: 9216 more, left out): 566,240,256.  x 46 + embedding
+ * 256000 x 4608 = 1,179,648,000 + 4608 = 27,226,704,384.  Published: 27.2 B (Gemma
+ * Team 2024, "Gemma 2", Table 1: 27B; Hugging Face google/gemma-2-27b: 27.2 B).  Read as
+ * a plain GeLU it was 19.4 B (-29 %). */
+static void test_gemma2_27b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("gemma-2-27b", &m);
+	assert_int_equal(m.mlp, CALC_MLP_SWIGLU);
+	assert_int_equal(m.head_dim, 128);
+	assert_int_equal(m.tied_embeddings, 1);
+	assert_near(t, 27226704384.0, 1e-12);
+	assert_near(t, 27.2e9, 0.002);
+}
+
+/* Gemma-7B: hidden_act "gelu", yet GemmaMLP is gated; head_dim 256 (16 x 256 = 4096 !=
+ * 3072).  Non-embedding parameters per layer: 4 x 3072 x 4096 = 50,331,648 attention,
+ * 3 x 3072 x 24576 = 226,492,416 MLP, 6144 norms; x 28 + final norm 3072 =
+ * 7,751,248,896, which is the non-embedding count of Gemma Team 2024 ("Gemma: open
+ * models ...", Table 2: 7B, 7,751,248,896).  Their embedding, 786,825,216, is of a
+ * vocabulary padded to 256,128; the config says 256,000. */
+static void test_gemma_7b(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	(void)state;
+	read_config("gemma-7b", &m);
+	calc_model_params(&m, &p);
+	assert_int_equal(m.mlp, CALC_MLP_SWIGLU);
+	assert_near(p.total - p.embedding - p.lm_head, 7751248896.0, 1e-12);
+	assert_near(p.embedding, 786825216.0 * 256000 / 256128, 1e-12);
+}
+
+/* Llama-3-8B: 8,030,261,248 (Hugging Face meta-llama/Meta-Llama-3-8B: 8.03 B).  By hand:
+ * per layer 41,943,040 attention + 176,160,768 MLP + 8192 norms = 218,112,000; x 32 +
+ * 2 x 128256 x 4096 untied + 4096. */
+static void test_llama3_8b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("llama-3-8b", &m);
+	assert_int_equal(m.tied_embeddings, 0);
+	assert_near(t, 218112000.0 * 32 + 2.0 * 128256 * 4096 + 4096, 1e-12);
+	assert_near(t, 8.03e9, 0.001);
+}
+
+/* Mistral-7B-v0.1: Llama-3-8B's layers with a 32,000 vocabulary: 7,241,732,096 (Hugging
+ * Face mistralai/Mistral-7B-v0.1: 7.24 B). */
+static void test_mistral_7b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("mistral-7b", &m);
+	assert_near(t, 7241732096.0, 1e-12);
+	assert_near(t, 7.24e9, 0.001);
+}
+
+/* Qwen2-7B: 28 layers, 4 K/V heads, FFN 18944, untied 152,064 vocabulary.  Per layer
+ * 29,360,128 attention + 203,685,888 MLP + 7168 = 233,053,184; x 28 + 2 x 152064 x 3584
+ * + 3584 = 7,615,487,488.  Published 7,615,616,512 (Hugging Face Qwen/Qwen2-7B: 7.62 B):
+ * the difference, 129,024 = 28 x (3584 + 2 x 512), is the q, k and v biases the model
+ * leaves out. */
+static void test_qwen2_7b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("qwen2-7b", &m);
+	assert_int_equal(m.kv_heads, 4);
+	assert_near(t, 7615616512.0 - 28 * (3584 + 2 * 512), 1e-12);
+	assert_near(t, 7615616512.0, 2e-5);
+}
+
+/* GPT-2 small: 124,439,808 (Radford et al. 2019 give "117M"; the Hugging Face gpt2
+ * checkpoint holds 124,439,808): biases, learned positions 1024 x 768, tied. */
+static void test_gpt2(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("gpt2", &m);
+	assert_int_equal(m.bias, 1);
+	assert_int_equal(m.max_pos, 1024);
+	assert_int_equal(m.tied_embeddings, 1);
+	assert_near(t, 124439808.0, 1e-12);
+}
+
+/* GPT-NeoX-20B: 20,554,567,680 parameters (model card of EleutherAI/gpt-neox-20b;
+ * Black et al. 2022): biases, two LayerNorms, untied embed_out. */
+static void test_gpt_neox_20b(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("gpt-neox-20b", &m);
+	assert_int_equal(m.tied_embeddings, 0);
+	assert_near(t, 20554567680.0, 1e-12);
+}
+
+/* Phi-3-mini: "3.8 billion parameters" (Abdin et al. 2024).  By hand: per layer
+ * 4 x 3072^2 + 3 x 3072 x 8192 + 6144 = 113,252,352; x 32 + 2 x 32064 x 3072 + 3072 =
+ * 3,821,079,552. */
+static void test_phi3_mini(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("phi-3-mini-4k", &m);
+	assert_near(t, 3821079552.0, 1e-12);
+	assert_near(t, 3.8e9, 0.015);
+}
+
+/* Mistral-Small-3.1-24B, a multimodal config: the language model is text_config (the
+ * vision_config's hidden_size 1024 must not be read).  Per layer 52,428,800 attention
+ * (head_dim 128) + 503,316,480 MLP + 10,240 = 555,755,520; x 40 + 2 x 131072 x 5120
+ * + 5120 = 23,572,403,200.  Published: 23.6 B for its language model,
+ * mistralai/Mistral-Small-24B-Base-2501 on Hugging Face. */
+static void test_text_config(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	double t = total_of("mistral-small-3.1-24b", &m);
+	assert_int_equal(m.hidden, 5120);
+	assert_string_equal(m.name, "mistral");
+	assert_int_equal(m.tied_embeddings, 0);
+	assert_near(t, 23572403200.0, 1e-12);
+	assert_near(t, 23.6e9, 0.0025);
+}
+
+/* Read 'json' (written to a temporary file) and expect -1 with 'message' in the text. */
+static void expect_refused(const char *json, const char *message)
+{
+	char path[64];
+	struct calc_model m;
+	struct calc_diag d = {0};
+	write_temp(path, 0, json);
+	int rc = calc_model_from_hf(&m, path, &d);
+	unlink(path);
+	if (rc != -1 || !d.text || !strstr(d.text, message))
+		print_error("expected \"%s\", got: %s", message, d.text ? d.text : "(nothing)");
+	assert_int_equal(rc, -1);
+	assert_non_null(d.text);
+	assert_non_null(strstr(d.text, message));
+	calc_diag_free(&d);
+}
+
+#define DENSE "\"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"vocab_size\": 32000"
+
+/* A published MoE config against its published total and activated counts, and
+ * against the preset of the same model (calc/presets.c, written from the paper's
+ * shapes): the same experts, the same counts. */
+static void check_moe(const char *file, const char *preset, double total, double total_tol, double active,
+                      double active_tol)
+{
+	struct calc_model m;
+	struct calc_params p, q;
+	const struct calc_model *pm = calc_preset_model(preset);
+	assert_non_null(pm);
+	read_config(file, &m);
+	calc_model_params(&m, &p);
+	calc_model_params(pm, &q);
+	assert_near(p.total, total, total_tol);
+	assert_near(p.active, active, active_tol);
+	assert_int_equal(m.moe.experts, pm->moe.experts);
+	assert_int_equal(m.moe.top_k, pm->moe.top_k);
+	assert_int_equal(m.moe.expert_ffn, pm->moe.expert_ffn);
+	assert_int_equal(m.moe.shared, pm->moe.shared);
+	assert_int_equal(m.moe.first_dense, pm->moe.first_dense);
+	assert_int_equal(m.moe.router_bias, pm->moe.router_bias);
+	assert_int_equal(m.moe.node_limit, pm->moe.node_limit);
+	assert_int_equal(m.mla.kv_lora_rank, pm->mla.kv_lora_rank);
+	assert_int_equal(m.mla.q_lora_rank, pm->mla.q_lora_rank);
+	assert_int_equal(m.mtp_depth, pm->mtp_depth);
+	assert_near(p.total, q.total, 1e-12);
+	assert_near(p.active, q.active, 1e-12);
+}
+
+/* Mixtral-8x7B was read as a 7.24 B dense model: 46.7 B total, 12.9 B active (Jiang et
+ * al. 2024, "Mixtral of Experts", §2.1).  By hand: per layer 41,943,040 attention + 8
+ * experts x 3 x 4096 x 14336 + router 8 x 4096 + 8192 norms; 32 layers + 2 x 32000 x
+ * 4096 + 4096 = 46,702,792,704; active with 2 experts: 6 x 32 x 176,160,768 less = 12,879,925,248. */
+static void test_moe_mixtral(void **state)
+{
+	(void)state;
+	check_moe("mixtral-8x7b", "mixtral-8x7b", 46702792704.0, 1e-12, 12879925248.0, 1e-12);
+	assert_near(46702792704.0, 46.7e9, 0.001);
+	assert_near(12879925248.0, 12.9e9, 0.004);
+}
+
+/* DeepSeek-V3: 671 B total, 37 B activated (DeepSeek-AI 2024, DeepSeek-V3 Technical
+ * Report, §1 and §4.2), the MTP module (14 B) apart; MLA, 3 dense layers, 1 shared
+ * expert, node limit 4 (topk_group of 8 groups), aux-loss-free router bias. */
+static void test_moe_deepseek_v3(void **state)
+{
+	(void)state;
+	check_moe("deepseek-v3", "deepseek-v3", 671e9, 0.005, 37e9, 0.02);
+}
+
+/* Qwen3-235B-A22B: 235 B total, 22 B activated (Qwen Team 2025, Qwen3 Technical Report,
+ * Table 2). */
+static void test_moe_qwen3(void **state)
+{
+	(void)state;
+	check_moe("qwen3-235b-a22b", "qwen3-235b-a22b", 235e9, 0.005, 22e9, 0.03);
+}
+
+/* OLMoE-1B-7B: 6.9 B total, 1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1). */
+static void test_moe_olmoe(void **state)
+{
+	(void)state;
+	check_moe("olmoe-1b-7b", "olmoe-1b-7b", 6.9e9, 0.01, 1.3e9, 0.04);
+}
+
+/* DBRX: 132 B total, 36 B active (Databricks 2024, "Introducing DBRX"); experts in
+ * ffn_config, K/V heads in attn_config. */
+static void test_moe_dbrx(void **state)
+{
+	(void)state;
+	check_moe("dbrx", "dbrx", 132e9, 0.005, 36e9, 0.015);
+}
+
+/* MoE fields outside a mixture-of-experts family, MoE layouts the model has no rule for
+ * and a top-k above the experts are refused, naming the field. */
+static void test_moe_refused(void **state)
+{
+	(void)state;
+	expect_refused("{" DENSE ", \"model_type\": \"llama\", \"num_local_experts\": 8}",
+	               "experts outside a mixture-of-experts family are not modelled: field num_local_experts = 8");
+	expect_refused("{" DENSE ", \"num_experts\": 64}", "field num_experts = 64");
+	expect_refused("{" DENSE ", \"model_type\": \"mixtral\", \"num_local_experts\": 8, \"num_experts_per_tok\": 9}",
+	               "num_experts_per_tok = 9: a token goes to 1 .. num_local_experts = 8 routed experts");
+	expect_refused("{" DENSE ", \"model_type\": \"mixtral\"}",
+	               "model_type = \"mixtral\" without num_local_experts");
+	expect_refused("{" DENSE ", \"model_type\": \"deepseek_v3\", \"n_routed_experts\": 64, "
+	               "\"num_experts_per_tok\": 6, \"moe_intermediate_size\": 1408, \"moe_layer_freq\": 2}",
+	               "moe_layer_freq = 2 is out of range (allowed: 1 .. 1)");
+	expect_refused("{" DENSE ", \"model_type\": \"qwen2_moe\", \"num_experts\": 60, \"num_experts_per_tok\": 4, "
+	               "\"moe_intermediate_size\": 1408, \"mlp_only_layers\": [0]}",
+	               "mlp_only_layers = [0] is not modelled");
+	expect_refused("{" DENSE ", \"model_type\": \"mistral\", \"kv_lora_rank\": 512}",
+	               "MLA attention outside the DeepSeek families are not modelled: field kv_lora_rank = 512");
+	/* nested in text_config */
+	expect_refused("{\"model_type\": \"llava\", \"text_config\": {" DENSE ", \"num_local_experts\": 16}}",
+	               "field num_local_experts = 16");
+}
+
+/* Architectures without dense attention and MLP layers are refused, the field named. */
+static void test_unmodelled_refused(void **state)
+{
+	(void)state;
+	expect_refused("{" DENSE ", \"model_type\": \"jamba\", \"attn_layer_period\": 8, \"mamba_d_state\": 16}",
+	               "state-space (Mamba) layers are not modelled: field mamba_d_state = 16");
+	expect_refused("{" DENSE ", \"model_type\": \"rwkv\"}", "recurrent (RWKV) layers are not modelled: field model_type = \"rwkv\"");
+	expect_refused("{\"d_model\": 512, \"num_layers\": 6, \"num_heads\": 8, \"vocab_size\": 32128, "
+	               "\"is_encoder_decoder\": true, \"model_type\": \"t5\"}",
+	               "encoder-decoder models are not modelled: field is_encoder_decoder = true");
+	expect_refused("{" DENSE ", \"model_type\": \"qwen3\", \"layer_types\": [\"full_attention\", \"linear_attention\"]}",
+	               "layer_types[1] = \"linear_attention\" is not modelled");
+	expect_refused("{" DENSE ", \"model_type\": \"cohere\"}",
+	               "config.json: model_type = \"cohere\" is not a family trainplan reads (allowed: llama, mistral");
+	expect_refused("{" DENSE ", \"model_type\": \"falcon\", \"multi_query\": \"yes\"}",
+	               "config.json: multi_query = \"yes\" is not a boolean (allowed: true, false)");
+}
+
+/* Defaults of a family where the file is silent: LlamaConfig leaves the embedding
+ * untied, GPT-2 ties it; a config without model_type keeps the generic reading. */
+static void test_family_defaults(void **state)
+{
+	char path[64];
+	struct calc_model m;
+	struct calc_diag d = {0};
+	(void)state;
+	write_temp(path, 0, "{" DENSE ", \"model_type\": \"llama\"}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	assert_int_equal(m.tied_embeddings, 0);
+	assert_int_equal(m.mlp, CALC_MLP_SWIGLU);
+	assert_int_equal(m.norm, CALC_NORM_RMSNORM);
+	write_temp(path, 0, "{" DENSE ", \"model_type\": \"llama\", \"attention_bias\": true}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	assert_int_equal(m.bias, 1);
+	write_temp(path, 0, "{" DENSE "}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	assert_int_equal(m.tied_embeddings, 1);
+	assert_int_equal(m.mlp, CALC_MLP_GELU);
+	assert_int_equal(d.nerrors, 0);
+	calc_diag_free(&d);
+}
+
 /* A file past 1 MiB is not a config.json: reading stops there (an endless stream of
  * whitespace, e.g. hf_config = /dev/stdin fed by `yes ''`, used to hang). */
 static void test_too_big(void **state)
@@ -67,6 +427,25 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads_fields),
 		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_falcon_7b),
+		cmocka_unit_test(test_falcon_40b),
+		cmocka_unit_test(test_gemma2_27b),
+		cmocka_unit_test(test_gemma_7b),
+		cmocka_unit_test(test_llama3_8b),
+		cmocka_unit_test(test_mistral_7b),
+		cmocka_unit_test(test_qwen2_7b),
+		cmocka_unit_test(test_gpt2),
+		cmocka_unit_test(test_gpt_neox_20b),
+		cmocka_unit_test(test_phi3_mini),
+		cmocka_unit_test(test_text_config),
+		cmocka_unit_test(test_moe_mixtral),
+		cmocka_unit_test(test_moe_deepseek_v3),
+		cmocka_unit_test(test_moe_qwen3),
+		cmocka_unit_test(test_moe_olmoe),
+		cmocka_unit_test(test_moe_dbrx),
+		cmocka_unit_test(test_moe_refused),
+		cmocka_unit_test(test_unmodelled_refused),
+		cmocka_unit_test(test_family_defaults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

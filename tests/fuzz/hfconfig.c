@@ -1,5 +1,5 @@
 /*
- * tests/fuzz/hfconfig.c -- libFuzzer harness of calc_model_from_hf (calc/plan.c).
+ * tests/fuzz/hfconfig.c -- libFuzzer harness of calc_model_from_hf (calc/hfconfig.c).
  *
  * The input is a config.json.  The reader returns 0 with a model whose sizes are all
  * positive (so the parameter counts are finite and positive), or -1 with a diagnostic.

@@ -1,0 +1,656 @@
+/*
+ * hfconfig.c -- a model read from a Hugging Face config.json (through jansson).
+ *
+ * calc_model_from_hf turns the configuration fields of a transformers decoder-only
+ * model into a struct calc_model, or refuses the file.  A config.json leaves out
+ * what its configuration class implies, so the reader knows each family it reads
+ * (the table 'families' below): whether the MLP is gated (three matrices: gate, up
+ * and down, whatever hidden_act names: Gemma's gelu_pytorch_tanh is gated as
+ * LlamaMLP's silu is), the default of tie_word_embeddings (the default of the
+ * family's config class in transformers), biases and the norm.  The sources are the
+ * transformers modelling files of each family (modeling_llama.py, modeling_gemma2.py,
+ * modeling_falcon.py, ...), and the parameter counts they imply are model.c's.
+ *
+ * Fields read, beyond the sizes:
+ *   head_dim                   per-head width when it is not hidden / heads (Gemma)
+ *   num_kv_heads, multi_query, Falcon: with new_decoder_architecture the K/V heads are
+ *   new_decoder_architecture   num_kv_heads (Falcon-40B: 8); otherwise multi_query
+ *                              means one K/V head (Falcon-7B) and its absence as many
+ *                              as query heads (FalconAttention in modeling_falcon.py)
+ *   parallel_attn              attention and MLP side by side: the same matrices, so
+ *                              the same count (Falcon-7B shares one norm between them:
+ *                              2h of its 6.9 B parameters per layer are counted twice)
+ *   bias, attention_bias,      linear-layer biases (model.bias: every linear layer)
+ *   mlp_bias
+ *   text_config                a multimodal config (LLaVA, Mistral 3, PaliGemma): the
+ *                              language model in text_config is what is planned; the
+ *                              vision encoder is not counted
+ * What the model does not hold is left out, each well under 0.01 % of a model:
+ * Qwen2's q, k and v biases ((a + 2 g) d per layer), the extra pair of norms of
+ * Gemma 2 and 3 (2 h per layer) and the q/k norms of Qwen3 (2 d per layer).
+ *
+ * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek) fill
+ * model.moe (read_moe), DeepSeek's MLA fills model.mla and its MTP model.mtp_depth.
+ *
+ * Refused, with the field named, because the count would be wrong: expert or MLA
+ * fields outside the families that have them, MoE layouts the model has no rule
+ * for, state-space and recurrent layers (Mamba, Jamba, RWKV, Griffin),
+ * encoder-decoder and encoder-only models, cross-attention layers, layer types other
+ * than full or sliding-window attention, and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
+ * field: silu/swish gated, tied embeddings unless it says otherwise.
+ */
+#include "calc.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================== */
+/* Families                                                                  */
+/* ======================================================================== */
+
+/* What a family's config.json leaves to its configuration and modelling classes. */
+struct hf_family {
+	const char *type;    /* model_type */
+	int gated;           /* 1: gate, up and down projections (3 h f), whatever hidden_act says */
+	int tie;             /* tie_word_embeddings when the file leaves it out */
+	int bias;            /* 1: every linear layer carries a bias */
+	enum calc_norm norm; /* the norm of the family */
+	int falcon;          /* 1: Falcon's K/V head fields (num_kv_heads, multi_query, ...) */
+	int moe;             /* 1: routed experts (the MoE fields are read) */
+	int mla;             /* 1: MLA attention may be there (kv_lora_rank, ...) */
+};
+
+static const struct hf_family families[] = {
+	{"llama", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* LlamaConfig, LlamaMLP */
+	{"mistral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},     /* MistralConfig */
+	{"qwen2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* Qwen2Config; q/k/v biases not counted */
+	{"qwen2_vl", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},    /* Qwen2-VL: the Qwen2 decoder, fields flat */
+	{"qwen3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* Qwen3Config */
+	{"phi3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},        /* Phi3MLP: one fused gate_up projection */
+	{"gemma", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* GemmaMLP gated, hidden_act "gelu" */
+	{"gemma2", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0},      /* gelu_pytorch_tanh, gated */
+	{"gemma3_text", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0}, /* Gemma 3's language model */
+	{"gpt2", 0, 1, 1, CALC_NORM_LAYERNORM, 0, 0, 0},      /* GPT2Config: learned positions n_positions */
+	{"gpt_neox", 0, 0, 1, CALC_NORM_LAYERNORM, 0, 0, 0},  /* GPTNeoXConfig: embed_out untied */
+	{"falcon", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0},    /* FalconConfig */
+	{"RefinedWeb", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0},      /* Falcon-40B's first config */
+	{"RefinedWebModel", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0}, /* Falcon-7B's first config */
+	/* mixture of experts (the fields of each: read_moe) */
+	{"mixtral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* MixtralConfig */
+	{"qwen2_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},    /* Qwen2MoeConfig: shared expert, gated */
+	{"qwen3_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},    /* Qwen3MoeConfig */
+	{"olmoe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},        /* OlmoeConfig */
+	{"dbrx", 1, 0, 0, CALC_NORM_LAYERNORM, 0, 1, 0},       /* DbrxConfig: ffn_config, attn_config */
+	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},  /* Llama4TextConfig: one shared expert */
+	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV2Config: MLA */
+	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV3Config: MLA, MTP */
+};
+#define NFAMILIES (int)(sizeof families / sizeof families[0])
+
+/* Multimodal configs: the language model's family when text_config has no model_type. */
+static const char *const wrappers[][2] = {
+	{"llava", "llama"}, {"llava_next", "llama"}, {"mistral3", "mistral"},
+	{"paligemma", "gemma"}, {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"},
+};
+#define NWRAPPERS (int)(sizeof wrappers / sizeof wrappers[0])
+
+/* model_type values of architectures the model does not have, and what they hold. */
+static const char *const unmodelled_types[][2] = {
+	{"mamba", "state-space (Mamba) layers"}, {"mamba2", "state-space (Mamba) layers"},
+	{"falcon_mamba", "state-space (Mamba) layers"}, {"jamba", "state-space (Mamba) layers"},
+	{"zamba", "state-space (Mamba) layers"}, {"zamba2", "state-space (Mamba) layers"},
+	{"bamba", "state-space (Mamba) layers"}, {"falcon_h1", "state-space (Mamba) layers"},
+	{"nemotron_h", "state-space (Mamba) layers"}, {"rwkv", "recurrent (RWKV) layers"},
+	{"recurrent_gemma", "recurrent (Griffin RG-LRU) layers"}, {"xlstm", "recurrent (xLSTM) layers"},
+	{"t5", "encoder-decoder models"}, {"mt5", "encoder-decoder models"}, {"umt5", "encoder-decoder models"},
+	{"bart", "encoder-decoder models"}, {"mbart", "encoder-decoder models"},
+	{"pegasus", "encoder-decoder models"}, {"marian", "encoder-decoder models"},
+	{"whisper", "encoder-decoder models"}, {"bert", "encoder-only models"},
+	{"roberta", "encoder-only models"}, {"modernbert", "encoder-only models"},
+	{"mllama", "cross-attention layers"},
+};
+#define NUNMODELLED (int)(sizeof unmodelled_types / sizeof unmodelled_types[0])
+
+/* Fields that name something the model does not have (when not null, false or 0). */
+#define MOE_WHAT "experts outside a mixture-of-experts family"
+#define MLA_WHAT "MLA attention outside the DeepSeek families"
+static const char *const unmodelled_fields[][2] = {
+	{"mamba_d_state", "state-space (Mamba) layers"}, {"mamba_expand", "state-space (Mamba) layers"},
+	{"mamba_d_conv", "state-space (Mamba) layers"}, {"ssm_cfg", "state-space (Mamba) layers"},
+	{"state_size", "state-space (Mamba) layers"}, {"attn_layer_period", "state-space (Mamba) layers"},
+	{"hybrid_override_pattern", "state-space (Mamba) layers"},
+	{"is_encoder_decoder", "encoder-decoder models"}, {"num_decoder_layers", "encoder-decoder models"},
+	{"encoder_layers", "encoder-decoder models"}, {"cross_attention_layers", "cross-attention layers"},
+	/* from here on: allowed in the families that read them (moe, mla) */
+	{"num_local_experts", MOE_WHAT}, {"n_routed_experts", MOE_WHAT}, {"num_experts", MOE_WHAT},
+	{"moe_num_experts", MOE_WHAT}, {"n_shared_experts", MOE_WHAT},
+	{"moe_intermediate_size", MOE_WHAT}, {"num_experts_per_tok", MOE_WHAT},
+	{"kv_lora_rank", MLA_WHAT}, {"q_lora_rank", MLA_WHAT},
+};
+#define NUNFIELDS (int)(sizeof unmodelled_fields / sizeof unmodelled_fields[0])
+
+/* ======================================================================== */
+/* Reading                                                                   */
+/* ======================================================================== */
+
+/* A config.json is a few kB; reading stops here so that an endless file ends. */
+#define HF_MAX_BYTES (1 << 20)
+
+struct hf_reader {
+	FILE *f;
+	size_t total; /* bytes handed to jansson */
+	int toobig;   /* 1: the file went past HF_MAX_BYTES */
+	char *text;   /* the bytes read, NUL-terminated (to find the line of a field) */
+};
+
+/* json_load_callback's reader: fread, up to HF_MAX_BYTES in all, keeping a copy. */
+static size_t hf_read(void *buf, size_t n, void *data)
+{
+	struct hf_reader *r = data;
+	size_t got = fread(buf, 1, n, r->f);
+	if (got == 0 && ferror(r->f))
+		return (size_t)-1;
+	if (r->total + got > HF_MAX_BYTES) {
+		r->total += got;
+		r->toobig = 1;
+		return (size_t)-1;
+	}
+	r->text = xrealloc(r->text, r->total + got + 1);
+	memcpy(r->text + r->total, buf, got);
+	r->total += got;
+	r->text[r->total] = 0;
+	return got;
+}
+
+/* What a diagnostic needs: the file, its text, and where the model's object starts. */
+struct hf_ctx {
+	const char *path;
+	const char *text; /* the file (NULL when not kept) */
+	size_t from;      /* offset of the model's object (text_config) in text */
+	const char *where; /* "config.json" or "config.json text_config" */
+	struct calc_diag *d;
+};
+
+/* Line of the first "name": at or after the model's object, 0 when not found. */
+static int field_line(const struct hf_ctx *c, const char *name)
+{
+	size_t n = strlen(name);
+	const char *s;
+	if (!c->text)
+		return 0;
+	for (s = c->text + c->from; (s = strchr(s, '"')) != NULL; s++) {
+		const char *t = s + 1 + n;
+		if (strncmp(s + 1, name, n) || *t != '"')
+			continue;
+		for (t++; *t == ' ' || *t == '\t' || *t == '\r' || *t == '\n'; t++)
+			;
+		if (*t == ':') {
+			int line = 1;
+			for (const char *p = c->text; p < s; p++)
+				line += *p == '\n';
+			return line;
+		}
+	}
+	return 0;
+}
+
+/* A JSON value as compact text, at most 60 bytes, into buf. */
+static void value_text(const json_t *v, char *buf, size_t n)
+{
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	snprintf(buf, n, "%.60s%s", s ? s : "?", s && strlen(s) > 60 ? "..." : "");
+	free(s);
+}
+
+/* Read an integer field, trying each name in turn; 0 when none is present. */
+static int json_int(json_t *obj, const char *const *names, long *out)
+{
+	for (int i = 0; names[i]; i++) {
+		json_t *v = json_object_get(obj, names[i]);
+		if (v && json_is_integer(v)) {
+			*out = (long)json_integer_value(v);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A boolean field: 'def' when absent or null; -1 with a diagnostic when not a boolean. */
+static int json_flag(const struct hf_ctx *c, json_t *obj, const char *name, int def)
+{
+	json_t *v = json_object_get(obj, name);
+	char val[80];
+	if (!v || json_is_null(v))
+		return def;
+	if (json_is_boolean(v))
+		return json_is_true(v);
+	value_text(v, val, sizeof val);
+	return calc_error(c->d, c->path, field_line(c, name), "%s: %s = %s is not a boolean (allowed: true, false)",
+	                  c->where, name, val);
+}
+
+/* 1 when a value says something is there: not null, false, 0, "" or empty. */
+static int present(const json_t *v)
+{
+	if (!v || json_is_null(v) || json_is_false(v))
+		return 0;
+	if (json_is_integer(v))
+		return json_integer_value(v) != 0;
+	if (json_is_real(v))
+		return json_real_value(v) != 0;
+	if (json_is_string(v))
+		return json_string_length(v) > 0;
+	if (json_is_array(v))
+		return json_array_size(v) > 0;
+	if (json_is_object(v))
+		return json_object_size(v) > 0;
+	return 1;
+}
+
+/* Refuse 'obj' when a field names what the model (or the family 'fam', which may be
+ * NULL) does not have; -1 with a diagnostic. */
+static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_family *fam)
+{
+	char val[80];
+	json_t *lt = json_object_get(obj, "layer_types");
+	for (int i = 0; i < NUNFIELDS; i++) {
+		json_t *v = json_object_get(obj, unmodelled_fields[i][0]);
+		const char *what = unmodelled_fields[i][1];
+		if (!present(v) || (fam && fam->moe && !strcmp(what, MOE_WHAT)) ||
+		    (fam && fam->mla && !strcmp(what, MLA_WHAT)))
+			continue;
+		value_text(v, val, sizeof val);
+		return calc_error(c->d, c->path, field_line(c, unmodelled_fields[i][0]),
+		                  "%s are not modelled: field %s = %s (trainplan models decoder-only transformers "
+		                  "of attention and MLP or mixture-of-experts layers)", what, unmodelled_fields[i][0], val);
+	}
+	/* Gemma 2/3, Qwen3 name each layer's attention; linear attention or convolution
+	 * layers (Qwen3-Next, LFM2) are not attention layers */
+	if (json_is_array(lt)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(lt, i, e) {
+			const char *s = json_string_value(e);
+			if (!s || (strcmp(s, "full_attention") && strcmp(s, "sliding_attention"))) {
+				value_text(e, val, sizeof val);
+				return calc_error(c->d, c->path, field_line(c, "layer_types"),
+				                  "%s: layer_types[%zu] = %s is not modelled (allowed: \"full_attention\", "
+				                  "\"sliding_attention\")", c->where, i, val);
+			}
+		}
+	}
+	return 0;
+}
+
+/* The family named 'type', NULL when the reader does not know it. */
+static const struct hf_family *family_find(const char *type)
+{
+	for (int i = 0; i < NFAMILIES; i++)
+		if (!strcmp(families[i].type, type))
+			return &families[i];
+	return NULL;
+}
+
+/* Refuse a model_type the model does not have or the reader does not know. */
+static int refuse_type(const struct hf_ctx *c, const char *type, const char *field)
+{
+	char known[512];
+	size_t n = 0;
+	for (int i = 0; i < NUNMODELLED; i++)
+		if (!strcmp(unmodelled_types[i][0], type))
+			return calc_error(c->d, c->path, field_line(c, field),
+			                  "%s are not modelled: field %s = \"%s\" (trainplan models decoder-only "
+			                  "transformers of attention and MLP or mixture-of-experts layers)",
+			                  unmodelled_types[i][1], field, type);
+	for (int i = 0; i < NFAMILIES && n < sizeof known; i++)
+		n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", families[i].type);
+	return calc_error(c->d, c->path, field_line(c, field),
+	                  "%s: %s = \"%s\" is not a family trainplan reads (allowed: %s); give the model with "
+	                  "the model.* keys instead", c->where, field, type, known);
+}
+
+/* An integer field in lo .. hi into *out (absent or null: 'def'); -1 with a
+ * diagnostic when it is there but not an integer in range. */
+static int int_field(const struct hf_ctx *c, json_t *obj, const char *name, long lo, long hi, long def, long *out)
+{
+	json_t *v = json_object_get(obj, name);
+	char val[80];
+	*out = def;
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi) {
+		*out = (long)json_integer_value(v);
+		return 0;
+	}
+	value_text(v, val, sizeof val);
+	return calc_error(c->d, c->path, field_line(c, name), "%s: %s = %s is out of range (allowed: %ld .. %ld)",
+	                  c->where, name, val, lo, hi);
+}
+
+/*
+ * The experts of an MoE family into m->moe (struct calc_moe).  Fields, by family
+ * (the transformers configuration classes):
+ *   experts      num_local_experts (Mixtral, Llama 4), n_routed_experts (DeepSeek),
+ *                num_experts (Qwen-MoE, OLMoE), ffn_config.moe_num_experts (DBRX)
+ *   top_k        num_experts_per_tok, ffn_config.moe_top_k (DBRX)
+ *   expert_ffn   moe_intermediate_size (DeepSeek, Qwen-MoE); intermediate_size (Mixtral,
+ *                OLMoE, Llama 4); ffn_config.ffn_hidden_size (DBRX)
+ *   dense width  intermediate_size (DeepSeek, Qwen-MoE), intermediate_size_mlp (Llama 4)
+ *   shared       n_shared_experts of expert_ffn (DeepSeek); one of
+ *                shared_expert_intermediate_size with a sigmoid gate (Qwen2-MoE); one of
+ *                expert_ffn (Llama 4)
+ *   layers       first_k_dense_replace (DeepSeek); decoder_sparse_step (Qwen-MoE) and
+ *                interleave_moe_layer_step (Llama 4): layer i is MoE when (i + 1) % n
+ *                == 0, as calc_moe.every; DeepSeek's moe_layer_freq (i % n == 0) only
+ *                as 1; Qwen's mlp_only_layers only empty
+ *   router       DeepSeek-V3's topk_method "noaux_tc": a per-expert bias; topk_group of
+ *                n_group > 1 groups: the node limit M
+ * Routing is dropless and balanced (imbalance 1); the plan may say otherwise.
+ */
+static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family *fam, struct calc_model *m)
+{
+	struct calc_moe *e = &m->moe;
+	const char *t = fam->type;
+	json_t *fc = json_object_get(obj, "ffn_config");
+	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8), qwen = !strncmp(t, "qwen", 4);
+	int llama4 = !strcmp(t, "llama4_text");
+	const char *n_exp = dbrx ? "moe_num_experts" : ds ? "n_routed_experts"
+	                                              : qwen || !strcmp(t, "olmoe") ? "num_experts" : "num_local_experts";
+	struct hf_ctx cf = *c;
+	long v, ffn = m->ffn_hidden;
+	json_t *src = dbrx ? fc : obj;
+
+	if (dbrx && !json_is_object(fc)) {
+		calc_error(c->d, c->path, 0, "%s: dbrx without an ffn_config object", c->where);
+		return;
+	}
+	if (dbrx)
+		cf.where = "config.json ffn_config";
+	if (int_field(&cf, src, n_exp, 1, 65536, 0, &v) < 0)
+		return;
+	if (v == 0) {
+		calc_error(c->d, c->path, 0, "%s: model_type = \"%s\" without %s (routed experts, 1 .. 65536)", c->where,
+		           t, n_exp);
+		return;
+	}
+	e->experts = (int)v;
+	if (int_field(&cf, src, dbrx ? "moe_top_k" : "num_experts_per_tok", 1, 65536, 0, &v) < 0)
+		return;
+	if (v < 1 || v > e->experts) {
+		calc_error(c->d, c->path, field_line(c, dbrx ? "moe_top_k" : "num_experts_per_tok"),
+		           "%s: %s = %ld: a token goes to 1 .. %s = %d routed experts", c->where,
+		           dbrx ? "moe_top_k" : "num_experts_per_tok", v, n_exp, e->experts);
+		return;
+	}
+	e->top_k = (int)v;
+	if (dbrx) {
+		if (int_field(&cf, fc, "ffn_hidden_size", 1, 100000000, 0, &v) < 0)
+			return;
+		e->expert_ffn = (int)(v > 0 ? v : ffn);
+	} else if (ds || qwen) {
+		if (int_field(c, obj, "moe_intermediate_size", 1, 100000000, 0, &v) < 0)
+			return;
+		if (v == 0) {
+			calc_error(c->d, c->path, 0, "%s: model_type = \"%s\" without moe_intermediate_size", c->where, t);
+			return;
+		}
+		e->expert_ffn = (int)v;
+	} else
+		e->expert_ffn = (int)ffn;
+	if (llama4) {
+		if (int_field(c, obj, "intermediate_size_mlp", 1, 100000000, ffn, &v) < 0)
+			return;
+		m->ffn_hidden = (int)v; /* the dense layers' width */
+		e->shared = 1;
+		if (int_field(c, obj, "interleave_moe_layer_step", 1, 100000, 1, &v) < 0)
+			return;
+		e->every = (int)v;
+	}
+	if (ds) {
+		if (int_field(c, obj, "n_shared_experts", 0, 64, 0, &v) < 0)
+			return;
+		e->shared = (int)v;
+		if (int_field(c, obj, "first_k_dense_replace", 0, m->layers, 0, &v) < 0)
+			return;
+		e->first_dense = (int)v;
+		if (int_field(c, obj, "moe_layer_freq", 1, 1, 1, &v) < 0)
+			return;
+		e->router_bias = json_is_string(json_object_get(obj, "topk_method")) &&
+		                 !strcmp(json_string_value(json_object_get(obj, "topk_method")), "noaux_tc");
+		if (int_field(c, obj, "n_group", 0, 65536, 0, &v) < 0)
+			return;
+		if (v > 1) {
+			if (int_field(c, obj, "topk_group", 0, v, 0, &v) < 0)
+				return;
+			e->node_limit = (int)v;
+		}
+		if (int_field(c, obj, "num_nextn_predict_layers", 0, 16, 0, &v) < 0)
+			return;
+		m->mtp_depth = (int)v;
+	}
+	if (qwen) {
+		json_t *only = json_object_get(obj, "mlp_only_layers");
+		if (int_field(c, obj, "decoder_sparse_step", 1, 100000, 1, &v) < 0)
+			return;
+		e->every = (int)v;
+		if (present(only)) {
+			char val[80];
+			value_text(only, val, sizeof val);
+			calc_error(c->d, c->path, field_line(c, "mlp_only_layers"),
+			           "%s: mlp_only_layers = %s is not modelled (allowed: [], and decoder_sparse_step)", c->where,
+			           val);
+			return;
+		}
+		if (int_field(c, obj, "shared_expert_intermediate_size", 0, 100000000, 0, &v) < 0)
+			return;
+		if (v > 0)
+			e->shared = 1, e->shared_ffn = (int)v, e->shared_gate = 1;
+	}
+	e->imbalance = 1;
+	if (e->first_dense >= m->layers && m->layers > 0)
+		calc_error(c->d, c->path, field_line(c, "first_k_dense_replace"),
+		           "%s: first_k_dense_replace = %d leaves no MoE layer of %d", c->where, e->first_dense, m->layers);
+}
+
+/* DeepSeek's MLA attention into m->mla: q_lora_rank (null: queries from h), kv_lora_rank,
+ * qk_rope_head_dim, qk_nope_head_dim, v_head_dim (DeepseekV3Config). */
+static void read_mla(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
+{
+	struct calc_mla *x = &m->mla;
+	long v[5];
+	static const char *const names[5] = {"q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
+	                                     "v_head_dim"};
+	for (int i = 0; i < 5; i++)
+		if (int_field(c, obj, names[i], 0, i < 2 ? 1000000 : 100000, 0, &v[i]) < 0)
+			return;
+	if (v[1] == 0)
+		return; /* ordinary attention */
+	if (v[2] < 1 || v[3] < 1 || v[4] < 1) {
+		calc_error(c->d, c->path, field_line(c, "kv_lora_rank"),
+		           "%s: MLA (kv_lora_rank = %ld) needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim "
+		           "(each 1 .. 100000)", c->where, v[1]);
+		return;
+	}
+	x->q_lora_rank = (int)v[0];
+	x->kv_lora_rank = (int)v[1];
+	x->qk_rope_dim = (int)v[2];
+	x->qk_nope_dim = (int)v[3];
+	x->v_head_dim = (int)v[4];
+	m->head_dim = 0; /* not used with MLA */
+}
+
+int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
+{
+	json_error_t err;
+	struct hf_reader rd = {fopen(path, "rb"), 0, 0, NULL};
+	if (!rd.f)
+		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, strerror(errno));
+	json_t *root = json_load_callback(hf_read, &rd, 0, &err);
+	fclose(rd.f);
+	if (rd.toobig) {
+		json_decref(root);
+		free(rd.text);
+		return calc_error(d, path, 0, "more than %d bytes: not a config.json", HF_MAX_BYTES);
+	}
+	static const char *const n_hidden[] = {"hidden_size", "n_embd", "d_model", "n_embed", NULL};
+	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
+	static const char *const n_heads[] = {"num_attention_heads", "n_head", "n_heads", NULL};
+	static const char *const n_kv[] = {"num_key_value_heads", "multi_query_group_num", NULL};
+	static const char *const n_kv_falcon[] = {"num_kv_heads", "n_head_kv", NULL};
+	static const char *const n_ffn[] = {"intermediate_size", "n_inner", "ffn_hidden_size", NULL};
+	static const char *const n_vocab[] = {"vocab_size", "padded_vocab_size", NULL};
+	static const char *const n_hdim[] = {"head_dim", NULL};
+	static const char *const n_pos[] = {"n_positions", NULL};
+	long hidden = 0, layers = 0, heads = 0, kv = 0, ffn = 0, vocab = 0, hdim = 0, pos = 0;
+	int before = d->nerrors;
+	struct hf_ctx c = {path, rd.text, 0, "config.json", d};
+	const struct hf_family *fam = NULL;
+	const char *type = NULL;
+	json_t *obj;
+
+	if (!root) {
+		free(rd.text);
+		if (err.line > 0)
+			return calc_error(d, path, err.line, "config.json is not valid JSON: %s (column %d)", err.text,
+			                  err.column);
+		return calc_error(d, path, 0, "cannot read config.json: %s", err.text);
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		free(rd.text);
+		return calc_error(d, path, 1, "config.json: expected a JSON object at the top level");
+	}
+
+	/* the family, and the object that holds the language model */
+	obj = root;
+	type = json_string_value(json_object_get(root, "model_type"));
+	if (json_is_object(json_object_get(root, "text_config"))) {
+		const char *outer = type;
+		const char *tc = strstr(rd.text ? rd.text : "", "\"text_config\"");
+		obj = json_object_get(root, "text_config");
+		c.from = tc ? (size_t)(tc - rd.text) : 0;
+		c.where = "config.json text_config";
+		type = json_string_value(json_object_get(obj, "model_type"));
+		for (int i = 0; !type && outer && i < NWRAPPERS; i++)
+			if (!strcmp(wrappers[i][0], outer))
+				type = wrappers[i][1];
+		if (!type) {
+			c.from = 0;
+			if (outer)
+				refuse_type(&c, outer, "model_type");
+			else
+				calc_error(d, path, field_line(&c, "text_config"),
+				           "config.json: text_config has no model_type: the language model's family is unknown");
+			goto out;
+		}
+	}
+	fam = type ? family_find(type) : NULL;
+	{
+		struct hf_ctx top = c;
+		top.from = 0;
+		top.where = "config.json";
+		if (refuse_fields(&top, root, fam) < 0 || (obj != root && refuse_fields(&c, obj, fam) < 0))
+			goto out;
+	}
+	if (type && !fam) {
+		refuse_type(&c, type, "model_type");
+		goto out;
+	}
+
+	if (!json_int(obj, n_hidden, &hidden))
+		calc_error(d, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
+	if (!json_int(obj, n_layers, &layers))
+		calc_error(d, path, 0, "%s has no num_hidden_layers (or n_layer) integer", c.where);
+	if (!json_int(obj, n_heads, &heads))
+		calc_error(d, path, 0, "%s has no num_attention_heads (or n_head) integer", c.where);
+	if (!json_int(obj, n_vocab, &vocab))
+		calc_error(d, path, 0, "%s has no vocab_size integer", c.where);
+	if (fam && fam->falcon) {
+		/* FalconAttention: new_decoder_architecture -> num_kv_heads K/V heads (default:
+		 * as many as query heads); otherwise multi_query (default true) -> one */
+		int newarch = json_flag(&c, obj, "new_decoder_architecture", !strcmp(fam->type, "RefinedWeb"));
+		int mq = json_flag(&c, obj, "multi_query", 1);
+		json_flag(&c, obj, "parallel_attn", 1);
+		if (newarch > 0) {
+			if (!json_int(obj, n_kv_falcon, &kv))
+				kv = heads;
+		} else
+			kv = mq > 0 ? 1 : heads;
+	} else if (fam && !strcmp(fam->type, "dbrx")) {
+		if (!json_int(json_object_get(obj, "attn_config"), (const char *const[]){"kv_n_heads", NULL}, &kv))
+			kv = heads;
+	} else if (!json_int(obj, n_kv, &kv))
+		kv = heads;
+	json_int(obj, n_hdim, &hdim);
+	if (!json_int(obj, n_ffn, &ffn) || ffn <= 0)
+		ffn = 4 * hidden; /* GPT-2 convention: n_inner null means 4 h */
+	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
+	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000 ||
+	                             kv > 100000))
+		calc_error(d, path, 0, "%s: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
+		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
+		           c.where, hidden, layers, heads, kv, vocab);
+	/* the optional sizes have the ranges of their plan keys (model.ffn_hidden,
+	 * model.head_dim, model.max_pos), checked before they are narrowed to int */
+	if (d->nerrors == before && ffn > 100000000)
+		calc_error(d, path, 0, "%s: intermediate_size = %ld is out of range (allowed: 1 .. 100000000)", c.where, ffn);
+	if (d->nerrors == before && (hdim < 0 || hdim > 100000))
+		calc_error(d, path, 0, "%s: head_dim = %ld is out of range (allowed: 1 .. 100000)", c.where, hdim);
+	if (d->nerrors == before && json_int(obj, n_pos, &pos) && (pos < 0 || pos > 100000000))
+		calc_error(d, path, 0, "%s: n_positions = %ld is out of range (allowed: 0 .. 100000000)", c.where, pos);
+	if (d->nerrors == before) {
+		const char *act = json_string_value(json_object_get(obj, "hidden_act"));
+		int tie, bias;
+		if (!act)
+			act = json_string_value(json_object_get(obj, "hidden_activation"));
+		if (!act)
+			act = json_string_value(json_object_get(obj, "activation_function"));
+		/* transformers' PretrainedConfig defaults tie_word_embeddings to true; a family's
+		 * config class may default it otherwise (LlamaConfig: false).  A multimodal
+		 * config says it at the top level or in text_config. */
+		tie = json_flag(&c, obj, "tie_word_embeddings",
+		                obj != root ? json_flag(&c, root, "tie_word_embeddings", fam ? fam->tie : 1)
+		                            : fam ? fam->tie : 1);
+		bias = fam ? (fam->falcon ? json_flag(&c, obj, "bias", 0) : fam->bias) : 0;
+		if (json_flag(&c, obj, "attention_bias", 0) > 0 || json_flag(&c, obj, "mlp_bias", 0) > 0)
+			bias = 1;
+		if (d->nerrors > before)
+			goto out;
+		memset(m, 0, sizeof *m);
+		snprintf(m->name, sizeof m->name, "%s", type ? type : "hf-config");
+		m->layers = (int)layers;
+		m->hidden = (int)hidden;
+		m->heads = (int)heads;
+		m->kv_heads = (int)kv;
+		m->head_dim = (int)hdim;
+		m->ffn_hidden = (int)ffn;
+		m->vocab = (int)vocab;
+		if (fam) {
+			m->mlp = fam->gated ? CALC_MLP_SWIGLU : CALC_MLP_GELU;
+			m->norm = fam->norm;
+		} else {
+			/* silu/swish activations in HF decoder configs are gated (LlamaMLP,
+			 * MistralMLP, Qwen2MLP: gate, up and down projections) */
+			m->mlp = act && (!strcmp(act, "silu") || !strcmp(act, "swish") || !strcmp(act, "swiglu"))
+			                 ? CALC_MLP_SWIGLU
+			                 : CALC_MLP_GELU;
+			m->norm = json_object_get(obj, "rms_norm_eps") ? CALC_NORM_RMSNORM : CALC_NORM_LAYERNORM;
+		}
+		m->tied_embeddings = tie;
+		m->bias = bias;
+		if (json_int(obj, n_pos, &pos))
+			m->max_pos = (int)pos; /* learned absolute positions (GPT-2) */
+		m->dropout = 0;
+		if (fam && fam->moe)
+			read_moe(&c, obj, fam, m);
+		if (fam && fam->mla)
+			read_mla(&c, obj, m);
+	}
+out:
+	json_decref(root);
+	free(rd.text);
+	return d->nerrors > before ? -1 : 0;
+}
