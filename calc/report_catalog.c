@@ -437,10 +437,14 @@ static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_
  */
 static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
+	/* One point per octave from 1 Gb/s to 2 Tb/s per GPU, then a bisection in log space
+	 * of the first octave where the sign changes, to 2^-24 of an octave (a relative
+	 * error below 5e-8; the chapters show whole Gb/s).  Each point simulates two plans,
+	 * so the grid is coarse and the bisection short. */
 	double lo = 1e9 / 8, prev = NAN, prev_bw = 0;
 	v->num = 0;
-	for (int i = 0; i <= 44; i++) {
-		double bw = lo * pow(2.0, i / 4.0);
+	for (int i = 0; i <= 11; i++) {
+		double bw = lo * pow(2.0, i);
 		double diff = step_at(c, NB_PLAN, bw) - step_at(c, NB_DEEPER, bw);
 		if (isnan(diff)) {
 			v->num = NAN;
@@ -448,7 +452,7 @@ static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 		}
 		if (i > 0 && ((prev > 0) != (diff > 0))) {
 			double a = prev_bw, b = bw, fa = prev;
-			for (int k = 0; k < 30; k++) {
+			for (int k = 0; k < 24; k++) {
 				double mid = sqrt(a * b);
 				double fm = step_at(c, NB_PLAN, mid) - step_at(c, NB_DEEPER, mid);
 				if ((fm > 0) == (fa > 0))
