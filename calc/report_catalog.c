@@ -76,7 +76,9 @@ enum rc_val {
 	V_STEP_RECOMPUTE,  /* [s] */
 	V_STEP_MFU,        /* [1] */
 	V_STEP_HFU,        /* [1] */
-	V_STEP_PEAK,       /* [FLOP/s] */
+	V_STEP_PEAK,       /* dense BF16 peak [FLOP/s] */
+	V_STEP_GEMM_PEAK,  /* dense peak the layer GEMMs run at: FP8 for FP8 recipes [FLOP/s] */
+	V_STEP_MFU_GEMM,   /* MFU against the GEMM peak (step.mfu_fp8 for FP8 recipes) [1] */
 	V_RUN_TIME,        /* [s] */
 };
 
@@ -124,6 +126,8 @@ static double num(struct calc_ctx *c, enum rc_val which, struct calc_diag *d, in
 		case V_STEP_MFU: return st->mfu;
 		case V_STEP_HFU: return st->hfu;
 		case V_STEP_PEAK: return st->peak;
+		case V_STEP_GEMM_PEAK: return st->gemm_peak;
+		case V_STEP_MFU_GEMM: return st->mfu_fp8 > 0 ? st->mfu_fp8 : st->mfu;
 		default: return st->run_time;
 		}
 	}
@@ -240,9 +244,9 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		calc_table_num(t, row, ccap, num(&vc, V_GPU_MEMORY, d, &bad));
 		calc_table_str(t, row, cfit, num(&vc, V_MEM_FITS, d, &bad) > 0 ? "yes" : "no");
 		if (runs) {
-			calc_table_num(t, row, cpk, num(&vc, V_STEP_PEAK, d, &bad));
+			calc_table_num(t, row, cpk, num(&vc, V_STEP_GEMM_PEAK, d, &bad));
 			calc_table_num(t, row, cstep, num(&vc, V_STEP_TIME, d, &bad));
-			calc_table_num(t, row, cmfu, num(&vc, V_STEP_MFU, d, &bad));
+			calc_table_num(t, row, cmfu, num(&vc, V_STEP_MFU_GEMM, d, &bad));
 			calc_table_num(t, row, cday, num(&vc, V_RUN_TIME, d, &bad));
 		} else {
 			calc_table_str(t, row, cpk, "no FP8 cores");
@@ -253,7 +257,8 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	}
 	calc_table_note(t, "min GPUs: model states of the whole model over the GPU's nominal memory, "
 	                   "rounded up. Memory per GPU: worst pipeline stage with activations and "
-	                   "overheads. MFU is measured against the GEMM peak of each recipe. A recipe this GPU cannot run "
+	                   "overheads. GEMM peak: the dense peak the recipe's layer GEMMs run at (FP8 for the FP8 "
+	                   "recipes); MFU is measured against it, so an FP8 recipe's MFU is its step.mfu_fp8. A recipe this GPU cannot run "
 	                   "shows its memory only.");
 	return 0;
 }

@@ -224,6 +224,36 @@ static void test_fp8_without_fp8_cores(void **state)
 	free(p);
 }
 
+/* On an H100 the FP8 recipes run their GEMMs at the FP8 peak, and the table measures MFU
+ * against it.  The model FLOPs of a step do not depend on the recipe, so a second route to
+ * the FP8 row's MFU is the BF16 row's MFU scaled by the two step times and the two peaks:
+ * MFU_fp8 = MFU_bf16 x (T_bf16 / T_fp8) x (P_bf16 / P_fp8).  The peaks are the preset's
+ * data-sheet numbers (989 and 1979 TFLOP/s dense, NVIDIA H100 data sheet). */
+static void test_recipe_compare_fp8_peak(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "recipe-compare", &t);
+	assert_int_equal(t.nrows, 3);
+	assert_near(cell(&t, 0, "GEMM peak"), 989e12, 1e12);
+	assert_near(cell(&t, 1, "GEMM peak"), 1979e12, 1e12);
+	assert_near(cell(&t, 2, "GEMM peak"), 1979e12, 1e12);
+	for (int r = 1; r < 3; r++) {
+		double want = cell(&t, 0, "MFU") * (cell(&t, 0, "step") / cell(&t, r, "step")) *
+		              (cell(&t, 0, "GEMM peak") / cell(&t, r, "GEMM peak"));
+		assert_near(cell(&t, r, "MFU"), want, 1e-9);
+		assert_true(cell(&t, r, "MFU") < cell(&t, 0, "MFU")); /* the step shrinks less than the peak grows */
+	}
+	static const char *const te[] = {"training.recipe=fp8-te"};
+	assert_near(cell(&t, 1, "MFU"), get_with("step.mfu_fp8", te, 1), 1e-12);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
 /* Monitoring baselines: busy time of a stage is m x layers x (forward + backward) of one
  * layer, and the memory column is the memory engine's per stage. */
 static void test_monitor_stages(void **state)
@@ -257,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_crossover_not_applicable),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_fp8_without_fp8_cores),
+		cmocka_unit_test(test_recipe_compare_fp8_peak),
 		cmocka_unit_test(test_monitor_stages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
