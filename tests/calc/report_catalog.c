@@ -277,6 +277,51 @@ static void test_monitor_stages(void **state)
 	free(p);
 }
 
+/* A healthy run trips no alert: on each shipped plan every stage's predicted idle time
+ * lies below its idle alert and, where the stage fits, its predicted memory high-water
+ * below its memory alert; the alerts sit the stated margin (monitor.margin) above the
+ * predictions.  Second routes: busy + idle of every stage is the pipeline part of the
+ * step (step.makespan), and the busiest stage's busy time is the step's pipeline part
+ * less its bubble (step.makespan - step.bubble_time, from calc_step's critical stage). */
+static void test_monitor_alerts_quiet(void **state)
+{
+	static const char *const plans[] = {"plans/default.ini", "plans/llama3-405b-h100.ini",
+	                                    "plans/llama2-70b-a100.ini"};
+	for (size_t k = 0; k < sizeof plans / sizeof plans[0]; k++) {
+		struct calc_plan *p = malloc(sizeof *p);
+		struct calc_diag d = {0};
+		struct calc_ctx c;
+		struct calc_table t;
+		int rc = calc_plan_load(p, plans[k], NULL, 0, &d);
+		if (rc != 0)
+			print_error("%s: %s", plans[k], d.text ? d.text : "");
+		calc_diag_free(&d);
+		assert_int_equal(rc, 0);
+		calc_ctx_init(&c, p);
+		build(&c, "monitor-stages", &t);
+		double margin = get(&c, "monitor.margin"), span = get(&c, "step.makespan");
+		double cap = get(&c, "gpu.memory"), busiest = 0;
+		assert_true(margin >= 0.02 && margin <= 0.2);
+		assert_int_equal(t.nrows, (int)get(&c, "plan.pp"));
+		for (int r = 0; r < t.nrows; r++) {
+			double idle = cell(&t, r, "idle / step"), hw = cell(&t, r, "memory high-water");
+			assert_near(cell(&t, r, "busy / step") + idle, span, 1e-9 * span);
+			assert_true(idle < cell(&t, r, "idle alert"));
+			assert_near(cell(&t, r, "idle alert") - idle, margin * span, 1e-9 * span);
+			if (hw <= cap) {
+				assert_true(hw < cell(&t, r, "memory alert") || hw == cap);
+				assert_true(cell(&t, r, "memory alert") <= cap);
+			}
+			if (cell(&t, r, "busy / step") > busiest)
+				busiest = cell(&t, r, "busy / step");
+		}
+		assert_near(busiest, span - get(&c, "step.bubble_time"), 1e-9 * span);
+		calc_table_free(&t);
+		calc_ctx_free(&c);
+		free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_fp8_without_fp8_cores),
 		cmocka_unit_test(test_recipe_compare_fp8_peak),
 		cmocka_unit_test(test_monitor_stages),
+		cmocka_unit_test(test_monitor_alerts_quiet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
