@@ -322,6 +322,28 @@ static void test_monitor_alerts_quiet(void **state)
 	}
 }
 
+/* What the report says of the data-parallel traffic, checked against the comm engine.
+ * ZeRO-1 sends a reduce-scatter of the gradients (g bytes each) and an all-gather of the
+ * weights (w bytes), (g + w) Psi (d-1)/d; ZeRO-3 reduce-scatters after every one of the
+ * m micro-batches and gathers the weights twice per micro-batch, m (g + 2w) Psi (d-1)/d
+ * (ZeRO, Rajbhandari et al. 2020 §5-§7).  So the ratio is m (g + 2w) / (g + w): 256 for
+ * Megatron's FP32 gradients and BF16 weights at m = 192, not the 1.5 of m = 1 with g = w.
+ * Context parallelism does not shrink the gradient group: it spans dp x cp ranks, so
+ * dp 4 x cp 2 sends what dp 8 sends. */
+static void test_dp_traffic_statements(void **state)
+{
+	static const char *const z1[] = {"parallel.zero=1"}, *const z3[] = {"parallel.zero=3"};
+	static const char *const cp2[] = {"parallel.cp=2", "parallel.dp=4"};
+	double g = get_with("recipe.grad_bytes", z1, 1), w = get_with("recipe.weight_bytes", z1, 1);
+	double m = get_with("plan.microbatches", z1, 1);
+	assert_near(g, 4, 0); /* Megatron reduces FP32 main gradients */
+	assert_near(w, 2, 0); /* BF16 weights */
+	assert_near(m, 192, 0); /* 1536 sequences / (1 x dp 8) */
+	double r = get_with("comm.dp.bytes", z3, 1) / get_with("comm.dp.bytes", z1, 1);
+	assert_near(r, 192.0 * (4 + 2 * 2) / (4 + 2), 1e-9);
+	assert_near(get_with("comm.dp.bytes", cp2, 2), get_with("comm.dp.bytes", z1, 1), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_recipe_compare_fp8_peak),
 		cmocka_unit_test(test_monitor_stages),
 		cmocka_unit_test(test_monitor_alerts_quiet),
+		cmocka_unit_test(test_dp_traffic_statements),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
