@@ -344,6 +344,36 @@ static void test_dp_traffic_statements(void **state)
 	assert_near(get_with("comm.dp.bytes", cp2, 2), get_with("comm.dp.bytes", z1, 1), 1);
 }
 
+/* The recommendation is the fastest of the planner's top rows that leaves
+ * plan.memory_margin of the usable memory free: read off the search-top table, every
+ * faster row leaves less, the chosen one at least that much; with no margin it is the
+ * fastest overall. */
+static void test_recommendation_margin(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "search-top", &t);
+	double cap = get(&c, "gpu.memory"), margin = get(&c, "search.memory_margin");
+	assert_near(margin, 0.10, 0); /* the documented default */
+	int rank = (int)get(&c, "search.safe.rank");
+	assert_true(rank >= 1 && rank <= t.nrows);
+	for (int r = 0; r < rank - 1; r++)
+		assert_true(cap - cell(&t, r, "memory") < margin * cap);
+	assert_true(cap - cell(&t, rank - 1, "memory") >= margin * cap);
+	assert_near(get(&c, "search.safe.memory"), cell(&t, rank - 1, "memory"), 1e-6);
+	assert_near(get(&c, "search.safe.step_time"), cell(&t, rank - 1, "step_time"), 1e-12);
+	assert_true(get(&c, "search.safe.step_time") >= get(&c, "search.best.step_time"));
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+	static const char *const none[] = {"plan.memory_margin=0"};
+	assert_near(get_with("search.safe.rank", none, 1), 1, 0);
+	assert_near(get_with("search.safe.step_time", none, 1), get_with("search.best.step_time", none, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_monitor_stages),
 		cmocka_unit_test(test_monitor_alerts_quiet),
 		cmocka_unit_test(test_dp_traffic_statements),
+		cmocka_unit_test(test_recommendation_margin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
