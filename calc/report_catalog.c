@@ -326,6 +326,20 @@ static int q_monitor_margin(struct calc_ctx *c, struct calc_value *v, struct cal
 	return 0;
 }
 
+/* The efficiency inputs the step model assumes (plan keys), for the report's prose. */
+static int q_tp_overlap(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.tp_overlap;
+	return 0;
+}
+static int q_gemm_eff(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.gemm_eff;
+	return 0;
+}
+
 static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
 {
@@ -578,6 +592,8 @@ RMEM(q_te_bpp, "fp8-te", V_BPP)
 const struct calc_quantity calc_q_report[] = {
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
+	{"efficiency.tp_overlap", "1", "share of the TP collectives assumed hidden behind compute (plan key)", q_tp_overlap},
+	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
 	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",
 	 q_monitor_margin},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
