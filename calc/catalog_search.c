@@ -157,7 +157,6 @@ static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, st
 		v->str = (expr);                                                        \
 		return 0;                                                               \
 	}
-QS(q_s_rank, rank)
 QS(q_s_tp, b->r.c.tp)
 QS(q_s_pp, b->r.c.pp)
 QS(q_s_dp, b->r.c.dp)
@@ -173,6 +172,17 @@ QS(q_s_mfu, b->r.mfu)
 QS(q_s_memory, b->r.memory)
 QS(q_s_headroom, b->r.headroom)
 QS(q_s_cost, b->r.cost)
+
+/* The recommendation's rank, NaN (not an error) when the planner ranked nothing or none
+ * of its top splits leaves the margin: a chapter tests it with isfinite(). */
+static int q_s_rank(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_diag why = {0};
+	int rank = 0;
+	v->num = need_safe(c, &rank, &why) ? rank : NAN;
+	calc_diag_free(&why);
+	return 0;
+}
 
 static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
