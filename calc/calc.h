@@ -383,6 +383,7 @@ struct calc_plan {
 	char file[CALC_PATH_MAX]; /* plan file, or "<default>" */
 	char title[128];          /* [plan] title */
 	char date[32];            /* [plan] date (YYYY-MM-DD); "" = SOURCE_DATE_EPOCH or today */
+	double memory_margin;     /* [plan] share of usable memory the recommended split leaves free [0..0.9] */
 
 	struct calc_model model;
 	char hf_config[CALC_PATH_MAX]; /* model read from this config.json ("" = none) */

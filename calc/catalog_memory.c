@@ -126,6 +126,18 @@ static int q_bpp_gpu(struct calc_ctx *c, struct calc_value *v, struct calc_diag 
 		v->num += calc_recipe_bytes_sharded(r, (enum calc_tclass)k, c->plan.zero, dp);
 	return 0;
 }
+/* Bytes per parameter of one tensor class of the recipe; the DP reduction sends the
+ * gradients and gathers the weights at these precisions (comm.c, recipe.c). */
+static int q_grad_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = c->plan.recipe ? calc_recipe_bytes(c->plan.recipe, CALC_T_GRAD) : 0;
+	return 0;
+}
+static int q_weight_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = c->plan.recipe ? calc_recipe_bytes(c->plan.recipe, CALC_T_WEIGHT) : 0;
+	return 0;
+}
 static int q_params(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	struct calc_params pr;
@@ -173,6 +185,8 @@ const struct calc_quantity calc_q_memory[] = {
 	 q_min_gpus_nominal},
 	{"recipe.bytes_per_param", "B", "bytes per parameter of the plan's recipe, unsharded", q_bpp},
 	{"recipe.bytes_per_param_gpu", "B", "bytes per parameter held per GPU after ZeRO sharding", q_bpp_gpu},
+	{"recipe.grad_bytes", "B", "bytes per parameter of the gradients (the precision the DP reduction sends)", q_grad_bytes},
+	{"recipe.weight_bytes", "B", "bytes per parameter of the weights (the precision ZeRO gathers)", q_weight_bytes},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -116,6 +116,80 @@ QB(q_memory, b->r.memory)
 QB(q_headroom, b->r.headroom)
 QB(q_cost, b->r.cost)
 
+/* The recommendation: the fastest of the planner's top configurations whose worst stage
+ * leaves plan.memory_margin of the usable memory free (headroom >= margin x usable), so
+ * that fragmentation, a longer sequence or a framework's extra buffers do not stop the
+ * run.  NULL and a diagnostic when none of the kept top configurations does. */
+static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r || !need_best(c, d))
+		return NULL;
+	double want = c->plan.memory_margin * c->plan.gpu_memory;
+	for (int i = 0; i < r->ntop; i++)
+		if (r->top[i].r.headroom >= want) {
+			if (rank)
+				*rank = i + 1;
+			return &r->top[i];
+		}
+	calc_error(d, c->plan.file, 0, "search: none of the %d fastest configurations leaves plan.memory_margin = "
+	           "%.0f%% of the memory free", r->ntop, 100 * c->plan.memory_margin);
+	return NULL;
+}
+
+#define QS(fn, expr)                                                                    \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		int rank = 0;                                                           \
+		const struct calc_search_top *b = need_safe(c, &rank, d);               \
+		if (!b)                                                                 \
+			return -1;                                                      \
+		v->num = (expr);                                                        \
+		return 0;                                                               \
+	}
+#define QSS(fn, expr)                                                                   \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
+	{                                                                               \
+		const struct calc_search_top *b = need_safe(c, NULL, d);                \
+		if (!b)                                                                 \
+			return -1;                                                      \
+		v->num = NAN;                                                           \
+		v->str = (expr);                                                        \
+		return 0;                                                               \
+	}
+QS(q_s_tp, b->r.c.tp)
+QS(q_s_pp, b->r.c.pp)
+QS(q_s_dp, b->r.c.dp)
+QS(q_s_cp, b->r.c.cp)
+QS(q_s_vpp, b->r.c.vpp)
+QS(q_s_mb, b->r.c.micro_batch)
+QSS(q_s_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
+QS(q_s_zero, b->r.c.zero)
+QSS(q_s_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
+QSS(q_s_sp, b->r.c.sp ? "yes" : "no")
+QS(q_s_time, b->r.step_time)
+QS(q_s_mfu, b->r.mfu)
+QS(q_s_memory, b->r.memory)
+QS(q_s_headroom, b->r.headroom)
+QS(q_s_cost, b->r.cost)
+
+/* The recommendation's rank, NaN (not an error) when the planner ranked nothing or none
+ * of its top splits leaves the margin: a chapter tests it with isfinite(). */
+static int q_s_rank(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_diag why = {0};
+	int rank = 0;
+	v->num = need_safe(c, &rank, &why) ? rank : NAN;
+	calc_diag_free(&why);
+	return 0;
+}
+
+static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = c->plan.memory_margin;
+	return 0;
+}
+
 #define QR(fn, expr)                                                                    \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
 	{                                                                               \
@@ -148,6 +222,23 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.best.memory", "B", "memory per GPU of the best configuration's worst stage", q_memory},
 	{"search.best.headroom", "B", "usable memory minus the best configuration's worst stage", q_headroom},
 	{"search.best.cost", "currency", "run cost of the best configuration for the token budget", q_cost},
+	{"search.memory_margin", "1", "share of usable memory the recommendation leaves free (plan.memory_margin)", q_margin},
+	{"search.safe.rank", "1", "rank by step time of the recommendation: the fastest that leaves the memory margin", q_s_rank},
+	{"search.safe.tp", "1", "tensor-parallel degree of the recommendation", q_s_tp},
+	{"search.safe.pp", "1", "pipeline stages of the recommendation", q_s_pp},
+	{"search.safe.dp", "1", "data-parallel degree of the recommendation", q_s_dp},
+	{"search.safe.cp", "1", "context-parallel degree of the recommendation", q_s_cp},
+	{"search.safe.vpp", "1", "model chunks per stage of the recommendation (interleaved)", q_s_vpp},
+	{"search.safe.micro_batch", "1", "micro-batch size of the recommendation [sequences]", q_s_mb},
+	{"search.safe.recompute", "", "activation recomputation of the recommendation", q_s_rc},
+	{"search.safe.sp", "", "sequence parallelism of the recommendation", q_s_sp},
+	{"search.safe.zero", "1", "ZeRO stage of the recommendation", q_s_zero},
+	{"search.safe.schedule", "", "pipeline schedule of the recommendation", q_s_sched},
+	{"search.safe.step_time", "s", "step time of the recommendation (closed-form bubble)", q_s_time},
+	{"search.safe.mfu", "1", "MFU of the recommendation", q_s_mfu},
+	{"search.safe.memory", "B", "memory per GPU of the recommendation's worst stage", q_s_memory},
+	{"search.safe.headroom", "B", "usable memory minus the recommendation's worst stage", q_s_headroom},
+	{"search.safe.cost", "currency", "run cost of the recommendation for the token budget", q_s_cost},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
 	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},

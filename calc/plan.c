@@ -61,6 +61,7 @@ static const char *const split_names[] = {"remainder-first", "even", "llama3", N
 static const struct key keys[] = {
 	{"plan", "title", K_TEXT, 0, P(title), 0, 0, NULL, "text", "report title"},
 	{"plan", "date", K_TEXT, 0, P(date), 0, 0, NULL, "text", "report date YYYY-MM-DD (default: SOURCE_DATE_EPOCH or today)"},
+	{"plan", "memory_margin", K_NUM, CALC_U_FRACTION, P(memory_margin), 0, 0.9, NULL, "fraction", "share of usable memory the recommended split leaves free"},
 
 	{"model", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "model preset (trainplan presets models)"},
 	{"model", "hf_config", K_PRESET, 0, 0, 0, 0, NULL, "path", "Hugging Face config.json to read the model from"},
@@ -1166,6 +1167,7 @@ static void plan_reset(struct calc_plan *p)
 	p->dp_bw_eff = 1;            /* the links as calc_comm_links models them */
 	p->reshard_after_forward = 1; /* FSDP FULL_SHARD and FSDP2 fully_shard defaults */
 	p->fsdp_prefetch = 1;        /* FSDP backward_prefetch / FSDP2: one layer ahead */
+	p->memory_margin = 0.10;     /* the recommendation leaves 10% of usable memory free */
 	p->optimizer_time = -1;
 	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's
 	 * convention, which charges 3 attention cores for selective recomputation and for

@@ -76,7 +76,9 @@ enum rc_val {
 	V_STEP_RECOMPUTE,  /* [s] */
 	V_STEP_MFU,        /* [1] */
 	V_STEP_HFU,        /* [1] */
-	V_STEP_PEAK,       /* [FLOP/s] */
+	V_STEP_PEAK,       /* dense BF16 peak [FLOP/s] */
+	V_STEP_GEMM_PEAK,  /* dense peak the layer GEMMs run at: FP8 for FP8 recipes [FLOP/s] */
+	V_STEP_MFU_GEMM,   /* MFU against the GEMM peak (step.mfu_fp8 for FP8 recipes) [1] */
 	V_RUN_TIME,        /* [s] */
 };
 
@@ -124,6 +126,8 @@ static double num(struct calc_ctx *c, enum rc_val which, struct calc_diag *d, in
 		case V_STEP_MFU: return st->mfu;
 		case V_STEP_HFU: return st->hfu;
 		case V_STEP_PEAK: return st->peak;
+		case V_STEP_GEMM_PEAK: return st->gemm_peak;
+		case V_STEP_MFU_GEMM: return st->mfu_fp8 > 0 ? st->mfu_fp8 : st->mfu;
 		default: return st->run_time;
 		}
 	}
@@ -240,9 +244,9 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		calc_table_num(t, row, ccap, num(&vc, V_GPU_MEMORY, d, &bad));
 		calc_table_str(t, row, cfit, num(&vc, V_MEM_FITS, d, &bad) > 0 ? "yes" : "no");
 		if (runs) {
-			calc_table_num(t, row, cpk, num(&vc, V_STEP_PEAK, d, &bad));
+			calc_table_num(t, row, cpk, num(&vc, V_STEP_GEMM_PEAK, d, &bad));
 			calc_table_num(t, row, cstep, num(&vc, V_STEP_TIME, d, &bad));
-			calc_table_num(t, row, cmfu, num(&vc, V_STEP_MFU, d, &bad));
+			calc_table_num(t, row, cmfu, num(&vc, V_STEP_MFU_GEMM, d, &bad));
 			calc_table_num(t, row, cday, num(&vc, V_RUN_TIME, d, &bad));
 		} else {
 			calc_table_str(t, row, cpk, "no FP8 cores");
@@ -253,7 +257,8 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	}
 	calc_table_note(t, "min GPUs: model states of the whole model over the GPU's nominal memory, "
 	                   "rounded up. Memory per GPU: worst pipeline stage with activations and "
-	                   "overheads. MFU is measured against the GEMM peak of each recipe. A recipe this GPU cannot run "
+	                   "overheads. GEMM peak: the dense peak the recipe's layer GEMMs run at (FP8 for the FP8 "
+	                   "recipes); MFU is measured against it, so an FP8 recipe's MFU is its step.mfu_fp8. A recipe this GPU cannot run "
 	                   "shows its memory only.");
 	return 0;
 }
@@ -294,18 +299,47 @@ static int b_bubble_grid(struct calc_ctx *c, const struct calc_args *a, struct c
 	return 0;
 }
 
+/* Margin of the monitoring alerts over the plan's predictions [fraction]. */
+#define MONITOR_MARGIN 0.05
+
 /* ======================================================================== */
 /* monitor-stages: expected per-stage figures as alert baselines             */
 /* ======================================================================== */
 
 /*
- * One row per pipeline stage: layers, expected forward and backward time of one
- * micro-batch (layers x the op-level layer times of step.c, with the exposed TP/CP
- * collectives and the recomputation in the backward), busy time per step (m micro-
- * batches), expected idle time (the step's pipeline part minus the busy time), and the
- * memory high-water mark of memory.c.  The embedding and the LM head on the first and
- * last stage are not in the layer times, so those two stages run slightly longer.
+ * One row per pipeline stage, from the same simulation as step.time (calc_step_stages):
+ * layers, expected forward and backward time of one micro-batch (the stage's T_F and
+ * T_B + T_W: layer times of step.c with the exposed TP/CP collectives and the
+ * recomputation, plus embedding, LM head and loss on the first and last stage), busy
+ * time per step, expected idle time (the step's pipeline part minus the busy time:
+ * bubble and point-to-point waits), and the memory high-water mark of memory.c.
+ * The alert columns add the stated margin (MONITOR_MARGIN) to each prediction: idle
+ * alert = idle + margin x pipeline part (additive, since the busiest stage idles
+ * almost not at all), memory alert = high-water x (1 + margin), at most the usable
+ * memory.  A plan's own predictions are below every alert by construction; tests/calc/
+ * report_catalog.c checks it for the shipped plans.
  */
+static int q_monitor_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)c, (void)d;
+	v->num = MONITOR_MARGIN;
+	return 0;
+}
+
+/* The efficiency inputs the step model assumes (plan keys), for the report's prose. */
+static int q_tp_overlap(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.tp_overlap;
+	return 0;
+}
+static int q_gemm_eff(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.gemm_eff;
+	return 0;
+}
+
 static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
 {
@@ -315,39 +349,55 @@ static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	if (!st)
 		return -1;
 	const struct calc_plan *p = &c->plan;
-	double m = (double)p->global_batch / ((double)p->micro_batch * p->dp);
-	const struct calc_layer_time *L = &st->layer;
-	double f1 = L->f + L->comm_f, b1 = L->b + L->w + L->recompute + L->comm_b;
+	struct calc_pp_costs *pc = xcalloc(1, sizeof *pc);
+	struct calc_pp_result r;
+	if (calc_step_stages(p, pc, &r, d) < 0) {
+		free(pc);
+		return -1;
+	}
 	int cs = calc_table_col(t, "stage", "1", CALC_D_INT, 0);
 	int cl = calc_table_col(t, "layers", "1", CALC_D_INT, 0);
 	int cf = calc_table_col(t, "forward / micro-batch", "s", CALC_D_MS, 1);
 	int cb = calc_table_col(t, "backward / micro-batch", "s", CALC_D_MS, 1);
 	int cbusy = calc_table_col(t, "busy / step", "s", CALC_D_MS, 0);
 	int cidle = calc_table_col(t, "idle / step", "s", CALC_D_MS, 0);
+	int cia = calc_table_col(t, "idle alert", "s", CALC_D_MS, 0);
 	int cmem = calc_table_col(t, "memory high-water", "B", CALC_D_GB, 1);
+	int cma = calc_table_col(t, "memory alert", "B", CALC_D_GB, 1);
 	int chd = calc_table_col(t, "headroom", "B", CALC_D_GB, 1);
-	for (int s = 0; s < mem->nstages; s++) {
+	for (int s = 0; s < mem->nstages && s < pc->p; s++) {
 		int layers = p->layers_per_stage[s];
 		if (layers <= 0)
 			layers = p->model.layers / (p->pp > 0 ? p->pp : 1);
-		double busy = m * layers * (f1 + b1);
-		int r = calc_table_row(t);
-		calc_table_num(t, r, cs, s);
-		calc_table_num(t, r, cl, layers);
-		calc_table_num(t, r, cf, layers * f1);
-		calc_table_num(t, r, cb, layers * b1);
-		calc_table_num(t, r, cbusy, busy);
-		calc_table_num(t, r, cidle, st->makespan > busy ? st->makespan - busy : 0);
-		calc_table_num(t, r, cmem, mem->st[s].total);
-		calc_table_num(t, r, chd, mem->st[s].headroom);
+		double busy = r.busy[s], idle = st->makespan > busy ? st->makespan - busy : 0;
+		double hw = mem->st[s].total, malert = hw * (1 + MONITOR_MARGIN);
+		if (malert > p->gpu_memory && hw <= p->gpu_memory)
+			malert = p->gpu_memory;
+		int row = calc_table_row(t);
+		calc_table_num(t, row, cs, s);
+		calc_table_num(t, row, cl, layers);
+		calc_table_num(t, row, cf, pc->tf[s]);
+		calc_table_num(t, row, cb, pc->tb[s] + pc->tw[s]);
+		calc_table_num(t, row, cbusy, busy);
+		calc_table_num(t, row, cidle, idle);
+		calc_table_num(t, row, cia, idle + MONITOR_MARGIN * st->makespan);
+		calc_table_num(t, row, cmem, hw);
+		calc_table_num(t, row, cma, malert);
+		calc_table_num(t, row, chd, mem->st[s].headroom);
 	}
-	calc_table_note(t, "Forward and backward per micro-batch are the layer times of the cost "
-	                   "model (roofline GEMMs and attention, exposed TP/CP collectives, "
-	                   "recomputation in the backward) times the stage's layers; embedding and LM "
-	                   "head are not included. Idle = pipeline part of the step minus busy time.");
+	calc_pp_result_free(&r);
+	free(pc);
+	char note[640];
+	snprintf(note, sizeof note,
+	         "Forward and backward per micro-batch: the stage's times in the cost model's pipeline "
+	         "simulation (roofline GEMMs and attention, exposed TP/CP collectives, recomputation in "
+	         "the backward, embedding on the first stage, LM head and loss on the last). Idle = "
+	         "pipeline part of the step minus busy time (bubble and point-to-point waits). Alerts: "
+	         "idle + %.0f%% of the pipeline part; memory high-water + %.0f%%, at most the usable memory.",
+	         100 * MONITOR_MARGIN, 100 * MONITOR_MARGIN);
+	calc_table_note(t, note);
 	return 0;
 }
-
 
 /* ======================================================================== */
 /* network-sweep: where to put the GPUs when the network is slow             */
@@ -546,6 +596,10 @@ RMEM(q_te_bpp, "fp8-te", V_BPP)
 const struct calc_quantity calc_q_report[] = {
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
+	{"efficiency.tp_overlap", "1", "share of the TP collectives assumed hidden behind compute (plan key)", q_tp_overlap},
+	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
+	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",
+	 q_monitor_margin},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
 	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
 	{"fp8.te.states", "B", "model states per GPU (worst stage) with recipe fp8-te", q_te_states},

@@ -567,11 +567,48 @@ static void sim_remember(const struct calc_pp_costs *c, double makespan)
 		sim_memo.n++;
 }
 
+/* The simulator's costs of the plan into 'c' (st->comm and the layer times filled):
+ * schedule, p, m, v, the p2p time and each stage's T_F, T_B, T_W.  Returns the critical
+ * stage's busy time (fill_stages). */
+static double plan_costs(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c)
+{
+	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
+	c->sched = plan->schedule;
+	c->p = plan->pp > 0 ? plan->pp : 1;
+	c->m = calc_plan_microbatches(plan);
+	c->v = row && row->uses_vpp && plan->vpp > 0 ? plan->vpp : 1;
+	c->p2p = st->comm.p2p;
+	/* A flushed schedule (ZB-H2) with post-validation runs steps back to back: the
+	 * steady-state period of two simulated steps; otherwise one step from an empty
+	 * pipeline to a flush. */
+	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
+	return fill_stages(plan, st, c);
+}
+
+int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, struct calc_pp_result *r,
+                     struct calc_diag *d)
+{
+	struct calc_step *st;
+	memset(r, 0, sizeof *r);
+	memset(c, 0, sizeof *c);
+	if ((plan->pp > 0 ? plan->pp : 1) > CALC_MAX_STAGES)
+		return calc_error(d, plan->file, 0, "parallel.pp = %d exceeds %d stages", plan->pp, CALC_MAX_STAGES);
+	st = xcalloc(1, sizeof *st);
+	calc_comm(plan, &st->comm);
+	layer_times(plan, st);
+	plan_costs(plan, st, c);
+	free(st);
+	if (calc_pipeline_simulate(c, r, d) < 0) {
+		calc_pp_result_free(r);
+		return -1;
+	}
+	return 0;
+}
+
 int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_diag *d)
 {
 	struct calc_pp_costs *c;
 	struct calc_pp_result res;
-	const struct calc_sched *row;
 	int p = plan->pp > 0 ? plan->pp : 1;
 	double busy;
 
@@ -586,17 +623,7 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	if (p > CALC_MAX_STAGES)
 		return calc_error(d, plan->file, 0, "parallel.pp = %d exceeds %d stages", p, CALC_MAX_STAGES);
 	c = xcalloc(1, sizeof *c);
-	c->sched = plan->schedule;
-	c->p = p;
-	c->m = calc_plan_microbatches(plan);
-	row = calc_schedule_at((int)plan->schedule);
-	c->v = row && row->uses_vpp && plan->vpp > 0 ? plan->vpp : 1;
-	c->p2p = st->comm.p2p;
-	/* A flushed schedule (ZB-H2) with post-validation runs steps back to back: the
-	 * steady-state period of two simulated steps; otherwise one step from an empty
-	 * pipeline to a flush. */
-	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
-	busy = fill_stages(plan, st, c);
+	busy = plan_costs(plan, st, c);
 	if (sim_cached(c, &st->makespan)) {
 		memset(&res, 0, sizeof res);
 		if (calc_pipeline_simulate(c, &res, d) < 0) {

@@ -99,6 +99,16 @@ struct calc_step {
 int calc_step(const struct calc_plan *plan, struct calc_step *out, struct calc_diag *d);
 
 /*
+ * The pipeline of the plan as calc_step simulates it: the stage costs into 'c' (T_F, T_B,
+ * T_W per stage with embedding, LM head and loss, exposed TP/CP collectives and
+ * recomputation; the p2p time) and the simulator's result into 'r' (busy and idle time
+ * per stage, makespan), for per-stage figures such as monitoring baselines.  Returns 0,
+ * or -1 after a diagnostic; the caller frees 'r' with calc_pp_result_free either way.
+ */
+int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, struct calc_pp_result *r,
+                     struct calc_diag *d);
+
+/*
  * The planner's path: as calc_step with the closed-form makespan
  * m*(T_F+T_B+T_W) + bubble of the schedule (docs/references.md §3) on the most loaded
  * stage.  Allocates nothing, never fails; 0.2-0.4 us per call (make bench-comm).

@@ -224,6 +224,36 @@ static void test_fp8_without_fp8_cores(void **state)
 	free(p);
 }
 
+/* On an H100 the FP8 recipes run their GEMMs at the FP8 peak, and the table measures MFU
+ * against it.  The model FLOPs of a step do not depend on the recipe, so a second route to
+ * the FP8 row's MFU is the BF16 row's MFU scaled by the two step times and the two peaks:
+ * MFU_fp8 = MFU_bf16 x (T_bf16 / T_fp8) x (P_bf16 / P_fp8).  The peaks are the preset's
+ * data-sheet numbers (989 and 1979 TFLOP/s dense, NVIDIA H100 data sheet). */
+static void test_recipe_compare_fp8_peak(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "recipe-compare", &t);
+	assert_int_equal(t.nrows, 3);
+	assert_near(cell(&t, 0, "GEMM peak"), 989e12, 1e12);
+	assert_near(cell(&t, 1, "GEMM peak"), 1979e12, 1e12);
+	assert_near(cell(&t, 2, "GEMM peak"), 1979e12, 1e12);
+	for (int r = 1; r < 3; r++) {
+		double want = cell(&t, 0, "MFU") * (cell(&t, 0, "step") / cell(&t, r, "step")) *
+		              (cell(&t, 0, "GEMM peak") / cell(&t, r, "GEMM peak"));
+		assert_near(cell(&t, r, "MFU"), want, 1e-9);
+		assert_true(cell(&t, r, "MFU") < cell(&t, 0, "MFU")); /* the step shrinks less than the peak grows */
+	}
+	static const char *const te[] = {"training.recipe=fp8-te"};
+	assert_near(cell(&t, 1, "MFU"), get_with("step.mfu_fp8", te, 1), 1e-12);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
 /* Monitoring baselines: busy time of a stage is m x layers x (forward + backward) of one
  * layer, and the memory column is the memory engine's per stage. */
 static void test_monitor_stages(void **state)
@@ -247,6 +277,103 @@ static void test_monitor_stages(void **state)
 	free(p);
 }
 
+/* A healthy run trips no alert: on each shipped plan every stage's predicted idle time
+ * lies below its idle alert and, where the stage fits, its predicted memory high-water
+ * below its memory alert; the alerts sit the stated margin (monitor.margin) above the
+ * predictions.  Second routes: busy + idle of every stage is the pipeline part of the
+ * step (step.makespan), and the busiest stage's busy time is the step's pipeline part
+ * less its bubble (step.makespan - step.bubble_time, from calc_step's critical stage). */
+static void test_monitor_alerts_quiet(void **state)
+{
+	static const char *const plans[] = {"plans/default.ini", "plans/llama3-405b-h100.ini",
+	                                    "plans/llama2-70b-a100.ini"};
+	for (size_t k = 0; k < sizeof plans / sizeof plans[0]; k++) {
+		struct calc_plan *p = malloc(sizeof *p);
+		struct calc_diag d = {0};
+		struct calc_ctx c;
+		struct calc_table t;
+		int rc = calc_plan_load(p, plans[k], NULL, 0, &d);
+		if (rc != 0)
+			print_error("%s: %s", plans[k], d.text ? d.text : "");
+		calc_diag_free(&d);
+		assert_int_equal(rc, 0);
+		calc_ctx_init(&c, p);
+		build(&c, "monitor-stages", &t);
+		double margin = get(&c, "monitor.margin"), span = get(&c, "step.makespan");
+		double cap = get(&c, "gpu.memory"), busiest = 0;
+		assert_true(margin >= 0.02 && margin <= 0.2);
+		assert_int_equal(t.nrows, (int)get(&c, "plan.pp"));
+		for (int r = 0; r < t.nrows; r++) {
+			double idle = cell(&t, r, "idle / step"), hw = cell(&t, r, "memory high-water");
+			assert_near(cell(&t, r, "busy / step") + idle, span, 1e-9 * span);
+			assert_true(idle < cell(&t, r, "idle alert"));
+			assert_near(cell(&t, r, "idle alert") - idle, margin * span, 1e-9 * span);
+			if (hw <= cap) {
+				assert_true(hw < cell(&t, r, "memory alert") || hw == cap);
+				assert_true(cell(&t, r, "memory alert") <= cap);
+			}
+			if (cell(&t, r, "busy / step") > busiest)
+				busiest = cell(&t, r, "busy / step");
+		}
+		assert_near(busiest, span - get(&c, "step.bubble_time"), 1e-9 * span);
+		calc_table_free(&t);
+		calc_ctx_free(&c);
+		free(p);
+	}
+}
+
+/* What the report says of the data-parallel traffic, checked against the comm engine.
+ * ZeRO-1 sends a reduce-scatter of the gradients (g bytes each) and an all-gather of the
+ * weights (w bytes), (g + w) Psi (d-1)/d; ZeRO-3 reduce-scatters after every one of the
+ * m micro-batches and gathers the weights twice per micro-batch, m (g + 2w) Psi (d-1)/d
+ * (ZeRO, Rajbhandari et al. 2020 §5-§7).  So the ratio is m (g + 2w) / (g + w): 256 for
+ * Megatron's FP32 gradients and BF16 weights at m = 192, not the 1.5 of m = 1 with g = w.
+ * Context parallelism does not shrink the gradient group: it spans dp x cp ranks, so
+ * dp 4 x cp 2 sends what dp 8 sends. */
+static void test_dp_traffic_statements(void **state)
+{
+	static const char *const z1[] = {"parallel.zero=1"}, *const z3[] = {"parallel.zero=3"};
+	static const char *const cp2[] = {"parallel.cp=2", "parallel.dp=4"};
+	double g = get_with("recipe.grad_bytes", z1, 1), w = get_with("recipe.weight_bytes", z1, 1);
+	double m = get_with("plan.microbatches", z1, 1);
+	assert_near(g, 4, 0); /* Megatron reduces FP32 main gradients */
+	assert_near(w, 2, 0); /* BF16 weights */
+	assert_near(m, 192, 0); /* 1536 sequences / (1 x dp 8) */
+	double r = get_with("comm.dp.bytes", z3, 1) / get_with("comm.dp.bytes", z1, 1);
+	assert_near(r, 192.0 * (4 + 2 * 2) / (4 + 2), 1e-9);
+	assert_near(get_with("comm.dp.bytes", cp2, 2), get_with("comm.dp.bytes", z1, 1), 1);
+}
+
+/* The recommendation is the fastest of the planner's top rows that leaves
+ * plan.memory_margin of the usable memory free: read off the search-top table, every
+ * faster row leaves less, the chosen one at least that much; with no margin it is the
+ * fastest overall. */
+static void test_recommendation_margin(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "search-top", &t);
+	double cap = get(&c, "gpu.memory"), margin = get(&c, "search.memory_margin");
+	assert_near(margin, 0.10, 0); /* the documented default */
+	int rank = (int)get(&c, "search.safe.rank");
+	assert_true(rank >= 1 && rank <= t.nrows);
+	for (int r = 0; r < rank - 1; r++)
+		assert_true(cap - cell(&t, r, "memory") < margin * cap);
+	assert_true(cap - cell(&t, rank - 1, "memory") >= margin * cap);
+	assert_near(get(&c, "search.safe.memory"), cell(&t, rank - 1, "memory"), 1e-6);
+	assert_near(get(&c, "search.safe.step_time"), cell(&t, rank - 1, "step_time"), 1e-12);
+	assert_true(get(&c, "search.safe.step_time") >= get(&c, "search.best.step_time"));
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+	static const char *const none[] = {"plan.memory_margin=0"};
+	assert_near(get_with("search.safe.rank", none, 1), 1, 0);
+	assert_near(get_with("search.safe.step_time", none, 1), get_with("search.best.step_time", none, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,7 +384,11 @@ int main(void)
 		cmocka_unit_test(test_crossover_not_applicable),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_fp8_without_fp8_cores),
+		cmocka_unit_test(test_recipe_compare_fp8_peak),
 		cmocka_unit_test(test_monitor_stages),
+		cmocka_unit_test(test_monitor_alerts_quiet),
+		cmocka_unit_test(test_dp_traffic_statements),
+		cmocka_unit_test(test_recommendation_margin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
