@@ -88,7 +88,7 @@ static const struct cmddoc docs[] = {
 	  {NULL, NULL, NULL}},
 	 "trainplan schedule --schedule 1f1b --p 4 --m 8 --format gantt"},
 	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
-	           "                        [--top K] [--objective time|cost|memory] [--vary recipe] [--even]\n"
+	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
 	           "                        [--threads N] [--no-recheck] [--all] [--stats]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
@@ -97,7 +97,7 @@ static const struct cmddoc docs[] = {
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
 	  {"--top K", "how many of the best configurations to show", "10"},
-	  {"--objective OBJ", "rank by time (step time), cost or memory", "time"},
+	  {"--objective OBJ", "rank by time (step time), cost, memory, effective-days (wall time with checkpoints and failures) or total-cost (its GPU-hours and energy)", "time"},
 	  {"--vary recipe", "also try every training recipe", "the plan's recipe only"},
 	  {"--even", "only splits whose stages hold equal numbers of layers", "uneven splits allowed"},
 	  {"--min-headroom BYTES", "memory each GPU must keep free, e.g. 8 GB or 4 GiB", "0"},

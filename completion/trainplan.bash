@@ -27,7 +27,7 @@ _trainplan() {
 	--schedule)
 		COMPREPLY=($(compgen -W "gpipe 1f1b interleaved zb-h1 zb-h2 dualpipe" -- "$cur")); return;;
 	--objective)
-		COMPREPLY=($(compgen -W "time cost memory" -- "$cur")); return;;
+		COMPREPLY=($(compgen -W "time cost memory effective-days total-cost" -- "$cur")); return;;
 	--for)
 		COMPREPLY=($(compgen -W "megatron nemo torchtitan deepspeed" -- "$cur")); return;;
 	--from)
