@@ -571,6 +571,10 @@ struct calc_key_info {
 	const char *meaning;
 };
 const struct calc_key_info *calc_plan_key_at(int i); /* NULL past the end */
+/* Where key SECTION.NAME of a loaded plan was last set, for messages about it: the file
+ * (the plan, an included file, the default plan or the override's origin) and in *line
+ * its line (0 for an override or a key never set). */
+const char *calc_plan_key_origin(const struct calc_plan *p, const char *section, const char *name, int *line);
 
 /* Presets. */
 const struct calc_model *calc_preset_model(const char *name);

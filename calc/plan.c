@@ -869,6 +869,11 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
 	}
 }
 
+const char *calc_plan_key_origin(const struct calc_plan *p, const char *section, const char *name, int *line)
+{
+	return key_file(p, key_index(section, name), line);
+}
+
 #define KEYI(sec, name) key_index_named(sec, name)
 
 /* Of several keys, the one set last by the user (override > plan file > default),

@@ -37,6 +37,7 @@
  * calc_step_fast when it fits.
  */
 #include "calc.h"
+#include "run.h"
 #include "search.h"
 
 #include <math.h>
@@ -123,7 +124,7 @@ const char *calc_reject_desc(enum calc_reject r)
 	return r >= 0 && r < CALC_REJ_N && rej_info[r].desc ? rej_info[r].desc : "?";
 }
 
-static const char *const obj_names[CALC_OBJ_N] = {"time", "cost", "memory"};
+static const char *const obj_names[CALC_OBJ_N] = {"time", "cost", "memory", "effective-days", "total-cost"};
 
 const char *calc_objective_name(enum calc_objective o)
 {
@@ -373,6 +374,8 @@ static double objective(enum calc_objective o, const struct calc_search_row *r)
 	switch (o) {
 	case CALC_OBJ_COST: return r->cost;
 	case CALC_OBJ_MEMORY: return -r->headroom;
+	case CALC_OBJ_EFFECTIVE_DAYS: return r->effective_time;
+	case CALC_OBJ_TOTAL_COST: return r->total_cost;
 	default: return r->step_time;
 	}
 }
@@ -540,6 +543,12 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	row->tokens_per_s = w->st.tokens_per_s;
 	row->run_time = w->st.run_time;
 	row->cost = w->st.cost;
+	if (o->objective == CALC_OBJ_EFFECTIVE_DAYS || o->objective == CALC_OBJ_TOTAL_COST) {
+		struct calc_run run;
+		calc_run(&w->plan, &w->st, 0, 0, &run); /* checkpoints and failures of this split */
+		row->effective_time = run.effective_time;
+		row->total_cost = run.cost;
+	}
 	w->ranked++;
 	w->item_feasible++;
 	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
@@ -562,6 +571,7 @@ static void leaf_reject(struct worker *w, struct item *it, struct calc_search_ro
 	row->reject = (unsigned char)why;
 	row->worst = -1;
 	row->memory = row->headroom = row->step_time = row->mfu = row->tokens_per_s = row->run_time = row->cost = 0;
+	row->effective_time = row->total_cost = 0;
 	row_push(it, row);
 }
 

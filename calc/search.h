@@ -42,6 +42,10 @@ enum calc_objective {
 	CALC_OBJ_TIME,     /* step time [s] (default) */
 	CALC_OBJ_COST,     /* cost of the run for the plan's token budget [currency] */
 	CALC_OBJ_MEMORY,   /* largest worst-stage headroom first (ties: faster first) */
+	CALC_OBJ_EFFECTIVE_DAYS, /* expected wall time of the run with checkpoints and failures
+	                            (run.c, run.effective_days) [s] */
+	CALC_OBJ_TOTAL_COST,     /* GPU-hours of that wall time and the energy (run.c,
+	                            run.total_cost) [currency] */
 	CALC_OBJ_N
 };
 const char *calc_objective_name(enum calc_objective o);
@@ -102,6 +106,9 @@ struct calc_search_row {
 	double tokens_per_s;       /* whole job [tokens/s] */
 	double run_time;           /* plan's token budget [s] */
 	double cost;               /* [currency] */
+	double effective_time;     /* run wall time with checkpoints and failures [s]; only for the
+	                              effective-days and total-cost objectives (else 0) */
+	double total_cost;         /* effective GPU-hours and energy [currency]; as effective_time */
 };
 
 /* A runner-up on one axis ("best without PP", ...). */

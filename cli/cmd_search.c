@@ -4,7 +4,7 @@
  * on each axis.  The planner itself is search.c.
  *
  *   trainplan search [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
- *                    [--gpus N | A-B | A,B,...] [--top K] [--objective time|cost|memory]
+ *                    [--gpus N | A-B | A,B,...] [--top K] [--objective time|cost|memory|effective-days|total-cost]
  *                    [--vary recipe] [--even] [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]
  *                    [--threads N] [--no-recheck] [--all] [--stats]
  * --gpus A-B doubles from A to B; --all writes every configuration (csv for
@@ -261,7 +261,7 @@ int cmd_search(int argc, char **argv)
 				return 2;
 		} else if ((v = cli_opt(&o, &i, "--objective"))) {
 			if (calc_objective_parse(v, &so.objective) < 0)
-				return cli_error("search: --objective %s: allowed time, cost, memory", v);
+				return cli_error("search: --objective %s: allowed time, cost, memory, effective-days, total-cost", v);
 		} else if ((v = cli_opt(&o, &i, "--vary"))) {
 			if (strcmp(v, "recipe"))
 				return cli_error("search: --vary %s: allowed recipe", v);

@@ -22,7 +22,8 @@ struct cmddoc {
 	const char *name;
 	const char *synopsis;   /* after "trainplan NAME " */
 	const char *about;      /* a few lines, each ending in \n */
-	int common;             /* 1: takes --plan, --set, --format; 2: --set and --format only */
+	int common;             /* 1: takes --plan, --set, --format; 2: --set and --format only;
+	                           0: only its own options */
 	const char *formats;    /* allowed --format values */
 	const char *format_default;
 	struct optdoc opts[20]; /* the command's own options, ended by {NULL} */
@@ -87,7 +88,7 @@ static const struct cmddoc docs[] = {
 	  {NULL, NULL, NULL}},
 	 "trainplan schedule --schedule 1f1b --p 4 --m 8 --format gantt"},
 	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
-	           "                        [--top K] [--objective time|cost|memory] [--vary recipe] [--even]\n"
+	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
 	           "                        [--threads N] [--no-recheck] [--all] [--stats]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
@@ -96,7 +97,7 @@ static const struct cmddoc docs[] = {
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
 	  {"--top K", "how many of the best configurations to show", "10"},
-	  {"--objective OBJ", "rank by time (step time), cost or memory", "time"},
+	  {"--objective OBJ", "rank by time (step time), cost, memory, effective-days (wall time with checkpoints and failures) or total-cost (its GPU-hours and energy)", "time"},
 	  {"--vary recipe", "also try every training recipe", "the plan's recipe only"},
 	  {"--even", "only splits whose stages hold equal numbers of layers", "uneven splits allowed"},
 	  {"--min-headroom BYTES", "memory each GPU must keep free, e.g. 8 GB or 4 GiB", "0"},
@@ -154,6 +155,42 @@ static const struct cmddoc docs[] = {
 	 2, "text, csv, json, md, tsv", "text",
 	 {{"A.ini B.ini ...", "two plans or more ('-' for one of them reads standard input)", NULL}, {NULL, NULL, NULL}},
 	 "trainplan compare plans/default.ini plans/llama2-70b-a100.ini --format md"},
+	{"export", "--for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...",
+	 "The plan's split and training settings as the framework takes them: Megatron-LM flags\n"
+	 "after a torchrun line, NeMo's megatron_gpt_config.yaml keys, a torchtitan job TOML\n"
+	 "([training], [parallelism], [activation_checkpoint]) or a DeepSpeed config JSON.\n"
+	 "A choice the framework cannot express (ZB-H2 in Megatron-LM, ZeRO-2 with DeepSpeed's\n"
+	 "pipeline) is an error at the plan key; an approximation is a note (a comment, or\n"
+	 "stderr for JSON).\n",
+	 1, "none (the framework's own)", NULL,
+	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan or deepspeed", NULL}, {NULL, NULL, NULL}},
+	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
+	{"import", "--from FRAMEWORK FILE|- [--plan BASE]",
+	 "A run as a plan (INI on stdout): a Megatron-LM argument list (a launch script, with its\n"
+	 "torchrun --nnodes and --nproc-per-node), a torchtitan job TOML or a DeepSpeed config\n"
+	 "JSON.  An absent Megatron-LM flag means Megatron-LM's default.  What the file does not\n"
+	 "say stays the base plan's, which the output includes when --plan names it.  Megatron-LM\n"
+	 "flags read: --num-layers --hidden-size --num-attention-heads --num-query-groups\n"
+	 "--group-query-attention --kv-channels --ffn-hidden-size --vocab-size --seq-length\n"
+	 "--max-position-embeddings --position-embedding-type --swiglu --normalization\n"
+	 "--untie-embeddings-and-output-weights --disable-bias-linear --attention-dropout\n"
+	 "--hidden-dropout --num-experts --moe-router-topk --moe-ffn-hidden-size\n"
+	 "--moe-shared-expert-intermediate-size --mtp-num-layers --micro-batch-size\n"
+	 "--global-batch-size --train-samples --train-iters --tensor-model-parallel-size\n"
+	 "--pipeline-model-parallel-size --num-layers-per-virtual-pipeline-stage\n"
+	 "--num-virtual-stages-per-pipeline-rank --decoder-first-pipeline-num-layers\n"
+	 "--decoder-last-pipeline-num-layers --context-parallel-size --expert-model-parallel-size\n"
+	 "--expert-tensor-parallel-size --sequence-parallel --use-distributed-optimizer\n"
+	 "--use-megatron-fsdp --data-parallel-sharding-strategy --recompute-granularity\n"
+	 "--recompute-method --recompute-num-layers --attention-backend --use-flash-attn --bf16\n"
+	 "--fp16 --fp8-format; learning-rate, data, checkpoint and logging flags are skipped.\n"
+	 "Any other flag or key is an error at FILE:LINE (exit status 2).\n",
+	 0, "none (INI)", NULL,
+	 {{"--from FRAMEWORK", "megatron, torchtitan or deepspeed", NULL},
+	  {"FILE", "the file to read ('-' reads standard input)", NULL},
+	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan"},
+	  {NULL, NULL, NULL}},
+	 "trainplan import --from megatron launch.sh > my.ini"},
 	{"report", "[PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
 	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
 	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
@@ -198,7 +235,8 @@ void cli_help(FILE *f, const char *name, const char *summary)
 	fprintf(f, "usage: trainplan %s %s\n\n%s\noptions:\n", c->name, c->synopsis, c->about);
 	if (c->common == 1)
 		opt(f, "--plan FILE", "the plan to read ('-' reads standard input)", "the built-in plan, plans/default.ini");
-	opt(f, "--set KEY=VALUE", "override one plan key (repeatable; trainplan presets keys lists them)", "none");
+	if (c->common)
+		opt(f, "--set KEY=VALUE", "override one plan key (repeatable; trainplan presets keys lists them)", "none");
 	if (c->format_default) {
 		char allowed[96];
 		snprintf(allowed, sizeof allowed, "output format: %s", c->formats);

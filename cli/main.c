@@ -35,6 +35,8 @@ static const struct {
 	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
 	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
+	{"export", cmd_export, "the plan's split as Megatron-LM, NeMo, torchtitan or DeepSpeed take it"},
+	{"import", cmd_import, "a Megatron-LM argument list, torchtitan TOML or DeepSpeed JSON as a plan"},
 	{"report", cmd_report, "the full HTML + PDF report for a plan, from any folder"},
 };
 

@@ -14,7 +14,7 @@ _trainplan() {
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	cmd=${COMP_WORDS[1]}
-	local commands="memory comm step run bubble schedule search get table data presets validate report compare help"
+	local commands="memory comm step run bubble schedule search get table data presets validate report compare export import help"
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
 		return
@@ -27,7 +27,11 @@ _trainplan() {
 	--schedule)
 		COMPREPLY=($(compgen -W "gpipe 1f1b interleaved zb-h1 zb-h2 dualpipe" -- "$cur")); return;;
 	--objective)
-		COMPREPLY=($(compgen -W "time cost memory" -- "$cur")); return;;
+		COMPREPLY=($(compgen -W "time cost memory effective-days total-cost" -- "$cur")); return;;
+	--for)
+		COMPREPLY=($(compgen -W "megatron nemo torchtitan deepspeed" -- "$cur")); return;;
+	--from)
+		COMPREPLY=($(compgen -W "megatron torchtitan deepspeed" -- "$cur")); return;;
 	--set)
 		case $cur in
 		model.preset=*) words=$(_trainplan_names presets models | sed 's/^/model.preset=/');;
@@ -49,6 +53,8 @@ _trainplan() {
 	bubble) words="--schedule --all --p --v --m";;
 	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
 	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats";;
+	export) words="--for";;
+	import) words="--from"; COMPREPLY=($(compgen -f -- "$cur"));;
 	report) words="-o --no-pdf --share"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;
 	esac
 	COMPREPLY+=($(compgen -W "$words --plan --set --format --help" -- "$cur"))

@@ -16,3 +16,11 @@ check-install: $(BUILD)/trainplan $(BUILD)/trainplan-report
 	@sh tests/check-install.sh "$(MAKE)"
 
 CHECKS += check-man check-install
+
+# check-roundtrip  trainplan export then trainplan import gives the plan's split back,
+#                  for Megatron-LM, torchtitan and DeepSpeed (tests/check-roundtrip.sh)
+.PHONY: check-roundtrip
+check-roundtrip: $(BUILD)/trainplan
+	@sh tests/check-roundtrip.sh $(BUILD)/trainplan
+
+CHECKS += check-roundtrip

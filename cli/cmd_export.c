@@ -1,0 +1,451 @@
+/*
+ * cmd_export.c -- `trainplan export --for megatron|nemo|torchtitan|deepspeed`: the
+ * plan's split and training settings as that framework takes them, so a chosen split
+ * goes into a launch script without translating it by hand.
+ *
+ *   trainplan export --for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...
+ *
+ * Every flag and key name is checked against the framework's own argument parser or
+ * config schema; the file each table follows is named beside it.  What a framework
+ * cannot express is said: a plan choice with no equivalent (a pipeline schedule the
+ * framework does not run) is an error at the plan key's file and line, exit status 2;
+ * an approximation (ZeRO-2 in torchtitan, selective recomputation in DeepSpeed) is a
+ * note, a comment in the output where the format has comments, on stderr otherwise
+ * (JSON).  `trainplan import` (cmd_import.c) reads the Megatron-LM, torchtitan and
+ * DeepSpeed outputs back into a plan with the same split.
+ */
+#include "cli.h"
+#include "../calc/suggest.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+enum fw { FW_MEGATRON, FW_NEMO, FW_TORCHTITAN, FW_DEEPSPEED, FW_N };
+static const char *const fw_names[FW_N] = {"megatron", "nemo", "torchtitan", "deepspeed"};
+
+#define MAX_NOTES 16
+struct notes {
+	char text[MAX_NOTES][240];
+	int n;
+};
+
+static void note(struct notes *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct notes *ns, const char *fmt, ...)
+{
+	va_list ap;
+	if (ns->n >= MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ns->text[ns->n++], sizeof ns->text[0], fmt, ap);
+	va_end(ap);
+}
+
+/* An error about plan key SECTION.NAME at its file and line; returns 2. */
+static int key_error(const struct calc_plan *p, const char *section, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int key_error(const struct calc_plan *p, const char *section, const char *name, const char *fmt, ...)
+{
+	struct calc_diag d = {0};
+	char msg[400];
+	int line;
+	const char *file = calc_plan_key_origin(p, section, name, &line);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	calc_error(&d, file, line, "%s.%s: %s", section, name, msg);
+	return cli_fail(&d);
+}
+
+/* 1 when every stage holds the same number of layers. */
+static int stages_even(const struct calc_plan *p)
+{
+	for (int i = 1; i < p->pp; i++)
+		if (p->layers_per_stage[i] != p->layers_per_stage[0])
+			return 0;
+	return 1;
+}
+
+/* 1 when the stages between the first and the last are even (what Megatron-LM's
+ * first/last stage sizes and torchtitan's first/last "less layers" can say). */
+static int middle_even(const struct calc_plan *p)
+{
+	for (int i = 2; i < p->pp - 1; i++)
+		if (p->layers_per_stage[i] != p->layers_per_stage[1])
+			return 0;
+	return p->pp >= 3;
+}
+
+/* The schedule check every framework shares: 'ok' lists the schedules it runs (by
+ * enum), ended by -1.  A plan with one stage runs no schedule.  Returns 0 or 2. */
+static int check_schedule(const struct calc_plan *p, const char *fw, const char *fw_title, const int *ok)
+{
+	char allowed[160] = "";
+	if (p->pp == 1)
+		return 0;
+	for (int i = 0; ok[i] >= 0; i++) {
+		if ((int)p->schedule == ok[i])
+			return 0;
+		snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s", i ? ", " : "",
+		         calc_schedule_name((enum calc_schedule)ok[i]));
+	}
+	return key_error(p, "parallel", "schedule",
+	                 "export --for %s: %s cannot express the schedule '%s' (it runs %s)", fw, fw_title,
+	                 calc_schedule_name(p->schedule), allowed);
+}
+
+static long train_samples(const struct calc_plan *p)
+{
+	return (long)ceil(p->tokens / p->seq_len);
+}
+
+static long train_steps(const struct calc_plan *p)
+{
+	return (long)ceil(p->tokens / ((double)p->global_batch * p->seq_len));
+}
+
+static void print_notes(const struct notes *ns, FILE *f, const char *prefix)
+{
+	for (int i = 0; i < ns->n; i++)
+		fprintf(f, "%s%s\n", prefix, ns->text[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Megatron-LM: flags of megatron/training/arguments.py (NVIDIA/Megatron-LM, main as
+ * of 2026-08; flags generated from the fields of megatron/core/model_parallel_config.py
+ * and megatron/core/transformer/transformer_config.py), launched by torchrun.
+ * Megatron-LM runs 1F1B, and interleaved 1F1B with virtual stages; the distributed
+ * optimizer is ZeRO-1, Megatron FSDP's sharding strategies optim_grads and
+ * optim_grads_params are ZeRO-2 and ZeRO-3. */
+
+static int export_megatron(const struct calc_plan *p, FILE *f)
+{
+	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
+	const struct calc_model *m = &p->model;
+	struct notes ns = {0};
+	char buf[64][96];
+	int n = 0, rc;
+
+	if ((rc = check_schedule(p, "megatron", "Megatron-LM", ok)))
+		return rc;
+#define FLAG(...) snprintf(buf[n++], sizeof buf[0], __VA_ARGS__)
+	FLAG("--num-layers %d", m->layers);
+	FLAG("--hidden-size %d", m->hidden);
+	FLAG("--num-attention-heads %d", m->heads);
+	if (m->kv_heads != m->heads) {
+		FLAG("--group-query-attention");
+		FLAG("--num-query-groups %d", m->kv_heads);
+	}
+	if (m->head_dim * m->heads != m->hidden)
+		FLAG("--kv-channels %d", m->head_dim);
+	FLAG("--ffn-hidden-size %d", m->ffn_hidden);
+	FLAG("--vocab-size %d", m->vocab);
+	FLAG("--seq-length %d", p->seq_len);
+	FLAG("--max-position-embeddings %d", m->max_pos > 0 ? m->max_pos : p->seq_len);
+	FLAG("--position-embedding-type %s", m->max_pos > 0 ? "learned_absolute" : "rope");
+	if (m->mlp == CALC_MLP_SWIGLU)
+		FLAG("--swiglu");
+	if (m->norm == CALC_NORM_RMSNORM)
+		FLAG("--normalization RMSNorm");
+	if (!m->tied_embeddings)
+		FLAG("--untie-embeddings-and-output-weights");
+	if (!m->bias)
+		FLAG("--disable-bias-linear");
+	if (!m->dropout) {
+		FLAG("--attention-dropout 0");
+		FLAG("--hidden-dropout 0");
+	}
+	if (m->moe.experts > 0) {
+		FLAG("--num-experts %d", m->moe.experts);
+		FLAG("--moe-router-topk %d", m->moe.top_k);
+		FLAG("--moe-ffn-hidden-size %d", m->moe.expert_ffn);
+		if (m->moe.shared > 0)
+			FLAG("--moe-shared-expert-intermediate-size %d",
+			     m->moe.shared * (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn));
+		if (m->moe.first_dense > 0 || m->moe.every > 1)
+			note(&ns, "the MoE layer pattern (model.first_dense, model.moe_every) goes into --moe-layer-freq as a list");
+	}
+	if (m->mla.kv_lora_rank > 0)
+		note(&ns, "multi-latent attention: add --multi-latent-attention and its ranks by hand");
+	if (m->mtp_depth > 0)
+		FLAG("--mtp-num-layers %d", m->mtp_depth);
+	FLAG("--micro-batch-size %d", p->micro_batch);
+	FLAG("--global-batch-size %d", p->global_batch);
+	FLAG("--train-samples %ld", train_samples(p));
+	FLAG("--tensor-model-parallel-size %d", p->tp);
+	FLAG("--pipeline-model-parallel-size %d", p->pp);
+	if (p->pp > 1 && p->vpp > 1) {
+		if (m->layers % (p->pp * p->vpp))
+			note(&ns, "%d layers do not split into %d x %d virtual stages evenly; Megatron-LM needs "
+			          "--pipeline-model-parallel-layout for that", m->layers, p->pp, p->vpp);
+		FLAG("--num-layers-per-virtual-pipeline-stage %d", m->layers / (p->pp * p->vpp));
+	} else if (p->pp > 1 && !stages_even(p)) {
+		if (middle_even(p) || p->pp == 2) {
+			FLAG("--decoder-first-pipeline-num-layers %d", p->layers_per_stage[0]);
+			FLAG("--decoder-last-pipeline-num-layers %d", p->layers_per_stage[p->pp - 1]);
+		} else {
+			note(&ns, "the stages' layers (parallel.layers_per_stage) differ in the middle; Megatron-LM "
+			          "takes such a split as --pipeline-model-parallel-layout");
+		}
+	}
+	FLAG("--context-parallel-size %d", p->cp);
+	if (m->moe.experts > 0) {
+		FLAG("--expert-model-parallel-size %d", p->ep);
+		FLAG("--expert-tensor-parallel-size %d", p->etp);
+	}
+	if (p->sp && p->tp > 1)
+		FLAG("--sequence-parallel");
+	if (p->zero == 1) {
+		FLAG("--use-distributed-optimizer");
+	} else if (p->zero >= 2) {
+		FLAG("--use-distributed-optimizer");
+		FLAG("--use-megatron-fsdp");
+		FLAG("--data-parallel-sharding-strategy %s", p->zero == 2 ? "optim_grads" : "optim_grads_params");
+	}
+	if (p->recompute == CALC_RC_SELECTIVE) {
+		FLAG("--recompute-granularity selective");
+	} else if (p->recompute == CALC_RC_FULL) {
+		FLAG("--recompute-granularity full");
+		FLAG("--recompute-method uniform");
+		FLAG("--recompute-num-layers 1");
+	}
+	FLAG("--attention-backend %s", p->flash_attention ? "flash" : "unfused");
+	if (strcmp(p->recipe->name, "fp32")) {
+		FLAG("--bf16");
+		if (p->recipe->fp8_compute)
+			FLAG("--fp8-format hybrid");
+	}
+#undef FLAG
+	fprintf(f, "# Megatron-LM flags for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, %d micro-batches per step\n",
+	        p->file, p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p), calc_plan_microbatches(p));
+	print_notes(&ns, f, "# note: ");
+	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d pretrain_gpt.py \\\n", p->nodes, p->gpus_per_node);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    %s%s\n", buf[i], i + 1 < n ? " \\" : "");
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* NeMo: the keys of examples/nlp/language_modeling/conf/megatron_gpt_config.yaml
+ * (NVIDIA/NeMo), the Megatron GPT model's Hydra config: trainer.* and model.*.
+ * NeMo trains through Megatron-Core, so it runs the same schedules. */
+
+static int export_nemo(const struct calc_plan *p, FILE *f)
+{
+	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
+	const struct calc_model *m = &p->model;
+	struct notes ns = {0};
+	int rc;
+	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
+		return rc;
+	if (p->zero >= 2)
+		note(&ns, "ZeRO-%d: NeMo's distributed_fused_adam shards the optimizer states and master weights "
+		          "(ZeRO-1); ZeRO-2 and -3 are Megatron FSDP's, not keys of this file", p->zero);
+	if (p->pp > 1 && !stages_even(p))
+		note(&ns, "uneven stages (parallel.layers_per_stage) are not keys of this file");
+	fprintf(f, "# NeMo megatron_gpt_config.yaml keys for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n", p->file,
+	        p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p));
+	print_notes(&ns, f, "# note: ");
+	fprintf(f, "trainer:\n");
+	fprintf(f, "  devices: %d\n  num_nodes: %d\n", p->gpus_per_node, p->nodes);
+	fprintf(f, "  precision: %s\n", strcmp(p->recipe->name, "fp32") ? "bf16-mixed" : "32");
+	fprintf(f, "  max_steps: %ld\n", train_steps(p));
+	fprintf(f, "model:\n");
+	fprintf(f, "  micro_batch_size: %d\n  global_batch_size: %d\n", p->micro_batch, p->global_batch);
+	fprintf(f, "  tensor_model_parallel_size: %d\n  pipeline_model_parallel_size: %d\n", p->tp, p->pp);
+	if (p->pp > 1 && p->vpp > 1)
+		fprintf(f, "  virtual_pipeline_model_parallel_size: %d\n", p->vpp);
+	else
+		fprintf(f, "  virtual_pipeline_model_parallel_size: null\n");
+	fprintf(f, "  context_parallel_size: %d\n", p->cp);
+	if (m->moe.experts > 0) {
+		fprintf(f, "  expert_model_parallel_size: %d\n", p->ep);
+		fprintf(f, "  num_moe_experts: %d\n  moe_router_topk: %d\n", m->moe.experts, m->moe.top_k);
+	}
+	fprintf(f, "  sequence_parallel: %s\n", p->sp && p->tp > 1 ? "True" : "False");
+	fprintf(f, "  encoder_seq_length: %d\n", p->seq_len);
+	fprintf(f, "  max_position_embeddings: %d\n", m->max_pos > 0 ? m->max_pos : p->seq_len);
+	fprintf(f, "  num_layers: %d\n  hidden_size: %d\n  ffn_hidden_size: %d\n  num_attention_heads: %d\n",
+	        m->layers, m->hidden, m->ffn_hidden, m->heads);
+	fprintf(f, "  num_query_groups: %d\n", m->kv_heads);
+	fprintf(f, "  activations_checkpoint_granularity: %s\n",
+	        p->recompute == CALC_RC_NONE ? "null" : p->recompute == CALC_RC_SELECTIVE ? "selective" : "full");
+	fprintf(f, "  activations_checkpoint_method: %s\n", p->recompute == CALC_RC_FULL ? "uniform" : "null");
+	fprintf(f, "  activations_checkpoint_num_layers: %s\n", p->recompute == CALC_RC_FULL ? "1" : "null");
+	fprintf(f, "  optim:\n    name: %s\n", p->zero >= 1 ? "distributed_fused_adam" : "fused_adam");
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* torchtitan: the [training], [parallelism] and [activation_checkpoint] fields of
+ * torchtitan/config/job_config.py (pytorch/torchtitan, as of 2026-02), the TOML a
+ * job's --job.config_file reads.  Data parallelism is FSDP2 (data_parallel_shard_degree,
+ * ZeRO-3, or ZeRO-2 without resharding after the forward) and plain replication
+ * (data_parallel_replicate_degree, ZeRO-0); HSDP is both.  Schedules are PyTorch's
+ * torch.distributed.pipelining names; sequence parallelism always comes with TP. */
+
+static const char *tt_schedule(enum calc_schedule s)
+{
+	switch (s) {
+	case CALC_SCHED_GPIPE: return "GPipe";
+	case CALC_SCHED_1F1B: return "1F1B";
+	case CALC_SCHED_INTERLEAVED: return "Interleaved1F1B";
+	case CALC_SCHED_DUALPIPE: return "DualPipeV";
+	default: return NULL;
+	}
+}
+
+static int export_torchtitan(const struct calc_plan *p, FILE *f)
+{
+	static const int ok[] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1};
+	struct notes ns = {0};
+	int replicate = 1, shard = p->dp, rc;
+	const char *reshard = "default";
+	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
+		return rc;
+	if (p->zero == 0) {
+		replicate = p->dp;
+		shard = 1;
+	} else if (p->fsdp && p->fsdp_shard > 0 && p->fsdp_shard < p->dp * p->cp) {
+		shard = p->fsdp_shard / p->cp > 0 ? p->fsdp_shard / p->cp : 1;
+		replicate = p->dp / shard;
+	}
+	if (p->zero == 1)
+		note(&ns, "ZeRO-1 has no torchtitan equivalent: FSDP2 without resharding after the forward "
+		          "(ZeRO-2) is the nearest");
+	if (p->zero >= 1 && p->zero <= 2)
+		reshard = "never";
+	else if (p->zero == 3)
+		reshard = p->reshard_after_forward ? "always" : "never";
+	if (p->tp > 1 && !p->sp)
+		note(&ns, "torchtitan always runs sequence parallelism with TP (the plan has parallel.sp = no)");
+	if (p->recompute == CALC_RC_SELECTIVE)
+		note(&ns, "selective recomputation written as torchtitan's per-op policy (selective_ac_option = \"op\")");
+	if (p->pp > 1 && !stages_even(p) && p->vpp == 1)
+		note(&ns, "uneven stages: torchtitan takes pipeline_parallel_first_stage_less_layers and "
+		          "pipeline_parallel_last_stage_less_layers, or module_fqns_per_model_part");
+	fprintf(f, "# torchtitan job config for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n", p->file, p->tp, p->cp,
+	        p->pp, p->dp, calc_plan_gpus(p));
+	print_notes(&ns, f, "# note: ");
+	fprintf(f, "\n[training]\n");
+	fprintf(f, "local_batch_size = %d\n", p->global_batch / p->dp);
+	fprintf(f, "global_batch_size = %d\n", p->global_batch);
+	fprintf(f, "seq_len = %d\n", p->seq_len);
+	fprintf(f, "steps = %ld\n", train_steps(p));
+	fprintf(f, "mixed_precision_param = \"%s\"\n", strcmp(p->recipe->name, "fp32") ? "bfloat16" : "float32");
+	fprintf(f, "\n[parallelism]\n");
+	fprintf(f, "data_parallel_replicate_degree = %d\n", replicate);
+	fprintf(f, "data_parallel_shard_degree = %d\n", shard);
+	fprintf(f, "fsdp_reshard_after_forward = \"%s\"\n", reshard);
+	fprintf(f, "tensor_parallel_degree = %d\n", p->tp);
+	fprintf(f, "pipeline_parallel_degree = %d\n", p->pp);
+	if (p->pp > 1) {
+		fprintf(f, "pipeline_parallel_schedule = \"%s\"\n", tt_schedule(p->schedule));
+		fprintf(f, "pipeline_parallel_microbatch_size = %d\n", p->micro_batch);
+		if (p->vpp > 1 || p->schedule == CALC_SCHED_DUALPIPE) {
+			int chunks = p->schedule == CALC_SCHED_DUALPIPE ? 2 : p->vpp;
+			fprintf(f, "pipeline_parallel_layers_per_stage = %d\n", p->model.layers / (p->pp * chunks));
+		}
+	}
+	fprintf(f, "context_parallel_degree = %d\n", p->cp);
+	if (p->model.moe.experts > 0) {
+		fprintf(f, "expert_parallel_degree = %d\n", p->ep);
+		fprintf(f, "expert_tensor_parallel_degree = %d\n", p->etp);
+	}
+	fprintf(f, "\n[activation_checkpoint]\n");
+	fprintf(f, "mode = \"%s\"\n", calc_recompute_name(p->recompute));
+	if (p->recompute == CALC_RC_SELECTIVE)
+		fprintf(f, "selective_ac_option = \"op\"\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* DeepSpeed: the keys of docs/_pages/config-json.md (deepspeedai/DeepSpeed) and of
+ * deepspeed/runtime/config.py (pipeline.stages, sequence_parallel_size).
+ * train_batch_size = train_micro_batch_size_per_gpu x gradient_accumulation_steps x
+ * the data-parallel ranks; with a pipeline the accumulation steps are its
+ * micro-batches.  The pipeline engine refuses ZeRO-2 and ZeRO-3
+ * (deepspeed/runtime/pipe/engine.py), and runs its own 1F1B-like schedule. */
+
+static int export_deepspeed(const struct calc_plan *p, FILE *f)
+{
+	static const int ok[] = {CALC_SCHED_1F1B, -1};
+	struct notes ns = {0};
+	int rc;
+	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
+		return rc;
+	if (p->pp > 1 && p->zero >= 2)
+		return key_error(p, "parallel", "zero",
+		                 "export --for deepspeed: DeepSpeed's pipeline engine runs ZeRO-0 and ZeRO-1 only "
+		                 "(the plan has ZeRO-%d with pp %d)", p->zero, p->pp);
+	if (p->recompute == CALC_RC_SELECTIVE)
+		note(&ns, "selective recomputation has no DeepSpeed key; the model's own checkpointing decides it");
+	if (p->tp > 1 && p->sp)
+		note(&ns, "sequence parallelism with TP is the model's (Megatron-DeepSpeed), not a key of this file");
+	if (p->cp > 1)
+		note(&ns, "context parallelism written as DeepSpeed-Ulysses' sequence_parallel_size");
+	fprintf(f, "{\n");
+	fprintf(f, "  \"train_batch_size\": %d,\n", p->global_batch);
+	fprintf(f, "  \"train_micro_batch_size_per_gpu\": %d,\n", p->micro_batch);
+	fprintf(f, "  \"gradient_accumulation_steps\": %d,\n", calc_plan_microbatches(p));
+	if (strcmp(p->recipe->name, "fp32"))
+		fprintf(f, "  \"bf16\": {\"enabled\": true},\n");
+	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true}",
+	        p->zero);
+	if (p->tp > 1)
+		fprintf(f, ",\n  \"tensor_parallel\": {\"autotp_size\": %d}", p->tp);
+	if (p->pp > 1)
+		fprintf(f, ",\n  \"pipeline\": {\"stages\": %d}", p->pp);
+	if (p->cp > 1)
+		fprintf(f, ",\n  \"sequence_parallel_size\": %d", p->cp);
+	if (p->recompute == CALC_RC_FULL)
+		fprintf(f, ",\n  \"activation_checkpointing\": {\"partition_activations\": %s, "
+		           "\"contiguous_memory_optimization\": false, \"cpu_checkpointing\": false}",
+		        p->tp > 1 && p->sp ? "true" : "false");
+	fprintf(f, "\n}\n");
+	print_notes(&ns, stderr, "trainplan: note: ");
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct calc_plan plan;
+	const char *fw = NULL;
+	int which = -1, rc;
+
+	if ((rc = cli_parse(argc, argv, &o)) != 0)
+		return rc;
+	if (o.format_given)
+		return cli_error("export: the format follows the framework (--for); --format is not taken");
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v;
+		if ((v = cli_opt(&o, &i, "--for")))
+			fw = v;
+		else
+			return cli_error("export: unknown argument '%s' (allowed: --for FRAMEWORK, --plan, --set)", o.rest[i]);
+	}
+	if (!fw)
+		return cli_error("export: name the framework: --for megatron|nemo|torchtitan|deepspeed");
+	for (int k = 0; k < FW_N; k++)
+		if (!strcmp(fw, fw_names[k]))
+			which = k;
+	if (which < 0) {
+		struct calc_suggest s;
+		char dym[160];
+		calc_suggest_init(&s, fw);
+		for (int k = 0; k < FW_N; k++)
+			calc_suggest_offer(&s, fw_names[k]);
+		return cli_error("export: unknown framework '%s': allowed are megatron, nemo, torchtitan, deepspeed%s", fw,
+		                 calc_suggest_text(&s, dym, sizeof dym));
+	}
+	if ((rc = cli_load(&o, &plan)) != 0)
+		return rc;
+	switch (which) {
+	case FW_MEGATRON: return export_megatron(&plan, stdout);
+	case FW_NEMO: return export_nemo(&plan, stdout);
+	case FW_TORCHTITAN: return export_torchtitan(&plan, stdout);
+	default: return export_deepspeed(&plan, stdout);
+	}
+}

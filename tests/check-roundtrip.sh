@@ -1,0 +1,38 @@
+#!/bin/sh
+# export then import gives the same split: for each framework and plan variant,
+# `trainplan get` of the split on the plan and on the plan written back by
+# `trainplan import` from `trainplan export`'s output must agree.  Each framework is
+# compared on what its file says: torchtitan rounds the token budget to whole steps and
+# has no ZeRO-1 (the cases use ZeRO-0 and ZeRO-3); DeepSpeed keeps no SP, selective
+# recomputation or sequence length (its cases leave those at the base plan's).
+bin=$1; pass=0; fail=0
+split="plan.tp plan.pp plan.dp plan.cp plan.vpp plan.zero plan.micro_batch plan.global_batch plan.seq_len plan.schedule plan.recompute plan.gpus"
+check() { # framework, keys, --set words...
+	fw=$1; keys=$2; shift 2
+	want=$("$bin" get $keys "$@" 2>&1)
+	have=$("$bin" export --for "$fw" "$@" 2>/dev/null | "$bin" import --from "$fw" - | "$bin" get $keys --plan - 2>&1)
+	case $want in *error*) want="" ;; esac
+	if [ -n "$want" ] && [ "$want" = "$have" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); echo "FAIL: export --for $fw $* | import" >&2
+		printf 'plan:\n%s\nwritten back:\n%s\n' "$want" "$have" >&2
+	fi
+}
+for v in "" "--set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16" "--set zero=0 --set recompute=full" \
+         "--set zero=3 --set pp=1 --set dp=64" "--set zero=2 --set pp=1 --set dp=64" \
+         "--set layers_per_stage=9,10,10,10,10,10,10,11" "--set cp=2 --set dp=4 --set tp=8"; do
+	# shellcheck disable=SC2086
+	check megatron "$split plan.tokens plan.sp model.params plan.flash_attention" $v
+done
+for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
+         "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
+         "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4"; do
+	# shellcheck disable=SC2086
+	check torchtitan "$split plan.sp" $v
+done
+for v in "--set recompute=none" "--set recompute=full --set zero=0" "--set zero=3 --set pp=1 --set dp=64 --set recompute=none" \
+         "--set recompute=none --set cp=2 --set dp=4"; do
+	# shellcheck disable=SC2086
+	check deepspeed "$split" $v
+done
+echo "roundtrip: $pass passed, $fail failed"
+[ $fail -eq 0 ]
