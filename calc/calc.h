@@ -783,6 +783,28 @@ int calc_format_parse(const char *s, enum calc_format *out);
  * gnuplot); JSON writes SI values (bytes as integers) keyed by column name. */
 void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out);
 
+/* JSON (jansson's json_t; <jansson.h> declares it).  How every JSON of trainplan is
+ * dumped: two-space indent, keys in the order they were set, 10 significant digits. */
+#define CALC_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+struct json_t;
+/* The JSON key of a column or name: lower-case snake_case without the parenthesised
+ * parts ("memory per GPU" -> "memory_per_gpu", "run (days)" -> "run", "GPUs/node" ->
+ * "gpus_per_node", "fp8-gpu" -> "fp8_gpu"); "value" when nothing is left. */
+void calc_json_key(const char *name, char *buf, size_t n);
+/* The unit a value stored in 'unit' is written in, in SI base units: "days" becomes
+ * "s" with *scale 86400; "" (a count or a ratio) becomes "1"; the rest are kept,
+ * *scale 1. */
+const char *calc_json_unit(const char *unit, double *scale);
+/* A number in SI unit 'unit': an integer when exact below 2^53 (counts), a real
+ * otherwise, null when NaN or infinite; bytes ("B") rounded to an integer.  A new
+ * reference. */
+struct json_t *calc_json_number(double v, const char *unit);
+/* The rows of 't' as a JSON array of objects keyed by calc_json_key of the column
+ * names, values in SI base units; a yes/no text column becomes true/false (null when
+ * empty).  Adds "key": "unit" to the object 'units' (when not NULL) for each numeric
+ * column not named there yet.  A new reference. */
+struct json_t *calc_table_json(const struct calc_table *t, struct json_t *units);
+
 /* ======================================================================== */
 /* Catalog: every output by a stable dotted name                             */
 /* ======================================================================== */

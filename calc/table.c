@@ -5,10 +5,17 @@
  * A cell holds an SI value (or text); its column says how to show it.  Text,
  * Markdown and CSV show display units named in the header ("total (GB)"); JSON and
  * TSV keep SI values so that other tools and gnuplot never guess a unit.
+ *
+ * JSON: calc_table_json turns a table into rows keyed by snake_case column names
+ * ("memory per GPU" -> memory_per_gpu, "GPUs/node" -> gpus_per_node) and names every
+ * numeric column's unit; the trainplan command wraps it in its envelope
+ * (schema trainplan/1, cli/common.c).  JSON is written with jansson.
  */
 #include "calc.h"
 #include "format.h"
 
+#include <ctype.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,21 +162,6 @@ static void csv_field(FILE *out, const char *s)
 	}
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 /* A number in SI units for JSON/TSV: integers when exact (bytes), else %.10g. */
 static void si_number(FILE *out, double v)
 {
@@ -288,36 +280,148 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 			fputc('\n', out);
 		}
 		break;
-	case CALC_F_JSON:
-		fputs("{\"name\": ", out);
-		json_string(out, t->name);
-		fputs(", \"title\": ", out);
-		json_string(out, t->title);
-		fputs(", \"units\": {", out);
-		for (int c = 0; c < t->ncols; c++) {
-			if (c)
-				fputs(", ", out);
-			json_string(out, t->cols[c].name);
-			fputs(": ", out);
-			json_string(out, t->cols[c].unit ? t->cols[c].unit : "");
+	case CALC_F_JSON: {
+		json_t *units = json_object(), *o = json_object();
+		json_t *rows = calc_table_json(t, units);
+		char *text;
+		json_object_set_new(o, "table", json_string(t->name));
+		json_object_set_new(o, "title", json_string(t->title));
+		json_object_set_new(o, "units", units);
+		json_object_set_new(o, "rows", rows);
+		if ((text = json_dumps(o, CALC_JSON_FLAGS))) {
+			fprintf(out, "%s\n", text);
+			free(text);
 		}
-		fputs("}, \"rows\": [", out);
-		for (int r = 0; r < t->nrows; r++) {
-			fputs(r ? ",\n  {" : "\n  {", out);
-			for (int c = 0; c < t->ncols; c++) {
-				const struct calc_cell *cell = &t->cells[r * t->ncols + c];
-				if (c)
-					fputs(", ", out);
-				json_string(out, t->cols[c].name);
-				fputs(": ", out);
-				if (cell->s)
-					json_string(out, cell->s);
-				else
-					si_number(out, cell->v);
-			}
-			fputc('}', out);
-		}
-		fputs("\n]}\n", out);
+		json_decref(o);
+	}
 		break;
 	}
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+void calc_json_key(const char *name, char *buf, size_t n)
+{
+	size_t k = 0;
+	int depth = 0, gap = 0;
+	if (!n)
+		return;
+	for (const char *p = name; *p && k + 1 < n; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (ch == '(') {
+			depth++;
+			continue;
+		}
+		if (ch == ')') {
+			depth -= depth > 0;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (ch == '/' && k > 0 && islower((unsigned char)p[1])) { /* "GPUs/node": per */
+			if (k + 5 < n) {
+				memcpy(buf + k, "_per_", 5);
+				k += 5;
+			}
+			gap = 0;
+			continue;
+		}
+		if (ch == '%') { /* a share, stored as a fraction */
+			gap = 1;
+			continue;
+		}
+		if (isalnum(ch)) {
+			if (gap && k > 0 && buf[k - 1] != '_')
+				buf[k++] = '_';
+			if (k + 1 < n)
+				buf[k++] = (char)tolower(ch);
+			gap = 0;
+		} else
+			gap = 1;
+	}
+	buf[k] = 0;
+	if (!k)
+		snprintf(buf, n, "value");
+}
+
+const char *calc_json_unit(const char *unit, double *scale)
+{
+	*scale = 1;
+	if (!unit || !*unit)
+		return "1";
+	if (!strcmp(unit, "days")) {
+		*scale = 86400;
+		return "s";
+	}
+	return unit;
+}
+
+json_t *calc_json_number(double v, const char *unit)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (unit && !strcmp(unit, "B") && fabs(v) < 9007199254740992.0)
+		v = round(v);
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) /* 2^53: exact as an integer */
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+/* A text column whose every non-empty cell is "yes" or "no" (and one at least): a
+ * yes/no column, written as true / false (null when empty). */
+static int is_bool_col(const struct calc_table *t, int col)
+{
+	int seen = 0;
+	if (t->cols[col].disp != CALC_D_TEXT || !t->nrows)
+		return 0;
+	for (int r = 0; r < t->nrows; r++) {
+		const char *s = t->cells[r * t->ncols + col].s;
+		if (!s || !*s)
+			continue;
+		if (strcmp(s, "yes") && strcmp(s, "no"))
+			return 0;
+		seen = 1;
+	}
+	return seen;
+}
+
+json_t *calc_table_json(const struct calc_table *t, json_t *units)
+{
+	char keys[24][64];
+	double scale[24];
+	int isbool[24];
+	json_t *rows = json_array();
+
+	for (int c = 0; c < t->ncols; c++) {
+		const char *u = calc_json_unit(t->cols[c].unit, &scale[c]);
+		char base[48];
+		calc_json_key(t->cols[c].name, base, sizeof base);
+		snprintf(keys[c], sizeof keys[c], "%s", base);
+		for (int b = 0, dup = 2; b < c; b++) /* two columns of one name: name_2, name_3 */
+			if (!strcmp(keys[b], keys[c])) {
+				snprintf(keys[c], sizeof keys[c], "%s_%d", base, dup++ % 100);
+				b = -1;
+			}
+		isbool[c] = is_bool_col(t, c);
+		if (t->cols[c].disp != CALC_D_TEXT && units && !json_object_get(units, keys[c]))
+			json_object_set_new(units, keys[c], json_string(u));
+	}
+	for (int r = 0; r < t->nrows; r++) {
+		json_t *row = json_object();
+		for (int c = 0; c < t->ncols; c++) {
+			const struct calc_cell *cell = &t->cells[r * t->ncols + c];
+			json_t *v;
+			if (isbool[c])
+				v = cell->s && *cell->s ? json_boolean(!strcmp(cell->s, "yes")) : json_null();
+			else if (cell->s)
+				v = json_string(cell->s);
+			else if (t->cols[c].disp == CALC_D_TEXT)
+				v = json_null();
+			else
+				v = calc_json_number(cell->v * scale[c], calc_json_unit(t->cols[c].unit, &(double){0}));
+			json_object_set_new(row, keys[c], v);
+		}
+		json_array_append_new(rows, row);
+	}
+	return rows;
 }

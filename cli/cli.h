@@ -11,6 +11,8 @@
 #include "../calc/calc.h"
 #include "../calc/format.h"
 
+#include <jansson.h>
+
 #define CLI_MAX_ARGS 256
 
 struct cli_opts {
@@ -38,6 +40,50 @@ int cli_unavailable(const char *cmd);
 const char *cli_opt(const struct cli_opts *o, int *i, const char *name);
 /* Fill 'a' from "key=value" words in rest starting at 'from'. Returns 0 or 2. */
 int cli_args(const struct cli_opts *o, int from, struct calc_args *a);
+
+/*
+ * The envelope of every JSON trainplan prints (README "Machine-readable output"):
+ *   {"schema": "trainplan/1", "command": NAME, "plan": {file, model, gpu, gpus, nodes,
+ *    gpus_per_node, tp, pp, dp, cp, ep, vpp, sp, zero, recompute, schedule,
+ *    micro_batch, global_batch, seq_len, recipe} or null, "units": {field: unit},
+ *    "data": ...}
+ * in that key order; values in SI base units, bytes as integers, yes/no as
+ * true/false.  "units" names the unit of every numeric field of "data" by its key
+ * ("1" for counts and ratios).  Begin, add to the data with the helpers, end.
+ */
+struct cli_json {
+	json_t *root;  /* the envelope */
+	json_t *units; /* its "units" object (borrowed from root) */
+	char clash[64]; /* a field named with two different units ("" = none) */
+};
+/* Start an envelope for 'command'; 'plan' NULL writes "plan": null (commands without
+ * one plan: presets, validate, compare, --list). */
+void cli_json_begin(struct cli_json *j, const char *command, const struct calc_plan *plan);
+/* Name the unit of numeric field 'key'.  Naming one key with two different units is
+ * a fault of the command: cli_json_end then refuses to print. */
+void cli_json_unit(struct cli_json *j, const char *key, const char *unit);
+/* obj[key] = the number v stored in 'unit' (SI; "days" written in s), unit named. */
+void cli_json_num(struct cli_json *j, json_t *obj, const char *key, double v, const char *unit);
+/* obj[key] = true / false. */
+void cli_json_bool(json_t *obj, const char *key, int v);
+/* obj[q->name] = the catalog value v: text, a yes/no (cli_quantity_is_bool) or a
+ * number with its unit. */
+void cli_json_quantity(struct cli_json *j, json_t *obj, const struct calc_quantity *q, const struct calc_value *v);
+/* A catalog quantity that is a yes/no: unit "1" and a description starting "1 when",
+ * "1 with" or "1 if" (memory.fits, checkpoint.async, plan.sp ...). */
+int cli_quantity_is_bool(const struct calc_quantity *q);
+/* The table 't' as {"table": name, "title": title, "rows": [...]}, units named. */
+json_t *cli_json_table(struct cli_json *j, const struct calc_table *t);
+/* Set "data" to 'data' (the reference is taken), print the envelope to 'out' with
+ * CALC_JSON_FLAGS and a newline, free it.  Returns 0, or 2 after an error message. */
+int cli_json_end(struct cli_json *j, json_t *data, FILE *out);
+/* One table as a whole envelope on stdout: begin, cli_json_table, end. */
+int cli_json_print_table(const char *command, const struct calc_plan *plan, const struct calc_table *t);
+
+/* Write table 't' to stdout in format f: JSON as the envelope of 'command' and
+ * 'plan' (cli_json_print_table), the other formats by calc_table_write.  Returns 0 or 2. */
+int cli_table_write(const char *command, const struct calc_plan *plan, const struct calc_table *t,
+                    enum calc_format f);
 
 /* Print the help page of subcommand 'name' to f (help.c); 'summary' is its line in
  * the command table, used when the command has no page of its own. */

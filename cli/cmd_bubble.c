@@ -138,8 +138,8 @@ int cmd_bubble(int argc, char **argv)
 			return cli_fail(&d);
 	} else if (point(&plan, have_s ? s : plan.schedule, &t, &d) < 0)
 		return cli_fail(&d);
-	calc_table_write(&t, o.format, stdout);
+	rc = cli_table_write("bubble", &plan, &t, o.format);
 	calc_table_free(&t);
 	calc_diag_free(&d);
-	return 0;
+	return rc;
 }

@@ -44,9 +44,9 @@ int cmd_comm(int argc, char **argv)
 		       plan.inter_node_eff, l.inter_lat * 1e6);
 		printf("units: GB = 10^9 bytes, ms = 10^-3 s; bytes per GPU per step\n\n");
 	}
-	calc_table_write(&t, o.format, stdout);
+	rc = cli_table_write("comm", &plan, &t, o.format);
 	calc_table_free(&t);
 	calc_ctx_free(&c);
 	calc_diag_free(&d);
-	return 0;
+	return rc;
 }

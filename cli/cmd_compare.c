@@ -107,7 +107,7 @@ int cmd_compare(int argc, char **argv)
 		for (int m = 0; m < NMETRICS; m++)
 			calc_table_num(&t, r, 2 + m, v[k][m] - v[0][m]);
 	}
-	calc_table_write(&t, o.format, stdout);
+	rc = cli_table_write("compare", NULL, &t, o.format);
 	calc_table_free(&t);
-	return 0;
+	return rc;
 }

@@ -56,9 +56,9 @@ int cmd_get(int argc, char **argv)
 			calc_table_str(&t, r, 1, *q->unit ? q->unit : "text");
 			calc_table_str(&t, r, 2, q->desc);
 		}
-		calc_table_write(&t, o.format, stdout);
+		rc = cli_table_write("get", NULL, &t, o.format);
 		calc_table_free(&t);
-		return 0;
+		return rc;
 	}
 	if (o.nrest == 0)
 		return cli_error("get: name at least one quantity (trainplan get --list shows them)");
@@ -75,19 +75,15 @@ int cmd_get(int argc, char **argv)
 		n++;
 	}
 	if (o.format == CALC_F_JSON) {
-		printf("{");
-		for (int i = 0; i < n; i++) {
-			printf("%s\"%s\": ", i ? ", " : "", qs[i]->name);
-			if (vals[i].str)
-				printf("\"%s\"", vals[i].str);
-			else if (isnan(vals[i].num))
-				printf("null");
-			else if (!strcmp(qs[i]->unit, "B") || vals[i].num == floor(vals[i].num))
-				printf("%.0f", vals[i].num);
-			else
-				printf("%.10g", vals[i].num);
-		}
-		printf("}\n");
+		/* data: the quantities by catalog name, in the order asked */
+		struct cli_json j;
+		json_t *data = json_object();
+		cli_json_begin(&j, "get", &plan);
+		for (int i = 0; i < n; i++)
+			cli_json_quantity(&j, data, qs[i], &vals[i]);
+		rc = cli_json_end(&j, data, stdout);
+		calc_ctx_free(&ctx);
+		return rc;
 	} else if (o.format == CALC_F_CSV || o.format == CALC_F_TSV) {
 		const char *sep = o.format == CALC_F_CSV ? "," : "\t";
 		printf("name%svalue%sunit\n", sep, sep);

@@ -109,35 +109,57 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	printf("fits: %s\n", m->fits ? "yes, every stage" : "NO");
 }
 
-static void print_json(const struct calc_plan *p, const struct calc_memory *m)
+/* The envelope: the worst stage's breakdown as catalog quantities, then every stage.
+ * Returns 0, or 2 after printing the diagnostics. */
+static int print_json(struct calc_ctx *c, const struct calc_memory *m)
 {
-	struct calc_params pr;
-	const struct calc_mem_stage *w = &m->st[m->worst];
-	calc_model_params(&p->model, &pr);
-	printf("{\n  \"model.params\": %.0f,\n", pr.total);
-	printf("  \"memory.weights\": %.0f,\n  \"memory.weight_copies\": %.0f,\n  \"memory.gradients\": %.0f,\n",
-	       w->weights, w->weight_copies, w->gradients);
-	printf("  \"memory.master\": %.0f,\n  \"memory.optimizer\": %.0f,\n  \"memory.activations\": %.0f,\n",
-	       w->master, w->optimizer, w->activations);
-	printf("  \"memory.overhead\": %.0f,\n  \"memory.total\": %.0f,\n  \"memory.headroom\": %.0f,\n", w->overhead,
-	       w->total, w->headroom);
-	printf("  \"memory.fits\": %d,\n  \"memory.worst_stage\": %d,\n  \"memory.states_total\": %.0f,\n", m->fits,
-	       m->worst, m->states_total);
-	printf("  \"memory.states_min_gpus\": %d,\n  \"memory.states_min_gpus_nominal\": %d,\n", m->states_min_gpus,
-	       m->states_min_gpus_nominal);
-	printf("  \"gpu.memory\": %.0f,\n  \"stages\": [\n", p->gpu_memory);
+	static const char *const names[] = {
+		"model.params", "memory.weights", "memory.weight_copies", "memory.gradients", "memory.master",
+		"memory.optimizer", "memory.activations", "memory.overhead", "memory.total", "memory.headroom",
+		"memory.fits", "memory.worst_stage", "memory.states_total", "memory.states_min_gpus",
+		"memory.states_min_gpus_nominal", "gpu.memory",
+	};
+	static const struct {
+		const char *key;
+		size_t off;
+		const char *unit;
+	} fields[] = {
+#define F(k, f, u) {k, offsetof(struct calc_mem_stage, f), u}
+		F("params", params, "1"), F("weights", weights, "B"), F("weight_copies", weight_copies, "B"),
+		F("gradients", gradients, "B"), F("master", master, "B"), F("optimizer", optimizer, "B"),
+		F("inflight", inflight, "1"), F("activations", activations, "B"), F("overhead_cuda", ov_cuda, "B"),
+		F("overhead_nccl", ov_nccl, "B"), F("overhead_workspace", ov_workspace, "B"),
+		F("overhead_fragmentation", ov_frag, "B"), F("overhead_logits", ov_temp, "B"), F("total", total, "B"),
+		F("headroom", headroom, "B"),
+#undef F
+	};
+	struct cli_json j;
+	struct calc_diag d = {0};
+	json_t *data = json_object(), *stages = json_array();
+
+	cli_json_begin(&j, "memory", &c->plan);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct calc_value v;
+		if (calc_catalog_get(c, names[i], &v, &d) < 0) {
+			json_decref(data);
+			json_decref(stages);
+			json_decref(j.root);
+			return cli_fail(&d);
+		}
+		cli_json_quantity(&j, data, calc_catalog_quantity(names[i]), &v);
+	}
 	for (int i = 0; i < m->nstages; i++) {
 		const struct calc_mem_stage *s = &m->st[i];
-		printf("    {\"stage\": %d, \"layers\": %d, \"params\": %.0f, \"weights\": %.0f, \"weight_copies\": %.0f, "
-		       "\"gradients\": %.0f, \"master\": %.0f, \"optimizer\": %.0f, \"inflight\": %.6g, "
-		       "\"activations\": %.0f, \"overhead_cuda\": %.0f, \"overhead_nccl\": %.0f, "
-		       "\"overhead_workspace\": %.0f, \"overhead_fragmentation\": %.0f, \"overhead_logits\": %.0f, "
-		       "\"total\": %.0f, \"headroom\": %.0f}%s\n",
-		       s->stage, s->layers, s->params, s->weights, s->weight_copies, s->gradients, s->master, s->optimizer,
-		       s->inflight, s->activations, s->ov_cuda, s->ov_nccl, s->ov_workspace, s->ov_frag, s->ov_temp,
-		       s->total, s->headroom, i + 1 < m->nstages ? "," : "");
+		json_t *o = json_object();
+		cli_json_num(&j, o, "stage", s->stage, "1");
+		cli_json_num(&j, o, "layers", s->layers, "1");
+		for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+			cli_json_num(&j, o, fields[f].key, *(const double *)((const char *)s + fields[f].off), fields[f].unit);
+		json_array_append_new(stages, o);
 	}
-	printf("  ]\n}\n");
+	json_object_set_new(data, "stages", stages);
+	calc_diag_free(&d);
+	return cli_json_end(&j, data, stdout);
 }
 
 int cmd_memory(int argc, char **argv)
@@ -168,11 +190,12 @@ int cmd_memory(int argc, char **argv)
 		return cli_fail(&d);
 	}
 	switch (o.format) {
-	case CALC_F_JSON: print_json(&plan, m); break;
-	case CALC_F_TEXT: print_text(&plan, m); break;
-	default: calc_table_write(&t, o.format, stdout); break;
+	case CALC_F_JSON: rc = print_json(&ctx, m); break;
+	case CALC_F_TEXT: print_text(&plan, m); rc = 0; break;
+	default: calc_table_write(&t, o.format, stdout); rc = 0; break;
 	}
-	rc = require_fit && !m->fits ? 1 : 0;
+	if (!rc)
+		rc = require_fit && !m->fits ? 1 : 0;
 	calc_table_free(&t);
 	calc_ctx_free(&ctx);
 	return rc;

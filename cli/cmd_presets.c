@@ -2,52 +2,89 @@
  * cmd_presets.c -- `trainplan presets [models|gpus|clusters|recipes|keys]`: the
  * catalog tables model-presets, gpu-presets, cluster-presets, recipe-presets and
  * plan-keys (presets_tables.c).
+ *
+ * JSON: one envelope whose data holds each table by its kind ({"models": {...}}).
+ * CSV and TSV: one table per stream, the first kind named (models when none is);
+ * --table KIND names it.  Text and Markdown: every table, a blank line between.
  */
 #include "cli.h"
 
 #include <string.h>
+
+static const char *const kinds[][2] = {{"models", "model-presets"},   {"gpus", "gpu-presets"},
+                                       {"clusters", "cluster-presets"}, {"recipes", "recipe-presets"},
+                                       {"keys", "plan-keys"}};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+/* The kind 'name' names (a kind or its table's name), or -1. */
+static int kind_of(const char *name)
+{
+	for (size_t k = 0; k < NKINDS; k++)
+		if (!strcmp(name, kinds[k][0]) || !strcmp(name, kinds[k][1]))
+			return (int)k;
+	return -1;
+}
 
 int cmd_presets(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct calc_table t;
 	struct calc_diag d = {0};
-	static const char *const kinds[][2] = {{"models", "model-presets"},   {"gpus", "gpu-presets"},
-	                                       {"clusters", "cluster-presets"}, {"recipes", "recipe-presets"},
-	                                       {"keys", "plan-keys"}};
-	int rc, shown = 0;
+	struct cli_json j;
+	json_t *data = NULL;
+	int rc, shown = 0, want[NKINDS] = {0}, named = 0, one = -1;
 
 	if ((rc = cli_parse(argc, argv, &o)))
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
-		int ok = 0;
-		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-			ok |= !strcmp(o.rest[i], kinds[k][0]);
-		if (!ok)
+		const char *v;
+		int k;
+		if ((v = cli_opt(&o, &i, "--table"))) {
+			if ((k = kind_of(v)) < 0)
+				return cli_error("presets: --table %s: allowed are models, gpus, clusters, recipes, keys", v);
+			one = k;
+			continue;
+		}
+		if ((k = kind_of(o.rest[i])) < 0 || strchr(o.rest[i], '-'))
 			return cli_error("presets: unknown kind '%s' (allowed: models, gpus, clusters, recipes, keys)",
 			                 o.rest[i]);
+		want[k] = 1;
+		named++;
 	}
-	/* Several tables: one JSON array of them, or a blank line between them (without
-	 * it CSV and Markdown ran the tables together into one). */
-	int many = o.nrest != 1, json = o.format == CALC_F_JSON;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		int want = o.nrest == 0 && strcmp(kinds[k][0], "keys");
-		for (int i = 0; i < o.nrest; i++)
-			want |= !strcmp(o.rest[i], kinds[k][0]);
-		if (!want)
+	if (!named)
+		for (size_t k = 0; k < NKINDS; k++)
+			want[k] = strcmp(kinds[k][0], "keys") != 0;
+	/* one table per stream for CSV and TSV: --table, else the first kind wanted */
+	if (one < 0 && (o.format == CALC_F_CSV || o.format == CALC_F_TSV))
+		for (size_t k = 0; k < NKINDS && one < 0; k++)
+			if (want[k])
+				one = (int)k;
+	if (one >= 0)
+		for (size_t k = 0; k < NKINDS; k++)
+			want[k] = (int)k == one;
+	if (o.format == CALC_F_JSON) {
+		cli_json_begin(&j, "presets", NULL);
+		data = json_object();
+	}
+	for (size_t k = 0; k < NKINDS; k++) {
+		if (!want[k])
 			continue;
-		if (json && many)
-			printf(shown ? "," : "[");
-		else if (shown)
-			printf("\n");
-		shown++;
 		/* these tables do not depend on the plan */
-		if (calc_catalog_build(NULL, kinds[k][1], 0, NULL, &t, &d) < 0)
+		if (calc_catalog_build(NULL, kinds[k][1], 0, NULL, &t, &d) < 0) {
+			if (data) {
+				json_decref(data);
+				json_decref(j.root);
+			}
 			return cli_fail(&d);
-		calc_table_write(&t, o.format, stdout);
+		}
+		if (data)
+			json_object_set_new(data, kinds[k][0], cli_json_table(&j, &t));
+		else {
+			if (shown++) /* without it Markdown ran the tables together into one */
+				printf("\n");
+			calc_table_write(&t, o.format, stdout);
+		}
 		calc_table_free(&t);
 	}
-	if (json && many)
-		printf("]\n");
-	return 0;
+	return data ? cli_json_end(&j, data, stdout) : 0;
 }

@@ -14,21 +14,23 @@
 
 extern const struct calc_quantity calc_q_run[];
 
+/* The envelope with every quantity of calc_q_run by catalog name.  Returns 0, -1
+ * with a diagnostic, or 2 after an error message. */
 static int print_json(struct calc_ctx *c, struct calc_diag *d)
 {
-	const char *sep = "{\n";
+	struct cli_json j;
+	json_t *data = json_object();
+	cli_json_begin(&j, "run", &c->plan);
 	for (int i = 0; calc_q_run[i].name; i++) {
 		struct calc_value v = {0};
-		if (calc_q_run[i].get(c, &v, d) < 0)
+		if (calc_q_run[i].get(c, &v, d) < 0) {
+			json_decref(data);
+			json_decref(j.root);
 			return -1;
-		if (isfinite(v.num))
-			printf("%s  \"%s\": %.6g", sep, calc_q_run[i].name, v.num);
-		else
-			printf("%s  \"%s\": null", sep, calc_q_run[i].name);
-		sep = ",\n";
+		}
+		cli_json_quantity(&j, data, &calc_q_run[i], &v);
 	}
-	printf("\n}\n");
-	return 0;
+	return cli_json_end(&j, data, stdout);
 }
 
 int cmd_run(int argc, char **argv)
@@ -50,7 +52,7 @@ int cmd_run(int argc, char **argv)
 	if (o.format == CALC_F_JSON) {
 		rc = print_json(&c, &d);
 		calc_ctx_free(&c);
-		return rc < 0 ? cli_fail(&d) : 0;
+		return rc < 0 ? cli_fail(&d) : rc;
 	}
 	if (calc_catalog_build(&c, "run", 0, NULL, &t, &d) < 0) {
 		calc_ctx_free(&c);

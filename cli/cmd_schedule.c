@@ -203,10 +203,10 @@ int cmd_schedule(int argc, char **argv)
 		return rc;
 	} else {
 		calc_pipeline_timeline(&t, "schedule", &r, &c);
-		calc_table_write(&t, o.format_given ? o.format : CALC_F_TSV, stdout);
+		rc = cli_table_write("schedule", &plan, &t, o.format_given ? o.format : CALC_F_TSV);
 		calc_table_free(&t);
 	}
 	calc_pp_result_free(&r);
 	calc_diag_free(&d);
-	return 0;
+	return rc;
 }

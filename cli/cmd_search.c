@@ -6,10 +6,11 @@
  *   trainplan search [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
  *                    [--gpus N | A-B | A,B,...] [--top K] [--objective time|cost|memory|effective-days|total-cost]
  *                    [--vary recipe] [--even] [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]
- *                    [--threads N] [--no-recheck] [--all] [--stats]
+ *                    [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]
  * --gpus A-B doubles from A to B; --all writes every configuration (csv for
  * spreadsheets); --stats prints only the counts and the elapsed time as JSON (keys
- * evaluated, rejected, elapsed_s).  Exit status 1 when no configuration fits.
+ * evaluated, rejected, elapsed_s).  CSV, Markdown and TSV print one table, top unless
+ * --table names breakdown, axes or rejects.  Exit status 1 when no configuration fits.
  */
 #include "cli.h"
 #include "../calc/search.h"
@@ -74,65 +75,91 @@ static int parse_gpus(const char *v, struct calc_search_opts *o)
 	return 0;
 }
 
-static void json_row(const char *indent, const struct calc_search_row *x, double sim)
+/* One configuration as a JSON object (units named in j). */
+static json_t *json_row(struct cli_json *j, const struct calc_search_row *x, double sim)
 {
 	const struct calc_recipe *r = calc_recipe_at(x->c.recipe);
-	printf("%s{\"gpus\": %d, \"tp\": %d, \"pp\": %d, \"dp\": %d, \"cp\": %d, \"vpp\": %d, \"micro_batch\": %d, "
-	       "\"sp\": %s, \"recompute\": \"%s\", \"zero\": %d, \"schedule\": \"%s\", \"recipe\": \"%s\", "
-	       "\"memory\": %.0f, \"headroom\": %.0f, \"worst_stage\": %d, \"step_time\": %.6g",
-	       indent, x->c.gpus, x->c.tp, x->c.pp, x->c.dp, x->c.cp, x->c.vpp, x->c.micro_batch,
-	       x->c.sp ? "true" : "false", calc_recompute_name((enum calc_recompute)x->c.recompute), x->c.zero,
-	       calc_schedule_name((enum calc_schedule)x->c.schedule), r ? r->name : "?", x->memory, x->headroom,
-	       x->worst, x->step_time);
+	json_t *o = json_object();
+	cli_json_num(j, o, "gpus", x->c.gpus, "GPUs");
+	cli_json_num(j, o, "tp", x->c.tp, "1");
+	cli_json_num(j, o, "pp", x->c.pp, "1");
+	cli_json_num(j, o, "dp", x->c.dp, "1");
+	cli_json_num(j, o, "cp", x->c.cp, "1");
+	cli_json_num(j, o, "vpp", x->c.vpp, "1");
+	cli_json_num(j, o, "micro_batch", x->c.micro_batch, "sequences");
+	cli_json_bool(o, "sp", x->c.sp);
+	json_object_set_new(o, "recompute", json_string(calc_recompute_name((enum calc_recompute)x->c.recompute)));
+	cli_json_num(j, o, "zero", x->c.zero, "1");
+	json_object_set_new(o, "schedule", json_string(calc_schedule_name((enum calc_schedule)x->c.schedule)));
+	json_object_set_new(o, "recipe", json_string(r ? r->name : "?"));
+	cli_json_num(j, o, "memory", x->memory, "B");
+	cli_json_num(j, o, "headroom", x->headroom, "B");
+	cli_json_num(j, o, "worst_stage", x->worst, "1");
+	cli_json_num(j, o, "step_time", x->step_time, "s");
 	if (!isnan(sim))
-		printf(", \"step_time_sim\": %.6g", sim);
-	printf(", \"mfu\": %.6g, \"tokens_per_s\": %.6g, \"run_time\": %.6g, \"cost\": %.6g}", x->mfu, x->tokens_per_s,
-	       x->run_time, x->cost);
+		cli_json_num(j, o, "step_time_sim", sim, "s");
+	cli_json_num(j, o, "mfu", x->mfu, "1");
+	cli_json_num(j, o, "tokens_per_s", x->tokens_per_s, "tokens/s");
+	cli_json_num(j, o, "run_time", x->run_time, "s");
+	cli_json_num(j, o, "cost", x->cost, "currency");
+	return o;
 }
 
-static void json_counts(const struct calc_search_result *r)
+/* The counts of a search into 'data': evaluated, measured, ranked, and "rejected":
+ * [{"reason": "tp-divides", "configurations": N}, ...] (a list: the reason "memory"
+ * is not the field memory of a configuration). */
+static void json_counts(struct cli_json *j, json_t *data, const struct calc_search_result *r)
 {
-	printf("  \"evaluated\": %lld,\n  \"measured\": %lld,\n  \"ranked\": %lld,\n  \"rejected\": {", r->evaluated,
-	       r->measured, r->ranked);
-	for (int i = 1, n = 0; i < CALC_REJ_N; i++)
-		if (calc_reject_used((enum calc_reject)i))
-			printf("%s\"%s\": %lld", n++ ? ", " : "", calc_reject_name((enum calc_reject)i),
-			       r->rejected[i]);
-	printf("}");
+	json_t *rej = json_array();
+	cli_json_num(j, data, "evaluated", (double)r->evaluated, "1");
+	cli_json_num(j, data, "measured", (double)r->measured, "1");
+	cli_json_num(j, data, "ranked", (double)r->ranked, "1");
+	for (int i = 1; i < CALC_REJ_N; i++)
+		if (calc_reject_used((enum calc_reject)i)) {
+			json_t *o = json_object();
+			json_object_set_new(o, "reason", json_string(calc_reject_name((enum calc_reject)i)));
+			cli_json_num(j, o, "configurations", (double)r->rejected[i], "1");
+			json_array_append_new(rej, o);
+		}
+	json_object_set_new(data, "rejected", rej);
 }
 
-static void print_stats(const struct calc_search_result *r)
+static int print_stats(const struct calc_plan *p, const struct calc_search_result *r)
 {
-	double el = r->elapsed_s > 0 ? r->elapsed_s : 1e-9;
-	printf("{\n");
-	json_counts(r);
-	double cpu = r->cpu_s > 0 ? r->cpu_s : 1e-9;
-	printf(",\n  \"elapsed_s\": %.6f,\n  \"cpu_s\": %.6f,\n  \"threads\": %d,\n", r->elapsed_s, r->cpu_s,
-	       r->threads);
-	printf("  \"configs_per_s\": %.0f,\n  \"configs_per_cpu_s\": %.0f,\n", r->evaluated / el,
-	       r->evaluated / cpu);
-	printf("  \"measured_per_s\": %.0f,\n  \"measured_per_cpu_s\": %.0f\n}\n", r->measured / el,
-	       r->measured / cpu);
+	double el = r->elapsed_s > 0 ? r->elapsed_s : 1e-9, cpu = r->cpu_s > 0 ? r->cpu_s : 1e-9;
+	struct cli_json j;
+	json_t *data = json_object();
+	cli_json_begin(&j, "search", p);
+	json_counts(&j, data, r);
+	cli_json_num(&j, data, "elapsed_s", r->elapsed_s, "s");
+	cli_json_num(&j, data, "cpu_s", r->cpu_s, "s");
+	cli_json_num(&j, data, "threads", r->threads, "1");
+	cli_json_num(&j, data, "configs_per_s", round(r->evaluated / el), "1/s");
+	cli_json_num(&j, data, "configs_per_cpu_s", round(r->evaluated / cpu), "1/s");
+	cli_json_num(&j, data, "measured_per_s", round(r->measured / el), "1/s");
+	cli_json_num(&j, data, "measured_per_cpu_s", round(r->measured / cpu), "1/s");
+	return cli_json_end(&j, data, stdout);
 }
 
-static void print_json(const struct calc_search_result *r)
+static int print_json(const struct calc_plan *p, const struct calc_search_result *r)
 {
-	printf("{\n  \"objective\": \"%s\",\n", calc_objective_name(r->opts.objective));
-	json_counts(r);
-	printf(",\n  \"top\": [");
-	for (int i = 0; i < r->ntop; i++) {
-		printf("%s\n", i ? "," : "");
-		json_row("    ", &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN);
-	}
-	printf("\n  ],\n  \"axes\": {");
-	for (int a = 0, first = 1; a < CALC_AXIS_N; a++) {
+	struct cli_json j;
+	json_t *data = json_object(), *top = json_array(), *axes = json_object();
+	cli_json_begin(&j, "search", p);
+	json_object_set_new(data, "objective", json_string(calc_objective_name(r->opts.objective)));
+	json_counts(&j, data, r);
+	for (int i = 0; i < r->ntop; i++)
+		json_array_append_new(top, json_row(&j, &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN));
+	json_object_set_new(data, "top", top);
+	for (int a = 0; a < CALC_AXIS_N; a++) {
+		char key[64];
 		if (!r->have_axis[a])
 			continue;
-		printf("%s\n    \"%s\": ", first ? "" : ",", calc_search_axis_name(a));
-		json_row("", &r->axis[a], NAN);
-		first = 0;
+		calc_json_key(calc_search_axis_name(a), key, sizeof key);
+		json_object_set_new(axes, key, json_row(&j, &r->axis[a], NAN));
 	}
-	printf("\n  }\n}\n");
+	json_object_set_new(data, "axes", axes);
+	return cli_json_end(&j, data, stdout);
 }
 
 static void print_text(const struct calc_plan *p, const struct calc_search_result *r)
@@ -247,6 +274,7 @@ int cmd_search(int argc, char **argv)
 	struct calc_search_result r;
 	struct calc_table t;
 	int rc, stats = 0, all = 0;
+	const char *table = "top";
 
 	if ((rc = cli_parse(argc, argv, &o)))
 		return rc;
@@ -291,7 +319,11 @@ int cmd_search(int argc, char **argv)
 			all = 1;
 		else if (!strcmp(o.rest[i], "--stats"))
 			stats = 1;
-		else
+		else if ((v = cli_opt(&o, &i, "--table"))) {
+			if (strcmp(v, "top") && strcmp(v, "breakdown") && strcmp(v, "axes") && strcmp(v, "rejects"))
+				return cli_error("search: --table %s: allowed are top, breakdown, axes, rejects", v);
+			table = v;
+		} else
 			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
 			                 "recipe, --even, --min-headroom, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
 			                 "--stats)", o.rest[i]);
@@ -307,22 +339,31 @@ int cmd_search(int argc, char **argv)
 		return cli_fail(&d);
 	if (progress_shown)
 		fputc('\n', stderr);
+	rc = 0;
 	if (stats)
-		print_stats(&r);
+		rc = print_stats(&plan, &r);
 	else if (all && o.format != CALC_F_JSON) {
 		calc_search_table_rows(&r, &t);
 		calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 	} else if (o.format == CALC_F_JSON)
-		print_json(&r);
+		rc = print_json(&plan, &r);
 	else if (o.format == CALC_F_TEXT)
 		print_text(&plan, &r);
 	else {
-		calc_search_table_top(&r, &t);
+		if (!strcmp(table, "breakdown"))
+			calc_search_table_breakdown(&r, &t);
+		else if (!strcmp(table, "axes"))
+			calc_search_table_axes(&r, &t);
+		else if (!strcmp(table, "rejects"))
+			calc_search_table_rejects(&r, &t);
+		else
+			calc_search_table_top(&r, &t);
 		calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 	}
-	rc = r.ntop ? 0 : 1;
+	if (!rc)
+		rc = r.ntop ? 0 : 1;
 	calc_search_free(&r);
 	return rc;
 }

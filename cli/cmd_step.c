@@ -4,7 +4,10 @@
  * throughput and the run totals for the plan's token budget.
  *
  *   trainplan step [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
- * JSON prints every step.* and run.* catalog quantity in SI units.
+ *                  [--table step|step-summary]
+ * JSON prints every step.* and run.* catalog quantity in SI units.  Two tables, step
+ * (the breakdown) and step-summary (throughput and run totals): text and Markdown
+ * print both, CSV and TSV one per stream, the first unless --table names the other.
  */
 #include "cli.h"
 #include "../calc/search.h"
@@ -12,18 +15,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The envelope with every step.* and run.* quantity by catalog name.  Returns 0, -1
+ * with a diagnostic, or 2 after an error message. */
 static int print_json(struct calc_ctx *c, struct calc_diag *d)
 {
-	const char *sep = "{\n";
+	struct cli_json j;
+	json_t *data = json_object();
+	cli_json_begin(&j, "step", &c->plan);
 	for (int i = 0; calc_q_step[i].name; i++) {
 		struct calc_value v = {0};
-		if (calc_q_step[i].get(c, &v, d) < 0)
+		if (calc_q_step[i].get(c, &v, d) < 0) {
+			json_decref(data);
+			json_decref(j.root);
 			return -1;
-		printf("%s  \"%s\": %.6g", sep, calc_q_step[i].name, v.num);
-		sep = ",\n";
+		}
+		cli_json_quantity(&j, data, &calc_q_step[i], &v);
 	}
-	printf("\n}\n");
-	return 0;
+	return cli_json_end(&j, data, stdout);
 }
 
 int cmd_step(int argc, char **argv)
@@ -34,12 +42,20 @@ int cmd_step(int argc, char **argv)
 	struct calc_table t, s;
 	struct calc_diag d = {0};
 	const struct calc_step *st;
+	const char *table = NULL, *v;
 	int rc;
 
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
-	if (o.nrest > 0)
-		return cli_error("step: unexpected argument '%s'", o.rest[0]);
+	for (int i = 0; i < o.nrest; i++) {
+		if (!(v = cli_opt(&o, &i, "--table")))
+			return cli_error("step: unexpected argument '%s'", o.rest[i]);
+		if (strcmp(v, "step") && strcmp(v, "step-summary"))
+			return cli_error("step: --table %s: allowed are step, step-summary", v);
+		table = v;
+	}
+	if (!table && (o.format == CALC_F_CSV || o.format == CALC_F_TSV))
+		table = "step"; /* one table per stream */
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);
@@ -50,7 +66,7 @@ int cmd_step(int argc, char **argv)
 	if (o.format == CALC_F_JSON) {
 		rc = print_json(&c, &d);
 		calc_ctx_free(&c);
-		return rc < 0 ? cli_fail(&d) : 0;
+		return rc < 0 ? cli_fail(&d) : rc;
 	}
 	if (calc_catalog_build(&c, "step", 0, NULL, &t, &d) < 0 ||
 	    calc_catalog_build(&c, "step-summary", 0, NULL, &s, &d) < 0) {
@@ -80,10 +96,12 @@ int cmd_step(int argc, char **argv)
 		       st->layer.f * 1e3, (st->layer.b + st->layer.w) * 1e3, st->layer.b * 1e3, st->layer.w * 1e3,
 		       (st->layer.comm_f + st->layer.comm_b) * 1e3, st->critical);
 	}
-	calc_table_write(&t, o.format, stdout);
-	if (o.format == CALC_F_TEXT || o.format == CALC_F_MD)
+	if (!table || !strcmp(table, "step"))
+		calc_table_write(&t, o.format, stdout);
+	if (!table && (o.format == CALC_F_TEXT || o.format == CALC_F_MD))
 		printf("\n");
-	calc_table_write(&s, o.format, stdout);
+	if (!table || !strcmp(table, "step-summary"))
+		calc_table_write(&s, o.format, stdout);
 	if (o.format == CALC_F_TEXT)
 		printf("\nrun: %.4g tokens at %d sequences x %d tokens per step, %d GPUs at %.2f per GPU-hour\n",
 		       plan.tokens, plan.global_batch, plan.seq_len, calc_plan_gpus(&plan), plan.gpu_hour_cost);

@@ -12,7 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int list_defs(const struct calc_tabledef *(*at)(int), const char *title, enum calc_format f)
+static int list_defs(const char *command, const struct calc_tabledef *(*at)(int), const char *title,
+                     enum calc_format f)
 {
 	const struct calc_tabledef *def;
 	struct calc_table t;
@@ -26,13 +27,15 @@ static int list_defs(const struct calc_tabledef *(*at)(int), const char *title, 
 		calc_table_str(&t, r, 1, def->params && *def->params ? def->params : "-");
 		calc_table_str(&t, r, 2, def->desc);
 	}
-	calc_table_write(&t, f, stdout);
+	int rc = cli_table_write(command, NULL, &t, f);
 	calc_table_free(&t);
-	return 0;
+	return rc;
 }
 
-/* Write one table to DIR/NAME.EXT, whole or not at all.  Returns 0 or 2. */
-static int write_file(const char *dir, const struct calc_table *t, enum calc_format f, const char *ext)
+/* Write one table to DIR/NAME.EXT, whole or not at all (JSON: the envelope of
+ * 'command' and 'plan').  Returns 0 or 2. */
+static int write_file(const char *command, const struct calc_plan *plan, const char *dir,
+                      const struct calc_table *t, enum calc_format f, const char *ext)
 {
 	char path[1024];
 	char *buf = NULL;
@@ -41,7 +44,16 @@ static int write_file(const char *dir, const struct calc_table *t, enum calc_for
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
 		return cli_error("cannot write %s: %s", path, strerror(errno));
-	calc_table_write(t, f, mem);
+	if (f == CALC_F_JSON) {
+		struct cli_json j;
+		cli_json_begin(&j, command, plan);
+		if (cli_json_end(&j, cli_json_table(&j, t), mem)) {
+			fclose(mem);
+			free(buf);
+			return 2;
+		}
+	} else
+		calc_table_write(t, f, mem);
 	fclose(mem);
 	struct calc_diag d = {0};
 	struct calc_output out = {path, buf, len};
@@ -69,7 +81,7 @@ static int run(int argc, char **argv, int dataset)
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
 		if (!strcmp(o.rest[i], "--list"))
-			return list_defs(dataset ? calc_catalog_dataset_at : calc_catalog_table_at,
+			return list_defs(dataset ? "data" : "table", dataset ? calc_catalog_dataset_at : calc_catalog_table_at,
 			                 dataset ? "Catalog datasets" : "Catalog tables", o.format_given ? o.format : CALC_F_TEXT);
 		if (!strcmp(o.rest[i], "--all"))
 			all = 1;
@@ -110,7 +122,7 @@ static int run(int argc, char **argv, int dataset)
 				calc_ctx_free(&ctx);
 				return cli_fail(&d);
 			}
-			rc = write_file(dir, &t, o.format, ext);
+			rc = write_file(dataset ? "data" : "table", &plan, dir, &t, o.format, ext);
 			calc_table_free(&t);
 			if (rc) {
 				calc_ctx_free(&ctx);
@@ -124,10 +136,10 @@ static int run(int argc, char **argv, int dataset)
 		calc_ctx_free(&ctx);
 		return cli_fail(&d);
 	}
-	calc_table_write(&t, o.format, stdout);
+	rc = cli_table_write(dataset ? "data" : "table", &plan, &t, o.format);
 	calc_table_free(&t);
 	calc_ctx_free(&ctx);
-	return 0;
+	return rc;
 }
 
 int cmd_table(int argc, char **argv)

@@ -44,7 +44,10 @@ int cmd_validate(int argc, char **argv)
 		       100 * a->gemm_eff, 100 * a->attn_eff, 100 * h->gemm_eff, 100 * h->attn_eff, p.inter_node_eff,
 		       100 * p.tp_overlap);
 	}
-	calc_table_write(&t, o.format, stdout);
+	if ((rc = cli_table_write("validate", NULL, &t, o.format))) {
+		calc_table_free(&t);
+		return rc;
+	}
 	if (o.format == CALC_F_TEXT)
 		printf("\n%d rows, %d within 15%%, mean absolute error %.1f%%\n", s.rows, s.within, 100 * s.mean_abs);
 	calc_table_free(&t);

@@ -1,6 +1,7 @@
 /*
  * common.c -- what every subcommand of `trainplan` shares: the option parser, loading
- * the plan, named arguments, and printing errors and diagnostics.
+ * the plan, named arguments, printing errors and diagnostics, and the one envelope of
+ * every JSON output (schema "trainplan/1", cli.h; jansson builds and prints it).
  *
  * A file of its own, apart from main.c's table of subcommands, so that main.c calls
  * the cmd_*.c files and they call this file, and nothing calls back.
@@ -9,6 +10,7 @@
 #include "../calc/suggest.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,5 +128,129 @@ int cli_args(const struct cli_opts *o, int from, struct calc_args *a)
 		strcpy(a->val[a->n], eq + 1);
 		a->n++;
 	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- JSON envelope */
+
+void cli_json_begin(struct cli_json *j, const char *command, const struct calc_plan *p)
+{
+	j->root = json_object();
+	json_object_set_new(j->root, "schema", json_string("trainplan/1"));
+	json_object_set_new(j->root, "command", json_string(command));
+	if (p) {
+		json_t *o = json_object();
+		json_object_set_new(o, "file", json_string(p->file));
+		json_object_set_new(o, "model", json_string(p->model.name));
+		json_object_set_new(o, "gpu", json_string(p->gpu.name));
+		json_object_set_new(o, "gpus", json_integer(calc_plan_gpus(p)));
+		json_object_set_new(o, "nodes", json_integer(p->nodes));
+		json_object_set_new(o, "gpus_per_node", json_integer(p->gpus_per_node));
+		json_object_set_new(o, "tp", json_integer(p->tp));
+		json_object_set_new(o, "pp", json_integer(p->pp));
+		json_object_set_new(o, "dp", json_integer(p->dp));
+		json_object_set_new(o, "cp", json_integer(p->cp));
+		json_object_set_new(o, "ep", json_integer(p->ep));
+		json_object_set_new(o, "vpp", json_integer(p->vpp));
+		json_object_set_new(o, "sp", json_boolean(p->sp));
+		json_object_set_new(o, "zero", json_integer(p->zero));
+		json_object_set_new(o, "recompute", json_string(calc_recompute_name(p->recompute)));
+		json_object_set_new(o, "schedule", json_string(calc_schedule_name(p->schedule)));
+		json_object_set_new(o, "micro_batch", json_integer(p->micro_batch));
+		json_object_set_new(o, "global_batch", json_integer(p->global_batch));
+		json_object_set_new(o, "seq_len", json_integer(p->seq_len));
+		json_object_set_new(o, "recipe", json_string(p->recipe ? p->recipe->name : p->recipe_name));
+		json_object_set_new(j->root, "plan", o);
+	} else
+		json_object_set_new(j->root, "plan", json_null());
+	j->units = json_object();
+	j->clash[0] = 0;
+	json_object_set_new(j->root, "units", j->units);
+}
+
+void cli_json_unit(struct cli_json *j, const char *key, const char *unit)
+{
+	json_t *u = json_object_get(j->units, key);
+	if (!u)
+		json_object_set_new(j->units, key, json_string(unit));
+	else if (strcmp(json_string_value(u), unit) && !j->clash[0])
+		snprintf(j->clash, sizeof j->clash, "%s", key);
+}
+
+void cli_json_num(struct cli_json *j, json_t *obj, const char *key, double v, const char *unit)
+{
+	double scale;
+	const char *u = calc_json_unit(unit, &scale);
+	json_object_set_new(obj, key, calc_json_number(v * scale, u));
+	cli_json_unit(j, key, u);
+}
+
+void cli_json_bool(json_t *obj, const char *key, int v)
+{
+	json_object_set_new(obj, key, json_boolean(v));
+}
+
+int cli_quantity_is_bool(const struct calc_quantity *q)
+{
+	return !strcmp(q->unit, "1") &&
+	       (!strncmp(q->desc, "1 when ", 7) || !strncmp(q->desc, "1 with ", 7) || !strncmp(q->desc, "1 if ", 5));
+}
+
+void cli_json_quantity(struct cli_json *j, json_t *obj, const struct calc_quantity *q, const struct calc_value *v)
+{
+	if (v->str)
+		json_object_set_new(obj, q->name, json_string(v->str));
+	else if (cli_quantity_is_bool(q) && !isnan(v->num))
+		cli_json_bool(obj, q->name, v->num > 0.5);
+	else
+		cli_json_num(j, obj, q->name, v->num, q->unit);
+}
+
+json_t *cli_json_table(struct cli_json *j, const struct calc_table *t)
+{
+	json_t *o = json_object(), *units = json_object(), *u;
+	const char *key;
+	/* the table's units, through cli_json_unit so that a clash is seen */
+	json_t *rows = calc_table_json(t, units);
+	json_object_foreach(units, key, u)
+		cli_json_unit(j, key, json_string_value(u));
+	json_decref(units);
+	json_object_set_new(o, "table", json_string(t->name));
+	json_object_set_new(o, "title", json_string(t->title));
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+int cli_json_end(struct cli_json *j, json_t *data, FILE *out)
+{
+	char *text;
+	json_object_set_new(j->root, "data", data ? data : json_null());
+	if (j->clash[0]) {
+		json_decref(j->root);
+		return cli_error("JSON output: the field '%s' has two units", j->clash);
+	}
+	text = json_dumps(j->root, CALC_JSON_FLAGS);
+	json_decref(j->root);
+	j->root = j->units = NULL;
+	if (!text)
+		return cli_error("cannot write the JSON output (out of memory)");
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+int cli_json_print_table(const char *command, const struct calc_plan *plan, const struct calc_table *t)
+{
+	struct cli_json j;
+	cli_json_begin(&j, command, plan);
+	return cli_json_end(&j, cli_json_table(&j, t), stdout);
+}
+
+int cli_table_write(const char *command, const struct calc_plan *plan, const struct calc_table *t,
+                    enum calc_format f)
+{
+	if (f == CALC_F_JSON)
+		return cli_json_print_table(command, plan, t);
+	calc_table_write(t, f, stdout);
 	return 0;
 }
