@@ -42,11 +42,13 @@ static const struct cmddoc docs[] = {
 	 "tier (NVLink inside a node, the network between nodes).\n",
 	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
 	 "trainplan comm --set parallel.tp=16 --format csv"},
-	{"step", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
+	{"step", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--table NAME]",
 	 "Step time breakdown (compute, recomputation, TP communication, pipeline bubble,\n"
 	 "exposed DP communication, optimizer), MFU and HFU, throughput, run time and cost.\n"
 	 "JSON has every step.* and run.* catalog quantity in SI units.\n",
-	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"--table NAME", "print one table: step (the breakdown) or step-summary (throughput, run totals); CSV and TSV print one table per stream", "text and md: both; csv and tsv: step"},
+	  {NULL, NULL, NULL}},
 	 "trainplan step --plan plans/default.ini --format md"},
 	{"run", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
 	 "The run as it will really go: checkpoint size and write time, the job's mean time\n"
@@ -90,7 +92,7 @@ static const struct cmddoc docs[] = {
 	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
 	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
-	           "                        [--threads N] [--no-recheck] [--all] [--stats]",
+	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
 	 "best K with their breakdowns and the runner-up on each axis.  Exit status 1 when no\n"
 	 "configuration fits.\n",
@@ -108,6 +110,7 @@ static const struct cmddoc docs[] = {
 	  {"--no-recheck", "skip re-evaluating the winners through the full model", "recheck"},
 	  {"--all", "write every configuration (csv for spreadsheets)", "off"},
 	  {"--stats", "print only the counts and the elapsed time as JSON", "off"},
+	  {"--table NAME", "csv, md and tsv: which table, top, breakdown, axes or rejects (one table per stream)", "top"},
 	  {NULL, NULL, NULL}},
 	 "trainplan search --gpus 512-2048 --top 5 --objective cost"},
 	{"get", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME... | --list",
@@ -137,11 +140,13 @@ static const struct cmddoc docs[] = {
 	  {"--list", "list the datasets with their arguments", "off"},
 	  {NULL, NULL, NULL}},
 	 "trainplan data bubble-curves > bubble.tsv"},
-	{"presets", "[--format FMT] [models|gpus|clusters|recipes|keys]...",
+	{"presets", "[--format FMT] [--table KIND] [models|gpus|clusters|recipes|keys]...",
 	 "The built-in presets (models, GPUs, clusters, training recipes) with their sources,\n"
-	 "and every plan key with its type, range and meaning.\n",
+	 "and every plan key with its type, range and meaning.  JSON holds each table by kind.\n",
 	 2, "text, csv, json, md, tsv", "text",
-	 {{"KIND", "models, gpus, clusters, recipes or keys", "every kind but keys"}, {NULL, NULL, NULL}},
+	 {{"KIND", "models, gpus, clusters, recipes or keys", "every kind but keys"},
+	  {"--table KIND", "print one table; CSV and TSV print one table per stream", "csv and tsv: the first kind named"},
+	  {NULL, NULL, NULL}},
 	 "trainplan presets gpus --format csv"},
 	{"validate", "[--set KEY=VALUE]... [--format FMT]",
 	 "Published training runs through the time model with one set of defaults: predicted\n"
