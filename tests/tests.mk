@@ -47,3 +47,15 @@ check-loops: $(BUILD)/trainplan $(BUILD)/trainplan-report
 	@sh tests/check-loops.sh $(BUILD)
 
 CHECKS += check-loops
+
+# Every JSON output has one envelope (README "Machine-readable output"): each command
+# with --format json through tests/cli/json-check, a jansson program.
+$(BUILD)/tests/json-check: tests/cli/json-check.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -o $@ $< $(DEPS_LIBS)
+
+.PHONY: check-json
+check-json: $(BUILD)/trainplan $(BUILD)/tests/json-check
+	@sh tests/cli/json-check.sh $(BUILD)/trainplan $(BUILD)/tests/json-check
+
+CHECKS += check-json
