@@ -57,5 +57,6 @@ int cmd_presets(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -34,6 +34,7 @@ static const struct {
 	{"data", cmd_data, "catalog datasets as TSV"},
 	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"calibrate", cmd_calibrate, "efficiency keys fitted to measured runs, with held-out error"},
 	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
 	{"report", cmd_report, "the full HTML + PDF report for a plan, from any folder"},
 };
