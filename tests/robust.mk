@@ -4,11 +4,17 @@
 # trainplan-report an input without an end.  The fuzz harnesses are in tests/fuzz.mk
 # (the plan reader's limits: tests/cli/plan-endless-file, tests/calc/hf.c).
 
-.PHONY: check-atomic check-endless
+.PHONY: check-atomic check-endless check-hostile
 check-atomic: $(BUILD)/trainplan $(BUILD)/trainplan-report $(FIG_SVG) $(FIG_PNG) $(TABLES_STAMP)
 	@sh tests/check-atomic.sh $(BUILD)/trainplan $(BUILD)/trainplan-report $(OUT)
 
 check-endless: $(BUILD)/trainplan-report
 	@sh tests/check-endless.sh $(BUILD)/trainplan-report
 
-CHECKS += check-atomic check-endless
+# tests/check-hostile.sh: generated chapters past the limits (operator chains, equal
+# headings, long section numbers and labels, many captions) finish at once with the result or
+# the limit's message.
+check-hostile: $(BUILD)/trainplan-report
+	@sh tests/check-hostile.sh $(BUILD)/trainplan-report
+
+CHECKS += check-atomic check-endless check-hostile
