@@ -10,6 +10,7 @@
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
+#include "files.h"
 #include "pipeline.h"
 #include "suggest.h"
 
@@ -416,10 +417,12 @@ static int collect_include(struct reader *r, const char *value)
 		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->file), r->file, value);
 	else
 		snprintf(path, sizeof path, "%s", value);
-	if (!(f = fopen(path, "r")) || !realpath(path, real)) {
+	char why[128];
+	if (!(f = calc_file_open(path, "r", why, sizeof why)))
+		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, why);
+	if (!realpath(path, real)) {
 		int e = errno;
-		if (f)
-			fclose(f);
+		fclose(f);
 		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
 	}
 	for (i = 0; i <= r->depth; i++)
@@ -1026,11 +1029,12 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 	if (file) {
 		/* "-" is standard input; includes from it are relative to this folder */
 		int from_stdin = !strcmp(file, "-");
-		FILE *f = from_stdin ? stdin : fopen(file, "r");
+		char why[128];
+		FILE *f = from_stdin ? stdin : calc_file_open(file, "r", why, sizeof why);
 		if (from_stdin)
 			snprintf(plan->file, sizeof plan->file, "<stdin>");
 		if (!f) {
-			calc_error(d, file, 0, "cannot open the plan: %s", strerror(errno));
+			calc_error(d, file, 0, "cannot open the plan: %s", why);
 		} else {
 			char real[PATH_MAX];
 			if (from_stdin || !realpath(file, real))
@@ -1143,9 +1147,10 @@ static size_t hf_read(void *buf, size_t n, void *data)
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
 {
 	json_error_t err;
-	struct hf_reader rd = {fopen(path, "rb"), 0, 0};
+	char why[128];
+	struct hf_reader rd = {calc_file_open(path, "rb", why, sizeof why), 0, 0};
 	if (!rd.f)
-		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, strerror(errno));
+		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
 	json_t *root = json_load_callback(hf_read, &rd, 0, &err);
 	fclose(rd.f);
 	if (rd.toobig) {

@@ -26,6 +26,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "report.h"
+#include "../calc/files.h"
 
 char *rpt_node_text(cmark_node *n); /* expand.c */
 
@@ -49,9 +50,10 @@ cmark_llist *rpt_doc_extensions(void)
 
 char *rpt_read_chapter(const char *path, struct calc_diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	char why[128];
+	FILE *f = calc_file_open(path, "rb", why, sizeof why);
 	if (!f) {
-		calc_error(d, path, 0, "cannot read: %s", strerror(errno));
+		calc_error(d, path, 0, "cannot read: %s", why);
 		return NULL;
 	}
 	size_t cap = 8192, len = 0, r;

@@ -19,6 +19,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "report.h"
+#include "../calc/files.h"
 
 /* ======================================================================== */
 /* Output buffer                                                             */
@@ -188,10 +189,11 @@ static const char css[] =
  * with "NAME-", so two charts' "gpPt0" do not clash in one page. */
 static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_diag *d)
 {
-	FILE *in = fopen(f->svg_path, "rb");
+	char why[128];
+	FILE *in = calc_file_open(f->svg_path, "rb", why, sizeof why);
 	if (!in)
 		return calc_error(d, f->svg_path, 0, "cannot read figure '%s': %s (was it rendered? see figures/%s.gp)",
-		                  f->name, strerror(errno), f->name);
+		                  f->name, why, f->name);
 	struct buf svg = {0};
 	char chunk[8192];
 	size_t r;
