@@ -144,8 +144,10 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 	return tab;
 }
 
-/* Write a table as CSV to path, whole or not at all (calc_output_write). */
-static int write_csv(const struct calc_table *t, const char *path, struct calc_diag *d)
+/* A table as CSV for path, added to the files written at the end of the run (the caller
+ * writes them with report.html and report.pdf, whole or not at all). */
+static int write_csv(const struct calc_table *t, const char *path, struct rpt_outputs *later,
+                     struct calc_diag *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -154,10 +156,26 @@ static int write_csv(const struct calc_table *t, const char *path, struct calc_d
 		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
 	calc_table_write(t, CALC_F_CSV, f);
 	fclose(f);
-	struct calc_output out = {path, buf, len};
-	int rc = calc_output_write(&out, 1, d);
-	free(buf);
-	return rc;
+	if (!later) {
+		struct calc_output out = {path, buf, len};
+		int rc = calc_output_write(&out, 1, d);
+		free(buf);
+		return rc;
+	}
+	later->v = xrealloc(later->v, sizeof *later->v * (size_t)(later->n + 1));
+	later->v[later->n++] = (struct calc_output){xstrdup(path), buf, len};
+	return 0;
+}
+
+void rpt_outputs_free(struct rpt_outputs *w)
+{
+	for (int i = 0; i < w->n; i++) {
+		free((char *)w->v[i].path);
+		free((char *)w->v[i].data);
+	}
+	free(w->v);
+	w->v = NULL;
+	w->n = 0;
 }
 
 static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ctx,
@@ -290,7 +308,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		char p[CALC_PATH_MAX], full[CALC_PATH_MAX * 2];
 		snprintf(p, sizeof p, "tables/%s.csv", pd->id);
 		snprintf(full, sizeof full, "%s/%s", o->out_dir, p);
-		if (write_csv(&t, full, d) == 0)
+		if (write_csv(&t, full, o->later, d) == 0)
 			pd->csv_path = xstrdup(p);
 		else
 			rc = -1;
