@@ -345,6 +345,11 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	const char *name = cmark_node_get_url(img);
 	struct rpt_loc loc;
 	rpt_node_loc(img, file, &loc);
+	/* the report is self-contained: no file, path or remote image, only its own charts */
+	if (!is_figure_name(name))
+		return rpt_error(d, &loc, "image '%s' is not a figure (an image names a chart of "
+		                 "figures/NAME.gp by its NAME: lower-case letters, digits, '-' and '_')",
+		                 name ? name : "");
 	char gp[CALC_PATH_MAX];
 	snprintf(gp, sizeof gp, "%s/%s.gp", o && o->figures_src ? o->figures_src : "figures", name);
 	if (access(gp, R_OK) != 0)
@@ -407,7 +412,7 @@ int rpt_expand(cmark_node *chapter, const char *file, struct calc_ctx *ctx,
 			const char *info = cmark_node_get_fence_info(c);
 			take = info && (!strcmp(info, "calc") || !strncmp(info, "calc ", 5));
 		} else if (ty == CMARK_NODE_IMAGE) {
-			take = is_figure_name(cmark_node_get_url(c));
+			take = 1; /* every image is a figure, or an error */
 		}
 		if (take) {
 			if (n == cap) {

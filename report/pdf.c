@@ -406,8 +406,8 @@ static int d_image(void *ctx, const char *path, double x, double y, double w, do
 static void d_link(void *ctx, double x, double y, double w, double h, const char *target)
 {
 	struct pdev *p = ctx;
-	if (!p->page || !target || !*target)
-		return;
+	if (!p->page || !target || !*target || !rpt_url_allowed(target))
+		return; /* the HTML's policy: the text stays, without a link */
 	if (p->nlinks == p->clinks) {
 		p->clinks = p->clinks ? 2 * p->clinks : 128;
 		p->links = xrealloc(p->links, p->clinks * sizeof *p->links);

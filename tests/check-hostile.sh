@@ -47,5 +47,14 @@ want="a$(for i in $(seq 19); do printf '%s' "$e"; done)"
 [ $rc -eq 0 ] && grep -q "href=\"#a\">$want</a>" "$tmp/out/report.html" && ok || bad "label cut inside a character: exit $rc"
 [ $rc -eq 0 ] && ! grep -q '<p>Table: caption' "$tmp/out/report.html" && ok || bad "caption paragraphs past 64 left in the text"
 
+# 6. one URL policy for HTML and PDF: the PDF keeps the https link and drops javascript:,
+#    vbscript: and file: (libharu writes '/' as \057 in the URI strings)
+printf '# T\n\n[a](javascript:alert(1)) [b](vbscript:x) [c](file:///etc/passwd) [d](https://example.org/ok)\n' > "$tmp/links.md"
+(cd "$tmp" && timeout 20 "$rpt" -o out/links links.md >/dev/null 2>err); rc=$?
+if [ $rc -eq 0 ] && grep -aq 'URI (https:\\057\\057example.org\\057ok)' "$tmp/out/links.pdf" &&
+   ! grep -aqi 'URI (javascript\|URI (vbscript\|URI (file' "$tmp/out/links.pdf" &&
+   ! grep -qi 'href="javascript\|href="vbscript\|href="file' "$tmp/out/links.html"; then ok
+else bad "URL policy of the PDF: exit $rc: $(grep -ao 'URI ([^)]*)' "$tmp/out/links.pdf")"; fi
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]
