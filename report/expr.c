@@ -43,6 +43,7 @@
 
 #include "report.h"
 #include "../calc/format.h"
+#include "../calc/files.h"
 
 /* ======================================================================== */
 /* Diagnostics                                                               */
@@ -740,6 +741,25 @@ static int catalog_lookup(struct rpt_scope *sc, const char *name, struct rpt_val
 static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
                 struct calc_diag *d);
 
+/* The confinement rule of chapters (README, "What a chapter may read"): 'path' must be a
+ * regular file inside the current folder (the project) or the folder of 'plan_file'.
+ * Returns 0 or -1. */
+static int confined(const char *path, const char *plan_file)
+{
+	char why[128], dir[CALC_PATH_MAX];
+	FILE *f = calc_file_open(path, "rb", why, sizeof why);
+	if (!f)
+		return 0; /* calc_model_from_hf says why it cannot be read */
+	fclose(f);
+	if (calc_file_inside(path, ".", why, sizeof why))
+		return 0;
+	const char *slash = plan_file ? strrchr(plan_file, '/') : NULL;
+	if (!slash)
+		return -1;
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - plan_file), plan_file);
+	return calc_file_inside(path, dir[0] ? dir : "/", why, sizeof why) ? 0 : -1;
+}
+
 /*
  * A new ctx whose plan is 'base' changed by the assignments 'as' (written as 'raw' at
  * 'at').  Each expression value is evaluated in 'sc' (the base plan) first, then all are
@@ -789,6 +809,20 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 		snprintf(kvs[nkv], n, "%s=%s", as[i].key, val);
 		nkv++;
 	}
+	/* a chapter reads files only inside the project or the plan's folder */
+	for (int i = 0; !bad && i < nas; i++)
+		if (!strcmp(as[i].key, "hf_config") || !strcmp(as[i].key, "model.hf_config")) {
+			const char *v = strchr(kvs[i], '=') + 1;
+			if (confined(v, base->file) < 0) {
+				if (quiet)
+					*invalid = 1;
+				else
+					rpt_error(d, at, "with %s: %s is outside the project (the folder "
+					          "trainplan-report runs in) and the plan's folder: a chapter reads "
+					          "only files inside them", raw, v);
+				bad = 1;
+			}
+		}
 	struct calc_plan *copy = NULL;
 	if (!bad) {
 		copy = xmalloc(sizeof *copy);

@@ -56,5 +56,20 @@ if [ $rc -eq 0 ] && grep -aq 'URI (https:\\057\\057example.org\\057ok)' "$tmp/ou
    ! grep -qi 'href="javascript\|href="vbscript\|href="file' "$tmp/out/links.html"; then ok
 else bad "URL policy of the PDF: exit $rc: $(grep -ao 'URI ([^)]*)' "$tmp/out/links.pdf")"; fi
 
+# 7. confinement: `with hf_config=` reads a file inside the project (the folder the report
+#    runs in) or the plan's folder, and refuses the same file copied outside both
+root=$(pwd)
+printf '`=model.layers with hf_config="tests/cli/llama3-8b-config.json" |int`\n' > "$tmp/in.md"
+got=$(timeout 20 "$rpt" --expand "$tmp/in.md" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$got" = "32" ] && ok || bad "a config.json inside the project: exit $rc: $got"
+cp tests/cli/llama3-8b-config.json "$tmp/outside.json"
+printf '`=model.layers with hf_config="%s"`\n' "$tmp/outside.json" > "$tmp/out.md"
+got=$(timeout 20 "$rpt" --expand "$tmp/out.md" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$got" | grep -q "outside the project" && ok || bad "a config.json outside: exit $rc: $got"
+# ... unless it is in the plan's folder
+cp plans/default.ini "$tmp/plan.ini"
+got=$(timeout 20 "$rpt" --plan "$tmp/plan.ini" --expand "$tmp/out.md" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$got" = "32" ] && ok || bad "a config.json in the plan's folder: exit $rc: $got"
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]
