@@ -22,4 +22,12 @@ FILE *calc_file_open(const char *path, const char *mode, char *why, size_t nwhy)
  */
 int calc_file_inside(const char *path, const char *dir, char *why, size_t nwhy);
 
+/*
+ * The first byte of s[0..n) that is not text: a NUL byte, or a byte that does not
+ * belong to well-formed UTF-8 (Unicode 15, Table 3-7: no overlong forms, no surrogates,
+ * nothing past U+10FFFF).  Returns its offset [B], or -1 when all n bytes are text;
+ * *nul is set to 1 when that byte is a NUL.
+ */
+long calc_text_check(const char *s, size_t n, int *nul);
+
 #endif

@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,10 @@ struct reader {
 	int toolong;      /* line that exceeded the buffer */
 	long bytes;       /* read so far from f */
 	int toobig;       /* 1: f went past PLAN_MAX_BYTES (/dev/zero, /dev/urandom, ...) */
+	int maxline;      /* the longest line inih takes [B] */
+	int badline, badcol; /* the first line that is not a plan's text (a NUL, not UTF-8, a
+	                        CR inside it, text after "[section]"), or 0 */
+	char badmsg[160]; /* what is wrong with it */
 	struct entries *es;
 	const char *file;
 	int src;
@@ -282,17 +287,66 @@ struct reader {
 
 static int collect_include(struct reader *r, const char *value);
 
+/* Keep the first problem of a line: 'line' and 'col' (1-based) and the message. */
+static void line_problem(struct reader *r, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void line_problem(struct reader *r, int line, int col, const char *fmt, ...)
+{
+	if (r->badline)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->badmsg, sizeof r->badmsg, fmt, ap);
+	va_end(ap);
+	r->badline = line;
+	r->badcol = col;
+}
+
+/* The checks inih does not make on the line str[0..n): text (no NUL, UTF-8), no carriage
+ * return but one at its end (CR-only line ends would make the file one line), nothing
+ * but a comment after "[section]" (inih drops it: "[parallel] tp = 4" set nothing). */
+static void check_line(struct reader *r, const char *str, int n)
+{
+	int line = r->line + 1, nul;
+	long bad = calc_text_check(str, (size_t)n, &nul);
+	if (bad >= 0 && nul)
+		line_problem(r, line, (int)bad + 1, "a NUL byte: a plan is text");
+	else if (bad >= 0)
+		line_problem(r, line, (int)bad + 1, "byte 0x%02X is not UTF-8: a plan is UTF-8 text",
+		             (unsigned char)str[bad]);
+	const char *cr = memchr(str, '\r', (size_t)n);
+	if (cr && cr - str < n - 1)
+		line_problem(r, line, (int)(cr - str) + 1,
+		             "a carriage return inside the line (CR-only line ends?): save the file with LF "
+		             "or CRLF line ends");
+	int i = 0;
+	while (i < n && (str[i] == ' ' || str[i] == '\t'))
+		i++;
+	if (i < n && str[i] == '[') {
+		const char *close = memchr(str + i, ']', (size_t)(n - i));
+		if (close) {
+			int j = (int)(close - str) + 1;
+			while (j < n && (str[j] == ' ' || str[j] == '\t' || str[j] == '\r'))
+				j++;
+			if (j < n && str[j] != ';' && str[j] != '#')
+				line_problem(r, line, j + 1, "text after [%.*s]: each key goes on a line of its own "
+				             "after the section", (int)(close - str - i - 1), str + i + 1);
+		}
+	}
+}
+
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
 	int i = 0;
+	r->maxline = num - 2;
 	if (r->text) {
 		if (!*r->text)
 			return NULL;
 		while (*r->text && *r->text != '\n') {
 			if (i < num - 2)
 				str[i++] = *r->text;
-			else
+			else if (!r->toolong)
 				r->toolong = r->line + 1;
 			r->text++;
 		}
@@ -311,12 +365,13 @@ static char *read_line(char *str, int num, void *stream)
 				break;
 			if (i < num - 2)
 				str[i++] = (char)c;
-			else
+			else if (!r->toolong)
 				r->toolong = r->line + 1;
 		}
 		if (c == EOF && i == 0)
 			return NULL;
 	}
+	check_line(r, str, i);
 	str[i++] = '\n';
 	str[i] = 0;
 	r->line++;
@@ -357,6 +412,14 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		r->es->bad = 1;
 		return 1;
 	}
+	/* a key set twice in one file is a mistake (a later file or --set overrides) */
+	for (int i = 0; i < r->es->n; i++)
+		if (r->es->e[i].key == k && r->es->e[i].src == r->src) {
+			calc_error(r->d, r->file, r->line, "%s.%s is set twice in this file (first at line %d)",
+			           section, name, r->es->e[i].line);
+			r->es->bad = 1;
+			return 1;
+		}
 	push(r->es, k, value, r->file, r->line, r->src);
 	return 1;
 }
@@ -385,8 +448,11 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
 	if (r.toobig)
 		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
+	else if (r.badline)
+		calc_error_at(d, file, r.badline, r.badcol, CALC_ERROR, "%s", r.badmsg);
 	else if (r.toolong)
-		calc_error(d, file, r.toolong, "line longer than 4094 bytes");
+		calc_error(d, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
+		           r.maxline);
 	else if (rc > 0)
 		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
 	else if (rc < 0)
@@ -527,7 +593,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		double n = strtod(v, &end);
 		while (isspace((unsigned char)*end))
 			end++;
-		if (end == v || *end || n != floor(n) || errno)
+		/* strtod reads hexadecimal (0x8, 0x1p3), infinity and NaN: a plan writes decimals */
+		if (end == v || *end || n != floor(n) || errno || strpbrk(v, "xXiInN"))
 			return calc_error(d, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		if (n < k->min || n > k->max)
@@ -621,8 +688,15 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (k->off == P(date)) {
 			int y, mo, da;
 			char extra;
-			if (*v && (sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 || mo > 12 || da < 1 || da > 31))
+			if (*v && (strlen(v) != 10 || sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 ||
+			           mo > 12 || da < 1 || da > 31))
 				return calc_error(d, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
+			/* the Gregorian calendar: 30 days hath September, and 29 in a leap February */
+			static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+			int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+			if (*v && da > mdays[mo - 1] + (mo == 2 && leap))
+				return calc_error(d, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
+				                  mdays[mo - 1] + (mo == 2 && leap));
 		}
 		snprintf(base + k->off, cap, "%s", v);
 		return 0;
@@ -736,7 +810,7 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 				continue;
 			if (apply(p, e, d) < 0)
 				rc = -1;
-			p->key_line[e->key] = (unsigned short)(e->line > 65535 ? 65535 : e->line);
+			p->key_line[e->key] = e->line;
 			p->key_src[e->key] = e->src;
 		}
 	return rc;

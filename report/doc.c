@@ -77,6 +77,24 @@ char *rpt_read_chapter(const char *path, struct calc_diag *d)
 		return NULL;
 	}
 	buf[len] = 0;
+	int nul;
+	long bad = calc_text_check(buf, len, &nul);
+	if (bad >= 0) {
+		int line = 1;
+		long bol = 0;
+		for (long i = 0; i < bad; i++)
+			if (buf[i] == '\n')
+				line++, bol = i + 1;
+		if (nul)
+			calc_error_at(d, path, line, (int)(bad - bol) + 1, CALC_ERROR,
+			              "a NUL byte: a chapter is text");
+		else
+			calc_error_at(d, path, line, (int)(bad - bol) + 1, CALC_ERROR,
+			              "byte 0x%02X is not UTF-8: a chapter is UTF-8 text",
+			              (unsigned char)buf[bad]);
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
