@@ -873,7 +873,13 @@ static int latest_key(const struct calc_plan *p, const char *const *names)
 #define RANK(k) (p->key_src[k] < 3 ? rank[p->key_src[k]] : 1)
 	int best = -1;
 	for (int i = 0; names[i]; i++) {
-		int k = key_index("parallel", names[i]);
+		/* "section.name", or a bare name of [parallel] */
+		const char *dot = strchr(names[i], '.');
+		char sec[32];
+		snprintf(sec, sizeof sec, "%.*s", dot ? (int)(dot - names[i]) : 8, dot ? names[i] : "parallel");
+		int k = key_index(sec, dot ? dot + 1 : names[i]);
+		if (k < 0)
+			continue;
 		if (best < 0 || RANK(k) > RANK(best) || (RANK(k) == RANK(best) && p->key_line[k] > p->key_line[best]))
 			best = k;
 #undef RANK
@@ -962,7 +968,8 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	}
 	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
 	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
-		static const char *const degrees[] = {"tp", "pp", "dp", "cp", NULL};
+		static const char *const degrees[] = {"tp", "pp", "dp", "cp", "cluster.nodes", "cluster.gpus_per_node",
+		                                      "cluster.preset", NULL};
 		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
 			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
@@ -972,9 +979,15 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
 			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
-	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp))
-		ERR("training", "global_batch", "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
-		    "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
+	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp)) {
+		/* a derived dp follows the GPU count and the other degrees */
+		static const char *const fixed[] = {"training.global_batch", "training.micro_batch", "dp", NULL};
+		static const char *const derived[] = {"training.global_batch", "training.micro_batch", "dp", "tp", "pp",
+		                                      "cp", "cluster.nodes", "cluster.gpus_per_node", "cluster.preset", NULL};
+		f = key_file(p, latest_key(p, p->dp_auto ? derived : fixed), &line);
+		calc_error(d, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
+		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
+	}
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
 		ERR("parallel", "cp", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
