@@ -1195,14 +1195,35 @@ const char *calc_recompute_name(enum calc_recompute r)
 /* ======================================================================== */
 
 /* Read an integer field, trying each name in turn; 0 when none is present. */
-static int json_int(json_t *root, const char *const *names, long *out)
+/* What a JSON value is, for "hidden_size is a string". */
+static const char *json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* The first of 'names' present in root: 1 with its value in *out, 0 when none is there
+ * (or it is null), -1 after an error naming the field when it is not an integer. */
+static int json_int(json_t *root, const char *const *names, long *out, const char *path,
+                    struct calc_diag *d)
 {
 	for (int i = 0; names[i]; i++) {
 		json_t *v = json_object_get(root, names[i]);
-		if (v && json_is_integer(v)) {
-			*out = (long)json_integer_value(v);
-			return 1;
-		}
+		if (!v || json_is_null(v))
+			continue;
+		if (!json_is_integer(v))
+			return calc_error(d, path, 0, "config.json: %s is %s, not an integer", names[i], json_kind(v));
+		json_int_t x = json_integer_value(v);
+		*out = x > LONG_MAX ? LONG_MAX : x < LONG_MIN ? LONG_MIN : (long)x;
+		return 1;
 	}
 	return 0;
 }
@@ -1238,7 +1259,8 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	struct hf_reader rd = {calc_file_open(path, "rb", why, sizeof why), 0, 0};
 	if (!rd.f)
 		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
-	json_t *root = json_load_callback(hf_read, &rd, 0, &err);
+	/* a field given twice is a mistake, not the last one winning */
+	json_t *root = json_load_callback(hf_read, &rd, JSON_REJECT_DUPLICATES, &err);
 	fclose(rd.f);
 	if (rd.toobig) {
 		json_decref(root);
@@ -1265,39 +1287,48 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		json_decref(root);
 		return calc_error(d, path, 1, "config.json: expected a JSON object at the top level");
 	}
-	if (!json_int(root, n_hidden, &hidden))
+	if (!json_int(root, n_hidden, &hidden, path, d))
 		calc_error(d, path, 0, "config.json has no hidden_size (or n_embd) integer");
-	if (!json_int(root, n_layers, &layers))
+	if (!json_int(root, n_layers, &layers, path, d))
 		calc_error(d, path, 0, "config.json has no num_hidden_layers (or n_layer) integer");
-	if (!json_int(root, n_heads, &heads))
+	if (!json_int(root, n_heads, &heads, path, d))
 		calc_error(d, path, 0, "config.json has no num_attention_heads (or n_head) integer");
-	if (!json_int(root, n_vocab, &vocab))
+	if (!json_int(root, n_vocab, &vocab, path, d))
 		calc_error(d, path, 0, "config.json has no vocab_size integer");
-	if (!json_int(root, n_kv, &kv))
+	int has_kv = json_int(root, n_kv, &kv, path, d);
+	json_int(root, n_hdim, &hdim, path, d);
+	int has_ffn = json_int(root, n_ffn, &ffn, path, d);
+	int has_pos = json_int(root, n_pos, &pos, path, d);
+	json_t *tie = json_object_get(root, "tie_word_embeddings");
+	if (tie && !json_is_boolean(tie) && !json_is_null(tie))
+		calc_error(d, path, 0, "config.json: tie_word_embeddings is %s, not true or false", json_kind(tie));
+	if (d->nerrors == before && has_ffn == 1 && ffn <= 0)
+		calc_error(d, path, 0, "config.json: intermediate_size = %ld is out of range (allowed: 1 .. 100000000; "
+		           "leave it out or null for 4 x hidden_size)", ffn);
+	if (has_kv != 1)
 		kv = heads;
-	json_int(root, n_hdim, &hdim);
-	if (!json_int(root, n_ffn, &ffn) || ffn <= 0)
-		ffn = 4 * hidden; /* GPT-2 convention: n_inner null means 4 h */
 	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
 	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000 ||
 	                             kv > 100000))
 		calc_error(d, path, 0, "config.json: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
 		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
 		           hidden, layers, heads, kv, vocab);
+	/* GPT-2 convention: n_inner null means 4 h; computed once hidden is known to be sane */
+	if (d->nerrors == before && has_ffn != 1)
+		ffn = 4 * hidden;
 	/* the optional sizes have the ranges of their plan keys (model.ffn_hidden,
 	 * model.head_dim, model.max_pos), checked before they are narrowed to int */
 	if (d->nerrors == before && ffn > 100000000)
 		calc_error(d, path, 0, "config.json: intermediate_size = %ld is out of range (allowed: 1 .. 100000000)", ffn);
 	if (d->nerrors == before && (hdim < 0 || hdim > 100000))
 		calc_error(d, path, 0, "config.json: head_dim = %ld is out of range (allowed: 1 .. 100000)", hdim);
-	if (d->nerrors == before && json_int(root, n_pos, &pos) && (pos < 0 || pos > 100000000))
+	if (d->nerrors == before && has_pos == 1 && (pos < 0 || pos > 100000000))
 		calc_error(d, path, 0, "config.json: n_positions = %ld is out of range (allowed: 0 .. 100000000)", pos);
 	if (d->nerrors == before) {
 		const char *type = json_string_value(json_object_get(root, "model_type"));
 		const char *act = json_string_value(json_object_get(root, "hidden_act"));
 		if (!act)
 			act = json_string_value(json_object_get(root, "activation_function"));
-		json_t *tie = json_object_get(root, "tie_word_embeddings");
 		memset(m, 0, sizeof *m);
 		snprintf(m->name, sizeof m->name, "%s", type ? type : "hf-config");
 		m->layers = (int)layers;
@@ -1313,10 +1344,10 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		                                                                                       : CALC_MLP_GELU;
 		m->norm = json_object_get(root, "rms_norm_eps") ? CALC_NORM_RMSNORM : CALC_NORM_LAYERNORM;
 		/* transformers' PretrainedConfig defaults tie_word_embeddings to true */
-		m->tied_embeddings = tie ? json_is_true(tie) : 1;
+		m->tied_embeddings = tie && json_is_boolean(tie) ? json_is_true(tie) : 1;
 		m->bias = json_is_true(json_object_get(root, "attention_bias")) ||
 		          (type && (!strcmp(type, "gpt2") || !strcmp(type, "gpt_neox")));
-		if (json_int(root, n_pos, &pos))
+		if (has_pos == 1)
 			m->max_pos = (int)pos; /* learned absolute positions (GPT-2) */
 		m->dropout = 0;
 	}
