@@ -1157,6 +1157,13 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 		         v->unit);
 		return -1;
 	}
+	/* digits past 2^53 are not the value's (1e100 printed 63 invented digits), and a
+	 * number longer than the buffer was cut: 15 digits before the point at most */
+	if (fabs(v->num / f->div) >= 1e15) {
+		snprintf(err, nerr, "%g%s has more than 15 digits before the point: use a larger unit or "
+		         "%%.3g", v->num / f->div, f->suffix);
+		return -1;
+	}
 	calc_fmt_si(v->num, f, dec, CALC_SEP_LONG, 1, buf, n);
 	return 0;
 }
