@@ -17,4 +17,9 @@ check-endless: $(BUILD)/trainplan-report $(BUILD)/trainplan
 check-hostile: $(BUILD)/trainplan-report
 	@sh tests/check-hostile.sh $(BUILD)/trainplan-report
 
-CHECKS += check-atomic check-endless check-hostile
+# tests/check-locale.sh: the same bytes under de_DE.UTF-8 (a decimal comma) as under C.
+.PHONY: check-locale
+check-locale: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-locale.sh $(BUILD)/trainplan $(BUILD)/trainplan-report
+
+CHECKS += check-atomic check-endless check-hostile check-locale
