@@ -920,27 +920,34 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	char dv[160];
 
 #define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+	/* a check of two keys points at the one the user set last (latest_key) */
+#define ERR2(k1, k2, ...)                                                                      \
+	do {                                                                                   \
+		static const char *const ks_[] = {k1, k2, NULL};                                 \
+		f = key_file(p, latest_key(p, ks_), &line);                                    \
+		calc_error(d, f, line, __VA_ARGS__);                                            \
+	} while (0)
 
 	if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->ffn_hidden <= 0 || m->vocab <= 0)
 		ERR("model", "preset", "the model is incomplete (layers = %d, hidden = %d, heads = %d, ffn_hidden = %d, "
 		    "vocab = %d): give model.preset, model.hf_config or every model key", m->layers, m->hidden, m->heads,
 		    m->ffn_hidden, m->vocab);
 	if (m->heads > 0 && m->kv_heads > 0 && m->heads % m->kv_heads)
-		ERR("model", "kv_heads", "model.kv_heads = %d does not divide model.heads = %d (allowed: %s)", m->kv_heads,
+		ERR2("model.kv_heads", "model.heads", "model.kv_heads = %d does not divide model.heads = %d (allowed: %s)", m->kv_heads,
 		    m->heads, (divisors(m->heads, dv, sizeof dv), dv));
 	if (p->head_dim_auto && m->heads > 0 && m->hidden % m->heads)
-		ERR("model", "heads", "model.heads = %d does not divide model.hidden = %d; set model.head_dim", m->heads,
+		ERR2("model.heads", "model.hidden", "model.heads = %d does not divide model.hidden = %d; set model.head_dim", m->heads,
 		    m->hidden);
 	if (p->tp > 0 && m->heads > 0 && m->heads % p->tp)
-		ERR("parallel", "tp", "parallel.tp = %d does not divide model.heads = %d (allowed: %s)", p->tp, m->heads,
+		ERR2("tp", "model.heads", "parallel.tp = %d does not divide model.heads = %d (allowed: %s)", p->tp, m->heads,
 		    (divisors(m->heads, dv, sizeof dv), dv));
 	else if (p->tp > 0 && m->kv_heads > 0 && m->kv_heads % p->tp)
-		ERR("parallel", "tp", "parallel.tp = %d does not divide model.kv_heads = %d (allowed: %s)", p->tp,
+		ERR2("tp", "model.kv_heads", "parallel.tp = %d does not divide model.kv_heads = %d (allowed: %s)", p->tp,
 		    m->kv_heads, (divisors(m->kv_heads, dv, sizeof dv), dv));
 	if (p->tp > 0 && m->ffn_hidden > 0 && m->ffn_hidden % p->tp)
-		ERR("parallel", "tp", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
+		ERR2("tp", "model.ffn_hidden", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
 	if (p->pp > m->layers && m->layers > 0)
-		ERR("parallel", "pp", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
+		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
 	else if (p->uneven_stages) {
 		int sum = 0;
@@ -954,7 +961,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			    m->layers);
 	} else if (p->pp > 0 && m->layers % p->pp && !split_named(p))
 		/* an uneven split is a choice: the plan names its rule or lists the stages */
-		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
+		ERR2("pp", "model.layers", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
 		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
 	else if (p->pp > 0 && m->layers > 0 && p->split == CALC_SPLIT_EVEN && m->layers % p->pp)
 		ERR("parallel", "split", "parallel.split = even: parallel.pp = %d does not divide model.layers = %d "
@@ -989,7 +996,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	}
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
-		ERR("parallel", "cp", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
+		ERR2("cp", "training.seq_len", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
 	if (!p->recipe)
 		ERR("training", "recipe", "training.recipe is not set");
@@ -999,6 +1006,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	if (d->nerrors == before)
 		calc_pipeline_check(p, d);
 #undef ERR
+#undef ERR2
 	return d->nerrors > before ? -1 : 0;
 }
 
