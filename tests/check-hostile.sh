@@ -71,5 +71,15 @@ cp plans/default.ini "$tmp/plan.ini"
 got=$(timeout 20 "$rpt" --plan "$tmp/plan.ini" --expand "$tmp/out.md" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ "$got" = "32" ] && ok || bad "a config.json in the plan's folder: exit $rc: $got"
 
+# 8. a NUL byte or invalid UTF-8 in a chapter is refused at its line and column
+printf '# T\n\nab\000c\n' > "$tmp/nul.md"
+printf '# T\n\nCaf\351\n' > "$tmp/latin1.md"
+for c in "nul.md:3:3: error: a NUL byte: a chapter is text" \
+         "latin1.md:3:4: error: byte 0xE9 is not UTF-8: a chapter is UTF-8 text"; do
+	f=${c%%:*}
+	got=$(cd "$tmp" && timeout 20 "$rpt" --expand "$f" 2>&1 >/dev/null); rc=$?
+	[ $rc -eq 2 ] && [ "$got" = "trainplan-report: $c" ] && ok || bad "$f: exit $rc: $got"
+done
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]
