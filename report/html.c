@@ -79,23 +79,6 @@ static void esc(struct buf *b, const char *s)
 	}
 }
 
-/* The one URL policy of the report, HTML and PDF alike (docs/architecture.md §6): a
- * chapter's link may go to http:, https: or mailto:, or to an anchor of the document
- * ("#ID"); anything else (javascript:, vbscript:, file:, data:, a relative path) is
- * dropped, with or without --unsafe. */
-int rpt_url_allowed(const char *u)
-{
-	static const char *const ok[] = {"http://", "https://", "mailto:", NULL};
-	if (!u)
-		return 0;
-	if (u[0] == '#')
-		return 1;
-	for (int i = 0; ok[i]; i++)
-		if (!strncasecmp(u, ok[i], strlen(ok[i])))
-			return 1;
-	return 0;
-}
-
 /* Escape a URL for an href: percent-encode what may not appear, escape '&' and quotes.
  * A URL from a chapter passes rpt_url_allowed or becomes empty; 'trusted' URLs are
  * the report's own (tables/NAME.csv). */

@@ -194,7 +194,7 @@ struct rpt_outputs {
 void rpt_outputs_free(struct rpt_outputs *w);
 
 /* The one URL policy of links in chapters, HTML and PDF alike: 1 for http:, https:, mailto:
- * and "#ID", 0 for anything else (html.c). */
+ * and "#ID", 0 for anything else (url.c). */
 int rpt_url_allowed(const char *u);
 
 struct rpt_opts {
