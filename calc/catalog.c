@@ -334,6 +334,8 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 		cv->diag = tmp.text;
 		cv->diag_len = tmp.len;
 		cv->diag_n = tmp.nerrors;
+		tmp.text = NULL; /* kept in cv; the records are not (LeakSanitizer) */
+		calc_diag_free(&tmp);
 	}
 	diag_replay(d, cv->diag, cv->diag_len, cv->diag_n);
 	if (cv->state < 0)
