@@ -166,12 +166,14 @@ static void slugify(const char *text, char *out, size_t n)
 
 /*
  * Strip a trailing attribute "{#id}" or "{-}" from the last text node of 'n'.
- * Sets id (or leaves it empty) and *unnumbered.
+ * Sets id (or leaves it empty) and *unnumbered.  An id that does not fit in idn bytes
+ * is not cut: id stays empty and *toolong is its length [B].
  */
-static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered)
+static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered, size_t *toolong)
 {
 	id[0] = 0;
 	*unnumbered = 0;
+	*toolong = 0;
 	cmark_node *last = cmark_node_last_child(n);
 	if (!last || cmark_node_get_type(last) != CMARK_NODE_TEXT)
 		return;
@@ -196,7 +198,10 @@ static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered
 		for (const char *p = open + 2; p < lit + len - 1; p++)
 			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
 				return; /* not an attribute: leave the text alone */
-		snprintf(id, idn, "%.*s", (int)(alen - 3), open + 2);
+		if (alen - 3 >= idn)
+			*toolong = alen - 3;
+		else
+			snprintf(id, idn, "%.*s", (int)(alen - 3), open + 2);
 	} else
 		return;
 	char *keep = xstrdup(lit);
@@ -417,7 +422,11 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 				int unnumbered;
 				h->level = cmark_node_get_heading_level(n);
 				h->node = n;
-				take_attributes(n, h->id, sizeof h->id, &unnumbered);
+				size_t toolong;
+				take_attributes(n, h->id, sizeof h->id, &unnumbered, &toolong);
+				if (toolong)
+					rc = rpt_error(nb->d, &loc, "an id of %zu bytes: at most %zu", toolong,
+					               sizeof h->id - 1);
 				h->text = rpt_node_text(n);
 				if (!unnumbered) {
 					int L = h->level;
@@ -492,7 +501,11 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 						if (first && cmark_node_get_type(first) == CMARK_NODE_TEXT && lit &&
 						    !strncmp(lit, "Table: ", 7)) {
 							int un;
-							take_attributes(next, t->id, sizeof t->id, &un);
+							size_t toolong;
+							take_attributes(next, t->id, sizeof t->id, &un, &toolong);
+							if (toolong)
+								rc = rpt_error(nb->d, &loc, "an id of %zu bytes: at most %zu",
+								               toolong, sizeof t->id - 1);
 							cap = rpt_node_text(next);
 							/* "Table: {#id}" is "Table:" once the id is taken: shorter
 							 * than the 7 bytes of "Table: " */

@@ -202,6 +202,9 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			char *v = ln + 8;
 			while (*v == ' ')
 				v++;
+			if (strlen(v) >= sizeof caption)
+				rc = rpt_error(d, &loc, "a caption of %zu bytes: at most %zu", strlen(v),
+				               sizeof caption - 1);
 			snprintf(caption, sizeof caption, "%s", v);
 			continue;
 		}
@@ -209,6 +212,10 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			char *v = ln + 3;
 			while (*v == ' ')
 				v++;
+			if (strlen(v) >= sizeof id) {
+				rc = rpt_error(d, &loc, "an id of %zu bytes: at most %zu", strlen(v), sizeof id - 1);
+				continue;
+			}
 			snprintf(id, sizeof id, "%s", v);
 			for (char *p = id; *p; p++)
 				if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') {
@@ -375,6 +382,11 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	pd->kind = 'f';
 	snprintf(pd->name, sizeof pd->name, "%s", name);
 	const char *title = cmark_node_get_title(img);
+	if (title && title[0] == '#' && strlen(title + 1) >= sizeof pd->id) {
+		rpt_error(d, &loc, "an id of %zu bytes: at most %zu", strlen(title + 1), sizeof pd->id - 1);
+		free(pd);
+		return -1;
+	}
 	if (title && title[0] == '#')
 		snprintf(pd->id, sizeof pd->id, "%s", title + 1);
 	else

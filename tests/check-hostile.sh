@@ -81,5 +81,13 @@ for c in "nul.md:3:3: error: a NUL byte: a chapter is text" \
 	[ $rc -eq 2 ] && [ "$got" = "trainplan-report: $c" ] && ok || bad "$f: exit $rc: $got"
 done
 
+# 9. an explicit id longer than the 95 bytes an id holds is refused, not cut (two
+#    headings whose ids agree in the first 95 bytes got one id)
+id=$(awk 'BEGIN { for (i = 0; i < 100; i++) printf "a" }')
+printf '# One {#%s}\n\n# Two {#%sb}\n' "$id" "$id" > "$tmp/longid.md"
+report longid.md
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$(printf 'trainplan-report: longid.md:1:1: error: an id of 100 bytes: at most 95\ntrainplan-report: longid.md:3:1: error: an id of 101 bytes: at most 95')" ] \
+	&& ok || bad "a 100-byte id: exit $rc: $(cat "$tmp/err")"
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]
