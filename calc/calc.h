@@ -482,7 +482,7 @@ struct calc_plan {
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
 	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
-	unsigned short key_line[CALC_PLAN_NKEYS]; /* line where each key was last set (0 = not) */
+	int key_line[CALC_PLAN_NKEYS];            /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override,
 	                                             3 + i the file includes[i] */
 	char includes[CALC_PLAN_MAX_INCLUDES][CALC_PATH_MAX]; /* files the plan includes, in order */
