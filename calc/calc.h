@@ -482,7 +482,7 @@ struct calc_plan {
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
 	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
-	unsigned short key_line[CALC_PLAN_NKEYS]; /* line where each key was last set (0 = not) */
+	int key_line[CALC_PLAN_NKEYS];            /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override,
 	                                             3 + i the file includes[i] */
 	char includes[CALC_PLAN_MAX_INCLUDES][CALC_PATH_MAX]; /* files the plan includes, in order */
@@ -615,6 +615,8 @@ struct calc_mem_stage {
 	double ov_workspace; /* workspaces [bytes] */
 	double ov_frag;      /* fragmentation [bytes] */
 	double ov_temp;      /* largest transient buffer (bf16 logits on the last stage) [bytes] */
+	double fsdp_buffers; /* FSDP's gathered weights and unsharded gradients, counted in
+	                        weight_copies and gradients [bytes] */
 	double overhead;     /* sum of the five above [bytes] */
 	double states;       /* weights + copies + gradients + master + optimizer [bytes] */
 	double total;        /* states + activations + overhead [bytes] */
@@ -663,6 +665,15 @@ struct calc_mem_terms {
 	double fixed[3];                       /* CUDA context, NCCL buffers, workspaces [B] */
 	double frag;                           /* fragmentation share of allocated memory [0..1] */
 	double capacity;                       /* usable memory [B] */
+	/* FSDP (parallel.fsdp; all zero without it): gathered, unsharded buffers */
+	double fsdp_w;                         /* bytes per parameter of a gathered unit's weights [B] */
+	double fsdp_g;                         /* bytes per parameter of its unsharded gradients [B] */
+	int fsdp_units;                        /* units gathered at once: 1 + parallel.fsdp_prefetch */
+	int fsdp_keep_w;                       /* 1: the stage's parameters stay gathered from the
+	                                          forward to the backward (reshard_after_forward off,
+	                                          or pp > 1) */
+	int fsdp_keep_g;                       /* 1: the stage's unsharded gradients accumulate over
+	                                          the micro-batches (no_sync, or pp > 1) */
 };
 /* Parameter terms (p, nkinds, kind_params, first/last) from the plan's tp, pp, model;
  * 'pr' from calc_model_params. */
@@ -678,6 +689,9 @@ double calc_memory_terms_stage_experts(const struct calc_mem_terms *k, const str
 void calc_memory_terms_act(const struct calc_plan *plan, struct calc_mem_terms *k);
 /* Overheads and capacity. */
 void calc_memory_terms_fixed(const struct calc_plan *plan, struct calc_mem_terms *k);
+/* The FSDP buffer terms (fsdp_*) from parallel.fsdp, fsdp_prefetch, reshard_after_forward,
+ * no_sync, pp, efficiency.grad_reduce and the recipe; all zero without FSDP. */
+void calc_memory_terms_fsdp(const struct calc_plan *plan, struct calc_mem_terms *k);
 /* All of them, and copies, for one plan (plan->recipe must be set). */
 void calc_memory_terms(const struct calc_plan *plan, struct calc_mem_terms *k);
 /*

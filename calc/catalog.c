@@ -352,6 +352,20 @@ int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const 
 		return calc_error(d, NULL, 0, "unknown %s '%s' (allowed: %s)%s", dataset ? "dataset" : "table", name, list,
 		                  calc_suggest_text(&s, dym, sizeof dym));
 	}
+	/* an argument the entry does not take is a mistake, not ignored: its params name
+	 * each one as "KEY=" */
+	for (int i = 0; a && i < a->n; i++) {
+		size_t kl = strlen(a->key[i]);
+		const char *p = t->params;
+		int found = 0;
+		for (; p && (p = strstr(p, a->key[i])); p += kl)
+			if ((p == t->params || p[-1] == ' ') && p[kl] == '=')
+				found = 1;
+		if (!found)
+			return calc_error(d, NULL, 0, "%s '%s' takes no argument '%s' (arguments: %s)",
+			                  dataset ? "dataset" : "table", name, a->key[i],
+			                  t->params && t->params[0] ? t->params : "none");
+	}
 	memset(out, 0, sizeof *out);
 	if (t->build(c, a ? a : &none, out, d) < 0) {
 		calc_table_free(out);

@@ -75,6 +75,7 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 			c.steps = calc_pipeline_sim_steps((enum calc_schedule)s, plan);
 			if (calc_pipeline_simulate(&c, &res, d) < 0) {
 				free(mem);
+				calc_table_free(t); /* a failure leaves no table to free */
 				return -1;
 			}
 			calc_table_num(t, r, 4, res.bubble_fraction);
@@ -86,6 +87,7 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 		var.vpp = v;
 		if (calc_memory(&var, mem, d) < 0) {
 			free(mem);
+			calc_table_free(t);
 			return -1;
 		}
 		for (int i = 0; i < mem->nstages; i++)

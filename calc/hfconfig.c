@@ -40,6 +40,7 @@
  * field: silu/swish gated, tied embeddings unless it says otherwise.
  */
 #include "calc.h"
+#include "files.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -485,10 +486,12 @@ static void read_mla(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
 {
 	json_error_t err;
-	struct hf_reader rd = {fopen(path, "rb"), 0, 0, NULL};
+	char why[128];
+	struct hf_reader rd = {calc_file_open(path, "rb", why, sizeof why), 0, 0, NULL};
 	if (!rd.f)
-		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, strerror(errno));
-	json_t *root = json_load_callback(hf_read, &rd, 0, &err);
+		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
+	/* a field given twice is a mistake, not the last one winning */
+	json_t *root = json_load_callback(hf_read, &rd, JSON_REJECT_DUPLICATES, &err);
 	fclose(rd.f);
 	if (rd.toobig) {
 		json_decref(root);
@@ -560,6 +563,22 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		goto out;
 	}
 
+	/* a size given as something else than an integer is named, not skipped */
+	{
+		const char *const *lists[] = {n_hidden, n_layers, n_heads, n_vocab, n_kv, n_ffn, n_hdim, n_pos};
+		for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+			for (int i = 0; lists[l][i]; i++) {
+				json_t *v = json_object_get(obj, lists[l][i]);
+				char val[80];
+				if (!v || json_is_null(v) || json_is_integer(v))
+					continue;
+				value_text(v, val, sizeof val);
+				calc_error(d, path, field_line(&c, lists[l][i]), "%s: %s = %s is not an integer", c.where,
+				           lists[l][i], val);
+			}
+		if (d->nerrors > before)
+			goto out;
+	}
 	if (!json_int(obj, n_hidden, &hidden))
 		calc_error(d, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
 	if (!json_int(obj, n_layers, &layers))
@@ -585,14 +604,19 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	} else if (!json_int(obj, n_kv, &kv))
 		kv = heads;
 	json_int(obj, n_hdim, &hdim);
-	if (!json_int(obj, n_ffn, &ffn) || ffn <= 0)
-		ffn = 4 * hidden; /* GPT-2 convention: n_inner null means 4 h */
+	int has_ffn = json_int(obj, n_ffn, &ffn);
+	if (has_ffn && ffn <= 0)
+		calc_error(d, path, 0, "%s: intermediate_size = %ld is out of range (allowed: 1 .. 100000000; leave it "
+		           "out or null for 4 x hidden_size)", c.where, ffn);
 	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
 	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000 ||
 	                             kv > 100000))
 		calc_error(d, path, 0, "%s: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
 		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
 		           c.where, hidden, layers, heads, kv, vocab);
+	/* GPT-2 convention: n_inner null means 4 h; computed once hidden is known to be sane */
+	if (d->nerrors == before && !has_ffn)
+		ffn = 4 * hidden;
 	/* the optional sizes have the ranges of their plan keys (model.ffn_hidden,
 	 * model.head_dim, model.max_pos), checked before they are narrowed to int */
 	if (d->nerrors == before && ffn > 100000000)

@@ -225,23 +225,81 @@ void calc_memory_terms_fixed(const struct calc_plan *p, struct calc_mem_terms *k
 	k->capacity = p->gpu_memory;
 }
 
+/*
+ * FSDP buffers (Zhao et al. 2023 §3.2-3.4; FSDP2 in Liang et al. 2024 §3.1): each unit
+ * (one layer, or the embedding, or the final norm with the LM head) keeps its shard of
+ * the states -- counted by ZeRO-3 above -- and, while it computes, an all-gathered copy of
+ * its parameters in the compute dtype; the unit being prefetched holds one more: 1 +
+ * parallel.fsdp_prefetch units gathered at once (FSDP's rate limiter keeps at most two
+ * all-gathers in flight, §3.4).  Its backward writes unsharded gradients, reduce-scattered
+ * per unit: as many units' gradients in flight, in the reduction's dtype
+ * (efficiency.grad_reduce; the recipe's gradients otherwise).  Two cases keep a whole
+ * stage: reshard_after_forward = no keeps every gathered unit from its forward to its
+ * backward, and with PP a stage keeps its parameters gathered over the step, as
+ * torchtitan runs FSDP with PP (reshard_after_forward off for PP) and as comm.c counts
+ * its gathers; no_sync (and PP, which reduces once per step) keeps the stage's unsharded
+ * gradients over the micro-batches.
+ */
+void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
+{
+	const struct calc_recipe *r = p->recipe;
+	double gb = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 0;
+
+	k->fsdp_w = k->fsdp_g = 0;
+	k->fsdp_units = k->fsdp_keep_w = k->fsdp_keep_g = 0;
+	if (!p->fsdp || !r)
+		return;
+	k->fsdp_w = calc_recipe_bytes(r, CALC_T_WEIGHT);
+	k->fsdp_g = p->grad_reduce == 1 ? 2 : p->grad_reduce == 2 ? 4 : gb > 0 ? gb : k->fsdp_w;
+	k->fsdp_units = 1 + (p->fsdp_prefetch > 0 ? p->fsdp_prefetch : 0);
+	k->fsdp_keep_w = p->pp > 1 || !p->reshard_after_forward;
+	k->fsdp_keep_g = p->pp > 1 || p->no_sync;
+}
+
+/* The gathered weights and unsharded gradients of one GPU of a stage holding 'sl' [B]:
+ * 'gw' and 'gg' get the two parts. */
+static void fsdp_buffers(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double *gw, double *gg)
+{
+	double all = calc_memory_terms_stage_params(k, sl) + calc_memory_terms_stage_experts(k, sl), unit = 0, fly;
+
+	*gw = *gg = 0;
+	if (k->fsdp_units < 1)
+		return;
+	for (int j = 0; j < k->nkinds; j++)
+		if (sl->count[j] > 0 && k->kind_params[j] + k->kind_expert[j] > unit)
+			unit = k->kind_params[j] + k->kind_expert[j];
+	if (sl->embedding && k->first_params > unit)
+		unit = k->first_params;
+	if (sl->head && k->last_norm + k->last_head > unit)
+		unit = k->last_norm + k->last_head;
+	fly = k->fsdp_units * unit < all ? k->fsdp_units * unit : all; /* never more than the stage */
+	*gw = (k->fsdp_keep_w ? all : fly) * k->fsdp_w;
+	*gg = (k->fsdp_keep_g ? all : fly) * k->fsdp_g;
+}
+
 void calc_memory_terms(const struct calc_plan *p, struct calc_mem_terms *k)
 {
 	struct calc_params pr;
+	int shard = p->dp * (p->cp > 0 ? p->cp : 1);
+
+	/* HSDP: the states are sharded over one shard group and replicated over the others */
+	if (p->fsdp && p->fsdp_shard > 0 && p->fsdp_shard < shard)
+		shard = p->fsdp_shard;
 	calc_model_params(&p->model, &pr);
 	calc_memory_terms_params(p, &pr, k);
-	calc_memory_terms_bytes(p->recipe, p->zero, p->dp * (p->cp > 0 ? p->cp : 1), k);
+	calc_memory_terms_bytes(p->recipe, p->zero, shard, k);
 	calc_memory_terms_expert_bytes(p->recipe, p->zero, p->edp > 0 ? p->edp : 1, k);
 	k->copies = calc_pipeline_param_copies(p);
 	calc_memory_terms_act(p, k);
 	calc_memory_terms_fixed(p, k);
+	calc_memory_terms_fsdp(p, k);
 }
 
 double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
                                struct calc_mem_stage *st)
 {
 	double n = calc_memory_terms_stage_params(k, sl), w, wc, g, ms, o, act = 0, extra = 0, temp = 0, states, acts, frag, peak = 0;
-	double ne = calc_memory_terms_stage_experts(k, sl);
+	double ne = calc_memory_terms_stage_experts(k, sl), gw, gg;
 
 	/* a dense model has ne = 0 and adds exact zeros */
 	w = n * k->bw + ne * k->ebw;
@@ -252,6 +310,9 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
 	                    * of their gradients, the experts' too; one optimizer state (convention) */
 		wc += (k->copies - 1) * (w + wc);
+	fsdp_buffers(k, sl, &gw, &gg);
+	wc += gw; /* FSDP: gathered units are weight copies, unsharded gradients gradients */
+	g += gg;
 	for (int j = 0; j < k->nkinds; j++)
 		if (sl->count[j] > 0) {
 			act += sl->count[j] * k->act[j] * inflight;
@@ -288,6 +349,7 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 		st->ov_workspace = k->fixed[2];
 		st->ov_frag = frag;
 		st->ov_temp = temp;
+		st->fsdp_buffers = gw + gg;
 		st->overhead = k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp;
 		st->states = states;
 		st->total = states + acts + st->overhead;

@@ -114,9 +114,12 @@ static int check_costs(const struct calc_pp_costs *c, struct calc_diag *d)
 	}
 	if (steps > 8)
 		return calc_error(d, NULL, 0, "pipeline: steps = %d: allowed 1 .. 8", c->steps);
+	/* three ops (F, B, W) per micro-batch, chunk and stage, for each simulated step */
 	if ((double)c->m * c->v * c->p * steps * 3 > SIM_MAX_OPS)
-		return calc_error(d, NULL, 0, "pipeline: p x m x v = %d x %d x %d is too large to "
-		                  "simulate (at most %d ops)", c->p, c->m, c->v, SIM_MAX_OPS);
+		return calc_error(d, NULL, 0, "pipeline: 3 ops x p x m x v x steps = 3 x %d x %d x %d x %d = "
+		                  "%.0f ops: at most %d can be simulated (p = parallel.pp, m = "
+		                  "training.global_batch / (training.micro_batch x dp), v = parallel.vpp)",
+		                  c->p, c->m, c->v, steps, 3.0 * c->m * c->v * c->p * steps, SIM_MAX_OPS);
 	if (row->check && row->check(c->p, c->m, c->v, 0, NULL, d))
 		return -1;
 	if (!(c->p2p >= 0) || !isfinite(c->p2p))

@@ -10,6 +10,7 @@
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
+#include "files.h"
 #include "pipeline.h"
 #include "suggest.h"
 
@@ -18,6 +19,7 @@
 #include <ini.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +304,10 @@ struct reader {
 	int toolong;      /* line that exceeded the buffer */
 	long bytes;       /* read so far from f */
 	int toobig;       /* 1: f went past PLAN_MAX_BYTES (/dev/zero, /dev/urandom, ...) */
+	int maxline;      /* the longest line inih takes [B] */
+	int badline, badcol; /* the first line that is not a plan's text (a NUL, not UTF-8, a
+	                        CR inside it, text after "[section]"), or 0 */
+	char badmsg[160]; /* what is wrong with it */
 	struct entries *es;
 	const char *file;
 	int src;
@@ -314,17 +320,66 @@ struct reader {
 
 static int collect_include(struct reader *r, const char *value);
 
+/* Keep the first problem of a line: 'line' and 'col' (1-based) and the message. */
+static void line_problem(struct reader *r, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void line_problem(struct reader *r, int line, int col, const char *fmt, ...)
+{
+	if (r->badline)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->badmsg, sizeof r->badmsg, fmt, ap);
+	va_end(ap);
+	r->badline = line;
+	r->badcol = col;
+}
+
+/* The checks inih does not make on the line str[0..n): text (no NUL, UTF-8), no carriage
+ * return but one at its end (CR-only line ends would make the file one line), nothing
+ * but a comment after "[section]" (inih drops it: "[parallel] tp = 4" set nothing). */
+static void check_line(struct reader *r, const char *str, int n)
+{
+	int line = r->line + 1, nul;
+	long bad = calc_text_check(str, (size_t)n, &nul);
+	if (bad >= 0 && nul)
+		line_problem(r, line, (int)bad + 1, "a NUL byte: a plan is text");
+	else if (bad >= 0)
+		line_problem(r, line, (int)bad + 1, "byte 0x%02X is not UTF-8: a plan is UTF-8 text",
+		             (unsigned char)str[bad]);
+	const char *cr = memchr(str, '\r', (size_t)n);
+	if (cr && cr - str < n - 1)
+		line_problem(r, line, (int)(cr - str) + 1,
+		             "a carriage return inside the line (CR-only line ends?): save the file with LF "
+		             "or CRLF line ends");
+	int i = 0;
+	while (i < n && (str[i] == ' ' || str[i] == '\t'))
+		i++;
+	if (i < n && str[i] == '[') {
+		const char *close = memchr(str + i, ']', (size_t)(n - i));
+		if (close) {
+			int j = (int)(close - str) + 1;
+			while (j < n && (str[j] == ' ' || str[j] == '\t' || str[j] == '\r'))
+				j++;
+			if (j < n && str[j] != ';' && str[j] != '#')
+				line_problem(r, line, j + 1, "text after [%.*s]: each key goes on a line of its own "
+				             "after the section", (int)(close - str - i - 1), str + i + 1);
+		}
+	}
+}
+
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
 	int i = 0;
+	r->maxline = num - 2;
 	if (r->text) {
 		if (!*r->text)
 			return NULL;
 		while (*r->text && *r->text != '\n') {
 			if (i < num - 2)
 				str[i++] = *r->text;
-			else
+			else if (!r->toolong)
 				r->toolong = r->line + 1;
 			r->text++;
 		}
@@ -343,12 +398,13 @@ static char *read_line(char *str, int num, void *stream)
 				break;
 			if (i < num - 2)
 				str[i++] = (char)c;
-			else
+			else if (!r->toolong)
 				r->toolong = r->line + 1;
 		}
 		if (c == EOF && i == 0)
 			return NULL;
 	}
+	check_line(r, str, i);
 	str[i++] = '\n';
 	str[i] = 0;
 	r->line++;
@@ -389,6 +445,14 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		r->es->bad = 1;
 		return 1;
 	}
+	/* a key set twice in one file is a mistake (a later file or --set overrides) */
+	for (int i = 0; i < r->es->n; i++)
+		if (r->es->e[i].key == k && r->es->e[i].src == r->src) {
+			calc_error(r->d, r->file, r->line, "%s.%s is set twice in this file (first at line %d)",
+			           section, name, r->es->e[i].line);
+			r->es->bad = 1;
+			return 1;
+		}
 	push(r->es, k, value, r->file, r->line, r->src);
 	return 1;
 }
@@ -417,8 +481,11 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
 	if (r.toobig)
 		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
+	else if (r.badline)
+		calc_error_at(d, file, r.badline, r.badcol, CALC_ERROR, "%s", r.badmsg);
 	else if (r.toolong)
-		calc_error(d, file, r.toolong, "line longer than 4094 bytes");
+		calc_error(d, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
+		           r.maxline);
 	else if (rc > 0)
 		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
 	else if (rc < 0)
@@ -449,10 +516,12 @@ static int collect_include(struct reader *r, const char *value)
 		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->file), r->file, value);
 	else
 		snprintf(path, sizeof path, "%s", value);
-	if (!(f = fopen(path, "r")) || !realpath(path, real)) {
+	char why[128];
+	if (!(f = calc_file_open(path, "r", why, sizeof why)))
+		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, why);
+	if (!realpath(path, real)) {
 		int e = errno;
-		if (f)
-			fclose(f);
+		fclose(f);
 		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
 	}
 	for (i = 0; i <= r->depth; i++)
@@ -560,7 +629,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		double n = strtod(v, &end);
 		while (isspace((unsigned char)*end))
 			end++;
-		if (end == v || *end || n != floor(n) || errno)
+		/* strtod reads hexadecimal (0x8, 0x1p3), infinity and NaN: a plan writes decimals */
+		if (end == v || *end || n != floor(n) || errno || strpbrk(v, "xXiInN"))
 			return calc_error(d, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		if (n < k->min || n > k->max)
@@ -654,8 +724,15 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (k->off == P(date)) {
 			int y, mo, da;
 			char extra;
-			if (*v && (sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 || mo > 12 || da < 1 || da > 31))
+			if (*v && (strlen(v) != 10 || sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 ||
+			           mo > 12 || da < 1 || da > 31))
 				return calc_error(d, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
+			/* the Gregorian calendar: 30 days hath September, and 29 in a leap February */
+			static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+			int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+			if (*v && da > mdays[mo - 1] + (mo == 2 && leap))
+				return calc_error(d, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
+				                  mdays[mo - 1] + (mo == 2 && leap));
 		}
 		memcpy(base + k->off, v, strlen(v) + 1); /* fits: strlen(v) < cap was checked */
 		return 0;
@@ -809,7 +886,7 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 				continue;
 			if (apply(p, e, d) < 0)
 				rc = -1;
-			p->key_line[e->key] = (unsigned short)(e->line > 65535 ? 65535 : e->line);
+			p->key_line[e->key] = e->line;
 			p->key_src[e->key] = e->src;
 		}
 	if (apply_stack(p, d) < 0)
@@ -885,7 +962,13 @@ static int latest_key(const struct calc_plan *p, const char *const *names)
 #define RANK(k) (p->key_src[k] < 3 ? rank[p->key_src[k]] : 1)
 	int best = -1;
 	for (int i = 0; names[i]; i++) {
-		int k = key_index("parallel", names[i]);
+		/* "section.name", or a bare name of [parallel] */
+		const char *dot = strchr(names[i], '.');
+		char sec[32];
+		snprintf(sec, sizeof sec, "%.*s", dot ? (int)(dot - names[i]) : 8, dot ? names[i] : "parallel");
+		int k = key_index(sec, dot ? dot + 1 : names[i]);
+		if (k < 0)
+			continue;
 		if (best < 0 || RANK(k) > RANK(best) || (RANK(k) == RANK(best) && p->key_line[k] > p->key_line[best]))
 			best = k;
 #undef RANK
@@ -988,25 +1071,32 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	char dv[160];
 
 #define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+	/* a check of two keys points at the one the user set last (latest_key) */
+#define ERR2(k1, k2, ...)                                                                      \
+	do {                                                                                   \
+		static const char *const ks_[] = {k1, k2, NULL};                                 \
+		f = key_file(p, latest_key(p, ks_), &line);                                    \
+		calc_error(d, f, line, __VA_ARGS__);                                            \
+	} while (0)
 
 	if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->ffn_hidden <= 0 || m->vocab <= 0)
 		ERR("model", "preset", "the model is incomplete (layers = %d, hidden = %d, heads = %d, ffn_hidden = %d, "
 		    "vocab = %d): give model.preset, model.hf_config or every model key", m->layers, m->hidden, m->heads,
 		    m->ffn_hidden, m->vocab);
 	if (m->heads > 0 && m->kv_heads > 0 && m->heads % m->kv_heads)
-		ERR("model", "kv_heads", "model.kv_heads = %d does not divide model.heads = %d (allowed: %s)", m->kv_heads,
+		ERR2("model.kv_heads", "model.heads", "model.kv_heads = %d does not divide model.heads = %d (allowed: %s)", m->kv_heads,
 		    m->heads, (divisors(m->heads, dv, sizeof dv), dv));
 	if (p->head_dim_auto && m->heads > 0 && m->hidden % m->heads)
-		ERR("model", "heads", "model.heads = %d does not divide model.hidden = %d; set model.head_dim", m->heads,
+		ERR2("model.heads", "model.hidden", "model.heads = %d does not divide model.hidden = %d; set model.head_dim", m->heads,
 		    m->hidden);
 	if (p->tp > 0 && m->heads > 0 && m->heads % p->tp)
-		ERR("parallel", "tp", "parallel.tp = %d does not divide model.heads = %d (allowed: %s)", p->tp, m->heads,
+		ERR2("tp", "model.heads", "parallel.tp = %d does not divide model.heads = %d (allowed: %s)", p->tp, m->heads,
 		    (divisors(m->heads, dv, sizeof dv), dv));
 	else if (p->tp > 0 && m->kv_heads > 0 && m->kv_heads % p->tp)
-		ERR("parallel", "tp", "parallel.tp = %d does not divide model.kv_heads = %d (allowed: %s)", p->tp,
+		ERR2("tp", "model.kv_heads", "parallel.tp = %d does not divide model.kv_heads = %d (allowed: %s)", p->tp,
 		    m->kv_heads, (divisors(m->kv_heads, dv, sizeof dv), dv));
 	if (p->tp > 0 && m->ffn_hidden > 0 && m->ffn_hidden % p->tp && !moe_only(m))
-		ERR("parallel", "tp", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
+		ERR2("tp", "model.ffn_hidden", "parallel.tp = %d does not divide model.ffn_hidden = %d", p->tp, m->ffn_hidden);
 	if (p->fsdp_shard > 0 && p->dp > 0 && ((long long)p->dp * (p->cp > 0 ? p->cp : 1)) % p->fsdp_shard)
 		ERR("parallel", "hsdp", "parallel.hsdp = %d does not divide the DP x CP ranks = %lld (allowed: %s)",
 		    p->fsdp_shard, (long long)p->dp * (p->cp > 0 ? p->cp : 1),
@@ -1015,7 +1105,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR("parallel", "hsdp", "parallel.hsdp = %d needs parallel.fsdp = yes", p->fsdp_shard);
 	validate_moe(p, d);
 	if (p->pp > m->layers && m->layers > 0)
-		ERR("parallel", "pp", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
+		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
 	else if (p->uneven_stages) {
 		int sum = 0;
@@ -1029,7 +1119,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			    m->layers);
 	} else if (p->pp > 0 && m->layers % p->pp && !split_named(p))
 		/* an uneven split is a choice: the plan names its rule or lists the stages */
-		ERR("parallel", "pp", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
+		ERR2("pp", "model.layers", "parallel.pp = %d does not divide model.layers = %d (divisors: %s); or give "
 		    "parallel.layers_per_stage", p->pp, m->layers, (divisors(m->layers, dv, sizeof dv), dv));
 	else if (p->pp > 0 && m->layers > 0 && p->split == CALC_SPLIT_EVEN && m->layers % p->pp)
 		ERR("parallel", "split", "parallel.split = even: parallel.pp = %d does not divide model.layers = %d "
@@ -1043,7 +1133,8 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	}
 	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
 	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
-		static const char *const degrees[] = {"tp", "pp", "dp", "cp", NULL};
+		static const char *const degrees[] = {"tp", "pp", "dp", "cp", "cluster.nodes", "cluster.gpus_per_node",
+		                                      "cluster.preset", NULL};
 		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
 			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
@@ -1053,11 +1144,17 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
 			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
-	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp))
-		ERR("training", "global_batch", "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
-		    "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
+	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp)) {
+		/* a derived dp follows the GPU count and the other degrees */
+		static const char *const fixed[] = {"training.global_batch", "training.micro_batch", "dp", NULL};
+		static const char *const derived[] = {"training.global_batch", "training.micro_batch", "dp", "tp", "pp",
+		                                      "cp", "cluster.nodes", "cluster.gpus_per_node", "cluster.preset", NULL};
+		f = key_file(p, latest_key(p, p->dp_auto ? derived : fixed), &line);
+		calc_error(d, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
+		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
+	}
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
-		ERR("parallel", "cp", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
+		ERR2("cp", "training.seq_len", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
 	if (!p->recipe)
 		ERR("training", "recipe", "training.recipe is not set");
@@ -1067,6 +1164,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	if (d->nerrors == before)
 		calc_pipeline_check(p, d);
 #undef ERR
+#undef ERR2
 	return d->nerrors > before ? -1 : 0;
 }
 
@@ -1193,11 +1291,12 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 	if (file) {
 		/* "-" is standard input; includes from it are relative to this folder */
 		int from_stdin = !strcmp(file, "-");
-		FILE *f = from_stdin ? stdin : fopen(file, "r");
+		char why[128];
+		FILE *f = from_stdin ? stdin : calc_file_open(file, "r", why, sizeof why);
 		if (from_stdin)
 			snprintf(plan->file, sizeof plan->file, "<stdin>");
 		if (!f) {
-			calc_error(d, file, 0, "cannot open the plan: %s", strerror(errno));
+			calc_error(d, file, 0, "cannot open the plan: %s", why);
 		} else {
 			char real[PATH_MAX];
 			if (from_stdin || !realpath(file, real))

@@ -621,6 +621,7 @@ static void run_item(struct worker *w, struct item *it)
 		calc_plan_resplit(p, it->pp, NULL);
 		calc_memory_terms_params(p, &w->pr, &w->k);
 		calc_memory_terms_fixed(p, &w->k);
+		calc_memory_terms_fsdp(p, &w->k);
 		long long epx = (long long)(p->ep > 0 ? p->ep : 1) * (p->etp > 0 ? p->etp : 1);
 		long long attn = (long long)it->tp * it->cp * it->dp;
 		p->edp = attn % epx ? 1 : (int)(attn / epx);

@@ -23,7 +23,11 @@
  *                     parameters gathered (comm.c).
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
- *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes.
+ *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the bytes of
+ *                     the zero-paper recipe (16-bit gradients).  So the GPT-3 175B run of
+ *                     NeMo's performance summary (NeMo 25.02, DGX-H100: 512 GPUs, TP 4,
+ *                     PP 8, VP 6, micro-batch 2, sequence 2,048) fits 80 GB, which FP32
+ *                     main gradients would not (tests/calc/memory.c).
  */
 #include "calc.h"
 

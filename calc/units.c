@@ -52,6 +52,12 @@ int calc_parse_number(const char *text, enum calc_unit kind, double *out)
 		text++;
 	if (!*text)
 		return -1;
+	/* decimal only: strtod would also read 0x8, 0x1p3, inf and nan */
+	const char *digits = text + (*text == '+' || *text == '-');
+	if (!isdigit((unsigned char)*digits) && *digits != '.')
+		return -1;
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		return -1;
 	v = strtod(text, &end);
 	if (end == text || !isfinite(v))
 		return -1;

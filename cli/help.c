@@ -153,6 +153,20 @@ static const struct cmddoc docs[] = {
 	 "against published, with the error.  Exit status 1 when a row misses by more than 15%.\n",
 	 2, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
 	 "trainplan validate --set efficiency.gemm=0.7"},
+	{"calibrate", "--measurements FILE.csv | --megatron-log FILE --fit KEY[:LO:HI][,KEY]... [--holdout RULE] [--write-stack FILE] [--plan FILE] [--set KEY=VALUE]... [--format FMT]",
+	 "Efficiency keys fitted to measured runs by bounded least squares on the relative errors,\n"
+	 "with each value's uncertainty, every run's error, and the error on the runs kept out of\n"
+	 "the fit.  CSV columns: plan keys (parallel.tp, model.preset, ...), measured values\n"
+	 "(step_time [s], tokens_per_s, tflops and hw_tflops per GPU, peak_memory [B]; any subset),\n"
+	 "optional name and holdout (yes/no).  A Megatron-LM log gives one run of the plan.\n",
+	 1, "text, csv, json, md, tsv", "text",
+	 {{"--measurements FILE.csv", "measured runs, one per line ('-' reads standard input)", NULL},
+	  {"--megatron-log FILE", "Megatron-LM log: iteration times and max allocated memory", NULL},
+	  {"--fit KEY[:LO:HI],...", "the keys to fit, with bounds", "bounds 0.05 .. 1"},
+	  {"--holdout RULE", "every:N, none, kfold:K or loo", "every:3"},
+	  {"--write-stack FILE", "write the fitted values as a plan fragment to include", "off"},
+	  {NULL, NULL, NULL}},
+	 "trainplan calibrate --measurements runs.csv --fit efficiency.gemm,efficiency.attention"},
 	{"compare", "A.ini B.ini [C.ini]... [--set KEY=VALUE]... [--format FMT]",
 	 "Plans side by side: memory per GPU (worst stage) and whether it fits, step time, MFU,\n"
 	 "bubble, bytes per GPU per step over all tiers and over the network, run days and cost;\n"

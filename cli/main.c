@@ -34,6 +34,7 @@ static const struct {
 	{"data", cmd_data, "catalog datasets as TSV"},
 	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"calibrate", cmd_calibrate, "efficiency keys fitted to measured runs, with held-out error"},
 	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
 	{"export", cmd_export, "the plan's split as Megatron-LM, NeMo, torchtitan or DeepSpeed take it"},
 	{"import", cmd_import, "a Megatron-LM argument list, torchtitan TOML or DeepSpeed JSON as a plan"},

@@ -14,7 +14,7 @@ _trainplan() {
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	cmd=${COMP_WORDS[1]}
-	local commands="memory comm step run bubble schedule search get table data presets validate report compare export import help"
+	local commands="memory comm step run bubble schedule search get table data presets validate report compare export import help calibrate"
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
 		return

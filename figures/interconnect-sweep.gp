@@ -3,8 +3,9 @@
 # Dataset interconnect-sweep (calc/step.c): inter_gbps, inter_node_bw [B/s],
 # time_tp_across, time_pp_across [s], mfu_tp_across, mfu_pp_across.  A placement that is
 # not a valid split for the model is NaN; a chart with neither draws a note instead.
+# awk runs in the C locale: under a decimal-comma locale "$3+0==$3" is false for 78.84.
 
-valid = int(system("awk -F'\t' 'NR>1 && ($3+0==$3 || $4+0==$4) && ($3!=\"NaN\" || $4!=\"NaN\"){n++} END{print n+0}' '".datafile."'"))
+valid = int(system("LC_ALL=C awk -F'\t' 'NR>1 && ($3+0==$3 || $4+0==$4) && ($3!=\"NaN\" || $4!=\"NaN\"){n++} END{print n+0}' '".datafile."'"))
 set logscale x 2
 set format x '%g'
 set xlabel 'inter-node bandwidth per GPU (Gb/s, log scale)'

@@ -3,7 +3,7 @@
 # bubble, dp_exposed, optimizer, time [s], mfu.  An empty dataset (no valid candidate for
 # this plan) draws a note instead of bars.
 
-rows = int(system("awk 'END{print NR-1}' '".datafile."'"))
+rows = int(system("LC_ALL=C awk 'END{print NR-1}' '".datafile."'"))
 set ylabel 'time per optimizer step (s)'
 set xlabel 'split (tensor x pipeline x data parallel)'
 set key outside top center horizontal maxrows 2

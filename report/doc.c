@@ -26,6 +26,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "report.h"
+#include "../calc/files.h"
 
 char *rpt_node_text(cmark_node *n); /* expand.c */
 
@@ -49,9 +50,10 @@ cmark_llist *rpt_doc_extensions(void)
 
 char *rpt_read_chapter(const char *path, struct calc_diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	char why[128];
+	FILE *f = calc_file_open(path, "rb", why, sizeof why);
 	if (!f) {
-		calc_error(d, path, 0, "cannot read: %s", strerror(errno));
+		calc_error(d, path, 0, "cannot read: %s", why);
 		return NULL;
 	}
 	size_t cap = 8192, len = 0, r;
@@ -75,6 +77,24 @@ char *rpt_read_chapter(const char *path, struct calc_diag *d)
 		return NULL;
 	}
 	buf[len] = 0;
+	int nul;
+	long bad = calc_text_check(buf, len, &nul);
+	if (bad >= 0) {
+		int line = 1;
+		long bol = 0;
+		for (long i = 0; i < bad; i++)
+			if (buf[i] == '\n')
+				line++, bol = i + 1;
+		if (nul)
+			calc_error_at(d, path, line, (int)(bad - bol) + 1, CALC_ERROR,
+			              "a NUL byte: a chapter is text");
+		else
+			calc_error_at(d, path, line, (int)(bad - bol) + 1, CALC_ERROR,
+			              "byte 0x%02X is not UTF-8: a chapter is UTF-8 text",
+			              (unsigned char)buf[bad]);
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
@@ -146,12 +166,14 @@ static void slugify(const char *text, char *out, size_t n)
 
 /*
  * Strip a trailing attribute "{#id}" or "{-}" from the last text node of 'n'.
- * Sets id (or leaves it empty) and *unnumbered.
+ * Sets id (or leaves it empty) and *unnumbered.  An id that does not fit in idn bytes
+ * is not cut: id stays empty and *toolong is its length [B].
  */
-static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered)
+static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered, size_t *toolong)
 {
 	id[0] = 0;
 	*unnumbered = 0;
+	*toolong = 0;
 	cmark_node *last = cmark_node_last_child(n);
 	if (!last || cmark_node_get_type(last) != CMARK_NODE_TEXT)
 		return;
@@ -176,7 +198,10 @@ static void take_attributes(cmark_node *n, char *id, size_t idn, int *unnumbered
 		for (const char *p = open + 2; p < lit + len - 1; p++)
 			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
 				return; /* not an attribute: leave the text alone */
-		snprintf(id, idn, "%.*s", (int)(alen - 3), open + 2);
+		if (alen - 3 >= idn)
+			*toolong = alen - 3;
+		else
+			snprintf(id, idn, "%.*s", (int)(alen - 3), open + 2);
 	} else
 		return;
 	char *keep = xstrdup(lit);
@@ -198,10 +223,13 @@ struct chapter {
 	struct rpt_srcmap map; /* positions after the conditional blocks were cut */
 };
 
-/* The id table used to make ids unique and to resolve cross-references. */
+/* The id table used to make ids unique and to resolve cross-references: the targets in
+ * document order and an open-addressing hash of their ids, so that registering n ids,
+ * however many share a text, takes time linear in n. */
 struct target {
 	const char *id;
 	char label[48];
+	int next_suffix; /* the next k to try for "ID-k" when this id comes again */
 };
 
 struct numbering {
@@ -209,14 +237,33 @@ struct numbering {
 	struct target *targets;
 	int ntargets, captargets;
 	struct calc_diag *d;
+	int *slots;   /* index into targets + 1, 0 for an empty slot */
+	size_t nslots; /* a power of two, at least twice ntargets */
 };
+
+static size_t id_hash(const char *s)
+{
+	size_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The slot that holds id, or the empty slot where it would go. */
+static int *id_slot(struct numbering *nb, const char *id)
+{
+	size_t mask = nb->nslots - 1;
+	for (size_t i = id_hash(id) & mask;; i = (i + 1) & mask)
+		if (!nb->slots[i] || !strcmp(nb->targets[nb->slots[i] - 1].id, id))
+			return &nb->slots[i];
+}
 
 static struct target *find_target(struct numbering *nb, const char *id)
 {
-	for (int i = 0; i < nb->ntargets; i++)
-		if (!strcmp(nb->targets[i].id, id))
-			return &nb->targets[i];
-	return NULL;
+	if (!nb->nslots)
+		return NULL;
+	int *slot = id_slot(nb, id);
+	return *slot ? &nb->targets[*slot - 1] : NULL;
 }
 
 /* Register id (making it unique with -2, -3, ... when 'unique'); returns 0 or -1 on a
@@ -224,22 +271,55 @@ static struct target *find_target(struct numbering *nb, const char *id)
 static int add_target(struct numbering *nb, char *id, size_t idn, const char *label, int unique,
                       const struct rpt_loc *loc)
 {
-	if (find_target(nb, id)) {
+	struct target *dup = find_target(nb, id);
+	if (dup) {
 		if (!unique)
 			return rpt_error(nb->d, loc, "id '%s' is used twice", id);
 		char base[96];
 		snprintf(base, sizeof base, "%s", id);
-		for (int k = 2; find_target(nb, id); k++)
+		/* the base remembers the suffixes it gave, so that the k-th repeat costs O(1) */
+		int k = dup->next_suffix > 2 ? dup->next_suffix : 2;
+		for (;; k++) {
 			snprintf(id, idn, "%.80s-%d", base, k);
+			if (!find_target(nb, id))
+				break;
+		}
+		dup->next_suffix = k + 1;
 	}
 	if (nb->ntargets == nb->captargets) {
 		nb->captargets = nb->captargets ? nb->captargets * 2 : 64;
 		nb->targets = xrealloc(nb->targets, (size_t)nb->captargets * sizeof *nb->targets);
 	}
-	nb->targets[nb->ntargets].id = id;
-	snprintf(nb->targets[nb->ntargets].label, sizeof nb->targets[0].label, "%s", label);
+	if (2 * ((size_t)nb->ntargets + 1) > nb->nslots) {
+		size_t n = nb->nslots ? nb->nslots * 2 : 128;
+		free(nb->slots);
+		nb->slots = xcalloc(n, sizeof *nb->slots);
+		nb->nslots = n;
+		for (int i = 0; i < nb->ntargets; i++)
+			*id_slot(nb, nb->targets[i].id) = i + 1;
+	}
+	struct target *t = &nb->targets[nb->ntargets];
+	t->id = id;
+	t->next_suffix = 0;
+	snprintf(t->label, sizeof t->label, "%s", label);
 	nb->ntargets++;
+	*id_slot(nb, id) = nb->ntargets;
 	return 0;
+}
+
+/* At most max bytes of text into out (n > max), cut before a character, never inside one. */
+static void utf8_prefix(char *out, size_t n, const char *text, size_t max)
+{
+	size_t len = strlen(text);
+	if (len > max) {
+		len = max;
+		while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80)
+			len--; /* text[len] continues a character: cut before its first byte */
+	}
+	if (len >= n)
+		len = n - 1;
+	memcpy(out, text, len);
+	out[len] = 0;
 }
 
 static int is_table(cmark_node *n) { return cmark_node_get_type(n) == CMARK_NODE_TABLE; }
@@ -329,7 +409,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 		cmark_event_type ev;
 		cmark_node *n;
 		/* Caption paragraphs of written tables are removed after the walk. */
-		cmark_node *drop[64];
+		cmark_node **drop = NULL;
 		int ndrop = 0;
 		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 			n = cmark_iter_get_node(it);
@@ -342,17 +422,29 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 				int unnumbered;
 				h->level = cmark_node_get_heading_level(n);
 				h->node = n;
-				take_attributes(n, h->id, sizeof h->id, &unnumbered);
+				size_t toolong;
+				take_attributes(n, h->id, sizeof h->id, &unnumbered, &toolong);
+				if (toolong)
+					rc = rpt_error(nb->d, &loc, "an id of %zu bytes: at most %zu", toolong,
+					               sizeof h->id - 1);
 				h->text = rpt_node_text(n);
 				if (!unnumbered) {
 					int L = h->level;
 					counts[L - 1]++;
 					for (int k = L; k < 6; k++)
 						counts[k] = 0;
+					char num[6 * 12];
 					size_t o = 0;
 					for (int k = 0; k < L; k++)
-						o += (size_t)snprintf(h->number + o, sizeof h->number - o, "%s%d",
-						                      k ? "." : "", counts[k]);
+						o += (size_t)snprintf(num + o, sizeof num - o, "%s%d", k ? "." : "",
+						                      counts[k]);
+					if (o >= sizeof h->number)
+						rc = rpt_error(nb->d, &loc,
+						               "section number %s is longer than %zu bytes: split the "
+						               "chapter or mark headings unnumbered with {-}",
+						               num, sizeof h->number - 1);
+					else
+						memcpy(h->number, num, o + 1);
 				}
 				int explicit_id = h->id[0] != 0;
 				if (!explicit_id)
@@ -361,7 +453,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 				if (h->number[0])
 					snprintf(label, sizeof label, "\xc2\xa7%s", h->number); /* § */
 				else
-					snprintf(label, sizeof label, "%.40s", h->text);
+					utf8_prefix(label, sizeof label, h->text, 40);
 				if (add_target(nb, h->id, sizeof h->id, label, !explicit_id, &loc) < 0)
 					rc = -1;
 				cmark_node_set_user_data(n, h);
@@ -409,14 +501,18 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 						if (first && cmark_node_get_type(first) == CMARK_NODE_TEXT && lit &&
 						    !strncmp(lit, "Table: ", 7)) {
 							int un;
-							take_attributes(next, t->id, sizeof t->id, &un);
+							size_t toolong;
+							take_attributes(next, t->id, sizeof t->id, &un, &toolong);
+							if (toolong)
+								rc = rpt_error(nb->d, &loc, "an id of %zu bytes: at most %zu",
+								               toolong, sizeof t->id - 1);
 							cap = rpt_node_text(next);
 							/* "Table: {#id}" is "Table:" once the id is taken: shorter
 							 * than the 7 bytes of "Table: " */
 							size_t cl = strlen(cap), skip = cl < 7 ? cl : 7;
 							memmove(cap, cap + skip, cl - skip + 1);
-							if (ndrop < 64)
-								drop[ndrop++] = next;
+							drop = xrealloc(drop, sizeof *drop * (size_t)(ndrop + 1));
+							drop[ndrop++] = next;
 						}
 					}
 					t->caption = cap ? cap : xstrdup("");
@@ -435,6 +531,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 		cmark_iter_free(it);
 		for (int k = 0; k < ndrop; k++)
 			cmark_node_free(drop[k]);
+		free(drop);
 	}
 	return rc;
 }
@@ -540,7 +637,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	}
 	rpt_srcmap_use(NULL);
 	calc_ctx_free(&ctx);
-	struct numbering nb = {doc, NULL, 0, 0, d};
+	struct numbering nb = {doc, NULL, 0, 0, d, NULL, 0};
 	if (number_document(&nb, ch, nfiles) < 0)
 		rc = -1;
 	for (int i = 0; i < nfiles; i++) {
@@ -552,6 +649,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	for (int i = 0; i < nfiles; i++)
 		rpt_srcmap_free(&ch[i].map);
 	free(nb.targets);
+	free(nb.slots);
 	/* One document: the chapters' blocks in order under the first root. */
 	doc->root = nfiles > 0 ? ch[0].root : cmark_node_new(CMARK_NODE_DOCUMENT);
 	for (int i = 1; i < nfiles; i++) {

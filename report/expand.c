@@ -144,8 +144,10 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 	return tab;
 }
 
-/* Write a table as CSV to path, whole or not at all (calc_output_write). */
-static int write_csv(const struct calc_table *t, const char *path, struct calc_diag *d)
+/* A table as CSV for path, added to the files written at the end of the run (the caller
+ * writes them with report.html and report.pdf, whole or not at all). */
+static int write_csv(const struct calc_table *t, const char *path, struct rpt_outputs *later,
+                     struct calc_diag *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -154,10 +156,26 @@ static int write_csv(const struct calc_table *t, const char *path, struct calc_d
 		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
 	calc_table_write(t, CALC_F_CSV, f);
 	fclose(f);
-	struct calc_output out = {path, buf, len};
-	int rc = calc_output_write(&out, 1, d);
-	free(buf);
-	return rc;
+	if (!later) {
+		struct calc_output out = {path, buf, len};
+		int rc = calc_output_write(&out, 1, d);
+		free(buf);
+		return rc;
+	}
+	later->v = xrealloc(later->v, sizeof *later->v * (size_t)(later->n + 1));
+	later->v[later->n++] = (struct calc_output){xstrdup(path), buf, len};
+	return 0;
+}
+
+void rpt_outputs_free(struct rpt_outputs *w)
+{
+	for (int i = 0; i < w->n; i++) {
+		free((char *)w->v[i].path);
+		free((char *)w->v[i].data);
+	}
+	free(w->v);
+	w->v = NULL;
+	w->n = 0;
 }
 
 static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ctx,
@@ -184,6 +202,9 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			char *v = ln + 8;
 			while (*v == ' ')
 				v++;
+			if (strlen(v) >= sizeof caption)
+				rc = rpt_error(d, &loc, "a caption of %zu bytes: at most %zu", strlen(v),
+				               sizeof caption - 1);
 			snprintf(caption, sizeof caption, "%s", v);
 			continue;
 		}
@@ -191,6 +212,10 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			char *v = ln + 3;
 			while (*v == ' ')
 				v++;
+			if (strlen(v) >= sizeof id) {
+				rc = rpt_error(d, &loc, "an id of %zu bytes: at most %zu", strlen(v), sizeof id - 1);
+				continue;
+			}
 			snprintf(id, sizeof id, "%s", v);
 			for (char *p = id; *p; p++)
 				if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') {
@@ -290,7 +315,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		char p[CALC_PATH_MAX], full[CALC_PATH_MAX * 2];
 		snprintf(p, sizeof p, "tables/%s.csv", pd->id);
 		snprintf(full, sizeof full, "%s/%s", o->out_dir, p);
-		if (write_csv(&t, full, d) == 0)
+		if (write_csv(&t, full, o->later, d) == 0)
 			pd->csv_path = xstrdup(p);
 		else
 			rc = -1;
@@ -327,6 +352,11 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	const char *name = cmark_node_get_url(img);
 	struct rpt_loc loc;
 	rpt_node_loc(img, file, &loc);
+	/* the report is self-contained: no file, path or remote image, only its own charts */
+	if (!is_figure_name(name))
+		return rpt_error(d, &loc, "image '%s' is not a figure (an image names a chart of "
+		                 "figures/NAME.gp by its NAME: lower-case letters, digits, '-' and '_')",
+		                 name ? name : "");
 	char gp[CALC_PATH_MAX];
 	snprintf(gp, sizeof gp, "%s/%s.gp", o && o->figures_src ? o->figures_src : "figures", name);
 	if (access(gp, R_OK) != 0)
@@ -352,6 +382,11 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	pd->kind = 'f';
 	snprintf(pd->name, sizeof pd->name, "%s", name);
 	const char *title = cmark_node_get_title(img);
+	if (title && title[0] == '#' && strlen(title + 1) >= sizeof pd->id) {
+		rpt_error(d, &loc, "an id of %zu bytes: at most %zu", strlen(title + 1), sizeof pd->id - 1);
+		free(pd);
+		return -1;
+	}
 	if (title && title[0] == '#')
 		snprintf(pd->id, sizeof pd->id, "%s", title + 1);
 	else
@@ -389,7 +424,7 @@ int rpt_expand(cmark_node *chapter, const char *file, struct calc_ctx *ctx,
 			const char *info = cmark_node_get_fence_info(c);
 			take = info && (!strcmp(info, "calc") || !strncmp(info, "calc ", 5));
 		} else if (ty == CMARK_NODE_IMAGE) {
-			take = is_figure_name(cmark_node_get_url(c));
+			take = 1; /* every image is a figure, or an error */
 		}
 		if (take) {
 			if (n == cap) {

@@ -43,6 +43,7 @@
 
 #include "report.h"
 #include "../calc/format.h"
+#include "../calc/files.h"
 
 /* ======================================================================== */
 /* Diagnostics                                                               */
@@ -96,6 +97,7 @@ struct rpt_expr {
 	int nargs;
 	struct assign *as;  /* E_WITH */
 	int nas;
+	int height;         /* operators on the longest path from this node to a leaf, bounded */
 };
 
 static void assigns_free(struct assign *as, int n)
@@ -140,10 +142,16 @@ struct parser {
 	const struct rpt_loc *loc;
 	struct calc_diag *d;
 	int failed;
-	int depth; /* nesting of parentheses and unary operators, bounded */
+	int depth; /* nesting of parentheses, calls and unary operators, bounded */
+	int conds; /* nesting of '?:' being parsed, bounded by MAX_HEIGHT */
 };
 
+/* Parentheses, calls and unary operators recurse in the parser once per level. */
 #define MAX_DEPTH 64
+/* Evaluation and freeing recurse once per operator on the longest path of the tree, and a
+ * chain "1+1+...+1" is as deep as it is long: the height is bounded so that any chain
+ * either works or is refused at the operator that passes the bound. */
+#define MAX_HEIGHT 1000
 
 static int perr(struct parser *p, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int perr(struct parser *p, int pos, const char *fmt, ...)
@@ -194,6 +202,7 @@ static int accept(struct parser *p, const char *op)
 }
 
 static struct rpt_expr *p_expr(struct parser *p);
+static struct rpt_expr *grown(struct parser *p, struct rpt_expr *e);
 
 static const char *const funcs[] = {"min", "max", "ceil", "floor", "round", "abs", "isfinite", NULL};
 
@@ -284,10 +293,19 @@ static struct rpt_expr *p_primary(struct parser *p)
 				return NULL;
 			}
 			p->i++;
+			if (++p->depth > MAX_DEPTH) {
+				perr(p, start, "expression nested deeper than %d levels", MAX_DEPTH);
+				return NULL;
+			}
 			struct rpt_expr *e = mk(E_CALL, start);
 			e->text = xstrdup(name);
 			if (!accept(p, ")")) {
 				do {
+					if (e->nargs == MAX_HEIGHT) {
+						perr(p, p->i, "more than %d arguments in %s", MAX_HEIGHT, name);
+						rpt_expr_free(e);
+						return NULL;
+					}
 					struct rpt_expr *a = p_expr(p);
 					if (!a) {
 						rpt_expr_free(e);
@@ -302,7 +320,8 @@ static struct rpt_expr *p_primary(struct parser *p)
 					return NULL;
 				}
 			}
-			return e;
+			p->depth--;
+			return grown(p, e);
 		}
 		/* 'valid': 1 for the plan evaluated; `valid with ...` asks whether a variant is one */
 		struct rpt_expr *e = mk(strcmp(name, "valid") ? E_NAME : E_VALID, start);
@@ -341,7 +360,7 @@ static struct rpt_expr *p_unary(struct parser *p)
 		return NULL;
 	struct rpt_expr *e = mk((enum node_kind)kind, pos);
 	e->a[0] = a;
-	return e;
+	return grown(p, e);
 }
 
 static struct rpt_expr *bin(int op, int pos, struct rpt_expr *l, struct rpt_expr *r)
@@ -350,6 +369,28 @@ static struct rpt_expr *bin(int op, int pos, struct rpt_expr *l, struct rpt_expr
 	e->op = op;
 	e->a[0] = l;
 	e->a[1] = r;
+	return e;
+}
+
+/* Set e's height from its children; past MAX_HEIGHT, free e and fail at its operator. */
+static struct rpt_expr *grown(struct parser *p, struct rpt_expr *e)
+{
+	int h = 0;
+	for (int k = 0; k < 3; k++)
+		if (e->a[k] && e->a[k]->height > h)
+			h = e->a[k]->height;
+	for (int k = 0; k < e->nargs; k++)
+		if (e->args[k]->height > h)
+			h = e->args[k]->height;
+	for (int k = 0; k < e->nas; k++)
+		if (e->as[k].val && e->as[k].val->height > h)
+			h = e->as[k].val->height;
+	e->height = h + 1;
+	if (e->height > MAX_HEIGHT) {
+		perr(p, e->pos, "expression nests deeper than %d operators: split it", MAX_HEIGHT);
+		rpt_expr_free(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -370,7 +411,7 @@ static struct rpt_expr *p_mul(struct parser *p)
 			rpt_expr_free(l);
 			return NULL;
 		}
-		l = bin(op, pos, l, r);
+		l = grown(p, bin(op, pos, l, r));
 	}
 	return l;
 }
@@ -392,7 +433,7 @@ static struct rpt_expr *p_add(struct parser *p)
 			rpt_expr_free(l);
 			return NULL;
 		}
-		l = bin(op, pos, l, r);
+		l = grown(p, bin(op, pos, l, r));
 	}
 	return l;
 }
@@ -423,7 +464,7 @@ static struct rpt_expr *p_cmp(struct parser *p)
 		rpt_expr_free(l);
 		return NULL;
 	}
-	return bin(op, pos, l, r);
+	return grown(p, bin(op, pos, l, r));
 }
 
 static struct rpt_expr *p_and(struct parser *p)
@@ -443,7 +484,7 @@ static struct rpt_expr *p_and(struct parser *p)
 			rpt_expr_free(l);
 			return NULL;
 		}
-		l = bin('&', pos, l, r);
+		l = grown(p, bin('&', pos, l, r));
 	}
 	return l;
 }
@@ -465,7 +506,7 @@ static struct rpt_expr *p_or(struct parser *p)
 			rpt_expr_free(l);
 			return NULL;
 		}
-		l = bin('|', pos, l, r);
+		l = grown(p, bin('|', pos, l, r));
 	}
 	return l;
 }
@@ -478,11 +519,17 @@ static struct rpt_expr *p_cond(struct parser *p)
 	int pos = p->i;
 	if (!accept(p, "?"))
 		return c;
+	if (++p->conds > MAX_HEIGHT) {
+		perr(p, pos, "expression nests deeper than %d operators: split it", MAX_HEIGHT);
+		rpt_expr_free(c);
+		return NULL;
+	}
 	struct rpt_expr *t = p_cond(p), *f = NULL;
 	if (t && !accept(p, ":"))
 		perr(p, p->i, "expected ':' after the first branch of '?'");
 	else if (t)
 		f = p_cond(p);
+	p->conds--;
 	if (!t || !f) {
 		rpt_expr_free(c);
 		rpt_expr_free(t);
@@ -492,7 +539,7 @@ static struct rpt_expr *p_cond(struct parser *p)
 	e->a[0] = c;
 	e->a[1] = t;
 	e->a[2] = f;
-	return e;
+	return grown(p, e);
 }
 
 /* Does "KEY=" (not "==") start at s, after blanks? */
@@ -596,12 +643,12 @@ static struct rpt_expr *p_expr(struct parser *p)
 	w->text = xmalloc((size_t)(end - start) + 1); /* the assignments as written */
 	memcpy(w->text, p->s + start, (size_t)(end - start));
 	w->text[end - start] = 0;
-	return w;
+	return grown(p, w);
 }
 
 struct rpt_expr *rpt_expr_parse(const char *src, const struct rpt_loc *loc, struct calc_diag *d)
 {
-	struct parser p = {src, 0, loc, d, 0, 0};
+	struct parser p = {src, 0, loc, d, 0, 0, 0};
 	struct rpt_expr *e = p_expr(&p);
 	if (!e)
 		return NULL;
@@ -694,6 +741,25 @@ static int catalog_lookup(struct rpt_scope *sc, const char *name, struct rpt_val
 static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value *out,
                 struct calc_diag *d);
 
+/* The confinement rule of chapters (README, "What a chapter may read"): 'path' must be a
+ * regular file inside the current folder (the project) or the folder of 'plan_file'.
+ * Returns 0 or -1. */
+static int confined(const char *path, const char *plan_file)
+{
+	char why[128], dir[CALC_PATH_MAX];
+	FILE *f = calc_file_open(path, "rb", why, sizeof why);
+	if (!f)
+		return 0; /* calc_model_from_hf says why it cannot be read */
+	fclose(f);
+	if (calc_file_inside(path, ".", why, sizeof why))
+		return 0;
+	const char *slash = plan_file ? strrchr(plan_file, '/') : NULL;
+	if (!slash)
+		return -1;
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - plan_file), plan_file);
+	return calc_file_inside(path, dir[0] ? dir : "/", why, sizeof why) ? 0 : -1;
+}
+
 /*
  * A new ctx whose plan is 'base' changed by the assignments 'as' (written as 'raw' at
  * 'at').  Each expression value is evaluated in 'sc' (the base plan) first, then all are
@@ -743,6 +809,20 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 		snprintf(kvs[nkv], n, "%s=%s", as[i].key, val);
 		nkv++;
 	}
+	/* a chapter reads files only inside the project or the plan's folder */
+	for (int i = 0; !bad && i < nas; i++)
+		if (!strcmp(as[i].key, "hf_config") || !strcmp(as[i].key, "model.hf_config")) {
+			const char *v = strchr(kvs[i], '=') + 1;
+			if (confined(v, base->file) < 0) {
+				if (quiet)
+					*invalid = 1;
+				else
+					rpt_error(d, at, "with %s: %s is outside the project (the folder "
+					          "trainplan-report runs in) and the plan's folder: a chapter reads "
+					          "only files inside them", raw, v);
+				bad = 1;
+			}
+		}
 	struct calc_plan *copy = NULL;
 	if (!bad) {
 		copy = xmalloc(sizeof *copy);
@@ -785,7 +865,7 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
                                  const struct rpt_loc *loc, struct calc_diag *d)
 {
 	struct rpt_loc at = loc ? *loc : (struct rpt_loc){0};
-	struct parser p = {assigns, 0, &at, d, 0, 0};
+	struct parser p = {assigns, 0, &at, d, 0, 0, 0};
 	struct assign *as = NULL;
 	int nas = 0;
 	if (p_assigns(&p, &as, &nas) < 0)
@@ -1075,6 +1155,13 @@ int rpt_value_format(const struct rpt_value *v, const char *fmt, char *buf, size
 	if (f->need && v->unit && strcmp(f->need, v->unit) != 0) {
 		snprintf(err, nerr, "format '%s' needs a value in %s, this one is in %s", name, f->need,
 		         v->unit);
+		return -1;
+	}
+	/* digits past 2^53 are not the value's (1e100 printed 63 invented digits), and a
+	 * number longer than the buffer was cut: 15 digits before the point at most */
+	if (fabs(v->num / f->div) >= 1e15) {
+		snprintf(err, nerr, "%g%s has more than 15 digits before the point: use a larger unit or "
+		         "%%.3g", v->num / f->div, f->suffix);
 		return -1;
 	}
 	calc_fmt_si(v->num, f, dec, CALC_SEP_LONG, 1, buf, n);

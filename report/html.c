@@ -19,6 +19,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "report.h"
+#include "../calc/files.h"
 
 /* ======================================================================== */
 /* Output buffer                                                             */
@@ -78,24 +79,12 @@ static void esc(struct buf *b, const char *s)
 	}
 }
 
-/* URLs a chapter may not use unless rendering is unsafe (as cmark's _scan_dangerous_url). */
-static int dangerous_url(const char *u)
+/* Escape a URL for an href: percent-encode what may not appear, escape '&' and quotes.
+ * A URL from a chapter passes rpt_url_allowed or becomes empty; 'trusted' URLs are
+ * the report's own (tables/NAME.csv). */
+static void esc_href(struct buf *b, const char *u, int trusted)
 {
-	static const char *const bad[] = {"javascript:", "vbscript:", "file:", "data:", NULL};
-	for (int i = 0; bad[i]; i++)
-		if (!strncasecmp(u, bad[i], strlen(bad[i]))) {
-			if (i == 3 && (!strncasecmp(u, "data:image/png", 14) || !strncasecmp(u, "data:image/gif", 14) ||
-			               !strncasecmp(u, "data:image/jpeg", 15) || !strncasecmp(u, "data:image/webp", 15)))
-				return 0;
-			return 1;
-		}
-	return 0;
-}
-
-/* Escape a URL for an href: percent-encode what may not appear, escape '&' and quotes. */
-static void esc_href(struct buf *b, const char *u, int unsafe)
-{
-	if (!u || (!unsafe && dangerous_url(u)))
+	if (!u || (!trusted && !rpt_url_allowed(u)))
 		return;
 	static const char hex[] = "0123456789ABCDEF";
 	for (const unsigned char *p = (const unsigned char *)u; *p; p++) {
@@ -188,10 +177,11 @@ static const char css[] =
  * with "NAME-", so two charts' "gpPt0" do not clash in one page. */
 static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_diag *d)
 {
-	FILE *in = fopen(f->svg_path, "rb");
+	char why[128];
+	FILE *in = calc_file_open(f->svg_path, "rb", why, sizeof why);
 	if (!in)
 		return calc_error(d, f->svg_path, 0, "cannot read figure '%s': %s (was it rendered? see figures/%s.gp)",
-		                  f->name, strerror(errno), f->name);
+		                  f->name, why, f->name);
 	struct buf svg = {0};
 	char chunk[8192];
 	size_t r;
@@ -541,7 +531,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			if (url && url[0] == '#')
 				put(b, " class=\"xref\"");
 			put(b, " href=\"");
-			esc_href(b, url, r->unsafe);
+			esc_href(b, url, 0);
 			put(b, "\"");
 			if (title && *title) {
 				put(b, " title=\"");
@@ -555,7 +545,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 	case CMARK_NODE_IMAGE:
 		if (entering) {
 			put(b, "<img src=\"");
-			esc_href(b, cmark_node_get_url(node), r->unsafe);
+			esc_href(b, cmark_node_get_url(node), 0); /* expand.c lets only figures through */
 			put(b, "\" alt=\"");
 			alt_text(b, node);
 			put(b, "\">");

@@ -14,6 +14,7 @@
  * file prints; everything else returns diagnostics (docs/architecture.md §3).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,35 @@ static int run_lint(char **files, int nfiles)
 	return findings ? 1 : 0;
 }
 
+/* The output folder, and its tables/ when CSV files go there.  Returns 0 or -1. */
+static int make_dirs(const char *dir, int tables, struct calc_diag *d)
+{
+	char tdir[CALC_PATH_MAX + 8];
+	snprintf(tdir, sizeof tdir, "%s/tables", dir);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return calc_error(d, dir, 0, "cannot create the output folder: %s", strerror(errno));
+	if (tables && mkdir(tdir, 0777) != 0 && errno != EEXIST)
+		return calc_error(d, tdir, 0, "cannot create the output folder: %s", strerror(errno));
+	return 0;
+}
+
+/* calc_output_write with SIGINT, SIGTERM, SIGHUP and SIGQUIT held until the renames are
+ * done: an interrupt during the write takes effect after it, so that neither a temporary
+ * nor a new HTML beside an old PDF is left behind. */
+static int write_blocked(const struct calc_output *outs, int n, struct calc_diag *d)
+{
+	sigset_t hold, old;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	int rc = calc_output_write(outs, n, d);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures";
@@ -190,13 +220,8 @@ int main(int argc, char **argv)
 		snprintf(dir, sizeof dir, "%s", out_dir);
 	else
 		dir_of(base, dir, sizeof dir);
-	struct rpt_opts o = {figures, dir, !expand && !text};
-	if (o.write_tables) {
-		char tdir[CALC_PATH_MAX + 8];
-		snprintf(tdir, sizeof tdir, "%s/tables", dir);
-		mkdir(dir, 0777);
-		mkdir(tdir, 0777);
-	}
+	struct rpt_outputs later = {0};
+	struct rpt_opts o = {figures, dir, !expand && !text, &later};
 	struct rpt_doc doc;
 	int rc = rpt_doc_load(&doc, (const char *const *)files, nfiles, plan, &o, &d);
 	if (rc == 0 && expand) {
@@ -209,8 +234,11 @@ int main(int argc, char **argv)
 	} else if (rc == 0) {
 		/* both rendered first, then written together: never a new HTML beside an old PDF */
 		char html[CALC_PATH_MAX + 8], pdf[CALC_PATH_MAX + 8];
-		struct calc_output outs[2] = {{html, NULL, 0}, {pdf, NULL, 0}};
+		int nouts = 2 + later.n;
+		struct calc_output *outs = xcalloc((size_t)nouts, sizeof *outs);
 		char *hbuf = NULL, *pbuf = NULL;
+		outs[0].path = html;
+		outs[1].path = pdf;
 		snprintf(html, sizeof html, "%s.html", base);
 		snprintf(pdf, sizeof pdf, "%s.pdf", base);
 		rc = rpt_html_render(&doc, unsafe, &hbuf, &outs[0].len, &d);
@@ -220,11 +248,20 @@ int main(int argc, char **argv)
 		}
 		outs[0].data = hbuf;
 		outs[1].data = pbuf;
-		if (rc == 0)
-			rc = calc_output_write(outs, no_pdf ? 1 : 2, &d);
+		/* the table CSVs of the chapters after the PDF; without one, they follow the HTML */
+		for (int i = 0; i < later.n; i++)
+			outs[2 + i] = later.v[i];
+		if (no_pdf) {
+			outs[1] = outs[--nouts];
+		}
+		/* a run with any error writes nothing, and all files are replaced together */
+		if (rc == 0 && d.nerrors == 0 && make_dirs(dir, later.n > 0, &d) == 0)
+			rc = write_blocked(outs, nouts, &d);
+		free(outs);
 		free(hbuf);
 		free(pbuf);
 	}
+	rpt_outputs_free(&later);
 	/* --expand and --text write to stdout: a full disk shows only here */
 	if ((expand || text) && rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
 		rc = calc_error(&d, "<stdout>", 0, "cannot write the output: %s", strerror(errno));

@@ -27,6 +27,7 @@
 #include <hpdf.h>
 
 #include "layout.h"
+#include "../calc/files.h"
 
 #define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
 
@@ -316,7 +317,8 @@ static HPDF_STATUS png_write_keys(HPDF_Dict obj, HPDF_Stream stream)
  */
 static HPDF_Image png_direct(struct pdev *p, const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	char why[128];
+	FILE *f = calc_file_open(path, "rb", why, sizeof why);
 	if (!f)
 		return NULL;
 	unsigned char *buf = NULL;
@@ -381,7 +383,8 @@ static int d_image(void *ctx, const char *path, double x, double y, double w, do
 		if (strcmp(p->img_path[i], path) == 0)
 			img = p->img[i];
 	if (!img) {
-		FILE *f = fopen(path, "rb");
+		char why[128];
+		FILE *f = calc_file_open(path, "rb", why, sizeof why); /* a FIFO would block */
 		if (!f)
 			return -1;
 		fclose(f);
@@ -403,8 +406,8 @@ static int d_image(void *ctx, const char *path, double x, double y, double w, do
 static void d_link(void *ctx, double x, double y, double w, double h, const char *target)
 {
 	struct pdev *p = ctx;
-	if (!p->page || !target || !*target)
-		return;
+	if (!p->page || !target || !*target || !rpt_url_allowed(target))
+		return; /* the HTML's policy: the text stays, without a link */
 	if (p->nlinks == p->clinks) {
 		p->clinks = p->clinks ? 2 * p->clinks : 128;
 		p->links = xrealloc(p->links, p->clinks * sizeof *p->links);

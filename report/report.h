@@ -185,10 +185,23 @@ void rpt_node_loc(cmark_node *n, const char *file, struct rpt_loc *out);
 
 /* ---- loading, expanding and numbering (doc.c, expand.c) --------------- */
 
+/* Files a run writes at its end, together with report.html and report.pdf, so that a run
+ * that fails writes nothing.  Paths and data are owned (rpt_outputs_free). */
+struct rpt_outputs {
+	struct calc_output *v;
+	int n;
+};
+void rpt_outputs_free(struct rpt_outputs *w);
+
+/* The one URL policy of links in chapters, HTML and PDF alike: 1 for http:, https:, mailto:
+ * and "#ID", 0 for anything else (url.c). */
+int rpt_url_allowed(const char *u);
+
 struct rpt_opts {
 	const char *figures_src; /* folder of the NAME.gp scripts ("figures") */
 	const char *out_dir;     /* output folder ("output"): figures/, tables/ below it */
-	int write_tables;        /* 1: write tables/ID.csv for calc blocks with arguments */
+	int write_tables;        /* 1: tables/ID.csv for calc blocks with arguments */
+	struct rpt_outputs *later; /* where those CSV files are added, written by the caller */
 };
 
 /* Parse the chapters (in the order given), expand directives with the plan, number and

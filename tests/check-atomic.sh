@@ -28,13 +28,25 @@ for f in "$tmp"/cut/*.csv; do
 	cmp -s "$f" "$tmp/full/${f##*/}" && ok || bad "table --all left a truncated ${f##*/}"
 done
 
-# 3. trainplan-report: --expand to a full disk; HTML past a 16 KiB limit leaves nothing
-"$rpt" --expand chapters/01-memory.md > /dev/full 2>/dev/null; rc=$?
-[ $rc -eq 2 ] && ok || bad "trainplan-report --expand > /dev/full: exit $rc"
+# 3. trainplan-report: --expand of the real chapters to a full disk fails for the write (and
+#    only for it), not for a missing chapter; HTML past a 16 KiB limit leaves nothing
+"$rpt" --expand chapters/*.md > /dev/full 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: <stdout>: error: cannot write the output: No space left on device" ] &&
+	ok || bad "trainplan-report --expand chapters/*.md > /dev/full: exit $rc: $(cat "$tmp/err")"
 mkdir "$tmp/rep"
 limited 16 "$rpt" -o "$tmp/rep/report" --out-dir "$out" chapters/*.md 2>/dev/null; rc=$?
 [ $rc -eq 2 ] && ok || bad "trainplan-report under a size limit: exit $rc"
 if [ -n "$(ls "$tmp/rep")" ]; then bad "trainplan-report left: $(ls "$tmp/rep")"; else ok; fi
+
+# 4. a run with an error writes nothing: no folder, no table CSV, no HTML or PDF; and a
+#    report already there is left as it was
+printf '# T\n\n```calc\ntable memory-breakdown with zero=3\n```\n\n![](bubble-curves)\n' > "$tmp/bad.md"
+"$rpt" -o "$tmp/none/report" --out-dir "$out" "$tmp/bad.md" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/none" ] && ok || bad "a failing run wrote: exit $rc: $(ls -R "$tmp/none" 2>&1)"
+mkdir -p "$tmp/old"; echo old > "$tmp/old/report.html"; echo old > "$tmp/old/report.pdf"
+"$rpt" -o "$tmp/old/report" --out-dir "$out" "$tmp/bad.md" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/old/report.html" "$tmp/old/report.pdf")" = "$(printf 'old\nold')" ] &&
+	[ "$(ls "$tmp/old")" = "$(printf 'report.html\nreport.pdf')" ] && ok || bad "a failing run replaced: $(ls "$tmp/old")"
 
 echo "atomic outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -3,18 +3,27 @@
 #   make fuzz                    every harness for FUZZ_SECONDS (60) each
 #   make fuzz FUZZ=plan FUZZ_SECONDS=600
 #   make fuzz-build              only build them: $(BUILD)/fuzz/NAME
+#   make check-fuzz-seeds        (part of make check, any compiler) every seed through
+#                                its harness once, without libFuzzer (tests/fuzz/replay.c)
 #
 # tests/fuzz/NAME.dict, when present, lists the words of the input language (plan keys,
 # catalog names) so that the fuzzer reaches past the "unknown key" messages.
 # Only these targets need clang (Debian: clang libclang-rt-14-dev); `make` and
 # `make check` do not.  Each harness starts from the seeds in tests/fuzz/corpus/NAME/ and
-# keeps what it finds in $(BUILD)/fuzz/corpus/NAME/; a crash, leak, sanitizer report,
+# keeps what it finds in $(BUILD)/fuzz/corpus/NAME/, and also reads the inputs of the
+# project's own tests (FUZZ_SEEDS_NAME: tests/bad for the plan and config.json readers,
+# tests/expand for the chapter readers); inputs go up to FUZZ_MAX_LEN (1 MB); a crash, leak, sanitizer report,
 # timeout or excessive memory stops the run with the input in $(BUILD)/fuzz/artifacts/.
 # Copy a reproducer into tests/fuzz/corpus/NAME/ once the bug is fixed, and add a test.
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_ALL      = number plan quantities hfconfig expr doc
+FUZZ_ALL      = number plan quantities hfconfig expr doc pdf
+FUZZ_MAX_LEN ?= 1048576
+FUZZ_SEEDS_plan     = tests/bad
+FUZZ_SEEDS_hfconfig = tests/bad
+FUZZ_SEEDS_doc      = tests/expand
+FUZZ_SEEDS_pdf      = tests/expand tests/fuzz/corpus/doc
 FUZZ         ?= $(FUZZ_ALL)
 FUZZ_DIR      = $(BUILD)/fuzz
 FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -22,7 +31,7 @@ FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_CALC_OBJ   = $(CALC_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_REPORT_OBJ = $(filter-out $(FUZZ_DIR)/report/main.o,$(REPORT_SRC:%.c=$(FUZZ_DIR)/%.o))
 # the harnesses that read chapters need the report's objects and libraries
-FUZZ_WITH_REPORT = expr doc
+FUZZ_WITH_REPORT = expr doc pdf
 
 $(FUZZ_DIR)/calc/%.o: calc/%.c $(BUILD)/default_plan.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
@@ -50,9 +59,38 @@ fuzz: fuzz-build
 	  echo "fuzz: $$h for $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(FUZZ_DIR)/$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	    -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h- \
+	    -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h- \
 	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
-	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h 2>$(FUZZ_DIR)/$$h.log || \
+	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h $$(case $$h in plan|hfconfig) echo tests/bad;; \
+	      doc) echo tests/expand;; pdf) echo tests/expand tests/fuzz/corpus/doc;; esac) \
+	    2>$(FUZZ_DIR)/$$h.log || \
 	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' $(FUZZ_DIR)/$$h.log; \
 	done
+
+# The seeds as a regression test of make check: each harness linked with
+# tests/fuzz/replay.c instead of libFuzzer (gcc is enough), every seed once.
+REPLAY_DIR = $(BUILD)/replay
+REPLAY_CALC = number plan hfconfig
+REPLAY_REPORT = expr doc pdf
+REPLAY_RPT_OBJ = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
+$(REPLAY_CALC:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+		$(BUILD)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< tests/fuzz/replay.c $(BUILD)/libcalc.a $(DEPS_LIBS)
+$(REPLAY_REPORT:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+		$(REPLAY_RPT_OBJ) $(BUILD)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< tests/fuzz/replay.c $(REPLAY_RPT_OBJ) \
+		$(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
+
+.PHONY: check-fuzz-seeds
+check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DIR)/%)
+	@$(REPLAY_DIR)/number tests/fuzz/corpus/number/*
+	@$(REPLAY_DIR)/plan tests/fuzz/corpus/plan/* tests/bad/*.ini
+	@$(REPLAY_DIR)/hfconfig tests/fuzz/corpus/hfconfig/* tests/bad/*.json
+	@$(REPLAY_DIR)/expr tests/fuzz/corpus/expr/*
+	@$(REPLAY_DIR)/doc tests/fuzz/corpus/doc/* tests/expand/*.md
+	@$(REPLAY_DIR)/pdf tests/fuzz/corpus/pdf/* tests/expand/*.md
+
+CHECKS += check-fuzz-seeds

@@ -19,20 +19,21 @@ LAYOUT_MD     = $(sort $(wildcard tests/layout/*.md))
 UNICODE_LINE  = Unicode test line: 8 × 80 GB ≈ 640 GB → fits; µs, α β γ Δ Σ Ω
 UNICODE_SMP   = Plane: � is drawn as a replacement character and the line goes on.
 
-$(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
-		report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
+# pdf.c asks report/url.c for the URL policy and calc/files.c to open images
+$(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c report/url.c \
+		calc/files.c report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
-		report/textdev.c $(PDF_LIBS)
+		report/textdev.c report/url.c calc/files.c $(PDF_LIBS)
 
 # The same driver under AddressSanitizer + UBSan (ASAN_FLAGS from tests/tests.mk),
 # run over every layout document through both devices.
 LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
-$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c \
-		report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
+$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c report/url.c \
+		calc/files.c report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
-		report/textdev.c $(PDF_LIBS)
+		report/textdev.c report/url.c calc/files.c $(PDF_LIBS)
 
 # cmocka unit tests of single layout decisions, on layout.c alone.
 LAYOUT_UNIT = $(BUILD)/tests/layout-unit

@@ -1,14 +1,25 @@
 # tests/robust.mk -- outputs are whole or absent (docs/architecture.md §8): tests/check-atomic.sh
 # makes the writes fail (a full disk, a file size limit) and checks the exit status and
-# that no truncated file or temporary is left; tests/check-endless.sh feeds
-# trainplan-report an input without an end.  The fuzz harnesses are in tests/fuzz.mk
-# (the plan reader's limits: tests/cli/plan-endless-file, tests/calc/hf.c).
+# that no truncated file or temporary is left; tests/check-endless.sh gives devices,
+# FIFOs, directories and an oversized file as chapter, plan, include and config.json.
+# The fuzz harnesses are in tests/fuzz.mk (the plan reader's limits: tests/cli/plan-endless-file, tests/calc/hf.c).
 
-.PHONY: check-atomic check-endless
+.PHONY: check-atomic check-endless check-hostile
 check-atomic: $(BUILD)/trainplan $(BUILD)/trainplan-report $(FIG_SVG) $(FIG_PNG) $(TABLES_STAMP)
 	@sh tests/check-atomic.sh $(BUILD)/trainplan $(BUILD)/trainplan-report $(OUT)
 
-check-endless: $(BUILD)/trainplan-report
-	@sh tests/check-endless.sh $(BUILD)/trainplan-report
+check-endless: $(BUILD)/trainplan-report $(BUILD)/trainplan
+	@sh tests/check-endless.sh $(BUILD)/trainplan-report $(BUILD)/trainplan
 
-CHECKS += check-atomic check-endless
+# tests/check-hostile.sh: generated chapters past the limits (operator chains, equal
+# headings, long section numbers and labels, many captions) finish at once with the result or
+# the limit's message.
+check-hostile: $(BUILD)/trainplan-report
+	@sh tests/check-hostile.sh $(BUILD)/trainplan-report
+
+# tests/check-locale.sh: the same bytes under de_DE.UTF-8 (a decimal comma) as under C.
+.PHONY: check-locale
+check-locale: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-locale.sh $(BUILD)/trainplan $(BUILD)/trainplan-report
+
+CHECKS += check-atomic check-endless check-hostile check-locale

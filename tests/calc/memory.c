@@ -248,6 +248,102 @@ static void test_moe_imbalance(void **state)
 	calc_diag_free(&d);
 }
 
+/* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
+ * = 51,200, tied embeddings, no biases) at tp 8, Megatron recipe (2 + 4 + 4 + 8 bytes).
+ * One layer on a TP rank is 12 h^2 / 8 + 4 h = 157,327,360 parameters (the norms are
+ * replicated), larger than the embedding V h / 8 = 65,536,000, so it is the unit.  A
+ * one-stage GPU holds 80 layers + the embedding + the final norm 2h = 12,651,745,280
+ * parameters, sharded by ZeRO-3 over dp.  With one unit prefetched two units are gathered
+ * at once (2 B each) and two units' gradients are unsharded (4 B each); without
+ * reshard_after_forward all gathered weights stay, with no_sync all unsharded gradients. */
+static void test_fsdp_buffers(void **state)
+{
+	const double layer = 157327360.0, emb = 65536000.0, all = 80 * layer + emb + 20480;
+	struct {
+		const char *set; /* one more key */
+		double gw, gg;   /* gathered weights, unsharded gradients [B] */
+	} cases[] = {
+		{"parallel.fsdp_prefetch=1", 2 * layer * 2, 2 * layer * 4},
+		{"parallel.fsdp_prefetch=0", layer * 2, layer * 4},
+		{"parallel.fsdp_prefetch=3", 4 * layer * 2, 4 * layer * 4},
+		{"parallel.reshard_after_forward=no", all * 2, 2 * layer * 4},
+		{"parallel.no_sync=yes", 2 * layer * 2, all * 4},
+		{"efficiency.grad_reduce=bf16", 2 * layer * 2, 2 * layer * 2},
+	};
+	struct calc_memory *m = malloc(sizeof *m);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *sets[] = {"tp=8", "pp=1", "dp=0", "recipe=megatron", "fsdp=yes", cases[i].set};
+		struct calc_plan p;
+		struct calc_diag d = {0};
+		double shard;
+		load_plan(&p, sets, 6);
+		shard = p.dp * p.cp;
+		assert_true(shard > 1);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		assert_near(m->st[0].params, all, 1e-12);
+		assert_near(m->st[0].weights, all * 2 / shard, 1e-12);
+		assert_near(m->st[0].weight_copies, cases[i].gw, 1e-12);
+		assert_near(m->st[0].gradients, all * 4 / shard + cases[i].gg, 1e-12);
+		assert_near(m->st[0].fsdp_buffers, cases[i].gw + cases[i].gg, 1e-12);
+	}
+	free(m);
+}
+
+/* FSDP with PP keeps a stage's parameters gathered and its gradients unsharded over the
+ * step (torchtitan): at pp 2 the first stage holds 40 layers + the embedding, the last
+ * 40 layers + the final norm + its copy of the tied matrix; HSDP shards the states over
+ * one shard group of 4 ranks only. */
+static void test_fsdp_pp_hsdp(void **state)
+{
+	const double layer = 157327360.0, emb = 65536000.0, s0 = 40 * layer + emb, s1 = 40 * layer + 20480 + emb;
+	const char *sets[] = {"tp=8", "pp=2", "dp=0", "recipe=megatron", "fsdp=yes", "parallel.hsdp=4"};
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	struct calc_memory *m = malloc(sizeof *m);
+	load_plan(&p, sets, 6);
+	assert_true(p.dp * p.cp > 4);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].weights, s0 * 2 / 4, 1e-12);
+	assert_near(m->st[0].weight_copies, s0 * 2, 1e-12);
+	assert_near(m->st[0].gradients, s0 * 4 / 4 + s0 * 4, 1e-12);
+	assert_near(m->st[1].weight_copies, s1 * 2, 1e-12);
+	assert_near(m->st[1].master, s1 * 4 / 4, 1e-12);
+	free(m);
+}
+
+/* NeMo's performance summary (NeMo 25.02, DGX-H100) ran GPT-3 175B on 512 H100 80 GB
+ * with TP 4, PP 8, VP 6, micro-batch 2, sequence 2,048 and the distributed optimizer.
+ * The first stage holds 12 layers of 12 h^2 / 4 + 4 h (norms) + 3.75 h (biases: QKV's 3h
+ * and fc1's 4h split over TP, the output projection's and fc2's h replicated), the
+ * embedding V h / 4 and the learned positions s h (h = 12288): 5,619,412,992 parameters.  NeMo's distributed Adam keeps the
+ * gradients in BF16: 2 + 2 bytes whole and 12 over dp = 16, 4.75 B per parameter =
+ * 26.7 GB, against 6.75 B = 37.9 GB with Megatron's FP32 main gradients; the 11 GB
+ * decide whether the run fits. */
+static void test_nemo_gpt3_h100(void **state)
+{
+	const char *base[] = {"model.preset=gpt3-175b", "cluster.preset=dgx-h100-ndr", "nodes=64", "tp=4", "pp=8",
+	                      "dp=0", "vpp=6", "schedule=interleaved", "micro_batch=2", "global_batch=2048",
+	                      "seq_len=2048", "zero=1", "sp=yes", "flash_attention=yes", "recompute=none", NULL};
+	const double h = 12288, n0 = 12 * (12 * h * h / 4 + 4 * h + 3.75 * h) + 51200 * h / 4 + 2048 * h;
+	struct calc_memory *m = malloc(sizeof *m);
+	const char *sets[17];
+	int n = 0;
+	for (; base[n]; n++)
+		sets[n] = base[n];
+	for (int nemo = 0; nemo <= 1; nemo++) {
+		struct calc_plan p;
+		struct calc_diag d = {0};
+		sets[n] = nemo ? "efficiency.stack=nemo" : "efficiency.stack=megatron-core";
+		load_plan(&p, sets, n + 1);
+		assert_int_equal(p.dp, 16);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		assert_near(m->st[0].params, n0, 1e-12);
+		assert_near(m->st[0].states, n0 * (nemo ? 2 + 2 + 12.0 / 16 : 2 + 4 + 12.0 / 16), 1e-12);
+		assert_int_equal(m->fits, nemo);
+	}
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +358,9 @@ int main(void)
 		cmocka_unit_test(test_stage_params),
 		cmocka_unit_test(test_moe_expert_parallel),
 		cmocka_unit_test(test_moe_imbalance),
+		cmocka_unit_test(test_fsdp_buffers),
+		cmocka_unit_test(test_fsdp_pp_hsdp),
+		cmocka_unit_test(test_nemo_gpt3_h100),
 	};
 	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
 }

@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	char path[64];
 	struct calc_diag d = {0};
 	struct rpt_doc doc;
-	struct rpt_opts o = {"figures", "/tmp/trainplan-fuzz-out", 0};
-	if (size > 8192)
+	struct rpt_opts o = {"figures", "/tmp/trainplan-fuzz-out", 0, NULL};
+	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (!plan) {
 		plan = malloc(sizeof *plan);

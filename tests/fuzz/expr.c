@@ -42,7 +42,7 @@ static int lookup(struct rpt_scope *sc, const char *name, struct rpt_value *out,
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct calc_diag d = {0};
-	if (size > 2048)
+	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (!plan) {
 		plan = malloc(sizeof *plan);

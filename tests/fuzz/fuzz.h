@@ -14,6 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The largest input a harness takes [B]: chapters and plans of the sizes that once
+ * crashed (20 KB operator chains, 4,000 headings) and more; make fuzz passes it as
+ * -max_len.  Keep in step with FUZZ_MAX_LEN in tests/fuzz.mk. */
+#define FUZZ_MAX_INPUT (1 << 20)
+
 /* Abort with the condition's text when 'c' is false, so libFuzzer keeps the input. */
 #define FUZZ_CHECK(c)                                                                         \
 	do {                                                                                    \

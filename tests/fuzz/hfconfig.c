@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	char path[64];
 	struct calc_model m;
 	struct calc_diag d = {0};
-	if (size > 16384 || fuzz_write_temp(data, size, ".json", path) < 0)
+	if (size > FUZZ_MAX_INPUT || fuzz_write_temp(data, size, ".json", path) < 0)
 		return 0;
 	int rc = calc_model_from_hf(&m, path, &d);
 	unlink(path);

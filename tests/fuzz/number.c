@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	if (size > 4096)
+	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	char *s = fuzz_strndup(data, size);
 	static const enum calc_unit kinds[] = {CALC_U_NONE,     CALC_U_BYTES, CALC_U_BYTES_S, CALC_U_SECONDS,

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	char path[64];
 	struct calc_plan *plan;
 	struct calc_diag d = {0};
-	if (size > 8192 || fuzz_write_temp(data, size, ".ini", path) < 0)
+	if (size > FUZZ_MAX_INPUT || fuzz_write_temp(data, size, ".ini", path) < 0)
 		return 0;
 	plan = malloc(sizeof *plan);
 	int rc = calc_plan_load(plan, path, NULL, 0, &d);

@@ -57,7 +57,7 @@ static const char *render(const char *md, int unsafe, char *err, size_t nerr)
 	snprintf(out, sizeof out, "%s/report.html", dir);
 	snprintf(figs, sizeof figs, "%s/figsrc", dir);
 	const char *files[] = {ch};
-	struct rpt_opts o = {figs, dir, 1};
+	struct rpt_opts o = {figs, dir, 1, NULL};
 	struct rpt_doc doc;
 	struct calc_diag d = {0};
 	int rc = rpt_doc_load(&doc, files, 1, &plan, &o, &d);
@@ -124,6 +124,33 @@ static void test_dangerous_links_are_dropped(void **state)
 	assert_null(strstr(h, "javascript:"));
 	assert_non_null(strstr(h, "<a href=\"\">click</a>"));
 	assert_non_null(strstr(h, "href=\"https://example.org/a?b=1&amp;c=2\""));
+}
+
+/* One policy for HTML and PDF: http, https, mailto and anchors, nothing else, --unsafe or not. */
+static void test_url_policy(void **state)
+{
+	(void)state;
+	assert_int_equal(rpt_url_allowed("https://example.org/"), 1);
+	assert_int_equal(rpt_url_allowed("HTTP://example.org/"), 1);
+	assert_int_equal(rpt_url_allowed("mailto:a@example.org"), 1);
+	assert_int_equal(rpt_url_allowed("#tab-1"), 1);
+	assert_int_equal(rpt_url_allowed("javascript:alert(1)"), 0);
+	assert_int_equal(rpt_url_allowed("VBScript:x"), 0);
+	assert_int_equal(rpt_url_allowed("file:///etc/passwd"), 0);
+	assert_int_equal(rpt_url_allowed("data:image/png;base64,AA"), 0);
+	assert_int_equal(rpt_url_allowed("../secret.html"), 0);
+	assert_int_equal(rpt_url_allowed("http:relative"), 0);
+	assert_int_equal(rpt_url_allowed(NULL), 0);
+	for (int unsafe = 0; unsafe < 2; unsafe++) {
+		const char *h = render("# T\n\n[a](vbscript:x) [b](file:///etc/passwd) [c](data:text/html,x) "
+		                       "[d](mailto:a@example.org)\n", unsafe, NULL, 0);
+		assert_non_null(h);
+		assert_null(strstr(h, "vbscript:"));
+		assert_null(strstr(h, "file:"));
+		assert_null(strstr(h, "data:"));
+		assert_non_null(strstr(h, "<a href=\"\">b</a>"));
+		assert_non_null(strstr(h, "href=\"mailto:a@example.org\""));
+	}
 }
 
 static void test_tables_numbered_and_numbers_right_aligned(void **state)
@@ -226,6 +253,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw_html_is_escaped_unless_unsafe),
+		cmocka_unit_test(test_url_policy),
 		cmocka_unit_test(test_dangerous_links_are_dropped),
 		cmocka_unit_test(test_tables_numbered_and_numbers_right_aligned),
 		cmocka_unit_test(test_calc_tables_link_their_csv),

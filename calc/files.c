@@ -1,0 +1,120 @@
+/*
+ * files.c -- opening input files that must be regular files, and the folder rule of
+ * chapter reads (docs/architecture.md §8).
+ *
+ * fopen on a FIFO waits for a writer and a device can be read without end, so the plan,
+ * a config.json, a chapter and a figure are opened with O_NONBLOCK and their type checked
+ * with fstat on the descriptor (no race between a check and the open, POSIX.1-2008
+ * open(2), fstat(2)); only a regular file is read.  Text is checked against the
+ * well-formed UTF-8 byte sequences of Unicode 15, Table 3-7.
+ */
+#include "files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory, not a file";
+	if (S_ISFIFO(m))
+		return "a FIFO, not a regular file";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device, not a regular file";
+	if (S_ISSOCK(m))
+		return "a socket, not a regular file";
+	return "not a regular file";
+}
+
+FILE *calc_file_open(const char *path, const char *mode, char *why, size_t nwhy)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(why, nwhy, "%s", strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		snprintf(why, nwhy, "%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, nwhy, "%s", kind_of(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, mode);
+	if (!f) {
+		snprintf(why, nwhy, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+int calc_file_inside(const char *path, const char *dir, char *why, size_t nwhy)
+{
+	char rp[PATH_MAX], rd[PATH_MAX];
+	if (!realpath(path, rp) || !realpath(dir, rd)) {
+		snprintf(why, nwhy, "%s", strerror(errno));
+		return 0;
+	}
+	size_t n = strlen(rd);
+	if (n == 1 && rd[0] == '/')
+		return 1;
+	if (strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == 0))
+		return 1;
+	snprintf(why, nwhy, "outside %s", dir);
+	return 0;
+}
+
+long calc_text_check(const char *s, size_t n, int *nul)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	*nul = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned c = u[i];
+		if (c == 0) {
+			*nul = 1;
+			return (long)i;
+		}
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		/* the length and the range of the second byte (Table 3-7) */
+		size_t len;
+		unsigned lo = 0x80, hi = 0xBF;
+		if (c >= 0xC2 && c <= 0xDF)
+			len = 2;
+		else if (c >= 0xE0 && c <= 0xEF) {
+			len = 3;
+			if (c == 0xE0)
+				lo = 0xA0;
+			else if (c == 0xED)
+				hi = 0x9F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			len = 4;
+			if (c == 0xF0)
+				lo = 0x90;
+			else if (c == 0xF4)
+				hi = 0x8F;
+		} else
+			return (long)i;
+		if (i + len > n || u[i + 1] < lo || u[i + 1] > hi)
+			return (long)i;
+		for (size_t k = 2; k < len; k++)
+			if (u[i + k] < 0x80 || u[i + k] > 0xBF)
+				return (long)i;
+		i += len;
+	}
+	return -1;
+}

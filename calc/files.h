@@ -1,0 +1,33 @@
+/*
+ * files.h -- opening input files that must be regular files (docs/architecture.md §8).
+ */
+#ifndef CALC_FILES_H
+#define CALC_FILES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Open 'path' for reading ('mode' "r" or "rb") if it is a regular file.  A FIFO, a
+ * device, a socket or a directory is refused at once, without waiting for a writer or
+ * reading without end: the file is opened without blocking and its type checked on the
+ * open descriptor.  Returns the stream, or NULL with the reason in why ("a directory,
+ * not a file", or strerror's text for a file that cannot be opened).
+ */
+FILE *calc_file_open(const char *path, const char *mode, char *why, size_t nwhy);
+
+/*
+ * Is 'path' inside folder 'dir' once both are resolved (symbolic links, "..")?  Returns 1
+ * when it is, 0 when it is not or cannot be resolved (with the reason in why).
+ */
+int calc_file_inside(const char *path, const char *dir, char *why, size_t nwhy);
+
+/*
+ * The first byte of s[0..n) that is not text: a NUL byte, or a byte that does not
+ * belong to well-formed UTF-8 (Unicode 15, Table 3-7: no overlong forms, no surrogates,
+ * nothing past U+10FFFF).  Returns its offset [B], or -1 when all n bytes are text;
+ * *nul is set to 1 when that byte is a NUL.
+ */
+long calc_text_check(const char *s, size_t n, int *nul);
+
+#endif

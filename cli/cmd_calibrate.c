@@ -1,0 +1,213 @@
+/*
+ * cmd_calibrate.c -- `trainplan calibrate`: efficiency keys fitted to measured runs
+ * (calc/calibrate.c), with each value's uncertainty, every run's error and the error
+ * on the runs kept out of the fit.
+ *
+ *   trainplan calibrate --measurements FILE.csv | --megatron-log FILE
+ *                       --fit KEY[:LO:HI][,KEY...] [--holdout RULE] [--write-stack FILE]
+ *                       [--plan FILE] [--set KEY=VALUE]... [--format text|csv|json|md|tsv]
+ *
+ * Every run starts from the plan (--plan, --set), then takes its row's keys.  JSON is
+ * {"fitted": {KEY: value}, "uncertainty": {KEY: sigma}, "rows": [...], errors}.
+ * --write-stack writes the fitted values as a plan fragment that a plan includes.
+ */
+#include "cli.h"
+#include "../calc/calibrate.h"
+#include "../calc/output.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_text(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap)
+			buf = xrealloc(buf, cap = 2 * cap + 4096 + 1);
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r > 0);
+	buf[n] = 0;
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+/* The fitted values as a plan fragment: one [section] per key's section. */
+static int write_stack(const char *path, const char *src, const struct calc_calib_fit *fit, struct calc_diag *d)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	struct calc_output o;
+	int rc;
+	fprintf(m, "# efficiency keys fitted by trainplan calibrate to %s\n", src);
+	for (int i = 0; i < fit->nkeys; i++) {
+		const char *dot = strchr(fit->keys[i].name, '.');
+		int prev = i > 0 && !strncmp(fit->keys[i - 1].name, fit->keys[i].name, (size_t)(dot - fit->keys[i].name) + 1);
+		if (!prev)
+			fprintf(m, "[%.*s]\n", (int)(dot - fit->keys[i].name), fit->keys[i].name);
+		fprintf(m, "%s = %.6g\n", dot + 1, fit->keys[i].value);
+	}
+	fclose(m);
+	o.path = path;
+	o.data = out;
+	o.len = len;
+	rc = calc_output_write(&o, 1, d);
+	free(out);
+	return rc;
+}
+
+static void print_json(const struct calc_calib_data *data, const struct calc_calib_fit *fit, const char *rule)
+{
+	printf("{\n  \"fitted\": {");
+	for (int i = 0; i < fit->nkeys; i++)
+		printf("%s\"%s\": %.6g", i ? ", " : "", fit->keys[i].name, fit->keys[i].value);
+	printf("},\n  \"uncertainty\": {");
+	for (int i = 0; i < fit->nkeys; i++)
+		printf("%s\"%s\": %.3g", i ? ", " : "", fit->keys[i].name, fit->keys[i].sigma);
+	printf("},\n  \"holdout\": \"%s\", \"fitted_rows\": %d, \"heldout_rows\": %d,\n", rule, fit->nin, fit->nout);
+	printf("  \"in_sample_mean_abs_error\": %.6g, \"heldout_mean_abs_error\": %.6g", fit->in_mae, fit->out_mae);
+	if (fit->folds)
+		printf(", \"cross_validated_mean_abs_error\": %.6g, \"folds\": %d", fit->cv_mae, fit->folds);
+	printf(",\n  \"rows\": [\n");
+	for (int i = 0; i < data->nrows; i++) {
+		const struct calc_calib_row *r = &data->rows[i];
+		int first = 1;
+		printf("    {\"name\": \"%s\", \"role\": \"%s\"", r->label, r->holdout ? "held out" : "fitted");
+		for (int m = 0; m < CALC_CAL_NMETRICS; m++)
+			if (r->has[m]) {
+				printf(", \"%s\": {\"measured\": %.6g, \"predicted\": %.6g, \"error\": %.6g", calc_calib_metric_name(m),
+				       r->measured[m], r->predicted[m], r->predicted[m] / r->measured[m] - 1);
+				if (fit->folds && !r->holdout)
+					printf(", \"cross_validated_error\": %.6g", r->cv_predicted[m] / r->measured[m] - 1);
+				printf("}");
+				first = 0;
+			}
+		(void)first;
+		printf("}%s\n", i + 1 < data->nrows ? "," : "");
+	}
+	printf("  ]\n}\n");
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct calc_diag d = {0};
+	struct calc_calib_data data;
+	struct calc_calib_fit fit;
+	const char *meas = NULL, *log = NULL, *keys = NULL, *rule = "every:3", *stack = NULL, *v;
+	char *text;
+	int rc;
+
+	memset(&data, 0, sizeof data);
+	memset(&fit, 0, sizeof fit);
+	if ((rc = cli_parse(argc, argv, &o)) != 0)
+		return rc;
+	for (int i = 0; i < o.nrest; i++) {
+		if ((v = cli_opt(&o, &i, "--measurements")))
+			meas = v;
+		else if ((v = cli_opt(&o, &i, "--megatron-log")))
+			log = v;
+		else if ((v = cli_opt(&o, &i, "--fit")))
+			keys = v;
+		else if ((v = cli_opt(&o, &i, "--holdout")))
+			rule = v;
+		else if ((v = cli_opt(&o, &i, "--write-stack")))
+			stack = v;
+		else
+			return cli_error("calibrate: unexpected argument '%s' (allowed: --measurements, --megatron-log, "
+			                 "--fit, --holdout, --write-stack, --plan, --set, --format)",
+			                 o.rest[i]);
+	}
+	if (!meas == !log)
+		return cli_error("calibrate: name the runs with --measurements FILE.csv or --megatron-log FILE");
+	if (!keys)
+		return cli_error("calibrate: name the keys to fit with --fit KEY[,KEY...]");
+	if (calc_calib_parse_keys(keys, &fit, &d) < 0)
+		return cli_fail(&d);
+	if (!(text = read_text(meas ? meas : log)))
+		return cli_error("calibrate: cannot read '%s'", meas ? meas : log);
+	rc = meas ? calc_calib_read_csv(meas, text, &data, &d) : calc_calib_read_megatron_log(log, text, NULL, 0, &data, &d);
+	free(text);
+	if (rc < 0 || calc_calib_holdout(&data, rule, &fit, &d) < 0 ||
+	    calc_calibrate(o.plan, o.sets, o.nsets, &data, &fit, &d) < 0) {
+		calc_calib_data_free(&data);
+		return cli_fail(&d);
+	}
+	if (stack && write_stack(stack, meas ? meas : log, &fit, &d) < 0) {
+		calc_calib_data_free(&data);
+		return cli_fail(&d);
+	}
+	if (o.format == CALC_F_JSON) {
+		print_json(&data, &fit, rule);
+	} else {
+		struct calc_table t;
+		int cn, cv, cs, clo, chi, cr, crole, cm, cme, cpr, ce, ccv = -1;
+		calc_table_init(&t, "calibration", "Fitted efficiency keys");
+		cn = calc_table_col(&t, "key", "", CALC_D_TEXT, 0);
+		cv = calc_table_col(&t, "value", "", CALC_D_NUM, 4);
+		cs = calc_table_col(&t, "uncertainty", "", CALC_D_NUM, 2);
+		clo = calc_table_col(&t, "low", "", CALC_D_NUM, 4);
+		chi = calc_table_col(&t, "high", "", CALC_D_NUM, 4);
+		for (int i = 0; i < fit.nkeys; i++) {
+			int row = calc_table_row(&t);
+			calc_table_str(&t, row, cn, fit.keys[i].name);
+			calc_table_num(&t, row, cv, fit.keys[i].value);
+			calc_table_num(&t, row, cs, fit.keys[i].sigma);
+			calc_table_num(&t, row, clo, fit.keys[i].lo);
+			calc_table_num(&t, row, chi, fit.keys[i].hi);
+		}
+		calc_table_write(&t, o.format, stdout);
+		calc_table_free(&t);
+		if (o.format == CALC_F_TEXT)
+			printf("\n");
+		calc_table_init(&t, "calibration-runs", "Every measured run with the fitted values");
+		cr = calc_table_col(&t, "run", "", CALC_D_TEXT, 0);
+		crole = calc_table_col(&t, "role", "", CALC_D_TEXT, 0);
+		cm = calc_table_col(&t, "metric", "", CALC_D_TEXT, 0);
+		cme = calc_table_col(&t, "measured", "", CALC_D_NUM, 5);
+		cpr = calc_table_col(&t, "predicted", "", CALC_D_NUM, 5);
+		ce = calc_table_col(&t, "error", "1", CALC_D_PCT, 1);
+		if (fit.folds)
+			ccv = calc_table_col(&t, "cross-validated error", "1", CALC_D_PCT, 1);
+		for (int i = 0; i < data.nrows; i++) {
+			const struct calc_calib_row *r = &data.rows[i];
+			for (int m = 0; m < CALC_CAL_NMETRICS; m++) {
+				int row;
+				if (!r->has[m])
+					continue;
+				row = calc_table_row(&t);
+				calc_table_str(&t, row, cr, r->label);
+				calc_table_str(&t, row, crole, r->holdout ? "held out" : "fitted");
+				calc_table_str(&t, row, cm, calc_calib_metric_name(m));
+				calc_table_num(&t, row, cme, r->measured[m]);
+				calc_table_num(&t, row, cpr, r->predicted[m]);
+				calc_table_num(&t, row, ce, r->predicted[m] / r->measured[m] - 1);
+				if (ccv >= 0)
+					calc_table_num(&t, row, ccv, r->cv_predicted[m] / r->measured[m] - 1);
+			}
+		}
+		calc_table_write(&t, o.format, stdout);
+		calc_table_free(&t);
+		if (o.format == CALC_F_TEXT) {
+			printf("\nfitted on %d runs, %d held out (--holdout %s); mean absolute error %.1f%% in sample, ", fit.nin,
+			       fit.nout, rule, 100 * fit.in_mae);
+			if (fit.nout)
+				printf("%.1f%% held out", 100 * fit.out_mae);
+			else
+				printf("none held out");
+			if (fit.folds)
+				printf(", %.1f%% cross-validated over %d folds", 100 * fit.cv_mae, fit.folds);
+			printf("\n");
+		}
+	}
+	calc_calib_data_free(&data);
+	calc_diag_free(&d);
+	return 0;
+}

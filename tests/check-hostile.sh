@@ -1,0 +1,93 @@
+#!/bin/sh
+# Large hostile chapters that a small golden cannot hold: each must finish quickly with the
+# documented result, neither crashing nor hanging (docs/architecture.md §8).  The inputs are
+# generated here, so their sizes are exactly what the limits are about.
+# usage: check-hostile.sh TRAINPLAN-REPORT
+rpt=$1; pass=0; fail=0
+tmp=$(mktemp -d /tmp/trainplan-hostile.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# run trainplan-report on chapter $1 with a 20 s limit; stderr in $tmp/err, status in rc
+report() { (cd "$tmp" && timeout 20 "$rpt" --no-pdf -o out/report "$1" >/dev/null 2>err); rc=$?; }
+case $rpt in /*) ;; *) rpt=$(pwd)/$rpt ;; esac
+
+# 1. 10,000-term operator chains: refused at the 1001st operator, column 3 + 2*1000
+awk 'BEGIN { s = "1"; for (i = 1; i < 10000; i++) s = s "+1"; print "`=" s "`" }' > "$tmp/chain.md"
+report chain.md
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: chain.md:1:2004: error: expression nests deeper than 1000 operators: split it" ] \
+	&& ok || bad "10,000-term chain: exit $rc: $(head -c 300 "$tmp/err")"
+awk 'BEGIN { s = "1"; for (i = 1; i < 20000; i++) s = s " && 1"; print "`=" s "`" }' > "$tmp/and.md"
+report and.md
+[ $rc -eq 2 ] && grep -q 'deeper than 1000 operators' "$tmp/err" && ok || bad "20,000 '&&': exit $rc"
+
+# 2. 20,000 headings with one text: ids same-text, same-text-2 ... same-text-20000, at once
+awk 'BEGIN { for (i = 0; i < 20000; i++) print "## Same text\n" }' > "$tmp/same.md"
+report same.md
+if [ $rc -eq 0 ] && grep -q 'id="same-text-20000"' "$tmp/out/report.html" &&
+   [ "$(grep -c 'id="same-text' "$tmp/out/report.html")" -eq 20000 ]; then ok
+else bad "20,000 equal headings: exit $rc"; fi
+
+# 3. a section number of 25 bytes (10000.10000.10000.10000.1) does not fit: refused at it
+awk 'BEGIN { for (l = 1; l <= 4; l++) for (i = 0; i < 10000; i++) { h = ""; for (k = 0; k < l; k++) h = h "#"; print h " h\n" }
+             print "##### last" }' > "$tmp/deep.md"
+report deep.md
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: deep.md:80001:1: error: section number 10000.10000.10000.10000.1 is longer than 23 bytes: split the chapter or mark headings unnumbered with {-}" ] \
+	&& ok || bad "25-byte section number: exit $rc: $(cat "$tmp/err")"
+
+# 4. a cross-reference label is cut at 40 bytes before a character, not inside one:
+#    "a" and 19 two-byte "é" are 39 bytes; the 20th "é" would end at byte 41
+e=$(printf '\303\251')
+{ printf '## a'; for i in $(seq 30); do printf '%s' "$e"; done; printf ' {-}\n\nSee [](#a).\n\n'
+  # 5. more than 64 written tables with "Table:" captions: every caption paragraph goes
+  for i in $(seq 70); do printf '| x |\n|---|\n| %d |\n\nTable: caption %d\n\n' "$i" "$i"; done
+} > "$tmp/labels.md"
+report labels.md
+want="a$(for i in $(seq 19); do printf '%s' "$e"; done)"
+[ $rc -eq 0 ] && grep -q "href=\"#a\">$want</a>" "$tmp/out/report.html" && ok || bad "label cut inside a character: exit $rc"
+[ $rc -eq 0 ] && ! grep -q '<p>Table: caption' "$tmp/out/report.html" && ok || bad "caption paragraphs past 64 left in the text"
+
+# 6. one URL policy for HTML and PDF: the PDF keeps the https link and drops javascript:,
+#    vbscript: and file: (libharu writes '/' as \057 in the URI strings)
+printf '# T\n\n[a](javascript:alert(1)) [b](vbscript:x) [c](file:///etc/passwd) [d](https://example.org/ok)\n' > "$tmp/links.md"
+(cd "$tmp" && timeout 20 "$rpt" -o out/links links.md >/dev/null 2>err); rc=$?
+if [ $rc -eq 0 ] && grep -aq 'URI (https:\\057\\057example.org\\057ok)' "$tmp/out/links.pdf" &&
+   ! grep -aqi 'URI (javascript\|URI (vbscript\|URI (file' "$tmp/out/links.pdf" &&
+   ! grep -qi 'href="javascript\|href="vbscript\|href="file' "$tmp/out/links.html"; then ok
+else bad "URL policy of the PDF: exit $rc: $(grep -ao 'URI ([^)]*)' "$tmp/out/links.pdf")"; fi
+
+# 7. confinement: `with hf_config=` reads a file inside the project (the folder the report
+#    runs in) or the plan's folder, and refuses the same file copied outside both
+root=$(pwd)
+printf '`=model.layers with hf_config="tests/cli/llama3-8b-config.json" |int`\n' > "$tmp/in.md"
+got=$(timeout 20 "$rpt" --expand "$tmp/in.md" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$got" = "32" ] && ok || bad "a config.json inside the project: exit $rc: $got"
+cp tests/cli/llama3-8b-config.json "$tmp/outside.json"
+printf '`=model.layers with hf_config="%s"`\n' "$tmp/outside.json" > "$tmp/out.md"
+got=$(timeout 20 "$rpt" --expand "$tmp/out.md" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$got" | grep -q "outside the project" && ok || bad "a config.json outside: exit $rc: $got"
+# ... unless it is in the plan's folder
+cp plans/default.ini "$tmp/plan.ini"
+got=$(timeout 20 "$rpt" --plan "$tmp/plan.ini" --expand "$tmp/out.md" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$got" = "32" ] && ok || bad "a config.json in the plan's folder: exit $rc: $got"
+
+# 8. a NUL byte or invalid UTF-8 in a chapter is refused at its line and column
+printf '# T\n\nab\000c\n' > "$tmp/nul.md"
+printf '# T\n\nCaf\351\n' > "$tmp/latin1.md"
+for c in "nul.md:3:3: error: a NUL byte: a chapter is text" \
+         "latin1.md:3:4: error: byte 0xE9 is not UTF-8: a chapter is UTF-8 text"; do
+	f=${c%%:*}
+	got=$(cd "$tmp" && timeout 20 "$rpt" --expand "$f" 2>&1 >/dev/null); rc=$?
+	[ $rc -eq 2 ] && [ "$got" = "trainplan-report: $c" ] && ok || bad "$f: exit $rc: $got"
+done
+
+# 9. an explicit id longer than the 95 bytes an id holds is refused, not cut (two
+#    headings whose ids agree in the first 95 bytes got one id)
+id=$(awk 'BEGIN { for (i = 0; i < 100; i++) printf "a" }')
+printf '# One {#%s}\n\n# Two {#%sb}\n' "$id" "$id" > "$tmp/longid.md"
+report longid.md
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$(printf 'trainplan-report: longid.md:1:1: error: an id of 100 bytes: at most 95\ntrainplan-report: longid.md:3:1: error: an id of 101 bytes: at most 95')" ] \
+	&& ok || bad "a 100-byte id: exit $rc: $(cat "$tmp/err")"
+
+echo "hostile chapters: $pass passed, $fail failed"
+[ $fail -eq 0 ]
