@@ -57,7 +57,7 @@ struct cli_json {
 	char clash[64]; /* a field named with two different units ("" = none) */
 };
 /* Start an envelope for 'command'; 'plan' NULL writes "plan": null (commands without
- * one plan: presets, validate, compare, --list). */
+ * one plan: presets, validate, compare, calibrate, --list). */
 void cli_json_begin(struct cli_json *j, const char *command, const struct calc_plan *plan);
 /* Name the unit of numeric field 'key'.  Naming one key with two different units is
  * a fault of the command: cli_json_end then refuses to print. */

@@ -8,7 +8,9 @@
  *                       [--plan FILE] [--set KEY=VALUE]... [--format text|csv|json|md|tsv]
  *
  * Every run starts from the plan (--plan, --set), then takes its row's keys.  JSON is
- * {"fitted": {KEY: value}, "uncertainty": {KEY: sigma}, "rows": [...], errors}.
+ * the envelope of cli.h whose data is {"fitted": {KEY: value}, "uncertainty": {KEY:
+ * sigma}, errors, "rows": [...]}.  Two tables, calibration and calibration-runs: CSV
+ * and TSV print one per stream, the first unless --table names the other.
  * --write-stack writes the fitted values as a plan fragment that a plan includes.
  */
 #include "cli.h"
@@ -63,36 +65,57 @@ static int write_stack(const char *path, const char *src, const struct calc_cali
 	return rc;
 }
 
-static void print_json(const struct calc_calib_data *data, const struct calc_calib_fit *fit, const char *rule)
+/* The envelope (cli.h): data holds the fitted values and their uncertainty by key,
+ * the errors, and each run with METRIC_measured, METRIC_predicted and METRIC_error
+ * for every metric it has (SI units: TFLOP/s written as FLOP/s). */
+static int print_json(const struct calc_plan *plan, const struct calc_calib_data *data,
+                      const struct calc_calib_fit *fit, const char *rule)
 {
-	printf("{\n  \"fitted\": {");
-	for (int i = 0; i < fit->nkeys; i++)
-		printf("%s\"%s\": %.6g", i ? ", " : "", fit->keys[i].name, fit->keys[i].value);
-	printf("},\n  \"uncertainty\": {");
-	for (int i = 0; i < fit->nkeys; i++)
-		printf("%s\"%s\": %.3g", i ? ", " : "", fit->keys[i].name, fit->keys[i].sigma);
-	printf("},\n  \"holdout\": \"%s\", \"fitted_rows\": %d, \"heldout_rows\": %d,\n", rule, fit->nin, fit->nout);
-	printf("  \"in_sample_mean_abs_error\": %.6g, \"heldout_mean_abs_error\": %.6g", fit->in_mae, fit->out_mae);
-	if (fit->folds)
-		printf(", \"cross_validated_mean_abs_error\": %.6g, \"folds\": %d", fit->cv_mae, fit->folds);
-	printf(",\n  \"rows\": [\n");
+	static const char *const units[CALC_CAL_NMETRICS] = {"s", "tokens/s", "FLOP/s", "FLOP/s", "B"};
+	static const double scale[CALC_CAL_NMETRICS] = {1, 1, 1e12, 1e12, 1};
+	struct cli_json j;
+	json_t *o = json_object(), *fitted = json_object(), *sigma = json_object(), *rows = json_array();
+	cli_json_begin(&j, "calibrate", plan);
+	for (int i = 0; i < fit->nkeys; i++) {
+		cli_json_num(&j, fitted, fit->keys[i].name, fit->keys[i].value, "1");
+		cli_json_num(&j, sigma, fit->keys[i].name, fit->keys[i].sigma, "1");
+	}
+	json_object_set_new(o, "fitted", fitted);
+	json_object_set_new(o, "uncertainty", sigma);
+	json_object_set_new(o, "holdout", json_string(rule));
+	cli_json_num(&j, o, "fitted_rows", fit->nin, "1");
+	cli_json_num(&j, o, "heldout_rows", fit->nout, "1");
+	cli_json_num(&j, o, "in_sample_mean_abs_error", fit->in_mae, "1");
+	cli_json_num(&j, o, "heldout_mean_abs_error", fit->out_mae, "1");
+	if (fit->folds) {
+		cli_json_num(&j, o, "cross_validated_mean_abs_error", fit->cv_mae, "1");
+		cli_json_num(&j, o, "folds", fit->folds, "1");
+	}
 	for (int i = 0; i < data->nrows; i++) {
 		const struct calc_calib_row *r = &data->rows[i];
-		int first = 1;
-		printf("    {\"name\": \"%s\", \"role\": \"%s\"", r->label, r->holdout ? "held out" : "fitted");
-		for (int m = 0; m < CALC_CAL_NMETRICS; m++)
-			if (r->has[m]) {
-				printf(", \"%s\": {\"measured\": %.6g, \"predicted\": %.6g, \"error\": %.6g", calc_calib_metric_name(m),
-				       r->measured[m], r->predicted[m], r->predicted[m] / r->measured[m] - 1);
-				if (fit->folds && !r->holdout)
-					printf(", \"cross_validated_error\": %.6g", r->cv_predicted[m] / r->measured[m] - 1);
-				printf("}");
-				first = 0;
+		json_t *row = json_object();
+		json_object_set_new(row, "name", json_string(r->label));
+		json_object_set_new(row, "role", json_string(r->holdout ? "held out" : "fitted"));
+		for (int m = 0; m < CALC_CAL_NMETRICS; m++) {
+			char key[96];
+			const char *name = calc_calib_metric_name(m);
+			if (!r->has[m])
+				continue;
+			snprintf(key, sizeof key, "%s_measured", name);
+			cli_json_num(&j, row, key, r->measured[m] * scale[m], units[m]);
+			snprintf(key, sizeof key, "%s_predicted", name);
+			cli_json_num(&j, row, key, r->predicted[m] * scale[m], units[m]);
+			snprintf(key, sizeof key, "%s_error", name);
+			cli_json_num(&j, row, key, r->predicted[m] / r->measured[m] - 1, "1");
+			if (fit->folds && !r->holdout) {
+				snprintf(key, sizeof key, "%s_cross_validated_error", name);
+				cli_json_num(&j, row, key, r->cv_predicted[m] / r->measured[m] - 1, "1");
 			}
-		(void)first;
-		printf("}%s\n", i + 1 < data->nrows ? "," : "");
+		}
+		json_array_append_new(rows, row);
 	}
-	printf("  ]\n}\n");
+	json_object_set_new(o, "rows", rows);
+	return cli_json_end(&j, o, stdout);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -101,7 +124,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct calc_diag d = {0};
 	struct calc_calib_data data;
 	struct calc_calib_fit fit;
-	const char *meas = NULL, *log = NULL, *keys = NULL, *rule = "every:3", *stack = NULL, *v;
+	const char *meas = NULL, *log = NULL, *keys = NULL, *rule = "every:3", *stack = NULL, *v, *table = NULL;
 	char *text;
 	int rc;
 
@@ -120,9 +143,13 @@ int cmd_calibrate(int argc, char **argv)
 			rule = v;
 		else if ((v = cli_opt(&o, &i, "--write-stack")))
 			stack = v;
-		else
+		else if ((v = cli_opt(&o, &i, "--table"))) {
+			if (strcmp(v, "calibration") && strcmp(v, "calibration-runs"))
+				return cli_error("calibrate: --table %s: allowed are calibration, calibration-runs", v);
+			table = v;
+		} else
 			return cli_error("calibrate: unexpected argument '%s' (allowed: --measurements, --megatron-log, "
-			                 "--fit, --holdout, --write-stack, --plan, --set, --format)",
+			                 "--fit, --holdout, --write-stack, --table, --plan, --set, --format)",
 			                 o.rest[i]);
 	}
 	if (!meas == !log)
@@ -144,8 +171,14 @@ int cmd_calibrate(int argc, char **argv)
 		calc_calib_data_free(&data);
 		return cli_fail(&d);
 	}
+	if (!table && (o.format == CALC_F_CSV || o.format == CALC_F_TSV))
+		table = "calibration"; /* one table per stream */
 	if (o.format == CALC_F_JSON) {
-		print_json(&data, &fit, rule);
+		/* each run is a plan of its own: "plan": null */
+		if ((rc = print_json(NULL, &data, &fit, rule))) {
+			calc_calib_data_free(&data);
+			return rc;
+		}
 	} else {
 		struct calc_table t;
 		int cn, cv, cs, clo, chi, cr, crole, cm, cme, cpr, ce, ccv = -1;
@@ -163,9 +196,10 @@ int cmd_calibrate(int argc, char **argv)
 			calc_table_num(&t, row, clo, fit.keys[i].lo);
 			calc_table_num(&t, row, chi, fit.keys[i].hi);
 		}
-		calc_table_write(&t, o.format, stdout);
+		if (!table || !strcmp(table, "calibration"))
+			calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
-		if (o.format == CALC_F_TEXT)
+		if (!table && o.format == CALC_F_TEXT)
 			printf("\n");
 		calc_table_init(&t, "calibration-runs", "Every measured run with the fitted values");
 		cr = calc_table_col(&t, "run", "", CALC_D_TEXT, 0);
@@ -193,7 +227,8 @@ int cmd_calibrate(int argc, char **argv)
 					calc_table_num(&t, row, ccv, r->cv_predicted[m] / r->measured[m] - 1);
 			}
 		}
-		calc_table_write(&t, o.format, stdout);
+		if (!table || !strcmp(table, "calibration-runs"))
+			calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 		if (o.format == CALC_F_TEXT) {
 			printf("\nfitted on %d runs, %d held out (--holdout %s); mean absolute error %.1f%% in sample, ", fit.nin,

@@ -42,6 +42,7 @@ presets noplan keys
 presets noplan clusters recipes
 validate noplan
 compare noplan plans/default.ini tests/cli/include/deeper.ini
+calibrate noplan $(cat tests/cli/calibrate-zero3.args | sed 's/^calibrate //')
 LIST
 # every catalog table and dataset, as table --all and data --all write them
 for kind in table data; do
