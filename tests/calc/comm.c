@@ -406,10 +406,45 @@ static void test_ep_alltoall(void **state)
 	assert_near(e.net_bytes, copy * 8 * 7 / 8, 1e-12);
 }
 
+/* The expert-DP gradient reduction of Mixtral 8x7B on one node of 8, tp 1, dp 8, ep 4:
+ * edp = 8 / 4 = 2 GPUs hold the same 2 experts of each of the 32 layers, 32 x 2 x 3 x
+ * 4096 x 14336 = 11,274,289,152 parameters; ZeRO-1 reduce-scatters their FP32 gradients
+ * (megatron recipe: 4 B) and all-gathers the BF16 weights (2 B), 1/2 of each message
+ * per GPU: 3 B per parameter.  With etp 2 (edp 1) nothing is reduced and every MoE
+ * layer's forward and backward each run an all-gather and a reduce-scatter of the
+ * k T etp = 2 x 4096 x 2 copies of h = 4096 BF16 values over 2 ranks. */
+static void test_expert_dp_reduction(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "ep=4",
+	                      "zero=1", "sp=no", "seq_len=4096", "global_batch=64"};
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_ep_comm e;
+	double P = 32 * 2 * 3 * 4096.0 * 14336;
+
+	load_plan(&p, sets, 10);
+	assert_int_equal(p.edp, 2);
+	calc_comm(&p, &c);
+	assert_near(c.edp_params, P, 1e-12);
+	assert_near(c.edp_bytes, 3 * P, 1e-12);
+	assert_int_equal(c.edp_group.size, 2);
+	assert_true(c.edp_group.tier == CALC_TIER_NVLINK);
+	assert_near(c.bytes_total, c.dim[CALC_DIM_TP].bytes + c.dim[CALC_DIM_CP].bytes + c.dim[CALC_DIM_PP].bytes +
+	                           c.dim[CALC_DIM_DP].bytes + c.ep.bytes, 1e-12);
+	assert_true(calc_plan_set(&p, "etp=2", "test", &(struct calc_diag){0}) == 0);
+	assert_int_equal(p.edp, 1);
+	calc_comm(&p, &c);
+	calc_comm_ep(&p, &e);
+	assert_true(c.edp_bytes == 0);
+	/* 4 collectives per MoE layer per micro-batch, m = 64 / 8 = 8, half the gathered
+	 * array each on 2 ranks */
+	assert_near(e.etp_bytes, 4.0 * 32 * 8 * 0.5 * (2 * 4096.0 * 2 * 4096 * 2), 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ep_alltoall),
+		cmocka_unit_test(test_ep_alltoall),     cmocka_unit_test(test_expert_dp_reduction),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
