@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void comm_experts(const struct calc_plan *plan, int m, struct calc_comm *out);
+static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
+                         struct calc_comm *out);
 
 #define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
 
@@ -213,7 +214,7 @@ void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct cal
  * kind there is (dense, of any FFN width) runs the same TP and CP collectives per layer
  * -- their sizes depend on b, s and h only -- so the count of layers, summed over the
  * kinds, is what sizes them. */
-static int worst_layers(const struct calc_plan *p)
+static int worst_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
 	if (calc_stage_layers_uniform(p))
@@ -233,7 +234,10 @@ static int worst_layers(const struct calc_plan *p)
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
 		int n = 0;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		for (int k = 0; k < calc_model_nkinds(&p->model); k++)
 			n += sl.count[k]; /* CALC_LAYER_DENSE: one layer's collectives each */
 		if (n > w)
@@ -247,7 +251,7 @@ static int worst_layers(const struct calc_plan *p)
  * replicated; the first stage holds the embedding, the last the LM head or, tied with
  * pp > 1, Megatron's copy of the embedding; MEG-MEM, docs/references.md §1.2).  With every
  * stage holding the same layers only the two ends can hold the most. */
-static double grad_params(const struct calc_plan *p)
+static double grad_params(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
 	struct calc_params pr;
 	struct calc_mem_terms k;
@@ -263,7 +267,10 @@ static double grad_params(const struct calc_plan *p)
 		 * stage with the most layers are the candidates */
 		if (heavy >= -1 && i > 0 && i < pp - 1 && i != heavy)
 			i = heavy > i ? heavy : pp - 1;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		n = calc_memory_terms_stage_params(&k, &sl);
 		if (n > w)
 			w = n;
@@ -404,13 +411,21 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	const struct calc_model *md = &plan->model;
 	int t = degree(plan, CALC_DIM_TP), cp = degree(plan, CALC_DIM_CP), pp = degree(plan, CALC_DIM_PP);
 	int m = calc_plan_microbatches(plan), v = plan->vpp > 0 ? plan->vpp : 1;
-	int full = plan->recompute == CALC_RC_FULL, Lst = worst_layers(plan);
+	int full = plan->recompute == CALC_RC_FULL, Lst;
 	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = md->hidden;
 	double mL;
 	struct calc_comm_dim *x;
+	/* the layers of every stage, once, for a model with kinds (the loops below are then
+	 * O(pp), not O(pp^2): the planner times millions of these) */
+	struct calc_stage_layers all_sl[CALC_MAX_STAGES], *all = NULL;
 
 	if (m < 1)
 		m = 1;
+	if (calc_model_has_kinds(md)) {
+		calc_stage_layers_all(plan, all_sl);
+		all = all_sl;
+	}
+	Lst = worst_layers(plan, all);
 	mL = (double)m * Lst;
 	memset(out, 0, sizeof *out);
 	calc_comm_links(plan, &l);
@@ -496,7 +511,7 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	 * efficiency.grad_reduce names another.  With parallel.fsdp the collectives run per
 	 * FSDP unit (fsdp_units below). */
 	x = &out->dim[CALC_DIM_DP];
-	out->grad_params = grad_params(plan) * calc_pipeline_param_copies(plan);
+	out->grad_params = grad_params(plan, all) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1 && plan->fsdp)
 		fsdp_units(plan, m, x, out);
 	else if (x->group.size > 1) {
@@ -525,7 +540,7 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	} else
 		x->collective = "-";
 
-	comm_experts(plan, m, out);
+	comm_experts(plan, m, all, out);
 	for (int d = 0; d < CALC_DIM_N; d++) {
 		out->bytes_total += out->dim[d].bytes;
 		out->net_bytes_total += out->dim[d].net_bytes;
@@ -538,7 +553,7 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 /* ------------------------------------------------------------------ expert parallelism */
 
 /* MoE layers of the stage with the most of them. */
-static int worst_moe_layers(const struct calc_plan *p)
+static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
 	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
 	for (int j = 0; j < nk; j++) {
@@ -549,7 +564,10 @@ static int worst_moe_layers(const struct calc_plan *p)
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
 		int n = 0;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		for (int j = 0; j < nk; j++)
 			if (is_moe[j])
 				n += sl.count[j];
@@ -572,7 +590,15 @@ static int worst_moe_layers(const struct calc_plan *p)
  * expert GEMMs and a reduce-scatter of as many after them, forward and backward.
  * Stage of the most MoE layers.
  */
+static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, struct calc_ep_comm *o);
+
 void calc_comm_ep(const struct calc_plan *p, struct calc_ep_comm *o)
+{
+	comm_ep(p, NULL, o);
+}
+
+/* calc_comm_ep with the stages' layers 'all' (NULL: looked up). */
+static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, struct calc_ep_comm *o)
 {
 	const struct calc_moe *x = &p->model.moe;
 	struct calc_links l;
@@ -586,7 +612,7 @@ void calc_comm_ep(const struct calc_plan *p, struct calc_ep_comm *o)
 		m = 1;
 	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
-	moe = o->moe_layers = worst_moe_layers(p);
+	moe = o->moe_layers = worst_moe_layers(p, all);
 	calc_comm_links(p, &l);
 	if (etp > 1) {
 		int G = p->gpus_per_node > 0 ? p->gpus_per_node : 1;
@@ -623,7 +649,8 @@ void calc_comm_ep(const struct calc_plan *p, struct calc_ep_comm *o)
  * Megatron-Core's expert distributed optimizer), sized by the routed-expert
  * parameters one GPU of the worst stage holds.
  */
-static void comm_experts(const struct calc_plan *plan, int m, struct calc_comm *out)
+static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
+                         struct calc_comm *out)
 {
 	struct calc_ep_comm e;
 	struct calc_comm_dim *x = &out->ep, *dp = &out->dim[CALC_DIM_DP];
@@ -635,7 +662,7 @@ static void comm_experts(const struct calc_plan *plan, int m, struct calc_comm *
 	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK};
 	if (plan->model.moe.experts <= 0)
 		return;
-	calc_comm_ep(plan, &e);
+	comm_ep(plan, all, &e);
 	x->group.size = plan->ep > 0 ? plan->ep : 1;
 	x->group.per_node = e.per_node > 0 ? e.per_node : 1;
 	x->group.nodes = e.nodes > 0 ? e.nodes : 1;
@@ -669,7 +696,10 @@ static void comm_experts(const struct calc_plan *plan, int m, struct calc_comm *
 		for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 			struct calc_stage_layers sl;
 			double n;
-			calc_stage_layers(plan, i, &sl);
+			if (all)
+				sl = all[i];
+			else
+				calc_stage_layers(plan, i, &sl);
 			n = calc_memory_terms_stage_experts(&k, &sl);
 			if (n > out->edp_params)
 				out->edp_params = n;

@@ -386,12 +386,15 @@ struct stage_cost {
 };
 
 static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct ends *e,
-                       int i, struct stage_cost *o)
+                       const struct calc_stage_layers *all, int i, struct stage_cost *o)
 {
 	struct calc_stage_layers sl;
 	int nk = calc_model_nkinds(&plan->model);
 
-	calc_stage_layers(plan, i, &sl);
+	if (all)
+		sl = all[i];
+	else
+		calc_stage_layers(plan, i, &sl);
 	/* every layer kind the stage holds, n_k times the op times of one layer of it */
 	memset(o, 0, sizeof *o);
 	for (int k = 0; k < nk; k++) {
@@ -432,14 +435,20 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	int dual = row && row->two_way && p > 1;
 	int nrank = dual ? (p + 1) / 2 : p, uniform = !c && calc_stage_layers_uniform(plan), heavy = -2;
 	double best = -1;
+	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
+	struct calc_stage_layers all_sl[CALC_MAX_STAGES], *all = NULL;
 
 	if (m < 1)
 		m = 1;
+	if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
+		calc_stage_layers_all(plan, all_sl);
+		all = all_sl;
+	}
 	end_times(plan, &e);
 	if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
-			stage_cost(plan, lt, &e, i, &sc);
+			stage_cost(plan, lt, &e, all, i, &sc);
 			c->tf[i] = sc.tf;
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
@@ -456,9 +465,9 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			r = heavy > r ? heavy : nrank - 1;
 		if (dual && r > 0 && uniform)
 			break;
-		stage_cost(plan, lt, &e, r, &a);
+		stage_cost(plan, lt, &e, all, r, &a);
 		if (dual) {
-			stage_cost(plan, lt, &e, p - 1 - r, &b);
+			stage_cost(plan, lt, &e, all, p - 1 - r, &b);
 			a.tf = (a.tf + b.tf) / 2;
 			a.tb = (a.tb + b.tb) / 2;
 			a.tw = (a.tw + b.tw) / 2;

@@ -95,7 +95,7 @@ static void json_counts(const struct calc_search_result *r)
 	printf("  \"evaluated\": %lld,\n  \"measured\": %lld,\n  \"ranked\": %lld,\n  \"rejected\": {", r->evaluated,
 	       r->measured, r->ranked);
 	for (int i = 1, n = 0; i < CALC_REJ_N; i++)
-		if (calc_reject_used((enum calc_reject)i))
+		if (calc_search_reject_shown(r, (enum calc_reject)i))
 			printf("%s\"%s\": %lld", n++ ? ", " : "", calc_reject_name((enum calc_reject)i),
 			       r->rejected[i]);
 	printf("}");
@@ -160,6 +160,8 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 				if (k)
 					printf(" vpp 2..%d", o->max_vpp);
 			}
+	if (r->moe)
+		printf("; ep | experts (ep x etp | tp x cp x dp), etp | tp up to a node");
 	printf("; recompute %s; sp; ZeRO 0-3\n",
 	       p->flash_attention ? "none/full (with FlashAttention selective equals none: kept as none)"
 	                          : "none/selective/full");
