@@ -441,10 +441,26 @@ static void test_expert_dp_reduction(void **state)
 	assert_near(e.etp_bytes, 4.0 * 32 * 8 * 0.5 * (2 * 4096.0 * 2 * 4096 * 2), 1e-12);
 }
 
+/* The H800 cluster as the DeepSeek-V3 report (§3.1-3.2.2) states it: NVLink 160 GB/s
+ * and InfiniBand 50 GB/s per GPU, 8 GPUs a node; H800 compute as H100 SXM. */
+static void test_h800_preset(void **state)
+{
+	const char *sets[] = {"cluster.preset=hgx-h800-ib", "cluster.nodes=64"};
+	struct calc_plan p;
+	load_plan(&p, sets, 2);
+	assert_near(p.intra_node_bw, 160e9, 1e-12);
+	assert_near(p.inter_node_bw, 50e9, 1e-12);
+	assert_int_equal(p.gpus_per_node, 8);
+	assert_near(p.gpu.bf16_flops, calc_preset_gpu("h100-sxm-80g")->bf16_flops, 1e-12);
+	assert_near(p.gpu.fp8_flops, 1979e12, 1e-12);
+	assert_string_equal(p.gpu.name, "h800-80g");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ep_alltoall),     cmocka_unit_test(test_expert_dp_reduction),
+		cmocka_unit_test(test_h800_preset),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
