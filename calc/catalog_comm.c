@@ -104,6 +104,16 @@ static int q_ep_exposed(struct calc_ctx *c, struct calc_value *v, struct calc_di
 	v->num = st->ep_exposed;
 	return 0;
 }
+static int q_ep_nodes(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->ep.group.nodes;
+	return 0;
+}
+static int q_ep_per_node(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->ep.group.per_node;
+	return 0;
+}
 static int q_ep_tier(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
 {
 	const struct calc_comm *cm = ctx_comm(c);
@@ -123,6 +133,8 @@ const struct calc_quantity calc_q_comm[] = {
 	{"comm.ep.exposed", "s", "exposed expert all-to-all and ETP collectives per step (after efficiency.ep_overlap "
 	                         "or DualPipe's overlap)", q_ep_exposed},
 	{"comm.ep.tier", "", "network tier the expert all-to-all crosses (NVLink or network)", q_ep_tier},
+	{"comm.ep.nodes", "1", "nodes one EP group spans", q_ep_nodes},
+	{"comm.ep.per_node", "1", "EP ranks of one group inside a node", q_ep_per_node},
 	{"comm.etp.bytes", "B", "bytes one GPU sends per step in the ETP all-gathers and reduce-scatters", q_etp_bytes},
 	{"comm.edp.bytes", "B", "bytes one GPU sends per step in the expert-DP gradient reduction (in comm.dp.bytes)",
 	 q_edp_bytes},

@@ -148,7 +148,29 @@ static int q_params_emb(struct calc_ctx *c, struct calc_value *v, struct calc_di
 	return 0;
 }
 
+/* The routed experts of the worst stage on one GPU (memory.c's terms: sharded by ep and
+ * etp, ZeRO over the expert-DP group, DualPipe's copies): what = 0 parameters, 1 the
+ * bytes of their states. */
+static int q_expert(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d, int what)
+{
+	struct calc_mem_terms k;
+	struct calc_stage_layers sl;
+	double n;
+	if (need_mem(c, d) < 0)
+		return -1;
+	calc_memory_terms(&c->plan, &k);
+	calc_stage_layers(&c->plan, MEM(c)->worst, &sl);
+	n = calc_memory_terms_stage_experts(&k, &sl);
+	v->num = what == 0 ? n : n * k.copies * (k.ebw + k.ebwc + k.ebg + k.ebm + k.ebo);
+	return 0;
+}
+static int q_expert_params(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_expert(c, v, d, 0); }
+static int q_expert_states(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_expert(c, v, d, 1); }
+
 const struct calc_quantity calc_q_memory[] = {
+	{"memory.expert_params", "1", "routed-expert parameters one GPU of the worst stage holds (after EP and ETP)",
+	 q_expert_params},
+	{"memory.expert_states", "B", "model states of those routed experts per GPU (in memory.states)", q_expert_states},
 	{"model.params", "1", "parameters of the whole model (a tied matrix counted once)", q_params},
 	{"model.params_per_layer", "1", "parameters of one transformer layer", q_params_layer},
 	{"model.params_embedding", "1", "parameters of the embeddings and an untied LM head", q_params_emb},
