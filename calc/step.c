@@ -21,6 +21,13 @@
  * docs/references.md §3 in calc_step_fast), plus the exposed part of the DP reduction, plus
  * the optimizer step.  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
  * steps = tokens / (B s), time = steps * step time.
+ *
+ * Mixture of experts (docs/references.md §5.6): FLOPs of what a token activates (router,
+ * top-k routed and shared experts; MLA's projections and d_qk + d_v attention core, DeepSeek-V3
+ * §2.1); routed experts as grouped GEMMs (Megatron-Core MoE) on the copies the busiest
+ * expert GPU receives, at efficiency.grouped_gemm; the EP all-to-all of each MoE layer on the
+ * critical path less efficiency.ep_overlap or the schedule's own overlap (DualPipe, DeepSeek-V3
+ * §3.2.1), bounded by the layer's compute.
  */
 #include "calc.h"
 #include "step.h"
