@@ -168,9 +168,6 @@ static int q_expert_params(struct calc_ctx *c, struct calc_value *v, struct calc
 static int q_expert_states(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_expert(c, v, d, 1); }
 
 const struct calc_quantity calc_q_memory[] = {
-	{"memory.expert_params", "1", "routed-expert parameters one GPU of the worst stage holds (after EP and ETP)",
-	 q_expert_params},
-	{"memory.expert_states", "B", "model states of those routed experts per GPU (in memory.states)", q_expert_states},
 	{"model.params", "1", "parameters of the whole model (a tied matrix counted once)", q_params},
 	{"model.params_per_layer", "1", "parameters of one transformer layer", q_params_layer},
 	{"model.params_embedding", "1", "parameters of the embeddings and an untied LM head", q_params_emb},
@@ -195,6 +192,9 @@ const struct calc_quantity calc_q_memory[] = {
 	 q_min_gpus_nominal},
 	{"recipe.bytes_per_param", "B", "bytes per parameter of the plan's recipe, unsharded", q_bpp},
 	{"recipe.bytes_per_param_gpu", "B", "bytes per parameter held per GPU after ZeRO sharding", q_bpp_gpu},
+	{"memory.expert_params", "1", "routed-expert parameters one GPU of the worst stage holds (after EP and ETP)",
+	 q_expert_params},
+	{"memory.expert_states", "B", "model states of those routed experts per GPU (in memory.states)", q_expert_states},
 	{NULL, NULL, NULL, NULL},
 };
 
