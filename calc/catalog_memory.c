@@ -444,7 +444,15 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 {
 	struct calc_params pr;
 	const struct calc_model *m = &c->plan.model;
+	double attn = 0, mlp = 0, norms = 0, experts = 0;
 	calc_model_params(m, &pr);
+	/* every kind of layer: n_k layers of kind k each */
+	for (int k = 0; k < pr.nkinds; k++) {
+		attn += pr.kind_layers[k] * pr.kind[k].attn;
+		mlp += pr.kind_layers[k] * pr.kind[k].mlp;
+		norms += pr.kind_layers[k] * pr.kind[k].norms;
+		experts += pr.kind_layers[k] * pr.kind[k].experts;
+	}
 	calc_table_init(t, "model-params", "Parameters of the model");
 	calc_table_col(t, "part", "", CALC_D_TEXT, 0);
 	calc_table_col(t, "count", "1", CALC_D_INT, 0);
@@ -453,8 +461,8 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		const char *name;
 		double v;
 	} rows[] = {
-		{"attention (all layers)", pr.attn * m->layers}, {"MLP (all layers)", pr.mlp * m->layers},
-		{"norms (all layers)", pr.norms * m->layers},    {"token embedding", pr.embedding},
+		{"attention (all layers)", attn}, {"MLP (all layers)", mlp},
+		{"norms (all layers)", norms},    {"token embedding", pr.embedding},
 		{"position embedding", pr.position},             {"LM head (untied)", pr.lm_head},
 		{"final norm", pr.final_norm},                   {"total", pr.total},
 	};
@@ -463,6 +471,12 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		calc_table_str(t, r, 0, rows[i].name);
 		calc_table_num(t, r, 1, rows[i].v);
 		calc_table_num(t, r, 2, rows[i].v / pr.total);
+		if (i == 1 && m->moe.experts > 0) { /* MoE: the routed experts of the MLPs */
+			r = calc_table_row(t);
+			calc_table_str(t, r, 0, "of the MLP, routed experts");
+			calc_table_num(t, r, 1, experts);
+			calc_table_num(t, r, 2, experts / pr.total);
+		}
 	}
 	return 0;
 }
