@@ -556,6 +556,17 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 
 /* ------------------------------------------------------------------ expert parallelism */
 
+/* GPUs of one pipeline stage inside one node: a node of G GPUs holds GPUs of
+ * members_in_node(pp, stride of PP) stages, G / that of each (parallel.placement). */
+static int stage_gpus_in_node(const struct calc_plan *p)
+{
+	long st[CALC_DIM_N];
+	int G = p->gpus_per_node > 0 ? p->gpus_per_node : 1, n;
+	strides(p, st);
+	n = members_in_node(degree(p, CALC_DIM_PP), st[CALC_DIM_PP], G);
+	return n > 0 && G / n > 0 ? G / n : 1;
+}
+
 /* MoE layers of the stage with the most of them. */
 static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
@@ -582,6 +593,10 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 }
 
 /*
+ * The expert ranks of a stage are its GPUs in order, etp innermost, then ep, then edp
+ * (Megatron-Core's expert rank order); how many of a stage's GPUs share a node follows
+ * parallel.placement (with pipeline stages outermost, tp-cp-dp-pp, a node holds one
+ * stage's GPUs; with the default tp-cp-pp-dp and tp cp < a node, several stages).
  * Each of the T = s b / (cp r) tokens of a GPU (r = t with sequence parallelism) goes
  * to k experts spread uniformly over the ep ranks; its copies to the other per_node - 1
  * ranks of the node cross NVLink, k (N - 1) / N of them (at most M with node-limited
@@ -619,7 +634,7 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	moe = o->moe_layers = worst_moe_layers(p, all);
 	calc_comm_links(p, &l);
 	if (etp > 1) {
-		int G = p->gpus_per_node > 0 ? p->gpus_per_node : 1;
+		int G = stage_gpus_in_node(p);
 		struct calc_group g = {etp, etp < G ? etp : G, 1, CALC_TIER_NVLINK};
 		double S = k * T * etp * h * e; /* the gathered copies of one ETP group */
 		g.nodes = (etp + g.per_node - 1) / g.per_node;
@@ -630,7 +645,7 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	}
 	if (ep <= 1)
 		return;
-	o->per_node = p->gpus_per_node / etp < ep ? p->gpus_per_node / etp : ep;
+	o->per_node = stage_gpus_in_node(p) / etp < ep ? stage_gpus_in_node(p) / etp : ep;
 	if (o->per_node < 1)
 		o->per_node = 1;
 	o->nodes = (ep + o->per_node - 1) / o->per_node;
@@ -658,7 +673,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 {
 	struct calc_ep_comm e;
 	struct calc_comm_dim *x = &out->ep, *dp = &out->dim[CALC_DIM_DP];
-	int edp = plan->edp > 0 ? plan->edp : 1, G = plan->gpus_per_node > 0 ? plan->gpus_per_node : 1;
+	int edp = plan->edp > 0 ? plan->edp : 1, G = stage_gpus_in_node(plan);
 	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
 	int full = plan->recompute == CALC_RC_FULL;
 

@@ -383,7 +383,8 @@ static void test_fsdp_exposure(void **state)
 	calc_diag_free(&d);
 }
 
-/* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand: the EP group spans
+/* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand, pipeline stages
+ * outermost (placement tp-cp-dp-pp): the EP group spans
  * 8 nodes of 8 ranks; per token k = 8 copies, 8 x 7 / 64 = 0.875 of them over NVLink and,
  * with at most M = 4 nodes, 4 x 7 / 8 = 3.5 over the network.  Per copy per MoE layer
  * per micro-batch 4 (dispatch, combine, forward, backward) x 4096 x 7168 x 2 bytes;
@@ -391,11 +392,12 @@ static void test_fsdp_exposure(void **state)
 static void test_ep_alltoall(void **state)
 {
 	const char *sets[] = {"model.preset=deepseek-v3", "tp=1", "pp=16", "dp=0", "ep=64", "nodes=256",
-	                      "global_batch=15360", "parallel.split=remainder-first", "seq_len=4096", "sp=no"};
+	                      "global_batch=15360", "parallel.split=remainder-first", "seq_len=4096", "sp=no",
+	                      "parallel.placement=tp-cp-dp-pp"};
 	struct calc_plan p;
 	struct calc_ep_comm e;
 	double copy = 4.0 * 4096 * 7168 * 2 * 4 * 120;
-	load_plan(&p, sets, 10);
+	load_plan(&p, sets, 11);
 	calc_comm_ep(&p, &e);
 	assert_int_equal(e.per_node, 8);
 	assert_int_equal(e.nodes, 8);
@@ -404,6 +406,15 @@ static void test_ep_alltoall(void **state)
 	assert_true(calc_plan_set(&p, "model.moe_node_limit=0", "test", &(struct calc_diag){0}) == 0);
 	calc_comm_ep(&p, &e);
 	assert_near(e.net_bytes, copy * 8 * 7 / 8, 1e-12);
+	/* the default placement tp-cp-pp-dp puts the 16 stages innermost after tp = cp = 1:
+	 * a node holds 8 stages, one GPU of each, so the 64 EP ranks of a stage sit on 64
+	 * nodes and every copy but the own one crosses the network: 8 x 63 / 64 */
+	assert_true(calc_plan_set(&p, "parallel.placement=tp-cp-pp-dp", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(e.per_node, 1);
+	assert_int_equal(e.nodes, 64);
+	assert_true(e.nvl_bytes == 0);
+	assert_near(e.net_bytes, copy * 8 * 63 / 64, 1e-12);
 }
 
 /* The expert-DP gradient reduction of Mixtral 8x7B on one node of 8, tp 1, dp 8, ep 4:
