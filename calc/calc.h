@@ -228,6 +228,9 @@ struct calc_plan;
  * without kinds, O(i) otherwise.
  */
 void calc_stage_layers(const struct calc_plan *plan, int i, struct calc_stage_layers *out);
+/* calc_stage_layers of every stage 0 .. pp-1 into out[0 .. pp-1] in one pass, O(L + pp)
+ * (min(pp, CALC_MAX_STAGES) entries). */
+void calc_stage_layers_all(const struct calc_plan *plan, struct calc_stage_layers *out);
 /* 1 when, without looking at the stages, every stage is known to hold the same layers:
  * a model without kinds, a split the plan did not list, p dividing L, and a rule that
  * splits evenly then (not llama3 beyond 2 stages).  0 means "maybe not". O(1). */

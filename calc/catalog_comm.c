@@ -86,8 +86,39 @@ static int q_tp_layer(struct calc_ctx *c, struct calc_value *o, struct calc_diag
 static int q_ep(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d, int what)
 {
 	struct calc_ep_comm e;
+	const struct calc_comm *cm = ctx_comm(c);
 	calc_comm_ep(&c->plan, &e);
-	v->num = what == 0 ? e.bytes : what == 1 ? e.net_bytes : e.time;
+	v->num = what == 0 ? e.bytes : what == 1 ? e.net_bytes : what == 2 ? e.time : what == 3 ? e.nvl_bytes
+	       : what == 4 ? e.etp_bytes : what == 5 ? cm->edp_bytes : what == 6 ? cm->edp_time : cm->edp_group.size;
+	return 0;
+}
+static int q_ep_nvl(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 3); }
+static int q_etp_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 4); }
+static int q_edp_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 5); }
+static int q_edp_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 6); }
+static int q_ep_exposed(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	if (!st)
+		return -1;
+	v->num = st->ep_exposed;
+	return 0;
+}
+static int q_ep_nodes(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->ep.group.nodes;
+	return 0;
+}
+static int q_ep_per_node(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	o->num = ctx_comm(c)->ep.group.per_node;
+	return 0;
+}
+static int q_ep_tier(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)
+{
+	const struct calc_comm *cm = ctx_comm(c);
+	o->num = cm->ep.group.tier;
+	o->str = cm->ep.group.size > 1 ? calc_tier_name(cm->ep.group.tier) : "-";
 	return 0;
 }
 static int q_ep_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 0); }
@@ -98,6 +129,16 @@ const struct calc_quantity calc_q_comm[] = {
 	{"comm.ep.bytes", "B", "bytes one GPU sends per step in the expert all-to-all (dispatch + combine, fwd + bwd)", q_ep_bytes},
 	{"comm.ep.net_bytes", "B", "of comm.ep.bytes, what crosses the network", q_ep_net},
 	{"comm.ep.time", "s", "time of the expert all-to-all per step if none overlapped", q_ep_time},
+	{"comm.ep.nvl_bytes", "B", "of comm.ep.bytes, what goes to GPUs of the own node over NVLink", q_ep_nvl},
+	{"comm.ep.exposed", "s", "exposed expert all-to-all and ETP collectives per step (after efficiency.ep_overlap "
+	                         "or DualPipe's overlap)", q_ep_exposed},
+	{"comm.ep.tier", "", "network tier the expert all-to-all crosses (NVLink or network)", q_ep_tier},
+	{"comm.ep.nodes", "1", "nodes one EP group spans", q_ep_nodes},
+	{"comm.ep.per_node", "1", "EP ranks of one group inside a node", q_ep_per_node},
+	{"comm.etp.bytes", "B", "bytes one GPU sends per step in the ETP all-gathers and reduce-scatters", q_etp_bytes},
+	{"comm.edp.bytes", "B", "bytes one GPU sends per step in the expert-DP gradient reduction (in comm.dp.bytes)",
+	 q_edp_bytes},
+	{"comm.edp.time", "s", "time of the expert-DP gradient reduction per step (in comm.dp.time)", q_edp_time},
 	{"comm.tp.bytes", "B", "bytes one GPU sends per step for tensor parallelism (NCCL bus bytes)", q_tp_bytes},
 	{"comm.cp.bytes", "B", "bytes one GPU sends per step for context parallelism (K/V exchange)", q_cp_bytes},
 	{"comm.pp.bytes", "B", "bytes one GPU of a middle stage sends per step between pipeline stages", q_pp_bytes},
@@ -149,6 +190,27 @@ static int t_comm(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 		calc_table_num(t, r, cnb, x->net_bytes);
 		calc_table_num(t, r, ctime, x->time);
 		calc_table_num(t, r, cexp, st->exposed[i]);
+	}
+	if (c->plan.model.moe.experts > 0) {
+		/* MoE: the expert all-to-all (and ETP collectives) of the EP group */
+		const struct calc_comm_dim *x = &cm->ep;
+		int r = calc_table_row(t);
+		calc_table_str(t, r, cd, "EP");
+		calc_table_str(t, r, cc, x->collective);
+		calc_table_num(t, r, cn, x->group.size);
+		calc_table_num(t, r, cg, x->group.per_node);
+		calc_table_str(t, r, ct, x->group.size > 1 ? calc_tier_name(x->group.tier) : "-");
+		calc_table_num(t, r, cb, x->bytes);
+		calc_table_num(t, r, cnb, x->net_bytes);
+		calc_table_num(t, r, ctime, x->time);
+		calc_table_num(t, r, cexp, st->ep_exposed);
+		calc_table_note(t, "Bytes are what one GPU sends per step in NCCL bus-byte accounting "
+		                   "(all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n of the message; "
+		                   "nccl-tests PERFORMANCE.md); PP counts a middle stage (activations forward, "
+		                   "gradients back); EP is the expert all-to-all (dispatch and combine of every MoE "
+		                   "layer, forward and backward) of the stage with the most MoE layers, and DP includes "
+		                   "the expert-DP gradient reduction.  Exposed: the part on the critical path of the step.");
+		return 0;
 	}
 	calc_table_note(t, "Bytes are what one GPU sends per step in NCCL bus-byte accounting "
 	                   "(all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n of the message; "

@@ -160,6 +160,25 @@ static int q_params_emb(struct calc_ctx *c, struct calc_value *v, struct calc_di
 	return 0;
 }
 
+/* The routed experts of the worst stage on one GPU (memory.c's terms: sharded by ep and
+ * etp, ZeRO over the expert-DP group, DualPipe's copies): what = 0 parameters, 1 the
+ * bytes of their states. */
+static int q_expert(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d, int what)
+{
+	struct calc_mem_terms k;
+	struct calc_stage_layers sl;
+	double n;
+	if (need_mem(c, d) < 0)
+		return -1;
+	calc_memory_terms(&c->plan, &k);
+	calc_stage_layers(&c->plan, MEM(c)->worst, &sl);
+	n = calc_memory_terms_stage_experts(&k, &sl);
+	v->num = what == 0 ? n : n * k.copies * (k.ebw + k.ebwc + k.ebg + k.ebm + k.ebo);
+	return 0;
+}
+static int q_expert_params(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_expert(c, v, d, 0); }
+static int q_expert_states(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_expert(c, v, d, 1); }
+
 const struct calc_quantity calc_q_memory[] = {
 	{"model.params", "1", "parameters of the whole model (a tied matrix counted once)", q_params},
 	{"model.params_per_layer", "1", "parameters of one transformer layer", q_params_layer},
@@ -187,6 +206,9 @@ const struct calc_quantity calc_q_memory[] = {
 	{"recipe.bytes_per_param_gpu", "B", "bytes per parameter held per GPU after ZeRO sharding", q_bpp_gpu},
 	{"recipe.grad_bytes", "B", "bytes per parameter of the gradients (the precision the DP reduction sends)", q_grad_bytes},
 	{"recipe.weight_bytes", "B", "bytes per parameter of the weights (the precision ZeRO gathers)", q_weight_bytes},
+	{"memory.expert_params", "1", "routed-expert parameters one GPU of the worst stage holds (after EP and ETP)",
+	 q_expert_params},
+	{"memory.expert_states", "B", "model states of those routed experts per GPU (in memory.states)", q_expert_states},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -436,7 +458,15 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 {
 	struct calc_params pr;
 	const struct calc_model *m = &c->plan.model;
+	double attn = 0, mlp = 0, norms = 0, experts = 0;
 	calc_model_params(m, &pr);
+	/* every kind of layer: n_k layers of kind k each */
+	for (int k = 0; k < pr.nkinds; k++) {
+		attn += pr.kind_layers[k] * pr.kind[k].attn;
+		mlp += pr.kind_layers[k] * pr.kind[k].mlp;
+		norms += pr.kind_layers[k] * pr.kind[k].norms;
+		experts += pr.kind_layers[k] * pr.kind[k].experts;
+	}
 	calc_table_init(t, "model-params", "Parameters of the model");
 	calc_table_col(t, "part", "", CALC_D_TEXT, 0);
 	calc_table_col(t, "count", "1", CALC_D_INT, 0);
@@ -445,8 +475,8 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		const char *name;
 		double v;
 	} rows[] = {
-		{"attention (all layers)", pr.attn * m->layers}, {"MLP (all layers)", pr.mlp * m->layers},
-		{"norms (all layers)", pr.norms * m->layers},    {"token embedding", pr.embedding},
+		{"attention (all layers)", attn}, {"MLP (all layers)", mlp},
+		{"norms (all layers)", norms},    {"token embedding", pr.embedding},
 		{"position embedding", pr.position},             {"LM head (untied)", pr.lm_head},
 		{"final norm", pr.final_norm},                   {"total", pr.total},
 	};
@@ -455,6 +485,12 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		calc_table_str(t, r, 0, rows[i].name);
 		calc_table_num(t, r, 1, rows[i].v);
 		calc_table_num(t, r, 2, rows[i].v / pr.total);
+		if (i == 1 && m->moe.experts > 0) { /* MoE: the routed experts of the MLPs */
+			r = calc_table_row(t);
+			calc_table_str(t, r, 0, "of the MLP, routed experts");
+			calc_table_num(t, r, 1, experts);
+			calc_table_num(t, r, 2, experts / pr.total);
+		}
 	}
 	return 0;
 }

@@ -21,12 +21,19 @@
  *   DP  gradient all-reduce 2*Psi; ZeRO-1 reduce-scatter + all-gather 2*Psi; ZeRO-3
  *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch; from ZeRO-2
  *       on the reduce-scatter too (sharded gradients cannot accumulate locally).
+ *   EP  all-to-all dispatch and combine of every MoE layer, forward and backward, by tier
+ *       (node-limited routing, DeepSeek-V3 §3.2.2); ETP all-gather + reduce-scatter of the
+ *       received tokens; the expert-DP gradient reduction over edp ranks (Megatron-Core
+ *       MoE parallel folding; docs/references.md §5.7).
  */
 #include "calc.h"
 #include "comm.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
+                         struct calc_comm *out);
 
 #define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
 
@@ -211,7 +218,7 @@ void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct cal
  * kind there is (dense, of any FFN width) runs the same TP and CP collectives per layer
  * -- their sizes depend on b, s and h only -- so the count of layers, summed over the
  * kinds, is what sizes them. */
-static int worst_layers(const struct calc_plan *p)
+static int worst_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
 	if (calc_stage_layers_uniform(p))
@@ -231,7 +238,10 @@ static int worst_layers(const struct calc_plan *p)
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
 		int n = 0;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		for (int k = 0; k < calc_model_nkinds(&p->model); k++)
 			n += sl.count[k]; /* CALC_LAYER_DENSE: one layer's collectives each */
 		if (n > w)
@@ -245,7 +255,7 @@ static int worst_layers(const struct calc_plan *p)
  * replicated; the first stage holds the embedding, the last the LM head or, tied with
  * pp > 1, Megatron's copy of the embedding; MEG-MEM, docs/references.md §1.2).  With every
  * stage holding the same layers only the two ends can hold the most. */
-static double grad_params(const struct calc_plan *p)
+static double grad_params(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
 	struct calc_params pr;
 	struct calc_mem_terms k;
@@ -261,7 +271,10 @@ static double grad_params(const struct calc_plan *p)
 		 * stage with the most layers are the candidates */
 		if (heavy >= -1 && i > 0 && i < pp - 1 && i != heavy)
 			i = heavy > i ? heavy : pp - 1;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		n = calc_memory_terms_stage_params(&k, &sl);
 		if (n > w)
 			w = n;
@@ -402,13 +415,21 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	const struct calc_model *md = &plan->model;
 	int t = degree(plan, CALC_DIM_TP), cp = degree(plan, CALC_DIM_CP), pp = degree(plan, CALC_DIM_PP);
 	int m = calc_plan_microbatches(plan), v = plan->vpp > 0 ? plan->vpp : 1;
-	int full = plan->recompute == CALC_RC_FULL, Lst = worst_layers(plan);
+	int full = plan->recompute == CALC_RC_FULL, Lst;
 	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = md->hidden;
 	double mL;
 	struct calc_comm_dim *x;
+	/* the layers of every stage, once, for a model with kinds (the loops below are then
+	 * O(pp), not O(pp^2): the planner times millions of these) */
+	struct calc_stage_layers all_sl[CALC_MAX_STAGES], *all = NULL;
 
 	if (m < 1)
 		m = 1;
+	if (calc_model_has_kinds(md)) {
+		calc_stage_layers_all(plan, all_sl);
+		all = all_sl;
+	}
+	Lst = worst_layers(plan, all);
 	mL = (double)m * Lst;
 	memset(out, 0, sizeof *out);
 	calc_comm_links(plan, &l);
@@ -494,7 +515,7 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	 * efficiency.grad_reduce names another.  With parallel.fsdp the collectives run per
 	 * FSDP unit (fsdp_units below). */
 	x = &out->dim[CALC_DIM_DP];
-	out->grad_params = grad_params(plan) * calc_pipeline_param_copies(plan);
+	out->grad_params = grad_params(plan, all) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1 && plan->fsdp)
 		fsdp_units(plan, m, x, out);
 	else if (x->group.size > 1) {
@@ -523,62 +544,207 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	} else
 		x->collective = "-";
 
+	comm_experts(plan, m, all, out);
 	for (int d = 0; d < CALC_DIM_N; d++) {
 		out->bytes_total += out->dim[d].bytes;
 		out->net_bytes_total += out->dim[d].net_bytes;
 	}
+	out->bytes_total += out->ep.bytes;
+	out->net_bytes_total += out->ep.net_bytes;
 	return 0;
 }
 
 /* ------------------------------------------------------------------ expert parallelism */
 
+/* GPUs of one pipeline stage inside one node: a node of G GPUs holds GPUs of
+ * members_in_node(pp, stride of PP) stages, G / that of each (parallel.placement). */
+static int stage_gpus_in_node(const struct calc_plan *p)
+{
+	long st[CALC_DIM_N];
+	int G = p->gpus_per_node > 0 ? p->gpus_per_node : 1, n;
+	strides(p, st);
+	n = members_in_node(degree(p, CALC_DIM_PP), st[CALC_DIM_PP], G);
+	return n > 0 && G / n > 0 ? G / n : 1;
+}
+
+/* MoE layers of the stage with the most of them. */
+static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
+{
+	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
+	for (int j = 0; j < nk; j++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(&p->model, j, &kd);
+		is_moe[j] = kd.type == CALC_LAYER_MOE;
+	}
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		struct calc_stage_layers sl;
+		int n = 0;
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
+		for (int j = 0; j < nk; j++)
+			if (is_moe[j])
+				n += sl.count[j];
+		if (n > moe)
+			moe = n;
+	}
+	return moe;
+}
+
 /*
+ * The expert ranks of a stage are its GPUs in order, etp innermost, then ep, then edp
+ * (Megatron-Core's expert rank order); how many of a stage's GPUs share a node follows
+ * parallel.placement (with pipeline stages outermost, tp-cp-dp-pp, a node holds one
+ * stage's GPUs; with the default tp-cp-pp-dp and tp cp < a node, several stages).
  * Each of the T = s b / (cp r) tokens of a GPU (r = t with sequence parallelism) goes
  * to k experts spread uniformly over the ep ranks; its copies to the other per_node - 1
  * ranks of the node cross NVLink, k (N - 1) / N of them (at most M with node-limited
  * routing, DeepSeek-V3 §3.2.2: one network send per target node, forwarded over
  * NVLink there) cross the network, N = nodes of the EP group.  The combine returns
- * as many bytes; backward repeats both.  Element bytes: the recipe's activation size.
- * Time per all-to-all: (ep - 1) steps of latency plus each tier's bytes over its
- * bandwidth (calc_links).  Stage of the most MoE layers; ETP's all-gather and
- * reduce-scatter are not counted here.
+ * as many bytes; backward repeats both (full recomputation once more).  Element
+ * bytes: the recipe's activation size.  Time per all-to-all: (ep - 1) steps of latency
+ * plus each tier's bytes over its bandwidth (calc_links).  ETP: an all-gather of the
+ * k T etp received copies over the etp ranks (innermost, inside a node) before the
+ * expert GEMMs and a reduce-scatter of as many after them, forward and backward.
+ * Stage of the most MoE layers.
  */
+static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, struct calc_ep_comm *o);
+
 void calc_comm_ep(const struct calc_plan *p, struct calc_ep_comm *o)
+{
+	comm_ep(p, NULL, o);
+}
+
+/* calc_comm_ep with the stages' layers 'all' (NULL: looked up). */
+static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, struct calc_ep_comm *o)
 {
 	const struct calc_moe *x = &p->model.moe;
 	struct calc_links l;
-	int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1, moe = 0, m = calc_plan_microbatches(p);
+	int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1, moe, m = calc_plan_microbatches(p);
 	double e = p->recipe ? p->recipe->act_bytes : 2, r = p->sp ? p->tp : 1, k = x->top_k;
 	double T = (double)p->seq_len / (p->cp > 0 ? p->cp : 1) * p->micro_batch / r, h = p->model.hidden;
-	double nvl, net, per_layer;
+	double nvl, net, per_layer, passes = p->recompute == CALC_RC_FULL ? 6 : 4;
 
 	memset(o, 0, sizeof *o);
-	if (x->experts <= 0 || ep <= 1)
+	if (m < 1)
+		m = 1;
+	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
-	for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++) {
-		struct calc_stage_layers sl;
-		int n = 0;
-		calc_stage_layers(p, i, &sl);
-		for (int j = 0; j < calc_model_nkinds(&p->model); j++) {
-			struct calc_layer_kind kd;
-			calc_model_kind(&p->model, j, &kd);
-			if (kd.type == CALC_LAYER_MOE)
-				n += sl.count[j];
-		}
-		if (n > moe)
-			moe = n;
+	moe = o->moe_layers = worst_moe_layers(p, all);
+	calc_comm_links(p, &l);
+	if (etp > 1) {
+		int G = stage_gpus_in_node(p);
+		struct calc_group g = {etp, etp < G ? etp : G, 1, CALC_TIER_NVLINK};
+		double S = k * T * etp * h * e; /* the gathered copies of one ETP group */
+		g.nodes = (etp + g.per_node - 1) / g.per_node;
+		g.tier = g.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+		o->etp_coll = calc_coll_time(CALC_COLL_ALLGATHER, S, &g, &l);
+		o->etp_bytes = passes * moe * m * calc_coll_factor(CALC_COLL_ALLGATHER, etp) * S;
+		o->etp_time = passes * moe * m * o->etp_coll;
 	}
-	o->per_node = p->gpus_per_node / etp < ep ? p->gpus_per_node / etp : ep;
+	if (ep <= 1)
+		return;
+	o->per_node = stage_gpus_in_node(p) / etp < ep ? stage_gpus_in_node(p) / etp : ep;
 	if (o->per_node < 1)
 		o->per_node = 1;
 	o->nodes = (ep + o->per_node - 1) / o->per_node;
 	nvl = k * (o->per_node - 1) / ep;
 	net = o->nodes > 1 ? (x->node_limit > 0 && x->node_limit < k ? x->node_limit : k) * (o->nodes - 1.0) / o->nodes : 0;
-	per_layer = 4 * T * h * e; /* dispatch + combine, forward + backward, per copy */
+	per_layer = passes * T * h * e; /* dispatch + combine, forward + backward, per copy */
 	o->nvl_bytes = per_layer * nvl * moe * m;
 	o->net_bytes = per_layer * net * moe * m;
 	o->bytes = o->nvl_bytes + o->net_bytes;
-	calc_comm_links(p, &l);
-	o->time = 4.0 * moe * m * (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) +
-	          (l.intra_busbw > 0 ? o->nvl_bytes / l.intra_busbw : 0) + (l.inter_bw > 0 ? o->net_bytes / l.inter_bw : 0);
+	o->a2a = (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) + T * h * e * nvl / l.intra_busbw +
+	         T * h * e * net / l.inter_bw;
+	o->time = passes * moe * m * o->a2a;
+}
+
+/*
+ * The EP row and the expert-DP gradient reduction of calc_comm.  The routed experts'
+ * gradients are reduced over the expert-DP group -- the edp ranks that hold the same
+ * experts, laid out after the etp x ep ranks of one expert group -- with the DP
+ * row's collectives (all-reduce, or ZeRO's reduce-scatter + all-gather over edp,
+ * Megatron-Core's expert distributed optimizer), sized by the routed-expert
+ * parameters one GPU of the worst stage holds.
+ */
+static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
+                         struct calc_comm *out)
+{
+	struct calc_ep_comm e;
+	struct calc_comm_dim *x = &out->ep, *dp = &out->dim[CALC_DIM_DP];
+	int edp = plan->edp > 0 ? plan->edp : 1, G = stage_gpus_in_node(plan);
+	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
+	int full = plan->recompute == CALC_RC_FULL;
+
+	x->collective = "-";
+	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK};
+	if (plan->model.moe.experts <= 0)
+		return;
+	comm_ep(plan, all, &e);
+	x->group.size = plan->ep > 0 ? plan->ep : 1;
+	x->group.per_node = e.per_node > 0 ? e.per_node : 1;
+	x->group.nodes = e.nodes > 0 ? e.nodes : 1;
+	x->group.tier = x->group.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	if (e.bytes > 0 || e.etp_bytes > 0) {
+		x->collective = e.etp_bytes > 0 && e.bytes > 0 ? "all-to-all + ETP all-gather/reduce-scatter"
+		              : e.bytes > 0                     ? "all-to-all dispatch + combine"
+		                                                : "ETP all-gather + reduce-scatter";
+		x->count = (double)m * e.moe_layers * (4 + 2 * full) * ((e.bytes > 0) + (e.etp_bytes > 0));
+		x->bytes = e.bytes + e.etp_bytes;
+		x->net_bytes = e.net_bytes;
+		x->time = e.time + e.etp_time;
+		out->ep_nvl_bytes = e.nvl_bytes;
+		out->ep_layer_f = 2 * e.a2a + 2 * e.etp_coll;
+		out->ep_layer_b = (2 + 2 * full) * (e.a2a + e.etp_coll);
+	}
+	/* the expert-DP group: stride ep x etp, consecutive expert groups inside a node */
+	out->edp_group.size = edp;
+	out->edp_group.per_node = inner >= G ? 1 : (G / inner < edp ? G / inner : edp);
+	out->edp_group.nodes = (edp + out->edp_group.per_node - 1) / out->edp_group.per_node;
+	out->edp_group.tier = out->edp_group.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	{
+		struct calc_params pr;
+		struct calc_mem_terms k;
+		const struct calc_recipe *r = plan->recipe;
+		const struct calc_group *g = &out->edp_group;
+		double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2, G_, W_;
+		int pp = plan->pp > 0 ? plan->pp : 1;
+		calc_model_params(&plan->model, &pr);
+		calc_memory_terms_params(plan, &pr, &k);
+		for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+			struct calc_stage_layers sl;
+			double n;
+			if (all)
+				sl = all[i];
+			else
+				calc_stage_layers(plan, i, &sl);
+			n = calc_memory_terms_stage_experts(&k, &sl);
+			if (n > out->edp_params)
+				out->edp_params = n;
+		}
+		out->edp_params *= calc_pipeline_param_copies(plan);
+		G_ = out->edp_params * gb, W_ = out->edp_params * (wb > 0 ? wb : 2);
+		if (edp <= 1)
+			return;
+		if (plan->zero == 0 && !plan->fsdp) {
+			out->edp_bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, edp) * G_;
+			dp->net_bytes += calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G_, g);
+			out->edp_time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G_, g);
+			dp->count += 1;
+		} else {
+			int z = plan->fsdp ? 3 : plan->zero;
+			double ag = z >= 3 ? 2.0 * m : 1, rs = z >= 2 ? m : 1;
+			out->edp_bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, edp) * (rs * G_ + ag * W_);
+			dp->net_bytes += rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G_, g) +
+			                 ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W_, g);
+			out->edp_time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G_, g) +
+			                ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W_, g);
+			dp->count += rs + ag;
+		}
+		dp->bytes += out->edp_bytes;
+		dp->time += out->edp_time;
+		if (!dp->collective || !strcmp(dp->collective, "-"))
+			dp->collective = "expert-DP reduction";
+	}
 }

@@ -110,6 +110,17 @@ struct calc_comm {
 	double fsdp_ag_last, fsdp_rs_last;   /* the final norm + LM head unit of the last stage [s] */
 	double fsdp_gathers;            /* all-gathers of each unit per step */
 	double fsdp_reduces;            /* gradient reductions of each unit per step */
+	/* expert parallelism (MoE layers; all zero for a dense model): the EP row of the
+	 * `comm` table holds the all-to-all dispatch and combine and, with etp > 1, the ETP
+	 * all-gather and reduce-scatter; the expert-DP gradient reduction is in dim[DP] */
+	struct calc_comm_dim ep;        /* all-to-all (+ ETP collectives) per step */
+	double ep_layer_f;    /* all-to-all dispatch + combine (+ ETP) of one MoE layer's forward [s] */
+	double ep_layer_b;    /* the same of its backward (+ recomputed forward) [s] */
+	double ep_nvl_bytes;  /* of ep.bytes, all-to-all bytes to GPUs of the own node [bytes] */
+	struct calc_group edp_group;    /* expert-DP group: ranks holding the same experts */
+	double edp_params;    /* routed-expert parameters whose gradients one GPU reduces (worst stage) */
+	double edp_bytes;     /* of dim[DP].bytes, the expert-DP reduction [bytes] */
+	double edp_time;      /* of dim[DP].time, the expert-DP reduction [s] */
 	double bytes_total;   /* all dimensions [bytes] */
 	double net_bytes_total; /* [bytes] */
 };
@@ -137,7 +148,10 @@ double calc_comm_grad_bytes(const struct calc_plan *plan);
  * micro-batch a dispatch and a combine in the forward pass and again in the backward
  * pass, over the EP group laid out etp-innermost on consecutive GPUs.  Bytes split by
  * tier; node-limited routing (model.moe_node_limit M) sends a token to at most M
- * remote nodes once each.
+ * remote nodes once each.  With etp > 1 the tokens an expert receives are all-gathered
+ * over its ETP group before the expert GEMMs and the outputs reduce-scattered after
+ * them (Megatron-Core MoE, expert tensor parallelism), forward and backward.  Full
+ * recomputation repeats the forward's collectives in the backward.
  */
 struct calc_ep_comm {
 	double bytes;      /* all the all-to-all bytes one GPU sends per step [B] */
@@ -146,6 +160,13 @@ struct calc_ep_comm {
 	double time;       /* alpha-beta time per step if none overlapped [s] */
 	int per_node;      /* EP ranks inside one node */
 	int nodes;         /* nodes the EP group spans */
+	int moe_layers;    /* MoE layers of the stage with the most of them */
+	double a2a;        /* one all-to-all (dispatch or combine) of one MoE layer, one
+	                      micro-batch [s] */
+	double etp_bytes;  /* ETP all-gather + reduce-scatter bytes per step (etp > 1) [B] */
+	double etp_coll;   /* one ETP all-gather (= one reduce-scatter) of one MoE layer, one
+	                      micro-batch [s] */
+	double etp_time;   /* all of them per step [s] */
 };
 void calc_comm_ep(const struct calc_plan *plan, struct calc_ep_comm *out);
 

@@ -281,6 +281,22 @@ void calc_stage_layers(const struct calc_plan *p, int i, struct calc_stage_layer
 	}
 }
 
+void calc_stage_layers_all(const struct calc_plan *p, struct calc_stage_layers *out)
+{
+	int pp = p->pp > 0 ? p->pp : 1, from = 0, kinds = calc_model_has_kinds(&p->model);
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		memset(&out[i], 0, sizeof out[i]);
+		out[i].layers = stage_nlayers(p, i);
+		out[i].embedding = i == 0;
+		out[i].head = i == pp - 1;
+		if (kinds)
+			count_kinds(&p->model, from, out[i].layers, out[i].count);
+		else
+			out[i].count[0] = out[i].layers;
+		from += out[i].layers;
+	}
+}
+
 static const char *const split_names[CALC_SPLIT_N] = {"remainder-first", "even", "llama3"};
 
 const char *calc_split_name(enum calc_split s)

@@ -169,6 +169,8 @@ struct calc_sched {
 	const char *(*check)(int p, int m, int v, int plan, const char *file, struct calc_diag *d);
 	const char *reject;      /* the search's name for a failed check, e.g. "dualpipe" */
 	const char *reject_desc; /* one line: the rule and its source */
+	double ep_overlap;       /* share of the expert all-to-all the schedule itself runs
+	                            behind another micro-batch's compute (DualPipe 1) [0..1] */
 };
 
 /* Rows in the table: CALC_SCHED_N built-in plus the registered ones. */

@@ -117,10 +117,10 @@ static const char *model_source(const char *name)
  *   MFU on 8,192-16,384 H100), lower than A100's share of its peak as large runs
  *   show.  Attention: FlashAttention-2 "achieving only 35% utilization on H100"
  *   (Shah et al. 2024, FlashAttention-3, abstract).
- * - H100 PCIe, H200 and B200 take the H100 pair (assumed, UNVERIFIED); MI300X none
+ * - H100 PCIe, H800, H200 and B200 take the H100 pair (assumed, UNVERIFIED); MI300X none
  *   (plan.c's generic 0.75 / 0.50 apply). */
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
- * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H200 132 (the H100
+ * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
  * die), B200 148 (UNVERIFIED); MI300X 0: not modelled. */
 #define A100_GEMM 0.68
 #define A100_ATTN 0.50
@@ -138,6 +138,10 @@ static const struct calc_gpu gpus[] = {
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
 	 "bidirectional", 114, H100_GEMM, H100_ATTN},
+	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
+	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
+	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
@@ -169,6 +173,12 @@ static const struct calc_cluster_preset clusters[] = {
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 2.50,
 	 "NVLink4 450 GB/s per direction and ring busbw 370 GB/s: NCCL maintainer, nvidia/nccl-tests #212; "
 	 "one NDR 400 Gb/s NIC per GPU (MLCommons H100 system descriptions)"},
+	{"hgx-h800-ib", "H800 cluster of DeepSeek-V3: 8 x H800 per node, NVLink 160 GB/s, 8 x 400 Gb/s InfiniBand",
+	 "h800-80g", 8, 160 * GB, 160 * GB * 370 / 450, 50 * GB, 3e-6, 6e-6, 2.00,
+	 "DeepSeek-V3 report §3.1-3.2.2: 8 H800 per node over NVLink and NVSwitch, InfiniBand across nodes, "
+	 "NVLink 160 GB/s and IB 50 GB/s per GPU as the report states them; ring busbw derived with the H100 "
+	 "protocol factor 370/450 (nvidia/nccl-tests #212, UNVERIFIED on H800); $2 per GPU-hour as DeepSeek-V3 "
+	 "Table 1 assumes"},
 	{"dgx-a100-hdr", "DGX A100: 8 x A100 80 GB per node, NVLink3, 8 x 200 Gb/s HDR InfiniBand", "a100-80g", 8,
 	 300 * GB, 300 * GB * 370 / 450, 25 * GB, 3e-6, 6e-6, 1.50,
 	 "NVLink3 600 GB/s bidirectional (300 GB/s line rate per direction); collective busbw 247 GB/s derived "

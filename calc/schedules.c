@@ -444,7 +444,7 @@ static const struct calc_sched builtin[CALC_SCHED_N] = {
 	},
 	[CALC_SCHED_DUALPIPE] = {
 		.name = "dualpipe", .title = "DualPipe", .source = "DeepSeek-V3 §3.2.1, Table 2; deepseek-ai/DualPipe",
-		.two_way = 1, .param_copies = 2, .note = "F&B taken as F + B",
+		.two_way = 1, .param_copies = 2, .note = "F&B taken as F + B", .ep_overlap = 1,
 		.gen = gen_dualpipe, .closed = closed_dualpipe, .inflight = inflight_dualpipe,
 		.check = check_dualpipe, .reject = "dualpipe",
 		.reject_desc = "dualpipe: pp and m must be even and m >= 2 pp (DeepSeek-V3 §3.2.1)",

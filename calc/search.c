@@ -63,6 +63,10 @@ static const struct {
 	                               "the FFN over TP, Narayanan et al. 2021 §2.3)"},
 	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
 	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2)"},
+	[CALC_REJ_EP] = {"ep-fold", "ep x etp does not divide tp x cp x dp: the experts of a stage fold onto its "
+	                            "GPUs as etp x ep x edp (Megatron-Core MoE parallel folding)"},
+	[CALC_REJ_ETP] = {"etp-divides", "etp does not divide the expert FFN width (each expert's fc1 and fc2 are "
+	                                 "split over etp ranks)"},
 	[CALC_REJ_BATCH] = {"batch", "global_batch is not divisible by micro_batch x dp (m = B/(b d) must be an "
 	                             "integer, Narayanan et al. 2021 §3.1)"},
 	[CALC_REJ_VPP] = {"vpp-layers", NULL}, /* described by vpp_desc from the table */
@@ -85,6 +89,13 @@ int calc_reject_used(enum calc_reject r)
 	if (r >= CALC_REJ_SCHED0 && r < CALC_REJ_MEMORY)
 		return rej_sched(r) != NULL;
 	return r >= 0 && r < CALC_REJ_N;
+}
+
+int calc_search_reject_shown(const struct calc_search_result *res, enum calc_reject r)
+{
+	if ((r == CALC_REJ_EP || r == CALC_REJ_ETP) && !res->moe)
+		return 0;
+	return calc_reject_used(r);
 }
 
 enum calc_reject calc_reject_of_schedule(enum calc_schedule s)
@@ -217,7 +228,21 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 		.cp = c->cp, .vpp = c->vpp, .sp = c->sp, .zero = c->zero, .recompute = c->recompute,
 		.schedule = c->schedule, .micro_batch = c->micro_batch, .recipe = calc_recipe_at(c->recipe),
 	};
-	calc_plan_variant(base, &l, NULL, 0, NULL, 0, out, NULL);
+	char kv[2][32];
+	const char *kvs[2] = {kv[0], kv[1]};
+	int n = 0;
+	if (base->model.moe.experts > 0 && c->ep > 0 && c->etp > 0) {
+		snprintf(kv[0], sizeof kv[0], "parallel.ep=%d", c->ep);
+		snprintf(kv[1], sizeof kv[1], "parallel.etp=%d", c->etp);
+		n = 2;
+	}
+	if (n) {
+		/* unchecked, as a layout alone is applied: a ranked configuration is valid */
+		struct calc_diag d = {0};
+		calc_plan_variant(base, &l, kvs, n, "search", CALC_VARIANT_UNCHECKED, out, &d);
+		calc_diag_free(&d);
+	} else
+		calc_plan_variant(base, &l, NULL, 0, NULL, 0, out, NULL);
 }
 
 /* ======================================================================== */
@@ -317,6 +342,7 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 
 struct item {
 	int recipe, gpus, nodes, gpn, tp, pp, cp, dp, mb;
+	int ep, etp;                 /* expert degrees (1, 1 for a dense model) */
 	long long key0;              /* first key of the item */
 	/* written by the one thread that runs the item */
 	double best;                 /* best objective of the item (heatmap) */
@@ -442,6 +468,12 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	}
 	if (it->cp > 1 && base->seq_len % (2 * it->cp))
 		return CALC_REJ_CP;
+	if (m->moe.experts > 0) {
+		if ((long long)it->tp * it->cp * it->dp % ((long long)it->ep * it->etp))
+			return CALC_REJ_EP;
+		if (m->moe.expert_ffn % it->etp)
+			return CALC_REJ_ETP;
+	}
 	return CALC_REJ_NONE;
 }
 
@@ -603,6 +635,8 @@ static void run_item(struct worker *w, struct item *it)
 	row.c.cp = it->cp;
 	row.c.dp = it->dp;
 	row.c.recipe = (signed char)it->recipe;
+	row.c.ep = it->ep;
+	row.c.etp = it->etp;
 	{
 		int tmp[CALC_MAX_STAGES];
 		row.c.uneven = 0;
@@ -617,14 +651,15 @@ static void run_item(struct worker *w, struct item *it)
 	p->cp = it->cp;
 	p->dp = it->dp;
 	p->recipe = calc_recipe_at(it->recipe);
+	p->ep = it->ep;
+	p->etp = it->etp;
 	if (pre == CALC_REJ_NONE) {
 		calc_plan_resplit(p, it->pp, NULL);
 		calc_memory_terms_params(p, &w->pr, &w->k);
 		calc_memory_terms_fixed(p, &w->k);
 		calc_memory_terms_fsdp(p, &w->k);
-		long long epx = (long long)(p->ep > 0 ? p->ep : 1) * (p->etp > 0 ? p->etp : 1);
-		long long attn = (long long)it->tp * it->cp * it->dp;
-		p->edp = attn % epx ? 1 : (int)(attn / epx);
+		/* item_check refused an ep x etp that does not divide tp x cp x dp */
+		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
 		for (int z = 0; z < 4; z++) {
 			calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
 			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
@@ -770,14 +805,34 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 	for (int ri = 0; ri < nr; ri++)
 		for (int g = 0; g < o->ngpus; g++) {
 			int n = o->gpus[g], tps[64], ntp = divisors(n, tps, 64);
+			/* MoE: ep every divisor of the experts up to N; etp every divisor of tp up to
+			 * a node (from 1, no expert TP, to Megatron-Core's default etp = tp: the
+			 * expert GEMMs' TP stays on NVLink inside the attention's TP group); dense:
+			 * the plan's (1, 1) */
+			int eps[64] = {plan->ep > 0 ? plan->ep : 1}, etps[64] = {plan->etp > 0 ? plan->etp : 1};
+			int nep = 1, netp = 1;
+			if (plan->model.moe.experts > 0) {
+				int de[64], nde = divisors(plan->model.moe.experts, de, 64), dt[64], ndt = divisors(n, dt, 64);
+				nep = netp = 0;
+				for (int i = 0; i < nde; i++)
+					if (de[i] <= n)
+						eps[nep++] = de[i];
+				for (int i = 0; i < ndt; i++)
+					if (dt[i] <= gpn0)
+						etps[netp++] = dt[i];
+			}
 			int gpn = n < gpn0 ? n : gpn0, nodes = n / gpn;
 			for (int a = 0; a < ntp; a++) {
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
 					int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
 					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
+					for (int e = 0; e < nep; e++)
+					for (int f = 0; f < netp; f++)
 					for (int mb = 1; mb <= o->max_mb; mb++) {
 						struct item *it;
+						if (netp > 1 && tps[a] % etps[f])
+							break; /* etp | tp: the grid's rule, see build_items */
 						if (sh->nitems == cap) {
 							cap = cap ? 2 * cap : 256;
 							sh->items = xrealloc(sh->items, (size_t)cap * sizeof *sh->items);
@@ -793,6 +848,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->cp = cps[c];
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
 						it->mb = mb;
+						it->ep = eps[e];
+						it->etp = etps[f];
 						it->key0 = key;
 						key += 1LL << KEY_BITS;
 					}
@@ -985,6 +1042,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->elapsed_s = now_s() - sh.t0;
 	out->threads = nw;
 	out->opts = sh.o;
+	out->moe = plan->model.moe.experts > 0;
 	merge(out, ws, nw, &sh);
 	for (int i = 0; i < nw; i++)
 		free(ws[i].top);
@@ -1026,13 +1084,17 @@ void calc_search_free(struct calc_search_result *r)
 /* Tables                                                                    */
 /* ======================================================================== */
 
-static void cfg_cols(struct calc_table *t, int recipe)
+static void cfg_cols(struct calc_table *t, int recipe, int moe)
 {
 	calc_table_col(t, "tp", "", CALC_D_INT, 0);
 	calc_table_col(t, "pp", "", CALC_D_INT, 0);
 	calc_table_col(t, "dp", "", CALC_D_INT, 0);
 	calc_table_col(t, "cp", "", CALC_D_INT, 0);
 	calc_table_col(t, "vpp", "", CALC_D_INT, 0);
+	if (moe) {
+		calc_table_col(t, "ep", "", CALC_D_INT, 0);
+		calc_table_col(t, "etp", "", CALC_D_INT, 0);
+	}
 	calc_table_col(t, "micro_batch", "", CALC_D_INT, 0);
 	calc_table_col(t, "sp", "", CALC_D_TEXT, 0);
 	calc_table_col(t, "recompute", "", CALC_D_TEXT, 0);
@@ -1043,7 +1105,7 @@ static void cfg_cols(struct calc_table *t, int recipe)
 }
 
 /* Fill the configuration cells from column 'c0'; returns the next column. */
-static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_search_cfg *c, int recipe)
+static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_search_cfg *c, int recipe, int moe)
 {
 	int k = c0;
 	calc_table_num(t, r, k++, c->tp);
@@ -1051,6 +1113,10 @@ static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_sear
 	calc_table_num(t, r, k++, c->dp);
 	calc_table_num(t, r, k++, c->cp);
 	calc_table_num(t, r, k++, c->vpp);
+	if (moe) {
+		calc_table_num(t, r, k++, c->ep);
+		calc_table_num(t, r, k++, c->etp);
+	}
 	calc_table_num(t, r, k++, c->micro_batch);
 	calc_table_str(t, r, k++, c->sp ? "yes" : "no");
 	calc_table_str(t, r, k++, calc_recompute_name((enum calc_recompute)c->recompute));
@@ -1075,7 +1141,7 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 	calc_table_col(t, "rank", "", CALC_D_INT, 0);
 	if (many_gpus(r))
 		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, vr);
+	cfg_cols(t, vr, r->moe);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "step_time_sim", "s", CALC_D_FIXED, 3);
@@ -1089,7 +1155,7 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 		calc_table_num(t, row, k++, i + 1);
 		if (many_gpus(r))
 			calc_table_num(t, row, k++, x->r.c.gpus);
-		k = cfg_cells(t, row, k, &x->r.c, vr);
+		k = cfg_cells(t, row, k, &x->r.c, vr, r->moe);
 		calc_table_num(t, row, k++, x->r.memory);
 		calc_table_num(t, row, k++, x->r.step_time);
 		calc_table_num(t, row, k++, x->sim_ok ? x->sim_time : NAN);
@@ -1142,7 +1208,7 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 	calc_table_col(t, "axis", "", CALC_D_TEXT, 0);
 	if (many_gpus(r))
 		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, vr);
+	cfg_cols(t, vr, r->moe);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "vs_best", "1", CALC_D_PCT, 1);
@@ -1159,7 +1225,7 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 		}
 		if (many_gpus(r))
 			calc_table_num(t, row, k++, r->axis[a].c.gpus);
-		k = cfg_cells(t, row, k, &r->axis[a].c, vr);
+		k = cfg_cells(t, row, k, &r->axis[a].c, vr, r->moe);
 		calc_table_num(t, row, k++, r->axis[a].memory);
 		calc_table_num(t, row, k++, r->axis[a].step_time);
 		calc_table_num(t, row, k++, r->axis[a].step_time / best - 1);
@@ -1179,7 +1245,7 @@ void calc_search_table_rejects(const struct calc_search_result *r, struct calc_t
 	for (int i = 0; i < CALC_REJ_N; i++) {
 		int row;
 		long long n = i == CALC_REJ_NONE ? r->ranked : r->rejected[i];
-		if (!calc_reject_used((enum calc_reject)i))
+		if (!calc_search_reject_shown(r, (enum calc_reject)i))
 			continue;
 		row = calc_table_row(t);
 		calc_table_str(t, row, 0, calc_reject_name((enum calc_reject)i));
@@ -1213,7 +1279,7 @@ void calc_search_table_rows(const struct calc_search_result *r, struct calc_tabl
 {
 	calc_table_init(t, "search-all", "Every configuration of the search");
 	calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, 1);
+	cfg_cols(t, 1, r->moe);
 	calc_table_col(t, "outcome", "", CALC_D_TEXT, 0);
 	calc_table_col(t, "worst_stage", "", CALC_D_INT, 0);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
@@ -1226,7 +1292,7 @@ void calc_search_table_rows(const struct calc_search_result *r, struct calc_tabl
 		const struct calc_search_row *x = &r->rows[i];
 		int row = calc_table_row(t), k = 0, timed = x->reject == CALC_REJ_NONE;
 		calc_table_num(t, row, k++, x->c.gpus);
-		k = cfg_cells(t, row, k, &x->c, 1);
+		k = cfg_cells(t, row, k, &x->c, 1, r->moe);
 		calc_table_str(t, row, k++, calc_reject_name((enum calc_reject)x->reject));
 		calc_table_num(t, row, k++, x->worst >= 0 ? x->worst : NAN);
 		calc_table_num(t, row, k++, x->worst >= 0 ? x->memory : NAN);
@@ -1244,14 +1310,14 @@ void calc_search_table_pareto(const struct calc_search_result *r, struct calc_ta
 	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 4);
 	calc_table_col(t, "frontier", "", CALC_D_INT, 0);
-	cfg_cols(t, 0);
+	cfg_cols(t, 0, r->moe);
 	for (long long i = 0; i < r->nrows; i++) {
 		const struct calc_search_row *x = &r->rows[i];
 		int row = calc_table_row(t);
 		calc_table_num(t, row, 0, x->memory);
 		calc_table_num(t, row, 1, x->step_time);
 		calc_table_num(t, row, 2, r->frontier ? r->frontier[i] : 0);
-		cfg_cells(t, row, 3, &x->c, 0);
+		cfg_cells(t, row, 3, &x->c, 0, r->moe);
 	}
 	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no other configuration needs "
 	                   "no more memory and is no slower (closed-form step time; of identical points the first).");

@@ -21,6 +21,8 @@ enum calc_reject {
 	CALC_REJ_TP,          /* tp does not divide heads, kv_heads or ffn_hidden */
 	CALC_REJ_PP,          /* pp > layers (with --even: pp does not divide layers) */
 	CALC_REJ_CP,          /* seq_len is not divisible by 2 x cp */
+	CALC_REJ_EP,          /* MoE: ep x etp does not divide tp x cp x dp (parallel folding) */
+	CALC_REJ_ETP,         /* MoE: etp does not divide the expert FFN width */
 	CALC_REJ_BATCH,       /* global_batch is not divisible by micro_batch x dp */
 	CALC_REJ_VPP,         /* a vpp schedule: layers of a stage not divisible by vpp */
 	CALC_REJ_SCHED0,      /* + schedule id: the schedule's own check (its row's reject) */
@@ -34,6 +36,10 @@ const char *calc_reject_name(enum calc_reject r); /* "tp-divides", "memory", ...
 const char *calc_reject_desc(enum calc_reject r); /* one line, with the rule's source */
 /* 1: a reason the search can give (a schedule's slot only when its row has a check). */
 int calc_reject_used(enum calc_reject r);
+struct calc_search_result;
+/* 1: reason 'r' belongs in the outcome table of result 'res' (calc_reject_used, and the
+ * expert reasons only for a model with experts). */
+int calc_search_reject_shown(const struct calc_search_result *res, enum calc_reject r);
 /* The reason of schedule s's own check failing (CALC_REJ_SCHED0 + s). */
 enum calc_reject calc_reject_of_schedule(enum calc_schedule s);
 
@@ -91,6 +97,7 @@ struct calc_search_cfg {
 	signed char schedule;      /* enum calc_schedule */
 	signed char recipe;        /* index for calc_recipe_at */
 	signed char uneven;        /* 1: layers split unevenly (pp does not divide layers) */
+	int ep, etp;               /* expert (tensor) parallelism; 1 and 1 for a dense model */
 };
 
 /* One configuration with its outcome. */
@@ -153,6 +160,7 @@ struct calc_search_result {
 	long long measured;             /* of which valid: worst-stage memory computed */
 	long long ranked;               /* of which fit: timed and ranked */
 	long long rejected[CALC_REJ_N]; /* by first failing check ([CALC_REJ_NONE] unused) */
+	int moe;                        /* 1: the model has experts: ep and etp are axes */
 	/* memory rejects: where and by how much */
 	long long miss_first, miss_middle, miss_last; /* worst stage first / middle / last */
 	int have_closest;

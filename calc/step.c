@@ -21,6 +21,13 @@
  * docs/references.md §3 in calc_step_fast), plus the exposed part of the DP reduction, plus
  * the optimizer step.  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
  * steps = tokens / (B s), time = steps * step time.
+ *
+ * Mixture of experts (docs/references.md §5.7): FLOPs of what a token activates (router,
+ * top-k routed and shared experts; MLA's projections and d_qk + d_v attention core, DeepSeek-V3
+ * §2.1); routed experts as grouped GEMMs (Megatron-Core MoE) on the copies the busiest
+ * expert GPU receives, at efficiency.grouped_gemm; the EP all-to-all of each MoE layer on the
+ * critical path less efficiency.ep_overlap or the schedule's own overlap (DualPipe, DeepSeek-V3
+ * §3.2.1), bounded by the layer's compute.
  */
 #include "calc.h"
 #include "step.h"
@@ -38,24 +45,74 @@ static double head_dim(const struct calc_model *m)
 	return m->head_dim > 0 ? m->head_dim : m->heads > 0 ? (double)m->hidden / m->heads : m->hidden;
 }
 
+/* 1 when the model's attention is multi-head latent attention (DeepSeek-V2/V3). */
+static int is_mla(const struct calc_model *m)
+{
+	return m->mla.kv_lora_rank > 0;
+}
+
+/* Width of each head's query and key, and of each head's value. */
+static double qk_dim(const struct calc_model *m)
+{
+	return is_mla(m) ? m->mla.qk_nope_dim + m->mla.qk_rope_dim : head_dim(m);
+}
+static double v_dim(const struct calc_model *m)
+{
+	return is_mla(m) ? m->mla.v_head_dim : head_dim(m);
+}
+
+/* Routed-expert load of the busiest expert over the mean: the capacity factor (its
+ * padded slots are computed too), else the dropless imbalance (model.moe_imbalance). */
+static double moe_phi(const struct calc_moe *x)
+{
+	return x->capacity > 0 ? x->capacity : x->imbalance > 1 ? x->imbalance : 1;
+}
+
+/* Forward FLOPs per token of one layer's attention projections [FLOP/token]: 2 per
+ * weight of every matrix a token passes.  GQA: Q h a d, K and V h kv d each, O a d h.
+ * MLA (DeepSeek-V2 §2.1.2, V3 §2.1.1): the query down and up projections (or one h x a
+ * d_qk matrix), the joint key/value down projection with the shared RoPE key
+ * h (d_c + d_R), the key and value up projections d_c a (d_nope + d_v), and W_O. */
+static double attn_proj_flops_token(const struct calc_model *m)
+{
+	double h = m->hidden, d = head_dim(m), a = m->heads;
+	double kv = m->kv_heads > 0 ? m->kv_heads : a;
+	if (is_mla(m)) {
+		const struct calc_mla *x = &m->mla;
+		double dq = qk_dim(m), cq = x->q_lora_rank, ckv = x->kv_lora_rank;
+		double q = cq > 0 ? h * cq + cq * a * dq : h * a * dq;
+		return 2 * (q + h * (ckv + x->qk_rope_dim) + ckv * a * (x->qk_nope_dim + x->v_head_dim) + a * x->v_head_dim * h);
+	}
+	return 2 * h * d * (a + 2 * kv) + 2 * a * d * h;
+}
+
 /* Forward FLOPs per token of one layer's GEMMs [FLOP/token].  Narayanan 2021 App.:
  * QKV 6h^2, out-proj 2h^2, MLP 16h^2 per token (2 FLOPs per multiply-add); here the
  * K and V projections have kv_heads * head_dim columns (GQA) and SwiGLU has three
- * h x f matrices against GeLU's two. */
+ * h x f matrices against GeLU's two.  An MoE layer counts what a token activates: the
+ * router h x E, its k routed experts and the shared experts (the MFU numerator on
+ * activated parameters, as DeepSeek-V3 and Megatron-Core MoE report it). */
 static double gemm_flops_token(const struct calc_model *m, int kind)
 {
 	struct calc_layer_kind kd;
-	double h = m->hidden, d = head_dim(m), a = m->heads, f;
+	double h = m->hidden, f, w = m->mlp == CALC_MLP_SWIGLU ? 6 : 4;
 	calc_model_kind(m, kind, &kd);
+	if (kd.type == CALC_LAYER_MOE) {
+		const struct calc_moe *x = &m->moe;
+		double fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
+		return attn_proj_flops_token(m) + 2 * h * x->experts + w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
+	}
 	f = kd.ffn_hidden; /* CALC_LAYER_DENSE: one MLP of width f */
-	double kv = m->kv_heads > 0 ? m->kv_heads : a;
-	return 2 * h * d * (a + 2 * kv) + 2 * a * d * h + (m->mlp == CALC_MLP_SWIGLU ? 6 : 4) * h * f;
+	return attn_proj_flops_token(m) + w * h * f;
 }
 
 /* Forward FLOPs per token of the attention core, QK^T and attention x V over the full
- * s x s square as Narayanan 2021 and Korthikanti 2022 count it (4 s h per token). */
+ * s x s square as Narayanan 2021 and Korthikanti 2022 count it (4 s h per token);
+ * MLA's scores are d_nope + d_R wide and its values d_v: 2 s a (d_qk + d_v). */
 static double attn_flops_token(const struct calc_model *m, double s)
 {
+	if (is_mla(m))
+		return 2 * s * m->heads * (qk_dim(m) + v_dim(m));
 	return 4 * s * m->heads * head_dim(m);
 }
 
@@ -147,6 +204,41 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, s
 	calc_layer_time_kind(plan, cm, 0, o);
 }
 
+/* Roofline time of the grouped GEMM of 'ne' local experts sharing 'M' rows (token
+ * copies) in all, each (M/ne x K) * (K x N) [s]: the tiles of every expert's GEMM
+ * quantized as one wave set (a grouped GEMM launches them together), each expert's
+ * weights read once.  'peak' is already scaled by efficiency.gemm and grouped_gemm. */
+static double grouped_time(double M, double N, double K, double ne, double peak, double hbm, double eb, int sms)
+{
+	double me = ne > 0 ? M / ne : M, tc = 2 * M * N * K / peak, tm = (M * K + ne * K * N + M * N) * eb / hbm;
+	if (sms > 0 && me > 0 && N > 0) {
+		double tiles = ne * ceil(me / TILE) * ceil(N / TILE), slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
+		tc /= M * N / (slots * TILE * TILE);
+	}
+	return tc > tm ? tc : tm;
+}
+
+/* Exposed part of collectives 'c' [s] that can run behind compute 'w' [s] for the
+ * share 'ov': c - min(ov c, w). */
+static double exposed_behind(double c, double w, double ov)
+{
+	double hid = ov * c < w ? ov * c : w;
+	return c - hid;
+}
+
+/* Share of the expert all-to-all hidden behind compute: efficiency.ep_overlap, or the
+ * schedule's own (DualPipe pairs one micro-batch's forward with another's backward and
+ * runs the dispatch and combine of each under the other's compute, DeepSeek-V3
+ * §3.2.1), whichever is larger. */
+static double ep_overlap_share(const struct calc_plan *plan)
+{
+	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
+	double ov = plan->ep_overlap < 0 ? 0 : plan->ep_overlap > 1 ? 1 : plan->ep_overlap;
+	if (row && plan->pp > 1 && row->ep_overlap > ov)
+		ov = row->ep_overlap;
+	return ov;
+}
+
 void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
                           struct calc_layer_time *o)
 {
@@ -160,24 +252,60 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_peak(plan) * plan->gemm_eff, eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
-	int sms = plan->gpu.sms;
-	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, tpo;
+	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE;
+	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, tpo, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
+	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
+
+	if (moe) {
+		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
+		 * shared x shared_ffn, and the router; the routed experts are grouped GEMMs on
+		 * the phi k T_r etp token copies an expert GPU receives (T_r = T / t with SP, as
+		 * memory.c counts them), E / ep experts of f_e / etp columns each, at
+		 * efficiency.grouped_gemm of the GEMM efficiency (Megatron-Core grouped GEMM). */
+		const struct calc_moe *x = &m->moe;
+		double etp = plan->etp > 0 ? plan->etp : 1, ep = plan->ep > 0 ? plan->ep : 1;
+		double Tr = T / shard, copies = moe_phi(x) * x->top_k * Tr * etp, ne = x->experts / ep;
+		double gpk = peak * (plan->grouped_gemm > 0 ? plan->grouped_gemm : 1), fe = x->expert_ffn / etp;
+		f = x->shared * (double)(x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn);
+		experts = gemm_time(Tr, x->experts, h, peak, hbm, eb, sms) /* router */
+		        + grouped_time(copies, up * fe, h, ne, gpk, hbm, eb, sms)
+		        + grouped_time(copies, h, fe, ne, gpk, hbm, eb, sms);
+		/* the activation function on every copy, and the permutation into expert order
+		 * and back (read + write h values of 2 B each way) */
+		expert_elem = copies * (act_fn * fe + 8 * h) / hbm;
+	}
 
 	/* GEMMs of one layer on one TP rank (Megatron's column/row split, Narayanan §2.3). */
-	o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms) /* QKV */
-	        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms)                /* out-proj */
-	        + gemm_time(T, (m->mlp == CALC_MLP_SWIGLU ? 2 : 1) * f / t, h, peak, hbm, eb, sms) /* up */
-	        + gemm_time(T, h, f / t, peak, hbm, eb, sms);                   /* down */
+	if (is_mla(m)) {
+		/* MLA: the down projections (and the query latent) are replicated over TP, the
+		 * per-head up projections and W_O sharded (Megatron-Core MLA) */
+		const struct calc_mla *x = &m->mla;
+		double dq = qk_dim(m), cq = x->q_lora_rank, ckv = x->kv_lora_rank;
+		o->gemm = (cq > 0 ? gemm_time(T, cq, h, peak, hbm, eb, sms) + gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms)
+		                  : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms))
+		        + gemm_time(T, ckv + x->qk_rope_dim, h, peak, hbm, eb, sms)
+		        + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms)
+		        + gemm_time(T, h, a * x->v_head_dim / t, peak, hbm, eb, sms);
+	} else
+		o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms) /* QKV */
+		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms);               /* out-proj */
+	if (f > 0 || !moe) {
+		o->gemm += gemm_time(T, up * f / t, h, peak, hbm, eb, sms); /* up */
+		o->gemm += gemm_time(T, h, f / t, peak, hbm, eb, sms);      /* down */
+	}
+	if (moe)
+		o->gemm += experts;
 
 	/* Attention core, in BF16 even in FP8 recipes (DeepSeek-V3 §3.3.1).  Counted FLOPs
-	 * 4 (s/cp) s (a/t) d per micro-batch sequence. */
+	 * 4 (s/cp) s (a/t) d per micro-batch sequence (MLA: 2 (s/cp) s (a/t) (d_qk + d_v)). */
 	{
-		double fl = 4 * T * s * (a / t) * d;
+		double fl = is_mla(m) ? 2 * T * s * (a / t) * (qk_dim(m) + v_dim(m)) : 4 * T * s * (a / t) * d;
 		if (plan->flash_attention) {
 			/* Causal FlashAttention skips the tiles above the diagonal: half the counted
 			 * FLOPs; its backward runs 5 matmuls against the forward's 2 (x2.5, it
 			 * recomputes QK^T; Dao 2023, FlashAttention-2 §3).  Operand traffic Q, K, V, O. */
-			double io = T * 2 * d * (2 * a / t + 2 * kvh) / hbm;
+			double io = is_mla(m) ? T * 2 * (a / t) * (2 * qk_dim(m) + 2 * v_dim(m)) / hbm
+			                      : T * 2 * d * (2 * a / t + 2 * kvh) / hbm;
 			o->attn = 0.5 * fl / (peak16 * plan->attn_eff) + io;
 			attn_b = 2.5 * 0.5 * fl / (peak16 * plan->attn_eff) + 2 * io;
 		} else {
@@ -195,9 +323,10 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 	 * (read 2h, write h), two dropouts (read h, write h, 1 B mask), sharded over t with
 	 * SP (Korthikanti 2022 §4.2.2); the activation function on f/t (GeLU read + write,
 	 * SwiGLU two reads + one write). */
-	elem_bytes = (8 * h + 12 * h + drop * 10 * h) / shard +
-	             (m->mlp == CALC_MLP_SWIGLU ? 6 : 4) * f / t;
+	elem_bytes = (8 * h + 12 * h + drop * 10 * h) / shard + act_fn * f / t;
 	o->elem = T * elem_bytes / hbm;
+	if (moe)
+		o->elem += expert_elem;
 
 	o->f = o->gemm + o->attn + o->elem;
 	/* Backward: dgrad and wgrad GEMMs each as much as the forward GEMM (same M, N, K
@@ -215,6 +344,16 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 	tpo = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
 	o->comm_f = (1 - tpo) * (cm->tp_layer_f + cm->cp_layer_f);
 	o->comm_b = (1 - tpo) * (cm->tp_layer_b + cm->cp_layer_b);
+	o->ep_f = o->ep_b = 0;
+	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
+		/* the expert all-to-all (and ETP collectives), hidden for the share
+		 * ep_overlap_share behind at most the layer's own compute of that pass */
+		double ov = ep_overlap_share(plan);
+		o->ep_f = exposed_behind(cm->ep_layer_f, o->f, ov);
+		o->ep_b = exposed_behind(cm->ep_layer_b, o->b + o->w + o->recompute, ov);
+		o->comm_f += o->ep_f;
+		o->comm_b += o->ep_b;
+	}
 }
 
 /* ------------------------------------------------------------------ stages */
@@ -250,15 +389,19 @@ static void end_times(const struct calc_plan *plan, struct ends *e)
 struct stage_cost {
 	double tf, tb, tw;          /* [s] */
 	double recompute, comm;     /* parts of tf + tb [s] */
+	double ep;                  /* of comm, the expert all-to-all and ETP collectives [s] */
 };
 
 static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct ends *e,
-                       int i, struct stage_cost *o)
+                       const struct calc_stage_layers *all, int i, struct stage_cost *o)
 {
 	struct calc_stage_layers sl;
 	int nk = calc_model_nkinds(&plan->model);
 
-	calc_stage_layers(plan, i, &sl);
+	if (all)
+		sl = all[i];
+	else
+		calc_stage_layers(plan, i, &sl);
 	/* every layer kind the stage holds, n_k times the op times of one layer of it */
 	memset(o, 0, sizeof *o);
 	for (int k = 0; k < nk; k++) {
@@ -270,6 +413,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->tw += n * lt[k].w;
 		o->recompute += n * lt[k].recompute;
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
+		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
 	}
 	if (sl.embedding) {
 		o->tf += e->first_f;
@@ -298,14 +442,20 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	int dual = row && row->two_way && p > 1;
 	int nrank = dual ? (p + 1) / 2 : p, uniform = !c && calc_stage_layers_uniform(plan), heavy = -2;
 	double best = -1;
+	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
+	struct calc_stage_layers all_sl[CALC_MAX_STAGES], *all = NULL;
 
 	if (m < 1)
 		m = 1;
+	if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
+		calc_stage_layers_all(plan, all_sl);
+		all = all_sl;
+	}
 	end_times(plan, &e);
 	if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
-			stage_cost(plan, lt, &e, i, &sc);
+			stage_cost(plan, lt, &e, all, i, &sc);
 			c->tf[i] = sc.tf;
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
@@ -322,14 +472,15 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			r = heavy > r ? heavy : nrank - 1;
 		if (dual && r > 0 && uniform)
 			break;
-		stage_cost(plan, lt, &e, r, &a);
+		stage_cost(plan, lt, &e, all, r, &a);
 		if (dual) {
-			stage_cost(plan, lt, &e, p - 1 - r, &b);
+			stage_cost(plan, lt, &e, all, p - 1 - r, &b);
 			a.tf = (a.tf + b.tf) / 2;
 			a.tb = (a.tb + b.tb) / 2;
 			a.tw = (a.tw + b.tw) / 2;
 			a.recompute = (a.recompute + b.recompute) / 2;
 			a.comm = (a.comm + b.comm) / 2;
+			a.ep = (a.ep + b.ep) / 2;
 		}
 		busy = m * (a.tf + a.tb + a.tw);
 		if (busy > best) {
@@ -340,6 +491,7 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			st->tw = a.tw;
 			st->recompute = m * a.recompute;
 			st->tp_comm = m * a.comm;
+			st->ep_exposed = m * a.ep;
 			st->compute = busy - st->recompute - st->tp_comm;
 		}
 	}
@@ -469,6 +621,9 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	window = (plan->zero >= 2 ? m : 1) * (st->tb + st->tw) + (plan->zero >= 3 ? m : 1) * st->tf;
 	hid = ov * dp->time < window ? ov * dp->time : window;
 	st->dp_exposed = st->comm.fsdp ? fsdp_exposed(plan, st) : dp->time - hid;
+	if (st->comm.fsdp && st->comm.edp_time > 0)
+		/* the expert-DP reduction is outside the FSDP units: hidden as the DP reduction */
+		st->dp_exposed += exposed_behind(st->comm.edp_time, window, ov);
 
 	/* Optimizer: one pass over the states the rank updates -- read and write master
 	 * weights and moments, read gradients, write weights -- at HBM bandwidth; ZeRO >= 1
@@ -483,15 +638,19 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 		if (plan->fsdp && plan->fsdp_shard > 0 && plan->fsdp_shard < shard)
 			shard = plan->fsdp_shard; /* HSDP: the states are sharded over one shard group */
 		st->optimizer = st->comm.grad_params * per / shard / hbm;
+		if (st->comm.edp_params > 0) /* the routed experts' shard over the expert-DP group */
+			st->optimizer += st->comm.edp_params * per / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1) / hbm;
 	}
 	st->time = st->makespan + st->dp_exposed + st->optimizer;
 
 	{
 		/* split the critical GPU's exposed collectives between TP and CP */
 		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
-		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1;
-		st->exposed[CALC_DIM_TP] = st->tp_comm * sh;
-		st->exposed[CALC_DIM_CP] = st->tp_comm * (1 - sh);
+		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
+		if (st->ep_exposed > 0)
+			tc -= st->ep_exposed; /* the expert all-to-all is the EP row's */
+		st->exposed[CALC_DIM_TP] = tc * sh;
+		st->exposed[CALC_DIM_CP] = tc * (1 - sh);
 	}
 	st->exposed[CALC_DIM_PP] = p > 1 ? 2.0 * (p - 1) * st->comm.p2p : 0;
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;

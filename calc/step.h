@@ -48,6 +48,8 @@ struct calc_layer_time {
 	double recompute; /* forward work repeated in the backward (selective or full) */
 	double comm_f;    /* TP + CP collectives of the forward, exposed part */
 	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
+	double ep_f;      /* of comm_f, the expert all-to-all and ETP collectives (MoE) */
+	double ep_b;      /* of comm_b, the same of the backward */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
@@ -71,7 +73,8 @@ struct calc_step {
 	/* breakdown of the step; the six sum to 'time' */
 	double compute;            /* forward + backward compute of the critical stage [s] */
 	double recompute;          /* recomputation [s] */
-	double tp_comm;            /* exposed TP + CP collectives [s] */
+	double tp_comm;            /* exposed TP + CP collectives, and the expert all-to-all [s] */
+	double ep_exposed;         /* of tp_comm, the exposed expert all-to-all and ETP collectives [s] */
 	double bubble;             /* pipeline idle time of the critical stage incl. p2p [s] */
 	double dp_exposed;         /* gradient reduction not hidden behind backward [s] */
 	double optimizer;          /* optimizer step [s] */

@@ -7,7 +7,8 @@
  * (iteration time with full recomputation and with selective recomputation + sequence
  * parallelism) and its 530B run on 2,240 GPUs (§6.3), Llama 3 (Llama Team 2024) Table 4
  * and Llama 2 (Touvron et al. 2023) Table 2, and the DeepSpeed ZeRO-3 rows of Narayanan
- * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3).  Every row starts from the built-in
+ * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3), and DeepSeek-V3's GPU-hours (DeepSeek-AI
+ * 2024 Table 1, an MoE run on H800 with EP and DualPipe).  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
  * recomputation.  What the papers do not state is fixed once for all rows: micro-batch
@@ -46,43 +47,44 @@ struct vrow {
 	double tokens;       /* run budget for M_GPUH [tokens] */
 	const char *stack;   /* efficiency.stack of the row (NULL: the defaults, Megatron) */
 	int fits;            /* 1: the row calibrated its stack's preset; 0: held out */
+	const char *extra;   /* further plan keys "k=v;k=v" the row's paper states (NULL: none) */
 };
 
 static const struct vrow rows[] = {
 	/* Narayanan et al. 2021 Table 1: TFLOP/s per GPU */
-	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1},
-	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1},
+	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL},
 	/* Korthikanti et al. 2022 Table 5: iteration time [s] (models of Table 3) */
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0, NULL, 1},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 1, NULL},
 	/* Korthikanti §6.3: the 530B run scaled to 8-way DP (2,240 GPUs) */
-	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 1},
+	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 1, NULL},
 	/* Llama Team 2024 (Llama 3) Table 4: Llama 3 405B on H100 (DGX-class nodes, one
 	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
 	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
 	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
 	 * moves by < 1%). */
-	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1},
+	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1, NULL},
 	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
 	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
 	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
-	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 1},
+	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 1, NULL},
 	/* Narayanan et al. 2021 Table 2 (§5.2), "ZeRO-3 without model parallelism": DeepSpeed
 	 * ZeRO-3 on Selene at a fixed global batch, achieved TFLOP/s per GPU counted as
 	 * Table 1 (Eq. 3).  The 530B run on 640 GPUs needed a larger batch, 2,560 (the
@@ -91,12 +93,26 @@ static const struct vrow rows[] = {
 	 * layer.  The 175B runs on 384 and 1,536 GPUs calibrated efficiency.dp_bandwidth
 	 * and efficiency.dp_overlap of the deepspeed-zero3 stack; the other four are held
 	 * out. */
-	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1},
-	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
-	{"NAR21 T2", "gpt3-175b", 1536, 1, 1, 1536, 1, "full", M_HWTF, 44, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1},
-	{"NAR21 T2", "nar21-529.6b", 640, 1, 1, 2560, 4, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
-	{"NAR21 T2", "nar21-529.6b", 1120, 1, 1, 2240, 2, "full", M_HWTF, 98, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
-	{"NAR21 T2", "nar21-529.6b", 2240, 1, 1, 2240, 1, "full", M_HWTF, 48, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0},
+	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL},
+	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
+	{"NAR21 T2", "gpt3-175b", 1536, 1, 1, 1536, 1, "full", M_HWTF, 44, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL},
+	{"NAR21 T2", "nar21-529.6b", 640, 1, 1, 2560, 4, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
+	{"NAR21 T2", "nar21-529.6b", 1120, 1, 1, 2240, 2, "full", M_HWTF, 98, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
+	{"NAR21 T2", "nar21-529.6b", 2240, 1, 1, 2240, 1, "full", M_HWTF, 48, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
+	/* DeepSeek-AI 2024 (DeepSeek-V3) Table 1: 2,664K H800 GPU-hours of pre-training for
+	 * 14.8T tokens (180K GPU-hours per trillion tokens), on 2,048 H800 (§3.1) with PP 16
+	 * under DualPipe, EP 64 over 8 nodes, ZeRO-1 DP, no TP (§3.2), 4,096-token sequences
+	 * and a batch of 15,360 (§4.2: the batch after its ramp-up, taken for the whole run),
+	 * FP8 GEMMs with the deepseek-v3 recipe (§3.3).  Assumed: full recomputation in place
+	 * of the report's recomputation of RMSNorm and the MLA up-projections with FP8
+	 * activation caching (which trainplan does not model; without recomputation 17
+	 * micro-batches in flight do not fit), balanced experts (the auxiliary-loss-free
+	 * balancing, §2.1.2), the DP group innermost (placement tp-cp-dp-pp) so that the EP
+	 * group lies on consecutive nodes.  The GPU-hours include what the report's total
+	 * includes, the model only steps.  Held out: it calibrates nothing. */
+	{"DSV3 T1", "deepseek-v3", 2048, 1, 16, 15360, 1, "moe", M_GPUH, 2664000, 1, 4096, 0, "hgx-h800-ib", 14.8e12,
+	 NULL, 0, "parallel.ep=64;parallel.schedule=dualpipe;parallel.placement=tp-cp-dp-pp;"
+	 "parallel.split=remainder-first;training.recipe=deepseek-v3"},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -105,7 +121,7 @@ static const struct vrow rows[] = {
 static int vdepth(const struct vrow *r, int layers)
 {
 	int lps;
-	if (r->pp == 1)
+	if (r->pp == 1 || !strcmp(r->mode, "moe")) /* the MoE rows name their schedule */
 		return 1;
 	if (!strcmp(r->source, "KOR22 T5") || !strcmp(r->source, "KOR22 6.3"))
 		return strcmp(r->model, "nar21-1t") ? 3 : 1;
@@ -119,11 +135,12 @@ static int vdepth(const struct vrow *r, int layers)
 static int run_row(const struct vrow *r, const char *const *extra, int nextra, struct calc_plan *p,
                    struct calc_step *st, int *v, struct calc_diag *d)
 {
-	char buf[24][64];
-	const char **sets = xmalloc((size_t)(24 + nextra) * sizeof *sets);
+	char buf[32][64];
+	const char **sets = xmalloc((size_t)(32 + nextra) * sizeof *sets);
 	int rc;
 	const struct calc_model *pm = calc_preset_model(r->model);
-	int n = 0, sel = !strcmp(r->mode, "selective"), flash = !strcmp(r->mode, "flash");
+	int n = 0, sel = !strcmp(r->mode, "selective"), moe = !strcmp(r->mode, "moe");
+	int flash = !strcmp(r->mode, "flash") || moe; /* "moe": FlashAttention, full recomputation, no SP */
 	int cp = r->cp > 0 ? r->cp : 1;
 
 	if (!pm)
@@ -145,8 +162,8 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 		SET("training.tokens=%g", r->tokens);
 	SET("training.global_batch=%d", r->batch);
 	SET("training.micro_batch=%d", r->micro);
-	SET("parallel.recompute=%s", sel ? "selective" : flash ? "none" : "full");
-	SET("parallel.sp=%s", sel || flash ? "yes" : "no");
+	SET("parallel.recompute=%s", sel ? "selective" : flash && !moe ? "none" : "full");
+	SET("parallel.sp=%s", (sel || flash) && !moe ? "yes" : "no");
 	SET("parallel.schedule=%s", *v > 1 ? "interleaved" : "1f1b");
 	SET("parallel.vpp=%d", *v);
 	SET("parallel.zero=%d", flash ? 1 : 0);
@@ -157,6 +174,13 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 		SET("efficiency.hfu_count=kor22-eq8");
 	if (r->stack) /* what the row's paper does not state comes from its stack */
 		SET("efficiency.stack=%s", r->stack);
+	for (const char *e = r->extra; e && *e && n < 32;) {
+		size_t len = strcspn(e, ";");
+		snprintf(buf[n], sizeof buf[n], "%.*s", (int)len, e);
+		sets[n] = buf[n];
+		n++;
+		e += len + (e[len] == ';');
+	}
 #undef SET
 	for (int i = 0; i < nextra; i++)
 		sets[n++] = extra[i];
@@ -178,7 +202,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	double sumabs = 0, maxabs = 0;
 
 	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Tables 1 and 2, Korthikanti 2022 "
-	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2");
+	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1");
 	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	cstk = calc_table_col(t, "stack", "", CALC_D_TEXT, 0);
 	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
@@ -229,6 +253,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, cv, v);
 		calc_table_str(t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP"
 		                               : !strcmp(r->mode, "flash")   ? "flash+SP"
+		                               : !strcmp(r->mode, "moe")     ? "flash+full"
 		                                                             : "full");
 		calc_table_str(t, row, cmet, r->metric == M_HWTF      ? "hw TFLOP/s/GPU"
 		                              : r->metric == M_MODELTF ? "TFLOP/s/GPU"
@@ -243,10 +268,10 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	}
 	calc_table_note(t, "Error = predicted / published - 1.  Role: a row that calibrated its stack's preset (the "
 	                    "Megatron rows set the GPU presets' efficiencies), or one held out of it.  NAR21, KOR22 and Llama 2 on A100 80 GB (312 TFLOP/s "
-	                    "dense BF16), Llama 3 on H100 SXM (989); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
+	                    "dense BF16), Llama 3 on H100 SXM (989), DeepSeek-V3 on H800 (989, FP8 GEMMs at 1,979); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
 	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
-	                    "GPU-hours include what the paper's total includes (restarts, evaluation), the model only "
-	                    "steps.");
+	                    "and DeepSeek-V3 GPU-hours include what the papers' totals include (restarts, evaluation), the model only "
+	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).");
 	if (sum) {
 		sum->rows = NROWS;
 		sum->within = NROWS - miss;

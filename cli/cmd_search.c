@@ -115,7 +115,7 @@ static void json_counts(struct cli_json *j, json_t *data, const struct calc_sear
 	cli_json_num(j, data, "measured", (double)r->measured, "1");
 	cli_json_num(j, data, "ranked", (double)r->ranked, "1");
 	for (int i = 1; i < CALC_REJ_N; i++)
-		if (calc_reject_used((enum calc_reject)i)) {
+		if (calc_search_reject_shown(r, (enum calc_reject)i)) {
 			json_t *o = json_object();
 			json_object_set_new(o, "reason", json_string(calc_reject_name((enum calc_reject)i)));
 			cli_json_num(j, o, "configurations", (double)r->rejected[i], "1");
@@ -187,6 +187,8 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 				if (k)
 					printf(" vpp 2..%d", o->max_vpp);
 			}
+	if (r->moe)
+		printf("; ep | experts (ep x etp | tp x cp x dp), etp | tp up to a node");
 	printf("; recompute %s; sp; ZeRO 0-3\n",
 	       p->flash_attention ? "none/full (with FlashAttention selective equals none: kept as none)"
 	                          : "none/selective/full");

@@ -155,6 +155,41 @@ static void test_unknown(void **state)
 	free(p);
 }
 
+/* model-params for an MoE model sums every kind of layer: DeepSeek-V3's parts add up to
+ * its total, and its routed experts are 58 MoE layers x 256 x 3 x 7168 x 2048 =
+ * 653,908,770,816 parameters (DeepSeek-V3 §4.2 shapes, by hand). */
+static void test_model_params_moe(void **state)
+{
+	const char *sets[] = {"model.preset=deepseek-v3", "parallel.tp=1", "parallel.pp=1", "parallel.dp=0",
+	                      "parallel.ep=64", "cluster.nodes=8"};
+	struct calc_plan p;
+	struct calc_ctx c;
+	struct calc_table t;
+	struct calc_args a = {0};
+	struct calc_diag d = {0};
+	double sum = 0, total = 0, experts = 0;
+	(void)state;
+
+	load_plan(&p, sets, 6);
+	calc_ctx_init(&c, &p);
+	assert_int_equal(calc_catalog_build(&c, "model-params", 0, &a, &t, &d), 0);
+	for (int r = 0; r < t.nrows; r++) {
+		const char *name = t.cells[r * t.ncols].s;
+		double v = t.cells[r * t.ncols + 1].v;
+		if (!strcmp(name, "total"))
+			total = v;
+		else if (!strcmp(name, "of the MLP, routed experts"))
+			experts = v;
+		else
+			sum += v;
+	}
+	assert_near(sum, total, 1e-12);
+	assert_near(experts, 58 * 256 * 3 * 7168.0 * 2048, 1e-12);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_value_cache),
 		cmocka_unit_test(test_error_cache),
 		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_model_params_moe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

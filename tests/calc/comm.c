@@ -383,7 +383,8 @@ static void test_fsdp_exposure(void **state)
 	calc_diag_free(&d);
 }
 
-/* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand: the EP group spans
+/* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand, pipeline stages
+ * outermost (placement tp-cp-dp-pp): the EP group spans
  * 8 nodes of 8 ranks; per token k = 8 copies, 8 x 7 / 64 = 0.875 of them over NVLink and,
  * with at most M = 4 nodes, 4 x 7 / 8 = 3.5 over the network.  Per copy per MoE layer
  * per micro-batch 4 (dispatch, combine, forward, backward) x 4096 x 7168 x 2 bytes;
@@ -391,11 +392,12 @@ static void test_fsdp_exposure(void **state)
 static void test_ep_alltoall(void **state)
 {
 	const char *sets[] = {"model.preset=deepseek-v3", "tp=1", "pp=16", "dp=0", "ep=64", "nodes=256",
-	                      "global_batch=15360", "parallel.split=remainder-first", "seq_len=4096", "sp=no"};
+	                      "global_batch=15360", "parallel.split=remainder-first", "seq_len=4096", "sp=no",
+	                      "parallel.placement=tp-cp-dp-pp"};
 	struct calc_plan p;
 	struct calc_ep_comm e;
 	double copy = 4.0 * 4096 * 7168 * 2 * 4 * 120;
-	load_plan(&p, sets, 10);
+	load_plan(&p, sets, 11);
 	calc_comm_ep(&p, &e);
 	assert_int_equal(e.per_node, 8);
 	assert_int_equal(e.nodes, 8);
@@ -404,12 +406,72 @@ static void test_ep_alltoall(void **state)
 	assert_true(calc_plan_set(&p, "model.moe_node_limit=0", "test", &(struct calc_diag){0}) == 0);
 	calc_comm_ep(&p, &e);
 	assert_near(e.net_bytes, copy * 8 * 7 / 8, 1e-12);
+	/* the default placement tp-cp-pp-dp puts the 16 stages innermost after tp = cp = 1:
+	 * a node holds 8 stages, one GPU of each, so the 64 EP ranks of a stage sit on 64
+	 * nodes and every copy but the own one crosses the network: 8 x 63 / 64 */
+	assert_true(calc_plan_set(&p, "parallel.placement=tp-cp-pp-dp", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(e.per_node, 1);
+	assert_int_equal(e.nodes, 64);
+	assert_true(e.nvl_bytes == 0);
+	assert_near(e.net_bytes, copy * 8 * 63 / 64, 1e-12);
+}
+
+/* The expert-DP gradient reduction of Mixtral 8x7B on one node of 8, tp 1, dp 8, ep 4:
+ * edp = 8 / 4 = 2 GPUs hold the same 2 experts of each of the 32 layers, 32 x 2 x 3 x
+ * 4096 x 14336 = 11,274,289,152 parameters; ZeRO-1 reduce-scatters their FP32 gradients
+ * (megatron recipe: 4 B) and all-gathers the BF16 weights (2 B), 1/2 of each message
+ * per GPU: 3 B per parameter.  With etp 2 (edp 1) nothing is reduced and every MoE
+ * layer's forward and backward each run an all-gather and a reduce-scatter of the
+ * k T etp = 2 x 4096 x 2 copies of h = 4096 BF16 values over 2 ranks. */
+static void test_expert_dp_reduction(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "ep=4",
+	                      "zero=1", "sp=no", "seq_len=4096", "global_batch=64"};
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_ep_comm e;
+	double P = 32 * 2 * 3 * 4096.0 * 14336;
+
+	load_plan(&p, sets, 10);
+	assert_int_equal(p.edp, 2);
+	calc_comm(&p, &c);
+	assert_near(c.edp_params, P, 1e-12);
+	assert_near(c.edp_bytes, 3 * P, 1e-12);
+	assert_int_equal(c.edp_group.size, 2);
+	assert_true(c.edp_group.tier == CALC_TIER_NVLINK);
+	assert_near(c.bytes_total, c.dim[CALC_DIM_TP].bytes + c.dim[CALC_DIM_CP].bytes + c.dim[CALC_DIM_PP].bytes +
+	                           c.dim[CALC_DIM_DP].bytes + c.ep.bytes, 1e-12);
+	assert_true(calc_plan_set(&p, "etp=2", "test", &(struct calc_diag){0}) == 0);
+	assert_int_equal(p.edp, 1);
+	calc_comm(&p, &c);
+	calc_comm_ep(&p, &e);
+	assert_true(c.edp_bytes == 0);
+	/* 4 collectives per MoE layer per micro-batch, m = 64 / 8 = 8, half the gathered
+	 * array each on 2 ranks */
+	assert_near(e.etp_bytes, 4.0 * 32 * 8 * 0.5 * (2 * 4096.0 * 2 * 4096 * 2), 1e-12);
+}
+
+/* The H800 cluster as the DeepSeek-V3 report (§3.1-3.2.2) states it: NVLink 160 GB/s
+ * and InfiniBand 50 GB/s per GPU, 8 GPUs a node; H800 compute as H100 SXM. */
+static void test_h800_preset(void **state)
+{
+	const char *sets[] = {"cluster.preset=hgx-h800-ib", "cluster.nodes=64"};
+	struct calc_plan p;
+	load_plan(&p, sets, 2);
+	assert_near(p.intra_node_bw, 160e9, 1e-12);
+	assert_near(p.inter_node_bw, 50e9, 1e-12);
+	assert_int_equal(p.gpus_per_node, 8);
+	assert_near(p.gpu.bf16_flops, calc_preset_gpu("h100-sxm-80g")->bf16_flops, 1e-12);
+	assert_near(p.gpu.fp8_flops, 1979e12, 1e-12);
+	assert_string_equal(p.gpu.name, "h800-80g");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ep_alltoall),
+		cmocka_unit_test(test_ep_alltoall),     cmocka_unit_test(test_expert_dp_reduction),
+		cmocka_unit_test(test_h800_preset),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),

@@ -425,7 +425,7 @@ static void test_reject_reasons(void **state)
 			assert_true(r.rows[i].headroom <= r.closest_miss.headroom);
 	assert_int_equal(r.closest_miss.reject, CALC_REJ_MEMORY);
 	for (int i = CALC_REJ_TP; i < CALC_REJ_N; i++)
-		assert_true(calc_reject_used((enum calc_reject)i) ? r.rejected[i] > 0 : r.rejected[i] == 0);
+		assert_true(calc_search_reject_shown(&r, (enum calc_reject)i) ? r.rejected[i] > 0 : r.rejected[i] == 0);
 	calc_search_free(&r);
 
 	/* --even: pp 4 does not divide 6 layers */
@@ -639,10 +639,70 @@ static void test_min_headroom(void **state)
 	free(v);
 }
 
+/* MoE: ep and etp are axes.  OLMoE 1B-7B (64 experts of 1024, 16 layers) on 2 nodes of
+ * 8: a configuration whose ep x etp does not divide tp x cp x dp is an ep-fold reject
+ * (checked here by its arithmetic and by calc_plan_validate on the applied plan), never
+ * a candidate with edp = 1; every ranked one applies to a valid plan with those degrees
+ * and edp = tp cp dp / (ep etp), and its closed-form time is calc_step_fast's of that plan. */
+static void test_moe_axes(void **state)
+{
+	const char *sets[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                      "parallel.dp=16", "training.seq_len=4096", "training.global_batch=64"};
+	struct calc_plan p, *q = malloc(sizeof *q);
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct calc_step *st = malloc(sizeof *st);
+	long long ep_rej = 0, ranked = 0, etp_seen = 0;
+	(void)state;
+
+	load_plan(&p, sets, 7);
+	calc_search_opts_init(&o);
+	o.keep_all = 1;
+	o.recheck = 0;
+	o.max_mb = 2;
+	o.max_vpp = 2;
+	run(&p, &o, &r);
+	assert_int_equal(r.moe, 1);
+	for (long long i = 0; i < r.nrows; i++) {
+		const struct calc_search_row *x = &r.rows[i];
+		int fold = (x->c.tp * x->c.cp * x->c.dp) % (x->c.ep * x->c.etp) == 0;
+		if (x->reject == CALC_REJ_EP) {
+			struct calc_diag d = {0};
+			assert_false(fold);
+			calc_search_apply(&p, &x->c, q);
+			assert_true(calc_plan_validate(q, &d) < 0);
+			calc_diag_free(&d);
+			ep_rej++;
+		} else if (x->reject == CALC_REJ_NONE) {
+			struct calc_diag d = {0};
+			assert_true(fold);
+			assert_int_equal(x->c.tp % x->c.etp, 0);
+			calc_search_apply(&p, &x->c, q);
+			assert_int_equal(calc_plan_validate(q, &d), 0);
+			assert_int_equal(q->ep, x->c.ep);
+			assert_int_equal(q->etp, x->c.etp);
+			assert_int_equal(q->edp, x->c.tp * x->c.cp * x->c.dp / (x->c.ep * x->c.etp));
+			if (ranked++ % 97 == 0) {
+				calc_step_fast(q, st);
+				assert_near(x->step_time, st->time, 1e-12);
+			}
+			etp_seen |= x->c.etp > 1;
+			calc_diag_free(&d);
+		}
+	}
+	assert_true(ep_rej > 0 && ep_rej == r.rejected[CALC_REJ_EP]);
+	assert_true(ranked > 0 && etp_seen);
+	assert_int_equal(r.top[0].r.reject, CALC_REJ_NONE);
+	calc_search_free(&r);
+	free(q);
+	free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_moe_axes),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
 		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
 		cmocka_unit_test(test_min_headroom),

@@ -465,10 +465,120 @@ static void test_kinds_same_shape(void **state)
 	calc_diag_free(&d);
 }
 
+/* ------------------------------------------------------------- MoE */
+
+/* Mixtral 8x7B (32 layers, h 4096, 32 heads of 128, 8 KV heads, 8 SwiGLU experts of
+ * 14336, top-2, V 32000), s = 2048, by hand: a token multiplies per layer Q and O
+ * 2 x 4096 x 4096 = 33,554,432, K and V 2 x 4096 x 1024 = 8,388,608, the router
+ * 4096 x 8 = 32,768 and two experts 2 x 3 x 4096 x 14336 = 352,321,536: 394,297,344
+ * weights; the LM head 32000 x 4096 = 131,072,000.  Model FLOPs per token
+ * 6 N_active + 12 L a d s (PaLM App. B, attention core over the full square). */
+static void test_flops_moe_active(void **state)
+{
+	const char *s[] = {"model.preset=mixtral-8x7b", "parallel.tp=8", "parallel.ep=8", "parallel.recompute=none"};
+	struct calc_plan p;
+	struct calc_flops f;
+	double N = 32 * 394297344.0 + 131072000.0;
+
+	load_plan(&p, s, 4);
+	calc_flops(&p, &f);
+	assert_near(f.per_token, 6 * N + 12.0 * 32 * 32 * 128 * 2048, 1e-12);
+	/* 8 experts instead of 2 would be 3.4x the MLP FLOPs: the count is the activated one */
+	assert_true(f.per_token < 6 * (32 * (41943040.0 + 8 * 176160768.0)) / 2);
+}
+
+/* DeepSeek-V3's MLA (h 7168, 128 heads, q rank 1536, kv rank 512, RoPE 64, non-RoPE
+ * 128, value 128) and MoE (256 experts of 2048, top-8, 1 shared; 3 dense layers of
+ * 18432), by hand per token: attention W_DQ 7168 x 1536 = 11,010,048, W_UQ 1536 x 128 x
+ * 192 = 37,748,736, W_DKV + W_KR 7168 x 576 = 4,128,768, W_UK + W_UV 512 x 128 x 256 =
+ * 16,777,216, W_O 128 x 128 x 7168 = 117,440,512: 187,105,280; a dense MLP 3 x 7168 x
+ * 18432 = 396,361,728; an MoE MLP the router 7168 x 256 = 1,835,008 plus 9 experts of
+ * 3 x 7168 x 2048 = 44,040,192: 398,196,736; the LM head 129280 x 7168 = 926,679,040.
+ * Attention core per token and layer 2 s a (192 + 128) (DeepSeek-V2 §2.1). */
+static void test_flops_mla(void **state)
+{
+	const char *s[] = {"model.preset=deepseek-v3", "parallel.tp=1", "parallel.pp=1", "parallel.dp=0",
+	                   "parallel.ep=64", "cluster.nodes=8", "parallel.recompute=none", "training.seq_len=4096",
+	                   "parallel.sp=no"};
+	struct calc_plan p;
+	struct calc_flops f;
+	double N = 3 * (187105280.0 + 396361728.0) + 58 * (187105280.0 + 398196736.0) + 926679040.0;
+
+	load_plan(&p, s, 9);
+	calc_flops(&p, &f);
+	assert_near(f.per_token, 6 * N + 3 * 61 * 2.0 * 4096 * 128 * 320, 1e-12);
+}
+
+/* The routed experts' GEMMs of one Mixtral layer, tp 1, ep 8, s = b s = 4096 tokens:
+ * each GPU holds one expert and receives k T = 8192 copies; fc1 8192 x 28672 x 4096 and
+ * fc2 8192 x 4096 x 14336, 2 M N K FLOPs each, on 132 SMs in 128 x 128 tiles: fc1
+ * 64 x 224 = 14,336 tiles in 109 waves (14,388 slots), fc2 64 x 32 = 2,048 tiles in 16
+ * waves (2,112 slots).  Halving efficiency.grouped_gemm adds their time at the full one
+ * (both compute bound), and a dropless imbalance of 2 doubles the copies (and the tiles
+ * and waves: 2 x 14,388 and 2 x 2,112 slots), adding the same again. */
+static void test_moe_grouped_gemm(void **state)
+{
+	const char *s[] = {"model.preset=mixtral-8x7b", "cluster.nodes=1", "parallel.tp=1", "parallel.pp=1",
+	                   "parallel.dp=8", "parallel.ep=8", "parallel.sp=no", "training.seq_len=4096",
+	                   "training.global_batch=64", "efficiency.grouped_gemm=1", "efficiency.gemm=0.5"};
+	struct calc_plan p, q, r;
+	struct calc_comm cm;
+	struct calc_layer_time a, b, c;
+	double peak = 989e12 * 0.5;
+	double fc = (2.0 * 8192 * 28672 * 4096 * 14388 / 14336 + 2.0 * 8192 * 4096 * 14336 * 2112 / 2048) / peak;
+
+	load_plan(&p, s, 11);
+	q = p, r = p;
+	q.grouped_gemm = 0.5;
+	r.model.moe.imbalance = 2;
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	calc_layer_time_kind(&q, &cm, 0, &b);
+	calc_layer_time_kind(&r, &cm, 0, &c);
+	assert_near(b.gemm - a.gemm, fc, 1e-9);
+	assert_near(c.gemm - a.gemm, fc, 1e-9);
+	assert_true(a.w == a.gemm); /* the weight gradients: the same grouped GEMMs again */
+}
+
+/* The all-to-all in the step: with no overlap every MoE layer's dispatch and combine
+ * is on the critical path (pp 1: the critical GPU holds all 32 layers, so the exposed
+ * time is comm.ep's whole time); efficiency.ep_overlap = 0.5 hides half of it (each
+ * layer's compute is longer than half its all-to-all); under DualPipe none shows. */
+static void test_moe_alltoall_exposed(void **state)
+{
+	const char *s[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                   "parallel.dp=16", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64"};
+	const char *dual[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=2",
+	                      "parallel.dp=8", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+	                      "parallel.schedule=dualpipe"};
+	struct calc_plan p;
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_ep_comm e;
+	struct calc_diag d = {0};
+
+	load_plan(&p, s, 8);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(calc_step(&p, st, &d), 0);
+	assert_true(e.time > 0);
+	assert_near(st->ep_exposed, e.time, 1e-12);
+	assert_near(st->comm.ep.time, e.time, 1e-12);
+	p.ep_overlap = 0.5;
+	assert_int_equal(calc_step(&p, st, &d), 0);
+	assert_near(st->ep_exposed, 0.5 * e.time, 1e-12);
+	load_plan(&p, dual, 9);
+	assert_int_equal(calc_step(&p, st, &d), 0);
+	assert_true(st->comm.ep.time > 0);
+	assert_true(st->ep_exposed == 0);
+	free(st);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds_same_shape),
+		cmocka_unit_test(test_flops_moe_active), cmocka_unit_test(test_flops_mla),
+		cmocka_unit_test(test_moe_grouped_gemm), cmocka_unit_test(test_moe_alltoall_exposed),
 		cmocka_unit_test(test_flops_eq7_eq8),    cmocka_unit_test(test_flops_eq7_22b),
 		cmocka_unit_test(test_flops_eq3),        cmocka_unit_test(test_flops_gqa_swiglu),
 		cmocka_unit_test(test_roofline),         cmocka_unit_test(test_layer_kor22_table4),
