@@ -843,13 +843,26 @@ enum calc_slot {
 	CALC_SLOT_N
 };
 struct calc_ctx_value;
+struct calc_ctx_variant;
 struct calc_ctx {
 	struct calc_plan plan;
 	void *slot[CALC_SLOT_N];              /* module caches, owned */
 	void (*slot_free[CALC_SLOT_N])(void *);
 	struct calc_ctx_value *val;           /* value cache, one per quantity position; owned */
 	int nval;                             /* entries of val (0 until the first calc_catalog_get) */
+	struct calc_ctx_variant *variants;    /* variant contexts by their assignments; owned */
+	int nvariants, capvariants;
 };
+/*
+ * The context of 'base' changed by the 'n' assignments "KEY=VALUE" (calc_plan_variant,
+ * validated once), built on first use and kept in 'base' so that every directive with
+ * the same assignments shares one context and its caches (a chapter that asks for five
+ * numbers of one scenario computes the scenario once).  'origin' names the first
+ * caller in messages.  Returns the context (owned by 'base', freed with it), or NULL
+ * after diagnostics in 'd' when the variant is not a valid plan (not cached).
+ */
+struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs, int n, const char *origin,
+                                  struct calc_diag *d);
 /* Start a context for a copy of 'plan'; nothing is computed yet. */
 void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan);
 /* Release every cache; the context may be initialised again. */

@@ -21,8 +21,50 @@ void calc_ctx_free(struct calc_ctx *c)
 	for (int i = 0; i < CALC_SLOT_N; i++)
 		if (c->slot[i] && c->slot_free[i])
 			c->slot_free[i](c->slot[i]);
+	for (int i = 0; i < c->nvariants; i++) {
+		calc_ctx_free(c->variants[i].ctx);
+		free(c->variants[i].ctx);
+		free(c->variants[i].key);
+	}
+	free(c->variants);
 	for (int i = 0; c->val && i < c->nval; i++)
 		calc_diag_free(&c->val[i].diag);
 	free(c->val);
 	memset(c, 0, sizeof *c);
+}
+
+struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs, int n, const char *origin,
+                                  struct calc_diag *d)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(kvs[i]) + 1;
+	char *key = xmalloc(len);
+	key[0] = 0;
+	for (int i = 0; i < n; i++) {
+		strcat(key, kvs[i]);
+		strcat(key, "\n");
+	}
+	for (int i = 0; i < base->nvariants; i++)
+		if (!strcmp(base->variants[i].key, key)) {
+			free(key);
+			return base->variants[i].ctx;
+		}
+	struct calc_plan *p = xmalloc(sizeof *p);
+	if (calc_plan_variant(&base->plan, NULL, kvs, n, origin, CALC_VARIANT_VALIDATE, p, d) < 0) {
+		free(p);
+		free(key);
+		return NULL;
+	}
+	if (base->nvariants == base->capvariants) {
+		base->capvariants = base->capvariants * 2 + 8;
+		base->variants = xrealloc(base->variants, (size_t)base->capvariants * sizeof *base->variants);
+	}
+	struct calc_ctx *vc = xmalloc(sizeof *vc);
+	calc_ctx_init(vc, p);
+	free(p);
+	base->variants[base->nvariants].key = key;
+	base->variants[base->nvariants].ctx = vc;
+	base->nvariants++;
+	return vc;
 }

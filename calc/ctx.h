@@ -18,4 +18,10 @@ struct calc_ctx_value {
 	struct calc_diag diag; /* the diagnostics of the evaluation (records); owned */
 };
 
+/* One cached variant: its assignments joined by '\n' and its context. */
+struct calc_ctx_variant {
+	char *key;             /* owned */
+	struct calc_ctx *ctx;  /* owned */
+};
+
 #endif

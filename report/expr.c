@@ -769,9 +769,10 @@ static int confined(const char *path, const char *plan_file)
  */
 static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_plan *base,
                                       const char *raw, const struct assign *as, int nas,
-                                      const struct rpt_loc *at, int quiet, int *invalid,
+                                      const struct rpt_loc *at, int quiet, int cached, int *invalid,
                                       struct calc_diag *d)
 {
+	struct calc_ctx *vc = NULL;
 	char *kvs[32];
 	char shown[600] = "";  /* the evaluated assignments, when any value was an expression */
 	int nkv = 0, bad = 0, computed = 0;
@@ -831,10 +832,19 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 			snprintf(origin, sizeof origin, "%s:%d:%d", at->file, at->line, at->col);
 		else
 			snprintf(origin, sizeof origin, "with");
-		/* all assignments first, one validation of the whole variant */
+		/* all assignments first, one validation of the whole variant; with 'cached' the
+		 * context is the base context's own (calc_ctx_variant), shared by every
+		 * directive with the same assignments */
 		struct calc_diag tmp = {0};
-		if (calc_plan_variant(base, NULL, (const char *const *)kvs, nkv, origin, CALC_VARIANT_VALIDATE, copy, &tmp) < 0 ||
-		    tmp.nerrors) {
+		int failed;
+		if (cached)
+			failed = !(vc = calc_ctx_variant(sc->ctx, (const char *const *)kvs, nkv, origin, &tmp)) ||
+			         tmp.nerrors;
+		else
+			failed = calc_plan_variant(base, NULL, (const char *const *)kvs, nkv, origin, CALC_VARIANT_VALIDATE,
+			                           copy, &tmp) < 0 ||
+			         tmp.nerrors;
+		if (failed) {
 			if (quiet)
 				*invalid = 1;
 			else {
@@ -854,6 +864,10 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 	if (bad) {
 		free(copy);
 		return NULL;
+	}
+	if (cached) {
+		free(copy);
+		return vc;
 	}
 	struct calc_ctx *c = xmalloc(sizeof *c);
 	calc_ctx_init(c, copy);
@@ -883,7 +897,7 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 	const struct rpt_loc *saved = cur_loc;
 	cur_loc = &at;
 	int invalid;
-	struct calc_ctx *c = variant_build(&sc, base, assigns, as, nas, &at, 0, &invalid, d);
+	struct calc_ctx *c = variant_build(&sc, base, assigns, as, nas, &at, 0, 0, &invalid, d);
 	cur_loc = saved;
 	calc_ctx_free(&bc);
 	assigns_free(as, nas);
@@ -953,7 +967,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 		if (!sc->ctx)
 			return eerr(sc, e, d, "'with' needs a plan");
 		int quiet = e->a[0]->kind == E_VALID, invalid = 0;
-		struct calc_ctx *vc = variant_build(sc, &sc->ctx->plan, e->text, e->as, e->nas, &at, quiet,
+		struct calc_ctx *vc = variant_build(sc, &sc->ctx->plan, e->text, e->as, e->nas, &at, quiet, 1,
 		                                    &invalid, d);
 		if (!vc && invalid) {
 			set_num(out, 0, "1");
@@ -963,10 +977,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 			return -1;
 		struct rpt_scope sub = *sc;
 		sub.ctx = vc;
-		int rc = eval(e->a[0], &sub, out, d);
-		calc_ctx_free(vc);
-		free(vc);
-		return rc;
+		return eval(e->a[0], &sub, out, d); /* vc belongs to sc->ctx */
 	}
 	case E_CALL: {
 		const char *f = e->text;
