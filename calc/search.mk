@@ -18,7 +18,7 @@ BENCH_RUNS ?= 5
 
 # bench_med FIELD ARGS...: median of one --stats field over BENCH_RUNS searches.
 BENCH_MED = med() { f=$$1; shift; i=0; while [ $$i -lt $(BENCH_RUNS) ]; do i=$$((i + 1)); \
-	  $(BUILD)/trainplan search --stats "$$@" | sed -n "s/^ *\"$$f\": *\([0-9.eE+-]*\).*/\1/p"; \
+	  $(BUILD)/trainplan search --stats "$$@" | sed -n "s/^ *\"$$f\": *\([0-9][0-9.eE+-]*\).*/\1/p"; \
 	done | sort -g | awk '{ a[NR] = $$1 } END { print a[int((NR + 1) / 2)] }'; }; \
 	rate() { awk -v x="$$2" -v what="$$1" 'BEGIN { printf "%-58s %7.2f M configurations/CPU-s  (goal >= 2 M)  %s\n", \
 	  what, x / 1e6, (x >= 2e6 ? "ok" : "MISSED") }'; }; \
