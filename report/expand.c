@@ -117,7 +117,7 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 	}
 	cmark_gfm_extensions_set_table_columns(tab, (uint16_t)t->ncols);
 	cmark_gfm_extensions_set_table_alignments(tab, (uint16_t)t->ncols, align);
-	char buf[256];
+	char buf[4096]; /* a cell of the longest prose column (validation notes) in whole */
 	for (int r = -1; r < t->nrows; r++) {
 		cmark_node *row = new_ext_node(CMARK_NODE_TABLE_ROW);
 		if (r < 0)
