@@ -981,10 +981,18 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 		}
 		free(cl);
 	}
-	/* a short table stays in one piece */
-	if (nrows <= 6)
+	/* a short table stays in one piece; a longer one breaks neither after its first
+	 * one or two body rows nor before its last one or two: the header and the
+	 * first three rows, and the last three rows, are each kept together */
+	if (nrows <= 6) {
 		for (int i = L->nitems - nrows; i < L->nitems - 1; i++)
 			L->items[i].keep = 1;
+	} else {
+		for (int i = L->nitems - nrows; i < L->nitems - nrows + 3; i++)
+			L->items[i].keep = 1;
+		for (int i = L->nitems - 3; i < L->nitems - 1; i++)
+			L->items[i].keep = 1;
+	}
 	/* the catalog table's footnote (units, sources), kept with the last row */
 	if (tb && tb->note && *tb->note) {
 		L->items[L->nitems - 1].keep = 1;

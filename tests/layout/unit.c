@@ -221,6 +221,34 @@ static void test_table_widths(void **state)
 	assert_true(find(&d, "xx")->y > find(&d, "yyyy")->y);
 }
 
+/*
+ * A long table (8 body rows) breaks neither after its first one or two rows nor
+ * before its last one or two.  A table row is 10.6 pt of leading + 2 x 2.6 pt of
+ * padding = 15.8 pt.
+ *  - After a one-line paragraph (13.6 + 6.5 pt) and the table's 6 pt of space, the
+ *    header ends at 41.9, row 1 at 57.7, row 2 at 73.5, row 3 at 89.3: in 80 pt,
+ *    rows 1-2 would fit and leave the table split after two rows; they open page 2.
+ *  - Alone on a page of 135 pt, header + 7 rows (126.4 pt, plus at most the 6 pt of
+ *    space) fit and row 8 (142.2) does not: rows 6, 7 and 8 go to page 2 together.
+ */
+static void test_table_keeps(void **state)
+{
+	(void)state;
+	struct recdev d;
+	const char *t = "| h | k |\n|---|---|\n| r1 | a |\n| r2 | a |\n| r3 | a |\n| r4 | a |\n"
+	                "| r5 | a |\n| r6 | a |\n| r7 | a |\n| r8 | a |\n";
+	char md[512];
+	snprintf(md, sizeof md, "p1\n\n%s", t);
+	run(md, 200, 80, 0, &d);
+	assert_int_equal(find(&d, "p1")->page, 1);
+	assert_int_equal(find(&d, "r1")->page, 2);
+	assert_int_equal(find(&d, "r3")->page, 2);
+	run(t, 200, 135, 0, &d);
+	assert_int_equal(find(&d, "r5")->page, 1);
+	assert_int_equal(find(&d, "r6")->page, 2);
+	assert_int_equal(find(&d, "r8")->page, 2);
+}
+
 /* UTF-8 (RFC 3629): lengths and values, and one U+FFFD per invalid byte. */
 static void test_utf8(void **state)
 {
@@ -269,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_orphan),
 		cmocka_unit_test(test_widow),
 		cmocka_unit_test(test_table_widths),
+		cmocka_unit_test(test_table_keeps),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_quote_bars),
 	};
