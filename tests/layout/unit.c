@@ -249,6 +249,27 @@ static void test_table_keeps(void **state)
 	assert_int_equal(find(&d, "r8")->page, 2);
 }
 
+/*
+ * A chapter's last lines do not sit alone on a page.  Text height 200 pt, width 25 pt
+ * (one word a line): 14 lines of 13.6 pt fit (190.4), so a 16-line paragraph leaves
+ * x5 and x6 on page 2, 27.2 pt = 14% of it.  Chapter "# B" then opens below them
+ * on page 2 rather than on a page 3; a chapter after a full page opens a new one.
+ */
+static void test_chapter_after_spill(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("a1 a2 a3 a4 a5 a6 a7 a8 a9 b0 b1 b2 b3 b4 x5 x6\n\n# B\n\nzz\n", 25, 200, 0, &d);
+	assert_int_equal(find(&d, "b4")->page, 1);
+	assert_int_equal(find(&d, "x5")->page, 2);
+	assert_int_equal(find(&d, "B")->page, 2);
+	assert_true(find(&d, "B")->y < find(&d, "x6")->y);
+	run("a1 a2 a3 a4 a5 a6 a7 a8 a9 b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 c0 c1 c2 c3 c4 c5 c6 c7 c8\n\n# B\n\nzz\n",
+	    25, 200, 0, &d);
+	assert_int_equal(find(&d, "c8")->page, 2);
+	assert_int_equal(find(&d, "B")->page, 3);
+}
+
 /* UTF-8 (RFC 3629): lengths and values, and one U+FFFD per invalid byte. */
 static void test_utf8(void **state)
 {
@@ -298,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_widow),
 		cmocka_unit_test(test_table_widths),
 		cmocka_unit_test(test_table_keeps),
+		cmocka_unit_test(test_chapter_after_spill),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_quote_bars),
 	};
