@@ -768,6 +768,26 @@ static int png_size(const char *path, double *pw, double *ph)
 	return 0;
 }
 
+/* The SVG's width and height in its units, from the viewBox of its <svg> element
+ * (SVG 1.1 section 7.7; gnuplot writes viewBox="0 0 W H"). */
+static int svg_size(const char *path, double *pw, double *ph)
+{
+	char b[1024];
+	FILE *f = path ? fopen(path, "rb") : NULL;
+	if (!f)
+		return -1;
+	size_t got = fread(b, 1, sizeof b - 1, f);
+	fclose(f);
+	b[got] = 0;
+	const char *v = strstr(b, "viewBox=\"");
+	double x0, y0, wd, ht;
+	if (!v || sscanf(v + 9, "%lf %lf %lf %lf", &x0, &y0, &wd, &ht) != 4 || wd <= 0 || ht <= 0)
+		return -1;
+	*pw = wd;
+	*ph = ht;
+	return 0;
+}
+
 static double text_h(const struct L *L)
 {
 	return L->lo->page_h - L->lo->margin_top - L->lo->margin_bottom;
@@ -795,7 +815,11 @@ static void caption(struct L *L, const char *label, const char *text, double x, 
 static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 {
 	double pw = 16, ph = 10;
-	png_size(fg->png_path, &pw, &ph); /* unreadable: 16:10, the device reports it */
+	/* the SVG when it was rendered (drawn as vectors), else the PNG; unreadable: 16:10,
+	 * and the device reports it */
+	int vector = svg_size(fg->svg_path, &pw, &ph) == 0;
+	if (!vector)
+		png_size(fg->png_path, &pw, &ph);
 	double iw = w, ih = w * ph / pw;
 	double maxh = text_h(L) * 0.6;
 	if (ih > maxh) {
@@ -811,7 +835,7 @@ static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 	o->y = 0;
 	o->w = iw;
 	o->h = ih;
-	const char *path = fg->png_path ? fg->png_path : fg->name;
+	const char *path = vector ? fg->svg_path : fg->png_path ? fg->png_path : fg->name;
 	o->len = strlen(path);
 	o->s = pool_add(L, path, o->len);
 	int first = L->nitems;
