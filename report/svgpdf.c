@@ -539,6 +539,7 @@ static const char *read_defs(struct svg *g, const char *p)
 	return end + 7;
 }
 
+/* Width and height of the SVG in its units (viewBox, else width and height); 0 or -1. */
 int rpt_svg_size(const char *path, double *w, double *h)
 {
 	FILE *f = fopen(path, "rb");
@@ -566,6 +567,7 @@ int rpt_svg_size(const char *path, double *w, double *h)
 	return 0;
 }
 
+/* Draw the SVG at 'path' into the box (x, y, w, h) of 'page' (svgpdf.h); 0 or -1. */
 int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, double x, double y,
                 double w, double h)
 {
