@@ -204,6 +204,38 @@ static int t_compare(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	return calc_pipeline_compare(&c->plan, t, "schedule-compare", d);
 }
 
+/* The dataset of the same name adds the usable memory per GPU [bytes] as a last column,
+ * for the chart's capacity line (figures/schedule-compare.gp). */
+static int d_compare(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                     struct calc_diag *d)
+{
+	struct calc_table base;
+	memset(&base, 0, sizeof base);
+	if (calc_pipeline_compare(&c->plan, &base, "schedule-compare", d) < 0) {
+		calc_table_free(&base);
+		return -1;
+	}
+	calc_table_init(t, base.name, base.title);
+	for (int k = 0; k < base.ncols; k++)
+		calc_table_col(t, base.cols[k].name, base.cols[k].unit, base.cols[k].disp, base.cols[k].prec);
+	int cap = calc_table_col(t, "capacity", "B", CALC_D_GB, 2);
+	for (int r = 0; r < base.nrows; r++) {
+		int row = calc_table_row(t);
+		for (int k = 0; k < base.ncols; k++) {
+			const struct calc_cell *e = &base.cells[r * base.ncols + k];
+			if (e->s)
+				calc_table_str(t, row, k, e->s);
+			else
+				calc_table_num(t, row, k, e->v);
+		}
+		calc_table_num(t, row, cap, c->plan.gpu_memory);
+	}
+	if (base.note)
+		calc_table_note(t, base.note);
+	calc_table_free(&base);
+	return 0;
+}
+
 /* Parse "2,4,8" into at most 'max' positive integers; returns the count or -1. */
 static int int_list(const char *key, const char *v, int *out, int max, int lo, int hi,
                     struct calc_diag *d)
@@ -301,6 +333,6 @@ const struct calc_tabledef calc_d_pipeline[] = {
 	{"schedule-gantt-zb-h2", "ZB-H2 timeline at p = 4, m = 8 (unit costs)", GANTT_ARGS, d_g_zbh2},
 	{"schedule-gantt-dualpipe", "DualPipe timeline at p = 4, m = 8 (unit costs)", GANTT_ARGS, d_g_dual},
 	{"schedule-compare", "bubble and peak activation memory of every schedule at the plan's p and m", "",
-	 t_compare},
+	 d_compare},
 	{NULL, NULL, NULL, NULL},
 };

@@ -898,9 +898,53 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 /* Derived values and validation                                             */
 /* ======================================================================== */
 
+/* 1 when the model or the cluster differs from the default plan's: a key of
+ * [model] or [cluster] set by the plan file, an include or an override. */
+static int hardware_or_model_set(const struct calc_plan *p)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (p->key_src[i] != 0 && (!strcmp(keys[i].section, "model") || !strcmp(keys[i].section, "cluster")))
+			return 1;
+	return 0;
+}
+
+/* The [plan] title and date belong to the plan that states them.  A plan that
+ * leaves them unset (the default plan's then stand in, key_src 0) is titled after
+ * its own model and cluster, "Training llama3-70b on 64 nodes of 8 H100 SXM5 80 GB",
+ * and dated "" (the report takes SOURCE_DATE_EPOCH or today).  The default plan
+ * itself, without a plan file and with its model and cluster, keeps both. */
+static void derive_title(struct calc_plan *p)
+{
+	int kt = key_index("plan", "title"), kd = key_index("plan", "date");
+	int own = strcmp(p->file, DEFAULT_FILE) != 0 || hardware_or_model_set(p);
+	if (!own)
+		return;
+	if (kd >= 0 && p->key_src[kd] == 0)
+		p->date[0] = 0;
+	if (kt < 0 || p->key_src[kt] != 0)
+		return;
+	const char *gpu = p->gpu.title && *p->gpu.title ? p->gpu.title : p->gpu.name;
+	if (!strncmp(gpu, "NVIDIA ", 7))
+		gpu += 7;
+	char model[CALC_NAME_MAX + 32];
+	if (p->model.name[0])
+		snprintf(model, sizeof model, "%s", p->model.name);
+	else
+		snprintf(model, sizeof model, "a %d-layer transformer", p->model.layers);
+	int n = snprintf(p->title, sizeof p->title, "Training %s on %d node%s of %d %s", model, p->nodes,
+	                 p->nodes == 1 ? "" : "s", p->gpus_per_node, gpu);
+	if (n < 0 || (size_t)n >= sizeof p->title) /* cut at a whole word */
+		for (char *s = p->title + sizeof p->title - 1; s > p->title; s--)
+			if (*s == ' ') {
+				*s = 0;
+				break;
+			}
+}
+
 static void derive(struct calc_plan *p)
 {
 	int gpus = calc_plan_gpus(p);
+	derive_title(p);
 	if (p->head_dim_auto && p->model.heads > 0)
 		p->model.head_dim = p->model.hidden / p->model.heads;
 	if (p->model.kv_heads <= 0)

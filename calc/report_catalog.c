@@ -333,6 +333,12 @@ static int q_tp_overlap(struct calc_ctx *c, struct calc_value *v, struct calc_di
 	v->num = c->plan.tp_overlap;
 	return 0;
 }
+static int q_dp_overlap(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.dp_overlap;
+	return 0;
+}
 static int q_gemm_eff(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	(void)d;
@@ -518,6 +524,79 @@ static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 	return 0;
 }
 
+/* The plan's step time at inter-node bandwidth 'bw' [B/s per GPU], with the plan key
+ * assignment 'lever' ("efficiency.grad_reduce=bf16") or none (NULL).  NAN when the
+ * variant is not a valid plan. */
+static double lever_step_at(struct calc_ctx *c, const char *lever, double bw)
+{
+	char bwset[64];
+	const char *list[] = {bwset, lever};
+	snprintf(bwset, sizeof bwset, "cluster.inter_node_bw=%.17g", bw);
+	struct calc_diag tmp = {0};
+	struct calc_ctx vc;
+	double t = NAN;
+	if (variant(c, NULL, list, lever ? 2 : 1, &vc, &tmp) == 0) {
+		int bad = 0;
+		t = num(&vc, V_STEP_TIME, &tmp, &bad);
+		calc_ctx_free(&vc);
+	}
+	calc_diag_free(&tmp);
+	return t;
+}
+
+#define LEVER_GAIN 0.05 /* a lever "pays" when it saves this share of the step */
+
+/*
+ * The inter-node bandwidth [B/s per GPU] below which 'lever' saves at least LEVER_GAIN
+ * of the plan's step time: the saving grows as the network slows, since every lever
+ * here shrinks or hides network traffic.  Same grid and bisection as q_crossover (one
+ * point per octave from 1 Gb/s to 2 Tb/s, then 16 halvings in log space); 0 when the
+ * lever saves less than that even at 1 Gb/s, NAN when the variant is not valid.
+ */
+static double lever_bw(struct calc_ctx *c, const char *lever)
+{
+	double lo = 1e9 / 8, prev = NAN, prev_bw = 0;
+	for (int i = 0; i <= 11; i++) {
+		double bw = lo * pow(2.0, i);
+		double t0 = lever_step_at(c, NULL, bw), t1 = lever_step_at(c, lever, bw);
+		double f = (t0 - t1) / t0 - LEVER_GAIN;
+		if (isnan(f))
+			return NAN;
+		if (i == 0 && f < 0)
+			return 0;
+		if (i > 0 && (prev > 0) != (f > 0)) {
+			double a = prev_bw, b = bw;
+			for (int k = 0; k < 16; k++) {
+				double mid = sqrt(a * b);
+				double m0 = lever_step_at(c, NULL, mid), m1 = lever_step_at(c, lever, mid);
+				if ((m0 - m1) / m0 - LEVER_GAIN > 0)
+					a = mid;
+				else
+					b = mid;
+			}
+			return sqrt(a * b);
+		}
+		prev = f, prev_bw = bw;
+	}
+	return lo * pow(2.0, 11); /* pays across the whole range */
+}
+
+static int q_bf16_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = lever_bw(c, "efficiency.grad_reduce=bf16");
+	return 0;
+}
+static int q_lever_gain(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = LEVER_GAIN;
+	return 0;
+}
+static int q_overlap_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = lever_bw(c, "efficiency.dp_overlap=1");
+	return 0;
+}
+
 /* The deeper-pipeline neighbour's step time at the plan's own bandwidth. */
 static int q_deeper_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
@@ -597,6 +676,7 @@ const struct calc_quantity calc_q_report[] = {
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
 	{"efficiency.tp_overlap", "1", "share of the TP collectives assumed hidden behind compute (plan key)", q_tp_overlap},
+	{"efficiency.dp_overlap", "1", "share of the gradient reduction a collective can run under the backward (plan key)", q_dp_overlap},
 	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
 	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",
 	 q_monitor_margin},
@@ -615,6 +695,9 @@ const struct calc_quantity calc_q_report[] = {
 	{"network.pp_across_time", "s", "step time with TP in one node and PP across nodes (t = GPUs per node, t x p kept)", q_ppx},
 	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
 	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
+	{"network.bf16_reduce_bw", "B/s", "inter-node bandwidth per GPU below which a BF16 gradient reduction saves 5% of the step (0: nowhere from 1 Gb/s up)", q_bf16_bw},
+	{"network.dp_overlap_bw", "B/s", "inter-node bandwidth per GPU below which hiding all of the gradient reduction saves 5% of the step (0: nowhere from 1 Gb/s up)", q_overlap_bw},
+	{"network.lever_gain", "1", "share of the step a lever must save for network.bf16_reduce_bw and network.dp_overlap_bw", q_lever_gain},
 	{NULL, NULL, NULL, NULL},
 };
 

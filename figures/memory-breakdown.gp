@@ -9,6 +9,8 @@ set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.65
 set ylabel 'memory per GPU (GB)'
 set key top left horizontal maxcols 4
+# eight recipe names do not fit side by side: slanted, they never overlap
+set xtics rotate by 30 right
 
 stats datafile using "capacity" nooutput name "CAP"
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front

@@ -1,8 +1,10 @@
 # figures/schedule-compare.gp -- every schedule at the plan's p and m: bubble share of the
 # step (bars, left axis) and total memory per GPU of the busiest stage (points, right
-# axis), with the five-percent bubble budget as a dashed line.
-# Dataset schedule-compare (calc/pipeline.c): schedule, v, bubble_overhead,
-# bubble_fraction, simulated_fraction, inflight, param_copies, activations, total [bytes].
+# axis), with the five-percent bubble budget (dotted, left axis) and the GPU's usable
+# capacity (dashed, right axis); a schedule the plan cannot run is labelled (the table says why).
+# Dataset schedule-compare (calc/catalog_pipeline.c): schedule, v, bubble_overhead,
+# bubble_fraction, simulated_fraction, inflight, param_copies, activations, total, note,
+# capacity [bytes].
 
 set style data histograms
 set style histogram clustered gap 1
@@ -13,10 +15,21 @@ set ylabel 'bubble: idle share of the step (%)'
 set y2label 'memory per GPU, busiest stage (GB)'
 set yrange [0:*]
 set y2tics nomirror
-set y2range [0:*]
 set border 11 lc rgb '#555555'
 set key outside top center horizontal
 
+stats datafile using "capacity" nooutput name "CAP"
+stats datafile using (column("total")) nooutput name "TOT"
+top = (exists("TOT_max") && TOT_max > CAP_max ? TOT_max : CAP_max)/GB*1.15
+set y2range [0:top]
+set arrow 1 from graph 0, second CAP_max/GB to graph 1, second CAP_max/GB nohead @capacity_style front
+set label 1 sprintf('usable capacity %.1f GB (right axis)', CAP_max/GB) at graph 0.99, second CAP_max/GB \
+    offset 0,0.7 right textcolor rgb '#222222' front
+# `trainplan data` writes NaN where a schedule does not apply to the plan
+na(col) = strcol(col) eq 'NaN' || strcol(col) eq 'nan'
+
 plot datafile using (100*column("simulated_fraction")):xtic(1) lt 1 title 'bubble (simulated)', \
      '' using 0:(column("total")/GB) axes x1y2 with points lt 6 pt 7 ps 1.8 title 'memory per GPU (right axis)', \
-     5 with lines @capacity_style title '5% bubble budget'
+     5 with lines lc rgb '#777777' lw 1.5 dt 3 title '5% bubble budget', \
+     '' using 0:(na("simulated_fraction") ? 0 : NaN):("not applicable (see the table)") \
+        with labels rotate by 90 left offset 0,0.5 textcolor rgb '#555555' notitle

@@ -31,4 +31,4 @@ do for [i=int(Y_min):int(Y_max)] { set ytics add (sprintf('%d', 2**i) i) }
 set tics scale 0
 
 plot datafile using (lg(column("tp"))):(lg(column("pp"))):(0.5):(0.5):(column("step_time")/T_min) with boxxyerror fc palette, \
-     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? sprintf('%.2f', column("step_time")) : '') with labels font ',8' tc rgb '#111111'
+     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? sprintf('%.2f', column("step_time")) : '') with labels font ',11' tc rgb '#111111'

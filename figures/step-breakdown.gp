@@ -7,7 +7,7 @@ rows = int(system("LC_ALL=C awk 'END{print NR-1}' '".datafile."'"))
 set ylabel 'time per optimizer step (s)'
 set xlabel 'split (tensor x pipeline x data parallel)'
 set key outside top center horizontal maxrows 2
-set xtics rotate by -25 left font ',9' nomirror
+set xtics rotate by -25 left font ',11' nomirror
 set bmargin 6
 if (rows < 1) {
 	set label 1 'no candidate split is valid for this plan' at graph 0.5, graph 0.5 center

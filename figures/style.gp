@@ -3,15 +3,18 @@
 # Loaded before each figures/NAME.gp (report/report.mk) with three variables set:
 #   datafile  the figure's dataset (TSV from `trainplan data NAME`, SI units, header row)
 #   outfile   where to write
-#   device    'svg' for the HTML report, 'png' for the PDF (high resolution)
+#   device    'svg' for the report (the HTML inlines it, the PDF draws it as vectors),
+#             'png' for a bitmap of the same chart (make output/figures/NAME.png)
 # The figure script only says what to plot; fonts, sizes, colours and grid come from here.
 
 if (!exists("device")) device = 'svg'
 if (device eq 'png') {
-	# 3x the SVG size: 2160 px across a 16 cm text width is ~340 dpi
-	set terminal pngcairo size 2160,1260 noenhanced font 'DejaVu Sans,11' fontscale 3 linewidth 3 background rgb 'white'
+	# 2x the SVG size: 1440 px across a 16 cm text width is ~230 dpi
+	set terminal pngcairo size 1440,840 noenhanced font 'DejaVu Sans,13' fontscale 2 linewidth 2 background rgb 'white'
 } else {
-	set terminal svg size 720,420 noenhanced font 'DejaVu Sans,11' linewidth 1.2 background rgb 'white'
+	# 720 x 420 units drawn across the PDF's 16 cm text width: 13-unit text is 8.2 pt,
+	# the size of the tables' text
+	set terminal svg size 720,420 noenhanced font 'DejaVu Sans,13' linewidth 1.2 background rgb 'white'
 }
 set output outfile
 

@@ -7,7 +7,7 @@ set boxwidth 0.7
 set ylabel 'predicted / published - 1 (%)'
 set xlabel 'published run (paper, model, recomputation)'
 set yrange [-25:25]
-set xtics rotate by -50 font ',8' nomirror
+set xtics rotate by -50 font ',10' nomirror
 set key top left
 set bmargin 9
 set rmargin 12

@@ -117,7 +117,7 @@ static cmark_node *table_node(const struct calc_table *t, int *numeric)
 	}
 	cmark_gfm_extensions_set_table_columns(tab, (uint16_t)t->ncols);
 	cmark_gfm_extensions_set_table_alignments(tab, (uint16_t)t->ncols, align);
-	char buf[256];
+	char buf[4096]; /* a cell of the longest prose column (validation notes) in whole */
 	for (int r = -1; r < t->nrows; r++) {
 		cmark_node *row = new_ext_node(CMARK_NODE_TABLE_ROW);
 		if (r < 0)
@@ -178,6 +178,62 @@ void rpt_outputs_free(struct rpt_outputs *w)
 	w->n = 0;
 }
 
+/* 1 when 'want' names column 'name'; '_' stands for a space ("ZeRO-1_per_GPU"). */
+static int same_column(const char *name, const char *want)
+{
+	for (; *name && *want; name++, want++)
+		if (*name != *want && !(*name == ' ' && *want == '_'))
+			return 0;
+	return !*name && !*want;
+}
+
+/* Keep only the columns named in 'list' ("source,model,GPUs"), in that order: the
+ * table argument columns= shows part of a wide catalog table.  Returns 0, or -1 after
+ * a diagnostic naming the table's columns when one is unknown. */
+static int select_columns(struct calc_table *t, const char *list, const struct rpt_loc *loc,
+                          struct calc_diag *d)
+{
+	int pick[24], n = 0;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	char *save = NULL;
+	for (char *c = strtok_r(buf, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+		while (k < t->ncols && !same_column(t->cols[k].name, c))
+			k++;
+		if (k == t->ncols) {
+			char names[1024] = "";
+			for (int i = 0; i < t->ncols; i++)
+				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+				         t->cols[i].name);
+			return rpt_error(d, loc, "columns=: table %s has no column '%s' (it has: %s)", t->name, c, names);
+		}
+		if (n == 24)
+			return rpt_error(d, loc, "columns=: at most 24 columns");
+		pick[n++] = k;
+	}
+	if (n == 0)
+		return rpt_error(d, loc, "columns= names no column");
+	struct calc_col cols[24];
+	struct calc_cell *cells = xcalloc((size_t)(t->nrows ? t->nrows : 1) * (size_t)n, sizeof *cells);
+	for (int j = 0; j < n; j++)
+		cols[j] = t->cols[pick[j]];
+	for (int r = 0; r < t->nrows; r++)
+		for (int j = 0; j < n; j++) {
+			struct calc_cell *c = &t->cells[r * t->ncols + pick[j]];
+			cells[r * n + j].v = c->v;
+			cells[r * n + j].s = c->s ? xstrdup(c->s) : NULL;
+		}
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].s);
+	free(t->cells);
+	t->cells = cells;
+	t->caprows = t->nrows;
+	memcpy(t->cols, cols, sizeof cols[0] * (size_t)n);
+	t->ncols = n;
+	return 0;
+}
+
 static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ctx,
                         const struct rpt_opts *o, struct calc_diag *d)
 {
@@ -187,7 +243,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 	int line0 = at0.line + 1; /* first line inside the fence */
 	int col0 = at0.col;
 	char *text = xstrdup(lit ? lit : "");
-	char name[CALC_NAME_MAX] = "", caption[400] = "", id[96] = "", with[512] = "";
+	char name[CALC_NAME_MAX] = "", caption[400] = "", id[96] = "", with[512] = "", columns[512] = "";
 	struct calc_args args = {0};
 	int nlines = 0, rc = 0, have_table = 0;
 	struct rpt_loc loc = {file, line0, col0};
@@ -255,6 +311,10 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 				rc = rpt_error(d, &loc, "at most 8 table arguments");
 				break;
 			}
+			if (eq - tok == 7 && !strncmp(tok, "columns", 7)) { /* the report's, not the table's */
+				snprintf(columns, sizeof columns, "%s", eq + 1);
+				continue;
+			}
 			snprintf(args.key[args.n], sizeof args.key[0], "%.*s", (int)(eq - tok), tok);
 			snprintf(args.val[args.n], sizeof args.val[0], "%s", eq + 1);
 			args.n++;
@@ -292,6 +352,14 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		return rpt_error(d, &loc, "table %s: %s", name, msg);
 	}
 	calc_diag_free(&tmp);
+	if (columns[0] && select_columns(&t, columns, &loc, d) < 0) {
+		calc_table_free(&t);
+		if (vc) {
+			calc_ctx_free(vc);
+			free(vc);
+		}
+		return -1;
+	}
 
 	struct rpt_pending *pd = xcalloc(1, sizeof *pd);
 	pd->kind = 't';
@@ -307,7 +375,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 	cmark_node *tab = table_node(&t, pd->numeric_cols);
 	/* The table's CSV: the catalog's own (trainplan table --all) when the block shows
 	 * the table as it is; otherwise the report writes what it shows. */
-	if (args.n == 0 && !vc) {
+	if (args.n == 0 && !vc) { /* columns= shows part of it: the CSV is the whole table */
 		char p[CALC_PATH_MAX];
 		snprintf(p, sizeof p, "tables/%s.csv", name);
 		pd->csv_path = xstrdup(p);

@@ -161,6 +161,7 @@ struct item {
 	int brk;       /* start a new page before this item */
 	int hdr;       /* table header item repeated when this row starts a page, or -1 */
 	int chapter;   /* heading index of the level-1 heading this item opens, or -1 */
+	int h1;        /* 1 = this item is a level-1 heading (a chapter opens) */
 	int op0, nops; /* its operations */
 	int nbars;     /* block quote bars drawn beside it */
 	double bar[4]; /* their x [pt] */
@@ -767,6 +768,26 @@ static int png_size(const char *path, double *pw, double *ph)
 	return 0;
 }
 
+/* The SVG's width and height in its units, from the viewBox of its <svg> element
+ * (SVG 1.1 section 7.7; gnuplot writes viewBox="0 0 W H"). */
+static int svg_size(const char *path, double *pw, double *ph)
+{
+	char b[1024];
+	FILE *f = path ? fopen(path, "rb") : NULL;
+	if (!f)
+		return -1;
+	size_t got = fread(b, 1, sizeof b - 1, f);
+	fclose(f);
+	b[got] = 0;
+	const char *v = strstr(b, "viewBox=\"");
+	double x0, y0, wd, ht;
+	if (!v || sscanf(v + 9, "%lf %lf %lf %lf", &x0, &y0, &wd, &ht) != 4 || wd <= 0 || ht <= 0)
+		return -1;
+	*pw = wd;
+	*ph = ht;
+	return 0;
+}
+
 static double text_h(const struct L *L)
 {
 	return L->lo->page_h - L->lo->margin_top - L->lo->margin_bottom;
@@ -794,7 +815,11 @@ static void caption(struct L *L, const char *label, const char *text, double x, 
 static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 {
 	double pw = 16, ph = 10;
-	png_size(fg->png_path, &pw, &ph); /* unreadable: 16:10, the device reports it */
+	/* the SVG when it was rendered (drawn as vectors), else the PNG; unreadable: 16:10,
+	 * and the device reports it */
+	int vector = svg_size(fg->svg_path, &pw, &ph) == 0;
+	if (!vector)
+		png_size(fg->png_path, &pw, &ph);
 	double iw = w, ih = w * ph / pw;
 	double maxh = text_h(L) * 0.6;
 	if (ih > maxh) {
@@ -810,7 +835,7 @@ static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 	o->y = 0;
 	o->w = iw;
 	o->h = ih;
-	const char *path = fg->png_path ? fg->png_path : fg->name;
+	const char *path = vector ? fg->svg_path : fg->png_path ? fg->png_path : fg->name;
 	o->len = strlen(path);
 	o->s = pool_add(L, path, o->len);
 	int first = L->nitems;
@@ -981,10 +1006,18 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 		}
 		free(cl);
 	}
-	/* a short table stays in one piece */
-	if (nrows <= 6)
+	/* a short table stays in one piece; a longer one breaks neither after its first
+	 * one or two body rows nor before its last one or two: the header and the
+	 * first three rows, and the last three rows, are each kept together */
+	if (nrows <= 6) {
 		for (int i = L->nitems - nrows; i < L->nitems - 1; i++)
 			L->items[i].keep = 1;
+	} else {
+		for (int i = L->nitems - nrows; i < L->nitems - nrows + 3; i++)
+			L->items[i].keep = 1;
+		for (int i = L->nitems - 3; i < L->nitems - 1; i++)
+			L->items[i].keep = 1;
+	}
 	/* the catalog table's footnote (units, sources), kept with the last row */
 	if (tb && tb->note && *tb->note) {
 		L->items[L->nitems - 1].keep = 1;
@@ -1125,6 +1158,7 @@ static void heading(struct L *L, cmark_node *n, double x, double w)
 		L->items[i].keep = 1;
 	if (level == 1) {
 		it->brk = 1;
+		it->h1 = 1;
 		it->chapter = head_index(L, h);
 	}
 	free(P.v);
@@ -1342,6 +1376,11 @@ static void place(struct L *L, int item, int page, double top)
 	L->pl[L->npl++] = (struct place){item, page, top};
 }
 
+/* A chapter opens on the page of its predecessor's last lines when they fill less
+ * than this share of the text height, SPILL_GAP below them [pt]. */
+#define SPILL_FILL 0.35
+#define SPILL_GAP 30.0
+
 /* First-fit page builder with kept chains and repeated table headers. */
 static void paginate(struct L *L)
 {
@@ -1354,8 +1393,14 @@ static void paginate(struct L *L)
 	while (i < L->nitems) {
 		const struct item *it = &L->items[i];
 		if (it->brk && first >= 0) {
-			page++, y = top, first = -1;
-			continue;
+			/* a chapter whose predecessor spilt a few lines onto a page of their own
+			 * starts below them instead of leaving that page near-empty */
+			if (it->h1 && !L->items[first].brk && y - top < SPILL_FILL * (bottom - top)) {
+				y += SPILL_GAP;
+			} else {
+				page++, y = top, first = -1;
+				continue;
+			}
 		}
 		plidx[i] = L->npl;
 		if (it->discard && first < 0) {
@@ -1473,10 +1518,28 @@ static void furniture(struct L *L, int page)
 	}
 	double yb = lo->page_h - lo->margin_top + 22;
 	dv->text(c, RPT_SANS, HEAD_SIZE, x, yb, left, strlen(left), C_GREY);
+	/* the running title on the right, after the chapter with 18 pt between them;
+	 * a title too long for what is left ends at a word with an ellipsis */
 	const char *t = L->doc->title ? L->doc->title : "";
-	double tw = W(L, RPT_SANS, HEAD_SIZE, t, strlen(t));
-	if (tw < w * 0.45 && left == buf)
-		dv->text(c, RPT_SANS, HEAD_SIZE, x + w - tw, yb, t, strlen(t), C_GREY);
+	double avail = w - W(L, RPT_SANS, HEAD_SIZE, left, strlen(left)) - 18;
+	char tbuf[600];
+	snprintf(tbuf, sizeof tbuf, "%s", t);
+	double tw = W(L, RPT_SANS, HEAD_SIZE, tbuf, strlen(tbuf));
+	while (tw > avail) {
+		char *sp = strrchr(tbuf, ' ');
+		if (!sp || sp == tbuf) {
+			tbuf[0] = 0;
+			break;
+		}
+		strcpy(sp, "\xe2\x80\xa6"); /* U+2026 */
+		if (sp > tbuf && sp[-1] == ',')
+			memmove(sp - 1, sp, strlen(sp) + 1);
+		tw = W(L, RPT_SANS, HEAD_SIZE, tbuf, strlen(tbuf));
+		if (tw > avail) /* drop the ellipsis and one more word */
+			*strrchr(tbuf, '\xe2') = 0;
+	}
+	if (tbuf[0] && left == buf)
+		dv->text(c, RPT_SANS, HEAD_SIZE, x + w - tw, yb, tbuf, strlen(tbuf), C_GREY);
 	if (dv->rule)
 		dv->rule(c, x, yb - 5, x + w, yb - 5, 0.5, C_RULE);
 }
@@ -1520,7 +1583,8 @@ int rpt_layout_run(const struct rpt_doc *doc, const struct rpt_layout_opts *lo,
 	for (int k = 0; k < L.npl; k++) {
 		const struct place *pl = &L.pl[k];
 		const struct item *it = &L.items[pl->item];
-		if (pl->page != lastpage) {
+		int first_on_page = pl->page != lastpage;
+		if (first_on_page) {
 			L.page_chapter[pl->page] = chapter;
 			lastpage = pl->page;
 		}
@@ -1530,7 +1594,9 @@ int rpt_layout_run(const struct rpt_doc *doc, const struct rpt_layout_opts *lo,
 			L.body_first = pl->page;
 		if (it->chapter >= 0) {
 			chapter = it->chapter;
-			L.page_opens[pl->page] = 1;
+			/* no running header on a page a chapter opens at the top */
+			if (L.page_chapter[pl->page] < 0 || first_on_page)
+				L.page_opens[pl->page] = 1;
 		}
 		for (int o = 0; o < it->nops; o++) {
 			const struct op *op = &L.ops[it->op0 + o];

@@ -28,6 +28,7 @@
 
 #include "layout.h"
 #include "../calc/files.h"
+#include "svgpdf.h"
 
 #define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
 
@@ -379,6 +380,14 @@ static int d_image(void *ctx, const char *path, double x, double y, double w, do
 	HPDF_Image img = NULL;
 	if (!p->page)
 		return -1;
+	size_t pl = strlen(path);
+	if (pl > 4 && !strcmp(path + pl - 4, ".svg")) { /* a figure: drawn as vectors */
+		end_text(p);
+		if (rpt_svg_pdf(p->pdf, p->page, get_font(p, RPT_SANS), path, x, y, w, h) < 0)
+			return -1;
+		p->cur_font = -1; /* the graphics state was restored; the text state is unknown */
+		return 0;
+	}
 	for (int i = 0; i < p->nimg; i++)
 		if (strcmp(p->img_path[i], path) == 0)
 			img = p->img[i];

@@ -1,7 +1,9 @@
 # report/report.mk -- trainplan-report, the figures pipeline and the report (docs/architecture.md §2).
 #
 #   figures/NAME.gp --(trainplan data NAME)--> $(OUT)/data/NAME.tsv
-#                   --(gnuplot + figures/style.gp)--> $(OUT)/figures/NAME.svg, NAME.png
+#                   --(gnuplot + figures/style.gp)--> $(OUT)/figures/NAME.svg
+#   (the HTML inlines the SVG and the PDF draws it as vectors, report/svgpdf.c; a PNG of
+#   the same chart is one `make $(OUT)/figures/NAME.png` away)
 #   trainplan table --all --format csv --> $(OUT)/tables/*.csv
 #   chapters/*.md --(trainplan-report)--> $(OUT)/report.html, $(OUT)/report.pdf
 #
@@ -50,7 +52,7 @@ $(TABLES_STAMP): $(BUILD)/trainplan $(PLAN)
 
 # Both files come from one run.
 $(OUT)/report.html $(OUT)/report.pdf &: $(BUILD)/trainplan-report $(CHAPTERS) $(PLAN) \
-		$(FIG_SVG) $(FIG_PNG) $(TABLES_STAMP)
+		$(FIG_SVG) $(TABLES_STAMP)
 	$(BUILD)/trainplan-report --plan $(PLAN) -o $(OUT)/report $(CHAPTERS)
 
 # The tests of trainplan-report and of the report are in tests/report.mk.

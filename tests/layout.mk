@@ -5,7 +5,8 @@
 #                 device (tests/layout/run.sh; UPDATE=1 rewrites)
 #   check-pdf     every tests/layout/*.md and the report itself as PDF: qpdf --check,
 #                 all fonts embedded (pdffonts), every heading in pdftotext's text and
-#                 one bookmark per heading (tests/layout/check-pdf.sh), the Unicode
+#                 one bookmark per heading (tests/layout/check-pdf.sh), the figures of the
+#                 report as vectors (their axis text in the PDF's text, no raster image), the Unicode
 #                 test line, and two renders byte-identical
 #   check-layout-asan  the layout documents through both devices under ASan + UBSan
 #
@@ -20,19 +21,19 @@ UNICODE_LINE  = Unicode test line: 8 × 80 GB ≈ 640 GB → fits; µs, α β γ
 UNICODE_SMP   = Plane: � is drawn as a replacement character and the line goes on.
 
 # pdf.c asks report/url.c for the URL policy and calc/files.c to open images
-$(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c report/url.c \
+$(LAYOUT_DRIVER): tests/layout/driver.c report/layout.c report/pdf.c report/svgpdf.c report/textdev.c report/url.c \
 		calc/files.c report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
+	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c report/svgpdf.c \
 		report/textdev.c report/url.c calc/files.c $(PDF_LIBS)
 
 # The same driver under AddressSanitizer + UBSan (ASAN_FLAGS from tests/tests.mk),
 # run over every layout document through both devices.
 LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
-$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/textdev.c report/url.c \
+$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c report/layout.c report/pdf.c report/svgpdf.c report/textdev.c report/url.c \
 		calc/files.c report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c \
+	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c report/layout.c report/pdf.c report/svgpdf.c \
 		report/textdev.c report/url.c calc/files.c $(PDF_LIBS)
 
 # cmocka unit tests of single layout decisions, on layout.c alone.
@@ -71,7 +72,10 @@ check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf
 	@# conditional block that is false for the plan is not in the report
 	@if [ -n "$(CHAPTERS)" ] && [ -f $(OUT)/report.pdf ]; then \
 	  $(BUILD)/trainplan-report --plan $(PLAN) --expand $(CHAPTERS) > $(PDFCHECK)/expanded.md || exit 1; \
-	  sh tests/layout/check-pdf.sh $(OUT)/report.pdf $(PDFCHECK)/expanded.md || exit 1; \
+	  sh tests/layout/check-pdf.sh $(OUT)/report.pdf $(PDFCHECK)/expanded.md "micro-batches per step m" || exit 1; \
+	  n=$$(pdfimages -list $(OUT)/report.pdf 2>/dev/null | tail -n +3 | wc -l); \
+	  [ $$n -eq 0 ] || { echo "FAIL: report.pdf holds $$n raster images; its figures are drawn as vectors" >&2; exit 1; }; \
+	  echo "pdf: report.pdf draws its figures as vectors (axis text extractable, no raster image)"; \
 	  $(BUILD)/trainplan-report --plan $(PLAN) --out-dir $(OUT) -o $(PDFCHECK)/again $(CHAPTERS) >/dev/null || exit 1; \
 	  cmp $(OUT)/report.pdf $(PDFCHECK)/again.pdf || { echo "FAIL: report.pdf differs between two builds" >&2; exit 1; }; \
 	  echo "pdf: report.pdf is byte-identical in two builds"; \

@@ -541,6 +541,14 @@ static void test_catalog(void **state)
 	/* schedule-compare: one row per schedule */
 	assert_int_equal(calc_catalog_build(&c, "schedule-compare", 0, &a, &t, &d), 0);
 	assert_int_equal(t.nrows, CALC_SCHED_N);
+	int ncols = t.ncols;
+	calc_table_free(&t);
+	/* its dataset adds the usable capacity for the chart: the H100 preset's 79.1 GiB */
+	assert_int_equal(calc_catalog_build(&c, "schedule-compare", 1, &a, &t, &d), 0);
+	assert_int_equal(t.nrows, CALC_SCHED_N);
+	assert_int_equal(t.ncols, ncols + 1);
+	assert_string_equal(t.cols[ncols].name, "capacity");
+	assert_near(t.cells[0 * t.ncols + ncols].v, 79.1 * 1073741824.0, 0.001);
 	calc_table_free(&t);
 	calc_ctx_free(&c);
 	calc_diag_free(&d);

@@ -3,6 +3,8 @@
  */
 #include "testutil.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A change of two degrees that keeps tp x pp x dp = GPUs is valid only as a whole:
@@ -75,6 +77,50 @@ static void test_preset_order(void **state)
 	assert_int_equal(p.model.hidden, 8192);
 }
 
+/* Load 'text' as a plan file; fails the test on a diagnostic. */
+static void load_file_text(struct calc_plan *p, const char *text, const char *const *sets, int n)
+{
+	char path[] = "/tmp/trainplan-plan-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	struct calc_diag d = {0};
+	int rc = calc_plan_load(p, path, sets, n, &d);
+	if (rc != 0)
+		print_error("%s", d.text ? d.text : "");
+	calc_diag_free(&d);
+	remove(path);
+	assert_int_equal(rc, 0);
+}
+
+/* A plan's title and date are its own: the default plan keeps those of
+ * plans/default.ini; a plan file without [plan] keys is titled after its model and
+ * cluster and dated "" (the report's SOURCE_DATE_EPOCH or today), also when an
+ * override then changes the model; a [plan] title is kept as written. */
+static void test_title(void **state)
+{
+	struct calc_plan p;
+	const char *nodes1[] = {"cluster.nodes=1", "pp=1", "dp=0"};
+	const char *hw[] = {"model.preset=llama2-70b"};
+	load_plan(&p, NULL, 0);
+	assert_string_equal(p.title, "Training a 100B-parameter transformer on H100 80 GB GPUs");
+	assert_string_equal(p.date, "2026-11-30");
+	load_plan(&p, hw, 1); /* the default plan with another model is not the default plan */
+	assert_string_equal(p.title, "Training llama2-70b on 64 nodes of 8 H100 SXM5 80 GB");
+	assert_string_equal(p.date, "");
+	load_file_text(&p, "[model]\npreset = llama3-70b\n[cluster]\nnodes = 32\n[parallel]\ndp = 0\n", NULL, 0);
+	assert_string_equal(p.title, "Training llama3-70b on 32 nodes of 8 H100 SXM5 80 GB");
+	assert_string_equal(p.date, "");
+	load_file_text(&p, "[model]\npreset = llama3-70b\n", nodes1, 3);
+	assert_string_equal(p.title, "Training llama3-70b on 1 node of 8 H100 SXM5 80 GB");
+	load_file_text(&p, "[plan]\ntitle = Our run\ndate = 2027-01-02\n[model]\npreset = llama3-70b\n", NULL, 0);
+	assert_string_equal(p.title, "Our run");
+	assert_string_equal(p.date, "2027-01-02");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
+		cmocka_unit_test(test_title),
 	};
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

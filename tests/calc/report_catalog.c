@@ -168,6 +168,30 @@ static void test_crossover(void **state)
 	free(p);
 }
 
+/* The BF16-reduction threshold, checked on plans loaded from scratch: at it a BF16
+ * gradient reduction saves 5% of the step; a fifth below it more, a fifth above it less.
+ * The default plan's megatron recipe keeps FP32 gradients, so the lever exists. */
+static void test_bf16_reduce_threshold(void **state)
+{
+	double bw = get_with("network.bf16_reduce_bw", NULL, 0);
+	assert_true(bw > 1e9 / 8 && bw < 50e9); /* inside the sweep, below the plan's 400 Gb/s */
+	const double f[] = {1, 1 / 1.2, 1.2};
+	double gain[3];
+	for (int i = 0; i < 3; i++) {
+		char b[64];
+		snprintf(b, sizeof b, "cluster.inter_node_bw=%.17g", bw * f[i]);
+		const char *plain[] = {b}, *bf16[] = {b, "efficiency.grad_reduce=bf16"};
+		double t0 = get_with("step.time", plain, 1), t1 = get_with("step.time", bf16, 2);
+		gain[i] = (t0 - t1) / t0;
+	}
+	assert_near(gain[0], 0.05, 1e-3);
+	assert_true(gain[1] > 0.05);
+	assert_true(gain[2] < 0.05);
+	/* a recipe whose gradients are already BF16 gains nothing: no threshold */
+	const char *bf[] = {"training.recipe=zero-paper"};
+	assert_true(get_with("network.bf16_reduce_bw", bf, 1) == 0);
+}
+
 /* Validation: the first row's published figure is Narayanan et al. 2021 Table 1 (137
  * TFLOP/s per GPU for the 1.7B model); its error is predicted / published - 1; the
  * summary quantities agree with the table. */
@@ -381,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_bubble_grid),
 		cmocka_unit_test(test_two_degree_variants),
 		cmocka_unit_test(test_crossover),
+		cmocka_unit_test(test_bf16_reduce_threshold),
 		cmocka_unit_test(test_crossover_not_applicable),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_fp8_without_fp8_cores),

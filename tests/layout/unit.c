@@ -221,6 +221,55 @@ static void test_table_widths(void **state)
 	assert_true(find(&d, "xx")->y > find(&d, "yyyy")->y);
 }
 
+/*
+ * A long table (8 body rows) breaks neither after its first one or two rows nor
+ * before its last one or two.  A table row is 10.6 pt of leading + 2 x 2.6 pt of
+ * padding = 15.8 pt.
+ *  - After a one-line paragraph (13.6 + 6.5 pt) and the table's 6 pt of space, the
+ *    header ends at 41.9, row 1 at 57.7, row 2 at 73.5, row 3 at 89.3: in 80 pt,
+ *    rows 1-2 would fit and leave the table split after two rows; they open page 2.
+ *  - Alone on a page of 135 pt, header + 7 rows (126.4 pt, plus at most the 6 pt of
+ *    space) fit and row 8 (142.2) does not: rows 6, 7 and 8 go to page 2 together.
+ */
+static void test_table_keeps(void **state)
+{
+	(void)state;
+	struct recdev d;
+	const char *t = "| h | k |\n|---|---|\n| r1 | a |\n| r2 | a |\n| r3 | a |\n| r4 | a |\n"
+	                "| r5 | a |\n| r6 | a |\n| r7 | a |\n| r8 | a |\n";
+	char md[512];
+	snprintf(md, sizeof md, "p1\n\n%s", t);
+	run(md, 200, 80, 0, &d);
+	assert_int_equal(find(&d, "p1")->page, 1);
+	assert_int_equal(find(&d, "r1")->page, 2);
+	assert_int_equal(find(&d, "r3")->page, 2);
+	run(t, 200, 135, 0, &d);
+	assert_int_equal(find(&d, "r5")->page, 1);
+	assert_int_equal(find(&d, "r6")->page, 2);
+	assert_int_equal(find(&d, "r8")->page, 2);
+}
+
+/*
+ * A chapter's last lines do not sit alone on a page.  Text height 200 pt, width 25 pt
+ * (one word a line): 14 lines of 13.6 pt fit (190.4), so a 16-line paragraph leaves
+ * x5 and x6 on page 2, 27.2 pt = 14% of it.  Chapter "# B" then opens below them
+ * on page 2 rather than on a page 3; a chapter after a full page opens a new one.
+ */
+static void test_chapter_after_spill(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("a1 a2 a3 a4 a5 a6 a7 a8 a9 b0 b1 b2 b3 b4 x5 x6\n\n# B\n\nzz\n", 25, 200, 0, &d);
+	assert_int_equal(find(&d, "b4")->page, 1);
+	assert_int_equal(find(&d, "x5")->page, 2);
+	assert_int_equal(find(&d, "B")->page, 2);
+	assert_true(find(&d, "B")->y < find(&d, "x6")->y);
+	run("a1 a2 a3 a4 a5 a6 a7 a8 a9 b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 c0 c1 c2 c3 c4 c5 c6 c7 c8\n\n# B\n\nzz\n",
+	    25, 200, 0, &d);
+	assert_int_equal(find(&d, "c8")->page, 2);
+	assert_int_equal(find(&d, "B")->page, 3);
+}
+
 /* UTF-8 (RFC 3629): lengths and values, and one U+FFFD per invalid byte. */
 static void test_utf8(void **state)
 {
@@ -269,6 +318,8 @@ int main(void)
 		cmocka_unit_test(test_orphan),
 		cmocka_unit_test(test_widow),
 		cmocka_unit_test(test_table_widths),
+		cmocka_unit_test(test_table_keeps),
+		cmocka_unit_test(test_chapter_after_spill),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_quote_bars),
 	};

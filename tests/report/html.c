@@ -197,6 +197,18 @@ static void test_calc_tables_link_their_csv(void **state)
 	assert_null(strstr(csv, "megatron"));
 }
 
+/* A long cell is shown whole: the a100 cluster preset's source runs past 300
+ * characters, and its last words (Narayanan et al. 2021 §5) end the cell. */
+static void test_long_cells_are_not_cut(void **state)
+{
+	(void)state;
+	char err[1024];
+	const char *h = render("# T\n\n```calc\ntable cluster-presets\n```\n", 0, err, sizeof err);
+	if (!h)
+		fail_msg("%s", err);
+	assert_non_null(strstr(h, "8 x HDR 200 Gb/s per node (Narayanan et al. 2021 §5)</td>"));
+}
+
 static void test_figure_inlined_with_prefixed_ids(void **state)
 {
 	(void)state;
@@ -257,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_dangerous_links_are_dropped),
 		cmocka_unit_test(test_tables_numbered_and_numbers_right_aligned),
 		cmocka_unit_test(test_calc_tables_link_their_csv),
+		cmocka_unit_test(test_long_cells_are_not_cut),
 		cmocka_unit_test(test_figure_inlined_with_prefixed_ids),
 		cmocka_unit_test(test_missing_svg_is_an_error),
 		cmocka_unit_test(test_toc_and_heading_numbers),

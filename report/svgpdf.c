@@ -1,0 +1,664 @@
+/*
+ * svgpdf.c -- draws a figure's SVG into a PDF page as vectors (rpt_svg_pdf).
+ *
+ * The figures are written by gnuplot's svg terminal (figures/style.gp), the same file
+ * the HTML report inlines, so the PDF needs no second rendering and stays sharp at any
+ * zoom.  This is not a general SVG renderer: it reads the subset that terminal writes
+ * (gnuplot 5.4, term/svg.trm) -- nested <g> with transform translate / rotate / scale
+ * and the presentation attributes fill, stroke, color (for currentColor),
+ * stroke-width, stroke-dasharray, fill-opacity, font-size and text-anchor; <path>
+ * with the commands M L H V Z (and their relative forms); <polygon>, <rect>,
+ * <circle>; <use> of the point symbols in <defs>; <text> with plain character data
+ * and the five XML entities plus numeric references (XML 1.0 section 4.6).
+ * Filters, titles and descriptions are skipped.  Element and attribute names follow
+ * SVG 1.1 (W3C Recommendation 2011), chapters 5 (structure), 7 (transforms), 8
+ * (paths), 9 (shapes), 10 (text) and 11 (painting).
+ *
+ * Coordinates: the SVG's viewBox (or width and height) is mapped onto the box the
+ * layout gave the figure by one transformation matrix with the y axis flipped
+ * (PDF 32000-1:2008 section 8.3.4); text is drawn with the inverse flip in its text
+ * matrix (section 9.4.2) so that glyphs stand upright.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hpdf.h>
+
+#include "svgpdf.h"
+
+#define MAX_DEPTH 32
+#define MAX_DEFS 64
+
+/* The painting state of one <g> level. */
+struct style {
+	int has_fill, has_stroke; /* 0 none, 1 a colour, 2 currentColor */
+	unsigned fill, stroke, color;
+	double stroke_width;
+	double dash[4];
+	int ndash;
+	double fill_opacity;
+	double font_size;
+	char anchor; /* 's' start, 'm' middle, 'e' end */
+};
+
+struct def {
+	char id[32];
+	const char *start; /* the element's text in the file buffer */
+	size_t len;
+};
+
+struct svg {
+	HPDF_Doc doc;
+	HPDF_Page page;
+	HPDF_Font font;
+	struct style st[MAX_DEPTH];
+	int depth;
+	struct def defs[MAX_DEFS];
+	int ndefs;
+	HPDF_ExtGState alpha[8];
+	double alpha_v[8];
+	int nalpha;
+};
+
+/* ---- small parsers */
+
+static const char *skip_ws(const char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* The value of attribute 'name' in the tag text [s, e) into 'out'; 1 if present.
+ * Attributes are name = 'value' or name = "value", spaces allowed around '='. */
+static int attr(const char *s, const char *e, const char *name, char *out, size_t n)
+{
+	size_t nl = strlen(name);
+	for (const char *p = s; p + nl < e; p++) {
+		if (strncmp(p, name, nl) != 0 || (p > s && !isspace((unsigned char)p[-1])))
+			continue;
+		const char *q = skip_ws(p + nl);
+		if (*q != '=')
+			continue;
+		q = skip_ws(q + 1);
+		if (*q != '\'' && *q != '"')
+			continue;
+		char quote = *q++;
+		const char *end = memchr(q, quote, (size_t)(e - q));
+		if (!end)
+			return 0;
+		size_t len = (size_t)(end - q) < n - 1 ? (size_t)(end - q) : n - 1;
+		memcpy(out, q, len);
+		out[len] = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static double attr_num(const char *s, const char *e, const char *name, double def)
+{
+	char v[64];
+	return attr(s, e, name, v, sizeof v) ? strtod(v, NULL) : def;
+}
+
+/* A colour: #rrggbb, #rgb, rgb(r, g, b) or a few names.  Returns 0 none, 1 a colour
+ * in *rgb, 2 currentColor, -1 not understood (treated as black). */
+static int parse_color(const char *v, unsigned *rgb)
+{
+	v = skip_ws(v);
+	if (!strcmp(v, "none"))
+		return 0;
+	if (!strcmp(v, "currentColor"))
+		return 2;
+	if (*v == '#') {
+		unsigned x = (unsigned)strtoul(v + 1, NULL, 16);
+		if (strlen(v) == 4)
+			x = ((x >> 8 & 15) * 17) << 16 | ((x >> 4 & 15) * 17) << 8 | (x & 15) * 17;
+		*rgb = x & 0xffffff;
+		return 1;
+	}
+	if (!strncmp(v, "rgb(", 4)) {
+		char *e;
+		long r = strtol(v + 4, &e, 10);
+		e = (char *)skip_ws(e);
+		long g = strtol(*e == ',' ? e + 1 : e, &e, 10);
+		e = (char *)skip_ws(e);
+		long b = strtol(*e == ',' ? e + 1 : e, &e, 10);
+		*rgb = (unsigned)((r & 255) << 16 | (g & 255) << 8 | (b & 255));
+		return 1;
+	}
+	static const struct {
+		const char *name;
+		unsigned rgb;
+	} names[] = {{"black", 0x000000}, {"white", 0xffffff}, {"gray", 0x808080}, {"grey", 0x808080},
+	             {"lightgrey", 0xd3d3d3}, {"lightgray", 0xd3d3d3}, {"red", 0xff0000}};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(v, names[i].name)) {
+			*rgb = names[i].rgb;
+			return 1;
+		}
+	*rgb = 0;
+	return -1;
+}
+
+/* Apply the presentation attributes of the tag [s, e) to 'st'. */
+static void apply_style(struct style *st, const char *s, const char *e)
+{
+	char v[128];
+	unsigned c;
+	int k;
+	if (attr(s, e, "color", v, sizeof v) && (k = parse_color(v, &c)) == 1)
+		st->color = c;
+	if (attr(s, e, "fill", v, sizeof v)) {
+		k = parse_color(v, &c);
+		st->has_fill = k < 0 ? 1 : k;
+		if (k != 0 && k != 2)
+			st->fill = c;
+	}
+	if (attr(s, e, "stroke", v, sizeof v)) {
+		k = parse_color(v, &c);
+		st->has_stroke = k < 0 ? 1 : k;
+		if (k != 0 && k != 2)
+			st->stroke = c;
+	}
+	st->stroke_width = attr_num(s, e, "stroke-width", st->stroke_width);
+	st->fill_opacity = attr_num(s, e, "fill-opacity", st->fill_opacity);
+	st->font_size = attr_num(s, e, "font-size", st->font_size);
+	if (attr(s, e, "stroke-dasharray", v, sizeof v)) {
+		st->ndash = 0;
+		char *p = v;
+		while (*p && st->ndash < 4) {
+			char *q;
+			double x = strtod(p, &q);
+			if (q == p)
+				break;
+			st->dash[st->ndash++] = x;
+			p = q;
+			while (*p == ',' || isspace((unsigned char)*p))
+				p++;
+		}
+	}
+	if (attr(s, e, "text-anchor", v, sizeof v))
+		st->anchor = !strcmp(v, "end") ? 'e' : !strcmp(v, "middle") ? 'm' : 's';
+}
+
+/* Concatenate the transform list of the tag [s, e) onto the current matrix. */
+static void apply_transform(struct svg *g, const char *s, const char *e)
+{
+	char v[256];
+	if (!attr(s, e, "transform", v, sizeof v))
+		return;
+	const char *p = v;
+	while (*(p = skip_ws(p))) {
+		double a[6] = {0};
+		int n = 0;
+		const char *open = strchr(p, '(');
+		if (!open)
+			break;
+		const char *q = open + 1;
+		while (n < 6) {
+			char *end;
+			q = skip_ws(q);
+			if (*q == ',')
+				q++;
+			double x = strtod(q, &end);
+			if (end == q)
+				break;
+			a[n++] = x;
+			q = end;
+		}
+		const char *close = strchr(q, ')');
+		if (!strncmp(p, "translate", 9))
+			HPDF_Page_Concat(g->page, 1, 0, 0, 1, (HPDF_REAL)a[0], (HPDF_REAL)(n > 1 ? a[1] : 0));
+		else if (!strncmp(p, "scale", 5))
+			HPDF_Page_Concat(g->page, (HPDF_REAL)a[0], 0, 0, (HPDF_REAL)(n > 1 ? a[1] : a[0]), 0, 0);
+		else if (!strncmp(p, "rotate", 6)) {
+			double r = a[0] * M_PI / 180;
+			HPDF_Page_Concat(g->page, (HPDF_REAL)cos(r), (HPDF_REAL)sin(r), (HPDF_REAL)-sin(r),
+			                 (HPDF_REAL)cos(r), 0, 0);
+		} else if (!strncmp(p, "matrix", 6) && n == 6)
+			HPDF_Page_Concat(g->page, (HPDF_REAL)a[0], (HPDF_REAL)a[1], (HPDF_REAL)a[2], (HPDF_REAL)a[3],
+			                 (HPDF_REAL)a[4], (HPDF_REAL)a[5]);
+		if (!close)
+			break;
+		p = close + 1;
+	}
+}
+
+static void set_rgb_fill(struct svg *g, unsigned c)
+{
+	HPDF_Page_SetRGBFill(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f, (c & 255) / 255.0f);
+}
+
+static void set_alpha(struct svg *g, double a)
+{
+	if (a > 0.999)
+		a = 1;
+	for (int i = 0; i < g->nalpha; i++)
+		if (g->alpha_v[i] == a) {
+			HPDF_Page_SetExtGState(g->page, g->alpha[i]);
+			return;
+		}
+	if (g->nalpha == 8)
+		return;
+	HPDF_ExtGState gs = HPDF_CreateExtGState(g->doc);
+	if (!gs)
+		return;
+	HPDF_ExtGState_SetAlphaFill(gs, (HPDF_REAL)a);
+	g->alpha[g->nalpha] = gs;
+	g->alpha_v[g->nalpha++] = a;
+	HPDF_Page_SetExtGState(g->page, gs);
+}
+
+/* Set the colours, width, dashes and opacity the style paints with.  PDF allows these
+ * only outside a path object (PDF 32000-1:2008 section 8.2, Figure 9), so they are set
+ * before the path is built and paint() only ends it. */
+static void prepare(struct svg *g, const struct style *st)
+{
+	int f = st->has_fill, s = st->has_stroke && st->stroke_width > 0;
+	if (f) {
+		set_rgb_fill(g, f == 2 ? st->color : st->fill);
+		set_alpha(g, st->fill_opacity);
+	}
+	if (s) {
+		unsigned c = st->has_stroke == 2 ? st->color : st->stroke;
+		HPDF_Page_SetRGBStroke(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f,
+		                       (c & 255) / 255.0f);
+		HPDF_Page_SetLineWidth(g->page, (HPDF_REAL)st->stroke_width);
+		/* libharu 2.3 takes whole-number dash lengths: gnuplot's are rounded to
+		 * the nearest (at least 1) SVG unit, which keeps the pattern's rhythm */
+		if (st->ndash >= 2) {
+			HPDF_UINT16 di[4];
+			for (int i = 0; i < st->ndash; i++)
+				di[i] = (HPDF_UINT16)(st->dash[i] + 0.5 < 1 ? 1 : st->dash[i] + 0.5);
+			HPDF_Page_SetDash(g->page, di, (HPDF_UINT)st->ndash, 0);
+		} else
+			HPDF_Page_SetDash(g->page, NULL, 0, 0);
+	}
+}
+
+/* Fill and/or stroke the path just built, as the style says. */
+static void paint(struct svg *g, const struct style *st)
+{
+	int f = st->has_fill, s = st->has_stroke && st->stroke_width > 0;
+	if (f && s)
+		HPDF_Page_FillStroke(g->page);
+	else if (f)
+		HPDF_Page_Fill(g->page);
+	else if (s)
+		HPDF_Page_Stroke(g->page);
+	else
+		HPDF_Page_EndPath(g->page);
+	if (f && st->fill_opacity < 0.999)
+		set_alpha(g, 1);
+}
+
+/* Path data (SVG 1.1 section 8.3): M m L l H h V v Z z, numbers separated by spaces
+ * or commas; a command letter may be followed by several coordinate pairs. */
+static void path_data(struct svg *g, const char *d)
+{
+	double x = 0, y = 0, x0 = 0, y0 = 0;
+	char cmd = 0;
+	int any = 0;
+	const char *p = d;
+	for (;;) {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (isalpha((unsigned char)*p)) {
+			cmd = *p++;
+			if (cmd == 'Z' || cmd == 'z') {
+				if (any)
+					HPDF_Page_ClosePath(g->page);
+				x = x0, y = y0;
+			}
+			continue;
+		}
+		char *e;
+		double a = strtod(p, &e);
+		if (e == p)
+			break;
+		p = e;
+		double b = 0;
+		if (cmd == 'M' || cmd == 'm' || cmd == 'L' || cmd == 'l') {
+			while (*p == ',' || isspace((unsigned char)*p))
+				p++;
+			b = strtod(p, &e);
+			if (e == p)
+				break;
+			p = e;
+		}
+		switch (cmd) {
+		case 'M': x = a, y = b; goto move;
+		case 'm': x += a, y += b;
+		move:
+			HPDF_Page_MoveTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+			x0 = x, y0 = y, any = 1;
+			cmd = cmd == 'M' ? 'L' : 'l'; /* further pairs are line-tos */
+			break;
+		case 'L': x = a, y = b; goto line;
+		case 'l': x += a, y += b; goto line;
+		case 'H': x = a; goto line;
+		case 'h': x += a; goto line;
+		case 'V': y = a; goto line;
+		case 'v': y += a;
+		line:
+			if (any)
+				HPDF_Page_LineTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+/* Decode character data with XML's predefined entities and character references. */
+static void xml_text(const char *s, const char *e, char *out, size_t n)
+{
+	size_t o = 0;
+	while (s < e && o + 4 < n) {
+		if (*s == '&') {
+			const char *semi = memchr(s, ';', (size_t)(e - s));
+			unsigned cp = 0;
+			if (semi && s[1] == '#')
+				cp = (unsigned)strtoul(s + 2 + (s[2] == 'x'), NULL, s[2] == 'x' ? 16 : 10);
+			else if (semi && !strncmp(s, "&amp;", 5))
+				cp = '&';
+			else if (semi && !strncmp(s, "&lt;", 4))
+				cp = '<';
+			else if (semi && !strncmp(s, "&gt;", 4))
+				cp = '>';
+			else if (semi && !strncmp(s, "&quot;", 6))
+				cp = '"';
+			else if (semi && !strncmp(s, "&apos;", 6))
+				cp = '\'';
+			if (cp && cp <= 0xffff) {
+				if (cp < 0x80)
+					out[o++] = (char)cp;
+				else if (cp < 0x800)
+					out[o++] = (char)(0xc0 | cp >> 6), out[o++] = (char)(0x80 | (cp & 63));
+				else
+					out[o++] = (char)(0xe0 | cp >> 12), out[o++] = (char)(0x80 | (cp >> 6 & 63)),
+					out[o++] = (char)(0x80 | (cp & 63));
+				s = semi + 1;
+				continue;
+			}
+		}
+		if (*s != '\n' && *s != '\r' && *s != '\t')
+			out[o++] = *s;
+		s++;
+	}
+	out[o] = 0;
+}
+
+static void text(struct svg *g, const struct style *st, const char *tag, const char *tag_end,
+                 const char *s, const char *e)
+{
+	char buf[1024];
+	xml_text(s, e, buf, sizeof buf);
+	if (!buf[0] || st->font_size <= 0)
+		return;
+	double x = attr_num(tag, tag_end, "x", 0), y = attr_num(tag, tag_end, "y", 0);
+	HPDF_Page_BeginText(g->page);
+	HPDF_Page_SetFontAndSize(g->page, g->font, (HPDF_REAL)st->font_size);
+	set_rgb_fill(g, st->has_fill == 2 ? st->color : st->has_fill ? st->fill : 0);
+	double w = HPDF_Page_TextWidth(g->page, buf);
+	double dx = st->anchor == 'e' ? -w : st->anchor == 'm' ? -w / 2 : 0;
+	HPDF_Page_SetTextMatrix(g->page, 1, 0, 0, -1, (HPDF_REAL)(x + dx), (HPDF_REAL)y);
+	HPDF_Page_ShowText(g->page, buf);
+	HPDF_Page_EndText(g->page);
+}
+
+static void element(struct svg *g, const char *s, const char *e, int self_closing, const char **pp,
+                    int nest);
+
+/* Draw one shape element whose tag text is [s, e) (after the name). */
+static void shape(struct svg *g, const char *name, const char *s, const char *e, int nest)
+{
+	struct style st = g->st[g->depth];
+	apply_style(&st, s, e);
+	HPDF_Page_GSave(g->page);
+	apply_transform(g, s, e);
+	char v[16384];
+	if (strcmp(name, "use"))
+		prepare(g, &st);
+	if (!strcmp(name, "path")) {
+		if (attr(s, e, "d", v, sizeof v)) {
+			path_data(g, v);
+			paint(g, &st);
+		}
+	} else if (!strcmp(name, "polygon") || !strcmp(name, "polyline")) {
+		if (attr(s, e, "points", v, sizeof v)) {
+			char *p = v, *q;
+			int n = 0;
+			for (;;) {
+				double x = strtod(p, &q);
+				if (q == p)
+					break;
+				p = q + (*q == ',');
+				double y = strtod(p, &q);
+				if (q == p)
+					break;
+				p = q;
+				if (n++ == 0)
+					HPDF_Page_MoveTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+				else
+					HPDF_Page_LineTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+			}
+			if (n) {
+				if (name[4] == 'g')
+					HPDF_Page_ClosePath(g->page);
+				paint(g, &st);
+			}
+		}
+	} else if (!strcmp(name, "rect")) {
+		HPDF_Page_Rectangle(g->page, (HPDF_REAL)attr_num(s, e, "x", 0), (HPDF_REAL)attr_num(s, e, "y", 0),
+		                    (HPDF_REAL)attr_num(s, e, "width", 0), (HPDF_REAL)attr_num(s, e, "height", 0));
+		paint(g, &st);
+	} else if (!strcmp(name, "circle")) {
+		double r = attr_num(s, e, "r", 0);
+		if (r > 0) {
+			HPDF_Page_Circle(g->page, (HPDF_REAL)attr_num(s, e, "cx", 0), (HPDF_REAL)attr_num(s, e, "cy", 0),
+			                 (HPDF_REAL)r);
+			paint(g, &st);
+		}
+	} else if (!strcmp(name, "use") && nest < 4) {
+		if (attr(s, e, "xlink:href", v, sizeof v) && v[0] == '#')
+			for (int i = 0; i < g->ndefs; i++)
+				if (!strcmp(g->defs[i].id, v + 1)) {
+					/* the symbol inherits this use's style (color, fill) */
+					if (g->depth + 1 < MAX_DEPTH) {
+						g->st[++g->depth] = st;
+						const char *p = g->defs[i].start;
+						element(g, p, p + g->defs[i].len, 1, NULL, nest + 1);
+						g->depth--;
+					}
+					break;
+				}
+	}
+	HPDF_Page_GRestore(g->page);
+}
+
+/* The element starting at '<' s whose tag ends before e ('>' or '/>'). */
+static void element(struct svg *g, const char *s, const char *e, int self_closing, const char **pp,
+                    int nest)
+{
+	char name[16];
+	size_t k = 0;
+	const char *p = s + 1;
+	while (k + 1 < sizeof name && (isalnum((unsigned char)*p) || *p == ':'))
+		name[k++] = *p++;
+	name[k] = 0;
+	if (!strcmp(name, "path") || !strcmp(name, "polygon") || !strcmp(name, "polyline") ||
+	    !strcmp(name, "rect") || !strcmp(name, "circle") || !strcmp(name, "use"))
+		shape(g, name, p, e, nest);
+	else if (!strcmp(name, "g") && !self_closing && pp && g->depth + 1 < MAX_DEPTH) {
+		g->st[g->depth + 1] = g->st[g->depth];
+		g->depth++;
+		apply_style(&g->st[g->depth], p, e);
+		HPDF_Page_GSave(g->page);
+		apply_transform(g, p, e);
+	} else if (!strcmp(name, "text") && !self_closing && pp) {
+		const char *end = strstr(*pp, "</text>");
+		if (!end)
+			return;
+		struct style st = g->st[g->depth];
+		apply_style(&st, p, e);
+		HPDF_Page_GSave(g->page);
+		apply_transform(g, p, e);
+		text(g, &st, p, e, *pp, end);
+		HPDF_Page_GRestore(g->page);
+		*pp = end + 7;
+	}
+}
+
+/* Record the elements of <defs> with an id; skip what is not drawn. */
+static const char *read_defs(struct svg *g, const char *p)
+{
+	const char *end = strstr(p, "</defs>");
+	if (!end)
+		return p + strlen(p);
+	while ((p = strchr(p, '<')) && p < end) {
+		const char *te = strchr(p, '>');
+		if (!te || te > end)
+			break;
+		char id[32];
+		if (p[1] != '/' && g->ndefs < MAX_DEFS && attr(p, te, "id", id, sizeof id) &&
+		    strncmp(p + 1, "filter", 6) != 0) {
+			struct def *d = &g->defs[g->ndefs++];
+			snprintf(d->id, sizeof d->id, "%s", id);
+			d->start = p;
+			d->len = (size_t)(te - p);
+		}
+		p = te + 1;
+	}
+	return end + 7;
+}
+
+/* Width and height of the SVG in its units (viewBox, else width and height); 0 or -1. */
+int rpt_svg_size(const char *path, double *w, double *h)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	char buf[2048];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *s = strstr(buf, "<svg");
+	const char *e = s ? strchr(s, '>') : NULL;
+	if (!e)
+		return -1;
+	char v[128];
+	double vw = attr_num(s, e, "width", 0), vh = attr_num(s, e, "height", 0);
+	if (attr(s, e, "viewBox", v, sizeof v)) {
+		double a, b, c, d;
+		if (sscanf(v, "%lf %lf %lf %lf", &a, &b, &c, &d) == 4)
+			vw = c, vh = d;
+	}
+	if (vw <= 0 || vh <= 0)
+		return -1;
+	*w = vw;
+	*h = vh;
+	return 0;
+}
+
+/* Draw the SVG at 'path' into the box (x, y, w, h) of 'page' (svgpdf.h); 0 or -1. */
+int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, double x, double y,
+                double w, double h)
+{
+	double vw, vh;
+	if (!font || rpt_svg_size(path, &vw, &vh) < 0)
+		return -1;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	char chunk[65536];
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (n + got + 1 > cap) {
+			cap = (n + got + 1) * 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return -1;
+			}
+			buf = nb;
+		}
+		memcpy(buf + n, chunk, got);
+		n += got;
+	}
+	fclose(f);
+	if (!buf)
+		return -1;
+	buf[n] = 0;
+	struct svg *g = calloc(1, sizeof *g);
+	if (!g) {
+		free(buf);
+		return -1;
+	}
+	g->doc = doc;
+	g->page = page;
+	g->font = font;
+	/* SVG initial values (SVG 1.1 section 11.2 and 10.10) */
+	g->st[0] = (struct style){.has_fill = 1, .fill = 0, .has_stroke = 0, .color = 0, .stroke_width = 1,
+	                          .fill_opacity = 1, .font_size = 11, .anchor = 's'};
+	HPDF_Page_GSave(page);
+	/* the figure's box, clipped, with y pointing down as in the SVG */
+	HPDF_Page_Rectangle(page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
+	HPDF_Page_Clip(page);
+	HPDF_Page_EndPath(page);
+	HPDF_Page_Concat(page, (HPDF_REAL)(w / vw), 0, 0, (HPDF_REAL)(-h / vh), (HPDF_REAL)x, (HPDF_REAL)(y + h));
+	const char *p = strstr(buf, "<svg");
+	p = p ? strchr(p, '>') : NULL;
+	int gdepth0 = 0;
+	while (p && (p = strchr(p, '<'))) {
+		if (!strncmp(p, "<!--", 4)) {
+			const char *c = strstr(p, "-->");
+			p = c ? c + 3 : NULL;
+			continue;
+		}
+		if (!strncmp(p, "<defs", 5)) {
+			p = read_defs(g, p);
+			continue;
+		}
+		if (!strncmp(p, "<title", 6) || !strncmp(p, "<desc", 5) || !strncmp(p, "<filter", 7)) {
+			const char *c = strstr(p, p[1] == 't' ? "</title>" : p[1] == 'd' ? "</desc>" : "</filter>");
+			p = c ? strchr(c, '>') : NULL;
+			continue;
+		}
+		const char *te = strchr(p, '>');
+		if (!te)
+			break;
+		if (!strncmp(p, "</g", 3)) {
+			if (g->depth > gdepth0) {
+				HPDF_Page_GRestore(page);
+				g->depth--;
+			}
+			p = te + 1;
+			continue;
+		}
+		if (p[1] == '/' || p[1] == '?' || p[1] == '!') {
+			p = te + 1;
+			continue;
+		}
+		int self = te > p && te[-1] == '/';
+		const char *next = te + 1;
+		element(g, p, self ? te - 1 : te, self, &next, 0);
+		p = next;
+	}
+	while (g->depth > gdepth0) {
+		HPDF_Page_GRestore(page);
+		g->depth--;
+	}
+	HPDF_Page_GRestore(page);
+	free(g);
+	free(buf);
+	return 0;
+}
