@@ -164,9 +164,11 @@ struct calc_sched {
 	double (*inflight)(int p, int m, int v, int stage);
 	/* The schedule's own conditions on (p, m, v), NULL when it has none.  Returns NULL
 	 * when they hold, else a short reason ("m not a multiple of p").  With d != NULL it
-	 * also reports them: as plan-key messages against 'file' (one per unmet condition)
-	 * when 'plan' = 1, else as one "pipeline: ..." message of the simulator. */
-	const char *(*check)(int p, int m, int v, int plan, const char *file, struct calc_diag *d);
+	 * also reports them: as plan-key messages (one per unmet condition, each at the
+	 * line of the key of the condition the user set last: calc_plan_error) when 'plan'
+	 * is the plan p, m and v come from, else (plan NULL) as one "pipeline: ..." message
+	 * of the simulator. */
+	const char *(*check)(int p, int m, int v, const struct calc_plan *plan, struct calc_diag *d);
 	const char *reject;      /* the search's name for a failed check, e.g. "dualpipe" */
 	const char *reject_desc; /* one line: the rule and its source */
 	double ep_overlap;       /* share of the expert all-to-all the schedule itself runs
@@ -229,7 +231,8 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
                           struct calc_diag *d);
 
 /* Check the plan's schedule settings (vpp, m against p, evenness for DualPipe ...).
- * Called by calc_plan_validate; returns 0 or -1 with one message per problem. */
+ * Called by calc_plan_validate; returns 0 or -1 with one message per problem, each at
+ * the line of the key of that problem the user set last (calc_plan_error). */
 int calc_pipeline_check(const struct calc_plan *plan, struct calc_diag *d);
 
 #endif

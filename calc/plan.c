@@ -976,6 +976,30 @@ static int latest_key(const struct calc_plan *p, const char *const *names)
 	return best;
 }
 
+const char *calc_plan_keys_origin(const struct calc_plan *p, const char *keys, int *line)
+{
+	const char *names[9];
+	char buf[256], *save = NULL;
+	int n = 0;
+	snprintf(buf, sizeof buf, "%s", keys ? keys : "");
+	for (char *t = strtok_r(buf, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save))
+		names[n++] = t;
+	names[n] = NULL;
+	return key_file(p, latest_key(p, names), line);
+}
+
+int calc_plan_error(const struct calc_plan *p, struct calc_diag *d, const char *keys, const char *fmt, ...)
+{
+	char msg[1024];
+	int line;
+	const char *f = calc_plan_keys_origin(p, keys, &line);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return calc_error(d, f, line, "%s", msg);
+}
+
 static void divisors(int n, char *buf, size_t cap)
 {
 	buf[0] = 0;
