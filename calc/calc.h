@@ -583,10 +583,6 @@ const char *calc_plan_key_origin(const struct calc_plan *p, const char *section,
  * default, then the later line): its file as calc_plan_key_origin, its line in *line.
  * With none of them known: the plan file and line 0. */
 const char *calc_plan_keys_origin(const struct calc_plan *p, const char *keys, int *line);
-/* Append the error printf(fmt, ...) at calc_plan_keys_origin(p, keys), so that a message
- * about a combination of keys points where the user changed it last.  Returns -1. */
-int calc_plan_error(const struct calc_plan *p, struct calc_diag *d, const char *keys, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 /* Presets. */
 const struct calc_model *calc_preset_model(const char *name);

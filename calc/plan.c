@@ -988,18 +988,6 @@ const char *calc_plan_keys_origin(const struct calc_plan *p, const char *keys, i
 	return key_file(p, latest_key(p, names), line);
 }
 
-int calc_plan_error(const struct calc_plan *p, struct calc_diag *d, const char *keys, const char *fmt, ...)
-{
-	char msg[1024];
-	int line;
-	const char *f = calc_plan_keys_origin(p, keys, &line);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return calc_error(d, f, line, "%s", msg);
-}
-
 static void divisors(int n, char *buf, size_t cap)
 {
 	buf[0] = 0;
@@ -1186,7 +1174,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
 		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
 	if (d->nerrors == before)
-		calc_pipeline_check(p, d);
+		calc_pipeline_check(p, calc_plan_keys_origin, d);
 #undef ERR
 #undef ERR2
 	return d->nerrors > before ? -1 : 0;

@@ -438,38 +438,38 @@ static void test_plan_check(void **state)
 	(void)state;
 
 	load_plan(&plan, NULL, 0); /* p = 8, m = 192, 80 layers */
-	assert_int_equal(calc_pipeline_check(&plan, &d), 0);
+	assert_int_equal(calc_pipeline_check(&plan, calc_plan_keys_origin, &d), 0);
 
 	p = plan;
 	p.vpp = 3; /* 1F1B with vpp = 3 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "error: parallel.vpp = 3 needs parallel.schedule = interleaved"));
 	calc_diag_free(&d);
 
 	p.schedule = CALC_SCHED_INTERLEAVED; /* 80 layers not divisible by 8 x 3 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "model.layers = 80 is not divisible by pp x vpp = 8 x 3 = 24"));
 	calc_diag_free(&d);
 
 	p.vpp = 2;
 	p.global_batch = 1544; /* m = 1544 / 8 = 193, not a multiple of 8 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "m = 193"));
 	calc_diag_free(&d);
 
 	p = plan;
 	p.schedule = CALC_SCHED_DUALPIPE;
 	p.pp = 5;
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "parallel.pp = 5 with parallel.schedule = dualpipe"));
 	calc_diag_free(&d);
 	p.pp = 8;
 	p.global_batch = 8 * 7; /* m = 7: odd */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "m = 7 must be even"));
 	calc_diag_free(&d);
 	p.global_batch = 8 * 10; /* m = 10 < 2p = 16 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "at least 2 x pp = 16"));
 	/* a plan changed in memory keeps the default plan's key lines */
 	assert_true(has(&d, "default.ini:"));
@@ -660,12 +660,14 @@ static double inflight_toy(int p, int m, int v, int stage)
 	return 1;
 }
 
-static const char *check_toy(int p, int m, int v, const struct calc_plan *plan, struct calc_diag *d)
+static const char *check_toy(int p, int m, int v, const struct calc_sched_plan *sp, struct calc_diag *d)
 {
 	if (m % 2 == 0)
 		return NULL;
-	if (d)
-		calc_error(d, plan ? plan->file : NULL, 0, "toy: m = %d must be even", m);
+	if (d && sp)
+		calc_sched_plan_error(sp, d, "training.global_batch", "toy: m = %d must be even", m);
+	else if (d)
+		calc_error(d, NULL, 0, "toy: m = %d must be even", m);
 	return "m odd";
 }
 
