@@ -578,6 +578,11 @@ const struct calc_key_info *calc_plan_key_at(int i); /* NULL past the end */
  * (the plan, an included file, the default plan or the override's origin) and in *line
  * its line (0 for an override or a key never set). */
 const char *calc_plan_key_origin(const struct calc_plan *p, const char *section, const char *name, int *line);
+/* Of the keys in 'keys' (space-separated, at most 8: "section.name", or a bare name of
+ * [parallel]), the one the user set last (override > plan file > included file >
+ * default, then the later line): its file as calc_plan_key_origin, its line in *line.
+ * With none of them known: the plan file and line 0. */
+const char *calc_plan_keys_origin(const struct calc_plan *p, const char *keys, int *line);
 
 /* Presets. */
 const struct calc_model *calc_preset_model(const char *name);
@@ -812,6 +817,14 @@ void calc_json_key(const char *name, char *buf, size_t n);
  * "s" with *scale 86400; "" (a count or a ratio) becomes "1"; the rest are kept,
  * *scale 1. */
 const char *calc_json_unit(const char *unit, double *scale);
+/* The key 'key' (a calc_json_key or a catalog name) of a value stored in 'unit', as
+ * JSON writes it into buf (n bytes): a value in days is written in seconds
+ * (calc_json_unit), so its key says time, not days: the last word "days" (between
+ * start, '.' or '_' and end, '.' or '_') becomes "time" ("run.days" -> "run.time",
+ * "run.effective_days" -> "run.effective_time", the catalog's quantities in seconds;
+ * "days" -> "time"), and a key without that word gets "_time" ("run" -> "run_time").
+ * Other keys are copied.  Returns buf. */
+char *calc_json_time_key(const char *key, const char *unit, char *buf, size_t n);
 /* A number in SI unit 'unit': an integer when exact below 2^53 (counts), a real
  * otherwise, null when NaN or infinite; bytes ("B") rounded to an integer.  A new
  * reference. */

@@ -70,6 +70,16 @@ QSTAGE(q_headroom, headroom)
 QSTAGE(q_inflight, inflight)
 QSTAGE(q_params_gpu, params)
 
+/* The parameters of one copy of the worst stage's share: memory.params_per_gpu counts
+ * every copy a schedule keeps (DualPipe two, DeepSeek-V3 §3.2.1), memory.weights one. */
+static int q_params_copy(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	if (need_mem(c, d) < 0)
+		return -1;
+	v->num = WORST(c)->params / calc_pipeline_param_copies(&c->plan);
+	return 0;
+}
+
 static int q_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	if (need_mem(c, d) < 0)
@@ -209,6 +219,8 @@ const struct calc_quantity calc_q_memory[] = {
 	{"memory.expert_params", "1", "routed-expert parameters one GPU of the worst stage holds (after EP and ETP)",
 	 q_expert_params},
 	{"memory.expert_states", "B", "model states of those routed experts per GPU (in memory.states)", q_expert_states},
+	{"memory.params_per_copy", "1", "parameters of one copy of the worst stage's share per GPU (memory.params_per_gpu "
+	 "over the schedule's copies: DualPipe keeps two)", q_params_copy},
 	{NULL, NULL, NULL, NULL},
 };
 

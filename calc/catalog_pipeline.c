@@ -21,7 +21,7 @@ static const char *not_applicable(const struct calc_sched *row, int p, int m, in
 	if (row->uses_vpp && p < 2)
 		return "needs p >= 2";
 	if (row->check) {
-		const char *why = row->check(p, m, v, 0, NULL, NULL);
+		const char *why = row->check(p, m, v, NULL, NULL);
 		if (why)
 			return why;
 	}

@@ -120,7 +120,7 @@ static int check_costs(const struct calc_pp_costs *c, struct calc_diag *d)
 		                  "%.0f ops: at most %d can be simulated (p = parallel.pp, m = "
 		                  "training.global_batch / (training.micro_batch x dp), v = parallel.vpp)",
 		                  c->p, c->m, c->v, steps, 3.0 * c->m * c->v * c->p * steps, SIM_MAX_OPS);
-	if (row->check && row->check(c->p, c->m, c->v, 0, NULL, d))
+	if (row->check && row->check(c->p, c->m, c->v, NULL, d))
 		return -1;
 	if (!(c->p2p >= 0) || !isfinite(c->p2p))
 		return calc_error(d, NULL, 0, "pipeline: p2p = %g s: must be >= 0", c->p2p);
@@ -577,53 +577,60 @@ int calc_pipeline_param_copies(const struct calc_plan *plan)
 /* The conditions every vpp schedule shares (Narayanan et al. 2021 §2.2.2): at least two
  * chunks and two stages, and stage layers divisible by v.  'layers' reports the layer
  * conditions (after the row's own check), else the chunk and stage counts. */
-static void check_vpp(const struct calc_plan *plan, const struct calc_sched *row, int layers,
+static void check_vpp(const struct calc_sched_plan *sp, const struct calc_sched *row, int layers,
                       struct calc_diag *d)
 {
-	const char *f = plan->file;
+	const struct calc_plan *plan = sp->plan;
 	int p = plan->pp, v = plan->vpp, L = plan->model.layers;
 
 	if (!layers) {
 		if (v < 2)
-			calc_error(d, f, 0, "parallel.schedule = %s needs parallel.vpp >= 2 (vpp = %d); use "
-			           "schedule = %s for one chunk", row->name, v, calc_schedule_name(calc_schedule_plain()));
+			calc_sched_plan_error(sp, d, "schedule vpp", "parallel.schedule = %s needs parallel.vpp "
+			                ">= 2 (vpp = %d); use schedule = %s for one chunk", row->name, v,
+			                calc_schedule_name(calc_schedule_plain()));
 		if (p < 2)
-			calc_error(d, f, 0, "parallel.schedule = %s needs parallel.pp >= 2 (pp = %d)", row->name, p);
+			calc_sched_plan_error(sp, d, "schedule pp", "parallel.schedule = %s needs parallel.pp "
+			                ">= 2 (pp = %d)", row->name, p);
 		return;
 	}
 	if (v > 1 && p > 0 && !plan->uneven_stages && L % (p * v))
-		calc_error(d, f, 0, "parallel.vpp = %d: model.layers = %d is not divisible by pp x vpp "
-		           "= %d x %d = %d", v, L, p, v, p * v);
+		calc_sched_plan_error(sp, d, "vpp pp model.layers", "parallel.vpp = %d: model.layers = %d "
+		                "is not divisible by pp x vpp = %d x %d = %d", v, L, p, v, p * v);
 	if (v > 1 && plan->uneven_stages)
 		for (int i = 0; i < plan->uneven_stages && i < CALC_MAX_STAGES; i++)
 			if (plan->layers_per_stage[i] % v) {
-				calc_error(d, f, 0, "parallel.vpp = %d: parallel.layers_per_stage[%d] = %d "
-				           "is not divisible by vpp", v, i, plan->layers_per_stage[i]);
+				calc_sched_plan_error(sp, d, "vpp layers_per_stage", "parallel.vpp = %d: "
+				                "parallel.layers_per_stage[%d] = %d is not divisible by vpp",
+				                v, i, plan->layers_per_stage[i]);
 				break;
 			}
 }
 
-int calc_pipeline_check(const struct calc_plan *plan, struct calc_diag *d)
+int calc_pipeline_check(const struct calc_plan *plan,
+                        const char *(*origin)(const struct calc_plan *plan, const char *keys, int *line),
+                        struct calc_diag *d)
 {
-	const char *f = plan->file;
+	const struct calc_sched_plan where = {plan, origin}, *sp = &where;
 	const struct calc_sched *row = row_of(plan->schedule);
 	int v = plan->vpp, before = d->nerrors;
 
 	if (!row)
-		return calc_error(d, f, 0, "parallel.schedule: unknown schedule %d", (int)plan->schedule);
+		return calc_sched_plan_error(sp, d, "schedule", "parallel.schedule: unknown schedule %d",
+		                       (int)plan->schedule);
 	if (v < 1)
-		calc_error(d, f, 0, "parallel.vpp = %d: allowed 1 .. 64", v);
+		calc_sched_plan_error(sp, d, "vpp", "parallel.vpp = %d: allowed 1 .. 64", v);
 	if (v > 1 && !row->uses_vpp) {
 		char vs[160];
-		calc_error(d, f, 0, "parallel.vpp = %d needs parallel.schedule = %s (schedule "
-		           "is %s); use vpp = 1 with %s", v, vpp_names(vs, sizeof vs), row->name, row->name);
+		calc_sched_plan_error(sp, d, "vpp schedule", "parallel.vpp = %d needs parallel.schedule = "
+		                "%s (schedule is %s); use vpp = 1 with %s", v, vpp_names(vs, sizeof vs),
+		                row->name, row->name);
 	}
 	if (row->uses_vpp)
-		check_vpp(plan, row, 0, d);
+		check_vpp(sp, row, 0, d);
 	if (row->check)
-		row->check(plan->pp, calc_plan_microbatches(plan), v, 1, f, d);
+		row->check(plan->pp, calc_plan_microbatches(plan), v, sp, d);
 	if (row->uses_vpp)
-		check_vpp(plan, row, 1, d);
+		check_vpp(sp, row, 1, d);
 	return d->nerrors > before ? -1 : 0;
 }
 

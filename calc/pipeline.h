@@ -139,6 +139,14 @@ void calc_sched_emit(struct calc_sched_gen *g, char op, int full, int mb, int ch
  * and its tests; the plan parser, `trainplan presets keys`, the simulator, the memory
  * engine, the step engine, the search and the CLI read the row.
  */
+/* The plan a schedule row's check reports on, and where its messages go: 'origin'
+ * gives the file of the key of 'keys' (space-separated plan keys) the user set last
+ * and its line in *line (calc_plan_keys_origin); NULL: the plan file, no line. */
+struct calc_sched_plan {
+	const struct calc_plan *plan;
+	const char *(*origin)(const struct calc_plan *plan, const char *keys, int *line);
+};
+
 struct calc_sched {
 	const char *name;     /* plan value and CLI name, e.g. "zb-h1" */
 	const char *title;    /* for people, e.g. "ZB-H1 (zero bubble, half the memory of H2)" */
@@ -164,14 +172,22 @@ struct calc_sched {
 	double (*inflight)(int p, int m, int v, int stage);
 	/* The schedule's own conditions on (p, m, v), NULL when it has none.  Returns NULL
 	 * when they hold, else a short reason ("m not a multiple of p").  With d != NULL it
-	 * also reports them: as plan-key messages against 'file' (one per unmet condition)
-	 * when 'plan' = 1, else as one "pipeline: ..." message of the simulator. */
-	const char *(*check)(int p, int m, int v, int plan, const char *file, struct calc_diag *d);
+	 * also reports them: as plan-key messages (one per unmet condition, each through
+	 * calc_sched_plan_error at the key of the condition the user set last) when 'sp'
+	 * names the plan p, m and v come from, else (sp NULL) as one "pipeline: ..."
+	 * message of the simulator. */
+	const char *(*check)(int p, int m, int v, const struct calc_sched_plan *sp, struct calc_diag *d);
 	const char *reject;      /* the search's name for a failed check, e.g. "dualpipe" */
 	const char *reject_desc; /* one line: the rule and its source */
 	double ep_overlap;       /* share of the expert all-to-all the schedule itself runs
 	                            behind another micro-batch's compute (DualPipe 1) [0..1] */
 };
+
+/* Append the error printf(fmt, ...) at sp->origin(sp->plan, keys), the key of 'keys'
+ * (space-separated plan keys) the user set last; with no origin, at the plan file.
+ * Returns -1. */
+int calc_sched_plan_error(const struct calc_sched_plan *sp, struct calc_diag *d, const char *keys,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Rows in the table: CALC_SCHED_N built-in plus the registered ones. */
 int calc_schedule_count(void);
@@ -229,7 +245,12 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
                           struct calc_diag *d);
 
 /* Check the plan's schedule settings (vpp, m against p, evenness for DualPipe ...).
- * Called by calc_plan_validate; returns 0 or -1 with one message per problem. */
-int calc_pipeline_check(const struct calc_plan *plan, struct calc_diag *d);
+ * Called by calc_plan_validate with origin = calc_plan_keys_origin; returns 0 or -1
+ * with one message per problem, each at origin(plan, keys) for the keys of that
+ * problem (NULL: at the plan file, no line).  The locator is passed in, not called
+ * by name, because plan.c calls this file. */
+int calc_pipeline_check(const struct calc_plan *plan,
+                        const char *(*origin)(const struct calc_plan *plan, const char *keys, int *line),
+                        struct calc_diag *d);
 
 #endif

@@ -1020,6 +1020,18 @@ static int latest_key(const struct calc_plan *p, const char *const *names)
 	return best;
 }
 
+const char *calc_plan_keys_origin(const struct calc_plan *p, const char *keys, int *line)
+{
+	const char *names[9];
+	char buf[256], *save = NULL;
+	int n = 0;
+	snprintf(buf, sizeof buf, "%s", keys ? keys : "");
+	for (char *t = strtok_r(buf, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save))
+		names[n++] = t;
+	names[n] = NULL;
+	return key_file(p, latest_key(p, names), line);
+}
+
 static void divisors(int n, char *buf, size_t cap)
 {
 	buf[0] = 0;
@@ -1206,7 +1218,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
 		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
 	if (d->nerrors == before)
-		calc_pipeline_check(p, d);
+		calc_pipeline_check(p, calc_plan_keys_origin, d);
 #undef ERR
 #undef ERR2
 	return d->nerrors > before ? -1 : 0;

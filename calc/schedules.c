@@ -28,7 +28,13 @@
 #include "calc.h"
 #include "pipeline.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The keys the plan's micro-batch count m = global_batch / (micro_batch x dp) comes
+ * from, for calc_sched_plan_error. */
+#define M_KEYS "training.global_batch training.micro_batch dp"
 
 static int imin(int a, int b)
 {
@@ -165,15 +171,15 @@ static void closed_interleaved(int p, int m, int v, double tf, double tb, double
 }
 
 /* Megatron-LM's interleaved order needs m to be a multiple of p (v > 1). */
-static const char *check_interleaved(int p, int m, int v, int plan, const char *file,
+static const char *check_interleaved(int p, int m, int v, const struct calc_sched_plan *sp,
                                      struct calc_diag *d)
 {
-	if (p < 1 || !(m % p) || (!plan && v <= 1))
+	if (p < 1 || !(m % p) || (!sp && v <= 1))
 		return NULL;
-	if (d && plan)
-		calc_error(d, file, 0, "parallel.schedule = interleaved: micro-batches m = %d (global_batch"
-		           " / (micro_batch x dp)) must be a multiple of parallel.pp = %d "
-		           "(Narayanan et al. 2021 §2.2.2)", m, p);
+	if (d && sp)
+		calc_sched_plan_error(sp, d, "schedule pp " M_KEYS, "parallel.schedule = interleaved: "
+		                "micro-batches m = %d (global_batch / (micro_batch x dp)) must be a "
+		                "multiple of parallel.pp = %d (Narayanan et al. 2021 §2.2.2)", m, p);
 	else if (d)
 		calc_error(d, NULL, 0, "pipeline: interleaved schedule: m = %d micro-batches "
 		           "must be a multiple of p = %d (Narayanan et al. 2021 §2.2.2)", m, p);
@@ -388,25 +394,39 @@ static void closed_dualpipe(int p, int m, int v, double tf, double tb, double tw
 
 /* Two directions of m/2 micro-batches meeting in the middle: p and m even, m >= 2p
  * (DeepSeek-V3 §3.2.1; the reference implementation's step counts). */
-static const char *check_dualpipe(int p, int m, int v, int plan, const char *file,
+static const char *check_dualpipe(int p, int m, int v, const struct calc_sched_plan *sp,
                                   struct calc_diag *d)
 {
 	if (!(p < 2 || p % 2 || m % 2 || m < 2 * p))
 		return NULL;
-	if (d && plan) {
+	if (d && sp) {
 		if (p < 2 || p % 2)
-			calc_error(d, file, 0, "parallel.pp = %d with parallel.schedule = dualpipe: pp must be "
-			           "even (DeepSeek-V3 §3.2.1)", p);
+			calc_sched_plan_error(sp, d, "schedule pp", "parallel.pp = %d with parallel.schedule = "
+			                "dualpipe: pp must be even (DeepSeek-V3 §3.2.1)", p);
 		if (m % 2)
-			calc_error(d, file, 0, "parallel.schedule = dualpipe: micro-batches m = %d must be even "
-			           "(DeepSeek-V3 §3.2.1)", m);
+			calc_sched_plan_error(sp, d, "schedule " M_KEYS, "parallel.schedule = dualpipe: "
+			                "micro-batches m = %d must be even (DeepSeek-V3 §3.2.1)", m);
 		else if (m < 2 * p)
-			calc_error(d, file, 0, "parallel.schedule = dualpipe: micro-batches m = %d must be at "
-			           "least 2 x pp = %d (DualPipe reference implementation)", m, 2 * p);
+			calc_sched_plan_error(sp, d, "schedule pp " M_KEYS, "parallel.schedule = dualpipe: "
+			                "micro-batches m = %d must be at least 2 x pp = %d (DualPipe "
+			                "reference implementation)", m, 2 * p);
 	} else if (d)
 		calc_error(d, NULL, 0, "pipeline: dualpipe: p = %d and m = %d must be even and "
 		           "m >= 2p (DeepSeek-V3 §3.2.1; DualPipe reference implementation)", p, m);
 	return "needs even p, even m >= 2p";
+}
+
+int calc_sched_plan_error(const struct calc_sched_plan *sp, struct calc_diag *d, const char *keys,
+                          const char *fmt, ...)
+{
+	char msg[1024];
+	int line = 0;
+	const char *f = sp->origin ? sp->origin(sp->plan, keys, &line) : sp->plan->file;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return calc_error(d, f, line, "%s", msg);
 }
 
 /* ======================================================================== */

@@ -531,7 +531,7 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
 		} else if (L % (pp * v))
 			return CALC_REJ_VPP;
 	}
-	if (row->check && row->check(pp, m, v, 0, NULL, NULL))
+	if (row->check && row->check(pp, m, v, NULL, NULL))
 		return calc_reject_of_schedule((enum calc_schedule)sched);
 	return CALC_REJ_NONE;
 }

@@ -356,6 +356,26 @@ const char *calc_json_unit(const char *unit, double *scale)
 	return unit;
 }
 
+char *calc_json_time_key(const char *key, const char *unit, char *buf, size_t n)
+{
+	const char *at = NULL;
+	size_t len = strlen(key);
+	if (!n)
+		return buf;
+	if (!unit || strcmp(unit, "days")) {
+		snprintf(buf, n, "%s", key);
+		return buf;
+	}
+	for (const char *p = strstr(key, "days"); p; p = strstr(p + 1, "days"))
+		if ((p == key || p[-1] == '.' || p[-1] == '_') && (!p[4] || p[4] == '.' || p[4] == '_'))
+			at = p;
+	if (at)
+		snprintf(buf, n, "%.*stime%s", (int)(at - key), key, at + 4);
+	else
+		snprintf(buf, n, "%.*s_time", (int)len, key);
+	return buf;
+}
+
 json_t *calc_json_number(double v, const char *unit)
 {
 	if (!isfinite(v))
@@ -394,8 +414,9 @@ json_t *calc_table_json(const struct calc_table *t, json_t *units)
 
 	for (int c = 0; c < t->ncols; c++) {
 		const char *u = calc_json_unit(t->cols[c].unit, &scale[c]);
-		char base[48];
-		calc_json_key(t->cols[c].name, base, sizeof base);
+		char name[48], base[54];
+		calc_json_key(t->cols[c].name, name, sizeof name);
+		calc_json_time_key(name, t->cols[c].unit, base, sizeof base); /* days, written in s */
 		snprintf(keys[c], sizeof keys[c], "%s", base);
 		for (int b = 0, dup = 2; b < c; b++) /* two columns of one name: name_2, name_3 */
 			if (!strcmp(keys[b], keys[c])) {

@@ -62,7 +62,8 @@ void cli_json_begin(struct cli_json *j, const char *command, const struct calc_p
 /* Name the unit of numeric field 'key'.  Naming one key with two different units is
  * a fault of the command: cli_json_end then refuses to print. */
 void cli_json_unit(struct cli_json *j, const char *key, const char *unit);
-/* obj[key] = the number v stored in 'unit' (SI; "days" written in s), unit named. */
+/* obj[key] = the number v stored in 'unit' (SI; "days" written in s under the key of
+ * calc_json_time_key, and left out when obj already has that key), unit named. */
 void cli_json_num(struct cli_json *j, json_t *obj, const char *key, double v, const char *unit);
 /* obj[key] = true / false. */
 void cli_json_bool(json_t *obj, const char *key, int v);

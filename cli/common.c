@@ -180,9 +180,16 @@ void cli_json_unit(struct cli_json *j, const char *key, const char *unit)
 void cli_json_num(struct cli_json *j, json_t *obj, const char *key, double v, const char *unit)
 {
 	double scale;
+	char name[128];
 	const char *u = calc_json_unit(unit, &scale);
-	json_object_set_new(obj, key, calc_json_number(v * scale, u));
-	cli_json_unit(j, key, u);
+	/* a value in days is written in seconds, under the key of its time ("run.days" ->
+	 * "run.time"); where that key is already there, the catalog's own value in seconds
+	 * stays and the one converted from days is left out */
+	calc_json_time_key(key, unit, name, sizeof name);
+	if (strcmp(name, key) && json_object_get(obj, name))
+		return;
+	json_object_set_new(obj, name, calc_json_number(v * scale, u));
+	cli_json_unit(j, name, u);
 }
 
 void cli_json_bool(json_t *obj, const char *key, int v)

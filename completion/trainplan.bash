@@ -1,6 +1,7 @@
 # completion/trainplan.bash -- bash completion for trainplan: subcommands, their
 # options, plan keys after --set, presets after --set model.preset= and friends,
-# and catalog names after get, table and data.  The names come from trainplan
+# the tables of step, search, presets and calibrate after --table, and catalog
+# names after get, table and data.  The names come from trainplan
 # itself (trainplan presets ... --format csv, get/table/data --list), so the lists
 # never go stale.  Installed as share/bash-completion/completions/trainplan.
 
@@ -32,6 +33,20 @@ _trainplan() {
 		COMPREPLY=($(compgen -W "megatron nemo torchtitan deepspeed" -- "$cur")); return;;
 	--from)
 		COMPREPLY=($(compgen -W "megatron torchtitan deepspeed" -- "$cur")); return;;
+	--table)
+		# the tables a command prints as text, one of which CSV and TSV carry
+		case $cmd in
+		step) words="step step-summary";;
+		search) words="top breakdown axes rejects";;
+		presets) words="models gpus clusters recipes keys";;
+		calibrate) words="calibration calibration-runs";;
+		*) words="";;
+		esac
+		COMPREPLY=($(compgen -W "$words" -- "$cur")); return;;
+	--holdout)
+		COMPREPLY=($(compgen -W "every:3 none kfold:5 loo" -- "$cur")); return;;
+	--measurements|--megatron-log|--write-stack)
+		COMPREPLY=($(compgen -f -- "$cur")); return;;
 	--set)
 		case $cur in
 		model.preset=*) words=$(_trainplan_names presets models | sed 's/^/model.preset=/');;
@@ -48,11 +63,13 @@ _trainplan() {
 	get) words="$(_trainplan_names get --list) --list";;
 	table) words="$(_trainplan_names table --list) --all --dir --list";;
 	data) words="$(_trainplan_names data --list) --list";;
-	presets) words="models gpus clusters recipes keys";;
+	presets) words="models gpus clusters recipes keys --table";;
+	step) words="--table";;
+	calibrate) words="--measurements --megatron-log --fit --holdout --write-stack --table";;
 	memory) words="--require-fit";;
 	bubble) words="--schedule --all --p --v --m";;
 	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
-	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats";;
+	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table";;
 	export) words="--for";;
 	import) words="--from"; COMPREPLY=($(compgen -f -- "$cur"));;
 	report) words="-o --no-pdf --share"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;

@@ -2,11 +2,16 @@
 # makes the writes fail (a full disk, a file size limit) and checks the exit status and
 # that no truncated file or temporary is left; tests/check-endless.sh gives devices,
 # FIFOs, directories and an oversized file as chapter, plan, include and config.json.
+# tests/check-interrupt.sh sends SIGINT and SIGTERM to report runs of the real chapters and
+# checks that each leaves the old report or the whole new one, and no temporary.
 # The fuzz harnesses are in tests/fuzz.mk (the plan reader's limits: tests/cli/plan-endless-file, tests/calc/hf.c).
 
-.PHONY: check-atomic check-endless check-hostile
+.PHONY: check-atomic check-endless check-hostile check-interrupt
 check-atomic: $(BUILD)/trainplan $(BUILD)/trainplan-report $(FIG_SVG) $(FIG_PNG) $(TABLES_STAMP)
 	@sh tests/check-atomic.sh $(BUILD)/trainplan $(BUILD)/trainplan-report $(OUT)
+
+check-interrupt: $(BUILD)/trainplan-report $(FIG_SVG) $(FIG_PNG) $(TABLES_STAMP)
+	@sh tests/check-interrupt.sh $(BUILD)/trainplan-report $(OUT)
 
 check-endless: $(BUILD)/trainplan-report $(BUILD)/trainplan
 	@sh tests/check-endless.sh $(BUILD)/trainplan-report $(BUILD)/trainplan
@@ -22,4 +27,4 @@ check-hostile: $(BUILD)/trainplan-report
 check-locale: $(BUILD)/trainplan $(BUILD)/trainplan-report
 	@sh tests/check-locale.sh $(BUILD)/trainplan $(BUILD)/trainplan-report
 
-CHECKS += check-atomic check-endless check-hostile check-locale
+CHECKS += check-atomic check-interrupt check-endless check-hostile check-locale

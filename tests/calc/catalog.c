@@ -190,6 +190,60 @@ static void test_model_params_moe(void **state)
 	calc_diag_free(&d);
 }
 
+/* JSON writes a value in days in seconds, under a key that says time: examples worked
+ * by hand, then every catalog quantity in days against the quantity its JSON key
+ * names, which must be in seconds and hold 86400 times the value. */
+static void test_json_days_keys(void **state)
+{
+	static const char *const cases[][3] = {
+		{"run.days", "days", "run.time"},
+		{"run.effective_days", "days", "run.effective_time"},
+		{"days", "days", "time"},
+		{"effective_days", "days", "effective_time"},
+		{"failure_free_days", "days", "failure_free_time"},
+		{"run", "days", "run_time"},
+		{"holidays", "days", "holidays_time"},     /* "days" inside a word is not the word */
+		{"days_a.days_b", "days", "days_a.time_b"}, /* the last word */
+		{"run.days", "s", "run.days"},              /* other units: the key as it is */
+		{"memory_per_gpu", "B", "memory_per_gpu"},
+		{"run.days", "", "run.days"},
+	};
+	struct calc_plan *p = malloc(sizeof *p);
+	const struct calc_quantity *q;
+	struct calc_diag d = {0};
+	struct calc_ctx c;
+	char buf[64];
+	int n = 0;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(calc_json_time_key(cases[i][0], cases[i][1], buf, sizeof buf), cases[i][2]);
+	assert_string_equal(calc_json_time_key("run.days", "days", buf, 6), "run.t"); /* truncated */
+
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++) {
+		struct calc_value vd, vs;
+		const struct calc_quantity *twin;
+		if (strcmp(q->unit, "days"))
+			continue;
+		n++;
+		calc_json_time_key(q->name, q->unit, buf, sizeof buf);
+		twin = calc_catalog_quantity(buf);
+		if (!twin)
+			print_error("%s is written as %s, which is no catalog quantity\n", q->name, buf);
+		assert_non_null(twin);
+		assert_string_equal(twin->unit, "s");
+		assert_int_equal(calc_catalog_get(&c, q->name, &vd, &d), 0);
+		assert_int_equal(calc_catalog_get(&c, twin->name, &vs, &d), 0);
+		assert_true(vd.num > 0);
+		assert_near(vs.num, vd.num * 86400, 1e-12);
+	}
+	assert_true(n >= 2); /* run.days and run.effective_days */
+	calc_ctx_free(&c);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_error_cache),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_model_params_moe),
+		cmocka_unit_test(test_json_days_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

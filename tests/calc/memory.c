@@ -344,6 +344,73 @@ static void test_nemo_gpt3_h100(void **state)
 	free(m);
 }
 
+/* Catalog value 'name' of the plan 'file' (NULL: the default) with overrides 'sets'. */
+static double quantity(const char *file, const char *const *sets, int n, const char *name)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_diag d = {0};
+	struct calc_ctx c;
+	struct calc_value v;
+	assert_non_null(p);
+	if (calc_plan_load(p, file, sets, n, &d) != 0)
+		print_error("%s", d.text ? d.text : "");
+	assert_null(d.text);
+	calc_ctx_init(&c, p);
+	if (calc_catalog_get(&c, name, &v, &d) != 0)
+		print_error("%s: %s", name, d.text ? d.text : "");
+	assert_null(d.text);
+	calc_ctx_free(&c);
+	free(p);
+	return v.num;
+}
+
+/* Chapter 02's bytes per parameter of the textbook baseline (seed recipe, ZeRO-0): BF16
+ * weights are 2 bytes and FP32 Adam momentum and variance 4 + 4, whatever the schedule.
+ * DualPipe keeps two copies of the parameters (DeepSeek-V3 §3.2.1), so
+ * memory.params_per_gpu counts each parameter twice while memory.weights holds one copy:
+ * the bytes per parameter divide by memory.params_per_copy, which under DualPipe is half
+ * of memory.params_per_gpu and, as a second method, what one GPU of the same split
+ * holds under 1F1B. */
+static void test_bytes_per_param_copies(void **state)
+{
+	static const char *const f1b[] = {"training.recipe=seed", "parallel.zero=0"};
+	static const char *const dual[] = {"training.recipe=seed", "parallel.zero=0", "parallel.schedule=dualpipe"};
+	static const char *const ds[] = {"training.recipe=seed", "parallel.zero=0"};
+	const char *ds_file = "plans/deepseek-v3-h800.ini";
+	(void)state;
+
+	/* 1F1B: one copy, the two counts agree */
+	double one = quantity(NULL, f1b, 2, "memory.params_per_copy");
+	assert_true(one > 0);
+	assert_true(quantity(NULL, f1b, 2, "memory.params_per_gpu") == one);
+	assert_near(quantity(NULL, f1b, 2, "memory.weights") / one, 2, 1e-12);
+	assert_near(quantity(NULL, f1b, 2, "memory.optimizer") / one, 8, 1e-12);
+
+	/* DualPipe on the default plan (pp = 8, m = 192: even, >= 2p); its worst stage may
+	 * be another than 1F1B's, so the same stage of the 1F1B plan is compared */
+	double copy = quantity(NULL, dual, 3, "memory.params_per_copy");
+	int worst = (int)quantity(NULL, dual, 3, "memory.worst_stage");
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	assert_true(p && m);
+	assert_int_equal(calc_plan_load(p, NULL, f1b, 2, &d), 0);
+	assert_int_equal(calc_memory(p, m, &d), 0);
+	assert_true(worst >= 0 && worst < m->nstages);
+	assert_true(copy == m->st[worst].params);
+	free(m);
+	free(p);
+	assert_true(quantity(NULL, dual, 3, "memory.params_per_gpu") == 2 * copy);
+	assert_near(quantity(NULL, dual, 3, "memory.weights") / copy, 2, 1e-12);
+	assert_near(quantity(NULL, dual, 3, "memory.optimizer") / copy, 8, 1e-12);
+
+	/* the DeepSeek-V3 plan runs DualPipe with routed experts */
+	copy = quantity(ds_file, ds, 2, "memory.params_per_copy");
+	assert_true(quantity(ds_file, ds, 2, "memory.params_per_gpu") == 2 * copy);
+	assert_near(quantity(ds_file, ds, 2, "memory.weights") / copy, 2, 1e-12);
+	assert_near(quantity(ds_file, ds, 2, "memory.optimizer") / copy, 8, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_fsdp_buffers),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_nemo_gpt3_h100),
+		cmocka_unit_test(test_bytes_per_param_copies),
 	};
 	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
 }

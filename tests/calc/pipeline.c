@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Simulate schedule s with equal costs (tf, tb, tw on every stage), two back-to-back
  * steps so that the steady-state period is measured too. */
@@ -437,42 +438,99 @@ static void test_plan_check(void **state)
 	(void)state;
 
 	load_plan(&plan, NULL, 0); /* p = 8, m = 192, 80 layers */
-	assert_int_equal(calc_pipeline_check(&plan, &d), 0);
+	assert_int_equal(calc_pipeline_check(&plan, calc_plan_keys_origin, &d), 0);
 
 	p = plan;
 	p.vpp = 3; /* 1F1B with vpp = 3 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "error: parallel.vpp = 3 needs parallel.schedule = interleaved"));
 	calc_diag_free(&d);
 
 	p.schedule = CALC_SCHED_INTERLEAVED; /* 80 layers not divisible by 8 x 3 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "model.layers = 80 is not divisible by pp x vpp = 8 x 3 = 24"));
 	calc_diag_free(&d);
 
 	p.vpp = 2;
 	p.global_batch = 1544; /* m = 1544 / 8 = 193, not a multiple of 8 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "m = 193"));
 	calc_diag_free(&d);
 
 	p = plan;
 	p.schedule = CALC_SCHED_DUALPIPE;
 	p.pp = 5;
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "parallel.pp = 5 with parallel.schedule = dualpipe"));
 	calc_diag_free(&d);
 	p.pp = 8;
 	p.global_batch = 8 * 7; /* m = 7: odd */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "m = 7 must be even"));
 	calc_diag_free(&d);
 	p.global_batch = 8 * 10; /* m = 10 < 2p = 16 */
-	assert_int_equal(calc_pipeline_check(&p, &d), -1);
+	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
 	assert_true(has(&d, "at least 2 x pp = 16"));
-	/* messages name the plan file with no line: "FILE: error: ..." */
-	assert_true(has(&d, "default.ini: error:") || has(&d, "<default>: error:"));
+	/* a plan changed in memory keeps the default plan's key lines */
+	assert_true(has(&d, "default.ini:"));
 	calc_diag_free(&d);
+}
+
+/* Load plan text 'ini' from a temporary file; expect it refused with exactly one error,
+ * at that file and line 'line', whose message contains 'what'. */
+static void expect_at(const char *ini, int line, const char *what)
+{
+	char path[64];
+	struct calc_plan p;
+	struct calc_diag d = {0};
+
+	strcpy(path, "/tmp/trainplan-sched-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(ini, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(calc_plan_load(&p, path, NULL, 0, &d), -1);
+	remove(path);
+	if (d.nrecs != 1 || !d.recs[0].file || strcmp(d.recs[0].file, path) || d.recs[0].line != line ||
+	    !strstr(d.recs[0].msg, what))
+		print_error("expected one error at %s:%d containing '%s', got:\n%s", path, line, what,
+		            d.text ? d.text : "(none)");
+	assert_int_equal(d.nrecs, 1);
+	assert_string_equal(d.recs[0].file, path);
+	assert_int_equal(d.recs[0].line, line);
+	assert_non_null(strstr(d.recs[0].msg, what));
+	calc_diag_free(&d);
+}
+
+/* Each schedule check points at the line of the key of its condition set last: the
+ * lines below are counted by hand (1 is the section header). */
+static void test_plan_check_lines(void **state)
+{
+	(void)state;
+	/* 1F1B with vpp = 3: vpp is on line 3 */
+	expect_at("[parallel]\nschedule = 1f1b\nvpp = 3\n", 3, "parallel.vpp = 3 needs");
+	/* interleaved, vpp = 3: 80 layers vs 8 x 3; vpp (line 2) after schedule (line 3)
+	 * is not a key of the layer condition, so line 2 */
+	expect_at("[parallel]\nvpp = 3\nschedule = interleaved\n", 2, "not divisible by pp x vpp");
+	/* interleaved needs vpp >= 2: schedule on line 2, vpp = 1 only from the default */
+	expect_at("[parallel]\nschedule = interleaved\n", 2, "needs parallel.vpp >= 2");
+	/* m = 1544 / 8 = 193: global_batch (line 5) is set after the schedule (line 2) */
+	expect_at("[parallel]\nschedule = interleaved\nvpp = 2\n[training]\nglobal_batch = 1544\n", 5,
+	          "m = 193");
+	/* the same with the schedule set last (line 5) */
+	expect_at("[training]\nglobal_batch = 1544\n[parallel]\nvpp = 2\nschedule = interleaved\n", 5,
+	          "m = 193");
+	expect_at("[training]\nglobal_batch = 1544\n[parallel]\nschedule = interleaved\nvpp = 2\n", 4,
+	          "m = 193");
+	/* DualPipe with pp = 5 on 40 x 8 = 8 x 5 x 8 GPUs: pp on line 5 */
+	expect_at("[cluster]\nnodes = 40\n[parallel]\nschedule = dualpipe\npp = 5\n", 5,
+	          "pp must be even");
+	/* DualPipe with m = 56 / 8 = 7: the schedule (line 4) is set after global_batch */
+	expect_at("[training]\nglobal_batch = 56\n[parallel]\nschedule = dualpipe\n", 4, "m = 7 must be even");
+	/* m = 80 / 8 = 10 < 2 x 8: global_batch (line 4) is set after the schedule (line 2) */
+	expect_at("[parallel]\nschedule = dualpipe\n[training]\nglobal_batch = 80\n", 4, "at least 2 x pp");
 }
 
 /* ------------------------------------------------------------------ Gantt, catalog */
@@ -610,12 +668,14 @@ static double inflight_toy(int p, int m, int v, int stage)
 	return 1;
 }
 
-static const char *check_toy(int p, int m, int v, int plan, const char *file, struct calc_diag *d)
+static const char *check_toy(int p, int m, int v, const struct calc_sched_plan *sp, struct calc_diag *d)
 {
 	if (m % 2 == 0)
 		return NULL;
-	if (d)
-		calc_error(d, plan ? file : NULL, 0, "toy: m = %d must be even", m);
+	if (d && sp)
+		calc_sched_plan_error(sp, d, "training.global_batch", "toy: m = %d must be even", m);
+	else if (d)
+		calc_error(d, NULL, 0, "toy: m = %d must be even", m);
 	return "m odd";
 }
 
@@ -800,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
 		cmocka_unit_test(test_uneven_and_p2p), cmocka_unit_test(test_dependencies),
 		cmocka_unit_test(test_memory_hook),    cmocka_unit_test(test_plan_check),
+		cmocka_unit_test(test_plan_check_lines),
 		cmocka_unit_test(test_gantt_small),    cmocka_unit_test(test_catalog),
 		cmocka_unit_test(test_compare_refusal_frees),
 	};

@@ -1,0 +1,36 @@
+#!/bin/sh
+# The man page and the completions know the tables of --table: for each command that takes
+# it, the names the command itself accepts (from its refusal of an unknown one) must be
+# exactly what the bash completion offers after --table, what the zsh completion lists, and
+# each a name the man page's item for the command gives; the option itself must complete.
+# usage: check-complete.sh TRAINPLAN
+tp=$1; pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# bash completion of the words "$@" (the last one being completed), one reply a line
+complete_bash() {
+	bash -c '. completion/trainplan.bash; COMP_WORDS=("$0" "$@"); COMP_CWORD=$#; COMPREPLY=()
+		_trainplan; printf "%s\n" "${COMPREPLY[@]}"' "$tp" "$@"
+}
+
+command -v bash >/dev/null 2>&1 || { echo "complete: bash not found" >&2; exit 1; }
+for cmd in step search presets calibrate; do
+	want=$("$tp" $cmd --table no-such-table 2>&1 | sed -n 's/.*--table no-such-table: allowed are //p' | sed 's/, /\n/g')
+	[ -n "$want" ] || { bad "$cmd: no list of tables in its refusal of --table no-such-table"; continue; }
+	got=$(complete_bash $cmd --table "")
+	[ "$(printf '%s\n' "$want" | sort)" = "$(printf '%s\n' "$got" | sort)" ] && ok ||
+		bad "bash: $cmd --table offers '$(echo $got)', $cmd takes '$(echo $want)'"
+	complete_bash $cmd --ta | grep -qx -- --table && ok || bad "bash: $cmd --ta does not complete to --table"
+	line=$(printf '%s\n' "$want" | tr '\n' ' ' | sed 's/ $//')
+	grep -q "^		$cmd) compadd $line;;\$" completion/_trainplan && ok ||
+		bad "zsh: no '$cmd) compadd $line;;' under --table"
+	# the man page's item of the command, from its .It line to the next one
+	item=$(awk -v c="$cmd" '/^\.It Cm / { on = ($3 == c) } on' man/trainplan.1)
+	printf '%s\n' "$item" | sed -n 1p | grep -q 'Fl -table' && ok || bad "man: the $cmd item has no --table"
+	for name in $want; do
+		printf '%s\n' "$item" | grep -q "^\.Cm $name\( [,.]\)\{0,1\}\$" && ok ||
+			bad "man: the $cmd item does not name the table $name"
+	done
+done
+echo "complete: $pass passed, $fail failed"
+[ $fail -eq 0 ]
