@@ -197,7 +197,8 @@ struct L {
 	struct place *pl; int npl, cpl;
 	int npages;
 	int *head_page;    /* per heading: page it is on */
-	int *page_chapter; /* per page: heading index of its chapter, or -1 */
+	int *page_chapter; /* per page: heading index of the last chapter starting on or
+	                    * before its end (its running header), or -1 */
 	int *page_opens;   /* per page: 1 when a chapter starts on it */
 	int body_first;    /* first page of the body */
 	int toc_first;
@@ -1597,6 +1598,10 @@ int rpt_layout_run(const struct rpt_doc *doc, const struct rpt_layout_opts *lo,
 			/* no running header on a page a chapter opens at the top */
 			if (L.page_chapter[pl->page] < 0 || first_on_page)
 				L.page_opens[pl->page] = 1;
+			/* a page's header names the last chapter that starts on or before the
+			 * page's end: a chapter opening mid-page (below a predecessor's spilt
+			 * lines) names that page, as LaTeX's \leftmark does */
+			L.page_chapter[pl->page] = chapter;
 		}
 		for (int o = 0; o < it->nops; o++) {
 			const struct op *op = &L.ops[it->op0 + o];

@@ -7,7 +7,7 @@
  * 13.6 pt, space after a paragraph 6.5 pt, table cell padding 4 pt each side.  The
  * goldens (tests/layout, NAME.out_text) cover whole documents; these tests pin single
  * decisions: justification arithmetic, orphan and widow control, the CSS 2.1 table
- * column widths and UTF-8 decoding.
+ * column widths, the chapter a running header names and UTF-8 decoding.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -270,6 +270,104 @@ static void test_chapter_after_spill(void **state)
 	assert_int_equal(find(&d, "B")->page, 3);
 }
 
+/* Lay out 'md' as run() does, but with a title page off and every heading given a
+ * struct rpt_heading (number "1", "2", ... for level 1, text "Hn"), as the expansion
+ * gives them, so that chapters exist and the running header is drawn. */
+static void run_chapters(const char *md, double w, double h, struct recdev *out)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
+	cmark_parser_feed(p, md, strlen(md));
+	struct rpt_doc doc;
+	memset(&doc, 0, sizeof doc);
+	doc.root = cmark_parser_finish(p);
+	doc.title = "T";
+	struct rpt_heading hs[8];
+	memset(hs, 0, sizeof hs);
+	char texts[8][16];
+	cmark_iter *it = cmark_iter_new(doc.root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING ||
+		    doc.nheadings == 8)
+			continue;
+		struct rpt_heading *hd = &hs[doc.nheadings];
+		hd->level = cmark_node_get_heading_level(n);
+		snprintf(hd->number, sizeof hd->number, "%d", doc.nheadings + 1);
+		snprintf(hd->id, sizeof hd->id, "sec-%d", doc.nheadings + 1);
+		snprintf(texts[doc.nheadings], sizeof texts[0], "H%d", doc.nheadings + 1);
+		hd->text = texts[doc.nheadings];
+		hd->node = n;
+		cmark_node_set_user_data(n, hd);
+		doc.nheadings++;
+	}
+	cmark_iter_free(it);
+	doc.headings = hs;
+	struct rpt_layout_opts lo;
+	rpt_layout_defaults(&lo, 0, 0);
+	lo.margin_left = lo.margin_right = lo.margin_bottom = 10;
+	lo.margin_top = 40; /* room for the running header, drawn 22 pt above the text */
+	lo.page_w = w + 20;
+	lo.page_h = h + 50;
+	lo.title_page = 0;
+	memset(out, 0, sizeof *out);
+	struct rpt_device dev = {.ctx = out, .width = r_width, .begin_page = r_begin, .text = r_text};
+	struct calc_diag d;
+	memset(&d, 0, sizeof d);
+	assert_true(rpt_layout_run(&doc, &lo, &dev, &d) > 0);
+	cmark_node_free(doc.root);
+	cmark_parser_free(p);
+}
+
+/* The running header text drawn on 'page', or NULL: the one text above the text
+ * block (baseline page_h - margin_top + 22, i.e. h + 32 with run_chapters). */
+static const char *header_on(const struct recdev *d, int page, double h)
+{
+	for (int i = 0; i < d->n; i++)
+		if (d->r[i].page == page && d->r[i].y > h + 31 && d->r[i].y < h + 33 &&
+		    d->r[i].s[0] != 'T')
+			return d->r[i].s;
+	return NULL;
+}
+
+/*
+ * The running header names the last chapter that starts on or before the end of
+ * the page.  Text 60 pt wide, 200 pt high; every word is 5 code points (50 pt), so
+ * one a line.  "# H1" takes one line of 22 pt (1.3 x 17 pt) and 12 pt after it, so
+ * page 1 holds it and 12 lines (34 + 12 x 13.6 = 197.2; 13 lines would make
+ * 210.8).  16 words leave 4 lines (54.4 pt + 6.5 after, under 35% of 200 pt) on
+ * page 2, where chapter 2 then opens below them: page 2's header is "2  H2", not
+ * "1  H1".  With 26 words page 2 is full (14 lines), chapter 2 opens page 3 at its
+ * top, and page 2, where no chapter starts, keeps "1  H1".  A page a chapter opens
+ * at the top has no header.
+ */
+static void test_header_mid_page_chapter(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run_chapters("# H1\n\n"
+	             "w0001 w0002 w0003 w0004 w0005 w0006 w0007 w0008\n"
+	             "w0009 w0010 w0011 w0012 w0013 w0014 w0015 w0016\n\n# H2\n\nzz\n",
+	             60, 200, &d);
+	assert_int_equal(find(&d, "w0012")->page, 1);
+	assert_int_equal(find(&d, "w0013")->page, 2);
+	assert_int_equal(find(&d, "H2")->page, 2);
+	assert_null(header_on(&d, 1, 200));
+	assert_non_null(header_on(&d, 2, 200));
+	assert_string_equal(header_on(&d, 2, 200), "2  H2");
+	run_chapters("# H1\n\n"
+	             "w0001 w0002 w0003 w0004 w0005 w0006 w0007 w0008 w0009\n"
+	             "w0010 w0011 w0012 w0013 w0014 w0015 w0016 w0017 w0018\n"
+	             "w0019 w0020 w0021 w0022 w0023 w0024 w0025 w0026\n\n# H2\n\nzz\n",
+	             60, 200, &d);
+	assert_int_equal(find(&d, "w0026")->page, 2);
+	assert_int_equal(find(&d, "H2")->page, 3);
+	assert_non_null(header_on(&d, 2, 200));
+	assert_string_equal(header_on(&d, 2, 200), "1  H1");
+	assert_null(header_on(&d, 3, 200));
+}
+
 /* UTF-8 (RFC 3629): lengths and values, and one U+FFFD per invalid byte. */
 static void test_utf8(void **state)
 {
@@ -320,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_table_widths),
 		cmocka_unit_test(test_table_keeps),
 		cmocka_unit_test(test_chapter_after_spill),
+		cmocka_unit_test(test_header_mid_page_chapter),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_quote_bars),
 	};
