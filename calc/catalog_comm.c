@@ -4,8 +4,9 @@
  * dataset.
  *
  * Collective sizes and times are comm.c's (NCCL bus-byte accounting, nccl-tests
- * PERFORMANCE.md; Megatron-LM and ZeRO message sizes); the exposed times of the `comm`
- * table come from the step engine (step.c) through the context's cached step.
+ * PERFORMANCE.md, docs/references.md §4.5; Megatron-LM and ZeRO message sizes); the
+ * exposed times of the `comm` table come from the step engine (step.c) through the
+ * context's cached step.
  */
 #include "calc.h"
 #include "comm.h"
@@ -158,64 +159,58 @@ const struct calc_quantity calc_q_comm[] = {
 	{0},
 };
 
-/* The `trainplan comm` table: one row per dimension. */
+/* One row of the `comm` table: the columns are the ones t_comm adds, in order. */
+static void comm_row(struct calc_table *t, const char *name, const struct calc_comm_dim *x, double exposed)
+{
+	int r = calc_table_row(t), k = 0;
+	calc_table_str(t, r, k++, name);
+	calc_table_str(t, r, k++, x->collective);
+	calc_table_num(t, r, k++, x->group.size);
+	calc_table_num(t, r, k++, x->group.per_node);
+	calc_table_str(t, r, k++, x->group.size > 1 ? calc_tier_name(x->group.tier) : "-");
+	calc_table_num(t, r, k++, x->bytes);
+	calc_table_num(t, r, k++, x->net_bytes);
+	calc_table_num(t, r, k++, x->time);
+	calc_table_num(t, r, k, exposed);
+}
+
+/* The `trainplan comm` table: one row per dimension (and EP for an MoE model). */
 static int t_comm(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                   struct calc_diag *d)
 {
 	const struct calc_comm *cm = ctx_comm(c);
 	const struct calc_step *st = calc_ctx_step(c, d);
-	int cd, cc, cn, cg, ct, cb, cnb, ctime, cexp;
+	int moe = c->plan.model.moe.experts > 0;
 
 	if (!st)
 		return -1;
 	calc_table_init(t, "comm", "Communication per GPU per step, by parallel dimension and network tier");
-	cd = calc_table_col(t, "dimension", "", CALC_D_TEXT, 0);
-	cc = calc_table_col(t, "collective", "", CALC_D_TEXT, 0);
-	cn = calc_table_col(t, "group", "1", CALC_D_INT, 0);
-	cg = calc_table_col(t, "per node", "1", CALC_D_INT, 0);
-	ct = calc_table_col(t, "tier", "", CALC_D_TEXT, 0);
-	cb = calc_table_col(t, "bytes", "B", CALC_D_GB, 2);
-	cnb = calc_table_col(t, "network bytes", "B", CALC_D_GB, 2);
-	ctime = calc_table_col(t, "time", "s", CALC_D_MS, 1);
-	cexp = calc_table_col(t, "exposed", "s", CALC_D_MS, 1);
-	for (int i = 0; i < CALC_DIM_N; i++) {
-		const struct calc_comm_dim *x = &cm->dim[i];
-		int r = calc_table_row(t);
-		calc_table_str(t, r, cd, calc_dim_name((enum calc_dim)i));
-		calc_table_str(t, r, cc, x->collective);
-		calc_table_num(t, r, cn, x->group.size);
-		calc_table_num(t, r, cg, x->group.per_node);
-		calc_table_str(t, r, ct, x->group.size > 1 ? calc_tier_name(x->group.tier) : "-");
-		calc_table_num(t, r, cb, x->bytes);
-		calc_table_num(t, r, cnb, x->net_bytes);
-		calc_table_num(t, r, ctime, x->time);
-		calc_table_num(t, r, cexp, st->exposed[i]);
+	calc_table_col(t, "dimension", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "collective", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "group", "1", CALC_D_INT, 0);
+	calc_table_col(t, "per node", "1", CALC_D_INT, 0);
+	calc_table_col(t, "tier", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "bytes", "B", CALC_D_GB, 2);
+	calc_table_col(t, "network bytes", "B", CALC_D_GB, 2);
+	calc_table_col(t, "time", "s", CALC_D_MS, 1);
+	calc_table_col(t, "exposed", "s", CALC_D_MS, 1);
+	for (int i = 0; i < CALC_DIM_N; i++)
+		comm_row(t, calc_dim_name((enum calc_dim)i), &cm->dim[i], st->exposed[i]);
+	if (moe) /* the expert all-to-all (and ETP collectives) of the EP group */
+		comm_row(t, "EP", &cm->ep, st->ep_exposed);
+	{
+		char note[900];
+		snprintf(note, sizeof note,
+		         "Bytes are what one GPU sends per step in NCCL bus-byte accounting (all-reduce 2(n-1)/n, "
+		         "all-gather and reduce-scatter (n-1)/n of the message; nccl-tests PERFORMANCE.md, "
+		         "docs/references.md §4.5); PP counts a middle stage (activations forward, gradients back)%s.  "
+		         "Exposed: the part on the critical path of the step.",
+		         moe ? "; EP is the expert all-to-all (dispatch and combine of every MoE layer, forward and "
+		               "backward) of the stage with the most MoE layers, and DP includes the expert-DP "
+		               "gradient reduction"
+		             : "");
+		calc_table_note(t, note);
 	}
-	if (c->plan.model.moe.experts > 0) {
-		/* MoE: the expert all-to-all (and ETP collectives) of the EP group */
-		const struct calc_comm_dim *x = &cm->ep;
-		int r = calc_table_row(t);
-		calc_table_str(t, r, cd, "EP");
-		calc_table_str(t, r, cc, x->collective);
-		calc_table_num(t, r, cn, x->group.size);
-		calc_table_num(t, r, cg, x->group.per_node);
-		calc_table_str(t, r, ct, x->group.size > 1 ? calc_tier_name(x->group.tier) : "-");
-		calc_table_num(t, r, cb, x->bytes);
-		calc_table_num(t, r, cnb, x->net_bytes);
-		calc_table_num(t, r, ctime, x->time);
-		calc_table_num(t, r, cexp, st->ep_exposed);
-		calc_table_note(t, "Bytes are what one GPU sends per step in NCCL bus-byte accounting "
-		                   "(all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n of the message; "
-		                   "nccl-tests PERFORMANCE.md); PP counts a middle stage (activations forward, "
-		                   "gradients back); EP is the expert all-to-all (dispatch and combine of every MoE "
-		                   "layer, forward and backward) of the stage with the most MoE layers, and DP includes "
-		                   "the expert-DP gradient reduction.  Exposed: the part on the critical path of the step.");
-		return 0;
-	}
-	calc_table_note(t, "Bytes are what one GPU sends per step in NCCL bus-byte accounting "
-	                   "(all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n of the message; "
-	                   "nccl-tests PERFORMANCE.md); PP counts a middle stage (activations forward, "
-	                   "gradients back).  Exposed: the part on the critical path of the step.");
 	return 0;
 }
 

@@ -80,25 +80,29 @@ static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_d
 	return &r->top[0];
 }
 
-#define QB(fn, expr)                                                                    \
+/* A quantity of one ranked configuration: GET(c, d) picks it (need_best: the fastest,
+ * need_safe_top: the recommendation), EXPR reads a number of it, EXPRS a text. */
+#define QTOP(fn, GET, expr)                                                             \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
 	{                                                                               \
-		const struct calc_search_top *b = need_best(c, d);                          \
+		const struct calc_search_top *b = GET(c, d);                                \
 		if (!b)                                                                 \
 			return -1;                                                      \
 		v->num = (expr);                                                        \
 		return 0;                                                               \
 	}
-#define QBS(fn, expr)                                                                   \
+#define QTOPS(fn, GET, expr)                                                            \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
 	{                                                                               \
-		const struct calc_search_top *b = need_best(c, d);                          \
+		const struct calc_search_top *b = GET(c, d);                                \
 		if (!b)                                                                 \
 			return -1;                                                      \
 		v->num = NAN;                                                           \
 		v->str = (expr);                                                        \
 		return 0;                                                               \
 	}
+#define QB(fn, expr) QTOP(fn, need_best, expr)
+#define QBS(fn, expr) QTOPS(fn, need_best, expr)
 QB(q_tp, b->r.c.tp)
 QB(q_pp, b->r.c.pp)
 QB(q_dp, b->r.c.dp)
@@ -137,26 +141,12 @@ static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, st
 	return NULL;
 }
 
-#define QS(fn, expr)                                                                    \
-	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
-	{                                                                               \
-		int rank = 0;                                                           \
-		const struct calc_search_top *b = need_safe(c, &rank, d);               \
-		if (!b)                                                                 \
-			return -1;                                                      \
-		v->num = (expr);                                                        \
-		return 0;                                                               \
-	}
-#define QSS(fn, expr)                                                                   \
-	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
-	{                                                                               \
-		const struct calc_search_top *b = need_safe(c, NULL, d);                \
-		if (!b)                                                                 \
-			return -1;                                                      \
-		v->num = NAN;                                                           \
-		v->str = (expr);                                                        \
-		return 0;                                                               \
-	}
+static const struct calc_search_top *need_safe_top(struct calc_ctx *c, struct calc_diag *d)
+{
+	return need_safe(c, NULL, d);
+}
+#define QS(fn, expr) QTOP(fn, need_safe_top, expr)
+#define QSS(fn, expr) QTOPS(fn, need_safe_top, expr)
 QS(q_s_tp, b->r.c.tp)
 QS(q_s_pp, b->r.c.pp)
 QS(q_s_dp, b->r.c.dp)

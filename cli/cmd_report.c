@@ -8,8 +8,8 @@
  * The same pipeline as report/report.mk, run without make: for each figure script
  * SHARE/figures/NAME.gp its dataset (`trainplan data NAME`) and the SVG and PNG from
  * gnuplot (run in SHARE, where the scripts load their .gpi files), every catalog table
- * as CSV (`trainplan table --all`), then trainplan-report over the chapters
- * SHARE/chapters/NAME.md in name order.
+ * as CSV (`trainplan table --all`), then trainplan-report over the chapters (the
+ * .md files of SHARE/chapters, in name order).
  * SHARE holds chapters/ and figures/: --share, else $TRAINPLAN_SHARE, else
  * BINDIR/../share/trainplan of an installed trainplan, else the checkout that holds
  * BINDIR (build/trainplan).  trainplan-report is looked up beside this program.

@@ -2,12 +2,12 @@
  * main.c -- trainplan-report: build the literate design report from chapters.
  *
  *   trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]
- *                    [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] CHAPTER.md...
+ *                    [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...
  *       writes BASE.html and BASE.pdf (BASE defaults to output/report; figures and
  *       tables are looked up under DIR, by default the folder of BASE)
- *   trainplan-report --lint CHAPTER.md...        numbers with units typed by hand
- *   trainplan-report --expand CHAPTER.md...      the expanded Markdown (golden tests)
- *   trainplan-report --text CHAPTER.md...        pages through the text device (layout goldens)
+ *   trainplan-report --lint chapter.md...        numbers with units typed by hand
+ *   trainplan-report --expand chapter.md...      the expanded Markdown (golden tests)
+ *   trainplan-report --text chapter.md...        pages through the text device (layout goldens)
  *   trainplan-report --version
  *
  * Exit status: 0 success, 1 lint findings, 2 bad input (any diagnostic).  Only this
@@ -53,10 +53,10 @@ static const char syntax_help[] =
 static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
-	      "                        [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] CHAPTER.md...\n"
-	      "       trainplan-report --lint CHAPTER.md...\n"
-	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand CHAPTER.md...\n"
-	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text CHAPTER.md...\n",
+	      "                        [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...\n"
+	      "       trainplan-report --lint chapter.md...\n"
+	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand chapter.md...\n"
+	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text chapter.md...\n",
 	      f);
 }
 

@@ -81,7 +81,7 @@ struct rpt_pdf_opts {
 int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, const char *name,
                    char **out, size_t *len, struct calc_diag *d);
 /* Lay the document out through the fixed-width text device and print the pages to
- * 'out' (layout goldens: tests/layout/NAME.md -> NAME.out_text). Returns 0 or -1. */
+ * 'out' (layout goldens: each Markdown file of tests/layout against its .out_text). Returns 0 or -1. */
 int rpt_text_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, FILE *out,
                     struct calc_diag *d);
 /* Render the expanded document as one HTML page into a buffer: *out (malloc'd, caller
