@@ -44,6 +44,7 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int rows,
 		struct calc_search_opts o;
 		calc_search_opts_init(&o);
 		o.keep_feasible = rows;
+		o.recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
 		sc = xcalloc(1, sizeof *sc);
 		sc->rows = rows;
 		c->slot[CALC_SLOT_SEARCH] = sc;
@@ -61,6 +62,18 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int rows,
 const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d)
 {
 	return ctx_search(c, 0, d);
+}
+
+/* calc_ctx_search with the top re-checked by the simulator (sim_ok, sim_time). */
+static const struct calc_search_result *ctx_search_sim(struct calc_ctx *c, struct calc_diag *d)
+{
+	if (!ctx_search(c, 0, d))
+		return NULL;
+	{
+		struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
+		calc_search_recheck(&c->plan, &sc->r);
+		return &sc->r;
+	}
 }
 
 static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
@@ -114,7 +127,14 @@ QB(q_zero, b->r.c.zero)
 QBS(q_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
 QBS(q_sp, b->r.c.sp ? "yes" : "no")
 QB(q_time, b->r.step_time)
-QB(q_time_sim, b->sim_ok ? b->sim_time : NAN)
+static int q_time_sim(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_result *r = ctx_search_sim(c, d);
+	if (!r || !need_best(c, d))
+		return -1;
+	v->num = r->top[0].sim_ok ? r->top[0].sim_time : NAN;
+	return 0;
+}
 QB(q_mfu, b->r.mfu)
 QB(q_memory, b->r.memory)
 QB(q_headroom, b->r.headroom)
@@ -239,7 +259,7 @@ const struct calc_quantity calc_q_search[] = {
 /* top=K limits the rows (at most the cached K). */
 static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
-	const struct calc_search_result *r = calc_ctx_search(c, d);
+	const struct calc_search_result *r = ctx_search_sim(c, d);
 	const char *k = calc_args_get(a, "top");
 	if (!r)
 		return -1;

@@ -409,7 +409,26 @@ static int head_dim(const struct calc_model *m)
 	return m->head_dim > 0 ? m->head_dim : m->heads > 0 ? m->hidden / m->heads : m->hidden;
 }
 
+void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
+{
+	long st[CALC_DIM_N];
+	out->has_all = calc_model_has_kinds(&plan->model);
+	if (out->has_all)
+		calc_stage_layers_all(plan, out->all);
+	calc_comm_links(plan, &out->links);
+	strides(plan, st);
+	for (int d = 0; d < CALC_DIM_N; d++)
+		group_of(plan, st, (enum calc_dim)d, &out->group[d]);
+	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL);
+	out->grad_params = grad_params(plan, out->has_all ? out->all : NULL);
+}
+
 int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
+{
+	return calc_comm_with(plan, NULL, out);
+}
+
+int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_links l;
 	const struct calc_model *md = &plan->model;
@@ -425,20 +444,26 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 
 	if (m < 1)
 		m = 1;
-	if (calc_model_has_kinds(md)) {
-		calc_stage_layers_all(plan, all_sl);
-		all = all_sl;
-	}
-	Lst = worst_layers(plan, all);
-	mL = (double)m * Lst;
 	memset(out, 0, sizeof *out);
-	calc_comm_links(plan, &l);
-	{
+	if (pre) { /* calc_comm_pre of a plan with the same split */
+		all = pre->has_all ? (struct calc_stage_layers *)pre->all : NULL;
+		Lst = pre->worst_layers;
+		l = pre->links;
+		for (int d = 0; d < CALC_DIM_N; d++)
+			out->dim[d].group = pre->group[d];
+	} else {
 		long st[CALC_DIM_N];
+		if (calc_model_has_kinds(md)) {
+			calc_stage_layers_all(plan, all_sl);
+			all = all_sl;
+		}
+		Lst = worst_layers(plan, all);
+		calc_comm_links(plan, &l);
 		strides(plan, st);
 		for (int d = 0; d < CALC_DIM_N; d++)
 			group_of(plan, st, (enum calc_dim)d, &out->dim[d].group);
 	}
+	mL = (double)m * Lst;
 
 	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
 	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8).
@@ -515,7 +540,7 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	 * efficiency.grad_reduce names another.  With parallel.fsdp the collectives run per
 	 * FSDP unit (fsdp_units below). */
 	x = &out->dim[CALC_DIM_DP];
-	out->grad_params = grad_params(plan, all) * calc_pipeline_param_copies(plan);
+	out->grad_params = (pre ? pre->grad_params : grad_params(plan, all)) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1 && plan->fsdp)
 		fsdp_units(plan, m, x, out);
 	else if (x->group.size > 1) {

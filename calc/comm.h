@@ -132,6 +132,26 @@ struct calc_comm {
  * assumed valid; a zero degree is treated as 1).
  */
 int calc_comm(const struct calc_plan *plan, struct calc_comm *out);
+
+/*
+ * What calc_comm computes from the split alone: the links, the group of every
+ * dimension, the stages' layers, the layers and the parameters (one copy) of the most
+ * loaded stage.  It reads the cluster, the model, the layer split, tp, cp, pp, dp, ep,
+ * etp, the placement and the recipe -- not the micro-batch, schedule, vpp, sp,
+ * recomputation or ZeRO stage -- so the planner computes it once per split.
+ */
+struct calc_comm_pre {
+	struct calc_links links;
+	struct calc_group group[CALC_DIM_N];
+	int worst_layers;       /* transformer layers of the most loaded stage */
+	double grad_params;     /* parameters of one GPU of the most loaded stage, one copy */
+	int has_all;            /* 1: all[] holds every stage's layers (a model with kinds) */
+	struct calc_stage_layers all[CALC_MAX_STAGES];
+};
+void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
+/* calc_comm with 'pre' from calc_comm_pre of a plan with the same split (NULL: computed
+ * here): the same result, bit for bit.  Returns 0. */
+int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
 /*
  * Time [s] of one DP collective 'k' of 'bytes' over 'g' as the plan's DP collectives
  * run: calc_coll_time on links scaled by efficiency.dp_bandwidth, or with

@@ -369,6 +369,13 @@ struct worker {
 	struct calc_params pr;       /* of the plan's model */
 	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
 	struct calc_step st;         /* scratch */
+	/* the compute part of the running leaf's step (calc_step_compute), one per
+	 * (recompute, sp) of the running item: the schedule, vpp and ZeRO stage of the
+	 * leaves below do not change it */
+	struct calc_step_compute pre[3][2];
+	int have_pre[3][2];
+	const struct calc_step_compute *cur; /* of the running leaf */
+	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long miss_first, miss_middle, miss_last;
 	double miss_sum;
@@ -568,7 +575,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			row_push(it, row);
 		return;
 	}
-	calc_step_fast(&w->plan, &w->st);
+	calc_step_fast_with(&w->plan, w->cur, &w->st);
 	row->reject = CALC_REJ_NONE;
 	row->step_time = w->st.time;
 	row->mfu = w->st.mfu;
@@ -622,6 +629,7 @@ static void run_item(struct worker *w, struct item *it)
 
 	w->item_best = 0;
 	w->item_feasible = 0;
+	memset(w->have_pre, 0, sizeof w->have_pre);
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
 		reject_many(w, pre, per_mb);
 		return;
@@ -660,6 +668,7 @@ static void run_item(struct worker *w, struct item *it)
 		calc_memory_terms_fsdp(p, &w->k);
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
+		calc_comm_pre(p, &w->comm_pre);
 		for (int z = 0; z < 4; z++) {
 			calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
 			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
@@ -702,8 +711,15 @@ static void run_item(struct worker *w, struct item *it)
 				for (int sp = 0; sp < nsp; sp++) {
 					row.c.sp = (signed char)(nsp == 2 ? sp : 0);
 					p->sp = row.c.sp;
-					if (r2 == CALC_REJ_NONE)
+					if (r2 == CALC_REJ_NONE) {
 						calc_memory_terms_act(p, &w->k);
+						if (!w->have_pre[ri][sp]) {
+							calc_step_compute(p, &w->pre[ri][sp]);
+							w->pre[ri][sp].comm = &w->comm_pre;
+							w->have_pre[ri][sp] = 1;
+						}
+						w->cur = &w->pre[ri][sp];
+					}
 					for (int z = 0; z < 4; z++) {
 						row.c.zero = (signed char)z;
 						row.key = it->key0 + local++;
@@ -1052,23 +1068,36 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	free(sh.items);
 	free(sh.order);
 
-	/* the top K: breakdown with the closed form, then the simulator */
+	/* the top K: breakdown with the closed form, then (opts.recheck) the simulator */
 	for (int i = 0; i < out->ntop; i++) {
 		struct calc_search_top *t = &out->top[i];
 		struct calc_plan *p = xmalloc(sizeof *p);
 		calc_search_apply(plan, &t->r.c, p);
 		calc_step_fast(p, &t->fast);
-		if (sh.o.recheck) {
-			struct calc_diag dd = {0};
-			struct calc_step *st = xmalloc(sizeof *st);
-			t->sim_ok = calc_step(p, st, &dd) == 0;
-			t->sim_time = t->sim_ok ? st->time : NAN;
-			calc_diag_free(&dd);
-			free(st);
-		}
 		free(p);
 	}
+	if (sh.o.recheck)
+		calc_search_recheck(plan, out);
 	return 0;
+}
+
+void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result *r)
+{
+	if (r->rechecked)
+		return;
+	r->rechecked = 1;
+	for (int i = 0; i < r->ntop; i++) {
+		struct calc_search_top *t = &r->top[i];
+		struct calc_plan *p = xmalloc(sizeof *p);
+		struct calc_diag dd = {0};
+		struct calc_step *st = xmalloc(sizeof *st);
+		calc_search_apply(plan, &t->r.c, p);
+		t->sim_ok = calc_step(p, st, &dd) == 0;
+		t->sim_time = t->sim_ok ? st->time : NAN;
+		calc_diag_free(&dd);
+		free(st);
+		free(p);
+	}
 }
 
 void calc_search_free(struct calc_search_result *r)

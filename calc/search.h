@@ -169,6 +169,7 @@ struct calc_search_result {
 	/* ranking */
 	int ntop;
 	struct calc_search_top *top;    /* ntop, best first; owned */
+	int rechecked;                  /* 1: sim_ok and sim_time of top[] are filled */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	int ncells;
@@ -178,6 +179,12 @@ struct calc_search_result {
 	                                   keep_feasible: every ranked row by memory; owned */
 	char *frontier;                 /* keep_feasible: 1 for rows on the Pareto frontier */
 };
+
+/* Re-evaluate the ranked top of 'r' (a calc_search of 'plan') with the pipeline
+ * simulator: sim_ok and sim_time of every top[] entry.  Once: later calls return at
+ * once.  calc_search calls it when opts.recheck is set; the catalog calls it only
+ * for the entries that show simulated times. */
+void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result *r);
 
 /*
  * Search every configuration of the plan's model and cluster under 'o' (NULL = the

@@ -239,8 +239,9 @@ static double ep_overlap_share(const struct calc_plan *plan)
 	return ov;
 }
 
-void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
-                          struct calc_layer_time *o)
+/* The compute part of calc_layer_time_kind: every field but comm_f, comm_b, ep_f and
+ * ep_b (left 0).  It reads no collective, schedule, vpp, pp, dp or ZeRO stage. */
+static void layer_compute(const struct calc_plan *plan, int kind, struct calc_layer_time *o)
 {
 	const struct calc_model *m = &plan->model;
 	struct calc_layer_kind kd;
@@ -253,7 +254,7 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 	double peak = gemm_peak(plan) * plan->gemm_eff, eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
 	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE;
-	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, tpo, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
+	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
 	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
 
 	if (moe) {
@@ -340,6 +341,17 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 		o->recompute = o->attn; /* Korthikanti 2022 §5: the attention core only */
 	else
 		o->recompute = 0;
+	o->comm_f = o->comm_b = o->ep_f = o->ep_b = 0;
+}
+
+/* The collectives of one layer of kind 'kind' on top of its compute part 'o'
+ * (layer_compute of the same plan): the TP and CP collectives' exposed share and the
+ * expert all-to-all hidden behind the layer's own compute. */
+static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
+{
+	struct calc_layer_kind kd;
+	int moe = (calc_model_kind(&plan->model, kind, &kd), kd.type == CALC_LAYER_MOE);
+	double tpo;
 
 	tpo = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
 	o->comm_f = (1 - tpo) * (cm->tp_layer_f + cm->cp_layer_f);
@@ -356,6 +368,13 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 	}
 }
 
+void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
+                          struct calc_layer_time *o)
+{
+	layer_compute(plan, kind, o);
+	layer_comm(plan, cm, kind, o);
+}
+
 /* ------------------------------------------------------------------ stages */
 
 /* Per micro-batch times of the embedding (first stage) and of the LM head with the
@@ -363,11 +382,7 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
  * about 10 bytes per logit of cross-entropy traffic (bf16 write, fp32 read + write).
  * The output head stays in BF16 in FP8 recipes (DeepSeek-V3 §3.3.1 keeps the
  * embedding, output head, attention and norms in higher precision). */
-struct ends {
-	double first_f, first_b, first_w, last_f, last_b, last_w;
-};
-
-static void end_times(const struct calc_plan *plan, struct ends *e)
+static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 {
 	const struct calc_model *m = &plan->model;
 	double t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
@@ -392,7 +407,7 @@ struct stage_cost {
 	double ep;                  /* of comm, the expert all-to-all and ETP collectives [s] */
 };
 
-static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct ends *e,
+static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
                        const struct calc_stage_layers *all, int i, struct stage_cost *o)
 {
 	struct calc_stage_layers sl;
@@ -433,10 +448,11 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
  * for the other half (DeepSeek-V3 §3.2.1), so its costs are the pair's mean.  Without
  * 'c' and with an even split only the first GPU (embedding, and under DualPipe also the
  * LM head) and the last (LM head) can be critical.  Returns the critical busy time. */
-static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c)
+static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c,
+                          const struct calc_step_ends *ends)
 {
 	const struct calc_layer_time *lt = st->kind_layer;
-	struct ends e;
+	struct calc_step_ends e;
 	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
 	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
 	int dual = row && row->two_way && p > 1;
@@ -451,7 +467,10 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 		calc_stage_layers_all(plan, all_sl);
 		all = all_sl;
 	}
-	end_times(plan, &e);
+	if (ends)
+		e = *ends;
+	else
+		end_times(plan, &e);
 	if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
@@ -540,7 +559,7 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 {
 	const struct calc_comm *c = &st->comm;
 	struct calc_stage_layers sl;
-	struct ends e;
+	struct calc_step_ends e;
 	int m = calc_plan_microbatches(plan), pp = plan->pp > 0 ? plan->pp : 1, nk = calc_model_nkinds(&plan->model);
 	int pre = plan->fsdp_prefetch > 0, rsh = plan->reshard_after_forward;
 	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, total = 0;
@@ -679,16 +698,37 @@ static void layer_times(const struct calc_plan *plan, struct calc_step *st)
 	st->layer = st->kind_layer[0];
 }
 
-void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
+void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *out)
 {
+	int nk = calc_model_nkinds(&plan->model);
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < nk; k++)
+		layer_compute(plan, k, &out->kind[k]);
+	end_times(plan, &out->ends);
+}
+
+void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
+{
+	int nk = calc_model_nkinds(&plan->model);
 	double busy;
 
-	calc_comm(plan, &st->comm);
-	layer_times(plan, st);
-	busy = fill_stages(plan, st, NULL);
+	calc_comm_with(plan, pre->comm, &st->comm);
+	for (int k = 0; k < nk; k++) {
+		st->kind_layer[k] = pre->kind[k];
+		layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
+	}
+	st->layer = st->kind_layer[0];
+	busy = fill_stages(plan, st, NULL, &pre->ends);
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
 	finish(plan, st);
+}
+
+void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
+{
+	struct calc_step_compute pre;
+	calc_step_compute(plan, &pre);
+	calc_step_fast_with(plan, &pre, st);
 }
 
 /*
@@ -741,7 +781,7 @@ static double plan_costs(const struct calc_plan *plan, struct calc_step *st, str
 	 * steady-state period of two simulated steps; otherwise one step from an empty
 	 * pipeline to a flush. */
 	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
-	return fill_stages(plan, st, c);
+	return fill_stages(plan, st, c, NULL);
 }
 
 int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, struct calc_pp_result *r,

@@ -123,6 +123,34 @@ int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, stru
  */
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
 
+/* Per micro-batch times of the embedding on the first stage and of the LM head with
+ * the loss on the last: forward, backward (inputs), backward (weights) [s]. */
+struct calc_step_ends {
+	double first_f, first_b, first_w, last_f, last_b, last_w;
+};
+
+/*
+ * The compute part of a step's op times: one layer of every kind without its
+ * collectives (comm_f, comm_b, ep_f, ep_b are 0) and the model's two ends.  It reads
+ * the model, GPU, recipe, efficiency keys, tp, cp, ep, etp, micro-batch, sequence, sp,
+ * recompute and flash attention of the plan -- not its schedule, vpp, pp, dp, ZeRO
+ * stage or network -- so the planner computes it once for all the leaves of a split
+ * that differ only in those.
+ */
+struct calc_step_compute {
+	struct calc_layer_time kind[CALC_MAX_KINDS];
+	struct calc_step_ends ends;
+	const struct calc_comm_pre *comm; /* the split's calc_comm_pre, or NULL (calc_step_compute
+	                                     leaves it NULL; a caller that has one sets it) */
+};
+void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *out);
+
+/* calc_step_fast with 'pre' from calc_step_compute of a plan that differs from 'plan'
+ * at most in what calc_step_compute does not read: the same result, bit for bit
+ * (calc_step_fast is calc_step_compute followed by this). */
+void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                         struct calc_step *out);
+
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 

@@ -573,6 +573,42 @@ static void test_moe_alltoall_exposed(void **state)
 	calc_diag_free(&d);
 }
 
+/* The planner's cached parts (calc_step_compute, calc_comm_pre) of one leaf serve its
+ * siblings that differ in schedule, vpp and ZeRO stage: calc_step_fast_with gives
+ * calc_step_fast's numbers, bit for bit.  DualPipe hides the expert all-to-all
+ * (schedule-dependent), so a cache that held the collectives would fail here. */
+static void test_fast_with_cached_parts(void **state)
+{
+	const char *s[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=2",
+	                   "parallel.dp=8", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+	                   "parallel.schedule=1f1b"};
+	static const char *const sched[] = {"1f1b", "dualpipe", "zb-h1", "gpipe"};
+	struct calc_plan p, q;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	struct calc_step_compute pre;
+	struct calc_comm_pre *cp = malloc(sizeof *cp);
+
+	load_plan(&p, s, 9);
+	calc_step_compute(&p, &pre);
+	calc_comm_pre(&p, cp);
+	pre.comm = cp;
+	for (int i = 0; i < 4; i++)
+		for (int z = 0; z < 4; z++) {
+			q = p;
+			assert_int_equal(calc_schedule_parse(sched[i], &q.schedule), 0);
+			q.zero = z;
+			calc_step_fast(&q, a);
+			calc_step_fast_with(&q, &pre, b);
+			assert_true(a->time > 0);
+			assert_true(a->time == b->time && a->makespan == b->makespan && a->dp_exposed == b->dp_exposed);
+			assert_true(a->ep_exposed == b->ep_exposed && a->comm.dim[CALC_DIM_DP].time == b->comm.dim[CALC_DIM_DP].time);
+		}
+	free(a);
+	free(b);
+	free(cp);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,7 +622,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_knobs),    cmocka_unit_test(test_fast_vs_simulator),
 		cmocka_unit_test(test_fast_even_default), cmocka_unit_test(test_fp8_mfu_and_head),
 		cmocka_unit_test(test_zbh2_flush),       cmocka_unit_test(test_flops_executed),
-		cmocka_unit_test(test_efficiency_presets),
+		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
