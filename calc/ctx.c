@@ -22,8 +22,10 @@ void calc_ctx_free(struct calc_ctx *c)
 		if (c->slot[i] && c->slot_free[i])
 			c->slot_free[i](c->slot[i]);
 	for (int i = 0; i < c->nvariants; i++) {
-		calc_ctx_free(c->variants[i].ctx);
-		free(c->variants[i].ctx);
+		if (!c->variants[i].alias) {
+			calc_ctx_free(c->variants[i].ctx);
+			free(c->variants[i].ctx);
+		}
 		free(c->variants[i].key);
 	}
 	free(c->variants);
@@ -31,6 +33,20 @@ void calc_ctx_free(struct calc_ctx *c)
 		calc_diag_free(&c->val[i].diag);
 	free(c->val);
 	memset(c, 0, sizeof *c);
+}
+
+/* 1 when plans a and b compute the same numbers: byte for byte equal but for where
+ * their keys were set (key_src, set_origin: the messages' provenance). */
+static int same_plan(const struct calc_plan *a, const struct calc_plan *b)
+{
+	struct calc_plan *x = xmalloc(sizeof *x);
+	int same;
+	memcpy(x, a, sizeof *x);
+	memcpy(x->key_src, b->key_src, sizeof x->key_src);
+	memcpy(x->set_origin, b->set_origin, sizeof x->set_origin);
+	same = !memcmp(x, b, sizeof *x);
+	free(x);
+	return same;
 }
 
 struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs, int n, const char *origin,
@@ -60,11 +76,23 @@ struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs,
 		base->capvariants = base->capvariants * 2 + 8;
 		base->variants = xrealloc(base->variants, (size_t)base->capvariants * sizeof *base->variants);
 	}
-	struct calc_ctx *vc = xmalloc(sizeof *vc);
-	calc_ctx_init(vc, p);
+	/* Other assignments that give the same plan (with tp_overlap=0 where the plan has
+	 * 0 already, 50e9 written as 5e10) share that plan's context and its caches: an
+	 * equal plan computes the same numbers.  A plan that differs only in bytes nothing
+	 * reads (padding) is merely not shared. */
+	struct calc_ctx *same = same_plan(p, &base->plan) ? base : NULL;
+	for (int i = 0; !same && i < base->nvariants; i++)
+		if (same_plan(p, &base->variants[i].ctx->plan))
+			same = base->variants[i].ctx;
+	struct calc_ctx *vc = same;
+	if (!vc) {
+		vc = xmalloc(sizeof *vc);
+		calc_ctx_init(vc, p);
+	}
 	free(p);
 	base->variants[base->nvariants].key = key;
 	base->variants[base->nvariants].ctx = vc;
+	base->variants[base->nvariants].alias = same != NULL;
 	base->nvariants++;
 	return vc;
 }

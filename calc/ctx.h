@@ -21,7 +21,8 @@ struct calc_ctx_value {
 /* One cached variant: its assignments joined by '\n' and its context. */
 struct calc_ctx_variant {
 	char *key;             /* owned */
-	struct calc_ctx *ctx;  /* owned */
+	struct calc_ctx *ctx;  /* owned, unless 'alias' */
+	int alias;             /* 1: ctx is the base or another entry's context (the same plan) */
 };
 
 #endif

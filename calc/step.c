@@ -619,7 +619,7 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 }
 
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
-static void finish(const struct calc_plan *plan, struct calc_step *st)
+static void finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl)
 {
 	const struct calc_comm_dim *dp = &st->comm.dim[CALC_DIM_DP];
 	const struct calc_recipe *r = plan->recipe;
@@ -674,7 +674,10 @@ static void finish(const struct calc_plan *plan, struct calc_step *st)
 	st->exposed[CALC_DIM_PP] = p > 1 ? 2.0 * (p - 1) * st->comm.p2p : 0;
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;
 
-	calc_flops(plan, &st->flops);
+	if (fl)
+		st->flops = *fl;
+	else
+		calc_flops(plan, &st->flops);
 	st->peak = plan->gpu.bf16_flops;
 	st->gemm_peak = gemm_peak(plan);
 	st->model_tflops = st->flops.model / st->time / n;
@@ -705,6 +708,7 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 	for (int k = 0; k < nk; k++)
 		layer_compute(plan, k, &out->kind[k]);
 	end_times(plan, &out->ends);
+	calc_flops(plan, &out->flops);
 }
 
 void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
@@ -721,7 +725,7 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	busy = fill_stages(plan, st, NULL, &pre->ends);
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
-	finish(plan, st);
+	finish(plan, st, &pre->flops);
 }
 
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
@@ -838,6 +842,6 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	if (st->bubble < 0)
 		st->bubble = 0;
 	free(c);
-	finish(plan, st);
+	finish(plan, st, NULL);
 	return 0;
 }

@@ -133,13 +133,14 @@ struct calc_step_ends {
  * The compute part of a step's op times: one layer of every kind without its
  * collectives (comm_f, comm_b, ep_f, ep_b are 0) and the model's two ends.  It reads
  * the model, GPU, recipe, efficiency keys, tp, cp, ep, etp, micro-batch, sequence, sp,
- * recompute and flash attention of the plan -- not its schedule, vpp, pp, dp, ZeRO
+ * recompute, flash attention and global batch of the plan -- not its schedule, vpp, pp, dp, ZeRO
  * stage or network -- so the planner computes it once for all the leaves of a split
  * that differ only in those.
  */
 struct calc_step_compute {
 	struct calc_layer_time kind[CALC_MAX_KINDS];
 	struct calc_step_ends ends;
+	struct calc_flops flops;          /* calc_flops of the plan (model, sequence, batch, recompute) */
 	const struct calc_comm_pre *comm; /* the split's calc_comm_pre, or NULL (calc_step_compute
 	                                     leaves it NULL; a caller that has one sets it) */
 };
