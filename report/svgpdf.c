@@ -78,7 +78,7 @@ static int attr(const char *s, const char *e, const char *name, char *out, size_
 {
 	size_t nl = strlen(name);
 	for (const char *p = s; p + nl < e; p++) {
-		if (strncmp(p, name, nl) != 0 || (p > s && !isspace((unsigned char)p[-1])))
+		if (*p != *name || (p > s && !isspace((unsigned char)p[-1])) || strncmp(p, name, nl) != 0)
 			continue;
 		const char *q = skip_ws(p + nl);
 		if (*q != '=')
