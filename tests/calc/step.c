@@ -540,10 +540,12 @@ static void test_mtp_last_stage(void **state)
 	load_plan(&p, s, 9);
 	calc_flops(&p, &f0);
 	assert_int_equal(calc_step_stages(&p, &c0, &r, &d), 0);
+	calc_pp_result_free(&r);
 	s[8] = "model.mtp_depth=1";
 	load_plan(&p, s, 9);
 	calc_flops(&p, &f1);
 	assert_int_equal(calc_step_stages(&p, &c1, &r, &d), 0);
+	calc_pp_result_free(&r);
 
 	assert_near(f1.per_token - f0.per_token, 3 * (24 * h * h + 4 * sl * h + 4 * h * h + 2 * h * V), 1e-9);
 	proj = 2 * T * (h / 8) * (2 * h) / (p.gpu.bf16_flops * p.gemm_eff);
