@@ -195,6 +195,9 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out);
 int calc_model_has_kinds(const struct calc_model *m);
 /* 1 when layer 'i' (0-based) is an MoE layer by the MoE rule (struct calc_moe). */
 int calc_model_layer_is_moe(const struct calc_model *m, int i);
+/* The layer kind of each multi-token prediction module's transformer block: the kind of
+ * the model's last layer (DeepSeek-V3 §2.2).  Meaningful when m->mtp_depth > 0. */
+int calc_model_mtp_kind(const struct calc_model *m);
 /* Layers of each kind of the whole model into count[0 .. CALC_MAX_KINDS-1]. */
 void calc_model_kind_counts(const struct calc_model *m, int *count);
 /* Kinds of layer in 'm': nkinds, or 1 for a model without kinds. */

@@ -216,13 +216,20 @@ void calc_model_params(const struct calc_model *m, struct calc_params *out)
 		/* DeepSeek-V3 §2.2: per depth a transformer block (here of the last layer's kind),
 		 * the projection M in R^{h x 2h} and RMSNorms of the hidden state and of the
 		 * embedding; embedding and output head shared with the main model */
-		int last = m->layers > 0 ? m->layers - 1 : 0, k = 0;
-		if (moe_rule(m) && !moe_all(m))
-			k = calc_model_layer_is_moe(m, last);
-		else if (m->seq.nruns > 0)
-			k = m->seq.run_kind[m->seq.nruns - 1];
+		int k = calc_model_mtp_kind(m);
 		out->mtp = m->mtp_depth * (out->kind[k].total + 2 * h * h + 2 * norm);
 	}
+}
+
+int calc_model_mtp_kind(const struct calc_model *m)
+{
+	/* DeepSeek-V3 §2.2: the MTP block is a transformer block like the main model's last */
+	int last = m->layers > 0 ? m->layers - 1 : 0;
+	if (moe_rule(m) && !moe_all(m))
+		return calc_model_layer_is_moe(m, last);
+	if (m->seq.nruns > 0)
+		return m->seq.run_kind[m->seq.nruns - 1];
+	return 0;
 }
 
 int calc_model_set_layers(struct calc_model *m, const struct calc_layer_kind *kinds, int nkinds,

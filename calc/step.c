@@ -132,6 +132,16 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		L += count[k];
 	}
 	fwd = LGA + lg;
+	if (m->mtp_depth > 0) {
+		/* DeepSeek-V3 §2.2: each of the D multi-token prediction modules runs, per token, a
+		 * transformer block (of the last layer's kind: G_k + A, counted with the layers, so
+		 * recomputation repeats it too), the projection M in R^{h x 2h} (2 * 2h * h FLOPs)
+		 * and the shared output head (2 h V) */
+		double D = m->mtp_depth;
+		LGA += D * (gemm_flops_token(m, calc_model_mtp_kind(m)) + A + 4.0 * m->hidden * m->hidden);
+		L += D;
+		fwd = LGA + lg * (1 + D);
+	}
 
 	/* Model FLOPs: forward + backward (2x forward) = 3x forward, Korthikanti Eq. 7:
 	 * 72 B L s h^2 (1 + s/(6h) + V/(12 h L)) for the GPT shape. */
@@ -407,6 +417,34 @@ struct stage_cost {
 	double ep;                  /* of comm, the expert all-to-all and ETP collectives [s] */
 };
 
+/* The multi-token prediction modules on the stage that holds the LM head (DeepSeek-V3
+ * §2.2: D sequential modules after the main model, each RMSNorms of the hidden state and
+ * of the next token's embedding, the projection M in R^{h x 2h} of their concatenation, a
+ * transformer block, and the output head shared with the main model), per micro-batch:
+ * D times the op times of one layer of the block's kind ('lt'), the projection as a
+ * T x (h/t) x 2h GEMM column-split over TP (forward, input and weight gradients one GEMM
+ * each), and the head with its loss as the main head costs ('e').  Added into 'o'. */
+static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
+                     struct stage_cost *o)
+{
+	const struct calc_model *m = &plan->model;
+	double D = m->mtp_depth, t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
+	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
+	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
+	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
+	double proj = gemm_time(T, h / t, 2 * h, gemm_peak(plan) * plan->gemm_eff, hbm, fp8 ? 1 : 2, plan->gpu.sms);
+	const struct calc_layer_time *k = &lt[calc_model_mtp_kind(m)];
+
+	if (D <= 0)
+		return;
+	o->tf += D * (k->f + k->comm_f + proj + e->last_f);
+	o->tb += D * (k->b + k->recompute + k->comm_b + proj + e->last_b);
+	o->tw += D * (k->w + proj + e->last_w);
+	o->recompute += D * k->recompute;
+	o->comm += D * (k->comm_f + k->comm_b);
+	o->ep += D * (k->ep_f + k->ep_b);
+}
+
 static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
                        const struct calc_stage_layers *all, int i, struct stage_cost *o)
 {
@@ -439,6 +477,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->tf += e->last_f;
 		o->tb += e->last_b;
 		o->tw += e->last_w;
+		mtp_cost(plan, lt, e, o);
 	}
 }
 

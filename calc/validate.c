@@ -8,7 +8,8 @@
  * parallelism) and its 530B run on 2,240 GPUs (§6.3), Llama 3 (Llama Team 2024) Table 4
  * and Llama 2 (Touvron et al. 2023) Table 2, and the DeepSpeed ZeRO-3 rows of Narayanan
  * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3), and DeepSeek-V3's GPU-hours (DeepSeek-AI
- * 2024 Table 1, an MoE run on H800 with EP and DualPipe).  Every row starts from the built-in
+ * 2024 Table 1, an MoE run on H800 with EP and DualPipe), and the MoE rows of NVIDIA's
+ * Megatron-Bridge performance summary (Qwen3-235B-A22B on H100 with EP, FP8).  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
  * recomputation.  What the papers do not state is fixed once for all rows: micro-batch
@@ -113,6 +114,23 @@ static const struct vrow rows[] = {
 	{"DSV3 T1", "deepseek-v3", 2048, 1, 16, 15360, 1, "moe", M_GPUH, 2664000, 1, 4096, 0, "hgx-h800-ib", 14.8e12,
 	 NULL, 0, "parallel.ep=64;parallel.schedule=dualpipe;parallel.placement=tp-cp-dp-pp;"
 	 "parallel.split=remainder-first;training.recipe=deepseek-v3"},
+	/* Megatron-Bridge performance summary (NVIDIA, docs/performance-summary-archive), DGX-H100
+	 * pre-training of Qwen3-235B-A22B: 256 H100, FP8 current scaling, sequence 4,096, micro-batch 1,
+	 * TP 2 (with SP), PP 8, VP 4, EP 32, no recomputation, experts force-balanced, token-dropless
+	 * ("Model TFLOP / sec / GPU").  The 26.04 container row at a batch of 8,192 and the 25.11 row
+	 * at 2,048.  The split and the recomputation are those of Megatron-Bridge's recipe
+	 * qwen3_235b_a22b_pretrain_256gpu_h100_fp8cs_config (perf_recipes/qwen/h100/qwen3_moe.py),
+	 * taken for the 25.11 row too.  Assumed: 94 layers modelled as 96 so that PP 8 x VP 4
+	 * divides them (Megatron-Bridge splits 94 unevenly; the rate per GPU moves by about the
+	 * share of the two layers' embedding-free work, < 1%), FP8 GEMMs by the fp8-te recipe,
+	 * ZeRO-1 (Megatron-Core's distributed optimizer), the defaults for what the table does
+	 * not state (efficiency.ep_overlap 0 although the recipe overlaps the all-to-all with
+	 * moe_a2a_overlap: no value is published).  Model FLOPs by trainplan's count, not
+	 * Megatron-Bridge's.  Held out. */
+	{"MBRIDGE 26.04", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 250, 1, 4096, 96, "dgx-h100-ndr",
+	 0, "megatron-core", 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te"},
+	{"MBRIDGE 25.11", "qwen3-235b-a22b", 256, 2, 8, 2048, 1, "moe-sp", M_MODELTF, 233, 1, 4096, 96, "dgx-h100-ndr",
+	 0, "megatron-core", 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te"},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -121,7 +139,7 @@ static const struct vrow rows[] = {
 static int vdepth(const struct vrow *r, int layers)
 {
 	int lps;
-	if (r->pp == 1 || !strcmp(r->mode, "moe")) /* the MoE rows name their schedule */
+	if (r->pp == 1 || !strncmp(r->mode, "moe", 3)) /* the MoE rows name their schedule */
 		return 1;
 	if (!strcmp(r->source, "KOR22 T5") || !strcmp(r->source, "KOR22 6.3"))
 		return strcmp(r->model, "nar21-1t") ? 3 : 1;
@@ -140,7 +158,8 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	int rc;
 	const struct calc_model *pm = calc_preset_model(r->model);
 	int n = 0, sel = !strcmp(r->mode, "selective"), moe = !strcmp(r->mode, "moe");
-	int flash = !strcmp(r->mode, "flash") || moe; /* "moe": FlashAttention, full recomputation, no SP */
+	/* "moe": FlashAttention, full recomputation, no SP; "moe-sp": FlashAttention, SP, none */
+	int flash = !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") || moe;
 	int cp = r->cp > 0 ? r->cp : 1;
 
 	if (!pm)
@@ -202,7 +221,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	double sumabs = 0, maxabs = 0;
 
 	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Tables 1 and 2, Korthikanti 2022 "
-	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1");
+	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1, Megatron-Bridge performance summary");
 	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	cstk = calc_table_col(t, "stack", "", CALC_D_TEXT, 0);
 	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
@@ -250,9 +269,9 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, ccp, r->cp > 0 ? r->cp : 1);
 		calc_table_num(t, row, cpp, r->pp);
 		calc_table_num(t, row, cdp, p->dp);
-		calc_table_num(t, row, cv, v);
+		calc_table_num(t, row, cv, p->vpp > v ? p->vpp : v); /* the MoE rows set their vpp as a key */
 		calc_table_str(t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP"
-		                               : !strcmp(r->mode, "flash")   ? "flash+SP"
+		                               : !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") ? "flash+SP"
 		                               : !strcmp(r->mode, "moe")     ? "flash+full"
 		                                                             : "full");
 		calc_table_str(t, row, cmet, r->metric == M_HWTF      ? "hw TFLOP/s/GPU"
@@ -271,7 +290,8 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	                    "dense BF16), Llama 3 on H100 SXM (989), DeepSeek-V3 on H800 (989, FP8 GEMMs at 1,979); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
 	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
 	                    "and DeepSeek-V3 GPU-hours include what the papers' totals include (restarts, evaluation), the model only "
-	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).");
+	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c); Megatron-Bridge (MBRIDGE, NeMo "
+	                    "container release) MoE rows on H100 SXM with FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.");
 	if (sum) {
 		sum->rows = NROWS;
 		sum->within = NROWS - miss;

@@ -499,14 +499,65 @@ static void test_flops_mla(void **state)
 {
 	const char *s[] = {"model.preset=deepseek-v3", "parallel.tp=1", "parallel.pp=1", "parallel.dp=0",
 	                   "parallel.ep=64", "cluster.nodes=8", "parallel.recompute=none", "training.seq_len=4096",
-	                   "parallel.sp=no"};
+	                   "parallel.sp=no", "model.mtp_depth=0"};
 	struct calc_plan p;
 	struct calc_flops f;
 	double N = 3 * (187105280.0 + 396361728.0) + 58 * (187105280.0 + 398196736.0) + 926679040.0;
+	/* DeepSeek-V3 §2.2, its one MTP module: an MoE block as the last layer, the projection
+	 * M 7168 x 14336 = 102,760,448 and the shared head again */
+	double mtp = 187105280.0 + 398196736.0 + 102760448.0 + 926679040.0;
 
-	load_plan(&p, s, 9);
+	load_plan(&p, s, 10);
 	calc_flops(&p, &f);
 	assert_near(f.per_token, 6 * N + 3 * 61 * 2.0 * 4096 * 128 * 320, 1e-12);
+	s[9] = "model.mtp_depth=1"; /* the preset's */
+	load_plan(&p, s, 10);
+	calc_flops(&p, &f);
+	assert_near(f.per_token, 6 * (N + mtp) + 3 * 62 * 2.0 * 4096 * 128 * 320, 1e-12);
+}
+
+/* Multi-token prediction on the last stage (DeepSeek-V3 §2.2), by hand on Korthikanti's
+ * 22B (Table 3: h 6144, 48 layers, GeLU, V 51200, s 2048) with TP 8 over two stages of 24
+ * layers.  Model FLOPs gain per token 3 x (24 h^2 + 4 s h) for the block (Narayanan 2021
+ * App.), 3 x 4 h^2 for the projection 2h -> h and 3 x 2 h V for the shared head.  The
+ * last stage's forward gains one layer (stage 0's forward less its embedding gather, over
+ * 24), the head (stage 1's forward less its 24 layers) and the projection GEMM, 2048 x
+ * 768 x 12288 per GPU: 96 whole 128 x 128 tiles, fewer than 108 SMs, compute bound
+ * (72 MB at 2 TB/s is 36 us against 180 us), 2 M N K / (peak x efficiency.gemm); the
+ * first stage does not change. */
+static void test_mtp_last_stage(void **state)
+{
+	const char *s[] = {"model.preset=kor22-22b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=2", "parallel.tp=8",
+	                   "parallel.pp=2", "parallel.dp=1", "training.global_batch=8", "parallel.recompute=none",
+	                   "model.mtp_depth=0"};
+	struct calc_plan p;
+	struct calc_flops f0, f1;
+	struct calc_pp_costs c0, c1;
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+	double h = 6144, sl = 2048, V = 51200, T = 2048, proj, emb, layer_f, layer_b, layer_w;
+
+	load_plan(&p, s, 9);
+	calc_flops(&p, &f0);
+	assert_int_equal(calc_step_stages(&p, &c0, &r, &d), 0);
+	calc_pp_result_free(&r);
+	s[8] = "model.mtp_depth=1";
+	load_plan(&p, s, 9);
+	calc_flops(&p, &f1);
+	assert_int_equal(calc_step_stages(&p, &c1, &r, &d), 0);
+	calc_pp_result_free(&r);
+
+	assert_near(f1.per_token - f0.per_token, 3 * (24 * h * h + 4 * sl * h + 4 * h * h + 2 * h * V), 1e-9);
+	proj = 2 * T * (h / 8) * (2 * h) / (p.gpu.bf16_flops * p.gemm_eff);
+	emb = T * h * 4 / p.gpu.hbm_bw;
+	layer_f = (c0.tf[0] - emb) / 24;
+	layer_b = c0.tb[0] / 24;
+	layer_w = (c0.tw[0] - emb) / 24;
+	assert_near(c1.tf[0], c0.tf[0], 1e-12);
+	assert_near(c1.tf[1], c0.tf[1] + layer_f + proj + (c0.tf[1] - 24 * layer_f), 1e-9);
+	assert_near(c1.tb[1], c0.tb[1] + layer_b + proj + (c0.tb[1] - 24 * layer_b), 1e-9);
+	assert_near(c1.tw[1], c0.tw[1] + layer_w + proj + (c0.tw[1] - 24 * layer_w), 1e-9);
+	calc_diag_free(&d);
 }
 
 /* The routed experts' GEMMs of one Mixtral layer, tp 1, ep 8, s = b s = 4096 tokens:
@@ -614,6 +665,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds_same_shape),
 		cmocka_unit_test(test_flops_moe_active), cmocka_unit_test(test_flops_mla),
+		cmocka_unit_test(test_mtp_last_stage),
 		cmocka_unit_test(test_moe_grouped_gemm), cmocka_unit_test(test_moe_alltoall_exposed),
 		cmocka_unit_test(test_flops_eq7_eq8),    cmocka_unit_test(test_flops_eq7_22b),
 		cmocka_unit_test(test_flops_eq3),        cmocka_unit_test(test_flops_gqa_swiglu),
