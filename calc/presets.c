@@ -150,7 +150,7 @@ static const struct calc_gpu gpus[] = {
 	 * torchtitan computes MFU with them, and the efficiency pair GT_GEMM / GT_ATTN is
 	 * fitted (trainplan calibrate) on the torchtitan rows of calc/validate.c marked
 	 * "calibrates"; it holds the power cap and the eager PyTorch kernels together. */
-	{"h100-96g-500w", "NVIDIA H100 96 GB HBM2e at 500 W (Grand Teton)", 96 * GIB, 94.93 * GIB, 2400 * GB,
+	{"h100-96g-500w", "NVIDIA H100 96 GB HBM2e at 500 W (Grand Teton)", 96 * GB, 94.93 * GIB, 2400 * GB,
 	 989 * TF, 1979 * TF, 450 * GB, 500,
 	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
 	 "between SXM and NVL, SXM's BF16 989 / FP8 1,979 TFLOP/s taken; usable memory at H100 80 GB's 79.11/80 "

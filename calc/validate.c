@@ -7,8 +7,11 @@
  * (iteration time with full recomputation and with selective recomputation + sequence
  * parallelism) and its 530B run on 2,240 GPUs (§6.3), Llama 3 (Llama Team 2024) Table 4
  * and Llama 2 (Touvron et al. 2023) Table 2, and the DeepSpeed ZeRO-3 rows of Narayanan
- * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3), and DeepSeek-V3's GPU-hours (DeepSeek-AI
- * 2024 Table 1, an MoE run on H800 with EP and DualPipe).  Every row starts from the built-in
+ * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3), DeepSeek-V3's GPU-hours (DeepSeek-AI
+ * 2024 Table 1, an MoE run on H800 with EP and DualPipe), torchtitan's published
+ * performance tables (Liang et al. 2024; docs/performance.md, stack torchtitan, with the
+ * measured peak memory) and NeMo 24.07's performance summary (stack nemo, FP8); the
+ * sources of each group are named above its rows.  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
  * recomputation.  What the papers do not state is fixed once for all rows: micro-batch
@@ -115,7 +118,31 @@ static const struct vrow rows[] = {
 	{"DSV3 T1", "deepseek-v3", 2048, 1, 16, 15360, 1, "moe", M_GPUH, 2664000, 1, 4096, 0, "hgx-h800-ib", 14.8e12,
 	 NULL, 0, "parallel.ep=64;parallel.schedule=dualpipe;parallel.placement=tp-cp-dp-pp;"
 	 "parallel.split=remainder-first;training.recipe=deepseek-v3", 0},
-	/* TT A100 */
+	/* torchtitan (Liang et al. 2024, arXiv 2410.06511), stack torchtitan: FSDP2 per layer,
+	 * FlashAttention through SDPA, TP with sequence parallelism, no gradient accumulation
+	 * (micro-batch = the local batch).  Metric: TPS/GPU as published; the memory is the
+	 * published peak, the maximum over all GPUs.  Sources, each torchtitan's
+	 * docs/performance.md at a release:
+	 *   "TT A100"  the version of 2024-08-23 (commit 3faaa1a): FSDP 64 on 64 A100 80 GB,
+	 *              Llama 3 8B / 70B at sequence 8,192, local batch 1, and Llama 2 13B / 70B
+	 *              at 4,096, local batch 2 (the Llama 2 table of the same file before
+	 *              2024-12-03, commit 4d88a8a's parent); "selective op" AC taken as
+	 *              selective recomputation.  Assumed: DGX A100 nodes with 8 x HDR (the
+	 *              network is not stated).
+	 *   "TT H100"  the same version: Llama 3.1 405B on 128 H100, FSDP 16 x TP 8, local batch
+	 *              2, full AC, no Float8 ("None" row).
+	 *   "TT T1-T6" the version of 2025-01-30 (commit d4c86e3; torchtitan 9dec370, torch
+	 *              1963fc8, 2024-12-23), Tables 1-6 on Grand Teton (H100 96 GB HBM2e at 500 W,
+	 *              400 Gb/s per GPU), sequence 8,192 unless the table gives it (the
+	 *              train_configs of 9dec370).  T1 and T3 rows: "FSDP" (eager BF16) and
+	 *              "FSDP + torch.compile + Float8" (recipe fp8-te); T2, T4-T6 are all
+	 *              torch.compile + Float8 (T4: the "2D" row, T5: 1F1B, T6: CP 1 and 2).
+	 *              Assumed for T5/T6: 8 micro-batches per step (torchtitan's default of
+	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
+	 *              remainder-first (126 over 8 stages).  torch.compile itself is not
+	 *              modelled: the fitted efficiency of the h100-96g-500w preset carries it.
+	 * The rows marked 1 fitted that preset's efficiency.gemm and .attention (calc/presets.c)
+	 * with trainplan calibrate; the A100 rows, fitted on nothing, test the stack as is. */
 	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-sel", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
 	{"TT A100", "llama3-70b", 64, 1, 1, 64, 1, "flash-full", M_TOKS, 331, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
 	{"TT A100", "llama2-13b", 64, 1, 1, 128, 2, "flash", M_TOKS, 2162, 1, 4096, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
@@ -133,7 +160,14 @@ static const struct vrow rows[] = {
 	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te;parallel.split=remainder-first", 82.5},
 	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te;parallel.split=remainder-first", 75.3},
 	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te;parallel.split=remainder-first", 75.9},
-	/* NeMo 24.07 FP8 */
+	/* NVIDIA NeMo performance summary, NeMo 24.07 container, DGX-H100, FP8
+	 * (docs/source/performance/performance_summary.md of NVIDIA/NeMo, commit 8e3d65d,
+	 * 2024-09-09), stack nemo, recipe fp8-te: the rows whose model trainplan has as a
+	 * preset (GPT-3 175B, Llama 2 7B / 13B / 70B, Llama 3 8B / 70B), each with its
+	 * published GPUs, GBS, MBS, sequence, TP, PP, CP and VP.  Assumed: no activation
+	 * recomputation, sequence parallelism with TP, the distributed optimizer (ZeRO-1);
+	 * the table does not state them.  The rows marked 1 fitted the nemo stack's
+	 * efficiency.gemm (calc/stacks.c). */
 	{"NEMO 24.07", "gpt3-175b", 128, 4, 8, 256, 1, "flash", M_TOKS, 726, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 1, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "gpt3-175b", 512, 4, 8, 2048, 2, "flash", M_TOKS, 782, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "llama2-7b", 8, 1, 1, 128, 1, "flash", M_TOKS, 16847, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 1, "training.recipe=fp8-te", 0},
@@ -238,7 +272,8 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	struct calc_memory *mem = xmalloc(sizeof *mem);
 
 	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Tables 1 and 2, Korthikanti 2022 "
-	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1");
+	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1, torchtitan, "
+	                             "NeMo 24.07");
 	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	cstk = calc_table_col(t, "stack", "", CALC_D_TEXT, 0);
 	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
@@ -328,7 +363,11 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	                    "dense BF16), Llama 3 on H100 SXM (989), DeepSeek-V3 on H800 (989, FP8 GEMMs at 1,979); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
 	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
 	                    "and DeepSeek-V3 GPU-hours include what the papers' totals include (restarts, evaluation), the model only "
-	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).");
+	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).  TT: torchtitan's "
+	                    "docs/performance.md (A100 80 GB; Grand Teton H100 96 GB at 500 W), NEMO: NeMo 24.07 "
+	                    "performance summary (DGX-H100, FP8); tokens/s per GPU as published.  Peak: the "
+	                    "fullest stage's predicted memory against the published measured peak; fits: "
+	                    "predicted to fit (every row ran).");
 	if (sum) {
 		sum->rows = NROWS;
 		sum->within = NROWS - miss;
