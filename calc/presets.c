@@ -126,6 +126,8 @@ static const char *model_source(const char *name)
 #define A100_ATTN 0.50
 #define H100_GEMM 0.68
 #define H100_ATTN 0.35
+#define GT_GEMM 0.417
+#define GT_ATTN 0.194
 
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
@@ -142,6 +144,17 @@ static const struct calc_gpu gpus[] = {
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
 	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN},
+	/* Meta's Grand Teton H100 as torchtitan's docs/performance.md (Dec 2024 release)
+	 * describes it: 96 GB HBM2e at 2.4 TB/s, the default 500 W power limit.  Its peak is
+	 * "between SXM and NVL" and unknown (ibid., footnote 2): the SXM figures are kept, as
+	 * torchtitan computes MFU with them, and the efficiency pair GT_GEMM / GT_ATTN is
+	 * fitted (trainplan calibrate) on the torchtitan rows of calc/validate.c marked
+	 * "calibrates"; it holds the power cap and the eager PyTorch kernels together. */
+	{"h100-96g-500w", "NVIDIA H100 96 GB HBM2e at 500 W (Grand Teton)", 96 * GB, 94.93 * GIB, 2400 * GB,
+	 989 * TF, 1979 * TF, 450 * GB, 500,
+	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
+	 "between SXM and NVL, SXM's BF16 989 / FP8 1,979 TFLOP/s taken; usable memory at H100 80 GB's 79.11/80 "
+	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
@@ -185,6 +198,10 @@ static const struct calc_cluster_preset clusters[] = {
 	 "from the line rate with the protocol factor 370/450 NCCL reaches on H100 (nvidia/nccl-tests #212), "
 	 "not measured on A100 (the 195 GB/s A100 figure is a sendrecv measurement); 8 x HDR 200 Gb/s per node "
 	 "(Narayanan et al. 2021 §5)"},
+	{"grand-teton-h100", "Grand Teton: 8 x H100 96 GB (500 W) per node, NVLink4, 400 Gb/s RDMA per GPU",
+	 "h100-96g-500w", 8, 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 2.50,
+	 "torchtitan docs/performance.md (Dec 2024): 8 H100 per host fully connected with NVLink, 400 Gb/s RDMA "
+	 "per GPU between hosts; NVLink busbw and latencies as dgx-h100-ndr (assumed)"},
 	{"hgx-h200-ndr", "HGX H200: 8 x H200 per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h200-141g", 8,
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 3.50,
 	 "NVLink4 as H100; all_reduce peak 475 GB/s (nvidia/nccl-tests #272)"},

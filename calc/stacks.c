@@ -27,7 +27,14 @@
  *                     the zero-paper recipe (16-bit gradients).  So the GPT-3 175B run of
  *                     NeMo's performance summary (NeMo 25.02, DGX-H100: 512 GPUs, TP 4,
  *                     PP 8, VP 6, micro-batch 2, sequence 2,048) fits 80 GB, which FP32
- *                     main gradients would not (tests/calc/memory.c).
+ *                     main gradients would not (tests/calc/memory.c).  efficiency.gemm
+ *                     0.54 fitted (trainplan calibrate) on 3 of the 7 FP8 rows of NeMo
+ *                     24.07's performance summary (GPT-3 175B on 128 GPUs, Llama 2 7B,
+ *                     Llama 3 70B; docs/references.md §7.8), the other 4 held out
+ *                     (calc/validate.c).  Fitted on FP8 runs only, it also applies to a
+ *                     BF16 plan of this stack.
+ *   torchtitan's rows fitted no knob of the stack: their fitted pair is the Grand Teton
+ *   GPU's (h100-96g-500w, calc/presets.c), the hardware they ran on.
  */
 #include "calc.h"
 
@@ -45,8 +52,8 @@ static const struct calc_stack stacks[] = {
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
 	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "efficiency.grad_reduce=fp32", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
-	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16",
-	 {"training.recipe=zero-paper", "efficiency.grad_reduce=bf16", NULL}},
+	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
+	 {"training.recipe=zero-paper", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},
 };
 #define NSTACKS (int)(sizeof stacks / sizeof stacks[0])
 

@@ -163,10 +163,21 @@ struct calc_validation {
 	double max_abs;  /* largest |predicted / published - 1| */
 	int heldout;     /* rows held out of their stack preset's calibration */
 	double heldout_mean_abs; /* mean |error| over those rows (0 when none) */
+	int stacks;      /* software stacks with at least one row */
+	double heldout_stack_max; /* largest per-stack mean |error| over held-out rows */
+	int mem_rows;    /* rows with a published measured peak memory */
+	double mem_max_abs; /* largest |predicted peak / published peak - 1| over those rows */
+	int nofit;       /* rows (runs that ran) predicted not to fit their GPUs' memory */
 };
 /* Run every validation row, with 'sets' applied after each row's own settings; fill
  * 'out' (may be NULL) with one row per run and 'sum' (may be NULL).  Returns 0 or -1. */
 int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
                   struct calc_diag *d);
+/* Summarise a table of calc_validate per software stack into 'out': one row per stack
+ * with its rows, calibrating and held-out counts, the mean |error| in and out of
+ * sample, the largest held-out |error| and the memory rows' largest |error|.
+ * 'heldout_max' (may be NULL) receives the largest per-stack held-out mean.  Returns
+ * the number of stacks. */
+int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, double *heldout_max);
 
 #endif

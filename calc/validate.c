@@ -7,9 +7,12 @@
  * (iteration time with full recomputation and with selective recomputation + sequence
  * parallelism) and its 530B run on 2,240 GPUs (§6.3), Llama 3 (Llama Team 2024) Table 4
  * and Llama 2 (Touvron et al. 2023) Table 2, and the DeepSpeed ZeRO-3 rows of Narayanan
- * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3), and DeepSeek-V3's GPU-hours (DeepSeek-AI
- * 2024 Table 1, an MoE run on H800 with EP and DualPipe), and the MoE rows of NVIDIA's
- * Megatron-Bridge performance summary (Qwen3-235B-A22B on H100 with EP, FP8).  Every row starts from the built-in
+ * et al. 2021 Table 2 (per-layer FSDP model, stack deepspeed-zero3), DeepSeek-V3's GPU-hours (DeepSeek-AI
+ * 2024 Table 1, an MoE run on H800 with EP and DualPipe), torchtitan's published
+ * performance tables (Liang et al. 2024; docs/performance.md, stack torchtitan, with the
+ * measured peak memory) and NeMo 24.07's performance summary (stack nemo, FP8), and the MoE rows of NVIDIA's
+ * Megatron-Bridge performance summary (Qwen3-235B-A22B on H100 with EP, FP8); the
+ * sources of each group are named above its rows.  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
  * recomputation.  What the papers do not state is fixed once for all rows: micro-batch
@@ -33,6 +36,7 @@ enum metric {
 	M_HWTF,    /* hardware TFLOP/s per GPU (Narayanan's Eq. 3 counting) */
 	M_MODELTF, /* model TFLOP/s per GPU (BF16 MFU x peak; Llama 3 Table 4) */
 	M_GPUH,    /* GPU-hours of the whole run */
+	M_TOKS,    /* tokens per second per GPU (torchtitan TPS/GPU, NeMo Tokens / sec / GPU) */
 };
 
 struct vrow {
@@ -49,43 +53,44 @@ struct vrow {
 	const char *stack;   /* efficiency.stack of the row (NULL: the defaults, Megatron) */
 	int fits;            /* 1: the row calibrated its stack's preset; 0: held out */
 	const char *extra;   /* further plan keys "k=v;k=v" the row's paper states (NULL: none) */
+	double mem_gib;      /* published measured peak memory per GPU [GiB] (0: none published) */
 };
 
 static const struct vrow rows[] = {
 	/* Narayanan et al. 2021 Table 1: TFLOP/s per GPU */
-	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
 	/* Korthikanti et al. 2022 Table 5: iteration time [s] (models of Table 3) */
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0, NULL, 1, NULL},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
 	/* Korthikanti §6.3: the 530B run scaled to 8-way DP (2,240 GPUs) */
-	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 1, NULL},
+	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
 	/* Llama Team 2024 (Llama 3) Table 4: Llama 3 405B on H100 (DGX-class nodes, one
 	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
 	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
 	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
 	 * moves by < 1%). */
-	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1, NULL},
+	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
 	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
 	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
 	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
-	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 1, NULL},
+	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 1, NULL, 0},
 	/* Narayanan et al. 2021 Table 2 (§5.2), "ZeRO-3 without model parallelism": DeepSpeed
 	 * ZeRO-3 on Selene at a fixed global batch, achieved TFLOP/s per GPU counted as
 	 * Table 1 (Eq. 3).  The 530B run on 640 GPUs needed a larger batch, 2,560 (the
@@ -94,12 +99,12 @@ static const struct vrow rows[] = {
 	 * layer.  The 175B runs on 384 and 1,536 GPUs calibrated efficiency.dp_bandwidth
 	 * and efficiency.dp_overlap of the deepspeed-zero3 stack; the other four are held
 	 * out. */
-	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL},
-	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
-	{"NAR21 T2", "gpt3-175b", 1536, 1, 1, 1536, 1, "full", M_HWTF, 44, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL},
-	{"NAR21 T2", "nar21-529.6b", 640, 1, 1, 2560, 4, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
-	{"NAR21 T2", "nar21-529.6b", 1120, 1, 1, 2240, 2, "full", M_HWTF, 98, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
-	{"NAR21 T2", "nar21-529.6b", 2240, 1, 1, 2240, 1, "full", M_HWTF, 48, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL},
+	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL, 0},
+	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0},
+	{"NAR21 T2", "gpt3-175b", 1536, 1, 1, 1536, 1, "full", M_HWTF, 44, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL, 0},
+	{"NAR21 T2", "nar21-529.6b", 640, 1, 1, 2560, 4, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0},
+	{"NAR21 T2", "nar21-529.6b", 1120, 1, 1, 2240, 2, "full", M_HWTF, 98, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0},
+	{"NAR21 T2", "nar21-529.6b", 2240, 1, 1, 2240, 1, "full", M_HWTF, 48, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0},
 	/* DeepSeek-AI 2024 (DeepSeek-V3) Table 1: 2,664K H800 GPU-hours of pre-training for
 	 * 14.8T tokens (180K GPU-hours per trillion tokens), on 2,048 H800 (§3.1) with PP 16
 	 * under DualPipe, EP 64 over 8 nodes, ZeRO-1 DP, no TP (§3.2), 4,096-token sequences
@@ -113,7 +118,64 @@ static const struct vrow rows[] = {
 	 * includes, the model only steps.  Held out: it calibrates nothing. */
 	{"DSV3 T1", "deepseek-v3", 2048, 1, 16, 15360, 1, "moe", M_GPUH, 2664000, 1, 4096, 0, "hgx-h800-ib", 14.8e12,
 	 NULL, 0, "parallel.ep=64;parallel.schedule=dualpipe;parallel.placement=tp-cp-dp-pp;"
-	 "parallel.split=remainder-first;training.recipe=deepseek-v3"},
+	 "parallel.split=remainder-first;training.recipe=deepseek-v3", 0},
+	/* torchtitan (Liang et al. 2024, arXiv 2410.06511), stack torchtitan: FSDP2 per layer,
+	 * FlashAttention through SDPA, TP with sequence parallelism, no gradient accumulation
+	 * (micro-batch = the local batch).  Metric: TPS/GPU as published; the memory is the
+	 * published peak, the maximum over all GPUs.  Sources, each torchtitan's
+	 * docs/performance.md at a release:
+	 *   "TT A100"  the version of 2024-08-23 (commit 3faaa1a): FSDP 64 on 64 A100 80 GB,
+	 *              Llama 3 8B / 70B at sequence 8,192, local batch 1, and Llama 2 13B / 70B
+	 *              at 4,096, local batch 2 (the Llama 2 table of the same file before
+	 *              2024-12-03, commit 4d88a8a's parent); "selective op" AC taken as
+	 *              selective recomputation.  Assumed: DGX A100 nodes with 8 x HDR (the
+	 *              network is not stated).
+	 *   "TT H100"  the same version: Llama 3.1 405B on 128 H100, FSDP 16 x TP 8, local batch
+	 *              2, full AC, no Float8 ("None" row).
+	 *   "TT T1-T6" the version of 2025-01-30 (commit d4c86e3; torchtitan 9dec370, torch
+	 *              1963fc8, 2024-12-23), Tables 1-6 on Grand Teton (H100 96 GB HBM2e at 500 W,
+	 *              400 Gb/s per GPU), sequence 8,192 unless the table gives it (the
+	 *              train_configs of 9dec370).  T1 and T3 rows: "FSDP" (eager BF16) and
+	 *              "FSDP + torch.compile + Float8" (recipe fp8-te); T2, T4-T6 are all
+	 *              torch.compile + Float8 (T4: the "2D" row, T5: 1F1B, T6: CP 1 and 2).
+	 *              Assumed for T5/T6: 8 micro-batches per step (torchtitan's default of
+	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
+	 *              remainder-first (126 over 8 stages).  torch.compile itself is not
+	 *              modelled: the fitted efficiency of the h100-96g-500w preset carries it.
+	 * The rows marked 1 fitted that preset's efficiency.gemm and .attention (calc/presets.c)
+	 * with trainplan calibrate; the A100 rows, fitted on nothing, test the stack as is. */
+	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-sel", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
+	{"TT A100", "llama3-70b", 64, 1, 1, 64, 1, "flash-full", M_TOKS, 331, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
+	{"TT A100", "llama2-13b", 64, 1, 1, 128, 2, "flash", M_TOKS, 2162, 1, 4096, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
+	{"TT A100", "llama2-70b", 64, 1, 1, 128, 2, "flash-full", M_TOKS, 353, 1, 4096, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
+	{"TT H100", "llama3.1-405b", 128, 8, 1, 32, 2, "flash-full", M_TOKS, 109, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 0},
+	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-sel", M_TOKS, 5762, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, NULL, 82.4},
+	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-sel", M_TOKS, 5605, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 67.0},
+	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-sel", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 76.8},
+	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-sel", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 61.8},
+	{"TT T2", "llama3-8b", 8, 1, 1, 8, 1, "flash-full", M_TOKS, 3890, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 83.9},
+	{"TT T2", "llama3-8b", 8, 1, 1, 4, 1, "flash-full", M_TOKS, 2540, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 84.2},
+	{"TT T2", "llama3-8b", 8, 1, 1, 2, 1, "flash-full", M_TOKS, 1071, 4, 131072, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 84.0},
+	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 84.5},
+	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 71.9},
+	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te;parallel.split=remainder-first", 82.5},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te;parallel.split=remainder-first", 75.3},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te;parallel.split=remainder-first", 75.9},
+	/* NVIDIA NeMo performance summary, NeMo 24.07 container, DGX-H100, FP8
+	 * (docs/source/performance/performance_summary.md of NVIDIA/NeMo, commit 8e3d65d,
+	 * 2024-09-09), stack nemo, recipe fp8-te: the rows whose model trainplan has as a
+	 * preset (GPT-3 175B, Llama 2 7B / 13B / 70B, Llama 3 8B / 70B), each with its
+	 * published GPUs, GBS, MBS, sequence, TP, PP, CP and VP.  Assumed: no activation
+	 * recomputation, sequence parallelism with TP, the distributed optimizer (ZeRO-1);
+	 * the table does not state them.  The rows marked 1 fitted the nemo stack's
+	 * efficiency.gemm (calc/stacks.c). */
+	{"NEMO 24.07", "gpt3-175b", 128, 4, 8, 256, 1, "flash", M_TOKS, 726, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 1, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
+	{"NEMO 24.07", "gpt3-175b", 512, 4, 8, 2048, 2, "flash", M_TOKS, 782, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
+	{"NEMO 24.07", "llama2-7b", 8, 1, 1, 128, 1, "flash", M_TOKS, 16847, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 1, "training.recipe=fp8-te", 0},
+	{"NEMO 24.07", "llama2-13b", 16, 1, 4, 128, 1, "flash", M_TOKS, 8646, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=10;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
+	{"NEMO 24.07", "llama2-70b", 64, 4, 4, 128, 1, "flash", M_TOKS, 1707, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=20;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
+	{"NEMO 24.07", "llama3-8b", 8, 1, 1, 128, 1, "flash", M_TOKS, 12036, 2, 8192, 0, "dgx-h100-ndr", 0, "nemo", 0, "training.recipe=fp8-te", 0},
+	{"NEMO 24.07", "llama3-70b", 64, 4, 4, 128, 1, "flash", M_TOKS, 1533, 2, 8192, 0, "dgx-h100-ndr", 0, "nemo", 1, "parallel.vpp=5;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	/* Megatron-Bridge performance summary (NVIDIA, docs/performance-summary-archive), DGX-H100
 	 * pre-training of Qwen3-235B-A22B: 256 H100, FP8 current scaling, sequence 4,096, micro-batch 1,
 	 * TP 2 (with SP), PP 8, VP 4, EP 32, no recomputation, experts force-balanced, token-dropless
@@ -126,11 +188,12 @@ static const struct vrow rows[] = {
 	 * ZeRO-1 (Megatron-Core's distributed optimizer), the defaults for what the table does
 	 * not state (efficiency.ep_overlap 0 although the recipe overlaps the all-to-all with
 	 * moe_a2a_overlap: no value is published).  Model FLOPs by trainplan's count, not
-	 * Megatron-Bridge's.  Held out. */
+	 * Megatron-Bridge's.  Stack: the defaults (Megatron-Core with Transformer Engine), so the rows
+	 * count with the other Megatron rows.  Held out. */
 	{"MBRIDGE 26.04", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 250, 1, 4096, 96, "dgx-h100-ndr",
-	 0, "megatron-core", 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te"},
+	 0, NULL, 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te", 0},
 	{"MBRIDGE 25.11", "qwen3-235b-a22b", 256, 2, 8, 2048, 1, "moe-sp", M_MODELTF, 233, 1, 4096, 96, "dgx-h100-ndr",
-	 0, "megatron-core", 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te"},
+	 0, NULL, 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te", 0},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -139,7 +202,10 @@ static const struct vrow rows[] = {
 static int vdepth(const struct vrow *r, int layers)
 {
 	int lps;
-	if (r->pp == 1 || !strncmp(r->mode, "moe", 3)) /* the MoE rows name their schedule */
+	const char *vk = r->extra ? strstr(r->extra, "parallel.vpp=") : NULL;
+	if (vk) /* the row's source names its depth */
+		return atoi(vk + strlen("parallel.vpp="));
+	if (r->pp == 1 || !strncmp(r->mode, "moe", 3) || r->stack) /* these rows name their schedule */
 		return 1;
 	if (!strcmp(r->source, "KOR22 T5") || !strcmp(r->source, "KOR22 6.3"))
 		return strcmp(r->model, "nar21-1t") ? 3 : 1;
@@ -159,7 +225,8 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	const struct calc_model *pm = calc_preset_model(r->model);
 	int n = 0, sel = !strcmp(r->mode, "selective"), moe = !strcmp(r->mode, "moe");
 	/* "moe": FlashAttention, full recomputation, no SP; "moe-sp": FlashAttention, SP, none */
-	int flash = !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") || moe;
+	int flashx = !strncmp(r->mode, "flash-", 6); /* "flash-sel", "flash-full": FlashAttention, SP, that recomputation */
+	int flash = !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") || moe || flashx;
 	int cp = r->cp > 0 ? r->cp : 1;
 
 	if (!pm)
@@ -181,7 +248,9 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 		SET("training.tokens=%g", r->tokens);
 	SET("training.global_batch=%d", r->batch);
 	SET("training.micro_batch=%d", r->micro);
-	SET("parallel.recompute=%s", sel ? "selective" : flash && !moe ? "none" : "full");
+	SET("parallel.recompute=%s", sel || !strcmp(r->mode, "flash-sel") ? "selective"
+	                             : flash && !moe && !flashx   ? "none"
+	                                                          : "full");
 	SET("parallel.sp=%s", (sel || flash) && !moe ? "yes" : "no");
 	SET("parallel.schedule=%s", *v > 1 ? "interleaved" : "1f1b");
 	SET("parallel.vpp=%d", *v);
@@ -218,10 +287,13 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	int cstk, cfit, nheld = 0;
 	double sumheld = 0;
 	int cs, cm, cg, ctp, ccp, cpp, cdp, cv, cmode, cmet, cpub, cpred, cerr, cmfu, chfu, miss = 0;
-	double sumabs = 0, maxabs = 0;
+	int cmpub, cmpred, cmerr, cfits, nmem = 0, nofit = 0;
+	double sumabs = 0, maxabs = 0, memmax = 0;
+	struct calc_memory *mem = xmalloc(sizeof *mem);
 
 	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Tables 1 and 2, Korthikanti 2022 "
-	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1, Megatron-Bridge performance summary");
+	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1, torchtitan, "
+	                             "NeMo 24.07, Megatron-Bridge performance summary");
 	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	cstk = calc_table_col(t, "stack", "", CALC_D_TEXT, 0);
 	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
@@ -238,19 +310,24 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	cerr = calc_table_col(t, "error", "1", CALC_D_PCT, 1);
 	cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
 	chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
+	cmpub = calc_table_col(t, "peak published", "B", CALC_D_GIB, 1);
+	cmpred = calc_table_col(t, "peak predicted", "B", CALC_D_GIB, 1);
+	cmerr = calc_table_col(t, "peak error", "1", CALC_D_PCT, 1);
+	cfits = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
 	cfit = calc_table_col(t, "role", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < NROWS; i++) {
 		const struct vrow *r = &rows[i];
 		int v = 1, row;
 		double pred, err;
-		if (run_row(r, sets, nsets, p, st, &v, d) < 0) {
+		if (run_row(r, sets, nsets, p, st, &v, d) < 0 || calc_memory(p, mem, d) < 0) {
 			calc_table_free(t);
 			free(p);
 			free(st);
+			free(mem);
 			return -1;
 		}
 		pred = r->metric == M_HWTF ? st->hw_tflops / 1e12 : r->metric == M_MODELTF ? st->model_tflops / 1e12
-		     : r->metric == M_GPUH ? st->gpu_hours : st->time;
+		     : r->metric == M_GPUH ? st->gpu_hours : r->metric == M_TOKS ? st->tokens_per_s / r->gpus : st->time;
 		err = pred / r->published - 1;
 		sumabs += fabs(err);
 		if (fabs(err) > maxabs)
@@ -272,9 +349,12 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, cv, p->vpp > v ? p->vpp : v); /* the MoE rows set their vpp as a key */
 		calc_table_str(t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP"
 		                               : !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") ? "flash+SP"
+		                               : !strcmp(r->mode, "flash-sel") ? "flash+selective"
+		                               : !strcmp(r->mode, "flash-full") ? "flash+full"
 		                               : !strcmp(r->mode, "moe")     ? "flash+full"
 		                                                             : "full");
 		calc_table_str(t, row, cmet, r->metric == M_HWTF      ? "hw TFLOP/s/GPU"
+		                              : r->metric == M_TOKS    ? "tokens/s/GPU"
 		                              : r->metric == M_MODELTF ? "TFLOP/s/GPU"
 		                              : r->metric == M_GPUH    ? "GPU-hours"
 		                                                       : "step (s)");
@@ -284,14 +364,31 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, cmfu, st->mfu);
 		calc_table_num(t, row, chfu, st->hfu);
 		calc_table_str(t, row, cfit, r->fits ? "calibrates" : "held out");
+		/* the peak of the fullest stage, against the published peak (torchtitan reports
+		 * the maximum over all GPUs, docs/performance.md footnote 1) */
+		if (r->mem_gib > 0) {
+			double pub = r->mem_gib * 1073741824.0, peak = mem->st[mem->worst].total, me = peak / pub - 1;
+			calc_table_num(t, row, cmpub, pub);
+			calc_table_num(t, row, cmpred, peak);
+			calc_table_num(t, row, cmerr, me);
+			nmem++;
+			if (fabs(me) > memmax)
+				memmax = fabs(me);
+		}
+		calc_table_str(t, row, cfits, mem->fits ? "yes" : "no");
+		nofit += !mem->fits;
 	}
 	calc_table_note(t, "Error = predicted / published - 1.  Role: a row that calibrated its stack's preset (the "
 	                    "Megatron rows set the GPU presets' efficiencies), or one held out of it.  NAR21, KOR22 and Llama 2 on A100 80 GB (312 TFLOP/s "
 	                    "dense BF16), Llama 3 on H100 SXM (989), DeepSeek-V3 on H800 (989, FP8 GEMMs at 1,979); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
 	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
 	                    "and DeepSeek-V3 GPU-hours include what the papers' totals include (restarts, evaluation), the model only "
-	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c); Megatron-Bridge (MBRIDGE, NeMo "
-	                    "container release) MoE rows on H100 SXM with FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.");
+	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).  TT: torchtitan's "
+	                    "docs/performance.md (A100 80 GB; Grand Teton H100 96 GB at 500 W), NEMO: NeMo 24.07 "
+	                    "performance summary (DGX-H100, FP8); tokens/s per GPU as published.  Peak: the "
+	                    "fullest stage's predicted memory against the published measured peak; fits: "
+	                    "predicted to fit (every row ran).  MBRIDGE: Megatron-Bridge (NeMo container release) MoE rows on H100 SXM with "
+	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.");
 	if (sum) {
 		sum->rows = NROWS;
 		sum->within = NROWS - miss;
@@ -299,12 +396,100 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		sum->max_abs = maxabs;
 		sum->heldout = nheld;
 		sum->heldout_mean_abs = nheld ? sumheld / nheld : 0;
+		sum->mem_rows = nmem;
+		sum->mem_max_abs = memmax;
+		sum->nofit = nofit;
+		sum->stacks = calc_validate_stacks(t, NULL, &sum->heldout_stack_max);
 	}
 	if (!out)
 		calc_table_free(t);
 	free(p);
 	free(st);
+	free(mem);
 	return 0;
+}
+
+static int col_of(const struct calc_table *t, const char *name)
+{
+	for (int c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c].name, name))
+			return c;
+	return -1;
+}
+
+int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, double *heldout_max)
+{
+	int cstk = col_of(rows, "stack"), crole = col_of(rows, "role"), cerr = col_of(rows, "error");
+	int cmerr = col_of(rows, "peak error"), nst = 0;
+	const char *names[16];
+	double worst = 0;
+	int ks = 0, kr = 0, kc = 0, kh = 0, kin = 0, kout = 0, kmax = 0, kmem = 0;
+
+	if (out) {
+		calc_table_init(out, "validation-stacks", "Validation per software stack: the error in and out of sample");
+		ks = calc_table_col(out, "stack", "", CALC_D_TEXT, 0);
+		kr = calc_table_col(out, "rows", "1", CALC_D_INT, 0);
+		kc = calc_table_col(out, "calibrating", "1", CALC_D_INT, 0);
+		kh = calc_table_col(out, "held out", "1", CALC_D_INT, 0);
+		kin = calc_table_col(out, "mean error calibrating", "1", CALC_D_PCT, 1);
+		kout = calc_table_col(out, "mean error held out", "1", CALC_D_PCT, 1);
+		kmax = calc_table_col(out, "largest held out", "1", CALC_D_PCT, 1);
+		kmem = calc_table_col(out, "largest peak error", "1", CALC_D_PCT, 1);
+	}
+	for (int i = 0; i < rows->nrows && nst < 16; i++) {
+		const char *s = rows->cells[i * rows->ncols + cstk].s;
+		int seen = 0;
+		for (int k = 0; k < nst; k++)
+			seen |= !strcmp(names[k], s);
+		if (!seen)
+			names[nst++] = s;
+	}
+	for (int k = 0; k < nst; k++) {
+		int n = 0, nc = 0, nh = 0, row;
+		double sin = 0, sout = 0, mx = 0, mm = NAN;
+		for (int i = 0; i < rows->nrows; i++) {
+			const struct calc_cell *c = &rows->cells[i * rows->ncols];
+			double e = fabs(c[cerr].v);
+			if (strcmp(c[cstk].s, names[k]))
+				continue;
+			n++;
+			if (!strcmp(c[crole].s, "calibrates")) {
+				nc++;
+				sin += e;
+			} else {
+				nh++;
+				sout += e;
+				mx = e > mx ? e : mx;
+			}
+			if (!isnan(c[cmerr].v) && (isnan(mm) || fabs(c[cmerr].v) > mm))
+				mm = fabs(c[cmerr].v);
+		}
+		if (nh && sout / nh > worst)
+			worst = sout / nh;
+		if (!out)
+			continue;
+		row = calc_table_row(out);
+		calc_table_str(out, row, ks, names[k]);
+		calc_table_num(out, row, kr, n);
+		calc_table_num(out, row, kc, nc);
+		calc_table_num(out, row, kh, nh);
+		if (nc)
+			calc_table_num(out, row, kin, sin / nc);
+		if (nh) {
+			calc_table_num(out, row, kout, sout / nh);
+			calc_table_num(out, row, kmax, mx);
+		}
+		if (!isnan(mm))
+			calc_table_num(out, row, kmem, mm);
+	}
+	if (out)
+		calc_table_note(out, "Error = predicted / published - 1, as in the validation table.  Calibrating: rows that set "
+		                     "the stack's fitted values (or, for megatron, the GPU presets' efficiencies); held out: "
+		                     "rows that took no part in any fit, the out-of-sample error.  Peak error: predicted peak "
+		                     "memory of the fullest stage against the published measured peak.");
+	if (heldout_max)
+		*heldout_max = worst;
+	return nst;
 }
 
 /* ---------------------------------------------------------------- catalog */
@@ -352,10 +537,25 @@ QV(q_mean, s.mean_abs)
 QV(q_max, s.max_abs)
 QV(q_held, s.heldout)
 QV(q_held_mean, s.heldout_mean_abs)
+QV(q_stacks, s.stacks)
+QV(q_stack_max, s.heldout_stack_max)
+QV(q_mem_rows, s.mem_rows)
+QV(q_mem_max, s.mem_max_abs)
+QV(q_nofit, s.nofit)
 
 static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	return summary(NULL, t, d);
+}
+
+static int b_validation_stacks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	struct calc_table rows;
+	if (summary(NULL, &rows, d) < 0)
+		return -1;
+	calc_validate_stacks(&rows, t, NULL);
+	calc_table_free(&rows);
+	return 0;
 }
 
 const struct calc_quantity calc_q_validate[] = {
@@ -365,13 +565,21 @@ const struct calc_quantity calc_q_validate[] = {
 	{"validation.max_abs_error", "1", "largest |predicted / published - 1| over the validation rows", q_max},
 	{"validation.heldout_rows", "1", "validation rows held out of their stack preset's calibration", q_held},
 	{"validation.heldout_mean_abs_error", "1", "mean |predicted / published - 1| over the held-out rows", q_held_mean},
+	{"validation.stacks", "1", "software stacks with validation rows", q_stacks},
+	{"validation.heldout_stack_max", "1", "largest per-stack mean |error| over held-out rows", q_stack_max},
+	{"validation.memory_rows", "1", "validation rows with a published measured peak memory", q_mem_rows},
+	{"validation.memory_max_abs_error", "1", "largest |predicted / published - 1| of the peak memory", q_mem_max},
+	{"validation.nofit", "1", "validation runs (all of which ran) predicted not to fit memory", q_nofit},
 	{NULL, NULL, NULL, NULL},
 };
 const struct calc_tabledef calc_t_validate[] = {
 	{"validation", "predicted against published for every validation row", "", b_validation},
+	{"validation-stacks", "validation error per software stack, calibrating and held-out rows apart", "",
+	 b_validation_stacks},
 	{NULL, NULL, NULL, NULL},
 };
 const struct calc_tabledef calc_d_validate[] = {
 	{"validation", "predicted against published, one row per published run", "", b_validation},
+	{"validation-stacks", "validation error per software stack", "", b_validation_stacks},
 	{NULL, NULL, NULL, NULL},
 };

@@ -48,8 +48,21 @@ int cmd_validate(int argc, char **argv)
 		calc_table_free(&t);
 		return rc;
 	}
-	if (o.format == CALC_F_TEXT)
-		printf("\n%d rows, %d within 15%%, mean absolute error %.1f%%\n", s.rows, s.within, 100 * s.mean_abs);
+	if (o.format == CALC_F_TEXT) {
+		struct calc_table k;
+		calc_validate_stacks(&t, &k, NULL);
+		printf("\n");
+		rc = cli_table_write("validate", NULL, &k, o.format);
+		calc_table_free(&k);
+		if (rc) {
+			calc_table_free(&t);
+			return rc;
+		}
+		printf("\n%d rows on %d stacks, %d within 15%%, mean absolute error %.1f%%; held out: %d rows, mean %.1f%%, "
+		       "worst stack %.1f%%\n",
+		       s.rows, s.stacks, s.within, 100 * s.mean_abs, s.heldout, 100 * s.heldout_mean_abs,
+		       100 * s.heldout_stack_max);
+	}
 	calc_table_free(&t);
 	calc_diag_free(&d);
 	return s.within < s.rows ? 1 : 0;

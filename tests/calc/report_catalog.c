@@ -192,6 +192,48 @@ static void test_bf16_reduce_threshold(void **state)
 	assert_true(get_with("network.bf16_reduce_bw", bf, 1) == 0);
 }
 
+/* The per-stack table against a second count of the validation table: its rows add up to
+ * the table's, and each stack's held-out mean is the mean of its held-out rows' |error|.
+ * torchtitan's Table 1 eager run (docs/performance.md, 2025-01-30): 5,762 tokens/s per GPU
+ * at a measured peak of 82.4 GiB. */
+static void test_validation_stacks(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t, k;
+	int total = 0, found = 0;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "validation", &t);
+	build(&c, "validation-stacks", &k);
+	for (int r = 0; r < k.nrows; r++) {
+		const char *stk = k.cells[r * k.ncols].s;
+		double sum = 0;
+		int n = 0;
+		total += (int)cell(&k, r, "rows");
+		for (int i = 0; i < t.nrows; i++)
+			if (!strcmp(t.cells[i * t.ncols + 1].s, stk) && !strcmp(t.cells[i * t.ncols + t.ncols - 1].s, "held out")) {
+				sum += fabs(cell(&t, i, "error"));
+				n++;
+			}
+		assert_int_equal(n, (int)cell(&k, r, "held out"));
+		if (n)
+			assert_near(cell(&k, r, "mean error held out"), sum / n, 1e-12);
+	}
+	assert_int_equal(total, t.nrows);
+	assert_int_equal(k.nrows, (int)get(&c, "validation.stacks"));
+	for (int i = 0; i < t.nrows; i++)
+		if (cell(&t, i, "published") == 5762) {
+			found++;
+			assert_near(cell(&t, i, "peak published"), 82.4 * 1073741824.0, 1);
+		}
+	assert_int_equal(found, 1);
+	calc_table_free(&t);
+	calc_table_free(&k);
+	calc_ctx_free(&c);
+	free(p);
+}
+
 /* Validation: the first row's published figure is Narayanan et al. 2021 Table 1 (137
  * TFLOP/s per GPU for the 1.7B model); its error is predicted / published - 1; the
  * summary quantities agree with the table. */
@@ -408,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_bf16_reduce_threshold),
 		cmocka_unit_test(test_crossover_not_applicable),
 		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_validation_stacks),
 		cmocka_unit_test(test_fp8_without_fp8_cores),
 		cmocka_unit_test(test_recipe_compare_fp8_peak),
 		cmocka_unit_test(test_monitor_stages),

@@ -430,6 +430,28 @@ static void test_efficiency_presets(void **state)
 	free(st);
 }
 
+/* The Grand Teton H100 (h100-96g-500w) pair was fitted on torchtitan's tokens per second;
+ * torchtitan's docs/performance.md (2025-01-30) states separately, as MFU against the
+ * SXM peak, that Llama 3.1 8B with FSDP alone on 8 or 128 of these GPUs "without Float8
+ * achieves 33% to 39% MFU" (with or without torch.compile).  The eager run of its
+ * Table 1 (8 GPUs, local batch 2, sequence 8,192, selective AC) lands in that range. */
+static void test_grand_teton_mfu(void **state)
+{
+	const char *tt[] = {"model.preset=llama3-8b", "cluster.preset=grand-teton-h100", "cluster.nodes=1",
+	                    "parallel.tp=1", "parallel.pp=1", "parallel.dp=8", "training.seq_len=8192",
+	                    "training.global_batch=16", "training.micro_batch=2", "parallel.recompute=selective",
+	                    "training.flash_attention=yes", "efficiency.stack=torchtitan"};
+	struct calc_plan p;
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_diag d = {0};
+
+	load_plan(&p, tt, 12);
+	assert_int_equal(calc_step(&p, st, &d), 0);
+	assert_true(st->mfu >= 0.33 && st->mfu <= 0.39);
+	calc_diag_free(&d);
+	free(st);
+}
+
 /* A second method for the kind machinery: the default plan's 80 layers given as two
  * kinds of the same shape in three runs (30 of kind 0, 20 of kind 1, 30 of kind 0) on
  * an uneven 3-stage split (27, 27, 26: runs and stages do not line up) is the same
@@ -675,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_fast_even_default), cmocka_unit_test(test_fp8_mfu_and_head),
 		cmocka_unit_test(test_zbh2_flush),       cmocka_unit_test(test_flops_executed),
 		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
+		cmocka_unit_test(test_grand_teton_mfu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
