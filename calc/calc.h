@@ -280,6 +280,8 @@ struct calc_gpu {
 	int sms;                 /* streaming multiprocessors (GEMM wave quantization); 0 = ignore */
 	double gemm_eff;         /* default efficiency.gemm on this GPU [0..1] (presets.c) */
 	double attn_eff;         /* default efficiency.attention on this GPU [0..1] */
+	double fp4_flops;        /* dense FP4 tensor peak [FLOP/s]; 0 = no FP4 (no recipe computes
+	                          * in FP4 yet: the figure is data for the presets table and keys) */
 };
 
 struct calc_cluster_preset {

@@ -129,29 +129,29 @@ static const char *model_source(const char *name)
 
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN},
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0},
 	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN},
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
-	 "bidirectional", 114, H100_GEMM, H100_ATTN},
+	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0},
 	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
-	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN},
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
-	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN},
+	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 TFLOP/s dense, NVLink5 1.8 TB/s "
-	 "bidirectional", 148, H100_GEMM, H100_ATTN},
+	 "bidirectional", 148, H100_GEMM, H100_ATTN, 0},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,
 	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
-	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0},
+	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0},
 };
 
 /*

@@ -121,6 +121,56 @@ static void test_title(void **state)
 	assert_string_equal(p.date, "2027-01-02");
 }
 
+/* Value of catalog quantity 'name' under 'p'. */
+static double quantity(const struct calc_plan *p, const char *name)
+{
+	struct calc_ctx c;
+	struct calc_value v;
+	struct calc_diag d = {0};
+	calc_ctx_init(&c, p);
+	int rc = calc_catalog_get(&c, name, &v, &d);
+	if (rc != 0)
+		print_error("%s", d.text ? d.text : "");
+	assert_int_equal(rc, 0);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+	return v.num;
+}
+
+/* A GPU defined by the cluster.gpu_* keys alone, over another preset (MI300X: other
+ * memory, peaks, power, no SM count, no calibrated efficiencies), gives the numbers of
+ * the H100 SXM preset when the keys carry the H100's figures: NVIDIA H100 Tensor Core GPU
+ * datasheet (SXM5: 80 GB HBM3, 3.35 TB/s, BF16 989.5 / FP8 1,979 TFLOP/s dense = half the
+ * sparse 1,979 / 3,958, up to 700 W; docs/references.md §6), 132 SMs (NVIDIA H100 Tensor
+ * Core GPU Architecture whitepaper, SXM5), the usable 79.11 GiB and the H100 efficiency
+ * pair 0.68 / 0.35 of calc/presets.c. */
+static void test_gpu_by_keys(void **state)
+{
+	const char *h100[] = {"cluster.gpu=mi300x-192g", "gpu_name=my-h100", "gpu_memory_nominal=80 GB",
+	                      "gpu_memory=79.11 GiB", "gpu_hbm_bw=3.35 TB/s", "gpu_bf16_flops=989 TFLOP/s",
+	                      "gpu_fp8_flops=1979 TFLOP/s", "gpu_fp4_flops=0", "gpu_sms=132", "gpu_tdp=700",
+	                      "efficiency.gemm=0.68", "efficiency.attention=0.35", "training.recipe=megatron"};
+	const char *names[] = {"memory.total", "memory.headroom", "step.time", "step.mfu", "step.compute",
+	                       "step.dp_exposed", "run.gpu_power", "run.energy", "memory.states_min_gpus_nominal"};
+	const int n = (int)(sizeof h100 / sizeof h100[0]);
+	struct calc_plan a, b;
+	for (int fp8 = 0; fp8 < 2; fp8++) {
+		const char *preset[] = {"training.recipe=megatron"};
+		if (fp8)
+			h100[n - 1] = preset[0] = "training.recipe=fp8-te";
+		load_plan(&a, preset, 1);
+		load_plan(&b, h100, n);
+		assert_string_equal(b.gpu.name, "my-h100");
+		assert_near(b.gpu.bf16_flops, 989e12, 0);
+		assert_int_equal(b.gpu.sms, 132);
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			assert_near(quantity(&b, names[i]), quantity(&a, names[i]), 1e-12);
+	}
+	/* the title names the part by its key, not by the MI300X preset it replaced */
+	load_plan(&b, h100, n);
+	assert_null(strstr(b.title, "MI300X"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
 		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_gpu_by_keys),
 	};
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }
