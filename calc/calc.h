@@ -406,6 +406,11 @@ struct calc_plan {
 	double inter_node_latency; /* [s] */
 	double inter_node_eff; /* achieved share of inter_node_bw for collectives [0..1] */
 	double gpu_hour_cost;  /* [currency / GPU-hour] */
+	int nodes_per_leaf;    /* nodes under one leaf (rail) switch group; 0 = one leaf for all
+	                          nodes (two tiers: NVLink and the network) */
+	double oversubscription; /* leaf-to-spine oversubscription: a collective step across
+	                          leaves gets the network bandwidth divided by it [>= 1; 0 = 1] */
+	double spine_latency;  /* per ring step across the spine [s]; 0 = inter_node_latency */
 
 	/* [training] */
 	int seq_len;           /* s [tokens] */

@@ -119,6 +119,9 @@ static const struct key keys[] = {
 	{"cluster", "intra_node_latency", K_NUM, CALC_U_SECONDS, P(intra_node_latency), 0, 1, NULL, "seconds", "latency of one NVLink transfer"},
 	{"cluster", "inter_node_latency", K_NUM, CALC_U_SECONDS, P(inter_node_latency), 0, 1, NULL, "seconds", "latency of one network transfer"},
 	{"cluster", "inter_node_eff", K_NUM, CALC_U_FRACTION, P(inter_node_eff), 0.01, 1, NULL, "fraction", "achieved share of the network bandwidth in collectives"},
+	{"cluster", "nodes_per_leaf", K_INT, 0, P(nodes_per_leaf), 0, 1e6, NULL, "int", "nodes under one leaf switch group of a rail-optimized fat tree (0 = one leaf for all nodes)"},
+	{"cluster", "oversubscription", K_NUM, CALC_U_NONE, P(oversubscription), 1, 64, NULL, "number", "leaf-to-spine oversubscription: a step across leaves gets the network bandwidth / this"},
+	{"cluster", "spine_latency", K_NUM, CALC_U_SECONDS, P(spine_latency), 0, 1, NULL, "seconds", "latency of one network step across the spine (0 = inter_node_latency)"},
 	{"cluster", "gpu_hour_cost", K_NUM, CALC_U_MONEY, P(gpu_hour_cost), 0, 1e6, NULL, "number", "price of one GPU-hour (currency units)"},
 
 	{"training", "seq_len", K_INT, 0, P(seq_len), 1, 1e8, NULL, "int", "sequence length s [tokens]"},
