@@ -52,7 +52,6 @@ static int t_gpus(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 	calc_table_col(t, "HBM", "B/s", CALC_D_GBPS, 0);
 	calc_table_col(t, "BF16 dense", "FLOP/s", CALC_D_TFLOPS, 0);
 	calc_table_col(t, "FP8 dense", "FLOP/s", CALC_D_TFLOPS, 0);
-	calc_table_col(t, "FP4 dense", "FLOP/s", CALC_D_TFLOPS, 0);
 	calc_table_col(t, "link per direction", "B/s", CALC_D_GBPS, 0);
 	calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	for (int i = 0; (g = calc_preset_gpu_at(i)); i++) {
@@ -66,12 +65,8 @@ static int t_gpus(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 			calc_table_num(t, r, 5, g->fp8_flops);
 		else
 			calc_table_str(t, r, 5, "-");
-		if (g->fp4_flops > 0)
-			calc_table_num(t, r, 6, g->fp4_flops);
-		else
-			calc_table_str(t, r, 6, "-");
-		calc_table_num(t, r, 7, g->nvlink_bw);
-		calc_table_str(t, r, 8, g->source);
+		calc_table_num(t, r, 6, g->nvlink_bw); /* FP4 peaks: in the sources and gpu.fp4_flops */
+		calc_table_str(t, r, 7, g->source);
 	}
 	return 0;
 }
