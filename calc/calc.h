@@ -283,6 +283,8 @@ struct calc_gpu {
 	int sms;                 /* streaming multiprocessors (GEMM wave quantization); 0 = ignore */
 	double gemm_eff;         /* default efficiency.gemm on this GPU [0..1] (presets.c) */
 	double attn_eff;         /* default efficiency.attention on this GPU [0..1] */
+	double fp4_flops;        /* dense FP4 tensor peak [FLOP/s]; 0 = no FP4 (no recipe computes
+	                          * in FP4 yet: the figure is data for the presets table and keys) */
 };
 
 struct calc_cluster_preset {
@@ -407,6 +409,11 @@ struct calc_plan {
 	double inter_node_latency; /* [s] */
 	double inter_node_eff; /* achieved share of inter_node_bw for collectives [0..1] */
 	double gpu_hour_cost;  /* [currency / GPU-hour] */
+	int nodes_per_leaf;    /* nodes under one leaf (rail) switch group; 0 = one leaf for all
+	                          nodes (two tiers: NVLink and the network) */
+	double oversubscription; /* leaf-to-spine oversubscription: a collective step across
+	                          leaves gets the network bandwidth divided by it [>= 1; 0 = 1] */
+	double spine_latency;  /* per ring step across the spine [s]; 0 = inter_node_latency */
 
 	/* [training] */
 	int seq_len;           /* s [tokens] */

@@ -76,12 +76,13 @@ QI(q_edp, p->edp)
 QS(q_mlp, p->model.mlp == CALC_MLP_SWIGLU ? "SwiGLU" : "GeLU")
 QS(q_norm, p->model.norm == CALC_NORM_RMSNORM ? "RMSNorm" : "LayerNorm")
 QS(q_gpu, p->gpu.name)
-QS(q_gpu_title, p->gpu.title)
+QS(q_gpu_title, p->gpu.title && *p->gpu.title ? p->gpu.title : p->gpu.name)
 QI(q_gpu_mem, p->gpu_memory)
 QI(q_gpu_nom, p->gpu.memory_nominal)
 QI(q_gpu_hbm, p->gpu.hbm_bw)
 QI(q_gpu_bf16, p->gpu.bf16_flops)
 QI(q_gpu_fp8, p->gpu.fp8_flops)
+QI(q_gpu_fp4, p->gpu.fp4_flops)
 QI(q_intra, p->intra_node_bw)
 QI(q_intra_bus, p->intra_node_busbw)
 QI(q_inter, p->inter_node_bw)
@@ -136,6 +137,7 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"gpu.hbm_bw", "B/s", "HBM bandwidth", q_gpu_hbm},
 	{"gpu.bf16_flops", "FLOP/s", "dense BF16 tensor peak", q_gpu_bf16},
 	{"gpu.fp8_flops", "FLOP/s", "dense FP8 tensor peak", q_gpu_fp8},
+	{"gpu.fp4_flops", "FLOP/s", "dense FP4 tensor peak (0 = none; no recipe computes in FP4)", q_gpu_fp4},
 	{"cluster.name", "", "cluster preset", q_cluster},
 	{"cluster.intra_node_bw", "B/s", "NVLink per GPU per direction", q_intra},
 	{"cluster.intra_node_busbw", "B/s", "NCCL bus bandwidth inside a node", q_intra_bus},

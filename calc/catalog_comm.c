@@ -249,7 +249,7 @@ static int d_comm_vs_tp(struct calc_ctx *c, const struct calc_args *a, struct ca
 		r = calc_table_row(t);
 		calc_table_num(t, r, ctp, tp);
 		calc_table_num(t, r, cnode, p->gpus_per_node);
-		calc_table_num(t, r, ccross, cm.dim[CALC_DIM_TP].group.tier == CALC_TIER_NET);
+		calc_table_num(t, r, ccross, cm.dim[CALC_DIM_TP].group.tier != CALC_TIER_NVLINK);
 		calc_table_num(t, r, cb, cm.dim[CALC_DIM_TP].bytes);
 		calc_table_num(t, r, cnb, cm.dim[CALC_DIM_TP].net_bytes);
 		calc_table_num(t, r, ctime, cm.dim[CALC_DIM_TP].time);

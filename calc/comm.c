@@ -6,7 +6,10 @@
  * all-gather / reduce-scatter / all-to-all (n-1)/n; docs/references.md §4.5).  A group
  * that spans nodes runs hierarchically: reduce-scatter on NVLink, the collective on
  * the 1/g shard over the network with every GPU on its own NIC, all-gather on NVLink
- * (docs/references.md §6, "derived inter-node bounds" (b)).
+ * (docs/references.md §6, "derived inter-node bounds" (b)).  With cluster.nodes_per_leaf
+ * a group over several leaves of a rail-optimized fat tree adds a level across the spine
+ * at the network bandwidth / cluster.oversubscription (docs/references.md §4.6; NVIDIA
+ * DGX SuperPOD reference architecture, Llama 3 §3.3.1).
  *
  * Volumes per GPU per step (docs/references.md §4):
  *   TP  4 all-reduces of b*s*h per layer per micro-batch (Narayanan 2021 §3.2:
@@ -29,6 +32,7 @@
 #include "calc.h"
 #include "comm.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +43,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 
 const char *calc_tier_name(enum calc_tier t)
 {
-	return t == CALC_TIER_NVLINK ? "NVLink" : "network";
+	return t == CALC_TIER_NVLINK ? "NVLink" : t == CALC_TIER_SPINE ? "spine" : "network";
 }
 
 const char *calc_dim_name(enum calc_dim d)
@@ -89,6 +93,30 @@ void calc_comm_links(const struct calc_plan *plan, struct calc_links *out)
 		out->intra_busbw = 1e15; /* no NVLink figure: treat as free rather than divide by 0 */
 	if (out->inter_bw <= 0)
 		out->inter_bw = 1e15;
+	/* an oversubscribed fat tree: the leaf's uplinks carry 1/oversubscription of what its
+	 * downlinks do, so a step across the spine gets that share (docs/references.md §4.6) */
+	out->spine_bw = out->inter_bw / (plan->oversubscription > 1 ? plan->oversubscription : 1);
+	out->spine_lat = plan->spine_latency > 0 ? plan->spine_latency : plan->inter_node_latency;
+}
+
+/* The network part of a hierarchical collective: 'k' of 'shard' bytes over the group's
+ * nodes, one GPU per node on its own NIC.  Within one leaf a flat ring over the N nodes;
+ * over L leaves of n_l nodes each, reduce-scatter inside the leaves, the collective on the
+ * 1/n_l shard across the spine, all-gather inside the leaves (for all-gather and
+ * reduce-scatter the leaf step and the spine step only).  Ring bus bytes add up to the
+ * flat ring's: 2(n_l - 1)/n_l + 2(L - 1)/(L n_l) = 2(N - 1)/N for N = n_l L. */
+static double net_coll(enum calc_coll k, double shard, const struct calc_group *g, const struct calc_links *l)
+{
+	int L = g->leaves, nl = g->leaf_nodes > 0 ? g->leaf_nodes : 1;
+
+	if (L <= 1)
+		return calc_coll_flat(k, shard, g->nodes, l->inter_bw, l->inter_lat);
+	if (k == CALC_COLL_ALLREDUCE)
+		return calc_coll_flat(CALC_COLL_REDUCESCATTER, shard, nl, l->inter_bw, l->inter_lat) +
+		       calc_coll_flat(CALC_COLL_ALLREDUCE, shard / nl, L, l->spine_bw, l->spine_lat) +
+		       calc_coll_flat(CALC_COLL_ALLGATHER, shard, nl, l->inter_bw, l->inter_lat);
+	return calc_coll_flat(k, shard, nl, l->inter_bw, l->inter_lat) +
+	       calc_coll_flat(k, shard / nl, L, l->spine_bw, l->spine_lat);
 }
 
 double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g,
@@ -100,21 +128,29 @@ double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g
 		return calc_coll_flat(k, bytes, n, l->intra_busbw, l->intra_lat);
 	switch (k) {
 	case CALC_COLL_P2P:
-		return calc_coll_flat(k, bytes, 2, l->inter_bw, l->inter_lat);
+		/* the slowest send of the group: across the spine when it spans leaves */
+		return g->leaves > 1 ? calc_coll_flat(k, bytes, 2, l->spine_bw, l->spine_lat)
+		                     : calc_coll_flat(k, bytes, 2, l->inter_bw, l->inter_lat);
 	case CALC_COLL_ALLTOALL: {
-		/* the (n - g)/n of the data addressed to other nodes uses the NIC, the rest NVLink */
-		double far = bytes * (double)(n - pn) / n, near = bytes * (double)(pn - 1) / n;
+		/* the (n - g)/n of the data addressed to other nodes uses the NIC, the rest NVLink;
+		 * of it, what goes to ranks under other leaves crosses the spine */
+		double far = bytes * (double)(n - pn) / n, near = bytes * (double)(pn - 1) / n, spine = 0;
+		if (g->leaves > 1) {
+			int in_leaf = pn * (g->leaf_nodes > 0 ? g->leaf_nodes : 1);
+			spine = in_leaf < n ? bytes * (double)(n - in_leaf) / n : 0;
+			far -= spine;
+			return (n - 1) * l->spine_lat + far / l->inter_bw + spine / l->spine_bw + near / l->intra_busbw;
+		}
 		return (n - 1) * l->inter_lat + far / l->inter_bw + near / l->intra_busbw;
 	}
 	case CALC_COLL_ALLREDUCE:
 		return calc_coll_flat(CALC_COLL_REDUCESCATTER, bytes, pn, l->intra_busbw, l->intra_lat) +
-		       calc_coll_flat(CALC_COLL_ALLREDUCE, bytes / pn, nn, l->inter_bw, l->inter_lat) +
+		       net_coll(CALC_COLL_ALLREDUCE, bytes / pn, g, l) +
 		       calc_coll_flat(CALC_COLL_ALLGATHER, bytes, pn, l->intra_busbw, l->intra_lat);
 	case CALC_COLL_ALLGATHER:
 	case CALC_COLL_REDUCESCATTER:
 	default:
-		return calc_coll_flat(k, bytes, pn, l->intra_busbw, l->intra_lat) +
-		       calc_coll_flat(k, bytes / pn, nn, l->inter_bw, l->inter_lat);
+		return calc_coll_flat(k, bytes, pn, l->intra_busbw, l->intra_lat) + net_coll(k, bytes / pn, g, l);
 	}
 }
 
@@ -123,7 +159,7 @@ double calc_coll_net_bytes(enum calc_coll k, double bytes, const struct calc_gro
 	int n = g->size, pn = g->per_node, nn = g->nodes;
 
 	if (g->tier == CALC_TIER_NVLINK || nn <= 1)
-		return 0;
+		return 0; /* (over leaves the same total: net_coll's bus bytes add up to the ring's) */
 	if (k == CALC_COLL_P2P)
 		return bytes;
 	if (k == CALC_COLL_ALLTOALL)
@@ -203,6 +239,26 @@ static void group_of(const struct calc_plan *plan, const long st[CALC_DIM_N], en
 		out->per_node = 1;
 	out->nodes = (out->size + out->per_node - 1) / out->per_node;
 	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	out->leaves = 1;
+	out->leaf_nodes = out->nodes;
+	if (plan->nodes_per_leaf > 0 && out->nodes > 1) {
+		/* the nodes the group's ranks span, first to last (a group is taken to start at a
+		 * leaf's first node), and how many of the group's nodes one leaf holds */
+		double span;
+		long nl;
+		if (dim == CALC_DIM_DP)
+			span = (double)(degree(plan, CALC_DIM_DP) - 1) * st[CALC_DIM_DP] +
+			       (double)(degree(plan, CALC_DIM_CP) - 1) * st[CALC_DIM_CP] + 1;
+		else
+			span = (double)(out->size - 1) * st[dim] + 1;
+		span = ceil(span / G);
+		nl = (long)floor(plan->nodes_per_leaf / (span / out->nodes));
+		nl = nl < 1 ? 1 : nl > out->nodes ? out->nodes : nl;
+		out->leaf_nodes = (int)nl;
+		out->leaves = (int)((out->nodes + nl - 1) / nl);
+		if (out->leaves > 1)
+			out->tier = CALC_TIER_SPINE;
+	}
 }
 
 void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out)
@@ -304,12 +360,14 @@ double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double 
 	if (eff < 1) {
 		l.intra_busbw *= eff;
 		l.inter_bw *= eff;
+		l.spine_bw *= eff;
 	}
 	/* A flat ring over every rank of a group that spans nodes: each rank's whole
 	 * (n-1)/n S crosses its own NIC, n-1 network latencies (nccl-tests
 	 * doc/PERFORMANCE.md ring; what a ring without NVLink aggregation costs). */
-	if (plan->dp_flat && g->tier == CALC_TIER_NET && g->nodes > 1)
-		return calc_coll_flat(k, bytes, g->size, l.inter_bw, l.inter_lat);
+	if (plan->dp_flat && g->tier != CALC_TIER_NVLINK && g->nodes > 1)
+		return g->leaves > 1 ? calc_coll_flat(k, bytes, g->size, l.spine_bw, l.spine_lat) /* the ring's slowest link */
+		                     : calc_coll_flat(k, bytes, g->size, l.inter_bw, l.inter_lat);
 	return calc_coll_time(k, bytes, g, &l);
 }
 
@@ -333,7 +391,7 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 	const struct calc_recipe *r = plan->recipe;
 	struct calc_params pr;
 	struct calc_mem_terms k;
-	struct calc_group sg = x->group, rg = {1, 1, 1, CALC_TIER_NVLINK};
+	struct calc_group sg = x->group, rg = {1, 1, 1, CALC_TIER_NVLINK, 1, 1};
 	int n = x->group.size, S = plan->fsdp_shard > 0 && plan->fsdp_shard < n ? plan->fsdp_shard : n;
 	int pp = plan->pp > 0 ? plan->pp : 1;
 	double wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2, gb = calc_comm_grad_bytes(plan);
@@ -353,6 +411,19 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 			rg.per_node = rg.size;
 		rg.nodes = (rg.size + rg.per_node - 1) / rg.per_node;
 		rg.tier = rg.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+		if (x->group.leaves > 1) {
+			/* the shard group's nodes fill leaves as the DP group's do; a leaf holds
+			 * leaf_nodes / (nodes of one shard group) replicas */
+			int ln = x->group.leaf_nodes > 0 ? x->group.leaf_nodes : 1;
+			sg.leaf_nodes = ln < sg.nodes ? ln : sg.nodes;
+			sg.leaves = (sg.nodes + sg.leaf_nodes - 1) / sg.leaf_nodes;
+			rg.leaf_nodes = ln / sg.nodes > 1 ? ln / sg.nodes : 1;
+			if (rg.leaf_nodes > rg.nodes)
+				rg.leaf_nodes = rg.nodes;
+			rg.leaves = (rg.nodes + rg.leaf_nodes - 1) / rg.leaf_nodes;
+			sg.tier = sg.leaves > 1 ? CALC_TIER_SPINE : sg.tier;
+			rg.tier = rg.leaves > 1 ? CALC_TIER_SPINE : rg.tier;
+		}
 	}
 	calc_model_params(&plan->model, &pr);
 	calc_memory_terms_params(plan, &pr, &k);
@@ -518,13 +589,13 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		double S = b * s_loc * h * ACT_BYTES;
 		int sp = plan->sp && t > 1, sg = !sp && plan->p2p_scatter_gather && t > 1;
 		double send = sp || sg ? S / t : S;
-		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK};
+		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK, 1, 1};
 		out->p2p = calc_coll_time(CALC_COLL_P2P, send, &x->group, &l) +
 		           (sg ? calc_coll_time(CALC_COLL_ALLGATHER, S, &intra, &l) : 0);
 		x->collective = sp ? "send/recv (SP shard)" : sg ? "send/recv (scatter/gather)" : "send/recv";
 		x->count = 2.0 * m * v;
 		x->bytes = x->count * send;
-		x->net_bytes = x->group.tier == CALC_TIER_NET ? x->bytes : 0;
+		x->net_bytes = x->group.tier != CALC_TIER_NVLINK ? x->bytes : 0;
 		x->time = x->count * out->p2p;
 	} else
 		x->collective = "-";
@@ -660,7 +731,7 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	calc_comm_links(p, &l);
 	if (etp > 1) {
 		int G = stage_gpus_in_node(p);
-		struct calc_group g = {etp, etp < G ? etp : G, 1, CALC_TIER_NVLINK};
+		struct calc_group g = {etp, etp < G ? etp : G, 1, CALC_TIER_NVLINK, 1, 1};
 		double S = k * T * etp * h * e; /* the gathered copies of one ETP group */
 		g.nodes = (etp + g.per_node - 1) / g.per_node;
 		g.tier = g.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
@@ -703,7 +774,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 	int full = plan->recompute == CALC_RC_FULL;
 
 	x->collective = "-";
-	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK};
+	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK, 1, 1};
 	if (plan->model.moe.experts <= 0)
 		return;
 	comm_ep(plan, all, &e);

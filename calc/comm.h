@@ -2,7 +2,9 @@
  * comm.h -- public interface of comm.c: collectives over network tiers and the bytes
  * each GPU moves per step for every kind of parallelism.  Included by calc.h.
  *
- * Two tiers: NVLink inside a node and the network (InfiniBand/RoCE) across nodes.
+ * Two tiers, NVLink inside a node and the network (InfiniBand/RoCE) across nodes, and a
+ * third, the spine, when cluster.nodes_per_leaf groups the nodes under leaf switches of
+ * a rail-optimized fat tree (docs/references.md §4.6).
  * Collectives use the alpha-beta cost with NCCL's bus-bandwidth factors
  * (nccl-tests doc/PERFORMANCE.md, docs/references.md §4.5); volumes follow docs/references.md §4.
  */
@@ -11,7 +13,7 @@
 
 #include "calc.h"
 
-enum calc_tier { CALC_TIER_NVLINK, CALC_TIER_NET };
+enum calc_tier { CALC_TIER_NVLINK, CALC_TIER_NET, CALC_TIER_SPINE };
 
 enum calc_coll {
 	CALC_COLL_ALLREDUCE,
@@ -24,7 +26,7 @@ enum calc_coll {
 /* The parallel dimensions, in the order of the `trainplan comm` table. */
 enum calc_dim { CALC_DIM_TP, CALC_DIM_CP, CALC_DIM_PP, CALC_DIM_DP, CALC_DIM_N };
 
-const char *calc_tier_name(enum calc_tier t); /* "NVLink", "network" */
+const char *calc_tier_name(enum calc_tier t); /* "NVLink", "network", "spine" */
 const char *calc_dim_name(enum calc_dim d);   /* "TP", "CP", "PP", "DP" */
 
 /*
@@ -49,7 +51,10 @@ struct calc_group {
 	int size;            /* ranks in the group */
 	int per_node;        /* ranks of the group inside one node (g) */
 	int nodes;           /* nodes the group spans (N = ceil(size / g)) */
-	enum calc_tier tier; /* NVLink when the group fits in a node, else network */
+	enum calc_tier tier; /* NVLink when the group fits in a node, network when it fits in a
+	                        leaf, else spine */
+	int leaves;          /* leaves the group spans (0 or 1: one) */
+	int leaf_nodes;      /* nodes of the group under one leaf (when leaves > 1) */
 };
 
 /* The links a plan's cluster offers, as the time model uses them.  calc_comm_links
@@ -60,6 +65,8 @@ struct calc_links {
 	double intra_lat;   /* per ring step inside a node [s] */
 	double inter_bw;    /* network bandwidth per GPU per direction achieved (bw * eff) [bytes/s] */
 	double inter_lat;   /* per ring step across nodes [s] */
+	double spine_bw;    /* per GPU across leaves: inter_bw / cluster.oversubscription [bytes/s] */
+	double spine_lat;   /* per ring step across leaves [s] */
 };
 void calc_comm_links(const struct calc_plan *plan, struct calc_links *out);
 
@@ -68,7 +75,11 @@ void calc_comm_links(const struct calc_plan *plan, struct calc_links *out);
  * NVLink.  Across nodes with g ranks per node: hierarchical -- reduce-scatter inside
  * the node, the collective on the 1/g shard across the N nodes (each GPU on its own
  * NIC), all-gather inside the node (docs/references.md §6, derived bound (b)); with g = 1
- * a flat ring on the network.  Point-to-point across nodes uses one NIC.
+ * a flat ring on the network.  Point-to-point across nodes uses one NIC.  A group over
+ * L > 1 leaves of n_l of its nodes each adds a level: the network step runs inside each
+ * leaf (reduce-scatter / all-gather over n_l nodes) and the collective on the 1/(g n_l)
+ * shard crosses the spine over the L leaves at spine_bw and spine_lat; a send or an
+ * all-to-all's bytes to other leaves go at spine_bw (docs/references.md §4.6).
  */
 double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g,
                       const struct calc_links *l);

@@ -104,12 +104,24 @@ static const struct key keys[] = {
 	{"cluster", "nodes", K_INT, 0, P(nodes), 1, 1e6, NULL, "int", "nodes"},
 	{"cluster", "gpus_per_node", K_INT, 0, P(gpus_per_node), 1, 1024, NULL, "int", "GPUs per node"},
 	{"cluster", "gpu_memory", K_NUM, CALC_U_BYTES, P(gpu_memory), 1e6, 1e15, NULL, "bytes", "usable memory per GPU (default: as CUDA reports it)"},
+	/* the GPU's own figures, each overriding cluster.gpu's: an unlisted part is these keys */
+	{"cluster", "gpu_name", K_TEXT, 0, P(gpu.name), 0, 0, NULL, "text", "name of the GPU in tables and titles (default: the preset's)"},
+	{"cluster", "gpu_memory_nominal", K_NUM, CALC_U_BYTES, P(gpu.memory_nominal), 1e6, 1e15, NULL, "bytes", "memory per GPU as marketed (decimal GB; default: the preset's)"},
+	{"cluster", "gpu_hbm_bw", K_NUM, CALC_U_BYTES_S, P(gpu.hbm_bw), 1e9, 1e15, NULL, "bytes/s", "HBM bandwidth per GPU (default: the preset's)"},
+	{"cluster", "gpu_bf16_flops", K_NUM, CALC_U_FLOPS, P(gpu.bf16_flops), 1e12, 1e18, NULL, "FLOP/s", "dense BF16 tensor peak, no sparsity (default: the preset's)"},
+	{"cluster", "gpu_fp8_flops", K_NUM, CALC_U_FLOPS, P(gpu.fp8_flops), 0, 1e18, NULL, "FLOP/s", "dense FP8 tensor peak, no sparsity (0 = no FP8; default: the preset's)"},
+	{"cluster", "gpu_fp4_flops", K_NUM, CALC_U_FLOPS, P(gpu.fp4_flops), 0, 1e18, NULL, "FLOP/s", "dense FP4 tensor peak, no sparsity (0 = no FP4; default: the preset's)"},
+	{"cluster", "gpu_sms", K_INT, 0, P(gpu.sms), 0, 100000, NULL, "int", "streaming multiprocessors for GEMM wave quantization (0 = ignore; default: the preset's)"},
+	{"cluster", "gpu_tdp", K_NUM, CALC_U_NONE, P(gpu.tdp), 1, 1e5, NULL, "number", "board power of one GPU [W] (default: the preset's)"},
 	{"cluster", "intra_node_bw", K_NUM, CALC_U_BYTES_S, P(intra_node_bw), 1e6, 1e15, NULL, "bytes/s", "NVLink bandwidth per GPU per direction"},
 	{"cluster", "intra_node_busbw", K_NUM, CALC_U_BYTES_S, P(intra_node_busbw), 1e6, 1e15, NULL, "bytes/s", "NCCL bus bandwidth achieved inside a node"},
 	{"cluster", "inter_node_bw", K_NUM, CALC_U_BYTES_S, P(inter_node_bw), 1e6, 1e15, NULL, "bytes/s", "network bandwidth per GPU per direction"},
 	{"cluster", "intra_node_latency", K_NUM, CALC_U_SECONDS, P(intra_node_latency), 0, 1, NULL, "seconds", "latency of one NVLink transfer"},
 	{"cluster", "inter_node_latency", K_NUM, CALC_U_SECONDS, P(inter_node_latency), 0, 1, NULL, "seconds", "latency of one network transfer"},
 	{"cluster", "inter_node_eff", K_NUM, CALC_U_FRACTION, P(inter_node_eff), 0.01, 1, NULL, "fraction", "achieved share of the network bandwidth in collectives"},
+	{"cluster", "nodes_per_leaf", K_INT, 0, P(nodes_per_leaf), 0, 1e6, NULL, "int", "nodes under one leaf switch group of a rail-optimized fat tree (0 = one leaf for all nodes)"},
+	{"cluster", "oversubscription", K_NUM, CALC_U_NONE, P(oversubscription), 1, 64, NULL, "number", "leaf-to-spine oversubscription: a step across leaves gets the network bandwidth / this"},
+	{"cluster", "spine_latency", K_NUM, CALC_U_SECONDS, P(spine_latency), 0, 1, NULL, "seconds", "latency of one network step across the spine (0 = inter_node_latency)"},
 	{"cluster", "gpu_hour_cost", K_NUM, CALC_U_MONEY, P(gpu_hour_cost), 0, 1e6, NULL, "number", "price of one GPU-hour (currency units)"},
 
 	{"training", "seq_len", K_INT, 0, P(seq_len), 1, 1e8, NULL, "int", "sequence length s [tokens]"},
@@ -700,7 +712,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
 		                  list, calc_suggest_text(&sg, dym, sizeof dym));
 	case K_TEXT: {
-		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date : sizeof p->placement;
+		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
+		           : k->off == P(gpu.name) ? sizeof p->gpu.name : sizeof p->placement;
 		if (strlen(v) >= cap)
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
@@ -734,7 +747,12 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				return calc_error(d, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
 				                  mdays[mo - 1] + (mo == 2 && leap));
 		}
+		if (k->off == P(gpu.name) && !*v)
+			return calc_error(d, e->file, e->line, "cluster.gpu_name is empty (allowed: a name of 1 .. %zu "
+			                  "characters)", cap - 1);
 		memcpy(base + k->off, v, strlen(v) + 1); /* fits: strlen(v) < cap was checked */
+		if (k->off == P(gpu.name))
+			p->gpu.title = NULL; /* the preset's title names another part: titles use the name */
 		return 0;
 	}
 	case K_LIST: {
@@ -1214,7 +1232,11 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
 	if (!p->recipe)
 		ERR("training", "recipe", "training.recipe is not set");
-	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0)
+	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0 &&
+	    (p->key_src[KEYI("cluster", "gpu_fp8_flops")] > 0 || p->key_line[KEYI("cluster", "gpu_fp8_flops")] > 0))
+		ERR2("training.recipe", "cluster.gpu_fp8_flops", "training.recipe = %s computes in FP8 but cluster.gpu_fp8_flops = 0: the GPU "
+		     "has no FP8 tensor cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name);
+	else if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0)
 		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
 		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
 	if (d->nerrors == before)

@@ -121,7 +121,7 @@ static const char *model_source(const char *name)
  *   (plan.c's generic 0.75 / 0.50 apply). */
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
  * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
- * die), B200 148 (UNVERIFIED); MI300X 0: not modelled. */
+ * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
 #define A100_GEMM 0.68
 #define A100_ATTN 0.50
 #define H100_GEMM 0.68
@@ -131,19 +131,19 @@ static const char *model_source(const char *name)
 
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN},
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0},
 	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN},
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
-	 "bidirectional", 114, H100_GEMM, H100_ATTN},
+	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0},
 	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
-	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN},
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0},
 	/* Meta's Grand Teton H100 as torchtitan's docs/performance.md (Dec 2024 release)
 	 * describes it: 96 GB HBM2e at 2.4 TB/s, the default 500 W power limit.  Its peak is
 	 * "between SXM and NVL" and unknown (ibid., footnote 2): the SXM figures are kept, as
@@ -154,17 +154,47 @@ static const struct calc_gpu gpus[] = {
 	 989 * TF, 1979 * TF, 450 * GB, 500,
 	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
 	 "between SXM and NVL, SXM's BF16 989 / FP8 1,979 TFLOP/s taken; usable memory at H100 80 GB's 79.11/80 "
-	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN},
+	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
-	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN},
+	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
-	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 TFLOP/s dense, NVLink5 1.8 TB/s "
-	 "bidirectional", 148, H100_GEMM, H100_ATTN},
+	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "
+	 "1.8 TB/s bidirectional", 148, H100_GEMM, H100_ATTN, 9000 * TF},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,
 	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
-	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0},
+	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0},
+	/* Blackwell and CDNA 3/4 parts (docs/references.md §6.1): the figures come from vendor
+	 * spec tables as quoted by secondary pages (no primary datasheet text at hand), so each
+	 * source string says UNVERIFIED; dense peaks are half the sparse ones. */
+	{.name = "gb200-186g", .title = "NVIDIA GB200 (one GPU of an NVL72, 1200 W) 186 GB",
+	 .memory_nominal = 186 * GB, .memory_usable = 185.0 * GIB, .hbm_bw = 8000 * GB,
+	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 10000 * TF, .nvlink_bw = 900 * GB,
+	 .tdp = 1200, .sms = 148, .gemm_eff = H100_GEMM, .attn_eff = H100_ATTN,
+	 .source = "NVIDIA GB200 NVL72 spec per GPU (UNVERIFIED, via secondary copies): 186 GB HBM3e (13.4 TB per "
+	           "72 GPUs; MLPerf system descriptions list 186 GB), 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 10,000 "
+	           "TFLOP/s dense (half the sparse), NVLink5 1.8 TB/s bidirectional, 1,200 W; SMs as B200"},
+	{.name = "b300-288g", .title = "NVIDIA B300 (HGX, Blackwell Ultra) 288 GB",
+	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
+	 .bf16_flops = 2250 * TF, .fp8_flops = 4500 * TF, .fp4_flops = 13500 * TF, .nvlink_bw = 900 * GB,
+	 .tdp = 1100, .sms = 160, .gemm_eff = H100_GEMM, .attn_eff = H100_ATTN,
+	 .source = "NVIDIA HGX B300 spec per GPU (UNVERIFIED, via secondary copies): 288 GB HBM3e (2.3 TB per 8), "
+	           "8 TB/s, BF16 2,250 / FP8 4,500 / FP4 13,500 TFLOP/s dense (108 PFLOP/s FP4 per 8 GPUs), "
+	           "NVLink5 1.8 TB/s bidirectional, 1,100 W, 160 SMs (Blackwell Ultra)"},
+	{.name = "mi325x-256g", .title = "AMD Instinct MI325X 256 GB",
+	 .memory_nominal = 256 * GB, .memory_usable = 255.98 * GIB, .hbm_bw = 6000 * GB,
+	 .bf16_flops = 1307.4 * TF, .fp8_flops = 2614.9 * TF, .nvlink_bw = 448 * GB, .tdp = 1000,
+	 .source = "AMD Instinct MI325X spec (UNVERIFIED, via secondary copies): 256 GB HBM3E, 6 TB/s, BF16 "
+	           "1,307.4 / FP8 2,614.9 TFLOP/s dense (the MI300X compute), Infinity Fabric 7 x 128 GB/s "
+	           "bidirectional, 1,000 W"},
+	{.name = "mi355x-288g", .title = "AMD Instinct MI355X 288 GB",
+	 .memory_nominal = 288 * GB, .memory_usable = 287.98 * GIB, .hbm_bw = 8000 * GB,
+	 .bf16_flops = 2516.6 * TF, .fp8_flops = 5033.2 * TF, .fp4_flops = 10066.3 * TF, .nvlink_bw = 537.6 * GB,
+	 .tdp = 1400,
+	 .source = "AMD Instinct MI355X spec (UNVERIFIED, via secondary copies): 288 GB HBM3E, 8 TB/s, BF16 "
+	           "2,516.6 / FP8 5,033.2 / MXFP4 10,066.3 TFLOP/s dense (half the sparse), Infinity Fabric "
+	           "7 x 153.6 GB/s bidirectional, 1,400 W"},
 };
 
 /*
@@ -211,6 +241,26 @@ static const struct calc_cluster_preset clusters[] = {
 	{"mi300x-roce", "8 x MI300X per node, Infinity Fabric, 8 x 400 Gb/s RoCE", "mi300x-192g", 8,
 	 448 * GB, 310 * GB, 50 * GB, 4e-6, 8e-6, 3.00,
 	 "Infinity Fabric 7 x 64 GB/s per direction; busbw assumed at 0.7 of line rate (UNVERIFIED)"},
+	/* An NVL72 rack is one NVLink domain of 72 GPUs: comm.c's "node" tier is the NVLink
+	 * domain, so a rack is a node of 72 GPUs here. */
+	{"gb200-nvl72", "GB200 NVL72: 72 x GB200 GPUs in one NVLink5 domain per rack, 1 x 400 Gb/s NIC per GPU",
+	 "gb200-186g", 72, 900 * GB, 740 * GB, 50 * GB, 3e-6, 6e-6, 6.00,
+	 "NVIDIA GB200 NVL72 (UNVERIFIED, via secondary copies): 72 GPUs and 36 Grace CPUs on NVLink Switch "
+	 "(130 TB/s = 72 x 1.8 TB/s), one ConnectX-7 400 Gb/s per GPU; ring busbw at the H100 ratio 370/450 "
+	 "(UNVERIFIED); price a convention"},
+	{"hgx-b300-xdr", "HGX B300: 8 x B300 per node, NVLink5, 8 x 800 Gb/s ConnectX-8", "b300-288g", 8,
+	 900 * GB, 740 * GB, 100 * GB, 3e-6, 6e-6, 6.00,
+	 "NVIDIA HGX B300 (UNVERIFIED, via secondary copies): NVLink5 1.8 TB/s bidirectional per GPU, networking "
+	 "1.6 TB/s per 8 GPUs (800 Gb/s per GPU); ring busbw at the H100 ratio 370/450 (UNVERIFIED); price a "
+	 "convention"},
+	{"mi325x-roce", "8 x MI325X per node, Infinity Fabric, 8 x 400 Gb/s RoCE", "mi325x-256g", 8,
+	 448 * GB, 310 * GB, 50 * GB, 4e-6, 8e-6, 3.50,
+	 "the MI300X platform's Infinity Fabric (7 x 64 GB/s per direction); busbw assumed at 0.7 of line rate "
+	 "(UNVERIFIED); one 400 Gb/s NIC per GPU assumed; price a convention"},
+	{"mi355x-roce", "8 x MI355X per node, Infinity Fabric, 8 x 400 Gb/s RoCE", "mi355x-288g", 8,
+	 537.6 * GB, 376 * GB, 50 * GB, 4e-6, 8e-6, 4.50,
+	 "Infinity Fabric 7 x 76.8 GB/s per direction (UNVERIFIED); busbw assumed at 0.7 of line rate "
+	 "(UNVERIFIED); one 400 Gb/s NIC per GPU (AMD Pollara 400) assumed; price a convention"},
 };
 
 #define N(a) (int)(sizeof a / sizeof a[0])

@@ -65,7 +65,7 @@ static int t_gpus(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 			calc_table_num(t, r, 5, g->fp8_flops);
 		else
 			calc_table_str(t, r, 5, "-");
-		calc_table_num(t, r, 6, g->nvlink_bw);
+		calc_table_num(t, r, 6, g->nvlink_bw); /* FP4 peaks: in the sources and gpu.fp4_flops */
 		calc_table_str(t, r, 7, g->source);
 	}
 	return 0;

@@ -42,6 +42,11 @@ int cmd_comm(int argc, char **argv)
 		       calc_display_value(l.intra_busbw, "GB/s"), l.intra_lat * 1e6,
 		       calc_display_value(l.inter_bw, "GB/s"), plan.inter_node_bw * 8 / 1e9,
 		       plan.inter_node_eff, l.inter_lat * 1e6);
+		if (plan.nodes_per_leaf > 0 && plan.nodes > plan.nodes_per_leaf)
+			printf("spine: %d nodes per leaf; across leaves %.1f GB/s per GPU (oversubscription %g), "
+			       "%.1f us per step\n",
+			       plan.nodes_per_leaf, calc_display_value(l.spine_bw, "GB/s"),
+			       plan.oversubscription > 1 ? plan.oversubscription : 1, l.spine_lat * 1e6);
 		printf("units: GB = 10^9 bytes, ms = 10^-3 s; bytes per GPU per step\n\n");
 	}
 	rc = cli_table_write("comm", &plan, &t, o.format);

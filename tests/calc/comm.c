@@ -45,10 +45,10 @@ static void test_flat_alpha_beta(void **state)
 
 static void test_hierarchical(void **state)
 {
-	struct calc_links l = {400e9, 0, 50e9, 0};
-	struct calc_group g = {16, 8, 2, CALC_TIER_NET};
-	struct calc_group one = {16, 1, 16, CALC_TIER_NET};
-	struct calc_group in = {8, 8, 1, CALC_TIER_NVLINK};
+	struct calc_links l = {400e9, 0, 50e9, 0, 50e9, 0};
+	struct calc_group g = {16, 8, 2, CALC_TIER_NET, 1, 2};
+	struct calc_group one = {16, 1, 16, CALC_TIER_NET, 1, 16};
+	struct calc_group in = {8, 8, 1, CALC_TIER_NVLINK, 1, 1};
 
 	/* 2 nodes x 8 GPUs, S = 1 GB, no latency: reduce-scatter on NVLink 0.875 GB / 400
 	 * GB/s = 2.1875 ms; all-reduce of the 1/8 shard (125 MB) over 2 nodes, factor 1, at
@@ -467,6 +467,62 @@ static void test_h800_preset(void **state)
 	assert_string_equal(p.gpu.name, "h800-80g");
 }
 
+/* Three tiers (docs/references.md §4.6): 8 nodes of one GPU each under 2 leaves of 4, the
+ * spine at half the NIC bandwidth (oversubscription 2).  All-reduce of S = 1 GB: inside
+ * each leaf a reduce-scatter over 4 nodes, 3 x 6 us + 3/4 x 1e9 / 50e9 = 15.018 ms; across
+ * the spine an all-reduce of the 1/4 shard over 2 leaves, 2 x 6 us + 2 (1/2) x 2.5e8 /
+ * 25e9 = 10.012 ms; the all-gather inside the leaves 15.018 ms: 40.048 ms, against the
+ * flat ring's 14 x 6 us + 2 x 7/8 x 1e9 / 50e9 = 35.084 ms on one leaf. */
+static void test_spine(void **state)
+{
+	struct calc_links l = {400e9, 3e-6, 50e9, 6e-6, 25e9, 6e-6};
+	struct calc_links l0 = {400e9, 0, 50e9, 0, 50e9, 0};
+	struct calc_group two = {8, 1, 8, CALC_TIER_SPINE, 2, 4}, flat = {8, 1, 8, CALC_TIER_NET, 1, 8};
+	struct calc_group g16 = {64, 8, 8, CALC_TIER_SPINE, 4, 2}, f16 = {64, 8, 8, CALC_TIER_NET, 1, 8};
+	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &two, &l), 40.048e-3, 1e-9);
+	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &flat, &l), 35.084e-3, 1e-9);
+	/* reduce-scatter: 15.018 ms in the leaves + 1 x 6 us + (1/2) x 2.5e8 / 25e9 = 5.006 ms */
+	assert_near(calc_coll_time(CALC_COLL_REDUCESCATTER, 1e9, &two, &l), 20.024e-3, 1e-9);
+	/* a send across leaves: 6 us + 1e9 / 25e9 = 40.006 ms */
+	assert_near(calc_coll_time(CALC_COLL_P2P, 1e9, &two, &l), 40.006e-3, 1e-9);
+	/* without oversubscription or latency the levels add up to the flat ring:
+	 * 2(4-1)/4 + 2(2-1)/(2 x 4) = 2(8-1)/8 of the shard, also with 8 GPUs per node */
+	assert_near(calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &two, &l0), calc_coll_time(CALC_COLL_ALLREDUCE, 1e9, &flat, &l0), 1e-12);
+	assert_near(calc_coll_time(CALC_COLL_ALLGATHER, 1e9, &g16, &l0), calc_coll_time(CALC_COLL_ALLGATHER, 1e9, &f16, &l0), 1e-12);
+	assert_near(calc_coll_net_bytes(CALC_COLL_ALLREDUCE, 1e9, &two), 2 * 7.0 / 8 * 1e9, 1e-12);
+
+	/* The default plan (tp 8, pp 8, dp 8 on 64 nodes of 8): the DP group's ranks are 64
+	 * apart, one per node, nodes 0, 8, ..., 56.  With 32 nodes per leaf it spans 2 leaves
+	 * of 4 of its nodes; with 64 per leaf one leaf, and nothing changes. */
+	struct calc_plan p, q;
+	struct calc_comm a, b;
+	const char *one_leaf[] = {"nodes_per_leaf=64", "oversubscription=4"};
+	const char *two_leaves[] = {"nodes_per_leaf=32", "oversubscription=2", "zero=0"};
+	load_plan(&p, NULL, 0);
+	load_plan(&q, one_leaf, 2);
+	calc_comm(&p, &a);
+	calc_comm(&q, &b);
+	for (int d = 0; d < CALC_DIM_N; d++) {
+		assert_true(a.dim[d].time == b.dim[d].time);
+		assert_int_equal(b.dim[d].group.tier, a.dim[d].group.tier);
+	}
+	load_plan(&q, two_leaves, 3);
+	calc_comm(&q, &b);
+	assert_int_equal(b.dim[CALC_DIM_DP].group.tier, CALC_TIER_SPINE);
+	assert_int_equal(b.dim[CALC_DIM_DP].group.leaves, 2);
+	assert_int_equal(b.dim[CALC_DIM_DP].group.leaf_nodes, 4);
+	assert_int_equal(b.dim[CALC_DIM_PP].group.tier, CALC_TIER_NET); /* stages 1 node apart: one leaf */
+	{
+		/* NIC 400 Gb/s x 0.85 = 42.5 GB/s in a leaf, 21.25 GB/s across the spine, 6 us a step;
+		 * G = the gradient bytes one GPU reduces (FP32 main grads of megatron: 4 B/param) */
+		double eff = q.dp_bw_eff > 0 && q.dp_bw_eff < 1 ? q.dp_bw_eff : 1, G = b.grad_params * 4;
+		double in = 42.5e9 * eff, sp = 21.25e9 * eff;
+		double want = 2 * (3 * 6e-6 + 0.75 * G / in) + 2 * 6e-6 + G / 4 / sp;
+		assert_near(b.dim[CALC_DIM_DP].time, want, 1e-9);
+	}
+	assert_string_equal(calc_tier_name(CALC_TIER_SPINE), "spine");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,7 +533,7 @@ int main(void)
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
-		cmocka_unit_test(test_a100_busbw),
+		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
 		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

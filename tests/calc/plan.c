@@ -121,6 +121,106 @@ static void test_title(void **state)
 	assert_string_equal(p.date, "2027-01-02");
 }
 
+/* Value of catalog quantity 'name' under 'p'. */
+static double quantity(const struct calc_plan *p, const char *name)
+{
+	struct calc_ctx c;
+	struct calc_value v;
+	struct calc_diag d = {0};
+	calc_ctx_init(&c, p);
+	int rc = calc_catalog_get(&c, name, &v, &d);
+	if (rc != 0)
+		print_error("%s", d.text ? d.text : "");
+	assert_int_equal(rc, 0);
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+	return v.num;
+}
+
+/* A GPU defined by the cluster.gpu_* keys alone, over another preset (MI300X: other
+ * memory, peaks, power, no SM count, no calibrated efficiencies), gives the numbers of
+ * the H100 SXM preset when the keys carry the H100's figures: NVIDIA H100 Tensor Core GPU
+ * datasheet (SXM5: 80 GB HBM3, 3.35 TB/s, BF16 989.5 / FP8 1,979 TFLOP/s dense = half the
+ * sparse 1,979 / 3,958, up to 700 W; docs/references.md §6), 132 SMs (NVIDIA H100 Tensor
+ * Core GPU Architecture whitepaper, SXM5), the usable 79.11 GiB and the H100 efficiency
+ * pair 0.68 / 0.35 of calc/presets.c. */
+static void test_gpu_by_keys(void **state)
+{
+	const char *h100[] = {"cluster.gpu=mi300x-192g", "gpu_name=my-h100", "gpu_memory_nominal=80 GB",
+	                      "gpu_memory=79.11 GiB", "gpu_hbm_bw=3.35 TB/s", "gpu_bf16_flops=989 TFLOP/s",
+	                      "gpu_fp8_flops=1979 TFLOP/s", "gpu_fp4_flops=0", "gpu_sms=132", "gpu_tdp=700",
+	                      "efficiency.gemm=0.68", "efficiency.attention=0.35", "training.recipe=megatron"};
+	const char *names[] = {"memory.total", "memory.headroom", "step.time", "step.mfu", "step.compute",
+	                       "step.dp_exposed", "run.gpu_power", "run.energy", "memory.states_min_gpus_nominal"};
+	const int n = (int)(sizeof h100 / sizeof h100[0]);
+	struct calc_plan a, b;
+	for (int fp8 = 0; fp8 < 2; fp8++) {
+		const char *preset[] = {"training.recipe=megatron"};
+		if (fp8)
+			h100[n - 1] = preset[0] = "training.recipe=fp8-te";
+		load_plan(&a, preset, 1);
+		load_plan(&b, h100, n);
+		assert_string_equal(b.gpu.name, "my-h100");
+		assert_near(b.gpu.bf16_flops, 989e12, 0);
+		assert_int_equal(b.gpu.sms, 132);
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			assert_near(quantity(&b, names[i]), quantity(&a, names[i]), 1e-12);
+	}
+	/* the title names the part by its key, not by the MI300X preset it replaced */
+	load_plan(&b, h100, n);
+	assert_null(strstr(b.title, "MI300X"));
+}
+
+/* The Blackwell and CDNA 3/4 presets against their vendors' published figures (dense =
+ * half the sparse; docs/references.md §6.1, each UNVERIFIED there against the primary
+ * datasheet): GB200 NVL72 per GPU 186 GB, 8 TB/s, sparse BF16 5 / FP8 10 / FP4 20
+ * PFLOP/s, 1,200 W; HGX B300 per GPU 288 GB, 8 TB/s, BF16 2.25 / FP8 4.5 PFLOP/s dense,
+ * FP4 108 PFLOP/s dense per 8 GPUs, 1,100 W; MI325X 256 GB, 6 TB/s, sparse FP8 5,229.8
+ * TFLOP/s, 1,000 W; MI355X 288 GB, 8 TB/s, sparse BF16 5,033.2 / FP8 10,066.4 / MXFP4
+ * 20,132.6 TFLOP/s (Tom's Hardware's 20.1 PFLOPS), 1,400 W.  NVLink5: 1.8 TB/s bidirectional
+ * per GPU; an NVL72 rack: 72 GPUs in one NVLink domain, 130 TB/s = 72 x 1.8 TB/s. */
+static void test_gpu_presets_published(void **state)
+{
+	const struct {
+		const char *name;
+		double mem_gb, hbm_tbs, bf16_sparse_pf, fp8_sparse_pf, fp4_dense_pf, tdp;
+	} want[] = {
+		{"gb200-186g", 186, 8, 5, 10, 20 / 2.0, 1200},
+		{"b300-288g", 288, 8, 4.5, 9, 108 / 8.0, 1100},
+		{"mi325x-256g", 256, 6, 2.6148, 5.2298, 0, 1000},
+		{"mi355x-288g", 288, 8, 5.0332, 10.0664, 20.1326 / 2, 1400},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct calc_gpu *g = calc_preset_gpu(want[i].name);
+		assert_non_null(g);
+		assert_near(g->memory_nominal, want[i].mem_gb * 1e9, 1e-12);
+		assert_true(g->memory_usable <= g->memory_nominal * 1.0737 && g->memory_usable > 0.9 * g->memory_nominal);
+		assert_near(g->hbm_bw, want[i].hbm_tbs * 1e12, 1e-12);
+		assert_near(g->bf16_flops, want[i].bf16_sparse_pf * 1e15 / 2, 1e-4);
+		assert_near(g->fp8_flops, want[i].fp8_sparse_pf * 1e15 / 2, 1e-4);
+		assert_near(g->fp4_flops, want[i].fp4_dense_pf * 1e15, 1e-4);
+		assert_near(g->tdp, want[i].tdp, 0);
+	}
+	assert_near(calc_preset_gpu("gb200-186g")->nvlink_bw * 2, 1.8e12, 1e-12);
+	assert_near(calc_preset_gpu("b300-288g")->nvlink_bw * 2, 1.8e12, 1e-12);
+	/* MI325X: the MI300X compute, BF16 = FP8 / 2 */
+	assert_near(calc_preset_gpu("mi325x-256g")->bf16_flops, 2614.9e12 / 2, 1e-4);
+	/* B200: NVIDIA's HGX B200 FP4 72 PFLOP/s dense per 8 GPUs */
+	assert_near(calc_preset_gpu("b200-180g")->fp4_flops, 72e15 / 8, 1e-12);
+
+	const struct calc_cluster_preset *nvl = calc_preset_cluster("gb200-nvl72");
+	assert_non_null(nvl);
+	assert_int_equal(nvl->gpus_per_node, 72);
+	assert_near(nvl->gpus_per_node * nvl->intra_bw * 2, 130e12, 0.01); /* 129.6 TB/s */
+	assert_string_equal(nvl->gpu, "gb200-186g");
+	assert_near(calc_preset_cluster("hgx-b300-xdr")->inter_bw * 8, 1.6e12 / 2, 1e-12); /* 800 Gb/s per GPU */
+	assert_string_equal(calc_preset_cluster("mi325x-roce")->gpu, "mi325x-256g");
+	assert_string_equal(calc_preset_cluster("mi355x-roce")->gpu, "mi355x-288g");
+	/* every cluster preset names a GPU preset */
+	for (int i = 0; calc_preset_cluster_at(i); i++)
+		assert_non_null(calc_preset_gpu(calc_preset_cluster_at(i)->gpu));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
 		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_gpu_by_keys),
+		cmocka_unit_test(test_gpu_presets_published),
 	};
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }
