@@ -127,6 +127,12 @@ static int q_bpp(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 	v->num = calc_recipe_total(c->plan.recipe);
 	return 0;
 }
+/* 1 when the plan's recipe runs its GEMMs in FP8 (and the GPU has FP8 tensor cores). */
+static int q_recipe_fp8(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = c->plan.recipe && c->plan.recipe->fp8_compute && c->plan.gpu.fp8_flops > 0;
+	return 0;
+}
 static int q_bpp_gpu(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	const struct calc_recipe *r = c->plan.recipe;
@@ -213,6 +219,7 @@ const struct calc_quantity calc_q_memory[] = {
 	{"memory.states_min_gpus_nominal", "GPUs", "GPUs needed just to hold the model states at the marketed capacity (80 GB = 80e9 B)",
 	 q_min_gpus_nominal},
 	{"recipe.bytes_per_param", "B", "bytes per parameter of the plan's recipe, unsharded", q_bpp},
+	{"recipe.fp8", "1", "1 when the plan's recipe runs its GEMMs in FP8 on this GPU, else 0", q_recipe_fp8},
 	{"recipe.bytes_per_param_gpu", "B", "bytes per parameter held per GPU after ZeRO sharding", q_bpp_gpu},
 	{"recipe.grad_bytes", "B", "bytes per parameter of the gradients (the precision the DP reduction sends)", q_grad_bytes},
 	{"recipe.weight_bytes", "B", "bytes per parameter of the weights (the precision ZeRO gathers)", q_weight_bytes},

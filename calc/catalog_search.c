@@ -120,6 +120,8 @@ QB(q_tp, b->r.c.tp)
 QB(q_pp, b->r.c.pp)
 QB(q_dp, b->r.c.dp)
 QB(q_cp, b->r.c.cp)
+QB(q_ep, b->r.c.ep)
+QB(q_etp, b->r.c.etp)
 QB(q_vpp, b->r.c.vpp)
 QB(q_mb, b->r.c.micro_batch)
 QBS(q_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
@@ -171,6 +173,8 @@ QS(q_s_tp, b->r.c.tp)
 QS(q_s_pp, b->r.c.pp)
 QS(q_s_dp, b->r.c.dp)
 QS(q_s_cp, b->r.c.cp)
+QS(q_s_ep, b->r.c.ep)
+QS(q_s_etp, b->r.c.etp)
 QS(q_s_vpp, b->r.c.vpp)
 QS(q_s_mb, b->r.c.micro_batch)
 QSS(q_s_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
@@ -219,6 +223,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.best.pp", "1", "pipeline stages of the best configuration", q_pp},
 	{"search.best.dp", "1", "data-parallel degree of the best configuration", q_dp},
 	{"search.best.cp", "1", "context-parallel degree of the best configuration", q_cp},
+	{"search.best.ep", "1", "expert-parallel degree of the best configuration (1 for a dense model)", q_ep},
+	{"search.best.etp", "1", "expert tensor-parallel degree of the best configuration (1 for a dense model)", q_etp},
 	{"search.best.vpp", "1", "model chunks per stage of the best configuration (interleaved)", q_vpp},
 	{"search.best.micro_batch", "1", "micro-batch size of the best configuration [sequences]", q_mb},
 	{"search.best.recompute", "", "activation recomputation of the best configuration", q_rc},
@@ -238,6 +244,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.safe.pp", "1", "pipeline stages of the recommendation", q_s_pp},
 	{"search.safe.dp", "1", "data-parallel degree of the recommendation", q_s_dp},
 	{"search.safe.cp", "1", "context-parallel degree of the recommendation", q_s_cp},
+	{"search.safe.ep", "1", "expert-parallel degree of the recommendation (1 for a dense model)", q_s_ep},
+	{"search.safe.etp", "1", "expert tensor-parallel degree of the recommendation (1 for a dense model)", q_s_etp},
 	{"search.safe.vpp", "1", "model chunks per stage of the recommendation (interleaved)", q_s_vpp},
 	{"search.safe.micro_batch", "1", "micro-batch size of the recommendation [sequences]", q_s_mb},
 	{"search.safe.recompute", "", "activation recomputation of the recommendation", q_s_rc},
