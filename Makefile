@@ -114,11 +114,13 @@ MAN_DIR   = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHC_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHC_DIR  = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 install: deps $(BUILD)/trainplan $(BUILD)/trainplan-report
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE_DIR)/chapters $(SHARE_DIR)/figures $(SHARE_DIR)/plans \
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE_DIR)/chapters $(SHARE_DIR)/figures $(SHARE_DIR)/figures/compare \
+	  $(SHARE_DIR)/plans \
 	  $(MAN_DIR) $(BASHC_DIR) $(ZSHC_DIR)
 	install -m 755 $(BUILD)/trainplan $(BUILD)/trainplan-report $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 chapters/*.md $(SHARE_DIR)/chapters/
 	install -m 644 figures/*.gp figures/*.gpi $(SHARE_DIR)/figures/
+	install -m 644 figures/compare/*.gp $(SHARE_DIR)/figures/compare/
 	install -m 644 plans/*.ini $(SHARE_DIR)/plans/
 	install -m 644 man/trainplan.1 man/trainplan-report.1 $(MAN_DIR)/
 	install -m 644 completion/trainplan.bash $(BASHC_DIR)/trainplan

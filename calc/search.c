@@ -215,6 +215,7 @@ void calc_search_opts_init(struct calc_search_opts *o)
 	o->objective = CALC_OBJ_TIME;
 	o->threads = 2;
 	o->recheck = 1;
+	o->progress_interval = 0.25;
 }
 
 /* ======================================================================== */
@@ -359,6 +360,10 @@ struct shared {
 	int next;                    /* next item to take (atomic) */
 	int *order;                  /* items in the order the threads take them: the valid
 	                                ones (heavy) first, so that both threads share them */
+	long long *work;             /* progress weight of each item: the leaves it evaluates
+	                                one by one (0 for an item refused whole) */
+	long long work_total;        /* sum of work */
+	long long work_done;         /* work of the items finished (atomic) */
 	double t0;
 };
 
@@ -760,10 +765,14 @@ static void *worker_main(void *arg)
 		run_item(w, &sh->items[sh->order[i]]);
 		sh->items[sh->order[i]].best = w->item_best;
 		sh->items[sh->order[i]].feasible = w->item_feasible;
-		if (sh->o.progress && w->last_progress >= 0) {
+		if (sh->work) {
+			/* the share of the work done, by leaves rather than items: an item's cost
+			 * grows with its leaves, and the items refused whole cost nothing */
+			long long done = __atomic_add_fetch(&sh->work_done, sh->work[sh->order[i]], __ATOMIC_RELAXED);
 			double t = now_s();
-			if (t - w->last_progress >= 0.25) {
-				sh->o.progress(sh->o.progress_arg, (double)(i + 1) / sh->nitems, t - sh->t0);
+			if (w->last_progress >= 0 && t - w->last_progress >= sh->o.progress_interval) {
+				sh->o.progress(sh->o.progress_arg, sh->work_total > 0 ? (double)done / sh->work_total : 1.0,
+				               t - sh->t0);
 				w->last_progress = t;
 			}
 		}
@@ -1033,6 +1042,16 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
 					sh.order[k++] = i;
 	}
+	if (sh.o.progress) { /* progress weights: the leaves each item evaluates one by one */
+		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
+		sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
+		for (int i = 0; i < sh.nitems; i++) {
+			const struct item *it = &sh.items[i];
+			if (sh.o.keep_all || item_check(plan, it, sh.o.even_only) == CALC_REJ_NONE)
+				sh.work[i] = (long long)sched_variants(it->pp, sh.o.max_vpp, sv, vv) * nrc * nsp_of(it->tp) * 4;
+			sh.work_total += sh.work[i];
+		}
+	}
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
@@ -1056,6 +1075,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (ws[i].last_progress != -2)
 			pthread_join(ws[i].th, NULL);
 	out->elapsed_s = now_s() - sh.t0;
+	if (sh.o.progress) /* the last call: every item is done */
+		sh.o.progress(sh.o.progress_arg, 1.0, out->elapsed_s);
+	free(sh.work);
 	out->threads = nw;
 	out->opts = sh.o;
 	out->moe = plan->model.moe.experts > 0;

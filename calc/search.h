@@ -78,10 +78,15 @@ struct calc_search_opts {
 	double min_headroom;             /* memory a ranked configuration must leave free on its
 	                                    worst stage [bytes] (default 0: the plan's overheads,
 	                                    incl. fragmentation, are the only margin) */
-	/* progress: called by the calling thread about every 0.25 s with the share of the
-	 * work done [0..1] and the elapsed time [s]; NULL for none */
+	/* progress: called by the calling thread about every progress_interval seconds
+	 * with the share of the work done [0..1] and the elapsed time [s], and once more
+	 * with 1 when the enumeration is over; NULL for none.  The share weights each item
+	 * of the grid by the leaves it evaluates (schedule variants x recomputation modes x
+	 * SP x ZeRO stages), an item refused whole by none, so that it tracks the time
+	 * spent; it never decreases. */
 	void (*progress)(void *arg, double done, double elapsed);
 	void *progress_arg;
+	double progress_interval;        /* least time between two progress calls [s] (default 0.25) */
 };
 /* Defaults as documented above. */
 void calc_search_opts_init(struct calc_search_opts *o);

@@ -90,6 +90,48 @@ int cli_table_write(const char *command, const struct calc_plan *plan, const str
  * the command table, used when the command has no page of its own. */
 void cli_help(FILE *f, const char *name, const char *summary);
 
+/* ---- comparisons of plans (cmd_compare.c, compare_doc.c) ---- */
+#define CLI_CMP_MAX 16
+/* Plans loaded side by side: plan k from files[k], called label[k] ("A", "B", ...). */
+struct cli_cmp {
+	int n;
+	const char *files[CLI_CMP_MAX];
+	char label[CLI_CMP_MAX][4];
+	struct calc_ctx *ctx; /* n evaluation contexts, owned */
+};
+/* One catalog quantity as a column of a comparison table. */
+struct cli_cmp_metric {
+	const char *quantity; /* catalog name */
+	const char *column;   /* header, without unit */
+	const char *unit;     /* SI unit of the quantity */
+	enum calc_disp disp;
+	int prec;
+};
+/* The columns of `trainplan compare` and of the comparison report's first table. */
+extern const struct cli_cmp_metric cli_cmp_headline[];
+extern const int cli_cmp_nheadline;
+/* Load the n plan files (2..CLI_CMP_MAX, "-" once at most, no file twice) with the
+ * options' --set applied to each.  Returns 0, or 2 after printing the error (nothing
+ * is left to free then). */
+int cli_cmp_load(struct cli_cmp *c, const struct cli_opts *o, const char *const *files, int n);
+void cli_cmp_free(struct cli_cmp *c);
+/* Table 'name': a row per plan (named by its file, or its label when by_label) with the
+ * nm quantities 'm' (and memory.fits as yes/no when 'fits'), then a row per later plan
+ * with its difference from the first.  Returns 0, or -1 after a diagnostic in 'd'. */
+int cli_cmp_quantities(struct cli_cmp *c, const struct cli_cmp_metric *m, int nm, int fits, int by_label,
+                       const char *name, const char *title, struct calc_table *t, struct calc_diag *d);
+/* Catalog table 'table' of every plan turned: a row per key (the first column's text,
+ * in order of first appearance over the plans, headed 'keyname'), a column per plan
+ * with the value of column 'valname' (empty where a plan has no such row), and, when
+ * 'deltas' and the column is a number, a column per later plan with its difference
+ * from the first.  Returns 0, or -1 after a diagnostic in 'd'. */
+int cli_cmp_pivot(struct cli_cmp *c, const char *table, const char *keyname, const char *valname, int deltas,
+                  const char *title, struct calc_table *t, struct calc_diag *d);
+/* The comparison report's Markdown into 'md' and the datasets of its figures
+ * (compare-step.tsv, compare-memory.tsv) into 'datadir'.  Returns 0, or -1 after a
+ * diagnostic in 'd'. */
+int cli_cmp_write_md(struct cli_cmp *c, FILE *md, const char *datadir, struct calc_diag *d);
+
 int cmd_memory(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
 int cmd_step(int argc, char **argv);

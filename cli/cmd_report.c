@@ -4,6 +4,7 @@
  *
  *   trainplan report [PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf]
  *                    [--share DIR]
+ *   trainplan report --compare A.ini B.ini [C.ini ...] [--set KEY=VALUE]... [-o DIR] ...
  *
  * The same pipeline as report/report.mk, run without make: for each figure script
  * SHARE/figures/NAME.gp its dataset (`trainplan data NAME`) and the SVG and PNG from
@@ -15,6 +16,13 @@
  * BINDIR (build/trainplan).  trainplan-report is looked up beside this program.
  * Every file is written to NAME.tmp and renamed.  A plan on standard input (--plan -)
  * is saved as DIR/plan.ini first, since every step reads it again.
+ *
+ * With --compare the plans are set side by side: this program writes one Markdown
+ * document DIR/compare.md of tables (compare_doc.c, the quantities of `trainplan
+ * compare`, per stage, component, dimension and tier, with differences from the
+ * first plan) and the datasets of its charts, gnuplot draws SHARE/figures/compare/
+ * NAME.gp, and trainplan-report renders DIR/compare.html and DIR/compare.pdf from the
+ * document as it renders a chapter (docs/architecture.md §10).
  */
 #include "cli.h"
 
@@ -182,6 +190,112 @@ static int save_stdin(const char *path)
 	return 0;
 }
 
+/*
+ * The comparison report of plans 'files' into 'outdir' (see the top of this file).  All
+ * plans load before anything is written; then compare.md and the datasets, the charts,
+ * and the HTML and PDF.  Returns 0, or 2 after a message.
+ */
+static int compare_report(const struct cli_opts *o, const char *const *files, int n, const char *reporter,
+                          const char *share, const char *outdir, int no_pdf)
+{
+	struct cli_cmp c;
+	struct calc_diag d = {0};
+	char dir[RPT_PATH], path[RPT_PATH * 2], tmp[RPT_PATH * 2 + 8], figdir[RPT_PATH * 2], md[RPT_PATH * 2];
+	char title[RPT_PATH];
+	char *names[RPT_MAX_FILES];
+	FILE *f;
+	int rc, nf;
+
+	if ((rc = cli_cmp_load(&c, o, files, n)))
+		return rc;
+	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0) {
+		cli_cmp_free(&c);
+		return cli_error("report: cannot create %s: %s", outdir, strerror(errno));
+	}
+	if (strchr(dir, '\''))
+		return cli_cmp_free(&c), cli_error("report: the output folder may not contain a quote (')");
+	for (const char *sub = "data"; sub; sub = !strcmp(sub, "data") ? "figures" : NULL) {
+		snprintf(path, sizeof path, "%s/%s", dir, sub);
+		if (make_dirs(path) < 0)
+			return cli_cmp_free(&c), cli_error("report: cannot create %s: %s", path, strerror(errno));
+	}
+
+	/* the document and the datasets of its charts */
+	snprintf(md, sizeof md, "%s/compare.md", dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", md);
+	snprintf(path, sizeof path, "%s/data", dir);
+	fprintf(stderr, "report: comparison of %d plans\n", n);
+	if (!(f = fopen(tmp, "w")))
+		return cli_cmp_free(&c), cli_error("report: cannot write %s: %s", tmp, strerror(errno));
+	rc = cli_cmp_write_md(&c, f, path, &d);
+	if (fclose(f) != 0 && rc == 0)
+		rc = calc_error(&d, md, 0, "cannot write: %s", strerror(errno));
+	cli_cmp_free(&c);
+	if (rc < 0) {
+		unlink(tmp);
+		return cli_fail(&d);
+	}
+	calc_diag_free(&d);
+	if ((rc = settle(0, md, "compare.md")))
+		return rc;
+
+	/* charts: SHARE/figures/compare/NAME.gp over DIR/data/NAME.tsv */
+	snprintf(figdir, sizeof figdir, "%s/figures/compare", share);
+	if ((nf = list_files(figdir, ".gp", names, RPT_MAX_FILES)) < 0)
+		return cli_error("report: cannot read %s: %s", figdir, strerror(errno));
+	rc = 0;
+	for (int i = 0; i < nf && !rc; i++) {
+		char data[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH];
+		snprintf(data, sizeof data, "%s/data/%s.tsv", dir, names[i]);
+		fprintf(stderr, "report: figure %s\n", names[i]);
+		for (int dev = 0; dev < 2 && !rc; dev++) {
+			const char *ext = dev ? "png" : "svg";
+			snprintf(path, sizeof path, "%s/figures/%s.%s", dir, names[i], ext);
+			snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
+			snprintf(script, sizeof script, "figures/compare/%s.gp", names[i]);
+			char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
+			rc = settle(run(gp, share, NULL), path, "gnuplot");
+		}
+	}
+	free_names(names, nf);
+	if (rc)
+		return rc;
+
+	/* the report: the first plan, as the user named it (trainplan-report runs in this
+	 * folder), gives the title page's subtitle; the title says what it is */
+	{
+		char base[RPT_PATH * 2];
+		char *rargv[CLI_MAX_ARGS * 2 + 16];
+		int k = 0;
+		snprintf(title, sizeof title, "plan.title=Comparison of %d plans", n);
+		snprintf(base, sizeof base, "%s/compare", dir);
+		rargv[k++] = (char *)reporter;
+		rargv[k++] = "--plan";
+		rargv[k++] = (char *)files[0];
+		for (int i = 0; i < o->nsets; i++) {
+			rargv[k++] = "--set";
+			rargv[k++] = (char *)o->sets[i];
+		}
+		rargv[k++] = "--set";
+		rargv[k++] = title;
+		rargv[k++] = "-o";
+		rargv[k++] = base;
+		rargv[k++] = "--figures";
+		rargv[k++] = figdir;
+		if (no_pdf)
+			rargv[k++] = "--no-pdf";
+		rargv[k++] = md;
+		rargv[k] = NULL;
+		fprintf(stderr, "report: document\n");
+		if ((rc = run(rargv, NULL, NULL)) != 0)
+			return cli_error("report: trainplan-report failed (exit status %d)", rc);
+	}
+	printf("%s/compare.html\n", dir);
+	if (!no_pdf)
+		printf("%s/compare.pdf\n", dir);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -189,7 +303,8 @@ int cmd_report(int argc, char **argv)
 	char self[RPT_PATH], bindir[RPT_PATH], share[RPT_PATH + 32], reporter[RPT_PATH + 32], dir[RPT_PATH];
 	char plan[RPT_PATH + 16], path[RPT_PATH * 2], tmp[RPT_PATH * 2 + 8], figdir[RPT_PATH * 2];
 	char *names[RPT_MAX_FILES];
-	int rc, no_pdf = 0, n;
+	const char *cmp_files[CLI_CMP_MAX];
+	int rc, no_pdf = 0, n, compare = 0, ncmp = 0;
 	ssize_t len;
 
 	if ((rc = cli_parse(argc, argv, &o)))
@@ -204,14 +319,40 @@ int cmd_report(int argc, char **argv)
 			share_opt = v;
 		else if (!strcmp(o.rest[i], "--no-pdf"))
 			no_pdf = 1;
+		else if (!strcmp(o.rest[i], "--compare"))
+			compare = 1;
 		else if (o.rest[i][0] == '-' && o.rest[i][1])
 			return cli_error("report: unknown argument '%s' (allowed: PLAN.ini, --plan, --set, -o DIR, --no-pdf, "
-			                 "--share DIR)", o.rest[i]);
-		else if (plan_arg || o.plan)
+			                 "--share DIR, --compare)", o.rest[i]);
+		else if (compare || ncmp) {
+			if (ncmp >= CLI_CMP_MAX)
+				return cli_error("report: --compare takes at most %d plans", CLI_CMP_MAX);
+			cmp_files[ncmp++] = o.rest[i];
+		} else if (plan_arg || o.plan)
 			return cli_error("report: one plan at a time ('%s')", o.rest[i]);
 		else
 			plan_arg = o.rest[i];
 	}
+	if (compare) {
+		/* every plan named, in order: --plan first, then the plan before --compare */
+		if (o.plan || plan_arg) {
+			if (ncmp >= CLI_CMP_MAX)
+				return cli_error("report: --compare takes at most %d plans", CLI_CMP_MAX);
+			memmove(cmp_files + (o.plan && plan_arg ? 2 : 1), cmp_files, (size_t)ncmp * sizeof *cmp_files);
+			int j = 0;
+			if (o.plan)
+				cmp_files[j++] = o.plan;
+			if (plan_arg)
+				cmp_files[j++] = plan_arg;
+			ncmp += j;
+		}
+		if (ncmp < 2)
+			return cli_error("report: --compare needs two plans or more (trainplan report --compare A.ini B.ini -o DIR)");
+		for (int i = 0; i < ncmp; i++)
+			if (!strcmp(cmp_files[i], "-"))
+				return cli_error("report: --compare reads plan files, not standard input");
+	} else if (ncmp)
+		return cli_error("report: one plan at a time ('%s'); --compare sets several side by side", cmp_files[0]);
 	if (!plan_arg)
 		plan_arg = o.plan;
 
@@ -237,6 +378,9 @@ int cmd_report(int argc, char **argv)
 				                 "(make install, or give --share DIR)", bindir, bindir);
 		}
 	}
+
+	if (compare)
+		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf);
 
 	/* the output folder and the plan, both absolute: gnuplot runs in SHARE */
 	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0)

@@ -11,6 +11,10 @@
  * spreadsheets); --stats prints only the counts and the elapsed time as JSON (keys
  * evaluated, rejected, elapsed_s).  CSV, Markdown and TSV print one table, top unless
  * --table names breakdown, axes or rejects.  Exit status 1 when no configuration fits.
+ * A search that runs a second or more shows its progress on stderr, only when stderr
+ * is a terminal and the output is text or Markdown (never beside JSON, CSV or TSV):
+ * the share of the work done, weighted by the leaves of each item (search.h), and the
+ * time left at the rate so far.
  */
 #include "cli.h"
 #include "../calc/search.h"
@@ -24,12 +28,18 @@
 
 static int progress_shown;
 
+/* One progress line, rewritten in place: share done, elapsed, and the time left if the
+ * rest goes at the rate so far (elapsed x (1 - done) / done). */
 static void progress(void *arg, double done, double elapsed)
 {
 	(void)arg;
 	if (elapsed < 1.0)
 		return;
-	fprintf(stderr, "\rsearch: %3.0f%% (%.1f s)", done * 100, elapsed);
+	if (done > 0 && done < 1)
+		fprintf(stderr, "\rsearch: %3.0f%% (%.1f s, about %.0f s left)   ", done * 100, elapsed,
+		        ceil(elapsed * (1 - done) / done));
+	else
+		fprintf(stderr, "\rsearch: %3.0f%% (%.1f s)                    ", done * 100, elapsed);
 	fflush(stderr);
 	progress_shown = 1;
 }
@@ -333,7 +343,7 @@ int cmd_search(int argc, char **argv)
 	if ((rc = load_for_search(&o, &plan)))
 		return rc;
 	so.keep_all = all && !stats;
-	if (isatty(2)) {
+	if (isatty(2) && (o.format == CALC_F_TEXT || o.format == CALC_F_MD) && !stats) {
 		so.progress = progress;
 		so.progress_arg = NULL;
 	}

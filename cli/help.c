@@ -211,17 +211,22 @@ static const struct cmddoc docs[] = {
 	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan"},
 	  {NULL, NULL, NULL}},
 	 "trainplan import --from megatron launch.sh > my.ini"},
-	{"report", "[PLAN.ini | --plan FILE] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
+	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
 	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
 	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
-	 "and figure scripts come from the installed share/trainplan, or the checkout.\n",
+	 "and figure scripts come from the installed share/trainplan, or the checkout.\n"
+	 "With --compare, two plans or more side by side in DIR/compare.html and DIR/compare.pdf:\n"
+	 "memory per GPU and per stage, step time by component, MFU, bubble, bytes per dimension\n"
+	 "and tier, run days and cost, each with its difference from the first plan, and charts.\n",
 	 1, "none (HTML and PDF)", NULL,
 	 {{"PLAN.ini", "the plan, as --plan FILE ('-' reads standard input)", "the built-in plan"},
 	  {"-o DIR", "output folder: report.html, report.pdf, figures/, tables/, data/", "output"},
+	  {"--compare PLANS", "set two plans or more side by side (--set applies to each)", NULL},
 	  {"--no-pdf", "write only the HTML", "HTML and PDF"},
 	  {"--share DIR", "the folder holding chapters/ and figures/", "$TRAINPLAN_SHARE, else PREFIX/share/trainplan"},
 	  {NULL, NULL, NULL}},
-	 "trainplan report my.ini -o my-report"},
+	 "trainplan report my.ini -o my-report\n"
+	 "  trainplan report --compare a.ini b.ini -o a-vs-b"},
 };
 
 static const struct cmddoc *find(const char *name)

@@ -72,7 +72,7 @@ _trainplan() {
 	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table";;
 	export) words="--for";;
 	import) words="--from"; COMPREPLY=($(compgen -f -- "$cur"));;
-	report) words="-o --no-pdf --share"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;
+	report) words="-o --no-pdf --share --compare"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;
 	esac
 	COMPREPLY+=($(compgen -W "$words --plan --set --format --help" -- "$cur"))
 }

@@ -55,4 +55,11 @@ $(OUT)/report.html $(OUT)/report.pdf &: $(BUILD)/trainplan-report $(CHAPTERS) $(
 		$(FIG_SVG) $(TABLES_STAMP)
 	$(BUILD)/trainplan-report --plan $(PLAN) -o $(OUT)/report $(CHAPTERS)
 
+# Plans side by side: make compare PLANS="plans/a.ini plans/b.ini" writes
+# output/compare/compare.html and .pdf (cli/compare_doc.c, figures/compare/*.gp).
+PLANS ?= plans/default.ini plans/llama2-70b-a100.ini plans/llama3-405b-h100.ini plans/deepseek-v3-h800.ini
+.PHONY: compare
+compare: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	$(BUILD)/trainplan report --compare $(PLANS) -o output/compare
+
 # The tests of trainplan-report and of the report are in tests/report.mk.

@@ -7,11 +7,16 @@
 #   check-install  make install into a temporary prefix and DESTDIR, trainplan report
 #                  for a plan in a temporary folder, --version of both programs, the
 #                  bash completion, then make uninstall leaves no file behind
+#   check-compare  trainplan report --compare of the four shipped plans: its numbers are
+#                  each plan's own trainplan get and trainplan compare values
+#                  (tests/check-compare.sh)
+#   check-progress the progress of a long trainplan search shows on a terminal only,
+#                  never with stderr piped nor beside JSON or CSV (tests/check-progress.sh)
 #   check-complete the tables of --table (step, search, presets, calibrate): the ones
 #                  each command takes are those the bash and zsh completions offer and
 #                  the man page names (tests/check-complete.sh)
 
-.PHONY: check-man check-install check-complete
+.PHONY: check-man check-install check-complete check-compare check-progress
 check-man:
 	@mandoc -Tlint -W warning man/trainplan.1 man/trainplan-report.1 && echo "man: 2 pages clean"
 
@@ -21,7 +26,13 @@ check-install: $(BUILD)/trainplan $(BUILD)/trainplan-report
 check-complete: $(BUILD)/trainplan
 	@sh tests/check-complete.sh $(BUILD)/trainplan
 
-CHECKS += check-man check-install check-complete
+check-compare: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-compare.sh $(BUILD)/trainplan
+
+check-progress: $(BUILD)/trainplan
+	@sh tests/check-progress.sh $(BUILD)/trainplan
+
+CHECKS += check-man check-install check-complete check-compare check-progress
 
 # check-roundtrip  trainplan export then trainplan import gives the plan's split back,
 #                  for Megatron-LM, torchtitan and DeepSpeed (tests/check-roundtrip.sh)

@@ -698,6 +698,68 @@ static void test_moe_axes(void **state)
 	free(st);
 }
 
+/* The progress callback's record. */
+struct prog {
+	int n;
+	double share[4096];
+};
+
+static void record(void *arg, double done, double elapsed)
+{
+	struct prog *g = arg;
+	(void)elapsed;
+	if (g->n < 4096)
+		g->share[g->n++] = done;
+}
+
+/* Progress is weighted by the leaves each item evaluates: with every row kept, every
+ * item goes leaf by leaf, so the total work is r.evaluated (the brute force's count,
+ * test_brute_force) and each share times it is a whole number of leaves; the shares
+ * never decrease and the last is 1.  Weighting by items would give equal steps of
+ * 1/items, but the items here differ in leaves (pipeline depths have different
+ * schedule variants), so the steps must differ. */
+static void test_progress(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	struct prog *g = calloc(1, sizeof *g);
+	(void)state;
+
+	load_small(p);
+	for (int threads = 1; threads <= 2; threads++) {
+		double step_min = 2, step_max = 0;
+		g->n = 0;
+		calc_search_opts_init(&o);
+		o.keep_all = 1;
+		o.threads = threads;
+		o.progress = record;
+		o.progress_arg = g;
+		o.progress_interval = 0; /* a call after every item of the calling thread */
+		run(p, &o, &r);
+		assert_true(g->n >= 3 && g->n < 4096);
+		assert_true(g->share[g->n - 1] == 1.0);
+		for (int i = 0; i < g->n; i++) {
+			double leaves = g->share[i] * (double)r.evaluated;
+			assert_true(g->share[i] >= 0 && g->share[i] <= 1);
+			assert_true(fabs(leaves - round(leaves)) < 1e-6 * (double)r.evaluated);
+			if (i > 0) {
+				double step = g->share[i] - g->share[i - 1];
+				assert_true(step >= 0);
+				if (threads == 1 && step > 0) {
+					step_min = fmin(step_min, step);
+					step_max = fmax(step_max, step);
+				}
+			}
+		}
+		if (threads == 1)
+			assert_true(step_max > step_min * 1.5);
+		calc_search_free(&r);
+	}
+	free(g);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_min_headroom),
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
+		cmocka_unit_test(test_progress),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,325 @@
+/*
+ * compare_doc.c -- the document of `trainplan report --compare A.ini B.ini ...`: one
+ * GFM Markdown file that trainplan-report renders to HTML and PDF like a chapter, and
+ * the two datasets its figures draw.
+ *
+ * Every number is a catalog quantity or a cell of a catalog table of one plan
+ * (cli_cmp_quantities and cli_cmp_pivot in cmd_compare.c), shown by the table's own
+ * display unit, so the figures are those of `trainplan get`, `trainplan table` and
+ * `trainplan compare`; the differences (B − A) are the only arithmetic done here.  The
+ * formulas are the engines' and are cited there (docs/references.md).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MD_CELL 1024
+
+/* A Markdown cell: '|' escaped, newlines as spaces. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+}
+
+/* Table 't' as a GFM table with its caption and id (tab-ID) after it. */
+static void md_table(FILE *f, const struct calc_table *t, const char *caption, const char *id)
+{
+	char buf[MD_CELL];
+	fputc('|', f);
+	for (int c = 0; c < t->ncols; c++) {
+		calc_table_header_text(t, c, buf, sizeof buf);
+		fputc(' ', f);
+		md_cell(f, buf);
+		fputs(" |", f);
+	}
+	fputs("\n|", f);
+	for (int c = 0; c < t->ncols; c++)
+		fputs(t->cols[c].disp == CALC_D_TEXT ? " :--- |" : " ---: |", f);
+	fputc('\n', f);
+	for (int r = 0; r < t->nrows; r++) {
+		fputc('|', f);
+		for (int c = 0; c < t->ncols; c++) {
+			const struct calc_cell *cell = &t->cells[r * t->ncols + c];
+			if (!cell->s && isnan(cell->v))
+				snprintf(buf, sizeof buf, "\xe2\x80\x93"); /* – : the plan has no such row */
+			else
+				calc_table_cell_text(t, r, c, buf, sizeof buf);
+			fputc(' ', f);
+			md_cell(f, buf);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\nTable: %s {#tab-%s}\n\n", caption, id);
+}
+
+/* The quantities of each section, as columns of a row-per-plan table. */
+static const struct cli_cmp_metric memory_q[] = {
+	{"memory.states", "model states", "B", CALC_D_GB, 2},
+	{"memory.activations", "activations", "B", CALC_D_GB, 2},
+	{"memory.overhead", "overheads", "B", CALC_D_GB, 2},
+	{"memory.total", "total (worst stage)", "B", CALC_D_GB, 2},
+	{"memory.headroom", "headroom", "B", CALC_D_GB, 2},
+};
+static const struct cli_cmp_metric step_q[] = {
+	{"step.time", "step time", "s", CALC_D_S, 3},
+	{"step.mfu", "MFU", "1", CALC_D_PCT, 1},
+	{"step.hfu", "HFU", "1", CALC_D_PCT, 1},
+	{"step.bubble_fraction", "bubble", "1", CALC_D_PCT, 1},
+	{"step.tokens_per_s", "tokens/s", "tokens/s", CALC_D_NUM, 4},
+};
+static const struct cli_cmp_metric comm_q[] = {
+	{"comm.total.bytes", "all tiers", "B", CALC_D_GB, 2},
+	{"comm.net.bytes", "network", "B", CALC_D_GB, 2},
+	{"comm.tp.time", "TP time", "s", CALC_D_MS, 1},
+	{"comm.pp.time", "PP time", "s", CALC_D_MS, 1},
+	{"comm.dp.time", "DP time", "s", CALC_D_MS, 1},
+	{"comm.ep.time", "EP time", "s", CALC_D_MS, 1},
+};
+static const struct cli_cmp_metric run_q[] = {
+	{"run.days", "run (days)", "days", CALC_D_FIXED, 2},
+	{"run.gpu_hours", "GPU-hours", "GPU-h", CALC_D_NUM, 4},
+	{"run.cost", "cost (currency)", "currency", CALC_D_NUM, 4},
+	{"run.goodput", "goodput", "1", CALC_D_PCT, 1},
+	{"run.effective_days", "with failures (days)", "days", CALC_D_FIXED, 2},
+	{"run.total_cost", "total cost (currency)", "currency", CALC_D_NUM, 4},
+};
+#define N(a) (int)(sizeof a / sizeof a[0])
+
+static int q_table(FILE *f, struct cli_cmp *c, const struct cli_cmp_metric *m, int nm, int fits,
+                   const char *caption, const char *id, struct calc_diag *d)
+{
+	struct calc_table t;
+	if (cli_cmp_quantities(c, m, nm, fits, 1, id, caption, &t, d) < 0)
+		return -1;
+	md_table(f, &t, caption, id);
+	calc_table_free(&t);
+	return 0;
+}
+
+static int p_table(FILE *f, struct cli_cmp *c, const char *table, const char *key, const char *val,
+                   const char *caption, const char *id, struct calc_diag *d)
+{
+	struct calc_table t;
+	if (cli_cmp_pivot(c, table, key, val, 1, caption, &t, d) < 0)
+		return -1;
+	md_table(f, &t, caption, id);
+	calc_table_free(&t);
+	return 0;
+}
+
+static int text_of(struct cli_cmp *c, int k, const char *name, char *buf, size_t n, struct calc_diag *d)
+{
+	struct calc_value v;
+	if (calc_catalog_get(&c->ctx[k], name, &v, d) < 0)
+		return -1;
+	if (v.str)
+		snprintf(buf, n, "%s", v.str);
+	else
+		snprintf(buf, n, "%.0f", v.num);
+	return 0;
+}
+
+/* The legend: each plan's letter, file and split. */
+static int plans_table(FILE *f, struct cli_cmp *c, struct calc_diag *d)
+{
+	static const char *const cols[] = {"plan.title", "plan.gpus", "plan.tp", "plan.pp", "plan.dp", "plan.cp",
+	                                   "plan.schedule", "plan.recompute", "plan.recipe"};
+	struct calc_table t;
+	char buf[CALC_PATH_MAX];
+	calc_table_init(&t, "compare-plans", "The plans compared");
+	calc_table_col(&t, "plan", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "file", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "title", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "model", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "GPUs", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "TP", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "PP", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "DP", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "CP", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "schedule", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "recompute", "", CALC_D_TEXT, 0);
+	calc_table_col(&t, "recipe", "", CALC_D_TEXT, 0);
+	for (int k = 0; k < c->n; k++) {
+		int r = calc_table_row(&t);
+		calc_table_str(&t, r, 0, c->label[k]);
+		calc_table_str(&t, r, 1, c->files[k]);
+		calc_table_str(&t, r, 3, c->ctx[k].plan.model.name);
+		for (int j = 0; j < N(cols); j++) {
+			if (text_of(c, k, cols[j], buf, sizeof buf, d) < 0) {
+				calc_table_free(&t);
+				return -1;
+			}
+			calc_table_str(&t, r, j < 1 ? 2 : 3 + j, buf);
+		}
+	}
+	md_table(f, &t, "The plans compared: A is the baseline of every difference", "compare-plans");
+	calc_table_free(&t);
+	return 0;
+}
+
+/* PATH.tmp, renamed by close_tmp when whole. */
+static FILE *open_tmp(const char *path)
+{
+	char tmp[CALC_PATH_MAX * 2 + 8];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	return fopen(tmp, "w");
+}
+
+static int close_tmp(FILE *f, const char *path, struct calc_diag *d)
+{
+	char tmp[CALC_PATH_MAX * 2 + 8];
+	int bad = ferror(f);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+		int e = errno;
+		remove(tmp);
+		return calc_error(d, path, 0, "cannot write: %s", strerror(e));
+	}
+	return 0;
+}
+
+/* compare-memory.tsv: a row per stage, a column per plan (total per GPU, bytes), then
+ * each plan's usable capacity. */
+static int memory_data(struct cli_cmp *c, const char *path, struct calc_diag *d)
+{
+	struct calc_table t;
+	double cap[CLI_CMP_MAX];
+	FILE *f;
+	for (int k = 0; k < c->n; k++) {
+		struct calc_value tot, head;
+		if (calc_catalog_get(&c->ctx[k], "memory.total", &tot, d) < 0 ||
+		    calc_catalog_get(&c->ctx[k], "memory.headroom", &head, d) < 0)
+			return -1;
+		cap[k] = tot.num + head.num;
+	}
+	if (cli_cmp_pivot(c, "memory-stages", "stage", "total", 0, "memory per stage", &t, d) < 0)
+		return -1;
+	if (!(f = open_tmp(path))) {
+		calc_table_free(&t);
+		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
+	}
+	fputs("stage", f);
+	for (int k = 0; k < c->n; k++)
+		fprintf(f, "\t%s", c->label[k]);
+	for (int k = 0; k < c->n; k++)
+		fprintf(f, "\tcap %s", c->label[k]);
+	fputc('\n', f);
+	for (int r = 0; r < t.nrows; r++) {
+		fputs(t.cells[r * t.ncols].s, f);
+		for (int k = 0; k < c->n; k++) {
+			double v = t.cells[r * t.ncols + 1 + k].v;
+			if (isnan(v))
+				fputs("\tNaN", f);
+			else
+				fprintf(f, "\t%.10g", v);
+		}
+		for (int k = 0; k < c->n; k++)
+			fprintf(f, "\t%.10g", cap[k]);
+		fputc('\n', f);
+	}
+	calc_table_free(&t);
+	return close_tmp(f, path, d);
+}
+
+/* compare-step.tsv: a row per plan, a column per component of the step (seconds); the
+ * rows of the catalog table `step` but its last, the step itself. */
+static int step_data(struct cli_cmp *c, const char *path, struct calc_diag *d)
+{
+	struct calc_table t;
+	FILE *f;
+	if (cli_cmp_pivot(c, "step", "component", "time", 0, "step", &t, d) < 0)
+		return -1;
+	if (!(f = open_tmp(path))) {
+		calc_table_free(&t);
+		return calc_error(d, path, 0, "cannot write: %s", strerror(errno));
+	}
+	fputs("plan", f);
+	for (int r = 0; r + 1 < t.nrows; r++)
+		fprintf(f, "\t%s", t.cells[r * t.ncols].s);
+	fputc('\n', f);
+	for (int k = 0; k < c->n; k++) {
+		fputs(c->label[k], f);
+		for (int r = 0; r + 1 < t.nrows; r++) {
+			double v = t.cells[r * t.ncols + 1 + k].v;
+			fprintf(f, "\t%.10g", isnan(v) ? 0.0 : v);
+		}
+		fputc('\n', f);
+	}
+	calc_table_free(&t);
+	return close_tmp(f, path, d);
+}
+
+int cli_cmp_write_md(struct cli_cmp *c, FILE *f, const char *datadir, struct calc_diag *d)
+{
+	char path[CALC_PATH_MAX * 2];
+	fputs("# The plans side by side {#compare}\n\n", f);
+	fprintf(f, "This report compares %d plans. Every number in it is computed by trainplan from the plan "
+	           "files, as `trainplan get`, `trainplan table` and `trainplan compare` compute it for each "
+	           "plan alone; a column or row B \xe2\x88\x92 A is the difference of plan B from plan A, "
+	           "the baseline, in the same unit. A dash marks a row a plan does not have (a stage "
+	           "beyond its pipeline).\n\n", c->n);
+	if (plans_table(f, c, d) < 0)
+		return -1;
+	{
+		struct calc_table t;
+		if (cli_cmp_quantities(c, cli_cmp_headline, cli_cmp_nheadline, 1, 1, "compare", "", &t, d) < 0)
+			return -1;
+		md_table(f, &t, "The headline numbers of each plan, as `trainplan compare` gives them", "compare");
+		calc_table_free(&t);
+	}
+
+	fputs("## Memory per GPU {#compare-memory}\n\n"
+	      "The memory of one GPU of each plan's worst pipeline stage, by part, and of every stage; "
+	      "the headroom is the GPU's usable memory less the total, negative where the plan does "
+	      "not fit.\n\n", f);
+	if (q_table(f, c, memory_q, N(memory_q), 1, "Memory per GPU of the worst stage", "compare-memory", d) < 0 ||
+	    p_table(f, c, "memory-stages", "stage", "total", "Memory per GPU of every pipeline stage",
+	            "compare-memory-stages", d) < 0)
+		return -1;
+	fputs("![Memory per GPU of every pipeline stage, each plan with its GPU's usable memory "
+	      "(dashed)](compare-memory)\n\n", f);
+
+	fputs("## Step time {#compare-step}\n\n"
+	      "One optimizer step of each plan, by component of the critical pipeline stage, and the "
+	      "utilisation it gives.\n\n", f);
+	if (p_table(f, c, "step", "component", "time", "Step time by component", "compare-step", d) < 0 ||
+	    q_table(f, c, step_q, N(step_q), 0, "Step time, utilisation and throughput", "compare-mfu", d) < 0)
+		return -1;
+	fputs("![Step time of each plan by component](compare-step)\n\n", f);
+
+	fputs("## Communication {#compare-comm}\n\n"
+	      "Bytes one GPU sends per step, by parallel dimension, over all tiers and over the network, "
+	      "and the tier each dimension's group uses.\n\n", f);
+	if (p_table(f, c, "comm", "dimension", "bytes", "Bytes per GPU per step by dimension, all tiers",
+	            "compare-comm", d) < 0 ||
+	    p_table(f, c, "comm", "dimension", "network bytes", "Bytes per GPU per step by dimension over the network",
+	            "compare-comm-net", d) < 0 ||
+	    p_table(f, c, "comm", "dimension", "tier", "Network tier of each dimension", "compare-comm-tier", d) < 0 ||
+	    q_table(f, c, comm_q, N(comm_q), 0, "Communication per GPU per step: bytes and time if none overlapped",
+	            "compare-comm-time", d) < 0)
+		return -1;
+
+	fputs("## Run time and cost {#compare-run}\n\n"
+	      "The whole run for each plan's token budget, before and with checkpoints and failures.\n\n", f);
+	if (q_table(f, c, run_q, N(run_q), 0, "Run time and cost", "compare-run", d) < 0)
+		return -1;
+
+	snprintf(path, sizeof path, "%s/compare-memory.tsv", datadir);
+	if (memory_data(c, path, d) < 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/compare-step.tsv", datadir);
+	if (step_data(c, path, d) < 0)
+		return -1;
+	return 0;
+}

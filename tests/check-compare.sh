@@ -1,0 +1,45 @@
+#!/bin/sh
+# tests/check-compare.sh BIN -- the comparison report (trainplan report --compare) of
+# the four shipped plans says what each plan says alone: every step component of the
+# step chart's dataset equals `trainplan get` of that plan, every stage's memory in the
+# memory chart's dataset has its worst stage equal to memory.total and its capacity
+# equal to memory.total + memory.headroom, and the report's headline table has the
+# rows of `trainplan compare --format md` (plan files named by their letters).
+bin=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-compare.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+plans="plans/default.ini plans/llama2-70b-a100.ini plans/llama3-405b-h100.ini plans/deepseek-v3-h800.ini"
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "compare: FAIL: $*" >&2; }
+
+# shellcheck disable=SC2086
+"$bin" report --compare $plans -o "$tmp/rep" --no-pdf >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; echo "compare: 0 passed, 1 failed"; exit 1; }
+for f in compare.html compare.md figures/compare-step.svg figures/compare-memory.svg; do
+	if [ -s "$tmp/rep/$f" ]; then ok; else bad "$f missing or empty"; fi
+done
+if [ ! -e "$tmp/rep/compare.pdf" ]; then ok; else bad "--no-pdf wrote a PDF"; fi
+
+k=1
+for p in $plans; do
+	letter=$(printf "\\$(printf '%03o' $((64 + k)))")
+	# the step components, in the columns of compare-step.tsv
+	want=$("$bin" get step.compute step.recompute step.tp_comm step.bubble_time step.dp_exposed step.optimizer \
+		--format tsv --plan "$p" | awk -F'\t' 'NR > 1 { printf "%s%s", sep, $2; sep = "\t" } END { print "" }')
+	got=$(awk -F'\t' -v l="$letter" '$1 == l { sub(/^[^\t]*\t/, ""); print }' "$tmp/rep/data/compare-step.tsv")
+	if [ "$got" = "$want" ]; then ok; else bad "$p: step components '$got', trainplan get '$want'"; fi
+	# the worst stage and the capacity, from compare-memory.tsv (column k+1 and k+1+n)
+	tot=$("$bin" get memory.total --format tsv --plan "$p" | awk -F'\t' 'NR == 2 { print $2 }')
+	cap=$("$bin" get memory.total memory.headroom --format tsv --plan "$p" | awk -F'\t' 'NR > 1 { s += $2 } END { printf "%.6e", s }')
+	got=$(awk -F'\t' -v c=$((k + 1)) 'NR > 1 && $c != "NaN" { v = $c + 0; if (!n++ || v > m) { m = v; s = $c } } END { print s }' "$tmp/rep/data/compare-memory.tsv")
+	if [ "$got" = "$tot" ]; then ok; else bad "$p: worst stage $got, memory.total $tot"; fi
+	got=$(awk -F'\t' -v c=$((k + 5)) 'NR == 2 { printf "%.6e", $c }' "$tmp/rep/data/compare-memory.tsv")
+	if [ "$got" = "$cap" ]; then ok; else bad "$p: capacity $got, memory.total + memory.headroom $cap"; fi
+	# the headline row of trainplan compare, the plan's file replaced by its letter
+	# shellcheck disable=SC2086
+	want=$("$bin" compare $plans --format md | grep -F "| $p | " | sed "s#^| $p | #| $letter | #")
+	if grep -qxF -- "$want" "$tmp/rep/compare.md"; then ok; else bad "$p: headline row '$want' not in compare.md"; fi
+	k=$((k + 1))
+done
+echo "compare: $pass passed, $fail failed"
+[ $fail -eq 0 ]
