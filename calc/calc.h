@@ -153,6 +153,10 @@ struct calc_model {
 	                              adds one layer of the last layer's kind, a 2h -> h
 	                              projection and two norms, and shares the embedding and
 	                              the LM head; 0 = none */
+	int attn_chunk;            /* chunked attention (Llama 4's attention_chunk_size): some
+	                              layers attend only within chunks of this many tokens
+	                              [tokens]; exact as causal attention while seq_len is at
+	                              most this (calc_plan_validate refuses longer); 0 = none */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */

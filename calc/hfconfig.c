@@ -31,6 +31,8 @@
  *
  * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek) fill
  * model.moe (read_moe), DeepSeek's MLA fills model.mla and its MTP model.mtp_depth.
+ * Llama 4's chunked attention (attention_chunk_size) fills model.attn_chunk
+ * (read_llama4_layers): a plan whose sequence is longer than one chunk is refused.
  *
  * Refused, with the field named, because the count would be wrong: expert or MLA
  * fields outside the families that have them, MoE layouts the model has no rule
@@ -269,17 +271,21 @@ static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_fa
 		                  "of attention and MLP or mixture-of-experts layers)", what, unmodelled_fields[i][0], val);
 	}
 	/* Gemma 2/3, Qwen3 name each layer's attention; linear attention or convolution
-	 * layers (Qwen3-Next, LFM2) are not attention layers */
+	 * layers (Qwen3-Next, LFM2) are not attention layers.  Llama 4's chunked attention
+	 * is read in its family only (read_llama4_chunk) */
 	if (json_is_array(lt)) {
 		size_t i;
 		json_t *e;
+		int chunked = fam && !strcmp(fam->type, "llama4_text");
 		json_array_foreach(lt, i, e) {
 			const char *s = json_string_value(e);
-			if (!s || (strcmp(s, "full_attention") && strcmp(s, "sliding_attention"))) {
+			if (!s || (strcmp(s, "full_attention") && strcmp(s, "sliding_attention") &&
+			           (!chunked || strcmp(s, "chunked_attention")))) {
 				value_text(e, val, sizeof val);
 				return calc_error(c->d, c->path, field_line(c, "layer_types"),
 				                  "%s: layer_types[%zu] = %s is not modelled (allowed: \"full_attention\", "
-				                  "\"sliding_attention\")", c->where, i, val);
+				                  "\"sliding_attention\"%s)", c->where, i, val,
+				                  chunked ? ", \"chunked_attention\"" : "");
 			}
 		}
 	}
@@ -329,6 +335,63 @@ static int int_field(const struct hf_ctx *c, json_t *obj, const char *name, long
 	value_text(v, val, sizeof val);
 	return calc_error(c->d, c->path, field_line(c, name), "%s: %s = %s is out of range (allowed: %ld .. %ld)",
 	                  c->where, name, val, lo, hi);
+}
+
+/*
+ * Llama 4's layer lists (Llama4TextConfig.__post_init__ in transformers'
+ * configuration_llama4.py, Llama4TextDecoderLayer in modeling_llama4.py):
+ *   moe_layers           the MoE layers; when absent, range(step - 1, L, step) of
+ *                        interleave_moe_layer_step, the rule of calc_moe.every.  A list
+ *                        that is not that rule is refused (the model has no other).
+ *   attention_chunk_size a layer of layer_types "chunked_attention" attends within
+ *                        chunks of this many tokens; without layer_types a layer is
+ *                        chunked when it uses RoPE: no_rope_layers[i] = 1, the list
+ *                        (when empty or absent) being (i + 1) % no_rope_layer_interval
+ *                        != 0 (default 4: three layers of four).  Any chunked layer sets
+ *                        m->attn_chunk: exact while seq_len <= the chunk, refused beyond
+ *                        (calc_plan_validate).  null: every layer is full attention.
+ * Returns 0, or -1 with a diagnostic naming the field.
+ */
+static int read_llama4_layers(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
+{
+	json_t *ml = json_object_get(obj, "moe_layers"), *lt = json_object_get(obj, "layer_types");
+	json_t *nr = json_object_get(obj, "no_rope_layers"), *e;
+	int every = m->moe.every > 1 ? m->moe.every : 1, chunked = 0;
+	long chunk, interval;
+	size_t i, n = 0;
+	char val[80];
+
+	if (ml && !json_is_null(ml)) {
+		int ok = json_is_array(ml);
+		json_array_foreach(ml, i, e) {
+			long want = every - 1 + (long)i * every;
+			ok = ok && json_is_integer(e) && json_integer_value(e) == want;
+		}
+		for (long l = every - 1; l < m->layers; l += every)
+			n++;
+		if (!ok || json_array_size(ml) != n) {
+			value_text(ml, val, sizeof val);
+			return calc_error(c->d, c->path, field_line(c, "moe_layers"),
+			                  "%s: moe_layers = %s is not modelled (allowed: every interleave_moe_layer_step-th "
+			                  "layer, [%d, %d, ...], or leave it out)", c->where, val, every - 1, 2 * every - 1);
+		}
+	}
+	if (int_field(c, obj, "attention_chunk_size", 1, 100000000, 0, &chunk) < 0 ||
+	    int_field(c, obj, "no_rope_layer_interval", 1, 100000, 4, &interval) < 0)
+		return -1;
+	if (chunk == 0)
+		return 0;
+	if (json_is_array(lt)) {
+		json_array_foreach(lt, i, e)
+			chunked = chunked || (json_is_string(e) && !strcmp(json_string_value(e), "chunked_attention"));
+	} else if (json_is_array(nr) && json_array_size(nr) > 0) {
+		json_array_foreach(nr, i, e)
+			chunked = chunked || present(e);
+	} else
+		chunked = interval > 1; /* (i + 1) % interval != 0 for some layer i */
+	if (chunked)
+		m->attn_chunk = (int)chunk;
+	return 0;
 }
 
 /*
@@ -409,6 +472,8 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		if (int_field(c, obj, "interleave_moe_layer_step", 1, 100000, 1, &v) < 0)
 			return;
 		e->every = (int)v;
+		if (read_llama4_layers(c, obj, m) < 0)
+			return;
 	}
 	if (ds) {
 		if (int_field(c, obj, "n_shared_experts", 0, 64, 0, &v) < 0)

@@ -1230,6 +1230,13 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
 		ERR2("cp", "training.seq_len", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
+	/* Llama 4's chunked attention (create_chunked_causal_mask in transformers): token i
+	 * sees token j <= i only when i / chunk == j / chunk, so with seq_len <= chunk it is
+	 * causal attention, and beyond that it is a window the model does not have */
+	if (m->attn_chunk > 0 && p->seq_len > m->attn_chunk)
+		ERR2("model.hf_config", "training.seq_len", "training.seq_len = %d is longer than the attention chunk "
+		     "of model.hf_config (attention_chunk_size = %d): chunked attention is not modelled beyond one chunk "
+		     "(allowed: seq_len 1 .. %d)", p->seq_len, m->attn_chunk, m->attn_chunk);
 	if (!p->recipe)
 		ERR("training", "recipe", "training.recipe is not set");
 	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0 &&

@@ -16,13 +16,13 @@
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),
@@ -58,6 +58,9 @@ static const struct calc_model models[] = {
 	{.name = "qwen3-235b-a22b", .layers = 94, .hidden = 4096, .heads = 64, .kv_heads = 4, .head_dim = 128,
 	 .ffn_hidden = 12288, .vocab = 151936, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
 	 .moe = {.experts = 128, .top_k = 8, .expert_ffn = 1536, .imbalance = 1}},
+	{.name = "qwen3-30b-a3b", .layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128,
+	 .ffn_hidden = 6144, .vocab = 151936, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 128, .top_k = 8, .expert_ffn = 768, .imbalance = 1}},
 	{.name = "dbrx", .layers = 40, .hidden = 6144, .heads = 48, .kv_heads = 8, .head_dim = 128,
 	 .ffn_hidden = 10752, .vocab = 100352, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_LAYERNORM,
 	 .moe = {.experts = 16, .top_k = 4, .expert_ffn = 10752, .imbalance = 1}},
@@ -90,6 +93,9 @@ static const char *model_source(const char *name)
 	if (!strcmp(name, "qwen3-235b-a22b"))
 		return "huggingface.co/Qwen/Qwen3-235B-A22B config.json (q/k norms not counted); 235 B total, 22 B "
 		       "activated (Qwen Team 2025, Qwen3 Technical Report, Table 2)";
+	if (!strcmp(name, "qwen3-30b-a3b"))
+		return "huggingface.co/Qwen/Qwen3-30B-A3B config.json (q/k norms not counted); 30.5 B total, 3.3 B "
+		       "activated (Qwen3-30B-A3B model card)";
 	if (!strcmp(name, "dbrx"))
 		return "huggingface.co/databricks/dbrx-base config.json (LayerNorm without bias counted as with); "
 		       "132 B total, 36 B active (Databricks 2024, Introducing DBRX)";

@@ -336,6 +336,101 @@ static void test_moe_dbrx(void **state)
 	check_moe("dbrx", "dbrx", 132e9, 0.005, 36e9, 0.015);
 }
 
+/*
+ * Llama 4 (meta-llama/Llama-4-Scout-17B-16E and Llama-4-Maverick-17B-128E, config.json:
+ * tests/calc/hf/README.md).  The layer shapes of transformers' modeling_llama4.py:
+ * attention q, o 5120 x 40 x 128 and k, v 5120 x 8 x 128 = 62,914,560; an expert (and the
+ * shared expert, Llama4TextMLP of intermediate_size) 3 x 5120 x 8192 = 125,829,120; the
+ * router 5120 x E; a dense layer (intermediate_size_mlp) 3 x 5120 x 16384 = 251,658,240;
+ * norms 2 x 5120; embedding and the untied head 2 x 202,048 x 5120 = 2,068,971,520, final
+ * norm 5120.  By hand:
+ *   Scout, 48 MoE layers of 16 experts:
+ *     layer 62,914,560 + 17 x 125,829,120 + 81,920 + 10,240 = 2,202,101,760
+ *     total 48 x 2,202,101,760 + 2,068,976,640 = 107,769,861,120
+ *     active 48 x (62,914,560 + 2 x 125,829,120 + 81,920 + 10,240) + 2,068,976,640
+ *            = 17,172,894,720
+ *   Maverick, interleave_moe_layer_step 2: layers 1, 3, ..., 47 MoE of 128 experts:
+ *     MoE layer 62,914,560 + 129 x 125,829,120 + 655,360 + 10,240 = 16,295,536,640
+ *     dense layer 62,914,560 + 251,658,240 + 10,240 = 314,583,040
+ *     total 24 x (16,295,536,640 + 314,583,040) + 2,068,976,640 = 400,711,848,960
+ *     active 24 x (315,238,400 + 314,583,040) + 2,068,976,640 = 17,184,691,200
+ * The model cards give 109 B total / 17 B active (Scout) and 400 B / 17 B (Maverick); the
+ * totals count the vision encoder too (34 layers of width 1408, under 1 B), which a plan
+ * of the language model leaves out: Scout's 107.8 B is 1.1 % under 109 B.
+ * Both have attention_chunk_size 8192 on three layers of four (the RoPE layers).
+ */
+static void test_moe_llama4(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	(void)state;
+	read_config("llama-4-scout-17b-16e", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 107769861120.0, 1e-12);
+	assert_near(p.active, 17172894720.0, 1e-12);
+	assert_near(p.total, 109e9, 0.015);
+	assert_near(p.active, 17e9, 0.015);
+	assert_int_equal(m.moe.experts, 16);
+	assert_int_equal(m.moe.top_k, 1);
+	assert_int_equal(m.moe.shared, 1);
+	assert_int_equal(m.moe.expert_ffn, 8192);
+	assert_int_equal(m.ffn_hidden, 16384);
+	assert_int_equal(m.attn_chunk, 8192);
+	assert_int_equal(m.tied_embeddings, 0);
+	read_config("llama-4-maverick-17b-128e", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 400711848960.0, 1e-12);
+	assert_near(p.active, 17184691200.0, 1e-12);
+	assert_near(p.total, 400e9, 0.005);
+	assert_near(p.active, 17e9, 0.015);
+	assert_int_equal(m.moe.experts, 128);
+	assert_int_equal(calc_model_layer_is_moe(&m, 0), 0);
+	assert_int_equal(calc_model_layer_is_moe(&m, 1), 1);
+	assert_int_equal(calc_model_layer_is_moe(&m, 47), 1);
+	assert_int_equal(m.attn_chunk, 8192);
+}
+
+#define LLAMA4 DENSE ", \"model_type\": \"llama4_text\", \"num_local_experts\": 16, \"num_experts_per_tok\": 1, \"intermediate_size\": 8192"
+
+/* Llama 4's layer lists: moe_layers only as the interleave rule, chunked attention only
+ * where a layer has it. */
+static void test_llama4_layers(void **state)
+{
+	char path[64];
+	struct calc_model m;
+	struct calc_diag d = {0};
+	(void)state;
+	expect_refused("{" LLAMA4 ", \"interleave_moe_layer_step\": 2, \"moe_layers\": [0, 2]}",
+	               "moe_layers = [0,2] is not modelled (allowed: every interleave_moe_layer_step-th layer, [1, 3, ...]");
+	expect_refused("{" LLAMA4 ", \"layer_types\": [\"full_attention\", \"linear_attention\"]}",
+	               "layer_types[1] = \"linear_attention\" is not modelled (allowed: \"full_attention\", "
+	               "\"sliding_attention\", \"chunked_attention\")");
+	/* chunked attention outside Llama 4 is refused */
+	expect_refused("{" DENSE ", \"model_type\": \"llama\", \"layer_types\": [\"chunked_attention\"]}",
+	               "layer_types[0] = \"chunked_attention\" is not modelled");
+	/* the rule spelt out; every layer without RoPE (no_rope_layers all 0): full attention */
+	write_temp(path, 0, "{\"hidden_size\": 4096, \"num_hidden_layers\": 4, \"num_attention_heads\": 32, "
+	                    "\"vocab_size\": 32000, \"model_type\": \"llama4_text\", \"num_local_experts\": 16, "
+	                    "\"num_experts_per_tok\": 1, \"interleave_moe_layer_step\": 2, \"moe_layers\": [1, 3], "
+	                    "\"attention_chunk_size\": 8192, \"no_rope_layers\": [0, 0, 0, 0]}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	assert_int_equal(m.attn_chunk, 0);
+	assert_int_equal(m.moe.every, 2);
+	/* layer_types naming a chunked layer, and attention_chunk_size null */
+	write_temp(path, 0, "{" LLAMA4 ", \"attention_chunk_size\": 4096, \"layer_types\": [\"full_attention\", "
+	                    "\"chunked_attention\"]}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	assert_int_equal(m.attn_chunk, 4096);
+	write_temp(path, 0, "{" LLAMA4 ", \"attention_chunk_size\": null}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	assert_int_equal(m.attn_chunk, 0);
+	assert_int_equal(d.nerrors, 0);
+	calc_diag_free(&d);
+}
+
 /* MoE fields outside a mixture-of-experts family, MoE layouts the model has no rule for
  * and a top-k above the experts are refused, naming the field. */
 static void test_moe_refused(void **state)
@@ -443,6 +538,8 @@ int main(void)
 		cmocka_unit_test(test_moe_qwen3),
 		cmocka_unit_test(test_moe_olmoe),
 		cmocka_unit_test(test_moe_dbrx),
+		cmocka_unit_test(test_moe_llama4),
+		cmocka_unit_test(test_llama4_layers),
 		cmocka_unit_test(test_moe_refused),
 		cmocka_unit_test(test_unmodelled_refused),
 		cmocka_unit_test(test_family_defaults),

@@ -215,6 +215,7 @@ static void test_moe_published(void **state)
 		{"mixtral-8x22b", 141, 39},    /* Mistral AI 2024 */
 		{"deepseek-v3", 671, 37},      /* DeepSeek-V3 report, abstract */
 		{"qwen3-235b-a22b", 235, 22},  /* Qwen3 report */
+		{"qwen3-30b-a3b", 30.5, 3.3},  /* Qwen3-30B-A3B model card */
 		{"dbrx", 132, 36},             /* Databricks 2024 */
 		{"olmoe-1b-7b", 6.9, 1.3},     /* Muennighoff et al. 2024 */
 	};
@@ -226,6 +227,21 @@ static void test_moe_published(void **state)
 		assert_near(p.total / 1e9, rows[i].total, 0.02 * rows[i].total);
 		assert_near(p.active / 1e9, rows[i].active, 0.02 * rows[i].active);
 	}
+}
+
+/* Qwen3-30B-A3B by hand from its config.json (h 2048, 48 layers, 32 heads of 128, 4 KV
+ * heads, 128 SwiGLU experts of 768, top-8, all layers MoE, V 151,936, untied): attention
+ * 2 x 2048 x 4096 + 2 x 2048 x 512 = 18,874,368, one expert 3 x 2048 x 768 = 4,718,592,
+ * router 128 x 2048 = 262,144, norms 4,096: a layer 623,120,384; 48 of them and
+ * 2 x 151,936 x 2048 + 2048 = 30,532,110,336 in all (the model card: 30.5 B); active
+ * 48 x (18,874,368 + 8 x 4,718,592 + 266,240) + 622,331,904 = 3,353,020,416 (3.3 B). */
+static void test_qwen3_30b_by_hand(void **state)
+{
+	struct calc_params p;
+	(void)state;
+	calc_model_params(calc_preset_model("qwen3-30b-a3b"), &p);
+	assert_near(p.total, 30532110336.0, 1e-12);
+	assert_near(p.active, 3353020416.0, 1e-12);
 }
 
 /* Mixtral 8x7B by hand from its config.json (h 4096, 32 heads of 128, 8 KV heads,
@@ -304,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_layers_split),
 		cmocka_unit_test(test_two_kinds),
 		cmocka_unit_test(test_moe_published),
+		cmocka_unit_test(test_qwen3_30b_by_hand),
 		cmocka_unit_test(test_mixtral_by_hand),
 		cmocka_unit_test(test_deepseek_v3_by_hand),
 		cmocka_unit_test(test_moe_rule),
