@@ -737,7 +737,9 @@ static void test_progress(void **state)
 		o.progress_arg = g;
 		o.progress_interval = 0; /* a call after every item of the calling thread */
 		run(p, &o, &r);
-		assert_true(g->n >= 3 && g->n < 4096);
+		/* with two threads only the calling thread reports, after its own items: under
+		 * load the other thread may take nearly all of them, so only the last call is sure */
+		assert_true(g->n >= (threads == 1 ? 3 : 1) && g->n < 4096);
 		assert_true(g->share[g->n - 1] == 1.0);
 		for (int i = 0; i < g->n; i++) {
 			double leaves = g->share[i] * (double)r.evaluated;
