@@ -262,12 +262,19 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		return rc;
 
 	/* the report: the first plan, as the user named it (trainplan-report runs in this
-	 * folder), gives the title page's subtitle; the title says what it is */
+	 * folder), is the document's plan; the title says what it is and the subtitle lists
+	 * the plans */
 	{
-		char base[RPT_PATH * 2];
-		char *rargv[CLI_MAX_ARGS * 2 + 16];
+		char base[RPT_PATH * 2], sub[4096];
+		char *rargv[CLI_MAX_ARGS * 2 + 24];
 		int k = 0;
 		snprintf(title, sizeof title, "plan.title=Comparison of %d plans", n);
+		/* the title page names every plan by its letter, not only the first */
+		sub[0] = 0;
+		for (int i = 0; i < n; i++) {
+			size_t l = strlen(sub);
+			snprintf(sub + l, sizeof sub - l, "%s%c: %s", i ? " \xc2\xb7 " : "", 'A' + i, files[i]);
+		}
 		snprintf(base, sizeof base, "%s/compare", dir);
 		rargv[k++] = (char *)reporter;
 		rargv[k++] = "--plan";
@@ -278,6 +285,10 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		}
 		rargv[k++] = "--set";
 		rargv[k++] = title;
+		rargv[k++] = "--set";
+		rargv[k++] = "plan.date="; /* the comparison's own date (SOURCE_DATE_EPOCH or today), not plan A's */
+		rargv[k++] = "--subtitle";
+		rargv[k++] = sub;
 		rargv[k++] = "-o";
 		rargv[k++] = base;
 		rargv[k++] = "--figures";

@@ -612,6 +612,12 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	doc->plan = plan;
 	doc->out_dir = xstrdup(o && o->out_dir ? o->out_dir : "output");
 	doc_titles(doc, plan);
+	doc->plan_line = 1;
+	if (o && o->subtitle) {
+		free(doc->subtitle);
+		doc->subtitle = xstrdup(o->subtitle);
+		doc->plan_line = 0;
+	}
 	doc_dates(doc, plan);
 	struct chapter *ch = xcalloc((size_t)nfiles + 1, sizeof *ch);
 	struct calc_ctx ctx;

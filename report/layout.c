@@ -1281,7 +1281,7 @@ static void title_page(struct L *L, double x, double w)
 	item_new(L, 16);
 	if (doc->subtitle && *doc->subtitle)
 		plain_lines(L, doc->subtitle, RPT_SERIF, 12, 16.5, x, w, 'l', 0x333333);
-	if (doc->plan && doc->plan->file[0]) {
+	if (doc->plan && doc->plan->file[0] && doc->plan_line) {
 		char line[CALC_PATH_MAX + 32];
 		if (strcmp(doc->plan->file, "<default>") == 0)
 			snprintf(line, sizeof line, "Plan: the built-in default plan");

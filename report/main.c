@@ -2,7 +2,7 @@
  * main.c -- trainplan-report: build the literate design report from chapters.
  *
  *   trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]
- *                    [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...
+ *                    [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...
  *       writes BASE.html and BASE.pdf (BASE defaults to output/report; figures and
  *       tables are looked up under DIR, by default the folder of BASE)
  *   trainplan-report --lint chapter.md...        numbers with units typed by hand
@@ -53,7 +53,7 @@ static const char syntax_help[] =
 static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
-	      "                        [--figures DIR] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...\n"
+	      "                        [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...\n"
 	      "       trainplan-report --lint chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text chapter.md...\n",
@@ -138,7 +138,7 @@ static int write_blocked(const struct calc_output *outs, int n, struct calc_diag
 
 int main(int argc, char **argv)
 {
-	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures";
+	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures", *subtitle = NULL;
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0, ragged = 0;
@@ -155,6 +155,8 @@ int main(int argc, char **argv)
 			out_dir = argv[++i];
 		else if (!strcmp(a, "--figures") && more)
 			figures = argv[++i];
+		else if (!strcmp(a, "--subtitle") && more)
+			subtitle = argv[++i];
 		else if (!strcmp(a, "--lint"))
 			lint = 1;
 		else if (!strcmp(a, "--expand"))
@@ -221,7 +223,7 @@ int main(int argc, char **argv)
 	else
 		dir_of(base, dir, sizeof dir);
 	struct rpt_outputs later = {0};
-	struct rpt_opts o = {figures, dir, !expand && !text, &later};
+	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle};
 	struct rpt_doc doc;
 	int rc = rpt_doc_load(&doc, (const char *const *)files, nfiles, plan, &o, &d);
 	if (rc == 0 && expand) {

@@ -59,7 +59,8 @@ struct rpt_table {
 struct rpt_doc {
 	cmark_node *root;
 	char *title;       /* report title */
-	char *subtitle;    /* plan summary line */
+	char *subtitle;    /* plan summary line, or rpt_opts.subtitle */
+	int plan_line;     /* 1: the title page names the plan file */
 	char *date;        /* YYYY-MM-DD from the plan or SOURCE_DATE_EPOCH */
 	struct rpt_heading *headings; int nheadings;
 	struct rpt_figure *figures;   int nfigures;
@@ -202,6 +203,8 @@ struct rpt_opts {
 	const char *out_dir;     /* output folder ("output"): figures/, tables/ below it */
 	int write_tables;        /* 1: tables/ID.csv for calc blocks with arguments */
 	struct rpt_outputs *later; /* where those CSV files are added, written by the caller */
+	const char *subtitle;    /* title page line in place of the plan's summary (NULL: the
+	                            plan's); the "Plan: FILE" line is then left out */
 };
 
 /* Parse the chapters (in the order given), expand directives with the plan, number and
