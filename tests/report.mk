@@ -62,4 +62,10 @@ check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(FIG_SVG) $(TA
 		-o $(RPT_ASAN)/report --out-dir $(OUT) $(CHAPTERS) && echo "asan: the chapters render"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/report/run-expand.sh $(RPT_ASAN)/trainplan-report
 
+# Statements the report must or must not make for a given plan (tests/report/claims/).
+.PHONY: check-claims
+check-claims: $(BUILD)/trainplan-report
+	@sh tests/report/check-claims.sh $(BUILD)/trainplan-report
+
 CHECKS += check-report-unit check-expand check-lint check-html check-two-plans check-report-asan
+CHECKS += check-claims

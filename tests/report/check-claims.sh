@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/report/check-claims.sh -- statements of the report that must (or must not) be
+# made for a given plan.  Each tests/report/claims/NAME.txt names a plan on its first
+# line ("plan: plans/X.ini") and then holds one check per line:
+#
+#   - TEXT    TEXT must not occur in the expanded chapters for that plan
+#   + TEXT    TEXT must occur
+#
+# TEXT is a fixed string matched against the expanded Markdown
+# (trainplan-report --expand chapters/*.md) with its line breaks joined into spaces,
+# so a sentence wrapped in a chapter still matches.  Lines starting with # are comments.
+# Prints "claims: N passed, N failed"; the exit status is 1 if any failed.
+bin=$1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+for f in tests/report/claims/*.txt; do
+	plan=$(sed -n '1s/^plan: //p' "$f")
+	if ! "$bin" --plan "$plan" --expand chapters/*.md >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL: $f: trainplan-report --plan $plan --expand failed:" >&2
+		head -3 "$tmp/err" >&2; fail=$((fail + 1)); continue
+	fi
+	tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+	tail -n +2 "$f" | while IFS= read -r line; do
+		case $line in
+		'- '*) printf '%s\n' "-${line#- }" ;;
+		'+ '*) printf '%s\n' "+${line#+ }" ;;
+		esac
+	done >"$tmp/checks"
+	while IFS= read -r c; do
+		text=${c#?}
+		if grep -q -F -e "$text" "$tmp/flat"; then found=1; else found=0; fi
+		case $c in
+		-*) if [ $found = 0 ]; then pass=$((pass + 1)); else
+			fail=$((fail + 1)); echo "FAIL: $f: says \"$text\"" >&2; fi ;;
+		+*) if [ $found = 1 ]; then pass=$((pass + 1)); else
+			fail=$((fail + 1)); echo "FAIL: $f: does not say \"$text\"" >&2; fi ;;
+		esac
+	done <"$tmp/checks"
+done
+echo "claims: $pass passed, $fail failed"
+[ $fail -eq 0 ]
