@@ -300,7 +300,7 @@ static int d_tp_pp_diagram(struct calc_ctx *c, const struct calc_args *a, struct
 	ctp = calc_table_col(t, "tp", "1", CALC_D_INT, 0);
 	cpp = calc_table_col(t, "pp", "1", CALC_D_INT, 0);
 	cvpp = calc_table_col(t, "vpp", "1", CALC_D_INT, 0);
-	csp = calc_table_col(t, "sp", "1", CALC_D_INT, 0);
+	csp = calc_table_col(t, "sp", "", CALC_D_TEXT, 0);
 	cheads = calc_table_col(t, "heads_per_gpu", "1", CALC_D_INT, 0);
 	cmsg = calc_table_col(t, "tp_message_bytes", "B", CALC_D_MB, 1);
 	ccoll = calc_table_col(t, "tp_coll_bytes", "B", CALC_D_MB, 1);
@@ -320,7 +320,7 @@ static int d_tp_pp_diagram(struct calc_ctx *c, const struct calc_args *a, struct
 		calc_table_num(t, r, ctp, ntp);
 		calc_table_num(t, r, cpp, pl->pp > 0 ? pl->pp : 1);
 		calc_table_num(t, r, cvpp, pl->vpp > 0 ? pl->vpp : 1);
-		calc_table_num(t, r, csp, pl->sp && ntp > 1);
+		calc_table_str(t, r, csp, pl->sp && ntp > 1 ? "yes" : "no");
 		calc_table_num(t, r, cheads, pl->model.heads / ntp);
 		calc_table_num(t, r, cmsg, ntp > 1 ? msg : 0);
 		calc_table_num(t, r, ccoll, per_coll);

@@ -1,7 +1,7 @@
 # figures/tp-pp-diagram.gp -- which tensors tensor and pipeline parallelism split and where
 # they communicate (chapter 4), labelled with the plan's own numbers.
 # Dataset tp-pp-diagram (calc/catalog_comm.c): one row per pipeline stage with stage,
-# first_layer, last_layer, layers, embedding, head, and the plan-wide tp, pp, vpp, sp,
+# first_layer, last_layer, layers, embedding, head, and the plan-wide tp, pp, vpp, sp (yes/no),
 # heads_per_gpu, tp_message_bytes, tp_coll_bytes [B], tp_colls_fwd, tp_colls_bwd, tp_tier,
 # send_bytes [B], pp_tier (tiers: 0 NVLink, 1 network).
 # Top: one transformer layer under TP (Narayanan et al. 2021 §2.3: QKV and the MLP's first
@@ -22,7 +22,7 @@ set output outfile
 stats datafile using "tp" nooutput name "TP"
 stats datafile using "pp" nooutput name "PP"
 stats datafile using "vpp" nooutput name "V"
-stats datafile using "sp" nooutput name "SP"
+stats datafile using (strcol("sp") eq "yes" ? 1 : 0) nooutput name "SP"
 stats datafile using "heads_per_gpu" nooutput name "HD"
 stats datafile using "tp_message_bytes" nooutput name "MSG"
 stats datafile using "tp_coll_bytes" nooutput name "COLL"
