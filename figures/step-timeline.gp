@@ -17,18 +17,26 @@ stats datafile using (column("stream") == 2 ? 1 : 0) nooutput name "PPS"
 stats datafile using (column("stream") == 3 || strcol("segment") eq "DP wait" ? 1 : 0) nooutput name "DPS"
 stats datafile using (strcol("segment") eq "TP/CP wait" || column("stream") == 1 ? 1 : 0) nooutput name "TPS"
 T = EN_max
+# a MoE plan's TP/CP stream also carries the expert all-to-all
+stats datafile using (strcol("stream_name") eq "TP/CP/EP" ? 1 : 0) nooutput name "EPS"
+tpname = EPS_max > 0 ? 'TP/CP/EP' : 'TP/CP'
+# each stream named with its exposed time per step, which a short bar may not show
+expo(k) = sprintf('stats datafile using (column("stream") == %d && column("exposed") > 0 ? column("duration") : 0) nooutput name "E%d"', k, k)
+do for [k = 1:3] { eval expo(k) }
 unit = T >= 2 ? 1 : 1e-3
 uname = T >= 2 ? 's' : 'ms'
 set xlabel sprintf('time within one optimizer step (%s)', uname)
 set xrange [0 : T / unit]
 set yrange [3.6 : -0.6]
-set ytics ('compute' 0, 'TP/CP' 1, 'PP' 2, 'DP' 3) nomirror
+ms(x) = x >= 1 ? sprintf('%.3g s', x) : sprintf('%.3g ms', x * 1e3)
+set ytics ('compute' 0, sprintf("%s\n%s exposed", tpname, ms(E1_sum)) 1, \
+           sprintf("PP\n%s exposed", ms(E2_sum)) 2, sprintf("DP\n%s exposed", ms(E3_sum)) 3) nomirror
 set xtics nomirror
 set grid noytics xtics lc rgb '#eeeeee'
 set border 1 lc rgb '#555555'
 set key outside top center horizontal maxcols 4 maxrows 2 samplen 1.5 width -2
 set style fill solid 1.0 border rgb '#ffffff'
-set lmargin 10
+set lmargin 15
 
 h = 0.36
 is(s, g) = (column("stream") == s && strcol("segment") eq g)
@@ -48,7 +56,7 @@ plot datafile using (box(0, "bubble")):"stream":@hw:(h) with boxxyerror lc rgb '
      '' using (box(0, "forward")):"stream":@hw:(h) with boxxyerror lc rgb '#0072B2' title 'forward', \
      '' using (box(0, "recompute")):"stream":@hw:(h) with boxxyerror lc rgb '#009E73' title (RC_sum > 0 ? 'recomputation' : ''), \
      '' using (box(0, "backward")):"stream":@hw:(h) with boxxyerror lc rgb '#56B4E9' title 'backward', \
-     '' using (box(0, "TP/CP wait")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' title (TPS_sum > 0 ? 'TP/CP collectives' : ''), \
+     '' using (box(0, "TP/CP wait")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' title (TPS_sum > 0 ? tpname.' collectives' : ''), \
      '' using (box(1, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' notitle, \
      '' using (box(1, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb '#F5D08A' title (HID_sum > 0 ? 'lighter: hidden' : ''), \
      '' using (box(2, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#D55E00' title (PPS_sum > 0 ? 'PP sends' : ''), \
