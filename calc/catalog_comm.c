@@ -1,7 +1,7 @@
 /*
  * catalog_comm.c -- the catalog entries of the communication engine (comm.c): bytes,
  * times and network tiers per parallel dimension, the `comm` table and the comm-vs-tp
- * dataset.
+ * and tp-pp-diagram datasets.
  *
  * Collective sizes and times are comm.c's (NCCL bus-byte accounting, nccl-tests
  * PERFORMANCE.md, docs/references.md §4.5; Megatron-LM and ZeRO message sizes); the
@@ -261,8 +261,91 @@ static int d_comm_vs_tp(struct calc_ctx *c, const struct calc_args *a, struct ca
 	return 0;
 }
 
+/* tp-pp-diagram: what the TP-vs-PP diagram of chapter 4 labels, one row per pipeline
+ * stage.  Each row holds the stage's layers (first and last of its contiguous range, and
+ * whether it holds the embedding or the LM head) and the plan-wide numbers of the
+ * drawing: the TP degree, the heads per TP rank, sequence parallelism, the message of one
+ * TP collective (b*s/cp*h BF16 elements, Narayanan 2021 §3.2; comm.c) with the bytes one
+ * GPU sends for it (all-reduce 2(t-1)/t of it, or with SP the all-gather and the
+ * reduce-scatter (t-1)/t each, nccl-tests PERFORMANCE.md, docs/references.md §4.5), the
+ * TP collectives of one layer forward and backward, the bytes of one point-to-point send
+ * between stages (b*s*h/t with SP or scatter/gather, Narayanan 2021 §4.1) and the tier
+ * of each (0 NVLink, 1 network). */
+static int d_tp_pp_diagram(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                           struct calc_diag *d)
+{
+	const struct calc_plan *pl = &c->plan;
+	const struct calc_comm *cm = ctx_comm(c);
+	const struct calc_comm_dim *tp = &cm->dim[CALC_DIM_TP], *pp = &cm->dim[CALC_DIM_PP];
+	struct calc_stage_layers *sl = xcalloc(CALC_MAX_STAGES, sizeof *sl);
+	int np = pl->pp > 0 ? pl->pp : 1, ntp = pl->tp > 0 ? pl->tp : 1, cp = pl->cp > 0 ? pl->cp : 1;
+	int full = pl->recompute == CALC_RC_FULL, first = 0;
+	/* the message of one TP collective: the b x s/cp x h activation in BF16 (comm.c) */
+	double msg = (double)pl->micro_batch * pl->seq_len / cp * pl->model.hidden * 2.0;
+	double per_coll = ntp > 1 ? calc_coll_factor(CALC_COLL_ALLREDUCE, ntp) * msg : 0;
+	double send = pp->count > 0 ? pp->bytes / pp->count : 0;
+	int cst, cfirst, clast, clay, cemb, chead, ctp, cpp, cvpp, csp, cheads, cmsg, ccoll, cf, cb,
+	    ctier, csend, cptier;
+
+	if (np > CALC_MAX_STAGES)
+		np = CALC_MAX_STAGES;
+	calc_stage_layers_all(pl, sl);
+	calc_table_init(t, "tp-pp-diagram", "what the TP-vs-PP diagram labels, one row per pipeline stage");
+	cst = calc_table_col(t, "stage", "1", CALC_D_INT, 0);
+	cfirst = calc_table_col(t, "first_layer", "1", CALC_D_INT, 0);
+	clast = calc_table_col(t, "last_layer", "1", CALC_D_INT, 0);
+	clay = calc_table_col(t, "layers", "1", CALC_D_INT, 0);
+	cemb = calc_table_col(t, "embedding", "1", CALC_D_INT, 0);
+	chead = calc_table_col(t, "head", "1", CALC_D_INT, 0);
+	ctp = calc_table_col(t, "tp", "1", CALC_D_INT, 0);
+	cpp = calc_table_col(t, "pp", "1", CALC_D_INT, 0);
+	cvpp = calc_table_col(t, "vpp", "1", CALC_D_INT, 0);
+	csp = calc_table_col(t, "sp", "", CALC_D_TEXT, 0);
+	cheads = calc_table_col(t, "heads_per_gpu", "1", CALC_D_INT, 0);
+	cmsg = calc_table_col(t, "tp_message_bytes", "B", CALC_D_MB, 1);
+	ccoll = calc_table_col(t, "tp_coll_bytes", "B", CALC_D_MB, 1);
+	cf = calc_table_col(t, "tp_colls_fwd", "1", CALC_D_INT, 0);
+	cb = calc_table_col(t, "tp_colls_bwd", "1", CALC_D_INT, 0);
+	ctier = calc_table_col(t, "tp_tier", "1", CALC_D_INT, 0);
+	csend = calc_table_col(t, "send_bytes", "B", CALC_D_MB, 1);
+	cptier = calc_table_col(t, "pp_tier", "1", CALC_D_INT, 0);
+	for (int i = 0; i < np; i++) {
+		int r = calc_table_row(t);
+		calc_table_num(t, r, cst, i);
+		calc_table_num(t, r, cfirst, first);
+		calc_table_num(t, r, clast, first + sl[i].layers - 1);
+		calc_table_num(t, r, clay, sl[i].layers);
+		calc_table_num(t, r, cemb, sl[i].embedding);
+		calc_table_num(t, r, chead, sl[i].head);
+		calc_table_num(t, r, ctp, ntp);
+		calc_table_num(t, r, cpp, pl->pp > 0 ? pl->pp : 1);
+		calc_table_num(t, r, cvpp, pl->vpp > 0 ? pl->vpp : 1);
+		calc_table_str(t, r, csp, pl->sp && ntp > 1 ? "yes" : "no");
+		calc_table_num(t, r, cheads, pl->model.heads / ntp);
+		calc_table_num(t, r, cmsg, ntp > 1 ? msg : 0);
+		calc_table_num(t, r, ccoll, per_coll);
+		/* two per layer forward, two backward, and the forward two again under full
+		 * recomputation (Narayanan 2021 §3.2; comm.c) */
+		calc_table_num(t, r, cf, ntp > 1 ? 2 : 0);
+		calc_table_num(t, r, cb, ntp > 1 ? 2 + 2 * full : 0);
+		calc_table_num(t, r, ctier, tp->group.tier == CALC_TIER_NET);
+		calc_table_num(t, r, csend, send);
+		calc_table_num(t, r, cptier, pp->group.tier == CALC_TIER_NET);
+		first += sl[i].layers;
+	}
+	free(sl);
+	calc_table_note(t, "TP collectives per layer and micro-batch: all-reduces (with SP an all-gather and "
+	                   "a reduce-scatter each) after attention and after the MLP, forward and backward; "
+	                   "tp_coll_bytes is what one GPU sends for one of them.  PP: one send of the "
+	                   "boundary activation per micro-batch forward and of its gradient backward.");
+	return 0;
+}
+
 const struct calc_tabledef calc_d_comm[] = {
 	{"comm-vs-tp", "TP bytes and time per GPU per step vs TP degree 1-64, NVLink/network boundary marked",
 	 "", d_comm_vs_tp},
+	{"tp-pp-diagram", "TP-vs-PP diagram labels: per stage its layers; TP degree, bytes per collective and "
+	                  "per PP send, tiers",
+	 "", d_tp_pp_diagram},
 	{0},
 };

@@ -1,7 +1,7 @@
 /*
  * catalog_step.c -- the catalog entries of the step engine (step.c): step time and its
- * parts, MFU/HFU, throughput, run time and cost, the step tables and the step-breakdown
- * and interconnect-sweep datasets.
+ * parts, MFU/HFU, throughput, run time and cost, the step tables and the step-breakdown,
+ * step-timeline and interconnect-sweep datasets.
  *
  * FLOPs, op times and the step time are step.c's (Korthikanti et al. 2022 App. A,
  * Narayanan et al. 2021 Eq. 3-4, PaLM §4); the plan's step is computed once per context
@@ -342,8 +342,124 @@ static int d_interconnect(struct calc_ctx *c, const struct calc_args *a, struct 
 	return rc;
 }
 
+/* step-timeline: one step of the critical GPU as segments on its streams, from the step
+ * engine's breakdown (step.c).  The compute stream holds the six parts of the step in
+ * order -- the pipeline bubble (idle, with the exposed sends of the fill and drain path),
+ * forward compute, the exposed TP/CP collectives of the forward, recomputation, backward
+ * compute, those of the backward, the exposed DP reduction, the optimizer -- so that its
+ * segments add up to step.time.  The forward/backward split of step.compute and of
+ * step.tp_comm follows one layer of the first kind (calc_layer_time: f against b + w,
+ * comm_f against comm_b).  The communication streams: TP/CP collectives (with the expert
+ * all-to-all of a MoE model, stream_name TP/CP/EP), their exposed parts under the
+ * compute stream's waits and the hidden rest under the forward and the backward
+ * compute (efficiency.tp_overlap; drawn at most as long as that compute); PP sends, the exposed ones in the bubble and the rest under
+ * the compute; the DP gradient reduction, its hidden part ending with the pipeline part
+ * (behind the last backward, Megatron overlap_grad_reduce; step.c) and its exposed part
+ * after it.  Segments are totals per step, not single operations. */
+enum { TL_COMPUTE, TL_TP, TL_PP, TL_DP };
+
+static void tl_seg(struct calc_table *t, const int *col, int stream, const char *seg, double a, double b,
+                   int exposed, int ep)
+{
+	static const char *const streams[] = {"compute", "TP/CP", "PP", "DP"};
+	int r;
+	if (!(b > a))
+		return;
+	r = calc_table_row(t);
+	calc_table_num(t, r, col[0], stream);
+	/* the TP/CP stream also carries the expert all-to-all of a MoE model (step.tp_comm) */
+	calc_table_str(t, r, col[1], stream == TL_TP && ep ? "TP/CP/EP" : streams[stream]);
+	calc_table_str(t, r, col[2], seg);
+	calc_table_num(t, r, col[3], a);
+	calc_table_num(t, r, col[4], b);
+	calc_table_num(t, r, col[5], b - a);
+	calc_table_num(t, r, col[6], exposed);
+}
+
+static int d_step_timeline(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                           struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	const struct calc_layer_time *ly;
+	double fwd_share, tpf_share, x, f0, f1, b0, b1, tpf0, tpb0, hid, pp_exp, pp_hid, dp_hid;
+	int col[7], ep;
+
+	if (!st)
+		return -1;
+	ep = st->comm.ep.time > 0;
+	ly = &st->layer;
+	fwd_share = ly->f + ly->b + ly->w > 0 ? ly->f / (ly->f + ly->b + ly->w) : 0.5;
+	tpf_share = ly->comm_f + ly->comm_b > 0 ? ly->comm_f / (ly->comm_f + ly->comm_b) : 0.5;
+	calc_table_init(t, "step-timeline", "one step of the critical GPU: compute and communication streams");
+	col[0] = calc_table_col(t, "stream", "1", CALC_D_INT, 0);
+	col[1] = calc_table_col(t, "stream_name", "", CALC_D_TEXT, 0);
+	col[2] = calc_table_col(t, "segment", "", CALC_D_TEXT, 0);
+	col[3] = calc_table_col(t, "start", "s", CALC_D_S, 4);
+	col[4] = calc_table_col(t, "end", "s", CALC_D_S, 4);
+	col[5] = calc_table_col(t, "duration", "s", CALC_D_S, 4);
+	col[6] = calc_table_col(t, "exposed", "1", CALC_D_INT, 0);
+
+	/* the compute stream: the six parts of step.c's breakdown, end to end */
+	x = 0;
+	tl_seg(t, col, TL_COMPUTE, "bubble", x, x + st->bubble, 1, ep);
+	x += st->bubble;
+	f0 = x;
+	tl_seg(t, col, TL_COMPUTE, "forward", x, x + st->compute * fwd_share, 1, ep);
+	x += st->compute * fwd_share;
+	f1 = x;
+	tpf0 = x;
+	tl_seg(t, col, TL_COMPUTE, "TP/CP wait", x, x + st->tp_comm * tpf_share, 1, ep);
+	x += st->tp_comm * tpf_share;
+	tl_seg(t, col, TL_COMPUTE, "recompute", x, x + st->recompute, 1, ep);
+	x += st->recompute;
+	b0 = x;
+	tl_seg(t, col, TL_COMPUTE, "backward", x, x + st->compute * (1 - fwd_share), 1, ep);
+	x += st->compute * (1 - fwd_share);
+	b1 = x;
+	tpb0 = x;
+	tl_seg(t, col, TL_COMPUTE, "TP/CP wait", x, x + st->tp_comm * (1 - tpf_share), 1, ep);
+	x += st->tp_comm * (1 - tpf_share);
+	tl_seg(t, col, TL_COMPUTE, "DP wait", x, x + st->dp_exposed, 1, ep);
+	x += st->dp_exposed;
+	tl_seg(t, col, TL_COMPUTE, "optimizer", x, x + st->optimizer, 1, ep);
+
+	/* TP/CP (and the expert all-to-all): exposed under the waits, the rest hidden
+	 * under the forward and the backward in proportion */
+	tl_seg(t, col, TL_TP, "exposed", tpf0, tpf0 + st->tp_comm * tpf_share, 1, ep);
+	tl_seg(t, col, TL_TP, "exposed", tpb0, tpb0 + st->tp_comm * (1 - tpf_share), 1, ep);
+	hid = st->comm.dim[CALC_DIM_TP].time + st->comm.dim[CALC_DIM_CP].time + st->comm.ep.time - st->tp_comm;
+	if (hid > 0) {
+		double hf = hid * tpf_share < f1 - f0 ? hid * tpf_share : f1 - f0;
+		double hb = hid - hf < b1 - b0 ? hid - hf : b1 - b0;
+		tl_seg(t, col, TL_TP, "hidden", f0, f0 + hf, 0, ep);
+		tl_seg(t, col, TL_TP, "hidden", b0, b0 + hb, 0, ep);
+	}
+
+	/* PP: the sends of the fill and drain path inside the bubble, the rest under compute */
+	pp_exp = st->exposed[CALC_DIM_PP] < st->bubble ? st->exposed[CALC_DIM_PP] : st->bubble;
+	tl_seg(t, col, TL_PP, "exposed", 0, pp_exp, 1, ep);
+	pp_hid = st->comm.dim[CALC_DIM_PP].time - st->exposed[CALC_DIM_PP];
+	if (pp_hid > b1 - f0)
+		pp_hid = b1 - f0;
+	tl_seg(t, col, TL_PP, "hidden", f0, f0 + pp_hid, 0, ep);
+
+	/* DP: the hidden part ends with the pipeline part, the exposed part follows it */
+	dp_hid = st->comm.dim[CALC_DIM_DP].time - st->dp_exposed;
+	if (dp_hid > st->makespan)
+		dp_hid = st->makespan;
+	tl_seg(t, col, TL_DP, "hidden", st->makespan - dp_hid, st->makespan, 0, ep);
+	tl_seg(t, col, TL_DP, "exposed", st->makespan, st->makespan + st->dp_exposed, 1, ep);
+	calc_table_note(t, "Totals per step on the critical stage, not single operations: the compute stream's "
+	                   "segments are step.c's breakdown (bubble, compute split into forward and backward as "
+	                   "one layer's, exposed TP/CP, recomputation, exposed DP, optimizer) and add up to the "
+	                   "step time; exposed: on the critical path.");
+	return 0;
+}
+
 const struct calc_tabledef calc_d_step[] = {
 	{"step-breakdown", "stacked step-time components for a few candidate splits", "", d_step_breakdown},
+	{"step-timeline", "one step of the critical GPU: compute, TP/CP, PP and DP streams, exposed and hidden",
+	 "", d_step_timeline},
 	{"interconnect-sweep", "step time vs inter-node bandwidth 12.5-400 Gb/s per GPU, TP vs PP across nodes",
 	 "", d_interconnect},
 	{0},

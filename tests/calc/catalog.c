@@ -244,6 +244,92 @@ static void test_json_days_keys(void **state)
 	free(p);
 }
 
+/* Column 'name' of table 't'; fails the test when there is none. */
+static int col_of(const struct calc_table *t, const char *name)
+{
+	for (int i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].name, name))
+			return i;
+	fail_msg("no column %s in %s", name, t->name);
+	return -1;
+}
+
+static double q_num(struct calc_ctx *c, const char *name)
+{
+	struct calc_value v;
+	struct calc_diag d = {0};
+	assert_int_equal(calc_catalog_get(c, name, &v, &d), 0);
+	return v.num;
+}
+
+/* step-timeline: the compute stream's segments follow one another and add up to the
+ * step time, computed a second way as the sum of the six catalog parts of the step
+ * (step.compute + step.recompute + step.tp_comm + step.bubble_time + step.dp_exposed +
+ * step.optimizer); each communication stream's exposed and hidden parts add up to its
+ * collectives' time per step (comm.dp.time; comm.tp.time with tp_overlap hiding a
+ * share).  Plans: the default, and one with full recomputation, TP overlap, ZeRO-1 and
+ * interleaving, so that every kind of segment occurs. */
+static void test_step_timeline(void **state)
+{
+	static const char *const sets[] = {"parallel.recompute=full", "efficiency.tp_overlap=0.5",
+	                                   "parallel.schedule=interleaved", "parallel.vpp=2"};
+	for (int k = 0; k < 2; k++) {
+		struct calc_plan *p = malloc(sizeof *p);
+		struct calc_ctx c;
+		struct calc_table t;
+		struct calc_args a = {0};
+		struct calc_diag d = {0};
+		double x = 0, sum = 0, parts, dp = 0, tp = 0, dpw = 0, tpw = 0, last_end = 0;
+		int cs, cseg, ca, cb, cdur, n = 0;
+
+		load_plan(p, sets, k ? 4 : 0);
+		calc_ctx_init(&c, p);
+		assert_int_equal(calc_catalog_build(&c, "step-timeline", 1, &a, &t, &d), 0);
+		cs = col_of(&t, "stream");
+		cseg = col_of(&t, "segment");
+		ca = col_of(&t, "start");
+		cb = col_of(&t, "end");
+		cdur = col_of(&t, "duration");
+		for (int r = 0; r < t.nrows; r++) {
+			const struct calc_cell *row = &t.cells[r * t.ncols];
+			assert_true(row[cb].v > row[ca].v);
+			assert_near(row[cdur].v, row[cb].v - row[ca].v, 1e-12);
+			if (row[cs].v == 0) {
+				assert_near(row[ca].v, x, 1e-12); /* end to end, no gap */
+				x = row[cb].v;
+				sum += row[cdur].v;
+				last_end = row[cb].v;
+				n++;
+				if (!strcmp(row[cseg].s, "DP wait"))
+					dpw += row[cdur].v;
+				if (!strcmp(row[cseg].s, "TP/CP wait"))
+					tpw += row[cdur].v;
+			} else if (row[cs].v == 1) {
+				tp += row[cdur].v;
+			} else if (row[cs].v == 3) {
+				dp += row[cdur].v;
+			}
+		}
+		parts = q_num(&c, "step.compute") + q_num(&c, "step.recompute") + q_num(&c, "step.tp_comm") +
+		        q_num(&c, "step.bubble_time") + q_num(&c, "step.dp_exposed") + q_num(&c, "step.optimizer");
+		assert_true(n >= 5);
+		assert_near(sum, q_num(&c, "step.time"), 1e-9 * q_num(&c, "step.time"));
+		assert_near(sum, parts, 1e-9 * parts);
+		assert_near(last_end, q_num(&c, "step.time"), 1e-9 * parts);
+		assert_near(dpw, q_num(&c, "step.dp_exposed"), 1e-12);
+		assert_near(tpw, q_num(&c, "step.tp_comm"), 1e-12);
+		assert_near(dp, q_num(&c, "comm.dp.time"), 1e-12);
+		/* TP with half the collectives hidden: exposed and hidden make the whole */
+		assert_near(tp, q_num(&c, "comm.tp.time"), 1e-9 * q_num(&c, "comm.tp.time"));
+		if (k)
+			assert_true(q_num(&c, "step.recompute") > 0 && tp > tpw * 1.5);
+		calc_table_free(&t);
+		calc_ctx_free(&c);
+		calc_diag_free(&d);
+		free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_model_params_moe),
 		cmocka_unit_test(test_json_days_keys),
+		cmocka_unit_test(test_step_timeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
