@@ -437,9 +437,13 @@ static int t_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		}
 	}
 	{
-		char note[160];
-		snprintf(note, sizeof note, "Bytes per parameter; per-GPU columns shard over the data-parallel group of "
-		                            "%d (dp x cp) ranks.", dp);
+		char note[320];
+		int len = snprintf(note, sizeof note, "Bytes per parameter; per-GPU columns shard over the data-parallel "
+		                                      "group of %d (dp x cp) ranks.", dp);
+		if (c->plan.model.moe.experts > 0 && len > 0 && (size_t)len < sizeof note)
+			/* the routed experts' states shard over their expert-DP group (memory.c) */
+			snprintf(note + len, sizeof note - (size_t)len, " The routed experts' states shard over their "
+			         "expert-data-parallel group of %d ranks instead.", c->plan.edp > 0 ? c->plan.edp : 1);
 		calc_table_note(t, note);
 	}
 	return 0;

@@ -81,7 +81,7 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.makespan", "s", "pipeline part of the step (compute, recompute, TP/CP comm, bubble)", q_makespan},
 	{"step.compute", "s", "forward + backward compute of the critical stage per step", q_compute},
 	{"step.recompute", "s", "activation recomputation per step", q_recompute},
-	{"step.tp_comm", "s", "exposed TP + CP collectives per step", q_tp_comm},
+	{"step.tp_comm", "s", "exposed TP + CP collectives per step, with the expert all-to-all of an MoE model (comm.ep.exposed)", q_tp_comm},
 	{"step.bubble_time", "s", "pipeline idle time of the critical stage per step", q_bubble},
 	{"step.bubble_fraction", "1", "pipeline idle share of the step", q_bubble_frac},
 	{"step.dp_exposed", "s", "gradient reduction not hidden behind the backward", q_dp_exposed},
