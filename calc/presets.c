@@ -113,25 +113,31 @@ static const char *model_source(const char *name)
  * .total_memory), as commonly seen in out-of-memory messages; UNVERIFIED against a
  * primary source, and overridable with cluster.gpu_memory. */
 /* Achieved shares of the dense BF16 peak in training (efficiency.gemm, .attention),
- * calibrated with `trainplan validate` against published runs, one pair per GPU
- * generation, not per run:
- * - A100 GEMMs: Narayanan 2021 Table 1 (137-163 TFLOP/s with recomputation, 44-52%
- *   of 312), Korthikanti 2022 Table 5 (iteration times), Touvron et al. 2023 Table 2
- *   (Llama 2 70B GPU-hours).  Attention: FlashAttention-2 reaches 50-73% of the A100
- *   peak (Dao 2023, abstract); the lower end is taken.
- * - H100 GEMMs: Llama Team 2024 Table 4 (Llama 3 405B: 380-430 TFLOP/s, 38-43% BF16
- *   MFU on 8,192-16,384 H100), lower than A100's share of its peak as large runs
- *   show.  Attention: FlashAttention-2 "achieving only 35% utilization on H100"
- *   (Shah et al. 2024, FlashAttention-3, abstract).
+ * one pair per GPU generation, not per run, fitted with `trainplan calibrate` on at most
+ * half of the Megatron validation rows of that generation (docs/references.md §7.7):
+ * the rule, fixed before the fit, takes every second row of each source table in the
+ * table's order, starting with the first; sources of a single row (KOR22 §6.3, Llama 2
+ * Table 2, DeepSeek-V3 Table 1) and the FP8 MoE rows of Megatron-Bridge are held out.
+ * - A100 GEMMs 0.73 (fit 0.730 +- 0.017): Narayanan 2021 Table 1, the 1.7B, 7.5B, 39.1B,
+ *   145.6B and 529.6B runs (137, 142, 138, 148, 163 TFLOP/s per GPU), and Korthikanti
+ *   2022 Table 5, the four full-recomputation iteration times (1.42, 18.13, 49.05, 94.42
+ *   s): 9 of the 20 A100 rows.  Attention: not fitted (the one A100 FlashAttention row,
+ *   Llama 2's, is held out); FlashAttention-2 reaches 50-73% of the A100 peak (Dao 2023,
+ *   abstract), the lower end is taken.
+ * - H100 GEMMs 0.69 and attention 0.37 (fit 0.692 / 0.370, two runs for two values, so
+ *   no uncertainty): Llama Team 2024 Table 4, the 8K-sequence run on 8,192 GPUs (430
+ *   TFLOP/s) and the 131K-sequence run with CP 16 (380): 2 of the 6 H100-class rows.
+ *   FlashAttention-3's abstract puts FlashAttention-2 at "only 35%" of the H100 peak;
+ *   the fit agrees within 2 points.
  * - H100 PCIe, H800, H200 and B200 take the H100 pair (assumed, UNVERIFIED); MI300X none
  *   (plan.c's generic 0.75 / 0.50 apply). */
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
  * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
  * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
-#define A100_GEMM 0.68
+#define A100_GEMM 0.73
 #define A100_ATTN 0.50
-#define H100_GEMM 0.68
-#define H100_ATTN 0.35
+#define H100_GEMM 0.69
+#define H100_ATTN 0.37
 #define GT_GEMM 0.417
 #define GT_ATTN 0.194
 

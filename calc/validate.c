@@ -23,6 +23,12 @@
  * convention (efficiency.hfu_count = kor22-eq8), so the HFU column compares with KOR22
  * Table 5.  The Llama rows (2023-24, FlashAttention, GQA) keep the defaults for what
  * their papers do not state: the DP overlap, ZeRO-1, hardware FLOPs as executed.
+ * Roles of the Megatron rows (stack NULL), fixed before the GPU presets' efficiencies were
+ * fitted to them (calc/presets.c, docs/references.md §7.7): every second row of each
+ * source table in the table's order, starting with the first, calibrates (NAR21 T1's
+ * 1.7B, 7.5B, 39.1B, 145.6B, 529.6B; KOR22 T5's full-recomputation rows; Llama 3 T4's
+ * first and third), the others are held out, as are the sources of one row (KOR22 §6.3,
+ * Llama 2, DeepSeek-V3) and the Megatron-Bridge MoE rows: 11 of 26 calibrate.
  */
 #include "calc.h"
 #include "search.h"
@@ -59,38 +65,38 @@ struct vrow {
 static const struct vrow rows[] = {
 	/* Narayanan et al. 2021 Table 1: TFLOP/s per GPU */
 	{"NAR21 T1", "nar21-1.7b", 32, 1, 1, 512, 1, "full", M_HWTF, 137, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-3.6b", 64, 2, 1, 512, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"NAR21 T1", "nar21-7.5b", 128, 4, 1, 512, 1, "full", M_HWTF, 142, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-18.4b", 256, 8, 1, 1024, 1, "full", M_HWTF, 135, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"NAR21 T1", "nar21-39.1b", 512, 8, 2, 1536, 1, "full", M_HWTF, 138, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-76.1b", 1024, 8, 4, 1792, 1, "full", M_HWTF, 140, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"NAR21 T1", "nar21-145.6b", 1536, 8, 8, 2304, 1, "full", M_HWTF, 148, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-310.1b", 1920, 8, 16, 2160, 1, "full", M_HWTF, 155, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"NAR21 T1", "nar21-529.6b", 2520, 8, 35, 2520, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"NAR21 T1", "nar21-1t", 3072, 8, 64, 3072, 1, "full", M_HWTF, 163, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	/* Korthikanti et al. 2022 Table 5: iteration time [s] (models of Table 3) */
 	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "full", M_TIME, 1.42, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "kor22-22b", 8, 8, 1, 4, 4, "selective", M_TIME, 1.10, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "full", M_TIME, 18.13, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "gpt3-175b", 64, 8, 8, 64, 1, "selective", M_TIME, 13.75, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "full", M_TIME, 49.05, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "nar21-529.6b", 280, 8, 35, 280, 1, "selective", M_TIME, 37.83, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "full", M_TIME, 94.42, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
-	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 T5", "nar21-1t", 512, 8, 64, 512, 1, "selective", M_TIME, 71.49, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	/* Korthikanti §6.3: the 530B run scaled to 8-way DP (2,240 GPUs) */
-	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 1, NULL, 0},
+	{"KOR22 6.3", "nar21-529.6b", 2240, 8, 35, 2240, 1, "selective", M_TIME, 39.15, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0},
 	/* Llama Team 2024 (Llama 3) Table 4: Llama 3 405B on H100 (DGX-class nodes, one
 	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
 	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
 	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
 	 * moves by < 1%). */
 	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 0, NULL, 0},
 	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
 	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
 	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
 	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
-	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 1, NULL, 0},
+	{"LLAMA2 T2", "llama2-70b", 1024, 8, 4, 1024, 1, "flash", M_GPUH, 1720320, 1, 4096, 0, "dgx-a100-hdr", 2e12, NULL, 0, NULL, 0},
 	/* Narayanan et al. 2021 Table 2 (§5.2), "ZeRO-3 without model parallelism": DeepSpeed
 	 * ZeRO-3 on Selene at a fixed global batch, achieved TFLOP/s per GPU counted as
 	 * Table 1 (Eq. 3).  The 530B run on 640 GPUs needed a larger batch, 2,560 (the
