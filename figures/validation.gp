@@ -2,18 +2,41 @@
 # +-15% acceptance band, calibrating and held-out runs apart.  Dataset validation
 # (calc/validate.c): source, stack, model, GPUs, TP, CP, PP, DP, v, recompute, metric,
 # published, predicted, error [fraction], MFU, HFU, peak memory, fits, role.
+#
+# One horizontal bar per run, in the table's order from the top, so that every run's
+# label reads level at the size of the tables' text however many runs there are: its
+# own canvas, as tall as the rows need.
 
+stats datafile using 0 nooutput
+N = STATS_records
+H = 120 + 14 * N
+if (device eq 'png') {
+	set terminal pngcairo size 1440, 2 * H noenhanced font 'DejaVu Sans,13' fontscale 2 linewidth 2 background rgb 'white'
+} else {
+	set terminal svg size 720, H noenhanced font 'DejaVu Sans,13' linewidth 1.2 background rgb 'white'
+}
+set output outfile
+
+label(s, m, r) = sprintf('%s  %s  %s', s, m, \
+	r eq 'full' ? 'full' : r eq 'flash+SP' ? 'flash' : r eq 'flash+full' ? 'flash+full' : \
+	r eq 'flash+selective' ? 'flash+sel.' : 'sel.')
 set style fill solid 0.85 border rgb '#ffffff'
-set boxwidth 0.7
-set ylabel 'predicted / published - 1 (%)'
-set xlabel 'published run (paper, model, recomputation)'
-set yrange [-40:25] # the held-out MoE rows reach -37%
-set xtics rotate by -60 font ',7' nomirror
-set key top left
-set bmargin 9
-set rmargin 12
+set yrange [N - 0.4 : -0.6]
+set ytics font ',9' nomirror scale 0
+set xrange [-40:25]
+set xtics 10 nomirror
+set grid noytics xtics lc rgb '#dddddd' lw 1 lt 1
+set xlabel 'predicted / published - 1 (%)'
+set key outside top center horizontal font ',10'
+set lmargin 30
+set rmargin 3
+set arrow 1 from 15, graph 0 to 15, graph 1 nohead @capacity_style
+set arrow 2 from -15, graph 0 to -15, graph 1 nohead @capacity_style
+set arrow 3 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555' lw 1
 
-plot datafile using 0:(strcol("role") eq 'calibrates' ? 100*column("error") : 1/0):xtic(sprintf('%s %s %s', strcol("source"), strcol("model"), strcol("recompute") eq 'full' ? 'full' : strcol("recompute") eq 'flash+SP' ? 'flash' : strcol("recompute") eq 'flash+full' ? 'fl.+full' : 'sel.')) with boxes lt 1 title 'calibrating run', \
-     '' using 0:(strcol("role") eq 'held out' ? 100*column("error") : 1/0):xtic(sprintf('%s %s %s', strcol("source"), strcol("model"), strcol("recompute") eq 'full' ? 'full' : strcol("recompute") eq 'flash+SP' ? 'flash' : strcol("recompute") eq 'flash+full' ? 'fl.+full' : 'sel.')) with boxes lt 2 title 'held-out run', \
-     15 with lines @capacity_style title '+-15% band', \
-     -15 with lines @capacity_style notitle
+e(r) = 100 * column("error")
+plot datafile using (strcol("role") eq 'calibrates' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), strcol("recompute"))) \
+         with boxxyerror lt 1 title 'calibrating run', \
+     '' using (strcol("role") eq 'held out' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), strcol("recompute"))) \
+         with boxxyerror lt 2 title 'held-out run', \
+     NaN with lines @capacity_style title '+-15% band'
