@@ -16,9 +16,13 @@
 /* Catalog                                                                   */
 /* ======================================================================== */
 
+enum { NEED_TOP, NEED_FULL, NEED_ROWS };
+
 struct search_cache {
 	int failed;
-	int rows; /* 1: the result keeps every ranked row (keep_feasible, the Pareto set) */
+	int level; /* what the result holds: NEED_TOP the top K and the counts
+	              (opts.top_only), NEED_FULL also the axes' best and the heatmap,
+	              NEED_ROWS also every ranked row (keep_feasible: the Pareto set) */
 	struct calc_search_result r;
 };
 
@@ -29,24 +33,27 @@ static void cache_free(void *p)
 	free(sc);
 }
 
-/* The planner once per context.  Only the Pareto dataset needs every ranked row, kept
- * and sorted at a cost of about a third of the search: the rest gets a search without
- * them, and asking for rows after that runs the search again with them (same top,
- * counts, axes and heatmap: keep_feasible only keeps rows). */
-static const struct calc_search_result *ctx_search(struct calc_ctx *c, int rows, struct calc_diag *d)
+/* The planner once per context, for what is asked (NEED_*).  Most quantities need
+ * only the top K and the counts, which a search that does not time what cannot enter
+ * the top K gives (opts.top_only: a scenario of a chapter asks for nothing else); the
+ * axes' best and the heatmap need every ranked leaf timed, the Pareto set also every
+ * row kept (about a third more).  Asking for more than the cached result holds runs
+ * the search again at that level (same top and counts). */
+static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need, struct calc_diag *d)
 {
 	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
-	if (sc && !sc->failed && rows && !sc->rows) {
+	if (sc && !sc->failed && need > sc->level) {
 		cache_free(sc);
 		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
 	}
 	if (!sc) {
 		struct calc_search_opts o;
 		calc_search_opts_init(&o);
-		o.keep_feasible = rows;
+		o.keep_feasible = need >= NEED_ROWS;
+		o.top_only = need == NEED_TOP;
 		o.recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
 		sc = xcalloc(1, sizeof *sc);
-		sc->rows = rows;
+		sc->level = need;
 		c->slot[CALC_SLOT_SEARCH] = sc;
 		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
 		sc->failed = calc_search(&c->plan, &o, &sc->r, d) < 0;
@@ -61,13 +68,13 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int rows,
 
 const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d)
 {
-	return ctx_search(c, 0, d);
+	return ctx_search(c, NEED_TOP, d);
 }
 
 /* calc_ctx_search with the top re-checked by the simulator (sim_ok, sim_time). */
 static const struct calc_search_result *ctx_search_sim(struct calc_ctx *c, struct calc_diag *d)
 {
-	if (!ctx_search(c, 0, d))
+	if (!ctx_search(c, NEED_TOP, d))
 		return NULL;
 	{
 		struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
@@ -298,13 +305,24 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		return 0;                                                                         \
 	}
 TB(t_breakdown, calc_search_table_breakdown)
-TB(t_axes, calc_search_table_axes)
 TB(t_rejects, calc_search_table_rejects)
-TB(t_heatmap, calc_search_table_heatmap)
+
+/* The axes' best and the heatmap need every ranked leaf timed: the complete search. */
+#define TBF(fn, call)                                                                             \
+	static int fn(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d) \
+	{                                                                                         \
+		const struct calc_search_result *r = ctx_search(c, NEED_FULL, d);                     \
+		if (!r)                                                                           \
+			return -1;                                                                \
+		call(r, t);                                                                       \
+		return 0;                                                                         \
+	}
+TBF(t_axes, calc_search_table_axes)
+TBF(t_heatmap, calc_search_table_heatmap)
 
 static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
-	const struct calc_search_result *r = ctx_search(c, 1, d);
+	const struct calc_search_result *r = ctx_search(c, NEED_ROWS, d);
 	if (!r)
 		return -1;
 	calc_search_table_pareto(r, t);

@@ -382,6 +382,8 @@ struct worker {
 	const struct calc_step_compute *cur; /* of the running leaf */
 	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
+	long long pruned;            /* of ranked, not timed (opts.top_only) */
+	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	long long miss_first, miss_middle, miss_last;
 	double miss_sum;
 	struct calc_search_row closest;
@@ -580,6 +582,13 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			row_push(it, row);
 		return;
 	}
+	if (w->bound >= 0 && w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) {
+		/* it fits, but it cannot enter this thread's top K (nor, so, the merged one) */
+		w->ranked++;
+		w->item_feasible++;
+		w->pruned++;
+		return;
+	}
 	calc_step_fast_with(&w->plan, w->cur, &w->st);
 	row->reject = CALC_REJ_NONE;
 	row->step_time = w->st.time;
@@ -631,9 +640,11 @@ static void run_item(struct worker *w, struct item *it)
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
 	struct calc_mem_terms zk[4];
 	double infl[CALC_MAX_STAGES];
+	int prune = o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
 
 	w->item_best = 0;
 	w->item_feasible = 0;
+	w->bound = -1;
 	memset(w->have_pre, 0, sizeof w->have_pre);
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
 		reject_many(w, pre, per_mb);
@@ -724,6 +735,7 @@ static void run_item(struct worker *w, struct item *it)
 							w->have_pre[ri][sp] = 1;
 						}
 						w->cur = &w->pre[ri][sp];
+						w->bound = prune ? calc_step_fast_bound(p, w->cur, &w->st) : -1;
 					}
 					for (int z = 0; z < 4; z++) {
 						row.c.zero = (signed char)z;
@@ -913,6 +925,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		out->cpu_s += w->cpu_s;
 		out->measured += w->measured;
 		out->ranked += w->ranked;
+		out->pruned += w->pruned;
 		for (int r = 0; r < CALC_REJ_N; r++)
 			out->rejected[r] += w->rejected[r];
 		out->miss_first += w->miss_first;
@@ -1081,6 +1094,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->threads = nw;
 	out->opts = sh.o;
 	out->moe = plan->model.moe.experts > 0;
+	out->top_only = sh.o.top_only && sh.o.objective == CALC_OBJ_TIME && sh.o.top > 0 && !sh.o.keep_all &&
+	                !sh.o.keep_feasible;
 	merge(out, ws, nw, &sh);
 	for (int i = 0; i < nw; i++)
 		free(ws[i].top);

@@ -75,6 +75,12 @@ struct calc_search_opts {
 	int keep_feasible;               /* 1: keep every ranked row (Pareto dataset) */
 	int keep_all;                    /* 1: keep every configuration (--all) */
 	int recheck;                     /* 1: re-time the top K with the simulator (default) */
+	int top_only;                    /* 1: only the top K and the counts are wanted (objective
+	                                    time, no kept rows): a leaf that fits but whose lower
+	                                    bound (calc_step_fast_bound) cannot enter the thread's
+	                                    top K is counted as ranked and not timed, so the axes'
+	                                    best, the heatmap cells and the Pareto set are left
+	                                    incomplete (result.top_only); default 0 */
 	double min_headroom;             /* memory a ranked configuration must leave free on its
 	                                    worst stage [bytes] (default 0: the plan's overheads,
 	                                    incl. fragmentation, are the only margin) */
@@ -175,6 +181,9 @@ struct calc_search_result {
 	int ntop;
 	struct calc_search_top *top;    /* ntop, best first; owned */
 	int rechecked;                  /* 1: sim_ok and sim_time of top[] are filled */
+	int top_only;                   /* 1: searched with opts.top_only in effect: only top[], the
+	                                   counts and the memory rejects are complete */
+	long long pruned;               /* of ranked, leaves not timed (opts.top_only) */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	int ncells;

@@ -657,15 +657,35 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 	return total;
 }
 
+/* Optimizer: one pass over the states the rank updates -- read and write master
+ * weights and moments, read gradients, write weights -- at HBM bandwidth; ZeRO >= 1
+ * updates a 1/(DP x CP) shard (ZeRO §5.1), of 'dp_ranks' ranks.  'grad_params' and
+ * 'edp_params' as calc_comm gives them (the routed experts shard over expert-DP). [s] */
+static double optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks)
+{
+	const struct calc_recipe *r = plan->recipe;
+	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12, t;
+	if (plan->optimizer_time >= 0)
+		return plan->optimizer_time;
+	double per = r ? 2 * (calc_recipe_bytes(r, CALC_T_MASTER) + calc_recipe_bytes(r, CALC_T_OPT)) +
+	                     calc_recipe_bytes(r, CALC_T_GRAD) + calc_recipe_bytes(r, CALC_T_WEIGHT)
+	               : 2 * 12 + 4 + 2;
+	double shard = plan->zero >= 1 ? dp_ranks : 1;
+	if (plan->fsdp && plan->fsdp_shard > 0 && plan->fsdp_shard < shard)
+		shard = plan->fsdp_shard; /* HSDP: the states are sharded over one shard group */
+	t = grad_params * per / shard / hbm;
+	if (edp_params > 0) /* the routed experts' shard over the expert-DP group */
+		t += edp_params * per / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1) / hbm;
+	return t;
+}
+
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
 static void finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl)
 {
 	const struct calc_comm_dim *dp = &st->comm.dim[CALC_DIM_DP];
-	const struct calc_recipe *r = plan->recipe;
 	int m = calc_plan_microbatches(plan), n = calc_plan_gpus(plan), p = plan->pp > 0 ? plan->pp : 1;
 	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap;
 	double window, hid, tokens_step = (double)plan->global_batch * plan->seq_len;
-	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 
 	if (m < 1)
 		m = 1;
@@ -683,22 +703,7 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 		/* the expert-DP reduction is outside the FSDP units: hidden as the DP reduction */
 		st->dp_exposed += exposed_behind(st->comm.edp_time, window, ov);
 
-	/* Optimizer: one pass over the states the rank updates -- read and write master
-	 * weights and moments, read gradients, write weights -- at HBM bandwidth; ZeRO >= 1
-	 * updates a 1/(DP x CP) shard (ZeRO §5.1). */
-	if (plan->optimizer_time >= 0)
-		st->optimizer = plan->optimizer_time;
-	else {
-		double per = r ? 2 * (calc_recipe_bytes(r, CALC_T_MASTER) + calc_recipe_bytes(r, CALC_T_OPT)) +
-		                     calc_recipe_bytes(r, CALC_T_GRAD) + calc_recipe_bytes(r, CALC_T_WEIGHT)
-		               : 2 * 12 + 4 + 2;
-		double shard = plan->zero >= 1 ? dp->group.size : 1;
-		if (plan->fsdp && plan->fsdp_shard > 0 && plan->fsdp_shard < shard)
-			shard = plan->fsdp_shard; /* HSDP: the states are sharded over one shard group */
-		st->optimizer = st->comm.grad_params * per / shard / hbm;
-		if (st->comm.edp_params > 0) /* the routed experts' shard over the expert-DP group */
-			st->optimizer += st->comm.edp_params * per / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1) / hbm;
-	}
+	st->optimizer = optimizer_time(plan, st->comm.grad_params, st->comm.edp_params, dp->group.size);
 	st->time = st->makespan + st->dp_exposed + st->optimizer;
 
 	{
@@ -765,6 +770,28 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
 	finish(plan, st, &pre->flops);
+}
+
+double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *scratch)
+{
+	int nk = calc_model_nkinds(&plan->model);
+	double busy, lb;
+
+	/* the critical GPU's busy time without collectives: every candidate stage's compute
+	 * is at most its time with them, so the maximum is too */
+	memset(&scratch->comm, 0, sizeof scratch->comm);
+	for (int k = 0; k < nk; k++)
+		scratch->kind_layer[k] = pre->kind[k];
+	busy = fill_stages(plan, scratch, NULL, &pre->ends);
+	lb = busy;
+	/* With every stage holding the same layers of one kind the collectives add the same
+	 * to every stage, so the critical stage is the same with and without them, and every
+	 * closed form grows with its F and B at a fixed W: the bubble without collectives
+	 * (and without the point-to-point sends) bounds the bubble with them. */
+	if (calc_stage_layers_uniform(plan))
+		lb += closed_bubble(plan, scratch);
+	return lb; /* the exposed DP reduction and the optimizer only add to it */
 }
 
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)

@@ -152,6 +152,14 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre,
                          struct calc_step *out);
 
+/* A lower bound of calc_step_fast_with(plan, pre)'s step time [s] from the compute part
+ * alone: the critical GPU's compute and, where every stage holds the same layers of one
+ * kind, the closed-form bubble of that compute.  It does not depend on the ZeRO stage.
+ * The planner skips a leaf whose bound cannot enter its top K.  'scratch' is
+ * overwritten. */
+double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *scratch);
+
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 

@@ -13,6 +13,7 @@
 #include "testutil.h"
 #include "search.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -762,6 +763,54 @@ static void test_progress(void **state)
 	free(p);
 }
 
+/* opts.top_only skips the leaves whose lower bound cannot enter the top K: the top K
+ * (every field), the counts and the memory rejects must be those of the full search,
+ * on the shipped plans and on variants with a slower network and a longer sequence
+ * (other winners, other bounds), and with one thread and two. */
+static void test_top_only(void **state)
+{
+	static const char *const files[] = {"plans/default.ini", "plans/llama2-70b-a100.ini",
+	                                    "plans/llama3-405b-h100.ini"};
+	static const char *const vars[][1] = {{NULL}, {"cluster.inter_node_bw=3.125e9"}, {"training.seq_len=8192"}};
+	struct calc_plan *p = malloc(sizeof *p);
+	(void)state;
+	for (int f = 0; f < 3; f++)
+		for (int v = 0; v < 3; v++)
+			for (int threads = 1; threads <= 2; threads++) {
+				struct calc_diag d = {0};
+				struct calc_search_opts o;
+				struct calc_search_result a, b;
+				assert_int_equal(calc_plan_load(p, files[f], vars[v], vars[v][0] ? 1 : 0, &d), 0);
+				calc_diag_free(&d);
+				calc_search_opts_init(&o);
+				o.threads = threads;
+				o.recheck = 0;
+				run(p, &o, &a);
+				o.top_only = 1;
+				run(p, &o, &b);
+				assert_int_equal(a.top_only, 0);
+				assert_int_equal(b.top_only, 1);
+				assert_true(b.pruned > 0 && b.pruned < b.ranked);
+				assert_int_equal(a.evaluated, b.evaluated);
+				assert_int_equal(a.measured, b.measured);
+				assert_int_equal(a.ranked, b.ranked);
+				for (int r = 0; r < CALC_REJ_N; r++)
+					assert_int_equal(a.rejected[r], b.rejected[r]);
+				assert_int_equal(a.ntop, b.ntop);
+				for (int i = 0; i < a.ntop; i++) {
+					assert_memory_equal(&a.top[i].r, &b.top[i].r, sizeof a.top[i].r);
+					assert_true(a.top[i].fast.time == b.top[i].fast.time);
+				}
+				if (getenv("TOP_ONLY_STATS"))
+					fprintf(stderr, "%s %s %d: pruned %lld of %lld ranked, %.1f -> %.1f ms\n", files[f],
+					        vars[v][0] ? vars[v][0] : "-", threads, b.pruned, b.ranked, 1e3 * a.elapsed_s,
+					        1e3 * b.elapsed_s);
+				calc_search_free(&a);
+				calc_search_free(&b);
+			}
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -772,7 +821,7 @@ int main(void)
 		cmocka_unit_test(test_min_headroom),
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
-		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
