@@ -365,7 +365,23 @@ const struct calc_stack *calc_stack_at(int i);              /* NULL past the end
 /* The plan                                                                  */
 /* ======================================================================== */
 
-enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL };
+/* none, selective (Korthikanti 2022 §5), full; 'modules' recomputes the submodules of
+ * parallel.recompute_modules (Megatron-Core's recompute_modules); 'deepseek-v3' the
+ * RMSNorms and the MLA up-projections (DeepSeek-AI 2024 §3.2.3), = modules layernorm,
+ * mla_up_proj.  calc_recompute_modules gives the submodules of each mode. */
+enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL, CALC_RC_MODULES, CALC_RC_DSV3 };
+/* Submodules of a layer that 'modules' recomputes, one bit each, named as Megatron-Core's
+ * TransformerConfig.recompute_modules (megatron/core/transformer/transformer_config.py). */
+enum calc_rc_module {
+	CALC_RCM_CORE_ATTN = 1 << 0,      /* core_attn: the attention core (scores, softmax, x V) */
+	CALC_RCM_MOE_ACT = 1 << 1,        /* moe_act: the routed experts' activation function */
+	CALC_RCM_LAYERNORM = 1 << 2,      /* layernorm: input_layernorm and pre_mlp_layernorm */
+	CALC_RCM_MLA_UP_PROJ = 1 << 3,    /* mla_up_proj: MLA up-projections and RoPE */
+	CALC_RCM_MLP = 1 << 4,            /* mlp: the dense MLP submodule */
+	CALC_RCM_MOE = 1 << 5,            /* moe: the whole MoE layer */
+	CALC_RCM_SHARED_EXPERTS = 1 << 6, /* shared_experts: the MoE layer's shared experts */
+	CALC_RCM_N = 7                    /* number of module names */
+};
 /* How hardware FLOPs (HFU) count recomputation (step.c calc_flops). */
 enum calc_hfu_count {
 	CALC_HFU_EXECUTED, /* what runs: selective +1 attention-core forward, FlashAttention's
@@ -389,6 +405,13 @@ enum calc_schedule {
 /* The row's name ("1f1b"), "?" outside the table. */
 const char *calc_schedule_name(enum calc_schedule s);
 const char *calc_recompute_name(enum calc_recompute r);
+/* The name of module bit i (0 .. CALC_RCM_N - 1, "core_attn"), NULL outside. */
+const char *calc_rc_module_name(int i);
+/* The submodules (enum calc_rc_module bits) recomputed under mode 'rc' with the plan's
+ * parallel.recompute_modules 'modules': 'modules' for CALC_RC_MODULES, layernorm |
+ * mla_up_proj for CALC_RC_DSV3, 0 for none, selective and full (which memory.c and
+ * step.c treat as whole modes). */
+unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules);
 
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */
@@ -437,6 +460,7 @@ struct calc_plan {
 	int sp;                /* sequence parallelism with TP (Korthikanti 2022) */
 	int zero;              /* 0..3 */
 	enum calc_recompute recompute;
+	unsigned recompute_modules; /* enum calc_rc_module bits, for recompute = modules */
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
 	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */

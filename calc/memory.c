@@ -51,23 +51,41 @@
  *   routed tokens: each of the T = sb/r tokens of a GPU goes to k experts, and an
  *   expert GPU receives phi k T copies on average (phi = the capacity factor, or the
  *   dropless imbalance of the busiest expert), gathered over the etp ranks of its
- *   expert tensor-parallel group: per copy the dispatched input e*h (fc1's input) and
- *   the expert output e*h (the combine's input, for the gate's gradient), fc1's
- *   output 2 f_e/etp wide and the SwiGLU product f_e/etp (GeLU: 2 f_e/etp in all);
+ *   expert tensor-parallel group: per copy the dispatched input e*h (fc1's input),
+ *   fc1's output 2 f_e/etp wide and the SwiGLU product f_e/etp (GeLU: 2 f_e/etp in
+ *   all), and its routing probability in fp32 (4 B);
  *   shared experts as a dense MLP of width shared * shared_ffn over TP.
- * Megatron-Core MoE (token dispatcher, grouped MLP) stores these tensors; the
- * permutation buffers are the dispatched input and output counted above.
+ * Megatron-Core MoE (token dispatcher, grouped MLP) stores these tensors.  It applies
+ * the routing probabilities inside the activation function (TEGroupedMLP.forward in
+ * megatron/core/transformer/moe/experts.py: weighted_bias_swiglu_impl(fc1 output, bias,
+ * permuted_probs)), so the probabilities' gradient comes from the activation's backward
+ * over fc1's output, and the combine (unpermute without probabilities) keeps nothing:
+ * the expert output is not stored (an earlier count here kept it, e*h per copy, as the
+ * gate's gradient needs it when the combine weights the outputs).  The permutation is
+ * an index gather whose backward needs only the indices.
+ * Module recomputation (rcm, calc_recompute_modules; Megatron-Core
+ * TransformerConfig.recompute_modules): 'moe' checkpoints the whole block, which keeps
+ * only its input (the norm output); 'moe_act' drops the activation function's output
+ * (the SwiGLU product, recomputed from fc1's output; output-discarding checkpointing);
+ * 'shared_experts' drops the shared experts' inner tensors; 'layernorm' drops the norm
+ * output (the router's and fc1's input) and keeps the norm input.
  */
-static double moe_act(const struct calc_plan *p, double e, double sb, double r, double mask)
+static double moe_act(const struct calc_plan *p, double e, double sb, double r, double mask, unsigned rcm)
 {
 	const struct calc_moe *x = &p->model.moe;
 	double h = p->model.hidden, t = p->tp, etp = p->etp > 0 ? p->etp : 1, k = x->top_k;
 	double phi = x->capacity > 0 ? x->capacity : x->imbalance > 1 ? x->imbalance : 1;
 	double wide = p->model.mlp == CALC_MLP_SWIGLU ? 3 : 2, fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
-	double T = sb / r, copies = phi * k * T * etp;
-	double v = 2 * e * sb * h / r + 4 * T * x->experts + 12 * T * k + mask * sb * h / r;
-	v += copies * (2 * e * h + wide * e * x->expert_ffn / etp);
-	if (x->shared > 0)
+	double T = sb / r, copies = phi * k * T * etp, v;
+	/* the norm input (the residual) and, unless 'layernorm' drops it, the norm output */
+	v = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : e * sb * h / r) + mask * sb * h / r;
+	if (rcm & CALC_RCM_MOE) /* the checkpoint keeps its input, the norm output */
+		return v + ((rcm & CALC_RCM_LAYERNORM) ? e * sb * h / r : 0);
+	v += 4 * T * x->experts + 12 * T * k;
+	/* per copy: fc1's input, fc1's output (wide - 1 of the f_e/etp widths), the
+	 * activation's output (1; 'moe_act' drops it), the fp32 probability */
+	v += copies * (e * h + (wide - ((rcm & CALC_RCM_MOE_ACT) ? 1 : 0)) * e * x->expert_ffn / etp + 4);
+	if (x->shared > 0 && !(rcm & CALC_RCM_SHARED_EXPERTS))
 		v += wide * e * sb * x->shared * fs / t;
 	return v;
 }
@@ -81,6 +99,7 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	double s = p->seq_len / cp, b = p->micro_batch, h = m->hidden, a = m->heads, g = m->kv_heads;
 	double dh = m->head_dim > 0 ? m->head_dim : h / a, f;
 	double sb = s * b, mask = m->dropout ? 1 : 0;
+	unsigned rcm;
 
 	calc_model_kind(m, kind, &kd);
 	f = kd.ffn_hidden;
@@ -98,21 +117,37 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		o->total = o->attn;
 		return;
 	}
-	o->attn = 2 * e * sb * h / r + e * sb * (a + 2 * g) * dh / t + e * sb * a * dh / t + mask * sb * h / r;
-	if (p->flash_attention)
+	/* Module recomputation (calc_recompute_modules, Megatron-Core recompute_modules):
+	 * 'layernorm' drops the norm output (the QKV input, the fc1 input), 'mla_up_proj'
+	 * the up-projected Q, K and V (the MLA up projections and RoPE run again before the
+	 * attention core's backward), 'core_attn' the attention core's own tensors (the
+	 * scores, or FlashAttention's statistics; its checkpoint keeps Q, K and V), 'mlp' the
+	 * dense MLP's inner tensors (the checkpoint keeps its input); DeepSeek-AI 2024
+	 * §3.2.3 recomputes the RMSNorms and the MLA up-projections (= layernorm,
+	 * mla_up_proj). */
+	rcm = calc_recompute_modules(rc, p->recompute_modules);
+	o->attn = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : e * sb * h / r) +
+	          ((rcm & CALC_RCM_MLA_UP_PROJ) ? 0 : e * sb * (a + 2 * g) * dh / t) + e * sb * a * dh / t +
+	          mask * sb * h / r;
+	if (rcm & CALC_RCM_CORE_ATTN)
+		o->scores = 0;
+	else if (p->flash_attention)
 		o->scores = 4 * a * s * b / t; /* fp32 log-sum-exp per row and head */
 	else if (rc == CALC_RC_SELECTIVE)
 		o->scores = 0; /* recomputed in backward (Korthikanti et al. 2022 §5) */
 	else
 		o->scores = (e + mask * (1 + e)) * a * s * (s * cp) * b / t; /* s/cp queries x s keys */
 	if (kd.type == CALC_LAYER_MOE) {
-		o->mlp = moe_act(p, e, sb, r, mask);
+		o->mlp = moe_act(p, e, sb, r, mask, rcm);
 		o->total = o->attn + o->scores + o->mlp;
 		return;
 	}
 	/* CALC_LAYER_DENSE: one MLP of width f */
-	o->mlp = 2 * e * sb * h / r + mask * sb * h / r +
-	         (m->mlp == CALC_MLP_SWIGLU ? 3 : 2) * e * sb * f / t;
+	o->mlp = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : e * sb * h / r) + mask * sb * h / r +
+	         ((rcm & CALC_RCM_MLP) ? 0 : (m->mlp == CALC_MLP_SWIGLU ? 3 : 2) * e * sb * f / t);
+	/* 'mlp' with 'layernorm': the MLP's checkpoint keeps its input, the norm output */
+	if ((rcm & CALC_RCM_MLP) && (rcm & CALC_RCM_LAYERNORM))
+		o->mlp += e * sb * h / r;
 	o->total = o->attn + o->scores + o->mlp;
 }
 

@@ -33,7 +33,7 @@
 /* The key table                                                             */
 /* ======================================================================== */
 
-enum ktype { K_INT, K_NUM, K_BOOL, K_ENUM, K_SCHED, K_TEXT, K_LIST, K_PRESET };
+enum ktype { K_INT, K_NUM, K_BOOL, K_ENUM, K_SCHED, K_TEXT, K_LIST, K_PRESET, K_MODULES };
 /* K_SCHED: a row name of the schedule table (schedules.c), stored as its id. */
 
 struct key {
@@ -50,7 +50,10 @@ struct key {
 
 static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
-static const char *const rc_names[] = {"none", "selective", "full", NULL};
+static const char *const rc_names[] = {"none", "selective", "full", "modules", "deepseek-v3", NULL};
+/* in the order of the bits of enum calc_rc_module (Megatron-Core recompute_modules) */
+static const char *const rcm_names[] = {"core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
+                                        "shared_experts", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 /* in the order of enum calc_split (calc_split_name in model.c names the same) */
 static const char *const grad_reduce_names[] = {"recipe", "bf16", "fp32", NULL};
@@ -141,6 +144,8 @@ static const struct key keys[] = {
 	{"parallel", "sp", K_BOOL, 0, P(sp), 0, 1, NULL, "bool", "sequence parallelism with TP"},
 	{"parallel", "zero", K_INT, 0, P(zero), 0, 3, NULL, "int", "ZeRO stage over the data-parallel group"},
 	{"parallel", "recompute", K_ENUM, 0, P(recompute), 0, 0, rc_names, "enum", "activation recomputation"},
+	{"parallel", "recompute_modules", K_MODULES, 0, P(recompute_modules), 0, 0, rcm_names, "list",
+	 "for recompute = modules: core_attn moe_act layernorm mla_up_proj mlp moe shared_experts"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
@@ -215,6 +220,8 @@ static const struct calc_key_info *key_infos(void)
 			snprintf(r, 160, "%g .. %g", k->min, k->max);
 		} else if (k->type == K_LIST) {
 			strcpy(r, "comma-separated ints summing to model.layers");
+		} else if (k->type == K_MODULES) {
+			strcpy(r, "comma-separated Megatron-Core module names");
 		} else {
 			strcpy(r, "text");
 		}
@@ -782,6 +789,41 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		p->uneven_stages = n;
 		return 0;
 	}
+	case K_MODULES: {
+		/* comma-separated names of k->enums, each at most once; empty: none */
+		unsigned mask = 0;
+		const char *s = v;
+		while (*s) {
+			size_t n;
+			int i;
+			while (isspace((unsigned char)*s))
+				s++;
+			n = strcspn(s, ", \t");
+			for (i = 0; k->enums[i]; i++)
+				if (strlen(k->enums[i]) == n && !strncmp(k->enums[i], s, n))
+					break;
+			list[0] = 0;
+			for (int j = 0; k->enums[j]; j++)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", k->enums[j]);
+			if (!k->enums[i])
+				return calc_error(d, e->file, e->line, "%s.%s = %s: '%.*s' is not a module (allowed: a "
+				                  "comma-separated list of %s)", k->section, k->name, v, (int)n, s, list);
+			if (mask & (1u << i))
+				return calc_error(d, e->file, e->line, "%s.%s = %s names %s twice", k->section, k->name, v,
+				                  k->enums[i]);
+			mask |= 1u << i;
+			s += n;
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s == ',')
+				s++;
+			else if (*s)
+				return calc_error(d, e->file, e->line, "%s.%s = %s: expected a comma-separated list of %s",
+				                  k->section, k->name, v, list);
+		}
+		*(unsigned *)(base + k->off) = mask;
+		return 0;
+	}
 	case K_PRESET:
 		if (!strcmp(k->name, "preset") && !strcmp(k->section, "model")) {
 			const struct calc_model *m = calc_preset_model(v);
@@ -1178,6 +1220,19 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	if (p->fsdp_shard > 0 && !p->fsdp)
 		ERR("parallel", "hsdp", "parallel.hsdp = %d needs parallel.fsdp = yes", p->fsdp_shard);
 	validate_moe(p, d);
+	/* recompute = modules needs its list, and the list needs that mode; mla_up_proj needs
+	 * MLA (Megatron-Core's TransformerConfig checks the same) */
+	if (p->recompute == CALC_RC_MODULES && !p->recompute_modules)
+		ERR2("parallel.recompute", "parallel.recompute_modules", "parallel.recompute = modules needs "
+		     "parallel.recompute_modules (a comma-separated list of core_attn, moe_act, layernorm, mla_up_proj, "
+		     "mlp, moe, shared_experts)");
+	else if (p->recompute != CALC_RC_MODULES && p->recompute_modules)
+		ERR2("parallel.recompute_modules", "parallel.recompute", "parallel.recompute_modules is set but "
+		     "parallel.recompute = %s (allowed: recompute = modules, or no recompute_modules)",
+		     calc_recompute_name(p->recompute));
+	else if ((calc_recompute_modules(p->recompute, p->recompute_modules) & CALC_RCM_MLA_UP_PROJ) && m->mla.kv_lora_rank <= 0)
+		ERR2("parallel.recompute_modules", "parallel.recompute", "parallel.recompute = %s recomputes mla_up_proj, "
+		     "but the model has no MLA (model.kv_lora_rank = 0)", calc_recompute_name(p->recompute));
 	if (p->pp > m->layers && m->layers > 0)
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
@@ -1446,7 +1501,21 @@ const char *calc_plan_default_text(void)
 	return default_plan_text;
 }
 
+const char *calc_rc_module_name(int i)
+{
+	return i >= 0 && i < CALC_RCM_N ? rcm_names[i] : NULL;
+}
+
+unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)
+{
+	if (rc == CALC_RC_MODULES)
+		return modules;
+	if (rc == CALC_RC_DSV3) /* DeepSeek-AI 2024 §3.2.3: the RMSNorms and the MLA up-projections */
+		return CALC_RCM_LAYERNORM | CALC_RCM_MLA_UP_PROJ;
+	return 0;
+}
+
 const char *calc_recompute_name(enum calc_recompute r)
 {
-	return r >= 0 && r <= CALC_RC_FULL ? rc_names[r] : "?";
+	return r >= 0 && r <= CALC_RC_DSV3 ? rc_names[r] : "?";
 }

@@ -266,6 +266,10 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE;
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
 	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
+	/* parts that module recomputation runs again [s]: the MLA up projections, the dense
+	 * MLP (or the shared experts), the routed experts' activation function */
+	double t_up = 0, t_mlp = 0, t_moe_act = 0;
+	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
 
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
@@ -284,6 +288,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		/* the activation function on every copy, and the permutation into expert order
 		 * and back (read + write h values of 2 B each way) */
 		expert_elem = copies * (act_fn * fe + 8 * h) / hbm;
+		t_moe_act = copies * act_fn * fe / hbm;
 	}
 
 	/* GEMMs of one layer on one TP rank (Megatron's column/row split, Narayanan §2.3). */
@@ -297,12 +302,18 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		        + gemm_time(T, ckv + x->qk_rope_dim, h, peak, hbm, eb, sms)
 		        + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms)
 		        + gemm_time(T, h, a * x->v_head_dim / t, peak, hbm, eb, sms);
+		/* the up projections mla_up_proj recomputes: the query's from its latent (or
+		 * from h without one) and K^nope, V from the KV latent */
+		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms))
+		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms);
 	} else
 		o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms) /* QKV */
 		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms);               /* out-proj */
 	if (f > 0 || !moe) {
-		o->gemm += gemm_time(T, up * f / t, h, peak, hbm, eb, sms); /* up */
-		o->gemm += gemm_time(T, h, f / t, peak, hbm, eb, sms);      /* down */
+		t_mlp = gemm_time(T, up * f / t, h, peak, hbm, eb, sms)  /* up */
+		      + gemm_time(T, h, f / t, peak, hbm, eb, sms);      /* down */
+		o->gemm += t_mlp;
+		t_mlp += T * act_fn * f / t / hbm; /* and its activation function */
 	}
 	if (moe)
 		o->gemm += experts;
@@ -351,6 +362,30 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		o->recompute = o->attn; /* Korthikanti 2022 §5: the attention core only */
 	else
 		o->recompute = 0;
+	/* Module recomputation (Megatron-Core recompute_modules; DeepSeek-V3 §3.2.3): the
+	 * forward of each recomputed submodule runs again in the backward -- the two norms
+	 * (read + write h, 2 B each, over t with SP), the MLA up projections, the attention
+	 * core, the dense MLP (not in an MoE layer), the whole MoE block (router, grouped
+	 * GEMMs, permutation, shared experts; its dispatch and combine are not repeated
+	 * here), the shared experts alone, the routed experts' activation function. */
+	if (rcm) {
+		if (rcm & CALC_RCM_LAYERNORM)
+			o->recompute += T * 8 * h / shard / hbm;
+		if (rcm & CALC_RCM_MLA_UP_PROJ)
+			o->recompute += t_up;
+		if (rcm & CALC_RCM_CORE_ATTN)
+			o->recompute += o->attn;
+		if ((rcm & CALC_RCM_MLP) && !moe)
+			o->recompute += t_mlp;
+		if (moe && (rcm & CALC_RCM_MOE))
+			o->recompute += experts + expert_elem + t_mlp;
+		else if (moe) {
+			if (rcm & CALC_RCM_SHARED_EXPERTS)
+				o->recompute += t_mlp;
+			if (rcm & CALC_RCM_MOE_ACT)
+				o->recompute += t_moe_act;
+		}
+	}
 	o->comm_f = o->comm_b = o->ep_f = o->ep_b = 0;
 }
 

@@ -133,7 +133,7 @@ struct calc_step_ends {
  * The compute part of a step's op times: one layer of every kind without its
  * collectives (comm_f, comm_b, ep_f, ep_b are 0) and the model's two ends.  It reads
  * the model, GPU, recipe, efficiency keys, tp, cp, ep, etp, micro-batch, sequence, sp,
- * recompute, flash attention and global batch of the plan -- not its schedule, vpp, pp, dp, ZeRO
+ * recompute (with recompute_modules), flash attention and global batch of the plan -- not its schedule, vpp, pp, dp, ZeRO
  * stage or network -- so the planner computes it once for all the leaves of a split
  * that differ only in those.
  */

@@ -213,10 +213,12 @@ static const struct vrow rows[] = {
 	 * cannot be given: assumed, 61 layers modelled as 64, two in every virtual stage (the
 	 * embedding and one layer, and the MTP module and the loss, each taken for two
 	 * layers' work).  The recipe recomputes the MLA up-projections and the MLP
-	 * (recompute_modules mla_up_proj, mlp), which trainplan does not model: none is
-	 * taken, so the prediction leaves that time out.  Held out. */
+	 * (recompute_modules = ["mla_up_proj", "mlp"] in
+	 * src/megatron/bridge/perf_recipes/deepseek/h100/deepseek_v3.py): the row sets the
+	 * same modules ('mlp' is the dense MLP of the first three layers).  Held out. */
 	{"MBRIDGE 25.09", "deepseek-v3", 1024, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 330, 1, 4096, 64, "dgx-h100-ndr",
-	 0, NULL, 0, "parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=deepseek-v3", 0},
+	 0, NULL, 0, "parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=deepseek-v3;"
+	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp", 0},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 

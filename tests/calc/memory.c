@@ -229,9 +229,10 @@ static void test_moe_expert_parallel(void **state)
 
 /* Routed-token activations grow with the load imbalance: each of the T = s b / t =
  * 4096 / 2 tokens of a GPU (sequence parallel) sends k = 2 copies, and an expert GPU
- * holds phi k T of them, each with its dispatched input and expert output (2 e h) and
- * the SwiGLU fc1 output and product (3 e f).  Going from phi = 1 to 2 adds
- * 2 x 2048 x (2 x 2 x 4096 + 3 x 2 x 14336) = 419,430,400 bytes to one layer. */
+ * holds phi k T of them, each with its dispatched input (e h), the SwiGLU fc1 output
+ * and product (3 e f) and its fp32 probability (4 B); Megatron-Core keeps no expert
+ * output (experts.py applies the probabilities in the activation).  Going from phi = 1
+ * to 2 adds 2 x 2048 x (2 x 4096 + 3 x 2 x 14336 + 4) = 385,892,352 bytes to one layer. */
 static void test_moe_imbalance(void **state)
 {
 	const char *sets[] = {"model.preset=mixtral-8x7b", "tp=2", "pp=4", "dp=0", "sp=yes", "seq_len=4096",
@@ -243,9 +244,53 @@ static void test_moe_imbalance(void **state)
 	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a1);
 	assert_int_equal(calc_plan_set(&p, "model.moe_imbalance=2", "test", &d), 0);
 	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a2);
-	assert_near(a2.mlp - a1.mlp, 419430400.0, 1e-12);
+	assert_near(a2.mlp - a1.mlp, 385892352.0, 1e-12);
 	assert_near(a2.attn, a1.attn, 1e-12);
 	calc_diag_free(&d);
+}
+
+/* Module recomputation by hand on Mixtral 8x7B (h = 4096, 32 heads, 8 KV heads, top-2
+ * of 8 experts of width 14,336, no shared experts) at tp 2 with SP, s = 4096, b = 1,
+ * BF16, FlashAttention.  Against no recomputation, 'layernorm' drops the two norm
+ * outputs, 2 x e s b h / t = 2 x 16,777,216; 'core_attn' the fp32 log-sum-exp,
+ * 4 a s b / t = 262,144; 'moe_act' the SwiGLU product of each of the k s b / t = 4,096
+ * copies, 4,096 x e x 14,336 = 117,440,512: 151,257,088 bytes in all.  'moe' keeps of the
+ * MoE block only the norm input and the checkpoint's input, 2 x 16,777,216. */
+static void test_recompute_modules(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "tp=2", "pp=4", "dp=0", "sp=yes", "seq_len=4096",
+	                      "micro_batch=1", "flash_attention=yes", "recompute=modules",
+	                      "recompute_modules=layernorm,core_attn,moe_act"};
+	struct calc_plan p;
+	struct calc_act_layer a0, a1;
+	struct calc_diag d = {0};
+	load_plan(&p, sets, 10);
+	assert_int_equal(p.recompute_modules, CALC_RCM_LAYERNORM | CALC_RCM_CORE_ATTN | CALC_RCM_MOE_ACT);
+	calc_memory_act_kind(&p, 0, CALC_RC_NONE, &a0);
+	calc_memory_act_kind(&p, 0, CALC_RC_MODULES, &a1);
+	assert_near(a0.total - a1.total, 2 * 16777216.0 + 262144 + 117440512, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "parallel.recompute_modules=moe", "test", &d), 0);
+	calc_memory_act_kind(&p, 0, CALC_RC_MODULES, &a1);
+	assert_near(a1.mlp, 2 * 16777216.0, 1e-12);
+	calc_diag_free(&d);
+}
+
+/* DeepSeek-V3's recomputation (DeepSeek-AI 2024 §3.2.3: the RMSNorms and the MLA
+ * up-projections) on its own shape (h = 7168, 128 heads, q/k 128 + 64 wide, v 128) at
+ * tp 2 with SP, s = 4096: the two norm outputs, 2 x e s b h / t = 58,720,256, and the
+ * up-projected Q, K, V, e s b a (2 (128 + 64) + 128) / t = 2 x 4096 x 128 x 512 / 2 =
+ * 268,435,456 -- counted as memory.c's (a + 2a) (nope + rope + v) / 2 = 384 x 160 per
+ * token and head group, e s b 61,440 / t = 251,658,240. */
+static void test_recompute_deepseek_v3(void **state)
+{
+	const char *sets[] = {"model.preset=deepseek-v3", "tp=2", "pp=1", "dp=0", "ep=8", "sp=yes", "seq_len=4096",
+	                      "micro_batch=1", "flash_attention=yes", "recompute=deepseek-v3"};
+	struct calc_plan p;
+	struct calc_act_layer a0, a1;
+	load_plan(&p, sets, 10);
+	calc_memory_act_kind(&p, 0, CALC_RC_NONE, &a0);
+	calc_memory_act_kind(&p, 0, CALC_RC_DSV3, &a1);
+	assert_near(a0.total - a1.total, 58720256.0 + 251658240.0, 1e-12);
 }
 
 /* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
@@ -425,6 +470,8 @@ int main(void)
 		cmocka_unit_test(test_stage_params),
 		cmocka_unit_test(test_moe_expert_parallel),
 		cmocka_unit_test(test_moe_imbalance),
+		cmocka_unit_test(test_recompute_modules),
+		cmocka_unit_test(test_recompute_deepseek_v3),
 		cmocka_unit_test(test_fsdp_buffers),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_nemo_gpt3_h100),
