@@ -223,8 +223,11 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
                         double *headroom);
 
-/* The search result of a catalog context (default options), computed once; it keeps no
- * rows (the search-pareto dataset gets a result that does).  NULL after a diagnostic. */
+/* The search result of a catalog context (default options), computed once: at least the
+ * top K and the counts (it may be a top-K-only search, result.top_only); it keeps no rows.
+ * A later catalog request for the axes, the heatmap or the Pareto set replaces it by a
+ * complete search, so the pointer is good until the next catalog request on 'c'.  NULL
+ * after a diagnostic. */
 const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc_diag *d);
 
 /* Fill tables from a result: the top K with breakdowns, the runner-ups, the reject

@@ -534,6 +534,7 @@ static void test_catalog(void **state)
 	struct calc_value v = {0};
 	const struct calc_search_result *r;
 	struct calc_table t;
+	double best;
 	(void)state;
 	load_small(&p);
 	calc_ctx_init(&c, &p);
@@ -548,7 +549,15 @@ static void test_catalog(void **state)
 	assert_string_equal(v.str, calc_schedule_name((enum calc_schedule)r->top[0].r.c.schedule));
 	assert_int_equal(calc_catalog_get(&c, "search.best.step_time", &v, &d), 0);
 	assert_near(v.num, r->top[0].r.step_time, 1e-15);
+	best = r->top[0].r.step_time;
+	assert_int_equal(r->top_only, 1); /* the quantities need only the top K */
 	assert_int_equal(calc_catalog_build(&c, "search-heatmap", 1, NULL, &t, &d), 0);
+	/* the heatmap needs the complete search, which replaced the top-K one (r is freed):
+	 * a new result with the same top */
+	r = calc_ctx_search(&c, &d);
+	assert_non_null(r);
+	assert_int_equal(r->top_only, 0);
+	assert_true(r->top[0].r.step_time == best);
 	assert_int_equal(t.nrows, r->ncells);
 	calc_table_free(&t);
 	assert_int_equal(calc_catalog_build(&c, "search-rejects", 0, NULL, &t, &d), 0);
