@@ -106,7 +106,7 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 	                "p2p time.  Overhead = idle / ideal time; fraction = idle share of the step.  ZB-H2's "
 	                "zero bubble assumes the optimizer post-validation of Qi et al. 2024 (parallel.post_validation = yes); "
 	                "without it a flush between steps leaves (p-1) max(T_F, T_F+T_B-2T_W) idle, simulated as one step.  "
-	                "inflight = micro-batch activation sets on the busiest stage; activations = largest "
+	                "inflight = micro-batch activation sets on the stage that holds the most (the first); activations = largest "
 	                "per-stage activation memory per GPU and total = worst stage's memory per GPU, from "
 	                "the memory engine with each schedule's in-flight count and parameter copies.  "
 	                "GB = 10^9 bytes.");
