@@ -3,7 +3,8 @@
  *
  * Models: Narayanan et al. 2021 Table 1 (nar21-*), Korthikanti et al. 2022 Table 3
  * (kor22-22b), Brown et al. 2020 Table 2.1 (gpt3-175b), the published configs of
- * Llama 2 / Llama 3 / Llama 3.1 (docs/references.md §7.4), and this project's default
+ * Llama 2 / Llama 3 / Llama 3.1 (docs/references.md §7.4), MosaicML's MPT models as
+ * llm-foundry benchmarks them (mpt-*), and this project's default
  * dense-100b; mixture-of-experts models from their published config.json (each
  * source names the file and the published total and activated counts, which
  * tests/calc/model.c checks).  The Megatron-era GPT models use V = 51,200 (GPT-2's 50,257 padded to a
@@ -17,6 +18,12 @@
 
 #define GPT(nm, L, H, A) \
 	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0}
+/* MPT (MosaicML llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml and the MPTConfig
+ * defaults of llmfoundry/models/mpt/configuration_mpt.py): vocabulary 50,368, expansion 4
+ * (GeLU), biases (no_bias False), LayerNorm with bias, learned positions (learned_pos_emb
+ * True) of max_seq_len 2048, tied embeddings, no dropout (every pdrop 0.0). */
+#define MPT(nm, L, H, A) \
+	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0}
 #define LLAMA(nm, L, H, F, A, KV, V) \
 	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0}
 
@@ -35,6 +42,10 @@ static const struct calc_model models[] = {
 	GPT("nar21-310.1b", 96, 16384, 128),
 	GPT("nar21-529.6b", 105, 20480, 128),
 	GPT("nar21-1t", 128, 25600, 160),
+	MPT("mpt-7b", 32, 4096, 32),
+	MPT("mpt-13b", 40, 5120, 40),
+	MPT("mpt-30b", 48, 7168, 56),
+	MPT("mpt-70b", 80, 8192, 64),
 	LLAMA("llama2-7b", 32, 4096, 11008, 32, 32, 32000),
 	LLAMA("llama2-13b", 40, 5120, 13824, 40, 40, 32000),
 	LLAMA("llama2-70b", 80, 8192, 28672, 64, 8, 32000),
@@ -79,6 +90,9 @@ static const char *model_source(const char *name)
 		return "Korthikanti et al. 2022 Table 3";
 	if (!strcmp(name, "gpt3-175b"))
 		return "Brown et al. 2020 Table 2.1 (V padded to 51,200 as Narayanan et al. 2021)";
+	if (!strncmp(name, "mpt-", 4))
+		return "MosaicML llm-foundry scripts/train/yamls/pretrain (as benchmarked in "
+		       "scripts/train/benchmarking/README.md, commit 495218376; NumParams at sequence 2,048)";
 	if (!strncmp(name, "llama2", 6))
 		return "Llama 2 published config (Touvron et al. 2023)";
 	if (!strcmp(name, "mixtral-8x7b"))

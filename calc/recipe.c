@@ -14,6 +14,12 @@
  *   fp8-lm      Peng et al. 2023 Eq. (8): 2 + 1 + 1 + 2 = 6 B on the optimizer side,
  *               plus the FP8 weights the GEMMs read (1 B, outside Eq. (8))
  *   deepseek-v3 DeepSeek-AI 2024 §3.3.3: BF16 moments, FP32 master weights and grads
+ *   adam-bf16   Megatron-Core's precision-aware optimizer
+ *               (megatron/training/arguments.py of NVIDIA/Megatron-LM, commit d98e8a64dd:
+ *               --use-precision-aware-optimizer --exp-avg-dtype bf16 --exp-avg-sq-dtype
+ *               bf16, --main-params-dtype and --main-grads-dtype left at fp32): the
+ *               megatron recipe with BF16 Adam moments, 2 + 4 + 4 + 2 + 2 = 14 B,
+ *               6 + 8/d with the distributed optimizer
  * ZeRO stages (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states (master
  * weights and moments), stage 2 also gradients, stage 3 also the weights.
  */
@@ -84,6 +90,16 @@ static const struct calc_recipe recipes[] = {
 	  O("Adam variance (v)", "bf16", 2, "DeepSeek-V3 §3.3.3")},
 	 2, 1, "DeepSeek-V3 §3.3.3: moments in BF16, master weights and gradients in FP32; "
 	       "GEMMs in FP8 with fine-grained scaling."},
+	{"adam-bf16", "Megatron-Core precision-aware optimizer: BF16 Adam moments (14; 6 + 8/d)", 5,
+	 {W("weights", "bf16", 2, "Megatron-LM README"),
+	  G("main gradients", "fp32", 4, "Megatron-LM arguments.py: --main-grads-dtype fp32"),
+	  M("master weights", "fp32", 4, "Megatron-LM arguments.py: --main-params-dtype fp32"),
+	  O("Adam momentum (m)", "bf16", 2, "Megatron-LM arguments.py: --exp-avg-dtype bf16"),
+	  O("Adam variance (v)", "bf16", 2, "Megatron-LM arguments.py: --exp-avg-sq-dtype bf16")},
+	 2, 0,
+	 "Megatron-Core --use-precision-aware-optimizer with --exp-avg-dtype bf16 and --exp-avg-sq-dtype "
+	 "bf16 (megatron/training/arguments.py; Transformer Engine's FusedAdam keeps the states in that "
+	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1)."},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])

@@ -14,9 +14,19 @@
  *                     dp_bandwidth 0.85 and dp_overlap 0.6 fitted to two of the six
  *                     rows of Narayanan 2021 Table 2 (175B on 384 and on 1,536 GPUs),
  *                     the other four held out (calc/validate.c).
+ *   deepspeed-megatron  DeepSpeed's pipeline engine and data parallelism over Megatron's
+ *                     tensor parallelism as MT-NLG 530B ran it (Smith et al. 2022 §2.3-2.4):
+ *                     the ZeRO mixed-precision optimizer's bytes (2 + 2 + 12, ZeRO §3.1);
+ *                     efficiency.gemm 0.55 fitted (trainplan calibrate: 0.547) on the
+ *                     2,240-GPU run of §2.4, the 2,800- and 3,360-GPU runs held out
+ *                     (calc/validate.c, tests/cli/calibrate-dsmeg.*).
  *   fsdp1             PyTorch FSDP FULL_SHARD (Zhao et al. 2023 §3-4): one unit per
  *                     layer, BACKWARD_PRE prefetch, BF16 MixedPrecision with BF16
- *                     gradient reduction.
+ *                     gradient reduction.  efficiency.gemm 0.62 fitted (trainplan
+ *                     calibrate: 0.616 +- 0.032) on 4 of the 8 MPT rows of llm-foundry's
+ *                     benchmark tables (A100 80 GB and H100; calc/validate.c,
+ *                     tests/cli/calibrate-fsdp1.*), the other 4 held out; one value for
+ *                     both GPUs, since a stack's knob does not depend on the GPU.
  *   torchtitan        torchtitan with FSDP2 (Liang et al. 2024 §3.1): per-layer
  *                     fully_shard, reshard_after_forward, FP32 gradient reduction
  *                     (mixed_precision_reduce = float32); with PP a stage keeps its
@@ -47,8 +57,12 @@ static const struct calc_stack stacks[] = {
 	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2",
 	 {"parallel.fsdp=yes", "training.recipe=zero-paper", "efficiency.dp_algorithm=flat",
 	  "efficiency.dp_bandwidth=0.85", "efficiency.dp_overlap=0.6", NULL}},
+	{"deepspeed-megatron", "DeepSpeed pipeline engine over Megatron tensor parallelism (2021-22)",
+	 "Smith et al. 2022 (MT-NLG) §2.3-2.4; ZeRO §3.1 (the optimizer's bytes)",
+	 {"training.recipe=zero-paper", "efficiency.gemm=0.55", NULL}},
 	{"fsdp1", "PyTorch FSDP FULL_SHARD, BF16 mixed precision",
-	 "Zhao et al. 2023 (PyTorch FSDP) §3-4", {"parallel.fsdp=yes", "efficiency.grad_reduce=bf16", NULL}},
+	 "Zhao et al. 2023 (PyTorch FSDP) §3-4; llm-foundry MPT benchmark tables (gemm)",
+	 {"parallel.fsdp=yes", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.62", NULL}},
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
 	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "efficiency.grad_reduce=fp32", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",

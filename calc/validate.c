@@ -11,7 +11,9 @@
  * 2024 Table 1, an MoE run on H800 with EP and DualPipe), torchtitan's published
  * performance tables (Liang et al. 2024; docs/performance.md, stack torchtitan, with the
  * measured peak memory) and NeMo 24.07's performance summary (stack nemo, FP8), and the MoE rows of NVIDIA's
- * Megatron-Bridge performance summary (Qwen3-235B-A22B on H100 with EP, FP8); the
+ * Megatron-Bridge performance summary (Qwen3-235B-A22B on H100 with EP, FP8), MosaicML
+ * llm-foundry's MPT throughput tables (stack fsdp1) and MT-NLG 530B's iteration times
+ * (Smith et al. 2022 §2.4, stack deepspeed-megatron); the
  * sources of each group are named above its rows.  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
@@ -219,6 +221,39 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 25.09", "deepseek-v3", 1024, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 330, 1, 4096, 64, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=deepseek-v3;"
 	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp", 0},
+	/* MosaicML llm-foundry, scripts/train/benchmarking/README.md (mosaicml/llm-foundry, commit
+	 * 495218376, 2024-04-22), stack fsdp1: MPT models (presets mpt-*, whose parameter counts
+	 * match the table's NumParams, tests/calc/model.c) with PyTorch FSDP FULL_SHARD, sequence
+	 * 2,048, FlashAttention (attn_impl flash, submit_benchmarks.py), "Throughput (T/s/GPU)"
+	 * with the published GPUs, MicroBatchSize, GradAccum and GlobalBatchSize.  Tables "A100
+	 * 80GB with 1600 Gbps node-node interconnect (RoCE)" (amp_bf16; the 70B row bf16 PURE) and
+	 * "H100 80GB BF16 (Large Scale, >= 128 GPUs)": each model's largest run in each, the
+	 * SHARD_GRAD_OP rows left out.  Activation Checkpointing True taken as full
+	 * recomputation.  Assumed: the A100 nodes as DGX A100 with 8 x HDR (1,600 Gb/s per node,
+	 * the table's figure), the H100 nodes as DGX H100 with 8 x NDR (not stated).  Every second
+	 * row of each table, starting with the first, fitted the fsdp1 stack's efficiency.gemm
+	 * (trainplan calibrate, tests/cli/calibrate-fsdp1.*); the others are held out. */
+	{"MPT A100", "mpt-70b", 64, 1, 1, 2048, 8, "flash-full", M_TOKS, 410, 1, 2048, 0, "dgx-a100-hdr", 0, "fsdp1", 1, NULL, 0},
+	{"MPT A100", "mpt-30b", 8, 1, 1, 504, 3, "flash-full", M_TOKS, 916, 1, 2048, 0, "dgx-a100-hdr", 0, "fsdp1", 0, NULL, 0},
+	{"MPT A100", "mpt-13b", 8, 1, 1, 48, 2, "flash", M_TOKS, 2262, 1, 2048, 0, "dgx-a100-hdr", 0, "fsdp1", 1, NULL, 0},
+	{"MPT A100", "mpt-7b", 8, 1, 1, 96, 6, "flash", M_TOKS, 4641, 1, 2048, 0, "dgx-a100-hdr", 0, "fsdp1", 0, NULL, 0},
+	{"MPT H100", "mpt-70b", 512, 1, 1, 4096, 8, "flash-full", M_TOKS, 1007, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 1, NULL, 0},
+	{"MPT H100", "mpt-30b", 128, 1, 1, 1024, 8, "flash-full", M_TOKS, 2199, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 0, NULL, 0},
+	{"MPT H100", "mpt-13b", 256, 1, 1, 4096, 16, "flash-full", M_TOKS, 4989, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 1, NULL, 0},
+	{"MPT H100", "mpt-7b", 128, 1, 1, 768, 6, "flash", M_TOKS, 10475, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 0, NULL, 0},
+	/* Smith et al. 2022 (Megatron-Turing NLG 530B, arXiv 2201.11990) §2.4, stack
+	 * deepspeed-megatron: DeepSpeed's pipeline engine and data parallelism over Megatron's
+	 * tensor parallelism, 8-way TP in a node and 35-way PP (§2.3), global batch 1,920,
+	 * sequence 2,048, on 280, 350 and 420 DGX A100 nodes: 60.1, 50.2 and 44.4 s per
+	 * iteration (126, 121 and 113 TFLOP/s per GPU).  The model is nar21-529.6b (105 layers,
+	 * h 20,480, 128 heads: MT-NLG's shape; its vocabulary 50,272 is modelled as the preset's
+	 * 51,200, < 0.2% of the FLOPs).  Assumed as for the NAR21 rows: micro-batch 1, full
+	 * recomputation, no FlashAttention, no overlap of the gradient reduction, no interleaving.
+	 * The 2,240-GPU run fitted the stack's efficiency.gemm (tests/cli/calibrate-dsmeg.*); the
+	 * other two are held out. */
+	{"MTNLG 2.4", "nar21-529.6b", 2240, 8, 35, 1920, 1, "full", M_TIME, 60.1, 0, 0, 0, NULL, 0, "deepspeed-megatron", 1, NULL, 0},
+	{"MTNLG 2.4", "nar21-529.6b", 2800, 8, 35, 1920, 1, "full", M_TIME, 50.2, 0, 0, 0, NULL, 0, "deepspeed-megatron", 0, NULL, 0},
+	{"MTNLG 2.4", "nar21-529.6b", 3360, 8, 35, 1920, 1, "full", M_TIME, 44.4, 0, 0, 0, NULL, 0, "deepspeed-megatron", 0, NULL, 0},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -318,7 +353,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 
 	calc_table_init(t, "validation", "Predicted against published: Narayanan 2021 Tables 1 and 2, Korthikanti 2022 "
 	                             "Table 5, Llama 3 Table 4, Llama 2 Table 2, DeepSeek-V3 Table 1, torchtitan, "
-	                             "NeMo 24.07, Megatron-Bridge performance summary");
+	                             "NeMo 24.07, Megatron-Bridge performance summary, llm-foundry MPT, MT-NLG");
 	cs = calc_table_col(t, "source", "", CALC_D_TEXT, 0);
 	cstk = calc_table_col(t, "stack", "", CALC_D_TEXT, 0);
 	cm = calc_table_col(t, "model", "", CALC_D_TEXT, 0);
@@ -413,7 +448,9 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	                    "performance summary (DGX-H100, FP8); tokens/s per GPU as published.  Peak: the "
 	                    "fullest stage's predicted memory against the published measured peak; fits: "
 	                    "predicted to fit (every row ran).  MBRIDGE: Megatron-Bridge (NeMo container release) MoE rows on H100 SXM with "
-	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.");
+	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.  MPT: llm-foundry's benchmark "
+	                    "tables (FSDP FULL_SHARD, A100 80 GB and H100), tokens/s per GPU as published; MTNLG: "
+	                    "Megatron-Turing NLG 530B on DGX A100 (Smith et al. 2022 §2.4), iteration time.");
 	if (sum) {
 		sum->rows = NROWS;
 		sum->within = NROWS - miss;

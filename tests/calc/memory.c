@@ -67,6 +67,27 @@ static void test_megatron_recipe(void **state)
 	assert_near(calc_recipe_total(calc_recipe_find("deepseek-v3")), 14, 0);
 }
 
+/* Megatron-Core's precision-aware optimizer with --exp-avg-dtype bf16 and --exp-avg-sq-dtype
+ * bf16 (megatron/training/arguments.py), main params and grads at their fp32 default: by hand,
+ * bf16 weights 2 + fp32 main grads 4 + fp32 master 4 + m 2 + v 2 = 14 B/param; with the
+ * distributed optimizer (ZeRO-1) the master and both moments (4 + 2 + 2 = 8) are sharded over
+ * d, so 2 + 4 + 8/d: d = 8 gives 7, d = 64 gives 6.125.  Against the megatron recipe the
+ * moments save 4 B/param unsharded, 4/d sharded. */
+static void test_bf16_moments_recipe(void **state)
+{
+	const struct calc_recipe *r = calc_recipe_find("adam-bf16");
+	const double want[][2] = {{1, 14}, {2, 10}, {8, 7}, {64, 6.125}};
+	assert_non_null(r);
+	assert_near(calc_recipe_total(r), 14, 0);
+	assert_near(calc_recipe_bytes(r, CALC_T_OPT), 4, 0);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		double b = 0;
+		for (int k = 0; k < CALC_T_NCLASS; k++)
+			b += calc_recipe_bytes_sharded(r, (enum calc_tclass)k, 1, (int)want[i][0]);
+		assert_near(b, want[i][1], 1e-12);
+	}
+}
+
 /* The seed question: ~100B parameters x (2 + 8) bytes ~ 1,000 GB -> at least 13
  * GPUs of 80 GB (12.65 for dense-100b's 101.19B). */
 static void test_seed_min_gpus(void **state)
@@ -462,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_zero_figure1),
 		cmocka_unit_test(test_zero_end_to_end),
 		cmocka_unit_test(test_megatron_recipe),
+		cmocka_unit_test(test_bf16_moments_recipe),
 		cmocka_unit_test(test_seed_min_gpus),
 		cmocka_unit_test(test_kor22_table2),
 		cmocka_unit_test(test_gqa_swiglu),

@@ -54,6 +54,31 @@ static void test_llama_totals(void **state)
 	assert_near(p.total, 8030261248.0, 0);
 }
 
+/* MPT as llm-foundry benchmarks it, against the NumParams column of its throughput tables
+ * (scripts/train/benchmarking/README.md of mosaicml/llm-foundry, commit 495218376, rows at
+ * sequence 2,048): mpt-7b 6,658,859,008, mpt-13b 12,853,954,560, mpt-30b 29,975,214,080,
+ * mpt-70b 64,862,437,376.  Hand check for mpt-70b (h = 8192, L = 80, V = 50,368): per layer
+ * 12 h^2 of weights + 9h of biases + two LayerNorms 4h = 805,412,864; x80 + V h (tied) +
+ * 2048 h of learned positions + the final LayerNorm 2h = 64,862,437,376.  The same column
+ * grows by 1024 h per 1024 tokens of sequence (the 1,024-token mpt-7b row: 6,654,664,704),
+ * which is the learned position table. */
+static void test_mpt_totals(void **state)
+{
+	const struct {
+		const char *name;
+		double total;
+	} t[] = {{"mpt-7b", 6658859008.0}, {"mpt-13b", 12853954560.0}, {"mpt-30b", 29975214080.0},
+	         {"mpt-70b", 64862437376.0}};
+	struct calc_params p;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		assert_non_null(calc_preset_model(t[i].name));
+		calc_model_params(calc_preset_model(t[i].name), &p);
+		assert_near(p.total, t[i].total, 0);
+	}
+	calc_model_params(calc_preset_model("mpt-70b"), &p);
+	assert_near(p.layer, 805412864.0, 0);
+}
+
 /* The same per-layer count by Megatron-LM's own formula (theoretical_memory_usage.py):
  * self_attn = 2h^2 (1 + g/a) (d a / h); layer = 2h (f * 3/2 + 1) + self_attn (RMSNorm). */
 static void test_megatron_formula(void **state)
@@ -315,6 +340,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nar21_table1),
 		cmocka_unit_test(test_llama_totals),
+		cmocka_unit_test(test_mpt_totals),
 		cmocka_unit_test(test_megatron_formula),
 		cmocka_unit_test(test_dense_100b),
 		cmocka_unit_test(test_layers_split),
