@@ -5,11 +5,12 @@
 #
 # One horizontal bar per run, in the table's order from the top, so that every run's
 # label reads level at the size of the tables' text however many runs there are: its
-# own canvas, as tall as the rows need.
+# own canvas, as tall as the rows need (10 units a run, 8-unit labels: 68 runs fill
+# a page).
 
 stats datafile using 0 nooutput
 N = STATS_records
-H = 120 + 14 * N
+H = 90 + 10 * N
 if (device eq 'png') {
 	set terminal pngcairo size 1440, 2 * H noenhanced font 'DejaVu Sans,13' fontscale 2 linewidth 2 background rgb 'white'
 } else {
@@ -22,7 +23,7 @@ label(s, m, r) = sprintf('%s  %s  %s', s, m, \
 	r eq 'flash+selective' ? 'flash+sel.' : 'sel.')
 set style fill solid 0.85 border rgb '#ffffff'
 set yrange [N - 0.4 : -0.6]
-set ytics font ',9' nomirror scale 0
+set ytics font ",8" nomirror scale 0
 set xrange [-40:25]
 set xtics 10 nomirror
 set grid noytics xtics lc rgb '#dddddd' lw 1 lt 1

@@ -822,7 +822,7 @@ static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 	if (!vector)
 		png_size(fg->png_path, &pw, &ph);
 	double iw = w, ih = w * ph / pw;
-	double maxh = text_h(L) * 0.6;
+	double maxh = text_h(L) * 0.85; /* a tall chart (one bar per validation run) keeps its labels legible */
 	if (ih > maxh) {
 		ih = maxh;
 		iw = ih * pw / ph;
