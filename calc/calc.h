@@ -368,8 +368,12 @@ const struct calc_stack *calc_stack_at(int i);              /* NULL past the end
 /* none, selective (Korthikanti 2022 §5), full; 'modules' recomputes the submodules of
  * parallel.recompute_modules (Megatron-Core's recompute_modules); 'deepseek-v3' the
  * RMSNorms and the MLA up-projections (DeepSeek-AI 2024 §3.2.3), = modules layernorm,
- * mla_up_proj.  calc_recompute_modules gives the submodules of each mode. */
-enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL, CALC_RC_MODULES, CALC_RC_DSV3 };
+ * mla_up_proj.  calc_recompute_modules gives the submodules of each mode.  'op-sac' is
+ * torchtitan's selective op-level activation checkpointing (selective_ac_option = "op",
+ * torchtitan/parallelisms/parallelize_llama.py _save_list at commit 9dec370): each layer
+ * keeps its input and the outputs of the odd-numbered matmuls, of SDPA and of the
+ * reduce-scatters, and recomputes the rest (memory.c act_layer, step.c layer_compute). */
+enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL, CALC_RC_MODULES, CALC_RC_DSV3, CALC_RC_OP_SAC };
 /* Submodules of a layer that 'modules' recomputes, one bit each, named as Megatron-Core's
  * TransformerConfig.recompute_modules (megatron/core/transformer/transformer_config.py). */
 enum calc_rc_module {

@@ -109,6 +109,35 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	 * the terms below (the small latents c_Q, c_KV are not counted) */
 	if (m->mla.kv_lora_rank > 0)
 		g = a, dh = (m->mla.qk_nope_dim + m->mla.qk_rope_dim + m->mla.v_head_dim) / 2.0;
+	if (rc == CALC_RC_OP_SAC) {
+		/* torchtitan's selective op-level checkpointing (selective_ac_option = "op";
+		 * torchtitan/parallelisms/parallelize_llama.py at commit 9dec370, _save_list and
+		 * _custom_policy): the checkpointed block keeps its input, and the caching
+		 * dispatch mode keeps the output of every op of _save_list -- aten.mm except
+		 * every second one (the count runs 1, 2, ... over the block's matmuls, the even
+		 * ones are recomputed), the SDPA flash/efficient kernels (output and fp32
+		 * log-sum-exp) and the reduce-scatters.  torchtitan's Llama block runs its
+		 * matmuls in the order wq, wk, wv, wo, w1, w3, w2 (SwiGLU: w2(silu(w1 x) *
+		 * w3 x); GeLU: fc1, fc2), so it keeps wq (a*d/t wide), wv (g*d/t), w1 (f/t)
+		 * and w2 (h: a row-parallel output before its reduce-scatter); GeLU keeps wq,
+		 * wv and fc1.  With TP and SP the two reduce-scatters keep sbh/t each.  The
+		 * norms, RoPE, the activation function, the residual adds and (without flash
+		 * attention, whose math kernel is not in the list) the attention core are
+		 * recomputed.  Not counted: the outputs of abs and max (the Float8 amax), which
+		 * torchtitan's Table 1 shows cost nothing visible (77.0 GiB with torch.compile,
+		 * 76.8 with Float8 added). */
+		double swiglu = m->mlp == CALC_MLP_SWIGLU;
+		o->attn = e * sb * h / r + e * sb * a * dh / t + e * sb * g * dh / t;
+		if (p->flash_attention) {
+			o->attn += e * sb * a * dh / t;
+			o->scores = 4 * a * s * b / t; /* fp32 log-sum-exp per row and head */
+		}
+		o->mlp = e * sb * f / t + (swiglu ? e * sb * h : 0);
+		if (t > 1 && p->sp)
+			o->mlp += 2 * e * sb * h / t;
+		o->total = o->attn + o->scores + o->mlp;
+		return;
+	}
 	if (rc == CALC_RC_FULL) {
 		/* Korthikanti et al. 2022 §5: only the layer input, 2sbh per layer; with
 		 * SP the input is the sequence-sharded residual, 2sbh/t (convention:

@@ -50,7 +50,7 @@ struct key {
 
 static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
-static const char *const rc_names[] = {"none", "selective", "full", "modules", "deepseek-v3", NULL};
+static const char *const rc_names[] = {"none", "selective", "full", "modules", "deepseek-v3", "op-sac", NULL};
 /* in the order of the bits of enum calc_rc_module (Megatron-Core recompute_modules) */
 static const char *const rcm_names[] = {"core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
                                         "shared_experts", NULL};
@@ -1233,6 +1233,12 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	else if ((calc_recompute_modules(p->recompute, p->recompute_modules) & CALC_RCM_MLA_UP_PROJ) && m->mla.kv_lora_rank <= 0)
 		ERR2("parallel.recompute_modules", "parallel.recompute", "parallel.recompute = %s recomputes mla_up_proj, "
 		     "but the model has no MLA (model.kv_lora_rank = 0)", calc_recompute_name(p->recompute));
+	/* op-sac models torchtitan's policy on its Llama block (attention with GQA, a dense
+	 * MLP): its matmul count is not defined here for MLA or MoE layers */
+	if (p->recompute == CALC_RC_OP_SAC && (m->mla.kv_lora_rank > 0 || m->moe.experts > 0))
+		ERR2("parallel.recompute", "model.experts", "parallel.recompute = op-sac models dense layers with "
+		     "MHA or GQA only, but the model has %s (allowed: none, selective, full, modules, deepseek-v3)",
+		     m->moe.experts > 0 ? "MoE layers (model.experts > 0)" : "MLA (model.kv_lora_rank > 0)");
 	if (p->pp > m->layers && m->layers > 0)
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
@@ -1517,5 +1523,5 @@ unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)
 
 const char *calc_recompute_name(enum calc_recompute r)
 {
-	return r >= 0 && r <= CALC_RC_DSV3 ? rc_names[r] : "?";
+	return r >= 0 && r <= CALC_RC_OP_SAC ? rc_names[r] : "?";
 }

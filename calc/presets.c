@@ -152,7 +152,7 @@ static const char *model_source(const char *name)
 #define A100_ATTN 0.50
 #define H100_GEMM 0.69
 #define H100_ATTN 0.37
-#define GT_GEMM 0.417
+#define GT_GEMM 0.449
 #define GT_ATTN 0.194
 
 static const struct calc_gpu gpus[] = {

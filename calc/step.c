@@ -170,6 +170,13 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		extra = 0;
 		if (plan->recompute == CALC_RC_FULL)
 			extra += LGA;
+		if (plan->recompute == CALC_RC_OP_SAC) /* wk, wo, w3 or fc2 again (layer_compute) */
+			for (int k = 0; k < calc_model_nkinds(m); k++) {
+				struct calc_layer_kind kd;
+				calc_model_kind(m, k, &kd);
+				extra += count[k] * 2 * m->hidden * (head_dim(m) * (m->kv_heads > 0 ? m->kv_heads : m->heads) +
+				                                     head_dim(m) * m->heads + kd.ffn_hidden);
+			}
 		if (plan->flash_attention)
 			extra += L * A / 2;
 		else if (plan->recompute == CALC_RC_SELECTIVE)
@@ -362,6 +369,17 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		o->recompute = o->attn; /* Korthikanti 2022 §5: the attention core only */
 	else
 		o->recompute = 0;
+	/* torchtitan's op-level SAC (memory.c act_layer): the even-numbered matmuls run
+	 * again -- wk, wo and w3 (SwiGLU) or wk, wo and fc2 (GeLU) -- with every
+	 * memory-bound op, and the attention core unless SDPA's flash kernel saved it.
+	 * With TP the all-gathers before wq and w1 run again too (not counted). */
+	if (plan->recompute == CALC_RC_OP_SAC && !moe && !is_mla(m)) {
+		o->recompute = gemm_time(T, d * kvh, h, peak, hbm, eb, sms)     /* wk */
+		             + gemm_time(T, h, a * d / t, peak, hbm, eb, sms)   /* wo */
+		             + (m->mlp == CALC_MLP_SWIGLU ? gemm_time(T, f / t, h, peak, hbm, eb, sms) /* w3 */
+		                                          : gemm_time(T, h, f / t, peak, hbm, eb, sms)) /* fc2 */
+		             + o->elem + (plan->flash_attention ? 0 : o->attn);
+	}
 	/* Module recomputation (Megatron-Core recompute_modules; DeepSeek-V3 §3.2.3): the
 	 * forward of each recomputed submodule runs again in the backward -- the two norms
 	 * (read + write h, 2 B each, over t with SP), the MLA up projections, the attention

@@ -135,8 +135,8 @@ static const struct vrow rows[] = {
 	 *   "TT A100"  the version of 2024-08-23 (commit 3faaa1a): FSDP 64 on 64 A100 80 GB,
 	 *              Llama 3 8B / 70B at sequence 8,192, local batch 1, and Llama 2 13B / 70B
 	 *              at 4,096, local batch 2 (the Llama 2 table of the same file before
-	 *              2024-12-03, commit 4d88a8a's parent); "selective op" AC taken as
-	 *              selective recomputation.  Assumed: DGX A100 nodes with 8 x HDR (the
+	 *              2024-12-03, commit 4d88a8a's parent); "selective op" AC is torchtitan's
+	 *              op-level SAC (recompute = op-sac, mode "flash-op").  Assumed: DGX A100 nodes with 8 x HDR (the
 	 *              network is not stated).
 	 *   "TT H100"  the same version: Llama 3.1 405B on 128 H100, FSDP 16 x TP 8, local batch
 	 *              2, full AC, no Float8 ("None" row).
@@ -144,7 +144,9 @@ static const struct vrow rows[] = {
 	 *              1963fc8, 2024-12-23), Tables 1-6 on Grand Teton (H100 96 GB HBM2e at 500 W,
 	 *              400 Gb/s per GPU), sequence 8,192 unless the table gives it (the
 	 *              train_configs of 9dec370).  T1 and T3 rows: "FSDP" (eager BF16) and
-	 *              "FSDP + torch.compile + Float8" (recipe fp8-te); T2, T4-T6 are all
+	 *              "FSDP + torch.compile + Float8" (recipe fp8-te), their "selective"
+	 *              AC the op-level SAC of train_configs/llama3_8b.toml (selective_ac_option
+	 *              = 'op'; recompute = op-sac); T2, T4-T6 are all
 	 *              torch.compile + Float8 (T4: the "2D" row, T5: 1F1B, T6: CP 1 and 2).
 	 *              Assumed for T5/T6: 8 micro-batches per step (torchtitan's default of
 	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
@@ -152,15 +154,15 @@ static const struct vrow rows[] = {
 	 *              modelled: the fitted efficiency of the h100-96g-500w preset carries it.
 	 * The rows marked 1 fitted that preset's efficiency.gemm and .attention (calc/presets.c)
 	 * with trainplan calibrate; the A100 rows, fitted on nothing, test the stack as is. */
-	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-sel", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
+	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-op", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
 	{"TT A100", "llama3-70b", 64, 1, 1, 64, 1, "flash-full", M_TOKS, 331, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
 	{"TT A100", "llama2-13b", 64, 1, 1, 128, 2, "flash", M_TOKS, 2162, 1, 4096, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
 	{"TT A100", "llama2-70b", 64, 1, 1, 128, 2, "flash-full", M_TOKS, 353, 1, 4096, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0},
 	{"TT H100", "llama3.1-405b", 128, 8, 1, 32, 2, "flash-full", M_TOKS, 109, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 0},
-	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-sel", M_TOKS, 5762, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, NULL, 82.4},
-	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-sel", M_TOKS, 5605, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 67.0},
-	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-sel", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 76.8},
-	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-sel", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 61.8},
+	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 5762, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, NULL, 82.4},
+	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 5605, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 67.0},
+	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 76.8},
+	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 61.8},
 	{"TT T2", "llama3-8b", 8, 1, 1, 8, 1, "flash-full", M_TOKS, 3890, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 83.9},
 	{"TT T2", "llama3-8b", 8, 1, 1, 4, 1, "flash-full", M_TOKS, 2540, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 84.2},
 	{"TT T2", "llama3-8b", 8, 1, 1, 2, 1, "flash-full", M_TOKS, 1071, 4, 131072, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 84.0},
@@ -285,7 +287,8 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	const struct calc_model *pm = calc_preset_model(r->model);
 	int n = 0, sel = !strcmp(r->mode, "selective"), moe = !strcmp(r->mode, "moe");
 	/* "moe": FlashAttention, full recomputation, no SP; "moe-sp": FlashAttention, SP, none */
-	int flashx = !strncmp(r->mode, "flash-", 6); /* "flash-sel", "flash-full": FlashAttention, SP, that recomputation */
+	int flashx = !strncmp(r->mode, "flash-", 6); /* "flash-sel", "flash-full", "flash-op" (op-sac):
+	                                               FlashAttention, SP, that recomputation */
 	int flash = !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") || moe || flashx;
 	int cp = r->cp > 0 ? r->cp : 1;
 
@@ -309,6 +312,7 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	SET("training.global_batch=%d", r->batch);
 	SET("training.micro_batch=%d", r->micro);
 	SET("parallel.recompute=%s", sel || !strcmp(r->mode, "flash-sel") ? "selective"
+	                             : !strcmp(r->mode, "flash-op")   ? "op-sac"
 	                             : flash && !moe && !flashx   ? "none"
 	                                                          : "full");
 	SET("parallel.sp=%s", (sel || flash) && !moe ? "yes" : "no");
@@ -410,6 +414,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_str(t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP"
 		                               : !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") ? "flash+SP"
 		                               : !strcmp(r->mode, "flash-sel") ? "flash+selective"
+		                               : !strcmp(r->mode, "flash-op") ? "flash+op-sac"
 		                               : !strcmp(r->mode, "flash-full") ? "flash+full"
 		                               : !strcmp(r->mode, "moe")     ? "flash+full"
 		                                                             : "full");

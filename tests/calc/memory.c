@@ -314,6 +314,32 @@ static void test_recompute_deepseek_v3(void **state)
 	assert_near(a0.total - a1.total, 58720256.0 + 251658240.0, 1e-12);
 }
 
+/* torchtitan's op-level SAC (torchtitan/parallelisms/parallelize_llama.py at 9dec370:
+ * _save_list keeps aten.mm except every second one, the SDPA flash kernel, the
+ * reduce-scatters) on Llama 3 8B (h = 4096, 32 heads, 8 KV heads of 128, f = 14,336,
+ * Llama Team 2024 Table 3), s = 8192, b = 1, BF16.  The block's matmuls in order are wq,
+ * wk, wv, wo, w1, w3, w2: kept wq, wv, w1, w2.  Bytes per token at tp 1: input 2 h =
+ * 8192, wq 2 h = 8192, wv 2 x 1024 = 2048, SDPA output 2 h = 8192 and fp32 log-sum-exp
+ * 4 x 32 = 128, w1 2 f = 28,672, w2 2 h = 8192: 63,616, x 8192 = 521,142,272.  At tp 2
+ * with SP: input 4096, wq 4096, wv 1024, SDPA 4096 + 64, w1 14,336, w2 (the row-parallel
+ * partial sum, h wide) 8192, two reduce-scatters 2 x 4096: 44,096, x 8192 = 361,234,432. */
+static void test_op_sac(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
+	                      "micro_batch=1", "flash_attention=yes", "recompute=op-sac", "recipe=megatron"};
+	struct calc_plan p;
+	struct calc_act_layer a;
+	struct calc_diag d = {0};
+	load_plan(&p, sets, 9);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 521142272.0, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "parallel.tp=2", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.dp=0", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 361234432.0, 1e-12);
+	calc_diag_free(&d);
+}
+
 /* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
  * = 51,200, tied embeddings, no biases) at tp 8, Megatron recipe (2 + 4 + 4 + 8 bytes).
  * One layer on a TP rank is 12 h^2 / 8 + 4 h = 157,327,360 parameters (the norms are
@@ -496,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_deepseek_v3),
 		cmocka_unit_test(test_fsdp_buffers),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
+		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_bytes_per_param_copies),
 	};
