@@ -374,6 +374,12 @@ const struct calc_stack *calc_stack_at(int i);              /* NULL past the end
  * keeps its input and the outputs of the odd-numbered matmuls, of SDPA and of the
  * reduce-scatters, and recomputes the rest (memory.c act_layer, step.c layer_compute). */
 enum calc_recompute { CALC_RC_NONE, CALC_RC_SELECTIVE, CALC_RC_FULL, CALC_RC_MODULES, CALC_RC_DSV3, CALC_RC_OP_SAC };
+/* Which layers of a model chunk 'full' recomputes (Megatron-LM --recompute-method, with
+ * --recompute-num-layers N; megatron/core/recompute.py checkpointed_forward): unset is
+ * uniform with N = 1; 'uniform' checkpoints groups of N consecutive layers of each chunk
+ * (one input kept per group, the group recomputed together in the backward); 'block'
+ * checkpoints the first N layers of each chunk and keeps the others' activations. */
+enum calc_rc_method { CALC_RC_METHOD_UNSET, CALC_RC_METHOD_UNIFORM, CALC_RC_METHOD_BLOCK };
 /* Submodules of a layer that 'modules' recomputes, one bit each, named as Megatron-Core's
  * TransformerConfig.recompute_modules (megatron/core/transformer/transformer_config.py). */
 enum calc_rc_module {
@@ -465,6 +471,8 @@ struct calc_plan {
 	int zero;              /* 0..3 */
 	enum calc_recompute recompute;
 	unsigned recompute_modules; /* enum calc_rc_module bits, for recompute = modules */
+	int recompute_method;  /* enum calc_rc_method, for recompute = full */
+	int recompute_num_layers; /* N of recompute_method [layers]; 0: unset (= 1) */
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
 	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */
@@ -707,6 +715,9 @@ struct calc_mem_terms {
 	int copies;                            /* parameter copies (2 for DualPipe) */
 	double act[CALC_MAX_KINDS];            /* one layer of each kind, one micro-batch, stored [B] */
 	double act_full[CALC_MAX_KINDS];       /* the same without recomputation [B] */
+	int rc_method;                         /* enum calc_rc_method under recompute = full, else 0 */
+	int rc_layers;                         /* its N [layers] (1 when unset) */
+	int chunks;                            /* model chunks per stage (vpp) */
 	double first_act;                      /* per in-flight micro-batch on stage 0: token ids,
 	                                          embedding dropout mask [B] */
 	double last_act;                       /* last stage: final norm and LM-head inputs, fp32

@@ -273,6 +273,9 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 			act_layer(p, j, CALC_RC_NONE, &a);
 		k->act_full[j] = a.total;
 	}
+	k->rc_method = p->recompute == CALC_RC_FULL ? p->recompute_method : CALC_RC_METHOD_UNSET;
+	k->rc_layers = p->recompute_num_layers > 0 ? p->recompute_num_layers : 1;
+	k->chunks = p->vpp > 0 ? p->vpp : 1;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3) */
@@ -359,6 +362,47 @@ void calc_memory_terms(const struct calc_plan *p, struct calc_mem_terms *k)
 	calc_memory_terms_fsdp(p, k);
 }
 
+/*
+ * Layer activations of one stage under recompute = full with Megatron-LM's
+ * --recompute-method and --recompute-num-layers N (megatron/core/recompute.py,
+ * checkpointed_forward; docs/references.md §2.4).  A stage holds v = vpp chunks of
+ * c = L_stage / v layers (the TransformerBlock of a chunk is its
+ * num_layers_per_pipeline_rank), and with N' = min(N, c):
+ *   uniform: ceil(c / N') checkpointed groups per chunk, each keeping its input x (the
+ *            same layer input 'full' keeps, k->act); during a group's backward its N'
+ *            layers are recomputed and held in full at once:
+ *            v ceil(c/N') x inflight + N' a_full - x
+ *   block:   the first N' layers of each chunk keep x, the other c - N' keep their
+ *            activations; one checkpointed layer is recomputed at a time:
+ *            v (N' x + (c - N') a_full) inflight + a_full - x
+ * a_full is one layer without recomputation (k->act_full).  With several layer kinds in
+ * a stage the kind order is not modelled (convention): the peak takes the largest
+ * kind's a_full, and block's fully stored layers are each kind's share (L_stage - v N') /
+ * L_stage of its count.  N = 1 uniform is today's 'full' (the caller's other branch).
+ */
+static double rc_method_act(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight)
+{
+	double v = k->chunks, L = sl->layers, c, n, x = 0, big = 0, stored = 0, act;
+
+	if (sl->layers <= 0)
+		return 0;
+	c = L / v;
+	n = k->rc_layers < c ? k->rc_layers : c;
+	for (int j = 0; j < k->nkinds; j++)
+		if (sl->count[j] > 0) {
+			x = k->act[j]; /* every kind keeps the same layer input under full */
+			if (k->act_full[j] > big)
+				big = k->act_full[j];
+			stored += sl->count[j] * k->act_full[j];
+		}
+	if (k->rc_method == CALC_RC_METHOD_UNIFORM) {
+		act = v * ceil(c / n) * x * inflight + n * big - x;
+	} else {
+		act = (v * n * x + stored * (L - v * n) / L) * inflight + big - x;
+	}
+	return act;
+}
+
 double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
                                struct calc_mem_stage *st)
 {
@@ -377,16 +421,20 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 	fsdp_buffers(k, sl, &gw, &gg);
 	wc += gw; /* FSDP: gathered units are weight copies, unsharded gradients gradients */
 	g += gg;
-	for (int j = 0; j < k->nkinds; j++)
-		if (sl->count[j] > 0) {
-			act += sl->count[j] * k->act[j] * inflight;
-			if (k->act_full[j] - k->act[j] > peak)
-				peak = k->act_full[j] - k->act[j];
-		}
-	/* recomputation works on one layer of one micro-batch at a time: the dropped
-	 * terms come back for that layer during its backward (the largest kind's) */
-	if (sl->layers > 0)
-		act += peak;
+	if (k->rc_method != CALC_RC_METHOD_UNSET && (k->rc_method != CALC_RC_METHOD_UNIFORM || k->rc_layers > 1))
+		act = rc_method_act(k, sl, inflight);
+	else {
+		for (int j = 0; j < k->nkinds; j++)
+			if (sl->count[j] > 0) {
+				act += sl->count[j] * k->act[j] * inflight;
+				if (k->act_full[j] - k->act[j] > peak)
+					peak = k->act_full[j] - k->act[j];
+			}
+		/* recomputation works on one layer of one micro-batch at a time: the dropped
+		 * terms come back for that layer during its backward (the largest kind's) */
+		if (sl->layers > 0)
+			act += peak;
+	}
 	if (sl->embedding)
 		extra += inflight * k->first_act;
 	if (sl->head) {

@@ -54,6 +54,8 @@ static const char *const rc_names[] = {"none", "selective", "full", "modules", "
 /* in the order of the bits of enum calc_rc_module (Megatron-Core recompute_modules) */
 static const char *const rcm_names[] = {"core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
                                         "shared_experts", NULL};
+/* in the order of enum calc_rc_method; 'none' = unset (uniform with N = 1) */
+static const char *const rc_method_names[] = {"none", "uniform", "block", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 /* in the order of enum calc_split (calc_split_name in model.c names the same) */
 static const char *const grad_reduce_names[] = {"recipe", "bf16", "fp32", NULL};
@@ -146,6 +148,10 @@ static const struct key keys[] = {
 	{"parallel", "recompute", K_ENUM, 0, P(recompute), 0, 0, rc_names, "enum", "activation recomputation"},
 	{"parallel", "recompute_modules", K_MODULES, 0, P(recompute_modules), 0, 0, rcm_names, "list",
 	 "for recompute = modules: core_attn moe_act layernorm mla_up_proj mlp moe shared_experts"},
+	{"parallel", "recompute_method", K_ENUM, 0, P(recompute_method), 0, 0, rc_method_names, "enum",
+	 "for recompute = full: Megatron-LM's --recompute-method (none = uniform with 1 layer)"},
+	{"parallel", "recompute_num_layers", K_INT, 0, P(recompute_num_layers), 1, 100000, NULL, "int",
+	 "for recompute_method: layers of a group (uniform) or checkpointed per chunk (block)"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
@@ -1239,6 +1245,27 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("parallel.recompute", "model.experts", "parallel.recompute = op-sac models dense layers with "
 		     "MHA or GQA only, but the model has %s (allowed: none, selective, full, modules, deepseek-v3)",
 		     m->moe.experts > 0 ? "MoE layers (model.experts > 0)" : "MLA (model.kv_lora_rank > 0)");
+	/* Megatron-LM's --recompute-method and --recompute-num-layers belong to granularity
+	 * full, and N lies in 1 .. the layers of a chunk (TransformerConfig.__post_init__:
+	 * "recompute_num_layers must be between 1 and num_layers_per_pipeline_rank") */
+	if (p->recompute != CALC_RC_FULL && p->recompute_method != CALC_RC_METHOD_UNSET)
+		ERR2("parallel.recompute_method", "parallel.recompute", "parallel.recompute_method = %s needs "
+		     "parallel.recompute = full, but it is %s (allowed: recompute = full, or recompute_method = none)",
+		     rc_method_names[p->recompute_method], calc_recompute_name(p->recompute));
+	else if (p->recompute_num_layers > 0 && p->recompute_method == CALC_RC_METHOD_UNSET)
+		ERR2("parallel.recompute_num_layers", "parallel.recompute_method", "parallel.recompute_num_layers = %d "
+		     "needs parallel.recompute_method = uniform or block (with parallel.recompute = full)",
+		     p->recompute_num_layers);
+	else if (p->recompute_num_layers > 0 && p->pp > 0 && p->pp <= m->layers && m->layers > 0) {
+		int least = m->layers / p->pp, v = p->vpp > 0 ? p->vpp : 1;
+		for (int i = 0; i < p->uneven_stages && i < p->pp; i++)
+			if (p->layers_per_stage[i] < least)
+				least = p->layers_per_stage[i];
+		if (p->recompute_num_layers > least / v)
+			ERR2("parallel.recompute_num_layers", "pp", "parallel.recompute_num_layers = %d is more than the "
+			     "%d layers of a model chunk (%d layers on the smallest stage, vpp = %d; allowed: 1 .. %d)",
+			     p->recompute_num_layers, least / v, least, v, least / v);
+	}
 	if (p->pp > m->layers && m->layers > 0)
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);

@@ -116,6 +116,36 @@ static double attn_flops_token(const struct calc_model *m, double s)
 	return 4 * s * m->heads * head_dim(m);
 }
 
+/* Share of a stage's 'layers' whose forward runs again under recompute = full: all of
+ * them, except with Megatron-LM's --recompute-method block, which checkpoints only the
+ * first N layers of each of the vpp chunks (megatron/core/recompute.py
+ * checkpointed_forward; docs/references.md §2.4): v min(N, layers / v) / layers.  Uniform
+ * groups recompute every layer once, whatever N. */
+static double rc_share(const struct calc_plan *plan, int layers)
+{
+	double v = plan->vpp > 0 ? plan->vpp : 1, c = layers / v, n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
+
+	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK || layers <= 0)
+		return 1;
+	return v * (n < c ? n : c) / layers;
+}
+
+/* The same over the model: the recomputed layers of every stage over model.layers. */
+static double rc_share_model(const struct calc_plan *plan)
+{
+	double done = 0;
+
+	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK || plan->model.layers <= 0)
+		return 1;
+	for (int i = 0; i < plan->pp; i++) {
+		struct calc_stage_layers sl;
+		calc_stage_layers(plan, i, &sl);
+		done += sl.layers * rc_share(plan, sl.layers);
+	}
+	return done / plan->model.layers;
+}
+
+
 void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 {
 	const struct calc_model *m = &plan->model;
@@ -151,8 +181,9 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 	if (plan->hfu_count == CALC_HFU_KOR22) {
 		if (plan->recompute == CALC_RC_FULL)
 			/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
-			 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)). */
-			extra = LGA;
+			 * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)); recompute_method = block only
+			 * of its checkpointed layers (rc_share_model). */
+			extra = LGA * rc_share_model(plan);
 		else if (plan->recompute == CALC_RC_SELECTIVE || plan->flash_attention)
 			/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the
 			 * attention term s/(6h) counted twice more: 3 A per layer over Eq. 7,
@@ -169,7 +200,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		 * full recomputation, and makes selective recomputation moot. */
 		extra = 0;
 		if (plan->recompute == CALC_RC_FULL)
-			extra += LGA;
+			extra += LGA * rc_share_model(plan);
 		if (plan->recompute == CALC_RC_OP_SAC) /* wk, wo, w3 or fc2 again (layer_compute) */
 			for (int k = 0; k < calc_model_nkinds(m); k++) {
 				struct calc_layer_kind kd;
@@ -520,6 +551,13 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->recompute += n * lt[k].recompute;
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
+	}
+	/* recompute_method = block: only the checkpointed layers run their forward again
+	 * (rc_share); the kinds alike (memory.c's convention) */
+	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
+		double skip = (1 - rc_share(plan, sl.layers)) * o->recompute;
+		o->tb -= skip;
+		o->recompute -= skip;
 	}
 	if (sl.embedding) {
 		o->tf += e->first_f;

@@ -206,9 +206,20 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	if (p->recompute == CALC_RC_SELECTIVE) {
 		FLAG("--recompute-granularity selective");
 	} else if (p->recompute == CALC_RC_FULL) {
+		/* parallel.recompute_method unset is uniform with N = 1 (calc.h enum calc_rc_method) */
 		FLAG("--recompute-granularity full");
-		FLAG("--recompute-method uniform");
-		FLAG("--recompute-num-layers 1");
+		FLAG("--recompute-method %s", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
+		FLAG("--recompute-num-layers %d", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
+	} else if (p->recompute == CALC_RC_MODULES || p->recompute == CALC_RC_DSV3) {
+		/* Megatron-Core's selective granularity with --recompute-modules; DeepSeek-V3's
+		 * recomputation is the modules layernorm, mla_up_proj (calc_recompute_modules) */
+		char mods[72] = "";
+		unsigned bits = calc_recompute_modules(p->recompute, p->recompute_modules);
+		for (int i = 0; i < CALC_RCM_N; i++)
+			if (bits & (1u << i))
+				snprintf(mods + strlen(mods), sizeof mods - strlen(mods), " %s", calc_rc_module_name(i));
+		FLAG("--recompute-granularity selective");
+		FLAG("--recompute-modules%s", mods);
 	}
 	FLAG("--attention-backend %s", p->flash_attention ? "flash" : "unfused");
 	if (strcmp(p->recipe->name, "fp32")) {
@@ -271,8 +282,13 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	fprintf(f, "  num_query_groups: %d\n", m->kv_heads);
 	fprintf(f, "  activations_checkpoint_granularity: %s\n",
 	        p->recompute == CALC_RC_NONE ? "null" : p->recompute == CALC_RC_SELECTIVE ? "selective" : "full");
-	fprintf(f, "  activations_checkpoint_method: %s\n", p->recompute == CALC_RC_FULL ? "uniform" : "null");
-	fprintf(f, "  activations_checkpoint_num_layers: %s\n", p->recompute == CALC_RC_FULL ? "1" : "null");
+	if (p->recompute == CALC_RC_FULL) {
+		fprintf(f, "  activations_checkpoint_method: %s\n", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
+		fprintf(f, "  activations_checkpoint_num_layers: %d\n", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
+	} else {
+		fprintf(f, "  activations_checkpoint_method: null\n");
+		fprintf(f, "  activations_checkpoint_num_layers: null\n");
+	}
 	fprintf(f, "  optim:\n    name: %s\n", p->zero >= 1 ? "distributed_fused_adam" : "fused_adam");
 	return 0;
 }

@@ -165,8 +165,9 @@ static const struct {
 	{"--decoder-last-pipeline-num-layers", M_SPECIAL, NULL},
 	{"--data-parallel-sharding-strategy", M_SPECIAL, NULL},
 	{"--recompute-granularity", M_SPECIAL, NULL},
-	{"--recompute-method", M_SKIP, NULL},
-	{"--recompute-num-layers", M_SKIP, NULL},
+	{"--recompute-method", M_SPECIAL, NULL},
+	{"--recompute-num-layers", M_SPECIAL, NULL},
+	{"--recompute-modules", M_SPECIAL, NULL},
 	{"--attention-backend", M_SPECIAL, NULL},
 	{"--fp8-format", M_SPECIAL, NULL},
 	{"--train-samples", M_SPECIAL, NULL},
@@ -254,7 +255,8 @@ static int import_megatron(const char *text, const char *file, const struct calc
 	static struct word w[4096];
 	int n = split_words(text, w, 4096), start = 0;
 	long layers = -1, pp = 1, vpl = 0, vps = 0, first = 0, last = 0, samples = -1, iters = -1, seq = -1, gb = -1;
-	long maxpos = -1, nodes = -1, ppn = -1, v;
+	long maxpos = -1, nodes = -1, ppn = -1, v, rc_layers = 1;
+	char rc_method[16] = "uniform", rc_modules[96] = "";
 	int model = 0, rope = 0, dropout0 = 0, zero = 0, fsdp = 0, strategy = 3, bf16 = 0, fp8 = 0;
 	if (n < 0)
 		return imp_error(file, 0, "import --from megatron: more than 4096 words");
@@ -368,6 +370,23 @@ static int import_megatron(const char *text, const char *file, const struct calc
 			if (strcmp(val, "full") && strcmp(val, "selective"))
 				return imp_error(file, w[i].line, "import --from megatron: --recompute-granularity %s: allowed are full, selective", val);
 			put(o, "parallel.recompute", "%s", val);
+		} else if (!strcmp(a, "--recompute-method")) {
+			if (strcmp(val, "uniform") && strcmp(val, "block"))
+				return imp_error(file, w[i].line, "import --from megatron: --recompute-method %s: allowed are uniform, block", val);
+			snprintf(rc_method, sizeof rc_method, "%s", val);
+		} else if (!strcmp(a, "--recompute-num-layers")) {
+			if (parse_int(val, &rc_layers) < 0 || rc_layers < 1)
+				return imp_error(file, w[i].line, "import --from megatron: --recompute-num-layers %s: allowed is an "
+				                 "integer >= 1", val);
+		} else if (!strcmp(a, "--recompute-modules")) {
+			/* nargs='*' in arguments.py: the names follow as one value each; the words
+			 * after this one that do not start with "--" */
+			snprintf(rc_modules, sizeof rc_modules, "%s", val);
+			while (i + 1 < n && strncmp(w[i + 1].text, "--", 2) &&
+			       strlen(rc_modules) + strlen(w[i + 1].text) + 2 < sizeof rc_modules) {
+				i++;
+				snprintf(rc_modules + strlen(rc_modules), sizeof rc_modules - strlen(rc_modules), ",%s", w[i].text);
+			}
 		} else if (!strcmp(a, "--attention-backend")) {
 			put(o, "training.flash_attention", "%s", !strcmp(val, "unfused") || !strcmp(val, "local") ? "no" : "yes");
 		} else if (!strcmp(a, "--fp8-format")) {
@@ -397,6 +416,16 @@ static int import_megatron(const char *text, const char *file, const struct calc
 		put(o, "parallel.sp", "no");
 	if (!got(o, "parallel.recompute"))
 		put(o, "parallel.recompute", "none");
+	/* full: uniform with one layer is the plan's default (no keys); the modules of
+	 * selective granularity (Megatron-Core's default core_attn is 'selective') */
+	if (!strcmp(got(o, "parallel.recompute"), "full") && (strcmp(rc_method, "uniform") || rc_layers != 1)) {
+		put(o, "parallel.recompute_method", "%s", rc_method);
+		put(o, "parallel.recompute_num_layers", "%ld", rc_layers);
+	}
+	if (!strcmp(got(o, "parallel.recompute"), "selective") && rc_modules[0] && strcmp(rc_modules, "core_attn")) {
+		put(o, "parallel.recompute", "modules");
+		put(o, "parallel.recompute_modules", "%s", rc_modules);
+	}
 	put(o, "parallel.zero", "%d", fsdp ? strategy : zero);
 	put(o, "training.recipe", "%s", fp8 ? "fp8-te" : bf16 ? "megatron" : "fp32");
 	if (layers < 0)

@@ -323,6 +323,59 @@ static void test_recompute_deepseek_v3(void **state)
  * 4 x 32 = 128, w1 2 f = 28,672, w2 2 h = 8192: 63,616, x 8192 = 521,142,272.  At tp 2
  * with SP: input 4096, wq 4096, wv 1024, SDPA 4096 + 64, w1 14,336, w2 (the row-parallel
  * partial sum, h wide) 8192, two reduce-scatters 2 x 4096: 44,096, x 8192 = 361,234,432. */
+/* Megatron-LM's --recompute-method (megatron/core/recompute.py checkpointed_forward) on
+ * Llama 3 8B (h 4096, a 32, g 8, d 128, f 14336 SwiGLU; Llama 3 paper Table 3) at tp 1,
+ * s 8192, b 1, flash, BF16, pp 4: 8 layers a stage, 4 micro-batches in flight given.
+ * By hand per token: one layer in full F/sb = norm in 2h + QKV in 2h + Q, K, V
+ * 2 (a + 2g) d + projection in 2 a d + fp32 log-sum-exp 4a + norm in 2h + fc1 in 2h +
+ * SwiGLU 3 x 2f = 8192 + 8192 + 12288 + 8192 + 128 + 8192 + 8192 + 86016 = 139,392 B,
+ * F = 1,141,899,264 B; the checkpointed input x = 2sh = 67,108,864 B.
+ *   unset:      8 x 4 + F - x  = 31x + F
+ *   uniform 2:  4 groups: 4 x 4 + 2F - x = 15x + 2F
+ *   uniform 3:  ceil(8/3) = 3 groups: 3 x 4 + 3F - x = 11x + 3F
+ *   block 3:    (3x + 5F) 4 + F - x = 11x + 21F
+ *   block 8:    every layer checkpointed = unset */
+static void test_recompute_method(void **state)
+{
+	const double F = 1141899264.0, x = 67108864.0;
+	struct {
+		const char *method, *n;
+		double act; /* [B] */
+	} cases[] = {
+		{NULL, NULL, 31 * x + F},
+		{"uniform", "2", 15 * x + 2 * F},
+		{"uniform", "3", 11 * x + 3 * F},
+		{"block", "3", 11 * x + 21 * F},
+		{"block", "8", 31 * x + F},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *sets[] = {"model.preset=llama3-8b", "tp=1", "pp=4", "dp=0", "sp=no", "seq_len=8192",
+		                      "micro_batch=1", "flash_attention=yes", "recompute=full", "recipe=megatron",
+		                      "schedule=1f1b", NULL, NULL};
+		char m[64], n[64];
+		int ns = 11;
+		struct calc_plan p;
+		struct calc_mem_terms k;
+		struct calc_stage_layers sl;
+		struct calc_mem_stage st;
+		if (cases[i].method) {
+			snprintf(m, sizeof m, "parallel.recompute_method=%s", cases[i].method);
+			snprintf(n, sizeof n, "parallel.recompute_num_layers=%s", cases[i].n);
+			sets[ns++] = m;
+			sets[ns++] = n;
+		}
+		load_plan(&p, sets, ns);
+		calc_memory_terms(&p, &k);
+		assert_near(k.act[0], x, 1e-12);
+		assert_near(k.act_full[0], F, 1e-12);
+		calc_stage_layers(&p, 1, &sl);
+		assert_int_equal(sl.layers, 8);
+		calc_memory_stage_total(&k, &sl, 4, &st);
+		assert_near(st.act_layers, cases[i].act, 1e-12);
+	}
+}
+
 static void test_op_sac(void **state)
 {
 	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
@@ -523,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_fsdp_buffers),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
+		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_bytes_per_param_copies),
 	};
