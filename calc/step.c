@@ -860,7 +860,10 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	busy = fill_stages(plan, st, NULL, &pre->ends);
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
-	finish(plan, st, &pre->flops);
+	/* recompute_method = block counts the recomputed layers per chunk, so its hardware
+	 * FLOPs depend on vpp, which calc_step_compute does not read: computed here */
+	finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
+	                     ? NULL : &pre->flops);
 }
 
 double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
