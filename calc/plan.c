@@ -175,7 +175,7 @@ static const struct key keys[] = {
 	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},
 	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
-	{"efficiency", "stack", K_PRESET, 0, 0, 0, 0, NULL, "preset", "software stack preset: megatron-core, nemo, torchtitan, fsdp1, deepspeed-zero3"},
+	{"efficiency", "stack", K_PRESET, 0, 0, 0, 0, NULL, "preset", "software stack preset: megatron-core, nemo, torchtitan, fsdp1, deepspeed-zero3, deepspeed-megatron"},
 	{"efficiency", "dp_bandwidth", K_NUM, CALC_U_FRACTION, P(dp_bw_eff), 0.01, 1, NULL, "fraction", "achieved share of the modelled bandwidth in DP collectives"},
 	{"efficiency", "dp_algorithm", K_ENUM, 0, P(dp_flat), 0, 0, dp_algo_names, "enum", "DP collectives: hierarchical, or one flat ring over the network"},
 	{"efficiency", "grad_reduce", K_ENUM, 0, P(grad_reduce), 0, 0, grad_reduce_names, "enum", "dtype of the DP gradient reduction (recipe: its gradients')"},
