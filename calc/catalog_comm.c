@@ -3,8 +3,8 @@
  * times and network tiers per parallel dimension, the `comm` table and the comm-vs-tp
  * and tp-pp-diagram datasets.
  *
- * Collective sizes and times are comm.c's (NCCL bus-byte accounting, nccl-tests
- * PERFORMANCE.md, docs/references.md §4.5; Megatron-LM and ZeRO message sizes); the
+ * Collective sizes and times are comm.c's (NCCL bus-byte accounting,
+ * docs/references.md §4.5; Megatron-LM and ZeRO message sizes); the
  * exposed times of the `comm` table come from the step engine (step.c) through the
  * context's cached step.
  */
@@ -202,7 +202,7 @@ static int t_comm(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 		char note[900];
 		snprintf(note, sizeof note,
 		         "Bytes are what one GPU sends per step in NCCL bus-byte accounting (all-reduce 2(n-1)/n, "
-		         "all-gather and reduce-scatter (n-1)/n of the message; nccl-tests PERFORMANCE.md, "
+		         "all-gather and reduce-scatter (n-1)/n of the message; "
 		         "docs/references.md §4.5); PP counts a middle stage (activations forward, gradients back)%s.  "
 		         "Exposed: the part on the critical path of the step.",
 		         moe ? "; EP is the expert all-to-all (dispatch and combine of every MoE layer, forward and "
@@ -267,7 +267,7 @@ static int d_comm_vs_tp(struct calc_ctx *c, const struct calc_args *a, struct ca
  * drawing: the TP degree, the heads per TP rank, sequence parallelism, the message of one
  * TP collective (b*s/cp*h BF16 elements, Narayanan 2021 §3.2; comm.c) with the bytes one
  * GPU sends for it (all-reduce 2(t-1)/t of it, or with SP the all-gather and the
- * reduce-scatter (t-1)/t each, nccl-tests PERFORMANCE.md, docs/references.md §4.5), the
+ * reduce-scatter (t-1)/t each, docs/references.md §4.5), the
  * TP collectives of one layer forward and backward, the bytes of one point-to-point send
  * between stages (b*s*h/t with SP or scatter/gather, Narayanan 2021 §4.1) and the tier
  * of each (0 NVLink, 1 network). */

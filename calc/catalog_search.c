@@ -174,6 +174,25 @@ static const struct calc_search_top *need_safe_top(struct calc_ctx *c, struct ca
 {
 	return need_safe(c, NULL, d);
 }
+/* The split the report discusses: the recommendation, or the fastest split where none
+ * of the top leaves the memory margin. */
+static const struct calc_search_top *need_pick(struct calc_ctx *c, struct calc_diag *d)
+{
+	struct calc_diag why = {0};
+	const struct calc_search_top *t = need_safe(c, NULL, &why);
+	calc_diag_free(&why);
+	return t ? t : need_best(c, d);
+}
+#define QP(fn, expr) QTOP(fn, need_pick, expr)
+#define QPS(fn, expr) QTOPS(fn, need_pick, expr)
+QP(q_p_tp, b->r.c.tp)
+QP(q_p_pp, b->r.c.pp)
+QP(q_p_dp, b->r.c.dp)
+QP(q_p_cp, b->r.c.cp)
+QPS(q_p_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
+QPS(q_p_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
+QP(q_p_time, b->r.step_time)
+
 #define QS(fn, expr) QTOP(fn, need_safe_top, expr)
 #define QSS(fn, expr) QTOPS(fn, need_safe_top, expr)
 QS(q_s_tp, b->r.c.tp)
@@ -264,6 +283,13 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.safe.memory", "B", "memory per GPU of the recommendation's worst stage", q_s_memory},
 	{"search.safe.headroom", "B", "usable memory minus the recommendation's worst stage", q_s_headroom},
 	{"search.safe.cost", "currency", "run cost of the recommendation for the token budget", q_s_cost},
+	{"search.pick.tp", "1", "tensor-parallel degree of the recommendation, or of the best configuration where none leaves the margin", q_p_tp},
+	{"search.pick.pp", "1", "pipeline stages of the recommendation, or of the best configuration where none leaves the margin", q_p_pp},
+	{"search.pick.dp", "1", "data-parallel degree of the recommendation, or of the best configuration where none leaves the margin", q_p_dp},
+	{"search.pick.cp", "1", "context-parallel degree of the recommendation, or of the best configuration where none leaves the margin", q_p_cp},
+	{"search.pick.recompute", "", "recomputation of the recommendation, or of the best configuration where none leaves the margin", q_p_rc},
+	{"search.pick.schedule", "", "schedule of the recommendation, or of the best configuration where none leaves the margin", q_p_sched},
+	{"search.pick.step_time", "s", "step time of the recommendation, or of the best configuration where none leaves the margin", q_p_time},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
 	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},

@@ -2,8 +2,8 @@
  * comm.c -- collectives over network tiers and the bytes each GPU moves per step.
  *
  * Cost model: alpha-beta, t = steps * latency + factor * S / busbw, with NCCL's
- * bus-bandwidth factors (nccl-tests doc/PERFORMANCE.md: all-reduce 2(n-1)/n,
- * all-gather / reduce-scatter / all-to-all (n-1)/n; docs/references.md §4.5).  A group
+ * bus-bandwidth factors (all-reduce 2(n-1)/n, all-gather / reduce-scatter /
+ * all-to-all (n-1)/n; docs/references.md §4.5).  A group
  * that spans nodes runs hierarchically: reduce-scatter on NVLink, the collective on
  * the 1/g shard over the network with every GPU on its own NIC, all-gather on NVLink
  * (docs/references.md §6, "derived inter-node bounds" (b)).  With cluster.nodes_per_leaf
@@ -60,7 +60,7 @@ double calc_coll_factor(enum calc_coll k, int n)
 		return 1;
 	if (n <= 1)
 		return 0;
-	/* nccl-tests doc/PERFORMANCE.md, "Bus bandwidth" correction factors */
+	/* docs/references.md §4.5, "Bus bandwidth" correction factors */
 	if (k == CALC_COLL_ALLREDUCE)
 		return 2.0 * (n - 1) / n;
 	return (double)(n - 1) / n;
@@ -364,7 +364,7 @@ double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double 
 	}
 	/* A flat ring over every rank of a group that spans nodes: each rank's whole
 	 * (n-1)/n S crosses its own NIC, n-1 network latencies (nccl-tests
-	 * doc/PERFORMANCE.md ring; what a ring without NVLink aggregation costs). */
+	 * docs/references.md §4.5 ring; what a ring without NVLink aggregation costs). */
 	if (plan->dp_flat && g->tier != CALC_TIER_NVLINK && g->nodes > 1)
 		return g->leaves > 1 ? calc_coll_flat(k, bytes, g->size, l.spine_bw, l.spine_lat) /* the ring's slowest link */
 		                     : calc_coll_flat(k, bytes, g->size, l.inter_bw, l.inter_lat);

@@ -6,7 +6,7 @@
  * third, the spine, when cluster.nodes_per_leaf groups the nodes under leaf switches of
  * a rail-optimized fat tree (docs/references.md §4.6).
  * Collectives use the alpha-beta cost with NCCL's bus-bandwidth factors
- * (nccl-tests doc/PERFORMANCE.md, docs/references.md §4.5); volumes follow docs/references.md §4.
+ * (docs/references.md §4.5); volumes follow docs/references.md §4.
  */
 #ifndef CALC_COMM_H
 #define CALC_COMM_H

@@ -2,7 +2,7 @@
  * tests/calc/comm.c -- collectives, placement on network tiers and per-GPU volumes.
  *
  * Expected values are worked by hand in the comments from the formulas' sources:
- * nccl-tests doc/PERFORMANCE.md (bus factors), Narayanan et al. 2021 §3.2 (TP, PP),
+ * docs/references.md §4.5 (bus factors), Narayanan et al. 2021 §3.2 (TP, PP),
  * Korthikanti et al. 2022 §4.2.2 (SP), ZeRO §7 (DP), docs/references.md §6 (hierarchical).
  */
 #include "testutil.h"
@@ -15,7 +15,7 @@
 
 static void test_bus_factors(void **state)
 {
-	/* nccl-tests PERFORMANCE.md: all-reduce 2(n-1)/n, all-gather and reduce-scatter
+	/* docs/references.md §4.5: all-reduce 2(n-1)/n, all-gather and reduce-scatter
 	 * (n-1)/n; n = 8: 14/8 = 1.75 and 7/8 = 0.875. */
 	assert_near(calc_coll_factor(CALC_COLL_ALLREDUCE, 8), 1.75, 1e-12);
 	assert_near(calc_coll_factor(CALC_COLL_ALLGATHER, 8), 0.875, 1e-12);
