@@ -628,6 +628,12 @@ static void leaf_reject(struct worker *w, struct item *it, struct calc_search_ro
 	row_push(it, row);
 }
 
+/* 1 when opts.top_only takes effect: the time objective, a top K, and no rows kept. */
+static int top_only_applies(const struct calc_search_opts *o)
+{
+	return o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
+}
+
 static void run_item(struct worker *w, struct item *it)
 {
 	const struct calc_search_opts *o = &w->sh->o;
@@ -640,7 +646,7 @@ static void run_item(struct worker *w, struct item *it)
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
 	struct calc_mem_terms zk[4];
 	double infl[CALC_MAX_STAGES];
-	int prune = o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
+	int prune = top_only_applies(o);
 
 	w->item_best = 0;
 	w->item_feasible = 0;
@@ -1094,8 +1100,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->threads = nw;
 	out->opts = sh.o;
 	out->moe = plan->model.moe.experts > 0;
-	out->top_only = sh.o.top_only && sh.o.objective == CALC_OBJ_TIME && sh.o.top > 0 && !sh.o.keep_all &&
-	                !sh.o.keep_feasible;
+	out->top_only = top_only_applies(&sh.o);
 	merge(out, ws, nw, &sh);
 	for (int i = 0; i < nw; i++)
 		free(ws[i].top);
