@@ -178,7 +178,10 @@ static const struct vrow rows[] = {
 	 * published GPUs, GBS, MBS, sequence, TP, PP, CP and VP.  Assumed: no activation
 	 * recomputation, sequence parallelism with TP, the distributed optimizer (ZeRO-1);
 	 * the table does not state them.  The rows marked 1 fitted the nemo stack's
-	 * efficiency.gemm (calc/stacks.c). */
+	 * efficiency.gemm (calc/stacks.c).  Memory: the rows' fp8-te recipe (FP8 GEMMs)
+	 * brings FP32 main gradients in place of the stack's BF16 ones (Apex distributed
+	 * Adam, grad_sync_dtype = bf16); with those the GPT-3 175B and Llama 3 8B CP 2 runs
+	 * fit, with fp8-te they do not (no recipe has FP8 GEMMs with 16-bit gradients). */
 	{"NEMO 24.07", "gpt3-175b", 128, 4, 8, 256, 1, "flash", M_TOKS, 726, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 1, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "gpt3-175b", 512, 4, 8, 2048, 2, "flash", M_TOKS, 782, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "llama2-7b", 8, 1, 1, 128, 1, "flash", M_TOKS, 16847, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 1, "training.recipe=fp8-te", 0},
