@@ -392,6 +392,15 @@ enum calc_rc_module {
 	CALC_RCM_SHARED_EXPERTS = 1 << 6, /* shared_experts: the MoE layer's shared experts */
 	CALC_RCM_N = 7                    /* number of module names */
 };
+/* The loss's kernel, which sets the logits' bytes on the last stage (memory.c
+ * calc_memory_terms_act, docs/references.md §3.5). */
+enum calc_cross_entropy {
+	CALC_XENT_FUSED, /* Megatron-LM's fused vocab-parallel cross-entropy: BF16 logits and
+	                    one FP32 copy, exp and gradient in place: 6 B per logit */
+	CALC_XENT_TORCH  /* torch F.cross_entropy on logits.float() (torchtitan): 12 B per
+	                    logit at the loss's backward; 16 B under DTensor loss_parallel
+	                    (tp > 1) */
+};
 /* How hardware FLOPs (HFU) count recomputation (step.c calc_flops). */
 enum calc_hfu_count {
 	CALC_HFU_EXECUTED, /* what runs: selective +1 attention-core forward, FlashAttention's
@@ -460,6 +469,7 @@ struct calc_plan {
 	const struct calc_recipe *recipe;
 	double tokens;         /* token budget of the run [tokens] */
 	int flash_attention;   /* 1: no s^2 attention activations stored */
+	int cross_entropy;     /* enum calc_cross_entropy: the loss's kernel */
 
 	/* [parallel] */
 	int tp, pp, dp, cp, vpp;
@@ -722,7 +732,9 @@ struct calc_mem_terms {
 	                                          embedding dropout mask [B] */
 	double last_act;                       /* last stage: final norm and LM-head inputs, fp32
 	                                          logits [B] */
-	double last_temp;                      /* last stage: bf16 logits transient [B] */
+	double last_temp;                      /* last stage: the loss's transient beyond last_act:
+	                                          bf16 logits (fused), or the bf16 logits and
+	                                          gradients at the loss's backward (torch) [B] */
 	double fixed[3];                       /* CUDA context, NCCL buffers, workspaces [B] */
 	double frag;                           /* fragmentation share of allocated memory [0..1] */
 	double capacity;                       /* usable memory [B] */

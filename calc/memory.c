@@ -10,7 +10,8 @@
  * term by term to GQA (K and V have kv_heads heads), SwiGLU (three FFN-wide
  * tensors), no dropout (no masks), FlashAttention (no s^2 terms; Dao et al. 2022)
  * and context parallelism (sequence divided by cp).  Embedding, final norm, LM head
- * and fp32 logits terms: Korthikanti et al. 2022 §4.3.  In-flight micro-batches
+ * and fp32 logits terms: Korthikanti et al. 2022 §4.3; the loss's transient by its
+ * kernel (fused or torch cross-entropy): docs/references.md §2.5.  In-flight micro-batches
  * per stage come from pipeline.c.
  * Mixture of experts (Megatron-Core MoE "parallel folding"): routed experts are split
  * by EP and each expert by ETP, and ZeRO shards their states over the expert-DP
@@ -280,7 +281,13 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3) */
 	k->last_act = 2 * e * s * b * h / r + 4 * s * b * V / t;
-	k->last_temp = 2 * s * b * V / t; /* bf16 logits before the fp32 cast */
+	/* the loss's transient beyond those 4 B per logit (docs/references.md §2.5): fused
+	 * (Megatron-LM's vocab-parallel cross-entropy), the bf16 logits before the fp32 cast,
+	 * 2 B; torch (F.cross_entropy on logits.float(), torchtitan's loss_fn), 12 B per
+	 * logit at the loss's backward -- nll_loss's gradient and log_softmax's input
+	 * gradient next to the saved output -- and 16 B under DTensor's loss_parallel
+	 * (tp > 1: exp(x), the sum and the product next to the saved output) */
+	k->last_temp = (p->cross_entropy == CALC_XENT_TORCH ? (t > 1 ? 12 : 8) : 2) * s * b * V / t;
 }
 
 void calc_memory_terms_fixed(const struct calc_plan *p, struct calc_mem_terms *k)

@@ -59,6 +59,8 @@ static const char *const rc_method_names[] = {"none", "uniform", "block", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 /* in the order of enum calc_split (calc_split_name in model.c names the same) */
 static const char *const grad_reduce_names[] = {"recipe", "bf16", "fp32", NULL};
+/* the loss's logits: calc_cross_entropy (calc.h), memory.c calc_memory_terms_act */
+static const char *const xent_names[] = {"fused", "torch", NULL};
 static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 
@@ -135,6 +137,7 @@ static const struct key keys[] = {
 	{"training", "recipe", K_PRESET, 0, 0, 0, 0, NULL, "preset", "bytes-per-parameter recipe (trainplan presets recipes)"},
 	{"training", "tokens", K_NUM, CALC_U_NONE, P(tokens), 1, 1e18, NULL, "number", "token budget of the run"},
 	{"training", "flash_attention", K_BOOL, 0, P(flash_attention), 0, 1, NULL, "bool", "FlashAttention (no s^2 activations stored)"},
+	{"training", "cross_entropy", K_ENUM, 0, P(cross_entropy), 0, 0, xent_names, "enum", "loss kernel: fused (Megatron, 6 B per logit) or torch (F.cross_entropy on an FP32 upcast, 12 B; 16 B with loss_parallel under TP)"},
 
 	{"parallel", "tp", K_INT, 0, P(tp), 1, 4096, NULL, "int", "tensor-parallel degree t"},
 	{"parallel", "pp", K_INT, 0, P(pp), 1, CALC_MAX_STAGES, NULL, "int", "pipeline stages p"},

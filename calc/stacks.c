@@ -30,7 +30,9 @@
  *   torchtitan        torchtitan with FSDP2 (Liang et al. 2024 §3.1): per-layer
  *                     fully_shard, reshard_after_forward, FP32 gradient reduction
  *                     (mixed_precision_reduce = float32); with PP a stage keeps its
- *                     parameters gathered (comm.c).
+ *                     parameters gathered (comm.c); the loss is torch's
+ *                     F.cross_entropy on an FP32 upcast, under loss_parallel with TP
+ *                     (train.py loss_fn; docs/references.md §2.5).
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
  *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the bytes of
@@ -64,7 +66,8 @@ static const struct calc_stack stacks[] = {
 	 "Zhao et al. 2023 (PyTorch FSDP) §3-4; llm-foundry MPT benchmark tables (gemm)",
 	 {"parallel.fsdp=yes", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.62", NULL}},
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
-	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "efficiency.grad_reduce=fp32", NULL}},
+	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "efficiency.grad_reduce=fp32",
+	  "training.cross_entropy=torch", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
 	 {"training.recipe=zero-paper", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},

@@ -178,7 +178,10 @@ static const struct vrow rows[] = {
 	 * published GPUs, GBS, MBS, sequence, TP, PP, CP and VP.  Assumed: no activation
 	 * recomputation, sequence parallelism with TP, the distributed optimizer (ZeRO-1);
 	 * the table does not state them.  The rows marked 1 fitted the nemo stack's
-	 * efficiency.gemm (calc/stacks.c). */
+	 * efficiency.gemm (calc/stacks.c).  Memory: the rows' fp8-te recipe (FP8 GEMMs)
+	 * brings FP32 main gradients in place of the stack's BF16 ones (Apex distributed
+	 * Adam, grad_sync_dtype = bf16); with those the GPT-3 175B and Llama 3 8B CP 2 runs
+	 * fit, with fp8-te they do not (no recipe has FP8 GEMMs with 16-bit gradients). */
 	{"NEMO 24.07", "gpt3-175b", 128, 4, 8, 256, 1, "flash", M_TOKS, 726, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 1, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "gpt3-175b", 512, 4, 8, 2048, 2, "flash", M_TOKS, 782, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "llama2-7b", 8, 1, 1, 128, 1, "flash", M_TOKS, 16847, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 1, "training.recipe=fp8-te", 0},
@@ -434,9 +437,16 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, chfu, st->hfu);
 		calc_table_str(t, row, cfit, r->fits ? "calibrates" : "held out");
 		/* the peak of the fullest stage, against the published peak (torchtitan reports
-		 * the maximum over all GPUs, docs/performance.md footnote 1) */
+		 * the maximum over all GPUs, docs/performance.md footnote 1).  torchtitan logs
+		 * torch.cuda.memory_stats()["reserved_bytes.all.peak"] (torchtitan/metrics.py
+		 * at 9dec370, max_reserved_gib): what PyTorch's caching allocator holds, which
+		 * excludes the CUDA context and NCCL's own buffers (cudaMalloc'd outside it) and
+		 * includes the gap between reserved and allocated (segments, rounding), which
+		 * overhead.fragmentation stands for (docs/references.md §8.1).  So the
+		 * prediction compared is the stage's total less those two overheads. */
 		if (r->mem_gib > 0) {
-			double pub = r->mem_gib * 1073741824.0, peak = mem->st[mem->worst].total, me = peak / pub - 1;
+			const struct calc_mem_stage *ws = &mem->st[mem->worst];
+			double pub = r->mem_gib * 1073741824.0, peak = ws->total - ws->ov_cuda - ws->ov_nccl, me = peak / pub - 1;
 			calc_table_num(t, row, cmpub, pub);
 			calc_table_num(t, row, cmpred, peak);
 			calc_table_num(t, row, cmerr, me);
@@ -455,7 +465,9 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).  TT: torchtitan's "
 	                    "docs/performance.md (A100 80 GB; Grand Teton H100 96 GB at 500 W), NEMO: NeMo 24.07 "
 	                    "performance summary (DGX-H100, FP8); tokens/s per GPU as published.  Peak: the "
-	                    "fullest stage's predicted memory against the published measured peak; fits: "
+	                    "fullest stage's predicted memory held by PyTorch's caching allocator (the total less the "
+	                    "CUDA context and NCCL buffers) against the published measured peak (reserved "
+	                    "memory); fits: "
 	                    "predicted to fit (every row ran).  MBRIDGE: Megatron-Bridge (NeMo container release) MoE rows on H100 SXM with "
 	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.  MPT: llm-foundry's benchmark "
 	                    "tables (FSDP FULL_SHARD, A100 80 GB and H100), tokens/s per GPU as published; MTNLG: "

@@ -393,6 +393,46 @@ static void test_op_sac(void **state)
 	calc_diag_free(&d);
 }
 
+/* The loss's transient (docs/references.md §2.5) worked by hand on Llama 3 8B (V =
+ * 128,256) at s = 8,192, b = 2: s b V = 2 x 8,192 x 128,256 = 2,101,346,304 logits on the
+ * one stage.  fused (Megatron-LM): 2 B per logit beyond the 4 B fp32 logits of the
+ * activations = 4,202,692,608 B; torch (F.cross_entropy on an fp32 upcast), tp = 1: the
+ * backward's saved log_softmax output, nll_loss's gradient and log_softmax's input
+ * gradient, 12 B, 8 beyond the 4 = 16,810,770,432 B; tp = 2 (DTensor loss_parallel): 16 B
+ * per local logit, 12 beyond the 4, on s b V / 2 = 1,050,673,152 logits = 12,608,077,824 B.
+ * The totals differ by the transient plus its 5% fragmentation share. */
+static void test_cross_entropy(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=1", "tp=1", "pp=1", "dp=0", "sp=yes", "seq_len=8192",
+	                      "global_batch=16", "micro_batch=2", "flash_attention=yes", "recompute=full",
+	                      "recipe=megatron", "fragmentation=0.05"};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	double fused_total, fused_act;
+	load_plan(&p, sets, 13);
+	assert_int_equal(p.cross_entropy, CALC_XENT_FUSED);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].ov_temp, 4202692608.0, 1e-12);
+	fused_total = m->st[0].total;
+	fused_act = m->st[0].activations;
+	assert_int_equal(calc_plan_set(&p, "training.cross_entropy=torch", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].ov_temp, 16810770432.0, 1e-12);
+	assert_near(m->st[0].activations, fused_act, 1e-12); /* the 4 B stay activations */
+	assert_near(m->st[0].total - fused_total, 1.05 * (16810770432.0 - 4202692608.0), 1e-9);
+	assert_int_equal(calc_plan_set(&p, "parallel.tp=2", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.dp=0", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].ov_temp, 12608077824.0, 1e-12);
+	/* torchtitan's stack names the torch loss */
+	sets[12] = "efficiency.stack=torchtitan";
+	load_plan(&p, sets, 13);
+	assert_int_equal(p.cross_entropy, CALC_XENT_TORCH);
+	calc_diag_free(&d);
+	free(m);
+}
+
 /* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
  * = 51,200, tied embeddings, no biases) at tp 8, Megatron recipe (2 + 4 + 4 + 8 bytes).
  * One layer on a TP rank is 12 h^2 / 8 + 4 h = 157,327,360 parameters (the norms are
@@ -576,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_fsdp_buffers),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
+		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_bytes_per_param_copies),
