@@ -422,6 +422,13 @@ const char *calc_rc_module_name(int i);
  * mla_up_proj for CALC_RC_DSV3, 0 for none, selective and full (which memory.c and
  * step.c treat as whole modes). */
 unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules);
+/* Layers of a stage of 'layers' layers whose forward runs again in the backward, for the
+ * plan's recomputation: with recompute = full and recompute_method = block, the first
+ * N = recompute_num_layers of each of the vpp chunks, v min(N, layers / v)
+ * (megatron/core/recompute.py checkpointed_forward; docs/references.md §2.4); otherwise
+ * all 'layers' (uniform groups recompute every layer once; the other modes repeat a part
+ * of every layer).  0 for layers <= 0. */
+double calc_recompute_layers(const struct calc_plan *plan, int layers);
 
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */

@@ -1548,6 +1548,18 @@ unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)
 	return 0;
 }
 
+double calc_recompute_layers(const struct calc_plan *plan, int layers)
+{
+	double v = plan->vpp > 0 ? plan->vpp : 1, c = layers / v;
+	double n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
+
+	if (layers <= 0)
+		return 0;
+	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK)
+		return layers;
+	return v * (n < c ? n : c); /* the first min(N, c) layers of each of the v chunks */
+}
+
 const char *calc_recompute_name(enum calc_recompute r)
 {
 	return r >= 0 && r <= CALC_RC_OP_SAC ? rc_names[r] : "?";

@@ -118,16 +118,11 @@ static double attn_flops_token(const struct calc_model *m, double s)
 
 /* Share of a stage's 'layers' whose forward runs again under recompute = full: all of
  * them, except with Megatron-LM's --recompute-method block, which checkpoints only the
- * first N layers of each of the vpp chunks (megatron/core/recompute.py
- * checkpointed_forward; docs/references.md §2.4): v min(N, layers / v) / layers.  Uniform
- * groups recompute every layer once, whatever N. */
+ * first N layers of each of the vpp chunks (calc_recompute_layers; docs/references.md
+ * §2.4).  Uniform groups recompute every layer once, whatever N. */
 static double rc_share(const struct calc_plan *plan, int layers)
 {
-	double v = plan->vpp > 0 ? plan->vpp : 1, c = layers / v, n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
-
-	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK || layers <= 0)
-		return 1;
-	return v * (n < c ? n : c) / layers;
+	return layers > 0 ? calc_recompute_layers(plan, layers) / layers : 1;
 }
 
 /* The same over the model: the recomputed layers of every stage over model.layers. */
@@ -435,7 +430,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 				o->recompute += t_moe_act;
 		}
 	}
-	o->comm_f = o->comm_b = o->ep_f = o->ep_b = 0;
+	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = 0;
 }
 
 /* The collectives of one layer of kind 'kind' on top of its compute part 'o'
@@ -450,6 +445,9 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	tpo = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
 	o->comm_f = (1 - tpo) * (cm->tp_layer_f + cm->cp_layer_f);
 	o->comm_b = (1 - tpo) * (cm->tp_layer_b + cm->cp_layer_b);
+	/* full recomputation runs the forward's collectives again in the backward (comm.c:
+	 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
+	o->comm_rc = plan->recompute == CALC_RC_FULL ? (1 - tpo) * (cm->tp_layer_f + cm->cp_layer_f) : 0;
 	o->ep_f = o->ep_b = 0;
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
@@ -534,6 +532,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 {
 	struct calc_stage_layers sl;
 	int nk = calc_model_nkinds(&plan->model);
+	double rc_comm = 0; /* the recomputed forward's TP + CP collectives of every layer [s] */
 
 	if (all)
 		sl = all[i];
@@ -551,13 +550,16 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->recompute += n * lt[k].recompute;
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
+		rc_comm += n * lt[k].comm_rc;
 	}
 	/* recompute_method = block: only the checkpointed layers run their forward again
-	 * (rc_share); the kinds alike (memory.c's convention) */
+	 * (rc_share), with the forward's TP and CP collectives (comm_rc); the kinds alike
+	 * (memory.c's convention) */
 	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
-		double skip = (1 - rc_share(plan, sl.layers)) * o->recompute;
-		o->tb -= skip;
+		double keep = 1 - rc_share(plan, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
+		o->tb -= skip + skip_comm;
 		o->recompute -= skip;
+		o->comm -= skip_comm;
 	}
 	if (sl.embedding) {
 		o->tf += e->first_f;
