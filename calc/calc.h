@@ -511,6 +511,7 @@ struct calc_plan {
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
+	double tp_overlap_sms; /* SMs the overlapped TP/CP collectives hold from the GEMMs [SMs] */
 	const struct calc_stack *stack; /* efficiency.stack (NULL: the defaults, megatron-core) */
 	double dp_bw_eff;      /* achieved share of the modelled bandwidth in DP collectives [0..1] */
 	int dp_flat;           /* 1: DP collectives as one flat ring whose every hop may cross the

@@ -55,7 +55,8 @@ struct calc_layer_time {
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
  * (tokens b*s/cp, weights split t ways); 'cm' (from calc_comm of the same plan) gives
- * the TP/CP collectives, of which the share 1 - tp_overlap is charged.  Pure arithmetic.
+ * the TP/CP collectives, of which the share 1 - tp_overlap is charged, and of the hidden
+ * share tp_overlap_sms / gpu.sms (docs/references.md §4.8).  Pure arithmetic.
  */
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
                      struct calc_layer_time *out);
