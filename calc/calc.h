@@ -431,6 +431,13 @@ const char *calc_rc_module_name(int i);
  * mla_up_proj for CALC_RC_DSV3, 0 for none, selective and full (which memory.c and
  * step.c treat as whole modes). */
 unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules);
+/* Layers of a stage of 'layers' layers whose forward runs again in the backward, for the
+ * plan's recomputation: with recompute = full and recompute_method = block, the first
+ * N = recompute_num_layers of each of the vpp chunks, v min(N, layers / v)
+ * (megatron/core/recompute.py checkpointed_forward; docs/references.md §2.4); otherwise
+ * all 'layers' (uniform groups recompute every layer once; the other modes repeat a part
+ * of every layer).  0 for layers <= 0. */
+double calc_recompute_layers(const struct calc_plan *plan, int layers);
 
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */
@@ -514,6 +521,7 @@ struct calc_plan {
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */
+	double tp_overlap_sms; /* SMs the overlapped TP/CP collectives hold from the GEMMs [SMs] */
 	const struct calc_stack *stack; /* efficiency.stack (NULL: the defaults, megatron-core) */
 	double dp_bw_eff;      /* achieved share of the modelled bandwidth in DP collectives [0..1] */
 	int dp_flat;           /* 1: DP collectives as one flat ring whose every hop may cross the

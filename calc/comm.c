@@ -507,7 +507,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	int m = calc_plan_microbatches(plan), v = plan->vpp > 0 ? plan->vpp : 1;
 	int full = plan->recompute == CALC_RC_FULL, Lst;
 	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = md->hidden;
-	double mL;
+	double mL, skipL;
 	struct calc_comm_dim *x;
 	/* the layers of every stage, once, for a model with kinds (the loops below are then
 	 * O(pp), not O(pp^2): the planner times millions of these) */
@@ -535,9 +535,13 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 			group_of(plan, st, (enum calc_dim)d, &out->dim[d].group);
 	}
 	mL = (double)m * Lst;
+	/* layer passes whose forward full recomputation does not repeat: the layers that
+	 * recompute_method = block keeps (calc_recompute_layers); 0 otherwise */
+	skipL = full ? mL - (double)m * calc_recompute_layers(plan, Lst) : 0;
 
 	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
-	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8).
+	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8) in
+	 * the layers it recomputes (skipL: those recompute_method = block keeps).
 	 * With SP each all-reduce becomes all-gather + reduce-scatter of equal bus bytes
 	 * (Korthikanti 2022 §4.2.2).  SP's extra backward all-gather of the saved norm output
 	 * (§4.2.2: overlapped with the input-gradient GEMM) is not counted. */
@@ -548,12 +552,13 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		                            calc_coll_time(CALC_COLL_REDUCESCATTER, S, &x->group, &l)
 		                      : calc_coll_time(CALC_COLL_ALLREDUCE, S, &x->group, &l);
 		x->collective = plan->sp ? "all-gather + reduce-scatter" : "all-reduce";
-		x->count = mL * ncoll * (plan->sp ? 2 : 1);
-		x->bytes = mL * ncoll * calc_coll_factor(CALC_COLL_ALLREDUCE, t) * S;
-		x->net_bytes = mL * ncoll * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, S, &x->group);
+		double n = mL * ncoll - 2 * skipL; /* all-reduces (or their pairs) per step */
+		x->count = n * (plan->sp ? 2 : 1);
+		x->bytes = n * calc_coll_factor(CALC_COLL_ALLREDUCE, t) * S;
+		x->net_bytes = n * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, S, &x->group);
 		out->tp_layer_f = 2 * tar;
 		out->tp_layer_b = (2 + 2 * full) * tar;
-		x->time = mL * (out->tp_layer_f + out->tp_layer_b);
+		x->time = mL * (out->tp_layer_f + out->tp_layer_b) - skipL * out->tp_layer_f;
 	} else
 		x->collective = "-";
 
@@ -568,12 +573,12 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		double tag = calc_coll_time(CALC_COLL_ALLGATHER, S, &x->group, &l);
 		double trs = calc_coll_time(CALC_COLL_REDUCESCATTER, S, &x->group, &l);
 		x->collective = "all-gather K,V + reduce-scatter dK,dV";
-		x->count = mL * (2 + full);
+		x->count = mL * (2 + full) - skipL;
 		x->bytes = x->count * calc_coll_factor(CALC_COLL_ALLGATHER, cp) * S;
 		x->net_bytes = x->count * calc_coll_net_bytes(CALC_COLL_ALLGATHER, S, &x->group);
 		out->cp_layer_f = tag;
 		out->cp_layer_b = trs + full * tag;
-		x->time = mL * (out->cp_layer_f + out->cp_layer_b);
+		x->time = mL * (out->cp_layer_f + out->cp_layer_b) - skipL * out->cp_layer_f;
 	} else
 		x->collective = "-";
 

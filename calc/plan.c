@@ -178,6 +178,7 @@ static const struct key keys[] = {
 	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},
 	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
+	{"efficiency", "tp_overlap_sms", K_NUM, CALC_U_NONE, P(tp_overlap_sms), 0, 1024, NULL, "number", "SMs the hidden TP collectives take from the GEMMs (Transformer Engine userbuffers: 8.5)"},
 	{"efficiency", "stack", K_PRESET, 0, 0, 0, 0, NULL, "preset", "software stack preset: megatron-core, nemo, torchtitan, fsdp1, deepspeed-zero3, deepspeed-megatron"},
 	{"efficiency", "dp_bandwidth", K_NUM, CALC_U_FRACTION, P(dp_bw_eff), 0.01, 1, NULL, "fraction", "achieved share of the modelled bandwidth in DP collectives"},
 	{"efficiency", "dp_algorithm", K_ENUM, 0, P(dp_flat), 0, 0, dp_algo_names, "enum", "DP collectives: hierarchical, or one flat ring over the network"},
@@ -1443,6 +1444,10 @@ static void plan_reset(struct calc_plan *p)
 	p->attn_eff = 0.50;
 	p->dp_overlap = 0.8;
 	p->tp_overlap = 0.0;
+	/* Transformer Engine's userbuffers defaults (module/base.py initialize_ub): 1 SM for
+	 * the ring-exchange all-gathers, 16 for the pipelined and bulk reduce-scatters, of
+	 * equal bus bytes with SP: 8.5 on average (docs/references.md §4.8) */
+	p->tp_overlap_sms = 8.5;
 	p->dp_bw_eff = 1;            /* the links as calc_comm_links models them */
 	p->reshard_after_forward = 1; /* FSDP FULL_SHARD and FSDP2 fully_shard defaults */
 	p->fsdp_prefetch = 1;        /* FSDP backward_prefetch / FSDP2: one layer ahead */
@@ -1549,6 +1554,18 @@ unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)
 	if (rc == CALC_RC_DSV3) /* DeepSeek-AI 2024 §3.2.3: the RMSNorms and the MLA up-projections */
 		return CALC_RCM_LAYERNORM | CALC_RCM_MLA_UP_PROJ;
 	return 0;
+}
+
+double calc_recompute_layers(const struct calc_plan *plan, int layers)
+{
+	double v = plan->vpp > 0 ? plan->vpp : 1, c = layers / v;
+	double n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
+
+	if (layers <= 0)
+		return 0;
+	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK)
+		return layers;
+	return v * (n < c ? n : c); /* the first min(N, c) layers of each of the v chunks */
 }
 
 const char *calc_recompute_name(enum calc_recompute r)

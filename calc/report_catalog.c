@@ -333,6 +333,21 @@ static int q_tp_overlap(struct calc_ctx *c, struct calc_value *v, struct calc_di
 	v->num = c->plan.tp_overlap;
 	return 0;
 }
+static int q_tp_overlap_sms(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.tp_overlap_sms;
+	return 0;
+}
+/* the hidden TP collectives' cost as a share of their hidden time, c / S (step.c
+ * tp_charge; docs/references.md §4.8) */
+static int q_tp_overlap_cost(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	double sms = c->plan.gpu.sms, k = c->plan.tp_overlap_sms;
+	(void)d;
+	v->num = sms > 0 ? (k < sms ? k / sms : 1) : 0;
+	return 0;
+}
 static int q_dp_overlap(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	(void)d;
@@ -676,6 +691,8 @@ const struct calc_quantity calc_q_report[] = {
 	{"network.crossover_bw", "B/s", "inter-node bandwidth per GPU below which pp x 2, dp / 2 is faster than the plan (0: no crossover; NaN: pp x 2, dp / 2 is not a valid plan)",
 	 q_crossover},
 	{"efficiency.tp_overlap", "1", "share of the TP collectives assumed hidden behind compute (plan key)", q_tp_overlap},
+	{"efficiency.tp_overlap_sms", "1", "SMs the hidden TP collectives take from the GEMMs (plan key)", q_tp_overlap_sms},
+	{"efficiency.tp_overlap_cost", "1", "cost of hiding TP collectives, a share of the hidden time (SMs taken / the GPU's)", q_tp_overlap_cost},
 	{"efficiency.dp_overlap", "1", "share of the gradient reduction a collective can run under the backward (plan key)", q_dp_overlap},
 	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
 	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",

@@ -19,7 +19,8 @@
  * Step time: the pipeline makespan of those op times plus the exposed TP/CP collectives
  * on the critical path (calc_pipeline_simulate, or the closed-form bubbles of
  * docs/references.md §3 in calc_step_fast), plus the exposed part of the DP reduction, plus
- * the optimizer step.  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
+ * the optimizer step.  The hidden TP/CP collectives cost the SMs they take from the GEMMs
+ * (Transformer Engine userbuffers' num_sm; docs/references.md §4.8).  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
  * steps = tokens / (B s), time = steps * step time.
  *
  * Mixture of experts (docs/references.md §5.7): FLOPs of what a token activates (router,
@@ -118,16 +119,11 @@ static double attn_flops_token(const struct calc_model *m, double s)
 
 /* Share of a stage's 'layers' whose forward runs again under recompute = full: all of
  * them, except with Megatron-LM's --recompute-method block, which checkpoints only the
- * first N layers of each of the vpp chunks (megatron/core/recompute.py
- * checkpointed_forward; docs/references.md §2.4): v min(N, layers / v) / layers.  Uniform
- * groups recompute every layer once, whatever N. */
+ * first N layers of each of the vpp chunks (calc_recompute_layers; docs/references.md
+ * §2.4).  Uniform groups recompute every layer once, whatever N. */
 static double rc_share(const struct calc_plan *plan, int layers)
 {
-	double v = plan->vpp > 0 ? plan->vpp : 1, c = layers / v, n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
-
-	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK || layers <= 0)
-		return 1;
-	return v * (n < c ? n : c) / layers;
+	return layers > 0 ? calc_recompute_layers(plan, layers) / layers : 1;
 }
 
 /* The same over the model: the recomputed layers of every stage over model.layers. */
@@ -435,21 +431,39 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 				o->recompute += t_moe_act;
 		}
 	}
-	o->comm_f = o->comm_b = o->ep_f = o->ep_b = 0;
+	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = 0;
+}
+
+/* The share of a TP or CP collective's time a layer pays (docs/references.md §4.8): the
+ * exposed 1 - o, o = efficiency.tp_overlap, and for the hidden o the slow-down of the
+ * GEMMs it runs under -- its kernels hold c = efficiency.tp_overlap_sms of the GPU's S
+ * SMs (Transformer Engine userbuffers' num_sm, with set_sm_margin the GEMM launches on
+ * S - c), so the GEMM runs (S - c) / S as fast while it hides the collective and the
+ * hidden time costs c / S of itself again: (1 - o) + o c / S.  Without an SM count
+ * (gpu.sms = 0) the hidden part is free. */
+static double tp_charge(const struct calc_plan *plan)
+{
+	double o = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
+	double c = plan->tp_overlap_sms > 0 ? plan->tp_overlap_sms : 0, S = plan->gpu.sms;
+	double share = S > 0 ? (c < S ? c / S : 1) : 0;
+
+	return (1 - o) + o * share;
 }
 
 /* The collectives of one layer of kind 'kind' on top of its compute part 'o'
- * (layer_compute of the same plan): the TP and CP collectives' exposed share and the
- * expert all-to-all hidden behind the layer's own compute. */
+ * (layer_compute of the same plan): the TP and CP collectives' charged share (tp_charge)
+ * and the expert all-to-all hidden behind the layer's own compute. */
 static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
 {
 	struct calc_layer_kind kd;
 	int moe = (calc_model_kind(&plan->model, kind, &kd), kd.type == CALC_LAYER_MOE);
-	double tpo;
+	double pay = tp_charge(plan);
 
-	tpo = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
-	o->comm_f = (1 - tpo) * (cm->tp_layer_f + cm->cp_layer_f);
-	o->comm_b = (1 - tpo) * (cm->tp_layer_b + cm->cp_layer_b);
+	o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
+	o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
+	/* full recomputation runs the forward's collectives again in the backward (comm.c:
+	 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
+	o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
 	o->ep_f = o->ep_b = 0;
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
@@ -534,6 +548,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 {
 	struct calc_stage_layers sl;
 	int nk = calc_model_nkinds(&plan->model);
+	double rc_comm = 0; /* the recomputed forward's TP + CP collectives of every layer [s] */
 
 	if (all)
 		sl = all[i];
@@ -551,13 +566,16 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->recompute += n * lt[k].recompute;
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
+		rc_comm += n * lt[k].comm_rc;
 	}
 	/* recompute_method = block: only the checkpointed layers run their forward again
-	 * (rc_share); the kinds alike (memory.c's convention) */
+	 * (rc_share), with the forward's TP and CP collectives (comm_rc); the kinds alike
+	 * (memory.c's convention) */
 	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
-		double skip = (1 - rc_share(plan, sl.layers)) * o->recompute;
-		o->tb -= skip;
+		double keep = 1 - rc_share(plan, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
+		o->tb -= skip + skip_comm;
 		o->recompute -= skip;
+		o->comm -= skip_comm;
 	}
 	if (sl.embedding) {
 		o->tf += e->first_f;

@@ -48,13 +48,15 @@ struct calc_layer_time {
 	double recompute; /* forward work repeated in the backward (selective or full) */
 	double comm_f;    /* TP + CP collectives of the forward, exposed part */
 	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
+	double comm_rc;   /* of comm_b, the TP + CP collectives of the recomputed forward (full) */
 	double ep_f;      /* of comm_f, the expert all-to-all and ETP collectives (MoE) */
 	double ep_b;      /* of comm_b, the same of the backward */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
  * (tokens b*s/cp, weights split t ways); 'cm' (from calc_comm of the same plan) gives
- * the TP/CP collectives, of which the share 1 - tp_overlap is charged.  Pure arithmetic.
+ * the TP/CP collectives, of which the share 1 - tp_overlap is charged, and of the hidden
+ * share tp_overlap_sms / gpu.sms (docs/references.md §4.8).  Pure arithmetic.
  */
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm,
                      struct calc_layer_time *out);
