@@ -349,12 +349,16 @@ struct memo_item {
 	short *worst;                /* stage, 0-based */
 };
 
+#define MEMO_SEED 16 /* top configurations a memo keeps as the next search's seed */
+
 struct calc_search_memo {
 	int filled;                  /* 1: a search has written it */
 	struct calc_plan key;        /* the plan that filled it, as memo_key leaves it */
 	struct calc_search_opts grid; /* its options (the grid's are compared) */
 	int nitems;
 	struct memo_item *items;
+	int nseed;                   /* configurations of seed[] */
+	struct calc_search_cfg seed[MEMO_SEED]; /* the top of the last search that used it */
 };
 
 /* 'plan' without what does not change the memory side of a search: the keys that only
@@ -458,6 +462,8 @@ struct shared {
 	struct calc_search_memo *memo; /* opts.memo where it fits, else NULL */
 	int memo_read;               /* 1: the leaves' memory comes from memo; 0: memo (if any)
 	                                is being filled */
+	double seed_time;            /* top_only: a step time the K-th best cannot exceed (the
+	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
 };
 
 struct worker {
@@ -686,7 +692,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			row_push(it, row);
 		return;
 	}
-	if (w->bound >= 0 && w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) {
+	if (w->bound >= 0 && ((w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) ||
+	                      w->bound > w->sh->seed_time)) {
 		/* it fits, but it cannot enter this thread's top K (nor, so, the merged one) */
 		w->ranked++;
 		w->item_feasible++;
@@ -1184,6 +1191,30 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			m->items = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *m->items);
 		}
 	}
+	sh.seed_time = INFINITY;
+	if (sh.memo_read && top_only_applies(&sh.o) && sh.memo->nseed >= sh.o.top) {
+		/* The seed, configurations that fit (the memory side is the same), timed under
+		 * this plan: the K-th best of any K that fit bounds the K-th best of all, so a
+		 * leaf whose lower bound exceeds it cannot enter the top K from the first item
+		 * on.  A relative margin of 1e-9 covers rounding between calc_step_fast and the
+		 * leaves' calc_step_fast_with; the top K is the same as without the seed. */
+		struct calc_plan *p = xmalloc(sizeof *p);
+		double t[MEMO_SEED];
+		for (int i = 0; i < sh.memo->nseed; i++) {
+			struct calc_step st;
+			calc_search_apply(plan, &sh.memo->seed[i], p);
+			calc_step_fast(p, &st);
+			t[i] = st.time;
+			for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+				double x = t[j];
+				t[j] = t[j - 1];
+				t[j - 1] = x;
+			}
+		}
+		free(p);
+		if (t[sh.o.top - 1] > 0 && isfinite(t[sh.o.top - 1]))
+			sh.seed_time = t[sh.o.top - 1] * (1 + 1e-9);
+	}
 	sh.order = xmalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1) * sizeof *sh.order);
 	{
 		int k = 0;
@@ -1235,6 +1266,11 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->moe = plan->model.moe.experts > 0;
 	out->top_only = top_only_applies(&sh.o);
 	merge(out, ws, nw, &sh);
+	if (sh.memo) { /* the next search of this memory side starts from this top */
+		sh.memo->nseed = out->ntop < MEMO_SEED ? out->ntop : MEMO_SEED;
+		for (int i = 0; i < sh.memo->nseed; i++)
+			sh.memo->seed[i] = out->top[i].r.c;
+	}
 	for (int i = 0; i < nw; i++)
 		free(ws[i].top);
 	free(ws);
