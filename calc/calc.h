@@ -926,6 +926,8 @@ enum calc_slot {
 	CALC_SLOT_COMM,
 	CALC_SLOT_STEP,
 	CALC_SLOT_SEARCH,
+	CALC_SLOT_SEARCH_MEMO, /* of a root context: the memory sides of its and its variants'
+	                          searches (calc_search_memo) */
 	CALC_SLOT_N
 };
 struct calc_ctx_value;
@@ -938,6 +940,9 @@ struct calc_ctx {
 	int nval;                             /* entries of val (0 until the first calc_catalog_get) */
 	struct calc_ctx_variant *variants;    /* variant contexts by their assignments; owned */
 	int nvariants, capvariants;
+	struct calc_ctx *root;                /* the context this one is a variant of (through
+	                                         calc_ctx_variant), NULL for none: caches that
+	                                         variants share live there */
 };
 /*
  * The context of 'base' changed by the 'n' assignments "KEY=VALUE" (calc_plan_variant,

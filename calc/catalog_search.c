@@ -26,6 +26,41 @@ struct search_cache {
 	struct calc_search_result r;
 };
 
+/* The memory sides of the searches of a root context and its variants: a variant
+ * that changes only time (a network or efficiency scenario) re-times the leaves of an
+ * earlier search instead of computing their memory again (calc_search_memo). */
+struct memo_list {
+	int n;
+	struct calc_search_memo **m;
+};
+
+static void memo_list_free(void *p)
+{
+	struct memo_list *l = p;
+	for (int i = 0; i < l->n; i++)
+		calc_search_memo_free(l->m[i]);
+	free(l->m);
+	free(l);
+}
+
+/* The memo for a search of c's plan with options o: one that fits, or a new empty one
+ * kept in the root context. */
+static struct calc_search_memo *memo_for(struct calc_ctx *c, const struct calc_search_opts *o)
+{
+	struct calc_ctx *root = c->root ? c->root : c;
+	struct memo_list *l = root->slot[CALC_SLOT_SEARCH_MEMO];
+	if (!l) {
+		l = xcalloc(1, sizeof *l);
+		root->slot[CALC_SLOT_SEARCH_MEMO] = l;
+		root->slot_free[CALC_SLOT_SEARCH_MEMO] = memo_list_free;
+	}
+	for (int i = 0; i < l->n; i++)
+		if (calc_search_memo_fits(l->m[i], &c->plan, o))
+			return l->m[i];
+	l->m = xrealloc(l->m, (size_t)(l->n + 1) * sizeof *l->m);
+	return l->m[l->n++] = calc_search_memo_new();
+}
+
 static void cache_free(void *p)
 {
 	struct search_cache *sc = p;
@@ -52,6 +87,7 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 		o.keep_feasible = need >= NEED_ROWS;
 		o.top_only = need == NEED_TOP;
 		o.recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
+		o.memo = memo_for(c, &o);
 		sc = xcalloc(1, sizeof *sc);
 		sc->level = need;
 		c->slot[CALC_SLOT_SEARCH] = sc;

@@ -88,6 +88,7 @@ struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs,
 	if (!vc) {
 		vc = xmalloc(sizeof *vc);
 		calc_ctx_init(vc, p);
+		vc->root = base->root ? base->root : base;
 	}
 	free(p);
 	base->variants[base->nvariants].key = key;

@@ -341,6 +341,100 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 /* The enumeration                                                           */
 /* ======================================================================== */
 
+/* The memory side of one item: worst stage and its total per leaf that reached the
+ * memory check, in enumeration order (written by the one thread that runs the item). */
+struct memo_item {
+	int n;
+	double *total;               /* [bytes] */
+	short *worst;                /* stage, 0-based */
+};
+
+#define MEMO_SEED 16 /* top configurations a memo keeps as the next search's seed */
+
+struct calc_search_memo {
+	int filled;                  /* 1: a search has written it */
+	struct calc_plan key;        /* the plan that filled it, as memo_key leaves it */
+	struct calc_search_opts grid; /* its options (the grid's are compared) */
+	int nitems;
+	struct memo_item *items;
+	int nseed;                   /* configurations of seed[] */
+	struct calc_search_cfg seed[MEMO_SEED]; /* the top of the last search that used it */
+};
+
+/* 'plan' without what does not change the memory side of a search: the keys that only
+ * time reads (memory.c reads none of inter_node_bw, gemm_eff, attn_eff, tp_overlap,
+ * dp_overlap, eff_auto) and where the keys were set. */
+static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
+{
+	memcpy(out, plan, sizeof *out);
+	out->inter_node_bw = 0;
+	out->gemm_eff = out->attn_eff = 0;
+	out->tp_overlap = out->dp_overlap = 0;
+	out->eff_auto = 0;
+	memset(out->key_line, 0, sizeof out->key_line);
+	memset(out->key_src, 0, sizeof out->key_src);
+	memset(out->set_origin, 0, sizeof out->set_origin);
+}
+
+/* 1 when a and b walk the same grid (GPU counts after defaulting, recipes, axes). */
+static int same_grid(const struct calc_search_opts *a, const struct calc_search_opts *b)
+{
+	if (a->ngpus != b->ngpus || a->vary_recipe != b->vary_recipe || a->even_only != b->even_only ||
+	    a->max_mb != b->max_mb || a->max_cp != b->max_cp || a->max_vpp != b->max_vpp)
+		return 0;
+	for (int i = 0; i < a->ngpus; i++)
+		if (a->gpus[i] != b->gpus[i])
+			return 0;
+	return 1;
+}
+
+struct calc_search_memo *calc_search_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct calc_search_memo));
+}
+
+void calc_search_memo_free(struct calc_search_memo *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nitems; i++) {
+		free(m->items[i].total);
+		free(m->items[i].worst);
+	}
+	free(m->items);
+	free(m);
+}
+
+/* The grid options with the GPU count defaulted as calc_search does. */
+static void grid_of(const struct calc_plan *plan, const struct calc_search_opts *o, struct calc_search_opts *g)
+{
+	*g = *o;
+	if (g->ngpus <= 0) {
+		g->ngpus = 1;
+		g->gpus[0] = calc_plan_gpus(plan);
+	}
+}
+
+int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_plan *plan,
+                          const struct calc_search_opts *o)
+{
+	struct calc_plan *k;
+	struct calc_search_opts g;
+	int fits;
+	if (!m->filled)
+		return 1;
+	if (o->keep_all)
+		return 0;
+	grid_of(plan, o, &g);
+	if (!same_grid(&g, &m->grid))
+		return 0;
+	k = xmalloc(sizeof *k);
+	memo_key(plan, k);
+	fits = !memcmp(k, &m->key, sizeof *k);
+	free(k);
+	return fits;
+}
+
 struct item {
 	int recipe, gpus, nodes, gpn, tp, pp, cp, dp, mb;
 	int ep, etp;                 /* expert degrees (1, 1 for a dense model) */
@@ -365,6 +459,11 @@ struct shared {
 	long long work_total;        /* sum of work */
 	long long work_done;         /* work of the items finished (atomic) */
 	double t0;
+	struct calc_search_memo *memo; /* opts.memo where it fits, else NULL */
+	int memo_read;               /* 1: the leaves' memory comes from memo; 0: memo (if any)
+	                                is being filled */
+	double seed_time;            /* top_only: a step time the K-th best cannot exceed (the
+	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
 };
 
 struct worker {
@@ -399,6 +498,8 @@ struct worker {
 	double item_best;
 	int item_feasible;
 	double cpu_s;                /* CPU time of this thread in the enumeration [s] */
+	struct memo_item *mi;        /* the running item's memo entry, or NULL */
+	int mj;                      /* its next leaf */
 };
 
 static double now_s(void)
@@ -559,7 +660,16 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 
 	w->evaluated++;
 	w->measured++;
-	total = mem_worst(&w->k, c, &worst);
+	if (w->mi && w->sh->memo_read) {
+		total = w->mi->total[w->mj];
+		worst = w->mi->worst[w->mj++];
+	} else {
+		total = mem_worst(&w->k, c, &worst);
+		if (w->mi) {
+			w->mi->total[w->mi->n] = total;
+			w->mi->worst[w->mi->n++] = (short)worst;
+		}
+	}
 	row->worst = (short)worst;
 	row->memory = total;
 	row->headroom = w->k.capacity - total;
@@ -582,7 +692,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			row_push(it, row);
 		return;
 	}
-	if (w->bound >= 0 && w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) {
+	if (w->bound >= 0 && ((w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) ||
+	                      w->bound > w->sh->seed_time)) {
 		/* it fits, but it cannot enter this thread's top K (nor, so, the merged one) */
 		w->ranked++;
 		w->item_feasible++;
@@ -648,9 +759,13 @@ static void run_item(struct worker *w, struct item *it)
 	double infl[CALC_MAX_STAGES];
 	int prune = top_only_applies(o);
 
+	int mread = w->sh->memo && w->sh->memo_read; /* the leaves' memory is known */
+
 	w->item_best = 0;
 	w->item_feasible = 0;
 	w->bound = -1;
+	w->mi = NULL;
+	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
 		reject_many(w, pre, per_mb);
@@ -708,6 +823,13 @@ static void run_item(struct worker *w, struct item *it)
 			reject_many(w, r1, per_mb);
 			return;
 		}
+		if (w->sh->memo && r1 == CALC_REJ_NONE) {
+			w->mi = &w->sh->memo->items[it - w->sh->items];
+			if (!mread) {
+				w->mi->total = xmalloc((size_t)per_mb * sizeof *w->mi->total);
+				w->mi->worst = xmalloc((size_t)per_mb * sizeof *w->mi->worst);
+			}
+		}
 		for (int s = 0; s < nv; s++) {
 			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
 			long long per_s = (long long)nrc * nsp * 4;
@@ -722,10 +844,12 @@ static void run_item(struct worker *w, struct item *it)
 			if (r2 == CALC_REJ_NONE) {
 				p->schedule = (enum calc_schedule)sv[s];
 				p->vpp = vv[s];
-				for (int i = 0; i < it->pp; i++)
-					infl[i] = calc_pipeline_inflight_for(p->schedule, it->pp, m, vv[s], i);
-				cands_build(p, it->pp, infl, &c);
-				w->k.copies = calc_pipeline_param_copies(p);
+				if (!mread) {
+					for (int i = 0; i < it->pp; i++)
+						infl[i] = calc_pipeline_inflight_for(p->schedule, it->pp, m, vv[s], i);
+					cands_build(p, it->pp, infl, &c);
+					w->k.copies = calc_pipeline_param_copies(p);
+				}
 			}
 			for (int ri = 0; ri < nrc; ri++) {
 				row.c.recompute = (signed char)rcs[ri];
@@ -734,7 +858,8 @@ static void run_item(struct worker *w, struct item *it)
 					row.c.sp = (signed char)(nsp == 2 ? sp : 0);
 					p->sp = row.c.sp;
 					if (r2 == CALC_REJ_NONE) {
-						calc_memory_terms_act(p, &w->k);
+						if (!mread)
+							calc_memory_terms_act(p, &w->k);
 						if (!w->have_pre[ri][sp]) {
 							calc_step_compute(p, &w->pre[ri][sp]);
 							w->pre[ri][sp].comm = &w->comm_pre;
@@ -1053,6 +1178,43 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			                  CALC_SEARCH_MAX_ROWS);
 		}
 	}
+	if (sh.o.memo && calc_search_memo_fits(sh.o.memo, plan, &sh.o) && !sh.o.keep_all) {
+		struct calc_search_memo *m = sh.o.memo;
+		if (m->filled && m->nitems == sh.nitems) {
+			sh.memo = m;
+			sh.memo_read = 1;
+		} else if (!m->filled) {
+			sh.memo = m;
+			memo_key(plan, &m->key);
+			grid_of(plan, &sh.o, &m->grid);
+			m->nitems = sh.nitems;
+			m->items = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *m->items);
+		}
+	}
+	sh.seed_time = INFINITY;
+	if (sh.memo_read && top_only_applies(&sh.o) && sh.memo->nseed >= sh.o.top) {
+		/* The seed, configurations that fit (the memory side is the same), timed under
+		 * this plan: the K-th best of any K that fit bounds the K-th best of all, so a
+		 * leaf whose lower bound exceeds it cannot enter the top K from the first item
+		 * on.  A relative margin of 1e-9 covers rounding between calc_step_fast and the
+		 * leaves' calc_step_fast_with; the top K is the same as without the seed. */
+		struct calc_plan *p = xmalloc(sizeof *p);
+		double t[MEMO_SEED];
+		for (int i = 0; i < sh.memo->nseed; i++) {
+			struct calc_step st;
+			calc_search_apply(plan, &sh.memo->seed[i], p);
+			calc_step_fast(p, &st);
+			t[i] = st.time;
+			for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+				double x = t[j];
+				t[j] = t[j - 1];
+				t[j - 1] = x;
+			}
+		}
+		free(p);
+		if (t[sh.o.top - 1] > 0 && isfinite(t[sh.o.top - 1]))
+			sh.seed_time = t[sh.o.top - 1] * (1 + 1e-9);
+	}
 	sh.order = xmalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1) * sizeof *sh.order);
 	{
 		int k = 0;
@@ -1094,6 +1256,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (ws[i].last_progress != -2)
 			pthread_join(ws[i].th, NULL);
 	out->elapsed_s = now_s() - sh.t0;
+	if (sh.memo)
+		sh.memo->filled = 1;
 	if (sh.o.progress) /* the last call: every item is done */
 		sh.o.progress(sh.o.progress_arg, 1.0, out->elapsed_s);
 	free(sh.work);
@@ -1102,6 +1266,11 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->moe = plan->model.moe.experts > 0;
 	out->top_only = top_only_applies(&sh.o);
 	merge(out, ws, nw, &sh);
+	if (sh.memo) { /* the next search of this memory side starts from this top */
+		sh.memo->nseed = out->ntop < MEMO_SEED ? out->ntop : MEMO_SEED;
+		for (int i = 0; i < sh.memo->nseed; i++)
+			sh.memo->seed[i] = out->top[i].r.c;
+	}
 	for (int i = 0; i < nw; i++)
 		free(ws[i].top);
 	free(ws);

@@ -60,6 +60,8 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 #define CALC_SEARCH_MAX_GPUS 64 /* GPU counts of one search (--gpus lists or ranges) */
 #define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
 
+struct calc_search_memo;
+
 struct calc_search_opts {
 	int ngpus;                       /* 0: the plan's GPU count */
 	int gpus[CALC_SEARCH_MAX_GPUS];  /* GPU counts to search (multiples of the node size,
@@ -93,9 +95,33 @@ struct calc_search_opts {
 	void (*progress)(void *arg, double done, double elapsed);
 	void *progress_arg;
 	double progress_interval;        /* least time between two progress calls [s] (default 0.25) */
+	struct calc_search_memo *memo;   /* the memory side of an earlier search to reuse, or an
+	                                    empty one to fill (calc_search_memo_new); NULL: none
+	                                    (default).  Ignored where it does not fit the plan and
+	                                    the grid (calc_search_memo_fits) or with keep_all. */
 };
 /* Defaults as documented above. */
 void calc_search_opts_init(struct calc_search_opts *o);
+
+/*
+ * The memory side of one search: for every leaf that reached the memory check, its
+ * worst stage and that stage's total, in enumeration order.  It depends on the plan
+ * but for the keys that change only time (cluster.inter_node_bw, efficiency.gemm,
+ * efficiency.attention, efficiency.tp_overlap, efficiency.dp_overlap: memory.c reads
+ * none of them) and on the grid options, so the chapters' scenarios that change only
+ * those (the sensitivity and weak-network tables) and a second search of the same plan
+ * at another level (top_only, keep_feasible) re-time the leaves without computing
+ * their memory again.  A search's counts, rejects and ranking are the same with a
+ * memo as without.
+ */
+/* An empty memo: the first search given it fills it. */
+struct calc_search_memo *calc_search_memo_new(void);
+/* Release a memo (NULL: nothing). */
+void calc_search_memo_free(struct calc_search_memo *m);
+/* 1 when 'm' is empty, or was filled by a search of a plan and grid with the same
+ * memory side as 'plan' and 'o' (o->keep_all excluded); 0 otherwise. */
+int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_plan *plan,
+                          const struct calc_search_opts *o);
 
 /* One configuration. */
 struct calc_search_cfg {

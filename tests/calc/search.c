@@ -820,6 +820,83 @@ static void test_top_only(void **state)
 	free(p);
 }
 
+/* A memo of the memory side (opts.memo): a scenario that changes only what time reads
+ * (network, GEMM efficiency, TP overlap) searched with the plan's memo must give the
+ * counts, memory rejects, misses and top K (every field) of the same search without
+ * one, top-only and complete, and its seeded threshold must not change the top K; a
+ * scenario that changes memory (a longer sequence) or the grid (max_mb) must not fit
+ * the memo. */
+static void test_memo(void **state)
+{
+	static const char *const files[] = {"plans/default.ini", "plans/llama2-70b-a100.ini",
+	                                    "plans/llama3-405b-h100.ini"};
+	static const char *const times[][1] = {{"cluster.inter_node_bw=3.125e9"}, {"efficiency.gemm=0.5"},
+	                                       {"efficiency.tp_overlap=0"}};
+	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	(void)state;
+	for (int f = 0; f < 3; f++) {
+		struct calc_diag d = {0};
+		struct calc_search_opts o;
+		struct calc_search_result base;
+		struct calc_search_memo *m = calc_search_memo_new();
+		assert_int_equal(calc_plan_load(p, files[f], NULL, 0, &d), 0);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		o.top_only = 1;
+		o.memo = m;
+		assert_int_equal(calc_search_memo_fits(m, p, &o), 1); /* empty */
+		run(p, &o, &base);
+		calc_search_free(&base);
+		for (int v = 0; v < 3; v++)
+			for (int top_only = 0; top_only <= 1; top_only++) {
+				struct calc_search_result a, b;
+				assert_int_equal(calc_plan_load(q, files[f], times[v], 1, &d), 0);
+				o.top_only = top_only;
+				assert_int_equal(calc_search_memo_fits(m, q, &o), 1);
+				o.memo = NULL;
+				run(q, &o, &a);
+				o.memo = m;
+				run(q, &o, &b);
+				assert_int_equal(a.evaluated, b.evaluated);
+				assert_int_equal(a.measured, b.measured);
+				assert_int_equal(a.ranked, b.ranked);
+				for (int r = 0; r < CALC_REJ_N; r++)
+					assert_int_equal(a.rejected[r], b.rejected[r]);
+				assert_int_equal(a.miss_first, b.miss_first);
+				assert_int_equal(a.miss_middle, b.miss_middle);
+				assert_int_equal(a.miss_last, b.miss_last);
+				/* a sum over two threads' shares: equal but for the order of the additions */
+				assert_true(fabs(a.miss_mean - b.miss_mean) <= 1e-12 * fabs(a.miss_mean));
+				assert_int_equal(a.have_closest, b.have_closest);
+				if (a.have_closest)
+					assert_memory_equal(&a.closest_miss, &b.closest_miss, sizeof a.closest_miss);
+				assert_int_equal(a.ntop, b.ntop);
+				for (int i = 0; i < a.ntop; i++)
+					assert_memory_equal(&a.top[i].r, &b.top[i].r, sizeof a.top[i].r);
+				for (int x = 0; !top_only && x < CALC_AXIS_N; x++) {
+					assert_int_equal(a.have_axis[x], b.have_axis[x]);
+					if (a.have_axis[x])
+						assert_memory_equal(&a.axis[x], &b.axis[x], sizeof a.axis[x]);
+				}
+				calc_search_free(&a);
+				calc_search_free(&b);
+			}
+		{ /* twice the plan's sequence: more activations per layer */
+			char kv[64];
+			const char *mem[1] = {kv};
+			snprintf(kv, sizeof kv, "training.seq_len=%d", 2 * p->seq_len);
+			assert_int_equal(calc_plan_load(q, files[f], mem, 1, &d), 0);
+			assert_int_equal(calc_search_memo_fits(m, q, &o), 0);
+		}
+		o.max_mb = 4; /* another grid */
+		assert_int_equal(calc_search_memo_fits(m, p, &o), 0);
+		calc_diag_free(&d);
+		calc_search_memo_free(m);
+	}
+	free(p);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -831,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only),
+		cmocka_unit_test(test_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
