@@ -31,7 +31,8 @@
  * source table in the table's order, starting with the first, calibrates (NAR21 T1's
  * 1.7B, 7.5B, 39.1B, 145.6B, 529.6B; KOR22 T5's full-recomputation rows; Llama 3 T4's
  * first and third), the others are held out, as are the sources of one row (KOR22 §6.3,
- * Llama 2, DeepSeek-V3) and the Megatron-Bridge MoE rows: 11 of 26 calibrate.
+ * Llama 2, DeepSeek-V3), the Megatron-Bridge MoE rows and the Megatron-LM README's
+ * weak-scaling rows: 11 of 36 calibrate.
  */
 #include "calc.h"
 #include "search.h"
