@@ -138,8 +138,8 @@ static const char *model_source(const char *name)
  *   s): 9 of the 20 A100 rows.  Attention: not fitted (the one A100 FlashAttention row,
  *   Llama 2's, is held out); FlashAttention-2 reaches 50-73% of the A100 peak (Dao 2023,
  *   abstract), the lower end is taken.
- * - H100 GEMMs 0.69 and attention 0.37 (fit 0.692 / 0.370, two runs for two values, so
- *   no uncertainty): Llama Team 2024 Table 4, the 8K-sequence run on 8,192 GPUs (430
+ * - H100 GEMMs 0.695 and attention 0.37 (fit 0.695 / 0.369, two runs for two values, so
+ *   no uncertainty; 0.692 / 0.370 before the loss traffic of step.c end_times, §5.8): Llama Team 2024 Table 4, the 8K-sequence run on 8,192 GPUs (430
  *   TFLOP/s) and the 131K-sequence run with CP 16 (380): 2 of the 6 H100-class rows.
  *   FlashAttention-3's abstract puts FlashAttention-2 at "only 35%" of the H100 peak;
  *   the fit agrees within 2 points.
@@ -150,10 +150,10 @@ static const char *model_source(const char *name)
  * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
 #define A100_GEMM 0.73
 #define A100_ATTN 0.50
-#define H100_GEMM 0.69
+#define H100_GEMM 0.695
 #define H100_ATTN 0.37
-#define GT_GEMM 0.449
-#define GT_ATTN 0.194
+#define GT_GEMM 0.455 /* fit 0.4547 (0.449 before the loss traffic of docs/references.md §5.8) */
+#define GT_ATTN 0.195 /* fit 0.1948 (0.194 before) */
 
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,

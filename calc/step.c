@@ -487,9 +487,19 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
 
 /* Per micro-batch times of the embedding (first stage) and of the LM head with the
  * loss (last stage): the logits GEMM T x h x V/t (vocabulary-parallel, Megatron) and
- * about 10 bytes per logit of cross-entropy traffic (bf16 write, fp32 read + write).
+ * the cross-entropy's traffic over the T x V/t logits, as Megatron-Core's unfused
+ * vocabulary-parallel cross-entropy runs it (megatron/core/tensor_parallel/cross_entropy.py,
+ * docs/references.md §5.8), in bytes per logit:
+ *   forward  40 = the GEMM's BF16 write 2, .float() read 2 + write 4, max read 4, the
+ *                 in-place subtraction of the max read 4 + write 4, exp read 4 + write 4,
+ *                 sum read 4, the in-place division into the saved softmax read 4 + write 4;
+ *   backward 14 = the in-place scaling of the softmax by the incoming gradient read 4 +
+ *                 write 4, .float()'s backward (FP32 to BF16) read 4 + write 2.
+ * The one-element target updates and the per-token reductions' outputs are left out.
  * The output head stays in BF16 in FP8 recipes (DeepSeek-V3 §3.3.1 keeps the
  * embedding, output head, attention and norms in higher precision). */
+#define CE_FWD_BYTES 40.0 /* [bytes per logit] */
+#define CE_BWD_BYTES 14.0 /* [bytes per logit] */
 static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 {
 	const struct calc_model *m = &plan->model;
@@ -497,14 +507,15 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = plan->gpu.bf16_flops * plan->gemm_eff;
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms), ce = T * 10 * V / t / hbm;
+	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms);
+	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
 	e->first_f = emb;
 	e->first_b = 0;
 	e->first_w = emb;
-	e->last_f = lg + ce;
-	e->last_b = lg + ce;
+	e->last_f = lg + ce_f;
+	e->last_b = lg + ce_b;
 	e->last_w = lg;
 }
 

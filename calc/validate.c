@@ -12,8 +12,9 @@
  * performance tables (Liang et al. 2024; docs/performance.md, stack torchtitan, with the
  * measured peak memory) and NeMo 24.07's performance summary (stack nemo, FP8), and the MoE rows of NVIDIA's
  * Megatron-Bridge performance summary (Qwen3-235B-A22B on H100 with EP, FP8), MosaicML
- * llm-foundry's MPT throughput tables (stack fsdp1) and MT-NLG 530B's iteration times
- * (Smith et al. 2022 §2.4, stack deepspeed-megatron); the
+ * llm-foundry's MPT throughput tables (stack fsdp1), MT-NLG 530B's iteration times
+ * (Smith et al. 2022 §2.4, stack deepspeed-megatron) and the Megatron-LM README's H100
+ * weak-scaling table (held-out Megatron rows); the
  * sources of each group are named above its rows.  Every row starts from the built-in
  * default plan (so the efficiencies, overlaps and latencies are the defaults), then
  * sets what the paper states: the model, the cluster, TP, PP, CP, DP, batch, schedule,
@@ -30,7 +31,8 @@
  * source table in the table's order, starting with the first, calibrates (NAR21 T1's
  * 1.7B, 7.5B, 39.1B, 145.6B, 529.6B; KOR22 T5's full-recomputation rows; Llama 3 T4's
  * first and third), the others are held out, as are the sources of one row (KOR22 §6.3,
- * Llama 2, DeepSeek-V3) and the Megatron-Bridge MoE rows: 11 of 26 calibrate.
+ * Llama 2, DeepSeek-V3), the Megatron-Bridge MoE rows and the Megatron-LM README's
+ * weak-scaling rows: 11 of 36 calibrate.
  */
 #include "calc.h"
 #include "search.h"
@@ -250,6 +252,39 @@ static const struct vrow rows[] = {
 	{"MPT H100", "mpt-30b", 128, 1, 1, 1024, 8, "flash-full", M_TOKS, 2199, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 0, NULL, 0},
 	{"MPT H100", "mpt-13b", 256, 1, 1, 4096, 16, "flash-full", M_TOKS, 4989, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 1, NULL, 0},
 	{"MPT H100", "mpt-7b", 128, 1, 1, 768, 6, "flash", M_TOKS, 10475, 1, 2048, 0, "dgx-h100-ndr", 0, "fsdp1", 0, NULL, 0},
+	/* NVIDIA/Megatron-LM README, "Performance Benchmarking" (formerly "Training Speed and
+	 * Scalability"), the weak-scaling table images/model_table.png (added 2024-07-15,
+	 * commit f2e5db402c): GPT models on H100 with vocabulary 131,072 and sequence 4,096,
+	 * each row's heads, hidden size, layers, TP, PP, DP 48, GPUs, batch and "Per-GPU
+	 * teraFLOP/s" (the metric; MFU 41% at 1.7B rising to 47-49% at 7.1B / 16B, 42% at
+	 * 70B).  The README states the communication overlaps (--overlap-grad-reduce,
+	 * --overlap-param-gather, --tp-comm-overlap) and that the throughput includes data
+	 * loading, the optimizer and logging.  Assumed: the GPT-3 architecture of the
+	 * gpt3-175b preset (GeLU MLP of 4h, untied embeddings: 24 x 12 x 2048^2 + 2 x 131,072
+	 * x 2048 = 1.75B for the 1.7B row, 84 x 12 x 8192^2 + 2 x 131,072 x 8192 = 69.8B for
+	 * the 70B), rotary positions, micro-batch 1, no recomputation, FlashAttention, SP with
+	 * TP, the distributed optimizer (ZeRO-1), DGX H100 nodes with 8 x NDR, the interleaving
+	 * depth of the other Megatron rows (vdepth); the defaults (TP overlap included) for the
+	 * rest.  The published TFLOP/s use Megatron's FLOP count, compared with trainplan's
+	 * model FLOPs.  Held out: they calibrate nothing. */
+	{"MLM H100", "gpt3-175b", 48, 1, 1, 192, 1, "flash", M_MODELTF, 408.8, 1, 4096, 24, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=2048;model.heads=16;model.kv_heads=16;model.ffn_hidden=8192;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 96, 2, 1, 192, 1, "flash", M_MODELTF, 465.9, 1, 4096, 30, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=4096;model.heads=32;model.kv_heads=32;model.ffn_hidden=16384;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 192, 4, 1, 192, 1, "flash", M_MODELTF, 489.1, 1, 4096, 32, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=6144;model.heads=48;model.kv_heads=48;model.ffn_hidden=24576;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 384, 8, 1, 192, 1, "flash", M_MODELTF, 459.6, 1, 4096, 48, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=7168;model.heads=56;model.kv_heads=56;model.ffn_hidden=28672;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 768, 8, 2, 384, 1, "flash", M_MODELTF, 419.7, 1, 4096, 84, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=8192;model.heads=64;model.kv_heads=64;model.ffn_hidden=32768;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 1536, 8, 4, 768, 1, "flash", M_MODELTF, 420.5, 1, 4096, 92, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=10240;model.heads=80;model.kv_heads=80;model.ffn_hidden=40960;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 2304, 8, 6, 1152, 1, "flash", M_MODELTF, 432.8, 1, 4096, 96, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=12288;model.heads=96;model.kv_heads=96;model.ffn_hidden=49152;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 3072, 8, 8, 1536, 1, "flash", M_MODELTF, 474.4, 1, 4096, 96, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=16384;model.heads=128;model.kv_heads=128;model.ffn_hidden=65536;model.vocab=131072;model.max_pos=0", 0},
+	{"MLM H100", "gpt3-175b", 6144, 8, 16, 3072, 1, "flash", M_MODELTF, 459.9, 1, 4096, 112, "dgx-h100-ndr", 0, NULL, 0,
+	 "model.hidden=18432;model.heads=144;model.kv_heads=144;model.ffn_hidden=73728;model.vocab=131072;model.max_pos=0", 0},
 	/* Smith et al. 2022 (Megatron-Turing NLG 530B, arXiv 2201.11990) §2.4, stack
 	 * deepspeed-megatron: DeepSpeed's pipeline engine and data parallelism over Megatron's
 	 * tensor parallelism, 8-way TP in a node and 35-way PP (§2.3), global batch 1,920,
@@ -471,7 +506,9 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	                    "predicted to fit (every row ran).  MBRIDGE: Megatron-Bridge (NeMo container release) MoE rows on H100 SXM with "
 	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.  MPT: llm-foundry's benchmark "
 	                    "tables (FSDP FULL_SHARD, A100 80 GB and H100), tokens/s per GPU as published; MTNLG: "
-	                    "Megatron-Turing NLG 530B on DGX A100 (Smith et al. 2022 §2.4), iteration time.");
+	                    "Megatron-Turing NLG 530B on DGX A100 (Smith et al. 2022 §2.4), iteration time; MLM H100: the "
+	                    "Megatron-LM README's weak-scaling table (H100, V 131,072, s 4,096), per-GPU TFLOP/s by "
+	                    "Megatron's count against trainplan's model FLOPs.");
 	if (sum) {
 		sum->rows = NROWS;
 		sum->within = NROWS - miss;

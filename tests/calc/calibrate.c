@@ -12,7 +12,7 @@
 
 /* Step times of eight llama3-8b splits on one H100 node, computed by the engine itself
  * with efficiency.gemm = 0.55 and efficiency.attention = 0.40 (values away from the GPU
- * preset's 0.69 and 0.37): a fit of both from the bounds' midpoints must find them
+ * preset's 0.695 and 0.37): a fit of both from the bounds' midpoints must find them
  * again, every residual near zero, in sample and on the held-out rows. */
 static void test_recover_synthetic(void **state)
 {
