@@ -22,9 +22,16 @@
  *               6 + 8/d with the distributed optimizer
  * ZeRO stages (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states (master
  * weights and moments), stage 2 also gradients, stage 3 also the weights.
+ * Gradient dtype (training.main_grads, calc_recipe_grads): the dtype of the gradients a
+ * recipe holds is a framework switch independent of the GEMMs' precision -- Megatron-Core's
+ * --accumulate-allreduce-grads-in-fp32 (FP32 main gradients, the megatron recipe's 4 B),
+ * NeMo's distributed_fused_adam with grad_sync_dtype = bf16 (2 B); docs/references.md §2.6.
+ * A recipe with another gradient dtype is the preset with its gradient items replaced by
+ * one item of that dtype, so the bytes still come from this table.
  */
 #include "calc.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #define W(t, dt, b, src) {CALC_T_WEIGHT, t, dt, b, 3, src}
@@ -141,4 +148,57 @@ double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass c
 		if (r->items[i].cls == cls)
 			b += r->items[i].bytes / (zero >= r->items[i].zero_stage && dp > 1 ? dp : 1);
 	return b;
+}
+
+/* The presets with BF16 (column 0) and FP32 (column 1) gradients, built once. */
+static struct calc_recipe regrad[NRECIPES][2];
+static pthread_once_t regrad_once = PTHREAD_ONCE_INIT;
+
+static void regrad_build(void)
+{
+	static const struct {
+		const char *dtype;
+		double bytes;
+		const char *src;
+	} g[2] = {
+	    {"bf16", 2, "training.main_grads = bf16 (NeMo distributed_fused_adam grad_sync_dtype = bf16)"},
+	    {"fp32", 4, "training.main_grads = fp32 (Megatron-Core --accumulate-allreduce-grads-in-fp32)"},
+	};
+	for (int i = 0; i < NRECIPES; i++)
+		for (int j = 0; j < 2; j++) {
+			struct calc_recipe *r = &regrad[i][j];
+			int n = 0, put = 0;
+			*r = recipes[i];
+			for (int k = 0; k < recipes[i].nitems; k++) {
+				const struct calc_recipe_item *it = &recipes[i].items[k];
+				if (it->cls != CALC_T_GRAD) {
+					r->items[n++] = *it;
+				} else if (!put) { /* the first gradient item's place, one item */
+					r->items[n] = *it;
+					r->items[n].tensor = "main gradients";
+					r->items[n].dtype = g[j].dtype;
+					r->items[n].bytes = g[j].bytes;
+					r->items[n].source = g[j].src;
+					n++;
+					put = 1;
+				}
+			}
+			r->nitems = n;
+		}
+}
+
+const struct calc_recipe *calc_recipe_grads(const struct calc_recipe *r, int main_grads)
+{
+	const struct calc_recipe *base = r ? calc_recipe_find(r->name) : NULL;
+	int i;
+	if (!base)
+		return r;
+	if (main_grads != 1 && main_grads != 2)
+		return base;
+	i = (int)(base - recipes);
+	/* no gradients to retype (seed), or the preset's own bytes: the preset itself */
+	if (calc_recipe_bytes(base, CALC_T_GRAD) <= 0 || calc_recipe_bytes(base, CALC_T_GRAD) == (main_grads == 1 ? 2 : 4))
+		return base;
+	pthread_once(&regrad_once, regrad_build);
+	return &regrad[i][main_grads - 1];
 }

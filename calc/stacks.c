@@ -35,8 +35,10 @@
  *                     (train.py loss_fn; docs/references.md §2.5).
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
- *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the bytes of
- *                     the zero-paper recipe (16-bit gradients).  So the GPT-3 175B run of
+ *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's
+ *                     recipe with training.main_grads = bf16 (recipe.c calc_recipe_grads;
+ *                     docs/references.md §2.6), so that the FP8 recipe fp8-te of its rows
+ *                     keeps the stack's BF16 gradients.  So the GPT-3 175B run of
  *                     NeMo's performance summary (NeMo 25.02, DGX-H100: 512 GPUs, TP 4,
  *                     PP 8, VP 6, micro-batch 2, sequence 2,048) fits 80 GB, which FP32
  *                     main gradients would not (tests/calc/memory.c).  efficiency.gemm
@@ -70,7 +72,7 @@ static const struct calc_stack stacks[] = {
 	  "training.cross_entropy=torch", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
-	 {"training.recipe=zero-paper", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},
+	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},
 };
 #define NSTACKS (int)(sizeof stacks / sizeof stacks[0])
 
