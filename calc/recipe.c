@@ -20,6 +20,12 @@
  *               bf16, --main-params-dtype and --main-grads-dtype left at fp32): the
  *               megatron recipe with BF16 Adam moments, 2 + 4 + 4 + 2 + 2 = 14 B,
  *               6 + 8/d with the distributed optimizer
+ *   torch-mp    PyTorch mixed precision as FSDP runs it (FSDP MixedPrecision,
+ *               param_dtype = bf16; FSDP2's MixedPrecisionPolicy in torchtitan; Zhao
+ *               et al. 2023 §4.2, docs/references.md §2.7): the FP32 parameters are the
+ *               optimizer's own (no master copy, no persistent BF16 copy: a unit is cast
+ *               to BF16 when it is all-gathered, and the gathered units are memory.c's
+ *               FSDP buffers), FP32 sharded gradients, Adam's two FP32 moments: 16 B
  * ZeRO stages (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states (master
  * weights and moments), stage 2 also gradients, stage 3 also the weights.
  * Gradient dtype (training.main_grads, calc_recipe_grads): the dtype of the gradients a
@@ -107,6 +113,16 @@ static const struct calc_recipe recipes[] = {
 	 "Megatron-Core --use-precision-aware-optimizer with --exp-avg-dtype bf16 and --exp-avg-sq-dtype "
 	 "bf16 (megatron/training/arguments.py; Transformer Engine's FusedAdam keeps the states in that "
 	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1)."},
+	{"torch-mp", "PyTorch mixed precision (FSDP): FP32 parameters, gradients and Adam, BF16 compute", 4,
+	 {M("parameters (the optimizer's, sharded)", "fp32", 4, "Zhao et al. 2023 §4.2 (FSDP MixedPrecision)"),
+	  G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"),
+	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
+	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 2, 0,
+	 "PyTorch FSDP with MixedPrecision(param_dtype=bf16) and torchtitan's FSDP2 "
+	 "MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32): FP32 sharded parameters, "
+	 "gradients and Adam moments, 4 + 4 + 8 = 16 B; no BF16 copy is kept, each unit is cast "
+	 "to BF16 as it is all-gathered (the FSDP buffers, at the activations' 2 B)."},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])

@@ -576,6 +576,35 @@ static void test_nemo_fp8_grads(void **state)
 	free(m);
 }
 
+/* llm-foundry's MPT-30B on 8 A100 80 GB (FSDP FULL_SHARD, amp_bf16; the validation row)
+ * with the fsdp1 stack's torch-mp states: PyTorch FSDP with MixedPrecision keeps the FP32
+ * sharded parameters (the optimizer's own), FP32 sharded gradients and Adam's two FP32
+ * moments, 16 B per parameter over 8 ranks, and no BF16 copy (Zhao et al. 2023 §4.2).
+ * N = 29,975,214,080 (llm-foundry's NumParams, tests/calc/model.c); the largest unit is a
+ * layer, 12 h^2 + 9h (biases) + 4h (two LayerNorms) = 616,655,872 at h = 7,168; two units
+ * in flight (the computing one and the prefetched one) gathered in BF16 and their BF16
+ * unsharded gradients (efficiency.grad_reduce = bf16): 2 x 616,655,872 x 2 B each. */
+static void test_fsdp1_mpt30b_states(void **state)
+{
+	const char *sets[] = {"model.preset=mpt-30b", "cluster.preset=dgx-a100-hdr", "nodes=1", "tp=1", "pp=1",
+	                      "dp=8", "seq_len=2048", "global_batch=504", "micro_batch=3", "flash_attention=yes",
+	                      "recompute=full", "efficiency.stack=fsdp1"};
+	const double N = 29975214080.0, layer = 12 * 7168.0 * 7168 + 13 * 7168.0, fly = 2 * layer * 2;
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	struct calc_memory *m = malloc(sizeof *m);
+	load_plan(&p, sets, 12);
+	assert_string_equal(p.recipe_name, "torch-mp");
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].weights, 0, 0);
+	assert_near(m->st[0].master, N * 4 / 8, 1e-12);
+	assert_near(m->st[0].optimizer, N * 8 / 8, 1e-12);
+	assert_near(m->st[0].weight_copies, fly, 1e-12);
+	assert_near(m->st[0].gradients, N * 4 / 8 + fly, 1e-12);
+	assert_near(m->st[0].states, N * 16 / 8 + 2 * fly, 1e-12);
+	free(m);
+}
+
 /* Catalog value 'name' of the plan 'file' (NULL: the default) with overrides 'sets'. */
 static double quantity(const char *file, const char *const *sets, int n, const char *name)
 {
@@ -668,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
 		cmocka_unit_test(test_nemo_fp8_grads),
+		cmocka_unit_test(test_fsdp1_mpt30b_states),
 		cmocka_unit_test(test_bytes_per_param_copies),
 	};
 	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
