@@ -345,6 +345,12 @@ double calc_recipe_total(const struct calc_recipe *r);
 /* Bytes per parameter held by one GPU under ZeRO 'zero' over 'dp' ranks. */
 double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass cls, int zero,
                                  int dp);
+/* The recipe r with its gradients held in another dtype (training.main_grads): 0 the
+ * recipe's own (its preset), 1 BF16 (2 B), 2 FP32 (4 B).  The result is r's preset when
+ * the bytes are the preset's (or the preset has no gradients), else a copy of the preset
+ * whose gradient items are replaced by one of those bytes (static storage, never freed);
+ * its name is the preset's.  r may itself be such a copy. */
+const struct calc_recipe *calc_recipe_grads(const struct calc_recipe *r, int main_grads);
 
 /* ======================================================================== */
 /* Software stacks: named conventions of a framework (stacks.c)              */
@@ -477,6 +483,8 @@ struct calc_plan {
 	double tokens;         /* token budget of the run [tokens] */
 	int flash_attention;   /* 1: no s^2 attention activations stored */
 	int cross_entropy;     /* enum calc_cross_entropy: the loss's kernel */
+	int main_grads;        /* dtype of the gradients held: 0 the recipe's, 1 BF16, 2 FP32
+	                          (training.main_grads; calc_recipe_grads makes 'recipe' hold them) */
 
 	/* [parallel] */
 	int tp, pp, dp, cp, vpp;

@@ -305,7 +305,7 @@ static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct cal
 			continue;
 		}
 		m = xmalloc(sizeof *m);
-		p.recipe = rs[i];
+		p.recipe = calc_recipe_grads(rs[i], p.main_grads);
 		snprintf(p.recipe_name, sizeof p.recipe_name, "%s", rs[i]->name);
 		if (calc_memory(&p, m, d) < 0) {
 			free(m);

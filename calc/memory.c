@@ -323,7 +323,10 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->fsdp_units = k->fsdp_keep_w = k->fsdp_keep_g = 0;
 	if (!p->fsdp || !r)
 		return;
-	k->fsdp_w = calc_recipe_bytes(r, CALC_T_WEIGHT);
+	/* the gathered units in the weights' dtype; a recipe that keeps no compute weights
+	 * (torch-mp: FSDP casts each unit as it gathers it, param_dtype = bf16) gathers them
+	 * in the activations' dtype (docs/references.md §2.7) */
+	k->fsdp_w = calc_recipe_bytes(r, CALC_T_WEIGHT) > 0 ? calc_recipe_bytes(r, CALC_T_WEIGHT) : r->act_bytes;
 	k->fsdp_g = p->grad_reduce == 1 ? 2 : p->grad_reduce == 2 ? 4 : gb > 0 ? gb : k->fsdp_w;
 	k->fsdp_units = 1 + (p->fsdp_prefetch > 0 ? p->fsdp_prefetch : 0);
 	k->fsdp_keep_w = p->pp > 1 || !p->reshard_after_forward;

@@ -61,6 +61,8 @@ static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 static const char *const grad_reduce_names[] = {"recipe", "bf16", "fp32", NULL};
 /* the loss's logits: calc_cross_entropy (calc.h), memory.c calc_memory_terms_act */
 static const char *const xent_names[] = {"fused", "torch", NULL};
+/* the gradients' dtype: calc_recipe_grads (recipe.c), in the order of calc_plan.main_grads */
+static const char *const main_grads_names[] = {"recipe", "bf16", "fp32", NULL};
 static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 
@@ -137,6 +139,7 @@ static const struct key keys[] = {
 	{"training", "recipe", K_PRESET, 0, 0, 0, 0, NULL, "preset", "bytes-per-parameter recipe (trainplan presets recipes)"},
 	{"training", "tokens", K_NUM, CALC_U_NONE, P(tokens), 1, 1e18, NULL, "number", "token budget of the run"},
 	{"training", "flash_attention", K_BOOL, 0, P(flash_attention), 0, 1, NULL, "bool", "FlashAttention (no s^2 activations stored)"},
+	{"training", "main_grads", K_ENUM, 0, P(main_grads), 0, 0, main_grads_names, "enum", "dtype of the gradients held (recipe: its own; bf16 as NeMo's grad_sync_dtype, fp32 as Megatron's main grads)"},
 	{"training", "cross_entropy", K_ENUM, 0, P(cross_entropy), 0, 0, xent_names, "enum", "loss kernel: fused (Megatron, 6 B per logit) or torch (F.cross_entropy on an FP32 upcast, 12 B; 16 B with loss_parallel under TP)"},
 
 	{"parallel", "tp", K_INT, 0, P(tp), 1, 4096, NULL, "int", "tensor-parallel degree t"},
@@ -1015,6 +1018,9 @@ static void derive(struct calc_plan *p)
 {
 	int gpus = calc_plan_gpus(p);
 	derive_title(p);
+	/* the recipe's bytes with the gradients of training.main_grads (recipe.c) */
+	if (p->recipe)
+		p->recipe = calc_recipe_grads(p->recipe, p->main_grads);
 	if (p->head_dim_auto && p->model.heads > 0)
 		p->model.head_dim = p->model.hidden / p->model.heads;
 	if (p->model.kv_heads <= 0)

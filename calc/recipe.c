@@ -20,11 +20,24 @@
  *               bf16, --main-params-dtype and --main-grads-dtype left at fp32): the
  *               megatron recipe with BF16 Adam moments, 2 + 4 + 4 + 2 + 2 = 14 B,
  *               6 + 8/d with the distributed optimizer
+ *   torch-mp    PyTorch mixed precision as FSDP runs it (FSDP MixedPrecision,
+ *               param_dtype = bf16; FSDP2's MixedPrecisionPolicy in torchtitan; Zhao
+ *               et al. 2023 §4.2, docs/references.md §2.7): the FP32 parameters are the
+ *               optimizer's own (no master copy, no persistent BF16 copy: a unit is cast
+ *               to BF16 when it is all-gathered, and the gathered units are memory.c's
+ *               FSDP buffers), FP32 sharded gradients, Adam's two FP32 moments: 16 B
  * ZeRO stages (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states (master
  * weights and moments), stage 2 also gradients, stage 3 also the weights.
+ * Gradient dtype (training.main_grads, calc_recipe_grads): the dtype of the gradients a
+ * recipe holds is a framework switch independent of the GEMMs' precision -- Megatron-Core's
+ * --accumulate-allreduce-grads-in-fp32 (FP32 main gradients, the megatron recipe's 4 B),
+ * NeMo's distributed_fused_adam with grad_sync_dtype = bf16 (2 B); docs/references.md §2.6.
+ * A recipe with another gradient dtype is the preset with its gradient items replaced by
+ * one item of that dtype, so the bytes still come from this table.
  */
 #include "calc.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #define W(t, dt, b, src) {CALC_T_WEIGHT, t, dt, b, 3, src}
@@ -100,6 +113,16 @@ static const struct calc_recipe recipes[] = {
 	 "Megatron-Core --use-precision-aware-optimizer with --exp-avg-dtype bf16 and --exp-avg-sq-dtype "
 	 "bf16 (megatron/training/arguments.py; Transformer Engine's FusedAdam keeps the states in that "
 	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1)."},
+	{"torch-mp", "PyTorch mixed precision (FSDP): FP32 parameters, gradients and Adam, BF16 compute", 4,
+	 {M("parameters (the optimizer's, sharded)", "fp32", 4, "Zhao et al. 2023 §4.2 (FSDP MixedPrecision)"),
+	  G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"),
+	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
+	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 2, 0,
+	 "PyTorch FSDP with MixedPrecision(param_dtype=bf16) and torchtitan's FSDP2 "
+	 "MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32): FP32 sharded parameters, "
+	 "gradients and Adam moments, 4 + 4 + 8 = 16 B; no BF16 copy is kept, each unit is cast "
+	 "to BF16 as it is all-gathered (the FSDP buffers, at the activations' 2 B)."},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])
@@ -141,4 +164,57 @@ double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass c
 		if (r->items[i].cls == cls)
 			b += r->items[i].bytes / (zero >= r->items[i].zero_stage && dp > 1 ? dp : 1);
 	return b;
+}
+
+/* The presets with BF16 (column 0) and FP32 (column 1) gradients, built once. */
+static struct calc_recipe regrad[NRECIPES][2];
+static pthread_once_t regrad_once = PTHREAD_ONCE_INIT;
+
+static void regrad_build(void)
+{
+	static const struct {
+		const char *dtype;
+		double bytes;
+		const char *src;
+	} g[2] = {
+	    {"bf16", 2, "training.main_grads = bf16 (NeMo distributed_fused_adam grad_sync_dtype = bf16)"},
+	    {"fp32", 4, "training.main_grads = fp32 (Megatron-Core --accumulate-allreduce-grads-in-fp32)"},
+	};
+	for (int i = 0; i < NRECIPES; i++)
+		for (int j = 0; j < 2; j++) {
+			struct calc_recipe *r = &regrad[i][j];
+			int n = 0, put = 0;
+			*r = recipes[i];
+			for (int k = 0; k < recipes[i].nitems; k++) {
+				const struct calc_recipe_item *it = &recipes[i].items[k];
+				if (it->cls != CALC_T_GRAD) {
+					r->items[n++] = *it;
+				} else if (!put) { /* the first gradient item's place, one item */
+					r->items[n] = *it;
+					r->items[n].tensor = "main gradients";
+					r->items[n].dtype = g[j].dtype;
+					r->items[n].bytes = g[j].bytes;
+					r->items[n].source = g[j].src;
+					n++;
+					put = 1;
+				}
+			}
+			r->nitems = n;
+		}
+}
+
+const struct calc_recipe *calc_recipe_grads(const struct calc_recipe *r, int main_grads)
+{
+	const struct calc_recipe *base = r ? calc_recipe_find(r->name) : NULL;
+	int i;
+	if (!base)
+		return r;
+	if (main_grads != 1 && main_grads != 2)
+		return base;
+	i = (int)(base - recipes);
+	/* no gradients to retype (seed), or the preset's own bytes: the preset itself */
+	if (calc_recipe_bytes(base, CALC_T_GRAD) <= 0 || calc_recipe_bytes(base, CALC_T_GRAD) == (main_grads == 1 ? 2 : 4))
+		return base;
+	pthread_once(&regrad_once, regrad_build);
+	return &regrad[i][main_grads - 1];
 }

@@ -795,7 +795,7 @@ static void run_item(struct worker *w, struct item *it)
 	p->tp = it->tp;
 	p->cp = it->cp;
 	p->dp = it->dp;
-	p->recipe = calc_recipe_at(it->recipe);
+	p->recipe = calc_recipe_grads(calc_recipe_at(it->recipe), p->main_grads); /* training.main_grads */
 	p->ep = it->ep;
 	p->etp = it->etp;
 	if (pre == CALC_REJ_NONE) {
@@ -954,7 +954,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 				recipes[nr++] = i;
 	} else {
 		for (int i = 0; calc_recipe_at(i); i++)
-			if (calc_recipe_at(i) == plan->recipe)
+			if (calc_recipe_at(i) == calc_recipe_grads(plan->recipe, 0)) /* its preset */
 				recipes[nr++] = i;
 		if (!nr)
 			return calc_error(d, plan->file, 0, "search: the plan's recipe is not a preset recipe");

@@ -22,21 +22,26 @@
  *                     (calc/validate.c, tests/cli/calibrate-dsmeg.*).
  *   fsdp1             PyTorch FSDP FULL_SHARD (Zhao et al. 2023 §3-4): one unit per
  *                     layer, BACKWARD_PRE prefetch, BF16 MixedPrecision with BF16
- *                     gradient reduction.  efficiency.gemm 0.62 fitted (trainplan
+ *                     gradient reduction; its states are the torch-mp recipe's (FP32
+ *                     sharded parameters, gradients and moments, 16 B; recipe.c).  efficiency.gemm 0.62 fitted (trainplan
  *                     calibrate: 0.616 +- 0.032) on 4 of the 8 MPT rows of llm-foundry's
  *                     benchmark tables (A100 80 GB and H100; calc/validate.c,
  *                     tests/cli/calibrate-fsdp1.*), the other 4 held out; one value for
  *                     both GPUs, since a stack's knob does not depend on the GPU.
  *   torchtitan        torchtitan with FSDP2 (Liang et al. 2024 §3.1): per-layer
  *                     fully_shard, reshard_after_forward, FP32 gradient reduction
- *                     (mixed_precision_reduce = float32); with PP a stage keeps its
+ *                     (mixed_precision_reduce = float32), the torch-mp recipe's states
+ *                     (FSDP2 MixedPrecisionPolicy, param_dtype = bf16: FP32 sharded
+ *                     parameters); with PP a stage keeps its
  *                     parameters gathered (comm.c); the loss is torch's
  *                     F.cross_entropy on an FP32 upcast, under loss_parallel with TP
  *                     (train.py loss_fn; docs/references.md §2.5).
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
- *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the bytes of
- *                     the zero-paper recipe (16-bit gradients).  So the GPT-3 175B run of
+ *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's
+ *                     recipe with training.main_grads = bf16 (recipe.c calc_recipe_grads;
+ *                     docs/references.md §2.6), so that the FP8 recipe fp8-te of its rows
+ *                     keeps the stack's BF16 gradients.  So the GPT-3 175B run of
  *                     NeMo's performance summary (NeMo 25.02, DGX-H100: 512 GPUs, TP 4,
  *                     PP 8, VP 6, micro-batch 2, sequence 2,048) fits 80 GB, which FP32
  *                     main gradients would not (tests/calc/memory.c).  efficiency.gemm
@@ -64,13 +69,13 @@ static const struct calc_stack stacks[] = {
 	 {"training.recipe=zero-paper", "efficiency.gemm=0.55", NULL}},
 	{"fsdp1", "PyTorch FSDP FULL_SHARD, BF16 mixed precision",
 	 "Zhao et al. 2023 (PyTorch FSDP) §3-4; llm-foundry MPT benchmark tables (gemm)",
-	 {"parallel.fsdp=yes", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.62", NULL}},
+	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.62", NULL}},
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
-	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "efficiency.grad_reduce=fp32",
+	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
 	  "training.cross_entropy=torch", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
-	 {"training.recipe=zero-paper", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},
+	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},
 };
 #define NSTACKS (int)(sizeof stacks / sizeof stacks[0])
 

@@ -93,7 +93,24 @@ static const struct vrow rows[] = {
 	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
 	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
 	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
-	 * moves by < 1%). */
+	 * moves by < 1%).  Memory: the three rows are predicted not to fit, and the tool
+	 * cannot know what would make them fit.  §3.3.2 states that the runs trained 8K
+	 * sequences without activation checkpointing (so recompute = none), that the schedule
+	 * runs a flexible number N of consecutive micro-batches per chunk (Figure 6's example
+	 * has N = 5; the runs' N is not stated), that the first and last stages hold one layer
+	 * fewer, that tensors no longer needed are freed early, and that FSDP shards the
+	 * gradients as well as the optimizer states.  Predicted with Megatron's interleaved
+	 * 1F1B (2 (p - 1) + (v - 1) p + 1 chunks in flight on the first stage, all m v when
+	 * m = p, calc/schedules.c) and
+	 * ZeRO-1: one micro-batch holds 3.97 GiB of activations per stage (8 layers at s =
+	 * 8,192), the 8,192-GPU row keeps 23.5 in flight on the first stage (93.4 GiB, -41.2
+	 * GiB of headroom), the 16,384-GPU rows all 16 of a step (64.1 GiB; -10.4 GiB on the
+	 * last stage).  Sharding the FP32 gradients as well (ZeRO-2's bytes) frees 12.7 GiB and
+	 * makes the two 16,384-GPU rows fit (+3.0 GiB), but the tool's ZeRO-2 reduce-scatters
+	 * every micro-batch's gradients (comm.c), which Llama 3's step does not; the 8,192-GPU
+	 * row would in addition need at most about 16 micro-batches in flight, i.e. a smaller
+	 * N than Megatron's schedule implies.  Neither is set: the rows keep ZeRO-1 and
+	 * Megatron's in-flight count, and the fits column says no. */
 	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
 	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 0, NULL, 0},
 	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0},
@@ -108,7 +125,20 @@ static const struct vrow rows[] = {
 	 * checkpointing, as Table 1 counts it), FP16 mixed-precision Adam, one FSDP unit per
 	 * layer.  The 175B runs on 384 and 1,536 GPUs calibrated efficiency.dp_bandwidth
 	 * and efficiency.dp_overlap of the deepspeed-zero3 stack; the other four are held
-	 * out. */
+	 * out.  Memory: the 530B run on 640 GPUs (micro-batch 4) is predicted not to fit by
+	 * 28.1 GiB.  Its model states are 12.3 GiB (16 B / 640 per parameter plus the FP16
+	 * weights' shard); what fails is the activations, 50.2 GiB -- the full-recomputation
+	 * checkpoints of 105 layers, 2 s b h each in FP16 (32.8 GiB at b = 4), and one layer
+	 * recomputed in its backward, s b h (34 + 5 a s / h) (15.3 GiB) -- next to the FSDP
+	 * buffers of per-layer units, two 5.03-billion-parameter layers gathered in FP16 and
+	 * their FP16 gradients (37.5 GiB).  ZeRO-R (Rajbhandari et al. 2020 §6.1) offloads
+	 * activation checkpoints to CPU memory (P_a+cpu; P_a alone partitions them over the
+	 * model-parallel ranks, of which this run has none), which would free the 32.8 GiB and
+	 * make the run fit; DeepSpeed also gathers parameters per submodule rather than per
+	 * layer, which would shrink the 37.5 GiB.  Narayanan 2021 states neither, and the tool
+	 * models neither CPU checkpoints nor sub-layer units: the row keeps the stated setting
+	 * and the fits column says no.  The runs on 1,120 and 2,240 GPUs (micro-batch 2 and 1)
+	 * fit. */
 	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL, 0},
 	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0},
 	{"NAR21 T2", "gpt3-175b", 1536, 1, 1, 1536, 1, "full", M_HWTF, 44, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL, 0},
@@ -180,10 +210,13 @@ static const struct vrow rows[] = {
 	 * published GPUs, GBS, MBS, sequence, TP, PP, CP and VP.  Assumed: no activation
 	 * recomputation, sequence parallelism with TP, the distributed optimizer (ZeRO-1);
 	 * the table does not state them.  The rows marked 1 fitted the nemo stack's
-	 * efficiency.gemm (calc/stacks.c).  Memory: the rows' fp8-te recipe (FP8 GEMMs)
-	 * brings FP32 main gradients in place of the stack's BF16 ones (Apex distributed
-	 * Adam, grad_sync_dtype = bf16); with those the GPT-3 175B and Llama 3 8B CP 2 runs
-	 * fit, with fp8-te they do not (no recipe has FP8 GEMMs with 16-bit gradients). */
+	 * efficiency.gemm (calc/stacks.c).  Memory: the stack's BF16 gradients (Apex
+	 * distributed Adam, grad_sync_dtype = bf16: training.main_grads = bf16) hold under
+	 * the rows' fp8-te recipe, 2 + 1 + 2 + 4 + 8 = 17 B per parameter.  The GPT-3 175B run
+	 * on 512 GPUs (micro-batch 2) is still predicted not to fit, by 0.06 GiB: fp8-te keeps
+	 * Transformer Engine's FP8 weight copy (1 B per parameter, 5.1 GiB on the first stage)
+	 * next to the BF16 weights, which NeMo with FP8 parameters (TE fp8_model_init) would
+	 * not; the table does not state which, so the row keeps fp8-te. */
 	{"NEMO 24.07", "gpt3-175b", 128, 4, 8, 256, 1, "flash", M_TOKS, 726, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 1, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "gpt3-175b", 512, 4, 8, 2048, 2, "flash", M_TOKS, 782, 1, 2048, 0, "dgx-h100-ndr", 0, "nemo", 0, "parallel.vpp=6;parallel.schedule=interleaved;training.recipe=fp8-te", 0},
 	{"NEMO 24.07", "llama2-7b", 8, 1, 1, 128, 1, "flash", M_TOKS, 16847, 1, 4096, 0, "dgx-h100-ndr", 0, "nemo", 1, "training.recipe=fp8-te", 0},

@@ -69,7 +69,7 @@ int calc_plan_variant(const struct calc_plan *base, const struct calc_layout *la
 		if (lay->micro_batch > 0)
 			out->micro_batch = lay->micro_batch;
 		if (lay->recipe) {
-			out->recipe = lay->recipe;
+			out->recipe = calc_recipe_grads(lay->recipe, out->main_grads);
 			snprintf(out->recipe_name, sizeof out->recipe_name, "%s", lay->recipe->name);
 		}
 		if (lay->pp > 0) {

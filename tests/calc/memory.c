@@ -529,6 +529,82 @@ static void test_nemo_gpt3_h100(void **state)
 	free(m);
 }
 
+/* training.main_grads retypes a recipe's gradients and nothing else: fp8-te (2 + 1 + 4 +
+ * 4 + 8 = 19 B, Transformer Engine's FP8 copy and Megatron's FP32 main gradients) with
+ * BF16 gradients is 2 + 1 + 2 + 4 + 8 = 17 B; zero-paper's 16-bit gradients are already
+ * 2 B, so bf16 leaves the preset itself; fp32 makes them 4 B (18 B, megatron's bytes). */
+static void test_main_grads_recipe(void **state)
+{
+	const struct calc_recipe *te = calc_recipe_find("fp8-te"), *zp = calc_recipe_find("zero-paper");
+	const struct calc_recipe *te16 = calc_recipe_grads(te, 1), *zp32 = calc_recipe_grads(zp, 2);
+	assert_ptr_not_equal(te16, te);
+	assert_string_equal(te16->name, "fp8-te");
+	assert_near(calc_recipe_bytes(te16, CALC_T_GRAD), 2, 0);
+	assert_near(calc_recipe_total(te16), 17, 0);
+	assert_near(calc_recipe_bytes(te16, CALC_T_WCOPY), 1, 0);
+	assert_int_equal(te16->fp8_compute, 1);
+	assert_ptr_equal(calc_recipe_grads(te, 0), te);
+	assert_ptr_equal(calc_recipe_grads(te16, 0), te);  /* back to the preset */
+	assert_ptr_equal(calc_recipe_grads(te16, 1), te16);
+	assert_ptr_equal(calc_recipe_grads(zp, 1), zp);
+	assert_near(calc_recipe_total(zp32), 18, 0);
+	assert_ptr_equal(calc_recipe_grads(calc_recipe_find("seed"), 1), calc_recipe_find("seed"));
+}
+
+/* The NeMo GPT-3 175B plan of test_nemo_gpt3_h100 with the FP8 recipe of NeMo 24.07's
+ * rows (training.recipe = fp8-te): the nemo stack's training.main_grads = bf16 keeps its
+ * BF16 gradients under the FP8 recipe, so the first stage holds 2 + 1 (the FP8 copy) + 2
+ * bytes whole and 12 over dp = 16: 5.75 B per parameter, against 7.75 B with Megatron-Core's
+ * FP32 main gradients. */
+static void test_nemo_fp8_grads(void **state)
+{
+	const double h = 12288, n0 = 12 * (12 * h * h / 4 + 4 * h + 3.75 * h) + 51200 * h / 4 + 2048 * h;
+	struct calc_memory *m = malloc(sizeof *m);
+	for (int nemo = 0; nemo <= 1; nemo++) {
+		const char *sets[] = {"model.preset=gpt3-175b", "cluster.preset=dgx-h100-ndr", "nodes=64", "tp=4", "pp=8",
+		                      "dp=0", "vpp=6", "schedule=interleaved", "micro_batch=2", "global_batch=2048",
+		                      "seq_len=2048", "zero=1", "sp=yes", "flash_attention=yes", "recompute=none",
+		                      "training.recipe=fp8-te",
+		                      nemo ? "efficiency.stack=nemo" : "efficiency.stack=megatron-core"};
+		struct calc_plan p;
+		struct calc_diag d = {0};
+		load_plan(&p, sets, 17);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		assert_near(m->st[0].states, n0 * (nemo ? 2 + 1 + 2 + 12.0 / 16 : 2 + 1 + 4 + 12.0 / 16), 1e-12);
+		assert_string_equal(p.recipe_name, "fp8-te");
+	}
+	free(m);
+}
+
+/* llm-foundry's MPT-30B on 8 A100 80 GB (FSDP FULL_SHARD, amp_bf16; the validation row)
+ * with the fsdp1 stack's torch-mp states: PyTorch FSDP with MixedPrecision keeps the FP32
+ * sharded parameters (the optimizer's own), FP32 sharded gradients and Adam's two FP32
+ * moments, 16 B per parameter over 8 ranks, and no BF16 copy (Zhao et al. 2023 §4.2).
+ * N = 29,975,214,080 (llm-foundry's NumParams, tests/calc/model.c); the largest unit is a
+ * layer, 12 h^2 + 9h (biases) + 4h (two LayerNorms) = 616,655,872 at h = 7,168; two units
+ * in flight (the computing one and the prefetched one) gathered in BF16 and their BF16
+ * unsharded gradients (efficiency.grad_reduce = bf16): 2 x 616,655,872 x 2 B each. */
+static void test_fsdp1_mpt30b_states(void **state)
+{
+	const char *sets[] = {"model.preset=mpt-30b", "cluster.preset=dgx-a100-hdr", "nodes=1", "tp=1", "pp=1",
+	                      "dp=8", "seq_len=2048", "global_batch=504", "micro_batch=3", "flash_attention=yes",
+	                      "recompute=full", "efficiency.stack=fsdp1"};
+	const double N = 29975214080.0, layer = 12 * 7168.0 * 7168 + 13 * 7168.0, fly = 2 * layer * 2;
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	struct calc_memory *m = malloc(sizeof *m);
+	load_plan(&p, sets, 12);
+	assert_string_equal(p.recipe_name, "torch-mp");
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].weights, 0, 0);
+	assert_near(m->st[0].master, N * 4 / 8, 1e-12);
+	assert_near(m->st[0].optimizer, N * 8 / 8, 1e-12);
+	assert_near(m->st[0].weight_copies, fly, 1e-12);
+	assert_near(m->st[0].gradients, N * 4 / 8 + fly, 1e-12);
+	assert_near(m->st[0].states, N * 16 / 8 + 2 * fly, 1e-12);
+	free(m);
+}
+
 /* Catalog value 'name' of the plan 'file' (NULL: the default) with overrides 'sets'. */
 static double quantity(const char *file, const char *const *sets, int n, const char *name)
 {
@@ -619,6 +695,9 @@ int main(void)
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_nemo_gpt3_h100),
+		cmocka_unit_test(test_main_grads_recipe),
+		cmocka_unit_test(test_nemo_fp8_grads),
+		cmocka_unit_test(test_fsdp1_mpt30b_states),
 		cmocka_unit_test(test_bytes_per_param_copies),
 	};
 	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
