@@ -431,7 +431,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 				o->recompute += t_moe_act;
 		}
 	}
-	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = 0;
+	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = o->ep_rc = 0;
 }
 
 /* The share of a TP or CP collective's time a layer pays (docs/references.md §4.8): the
@@ -464,15 +464,22 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	/* full recomputation runs the forward's collectives again in the backward (comm.c:
 	 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
 	o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
-	o->ep_f = o->ep_b = 0;
+	o->ep_f = o->ep_b = o->ep_rc = 0;
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
 		 * ep_overlap_share behind at most the layer's own compute of that pass */
 		double ov = ep_overlap_share(plan);
 		o->ep_f = exposed_behind(cm->ep_layer_f, o->f, ov);
 		o->ep_b = exposed_behind(cm->ep_layer_b, o->b + o->w + o->recompute, ov);
+		/* with full recomputation ep_layer_b holds the recomputed forward's dispatch and
+		 * combine (comm.c) and the window its compute: a layer that does not recompute
+		 * (recompute_method = block) exposes ep_layer_b - ep_layer_f behind b + w, so
+		 * the difference is the recomputed forward's share of ep_b */
+		if (plan->recompute == CALC_RC_FULL)
+			o->ep_rc = o->ep_b - exposed_behind(cm->ep_layer_b - cm->ep_layer_f, o->b + o->w, ov);
 		o->comm_f += o->ep_f;
 		o->comm_b += o->ep_b;
+		o->comm_rc += o->ep_rc;
 	}
 }
 
@@ -559,7 +566,8 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 {
 	struct calc_stage_layers sl;
 	int nk = calc_model_nkinds(&plan->model);
-	double rc_comm = 0; /* the recomputed forward's TP + CP collectives of every layer [s] */
+	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
+	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
 
 	if (all)
 		sl = all[i];
@@ -578,15 +586,17 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
 		rc_comm += n * lt[k].comm_rc;
+		rc_ep += n * lt[k].ep_rc;
 	}
 	/* recompute_method = block: only the checkpointed layers run their forward again
-	 * (rc_share), with the forward's TP and CP collectives (comm_rc); the kinds alike
-	 * (memory.c's convention) */
+	 * (rc_share), with the forward's TP and CP collectives and expert all-to-all
+	 * (comm_rc); the kinds alike (memory.c's convention) */
 	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
 		double keep = 1 - rc_share(plan, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
 		o->tb -= skip + skip_comm;
 		o->recompute -= skip;
 		o->comm -= skip_comm;
+		o->ep -= keep * rc_ep;
 	}
 	if (sl.embedding) {
 		o->tf += e->first_f;

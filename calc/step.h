@@ -48,9 +48,11 @@ struct calc_layer_time {
 	double recompute; /* forward work repeated in the backward (selective or full) */
 	double comm_f;    /* TP + CP collectives of the forward, exposed part */
 	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
-	double comm_rc;   /* of comm_b, the TP + CP collectives of the recomputed forward (full) */
+	double comm_rc;   /* of comm_b, the collectives of the recomputed forward (full): TP,
+	                     CP and ep_rc */
 	double ep_f;      /* of comm_f, the expert all-to-all and ETP collectives (MoE) */
 	double ep_b;      /* of comm_b, the same of the backward */
+	double ep_rc;     /* of ep_b and comm_rc, the same of the recomputed forward (full) */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU

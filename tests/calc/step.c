@@ -716,6 +716,65 @@ static void test_block_recompute_tp_comm(void **state)
 	(void)state;
 }
 
+/* recompute_method = block repeats the expert all-to-all only in the layers it
+ * recomputes, as the TP collectives.  Mixtral 8x7B (32 MoE layers), pp 1, ep 8 over 2
+ * nodes, m = 64 / 16 = 4 micro-batches.  A MoE layer runs a dispatch and a combine
+ * forward and again backward (4 all-to-alls), 2 more when its forward runs again.
+ * Counted by hand per micro-batch: none 4 x 32 = 128; full 6 x 32 = 192; block with
+ * N = 8 of one chunk 4 x 32 + 2 x 8 = 144 (the comm table's count 4 x 144 = 576).  With
+ * pp 2 interleaved, v = 2 chunks of 8 and N = 2 of each: 4 x 16 + 2 x 4 = 72 against
+ * none's 64.  With ep_overlap 0 (and tp 1) the step exposes the whole all-to-all time. */
+static void test_block_recompute_ep_comm(void **state)
+{
+#define MIXTRAL_EP "model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.ep=8", \
+	           "parallel.sp=no", "training.global_batch=64", "efficiency.ep_overlap=0"
+	const char *none[] = {MIXTRAL_EP, "parallel.pp=1", "parallel.dp=16", "parallel.recompute=none"};
+	const char *full[] = {MIXTRAL_EP, "parallel.pp=1", "parallel.dp=16", "parallel.recompute=full"};
+	const char *block[] = {MIXTRAL_EP, "parallel.pp=1", "parallel.dp=16", "parallel.recompute=full",
+	                       "parallel.recompute_method=block", "parallel.recompute_num_layers=8"};
+	const char *inone[] = {MIXTRAL_EP, "parallel.pp=2", "parallel.dp=8", "parallel.recompute=none",
+	                       "parallel.schedule=interleaved", "parallel.vpp=2"};
+	const char *iblock[] = {MIXTRAL_EP, "parallel.pp=2", "parallel.dp=8", "parallel.recompute=full",
+	                        "parallel.schedule=interleaved", "parallel.vpp=2", "parallel.recompute_method=block",
+	                        "parallel.recompute_num_layers=2"};
+#undef MIXTRAL_EP
+	struct calc_plan p;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b), *c = malloc(sizeof *c);
+	struct calc_diag d = {0};
+
+	load_plan(&p, none, 10);
+	calc_step_fast(&p, a);
+	load_plan(&p, full, 10);
+	calc_step_fast(&p, b);
+	load_plan(&p, block, 12);
+	calc_step_fast(&p, c);
+	assert_true(a->comm.ep.time > 0);
+	assert_near(b->comm.ep.time / a->comm.ep.time, 192.0 / 128, 1e-12);
+	assert_near(c->comm.ep.time / a->comm.ep.time, 144.0 / 128, 1e-12);
+	assert_near(c->comm.ep.bytes / a->comm.ep.bytes, 144.0 / 128, 1e-12);
+	assert_near(c->comm.ep.count, 4.0 * 144, 1e-12);
+	assert_near(a->ep_exposed, a->comm.ep.time, 1e-12);
+	assert_near(b->ep_exposed / a->ep_exposed, 192.0 / 128, 1e-12);
+	assert_near(c->ep_exposed / a->ep_exposed, 144.0 / 128, 1e-12);
+	/* with tp 1 the exposed collectives are the all-to-all alone */
+	assert_near(c->tp_comm, c->ep_exposed, 1e-12);
+	/* the simulator path charges the same */
+	assert_int_equal(calc_step(&p, c, &d), 0);
+	assert_near(c->ep_exposed / a->ep_exposed, 144.0 / 128, 1e-12);
+
+	load_plan(&p, inone, 12);
+	calc_step_fast(&p, a);
+	load_plan(&p, iblock, 14);
+	calc_step_fast(&p, c);
+	assert_near(c->comm.ep.time / a->comm.ep.time, 72.0 / 64, 1e-12);
+	assert_near(c->ep_exposed / a->ep_exposed, 72.0 / 64, 1e-12);
+	calc_diag_free(&d);
+	free(a);
+	free(b);
+	free(c);
+	(void)state;
+}
+
 /* The hidden TP collectives cost the SMs their kernels hold (docs/references.md §4.8):
  * a layer pays (1 - o) + o c / S of its collectives' time.  Default plan on H100 SXM
  * (S = 132 SMs, H100 datasheet), SP, no CP: o = 0.5 with c = 16 (TE userbuffers'
@@ -802,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
 		cmocka_unit_test(test_grand_teton_mfu),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
+		cmocka_unit_test(test_block_recompute_ep_comm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
