@@ -722,7 +722,11 @@ static double closed_bubble(const struct calc_plan *plan, const struct calc_step
  * Micro-batches: without PP every one gathers (reduce-scatters too, unless no_sync:
  * then the last); with PP (a stage keeps its parameters gathered) the first gathers,
  * the last reduces.  Per-unit collectives share the network, so the prefetch depth
- * beyond one does not shorten a steady state of equal units (derived).
+ * beyond one does not shorten a steady state of equal units (derived).  With
+ * recompute_method = block only the recomputed share of a kind's layers (rc_share, the
+ * kinds alike as stage_cost counts them) has the recomputation, and the recomputed
+ * forward's collectives, in its backward window; the other layers' window is
+ * B + W + their backward collectives (comm_b - comm_rc).
  */
 static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step *st)
 {
@@ -731,11 +735,13 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 	struct calc_step_ends e;
 	int m = calc_plan_microbatches(plan), pp = plan->pp > 0 ? plan->pp : 1, nk = calc_model_nkinds(&plan->model);
 	int pre = plan->fsdp_prefetch > 0, rsh = plan->reshard_after_forward;
-	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, total = 0;
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, total = 0, rc = 1;
 
 	if (m < 1)
 		m = 1;
 	calc_stage_layers(plan, st->critical, &sl);
+	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK)
+		rc = rc_share(plan, sl.layers); /* the share of the stage's layers that recompute */
 	end_times(plan, &e);
 	/* three classes of micro-batch: the first, the last, the m - 2 between */
 	for (int cls = 0; cls < 3; cls++) {
@@ -745,7 +751,10 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 		int rd = pp > 1 || plan->no_sync ? last : 1;
 		if (times <= 0 || (cls == 1 && m == 1))
 			continue;
-		for (int k = -2; k < nk; k++) {
+		/* j = -2 the embedding, -1 the head, then each kind k twice: its recomputed
+		 * layers (u = 0) and those recompute_method = block keeps (u = 1; none otherwise) */
+		for (int j = -2; j < 2 * nk; j++) {
+			int k = j < 0 ? j : j / 2, u = j < 0 ? 0 : j % 2;
 			double n, ag, rs, wf, wb, cf, cb;
 			if (k == -2) { /* the embedding unit */
 				if (!sl.embedding)
@@ -759,11 +768,12 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 				wf = e.last_f, wb = e.last_b + e.last_w;
 			} else {
 				const struct calc_layer_time *lt = &st->kind_layer[k];
-				if (!sl.count[k])
+				n = sl.count[k] * (u ? 1 - rc : rc);
+				if (!(n > 0))
 					continue;
-				n = sl.count[k], ag = c->fsdp_ag[k], rs = c->fsdp_rs[k];
+				ag = c->fsdp_ag[k], rs = c->fsdp_rs[k];
 				wf = lt->f + lt->comm_f;
-				wb = lt->b + lt->w + lt->recompute + lt->comm_b;
+				wb = u ? lt->b + lt->w + lt->comm_b - lt->comm_rc : lt->b + lt->w + lt->recompute + lt->comm_b;
 			}
 			cf = gf ? ag : 0;
 			cb = (gb ? ag : 0) + (rd ? rs : 0);
@@ -776,7 +786,10 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 			}
 			ef += n * (cf > wf ? cf - wf : 0);
 			eb += n * (cb > wb ? cb - wb : 0);
-			/* the first unit's gather and the last unit's reduction have no neighbour */
+			/* the first unit's gather and the last unit's reduction have no neighbour
+			 * (a layer block recomputes: it recomputes the first N of a chunk) */
+			if (u)
+				continue;
 			if (cf > fill_f)
 				fill_f = cf < wf ? cf : wf;
 			if (cb > fill_b)

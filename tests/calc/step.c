@@ -775,6 +775,36 @@ static void test_block_recompute_ep_comm(void **state)
 	(void)state;
 }
 
+/* FSDP's per-layer overlap bound (step.c fsdp_exposed) under recompute_method = block:
+ * a layer hides its gradient reduce-scatter behind dp_overlap of its backward window, B +
+ * W + recomputation + its collectives in a layer that recomputes, B + W + its backward's
+ * collectives (less the recomputed forward's, comm_rc) in one block keeps.  Default plan
+ * with parallel.fsdp: pp 8, 10 layers a stage, the last micro-batch reduce-scatters
+ * (comm.c: a stage keeps its parameters gathered); dp_overlap 0.1 leaves every reduction
+ * longer than its hiding window (checked), so each kept layer exposes 0.1 x (recompute +
+ * comm_rc) more than under full recomputation: 8 of the 10 layers with N = 2. */
+static void test_block_recompute_fsdp_window(void **state)
+{
+	const char *full[] = {"parallel.fsdp=yes", "efficiency.dp_overlap=0.1", "parallel.recompute=full"};
+	const char *block[] = {"parallel.fsdp=yes", "efficiency.dp_overlap=0.1", "parallel.recompute=full",
+	                       "parallel.recompute_method=block", "parallel.recompute_num_layers=2"};
+	struct calc_plan p;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	const struct calc_layer_time *lt;
+
+	load_plan(&p, full, 3);
+	calc_step_fast(&p, a);
+	load_plan(&p, block, 5);
+	calc_step_fast(&p, b);
+	lt = &a->layer;
+	assert_true(a->comm.fsdp && lt->recompute > 0 && lt->comm_rc > 0);
+	assert_true(a->comm.fsdp_rs[0] > 0.1 * (lt->b + lt->w + lt->recompute + lt->comm_b));
+	assert_near(b->dp_exposed - a->dp_exposed, 8 * 0.1 * (lt->recompute + lt->comm_rc), 1e-9 * a->dp_exposed);
+	free(a);
+	free(b);
+	(void)state;
+}
+
 /* The hidden TP collectives cost the SMs their kernels hold (docs/references.md §4.8):
  * a layer pays (1 - o) + o c / S of its collectives' time.  Default plan on H100 SXM
  * (S = 132 SMs, H100 datasheet), SP, no CP: o = 0.5 with c = 16 (TE userbuffers'
@@ -861,7 +891,7 @@ int main(void)
 		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
 		cmocka_unit_test(test_grand_teton_mfu),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
-		cmocka_unit_test(test_block_recompute_ep_comm),
+		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
