@@ -853,10 +853,14 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 		/* split the critical GPU's exposed collectives between TP and CP */
 		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
 		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
+		double pay = tp_charge(plan), o = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
 		if (st->ep_exposed > 0)
 			tc -= st->ep_exposed; /* the expert all-to-all is the EP row's */
 		st->exposed[CALC_DIM_TP] = tc * sh;
 		st->exposed[CALC_DIM_CP] = tc * (1 - sh);
+		/* every TP/CP collective is charged pay = (1 - o) + o c / S of its time
+		 * (tp_charge): of that, o c / S is the hidden part's cost in slower GEMMs */
+		st->tp_overlap_cost = pay > 0 ? tc * (pay - (1 - o)) / pay : 0;
 	}
 	st->exposed[CALC_DIM_PP] = p > 1 ? 2.0 * (p - 1) * st->comm.p2p : 0;
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;

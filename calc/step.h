@@ -79,6 +79,8 @@ struct calc_step {
 	double recompute;          /* recomputation [s] */
 	double tp_comm;            /* exposed TP + CP collectives, and the expert all-to-all [s] */
 	double ep_exposed;         /* of tp_comm, the exposed expert all-to-all and ETP collectives [s] */
+	double tp_overlap_cost;    /* of tp_comm, what hiding TP/CP collectives costs the GEMMs
+	                              in the SMs they take (docs/references.md §4.8) [s] */
 	double bubble;             /* pipeline idle time of the critical stage incl. p2p [s] */
 	double dp_exposed;         /* gradient reduction not hidden behind backward [s] */
 	double optimizer;          /* optimizer step [s] */
