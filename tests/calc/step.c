@@ -842,6 +842,32 @@ static void test_tp_overlap_sms(void **state)
 	(void)state;
 }
 
+/* torchtitan's async TP moves the shards on the copy engine (Tensor.copy_ of symmetric
+ * memory is a cudaMemcpyAsync; calc/stacks.c, docs/references.md §4.8), so its stack
+ * hides for free: with tp_overlap 0.5 a layer pays exactly half its TP collectives, where
+ * the default stack (Transformer Engine userbuffers, 8.5 of H100's 132 SMs) pays
+ * 0.5 + 0.5 x 8.5 / 132. */
+static void test_tp_overlap_stack(void **state)
+{
+	const char *tt[] = {"efficiency.tp_overlap=0.5", "efficiency.stack=torchtitan"};
+	const char *mc[] = {"efficiency.tp_overlap=0.5", "efficiency.stack=megatron-core"};
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_layer_time lt;
+
+	load_plan(&p, tt, 2);
+	assert_true(p.tp_overlap_sms == 0);
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_true(c.tp_layer_f > 0);
+	assert_near(lt.comm_f, 0.5 * c.tp_layer_f, 1e-12);
+	load_plan(&p, mc, 2);
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.comm_f, (0.5 + 0.5 * 8.5 / 132) * c.tp_layer_f, 1e-12);
+	(void)state;
+}
+
 static void test_fast_with_cached_parts(void **state)
 {
 	const char *s[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=2",
@@ -892,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_grand_teton_mfu),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
+		cmocka_unit_test(test_tp_overlap_stack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
