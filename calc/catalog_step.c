@@ -53,6 +53,7 @@ Q(q_makespan, st->makespan)
 Q(q_compute, st->compute)
 Q(q_recompute, st->recompute)
 Q(q_tp_comm, st->tp_comm)
+Q(q_tp_overlap_cost, st->tp_overlap_cost)
 Q(q_bubble, st->bubble)
 Q(q_bubble_frac, st->bubble / st->time)
 Q(q_dp_exposed, st->dp_exposed)
@@ -82,6 +83,7 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.compute", "s", "forward + backward compute of the critical stage per step", q_compute},
 	{"step.recompute", "s", "activation recomputation per step", q_recompute},
 	{"step.tp_comm", "s", "exposed TP + CP collectives per step, with the expert all-to-all of an MoE model (comm.ep.exposed)", q_tp_comm},
+	{"step.tp_overlap_cost", "s", "of step.tp_comm, the GEMM time the hidden TP + CP collectives cost in the SMs they take", q_tp_overlap_cost},
 	{"step.bubble_time", "s", "pipeline idle time of the critical stage per step", q_bubble},
 	{"step.bubble_fraction", "1", "pipeline idle share of the step", q_bubble_frac},
 	{"step.dp_exposed", "s", "gradient reduction not hidden behind the backward", q_dp_exposed},
@@ -345,14 +347,17 @@ static int d_interconnect(struct calc_ctx *c, const struct calc_args *a, struct 
 /* step-timeline: one step of the critical GPU as segments on its streams, from the step
  * engine's breakdown (step.c).  The compute stream holds the six parts of the step in
  * order -- the pipeline bubble (idle, with the exposed sends of the fill and drain path),
- * forward compute, the exposed TP/CP collectives of the forward, recomputation, backward
- * compute, those of the backward, the exposed DP reduction, the optimizer -- so that its
- * segments add up to step.time.  The forward/backward split of step.compute and of
- * step.tp_comm follows one layer of the first kind (calc_layer_time: f against b + w,
- * comm_f against comm_b).  The communication streams: TP/CP collectives (with the expert
- * all-to-all of a MoE model, stream_name TP/CP/EP), their exposed parts under the
- * compute stream's waits and the hidden rest under the forward and the backward
- * compute (efficiency.tp_overlap; drawn at most as long as that compute); PP sends, the exposed ones in the bubble and the rest under
+ * forward compute, the cost of the forward's hidden TP/CP collectives ("overlap cost":
+ * the GEMMs slowed by the SMs the collectives take, step.tp_overlap_cost,
+ * docs/references.md §4.8), the wait for its exposed TP/CP collectives, recomputation,
+ * backward compute, the backward's overlap cost and wait, the exposed DP reduction, the
+ * optimizer -- so that its segments add up to step.time.  The forward/backward split of
+ * step.compute and of step.tp_comm follows one layer of the first kind
+ * (calc_layer_time: f against b + w, comm_f against comm_b).  The communication streams:
+ * TP/CP collectives (with the expert all-to-all of a MoE model, stream_name TP/CP/EP),
+ * their exposed parts under the compute stream's waits and the hidden rest under the
+ * forward and the backward compute with its overlap cost (efficiency.tp_overlap; drawn at
+ * most as long as that compute); PP sends, the exposed ones in the bubble and the rest under
  * the compute; the DP gradient reduction, its hidden part ending with the pipeline part
  * (behind the last backward, Megatron overlap_grad_reduce; step.c) and its exposed part
  * after it.  Segments are totals per step, not single operations. */
@@ -381,7 +386,7 @@ static int d_step_timeline(struct calc_ctx *c, const struct calc_args *a, struct
 {
 	const struct calc_step *st = calc_ctx_step(c, d);
 	const struct calc_layer_time *ly;
-	double fwd_share, tpf_share, x, f0, f1, b0, b1, tpf0, tpb0, hid, pp_exp, pp_hid, dp_hid;
+	double fwd_share, tpf_share, x, f0, f1, b0, b1, tpf0, tpb0, hid, pp_exp, pp_hid, dp_hid, cost, wait;
 	int col[7], ep;
 
 	if (!st)
@@ -399,35 +404,42 @@ static int d_step_timeline(struct calc_ctx *c, const struct calc_args *a, struct
 	col[5] = calc_table_col(t, "duration", "s", CALC_D_S, 4);
 	col[6] = calc_table_col(t, "exposed", "1", CALC_D_INT, 0);
 
-	/* the compute stream: the six parts of step.c's breakdown, end to end */
+	/* the compute stream: the six parts of step.c's breakdown, end to end; step.tp_comm
+	 * as the overlap cost of the hidden TP/CP collectives and the wait for the rest */
+	cost = st->tp_overlap_cost;
+	wait = st->tp_comm - cost;
 	x = 0;
 	tl_seg(t, col, TL_COMPUTE, "bubble", x, x + st->bubble, 1, ep);
 	x += st->bubble;
 	f0 = x;
 	tl_seg(t, col, TL_COMPUTE, "forward", x, x + st->compute * fwd_share, 1, ep);
 	x += st->compute * fwd_share;
+	tl_seg(t, col, TL_COMPUTE, "overlap cost", x, x + cost * tpf_share, 1, ep);
+	x += cost * tpf_share;
 	f1 = x;
 	tpf0 = x;
-	tl_seg(t, col, TL_COMPUTE, "TP/CP wait", x, x + st->tp_comm * tpf_share, 1, ep);
-	x += st->tp_comm * tpf_share;
+	tl_seg(t, col, TL_COMPUTE, "TP/CP wait", x, x + wait * tpf_share, 1, ep);
+	x += wait * tpf_share;
 	tl_seg(t, col, TL_COMPUTE, "recompute", x, x + st->recompute, 1, ep);
 	x += st->recompute;
 	b0 = x;
 	tl_seg(t, col, TL_COMPUTE, "backward", x, x + st->compute * (1 - fwd_share), 1, ep);
 	x += st->compute * (1 - fwd_share);
+	tl_seg(t, col, TL_COMPUTE, "overlap cost", x, x + cost * (1 - tpf_share), 1, ep);
+	x += cost * (1 - tpf_share);
 	b1 = x;
 	tpb0 = x;
-	tl_seg(t, col, TL_COMPUTE, "TP/CP wait", x, x + st->tp_comm * (1 - tpf_share), 1, ep);
-	x += st->tp_comm * (1 - tpf_share);
+	tl_seg(t, col, TL_COMPUTE, "TP/CP wait", x, x + wait * (1 - tpf_share), 1, ep);
+	x += wait * (1 - tpf_share);
 	tl_seg(t, col, TL_COMPUTE, "DP wait", x, x + st->dp_exposed, 1, ep);
 	x += st->dp_exposed;
 	tl_seg(t, col, TL_COMPUTE, "optimizer", x, x + st->optimizer, 1, ep);
 
 	/* TP/CP (and the expert all-to-all): exposed under the waits, the rest hidden
-	 * under the forward and the backward in proportion */
-	tl_seg(t, col, TL_TP, "exposed", tpf0, tpf0 + st->tp_comm * tpf_share, 1, ep);
-	tl_seg(t, col, TL_TP, "exposed", tpb0, tpb0 + st->tp_comm * (1 - tpf_share), 1, ep);
-	hid = st->comm.dim[CALC_DIM_TP].time + st->comm.dim[CALC_DIM_CP].time + st->comm.ep.time - st->tp_comm;
+	 * under the forward and the backward (with their overlap cost) in proportion */
+	tl_seg(t, col, TL_TP, "exposed", tpf0, tpf0 + wait * tpf_share, 1, ep);
+	tl_seg(t, col, TL_TP, "exposed", tpb0, tpb0 + wait * (1 - tpf_share), 1, ep);
+	hid = st->comm.dim[CALC_DIM_TP].time + st->comm.dim[CALC_DIM_CP].time + st->comm.ep.time - wait;
 	if (hid > 0) {
 		double hf = hid * tpf_share < f1 - f0 ? hid * tpf_share : f1 - f0;
 		double hb = hid - hf < b1 - b0 ? hid - hf : b1 - b0;
@@ -452,7 +464,9 @@ static int d_step_timeline(struct calc_ctx *c, const struct calc_args *a, struct
 	calc_table_note(t, "Totals per step on the critical stage, not single operations: the compute stream's "
 	                   "segments are step.c's breakdown (bubble, compute split into forward and backward as "
 	                   "one layer's, exposed TP/CP, recomputation, exposed DP, optimizer) and add up to the "
-	                   "step time; exposed: on the critical path.");
+	                   "step time; the TP/CP part is the wait for the exposed collectives and the overlap "
+	                   "cost of the hidden ones (the GEMMs slowed by the SMs they take); exposed: on the "
+	                   "critical path.");
 	return 0;
 }
 

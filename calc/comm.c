@@ -668,8 +668,8 @@ static int stage_gpus_in_node(const struct calc_plan *p)
 	return n > 0 && G / n > 0 ? G / n : 1;
 }
 
-/* MoE layers of the stage with the most of them. */
-static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
+/* MoE layers of the stage with the most of them; *layers: all the layers of that stage. */
+static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all, int *layers)
 {
 	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
 	for (int j = 0; j < nk; j++) {
@@ -687,8 +687,10 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 		for (int j = 0; j < nk; j++)
 			if (is_moe[j])
 				n += sl.count[j];
-		if (n > moe)
+		if (n > moe) {
 			moe = n;
+			*layers = sl.layers;
+		}
 	}
 	return moe;
 }
@@ -703,7 +705,9 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
  * ranks of the node cross NVLink, k (N - 1) / N of them (at most M with node-limited
  * routing, DeepSeek-V3 §3.2.2: one network send per target node, forwarded over
  * NVLink there) cross the network, N = nodes of the EP group.  The combine returns
- * as many bytes; backward repeats both (full recomputation once more).  Element
+ * as many bytes; backward repeats both, and full recomputation once more in the layers
+ * it recomputes (with recompute_method = block the stage's share calc_recompute_layers
+ * gives, the MoE layers alike, as step.c counts the recomputed work).  Element
  * bytes: the recipe's activation size.  Time per all-to-all: (ep - 1) steps of latency
  * plus each tier's bytes over its bandwidth (calc_links).  ETP: an all-gather of the
  * k T etp received copies over the etp ranks (innermost, inside a node) before the
@@ -725,14 +729,20 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1, moe, m = calc_plan_microbatches(p);
 	double e = p->recipe ? p->recipe->act_bytes : 2, r = p->sp ? p->tp : 1, k = x->top_k;
 	double T = (double)p->seq_len / (p->cp > 0 ? p->cp : 1) * p->micro_batch / r, h = p->model.hidden;
-	double nvl, net, per_layer, passes = p->recompute == CALC_RC_FULL ? 6 : 4;
+	double nvl, net, per_layer, passes;
+	int Ls = 0;
 
 	memset(o, 0, sizeof *o);
 	if (m < 1)
 		m = 1;
 	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
-	moe = o->moe_layers = worst_moe_layers(p, all);
+	moe = o->moe_layers = worst_moe_layers(p, all, &Ls);
+	/* all-to-all passes per MoE layer: dispatch + combine of the forward and of the
+	 * backward, and of the recomputed forward in the recomputed share of the layers (1
+	 * but with recompute_method = block, which recomputes only the first N of a chunk) */
+	o->rc_share = p->recompute == CALC_RC_FULL && Ls > 0 ? calc_recompute_layers(p, Ls) / Ls : 0;
+	passes = 4 + 2 * o->rc_share;
 	calc_comm_links(p, &l);
 	if (etp > 1) {
 		int G = stage_gpus_in_node(p);
@@ -791,11 +801,13 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 		x->collective = e.etp_bytes > 0 && e.bytes > 0 ? "all-to-all + ETP all-gather/reduce-scatter"
 		              : e.bytes > 0                     ? "all-to-all dispatch + combine"
 		                                                : "ETP all-gather + reduce-scatter";
-		x->count = (double)m * e.moe_layers * (4 + 2 * full) * ((e.bytes > 0) + (e.etp_bytes > 0));
+		x->count = (double)m * e.moe_layers * (4 + 2 * e.rc_share) * ((e.bytes > 0) + (e.etp_bytes > 0));
 		x->bytes = e.bytes + e.etp_bytes;
 		x->net_bytes = e.net_bytes;
 		x->time = e.time + e.etp_time;
 		out->ep_nvl_bytes = e.nvl_bytes;
+		/* per layer; a layer that recompute_method = block keeps pays ep_layer_b less
+		 * ep_layer_f (step.c) */
 		out->ep_layer_f = 2 * e.a2a + 2 * e.etp_coll;
 		out->ep_layer_b = (2 + 2 * full) * (e.a2a + e.etp_coll);
 	}

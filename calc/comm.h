@@ -192,6 +192,8 @@ struct calc_ep_comm {
 	int per_node;      /* EP ranks inside one node */
 	int nodes;         /* nodes the EP group spans */
 	int moe_layers;    /* MoE layers of the stage with the most of them */
+	double rc_share;   /* of them, the share whose forward full recomputation repeats
+	                      (calc_recompute_layers; 0 without full recomputation) [1] */
 	double a2a;        /* one all-to-all (dispatch or combine) of one MoE layer, one
 	                      micro-batch [s] */
 	double etp_bytes;  /* ETP all-gather + reduce-scatter bytes per step (etp > 1) [B] */

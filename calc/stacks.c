@@ -35,7 +35,22 @@
  *                     parameters); with PP a stage keeps its
  *                     parameters gathered (comm.c); the loss is torch's
  *                     F.cross_entropy on an FP32 upcast, under loss_parallel with TP
- *                     (train.py loss_fn; docs/references.md §2.5).
+ *                     (train.py loss_fn; docs/references.md §2.5).  Hidden TP collectives
+ *                     take no SMs (efficiency.tp_overlap_sms 0): its async TP
+ *                     (parallelism.enable_async_tensor_parallel, with torch.compile;
+ *                     torchtitan/distributed/tensor_parallel.py maybe_enable_async_tp sets
+ *                     torch._inductor.config._micro_pipeline_tp) runs the all-gather +
+ *                     matmul and matmul + reduce-scatter as torch's symm_mem
+ *                     fused_all_gather_matmul and fused_matmul_reduce_scatter, which move
+ *                     each shard by Tensor.copy_ between symmetric-memory buffers
+ *                     (torch/distributed/_symmetric_memory/__init__.py), for contiguous
+ *                     tensors of one dtype a cudaMemcpyAsync (aten/src/ATen/native/cuda/
+ *                     Copy.cu copy_device_to_device): the copy engine, not a kernel.  Not
+ *                     counted: the one-block barrier kernels between the chunks and the
+ *                     reduce-scatter's final sum of the t partials (docs/references.md
+ *                     §4.8).  Its tp_overlap stays the default 0: async TP is off by
+ *                     default (enable_async_tensor_parallel = False), and no source says
+ *                     what share of the collectives it hides.
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
  *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's
@@ -71,8 +86,9 @@ static const struct calc_stack stacks[] = {
 	 "Zhao et al. 2023 (PyTorch FSDP) §3-4; llm-foundry MPT benchmark tables (gemm)",
 	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.62", NULL}},
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
-	 "Liang et al. 2024 (TorchTitan) §3.1", {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
-	  "training.cross_entropy=torch", NULL}},
+	 "Liang et al. 2024 (TorchTitan) §3.1; torch symm_mem async TP (copy-engine copies)",
+	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
+	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
 	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},

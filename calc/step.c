@@ -431,7 +431,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 				o->recompute += t_moe_act;
 		}
 	}
-	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = 0;
+	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = o->ep_rc = 0;
 }
 
 /* The share of a TP or CP collective's time a layer pays (docs/references.md §4.8): the
@@ -464,15 +464,22 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	/* full recomputation runs the forward's collectives again in the backward (comm.c:
 	 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
 	o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
-	o->ep_f = o->ep_b = 0;
+	o->ep_f = o->ep_b = o->ep_rc = 0;
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
 		 * ep_overlap_share behind at most the layer's own compute of that pass */
 		double ov = ep_overlap_share(plan);
 		o->ep_f = exposed_behind(cm->ep_layer_f, o->f, ov);
 		o->ep_b = exposed_behind(cm->ep_layer_b, o->b + o->w + o->recompute, ov);
+		/* with full recomputation ep_layer_b holds the recomputed forward's dispatch and
+		 * combine (comm.c) and the window its compute: a layer that does not recompute
+		 * (recompute_method = block) exposes ep_layer_b - ep_layer_f behind b + w, so
+		 * the difference is the recomputed forward's share of ep_b */
+		if (plan->recompute == CALC_RC_FULL)
+			o->ep_rc = o->ep_b - exposed_behind(cm->ep_layer_b - cm->ep_layer_f, o->b + o->w, ov);
 		o->comm_f += o->ep_f;
 		o->comm_b += o->ep_b;
+		o->comm_rc += o->ep_rc;
 	}
 }
 
@@ -559,7 +566,8 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 {
 	struct calc_stage_layers sl;
 	int nk = calc_model_nkinds(&plan->model);
-	double rc_comm = 0; /* the recomputed forward's TP + CP collectives of every layer [s] */
+	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
+	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
 
 	if (all)
 		sl = all[i];
@@ -578,15 +586,17 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
 		rc_comm += n * lt[k].comm_rc;
+		rc_ep += n * lt[k].ep_rc;
 	}
 	/* recompute_method = block: only the checkpointed layers run their forward again
-	 * (rc_share), with the forward's TP and CP collectives (comm_rc); the kinds alike
-	 * (memory.c's convention) */
+	 * (rc_share), with the forward's TP and CP collectives and expert all-to-all
+	 * (comm_rc); the kinds alike (memory.c's convention) */
 	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
 		double keep = 1 - rc_share(plan, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
 		o->tb -= skip + skip_comm;
 		o->recompute -= skip;
 		o->comm -= skip_comm;
+		o->ep -= keep * rc_ep;
 	}
 	if (sl.embedding) {
 		o->tf += e->first_f;
@@ -712,7 +722,11 @@ static double closed_bubble(const struct calc_plan *plan, const struct calc_step
  * Micro-batches: without PP every one gathers (reduce-scatters too, unless no_sync:
  * then the last); with PP (a stage keeps its parameters gathered) the first gathers,
  * the last reduces.  Per-unit collectives share the network, so the prefetch depth
- * beyond one does not shorten a steady state of equal units (derived).
+ * beyond one does not shorten a steady state of equal units (derived).  With
+ * recompute_method = block only the recomputed share of a kind's layers (rc_share, the
+ * kinds alike as stage_cost counts them) has the recomputation, and the recomputed
+ * forward's collectives, in its backward window; the other layers' window is
+ * B + W + their backward collectives (comm_b - comm_rc).
  */
 static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step *st)
 {
@@ -721,11 +735,13 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 	struct calc_step_ends e;
 	int m = calc_plan_microbatches(plan), pp = plan->pp > 0 ? plan->pp : 1, nk = calc_model_nkinds(&plan->model);
 	int pre = plan->fsdp_prefetch > 0, rsh = plan->reshard_after_forward;
-	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, total = 0;
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, total = 0, rc = 1;
 
 	if (m < 1)
 		m = 1;
 	calc_stage_layers(plan, st->critical, &sl);
+	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK)
+		rc = rc_share(plan, sl.layers); /* the share of the stage's layers that recompute */
 	end_times(plan, &e);
 	/* three classes of micro-batch: the first, the last, the m - 2 between */
 	for (int cls = 0; cls < 3; cls++) {
@@ -735,7 +751,10 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 		int rd = pp > 1 || plan->no_sync ? last : 1;
 		if (times <= 0 || (cls == 1 && m == 1))
 			continue;
-		for (int k = -2; k < nk; k++) {
+		/* j = -2 the embedding, -1 the head, then each kind k twice: its recomputed
+		 * layers (u = 0) and those recompute_method = block keeps (u = 1; none otherwise) */
+		for (int j = -2; j < 2 * nk; j++) {
+			int k = j < 0 ? j : j / 2, u = j < 0 ? 0 : j % 2;
 			double n, ag, rs, wf, wb, cf, cb;
 			if (k == -2) { /* the embedding unit */
 				if (!sl.embedding)
@@ -749,11 +768,12 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 				wf = e.last_f, wb = e.last_b + e.last_w;
 			} else {
 				const struct calc_layer_time *lt = &st->kind_layer[k];
-				if (!sl.count[k])
+				n = sl.count[k] * (u ? 1 - rc : rc);
+				if (!(n > 0))
 					continue;
-				n = sl.count[k], ag = c->fsdp_ag[k], rs = c->fsdp_rs[k];
+				ag = c->fsdp_ag[k], rs = c->fsdp_rs[k];
 				wf = lt->f + lt->comm_f;
-				wb = lt->b + lt->w + lt->recompute + lt->comm_b;
+				wb = u ? lt->b + lt->w + lt->comm_b - lt->comm_rc : lt->b + lt->w + lt->recompute + lt->comm_b;
 			}
 			cf = gf ? ag : 0;
 			cb = (gb ? ag : 0) + (rd ? rs : 0);
@@ -766,7 +786,10 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 			}
 			ef += n * (cf > wf ? cf - wf : 0);
 			eb += n * (cb > wb ? cb - wb : 0);
-			/* the first unit's gather and the last unit's reduction have no neighbour */
+			/* the first unit's gather and the last unit's reduction have no neighbour
+			 * (a layer block recomputes: it recomputes the first N of a chunk) */
+			if (u)
+				continue;
 			if (cf > fill_f)
 				fill_f = cf < wf ? cf : wf;
 			if (cb > fill_b)
@@ -830,10 +853,14 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 		/* split the critical GPU's exposed collectives between TP and CP */
 		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
 		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
+		double pay = tp_charge(plan), o = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
 		if (st->ep_exposed > 0)
 			tc -= st->ep_exposed; /* the expert all-to-all is the EP row's */
 		st->exposed[CALC_DIM_TP] = tc * sh;
 		st->exposed[CALC_DIM_CP] = tc * (1 - sh);
+		/* every TP/CP collective is charged pay = (1 - o) + o c / S of its time
+		 * (tp_charge): of that, o c / S is the hidden part's cost in slower GEMMs */
+		st->tp_overlap_cost = pay > 0 ? tc * (pay - (1 - o)) / pay : 0;
 	}
 	st->exposed[CALC_DIM_PP] = p > 1 ? 2.0 * (p - 1) * st->comm.p2p : 0;
 	st->exposed[CALC_DIM_DP] = st->dp_exposed;

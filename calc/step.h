@@ -48,9 +48,11 @@ struct calc_layer_time {
 	double recompute; /* forward work repeated in the backward (selective or full) */
 	double comm_f;    /* TP + CP collectives of the forward, exposed part */
 	double comm_b;    /* TP + CP collectives of the backward (+ recompute), exposed part */
-	double comm_rc;   /* of comm_b, the TP + CP collectives of the recomputed forward (full) */
+	double comm_rc;   /* of comm_b, the collectives of the recomputed forward (full): TP,
+	                     CP and ep_rc */
 	double ep_f;      /* of comm_f, the expert all-to-all and ETP collectives (MoE) */
 	double ep_b;      /* of comm_b, the same of the backward */
+	double ep_rc;     /* of ep_b and comm_rc, the same of the recomputed forward (full) */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
@@ -77,6 +79,8 @@ struct calc_step {
 	double recompute;          /* recomputation [s] */
 	double tp_comm;            /* exposed TP + CP collectives, and the expert all-to-all [s] */
 	double ep_exposed;         /* of tp_comm, the exposed expert all-to-all and ETP collectives [s] */
+	double tp_overlap_cost;    /* of tp_comm, what hiding TP/CP collectives costs the GEMMs
+	                              in the SMs they take (docs/references.md §4.8) [s] */
 	double bubble;             /* pipeline idle time of the critical stage incl. p2p [s] */
 	double dp_exposed;         /* gradient reduction not hidden behind backward [s] */
 	double optimizer;          /* optimizer step [s] */

@@ -3,7 +3,9 @@
 # Dataset step-timeline (calc/catalog_step.c, from calc/step.c's breakdown): stream
 # (0 compute, 1 TP/CP, 2 PP, 3 DP), stream_name, segment, start, end, duration [s],
 # exposed (1: on the critical path).  The compute stream's segments add up to the step
-# time; the streams below it are drawn under what they overlap.  Segment names are written
+# time; the streams below it are drawn under what they overlap.  Of the TP/CP time the
+# step charges, "overlap cost" is what hiding collectives costs the GEMMs (the SMs the
+# collectives take, docs/references.md §4.8) and "TP/CP wait" the exposed collectives.  Segment names are written
 # (or their durations alone) inside the bars wide enough for them, white on the dark colours and near black on the
 # light ones.
 
@@ -12,6 +14,8 @@ stats datafile using "end" nooutput name "EN"
 has(g) = (strcol("segment") eq g) ? 1 : 0
 stats datafile using (has("recompute")) nooutput name "RC"
 stats datafile using (has("hidden")) nooutput name "HID"
+# the overlap cost per step, named in the key (its bars are thin where little is hidden)
+stats datafile using (has("overlap cost") ? column("duration") : 0) nooutput name "OVC"
 stats datafile using (has("bubble")) nooutput name "BU"
 stats datafile using (column("stream") == 2 ? 1 : 0) nooutput name "PPS"
 stats datafile using (column("stream") == 3 || strcol("segment") eq "DP wait" ? 1 : 0) nooutput name "DPS"
@@ -57,6 +61,7 @@ plot datafile using (box(0, "bubble")):"stream":@hw:(h) with boxxyerror lc rgb '
      '' using (box(0, "recompute")):"stream":@hw:(h) with boxxyerror lc rgb '#009E73' title (RC_sum > 0 ? 'recomputation' : ''), \
      '' using (box(0, "backward")):"stream":@hw:(h) with boxxyerror lc rgb '#56B4E9' title 'backward', \
      '' using (box(0, "TP/CP wait")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' title (TPS_sum > 0 ? tpname.' collectives' : ''), \
+     '' using (box(0, "overlap cost")):"stream":@hw:(h) with boxxyerror fs solid 1.0 noborder lc rgb '#F0E442' title (OVC_sum > 0 ? sprintf('cost of hiding them, %s', ms(OVC_sum)) : ''), \
      '' using (box(1, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' notitle, \
      '' using (box(1, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb '#F5D08A' title (HID_sum > 0 ? 'lighter: hidden' : ''), \
      '' using (box(2, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#D55E00' title (PPS_sum > 0 ? 'PP sends' : ''), \

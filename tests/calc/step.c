@@ -716,6 +716,95 @@ static void test_block_recompute_tp_comm(void **state)
 	(void)state;
 }
 
+/* recompute_method = block repeats the expert all-to-all only in the layers it
+ * recomputes, as the TP collectives.  Mixtral 8x7B (32 MoE layers), pp 1, ep 8 over 2
+ * nodes, m = 64 / 16 = 4 micro-batches.  A MoE layer runs a dispatch and a combine
+ * forward and again backward (4 all-to-alls), 2 more when its forward runs again.
+ * Counted by hand per micro-batch: none 4 x 32 = 128; full 6 x 32 = 192; block with
+ * N = 8 of one chunk 4 x 32 + 2 x 8 = 144 (the comm table's count 4 x 144 = 576).  With
+ * pp 2 interleaved, v = 2 chunks of 8 and N = 2 of each: 4 x 16 + 2 x 4 = 72 against
+ * none's 64.  With ep_overlap 0 (and tp 1) the step exposes the whole all-to-all time. */
+static void test_block_recompute_ep_comm(void **state)
+{
+#define MIXTRAL_EP "model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.ep=8", \
+	           "parallel.sp=no", "training.global_batch=64", "efficiency.ep_overlap=0"
+	const char *none[] = {MIXTRAL_EP, "parallel.pp=1", "parallel.dp=16", "parallel.recompute=none"};
+	const char *full[] = {MIXTRAL_EP, "parallel.pp=1", "parallel.dp=16", "parallel.recompute=full"};
+	const char *block[] = {MIXTRAL_EP, "parallel.pp=1", "parallel.dp=16", "parallel.recompute=full",
+	                       "parallel.recompute_method=block", "parallel.recompute_num_layers=8"};
+	const char *inone[] = {MIXTRAL_EP, "parallel.pp=2", "parallel.dp=8", "parallel.recompute=none",
+	                       "parallel.schedule=interleaved", "parallel.vpp=2"};
+	const char *iblock[] = {MIXTRAL_EP, "parallel.pp=2", "parallel.dp=8", "parallel.recompute=full",
+	                        "parallel.schedule=interleaved", "parallel.vpp=2", "parallel.recompute_method=block",
+	                        "parallel.recompute_num_layers=2"};
+#undef MIXTRAL_EP
+	struct calc_plan p;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b), *c = malloc(sizeof *c);
+	struct calc_diag d = {0};
+
+	load_plan(&p, none, 10);
+	calc_step_fast(&p, a);
+	load_plan(&p, full, 10);
+	calc_step_fast(&p, b);
+	load_plan(&p, block, 12);
+	calc_step_fast(&p, c);
+	assert_true(a->comm.ep.time > 0);
+	assert_near(b->comm.ep.time / a->comm.ep.time, 192.0 / 128, 1e-12);
+	assert_near(c->comm.ep.time / a->comm.ep.time, 144.0 / 128, 1e-12);
+	assert_near(c->comm.ep.bytes / a->comm.ep.bytes, 144.0 / 128, 1e-12);
+	assert_near(c->comm.ep.count, 4.0 * 144, 1e-12);
+	assert_near(a->ep_exposed, a->comm.ep.time, 1e-12);
+	assert_near(b->ep_exposed / a->ep_exposed, 192.0 / 128, 1e-12);
+	assert_near(c->ep_exposed / a->ep_exposed, 144.0 / 128, 1e-12);
+	/* with tp 1 the exposed collectives are the all-to-all alone */
+	assert_near(c->tp_comm, c->ep_exposed, 1e-12);
+	/* the simulator path charges the same */
+	assert_int_equal(calc_step(&p, c, &d), 0);
+	assert_near(c->ep_exposed / a->ep_exposed, 144.0 / 128, 1e-12);
+
+	load_plan(&p, inone, 12);
+	calc_step_fast(&p, a);
+	load_plan(&p, iblock, 14);
+	calc_step_fast(&p, c);
+	assert_near(c->comm.ep.time / a->comm.ep.time, 72.0 / 64, 1e-12);
+	assert_near(c->ep_exposed / a->ep_exposed, 72.0 / 64, 1e-12);
+	calc_diag_free(&d);
+	free(a);
+	free(b);
+	free(c);
+	(void)state;
+}
+
+/* FSDP's per-layer overlap bound (step.c fsdp_exposed) under recompute_method = block:
+ * a layer hides its gradient reduce-scatter behind dp_overlap of its backward window, B +
+ * W + recomputation + its collectives in a layer that recomputes, B + W + its backward's
+ * collectives (less the recomputed forward's, comm_rc) in one block keeps.  Default plan
+ * with parallel.fsdp: pp 8, 10 layers a stage, the last micro-batch reduce-scatters
+ * (comm.c: a stage keeps its parameters gathered); dp_overlap 0.1 leaves every reduction
+ * longer than its hiding window (checked), so each kept layer exposes 0.1 x (recompute +
+ * comm_rc) more than under full recomputation: 8 of the 10 layers with N = 2. */
+static void test_block_recompute_fsdp_window(void **state)
+{
+	const char *full[] = {"parallel.fsdp=yes", "efficiency.dp_overlap=0.1", "parallel.recompute=full"};
+	const char *block[] = {"parallel.fsdp=yes", "efficiency.dp_overlap=0.1", "parallel.recompute=full",
+	                       "parallel.recompute_method=block", "parallel.recompute_num_layers=2"};
+	struct calc_plan p;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	const struct calc_layer_time *lt;
+
+	load_plan(&p, full, 3);
+	calc_step_fast(&p, a);
+	load_plan(&p, block, 5);
+	calc_step_fast(&p, b);
+	lt = &a->layer;
+	assert_true(a->comm.fsdp && lt->recompute > 0 && lt->comm_rc > 0);
+	assert_true(a->comm.fsdp_rs[0] > 0.1 * (lt->b + lt->w + lt->recompute + lt->comm_b));
+	assert_near(b->dp_exposed - a->dp_exposed, 8 * 0.1 * (lt->recompute + lt->comm_rc), 1e-9 * a->dp_exposed);
+	free(a);
+	free(b);
+	(void)state;
+}
+
 /* The hidden TP collectives cost the SMs their kernels hold (docs/references.md §4.8):
  * a layer pays (1 - o) + o c / S of its collectives' time.  Default plan on H100 SXM
  * (S = 132 SMs, H100 datasheet), SP, no CP: o = 0.5 with c = 16 (TE userbuffers'
@@ -750,6 +839,32 @@ static void test_tp_overlap_sms(void **state)
 		assert_near(b.comm.dim[CALC_DIM_TP].time, a.comm.dim[CALC_DIM_TP].time, 1e-12);
 		assert_near(b.tp_comm, cases[i].pay * a.tp_comm, 1e-12);
 	}
+	(void)state;
+}
+
+/* torchtitan's async TP moves the shards on the copy engine (Tensor.copy_ of symmetric
+ * memory is a cudaMemcpyAsync; calc/stacks.c, docs/references.md §4.8), so its stack
+ * hides for free: with tp_overlap 0.5 a layer pays exactly half its TP collectives, where
+ * the default stack (Transformer Engine userbuffers, 8.5 of H100's 132 SMs) pays
+ * 0.5 + 0.5 x 8.5 / 132. */
+static void test_tp_overlap_stack(void **state)
+{
+	const char *tt[] = {"efficiency.tp_overlap=0.5", "efficiency.stack=torchtitan"};
+	const char *mc[] = {"efficiency.tp_overlap=0.5", "efficiency.stack=megatron-core"};
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_layer_time lt;
+
+	load_plan(&p, tt, 2);
+	assert_true(p.tp_overlap_sms == 0);
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_true(c.tp_layer_f > 0);
+	assert_near(lt.comm_f, 0.5 * c.tp_layer_f, 1e-12);
+	load_plan(&p, mc, 2);
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.comm_f, (0.5 + 0.5 * 8.5 / 132) * c.tp_layer_f, 1e-12);
 	(void)state;
 }
 
@@ -802,6 +917,8 @@ int main(void)
 		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
 		cmocka_unit_test(test_grand_teton_mfu),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
+		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
+		cmocka_unit_test(test_tp_overlap_stack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
