@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <hpdf.h>
+#include <hpdf_utils.h>
 
 #include "layout.h"
 #include "../calc/files.h"
@@ -154,13 +155,24 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 	return p->font[f];
 }
 
+/* The advance width of code point 'cp' (at most U+FFFF) in font 'f' [1/1000 em], from
+ * the cache.  libharu's width lookup also marks the glyph as used, which is what puts
+ * it into the embedded subset (HPDF_TTFontDef_GetCharWidth), so every glyph drawn
+ * passes through here once. */
+static long glyph_width(struct pdev *p, enum rpt_font f, unsigned cp)
+{
+	short *wc = p->wcache[f];
+	if (wc[cp] < 0)
+		wc[cp] = (short)HPDF_Font_GetUnicodeWidth(p->font[f], (HPDF_UNICODE)cp);
+	return wc[cp];
+}
+
 static double d_width(void *ctx, enum rpt_font f, double size, const char *s, size_t len)
 {
 	struct pdev *p = ctx;
 	HPDF_Font font = get_font(p, f);
 	if (!font)
 		return 0.6 * size * (double)len;
-	short *wc = p->wcache[f];
 	long total = 0;
 	size_t i = 0, n;
 	while (i < len) {
@@ -168,9 +180,7 @@ static double d_width(void *ctx, enum rpt_font f, double size, const char *s, si
 		i += n;
 		if (cp > 0xffff)
 			cp = 0xfffd;
-		if (wc[cp] < 0)
-			wc[cp] = (short)HPDF_Font_GetUnicodeWidth(font, (HPDF_UNICODE)cp);
-		total += wc[cp];
+		total += glyph_width(p, f, cp);
 	}
 	return (double)total * size / 1000.0;
 }
@@ -221,29 +231,25 @@ static void d_end(void *ctx)
 		end_text(p);
 }
 
+/*
+ * Show one run of text at (x, y).  The operators are the ones HPDF_Page_TextOut
+ * writes, byte for byte ("dx dy Td" relative to the text matrix, then the string as
+ * big-endian UTF-16 code units in hex and "Tj", PDF 32000-1:2008 sections 9.4.2 and
+ * 9.4.3; an Identity-H font's character code is the code point), but the width comes
+ * from the per-font cache instead of libharu's walk of its encoder and the font's
+ * cmap for every character, and no 512-byte scratch buffer is cleared per word.
+ * libharu's text state (text matrix, position) is kept as TextOut keeps it.
+ */
 static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, const char *s,
                    size_t len, unsigned rgb)
 {
 	struct pdev *p = ctx;
-	char buf[2048];
+	/* "dx dy Td\n" (two reals of at most 18 characters each), "<", 4 hex digits per
+	 * code unit of at most 2048 bytes of text, "> Tj\n" */
+	char buf[64 + 4 * 2048 + 8];
 	HPDF_Font font = get_font(p, f);
 	if (!font || !p->page || len == 0)
 		return;
-	/* libharu's UTF-8 encoder covers the Basic Multilingual Plane only: a code
-	 * point above U+FFFF is drawn as U+FFFD (and measured so, see d_width) */
-	size_t i = 0, o = 0, k;
-	while (i < len && o + 4 < sizeof buf) {
-		unsigned cp = rpt_utf8_next(s + i, len - i, &k);
-		if (cp > 0xffff || (cp == 0xfffd && k == 1)) {
-			memcpy(buf + o, "\xef\xbf\xbd", 3);
-			o += 3;
-		} else {
-			memcpy(buf + o, s + i, k);
-			o += k;
-		}
-		i += k;
-	}
-	buf[o] = 0;
 	if (!p->in_text) {
 		HPDF_Page_BeginText(p->page);
 		p->in_text = 1;
@@ -254,7 +260,69 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		p->cur_size = size;
 	}
 	fill(p, rgb);
-	HPDF_Page_TextOut(p->page, (HPDF_REAL)x, (HPDF_REAL)y, buf);
+	HPDF_PageAttr attr = (HPDF_PageAttr)p->page->attr;
+	if (attr->gmode != HPDF_GMODE_TEXT_OBJECT || p->failed)
+		return;
+
+	/* the move: TextPos_AbsToRel and HPDF_Page_MoveTextPos of libharu 2.3, in its
+	 * single precision and order of operations so that the numbers come out the same */
+	HPDF_TransMatrix *tm = &attr->text_matrix;
+	HPDF_REAL xa = (HPDF_REAL)x, ya = (HPDF_REAL)y, dx, dy;
+	if (tm->a == 0) {
+		dx = (ya - tm->y - (xa - tm->x) * tm->d / tm->c) / tm->b;
+		dy = (xa - tm->x) / tm->c;
+	} else {
+		dy = (ya - tm->y - (xa - tm->x) * tm->b / tm->a) / (tm->d - tm->c * tm->b / tm->a);
+		dx = (xa - tm->x - dy * tm->c) / tm->a;
+	}
+	char *o = buf, *end = buf + sizeof buf - 1;
+	o = HPDF_FToA(o, dx, end);
+	*o++ = ' ';
+	o = HPDF_FToA(o, dy, end);
+	memcpy(o, " Td\012", 4);
+	o += 4;
+	tm->x += dx * tm->a + dy * tm->c;
+	tm->y += dy * tm->d + dx * tm->b;
+	attr->text_pos.x = tm->x;
+	attr->text_pos.y = tm->y;
+
+	/* the string.  libharu's UTF-8 encoder covers the Basic Multilingual Plane only:
+	 * a code point above U+FFFF or a malformed byte is drawn as U+FFFD (and measured
+	 * so, see d_width); like TextOut, the text ends at a NUL byte */
+	static const char hex[] = "0123456789ABCDEF";
+	char *str = o;
+	*o++ = '<';
+	long width = 0;
+	size_t i = 0, k, in = 0;
+	while (i < len && s[i] && in + 4 < 2048) {
+		unsigned cp = rpt_utf8_next(s + i, len - i, &k);
+		if (cp > 0xffff || (cp == 0xfffd && k == 1))
+			cp = 0xfffd, in += 3;
+		else
+			in += k;
+		i += k;
+		width += glyph_width(p, f, cp);
+		o[0] = hex[(cp >> 12) & 15];
+		o[1] = hex[(cp >> 8) & 15];
+		o[2] = hex[(cp >> 4) & 15];
+		o[3] = hex[cp & 15];
+		o += 4;
+	}
+	/* ShowText writes nothing for a run of zero width (or no characters) */
+	if (width == 0)
+		o = str;
+	else {
+		memcpy(o, "> Tj\012", 5);
+		o += 5;
+		HPDF_REAL tw = (HPDF_REAL)width * (HPDF_REAL)size / 1000;
+		attr->text_pos.x += tw * tm->a;
+		attr->text_pos.y += tw * tm->b;
+	}
+	if (HPDF_Stream_Write(attr->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK &&
+	    !p->failed) {
+		snprintf(p->err, sizeof p->err, "cannot write a page's text");
+		p->failed = 1;
+	}
 }
 
 static void d_rule(void *ctx, double x0, double y0, double x1, double y1, double lw, unsigned rgb)
