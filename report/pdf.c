@@ -136,6 +136,69 @@ static void fix_tounicode(struct pdev *p, HPDF_Font font)
 	HPDF_Dict_Add(font, "ToUnicode", p->tounicode);
 }
 
+/*
+ * A font's CIDFontType2 (HPDF_GetFont with the UTF-8 encoder) is made by looking up
+ * the glyph of each of the 65536 code points of the Basic Multilingual Plane
+ * (libharu 2.3, CIDFontType2_New) with HPDF_TTFontDef_GetGlyphid, which scans the
+ * font's cmap segments from the first one each time: a few hundred segments for
+ * DejaVu, about 4 ms per font.  For that one call the font definition is given a
+ * cmap of one segment that maps every code point through its glyph-id array
+ * (TrueType 'cmap' format 4: idRangeOffset != 0, Apple TrueType Reference Manual and
+ * OpenType 1.9 'cmap'), filled from the real segments in one ascending sweep with
+ * GetGlyphid's own rule (the first segment whose end is >= the code point), so each
+ * lookup is one comparison and returns what the scan would.  The font's own cmap is
+ * put back at once; it is what the widths, the subset and the embedded file use.
+ * Returns the font, or NULL (libharu's error handler has the reason).
+ */
+static HPDF_Font font_new(HPDF_Doc pdf, const char *name)
+{
+	HPDF_FontDef def = HPDF_GetFontDef(pdf, name);
+	HPDF_TTFontDefAttr a = def && def->type == HPDF_FONTDEF_TYPE_TRUETYPE ? def->attr : NULL;
+	HPDF_UINT nseg = a ? a->cmap.seg_count_x2 / 2u : 0;
+	if (!a || a->cmap.format != 4 || nseg == 0)
+		return HPDF_GetFont(pdf, name, "UTF-8");
+	HPDF_TTF_CmapRange *c = &a->cmap;
+	HPDF_UINT16 *map = xmalloc(0x10000 * sizeof *map);
+	HPDF_UINT i = 0;
+	for (HPDF_UINT u = 0; u <= 0xffff; u++) {
+		while (i < nseg && u > c->end_count[i])
+			i++;
+		if (i == nseg)
+			break; /* no segment ends at U+FFFF: leave it to libharu */
+		HPDF_UINT16 gid;
+		if (c->start_count[i] > u)
+			gid = 0;
+		else if (c->id_range_offset[i] == 0)
+			gid = (HPDF_UINT16)(u + c->id_delta[i]);
+		else {
+			HPDF_UINT idx = c->id_range_offset[i] / 2 + (u - c->start_count[i]) - (nseg - i);
+			if (idx == c->glyph_id_array_count)
+				break; /* GetGlyphid would read past the array: leave it to libharu */
+			gid = idx > c->glyph_id_array_count ? 0
+			                                     : (HPDF_UINT16)(c->glyph_id_array[idx] + c->id_delta[i]);
+		}
+		map[u] = gid;
+		if (u == 0xffff) {
+			HPDF_TTF_CmapRange keep = *c;
+			HPDF_UINT16 end = 0xffff, start = 0, offset = 2; /* idx = 2/2 + u - (1 - 0) = u */
+			HPDF_INT16 delta = 0;
+			c->seg_count_x2 = 2;
+			c->end_count = &end;
+			c->start_count = &start;
+			c->id_delta = &delta;
+			c->id_range_offset = &offset;
+			c->glyph_id_array = map;
+			c->glyph_id_array_count = 0x10000;
+			HPDF_Font font = HPDF_GetFont(pdf, name, "UTF-8");
+			*c = keep;
+			free(map);
+			return font;
+		}
+	}
+	free(map);
+	return HPDF_GetFont(pdf, name, "UTF-8");
+}
+
 static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 {
 	if (p->font[f] || p->failed)
@@ -148,7 +211,7 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 		snprintf(p->err, sizeof p->err, "cannot load font %s", path);
 		return NULL;
 	}
-	p->font[f] = HPDF_GetFont(p->pdf, name, "UTF-8");
+	p->font[f] = font_new(p->pdf, name);
 	if (p->font[f])
 		fix_tounicode(p, p->font[f]);
 	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
