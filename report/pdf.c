@@ -20,6 +20,7 @@
  * clock); libharu 2.3 writes no file /ID unless encryption is on, and its font tags
  * are counters, so the same input gives the same bytes (checked by report/pdf.mk).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,28 @@ static const char *const font_file[RPT_NFONTS] = {
 	[RPT_MONO] = "DejaVuSansMono.ttf",
 	[RPT_MONO_BOLD] = "DejaVuSansMono-Bold.ttf",
 };
+
+struct zjob {
+	HPDF_Dict s;            /* the stream object */
+	const HPDF_BYTE **buf;  /* its data, in pieces */
+	HPDF_UINT *len;         /* [bytes] */
+	HPDF_UINT nbuf;
+	unsigned char *out;     /* the deflated data */
+	size_t outlen;          /* [bytes] */
+	int ok, done;
+};
+
+struct zqueue {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct zjob **jobs;
+	int n, cap, next;       /* jobs[next..n) wait for a thread */
+	int closed, running;    /* running: the worker was started */
+	int live;               /* initialised and not yet finished */
+	pthread_t worker;
+};
+
+static void zq_add(struct zqueue *q, HPDF_Dict s);
 
 struct anchor {
 	char *id;
@@ -85,6 +108,9 @@ struct pdev {
 	HPDF_Outline outline[7]; /* last outline of each level */
 	HPDF_Encoder utf8;
 	HPDF_Dict tounicode;      /* the shared ToUnicode CMap */
+	int made[RPT_NFONTS];     /* the fonts in the order they were made */
+	int nmade;
+	struct zqueue zq;         /* streams being deflated */
 };
 
 static void error_handler(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_data)
@@ -212,8 +238,10 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 		return NULL;
 	}
 	p->font[f] = font_new(p->pdf, name);
-	if (p->font[f])
+	if (p->font[f]) {
 		fix_tounicode(p, p->font[f]);
+		p->made[p->nmade++] = f;
+	}
 	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
 	memset(p->wcache[f], 0xff, 0x10000 * sizeof(short));
 	return p->font[f];
@@ -291,8 +319,12 @@ static void d_begin(void *ctx, int pageno, double w, double h)
 static void d_end(void *ctx)
 {
 	struct pdev *p = ctx;
-	if (p->page)
-		end_text(p);
+	if (!p->page)
+		return;
+	end_text(p);
+	HPDF_PageAttr attr = (HPDF_PageAttr)p->page->attr;
+	if (attr->gmode == HPDF_GMODE_PAGE_DESCRIPTION && !p->failed)
+		zq_add(&p->zq, attr->contents); /* finished: nothing draws on it again */
 }
 
 /*
@@ -646,15 +678,24 @@ static void make_links(struct pdev *p)
  * (HPDF_Stream_WriteToStreamWithDeflate passes Z_DEFAULT_COMPRESSION) and its API
  * offers no other level (HPDF_COMP_BEST_SPEED is commented out in hpdf_consts.h).
  * So each stream libharu would deflate is deflated here, through zlib (RFC 1950/1951),
- * at PDF_DEFLATE_LEVEL just before the file is written; the stream then carries the
- * compressed bytes, no filter of libharu's own, and its /Filter key from the
- * dictionary's write hook -- the arrangement png_direct uses.  The data and the
- * decoded pages are unchanged; only the compressed bytes differ.
+ * at PDF_DEFLATE_LEVEL; the stream then carries the compressed bytes, no filter of
+ * libharu's own, and its /Filter key from the dictionary's write hook -- the
+ * arrangement png_direct uses.  The data and the decoded pages are unchanged; only the
+ * compressed bytes differ.
  *
  * The level: the default report's 75 streams (2.96 MB before compression, page
  * contents, fonts, CIDToGIDMaps) deflate to 576 kB in 50 ms at level 6, 606 kB in
  * 26 ms at level 4, 635 kB in 22 ms at level 3 and 670 kB in 16 ms at level 1 (zlib
  * 1.2.13, memLevel 8, one core of the build machine).
+ *
+ * The work runs beside the drawing: a page's contents are queued when the page is
+ * finished (nothing draws on it again), the fonts' files, CIDToGIDMaps and the rest
+ * once every page exists, and one worker thread deflates the queue while the main
+ * thread goes on; at the end the main thread takes what is left from the queue too,
+ * so without a second core nothing waits.  The worker reads only the bytes of the
+ * finished streams (pointers taken by the main thread) and its own memory, never
+ * libharu; the main thread puts the results into the streams before the save.  zlib
+ * gives the same bytes for the same input and level whichever thread runs it.
  */
 #define PDF_DEFLATE_LEVEL 4
 
@@ -664,91 +705,190 @@ static HPDF_STATUS flate_write_keys(HPDF_Dict obj, HPDF_Stream stream)
 	return HPDF_Stream_WriteStr(stream, "/Filter [ /FlateDecode ]\012");
 }
 
-/* Deflate the data of stream object 's' in place if libharu would deflate it when
- * writing (FlateDecode, no parameters, no write hook of its own).  Returns 0, or -1
- * when zlib fails (the stream is then left as it was). */
-static int deflate_stream(HPDF_Dict s)
+/* Deflate one job's data into job->out; job->ok says whether zlib succeeded. */
+static void zjob_run(struct zjob *j)
 {
-	if (!s || !s->stream || s->stream->type != HPDF_STREAM_MEMORY ||
-	    s->filter != HPDF_STREAM_FILTER_FLATE_DECODE || s->filterParams || s->write_fn)
-		return 0;
-	HPDF_UINT32 size = HPDF_Stream_Size(s->stream);
 	z_stream z;
 	memset(&z, 0, sizeof z);
+	j->ok = 0;
 	if (deflateInit(&z, PDF_DEFLATE_LEVEL) != Z_OK)
-		return -1;
-	uLong cap = deflateBound(&z, size);
-	unsigned char *out = xmalloc(cap);
-	z.next_out = out;
+		return;
+	uLong total = 0;
+	for (HPDF_UINT i = 0; i < j->nbuf; i++)
+		total += j->len[i];
+	uLong cap = deflateBound(&z, total);
+	j->out = malloc(cap ? cap : 1);
+	if (!j->out) {
+		deflateEnd(&z);
+		return;
+	}
+	z.next_out = j->out;
 	z.avail_out = (uInt)cap;
-	HPDF_UINT nbuf = HPDF_MemStream_GetBufCount(s->stream);
 	int rc = Z_OK;
-	for (HPDF_UINT i = 0; i < nbuf && rc == Z_OK; i++) {
-		HPDF_UINT n = 0;
-		HPDF_BYTE *b = HPDF_MemStream_GetBufPtr(s->stream, i, &n);
-		if (!b)
-			rc = Z_STREAM_ERROR;
-		z.next_in = b;
-		z.avail_in = n;
+	for (HPDF_UINT i = 0; i < j->nbuf && rc == Z_OK; i++) {
+		z.next_in = (Bytef *)j->buf[i];
+		z.avail_in = j->len[i];
 		while (rc == Z_OK && z.avail_in > 0)
 			rc = deflate(&z, Z_NO_FLUSH);
 	}
 	if (rc == Z_OK)
 		rc = deflate(&z, Z_FINISH);
-	size_t len = z.total_out;
+	j->outlen = z.total_out;
 	deflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		free(out);
-		return -1;
+	j->ok = rc == Z_STREAM_END;
+}
+
+/* Take the next waiting job, or NULL; with q->mu held. */
+static struct zjob *zq_take(struct zqueue *q)
+{
+	return q->next < q->n ? q->jobs[q->next++] : NULL;
+}
+
+static void *zq_worker(void *arg)
+{
+	struct zqueue *q = arg;
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		struct zjob *j = zq_take(q);
+		if (!j) {
+			if (q->closed)
+				break;
+			pthread_cond_wait(&q->work, &q->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&q->mu);
+		zjob_run(j);
+		pthread_mutex_lock(&q->mu);
+		j->done = 1;
+		pthread_cond_broadcast(&q->done);
 	}
-	HPDF_MemStream_FreeData(s->stream);
-	HPDF_STATUS st = HPDF_Stream_Write(s->stream, out, (HPDF_UINT)len);
-	free(out);
-	if (st != HPDF_OK)
-		return -1;
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+static void zq_init(struct zqueue *q)
+{
+	memset(q, 0, sizeof *q);
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->done, NULL);
+	q->live = 1;
+}
+
+/* Queue stream object 's' if libharu would deflate it when writing (FlateDecode, no
+ * parameters, no write hook of its own, data in memory); from then on it is marked
+ * as deflated here (no filter of libharu's, the write hook) and must not change
+ * until zq_finish. */
+static void zq_add(struct zqueue *q, HPDF_Dict s)
+{
+	if (!s || !s->stream || s->stream->type != HPDF_STREAM_MEMORY ||
+	    s->filter != HPDF_STREAM_FILTER_FLATE_DECODE || s->filterParams || s->write_fn)
+		return;
+	struct zjob *j = xcalloc(1, sizeof *j);
+	j->s = s;
+	j->nbuf = HPDF_MemStream_GetBufCount(s->stream);
+	j->buf = xcalloc(j->nbuf + 1, sizeof *j->buf);
+	j->len = xcalloc(j->nbuf + 1, sizeof *j->len);
+	for (HPDF_UINT i = 0; i < j->nbuf; i++) {
+		j->buf[i] = HPDF_MemStream_GetBufPtr(s->stream, i, &j->len[i]);
+		if (!j->buf[i])
+			j->len[i] = 0;
+	}
 	s->filter = HPDF_STREAM_FILTER_NONE;
 	s->write_fn = flate_write_keys;
-	return 0;
+	pthread_mutex_lock(&q->mu);
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 128;
+		q->jobs = xrealloc(q->jobs, q->cap * sizeof *q->jobs);
+	}
+	q->jobs[q->n++] = j;
+	if (!q->running && pthread_create(&q->worker, NULL, zq_worker, q) == 0)
+		q->running = 1;
+	pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->mu);
 }
 
-/* libharu makes a TrueType font's embedded file (FontFile2) and sets the filters of
- * its CIDToGIDMap and ToUnicode streams in the font's before-write hook, during the
- * save; the hook is wrapped so that these are deflated here too, once made. */
-static HPDF_Dict_BeforeWriteFunc font_before_write;
-
-static HPDF_STATUS font_before_write_deflate(HPDF_Dict font)
+/* Run what is left of the queue (with the worker), wait for every job, stop the
+ * worker and, if 'apply', put each result into its stream; a job zlib failed is left
+ * to libharu's own deflate.  Returns 0, or -1 when a stream could not be rewritten.
+ * The queue is empty afterwards. */
+static int zq_finish(struct zqueue *q, int apply)
 {
-	HPDF_STATUS st = font_before_write(font);
-	if (st != HPDF_OK)
-		return st;
-	HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
-	HPDF_Dict desc = fa->fontdef ? fa->fontdef->descriptor : NULL;
-	if (deflate_stream(fa->map_stream) < 0 || deflate_stream(fa->cmap_stream) < 0 ||
-	    (desc && deflate_stream(HPDF_Dict_GetItem(desc, "FontFile2", HPDF_OCLASS_DICT)) < 0))
-		return HPDF_ZLIB_ERROR;
-	return HPDF_OK;
+	if (!q->live)
+		return 0;
+	q->live = 0;
+	pthread_mutex_lock(&q->mu);
+	q->closed = 1;
+	pthread_cond_broadcast(&q->work);
+	struct zjob *j;
+	while ((j = zq_take(q))) {
+		pthread_mutex_unlock(&q->mu);
+		zjob_run(j);
+		pthread_mutex_lock(&q->mu);
+		j->done = 1;
+	}
+	for (int i = 0; i < q->n; i++)
+		while (!q->jobs[i]->done)
+			pthread_cond_wait(&q->done, &q->mu);
+	pthread_mutex_unlock(&q->mu);
+	if (q->running)
+		pthread_join(q->worker, NULL);
+	q->running = 0;
+	int rc = 0;
+	for (int i = 0; i < q->n; i++) {
+		j = q->jobs[i];
+		if (apply && j->ok) {
+			HPDF_MemStream_FreeData(j->s->stream);
+			if (HPDF_Stream_Write(j->s->stream, j->out, (HPDF_UINT)j->outlen) != HPDF_OK)
+				rc = -1;
+		} else if (apply) {
+			j->s->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+			j->s->write_fn = NULL;
+		}
+		free(j->out);
+		free(j->buf);
+		free(j->len);
+		free(j);
+	}
+	free(q->jobs);
+	q->jobs = NULL;
+	q->n = q->cap = q->next = 0;
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->work);
+	pthread_cond_destroy(&q->done);
+	return rc;
 }
 
-/* Deflate every stream made so far (pages, images, the shared ToUnicode CMap) and
- * hook the fonts.  Returns 0 or -1. */
-static int deflate_all(struct pdev *p)
+/*
+ * Queue the rest once every page exists.  libharu makes a TrueType font's embedded
+ * file (FontFile2) and sets the filters of its CIDToGIDMap and ToUnicode streams in
+ * the font's before-write hook (CIDFontType2_BeforeWrite_Func); the hook is run here,
+ * in the order the fonts were made (the order the save would run it), and the font's
+ * filter is cleared so that the save's second run of the hook, which only names the
+ * existing descriptor again, leaves those streams as they are.  Then every other
+ * stream still to be deflated (images, the shared ToUnicode CMap) is queued.
+ * Returns 0 or -1.
+ */
+static int zq_add_rest(struct pdev *p)
 {
+	for (int k = 0; k < p->nmade; k++) {
+		HPDF_Font font = p->font[p->made[k]];
+		if (!font->before_write_fn || font->before_write_fn(font) != HPDF_OK)
+			return -1;
+		font->filter = HPDF_STREAM_FILTER_NONE;
+		HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
+		HPDF_Dict desc = fa->fontdef ? fa->fontdef->descriptor : NULL;
+		zq_add(&p->zq, fa->map_stream);
+		zq_add(&p->zq, fa->cmap_stream);
+		if (desc)
+			zq_add(&p->zq, HPDF_Dict_GetItem(desc, "FontFile2", HPDF_OCLASS_DICT));
+	}
 	HPDF_Xref x = p->pdf->xref;
 	for (HPDF_UINT i = 0; i < x->entries->count; i++) {
 		HPDF_XrefEntry e = HPDF_List_ItemAt(x->entries, i);
 		HPDF_Obj_Header *h = e ? e->obj : NULL;
-		if (h && (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT &&
-		    deflate_stream((HPDF_Dict)e->obj) < 0)
-			return -1;
-	}
-	for (int f = 0; f < RPT_NFONTS; f++) {
-		HPDF_Font font = p->font[f];
-		if (!font || !font->before_write_fn || font->before_write_fn == font_before_write_deflate)
-			continue;
-		if (font_before_write && font->before_write_fn != font_before_write)
-			return -1; /* not the one hook of libharu's TrueType fonts */
-		font_before_write = font->before_write_fn;
-		font->before_write_fn = font_before_write_deflate;
+		if (h && (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT)
+			zq_add(&p->zq, (HPDF_Dict)e->obj);
 	}
 	return 0;
 }
@@ -770,6 +910,7 @@ static HPDF_Date date_of(const char *s)
 
 static void pdev_free(struct pdev *p)
 {
+	zq_finish(&p->zq, 0);
 	for (int f = 0; f < RPT_NFONTS; f++)
 		free(p->wcache[f]);
 	for (int i = 0; i < p->nimg; i++)
@@ -794,6 +935,7 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 	*out = NULL;
 	*len = 0;
 	memset(&p, 0, sizeof p);
+	zq_init(&p.zq);
 	p.pdf = HPDF_New(error_handler, &p);
 	if (!p.pdf)
 		return calc_error(d, name, 0, "cannot start the PDF library");
@@ -838,7 +980,7 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 		return -1;
 	}
 	make_links(&p);
-	if (!p.failed && deflate_all(&p) < 0 && !p.failed) {
+	if (!p.failed && (zq_add_rest(&p) < 0 || zq_finish(&p.zq, 1) < 0) && !p.failed) {
 		snprintf(p.err, sizeof p.err, "cannot compress the PDF's streams");
 		p.failed = 1;
 	}
