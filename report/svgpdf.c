@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include <hpdf.h>
+#include <hpdf_utils.h>
 
 #include "svgpdf.h"
 
@@ -73,29 +74,44 @@ static const char *skip_ws(const char *s)
 }
 
 /* The value of attribute 'name' in the tag text [s, e) into 'out'; 1 if present.
- * Attributes are name = 'value' or name = "value", spaces allowed around '='. */
+ * Attributes are name = 'value' or name = "value", spaces allowed around '='
+ * (XML 1.0 section 3.1, productions Attribute and Eq).  The tag is read attribute by
+ * attribute, each value skipped whole, so a long path's data is passed over once per
+ * lookup rather than searched for the name. */
 static int attr(const char *s, const char *e, const char *name, char *out, size_t n)
 {
 	size_t nl = strlen(name);
-	for (const char *p = s; p + nl < e; p++) {
-		if (*p != *name || (p > s && !isspace((unsigned char)p[-1])) || strncmp(p, name, nl) != 0)
-			continue;
-		const char *q = skip_ws(p + nl);
-		if (*q != '=')
-			continue;
-		q = skip_ws(q + 1);
-		if (*q != '\'' && *q != '"')
-			continue;
-		char quote = *q++;
-		const char *end = memchr(q, quote, (size_t)(e - q));
+	const char *p = s;
+	while (p < e && *p != '>' && !isspace((unsigned char)*p)) /* the element's name */
+		p++;
+	for (;;) {
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		const char *a = p;
+		while (p < e && *p != '=' && *p != '/' && *p != '>' && !isspace((unsigned char)*p))
+			p++;
+		size_t al = (size_t)(p - a);
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		if (p >= e || *p != '=' || al == 0)
+			return 0; /* the end of the tag, or not an attribute */
+		p++;
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		if (p >= e || (*p != '\'' && *p != '"'))
+			return 0;
+		char quote = *p++;
+		const char *end = memchr(p, quote, (size_t)(e - p));
 		if (!end)
 			return 0;
-		size_t len = (size_t)(end - q) < n - 1 ? (size_t)(end - q) : n - 1;
-		memcpy(out, q, len);
-		out[len] = 0;
-		return 1;
+		if (al == nl && memcmp(a, name, nl) == 0) {
+			size_t len = (size_t)(end - p) < n - 1 ? (size_t)(end - p) : n - 1;
+			memcpy(out, p, len);
+			out[len] = 0;
+			return 1;
+		}
+		p = end + 1;
 	}
-	return 0;
 }
 
 static double attr_num(const char *s, const char *e, const char *name, double def)
@@ -296,6 +312,41 @@ static void paint(struct svg *g, const struct style *st)
 		set_alpha(g, 1);
 }
 
+/* A path's move-to ('m') or line-to ('l') at (x, y): the bytes HPDF_Page_MoveTo and
+ * HPDF_Page_LineTo write ("x y m", "x y l", PDF 32000-1:2008 section 8.5.2, numbers
+ * by libharu's HPDF_FToA) and the page state they keep, without the 512-byte scratch
+ * buffer each of them clears per point.  In a state libharu would refuse, its own
+ * call runs and reports the error. */
+static void path_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (op == 'm' ? !(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_PATH_OBJECT))
+	              : a->gmode != HPDF_GMODE_PATH_OBJECT) {
+		if (op == 'm')
+			HPDF_Page_MoveTo(page, x, y);
+		else
+			HPDF_Page_LineTo(page, x, y);
+		return;
+	}
+	char buf[64], *end = buf + sizeof buf - 1;
+	char *o = HPDF_FToA(buf, x, end);
+	*o++ = ' ';
+	o = HPDF_FToA(o, y, end);
+	*o++ = ' ';
+	*o++ = op;
+	*o++ = '\012';
+	if (HPDF_Stream_Write(a->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK) {
+		HPDF_CheckError(page->error);
+		return;
+	}
+	a->cur_pos.x = x;
+	a->cur_pos.y = y;
+	if (op == 'm') {
+		a->str_pos = a->cur_pos;
+		a->gmode = HPDF_GMODE_PATH_OBJECT;
+	}
+}
+
 /* Path data (SVG 1.1 section 8.3): M m L l H h V v Z z, numbers separated by spaces
  * or commas; a command letter may be followed by several coordinate pairs. */
 static void path_data(struct svg *g, const char *d)
@@ -336,7 +387,7 @@ static void path_data(struct svg *g, const char *d)
 		case 'M': x = a, y = b; goto move;
 		case 'm': x += a, y += b;
 		move:
-			HPDF_Page_MoveTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+			path_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'm');
 			x0 = x, y0 = y, any = 1;
 			cmd = cmd == 'M' ? 'L' : 'l'; /* further pairs are line-tos */
 			break;
@@ -348,7 +399,7 @@ static void path_data(struct svg *g, const char *d)
 		case 'v': y += a;
 		line:
 			if (any)
-				HPDF_Page_LineTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+				path_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'l');
 			break;
 		default:
 			return;
@@ -445,9 +496,9 @@ static void shape(struct svg *g, const char *name, const char *s, const char *e,
 					break;
 				p = q;
 				if (n++ == 0)
-					HPDF_Page_MoveTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+					path_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'm');
 				else
-					HPDF_Page_LineTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+					path_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'l');
 			}
 			if (n) {
 				if (name[4] == 'g')
