@@ -73,45 +73,68 @@ static const char *skip_ws(const char *s)
 	return s;
 }
 
+/* The attribute after 'p' in the tag text ending before 'e': its name [*name, +*nl)
+ * and value [*val, +*vl), without the quotes; returns where the next one may start,
+ * or NULL at the end of the tag.  Attributes are name = 'value' or name = "value",
+ * spaces allowed around '=' (XML 1.0 section 3.1, productions Attribute and Eq); at
+ * the tag's '<' the element's name is skipped first. */
+static const char *attr_next(const char *p, const char *e, const char **name, size_t *nl,
+                             const char **val, size_t *vl)
+{
+	if (p < e && *p == '<')
+		while (p < e && *p != '>' && !isspace((unsigned char)*p))
+			p++;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	const char *a = p;
+	while (p < e && *p != '=' && *p != '/' && *p != '>' && !isspace((unsigned char)*p))
+		p++;
+	*name = a;
+	*nl = (size_t)(p - a);
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	if (p >= e || *p != '=' || *nl == 0)
+		return NULL; /* the end of the tag, or not an attribute */
+	p++;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	if (p >= e || (*p != '\'' && *p != '"'))
+		return NULL;
+	char quote = *p++;
+	const char *end = memchr(p, quote, (size_t)(e - p));
+	if (!end)
+		return NULL;
+	*val = p;
+	*vl = (size_t)(end - p);
+	return end + 1;
+}
+
+/* Whether the attribute name [a, +al) is 'name'. */
+static int attr_is(const char *a, size_t al, const char *name)
+{
+	return strlen(name) == al && memcmp(a, name, al) == 0;
+}
+
+/* A value [v, +vl) into 'out' of 'n' bytes, cut to fit. */
+static void attr_copy(const char *v, size_t vl, char *out, size_t n)
+{
+	size_t len = vl < n - 1 ? vl : n - 1;
+	memcpy(out, v, len);
+	out[len] = 0;
+}
+
 /* The value of attribute 'name' in the tag text [s, e) into 'out'; 1 if present.
- * Attributes are name = 'value' or name = "value", spaces allowed around '='
- * (XML 1.0 section 3.1, productions Attribute and Eq).  The tag is read attribute by
- * attribute, each value skipped whole, so a long path's data is passed over once per
- * lookup rather than searched for the name. */
+ * The tag is read attribute by attribute (attr_next), each value skipped whole. */
 static int attr(const char *s, const char *e, const char *name, char *out, size_t n)
 {
-	size_t nl = strlen(name);
-	const char *p = s;
-	while (p < e && *p != '>' && !isspace((unsigned char)*p)) /* the element's name */
-		p++;
-	for (;;) {
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		const char *a = p;
-		while (p < e && *p != '=' && *p != '/' && *p != '>' && !isspace((unsigned char)*p))
-			p++;
-		size_t al = (size_t)(p - a);
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		if (p >= e || *p != '=' || al == 0)
-			return 0; /* the end of the tag, or not an attribute */
-		p++;
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		if (p >= e || (*p != '\'' && *p != '"'))
-			return 0;
-		char quote = *p++;
-		const char *end = memchr(p, quote, (size_t)(e - p));
-		if (!end)
-			return 0;
-		if (al == nl && memcmp(a, name, nl) == 0) {
-			size_t len = (size_t)(end - p) < n - 1 ? (size_t)(end - p) : n - 1;
-			memcpy(out, p, len);
-			out[len] = 0;
+	const char *a, *v;
+	size_t al, vl;
+	for (const char *p = s; (p = attr_next(p, e, &a, &al, &v, &vl));)
+		if (attr_is(a, al, name)) {
+			attr_copy(v, vl, out, n);
 			return 1;
 		}
-		p = end + 1;
-	}
+	return 0;
 }
 
 static double attr_num(const char *s, const char *e, const char *name, double def)
@@ -160,45 +183,60 @@ static int parse_color(const char *v, unsigned *rgb)
 	return -1;
 }
 
-/* Apply the presentation attributes of the tag [s, e) to 'st'. */
+/* Apply the presentation attributes of the tag [s, e) to 'st', in one pass over its
+ * attributes (each is independent of the others). */
 static void apply_style(struct style *st, const char *s, const char *e)
 {
 	char v[128];
 	unsigned c;
 	int k;
-	if (attr(s, e, "color", v, sizeof v) && (k = parse_color(v, &c)) == 1)
-		st->color = c;
-	if (attr(s, e, "fill", v, sizeof v)) {
-		k = parse_color(v, &c);
-		st->has_fill = k < 0 ? 1 : k;
-		if (k != 0 && k != 2)
-			st->fill = c;
-	}
-	if (attr(s, e, "stroke", v, sizeof v)) {
-		k = parse_color(v, &c);
-		st->has_stroke = k < 0 ? 1 : k;
-		if (k != 0 && k != 2)
-			st->stroke = c;
-	}
-	st->stroke_width = attr_num(s, e, "stroke-width", st->stroke_width);
-	st->fill_opacity = attr_num(s, e, "fill-opacity", st->fill_opacity);
-	st->font_size = attr_num(s, e, "font-size", st->font_size);
-	if (attr(s, e, "stroke-dasharray", v, sizeof v)) {
-		st->ndash = 0;
-		char *p = v;
-		while (*p && st->ndash < 4) {
-			char *q;
-			double x = strtod(p, &q);
-			if (q == p)
-				break;
-			st->dash[st->ndash++] = x;
-			p = q;
-			while (*p == ',' || isspace((unsigned char)*p))
-				p++;
+	const char *a, *val;
+	size_t al, vl;
+	for (const char *p = s; (p = attr_next(p, e, &a, &al, &val, &vl));) {
+		if (attr_is(a, al, "color")) {
+			attr_copy(val, vl, v, sizeof v);
+			if ((k = parse_color(v, &c)) == 1)
+				st->color = c;
+		} else if (attr_is(a, al, "fill")) {
+			attr_copy(val, vl, v, sizeof v);
+			k = parse_color(v, &c);
+			st->has_fill = k < 0 ? 1 : k;
+			if (k != 0 && k != 2)
+				st->fill = c;
+		} else if (attr_is(a, al, "stroke")) {
+			attr_copy(val, vl, v, sizeof v);
+			k = parse_color(v, &c);
+			st->has_stroke = k < 0 ? 1 : k;
+			if (k != 0 && k != 2)
+				st->stroke = c;
+		} else if (attr_is(a, al, "stroke-width")) {
+			attr_copy(val, vl, v, 64);
+			st->stroke_width = strtod(v, NULL);
+		} else if (attr_is(a, al, "fill-opacity")) {
+			attr_copy(val, vl, v, 64);
+			st->fill_opacity = strtod(v, NULL);
+		} else if (attr_is(a, al, "font-size")) {
+			attr_copy(val, vl, v, 64);
+			st->font_size = strtod(v, NULL);
+		} else if (attr_is(a, al, "stroke-dasharray")) {
+			attr_copy(val, vl, v, sizeof v);
+			st->ndash = 0;
+			char *p = v;
+			while (*p && st->ndash < 4) {
+				char *q;
+				double x = strtod(p, &q);
+				if (q == p)
+					break;
+				st->dash[st->ndash++] = x;
+				p = q;
+				while (*p == ',' || isspace((unsigned char)*p))
+					p++;
+			}
+		} else if (attr_is(a, al, "text-anchor")) {
+			attr_copy(val, vl, v, sizeof v);
+			st->anchor = !strcmp(v, "end") ? 'e' : !strcmp(v, "middle") ? 'm' : 's';
 		}
 	}
-	if (attr(s, e, "text-anchor", v, sizeof v))
-		st->anchor = !strcmp(v, "end") ? 'e' : !strcmp(v, "middle") ? 'm' : 's';
 }
 
 /* Concatenate the transform list of the tag [s, e) onto the current matrix. */
