@@ -241,6 +241,14 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 	if (p->font[f]) {
 		fix_tounicode(p, p->font[f]);
 		p->made[p->nmade++] = f;
+		/* the CIDToGIDMap is complete once the font exists (CIDFontType2_New): its
+		 * deflating can start now (the filter libharu would give it at the save) */
+		HPDF_Dict map = ((HPDF_FontAttr)p->font[f]->attr)->map_stream;
+		if (map && map->filter == HPDF_STREAM_FILTER_NONE && !map->write_fn &&
+		    (p->font[f]->filter & HPDF_STREAM_FILTER_FLATE_DECODE)) {
+			map->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+			zq_add(&p->zq, map);
+		}
 	}
 	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
 	memset(p->wcache[f], 0xff, 0x10000 * sizeof(short));
@@ -689,10 +697,10 @@ static void make_links(struct pdev *p)
  * 1.2.13, memLevel 8, one core of the build machine).
  *
  * The work runs beside the drawing: a page's contents are queued when the page is
- * finished (nothing draws on it again), the fonts' files, CIDToGIDMaps and the rest
- * once every page exists, and one worker thread deflates the queue while the main
- * thread goes on; at the end the main thread takes what is left from the queue too,
- * so without a second core nothing waits.  The worker reads only the bytes of the
+ * finished (nothing draws on it again), a font's CIDToGIDMap when the font is made,
+ * the fonts' files and the rest once every page exists, and one worker thread
+ * deflates the queue while the main thread goes on; at the end the main thread takes
+ * what is left from the queue too, so without a second core nothing waits.  The worker reads only the bytes of the
  * finished streams (pointers taken by the main thread) and its own memory, never
  * libharu; the main thread puts the results into the streams before the save.  zlib
  * gives the same bytes for the same input and level whichever thread runs it.
@@ -877,6 +885,8 @@ static int zq_add_rest(struct pdev *p)
 			return -1;
 		font->filter = HPDF_STREAM_FILTER_NONE;
 		HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
+		if (fa->map_stream && fa->map_stream->write_fn == flate_write_keys)
+			fa->map_stream->filter = HPDF_STREAM_FILTER_NONE; /* queued when made */
 		HPDF_Dict desc = fa->fontdef ? fa->fontdef->descriptor : NULL;
 		zq_add(&p->zq, fa->map_stream);
 		zq_add(&p->zq, fa->cmap_stream);
