@@ -12,13 +12,21 @@
  * from the fonts' advance widths per code point (HPDF_Font_GetUnicodeWidth, in
  * 1/1000 em), cached per face.
  *
+ * Speed (the whole PDF of the default report in some 60 ms): where libharu's own
+ * calls are slow for what this file does with them, the same result is had another
+ * way, each described where it is done -- runs of text written with the operators
+ * HPDF_Page_TextOut writes (d_text), a font's glyph lookups through a one-segment
+ * cmap while libharu makes it (font_new), the streams deflated at a lower zlib level
+ * on a worker thread beside the drawing ("Compression" below).
+ *
  * Links and bookmarks may point forward (the table of contents links to later
  * pages), so anchors, links and bookmarks are recorded while the pages are drawn and
  * turned into destinations and annotations once every page exists.
  *
  * Determinism: the document info dates are set from the document's date (never the
  * clock); libharu 2.3 writes no file /ID unless encryption is on, and its font tags
- * are counters, so the same input gives the same bytes (checked by report/pdf.mk).
+ * are counters, so the same input gives the same bytes (checked by report/pdf.mk);
+ * zlib gives the same bytes for the same data and level on any thread.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -330,8 +338,18 @@ static void d_end(void *ctx)
 	if (!p->page)
 		return;
 	end_text(p);
+	/* close what the save would close on a page left open (libharu 2.3,
+	 * Page_BeforeWrite: the path, the text object, saved graphics states), now and
+	 * with the same operators, so that the save writes nothing more into the page */
 	HPDF_PageAttr attr = (HPDF_PageAttr)p->page->attr;
-	if (attr->gmode == HPDF_GMODE_PAGE_DESCRIPTION && !p->failed)
+	if (attr->gmode == HPDF_GMODE_PATH_OBJECT)
+		HPDF_Page_EndPath(p->page);
+	if (attr->gmode == HPDF_GMODE_TEXT_OBJECT)
+		HPDF_Page_EndText(p->page);
+	while (attr->gstate && attr->gstate->prev && HPDF_Page_GRestore(p->page) == HPDF_OK)
+		;
+	if (attr->gmode == HPDF_GMODE_PAGE_DESCRIPTION && attr->gstate && !attr->gstate->prev &&
+	    !p->failed)
 		zq_add(&p->zq, attr->contents); /* finished: nothing draws on it again */
 }
 
@@ -893,11 +911,17 @@ static int zq_add_rest(struct pdev *p)
 		if (desc)
 			zq_add(&p->zq, HPDF_Dict_GetItem(desc, "FontFile2", HPDF_OCLASS_DICT));
 	}
+	/* a page's contents not queued when it ended are libharu's to finish */
 	HPDF_Xref x = p->pdf->xref;
 	for (HPDF_UINT i = 0; i < x->entries->count; i++) {
 		HPDF_XrefEntry e = HPDF_List_ItemAt(x->entries, i);
 		HPDF_Obj_Header *h = e ? e->obj : NULL;
-		if (h && (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT)
+		if (!h || (h->obj_class & HPDF_OCLASS_ANY) != HPDF_OCLASS_DICT)
+			continue;
+		int contents = 0;
+		for (int k = 0; k < p->npages && !contents; k++)
+			contents = ((HPDF_PageAttr)p->pages[k]->attr)->contents == (HPDF_Dict)e->obj;
+		if (!contents)
 			zq_add(&p->zq, (HPDF_Dict)e->obj);
 	}
 	return 0;
