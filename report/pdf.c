@@ -306,8 +306,8 @@ static void fill(struct pdev *p, unsigned rgb)
 	if (rgb == p->cur_fill)
 		return;
 	p->cur_fill = rgb;
-	HPDF_Page_SetRGBFill(p->page, ((rgb >> 16) & 255) / 255.0f, ((rgb >> 8) & 255) / 255.0f,
-	                     (rgb & 255) / 255.0f);
+	rpt_page_rgb(p->page, ((rgb >> 16) & 255) / 255.0f, ((rgb >> 8) & 255) / 255.0f,
+	             (rgb & 255) / 255.0f, 0);
 }
 
 static void d_begin(void *ctx, int pageno, double w, double h)
@@ -458,12 +458,12 @@ static void d_rule(void *ctx, double x0, double y0, double x1, double y1, double
 		p->cur_lw = lw;
 	}
 	if (rgb != p->cur_stroke) {
-		HPDF_Page_SetRGBStroke(p->page, ((rgb >> 16) & 255) / 255.0f,
-		                       ((rgb >> 8) & 255) / 255.0f, (rgb & 255) / 255.0f);
+		rpt_page_rgb(p->page, ((rgb >> 16) & 255) / 255.0f, ((rgb >> 8) & 255) / 255.0f,
+		             (rgb & 255) / 255.0f, 1);
 		p->cur_stroke = rgb;
 	}
-	HPDF_Page_MoveTo(p->page, (HPDF_REAL)x0, (HPDF_REAL)y0);
-	HPDF_Page_LineTo(p->page, (HPDF_REAL)x1, (HPDF_REAL)y1);
+	rpt_page_point(p->page, (HPDF_REAL)x0, (HPDF_REAL)y0, 'm');
+	rpt_page_point(p->page, (HPDF_REAL)x1, (HPDF_REAL)y1, 'l');
 	HPDF_Page_Stroke(p->page);
 }
 
