@@ -284,7 +284,11 @@ static double d_width(void *ctx, enum rpt_font f, double size, const char *s, si
 	long total = 0;
 	size_t i = 0, n;
 	while (i < len) {
-		unsigned cp = rpt_utf8_next(s + i, len - i, &n);
+		unsigned cp = (unsigned char)s[i];
+		if (cp < 0x80) /* ASCII: one byte, the code point itself */
+			n = 1;
+		else
+			cp = rpt_utf8_next(s + i, len - i, &n);
 		i += n;
 		if (cp > 0xffff)
 			cp = 0xfffd;
@@ -417,7 +421,11 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 	long width = 0;
 	size_t i = 0, k, in = 0;
 	while (i < len && s[i] && in + 4 < 2048) {
-		unsigned cp = rpt_utf8_next(s + i, len - i, &k);
+		unsigned cp = (unsigned char)s[i];
+		if (cp < 0x80)
+			k = 1;
+		else
+			cp = rpt_utf8_next(s + i, len - i, &k);
 		if (cp > 0xffff || (cp == 0xfffd && k == 1))
 			cp = 0xfffd, in += 3;
 		else
