@@ -14,6 +14,10 @@
  * SVG 1.1 (W3C Recommendation 2011), chapters 5 (structure), 7 (transforms), 8
  * (paths), 9 (shapes), 10 (text) and 11 (painting).
  *
+ * It also holds the page operators that the figures and the page text (pdf.c) write
+ * directly rather than through libharu's calls (rpt_page_point, rpt_page_rgb,
+ * rpt_page_concat; PDF 32000-1:2008 sections 8.4.4 cm, 8.5.2 m l, 8.6.8 rg RG).
+ *
  * Coordinates: the SVG's viewBox (or width and height) is mapped onto the box the
  * layout gave the figure by one transformation matrix with the y axis flipped
  * (PDF 32000-1:2008 section 8.3.4); text is drawn with the inverse flip in its text
@@ -26,6 +30,7 @@
 #include <string.h>
 
 #include <hpdf.h>
+#include <hpdf_utils.h>
 
 #include "svgpdf.h"
 
@@ -72,29 +77,67 @@ static const char *skip_ws(const char *s)
 	return s;
 }
 
+/* The attribute after 'p' in the tag text ending before 'e': its name [*name, +*nl)
+ * and value [*val, +*vl), without the quotes; returns where the next one may start,
+ * or NULL at the end of the tag.  Attributes are name = 'value' or name = "value",
+ * spaces allowed around '=' (XML 1.0 section 3.1, productions Attribute and Eq); at
+ * the tag's '<' the element's name is skipped first. */
+static const char *attr_next(const char *p, const char *e, const char **name, size_t *nl,
+                             const char **val, size_t *vl)
+{
+	if (p < e && *p == '<')
+		while (p < e && *p != '>' && !isspace((unsigned char)*p))
+			p++;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	const char *a = p;
+	while (p < e && *p != '=' && *p != '/' && *p != '>' && !isspace((unsigned char)*p))
+		p++;
+	*name = a;
+	*nl = (size_t)(p - a);
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	if (p >= e || *p != '=' || *nl == 0)
+		return NULL; /* the end of the tag, or not an attribute */
+	p++;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	if (p >= e || (*p != '\'' && *p != '"'))
+		return NULL;
+	char quote = *p++;
+	const char *end = memchr(p, quote, (size_t)(e - p));
+	if (!end)
+		return NULL;
+	*val = p;
+	*vl = (size_t)(end - p);
+	return end + 1;
+}
+
+/* Whether the attribute name [a, +al) is 'name'. */
+static int attr_is(const char *a, size_t al, const char *name)
+{
+	return strlen(name) == al && memcmp(a, name, al) == 0;
+}
+
+/* A value [v, +vl) into 'out' of 'n' bytes, cut to fit. */
+static void attr_copy(const char *v, size_t vl, char *out, size_t n)
+{
+	size_t len = vl < n - 1 ? vl : n - 1;
+	memcpy(out, v, len);
+	out[len] = 0;
+}
+
 /* The value of attribute 'name' in the tag text [s, e) into 'out'; 1 if present.
- * Attributes are name = 'value' or name = "value", spaces allowed around '='. */
+ * The tag is read attribute by attribute (attr_next), each value skipped whole. */
 static int attr(const char *s, const char *e, const char *name, char *out, size_t n)
 {
-	size_t nl = strlen(name);
-	for (const char *p = s; p + nl < e; p++) {
-		if (*p != *name || (p > s && !isspace((unsigned char)p[-1])) || strncmp(p, name, nl) != 0)
-			continue;
-		const char *q = skip_ws(p + nl);
-		if (*q != '=')
-			continue;
-		q = skip_ws(q + 1);
-		if (*q != '\'' && *q != '"')
-			continue;
-		char quote = *q++;
-		const char *end = memchr(q, quote, (size_t)(e - q));
-		if (!end)
-			return 0;
-		size_t len = (size_t)(end - q) < n - 1 ? (size_t)(end - q) : n - 1;
-		memcpy(out, q, len);
-		out[len] = 0;
-		return 1;
-	}
+	const char *a, *v;
+	size_t al, vl;
+	for (const char *p = s; (p = attr_next(p, e, &a, &al, &v, &vl));)
+		if (attr_is(a, al, name)) {
+			attr_copy(v, vl, out, n);
+			return 1;
+		}
 	return 0;
 }
 
@@ -144,45 +187,60 @@ static int parse_color(const char *v, unsigned *rgb)
 	return -1;
 }
 
-/* Apply the presentation attributes of the tag [s, e) to 'st'. */
+/* Apply the presentation attributes of the tag [s, e) to 'st', in one pass over its
+ * attributes (each is independent of the others). */
 static void apply_style(struct style *st, const char *s, const char *e)
 {
 	char v[128];
 	unsigned c;
 	int k;
-	if (attr(s, e, "color", v, sizeof v) && (k = parse_color(v, &c)) == 1)
-		st->color = c;
-	if (attr(s, e, "fill", v, sizeof v)) {
-		k = parse_color(v, &c);
-		st->has_fill = k < 0 ? 1 : k;
-		if (k != 0 && k != 2)
-			st->fill = c;
-	}
-	if (attr(s, e, "stroke", v, sizeof v)) {
-		k = parse_color(v, &c);
-		st->has_stroke = k < 0 ? 1 : k;
-		if (k != 0 && k != 2)
-			st->stroke = c;
-	}
-	st->stroke_width = attr_num(s, e, "stroke-width", st->stroke_width);
-	st->fill_opacity = attr_num(s, e, "fill-opacity", st->fill_opacity);
-	st->font_size = attr_num(s, e, "font-size", st->font_size);
-	if (attr(s, e, "stroke-dasharray", v, sizeof v)) {
-		st->ndash = 0;
-		char *p = v;
-		while (*p && st->ndash < 4) {
-			char *q;
-			double x = strtod(p, &q);
-			if (q == p)
-				break;
-			st->dash[st->ndash++] = x;
-			p = q;
-			while (*p == ',' || isspace((unsigned char)*p))
-				p++;
+	const char *a, *val;
+	size_t al, vl;
+	for (const char *p = s; (p = attr_next(p, e, &a, &al, &val, &vl));) {
+		if (attr_is(a, al, "color")) {
+			attr_copy(val, vl, v, sizeof v);
+			if ((k = parse_color(v, &c)) == 1)
+				st->color = c;
+		} else if (attr_is(a, al, "fill")) {
+			attr_copy(val, vl, v, sizeof v);
+			k = parse_color(v, &c);
+			st->has_fill = k < 0 ? 1 : k;
+			if (k != 0 && k != 2)
+				st->fill = c;
+		} else if (attr_is(a, al, "stroke")) {
+			attr_copy(val, vl, v, sizeof v);
+			k = parse_color(v, &c);
+			st->has_stroke = k < 0 ? 1 : k;
+			if (k != 0 && k != 2)
+				st->stroke = c;
+		} else if (attr_is(a, al, "stroke-width")) {
+			attr_copy(val, vl, v, 64);
+			st->stroke_width = strtod(v, NULL);
+		} else if (attr_is(a, al, "fill-opacity")) {
+			attr_copy(val, vl, v, 64);
+			st->fill_opacity = strtod(v, NULL);
+		} else if (attr_is(a, al, "font-size")) {
+			attr_copy(val, vl, v, 64);
+			st->font_size = strtod(v, NULL);
+		} else if (attr_is(a, al, "stroke-dasharray")) {
+			attr_copy(val, vl, v, sizeof v);
+			st->ndash = 0;
+			char *p = v;
+			while (*p && st->ndash < 4) {
+				char *q;
+				double x = strtod(p, &q);
+				if (q == p)
+					break;
+				st->dash[st->ndash++] = x;
+				p = q;
+				while (*p == ',' || isspace((unsigned char)*p))
+					p++;
+			}
+		} else if (attr_is(a, al, "text-anchor")) {
+			attr_copy(val, vl, v, sizeof v);
+			st->anchor = !strcmp(v, "end") ? 'e' : !strcmp(v, "middle") ? 'm' : 's';
 		}
 	}
-	if (attr(s, e, "text-anchor", v, sizeof v))
-		st->anchor = !strcmp(v, "end") ? 'e' : !strcmp(v, "middle") ? 'm' : 's';
 }
 
 /* Concatenate the transform list of the tag [s, e) onto the current matrix. */
@@ -212,15 +270,15 @@ static void apply_transform(struct svg *g, const char *s, const char *e)
 		}
 		const char *close = strchr(q, ')');
 		if (!strncmp(p, "translate", 9))
-			HPDF_Page_Concat(g->page, 1, 0, 0, 1, (HPDF_REAL)a[0], (HPDF_REAL)(n > 1 ? a[1] : 0));
+			rpt_page_concat(g->page, 1, 0, 0, 1, (HPDF_REAL)a[0], (HPDF_REAL)(n > 1 ? a[1] : 0));
 		else if (!strncmp(p, "scale", 5))
-			HPDF_Page_Concat(g->page, (HPDF_REAL)a[0], 0, 0, (HPDF_REAL)(n > 1 ? a[1] : a[0]), 0, 0);
+			rpt_page_concat(g->page, (HPDF_REAL)a[0], 0, 0, (HPDF_REAL)(n > 1 ? a[1] : a[0]), 0, 0);
 		else if (!strncmp(p, "rotate", 6)) {
 			double r = a[0] * M_PI / 180;
-			HPDF_Page_Concat(g->page, (HPDF_REAL)cos(r), (HPDF_REAL)sin(r), (HPDF_REAL)-sin(r),
+			rpt_page_concat(g->page, (HPDF_REAL)cos(r), (HPDF_REAL)sin(r), (HPDF_REAL)-sin(r),
 			                 (HPDF_REAL)cos(r), 0, 0);
 		} else if (!strncmp(p, "matrix", 6) && n == 6)
-			HPDF_Page_Concat(g->page, (HPDF_REAL)a[0], (HPDF_REAL)a[1], (HPDF_REAL)a[2], (HPDF_REAL)a[3],
+			rpt_page_concat(g->page, (HPDF_REAL)a[0], (HPDF_REAL)a[1], (HPDF_REAL)a[2], (HPDF_REAL)a[3],
 			                 (HPDF_REAL)a[4], (HPDF_REAL)a[5]);
 		if (!close)
 			break;
@@ -230,7 +288,7 @@ static void apply_transform(struct svg *g, const char *s, const char *e)
 
 static void set_rgb_fill(struct svg *g, unsigned c)
 {
-	HPDF_Page_SetRGBFill(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f, (c & 255) / 255.0f);
+	rpt_page_rgb(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f, (c & 255) / 255.0f, 0);
 }
 
 static void set_alpha(struct svg *g, double a)
@@ -265,8 +323,8 @@ static void prepare(struct svg *g, const struct style *st)
 	}
 	if (s) {
 		unsigned c = st->has_stroke == 2 ? st->color : st->stroke;
-		HPDF_Page_SetRGBStroke(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f,
-		                       (c & 255) / 255.0f);
+		rpt_page_rgb(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f,
+		             (c & 255) / 255.0f, 1);
 		HPDF_Page_SetLineWidth(g->page, (HPDF_REAL)st->stroke_width);
 		/* libharu 2.3 takes whole-number dash lengths: gnuplot's are rounded to
 		 * the nearest (at least 1) SVG unit, which keeps the pattern's rhythm */
@@ -294,6 +352,98 @@ static void paint(struct svg *g, const struct style *st)
 		HPDF_Page_EndPath(g->page);
 	if (f && st->fill_opacity < 0.999)
 		set_alpha(g, 1);
+}
+
+/* ---- page operators written directly
+ *
+ * libharu 2.3 clears a 512-byte scratch buffer byte by byte (HPDF_MemSet) in each
+ * call that writes numbers (HPDF_Page_MoveTo, LineTo, SetRGBFill, SetRGBStroke,
+ * Concat, ...), which the figures and the page text call thousands of times.  These
+ * write the same bytes (the numbers by libharu's HPDF_FToA) and keep the same page
+ * state; in a state or with a value libharu would refuse, its own call runs and
+ * reports the error. */
+
+/* Write the 'n' numbers of 'v', separated by spaces, then " OP\n", to the page. */
+static void put_op(HPDF_Page page, const HPDF_REAL *v, int n, const char *op)
+{
+	char buf[160], *end = buf + sizeof buf - 1, *o = buf;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			*o++ = ' ';
+		o = HPDF_FToA(o, v[i], end);
+	}
+	*o++ = ' ';
+	size_t k = strlen(op);
+	memcpy(o, op, k);
+	o += k;
+	*o++ = '\012';
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (HPDF_Stream_Write(a->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK)
+		HPDF_CheckError(page->error);
+}
+
+void rpt_page_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (op == 'm' ? !(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_PATH_OBJECT))
+	              : a->gmode != HPDF_GMODE_PATH_OBJECT) {
+		if (op == 'm')
+			HPDF_Page_MoveTo(page, x, y);
+		else
+			HPDF_Page_LineTo(page, x, y);
+		return;
+	}
+	const HPDF_REAL v[2] = {x, y};
+	put_op(page, v, 2, op == 'm' ? "m" : "l");
+	a->cur_pos.x = x;
+	a->cur_pos.y = y;
+	if (op == 'm') {
+		a->str_pos = a->cur_pos;
+		a->gmode = HPDF_GMODE_PATH_OBJECT;
+	}
+}
+
+void rpt_page_rgb(HPDF_Page page, HPDF_REAL r, HPDF_REAL g, HPDF_REAL b, int stroke)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_TEXT_OBJECT | HPDF_GMODE_PAGE_DESCRIPTION)) || r < 0 || r > 1 ||
+	    g < 0 || g > 1 || b < 0 || b > 1) {
+		if (stroke)
+			HPDF_Page_SetRGBStroke(page, r, g, b);
+		else
+			HPDF_Page_SetRGBFill(page, r, g, b);
+		return;
+	}
+	const HPDF_REAL v[3] = {r, g, b};
+	put_op(page, v, 3, stroke ? "RG" : "rg");
+	HPDF_RGBColor *c = stroke ? &a->gstate->rgb_stroke : &a->gstate->rgb_fill;
+	c->r = r;
+	c->g = g;
+	c->b = b;
+	if (stroke)
+		a->gstate->cs_stroke = HPDF_CS_DEVICE_RGB;
+	else
+		a->gstate->cs_fill = HPDF_CS_DEVICE_RGB;
+}
+
+void rpt_page_concat(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, HPDF_REAL md,
+                     HPDF_REAL mx, HPDF_REAL my)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (a->gmode != HPDF_GMODE_PAGE_DESCRIPTION) {
+		rpt_page_concat(page, ma, mb, mc, md, mx, my);
+		return;
+	}
+	const HPDF_REAL v[6] = {ma, mb, mc, md, mx, my};
+	put_op(page, v, 6, "cm");
+	/* the current transformation matrix, as HPDF_Page_Concat keeps it */
+	HPDF_TransMatrix tm = a->gstate->trans_matrix;
+	a->gstate->trans_matrix.a = tm.a * ma + tm.b * mc;
+	a->gstate->trans_matrix.b = tm.a * mb + tm.b * md;
+	a->gstate->trans_matrix.c = tm.c * ma + tm.d * mc;
+	a->gstate->trans_matrix.d = tm.c * mb + tm.d * md;
+	a->gstate->trans_matrix.x = tm.x + mx * tm.a + my * tm.c;
+	a->gstate->trans_matrix.y = tm.y + mx * tm.b + my * tm.d;
 }
 
 /* Path data (SVG 1.1 section 8.3): M m L l H h V v Z z, numbers separated by spaces
@@ -336,7 +486,7 @@ static void path_data(struct svg *g, const char *d)
 		case 'M': x = a, y = b; goto move;
 		case 'm': x += a, y += b;
 		move:
-			HPDF_Page_MoveTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+			rpt_page_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'm');
 			x0 = x, y0 = y, any = 1;
 			cmd = cmd == 'M' ? 'L' : 'l'; /* further pairs are line-tos */
 			break;
@@ -348,7 +498,7 @@ static void path_data(struct svg *g, const char *d)
 		case 'v': y += a;
 		line:
 			if (any)
-				HPDF_Page_LineTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+				rpt_page_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'l');
 			break;
 		default:
 			return;
@@ -445,9 +595,9 @@ static void shape(struct svg *g, const char *name, const char *s, const char *e,
 					break;
 				p = q;
 				if (n++ == 0)
-					HPDF_Page_MoveTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+					rpt_page_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'm');
 				else
-					HPDF_Page_LineTo(g->page, (HPDF_REAL)x, (HPDF_REAL)y);
+					rpt_page_point(g->page, (HPDF_REAL)x, (HPDF_REAL)y, 'l');
 			}
 			if (n) {
 				if (name[4] == 'g')
@@ -614,7 +764,7 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
 	HPDF_Page_Rectangle(page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
 	HPDF_Page_Clip(page);
 	HPDF_Page_EndPath(page);
-	HPDF_Page_Concat(page, (HPDF_REAL)(w / vw), 0, 0, (HPDF_REAL)(-h / vh), (HPDF_REAL)x, (HPDF_REAL)(y + h));
+	rpt_page_concat(page, (HPDF_REAL)(w / vw), 0, 0, (HPDF_REAL)(-h / vh), (HPDF_REAL)x, (HPDF_REAL)(y + h));
 	const char *p = strstr(buf, "<svg");
 	p = p ? strchr(p, '>') : NULL;
 	int gdepth0 = 0;

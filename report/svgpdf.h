@@ -19,4 +19,19 @@ int rpt_svg_size(const char *path, double *w, double *h);
 int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, double x, double y,
                 double w, double h);
 
+/*
+ * Page operators written directly to 'page' (an open libharu page), byte for byte
+ * as libharu 2.3's own calls write them and keeping the same page state, without
+ * the scratch buffer those clear per call (report/svgpdf.c); in a state or with a
+ * value libharu refuses, its own call runs and reports the error.
+ *   rpt_page_point   op 'm': HPDF_Page_MoveTo (x, y) [pt]; op 'l': HPDF_Page_LineTo
+ *   rpt_page_rgb     HPDF_Page_SetRGBFill, or with 'stroke' SetRGBStroke (r, g, b in 0..1)
+ *   rpt_page_concat  HPDF_Page_Concat (a, b, c, d, x, y), the matrix of PDF 32000-1:2008
+ *                    section 8.3.4
+ */
+void rpt_page_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op);
+void rpt_page_rgb(HPDF_Page page, HPDF_REAL r, HPDF_REAL g, HPDF_REAL b, int stroke);
+void rpt_page_concat(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF_REAL d,
+                     HPDF_REAL x, HPDF_REAL y);
+
 #endif
