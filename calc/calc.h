@@ -289,6 +289,7 @@ struct calc_gpu {
 	double attn_eff;         /* default efficiency.attention on this GPU [0..1] */
 	double fp4_flops;        /* dense FP4 tensor peak [FLOP/s]; 0 = no FP4 (no recipe computes
 	                          * in FP4 yet: the figure is data for the presets table and keys) */
+	double pcie_bw;          /* host link, PCIe x16 per direction [bytes/s]; 0 = not known */
 };
 
 struct calc_cluster_preset {
@@ -498,6 +499,12 @@ struct calc_plan {
 	unsigned recompute_modules; /* enum calc_rc_module bits, for recompute = modules */
 	int recompute_method;  /* enum calc_rc_method, for recompute = full */
 	int recompute_num_layers; /* N of recompute_method [layers]; 0: unset (= 1) */
+	/* DeepSpeed's activation checkpointing (deepspeed.checkpointing.configure, the
+	 * "activation_checkpointing" JSON section; ZeRO-R, Rajbhandari et al. 2020 §6.1 P_a
+	 * and P_a+cpu), for recompute = full only (memory.c act_layer, step.c ckpt_traffic) */
+	int partition_activations; /* 1: each TP rank keeps 1/t of a layer's checkpoint, all-gathered
+	                              before its recomputation */
+	int cpu_checkpointing; /* 1: checkpoints live in host memory, copied over PCIe */
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
 	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */
@@ -744,6 +751,9 @@ struct calc_mem_terms {
 	int rc_method;                         /* enum calc_rc_method under recompute = full, else 0 */
 	int rc_layers;                         /* its N [layers] (1 when unset) */
 	int chunks;                            /* model chunks per stage (vpp) */
+	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host
+	                                          memory (parallel.cpu_checkpointing); act[] holds
+	                                          the one in transfer */
 	double first_act;                      /* per in-flight micro-batch on stage 0: token ids,
 	                                          embedding dropout mask [B] */
 	double last_act;                       /* last stage: final norm and LM-head inputs, fp32

@@ -17,6 +17,8 @@
  * by EP and each expert by ETP, and ZeRO shards their states over the expert-DP
  * group edp = t cp d / (ep etp); MoE activations in moe_act below.  MLA activations
  * take the per-head query/key width nope + rope and the value width.
+ * DeepSpeed's partitioned and CPU activation checkpoints (ZeRO-R, Rajbhandari et al.
+ * 2020 §6.1; docs/references.md §2.8) in act_layer and ckpt_act.
  * Overheads are named plan keys ([overhead]), each with its default's reason in
  * plan.c.
  */
@@ -142,8 +144,13 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	if (rc == CALC_RC_FULL) {
 		/* Korthikanti et al. 2022 §5: only the layer input, 2sbh per layer; with
 		 * SP the input is the sequence-sharded residual, 2sbh/t (convention:
-		 * Megatron-LM's behaviour; the paper's Table 2 lists 2sbh). */
-		o->attn = e * sb * h / r;
+		 * Megatron-LM's behaviour; the paper's Table 2 lists 2sbh).  DeepSpeed's
+		 * partition_activations (ZeRO-R P_a, Rajbhandari et al. 2020 §6.1) keeps 1/t
+		 * of it on each TP rank: 2sbh/t, which SP's sharded input already is (no
+		 * second division).  The layer being recomputed holds its gathered input,
+		 * which act_full counts, in place of its partition (checkpointing.py
+		 * gather_partitioned_activations replaces the saved tensor's data). */
+		o->attn = e * sb * h / (p->partition_activations ? t : r);
 		o->total = o->attn;
 		return;
 	}
@@ -277,6 +284,7 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->rc_method = p->recompute == CALC_RC_FULL ? p->recompute_method : CALC_RC_METHOD_UNSET;
 	k->rc_layers = p->recompute_num_layers > 0 ? p->recompute_num_layers : 1;
 	k->chunks = p->vpp > 0 ? p->vpp : 1;
+	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3) */
@@ -405,12 +413,42 @@ static double rc_method_act(const struct calc_mem_terms *k, const struct calc_st
 				big = k->act_full[j];
 			stored += sl->count[j] * k->act_full[j];
 		}
+	/* CPU checkpoints (k->ckpt_cpu): of the checkpoints only the one in transfer stays
+	 * on the GPU, beside the group recomputed from the one brought back (ckpt_act) */
 	if (k->rc_method == CALC_RC_METHOD_UNIFORM) {
-		act = v * ceil(c / n) * x * inflight + n * big - x;
+		act = k->ckpt_cpu ? x + n * big : v * ceil(c / n) * x * inflight + n * big - x;
 	} else {
-		act = (v * n * x + stored * (L - v * n) / L) * inflight + big - x;
+		act = k->ckpt_cpu ? x + stored * (L - v * n) / L * inflight + big
+		                  : (v * n * x + stored * (L - v * n) / L) * inflight + big - x;
 	}
 	return act;
+}
+
+/*
+ * Layer activations of one stage with CPU checkpoints (parallel.cpu_checkpointing;
+ * ZeRO-R P_a+cpu, Rajbhandari et al. 2020 §6.1: "reducing the activation memory overhead
+ * to nearly zero").  DeepSpeed copies each checkpoint to host memory after the layer's
+ * forward and back before its recomputation (checkpointing.py: partition.cpu() in
+ * CheckpointFunction.forward, gather_partitioned_activations / move_to_device in its
+ * backward).  Convention: one checkpoint in transfer stays on the GPU -- the next
+ * layer's, fetched while this layer computes (step.c overlaps the copy with the layer's
+ * compute) -- beside the layer recomputed in full from the one brought back, whatever
+ * the micro-batches in flight: max x + max a_full over the stage's kinds.
+ */
+static double ckpt_act(const struct calc_mem_terms *k, const struct calc_stage_layers *sl)
+{
+	double x = 0, big = 0;
+
+	if (sl->layers <= 0)
+		return 0;
+	for (int j = 0; j < k->nkinds; j++)
+		if (sl->count[j] > 0) {
+			if (k->act[j] > x)
+				x = k->act[j];
+			if (k->act_full[j] > big)
+				big = k->act_full[j];
+		}
+	return x + big;
 }
 
 double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
@@ -433,6 +471,8 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 	g += gg;
 	if (k->rc_method != CALC_RC_METHOD_UNSET && (k->rc_method != CALC_RC_METHOD_UNIFORM || k->rc_layers > 1))
 		act = rc_method_act(k, sl, inflight);
+	else if (k->ckpt_cpu)
+		act = ckpt_act(k, sl);
 	else {
 		for (int j = 0; j < k->nkinds; j++)
 			if (sl->count[j] > 0) {

@@ -122,6 +122,7 @@ static const struct key keys[] = {
 	{"cluster", "gpu_fp4_flops", K_NUM, CALC_U_FLOPS, P(gpu.fp4_flops), 0, 1e18, NULL, "FLOP/s", "dense FP4 tensor peak, no sparsity (0 = no FP4; default: the preset's)"},
 	{"cluster", "gpu_sms", K_INT, 0, P(gpu.sms), 0, 100000, NULL, "int", "streaming multiprocessors for GEMM wave quantization (0 = ignore; default: the preset's)"},
 	{"cluster", "gpu_tdp", K_NUM, CALC_U_NONE, P(gpu.tdp), 1, 1e5, NULL, "number", "board power of one GPU [W] (default: the preset's)"},
+	{"cluster", "gpu_pcie_bw", K_NUM, CALC_U_BYTES_S, P(gpu.pcie_bw), 0, 1e15, NULL, "bytes/s", "host link per GPU per direction, PCIe x16 (0 = not known; default: the preset's)"},
 	{"cluster", "intra_node_bw", K_NUM, CALC_U_BYTES_S, P(intra_node_bw), 1e6, 1e15, NULL, "bytes/s", "NVLink bandwidth per GPU per direction"},
 	{"cluster", "intra_node_busbw", K_NUM, CALC_U_BYTES_S, P(intra_node_busbw), 1e6, 1e15, NULL, "bytes/s", "NCCL bus bandwidth achieved inside a node"},
 	{"cluster", "inter_node_bw", K_NUM, CALC_U_BYTES_S, P(inter_node_bw), 1e6, 1e15, NULL, "bytes/s", "network bandwidth per GPU per direction"},
@@ -158,6 +159,10 @@ static const struct key keys[] = {
 	 "for recompute = full: Megatron-LM's --recompute-method (none = uniform with 1 layer)"},
 	{"parallel", "recompute_num_layers", K_INT, 0, P(recompute_num_layers), 1, 100000, NULL, "int",
 	 "for recompute_method: layers of a group (uniform) or checkpointed per chunk (block)"},
+	{"parallel", "partition_activations", K_BOOL, 0, P(partition_activations), 0, 1, NULL, "bool",
+	 "for recompute = full: DeepSpeed's partitioned checkpoints, 1/t per TP rank, all-gathered before recomputation"},
+	{"parallel", "cpu_checkpointing", K_BOOL, 0, P(cpu_checkpointing), 0, 1, NULL, "bool",
+	 "for recompute = full: DeepSpeed's checkpoints in host memory, copied over PCIe (cluster.gpu_pcie_bw)"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
@@ -1276,6 +1281,22 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			     "%d layers of a model chunk (%d layers on the smallest stage, vpp = %d; allowed: 1 .. %d)",
 			     p->recompute_num_layers, least / v, least, v, least / v);
 	}
+	/* DeepSpeed's partition_activations and cpu_checkpointing act on the checkpoints of
+	 * deepspeed.checkpointing.checkpoint, the layer inputs of full recomputation
+	 * (deepspeed/runtime/activation_checkpointing/checkpointing.py); the host copies need
+	 * the GPU's PCIe bandwidth */
+	if (p->recompute != CALC_RC_FULL && p->cpu_checkpointing)
+		ERR2("parallel.cpu_checkpointing", "parallel.recompute", "parallel.cpu_checkpointing = yes needs "
+		     "parallel.recompute = full, but it is %s (allowed: recompute = full, or cpu_checkpointing = no)",
+		     calc_recompute_name(p->recompute));
+	else if (p->recompute != CALC_RC_FULL && p->partition_activations)
+		ERR2("parallel.partition_activations", "parallel.recompute", "parallel.partition_activations = yes needs "
+		     "parallel.recompute = full, but it is %s (allowed: recompute = full, or partition_activations = no)",
+		     calc_recompute_name(p->recompute));
+	else if (p->cpu_checkpointing && p->gpu.pcie_bw <= 0)
+		ERR2("parallel.cpu_checkpointing", "cluster.gpu_pcie_bw", "parallel.cpu_checkpointing = yes needs the host "
+		     "link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. 1e+15 bytes/s)",
+		     p->gpu.name);
 	if (p->pp > m->layers && m->layers > 0)
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);

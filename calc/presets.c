@@ -155,21 +155,27 @@ static const char *model_source(const char *name)
 #define GT_GEMM 0.455 /* fit 0.4547 (0.449 before the loss traffic of docs/references.md §5.8) */
 #define GT_ATTN 0.195 /* fit 0.1948 (0.194 before) */
 
+/* The last field, the host link (gpu.pcie_bw, per direction): PCIe 4.0 x16 on A100,
+ * 16 GT/s x 16 lanes with 128b/130b coding = 31.5 GB/s, the A100 datasheet's "PCIe Gen4:
+ * 64 GB/s" bidirectional, taken as 32 GB/s; PCIe 5.0 x16 on the Hopper parts, the H100
+ * datasheet's "PCIe Gen5: 128 GB/s" bidirectional, 64 GB/s (docs/references.md §6.1).
+ * The other parts leave it 0 (no datasheet figure at hand): cluster.gpu_pcie_bw gives
+ * it where parallel.cpu_checkpointing needs it. */
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0},
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB},
 	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0},
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
-	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0},
+	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0, 64 * GB},
 	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
-	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0},
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB},
 	/* Meta's Grand Teton H100 as torchtitan's docs/performance.md (Dec 2024 release)
 	 * describes it: 96 GB HBM2e at 2.4 TB/s, the default 500 W power limit.  Its peak is
 	 * "between SXM and NVL" and unknown (ibid., footnote 2): the SXM figures are kept, as
@@ -180,9 +186,9 @@ static const struct calc_gpu gpus[] = {
 	 989 * TF, 1979 * TF, 450 * GB, 500,
 	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
 	 "between SXM and NVL, SXM's BF16 989 / FP8 1,979 TFLOP/s taken; usable memory at H100 80 GB's 79.11/80 "
-	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0},
+	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0, 64 * GB},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
-	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0},
+	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0, 64 * GB},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "

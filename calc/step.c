@@ -432,6 +432,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		}
 	}
 	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = o->ep_rc = 0;
+	o->ckpt_ag = o->ckpt_f = o->ckpt_b = 0;
 }
 
 /* The share of a TP or CP collective's time a layer pays (docs/references.md §4.8): the
@@ -448,6 +449,46 @@ static double tp_charge(const struct calc_plan *plan)
 	double share = S > 0 ? (c < S ? c / S : 1) : 0;
 
 	return (1 - o) + o * share;
+}
+
+/*
+ * DeepSpeed's activation checkpointing under recompute = full (ZeRO-R, Rajbhandari et
+ * al. 2020 §6.1 and §8; docs/references.md §2.8), per layer and micro-batch, into 'o'
+ * (whose compute part is filled).  The checkpoint is the layer input, x = e s b h / r
+ * bytes on a GPU (memory.c act_layer), e s b h / t when partitioned.
+ *   partition_activations: an all-gather of the e s b h input over the TP group before
+ *     the recomputation (ZeRO-R §8: one all-gather of seq x hidden per transformer
+ *     block); on the critical path, as checkpointing.py runs it on the compute stream.
+ *     With SP the stored input is already the sequence shard, which the recomputed
+ *     forward's own SP all-gather gathers (in comm_rc): nothing is added.
+ *   cpu_checkpointing: x to host memory after the forward and back before the
+ *     recomputation over the GPU's PCIe link (gpu.pcie_bw per direction; ZeRO-R §8:
+ *     "2x added data movement to and from CPU memory"), each copy hidden behind at most
+ *     the layer's own compute of its pass (forward f; backward b + w + recompute), the
+ *     rest exposed.  Convention: overlapped, as a prefetching implementation runs it;
+ *     DeepSpeed's checkpointing.py copies synchronously (partition.cpu(), its transport
+ *     stream unused), which the exposed share understates.
+ */
+static void ckpt_traffic(const struct calc_plan *plan, struct calc_layer_time *o)
+{
+	double t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
+	double e = plan->recipe ? plan->recipe->act_bytes : 2;
+	double in = e * plan->micro_batch * (plan->seq_len / cp) * plan->model.hidden; /* e s b h [B] */
+	double x = in / (plan->partition_activations || plan->sp ? t : 1), bw = plan->gpu.pcie_bw;
+
+	if (plan->partition_activations && !plan->sp && t > 1) {
+		struct calc_group g;
+		struct calc_links l;
+		calc_comm_group(plan, CALC_DIM_TP, &g);
+		calc_comm_links(plan, &l);
+		o->ckpt_ag = calc_coll_time(CALC_COLL_ALLGATHER, in, &g, &l);
+		o->comm_b += o->ckpt_ag;
+		o->comm_rc += o->ckpt_ag;
+	}
+	if (plan->cpu_checkpointing && bw > 0) {
+		o->ckpt_f = exposed_behind(x / bw, o->f, 1);
+		o->ckpt_b = exposed_behind(x / bw, o->b + o->w + o->recompute, 1);
+	}
 }
 
 /* The collectives of one layer of kind 'kind' on top of its compute part 'o'
@@ -481,6 +522,9 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 		o->comm_b += o->ep_b;
 		o->comm_rc += o->ep_rc;
 	}
+	o->ckpt_ag = o->ckpt_f = o->ckpt_b = 0;
+	if (plan->recompute == CALC_RC_FULL && (plan->partition_activations || plan->cpu_checkpointing))
+		ckpt_traffic(plan, o);
 }
 
 void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
@@ -568,6 +612,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 	int nk = calc_model_nkinds(&plan->model);
 	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
 	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
+	double ck_f = 0;    /* the exposed checkpoint copies to host memory of every layer [s] */
 
 	if (all)
 		sl = all[i];
@@ -580,9 +625,12 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		if (!sl.count[k])
 			continue;
 		o->tf += n * (lt[k].f + lt[k].comm_f);
-		o->tb += n * (lt[k].b + lt[k].recompute + lt[k].comm_b);
+		o->tb += n * (lt[k].b + lt[k].recompute + lt[k].comm_b + lt[k].ckpt_b);
 		o->tw += n * lt[k].w;
-		o->recompute += n * lt[k].recompute;
+		/* the exposed checkpoint copies count with the recomputation they serve */
+		o->tf += n * lt[k].ckpt_f;
+		o->recompute += n * (lt[k].recompute + lt[k].ckpt_f + lt[k].ckpt_b);
+		ck_f += n * lt[k].ckpt_f;
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
 		rc_comm += n * lt[k].comm_rc;
@@ -593,7 +641,9 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 	 * (comm_rc); the kinds alike (memory.c's convention) */
 	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
 		double keep = 1 - rc_share(plan, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
-		o->tb -= skip + skip_comm;
+		/* a layer that keeps its activations has no checkpoint to copy either */
+		o->tf -= keep * ck_f;
+		o->tb -= skip - keep * ck_f + skip_comm;
 		o->recompute -= skip;
 		o->comm -= skip_comm;
 		o->ep -= keep * rc_ep;

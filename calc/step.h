@@ -53,6 +53,12 @@ struct calc_layer_time {
 	double ep_f;      /* of comm_f, the expert all-to-all and ETP collectives (MoE) */
 	double ep_b;      /* of comm_b, the same of the backward */
 	double ep_rc;     /* of ep_b and comm_rc, the same of the recomputed forward (full) */
+	/* DeepSpeed's activation checkpointing (parallel.partition_activations and
+	 * cpu_checkpointing, recompute = full; step.c ckpt_traffic) */
+	double ckpt_ag;   /* of comm_b and comm_rc, the all-gather of the partitioned checkpoint
+	                     over the TP group before the recomputation */
+	double ckpt_f;    /* exposed copy of the checkpoint to host memory after the forward */
+	double ckpt_b;    /* exposed copy back before the recomputation, in the backward */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU

@@ -132,12 +132,16 @@ static const struct vrow rows[] = {
 	 * recomputed in its backward, s b h (34 + 5 a s / h) (15.3 GiB) -- next to the FSDP
 	 * buffers of per-layer units, two 5.03-billion-parameter layers gathered in FP16 and
 	 * their FP16 gradients (37.5 GiB).  ZeRO-R (Rajbhandari et al. 2020 §6.1) offloads
-	 * activation checkpoints to CPU memory (P_a+cpu; P_a alone partitions them over the
-	 * model-parallel ranks, of which this run has none), which would free the 32.8 GiB and
-	 * make the run fit; DeepSpeed also gathers parameters per submodule rather than per
-	 * layer, which would shrink the 37.5 GiB.  Narayanan 2021 states neither, and the tool
-	 * models neither CPU checkpoints nor sub-layer units: the row keeps the stated setting
-	 * and the fits column says no.  The runs on 1,120 and 2,240 GPUs (micro-batch 2 and 1)
+	 * activation checkpoints to CPU memory (P_a+cpu, parallel.cpu_checkpointing; P_a alone,
+	 * parallel.partition_activations, partitions them over the model-parallel ranks, of
+	 * which this run has none, and changes nothing here).  With cpu_checkpointing = yes the
+	 * row fits with 5.7 GiB to spare: 73.4 GiB of 79.15, its activations 18.0 GiB (one
+	 * checkpoint of 0.31 GiB in transfer, the layer recomputed in full, the head's terms),
+	 * and its time does not move -- a checkpoint's PCIe copy, 0.34 GB at 32 GB/s = 10.5 ms
+	 * each way, hides behind the layer's own compute.  DeepSpeed also gathers parameters
+	 * per submodule rather than per layer, which would shrink the 37.5 GiB (not modelled).
+	 * Narayanan 2021 states neither setting, nor the DeepSpeed configuration the run used:
+	 * the row keeps the stated setting and the fits column says no.  The runs on 1,120 and 2,240 GPUs (micro-batch 2 and 1)
 	 * fit. */
 	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL, 0},
 	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0},

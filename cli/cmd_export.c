@@ -415,10 +415,14 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		fprintf(f, ",\n  \"pipeline\": {\"stages\": %d}", p->pp);
 	if (p->cp > 1)
 		fprintf(f, ",\n  \"sequence_parallel_size\": %d", p->cp);
+	/* parallel.partition_activations and cpu_checkpointing are this section's keys; SP with
+	 * TP keeps the same 1/t checkpoint, which DeepSpeed's partitioning gives a model
+	 * without Megatron's SP */
 	if (p->recompute == CALC_RC_FULL)
 		fprintf(f, ",\n  \"activation_checkpointing\": {\"partition_activations\": %s, "
-		           "\"contiguous_memory_optimization\": false, \"cpu_checkpointing\": false}",
-		        p->tp > 1 && p->sp ? "true" : "false");
+		           "\"contiguous_memory_optimization\": false, \"cpu_checkpointing\": %s}",
+		        p->partition_activations || (p->tp > 1 && p->sp) ? "true" : "false",
+		        p->cpu_checkpointing ? "true" : "false");
 	fprintf(f, "\n}\n");
 	print_notes(&ns, stderr, "trainplan: note: ");
 	return 0;

@@ -769,6 +769,15 @@ static int import_deepspeed(const char *text, const char *file, const struct cal
 	if (!half)
 		put(o, "training.recipe", "fp32");
 	put(o, "parallel.recompute", "%s", json_object_get(root, "activation_checkpointing") ? "full" : "none");
+	/* the section's partition_activations and cpu_checkpointing (deepspeed.checkpointing.configure)
+	 * are the plan keys of the same names; with TP and the plan's SP the checkpoint is the
+	 * 1/t shard already (export --for deepspeed writes true for it), so the key is left */
+	if ((j = json_object_get(root, "activation_checkpointing"))) {
+		if (json_is_true(json_object_get(j, "partition_activations")) && !(tp > 1 && base->sp))
+			put(o, "parallel.partition_activations", "yes");
+		if (json_is_true(json_object_get(j, "cpu_checkpointing")))
+			put(o, "parallel.cpu_checkpointing", "yes");
+	}
 	if (tbs < 0 && mbs > 0 && gas > 0) {
 		rc = imp_error(file, 0, "import --from deepspeed: train_batch_size is needed with the data-parallel ranks "
 		               "unknown (train_batch_size = micro-batch x accumulation steps x data-parallel ranks)");

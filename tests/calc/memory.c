@@ -376,6 +376,68 @@ static void test_recompute_method(void **state)
 	}
 }
 
+/* DeepSpeed's partition_activations and cpu_checkpointing (ZeRO-R P_a and P_a+cpu,
+ * Rajbhandari et al. 2020 §6.1) on Llama 3 8B (h 4096, a 32, g 8, d 128, f 14336
+ * SwiGLU; Llama 3 paper Table 3) at tp 4 without SP, s 8192, b 1, flash, BF16, pp 4: 8
+ * layers a stage, 4 micro-batches in flight given.  By hand per token, one layer in
+ * full F/sb = norm in 2h + QKV in 2h + Q, K, V 2 (a + 2g) d / t + projection in 2 a d / t
+ * + fp32 log-sum-exp 4 a / t + norm in 2h + fc1 in 2h + SwiGLU 3 x 2 f / t = 8192 + 8192
+ * + 3072 + 2048 + 32 + 8192 + 8192 + 21504 = 59,424 B, F = 486,801,408 B; the checkpoint
+ * x = 2sh = 67,108,864 B, partitioned x/4 = 16,777,216 B.
+ *   plain:                8 x 4 + F - x = 31x + F
+ *   partitioned:          31 x/4 + F (the recomputed layer's gathered input is in F)
+ *   CPU:                  x in transfer + F;  CPU + partitioned: x/4 + F
+ *   CPU, uniform 2:       x + 2F;  CPU, block 3: x + 5F x 4 + F = x + 21F
+ * With SP the checkpoint is already x/4: partitioning changes nothing. */
+static void test_deepspeed_checkpoints(void **state)
+{
+	const double F = 486801408.0, x = 67108864.0;
+	struct {
+		const char *sets[3];
+		double act; /* [B] */
+	} cases[] = {
+		{{NULL}, 31 * x + F},
+		{{"parallel.partition_activations=yes"}, 31 * x / 4 + F},
+		{{"parallel.cpu_checkpointing=yes"}, x + F},
+		{{"parallel.cpu_checkpointing=yes", "parallel.partition_activations=yes"}, x / 4 + F},
+		{{"parallel.cpu_checkpointing=yes", "parallel.recompute_method=uniform", "parallel.recompute_num_layers=2"}, x + 2 * F},
+		{{"parallel.cpu_checkpointing=yes", "parallel.recompute_method=block", "parallel.recompute_num_layers=3"}, x + 21 * F},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *sets[16] = {"model.preset=llama3-8b", "tp=4", "pp=4", "dp=0", "sp=no", "seq_len=8192",
+		                        "micro_batch=1", "flash_attention=yes", "recompute=full", "recipe=megatron",
+		                        "schedule=1f1b"};
+		int ns = 11;
+		struct calc_plan p;
+		struct calc_mem_terms k;
+		struct calc_stage_layers sl;
+		struct calc_mem_stage st;
+		for (int j = 0; j < 3 && cases[i].sets[j]; j++)
+			sets[ns++] = cases[i].sets[j];
+		load_plan(&p, sets, ns);
+		calc_memory_terms(&p, &k);
+		assert_near(k.act_full[0], F, 1e-12);
+		calc_stage_layers(&p, 1, &sl);
+		assert_int_equal(sl.layers, 8);
+		calc_memory_stage_total(&k, &sl, 4, &st);
+		assert_near(st.act_layers, cases[i].act, 1e-12);
+	}
+	/* SP shards the checkpoint already: partitioned or not, x/4 */
+	{
+		const char *sets[] = {"model.preset=llama3-8b", "tp=4", "pp=4", "dp=0", "sp=yes", "seq_len=8192",
+		                      "recompute=full", "recipe=megatron", "parallel.partition_activations=yes"};
+		struct calc_plan p;
+		struct calc_act_layer a;
+		load_plan(&p, sets, 9);
+		calc_memory_act_layer(&p, &a);
+		assert_near(a.total, x / 4, 1e-12);
+		p.partition_activations = 0;
+		calc_memory_act_layer(&p, &a);
+		assert_near(a.total, x / 4, 1e-12);
+	}
+}
+
 static void test_op_sac(void **state)
 {
 	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
@@ -694,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_recompute_method),
+		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
 		cmocka_unit_test(test_nemo_fp8_grads),

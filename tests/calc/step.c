@@ -900,6 +900,72 @@ static void test_fast_with_cached_parts(void **state)
 	(void)state;
 }
 
+/* DeepSpeed's checkpoint traffic under recompute = full (ZeRO-R §8), Llama 3 8B at tp 4
+ * without SP, s 8192, b 1, on the default cluster with the NVLink tier set by hand:
+ * intra_node_busbw 400 GB/s, 5 us a ring step.  The partitioned checkpoint's all-gather
+ * collects S = 2sh = 67,108,864 B over the 4 TP ranks of a node: 3 steps x 5 us + 3/4 x
+ * S / 400e9 = 15 us + 125.83 us = 140.83 us, added to the backward's TP collectives of
+ * every recomputed layer.  The CPU copy of the unpartitioned checkpoint over a 1 GB/s
+ * link takes S / 1e9 = 67.1 ms each way, far above the layer's compute: the exposed part
+ * is the copy less the forward f (less b + w + recompute in the backward); at 64 GB/s
+ * the partitioned 16.8 MB (0.26 ms) hides behind the forward of the layer (its GEMMs alone,
+ * 2 x 8192 tokens x 218 M weights / 4 at the H100's 989 TFLOP/s, take 0.9 ms or more). */
+static void test_deepspeed_ckpt_time(void **state)
+{
+	const double S = 67108864.0;
+	const char *s[] = {"model.preset=llama3-8b", "tp=4", "pp=4", "dp=0", "sp=no", "seq_len=8192", "micro_batch=1",
+	                   "recompute=full", "intra_node_busbw=400e9", "intra_node_latency=5e-6",
+	                   "parallel.partition_activations=yes", NULL};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a, b;
+	(void)state;
+	load_plan(&p, s, 10);
+	calc_comm(&p, &cm);
+	calc_layer_time(&p, &cm, &a);
+	assert_true(a.ckpt_ag == 0 && a.ckpt_f == 0 && a.ckpt_b == 0);
+	load_plan(&p, s, 11);
+	calc_comm(&p, &cm);
+	calc_layer_time(&p, &cm, &b);
+	assert_near(b.ckpt_ag, 15e-6 + 0.75 * S / 400e9, 1e-9);
+	assert_near(b.comm_b - a.comm_b, b.ckpt_ag, 1e-9);
+	assert_near(b.comm_rc - a.comm_rc, b.ckpt_ag, 1e-9);
+	assert_true(b.ckpt_f == 0 && b.ckpt_b == 0);
+	/* CPU checkpoints over 1 GB/s: exposed beyond the layer's own compute */
+	p.partition_activations = 0;
+	p.cpu_checkpointing = 1;
+	p.gpu.pcie_bw = 1e9;
+	calc_layer_time(&p, &cm, &b);
+	assert_true(b.ckpt_ag == 0);
+	assert_near(b.ckpt_f + b.f, S / 1e9, 1e-9);
+	assert_near(b.ckpt_b + b.b + b.w + b.recompute, S / 1e9, 1e-9);
+	/* partitioned at 64 GB/s: hidden */
+	p.partition_activations = 1;
+	p.gpu.pcie_bw = 64e9;
+	calc_layer_time(&p, &cm, &b);
+	assert_true(b.f > S / 4 / 64e9);
+	assert_true(b.ckpt_f == 0 && b.ckpt_b == 0);
+	/* the step: 8 layers a stage, each micro-batch pays the exposed copies on the critical
+	 * stage, in the recomputation segment */
+	{
+		struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+		struct calc_diag d = {0};
+		p.partition_activations = 0;
+		p.cpu_checkpointing = 0;
+		assert_int_equal(calc_step(&p, st0, &d), 0);
+		p.cpu_checkpointing = 1;
+		p.gpu.pcie_bw = 1e9;
+		assert_int_equal(calc_step(&p, st1, &d), 0);
+		assert_near(st1->tf - st0->tf, 8 * (S / 1e9 - st0->layer.f), 1e-9);
+		assert_near(st1->recompute - st0->recompute,
+		            calc_plan_microbatches(&p) * 8 * (2 * S / 1e9 - st0->layer.f -
+		                                               (st0->layer.b + st0->layer.w + st0->layer.recompute)), 1e-6);
+		free(st0);
+		free(st1);
+		calc_diag_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -918,7 +984,7 @@ int main(void)
 		cmocka_unit_test(test_grand_teton_mfu),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
-		cmocka_unit_test(test_tp_overlap_stack),
+		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
