@@ -192,11 +192,11 @@ static const struct calc_gpu gpus[] = {
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "
-	 "1.8 TB/s bidirectional", 148, H100_GEMM, H100_ATTN, 9000 * TF},
+	 "1.8 TB/s bidirectional", 148, H100_GEMM, H100_ATTN, 9000 * TF, 0 /* PCIe: no datasheet figure at hand */},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,
 	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
-	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0},
+	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0, 0 /* PCIe: no datasheet figure at hand */},
 	/* Blackwell and CDNA 3/4 parts (docs/references.md §6.1): the figures come from vendor
 	 * spec tables as quoted by secondary pages (no primary datasheet text at hand), so each
 	 * source string says UNVERIFIED; dense peaks are half the sparse ones. */
