@@ -114,7 +114,12 @@ static const struct calc_recipe recipes[] = {
 	 "bf16 (megatron/training/arguments.py; Transformer Engine's FusedAdam keeps the states in that "
 	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1)."},
 	{"torch-mp", "PyTorch mixed precision (FSDP): FP32 parameters, gradients and Adam, BF16 compute", 4,
-	 {M("parameters (the optimizer's, sharded)", "fp32", 4, "Zhao et al. 2023 §4.2 (FSDP MixedPrecision)"),
+	 /* the parameters are the optimizer's own (no master copy): booked as master, so
+	  * that no compute weights are kept and FSDP gathers in BF16, but sharded only where
+	  * the weights are, from ZeRO-3 on -- under DDP with ZeRO-1 / -2 every rank holds
+	  * them whole, as torch.distributed's ZeroRedundancyOptimizer shards only Adam's
+	  * moments */
+	 {{CALC_T_MASTER, "parameters (the optimizer's)", "fp32", 4, 3, "Zhao et al. 2023 §4.2 (FSDP MixedPrecision)"},
 	  G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"),
 	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
 	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},

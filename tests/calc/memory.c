@@ -664,6 +664,19 @@ static void test_fsdp1_mpt30b_states(void **state)
 	assert_near(m->st[0].weight_copies, fly, 1e-12);
 	assert_near(m->st[0].gradients, N * 4 / 8 + fly, 1e-12);
 	assert_near(m->st[0].states, N * 16 / 8 + 2 * fly, 1e-12);
+	/* The same states without FSDP, under ZeRO-1 (DDP with Adam's moments sharded): the
+	 * FP32 parameters and gradients whole on every rank, 4 + 4 + 8 / 8 = 9 B per
+	 * parameter. */
+	{
+		const char *ddp[] = {"model.preset=mpt-30b", "cluster.preset=dgx-a100-hdr", "nodes=1", "tp=1", "pp=1",
+		                     "dp=8", "seq_len=2048", "global_batch=504", "micro_batch=3", "flash_attention=yes",
+		                     "recompute=full", "training.recipe=torch-mp", "parallel.zero=1"};
+		load_plan(&p, ddp, 13);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		assert_near(m->st[0].master, N * 4, 1e-12);
+		assert_near(m->st[0].gradients, N * 4, 1e-12);
+		assert_near(m->st[0].optimizer, N * 8 / 8, 1e-12);
+	}
 	free(m);
 }
 
