@@ -483,6 +483,11 @@ struct worker {
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
+	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
+	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
+	int bound_due;               /* 1: bound is still to compute for the running (recompute,
+	                                SP) pair, at its first leaf that fits (calc_step_fast_bound
+	                                reads neither the ZeRO stage nor the memory) */
 	long long miss_first, miss_middle, miss_last;
 	double miss_sum;
 	struct calc_search_row closest;
@@ -692,6 +697,10 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			row_push(it, row);
 		return;
 	}
+	if (w->bound_due) { /* it overwrites st */
+		w->bound = calc_step_fast_bound(&w->plan, w->cur, &w->st);
+		w->bound_due = 0;
+	}
 	if (w->bound >= 0 && ((w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) ||
 	                      w->bound > w->sh->seed_time)) {
 		/* it fits, but it cannot enter this thread's top K (nor, so, the merged one) */
@@ -700,7 +709,11 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		w->pruned++;
 		return;
 	}
-	calc_step_fast_with(&w->plan, w->cur, &w->st);
+	if (w->st_same)
+		calc_step_fast_rezero(&w->plan, w->cur, &w->st);
+	else
+		calc_step_fast_with(&w->plan, w->cur, &w->st);
+	w->st_same = 1;
 	row->reject = CALC_REJ_NONE;
 	row->step_time = w->st.time;
 	row->mfu = w->st.mfu;
@@ -764,6 +777,8 @@ static void run_item(struct worker *w, struct item *it)
 	w->item_best = 0;
 	w->item_feasible = 0;
 	w->bound = -1;
+	w->bound_due = 0;
+	w->st_same = 0;
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
@@ -866,7 +881,9 @@ static void run_item(struct worker *w, struct item *it)
 							w->have_pre[ri][sp] = 1;
 						}
 						w->cur = &w->pre[ri][sp];
-						w->bound = prune ? calc_step_fast_bound(p, w->cur, &w->st) : -1;
+						w->bound = -1;
+						w->bound_due = prune;
+						w->st_same = 0;
 					}
 					for (int z = 0; z < 4; z++) {
 						row.c.zero = (signed char)z;

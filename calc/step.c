@@ -895,6 +895,18 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	                     ? NULL : &pre->flops);
 }
 
+void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                           struct calc_step *st)
+{
+	/* st->kind_layer, critical, tf, tb, tw, compute, recompute, tp_comm, ep_exposed,
+	 * bubble and makespan stay: layer_comm reads only the TP, CP and EP collectives and
+	 * fill_stages and closed_bubble no collective but the p2p time, none of which
+	 * depends on the ZeRO stage */
+	calc_comm_with(plan, pre->comm, &st->comm);
+	finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
+	                     ? NULL : &pre->flops);
+}
+
 double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
                             struct calc_step *scratch)
 {

@@ -154,6 +154,15 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre,
                          struct calc_step *out);
 
+/* calc_step_fast_with(plan, pre, st) where 'st' holds already calc_step_fast_with (or
+ * this function) of the same 'pre' for a plan that differs from 'plan' only in its ZeRO
+ * stage: the layer times, the stages' busy time, the bubble and the makespan do not read
+ * the ZeRO stage (in comm.c only the DP and expert-DP collectives do) and are kept; the
+ * collectives and everything after the makespan are computed again.  The same result,
+ * bit for bit (the planner's leaves of one split differ in the ZeRO stage last). */
+void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                           struct calc_step *st);
+
 /* A lower bound of calc_step_fast_with(plan, pre)'s step time [s] from the compute part
  * alone: the critical GPU's compute and, where every stage holds the same layers of one
  * kind, the closed-form bubble of that compute.  It does not depend on the ZeRO stage.
