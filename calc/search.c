@@ -656,15 +656,24 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
 	return CALC_REJ_NONE;
 }
 
-/* 1 when the leaf of row->c, whose step time is at least w->bound [s], could still beat
+/* 1 when the leaf of row->c, whose step time is at least 'lb' [s], could still beat
  * this thread's best of an axis it is on (opts.top_axes): an axis without a best yet, or
  * one whose best is not faster than the bound.  The margin is the top K's. */
-static int axis_open(const struct worker *w, const struct calc_search_row *row)
+static int axis_open(const struct worker *w, const struct calc_search_row *row, double lb)
 {
 	for (int a = 0; a < CALC_AXIS_N; a++)
-		if (on_axis(a, &row->c) && (!w->have_axis[a] || !(w->bound > w->axis[a].step_time * (1 + 1e-12))))
+		if (on_axis(a, &row->c) && (!w->have_axis[a] || !(lb > w->axis[a].step_time * (1 + 1e-12))))
 			return 1;
 	return 0;
+}
+
+/* 1 when a leaf whose step time is at least 'lb' [s] cannot enter this thread's top K
+ * (nor, so, the merged one) nor (opts.top_axes) beat its best of any of its axes. */
+static int hopeless(const struct worker *w, const struct calc_search_row *row, double lb)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	return ((w->ntop == o->top && lb > w->top[o->top - 1].step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
+	       !(o->top_axes && axis_open(w, row, lb));
 }
 
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
@@ -712,10 +721,10 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		w->bound = calc_step_fast_bound(&w->plan, w->cur, &w->st);
 		w->bound_due = 0;
 	}
-	if (w->bound >= 0 && ((w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) ||
-	                      w->bound > w->sh->seed_time) && !(o->top_axes && axis_open(w, row))) {
-		/* it fits, but it cannot enter this thread's top K (nor, so, the merged one),
-		 * nor (opts.top_axes) beat this thread's best of any of its axes */
+	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
+	 * SP) pair alone, or with its own exposed DP collectives and optimizer added */
+	if (w->bound >= 0 && (hopeless(w, row, w->bound) ||
+	                      hopeless(w, row, w->bound + calc_step_dp_bound(&w->plan, &w->comm_pre)))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;

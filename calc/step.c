@@ -929,6 +929,16 @@ double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step
 	return lb; /* the exposed DP reduction and the optimizer only add to it */
 }
 
+double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre)
+{
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, params;
+	double dp = calc_comm_dp_only(plan, pre, &params);
+	/* finish(): dp_exposed = dp - min(ov dp, window) >= (1 - ov) dp, plus the expert-DP
+	 * reduction (>= 0); FSDP's per-unit exposure is not bounded here (dp = 0).  The
+	 * optimizer without the routed experts' shard, which only adds to it. */
+	return (1 - ov) * dp + optimizer_time(plan, params, 0, pre->group[CALC_DIM_DP].size);
+}
+
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
 {
 	struct calc_step_compute pre;

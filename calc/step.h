@@ -171,6 +171,13 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
                             struct calc_step *scratch);
 
+/* A lower bound [s] of what calc_step_fast_with(plan, pre) adds after the makespan --
+ * the exposed DP collectives and the optimizer -- with 'pre' the split's calc_comm_pre:
+ * (1 - efficiency.dp_overlap) of the DP collectives (none with parallel.fsdp) and the
+ * optimizer of the dense parameters.  It depends on the ZeRO stage; added to
+ * calc_step_fast_bound it bounds the step time. */
+double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre);
+
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 
