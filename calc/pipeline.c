@@ -537,8 +537,9 @@ static void shape_add(const struct shape *k, const struct calc_pp_op *ops, int n
 	free(order);
 }
 
-/* The event loop of simulate() over the ops of shape 'sh' (copied to 'ops') in its
- * recorded order: every dependency has run when an op's turn comes. */
+/* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
+ * dependency has run when an op's turn comes.  'ops' (NULL: none) receives a copy of
+ * the shape's ops with their start and end. */
 static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct calc_pp_op *ops,
                    struct calc_pp_result *r)
 {
@@ -569,11 +570,13 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 		step_end = wpeak + p;
 		ss.ws = (unsigned char *)(dv + nd);
 	}
+	if (ops)
+		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
 	for (int j = 0; j < sh->nops; j++) {
-		struct calc_pp_op *o = &ops[sh->order[j]];
+		const struct calc_pp_op *o = &sh->ops[sh->order[j]];
 		int s = o->stage, g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0;
 		size_t k = (size_t)o->mb * pa.L + g;
-		double t, dur;
+		double t, dur, start, end;
 		/* blocked(): the earliest start by the inputs */
 		t = 0;
 		if (o->op == 'F') {
@@ -602,22 +605,26 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 				t = t2;
 		}
 		dur = op_cost(c, &pa, o, g);
-		o->start = t > free_at[s] ? t : free_at[s];
-		o->end = o->start + dur;
-		free_at[s] = o->end;
-		if (o->end > step_end[o->mb / c->m])
-			step_end[o->mb / c->m] = o->end;
+		start = t > free_at[s] ? t : free_at[s];
+		end = start + dur;
+		if (ops) {
+			ops[sh->order[j]].start = start;
+			ops[sh->order[j]].end = end;
+		}
+		free_at[s] = end;
+		if (end > step_end[o->mb / c->m])
+			step_end[o->mb / c->m] = end;
 		if (o->mb < c->m)
 			r->busy[s] += dur;
 		switch (o->op) {
 		case 'F':
-			ss.fend[k] = o->end;
+			ss.fend[k] = end;
 			cnt[s] += 1;
 			if (cnt[s] > peak[s])
 				peak[s] = cnt[s];
 			break;
 		case 'B':
-			ss.bend[k] = o->end;
+			ss.bend[k] = end;
 			cnt[s] -= 1;
 			ss.ws[k] = o->full ? WS_FULL : WS_PENDING;
 			if (!o->full) {
@@ -649,8 +656,9 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	free(ss.fend);
 }
 
-int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result *r,
-                           struct calc_diag *d)
+/* calc_pipeline_simulate; with want_ops = 0 a replay leaves r->ops NULL. */
+static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *r, struct calc_diag *d,
+                          int want_ops)
 {
 	struct calc_pp_op *ops;
 	const struct calc_sched *row;
@@ -664,8 +672,7 @@ int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result 
 	row = row_of(c->sched);
 	shape_key(c, row, &key);
 	if ((sh = shape_find(&key))) {
-		ops = xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops);
-		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
+		ops = want_ops ? xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops) : NULL;
 		replay(c, sh, ops, r);
 		r->ops = ops;
 		r->nops = sh->nops;
@@ -686,6 +693,18 @@ int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result 
 	r->ops = ops;
 	r->nops = n;
 	return 0;
+}
+
+int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result *r,
+                           struct calc_diag *d)
+{
+	return simulate_shape(c, r, d, 1);
+}
+
+int calc_pipeline_simulate_times(const struct calc_pp_costs *c, struct calc_pp_result *r,
+                                 struct calc_diag *d)
+{
+	return simulate_shape(c, r, d, 0);
 }
 
 void calc_pp_result_free(struct calc_pp_result *r)

@@ -1040,7 +1040,7 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	busy = plan_costs(plan, st, c);
 	if (sim_cached(c, &st->makespan)) {
 		memset(&res, 0, sizeof res);
-		if (calc_pipeline_simulate(c, &res, d) < 0) {
+		if (calc_pipeline_simulate_times(c, &res, d) < 0) {
 			free(c);
 			calc_pp_result_free(&res);
 			return -1;

@@ -336,6 +336,15 @@ static void test_replay_same(void **state)
 							assert_true(x.peak_inflight[i] == r.peak_inflight[i]);
 							assert_true(x.peak_wpending[i] == r.peak_wpending[i]);
 						}
+						{ /* the figures alone: the same numbers without the timeline */
+							struct calc_pp_result y;
+							assert_int_equal(calc_pipeline_simulate_times(&c, &y, &d), 0);
+							assert_true(y.makespan == r.makespan && y.period == r.period && y.ideal == r.ideal);
+							assert_memory_equal(y.busy, r.busy, sizeof y.busy);
+							assert_memory_equal(y.peak_inflight, r.peak_inflight, sizeof y.peak_inflight);
+							assert_int_equal(y.nops, r.nops);
+							calc_pp_result_free(&y);
+						}
 						hits += round > 0;
 						free(ops);
 						calc_pp_result_free(&r);
