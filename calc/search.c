@@ -485,6 +485,9 @@ struct worker {
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
+	double dp_bound[4];          /* calc_step_dp_bound of the running schedule by ZeRO stage
+	                                (it reads neither the recomputation nor SP) ... */
+	int have_dp_bound;           /* ... bit z: dp_bound[z] is computed */
 	int bound_due;               /* 1: bound is still to compute for the running (recompute,
 	                                SP) pair, at its first leaf that fits (calc_step_fast_bound
 	                                reads neither the ZeRO stage nor the memory) */
@@ -723,8 +726,12 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	}
 	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
 	 * SP) pair alone, or with its own exposed DP collectives and optimizer added */
+	if (w->bound >= 0 && !hopeless(w, row, w->bound) && !(w->have_dp_bound >> row->c.zero & 1)) {
+		w->dp_bound[row->c.zero] = calc_step_dp_bound(&w->plan, &w->comm_pre);
+		w->have_dp_bound |= 1 << row->c.zero;
+	}
 	if (w->bound >= 0 && (hopeless(w, row, w->bound) ||
-	                      hopeless(w, row, w->bound + calc_step_dp_bound(&w->plan, &w->comm_pre)))) {
+	                      hopeless(w, row, w->bound + w->dp_bound[row->c.zero]))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;
@@ -871,6 +878,7 @@ static void run_item(struct worker *w, struct item *it)
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
+			w->have_dp_bound = 0;
 			row.c.vpp = vv[s];
 			if (r2 != CALC_REJ_NONE && !o->keep_all) {
 				reject_many(w, r2, per_s);
