@@ -187,22 +187,26 @@ int calc_search_axis_count(void)
 	return CALC_AXIS_SCHED0 + calc_schedule_count();
 }
 
-static int on_axis(int axis, const struct calc_search_cfg *c)
+/* The axes configuration c is on, bit a for axis a: every one (the best overall), pp 1,
+ * tp 1, TP inside or across nodes, recomputation none or full, ZeRO 0 or 3, cp > 1,
+ * micro-batch 1, and its schedule's. */
+static unsigned long long axis_mask(const struct calc_search_cfg *c)
 {
-	switch (axis) {
-	case CALC_AXIS_BEST: return 1;
-	case CALC_AXIS_NO_PP: return c->pp == 1;
-	case CALC_AXIS_NO_TP: return c->tp == 1;
-	case CALC_AXIS_TP_IN_NODE: return c->tp <= c->gpus_per_node;
-	case CALC_AXIS_TP_ACROSS: return c->tp > c->gpus_per_node;
-	case CALC_AXIS_NO_RECOMPUTE: return c->recompute == CALC_RC_NONE;
-	case CALC_AXIS_FULL_RECOMPUTE: return c->recompute == CALC_RC_FULL;
-	case CALC_AXIS_ZERO0: return c->zero == 0;
-	case CALC_AXIS_ZERO3: return c->zero == 3;
-	case CALC_AXIS_CP: return c->cp > 1;
-	case CALC_AXIS_MB1: return c->micro_batch == 1;
-	default: return c->schedule == axis - CALC_AXIS_SCHED0;
-	}
+	unsigned long long m = 1ull << CALC_AXIS_BEST;
+	_Static_assert(CALC_AXIS_N <= 64, "axis_mask holds 64 axes");
+	m |= (unsigned long long)(c->pp == 1) << CALC_AXIS_NO_PP;
+	m |= (unsigned long long)(c->tp == 1) << CALC_AXIS_NO_TP;
+	m |= (unsigned long long)(c->tp <= c->gpus_per_node) << CALC_AXIS_TP_IN_NODE;
+	m |= (unsigned long long)(c->tp > c->gpus_per_node) << CALC_AXIS_TP_ACROSS;
+	m |= (unsigned long long)(c->recompute == CALC_RC_NONE) << CALC_AXIS_NO_RECOMPUTE;
+	m |= (unsigned long long)(c->recompute == CALC_RC_FULL) << CALC_AXIS_FULL_RECOMPUTE;
+	m |= (unsigned long long)(c->zero == 0) << CALC_AXIS_ZERO0;
+	m |= (unsigned long long)(c->zero == 3) << CALC_AXIS_ZERO3;
+	m |= (unsigned long long)(c->cp > 1) << CALC_AXIS_CP;
+	m |= (unsigned long long)(c->micro_batch == 1) << CALC_AXIS_MB1;
+	if (c->schedule >= 0 && CALC_AXIS_SCHED0 + c->schedule < CALC_AXIS_N)
+		m |= 1ull << (CALC_AXIS_SCHED0 + c->schedule);
+	return m;
 }
 
 void calc_search_opts_init(struct calc_search_opts *o)
@@ -664,9 +668,11 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
  * one whose best is not faster than the bound.  The margin is the top K's. */
 static int axis_open(const struct worker *w, const struct calc_search_row *row, double lb)
 {
-	for (int a = 0; a < CALC_AXIS_N; a++)
-		if (on_axis(a, &row->c) && (!w->have_axis[a] || !(lb > w->axis[a].step_time * (1 + 1e-12))))
+	for (unsigned long long m = axis_mask(&row->c); m; m &= m - 1) {
+		int a = __builtin_ctzll(m);
+		if (!w->have_axis[a] || !(lb > w->axis[a].step_time * (1 + 1e-12)))
 			return 1;
+	}
 	return 0;
 }
 
@@ -759,11 +765,13 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
 		w->item_best = objective(o->objective, row);
 	top_insert(w->top, &w->ntop, o->top, o->objective, row);
-	for (int a = 0; a < CALC_AXIS_N; a++)
-		if (on_axis(a, &row->c) && (!w->have_axis[a] || better(o->objective, row, &w->axis[a]))) {
+	for (unsigned long long m = axis_mask(&row->c); m; m &= m - 1) {
+		int a = __builtin_ctzll(m);
+		if (!w->have_axis[a] || better(o->objective, row, &w->axis[a])) {
 			w->axis[a] = *row;
 			w->have_axis[a] = 1;
 		}
+	}
 	if (o->keep_all || o->keep_feasible)
 		row_push(it, row);
 }
