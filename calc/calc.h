@@ -946,6 +946,8 @@ enum calc_slot {
 	CALC_SLOT_SEARCH,
 	CALC_SLOT_SEARCH_MEMO, /* of a root context: the memory sides of its and its variants'
 	                          searches (calc_search_memo) */
+	CALC_SLOT_NETWORK,     /* report_catalog.c: step times of the plan and its neighbours by
+	                          inter-node bandwidth */
 	CALC_SLOT_N
 };
 struct calc_ctx_value;

@@ -16,12 +16,13 @@
 /* Catalog                                                                   */
 /* ======================================================================== */
 
-enum { NEED_TOP, NEED_FULL, NEED_ROWS };
+enum { NEED_TOP, NEED_AXES, NEED_FULL, NEED_ROWS };
 
 struct search_cache {
 	int failed;
 	int level; /* what the result holds: NEED_TOP the top K and the counts
-	              (opts.top_only), NEED_FULL also the axes' best and the heatmap,
+	              (opts.top_only), NEED_AXES also the axes' best (opts.top_axes),
+	              NEED_FULL also the heatmap,
 	              NEED_ROWS also every ranked row (keep_feasible: the Pareto set) */
 	struct calc_search_result r;
 };
@@ -71,12 +72,18 @@ static void cache_free(void *p)
 /* The planner once per context, for what is asked (NEED_*).  Most quantities need
  * only the top K and the counts, which a search that does not time what cannot enter
  * the top K gives (opts.top_only: a scenario of a chapter asks for nothing else); the
- * axes' best and the heatmap need every ranked leaf timed, the Pareto set also every
- * row kept (about a third more).  Asking for more than the cached result holds runs
- * the search again at that level (same top and counts). */
+ * axes' best need a leaf timed where it could beat an axis' best (opts.top_axes); the
+ * heatmap needs every ranked leaf timed, the Pareto set also every row kept (about a
+ * third more).  Asking for more than the cached result holds runs the search again at
+ * that level (same top and counts). */
 static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need, struct calc_diag *d)
 {
 	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
+	/* The plan's own context (no root) keeps the axes' best from its first search: the
+	 * report asks it for search-axes too, and one search that keeps them costs less than
+	 * a top-only search and then a second one (the same top and counts either way). */
+	if (need == NEED_TOP && !c->root)
+		need = NEED_AXES;
 	if (sc && !sc->failed && need > sc->level) {
 		cache_free(sc);
 		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
@@ -85,7 +92,8 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 		struct calc_search_opts o;
 		calc_search_opts_init(&o);
 		o.keep_feasible = need >= NEED_ROWS;
-		o.top_only = need == NEED_TOP;
+		o.top_only = need <= NEED_AXES;
+		o.top_axes = need == NEED_AXES;
 		o.recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
 		o.memo = memo_for(c, &o);
 		sc = xcalloc(1, sizeof *sc);
@@ -369,18 +377,19 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 TB(t_breakdown, calc_search_table_breakdown)
 TB(t_rejects, calc_search_table_rejects)
 
-/* The axes' best and the heatmap need every ranked leaf timed: the complete search. */
-#define TBF(fn, call)                                                                             \
+/* The axes' best: a top-only search that keeps them exact (opts.top_axes); the heatmap
+ * needs every ranked leaf timed, the complete search. */
+#define TBF(fn, need, call)                                                                       \
 	static int fn(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d) \
 	{                                                                                         \
-		const struct calc_search_result *r = ctx_search(c, NEED_FULL, d);                     \
+		const struct calc_search_result *r = ctx_search(c, need, d);                          \
 		if (!r)                                                                           \
 			return -1;                                                                \
 		call(r, t);                                                                       \
 		return 0;                                                                         \
 	}
-TBF(t_axes, calc_search_table_axes)
-TBF(t_heatmap, calc_search_table_heatmap)
+TBF(t_axes, NEED_AXES, calc_search_table_axes)
+TBF(t_heatmap, NEED_FULL, calc_search_table_heatmap)
 
 static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {

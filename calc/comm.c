@@ -499,6 +499,52 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
 	return calc_comm_with(plan, NULL, out);
 }
 
+/* The DP row without FSDP over x->group (more than one rank), of 'params' gradients per
+ * GPU (the worst stage, every parameter copy): ZeRO §7 -- all-reduce (2 Psi), ZeRO-1
+ * reduce-scatter of gradients + all-gather of updated weights (2 Psi), from ZeRO-2 a
+ * reduce-scatter per micro-batch, ZeRO-3 two all-gathers of weights per micro-batch
+ * (the comment in calc_comm_with says why). */
+static void dp_collectives(const struct calc_plan *plan, int m, double params, struct calc_comm_dim *x)
+{
+	const struct calc_recipe *r = plan->recipe;
+	double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+	double G = params * gb, W = params * (wb > 0 ? wb : 2);
+	int n = x->group.size;
+	if (plan->zero == 0) {
+		x->collective = "all-reduce";
+		x->count = 1;
+		x->bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, n) * G;
+		x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
+		x->time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G, &x->group);
+	} else {
+		double ag = plan->zero >= 3 ? 2.0 * m : 1, rs = plan->zero >= 2 ? m : 1;
+		x->collective = plan->zero >= 3   ? "m reduce-scatters + 2m all-gathers"
+		              : plan->zero >= 2 ? "m reduce-scatters + all-gather"
+		                                : "reduce-scatter + all-gather";
+		x->count = rs + ag;
+		x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (rs * G + ag * W);
+		x->net_bytes = rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
+		               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
+		x->time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G, &x->group) +
+		          ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W, &x->group);
+	}
+}
+
+double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pre *pre, double *grad_params)
+{
+	struct calc_comm_dim x;
+	int m = calc_plan_microbatches(plan);
+	if (m < 1)
+		m = 1;
+	*grad_params = pre->grad_params * calc_pipeline_param_copies(plan);
+	if (pre->group[CALC_DIM_DP].size <= 1 || plan->fsdp)
+		return 0;
+	memset(&x, 0, sizeof x);
+	x.group = pre->group[CALC_DIM_DP];
+	dp_collectives(plan, m, *grad_params, &x);
+	return x.time;
+}
+
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_links l;
@@ -619,30 +665,9 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	out->grad_params = (pre ? pre->grad_params : grad_params(plan, all)) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1 && plan->fsdp)
 		fsdp_units(plan, m, x, out);
-	else if (x->group.size > 1) {
-		const struct calc_recipe *r = plan->recipe;
-		double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
-		double G = out->grad_params * gb, W = out->grad_params * (wb > 0 ? wb : 2);
-		int n = x->group.size;
-		if (plan->zero == 0) {
-			x->collective = "all-reduce";
-			x->count = 1;
-			x->bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, n) * G;
-			x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
-			x->time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G, &x->group);
-		} else {
-			double ag = plan->zero >= 3 ? 2.0 * m : 1, rs = plan->zero >= 2 ? m : 1;
-			x->collective = plan->zero >= 3   ? "m reduce-scatters + 2m all-gathers"
-			              : plan->zero >= 2 ? "m reduce-scatters + all-gather"
-			                                : "reduce-scatter + all-gather";
-			x->count = rs + ag;
-			x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (rs * G + ag * W);
-			x->net_bytes = rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
-			               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
-			x->time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G, &x->group) +
-			          ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W, &x->group);
-		}
-	} else
+	else if (x->group.size > 1)
+		dp_collectives(plan, m, out->grad_params, x);
+	else
 		x->collective = "-";
 
 	comm_experts(plan, m, all, out);

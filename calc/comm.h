@@ -164,6 +164,13 @@ void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
  * here): the same result, bit for bit.  Returns 0. */
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
 /*
+ * The DP row's collective time [s] of calc_comm_with(plan, pre) without the expert-DP
+ * reduction (dim[CALC_DIM_DP].time less edp_time, the same number bit for bit), and
+ * '*grad_params' its grad_params; 0 without DP or with parallel.fsdp (whose exposure
+ * step.c computes per unit).  For the planner's lower bound (calc_step_dp_bound).
+ */
+double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pre *pre, double *grad_params);
+/*
  * Time [s] of one DP collective 'k' of 'bytes' over 'g' as the plan's DP collectives
  * run: calc_coll_time on links scaled by efficiency.dp_bandwidth, or with
  * efficiency.dp_algorithm = flat one ring over all ranks on the network tier when 'g'

@@ -15,6 +15,7 @@
 #include "pipeline.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,14 +246,16 @@ static const char *blocked(const struct calc_pp_costs *c, const struct path *pa,
 	}
 }
 
-int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
-                               struct calc_pp_result *r, struct calc_diag *d)
+/* calc_pipeline_simulate_ops, and with 'order' (room for nops) the indices of the ops in
+ * the order they ran. */
+static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
+                    struct calc_pp_result *r, struct calc_diag *d, int *order)
 {
 	const struct calc_sched *row;
 	const char *name;
 	struct path pa;
 	struct simstate ss;
-	int steps, p, *off, *pos, *queue, qh = 0, qn = 0, rc = 0;
+	int steps, p, *off, *pos, *queue, qh = 0, qn = 0, rc = 0, nrun = 0;
 	unsigned char *inq;
 	double *free_at, *cnt, *peak, *wcnt, *wpeak, *step_end;
 	char *blk = NULL, what[96];
@@ -383,6 +386,8 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 				wcnt[s] -= 1;
 				break;
 			}
+			if (order)
+				order[nrun++] = pos[s];
 			pos[s]++;
 			if (wake >= 0 && wake != s && !inq[wake]) {
 				queue[(qh + qn) % (p + 1)] = wake;
@@ -450,27 +455,256 @@ out:
 	return rc;
 }
 
-int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result *r,
-                           struct calc_diag *d)
+int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
+                               struct calc_pp_result *r, struct calc_diag *d)
+{
+	return simulate(c, ops, nops, r, d, NULL);
+}
+
+/*
+ * The order in which the simulator runs a generated schedule's ops depends on the
+ * schedule, p, m, v and the number of steps alone, not on the costs: an op waits until
+ * the ops it needs have run, whatever their times.  So the ops of a shape and their
+ * order are kept after its first simulation, and a later simulation of the same shape
+ * (the plan at another network bandwidth, a neighbour re-timed) replays that order,
+ * computing every start and end with the same expressions, in the same order per
+ * stage, as the event loop: the same numbers, without the queue and the checks.  The
+ * shapes are kept for the process (at most SHAPE_MAX of them and SHAPE_OPS ops in all;
+ * past that, shapes are simulated as before), shared by its threads.
+ */
+#define SHAPE_MAX 32
+#define SHAPE_OPS (1 << 21)
+
+struct shape {
+	const struct calc_sched *row;
+	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
+	int p, m, v, steps, nops;
+	const struct calc_pp_op *ops; /* as generated (start and end of its first run) */
+	const int *order;             /* indices into ops in the order they ran */
+};
+static struct shape shapes[SHAPE_MAX];
+static int nshapes;
+static long shape_ops;
+static pthread_mutex_t shape_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *row, struct shape *k)
+{
+	memset(k, 0, sizeof *k);
+	k->row = row;
+	k->gen = row->gen;
+	k->p = c->p;
+	k->m = c->m;
+	k->v = row->uses_vpp ? c->v : 1;
+	k->steps = c->steps > 1 ? c->steps : 1;
+}
+
+static const struct shape *shape_find(const struct shape *k)
+{
+	const struct shape *hit = NULL;
+	pthread_mutex_lock(&shape_lock);
+	for (int i = 0; i < nshapes && !hit; i++) {
+		const struct shape *e = &shapes[i];
+		if (e->row == k->row && e->gen == k->gen && e->p == k->p && e->m == k->m && e->v == k->v &&
+		    e->steps == k->steps)
+			hit = e;
+	}
+	pthread_mutex_unlock(&shape_lock);
+	return hit; /* entries are written once, before nshapes counts them, and never freed */
+}
+
+/* Keep 'ops' (copied) and 'order' (taken) for shape 'k'; frees 'order' when full. */
+static void shape_add(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order)
+{
+	pthread_mutex_lock(&shape_lock);
+	if (nshapes < SHAPE_MAX && shape_ops + nops <= SHAPE_OPS) {
+		int dup = 0;
+		for (int i = 0; i < nshapes; i++)
+			dup |= shapes[i].row == k->row && shapes[i].gen == k->gen && shapes[i].p == k->p &&
+			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps;
+		if (!dup) {
+			struct calc_pp_op *copy = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *copy);
+			memcpy(copy, ops, (size_t)nops * sizeof *copy);
+			shapes[nshapes] = *k;
+			shapes[nshapes].nops = nops;
+			shapes[nshapes].ops = copy;
+			shapes[nshapes].order = order;
+			shape_ops += nops;
+			nshapes++;
+			order = NULL;
+		}
+	}
+	pthread_mutex_unlock(&shape_lock);
+	free(order);
+}
+
+/* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
+ * dependency has run when an op's turn comes.  'ops' (NULL: none) receives a copy of
+ * the shape's ops with their start and end. */
+static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct calc_pp_op *ops,
+                   struct calc_pp_result *r)
+{
+	const struct calc_sched *row = sh->row;
+	struct path pa;
+	struct simstate ss;
+	int steps = sh->steps, p = c->p;
+	double *free_at, *cnt, *peak, *wcnt, *wpeak, *step_end;
+	size_t n;
+
+	pa.two_way = row->two_way;
+	pa.p = p;
+	pa.v = sh->v;
+	pa.L = pa.v * p;
+	ss.nmb = steps * c->m;
+	n = (size_t)ss.nmb * pa.L;
+	{
+		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps;
+		char *q = xcalloc(1, nd * sizeof(double) + n + 1);
+		double *dv = (double *)(void *)q;
+		ss.fend = dv;
+		ss.bend = dv + n;
+		free_at = dv + 2 * n;
+		cnt = free_at + p;
+		peak = cnt + p;
+		wcnt = peak + p;
+		wpeak = wcnt + p;
+		step_end = wpeak + p;
+		ss.ws = (unsigned char *)(dv + nd);
+	}
+	if (ops)
+		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
+	for (int j = 0; j < sh->nops; j++) {
+		const struct calc_pp_op *o = &sh->ops[sh->order[j]];
+		int s = o->stage, g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0;
+		size_t k = (size_t)o->mb * pa.L + g;
+		double t, dur, start, end;
+		/* blocked(): the earliest start by the inputs */
+		t = 0;
+		if (o->op == 'F') {
+			if (g > 0)
+				t = ss.fend[k - 1] + (rank_of(&pa, g - 1, dir) != o->stage ? c->p2p : 0);
+		} else if (o->op == 'B') {
+			t = ss.fend[k];
+			if (g < pa.L - 1) {
+				double a = ss.bend[k + 1] + (rank_of(&pa, g + 1, dir) != o->stage ? c->p2p : 0);
+				if (a > t)
+					t = a;
+			}
+		} else
+			t = ss.bend[k];
+		if (o->pair) { /* the B after it: both inputs in */
+			const struct calc_pp_op *b = o + 1;
+			int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
+			size_t k2 = (size_t)b->mb * pa.L + g2;
+			double t2 = ss.fend[k2];
+			if (g2 < pa.L - 1) {
+				double a = ss.bend[k2 + 1] + (rank_of(&pa, g2 + 1, dir2) != b->stage ? c->p2p : 0);
+				if (a > t2)
+					t2 = a;
+			}
+			if (t2 > t)
+				t = t2;
+		}
+		dur = op_cost(c, &pa, o, g);
+		start = t > free_at[s] ? t : free_at[s];
+		end = start + dur;
+		if (ops) {
+			ops[sh->order[j]].start = start;
+			ops[sh->order[j]].end = end;
+		}
+		free_at[s] = end;
+		if (end > step_end[o->mb / c->m])
+			step_end[o->mb / c->m] = end;
+		if (o->mb < c->m)
+			r->busy[s] += dur;
+		switch (o->op) {
+		case 'F':
+			ss.fend[k] = end;
+			cnt[s] += 1;
+			if (cnt[s] > peak[s])
+				peak[s] = cnt[s];
+			break;
+		case 'B':
+			ss.bend[k] = end;
+			cnt[s] -= 1;
+			ss.ws[k] = o->full ? WS_FULL : WS_PENDING;
+			if (!o->full) {
+				wcnt[s] += 1;
+				if (wcnt[s] > wpeak[s])
+					wpeak[s] = wcnt[s];
+			}
+			break;
+		default:
+			ss.ws[k] = WS_DONE;
+			wcnt[s] -= 1;
+			break;
+		}
+	}
+	r->makespan = step_end[0];
+	r->period = steps > 1 ? step_end[steps - 1] - step_end[steps - 2] : r->makespan;
+	for (int s = 0; s < p; s++) {
+		r->idle[s] = r->makespan - r->busy[s];
+		r->peak_inflight[s] = peak[s] / pa.v;
+		r->peak_wpending[s] = wpeak[s];
+		if (r->busy[s] > r->ideal)
+			r->ideal = r->busy[s];
+	}
+	if (r->ideal > 0) {
+		r->bubble_overhead = (r->period - r->ideal) / r->ideal;
+		r->bubble_fraction = (r->period - r->ideal) / r->period;
+	}
+	r->nops = sh->nops;
+	free(ss.fend);
+}
+
+/* calc_pipeline_simulate; with want_ops = 0 a replay leaves r->ops NULL. */
+static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *r, struct calc_diag *d,
+                          int want_ops)
 {
 	struct calc_pp_op *ops;
-	int n = 0;
+	const struct calc_sched *row;
+	const struct shape *sh;
+	struct shape key;
+	int n = 0, *order;
 
 	memset(r, 0, sizeof *r);
 	if (check_costs(c, d) < 0)
 		return -1;
+	row = row_of(c->sched);
+	shape_key(c, row, &key);
+	if ((sh = shape_find(&key))) {
+		ops = want_ops ? xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops) : NULL;
+		replay(c, sh, ops, r);
+		r->ops = ops;
+		r->nops = sh->nops;
+		return 0;
+	}
 	for (int s = 0; s < c->p; s++)
-		n += gen_stage(c, row_of(c->sched), s, NULL);
+		n += gen_stage(c, row, s, NULL);
 	ops = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *ops);
 	for (int s = 0, at = 0; s < c->p; s++)
-		at += gen_stage(c, row_of(c->sched), s, ops + at);
-	if (calc_pipeline_simulate_ops(c, ops, n, r, d) < 0) {
+		at += gen_stage(c, row, s, ops + at);
+	order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+	if (simulate(c, ops, n, r, d, order) < 0) {
+		free(order);
 		free(ops);
 		return -1;
 	}
+	shape_add(&key, ops, n, order);
 	r->ops = ops;
 	r->nops = n;
 	return 0;
+}
+
+int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result *r,
+                           struct calc_diag *d)
+{
+	return simulate_shape(c, r, d, 1);
+}
+
+int calc_pipeline_simulate_times(const struct calc_pp_costs *c, struct calc_pp_result *r,
+                                 struct calc_diag *d)
+{
+	return simulate_shape(c, r, d, 0);
 }
 
 void calc_pp_result_free(struct calc_pp_result *r)

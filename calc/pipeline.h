@@ -76,6 +76,11 @@ struct calc_pp_result {
  */
 int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result *r,
                            struct calc_diag *d);
+/* calc_pipeline_simulate for the figures alone: r->ops may be left NULL (a shape
+ * simulated before is replayed without copying its timeline); the caller frees 'r' with
+ * calc_pp_result_free as ever. */
+int calc_pipeline_simulate_times(const struct calc_pp_costs *c, struct calc_pp_result *r,
+                                 struct calc_diag *d);
 /*
  * Simulate a caller-given order: 'ops' (nops entries, fields stage, op, full, mb, chunk)
  * grouped by stage in execution order, as calc_pipeline_simulate produces them.  Fills

@@ -424,16 +424,47 @@ static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_
 /* network-sweep: where to put the GPUs when the network is slow             */
 /* ======================================================================== */
 
-/*
- * The plan's split against two neighbours on the same GPUs, at inter-node bandwidth
- * 'bw' [B/s per GPU per direction]: deeper pipeline (pp x 2, dp / 2) and more data
- * parallelism (pp / 2, dp x 2).  Layers are split over the new stages by the plan's
- * rule (parallel.split, calc_layers_split).  NAN when the neighbour is not a valid plan.
- * Step times from step.c.
- */
+/* The neighbours of the plan's split on the same GPUs (step_at). */
 enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_TP_ACROSS, NB_PP_ACROSS, NB_N };
 
-static double step_at(const struct calc_ctx *c, int which, double bw)
+/*
+ * The step times step_at has computed for this context, by neighbour, lever and
+ * bandwidth: network.crossover_bw and both levers re-time the plan at the same grid
+ * points, and each point is one pipeline simulation.  A hit returns the very number
+ * computed before, so the cache changes no result.
+ */
+struct net_entry {
+	int which;          /* NB_* */
+	const char *lever;  /* the lever's assignment (a string literal), NULL for none */
+	double bw;          /* inter-node bandwidth [B/s per GPU] */
+	double t;           /* step time [s], NAN when the variant is not a valid plan */
+};
+struct net_cache {
+	int n, cap;
+	struct net_entry *e;
+};
+
+static void net_cache_free(void *p)
+{
+	struct net_cache *k = p;
+	if (k)
+		free(k->e);
+	free(k);
+}
+
+static struct net_cache *net_cache_of(struct calc_ctx *c)
+{
+	if (!c->slot[CALC_SLOT_NETWORK]) {
+		c->slot[CALC_SLOT_NETWORK] = xcalloc(1, sizeof(struct net_cache));
+		c->slot_free[CALC_SLOT_NETWORK] = net_cache_free;
+	}
+	return c->slot[CALC_SLOT_NETWORK];
+}
+
+/* The plan at inter-node bandwidth 'bw' [B/s per GPU] as neighbour 'which', with the
+ * plan key assignment 'lever' ("efficiency.grad_reduce=bf16", only with NB_PLAN) or
+ * none (NULL): its step time [s], NAN when it is not a valid plan. */
+static double step_compute(const struct calc_ctx *c, int which, const char *lever, double bw)
 {
 	const struct calc_plan *p0 = &c->plan;
 	int tp = p0->tp, pp = p0->pp, dp = p0->dp, G = p0->gpus_per_node, model = p0->tp * p0->pp;
@@ -455,7 +486,7 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 	if (pp < 1 || pp > CALC_MAX_STAGES || pp > p0->model.layers)
 		return NAN;
 	char bwset[64];
-	const char *list[] = {bwset};
+	const char *list[] = {bwset, lever};
 	struct calc_layout l;
 	snprintf(bwset, sizeof bwset, "cluster.inter_node_bw=%.17g", bw);
 	calc_layout_keep(&l);
@@ -464,13 +495,44 @@ static double step_at(const struct calc_ctx *c, int which, double bw)
 	struct calc_diag tmp = {0};
 	struct calc_ctx vc;
 	double t = NAN;
-	if (variant(c, which != NB_PLAN ? &l : NULL, list, 1, &vc, &tmp) == 0) {
+	if (variant(c, which != NB_PLAN ? &l : NULL, list, lever ? 2 : 1, &vc, &tmp) == 0) {
 		int bad = 0;
 		t = num(&vc, V_STEP_TIME, &tmp, &bad);
 		calc_ctx_free(&vc);
 	}
 	calc_diag_free(&tmp);
 	return t;
+}
+
+/* step_compute, once per (which, lever, bw) of this context (struct net_cache). */
+static double step_lever_at(struct calc_ctx *c, int which, const char *lever, double bw)
+{
+	struct net_cache *k = net_cache_of(c);
+	for (int i = 0; i < k->n; i++) {
+		const struct net_entry *e = &k->e[i];
+		if (e->which == which && e->bw == bw &&
+		    (e->lever == lever || (e->lever && lever && !strcmp(e->lever, lever))))
+			return e->t;
+	}
+	double t = step_compute(c, which, lever, bw);
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->e = xrealloc(k->e, (size_t)k->cap * sizeof *k->e);
+	}
+	k->e[k->n++] = (struct net_entry){which, lever, bw, t};
+	return t;
+}
+
+/*
+ * The plan's split against two neighbours on the same GPUs, at inter-node bandwidth
+ * 'bw' [B/s per GPU per direction]: deeper pipeline (pp x 2, dp / 2) and more data
+ * parallelism (pp / 2, dp x 2).  Layers are split over the new stages by the plan's
+ * rule (parallel.split, calc_layers_split).  NAN when the neighbour is not a valid plan.
+ * Step times from step.c.
+ */
+static double step_at(struct calc_ctx *c, int which, double bw)
+{
+	return step_lever_at(c, which, NULL, bw);
 }
 
 static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
@@ -541,22 +603,10 @@ static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 
 /* The plan's step time at inter-node bandwidth 'bw' [B/s per GPU], with the plan key
  * assignment 'lever' ("efficiency.grad_reduce=bf16") or none (NULL).  NAN when the
- * variant is not a valid plan. */
+ * variant is not a valid plan.  Without a lever it is step_at's NB_PLAN, one cache. */
 static double lever_step_at(struct calc_ctx *c, const char *lever, double bw)
 {
-	char bwset[64];
-	const char *list[] = {bwset, lever};
-	snprintf(bwset, sizeof bwset, "cluster.inter_node_bw=%.17g", bw);
-	struct calc_diag tmp = {0};
-	struct calc_ctx vc;
-	double t = NAN;
-	if (variant(c, NULL, list, lever ? 2 : 1, &vc, &tmp) == 0) {
-		int bad = 0;
-		t = num(&vc, V_STEP_TIME, &tmp, &bad);
-		calc_ctx_free(&vc);
-	}
-	calc_diag_free(&tmp);
-	return t;
+	return step_lever_at(c, NB_PLAN, lever, bw);
 }
 
 #define LEVER_GAIN 0.05 /* a lever "pays" when it saves this share of the step */

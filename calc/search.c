@@ -187,22 +187,26 @@ int calc_search_axis_count(void)
 	return CALC_AXIS_SCHED0 + calc_schedule_count();
 }
 
-static int on_axis(int axis, const struct calc_search_cfg *c)
+/* The axes configuration c is on, bit a for axis a: every one (the best overall), pp 1,
+ * tp 1, TP inside or across nodes, recomputation none or full, ZeRO 0 or 3, cp > 1,
+ * micro-batch 1, and its schedule's. */
+static unsigned long long axis_mask(const struct calc_search_cfg *c)
 {
-	switch (axis) {
-	case CALC_AXIS_BEST: return 1;
-	case CALC_AXIS_NO_PP: return c->pp == 1;
-	case CALC_AXIS_NO_TP: return c->tp == 1;
-	case CALC_AXIS_TP_IN_NODE: return c->tp <= c->gpus_per_node;
-	case CALC_AXIS_TP_ACROSS: return c->tp > c->gpus_per_node;
-	case CALC_AXIS_NO_RECOMPUTE: return c->recompute == CALC_RC_NONE;
-	case CALC_AXIS_FULL_RECOMPUTE: return c->recompute == CALC_RC_FULL;
-	case CALC_AXIS_ZERO0: return c->zero == 0;
-	case CALC_AXIS_ZERO3: return c->zero == 3;
-	case CALC_AXIS_CP: return c->cp > 1;
-	case CALC_AXIS_MB1: return c->micro_batch == 1;
-	default: return c->schedule == axis - CALC_AXIS_SCHED0;
-	}
+	unsigned long long m = 1ull << CALC_AXIS_BEST;
+	_Static_assert(CALC_AXIS_N <= 64, "axis_mask holds 64 axes");
+	m |= (unsigned long long)(c->pp == 1) << CALC_AXIS_NO_PP;
+	m |= (unsigned long long)(c->tp == 1) << CALC_AXIS_NO_TP;
+	m |= (unsigned long long)(c->tp <= c->gpus_per_node) << CALC_AXIS_TP_IN_NODE;
+	m |= (unsigned long long)(c->tp > c->gpus_per_node) << CALC_AXIS_TP_ACROSS;
+	m |= (unsigned long long)(c->recompute == CALC_RC_NONE) << CALC_AXIS_NO_RECOMPUTE;
+	m |= (unsigned long long)(c->recompute == CALC_RC_FULL) << CALC_AXIS_FULL_RECOMPUTE;
+	m |= (unsigned long long)(c->zero == 0) << CALC_AXIS_ZERO0;
+	m |= (unsigned long long)(c->zero == 3) << CALC_AXIS_ZERO3;
+	m |= (unsigned long long)(c->cp > 1) << CALC_AXIS_CP;
+	m |= (unsigned long long)(c->micro_batch == 1) << CALC_AXIS_MB1;
+	if (c->schedule >= 0 && CALC_AXIS_SCHED0 + c->schedule < CALC_AXIS_N)
+		m |= 1ull << (CALC_AXIS_SCHED0 + c->schedule);
+	return m;
 }
 
 void calc_search_opts_init(struct calc_search_opts *o)
@@ -483,6 +487,14 @@ struct worker {
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
+	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
+	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
+	double dp_bound[4];          /* calc_step_dp_bound of the running schedule by ZeRO stage
+	                                (it reads neither the recomputation nor SP) ... */
+	int have_dp_bound;           /* ... bit z: dp_bound[z] is computed */
+	int bound_due;               /* 1: bound is still to compute for the running (recompute,
+	                                SP) pair, at its first leaf that fits (calc_step_fast_bound
+	                                reads neither the ZeRO stage nor the memory) */
 	long long miss_first, miss_middle, miss_last;
 	double miss_sum;
 	struct calc_search_row closest;
@@ -651,6 +663,28 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
 	return CALC_REJ_NONE;
 }
 
+/* 1 when the leaf of row->c, whose step time is at least 'lb' [s], could still beat
+ * this thread's best of an axis it is on (opts.top_axes): an axis without a best yet, or
+ * one whose best is not faster than the bound.  The margin is the top K's. */
+static int axis_open(const struct worker *w, const struct calc_search_row *row, double lb)
+{
+	for (unsigned long long m = axis_mask(&row->c); m; m &= m - 1) {
+		int a = __builtin_ctzll(m);
+		if (!w->have_axis[a] || !(lb > w->axis[a].step_time * (1 + 1e-12)))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when a leaf whose step time is at least 'lb' [s] cannot enter this thread's top K
+ * (nor, so, the merged one) nor (opts.top_axes) beat its best of any of its axes. */
+static int hopeless(const struct worker *w, const struct calc_search_row *row, double lb)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	return ((w->ntop == o->top && lb > w->top[o->top - 1].step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
+	       !(o->top_axes && axis_open(w, row, lb));
+}
+
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
 static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, const struct cands *c)
 {
@@ -692,15 +726,28 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			row_push(it, row);
 		return;
 	}
-	if (w->bound >= 0 && ((w->ntop == o->top && w->bound > w->top[o->top - 1].step_time * (1 + 1e-12)) ||
-	                      w->bound > w->sh->seed_time)) {
-		/* it fits, but it cannot enter this thread's top K (nor, so, the merged one) */
+	if (w->bound_due) { /* it overwrites st */
+		w->bound = calc_step_fast_bound(&w->plan, w->cur, &w->st);
+		w->bound_due = 0;
+	}
+	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
+	 * SP) pair alone, or with its own exposed DP collectives and optimizer added */
+	if (w->bound >= 0 && !hopeless(w, row, w->bound) && !(w->have_dp_bound >> row->c.zero & 1)) {
+		w->dp_bound[row->c.zero] = calc_step_dp_bound(&w->plan, &w->comm_pre);
+		w->have_dp_bound |= 1 << row->c.zero;
+	}
+	if (w->bound >= 0 && (hopeless(w, row, w->bound) ||
+	                      hopeless(w, row, w->bound + w->dp_bound[row->c.zero]))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;
 		return;
 	}
-	calc_step_fast_with(&w->plan, w->cur, &w->st);
+	if (w->st_same)
+		calc_step_fast_rezero(&w->plan, w->cur, &w->st);
+	else
+		calc_step_fast_with(&w->plan, w->cur, &w->st);
+	w->st_same = 1;
 	row->reject = CALC_REJ_NONE;
 	row->step_time = w->st.time;
 	row->mfu = w->st.mfu;
@@ -718,11 +765,13 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
 		w->item_best = objective(o->objective, row);
 	top_insert(w->top, &w->ntop, o->top, o->objective, row);
-	for (int a = 0; a < CALC_AXIS_N; a++)
-		if (on_axis(a, &row->c) && (!w->have_axis[a] || better(o->objective, row, &w->axis[a]))) {
+	for (unsigned long long m = axis_mask(&row->c); m; m &= m - 1) {
+		int a = __builtin_ctzll(m);
+		if (!w->have_axis[a] || better(o->objective, row, &w->axis[a])) {
 			w->axis[a] = *row;
 			w->have_axis[a] = 1;
 		}
+	}
 	if (o->keep_all || o->keep_feasible)
 		row_push(it, row);
 }
@@ -764,6 +813,8 @@ static void run_item(struct worker *w, struct item *it)
 	w->item_best = 0;
 	w->item_feasible = 0;
 	w->bound = -1;
+	w->bound_due = 0;
+	w->st_same = 0;
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
@@ -835,6 +886,7 @@ static void run_item(struct worker *w, struct item *it)
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
+			w->have_dp_bound = 0;
 			row.c.vpp = vv[s];
 			if (r2 != CALC_REJ_NONE && !o->keep_all) {
 				reject_many(w, r2, per_s);
@@ -866,7 +918,9 @@ static void run_item(struct worker *w, struct item *it)
 							w->have_pre[ri][sp] = 1;
 						}
 						w->cur = &w->pre[ri][sp];
-						w->bound = prune ? calc_step_fast_bound(p, w->cur, &w->st) : -1;
+						w->bound = -1;
+						w->bound_due = prune;
+						w->st_same = 0;
 					}
 					for (int z = 0; z < 4; z++) {
 						row.c.zero = (signed char)z;

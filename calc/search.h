@@ -83,6 +83,11 @@ struct calc_search_opts {
 	                                    top K is counted as ranked and not timed, so the axes'
 	                                    best, the heatmap cells and the Pareto set are left
 	                                    incomplete (result.top_only); default 0 */
+	int top_axes;                    /* with top_only: the axes' best stay exact too -- a leaf
+	                                    is left untimed only when its lower bound can enter
+	                                    neither the top K nor beat the best of any axis it is
+	                                    on (result.axis as a complete search gives it); the
+	                                    heatmap and the Pareto set stay incomplete; default 0 */
 	double min_headroom;             /* memory a ranked configuration must leave free on its
 	                                    worst stage [bytes] (default 0: the plan's overheads,
 	                                    incl. fragmentation, are the only margin) */

@@ -972,6 +972,18 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	                     ? NULL : &pre->flops);
 }
 
+void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                           struct calc_step *st)
+{
+	/* st->kind_layer, critical, tf, tb, tw, compute, recompute, tp_comm, ep_exposed,
+	 * bubble and makespan stay: layer_comm reads only the TP, CP and EP collectives and
+	 * fill_stages and closed_bubble no collective but the p2p time, none of which
+	 * depends on the ZeRO stage */
+	calc_comm_with(plan, pre->comm, &st->comm);
+	finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
+	                     ? NULL : &pre->flops);
+}
+
 double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
                             struct calc_step *scratch)
 {
@@ -992,6 +1004,16 @@ double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step
 	if (calc_stage_layers_uniform(plan))
 		lb += closed_bubble(plan, scratch);
 	return lb; /* the exposed DP reduction and the optimizer only add to it */
+}
+
+double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre)
+{
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, params;
+	double dp = calc_comm_dp_only(plan, pre, &params);
+	/* finish(): dp_exposed = dp - min(ov dp, window) >= (1 - ov) dp, plus the expert-DP
+	 * reduction (>= 0); FSDP's per-unit exposure is not bounded here (dp = 0).  The
+	 * optimizer without the routed experts' shard, which only adds to it. */
+	return (1 - ov) * dp + optimizer_time(plan, params, 0, pre->group[CALC_DIM_DP].size);
 }
 
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
@@ -1095,7 +1117,7 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	busy = plan_costs(plan, st, c);
 	if (sim_cached(c, &st->makespan)) {
 		memset(&res, 0, sizeof res);
-		if (calc_pipeline_simulate(c, &res, d) < 0) {
+		if (calc_pipeline_simulate_times(c, &res, d) < 0) {
 			free(c);
 			calc_pp_result_free(&res);
 			return -1;

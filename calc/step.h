@@ -164,6 +164,15 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre,
                          struct calc_step *out);
 
+/* calc_step_fast_with(plan, pre, st) where 'st' holds already calc_step_fast_with (or
+ * this function) of the same 'pre' for a plan that differs from 'plan' only in its ZeRO
+ * stage: the layer times, the stages' busy time, the bubble and the makespan do not read
+ * the ZeRO stage (in comm.c only the DP and expert-DP collectives do) and are kept; the
+ * collectives and everything after the makespan are computed again.  The same result,
+ * bit for bit (the planner's leaves of one split differ in the ZeRO stage last). */
+void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                           struct calc_step *st);
+
 /* A lower bound of calc_step_fast_with(plan, pre)'s step time [s] from the compute part
  * alone: the critical GPU's compute and, where every stage holds the same layers of one
  * kind, the closed-form bubble of that compute.  It does not depend on the ZeRO stage.
@@ -171,6 +180,13 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
  * overwritten. */
 double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
                             struct calc_step *scratch);
+
+/* A lower bound [s] of what calc_step_fast_with(plan, pre) adds after the makespan --
+ * the exposed DP collectives and the optimizer -- with 'pre' the split's calc_comm_pre:
+ * (1 - efficiency.dp_overlap) of the DP collectives (none with parallel.fsdp) and the
+ * optimizer of the dense parameters.  It depends on the ZeRO stage; added to
+ * calc_step_fast_bound it bounds the step time. */
+double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre);
 
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);

@@ -88,19 +88,29 @@ struct cut {
 	struct frame st[32];
 	int depth;
 	int rc;
+	size_t pos_off;          /* src_pos: the last offset asked for (0: the start) ... */
+	int pos_line, pos_col;   /* ... and its line and column (0, 0: not yet) */
 };
 
 static int keeping(const struct cut *c) { return c->depth == 0 || c->st[c->depth - 1].on; }
 
-static void src_pos(const struct cut *c, size_t off, int *line, int *col)
+/* Line and column of source offset 'off', counted on from the last offset asked for
+ * (the cut asks in source order), from the start when 'off' lies before it. */
+static void src_pos(struct cut *c, size_t off, int *line, int *col)
 {
-	int l = 1, k = 1;
-	for (size_t i = 0; i < off; i++) {
+	size_t i = c->pos_off;
+	int l = c->pos_line, k = c->pos_col;
+	if (l == 0 || off < i)
+		i = 0, l = 1, k = 1;
+	for (; i < off; i++) {
 		if (c->s[i] == '\n')
 			l++, k = 1;
 		else
 			k++;
 	}
+	c->pos_off = off;
+	c->pos_line = l;
+	c->pos_col = k;
 	*line = l;
 	*col = k;
 }

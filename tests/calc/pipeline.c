@@ -287,6 +287,74 @@ static int has(const struct calc_diag *d, const char *what)
 	return d->text && strstr(d->text, what);
 }
 
+/* A shape simulated before (calc_pipeline_simulate replays its recorded op order) must
+ * give, with other costs, what the event loop gives for the same ops
+ * (calc_pipeline_simulate_ops, which never replays): every op's start and end and
+ * every figure of the result, bit for bit.  Every schedule of the table, stages of
+ * different costs, p2p 0 and not, one and two steps; the first call of each shape
+ * records it, the next ones replay. */
+static void test_replay_same(void **state)
+{
+	static const int ps[] = {2, 4, 5}, ms[] = {4, 8, 12};
+	int hits = 0;
+	(void)state;
+	for (int si = 0; si < calc_schedule_count(); si++) {
+		const struct calc_sched *row = calc_schedule_at(si);
+		for (int a = 0; a < 3; a++)
+			for (int b = 0; b < 3; b++)
+				for (int steps = 1; steps <= 2; steps++) {
+					int v = row->uses_vpp ? 2 : 1, p = ps[a], m = ms[b];
+					struct calc_diag d = {0};
+					if (row->check && row->check(p, m, v, NULL, NULL))
+						continue;
+					for (int round = 0; round < 3; round++) {
+						struct calc_pp_costs c;
+						struct calc_pp_result r, x;
+						struct calc_pp_op *ops;
+						calc_pp_costs_unit(&c, (enum calc_schedule)si, p, m, v);
+						c.steps = steps;
+						c.p2p = round * 0.37;
+						for (int i = 0; i < p; i++) { /* uneven stages, different per round */
+							c.tf[i] = 1 + 0.1 * i + 0.3 * round;
+							c.tb[i] = 2 + 0.05 * (p - i) + 0.2 * round;
+							c.tw[i] = 0.5 + 0.01 * i * round;
+						}
+						assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+						ops = malloc(sizeof *ops * (size_t)r.nops);
+						memcpy(ops, r.ops, sizeof *ops * (size_t)r.nops);
+						for (int i = 0; i < r.nops; i++)
+							ops[i].start = ops[i].end = -1;
+						assert_int_equal(calc_pipeline_simulate_ops(&c, ops, r.nops, &x, &d), 0);
+						for (int i = 0; i < r.nops; i++) {
+							assert_true(ops[i].start == r.ops[i].start);
+							assert_true(ops[i].end == r.ops[i].end);
+						}
+						assert_true(x.makespan == r.makespan && x.period == r.period && x.ideal == r.ideal);
+						assert_true(x.bubble_overhead == r.bubble_overhead);
+						for (int i = 0; i < p; i++) {
+							assert_true(x.busy[i] == r.busy[i] && x.idle[i] == r.idle[i]);
+							assert_true(x.peak_inflight[i] == r.peak_inflight[i]);
+							assert_true(x.peak_wpending[i] == r.peak_wpending[i]);
+						}
+						{ /* the figures alone: the same numbers without the timeline */
+							struct calc_pp_result y;
+							assert_int_equal(calc_pipeline_simulate_times(&c, &y, &d), 0);
+							assert_true(y.makespan == r.makespan && y.period == r.period && y.ideal == r.ideal);
+							assert_memory_equal(y.busy, r.busy, sizeof y.busy);
+							assert_memory_equal(y.peak_inflight, r.peak_inflight, sizeof y.peak_inflight);
+							assert_int_equal(y.nops, r.nops);
+							calc_pp_result_free(&y);
+						}
+						hits += round > 0;
+						free(ops);
+						calc_pp_result_free(&r);
+						calc_diag_free(&d);
+					}
+				}
+	}
+	assert_true(hits > 50);
+}
+
 static void test_dependencies(void **state)
 {
 	struct calc_pp_costs c;
@@ -862,7 +930,7 @@ int main(void)
 		cmocka_unit_test(test_memory_hook),    cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_plan_check_lines),
 		cmocka_unit_test(test_gantt_small),    cmocka_unit_test(test_catalog),
-		cmocka_unit_test(test_compare_refusal_frees),
+		cmocka_unit_test(test_compare_refusal_frees), cmocka_unit_test(test_replay_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -820,6 +820,60 @@ static void test_top_only(void **state)
 	free(p);
 }
 
+/* opts.top_axes: a top-only search that keeps the axes' best (the search-axes table)
+ * must give every axis' best row of the complete search, bit for bit, as well as its
+ * top K and counts, while still leaving leaves untimed (the expected rows are the
+ * complete search's: every ranked leaf timed).  The four shipped plans, at their own
+ * network and at 25 Gb/s per GPU. */
+static void test_top_axes(void **state)
+{
+	static const char *const files[] = {"plans/default.ini", "plans/llama2-70b-a100.ini",
+	                                    "plans/llama3-405b-h100.ini", "plans/deepseek-v3-h800.ini"};
+	static const char *const vars[][1] = {{NULL}, {"cluster.inter_node_bw=3.125e9"}};
+	struct calc_plan *p = malloc(sizeof *p);
+	long long pruned = 0;
+	(void)state;
+	for (int f = 0; f < 4; f++)
+		for (int v = 0; v < 2; v++)
+			for (int threads = 1; threads <= 2; threads++) {
+				struct calc_diag d = {0};
+				struct calc_search_opts o;
+				struct calc_search_result a, b;
+				if (f == 3 && (v > 0 || threads < 2))
+					continue; /* the MoE plan's million leaves: once */
+				assert_int_equal(calc_plan_load(p, files[f], vars[v], vars[v][0] ? 1 : 0, &d), 0);
+				calc_diag_free(&d);
+				calc_search_opts_init(&o);
+				o.threads = threads;
+				o.recheck = 0;
+				run(p, &o, &a);
+				o.top_only = 1;
+				o.top_axes = 1;
+				run(p, &o, &b);
+				assert_int_equal(b.top_only, 1);
+				assert_true(b.pruned >= 0 && b.pruned < b.ranked);
+				pruned += b.pruned;
+				assert_int_equal(a.evaluated, b.evaluated);
+				assert_int_equal(a.ranked, b.ranked);
+				assert_int_equal(a.ntop, b.ntop);
+				for (int i = 0; i < a.ntop; i++)
+					assert_memory_equal(&a.top[i].r, &b.top[i].r, sizeof a.top[i].r);
+				for (int x = 0; x < CALC_AXIS_N; x++) {
+					assert_int_equal(a.have_axis[x], b.have_axis[x]);
+					if (a.have_axis[x])
+						assert_memory_equal(&a.axis[x], &b.axis[x], sizeof a.axis[x]);
+				}
+				if (getenv("TOP_ONLY_STATS"))
+					fprintf(stderr, "%s %s %d: axes kept, pruned %lld of %lld ranked, %.1f -> %.1f ms\n",
+					        files[f], vars[v][0] ? vars[v][0] : "-", threads, b.pruned, b.ranked,
+					        1e3 * a.elapsed_s, 1e3 * b.elapsed_s);
+				calc_search_free(&a);
+				calc_search_free(&b);
+			}
+	assert_true(pruned > 0); /* the default plan at its own network leaves thousands untimed */
+	free(p);
+}
+
 /* A memo of the memory side (opts.memo): a scenario that changes only what time reads
  * (network, GEMM efficiency, TP overlap) searched with the plan's memo must give the
  * counts, memory rejects, misses and top K (every field) of the same search without
@@ -907,7 +961,7 @@ int main(void)
 		cmocka_unit_test(test_min_headroom),
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
-		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only),
+		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only), cmocka_unit_test(test_top_axes),
 		cmocka_unit_test(test_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

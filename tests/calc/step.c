@@ -966,6 +966,80 @@ static void test_deepspeed_ckpt_time(void **state)
 	}
 }
 
+/* The planner's shortcuts (search.c) against calc_step_fast, a second path that takes
+ * none of them: the lower bounds calc_step_fast_bound + calc_step_dp_bound never exceed
+ * the step time; calc_comm_dp_only is the DP row's time; calc_step_fast_rezero from a
+ * leaf at another ZeRO stage gives the same step bit for bit.  Dense (the default
+ * model) and MoE (expert-DP) plans, plain DP and FSDP, every ZeRO stage, four
+ * schedules, DP overlap 0, 0.8 and 1, at 400 and 25 Gb/s per GPU. */
+static void test_fast_bounds(void **state)
+{
+	static const char *const dense[] = {"cluster.nodes=8", "parallel.tp=8", "parallel.pp=4", "parallel.dp=2",
+	                                    "training.global_batch=64"};
+	static const char *const moe[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1",
+	                                  "parallel.pp=2", "parallel.dp=8", "parallel.ep=8", "parallel.sp=no",
+	                                  "training.global_batch=64"};
+	static const char *const sched[] = {"1f1b", "dualpipe", "zb-h1", "gpipe"};
+	static const double bw[] = {50e9, 3.125e9}, ov[] = {0, 0.8, 1};
+	struct calc_plan p, q, r;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b), *c = malloc(sizeof *c);
+	struct calc_step_compute pre;
+	struct calc_comm_pre *cp = malloc(sizeof *cp);
+	int n = 0;
+
+	for (int m = 0; m < 2; m++)
+		for (int f = 0; f < 2; f++) {
+			if (m == 0)
+				load_plan(&p, dense, 5);
+			else
+				load_plan(&p, moe, 8);
+			p.fsdp = f;
+			calc_step_compute(&p, &pre); /* reads no network, no schedule, no ZeRO stage */
+			pre.comm = cp;
+			for (int i = 0; i < 4; i++)
+				for (int k = 0; k < 2; k++)
+					for (int o = 0; o < 3; o++)
+						for (int z = 0; z < 4; z++) {
+							double gp, lb, dp;
+							q = p;
+							assert_int_equal(calc_schedule_parse(sched[i], &q.schedule), 0);
+							q.inter_node_bw = bw[k];
+							q.dp_overlap = ov[o];
+							q.zero = z;
+							calc_comm_pre(&q, cp); /* its links are the network's */
+							calc_step_fast(&q, a);
+							assert_true(a->time > 0);
+							lb = calc_step_fast_bound(&q, &pre, c) + calc_step_dp_bound(&q, cp);
+							assert_true(lb > 0 && lb <= a->time);
+							dp = calc_comm_dp_only(&q, cp, &gp);
+							assert_true(gp == a->comm.grad_params);
+							if (f) /* FSDP: its exposure per unit is not bounded */
+								assert_true(dp == 0);
+							else if (m) /* the expert-DP reduction comes on top */
+								assert_true(dp > 0 && dp <= a->comm.dim[CALC_DIM_DP].time);
+							else
+								assert_true(dp > 0 && dp == a->comm.dim[CALC_DIM_DP].time);
+							/* the same split at the next ZeRO stage, from this one */
+							r = q;
+							r.zero = (z + 1) % 4;
+							calc_step_fast_with(&q, &pre, b);
+							calc_step_fast_rezero(&r, &pre, b);
+							calc_step_fast(&r, c);
+							assert_true(b->time == c->time && b->makespan == c->makespan &&
+							            b->dp_exposed == c->dp_exposed && b->optimizer == c->optimizer &&
+							            b->bubble == c->bubble && b->mfu == c->mfu);
+							assert_memory_equal(&b->comm, &c->comm, sizeof b->comm);
+							n++;
+						}
+		}
+	assert_int_equal(n, 2 * 2 * 4 * 2 * 3 * 4);
+	free(a);
+	free(b);
+	free(c);
+	free(cp);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -985,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
+		cmocka_unit_test(test_fast_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
