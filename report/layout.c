@@ -637,8 +637,10 @@ static void break_lines(struct L *L, const struct pieces *P, double width, struc
 		double x = ln->w + sw;
 		if (ww <= width + 0.01 || (ln->nf > 0 && !split_here)) {
 			for (int k = i; k < j; k++) {
-				if (k > i && P->v[k].nb)
+				if (k > i && P->v[k].nb) {
 					x += space_w(L, &P->v[k - 1]);
+					B->l[B->nl - 1].nspaces++;
+				}
 				frag_add(B, k, 0, P->v[k].len, x, P->v[k].w);
 				x += P->v[k].w;
 			}
@@ -649,8 +651,10 @@ static void break_lines(struct L *L, const struct pieces *P, double width, struc
 				const struct piece *p = &P->v[k];
 				const char *s = L->pool + p->s;
 				size_t a = 0;
-				if (k > i && p->nb && x > 0)
+				if (k > i && p->nb && x > 0) {
 					x += space_w(L, &P->v[k - 1]);
+					B->l[B->nl - 1].nspaces++;
+				}
 				while (a < p->len) {
 					size_t b = a, n;
 					double cw = 0;
@@ -722,7 +726,7 @@ static int emit_lines(struct L *L, const struct pieces *P, double x, double widt
 		for (int k = 0; k < ln->nf; k++) {
 			struct frag *f = &B->f[ln->f0 + k];
 			const struct piece *p = &P->v[f->piece];
-			if (k > 0 && p->sp && f->off == 0)
+			if (k > 0 && p->sp && f->off == 0) /* a glued space stretches too */
 				shift += extra;
 			double fx = x + dx + f->x + shift;
 			if (p->code)
@@ -780,6 +784,7 @@ static void paragraph(struct L *L, cmark_node *n, double x, double w, struct sty
 	struct pieces P = {0};
 	struct lines B = {0};
 	inlines(L, &P, n, st);
+	glue_units(L, &P);
 	emit_lines(L, &P, x, w, lead, align, widows, &B);
 	free(P.v);
 	free(B.f);
