@@ -563,10 +563,14 @@ static double space_w(struct L *L, const struct piece *p)
 }
 
 /* A number as the catalog formats it: digits with an optional sign, thousands commas
- * and a decimal point ("-4.1", "1,024", "18.97"). */
+ * and a decimal point ("-4.1", "1,024", "18.97"), maybe after an opening bracket. */
 static int is_number(const char *s, size_t n)
 {
 	size_t i = 0, dig = 0;
+	while (n > 0 && strchr("([", *s)) /* "(4.47 s)" */
+		s++, n--;
+	if (n == 0)
+		return 0;
 	if (i < n && (s[i] == '-' || s[i] == '+'))
 		i++;
 	for (; i < n; i++) {
@@ -578,13 +582,16 @@ static int is_number(const char *s, size_t n)
 	return dig > 0 && isdigit((unsigned char)s[n - 1]);
 }
 
-/* A display unit of calc/format.c or a unit the tables name ("GB", "ms", "GB/s"). */
+/* A display unit of calc/format.c or a unit the tables name ("GB", "ms", "GB/s"), maybe
+ * before a closing bracket or a punctuation mark. */
 static int is_unit(const char *s, size_t n)
 {
 	static const char *const units[] = {"GB", "GiB", "TB", "MB", "KB", "kB", "B", "ms", "s", "us",
 	                                    "\xc2\xb5s", "ns", "min", "hours", "days", "W", "kW", "MW",
 	                                    "MWh", "GB/s", "TB/s", "Gb/s", "TFLOP/s", "PFLOP/s",
 	                                    "billion", NULL};
+	while (n > 0 && strchr(")],.;:", s[n - 1])) /* "(4.47 s)," */
+		n--;
 	for (int i = 0; units[i]; i++)
 		if (strlen(units[i]) == n && !memcmp(units[i], s, n))
 			return 1;
