@@ -433,7 +433,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	int cstk, cfit, nheld = 0;
 	double sumheld = 0;
 	int cs, cm, cg, ctp, ccp, cpp, cdp, cv, cmode, cmet, cpub, cpred, cerr, cmfu, chfu, miss = 0;
-	int cmpub, cmpred, cmerr, cfits, nmem = 0, nofit = 0;
+	int cmpub, cmpred, cmerr, cfits, crec, nmem = 0, nofit = 0;
 	double sumabs = 0, maxabs = 0, memmax = 0;
 	struct calc_memory *mem = xmalloc(sizeof *mem);
 
@@ -461,6 +461,9 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	cmerr = calc_table_col(t, "peak error", "1", CALC_D_PCT, 1);
 	cfits = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
 	cfit = calc_table_col(t, "role", "", CALC_D_TEXT, 0);
+	/* the recipe the row ran (training.recipe): torchtitan publishes one setting in BF16
+	 * and in Float8 (T1, T3), which only this column tells apart */
+	crec = calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < NROWS; i++) {
 		const struct vrow *r = &rows[i];
 		int v = 1, row;
@@ -520,6 +523,7 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, cmfu, st->mfu);
 		calc_table_num(t, row, chfu, st->hfu);
 		calc_table_str(t, row, cfit, r->fits ? "calibrates" : "held out");
+		calc_table_str(t, row, crec, p->recipe_name);
 		/* the peak of the fullest stage, against the published peak (torchtitan reports
 		 * the maximum over all GPUs, docs/performance.md footnote 1).  torchtitan logs
 		 * torch.cuda.memory_stats()["reserved_bytes.all.peak"] (torchtitan/metrics.py

@@ -1,7 +1,8 @@
 # figures/schedule-compare.gp -- every schedule at the plan's p and m: bubble share of the
 # step (bars, left axis) and total memory per GPU of the busiest stage (points, right
 # axis), with the five-percent bubble budget (dotted, left axis) and the GPU's usable
-# capacity (dashed, right axis); a schedule the plan cannot run is labelled (the table says why).
+# capacity (dashed, right axis); a schedule the plan cannot run is marked under its name
+# (the table says why).
 # Dataset schedule-compare (calc/catalog_pipeline.c): schedule, v, bubble_overhead,
 # bubble_fraction, simulated_fraction, inflight, param_copies, activations, total, note,
 # capacity [bytes].
@@ -28,8 +29,13 @@ set label 1 sprintf('usable capacity %.1f GB (right axis)', CAP_max/GB) at graph
 # `trainplan data` writes NaN where a schedule does not apply to the plan
 na(col) = strcol(col) eq 'NaN' || strcol(col) eq 'nan'
 
-plot datafile using (100*column("simulated_fraction")):xtic(1) lt 1 title 'bubble (simulated)', \
+# A schedule the plan cannot run says so under its name, below the axis: a label inside
+# the plot would cross the bubble budget and the capacity line; the axis title moves down
+# to make room for the second line.
+tic(col) = na(col) ? strcol(1)."\n(n/a)" : strcol(1)
+stats datafile using (na("simulated_fraction") ? 1 : 0) nooutput name "NA"
+if (NA_sum > 0) { set xlabel offset 0,-0.8 }
+
+plot datafile using (100*column("simulated_fraction")):xtic(tic("simulated_fraction")) lt 1 title 'bubble (simulated)', \
      '' using 0:(column("total")/GB) axes x1y2 with points lt 6 pt 7 ps 1.8 title 'memory per GPU (right axis)', \
-     5 with lines lc rgb '#777777' lw 1.5 dt 3 title '5% bubble budget', \
-     '' using 0:(na("simulated_fraction") ? 0 : NaN):("not applicable (see the table)") \
-        with labels rotate by 90 left offset 0,0.5 textcolor rgb '#555555' notitle
+     5 with lines lc rgb '#777777' lw 1.5 dt 3 title '5% bubble budget'

@@ -1,7 +1,7 @@
 # figures/validation.gp -- error of the time model against each published run, with the
 # ±15% acceptance band, calibrating and held-out runs apart.  Dataset validation
 # (calc/validate.c): source, stack, model, GPUs, TP, CP, PP, DP, v, recompute, metric,
-# published, predicted, error [fraction], MFU, HFU, peak memory, fits, role.
+# published, predicted, error [fraction], MFU, HFU, peak memory, fits, role, recipe.
 #
 # One horizontal bar per run, in the table's order from the top, so that every run's
 # label reads level at the size of the tables' text however many runs there are: its
@@ -20,11 +20,13 @@ set output outfile
 
 # The label names the GPU count and any CP degree too: several sources publish one model
 # at several scales or CP degrees (Llama 3 Table 4, MT-NLG, Narayanan Table 2,
-# torchtitan Table 2), which would otherwise read alike.
-label(s, m, g, c, r) = sprintf('%s  %s  %d%s  %s', s, m, g, c > 1 ? sprintf(' cp%d', c) : '', \
+# torchtitan Table 2), which would otherwise read alike; and an FP8 recipe, since
+# torchtitan's T1 and T3 publish one setting in BF16 and in Float8.
+label(s, m, g, c, r, q) = sprintf('%s  %s  %d%s  %s%s', s, m, g, c > 1 ? sprintf(' cp%d', c) : '', \
 	r eq 'full' ? 'full' : r eq 'flash+SP' ? 'flash' : r eq 'flash+full' ? 'flash+full' : \
 	r eq 'flash+op-sac' ? 'flash+op-sac' : \
-	r eq 'flash+selective' ? 'flash+sel.' : 'sel.')
+	r eq 'flash+selective' ? 'flash+sel.' : 'sel.', \
+	strstrt(q, 'fp8') > 0 ? '  fp8' : '')
 # The x range holds every error: at least -40..25 %, wider where a run misses more.
 stats datafile using (100 * column("error")) name "ERR" nooutput
 xmin = ERR_min < -40 ? 10 * floor(ERR_min / 10) - 5 : -40
@@ -44,8 +46,8 @@ set arrow 2 from -15, graph 0 to -15, graph 1 nohead @capacity_style
 set arrow 3 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555' lw 1
 
 e(r) = 100 * column("error")
-plot datafile using (strcol("role") eq 'calibrates' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"))) \
+plot datafile using (strcol("role") eq 'calibrates' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
          with boxxyerror lt 1 title 'calibrating run', \
-     '' using (strcol("role") eq 'held out' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"))) \
+     '' using (strcol("role") eq 'held out' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
          with boxxyerror lt 2 title 'held-out run', \
      NaN with lines @capacity_style title '±15% band'

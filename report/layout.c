@@ -374,6 +374,7 @@ struct piece {
 	int sp;          /* a space precedes this piece */
 	int hard;        /* a hard line break precedes this piece */
 	int brkok;       /* a line may break before this piece, without a space */
+	int nb;          /* the space before it does not break: a unit after its number */
 	int code;        /* inline code (shaded) */
 	long link;       /* pool offset of the link target, or -1 */
 	unsigned rgb;
@@ -422,6 +423,7 @@ static void piece_add(struct L *L, struct pieces *P, const struct style *st, con
 	p->sp = P->pending_sp;
 	p->hard = P->pending_hard;
 	p->brkok = 0;
+	p->nb = 0;
 	p->code = st->code;
 	p->link = st->link;
 	p->rgb = st->link >= 0 ? C_LINK : st->rgb;
@@ -560,6 +562,54 @@ static double space_w(struct L *L, const struct piece *p)
 	return W(L, p->font, p->size, " ", 1);
 }
 
+/* A number as the catalog formats it: digits with an optional sign, thousands commas
+ * and a decimal point ("-4.1", "1,024", "18.97"), maybe after an opening bracket. */
+static int is_number(const char *s, size_t n)
+{
+	size_t i = 0, dig = 0;
+	while (n > 0 && strchr("([", *s)) /* "(4.47 s)" */
+		s++, n--;
+	if (n == 0)
+		return 0;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	for (; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			dig++;
+		else if (s[i] != '.' && s[i] != ',')
+			return 0;
+	}
+	return dig > 0 && isdigit((unsigned char)s[n - 1]);
+}
+
+/* A display unit of calc/format.c or a unit the tables name ("GB", "ms", "GB/s"), maybe
+ * before a closing bracket or a punctuation mark. */
+static int is_unit(const char *s, size_t n)
+{
+	static const char *const units[] = {"GB", "GiB", "TB", "MB", "KB", "kB", "B", "ms", "s", "us",
+	                                    "\xc2\xb5s", "ns", "min", "hours", "days", "W", "kW", "MW",
+	                                    "MWh", "GB/s", "TB/s", "Gb/s", "TFLOP/s", "PFLOP/s",
+	                                    "billion", NULL};
+	while (n > 0 && strchr(")],.;:", s[n - 1])) /* "(4.47 s)," */
+		n--;
+	for (int i = 0; units[i]; i++)
+		if (strlen(units[i]) == n && !memcmp(units[i], s, n))
+			return 1;
+	return 0;
+}
+
+/* Glue each unit to the number before it ("12.3 GB"), so that a line never breaks
+ * between them: the space stays, as a non-breaking space would (UAX #14 class GL). */
+static void glue_units(const struct L *L, struct pieces *P)
+{
+	for (int k = 1; k < P->n; k++) {
+		const struct piece *a = &P->v[k - 1], *b = &P->v[k];
+		if (b->sp && !b->hard && !b->brkok && is_unit(L->pool + b->s, b->len) &&
+		    is_number(L->pool + a->s, a->len))
+			P->v[k].nb = 1;
+	}
+}
+
 /* Break pieces into lines of at most 'width' [pt]; first-fit. */
 static void break_lines(struct L *L, const struct pieces *P, double width, struct lines *B)
 {
@@ -567,11 +617,12 @@ static void break_lines(struct L *L, const struct pieces *P, double width, struc
 	line_new(B);
 	int i = 0;
 	while (i < P->n) {
-		/* the word: pieces i..j-1 without a space between them */
+		/* the word: pieces i..j-1 without a space between them, or with a glued
+		 * one (a unit after its number) */
 		int j = i + 1;
 		double ww = P->v[i].w;
-		while (j < P->n && !P->v[j].sp && !P->v[j].hard && !P->v[j].brkok) {
-			ww += P->v[j].w;
+		while (j < P->n && (!P->v[j].sp || P->v[j].nb) && !P->v[j].hard && !P->v[j].brkok) {
+			ww += P->v[j].w + (P->v[j].nb ? space_w(L, &P->v[j - 1]) : 0);
 			j++;
 		}
 		struct line *ln = &B->l[B->nl - 1];
@@ -593,6 +644,10 @@ static void break_lines(struct L *L, const struct pieces *P, double width, struc
 		double x = ln->w + sw;
 		if (ww <= width + 0.01 || (ln->nf > 0 && !split_here)) {
 			for (int k = i; k < j; k++) {
+				if (k > i && P->v[k].nb) {
+					x += space_w(L, &P->v[k - 1]);
+					B->l[B->nl - 1].nspaces++;
+				}
 				frag_add(B, k, 0, P->v[k].len, x, P->v[k].w);
 				x += P->v[k].w;
 			}
@@ -603,6 +658,10 @@ static void break_lines(struct L *L, const struct pieces *P, double width, struc
 				const struct piece *p = &P->v[k];
 				const char *s = L->pool + p->s;
 				size_t a = 0;
+				if (k > i && p->nb && x > 0) {
+					x += space_w(L, &P->v[k - 1]);
+					B->l[B->nl - 1].nspaces++;
+				}
 				while (a < p->len) {
 					size_t b = a, n;
 					double cw = 0;
@@ -674,7 +733,7 @@ static int emit_lines(struct L *L, const struct pieces *P, double x, double widt
 		for (int k = 0; k < ln->nf; k++) {
 			struct frag *f = &B->f[ln->f0 + k];
 			const struct piece *p = &P->v[f->piece];
-			if (k > 0 && p->sp && f->off == 0)
+			if (k > 0 && p->sp && f->off == 0) /* a glued space stretches too */
 				shift += extra;
 			double fx = x + dx + f->x + shift;
 			if (p->code)
@@ -732,6 +791,7 @@ static void paragraph(struct L *L, cmark_node *n, double x, double w, struct sty
 	struct pieces P = {0};
 	struct lines B = {0};
 	inlines(L, &P, n, st);
+	glue_units(L, &P);
 	emit_lines(L, &P, x, w, lead, align, widows, &B);
 	free(P.v);
 	free(B.f);
@@ -869,15 +929,17 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 	struct cell *cells = xcalloc((size_t)nrows * ncols, sizeof *cells);
 	double *minw = xcalloc(ncols, sizeof *minw), *maxw = xcalloc(ncols, sizeof *maxw);
 	double *cw = xcalloc(ncols, sizeof *cw);
+	double *bminw = xcalloc(ncols, sizeof *bminw); /* the widest word of the body [pt] */
 	double padx = TAB_PADX, pady = TAB_PADY, tsize = TAB_SIZE, tlead = TAB_LEAD;
 	/* A table whose narrowest layout is wider than the text is set smaller (down to
-	 * 75 %: widths scale with the size), before any word has to break inside. */
+	 * 75 %: widths scale with the size, or 60 % where the body's words need it),
+	 * before any word has to break inside. */
 	double scale = 1.0;
 	int ri;
 	for (int pass = 0; pass < 2; pass++) {
 		double smin0 = 0;
 		for (int c = 0; c < ncols; c++)
-			minw[c] = maxw[c] = 0;
+			minw[c] = maxw[c] = bminw[c] = 0;
 		for (int i = 0; i < nrows * ncols; i++) {
 			free(cells[i].P.v);
 			memset(&cells[i], 0, sizeof cells[i]);
@@ -892,16 +954,20 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 				st.bold = hdr;
 				ce->node = c;
 				inlines(L, &ce->P, c, st);
+				glue_units(L, &ce->P);
 				double word = 0;
 				for (int k = 0; k < ce->P.n; k++) {
 					const struct piece *p = &ce->P.v[k];
 					/* hyphens and slashes do not lower the minimum: a column
 					 * breaks "zero-paper" only when even the minimum widths of
-					 * all columns do not fit */
-					if (p->sp || p->hard)
+					 * all columns do not fit; a number and its unit are one word */
+					if ((p->sp && !p->nb) || p->hard)
 						word = 0;
-					if (p->sp && k > 0)
+					if (p->sp && k > 0) {
 						ce->maxw += space_w(L, &ce->P.v[k - 1]);
+						if (p->nb)
+							word += space_w(L, &ce->P.v[k - 1]);
+					}
 					word += p->w;
 					ce->maxw += p->w;
 					if (word > ce->minw)
@@ -909,27 +975,39 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 				}
 				if (ce->minw + 2 * padx > minw[ci])
 					minw[ci] = ce->minw + 2 * padx;
+				if (!hdr && ce->minw + 2 * padx > bminw[ci])
+					bminw[ci] = ce->minw + 2 * padx;
 				if (ce->maxw + 2 * padx > maxw[ci])
 					maxw[ci] = ce->maxw + 2 * padx;
 			}
 		}
+		double sbmin0 = 0;
 		for (int c = 0; c < ncols; c++)
-			smin0 += minw[c];
+			smin0 += minw[c], sbmin0 += bminw[c];
 		if (pass == 1 || smin0 <= w)
 			break;
 		scale = w / smin0 < 0.75 ? 0.75 : w / smin0 * 0.999;
+		/* where even the body's words (numbers with their units) do not fit at 75 %,
+		 * down to 60 % until they do: the headers may break, the numbers should not */
+		if (sbmin0 * scale > w)
+			scale = w / sbmin0 < 0.6 ? 0.6 : w / sbmin0 * 0.999;
 		padx = TAB_PADX * scale;
 		pady = TAB_PADY * scale;
 		tsize = TAB_SIZE * scale;
 		tlead = TAB_LEAD * scale;
 	}
 	/* CSS 2.1 section 17.5.2.2 (informative automatic layout) */
-	double smin = 0, smax = 0;
+	double smin = 0, smax = 0, sbmin = 0;
 	for (int c = 0; c < ncols; c++)
-		smin += minw[c], smax += maxw[c];
+		smin += minw[c], smax += maxw[c], sbmin += bminw[c];
 	for (int c = 0; c < ncols; c++) {
 		if (smax <= w)
 			cw[c] = maxw[c];
+		else if (smin >= w && sbmin < w && smin > sbmin)
+			/* too narrow even at the smallest size: the header words break,
+			 * inside a word where they must, before any word of the body (a
+			 * number and its unit) does */
+			cw[c] = bminw[c] + (minw[c] - bminw[c]) * (w - sbmin) / (smin - sbmin);
 		else if (smin >= w)
 			cw[c] = minw[c] * w / smin;
 		else
@@ -1041,6 +1119,7 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 	free(cells);
 	free(minw);
 	free(maxw);
+	free(bminw);
 	free(cw);
 	vspace(L, PAR_SKIP + 3);
 }

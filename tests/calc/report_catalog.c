@@ -201,18 +201,21 @@ static void test_validation_stacks(void **state)
 	struct calc_plan *p = malloc(sizeof *p);
 	struct calc_ctx c;
 	struct calc_table t, k;
-	int total = 0, found = 0;
+	int total = 0, found = 0, cstk, crole;
 	load_plan(p, NULL, 0);
 	calc_ctx_init(&c, p);
 	build(&c, "validation", &t);
 	build(&c, "validation-stacks", &k);
+	cstk = col(&t, "stack");
+	crole = col(&t, "role");
+	assert_true(cstk >= 0 && crole >= 0);
 	for (int r = 0; r < k.nrows; r++) {
 		const char *stk = k.cells[r * k.ncols].s;
 		double sum = 0;
 		int n = 0;
 		total += (int)cell(&k, r, "rows");
 		for (int i = 0; i < t.nrows; i++)
-			if (!strcmp(t.cells[i * t.ncols + 1].s, stk) && !strcmp(t.cells[i * t.ncols + t.ncols - 1].s, "held out")) {
+			if (!strcmp(t.cells[i * t.ncols + cstk].s, stk) && !strcmp(t.cells[i * t.ncols + crole].s, "held out")) {
 				sum += fabs(cell(&t, i, "error"));
 				n++;
 			}
