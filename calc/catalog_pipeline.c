@@ -190,7 +190,7 @@ const struct calc_quantity calc_q_pipeline[] = {
 	 q_sim_overhead},
 	{"pipeline.sim_bubble_fraction", "1", "bubble idle share of the step from the event simulator (unit costs)",
 	 q_sim_fraction},
-	{"pipeline.inflight_peak", "1", "micro-batch activation sets held by the busiest stage (stage 0)",
+	{"pipeline.inflight_peak", "1", "micro-batch activation sets held by stage 0 (the most of any stage under the 1F1B family)",
 	 q_inflight},
 	{"pipeline.sim_inflight_peak", "1", "activation sets held by stage 0 in the event simulator",
 	 q_sim_inflight},
