@@ -969,8 +969,12 @@ void calc_threads_set(int n);
 int calc_threads(void);
 /* The processors online, at most 2 (the default of trainplan-report --threads). */
 int calc_threads_default(void);
-/* Start calc_threads() - 1 background threads (none when 1).  Returns how many run. */
+/* Start calc_threads() - 1 background threads (none when 1), held until calc_pool_go:
+ * the caller queues its jobs first, in the order it will need them.  Returns how many
+ * threads run. */
 int calc_pool_start(void);
+/* Let the threads take jobs. */
+void calc_pool_go(void);
 /* 1 while background threads run (jobs queued now will run on them or in
  * calc_pool_wait). */
 int calc_pool_active(void);

@@ -23,7 +23,7 @@ static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static struct calc_job **queue; /* queued jobs, in the order submitted */
 static int nqueue, capqueue;
 static pthread_t workers[POOL_MAX_THREADS];
-static int nworkers, stopping;
+static int nworkers, stopping, held; /* held: the workers take no job yet */
 static int threads_wanted; /* calc_threads_set; 0: not set */
 
 void calc_threads_set(int n)
@@ -61,7 +61,7 @@ static void *worker_main(void *arg)
 	(void)arg;
 	pthread_mutex_lock(&lock);
 	for (;;) {
-		while (!stopping && nqueue == 0)
+		while (!stopping && (held || nqueue == 0))
 			pthread_cond_wait(&changed, &lock);
 		if (stopping)
 			break;
@@ -80,6 +80,7 @@ int calc_pool_start(void)
 	int n = calc_threads() - 1;
 	pthread_mutex_lock(&lock);
 	stopping = 0;
+	held = 1;
 	while (nworkers < n) {
 		if (pthread_create(&workers[nworkers], NULL, worker_main, NULL) != 0)
 			break;
@@ -88,6 +89,14 @@ int calc_pool_start(void)
 	n = nworkers;
 	pthread_mutex_unlock(&lock);
 	return n;
+}
+
+void calc_pool_go(void)
+{
+	pthread_mutex_lock(&lock);
+	held = 0;
+	pthread_cond_broadcast(&changed);
+	pthread_mutex_unlock(&lock);
 }
 
 int calc_pool_active(void)
@@ -133,8 +142,19 @@ void calc_pool_wait(struct calc_job *j)
 		run_job(j);
 		return;
 	}
-	while (j->state == 1)
-		pthread_cond_wait(&changed, &lock);
+	/* j runs on another thread: meanwhile run the jobs queued first, which this caller
+	 * will ask for next */
+	while (j->state == 1) {
+		if (nqueue > 0) {
+			struct calc_job *k = queue[0];
+			unqueue(k);
+			k->state = 1;
+			pthread_mutex_unlock(&lock);
+			run_job(k);
+			pthread_mutex_lock(&lock);
+		} else
+			pthread_cond_wait(&changed, &lock);
+	}
 	pthread_mutex_unlock(&lock);
 }
 
@@ -152,7 +172,7 @@ void calc_pool_stop(void)
 	for (int i = 0; i < n; i++)
 		pthread_join(workers[i], NULL);
 	pthread_mutex_lock(&lock);
-	stopping = 0;
+	stopping = held = 0;
 	free(queue);
 	queue = NULL;
 	capqueue = 0;

@@ -633,6 +633,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	if (calc_pool_start() > 0) {
 		struct rpt_scope sc = {&ctx, NULL, NULL};
 		rpt_prefetch((const char *const *)texts, nfiles, &sc);
+		calc_pool_go();
 	}
 	for (int i = 0; i < nfiles; i++) {
 		char *text = texts[i];
