@@ -359,10 +359,13 @@ static pthread_mutex_t seed_lock = PTHREAD_MUTEX_INITIALIZER; /* memo seeds */
 
 struct calc_search_memo {
 	int filled;                  /* 1: a search has written it */
-	int claimed;                 /* 1: key and grid set by calc_search_memo_claim, not yet
-	                                filled: it fits only that memory side */
 	struct calc_plan key;        /* the plan that filled it, as memo_key leaves it */
 	struct calc_search_opts grid; /* its options (the grid's are compared) */
+	int claimed;                 /* 1: key and grid set by calc_search_memo_claim, not yet
+	                                filled: it fits only that memory side.  Set once, before
+	                                any search of the memo, and read before 'filled', which
+	                                the filling search writes while other threads test
+	                                whether the memo fits them (not beside it) */
 	int nitems;
 	struct memo_item *items;
 	int nseed;                   /* configurations of seed[] */
@@ -444,7 +447,7 @@ int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_pl
 	struct calc_plan *k;
 	struct calc_search_opts g;
 	int fits;
-	if (!m->filled && !m->claimed)
+	if (!m->claimed && !m->filled) /* claimed first: set once, before any search reads it */
 		return 1;
 	if (o->keep_all)
 		return 0;
@@ -1258,8 +1261,10 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.memo_read = 1;
 		} else if (!m->filled) {
 			sh.memo = m;
-			memo_key(plan, &m->key);
-			grid_of(plan, &sh.o, &m->grid);
+			if (!m->claimed) { /* a claimed memo has them, and other threads read them */
+				memo_key(plan, &m->key);
+				grid_of(plan, &sh.o, &m->grid);
+			}
 			m->nitems = sh.nitems;
 			m->items = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *m->items);
 		}
@@ -1339,7 +1344,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (ws[i].last_progress != -2)
 			pthread_join(ws[i].th, NULL);
 	out->elapsed_s = now_s() - sh.t0;
-	if (sh.memo)
+	if (sh.memo && !sh.memo_read) /* only the search that filled it writes it */
 		sh.memo->filled = 1;
 	if (sh.o.progress) /* the last call: every item is done */
 		sh.o.progress(sh.o.progress_arg, 1.0, out->elapsed_s);
