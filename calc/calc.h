@@ -956,7 +956,7 @@ struct calc_ctx_value;
 /*
  * Threads (pool.c; docs/architecture.md §3).  A job is work queued for a background
  * thread whose result a caller asks for later; its result does not depend on the thread
- * that runs it.  The pool is one per process: calc_pool_start starts calc_threads() - 1
+ * that runs it.  The pool is one per process: calc_pool_start starts calc_threads_get() - 1
  * threads, calc_pool_stop joins them and drops the jobs no thread has started.
  */
 struct calc_job {
@@ -964,12 +964,12 @@ struct calc_job {
 	int state;                       /* 0 queued, 1 running, 2 done, 3 dropped (never run) */
 };
 /* The threads the library may use: searches, the pool (n < 1 is 1).  Before any call,
- * calc_threads() is 2, the searches' default. */
+ * calc_threads_get() is 2, the searches' default. */
 void calc_threads_set(int n);
-int calc_threads(void);
+int calc_threads_get(void);
 /* The processors online, at most 2 (the default of trainplan-report --threads). */
-int calc_threads_default(void);
-/* Start calc_threads() - 1 background threads (none when 1), held until calc_pool_go:
+int calc_threads_detect(void);
+/* Start calc_threads_get() - 1 background threads (none when 1), held until calc_pool_go:
  * the caller queues its jobs first, in the order it will need them.  Returns how many
  * threads run. */
 int calc_pool_start(void);

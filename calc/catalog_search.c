@@ -254,7 +254,7 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
 	}
 	if (!sc) {
-		sc = search_new(c->root ? c->root : c, &c->plan, need, calc_threads(), d);
+		sc = search_new(c->root ? c->root : c, &c->plan, need, calc_threads_get(), d);
 		c->slot[CALC_SLOT_SEARCH] = sc;
 		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
 		if (sc->failed)

@@ -31,12 +31,12 @@ void calc_threads_set(int n)
 	threads_wanted = n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : n;
 }
 
-int calc_threads(void)
+int calc_threads_get(void)
 {
 	return threads_wanted ? threads_wanted : 2;
 }
 
-int calc_threads_default(void)
+int calc_threads_detect(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 2 ? 2 : (int)n;
@@ -77,7 +77,7 @@ static void *worker_main(void *arg)
 
 int calc_pool_start(void)
 {
-	int n = calc_threads() - 1;
+	int n = calc_threads_get() - 1;
 	pthread_mutex_lock(&lock);
 	stopping = 0;
 	held = 1;

@@ -624,7 +624,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	calc_ctx_init(&ctx, plan);
 	int rc = 0;
 	/* Every chapter is read first, so that the searches and the validation rows its
-	 * directives ask for start on the pool's threads (calc_threads) while the expansion
+	 * directives ask for start on the pool's threads (calc_threads_get) while the expansion
 	 * goes on here; a chapter's read errors are reported in its turn. */
 	char **texts = xcalloc((size_t)nfiles + 1, sizeof *texts);
 	struct calc_diag *rd = xcalloc((size_t)nfiles + 1, sizeof *rd);
@@ -632,7 +632,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 		texts[i] = rpt_read_chapter(files[i], &rd[i]);
 	if (calc_pool_start() > 0) {
 		struct rpt_scope sc = {&ctx, NULL, NULL};
-		rpt_prefetch((const char *const *)texts, nfiles, &sc);
+		rpt_chapters_prefetch((const char *const *)texts, nfiles, &sc);
 		calc_pool_go();
 	}
 	for (int i = 0; i < nfiles; i++) {

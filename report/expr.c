@@ -1377,7 +1377,7 @@ static void prefetch_text(const char *text, int pass, struct rpt_scope *sc, stru
 	}
 }
 
-void rpt_prefetch(const char *const *texts, int n, struct rpt_scope *sc)
+void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc)
 {
 	if (!sc || !sc->ctx || !calc_pool_active())
 		return;

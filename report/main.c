@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 	}
 	if (!nfiles)
 		return fail("no chapters given", NULL);
-	calc_threads_set(threads ? threads : calc_threads_default());
+	calc_threads_set(threads ? threads : calc_threads_detect());
 #ifdef __GLIBC__
 	/* The simulator's timelines (tens of MB over a run, up to a few MB each) are
 	 * allocated and freed many times; glibc maps and unmaps such blocks, or trims the

@@ -161,7 +161,7 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
  * it computed: the validation rows first (the longest job, and plan-independent), then
  * the searches of the plans their search.* names are evaluated on, in the chapters'
  * order.  Reads the texts only; parses what looks like a directive, reports nothing. */
-void rpt_prefetch(const char *const *texts, int n, struct rpt_scope *sc);
+void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc);
 int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *loc, int *truth,
                   struct calc_diag *d);
 
