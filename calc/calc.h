@@ -948,9 +948,47 @@ enum calc_slot {
 	                          searches (calc_search_memo) */
 	CALC_SLOT_NETWORK,     /* report_catalog.c: step times of the plan and its neighbours by
 	                          inter-node bandwidth */
+	CALC_SLOT_PREFETCH,    /* catalog_search.c: the search queued by calc_ctx_search_prefetch */
 	CALC_SLOT_N
 };
 struct calc_ctx_value;
+
+/*
+ * Threads (pool.c; docs/architecture.md §3).  A job is work queued for a background
+ * thread whose result a caller asks for later; its result does not depend on the thread
+ * that runs it.  The pool is one per process: calc_pool_start starts calc_threads_get() - 1
+ * threads, calc_pool_stop joins them and drops the jobs no thread has started.
+ */
+struct calc_job {
+	void (*run)(struct calc_job *j); /* computes the job's result (any thread) */
+	int state;                       /* 0 queued, 1 running, 2 done, 3 dropped (never run) */
+};
+/* The threads the library may use: searches, the pool (n < 1 is 1).  Before any call,
+ * calc_threads_get() is 2, the searches' default. */
+void calc_threads_set(int n);
+int calc_threads_get(void);
+/* The processors online, at most 2 (the default of trainplan-report --threads). */
+int calc_threads_detect(void);
+/* Start calc_threads_get() - 1 background threads (none when 1), held until calc_pool_go:
+ * the caller queues its jobs first, in the order it will need them.  Returns how many
+ * threads run. */
+int calc_pool_start(void);
+/* Let the threads take jobs. */
+void calc_pool_go(void);
+/* 1 while background threads run (jobs queued now will run on them or in
+ * calc_pool_wait). */
+int calc_pool_active(void);
+/* Queue job j (state 0); call only while calc_pool_active(). */
+void calc_pool_submit(struct calc_job *j);
+/* Return when j has run: runs it on the calling thread when no thread has started it,
+ * else waits for the thread that has.  A dropped job (state 3) returns at once. */
+void calc_pool_wait(struct calc_job *j);
+/* Join the threads; jobs still queued are dropped (state 3).  Call before freeing what
+ * queued jobs refer to. */
+void calc_pool_stop(void);
+/* Queue the validation rows (validate.c; they do not depend on any plan) on the pool,
+ * when it runs; the validation quantities and tables wait for them. */
+void calc_validate_prefetch(void);
 struct calc_ctx_variant;
 struct calc_ctx {
 	struct calc_plan plan;
@@ -978,6 +1016,11 @@ struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs,
 void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan);
 /* Release every cache; the context may be initialised again. */
 void calc_ctx_free(struct calc_ctx *c);
+/* Queue on the pool (when it runs) the search that calc_ctx_search will run first for a
+ * context of 'plan' -- the root context 'root' or one of its variants (calc_ctx_variant);
+ * such a context's search quantities then wait for it instead of searching.  Results
+ * are the same as without.  'root' must outlive the pool's jobs (calc_pool_stop). */
+void calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan);
 /* The memory result of the context's plan, computed once. NULL after a diagnostic. */
 const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d);
 

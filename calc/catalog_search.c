@@ -9,6 +9,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +30,18 @@ struct search_cache {
 
 /* The memory sides of the searches of a root context and its variants: a variant
  * that changes only time (a network or efficiency scenario) re-times the leaves of an
- * earlier search instead of computing their memory again (calc_search_memo). */
+ * earlier search instead of computing their memory again (calc_search_memo).  Searches
+ * of one root may run on several threads (calc_ctx_search_prefetch): the list is read
+ * and changed under memo_lock, and a search that finds its memo being filled by another
+ * waits for it (memo_done), so every memo has one writer and its readers come after. */
 struct memo_list {
 	int n;
 	struct calc_search_memo **m;
+	int *filling; /* per memo: 1 while a search fills it */
 };
+
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t memo_done = PTHREAD_COND_INITIALIZER;
 
 static void memo_list_free(void *p)
 {
@@ -41,14 +49,16 @@ static void memo_list_free(void *p)
 	for (int i = 0; i < l->n; i++)
 		calc_search_memo_free(l->m[i]);
 	free(l->m);
+	free(l->filling);
 	free(l);
 }
 
-/* The memo for a search of c's plan with options o: one that fits, or a new empty one
- * kept in the root context. */
-static struct calc_search_memo *memo_for(struct calc_ctx *c, const struct calc_search_opts *o)
+/* The memo for a search of c's plan with options o: one that fits, or a new one kept in
+ * the root context and bound to this memory side; its index in the list in *at.  Call
+ * with memo_lock held. */
+static struct calc_search_memo *memo_for(struct calc_ctx *root, const struct calc_plan *plan,
+                                        const struct calc_search_opts *o, int *at)
 {
-	struct calc_ctx *root = c->root ? c->root : c;
 	struct memo_list *l = root->slot[CALC_SLOT_SEARCH_MEMO];
 	if (!l) {
 		l = xcalloc(1, sizeof *l);
@@ -56,10 +66,41 @@ static struct calc_search_memo *memo_for(struct calc_ctx *c, const struct calc_s
 		root->slot_free[CALC_SLOT_SEARCH_MEMO] = memo_list_free;
 	}
 	for (int i = 0; i < l->n; i++)
-		if (calc_search_memo_fits(l->m[i], &c->plan, o))
+		if (calc_search_memo_fits(l->m[i], plan, o)) {
+			*at = i;
 			return l->m[i];
+		}
 	l->m = xrealloc(l->m, (size_t)(l->n + 1) * sizeof *l->m);
-	return l->m[l->n++] = calc_search_memo_new();
+	l->filling = xrealloc(l->filling, (size_t)(l->n + 1) * sizeof *l->filling);
+	l->filling[l->n] = 0;
+	l->m[l->n] = calc_search_memo_new();
+	calc_search_memo_claim(l->m[l->n], plan, o);
+	*at = l->n;
+	return l->m[l->n++];
+}
+
+/* calc_search with its memo (o->memo set here): waits while another thread fills the
+ * memo, and fills it itself when it is empty. */
+static int search_memo(struct calc_ctx *root, const struct calc_plan *plan, struct calc_search_opts *o,
+                       struct calc_search_result *r, struct calc_diag *d)
+{
+	int at, filler = 0;
+	pthread_mutex_lock(&memo_lock);
+	o->memo = memo_for(root, plan, o, &at);
+	struct memo_list *l = root->slot[CALC_SLOT_SEARCH_MEMO];
+	while (l->filling[at])
+		pthread_cond_wait(&memo_done, &memo_lock);
+	if (!calc_search_memo_filled(o->memo))
+		l->filling[at] = filler = 1;
+	pthread_mutex_unlock(&memo_lock);
+	int rc = calc_search(plan, o, r, d);
+	if (filler) {
+		pthread_mutex_lock(&memo_lock);
+		l->filling[at] = 0;
+		pthread_cond_broadcast(&memo_done);
+		pthread_mutex_unlock(&memo_lock);
+	}
+	return rc;
 }
 
 static void cache_free(void *p)
@@ -67,6 +108,126 @@ static void cache_free(void *p)
 	struct search_cache *sc = p;
 	calc_search_free(&sc->r);
 	free(sc);
+}
+
+/* The searches queued by calc_ctx_search_prefetch, kept in the root context: each the
+ * first search a context of its plan would run (at NEED_TOP; the root's own at
+ * NEED_AXES), on one thread of the pool.  A context's first search takes the result of
+ * an entry of its plan instead of searching (prefetch_take). */
+struct prefetch {
+	struct calc_job job;
+	struct calc_ctx *root;
+	struct calc_plan plan;
+	int need;
+	struct search_cache *sc; /* the result; NULL once taken */
+};
+struct prefetch_list {
+	int n;
+	struct prefetch **p;
+};
+
+static void prefetch_list_free(void *x)
+{
+	struct prefetch_list *l = x;
+	for (int i = 0; i < l->n; i++) {
+		if (l->p[i]->sc)
+			cache_free(l->p[i]->sc);
+		free(l->p[i]);
+	}
+	free(l->p);
+	free(l);
+}
+
+/* 1 when a search of a and one of b give the same result: the plans are equal but for
+ * where their keys were set (the messages' provenance). */
+static int same_search_plan(const struct calc_plan *a, const struct calc_plan *b)
+{
+	struct calc_plan *x = xmalloc(sizeof *x);
+	memcpy(x, a, sizeof *x);
+	memcpy(x->key_line, b->key_line, sizeof x->key_line);
+	memcpy(x->key_src, b->key_src, sizeof x->key_src);
+	memcpy(x->set_origin, b->set_origin, sizeof x->set_origin);
+	int same = !memcmp(x, b, sizeof *x);
+	free(x);
+	return same;
+}
+
+/* calc_search of 'plan' at level 'need' on 'threads' threads, its memo from 'root'.
+ * Returns the cache entry (sc->failed after diagnostics in 'd'). */
+static struct search_cache *search_new(struct calc_ctx *root, const struct calc_plan *plan, int need, int threads,
+                                       struct calc_diag *d)
+{
+	struct calc_search_opts o;
+	calc_search_opts_init(&o);
+	o.keep_feasible = need >= NEED_ROWS;
+	o.top_only = need <= NEED_AXES;
+	o.top_axes = need == NEED_AXES;
+	o.recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
+	o.threads = threads; /* the result does not depend on it */
+	struct search_cache *sc = xcalloc(1, sizeof *sc);
+	sc->level = need;
+	sc->failed = search_memo(root, plan, &o, &sc->r, d) < 0;
+	return sc;
+}
+
+static void prefetch_run(struct calc_job *j)
+{
+	struct prefetch *p = (struct prefetch *)j;
+	struct calc_diag d = {0};
+	p->sc = search_new(p->root, &p->plan, p->need, 1, &d);
+	calc_diag_free(&d);
+}
+
+void calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan)
+{
+	if (!calc_pool_active())
+		return;
+	if (same_search_plan(plan, &root->plan) && root->slot[CALC_SLOT_SEARCH])
+		return;
+	struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
+	if (!l) {
+		l = xcalloc(1, sizeof *l);
+		root->slot[CALC_SLOT_PREFETCH] = l;
+		root->slot_free[CALC_SLOT_PREFETCH] = prefetch_list_free;
+	}
+	for (int i = 0; i < l->n; i++)
+		if (same_search_plan(&l->p[i]->plan, plan))
+			return;
+	struct prefetch *p = xcalloc(1, sizeof *p);
+	p->job.run = prefetch_run;
+	p->root = root;
+	p->plan = *plan;
+	/* as ctx_search's first request for the top: the root's own keeps the axes' best */
+	p->need = same_search_plan(plan, &root->plan) ? NEED_AXES : NEED_TOP;
+	l->p = xrealloc(l->p, (size_t)(l->n + 1) * sizeof *l->p);
+	l->p[l->n++] = p;
+	calc_pool_submit(&p->job);
+}
+
+/* The queued search of c's plan, done (waited for, or run here) and moved into c's
+ * cache; nothing when none was queued.  A failed or dropped one is forgotten, so that
+ * the search runs again in ctx_search and writes its diagnostics there. */
+static void prefetch_take(struct calc_ctx *c)
+{
+	struct calc_ctx *root = c->root ? c->root : c;
+	struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
+	for (int i = 0; l && i < l->n; i++) {
+		struct prefetch *p = l->p[i];
+		if (!same_search_plan(&p->plan, &c->plan))
+			continue;
+		calc_pool_wait(&p->job);
+		if (p->job.state == 2 && p->sc && !p->sc->failed) {
+			c->slot[CALC_SLOT_SEARCH] = p->sc;
+			c->slot_free[CALC_SLOT_SEARCH] = cache_free;
+			p->sc = NULL;
+		}
+		if (p->sc)
+			cache_free(p->sc);
+		p->sc = NULL;
+		free(p);
+		l->p[i] = l->p[--l->n];
+		return;
+	}
 }
 
 /* The planner once per context, for what is asked (NEED_*).  Most quantities need
@@ -84,23 +245,18 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 	 * a top-only search and then a second one (the same top and counts either way). */
 	if (need == NEED_TOP && !c->root)
 		need = NEED_AXES;
+	if (!sc) {
+		prefetch_take(c);
+		sc = c->slot[CALC_SLOT_SEARCH];
+	}
 	if (sc && !sc->failed && need > sc->level) {
 		cache_free(sc);
 		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
 	}
 	if (!sc) {
-		struct calc_search_opts o;
-		calc_search_opts_init(&o);
-		o.keep_feasible = need >= NEED_ROWS;
-		o.top_only = need <= NEED_AXES;
-		o.top_axes = need == NEED_AXES;
-		o.recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
-		o.memo = memo_for(c, &o);
-		sc = xcalloc(1, sizeof *sc);
-		sc->level = need;
+		sc = search_new(c->root ? c->root : c, &c->plan, need, calc_threads_get(), d);
 		c->slot[CALC_SLOT_SEARCH] = sc;
 		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
-		sc->failed = calc_search(&c->plan, &o, &sc->r, d) < 0;
 		if (sc->failed)
 			return NULL;
 	} else if (sc->failed) {

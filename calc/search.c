@@ -353,12 +353,19 @@ struct memo_item {
 	short *worst;                /* stage, 0-based */
 };
 
+static pthread_mutex_t seed_lock = PTHREAD_MUTEX_INITIALIZER; /* memo seeds */
+
 #define MEMO_SEED 16 /* top configurations a memo keeps as the next search's seed */
 
 struct calc_search_memo {
 	int filled;                  /* 1: a search has written it */
 	struct calc_plan key;        /* the plan that filled it, as memo_key leaves it */
 	struct calc_search_opts grid; /* its options (the grid's are compared) */
+	int claimed;                 /* 1: key and grid set by calc_search_memo_claim, not yet
+	                                filled: it fits only that memory side.  Set once, before
+	                                any search of the memo, and read before 'filled', which
+	                                the filling search writes while other threads test
+	                                whether the memo fits them (not beside it) */
 	int nitems;
 	struct memo_item *items;
 	int nseed;                   /* configurations of seed[] */
@@ -419,13 +426,28 @@ static void grid_of(const struct calc_plan *plan, const struct calc_search_opts 
 	}
 }
 
+void calc_search_memo_claim(struct calc_search_memo *m, const struct calc_plan *plan,
+                            const struct calc_search_opts *o)
+{
+	if (m->filled || m->claimed || o->keep_all)
+		return;
+	memo_key(plan, &m->key);
+	grid_of(plan, o, &m->grid);
+	m->claimed = 1;
+}
+
+int calc_search_memo_filled(const struct calc_search_memo *m)
+{
+	return m->filled;
+}
+
 int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_plan *plan,
                           const struct calc_search_opts *o)
 {
 	struct calc_plan *k;
 	struct calc_search_opts g;
 	int fits;
-	if (!m->filled)
+	if (!m->claimed && !m->filled) /* claimed first: set once, before any search reads it */
 		return 1;
 	if (o->keep_all)
 		return 0;
@@ -1239,14 +1261,26 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.memo_read = 1;
 		} else if (!m->filled) {
 			sh.memo = m;
-			memo_key(plan, &m->key);
-			grid_of(plan, &sh.o, &m->grid);
+			if (!m->claimed) { /* a claimed memo has them, and other threads read them */
+				memo_key(plan, &m->key);
+				grid_of(plan, &sh.o, &m->grid);
+			}
 			m->nitems = sh.nitems;
 			m->items = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *m->items);
 		}
 	}
 	sh.seed_time = INFINITY;
-	if (sh.memo_read && top_only_applies(&sh.o) && sh.memo->nseed >= sh.o.top) {
+	/* the seed is copied under seed_lock: searches of one memo may run on several
+	 * threads (the report's prefetch), and each writes its top back */
+	struct calc_search_cfg seed[MEMO_SEED];
+	int nseed = 0;
+	if (sh.memo_read) {
+		pthread_mutex_lock(&seed_lock);
+		nseed = sh.memo->nseed;
+		memcpy(seed, sh.memo->seed, (size_t)nseed * sizeof *seed);
+		pthread_mutex_unlock(&seed_lock);
+	}
+	if (sh.memo_read && top_only_applies(&sh.o) && nseed >= sh.o.top) {
 		/* The seed, configurations that fit (the memory side is the same), timed under
 		 * this plan: the K-th best of any K that fit bounds the K-th best of all, so a
 		 * leaf whose lower bound exceeds it cannot enter the top K from the first item
@@ -1254,9 +1288,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		 * leaves' calc_step_fast_with; the top K is the same as without the seed. */
 		struct calc_plan *p = xmalloc(sizeof *p);
 		double t[MEMO_SEED];
-		for (int i = 0; i < sh.memo->nseed; i++) {
+		for (int i = 0; i < nseed; i++) {
 			struct calc_step st;
-			calc_search_apply(plan, &sh.memo->seed[i], p);
+			calc_search_apply(plan, &seed[i], p);
 			calc_step_fast(p, &st);
 			t[i] = st.time;
 			for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
@@ -1310,7 +1344,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (ws[i].last_progress != -2)
 			pthread_join(ws[i].th, NULL);
 	out->elapsed_s = now_s() - sh.t0;
-	if (sh.memo)
+	if (sh.memo && !sh.memo_read) /* only the search that filled it writes it */
 		sh.memo->filled = 1;
 	if (sh.o.progress) /* the last call: every item is done */
 		sh.o.progress(sh.o.progress_arg, 1.0, out->elapsed_s);
@@ -1321,9 +1355,11 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->top_only = top_only_applies(&sh.o);
 	merge(out, ws, nw, &sh);
 	if (sh.memo) { /* the next search of this memory side starts from this top */
+		pthread_mutex_lock(&seed_lock);
 		sh.memo->nseed = out->ntop < MEMO_SEED ? out->ntop : MEMO_SEED;
 		for (int i = 0; i < sh.memo->nseed; i++)
 			sh.memo->seed[i] = out->top[i].r.c;
+		pthread_mutex_unlock(&seed_lock);
 	}
 	for (int i = 0; i < nw; i++)
 		free(ws[i].top);

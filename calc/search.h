@@ -127,6 +127,13 @@ void calc_search_memo_free(struct calc_search_memo *m);
  * memory side as 'plan' and 'o' (o->keep_all excluded); 0 otherwise. */
 int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_plan *plan,
                           const struct calc_search_opts *o);
+/* Bind an empty memo to the memory side of 'plan' and 'o' before a search fills it, so
+ * that calc_search_memo_fits refuses other plans meanwhile (searches that run on
+ * several threads take their memos before any of them has filled one). */
+void calc_search_memo_claim(struct calc_search_memo *m, const struct calc_plan *plan,
+                            const struct calc_search_opts *o);
+/* 1 once a search has filled 'm'. */
+int calc_search_memo_filled(const struct calc_search_memo *m);
 
 /* One configuration. */
 struct calc_search_cfg {

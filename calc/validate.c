@@ -670,11 +670,37 @@ int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, 
 /* The rows start from the built-in default plan, not from the context's plan, so one
  * evaluation serves every plan of a process: its summary and its table are kept here,
  * and the table is handed out as a copy. */
+static struct calc_validation cached;
+static struct calc_table table;
+static int done;
+
+/* calc_validate_prefetch's job: the rows on a pool thread.  A failure is forgotten, so
+ * that summary runs them again and writes the diagnostics as it would without. */
+static void prefetch_run(struct calc_job *j)
+{
+	struct calc_diag d = {0};
+	if (calc_validate(NULL, 0, &table, &cached, &d) == 0)
+		done = 1;
+	calc_diag_free(&d);
+}
+
+static struct calc_job prefetch = {prefetch_run, 2};
+static int prefetched;
+
+void calc_validate_prefetch(void)
+{
+	if (!calc_pool_active() || done || prefetched)
+		return;
+	prefetched = 1;
+	calc_pool_submit(&prefetch);
+}
+
 static int summary(struct calc_validation *s, struct calc_table *out, struct calc_diag *d)
 {
-	static struct calc_validation cached;
-	static struct calc_table table;
-	static int done;
+	if (prefetched) { /* queued: wait for it, or run it here */
+		calc_pool_wait(&prefetch);
+		prefetched = 0;
+	}
 	if (!done) {
 		if (calc_validate(NULL, 0, &table, &cached, d) < 0)
 			return -1;

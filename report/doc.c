@@ -623,8 +623,22 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	struct calc_ctx ctx;
 	calc_ctx_init(&ctx, plan);
 	int rc = 0;
+	/* Every chapter is read first, so that the searches and the validation rows its
+	 * directives ask for start on the pool's threads (calc_threads_get) while the expansion
+	 * goes on here; a chapter's read errors are reported in its turn. */
+	char **texts = xcalloc((size_t)nfiles + 1, sizeof *texts);
+	struct calc_diag *rd = xcalloc((size_t)nfiles + 1, sizeof *rd);
+	for (int i = 0; i < nfiles; i++)
+		texts[i] = rpt_read_chapter(files[i], &rd[i]);
+	if (calc_pool_start() > 0) {
+		struct rpt_scope sc = {&ctx, NULL, NULL};
+		rpt_chapters_prefetch((const char *const *)texts, nfiles, &sc);
+		calc_pool_go();
+	}
 	for (int i = 0; i < nfiles; i++) {
-		char *text = rpt_read_chapter(files[i], d);
+		char *text = texts[i];
+		calc_diag_append(d, &rd[i]);
+		calc_diag_free(&rd[i]);
 		ch[i].file = files[i];
 		char *kept = NULL;
 		struct rpt_scope sc = {&ctx, NULL, NULL};
@@ -642,7 +656,10 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 			rc = -1;
 	}
 	rpt_srcmap_use(NULL);
+	calc_pool_stop(); /* the jobs refer to ctx */
 	calc_ctx_free(&ctx);
+	free(texts);
+	free(rd);
 	struct numbering nb = {doc, NULL, 0, 0, d, NULL, 0};
 	if (number_document(&nb, ch, nfiles) < 0)
 		rc = -1;

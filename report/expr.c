@@ -1248,3 +1248,151 @@ int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *l
 		*truth_out = truth(&v);
 	return rc;
 }
+
+/* ---------------------------------------------------------------- prefetch */
+
+/* The `with` assignments (as written) whose variants are queued already. */
+struct prefetch_seen {
+	int n;
+	char **with;
+};
+
+/* 1 when e names a quantity whose name starts with 'prefix'. */
+static int names_prefix(const struct rpt_expr *e, const char *prefix)
+{
+	if (!e)
+		return 0;
+	if (e->kind == E_NAME && !strncmp(e->text, prefix, strlen(prefix)))
+		return 1;
+	for (int i = 0; i < 3; i++)
+		if (names_prefix(e->a[i], prefix))
+			return 1;
+	for (int i = 0; i < e->nargs; i++)
+		if (names_prefix(e->args[i], prefix))
+			return 1;
+	for (int i = 0; i < e->nas; i++)
+		if (names_prefix(e->as[i].val, prefix))
+			return 1;
+	return 0;
+}
+
+/* Queue what e will ask for: the search of every plan its search.* names are evaluated
+ * on (the base plan, or a `with` variant whose values name no search). */
+static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct prefetch_seen *seen)
+{
+	if (!e)
+		return;
+	if (e->kind == E_NAME) {
+		if (!strncmp(e->text, "search.", 7))
+			calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
+		return;
+	}
+	if (e->kind == E_WITH) {
+		if (!names_prefix(e->a[0], "search."))
+			return;
+		for (int i = 0; i < e->nas; i++)
+			if (names_prefix(e->as[i].val, "search.") || (e->as[i].val && e->as[i].val->kind == E_WITH))
+				return;
+		for (int i = 0; i < seen->n; i++) /* a table row repeats its scenario */
+			if (!strcmp(seen->with[i], e->text))
+				return;
+		seen->with = xrealloc(seen->with, (size_t)(seen->n + 1) * sizeof *seen->with);
+		seen->with[seen->n++] = xstrdup(e->text);
+		/* the variant's plan, built as the directive will build it (its messages'
+		 * provenance aside), in a context of its own that is dropped again */
+		struct calc_diag tmp = {0};
+		int invalid = 0;
+		struct calc_ctx *vc = variant_build(sc, &sc->ctx->plan, e->text, e->as, e->nas, NULL, 1, 0, &invalid,
+		                                    &tmp);
+		calc_diag_free(&tmp);
+		if (vc) {
+			calc_ctx_search_prefetch(sc->ctx, &vc->plan);
+			calc_ctx_free(vc);
+			free(vc);
+		}
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		prefetch_walk(e->a[i], sc, seen);
+	for (int i = 0; i < e->nargs; i++)
+		prefetch_walk(e->args[i], sc, seen);
+}
+
+/* Parse one directive's expression (src[0..n), '\|' read as '|') and queue what it asks. */
+static void prefetch_src(const char *src, size_t n, int inline_, struct rpt_scope *sc,
+                         struct prefetch_seen *seen)
+{
+	char *buf = xmalloc(n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (src[i] == '\\' && i + 1 < n && src[i + 1] == '|')
+			continue;
+		buf[k++] = src[i];
+	}
+	buf[k] = 0;
+	if (inline_) {
+		const char *bar = format_bar(buf);
+		if (bar)
+			buf[bar - buf] = 0;
+	}
+	struct calc_diag tmp = {0};
+	struct rpt_loc at = {0};
+	struct rpt_expr *e = rpt_expr_parse(buf, &at, &tmp);
+	if (e) {
+		const struct rpt_loc *saved = cur_loc;
+		cur_loc = NULL;
+		prefetch_walk(e, sc, seen);
+		cur_loc = saved;
+		rpt_expr_free(e);
+	}
+	calc_diag_free(&tmp);
+	free(buf);
+}
+
+/* The directives of 'text' with what they ask for: validation names only (pass 0), or
+ * everything else (pass 1). */
+static void prefetch_text(const char *text, int pass, struct rpt_scope *sc, struct prefetch_seen *seen)
+{
+	for (const char *p = text; (p = strpbrk(p, "`<")); ) {
+		const char *s = NULL, *end = NULL;
+		if (p[0] == '`' && p[1] == '=') {
+			s = p + 2;
+			end = strchr(s, '`');
+		} else if (!strncmp(p, "<!-- if ", 8) || !strncmp(p, "<!-- elif ", 10)) {
+			s = p + (p[5] == 'i' ? 8 : 10);
+			end = strstr(s, "-->");
+		} else {
+			p++;
+			continue;
+		}
+		if (!end)
+			break;
+		if (pass == 0) {
+			const char *v = strstr(s, "validation.");
+			if (v && v < end)
+				calc_validate_prefetch();
+		} else
+			prefetch_src(s, (size_t)(end - s), p[0] == '`', sc, seen);
+		p = end + 1;
+	}
+}
+
+void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc)
+{
+	if (!sc || !sc->ctx || !calc_pool_active())
+		return;
+	struct prefetch_seen seen = {0};
+	for (int i = 0; i < n; i++)
+		if (texts[i])
+			prefetch_text(texts[i], 1, sc, &seen);
+	/* queued last, taken first: the pool's threads start from the back */
+	for (int i = 0; i < n; i++)
+		if (texts[i] && strstr(texts[i], "table validation"))
+			calc_validate_prefetch();
+	for (int i = 0; i < n; i++)
+		if (texts[i])
+			prefetch_text(texts[i], 0, sc, &seen);
+	for (int i = 0; i < seen.n; i++)
+		free(seen.with[i]);
+	free(seen.with);
+}

@@ -2,9 +2,13 @@
  * main.c -- trainplan-report: build the literate design report from chapters.
  *
  *   trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]
- *                    [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...
+ *                    [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe]
+ *                    [--threads N] chapter.md...
  *       writes BASE.html and BASE.pdf (BASE defaults to output/report; figures and
- *       tables are looked up under DIR, by default the folder of BASE)
+ *       tables are looked up under DIR, by default the folder of BASE).  --threads (or
+ *       the environment's TRAINPLAN_THREADS): threads for the searches and the
+ *       validation rows, by default the processors online, at most 2; 1 computes them
+ *       on one thread.  The output does not depend on it.
  *   trainplan-report --lint chapter.md...        numbers with units typed by hand
  *   trainplan-report --expand chapter.md...      the expanded Markdown (golden tests)
  *   trainplan-report --text chapter.md...        pages through the text device (layout goldens)
@@ -14,6 +18,9 @@
  * file prints; everything else returns diagnostics (docs/architecture.md §3).
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,11 +60,23 @@ static const char syntax_help[] =
 static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
-	      "                        [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe] chapter.md...\n"
+	      "                        [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe]\n"
+	      "                        [--threads N] chapter.md...\n"
 	      "       trainplan-report --lint chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text chapter.md...\n",
 	      f);
+}
+
+/* --threads N: 1 .. 16 into *n.  Returns 0, or -1 for anything else. */
+static int threads_arg(const char *s, int *n)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || v < 1 || v > 16)
+		return -1;
+	*n = (int)v;
+	return 0;
 }
 
 static int print_diag(const struct calc_diag *d)
@@ -142,6 +161,10 @@ int main(int argc, char **argv)
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0, ragged = 0;
+	int threads = 0;
+	const char *env = getenv("TRAINPLAN_THREADS");
+	if (env && *env && threads_arg(env, &threads) < 0)
+		return fail("TRAINPLAN_THREADS: allowed is an integer 1 .. 16, not", env);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -175,6 +198,9 @@ int main(int argc, char **argv)
 				letter = 1;
 			else
 				return fail("--paper: allowed are a4 and letter, not", v);
+		} else if (!strcmp(a, "--threads") && more) {
+			if (threads_arg(argv[++i], &threads) < 0)
+				return fail("--threads: allowed is an integer 1 .. 16, not", argv[i]);
 		} else if (!strcmp(a, "--ragged"))
 			ragged = 1;
 		else if (!strcmp(a, "--unsafe"))
@@ -197,6 +223,16 @@ int main(int argc, char **argv)
 	}
 	if (!nfiles)
 		return fail("no chapters given", NULL);
+	calc_threads_set(threads ? threads : calc_threads_detect());
+#ifdef __GLIBC__
+	/* The simulator's timelines (tens of MB over a run, up to a few MB each) are
+	 * allocated and freed many times; glibc maps and unmaps such blocks, or trims the
+	 * heap after them, and each new mapping faults its pages in again (about a third of
+	 * the validation rows' time).  Keeping freed memory for reuse costs no more than the
+	 * run's peak. */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 	if (lint + expand + text > 1)
 		return fail("--lint, --expand and --text exclude each other", NULL);
 	if (lint) {

@@ -156,6 +156,12 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
 /* Evaluate the condition 'src' of a conditional block (written at 'loc') and set *truth
  * to 1 when it holds (a non-zero number, a non-empty text).  sc NULL only parses it.
  * Returns 0, or -1 after a diagnostic (a bad expression, a NaN condition). */
+/* Queue on the library's pool (calc_pool_start) what the directives of the chapters
+ * 'texts' (n of them, NULL for one not read) will ask for, so that the expansion finds
+ * it computed: the validation rows first (the longest job, and plan-independent), then
+ * the searches of the plans their search.* names are evaluated on, in the chapters'
+ * order.  Reads the texts only; parses what looks like a directive, reports nothing. */
+void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc);
 int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *loc, int *truth,
                   struct calc_diag *d);
 

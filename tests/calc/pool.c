@@ -1,0 +1,196 @@
+/*
+ * tests/calc/pool.c -- the pool of background threads (pool.c) and what is queued on
+ * it: every job runs once, a job nobody started runs on the caller that waits for it,
+ * stop drops what is still queued, and a prefetched search and the validation rows
+ * give the same numbers as the serial path (the second method: a fresh context on one
+ * thread, no pool, no shared memo).
+ */
+#include "testutil.h"
+#include "step.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct count_job {
+	struct calc_job job;
+	int runs;          /* how often run() was called */
+	pthread_t by;      /* the thread of the last run */
+};
+
+static void count_run(struct calc_job *j)
+{
+	struct count_job *c = (struct count_job *)j;
+	c->runs++;
+	c->by = pthread_self();
+}
+
+/* Two threads: every job runs exactly once, whoever takes it, and is done (state 2)
+ * once calc_pool_wait returns. */
+static void test_pool_runs_once(void **state)
+{
+	(void)state;
+	struct count_job jobs[16];
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	assert_true(calc_pool_active());
+	for (int i = 0; i < 16; i++) {
+		memset(&jobs[i], 0, sizeof jobs[i]);
+		jobs[i].job.run = count_run;
+		calc_pool_submit(&jobs[i].job);
+	}
+	calc_pool_go();
+	for (int i = 0; i < 16; i++) {
+		calc_pool_wait(&jobs[i].job);
+		assert_int_equal(jobs[i].job.state, 2);
+	}
+	calc_pool_stop();
+	assert_false(calc_pool_active());
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(jobs[i].runs, 1);
+}
+
+/* Held threads take nothing: a job waited for runs on the caller; stop drops the rest
+ * (state 3, never run). */
+static void test_pool_caller_and_stop(void **state)
+{
+	(void)state;
+	struct count_job a = {{count_run, 0}, 0, 0}, b = {{count_run, 0}, 0, 0};
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	calc_pool_submit(&a.job);
+	calc_pool_submit(&b.job);
+	calc_pool_wait(&a.job); /* not released: no thread may have taken it */
+	assert_int_equal(a.runs, 1);
+	assert_true(pthread_equal(a.by, pthread_self()));
+	calc_pool_stop();
+	assert_int_equal(b.job.state, 3);
+	assert_int_equal(b.runs, 0);
+}
+
+/* One thread: no pool; queuing functions do nothing and searches run as before. */
+static void test_pool_one_thread(void **state)
+{
+	(void)state;
+	calc_threads_set(1);
+	assert_int_equal(calc_pool_start(), 0);
+	assert_false(calc_pool_active());
+	calc_pool_stop();
+	calc_threads_set(2);
+}
+
+/* The numbers of the search quantities of a plan and of three variants, the first two
+ * of which share the plan's memory side (a memo) and the third not. */
+static const char *const qnames[] = {
+	"search.best.step_time", "search.best.tp",  "search.best.pp",  "search.best.dp",
+	"search.best.cp",        "search.ranked",   "search.evaluated", "search.rejected_memory",
+	"search.safe.step_time", "search.safe.rank",
+};
+#define NQ (int)(sizeof qnames / sizeof qnames[0])
+static const char *const variants[][1] = {
+	{"cluster.inter_node_bw=12.5e9"}, {"efficiency.gemm=0.6"}, {"training.seq_len=4096"},
+};
+#define NV (int)(sizeof variants / sizeof variants[0])
+
+static void values(struct calc_ctx *c, double *out)
+{
+	struct calc_diag d = {0};
+	for (int i = 0; i < NQ; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(c, qnames[i], &v, &d), 0);
+		out[i] = v.num;
+	}
+	calc_diag_free(&d);
+}
+
+static void test_prefetch_same_numbers(void **state)
+{
+	(void)state;
+	struct calc_plan *plan = malloc(sizeof *plan);
+	struct calc_diag d = {0};
+	load_plan(plan, NULL, 0);
+	double want[NV + 1][NQ], got[NV + 1][NQ];
+
+	/* serial: one thread, a context of its own for every plan */
+	calc_threads_set(1);
+	for (int k = 0; k <= NV; k++) {
+		struct calc_ctx root;
+		calc_ctx_init(&root, plan);
+		struct calc_ctx *c = k == 0 ? &root : calc_ctx_variant(&root, variants[k - 1], 1, "test", &d);
+		assert_non_null(c);
+		values(c, want[k]);
+		calc_ctx_free(&root);
+	}
+
+	/* prefetched: all four queued on two threads first, read in the reverse order */
+	calc_threads_set(2);
+	struct calc_ctx root;
+	calc_ctx_init(&root, plan);
+	struct calc_ctx *vc[NV + 1];
+	vc[0] = &root;
+	for (int k = 1; k <= NV; k++) {
+		vc[k] = calc_ctx_variant(&root, variants[k - 1], 1, "test", &d);
+		assert_non_null(vc[k]);
+	}
+	assert_int_equal(calc_pool_start(), 1);
+	for (int k = 0; k <= NV; k++)
+		calc_ctx_search_prefetch(&root, &vc[k]->plan);
+	calc_pool_go();
+	for (int k = NV; k >= 0; k--)
+		values(vc[k], got[k]);
+	calc_pool_stop();
+	calc_ctx_free(&root);
+	for (int k = 0; k <= NV; k++)
+		for (int i = 0; i < NQ; i++)
+			if (memcmp(&want[k][i], &got[k][i], sizeof(double)) != 0) {
+				print_error("%s (plan %d): %.17g serial, %.17g prefetched\n", qnames[i], k, want[k][i],
+				            got[k][i]);
+				fail();
+			}
+	/* a variant changes the answer: the comparison can tell plans apart */
+	assert_true(want[3][0] != want[0][0]);
+	calc_diag_free(&d);
+	free(plan);
+}
+
+/* The validation rows computed on a pool thread give the numbers of `trainplan
+ * validate`'s serial run: calc_validate in this thread. */
+static void test_validate_prefetch(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"validation.rows", "validation.within_15", "validation.mean_abs_error",
+	                                    "validation.max_abs_error", "validation.nofit"};
+	struct calc_plan *plan = malloc(sizeof *plan);
+	struct calc_diag d = {0};
+	load_plan(plan, NULL, 0);
+	struct calc_validation serial;
+	struct calc_table t;
+	assert_int_equal(calc_validate(NULL, 0, &t, &serial, &d), 0);
+	calc_table_free(&t);
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	calc_validate_prefetch();
+	calc_pool_go();
+	struct calc_ctx c;
+	calc_ctx_init(&c, plan);
+	double want[] = {serial.rows, serial.within, serial.mean_abs, serial.max_abs, serial.nofit};
+	for (int i = 0; i < 5; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
+		assert_memory_equal(&v.num, &want[i], sizeof(double));
+	}
+	calc_pool_stop();
+	calc_ctx_free(&c);
+	calc_diag_free(&d);
+	free(plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pool_runs_once),       cmocka_unit_test(test_pool_caller_and_stop),
+		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
+		cmocka_unit_test(test_validate_prefetch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
