@@ -246,6 +246,27 @@ static const char *blocked(const struct calc_pp_costs *c, const struct path *pa,
 	}
 }
 
+/* The result's totals from a run's step ends and per-stage peaks: makespan, period (the
+ * last step's length, for a run of several steps), idle time, peaks per stage, and the
+ * bubble against the busiest stage. */
+static void sum_up(struct calc_pp_result *r, const double *step_end, int steps, int p, int v,
+                   const double *peak, const double *wpeak)
+{
+	r->makespan = step_end[0];
+	r->period = steps > 1 ? step_end[steps - 1] - step_end[steps - 2] : r->makespan;
+	for (int s = 0; s < p; s++) {
+		r->idle[s] = r->makespan - r->busy[s];
+		r->peak_inflight[s] = peak[s] / v;
+		r->peak_wpending[s] = wpeak[s];
+		if (r->busy[s] > r->ideal)
+			r->ideal = r->busy[s];
+	}
+	if (r->ideal > 0) {
+		r->bubble_overhead = (r->period - r->ideal) / r->ideal;
+		r->bubble_fraction = (r->period - r->ideal) / r->period;
+	}
+}
+
 /* calc_pipeline_simulate_ops, and with 'order' (room for nops) the indices of the ops in
  * the order they ran. */
 static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
@@ -436,19 +457,7 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 		}
 	}
 
-	r->makespan = step_end[0];
-	r->period = steps > 1 ? step_end[steps - 1] - step_end[steps - 2] : r->makespan;
-	for (int s = 0; s < p; s++) {
-		r->idle[s] = r->makespan - r->busy[s];
-		r->peak_inflight[s] = peak[s] / pa.v;
-		r->peak_wpending[s] = wpeak[s];
-		if (r->busy[s] > r->ideal)
-			r->ideal = r->busy[s];
-	}
-	if (r->ideal > 0) {
-		r->bubble_overhead = (r->period - r->ideal) / r->ideal;
-		r->bubble_fraction = (r->period - r->ideal) / r->period;
-	}
+	sum_up(r, step_end, steps, p, pa.v, peak, wpeak);
 	r->nops = nops;
 out:
 	free(blk);
@@ -639,19 +648,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 			break;
 		}
 	}
-	r->makespan = step_end[0];
-	r->period = steps > 1 ? step_end[steps - 1] - step_end[steps - 2] : r->makespan;
-	for (int s = 0; s < p; s++) {
-		r->idle[s] = r->makespan - r->busy[s];
-		r->peak_inflight[s] = peak[s] / pa.v;
-		r->peak_wpending[s] = wpeak[s];
-		if (r->busy[s] > r->ideal)
-			r->ideal = r->busy[s];
-	}
-	if (r->ideal > 0) {
-		r->bubble_overhead = (r->period - r->ideal) / r->ideal;
-		r->bubble_fraction = (r->period - r->ideal) / r->period;
-	}
+	sum_up(r, step_end, steps, p, pa.v, peak, wpeak);
 	r->nops = sh->nops;
 	free(ss.fend);
 }
