@@ -23,9 +23,8 @@ stats datafile using "capacity" nooutput name "CAP"
 stats datafile using (column("total")) nooutput name "TOT"
 top = (exists("TOT_max") && TOT_max > CAP_max ? TOT_max : CAP_max)/GB*1.15
 set y2range [0:top]
-set arrow 1 from graph 0, second CAP_max/GB to graph 1, second CAP_max/GB nohead @capacity_style front
-set label 1 sprintf('usable capacity %.1f GB (right axis)', CAP_max/GB) at graph 0.99, second CAP_max/GB \
-    offset 0,0.7 right textcolor rgb '#222222' front
+# the capacity line is named in the key, not by a label on the line, which the memory
+# points of schedules near the capacity would cover
 # `trainplan data` writes NaN where a schedule does not apply to the plan
 na(col) = strcol(col) eq 'NaN' || strcol(col) eq 'nan'
 
@@ -38,4 +37,5 @@ if (NA_sum > 0) { set xlabel offset 0,-0.8 }
 
 plot datafile using (100*column("simulated_fraction")):xtic(tic("simulated_fraction")) lt 1 title 'bubble (simulated)', \
      '' using 0:(column("total")/GB) axes x1y2 with points lt 6 pt 7 ps 1.8 title 'memory per GPU (right axis)', \
-     5 with lines lc rgb '#777777' lw 1.5 dt 3 title '5% bubble budget'
+     5 with lines lc rgb '#777777' lw 1.5 dt 3 title '5% bubble budget', \
+     CAP_max/GB axes x1y2 with lines @capacity_style title sprintf('usable capacity %.1f GB', CAP_max/GB)
