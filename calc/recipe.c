@@ -128,6 +128,20 @@ static const struct calc_recipe recipes[] = {
 	 "MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32): FP32 sharded parameters, "
 	 "gradients and Adam moments, 4 + 4 + 8 = 16 B; no BF16 copy is kept, each unit is cast "
 	 "to BF16 as it is all-gathered (the FSDP buffers, at the activations' 2 B)."},
+	/* torchao's Float8Linear under FSDP2, as torchtitan runs Float8 (docs/float8.md): the
+	 * weights stay in high precision and are cast to FP8 at each matmul (or before the
+	 * all-gather with enable_fsdp_float8_all_gather), so the states are torch-mp's; the
+	 * gathered units are still counted at 2 B (the conservative case, without the FP8
+	 * all-gather).  docs/references.md §2.7. */
+	{"torch-mp-fp8", "torchao Float8 under FSDP: torch-mp's FP32 states, FP8 GEMMs", 4,
+	 {{CALC_T_MASTER, "parameters (the optimizer's)", "fp32", 4, 3, "torchtitan docs/float8.md (high-precision weights)"},
+	  G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"),
+	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
+	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 2, 1,
+	 "torchtitan's Float8 training (torchao Float8Linear with FSDP2, docs/float8.md): the weights "
+	 "stay in high precision and are cast to float8 for each GEMM, so the states are torch-mp's "
+	 "4 + 4 + 8 = 16 B with no persistent FP8 or BF16 copy; GEMMs at the FP8 peak."},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])

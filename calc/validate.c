@@ -180,7 +180,7 @@ static const struct vrow rows[] = {
 	 *              1963fc8, 2024-12-23), Tables 1-6 on Grand Teton (H100 96 GB HBM2e at 500 W,
 	 *              400 Gb/s per GPU), sequence 8,192 unless the table gives it (the
 	 *              train_configs of 9dec370).  T1 and T3 rows: "FSDP" (eager BF16) and
-	 *              "FSDP + torch.compile + Float8" (recipe fp8-te), their "selective"
+	 *              "FSDP + torch.compile + Float8" (recipe torch-mp-fp8: torchao's Float8Linear keeps torch-mp's states), their "selective"
 	 *              AC the op-level SAC of train_configs/llama3_8b.toml (selective_ac_option
 	 *              = 'op'; recompute = op-sac); T2, T4-T6 are all
 	 *              torch.compile + Float8 (T4: the "2D" row, T5: 1F1B, T6: CP 1 and 2).
@@ -197,16 +197,16 @@ static const struct vrow rows[] = {
 	{"TT H100", "llama3.1-405b", 128, 8, 1, 32, 2, "flash-full", M_TOKS, 109, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 0},
 	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 5762, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, NULL, 82.4},
 	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 5605, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 67.0},
-	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 76.8},
-	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 61.8},
-	{"TT T2", "llama3-8b", 8, 1, 1, 8, 1, "flash-full", M_TOKS, 3890, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 83.9},
-	{"TT T2", "llama3-8b", 8, 1, 1, 4, 1, "flash-full", M_TOKS, 2540, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 84.2},
-	{"TT T2", "llama3-8b", 8, 1, 1, 2, 1, "flash-full", M_TOKS, 1071, 4, 131072, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 84.0},
-	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te", 84.5},
-	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te", 71.9},
-	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=fp8-te;parallel.split=remainder-first", 82.5},
-	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te;parallel.split=remainder-first", 75.3},
-	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=fp8-te;parallel.split=remainder-first", 75.9},
+	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 76.8},
+	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 61.8},
+	{"TT T2", "llama3-8b", 8, 1, 1, 8, 1, "flash-full", M_TOKS, 3890, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 83.9},
+	{"TT T2", "llama3-8b", 8, 1, 1, 4, 1, "flash-full", M_TOKS, 2540, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 84.2},
+	{"TT T2", "llama3-8b", 8, 1, 1, 2, 1, "flash-full", M_TOKS, 1071, 4, 131072, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 84.0},
+	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 84.5},
+	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 71.9},
+	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 82.5},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 75.3},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 75.9},
 	/* NVIDIA NeMo performance summary, NeMo 24.07 container, DGX-H100, FP8
 	 * (docs/source/performance/performance_summary.md of NVIDIA/NeMo, commit 8e3d65d,
 	 * 2024-09-09), stack nemo, recipe fp8-te: the rows whose model trainplan has as a

@@ -664,6 +664,17 @@ static void test_fsdp1_mpt30b_states(void **state)
 	assert_near(m->st[0].weight_copies, fly, 1e-12);
 	assert_near(m->st[0].gradients, N * 4 / 8 + fly, 1e-12);
 	assert_near(m->st[0].states, N * 16 / 8 + 2 * fly, 1e-12);
+	/* torchtitan's Float8 (torchao Float8Linear under FSDP2; torchtitan docs/float8.md)
+	 * keeps the weights in high precision and casts them to float8 per GEMM: the same
+	 * 16 B of states, with the GEMMs at the FP8 peak. */
+	{
+		const struct calc_recipe *r = calc_recipe_find("torch-mp-fp8");
+		assert_non_null(r);
+		assert_int_equal(r->fp8_compute, 1);
+		assert_near(calc_recipe_total(r), 16, 0);
+		assert_near(calc_recipe_bytes_sharded(r, CALC_T_MASTER, 1, 8), 4, 0);
+		assert_near(calc_recipe_bytes_sharded(r, CALC_T_MASTER, 3, 8), 0.5, 0);
+	}
 	/* The same states without FSDP, under ZeRO-1 (DDP with Adam's moments sharded): the
 	 * FP32 parameters and gradients whole on every rank, 4 + 4 + 8 / 8 = 9 B per
 	 * parameter. */
