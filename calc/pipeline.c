@@ -246,12 +246,37 @@ static const char *blocked(const struct calc_pp_costs *c, const struct path *pa,
 	}
 }
 
+/* The per-stage counters of a run, carved from its scratch block. */
+struct lanes {
+	double *free_at;  /* when each stage is next free [s] */
+	double *cnt;      /* activation sets held now, per stage */
+	double *peak;     /* their peak, per stage */
+	double *wcnt;     /* W (weight-gradient) passes pending now, per stage */
+	double *wpeak;    /* their peak, per stage */
+	double *step_end; /* end of each step [s] */
+};
+
+/* Lay out the doubles of a scratch block 'dv' for n (micro-batch, path stage) pairs on p
+ * stages: the forward and backward end times of ss, then the lanes, the step ends
+ * last. */
+static void carve(double *dv, size_t n, int p, struct simstate *ss, struct lanes *ln)
+{
+	ss->fend = dv;
+	ss->bend = dv + n;
+	ln->free_at = dv + 2 * n;
+	ln->cnt = ln->free_at + p;
+	ln->peak = ln->cnt + p;
+	ln->wcnt = ln->peak + p;
+	ln->wpeak = ln->wcnt + p;
+	ln->step_end = ln->wpeak + p;
+}
+
 /* The result's totals from a run's step ends and per-stage peaks: makespan, period (the
  * last step's length, for a run of several steps), idle time, peaks per stage, and the
  * bubble against the busiest stage. */
-static void sum_up(struct calc_pp_result *r, const double *step_end, int steps, int p, int v,
-                   const double *peak, const double *wpeak)
+static void sum_up(struct calc_pp_result *r, const struct lanes *ln, int steps, int p, int v)
 {
+	const double *step_end = ln->step_end, *peak = ln->peak, *wpeak = ln->wpeak;
 	r->makespan = step_end[0];
 	r->period = steps > 1 ? step_end[steps - 1] - step_end[steps - 2] : r->makespan;
 	for (int s = 0; s < p; s++) {
@@ -278,7 +303,7 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 	struct simstate ss;
 	int steps, p, *off, *pos, *queue, qh = 0, qn = 0, rc = 0, nrun = 0;
 	unsigned char *inq;
-	double *free_at, *cnt, *peak, *wcnt, *wpeak, *step_end;
+	struct lanes ln;
 	char *blk = NULL, what[96];
 	size_t n;
 
@@ -302,14 +327,7 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 		char *q = blk = xcalloc(1, nd * sizeof(double) + ni * sizeof(int) + n + (size_t)p + 1);
 		double *dv = (double *)(void *)q;
 		int *iv = (int *)(void *)(dv + nd);
-		ss.fend = dv;
-		ss.bend = dv + n;
-		free_at = dv + 2 * n;
-		cnt = free_at + p;
-		peak = cnt + p;
-		wcnt = peak + p;
-		wpeak = wcnt + p;
-		step_end = wpeak + p;
+		carve(dv, n, p, &ss, &ln);
 		off = iv;
 		pos = iv + (p + 1);
 		queue = iv + 2 * (p + 1);
@@ -319,7 +337,7 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 	for (size_t k = 0; k < n; k++)
 		ss.fend[k] = ss.bend[k] = -1;
 	for (int k = 0; k < steps; k++)
-		step_end[k] = 0;
+		ln.step_end[k] = 0;
 
 	/* Ops must be grouped by stage in stage order; check ranges as we go. */
 	for (int s = 0, i = 0; s <= p; s++) {
@@ -374,37 +392,37 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 					t = t2;
 			}
 			dur = op_cost(c, &pa, o, g);
-			o->start = t > free_at[s] ? t : free_at[s];
+			o->start = t > ln.free_at[s] ? t : ln.free_at[s];
 			o->end = o->start + dur;
-			free_at[s] = o->end;
-			if (o->end > step_end[o->mb / c->m])
-				step_end[o->mb / c->m] = o->end;
+			ln.free_at[s] = o->end;
+			if (o->end > ln.step_end[o->mb / c->m])
+				ln.step_end[o->mb / c->m] = o->end;
 			if (o->mb < c->m)
 				r->busy[s] += dur;
 			switch (o->op) {
 			case 'F':
 				ss.fend[k] = o->end;
-				cnt[s] += 1;
-				if (cnt[s] > peak[s])
-					peak[s] = cnt[s];
+				ln.cnt[s] += 1;
+				if (ln.cnt[s] > ln.peak[s])
+					ln.peak[s] = ln.cnt[s];
 				if (g + 1 < pa.L)
 					wake = rank_of(&pa, g + 1, dir);
 				break;
 			case 'B':
 				ss.bend[k] = o->end;
-				cnt[s] -= 1;
+				ln.cnt[s] -= 1;
 				ss.ws[k] = o->full ? WS_FULL : WS_PENDING;
 				if (!o->full) {
-					wcnt[s] += 1;
-					if (wcnt[s] > wpeak[s])
-						wpeak[s] = wcnt[s];
+					ln.wcnt[s] += 1;
+					if (ln.wcnt[s] > ln.wpeak[s])
+						ln.wpeak[s] = ln.wcnt[s];
 				}
 				if (g > 0)
 					wake = rank_of(&pa, g - 1, dir);
 				break;
 			default:
 				ss.ws[k] = WS_DONE;
-				wcnt[s] -= 1;
+				ln.wcnt[s] -= 1;
 				break;
 			}
 			if (order)
@@ -457,7 +475,7 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 		}
 	}
 
-	sum_up(r, step_end, steps, p, pa.v, peak, wpeak);
+	sum_up(r, &ln, steps, p, pa.v);
 	r->nops = nops;
 out:
 	free(blk);
@@ -556,7 +574,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	struct path pa;
 	struct simstate ss;
 	int steps = sh->steps, p = c->p;
-	double *free_at, *cnt, *peak, *wcnt, *wpeak, *step_end;
+	struct lanes ln;
 	size_t n;
 
 	pa.two_way = row->two_way;
@@ -569,14 +587,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps;
 		char *q = xcalloc(1, nd * sizeof(double) + n + 1);
 		double *dv = (double *)(void *)q;
-		ss.fend = dv;
-		ss.bend = dv + n;
-		free_at = dv + 2 * n;
-		cnt = free_at + p;
-		peak = cnt + p;
-		wcnt = peak + p;
-		wpeak = wcnt + p;
-		step_end = wpeak + p;
+		carve(dv, n, p, &ss, &ln);
 		ss.ws = (unsigned char *)(dv + nd);
 	}
 	if (ops)
@@ -614,41 +625,41 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 				t = t2;
 		}
 		dur = op_cost(c, &pa, o, g);
-		start = t > free_at[s] ? t : free_at[s];
+		start = t > ln.free_at[s] ? t : ln.free_at[s];
 		end = start + dur;
 		if (ops) {
 			ops[sh->order[j]].start = start;
 			ops[sh->order[j]].end = end;
 		}
-		free_at[s] = end;
-		if (end > step_end[o->mb / c->m])
-			step_end[o->mb / c->m] = end;
+		ln.free_at[s] = end;
+		if (end > ln.step_end[o->mb / c->m])
+			ln.step_end[o->mb / c->m] = end;
 		if (o->mb < c->m)
 			r->busy[s] += dur;
 		switch (o->op) {
 		case 'F':
 			ss.fend[k] = end;
-			cnt[s] += 1;
-			if (cnt[s] > peak[s])
-				peak[s] = cnt[s];
+			ln.cnt[s] += 1;
+			if (ln.cnt[s] > ln.peak[s])
+				ln.peak[s] = ln.cnt[s];
 			break;
 		case 'B':
 			ss.bend[k] = end;
-			cnt[s] -= 1;
+			ln.cnt[s] -= 1;
 			ss.ws[k] = o->full ? WS_FULL : WS_PENDING;
 			if (!o->full) {
-				wcnt[s] += 1;
-				if (wcnt[s] > wpeak[s])
-					wpeak[s] = wcnt[s];
+				ln.wcnt[s] += 1;
+				if (ln.wcnt[s] > ln.wpeak[s])
+					ln.wpeak[s] = ln.wcnt[s];
 			}
 			break;
 		default:
 			ss.ws[k] = WS_DONE;
-			wcnt[s] -= 1;
+			ln.wcnt[s] -= 1;
 			break;
 		}
 	}
-	sum_up(r, step_end, steps, p, pa.v, peak, wpeak);
+	sum_up(r, &ln, steps, p, pa.v);
 	r->nops = sh->nops;
 	free(ss.fend);
 }

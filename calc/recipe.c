@@ -45,6 +45,15 @@
 #define G(t, dt, b, src) {CALC_T_GRAD, t, dt, b, 2, src}
 #define M(t, dt, b, src) {CALC_T_MASTER, t, dt, b, 1, src}
 #define O(t, dt, b, src) {CALC_T_OPT, t, dt, b, 1, src}
+/* PyTorch FSDP's states (torch-mp, torch-mp-fp8): the parameters are the optimizer's own
+ * (no master copy), booked as master so that no compute weights are kept and FSDP
+ * gathers in BF16, but sharded only where the weights are, from ZeRO-3 on -- under DDP
+ * with ZeRO-1 / -2 every rank holds them whole, as torch.distributed's
+ * ZeroRedundancyOptimizer shards only Adam's moments.  'src' sources the parameters. */
+#define TORCH_MP_STATES(src) \
+	{CALC_T_MASTER, "parameters (the optimizer's)", "fp32", 4, 3, src}, \
+	G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"), \
+	O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"), O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")
 
 static const struct calc_recipe recipes[] = {
 	{"seed", "BF16 weights + Adam moments: the textbook baseline", 3,
@@ -114,15 +123,7 @@ static const struct calc_recipe recipes[] = {
 	 "bf16 (megatron/training/arguments.py; Transformer Engine's FusedAdam keeps the states in that "
 	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1)."},
 	{"torch-mp", "PyTorch mixed precision (FSDP): FP32 parameters, gradients and Adam, BF16 compute", 4,
-	 /* the parameters are the optimizer's own (no master copy): booked as master, so
-	  * that no compute weights are kept and FSDP gathers in BF16, but sharded only where
-	  * the weights are, from ZeRO-3 on -- under DDP with ZeRO-1 / -2 every rank holds
-	  * them whole, as torch.distributed's ZeroRedundancyOptimizer shards only Adam's
-	  * moments */
-	 {{CALC_T_MASTER, "parameters (the optimizer's)", "fp32", 4, 3, "Zhao et al. 2023 §4.2 (FSDP MixedPrecision)"},
-	  G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"),
-	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
-	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 {TORCH_MP_STATES("Zhao et al. 2023 §4.2 (FSDP MixedPrecision)")},
 	 2, 0,
 	 "PyTorch FSDP with MixedPrecision(param_dtype=bf16) and torchtitan's FSDP2 "
 	 "MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32): FP32 sharded parameters, "
@@ -134,10 +135,7 @@ static const struct calc_recipe recipes[] = {
 	 * gathered units are still counted at 2 B (the conservative case, without the FP8
 	 * all-gather).  docs/references.md §2.7. */
 	{"torch-mp-fp8", "torchao Float8 under FSDP: torch-mp's FP32 states, FP8 GEMMs", 4,
-	 {{CALC_T_MASTER, "parameters (the optimizer's)", "fp32", 4, 3, "torchtitan docs/float8.md (high-precision weights)"},
-	  G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"),
-	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
-	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
+	 {TORCH_MP_STATES("torchtitan docs/float8.md (high-precision weights)")},
 	 2, 1,
 	 "torchtitan's Float8 training (torchao Float8Linear with FSDP2, docs/float8.md): the weights "
 	 "stay in high precision and are cast to float8 for each GEMM, so the states are torch-mp's "

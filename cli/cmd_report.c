@@ -170,6 +170,25 @@ static int settle(int rc, const char *path, const char *what)
 	return 0;
 }
 
+/* The chart NAME as DIR/figures/NAME.svg and .png: gnuplot runs SHARE/SCRIPTS/NAME.gp
+ * (after figures/style.gp) in SHARE over the dataset DATA, each output written to a
+ * temporary file and renamed by settle().  0, or the exit status of a failure. */
+static int render_figure(const char *share, const char *scripts, const char *name, const char *data,
+                         const char *dir)
+{
+	char path[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH];
+	int rc = 0;
+	for (int dev = 0; dev < 2 && !rc; dev++) {
+		const char *ext = dev ? "png" : "svg";
+		snprintf(path, sizeof path, "%s/figures/%s.%s", dir, name, ext);
+		snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
+		snprintf(script, sizeof script, "%s/%s.gp", scripts, name);
+		char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
+		rc = settle(run(gp, share, NULL), path, "gnuplot");
+	}
+	return rc;
+}
+
 /* Save standard input as 'path' (a plan read many times). */
 static int save_stdin(const char *path)
 {
@@ -245,17 +264,10 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		return cli_error("report: cannot read %s: %s", figdir, strerror(errno));
 	rc = 0;
 	for (int i = 0; i < nf && !rc; i++) {
-		char data[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH];
+		char data[RPT_PATH * 2];
 		snprintf(data, sizeof data, "%s/data/%s.tsv", dir, names[i]);
 		fprintf(stderr, "report: figure %s\n", names[i]);
-		for (int dev = 0; dev < 2 && !rc; dev++) {
-			const char *ext = dev ? "png" : "svg";
-			snprintf(path, sizeof path, "%s/figures/%s.%s", dir, names[i], ext);
-			snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
-			snprintf(script, sizeof script, "figures/compare/%s.gp", names[i]);
-			char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
-			rc = settle(run(gp, share, NULL), path, "gnuplot");
-		}
+		rc = render_figure(share, "figures/compare", names[i], data, dir);
 	}
 	free_names(names, nf);
 	if (rc)
@@ -427,7 +439,7 @@ int cmd_report(int argc, char **argv)
 		return cli_error("report: cannot read %s: %s", figdir, strerror(errno));
 	rc = 0;
 	for (int i = 0; i < n && !rc; i++) {
-		char data[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH];
+		char data[RPT_PATH * 2];
 		const char *args[2] = {"data", names[i]};
 		if (!strcmp(names[i], "style"))
 			continue;
@@ -436,14 +448,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "report: figure %s\n", names[i]);
 		if ((rc = settle(self_step(self, args, 2, planp, &o, tmp), data, names[i])))
 			break;
-		for (int dev = 0; dev < 2 && !rc; dev++) {
-			const char *ext = dev ? "png" : "svg";
-			snprintf(path, sizeof path, "%s/figures/%s.%s", dir, names[i], ext);
-			snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
-			snprintf(script, sizeof script, "figures/%s.gp", names[i]);
-			char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
-			rc = settle(run(gp, share, NULL), path, "gnuplot");
-		}
+		rc = render_figure(share, "figures", names[i], data, dir);
 	}
 	free_names(names, n > 0 ? n : 0);
 	if (rc)
