@@ -505,6 +505,11 @@ struct calc_plan {
 	int partition_activations; /* 1: each TP rank keeps 1/t of a layer's checkpoint, all-gathered
 	                              before its recomputation */
 	int cpu_checkpointing; /* 1: checkpoints live in host memory, copied over PCIe */
+	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
+	 * head) keeps of its input (memory.c act_layer, docs/references.md §2.9): 0 sharded,
+	 * the sequence shard that Megatron-LM all-gathers again in backward (Korthikanti 2022
+	 * §4.2.2); 1 gathered, the all-gathered input itself (PyTorch DTensor TP) */
+	int sp_saved_input;
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
 	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */

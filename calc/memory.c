@@ -93,6 +93,26 @@ static double moe_act(const struct calc_plan *p, double e, double sb, double r, 
 	return v;
 }
 
+/*
+ * The saved input of the column-parallel linears of a dense layer (QKV, fc1) for one
+ * micro-batch of sb tokens [B] (parallel.sp_saved_input, docs/references.md §2.9).
+ * Without SP, or with it as Megatron-LM runs it, the norm output e*sbh/r: SP keeps the
+ * sequence shard and all-gathers it again for the weight gradient (Korthikanti et al.
+ * 2022 §4.2.2).  'gathered' (PyTorch DTensor TP as torchtitan applies it:
+ * PrepareModuleInput turns the sequence-sharded norm output into a replicated tensor
+ * before wq/wk/wv and w1/w3, and autograd saves that input) keeps the all-gathered
+ * sbh, in the linears' input dtype: 1 B under an FP8-compute recipe, whose
+ * Float8ColwiseParallel casts before the all-gather and saves the FP8 tensor
+ * (torchao.float8.float8_tensor_parallel), e otherwise.  Only with SP and t > 1.
+ */
+static double sp_linear_input(const struct calc_plan *p, double e, double sb)
+{
+	double t = p->tp > 0 ? p->tp : 1, r = p->sp ? t : 1;
+	if (p->sp_saved_input && p->sp && t > 1)
+		return (p->recipe && p->recipe->fp8_compute ? 1 : e) * sb * p->model.hidden;
+	return e * sb * p->model.hidden / r;
+}
+
 static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute rc, struct calc_act_layer *o)
 {
 	const struct calc_model *m = &p->model;
@@ -101,12 +121,13 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	double t = p->tp, r = p->sp ? p->tp : 1, cp = p->cp > 0 ? p->cp : 1;
 	double s = p->seq_len / cp, b = p->micro_batch, h = m->hidden, a = m->heads, g = m->kv_heads;
 	double dh = m->head_dim > 0 ? m->head_dim : h / a, f;
-	double sb = s * b, mask = m->dropout ? 1 : 0;
+	double sb = s * b, mask = m->dropout ? 1 : 0, lin_in;
 	unsigned rcm;
 
 	calc_model_kind(m, kind, &kd);
 	f = kd.ffn_hidden;
 	memset(o, 0, sizeof *o);
+	lin_in = sp_linear_input(p, e, sb);
 	/* MLA: per head Q and K nope + rope wide, V and the output-projection input v wide:
 	 * a (2 (nope + rope) + 2 v) in all, which g = a and d = (nope + rope + v) / 2 give in
 	 * the terms below (the small latents c_Q, c_KV are not counted) */
@@ -163,7 +184,7 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	 * §3.2.3 recomputes the RMSNorms and the MLA up-projections (= layernorm,
 	 * mla_up_proj). */
 	rcm = calc_recompute_modules(rc, p->recompute_modules);
-	o->attn = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : e * sb * h / r) +
+	o->attn = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : lin_in) +
 	          ((rcm & CALC_RCM_MLA_UP_PROJ) ? 0 : e * sb * (a + 2 * g) * dh / t) + e * sb * a * dh / t +
 	          mask * sb * h / r;
 	if (rcm & CALC_RCM_CORE_ATTN)
@@ -180,7 +201,7 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		return;
 	}
 	/* CALC_LAYER_DENSE: one MLP of width f */
-	o->mlp = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : e * sb * h / r) + mask * sb * h / r +
+	o->mlp = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : lin_in) + mask * sb * h / r +
 	         ((rcm & CALC_RCM_MLP) ? 0 : (m->mlp == CALC_MLP_SWIGLU ? 3 : 2) * e * sb * f / t);
 	/* 'mlp' with 'layernorm': the MLP's checkpoint keeps its input, the norm output */
 	if ((rcm & CALC_RCM_MLP) && (rcm & CALC_RCM_LAYERNORM))
@@ -287,8 +308,11 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
-	/* final norm input, LM-head input, fp32 logits for the loss (§4.3) */
-	k->last_act = 2 * e * s * b * h / r + 4 * s * b * V / t;
+	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
+	 * sp_saved_input = gathered the LM head (DTensor's ColwiseParallel, in BF16: torchtitan
+	 * converts no output layer to Float8) keeps its all-gathered input (§2.9) */
+	k->last_act = e * s * b * h / r + (p->sp_saved_input && p->sp && t > 1 ? e * s * b * h : e * s * b * h / r) +
+	              4 * s * b * V / t;
 	/* the loss's transient beyond those 4 B per logit (docs/references.md §2.5): fused
 	 * (Megatron-LM's vocab-parallel cross-entropy), the bf16 logits before the fp32 cast,
 	 * 2 B; torch (F.cross_entropy on logits.float(), torchtitan's loss_fn), 12 B per

@@ -65,6 +65,8 @@ static const char *const xent_names[] = {"fused", "torch", NULL};
 static const char *const main_grads_names[] = {"recipe", "bf16", "fp32", NULL};
 static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
+/* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
+static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30
@@ -161,6 +163,8 @@ static const struct key keys[] = {
 	 "for recompute_method: layers of a group (uniform) or checkpointed per chunk (block)"},
 	{"parallel", "partition_activations", K_BOOL, 0, P(partition_activations), 0, 1, NULL, "bool",
 	 "for recompute = full: DeepSpeed's partitioned checkpoints, 1/t per TP rank, all-gathered before recomputation"},
+	{"parallel", "sp_saved_input", K_ENUM, 0, P(sp_saved_input), 0, 0, sp_saved_names, "enum",
+	 "with SP: what a column-parallel linear keeps of its input, sharded (Megatron) or gathered (DTensor TP)"},
 	{"parallel", "cpu_checkpointing", K_BOOL, 0, P(cpu_checkpointing), 0, 1, NULL, "bool",
 	 "for recompute = full: DeepSpeed's checkpoints in host memory, copied over PCIe (cluster.gpu_pcie_bw)"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},

@@ -35,7 +35,9 @@
  *                     parameters); with PP a stage keeps its
  *                     parameters gathered (comm.c); the loss is torch's
  *                     F.cross_entropy on an FP32 upcast, under loss_parallel with TP
- *                     (train.py loss_fn; docs/references.md §2.5).  Hidden TP collectives
+ *                     (train.py loss_fn; docs/references.md §2.5); DTensor TP saves
+ *                     the all-gathered input of the column-parallel linears
+ *                     (parallel.sp_saved_input = gathered, §2.9).  Hidden TP collectives
  *                     take no SMs (efficiency.tp_overlap_sms 0): its async TP
  *                     (parallelism.enable_async_tensor_parallel, with torch.compile;
  *                     torchtitan/distributed/tensor_parallel.py maybe_enable_async_tp sets
@@ -88,7 +90,7 @@ static const struct calc_stack stacks[] = {
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
 	 "Liang et al. 2024 (TorchTitan) §3.1; torch symm_mem async TP (copy-engine copies)",
 	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
-	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", NULL}},
+	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", "parallel.sp_saved_input=gathered", NULL}},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
 	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},

@@ -495,6 +495,68 @@ static void test_cross_entropy(void **state)
 	free(m);
 }
 
+/* parallel.sp_saved_input (docs/references.md §2.9) worked by hand on Llama 3 8B (h =
+ * 4,096, 32 heads of 128, 8 KV heads, SwiGLU f = 14,336) at s = 8,192, b = 1, flash, no
+ * recomputation, BF16 activations (e = 2): sbh = 33,554,432.  Sharded at tp 2 with SP:
+ * attention 2 sbh/2 (norm input) + 2 sbh/2 (QKV input) + 2 sb (32 + 16) 128 / 2 (Q, K, V)
+ * + 2 sb 32 x 128 / 2 (out-proj input) = 150,994,944 B, FlashAttention's fp32 statistics
+ * 4 x 32 x 8,192 / 2 = 524,288 B, MLP 2 sbh/2 + 2 sbh/2 + 3 x 2 sb f / 2 = 419,430,400 B:
+ * 570,949,632 B.  Gathered: the QKV and fc1 inputs are the whole 2 sbh each, 2 x (2 sbh -
+ * sbh) = 67,108,864 B more; the LM head's input too, 2 sbh - sbh = 33,554,432 B more on
+ * the last stage.  Under an FP8-compute recipe the gathered inputs are FP8, 1 B: at tp 4
+ * that is 2 x (sbh - 2 sbh/4) = 33,554,432 B above the sharded count (the LM head stays
+ * BF16: 2 sbh - 2 sbh/4 = 50,331,648 B more). */
+static void test_sp_saved_input(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=1", "tp=2", "pp=1", "dp=0", "sp=yes", "seq_len=8192",
+	                      "global_batch=4", "micro_batch=1", "flash_attention=yes", "recompute=none",
+	                      "recipe=megatron"};
+	struct calc_plan p;
+	struct calc_act_layer a;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	double sharded, extra;
+	(void)state;
+	load_plan(&p, sets, 12);
+	assert_int_equal(p.sp_saved_input, 0); /* sharded: the default, Megatron-LM's */
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 570949632.0, 1e-12);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	extra = m->st[0].act_extra;
+	assert_int_equal(calc_plan_set(&p, "parallel.sp_saved_input=gathered", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 570949632.0 + 67108864.0, 1e-12);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].act_extra - extra, 33554432.0, 1e-9);
+	/* without SP nothing is sharded: the key changes nothing */
+	assert_int_equal(calc_plan_set(&p, "parallel.sp=no", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	sharded = a.total;
+	assert_int_equal(calc_plan_set(&p, "parallel.sp_saved_input=sharded", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, sharded, 1e-12);
+	/* FP8 linears at tp 4 */
+	sets[2] = "tp=4";
+	sets[11] = "recipe=torch-mp-fp8";
+	load_plan(&p, sets, 12);
+	calc_memory_act_layer(&p, &a);
+	sharded = a.total;
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	extra = m->st[0].act_extra;
+	assert_int_equal(calc_plan_set(&p, "parallel.sp_saved_input=gathered", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total - sharded, 33554432.0, 1e-9);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[0].act_extra - extra, 50331648.0, 1e-9);
+	/* the torchtitan stack names it; a bad value is refused */
+	sets[11] = "efficiency.stack=torchtitan";
+	load_plan(&p, sets, 12);
+	assert_int_equal(p.sp_saved_input, 1);
+	assert_true(calc_plan_set(&p, "parallel.sp_saved_input=replicated", "test", &d) < 0);
+	calc_diag_free(&d);
+	free(m);
+}
+
 /* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
  * = 51,200, tied embeddings, no biases) at tp 8, Megatron recipe (2 + 4 + 4 + 8 bytes).
  * One layer on a TP rank is 12 h^2 / 8 + 4 h = 157,327,360 parameters (the norms are
@@ -779,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_cross_entropy),
+		cmocka_unit_test(test_sp_saved_input),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_nemo_gpt3_h100),
