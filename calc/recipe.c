@@ -96,6 +96,23 @@ static const struct calc_recipe recipes[] = {
 	 2, 1,
 	 "TE keeps high-precision weights and casts an FP8 copy for the GEMMs (fp8_model_init "
 	 "drops the bf16 copy); optimizer and gradients unchanged (FP8-LM §1)."},
+	/* Transformer Engine's FP8 parameters (te.fp8_model_init), as Megatron-Core
+	 * --fp8-param-gather builds the model and as NeMo's FP8 precision recipe runs it
+	 * (nemo/collections/llm/recipes/precision/mixed_precision.py bf16_with_fp8_mixed:
+	 * fp8_param_gather = True): the weights are FP8 tensors, no BF16 copy; the
+	 * distributed optimizer's FP32 master weights are cast to FP8 after each step and
+	 * the parameter all-gather moves FP8 (1 B; comm.c reads the weight bytes).
+	 * docs/references.md §2.1. */
+	{"fp8-params", "Transformer Engine FP8 parameters: FP8 weights, no bf16 copy (--fp8-param-gather)", 5,
+	 {W("FP8 weights", "fp8 e4m3", 1, "TE fp8_model_init; Megatron-Core --fp8-param-gather"),
+	  G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, 1,
+	 "Transformer Engine's fp8_model_init (Megatron-Core --fp8-param-gather, NeMo's FP8 precision "
+	 "recipe): the weights are held in FP8 only and the distributed optimizer gathers them in FP8; "
+	 "1 + 4 + 4 + 4 + 4 = 17 B/param, 5 + 12/d with ZeRO-1."},
 	{"fp8-lm", "FP8-LM (MS-AMP O2): FP8 grads and first moment, FP16 master and variance", 5,
 	 {W("FP8 weights for GEMMs", "fp8", 1, "FP8-LM §2.2 (outside Eq. 8)"),
 	  G("gradients", "fp8", 1, "FP8-LM Eq. (8)"),

@@ -226,6 +226,8 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--bf16");
 		if (p->recipe->fp8_compute)
 			FLAG("--fp8-format hybrid");
+		if (!strcmp(p->recipe->name, "fp8-params"))
+			FLAG("--fp8-param-gather"); /* TE's FP8 parameters, gathered in FP8 */
 	}
 #undef FLAG
 	fprintf(f, "# Megatron-LM flags for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, %d micro-batches per step\n",

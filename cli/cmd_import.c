@@ -181,6 +181,7 @@ static const struct {
 	{"--use-megatron-fsdp", M_SWITCH, NULL},
 	{"--use-flash-attn", M_SWITCH, NULL},
 	{"--bf16", M_SWITCH, NULL},
+	{"--fp8-param-gather", M_SWITCH, NULL},
 	{"--fp16", M_SWITCH, NULL},
 	/* taken by Megatron-LM, of no use to the plan */
 	{"--lr", M_SKIP, NULL}, {"--min-lr", M_SKIP, NULL}, {"--lr-decay-style", M_SKIP, NULL},
@@ -257,7 +258,7 @@ static int import_megatron(const char *text, const char *file, const struct calc
 	long layers = -1, pp = 1, vpl = 0, vps = 0, first = 0, last = 0, samples = -1, iters = -1, seq = -1, gb = -1;
 	long maxpos = -1, nodes = -1, ppn = -1, v, rc_layers = 1;
 	char rc_method[16] = "uniform", rc_modules[96] = "";
-	int model = 0, rope = 0, dropout0 = 0, zero = 0, fsdp = 0, strategy = 3, bf16 = 0, fp8 = 0;
+	int model = 0, rope = 0, dropout0 = 0, zero = 0, fsdp = 0, strategy = 3, bf16 = 0, fp8 = 0, fp8_params = 0;
 	if (n < 0)
 		return imp_error(file, 0, "import --from megatron: more than 4096 words");
 	/* the launcher: everything before the script (a word ending in .py) */
@@ -311,6 +312,8 @@ static int import_megatron(const char *text, const char *file, const struct calc
 				put(o, "training.flash_attention", "yes");
 			else if (!strcmp(a, "--bf16") || !strcmp(a, "--fp16"))
 				bf16 = 1;
+			else if (!strcmp(a, "--fp8-param-gather"))
+				fp8_params = 1;
 			continue;
 		}
 		if (i + 1 >= n || (w[i + 1].text[0] == '-' && w[i + 1].text[1] == '-'))
@@ -427,7 +430,8 @@ static int import_megatron(const char *text, const char *file, const struct calc
 		put(o, "parallel.recompute_modules", "%s", rc_modules);
 	}
 	put(o, "parallel.zero", "%d", fsdp ? strategy : zero);
-	put(o, "training.recipe", "%s", fp8 ? "fp8-te" : bf16 ? "megatron" : "fp32");
+	/* --fp8-param-gather builds the model with TE's FP8 parameters (fp8_model_init) */
+	put(o, "training.recipe", "%s", fp8 ? (fp8_params ? "fp8-params" : "fp8-te") : bf16 ? "megatron" : "fp32");
 	if (layers < 0)
 		layers = base->model.layers;
 	if (vpl > 0 || vps > 1) {

@@ -23,6 +23,10 @@ for v in "" "--set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16" "--s
 	# shellcheck disable=SC2086
 	check megatron "$split plan.tokens plan.sp model.params plan.flash_attention" $v
 done
+# the recipe: --bf16, --fp8-format, and --fp8-param-gather for TE's FP8 parameters
+for r in megatron fp8-te fp8-params; do
+	check megatron "$split plan.recipe" --set training.recipe=$r
+done
 for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
          "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
          "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4"; do

@@ -248,6 +248,25 @@ static void test_zero_volumes(void **state)
 	assert_near(c3.dim[CALC_DIM_DP].bytes / c0.dim[CALC_DIM_DP].bytes, 1.5, 1e-12);
 }
 
+/* The DP collectives of ZeRO-1 move the recipe's weight bytes in the parameter
+ * all-gather: default plan (dp 8, FP32 main gradients G = 4 psi): fp8-te gathers BF16
+ * weights, 7/8 (4 + 2) psi per step; fp8-params (TE's FP8 parameters, Megatron-Core
+ * --fp8-param-gather) gathers FP8, 7/8 (4 + 1) psi (docs/references.md §2.1). */
+static void test_fp8_param_gather(void **state)
+{
+	const char *te[] = {"training.recipe=fp8-te"};
+	const char *fp[] = {"training.recipe=fp8-params"};
+	struct calc_plan p;
+	struct calc_comm a, b;
+	(void)state;
+	load_plan(&p, te, 1);
+	calc_comm(&p, &a);
+	load_plan(&p, fp, 1);
+	calc_comm(&p, &b);
+	assert_near(a.dim[CALC_DIM_DP].bytes, 7.0 / 8 * 6 * a.grad_params, 1e-12);
+	assert_near(b.dim[CALC_DIM_DP].bytes, 7.0 / 8 * 5 * b.grad_params, 1e-12);
+}
+
 static void test_zero2_per_microbatch(void **state)
 {
 	/* ZeRO-2 shards the gradients (ZeRO §5.2): a rank cannot accumulate the full
@@ -533,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
+		cmocka_unit_test(test_fp8_param_gather),
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
 		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
 	};

@@ -88,6 +88,32 @@ static void test_bf16_moments_recipe(void **state)
 	}
 }
 
+/* Transformer Engine's FP8 parameters (recipe fp8-params: fp8_model_init, Megatron-Core
+ * --fp8-param-gather; docs/references.md §2.1), by hand: FP8 weights 1 + FP32 main grads 4
+ * + FP32 master 4 + m 4 + v 4 = 17 B/param, no weight copy; with the distributed optimizer
+ * the master and moments (12) are sharded over d: 5 + 12/d, d = 8 gives 6.5, d = 64 gives
+ * 5.1875.  Against fp8-te (2 + 1 + 4 + 12/d) it saves the BF16 weights, 2 B/param. */
+static void test_fp8_params_recipe(void **state)
+{
+	const struct calc_recipe *r = calc_recipe_find("fp8-params"), *te = calc_recipe_find("fp8-te");
+	const double want[][2] = {{1, 17}, {8, 6.5}, {64, 5.1875}};
+	(void)state;
+	assert_non_null(r);
+	assert_true(r->fp8_compute);
+	assert_near(calc_recipe_total(r), 17, 0);
+	assert_near(calc_recipe_bytes(r, CALC_T_WEIGHT), 1, 0);
+	assert_near(calc_recipe_bytes(r, CALC_T_WCOPY), 0, 0);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		double b = 0, bt = 0;
+		for (int k = 0; k < CALC_T_NCLASS; k++) {
+			b += calc_recipe_bytes_sharded(r, (enum calc_tclass)k, 1, (int)want[i][0]);
+			bt += calc_recipe_bytes_sharded(te, (enum calc_tclass)k, 1, (int)want[i][0]);
+		}
+		assert_near(b, want[i][1], 1e-12);
+		assert_near(bt - b, 2, 1e-12);
+	}
+}
+
 /* The seed question: ~100B parameters x (2 + 8) bytes ~ 1,000 GB -> at least 13
  * GPUs of 80 GB (12.65 for dense-100b's 101.19B). */
 static void test_seed_min_gpus(void **state)
@@ -842,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
+		cmocka_unit_test(test_fp8_params_recipe),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_nemo_gpt3_h100),
