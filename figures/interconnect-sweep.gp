@@ -5,6 +5,10 @@
 # not a valid split for the model is NaN; a chart with neither draws a note instead.
 # awk runs in the C locale: under a decimal-comma locale "$3+0==$3" is false for 78.84.
 
+# per placement: the lines with a number, so that a placement without one is left out
+# of the key as well as the chart (llama3.1-405b: t = 16 does not divide its 8 KV heads)
+ntp = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $3+0==$3 && $3!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
+npp = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $4+0==$4 && $4!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
 valid = int(system("LC_ALL=C awk -F'\t' 'NR>1 && ($3+0==$3 || $4+0==$4) && ($3!=\"NaN\" || $4!=\"NaN\"){n++} END{print n+0}' '".datafile."'"))
 set logscale x 2
 set format x '%g'
@@ -17,6 +21,12 @@ if (valid < 1) {
 	plot datafile using "inter_gbps":(0) with lines lc rgb '#ffffff' notitle
 } else {
 	set yrange [0:*]
-	plot datafile using "inter_gbps":"time_tp_across" with linespoints lt 2 title 'TP across nodes', \
-	     '' using "inter_gbps":"time_pp_across" with linespoints lt 1 title 'PP across nodes (TP inside the node)'
+	if (ntp < 1) {
+		set label 2 'TP across nodes: not a valid split for this plan' at graph 0.97, graph 0.78 right
+	}
+	if (npp < 1) {
+		set label 3 'PP across nodes: not a valid split for this plan' at graph 0.97, graph 0.78 right
+	}
+	plot datafile using "inter_gbps":"time_tp_across" with linespoints lt 2 title (ntp > 0 ? 'TP across nodes' : ''), \
+	     '' using "inter_gbps":"time_pp_across" with linespoints lt 1 title (npp > 0 ? 'PP across nodes (TP inside the node)' : '')
 }

@@ -4,6 +4,21 @@
 # GPUs changes.  Dataset network-sweep (calc/report_catalog.c): network per GPU (Gb/s),
 # inter_node_bw [B/s], plan, deeper pipeline, more data parallel [s].
 
+# a neighbour that is not a valid plan at any bandwidth (NaN in every row) is left out
+# of the key as well as the chart, with a note; awk in the C locale as in
+# interconnect-sweep.gp
+ndeep = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $4+0==$4 && $4!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
+nmore = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $5+0==$5 && $5!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
+if (ndeep < 1 && nmore < 1) {
+	set label 2 'neither neighbour is a valid split of these GPUs' at graph 0.97, graph 0.78 right
+} else {
+	if (ndeep < 1) {
+		set label 2 'deeper pipeline: not a valid split of these GPUs' at graph 0.97, graph 0.72 right
+	}
+	if (nmore < 1) {
+		set label 2 'more data parallel: not a valid split of these GPUs' at graph 0.97, graph 0.72 right
+	}
+}
 set logscale x 2
 set format x '%g'
 set xlabel 'inter-node bandwidth per GPU (Gb/s, log scale)'
@@ -12,5 +27,5 @@ set yrange [0:*]
 set key top right
 
 plot datafile using 1:"plan" with linespoints lt 1 title 'the plan''s split', \
-     '' using 1:"deeper pipeline" with linespoints lt 3 title 'deeper pipeline (pp x 2, dp / 2)', \
-     '' using 1:"more data parallel" with linespoints lt 2 title 'more data parallel (pp / 2, dp x 2)'
+     '' using 1:"deeper pipeline" with linespoints lt 3 title (ndeep > 0 ? 'deeper pipeline (pp x 2, dp / 2)' : ''), \
+     '' using 1:"more data parallel" with linespoints lt 2 title (nmore > 0 ? 'more data parallel (pp / 2, dp x 2)' : '')

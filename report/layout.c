@@ -19,16 +19,19 @@
  * the table's header row first.
  *
  * Lines: greedy first-fit breaking at spaces and after a '-', '/' or '_' between
- * letters or digits (widths from the device, per code point); a word wider than the
- * whole line breaks between code points.  Justified lines spread the leftover width
- * over the spaces, except the last line of a paragraph.
+ * letters or digits (after a '/' only before two of them: never "(GB/" + "s)");
+ * widths from the device, per code point; a word wider than the whole line breaks
+ * between code points.  Justified lines spread the leftover width over the spaces,
+ * except the last line of a paragraph.
  *
  * Tables: column widths as in the informative automatic table layout of CSS 2.1
  * (section 17.5.2.2): each column has a minimum width (its widest word) and a
  * preferred width (its widest unbroken cell); if the preferred widths fit they are
  * used, otherwise each column gets its minimum plus a share of the remaining width
- * proportional to (preferred - minimum).  A table whose minimum widths exceed the
- * text width is first set smaller, down to 75 %.
+ * proportional to (preferred - minimum).  Where that leaves a header taller than it
+ * need be, the narrowest widths that set every header in fewer lines are taken, and
+ * the rest shared as before, if the whole table then takes fewer lines.  A table
+ * whose minimum widths exceed the text width is first set smaller, down to 75 %.
  *
  * The table of contents needs page numbers before the pages are drawn: pagination
  * runs over the complete item list first (the TOC's items have fixed heights, so
@@ -445,11 +448,13 @@ static void text_add(struct L *L, struct pieces *P, const struct style *st, cons
 		while (j < len && s[j] != ' ' && s[j] != '\n' && s[j] != '\t')
 			j++;
 		/* break opportunities inside the word: after '-', '/' or '_' between
-		 * letters or digits (as UAX #14 allows after a hyphen) */
+		 * letters or digits (as UAX #14 allows after a hyphen); after a '/' only
+		 * before two of them, so that a unit's "/s" stays whole */
 		size_t a = i;
 		for (size_t k = i + 1; k + 2 < j; k++) {
 			if ((s[k] == '-' || s[k] == '/' || s[k] == '_') && isalnum((unsigned char)s[k - 1]) &&
-			    isalnum((unsigned char)s[k + 1]) && k - a >= 2) {
+			    isalnum((unsigned char)s[k + 1]) && (s[k] != '/' || isalnum((unsigned char)s[k + 2])) &&
+			    k - a >= 2) {
 				piece_add(L, P, st, s + a, k + 1 - a);
 				if (a > i)
 					P->v[P->n - 1].brkok = 1;
@@ -916,6 +921,55 @@ struct cell {
 	double minw, maxw; /* widest word, whole cell unbroken [pt] */
 };
 
+/* Lines a cell takes at the outer width 'cw' [pt] (its padding 'padx' inside). */
+static int cell_nlines(struct L *L, const struct cell *ce, double cw, double padx)
+{
+	if (!ce->P.n)
+		return 1;
+	struct lines B = {0};
+	break_lines(L, &ce->P, cw - 2 * padx, &B);
+	int n = B.nl;
+	free(B.f);
+	free(B.l);
+	return n;
+}
+
+/* The narrowest outer width in [lo, hi] [pt] at which the cell takes at most 'k'
+ * lines, to a tenth of a point; 'hi' where even that takes more (first-fit breaking
+ * never takes more lines at a larger width). */
+static double cell_width_for(struct L *L, const struct cell *ce, int k, double lo, double hi,
+                             double padx)
+{
+	if (cell_nlines(L, ce, hi, padx) > k)
+		return hi;
+	while (hi - lo > 0.1) {
+		double mid = (lo + hi) / 2;
+		if (cell_nlines(L, ce, mid, padx) <= k)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+/* Lines of the whole table at the column widths 'cw' [pt]: each row as tall as its
+ * tallest cell. */
+static int table_nlines(struct L *L, const struct cell *cells, int nrows, int ncols,
+                        const double *cw, double padx)
+{
+	int total = 0;
+	for (int r = 0; r < nrows; r++) {
+		int m = 1;
+		for (int c = 0; c < ncols; c++) {
+			int n = cell_nlines(L, &cells[r * ncols + c], cw[c], padx);
+			if (n > m)
+				m = n;
+		}
+		total += m;
+	}
+	return total;
+}
+
 static void table(struct L *L, cmark_node *n, double x, double w)
 {
 	const struct rpt_table *tb = cmark_node_get_user_data(n);
@@ -1012,6 +1066,53 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 			cw[c] = minw[c] * w / smin;
 		else
 			cw[c] = minw[c] + (maxw[c] - minw[c]) * (w - smin) / (smax - smin);
+	}
+	/* The proportional share gives most of the spare width to the columns with the
+	 * longest headers, and a short column's header can be left several lines taller
+	 * than the others (busy / step (ms) in four lines).  Where the header rows could
+	 * take fewer lines: the narrowest widths that set every header in k lines, for the
+	 * smallest k that fits, and the rest shared as before, kept only when the whole
+	 * table takes fewer lines than with the proportional widths. */
+	if (smax > w && smin < w) {
+		int hl = 1;
+		ri = 0;
+		for (cmark_node *r = cmark_node_first_child(n); r; r = cmark_node_next(r), ri++)
+			if (cmark_gfm_extensions_get_table_row_is_header(r))
+				for (int c = 0; c < ncols; c++) {
+					int nl = cell_nlines(L, &cells[ri * ncols + c], cw[c], padx);
+					if (nl > hl)
+						hl = nl;
+				}
+		double *need = xcalloc(ncols, sizeof *need), *nw = xcalloc(ncols, sizeof *nw);
+		for (int k = 1; k < hl; k++) {
+			double sneed = 0;
+			for (int c = 0; c < ncols; c++) {
+				need[c] = minw[c];
+				ri = 0;
+				for (cmark_node *r = cmark_node_first_child(n); r; r = cmark_node_next(r), ri++) {
+					if (!cmark_gfm_extensions_get_table_row_is_header(r))
+						continue;
+					double cwk = cell_width_for(L, &cells[ri * ncols + c], k, minw[c], maxw[c], padx);
+					if (cwk > need[c])
+						need[c] = cwk;
+				}
+				sneed += need[c];
+			}
+			if (sneed > w)
+				continue;
+			double spare = 0;
+			for (int c = 0; c < ncols; c++)
+				spare += maxw[c] - need[c];
+			for (int c = 0; c < ncols; c++)
+				nw[c] = need[c] + (spare > 0 ? (maxw[c] - need[c]) * (w - sneed) / spare
+				                             : (w - sneed) / ncols);
+			if (table_nlines(L, cells, nrows, ncols, nw, padx) <
+			    table_nlines(L, cells, nrows, ncols, cw, padx))
+				memcpy(cw, nw, ncols * sizeof *cw);
+			break;
+		}
+		free(need);
+		free(nw);
 	}
 	double tw = 0;
 	for (int c = 0; c < ncols; c++)
