@@ -183,7 +183,7 @@ static const struct key keys[] = {
 	{"overhead", "workspace", K_NUM, CALC_U_BYTES, P(workspace), 0, 1e12, NULL, "bytes", "cuBLAS and attention workspaces"},
 	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
 
-	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak (default: the GPU preset's)"},
+	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak, or / the measured matmul rate (efficiency.gemm_basis; default: the GPU preset's)"},
 	{"efficiency", "gemm_basis", K_ENUM, 0, P(gemm_basis), 0, 0, gemm_basis_names, "enum", "what efficiency.gemm is a share of: the dense peak, or the GPU's measured achievable matmul rate (cluster.gpu_matmul_max)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},

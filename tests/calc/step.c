@@ -211,6 +211,27 @@ static void test_gemm_basis(void **state)
 	calc_comm(&p, &c);
 	calc_layer_time(&p, &c, &lt);
 	assert_near(lt.gemm, fl / (312e12 * 0.5), 1e-12);
+
+	/* a second method through the whole step (head, loss, pipeline, DP): 0.7 of the
+	 * H100's 989 TFLOP/s is 0.7 x 989 / 794.5 of its achievable rate, the same GEMM rate,
+	 * so the same step to rounding */
+	{
+		char eff[64];
+		const char *pe[] = {"efficiency.gemm=0.7"};
+		const char *ac[] = {eff, "efficiency.gemm_basis=achievable"};
+		struct calc_step *sa = malloc(sizeof *sa), *sb = malloc(sizeof *sb);
+		struct calc_diag d = {0};
+		snprintf(eff, sizeof eff, "efficiency.gemm=%.17g", 0.7 * 989 / 794.5);
+		load_plan(&p, pe, 1);
+		assert_int_equal(calc_step(&p, sa, &d), 0);
+		load_plan(&p, ac, 2);
+		assert_int_equal(calc_step(&p, sb, &d), 0);
+		assert_near(sb->time, sa->time, 1e-12 * sa->time);
+		assert_near(sb->mfu, sa->mfu, 1e-12);
+		calc_diag_free(&d);
+		free(sa);
+		free(sb);
+	}
 }
 
 /* Korthikanti 2022 Table 4: one layer of the 22B model on 8 A100 (TP 8, b = 4,
