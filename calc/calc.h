@@ -290,6 +290,9 @@ struct calc_gpu {
 	double fp4_flops;        /* dense FP4 tensor peak [FLOP/s]; 0 = no FP4 (no recipe computes
 	                          * in FP4 yet: the figure is data for the presets table and keys) */
 	double pcie_bw;          /* host link, PCIe x16 per direction [bytes/s]; 0 = not known */
+	double matmul_max;       /* measured maximum achievable dense BF16 matmul rate (MAMF) [FLOP/s];
+	                          * 0 = not measured (docs/references.md §5.9) */
+	double matmul_max_fp8;   /* the same for FP8 inputs [FLOP/s]; 0 = not measured */
 };
 
 struct calc_cluster_preset {
@@ -537,7 +540,10 @@ struct calc_plan {
 	double fragmentation;  /* allocator fragmentation, share of allocated memory [0..1] */
 
 	/* [efficiency] achieved shares of peak used by the time model */
-	double gemm_eff;       /* GEMM throughput / dense tensor peak [0..1] */
+	double gemm_eff;       /* GEMM throughput / dense tensor peak (or, with gemm_basis, / the
+	                        * measured achievable matmul rate) [0..1] */
+	int gemm_basis;        /* what efficiency.gemm is a share of: 0 the datasheet's dense peak,
+	                        * 1 gpu.matmul_max (docs/references.md §5.9) */
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */

@@ -64,6 +64,7 @@ static const char *const xent_names[] = {"fused", "torch", NULL};
 /* the gradients' dtype: calc_recipe_grads (recipe.c), in the order of calc_plan.main_grads */
 static const char *const main_grads_names[] = {"recipe", "bf16", "fp32", NULL};
 static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
+static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
@@ -125,6 +126,8 @@ static const struct key keys[] = {
 	{"cluster", "gpu_sms", K_INT, 0, P(gpu.sms), 0, 100000, NULL, "int", "streaming multiprocessors for GEMM wave quantization (0 = ignore; default: the preset's)"},
 	{"cluster", "gpu_tdp", K_NUM, CALC_U_NONE, P(gpu.tdp), 1, 1e5, NULL, "number", "board power of one GPU [W] (default: the preset's)"},
 	{"cluster", "gpu_pcie_bw", K_NUM, CALC_U_BYTES_S, P(gpu.pcie_bw), 0, 1e15, NULL, "bytes/s", "host link per GPU per direction, PCIe x16 (0 = not known; default: the preset's)"},
+	{"cluster", "gpu_matmul_max", K_NUM, CALC_U_FLOPS, P(gpu.matmul_max), 0, 1e18, NULL, "FLOP/s", "measured maximum achievable dense BF16 matmul rate (0 = not measured; default: the preset's)"},
+	{"cluster", "gpu_matmul_max_fp8", K_NUM, CALC_U_FLOPS, P(gpu.matmul_max_fp8), 0, 1e18, NULL, "FLOP/s", "measured maximum achievable FP8 matmul rate (0 = not measured; default: the preset's)"},
 	{"cluster", "intra_node_bw", K_NUM, CALC_U_BYTES_S, P(intra_node_bw), 1e6, 1e15, NULL, "bytes/s", "NVLink bandwidth per GPU per direction"},
 	{"cluster", "intra_node_busbw", K_NUM, CALC_U_BYTES_S, P(intra_node_busbw), 1e6, 1e15, NULL, "bytes/s", "NCCL bus bandwidth achieved inside a node"},
 	{"cluster", "inter_node_bw", K_NUM, CALC_U_BYTES_S, P(inter_node_bw), 1e6, 1e15, NULL, "bytes/s", "network bandwidth per GPU per direction"},
@@ -184,7 +187,8 @@ static const struct key keys[] = {
 	{"overhead", "workspace", K_NUM, CALC_U_BYTES, P(workspace), 0, 1e12, NULL, "bytes", "cuBLAS and attention workspaces"},
 	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
 
-	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak (default: the GPU preset's)"},
+	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak, or / the measured matmul rate (efficiency.gemm_basis; default: the GPU preset's)"},
+	{"efficiency", "gemm_basis", K_ENUM, 0, P(gemm_basis), 0, 0, gemm_basis_names, "enum", "what efficiency.gemm is a share of: the dense peak, or the GPU's measured achievable matmul rate (cluster.gpu_matmul_max)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},
@@ -1369,6 +1373,18 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	else if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0)
 		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
 		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
+	/* efficiency.gemm_basis = achievable divides by the GPU's measured matmul rate: the
+	 * BF16 one always (the LM head, unfused attention), the FP8 one for an FP8 recipe */
+	if (p->gemm_basis == 1 && p->gpu.matmul_max <= 0)
+		ERR2("efficiency.gemm_basis", "cluster.gpu_matmul_max", "efficiency.gemm_basis = achievable needs the "
+		     "measured matmul rate of the GPU (%s), which its preset does not give: set cluster.gpu_matmul_max "
+		     "(allowed: 1e+12 .. 1e+18 FLOP/s), or efficiency.gemm_basis = peak", p->gpu.name);
+	else if (p->gemm_basis == 1 && p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0 &&
+	         p->gpu.matmul_max_fp8 <= 0)
+		ERR2("efficiency.gemm_basis", "cluster.gpu_matmul_max_fp8", "efficiency.gemm_basis = achievable with the FP8 "
+		     "recipe %s needs the measured FP8 matmul rate of the GPU (%s), which its preset does not give: set "
+		     "cluster.gpu_matmul_max_fp8 (allowed: 1e+12 .. 1e+18 FLOP/s), or efficiency.gemm_basis = peak",
+		     p->recipe->name, p->gpu.name);
 	if (d->nerrors == before)
 		calc_pipeline_check(p, calc_plan_keys_origin, d);
 #undef ERR

@@ -155,6 +155,21 @@ static const char *model_source(const char *name)
 #define GT_GEMM 0.455 /* fit 0.4547 (0.449 before the loss traffic of docs/references.md §5.8) */
 #define GT_ATTN 0.195 /* fit 0.1948 (0.194 before) */
 
+/* Measured maximum achievable matmul rates (gpu.matmul_max, .matmul_max_fp8; MAMF),
+ * the mean of 100 timed matmuls at the best shape a brute-force search found, from the
+ * "Maximum Achievable Matmul FLOPS comparison table" of stas00/ml-engineering,
+ * compute/accelerator/README.md (docs/references.md §5.9).  BF16: A100 SXM 271.2 of 312
+ * TFLOP/s (86.9%), H100 SXM 794.5 of 989 (80.3%; "H200 is the same"), B200 SXM 1,745.0
+ * (77.6%), B300 SXM 1,769.0, GB200 1,822.0, MI300X 668.4, MI325X 784.9, MI355X 1,565.0.
+ * FP8: H100 SXM 1,402.6, H200 SXM 1,453.4, B200 3,432.5, B300 3,353.3, GB200 3,615.6.
+ * The table names no memory size: the A100 row is taken for the 40 and 80 GB parts, the
+ * H100 SXM row for the H800 (the same die and clocks, UNVERIFIED).  Not measured (0):
+ * H100 PCIe, the 500 W Grand Teton H100 (its power cap lowers the clock), FP8 on the
+ * AMD parts. */
+#define A100_MAMF (271.2 * TF)
+#define H100_MAMF (794.5 * TF)
+#define H100_MAMF8 (1402.6 * TF)
+
 /* The last field, the host link (gpu.pcie_bw, per direction): PCIe 4.0 x16 on A100,
  * 16 GT/s x 16 lanes with 128b/130b coding = 31.5 GB/s, the A100 datasheet's "PCIe Gen4:
  * 64 GB/s" bidirectional, taken as 32 GB/s; PCIe 5.0 x16 on the Hopper parts, the H100
@@ -163,19 +178,19 @@ static const char *model_source(const char *name)
  * it where parallel.cpu_checkpointing needs it. */
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB},
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0},
 	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB},
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
-	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0, 64 * GB},
+	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0, 64 * GB, 0, 0},
 	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
-	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB},
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8},
 	/* Meta's Grand Teton H100 as torchtitan's docs/performance.md (Dec 2024 release)
 	 * describes it: 96 GB HBM2e at 2.4 TB/s, the default 500 W power limit.  Its peak is
 	 * "between SXM and NVL" and unknown (ibid., footnote 2): the SXM figures are kept, as
@@ -186,17 +201,19 @@ static const struct calc_gpu gpus[] = {
 	 989 * TF, 1979 * TF, 450 * GB, 500,
 	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
 	 "between SXM and NVL, SXM's BF16 989 / FP8 1,979 TFLOP/s taken; usable memory at H100 80 GB's 79.11/80 "
-	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0, 64 * GB},
+	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0, 64 * GB, 0, 0},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
-	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0, 64 * GB},
+	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF,
+	 1453.4 * TF},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "
-	 "1.8 TB/s bidirectional", 148, H100_GEMM, H100_ATTN, 9000 * TF, 0 /* PCIe: no datasheet figure at hand */},
+	 "1.8 TB/s bidirectional", 148, H100_GEMM, H100_ATTN, 9000 * TF, 0 /* PCIe: no datasheet figure at hand */, 1745.0 * TF,
+	 3432.5 * TF},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,
 	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
-	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0, 0 /* PCIe: no datasheet figure at hand */},
+	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0, 0 /* PCIe: no datasheet figure at hand */, 668.4 * TF, 0},
 	/* Blackwell and CDNA 3/4 parts (docs/references.md §6.1): the figures come from vendor
 	 * spec tables as quoted by secondary pages (no primary datasheet text at hand), so each
 	 * source string says UNVERIFIED; dense peaks are half the sparse ones. */
@@ -204,6 +221,7 @@ static const struct calc_gpu gpus[] = {
 	 .memory_nominal = 186 * GB, .memory_usable = 185.0 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 10000 * TF, .nvlink_bw = 900 * GB,
 	 .tdp = 1200, .sms = 148, .gemm_eff = H100_GEMM, .attn_eff = H100_ATTN,
+	 .matmul_max = 1822.0 * TF, .matmul_max_fp8 = 3615.6 * TF,
 	 .source = "NVIDIA GB200 NVL72 spec per GPU (UNVERIFIED, via secondary copies): 186 GB HBM3e (13.4 TB per "
 	           "72 GPUs; MLPerf system descriptions list 186 GB), 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 10,000 "
 	           "TFLOP/s dense (half the sparse), NVLink5 1.8 TB/s bidirectional, 1,200 W; SMs as B200"},
@@ -211,19 +229,21 @@ static const struct calc_gpu gpus[] = {
 	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2250 * TF, .fp8_flops = 4500 * TF, .fp4_flops = 13500 * TF, .nvlink_bw = 900 * GB,
 	 .tdp = 1100, .sms = 160, .gemm_eff = H100_GEMM, .attn_eff = H100_ATTN,
+	 .matmul_max = 1769.0 * TF, .matmul_max_fp8 = 3353.3 * TF,
 	 .source = "NVIDIA HGX B300 spec per GPU (UNVERIFIED, via secondary copies): 288 GB HBM3e (2.3 TB per 8), "
 	           "8 TB/s, BF16 2,250 / FP8 4,500 / FP4 13,500 TFLOP/s dense (108 PFLOP/s FP4 per 8 GPUs), "
 	           "NVLink5 1.8 TB/s bidirectional, 1,100 W, 160 SMs (Blackwell Ultra)"},
 	{.name = "mi325x-256g", .title = "AMD Instinct MI325X 256 GB",
 	 .memory_nominal = 256 * GB, .memory_usable = 255.98 * GIB, .hbm_bw = 6000 * GB,
 	 .bf16_flops = 1307.4 * TF, .fp8_flops = 2614.9 * TF, .nvlink_bw = 448 * GB, .tdp = 1000,
+	 .matmul_max = 784.9 * TF,
 	 .source = "AMD Instinct MI325X spec (UNVERIFIED, via secondary copies): 256 GB HBM3E, 6 TB/s, BF16 "
 	           "1,307.4 / FP8 2,614.9 TFLOP/s dense (the MI300X compute), Infinity Fabric 7 x 128 GB/s "
 	           "bidirectional, 1,000 W"},
 	{.name = "mi355x-288g", .title = "AMD Instinct MI355X 288 GB",
 	 .memory_nominal = 288 * GB, .memory_usable = 287.98 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2516.6 * TF, .fp8_flops = 5033.2 * TF, .fp4_flops = 10066.3 * TF, .nvlink_bw = 537.6 * GB,
-	 .tdp = 1400,
+	 .tdp = 1400, .matmul_max = 1565.0 * TF,
 	 .source = "AMD Instinct MI355X spec (UNVERIFIED, via secondary copies): 288 GB HBM3E, 8 TB/s, BF16 "
 	           "2,516.6 / FP8 5,033.2 / MXFP4 10,066.3 TFLOP/s dense (half the sparse), Infinity Fabric "
 	           "7 x 153.6 GB/s bidirectional, 1,400 W"},

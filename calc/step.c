@@ -243,6 +243,28 @@ static double gemm_peak(const struct calc_plan *p)
 	return p->gpu.bf16_flops;
 }
 
+/* The GEMM rate the op times divide by [FLOP/s], before tile and wave quantization:
+ * efficiency.gemm times what efficiency.gemm_basis names -- the datasheet's dense peak
+ * (peak), or the GPU's measured maximum achievable matmul rate (achievable: MAMF, the
+ * best rate a brute-force search over shapes finds, stas00/ml-engineering
+ * compute/accelerator "Maximum Achievable Matmul FLOPS comparison table"; A100 SXM
+ * 271.2 of 312 TFLOP/s BF16, H100 SXM 794.5 of 989; docs/references.md §5.9).  The
+ * second makes efficiency.gemm a framework's share of what the GPU's matmuls reach, so
+ * one stack value carries over between GPUs whose GEMM libraries reach different
+ * shares of their datasheet.  'fp8': the GEMM takes FP8 inputs (gemm_peak's rule);
+ * 0 for the BF16 GEMMs of an FP8 recipe (LM head, unfused attention). */
+static double gemm_rate(const struct calc_plan *p, int fp8)
+{
+	int f8 = fp8 && p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0;
+	double base = f8 ? p->gpu.fp8_flops : p->gpu.bf16_flops;
+	if (p->gemm_basis == 1) {
+		double mm = f8 ? p->gpu.matmul_max_fp8 : p->gpu.matmul_max;
+		if (mm > 0) /* plan.c requires it; a direct caller without it keeps the peak */
+			base = mm;
+	}
+	return base * p->gemm_eff;
+}
+
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, struct calc_layer_time *o)
 {
 	calc_layer_time_kind(plan, cm, 0, o);
@@ -295,7 +317,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double kv = m->kv_heads > 0 ? m->kv_heads : a, kvh = kv / t < 1 ? 1 : kv / t;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double peak = gemm_peak(plan) * plan->gemm_eff, eb = fp8 ? 1 : 2;
+	double peak = gemm_rate(plan, 1), eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
 	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE;
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
@@ -370,8 +392,8 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 			 * the read by attention x V: 8 + 5 (dropout) bytes per score (Korthikanti
 			 * 2022 §4.1 lists the same tensors); the backward moves as much again. */
 			double sc = T * (a / t) * s * (8 + 5 * drop) / hbm;
-			o->attn = fl / (peak16 * plan->gemm_eff) + sc;
-			attn_b = 2 * fl / (peak16 * plan->gemm_eff) + sc;
+			o->attn = fl / gemm_rate(plan, 0) + sc;
+			attn_b = 2 * fl / gemm_rate(plan, 0) + sc;
 		}
 	}
 
@@ -557,7 +579,7 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
-	double peak = plan->gpu.bf16_flops * plan->gemm_eff;
+	double peak = gemm_rate(plan, 0);
 	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms);
 	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
@@ -592,7 +614,7 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double proj = gemm_time(T, h / t, 2 * h, gemm_peak(plan) * plan->gemm_eff, hbm, fp8 ? 1 : 2, plan->gpu.sms);
+	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms);
 	const struct calc_layer_time *k = &lt[calc_model_mtp_kind(m)];
 
 	if (D <= 0)

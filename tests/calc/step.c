@@ -173,6 +173,67 @@ static void test_roofline(void **state)
 	assert_near(lt.gemm, (314572800.0 + 112640.0) / 3.35e12, 1e-12);
 }
 
+/* efficiency.gemm_basis = achievable: efficiency.gemm is a share of the GPU's measured
+ * maximum achievable matmul rate (MAMF) rather than of the datasheet peak.  The MAMF
+ * values are stas00/ml-engineering compute/accelerator/README.md, "Maximum Achievable
+ * Matmul FLOPS comparison table": H100 SXM 794.5 TFLOP/s BF16 and 1,402.6 FP8, A100 SXM
+ * 271.2 BF16.  The layer of test_roofline (dense-100b, b = 1, s = 2048, t = 8; 24 b s
+ * h^2 / t GEMM FLOPs, no wave quantization with sms = 0) at 0.5 of each. */
+static void test_gemm_basis(void **state)
+{
+	const char *h1[] = {"efficiency.gemm=0.5", "efficiency.gemm_basis=achievable"};
+	const char *f8[] = {"efficiency.gemm=0.5", "efficiency.gemm_basis=achievable", "training.recipe=fp8-te"};
+	const char *a1[] = {"efficiency.gemm=0.5", "efficiency.gemm_basis=achievable", "cluster.gpu=a100-80g"};
+	const char *pk[] = {"efficiency.gemm=0.5", "efficiency.gemm_basis=peak", "cluster.gpu=a100-80g"};
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_layer_time lt;
+	double h = 10240, fl = 24 * 2048 * h * h / 8;
+
+	load_plan(&p, h1, 2);
+	p.gpu.sms = 0;
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.gemm, fl / (794.5e12 * 0.5), 1e-12);
+	load_plan(&p, f8, 3);
+	p.gpu.sms = 0;
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.gemm, fl / (1402.6e12 * 0.5), 1e-12);
+	load_plan(&p, a1, 3);
+	p.gpu.sms = 0;
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.gemm, fl / (271.2e12 * 0.5), 1e-12);
+	/* the datasheet basis: A100's 312 TFLOP/s dense BF16 */
+	load_plan(&p, pk, 3);
+	p.gpu.sms = 0;
+	calc_comm(&p, &c);
+	calc_layer_time(&p, &c, &lt);
+	assert_near(lt.gemm, fl / (312e12 * 0.5), 1e-12);
+
+	/* a second method through the whole step (head, loss, pipeline, DP): 0.7 of the
+	 * H100's 989 TFLOP/s is 0.7 x 989 / 794.5 of its achievable rate, the same GEMM rate,
+	 * so the same step to rounding */
+	{
+		char eff[64];
+		const char *pe[] = {"efficiency.gemm=0.7"};
+		const char *ac[] = {eff, "efficiency.gemm_basis=achievable"};
+		struct calc_step *sa = malloc(sizeof *sa), *sb = malloc(sizeof *sb);
+		struct calc_diag d = {0};
+		snprintf(eff, sizeof eff, "efficiency.gemm=%.17g", 0.7 * 989 / 794.5);
+		load_plan(&p, pe, 1);
+		assert_int_equal(calc_step(&p, sa, &d), 0);
+		load_plan(&p, ac, 2);
+		assert_int_equal(calc_step(&p, sb, &d), 0);
+		assert_near(sb->time, sa->time, 1e-12 * sa->time);
+		assert_near(sb->mfu, sa->mfu, 1e-12);
+		calc_diag_free(&d);
+		free(sa);
+		free(sb);
+	}
+}
+
 /* Korthikanti 2022 Table 4: one layer of the 22B model on 8 A100 (TP 8, b = 4,
  * s = 2048, no FlashAttention): forward 7.7 ms, backward 11.9 ms without recomputation;
  * 7.2 ms forward with SP; 27.2 ms combined with full recomputation.  The op-level model
@@ -1056,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_zbh2_flush),       cmocka_unit_test(test_flops_executed),
 		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
 		cmocka_unit_test(test_grand_teton_mfu),
+		cmocka_unit_test(test_gemm_basis),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
