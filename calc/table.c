@@ -116,8 +116,29 @@ void calc_table_cell_text(const struct calc_table *t, int row, int col, char *bu
 		snprintf(buf, n, "%s", c->s ? c->s : "");
 		return;
 	}
-	if (k->disp == CALC_D_NUM)
-		snprintf(buf, n, "%.*g", k->prec > 0 ? k->prec : 4, c->v);
+	if (k->disp == CALC_D_NUM) {
+		int sig = k->prec > 0 ? k->prec : 4;
+		double a = fabs(c->v);
+		if (a >= 1e3 && a < 1e15) {
+			/* 'sig' significant digits in positional notation, grouped as the
+			 * integer columns are: 118,600 rather than 1.186e+05, 7,328 rather
+			 * than 7328; no trailing zeros after the point, as %g (CSV keeps %g) */
+			int dec = sig - 1 - (int)floor(log10(a));
+			if (dec > 0) {
+				size_t len;
+				calc_fmt_fixed(c->v, dec, CALC_SEP_ALL, buf, n);
+				len = strlen(buf);
+				while (len > 0 && buf[len - 1] == '0')
+					buf[--len] = 0;
+				if (len > 0 && buf[len - 1] == '.')
+					buf[--len] = 0;
+			} else {
+				double q = pow(10, -dec);
+				calc_fmt_fixed(round(c->v / q) * q, 0, CALC_SEP_ALL, buf, n);
+			}
+		} else
+			snprintf(buf, n, "%.*g", sig, c->v);
+	}
 	else if (k->disp == CALC_D_INT)
 		calc_fmt_fixed(c->v, 0, CALC_SEP_ALL, buf, n);
 	else
@@ -255,6 +276,8 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 					calc_table_cell_text(t, r, c, buf, sizeof buf);
 					if (t->cols[c].disp == CALC_D_INT)
 						snprintf(buf, sizeof buf, "%.0f", cell->v);
+					else if (t->cols[c].disp == CALC_D_NUM)
+						snprintf(buf, sizeof buf, "%.*g", t->cols[c].prec > 0 ? t->cols[c].prec : 4, cell->v);
 					csv_field(out, buf);
 				}
 			}

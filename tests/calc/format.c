@@ -6,6 +6,10 @@
  */
 #include "testutil.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "../../calc/format.h"
 
 static const char *fixed(double x, int dec, enum calc_sep g)
@@ -33,6 +37,44 @@ static void test_digits(void **state)
 	assert_string_equal(fixed(-1500000, 0, CALC_SEP_ALL), "-1,500,000");
 }
 
+/* A table's general-number cells (CALC_D_NUM, 4 significant digits unless the column
+ * asks for more) in text: positional and grouped from 1,000 up -- 118,581.4 rounds to
+ * 118,600, 7,328.0 prints without a trailing ".0", 8,997.3 at five digits keeps its
+ * decimal -- and %g below (0.5098, 1.973e-05); CSV keeps %g for spreadsheets. */
+static void test_num_cells(void **state)
+{
+	const double v[] = {118581.4, 7328.0, 8997.3, 0.5098, 1.973e-5, -2202000.4, 99.0};
+	const char *want4[] = {"118,600", "7,328", "8,997", "0.5098", "1.973e-05", "-2,202,000", "99"};
+	struct calc_table t;
+	char buf[64];
+	int c4, c5;
+	(void)state;
+	calc_table_init(&t, "t", "t");
+	c4 = calc_table_col(&t, "a", "", CALC_D_NUM, 4);
+	c5 = calc_table_col(&t, "b", "", CALC_D_NUM, 5);
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		int r = calc_table_row(&t);
+		calc_table_num(&t, r, c4, v[i]);
+		calc_table_num(&t, r, c5, v[i]);
+		calc_table_cell_text(&t, r, c4, buf, sizeof buf);
+		assert_string_equal(buf, want4[i]);
+	}
+	calc_table_cell_text(&t, 2, c5, buf, sizeof buf);
+	assert_string_equal(buf, "8,997.3");
+	calc_table_cell_text(&t, 1, c5, buf, sizeof buf);
+	assert_string_equal(buf, "7,328");
+	{
+		char *mem = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&mem, &len);
+		calc_table_write(&t, CALC_F_CSV, f);
+		fclose(f);
+		assert_non_null(strstr(mem, "1.186e+05,1.1858e+05"));
+		free(mem);
+	}
+	calc_table_free(&t);
+}
+
 static void test_units(void **state)
 {
 	char buf[64];
@@ -56,6 +98,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_num_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
