@@ -122,7 +122,7 @@ static const struct calc_recipe recipes[] = {
 	 2, 1, "FP8-LM Eq. (8): 2 + 1 + 1 + 2 = 6 B/param on the optimizer side; the 1 B of FP8 "
 	       "compute weights is added here and named separately."},
 	{"deepseek-v3", "DeepSeek-V3: BF16 Adam moments, FP32 master weights and gradients", 5,
-	 {W("weights", "bf16", 2, "DeepSeek-V3 §3.3 (UNVERIFIED: bf16 vs fp8 storage)"),
+	 {W("weights", "bf16", 2, "DeepSeek-V3 §3.3 (BF16 assumed: the paper does not state it)"),
 	  G("gradients", "fp32", 4, "DeepSeek-V3 §3.3.3"),
 	  M("master weights", "fp32", 4, "DeepSeek-V3 §3.3.3"),
 	  O("Adam momentum (m)", "bf16", 2, "DeepSeek-V3 §3.3.3"),

@@ -1588,9 +1588,11 @@ void calc_search_table_rejects(const struct calc_search_result *r, struct calc_t
 			char buf[400];
 			const struct calc_search_cfg *c = &r->closest_miss.c;
 			snprintf(buf, sizeof buf, "%s; worst stage first %lld, middle %lld, last %lld; mean overshoot "
-			         "%.1f GB; closest miss: stage %d short by %.0f MB (tp %d pp %d dp %d cp %d mb %d %s "
+			         "%.1f GB; closest miss: stage %d short by %.*f MB (tp %d pp %d dp %d cp %d mb %d %s "
 			         "ZeRO-%d %s)", calc_reject_desc(CALC_REJ_MEMORY), r->miss_first, r->miss_middle,
 			         r->miss_last, r->miss_mean / 1e9, r->closest_miss.worst,
+			         /* a miss under 10 MB keeps two decimals: never "short by 0 MB" */
+			         (r->opts.min_headroom - r->closest_miss.headroom) / 1e6 < 10 ? 2 : 0,
 			         (r->opts.min_headroom - r->closest_miss.headroom) / 1e6,
 			         c->tp, c->pp, c->dp, c->cp, c->micro_batch,
 			         calc_recompute_name((enum calc_recompute)c->recompute), c->zero,
