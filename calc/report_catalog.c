@@ -463,8 +463,9 @@ static struct net_cache *net_cache_of(struct calc_ctx *c)
 
 /* The plan at inter-node bandwidth 'bw' [B/s per GPU] as neighbour 'which', with the
  * plan key assignment 'lever' ("efficiency.grad_reduce=bf16", only with NB_PLAN) or
- * none (NULL): its step time [s], NAN when it is not a valid plan. */
-static double step_compute(const struct calc_ctx *c, int which, const char *lever, double bw)
+ * none (NULL): its value 'what' (V_STEP_TIME, V_MEM_TOTAL, V_MEM_FITS), NAN when it is
+ * not a valid plan. */
+static double neighbour_value(const struct calc_ctx *c, int which, const char *lever, double bw, enum rc_val what)
 {
 	const struct calc_plan *p0 = &c->plan;
 	int tp = p0->tp, pp = p0->pp, dp = p0->dp, G = p0->gpus_per_node, model = p0->tp * p0->pp;
@@ -497,11 +498,16 @@ static double step_compute(const struct calc_ctx *c, int which, const char *leve
 	double t = NAN;
 	if (variant(c, which != NB_PLAN ? &l : NULL, list, lever ? 2 : 1, &vc, &tmp) == 0) {
 		int bad = 0;
-		t = num(&vc, V_STEP_TIME, &tmp, &bad);
+		t = num(&vc, what, &tmp, &bad);
 		calc_ctx_free(&vc);
 	}
 	calc_diag_free(&tmp);
 	return t;
+}
+
+static double step_compute(const struct calc_ctx *c, int which, const char *lever, double bw)
+{
+	return neighbour_value(c, which, lever, bw, V_STEP_TIME);
 }
 
 /* step_compute, once per (which, lever, bw) of this context (struct net_cache). */
@@ -690,6 +696,29 @@ static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_di
 	v->num = step_at(c, NB_WIDER, c->plan.inter_node_bw);
 	return 0;
 }
+/* Memory of the two neighbours (the same layout as their step times; memory does not
+ * depend on the bandwidth): the fullest stage's total [B] and whether every stage fits
+ * (1 / 0), NAN when the neighbour is not a valid plan. */
+static int q_deeper_mem(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = neighbour_value(c, NB_DEEPER, NULL, c->plan.inter_node_bw, V_MEM_TOTAL);
+	return 0;
+}
+static int q_deeper_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = neighbour_value(c, NB_DEEPER, NULL, c->plan.inter_node_bw, V_MEM_FITS);
+	return 0;
+}
+static int q_wider_mem(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = neighbour_value(c, NB_WIDER, NULL, c->plan.inter_node_bw, V_MEM_TOTAL);
+	return 0;
+}
+static int q_wider_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = neighbour_value(c, NB_WIDER, NULL, c->plan.inter_node_bw, V_MEM_FITS);
+	return 0;
+}
 
 
 /* ======================================================================== */
@@ -762,6 +791,10 @@ const struct calc_quantity calc_q_report[] = {
 	{"network.pp_across_time", "s", "step time with TP in one node and PP across nodes (t = GPUs per node, t x p kept)", q_ppx},
 	{"network.deeper_step_time", "s", "step time with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_time},
 	{"network.wider_step_time", "s", "step time with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_time},
+	{"network.deeper_memory", "B", "memory per GPU (worst stage) with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_mem},
+	{"network.deeper_fits", "1", "1 when every stage fits with pp x 2, dp / 2 (NaN when not a valid plan)", q_deeper_fits},
+	{"network.wider_memory", "B", "memory per GPU (worst stage) with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_mem},
+	{"network.wider_fits", "1", "1 when every stage fits with pp / 2, dp x 2 (NaN when not a valid plan)", q_wider_fits},
 	{"network.bf16_reduce_bw", "B/s", "inter-node bandwidth per GPU below which a BF16 gradient reduction saves 5% of the step (0: nowhere from 1 Gb/s up)", q_bf16_bw},
 	{"network.dp_overlap_bw", "B/s", "inter-node bandwidth per GPU below which hiding all of the gradient reduction saves 5% of the step (0: nowhere from 1 Gb/s up)", q_overlap_bw},
 	{"network.lever_gain", "1", "share of the step a lever must save for network.bf16_reduce_bw and network.dp_overlap_bw", q_lever_gain},
