@@ -273,6 +273,25 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 25.09", "deepseek-v3", 1024, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 330, 1, 4096, 64, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=deepseek-v3;"
 	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp", 0},
+	/* The same summary's 25.11 dense rows (docs/performance-summary.md of
+	 * NVIDIA-NeMo/Megatron-Bridge at commit 5776a6d, 2025-12-10), "Tokens / sec / GPU" with
+	 * FP8 current scaling (FP8-CS): Llama 3 8B on 8 DGX-B200 GPUs (batch 128, micro-batch 2,
+	 * sequence 8,192, TP 1, PP 1, DDP: 30,624) -- the one B200 row, whose GPU preset takes
+	 * the H100's efficiencies (calc/presets.c), so it tests them on a GPU nothing was fitted
+	 * to -- and Llama 3 70B on 64 DGX-H100 GPUs (batch 128, micro-batch 1, TP 4 with SP, PP
+	 * 8, VP 5: 1,602).  The splits are those of scripts/performance/configs/llama/
+	 * llama3_workload_base_configs.py at that commit, which sets no recomputation for
+	 * either (the B200 row runs CUDA graphs of the whole iteration, which the tool does not
+	 * model: it counts no launch overhead).  FP8-CS is Megatron-Bridge's
+	 * bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/mixed_precision.py):
+	 * fp8_param_gather = True, so recipe fp8-params; it also keeps the first and the last
+	 * layer in BF16, which the rows do not model (the rate of 2 of 32 or 80 layers; the
+	 * prediction is that much too fast).  Assumed: ZeRO-1 (the distributed optimizer),
+	 * FlashAttention, the defaults for the rest.  Held out. */
+	{"MBRIDGE 25.11", "llama3-8b", 8, 1, 1, 128, 2, "flash", M_TOKS, 30624, 1, 8192, 0, "hgx-b200-ndr", 0, NULL, 0,
+	 "training.recipe=fp8-params", 0},
+	{"MBRIDGE 25.11", "llama3-70b", 64, 4, 8, 128, 1, "flash", M_TOKS, 1602, 1, 8192, 0, "dgx-h100-ndr", 0, NULL, 0,
+	 "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params", 0},
 	/* MosaicML llm-foundry, scripts/train/benchmarking/README.md (mosaicml/llm-foundry, commit
 	 * 495218376, 2024-04-22), stack fsdp1: MPT models (presets mpt-*, whose parameter counts
 	 * match the table's NumParams, tests/calc/model.c) with PyTorch FSDP FULL_SHARD, sequence
@@ -561,7 +580,8 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	                    "CUDA context and NCCL buffers) against the published measured peak (reserved "
 	                    "memory); fits: "
 	                    "predicted to fit (every row ran).  MBRIDGE: Megatron-Bridge (NeMo container release) MoE rows on H100 SXM with "
-	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count.  MPT: llm-foundry's benchmark "
+	                    "FP8 GEMMs, model TFLOP/s per GPU by trainplan's FLOP count, and dense Llama 3 rows on B200 and "
+	                    "H100 with FP8 parameters, tokens/s per GPU as published.  MPT: llm-foundry's benchmark "
 	                    "tables (FSDP FULL_SHARD, A100 80 GB and H100), tokens/s per GPU as published; MTNLG: "
 	                    "Megatron-Turing NLG 530B on DGX A100 (Smith et al. 2022 §2.4), iteration time; MLM H100: the "
 	                    "Megatron-LM README's weak-scaling table (H100, V 131,072, s 4,096), per-GPU TFLOP/s by "
