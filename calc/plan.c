@@ -19,6 +19,7 @@
 #include <ini.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -497,6 +498,18 @@ static int on_value(void *user, const char *section, const char *name, const cha
 /* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d).  With
  * 'parent' (a reader of a plan file), 'include = FILE' lines outside any section read
  * FILE in their place (collect_include). */
+/* Debian's libinih is built with run-time settings (globals): lift the 200-byte line
+ * limit and keep one value per line so that line numbers stay exact.  Set once, as plans
+ * may be read on several threads (the report's validation rows on the pool). */
+static pthread_once_t ini_once = PTHREAD_ONCE_INIT;
+static void ini_settings(void)
+{
+	ini_use_stack = false;
+	ini_max_line = 4096;
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = true;
+}
+
 static int collect_in(struct entries *es, const char *text, FILE *f, const char *file, int src,
                       struct calc_diag *d, const struct reader *parent, struct calc_plan *plan, const char *real)
 {
@@ -509,12 +522,7 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	}
 	r.chain[r.depth] = real;
 	r.names[r.depth] = file;
-	/* Debian's libinih is built with run-time settings: lift the 200-byte line
-	 * limit and keep one value per line so that line numbers stay exact. */
-	ini_use_stack = false;
-	ini_max_line = 4096;
-	ini_allow_multiline = false;
-	ini_allow_inline_comments = true;
+	pthread_once(&ini_once, ini_settings);
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
 	if (r.toobig)
 		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
