@@ -158,6 +158,14 @@ void calc_pool_wait(struct calc_job *j)
 	pthread_mutex_unlock(&lock);
 }
 
+int calc_pool_done(const struct calc_job *j)
+{
+	pthread_mutex_lock(&lock);
+	int done = j->state >= 2;
+	pthread_mutex_unlock(&lock);
+	return done;
+}
+
 void calc_pool_stop(void)
 {
 	pthread_mutex_lock(&lock);

@@ -60,12 +60,16 @@ static void test_pool_caller_and_stop(void **state)
 	assert_int_equal(calc_pool_start(), 1);
 	calc_pool_submit(&a.job);
 	calc_pool_submit(&b.job);
+	assert_false(calc_pool_done(&a.job));
 	calc_pool_wait(&a.job); /* not released: no thread may have taken it */
 	assert_int_equal(a.runs, 1);
 	assert_true(pthread_equal(a.by, pthread_self()));
+	assert_true(calc_pool_done(&a.job));
+	assert_false(calc_pool_done(&b.job));
 	calc_pool_stop();
 	assert_int_equal(b.job.state, 3);
 	assert_int_equal(b.runs, 0);
+	assert_true(calc_pool_done(&b.job)); /* dropped: waiting for it returns at once */
 }
 
 /* One thread: no pool; queuing functions do nothing and searches run as before. */
@@ -133,11 +137,19 @@ static void test_prefetch_same_numbers(void **state)
 		assert_non_null(vc[k]);
 	}
 	assert_int_equal(calc_pool_start(), 1);
+	const struct calc_job *job[NV + 1];
+	for (int k = 0; k <= NV; k++) {
+		job[k] = calc_ctx_search_prefetch(&root, &vc[k]->plan);
+		assert_non_null(job[k]);
+	}
+	/* a plan queued before: its job again, not a second search */
 	for (int k = 0; k <= NV; k++)
-		calc_ctx_search_prefetch(&root, &vc[k]->plan);
+		assert_ptr_equal(calc_ctx_search_prefetch(&root, &vc[k]->plan), job[k]);
 	calc_pool_go();
-	for (int k = NV; k >= 0; k--)
+	for (int k = NV; k >= 0; k--) {
 		values(vc[k], got[k]);
+		assert_true(calc_pool_done(job[k])); /* taken: the job stays, done */
+	}
 	calc_pool_stop();
 	calc_ctx_free(&root);
 	for (int k = 0; k <= NV; k++)
@@ -169,7 +181,9 @@ static void test_validate_prefetch(void **state)
 	calc_table_free(&t);
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
-	calc_validate_prefetch();
+	const struct calc_job *job = calc_validate_prefetch();
+	assert_non_null(job);
+	assert_ptr_equal(calc_validate_prefetch(), job); /* queued once */
 	calc_pool_go();
 	struct calc_ctx c;
 	calc_ctx_init(&c, plan);
