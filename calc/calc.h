@@ -983,6 +983,9 @@ void calc_pool_submit(struct calc_job *j);
 /* Return when j has run: runs it on the calling thread when no thread has started it,
  * else waits for the thread that has.  A dropped job (state 3) returns at once. */
 void calc_pool_wait(struct calc_job *j);
+/* Move queued job j (nothing when it is not queued) to the back of the queue, where the
+ * pool's threads take their next job. */
+void calc_pool_promote(const struct calc_job *j);
 /* 1 when j has run (or was dropped): calc_pool_wait(j) would return at once.  Any
  * thread; it only reads. */
 int calc_pool_done(const struct calc_job *j);

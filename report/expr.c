@@ -1258,6 +1258,7 @@ struct prefetch_seen {
 	char **with;
 	const struct calc_job **job; /* of with[i], or NULL */
 	struct rpt_needs *needs;     /* of the chapter being read, or NULL */
+	const struct calc_job *own;  /* the plan's own search, or NULL */
 };
 
 /* Count job j (NULL: none) as one the chapter being read waits for. */
@@ -1299,8 +1300,12 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 	if (!e)
 		return;
 	if (e->kind == E_NAME) {
-		if (!strncmp(e->text, "search.", 7))
-			need_add(seen, calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan));
+		if (!strncmp(e->text, "search.", 7)) {
+			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
+			need_add(seen, j);
+			if (j)
+				seen->own = j;
+		}
 		return;
 	}
 	if (e->kind == E_WITH) {
@@ -1420,6 +1425,11 @@ void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc
 			seen.needs = needs ? &needs[i] : NULL;
 			prefetch_text(texts[i], 0, sc, &seen);
 		}
+	/* the plan's own search taken first, before the rows: the first chapter waits for
+	 * both, and the pool's thread computing it while the expansion goes through the
+	 * chapters that wait for nothing leaves the rows and the scenarios to both threads */
+	if (seen.own)
+		calc_pool_promote(seen.own);
 	for (int i = 0; i < seen.n; i++)
 		free(seen.with[i]);
 	free(seen.with);

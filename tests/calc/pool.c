@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct count_job {
 	struct calc_job job;
@@ -48,6 +49,44 @@ static void test_pool_runs_once(void **state)
 	assert_false(calc_pool_active());
 	for (int i = 0; i < 16; i++)
 		assert_int_equal(jobs[i].runs, 1);
+}
+
+/* The order jobs start in: a counter every run takes a ticket from. */
+static int tickets;
+struct order_job {
+	struct calc_job job;
+	int ticket;
+};
+
+static void order_run(struct calc_job *j)
+{
+	((struct order_job *)j)->ticket = __atomic_fetch_add(&tickets, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The pool's thread takes the job queued last first, and a promoted job before it: with
+ * a, b, c queued and a promoted, a runs first (unpromoted the thread would start c). */
+static void test_pool_promote(void **state)
+{
+	(void)state;
+	struct order_job j[3];
+	struct timespec pause = {0, 50 * 1000 * 1000};
+	memset(j, 0, sizeof j);
+	tickets = 0;
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	for (int i = 0; i < 3; i++) {
+		j[i].job.run = order_run;
+		calc_pool_submit(&j[i].job);
+	}
+	calc_pool_promote(&j[0].job);
+	calc_pool_go();
+	nanosleep(&pause, NULL); /* the thread runs all three meanwhile */
+	for (int i = 0; i < 3; i++)
+		calc_pool_wait(&j[i].job);
+	calc_pool_stop();
+	/* first whoever ran it: the thread takes it before c, and a caller that finds it
+	 * not started runs it on its first wait */
+	assert_int_equal(j[0].ticket, 0);
 }
 
 /* Held threads take nothing: a job waited for runs on the caller; stop drops the rest
@@ -203,6 +242,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_runs_once),       cmocka_unit_test(test_pool_caller_and_stop),
+		cmocka_unit_test(test_pool_promote),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
 		cmocka_unit_test(test_validate_prefetch),
 	};
