@@ -1303,8 +1303,13 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 		if (!strncmp(e->text, "search.", 7)) {
 			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
 			need_add(seen, j);
-			if (j)
+			if (j && !seen->own) {
+				/* the pool's threads let go at once: the job queued last, this one,
+				 * is theirs first, computed while the rest is read (a few ms of
+				 * variants to build) */
 				seen->own = j;
+				calc_pool_go();
+			}
 		}
 		return;
 	}

@@ -160,7 +160,8 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
  * 'texts' (n of them, NULL for one not read) will ask for, so that the expansion finds
  * it computed: the searches of the plans their search.* names are evaluated on, in the
  * chapters' order, then the validation rows (the longest job, and plan-independent),
- * and the plan's own search moved to the back, where the pool's thread starts.  Reads the texts only; parses what looks like a directive, reports nothing.
+ * and the plan's own search moved to the back, where the pool's thread starts: the
+ * threads are let go (calc_pool_go) as soon as it is queued.  Reads the texts only; parses what looks like a directive, reports nothing.
  * 'needs' (NULL, or n of them, zeroed): per chapter, the jobs queued now or before that
  * its directives wait for (free each .job). */
 struct rpt_needs {
