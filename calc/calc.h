@@ -994,12 +994,20 @@ void calc_pool_submit(struct calc_job *j);
 /* Return when j has run: runs it on the calling thread when no thread has started it,
  * else waits for the thread that has.  A dropped job (state 3) returns at once. */
 void calc_pool_wait(struct calc_job *j);
+/* Move queued job j (nothing when it is not queued) to the back of the queue, where the
+ * pool's threads take their next job. */
+void calc_pool_promote(const struct calc_job *j);
+/* 1 when j has run (or was dropped): calc_pool_wait(j) would return at once.  Any
+ * thread; it only reads. */
+int calc_pool_done(const struct calc_job *j);
 /* Join the threads; jobs still queued are dropped (state 3).  Call before freeing what
  * queued jobs refer to. */
 void calc_pool_stop(void);
 /* Queue the validation rows (validate.c; they do not depend on any plan) on the pool,
- * when it runs; the validation quantities and tables wait for them. */
-void calc_validate_prefetch(void);
+ * when it runs; the validation quantities and tables wait for them.  Returns the job
+ * they wait for (queued now or before), or NULL when none is queued (no pool, or the
+ * rows are computed already). */
+const struct calc_job *calc_validate_prefetch(void);
 struct calc_ctx_variant;
 struct calc_ctx {
 	struct calc_plan plan;
@@ -1030,8 +1038,11 @@ void calc_ctx_free(struct calc_ctx *c);
 /* Queue on the pool (when it runs) the search that calc_ctx_search will run first for a
  * context of 'plan' -- the root context 'root' or one of its variants (calc_ctx_variant);
  * such a context's search quantities then wait for it instead of searching.  Results
- * are the same as without.  'root' must outlive the pool's jobs (calc_pool_stop). */
-void calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan);
+ * are the same as without.  'root' must outlive the pool's jobs (calc_pool_stop).
+ * Returns the job that search waits for (queued now or before; calc_pool_done tells
+ * when it has run), or NULL when none is queued (no pool, or the root's search is
+ * there already). */
+const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan);
 /* The memory result of the context's plan, computed once. NULL after a diagnostic. */
 const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d);
 

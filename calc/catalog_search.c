@@ -119,6 +119,8 @@ struct prefetch {
 	struct calc_ctx *root;
 	struct calc_plan plan;
 	int need;
+	int taken;               /* 1: a context has taken (or dropped) the result; the entry
+	                            stays until the root is freed, for calc_pool_done */
 	struct search_cache *sc; /* the result; NULL once taken */
 };
 struct prefetch_list {
@@ -178,12 +180,12 @@ static void prefetch_run(struct calc_job *j)
 	calc_diag_free(&d);
 }
 
-void calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan)
+const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan)
 {
 	if (!calc_pool_active())
-		return;
+		return NULL;
 	if (same_search_plan(plan, &root->plan) && root->slot[CALC_SLOT_SEARCH])
-		return;
+		return NULL;
 	struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
 	if (!l) {
 		l = xcalloc(1, sizeof *l);
@@ -192,7 +194,7 @@ void calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *pla
 	}
 	for (int i = 0; i < l->n; i++)
 		if (same_search_plan(&l->p[i]->plan, plan))
-			return;
+			return &l->p[i]->job;
 	struct prefetch *p = xcalloc(1, sizeof *p);
 	p->job.run = prefetch_run;
 	p->root = root;
@@ -202,6 +204,7 @@ void calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *pla
 	l->p = xrealloc(l->p, (size_t)(l->n + 1) * sizeof *l->p);
 	l->p[l->n++] = p;
 	calc_pool_submit(&p->job);
+	return &p->job;
 }
 
 /* The queued search of c's plan, done (waited for, or run here) and moved into c's
@@ -213,7 +216,7 @@ static void prefetch_take(struct calc_ctx *c)
 	struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
 	for (int i = 0; l && i < l->n; i++) {
 		struct prefetch *p = l->p[i];
-		if (!same_search_plan(&p->plan, &c->plan))
+		if (p->taken || !same_search_plan(&p->plan, &c->plan))
 			continue;
 		calc_pool_wait(&p->job);
 		if (p->job.state == 2 && p->sc && !p->sc->failed) {
@@ -224,8 +227,7 @@ static void prefetch_take(struct calc_ctx *c)
 		if (p->sc)
 			cache_free(p->sc);
 		p->sc = NULL;
-		free(p);
-		l->p[i] = l->p[--l->n];
+		p->taken = 1;
 		return;
 	}
 }

@@ -321,12 +321,16 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 	ss.nmb = steps * c->m;
 	n = (size_t)ss.nmb * pa.L;
 
-	/* One scratch block: end times, W states, per-stage counters and the queue. */
+	/* One scratch block: end times, W states, per-stage counters and the queue.  The end
+	 * times are set to -1 below; the rest starts at zero.  (Zeroing the whole block, the
+	 * end times too, was a pass over megabytes per run for the long validation runs.) */
 	{
 		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps, ni = (size_t)(p + 1) * 3;
-		char *q = blk = xcalloc(1, nd * sizeof(double) + ni * sizeof(int) + n + (size_t)p + 1);
+		char *q = blk = xmalloc(nd * sizeof(double) + ni * sizeof(int) + n + (size_t)p + 1);
 		double *dv = (double *)(void *)q;
 		int *iv = (int *)(void *)(dv + nd);
+		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double));
+		memset(iv, 0, ni * sizeof(int) + n + (size_t)p + 1);
 		carve(dv, n, p, &ss, &ln);
 		off = iv;
 		pos = iv + (p + 1);
@@ -584,9 +588,13 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	ss.nmb = steps * c->m;
 	n = (size_t)ss.nmb * pa.L;
 	{
+		/* the end times are not cleared: in the recorded order every op runs after the
+		 * ops it reads (blocked() let it run only then), so each end time is written
+		 * before it is read; the counters and W states start at zero */
 		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps;
-		char *q = xcalloc(1, nd * sizeof(double) + n + 1);
+		char *q = xmalloc(nd * sizeof(double) + n + 1);
 		double *dv = (double *)(void *)q;
+		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double) + n + 1);
 		carve(dv, n, p, &ss, &ln);
 		ss.ws = (unsigned char *)(dv + nd);
 	}

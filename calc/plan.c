@@ -19,6 +19,7 @@
 #include <ini.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -262,11 +263,45 @@ const struct calc_key_info *calc_plan_key_at(int i)
 	return i >= 0 && i < NKEYS ? &key_infos()[i] : NULL;
 }
 
-static int key_index(const char *section, const char *name)
+/* The keys ordered by (section, name), built once (plans are read on several threads),
+ * for a binary search: every plan line and --set looks its key up. */
+static int key_sorted[NKEYS];
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static int key_cmp(const char *sa, const char *na, const char *sb, const char *nb)
+{
+	int c = strcmp(sa, sb);
+	return c ? c : strcmp(na, nb);
+}
+
+static int key_sort_cmp(const void *a, const void *b)
+{
+	const struct key *x = &keys[*(const int *)a], *y = &keys[*(const int *)b];
+	return key_cmp(x->section, x->name, y->section, y->name);
+}
+
+static void key_sort(void)
 {
 	for (int i = 0; i < NKEYS; i++)
-		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
-			return i;
+		key_sorted[i] = i;
+	qsort(key_sorted, NKEYS, sizeof *key_sorted, key_sort_cmp);
+}
+
+/* The index of key section.name in keys[], or -1. */
+static int key_index(const char *section, const char *name)
+{
+	int lo = 0, hi = NKEYS - 1;
+	pthread_once(&key_once, key_sort);
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, k = key_sorted[mid];
+		int c = key_cmp(section, name, keys[k].section, keys[k].name);
+		if (!c)
+			return k;
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
 	return -1;
 }
 
@@ -505,6 +540,18 @@ static int on_value(void *user, const char *section, const char *name, const cha
 /* Parse INI text or a file into entries.  Returns 0 or -1 (messages in d).  With
  * 'parent' (a reader of a plan file), 'include = FILE' lines outside any section read
  * FILE in their place (collect_include). */
+/* Debian's libinih is built with run-time settings (globals): lift the 200-byte line
+ * limit and keep one value per line so that line numbers stay exact.  Set once, as plans
+ * may be read on several threads (the report's validation rows on the pool). */
+static pthread_once_t ini_once = PTHREAD_ONCE_INIT;
+static void ini_settings(void)
+{
+	ini_use_stack = false;
+	ini_max_line = 4096;
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = true;
+}
+
 static int collect_in(struct entries *es, const char *text, FILE *f, const char *file, int src,
                       struct calc_diag *d, const struct reader *parent, struct calc_plan *plan, const char *real)
 {
@@ -517,12 +564,7 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	}
 	r.chain[r.depth] = real;
 	r.names[r.depth] = file;
-	/* Debian's libinih is built with run-time settings: lift the 200-byte line
-	 * limit and keep one value per line so that line numbers stay exact. */
-	ini_use_stack = false;
-	ini_max_line = 4096;
-	ini_allow_multiline = false;
-	ini_allow_inline_comments = true;
+	pthread_once(&ini_once, ini_settings);
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
 	if (r.toobig)
 		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
@@ -1506,6 +1548,24 @@ static void plan_reset(struct calc_plan *p)
 	p->hfu_count = CALC_HFU_EXECUTED;
 }
 
+/* The entries of the built-in default plan (default_plan.h), which every load reads
+ * first: collected once per process.  Left empty when the text gave any message, so
+ * that each load collects it again and reports it. */
+static struct entries default_es;
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+
+static void default_parse(void)
+{
+	struct calc_diag d = {0};
+	struct entries es = {0};
+	collect(&es, default_plan_text, NULL, DEFAULT_FILE, 0, &d);
+	if (d.nrecs == 0 && !es.bad)
+		default_es = es;
+	else
+		free(es.e);
+	calc_diag_free(&d);
+}
+
 int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *sets, int nsets,
                    struct calc_diag *d)
 {
@@ -1515,7 +1575,13 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 
 	plan_reset(plan);
 	snprintf(plan->file, sizeof plan->file, "%s", fname);
-	collect(&es, default_plan_text, NULL, DEFAULT_FILE, 0, d);
+	pthread_once(&default_once, default_parse);
+	if (default_es.n > 0) { /* the built-in defaults, as collect reads them */
+		es.n = es.cap = default_es.n;
+		es.e = xmalloc((size_t)es.cap * sizeof *es.e);
+		memcpy(es.e, default_es.e, (size_t)es.n * sizeof *es.e);
+	} else
+		collect(&es, default_plan_text, NULL, DEFAULT_FILE, 0, d);
 	if (file) {
 		/* "-" is standard input; includes from it are relative to this folder */
 		int from_stdin = !strcmp(file, "-");

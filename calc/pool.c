@@ -158,6 +158,28 @@ void calc_pool_wait(struct calc_job *j)
 	pthread_mutex_unlock(&lock);
 }
 
+void calc_pool_promote(const struct calc_job *j)
+{
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nqueue; i++)
+		if (queue[i] == j) {
+			struct calc_job *k = queue[i];
+			for (int m = i + 1; m < nqueue; m++)
+				queue[m - 1] = queue[m];
+			queue[nqueue - 1] = k;
+			break;
+		}
+	pthread_mutex_unlock(&lock);
+}
+
+int calc_pool_done(const struct calc_job *j)
+{
+	pthread_mutex_lock(&lock);
+	int done = j->state >= 2;
+	pthread_mutex_unlock(&lock);
+	return done;
+}
+
 void calc_pool_stop(void)
 {
 	pthread_mutex_lock(&lock);

@@ -505,15 +505,25 @@ struct worker {
 	struct calc_step_compute pre[3][2];
 	int have_pre[3][2];
 	const struct calc_step_compute *cur; /* of the running leaf */
+	/* the running item's calc_step_fast_busy per (recompute, sp), for the schedules met so
+	 * far: it reads the schedule only through two_way and (recompute_method = block) vpp,
+	 * so the schedules of one item share it (busy_key: two_way + 2 vpp, -1 unused) */
+	struct calc_step_busy busy[3][2][4];
+	int busy_key[3][2][4];
+	int cur_rc, cur_sp;                  /* the running leaf's (recompute, sp) indices */
 	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
-	double dp_bound[4];          /* calc_step_dp_bound of the running schedule by ZeRO stage
-	                                (it reads neither the recomputation nor SP) ... */
-	int have_dp_bound;           /* ... bit z: dp_bound[z] is computed */
+	double dp_bound[8];          /* calc_step_dp_bound of the running item by the schedule's
+	                                parameter copies (1 or 2) and ZeRO stage: it reads neither
+	                                the recomputation nor SP, and of the schedule only its
+	                                copies (calc_pipeline_param_copies) ... */
+	int have_dp_bound;           /* ... bit 4 (copies - 1) + z: dp_bound[4 (copies - 1) + z] is computed */
+	int dp_slot;                 /* 4 (copies - 1) of the running schedule, or -1: its copies
+	                                are not kept (more than 2) */
 	int bound_due;               /* 1: bound is still to compute for the running (recompute,
 	                                SP) pair, at its first leaf that fits (calc_step_fast_bound
 	                                reads neither the ZeRO stage nor the memory) */
@@ -707,6 +717,27 @@ static int hopeless(const struct worker *w, const struct calc_search_row *row, d
 	       !(o->top_axes && axis_open(w, row, lb));
 }
 
+/* calc_step_fast_bound of the running leaf, its busy part shared by the schedules of
+ * the running item that read it alike (w->busy). */
+static double leaf_bound(struct worker *w)
+{
+	const struct calc_plan *p = &w->plan;
+	const struct calc_sched *row = calc_schedule_at((int)p->schedule);
+	int block = p->recompute == CALC_RC_FULL && p->recompute_method == CALC_RC_METHOD_BLOCK;
+	int key = (row && row->two_way && p->pp > 1) + 2 * (block && p->vpp > 1 ? p->vpp : 1);
+	int *keys = w->busy_key[w->cur_rc][w->cur_sp], i;
+	struct calc_step_busy *b = w->busy[w->cur_rc][w->cur_sp];
+
+	for (i = 0; i < 4 && keys[i] >= 0; i++)
+		if (keys[i] == key)
+			return calc_step_fast_bound_of(p, &b[i], &w->st);
+	if (i == 4) /* more kinds than kept: the oldest makes room */
+		i = 0;
+	calc_step_fast_busy(p, w->cur, &w->st, &b[i]);
+	keys[i] = key;
+	return calc_step_fast_bound_of(p, &b[i], &w->st);
+}
+
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
 static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, const struct cands *c)
 {
@@ -749,17 +780,25 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		return;
 	}
 	if (w->bound_due) { /* it overwrites st */
-		w->bound = calc_step_fast_bound(&w->plan, w->cur, &w->st);
+		w->bound = leaf_bound(w);
 		w->bound_due = 0;
 	}
 	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
 	 * SP) pair alone, or with its own exposed DP collectives and optimizer added */
-	if (w->bound >= 0 && !hopeless(w, row, w->bound) && !(w->have_dp_bound >> row->c.zero & 1)) {
-		w->dp_bound[row->c.zero] = calc_step_dp_bound(&w->plan, &w->comm_pre);
-		w->have_dp_bound |= 1 << row->c.zero;
+	int dz = w->dp_slot >= 0 ? w->dp_slot + row->c.zero : -1;
+	double dpb = 0;
+	if (w->bound >= 0 && !hopeless(w, row, w->bound)) {
+		if (dz < 0)
+			dpb = calc_step_dp_bound(&w->plan, &w->comm_pre);
+		else {
+			if (!(w->have_dp_bound >> dz & 1)) {
+				w->dp_bound[dz] = calc_step_dp_bound(&w->plan, &w->comm_pre);
+				w->have_dp_bound |= 1 << dz;
+			}
+			dpb = w->dp_bound[dz];
+		}
 	}
-	if (w->bound >= 0 && (hopeless(w, row, w->bound) ||
-	                      hopeless(w, row, w->bound + w->dp_bound[row->c.zero]))) {
+	if (w->bound >= 0 && (hopeless(w, row, w->bound) || hopeless(w, row, w->bound + dpb))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;
@@ -840,6 +879,8 @@ static void run_item(struct worker *w, struct item *it)
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
+	memset(w->busy_key, -1, sizeof w->busy_key);
+	w->have_dp_bound = 0;
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
 		reject_many(w, pre, per_mb);
 		return;
@@ -908,7 +949,6 @@ static void run_item(struct worker *w, struct item *it)
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
-			w->have_dp_bound = 0;
 			row.c.vpp = vv[s];
 			if (r2 != CALC_REJ_NONE && !o->keep_all) {
 				reject_many(w, r2, per_s);
@@ -924,6 +964,8 @@ static void run_item(struct worker *w, struct item *it)
 					cands_build(p, it->pp, infl, &c);
 					w->k.copies = calc_pipeline_param_copies(p);
 				}
+				int copies = calc_pipeline_param_copies(p);
+				w->dp_slot = copies == 1 || copies == 2 ? 4 * (copies - 1) : -1;
 			}
 			for (int ri = 0; ri < nrc; ri++) {
 				row.c.recompute = (signed char)rcs[ri];
@@ -940,6 +982,8 @@ static void run_item(struct worker *w, struct item *it)
 							w->have_pre[ri][sp] = 1;
 						}
 						w->cur = &w->pre[ri][sp];
+						w->cur_rc = ri;
+						w->cur_sp = sp;
 						w->bound = -1;
 						w->bound_due = prune;
 						w->st_same = 0;

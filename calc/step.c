@@ -1006,26 +1006,48 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 	                     ? NULL : &pre->flops);
 }
 
-double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
-                            struct calc_step *scratch)
+void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                         struct calc_step *scratch, struct calc_step_busy *out)
 {
 	int nk = calc_model_nkinds(&plan->model);
-	double busy, lb;
 
 	/* the critical GPU's busy time without collectives: every candidate stage's compute
 	 * is at most its time with them, so the maximum is too */
 	memset(&scratch->comm, 0, sizeof scratch->comm);
 	for (int k = 0; k < nk; k++)
 		scratch->kind_layer[k] = pre->kind[k];
-	busy = fill_stages(plan, scratch, NULL, &pre->ends);
-	lb = busy;
+	out->busy = fill_stages(plan, scratch, NULL, &pre->ends);
+	out->tf = scratch->tf;
+	out->tb = scratch->tb;
+	out->tw = scratch->tw;
+}
+
+double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
+                               struct calc_step *scratch)
+{
+	double lb = b->busy;
+
 	/* With every stage holding the same layers of one kind the collectives add the same
 	 * to every stage, so the critical stage is the same with and without them, and every
 	 * closed form grows with its F and B at a fixed W: the bubble without collectives
 	 * (and without the point-to-point sends) bounds the bubble with them. */
-	if (calc_stage_layers_uniform(plan))
+	if (calc_stage_layers_uniform(plan)) {
+		scratch->tf = b->tf;
+		scratch->tb = b->tb;
+		scratch->tw = b->tw;
+		scratch->comm.p2p = 0;
 		lb += closed_bubble(plan, scratch);
+	}
 	return lb; /* the exposed DP reduction and the optimizer only add to it */
+}
+
+double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *scratch)
+{
+	struct calc_step_busy b;
+
+	calc_step_fast_busy(plan, pre, scratch, &b);
+	return calc_step_fast_bound_of(plan, &b, scratch);
 }
 
 double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre)

@@ -181,6 +181,22 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
                             struct calc_step *scratch);
 
+/* calc_step_fast_bound in two parts, for a caller that bounds several schedules of one
+ * split: the critical GPU's busy time without collectives, which reads the schedule
+ * only through whether it runs two ways (DualPipe) and, with recompute_method = block,
+ * vpp (calc_recompute_layers), ... */
+struct calc_step_busy {
+	double busy;       /* the critical GPU's compute in one step, no collectives [s] */
+	double tf, tb, tw; /* its forward, backward (input) and weight-gradient time per micro-batch [s] */
+};
+void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                         struct calc_step *scratch, struct calc_step_busy *out);
+/* ... and the bound of plan's schedule from it (the closed-form bubble of that compute
+ * where every stage holds the same layers of one kind): calc_step_fast_bound's number,
+ * bit for bit.  'scratch' is overwritten. */
+double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
+                               struct calc_step *scratch);
+
 /* A lower bound [s] of what calc_step_fast_with(plan, pre) adds after the makespan --
  * the exposed DP collectives and the optimizer -- with 'pre' the split's calc_comm_pre:
  * (1 - efficiency.dp_overlap) of the DP collectives (none with parallel.fsdp) and the

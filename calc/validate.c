@@ -711,12 +711,15 @@ static void prefetch_run(struct calc_job *j)
 static struct calc_job prefetch = {prefetch_run, 2};
 static int prefetched;
 
-void calc_validate_prefetch(void)
+const struct calc_job *calc_validate_prefetch(void)
 {
-	if (!calc_pool_active() || done || prefetched)
-		return;
+	if (prefetched)
+		return &prefetch;
+	if (!calc_pool_active() || done)
+		return NULL;
 	prefetched = 1;
 	calc_pool_submit(&prefetch);
+	return &prefetch;
 }
 
 static int summary(struct calc_validation *s, struct calc_table *out, struct calc_diag *d)

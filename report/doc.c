@@ -605,6 +605,110 @@ static void doc_titles(struct rpt_doc *doc, const struct calc_plan *plan)
 	doc->subtitle = xstrdup(buf);
 }
 
+/* The chapter a pass of expand_all takes next: the first not expanded yet whose jobs on
+ * the pool have all run (or that waits for none); the first not expanded when none is
+ * ready.  'order' 0: the first not expanded. */
+static int next_chapter(const int *done, const struct rpt_needs *needs, int n, int order)
+{
+	int first = -1;
+	for (int i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		if (first < 0)
+			first = i;
+		if (!order)
+			break;
+		int ready = 1;
+		for (int k = 0; k < needs[i].n && ready; k++)
+			ready = calc_pool_done(needs[i].job[k]);
+		if (ready)
+			return i;
+	}
+	return first;
+}
+
+/* Apply the conditions of every chapter and expand its directives into ch[i] (rd[i]: its
+ * read errors), on one context of 'plan'.  With the pool's threads, their jobs are
+ * queued first, and with 'reorder' a chapter whose jobs are still running waits while
+ * the chapters after it that are ready go first, so that this thread expands what it
+ * can while the others compute.  The expansion of a chapter does not depend on the ones
+ * before it, so the order changes nothing in its tree, and its messages and table files
+ * are collected per chapter and passed on in chapter order -- but a quantity that
+ * fails says so in full only where it is first asked for, so after an error in an
+ * order other than the chapters' the caller expands again in order.  Returns 0; -1
+ * after errors; 2 after errors when the order was another (nothing added to 'd'). */
+static int expand_all(struct chapter *ch, const char *const *files, const char *const *texts,
+                      const struct calc_diag *rd, int nfiles, const struct calc_plan *plan,
+                      const struct rpt_opts *o, struct calc_diag *d, int reorder)
+{
+	struct calc_ctx ctx;
+	struct rpt_needs *needs = xcalloc((size_t)nfiles + 1, sizeof *needs);
+	struct calc_diag *cd = xcalloc((size_t)nfiles + 1, sizeof *cd);
+	struct rpt_outputs *later = xcalloc((size_t)nfiles + 1, sizeof *later);
+	int *done = xcalloc((size_t)nfiles + 1, sizeof *done), rc = 0, moved = 0;
+
+	calc_ctx_init(&ctx, plan);
+	if (calc_pool_start() > 0) {
+		struct rpt_scope sc = {&ctx, NULL, NULL};
+		rpt_chapters_prefetch(texts, nfiles, &sc, reorder ? needs : NULL);
+		calc_pool_go();
+	}
+	for (int n = 0; n < nfiles; n++) {
+		int i = next_chapter(done, needs, nfiles, reorder);
+		struct rpt_opts oc = {0};
+		if (o) {
+			oc = *o;
+			if (o->later)
+				oc.later = &later[i];
+		}
+		moved |= i != n;
+		done[i] = 1;
+		calc_diag_append(&cd[i], &rd[i]);
+		ch[i].file = files[i];
+		char *kept = NULL;
+		struct rpt_scope sc = {&ctx, NULL, NULL};
+		int cut = texts[i] ? rpt_cond_apply(files[i], texts[i], &sc, &kept, &ch[i].map, &cd[i]) : -1;
+		ch[i].root = parse_text(kept ? kept : "");
+		free(kept);
+		if (cut < 0) {
+			rc = -1;
+			continue;
+		}
+		rpt_srcmap_use(&ch[i].map);
+		if (check_depth(ch[i].root, files[i], &cd[i]) < 0 ||
+		    rpt_expand(ch[i].root, files[i], &ctx, o ? &oc : NULL, &cd[i]) < 0)
+			rc = -1;
+	}
+	rpt_srcmap_use(NULL);
+	calc_pool_stop(); /* the jobs refer to ctx */
+	calc_ctx_free(&ctx);
+	for (int i = 0; i < nfiles; i++)
+		if (cd[i].nerrors)
+			rc = -1;
+	if (rc < 0 && moved)
+		rc = 2;
+	for (int i = 0; i < nfiles; i++) {
+		if (rc != 2)
+			calc_diag_append(d, &cd[i]);
+		calc_diag_free(&cd[i]);
+		if (o && o->later && rc != 2)
+			for (int k = 0; k < later[i].n; k++) {
+				o->later->v = xrealloc(o->later->v, sizeof *o->later->v * (size_t)(o->later->n + 1));
+				o->later->v[o->later->n++] = later[i].v[k];
+			}
+		else
+			rpt_outputs_free(&later[i]);
+		if (rc != 2)
+			free(later[i].v);
+		free(needs[i].job);
+	}
+	free(needs);
+	free(cd);
+	free(later);
+	free(done);
+	return rc;
+}
+
 int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
                  const struct calc_plan *plan, const struct rpt_opts *o, struct calc_diag *d)
 {
@@ -620,9 +724,6 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	}
 	doc_dates(doc, plan);
 	struct chapter *ch = xcalloc((size_t)nfiles + 1, sizeof *ch);
-	struct calc_ctx ctx;
-	calc_ctx_init(&ctx, plan);
-	int rc = 0;
 	/* Every chapter is read first, so that the searches and the validation rows its
 	 * directives ask for start on the pool's threads (calc_threads_get) while the expansion
 	 * goes on here; a chapter's read errors are reported in its turn. */
@@ -630,34 +731,21 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	struct calc_diag *rd = xcalloc((size_t)nfiles + 1, sizeof *rd);
 	for (int i = 0; i < nfiles; i++)
 		texts[i] = rpt_read_chapter(files[i], &rd[i]);
-	if (calc_pool_start() > 0) {
-		struct rpt_scope sc = {&ctx, NULL, NULL};
-		rpt_chapters_prefetch((const char *const *)texts, nfiles, &sc);
-		calc_pool_go();
+	int rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 1);
+	if (rc == 2) { /* an error after expanding out of order: again in order, for its messages */
+		for (int i = 0; i < nfiles; i++) {
+			cmark_node_free(ch[i].root);
+			rpt_srcmap_free(&ch[i].map);
+		}
+		memset(ch, 0, (size_t)nfiles * sizeof *ch);
+		if (o && o->later)
+			rpt_outputs_free(o->later);
+		rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 0);
 	}
 	for (int i = 0; i < nfiles; i++) {
-		char *text = texts[i];
-		calc_diag_append(d, &rd[i]);
+		free(texts[i]);
 		calc_diag_free(&rd[i]);
-		ch[i].file = files[i];
-		char *kept = NULL;
-		struct rpt_scope sc = {&ctx, NULL, NULL};
-		int cut = text ? rpt_cond_apply(files[i], text, &sc, &kept, &ch[i].map, d) : -1;
-		ch[i].root = parse_text(kept ? kept : "");
-		free(kept);
-		if (cut < 0) {
-			free(text);
-			rc = -1;
-			continue;
-		}
-		free(text);
-		rpt_srcmap_use(&ch[i].map);
-		if (check_depth(ch[i].root, files[i], d) < 0 || rpt_expand(ch[i].root, files[i], &ctx, o, d) < 0)
-			rc = -1;
 	}
-	rpt_srcmap_use(NULL);
-	calc_pool_stop(); /* the jobs refer to ctx */
-	calc_ctx_free(&ctx);
 	free(texts);
 	free(rd);
 	struct numbering nb = {doc, NULL, 0, 0, d, NULL, 0};

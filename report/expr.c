@@ -1251,11 +1251,28 @@ int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *l
 
 /* ---------------------------------------------------------------- prefetch */
 
-/* The `with` assignments (as written) whose variants are queued already. */
+/* The `with` assignments (as written) whose variants are queued already, with their
+ * jobs, and the jobs the chapter being read waits for. */
 struct prefetch_seen {
 	int n;
 	char **with;
+	const struct calc_job **job; /* of with[i], or NULL */
+	struct rpt_needs *needs;     /* of the chapter being read, or NULL */
+	const struct calc_job *own;  /* the plan's own search, or NULL */
 };
+
+/* Count job j (NULL: none) as one the chapter being read waits for. */
+static void need_add(struct prefetch_seen *seen, const struct calc_job *j)
+{
+	struct rpt_needs *nd = seen->needs;
+	if (!j || !nd)
+		return;
+	for (int i = 0; i < nd->n; i++)
+		if (nd->job[i] == j)
+			return;
+	nd->job = xrealloc(nd->job, (size_t)(nd->n + 1) * sizeof *nd->job);
+	nd->job[nd->n++] = j;
+}
 
 /* 1 when e names a quantity whose name starts with 'prefix'. */
 static int names_prefix(const struct rpt_expr *e, const char *prefix)
@@ -1283,8 +1300,17 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 	if (!e)
 		return;
 	if (e->kind == E_NAME) {
-		if (!strncmp(e->text, "search.", 7))
-			calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
+		if (!strncmp(e->text, "search.", 7)) {
+			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
+			need_add(seen, j);
+			if (j && !seen->own) {
+				/* the pool's threads let go at once: the job queued last, this one,
+				 * is theirs first, computed while the rest is read (a few ms of
+				 * variants to build) */
+				seen->own = j;
+				calc_pool_go();
+			}
+		}
 		return;
 	}
 	if (e->kind == E_WITH) {
@@ -1294,9 +1320,13 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 			if (names_prefix(e->as[i].val, "search.") || (e->as[i].val && e->as[i].val->kind == E_WITH))
 				return;
 		for (int i = 0; i < seen->n; i++) /* a table row repeats its scenario */
-			if (!strcmp(seen->with[i], e->text))
+			if (!strcmp(seen->with[i], e->text)) {
+				need_add(seen, seen->job[i]);
 				return;
+			}
 		seen->with = xrealloc(seen->with, (size_t)(seen->n + 1) * sizeof *seen->with);
+		seen->job = xrealloc(seen->job, (size_t)(seen->n + 1) * sizeof *seen->job);
+		seen->job[seen->n] = NULL;
 		seen->with[seen->n++] = xstrdup(e->text);
 		/* the variant's plan, built as the directive will build it (its messages'
 		 * provenance aside), in a context of its own that is dropped again */
@@ -1306,7 +1336,9 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 		                                    &tmp);
 		calc_diag_free(&tmp);
 		if (vc) {
-			calc_ctx_search_prefetch(sc->ctx, &vc->plan);
+			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &vc->plan);
+			seen->job[seen->n - 1] = j;
+			need_add(seen, j);
 			calc_ctx_free(vc);
 			free(vc);
 		}
@@ -1370,29 +1402,41 @@ static void prefetch_text(const char *text, int pass, struct rpt_scope *sc, stru
 		if (pass == 0) {
 			const char *v = strstr(s, "validation.");
 			if (v && v < end)
-				calc_validate_prefetch();
+				need_add(seen, calc_validate_prefetch());
 		} else
 			prefetch_src(s, (size_t)(end - s), p[0] == '`', sc, seen);
 		p = end + 1;
 	}
 }
 
-void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc)
+void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc, struct rpt_needs *needs)
 {
 	if (!sc || !sc->ctx || !calc_pool_active())
 		return;
 	struct prefetch_seen seen = {0};
 	for (int i = 0; i < n; i++)
-		if (texts[i])
+		if (texts[i]) {
+			seen.needs = needs ? &needs[i] : NULL;
 			prefetch_text(texts[i], 1, sc, &seen);
+		}
 	/* queued last, taken first: the pool's threads start from the back */
 	for (int i = 0; i < n; i++)
-		if (texts[i] && strstr(texts[i], "table validation"))
-			calc_validate_prefetch();
+		if (texts[i] && strstr(texts[i], "table validation")) {
+			seen.needs = needs ? &needs[i] : NULL;
+			need_add(&seen, calc_validate_prefetch());
+		}
 	for (int i = 0; i < n; i++)
-		if (texts[i])
+		if (texts[i]) {
+			seen.needs = needs ? &needs[i] : NULL;
 			prefetch_text(texts[i], 0, sc, &seen);
+		}
+	/* the plan's own search taken first, before the rows: the first chapter waits for
+	 * both, and the pool's thread computing it while the expansion goes through the
+	 * chapters that wait for nothing leaves the rows and the scenarios to both threads */
+	if (seen.own)
+		calc_pool_promote(seen.own);
 	for (int i = 0; i < seen.n; i++)
 		free(seen.with[i]);
 	free(seen.with);
+	free(seen.job);
 }

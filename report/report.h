@@ -158,10 +158,17 @@ struct calc_ctx *rpt_variant_ctx(const struct calc_plan *base, const char *assig
  * Returns 0, or -1 after a diagnostic (a bad expression, a NaN condition). */
 /* Queue on the library's pool (calc_pool_start) what the directives of the chapters
  * 'texts' (n of them, NULL for one not read) will ask for, so that the expansion finds
- * it computed: the validation rows first (the longest job, and plan-independent), then
- * the searches of the plans their search.* names are evaluated on, in the chapters'
- * order.  Reads the texts only; parses what looks like a directive, reports nothing. */
-void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc);
+ * it computed: the searches of the plans their search.* names are evaluated on, in the
+ * chapters' order, then the validation rows (the longest job, and plan-independent),
+ * and the plan's own search moved to the back, where the pool's thread starts: the
+ * threads are let go (calc_pool_go) as soon as it is queued.  Reads the texts only; parses what looks like a directive, reports nothing.
+ * 'needs' (NULL, or n of them, zeroed): per chapter, the jobs queued now or before that
+ * its directives wait for (free each .job). */
+struct rpt_needs {
+	int n;
+	const struct calc_job **job; /* the pool's jobs a chapter's directives wait for */
+};
+void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc, struct rpt_needs *needs);
 int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *loc, int *truth,
                   struct calc_diag *d);
 

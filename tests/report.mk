@@ -9,6 +9,8 @@
 #                      give a valid report with other numbers
 #   check-report-asan  the unit tests, the chapters through the HTML renderer and every
 #                      expansion golden under AddressSanitizer + UBSan
+#   check-threads      the report on one and on two threads: the same HTML, the same
+#                      messages after errors
 
 RPT_UNIT_SRC = $(wildcard tests/report/*.c)
 RPT_UNIT_BIN = $(RPT_UNIT_SRC:tests/report/%.c=$(BUILD)/tests/report/%)
@@ -62,10 +64,15 @@ check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(FIG_SVG) $(TA
 		-o $(RPT_ASAN)/report --out-dir $(OUT) $(CHAPTERS) && echo "asan: the chapters render"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/report/run-expand.sh $(RPT_ASAN)/trainplan-report
 
+# The report on one and on two threads: the same HTML, the same messages after errors.
+.PHONY: check-threads
+check-threads: $(BUILD)/trainplan-report $(OUT)/report.html
+	@sh tests/report/check-threads.sh $(BUILD)/trainplan-report $(PLAN) $(OUT) $(BUILD)/threads $(CHAPTERS)
+
 # Statements the report must or must not make for a given plan (tests/report/claims/).
 .PHONY: check-claims
 check-claims: $(BUILD)/trainplan-report
 	@sh tests/report/check-claims.sh $(BUILD)/trainplan-report
 
 CHECKS += check-report-unit check-expand check-lint check-html check-two-plans check-report-asan
-CHECKS += check-claims
+CHECKS += check-claims check-threads

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct count_job {
 	struct calc_job job;
@@ -50,6 +51,44 @@ static void test_pool_runs_once(void **state)
 		assert_int_equal(jobs[i].runs, 1);
 }
 
+/* The order jobs start in: a counter every run takes a ticket from. */
+static int tickets;
+struct order_job {
+	struct calc_job job;
+	int ticket;
+};
+
+static void order_run(struct calc_job *j)
+{
+	((struct order_job *)j)->ticket = __atomic_fetch_add(&tickets, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The pool's thread takes the job queued last first, and a promoted job before it: with
+ * a, b, c queued and a promoted, a runs first (unpromoted the thread would start c). */
+static void test_pool_promote(void **state)
+{
+	(void)state;
+	struct order_job j[3];
+	struct timespec pause = {0, 50 * 1000 * 1000};
+	memset(j, 0, sizeof j);
+	tickets = 0;
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	for (int i = 0; i < 3; i++) {
+		j[i].job.run = order_run;
+		calc_pool_submit(&j[i].job);
+	}
+	calc_pool_promote(&j[0].job);
+	calc_pool_go();
+	nanosleep(&pause, NULL); /* the thread runs all three meanwhile */
+	for (int i = 0; i < 3; i++)
+		calc_pool_wait(&j[i].job);
+	calc_pool_stop();
+	/* first whoever ran it: the thread takes it before c, and a caller that finds it
+	 * not started runs it on its first wait */
+	assert_int_equal(j[0].ticket, 0);
+}
+
 /* Held threads take nothing: a job waited for runs on the caller; stop drops the rest
  * (state 3, never run). */
 static void test_pool_caller_and_stop(void **state)
@@ -60,12 +99,16 @@ static void test_pool_caller_and_stop(void **state)
 	assert_int_equal(calc_pool_start(), 1);
 	calc_pool_submit(&a.job);
 	calc_pool_submit(&b.job);
+	assert_false(calc_pool_done(&a.job));
 	calc_pool_wait(&a.job); /* not released: no thread may have taken it */
 	assert_int_equal(a.runs, 1);
 	assert_true(pthread_equal(a.by, pthread_self()));
+	assert_true(calc_pool_done(&a.job));
+	assert_false(calc_pool_done(&b.job));
 	calc_pool_stop();
 	assert_int_equal(b.job.state, 3);
 	assert_int_equal(b.runs, 0);
+	assert_true(calc_pool_done(&b.job)); /* dropped: waiting for it returns at once */
 }
 
 /* One thread: no pool; queuing functions do nothing and searches run as before. */
@@ -133,11 +176,19 @@ static void test_prefetch_same_numbers(void **state)
 		assert_non_null(vc[k]);
 	}
 	assert_int_equal(calc_pool_start(), 1);
+	const struct calc_job *job[NV + 1];
+	for (int k = 0; k <= NV; k++) {
+		job[k] = calc_ctx_search_prefetch(&root, &vc[k]->plan);
+		assert_non_null(job[k]);
+	}
+	/* a plan queued before: its job again, not a second search */
 	for (int k = 0; k <= NV; k++)
-		calc_ctx_search_prefetch(&root, &vc[k]->plan);
+		assert_ptr_equal(calc_ctx_search_prefetch(&root, &vc[k]->plan), job[k]);
 	calc_pool_go();
-	for (int k = NV; k >= 0; k--)
+	for (int k = NV; k >= 0; k--) {
 		values(vc[k], got[k]);
+		assert_true(calc_pool_done(job[k])); /* taken: the job stays, done */
+	}
 	calc_pool_stop();
 	calc_ctx_free(&root);
 	for (int k = 0; k <= NV; k++)
@@ -169,7 +220,9 @@ static void test_validate_prefetch(void **state)
 	calc_table_free(&t);
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
-	calc_validate_prefetch();
+	const struct calc_job *job = calc_validate_prefetch();
+	assert_non_null(job);
+	assert_ptr_equal(calc_validate_prefetch(), job); /* queued once */
 	calc_pool_go();
 	struct calc_ctx c;
 	calc_ctx_init(&c, plan);
@@ -189,6 +242,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_runs_once),       cmocka_unit_test(test_pool_caller_and_stop),
+		cmocka_unit_test(test_pool_promote),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
 		cmocka_unit_test(test_validate_prefetch),
 	};

@@ -1101,6 +1101,49 @@ static void test_fast_bounds(void **state)
 	(void)state;
 }
 
+/* The planner bounds the schedules of one split from one busy part (search.c's
+ * leaf_bound): calc_step_fast_bound_of with the busy part of another schedule that runs
+ * one way (and, with recompute_method = block, has the same vpp) gives each schedule's
+ * calc_step_fast_bound bit for bit, and calc_step_dp_bound of one schedule is that of
+ * another with as many parameter copies.  The second path is the one-call bound of the
+ * schedule itself.  The default model on 4 stages, no recomputation and block. */
+static void test_fast_busy_shared(void **state)
+{
+	static const char *const base[] = {"cluster.nodes=8", "parallel.tp=8", "parallel.pp=4", "parallel.dp=2",
+	                                   "training.global_batch=64", "parallel.recompute=full"};
+	static const char *const sched[] = {"gpipe", "zb-h1", "zb-h2", "interleaved"};
+	struct calc_plan p, q;
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	struct calc_step_compute pre;
+	struct calc_comm_pre *cp = malloc(sizeof *cp);
+	struct calc_step_busy busy;
+
+	for (int blk = 0; blk < 2; blk++) {
+		load_plan(&p, base, 6);
+		p.recompute_method = blk ? CALC_RC_METHOD_BLOCK : CALC_RC_METHOD_UNSET;
+		assert_int_equal(calc_schedule_parse("1f1b", &p.schedule), 0);
+		calc_step_compute(&p, &pre);
+		calc_comm_pre(&p, cp);
+		pre.comm = cp;
+		calc_step_fast_busy(&p, &pre, a, &busy);
+		assert_true(busy.busy > 0 && busy.tf > 0 && busy.tb > 0);
+		for (int i = 0; i < 4; i++) {
+			q = p;
+			assert_int_equal(calc_schedule_parse(sched[i], &q.schedule), 0);
+			q.vpp = i == 3 ? 2 : 1;
+			if (blk && q.vpp > 1) /* block reads vpp: its own busy part */
+				continue;
+			double lb = calc_step_fast_bound(&q, &pre, b);
+			assert_true(calc_step_fast_bound_of(&q, &busy, a) == lb);
+			assert_true(calc_step_dp_bound(&q, cp) == calc_step_dp_bound(&p, cp));
+		}
+	}
+	free(a);
+	free(b);
+	free(cp);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1121,7 +1164,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
-		cmocka_unit_test(test_fast_bounds),
+		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
