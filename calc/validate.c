@@ -286,12 +286,18 @@ static const struct vrow rows[] = {
 	 * bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/mixed_precision.py):
 	 * fp8_param_gather = True, so recipe fp8-params; it also keeps the first and the last
 	 * layer in BF16, which the rows do not model (the rate of 2 of 32 or 80 layers; the
-	 * prediction is that much too fast).  Assumed: ZeRO-1 (the distributed optimizer),
-	 * FlashAttention, the defaults for the rest.  Held out. */
+	 * prediction is that much too fast).  set_llama3_common_configs (scripts/performance/
+	 * configs/llama/llama3_llm_pretrain.py) sets grad_reduce_in_fp32 = False: BF16 main
+	 * gradients, reduced in BF16 (training.main_grads, efficiency.grad_reduce).  The 70B
+	 * run overlaps its TP collectives (tp_comm_overlap with userbuffers), whose hidden share
+	 * is not published: the default efficiency.tp_overlap, as the MLM H100 rows.  Assumed:
+	 * ZeRO-1 (the distributed optimizer), FlashAttention, the defaults for the rest.  Held
+	 * out. */
 	{"MBRIDGE 25.11", "llama3-8b", 8, 1, 1, 128, 2, "flash", M_TOKS, 30624, 1, 8192, 0, "hgx-b200-ndr", 0, NULL, 0,
-	 "training.recipe=fp8-params", 0},
+	 "training.recipe=fp8-params;training.main_grads=bf16;efficiency.grad_reduce=bf16", 0},
 	{"MBRIDGE 25.11", "llama3-70b", 64, 4, 8, 128, 1, "flash", M_TOKS, 1602, 1, 8192, 0, "dgx-h100-ndr", 0, NULL, 0,
-	 "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params", 0},
+	 "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params;training.main_grads=bf16;"
+	 "efficiency.grad_reduce=bf16", 0},
 	/* MosaicML llm-foundry, scripts/train/benchmarking/README.md (mosaicml/llm-foundry, commit
 	 * 495218376, 2024-04-22), stack fsdp1: MPT models (presets mpt-*, whose parameter counts
 	 * match the table's NumParams, tests/calc/model.c) with PyTorch FSDP FULL_SHARD, sequence
