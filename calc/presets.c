@@ -143,8 +143,15 @@ static const char *model_source(const char *name)
  *   TFLOP/s) and the 131K-sequence run with CP 16 (380): 2 of the 6 H100-class rows.
  *   FlashAttention-3's abstract puts FlashAttention-2 at "only 35%" of the H100 peak;
  *   the fit agrees within 2 points.
- * - H100 PCIe, H800, H200 and B200 take the H100 pair (assumed, UNVERIFIED); MI300X none
- *   (plan.c's generic 0.75 / 0.50 apply). */
+ * - B200 GEMMs 0.53 (fit 0.530 with trainplan calibrate, tests/cli/calibrate-b200.*): the
+ *   Megatron-Bridge 25.11 run of Llama 3 8B on 8 DGX-B200 GPUs in FP8 (30,624 tokens/s per
+ *   GPU), 1 of the 2 B200 rows; the Llama 3.1 405B run on 128 B200 is held out (-0.4 % with
+ *   the fit, +20 % with the H100 pair).  Fitted on FP8 runs, the only ones published: the
+ *   BF16 GEMMs take the same share (convention).  Attention keeps the H100's 0.37 (one run
+ *   fits one value).
+ * - H100 PCIe, H800, H200, GB200 and B300 take the H100 pair (assumed, UNVERIFIED); MI300X
+ *   none (plan.c's generic 0.75 / 0.50 apply). */
+#define B200_GEMM 0.53
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
  * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
  * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
@@ -208,7 +215,7 @@ static const struct calc_gpu gpus[] = {
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "
-	 "1.8 TB/s bidirectional", 148, H100_GEMM, H100_ATTN, 9000 * TF, 0 /* PCIe: no datasheet figure at hand */, 1745.0 * TF,
+	 "1.8 TB/s bidirectional", 148, B200_GEMM, H100_ATTN, 9000 * TF, 0 /* PCIe: no datasheet figure at hand */, 1745.0 * TF,
 	 3432.5 * TF},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,

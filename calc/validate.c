@@ -275,14 +275,20 @@ static const struct vrow rows[] = {
 	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp", 0},
 	/* The same summary's 25.11 dense rows (docs/performance-summary.md of
 	 * NVIDIA-NeMo/Megatron-Bridge at commit 5776a6d, 2025-12-10), "Tokens / sec / GPU" with
-	 * FP8 current scaling (FP8-CS): Llama 3 8B on 8 DGX-B200 GPUs (batch 128, micro-batch 2,
-	 * sequence 8,192, TP 1, PP 1, DDP: 30,624) -- the one B200 row, whose GPU preset takes
-	 * the H100's efficiencies (calc/presets.c), so it tests them on a GPU nothing was fitted
-	 * to -- and Llama 3 70B on 64 DGX-H100 GPUs (batch 128, micro-batch 1, TP 4 with SP, PP
-	 * 8, VP 5: 1,602).  The splits are those of scripts/performance/configs/llama/
-	 * llama3_workload_base_configs.py at that commit, which sets no recomputation for
-	 * either (the B200 row runs CUDA graphs of the whole iteration, which the tool does not
-	 * model: it counts no launch overhead).  FP8-CS is Megatron-Bridge's
+	 * FP8 current scaling (FP8-CS), sequence 8,192: on DGX-B200, Llama 3 8B on 8 GPUs (batch
+	 * 128, micro-batch 2, TP 1, PP 1, DDP: 30,624) and Llama 3.1 405B on 128 (batch 64,
+	 * micro-batch 1, TP 4, PP 8, CP 2, VP 8: 661); on DGX-H100, Llama 3 70B on 64 (batch 128,
+	 * TP 4, PP 8, VP 5: 1,602) and Llama 3.1 405B on 1,024 (batch 512, TP 8, PP 8, CP 2, VP 8:
+	 * 292).  The first B200 row fitted the B200 preset's GEMM efficiency (calc/presets.c,
+	 * tests/cli/calibrate-b200.*: with the H100's it came out 17 % too fast), the second is
+	 * held out; the H100 rows are held out.  405B: 126 layers modelled as 128, two per
+	 * virtual stage of PP 8 x VP 8 (Megatron-Bridge's recipe sets
+	 * account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split, so
+	 * the embedding and the loss take a layer's place in the first and last virtual stage).
+	 * The splits are those of scripts/performance/configs/llama/llama3_workload_base_configs.py
+	 * and llama31_workload_base_configs.py at that commit, which set no recomputation (the
+	 * 8B B200 run uses CUDA graphs of the whole iteration, which the tool does not model: it
+	 * counts no launch overhead).  FP8-CS is Megatron-Bridge's
 	 * bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/mixed_precision.py):
 	 * fp8_param_gather = True, so recipe fp8-params; it also keeps the first and the last
 	 * layer in BF16, which the rows do not model (the rate of 2 of 32 or 80 layers; the
@@ -293,10 +299,16 @@ static const struct vrow rows[] = {
 	 * is not published: the default efficiency.tp_overlap, as the MLM H100 rows.  Assumed:
 	 * ZeRO-1 (the distributed optimizer), FlashAttention, the defaults for the rest.  Held
 	 * out. */
-	{"MBRIDGE 25.11", "llama3-8b", 8, 1, 1, 128, 2, "flash", M_TOKS, 30624, 1, 8192, 0, "hgx-b200-ndr", 0, NULL, 0,
+	{"MBRIDGE 25.11", "llama3-8b", 8, 1, 1, 128, 2, "flash", M_TOKS, 30624, 1, 8192, 0, "hgx-b200-ndr", 0, NULL, 1,
 	 "training.recipe=fp8-params;training.main_grads=bf16;efficiency.grad_reduce=bf16", 0},
+	{"MBRIDGE 25.11", "llama3.1-405b", 128, 4, 8, 64, 1, "flash", M_TOKS, 661, 2, 8192, 128, "hgx-b200-ndr", 0, NULL,
+	 0, "parallel.schedule=interleaved;parallel.vpp=8;training.recipe=fp8-params;training.main_grads=bf16;"
+	 "efficiency.grad_reduce=bf16", 0},
 	{"MBRIDGE 25.11", "llama3-70b", 64, 4, 8, 128, 1, "flash", M_TOKS, 1602, 1, 8192, 0, "dgx-h100-ndr", 0, NULL, 0,
 	 "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params;training.main_grads=bf16;"
+	 "efficiency.grad_reduce=bf16", 0},
+	{"MBRIDGE 25.11", "llama3.1-405b", 1024, 8, 8, 512, 1, "flash", M_TOKS, 292, 2, 8192, 128, "dgx-h100-ndr", 0, NULL,
+	 0, "parallel.schedule=interleaved;parallel.vpp=8;training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0},
 	/* MosaicML llm-foundry, scripts/train/benchmarking/README.md (mosaicml/llm-foundry, commit
 	 * 495218376, 2024-04-22), stack fsdp1: MPT models (presets mpt-*, whose parameter counts
