@@ -1004,10 +1004,12 @@ int calc_pool_done(const struct calc_job *j);
  * queued jobs refer to. */
 void calc_pool_stop(void);
 /* Queue the validation rows (validate.c; they do not depend on any plan) on the pool,
- * when it runs; the validation quantities and tables wait for them.  Returns the job
- * they wait for (queued now or before), or NULL when none is queued (no pool, or the
- * rows are computed already). */
-const struct calc_job *calc_validate_prefetch(void);
+ * when it runs, as CALC_VALIDATE_JOBS jobs of consecutive rows that the pool's threads
+ * share; the validation quantities and tables wait for all of them.  Writes the jobs
+ * (queued now or before) to jobs[0 .. n) when jobs is not NULL and returns n, or 0 when
+ * none is queued (no pool, or the rows are computed already). */
+#define CALC_VALIDATE_JOBS 4
+int calc_validate_prefetch(const struct calc_job **jobs);
 struct calc_ctx_variant;
 struct calc_ctx {
 	struct calc_plan plan;

@@ -204,8 +204,9 @@ static void test_prefetch_same_numbers(void **state)
 	free(plan);
 }
 
-/* The validation rows computed on a pool thread give the numbers of `trainplan
- * validate`'s serial run: calc_validate in this thread. */
+/* The validation rows computed in parts on the pool's thread and this one give the
+ * numbers and the table of `trainplan validate`'s serial run: calc_validate in this
+ * thread. */
 static void test_validate_prefetch(void **state)
 {
 	(void)state;
@@ -217,12 +218,13 @@ static void test_validate_prefetch(void **state)
 	struct calc_validation serial;
 	struct calc_table t;
 	assert_int_equal(calc_validate(NULL, 0, &t, &serial, &d), 0);
-	calc_table_free(&t);
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
-	const struct calc_job *job = calc_validate_prefetch();
-	assert_non_null(job);
-	assert_ptr_equal(calc_validate_prefetch(), job); /* queued once */
+	const struct calc_job *job[CALC_VALIDATE_JOBS], *again[CALC_VALIDATE_JOBS];
+	assert_int_equal(calc_validate_prefetch(job), CALC_VALIDATE_JOBS);
+	assert_int_equal(calc_validate_prefetch(again), CALC_VALIDATE_JOBS);
+	for (int k = 0; k < CALC_VALIDATE_JOBS; k++)
+		assert_ptr_equal(again[k], job[k]); /* queued once */
 	calc_pool_go();
 	struct calc_ctx c;
 	calc_ctx_init(&c, plan);
@@ -232,6 +234,19 @@ static void test_validate_prefetch(void **state)
 		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
 		assert_memory_equal(&v.num, &want[i], sizeof(double));
 	}
+	/* the table assembled from the parts, cell by cell, as the serial run's */
+	struct calc_table got;
+	assert_int_equal(calc_catalog_build(&c, "validation", 0, NULL, &got, &d), 0);
+	assert_int_equal(got.nrows, t.nrows);
+	assert_int_equal(got.ncols, t.ncols);
+	for (int i = 0; i < t.nrows * t.ncols; i++) {
+		if (t.cells[i].s || got.cells[i].s)
+			assert_string_equal(got.cells[i].s, t.cells[i].s);
+		else
+			assert_memory_equal(&got.cells[i].v, &t.cells[i].v, sizeof(double));
+	}
+	calc_table_free(&got);
+	calc_table_free(&t);
 	calc_pool_stop();
 	calc_ctx_free(&c);
 	calc_diag_free(&d);
