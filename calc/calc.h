@@ -1045,6 +1045,14 @@ void calc_ctx_free(struct calc_ctx *c);
  * when it has run), or NULL when none is queued (no pool, or the root's search is
  * there already). */
 const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan);
+/* Queue on the pool (when it runs) the bandwidth search behind quantity or table 'name'
+ * of context c (report_catalog.c: network.crossover_bw, network.bf16_reduce_bw,
+ * network.dp_overlap_bw, the table network-sweep), which fills c's cache of step times;
+ * evaluating 'name' in c then waits for the job and reads the cache, with the numbers
+ * it computes without.  c must outlive the pool's jobs (calc_pool_stop) and be
+ * evaluated on this thread only.  Returns the job (queued now or before), or NULL for
+ * another name or without a pool. */
+const struct calc_job *calc_network_prefetch(struct calc_ctx *c, const char *name);
 /* The memory result of the context's plan, computed once. NULL after a diagnostic. */
 const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d);
 

@@ -1309,6 +1309,8 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 	if (!e)
 		return;
 	if (e->kind == E_NAME) {
+		if (!strncmp(e->text, "network.", 8))
+			need_add(seen, calc_network_prefetch(sc->ctx, e->text));
 		if (!strncmp(e->text, "search.", 7)) {
 			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
 			need_add(seen, j);
@@ -1429,6 +1431,11 @@ void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc
 			prefetch_text(texts[i], 1, sc, &seen);
 		}
 	/* queued last, taken first: the pool's threads start from the back */
+	for (int i = 0; i < n; i++)
+		if (texts[i] && strstr(texts[i], "table network-sweep")) {
+			seen.needs = needs ? &needs[i] : NULL;
+			need_add(&seen, calc_network_prefetch(sc->ctx, "network-sweep"));
+		}
 	for (int i = 0; i < n; i++)
 		if (texts[i] && strstr(texts[i], "table validation")) {
 			seen.needs = needs ? &needs[i] : NULL;

@@ -253,13 +253,68 @@ static void test_validate_prefetch(void **state)
 	free(plan);
 }
 
+/* The bandwidth searches queued on the pool's thread (calc_network_prefetch) give the
+ * numbers and the sweep table of the same context evaluated without a pool; the
+ * lever's bandwidth differs from the crossover's, so a mix-up of the cache would show. */
+static void test_network_prefetch(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"network.crossover_bw", "network.bf16_reduce_bw",
+	                                    "network.dp_overlap_bw", "network.deeper_step_time"};
+	struct calc_plan *plan = malloc(sizeof *plan);
+	struct calc_diag d = {0};
+	load_plan(plan, NULL, 0);
+	double want[4], got[4];
+	struct calc_table tw, tg;
+	struct calc_ctx c;
+	calc_ctx_init(&c, plan);
+	for (int i = 0; i < 4; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
+		want[i] = v.num;
+	}
+	assert_int_equal(calc_catalog_build(&c, "network-sweep", 0, NULL, &tw, &d), 0);
+	calc_ctx_free(&c);
+	assert_null(calc_network_prefetch(&c, "network.crossover_bw")); /* no pool */
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	calc_ctx_init(&c, plan);
+	const struct calc_job *j[4];
+	for (int i = 0; i < 3; i++)
+		assert_non_null(j[i] = calc_network_prefetch(&c, names[i]));
+	assert_non_null(j[3] = calc_network_prefetch(&c, "network-sweep"));
+	assert_ptr_equal(calc_network_prefetch(&c, names[0]), j[0]); /* queued once */
+	assert_null(calc_network_prefetch(&c, names[3])); /* one point: not queued */
+	calc_pool_go();
+	for (int i = 0; i < 4; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
+		got[i] = v.num;
+	}
+	assert_int_equal(calc_catalog_build(&c, "network-sweep", 0, NULL, &tg, &d), 0);
+	for (int i = 0; i < 4; i++)
+		assert_true(calc_pool_done(j[i]));
+	calc_pool_stop();
+	calc_ctx_free(&c);
+	for (int i = 0; i < 4; i++)
+		assert_memory_equal(&got[i], &want[i], sizeof(double));
+	assert_true(want[0] != want[1]);
+	assert_int_equal(tg.nrows, tw.nrows);
+	for (int i = 0; i < tw.nrows * tw.ncols; i++)
+		assert_memory_equal(&tg.cells[i].v, &tw.cells[i].v, sizeof(double));
+	calc_table_free(&tw);
+	calc_table_free(&tg);
+	calc_diag_free(&d);
+	free(plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_runs_once),       cmocka_unit_test(test_pool_caller_and_stop),
 		cmocka_unit_test(test_pool_promote),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
-		cmocka_unit_test(test_validate_prefetch),
+		cmocka_unit_test(test_validate_prefetch),    cmocka_unit_test(test_network_prefetch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
