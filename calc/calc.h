@@ -1004,10 +1004,12 @@ int calc_pool_done(const struct calc_job *j);
  * queued jobs refer to. */
 void calc_pool_stop(void);
 /* Queue the validation rows (validate.c; they do not depend on any plan) on the pool,
- * when it runs; the validation quantities and tables wait for them.  Returns the job
- * they wait for (queued now or before), or NULL when none is queued (no pool, or the
- * rows are computed already). */
-const struct calc_job *calc_validate_prefetch(void);
+ * when it runs, as CALC_VALIDATE_JOBS jobs of consecutive rows that the pool's threads
+ * share; the validation quantities and tables wait for all of them.  Writes the jobs
+ * (queued now or before) to jobs[0 .. n) when jobs is not NULL and returns n, or 0 when
+ * none is queued (no pool, or the rows are computed already). */
+#define CALC_VALIDATE_JOBS 4
+int calc_validate_prefetch(const struct calc_job **jobs);
 struct calc_ctx_variant;
 struct calc_ctx {
 	struct calc_plan plan;
@@ -1043,6 +1045,14 @@ void calc_ctx_free(struct calc_ctx *c);
  * when it has run), or NULL when none is queued (no pool, or the root's search is
  * there already). */
 const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan);
+/* Queue on the pool (when it runs) the bandwidth search behind quantity or table 'name'
+ * of context c (report_catalog.c: network.crossover_bw, network.bf16_reduce_bw,
+ * network.dp_overlap_bw, the table network-sweep), which fills c's cache of step times;
+ * evaluating 'name' in c then waits for the job and reads the cache, with the numbers
+ * it computes without.  c must outlive the pool's jobs (calc_pool_stop) and be
+ * evaluated on this thread only.  Returns the job (queued now or before), or NULL for
+ * another name or without a pool. */
+const struct calc_job *calc_network_prefetch(struct calc_ctx *c, const char *name);
 /* The memory result of the context's plan, computed once. NULL after a diagnostic. */
 const struct calc_memory *calc_ctx_memory(struct calc_ctx *c, struct calc_diag *d);
 

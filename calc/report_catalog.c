@@ -14,6 +14,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,7 +432,12 @@ enum { NB_PLAN, NB_DEEPER, NB_WIDER, NB_TP_ACROSS, NB_PP_ACROSS, NB_N };
  * The step times step_at has computed for this context, by neighbour, lever and
  * bandwidth: network.crossover_bw and both levers re-time the plan at the same grid
  * points, and each point is one pipeline simulation.  A hit returns the very number
- * computed before, so the cache changes no result.
+ * computed before, so the cache changes no result.  The report computes the searches of
+ * the bandwidth (the crossover, the two levers, the sweep table) ahead on the pool's
+ * threads (calc_network_prefetch), so the cache is read and filled under its lock; a
+ * point is computed outside it, and two threads that compute the same point compute
+ * the same number (one pure function of the plan), so which one it keeps changes
+ * nothing.
  */
 struct net_entry {
 	int which;          /* NB_* */
@@ -439,26 +445,52 @@ struct net_entry {
 	double bw;          /* inter-node bandwidth [B/s per GPU] */
 	double t;           /* step time [s], NAN when the variant is not a valid plan */
 };
+enum net_kind { NJ_CROSS, NJ_BF16, NJ_OVERLAP, NJ_SWEEP, NJ_N }; /* the searches queued ahead */
+struct net_job {
+	struct calc_job job; /* first: a job is its net_job */
+	struct calc_ctx *c;  /* the context whose cache it fills */
+	enum net_kind kind;
+};
 struct net_cache {
 	int n, cap;
 	struct net_entry *e;
+	pthread_mutex_t lock;        /* guards n, cap, e */
+	struct net_job jobs[NJ_N];   /* calc_network_prefetch's, while queued[] */
+	int queued[NJ_N];            /* 1: jobs[k] was queued and not waited for yet */
 };
 
 static void net_cache_free(void *p)
 {
 	struct net_cache *k = p;
-	if (k)
+	if (k) {
 		free(k->e);
+		pthread_mutex_destroy(&k->lock);
+	}
 	free(k);
 }
 
+/* The context's cache, created on first use (by the thread that owns the context: the
+ * expansion, or calc_network_prefetch before it queues a job). */
 static struct net_cache *net_cache_of(struct calc_ctx *c)
 {
 	if (!c->slot[CALC_SLOT_NETWORK]) {
-		c->slot[CALC_SLOT_NETWORK] = xcalloc(1, sizeof(struct net_cache));
+		struct net_cache *k = xcalloc(1, sizeof *k);
+		pthread_mutex_init(&k->lock, NULL);
+		c->slot[CALC_SLOT_NETWORK] = k;
 		c->slot_free[CALC_SLOT_NETWORK] = net_cache_free;
 	}
 	return c->slot[CALC_SLOT_NETWORK];
+}
+
+/* Before reading the cache for search 'kind' on the expansion's thread: the job queued
+ * for it has run (here, when no thread had started it). */
+static void net_wait(struct calc_ctx *c, enum net_kind kind)
+{
+	struct net_cache *k = c->slot[CALC_SLOT_NETWORK];
+	if (k && k->queued[kind]) {
+		calc_pool_wait(&k->jobs[kind].job);
+		k->queued[kind] = 0;
+	}
 }
 
 /* The plan at inter-node bandwidth 'bw' [B/s per GPU] as neighbour 'which', with the
@@ -511,21 +543,41 @@ static double step_compute(const struct calc_ctx *c, int which, const char *leve
 }
 
 /* step_compute, once per (which, lever, bw) of this context (struct net_cache). */
-static double step_lever_at(struct calc_ctx *c, int which, const char *lever, double bw)
+static int net_find(const struct net_cache *k, int which, const char *lever, double bw, double *t)
 {
-	struct net_cache *k = net_cache_of(c);
 	for (int i = 0; i < k->n; i++) {
 		const struct net_entry *e = &k->e[i];
 		if (e->which == which && e->bw == bw &&
-		    (e->lever == lever || (e->lever && lever && !strcmp(e->lever, lever))))
-			return e->t;
+		    (e->lever == lever || (e->lever && lever && !strcmp(e->lever, lever)))) {
+			*t = e->t;
+			return 1;
+		}
 	}
-	double t = step_compute(c, which, lever, bw);
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 64;
-		k->e = xrealloc(k->e, (size_t)k->cap * sizeof *k->e);
+	return 0;
+}
+
+static double step_lever_at(struct calc_ctx *c, int which, const char *lever, double bw)
+{
+	struct net_cache *k = c->slot[CALC_SLOT_NETWORK];
+	double t;
+	if (!k) /* created before any job is queued for c, so only without one */
+		k = net_cache_of(c);
+	pthread_mutex_lock(&k->lock);
+	int hit = net_find(k, which, lever, bw, &t);
+	pthread_mutex_unlock(&k->lock);
+	if (hit)
+		return t;
+	t = step_compute(c, which, lever, bw);
+	double kept;
+	pthread_mutex_lock(&k->lock);
+	if (!net_find(k, which, lever, bw, &kept)) {
+		if (k->n == k->cap) {
+			k->cap = k->cap ? 2 * k->cap : 64;
+			k->e = xrealloc(k->e, (size_t)k->cap * sizeof *k->e);
+		}
+		k->e[k->n++] = (struct net_entry){which, lever, bw, t};
 	}
-	k->e[k->n++] = (struct net_entry){which, lever, bw, t};
+	pthread_mutex_unlock(&k->lock);
 	return t;
 }
 
@@ -541,17 +593,20 @@ static double step_at(struct calc_ctx *c, int which, double bw)
 	return step_lever_at(c, which, NULL, bw);
 }
 
+static const double sweep_gbps[] = {12.5, 25, 50, 100, 200, 400, 800}; /* network-sweep's rows [Gb/s] */
+
 static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
 {
+	net_wait(c, NJ_SWEEP);
 	calc_table_init(t, "network-sweep", "Step time against inter-node bandwidth: the plan and its neighbours");
-	static const double gbps[] = {12.5, 25, 50, 100, 200, 400, 800};
+	const double *gbps = sweep_gbps;
 	int cg = calc_table_col(t, "network per GPU (Gb/s)", "1", CALC_D_NUM, 4);
 	int cbw = calc_table_col(t, "inter_node_bw", "B/s", CALC_D_GBPS, 1);
 	int cpl = calc_table_col(t, "plan", "s", CALC_D_S, 2);
 	int cde = calc_table_col(t, "deeper pipeline", "s", CALC_D_S, 2);
 	int cwi = calc_table_col(t, "more data parallel", "s", CALC_D_S, 2);
-	for (size_t i = 0; i < sizeof gbps / sizeof gbps[0]; i++) {
+	for (size_t i = 0; i < sizeof sweep_gbps / sizeof sweep_gbps[0]; i++) {
 		double bw = gbps[i] * 1e9 / 8;
 		int r = calc_table_row(t);
 		calc_table_num(t, r, cg, gbps[i]);
@@ -574,21 +629,27 @@ static int b_network(struct calc_ctx *c, const struct calc_args *a, struct calc_
  * other neighbour quantity (network.deeper_step_time): the chapters tell the two
  * cases apart with isfinite().
  */
+static double crossover(struct calc_ctx *c);
+
 static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	net_wait(c, NJ_CROSS);
+	v->num = crossover(c);
+	return 0;
+}
+
+static double crossover(struct calc_ctx *c)
 {
 	/* One point per octave from 1 Gb/s to 2 Tb/s per GPU, then a bisection in log space
 	 * of the first octave where the sign changes, to 2^-24 of an octave (a relative
 	 * error below 5e-8; the chapters show whole Gb/s).  Each point simulates two plans,
 	 * so the grid is coarse and the bisection short. */
 	double lo = 1e9 / 8, prev = NAN, prev_bw = 0;
-	v->num = 0;
 	for (int i = 0; i <= 11; i++) {
 		double bw = lo * pow(2.0, i);
 		double diff = step_at(c, NB_PLAN, bw) - step_at(c, NB_DEEPER, bw);
-		if (isnan(diff)) {
-			v->num = NAN;
-			return 0;
-		}
+		if (isnan(diff))
+			return NAN;
 		if (i > 0 && ((prev > 0) != (diff > 0))) {
 			double a = prev_bw, b = bw, fa = prev;
 			for (int k = 0; k < 24; k++) {
@@ -599,8 +660,7 @@ static int q_crossover(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 				else
 					b = mid;
 			}
-			v->num = sqrt(a * b);
-			return 0;
+			return sqrt(a * b);
 		}
 		prev = diff, prev_bw = bw;
 	}
@@ -652,9 +712,13 @@ static double lever_bw(struct calc_ctx *c, const char *lever)
 	return lo * pow(2.0, 11); /* pays across the whole range */
 }
 
+#define LEVER_BF16 "efficiency.grad_reduce=bf16"
+#define LEVER_OVERLAP "efficiency.dp_overlap=1"
+
 static int q_bf16_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
-	v->num = lever_bw(c, "efficiency.grad_reduce=bf16");
+	net_wait(c, NJ_BF16);
+	v->num = lever_bw(c, LEVER_BF16);
 	return 0;
 }
 static int q_lever_gain(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
@@ -664,8 +728,48 @@ static int q_lever_gain(struct calc_ctx *c, struct calc_value *v, struct calc_di
 }
 static int q_overlap_bw(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
-	v->num = lever_bw(c, "efficiency.dp_overlap=1");
+	net_wait(c, NJ_OVERLAP);
+	v->num = lever_bw(c, LEVER_OVERLAP);
 	return 0;
+}
+
+/* calc_network_prefetch's job: the search of its kind, for the cache it fills. */
+static void net_job_run(struct calc_job *j)
+{
+	const struct net_job *nj = (const struct net_job *)j;
+	struct calc_ctx *c = nj->c;
+	if (nj->kind == NJ_CROSS)
+		crossover(c);
+	else if (nj->kind == NJ_BF16)
+		lever_bw(c, LEVER_BF16);
+	else if (nj->kind == NJ_OVERLAP)
+		lever_bw(c, LEVER_OVERLAP);
+	else
+		for (size_t i = 0; i < sizeof sweep_gbps / sizeof sweep_gbps[0]; i++) {
+			double bw = sweep_gbps[i] * 1e9 / 8;
+			step_at(c, NB_PLAN, bw);
+			step_at(c, NB_DEEPER, bw);
+			step_at(c, NB_WIDER, bw);
+		}
+}
+
+const struct calc_job *calc_network_prefetch(struct calc_ctx *c, const char *name)
+{
+	static const char *const names[NJ_N] = {"network.crossover_bw", "network.bf16_reduce_bw",
+	                                        "network.dp_overlap_bw", "network-sweep"};
+	int kind = -1;
+	for (int k = 0; k < NJ_N && kind < 0; k++)
+		if (!strcmp(name, names[k]))
+			kind = k;
+	if (kind < 0 || !calc_pool_active())
+		return NULL;
+	struct net_cache *k = net_cache_of(c);
+	if (!k->queued[kind]) {
+		k->jobs[kind] = (struct net_job){{net_job_run, 0}, c, (enum net_kind)kind};
+		k->queued[kind] = 1;
+		calc_pool_submit(&k->jobs[kind].job);
+	}
+	return &k->jobs[kind].job;
 }
 
 /* The deeper-pipeline neighbour's step time at the plan's own bandwidth. */

@@ -464,8 +464,63 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	return rc < 0 ? -1 : calc_step(p, st, d);
 }
 
-int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
-                  struct calc_diag *d)
+/* One row put through the model: what the table and the summary read of it. */
+struct vres {
+	int ok;                        /* 1: computed */
+	double pred;                   /* the row's metric, predicted [the metric's unit] */
+	double mfu, hfu;               /* [1] */
+	double peak;                   /* predicted peak of the fullest stage [B] (rows with mem_gib) */
+	int dp, v, fits;               /* DP degree, interleaving depth shown; 1: predicted to fit */
+	char model[CALC_NAME_MAX];     /* the model's name in the table */
+	char recipe[CALC_NAME_MAX];    /* training.recipe of the row */
+};
+
+/* Row i of rows[] with the extra plan keys 'sets' into *o, on the caller's scratch
+ * structs p, st, mem.  Returns 0; -1 with a diagnostic in d. */
+static int row_compute(int i, const char *const *sets, int nsets, struct calc_plan *p, struct calc_step *st,
+                       struct calc_memory *mem, struct vres *o, struct calc_diag *d)
+{
+	const struct vrow *r = &rows[i];
+	int v = 1;
+	if (run_row(r, sets, nsets, p, st, &v, d) < 0 || calc_memory(p, mem, d) < 0)
+		return -1;
+	o->pred = r->metric == M_HWTF ? st->hw_tflops / 1e12 : r->metric == M_MODELTF ? st->model_tflops / 1e12
+	        : r->metric == M_GPUH ? st->gpu_hours : r->metric == M_TOKS ? st->tokens_per_s / r->gpus : st->time;
+	o->mfu = st->mfu;
+	o->hfu = st->hfu;
+	o->dp = p->dp;
+	o->v = p->vpp > v ? p->vpp : v; /* the MoE rows set their vpp as a key */
+	if (r->extra && strstr(r->extra, "model.hidden=")) {
+		/* a row that reshapes its preset (the Megatron-LM weak-scaling rows) is
+		 * named by its size, not by the preset it starts from */
+		struct calc_params pr;
+		calc_model_params(&p->model, &pr);
+		snprintf(o->model, sizeof o->model, "gpt-%.3gb", pr.total / 1e9);
+	} else
+		snprintf(o->model, sizeof o->model, "%s", r->model);
+	snprintf(o->recipe, sizeof o->recipe, "%s", p->recipe_name);
+	/* the peak of the fullest stage, against the published peak (torchtitan reports
+	 * the maximum over all GPUs, docs/performance.md footnote 1).  torchtitan logs
+	 * torch.cuda.memory_stats()["reserved_bytes.all.peak"] (torchtitan/metrics.py
+	 * at 9dec370, max_reserved_gib): what PyTorch's caching allocator holds, which
+	 * excludes the CUDA context and NCCL's own buffers (cudaMalloc'd outside it) and
+	 * includes the gap between reserved and allocated (segments, rounding), which
+	 * overhead.fragmentation stands for (docs/references.md §8.1).  So the
+	 * prediction compared is the stage's total less those two overheads. */
+	o->peak = 0;
+	if (r->mem_gib > 0) {
+		const struct calc_mem_stage *ws = &mem->st[mem->worst];
+		o->peak = ws->total - ws->ov_cuda - ws->ov_nccl;
+	}
+	o->fits = mem->fits;
+	o->ok = 1;
+	return 0;
+}
+
+/* The validation table and summary (calc_validate), taking the rows of pre[] that are
+ * computed (NULL: none) and computing the others here, in row order. */
+static int validate_rows(const char *const *sets, int nsets, const struct vres *pre, struct calc_table *out,
+                         struct calc_validation *sum, struct calc_diag *d)
 {
 	struct calc_plan *p = xmalloc(sizeof *p);
 	struct calc_step *st = xmalloc(sizeof *st);
@@ -507,17 +562,19 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	crec = calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < NROWS; i++) {
 		const struct vrow *r = &rows[i];
-		int v = 1, row;
+		struct vres res;
+		int row;
 		double pred, err;
-		if (run_row(r, sets, nsets, p, st, &v, d) < 0 || calc_memory(p, mem, d) < 0) {
+		if (pre && pre[i].ok)
+			res = pre[i];
+		else if (row_compute(i, sets, nsets, p, st, mem, &res, d) < 0) {
 			calc_table_free(t);
 			free(p);
 			free(st);
 			free(mem);
 			return -1;
 		}
-		pred = r->metric == M_HWTF ? st->hw_tflops / 1e12 : r->metric == M_MODELTF ? st->model_tflops / 1e12
-		     : r->metric == M_GPUH ? st->gpu_hours : r->metric == M_TOKS ? st->tokens_per_s / r->gpus : st->time;
+		pred = res.pred;
 		err = pred / r->published - 1;
 		sumabs += fabs(err);
 		if (fabs(err) > maxabs)
@@ -530,22 +587,13 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		row = calc_table_row(t);
 		calc_table_str(t, row, cs, r->source);
 		calc_table_str(t, row, cstk, r->stack ? r->stack : "megatron");
-		if (r->extra && strstr(r->extra, "model.hidden=")) {
-			/* a row that reshapes its preset (the Megatron-LM weak-scaling rows) is
-			 * named by its size, not by the preset it starts from */
-			struct calc_params pr;
-			char name[32];
-			calc_model_params(&p->model, &pr);
-			snprintf(name, sizeof name, "gpt-%.3gb", pr.total / 1e9);
-			calc_table_str(t, row, cm, name);
-		} else
-			calc_table_str(t, row, cm, r->model);
+		calc_table_str(t, row, cm, res.model);
 		calc_table_num(t, row, cg, r->gpus);
 		calc_table_num(t, row, ctp, r->tp);
 		calc_table_num(t, row, ccp, r->cp > 0 ? r->cp : 1);
 		calc_table_num(t, row, cpp, r->pp);
-		calc_table_num(t, row, cdp, p->dp);
-		calc_table_num(t, row, cv, p->vpp > v ? p->vpp : v); /* the MoE rows set their vpp as a key */
+		calc_table_num(t, row, cdp, res.dp);
+		calc_table_num(t, row, cv, res.v);
 		calc_table_str(t, row, cmode, !strcmp(r->mode, "selective") ? "selective+SP"
 		                               : !strcmp(r->mode, "flash") || !strcmp(r->mode, "moe-sp") ? "flash+SP"
 		                               : !strcmp(r->mode, "flash-sel") ? "flash+selective"
@@ -561,30 +609,21 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 		calc_table_num(t, row, cpub, r->published);
 		calc_table_num(t, row, cpred, pred);
 		calc_table_num(t, row, cerr, err);
-		calc_table_num(t, row, cmfu, st->mfu);
-		calc_table_num(t, row, chfu, st->hfu);
+		calc_table_num(t, row, cmfu, res.mfu);
+		calc_table_num(t, row, chfu, res.hfu);
 		calc_table_str(t, row, cfit, r->fits ? "calibrates" : "held out");
-		calc_table_str(t, row, crec, p->recipe_name);
-		/* the peak of the fullest stage, against the published peak (torchtitan reports
-		 * the maximum over all GPUs, docs/performance.md footnote 1).  torchtitan logs
-		 * torch.cuda.memory_stats()["reserved_bytes.all.peak"] (torchtitan/metrics.py
-		 * at 9dec370, max_reserved_gib): what PyTorch's caching allocator holds, which
-		 * excludes the CUDA context and NCCL's own buffers (cudaMalloc'd outside it) and
-		 * includes the gap between reserved and allocated (segments, rounding), which
-		 * overhead.fragmentation stands for (docs/references.md §8.1).  So the
-		 * prediction compared is the stage's total less those two overheads. */
+		calc_table_str(t, row, crec, res.recipe);
 		if (r->mem_gib > 0) {
-			const struct calc_mem_stage *ws = &mem->st[mem->worst];
-			double pub = r->mem_gib * 1073741824.0, peak = ws->total - ws->ov_cuda - ws->ov_nccl, me = peak / pub - 1;
+			double pub = r->mem_gib * 1073741824.0, me = res.peak / pub - 1;
 			calc_table_num(t, row, cmpub, pub);
-			calc_table_num(t, row, cmpred, peak);
+			calc_table_num(t, row, cmpred, res.peak);
 			calc_table_num(t, row, cmerr, me);
 			nmem++;
 			if (fabs(me) > memmax)
 				memmax = fabs(me);
 		}
-		calc_table_str(t, row, cfits, mem->fits ? "yes" : "no");
-		nofit += !mem->fits;
+		calc_table_str(t, row, cfits, res.fits ? "yes" : "no");
+		nofit += !res.fits;
 	}
 	calc_table_note(t, "Error = predicted / published - 1.  Role: a row that calibrated its stack's preset (the "
 	                    "Megatron rows set the GPU presets' efficiencies), or one held out of it.  NAR21, KOR22 and Llama 2 on A100 80 GB (312 TFLOP/s "
@@ -622,6 +661,12 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
 	free(st);
 	free(mem);
 	return 0;
+}
+
+int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
+                  struct calc_diag *d)
+{
+	return validate_rows(sets, nsets, NULL, out, sum, d);
 }
 
 static int col_of(const struct calc_table *t, const char *name)
@@ -716,35 +761,82 @@ static struct calc_validation cached;
 static struct calc_table table;
 static int done;
 
-/* calc_validate_prefetch's job: the rows on a pool thread.  A failure is forgotten, so
- * that summary runs them again and writes the diagnostics as it would without. */
+/* calc_validate_prefetch's jobs: the rows in VCHUNKS runs of consecutive rows, one job
+ * each, so that the pool's threads (and the caller, calc_pool_wait) share them; each
+ * job computes its rows into pre[] on structs of its own, and summary assembles the
+ * table from pre[] in row order, as calc_validate would.  A row that failed is left out
+ * of pre[] (ok 0), so that summary computes it again and writes the diagnostics as it
+ * would without.  The rows' costs differ by three orders of magnitude (the pipeline
+ * simulation of NAR21's 1T model on 64 stages alone is a third of them), so the runs
+ * are cut by an estimate of each row's work, row_work; any cut gives the same numbers. */
+#define VCHUNKS CALC_VALIDATE_JOBS
+static struct vres pre[NROWS];
+struct vchunk {
+	struct calc_job job; /* first: a job is its chunk */
+	int lo, hi;          /* rows [lo, hi) */
+};
+
 static void prefetch_run(struct calc_job *j)
 {
-	struct calc_diag d = {0};
-	if (calc_validate(NULL, 0, &table, &cached, &d) == 0)
-		done = 1;
-	calc_diag_free(&d);
+	const struct vchunk *c = (const struct vchunk *)j;
+	struct calc_plan *p = xmalloc(sizeof *p);
+	struct calc_step *st = xmalloc(sizeof *st);
+	struct calc_memory *mem = xmalloc(sizeof *mem);
+	for (int i = c->lo; i < c->hi; i++) {
+		struct calc_diag d = {0};
+		if (row_compute(i, NULL, 0, p, st, mem, &pre[i], &d) < 0)
+			pre[i].ok = 0;
+		calc_diag_free(&d);
+	}
+	free(p);
+	free(st);
+	free(mem);
 }
 
-static struct calc_job prefetch = {prefetch_run, 2};
+/* An estimate of row r's work, for the cut only: the simulator's ops, stages times
+ * micro-batches per pipeline (1F1B), and one for the rest. */
+static double row_work(const struct vrow *r)
+{
+	int cp = r->cp > 0 ? r->cp : 1, dp = r->gpus / (r->tp * r->pp * cp);
+	return 1 + (double)r->pp * r->batch / ((dp > 0 ? dp : 1) * (r->micro > 0 ? r->micro : 1));
+}
+
+static struct vchunk chunks[VCHUNKS];
 static int prefetched;
 
-const struct calc_job *calc_validate_prefetch(void)
+int calc_validate_prefetch(const struct calc_job **jobs)
 {
-	if (prefetched)
-		return &prefetch;
-	if (!calc_pool_active() || done)
-		return NULL;
-	prefetched = 1;
-	calc_pool_submit(&prefetch);
-	return &prefetch;
+	if (!prefetched && (!calc_pool_active() || done))
+		return 0;
+	if (!prefetched) {
+		prefetched = 1;
+		double total = 0, sum = 0;
+		for (int i = 0; i < NROWS; i++)
+			total += row_work(&rows[i]);
+		for (int k = 0, i = 0; k < VCHUNKS; k++) { /* chunk k ends where the sum passes (k+1)/VCHUNKS */
+			chunks[k].job.run = prefetch_run;
+			chunks[k].lo = i;
+			while (i < NROWS && (k == VCHUNKS - 1 || sum + row_work(&rows[i]) / 2 < total * (k + 1) / VCHUNKS))
+				sum += row_work(&rows[i++]);
+			chunks[k].hi = i;
+			memset(&pre[chunks[k].lo], 0, (size_t)(chunks[k].hi - chunks[k].lo) * sizeof *pre);
+			calc_pool_submit(&chunks[k].job);
+		}
+	}
+	for (int k = 0; jobs && k < VCHUNKS; k++)
+		jobs[k] = &chunks[k].job;
+	return VCHUNKS;
 }
 
 static int summary(struct calc_validation *s, struct calc_table *out, struct calc_diag *d)
 {
-	if (prefetched) { /* queued: wait for it, or run it here */
-		calc_pool_wait(&prefetch);
+	if (prefetched) { /* queued: wait for each part, or run it here */
+		for (int k = 0; k < VCHUNKS; k++)
+			calc_pool_wait(&chunks[k].job);
 		prefetched = 0;
+		if (!done && validate_rows(NULL, 0, pre, &table, &cached, d) < 0)
+			return -1;
+		done = 1;
 	}
 	if (!done) {
 		if (calc_validate(NULL, 0, &table, &cached, d) < 0)

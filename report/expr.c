@@ -1274,6 +1274,15 @@ static void need_add(struct prefetch_seen *seen, const struct calc_job *j)
 	nd->job[nd->n++] = j;
 }
 
+/* Queue the validation rows (when not yet) and note that the chapter waits for them. */
+static void need_validation(struct prefetch_seen *seen)
+{
+	const struct calc_job *jobs[CALC_VALIDATE_JOBS];
+	int n = calc_validate_prefetch(jobs);
+	for (int k = 0; k < n; k++)
+		need_add(seen, jobs[k]);
+}
+
 /* 1 when e names a quantity whose name starts with 'prefix'. */
 static int names_prefix(const struct rpt_expr *e, const char *prefix)
 {
@@ -1300,6 +1309,8 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 	if (!e)
 		return;
 	if (e->kind == E_NAME) {
+		if (!strncmp(e->text, "network.", 8))
+			need_add(seen, calc_network_prefetch(sc->ctx, e->text));
 		if (!strncmp(e->text, "search.", 7)) {
 			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &sc->ctx->plan);
 			need_add(seen, j);
@@ -1402,7 +1413,7 @@ static void prefetch_text(const char *text, int pass, struct rpt_scope *sc, stru
 		if (pass == 0) {
 			const char *v = strstr(s, "validation.");
 			if (v && v < end)
-				need_add(seen, calc_validate_prefetch());
+				need_validation(seen);
 		} else
 			prefetch_src(s, (size_t)(end - s), p[0] == '`', sc, seen);
 		p = end + 1;
@@ -1421,9 +1432,14 @@ void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc
 		}
 	/* queued last, taken first: the pool's threads start from the back */
 	for (int i = 0; i < n; i++)
+		if (texts[i] && strstr(texts[i], "table network-sweep")) {
+			seen.needs = needs ? &needs[i] : NULL;
+			need_add(&seen, calc_network_prefetch(sc->ctx, "network-sweep"));
+		}
+	for (int i = 0; i < n; i++)
 		if (texts[i] && strstr(texts[i], "table validation")) {
 			seen.needs = needs ? &needs[i] : NULL;
-			need_add(&seen, calc_validate_prefetch());
+			need_validation(&seen);
 		}
 	for (int i = 0; i < n; i++)
 		if (texts[i]) {

@@ -8,8 +8,11 @@
  * table captions with a link to the table's CSV, numeric columns right-aligned, a
  * table of contents, CSS for screen and print, and one self-contained file (no
  * JavaScript, nothing fetched).  Raw HTML in chapters is escaped unless 'unsafe'.
+ * With two threads or more (calc_threads_get) the figures' SVG files are read and
+ * renamed on a second thread while the body is rendered (struct svg_prep).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,9 +176,10 @@ static const char css[] =
 /* Figures: inline SVG                                                       */
 /* ======================================================================== */
 
-/* Append the SVG file's <svg> element with every id (and reference to one) prefixed
- * with "NAME-", so two charts' "gpPt0" do not clash in one page. */
-static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_diag *d)
+/* Append to 'b' the SVG file's <svg> element after its "<svg" with every id (and
+ * reference to one) prefixed with "NAME-", so two charts' "gpPt0" do not clash in one
+ * page.  Any thread: it reads only f's file, name and path. */
+static int svg_body(struct buf *b, const struct rpt_figure *f, struct calc_diag *d)
 {
 	char why[128];
 	FILE *in = calc_file_open(f->svg_path, "rb", why, sizeof why);
@@ -202,9 +206,6 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 	const char *p = s + 4;
 	int nseen = 0;
 	char *seen[512];
-	put(b, "<svg role=\"img\" aria-label=\"");
-	esc(b, f->caption);
-	put(b, "\"");
 	for (int i = 0; i < NPAT; i++)
 		next[i] = strstr(p, pats[i]);
 	for (;;) {
@@ -260,6 +261,102 @@ static int inline_svg(struct buf *b, const struct rpt_figure *f, struct calc_dia
 	return 0;
 }
 
+/*
+ * The figures' SVG bodies prepared on a second thread while the body is rendered here
+ * (calc_threads_get() > 1), in figure order: the reading and renaming is about a third
+ * of the HTML render.  Each body with its diagnostics is kept per figure and taken in
+ * the document's order, so the page and the messages are those of one thread.
+ */
+struct svg_prep {
+	const struct rpt_doc *doc;
+	struct buf *body;         /* per figure: svg_body's text */
+	struct calc_diag *d;      /* per figure: its diagnostics */
+	int *rc;                  /* per figure: svg_body's result */
+	int ready;                /* figures prepared: 0 .. ready-1 */
+	pthread_mutex_t mu;
+	pthread_cond_t more;
+	pthread_t thread;
+};
+
+static void *svg_prep_main(void *arg)
+{
+	struct svg_prep *p = arg;
+	for (int i = 0; i < p->doc->nfigures; i++) {
+		int rc = svg_body(&p->body[i], &p->doc->figures[i], &p->d[i]);
+		pthread_mutex_lock(&p->mu);
+		p->rc[i] = rc;
+		p->ready = i + 1;
+		pthread_cond_signal(&p->more);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* Start preparing doc's figures; 0, or -1 when no thread is used (then nothing to free). */
+static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
+{
+	memset(p, 0, sizeof *p);
+	if (doc->nfigures == 0 || calc_threads_get() < 2)
+		return -1;
+	p->doc = doc;
+	p->body = xcalloc((size_t)doc->nfigures, sizeof *p->body);
+	p->d = xcalloc((size_t)doc->nfigures, sizeof *p->d);
+	p->rc = xcalloc((size_t)doc->nfigures, sizeof *p->rc);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->more, NULL);
+	if (pthread_create(&p->thread, NULL, svg_prep_main, p) != 0) {
+		pthread_mutex_destroy(&p->mu);
+		pthread_cond_destroy(&p->more);
+		free(p->body);
+		free(p->d);
+		free(p->rc);
+		p->doc = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void svg_prep_end(struct svg_prep *p)
+{
+	if (!p->doc)
+		return;
+	pthread_join(p->thread, NULL);
+	for (int i = 0; i < p->doc->nfigures; i++) {
+		free(p->body[i].s);
+		calc_diag_free(&p->d[i]);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->more);
+	free(p->body);
+	free(p->d);
+	free(p->rc);
+}
+
+/* Append figure f's <svg> element (its body prepared by 'p' when p is running). */
+static int inline_svg(struct buf *b, const struct rpt_figure *f, struct svg_prep *p, struct calc_diag *d)
+{
+	int i = (int)(f - (p && p->doc ? p->doc->figures : f));
+	if (!p || !p->doc || i < 0 || i >= p->doc->nfigures) {
+		/* here: a failure discards the page, so the opening may go first */
+		put(b, "<svg role=\"img\" aria-label=\"");
+		esc(b, f->caption);
+		put(b, "\"");
+		return svg_body(b, f, d);
+	}
+	pthread_mutex_lock(&p->mu);
+	while (p->ready <= i)
+		pthread_cond_wait(&p->more, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	calc_diag_append(d, &p->d[i]);
+	if (p->rc[i] < 0)
+		return -1;
+	put(b, "<svg role=\"img\" aria-label=\"");
+	esc(b, f->caption);
+	put(b, "\"");
+	put_n(b, p->body[i].s ? p->body[i].s : "", p->body[i].len);
+	return 0;
+}
+
 /* ======================================================================== */
 /* The renderer                                                              */
 /* ======================================================================== */
@@ -275,6 +372,7 @@ struct renderer {
 	uint8_t *align;
 	int in_body;
 	int col;
+	struct svg_prep *svg; /* the figures' bodies, or NULL */
 };
 
 static cmark_node *grandparent(cmark_node *n)
@@ -482,7 +580,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 				put(b, "<figure id=\"");
 				esc(b, f->id);
 				put(b, "\">\n");
-				if (inline_svg(b, f, r->d) < 0)
+				if (inline_svg(b, f, r->svg, r->d) < 0)
 					r->failed = 1;
 				putf(b, "\n<figcaption><span class=\"label\">Figure %d.</span> ", f->number);
 				esc(b, f->caption);
@@ -581,7 +679,10 @@ static void render_toc(struct buf *b, const struct rpt_doc *doc)
 /* Render the body (the chapters) of the document into 'b'. */
 static int render_body(struct buf *b, const struct rpt_doc *doc, int unsafe, struct calc_diag *d)
 {
-	struct renderer r = {b, doc, unsafe, d, 0, NULL, NULL, 0, 0};
+	struct svg_prep prep;
+	struct renderer r = {b, doc, unsafe, d, 0, NULL, NULL, 0, 0, NULL};
+	if (svg_prep_start(&prep, doc) == 0)
+		r.svg = &prep;
 	cmark_iter *it = cmark_iter_new(doc->root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -590,6 +691,7 @@ static int render_body(struct buf *b, const struct rpt_doc *doc, int unsafe, str
 			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 	}
 	cmark_iter_free(it);
+	svg_prep_end(&prep);
 	return r.failed ? -1 : 0;
 }
 

@@ -204,8 +204,9 @@ static void test_prefetch_same_numbers(void **state)
 	free(plan);
 }
 
-/* The validation rows computed on a pool thread give the numbers of `trainplan
- * validate`'s serial run: calc_validate in this thread. */
+/* The validation rows computed in parts on the pool's thread and this one give the
+ * numbers and the table of `trainplan validate`'s serial run: calc_validate in this
+ * thread. */
 static void test_validate_prefetch(void **state)
 {
 	(void)state;
@@ -217,12 +218,13 @@ static void test_validate_prefetch(void **state)
 	struct calc_validation serial;
 	struct calc_table t;
 	assert_int_equal(calc_validate(NULL, 0, &t, &serial, &d), 0);
-	calc_table_free(&t);
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
-	const struct calc_job *job = calc_validate_prefetch();
-	assert_non_null(job);
-	assert_ptr_equal(calc_validate_prefetch(), job); /* queued once */
+	const struct calc_job *job[CALC_VALIDATE_JOBS], *again[CALC_VALIDATE_JOBS];
+	assert_int_equal(calc_validate_prefetch(job), CALC_VALIDATE_JOBS);
+	assert_int_equal(calc_validate_prefetch(again), CALC_VALIDATE_JOBS);
+	for (int k = 0; k < CALC_VALIDATE_JOBS; k++)
+		assert_ptr_equal(again[k], job[k]); /* queued once */
 	calc_pool_go();
 	struct calc_ctx c;
 	calc_ctx_init(&c, plan);
@@ -232,8 +234,76 @@ static void test_validate_prefetch(void **state)
 		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
 		assert_memory_equal(&v.num, &want[i], sizeof(double));
 	}
+	/* the table assembled from the parts, cell by cell, as the serial run's */
+	struct calc_table got;
+	assert_int_equal(calc_catalog_build(&c, "validation", 0, NULL, &got, &d), 0);
+	assert_int_equal(got.nrows, t.nrows);
+	assert_int_equal(got.ncols, t.ncols);
+	for (int i = 0; i < t.nrows * t.ncols; i++) {
+		if (t.cells[i].s || got.cells[i].s)
+			assert_string_equal(got.cells[i].s, t.cells[i].s);
+		else
+			assert_memory_equal(&got.cells[i].v, &t.cells[i].v, sizeof(double));
+	}
+	calc_table_free(&got);
+	calc_table_free(&t);
 	calc_pool_stop();
 	calc_ctx_free(&c);
+	calc_diag_free(&d);
+	free(plan);
+}
+
+/* The bandwidth searches queued on the pool's thread (calc_network_prefetch) give the
+ * numbers and the sweep table of the same context evaluated without a pool; the
+ * lever's bandwidth differs from the crossover's, so a mix-up of the cache would show. */
+static void test_network_prefetch(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"network.crossover_bw", "network.bf16_reduce_bw",
+	                                    "network.dp_overlap_bw", "network.deeper_step_time"};
+	struct calc_plan *plan = malloc(sizeof *plan);
+	struct calc_diag d = {0};
+	load_plan(plan, NULL, 0);
+	double want[4], got[4];
+	struct calc_table tw, tg;
+	struct calc_ctx c;
+	calc_ctx_init(&c, plan);
+	for (int i = 0; i < 4; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
+		want[i] = v.num;
+	}
+	assert_int_equal(calc_catalog_build(&c, "network-sweep", 0, NULL, &tw, &d), 0);
+	calc_ctx_free(&c);
+	assert_null(calc_network_prefetch(&c, "network.crossover_bw")); /* no pool */
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	calc_ctx_init(&c, plan);
+	const struct calc_job *j[4];
+	for (int i = 0; i < 3; i++)
+		assert_non_null(j[i] = calc_network_prefetch(&c, names[i]));
+	assert_non_null(j[3] = calc_network_prefetch(&c, "network-sweep"));
+	assert_ptr_equal(calc_network_prefetch(&c, names[0]), j[0]); /* queued once */
+	assert_null(calc_network_prefetch(&c, names[3])); /* one point: not queued */
+	calc_pool_go();
+	for (int i = 0; i < 4; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(&c, names[i], &v, &d), 0);
+		got[i] = v.num;
+	}
+	assert_int_equal(calc_catalog_build(&c, "network-sweep", 0, NULL, &tg, &d), 0);
+	for (int i = 0; i < 4; i++)
+		assert_true(calc_pool_done(j[i]));
+	calc_pool_stop();
+	calc_ctx_free(&c);
+	for (int i = 0; i < 4; i++)
+		assert_memory_equal(&got[i], &want[i], sizeof(double));
+	assert_true(want[0] != want[1]);
+	assert_int_equal(tg.nrows, tw.nrows);
+	for (int i = 0; i < tw.nrows * tw.ncols; i++)
+		assert_memory_equal(&tg.cells[i].v, &tw.cells[i].v, sizeof(double));
+	calc_table_free(&tw);
+	calc_table_free(&tg);
 	calc_diag_free(&d);
 	free(plan);
 }
@@ -244,7 +314,7 @@ int main(void)
 		cmocka_unit_test(test_pool_runs_once),       cmocka_unit_test(test_pool_caller_and_stop),
 		cmocka_unit_test(test_pool_promote),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
-		cmocka_unit_test(test_validate_prefetch),
+		cmocka_unit_test(test_validate_prefetch),    cmocka_unit_test(test_network_prefetch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
