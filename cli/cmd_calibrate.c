@@ -231,8 +231,19 @@ int cmd_calibrate(int argc, char **argv)
 			calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 		if (o.format == CALC_F_TEXT) {
-			printf("\nfitted on %d runs, %d held out (--holdout %s); mean absolute error %.1f%% in sample, ", fit.nin,
-			       fit.nout, rule, 100 * fit.in_mae);
+			/* who chose the held-out runs: the CSV's holdout column where a row gives it,
+			 * the --holdout rule for the others */
+			int given = 0;
+			for (int i = 0; i < data.nrows; i++)
+				given += data.rows[i].holdout_given;
+			printf("\nfitted on %d run%s, %d held out (", fit.nin, fit.nin == 1 ? "" : "s", fit.nout);
+			if (given == data.nrows)
+				printf("the holdout column");
+			else if (given)
+				printf("the holdout column, --holdout %s for the other rows", rule);
+			else
+				printf("--holdout %s", rule);
+			printf("); mean absolute error %.1f%% in sample, ", 100 * fit.in_mae);
 			if (fit.nout)
 				printf("%.1f%% held out", 100 * fit.out_mae);
 			else
