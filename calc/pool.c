@@ -117,10 +117,10 @@ void calc_pool_submit(struct calc_job *j)
 		queue = xrealloc(queue, (size_t)capqueue * sizeof *queue);
 	}
 	/* largest first (longest processing time first: R. L. Graham, "Bounds on
-	 * multiprocessing timing anomalies", SIAM J. Appl. Math. 17(2), 1969): the queue is kept in
-	 * ascending cost, a job after those of the same cost queued before it, so that the
-	 * back, where every thread takes its next job, holds the largest job left and,
-	 * among equals, the one queued last */
+	 * multiprocessing timing anomalies", SIAM J. Appl. Math. 17(2), 1969): the queue
+	 * is kept in ascending cost, a job after those of the same cost queued before it,
+	 * so that the back, where every thread takes its next job, holds the largest job
+	 * left and, among equals, the one queued last */
 	int at = nqueue;
 	while (at > 0 && queue[at - 1]->cost > j->cost)
 		at--;

@@ -776,7 +776,8 @@ const struct calc_job *calc_network_prefetch(struct calc_ctx *c, const char *nam
 		return NULL;
 	struct net_cache *k = net_cache_of(c);
 	if (!k->queued[kind]) {
-		k->jobs[kind] = (struct net_job){{net_job_run, 0, net_job_cost((enum net_kind)kind)}, c, (enum net_kind)kind};
+		k->jobs[kind] = (struct net_job){{net_job_run, 0, net_job_cost((enum net_kind)kind)}, c,
+		                                 (enum net_kind)kind};
 		k->queued[kind] = 1;
 		calc_pool_submit(&k->jobs[kind].job);
 	}
