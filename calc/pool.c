@@ -8,7 +8,9 @@
  * A job's result must not depend on which thread runs it or when: the jobs queued are
  * pure functions of their input (a plan, the built-in rows) whose shared caches are
  * guarded where they are written (the simulator's shape cache, the search memos).
- * No formulas here.
+ * The threads take the largest job left first, by the estimate each job carries
+ * (struct calc_job's cost), so that the last jobs are short and no thread is left
+ * waiting at the end for one long job that another started last.  No formulas here.
  */
 #include "calc.h"
 
@@ -52,10 +54,9 @@ static void run_job(struct calc_job *j)
 	pthread_mutex_unlock(&lock);
 }
 
-/* A worker takes the job queued last, while the caller runs a job it needs that no
- * thread has started yet itself (calc_pool_wait): a caller that asks for the jobs in
- * about the order it queued them takes them from the front, the workers from the back,
- * and they rarely wait for each other. */
+/* A worker takes the largest job queued (the back of the queue; the job queued last
+ * among equals), while the caller runs a job it needs that no thread has started yet
+ * itself (calc_pool_wait). */
 static void *worker_main(void *arg)
 {
 	(void)arg;
@@ -115,7 +116,18 @@ void calc_pool_submit(struct calc_job *j)
 		capqueue = capqueue * 2 + 16;
 		queue = xrealloc(queue, (size_t)capqueue * sizeof *queue);
 	}
-	queue[nqueue++] = j;
+	/* largest first (longest processing time first: R. L. Graham, "Bounds on
+	 * multiprocessing timing anomalies", SIAM J. Appl. Math. 17(2), 1969): the queue
+	 * is kept in ascending cost, a job after those of the same cost queued before it,
+	 * so that the back, where every thread takes its next job, holds the largest job
+	 * left and, among equals, the one queued last */
+	int at = nqueue;
+	while (at > 0 && queue[at - 1]->cost > j->cost)
+		at--;
+	for (int k = nqueue; k > at; k--)
+		queue[k] = queue[k - 1];
+	queue[at] = j;
+	nqueue++;
 	pthread_cond_signal(&changed);
 	pthread_mutex_unlock(&lock);
 }
@@ -142,12 +154,13 @@ void calc_pool_wait(struct calc_job *j)
 		run_job(j);
 		return;
 	}
-	/* j runs on another thread: meanwhile run the jobs queued first, which this caller
-	 * will ask for next */
+	/* j runs on another thread: meanwhile run the largest job left, as the workers do,
+	 * so that the short jobs are left for the end, when they fill the gaps (a caller
+	 * that took the short ones first would be left with a long one, or wait on a search
+	 * whose memo a long one is still filling) */
 	while (j->state == 1) {
 		if (nqueue > 0) {
-			struct calc_job *k = queue[0];
-			unqueue(k);
+			struct calc_job *k = queue[--nqueue];
 			k->state = 1;
 			pthread_mutex_unlock(&lock);
 			run_job(k);

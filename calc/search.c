@@ -387,6 +387,17 @@ static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
 	memset(out->set_origin, 0, sizeof out->set_origin);
 }
 
+int calc_search_same_memory(const struct calc_plan *a, const struct calc_plan *b)
+{
+	struct calc_plan *ka = xmalloc(sizeof *ka), *kb = xmalloc(sizeof *kb);
+	memo_key(a, ka);
+	memo_key(b, kb);
+	int same = !memcmp(ka, kb, sizeof *ka);
+	free(ka);
+	free(kb);
+	return same;
+}
+
 /* 1 when a and b walk the same grid (GPU counts after defaulting, recipes, axes). */
 static int same_grid(const struct calc_search_opts *a, const struct calc_search_opts *b)
 {
@@ -1248,6 +1259,40 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 	}
 }
 
+/* The leaves below sh's items: per item its (schedule, vpp) pairs, recomputation
+ * modes, SP choices and the four ZeRO stages. */
+static long long count_leaves(const struct calc_plan *plan, const struct shared *sh)
+{
+	long long leaves = 0;
+	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
+	for (int i = 0; i < sh->nitems; i++)
+		leaves += (long long)sched_variants(sh->items[i].pp, sh->o.max_vpp, sv, vv) * nrc *
+		          nsp_of(sh->items[i].tp) * 4;
+	return leaves;
+}
+
+long long calc_search_size(const struct calc_plan *plan, const struct calc_search_opts *opts)
+{
+	struct shared sh;
+	memset(&sh, 0, sizeof sh);
+	if (opts)
+		sh.o = *opts;
+	else
+		calc_search_opts_init(&sh.o);
+	if (sh.o.ngpus <= 0) {
+		sh.o.ngpus = 1;
+		sh.o.gpus[0] = calc_plan_gpus(plan);
+	}
+	if (sh.o.max_vpp < 1 || sh.o.max_vpp > MAX_VARIANTS - 6 || sh.o.ngpus > CALC_SEARCH_MAX_GPUS || !plan->recipe ||
+	    plan->model.layers < 1 || plan->model.heads < 1 || plan->global_batch < 1)
+		return 0;
+	struct calc_diag d = {0};
+	long long leaves = build_items(plan, &sh.o, &sh, &d) < 0 ? 0 : count_leaves(plan, &sh);
+	calc_diag_free(&d);
+	free(sh.items);
+	return leaves;
+}
+
 int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opts, struct calc_search_result *out,
                 struct calc_diag *d)
 {
@@ -1286,11 +1331,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		return -1;
 	}
 	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
-		long long leaves = 0;
-		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
-		for (int i = 0; i < sh.nitems; i++)
-			leaves += (long long)sched_variants(sh.items[i].pp, sh.o.max_vpp, sv, vv) * nrc *
-			          nsp_of(sh.items[i].tp) * 4;
+		long long leaves = count_leaves(plan, &sh);
 		if (leaves > CALC_SEARCH_MAX_ROWS) {
 			free(sh.items);
 			return calc_error(d, plan->file, 0, "search: keeping every row would take %lld rows (at most %d); "

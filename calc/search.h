@@ -238,6 +238,14 @@ struct calc_search_result {
  * for the entries that show simulated times. */
 void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result *r);
 
+/* The number of leaves (schedule, vpp, recomputation, SP, ZeRO under each split) that
+ * calc_search(plan, o) enumerates, counted without searching: an estimate of its
+ * work, for ordering jobs.  0 where calc_search would refuse the plan or the options. */
+/* 1 when searches of a and b have the same memory side (they differ at most in what
+ * only time reads: network bandwidth, efficiencies, overlaps), so that the second
+ * re-times the first's leaves from its memo (calc_search_memo). */
+int calc_search_same_memory(const struct calc_plan *a, const struct calc_plan *b);
+long long calc_search_size(const struct calc_plan *plan, const struct calc_search_opts *o);
 /*
  * Search every configuration of the plan's model and cluster under 'o' (NULL = the
  * defaults).  The plan supplies the model, the cluster, the batch, the sequence length,

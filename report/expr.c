@@ -1430,7 +1430,8 @@ void rpt_chapters_prefetch(const char *const *texts, int n, struct rpt_scope *sc
 			seen.needs = needs ? &needs[i] : NULL;
 			prefetch_text(texts[i], 1, sc, &seen);
 		}
-	/* queued last, taken first: the pool's threads start from the back */
+	/* queued after the scenarios: the pool's threads take the largest job first and,
+	 * among equal estimates, the one queued last */
 	for (int i = 0; i < n; i++)
 		if (texts[i] && strstr(texts[i], "table network-sweep")) {
 			seen.needs = needs ? &needs[i] : NULL;

@@ -1,9 +1,9 @@
 /*
  * tests/calc/pool.c -- the pool of background threads (pool.c) and what is queued on
- * it: every job runs once, a job nobody started runs on the caller that waits for it,
- * stop drops what is still queued, and a prefetched search and the validation rows
- * give the same numbers as the serial path (the second method: a fresh context on one
- * thread, no pool, no shared memo).
+ * it: every job runs once, the largest queued first, a job nobody started runs on the
+ * caller that waits for it, stop drops what is still queued, and a prefetched search
+ * and the validation rows give the same numbers as the serial path (the second
+ * method: a fresh context on one thread, no pool, no shared memo).
  */
 #include "testutil.h"
 #include "step.h"
@@ -89,12 +89,58 @@ static void test_pool_promote(void **state)
 	assert_int_equal(j[0].ticket, 0);
 }
 
+/* Largest first: with jobs of cost 1, 3, 2, 0 and 2 queued, the pool's thread starts
+ * the largest (3); this thread, waiting for it, runs the rest largest first -- the 2
+ * queued last, the 2 queued first, then 1 and 0 -- and the large one ends only when
+ * they have run, so the order cannot depend on the timing.  Unordered (submission
+ * order) the thread would start the last queued, a 2. */
+static struct order_job big;
+static int big_started;
+static void big_run(struct calc_job *j)
+{
+	order_run(j);
+	__atomic_store_n(&big_started, 1, __ATOMIC_SEQ_CST);
+	struct timespec pause = {0, 1000 * 1000};
+	while (__atomic_load_n(&tickets, __ATOMIC_SEQ_CST) < 5)
+		nanosleep(&pause, NULL);
+}
+
+static void test_pool_largest_first(void **state)
+{
+	(void)state;
+	static const double cost[] = {1, 3, 2, 0, 2};
+	struct order_job j[5];
+	struct timespec pause = {0, 1000 * 1000};
+	memset(j, 0, sizeof j);
+	tickets = 0;
+	big_started = 0;
+	calc_threads_set(2);
+	assert_int_equal(calc_pool_start(), 1);
+	for (int i = 0; i < 5; i++) {
+		struct order_job *o = i == 1 ? &big : &j[i];
+		memset(o, 0, sizeof *o);
+		o->job.run = i == 1 ? big_run : order_run;
+		o->job.cost = cost[i];
+		calc_pool_submit(&o->job);
+	}
+	calc_pool_go();
+	while (!__atomic_load_n(&big_started, __ATOMIC_SEQ_CST))
+		nanosleep(&pause, NULL);
+	calc_pool_wait(&big.job);
+	calc_pool_stop();
+	assert_int_equal(big.ticket, 0);
+	assert_int_equal(j[4].ticket, 1);
+	assert_int_equal(j[2].ticket, 2);
+	assert_int_equal(j[0].ticket, 3);
+	assert_int_equal(j[3].ticket, 4);
+}
+
 /* Held threads take nothing: a job waited for runs on the caller; stop drops the rest
  * (state 3, never run). */
 static void test_pool_caller_and_stop(void **state)
 {
 	(void)state;
-	struct count_job a = {{count_run, 0}, 0, 0}, b = {{count_run, 0}, 0, 0};
+	struct count_job a = {{count_run, 0, 0}, 0, 0}, b = {{count_run, 0, 0}, 0, 0};
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
 	calc_pool_submit(&a.job);
@@ -312,7 +358,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_runs_once),       cmocka_unit_test(test_pool_caller_and_stop),
-		cmocka_unit_test(test_pool_promote),
+		cmocka_unit_test(test_pool_promote),         cmocka_unit_test(test_pool_largest_first),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
 		cmocka_unit_test(test_validate_prefetch),    cmocka_unit_test(test_network_prefetch),
 	};

@@ -874,6 +874,81 @@ static void test_top_axes(void **state)
 	free(p);
 }
 
+/* The leaves a search will visit, counted without searching (calc_search_size, the
+ * estimate that orders the report's jobs).  By hand for 2 GPUs on one node, dense,
+ * FlashAttention (recomputation none or full: 2 modes), max_mb = 2, max_vpp = 2, the six
+ * schedules of schedules.c (GPipe, 1F1B, ZB-H1, ZB-H2, DualPipe without a vpp, the
+ * interleaved 1F1B with vpp 2), 4 ZeRO stages:
+ *   tp 1, pp 1: cp 1 or 2, mb 1 or 2: 4 items x 1 schedule x 2 x 1 SP x 4 = 32
+ *   tp 1, pp 2: cp 1, mb 1 or 2:      2 items x 6 schedules x 2 x 1 x 4 = 96
+ *   tp 2, pp 1: cp 1, mb 1 or 2:      2 items x 1 x 2 x 2 SP (on, off) x 4 = 32
+ * 160 in all; and for larger grids the leaves the search itself counts as it walks
+ * (evaluated), the MoE grid's ep and etp included; 0 for options calc_search refuses. */
+static void test_size(void **state)
+{
+	const char *two[NSMALL + 3];
+	const char *moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                     "parallel.dp=16", "training.seq_len=4096", "training.global_batch=64"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	(void)state;
+	for (int i = 0; i < NSMALL; i++)
+		two[i] = small_sets[i];
+	two[6] = "cluster.nodes=1";
+	two[7] = "cluster.gpus_per_node=2";
+	two[NSMALL] = "training.flash_attention=1";
+	two[NSMALL + 1] = "parallel.dp=2";
+	two[NSMALL + 2] = "cluster.gpu_memory=80GB";
+	load_plan(p, two, NSMALL + 3);
+	calc_search_opts_init(&o);
+	o.max_mb = 2;
+	o.max_vpp = 2;
+	o.recheck = 0;
+	assert_int_equal(calc_search_size(p, &o), 160);
+	run(p, &o, &r);
+	assert_int_equal(r.evaluated, 160);
+	calc_search_free(&r);
+
+	load_small(p);
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	run(p, &o, &r);
+	assert_true(r.evaluated > 1000);
+	assert_int_equal(calc_search_size(p, &o), r.evaluated);
+	calc_search_free(&r);
+
+	load_plan(p, moe, 7);
+	o.max_mb = 2;
+	run(p, &o, &r);
+	assert_int_equal(calc_search_size(p, &o), r.evaluated);
+	calc_search_free(&r);
+
+	o.max_vpp = 0;
+	assert_int_equal(calc_search_size(p, &o), 0);
+	free(p);
+}
+
+/* Two plans have the same memory side when they differ only in what time reads. */
+static void test_same_memory(void **state)
+{
+	const char *bw[] = {"cluster.inter_node_bw=3.125e9", "efficiency.gemm=0.5"}, *seq[] = {"training.seq_len=4096"};
+	/* zeroed: a plan's strings leave what follows their NUL as the buffer had it; a
+	 * plan file, whose title an override does not rewrite */
+	struct calc_plan *p = calloc(1, sizeof *p), *q = calloc(1, sizeof *q);
+	struct calc_diag d = {0};
+	(void)state;
+	assert_int_equal(calc_plan_load(p, "plans/default.ini", NULL, 0, &d), 0);
+	assert_int_equal(calc_plan_load(q, "plans/default.ini", bw, 2, &d), 0);
+	assert_true(calc_search_same_memory(p, q));
+	assert_true(calc_search_same_memory(p, p));
+	assert_int_equal(calc_plan_load(q, "plans/default.ini", seq, 1, &d), 0);
+	assert_false(calc_search_same_memory(p, q));
+	calc_diag_free(&d);
+	free(p);
+	free(q);
+}
+
 /* A memo of the memory side (opts.memo): a scenario that changes only what time reads
  * (network, GEMM efficiency, TP overlap) searched with the plan's memo must give the
  * counts, memory rejects, misses and top K (every field) of the same search without
@@ -963,6 +1038,8 @@ int main(void)
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only), cmocka_unit_test(test_top_axes),
 		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_same_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
