@@ -294,6 +294,44 @@ static void sum_up(struct calc_pp_result *r, const struct lanes *ln, int steps, 
 
 /* calc_pipeline_simulate_ops, and with 'order' (room for nops) the indices of the ops in
  * the order they ran. */
+/* Op 'o' (its (micro-batch, path stage) index 'k') has run on its stage for 'dur' and
+ * ends at 'end' [s]: the stage's lane, the step's end, the stage's busy time (first step
+ * only) and the in-flight counts -- an F holds one activation set more, a B frees it and,
+ * unless it is the whole backward, leaves a W pending, a W clears it.  The simulator and
+ * its replay of a shape both run every op through here. */
+static void lane_run(const struct calc_pp_costs *c, const struct calc_pp_op *o, size_t k, double dur, double end,
+                     struct simstate *ss, struct lanes *ln, struct calc_pp_result *r)
+{
+	int s = o->stage;
+	ln->free_at[s] = end;
+	if (end > ln->step_end[o->mb / c->m])
+		ln->step_end[o->mb / c->m] = end;
+	if (o->mb < c->m)
+		r->busy[s] += dur;
+	switch (o->op) {
+	case 'F':
+		ss->fend[k] = end;
+		ln->cnt[s] += 1;
+		if (ln->cnt[s] > ln->peak[s])
+			ln->peak[s] = ln->cnt[s];
+		break;
+	case 'B':
+		ss->bend[k] = end;
+		ln->cnt[s] -= 1;
+		ss->ws[k] = o->full ? WS_FULL : WS_PENDING;
+		if (!o->full) {
+			ln->wcnt[s] += 1;
+			if (ln->wcnt[s] > ln->wpeak[s])
+				ln->wpeak[s] = ln->wcnt[s];
+		}
+		break;
+	default:
+		ss->ws[k] = WS_DONE;
+		ln->wcnt[s] -= 1;
+		break;
+	}
+}
+
 static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
                     struct calc_pp_result *r, struct calc_diag *d, int *order)
 {
@@ -398,37 +436,11 @@ static int simulate(const struct calc_pp_costs *c, struct calc_pp_op *ops, int n
 			dur = op_cost(c, &pa, o, g);
 			o->start = t > ln.free_at[s] ? t : ln.free_at[s];
 			o->end = o->start + dur;
-			ln.free_at[s] = o->end;
-			if (o->end > ln.step_end[o->mb / c->m])
-				ln.step_end[o->mb / c->m] = o->end;
-			if (o->mb < c->m)
-				r->busy[s] += dur;
-			switch (o->op) {
-			case 'F':
-				ss.fend[k] = o->end;
-				ln.cnt[s] += 1;
-				if (ln.cnt[s] > ln.peak[s])
-					ln.peak[s] = ln.cnt[s];
-				if (g + 1 < pa.L)
-					wake = rank_of(&pa, g + 1, dir);
-				break;
-			case 'B':
-				ss.bend[k] = o->end;
-				ln.cnt[s] -= 1;
-				ss.ws[k] = o->full ? WS_FULL : WS_PENDING;
-				if (!o->full) {
-					ln.wcnt[s] += 1;
-					if (ln.wcnt[s] > ln.wpeak[s])
-						ln.wpeak[s] = ln.wcnt[s];
-				}
-				if (g > 0)
-					wake = rank_of(&pa, g - 1, dir);
-				break;
-			default:
-				ss.ws[k] = WS_DONE;
-				ln.wcnt[s] -= 1;
-				break;
-			}
+			lane_run(c, o, k, dur, o->end, &ss, &ln, r);
+			if (o->op == 'F' && g + 1 < pa.L)
+				wake = rank_of(&pa, g + 1, dir);
+			else if (o->op == 'B' && g > 0)
+				wake = rank_of(&pa, g - 1, dir);
 			if (order)
 				order[nrun++] = pos[s];
 			pos[s]++;
@@ -639,33 +651,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 			ops[sh->order[j]].start = start;
 			ops[sh->order[j]].end = end;
 		}
-		ln.free_at[s] = end;
-		if (end > ln.step_end[o->mb / c->m])
-			ln.step_end[o->mb / c->m] = end;
-		if (o->mb < c->m)
-			r->busy[s] += dur;
-		switch (o->op) {
-		case 'F':
-			ss.fend[k] = end;
-			ln.cnt[s] += 1;
-			if (ln.cnt[s] > ln.peak[s])
-				ln.peak[s] = ln.cnt[s];
-			break;
-		case 'B':
-			ss.bend[k] = end;
-			ln.cnt[s] -= 1;
-			ss.ws[k] = o->full ? WS_FULL : WS_PENDING;
-			if (!o->full) {
-				ln.wcnt[s] += 1;
-				if (ln.wcnt[s] > ln.wpeak[s])
-					ln.wpeak[s] = ln.wcnt[s];
-			}
-			break;
-		default:
-			ss.ws[k] = WS_DONE;
-			ln.wcnt[s] -= 1;
-			break;
-		}
+		lane_run(c, o, k, dur, end, &ss, &ln, r);
 	}
 	sum_up(r, &ln, steps, p, pa.v);
 	r->nops = sh->nops;

@@ -815,26 +815,17 @@ static int q_wider_time(struct calc_ctx *c, struct calc_value *v, struct calc_di
 /* Memory of the two neighbours (the same layout as their step times; memory does not
  * depend on the bandwidth): the fullest stage's total [B] and whether every stage fits
  * (1 / 0), NAN when the neighbour is not a valid plan. */
-static int q_deeper_mem(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = neighbour_value(c, NB_DEEPER, NULL, c->plan.inter_node_bw, V_MEM_TOTAL);
-	return 0;
-}
-static int q_deeper_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = neighbour_value(c, NB_DEEPER, NULL, c->plan.inter_node_bw, V_MEM_FITS);
-	return 0;
-}
-static int q_wider_mem(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = neighbour_value(c, NB_WIDER, NULL, c->plan.inter_node_bw, V_MEM_TOTAL);
-	return 0;
-}
-static int q_wider_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	v->num = neighbour_value(c, NB_WIDER, NULL, c->plan.inter_node_bw, V_MEM_FITS);
-	return 0;
-}
+#define NMEM(fn, which, what)                                                           \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)       \
+	{                                                                                  \
+		v->num = neighbour_value(c, which, NULL, c->plan.inter_node_bw, what);      \
+		return 0;                                                                  \
+	}
+NMEM(q_deeper_mem, NB_DEEPER, V_MEM_TOTAL)
+NMEM(q_deeper_fits, NB_DEEPER, V_MEM_FITS)
+NMEM(q_wider_mem, NB_WIDER, V_MEM_TOTAL)
+NMEM(q_wider_fits, NB_WIDER, V_MEM_FITS)
+#undef NMEM
 
 
 /* ======================================================================== */

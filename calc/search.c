@@ -1271,18 +1271,25 @@ static long long count_leaves(const struct calc_plan *plan, const struct shared 
 	return leaves;
 }
 
+/* The options a search of 'plan' runs with: 'opts', or the defaults when NULL, and the
+ * plan's own GPU count when they name none. */
+static void opts_of(const struct calc_plan *plan, const struct calc_search_opts *opts, struct calc_search_opts *o)
+{
+	if (opts)
+		*o = *opts;
+	else
+		calc_search_opts_init(o);
+	if (o->ngpus <= 0) {
+		o->ngpus = 1;
+		o->gpus[0] = calc_plan_gpus(plan);
+	}
+}
+
 long long calc_search_size(const struct calc_plan *plan, const struct calc_search_opts *opts)
 {
 	struct shared sh;
 	memset(&sh, 0, sizeof sh);
-	if (opts)
-		sh.o = *opts;
-	else
-		calc_search_opts_init(&sh.o);
-	if (sh.o.ngpus <= 0) {
-		sh.o.ngpus = 1;
-		sh.o.gpus[0] = calc_plan_gpus(plan);
-	}
+	opts_of(plan, opts, &sh.o);
 	if (sh.o.max_vpp < 1 || sh.o.max_vpp > MAX_VARIANTS - 6 || sh.o.ngpus > CALC_SEARCH_MAX_GPUS || !plan->recipe ||
 	    plan->model.layers < 1 || plan->model.heads < 1 || plan->global_batch < 1)
 		return 0;
@@ -1302,14 +1309,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 
 	memset(out, 0, sizeof *out);
 	memset(&sh, 0, sizeof sh);
-	if (opts)
-		sh.o = *opts;
-	else
-		calc_search_opts_init(&sh.o);
-	if (sh.o.ngpus <= 0) {
-		sh.o.ngpus = 1;
-		sh.o.gpus[0] = calc_plan_gpus(plan);
-	}
+	opts_of(plan, opts, &sh.o);
 	if (sh.o.max_mb < 1 || sh.o.max_mb > 1024 || sh.o.max_cp < 1 || sh.o.max_vpp < 1 ||
 	    sh.o.max_vpp > MAX_VARIANTS - 6 || sh.o.top < 0 || sh.o.top > 100000 || sh.o.ngpus > CALC_SEARCH_MAX_GPUS)
 		return calc_error(d, plan->file, 0, "search: an option is out of range (max_mb 1..1024, max_vpp "
