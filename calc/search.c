@@ -347,10 +347,25 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 
 /* The memory side of one item: worst stage and its total per leaf that reached the
  * memory check, in enumeration order (written by the one thread that runs the item). */
+/* What a leaf's lower bound reads of calc_step_compute (leaf_bound: the layers' compute
+ * and the model's ends; calc_step_fast_busy, fill_stages and closed_bubble read of the
+ * plan only its structure, which the memo's key holds). */
+struct memo_in {
+	struct calc_layer_time kind[CALC_MAX_KINDS];
+	struct calc_step_ends ends;
+};
+
 struct memo_item {
 	int n;
 	double *total;               /* [bytes] */
 	short *worst;                /* stage, 0-based */
+	/* the filling search's lower bounds (leaf_bound) per (schedule variant, recompute,
+	 * SP) of the item, NAN where it computed none, and per (recompute, SP) the compute
+	 * they were computed from: a search whose compute there is the same, bit for bit,
+	 * has the same bounds (a network or overlap scenario: their bounds read neither) */
+	double *lb;                  /* [variants x recompute modes x SP choices] [s], or NULL */
+	struct memo_in *in;          /* [recompute modes x SP choices] */
+	unsigned char *have_in;      /* 1: in[] is set */
 };
 
 static pthread_mutex_t seed_lock = PTHREAD_MUTEX_INITIALIZER; /* memo seeds */
@@ -370,6 +385,13 @@ struct calc_search_memo {
 	struct memo_item *items;
 	int nseed;                   /* configurations of seed[] */
 	struct calc_search_cfg seed[MEMO_SEED]; /* the top of the last search that used it */
+	/* The filling search's counts, which depend on the memory side and the grid alone
+	 * (every leaf is counted whether or not it is timed), kept for the searches that read
+	 * the memo at the same min_headroom: a top-only search of them skips the items whose
+	 * leaves cannot enter its top K and takes the counts from here (have_counts: set) */
+	int have_counts;
+	double counts_headroom;      /* opts.min_headroom of the filling search [bytes] */
+	struct calc_search_result counts; /* evaluated .. closest_miss; no owned arrays */
 };
 
 /* 'plan' without what does not change the memory side of a search: the keys that only
@@ -422,6 +444,9 @@ void calc_search_memo_free(struct calc_search_memo *m)
 	for (int i = 0; i < m->nitems; i++) {
 		free(m->items[i].total);
 		free(m->items[i].worst);
+		free(m->items[i].lb);
+		free(m->items[i].in);
+		free(m->items[i].have_in);
 	}
 	free(m->items);
 	free(m);
@@ -501,6 +526,9 @@ struct shared {
 	                                is being filled */
 	double seed_time;            /* top_only: a step time the K-th best cannot exceed (the
 	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
+	int skip_items;              /* 1: an item whose every leaf is hopeless is not walked
+	                                (memo_read, top-only without the axes, the memo's counts
+	                                taken instead of the leaves': skip_hopeless) */
 };
 
 struct worker {
@@ -522,6 +550,11 @@ struct worker {
 	struct calc_step_busy busy[3][2][4];
 	int busy_key[3][2][4];
 	int cur_rc, cur_sp;                  /* the running leaf's (recompute, sp) indices */
+	int cur_s;                           /* and its schedule variant's */
+	int nrc, nsp;                        /* recompute modes and SP choices of the running item */
+	double lbv[MAX_VARIANTS][3][2];      /* bound_for of the running item, NAN: not yet */
+	signed char in_same[3][2];           /* the running item's compute equals the memo's: 1,
+	                                        0, -1 not compared */
 	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
@@ -749,6 +782,41 @@ static double leaf_bound(struct worker *w)
 	return calc_step_fast_bound_of(p, &b[i], &w->st);
 }
 
+/* leaf_bound of the running (schedule variant, recompute, SP), once per item: from the
+ * memo when its compute there is this search's (bit for bit), else computed (and, when
+ * filling the memo, kept in it). */
+static double bound_for(struct worker *w)
+{
+	int s = w->cur_s, ri = w->cur_rc, sp = w->cur_sp, at = ri * w->nsp + sp;
+	struct memo_item *mi = w->mi;
+	double b = w->lbv[s][ri][sp];
+	if (!isnan(b))
+		return b;
+	if (mi && mi->lb && w->sh->memo_read && mi->have_in[at]) {
+		if (w->in_same[ri][sp] < 0) {
+			int nk = calc_model_nkinds(&w->plan.model);
+			w->in_same[ri][sp] = !memcmp(mi->in[at].kind, w->cur->kind, (size_t)nk * sizeof *w->cur->kind) &&
+			                     !memcmp(&mi->in[at].ends, &w->cur->ends, sizeof w->cur->ends);
+		}
+		if (w->in_same[ri][sp])
+			b = mi->lb[(s * w->nrc + ri) * w->nsp + sp];
+	}
+	if (isnan(b)) {
+		b = leaf_bound(w);
+		if (mi && mi->lb && !w->sh->memo_read) {
+			mi->lb[(s * w->nrc + ri) * w->nsp + sp] = b;
+			if (!mi->have_in[at]) {
+				int nk = calc_model_nkinds(&w->plan.model);
+				memcpy(mi->in[at].kind, w->cur->kind, (size_t)nk * sizeof *w->cur->kind);
+				mi->in[at].ends = w->cur->ends;
+				mi->have_in[at] = 1;
+			}
+		}
+	}
+	w->lbv[s][ri][sp] = b;
+	return b;
+}
+
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
 static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, const struct cands *c)
 {
@@ -791,7 +859,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		return;
 	}
 	if (w->bound_due) { /* it overwrites st */
-		w->bound = leaf_bound(w);
+		w->bound = bound_for(w);
 		w->bound_due = 0;
 	}
 	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
@@ -866,6 +934,69 @@ static int top_only_applies(const struct calc_search_opts *o)
 	return o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
 }
 
+/* 1 when no leaf of the running item (its split in w->plan, m micro-batches, the memo
+ * entry w->mi) can enter the top K (sh->skip_items): none fits, or the least lower bound
+ * of those that fit -- leaf_bound of each (schedule, recompute, SP) with a ZeRO stage that
+ * fits, the bound the walk would compute -- is hopeless.  Fills w->pre and the busy parts
+ * the walk then reuses. */
+static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv, const int *rcs, int nrc,
+                         int nsp, int m)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	struct calc_plan *p = &w->plan;
+	const double *total = w->mi->total;
+	double lb = INFINITY;
+	int j = 0, any = 0;
+	for (int s = 0; s < nv; s++) {
+		if (sched_check(p, sv[s], vv[s], m) != CALC_REJ_NONE)
+			continue; /* its leaves are rejected without a memo entry */
+		p->schedule = (enum calc_schedule)sv[s];
+		p->vpp = vv[s];
+		int copies = calc_pipeline_param_copies(p), slot = copies == 1 || copies == 2 ? 4 * (copies - 1) : -1;
+		for (int ri = 0; ri < nrc; ri++) {
+			p->recompute = (enum calc_recompute)rcs[ri];
+			for (int sp = 0; sp < nsp; sp++, j += 4) {
+				int fits = 0;
+				p->sp = (signed char)(nsp == 2 ? sp : 0);
+				for (int z = 0; z < 4; z++) /* as leaf() rejects: headroom < min_headroom */
+					fits |= !(w->k.capacity - total[j + z] < o->min_headroom) << z;
+				if (!fits)
+					continue;
+				if (!w->have_pre[ri][sp]) {
+					calc_step_compute(p, &w->pre[ri][sp]);
+					w->pre[ri][sp].comm = &w->comm_pre;
+					w->have_pre[ri][sp] = 1;
+				}
+				w->cur = &w->pre[ri][sp];
+				w->cur_rc = ri;
+				w->cur_sp = sp;
+				w->cur_s = s;
+				double b = bound_for(w);
+				any = 1;
+				if (b < 0 || !hopeless(w, NULL, b)) /* with each fitting leaf's DP bound, as leaf() */
+					for (int z = 0; z < 4; z++) {
+						double dpb = 0;
+						if (!(fits >> z & 1))
+							continue;
+						p->zero = z;
+						if (b >= 0 && slot < 0)
+							dpb = calc_step_dp_bound(p, &w->comm_pre);
+						else if (b >= 0) {
+							if (!(w->have_dp_bound >> (slot + z) & 1)) {
+								w->dp_bound[slot + z] = calc_step_dp_bound(p, &w->comm_pre);
+								w->have_dp_bound |= 1 << (slot + z);
+							}
+							dpb = w->dp_bound[slot + z];
+						}
+						if (b + dpb < lb)
+							lb = b + dpb;
+					}
+			}
+		}
+	}
+	return !any || (lb >= 0 && hopeless(w, NULL, lb));
+}
+
 static void run_item(struct worker *w, struct item *it)
 {
 	const struct calc_search_opts *o = &w->sh->o;
@@ -891,6 +1022,12 @@ static void run_item(struct worker *w, struct item *it)
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
 	memset(w->busy_key, -1, sizeof w->busy_key);
+	memset(w->in_same, -1, sizeof w->in_same);
+	for (int i = 0; i < nv; i++)
+		for (int j = 0; j < 3; j++)
+			w->lbv[i][j][0] = w->lbv[i][j][1] = NAN;
+	w->nrc = nrc;
+	w->nsp = nsp;
 	w->have_dp_bound = 0;
 	if (pre != CALC_REJ_NONE && !o->keep_all) {
 		reject_many(w, pre, per_mb);
@@ -925,15 +1062,17 @@ static void run_item(struct worker *w, struct item *it)
 	p->etp = it->etp;
 	if (pre == CALC_REJ_NONE) {
 		calc_plan_resplit(p, it->pp, NULL);
-		calc_memory_terms_params(p, &w->pr, &w->k);
-		calc_memory_terms_fixed(p, &w->k);
-		calc_memory_terms_fsdp(p, &w->k);
+		calc_memory_terms_fixed(p, &w->k); /* the capacity */
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
 		calc_comm_pre(p, &w->comm_pre);
-		for (int z = 0; z < 4; z++) {
-			calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
-			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
+		if (!mread) { /* the terms of the leaves' memory, which a memo holds */
+			calc_memory_terms_params(p, &w->pr, &w->k);
+			calc_memory_terms_fsdp(p, &w->k);
+			for (int z = 0; z < 4; z++) {
+				calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
+				calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
+			}
 		}
 	} else
 		p->pp = it->pp;
@@ -953,8 +1092,19 @@ static void run_item(struct worker *w, struct item *it)
 			if (!mread) {
 				w->mi->total = xmalloc((size_t)per_mb * sizeof *w->mi->total);
 				w->mi->worst = xmalloc((size_t)per_mb * sizeof *w->mi->worst);
+				if (prune) { /* the bounds it computes, for the searches that read it */
+					size_t nb = (size_t)nv * nrc * nsp;
+					w->mi->lb = xmalloc(nb * sizeof *w->mi->lb);
+					for (size_t i = 0; i < nb; i++)
+						w->mi->lb[i] = NAN;
+					w->mi->in = xmalloc((size_t)nrc * nsp * sizeof *w->mi->in);
+					w->mi->have_in = xcalloc((size_t)nrc * nsp, 1);
+				}
 			}
 		}
+		if (w->sh->skip_items && mread && r1 == CALC_REJ_NONE &&
+		    skip_hopeless(w, sv, vv, nv, rcs, nrc, nsp, m))
+			return;
 		for (int s = 0; s < nv; s++) {
 			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
 			long long per_s = (long long)nrc * nsp * 4;
@@ -995,6 +1145,7 @@ static void run_item(struct worker *w, struct item *it)
 						w->cur = &w->pre[ri][sp];
 						w->cur_rc = ri;
 						w->cur_sp = sp;
+						w->cur_s = s;
 						w->bound = -1;
 						w->bound_due = prune;
 						w->st_same = 0;
@@ -1007,10 +1158,12 @@ static void run_item(struct worker *w, struct item *it)
 							continue;
 						}
 						p->zero = z;
-						w->k.bw = zk[z].bw, w->k.bwc = zk[z].bwc, w->k.bg = zk[z].bg;
-						w->k.bm = zk[z].bm, w->k.bo = zk[z].bo;
-						w->k.ebw = zk[z].ebw, w->k.ebwc = zk[z].ebwc, w->k.ebg = zk[z].ebg;
-						w->k.ebm = zk[z].ebm, w->k.ebo = zk[z].ebo;
+						if (!mread) {
+							w->k.bw = zk[z].bw, w->k.bwc = zk[z].bwc, w->k.bg = zk[z].bg;
+							w->k.bm = zk[z].bm, w->k.bo = zk[z].bo;
+							w->k.ebw = zk[z].ebw, w->k.ebwc = zk[z].ebwc, w->k.ebg = zk[z].ebg;
+							w->k.ebm = zk[z].ebm, w->k.ebo = zk[z].ebo;
+						}
 						row.step_time = row.mfu = row.tokens_per_s = row.run_time = row.cost = 0;
 						leaf(w, it, &row, &c);
 					}
@@ -1388,6 +1541,17 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (t[sh.o.top - 1] > 0 && isfinite(t[sh.o.top - 1]))
 			sh.seed_time = t[sh.o.top - 1] * (1 + 1e-9);
 	}
+	/* a top-only search of a filled memo (not the axes: an item's bound says nothing of
+	 * its axes) skips the hopeless items and counts as the memo's filling search did */
+	struct calc_search_result counts;
+	if (sh.memo_read && top_only_applies(&sh.o) && !sh.o.top_axes) {
+		pthread_mutex_lock(&seed_lock);
+		if (sh.memo->have_counts && sh.memo->counts_headroom == sh.o.min_headroom) {
+			counts = sh.memo->counts;
+			sh.skip_items = 1;
+		}
+		pthread_mutex_unlock(&seed_lock);
+	}
 	sh.order = xmalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1) * sizeof *sh.order);
 	{
 		int k = 0;
@@ -1439,8 +1603,38 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->moe = plan->model.moe.experts > 0;
 	out->top_only = top_only_applies(&sh.o);
 	merge(out, ws, nw, &sh);
+	if (sh.skip_items) { /* the counts of every leaf, timed or not, walked or not */
+		long long timed = out->ranked - out->pruned;
+		out->evaluated = counts.evaluated;
+		out->measured = counts.measured;
+		out->ranked = counts.ranked;
+		memcpy(out->rejected, counts.rejected, sizeof out->rejected);
+		out->miss_first = counts.miss_first;
+		out->miss_middle = counts.miss_middle;
+		out->miss_last = counts.miss_last;
+		out->miss_mean = counts.miss_mean;
+		out->have_closest = counts.have_closest;
+		out->closest_miss = counts.closest_miss;
+		out->pruned = out->ranked - timed;
+	}
 	if (sh.memo) { /* the next search of this memory side starts from this top */
 		pthread_mutex_lock(&seed_lock);
+		if (!sh.memo_read) {
+			struct calc_search_result *c = &sh.memo->counts;
+			memset(c, 0, sizeof *c);
+			c->evaluated = out->evaluated;
+			c->measured = out->measured;
+			c->ranked = out->ranked;
+			memcpy(c->rejected, out->rejected, sizeof c->rejected);
+			c->miss_first = out->miss_first;
+			c->miss_middle = out->miss_middle;
+			c->miss_last = out->miss_last;
+			c->miss_mean = out->miss_mean;
+			c->have_closest = out->have_closest;
+			c->closest_miss = out->closest_miss;
+			sh.memo->counts_headroom = sh.o.min_headroom;
+			sh.memo->have_counts = 1;
+		}
 		sh.memo->nseed = out->ntop < MEMO_SEED ? out->ntop : MEMO_SEED;
 		for (int i = 0; i < sh.memo->nseed; i++)
 			sh.memo->seed[i] = out->top[i].r.c;

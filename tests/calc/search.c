@@ -952,15 +952,19 @@ static void test_same_memory(void **state)
 /* A memo of the memory side (opts.memo): a scenario that changes only what time reads
  * (network, GEMM efficiency, TP overlap) searched with the plan's memo must give the
  * counts, memory rejects, misses and top K (every field) of the same search without
- * one, top-only and complete, and its seeded threshold must not change the top K; a
+ * one, top-only and complete, and neither its seeded threshold nor the items it skips
+ * (the memo's counts and lower bounds in their place) may change them; a
  * scenario that changes memory (a longer sequence) or the grid (max_mb) must not fit
  * the memo. */
 static void test_memo(void **state)
 {
 	static const char *const files[] = {"plans/default.ini", "plans/llama2-70b-a100.ini",
 	                                    "plans/llama3-405b-h100.ini"};
+	/* slower and faster GEMMs: a faster one has lower bounds than the plan's, which the
+	 * memo's bounds must not stand in for */
 	static const char *const times[][1] = {{"cluster.inter_node_bw=3.125e9"}, {"efficiency.gemm=0.5"},
-	                                       {"efficiency.tp_overlap=0"}};
+	                                       {"efficiency.tp_overlap=0"}, {"efficiency.gemm=0.9"}};
+	enum { NTIMES = sizeof times / sizeof times[0] };
 	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
 	(void)state;
 	for (int f = 0; f < 3; f++) {
@@ -976,11 +980,15 @@ static void test_memo(void **state)
 		assert_int_equal(calc_search_memo_fits(m, p, &o), 1); /* empty */
 		run(p, &o, &base);
 		calc_search_free(&base);
-		for (int v = 0; v < 3; v++)
+		/* the plan's top K, and a deep one whose K-th best lies among many close leaves,
+		 * where an item skipped on too high a bound would leave a hole */
+		int top0 = o.top;
+		for (int v = 0; v < 2 * NTIMES; v++)
 			for (int top_only = 0; top_only <= 1; top_only++) {
 				struct calc_search_result a, b;
-				assert_int_equal(calc_plan_load(q, files[f], times[v], 1, &d), 0);
+				assert_int_equal(calc_plan_load(q, files[f], times[v % NTIMES], 1, &d), 0);
 				o.top_only = top_only;
+				o.top = v < NTIMES ? top0 : 400;
 				assert_int_equal(calc_search_memo_fits(m, q, &o), 1);
 				o.memo = NULL;
 				run(q, &o, &a);
