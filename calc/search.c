@@ -555,6 +555,11 @@ struct worker {
 	double lbv[MAX_VARIANTS][3][2];      /* bound_for of the running item, NAN: not yet */
 	signed char in_same[3][2];           /* the running item's compute equals the memo's: 1,
 	                                        0, -1 not compared */
+	/* skip_hopeless of the running item: 1 where a (schedule variant, recompute, SP) has no
+	 * leaf that fits or a hopeless bound, whose leaves its walk then passes over (the
+	 * threshold only falls) */
+	unsigned char grp_skip[MAX_VARIANTS][3][2];
+	int have_grp;                        /* 1: grp_skip is set for the running item */
 	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
@@ -947,6 +952,8 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 	const double *total = w->mi->total;
 	double lb = INFINITY;
 	int j = 0, any = 0;
+	memset(w->grp_skip, 1, sizeof w->grp_skip);
+	w->have_grp = 1;
 	for (int s = 0; s < nv; s++) {
 		if (sched_check(p, sv[s], vv[s], m) != CALC_REJ_NONE)
 			continue; /* its leaves are rejected without a memo entry */
@@ -973,7 +980,8 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 				w->cur_s = s;
 				double b = bound_for(w);
 				any = 1;
-				if (b < 0 || !hopeless(w, NULL, b)) /* with each fitting leaf's DP bound, as leaf() */
+				w->grp_skip[s][ri][sp] = b >= 0 && hopeless(w, NULL, b);
+				if (!w->grp_skip[s][ri][sp]) /* with each fitting leaf's DP bound, as leaf() */
 					for (int z = 0; z < 4; z++) {
 						double dpb = 0;
 						if (!(fits >> z & 1))
@@ -1023,6 +1031,7 @@ static void run_item(struct worker *w, struct item *it)
 	memset(w->have_pre, 0, sizeof w->have_pre);
 	memset(w->busy_key, -1, sizeof w->busy_key);
 	memset(w->in_same, -1, sizeof w->in_same);
+	w->have_grp = 0;
 	for (int i = 0; i < nv; i++)
 		for (int j = 0; j < 3; j++)
 			w->lbv[i][j][0] = w->lbv[i][j][1] = NAN;
@@ -1134,6 +1143,12 @@ static void run_item(struct worker *w, struct item *it)
 				for (int sp = 0; sp < nsp; sp++) {
 					row.c.sp = (signed char)(nsp == 2 ? sp : 0);
 					p->sp = row.c.sp;
+					if (r2 == CALC_REJ_NONE && w->have_grp && w->grp_skip[s][ri][sp]) {
+						/* not one of its leaves can be timed (the counts are the memo's) */
+						local += 4;
+						w->mj += 4;
+						continue;
+					}
 					if (r2 == CALC_REJ_NONE) {
 						if (!mread)
 							calc_memory_terms_act(p, &w->k);
