@@ -815,6 +815,20 @@ void calc_memory_terms(const struct calc_plan *plan, struct calc_mem_terms *k);
 double calc_memory_terms_stage_params(const struct calc_mem_terms *k, const struct calc_stage_layers *sl);
 double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl,
                                double inflight, struct calc_mem_stage *st);
+/* calc_memory_stage_total in two steps, for callers that vary only the state bytes per
+ * parameter (bw .. ebo: the ZeRO stage): the parts that do not read them, then the total
+ * from those parts under k's bytes -- the same arithmetic, so the same result bit for bit. */
+struct calc_mem_stage_parts {
+	double n, ne;    /* parameters, and routed-expert parameters, of one copy [parameters] */
+	double gw, gg;   /* FSDP's gathered weights and unsharded gradients [B] */
+	double act;      /* the layers' activations at the peak [B] */
+	double extra;    /* the ends' activations (embedding inputs, LM head and loss) [B] */
+	double temp;     /* the loss's transient [B] */
+};
+void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
+                             struct calc_mem_stage_parts *out);
+double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
+                            const struct calc_mem_stage_parts *parts, struct calc_mem_stage *st);
 
 /* Compute per-stage memory of one GPU.  Returns 0 or -1 with a diagnostic. */
 int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct calc_diag *d);

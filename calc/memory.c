@@ -475,24 +475,14 @@ static double ckpt_act(const struct calc_mem_terms *k, const struct calc_stage_l
 	return x + big;
 }
 
-double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
-                               struct calc_mem_stage *st)
+void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
+                             struct calc_mem_stage_parts *o)
 {
-	double n = calc_memory_terms_stage_params(k, sl), w, wc, g, ms, o, act = 0, extra = 0, temp = 0, states, acts, frag, peak = 0;
-	double ne = calc_memory_terms_stage_experts(k, sl), gw, gg;
+	double act = 0, extra = 0, temp = 0, peak = 0;
 
-	/* a dense model has ne = 0 and adds exact zeros */
-	w = n * k->bw + ne * k->ebw;
-	wc = n * k->bwc + ne * k->ebwc;
-	g = (n * k->bg + ne * k->ebg) * k->copies;
-	ms = n * k->bm + ne * k->ebm;
-	o = n * k->bo + ne * k->ebo;
-	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
-	                    * of their gradients, the experts' too; one optimizer state (convention) */
-		wc += (k->copies - 1) * (w + wc);
-	fsdp_buffers(k, sl, &gw, &gg);
-	wc += gw; /* FSDP: gathered units are weight copies, unsharded gradients gradients */
-	g += gg;
+	o->n = calc_memory_terms_stage_params(k, sl);
+	o->ne = calc_memory_terms_stage_experts(k, sl);
+	fsdp_buffers(k, sl, &o->gw, &o->gg);
 	if (k->rc_method != CALC_RC_METHOD_UNSET && (k->rc_method != CALC_RC_METHOD_UNIFORM || k->rc_layers > 1))
 		act = rc_method_act(k, sl, inflight);
 	else if (k->ckpt_cpu)
@@ -515,6 +505,37 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 		extra += k->last_act;
 		temp = k->last_temp;
 	}
+	o->act = act;
+	o->extra = extra;
+	o->temp = temp;
+}
+
+double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
+                               struct calc_mem_stage *st)
+{
+	struct calc_mem_stage_parts pt;
+
+	calc_memory_stage_parts(k, sl, inflight, &pt);
+	return calc_memory_stage_of(k, sl, inflight, &pt, st);
+}
+
+double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
+                            const struct calc_mem_stage_parts *pt, struct calc_mem_stage *st)
+{
+	double n = pt->n, ne = pt->ne, w, wc, g, ms, o, act = pt->act, extra = pt->extra, temp = pt->temp, states, acts,
+	       frag;
+
+	/* a dense model has ne = 0 and adds exact zeros */
+	w = n * k->bw + ne * k->ebw;
+	wc = n * k->bwc + ne * k->ebwc;
+	g = (n * k->bg + ne * k->ebg) * k->copies;
+	ms = n * k->bm + ne * k->ebm;
+	o = n * k->bo + ne * k->ebo;
+	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
+	                    * of their gradients, the experts' too; one optimizer state (convention) */
+		wc += (k->copies - 1) * (w + wc);
+	wc += pt->gw; /* FSDP: gathered units are weight copies, unsharded gradients gradients */
+	g += pt->gg;
 	acts = act + extra;
 	states = w + wc + g + ms + o;
 	frag = k->frag * (states + acts + temp);
@@ -535,7 +556,7 @@ double calc_memory_stage_total(const struct calc_mem_terms *k, const struct calc
 		st->ov_workspace = k->fixed[2];
 		st->ov_frag = frag;
 		st->ov_temp = temp;
-		st->fsdp_buffers = gw + gg;
+		st->fsdp_buffers = pt->gw + pt->gg;
 		st->overhead = k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp;
 		st->states = states;
 		st->total = states + acts + st->overhead;

@@ -314,11 +314,14 @@ static void cands_build(const struct calc_plan *p, int np, const double *infl, s
 		cand_add(c, p, np - 1, infl);
 }
 
-static double mem_worst(const struct calc_mem_terms *k, const struct cands *c, int *worst)
+/* The worst candidate stage's memory and its index, from each candidate's parts
+ * (calc_memory_stage_parts of k, which the four ZeRO stages of a leaf share). */
+static double mem_worst(const struct calc_mem_terms *k, const struct cands *c, const struct calc_mem_stage_parts *pt,
+                        int *worst)
 {
 	double wt = -1;
 	for (int j = 0; j < c->n; j++) {
-		double t = calc_memory_stage_total(k, &c->sl[j], c->infl[j], NULL);
+		double t = calc_memory_stage_of(k, &c->sl[j], c->infl[j], &pt[j], NULL);
 		if (t > wt)
 			wt = t, *worst = c->idx[j];
 	}
@@ -336,8 +339,11 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 	for (int i = 0; i < np; i++)
 		infl[i] = calc_pipeline_inflight(plan, i);
 	cands_build(plan, np, infl, &c);
+	struct calc_mem_stage_parts pt[MAX_CAND];
+	for (int j = 0; j < c.n; j++)
+		calc_memory_stage_parts(&k, &c.sl[j], c.infl[j], &pt[j]);
 	*worst = 0;
-	*total = mem_worst(&k, &c, worst);
+	*total = mem_worst(&k, &c, pt, worst);
 	*headroom = k.capacity - *total;
 }
 
@@ -345,8 +351,6 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 /* The enumeration                                                           */
 /* ======================================================================== */
 
-/* The memory side of one item: worst stage and its total per leaf that reached the
- * memory check, in enumeration order (written by the one thread that runs the item). */
 /* What a leaf's lower bound reads of calc_step_compute (leaf_bound: the layers' compute
  * and the model's ends; calc_step_fast_busy, fill_stages and closed_bubble read of the
  * plan only its structure, which the memo's key holds). */
@@ -355,6 +359,8 @@ struct memo_in {
 	struct calc_step_ends ends;
 };
 
+/* The memory side of one item: worst stage and its total per leaf that reached the
+ * memory check, in enumeration order (written by the one thread that runs the item). */
 struct memo_item {
 	int n;
 	double *total;               /* [bytes] */
@@ -560,6 +566,7 @@ struct worker {
 	 * threshold only falls) */
 	unsigned char grp_skip[MAX_VARIANTS][3][2];
 	int have_grp;                        /* 1: grp_skip is set for the running item */
+	struct calc_mem_stage_parts parts[MAX_CAND]; /* of the running leaf's candidate stages */
 	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
@@ -835,7 +842,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		total = w->mi->total[w->mj];
 		worst = w->mi->worst[w->mj++];
 	} else {
-		total = mem_worst(&w->k, c, &worst);
+		total = mem_worst(&w->k, c, w->parts, &worst);
 		if (w->mi) {
 			w->mi->total[w->mi->n] = total;
 			w->mi->worst[w->mi->n++] = (short)worst;
@@ -1150,8 +1157,11 @@ static void run_item(struct worker *w, struct item *it)
 						continue;
 					}
 					if (r2 == CALC_REJ_NONE) {
-						if (!mread)
+						if (!mread) {
 							calc_memory_terms_act(p, &w->k);
+							for (int j = 0; j < c.n; j++)
+								calc_memory_stage_parts(&w->k, &c.sl[j], c.infl[j], &w->parts[j]);
+						}
 						if (!w->have_pre[ri][sp]) {
 							calc_step_compute(p, &w->pre[ri][sp]);
 							w->pre[ri][sp].comm = &w->comm_pre;
