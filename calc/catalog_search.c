@@ -122,6 +122,7 @@ struct prefetch {
 	int taken;               /* 1: a context has taken (or dropped) the result; the entry
 	                            stays until the root is freed, for calc_pool_done */
 	struct search_cache *sc; /* the result; NULL once taken */
+	long long leaves;        /* calc_search_size of the plan (for the cost) */
 };
 struct prefetch_list {
 	int n;
@@ -221,10 +222,15 @@ const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const str
 	struct calc_search_opts o;
 	search_opts(&o, p->need, 1);
 	double per_leaf = p->need == NEED_AXES ? SEARCH_LEAF_AXES_US : SEARCH_LEAF_MEM_US;
+	p->leaves = -1;
 	for (int i = 0; i < l->n && per_leaf == SEARCH_LEAF_MEM_US; i++)
-		if (calc_search_same_memory(&l->p[i]->plan, plan))
+		if (calc_search_same_memory(&l->p[i]->plan, plan)) {
 			per_leaf = SEARCH_LEAF_US;
-	p->job.cost = per_leaf * (double)calc_search_size(plan, &o);
+			p->leaves = l->p[i]->leaves; /* the same memory side walks the same grid */
+		}
+	if (p->leaves < 0)
+		p->leaves = calc_search_size(plan, &o);
+	p->job.cost = per_leaf * (double)p->leaves;
 	l->p = xrealloc(l->p, (size_t)(l->n + 1) * sizeof *l->p);
 	l->p[l->n++] = p;
 	calc_pool_submit(&p->job);
