@@ -169,3 +169,8 @@ int calc_gemm_table_covers(const char *gpu)
 	/* the sm_90 presets (calc/presets.c): H100 SXM, PCIe and 96 GB, H800, H200 */
 	return gpu && (strncmp(gpu, "h100", 4) == 0 || strncmp(gpu, "h800", 4) == 0 || strncmp(gpu, "h200", 4) == 0);
 }
+
+int calc_gemm_shape_on(const struct calc_plan *p)
+{
+	return p->gemm_shape == 1 || (p->gemm_shape == 2 && calc_gemm_table_covers(p->gpu.name));
+}

@@ -68,7 +68,7 @@ static const char *const main_grads_names[] = {"recipe", "bf16", "fp32", NULL};
 static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
 static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
 /* efficiency.gemm_shape: calc_plan.gemm_shape, step.c gemm_time */
-static const char *const gemm_shape_names[] = {"none", "table", NULL};
+static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
@@ -193,7 +193,7 @@ static const struct key keys[] = {
 
 	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak, or / the measured matmul rate (efficiency.gemm_basis; default: the GPU preset's)"},
 	{"efficiency", "gemm_basis", K_ENUM, 0, P(gemm_basis), 0, 0, gemm_basis_names, "enum", "what efficiency.gemm is a share of: the dense peak, or the GPU's measured achievable matmul rate (cluster.gpu_matmul_max)"},
-	{"efficiency", "gemm_shape", K_ENUM, 0, P(gemm_shape), 0, 0, gemm_shape_names, "enum", "GEMM efficiency by shape: none, or table (the small-GEMM falloff of XLA's measured sm_90 matmul table; H100, H200, H800 only)"},
+	{"efficiency", "gemm_shape", K_ENUM, 0, P(gemm_shape), 0, 0, gemm_shape_names, "enum", "GEMM efficiency by shape: none, table (the small-GEMM falloff of XLA's measured sm_90 matmul table; H100, H200, H800 only), or auto (table where the GPU has one, else none)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},

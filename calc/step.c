@@ -335,7 +335,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_rate(plan, 1), eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
-	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE, shp = plan->gemm_shape;
+	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE, shp = calc_gemm_shape_on(plan);
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
 	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
 	/* parts that module recomputation runs again [s]: the MLA up projections, the dense
@@ -596,7 +596,7 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = gemm_rate(plan, 0);
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms, plan->gemm_shape);
+	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
@@ -630,7 +630,7 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, plan->gemm_shape);
+	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	const struct calc_layer_time *k = &lt[calc_model_mtp_kind(m)];
 
 	if (D <= 0)

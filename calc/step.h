@@ -254,4 +254,8 @@ double calc_gemm_table_rate(int i, int j, int k);
 /* 1 when the GPU preset 'gpu' (its name) is an sm_90 part the table covers, else 0. */
 int calc_gemm_table_covers(const char *gpu);
 
+/* 1 when the plan's GEMMs take the shape factor: efficiency.gemm_shape = table, or auto
+ * on a GPU the table covers; else 0. */
+int calc_gemm_shape_on(const struct calc_plan *p);
+
 #endif
