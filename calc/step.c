@@ -12,7 +12,9 @@
  *
  * Op times: each GEMM and the attention core is a roofline, max(FLOPs / (peak * eff),
  * bytes / HBM bandwidth), GEMMs with tile and wave quantization (NVIDIA Deep Learning
- * Performance Guide); norms, residual adds, dropout and the activation function are
+ * Performance Guide) and, with efficiency.gemm_shape, the rate XLA measured at their
+ * shape on sm_90 (gemm_table.c, docs/references.md §5.10); norms, residual adds, dropout
+ * and the activation function are
  * memory bound (bytes / HBM bandwidth).  The backward splits into B (input gradients)
  * and W (weight gradients) as Qi et al. 2024 §2 do.
  *

@@ -1,6 +1,6 @@
 /*
  * step.h -- public interface of step.c: FLOPs, op-level times, step time, MFU/HFU,
- * run time and cost.  Included by calc.h.
+ * run time and cost, and of gemm_table.c, the GEMM efficiency by shape.  Included by calc.h.
  *
  * Which function to call:
  *   calc_step       the reference: op times per stage fed to the pipeline simulator
