@@ -544,6 +544,9 @@ struct calc_plan {
 	                        * measured achievable matmul rate) [0..1] */
 	int gemm_basis;        /* what efficiency.gemm is a share of: 0 the datasheet's dense peak,
 	                        * 1 gpu.matmul_max (docs/references.md §5.9) */
+	int gemm_shape;        /* GEMM efficiency by shape: 0 none, 1 table (XLA's sm_90 table, gemm_table.c,
+	                        * docs/references.md §5.10), 2 auto (table where the GPU has one);
+	                        * calc_gemm_shape_on says which applies */
 	double attn_eff;       /* attention core throughput / peak [0..1] */
 	double dp_overlap;     /* share of DP communication hidden behind backward [0..1] */
 	double tp_overlap;     /* share of TP communication hidden behind compute [0..1] */

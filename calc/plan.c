@@ -10,6 +10,7 @@
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
+#include "step.h"
 #include "files.h"
 #include "pipeline.h"
 #include "suggest.h"
@@ -66,6 +67,8 @@ static const char *const xent_names[] = {"fused", "torch", NULL};
 static const char *const main_grads_names[] = {"recipe", "bf16", "fp32", NULL};
 static const char *const dp_algo_names[] = {"hierarchical", "flat", NULL};
 static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
+/* efficiency.gemm_shape: calc_plan.gemm_shape, step.c gemm_time */
+static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
@@ -190,6 +193,7 @@ static const struct key keys[] = {
 
 	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak, or / the measured matmul rate (efficiency.gemm_basis; default: the GPU preset's)"},
 	{"efficiency", "gemm_basis", K_ENUM, 0, P(gemm_basis), 0, 0, gemm_basis_names, "enum", "what efficiency.gemm is a share of: the dense peak, or the GPU's measured achievable matmul rate (cluster.gpu_matmul_max)"},
+	{"efficiency", "gemm_shape", K_ENUM, 0, P(gemm_shape), 0, 0, gemm_shape_names, "enum", "GEMM efficiency by shape: none, table (the small-GEMM falloff of XLA's measured sm_90 matmul table; H100, H200, H800 only), or auto (table where the GPU has one, else none)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},
@@ -1427,6 +1431,11 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		     "recipe %s needs the measured FP8 matmul rate of the GPU (%s), which its preset does not give: set "
 		     "cluster.gpu_matmul_max_fp8 (allowed: 1e+12 .. 1e+18 FLOP/s), or efficiency.gemm_basis = peak",
 		     p->recipe->name, p->gpu.name);
+	/* efficiency.gemm_shape = table holds measured rates of sm_90 only (gemm_table.c):
+	 * another GPU is refused, never given the H100's falloff silently */
+	if (p->gemm_shape == 1 && !calc_gemm_table_covers(p->gpu.name))
+		ERR2("efficiency.gemm_shape", "cluster.gpu", "efficiency.gemm_shape = table has measured rates of sm_90 GPUs "
+		     "only (h100-*, h200-*, h800-*), not of cluster.gpu = %s: set efficiency.gemm_shape = none", p->gpu.name);
 	if (d->nerrors == before)
 		calc_pipeline_check(p, calc_plan_keys_origin, d);
 #undef ERR

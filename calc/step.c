@@ -12,7 +12,9 @@
  *
  * Op times: each GEMM and the attention core is a roofline, max(FLOPs / (peak * eff),
  * bytes / HBM bandwidth), GEMMs with tile and wave quantization (NVIDIA Deep Learning
- * Performance Guide); norms, residual adds, dropout and the activation function are
+ * Performance Guide) and, with efficiency.gemm_shape, the rate XLA measured at their
+ * shape on sm_90 (gemm_table.c, docs/references.md §5.10); norms, residual adds, dropout
+ * and the activation function are
  * memory bound (bytes / HBM bandwidth).  The backward splits into B (input gradients)
  * and W (weight gradients) as Qi et al. 2024 §2 do.
  *
@@ -224,15 +226,28 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
  * term is not charged: split-K kernels spread K over the idle SMs (derived, UNVERIFIED
  * as a rule).  The compute time is divided by the used share; large GEMMs lose a few
  * per cent, thin ones (few tokens per GPU under large CP, narrow TP shards) more.
- * 'peak' is already scaled by efficiency.gemm. */
+ * 'peak' is already scaled by efficiency.gemm.  'shp' (efficiency.gemm_shape = table)
+ * scales the compute time by the GEMM's shape (shape_slowdown). */
 #define TILE 128.0
-static double gemm_time(double M, double N, double K, double peak, double hbm, double eb, int sms)
+
+/* The slowdown 1 / S of efficiency.gemm_shape = table (calc_gemm_shape_factor, XLA's
+ * sm_90 table, docs/references.md §5.10) for the three GEMMs of an (M x K) * (K x N)
+ * linear layer: the forward (M, N, K), the input gradient dX = dY W^T (M, K, N) and the
+ * weight gradient dW = X^T dY (K, N, M).  The op times give each of the three the same
+ * time, so each takes the mean of the three slowdowns: their sum is the table's, the
+ * split among forward, B and W evens out (convention). */
+static double shape_slowdown(double M, double N, double K)
+{
+	return (1 / calc_gemm_shape_factor(M, N, K) + 1 / calc_gemm_shape_factor(M, K, N) +
+	        1 / calc_gemm_shape_factor(K, N, M)) / 3;
+}
+static double gemm_time(double M, double N, double K, double peak, double hbm, double eb, int sms, int shp)
 {
 	double tc = 2 * M * N * K / peak, tm = (M * K + K * N + M * N) * eb / hbm;
-	if (sms > 0 && M > 0 && N > 0) {
-		double tiles = ceil(M / TILE) * ceil(N / TILE), slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
-		tc /= M * N / (slots * TILE * TILE);
-	}
+	if (sms > 0 && M > 0 && N > 0)
+		tc /= calc_gemm_wave_share(M, N, sms);
+	if (shp)
+		tc *= shape_slowdown(M, N, K);
 	return tc > tm ? tc : tm;
 }
 
@@ -274,13 +289,16 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, s
  * copies) in all, each (M/ne x K) * (K x N) [s]: the tiles of every expert's GEMM
  * quantized as one wave set (a grouped GEMM launches them together), each expert's
  * weights read once.  'peak' is already scaled by efficiency.gemm and grouped_gemm. */
-static double grouped_time(double M, double N, double K, double ne, double peak, double hbm, double eb, int sms)
+static double grouped_time(double M, double N, double K, double ne, double peak, double hbm, double eb, int sms,
+                           int shp)
 {
 	double me = ne > 0 ? M / ne : M, tc = 2 * M * N * K / peak, tm = (M * K + ne * K * N + M * N) * eb / hbm;
 	if (sms > 0 && me > 0 && N > 0) {
 		double tiles = ne * ceil(me / TILE) * ceil(N / TILE), slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
 		tc /= M * N / (slots * TILE * TILE);
 	}
+	if (shp && me > 0) /* each expert's GEMM at its own shape (its rows me) */
+		tc *= shape_slowdown(me, N, K);
 	return tc > tm ? tc : tm;
 }
 
@@ -319,7 +337,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_rate(plan, 1), eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
-	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE;
+	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE, shp = calc_gemm_shape_on(plan);
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
 	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
 	/* parts that module recomputation runs again [s]: the MLA up projections, the dense
@@ -338,9 +356,9 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		double Tr = T / shard, copies = moe_phi(x) * x->top_k * Tr * etp, ne = x->experts / ep;
 		double gpk = peak * (plan->grouped_gemm > 0 ? plan->grouped_gemm : 1), fe = x->expert_ffn / etp;
 		f = x->shared * (double)(x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn);
-		experts = gemm_time(Tr, x->experts, h, peak, hbm, eb, sms) /* router */
-		        + grouped_time(copies, up * fe, h, ne, gpk, hbm, eb, sms)
-		        + grouped_time(copies, h, fe, ne, gpk, hbm, eb, sms);
+		experts = gemm_time(Tr, x->experts, h, peak, hbm, eb, sms, shp) /* router */
+		        + grouped_time(copies, up * fe, h, ne, gpk, hbm, eb, sms, shp)
+		        + grouped_time(copies, h, fe, ne, gpk, hbm, eb, sms, shp);
 		/* the activation function on every copy, and the permutation into expert order
 		 * and back (read + write h values of 2 B each way) */
 		expert_elem = copies * (act_fn * fe + 8 * h) / hbm;
@@ -353,21 +371,21 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		 * per-head up projections and W_O sharded (Megatron-Core MLA) */
 		const struct calc_mla *x = &m->mla;
 		double dq = qk_dim(m), cq = x->q_lora_rank, ckv = x->kv_lora_rank;
-		o->gemm = (cq > 0 ? gemm_time(T, cq, h, peak, hbm, eb, sms) + gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms)
-		                  : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms))
-		        + gemm_time(T, ckv + x->qk_rope_dim, h, peak, hbm, eb, sms)
-		        + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms)
-		        + gemm_time(T, h, a * x->v_head_dim / t, peak, hbm, eb, sms);
+		o->gemm = (cq > 0 ? gemm_time(T, cq, h, peak, hbm, eb, sms, shp) + gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms, shp)
+		                  : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms, shp))
+		        + gemm_time(T, ckv + x->qk_rope_dim, h, peak, hbm, eb, sms, shp)
+		        + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms, shp)
+		        + gemm_time(T, h, a * x->v_head_dim / t, peak, hbm, eb, sms, shp);
 		/* the up projections mla_up_proj recomputes: the query's from its latent (or
 		 * from h without one) and K^nope, V from the KV latent */
-		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms))
-		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms);
+		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms, shp) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms, shp))
+		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms, shp);
 	} else
-		o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms) /* QKV */
-		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms);               /* out-proj */
+		o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
+		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms, shp);               /* out-proj */
 	if (f > 0 || !moe) {
-		t_mlp = gemm_time(T, up * f / t, h, peak, hbm, eb, sms)  /* up */
-		      + gemm_time(T, h, f / t, peak, hbm, eb, sms);      /* down */
+		t_mlp = gemm_time(T, up * f / t, h, peak, hbm, eb, sms, shp)  /* up */
+		      + gemm_time(T, h, f / t, peak, hbm, eb, sms, shp);      /* down */
 		o->gemm += t_mlp;
 		t_mlp += T * act_fn * f / t / hbm; /* and its activation function */
 	}
@@ -423,10 +441,10 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * memory-bound op, and the attention core unless SDPA's flash kernel saved it.
 	 * With TP the all-gathers before wq and w1 run again too (not counted). */
 	if (plan->recompute == CALC_RC_OP_SAC && !moe && !is_mla(m)) {
-		o->recompute = gemm_time(T, d * kvh, h, peak, hbm, eb, sms)     /* wk */
-		             + gemm_time(T, h, a * d / t, peak, hbm, eb, sms)   /* wo */
-		             + (m->mlp == CALC_MLP_SWIGLU ? gemm_time(T, f / t, h, peak, hbm, eb, sms) /* w3 */
-		                                          : gemm_time(T, h, f / t, peak, hbm, eb, sms)) /* fc2 */
+		o->recompute = gemm_time(T, d * kvh, h, peak, hbm, eb, sms, shp)     /* wk */
+		             + gemm_time(T, h, a * d / t, peak, hbm, eb, sms, shp)   /* wo */
+		             + (m->mlp == CALC_MLP_SWIGLU ? gemm_time(T, f / t, h, peak, hbm, eb, sms, shp) /* w3 */
+		                                          : gemm_time(T, h, f / t, peak, hbm, eb, sms, shp)) /* fc2 */
 		             + o->elem + (plan->flash_attention ? 0 : o->attn);
 	}
 	/* Module recomputation (Megatron-Core recompute_modules; DeepSeek-V3 §3.2.3): the
@@ -580,7 +598,7 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = gemm_rate(plan, 0);
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms);
+	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
@@ -614,7 +632,7 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms);
+	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	const struct calc_layer_time *k = &lt[calc_model_mtp_kind(m)];
 
 	if (D <= 0)

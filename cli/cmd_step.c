@@ -92,6 +92,10 @@ int cmd_step(int argc, char **argv)
 		       "dense BF16 peak %.0f TFLOP/s (%s datasheet, no sparsity); TP overlap %.0f%%, DP overlap %.0f%%\n",
 		       100 * plan.attn_eff, calc_display_value(plan.gpu.bf16_flops, "TFLOP/s"), plan.gpu.name, 100 * plan.tp_overlap,
 		       100 * plan.dp_overlap);
+		if (plan.gemm_shape) /* efficiency.gemm_shape = table or auto: say which applies */
+			printf("GEMM shape: %s\n", calc_gemm_shape_on(&plan)
+			                              ? "each GEMM's rate scaled by XLA's measured sm_90 table (docs/references.md §5.10)"
+			                              : "no table for this GPU (efficiency.gemm_shape = auto): GEMM rates not scaled by shape");
 		if (calc_schedule_at((int)plan.schedule)->flushed) /* its row: ZB-H2 */
 			printf("%s: %s\n", calc_schedule_name(plan.schedule), plan.post_validation
 			                   ? "steps back to back, optimizer checks validated afterwards "
