@@ -353,11 +353,23 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 
 /* What a leaf's lower bound reads of calc_step_compute (leaf_bound: the layers' compute
  * and the model's ends; calc_step_fast_busy, fill_stages and closed_bubble read of the
- * plan only its structure, which the memo's key holds). */
-struct memo_in {
-	struct calc_layer_time kind[CALC_MAX_KINDS];
-	struct calc_step_ends ends;
-};
+ * plan only its structure, which the memo's key holds): the model's ends, then one
+ * layer time per kind of the model, packed (memo_in_size). */
+static size_t memo_in_size(int nk)
+{
+	return sizeof(struct calc_step_ends) + (size_t)nk * sizeof(struct calc_layer_time);
+}
+
+static void memo_in_put(unsigned char *at, const struct calc_step_compute *c, int nk)
+{
+	memcpy(at, &c->ends, sizeof c->ends);
+	memcpy(at + sizeof c->ends, c->kind, (size_t)nk * sizeof *c->kind);
+}
+
+static int memo_in_same(const unsigned char *at, const struct calc_step_compute *c, int nk)
+{
+	return !memcmp(at, &c->ends, sizeof c->ends) && !memcmp(at + sizeof c->ends, c->kind, (size_t)nk * sizeof *c->kind);
+}
 
 /* The memory side of one item: worst stage and its total per leaf that reached the
  * memory check, in enumeration order (written by the one thread that runs the item). */
@@ -370,7 +382,7 @@ struct memo_item {
 	 * they were computed from: a search whose compute there is the same, bit for bit,
 	 * has the same bounds (a network or overlap scenario: their bounds read neither) */
 	double *lb;                  /* [variants x recompute modes x SP choices] [s], or NULL */
-	struct memo_in *in;          /* [recompute modes x SP choices] */
+	unsigned char *in;           /* [recompute modes x SP choices] x memo_in_size */
 	unsigned char *have_in;      /* 1: in[] is set */
 };
 
@@ -807,8 +819,7 @@ static double bound_for(struct worker *w)
 	if (mi && mi->lb && w->sh->memo_read && mi->have_in[at]) {
 		if (w->in_same[ri][sp] < 0) {
 			int nk = calc_model_nkinds(&w->plan.model);
-			w->in_same[ri][sp] = !memcmp(mi->in[at].kind, w->cur->kind, (size_t)nk * sizeof *w->cur->kind) &&
-			                     !memcmp(&mi->in[at].ends, &w->cur->ends, sizeof w->cur->ends);
+			w->in_same[ri][sp] = (signed char)memo_in_same(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
 		}
 		if (w->in_same[ri][sp])
 			b = mi->lb[(s * w->nrc + ri) * w->nsp + sp];
@@ -819,8 +830,7 @@ static double bound_for(struct worker *w)
 			mi->lb[(s * w->nrc + ri) * w->nsp + sp] = b;
 			if (!mi->have_in[at]) {
 				int nk = calc_model_nkinds(&w->plan.model);
-				memcpy(mi->in[at].kind, w->cur->kind, (size_t)nk * sizeof *w->cur->kind);
-				mi->in[at].ends = w->cur->ends;
+				memo_in_put(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
 				mi->have_in[at] = 1;
 			}
 		}
@@ -1113,7 +1123,7 @@ static void run_item(struct worker *w, struct item *it)
 					w->mi->lb = xmalloc(nb * sizeof *w->mi->lb);
 					for (size_t i = 0; i < nb; i++)
 						w->mi->lb[i] = NAN;
-					w->mi->in = xmalloc((size_t)nrc * nsp * sizeof *w->mi->in);
+					w->mi->in = xmalloc((size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
 					w->mi->have_in = xcalloc((size_t)nrc * nsp, 1);
 				}
 			}
