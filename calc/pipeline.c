@@ -512,11 +512,32 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * (the plan at another network bandwidth, a neighbour re-timed) replays that order,
  * computing every start and end with the same expressions, in the same order per
  * stage, as the event loop: the same numbers, without the queue and the checks.  The
- * shapes are kept for the process (at most SHAPE_MAX of them and SHAPE_OPS ops in all;
- * past that, shapes are simulated as before), shared by its threads.
+ * step engine needs only the makespan and the period (calc_pipeline_simulate_span): a
+ * shape also keeps its program (struct prog_op), each op with its inputs, cost, stage
+ * and step resolved once, which span_run executes without the timeline and the
+ * counters; a new shape's order and program are found without simulate()'s times and
+ * checks (compile), which falls back to simulate() for ops that are not a valid
+ * schedule.  The shapes are kept for the process (at most SHAPE_MAX of them and
+ * SHAPE_OPS ops in all; past that, shapes are simulated as before), shared by its
+ * threads.
  */
-#define SHAPE_MAX 32
+#define SHAPE_MAX 128
 #define SHAPE_OPS (1 << 21)
+
+/*
+ * One op of a shape's program, in the recorded order: what span_run needs to compute
+ * its end, and nothing else.  The ends of the ops a given op waits for (the previous
+ * path stage's F, its own F, the next path stage's B, and the B of an F&B pair) are
+ * named by their positions in the order, plus one: e[0] is a zero that stands for "no
+ * input".  The flags say which of them cross stages and add the p2p time.
+ */
+struct prog_op {
+	int in[3];             /* positions + 1 of the ops whose ends it waits for (0: none) */
+	int cost;              /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
+	unsigned short lane;   /* the stage it runs on */
+	unsigned char p2p;     /* bit i: input i crosses stages */
+	unsigned char step;    /* the step of its micro-batch */
+};
 
 struct shape {
 	const struct calc_sched *row;
@@ -524,6 +545,7 @@ struct shape {
 	int p, m, v, steps, nops;
 	const struct calc_pp_op *ops; /* as generated (start and end of its first run) */
 	const int *order;             /* indices into ops in the order they ran */
+	const struct prog_op *prog;   /* nops entries, in that order (compile) */
 };
 static struct shape shapes[SHAPE_MAX];
 static int nshapes;
@@ -555,8 +577,155 @@ static const struct shape *shape_find(const struct shape *k)
 	return hit; /* entries are written once, before nshapes counts them, and never freed */
 }
 
-/* Keep 'ops' (copied) and 'order' (taken) for shape 'k'; frees 'order' when full. */
-static void shape_add(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order)
+/*
+ * The program of ops 'ops' (nops, as generated for shape 'k'), and in 'order' (room for
+ * nops) the order in which simulate() runs them, without simulate()'s times: the same
+ * event loop (a stage runs its ops while their inputs have run, and wakes the stage an
+ * F or B feeds), each op's inputs found once by index instead of blocked()'s checks.
+ * NULL when the ops are not a complete, valid schedule (an op out of range or
+ * repeated, a missing or extra W, an F&B pair without its B, a cycle of waits): then
+ * simulate() runs them and says what is wrong.
+ */
+static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
+                               int *order)
+{
+	struct path pa;
+	size_t n;
+	int p = k->p, nmb = k->steps * k->m, chunks, *fi, *bi, *wi, *posof, *off, *pos, *queue;
+	int qh = 0, qn = 0, nrun = 0, ok = 1;
+	unsigned char *inq;
+	struct prog_op *prog;
+
+	pa.two_way = k->row->two_way;
+	pa.p = p;
+	pa.v = k->v;
+	pa.L = pa.v * p;
+	chunks = pa.two_way ? 2 : pa.v;
+	n = (size_t)nmb * pa.L;
+	/* the op index of the F, B and W of each (micro-batch, path stage) */
+	fi = xmalloc((3 * n + (size_t)nops + 3 * ((size_t)p + 1)) * sizeof *fi + (size_t)p + 1);
+	bi = fi + n;
+	wi = bi + n;
+	posof = wi + n; /* position in the order + 1 (0: not run yet) */
+	off = posof + nops;
+	pos = off + p + 1;
+	queue = pos + p + 1;
+	inq = (unsigned char *)(queue + p + 1);
+	memset(fi, 0xff, 3 * n * sizeof *fi);
+	memset(posof, 0, (size_t)nops * sizeof *posof);
+	memset(inq, 0, (size_t)p + 1);
+	for (int i = 0; i < nops && ok; i++) {
+		const struct calc_pp_op *o = &ops[i];
+		size_t kk;
+		int *slot;
+		if (o->stage < 0 || o->stage >= p || (i && o->stage < ops[i - 1].stage) || o->mb < 0 ||
+		    o->mb >= nmb || o->chunk < 0 || o->chunk >= chunks) {
+			ok = 0;
+			break;
+		}
+		kk = (size_t)o->mb * pa.L + path_stage(&pa, o);
+		slot = o->op == 'F' ? fi : o->op == 'B' ? bi : o->op == 'W' ? wi : NULL;
+		if (!slot || slot[kk] >= 0 || (o->pair && (o->op != 'F' || i + 1 >= nops ||
+		                                          ops[i + 1].stage != o->stage || ops[i + 1].op != 'B')))
+			ok = 0;
+		else
+			slot[kk] = i;
+	}
+	for (size_t kk = 0; kk < n && ok; kk++)
+		if (fi[kk] < 0 || bi[kk] < 0 || (wi[kk] >= 0) != !ops[bi[kk]].full)
+			ok = 0;
+	if (!ok) {
+		free(fi);
+		return NULL;
+	}
+
+	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
+	for (int s = 0, i = 0; s <= p; s++) {
+		while (i < nops && ops[i].stage < s)
+			i++;
+		off[s] = i;
+	}
+	for (int s = 0; s < p; s++) {
+		pos[s] = off[s];
+		queue[qn++] = s;
+		inq[s] = 1;
+	}
+	while (qn > 0) {
+		int s = queue[qh];
+		qh = (qh + 1) % (p + 1);
+		qn--;
+		inq[s] = 0;
+		while (pos[s] < off[s + 1]) {
+			const struct calc_pp_op *o = &ops[pos[s]];
+			int g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0, in[3], cross[3], ni = 0, wake = -1;
+			size_t kk = (size_t)o->mb * pa.L + g;
+			struct prog_op *q = &prog[nrun];
+			/* blocked(): what it waits for */
+			if (o->op == 'F') {
+				if (g > 0) {
+					cross[ni] = rank_of(&pa, g - 1, dir) != o->stage;
+					in[ni++] = fi[kk - 1];
+				}
+			} else if (o->op == 'B') {
+				cross[ni] = 0;
+				in[ni++] = fi[kk];
+				if (g < pa.L - 1) {
+					cross[ni] = rank_of(&pa, g + 1, dir) != o->stage;
+					in[ni++] = bi[kk + 1];
+				}
+			} else {
+				cross[ni] = 0;
+				in[ni++] = bi[kk];
+			}
+			if (o->pair) { /* the B after it: both inputs in */
+				const struct calc_pp_op *b = o + 1;
+				int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
+				size_t k2 = (size_t)b->mb * pa.L + g2;
+				cross[ni] = 0;
+				in[ni++] = fi[k2];
+				if (g2 < pa.L - 1) {
+					cross[ni] = rank_of(&pa, g2 + 1, dir2) != b->stage;
+					in[ni++] = bi[k2 + 1];
+				}
+			}
+			memset(q, 0, sizeof *q);
+			for (int x = 0; x < ni; x++) {
+				if (!posof[in[x]])
+					goto blocked;
+				q->in[x] = posof[in[x]];
+				q->p2p |= (unsigned char)(cross[x] << x);
+			}
+			q->cost = 4 * (pa.two_way ? g : o->stage) +
+			          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1);
+			q->lane = (unsigned short)o->stage;
+			q->step = (unsigned char)(o->mb / k->m);
+			order[nrun++] = pos[s];
+			posof[pos[s]] = nrun;
+			pos[s]++;
+			if (o->op == 'F' && g + 1 < pa.L)
+				wake = rank_of(&pa, g + 1, dir);
+			else if (o->op == 'B' && g > 0)
+				wake = rank_of(&pa, g - 1, dir);
+			if (wake >= 0 && wake != s && !inq[wake]) {
+				queue[(qh + qn) % (p + 1)] = wake;
+				qn++;
+				inq[wake] = 1;
+			}
+		}
+	blocked:;
+	}
+	free(fi);
+	if (nrun < nops) { /* a cycle of waits */
+		free(prog);
+		return NULL;
+	}
+	return prog;
+}
+
+/* Keep 'ops', 'order' and 'prog' (all taken; prog NULL: compiled here) for shape 'k';
+ * frees them when the shape is known or the cache is full. */
+static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, int *order,
+                      struct prog_op *prog)
 {
 	pthread_mutex_lock(&shape_lock);
 	if (nshapes < SHAPE_MAX && shape_ops + nops <= SHAPE_OPS) {
@@ -565,19 +734,27 @@ static void shape_add(const struct shape *k, const struct calc_pp_op *ops, int n
 			dup |= shapes[i].row == k->row && shapes[i].gen == k->gen && shapes[i].p == k->p &&
 			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps;
 		if (!dup) {
-			struct calc_pp_op *copy = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *copy);
-			memcpy(copy, ops, (size_t)nops * sizeof *copy);
+			if (!prog) { /* the same order as 'order' (simulate()'s loop); kept apart */
+				int *o2 = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *o2);
+				prog = compile(k, ops, nops, o2);
+				free(o2);
+			}
 			shapes[nshapes] = *k;
 			shapes[nshapes].nops = nops;
-			shapes[nshapes].ops = copy;
+			shapes[nshapes].ops = ops;
 			shapes[nshapes].order = order;
+			shapes[nshapes].prog = prog;
 			shape_ops += nops;
 			nshapes++;
+			ops = NULL;
 			order = NULL;
+			prog = NULL;
 		}
 	}
 	pthread_mutex_unlock(&shape_lock);
+	free(ops);
 	free(order);
+	free(prog);
 }
 
 /* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
@@ -658,6 +835,52 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	free(ss.fend);
 }
 
+/* The makespan and period of shape 'sh' at costs 'c' from its program: the loop of
+ * replay() without the timeline, the busy times and the in-flight counts.  Each op's
+ * earliest start is the largest of its inputs' ends (plus p2p where they cross), as
+ * blocked() takes it, and its end the later of that and its stage's last end plus its
+ * cost, op_cost()'s quotient: the same sums of the same numbers, so the same bits (a
+ * maximum is exact in any order, and e[0] + 0 = 0 for an input that is not there). */
+static void span_run(const struct calc_pp_costs *c, const struct shape *sh, double *makespan,
+                     double *period)
+{
+	const struct prog_op *prog = sh->prog;
+	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
+	int p = c->p, nops = sh->nops;
+
+	e = xmalloc(((size_t)nops + 1 + 5 * (size_t)p) * sizeof *e);
+	dur = e + nops + 1;
+	free_at = dur + 4 * p;
+	for (int i = 0; i < p; i++) { /* op_cost() */
+		dur[4 * i] = c->tf[i] / v;
+		dur[4 * i + 1] = c->tb[i] / v;
+		dur[4 * i + 2] = (c->tb[i] + c->tw[i]) / v;
+		dur[4 * i + 3] = c->tw[i] / v;
+		free_at[i] = 0;
+	}
+	add[0] = 0;
+	add[1] = c->p2p;
+	e[0] = 0;
+	for (int j = 0; j < nops; j++) {
+		const struct prog_op *q = &prog[j];
+		double t = e[q->in[0]] + add[q->p2p & 1], a = e[q->in[1]] + add[(q->p2p >> 1) & 1],
+		       b = e[q->in[2]] + add[q->p2p >> 2], f = free_at[q->lane], end;
+		if (a > t)
+			t = a;
+		if (b > t)
+			t = b;
+		end = (t > f ? t : f) + dur[q->cost];
+		e[j + 1] = end;
+		free_at[q->lane] = end;
+		if (end > step_end[q->step])
+			step_end[q->step] = end;
+	}
+	/* sum_up() */
+	*makespan = step_end[0];
+	*period = sh->steps > 1 ? step_end[sh->steps - 1] - step_end[sh->steps - 2] : *makespan;
+	free(e);
+}
+
 /* calc_pipeline_simulate; with want_ops = 0 a replay leaves r->ops NULL. */
 static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *r, struct calc_diag *d,
                           int want_ops)
@@ -691,7 +914,11 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 		free(ops);
 		return -1;
 	}
-	shape_add(&key, ops, n, order);
+	{
+		struct calc_pp_op *copy = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+		memcpy(copy, ops, (size_t)n * sizeof *copy);
+		shape_add(&key, copy, n, order, NULL);
+	}
 	r->ops = ops;
 	r->nops = n;
 	return 0;
@@ -707,6 +934,53 @@ int calc_pipeline_simulate_times(const struct calc_pp_costs *c, struct calc_pp_r
                                  struct calc_diag *d)
 {
 	return simulate_shape(c, r, d, 0);
+}
+
+int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan, double *period,
+                                struct calc_diag *d)
+{
+	struct calc_pp_result r;
+	const struct shape *sh;
+	struct shape key;
+
+	*makespan = *period = 0;
+	if (check_costs(c, d) < 0)
+		return -1;
+	shape_key(c, row_of(c->sched), &key);
+	if ((sh = shape_find(&key)) && sh->prog) {
+		span_run(c, sh, makespan, period);
+		return 0;
+	}
+	if (!sh) { /* a new shape: its order and program without simulate()'s checks */
+		const struct calc_sched *row = key.row;
+		struct calc_pp_op *ops;
+		struct prog_op *prog;
+		int n = 0, *order;
+		for (int s = 0; s < c->p; s++)
+			n += gen_stage(c, row, s, NULL);
+		ops = xcalloc((size_t)(n > 0 ? n : 1), sizeof *ops);
+		for (int s = 0, at = 0; s < c->p; s++)
+			at += gen_stage(c, row, s, ops + at);
+		order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+		if ((prog = compile(&key, ops, n, order))) {
+			key.nops = n;
+			key.prog = prog;
+			span_run(c, &key, makespan, period);
+			key.prog = NULL;
+			shape_add(&key, ops, n, order, prog);
+			return 0;
+		}
+		free(order);
+		free(ops);
+	}
+	if (simulate_shape(c, &r, d, 0) < 0) {
+		calc_pp_result_free(&r);
+		return -1;
+	}
+	*makespan = r.makespan;
+	*period = r.period;
+	calc_pp_result_free(&r);
+	return 0;
 }
 
 void calc_pp_result_free(struct calc_pp_result *r)
