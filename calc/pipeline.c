@@ -591,10 +591,10 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 {
 	struct path pa;
 	size_t n;
-	int p = k->p, nmb = k->steps * k->m, chunks, *fi, *bi, *wi, *posof, *off, *pos, *queue;
+	int p = k->p, nmb = k->steps * k->m, chunks, *fi, *bi, *wi, *posof, *off, *pos, *queue, *wake;
 	int qh = 0, qn = 0, nrun = 0, ok = 1;
-	unsigned char *inq;
-	struct prog_op *prog;
+	unsigned char *inq, *done;
+	struct prog_op *prog, *tmp;
 
 	pa.two_way = k->row->two_way;
 	pa.p = p;
@@ -603,17 +603,21 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	chunks = pa.two_way ? 2 : pa.v;
 	n = (size_t)nmb * pa.L;
 	/* the op index of the F, B and W of each (micro-batch, path stage) */
-	fi = xmalloc((3 * n + (size_t)nops + 3 * ((size_t)p + 1)) * sizeof *fi + (size_t)p + 1);
+	fi = xmalloc((3 * n + 2 * (size_t)nops + 1 + 3 * ((size_t)p + 1)) * sizeof *fi + (size_t)p + 1 +
+	             (size_t)nops + 1);
 	bi = fi + n;
 	wi = bi + n;
-	posof = wi + n; /* position in the order + 1 (0: not run yet) */
-	off = posof + nops;
+	posof = wi + n; /* by op index + 1: its position in the order + 1 (posof[0] = 0) */
+	wake = posof + nops + 1; /* the stage an op's end lets go on, or -1 */
+	off = wake + nops;
 	pos = off + p + 1;
 	queue = pos + p + 1;
 	inq = (unsigned char *)(queue + p + 1);
+	done = inq + p + 1; /* by op index + 1: it has run (done[0] = 1: no input) */
 	memset(fi, 0xff, 3 * n * sizeof *fi);
-	memset(posof, 0, (size_t)nops * sizeof *posof);
-	memset(inq, 0, (size_t)p + 1);
+	memset(inq, 0, (size_t)p + 1 + (size_t)nops + 1);
+	posof[0] = 0;
+	done[0] = 1;
 	for (int i = 0; i < nops && ok; i++) {
 		const struct calc_pp_op *o = &ops[i];
 		size_t kk;
@@ -639,7 +643,51 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		return NULL;
 	}
 
+	/* each op's inputs (by op index + 1), cost, stage, step, and the stage it wakes */
+	tmp = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *tmp);
 	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
+	for (int i = 0; i < nops; i++) {
+		const struct calc_pp_op *o = &ops[i];
+		struct prog_op *q = &tmp[i];
+		int g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0, ni = 0;
+		size_t kk = (size_t)o->mb * pa.L + g;
+		memset(q, 0, sizeof *q);
+		wake[i] = -1;
+		/* blocked(): what it waits for */
+		if (o->op == 'F') {
+			if (g > 0) {
+				q->p2p |= (unsigned char)((rank_of(&pa, g - 1, dir) != o->stage) << ni);
+				q->in[ni++] = fi[kk - 1] + 1;
+			}
+			if (g + 1 < pa.L)
+				wake[i] = rank_of(&pa, g + 1, dir);
+		} else if (o->op == 'B') {
+			q->in[ni++] = fi[kk] + 1;
+			if (g < pa.L - 1) {
+				q->p2p |= (unsigned char)((rank_of(&pa, g + 1, dir) != o->stage) << ni);
+				q->in[ni++] = bi[kk + 1] + 1;
+			}
+			if (g > 0)
+				wake[i] = rank_of(&pa, g - 1, dir);
+		} else
+			q->in[ni++] = bi[kk] + 1;
+		if (o->pair) { /* the B after it: both inputs in */
+			const struct calc_pp_op *b = o + 1;
+			int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
+			size_t k2 = (size_t)b->mb * pa.L + g2;
+			q->in[ni++] = fi[k2] + 1;
+			if (g2 < pa.L - 1) {
+				q->p2p |= (unsigned char)((rank_of(&pa, g2 + 1, dir2) != b->stage) << ni);
+				q->in[ni++] = bi[k2 + 1] + 1;
+			}
+		}
+		q->cost = 4 * (pa.two_way ? g : o->stage) +
+		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1);
+		q->lane = (unsigned short)o->stage;
+		q->step = (unsigned char)(o->mb / k->m);
+	}
+
+	/* simulate()'s loop: the positions of the inputs replace their op indices */
 	for (int s = 0, i = 0; s <= p; s++) {
 		while (i < nops && ops[i].stage < s)
 			i++;
@@ -651,70 +699,33 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		inq[s] = 1;
 	}
 	while (qn > 0) {
-		int s = queue[qh];
+		int s = queue[qh], end = off[s + 1], i;
 		qh = (qh + 1) % (p + 1);
 		qn--;
 		inq[s] = 0;
-		while (pos[s] < off[s + 1]) {
-			const struct calc_pp_op *o = &ops[pos[s]];
-			int g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0, in[3], cross[3], ni = 0, wake = -1;
-			size_t kk = (size_t)o->mb * pa.L + g;
-			struct prog_op *q = &prog[nrun];
-			/* blocked(): what it waits for */
-			if (o->op == 'F') {
-				if (g > 0) {
-					cross[ni] = rank_of(&pa, g - 1, dir) != o->stage;
-					in[ni++] = fi[kk - 1];
-				}
-			} else if (o->op == 'B') {
-				cross[ni] = 0;
-				in[ni++] = fi[kk];
-				if (g < pa.L - 1) {
-					cross[ni] = rank_of(&pa, g + 1, dir) != o->stage;
-					in[ni++] = bi[kk + 1];
-				}
-			} else {
-				cross[ni] = 0;
-				in[ni++] = bi[kk];
-			}
-			if (o->pair) { /* the B after it: both inputs in */
-				const struct calc_pp_op *b = o + 1;
-				int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
-				size_t k2 = (size_t)b->mb * pa.L + g2;
-				cross[ni] = 0;
-				in[ni++] = fi[k2];
-				if (g2 < pa.L - 1) {
-					cross[ni] = rank_of(&pa, g2 + 1, dir2) != b->stage;
-					in[ni++] = bi[k2 + 1];
-				}
-			}
-			memset(q, 0, sizeof *q);
-			for (int x = 0; x < ni; x++) {
-				if (!posof[in[x]])
-					goto blocked;
-				q->in[x] = posof[in[x]];
-				q->p2p |= (unsigned char)(cross[x] << x);
-			}
-			q->cost = 4 * (pa.two_way ? g : o->stage) +
-			          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1);
-			q->lane = (unsigned short)o->stage;
-			q->step = (unsigned char)(o->mb / k->m);
-			order[nrun++] = pos[s];
-			posof[pos[s]] = nrun;
-			pos[s]++;
-			if (o->op == 'F' && g + 1 < pa.L)
-				wake = rank_of(&pa, g + 1, dir);
-			else if (o->op == 'B' && g > 0)
-				wake = rank_of(&pa, g - 1, dir);
-			if (wake >= 0 && wake != s && !inq[wake]) {
-				queue[(qh + qn) % (p + 1)] = wake;
+		for (i = pos[s]; i < end; i++) {
+			const struct prog_op *q = &tmp[i];
+			struct prog_op *w = &prog[nrun];
+			int wk = wake[i];
+			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
+				break;
+			*w = *q;
+			w->in[0] = posof[q->in[0]];
+			w->in[1] = posof[q->in[1]];
+			w->in[2] = posof[q->in[2]];
+			order[nrun++] = i;
+			posof[i + 1] = nrun;
+			done[i + 1] = 1;
+			if (wk >= 0 && wk != s && !inq[wk]) {
+				queue[(qh + qn) % (p + 1)] = wk;
 				qn++;
-				inq[wake] = 1;
+				inq[wk] = 1;
 			}
 		}
-	blocked:;
+		pos[s] = i;
 	}
 	free(fi);
+	free(tmp);
 	if (nrun < nops) { /* a cycle of waits */
 		free(prog);
 		return NULL;
