@@ -526,13 +526,14 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 
 /*
  * One op of a shape's program, in the recorded order: what span_run needs to compute
- * its end, and nothing else.  The ends of the ops a given op waits for (the previous
- * path stage's F, its own F, the next path stage's B, and the B of an F&B pair) are
- * named by their positions in the order, plus one: e[0] is a zero that stands for "no
- * input".  The flags say which of them cross stages and add the p2p time.
+ * its end, and nothing else.  End times live in slots: 1 + k the forward end of
+ * (micro-batch, path stage) k (simulate()'s fend[k]), 1 + n + k its backward end
+ * (bend[k]), 1 + 2n the ends of the W passes, which no op reads; slot 0 is a zero that
+ * stands for "no input".  The flags say which inputs cross stages and add the p2p time.
  */
 struct prog_op {
-	int in[3];             /* positions + 1 of the ops whose ends it waits for (0: none) */
+	int in[3];             /* the slots of the ends it waits for (0: none) */
+	int out;               /* the slot of its own end */
 	int cost;              /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
 	unsigned short lane;   /* the stage it runs on */
 	unsigned char p2p;     /* bit i: input i crosses stages */
@@ -581,19 +582,21 @@ static const struct shape *shape_find(const struct shape *k)
  * The program of ops 'ops' (nops, as generated for shape 'k'), and in 'order' (room for
  * nops) the order in which simulate() runs them, without simulate()'s times: the same
  * event loop (a stage runs its ops while their inputs have run, and wakes the stage an
- * F or B feeds), each op's inputs found once by index instead of blocked()'s checks.
- * NULL when the ops are not a complete, valid schedule (an op out of range or
- * repeated, a missing or extra W, an F&B pair without its B, a cycle of waits): then
- * simulate() runs them and says what is wrong.
+ * F or B feeds), each op's inputs named once, by the slot of the end time it reads
+ * (blocked()'s fend and bend), instead of blocked()'s checks.  NULL when the ops are
+ * not a complete, valid schedule (an op out of range or repeated, a missing or extra W,
+ * an F&B pair without its B, a cycle of waits): then simulate() runs them and says what
+ * is wrong.
  */
 static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
                                int *order)
 {
+	enum { HAS_F = 1, HAS_B = 2, HAS_W = 4, FULL = 8 };
 	struct path pa;
 	size_t n;
-	int p = k->p, nmb = k->steps * k->m, chunks, *fi, *bi, *wi, *posof, *off, *pos, *queue, *wake;
+	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
 	int qh = 0, qn = 0, nrun = 0, ok = 1;
-	unsigned char *inq, *done;
+	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *tmp;
 
 	pa.two_way = k->row->two_way;
@@ -602,83 +605,69 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	pa.L = pa.v * p;
 	chunks = pa.two_way ? 2 : pa.v;
 	n = (size_t)nmb * pa.L;
-	/* the op index of the F, B and W of each (micro-batch, path stage) */
-	fi = xmalloc((3 * n + 2 * (size_t)nops + 1 + 3 * ((size_t)p + 1)) * sizeof *fi + (size_t)p + 1 +
-	             (size_t)nops + 1);
-	bi = fi + n;
-	wi = bi + n;
-	posof = wi + n; /* by op index + 1: its position in the order + 1 (posof[0] = 0) */
-	wake = posof + nops + 1; /* the stage an op's end lets go on, or -1 */
-	off = wake + nops;
-	pos = off + p + 1;
-	queue = pos + p + 1;
-	inq = (unsigned char *)(queue + p + 1);
-	done = inq + p + 1; /* by op index + 1: it has run (done[0] = 1: no input) */
-	memset(fi, 0xff, 3 * n * sizeof *fi);
-	memset(inq, 0, (size_t)p + 1 + (size_t)nops + 1);
-	posof[0] = 0;
-	done[0] = 1;
-	for (int i = 0; i < nops && ok; i++) {
-		const struct calc_pp_op *o = &ops[i];
-		size_t kk;
-		int *slot;
-		if (o->stage < 0 || o->stage >= p || (i && o->stage < ops[i - 1].stage) || o->mb < 0 ||
-		    o->mb >= nmb || o->chunk < 0 || o->chunk >= chunks) {
-			ok = 0;
-			break;
-		}
-		kk = (size_t)o->mb * pa.L + path_stage(&pa, o);
-		slot = o->op == 'F' ? fi : o->op == 'B' ? bi : o->op == 'W' ? wi : NULL;
-		if (!slot || slot[kk] >= 0 || (o->pair && (o->op != 'F' || i + 1 >= nops ||
-		                                          ops[i + 1].stage != o->stage || ops[i + 1].op != 'B')))
-			ok = 0;
-		else
-			slot[kk] = i;
-	}
-	for (size_t kk = 0; kk < n && ok; kk++)
-		if (fi[kk] < 0 || bi[kk] < 0 || (wi[kk] >= 0) != !ops[bi[kk]].full)
-			ok = 0;
-	if (!ok) {
-		free(fi);
-		return NULL;
-	}
-
-	/* each op's inputs (by op index + 1), cost, stage, step, and the stage it wakes */
 	tmp = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *tmp);
-	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
+	wake = xmalloc(((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake + (size_t)p + 1 + 3 * n + 2);
+	off = wake + nops;   /* the stage's first op, per stage */
+	pos = off + p + 1;   /* its next op */
+	queue = pos + p + 1; /* the stages to look at */
+	inq = (unsigned char *)(queue + p + 1);
+	done = inq + p + 1;  /* by slot: its end is known (slot 0 = no input: always) */
+	has = done + 2 * n + 2; /* by (micro-batch, path stage): HAS_F ... FULL */
+	memset(inq, 0, (size_t)p + 1 + 3 * n + 2);
+	done[0] = 1;
+	/* each op's inputs, output slot, cost, stage, step, and the stage it wakes */
 	for (int i = 0; i < nops; i++) {
 		const struct calc_pp_op *o = &ops[i];
 		struct prog_op *q = &tmp[i];
-		int g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0, ni = 0;
-		size_t kk = (size_t)o->mb * pa.L + g;
+		int g, dir = pa.two_way ? o->chunk : 0, ni = 0, bit;
+		size_t kk;
+		if (o->stage < 0 || o->stage >= p || (i && o->stage < ops[i - 1].stage) || o->mb < 0 ||
+		    o->mb >= nmb || o->chunk < 0 || o->chunk >= chunks ||
+		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != o->stage ||
+		                 ops[i + 1].op != 'B'))) {
+			ok = 0;
+			break;
+		}
+		g = path_stage(&pa, o);
+		kk = (size_t)o->mb * pa.L + g;
+		bit = o->op == 'F' ? HAS_F : o->op == 'B' ? HAS_B : o->op == 'W' ? HAS_W : 0;
+		if (!bit || (has[kk] & bit)) {
+			ok = 0;
+			break;
+		}
+		has[kk] |= (unsigned char)(bit | (o->op == 'B' && o->full ? FULL : 0));
 		memset(q, 0, sizeof *q);
 		wake[i] = -1;
-		/* blocked(): what it waits for */
+		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
 		if (o->op == 'F') {
 			if (g > 0) {
 				q->p2p |= (unsigned char)((rank_of(&pa, g - 1, dir) != o->stage) << ni);
-				q->in[ni++] = fi[kk - 1] + 1;
+				q->in[ni++] = (int)kk; /* fend[kk - 1] */
 			}
 			if (g + 1 < pa.L)
 				wake[i] = rank_of(&pa, g + 1, dir);
+			q->out = (int)(1 + kk);
 		} else if (o->op == 'B') {
-			q->in[ni++] = fi[kk] + 1;
+			q->in[ni++] = (int)(1 + kk);
 			if (g < pa.L - 1) {
 				q->p2p |= (unsigned char)((rank_of(&pa, g + 1, dir) != o->stage) << ni);
-				q->in[ni++] = bi[kk + 1] + 1;
+				q->in[ni++] = (int)(1 + n + kk + 1);
 			}
 			if (g > 0)
 				wake[i] = rank_of(&pa, g - 1, dir);
-		} else
-			q->in[ni++] = bi[kk] + 1;
+			q->out = (int)(1 + n + kk);
+		} else {
+			q->in[ni++] = (int)(1 + n + kk);
+			q->out = (int)(1 + 2 * n); /* read by no op */
+		}
 		if (o->pair) { /* the B after it: both inputs in */
 			const struct calc_pp_op *b = o + 1;
 			int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
 			size_t k2 = (size_t)b->mb * pa.L + g2;
-			q->in[ni++] = fi[k2] + 1;
+			q->in[ni++] = (int)(1 + k2);
 			if (g2 < pa.L - 1) {
 				q->p2p |= (unsigned char)((rank_of(&pa, g2 + 1, dir2) != b->stage) << ni);
-				q->in[ni++] = bi[k2 + 1] + 1;
+				q->in[ni++] = (int)(1 + n + k2 + 1);
 			}
 		}
 		q->cost = 4 * (pa.two_way ? g : o->stage) +
@@ -686,8 +675,18 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		q->lane = (unsigned short)o->stage;
 		q->step = (unsigned char)(o->mb / k->m);
 	}
+	/* every (micro-batch, path stage) has its F, its B, and a W unless the B is whole */
+	for (size_t kk = 0; kk < n && ok; kk++)
+		if ((has[kk] & (HAS_F | HAS_B)) != (HAS_F | HAS_B) || !(has[kk] & HAS_W) != !!(has[kk] & FULL))
+			ok = 0;
+	if (!ok) {
+		free(wake);
+		free(tmp);
+		return NULL;
+	}
 
-	/* simulate()'s loop: the positions of the inputs replace their op indices */
+	/* simulate()'s loop */
+	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
 	for (int s = 0, i = 0; s <= p; s++) {
 		while (i < nops && ops[i].stage < s)
 			i++;
@@ -705,17 +704,12 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		inq[s] = 0;
 		for (i = pos[s]; i < end; i++) {
 			const struct prog_op *q = &tmp[i];
-			struct prog_op *w = &prog[nrun];
 			int wk = wake[i];
 			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
 				break;
-			*w = *q;
-			w->in[0] = posof[q->in[0]];
-			w->in[1] = posof[q->in[1]];
-			w->in[2] = posof[q->in[2]];
+			prog[nrun] = *q;
 			order[nrun++] = i;
-			posof[i + 1] = nrun;
-			done[i + 1] = 1;
+			done[q->out] = 1;
 			if (wk >= 0 && wk != s && !inq[wk]) {
 				queue[(qh + qn) % (p + 1)] = wk;
 				qn++;
@@ -724,7 +718,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		}
 		pos[s] = i;
 	}
-	free(fi);
+	free(wake);
 	free(tmp);
 	if (nrun < nops) { /* a cycle of waits */
 		free(prog);
@@ -858,9 +852,10 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	const struct prog_op *prog = sh->prog;
 	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
 	int p = c->p, nops = sh->nops;
+	size_t ns = 2 * (size_t)sh->steps * sh->m * sh->v * p + 2; /* the slots */
 
-	e = xmalloc(((size_t)nops + 1 + 5 * (size_t)p) * sizeof *e);
-	dur = e + nops + 1;
+	e = xmalloc((ns + 5 * (size_t)p) * sizeof *e);
+	dur = e + ns;
 	free_at = dur + 4 * p;
 	for (int i = 0; i < p; i++) { /* op_cost() */
 		dur[4 * i] = c->tf[i] / v;
@@ -881,7 +876,7 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 		if (b > t)
 			t = b;
 		end = (t > f ? t : f) + dur[q->cost];
-		e[j + 1] = end;
+		e[q->out] = end;
 		free_at[q->lane] = end;
 		if (end > step_end[q->step])
 			step_end[q->step] = end;
