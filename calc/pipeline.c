@@ -91,6 +91,19 @@ static int gen_stage(const struct calc_pp_costs *c, const struct calc_sched *row
 	return g.n;
 }
 
+/* Every op of the shape, grouped by stage in stage order; their count in *n. */
+static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int *n)
+{
+	struct calc_pp_op *ops;
+	*n = 0;
+	for (int s = 0; s < c->p; s++)
+		*n += gen_stage(c, row, s, NULL);
+	ops = xmalloc((size_t)(*n > 0 ? *n : 1) * sizeof *ops);
+	for (int s = 0, at = 0; s < c->p; s++)
+		at += gen_stage(c, row, s, ops + at);
+	return ops;
+}
+
 /* ======================================================================== */
 /* The event simulator                                                       */
 /* ======================================================================== */
@@ -544,7 +557,7 @@ struct shape {
 	const struct calc_sched *row;
 	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
 	int p, m, v, steps, nops;
-	const struct calc_pp_op *ops; /* as generated (start and end of its first run) */
+	const struct calc_pp_op *ops; /* as generated */
 	const int *order;             /* indices into ops in the order they ran */
 	const struct prog_op *prog;   /* nops entries, in that order (compile) */
 };
@@ -895,6 +908,7 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 	const struct calc_sched *row;
 	const struct shape *sh;
 	struct shape key;
+	struct prog_op *prog;
 	int n = 0, *order;
 
 	memset(r, 0, sizeof *r);
@@ -909,12 +923,19 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 		r->nops = sh->nops;
 		return 0;
 	}
-	for (int s = 0; s < c->p; s++)
-		n += gen_stage(c, row, s, NULL);
-	ops = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *ops);
-	for (int s = 0, at = 0; s < c->p; s++)
-		at += gen_stage(c, row, s, ops + at);
+	ops = gen_all(c, row, &n);
 	order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+	if ((prog = compile(&key, ops, n, order))) { /* the order without simulate()'s checks */
+		struct calc_pp_op *out = want_ops ? xmalloc((size_t)(n > 0 ? n : 1) * sizeof *out) : NULL;
+		key.nops = n;
+		key.ops = ops;
+		key.order = order;
+		replay(c, &key, out, r);
+		r->ops = out;
+		r->nops = n;
+		shape_add(&key, ops, n, order, prog);
+		return 0;
+	}
 	if (simulate(c, ops, n, r, d, order) < 0) {
 		free(order);
 		free(ops);
@@ -958,15 +979,10 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 		return 0;
 	}
 	if (!sh) { /* a new shape: its order and program without simulate()'s checks */
-		const struct calc_sched *row = key.row;
 		struct calc_pp_op *ops;
 		struct prog_op *prog;
 		int n = 0, *order;
-		for (int s = 0; s < c->p; s++)
-			n += gen_stage(c, row, s, NULL);
-		ops = xcalloc((size_t)(n > 0 ? n : 1), sizeof *ops);
-		for (int s = 0, at = 0; s < c->p; s++)
-			at += gen_stage(c, row, s, ops + at);
+		ops = gen_all(c, key.row, &n);
 		order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
 		if ((prog = compile(&key, ops, n, order))) {
 			key.nops = n;
