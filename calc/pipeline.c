@@ -547,10 +547,10 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 struct prog_op {
 	int in[3];             /* the slots of the ends it waits for (0: none) */
 	int out;               /* the slot of its own end */
-	int cost;              /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
-	unsigned short lane;   /* the stage it runs on */
-	unsigned char p2p;     /* bit i: input i crosses stages */
+	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
+	unsigned char lane;    /* the stage it runs on (CALC_MAX_STAGES = 256) */
 	unsigned char step;    /* the step of its micro-batch */
+	unsigned char p2p[3];  /* 1: input i crosses stages */
 };
 
 struct shape {
@@ -654,7 +654,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
 		if (o->op == 'F') {
 			if (g > 0) {
-				q->p2p |= (unsigned char)((rank_of(&pa, g - 1, dir) != o->stage) << ni);
+				q->p2p[ni] = rank_of(&pa, g - 1, dir) != o->stage;
 				q->in[ni++] = (int)kk; /* fend[kk - 1] */
 			}
 			if (g + 1 < pa.L)
@@ -663,7 +663,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		} else if (o->op == 'B') {
 			q->in[ni++] = (int)(1 + kk);
 			if (g < pa.L - 1) {
-				q->p2p |= (unsigned char)((rank_of(&pa, g + 1, dir) != o->stage) << ni);
+				q->p2p[ni] = rank_of(&pa, g + 1, dir) != o->stage;
 				q->in[ni++] = (int)(1 + n + kk + 1);
 			}
 			if (g > 0)
@@ -679,13 +679,13 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 			size_t k2 = (size_t)b->mb * pa.L + g2;
 			q->in[ni++] = (int)(1 + k2);
 			if (g2 < pa.L - 1) {
-				q->p2p |= (unsigned char)((rank_of(&pa, g2 + 1, dir2) != b->stage) << ni);
+				q->p2p[ni] = rank_of(&pa, g2 + 1, dir2) != b->stage;
 				q->in[ni++] = (int)(1 + n + k2 + 1);
 			}
 		}
-		q->cost = 4 * (pa.two_way ? g : o->stage) +
-		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1);
-		q->lane = (unsigned short)o->stage;
+		q->cost = (unsigned short)(4 * (pa.two_way ? g : o->stage) +
+		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1));
+		q->lane = (unsigned char)o->stage;
 		q->step = (unsigned char)(o->mb / k->m);
 	}
 	/* every (micro-batch, path stage) has its F, its B, and a W unless the B is whole */
@@ -880,20 +880,40 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	add[0] = 0;
 	add[1] = c->p2p;
 	e[0] = 0;
-	for (int j = 0; j < nops; j++) {
-		const struct prog_op *q = &prog[j];
-		double t = e[q->in[0]] + add[q->p2p & 1], a = e[q->in[1]] + add[(q->p2p >> 1) & 1],
-		       b = e[q->in[2]] + add[q->p2p >> 2], f = free_at[q->lane], end;
-		if (a > t)
-			t = a;
-		if (b > t)
-			t = b;
-		end = (t > f ? t : f) + dur[q->cost];
-		e[q->out] = end;
-		free_at[q->lane] = end;
-		if (end > step_end[q->step])
-			step_end[q->step] = end;
-	}
+	if (sh->steps == 1) {
+		/* one step: its end is the latest end of a stage's last op (each op ends no
+		 * earlier than the op before it on its stage) */
+		for (int j = 0; j < nops; j++) {
+			const struct prog_op *q = &prog[j];
+			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
+			       f = free_at[q->lane];
+			if (a > t)
+				t = a;
+			if (q->in[2]) {
+				double b = e[q->in[2]] + add[q->p2p[2]];
+				if (b > t)
+					t = b;
+			}
+			e[q->out] = free_at[q->lane] = (t > f ? t : f) + dur[q->cost];
+		}
+		for (int i = 0; i < p; i++)
+			if (free_at[i] > step_end[0])
+				step_end[0] = free_at[i];
+	} else
+		for (int j = 0; j < nops; j++) {
+			const struct prog_op *q = &prog[j];
+			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
+			       b = e[q->in[2]] + add[q->p2p[2]], f = free_at[q->lane], end;
+			if (a > t)
+				t = a;
+			if (b > t)
+				t = b;
+			end = (t > f ? t : f) + dur[q->cost];
+			e[q->out] = end;
+			free_at[q->lane] = end;
+			if (end > step_end[q->step])
+				step_end[q->step] = end;
+		}
 	/* sum_up() */
 	*makespan = step_end[0];
 	*period = sh->steps > 1 ? step_end[sh->steps - 1] - step_end[sh->steps - 2] : *makespan;
