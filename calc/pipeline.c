@@ -608,7 +608,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	struct path pa;
 	size_t n;
 	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
-	int qh = 0, qn = 0, nrun = 0, ok = 1;
+	int qh = 0, qn = 0, nrun = 0, ok = 1, prev = 0;
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *tmp;
 
@@ -634,8 +634,8 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		struct prog_op *q = &tmp[i];
 		int g, dir = pa.two_way ? o->chunk : 0, ni = 0, bit;
 		size_t kk;
-		if (o->stage < 0 || o->stage >= p || (i && o->stage < ops[i - 1].stage) || o->mb < 0 ||
-		    o->mb >= nmb || o->chunk < 0 || o->chunk >= chunks ||
+		if ((unsigned)o->stage >= (unsigned)p || o->stage < prev || (unsigned)o->mb >= (unsigned)nmb ||
+		    (unsigned)o->chunk >= (unsigned)chunks ||
 		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != o->stage ||
 		                 ops[i + 1].op != 'B'))) {
 			ok = 0;
@@ -649,6 +649,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 			break;
 		}
 		has[kk] |= (unsigned char)(bit | (o->op == 'B' && o->full ? FULL : 0));
+		prev = o->stage;
 		memset(q, 0, sizeof *q);
 		wake[i] = -1;
 		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
@@ -686,7 +687,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		q->cost = (unsigned short)(4 * (pa.two_way ? g : o->stage) +
 		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1));
 		q->lane = (unsigned char)o->stage;
-		q->step = (unsigned char)(o->mb / k->m);
+		q->step = (unsigned char)(k->steps > 1 ? o->mb / k->m : 0);
 	}
 	/* every (micro-batch, path stage) has its F, its B, and a W unless the B is whole */
 	for (size_t kk = 0; kk < n && ok; kk++)
