@@ -538,8 +538,9 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 #define SHAPE_OPS (1 << 21)
 
 /*
- * One op of a shape's program, in the recorded order: what span_run needs to compute
- * its end, and nothing else.  End times live in slots: 1 + k the forward end of
+ * One op of a shape's program (one per op, in the order of the shape's ops; span_run
+ * takes them in the recorded order): what span_run needs to compute its end, and
+ * nothing else.  End times live in slots: 1 + k the forward end of
  * (micro-batch, path stage) k (simulate()'s fend[k]), 1 + n + k its backward end
  * (bend[k]), 1 + 2n the ends of the W passes, which no op reads; slot 0 is a zero that
  * stands for "no input".  The flags say which inputs cross stages and add the p2p time.
@@ -557,9 +558,9 @@ struct shape {
 	const struct calc_sched *row;
 	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
 	int p, m, v, steps, nops;
-	const struct calc_pp_op *ops; /* as generated */
+	const struct calc_pp_op *ops; /* as generated; NULL: kept for the span alone */
 	const int *order;             /* indices into ops in the order they ran */
-	const struct prog_op *prog;   /* nops entries, in that order (compile) */
+	const struct prog_op *prog;   /* nops entries, one per op (compile) */
 };
 static struct shape shapes[SHAPE_MAX];
 static int nshapes;
@@ -577,14 +578,15 @@ static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *ro
 	k->steps = c->steps > 1 ? c->steps : 1;
 }
 
-static const struct shape *shape_find(const struct shape *k)
+/* The entry of shape 'k' (NULL: none); with need_ops one that kept its ops. */
+static const struct shape *shape_find(const struct shape *k, int need_ops)
 {
 	const struct shape *hit = NULL;
 	pthread_mutex_lock(&shape_lock);
 	for (int i = 0; i < nshapes && !hit; i++) {
 		const struct shape *e = &shapes[i];
 		if (e->row == k->row && e->gen == k->gen && e->p == k->p && e->m == k->m && e->v == k->v &&
-		    e->steps == k->steps)
+		    e->steps == k->steps && (e->ops || !need_ops))
 			hit = e;
 	}
 	pthread_mutex_unlock(&shape_lock);
@@ -592,8 +594,8 @@ static const struct shape *shape_find(const struct shape *k)
 }
 
 /*
- * The program of ops 'ops' (nops, as generated for shape 'k'), and in 'order' (room for
- * nops) the order in which simulate() runs them, without simulate()'s times: the same
+ * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
+ * same order), and in 'order' (room for nops) the order in which simulate() runs them, without simulate()'s times: the same
  * event loop (a stage runs its ops while their inputs have run, and wakes the stage an
  * F or B feeds), each op's inputs named once, by the slot of the end time it reads
  * (blocked()'s fend and bend), instead of blocked()'s checks.  NULL when the ops are
@@ -610,7 +612,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
 	int qh = 0, qn = 0, nrun = 0, ok = 1, prev = 0;
 	unsigned char *inq, *done, *has;
-	struct prog_op *prog, *tmp;
+	struct prog_op *prog;
 
 	pa.two_way = k->row->two_way;
 	pa.p = p;
@@ -618,7 +620,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	pa.L = pa.v * p;
 	chunks = pa.two_way ? 2 : pa.v;
 	n = (size_t)nmb * pa.L;
-	tmp = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *tmp);
+	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
 	wake = xmalloc(((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake + (size_t)p + 1 + 3 * n + 2);
 	off = wake + nops;   /* the stage's first op, per stage */
 	pos = off + p + 1;   /* its next op */
@@ -631,7 +633,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	/* each op's inputs, output slot, cost, stage, step, and the stage it wakes */
 	for (int i = 0; i < nops; i++) {
 		const struct calc_pp_op *o = &ops[i];
-		struct prog_op *q = &tmp[i];
+		struct prog_op *q = &prog[i];
 		int g, dir = pa.two_way ? o->chunk : 0, ni = 0, bit;
 		size_t kk;
 		if ((unsigned)o->stage >= (unsigned)p || o->stage < prev || (unsigned)o->mb >= (unsigned)nmb ||
@@ -695,12 +697,11 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 			ok = 0;
 	if (!ok) {
 		free(wake);
-		free(tmp);
+		free(prog);
 		return NULL;
 	}
 
 	/* simulate()'s loop */
-	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
 	for (int s = 0, i = 0; s <= p; s++) {
 		while (i < nops && ops[i].stage < s)
 			i++;
@@ -717,11 +718,10 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		qn--;
 		inq[s] = 0;
 		for (i = pos[s]; i < end; i++) {
-			const struct prog_op *q = &tmp[i];
+			const struct prog_op *q = &prog[i];
 			int wk = wake[i];
 			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
 				break;
-			prog[nrun] = *q;
 			order[nrun++] = i;
 			done[q->out] = 1;
 			if (wk >= 0 && wk != s && !inq[wk]) {
@@ -733,7 +733,6 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		pos[s] = i;
 	}
 	free(wake);
-	free(tmp);
 	if (nrun < nops) { /* a cycle of waits */
 		free(prog);
 		return NULL;
@@ -741,8 +740,9 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	return prog;
 }
 
-/* Keep 'ops', 'order' and 'prog' (all taken; prog NULL: compiled here) for shape 'k';
- * frees them when the shape is known or the cache is full. */
+/* Keep 'ops' (NULL: the shape is kept for the span alone), 'order' and 'prog' (all
+ * taken; prog NULL: compiled here) for shape 'k'; frees them when the shape is known
+ * (with its ops, if these are given) or the cache is full. */
 static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, int *order,
                       struct prog_op *prog)
 {
@@ -751,7 +751,8 @@ static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, i
 		int dup = 0;
 		for (int i = 0; i < nshapes; i++)
 			dup |= shapes[i].row == k->row && shapes[i].gen == k->gen && shapes[i].p == k->p &&
-			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps;
+			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps &&
+			       (shapes[i].ops || !ops);
 		if (!dup) {
 			if (!prog) { /* the same order as 'order' (simulate()'s loop); kept apart */
 				int *o2 = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *o2);
@@ -864,6 +865,7 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
                      double *period)
 {
 	const struct prog_op *prog = sh->prog;
+	const int *order = sh->order;
 	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
 	int p = c->p, nops = sh->nops;
 	size_t ns = 2 * (size_t)sh->steps * sh->m * sh->v * p + 2; /* the slots */
@@ -885,7 +887,7 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 		/* one step: its end is the latest end of a stage's last op (each op ends no
 		 * earlier than the op before it on its stage) */
 		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[j];
+			const struct prog_op *q = &prog[order[j]];
 			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
 			       f = free_at[q->lane];
 			if (a > t)
@@ -902,7 +904,7 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 				step_end[0] = free_at[i];
 	} else
 		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[j];
+			const struct prog_op *q = &prog[order[j]];
 			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
 			       b = e[q->in[2]] + add[q->p2p[2]], f = free_at[q->lane], end;
 			if (a > t)
@@ -937,7 +939,7 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 		return -1;
 	row = row_of(c->sched);
 	shape_key(c, row, &key);
-	if ((sh = shape_find(&key))) {
+	if ((sh = shape_find(&key, 1))) {
 		ops = want_ops ? xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops) : NULL;
 		replay(c, sh, ops, r);
 		r->ops = ops;
@@ -995,7 +997,7 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 	if (check_costs(c, d) < 0)
 		return -1;
 	shape_key(c, row_of(c->sched), &key);
-	if ((sh = shape_find(&key)) && sh->prog) {
+	if ((sh = shape_find(&key, 0)) && sh->prog) {
 		span_run(c, sh, makespan, period);
 		return 0;
 	}
@@ -1006,11 +1008,12 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 		ops = gen_all(c, key.row, &n);
 		order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
 		if ((prog = compile(&key, ops, n, order))) {
+			free(ops); /* the span needs none: a full result generates them again */
 			key.nops = n;
+			key.order = order;
 			key.prog = prog;
 			span_run(c, &key, makespan, period);
-			key.prog = NULL;
-			shape_add(&key, ops, n, order, prog);
+			shape_add(&key, NULL, n, order, prog);
 			return 0;
 		}
 		free(order);
