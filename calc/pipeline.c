@@ -610,6 +610,10 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	struct path pa;
 	size_t n;
 	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
+	/* A neighbouring path stage runs on another stage whenever there is one: g -+ 1
+	 * runs on stage (s -+ 1) mod p one way, and on s +- 1 in DualPipe's reverse
+	 * direction -- the p2p that blocked() adds where rank_of() differs from the stage. */
+	unsigned char cross = k->p > 1;
 	int qh = 0, qn = 0, nrun = 0, ok = 1, prev = 0;
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog;
@@ -657,7 +661,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
 		if (o->op == 'F') {
 			if (g > 0) {
-				q->p2p[ni] = rank_of(&pa, g - 1, dir) != o->stage;
+				q->p2p[ni] = cross;
 				q->in[ni++] = (int)kk; /* fend[kk - 1] */
 			}
 			if (g + 1 < pa.L)
@@ -666,7 +670,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		} else if (o->op == 'B') {
 			q->in[ni++] = (int)(1 + kk);
 			if (g < pa.L - 1) {
-				q->p2p[ni] = rank_of(&pa, g + 1, dir) != o->stage;
+				q->p2p[ni] = cross;
 				q->in[ni++] = (int)(1 + n + kk + 1);
 			}
 			if (g > 0)
@@ -678,11 +682,11 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		}
 		if (o->pair) { /* the B after it: both inputs in */
 			const struct calc_pp_op *b = o + 1;
-			int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
+			int g2 = path_stage(&pa, b);
 			size_t k2 = (size_t)b->mb * pa.L + g2;
 			q->in[ni++] = (int)(1 + k2);
 			if (g2 < pa.L - 1) {
-				q->p2p[ni] = rank_of(&pa, g2 + 1, dir2) != b->stage;
+				q->p2p[ni] = cross;
 				q->in[ni++] = (int)(1 + n + k2 + 1);
 			}
 		}
