@@ -2,7 +2,9 @@
  * tests/calc/pipeline.c -- pipeline schedules: closed forms against the papers, the
  * event simulator against the closed forms over a grid of (p, m, v), the simulator's
  * dependency checks, the memory hook, the plan checks, the ASCII Gantt, a toy schedule
- * registered through the schedule table alone, and the README's list of schedules.
+ * registered through the schedule table alone, the README's list of schedules, and the
+ * shortcuts of the shape cache (a replayed order, the makespan and period from a
+ * shape's compiled order) against the event loop, bit for bit.
  *
  * Reference values come from the papers' formulas evaluated by hand in the comments;
  * the grid compares two independent methods: the closed forms and the op-by-op
