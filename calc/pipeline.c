@@ -91,6 +91,19 @@ static int gen_stage(const struct calc_pp_costs *c, const struct calc_sched *row
 	return g.n;
 }
 
+/* Every op of the shape, grouped by stage in stage order; their count in *n. */
+static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int *n)
+{
+	struct calc_pp_op *ops;
+	*n = 0;
+	for (int s = 0; s < c->p; s++)
+		*n += gen_stage(c, row, s, NULL);
+	ops = xmalloc((size_t)(*n > 0 ? *n : 1) * sizeof *ops);
+	for (int s = 0, at = 0; s < c->p; s++)
+		at += gen_stage(c, row, s, ops + at);
+	return ops;
+}
+
 /* ======================================================================== */
 /* The event simulator                                                       */
 /* ======================================================================== */
@@ -512,18 +525,42 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * (the plan at another network bandwidth, a neighbour re-timed) replays that order,
  * computing every start and end with the same expressions, in the same order per
  * stage, as the event loop: the same numbers, without the queue and the checks.  The
- * shapes are kept for the process (at most SHAPE_MAX of them and SHAPE_OPS ops in all;
- * past that, shapes are simulated as before), shared by its threads.
+ * step engine needs only the makespan and the period (calc_pipeline_simulate_span): a
+ * shape also keeps its program (struct prog_op), each op with its inputs, cost, stage
+ * and step resolved once, which span_run executes without the timeline and the
+ * counters; a new shape's order and program are found without simulate()'s times and
+ * checks (compile), which falls back to simulate() for ops that are not a valid
+ * schedule.  The shapes are kept for the process (at most SHAPE_MAX of them and
+ * SHAPE_OPS ops in all; past that, shapes are simulated as before), shared by its
+ * threads.
  */
-#define SHAPE_MAX 32
+#define SHAPE_MAX 128
 #define SHAPE_OPS (1 << 21)
+
+/*
+ * One op of a shape's program (one per op, in the order of the shape's ops; span_run
+ * takes them in the recorded order): what span_run needs to compute its end, and
+ * nothing else.  End times live in slots: 1 + k the forward end of
+ * (micro-batch, path stage) k (simulate()'s fend[k]), 1 + n + k its backward end
+ * (bend[k]), 1 + 2n the ends of the W passes, which no op reads; slot 0 is a zero that
+ * stands for "no input".  The flags say which inputs cross stages and add the p2p time.
+ */
+struct prog_op {
+	int in[3];             /* the slots of the ends it waits for (0: none) */
+	int out;               /* the slot of its own end */
+	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
+	unsigned char lane;    /* the stage it runs on (CALC_MAX_STAGES = 256) */
+	unsigned char step;    /* the step of its micro-batch */
+	unsigned char p2p[3];  /* 1: input i crosses stages */
+};
 
 struct shape {
 	const struct calc_sched *row;
 	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
 	int p, m, v, steps, nops;
-	const struct calc_pp_op *ops; /* as generated (start and end of its first run) */
+	const struct calc_pp_op *ops; /* as generated; NULL: kept for the span alone */
 	const int *order;             /* indices into ops in the order they ran */
+	const struct prog_op *prog;   /* nops entries, one per op (compile) */
 };
 static struct shape shapes[SHAPE_MAX];
 static int nshapes;
@@ -541,43 +578,207 @@ static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *ro
 	k->steps = c->steps > 1 ? c->steps : 1;
 }
 
-static const struct shape *shape_find(const struct shape *k)
+/* The entry of shape 'k' (NULL: none); with need_ops one that kept its ops. */
+static const struct shape *shape_find(const struct shape *k, int need_ops)
 {
 	const struct shape *hit = NULL;
 	pthread_mutex_lock(&shape_lock);
 	for (int i = 0; i < nshapes && !hit; i++) {
 		const struct shape *e = &shapes[i];
 		if (e->row == k->row && e->gen == k->gen && e->p == k->p && e->m == k->m && e->v == k->v &&
-		    e->steps == k->steps)
+		    e->steps == k->steps && (e->ops || !need_ops))
 			hit = e;
 	}
 	pthread_mutex_unlock(&shape_lock);
 	return hit; /* entries are written once, before nshapes counts them, and never freed */
 }
 
-/* Keep 'ops' (copied) and 'order' (taken) for shape 'k'; frees 'order' when full. */
-static void shape_add(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order)
+/*
+ * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
+ * same order), and in 'order' (room for nops) the order in which simulate() runs them, without simulate()'s times: the same
+ * event loop (a stage runs its ops while their inputs have run, and wakes the stage an
+ * F or B feeds), each op's inputs named once, by the slot of the end time it reads
+ * (blocked()'s fend and bend), instead of blocked()'s checks.  NULL when the ops are
+ * not a complete, valid schedule (an op out of range or repeated, a missing or extra W,
+ * an F&B pair without its B, a cycle of waits): then simulate() runs them and says what
+ * is wrong.
+ */
+static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
+                               int *order)
+{
+	enum { HAS_F = 1, HAS_B = 2, HAS_W = 4, FULL = 8 };
+	struct path pa;
+	size_t n;
+	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
+	/* A neighbouring path stage runs on another stage whenever there is one: g -+ 1
+	 * runs on stage (s -+ 1) mod p one way, and on s +- 1 in DualPipe's reverse
+	 * direction -- the p2p that blocked() adds where rank_of() differs from the stage. */
+	unsigned char cross = k->p > 1;
+	int qh = 0, qn = 0, nrun = 0, ok = 1, prev = 0;
+	unsigned char *inq, *done, *has;
+	struct prog_op *prog;
+
+	pa.two_way = k->row->two_way;
+	pa.p = p;
+	pa.v = k->v;
+	pa.L = pa.v * p;
+	chunks = pa.two_way ? 2 : pa.v;
+	n = (size_t)nmb * pa.L;
+	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
+	wake = xmalloc(((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake + (size_t)p + 1 + 3 * n + 2);
+	off = wake + nops;   /* the stage's first op, per stage */
+	pos = off + p + 1;   /* its next op */
+	queue = pos + p + 1; /* the stages to look at */
+	inq = (unsigned char *)(queue + p + 1);
+	done = inq + p + 1;  /* by slot: its end is known (slot 0 = no input: always) */
+	has = done + 2 * n + 2; /* by (micro-batch, path stage): HAS_F ... FULL */
+	memset(inq, 0, (size_t)p + 1 + 3 * n + 2);
+	done[0] = 1;
+	/* each op's inputs, output slot, cost, stage, step, and the stage it wakes */
+	for (int i = 0; i < nops; i++) {
+		const struct calc_pp_op *o = &ops[i];
+		struct prog_op *q = &prog[i];
+		int g, dir = pa.two_way ? o->chunk : 0, ni = 0, bit;
+		size_t kk;
+		if ((unsigned)o->stage >= (unsigned)p || o->stage < prev || (unsigned)o->mb >= (unsigned)nmb ||
+		    (unsigned)o->chunk >= (unsigned)chunks ||
+		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != o->stage ||
+		                 ops[i + 1].op != 'B'))) {
+			ok = 0;
+			break;
+		}
+		g = path_stage(&pa, o);
+		kk = (size_t)o->mb * pa.L + g;
+		bit = o->op == 'F' ? HAS_F : o->op == 'B' ? HAS_B : o->op == 'W' ? HAS_W : 0;
+		if (!bit || (has[kk] & bit)) {
+			ok = 0;
+			break;
+		}
+		has[kk] |= (unsigned char)(bit | (o->op == 'B' && o->full ? FULL : 0));
+		prev = o->stage;
+		memset(q, 0, sizeof *q);
+		wake[i] = -1;
+		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
+		if (o->op == 'F') {
+			if (g > 0) {
+				q->p2p[ni] = cross;
+				q->in[ni++] = (int)kk; /* fend[kk - 1] */
+			}
+			if (g + 1 < pa.L)
+				wake[i] = rank_of(&pa, g + 1, dir);
+			q->out = (int)(1 + kk);
+		} else if (o->op == 'B') {
+			q->in[ni++] = (int)(1 + kk);
+			if (g < pa.L - 1) {
+				q->p2p[ni] = cross;
+				q->in[ni++] = (int)(1 + n + kk + 1);
+			}
+			if (g > 0)
+				wake[i] = rank_of(&pa, g - 1, dir);
+			q->out = (int)(1 + n + kk);
+		} else {
+			q->in[ni++] = (int)(1 + n + kk);
+			q->out = (int)(1 + 2 * n); /* read by no op */
+		}
+		if (o->pair) { /* the B after it: both inputs in */
+			const struct calc_pp_op *b = o + 1;
+			int g2 = path_stage(&pa, b);
+			size_t k2 = (size_t)b->mb * pa.L + g2;
+			q->in[ni++] = (int)(1 + k2);
+			if (g2 < pa.L - 1) {
+				q->p2p[ni] = cross;
+				q->in[ni++] = (int)(1 + n + k2 + 1);
+			}
+		}
+		q->cost = (unsigned short)(4 * (pa.two_way ? g : o->stage) +
+		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1));
+		q->lane = (unsigned char)o->stage;
+		q->step = (unsigned char)(k->steps > 1 ? o->mb / k->m : 0);
+	}
+	/* every (micro-batch, path stage) has its F, its B, and a W unless the B is whole */
+	for (size_t kk = 0; kk < n && ok; kk++)
+		if ((has[kk] & (HAS_F | HAS_B)) != (HAS_F | HAS_B) || !(has[kk] & HAS_W) != !!(has[kk] & FULL))
+			ok = 0;
+	if (!ok) {
+		free(wake);
+		free(prog);
+		return NULL;
+	}
+
+	/* simulate()'s loop */
+	for (int s = 0, i = 0; s <= p; s++) {
+		while (i < nops && ops[i].stage < s)
+			i++;
+		off[s] = i;
+	}
+	for (int s = 0; s < p; s++) {
+		pos[s] = off[s];
+		queue[qn++] = s;
+		inq[s] = 1;
+	}
+	while (qn > 0) {
+		int s = queue[qh], end = off[s + 1], i;
+		qh = (qh + 1) % (p + 1);
+		qn--;
+		inq[s] = 0;
+		for (i = pos[s]; i < end; i++) {
+			const struct prog_op *q = &prog[i];
+			int wk = wake[i];
+			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
+				break;
+			order[nrun++] = i;
+			done[q->out] = 1;
+			if (wk >= 0 && wk != s && !inq[wk]) {
+				queue[(qh + qn) % (p + 1)] = wk;
+				qn++;
+				inq[wk] = 1;
+			}
+		}
+		pos[s] = i;
+	}
+	free(wake);
+	if (nrun < nops) { /* a cycle of waits */
+		free(prog);
+		return NULL;
+	}
+	return prog;
+}
+
+/* Keep 'ops' (NULL: the shape is kept for the span alone), 'order' and 'prog' (all
+ * taken; prog NULL: compiled here) for shape 'k'; frees them when the shape is known
+ * (with its ops, if these are given) or the cache is full. */
+static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, int *order,
+                      struct prog_op *prog)
 {
 	pthread_mutex_lock(&shape_lock);
 	if (nshapes < SHAPE_MAX && shape_ops + nops <= SHAPE_OPS) {
 		int dup = 0;
 		for (int i = 0; i < nshapes; i++)
 			dup |= shapes[i].row == k->row && shapes[i].gen == k->gen && shapes[i].p == k->p &&
-			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps;
+			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps &&
+			       (shapes[i].ops || !ops);
 		if (!dup) {
-			struct calc_pp_op *copy = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *copy);
-			memcpy(copy, ops, (size_t)nops * sizeof *copy);
+			if (!prog) { /* the same order as 'order' (simulate()'s loop); kept apart */
+				int *o2 = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *o2);
+				prog = compile(k, ops, nops, o2);
+				free(o2);
+			}
 			shapes[nshapes] = *k;
 			shapes[nshapes].nops = nops;
-			shapes[nshapes].ops = copy;
+			shapes[nshapes].ops = ops;
 			shapes[nshapes].order = order;
+			shapes[nshapes].prog = prog;
 			shape_ops += nops;
 			nshapes++;
+			ops = NULL;
 			order = NULL;
+			prog = NULL;
 		}
 	}
 	pthread_mutex_unlock(&shape_lock);
+	free(ops);
 	free(order);
+	free(prog);
 }
 
 /* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
@@ -658,6 +859,74 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	free(ss.fend);
 }
 
+/* The makespan and period of shape 'sh' at costs 'c' from its program: the loop of
+ * replay() without the timeline, the busy times and the in-flight counts.  Each op's
+ * earliest start is the largest of its inputs' ends (plus p2p where they cross), as
+ * blocked() takes it, and its end the later of that and its stage's last end plus its
+ * cost, op_cost()'s quotient: the same sums of the same numbers, so the same bits (a
+ * maximum is exact in any order, and e[0] + 0 = 0 for an input that is not there). */
+static void span_run(const struct calc_pp_costs *c, const struct shape *sh, double *makespan,
+                     double *period)
+{
+	const struct prog_op *prog = sh->prog;
+	const int *order = sh->order;
+	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
+	int p = c->p, nops = sh->nops;
+	size_t ns = 2 * (size_t)sh->steps * sh->m * sh->v * p + 2; /* the slots */
+
+	e = xmalloc((ns + 5 * (size_t)p) * sizeof *e);
+	dur = e + ns;
+	free_at = dur + 4 * p;
+	for (int i = 0; i < p; i++) { /* op_cost() */
+		dur[4 * i] = c->tf[i] / v;
+		dur[4 * i + 1] = c->tb[i] / v;
+		dur[4 * i + 2] = (c->tb[i] + c->tw[i]) / v;
+		dur[4 * i + 3] = c->tw[i] / v;
+		free_at[i] = 0;
+	}
+	add[0] = 0;
+	add[1] = c->p2p;
+	e[0] = 0;
+	if (sh->steps == 1) {
+		/* one step: its end is the latest end of a stage's last op (each op ends no
+		 * earlier than the op before it on its stage) */
+		for (int j = 0; j < nops; j++) {
+			const struct prog_op *q = &prog[order[j]];
+			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
+			       f = free_at[q->lane];
+			if (a > t)
+				t = a;
+			if (q->in[2]) {
+				double b = e[q->in[2]] + add[q->p2p[2]];
+				if (b > t)
+					t = b;
+			}
+			e[q->out] = free_at[q->lane] = (t > f ? t : f) + dur[q->cost];
+		}
+		for (int i = 0; i < p; i++)
+			if (free_at[i] > step_end[0])
+				step_end[0] = free_at[i];
+	} else
+		for (int j = 0; j < nops; j++) {
+			const struct prog_op *q = &prog[order[j]];
+			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
+			       b = e[q->in[2]] + add[q->p2p[2]], f = free_at[q->lane], end;
+			if (a > t)
+				t = a;
+			if (b > t)
+				t = b;
+			end = (t > f ? t : f) + dur[q->cost];
+			e[q->out] = end;
+			free_at[q->lane] = end;
+			if (end > step_end[q->step])
+				step_end[q->step] = end;
+		}
+	/* sum_up() */
+	*makespan = step_end[0];
+	*period = sh->steps > 1 ? step_end[sh->steps - 1] - step_end[sh->steps - 2] : *makespan;
+	free(e);
+}
+
 /* calc_pipeline_simulate; with want_ops = 0 a replay leaves r->ops NULL. */
 static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *r, struct calc_diag *d,
                           int want_ops)
@@ -666,6 +935,7 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 	const struct calc_sched *row;
 	const struct shape *sh;
 	struct shape key;
+	struct prog_op *prog;
 	int n = 0, *order;
 
 	memset(r, 0, sizeof *r);
@@ -673,25 +943,36 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 		return -1;
 	row = row_of(c->sched);
 	shape_key(c, row, &key);
-	if ((sh = shape_find(&key))) {
+	if ((sh = shape_find(&key, 1))) {
 		ops = want_ops ? xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops) : NULL;
 		replay(c, sh, ops, r);
 		r->ops = ops;
 		r->nops = sh->nops;
 		return 0;
 	}
-	for (int s = 0; s < c->p; s++)
-		n += gen_stage(c, row, s, NULL);
-	ops = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *ops);
-	for (int s = 0, at = 0; s < c->p; s++)
-		at += gen_stage(c, row, s, ops + at);
+	ops = gen_all(c, row, &n);
 	order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+	if ((prog = compile(&key, ops, n, order))) { /* the order without simulate()'s checks */
+		struct calc_pp_op *out = want_ops ? xmalloc((size_t)(n > 0 ? n : 1) * sizeof *out) : NULL;
+		key.nops = n;
+		key.ops = ops;
+		key.order = order;
+		replay(c, &key, out, r);
+		r->ops = out;
+		r->nops = n;
+		shape_add(&key, ops, n, order, prog);
+		return 0;
+	}
 	if (simulate(c, ops, n, r, d, order) < 0) {
 		free(order);
 		free(ops);
 		return -1;
 	}
-	shape_add(&key, ops, n, order);
+	{
+		struct calc_pp_op *copy = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+		memcpy(copy, ops, (size_t)n * sizeof *copy);
+		shape_add(&key, copy, n, order, NULL);
+	}
 	r->ops = ops;
 	r->nops = n;
 	return 0;
@@ -707,6 +988,49 @@ int calc_pipeline_simulate_times(const struct calc_pp_costs *c, struct calc_pp_r
                                  struct calc_diag *d)
 {
 	return simulate_shape(c, r, d, 0);
+}
+
+int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan, double *period,
+                                struct calc_diag *d)
+{
+	struct calc_pp_result r;
+	const struct shape *sh;
+	struct shape key;
+
+	*makespan = *period = 0;
+	if (check_costs(c, d) < 0)
+		return -1;
+	shape_key(c, row_of(c->sched), &key);
+	if ((sh = shape_find(&key, 0)) && sh->prog) {
+		span_run(c, sh, makespan, period);
+		return 0;
+	}
+	if (!sh) { /* a new shape: its order and program without simulate()'s checks */
+		struct calc_pp_op *ops;
+		struct prog_op *prog;
+		int n = 0, *order;
+		ops = gen_all(c, key.row, &n);
+		order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+		if ((prog = compile(&key, ops, n, order))) {
+			free(ops); /* the span needs none: a full result generates them again */
+			key.nops = n;
+			key.order = order;
+			key.prog = prog;
+			span_run(c, &key, makespan, period);
+			shape_add(&key, NULL, n, order, prog);
+			return 0;
+		}
+		free(order);
+		free(ops);
+	}
+	if (simulate_shape(c, &r, d, 0) < 0) {
+		calc_pp_result_free(&r);
+		return -1;
+	}
+	*makespan = r.makespan;
+	*period = r.period;
+	calc_pp_result_free(&r);
+	return 0;
 }
 
 void calc_pp_result_free(struct calc_pp_result *r)

@@ -81,6 +81,11 @@ int calc_pipeline_simulate(const struct calc_pp_costs *c, struct calc_pp_result 
  * calc_pp_result_free as ever. */
 int calc_pipeline_simulate_times(const struct calc_pp_costs *c, struct calc_pp_result *r,
                                  struct calc_diag *d);
+/* The makespan and period of calc_pipeline_simulate's result alone (0 and -1 as it):
+ * a shape simulated before is replayed from its compiled op order, computing each op's
+ * end with the very sums the event loop computes, so both are the same bits. */
+int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan, double *period,
+                                struct calc_diag *d);
 /*
  * Simulate a caller-given order: 'ops' (nops entries, fields stage, op, full, mb, chunk)
  * grouped by stage in execution order, as calc_pipeline_simulate produces them.  Fills

@@ -1161,7 +1161,6 @@ int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, stru
 int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_diag *d)
 {
 	struct calc_pp_costs *c;
-	struct calc_pp_result res;
 	int p = plan->pp > 0 ? plan->pp : 1;
 	double busy;
 
@@ -1178,15 +1177,13 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	c = xcalloc(1, sizeof *c);
 	busy = plan_costs(plan, st, c);
 	if (sim_cached(c, &st->makespan)) {
-		memset(&res, 0, sizeof res);
-		if (calc_pipeline_simulate_times(c, &res, d) < 0) {
+		double makespan, period;
+		if (calc_pipeline_simulate_span(c, &makespan, &period, d) < 0) {
 			free(c);
-			calc_pp_result_free(&res);
 			return -1;
 		}
-		st->makespan = c->steps > 1 ? res.period : res.makespan;
+		st->makespan = c->steps > 1 ? period : makespan;
 		sim_remember(c, st->makespan);
-		calc_pp_result_free(&res);
 	}
 	st->bubble = st->makespan - busy;
 	if (st->bubble < 0)

@@ -2,7 +2,9 @@
  * tests/calc/pipeline.c -- pipeline schedules: closed forms against the papers, the
  * event simulator against the closed forms over a grid of (p, m, v), the simulator's
  * dependency checks, the memory hook, the plan checks, the ASCII Gantt, a toy schedule
- * registered through the schedule table alone, and the README's list of schedules.
+ * registered through the schedule table alone, the README's list of schedules, and the
+ * shortcuts of the shape cache (a replayed order, the makespan and period from a
+ * shape's compiled order) against the event loop, bit for bit.
  *
  * Reference values come from the papers' formulas evaluated by hand in the comments;
  * the grid compares two independent methods: the closed forms and the op-by-op
@@ -353,6 +355,82 @@ static void test_replay_same(void **state)
 				}
 	}
 	assert_true(hits > 50);
+}
+
+/* The makespan and period alone (calc_pipeline_simulate_span: a new shape's op order
+ * and program found without simulate()'s times, a known shape run from its program)
+ * must be the bits the event loop gives for the same ops (calc_pipeline_simulate_ops,
+ * which never uses the shape cache).  Every schedule, uneven stages, p2p 0 and not, one
+ * and two steps; per shape the first call is the span of a new shape (the compiled
+ * path), the second a known one, and a shape recorded by calc_pipeline_simulate first
+ * is then run from the program that recording compiled.  Shapes no other test uses,
+ * and this test runs first, while the shape cache has room. */
+static void test_span_same(void **state)
+{
+	static const int ps[] = {3, 6}, ms[] = {6, 18};
+	int n = 0;
+	(void)state;
+	for (int si = 0; si < calc_schedule_count(); si++) {
+		const struct calc_sched *row = calc_schedule_at(si);
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 2; b++)
+				for (int steps = 1; steps <= 2; steps++) {
+					int v = row->uses_vpp ? 3 : 1, p = ps[a], m = ms[b], first = (a + b + steps) % 2;
+					if (row->check && row->check(p, m, v, NULL, NULL))
+						continue;
+					for (int round = 0; round < 3; round++) {
+						struct calc_pp_costs c;
+						struct calc_pp_result r, x;
+						struct calc_diag d = {0};
+						double mk, per;
+						calc_pp_costs_unit(&c, (enum calc_schedule)si, p, m, v);
+						c.steps = steps;
+						c.p2p = round * 0.29;
+						for (int i = 0; i < p; i++) {
+							c.tf[i] = 1.3 + 0.17 * i + 0.1 * round;
+							c.tb[i] = 2.1 + 0.07 * (p - i) + 0.3 * round;
+							c.tw[i] = 0.7 + 0.03 * i * (round + 1);
+						}
+						if (first && round == 0) { /* recorded by the full simulation */
+							assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+							calc_pp_result_free(&r);
+						}
+						assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d), 0);
+						assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+						for (int i = 0; i < r.nops; i++)
+							r.ops[i].start = r.ops[i].end = -1;
+						assert_int_equal(calc_pipeline_simulate_ops(&c, r.ops, r.nops, &x, &d), 0);
+						assert_true(mk == x.makespan);
+						assert_true(per == x.period);
+						assert_true(mk > 0 && per > 0);
+						n++;
+						calc_pp_result_free(&r);
+						calc_diag_free(&d);
+					}
+				}
+	}
+	assert_true(n > 60);
+}
+
+/* A bad plan's costs fail in the span as in the simulation, with the same message. */
+static void test_span_refuses(void **state)
+{
+	struct calc_pp_costs c;
+	struct calc_pp_result r;
+	struct calc_diag d1 = {0}, d2 = {0};
+	double mk = 1, per = 1;
+	(void)state;
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 4, 8, 1);
+	c.tf[2] = -1;
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d1), -1);
+	assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d2), -1);
+	assert_non_null(d1.text);
+	assert_non_null(d2.text);
+	assert_string_equal(d1.text, d2.text);
+	assert_true(mk == 0 && per == 0);
+	calc_pp_result_free(&r);
+	calc_diag_free(&d1);
+	calc_diag_free(&d2);
 }
 
 static void test_dependencies(void **state)
@@ -922,6 +1000,7 @@ static void test_compare_refusal_frees(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_span_same),      cmocka_unit_test(test_span_refuses),
 		cmocka_unit_test(test_zbh2_flushed),
 		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
