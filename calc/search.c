@@ -888,7 +888,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	 * SP) pair alone, or with its own exposed DP collectives and optimizer added */
 	int dz = w->dp_slot >= 0 ? w->dp_slot + row->c.zero : -1;
 	double dpb = 0;
-	if (w->bound >= 0 && !hopeless(w, row, w->bound)) {
+	int gone = w->bound >= 0 && hopeless(w, row, w->bound);
+	if (w->bound >= 0 && !gone) {
 		if (dz < 0)
 			dpb = calc_step_dp_bound(&w->plan, &w->comm_pre);
 		else {
@@ -899,7 +900,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			dpb = w->dp_bound[dz];
 		}
 	}
-	if (w->bound >= 0 && (hopeless(w, row, w->bound) || hopeless(w, row, w->bound + dpb))) {
+	if (gone || (w->bound >= 0 && hopeless(w, row, w->bound + dpb))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;
