@@ -80,28 +80,38 @@ void calc_pipeline_closed_flush(enum calc_schedule s, int p, int m, int v, doubl
 	out->fraction = out->ideal + out->bubble > 0 ? out->bubble / (out->ideal + out->bubble) : 0;
 }
 
-/* Ops of stage s for all steps, from the row's generator. */
+/* Ops of stage s for all steps, from the row's generator: the first 'cap' into 'out'
+ * (NULL: none), all of them counted. */
 static int gen_stage(const struct calc_pp_costs *c, const struct calc_sched *row, int s,
-                     struct calc_pp_op *out)
+                     struct calc_pp_op *out, int cap)
 {
-	struct calc_sched_gen g = {out, 0, s};
+	struct calc_sched_gen g = {out, 0, s, out ? cap : 0};
 	int steps = c->steps > 1 ? c->steps : 1;
 	for (int k = 0; k < steps; k++)
 		row->gen(&g, c->p, c->m, row->uses_vpp ? c->v : 1, s, k * c->m);
 	return g.n;
 }
 
-/* Every op of the shape, grouped by stage in stage order; their count in *n. */
+/* Every op of the shape, grouped by stage in stage order; their count in *n.  One pass
+ * into room for three ops (F, B, W) per micro-batch, chunk and stage of each step, the
+ * most a valid schedule has (check_costs() bounds it by SIM_MAX_OPS); a generator that
+ * emits more is counted and generated again into room for what it emitted, so that
+ * simulate() can say what is wrong. */
 static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int *n)
 {
-	struct calc_pp_op *ops;
-	*n = 0;
+	int steps = c->steps > 1 ? c->steps : 1, at = 0;
+	int cap = 3 * c->m * (row->uses_vpp ? c->v : 1) * c->p * steps;
+	struct calc_pp_op *ops = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *ops);
 	for (int s = 0; s < c->p; s++)
-		*n += gen_stage(c, row, s, NULL);
-	ops = xmalloc((size_t)(*n > 0 ? *n : 1) * sizeof *ops);
-	for (int s = 0, at = 0; s < c->p; s++)
-		at += gen_stage(c, row, s, ops + at);
-	return ops;
+		at += gen_stage(c, row, s, ops + (at < cap ? at : cap), at < cap ? cap - at : 0);
+	if (at > cap) { /* more than a schedule can have: count and generate again */
+		free(ops);
+		ops = xmalloc((size_t)at * sizeof *ops);
+		for (int s = 0, k = 0; s < c->p; s++)
+			k += gen_stage(c, row, s, ops + k, at - k);
+	}
+	*n = at;
+	return at < cap ? xrealloc(ops, (size_t)(at > 0 ? at : 1) * sizeof *ops) : ops;
 }
 
 /* ======================================================================== */

@@ -43,7 +43,7 @@ static int imin(int a, int b)
 
 void calc_sched_emit(struct calc_sched_gen *g, char op, int full, int mb, int chunk)
 {
-	if (g->out) {
+	if (g->out && g->n < g->cap) {
 		struct calc_pp_op *o = &g->out[g->n];
 		o->stage = g->stage;
 		o->op = op;
@@ -298,7 +298,7 @@ static void dp_b(struct dp_state *st, int ph, int zb);
 static void dp_fb(struct dp_state *st, int f, int b)
 {
 	dp_f(st, f);
-	if (st->g->out)
+	if (st->g->out && st->g->n <= st->g->cap) /* the F went to 'out' */
 		st->g->out[st->g->n - 1].pair = 1;
 	dp_b(st, b, 0);
 }

@@ -831,6 +831,48 @@ static const struct calc_sched toy_row = {
 	.check = check_toy, .reject = "toy-m", .reject_desc = "toy: m must be even",
 };
 
+/*
+ * A generator that emits more ops than any schedule has: stage 0 runs the toy's order
+ * and then 3 p m forwards of micro-batch 0 more, past the room the simulator gives a
+ * shape's ops in one pass (3 ops per micro-batch and stage).  The simulator must see
+ * every op the generator emitted (generating again into room for all of them) and say
+ * that the first extra forward repeats one, in the span as in the full simulation; with
+ * the ops cut at the room, stages 1 .. p-1 would have none and the message would name
+ * another op.
+ */
+static void gen_extra(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_toy(g, p, m, v, stage, base);
+	if (stage == 0)
+		for (int i = 0; i < 3 * p * m; i++)
+			calc_sched_emit(g, 'F', 0, base, 0);
+}
+
+static void test_gen_overflow(void **state)
+{
+	struct calc_sched row = toy_row;
+	struct calc_pp_costs c;
+	struct calc_pp_result r;
+	struct calc_diag d1 = {0}, d2 = {0};
+	double mk, per;
+	int id;
+	(void)state;
+	row.name = "toy-extra";
+	row.gen = gen_extra;
+	id = calc_schedule_register(&row, &d1);
+	assert_true(id >= CALC_SCHED_N);
+	calc_pp_costs_unit(&c, (enum calc_schedule)id, 3, 4, 1);
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d1), -1);
+	assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d2), -1);
+	assert_true(has(&d1, "toy-extra: dependency violated: stage 0 cannot run op 8 (F of "
+	                "micro-batch 0, chunk 0): it already ran"));
+	assert_string_equal(d1.text, d2.text);
+	calc_pp_result_free(&r);
+	calc_diag_free(&d1);
+	calc_diag_free(&d2);
+	calc_schedule_unregister_all();
+}
+
 /* The small model of tests/calc/search.c: 6 layers on 2 nodes x 8 GPUs. */
 static const char *const toy_small[] = {
 	"model.layers=6",  "model.hidden=512",  "model.heads=8",       "model.kv_heads=4",
@@ -1002,7 +1044,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_same),      cmocka_unit_test(test_span_refuses),
 		cmocka_unit_test(test_zbh2_flushed),
-		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_readme_lists),
+		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_gen_overflow),
+		cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
 		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
 		cmocka_unit_test(test_uneven_and_p2p), cmocka_unit_test(test_dependencies),
