@@ -548,9 +548,9 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 #define SHAPE_OPS (1 << 21)
 
 /*
- * One op of a shape's program (one per op, in the order of the shape's ops; span_run
- * takes them in the recorded order): what span_run needs to compute its end, and
- * nothing else.  End times live in slots: 1 + k the forward end of
+ * One op of a shape's program (one per op, in the order in which they run, so span_run
+ * takes them one after another): what span_run needs to compute its end, and nothing
+ * else.  End times live in slots: 1 + k the forward end of
  * (micro-batch, path stage) k (simulate()'s fend[k]), 1 + n + k its backward end
  * (bend[k]), 1 + 2n the ends of the W passes, which no op reads; slot 0 is a zero that
  * stands for "no input".  The flags say which inputs cross stages and add the p2p time.
@@ -569,8 +569,9 @@ struct shape {
 	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
 	int p, m, v, steps, nops;
 	const struct calc_pp_op *ops; /* as generated; NULL: kept for the span alone */
-	const int *order;             /* indices into ops in the order they ran */
-	const struct prog_op *prog;   /* nops entries, one per op (compile) */
+	const int *order;             /* indices into ops in the order they ran (NULL: no ops) */
+	const struct prog_op *prog;   /* nops entries, one per op in the order they ran
+	                                 (compile) */
 };
 static struct shape shapes[SHAPE_MAX];
 static int nshapes;
@@ -605,153 +606,182 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
 
 /*
  * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
- * same order), and in 'order' (room for nops) the order in which simulate() runs them, without simulate()'s times: the same
- * event loop (a stage runs its ops while their inputs have run, and wakes the stage an
- * F or B feeds), each op's inputs named once, by the slot of the end time it reads
- * (blocked()'s fend and bend), instead of blocked()'s checks.  NULL when the ops are
- * not a complete, valid schedule (an op out of range or repeated, a missing or extra W,
- * an F&B pair without its B, a cycle of waits): then simulate() runs them and says what
- * is wrong.
+ * order in which simulate() runs them), and in 'order' (room for nops; NULL: not wanted)
+ * the index in 'ops' of each entry, without simulate()'s times: the same event loop (a
+ * stage runs its ops while their inputs have run, and wakes the stage an F or B feeds),
+ * each op's inputs named once, by the slot of the end time it reads (blocked()'s fend
+ * and bend), instead of blocked()'s checks.  NULL when the ops are not a complete, valid
+ * schedule (an op out of range or repeated, a missing or extra W, an F&B pair without
+ * its B, a cycle of waits): then simulate() runs them and says what is wrong.
+ *
+ * What it checks, and why that is enough (tests/calc/pipeline.c, test_bad_generators,
+ * has a generator for each way to be wrong):
+ * - per op: stage in order and in range, micro-batch and chunk in range, op F, B or W;
+ *   a B that repeats a B of its (micro-batch, path stage), or that is whole where a W
+ *   was seen; a W that repeats one, or follows a whole B.
+ * - in all: n forwards and n backwards for the n (micro-batch, path stage) pairs, and
+ *   as many W as split backwards.  The backwards are then one per pair (none repeats),
+ *   each W belongs to its own split backward (none repeats, none follows a whole one
+ *   whichever comes first), so there is one W per split backward.  A repeated F leaves
+ *   another pair without one, and that pair's backward, which waits for it, never runs:
+ *   the event loop ends with ops left over (a cycle of waits), as it does for an op
+ *   that waits for one after it on its own stage.
  */
 static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
                                int *order)
 {
-	enum { HAS_F = 1, HAS_B = 2, HAS_W = 4, FULL = 8 };
-	struct path pa;
+	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
 	size_t n;
-	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
+	int p = k->p, nmb = k->steps * k->m, L = k->v * p, two_way = k->row->two_way, chunks;
+	int *off, *pos, *queue, *wake;
 	/* A neighbouring path stage runs on another stage whenever there is one: g -+ 1
 	 * runs on stage (s -+ 1) mod p one way, and on s +- 1 in DualPipe's reverse
 	 * direction -- the p2p that blocked() adds where rank_of() differs from the stage. */
 	unsigned char cross = k->p > 1;
-	int qh = 0, qn = 0, nrun = 0, ok = 1, prev = 0;
+	int qh = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	unsigned char *inq, *done, *has;
-	struct prog_op *prog;
+	struct prog_op *prog, *run;
 
-	pa.two_way = k->row->two_way;
-	pa.p = p;
-	pa.v = k->v;
-	pa.L = pa.v * p;
-	chunks = pa.two_way ? 2 : pa.v;
-	n = (size_t)nmb * pa.L;
-	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
-	wake = xmalloc(((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake + (size_t)p + 1 + 3 * n + 2);
+	chunks = two_way ? 2 : k->v;
+	n = (size_t)nmb * L;
+	/* the program in run order, and one scratch block: the program by op index, then
+	 * the stage each op wakes, the event loop's counters and the flags */
+	run = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *run);
+	prog = xmalloc((size_t)nops * sizeof *prog + ((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake +
+	               (size_t)p + 1 + 3 * n + 2);
+	wake = (int *)(void *)(prog + nops); /* the stage an op wakes; its own: none */
 	off = wake + nops;   /* the stage's first op, per stage */
 	pos = off + p + 1;   /* its next op */
 	queue = pos + p + 1; /* the stages to look at */
 	inq = (unsigned char *)(queue + p + 1);
 	done = inq + p + 1;  /* by slot: its end is known (slot 0 = no input: always) */
-	has = done + 2 * n + 2; /* by (micro-batch, path stage): HAS_F ... FULL */
+	has = done + 2 * n + 2; /* by (micro-batch, path stage): HAS_B, HAS_W, FULL */
 	memset(inq, 0, (size_t)p + 1 + 3 * n + 2);
 	done[0] = 1;
+	off[0] = 0;
 	/* each op's inputs, output slot, cost, stage, step, and the stage it wakes */
 	for (int i = 0; i < nops; i++) {
 		const struct calc_pp_op *o = &ops[i];
 		struct prog_op *q = &prog[i];
-		int g, dir = pa.two_way ? o->chunk : 0, ni = 0, bit;
+		int st = o->stage, dir = two_way ? o->chunk : 0, ni = 0, g, kind;
 		size_t kk;
-		if ((unsigned)o->stage >= (unsigned)p || o->stage < prev || (unsigned)o->mb >= (unsigned)nmb ||
-		    (unsigned)o->chunk >= (unsigned)chunks ||
-		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != o->stage ||
+		if (st != s) { /* the first op of the next stage with ops */
+			if ((unsigned)st >= (unsigned)p || st < s) {
+				goto bad;
+			}
+			while (s < st)
+				off[++s] = i;
+		}
+		if ((unsigned)o->mb >= (unsigned)nmb || (unsigned)o->chunk >= (unsigned)chunks ||
+		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != st ||
 		                 ops[i + 1].op != 'B'))) {
-			ok = 0;
-			break;
+			goto bad;
 		}
-		g = path_stage(&pa, o);
-		kk = (size_t)o->mb * pa.L + g;
-		bit = o->op == 'F' ? HAS_F : o->op == 'B' ? HAS_B : o->op == 'W' ? HAS_W : 0;
-		if (!bit || (has[kk] & bit)) {
-			ok = 0;
-			break;
-		}
-		has[kk] |= (unsigned char)(bit | (o->op == 'B' && o->full ? FULL : 0));
-		prev = o->stage;
+		g = two_way ? (dir ? p - 1 - st : st) : o->chunk * p + st; /* path_stage() */
+		kk = (size_t)o->mb * L + g;
 		memset(q, 0, sizeof *q);
-		wake[i] = -1;
-		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
-		if (o->op == 'F') {
+		wake[i] = st;
+		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk];
+		 * the stage of path stage g -+ 1: rank_of() */
+		switch (o->op) {
+		case 'F':
 			if (g > 0) {
 				q->p2p[ni] = cross;
 				q->in[ni++] = (int)kk; /* fend[kk - 1] */
 			}
-			if (g + 1 < pa.L)
-				wake[i] = rank_of(&pa, g + 1, dir);
+			if (g + 1 < L)
+				wake[i] = two_way ? (dir ? st - 1 : st + 1) : st + 1 < p ? st + 1 : 0;
 			q->out = (int)(1 + kk);
-		} else if (o->op == 'B') {
+			kind = 0;
+			nf++;
+			break;
+		case 'B':
+			if (has[kk] & (HAS_B | (o->full ? HAS_W : 0))) {
+				goto bad;
+			}
+			has[kk] |= (unsigned char)(HAS_B | (o->full ? FULL : 0));
 			q->in[ni++] = (int)(1 + kk);
-			if (g < pa.L - 1) {
+			if (g < L - 1) {
 				q->p2p[ni] = cross;
 				q->in[ni++] = (int)(1 + n + kk + 1);
 			}
 			if (g > 0)
-				wake[i] = rank_of(&pa, g - 1, dir);
+				wake[i] = two_way ? (dir ? st + 1 : st - 1) : st > 0 ? st - 1 : p - 1;
 			q->out = (int)(1 + n + kk);
-		} else {
+			kind = o->full ? 2 : 1;
+			nb++;
+			nsplit += !o->full;
+			break;
+		case 'W':
+			if (has[kk] & (HAS_W | FULL)) {
+				goto bad;
+			}
+			has[kk] |= HAS_W;
 			q->in[ni++] = (int)(1 + n + kk);
 			q->out = (int)(1 + 2 * n); /* read by no op */
+			kind = 3;
+			nw++;
+			break;
+		default:
+			goto bad;
 		}
 		if (o->pair) { /* the B after it: both inputs in */
 			const struct calc_pp_op *b = o + 1;
-			int g2 = path_stage(&pa, b);
-			size_t k2 = (size_t)b->mb * pa.L + g2;
+			int g2 = two_way ? (b->chunk ? p - 1 - st : st) : b->chunk * p + st;
+			size_t k2 = (size_t)b->mb * L + g2;
 			q->in[ni++] = (int)(1 + k2);
-			if (g2 < pa.L - 1) {
+			if (g2 < L - 1) {
 				q->p2p[ni] = cross;
 				q->in[ni++] = (int)(1 + n + k2 + 1);
 			}
 		}
-		q->cost = (unsigned short)(4 * (pa.two_way ? g : o->stage) +
-		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1));
-		q->lane = (unsigned char)o->stage;
+		q->cost = (unsigned short)(4 * (two_way ? g : st) + kind);
+		q->lane = (unsigned char)st;
 		q->step = (unsigned char)(k->steps > 1 ? o->mb / k->m : 0);
 	}
-	/* every (micro-batch, path stage) has its F, its B, and a W unless the B is whole */
-	for (size_t kk = 0; kk < n && ok; kk++)
-		if ((has[kk] & (HAS_F | HAS_B)) != (HAS_F | HAS_B) || !(has[kk] & HAS_W) != !!(has[kk] & FULL))
-			ok = 0;
-	if (!ok) {
-		free(wake);
-		free(prog);
-		return NULL;
-	}
+	if ((size_t)nf != n || (size_t)nb != n || nw != nsplit)
+		goto bad;
+	while (s < p)
+		off[++s] = nops;
 
-	/* simulate()'s loop */
-	for (int s = 0, i = 0; s <= p; s++) {
-		while (i < nops && ops[i].stage < s)
-			i++;
-		off[s] = i;
-	}
-	for (int s = 0; s < p; s++) {
-		pos[s] = off[s];
-		queue[qn++] = s;
-		inq[s] = 1;
+	/* simulate()'s loop, which copies each op's entry to 'run' as it runs; a stage is
+	 * marked queued while it runs, so that its own ops do not queue it again */
+	for (int st = 0; st < p; st++) {
+		pos[st] = off[st];
+		queue[qn++] = st;
+		inq[st] = 1;
 	}
 	while (qn > 0) {
-		int s = queue[qh], end = off[s + 1], i;
+		int st = queue[qh], end = off[st + 1], i;
 		qh = (qh + 1) % (p + 1);
 		qn--;
-		inq[s] = 0;
-		for (i = pos[s]; i < end; i++) {
+		for (i = pos[st]; i < end; i++) {
 			const struct prog_op *q = &prog[i];
 			int wk = wake[i];
 			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
 				break;
-			order[nrun++] = i;
+			if (order)
+				order[nrun] = i;
+			run[nrun++] = *q;
 			done[q->out] = 1;
-			if (wk >= 0 && wk != s && !inq[wk]) {
+			if (!inq[wk]) {
 				queue[(qh + qn) % (p + 1)] = wk;
 				qn++;
 				inq[wk] = 1;
 			}
 		}
-		pos[s] = i;
+		pos[st] = i;
+		inq[st] = 0;
 	}
-	free(wake);
-	if (nrun < nops) { /* a cycle of waits */
-		free(prog);
-		return NULL;
-	}
-	return prog;
+	free(prog);
+	if (nrun == nops)
+		return run;
+	free(run); /* a cycle of waits */
+	return NULL;
+bad:
+	free(prog);
+	free(run);
+	return NULL;
 }
 
 /* Keep 'ops' (NULL: the shape is kept for the span alone), 'order' and 'prog' (all
@@ -768,11 +798,8 @@ static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, i
 			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps &&
 			       (shapes[i].ops || !ops);
 		if (!dup) {
-			if (!prog) { /* the same order as 'order' (simulate()'s loop); kept apart */
-				int *o2 = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *o2);
-				prog = compile(k, ops, nops, o2);
-				free(o2);
-			}
+			if (!prog) /* in the order of 'order' (simulate()'s loop) */
+				prog = compile(k, ops, nops, NULL);
 			shapes[nshapes] = *k;
 			shapes[nshapes].nops = nops;
 			shapes[nshapes].ops = ops;
@@ -879,7 +906,6 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
                      double *period)
 {
 	const struct prog_op *prog = sh->prog;
-	const int *order = sh->order;
 	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
 	int p = c->p, nops = sh->nops;
 	size_t ns = 2 * (size_t)sh->steps * sh->m * sh->v * p + 2; /* the slots */
@@ -901,7 +927,7 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 		/* one step: its end is the latest end of a stage's last op (each op ends no
 		 * earlier than the op before it on its stage) */
 		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[order[j]];
+			const struct prog_op *q = &prog[j];
 			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
 			       f = free_at[q->lane];
 			if (a > t)
@@ -918,7 +944,7 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 				step_end[0] = free_at[i];
 	} else
 		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[order[j]];
+			const struct prog_op *q = &prog[j];
 			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
 			       b = e[q->in[2]] + add[q->p2p[2]], f = free_at[q->lane], end;
 			if (a > t)
@@ -1018,20 +1044,17 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 	if (!sh) { /* a new shape: its order and program without simulate()'s checks */
 		struct calc_pp_op *ops;
 		struct prog_op *prog;
-		int n = 0, *order;
+		int n = 0;
 		ops = gen_all(c, key.row, &n);
-		order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
-		if ((prog = compile(&key, ops, n, order))) {
-			free(ops); /* the span needs none: a full result generates them again */
+		prog = compile(&key, ops, n, NULL);
+		free(ops); /* the span needs none: a full result generates them again */
+		if (prog) {
 			key.nops = n;
-			key.order = order;
 			key.prog = prog;
 			span_run(c, &key, makespan, period);
-			shape_add(&key, NULL, n, order, prog);
+			shape_add(&key, NULL, n, NULL, prog);
 			return 0;
 		}
-		free(order);
-		free(ops);
 	}
 	if (simulate_shape(c, &r, d, 0) < 0) {
 		calc_pp_result_free(&r);
