@@ -414,6 +414,46 @@ static void test_span_same(void **state)
 	assert_true(n > 60);
 }
 
+/* The interleaved order against Megatron-LM's formula, by divisions: stage s runs w =
+ * min((p-s-1)*2 + (v-1)p, mv) warm-up forwards (all mv when m = p), then a forward and
+ * a backward in turn, then the rest of the backwards; virtual micro-batch k is chunk
+ * (k/p) % v of micro-batch (k/(pv))p + k%p, backwards walking the chunks in reverse.
+ * The generator steps k by one instead of dividing. */
+static void test_interleaved_order(void **state)
+{
+	int checked = 0;
+	(void)state;
+	for (int p = 2; p <= 5; p++)
+		for (int v = 2; v <= 4; v++)
+			for (int m = p; m <= 3 * p; m += p) {
+				struct calc_pp_costs c;
+				struct calc_pp_result r;
+				struct calc_diag d = {0};
+				int i = 0;
+				calc_pp_costs_unit(&c, CALC_SCHED_INTERLEAVED, p, m, v);
+				assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+				for (int s = 0; s < p; s++) {
+					int total = m * v, w = m == p ? total : (p - s - 1) * 2 + (v - 1) * p;
+					int nf = 0, nb = 0;
+					if (w > total)
+						w = total;
+					for (int j = 0; j < 2 * total; j++, i++) {
+						const struct calc_pp_op *o = &r.ops[i];
+						int fwd = j < w || (j < w + 2 * (total - w) && (j - w) % 2 == 0);
+						int k = fwd ? nf++ : nb++;
+						assert_int_equal(o->stage, s);
+						assert_int_equal(o->op, fwd ? 'F' : 'B');
+						assert_int_equal(o->mb, (k / (p * v)) * p + k % p);
+						assert_int_equal(o->chunk, fwd ? (k / p) % v : v - 1 - (k / p) % v);
+						checked++;
+					}
+				}
+				assert_int_equal(i, r.nops);
+				calc_pp_result_free(&r);
+			}
+	assert_true(checked > 1000);
+}
+
 /* A bad plan's costs fail in the span as in the simulation, with the same message. */
 static void test_span_refuses(void **state)
 {
@@ -1185,6 +1225,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_same),      cmocka_unit_test(test_span_refuses),
+		cmocka_unit_test(test_interleaved_order),
 		cmocka_unit_test(test_zbh2_flushed),
 		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_gen_overflow),
 		cmocka_unit_test(test_bad_generators),
