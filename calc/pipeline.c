@@ -553,15 +553,22 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * else.  End times live in slots: 1 + k the forward end of
  * (micro-batch, path stage) k (simulate()'s fend[k]), 1 + n + k its backward end
  * (bend[k]), 1 + 2n the ends of the W passes, which no op reads; slot 0 is a zero that
- * stands for "no input".  The flags say which inputs cross stages and add the p2p time.
+ * stands for "no input".  An input from a neighbouring path stage always crosses stages
+ * when p > 1 (g -+ 1 runs on stage s -+ 1 mod p, or s +- 1 in DualPipe's reverse
+ * direction), one on the op's own path stage never does, so an op names its inputs by
+ * kind: the end of 'cross' is taken plus the p2p time (p > 1), that of 'local' as it
+ * is.  An F without a previous path stage (and a B, a W) has no input that crosses: its
+ * 'cross' is slot 2 + 2n, which holds minus the p2p time, so that with it added the
+ * input is 0 as blocked() takes it (x + -x = +0 exactly).
  */
 struct prog_op {
-	int in[3];             /* the slots of the ends it waits for (0: none) */
+	int cross;             /* the slot of the end it waits for from another stage */
+	int local;             /* the slot of the end it waits for on its own stage (0: none) */
+	int pair;              /* an F&B pair's F: the B's input from another stage (0: none) */
 	int out;               /* the slot of its own end */
 	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
 	unsigned char lane;    /* the stage it runs on (CALC_MAX_STAGES = 256) */
 	unsigned char step;    /* the step of its micro-batch */
-	unsigned char p2p[3];  /* 1: input i crosses stages */
 };
 
 struct shape {
@@ -634,10 +641,6 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	size_t n;
 	int p = k->p, nmb = k->steps * k->m, L = k->v * p, two_way = k->row->two_way, chunks;
 	int *off, *pos, *queue, *wake;
-	/* A neighbouring path stage runs on another stage whenever there is one: g -+ 1
-	 * runs on stage (s -+ 1) mod p one way, and on s +- 1 in DualPipe's reverse
-	 * direction -- the p2p that blocked() adds where rank_of() differs from the stage. */
-	unsigned char cross = k->p > 1;
 	int qh = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *run;
@@ -648,22 +651,22 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	 * the stage each op wakes, the event loop's counters and the flags */
 	run = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *run);
 	prog = xmalloc((size_t)nops * sizeof *prog + ((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake +
-	               (size_t)p + 1 + 3 * n + 2);
+	               (size_t)p + 1 + 3 * n + 3);
 	wake = (int *)(void *)(prog + nops); /* the stage an op wakes; its own: none */
 	off = wake + nops;   /* the stage's first op, per stage */
 	pos = off + p + 1;   /* its next op */
 	queue = pos + p + 1; /* the stages to look at */
 	inq = (unsigned char *)(queue + p + 1);
-	done = inq + p + 1;  /* by slot: its end is known (slot 0 = no input: always) */
-	has = done + 2 * n + 2; /* by (micro-batch, path stage): HAS_B, HAS_W, FULL */
-	memset(inq, 0, (size_t)p + 1 + 3 * n + 2);
-	done[0] = 1;
+	done = inq + p + 1;  /* by slot: its end is known (slots 0 and 2 + 2n: always) */
+	has = done + 2 * n + 3; /* by (micro-batch, path stage): HAS_B, HAS_W, FULL */
+	memset(inq, 0, (size_t)p + 1 + 3 * n + 3);
+	done[0] = done[2 + 2 * n] = 1;
 	off[0] = 0;
 	/* each op's inputs, output slot, cost, stage, step, and the stage it wakes */
 	for (int i = 0; i < nops; i++) {
 		const struct calc_pp_op *o = &ops[i];
 		struct prog_op *q = &prog[i];
-		int st = o->stage, dir = two_way ? o->chunk : 0, ni = 0, g, kind;
+		int st = o->stage, dir = two_way ? o->chunk : 0, g, kind;
 		size_t kk;
 		if (st != s) { /* the first op of the next stage with ops */
 			if ((unsigned)st >= (unsigned)p || st < s) {
@@ -680,15 +683,14 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		g = two_way ? (dir ? p - 1 - st : st) : o->chunk * p + st; /* path_stage() */
 		kk = (size_t)o->mb * L + g;
 		memset(q, 0, sizeof *q);
+		q->cross = (int)(2 + 2 * n);
 		wake[i] = st;
 		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk];
 		 * the stage of path stage g -+ 1: rank_of() */
 		switch (o->op) {
 		case 'F':
-			if (g > 0) {
-				q->p2p[ni] = cross;
-				q->in[ni++] = (int)kk; /* fend[kk - 1] */
-			}
+			if (g > 0)
+				q->cross = (int)kk; /* fend[kk - 1] */
 			if (g + 1 < L)
 				wake[i] = two_way ? (dir ? st - 1 : st + 1) : st + 1 < p ? st + 1 : 0;
 			q->out = (int)(1 + kk);
@@ -700,11 +702,9 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 				goto bad;
 			}
 			has[kk] |= (unsigned char)(HAS_B | (o->full ? FULL : 0));
-			q->in[ni++] = (int)(1 + kk);
-			if (g < L - 1) {
-				q->p2p[ni] = cross;
-				q->in[ni++] = (int)(1 + n + kk + 1);
-			}
+			q->local = (int)(1 + kk);
+			if (g < L - 1)
+				q->cross = (int)(1 + n + kk + 1);
 			if (g > 0)
 				wake[i] = two_way ? (dir ? st + 1 : st - 1) : st > 0 ? st - 1 : p - 1;
 			q->out = (int)(1 + n + kk);
@@ -717,7 +717,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 				goto bad;
 			}
 			has[kk] |= HAS_W;
-			q->in[ni++] = (int)(1 + n + kk);
+			q->local = (int)(1 + n + kk);
 			q->out = (int)(1 + 2 * n); /* read by no op */
 			kind = 3;
 			nw++;
@@ -729,11 +729,9 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 			const struct calc_pp_op *b = o + 1;
 			int g2 = two_way ? (b->chunk ? p - 1 - st : st) : b->chunk * p + st;
 			size_t k2 = (size_t)b->mb * L + g2;
-			q->in[ni++] = (int)(1 + k2);
-			if (g2 < L - 1) {
-				q->p2p[ni] = cross;
-				q->in[ni++] = (int)(1 + n + k2 + 1);
-			}
+			q->local = (int)(1 + k2);
+			if (g2 < L - 1)
+				q->pair = (int)(1 + n + k2 + 1);
 		}
 		q->cost = (unsigned short)(4 * (two_way ? g : st) + kind);
 		q->lane = (unsigned char)st;
@@ -758,7 +756,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 		for (i = pos[st]; i < end; i++) {
 			const struct prog_op *q = &prog[i];
 			int wk = wake[i];
-			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
+			if (!(done[q->cross] & done[q->local] & done[q->pair]))
 				break;
 			if (order)
 				order[nrun] = i;
@@ -906,9 +904,9 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
                      double *period)
 {
 	const struct prog_op *prog = sh->prog;
-	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
+	double v = sh->v, x = c->p > 1 ? c->p2p : 0, *e, *dur, *free_at, step_end[8] = {0};
 	int p = c->p, nops = sh->nops;
-	size_t ns = 2 * (size_t)sh->steps * sh->m * sh->v * p + 2; /* the slots */
+	size_t n = (size_t)sh->steps * sh->m * sh->v * p, ns = 2 * n + 3; /* the slots */
 
 	e = xmalloc((ns + 5 * (size_t)p) * sizeof *e);
 	dur = e + ns;
@@ -920,20 +918,18 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 		dur[4 * i + 3] = c->tw[i] / v;
 		free_at[i] = 0;
 	}
-	add[0] = 0;
-	add[1] = c->p2p;
 	e[0] = 0;
+	e[2 + 2 * n] = -x; /* no input that crosses: -x + x = +0 */
 	if (sh->steps == 1) {
 		/* one step: its end is the latest end of a stage's last op (each op ends no
 		 * earlier than the op before it on its stage) */
 		for (int j = 0; j < nops; j++) {
 			const struct prog_op *q = &prog[j];
-			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
-			       f = free_at[q->lane];
+			double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane];
 			if (a > t)
 				t = a;
-			if (q->in[2]) {
-				double b = e[q->in[2]] + add[q->p2p[2]];
+			if (q->pair) {
+				double b = e[q->pair] + x;
 				if (b > t)
 					t = b;
 			}
@@ -945,12 +941,14 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	} else
 		for (int j = 0; j < nops; j++) {
 			const struct prog_op *q = &prog[j];
-			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
-			       b = e[q->in[2]] + add[q->p2p[2]], f = free_at[q->lane], end;
+			double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane], end;
 			if (a > t)
 				t = a;
-			if (b > t)
-				t = b;
+			if (q->pair) {
+				double b = e[q->pair] + x;
+				if (b > t)
+					t = b;
+			}
 			end = (t > f ? t : f) + dur[q->cost];
 			e[q->out] = end;
 			free_at[q->lane] = end;

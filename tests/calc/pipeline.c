@@ -365,16 +365,17 @@ static void test_replay_same(void **state)
  * which never uses the shape cache).  Every schedule, uneven stages, p2p 0 and not, one
  * and two steps; per shape the first call is the span of a new shape (the compiled
  * path), the second a known one, and a shape recorded by calc_pipeline_simulate first
- * is then run from the program that recording compiled.  Shapes no other test uses,
- * and this test runs first, while the shape cache has room. */
+ * is then run from the program that recording compiled.  p = 1 has no transfers
+ * between stages (interleaved chunks on one stage pass theirs without one).  Shapes no
+ * other test uses, and this test runs first, while the shape cache has room. */
 static void test_span_same(void **state)
 {
-	static const int ps[] = {3, 6}, ms[] = {6, 18};
+	static const int ps[] = {1, 3, 6}, ms[] = {6, 18};
 	int n = 0;
 	(void)state;
 	for (int si = 0; si < calc_schedule_count(); si++) {
 		const struct calc_sched *row = calc_schedule_at(si);
-		for (int a = 0; a < 2; a++)
+		for (int a = 0; a < 3; a++)
 			for (int b = 0; b < 2; b++)
 				for (int steps = 1; steps <= 2; steps++) {
 					int v = row->uses_vpp ? 3 : 1, p = ps[a], m = ms[b], first = (a + b + steps) % 2;
