@@ -641,7 +641,7 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	size_t n;
 	int p = k->p, nmb = k->steps * k->m, L = k->v * p, two_way = k->row->two_way, chunks;
 	int *off, *pos, *queue, *wake;
-	int qh = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
+	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *run;
 
@@ -746,12 +746,13 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 	 * marked queued while it runs, so that its own ops do not queue it again */
 	for (int st = 0; st < p; st++) {
 		pos[st] = off[st];
-		queue[qn++] = st;
+		queue[qt++] = st;
 		inq[st] = 1;
 	}
-	while (qn > 0) {
+	qn = qt;
+	while (qn > 0) { /* a ring of p + 1 places: head qh, tail qt */
 		int st = queue[qh], end = off[st + 1], i;
-		qh = (qh + 1) % (p + 1);
+		qh = qh < p ? qh + 1 : 0;
 		qn--;
 		for (i = pos[st]; i < end; i++) {
 			const struct prog_op *q = &prog[i];
@@ -763,7 +764,8 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 			run[nrun++] = *q;
 			done[q->out] = 1;
 			if (!inq[wk]) {
-				queue[(qh + qn) % (p + 1)] = wk;
+				queue[qt] = wk;
+				qt = qt < p ? qt + 1 : 0;
 				qn++;
 				inq[wk] = 1;
 			}
