@@ -325,10 +325,10 @@ static void sum_up(struct calc_pp_result *r, const struct lanes *ln, int steps, 
 static void lane_run(const struct calc_pp_costs *c, const struct calc_pp_op *o, size_t k, double dur, double end,
                      struct simstate *ss, struct lanes *ln, struct calc_pp_result *r)
 {
-	int s = o->stage;
+	int s = o->stage, step = o->mb < c->m ? 0 : o->mb / c->m; /* no division for one step */
 	ln->free_at[s] = end;
-	if (end > ln->step_end[o->mb / c->m])
-		ln->step_end[o->mb / c->m] = end;
+	if (end > ln->step_end[step])
+		ln->step_end[step] = end;
 	if (o->mb < c->m)
 		r->busy[s] += dur;
 	switch (o->op) {
@@ -820,7 +820,10 @@ static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, i
 
 /* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
  * dependency has run when an op's turn comes.  'ops' (NULL: none) receives a copy of
- * the shape's ops with their start and end. */
+ * the shape's ops with their start and end.  The p2p time is added to every input from
+ * a neighbouring path stage when p > 1 (blocked() adds it where rank_of() differs from
+ * the op's stage, which is then always), and an op's cost is op_cost()'s quotient,
+ * taken from a table of them per stage and kind. */
 static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct calc_pp_op *ops,
                    struct calc_pp_result *r)
 {
@@ -830,6 +833,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	int steps = sh->steps, p = c->p;
 	struct lanes ln;
 	size_t n;
+	double x = p > 1 ? c->p2p : 0, *cost;
 
 	pa.two_way = row->two_way;
 	pa.p = p;
@@ -842,47 +846,59 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 		 * ops it reads (blocked() let it run only then), so each end time is written
 		 * before it is read; the counters and W states start at zero */
 		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps;
-		char *q = xmalloc(nd * sizeof(double) + n + 1);
+		char *q = xmalloc((nd + 4 * (size_t)p) * sizeof(double) + n + 1);
 		double *dv = (double *)(void *)q;
-		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double) + n + 1);
+		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double));
 		carve(dv, n, p, &ss, &ln);
-		ss.ws = (unsigned char *)(dv + nd);
+		cost = dv + nd;
+		ss.ws = (unsigned char *)(cost + 4 * p);
+		memset(ss.ws, 0, n + 1);
+	}
+	for (int i = 0; i < p; i++) { /* op_cost(): F, B, whole B, W */
+		cost[4 * i] = c->tf[i] / pa.v;
+		cost[4 * i + 1] = c->tb[i] / pa.v;
+		cost[4 * i + 2] = (c->tb[i] + c->tw[i]) / pa.v;
+		cost[4 * i + 3] = c->tw[i] / pa.v;
 	}
 	if (ops)
 		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
 	for (int j = 0; j < sh->nops; j++) {
 		const struct calc_pp_op *o = &sh->ops[sh->order[j]];
-		int s = o->stage, g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0;
+		int s = o->stage, g = path_stage(&pa, o), kind;
 		size_t k = (size_t)o->mb * pa.L + g;
 		double t, dur, start, end;
 		/* blocked(): the earliest start by the inputs */
 		t = 0;
 		if (o->op == 'F') {
 			if (g > 0)
-				t = ss.fend[k - 1] + (rank_of(&pa, g - 1, dir) != o->stage ? c->p2p : 0);
+				t = ss.fend[k - 1] + x;
+			kind = 0;
 		} else if (o->op == 'B') {
 			t = ss.fend[k];
 			if (g < pa.L - 1) {
-				double a = ss.bend[k + 1] + (rank_of(&pa, g + 1, dir) != o->stage ? c->p2p : 0);
+				double a = ss.bend[k + 1] + x;
 				if (a > t)
 					t = a;
 			}
-		} else
+			kind = o->full ? 2 : 1;
+		} else {
 			t = ss.bend[k];
+			kind = 3;
+		}
 		if (o->pair) { /* the B after it: both inputs in */
 			const struct calc_pp_op *b = o + 1;
-			int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
+			int g2 = path_stage(&pa, b);
 			size_t k2 = (size_t)b->mb * pa.L + g2;
 			double t2 = ss.fend[k2];
 			if (g2 < pa.L - 1) {
-				double a = ss.bend[k2 + 1] + (rank_of(&pa, g2 + 1, dir2) != b->stage ? c->p2p : 0);
+				double a = ss.bend[k2 + 1] + x;
 				if (a > t2)
 					t2 = a;
 			}
 			if (t2 > t)
 				t = t2;
 		}
-		dur = op_cost(c, &pa, o, g);
+		dur = cost[4 * (pa.two_way ? g : s) + kind];
 		start = t > ln.free_at[s] ? t : ln.free_at[s];
 		end = start + dur;
 		if (ops) {

@@ -295,16 +295,16 @@ static int has(const struct calc_diag *d, const char *what)
  * give, with other costs, what the event loop gives for the same ops
  * (calc_pipeline_simulate_ops, which never replays): every op's start and end and
  * every figure of the result, bit for bit.  Every schedule of the table, stages of
- * different costs, p2p 0 and not, one and two steps; the first call of each shape
- * records it, the next ones replay. */
+ * different costs, p2p 0 and not (at p = 1 no op waits for a transfer), one and two
+ * steps; the first call of each shape records it, the next ones replay. */
 static void test_replay_same(void **state)
 {
-	static const int ps[] = {2, 4, 5}, ms[] = {4, 8, 12};
+	static const int ps[] = {1, 2, 4, 5}, ms[] = {4, 8, 12};
 	int hits = 0;
 	(void)state;
 	for (int si = 0; si < calc_schedule_count(); si++) {
 		const struct calc_sched *row = calc_schedule_at(si);
-		for (int a = 0; a < 3; a++)
+		for (int a = 0; a < 4; a++)
 			for (int b = 0; b < 3; b++)
 				for (int steps = 1; steps <= 2; steps++) {
 					int v = row->uses_vpp ? 2 : 1, p = ps[a], m = ms[b];
