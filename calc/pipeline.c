@@ -634,12 +634,12 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
  *   the event loop ends with ops left over (a cycle of waits), as it does for an op
  *   that waits for one after it on its own stage.
  */
-static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
-                               int *order)
+static inline __attribute__((always_inline)) struct prog_op *
+compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order, int two_way)
 {
 	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
 	size_t n;
-	int p = k->p, nmb = k->steps * k->m, L = k->v * p, two_way = k->row->two_way, chunks;
+	int p = k->p, nmb = k->steps * k->m, L = k->v * p, chunks;
 	int *off, *pos, *queue, *wake;
 	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	unsigned char *inq, *done, *has;
@@ -782,6 +782,16 @@ bad:
 	free(prog);
 	free(run);
 	return NULL;
+}
+
+/* compile_way for the row's kind of path, inlined once for each so that the compiler
+ * drops the other kind's selects from the loops (about 13 instructions an op less) */
+static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
+                               int *order)
+{
+	if (k->row->two_way)
+		return compile_way(k, ops, nops, order, 1);
+	return compile_way(k, ops, nops, order, 0);
 }
 
 /* Keep 'ops' (NULL: the shape is kept for the span alone), 'order' and 'prog' (all
