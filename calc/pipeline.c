@@ -639,7 +639,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 {
 	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
 	size_t n;
-	int p = k->p, nmb = k->steps * k->m, L = k->v * p, chunks;
+	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, L = k->v * p, chunks;
 	int *off, *pos, *queue, *wake;
 	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	unsigned char *inq, *done, *has;
@@ -735,7 +735,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 		}
 		q->cost = (unsigned short)(4 * (two_way ? g : st) + kind);
 		q->lane = (unsigned char)st;
-		q->step = (unsigned char)(k->steps > 1 ? o->mb / k->m : 0);
+		q->step = (unsigned char)(steps > 1 ? o->mb / m : 0);
 	}
 	if ((size_t)nf != n || (size_t)nb != n || nw != nsplit)
 		goto bad;
