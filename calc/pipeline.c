@@ -80,28 +80,38 @@ void calc_pipeline_closed_flush(enum calc_schedule s, int p, int m, int v, doubl
 	out->fraction = out->ideal + out->bubble > 0 ? out->bubble / (out->ideal + out->bubble) : 0;
 }
 
-/* Ops of stage s for all steps, from the row's generator. */
+/* Ops of stage s for all steps, from the row's generator: the first 'cap' into 'out'
+ * (NULL: none), all of them counted. */
 static int gen_stage(const struct calc_pp_costs *c, const struct calc_sched *row, int s,
-                     struct calc_pp_op *out)
+                     struct calc_pp_op *out, int cap)
 {
-	struct calc_sched_gen g = {out, 0, s};
+	struct calc_sched_gen g = {out, 0, s, out ? cap : 0};
 	int steps = c->steps > 1 ? c->steps : 1;
 	for (int k = 0; k < steps; k++)
 		row->gen(&g, c->p, c->m, row->uses_vpp ? c->v : 1, s, k * c->m);
 	return g.n;
 }
 
-/* Every op of the shape, grouped by stage in stage order; their count in *n. */
+/* Every op of the shape, grouped by stage in stage order; their count in *n.  One pass
+ * into room for three ops (F, B, W) per micro-batch, chunk and stage of each step, the
+ * most a valid schedule has (check_costs() bounds it by SIM_MAX_OPS); a generator that
+ * emits more is counted and generated again into room for what it emitted, so that
+ * simulate() can say what is wrong. */
 static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int *n)
 {
-	struct calc_pp_op *ops;
-	*n = 0;
+	int steps = c->steps > 1 ? c->steps : 1, at = 0;
+	int cap = 3 * c->m * (row->uses_vpp ? c->v : 1) * c->p * steps;
+	struct calc_pp_op *ops = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *ops);
 	for (int s = 0; s < c->p; s++)
-		*n += gen_stage(c, row, s, NULL);
-	ops = xmalloc((size_t)(*n > 0 ? *n : 1) * sizeof *ops);
-	for (int s = 0, at = 0; s < c->p; s++)
-		at += gen_stage(c, row, s, ops + at);
-	return ops;
+		at += gen_stage(c, row, s, ops + (at < cap ? at : cap), at < cap ? cap - at : 0);
+	if (at > cap) { /* more than a schedule can have: count and generate again */
+		free(ops);
+		ops = xmalloc((size_t)at * sizeof *ops);
+		for (int s = 0, k = 0; s < c->p; s++)
+			k += gen_stage(c, row, s, ops + k, at - k);
+	}
+	*n = at;
+	return at < cap ? xrealloc(ops, (size_t)(at > 0 ? at : 1) * sizeof *ops) : ops;
 }
 
 /* ======================================================================== */
@@ -315,10 +325,10 @@ static void sum_up(struct calc_pp_result *r, const struct lanes *ln, int steps, 
 static void lane_run(const struct calc_pp_costs *c, const struct calc_pp_op *o, size_t k, double dur, double end,
                      struct simstate *ss, struct lanes *ln, struct calc_pp_result *r)
 {
-	int s = o->stage;
+	int s = o->stage, step = o->mb < c->m ? 0 : o->mb / c->m; /* no division for one step */
 	ln->free_at[s] = end;
-	if (end > ln->step_end[o->mb / c->m])
-		ln->step_end[o->mb / c->m] = end;
+	if (end > ln->step_end[step])
+		ln->step_end[step] = end;
 	if (o->mb < c->m)
 		r->busy[s] += dur;
 	switch (o->op) {
@@ -538,20 +548,27 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 #define SHAPE_OPS (1 << 21)
 
 /*
- * One op of a shape's program (one per op, in the order of the shape's ops; span_run
- * takes them in the recorded order): what span_run needs to compute its end, and
- * nothing else.  End times live in slots: 1 + k the forward end of
+ * One op of a shape's program (one per op, in the order in which they run, so span_run
+ * takes them one after another): what span_run needs to compute its end, and nothing
+ * else.  End times live in slots: 1 + k the forward end of
  * (micro-batch, path stage) k (simulate()'s fend[k]), 1 + n + k its backward end
  * (bend[k]), 1 + 2n the ends of the W passes, which no op reads; slot 0 is a zero that
- * stands for "no input".  The flags say which inputs cross stages and add the p2p time.
+ * stands for "no input".  An input from a neighbouring path stage always crosses stages
+ * when p > 1 (g -+ 1 runs on stage s -+ 1 mod p, or s +- 1 in DualPipe's reverse
+ * direction), one on the op's own path stage never does, so an op names its inputs by
+ * kind: the end of 'cross' is taken plus the p2p time (p > 1), that of 'local' as it
+ * is.  An F without a previous path stage (and a B, a W) has no input that crosses: its
+ * 'cross' is slot 2 + 2n, which holds minus the p2p time, so that with it added the
+ * input is 0 as blocked() takes it (x + -x = +0 exactly).
  */
 struct prog_op {
-	int in[3];             /* the slots of the ends it waits for (0: none) */
+	int cross;             /* the slot of the end it waits for from another stage */
+	int local;             /* the slot of the end it waits for on its own stage (0: none) */
+	int pair;              /* an F&B pair's F: the B's input from another stage (0: none) */
 	int out;               /* the slot of its own end */
 	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
 	unsigned char lane;    /* the stage it runs on (CALC_MAX_STAGES = 256) */
 	unsigned char step;    /* the step of its micro-batch */
-	unsigned char p2p[3];  /* 1: input i crosses stages */
 };
 
 struct shape {
@@ -559,8 +576,9 @@ struct shape {
 	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
 	int p, m, v, steps, nops;
 	const struct calc_pp_op *ops; /* as generated; NULL: kept for the span alone */
-	const int *order;             /* indices into ops in the order they ran */
-	const struct prog_op *prog;   /* nops entries, one per op (compile) */
+	const int *order;             /* indices into ops in the order they ran (NULL: no ops) */
+	const struct prog_op *prog;   /* nops entries, one per op in the order they ran
+	                                 (compile) */
 };
 static struct shape shapes[SHAPE_MAX];
 static int nshapes;
@@ -595,153 +613,185 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
 
 /*
  * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
- * same order), and in 'order' (room for nops) the order in which simulate() runs them, without simulate()'s times: the same
- * event loop (a stage runs its ops while their inputs have run, and wakes the stage an
- * F or B feeds), each op's inputs named once, by the slot of the end time it reads
- * (blocked()'s fend and bend), instead of blocked()'s checks.  NULL when the ops are
- * not a complete, valid schedule (an op out of range or repeated, a missing or extra W,
- * an F&B pair without its B, a cycle of waits): then simulate() runs them and says what
- * is wrong.
+ * order in which simulate() runs them), and in 'order' (room for nops; NULL: not wanted)
+ * the index in 'ops' of each entry, without simulate()'s times: the same event loop (a
+ * stage runs its ops while their inputs have run, and wakes the stage an F or B feeds),
+ * each op's inputs named once, by the slot of the end time it reads (blocked()'s fend
+ * and bend), instead of blocked()'s checks.  NULL when the ops are not a complete, valid
+ * schedule (an op out of range or repeated, a missing or extra W, an F&B pair without
+ * its B, a cycle of waits): then simulate() runs them and says what is wrong.
+ *
+ * What it checks, and why that is enough (tests/calc/pipeline.c, test_bad_generators,
+ * has a generator for each way to be wrong):
+ * - per op: stage in order and in range, micro-batch and chunk in range, op F, B or W;
+ *   a B that repeats a B of its (micro-batch, path stage), or that is whole where a W
+ *   was seen; a W that repeats one, or follows a whole B.
+ * - in all: n forwards and n backwards for the n (micro-batch, path stage) pairs, and
+ *   as many W as split backwards.  The backwards are then one per pair (none repeats),
+ *   each W belongs to its own split backward (none repeats, none follows a whole one
+ *   whichever comes first), so there is one W per split backward.  A repeated F leaves
+ *   another pair without one, and that pair's backward, which waits for it, never runs:
+ *   the event loop ends with ops left over (a cycle of waits), as it does for an op
+ *   that waits for one after it on its own stage.
  */
-static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
-                               int *order)
+static inline __attribute__((always_inline)) struct prog_op *
+compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order, int two_way)
 {
-	enum { HAS_F = 1, HAS_B = 2, HAS_W = 4, FULL = 8 };
-	struct path pa;
+	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
 	size_t n;
-	int p = k->p, nmb = k->steps * k->m, chunks, *off, *pos, *queue, *wake;
-	/* A neighbouring path stage runs on another stage whenever there is one: g -+ 1
-	 * runs on stage (s -+ 1) mod p one way, and on s +- 1 in DualPipe's reverse
-	 * direction -- the p2p that blocked() adds where rank_of() differs from the stage. */
-	unsigned char cross = k->p > 1;
-	int qh = 0, qn = 0, nrun = 0, ok = 1, prev = 0;
+	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, L = k->v * p, chunks;
+	int *off, *pos, *queue, *wake;
+	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	unsigned char *inq, *done, *has;
-	struct prog_op *prog;
+	struct prog_op *prog, *run;
 
-	pa.two_way = k->row->two_way;
-	pa.p = p;
-	pa.v = k->v;
-	pa.L = pa.v * p;
-	chunks = pa.two_way ? 2 : pa.v;
-	n = (size_t)nmb * pa.L;
-	prog = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *prog);
-	wake = xmalloc(((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake + (size_t)p + 1 + 3 * n + 2);
+	chunks = two_way ? 2 : k->v;
+	n = (size_t)nmb * L;
+	/* the program in run order, and one scratch block: the program by op index, then
+	 * the stage each op wakes, the event loop's counters and the flags */
+	run = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *run);
+	prog = xmalloc((size_t)nops * sizeof *prog + ((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake +
+	               (size_t)p + 1 + 3 * n + 3);
+	wake = (int *)(void *)(prog + nops); /* the stage an op wakes; its own: none */
 	off = wake + nops;   /* the stage's first op, per stage */
 	pos = off + p + 1;   /* its next op */
 	queue = pos + p + 1; /* the stages to look at */
 	inq = (unsigned char *)(queue + p + 1);
-	done = inq + p + 1;  /* by slot: its end is known (slot 0 = no input: always) */
-	has = done + 2 * n + 2; /* by (micro-batch, path stage): HAS_F ... FULL */
-	memset(inq, 0, (size_t)p + 1 + 3 * n + 2);
-	done[0] = 1;
+	done = inq + p + 1;  /* by slot: its end is known (slots 0 and 2 + 2n: always) */
+	has = done + 2 * n + 3; /* by (micro-batch, path stage): HAS_B, HAS_W, FULL */
+	memset(inq, 0, (size_t)p + 1 + 3 * n + 3);
+	done[0] = done[2 + 2 * n] = 1;
+	off[0] = 0;
 	/* each op's inputs, output slot, cost, stage, step, and the stage it wakes */
 	for (int i = 0; i < nops; i++) {
 		const struct calc_pp_op *o = &ops[i];
 		struct prog_op *q = &prog[i];
-		int g, dir = pa.two_way ? o->chunk : 0, ni = 0, bit;
+		int st = o->stage, dir = two_way ? o->chunk : 0, g, kind;
 		size_t kk;
-		if ((unsigned)o->stage >= (unsigned)p || o->stage < prev || (unsigned)o->mb >= (unsigned)nmb ||
-		    (unsigned)o->chunk >= (unsigned)chunks ||
-		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != o->stage ||
+		if (st != s) { /* the first op of the next stage with ops */
+			if ((unsigned)st >= (unsigned)p || st < s) {
+				goto bad;
+			}
+			while (s < st)
+				off[++s] = i;
+		}
+		if ((unsigned)o->mb >= (unsigned)nmb || (unsigned)o->chunk >= (unsigned)chunks ||
+		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != st ||
 		                 ops[i + 1].op != 'B'))) {
-			ok = 0;
-			break;
+			goto bad;
 		}
-		g = path_stage(&pa, o);
-		kk = (size_t)o->mb * pa.L + g;
-		bit = o->op == 'F' ? HAS_F : o->op == 'B' ? HAS_B : o->op == 'W' ? HAS_W : 0;
-		if (!bit || (has[kk] & bit)) {
-			ok = 0;
-			break;
-		}
-		has[kk] |= (unsigned char)(bit | (o->op == 'B' && o->full ? FULL : 0));
-		prev = o->stage;
+		g = two_way ? (dir ? p - 1 - st : st) : o->chunk * p + st; /* path_stage() */
+		kk = (size_t)o->mb * L + g;
 		memset(q, 0, sizeof *q);
-		wake[i] = -1;
-		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk] */
-		if (o->op == 'F') {
-			if (g > 0) {
-				q->p2p[ni] = cross;
-				q->in[ni++] = (int)kk; /* fend[kk - 1] */
-			}
-			if (g + 1 < pa.L)
-				wake[i] = rank_of(&pa, g + 1, dir);
-			q->out = (int)(1 + kk);
-		} else if (o->op == 'B') {
-			q->in[ni++] = (int)(1 + kk);
-			if (g < pa.L - 1) {
-				q->p2p[ni] = cross;
-				q->in[ni++] = (int)(1 + n + kk + 1);
-			}
+		q->cross = (int)(2 + 2 * n);
+		wake[i] = st;
+		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk];
+		 * the stage of path stage g -+ 1: rank_of() */
+		switch (o->op) {
+		case 'F':
 			if (g > 0)
-				wake[i] = rank_of(&pa, g - 1, dir);
+				q->cross = (int)kk; /* fend[kk - 1] */
+			if (g + 1 < L)
+				wake[i] = two_way ? (dir ? st - 1 : st + 1) : st + 1 < p ? st + 1 : 0;
+			q->out = (int)(1 + kk);
+			kind = 0;
+			nf++;
+			break;
+		case 'B':
+			if (has[kk] & (HAS_B | (o->full ? HAS_W : 0))) {
+				goto bad;
+			}
+			has[kk] |= (unsigned char)(HAS_B | (o->full ? FULL : 0));
+			q->local = (int)(1 + kk);
+			if (g < L - 1)
+				q->cross = (int)(1 + n + kk + 1);
+			if (g > 0)
+				wake[i] = two_way ? (dir ? st + 1 : st - 1) : st > 0 ? st - 1 : p - 1;
 			q->out = (int)(1 + n + kk);
-		} else {
-			q->in[ni++] = (int)(1 + n + kk);
+			kind = o->full ? 2 : 1;
+			nb++;
+			nsplit += !o->full;
+			break;
+		case 'W':
+			if (has[kk] & (HAS_W | FULL)) {
+				goto bad;
+			}
+			has[kk] |= HAS_W;
+			q->local = (int)(1 + n + kk);
 			q->out = (int)(1 + 2 * n); /* read by no op */
+			kind = 3;
+			nw++;
+			break;
+		default:
+			goto bad;
 		}
 		if (o->pair) { /* the B after it: both inputs in */
 			const struct calc_pp_op *b = o + 1;
-			int g2 = path_stage(&pa, b);
-			size_t k2 = (size_t)b->mb * pa.L + g2;
-			q->in[ni++] = (int)(1 + k2);
-			if (g2 < pa.L - 1) {
-				q->p2p[ni] = cross;
-				q->in[ni++] = (int)(1 + n + k2 + 1);
-			}
+			int g2 = two_way ? (b->chunk ? p - 1 - st : st) : b->chunk * p + st;
+			size_t k2 = (size_t)b->mb * L + g2;
+			q->local = (int)(1 + k2);
+			if (g2 < L - 1)
+				q->pair = (int)(1 + n + k2 + 1);
 		}
-		q->cost = (unsigned short)(4 * (pa.two_way ? g : o->stage) +
-		          (o->op == 'F' ? 0 : o->op == 'W' ? 3 : o->full ? 2 : 1));
-		q->lane = (unsigned char)o->stage;
-		q->step = (unsigned char)(k->steps > 1 ? o->mb / k->m : 0);
+		q->cost = (unsigned short)(4 * (two_way ? g : st) + kind);
+		q->lane = (unsigned char)st;
+		q->step = (unsigned char)(steps > 1 ? o->mb / m : 0);
 	}
-	/* every (micro-batch, path stage) has its F, its B, and a W unless the B is whole */
-	for (size_t kk = 0; kk < n && ok; kk++)
-		if ((has[kk] & (HAS_F | HAS_B)) != (HAS_F | HAS_B) || !(has[kk] & HAS_W) != !!(has[kk] & FULL))
-			ok = 0;
-	if (!ok) {
-		free(wake);
-		free(prog);
-		return NULL;
-	}
+	if ((size_t)nf != n || (size_t)nb != n || nw != nsplit)
+		goto bad;
+	while (s < p)
+		off[++s] = nops;
 
-	/* simulate()'s loop */
-	for (int s = 0, i = 0; s <= p; s++) {
-		while (i < nops && ops[i].stage < s)
-			i++;
-		off[s] = i;
+	/* simulate()'s loop, which copies each op's entry to 'run' as it runs; a stage is
+	 * marked queued while it runs, so that its own ops do not queue it again */
+	for (int st = 0; st < p; st++) {
+		pos[st] = off[st];
+		queue[qt++] = st;
+		inq[st] = 1;
 	}
-	for (int s = 0; s < p; s++) {
-		pos[s] = off[s];
-		queue[qn++] = s;
-		inq[s] = 1;
-	}
-	while (qn > 0) {
-		int s = queue[qh], end = off[s + 1], i;
-		qh = (qh + 1) % (p + 1);
+	qn = qt;
+	while (qn > 0) { /* a ring of p + 1 places: head qh, tail qt */
+		int st = queue[qh], end = off[st + 1], i;
+		qh = qh < p ? qh + 1 : 0;
 		qn--;
-		inq[s] = 0;
-		for (i = pos[s]; i < end; i++) {
+		for (i = pos[st]; i < end; i++) {
 			const struct prog_op *q = &prog[i];
 			int wk = wake[i];
-			if (!(done[q->in[0]] & done[q->in[1]] & done[q->in[2]]))
+			if (!(done[q->cross] & done[q->local] & done[q->pair]))
 				break;
-			order[nrun++] = i;
+			if (order)
+				order[nrun] = i;
+			run[nrun++] = *q;
 			done[q->out] = 1;
-			if (wk >= 0 && wk != s && !inq[wk]) {
-				queue[(qh + qn) % (p + 1)] = wk;
+			if (!inq[wk]) {
+				queue[qt] = wk;
+				qt = qt < p ? qt + 1 : 0;
 				qn++;
 				inq[wk] = 1;
 			}
 		}
-		pos[s] = i;
+		pos[st] = i;
+		inq[st] = 0;
 	}
-	free(wake);
-	if (nrun < nops) { /* a cycle of waits */
-		free(prog);
-		return NULL;
-	}
-	return prog;
+	free(prog);
+	if (nrun == nops)
+		return run;
+	free(run); /* a cycle of waits */
+	return NULL;
+bad:
+	free(prog);
+	free(run);
+	return NULL;
+}
+
+/* compile_way for the row's kind of path, inlined once for each so that the compiler
+ * drops the other kind's selects from the loops (about 13 instructions an op less) */
+static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
+                               int *order)
+{
+	if (k->row->two_way)
+		return compile_way(k, ops, nops, order, 1);
+	return compile_way(k, ops, nops, order, 0);
 }
 
 /* Keep 'ops' (NULL: the shape is kept for the span alone), 'order' and 'prog' (all
@@ -758,11 +808,8 @@ static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, i
 			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps &&
 			       (shapes[i].ops || !ops);
 		if (!dup) {
-			if (!prog) { /* the same order as 'order' (simulate()'s loop); kept apart */
-				int *o2 = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *o2);
-				prog = compile(k, ops, nops, o2);
-				free(o2);
-			}
+			if (!prog) /* in the order of 'order' (simulate()'s loop) */
+				prog = compile(k, ops, nops, NULL);
 			shapes[nshapes] = *k;
 			shapes[nshapes].nops = nops;
 			shapes[nshapes].ops = ops;
@@ -783,7 +830,10 @@ static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, i
 
 /* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
  * dependency has run when an op's turn comes.  'ops' (NULL: none) receives a copy of
- * the shape's ops with their start and end. */
+ * the shape's ops with their start and end.  The p2p time is added to every input from
+ * a neighbouring path stage when p > 1 (blocked() adds it where rank_of() differs from
+ * the op's stage, which is then always), and an op's cost is op_cost()'s quotient,
+ * taken from a table of them per stage and kind. */
 static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct calc_pp_op *ops,
                    struct calc_pp_result *r)
 {
@@ -793,6 +843,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	int steps = sh->steps, p = c->p;
 	struct lanes ln;
 	size_t n;
+	double x = p > 1 ? c->p2p : 0, *cost;
 
 	pa.two_way = row->two_way;
 	pa.p = p;
@@ -805,47 +856,59 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 		 * ops it reads (blocked() let it run only then), so each end time is written
 		 * before it is read; the counters and W states start at zero */
 		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps;
-		char *q = xmalloc(nd * sizeof(double) + n + 1);
+		char *q = xmalloc((nd + 4 * (size_t)p) * sizeof(double) + n + 1);
 		double *dv = (double *)(void *)q;
-		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double) + n + 1);
+		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double));
 		carve(dv, n, p, &ss, &ln);
-		ss.ws = (unsigned char *)(dv + nd);
+		cost = dv + nd;
+		ss.ws = (unsigned char *)(cost + 4 * p);
+		memset(ss.ws, 0, n + 1);
+	}
+	for (int i = 0; i < p; i++) { /* op_cost(): F, B, whole B, W */
+		cost[4 * i] = c->tf[i] / pa.v;
+		cost[4 * i + 1] = c->tb[i] / pa.v;
+		cost[4 * i + 2] = (c->tb[i] + c->tw[i]) / pa.v;
+		cost[4 * i + 3] = c->tw[i] / pa.v;
 	}
 	if (ops)
 		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
 	for (int j = 0; j < sh->nops; j++) {
 		const struct calc_pp_op *o = &sh->ops[sh->order[j]];
-		int s = o->stage, g = path_stage(&pa, o), dir = pa.two_way ? o->chunk : 0;
+		int s = o->stage, g = path_stage(&pa, o), kind;
 		size_t k = (size_t)o->mb * pa.L + g;
 		double t, dur, start, end;
 		/* blocked(): the earliest start by the inputs */
 		t = 0;
 		if (o->op == 'F') {
 			if (g > 0)
-				t = ss.fend[k - 1] + (rank_of(&pa, g - 1, dir) != o->stage ? c->p2p : 0);
+				t = ss.fend[k - 1] + x;
+			kind = 0;
 		} else if (o->op == 'B') {
 			t = ss.fend[k];
 			if (g < pa.L - 1) {
-				double a = ss.bend[k + 1] + (rank_of(&pa, g + 1, dir) != o->stage ? c->p2p : 0);
+				double a = ss.bend[k + 1] + x;
 				if (a > t)
 					t = a;
 			}
-		} else
+			kind = o->full ? 2 : 1;
+		} else {
 			t = ss.bend[k];
+			kind = 3;
+		}
 		if (o->pair) { /* the B after it: both inputs in */
 			const struct calc_pp_op *b = o + 1;
-			int g2 = path_stage(&pa, b), dir2 = pa.two_way ? b->chunk : 0;
+			int g2 = path_stage(&pa, b);
 			size_t k2 = (size_t)b->mb * pa.L + g2;
 			double t2 = ss.fend[k2];
 			if (g2 < pa.L - 1) {
-				double a = ss.bend[k2 + 1] + (rank_of(&pa, g2 + 1, dir2) != b->stage ? c->p2p : 0);
+				double a = ss.bend[k2 + 1] + x;
 				if (a > t2)
 					t2 = a;
 			}
 			if (t2 > t)
 				t = t2;
 		}
-		dur = op_cost(c, &pa, o, g);
+		dur = cost[4 * (pa.two_way ? g : s) + kind];
 		start = t > ln.free_at[s] ? t : ln.free_at[s];
 		end = start + dur;
 		if (ops) {
@@ -869,10 +932,9 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
                      double *period)
 {
 	const struct prog_op *prog = sh->prog;
-	const int *order = sh->order;
-	double v = sh->v, add[2], *e, *dur, *free_at, step_end[8] = {0};
+	double v = sh->v, x = c->p > 1 ? c->p2p : 0, *e, *dur, *free_at, step_end[8] = {0};
 	int p = c->p, nops = sh->nops;
-	size_t ns = 2 * (size_t)sh->steps * sh->m * sh->v * p + 2; /* the slots */
+	size_t n = (size_t)sh->steps * sh->m * sh->v * p, ns = 2 * n + 3; /* the slots */
 
 	e = xmalloc((ns + 5 * (size_t)p) * sizeof *e);
 	dur = e + ns;
@@ -884,20 +946,18 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 		dur[4 * i + 3] = c->tw[i] / v;
 		free_at[i] = 0;
 	}
-	add[0] = 0;
-	add[1] = c->p2p;
 	e[0] = 0;
+	e[2 + 2 * n] = -x; /* no input that crosses: -x + x = +0 */
 	if (sh->steps == 1) {
 		/* one step: its end is the latest end of a stage's last op (each op ends no
 		 * earlier than the op before it on its stage) */
 		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[order[j]];
-			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
-			       f = free_at[q->lane];
+			const struct prog_op *q = &prog[j];
+			double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane];
 			if (a > t)
 				t = a;
-			if (q->in[2]) {
-				double b = e[q->in[2]] + add[q->p2p[2]];
+			if (q->pair) {
+				double b = e[q->pair] + x;
 				if (b > t)
 					t = b;
 			}
@@ -908,13 +968,15 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 				step_end[0] = free_at[i];
 	} else
 		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[order[j]];
-			double t = e[q->in[0]] + add[q->p2p[0]], a = e[q->in[1]] + add[q->p2p[1]],
-			       b = e[q->in[2]] + add[q->p2p[2]], f = free_at[q->lane], end;
+			const struct prog_op *q = &prog[j];
+			double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane], end;
 			if (a > t)
 				t = a;
-			if (b > t)
-				t = b;
+			if (q->pair) {
+				double b = e[q->pair] + x;
+				if (b > t)
+					t = b;
+			}
 			end = (t > f ? t : f) + dur[q->cost];
 			e[q->out] = end;
 			free_at[q->lane] = end;
@@ -1008,20 +1070,17 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 	if (!sh) { /* a new shape: its order and program without simulate()'s checks */
 		struct calc_pp_op *ops;
 		struct prog_op *prog;
-		int n = 0, *order;
+		int n = 0;
 		ops = gen_all(c, key.row, &n);
-		order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
-		if ((prog = compile(&key, ops, n, order))) {
-			free(ops); /* the span needs none: a full result generates them again */
+		prog = compile(&key, ops, n, NULL);
+		free(ops); /* the span needs none: a full result generates them again */
+		if (prog) {
 			key.nops = n;
-			key.order = order;
 			key.prog = prog;
 			span_run(c, &key, makespan, period);
-			shape_add(&key, NULL, n, order, prog);
+			shape_add(&key, NULL, n, NULL, prog);
 			return 0;
 		}
-		free(order);
-		free(ops);
 	}
 	if (simulate_shape(c, &r, d, 0) < 0) {
 		calc_pp_result_free(&r);

@@ -133,14 +133,18 @@ void calc_pp_costs_unit(struct calc_pp_costs *c, enum calc_schedule s, int p, in
 /* The schedule table (schedules.c)                                          */
 /* ======================================================================== */
 
-/* Where a generator appends the ops of one stage; with out == NULL it only counts. */
+/* Where a generator appends the ops of one stage: the first 'cap' go to 'out', every
+ * op is counted (with out == NULL or cap = 0 it only counts), so a caller that gave too
+ * little room sees n > cap and can generate again with room for n. */
 struct calc_sched_gen {
-	struct calc_pp_op *out; /* room for every op of the stage, or NULL */
+	struct calc_pp_op *out; /* room for cap ops of the stage, or NULL */
 	int n;                  /* ops appended (or counted) so far */
 	int stage;              /* 0-based */
+	int cap;                /* ops 'out' has room for [ops] */
 };
 /* Append one op ('F', 'B' or 'W'; full = 1: a B that is the whole backward) of
- * micro-batch mb and chunk (or direction) 'chunk' to g's stage. */
+ * micro-batch mb and chunk (or direction) 'chunk' to g's stage; past g->cap (or with
+ * g->out NULL) it is only counted. */
 void calc_sched_emit(struct calc_sched_gen *g, char op, int full, int mb, int chunk);
 
 /*

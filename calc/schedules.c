@@ -43,7 +43,7 @@ static int imin(int a, int b)
 
 void calc_sched_emit(struct calc_sched_gen *g, char op, int full, int mb, int chunk)
 {
-	if (g->out) {
+	if (g->out && g->n < g->cap) {
 		struct calc_pp_op *o = &g->out[g->n];
 		o->stage = g->stage;
 		o->op = op;
@@ -119,27 +119,46 @@ static double inflight_1f1b(int p, int m, int v, int stage)
 /* ======================================================================== */
 
 /* Interleaved 1F1B in Megatron-LM's order: virtual micro-batch k runs chunk (k/p) % v
- * of micro-batch (k/(pv))p + k%p forward; backwards walk the chunks in reverse. */
+ * of micro-batch (k/(pv))p + k%p forward; backwards walk the chunks in reverse.  The
+ * forward and the backward walk keep k as (group k/(pv), chunk (k/p) % v, rank k%p) and
+ * step it by one, which is the same micro-batch and chunk without three divisions an
+ * op. */
+struct vmb {
+	int mb;    /* base + (k/(pv))p + k%p: the micro-batch of virtual micro-batch k */
+	int r;     /* k % p */
+	int chunk; /* (k/p) % v */
+};
+
+static void vmb_next(struct vmb *x, int p, int v)
+{
+	x->mb++;
+	if (++x->r == p) {
+		x->r = 0;
+		x->mb -= p;
+		if (++x->chunk == v) {
+			x->chunk = 0;
+			x->mb += p;
+		}
+	}
+}
+
 static void gen_interleaved(struct calc_sched_gen *g, int p, int m, int v, int s, int base)
 {
 	int total = m * v, w;
+	struct vmb f = {base, 0, 0}, b = {base, 0, 0};
 	if (v == 1) {
 		gen_1f1b(g, p, m, v, s, base);
 		return;
 	}
 	w = m == p ? total : imin((p - s - 1) * 2 + (v - 1) * p, total);
-#define FWD(k) calc_sched_emit(g, 'F', 0, base + ((k) / (p * v)) * p + (k) % p, ((k) / p) % v)
-#define BWD(k) calc_sched_emit(g, 'B', 1, base + ((k) / (p * v)) * p + (k) % p, v - 1 - ((k) / p) % v)
-	for (int k = 0; k < w; k++)
-		FWD(k);
-	for (int i = 0; i < total - w; i++) {
-		FWD(w + i);
-		BWD(i);
+	for (int k = 0; k < w; k++, vmb_next(&f, p, v))
+		calc_sched_emit(g, 'F', 0, f.mb, f.chunk);
+	for (int i = 0; i < total - w; i++, vmb_next(&f, p, v), vmb_next(&b, p, v)) {
+		calc_sched_emit(g, 'F', 0, f.mb, f.chunk);
+		calc_sched_emit(g, 'B', 1, b.mb, v - 1 - b.chunk);
 	}
-	for (int i = total - w; i < total; i++)
-		BWD(i);
-#undef FWD
-#undef BWD
+	for (int i = total - w; i < total; i++, vmb_next(&b, p, v))
+		calc_sched_emit(g, 'B', 1, b.mb, v - 1 - b.chunk);
 }
 
 /* Megatron-LM interleaved schedule: warm-up chunk forwards of rank i = (p - i - 1) * 2 +
@@ -298,7 +317,7 @@ static void dp_b(struct dp_state *st, int ph, int zb);
 static void dp_fb(struct dp_state *st, int f, int b)
 {
 	dp_f(st, f);
-	if (st->g->out)
+	if (st->g->out && st->g->n <= st->g->cap) /* the F went to 'out' */
 		st->g->out[st->g->n - 1].pair = 1;
 	dp_b(st, b, 0);
 }

@@ -4,7 +4,9 @@
  * dependency checks, the memory hook, the plan checks, the ASCII Gantt, a toy schedule
  * registered through the schedule table alone, the README's list of schedules, and the
  * shortcuts of the shape cache (a replayed order, the makespan and period from a
- * shape's compiled order) against the event loop, bit for bit.
+ * shape's compiled order) against the event loop, bit for bit, and generators that
+ * are wrong in each way the shape compiler must catch (or that emit more ops than a
+ * schedule has), which must fail in the span with the event loop's message.
  *
  * Reference values come from the papers' formulas evaluated by hand in the comments;
  * the grid compares two independent methods: the closed forms and the op-by-op
@@ -293,16 +295,16 @@ static int has(const struct calc_diag *d, const char *what)
  * give, with other costs, what the event loop gives for the same ops
  * (calc_pipeline_simulate_ops, which never replays): every op's start and end and
  * every figure of the result, bit for bit.  Every schedule of the table, stages of
- * different costs, p2p 0 and not, one and two steps; the first call of each shape
- * records it, the next ones replay. */
+ * different costs, p2p 0 and not (at p = 1 no op waits for a transfer), one and two
+ * steps; the first call of each shape records it, the next ones replay. */
 static void test_replay_same(void **state)
 {
-	static const int ps[] = {2, 4, 5}, ms[] = {4, 8, 12};
+	static const int ps[] = {1, 2, 4, 5}, ms[] = {4, 8, 12};
 	int hits = 0;
 	(void)state;
 	for (int si = 0; si < calc_schedule_count(); si++) {
 		const struct calc_sched *row = calc_schedule_at(si);
-		for (int a = 0; a < 3; a++)
+		for (int a = 0; a < 4; a++)
 			for (int b = 0; b < 3; b++)
 				for (int steps = 1; steps <= 2; steps++) {
 					int v = row->uses_vpp ? 2 : 1, p = ps[a], m = ms[b];
@@ -363,16 +365,17 @@ static void test_replay_same(void **state)
  * which never uses the shape cache).  Every schedule, uneven stages, p2p 0 and not, one
  * and two steps; per shape the first call is the span of a new shape (the compiled
  * path), the second a known one, and a shape recorded by calc_pipeline_simulate first
- * is then run from the program that recording compiled.  Shapes no other test uses,
- * and this test runs first, while the shape cache has room. */
+ * is then run from the program that recording compiled.  p = 1 has no transfers
+ * between stages (interleaved chunks on one stage pass theirs without one).  Shapes no
+ * other test uses, and this test runs first, while the shape cache has room. */
 static void test_span_same(void **state)
 {
-	static const int ps[] = {3, 6}, ms[] = {6, 18};
+	static const int ps[] = {1, 3, 6}, ms[] = {6, 18};
 	int n = 0;
 	(void)state;
 	for (int si = 0; si < calc_schedule_count(); si++) {
 		const struct calc_sched *row = calc_schedule_at(si);
-		for (int a = 0; a < 2; a++)
+		for (int a = 0; a < 3; a++)
 			for (int b = 0; b < 2; b++)
 				for (int steps = 1; steps <= 2; steps++) {
 					int v = row->uses_vpp ? 3 : 1, p = ps[a], m = ms[b], first = (a + b + steps) % 2;
@@ -410,6 +413,46 @@ static void test_span_same(void **state)
 				}
 	}
 	assert_true(n > 60);
+}
+
+/* The interleaved order against Megatron-LM's formula, by divisions: stage s runs w =
+ * min((p-s-1)*2 + (v-1)p, mv) warm-up forwards (all mv when m = p), then a forward and
+ * a backward in turn, then the rest of the backwards; virtual micro-batch k is chunk
+ * (k/p) % v of micro-batch (k/(pv))p + k%p, backwards walking the chunks in reverse.
+ * The generator steps k by one instead of dividing. */
+static void test_interleaved_order(void **state)
+{
+	int checked = 0;
+	(void)state;
+	for (int p = 2; p <= 5; p++)
+		for (int v = 2; v <= 4; v++)
+			for (int m = p; m <= 3 * p; m += p) {
+				struct calc_pp_costs c;
+				struct calc_pp_result r;
+				struct calc_diag d = {0};
+				int i = 0;
+				calc_pp_costs_unit(&c, CALC_SCHED_INTERLEAVED, p, m, v);
+				assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+				for (int s = 0; s < p; s++) {
+					int total = m * v, w = m == p ? total : (p - s - 1) * 2 + (v - 1) * p;
+					int nf = 0, nb = 0;
+					if (w > total)
+						w = total;
+					for (int j = 0; j < 2 * total; j++, i++) {
+						const struct calc_pp_op *o = &r.ops[i];
+						int fwd = j < w || (j < w + 2 * (total - w) && (j - w) % 2 == 0);
+						int k = fwd ? nf++ : nb++;
+						assert_int_equal(o->stage, s);
+						assert_int_equal(o->op, fwd ? 'F' : 'B');
+						assert_int_equal(o->mb, (k / (p * v)) * p + k % p);
+						assert_int_equal(o->chunk, fwd ? (k / p) % v : v - 1 - (k / p) % v);
+						checked++;
+					}
+				}
+				assert_int_equal(i, r.nops);
+				calc_pp_result_free(&r);
+			}
+	assert_true(checked > 1000);
 }
 
 /* A bad plan's costs fail in the span as in the simulation, with the same message. */
@@ -831,6 +874,188 @@ static const struct calc_sched toy_row = {
 	.check = check_toy, .reject = "toy-m", .reject_desc = "toy: m must be even",
 };
 
+/*
+ * A generator that emits more ops than any schedule has: stage 0 runs the toy's order
+ * and then 3 p m forwards of micro-batch 0 more, past the room the simulator gives a
+ * shape's ops in one pass (3 ops per micro-batch and stage).  The simulator must see
+ * every op the generator emitted (generating again into room for all of them) and say
+ * that the first extra forward repeats one, in the span as in the full simulation; with
+ * the ops cut at the room, stages 1 .. p-1 would have none and the message would name
+ * another op.
+ */
+static void gen_extra(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_toy(g, p, m, v, stage, base);
+	if (stage == 0)
+		for (int i = 0; i < 3 * p * m; i++)
+			calc_sched_emit(g, 'F', 0, base, 0);
+}
+
+static void test_gen_overflow(void **state)
+{
+	struct calc_sched row = toy_row;
+	struct calc_pp_costs c;
+	struct calc_pp_result r;
+	struct calc_diag d1 = {0}, d2 = {0};
+	double mk, per;
+	int id;
+	(void)state;
+	row.name = "toy-extra";
+	row.gen = gen_extra;
+	id = calc_schedule_register(&row, &d1);
+	assert_true(id >= CALC_SCHED_N);
+	calc_pp_costs_unit(&c, (enum calc_schedule)id, 3, 4, 1);
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d1), -1);
+	assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d2), -1);
+	assert_true(has(&d1, "toy-extra: dependency violated: stage 0 cannot run op 8 (F of "
+	                "micro-batch 0, chunk 0): it already ran"));
+	assert_string_equal(d1.text, d2.text);
+	calc_pp_result_free(&r);
+	calc_diag_free(&d1);
+	calc_diag_free(&d2);
+	calc_schedule_unregister_all();
+}
+
+/*
+ * Generators that are wrong in each way the shape compiler (calc/pipeline.c, compile)
+ * must catch without simulate()'s checks, for p = 3, m = 4 on the toy's order (stage s:
+ * F0 B0 F1 B1 ..., whole backwards).  Each is simulated, and its span must fail with the
+ * very message of the event loop: a shape the compiler took would give a span instead.
+ */
+static void gen_bad_f(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 0 runs the forward of micro-batch 0 twice, that of micro-batch 1 never */
+	for (int i = 0; i < m; i++) {
+		calc_sched_emit(g, 'F', 0, base + (stage == 0 && i == 1 ? 0 : i), 0);
+		calc_sched_emit(g, 'B', 1, base + i, 0);
+	}
+}
+
+static void gen_bad_b(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 0 (no stage waits for its backwards) runs that of micro-batch 0 twice */
+	for (int i = 0; i < m; i++) {
+		calc_sched_emit(g, 'F', 0, base + i, 0);
+		calc_sched_emit(g, 'B', 1, base + (stage == 0 && i == 1 ? 0 : i), 0);
+	}
+}
+
+static void gen_bad_bnone(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 0 (no stage waits for its backwards) never runs that of micro-batch 3 */
+	for (int i = 0; i < m; i++) {
+		calc_sched_emit(g, 'F', 0, base + i, 0);
+		if (stage || i != 3)
+			calc_sched_emit(g, 'B', 1, base + i, 0);
+	}
+}
+
+static void gen_bad_wfull(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 2 splits micro-batch 2's backward but runs no W for it, and runs one after
+   * micro-batch 3's whole backward: as many W as split backwards, on the wrong one */
+	for (int i = 0; i < m; i++) {
+		int split = stage == 2 && i == 2;
+		calc_sched_emit(g, 'F', 0, base + i, 0);
+		calc_sched_emit(g, 'B', !split, base + i, 0);
+	}
+	if (stage == 2)
+		calc_sched_emit(g, 'W', 0, base + 3, 0);
+}
+
+static void gen_bad_wbefore(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 1: the W of micro-batch 0 first, then the toy's order (whole backwards) */
+	if (stage == 1)
+		calc_sched_emit(g, 'W', 0, base, 0);
+	gen_toy(g, p, m, v, stage, base);
+}
+
+/* split backwards, each followed by its W, except as 'bad' says */
+static void gen_split(struct calc_sched_gen *g, int m, int stage, int base, int bad)
+{
+	for (int i = 0; i < m; i++) {
+		calc_sched_emit(g, 'F', 0, base + i, 0);
+		calc_sched_emit(g, 'B', 0, base + i, 0);
+		if (stage == 1 && i == 2 && bad == 0)
+			continue; /* no W for micro-batch 2 */
+		calc_sched_emit(g, 'W', 0, base + (stage == 1 && i == 2 && bad == 1 ? 1 : i), 0);
+	}
+}
+
+static void gen_bad_wnone(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_split(g, m, stage, base, 0);
+}
+
+static void gen_bad_wtwice(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 1 runs the W of micro-batch 1 twice, that of micro-batch 2 never */
+	gen_split(g, m, stage, base, 1);
+}
+
+static void gen_bad_order(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 2 runs micro-batch 1's backward before its forward */
+	for (int i = 0; i < m; i++) {
+		int a = stage == 2 && i == 1;
+		calc_sched_emit(g, a ? 'B' : 'F', a, base + i, 0);
+		calc_sched_emit(g, a ? 'F' : 'B', !a, base + i, 0);
+	}
+}
+
+static void gen_bad_stage(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* the ops of stages 1 and 2 trade places: stage 2's come before stage 1's */
+	int s = g->stage;
+	g->stage = stage == 1 ? 2 : stage == 2 ? 1 : stage;
+	gen_toy(g, p, m, v, g->stage, base);
+	g->stage = s;
+}
+
+static void test_bad_generators(void **state)
+{
+	static const struct {
+		void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
+		const char *msg;
+	} bad[] = {
+		{gen_bad_f, "dependency violated: stage 0 cannot run op 2 (F of micro-batch 0, chunk 0): "
+		            "it already ran"},
+		{gen_bad_b, "dependency violated: stage 0 cannot run op 3 (B (whole backward) of "
+		            "micro-batch 0, chunk 0): it already ran"},
+		{gen_bad_bnone, "the backward of micro-batch 3 on path stage 0 never runs"},
+		{gen_bad_wfull, "dependency violated: stage 2 cannot run op 8 (W of micro-batch 3, chunk "
+		                "0): its backward already included the weight gradients"},
+		{gen_bad_wbefore, "dependency violated: stage 1 cannot run op 0 (W of micro-batch 0, chunk "
+		                  "0): its input backward (B) has not run"},
+		{gen_bad_wnone, "the weight-gradient (W) of micro-batch 2 on path stage 1 never runs"},
+		{gen_bad_wtwice, "dependency violated: stage 1 cannot run op 8 (W of micro-batch 1, chunk "
+		                 "0): it already ran"},
+		{gen_bad_order, "dependency violated: stage 2 cannot run op 2 (B (whole backward) of "
+		                "micro-batch 1, chunk 0): its forward has not run on this stage"},
+		{gen_bad_stage, "op 16 on stage 1: ops must be grouped by stage 0 .. 2 in order"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct calc_sched row = toy_row;
+		struct calc_pp_costs c;
+		struct calc_pp_result r;
+		struct calc_diag d1 = {0}, d2 = {0};
+		double mk, per;
+		int id, rc1, rc2;
+		row.name = "toy-bad";
+		row.gen = bad[i].gen;
+		id = calc_schedule_register(&row, &d1);
+		calc_pp_costs_unit(&c, (enum calc_schedule)id, 3, 4, 1);
+		rc2 = calc_pipeline_simulate_span(&c, &mk, &per, &d2);
+		rc1 = calc_pipeline_simulate(&c, &r, &d1);
+		calc_schedule_unregister_all();
+		if (!has(&d1, bad[i].msg))
+			print_error("case %zu: %s\n", i, d1.text ? d1.text : "(no message)");
+		assert_int_equal(id, CALC_SCHED_N);
+		assert_int_equal(rc1, -1);
+		assert_int_equal(rc2, -1);
+		assert_true(has(&d1, bad[i].msg));
+		assert_non_null(d2.text);
+		assert_string_equal(d1.text, d2.text);
+		calc_pp_result_free(&r);
+		calc_diag_free(&d1);
+		calc_diag_free(&d2);
+	}
+}
+
 /* The small model of tests/calc/search.c: 6 layers on 2 nodes x 8 GPUs. */
 static const char *const toy_small[] = {
 	"model.layers=6",  "model.hidden=512",  "model.heads=8",       "model.kv_heads=4",
@@ -1001,8 +1226,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_same),      cmocka_unit_test(test_span_refuses),
+		cmocka_unit_test(test_interleaved_order),
 		cmocka_unit_test(test_zbh2_flushed),
-		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_readme_lists),
+		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_gen_overflow),
+		cmocka_unit_test(test_bad_generators),
+		cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
 		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
 		cmocka_unit_test(test_uneven_and_p2p), cmocka_unit_test(test_dependencies),
