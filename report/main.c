@@ -155,6 +155,12 @@ static int write_blocked(const struct calc_output *outs, int n, struct calc_diag
 	return rc;
 }
 
+/* rpt_doc_free for rpt_bg_start. */
+static void doc_release(void *doc)
+{
+	rpt_doc_free(doc);
+}
+
 int main(int argc, char **argv)
 {
 	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures", *subtitle = NULL;
@@ -292,9 +298,13 @@ int main(int argc, char **argv)
 		if (no_pdf) {
 			outs[1] = outs[--nouts];
 		}
+		/* the document is rendered: freed while the files are written */
+		struct rpt_bg dfree = {0};
+		rpt_bg_start(&dfree, doc_release, &doc);
 		/* a run with any error writes nothing, and all files are replaced together */
 		if (rc == 0 && d.nerrors == 0 && make_dirs(dir, later.n > 0, &d) == 0)
 			rc = write_blocked(outs, nouts, &d);
+		rpt_bg_join(&dfree);
 		free(outs);
 		free(hbuf);
 		free(pbuf);

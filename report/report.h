@@ -23,6 +23,7 @@
 #define RPT_REPORT_H
 
 #include <cmark-gfm.h>
+#include <pthread.h>
 
 #include "../calc/calc.h"
 #include "../calc/output.h"
@@ -56,6 +57,21 @@ struct rpt_table {
 	char *note;        /* footnote of a catalog table (units, sources), or NULL */
 };
 
+/* A task run on a thread of its own while the caller goes on (freeing what a run no longer
+ * needs), or at once on the calling thread when the run has one thread
+ * (calc_threads_get) or no thread can be started.  The task touches nothing the caller
+ * uses until rpt_bg_join. */
+struct rpt_bg {
+	pthread_t thread;
+	int on;                  /* 1 while the thread runs or is not joined yet */
+	void (*fn)(void *);
+	void *arg;
+};
+/* Run fn(arg) (see struct rpt_bg); b is in use until rpt_bg_join(b). */
+void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg);
+/* Return when the task of rpt_bg_start(b) has run; nothing when none runs. */
+void rpt_bg_join(struct rpt_bg *b);
+
 struct rpt_doc {
 	cmark_node *root;
 	char *title;       /* report title */
@@ -67,6 +83,8 @@ struct rpt_doc {
 	struct rpt_table *tables;     int ntables;
 	const struct calc_plan *plan;
 	char *out_dir;     /* output folder the figure paths are under ("output") */
+	struct rpt_bg bg;  /* the expansion's context, freed while the document is numbered,
+	                      resolved and rendered (joined by rpt_doc_free) */
 };
 
 /* Options of one PDF render. */
