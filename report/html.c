@@ -71,14 +71,18 @@ static void esc(struct buf *b, const char *s)
 {
 	if (!s)
 		return;
-	for (; *s; s++) {
+	for (;;) {
+		size_t run = strcspn(s, "&<>\""); /* copied as one piece */
+		put_n(b, s, run);
+		s += run;
 		switch (*s) {
 		case '&': put(b, "&amp;"); break;
 		case '<': put(b, "&lt;"); break;
 		case '>': put(b, "&gt;"); break;
 		case '"': put(b, "&quot;"); break;
-		default: put_n(b, s, 1);
+		default: return; /* the end */
 		}
+		s++;
 	}
 }
 
