@@ -269,14 +269,16 @@ static int svg_body(struct buf *b, const struct rpt_figure *f, struct calc_diag 
  * The figures' SVG bodies prepared on a second thread while the body is rendered here
  * (calc_threads_get() > 1), in figure order: the reading and renaming is about a third
  * of the HTML render.  Each body with its diagnostics is kept per figure and taken in
- * the document's order, so the page and the messages are those of one thread.
+ * the document's order, so the page and the messages are those of one thread.  A
+ * figure the renderer reaches before the thread has begun it, the renderer does itself
+ * (as on one thread), and the thread goes on with the next one not taken.
  */
 struct svg_prep {
 	const struct rpt_doc *doc;
 	struct buf *body;         /* per figure: svg_body's text */
 	struct calc_diag *d;      /* per figure: its diagnostics */
 	int *rc;                  /* per figure: svg_body's result */
-	int ready;                /* figures prepared: 0 .. ready-1 */
+	int *state;               /* per figure: 0 not begun, 1 taken, 2 prepared here */
 	pthread_mutex_t mu;
 	pthread_cond_t more;
 	pthread_t thread;
@@ -285,14 +287,19 @@ struct svg_prep {
 static void *svg_prep_main(void *arg)
 {
 	struct svg_prep *p = arg;
+	pthread_mutex_lock(&p->mu);
 	for (int i = 0; i < p->doc->nfigures; i++) {
+		if (p->state[i])
+			continue; /* the renderer's */
+		p->state[i] = 1;
+		pthread_mutex_unlock(&p->mu);
 		int rc = svg_body(&p->body[i], &p->doc->figures[i], &p->d[i]);
 		pthread_mutex_lock(&p->mu);
 		p->rc[i] = rc;
-		p->ready = i + 1;
+		p->state[i] = 2;
 		pthread_cond_signal(&p->more);
-		pthread_mutex_unlock(&p->mu);
 	}
+	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
@@ -306,6 +313,7 @@ static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
 	p->body = xcalloc((size_t)doc->nfigures, sizeof *p->body);
 	p->d = xcalloc((size_t)doc->nfigures, sizeof *p->d);
 	p->rc = xcalloc((size_t)doc->nfigures, sizeof *p->rc);
+	p->state = xcalloc((size_t)doc->nfigures, sizeof *p->state);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->more, NULL);
 	if (pthread_create(&p->thread, NULL, svg_prep_main, p) != 0) {
@@ -314,6 +322,7 @@ static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
 		free(p->body);
 		free(p->d);
 		free(p->rc);
+		free(p->state);
 		p->doc = NULL;
 		return -1;
 	}
@@ -334,23 +343,29 @@ static void svg_prep_end(struct svg_prep *p)
 	free(p->body);
 	free(p->d);
 	free(p->rc);
+	free(p->state);
 }
 
 /* Append figure f's <svg> element (its body prepared by 'p' when p is running). */
 static int inline_svg(struct buf *b, const struct rpt_figure *f, struct svg_prep *p, struct calc_diag *d)
 {
-	int i = (int)(f - (p && p->doc ? p->doc->figures : f));
-	if (!p || !p->doc || i < 0 || i >= p->doc->nfigures) {
+	int i = (int)(f - (p && p->doc ? p->doc->figures : f)), here = 1;
+	if (p && p->doc && i >= 0 && i < p->doc->nfigures) {
+		pthread_mutex_lock(&p->mu);
+		here = p->state[i] == 0; /* not begun: taken here */
+		if (here)
+			p->state[i] = 1;
+		while (!here && p->state[i] != 2)
+			pthread_cond_wait(&p->more, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+	}
+	if (here) {
 		/* here: a failure discards the page, so the opening may go first */
 		put(b, "<svg role=\"img\" aria-label=\"");
 		esc(b, f->caption);
 		put(b, "\"");
 		return svg_body(b, f, d);
 	}
-	pthread_mutex_lock(&p->mu);
-	while (p->ready <= i)
-		pthread_cond_wait(&p->more, &p->mu);
-	pthread_mutex_unlock(&p->mu);
 	calc_diag_append(d, &p->d[i]);
 	if (p->rc[i] < 0)
 		return -1;
