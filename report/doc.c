@@ -756,6 +756,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 		doc->plan_line = 0;
 	}
 	doc_dates(doc, plan);
+	doc->svgs = o ? o->svgs : NULL;
 	struct chapter *ch = xcalloc((size_t)nfiles + 1, sizeof *ch);
 	/* Every chapter is read first, so that the searches and the validation rows its
 	 * directives ask for start on the pool's threads (calc_threads_get) while the expansion

@@ -265,7 +265,8 @@ int main(int argc, char **argv)
 	else
 		dir_of(base, dir, sizeof dir);
 	struct rpt_outputs later = {0};
-	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle};
+	struct rpt_svgs svgs = {0};
+	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle, expand || text ? NULL : &svgs};
 	struct rpt_doc doc;
 	int rc = rpt_doc_load(&doc, (const char *const *)files, nfiles, plan, &o, &d);
 	if (rc == 0 && expand) {
@@ -314,6 +315,7 @@ int main(int argc, char **argv)
 	if ((expand || text) && rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
 		rc = calc_error(&d, "<stdout>", 0, "cannot write the output: %s", strerror(errno));
 	rpt_doc_free(&doc);
+	rpt_svgs_free(&svgs);
 	free(plan);
 	free(sets);
 	free(files);

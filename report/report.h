@@ -72,6 +72,27 @@ void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg);
 /* Return when the task of rpt_bg_start(b) has run; nothing when none runs. */
 void rpt_bg_join(struct rpt_bg *b);
 
+/* A figure's SVG body (svg_body in html.c: the <svg> element renamed for the page) read
+ * by a job on the pool while the chapters are expanded, for the HTML renderer; the
+ * renderer reads the file itself when the job did not run or failed. */
+struct rpt_svg {
+	struct calc_job job;     /* first: the pool's handle */
+	char name[64];           /* figure name */
+	char *path;              /* OUT/figures/NAME.svg */
+	char *body;              /* the prepared text, or NULL */
+	size_t len;              /* of body [B] */
+	int rc;                  /* svg_body's result (0 ok) */
+};
+struct rpt_svgs {
+	struct rpt_svg **v;
+	int n;
+};
+/* Queue the reading of figure 'name' at 'path' on the pool (when it runs, and not
+ * queued yet), as a job taken after every job of a known cost (expand.c, on the main
+ * thread only). */
+void rpt_svg_prefetch(struct rpt_svgs *c, const char *name, const char *path);
+void rpt_svgs_free(struct rpt_svgs *c);
+
 struct rpt_doc {
 	cmark_node *root;
 	char *title;       /* report title */
@@ -83,6 +104,7 @@ struct rpt_doc {
 	struct rpt_table *tables;     int ntables;
 	const struct calc_plan *plan;
 	char *out_dir;     /* output folder the figure paths are under ("output") */
+	struct rpt_svgs *svgs; /* rpt_opts.svgs: figures read during the expansion, or NULL */
 	struct rpt_bg bg;  /* the expansion's context, freed while the document is numbered,
 	                      resolved and rendered (joined by rpt_doc_free) */
 };
@@ -236,6 +258,9 @@ struct rpt_opts {
 	struct rpt_outputs *later; /* where those CSV files are added, written by the caller */
 	const char *subtitle;    /* title page line in place of the plan's summary (NULL: the
 	                            plan's); the "Plan: FILE" line is then left out */
+	struct rpt_svgs *svgs;   /* NULL, or where the figures' SVG read on the pool's threads
+	                            while the chapters are expanded are kept for
+	                            rpt_html_render (the caller's: rpt_svgs_free after it) */
 };
 
 /* Parse the chapters (in the order given), expand directives with the plan, number and
