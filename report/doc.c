@@ -20,6 +20,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,7 +620,16 @@ void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg)
 {
 	b->fn = fn;
 	b->arg = arg;
-	b->on = calc_threads_get() > 1 && pthread_create(&b->thread, NULL, bg_main, b) == 0;
+	b->on = 0;
+	if (calc_threads_get() > 1) {
+		/* the thread blocks every signal (it inherits the mask): an interrupt goes to
+		 * the calling thread, which holds it while the output files are renamed */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		b->on = pthread_create(&b->thread, NULL, bg_main, b) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	if (!b->on)
 		fn(arg);
 }

@@ -60,7 +60,8 @@ struct rpt_table {
 /* A task run on a thread of its own while the caller goes on (freeing what a run no longer
  * needs), or at once on the calling thread when the run has one thread
  * (calc_threads_get) or no thread can be started.  The task touches nothing the caller
- * uses until rpt_bg_join. */
+ * uses until rpt_bg_join; its thread blocks every signal, so that an interrupt reaches
+ * the caller (main.c holds it while the output files are renamed). */
 struct rpt_bg {
 	pthread_t thread;
 	int on;                  /* 1 while the thread runs or is not joined yet */
