@@ -356,6 +356,15 @@ int rpt_cond_apply(const char *file, const char *text, struct rpt_scope *sc, cha
 					continue;
 				}
 			}
+			if (ch != '<' && ch != '\n') {
+				/* a run of plain text kept as one piece, as its bytes one by one would be */
+				size_t r = i + 1;
+				while (r < c.n && text[r] != '`' && text[r] != '<' && text[r] != '\n')
+					r++;
+				keep(&c, i, r - i);
+				i = r;
+				continue;
+			}
 			keep(&c, i, 1);
 			i++;
 			if (ch == '\n')

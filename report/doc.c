@@ -5,7 +5,8 @@
  * steps: expand.c replaces directives; this file numbers sections ("4.2"), figures and
  * tables in document order, gives every heading a unique id, and turns links to "#ID"
  * into cross-references whose text reads "§4.2", "Figure 3" or "Table 2".  The contract
- * the renderers rely on is stated in report.h.
+ * the renderers rely on is stated in report.h.  rpt_bg runs a task (freeing what a run
+ * no longer needs) on a thread of its own while the caller goes on.
  *
  * Chapter conventions:
  *  - Each chapter file starts with its level-1 heading; chapters are numbered 1, 2, ...
@@ -18,6 +19,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,6 +608,46 @@ static void doc_titles(struct rpt_doc *doc, const struct calc_plan *plan)
 	doc->subtitle = xstrdup(buf);
 }
 
+/* The thread of rpt_bg_start: runs the task it was given. */
+static void *bg_main(void *arg)
+{
+	struct rpt_bg *b = arg;
+	b->fn(b->arg);
+	return NULL;
+}
+
+void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg)
+{
+	b->fn = fn;
+	b->arg = arg;
+	b->on = 0;
+	if (calc_threads_get() > 1) {
+		/* the thread blocks every signal (it inherits the mask): an interrupt goes to
+		 * the calling thread, which holds it while the output files are renamed */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		b->on = pthread_create(&b->thread, NULL, bg_main, b) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (!b->on)
+		fn(arg);
+}
+
+void rpt_bg_join(struct rpt_bg *b)
+{
+	if (b->on)
+		pthread_join(b->thread, NULL);
+	b->on = 0;
+}
+
+/* A context of expand_all, freed (rpt_bg_start). */
+static void ctx_release(void *p)
+{
+	calc_ctx_free(p);
+	free(p);
+}
+
 /* The chapter a pass of expand_all takes next: the first not expanded yet whose jobs on
  * the pool have all run (or that waits for none); the first not expanded when none is
  * ready.  'order' 0: the first not expanded. */
@@ -639,17 +682,17 @@ static int next_chapter(const int *done, const struct rpt_needs *needs, int n, i
  * after errors; 2 after errors when the order was another (nothing added to 'd'). */
 static int expand_all(struct chapter *ch, const char *const *files, const char *const *texts,
                       const struct calc_diag *rd, int nfiles, const struct calc_plan *plan,
-                      const struct rpt_opts *o, struct calc_diag *d, int reorder)
+                      const struct rpt_opts *o, struct calc_diag *d, int reorder, struct rpt_bg *bg)
 {
-	struct calc_ctx ctx;
+	struct calc_ctx *ctx = xmalloc(sizeof *ctx);
 	struct rpt_needs *needs = xcalloc((size_t)nfiles + 1, sizeof *needs);
 	struct calc_diag *cd = xcalloc((size_t)nfiles + 1, sizeof *cd);
 	struct rpt_outputs *later = xcalloc((size_t)nfiles + 1, sizeof *later);
 	int *done = xcalloc((size_t)nfiles + 1, sizeof *done), rc = 0, moved = 0;
 
-	calc_ctx_init(&ctx, plan);
+	calc_ctx_init(ctx, plan);
 	if (calc_pool_start() > 0) {
-		struct rpt_scope sc = {&ctx, NULL, NULL};
+		struct rpt_scope sc = {ctx, NULL, NULL};
 		rpt_chapters_prefetch(texts, nfiles, &sc, reorder ? needs : NULL);
 		calc_pool_go();
 	}
@@ -666,7 +709,7 @@ static int expand_all(struct chapter *ch, const char *const *files, const char *
 		calc_diag_append(&cd[i], &rd[i]);
 		ch[i].file = files[i];
 		char *kept = NULL;
-		struct rpt_scope sc = {&ctx, NULL, NULL};
+		struct rpt_scope sc = {ctx, NULL, NULL};
 		int cut = texts[i] ? rpt_cond_apply(files[i], texts[i], &sc, &kept, &ch[i].map, &cd[i]) : -1;
 		ch[i].root = parse_text(kept ? kept : "");
 		free(kept);
@@ -676,12 +719,12 @@ static int expand_all(struct chapter *ch, const char *const *files, const char *
 		}
 		rpt_srcmap_use(&ch[i].map);
 		if (check_depth(ch[i].root, files[i], &cd[i]) < 0 ||
-		    rpt_expand(ch[i].root, files[i], &ctx, o ? &oc : NULL, &cd[i]) < 0)
+		    rpt_expand(ch[i].root, files[i], ctx, o ? &oc : NULL, &cd[i]) < 0)
 			rc = -1;
 	}
 	rpt_srcmap_use(NULL);
 	calc_pool_stop(); /* the jobs refer to ctx */
-	calc_ctx_free(&ctx);
+	rpt_bg_start(bg, ctx_release, ctx); /* while the caller numbers, resolves and renders */
 	for (int i = 0; i < nfiles; i++)
 		if (cd[i].nerrors)
 			rc = -1;
@@ -723,6 +766,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 		doc->plan_line = 0;
 	}
 	doc_dates(doc, plan);
+	doc->svgs = o ? o->svgs : NULL;
 	struct chapter *ch = xcalloc((size_t)nfiles + 1, sizeof *ch);
 	/* Every chapter is read first, so that the searches and the validation rows its
 	 * directives ask for start on the pool's threads (calc_threads_get) while the expansion
@@ -731,7 +775,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	struct calc_diag *rd = xcalloc((size_t)nfiles + 1, sizeof *rd);
 	for (int i = 0; i < nfiles; i++)
 		texts[i] = rpt_read_chapter(files[i], &rd[i]);
-	int rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 1);
+	int rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 1, &doc->bg);
 	if (rc == 2) { /* an error after expanding out of order: again in order, for its messages */
 		for (int i = 0; i < nfiles; i++) {
 			cmark_node_free(ch[i].root);
@@ -740,7 +784,8 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 		memset(ch, 0, (size_t)nfiles * sizeof *ch);
 		if (o && o->later)
 			rpt_outputs_free(o->later);
-		rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 0);
+		rpt_bg_join(&doc->bg);
+		rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 0, &doc->bg);
 	}
 	for (int i = 0; i < nfiles; i++) {
 		free(texts[i]);
@@ -779,6 +824,7 @@ void rpt_doc_free(struct rpt_doc *doc)
 {
 	if (!doc)
 		return;
+	rpt_bg_join(&doc->bg); /* the context of the expansion */
 	/* Pending structs of figures/tables that were never numbered (errors) leak no
 	 * memory worth the walk: numbering runs on every load. */
 	if (doc->root)

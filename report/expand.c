@@ -463,6 +463,12 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	if (!pd->caption[0])
 		rpt_error(d, &loc, "figure '%s' needs a caption (the image's alt text)", name);
 	cmark_node_set_user_data(img, pd);
+	if (o && o->svgs) {
+		/* the path number_document gives the figure */
+		char svg[CALC_PATH_MAX * 2];
+		snprintf(svg, sizeof svg, "%s/figures/%s.svg", o->out_dir ? o->out_dir : "output", name);
+		rpt_svg_prefetch(o->svgs, name, svg);
+	}
 	return 0;
 }
 

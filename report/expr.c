@@ -1392,6 +1392,16 @@ static void prefetch_src(const char *src, size_t n, int inline_, struct rpt_scop
 	free(buf);
 }
 
+/* 1 when 'word' occurs in s[0 .. end). */
+static int names_in(const char *s, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *q = s; (q = memchr(q, word[0], (size_t)(end - q))) && (size_t)(end - q) >= n; q++)
+		if (!memcmp(q, word, n))
+			return 1;
+	return 0;
+}
+
 /* The directives of 'text' with what they ask for: validation names only (pass 0), or
  * everything else (pass 1). */
 static void prefetch_text(const char *text, int pass, struct rpt_scope *sc, struct prefetch_seen *seen)
@@ -1411,10 +1421,14 @@ static void prefetch_text(const char *text, int pass, struct rpt_scope *sc, stru
 		if (!end)
 			break;
 		if (pass == 0) {
-			const char *v = strstr(s, "validation.");
-			if (v && v < end)
+			/* within the directive only: a search to the text's end per directive
+			 * was most of the scan ("validation." holds neither '`' nor '-', so a
+			 * name that starts before 'end' ends before it too) */
+			if (names_in(s, end, "validation."))
 				need_validation(seen);
-		} else
+		} else if (names_in(s, end, "search.") || names_in(s, end, "network."))
+			/* prefetch_walk queues only for names of these two prefixes, and a name
+			 * is its text as written: a directive without either is not parsed */
 			prefetch_src(s, (size_t)(end - s), p[0] == '`', sc, seen);
 		p = end + 1;
 	}

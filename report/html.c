@@ -71,14 +71,18 @@ static void esc(struct buf *b, const char *s)
 {
 	if (!s)
 		return;
-	for (; *s; s++) {
+	for (;;) {
+		size_t run = strcspn(s, "&<>\""); /* copied as one piece */
+		put_n(b, s, run);
+		s += run;
 		switch (*s) {
 		case '&': put(b, "&amp;"); break;
 		case '<': put(b, "&lt;"); break;
 		case '>': put(b, "&gt;"); break;
 		case '"': put(b, "&quot;"); break;
-		default: put_n(b, s, 1);
+		default: return; /* the end */
 		}
+		s++;
 	}
 }
 
@@ -261,18 +265,86 @@ static int svg_body(struct buf *b, const struct rpt_figure *f, struct calc_diag 
 	return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Figures read on the pool while the chapters are expanded (struct rpt_svg) */
+
+static void svg_job_run(struct calc_job *j)
+{
+	struct rpt_svg *e = (struct rpt_svg *)j;
+	struct rpt_figure f = {0};
+	snprintf(f.name, sizeof f.name, "%s", e->name);
+	f.svg_path = e->path;
+	struct buf b = {0};
+	struct calc_diag d = {0};
+	e->rc = svg_body(&b, &f, &d);
+	calc_diag_free(&d); /* a failure is read again, and said, where the page needs it */
+	e->body = b.s;
+	e->len = b.len;
+}
+
+void rpt_svg_prefetch(struct rpt_svgs *c, const char *name, const char *path)
+{
+	if (!c || !calc_pool_active() || strlen(name) >= sizeof c->v[0]->name)
+		return;
+	struct rpt_svg *e = NULL;
+	for (int i = 0; i < c->n && !e; i++)
+		if (!strcmp(c->v[i]->path, path) && !strcmp(c->v[i]->name, name))
+			e = c->v[i];
+	if (e && e->job.state != 3)
+		return; /* queued, run or running */
+	if (!e) {
+		e = xcalloc(1, sizeof *e);
+		snprintf(e->name, sizeof e->name, "%s", name);
+		e->path = xstrdup(path);
+		e->job.run = svg_job_run;
+		e->job.cost = 0; /* after every job of a known cost: the threads' idle end */
+		c->v = xrealloc(c->v, sizeof *c->v * (size_t)(c->n + 1));
+		c->v[c->n++] = e;
+	}
+	calc_pool_submit(&e->job);
+}
+
+void rpt_svgs_free(struct rpt_svgs *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->n; i++) {
+		free(c->v[i]->path);
+		free(c->v[i]->body);
+		free(c->v[i]);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
+/* Figure f's body as read on the pool, or NULL (not read, or it failed).  Call after
+ * the pool has stopped (calc_pool_stop: no job of c runs). */
+static const struct rpt_svg *svg_early(const struct rpt_svgs *c, const struct rpt_figure *f)
+{
+	for (int i = 0; c && i < c->n; i++) {
+		const struct rpt_svg *e = c->v[i];
+		if (e->job.state == 2 && e->rc == 0 && e->body && !strcmp(e->path, f->svg_path) &&
+		    !strcmp(e->name, f->name))
+			return e;
+	}
+	return NULL;
+}
+
 /*
  * The figures' SVG bodies prepared on a second thread while the body is rendered here
  * (calc_threads_get() > 1), in figure order: the reading and renaming is about a third
  * of the HTML render.  Each body with its diagnostics is kept per figure and taken in
- * the document's order, so the page and the messages are those of one thread.
+ * the document's order, so the page and the messages are those of one thread.  A
+ * figure the renderer reaches before the thread has begun it, the renderer does itself
+ * (as on one thread), and the thread goes on with the next one not taken.
  */
 struct svg_prep {
 	const struct rpt_doc *doc;
 	struct buf *body;         /* per figure: svg_body's text */
 	struct calc_diag *d;      /* per figure: its diagnostics */
 	int *rc;                  /* per figure: svg_body's result */
-	int ready;                /* figures prepared: 0 .. ready-1 */
+	int *state;               /* per figure: 0 not begun, 1 taken, 2 prepared here */
 	pthread_mutex_t mu;
 	pthread_cond_t more;
 	pthread_t thread;
@@ -281,14 +353,19 @@ struct svg_prep {
 static void *svg_prep_main(void *arg)
 {
 	struct svg_prep *p = arg;
+	pthread_mutex_lock(&p->mu);
 	for (int i = 0; i < p->doc->nfigures; i++) {
+		if (p->state[i] || svg_early(p->doc->svgs, &p->doc->figures[i]))
+			continue; /* the renderer's, or read already */
+		p->state[i] = 1;
+		pthread_mutex_unlock(&p->mu);
 		int rc = svg_body(&p->body[i], &p->doc->figures[i], &p->d[i]);
 		pthread_mutex_lock(&p->mu);
 		p->rc[i] = rc;
-		p->ready = i + 1;
+		p->state[i] = 2;
 		pthread_cond_signal(&p->more);
-		pthread_mutex_unlock(&p->mu);
 	}
+	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
@@ -302,6 +379,7 @@ static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
 	p->body = xcalloc((size_t)doc->nfigures, sizeof *p->body);
 	p->d = xcalloc((size_t)doc->nfigures, sizeof *p->d);
 	p->rc = xcalloc((size_t)doc->nfigures, sizeof *p->rc);
+	p->state = xcalloc((size_t)doc->nfigures, sizeof *p->state);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->more, NULL);
 	if (pthread_create(&p->thread, NULL, svg_prep_main, p) != 0) {
@@ -310,6 +388,7 @@ static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
 		free(p->body);
 		free(p->d);
 		free(p->rc);
+		free(p->state);
 		p->doc = NULL;
 		return -1;
 	}
@@ -330,23 +409,38 @@ static void svg_prep_end(struct svg_prep *p)
 	free(p->body);
 	free(p->d);
 	free(p->rc);
+	free(p->state);
 }
 
 /* Append figure f's <svg> element (its body prepared by 'p' when p is running). */
-static int inline_svg(struct buf *b, const struct rpt_figure *f, struct svg_prep *p, struct calc_diag *d)
+static int inline_svg(struct buf *b, const struct rpt_figure *f, struct svg_prep *p,
+                      const struct rpt_svgs *early, struct calc_diag *d)
 {
-	int i = (int)(f - (p && p->doc ? p->doc->figures : f));
-	if (!p || !p->doc || i < 0 || i >= p->doc->nfigures) {
+	const struct rpt_svg *e = svg_early(early, f);
+	if (e) {
+		put(b, "<svg role=\"img\" aria-label=\"");
+		esc(b, f->caption);
+		put(b, "\"");
+		put_n(b, e->body, e->len);
+		return 0;
+	}
+	int i = (int)(f - (p && p->doc ? p->doc->figures : f)), here = 1;
+	if (p && p->doc && i >= 0 && i < p->doc->nfigures) {
+		pthread_mutex_lock(&p->mu);
+		here = p->state[i] == 0; /* not begun: taken here */
+		if (here)
+			p->state[i] = 1;
+		while (!here && p->state[i] != 2)
+			pthread_cond_wait(&p->more, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+	}
+	if (here) {
 		/* here: a failure discards the page, so the opening may go first */
 		put(b, "<svg role=\"img\" aria-label=\"");
 		esc(b, f->caption);
 		put(b, "\"");
 		return svg_body(b, f, d);
 	}
-	pthread_mutex_lock(&p->mu);
-	while (p->ready <= i)
-		pthread_cond_wait(&p->more, &p->mu);
-	pthread_mutex_unlock(&p->mu);
 	calc_diag_append(d, &p->d[i]);
 	if (p->rc[i] < 0)
 		return -1;
@@ -580,7 +674,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 				put(b, "<figure id=\"");
 				esc(b, f->id);
 				put(b, "\">\n");
-				if (inline_svg(b, f, r->svg, r->d) < 0)
+				if (inline_svg(b, f, r->svg, r->doc->svgs, r->d) < 0)
 					r->failed = 1;
 				putf(b, "\n<figcaption><span class=\"label\">Figure %d.</span> ", f->number);
 				esc(b, f->caption);

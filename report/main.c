@@ -155,6 +155,12 @@ static int write_blocked(const struct calc_output *outs, int n, struct calc_diag
 	return rc;
 }
 
+/* rpt_doc_free for rpt_bg_start. */
+static void doc_release(void *doc)
+{
+	rpt_doc_free(doc);
+}
+
 int main(int argc, char **argv)
 {
 	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures", *subtitle = NULL;
@@ -259,7 +265,8 @@ int main(int argc, char **argv)
 	else
 		dir_of(base, dir, sizeof dir);
 	struct rpt_outputs later = {0};
-	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle};
+	struct rpt_svgs svgs = {0};
+	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle, expand || text ? NULL : &svgs};
 	struct rpt_doc doc;
 	int rc = rpt_doc_load(&doc, (const char *const *)files, nfiles, plan, &o, &d);
 	if (rc == 0 && expand) {
@@ -292,9 +299,13 @@ int main(int argc, char **argv)
 		if (no_pdf) {
 			outs[1] = outs[--nouts];
 		}
+		/* the document is rendered: freed while the files are written */
+		struct rpt_bg dfree = {0};
+		rpt_bg_start(&dfree, doc_release, &doc);
 		/* a run with any error writes nothing, and all files are replaced together */
 		if (rc == 0 && d.nerrors == 0 && make_dirs(dir, later.n > 0, &d) == 0)
 			rc = write_blocked(outs, nouts, &d);
+		rpt_bg_join(&dfree);
 		free(outs);
 		free(hbuf);
 		free(pbuf);
@@ -304,6 +315,7 @@ int main(int argc, char **argv)
 	if ((expand || text) && rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
 		rc = calc_error(&d, "<stdout>", 0, "cannot write the output: %s", strerror(errno));
 	rpt_doc_free(&doc);
+	rpt_svgs_free(&svgs);
 	free(plan);
 	free(sets);
 	free(files);

@@ -23,6 +23,7 @@
 #define RPT_REPORT_H
 
 #include <cmark-gfm.h>
+#include <pthread.h>
 
 #include "../calc/calc.h"
 #include "../calc/output.h"
@@ -56,6 +57,43 @@ struct rpt_table {
 	char *note;        /* footnote of a catalog table (units, sources), or NULL */
 };
 
+/* A task run on a thread of its own while the caller goes on (freeing what a run no longer
+ * needs), or at once on the calling thread when the run has one thread
+ * (calc_threads_get) or no thread can be started.  The task touches nothing the caller
+ * uses until rpt_bg_join; its thread blocks every signal, so that an interrupt reaches
+ * the caller (main.c holds it while the output files are renamed). */
+struct rpt_bg {
+	pthread_t thread;
+	int on;                  /* 1 while the thread runs or is not joined yet */
+	void (*fn)(void *);
+	void *arg;
+};
+/* Run fn(arg) (see struct rpt_bg); b is in use until rpt_bg_join(b). */
+void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg);
+/* Return when the task of rpt_bg_start(b) has run; nothing when none runs. */
+void rpt_bg_join(struct rpt_bg *b);
+
+/* A figure's SVG body (svg_body in html.c: the <svg> element renamed for the page) read
+ * by a job on the pool while the chapters are expanded, for the HTML renderer; the
+ * renderer reads the file itself when the job did not run or failed. */
+struct rpt_svg {
+	struct calc_job job;     /* first: the pool's handle */
+	char name[64];           /* figure name */
+	char *path;              /* OUT/figures/NAME.svg */
+	char *body;              /* the prepared text, or NULL */
+	size_t len;              /* of body [B] */
+	int rc;                  /* svg_body's result (0 ok) */
+};
+struct rpt_svgs {
+	struct rpt_svg **v;
+	int n;
+};
+/* Queue the reading of figure 'name' at 'path' on the pool (when it runs, and not
+ * queued yet), as a job taken after every job of a known cost (expand.c, on the main
+ * thread only). */
+void rpt_svg_prefetch(struct rpt_svgs *c, const char *name, const char *path);
+void rpt_svgs_free(struct rpt_svgs *c);
+
 struct rpt_doc {
 	cmark_node *root;
 	char *title;       /* report title */
@@ -67,6 +105,9 @@ struct rpt_doc {
 	struct rpt_table *tables;     int ntables;
 	const struct calc_plan *plan;
 	char *out_dir;     /* output folder the figure paths are under ("output") */
+	struct rpt_svgs *svgs; /* rpt_opts.svgs: figures read during the expansion, or NULL */
+	struct rpt_bg bg;  /* the expansion's context, freed while the document is numbered,
+	                      resolved and rendered (joined by rpt_doc_free) */
 };
 
 /* Options of one PDF render. */
@@ -218,6 +259,9 @@ struct rpt_opts {
 	struct rpt_outputs *later; /* where those CSV files are added, written by the caller */
 	const char *subtitle;    /* title page line in place of the plan's summary (NULL: the
 	                            plan's); the "Plan: FILE" line is then left out */
+	struct rpt_svgs *svgs;   /* NULL, or where the figures' SVG read on the pool's threads
+	                            while the chapters are expanded are kept for
+	                            rpt_html_render (the caller's: rpt_svgs_free after it) */
 };
 
 /* Parse the chapters (in the order given), expand directives with the plan, number and

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	char path[64];
 	struct calc_diag d = {0};
 	struct rpt_doc doc;
-	struct rpt_opts o = {"figures", "/tmp/trainplan-fuzz-out", 0, NULL, NULL};
+	struct rpt_opts o = {"figures", "/tmp/trainplan-fuzz-out", 0, NULL, NULL, NULL};
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (!plan) {

@@ -57,7 +57,7 @@ static const char *render(const char *md, int unsafe, char *err, size_t nerr)
 	snprintf(out, sizeof out, "%s/report.html", dir);
 	snprintf(figs, sizeof figs, "%s/figsrc", dir);
 	const char *files[] = {ch};
-	struct rpt_opts o = {figs, dir, 1, NULL, NULL};
+	struct rpt_opts o = {figs, dir, 1, NULL, NULL, NULL};
 	struct rpt_doc doc;
 	struct calc_diag d = {0};
 	int rc = rpt_doc_load(&doc, files, 1, &plan, &o, &d);
