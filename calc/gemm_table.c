@@ -37,7 +37,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#define TILE 128.0
 #define SM90_SMS 132 /* H100 SXM5: 132 SMs (NVIDIA H100 Tensor Core GPU Architecture, 2022) */
 
 /* XLA sm_90 bf16 rates [TFLOP/s]: [m][n][k], each of m, n, k over 256 .. 4096 (b = 1). */
@@ -94,16 +93,6 @@ static const double bm[2][5][5] = {
  * S at the grid points, [M index 0..6 for 2^8 .. 2^14][n][k]. */
 static double grid[7][5][5];
 static pthread_once_t grid_once = PTHREAD_ONCE_INIT;
-
-double calc_gemm_wave_share(double M, double N, int sms)
-{
-	double tiles, slots;
-	if (sms <= 0 || M <= 0 || N <= 0)
-		return 1;
-	tiles = ceil(M / TILE) * ceil(N / TILE);
-	slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
-	return M * N / (slots * TILE * TILE);
-}
 
 double calc_gemm_table_rate(int i, int j, int k)
 {

@@ -21,6 +21,8 @@
 #include "comm.h"
 #include "pipeline.h"
 
+#include <math.h>
+
 /* FLOPs of one optimizer step of the whole job (all GPUs) [FLOP]. */
 struct calc_flops {
 	double model;       /* forward + backward, no recomputation (PaLM's MFU numerator) */
@@ -239,7 +241,16 @@ int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, 
  * and a partial last wave costing whole ones, no wave term below one wave (NVIDIA Deep
  * Learning Performance Guide, "Matrix Multiplication Background"; the rule of step.c's
  * GEMM times).  1 when sms <= 0 or M, N <= 0. */
-double calc_gemm_wave_share(double M, double N, int sms);
+static inline double calc_gemm_wave_share(double M, double N, int sms)
+{
+	/* inline: the op times call it for every GEMM of every leaf the planner times */
+	double tile = 128, tiles, slots;
+	if (sms <= 0 || M <= 0 || N <= 0)
+		return 1;
+	tiles = ceil(M / tile) * ceil(N / tile);
+	slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
+	return M * N / (slots * tile * tile);
+}
 
 /* Shape factor S(M, N, K) of an (M x K) * (K x N) BF16 GEMM on sm_90 [0..1]: XLA's
  * measured rate at that shape, its own quantization divided out, over the table's
