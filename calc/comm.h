@@ -156,7 +156,9 @@ struct calc_comm_pre {
 	struct calc_group group[CALC_DIM_N];
 	int worst_layers;       /* transformer layers of the most loaded stage */
 	double grad_params;     /* parameters of one GPU of the most loaded stage, one copy */
-	int has_all;            /* 1: all[] holds every stage's layers (a model with kinds) */
+	int has_all;            /* 1: a model with kinds, whose collectives read all[] */
+	int have_sl;            /* 1: all[] holds every stage's layers (pp <= CALC_MAX_STAGES);
+	                           step.c's stage costs read it for every model */
 	struct calc_stage_layers all[CALC_MAX_STAGES];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);

@@ -701,6 +701,12 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 	}
 }
 
+/* The stage layers of pre's split when its caller gave the split's calc_comm_pre, else NULL. */
+static const struct calc_stage_layers *pre_stages(const struct calc_step_compute *pre)
+{
+	return pre->comm && pre->comm->have_sl ? pre->comm->all : NULL;
+}
+
 /* Stage costs into 'c' (may be NULL: the fast path) and the parts of the critical GPU
  * -- the one with the most work per step -- into 'st'.  A GPU runs one stage, except
  * under DualPipe where rank i runs stage i for half the micro-batches and stage p-1-i
@@ -708,7 +714,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
  * 'c' and with an even split only the first GPU (embedding, and under DualPipe also the
  * LM head) and the last (LM head) can be critical.  Returns the critical busy time. */
 static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c,
-                          const struct calc_step_ends *ends)
+                          const struct calc_step_ends *ends, const struct calc_stage_layers *sls)
 {
 	const struct calc_layer_time *lt = st->kind_layer;
 	struct calc_step_ends e;
@@ -718,11 +724,14 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	int nrank = dual ? (p + 1) / 2 : p, uniform = !c && calc_stage_layers_uniform(plan), heavy = -2;
 	double best = -1;
 	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
-	struct calc_stage_layers all_sl[CALC_MAX_STAGES], *all = NULL;
+	struct calc_stage_layers all_sl[CALC_MAX_STAGES];
+	const struct calc_stage_layers *all = NULL;
 
 	if (m < 1)
 		m = 1;
-	if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
+	if (sls && p <= CALC_MAX_STAGES) /* the split's, computed once (calc_comm_pre) */
+		all = sls;
+	else if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
 		calc_stage_layers_all(plan, all_sl);
 		all = all_sl;
 	}
@@ -1003,7 +1012,7 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 		layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
 	}
 	st->layer = st->kind_layer[0];
-	busy = fill_stages(plan, st, NULL, &pre->ends);
+	busy = fill_stages(plan, st, NULL, &pre->ends, pre_stages(pre));
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
 	/* recompute_method = block counts the recomputed layers per chunk, so its hardware
@@ -1034,7 +1043,7 @@ void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_co
 	memset(&scratch->comm, 0, sizeof scratch->comm);
 	for (int k = 0; k < nk; k++)
 		scratch->kind_layer[k] = pre->kind[k];
-	out->busy = fill_stages(plan, scratch, NULL, &pre->ends);
+	out->busy = fill_stages(plan, scratch, NULL, &pre->ends, pre_stages(pre));
 	out->tf = scratch->tf;
 	out->tb = scratch->tb;
 	out->tw = scratch->tw;
@@ -1135,7 +1144,7 @@ static double plan_costs(const struct calc_plan *plan, struct calc_step *st, str
 	 * steady-state period of two simulated steps; otherwise one step from an empty
 	 * pipeline to a flush. */
 	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
-	return fill_stages(plan, st, c, NULL);
+	return fill_stages(plan, st, c, NULL, NULL);
 }
 
 int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, struct calc_pp_result *r,
