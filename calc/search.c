@@ -957,6 +957,22 @@ static int top_only_applies(const struct calc_search_opts *o)
 	return o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
 }
 
+/* Make (schedule variant s, recompute ri, SP sp) of the running item, whose plan w->plan
+ * already holds, the running one: its compute part (calc_step_compute, once per item and
+ * (ri, sp), with the item's calc_comm_pre) and indices. */
+static void enter_pair(struct worker *w, int s, int ri, int sp)
+{
+	if (!w->have_pre[ri][sp]) {
+		calc_step_compute(&w->plan, &w->pre[ri][sp]);
+		w->pre[ri][sp].comm = &w->comm_pre;
+		w->have_pre[ri][sp] = 1;
+	}
+	w->cur = &w->pre[ri][sp];
+	w->cur_rc = ri;
+	w->cur_sp = sp;
+	w->cur_s = s;
+}
+
 /* 1 when no leaf of the running item (its split in w->plan, m micro-batches, the memo
  * entry w->mi) can enter the top K (sh->skip_items): none fits, or the least lower bound
  * of those that fit -- leaf_bound of each (schedule, recompute, SP) with a ZeRO stage that
@@ -987,15 +1003,7 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 					fits |= !(w->k.capacity - total[j + z] < o->min_headroom) << z;
 				if (!fits)
 					continue;
-				if (!w->have_pre[ri][sp]) {
-					calc_step_compute(p, &w->pre[ri][sp]);
-					w->pre[ri][sp].comm = &w->comm_pre;
-					w->have_pre[ri][sp] = 1;
-				}
-				w->cur = &w->pre[ri][sp];
-				w->cur_rc = ri;
-				w->cur_sp = sp;
-				w->cur_s = s;
+				enter_pair(w, s, ri, sp);
 				double b = bound_for(w);
 				any = 1;
 				w->grp_skip[s][ri][sp] = b >= 0 && hopeless(w, NULL, b);
@@ -1173,15 +1181,7 @@ static void run_item(struct worker *w, struct item *it)
 							for (int j = 0; j < c.n; j++)
 								calc_memory_stage_parts(&w->k, &c.sl[j], c.infl[j], &w->parts[j]);
 						}
-						if (!w->have_pre[ri][sp]) {
-							calc_step_compute(p, &w->pre[ri][sp]);
-							w->pre[ri][sp].comm = &w->comm_pre;
-							w->have_pre[ri][sp] = 1;
-						}
-						w->cur = &w->pre[ri][sp];
-						w->cur_rc = ri;
-						w->cur_sp = sp;
-						w->cur_s = s;
+						enter_pair(w, s, ri, sp);
 						w->bound = -1;
 						w->bound_due = prune;
 						w->st_same = 0;
@@ -1489,6 +1489,23 @@ long long calc_search_size(const struct calc_plan *plan, const struct calc_searc
 	return leaves;
 }
 
+/* The counts of a search's leaves -- evaluated, measured, ranked, the rejects, the memory
+ * misses and the closest one -- from 'from' into 'to' (the memo's, which depend on the
+ * memory side and the grid alone). */
+static void counts_copy(struct calc_search_result *to, const struct calc_search_result *from)
+{
+	to->evaluated = from->evaluated;
+	to->measured = from->measured;
+	to->ranked = from->ranked;
+	memcpy(to->rejected, from->rejected, sizeof to->rejected);
+	to->miss_first = from->miss_first;
+	to->miss_middle = from->miss_middle;
+	to->miss_last = from->miss_last;
+	to->miss_mean = from->miss_mean;
+	to->have_closest = from->have_closest;
+	to->closest_miss = from->closest_miss;
+}
+
 int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opts, struct calc_search_result *out,
                 struct calc_diag *d)
 {
@@ -1641,33 +1658,14 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	merge(out, ws, nw, &sh);
 	if (sh.skip_items) { /* the counts of every leaf, timed or not, walked or not */
 		long long timed = out->ranked - out->pruned;
-		out->evaluated = counts.evaluated;
-		out->measured = counts.measured;
-		out->ranked = counts.ranked;
-		memcpy(out->rejected, counts.rejected, sizeof out->rejected);
-		out->miss_first = counts.miss_first;
-		out->miss_middle = counts.miss_middle;
-		out->miss_last = counts.miss_last;
-		out->miss_mean = counts.miss_mean;
-		out->have_closest = counts.have_closest;
-		out->closest_miss = counts.closest_miss;
+		counts_copy(out, &counts);
 		out->pruned = out->ranked - timed;
 	}
 	if (sh.memo) { /* the next search of this memory side starts from this top */
 		pthread_mutex_lock(&seed_lock);
 		if (!sh.memo_read) {
-			struct calc_search_result *c = &sh.memo->counts;
-			memset(c, 0, sizeof *c);
-			c->evaluated = out->evaluated;
-			c->measured = out->measured;
-			c->ranked = out->ranked;
-			memcpy(c->rejected, out->rejected, sizeof c->rejected);
-			c->miss_first = out->miss_first;
-			c->miss_middle = out->miss_middle;
-			c->miss_last = out->miss_last;
-			c->miss_mean = out->miss_mean;
-			c->have_closest = out->have_closest;
-			c->closest_miss = out->closest_miss;
+			memset(&sh.memo->counts, 0, sizeof sh.memo->counts);
+			counts_copy(&sh.memo->counts, out);
 			sh.memo->counts_headroom = sh.o.min_headroom;
 			sh.memo->have_counts = 1;
 		}
