@@ -155,6 +155,23 @@ static int same_search_plan(const struct calc_plan *a, const struct calc_plan *b
 	return same;
 }
 
+/* 1 when a search of 'plan' keeps its memory side in a memo: the root's own memory side
+ * (its scenarios that change only time, and its later searches, read it), or one that
+ * another queued search shares.  A scenario whose memory side no other queued search
+ * has (a longer sequence) keeps none: nothing would read it.  Without a queue (one
+ * thread) every search keeps one.  The queue is complete before any search runs (the
+ * report's first pass); the result does not depend on the memo. */
+static int memo_wanted(struct calc_ctx *root, const struct calc_plan *plan)
+{
+	const struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
+	if (!l || calc_search_same_memory(&root->plan, plan))
+		return 1;
+	for (int i = 0; i < l->n; i++)
+		if (!same_search_plan(&l->p[i]->plan, plan) && calc_search_same_memory(&l->p[i]->plan, plan))
+			return 1;
+	return 0;
+}
+
 /* The options of a search at level 'need' on 'threads' threads. */
 static void search_opts(struct calc_search_opts *o, int need, int threads)
 {
@@ -175,7 +192,7 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 	search_opts(&o, need, threads);
 	struct search_cache *sc = xcalloc(1, sizeof *sc);
 	sc->level = need;
-	sc->failed = search_memo(root, plan, &o, &sc->r, d) < 0;
+	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
 	return sc;
 }
 
