@@ -922,6 +922,23 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	free(ss.fend);
 }
 
+/* The end of program op q: it starts when its inputs are in (the one from another stage
+ * plus the transfer x, the one on its own stage, an F&B pair's second) and its stage is
+ * free, and runs for its cost -- blocked()'s and lane_run()'s arithmetic. */
+static inline double prog_end(const struct prog_op *q, const double *e, const double *free_at, const double *dur,
+                              double x)
+{
+	double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane];
+	if (a > t)
+		t = a;
+	if (q->pair) {
+		double b = e[q->pair] + x;
+		if (b > t)
+			t = b;
+	}
+	return (t > f ? t : f) + dur[q->cost];
+}
+
 /* The makespan and period of shape 'sh' at costs 'c' from its program: the loop of
  * replay() without the timeline, the busy times and the in-flight counts.  Each op's
  * earliest start is the largest of its inputs' ends (plus p2p where they cross), as
@@ -951,33 +968,15 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	if (sh->steps == 1) {
 		/* one step: its end is the latest end of a stage's last op (each op ends no
 		 * earlier than the op before it on its stage) */
-		for (int j = 0; j < nops; j++) {
-			const struct prog_op *q = &prog[j];
-			double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane];
-			if (a > t)
-				t = a;
-			if (q->pair) {
-				double b = e[q->pair] + x;
-				if (b > t)
-					t = b;
-			}
-			e[q->out] = free_at[q->lane] = (t > f ? t : f) + dur[q->cost];
-		}
+		for (int j = 0; j < nops; j++)
+			e[prog[j].out] = free_at[prog[j].lane] = prog_end(&prog[j], e, free_at, dur, x);
 		for (int i = 0; i < p; i++)
 			if (free_at[i] > step_end[0])
 				step_end[0] = free_at[i];
 	} else
 		for (int j = 0; j < nops; j++) {
 			const struct prog_op *q = &prog[j];
-			double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane], end;
-			if (a > t)
-				t = a;
-			if (q->pair) {
-				double b = e[q->pair] + x;
-				if (b > t)
-					t = b;
-			}
-			end = (t > f ? t : f) + dur[q->cost];
+			double end = prog_end(q, e, free_at, dur, x);
 			e[q->out] = end;
 			free_at[q->lane] = end;
 			if (end > step_end[q->step])

@@ -369,6 +369,17 @@ static void *svg_prep_main(void *arg)
 	return NULL;
 }
 
+/* The lock, the condition and the arrays of 'p' (not the bodies and messages in them). */
+static void svg_prep_free(struct svg_prep *p)
+{
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->more);
+	free(p->body);
+	free(p->d);
+	free(p->rc);
+	free(p->state);
+}
+
 /* Start preparing doc's figures; 0, or -1 when no thread is used (then nothing to free). */
 static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
 {
@@ -383,12 +394,7 @@ static int svg_prep_start(struct svg_prep *p, const struct rpt_doc *doc)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->more, NULL);
 	if (pthread_create(&p->thread, NULL, svg_prep_main, p) != 0) {
-		pthread_mutex_destroy(&p->mu);
-		pthread_cond_destroy(&p->more);
-		free(p->body);
-		free(p->d);
-		free(p->rc);
-		free(p->state);
+		svg_prep_free(p);
 		p->doc = NULL;
 		return -1;
 	}
@@ -404,12 +410,7 @@ static void svg_prep_end(struct svg_prep *p)
 		free(p->body[i].s);
 		calc_diag_free(&p->d[i]);
 	}
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->more);
-	free(p->body);
-	free(p->d);
-	free(p->rc);
-	free(p->state);
+	svg_prep_free(p);
 }
 
 /* Append figure f's <svg> element (its body prepared by 'p' when p is running). */

@@ -173,6 +173,19 @@ static void test_roofline(void **state)
 	assert_near(lt.gemm, (314572800.0 + 112640.0) / 3.35e12, 1e-12);
 }
 
+/* The forward GEMM time of one layer [s] of the default plan with 'sets', without wave
+ * quantization (gpu.sms = 0); the plan is left in *p. */
+static double layer_gemm_nowave(struct calc_plan *p, const char **sets, int n)
+{
+	struct calc_comm c;
+	struct calc_layer_time lt;
+	load_plan(p, sets, n);
+	p->gpu.sms = 0;
+	calc_comm(p, &c);
+	calc_layer_time(p, &c, &lt);
+	return lt.gemm;
+}
+
 /* efficiency.gemm_basis = achievable: efficiency.gemm is a share of the GPU's measured
  * maximum achievable matmul rate (MAMF) rather than of the datasheet peak.  The MAMF
  * values are stas00/ml-engineering compute/accelerator/README.md, "Maximum Achievable
@@ -186,31 +199,13 @@ static void test_gemm_basis(void **state)
 	const char *a1[] = {"efficiency.gemm=0.5", "efficiency.gemm_basis=achievable", "cluster.gpu=a100-80g"};
 	const char *pk[] = {"efficiency.gemm=0.5", "efficiency.gemm_basis=peak", "cluster.gpu=a100-80g"};
 	struct calc_plan p;
-	struct calc_comm c;
-	struct calc_layer_time lt;
 	double h = 10240, fl = 24 * 2048 * h * h / 8;
 
-	load_plan(&p, h1, 2);
-	p.gpu.sms = 0;
-	calc_comm(&p, &c);
-	calc_layer_time(&p, &c, &lt);
-	assert_near(lt.gemm, fl / (794.5e12 * 0.5), 1e-12);
-	load_plan(&p, f8, 3);
-	p.gpu.sms = 0;
-	calc_comm(&p, &c);
-	calc_layer_time(&p, &c, &lt);
-	assert_near(lt.gemm, fl / (1402.6e12 * 0.5), 1e-12);
-	load_plan(&p, a1, 3);
-	p.gpu.sms = 0;
-	calc_comm(&p, &c);
-	calc_layer_time(&p, &c, &lt);
-	assert_near(lt.gemm, fl / (271.2e12 * 0.5), 1e-12);
+	assert_near(layer_gemm_nowave(&p, h1, 2), fl / (794.5e12 * 0.5), 1e-12);
+	assert_near(layer_gemm_nowave(&p, f8, 3), fl / (1402.6e12 * 0.5), 1e-12);
+	assert_near(layer_gemm_nowave(&p, a1, 3), fl / (271.2e12 * 0.5), 1e-12);
 	/* the datasheet basis: A100's 312 TFLOP/s dense BF16 */
-	load_plan(&p, pk, 3);
-	p.gpu.sms = 0;
-	calc_comm(&p, &c);
-	calc_layer_time(&p, &c, &lt);
-	assert_near(lt.gemm, fl / (312e12 * 0.5), 1e-12);
+	assert_near(layer_gemm_nowave(&p, pk, 3), fl / (312e12 * 0.5), 1e-12);
 
 	/* a second method through the whole step (head, loss, pipeline, DP): 0.7 of the
 	 * H100's 989 TFLOP/s is 0.7 x 989 / 794.5 of its achievable rate, the same GEMM rate,
