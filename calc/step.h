@@ -233,6 +233,18 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
  * 'heldout_max' (may be NULL) receives the largest per-stack held-out mean.  Returns
  * the number of stacks. */
 int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, double *heldout_max);
+/* The A100 to H100 speed-up pairs of a calc_validate table (validate.c: one model, stack,
+ * recipe and checkpointing setting on both GPUs). */
+struct calc_speedup {
+	int pairs;              /* pairs in the table */
+	double max_abs, min_abs; /* largest, smallest |predicted / published - 1| of the speed-up */
+	int heldout;            /* pairs neither of whose rows took part in a fit */
+	double heldout_max_abs; /* largest |error| of those (0 when none) */
+};
+/* Fill 'out' (may be NULL: not built) with one row per pair (stack, model, the two runs,
+ * published and predicted speed-up, error, role) and 's' (may be NULL).  Returns 0; -1
+ * when a pair names a row the table does not have. */
+int calc_validate_speedup(const struct calc_table *rows, struct calc_table *out, struct calc_speedup *s);
 
 /* GEMM efficiency by shape (gemm_table.c, docs/references.md §5.10). */
 

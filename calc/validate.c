@@ -752,6 +752,105 @@ int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, 
 	return nst;
 }
 
+/* The runs that trained one model on A100 and on H100 with one stack, one recipe and one
+ * activation-checkpointing setting: the speed-up per GPU the sources measured, against the
+ * speed-up the model predicts from the same two rows.  Rows are named by source, model,
+ * GPUs and recipe (columns of the validation table).  Left out: llm-foundry's mpt-13b,
+ * which ran without activation checkpointing on A100 and with it on H100 (the pair would
+ * mix the GPU with the recomputation).  The H100 of the MPT rows is a DGX H100 (SXM,
+ * 80 GB); that of torchtitan's rows Grand Teton's H100 96 GB at 500 W, whose efficiencies
+ * were fitted on torchtitan's Table 1 rows (T1, calc/presets.c). */
+struct vpair {
+	const char *stack, *model, *recipe;
+	const char *a_src, *b_src; /* the A100 row's source, the H100 row's */
+	int a_gpus, b_gpus;
+};
+static const struct vpair pairs[] = {
+	{"fsdp1", "mpt-7b", "torch-mp", "MPT A100", "MPT H100", 8, 128},
+	{"fsdp1", "mpt-30b", "torch-mp", "MPT A100", "MPT H100", 8, 128},
+	{"fsdp1", "mpt-70b", "torch-mp", "MPT A100", "MPT H100", 64, 512},
+	{"torchtitan", "llama3-8b", "torch-mp", "TT A100", "TT T1", 64, 8},
+	{"torchtitan", "llama3-8b", "torch-mp", "TT A100", "TT T3", 64, 128},
+};
+#define NPAIRS (int)(sizeof pairs / sizeof pairs[0])
+
+/* The row of 'rows' (a calc_validate table) of source, model, GPUs and recipe; -1: none. */
+static int row_named(const struct calc_table *rows, const char *src, const char *model, int gpus, const char *recipe)
+{
+	int cs = col_of(rows, "source"), cm = col_of(rows, "model"), cg = col_of(rows, "GPUs"), cr = col_of(rows, "recipe");
+	for (int i = 0; i < rows->nrows; i++) {
+		const struct calc_cell *c = &rows->cells[i * rows->ncols];
+		if (!strcmp(c[cs].s, src) && !strcmp(c[cm].s, model) && (int)c[cg].v == gpus && !strcmp(c[cr].s, recipe))
+			return i;
+	}
+	return -1;
+}
+
+int calc_validate_speedup(const struct calc_table *rows, struct calc_table *out, struct calc_speedup *s)
+{
+	int cpub = col_of(rows, "published"), cpred = col_of(rows, "predicted"), crole = col_of(rows, "role");
+	int ks = 0, km = 0, ka = 0, kb = 0, kpub = 0, kpred = 0, kerr = 0, krole = 0;
+	struct calc_speedup sum = {0};
+
+	if (out) {
+		calc_table_init(out, "validation-speedup", "A100 to H100: the speed-up per GPU of one model on one stack, "
+		                                         "published against predicted");
+		ks = calc_table_col(out, "stack", "", CALC_D_TEXT, 0);
+		km = calc_table_col(out, "model", "", CALC_D_TEXT, 0);
+		ka = calc_table_col(out, "A100 run", "", CALC_D_TEXT, 0);
+		kb = calc_table_col(out, "H100 run", "", CALC_D_TEXT, 0);
+		kpub = calc_table_col(out, "published", "1", CALC_D_FIXED, 2);
+		kpred = calc_table_col(out, "predicted", "1", CALC_D_FIXED, 2);
+		kerr = calc_table_col(out, "error", "1", CALC_D_PCT, 1);
+		krole = calc_table_col(out, "role", "", CALC_D_TEXT, 0);
+	}
+	sum.min_abs = INFINITY;
+	for (int k = 0; k < NPAIRS; k++) {
+		const struct vpair *q = &pairs[k];
+		int a = row_named(rows, q->a_src, q->model, q->a_gpus, q->recipe);
+		int b = row_named(rows, q->b_src, q->model, q->b_gpus, q->recipe);
+		if (a < 0 || b < 0)
+			return -1;
+		const struct calc_cell *ca = &rows->cells[a * rows->ncols], *cb = &rows->cells[b * rows->ncols];
+		/* both rows are throughput per GPU (tokens/s): the speed-up is their ratio */
+		double pub = cb[cpub].v / ca[cpub].v, pred = cb[cpred].v / ca[cpred].v, err = pred / pub - 1;
+		int held = !strcmp(ca[crole].s, "held out") && !strcmp(cb[crole].s, "held out");
+		sum.pairs++;
+		sum.max_abs = fabs(err) > sum.max_abs ? fabs(err) : sum.max_abs;
+		sum.min_abs = fabs(err) < sum.min_abs ? fabs(err) : sum.min_abs;
+		if (held) {
+			sum.heldout++;
+			sum.heldout_max_abs = fabs(err) > sum.heldout_max_abs ? fabs(err) : sum.heldout_max_abs;
+		}
+		if (!out)
+			continue;
+		char ra[64], rb[64];
+		snprintf(ra, sizeof ra, "%s, %d GPUs", q->a_src, q->a_gpus);
+		snprintf(rb, sizeof rb, "%s, %d GPUs", q->b_src, q->b_gpus);
+		int row = calc_table_row(out);
+		calc_table_str(out, row, ks, q->stack);
+		calc_table_str(out, row, km, q->model);
+		calc_table_str(out, row, ka, ra);
+		calc_table_str(out, row, kb, rb);
+		calc_table_num(out, row, kpub, pub);
+		calc_table_num(out, row, kpred, pred);
+		calc_table_num(out, row, kerr, err);
+		calc_table_str(out, row, krole, held ? "held out" : "in sample");
+	}
+	if (!sum.pairs)
+		sum.min_abs = 0;
+	if (out)
+		calc_table_note(out, "Speed-up = the H100 row's tokens/s per GPU over the A100 row's, each run at its own "
+		                     "published scale; error = predicted / published - 1.  Role: held out when neither row "
+		                     "took part in a fit, in sample when one did.  MPT: DGX A100 80 GB against H100 80 GB "
+		                     "(llm-foundry); torchtitan: A100 80 GB against Grand Teton's H100 96 GB at 500 W.  "
+		                     "Left out: mpt-13b, which ran without activation checkpointing on A100 and with it on "
+		                     "H100.");
+	if (s)
+		*s = sum;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- catalog */
 
 /* The rows start from the built-in default plan, not from the context's plan, so one
@@ -885,9 +984,41 @@ QV(q_mem_rows, s.mem_rows)
 QV(q_mem_max, s.mem_max_abs)
 QV(q_nofit, s.nofit)
 
+/* The speed-up summary of the validation table (calc_validate_speedup). */
+#define QS(fn, expr)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
+	{                                                                                 \
+		struct calc_table rows;                                                   \
+		struct calc_speedup s;                                                    \
+		if (summary(NULL, &rows, d) < 0)                                          \
+			return -1;                                                            \
+		int rc = calc_validate_speedup(&rows, NULL, &s);                          \
+		calc_table_free(&rows);                                                   \
+		if (rc < 0)                                                               \
+			return calc_error(d, NULL, 0, "validation: a speed-up pair names no row"); \
+		v->num = (expr);                                                          \
+		return 0;                                                                 \
+	}
+QS(q_sp_pairs, s.pairs)
+QS(q_sp_max, s.max_abs)
+QS(q_sp_min, s.min_abs)
+QS(q_sp_held, s.heldout)
+QS(q_sp_held_max, s.heldout_max_abs)
+
 static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	return summary(NULL, t, d);
+}
+
+static int b_validation_speedup(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
+                                struct calc_diag *d)
+{
+	struct calc_table rows;
+	if (summary(NULL, &rows, d) < 0)
+		return -1;
+	int rc = calc_validate_speedup(&rows, t, NULL);
+	calc_table_free(&rows);
+	return rc < 0 ? calc_error(d, NULL, 0, "validation: a speed-up pair names no row") : 0;
 }
 
 static int b_validation_stacks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
@@ -912,16 +1043,27 @@ const struct calc_quantity calc_q_validate[] = {
 	{"validation.memory_rows", "1", "validation rows with a published measured peak memory", q_mem_rows},
 	{"validation.memory_max_abs_error", "1", "largest |predicted / published - 1| of the peak memory", q_mem_max},
 	{"validation.nofit", "1", "validation runs (all of which ran) predicted not to fit memory", q_nofit},
+	{"validation.speedup_pairs", "1", "models run on A100 and on H100 with one stack (speed-up pairs)", q_sp_pairs},
+	{"validation.speedup_max_abs_error", "1", "largest |predicted / published - 1| of the A100 to H100 speed-up",
+	 q_sp_max},
+	{"validation.speedup_min_abs_error", "1", "smallest |predicted / published - 1| of the A100 to H100 speed-up",
+	 q_sp_min},
+	{"validation.speedup_heldout_pairs", "1", "speed-up pairs of which neither run took part in a fit", q_sp_held},
+	{"validation.speedup_heldout_max_abs_error", "1", "largest |error| of the held-out speed-up pairs",
+	 q_sp_held_max},
 	{NULL, NULL, NULL, NULL},
 };
 const struct calc_tabledef calc_t_validate[] = {
 	{"validation", "predicted against published for every validation row", "", b_validation},
 	{"validation-stacks", "validation error per software stack, calibrating and held-out rows apart", "",
 	 b_validation_stacks},
+	{"validation-speedup", "A100 to H100 speed-up per GPU of the models run on both, published against predicted",
+	 "", b_validation_speedup},
 	{NULL, NULL, NULL, NULL},
 };
 const struct calc_tabledef calc_d_validate[] = {
 	{"validation", "predicted against published, one row per published run", "", b_validation},
 	{"validation-stacks", "validation error per software stack", "", b_validation_stacks},
+	{"validation-speedup", "A100 to H100 speed-up per GPU, published against predicted", "", b_validation_speedup},
 	{NULL, NULL, NULL, NULL},
 };

@@ -5,6 +5,7 @@
  *
  *   trainplan validate [--set K=V]... [--format text|csv|json|md|tsv]
  *
+ * In text, the per-stack summary and the A100 to H100 speed-up pairs follow the rows.
  * --set overrides apply to every row after the row's own settings, e.g.
  * --set efficiency.gemm=0.7.  Exit status 0; 1 when a row misses the published value
  * by more than 15%.
@@ -54,6 +55,11 @@ int cmd_validate(int argc, char **argv)
 		printf("\n");
 		rc = cli_table_write("validate", NULL, &k, o.format);
 		calc_table_free(&k);
+		if (!rc && calc_validate_speedup(&t, &k, NULL) == 0) {
+			printf("\n");
+			rc = cli_table_write("validate", NULL, &k, o.format);
+			calc_table_free(&k);
+		}
 		if (rc) {
 			calc_table_free(&t);
 			return rc;
