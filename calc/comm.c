@@ -842,7 +842,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 {
 	struct calc_ep_comm e;
 	struct calc_comm_dim *x = &out->ep, *dp = &out->dim[CALC_DIM_DP];
-	int edp = plan->edp > 0 ? plan->edp : 1, G = stage_gpus_in_node(plan);
+	int edp = plan->edp > 0 ? plan->edp : 1, G;
 	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
 	int full = plan->recompute == CALC_RC_FULL;
 
@@ -850,6 +850,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK, 1, 1};
 	if (plan->model.moe.experts <= 0)
 		return;
+	G = stage_gpus_in_node(plan); /* after the return: a dense model's leaves need no placement here */
 	comm_ep(plan, all, &e);
 	x->group.size = plan->ep > 0 ? plan->ep : 1;
 	x->group.per_node = e.per_node > 0 ? e.per_node : 1;
