@@ -1005,6 +1005,49 @@ static void gen_bad_stage(struct calc_sched_gen *g, int p, int m, int v, int sta
 	g->stage = s;
 }
 
+/* The toy's order with op 'at' of stage 1 changed by 'how': 0 micro-batch m (out of
+ * range), 1 chunk 1 (out of range at v = 1), 2 op 'X' (no such op), 3 an F marked as the
+ * first of an F&B pair, followed by an F (the pair has no B). */
+static void gen_bad_field(struct calc_sched_gen *g, int p, int m, int v, int stage, int base, int how)
+{
+	for (int i = 0; i < m; i++) {
+		int bad = stage == 1 && i == 2;
+		calc_sched_emit(g, bad && how == 2 ? 'X' : 'F', 0, base + (bad && how == 0 ? m : i),
+		                bad && how == 1);
+		if (bad && how == 3 && g->out && g->n <= g->cap)
+			g->out[g->n - 1].pair = 1;
+		calc_sched_emit(g, 'B', 1, base + i, 0);
+	}
+}
+
+static void gen_bad_mb(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_bad_field(g, p, m, v, stage, base, 0);
+}
+
+static void gen_bad_chunk(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_bad_field(g, p, m, v, stage, base, 1);
+}
+
+static void gen_bad_op(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_bad_field(g, p, m, v, stage, base, 2);
+}
+
+static void gen_bad_pair(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{ /* stage 1: F of micro-batch 2 marked as a pair's F, then F of micro-batch 3 */
+	for (int i = 0; i < m; i++) {
+		calc_sched_emit(g, 'F', 0, base + i, 0);
+		if (stage == 1 && i == 2 && g->out && g->n <= g->cap)
+			g->out[g->n - 1].pair = 1;
+		if (stage != 1 || i != 2)
+			calc_sched_emit(g, 'B', 1, base + i, 0);
+	}
+	if (stage == 1)
+		calc_sched_emit(g, 'B', 1, base + 2, 0);
+}
+
 static void test_bad_generators(void **state)
 {
 	static const struct {
@@ -1026,6 +1069,11 @@ static void test_bad_generators(void **state)
 		{gen_bad_order, "dependency violated: stage 2 cannot run op 2 (B (whole backward) of "
 		                "micro-batch 1, chunk 0): its forward has not run on this stage"},
 		{gen_bad_stage, "op 16 on stage 1: ops must be grouped by stage 0 .. 2 in order"},
+		{gen_bad_mb, "op 12 on stage 1: micro-batch 4 or chunk 0 out of range (0 .. 3, 0 .. 0)"},
+		{gen_bad_chunk, "op 12 on stage 1: micro-batch 2 or chunk 1 out of range (0 .. 3, 0 .. 0)"},
+		{gen_bad_op, "dependency violated: stage 1 cannot run op 4 (X of micro-batch 2, chunk 0): "
+		             "unknown op (allowed F, B, W)"},
+		{gen_bad_pair, "stage 1 op 4: an F&B pair needs a B after its F"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
