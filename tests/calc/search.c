@@ -569,6 +569,70 @@ static void test_catalog(void **state)
 	calc_diag_free(&d);
 }
 
+/* A variant's search for the top only does not count (opts.no_counts; result.partial),
+ * and a count asked after it is the complete search's, never the partial one's: each
+ * count of the catalog (search.ranked, search.evaluated, search.rejected_memory, the
+ * search-rejects table) against calc_search of the variant's plan with the default
+ * options (every leaf's memory computed).  The partial result of the same search ranks
+ * fewer (test_no_counts), so serving its counts fails here.  Where nothing fits, found is
+ * 0 and the best's message counts the grid. */
+static void test_catalog_no_counts(void **state)
+{
+	static const char *const seq[] = {"training.seq_len=8192", "training.seq_len=16777216"};
+	struct calc_plan *p = malloc(sizeof *p);
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct calc_diag d = {0};
+		struct calc_ctx root, *vc;
+		struct calc_value v = {0};
+		struct calc_search_opts o;
+		struct calc_search_result full;
+		struct calc_table t;
+		assert_int_equal(calc_plan_load(p, "plans/default.ini", NULL, 0, &d), 0);
+		calc_ctx_init(&root, p);
+		/* the root's search first, as in the report: its top seeds the variant's */
+		assert_int_equal(calc_catalog_get(&root, "search.best.tp", &v, &d), 0);
+		vc = calc_ctx_variant(&root, &seq[k], 1, "test", &d);
+		assert_non_null(vc);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		run(&vc->plan, &o, &full);
+		assert_int_equal(calc_catalog_get(vc, "search.found", &v, &d), 0);
+		assert_int_equal((int)v.num, full.ntop);
+		assert_int_equal((int)v.num, full.ranked < 10 ? full.ranked : 10);
+		if (full.ntop > 0) {
+			assert_int_equal(calc_catalog_get(vc, "search.best.step_time", &v, &d), 0);
+			assert_true(v.num == full.top[0].r.step_time);
+			assert_int_equal(calc_catalog_get(vc, "search.best.tp", &v, &d), 0);
+			assert_int_equal((int)v.num, full.top[0].r.c.tp);
+		} else {
+			assert_int_equal(calc_catalog_get(vc, "search.best.tp", &v, &d), -1);
+			assert_non_null(strstr(d.text, "no configuration of 199872 fits in memory"));
+			calc_diag_free(&d);
+		}
+		assert_int_equal(calc_catalog_get(vc, "search.ranked", &v, &d), 0);
+		assert_true(v.num == (double)full.ranked);
+		assert_int_equal(calc_catalog_get(vc, "search.rejected_memory", &v, &d), 0);
+		assert_true(v.num == (double)full.rejected[CALC_REJ_MEMORY]);
+		assert_int_equal(calc_catalog_get(vc, "search.evaluated", &v, &d), 0);
+		assert_true(v.num == (double)full.evaluated);
+		calc_search_free(&full);
+		/* a second variant of the same plan: the table first after the top */
+		vc = calc_ctx_variant(&root, (const char *const[]){seq[k], "efficiency.gemm=0.5"}, 2, "test", &d);
+		assert_non_null(vc);
+		run(&vc->plan, &o, &full);
+		assert_int_equal(calc_catalog_get(vc, "search.found", &v, &d), 0);
+		assert_int_equal(calc_catalog_build(vc, "search-rejects", 0, NULL, &t, &d), 0);
+		assert_true(t.cells[1].v == (double)full.ranked); /* row "ranked", column configurations */
+		assert_true(t.cells[(t.nrows - 1) * t.ncols + 1].v == (double)full.evaluated);
+		calc_table_free(&t);
+		calc_search_free(&full);
+		calc_ctx_free(&root);
+		calc_diag_free(&d);
+	}
+	free(p);
+}
+
 /* A GPU count that is not a whole number of nodes is refused with a message. */
 static void test_bad_gpus(void **state)
 {
@@ -1119,7 +1183,7 @@ int main(void)
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only), cmocka_unit_test(test_top_axes),
-		cmocka_unit_test(test_no_counts),
+		cmocka_unit_test(test_no_counts), cmocka_unit_test(test_catalog_no_counts),
 		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
