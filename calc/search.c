@@ -892,6 +892,17 @@ static double dp_bound_of(struct worker *w, int zero)
 	return w->dp_bound[dz];
 }
 
+/* A lower bound of the running leaf's step time [s] with its own ZeRO stage 'zero': the
+ * bound of its (recompute, SP) pair or, once a leaf of the pair is timed (st_same: the
+ * ZeRO stages share the makespan, calc_step_fast_rezero), that makespan, the larger,
+ * plus the leaf's exposed DP collectives and optimizer (calc_step_dp_bound: time =
+ * makespan + dp_exposed + optimizer, step.c finish). */
+static double bound_zero(struct worker *w, int zero)
+{
+	double b = w->st_same && w->st.makespan > w->bound ? w->st.makespan : w->bound;
+	return b + dp_bound_of(w, zero);
+}
+
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
 static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, struct cands *c)
 {
@@ -909,8 +920,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 			w->bound = bound_for(w);
 			w->bound_due = 0;
 		}
-		if (w->bound >= 0 &&
-		    (hopeless(w, row, w->bound) || hopeless(w, row, w->bound + dp_bound_of(w, row->c.zero)))) {
+		if (w->bound >= 0 && (hopeless(w, row, w->bound) || hopeless(w, row, bound_zero(w, row->c.zero)))) {
 			w->unchecked++;
 			return;
 		}
@@ -956,7 +966,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	 * SP) pair alone, or with its own exposed DP collectives and optimizer added (lazy:
 	 * tested before the memory, against the same top) */
 	int gone = !w->sh->lazy && w->bound >= 0 && hopeless(w, row, w->bound);
-	if (gone || (!w->sh->lazy && w->bound >= 0 && hopeless(w, row, w->bound + dp_bound_of(w, row->c.zero)))) {
+	if (gone || (!w->sh->lazy && w->bound >= 0 && hopeless(w, row, bound_zero(w, row->c.zero)))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;
