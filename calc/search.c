@@ -1577,19 +1577,26 @@ static void counts_copy(struct calc_search_result *to, const struct calc_search_
  * configuration applied to 'plan', into p) leaves opts.min_headroom free with a margin
  * of 1e-6 of its total, against rounding between that path and the leaves' (a
  * configuration at the edge is passed over: a seed only bounds). */
-static int seed_fits(const struct calc_plan *plan, const struct shared *sh, const struct calc_search_cfg *c,
-                     struct calc_plan *p)
+/* The index of the item of sh holding configuration c, or -1. */
+static int item_of(const struct shared *sh, const struct calc_search_cfg *c)
 {
-	const struct calc_search_opts *o = &sh->o;
-	const struct item *it = NULL;
-	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv, rcs[3], nrc = recompute_modes(plan, rcs), ok = 0;
-	for (int i = 0; i < sh->nitems && !it; i++) {
+	for (int i = 0; i < sh->nitems; i++) {
 		const struct item *x = &sh->items[i];
 		if (x->recipe == c->recipe && x->gpus == c->gpus && x->tp == c->tp && x->pp == c->pp && x->cp == c->cp &&
 		    x->mb == c->micro_batch && x->ep == c->ep && x->etp == c->etp && x->nodes == c->nodes &&
 		    x->gpn == c->gpus_per_node)
-			it = x;
+			return i;
 	}
+	return -1;
+}
+
+static int seed_fits(const struct calc_plan *plan, const struct shared *sh, const struct calc_search_cfg *c,
+                     struct calc_plan *p)
+{
+	const struct calc_search_opts *o = &sh->o;
+	int at = item_of(sh, c);
+	const struct item *it = at >= 0 ? &sh->items[at] : NULL;
+	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv, rcs[3], nrc = recompute_modes(plan, rcs), ok = 0;
 	if (!it || item_check(plan, it, o->even_only) != CALC_REJ_NONE || plan->global_batch % (it->mb * it->dp))
 		return 0;
 	if (c->zero < 0 || c->zero > 3 || c->sp < 0 || c->sp >= nsp_of(it->tp))
@@ -1679,10 +1686,15 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	/* without a memo, the seed the caller gives: those of its configurations that are
 	 * leaves of this grid and fit under this plan (seed_fits) */
 	struct calc_plan *sp = xmalloc(sizeof *sp);
-	if (!sh.memo_read && top_only_applies(&sh.o) && sh.o.seed)
-		for (int i = 0; i < sh.o.nseed && nseed < MEMO_SEED; i++)
-			if (seed_fits(plan, &sh, &sh.o.seed[i], sp))
-				seed[nseed++] = sh.o.seed[i];
+	const struct calc_search_cfg *given = NULL;
+	int ngiven = 0;
+	if (!sh.memo_read && top_only_applies(&sh.o) && sh.o.seed) {
+		given = sh.o.seed;
+		ngiven = sh.o.nseed;
+		for (int i = 0; i < ngiven && nseed < MEMO_SEED; i++)
+			if (seed_fits(plan, &sh, &given[i], sp))
+				seed[nseed++] = given[i];
+	}
 	free(sp);
 	sh.o.seed = NULL; /* the caller's array: not kept in the result */
 	sh.o.nseed = 0;
@@ -1729,6 +1741,20 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			for (int i = 0; i < sh.nitems; i++)
 				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
 					sh.order[k++] = i;
+		/* the items of the given seed first, fitting or not (their other leaves, another
+		 * recomputation or ZeRO stage, are likely among the fastest that fit): the top K
+		 * they fill early puts more leaves out of it.  The ranking does not depend on
+		 * the order (better(): ties break on the key). */
+		for (int g = 0, front = 0; g < ngiven; g++) {
+			int at = item_of(&sh, &given[g]), pos = front;
+			while (at >= 0 && pos < sh.nitems && sh.order[pos] != at)
+				pos++;
+			if (at < 0 || pos == sh.nitems || pos < front)
+				continue; /* not an item of the grid, or already in front */
+			for (int j = pos; j > front; j--)
+				sh.order[j] = sh.order[j - 1];
+			sh.order[front++] = at;
+		}
 	}
 	if (sh.o.progress) { /* progress weights: the leaves each item evaluates one by one */
 		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
