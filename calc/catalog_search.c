@@ -338,8 +338,10 @@ static void prefetch_take(struct calc_ctx *c)
 }
 
 /* The planner once per context, for what is asked (NEED_*).  Most quantities need
- * only the top K and the counts, which a search that does not time what cannot enter
- * the top K gives (opts.top_only: a scenario of a chapter asks for nothing else); the
+ * only the top K (NEED_BEST: a variant's search need not count where no memo gives the
+ * counts, opts.no_counts) or the top K and the counts, which a search that does not time
+ * what cannot enter the top K gives (opts.top_only: a scenario of a chapter asks for
+ * nothing else); the
  * axes' best need a leaf timed where it could beat an axis' best (opts.top_axes); the
  * heatmap needs every ranked leaf timed, the Pareto set also every row kept (about a
  * third more).  Asking for more than the cached result holds runs the search again at

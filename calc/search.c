@@ -34,7 +34,10 @@
  * of layers) by memory.c itself: its per-stage terms (struct calc_mem_terms) are set
  * per work item and per leaf only where they change, and calc_memory_stage_total adds
  * them as calc_memory does, so a leaf costs a few dozen floating-point operations plus
- * calc_step_fast when it fits.
+ * calc_step_fast when it fits.  A search for the top K only (opts.top_only) does not time
+ * a leaf whose lower bound cannot enter it; one that needs no counts either
+ * (opts.no_counts) takes that bound before the memory and computes the memory of the
+ * leaves that could enter alone.
  */
 #include "calc.h"
 #include "run.h"
