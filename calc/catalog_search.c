@@ -94,7 +94,9 @@ static int memo_there(struct calc_ctx *root, const struct calc_plan *plan, const
 	for (int i = 0; l && i < l->n; i++) {
 		if (calc_search_memo_fits(l->m[i], plan, o))
 			there = 1;
-		if (!*nseed && calc_search_memo_filled(l->m[i]) && calc_search_memo_fits(l->m[i], &root->plan, o))
+		/* 'filled' is written by its filler before it clears 'filling' under memo_lock */
+		if (!*nseed && !l->filling[i] && calc_search_memo_filled(l->m[i]) &&
+		    calc_search_memo_fits(l->m[i], &root->plan, o))
 			*nseed = calc_search_memo_seed(l->m[i], seed, CALC_SEARCH_SEED);
 	}
 	pthread_mutex_unlock(&memo_lock);
