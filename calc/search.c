@@ -1689,15 +1689,29 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	/* without a memo, the seed the caller gives: those of its configurations that are
 	 * leaves of this grid and fit under this plan (seed_fits) */
 	struct calc_plan *sp = xmalloc(sizeof *sp);
-	const struct calc_search_cfg *given = NULL;
+	struct calc_search_cfg given[MEMO_SEED]; /* their items are walked first */
 	int ngiven = 0;
-	if (!sh.memo_read && top_only_applies(&sh.o) && sh.o.seed) {
-		given = sh.o.seed;
-		ngiven = sh.o.nseed;
-		for (int i = 0; i < ngiven && nseed < MEMO_SEED; i++)
-			if (seed_fits(plan, &sh, &given[i], sp))
-				seed[nseed++] = given[i];
-	}
+	if (!sh.memo_read && top_only_applies(&sh.o) && sh.o.seed)
+		for (int i = 0; i < sh.o.nseed && nseed < MEMO_SEED; i++) {
+			/* one that does not fit (the seed of a shorter sequence) may with half the
+			 * micro-batch or twice the CP degree: the activations per GPU grow with the
+			 * tokens of a micro-batch on it, s b / cp (docs/references.md §2.2) */
+			struct calc_search_cfg c = sh.o.seed[i];
+			int ok = seed_fits(plan, &sh, &c, sp);
+			for (int k = 0; !ok && k < 2; k++) {
+				c = sh.o.seed[i];
+				if (k == 0 && c.micro_batch % 2 == 0)
+					c.micro_batch /= 2;
+				else if (k == 1 && c.dp % 2 == 0)
+					c.cp *= 2, c.dp /= 2;
+				else
+					continue;
+				ok = seed_fits(plan, &sh, &c, sp);
+			}
+			if (ok)
+				seed[nseed++] = c;
+			given[ngiven++] = ok ? c : sh.o.seed[i];
+		}
 	free(sp);
 	sh.o.seed = NULL; /* the caller's array: not kept in the result */
 	sh.o.nseed = 0;
