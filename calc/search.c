@@ -598,6 +598,9 @@ struct worker {
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	long long unchecked;         /* of measured, memory not computed (sh->lazy) */
+	int item_due;                /* 1: the running item's memory terms (parameters, FSDP, the
+	                                bytes per ZeRO stage) are still to compute (mem_ready) */
+	struct calc_mem_terms zk[4]; /* the bytes per parameter of the running item by ZeRO stage */
 	int cands_due;               /* 1: the running schedule variant's candidate stages are
 	                                still to build (mem_ready) */
 	int parts_due;               /* 1: the running (recompute, SP) pair's memory parts are
@@ -859,12 +862,21 @@ static double bound_for(struct worker *w)
 	return b;
 }
 
-/* The memory terms of the running leaf that are still to compute (w->cands_due: the
- * candidate stages of its schedule variant, m micro-batches; w->parts_due: the parts of
- * its (recompute, SP) pair), into c and w->parts. */
+/* The memory terms of the running leaf that are still to compute (w->item_due: its
+ * item's; w->cands_due: the candidate stages of its schedule variant, m micro-batches;
+ * w->parts_due: the parts of its (recompute, SP) pair), into w->k, c and w->parts. */
 static void mem_ready(struct worker *w, struct cands *c, int m)
 {
 	struct calc_plan *p = &w->plan;
+	if (w->item_due) {
+		calc_memory_terms_params(p, &w->pr, &w->k);
+		calc_memory_terms_fsdp(p, &w->k);
+		for (int z = 0; z < 4; z++) {
+			calc_memory_terms_bytes(p->recipe, z, p->dp * p->cp, &w->zk[z]);
+			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &w->zk[z]);
+		}
+		w->item_due = 0;
+	}
 	if (w->cands_due) {
 		double infl[CALC_MAX_STAGES];
 		for (int i = 0; i < p->pp; i++)
@@ -933,6 +945,10 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		total = w->mi->total[w->mj];
 		worst = w->mi->worst[w->mj++];
 	} else {
+		const struct calc_mem_terms *zk = &w->zk[row->c.zero]; /* the leaf's ZeRO stage */
+		mem_ready(w, c, row->c.m);
+		w->k.bw = zk->bw, w->k.bwc = zk->bwc, w->k.bg = zk->bg, w->k.bm = zk->bm, w->k.bo = zk->bo;
+		w->k.ebw = zk->ebw, w->k.ebwc = zk->ebwc, w->k.ebg = zk->ebg, w->k.ebm = zk->ebm, w->k.ebo = zk->ebo;
 		total = mem_worst(&w->k, c, w->parts, &worst);
 		if (w->mi) {
 			w->mi->total[w->mi->n] = total;
@@ -1110,7 +1126,6 @@ static void run_item(struct worker *w, struct item *it)
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
 	enum calc_reject pre = item_check(base, it, o->even_only);
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
-	struct calc_mem_terms zk[4];
 	int prune = top_only_applies(o);
 
 	int mread = w->sh->memo && w->sh->memo_read; /* the leaves' memory is known */
@@ -1120,7 +1135,7 @@ static void run_item(struct worker *w, struct item *it)
 	w->bound = -1;
 	w->bound_due = 0;
 	w->st_same = 0;
-	w->cands_due = w->parts_due = 0;
+	w->item_due = w->cands_due = w->parts_due = 0;
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
@@ -1170,13 +1185,11 @@ static void run_item(struct worker *w, struct item *it)
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
 		calc_comm_pre(p, &w->comm_pre);
-		if (!mread) { /* the terms of the leaves' memory, which a memo holds */
-			calc_memory_terms_params(p, &w->pr, &w->k);
-			calc_memory_terms_fsdp(p, &w->k);
-			for (int z = 0; z < 4; z++) {
-				calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
-				calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
-			}
+		if (!mread) { /* the terms of the leaves' memory, which a memo holds: at once or
+		               * (lazy) where a leaf needs them */
+			w->item_due = 1;
+			if (!w->sh->lazy)
+				mem_ready(w, NULL, 0);
 		}
 	} else
 		p->pp = it->pp;
@@ -1262,12 +1275,6 @@ static void run_item(struct worker *w, struct item *it)
 							continue;
 						}
 						p->zero = z;
-						if (!mread) {
-							w->k.bw = zk[z].bw, w->k.bwc = zk[z].bwc, w->k.bg = zk[z].bg;
-							w->k.bm = zk[z].bm, w->k.bo = zk[z].bo;
-							w->k.ebw = zk[z].ebw, w->k.ebwc = zk[z].ebwc, w->k.ebg = zk[z].ebg;
-							w->k.ebm = zk[z].ebm, w->k.ebo = zk[z].ebo;
-						}
 						row.step_time = row.mfu = row.tokens_per_s = row.run_time = row.cost = 0;
 						leaf(w, it, &row, &c);
 					}
