@@ -1582,11 +1582,6 @@ static void counts_copy(struct calc_search_result *to, const struct calc_search_
 	to->closest_miss = from->closest_miss;
 }
 
-/* 1 when configuration c is a leaf of sh's grid that the search of 'plan' ranks: its
- * item's and schedule's checks pass and its worst stage (calc_search_memory of the
- * configuration applied to 'plan', into p) leaves opts.min_headroom free with a margin
- * of 1e-6 of its total, against rounding between that path and the leaves' (a
- * configuration at the edge is passed over: a seed only bounds). */
 /* The index of the item of sh holding configuration c, or -1. */
 static int item_of(const struct shared *sh, const struct calc_search_cfg *c)
 {
@@ -1600,6 +1595,11 @@ static int item_of(const struct shared *sh, const struct calc_search_cfg *c)
 	return -1;
 }
 
+/* 1 when configuration c is a leaf of sh's grid that the search of 'plan' ranks: its
+ * item's and schedule's checks pass and its worst stage (calc_search_memory of the
+ * configuration applied to 'plan', into p) leaves opts.min_headroom free with a margin
+ * of 1e-6 of its total, against rounding between that path and the leaves' (a
+ * configuration at the edge is passed over: a seed only bounds). */
 static int seed_fits(const struct calc_plan *plan, const struct shared *sh, const struct calc_search_cfg *c,
                      struct calc_plan *p)
 {
@@ -1699,7 +1699,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	struct calc_search_cfg given[MEMO_SEED]; /* their items are walked first */
 	int ngiven = 0;
 	if (!sh.memo_read && top_only_applies(&sh.o) && sh.o.seed)
-		for (int i = 0; i < sh.o.nseed && nseed < MEMO_SEED; i++) {
+		for (int i = 0; i < sh.o.nseed && ngiven < MEMO_SEED; i++) { /* nseed <= ngiven */
 			/* one that does not fit (the seed of a shorter sequence) may with half the
 			 * micro-batch or twice the CP degree: the activations per GPU grow with the
 			 * tokens of a micro-batch on it, s b / cp (docs/references.md §2.2) */
@@ -1773,8 +1773,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			int at = item_of(&sh, &given[g]), pos = front;
 			while (at >= 0 && pos < sh.nitems && sh.order[pos] != at)
 				pos++;
-			if (at < 0 || pos == sh.nitems || pos < front)
-				continue; /* not an item of the grid, or already in front */
+			if (at < 0 || pos == sh.nitems)
+				continue; /* not an item of the grid, or in front already */
 			for (int j = pos; j > front; j--)
 				sh.order[j] = sh.order[j - 1];
 			sh.order[front++] = at;

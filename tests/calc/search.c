@@ -889,7 +889,9 @@ static void test_top_only(void **state)
  * while ranked and the memory rejects leave leaves out (result.partial), on the shipped
  * plans and on variants with a longer and a shorter sequence and a slower network (other
  * memory sides), with one thread and two; seeded with the plan's own top (which need not
- * fit under a variant), with configurations that are no leaf of the grid, or not at all.
+ * fit under a variant), with configurations that are no leaf of the grid, with more
+ * configurations than a seed keeps (CALC_SEARCH_SEED, the first ones no leaf), or not at
+ * all.
  * The expected top is the complete search's (every leaf's memory computed, every ranked
  * leaf timed). */
 static void test_no_counts(void **state)
@@ -904,7 +906,7 @@ static void test_no_counts(void **state)
 		struct calc_diag d = {0};
 		struct calc_search_opts o;
 		struct calc_search_result own;
-		struct calc_search_cfg seed[CALC_SEARCH_SEED];
+		struct calc_search_cfg seed[CALC_SEARCH_SEED], many[3 * CALC_SEARCH_SEED];
 		int nseed;
 		assert_int_equal(calc_plan_load(p, files[f], NULL, 0, &d), 0);
 		calc_search_opts_init(&o);
@@ -917,9 +919,14 @@ static void test_no_counts(void **state)
 		calc_search_free(&own);
 		seed[0].tp = 3; /* no TP degree of the grid */
 		seed[1].micro_batch = 1000; /* above max_mb */
+		for (int i = 0; i < 3 * CALC_SEARCH_SEED; i++) {
+			many[i] = seed[i % nseed];
+			if (i < CALC_SEARCH_SEED + 2)
+				many[i].tp = 3;
+		}
 		for (int v = 0; v < 4; v++)
 			for (int threads = 1; threads <= 2; threads++)
-				for (int seeded = 0; seeded <= 1; seeded++) {
+				for (int seeded = 0; seeded <= 2; seeded++) {
 					struct calc_search_result a, b;
 					assert_int_equal(calc_plan_load(q, files[f], vars[v], vars[v][0] ? 1 : 0, &d), 0);
 					calc_search_opts_init(&o);
@@ -928,8 +935,8 @@ static void test_no_counts(void **state)
 					run(q, &o, &a);
 					o.top_only = 1;
 					o.no_counts = 1;
-					o.seed = seeded ? seed : NULL;
-					o.nseed = seeded ? nseed : 0;
+					o.seed = seeded == 2 ? many : seeded ? seed : NULL;
+					o.nseed = seeded == 2 ? 3 * CALC_SEARCH_SEED : seeded ? nseed : 0;
 					run(q, &o, &b);
 					assert_int_equal(a.partial, 0);
 					assert_int_equal(b.partial, 1);
