@@ -1065,6 +1065,19 @@ void calc_ctx_free(struct calc_ctx *c);
  * when it has run), or NULL when none is queued (no pool, or the root's search is
  * there already). */
 const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan);
+/* calc_ctx_search_prefetch for a directive that reads the search's counts ('counts' 1:
+ * search.ranked, search.evaluated ...) or only its top (0: search.best.*, search.found
+ * ...): a variant's first search is then one that does not count (opts.no_counts) where
+ * no memo of its memory side is there to read.  A later call with counts = 1 (or
+ * calc_search_prefetch_counts) raises a queued job that has not started; a context whose
+ * result holds no counts searches again when one is asked. */
+const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const struct calc_plan *plan, int counts);
+/* Job j of calc_ctx_search_prefetch_for is to count, as with counts = 1 (where it has not
+ * started). */
+void calc_search_prefetch_counts(const struct calc_job *j);
+/* 1 when the value of quantity 'name' reads a search's counts (every name but those of the
+ * top K: search.best.*, search.safe.*, search.pick.*, search.found, search.memory_margin). */
+int calc_search_name_counts(const char *name);
 /* Queue on the pool (when it runs) the bandwidth search behind quantity or table 'name'
  * of context c (report_catalog.c: network.crossover_bw, network.bf16_reduce_bw,
  * network.dp_overlap_bw, the table network-sweep), which fills c's cache of step times;

@@ -17,11 +17,13 @@
 /* Catalog                                                                   */
 /* ======================================================================== */
 
-enum { NEED_TOP, NEED_AXES, NEED_FULL, NEED_ROWS };
+enum { NEED_BEST, NEED_TOP, NEED_AXES, NEED_FULL, NEED_ROWS };
 
 struct search_cache {
 	int failed;
-	int level; /* what the result holds: NEED_TOP the top K and the counts
+	int level; /* what the result holds: NEED_BEST the top K (opts.no_counts where no memo
+	              of its memory side is there to read: result.partial, its counts not
+	              served), NEED_TOP the top K and the counts
 	              (opts.top_only), NEED_AXES also the axes' best (opts.top_axes),
 	              NEED_FULL also the heatmap,
 	              NEED_ROWS also every ranked row (keep_feasible: the Pareto set) */
@@ -79,6 +81,28 @@ static struct calc_search_memo *memo_for(struct calc_ctx *root, const struct cal
 	return l->m[l->n++];
 }
 
+/* 1 when the memo list of 'root' holds one that fits a search of 'plan' with 'o' (filled,
+ * being filled, or claimed); the seed of the root plan's own memo, once a search of it
+ * has ended, into seed (at most CALC_SEARCH_SEED; *nseed, 0 for none).  Takes memo_lock. */
+static int memo_there(struct calc_ctx *root, const struct calc_plan *plan, const struct calc_search_opts *o,
+                      struct calc_search_cfg *seed, int *nseed)
+{
+	int there = 0;
+	*nseed = 0;
+	pthread_mutex_lock(&memo_lock);
+	struct memo_list *l = root->slot[CALC_SLOT_SEARCH_MEMO];
+	for (int i = 0; l && i < l->n; i++) {
+		if (calc_search_memo_fits(l->m[i], plan, o))
+			there = 1;
+		/* 'filled' is written by its filler before it clears 'filling' under memo_lock */
+		if (!*nseed && !l->filling[i] && calc_search_memo_filled(l->m[i]) &&
+		    calc_search_memo_fits(l->m[i], &root->plan, o))
+			*nseed = calc_search_memo_seed(l->m[i], seed, CALC_SEARCH_SEED);
+	}
+	pthread_mutex_unlock(&memo_lock);
+	return there;
+}
+
 /* calc_search with its memo (o->memo set here): waits while another thread fills the
  * memo, and fills it itself when it is empty. */
 static int search_memo(struct calc_ctx *root, const struct calc_plan *plan, struct calc_search_opts *o,
@@ -118,7 +142,8 @@ struct prefetch {
 	struct calc_job job;
 	struct calc_ctx *root;
 	struct calc_plan plan;
-	int need;
+	int need;                /* NEED_*; raised while queued (atomic: the pool's thread reads
+	                            it when it starts the job) */
 	int taken;               /* 1: a context has taken (or dropped) the result; the entry
 	                            stays until the root is freed, for calc_pool_done */
 	struct search_cache *sc; /* the result; NULL once taken */
@@ -179,6 +204,7 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->keep_feasible = need >= NEED_ROWS;
 	o->top_only = need <= NEED_AXES;
 	o->top_axes = need == NEED_AXES;
+	o->no_counts = need == NEED_BEST;
 	o->recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
 	o->threads = threads; /* the result does not depend on it */
 }
@@ -192,6 +218,20 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 	search_opts(&o, need, threads);
 	struct search_cache *sc = xcalloc(1, sizeof *sc);
 	sc->level = need;
+	if (need == NEED_BEST) {
+		/* only the top: read a memo of this memory side where there is one (its counts
+		 * come with it), else search without one, not counting, from the root's top */
+		struct calc_search_cfg seed[CALC_SEARCH_SEED];
+		int nseed;
+		if (!memo_there(root, plan, &o, seed, &nseed)) {
+			o.seed = seed;
+			o.nseed = nseed;
+			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			return sc;
+		}
+		o.no_counts = 0; /* with a memo the counts come at no cost: a NEED_TOP result */
+		sc->level = NEED_TOP;
+	}
 	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
 	return sc;
 }
@@ -200,18 +240,33 @@ static void prefetch_run(struct calc_job *j)
 {
 	struct prefetch *p = (struct prefetch *)j;
 	struct calc_diag d = {0};
-	p->sc = search_new(p->root, &p->plan, p->need, 1, &d);
+	/* the level as raised by the last directive read before the job started */
+	p->sc = search_new(p->root, &p->plan, __atomic_load_n(&p->need, __ATOMIC_ACQUIRE), 1, &d);
 	calc_diag_free(&d);
 }
 
 /* The time of one leaf [us], for the pool's order only: the default plan's searches
  * (199,872 leaves; thread CPU time, the fastest quarter of a dozen runs) re-timed from
- * a memo (about 3.3 ms), computing their memory side (8.2 ms) and the plan's own, the
- * axes' best kept (10.5 ms). */
+ * a memo (about 3.3 ms), computing their memory side (8.2 ms), the plan's own, the
+ * axes' best kept (10.5 ms), and the longer-sequence scenarios' that do not count
+ * (4.3 ms, seeded by the root's top). */
 #define SEARCH_LEAF_US 0.0165
 #define SEARCH_LEAF_MEM_US 0.041
 #define SEARCH_LEAF_AXES_US 0.0525
+#define SEARCH_LEAF_BEST_US 0.0215
+void calc_search_prefetch_counts(const struct calc_job *j)
+{
+	struct prefetch *p = (struct prefetch *)j; /* its first member */
+	if (j && __atomic_load_n(&p->need, __ATOMIC_ACQUIRE) < NEED_TOP)
+		__atomic_store_n(&p->need, NEED_TOP, __ATOMIC_RELEASE);
+}
+
 const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan)
+{
+	return calc_ctx_search_prefetch_for(root, plan, 1);
+}
+
+const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const struct calc_plan *plan, int counts)
 {
 	if (!calc_pool_active())
 		return NULL;
@@ -224,23 +279,29 @@ const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const str
 		root->slot_free[CALC_SLOT_PREFETCH] = prefetch_list_free;
 	}
 	for (int i = 0; i < l->n; i++)
-		if (same_search_plan(&l->p[i]->plan, plan))
+		if (same_search_plan(&l->p[i]->plan, plan)) {
+			/* a directive that reads the counts: the job, where it has not started, gives
+			 * them (else the context searches again) */
+			if (counts)
+				calc_search_prefetch_counts(&l->p[i]->job);
 			return &l->p[i]->job;
+		}
 	struct prefetch *p = xcalloc(1, sizeof *p);
 	p->job.run = prefetch_run;
 	p->root = root;
 	p->plan = *plan;
 	/* as ctx_search's first request for the top: the root's own keeps the axes' best */
-	p->need = same_search_plan(plan, &root->plan) ? NEED_AXES : NEED_TOP;
+	p->need = same_search_plan(plan, &root->plan) ? NEED_AXES : counts ? NEED_TOP : NEED_BEST;
 	/* its cost for the pool's order [us]: its leaves at the time of one leaf, timed
 	 * from a memo another search of its memory side fills, with the memory side
 	 * computed (the first queued of its memory side) or with the axes' best too (the
 	 * plan's own, which fills the plan's memo) */
 	struct calc_search_opts o;
 	search_opts(&o, p->need, 1);
-	double per_leaf = p->need == NEED_AXES ? SEARCH_LEAF_AXES_US : SEARCH_LEAF_MEM_US;
+	double per_leaf = p->need == NEED_AXES ? SEARCH_LEAF_AXES_US
+	                  : p->need == NEED_BEST ? SEARCH_LEAF_BEST_US : SEARCH_LEAF_MEM_US;
 	p->leaves = -1;
-	for (int i = 0; i < l->n && per_leaf == SEARCH_LEAF_MEM_US; i++)
+	for (int i = 0; i < l->n && per_leaf != SEARCH_LEAF_AXES_US; i++)
 		if (calc_search_same_memory(&l->p[i]->plan, plan)) {
 			per_leaf = SEARCH_LEAF_US;
 			p->leaves = l->p[i]->leaves; /* the same memory side walks the same grid */
@@ -280,8 +341,10 @@ static void prefetch_take(struct calc_ctx *c)
 }
 
 /* The planner once per context, for what is asked (NEED_*).  Most quantities need
- * only the top K and the counts, which a search that does not time what cannot enter
- * the top K gives (opts.top_only: a scenario of a chapter asks for nothing else); the
+ * only the top K (NEED_BEST: a variant's search need not count where no memo gives the
+ * counts, opts.no_counts) or the top K and the counts, which a search that does not time
+ * what cannot enter the top K gives (opts.top_only: a scenario of a chapter asks for
+ * nothing else); the
  * axes' best need a leaf timed where it could beat an axis' best (opts.top_axes); the
  * heatmap needs every ranked leaf timed, the Pareto set also every row kept (about a
  * third more).  Asking for more than the cached result holds runs the search again at
@@ -292,7 +355,7 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 	/* The plan's own context (no root) keeps the axes' best from its first search: the
 	 * report asks it for search-axes too, and one search that keeps them costs less than
 	 * a top-only search and then a second one (the same top and counts either way). */
-	if (need == NEED_TOP && !c->root)
+	if (need <= NEED_TOP && !c->root)
 		need = NEED_AXES;
 	if (!sc) {
 		prefetch_take(c);
@@ -320,10 +383,17 @@ const struct calc_search_result *calc_ctx_search(struct calc_ctx *c, struct calc
 	return ctx_search(c, NEED_TOP, d);
 }
 
+/* The search of c for a quantity that reads only its top K (NEED_BEST: perhaps a result
+ * without counts, result.partial). */
+static const struct calc_search_result *ctx_search_top(struct calc_ctx *c, struct calc_diag *d)
+{
+	return ctx_search(c, NEED_BEST, d);
+}
+
 /* calc_ctx_search with the top re-checked by the simulator (sim_ok, sim_time). */
 static const struct calc_search_result *ctx_search_sim(struct calc_ctx *c, struct calc_diag *d)
 {
-	if (!ctx_search(c, NEED_TOP, d))
+	if (!ctx_search_top(c, d))
 		return NULL;
 	{
 		struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
@@ -334,8 +404,10 @@ static const struct calc_search_result *ctx_search_sim(struct calc_ctx *c, struc
 
 static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
 {
-	const struct calc_search_result *r = calc_ctx_search(c, d);
+	const struct calc_search_result *r = ctx_search_top(c, d);
 	if (!r)
+		return NULL;
+	if (r->ntop < 1 && r->partial && !(r = calc_ctx_search(c, d))) /* the messages' counts */
 		return NULL;
 	if (r->ntop < 1 && r->measured == 0) {
 		calc_error(d, c->plan.file, 0, "search: none of %lld configurations is valid (trainplan table "
@@ -404,9 +476,9 @@ QB(q_cost, b->r.cost)
  * run.  NULL and a diagnostic when none of the kept top configurations does. */
 static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, struct calc_diag *d)
 {
-	const struct calc_search_result *r = calc_ctx_search(c, d);
-	if (!r || !need_best(c, d))
+	if (!need_best(c, d))
 		return NULL;
+	const struct calc_search_result *r = ctx_search_top(c, d); /* need_best's */
 	double want = c->plan.memory_margin * c->plan.gpu_memory;
 	for (int i = 0; i < r->ntop; i++)
 		if (r->top[i].r.headroom >= want) {
@@ -488,10 +560,35 @@ static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *
 		v->num = (double)(expr);                                                \
 		return 0;                                                               \
 	}
+/* The top configurations found, min(K, configurations that fit): > 0 iff one fits.  It
+ * reads no counts, so a scenario that asks only this and the best's quantities is searched
+ * without counting (NEED_BEST). */
+static int q_found(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_result *r = ctx_search_top(c, d);
+	if (!r)
+		return -1;
+	v->num = r->ntop;
+	return 0;
+}
+
+/* The quantities that read a search's counts (QR): a directive naming one needs a search
+ * that counts (calc_search_name_counts). */
 QR(q_evaluated, r->evaluated)
 QR(q_ranked, r->ranked)
 QR(q_rejected, r->evaluated - r->ranked)
 QR(q_rej_memory, r->rejected[CALC_REJ_MEMORY])
+
+int calc_search_name_counts(const char *name)
+{
+	/* those that read the top K alone (need_best, need_safe, need_pick, q_found) or no
+	 * search; any other name -- the counts (QR), one added later -- counts */
+	static const char *const top[] = {"search.best.", "search.safe.", "search.pick."};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
+		if (!strncmp(name, top[i], strlen(top[i])))
+			return 0;
+	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin");
+}
 
 const struct calc_quantity calc_q_search[] = {
 	{"search.best.tp", "1", "tensor-parallel degree of the best configuration", q_tp},
@@ -541,6 +638,7 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.pick.step_time", "s", "step time of the recommendation, or of the best configuration where none leaves the margin", q_p_time},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
+	{"search.found", "1", "top configurations the planner keeps: 10, or the configurations that fit where fewer", q_found},
 	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},
 	{"search.rejected_memory", "1", "valid configurations that do not fit in memory", q_rej_memory},
 	{NULL, NULL, NULL, NULL},

@@ -34,7 +34,10 @@
  * of layers) by memory.c itself: its per-stage terms (struct calc_mem_terms) are set
  * per work item and per leaf only where they change, and calc_memory_stage_total adds
  * them as calc_memory does, so a leaf costs a few dozen floating-point operations plus
- * calc_step_fast when it fits.
+ * calc_step_fast when it fits.  A search for the top K only (opts.top_only) does not time
+ * a leaf whose lower bound cannot enter it; one that needs no counts either
+ * (opts.no_counts) takes that bound before the memory and computes the memory of the
+ * leaves that could enter alone.
  */
 #include "calc.h"
 #include "run.h"
@@ -388,7 +391,7 @@ struct memo_item {
 
 static pthread_mutex_t seed_lock = PTHREAD_MUTEX_INITIALIZER; /* memo seeds */
 
-#define MEMO_SEED 16 /* top configurations a memo keeps as the next search's seed */
+#define MEMO_SEED CALC_SEARCH_SEED /* top configurations a memo keeps as the next search's seed */
 
 struct calc_search_memo {
 	int filled;                  /* 1: a search has written it */
@@ -495,6 +498,16 @@ int calc_search_memo_filled(const struct calc_search_memo *m)
 	return m->filled;
 }
 
+int calc_search_memo_seed(const struct calc_search_memo *m, struct calc_search_cfg *out, int max)
+{
+	pthread_mutex_lock(&seed_lock); /* a search of m writes its top back when it ends */
+	int n = m->nseed < max ? m->nseed : max;
+	if (n > 0)
+		memcpy(out, m->seed, (size_t)n * sizeof *out);
+	pthread_mutex_unlock(&seed_lock);
+	return n > 0 ? n : 0;
+}
+
 int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_plan *plan,
                           const struct calc_search_opts *o)
 {
@@ -544,6 +557,8 @@ struct shared {
 	                                is being filled */
 	double seed_time;            /* top_only: a step time the K-th best cannot exceed (the
 	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
+	int lazy;                    /* 1: opts.no_counts in effect: a leaf's memory is computed
+	                                only when its bound is not hopeless (leaf) */
 	int skip_items;              /* 1: an item whose every leaf is hopeless is not walked
 	                                (memo_read, top-only without the axes, the memo's counts
 	                                taken instead of the leaves': skip_hopeless) */
@@ -582,6 +597,14 @@ struct worker {
 	struct calc_comm_pre comm_pre;       /* of the running item */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
+	long long unchecked;         /* of measured, memory not computed (sh->lazy) */
+	int item_due;                /* 1: the running item's memory terms (parameters, FSDP, the
+	                                bytes per ZeRO stage) are still to compute (mem_ready) */
+	struct calc_mem_terms zk[4]; /* the bytes per parameter of the running item by ZeRO stage */
+	int cands_due;               /* 1: the running schedule variant's candidate stages are
+	                                still to build (mem_ready) */
+	int parts_due;               /* 1: the running (recompute, SP) pair's memory parts are
+	                                still to compute (mem_ready) */
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
@@ -839,8 +862,64 @@ static double bound_for(struct worker *w)
 	return b;
 }
 
+/* The memory terms of the running leaf that are still to compute (w->item_due: its
+ * item's; w->cands_due: the candidate stages of its schedule variant, m micro-batches;
+ * w->parts_due: the parts of its (recompute, SP) pair), into w->k, c and w->parts. */
+static void mem_ready(struct worker *w, struct cands *c, int m)
+{
+	struct calc_plan *p = &w->plan;
+	if (w->item_due) {
+		calc_memory_terms_params(p, &w->pr, &w->k);
+		calc_memory_terms_fsdp(p, &w->k);
+		for (int z = 0; z < 4; z++) {
+			calc_memory_terms_bytes(p->recipe, z, p->dp * p->cp, &w->zk[z]);
+			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &w->zk[z]);
+		}
+		w->item_due = 0;
+	}
+	if (w->cands_due) {
+		double infl[CALC_MAX_STAGES];
+		for (int i = 0; i < p->pp; i++)
+			infl[i] = calc_pipeline_inflight_for(p->schedule, p->pp, m, p->vpp, i);
+		cands_build(p, p->pp, infl, c);
+		w->k.copies = calc_pipeline_param_copies(p);
+		w->cands_due = 0;
+	}
+	if (w->parts_due) {
+		calc_memory_terms_act(p, &w->k);
+		for (int j = 0; j < c->n; j++)
+			calc_memory_stage_parts(&w->k, &c->sl[j], c->infl[j], &w->parts[j]);
+		w->parts_due = 0;
+	}
+}
+
+/* calc_step_dp_bound of the running leaf (ZeRO stage 'zero'), kept per parameter copies
+ * and ZeRO stage for the running item (w->dp_bound). */
+static double dp_bound_of(struct worker *w, int zero)
+{
+	int dz = w->dp_slot >= 0 ? w->dp_slot + zero : -1;
+	if (dz < 0)
+		return calc_step_dp_bound(&w->plan, &w->comm_pre);
+	if (!(w->have_dp_bound >> dz & 1)) {
+		w->dp_bound[dz] = calc_step_dp_bound(&w->plan, &w->comm_pre);
+		w->have_dp_bound |= 1 << dz;
+	}
+	return w->dp_bound[dz];
+}
+
+/* A lower bound of the running leaf's step time [s] with its own ZeRO stage 'zero': the
+ * bound of its (recompute, SP) pair or, once a leaf of the pair is timed (st_same: the
+ * ZeRO stages share the makespan, calc_step_fast_rezero), that makespan, the larger,
+ * plus the leaf's exposed DP collectives and optimizer (calc_step_dp_bound: time =
+ * makespan + dp_exposed + optimizer, step.c finish). */
+static double bound_zero(struct worker *w, int zero)
+{
+	double b = w->st_same && w->st.makespan > w->bound ? w->st.makespan : w->bound;
+	return b + dp_bound_of(w, zero);
+}
+
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
-static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, const struct cands *c)
+static void leaf(struct worker *w, struct item *it, struct calc_search_row *row, struct cands *c)
 {
 	const struct calc_search_opts *o = &w->sh->o;
 	int worst = 0;
@@ -848,10 +927,28 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 
 	w->evaluated++;
 	w->measured++;
+	if (w->sh->lazy) {
+		/* the counts are not wanted: a leaf that cannot enter the top K, fit or not,
+		 * needs no memory (the bound reads neither the memory nor the ZeRO stage, the
+		 * DP part no memory) */
+		if (w->bound_due) {
+			w->bound = bound_for(w);
+			w->bound_due = 0;
+		}
+		if (w->bound >= 0 && (hopeless(w, row, w->bound) || hopeless(w, row, bound_zero(w, row->c.zero)))) {
+			w->unchecked++;
+			return;
+		}
+		mem_ready(w, c, row->c.m);
+	}
 	if (w->mi && w->sh->memo_read) {
 		total = w->mi->total[w->mj];
 		worst = w->mi->worst[w->mj++];
 	} else {
+		const struct calc_mem_terms *zk = &w->zk[row->c.zero]; /* the leaf's ZeRO stage */
+		mem_ready(w, c, row->c.m);
+		w->k.bw = zk->bw, w->k.bwc = zk->bwc, w->k.bg = zk->bg, w->k.bm = zk->bm, w->k.bo = zk->bo;
+		w->k.ebw = zk->ebw, w->k.ebwc = zk->ebwc, w->k.ebg = zk->ebg, w->k.ebm = zk->ebm, w->k.ebo = zk->ebo;
 		total = mem_worst(&w->k, c, w->parts, &worst);
 		if (w->mi) {
 			w->mi->total[w->mi->n] = total;
@@ -885,22 +982,10 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		w->bound_due = 0;
 	}
 	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
-	 * SP) pair alone, or with its own exposed DP collectives and optimizer added */
-	int dz = w->dp_slot >= 0 ? w->dp_slot + row->c.zero : -1;
-	double dpb = 0;
-	int gone = w->bound >= 0 && hopeless(w, row, w->bound);
-	if (w->bound >= 0 && !gone) {
-		if (dz < 0)
-			dpb = calc_step_dp_bound(&w->plan, &w->comm_pre);
-		else {
-			if (!(w->have_dp_bound >> dz & 1)) {
-				w->dp_bound[dz] = calc_step_dp_bound(&w->plan, &w->comm_pre);
-				w->have_dp_bound |= 1 << dz;
-			}
-			dpb = w->dp_bound[dz];
-		}
-	}
-	if (gone || (w->bound >= 0 && hopeless(w, row, w->bound + dpb))) {
+	 * SP) pair alone, or with its own exposed DP collectives and optimizer added (lazy:
+	 * tested before the memory, against the same top) */
+	int gone = !w->sh->lazy && w->bound >= 0 && hopeless(w, row, w->bound);
+	if (gone || (!w->sh->lazy && w->bound >= 0 && hopeless(w, row, bound_zero(w, row->c.zero)))) {
 		w->ranked++;
 		w->item_feasible++;
 		w->pruned++;
@@ -1041,8 +1126,6 @@ static void run_item(struct worker *w, struct item *it)
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
 	enum calc_reject pre = item_check(base, it, o->even_only);
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
-	struct calc_mem_terms zk[4];
-	double infl[CALC_MAX_STAGES];
 	int prune = top_only_applies(o);
 
 	int mread = w->sh->memo && w->sh->memo_read; /* the leaves' memory is known */
@@ -1052,6 +1135,7 @@ static void run_item(struct worker *w, struct item *it)
 	w->bound = -1;
 	w->bound_due = 0;
 	w->st_same = 0;
+	w->item_due = w->cands_due = w->parts_due = 0;
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
@@ -1101,13 +1185,11 @@ static void run_item(struct worker *w, struct item *it)
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
 		calc_comm_pre(p, &w->comm_pre);
-		if (!mread) { /* the terms of the leaves' memory, which a memo holds */
-			calc_memory_terms_params(p, &w->pr, &w->k);
-			calc_memory_terms_fsdp(p, &w->k);
-			for (int z = 0; z < 4; z++) {
-				calc_memory_terms_bytes(p->recipe, z, it->dp * it->cp, &zk[z]);
-				calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &zk[z]);
-			}
+		if (!mread) { /* the terms of the leaves' memory, which a memo holds: at once or
+		               * (lazy) where a leaf needs them */
+			w->item_due = 1;
+			if (!w->sh->lazy)
+				mem_ready(w, NULL, 0);
 		}
 	} else
 		p->pp = it->pp;
@@ -1154,11 +1236,10 @@ static void run_item(struct worker *w, struct item *it)
 			if (r2 == CALC_REJ_NONE) {
 				p->schedule = (enum calc_schedule)sv[s];
 				p->vpp = vv[s];
-				if (!mread) {
-					for (int i = 0; i < it->pp; i++)
-						infl[i] = calc_pipeline_inflight_for(p->schedule, it->pp, m, vv[s], i);
-					cands_build(p, it->pp, infl, &c);
-					w->k.copies = calc_pipeline_param_copies(p);
+				if (!mread) { /* the candidate stages, at once or (lazy) where a leaf needs them */
+					w->cands_due = 1;
+					if (!w->sh->lazy)
+						mem_ready(w, &c, m);
 				}
 				int copies = calc_pipeline_param_copies(p);
 				w->dp_slot = copies == 1 || copies == 2 ? 4 * (copies - 1) : -1;
@@ -1177,9 +1258,9 @@ static void run_item(struct worker *w, struct item *it)
 					}
 					if (r2 == CALC_REJ_NONE) {
 						if (!mread) {
-							calc_memory_terms_act(p, &w->k);
-							for (int j = 0; j < c.n; j++)
-								calc_memory_stage_parts(&w->k, &c.sl[j], c.infl[j], &w->parts[j]);
+							w->parts_due = 1;
+							if (!w->sh->lazy)
+								mem_ready(w, &c, m);
 						}
 						enter_pair(w, s, ri, sp);
 						w->bound = -1;
@@ -1194,12 +1275,6 @@ static void run_item(struct worker *w, struct item *it)
 							continue;
 						}
 						p->zero = z;
-						if (!mread) {
-							w->k.bw = zk[z].bw, w->k.bwc = zk[z].bwc, w->k.bg = zk[z].bg;
-							w->k.bm = zk[z].bm, w->k.bo = zk[z].bo;
-							w->k.ebw = zk[z].ebw, w->k.ebwc = zk[z].ebwc, w->k.ebg = zk[z].ebg;
-							w->k.ebm = zk[z].ebm, w->k.ebo = zk[z].ebo;
-						}
 						row.step_time = row.mfu = row.tokens_per_s = row.run_time = row.cost = 0;
 						leaf(w, it, &row, &c);
 					}
@@ -1377,6 +1452,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		out->measured += w->measured;
 		out->ranked += w->ranked;
 		out->pruned += w->pruned;
+		out->unchecked += w->unchecked;
 		for (int r = 0; r < CALC_REJ_N; r++)
 			out->rejected[r] += w->rejected[r];
 		out->miss_first += w->miss_first;
@@ -1506,6 +1582,52 @@ static void counts_copy(struct calc_search_result *to, const struct calc_search_
 	to->closest_miss = from->closest_miss;
 }
 
+/* The index of the item of sh holding configuration c, or -1. */
+static int item_of(const struct shared *sh, const struct calc_search_cfg *c)
+{
+	for (int i = 0; i < sh->nitems; i++) {
+		const struct item *x = &sh->items[i];
+		if (x->recipe == c->recipe && x->gpus == c->gpus && x->tp == c->tp && x->pp == c->pp && x->cp == c->cp &&
+		    x->mb == c->micro_batch && x->ep == c->ep && x->etp == c->etp && x->nodes == c->nodes &&
+		    x->gpn == c->gpus_per_node)
+			return i;
+	}
+	return -1;
+}
+
+/* 1 when configuration c is a leaf of sh's grid that the search of 'plan' ranks: its
+ * item's and schedule's checks pass and its worst stage (calc_search_memory of the
+ * configuration applied to 'plan', into p) leaves opts.min_headroom free with a margin
+ * of 1e-6 of its total, against rounding between that path and the leaves' (a
+ * configuration at the edge is passed over: a seed only bounds). */
+static int seed_fits(const struct calc_plan *plan, const struct shared *sh, const struct calc_search_cfg *c,
+                     struct calc_plan *p)
+{
+	const struct calc_search_opts *o = &sh->o;
+	int at = item_of(sh, c);
+	const struct item *it = at >= 0 ? &sh->items[at] : NULL;
+	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv, rcs[3], nrc = recompute_modes(plan, rcs), ok = 0;
+	if (!it || item_check(plan, it, o->even_only) != CALC_REJ_NONE || plan->global_batch % (it->mb * it->dp))
+		return 0;
+	if (c->zero < 0 || c->zero > 3 || c->sp < 0 || c->sp >= nsp_of(it->tp))
+		return 0;
+	for (int i = 0; i < nrc; i++)
+		ok |= rcs[i] == c->recompute;
+	nv = sched_variants(it->pp, o->max_vpp, sv, vv);
+	int s = 0;
+	while (s < nv && !(sv[s] == c->schedule && vv[s] == c->vpp))
+		s++;
+	if (!ok || s == nv)
+		return 0;
+	calc_search_apply(plan, c, p);
+	if (sched_check(p, sv[s], vv[s], plan->global_batch / (it->mb * it->dp)) != CALC_REJ_NONE)
+		return 0;
+	int worst;
+	double total, headroom;
+	calc_search_memory(p, &worst, &total, &headroom);
+	return headroom - o->min_headroom > 1e-6 * fabs(total);
+}
+
 int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opts, struct calc_search_result *out,
                 struct calc_diag *d)
 {
@@ -1571,12 +1693,43 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		memcpy(seed, sh.memo->seed, (size_t)nseed * sizeof *seed);
 		pthread_mutex_unlock(&seed_lock);
 	}
-	if (sh.memo_read && top_only_applies(&sh.o) && nseed >= sh.o.top) {
-		/* The seed, configurations that fit (the memory side is the same), timed under
-		 * this plan: the K-th best of any K that fit bounds the K-th best of all, so a
-		 * leaf whose lower bound exceeds it cannot enter the top K from the first item
-		 * on.  A relative margin of 1e-9 covers rounding between calc_step_fast and the
-		 * leaves' calc_step_fast_with; the top K is the same as without the seed. */
+	/* without a memo, the seed the caller gives: those of its configurations that are
+	 * leaves of this grid and fit under this plan (seed_fits) */
+	struct calc_plan *sp = xmalloc(sizeof *sp);
+	struct calc_search_cfg given[MEMO_SEED]; /* their items are walked first */
+	int ngiven = 0;
+	if (!sh.memo_read && top_only_applies(&sh.o) && sh.o.seed)
+		for (int i = 0; i < sh.o.nseed && ngiven < MEMO_SEED; i++) { /* nseed <= ngiven */
+			/* one that does not fit (the seed of a shorter sequence) may with half the
+			 * micro-batch or twice the CP degree: the activations per GPU grow with the
+			 * tokens of a micro-batch on it, s b / cp (docs/references.md §2.2) */
+			struct calc_search_cfg c = sh.o.seed[i];
+			int ok = seed_fits(plan, &sh, &c, sp);
+			for (int k = 0; !ok && k < 2; k++) {
+				c = sh.o.seed[i];
+				if (k == 0 && c.micro_batch % 2 == 0)
+					c.micro_batch /= 2;
+				else if (k == 1 && c.dp % 2 == 0)
+					c.cp *= 2, c.dp /= 2;
+				else
+					continue;
+				ok = seed_fits(plan, &sh, &c, sp);
+			}
+			if (ok)
+				seed[nseed++] = c;
+			given[ngiven++] = ok ? c : sh.o.seed[i];
+		}
+	free(sp);
+	sh.o.seed = NULL; /* the caller's array: not kept in the result */
+	sh.o.nseed = 0;
+	sh.lazy = top_only_applies(&sh.o) && sh.o.no_counts && !sh.memo;
+	if (top_only_applies(&sh.o) && nseed >= sh.o.top) {
+		/* The seed, configurations that fit (the memo's: the memory side is the same),
+		 * timed under this plan: the K-th best of any K that fit bounds the K-th best of
+		 * all, so a leaf whose lower bound exceeds it cannot enter the top K from the
+		 * first item on.  A relative margin of 1e-9 covers rounding between
+		 * calc_step_fast and the leaves' calc_step_fast_with; the top K is the same as
+		 * without the seed. */
 		struct calc_plan *p = xmalloc(sizeof *p);
 		double t[MEMO_SEED];
 		for (int i = 0; i < nseed; i++) {
@@ -1612,6 +1765,20 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			for (int i = 0; i < sh.nitems; i++)
 				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
 					sh.order[k++] = i;
+		/* the items of the given seed first, fitting or not (their other leaves, another
+		 * recomputation or ZeRO stage, are likely among the fastest that fit): the top K
+		 * they fill early puts more leaves out of it.  The ranking does not depend on
+		 * the order (better(): ties break on the key). */
+		for (int g = 0, front = 0; g < ngiven; g++) {
+			int at = item_of(&sh, &given[g]), pos = front;
+			while (at >= 0 && pos < sh.nitems && sh.order[pos] != at)
+				pos++;
+			if (at < 0 || pos == sh.nitems)
+				continue; /* not an item of the grid, or in front already */
+			for (int j = pos; j > front; j--)
+				sh.order[j] = sh.order[j - 1];
+			sh.order[front++] = at;
+		}
 	}
 	if (sh.o.progress) { /* progress weights: the leaves each item evaluates one by one */
 		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
@@ -1655,6 +1822,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->opts = sh.o;
 	out->moe = plan->model.moe.experts > 0;
 	out->top_only = top_only_applies(&sh.o);
+	out->partial = sh.lazy;
 	merge(out, ws, nw, &sh);
 	if (sh.skip_items) { /* the counts of every leaf, timed or not, walked or not */
 		long long timed = out->ranked - out->pruned;

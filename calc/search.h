@@ -59,8 +59,10 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 
 #define CALC_SEARCH_MAX_GPUS 64 /* GPU counts of one search (--gpus lists or ranges) */
 #define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
+#define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
 struct calc_search_memo;
+struct calc_search_cfg;
 
 struct calc_search_opts {
 	int ngpus;                       /* 0: the plan's GPU count */
@@ -100,6 +102,19 @@ struct calc_search_opts {
 	void (*progress)(void *arg, double done, double elapsed);
 	void *progress_arg;
 	double progress_interval;        /* least time between two progress calls [s] (default 0.25) */
+	int no_counts;                   /* with top_only, in a search that neither reads nor fills
+	                                    a memo: only the top K is wanted, not the counts -- a
+	                                    leaf's memory is computed only where its lower bound
+	                                    (with its ZeRO stage's DP part) could still enter the
+	                                    top K, so the counts that depend on the memory check
+	                                    leave out the leaves not checked (result.partial,
+	                                    result.unchecked); default 0 */
+	int nseed;                       /* configurations of seed[] (at most CALC_SEARCH_SEED) */
+	const struct calc_search_cfg *seed; /* a top-only search that reads no memo times the
+	                                    ones that are leaves of its grid and fit, under its
+	                                    plan, as a first bound of the K-th best (any
+	                                    configurations: the others are passed over); NULL:
+	                                    none (default) */
 	struct calc_search_memo *memo;   /* the memory side of an earlier search to reuse, or an
 	                                    empty one to fill (calc_search_memo_new); NULL: none
 	                                    (default).  Ignored where it does not fit the plan and
@@ -134,6 +149,9 @@ void calc_search_memo_claim(struct calc_search_memo *m, const struct calc_plan *
                             const struct calc_search_opts *o);
 /* 1 once a search has filled 'm'. */
 int calc_search_memo_filled(const struct calc_search_memo *m);
+/* The configurations of the last top of a search of 'm' (at most 'max'), for another
+ * search's opts.seed; returns how many (0 while none has ended). */
+int calc_search_memo_seed(const struct calc_search_memo *m, struct calc_search_cfg *out, int max);
 
 /* One configuration. */
 struct calc_search_cfg {
@@ -222,6 +240,13 @@ struct calc_search_result {
 	int top_only;                   /* 1: searched with opts.top_only in effect: only top[], the
 	                                   counts and the memory rejects are complete */
 	long long pruned;               /* of ranked, leaves not timed (opts.top_only) */
+	int partial;                    /* 1: searched with opts.no_counts in effect: only top[],
+	                                   evaluated and measured are complete; ranked, the memory
+	                                   rejects, the misses and closest_miss leave out the
+	                                   'unchecked' leaves (a count of this result must not be
+	                                   served: search again without no_counts) */
+	long long unchecked;            /* of measured, leaves whose memory was not computed, their
+	                                   bound hopeless (opts.no_counts) */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	int ncells;

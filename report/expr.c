@@ -1302,6 +1302,26 @@ static int names_prefix(const struct rpt_expr *e, const char *prefix)
 	return 0;
 }
 
+/* 1 when e names a search quantity that reads the search's counts (calc_search_name_counts),
+ * 0 when its search names read only the top. */
+static int names_counts(const struct rpt_expr *e)
+{
+	if (!e)
+		return 0;
+	if (e->kind == E_NAME && !strncmp(e->text, "search.", 7) && calc_search_name_counts(e->text))
+		return 1;
+	for (int i = 0; i < 3; i++)
+		if (names_counts(e->a[i]))
+			return 1;
+	for (int i = 0; i < e->nargs; i++)
+		if (names_counts(e->args[i]))
+			return 1;
+	for (int i = 0; i < e->nas; i++)
+		if (names_counts(e->as[i].val))
+			return 1;
+	return 0;
+}
+
 /* Queue what e will ask for: the search of every plan its search.* names are evaluated
  * on (the base plan, or a `with` variant whose values name no search). */
 static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct prefetch_seen *seen)
@@ -1330,9 +1350,12 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 		for (int i = 0; i < e->nas; i++)
 			if (names_prefix(e->as[i].val, "search.") || (e->as[i].val && e->as[i].val->kind == E_WITH))
 				return;
+		int counts = names_counts(e->a[0]); /* else the variant's first search need not count */
 		for (int i = 0; i < seen->n; i++) /* a table row repeats its scenario */
 			if (!strcmp(seen->with[i], e->text)) {
 				need_add(seen, seen->job[i]);
+				if (counts && seen->job[i]) /* raise the queued job to one that counts */
+					calc_search_prefetch_counts(seen->job[i]);
 				return;
 			}
 		seen->with = xrealloc(seen->with, (size_t)(seen->n + 1) * sizeof *seen->with);
@@ -1347,7 +1370,7 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 		                                    &tmp);
 		calc_diag_free(&tmp);
 		if (vc) {
-			const struct calc_job *j = calc_ctx_search_prefetch(sc->ctx, &vc->plan);
+			const struct calc_job *j = calc_ctx_search_prefetch_for(sc->ctx, &vc->plan, counts);
 			seen->job[seen->n - 1] = j;
 			need_add(seen, j);
 			calc_ctx_free(vc);

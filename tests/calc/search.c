@@ -569,6 +569,70 @@ static void test_catalog(void **state)
 	calc_diag_free(&d);
 }
 
+/* A variant's search for the top only does not count (opts.no_counts; result.partial),
+ * and a count asked after it is the complete search's, never the partial one's: each
+ * count of the catalog (search.ranked, search.evaluated, search.rejected_memory, the
+ * search-rejects table) against calc_search of the variant's plan with the default
+ * options (every leaf's memory computed).  The partial result of the same search ranks
+ * fewer (test_no_counts), so serving its counts fails here.  Where nothing fits, found is
+ * 0 and the best's message counts the grid. */
+static void test_catalog_no_counts(void **state)
+{
+	static const char *const seq[] = {"training.seq_len=8192", "training.seq_len=16777216"};
+	struct calc_plan *p = malloc(sizeof *p);
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct calc_diag d = {0};
+		struct calc_ctx root, *vc;
+		struct calc_value v = {0};
+		struct calc_search_opts o;
+		struct calc_search_result full;
+		struct calc_table t;
+		assert_int_equal(calc_plan_load(p, "plans/default.ini", NULL, 0, &d), 0);
+		calc_ctx_init(&root, p);
+		/* the root's search first, as in the report: its top seeds the variant's */
+		assert_int_equal(calc_catalog_get(&root, "search.best.tp", &v, &d), 0);
+		vc = calc_ctx_variant(&root, &seq[k], 1, "test", &d);
+		assert_non_null(vc);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		run(&vc->plan, &o, &full);
+		assert_int_equal(calc_catalog_get(vc, "search.found", &v, &d), 0);
+		assert_int_equal((int)v.num, full.ntop);
+		assert_int_equal((int)v.num, full.ranked < 10 ? full.ranked : 10);
+		if (full.ntop > 0) {
+			assert_int_equal(calc_catalog_get(vc, "search.best.step_time", &v, &d), 0);
+			assert_true(v.num == full.top[0].r.step_time);
+			assert_int_equal(calc_catalog_get(vc, "search.best.tp", &v, &d), 0);
+			assert_int_equal((int)v.num, full.top[0].r.c.tp);
+		} else {
+			assert_int_equal(calc_catalog_get(vc, "search.best.tp", &v, &d), -1);
+			assert_non_null(strstr(d.text, "no configuration of 199872 fits in memory"));
+			calc_diag_free(&d);
+		}
+		assert_int_equal(calc_catalog_get(vc, "search.ranked", &v, &d), 0);
+		assert_true(v.num == (double)full.ranked);
+		assert_int_equal(calc_catalog_get(vc, "search.rejected_memory", &v, &d), 0);
+		assert_true(v.num == (double)full.rejected[CALC_REJ_MEMORY]);
+		assert_int_equal(calc_catalog_get(vc, "search.evaluated", &v, &d), 0);
+		assert_true(v.num == (double)full.evaluated);
+		calc_search_free(&full);
+		/* a second variant of the same plan: the table first after the top */
+		vc = calc_ctx_variant(&root, (const char *const[]){seq[k], "efficiency.gemm=0.5"}, 2, "test", &d);
+		assert_non_null(vc);
+		run(&vc->plan, &o, &full);
+		assert_int_equal(calc_catalog_get(vc, "search.found", &v, &d), 0);
+		assert_int_equal(calc_catalog_build(vc, "search-rejects", 0, NULL, &t, &d), 0);
+		assert_true(t.cells[1].v == (double)full.ranked); /* row "ranked", column configurations */
+		assert_true(t.cells[(t.nrows - 1) * t.ncols + 1].v == (double)full.evaluated);
+		calc_table_free(&t);
+		calc_search_free(&full);
+		calc_ctx_free(&root);
+		calc_diag_free(&d);
+	}
+	free(p);
+}
+
 /* A GPU count that is not a whole number of nodes is refused with a message. */
 static void test_bad_gpus(void **state)
 {
@@ -820,6 +884,87 @@ static void test_top_only(void **state)
 	free(p);
 }
 
+/* opts.no_counts computes a leaf's memory only where its bound could enter the top K:
+ * the top K (every field) must be the full search's, and evaluated and measured too,
+ * while ranked and the memory rejects leave leaves out (result.partial), on the shipped
+ * plans and on variants with a longer and a shorter sequence and a slower network (other
+ * memory sides), with one thread and two; seeded with the plan's own top (which need not
+ * fit under a variant), with configurations that are no leaf of the grid, with more
+ * configurations than a seed keeps (CALC_SEARCH_SEED, the first ones no leaf), or not at
+ * all.
+ * The expected top is the complete search's (every leaf's memory computed, every ranked
+ * leaf timed). */
+static void test_no_counts(void **state)
+{
+	static const char *const files[] = {"plans/default.ini", "plans/llama2-70b-a100.ini",
+	                                    "plans/llama3-405b-h100.ini"};
+	static const char *const vars[][1] = {{NULL}, {"training.seq_len=8192"}, {"training.seq_len=2048"},
+	                                      {"cluster.inter_node_bw=3.125e9"}};
+	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	(void)state;
+	for (int f = 0; f < 3; f++) {
+		struct calc_diag d = {0};
+		struct calc_search_opts o;
+		struct calc_search_result own;
+		struct calc_search_cfg seed[CALC_SEARCH_SEED], many[3 * CALC_SEARCH_SEED];
+		int nseed;
+		assert_int_equal(calc_plan_load(p, files[f], NULL, 0, &d), 0);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		o.top = CALC_SEARCH_SEED;
+		run(p, &o, &own);
+		nseed = own.ntop;
+		for (int i = 0; i < nseed; i++)
+			seed[i] = own.top[i].r.c;
+		calc_search_free(&own);
+		seed[0].tp = 3; /* no TP degree of the grid */
+		seed[1].micro_batch = 1000; /* above max_mb */
+		for (int i = 0; i < 3 * CALC_SEARCH_SEED; i++) {
+			many[i] = seed[i % nseed];
+			if (i < CALC_SEARCH_SEED + 2)
+				many[i].tp = 3;
+		}
+		for (int v = 0; v < 4; v++)
+			for (int threads = 1; threads <= 2; threads++)
+				for (int seeded = 0; seeded <= 2; seeded++) {
+					struct calc_search_result a, b;
+					assert_int_equal(calc_plan_load(q, files[f], vars[v], vars[v][0] ? 1 : 0, &d), 0);
+					calc_search_opts_init(&o);
+					o.threads = threads;
+					o.recheck = 0;
+					run(q, &o, &a);
+					o.top_only = 1;
+					o.no_counts = 1;
+					o.seed = seeded == 2 ? many : seeded ? seed : NULL;
+					o.nseed = seeded == 2 ? 3 * CALC_SEARCH_SEED : seeded ? nseed : 0;
+					run(q, &o, &b);
+					assert_int_equal(a.partial, 0);
+					assert_int_equal(b.partial, 1);
+					assert_true(b.unchecked > 0);
+					assert_int_equal(a.evaluated, b.evaluated);
+					assert_int_equal(a.measured, b.measured);
+					/* the partial counts are short of the full ones: a test that read them
+					 * as the counts would fail */
+					assert_true(b.ranked < a.ranked);
+					assert_true(b.ranked + b.rejected[CALC_REJ_MEMORY] + b.unchecked == a.measured);
+					assert_int_equal(a.ntop, b.ntop);
+					for (int i = 0; i < a.ntop; i++) {
+						assert_memory_equal(&a.top[i].r, &b.top[i].r, sizeof a.top[i].r);
+						assert_true(a.top[i].fast.time == b.top[i].fast.time);
+					}
+					if (getenv("TOP_ONLY_STATS"))
+						fprintf(stderr, "%s %s %d seed %d: unchecked %lld of %lld measured, %.2f ms CPU\n",
+						        files[f], vars[v][0] ? vars[v][0] : "-", threads, seeded, b.unchecked,
+						        b.measured, 1e3 * b.cpu_s);
+					calc_search_free(&a);
+					calc_search_free(&b);
+				}
+		calc_diag_free(&d);
+	}
+	free(p);
+	free(q);
+}
+
 /* opts.top_axes: a top-only search that keeps the axes' best (the search-axes table)
  * must give every axis' best row of the complete search, bit for bit, as well as its
  * top K and counts, while still leaving leaves untimed (the expected rows are the
@@ -1045,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
 		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only), cmocka_unit_test(test_top_axes),
+		cmocka_unit_test(test_no_counts), cmocka_unit_test(test_catalog_no_counts),
 		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
