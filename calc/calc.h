@@ -559,6 +559,8 @@ struct calc_plan {
 	double ep_overlap;     /* share of the EP all-to-all hidden behind compute [0..1] (DualPipe
 	                          overlaps one micro-batch's all-to-all with another's compute) */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
+	double step_overhead;  /* fixed host-side time per step outside the GPU timeline (data
+	                          loading, logging, synchronisation; docs/references.md §5.11) [s] */
 	enum calc_hfu_count hfu_count; /* convention of the hardware FLOPs (HFU) */
 
 	/* [run] checkpoints, failures and energy of the whole run (run.c) */

@@ -116,8 +116,9 @@ static int t_step(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 	const struct calc_step *st = calc_ctx_step(c, d);
 	static const char *const names[] = {"compute (forward + backward)", "recomputation",
 	                                    "TP/CP communication (exposed)", "pipeline bubble",
-	                                    "DP communication (exposed)", "optimizer step", "step"};
-	double v[7];
+	                                    "DP communication (exposed)", "optimizer step",
+	                                    "host overhead (efficiency.step_overhead)", "step"};
+	double v[8];
 	int cn, ct, cs;
 
 	if (!st)
@@ -128,13 +129,17 @@ static int t_step(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 	v[3] = st->bubble;
 	v[4] = st->dp_exposed;
 	v[5] = st->optimizer;
-	v[6] = st->time;
+	v[6] = st->overhead;
+	v[7] = st->time;
 	calc_table_init(t, "step", "Step time breakdown of one GPU of the critical pipeline stage");
 	cn = calc_table_col(t, "component", "", CALC_D_TEXT, 0);
 	ct = calc_table_col(t, "time", "s", CALC_D_MS, 1);
 	cs = calc_table_col(t, "share", "1", CALC_D_PCT, 1);
-	for (int i = 0; i < 7; i++) {
-		int r = calc_table_row(t);
+	for (int i = 0; i < 8; i++) {
+		int r;
+		if (i == 6 && !(st->overhead > 0))
+			continue; /* the row only where the plan sets one */
+		r = calc_table_row(t);
 		calc_table_str(t, r, cn, names[i]);
 		calc_table_num(t, r, ct, v[i]);
 		calc_table_num(t, r, cs, v[i] / st->time);

@@ -206,6 +206,7 @@ static const struct key keys[] = {
 	{"efficiency", "grad_reduce", K_ENUM, 0, P(grad_reduce), 0, 0, grad_reduce_names, "enum", "dtype of the DP gradient reduction (recipe: its gradients')"},
 	{"efficiency", "hfu_count", K_ENUM, 0, P(hfu_count), 0, 0, hfu_names, "enum", "hardware FLOPs of recomputation: executed ops, or Korthikanti 2022 Eq. 8"},
 	{"efficiency", "optimizer_time", K_NUM, CALC_U_SECONDS, P(optimizer_time), -1, 1e4, NULL, "seconds", "optimizer step time (-1 = estimate from HBM bandwidth)"},
+	{"efficiency", "step_overhead", K_NUM, CALC_U_SECONDS, P(step_overhead), 0, 1e4, NULL, "seconds", "fixed host-side time per step outside the GPU timeline: data loading, logging, host synchronisation (0 = none; fit it with trainplan calibrate)"},
 
 	{"run", "checkpoint_optimizer", K_BOOL, 0, P(ckpt_optimizer), 0, 1, NULL, "bool", "checkpoints hold master weights and optimizer states (no: weights only)"},
 	{"run", "checkpoint_async", K_BOOL, 0, P(ckpt_async), 0, 1, NULL, "bool", "asynchronous checkpoints: training stops only for the copy to host memory"},

@@ -946,7 +946,10 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 		st->dp_exposed += exposed_behind(st->comm.edp_time, window, ov);
 
 	st->optimizer = optimizer_time(plan, st->comm.grad_params, st->comm.edp_params, dp->group.size);
-	st->time = st->makespan + st->dp_exposed + st->optimizer;
+	/* efficiency.step_overhead: host time no GPU op hides (docs/references.md §5.11); the
+	 * planner's bounds leave it out, which keeps them below every leaf's time */
+	st->overhead = plan->step_overhead > 0 ? plan->step_overhead : 0;
+	st->time = st->makespan + st->dp_exposed + st->optimizer + st->overhead;
 
 	{
 		/* split the critical GPU's exposed collectives between TP and CP */

@@ -92,6 +92,7 @@ struct calc_step {
 	double bubble;             /* pipeline idle time of the critical stage incl. p2p [s] */
 	double dp_exposed;         /* gradient reduction not hidden behind backward [s] */
 	double optimizer;          /* optimizer step [s] */
+	double overhead;           /* efficiency.step_overhead: host time outside the GPU timeline [s] */
 	double makespan;           /* pipeline part = compute + recompute + tp_comm + bubble [s] */
 	double time;               /* one optimizer step [s] */
 	double exposed[CALC_DIM_N];/* exposed time per dimension [s] */

@@ -22,6 +22,33 @@ static const char *const k175[] = {"model.preset=gpt3-175b", "cluster.preset=dgx
                                    "parallel.schedule=interleaved", "parallel.vpp=3", "training.flash_attention=no",
                                    "efficiency.hfu_count=kor22-eq8"};
 
+/* efficiency.step_overhead adds its seconds to the step and nothing else: the step of the
+ * default plan with 0.25 s is the step without plus 0.25 s (the same makespan, DP and
+ * optimizer terms), and MFU, tokens per second and the run time follow the longer step
+ * (each the same quantity over the step time). */
+static void test_step_overhead(void **state)
+{
+	const char *with[] = {"efficiency.step_overhead=0.25"};
+	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	struct calc_step *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	struct calc_diag d = {0};
+	load_plan(p, NULL, 0);
+	load_plan(q, with, 1);
+	assert_int_equal(calc_step(p, a, &d), 0);
+	assert_int_equal(calc_step(q, b, &d), 0);
+	assert_true(a->overhead == 0);
+	assert_true(b->overhead == 0.25);
+	assert_true(b->makespan == a->makespan && b->dp_exposed == a->dp_exposed && b->optimizer == a->optimizer);
+	assert_near(b->time, a->time + 0.25, 1e-12);
+	assert_near(b->mfu, a->mfu * a->time / b->time, 1e-12);
+	assert_near(b->tokens_per_s, a->tokens_per_s * a->time / b->time, 1e-12);
+	assert_near(b->run_time, a->run_time * b->time / a->time, 1e-12);
+	free(p);
+	free(q);
+	free(a);
+	free(b);
+}
+
 static void test_flops_eq7_eq8(void **state)
 {
 	struct calc_plan p;
@@ -1146,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_flops_moe_active), cmocka_unit_test(test_flops_mla),
 		cmocka_unit_test(test_mtp_last_stage),
 		cmocka_unit_test(test_moe_grouped_gemm), cmocka_unit_test(test_moe_alltoall_exposed),
+		cmocka_unit_test(test_step_overhead),
 		cmocka_unit_test(test_flops_eq7_eq8),    cmocka_unit_test(test_flops_eq7_22b),
 		cmocka_unit_test(test_flops_eq3),        cmocka_unit_test(test_flops_gqa_swiglu),
 		cmocka_unit_test(test_roofline),         cmocka_unit_test(test_layer_kor22_table4),
