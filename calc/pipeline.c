@@ -623,7 +623,9 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
  *
  * What it checks, and why that is enough (tests/calc/pipeline.c, test_bad_generators,
  * has a generator for each way to be wrong):
- * - per op: stage in order and in range, micro-batch and chunk in range, op F, B or W;
+ * - per op: stage in order and in range, micro-batch and chunk in range, op F, B or W
+ *   (told apart with its full flag by one switch, which takes a full flag of 0 or 1
+ *   only: any other, which simulate() takes as 1, is left to simulate());
  *   a B that repeats a B of its (micro-batch, path stage), or that is whole where a W
  *   was seen; a W that repeats one, or follows a whole B.
  * - in all: n forwards and n backwards for the n (micro-batch, path stage) pairs, and
@@ -666,7 +668,8 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 	for (int i = 0; i < nops; i++) {
 		const struct calc_pp_op *o = &ops[i];
 		struct prog_op *q = &prog[i];
-		int st = o->stage, dir = two_way ? o->chunk : 0, g, kind;
+		int st = o->stage, dir = two_way ? o->chunk : 0, g, kind, full;
+		unsigned key;
 		size_t kk;
 		if (st != s) { /* the first op of the next stage with ops */
 			if ((unsigned)st >= (unsigned)p || st < s) {
@@ -687,8 +690,10 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 		wake[i] = st;
 		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk];
 		 * the stage of path stage g -+ 1: rank_of() */
-		switch (o->op) {
+		key = (unsigned char)o->op | (unsigned)(unsigned char)o->full << 8;
+		switch (key) { /* op and full at once */
 		case 'F':
+		case 'F' | 1 << 8:
 			if (g > 0)
 				q->cross = (int)kk; /* fend[kk - 1] */
 			if (g + 1 < L)
@@ -698,21 +703,24 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 			nf++;
 			break;
 		case 'B':
-			if (has[kk] & (HAS_B | (o->full ? HAS_W : 0))) {
+		case 'B' | 1 << 8: /* the whole backward */
+			full = key >> 8;
+			if (has[kk] & (HAS_B | (full ? HAS_W : 0))) {
 				goto bad;
 			}
-			has[kk] |= (unsigned char)(HAS_B | (o->full ? FULL : 0));
+			has[kk] |= (unsigned char)(HAS_B | (full ? FULL : 0));
 			q->local = (int)(1 + kk);
 			if (g < L - 1)
 				q->cross = (int)(1 + n + kk + 1);
 			if (g > 0)
 				wake[i] = two_way ? (dir ? st + 1 : st - 1) : st > 0 ? st - 1 : p - 1;
 			q->out = (int)(1 + n + kk);
-			kind = o->full ? 2 : 1;
+			kind = 1 + full;
 			nb++;
-			nsplit += !o->full;
+			nsplit += !full;
 			break;
 		case 'W':
+		case 'W' | 1 << 8:
 			if (has[kk] & (HAS_W | FULL)) {
 				goto bad;
 			}
@@ -784,11 +792,21 @@ bad:
 	return NULL;
 }
 
-/* compile_way for the row's kind of path, inlined once for each so that the compiler
- * drops the other kind's selects from the loops (about 13 instructions an op less) */
+/* compile_way for the row's kind of path and for an order wanted or not, inlined once
+ * for each so that the compiler drops the other kind's selects from the loops (about 13
+ * instructions an op less) and the span's compile the order's test (2 an op).
+ * Measured with callgrind on `build/trainplan validate` (405,782 ops compiled, 44.7 M
+ * instructions here) and found dearer: the span's ops generated straight into the
+ * compiler through a sink in struct calc_sched_gen, a call per op (+12 M: the call and
+ * the compiler's state reloaded per op cost more than writing and reading the op); each
+ * op read where the event loop comes to it instead of in a pass before it (+6 M: an op
+ * that waits is read again, and the loop keeps fewer values in registers); the pair flag
+ * in the switch as well (+1.5 M). */
 static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
                                int *order)
 {
+	if (!order) /* and without the order, for the span */
+		return k->row->two_way ? compile_way(k, ops, nops, NULL, 1) : compile_way(k, ops, nops, NULL, 0);
 	if (k->row->two_way)
 		return compile_way(k, ops, nops, order, 1);
 	return compile_way(k, ops, nops, order, 0);

@@ -1104,6 +1104,51 @@ static void test_bad_generators(void **state)
 	}
 }
 
+/*
+ * The span of a new shape of every built-in schedule is compiled from one generation of
+ * its ops: the generator runs once per stage and step (p x steps calls).  A shape the
+ * compiler refused would be simulated and generate its ops again (2 p x steps calls) --
+ * with the same numbers, so only the count shows it.  The rows cover whole backwards
+ * (GPipe, 1F1B, interleaved), split backwards and their W (ZB-H1, ZB-H2) and F&B pairs
+ * (DualPipe); each gets its own m, so that no shape is known before.
+ */
+static void (*counted_gen)(struct calc_sched_gen *, int, int, int, int, int);
+static int gen_calls;
+
+static void gen_counted(struct calc_sched_gen *g, int p, int m, int v, int stage, int base)
+{
+	gen_calls++;
+	counted_gen(g, p, m, v, stage, base);
+}
+
+static void test_span_compiles(void **state)
+{
+	(void)state;
+	for (int si = 0; si < CALC_SCHED_N; si++) {
+		struct calc_sched row = *calc_schedule_at(si);
+		struct calc_pp_costs c;
+		struct calc_diag d = {0};
+		double mk, per;
+		int p = 4, m = 8 * (si + 1), v = row.uses_vpp ? 2 : 1, steps = 2, id;
+		counted_gen = row.gen;
+		row.name = "counted";
+		row.gen = gen_counted;
+		id = calc_schedule_register(&row, &d);
+		assert_int_equal(id, CALC_SCHED_N);
+		assert_null(row.check ? row.check(p, m, v, NULL, NULL) : NULL);
+		calc_pp_costs_unit(&c, (enum calc_schedule)id, p, m, v);
+		c.steps = steps;
+		gen_calls = 0;
+		assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d), 0);
+		calc_schedule_unregister_all();
+		if (gen_calls != p * steps)
+			print_error("%s: %d generator calls\n", calc_schedule_at(si)->name, gen_calls);
+		assert_int_equal(gen_calls, p * steps);
+		assert_true(mk > 0 && per > 0);
+		calc_diag_free(&d);
+	}
+}
+
 /* The small model of tests/calc/search.c: 6 layers on 2 nodes x 8 GPUs. */
 static const char *const toy_small[] = {
 	"model.layers=6",  "model.hidden=512",  "model.heads=8",       "model.kv_heads=4",
@@ -1277,7 +1322,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_order),
 		cmocka_unit_test(test_zbh2_flushed),
 		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_gen_overflow),
-		cmocka_unit_test(test_bad_generators),
+		cmocka_unit_test(test_bad_generators), cmocka_unit_test(test_span_compiles),
 		cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
 		cmocka_unit_test(test_grid),           cmocka_unit_test(test_deviations),
