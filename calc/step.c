@@ -628,15 +628,17 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
                      struct stage_cost *o)
 {
 	const struct calc_model *m = &plan->model;
-	double D = m->mtp_depth, t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
-	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
-	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
-	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
-	const struct calc_layer_time *k = &lt[calc_model_mtp_kind(m)];
+	double D = m->mtp_depth, t, cp, T, h, hbm, fp8, proj;
+	const struct calc_layer_time *k;
 
-	if (D <= 0)
+	if (D <= 0) /* no modules: nothing to add (and no GEMM to time) */
 		return;
+	t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
+	T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
+	hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
+	fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
+	proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
+	k = &lt[calc_model_mtp_kind(m)];
 	o->tf += D * (k->f + k->comm_f + proj + e->last_f);
 	o->tb += D * (k->b + k->recompute + k->comm_b + proj + e->last_b);
 	o->tw += D * (k->w + proj + e->last_w);
