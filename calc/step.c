@@ -647,19 +647,17 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 	o->ep += D * (k->ep_f + k->ep_b);
 }
 
+/* The costs of a stage holding the layers 'slp' (its own index enters only through
+ * them: embedding, head, layers and count). */
 static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
-                       const struct calc_stage_layers *all, int i, struct stage_cost *o)
+                       const struct calc_stage_layers *slp, struct stage_cost *o)
 {
-	struct calc_stage_layers sl;
+	const struct calc_stage_layers sl = *slp;
 	int nk = calc_model_nkinds(&plan->model);
 	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
 	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
 	double ck_f = 0;    /* the exposed checkpoint copies to host memory of every layer [s] */
 
-	if (all)
-		sl = all[i];
-	else
-		calc_stage_layers(plan, i, &sl);
 	/* every layer kind the stage holds, n_k times the op times of one layer of it */
 	memset(o, 0, sizeof *o);
 	for (int k = 0; k < nk; k++) {
@@ -703,6 +701,43 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 	}
 }
 
+/* The middle stages (neither embedding nor head) of one fill_stages call already costed:
+ * a stage holding the same layers as one of them costs the same, bit for bit (stage_cost
+ * reads of the stage nothing else), so DualPipe's pairs and the simulator's stages of an
+ * uneven split cost each distinct stage once. */
+enum { STAGE_MEMO = 2 };
+struct stage_memo {
+	int n, next;
+	struct calc_stage_layers sl[STAGE_MEMO];
+	struct stage_cost cost[STAGE_MEMO];
+};
+
+/* stage_cost of stage 'i' ('all': every stage's layers, or NULL: computed), through 'mm'. */
+static void stage_cost_at(const struct calc_plan *plan, const struct calc_layer_time *lt,
+                          const struct calc_step_ends *e, const struct calc_stage_layers *all, int i,
+                          struct stage_memo *mm, struct stage_cost *o)
+{
+	struct calc_stage_layers own;
+	const struct calc_stage_layers *sl = all ? &all[i] : (calc_stage_layers(plan, i, &own), &own);
+	int mid = !sl->embedding && !sl->head, j;
+
+	if (mid)
+		for (j = 0; j < mm->n; j++)
+			if (!memcmp(&mm->sl[j], sl, sizeof *sl)) {
+				*o = mm->cost[j];
+				return;
+			}
+	stage_cost(plan, lt, e, sl, o);
+	if (!mid)
+		return;
+	if (mm->n < STAGE_MEMO)
+		j = mm->n++;
+	else
+		j = mm->next, mm->next = (mm->next + 1) % STAGE_MEMO;
+	mm->sl[j] = *sl;
+	mm->cost[j] = *o;
+}
+
 /* The stage layers of pre's split when its caller gave the split's calc_comm_pre, else NULL. */
 static const struct calc_stage_layers *pre_stages(const struct calc_step_compute *pre)
 {
@@ -728,7 +763,9 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
 	struct calc_stage_layers all_sl[CALC_MAX_STAGES];
 	const struct calc_stage_layers *all = NULL;
+	struct stage_memo mm;
 
+	mm.n = mm.next = 0;
 	if (m < 1)
 		m = 1;
 	if (sls && p <= CALC_MAX_STAGES) /* the split's, computed once (calc_comm_pre) */
@@ -744,7 +781,7 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
-			stage_cost(plan, lt, &e, all, i, &sc);
+			stage_cost_at(plan, lt, &e, all, i, &mm, &sc);
 			c->tf[i] = sc.tf;
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
@@ -761,9 +798,9 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			r = heavy > r ? heavy : nrank - 1;
 		if (dual && r > 0 && uniform)
 			break;
-		stage_cost(plan, lt, &e, all, r, &a);
+		stage_cost_at(plan, lt, &e, all, r, &mm, &a);
 		if (dual) {
-			stage_cost(plan, lt, &e, all, p - 1 - r, &b);
+			stage_cost_at(plan, lt, &e, all, p - 1 - r, &mm, &b);
 			a.tf = (a.tf + b.tf) / 2;
 			a.tb = (a.tb + b.tb) / 2;
 			a.tw = (a.tw + b.tw) / 2;
