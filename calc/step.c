@@ -1086,6 +1086,7 @@ void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_co
 	out->tf = scratch->tf;
 	out->tb = scratch->tb;
 	out->tw = scratch->tw;
+	out->uniform = calc_stage_layers_uniform(plan);
 }
 
 double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
@@ -1097,7 +1098,7 @@ double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_s
 	 * to every stage, so the critical stage is the same with and without them, and every
 	 * closed form grows with its F and B at a fixed W: the bubble without collectives
 	 * (and without the point-to-point sends) bounds the bubble with them. */
-	if (calc_stage_layers_uniform(plan)) {
+	if (b->uniform) { /* calc_stage_layers_uniform, the same for every schedule of the split */
 		scratch->tf = b->tf;
 		scratch->tb = b->tb;
 		scratch->tw = b->tw;
