@@ -738,27 +738,25 @@ static void stage_cost_at(const struct calc_plan *plan, const struct calc_layer_
 	mm->cost[j] = *o;
 }
 
-/* The stage layers of pre's split when its caller gave the split's calc_comm_pre, else NULL. */
-static const struct calc_stage_layers *pre_stages(const struct calc_step_compute *pre)
-{
-	return pre->comm && pre->comm->have_sl ? pre->comm->all : NULL;
-}
 
 /* Stage costs into 'c' (may be NULL: the fast path) and the parts of the critical GPU
  * -- the one with the most work per step -- into 'st'.  A GPU runs one stage, except
  * under DualPipe where rank i runs stage i for half the micro-batches and stage p-1-i
  * for the other half (DeepSeek-V3 §3.2.1), so its costs are the pair's mean.  Without
  * 'c' and with an even split only the first GPU (embedding, and under DualPipe also the
- * LM head) and the last (LM head) can be critical.  Returns the critical busy time. */
+ * LM head) and the last (LM head) can be critical.  'cpre' (may be NULL: computed here)
+ * is calc_comm_pre of the plan's split: its stage layers, uniformity and heaviest middle
+ * stage, computed once per split.  Returns the critical busy time. */
 static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c,
-                          const struct calc_step_ends *ends, const struct calc_stage_layers *sls)
+                          const struct calc_step_ends *ends, const struct calc_comm_pre *cpre)
 {
 	const struct calc_layer_time *lt = st->kind_layer;
 	struct calc_step_ends e;
 	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
 	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
 	int dual = row && row->two_way && p > 1;
-	int nrank = dual ? (p + 1) / 2 : p, uniform = !c && calc_stage_layers_uniform(plan), heavy = -2;
+	int nrank = dual ? (p + 1) / 2 : p, heavy = -2;
+	int uniform = !c && (cpre ? cpre->uniform : calc_stage_layers_uniform(plan));
 	double best = -1;
 	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
 	struct calc_stage_layers all_sl[CALC_MAX_STAGES];
@@ -768,8 +766,8 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	mm.n = mm.next = 0;
 	if (m < 1)
 		m = 1;
-	if (sls && p <= CALC_MAX_STAGES) /* the split's, computed once (calc_comm_pre) */
-		all = sls;
+	if (cpre && cpre->have_sl && p <= CALC_MAX_STAGES) /* the split's, computed once */
+		all = cpre->all;
 	else if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
 		calc_stage_layers_all(plan, all_sl);
 		all = all_sl;
@@ -788,7 +786,7 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 		}
 	/* without kinds, of the middle stages the one with the most layers has the most work */
 	if (!c && !uniform && !dual)
-		heavy = calc_stage_layers_heaviest(plan);
+		heavy = cpre ? cpre->heavy : calc_stage_layers_heaviest(plan);
 	for (int r = 0; r < nrank; r++) {
 		struct stage_cost a, b;
 		double busy;
@@ -1051,7 +1049,7 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 		layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
 	}
 	st->layer = st->kind_layer[0];
-	busy = fill_stages(plan, st, NULL, &pre->ends, pre_stages(pre));
+	busy = fill_stages(plan, st, NULL, &pre->ends, pre->comm);
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
 	/* recompute_method = block counts the recomputed layers per chunk, so its hardware
@@ -1082,11 +1080,11 @@ void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_co
 	memset(&scratch->comm, 0, sizeof scratch->comm);
 	for (int k = 0; k < nk; k++)
 		scratch->kind_layer[k] = pre->kind[k];
-	out->busy = fill_stages(plan, scratch, NULL, &pre->ends, pre_stages(pre));
+	out->busy = fill_stages(plan, scratch, NULL, &pre->ends, pre->comm);
 	out->tf = scratch->tf;
 	out->tb = scratch->tb;
 	out->tw = scratch->tw;
-	out->uniform = calc_stage_layers_uniform(plan);
+	out->uniform = pre->comm ? pre->comm->uniform : calc_stage_layers_uniform(plan);
 }
 
 double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
