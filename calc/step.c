@@ -251,6 +251,44 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 	return tc > tm ? tc : tm;
 }
 
+/*
+ * gemm_time through a per-thread memo of one entry per call site ('slot' in 0 ..
+ * GEMM_SLOTS - 1; any other slot computes).
+ * The planner computes the compute part of a step (calc_step_compute) for every
+ * (recompute, SP) pair of every split, and those of one split -- and of the splits that
+ * differ only in pp or dp -- time the very same layer GEMMs; a hit returns the number
+ * gemm_time gave for the same inputs, compared bit for bit, so no result changes.
+ */
+struct gemm_key {
+	double M, N, K, peak, hbm, eb;
+	int sms, shp;
+};
+enum {
+	GEMM_QKV, GEMM_OUT, GEMM_UP, GEMM_DOWN, /* of layer kind k: slot 4 k + site */
+	GEMM_LOGITS = 4 * CALC_MAX_KINDS,      /* end_times' LM head */
+	GEMM_SLOTS
+};
+static _Thread_local struct {
+	struct gemm_key key[GEMM_SLOTS];
+	double t[GEMM_SLOTS];
+	unsigned char used[GEMM_SLOTS];
+} gemm_memo;
+
+static inline double gemm_time_at(int slot, double M, double N, double K, double peak, double hbm, double eb, int sms,
+                                  int shp)
+{
+	struct gemm_key k = {M, N, K, peak, hbm, eb, sms, shp};
+
+	if (slot < 0 || slot >= GEMM_SLOTS) /* no slot: computed */
+		return gemm_time(M, N, K, peak, hbm, eb, sms, shp);
+	if (gemm_memo.used[slot] && !memcmp(&gemm_memo.key[slot], &k, sizeof k))
+		return gemm_memo.t[slot];
+	gemm_memo.key[slot] = k;
+	gemm_memo.t[slot] = gemm_time(M, N, K, peak, hbm, eb, sms, shp);
+	gemm_memo.used[slot] = 1;
+	return gemm_memo.t[slot];
+}
+
 static double gemm_peak(const struct calc_plan *p)
 {
 	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0)
@@ -290,7 +328,7 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, s
  * quantized as one wave set (a grouped GEMM launches them together), each expert's
  * weights read once.  'peak' is already scaled by efficiency.gemm and grouped_gemm. */
 static double grouped_time(double M, double N, double K, double ne, double peak, double hbm, double eb, int sms,
-                           int shp)
+                                  int shp)
 {
 	double me = ne > 0 ? M / ne : M, tc = 2 * M * N * K / peak, tm = (M * K + ne * K * N + M * N) * eb / hbm;
 	if (sms > 0 && me > 0 && N > 0) {
@@ -344,6 +382,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * MLP (or the shared experts), the routed experts' activation function */
 	double t_up = 0, t_mlp = 0, t_moe_act = 0;
 	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
+	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
 
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
@@ -381,11 +420,11 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms, shp) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms, shp))
 		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms, shp);
 	} else
-		o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
-		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms, shp);               /* out-proj */
+		o->gemm = gemm_time_at(ks + GEMM_QKV, T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
+		        + gemm_time_at(ks + GEMM_OUT, T, h, a * d / t, peak, hbm, eb, sms, shp);      /* out-proj */
 	if (f > 0 || !moe) {
-		t_mlp = gemm_time(T, up * f / t, h, peak, hbm, eb, sms, shp)  /* up */
-		      + gemm_time(T, h, f / t, peak, hbm, eb, sms, shp);      /* down */
+		t_mlp = gemm_time_at(ks + GEMM_UP, T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
+		      + gemm_time_at(ks + GEMM_DOWN, T, h, f / t, peak, hbm, eb, sms, shp);   /* down */
 		o->gemm += t_mlp;
 		t_mlp += T * act_fn * f / t / hbm; /* and its activation function */
 	}
@@ -598,7 +637,7 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = gemm_rate(plan, 0);
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
+	double lg = gemm_time_at(GEMM_LOGITS, T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
