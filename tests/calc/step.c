@@ -173,6 +173,59 @@ static void test_roofline(void **state)
 	assert_near(lt.gemm, (314572800.0 + 112640.0) / 3.35e12, 1e-12);
 }
 
+/* step.c keeps the last inputs and time of each layer GEMM call site (gemm_time_at):
+ * plans that alternate in one GEMM input each must still get their own roofline.  The
+ * hand values of test_roofline (dense-100b, b 1, s 2048, t 8, 0.5 x 989 TFLOP/s H100 SXM
+ * dense BF16, 132 SMs): 'waves' with the tile and wave quantization, 'plain' without SMs
+ * (sms = 0); efficiency.gemm 0.25 halves the rate (twice 'waves'); b 2 doubles the rows
+ * and every tile count with them (QKV 960 tiles in 8 waves of 132 = 1056 slots, the same
+ * share as 480 / 528; out-proj and down 2560 / 2640, up 1280 / 1320): twice 'waves'.
+ * One token (s 1) is memory bound, (314,572,800 + 112,640) B at 3.35 TB/s H100 SXM HBM3,
+ * twice that at half the bandwidth.  The LM head, T x V/t x h = 2048 x 51200/8 x 10240
+ * at the same rate (800 tiles in 924 slots), doubles with the halved rate as well. */
+static void test_gemm_memo_alternating(void **state)
+{
+	const char *cb[] = {"efficiency.gemm=0.5"};
+	const char *mb[] = {"efficiency.gemm=0.5", "training.seq_len=1"};
+	struct calc_plan p, q, r;
+	struct calc_comm c;
+	struct calc_layer_time lt;
+	struct calc_step_compute *pre = malloc(sizeof *pre);
+	double h = 10240, head = -1;
+	double waves = 2 * 2048 * h * (3840 * 528 / 480.0 + 1280 * 1320 / 1280.0 + 5120 * 660 / 640.0 +
+	                               5120 * 1320 / 1280.0) / (989e12 * 0.5);
+	double plain = 24 * 2048 * h * h / 8 / (989e12 * 0.5), bytes = (314572800.0 + 112640.0) / 3.35e12;
+
+	load_plan(&p, cb, 1);
+	load_plan(&r, mb, 2);
+	calc_comm(&p, &c);
+	for (int i = 0; i < 15; i++) {
+		double want = waves;
+		q = i % 5 == 4 ? r : p;
+		if (i % 5 == 1)
+			q.gpu.sms = 0, want = plain;
+		else if (i % 5 == 2)
+			q.gemm_eff = 0.25, want = 2 * waves;
+		else if (i % 5 == 3)
+			q.micro_batch = 2, want = 2 * waves;
+		else if (i % 5 == 4)
+			q.gpu.hbm_bw = i % 2 ? 3.35e12 / 2 : 3.35e12, want = i % 2 ? 2 * bytes : bytes;
+		calc_layer_time(&q, &c, &lt);
+		assert_near(lt.gemm, want, 1e-12);
+		if (i % 5 == 0 || i % 5 == 2) {
+			calc_step_compute(&q, pre);
+			if (i % 5 == 0)
+				head = pre->ends.last_w;
+			else /* the head of the halved rate after the default's and before it again */
+				assert_near(pre->ends.last_w, 2 * head, 1e-12);
+			/* 16 x 50 = 800 tiles in 7 waves of 132 SMs = 924 slots */
+			assert_near(head, 2 * 2048 * 6400 * h / (989e12 * 0.5) * 924 / 800, 1e-12);
+		}
+	}
+	free(pre);
+	(void)state;
+}
+
 /* The forward GEMM time of one layer [s] of the default plan with 'sets', without wave
  * quantization (gpu.sms = 0); the plan is left in *p. */
 static double layer_gemm_nowave(struct calc_plan *p, const char **sets, int n)
@@ -1160,6 +1213,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
+		cmocka_unit_test(test_gemm_memo_alternating),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
