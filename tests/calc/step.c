@@ -226,6 +226,50 @@ static void test_gemm_memo_alternating(void **state)
 	(void)state;
 }
 
+/* The stage costs of an uneven split, each stage n_i layers (48 layers of kor22-22b over
+ * 5 stages: 10, 10, 10, 9, 9, the remainder on the first stages) times one layer's
+ * times with its collectives, plus the embedding on the first stage and the LM head
+ * with its loss on the last: summed here stage by stage, against the simulator's costs
+ * (step.c costs each distinct middle stage once and copies it to the stages alike). */
+static void test_uneven_stage_costs(void **state)
+{
+	const char *s[] = {"model.preset=kor22-22b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=5", "parallel.tp=8",
+	                   "parallel.pp=5", "parallel.dp=1", "training.global_batch=8", "parallel.recompute=none",
+	                   "parallel.schedule=1f1b", "parallel.split=remainder-first"};
+	static const int want_n[5] = {10, 10, 10, 9, 9};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time lt;
+	struct calc_step_compute *pre = malloc(sizeof *pre);
+	struct calc_pp_costs *c = malloc(sizeof *c);
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+
+	load_plan(&p, s, 10);
+	calc_comm(&p, &cm);
+	calc_layer_time(&p, &cm, &lt);
+	calc_step_compute(&p, pre);
+	assert_int_equal(calc_step_stages(&p, c, &r, &d), 0);
+	calc_pp_result_free(&r);
+	assert_int_equal(c->p, 5);
+	for (int i = 0; i < 5; i++) {
+		const struct calc_step_ends *e = &pre->ends;
+		double n = want_n[i], f = n * (lt.f + lt.comm_f), b = n * (lt.b + lt.comm_b), w = n * lt.w;
+		assert_int_equal(p.layers_per_stage[i], want_n[i]);
+		if (i == 0)
+			f += e->first_f, b += e->first_b, w += e->first_w;
+		if (i == 4)
+			f += e->last_f, b += e->last_b, w += e->last_w;
+		assert_near(c->tf[i], f, 1e-12);
+		assert_near(c->tb[i], b, 1e-12);
+		assert_near(c->tw[i], w, 1e-12);
+	}
+	calc_diag_free(&d);
+	free(pre);
+	free(c);
+	(void)state;
+}
+
 /* The forward GEMM time of one layer [s] of the default plan with 'sets', without wave
  * quantization (gpu.sms = 0); the plan is left in *p. */
 static double layer_gemm_nowave(struct calc_plan *p, const char **sets, int n)
@@ -1213,7 +1257,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
-		cmocka_unit_test(test_gemm_memo_alternating),
+		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
