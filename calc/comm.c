@@ -496,7 +496,7 @@ void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 	out->have_sl = (plan->pp > 0 ? plan->pp : 1) <= CALC_MAX_STAGES;
 	calc_stage_layers_all(plan, out->all); /* every stage's layers, read by step.c */
 	out->uniform = calc_stage_layers_uniform(plan); /* and which stages can be critical */
-	out->heavy = calc_stage_layers_heaviest(plan);
+	out->heavy = out->uniform ? -1 : calc_stage_layers_heaviest(plan); /* read when not uniform */
 	calc_comm_links(plan, &out->links);
 	strides(plan, st);
 	for (int d = 0; d < CALC_DIM_N; d++)
