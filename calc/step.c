@@ -835,6 +835,12 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			r = heavy > r ? heavy : nrank - 1;
 		if (dual && r > 0 && uniform)
 			break;
+		/* DualPipe: a rank whose two stages hold the layers of the previous rank's two
+		 * has its costs, bit for bit, and cannot exceed 'best' (which that rank's busy
+		 * time entered or did not beat) */
+		if (dual && all && r >= 2 && !memcmp(&all[r], &all[r - 1], sizeof *all) &&
+		    !memcmp(&all[p - 1 - r], &all[p - r], sizeof *all))
+			continue;
 		stage_cost_at(plan, lt, &e, all, r, &mm, &a);
 		if (dual) {
 			stage_cost_at(plan, lt, &e, all, p - 1 - r, &mm, &b);

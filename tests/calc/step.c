@@ -270,6 +270,49 @@ static void test_uneven_stage_costs(void **state)
 	(void)state;
 }
 
+/* DualPipe's critical GPU on an uneven split: kor22-22b's 48 layers over 10 stages,
+ * remainder-first 5 x 8 then 4 x 2, so rank r runs stages r and 9 - r: rank 0 the
+ * embedding with 5 layers and the head with 4, rank 1 5 + 4 layers, ranks 2 .. 4 5 + 5.
+ * Its busy time without collectives is m times the larger pair mean of F + B + W, summed
+ * here from one layer's times and the two ends (DeepSeek-V3 §3.2.1: a rank runs each of
+ * its two stages for half the micro-batches).  Ranks 3 and 4 repeat rank 2's stages,
+ * which step.c does not cost again. */
+static void test_dualpipe_uneven_busy(void **state)
+{
+	const char *s[] = {"model.preset=kor22-22b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=10", "parallel.tp=8",
+	                   "parallel.pp=10", "parallel.dp=1", "training.global_batch=40", "parallel.recompute=none",
+	                   "parallel.schedule=dualpipe", "parallel.split=remainder-first"};
+	struct calc_plan p;
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_step_compute *pre = malloc(sizeof *pre);
+	struct calc_comm_pre *cp = malloc(sizeof *cp);
+	struct calc_step_busy busy;
+	double want = 0, m = 40, rank0 = 0;
+
+	load_plan(&p, s, 10);
+	calc_step_compute(&p, pre);
+	calc_comm_pre(&p, cp);
+	pre->comm = cp;
+	calc_step_fast_busy(&p, pre, st, &busy);
+	for (int r = 0; r < 5; r++) {
+		const struct calc_layer_time *lt = &pre->kind[0];
+		const struct calc_step_ends *e = &pre->ends;
+		double n = (r < 8 ? 5 : 4) + (9 - r < 8 ? 5 : 4), one = lt->f + lt->b + lt->w;
+		double t = n * one / 2; /* the pair's layers, each stage half the micro-batches */
+		if (r == 0)
+			t += (e->first_f + e->first_b + e->first_w + e->last_f + e->last_b + e->last_w) / 2, rank0 = m * t;
+		if (m * t > want)
+			want = m * t;
+	}
+	assert_near(busy.busy, want, 1e-12);
+	/* a rank of 5 + 5 layers is critical here, above rank 0's 9 layers and both ends */
+	assert_true(want > rank0);
+	free(st);
+	free(pre);
+	free(cp);
+	(void)state;
+}
+
 /* The forward GEMM time of one layer [s] of the default plan with 'sets', without wave
  * quantization (gpu.sms = 0); the plan is left in *p. */
 static double layer_gemm_nowave(struct calc_plan *p, const char **sets, int n)
@@ -1258,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
+		cmocka_unit_test(test_dualpipe_uneven_busy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
