@@ -351,12 +351,14 @@ double calc_comm_grad_bytes(const struct calc_plan *plan)
 	return gb > 0 ? gb : 2;
 }
 
-double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double bytes, const struct calc_group *g)
+/* calc_comm_dp_time on 'links', calc_comm_links of the plan (computed once by a caller
+ * that times several collectives, or kept in calc_comm_pre). */
+static double dp_time_on(const struct calc_plan *plan, const struct calc_links *links, enum calc_coll k, double bytes,
+                         const struct calc_group *g)
 {
-	struct calc_links l;
+	struct calc_links l = *links;
 	double eff = plan->dp_bw_eff > 0 && plan->dp_bw_eff < 1 ? plan->dp_bw_eff : 1;
 
-	calc_comm_links(plan, &l);
 	if (eff < 1) {
 		l.intra_busbw *= eff;
 		l.inter_bw *= eff;
@@ -369,6 +371,13 @@ double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double 
 		return g->leaves > 1 ? calc_coll_flat(k, bytes, g->size, l.spine_bw, l.spine_lat) /* the ring's slowest link */
 		                     : calc_coll_flat(k, bytes, g->size, l.inter_bw, l.inter_lat);
 	return calc_coll_time(k, bytes, g, &l);
+}
+
+double calc_comm_dp_time(const struct calc_plan *plan, enum calc_coll k, double bytes, const struct calc_group *g)
+{
+	struct calc_links l;
+	calc_comm_links(plan, &l);
+	return dp_time_on(plan, &l, k, bytes, g);
 }
 
 /*
@@ -486,6 +495,8 @@ void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 	out->has_all = calc_model_has_kinds(&plan->model);
 	out->have_sl = (plan->pp > 0 ? plan->pp : 1) <= CALC_MAX_STAGES;
 	calc_stage_layers_all(plan, out->all); /* every stage's layers, read by step.c */
+	out->uniform = calc_stage_layers_uniform(plan); /* and which stages can be critical */
+	out->heavy = out->uniform ? -1 : calc_stage_layers_heaviest(plan); /* read when not uniform */
 	calc_comm_links(plan, &out->links);
 	strides(plan, st);
 	for (int d = 0; d < CALC_DIM_N; d++)
@@ -504,20 +515,35 @@ int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
  * reduce-scatter of gradients + all-gather of updated weights (2 Psi), from ZeRO-2 a
  * reduce-scatter per micro-batch, ZeRO-3 two all-gathers of weights per micro-batch
  * (the comment in calc_comm_with says why). */
-static void dp_collectives(const struct calc_plan *plan, int m, double params, struct calc_comm_dim *x)
+static void dp_collectives(const struct calc_plan *plan, const struct calc_links *links, int m, double params,
+                           struct calc_comm_dim *x, int time_only)
 {
 	const struct calc_recipe *r = plan->recipe;
 	double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
 	double G = params * gb, W = params * (wb > 0 ? wb : 2);
 	int n = x->group.size;
+	struct calc_links own;
+
+	/* 'links': calc_comm_links of the plan, or NULL (computed here); 'time_only': only
+	 * x->time is wanted (calc_comm_dp_only), the same number */
+	if (!links) {
+		calc_comm_links(plan, &own);
+		links = &own;
+	}
 	if (plan->zero == 0) {
+		x->time = dp_time_on(plan, links, CALC_COLL_ALLREDUCE, G, &x->group);
+		if (time_only)
+			return;
 		x->collective = "all-reduce";
 		x->count = 1;
 		x->bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, n) * G;
 		x->net_bytes = calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G, &x->group);
-		x->time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G, &x->group);
 	} else {
 		double ag = plan->zero >= 3 ? 2.0 * m : 1, rs = plan->zero >= 2 ? m : 1;
+		x->time = rs * dp_time_on(plan, links, CALC_COLL_REDUCESCATTER, G, &x->group) +
+		          ag * dp_time_on(plan, links, CALC_COLL_ALLGATHER, W, &x->group);
+		if (time_only)
+			return;
 		x->collective = plan->zero >= 3   ? "m reduce-scatters + 2m all-gathers"
 		              : plan->zero >= 2 ? "m reduce-scatters + all-gather"
 		                                : "reduce-scatter + all-gather";
@@ -525,8 +551,6 @@ static void dp_collectives(const struct calc_plan *plan, int m, double params, s
 		x->bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, n) * (rs * G + ag * W);
 		x->net_bytes = rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G, &x->group) +
 		               ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W, &x->group);
-		x->time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G, &x->group) +
-		          ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W, &x->group);
 	}
 }
 
@@ -541,7 +565,7 @@ double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pr
 		return 0;
 	memset(&x, 0, sizeof x);
 	x.group = pre->group[CALC_DIM_DP];
-	dp_collectives(plan, m, *grad_params, &x);
+	dp_collectives(plan, &pre->links, m, *grad_params, &x, 1);
 	return x.time;
 }
 
@@ -556,7 +580,7 @@ static void comm_dp_on(const struct calc_plan *plan, const struct calc_comm_pre 
 	if (x->group.size > 1 && plan->fsdp)
 		fsdp_units(plan, m, x, out);
 	else if (x->group.size > 1)
-		dp_collectives(plan, m, out->grad_params, x);
+		dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
 	else
 		x->collective = "-";
 

@@ -159,6 +159,9 @@ struct calc_comm_pre {
 	int has_all;            /* 1: a model with kinds, whose collectives read all[] */
 	int have_sl;            /* 1: all[] holds every stage's layers (pp <= CALC_MAX_STAGES);
 	                           step.c's stage costs read it for every model */
+	int uniform;            /* calc_stage_layers_uniform of the split (step.c) */
+	int heavy;              /* calc_stage_layers_heaviest of the split (step.c); -1 for a
+	                           uniform one, whose stage costs do not read it */
 	struct calc_stage_layers all[CALC_MAX_STAGES];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);

@@ -251,6 +251,44 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 	return tc > tm ? tc : tm;
 }
 
+/*
+ * gemm_time through a per-thread memo of one entry per call site ('slot' in 0 ..
+ * GEMM_SLOTS - 1; any other slot computes).
+ * The planner computes the compute part of a step (calc_step_compute) for every
+ * (recompute, SP) pair of every split, and those of one split -- and of the splits that
+ * differ only in pp or dp -- time the very same layer GEMMs; a hit returns the number
+ * gemm_time gave for the same inputs, compared bit for bit, so no result changes.
+ */
+struct gemm_key {
+	double M, N, K, peak, hbm, eb;
+	int sms, shp;
+};
+enum {
+	GEMM_QKV, GEMM_OUT, GEMM_UP, GEMM_DOWN, /* of layer kind k: slot 4 k + site */
+	GEMM_LOGITS = 4 * CALC_MAX_KINDS,      /* end_times' LM head */
+	GEMM_SLOTS
+};
+static _Thread_local struct {
+	struct gemm_key key[GEMM_SLOTS];
+	double t[GEMM_SLOTS];
+	unsigned char used[GEMM_SLOTS];
+} gemm_memo;
+
+static inline double gemm_time_at(int slot, double M, double N, double K, double peak, double hbm, double eb, int sms,
+                                  int shp)
+{
+	struct gemm_key k = {M, N, K, peak, hbm, eb, sms, shp};
+
+	if (slot < 0 || slot >= GEMM_SLOTS) /* no slot: computed */
+		return gemm_time(M, N, K, peak, hbm, eb, sms, shp);
+	if (gemm_memo.used[slot] && !memcmp(&gemm_memo.key[slot], &k, sizeof k))
+		return gemm_memo.t[slot];
+	gemm_memo.key[slot] = k;
+	gemm_memo.t[slot] = gemm_time(M, N, K, peak, hbm, eb, sms, shp);
+	gemm_memo.used[slot] = 1;
+	return gemm_memo.t[slot];
+}
+
 static double gemm_peak(const struct calc_plan *p)
 {
 	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0)
@@ -290,7 +328,7 @@ void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, s
  * quantized as one wave set (a grouped GEMM launches them together), each expert's
  * weights read once.  'peak' is already scaled by efficiency.gemm and grouped_gemm. */
 static double grouped_time(double M, double N, double K, double ne, double peak, double hbm, double eb, int sms,
-                           int shp)
+                                  int shp)
 {
 	double me = ne > 0 ? M / ne : M, tc = 2 * M * N * K / peak, tm = (M * K + ne * K * N + M * N) * eb / hbm;
 	if (sms > 0 && me > 0 && N > 0) {
@@ -344,6 +382,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * MLP (or the shared experts), the routed experts' activation function */
 	double t_up = 0, t_mlp = 0, t_moe_act = 0;
 	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
+	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
 
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
@@ -381,11 +420,11 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms, shp) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms, shp))
 		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms, shp);
 	} else
-		o->gemm = gemm_time(T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
-		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms, shp);               /* out-proj */
+		o->gemm = gemm_time_at(ks + GEMM_QKV, T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
+		        + gemm_time_at(ks + GEMM_OUT, T, h, a * d / t, peak, hbm, eb, sms, shp);      /* out-proj */
 	if (f > 0 || !moe) {
-		t_mlp = gemm_time(T, up * f / t, h, peak, hbm, eb, sms, shp)  /* up */
-		      + gemm_time(T, h, f / t, peak, hbm, eb, sms, shp);      /* down */
+		t_mlp = gemm_time_at(ks + GEMM_UP, T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
+		      + gemm_time_at(ks + GEMM_DOWN, T, h, f / t, peak, hbm, eb, sms, shp);   /* down */
 		o->gemm += t_mlp;
 		t_mlp += T * act_fn * f / t / hbm; /* and its activation function */
 	}
@@ -598,7 +637,7 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = gemm_rate(plan, 0);
-	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
+	double lg = gemm_time_at(GEMM_LOGITS, T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
@@ -628,15 +667,17 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
                      struct stage_cost *o)
 {
 	const struct calc_model *m = &plan->model;
-	double D = m->mtp_depth, t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
-	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
-	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
-	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
-	const struct calc_layer_time *k = &lt[calc_model_mtp_kind(m)];
+	double D = m->mtp_depth, t, cp, T, h, hbm, fp8, proj;
+	const struct calc_layer_time *k;
 
-	if (D <= 0)
+	if (D <= 0) /* no modules: nothing to add (and no GEMM to time) */
 		return;
+	t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
+	T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
+	hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
+	fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
+	proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
+	k = &lt[calc_model_mtp_kind(m)];
 	o->tf += D * (k->f + k->comm_f + proj + e->last_f);
 	o->tb += D * (k->b + k->recompute + k->comm_b + proj + e->last_b);
 	o->tw += D * (k->w + proj + e->last_w);
@@ -645,19 +686,17 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 	o->ep += D * (k->ep_f + k->ep_b);
 }
 
+/* The costs of a stage holding the layers 'slp' (its own index enters only through
+ * them: embedding, head, layers and count). */
 static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
-                       const struct calc_stage_layers *all, int i, struct stage_cost *o)
+                       const struct calc_stage_layers *slp, struct stage_cost *o)
 {
-	struct calc_stage_layers sl;
+	const struct calc_stage_layers sl = *slp;
 	int nk = calc_model_nkinds(&plan->model);
 	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
 	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
 	double ck_f = 0;    /* the exposed checkpoint copies to host memory of every layer [s] */
 
-	if (all)
-		sl = all[i];
-	else
-		calc_stage_layers(plan, i, &sl);
 	/* every layer kind the stage holds, n_k times the op times of one layer of it */
 	memset(o, 0, sizeof *o);
 	for (int k = 0; k < nk; k++) {
@@ -701,36 +740,73 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 	}
 }
 
-/* The stage layers of pre's split when its caller gave the split's calc_comm_pre, else NULL. */
-static const struct calc_stage_layers *pre_stages(const struct calc_step_compute *pre)
+/* The middle stages (neither embedding nor head) of one fill_stages call already costed:
+ * a stage holding the same layers as one of them costs the same, bit for bit (stage_cost
+ * reads of the stage nothing else), so DualPipe's pairs and the simulator's stages of an
+ * uneven split cost each distinct stage once. */
+enum { STAGE_MEMO = 2 };
+struct stage_memo {
+	int n, next;
+	struct calc_stage_layers sl[STAGE_MEMO];
+	struct stage_cost cost[STAGE_MEMO];
+};
+
+/* stage_cost of stage 'i' ('all': every stage's layers, or NULL: computed), through 'mm'. */
+static void stage_cost_at(const struct calc_plan *plan, const struct calc_layer_time *lt,
+                          const struct calc_step_ends *e, const struct calc_stage_layers *all, int i,
+                          struct stage_memo *mm, struct stage_cost *o)
 {
-	return pre->comm && pre->comm->have_sl ? pre->comm->all : NULL;
+	struct calc_stage_layers own;
+	const struct calc_stage_layers *sl = all ? &all[i] : (calc_stage_layers(plan, i, &own), &own);
+	int mid = !sl->embedding && !sl->head, j;
+
+	if (mid)
+		for (j = 0; j < mm->n; j++)
+			if (!memcmp(&mm->sl[j], sl, sizeof *sl)) {
+				*o = mm->cost[j];
+				return;
+			}
+	stage_cost(plan, lt, e, sl, o);
+	if (!mid)
+		return;
+	if (mm->n < STAGE_MEMO)
+		j = mm->n++;
+	else
+		j = mm->next, mm->next = (mm->next + 1) % STAGE_MEMO;
+	mm->sl[j] = *sl;
+	mm->cost[j] = *o;
 }
+
 
 /* Stage costs into 'c' (may be NULL: the fast path) and the parts of the critical GPU
  * -- the one with the most work per step -- into 'st'.  A GPU runs one stage, except
  * under DualPipe where rank i runs stage i for half the micro-batches and stage p-1-i
  * for the other half (DeepSeek-V3 §3.2.1), so its costs are the pair's mean.  Without
  * 'c' and with an even split only the first GPU (embedding, and under DualPipe also the
- * LM head) and the last (LM head) can be critical.  Returns the critical busy time. */
+ * LM head) and the last (LM head) can be critical.  'cpre' (may be NULL: computed here)
+ * is calc_comm_pre of the plan's split: its stage layers, uniformity and heaviest middle
+ * stage, computed once per split.  Returns the critical busy time. */
 static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c,
-                          const struct calc_step_ends *ends, const struct calc_stage_layers *sls)
+                          const struct calc_step_ends *ends, const struct calc_comm_pre *cpre)
 {
 	const struct calc_layer_time *lt = st->kind_layer;
 	struct calc_step_ends e;
 	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
 	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
 	int dual = row && row->two_way && p > 1;
-	int nrank = dual ? (p + 1) / 2 : p, uniform = !c && calc_stage_layers_uniform(plan), heavy = -2;
+	int nrank = dual ? (p + 1) / 2 : p, heavy = -2;
+	int uniform = !c && (cpre ? cpre->uniform : calc_stage_layers_uniform(plan));
 	double best = -1;
 	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
 	struct calc_stage_layers all_sl[CALC_MAX_STAGES];
 	const struct calc_stage_layers *all = NULL;
+	struct stage_memo mm;
 
+	mm.n = mm.next = 0;
 	if (m < 1)
 		m = 1;
-	if (sls && p <= CALC_MAX_STAGES) /* the split's, computed once (calc_comm_pre) */
-		all = sls;
+	if (cpre && cpre->have_sl && p <= CALC_MAX_STAGES) /* the split's, computed once */
+		all = cpre->all;
 	else if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
 		calc_stage_layers_all(plan, all_sl);
 		all = all_sl;
@@ -742,14 +818,14 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
-			stage_cost(plan, lt, &e, all, i, &sc);
+			stage_cost_at(plan, lt, &e, all, i, &mm, &sc);
 			c->tf[i] = sc.tf;
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
 		}
 	/* without kinds, of the middle stages the one with the most layers has the most work */
 	if (!c && !uniform && !dual)
-		heavy = calc_stage_layers_heaviest(plan);
+		heavy = cpre ? cpre->heavy : calc_stage_layers_heaviest(plan);
 	for (int r = 0; r < nrank; r++) {
 		struct stage_cost a, b;
 		double busy;
@@ -759,9 +835,15 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 			r = heavy > r ? heavy : nrank - 1;
 		if (dual && r > 0 && uniform)
 			break;
-		stage_cost(plan, lt, &e, all, r, &a);
+		/* DualPipe: a rank whose two stages hold the layers of the previous rank's two
+		 * has its costs, bit for bit, and cannot exceed 'best' (which that rank's busy
+		 * time entered or did not beat) */
+		if (dual && all && r >= 2 && !memcmp(&all[r], &all[r - 1], sizeof *all) &&
+		    !memcmp(&all[p - 1 - r], &all[p - r], sizeof *all))
+			continue;
+		stage_cost_at(plan, lt, &e, all, r, &mm, &a);
 		if (dual) {
-			stage_cost(plan, lt, &e, all, p - 1 - r, &b);
+			stage_cost_at(plan, lt, &e, all, p - 1 - r, &mm, &b);
 			a.tf = (a.tf + b.tf) / 2;
 			a.tb = (a.tb + b.tb) / 2;
 			a.tw = (a.tw + b.tw) / 2;
@@ -1015,7 +1097,7 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 		layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
 	}
 	st->layer = st->kind_layer[0];
-	busy = fill_stages(plan, st, NULL, &pre->ends, pre_stages(pre));
+	busy = fill_stages(plan, st, NULL, &pre->ends, pre->comm);
 	st->bubble = closed_bubble(plan, st);
 	st->makespan = busy + st->bubble;
 	/* recompute_method = block counts the recomputed layers per chunk, so its hardware
@@ -1046,10 +1128,11 @@ void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_co
 	memset(&scratch->comm, 0, sizeof scratch->comm);
 	for (int k = 0; k < nk; k++)
 		scratch->kind_layer[k] = pre->kind[k];
-	out->busy = fill_stages(plan, scratch, NULL, &pre->ends, pre_stages(pre));
+	out->busy = fill_stages(plan, scratch, NULL, &pre->ends, pre->comm);
 	out->tf = scratch->tf;
 	out->tb = scratch->tb;
 	out->tw = scratch->tw;
+	out->uniform = pre->comm ? pre->comm->uniform : calc_stage_layers_uniform(plan);
 }
 
 double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
@@ -1061,7 +1144,7 @@ double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_s
 	 * to every stage, so the critical stage is the same with and without them, and every
 	 * closed form grows with its F and B at a fixed W: the bubble without collectives
 	 * (and without the point-to-point sends) bounds the bubble with them. */
-	if (calc_stage_layers_uniform(plan)) {
+	if (b->uniform) { /* calc_stage_layers_uniform, the same for every schedule of the split */
 		scratch->tf = b->tf;
 		scratch->tb = b->tb;
 		scratch->tw = b->tw;

@@ -191,12 +191,14 @@ double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step
 struct calc_step_busy {
 	double busy;       /* the critical GPU's compute in one step, no collectives [s] */
 	double tf, tb, tw; /* its forward, backward (input) and weight-gradient time per micro-batch [s] */
+	int uniform;       /* calc_stage_layers_uniform of the plan (it reads no schedule) */
 };
 void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
                          struct calc_step *scratch, struct calc_step_busy *out);
 /* ... and the bound of plan's schedule from it (the closed-form bubble of that compute
  * where every stage holds the same layers of one kind): calc_step_fast_bound's number,
- * bit for bit.  'scratch' is overwritten. */
+ * bit for bit, for 'b' from calc_step_fast_busy of the same split (a plan that differs
+ * from 'plan' at most in its schedule and vpp).  'scratch' is overwritten. */
 double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
                                struct calc_step *scratch);
 

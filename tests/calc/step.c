@@ -200,6 +200,146 @@ static void test_roofline(void **state)
 	assert_near(lt.gemm, (314572800.0 + 112640.0) / 3.35e12, 1e-12);
 }
 
+/* step.c keeps the last inputs and time of each layer GEMM call site (gemm_time_at):
+ * plans that alternate in one GEMM input each must still get their own roofline.  The
+ * hand values of test_roofline (dense-100b, b 1, s 2048, t 8, 0.5 x 989 TFLOP/s H100 SXM
+ * dense BF16, 132 SMs): 'waves' with the tile and wave quantization, 'plain' without SMs
+ * (sms = 0); efficiency.gemm 0.25 halves the rate (twice 'waves'); b 2 doubles the rows
+ * and every tile count with them (QKV 960 tiles in 8 waves of 132 = 1056 slots, the same
+ * share as 480 / 528; out-proj and down 2560 / 2640, up 1280 / 1320): twice 'waves'.
+ * One token (s 1) is memory bound, (314,572,800 + 112,640) B at 3.35 TB/s H100 SXM HBM3,
+ * twice that at half the bandwidth.  The LM head, T x V/t x h = 2048 x 51200/8 x 10240
+ * at the same rate (800 tiles in 924 slots), doubles with the halved rate as well. */
+static void test_gemm_memo_alternating(void **state)
+{
+	const char *cb[] = {"efficiency.gemm=0.5"};
+	const char *mb[] = {"efficiency.gemm=0.5", "training.seq_len=1"};
+	struct calc_plan p, q, r;
+	struct calc_comm c;
+	struct calc_layer_time lt;
+	struct calc_step_compute *pre = malloc(sizeof *pre);
+	double h = 10240, head = -1;
+	double waves = 2 * 2048 * h * (3840 * 528 / 480.0 + 1280 * 1320 / 1280.0 + 5120 * 660 / 640.0 +
+	                               5120 * 1320 / 1280.0) / (989e12 * 0.5);
+	double plain = 24 * 2048 * h * h / 8 / (989e12 * 0.5), bytes = (314572800.0 + 112640.0) / 3.35e12;
+
+	load_plan(&p, cb, 1);
+	load_plan(&r, mb, 2);
+	calc_comm(&p, &c);
+	for (int i = 0; i < 15; i++) {
+		double want = waves;
+		q = i % 5 == 4 ? r : p;
+		if (i % 5 == 1)
+			q.gpu.sms = 0, want = plain;
+		else if (i % 5 == 2)
+			q.gemm_eff = 0.25, want = 2 * waves;
+		else if (i % 5 == 3)
+			q.micro_batch = 2, want = 2 * waves;
+		else if (i % 5 == 4)
+			q.gpu.hbm_bw = i % 2 ? 3.35e12 / 2 : 3.35e12, want = i % 2 ? 2 * bytes : bytes;
+		calc_layer_time(&q, &c, &lt);
+		assert_near(lt.gemm, want, 1e-12);
+		if (i % 5 == 0 || i % 5 == 2) {
+			calc_step_compute(&q, pre);
+			if (i % 5 == 0)
+				head = pre->ends.last_w;
+			else /* the head of the halved rate after the default's and before it again */
+				assert_near(pre->ends.last_w, 2 * head, 1e-12);
+			/* 16 x 50 = 800 tiles in 7 waves of 132 SMs = 924 slots */
+			assert_near(head, 2 * 2048 * 6400 * h / (989e12 * 0.5) * 924 / 800, 1e-12);
+		}
+	}
+	free(pre);
+	(void)state;
+}
+
+/* The stage costs of an uneven split, each stage n_i layers (48 layers of kor22-22b over
+ * 5 stages: 10, 10, 10, 9, 9, the remainder on the first stages) times one layer's
+ * times with its collectives, plus the embedding on the first stage and the LM head
+ * with its loss on the last: summed here stage by stage, against the simulator's costs
+ * (step.c costs each distinct middle stage once and copies it to the stages alike). */
+static void test_uneven_stage_costs(void **state)
+{
+	const char *s[] = {"model.preset=kor22-22b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=5", "parallel.tp=8",
+	                   "parallel.pp=5", "parallel.dp=1", "training.global_batch=8", "parallel.recompute=none",
+	                   "parallel.schedule=1f1b", "parallel.split=remainder-first"};
+	static const int want_n[5] = {10, 10, 10, 9, 9};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time lt;
+	struct calc_step_compute *pre = malloc(sizeof *pre);
+	struct calc_pp_costs *c = malloc(sizeof *c);
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+
+	load_plan(&p, s, 10);
+	calc_comm(&p, &cm);
+	calc_layer_time(&p, &cm, &lt);
+	calc_step_compute(&p, pre);
+	assert_int_equal(calc_step_stages(&p, c, &r, &d), 0);
+	calc_pp_result_free(&r);
+	assert_int_equal(c->p, 5);
+	for (int i = 0; i < 5; i++) {
+		const struct calc_step_ends *e = &pre->ends;
+		double n = want_n[i], f = n * (lt.f + lt.comm_f), b = n * (lt.b + lt.comm_b), w = n * lt.w;
+		assert_int_equal(p.layers_per_stage[i], want_n[i]);
+		if (i == 0)
+			f += e->first_f, b += e->first_b, w += e->first_w;
+		if (i == 4)
+			f += e->last_f, b += e->last_b, w += e->last_w;
+		assert_near(c->tf[i], f, 1e-12);
+		assert_near(c->tb[i], b, 1e-12);
+		assert_near(c->tw[i], w, 1e-12);
+	}
+	calc_diag_free(&d);
+	free(pre);
+	free(c);
+	(void)state;
+}
+
+/* DualPipe's critical GPU on an uneven split: kor22-22b's 48 layers over 10 stages,
+ * remainder-first 5 x 8 then 4 x 2, so rank r runs stages r and 9 - r: rank 0 the
+ * embedding with 5 layers and the head with 4, rank 1 5 + 4 layers, ranks 2 .. 4 5 + 5.
+ * Its busy time without collectives is m times the larger pair mean of F + B + W, summed
+ * here from one layer's times and the two ends (DeepSeek-V3 §3.2.1: a rank runs each of
+ * its two stages for half the micro-batches).  Ranks 3 and 4 repeat rank 2's stages,
+ * which step.c does not cost again. */
+static void test_dualpipe_uneven_busy(void **state)
+{
+	const char *s[] = {"model.preset=kor22-22b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=10", "parallel.tp=8",
+	                   "parallel.pp=10", "parallel.dp=1", "training.global_batch=40", "parallel.recompute=none",
+	                   "parallel.schedule=dualpipe", "parallel.split=remainder-first"};
+	struct calc_plan p;
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_step_compute *pre = malloc(sizeof *pre);
+	struct calc_comm_pre *cp = malloc(sizeof *cp);
+	struct calc_step_busy busy;
+	double want = 0, m = 40, rank0 = 0;
+
+	load_plan(&p, s, 10);
+	calc_step_compute(&p, pre);
+	calc_comm_pre(&p, cp);
+	pre->comm = cp;
+	calc_step_fast_busy(&p, pre, st, &busy);
+	for (int r = 0; r < 5; r++) {
+		const struct calc_layer_time *lt = &pre->kind[0];
+		const struct calc_step_ends *e = &pre->ends;
+		double n = (r < 8 ? 5 : 4) + (9 - r < 8 ? 5 : 4), one = lt->f + lt->b + lt->w;
+		double t = n * one / 2; /* the pair's layers, each stage half the micro-batches */
+		if (r == 0)
+			t += (e->first_f + e->first_b + e->first_w + e->last_f + e->last_b + e->last_w) / 2, rank0 = m * t;
+		if (m * t > want)
+			want = m * t;
+	}
+	assert_near(busy.busy, want, 1e-12);
+	/* a rank of 5 + 5 layers is critical here, above rank 0's 9 layers and both ends */
+	assert_true(want > rank0);
+	free(st);
+	free(pre);
+	free(cp);
+	(void)state;
+}
+
 /* The forward GEMM time of one layer [s] of the default plan with 'sets', without wave
  * quantization (gpu.sms = 0); the plan is left in *p. */
 static double layer_gemm_nowave(struct calc_plan *p, const char **sets, int n)
@@ -1188,6 +1328,8 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
+		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
+		cmocka_unit_test(test_dualpipe_uneven_busy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
