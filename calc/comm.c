@@ -569,30 +569,6 @@ double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pr
 	return x.time;
 }
 
-/* The DP row (and FSDP's units), the expert collectives and the totals of calc_comm_with,
- * on 'out' whose TP, CP and PP rows and DP group are written (and the rest zero):
- * calc_comm_with's tail, and all of calc_comm_rezero. */
-static void comm_dp_on(const struct calc_plan *plan, const struct calc_comm_pre *pre,
-                       const struct calc_stage_layers *all, int m, struct calc_comm *out)
-{
-	struct calc_comm_dim *x = &out->dim[CALC_DIM_DP];
-	out->grad_params = (pre ? pre->grad_params : grad_params(plan, all)) * calc_pipeline_param_copies(plan);
-	if (x->group.size > 1 && plan->fsdp)
-		fsdp_units(plan, m, x, out);
-	else if (x->group.size > 1)
-		dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
-	else
-		x->collective = "-";
-
-	comm_experts(plan, m, all, out);
-	for (int d = 0; d < CALC_DIM_N; d++) {
-		out->bytes_total += out->dim[d].bytes;
-		out->net_bytes_total += out->dim[d].net_bytes;
-	}
-	out->bytes_total += out->ep.bytes;
-	out->net_bytes_total += out->ep.net_bytes;
-}
-
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_links l;
@@ -709,31 +685,22 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	 * precision (Megatron reduces FP32 main grads; FP8-LM §3.2.2) unless
 	 * efficiency.grad_reduce names another.  With parallel.fsdp the collectives run per
 	 * FSDP unit (fsdp_units below). */
-	comm_dp_on(plan, pre, all, m, out);
-	return 0;
-}
+	x = &out->dim[CALC_DIM_DP];
+	out->grad_params = (pre ? pre->grad_params : grad_params(plan, all)) * calc_pipeline_param_copies(plan);
+	if (x->group.size > 1 && plan->fsdp)
+		fsdp_units(plan, m, x, out);
+	else if (x->group.size > 1)
+		dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
+	else
+		x->collective = "-";
 
-int calc_comm_rezero(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
-{
-	/* what comm_dp_on does not write, as calc_comm_with of the other ZeRO stage left it
-	 * (no term of it reads parallel.zero): the TP, CP and PP rows and their per-layer
-	 * and per-send times */
-	struct calc_comm_dim keep[3] = {out->dim[CALC_DIM_TP], out->dim[CALC_DIM_CP], out->dim[CALC_DIM_PP]};
-	double tf = out->tp_layer_f, tb = out->tp_layer_b, cf = out->cp_layer_f, cb = out->cp_layer_b, p2p = out->p2p;
-	int m = calc_plan_microbatches(plan);
-
-	memset(out, 0, sizeof *out);
-	out->dim[CALC_DIM_TP] = keep[0];
-	out->dim[CALC_DIM_CP] = keep[1];
-	out->dim[CALC_DIM_PP] = keep[2];
-	out->tp_layer_f = tf;
-	out->tp_layer_b = tb;
-	out->cp_layer_f = cf;
-	out->cp_layer_b = cb;
-	out->p2p = p2p;
-	for (int d = 0; d < CALC_DIM_N; d++)
-		out->dim[d].group = pre->group[d];
-	comm_dp_on(plan, pre, pre->has_all ? (const struct calc_stage_layers *)pre->all : NULL, m < 1 ? 1 : m, out);
+	comm_experts(plan, m, all, out);
+	for (int d = 0; d < CALC_DIM_N; d++) {
+		out->bytes_total += out->dim[d].bytes;
+		out->net_bytes_total += out->dim[d].net_bytes;
+	}
+	out->bytes_total += out->ep.bytes;
+	out->net_bytes_total += out->ep.net_bytes;
 	return 0;
 }
 

@@ -168,11 +168,6 @@ void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
 /* calc_comm with 'pre' from calc_comm_pre of a plan with the same split (NULL: computed
  * here): the same result, bit for bit.  Returns 0. */
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
-/* calc_comm_with(plan, pre, out) where 'out' holds calc_comm_with of the same plan at
- * another parallel.zero (and pre is not NULL): the DP and expert collectives and the
- * totals computed again, the TP, CP and PP rows kept -- the same result, bit for bit.
- * Returns 0. */
-int calc_comm_rezero(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
 /*
  * The DP row's collective time [s] of calc_comm_with(plan, pre) without the expert-DP
  * reduction (dim[CALC_DIM_DP].time less edp_time, the same number bit for bit), and

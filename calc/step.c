@@ -1112,8 +1112,8 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 	/* st->kind_layer, critical, tf, tb, tw, compute, recompute, tp_comm, ep_exposed,
 	 * bubble and makespan stay: layer_comm reads only the TP, CP and EP collectives and
 	 * fill_stages and closed_bubble no collective but the p2p time, none of which
-	 * depends on the ZeRO stage; nor do the TP, CP and PP collectives (calc_comm_rezero) */
-	calc_comm_rezero(plan, pre->comm, &st->comm);
+	 * depends on the ZeRO stage */
+	calc_comm_with(plan, pre->comm, &st->comm);
 	finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
 	                     ? NULL : &pre->flops);
 }

@@ -213,6 +213,13 @@ double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_p
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 
 /* Validation against published runs (validate.c). */
+/* The A100 to H100 speed-up pairs of the validation rows (calc_validate_speedup). */
+struct calc_speedup {
+	int pairs;              /* pairs in the table */
+	double max_abs, min_abs; /* largest, smallest |predicted / published - 1| of the speed-up */
+	int heldout;            /* pairs neither of whose rows took part in a fit */
+	double heldout_max_abs; /* largest |error| of those (0 when none) */
+};
 struct calc_validation {
 	int rows;        /* published runs */
 	int within;      /* rows within 15% */
@@ -225,6 +232,7 @@ struct calc_validation {
 	int mem_rows;    /* rows with a published measured peak memory */
 	double mem_max_abs; /* largest |predicted peak / published peak - 1| over those rows */
 	int nofit;       /* rows (runs that ran) predicted not to fit their GPUs' memory */
+	struct calc_speedup speedup; /* the A100 to H100 pairs of the rows */
 };
 /* Run every validation row, with 'sets' applied after each row's own settings; fill
  * 'out' (may be NULL) with one row per run and 'sum' (may be NULL).  Returns 0 or -1. */
@@ -236,17 +244,11 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
  * 'heldout_max' (may be NULL) receives the largest per-stack held-out mean.  Returns
  * the number of stacks. */
 int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, double *heldout_max);
-/* The A100 to H100 speed-up pairs of a calc_validate table (validate.c: one model, stack,
- * recipe and checkpointing setting on both GPUs). */
-struct calc_speedup {
-	int pairs;              /* pairs in the table */
-	double max_abs, min_abs; /* largest, smallest |predicted / published - 1| of the speed-up */
-	int heldout;            /* pairs neither of whose rows took part in a fit */
-	double heldout_max_abs; /* largest |error| of those (0 when none) */
-};
-/* Fill 'out' (may be NULL: not built) with one row per pair (stack, model, the two runs,
- * published and predicted speed-up, error, role) and 's' (may be NULL).  Returns 0; -1
- * when a pair names a row the table does not have. */
+/* Fill 'out' (may be NULL: not built) with one row per A100 to H100 pair of a calc_validate
+ * table 'rows' (validate.c: one model, stack, recipe and checkpointing setting on both
+ * GPUs): stack, model, the two runs, published and predicted speed-up, error, role; and 's'
+ * (may be NULL).  A pair whose rows the table does not hold (a --set that changes a row's
+ * recipe) is left out.  Returns the pairs built. */
 int calc_validate_speedup(const struct calc_table *rows, struct calc_table *out, struct calc_speedup *s);
 
 /* GEMM efficiency by shape (gemm_table.c, docs/references.md §5.10). */

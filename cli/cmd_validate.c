@@ -55,7 +55,8 @@ int cmd_validate(int argc, char **argv)
 		printf("\n");
 		rc = cli_table_write("validate", NULL, &k, o.format);
 		calc_table_free(&k);
-		if (!rc && calc_validate_speedup(&t, &k, NULL) == 0) {
+		if (!rc && s.speedup.pairs > 0) {
+			calc_validate_speedup(&t, &k, NULL);
 			printf("\n");
 			rc = cli_table_write("validate", NULL, &k, o.format);
 			calc_table_free(&k);
