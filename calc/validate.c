@@ -389,7 +389,7 @@ static const struct vrow rows[] = {
  * (docs/references.md §7.2); Narayanan does not state it: the largest divisor of L/p <= 3. */
 /* The stack a row runs under: its own, or the dated stack its values were fitted with
  * where the stack's defaults have changed since (calc/stacks.c). */
-static const char *calc_validate_stack_pin(const char *stack)
+static const char *stack_pin(const char *stack)
 {
 	return !strcmp(stack, "nemo") ? "nemo-2024" : stack;
 }
@@ -458,7 +458,7 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	if (!flash)
 		SET("efficiency.hfu_count=kor22-eq8");
 	if (r->stack) /* what the row's paper does not state comes from its stack */
-		SET("efficiency.stack=%s", calc_validate_stack_pin(r->stack));
+		SET("efficiency.stack=%s", stack_pin(r->stack));
 	else /* the Megatron rows: the stack they were fitted with (calc/stacks.c) */
 		SET("efficiency.stack=megatron-core-2024");
 	for (const char *e = r->extra; e && *e && n < 32;) {
