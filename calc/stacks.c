@@ -113,7 +113,11 @@
  *                     reduce-scatter's final sum of the t partials (docs/references.md
  *                     §4.8).  Its tp_overlap stays the default 0: async TP is off by
  *                     default (enable_async_tensor_parallel = False), and no source says
- *                     what share of the collectives it hides.
+ *                     what share of the collectives it hides.  The same defaults hold in
+ *                     the current torchtitan (torchtitan/config/configs.py at b5bcd76c66d0:
+ *                     mixed_precision_param = "bfloat16" line 94, mixed_precision_reduce =
+ *                     "float32" line 102, enable_async_tensor_parallel = False line 298), so
+ *                     the stack has no dated alias; its order is above.
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
  *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's
