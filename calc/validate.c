@@ -60,7 +60,8 @@ struct vrow {
 	int cp, seq, layers;
 	const char *cluster;
 	double tokens;       /* run budget for M_GPUH [tokens] */
-	const char *stack;   /* efficiency.stack of the row (NULL: the defaults, Megatron) */
+	const char *stack;   /* efficiency.stack of the row (NULL: Megatron, run under megatron-core-2024;
+	                      * a stack whose defaults changed runs under its dated name, stack_pin) */
 	int fits;            /* 1: the row calibrated its stack's preset; 0: held out */
 	const char *extra;   /* further plan keys "k=v;k=v" the row's paper states (NULL: none) */
 	double mem_gib;      /* published measured peak memory per GPU [GiB] (0: none published) */
