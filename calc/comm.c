@@ -175,37 +175,6 @@ static int degree(const struct calc_plan *p, enum calc_dim d)
 	return v > 0 ? v : 1;
 }
 
-/* parallel.placement's tokens innermost first (calc_placement_parse): tp, cp, pp, dp and
- * Megatron-Core's optional ep, as two characters each and '-' between them.  Plain
- * character tests, no string calls: the planner evaluates this millions of times. */
-int calc_placement_parse(const char *s, int order[CALC_DIM_N + 1])
-{
-	int seen = 0, n = 0;
-
-	if (!s)
-		return -1;
-	while (n < CALC_DIM_N + 1 && s[0] && s[1]) {
-		int d = s[0] == 't' && s[1] == 'p' ? CALC_DIM_TP
-		      : s[0] == 'c' && s[1] == 'p' ? CALC_DIM_CP
-		      : s[0] == 'p' && s[1] == 'p' ? CALC_DIM_PP
-		      : s[0] == 'd' && s[1] == 'p' ? CALC_DIM_DP
-		      : s[0] == 'e' && s[1] == 'p' ? CALC_PLACE_EP : -1;
-		if (d < 0 || (seen & (1 << d)))
-			return -1;
-		seen |= 1 << d;
-		order[n++] = d;
-		s += 2;
-		if (!*s)
-			break;
-		if (*s != '-' || !s[1])
-			return -1;
-		s++;
-	}
-	if (*s || (seen & ((1 << CALC_DIM_N) - 1)) != (1 << CALC_DIM_N) - 1)
-		return -1;
-	return n;
-}
-
 /* Stride of each dimension's coordinate in the global rank: the product of the
  * degrees of the dimensions placed inside it, as Megatron-Core's RankGenerator orders
  * the ranks (megatron/core/parallel_state.py at core_v0.19.0; its default order
@@ -253,21 +222,6 @@ static int expert_strides(const struct calc_plan *p, long *s_etp, long *s_ep, lo
 		acc *= n;
 	}
 	return 0;
-}
-
-int calc_placement_pp_agrees(const char *placement, int tp, int cp, int dp, int pp, int ep, int etp)
-{
-	int order[CALC_DIM_N + 1];
-	long dense = 1, expert = 1;
-	long edp = (long)etp * ep > 0 ? (long)tp * cp * dp / ((long)etp * ep) : 1;
-
-	if (pp <= 1 || calc_placement_parse(placement, order) != CALC_DIM_N + 1)
-		return 1;
-	for (int i = 0; i < CALC_DIM_N + 1 && order[i] != CALC_DIM_PP; i++) {
-		dense *= order[i] == CALC_DIM_TP ? tp : order[i] == CALC_DIM_CP ? cp : order[i] == CALC_DIM_DP ? dp : 1;
-		expert *= order[i] == CALC_DIM_TP ? etp : order[i] == CALC_PLACE_EP ? ep : order[i] == CALC_DIM_DP ? edp : 1;
-	}
-	return dense == expert;
 }
 
 /* Members of a group of 'n' ranks at stride 's' inside one node of G ranks. */
