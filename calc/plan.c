@@ -798,7 +798,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
 		if (k->off == P(placement)) {
-			/* a permutation of tp, cp, pp, dp, with or without ep (comm.c) */
+			/* a permutation of tp, cp, pp, dp, with or without ep (placement.c) */
 			int order[CALC_DIM_N + 1];
 			if (calc_placement_parse(v, order) < 0)
 				return calc_error(d, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
