@@ -367,8 +367,10 @@ struct calc_stack {
 	const char *title;     /* one line */
 	const char *source;    /* where its conventions come from */
 	const char *knobs[12]; /* "section.key=value", NULL-terminated */
+	const char *alias;     /* another stack's name: this name is that stack (its knobs unused) */
 };
-const struct calc_stack *calc_stack_find(const char *name); /* NULL: no such stack */
+/* The stack of that name, an alias resolved to its stack; NULL: no such stack. */
+const struct calc_stack *calc_stack_find(const char *name);
 const struct calc_stack *calc_stack_at(int i);              /* NULL past the end */
 
 /* ======================================================================== */

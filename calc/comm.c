@@ -176,38 +176,52 @@ static int degree(const struct calc_plan *p, enum calc_dim d)
 }
 
 /* Stride of each dimension's coordinate in the global rank: the product of the
- * degrees of the dimensions placed inside it (Megatron's rank generator orders ranks
- * this way, tp-cp-pp-dp innermost first by default).  A missing or malformed
- * placement falls back to that order (plan.c validates the key).  Plain character
- * tests, no string calls: the planner evaluates this millions of times. */
+ * degrees of the dimensions placed inside it, as Megatron-Core's RankGenerator orders
+ * the ranks (megatron/core/parallel_state.py at core_v0.19.0; its default order
+ * tp-cp-ep-dp-pp, docs/references.md §4.9).  The dense layers' generator has ep = 1, so
+ * an ep token takes no room here.  A missing or malformed placement falls back to
+ * tp-cp-pp-dp (plan.c validates the key). */
 static void strides(const struct calc_plan *p, long st[CALC_DIM_N])
 {
-	const char *s = p->placement;
-	int order[CALC_DIM_N], seen = 0, n = 0;
+	int order[CALC_DIM_N + 1], n = calc_placement_parse(p->placement, order);
+	long acc = 1;
 
-	while (n < CALC_DIM_N && s[0] && s[1]) {
-		int d = s[0] == 't' && s[1] == 'p' ? CALC_DIM_TP
-		      : s[0] == 'c' && s[1] == 'p' ? CALC_DIM_CP
-		      : s[0] == 'p' && s[1] == 'p' ? CALC_DIM_PP
-		      : s[0] == 'd' && s[1] == 'p' ? CALC_DIM_DP : -1;
-		if (d < 0 || (seen & (1 << d)))
-			break;
-		seen |= 1 << d;
-		order[n++] = d;
-		s += 2;
-		if (*s == '-')
-			s++;
-	}
-	if (seen != (1 << CALC_DIM_N) - 1)
+	if (n < 0) {
 		for (n = 0; n < CALC_DIM_N; n++)
 			order[n] = n;
-	{
-		long acc = 1;
-		for (int i = 0; i < CALC_DIM_N; i++) {
-			st[order[i]] = acc;
-			acc *= degree(p, (enum calc_dim)order[i]);
-		}
 	}
+	for (int i = 0; i < n; i++) {
+		if (order[i] == CALC_PLACE_EP)
+			continue;
+		st[order[i]] = acc;
+		acc *= degree(p, (enum calc_dim)order[i]);
+	}
+}
+
+/* The expert layers' strides under a placement with an ep token: Megatron-Core's
+ * expert RankGenerator (parallel_state.py initialize_model_parallel, core_v0.19.0) takes
+ * the same order with tp -> etp, cp -> 1, ep -> ep, dp -> edp and pp -> pp.  Returns -1 for
+ * a placement without ep: then a stage's expert ranks are its GPUs in rank order, etp
+ * innermost, then ep, then edp (the convention before the ep token). */
+static int expert_strides(const struct calc_plan *p, long *s_etp, long *s_ep, long *s_edp)
+{
+	int order[CALC_DIM_N + 1];
+	long acc = 1;
+
+	if (calc_placement_parse(p->placement, order) != CALC_DIM_N + 1)
+		return -1;
+	for (int i = 0; i < CALC_DIM_N + 1; i++) {
+		long n = 1;
+		switch (order[i]) {
+		case CALC_DIM_TP: *s_etp = acc; n = p->etp > 0 ? p->etp : 1; break;
+		case CALC_PLACE_EP: *s_ep = acc; n = p->ep > 0 ? p->ep : 1; break;
+		case CALC_DIM_DP: *s_edp = acc; n = p->edp > 0 ? p->edp : 1; break;
+		case CALC_DIM_PP: n = p->pp > 0 ? p->pp : 1; break;
+		default: break; /* cp: 1 in the expert generator */
+		}
+		acc *= n;
+	}
+	return 0;
 }
 
 /* Members of a group of 'n' ranks at stride 's' inside one node of G ranks. */
@@ -745,10 +759,13 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 }
 
 /*
- * The expert ranks of a stage are its GPUs in order, etp innermost, then ep, then edp
- * (Megatron-Core's expert rank order); how many of a stage's GPUs share a node follows
- * parallel.placement (with pipeline stages outermost, tp-cp-dp-pp, a node holds one
- * stage's GPUs; with the default tp-cp-pp-dp and tp cp < a node, several stages).
+ * Where the expert ranks sit: with an ep token in parallel.placement, as Megatron-Core's
+ * expert RankGenerator places them (expert_strides: the EP group at its stride in the
+ * order with etp for tp, 1 for cp and edp for dp, so Megatron-Core's default
+ * tp-cp-ep-dp-pp puts EP right outside ETP and inside the expert-DP ranks); without one,
+ * a stage's GPUs in rank order, etp innermost, then ep, then edp, of which a node holds
+ * what parallel.placement gives it (with pipeline stages outermost, tp-cp-dp-pp, one
+ * stage's GPUs; with tp-cp-pp-dp and tp cp < a node, several stages).
  * Each of the T = s b / (cp r) tokens of a GPU (r = t with sequence parallelism) goes
  * to k experts spread uniformly over the ep ranks; its copies to the other per_node - 1
  * ranks of the node cross NVLink, k (N - 1) / N of them (at most M with node-limited
@@ -779,7 +796,8 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	double e = p->recipe ? p->recipe->act_bytes : 2, r = p->sp ? p->tp : 1, k = x->top_k;
 	double T = (double)p->seq_len / (p->cp > 0 ? p->cp : 1) * p->micro_batch / r, h = p->model.hidden;
 	double nvl, net, per_layer, passes;
-	int Ls = 0;
+	int Ls = 0, placed;
+	long s_etp = 1, s_ep = 1, s_edp = 1;
 
 	memset(o, 0, sizeof *o);
 	if (m < 1)
@@ -787,6 +805,7 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
 	moe = o->moe_layers = worst_moe_layers(p, all, &Ls);
+	placed = expert_strides(p, &s_etp, &s_ep, &s_edp) == 0;
 	/* all-to-all passes per MoE layer: dispatch + combine of the forward and of the
 	 * backward, and of the recomputed forward in the recomputed share of the layers (1
 	 * but with recompute_method = block, which recomputes only the first N of a chunk) */
@@ -796,6 +815,8 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	if (etp > 1) {
 		int G = stage_gpus_in_node(p);
 		struct calc_group g = {etp, etp < G ? etp : G, 1, CALC_TIER_NVLINK, 1, 1};
+		if (placed)
+			g.per_node = members_in_node(etp, s_etp, p->gpus_per_node > 0 ? p->gpus_per_node : 1);
 		double S = k * T * etp * h * e; /* the gathered copies of one ETP group */
 		g.nodes = (etp + g.per_node - 1) / g.per_node;
 		g.tier = g.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
@@ -805,7 +826,10 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	}
 	if (ep <= 1)
 		return;
-	o->per_node = stage_gpus_in_node(p) / etp < ep ? stage_gpus_in_node(p) / etp : ep;
+	if (placed) /* the EP group at its stride in Megatron-Core's expert rank order */
+		o->per_node = members_in_node(ep, s_ep, p->gpus_per_node > 0 ? p->gpus_per_node : 1);
+	else
+		o->per_node = stage_gpus_in_node(p) / etp < ep ? stage_gpus_in_node(p) / etp : ep;
 	if (o->per_node < 1)
 		o->per_node = 1;
 	o->nodes = (ep + o->per_node - 1) / o->per_node;
@@ -861,9 +885,16 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 		out->ep_layer_f = 2 * e.a2a + 2 * e.etp_coll;
 		out->ep_layer_b = (2 + 2 * full) * (e.a2a + e.etp_coll);
 	}
-	/* the expert-DP group: stride ep x etp, consecutive expert groups inside a node */
+	/* the expert-DP group: at its stride in the expert order, or (no ep token) stride ep x
+	 * etp, consecutive expert groups inside a node */
 	out->edp_group.size = edp;
-	out->edp_group.per_node = inner >= G ? 1 : (G / inner < edp ? G / inner : edp);
+	{
+		long s_etp, s_ep, s_edp;
+		if (expert_strides(plan, &s_etp, &s_ep, &s_edp) == 0) /* Megatron-Core's expert order */
+			out->edp_group.per_node = members_in_node(edp, s_edp, plan->gpus_per_node > 0 ? plan->gpus_per_node : 1);
+		else
+			out->edp_group.per_node = inner >= G ? 1 : (G / inner < edp ? G / inner : edp);
+	}
 	out->edp_group.nodes = (edp + out->edp_group.per_node - 1) / out->edp_group.per_node;
 	out->edp_group.tier = out->edp_group.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
 	{

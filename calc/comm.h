@@ -86,9 +86,21 @@ double calc_coll_time(enum calc_coll k, double bytes, const struct calc_group *g
 /* Bytes per GPU that cross the network for the same collective (0 inside a node). */
 double calc_coll_net_bytes(enum calc_coll k, double bytes, const struct calc_group *g);
 
+/* parallel.placement: tokens innermost first, each a CALC_DIM_* or CALC_PLACE_EP (the
+ * optional ep of Megatron-Core's orders).  Fills 'order' and returns the count (4 without
+ * ep, 5 with it), or -1 for a string that is not a '-'-joined order of tp, cp, pp, dp
+ * each once and ep at most once. */
+#define CALC_PLACE_EP CALC_DIM_N
+int calc_placement_parse(const char *s, int order[CALC_DIM_N + 1]);
+/* 1 when the placement gives the expert layers the same pipeline groups as the dense
+ * ones (Megatron-Core asserts it in initialize_model_parallel): always without an ep
+ * token or with pp = 1; else the ranks inside pp must number the same in both orders
+ * (tp x cp x [dp] against etp x ep x [edp], edp = tp cp dp / (etp ep)). */
+int calc_placement_pp_agrees(const char *placement, int tp, int cp, int dp, int pp, int ep, int etp);
+
 /*
  * Lay out dimension 'dim' of the plan on the cluster by parallel.placement
- * (innermost first, Megatron's default tp-cp-pp-dp).  The DP group is the
+ * (innermost first; Megatron-Core's default tp-cp-ep-dp-pp, the stack's order).  The DP group is the
  * gradient-reduction group, DP x CP ranks (CP ranks hold the same weights).
  */
 void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out);

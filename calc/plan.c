@@ -178,7 +178,7 @@ static const struct key keys[] = {
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
-	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "group order, innermost first (tp-cp-pp-dp)"},
+	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "rank order of the groups, innermost first: tp, cp, pp, dp and optionally ep, where Megatron-Core's expert ranks sit (default: the stack's; megatron-core tp-cp-ep-dp-pp)"},
 	{"parallel", "fsdp", K_BOOL, 0, P(fsdp), 0, 1, NULL, "bool", "ZeRO-3 as FSDP runs it, per layer (sets zero = 3)"},
 	{"parallel", "hsdp", K_INT, 0, P(fsdp_shard), 0, 1e7, NULL, "int", "HSDP shard group size (0 = all DP x CP ranks: plain FSDP)"},
 	{"parallel", "reshard_after_forward", K_BOOL, 0, P(reshard_after_forward), 0, 1, NULL, "bool", "FSDP frees a gathered layer after its forward"},
@@ -200,7 +200,7 @@ static const struct key keys[] = {
 	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "tp_overlap_sms", K_NUM, CALC_U_NONE, P(tp_overlap_sms), 0, 1024, NULL, "number", "SMs the hidden TP collectives take from the GEMMs (Transformer Engine userbuffers: 8.5)"},
-	{"efficiency", "stack", K_PRESET, 0, 0, 0, 0, NULL, "preset", "software stack preset: megatron-core, nemo, torchtitan, fsdp1, deepspeed-zero3, deepspeed-megatron"},
+	{"efficiency", "stack", K_PRESET, 0, 0, 0, 0, NULL, "preset", "software stack preset, its framework's defaults where the plan sets nothing: megatron-core (= megatron-core-0.19, the default), megatron-core-2024, megatron-bridge-0.6, nemo, nemo-2024, torchtitan, fsdp1, deepspeed-zero3, deepspeed-megatron"},
 	{"efficiency", "dp_bandwidth", K_NUM, CALC_U_FRACTION, P(dp_bw_eff), 0.01, 1, NULL, "fraction", "achieved share of the modelled bandwidth in DP collectives"},
 	{"efficiency", "dp_algorithm", K_ENUM, 0, P(dp_flat), 0, 0, dp_algo_names, "enum", "DP collectives: hierarchical, or one flat ring over the network"},
 	{"efficiency", "grad_reduce", K_ENUM, 0, P(grad_reduce), 0, 0, grad_reduce_names, "enum", "dtype of the DP gradient reduction (recipe: its gradients')"},
@@ -798,21 +798,12 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
 		if (k->off == P(placement)) {
-			/* a permutation of tp, cp, pp, dp */
-			const char *names[4] = {"tp", "cp", "pp", "dp"};
-			int seen[4] = {0}, ok = strlen(v) == 11;
-			for (int i = 0; ok && i < 4; i++) {
-				int j;
-				for (j = 0; j < 4; j++)
-					if (!strncmp(v + 3 * i, names[j], 2))
-						break;
-				ok = j < 4 && !seen[j] && (i == 3 || v[3 * i + 2] == '-');
-				if (ok)
-					seen[j] = 1;
-			}
-			if (!ok)
+			/* a permutation of tp, cp, pp, dp, with or without ep (placement.c) */
+			int order[CALC_DIM_N + 1];
+			if (calc_placement_parse(v, order) < 0)
 				return calc_error(d, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
-				                  "(e.g. tp-cp-pp-dp, innermost first)", v);
+				                  "and optionally ep, innermost first, joined by '-' (e.g. tp-cp-ep-dp-pp, "
+				                  "Megatron-Core's; tp-cp-pp-dp)", v);
 		}
 		if (k->off == P(date)) {
 			int y, mo, da;
@@ -1232,6 +1223,11 @@ static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 		else if (attn % ((long long)p->ep * p->etp))
 			ERR("parallel", "ep", "parallel.ep x etp = %d x %d does not divide tp x cp x dp = %lld, the GPUs "
 			    "of a stage the experts are folded onto", p->ep, p->etp, attn);
+		else if (!calc_placement_pp_agrees(p->placement, p->tp, p->cp, p->dp, p->pp, p->ep, p->etp))
+			ERR("parallel", "placement", "parallel.placement = %s gives the expert layers (etp %d x ep %d) other "
+			    "pipeline groups than the dense layers (tp %d x cp %d): Megatron-Core requires the same "
+			    "(allowed: an order ending in pp, or etp x ep = tp x cp)", p->placement, p->etp, p->ep, p->tp,
+			    p->cp);
 		if (e->expert_ffn > 0 && e->expert_ffn % p->etp)
 			ERR("parallel", "etp", "parallel.etp = %d does not divide model.expert_ffn = %d (allowed: %s)",
 			    p->etp, e->expert_ffn, (divisors(e->expert_ffn, dv, sizeof dv), dv));
@@ -1518,7 +1514,9 @@ static void plan_reset(struct calc_plan *p)
 	memset(p, 0, sizeof *p);
 	p->head_dim_auto = 1;
 	p->gpu_memory_auto = 1;
-	snprintf(p->placement, sizeof p->placement, "tp-cp-pp-dp");
+	/* the default stack (its knobs, placement among them, apply in apply_stack) */
+	p->stack = calc_stack_find("megatron-core");
+	snprintf(p->placement, sizeof p->placement, "tp-cp-ep-dp-pp");
 	/* Defaults of the keys the default plan does not set (each with its reason). */
 	p->cp = 1;
 	p->vpp = 1;

@@ -118,6 +118,33 @@ static int t_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	return 0;
 }
 
+/* The software stacks (stacks.c): what each sets where a plan sets nothing. */
+static int t_stacks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_stack *st;
+	calc_table_init(t, "stack-presets", "Software stacks: the keys each sets where the plan sets nothing");
+	calc_table_col(t, "name", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "sets", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "what", "", CALC_D_TEXT, 0);
+	calc_table_col(t, "source", "", CALC_D_TEXT, 0);
+	for (int i = 0; (st = calc_stack_at(i)); i++) {
+		char sets[1024] = "";
+		int r = calc_table_row(t);
+		if (st->alias)
+			snprintf(sets, sizeof sets, "= %s", st->alias);
+		for (int k = 0; !st->alias && k < 12 && st->knobs[k]; k++)
+			snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s", k ? ", " : "", st->knobs[k]);
+		calc_table_str(t, r, 0, st->name);
+		calc_table_str(t, r, 1, sets);
+		calc_table_str(t, r, 2, st->title);
+		calc_table_str(t, r, 3, st->source);
+	}
+	calc_table_note(t, "A stack's keys apply where the plan file and the overrides leave a key unset; a plan "
+	                   "without efficiency.stack takes megatron-core.  Sources at their commits: calc/stacks.c "
+	                   "and docs/references.md §4.9-4.10.");
+	return 0;
+}
+
 static int t_keys(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	const struct calc_key_info *k;
@@ -143,6 +170,7 @@ const struct calc_tabledef calc_t_presets[] = {
 	{"gpu-presets", "GPU presets: memory, HBM, dense peaks, links, sources", "", t_gpus},
 	{"cluster-presets", "cluster presets: GPUs per node, NVLink, NCCL busbw, network", "", t_clusters},
 	{"recipe-presets", "recipes: bytes per parameter by class", "", t_recipes},
+	{"stack-presets", "software stacks: the plan keys each sets", "", t_stacks},
 	{"plan-keys", "every plan key with type, allowed values and meaning", "", t_keys},
 	{NULL, NULL, NULL, NULL},
 };

@@ -67,7 +67,8 @@ static const struct {
 	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
 	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2)"},
 	[CALC_REJ_EP] = {"ep-fold", "ep x etp does not divide tp x cp x dp: the experts of a stage fold onto its "
-	                            "GPUs as etp x ep x edp (Megatron-Core MoE parallel folding)"},
+	                            "GPUs as etp x ep x edp (Megatron-Core MoE parallel folding); or "
+	                            "parallel.placement gives the experts other pipeline groups"},
 	[CALC_REJ_ETP] = {"etp-divides", "etp does not divide the expert FFN width (each expert's fc1 and fc2 are "
 	                                 "split over etp ranks)"},
 	[CALC_REJ_BATCH] = {"batch", "global_batch is not divisible by micro_batch x dp (m = B/(b d) must be an "
@@ -720,6 +721,9 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 		return CALC_REJ_CP;
 	if (m->moe.experts > 0) {
 		if ((long long)it->tp * it->cp * it->dp % ((long long)it->ep * it->etp))
+			return CALC_REJ_EP;
+		/* an order with pp inside (tp-cp-ep-pp-dp): plan.c's rule, Megatron-Core's assert */
+		if (!calc_placement_pp_agrees(base->placement, it->tp, it->cp, it->dp, it->pp, it->ep, it->etp))
 			return CALC_REJ_EP;
 		if (m->moe.expert_ffn % it->etp)
 			return CALC_REJ_ETP;

@@ -21,7 +21,8 @@ enum calc_reject {
 	CALC_REJ_TP,          /* tp does not divide heads, kv_heads or ffn_hidden */
 	CALC_REJ_PP,          /* pp > layers (with --even: pp does not divide layers) */
 	CALC_REJ_CP,          /* seq_len is not divisible by 2 x cp */
-	CALC_REJ_EP,          /* MoE: ep x etp does not divide tp x cp x dp (parallel folding) */
+	CALC_REJ_EP,          /* MoE: ep x etp does not divide tp x cp x dp (parallel folding), or
+	                       * the placement's expert pipeline groups differ (comm.h) */
 	CALC_REJ_ETP,         /* MoE: etp does not divide the expert FFN width */
 	CALC_REJ_BATCH,       /* global_batch is not divisible by micro_batch x dp */
 	CALC_REJ_VPP,         /* a vpp schedule: layers of a stage not divisible by vpp */

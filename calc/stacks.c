@@ -4,9 +4,65 @@
  *
  * One set of values per stack; a plan (or a validation row) sets only what its paper or
  * log states and takes the rest from its stack.  A stack's knobs apply to every key the
- * plan file and the overrides leave unset (plan.c apply_stack).  Sources:
- *   megatron-core     Megatron-Core with Transformer Engine: the built-in defaults
- *                     (distributed optimizer, FP32 main gradients; Megatron-LM docs).
+ * plan file and the overrides leave unset (plan.c apply_stack); a plan that names no
+ * stack takes megatron-core.  A stack whose defaults changed with a release keeps the old
+ * values under a dated name, so that old results (and the validation rows fitted with
+ * them) stay reproducible; the bare name is an alias of the newest.
+ *
+ * Rank order (parallel.placement, innermost first; docs/references.md §4.9), each from
+ * the framework's source at a commit:
+ *   Megatron-Core     tp-cp-ep-dp-pp: initialize_model_parallel's order
+ *                     (megatron/core/parallel_state.py at core_v0.19.0, 5be9626709af, and
+ *                     the same at core_r0.8.0, baf94af3c667, 2024-08), which Megatron-LM
+ *                     passes unless --use-tp-pp-dp-mapping (megatron/training/initialize.py,
+ *                     'tp-cp-ep-pp-dp'); the expert RankGenerator takes the same order with
+ *                     etp, ep and edp (comm.c expert_strides).  NeMo 2 and Megatron-Bridge
+ *                     call it with the default.
+ *   torchtitan        tp-cp-ep-dp-pp: build_mesh unflattens the world mesh outermost first
+ *                     as (pp, dp_replicate, dp_shard, cp, tp) and, for the experts,
+ *                     (pp, dp_replicate, efsdp, ep) (torchtitan/distributed/parallel_dims.py
+ *                     at b5bcd76c66d0, lines 307-329): EP innermost, which is Megatron-Core's
+ *                     expert order with etp = 1, torchtitan's.
+ *   DeepSpeed         tp-cp-dp-pp: PipeModelDataParallelTopology(axes = ['pipe', 'data',
+ *                     'model']) with the last axis innermost (deepspeed/runtime/pipe/
+ *                     topology.py at edaa72212672, ProcessTopology and line 248); DeepSpeed
+ *                     has no context parallelism in that topology (cp = 1 in its rows).
+ *   PyTorch FSDP      tp-cp-dp-pp: a 2-D mesh (dp, tp) with TP innermost
+ *                     (init_device_mesh, torch.distributed.device_mesh); FSDP1 has no
+ *                     pipeline or context parallelism (pp = cp = 1 in its rows).
+ *
+ *   megatron-core     an alias of megatron-core-0.19.
+ *   megatron-core-0.19  Megatron-Core 0.19 as Megatron-Bridge 0.6.0's pre-training recipes
+ *                     configure it (src/megatron/bridge/recipes/common.py _pretrain_common at
+ *                     v0.6.0, 51885cf132b2, lines 80-88: use_distributed_optimizer = True,
+ *                     overlap_grad_reduce = True, overlap_param_gather = True,
+ *                     grad_reduce_in_fp32 = True): the order above; the distributed optimizer
+ *                     is the default plan's parallel.zero = 1 (not a knob: the planner
+ *                     sets the ZeRO stage of each candidate, and a stack's knob would
+ *                     override it); FP32 gradients reduced in FP32 (the megatron recipe's; the
+ *                     knob is left to the recipe so that a plan's own recipe keeps its
+ *                     gradients), efficiency.dp_overlap at its default 0.8: the recipes
+ *                     overlap the gradient reduce-scatter and the parameter all-gather, and
+ *                     no source publishes the share hidden.  TP communication overlap
+ *                     (Transformer Engine userbuffers) is a choice of each model's recipe
+ *                     in Megatron-Bridge 0.6.0 (on in recipes/llama/h100/llama3.py, off in
+ *                     recipes/deepseek/h100/deepseek_v3.py) and off in Megatron-LM's
+ *                     arguments (--tp-comm-overlap); the share it hides is not published, so
+ *                     efficiency.tp_overlap stays 0 (docs/references.md §4.8).  CUDA graphs
+ *                     (cuda_graph_impl, off by default) change host launch time, which the
+ *                     step model does not time (efficiency.step_overhead is fitted per run).
+ *   megatron-core-2024  the values trainplan gave megatron-core before the stacks carried
+ *                     their rank order: the plan's defaults with placement tp-cp-pp-dp
+ *                     (Megatron-LM's --use-tp-pp-dp-mapping order for a dense model).  The
+ *                     Megatron validation rows run under it (calc/validate.c).
+ *   megatron-bridge-0.6  Megatron-Bridge 0.6.0's performance recipes
+ *                     (src/megatron/bridge/perf_recipes/_common.py _benchmark_common at
+ *                     v0.6.0, 51885cf132b2, line 72: ddp.grad_reduce_in_fp32 = False, over
+ *                     the pre-training recipe's settings above): BF16 gradients reduced in
+ *                     BF16 -- with grad_reduce_in_fp32 off Megatron-Core's gradient buffer
+ *                     takes the parameters' dtype (megatron/core/distributed/
+ *                     param_and_grad_buffer.py group_params_for_buffers at core_v0.19.0) --
+ *                     so training.main_grads = bf16 and efficiency.grad_reduce = bf16.
  *   deepspeed-zero3   DeepSpeed ZeRO-3 as Narayanan et al. 2021 §5.2 ran it against
  *                     PTD-P (Rajbhandari et al. 2020 §5.3): FP16 mixed-precision Adam
  *                     (2 + 2 + 12 bytes), per-module parameter gathers, FP16 gradient
@@ -57,7 +113,11 @@
  *                     reduce-scatter's final sum of the t partials (docs/references.md
  *                     §4.8).  Its tp_overlap stays the default 0: async TP is off by
  *                     default (enable_async_tensor_parallel = False), and no source says
- *                     what share of the collectives it hides.
+ *                     what share of the collectives it hides.  The same defaults hold in
+ *                     the current torchtitan (torchtitan/config/configs.py at b5bcd76c66d0:
+ *                     mixed_precision_param = "bfloat16" line 94, mixed_precision_reduce =
+ *                     "float32" line 102, enable_async_tensor_parallel = False line 298), so
+ *                     the stack has no dated alias; its order is above.
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
  *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's
@@ -72,6 +132,11 @@
  *                     Llama 3 70B; docs/references.md §7.8), the other 4 held out
  *                     (calc/validate.c).  Fitted on FP8 runs only, it also applies to a
  *                     BF16 plan of this stack.
+ *   nemo-2024         nemo's values with placement tp-cp-pp-dp, the order trainplan used when
+ *                     the NeMo 24.07 rows fitted efficiency.gemm 0.54; those rows run under
+ *                     it (calc/validate.c).  Under nemo's own order the four held-out rows
+ *                     come out at a mean error of 6.2 % (7.6 % under nemo-2024), the fit
+ *                     unchanged.
  *   torchtitan's rows fitted no knob of the stack: their fitted pair is the Grand Teton
  *   GPU's (h100-96g-500w, calc/presets.c), the hardware they ran on.
  */
@@ -80,26 +145,42 @@
 #include <string.h>
 
 static const struct calc_stack stacks[] = {
-	{"megatron-core", "Megatron-Core + Transformer Engine (the defaults)",
-	 "Megatron-LM docs: distributed optimizer, FP32 main grads", {NULL}},
+	{"megatron-core", "Megatron-Core, the newest release trainplan has (megatron-core-0.19)", "", {NULL},
+	 "megatron-core-0.19"},
+	{"megatron-core-0.19", "Megatron-Core 0.19 as Megatron-Bridge 0.6.0's pre-training recipes run it",
+	 "Megatron-LM core_v0.19.0 parallel_state.py (order); Megatron-Bridge v0.6.0 recipes/common.py _pretrain_common",
+	 {"parallel.placement=tp-cp-ep-dp-pp", NULL}, NULL},
+	{"megatron-core-2024", "Megatron-Core as trainplan had it before the stacks' rank orders (tp-cp-pp-dp)",
+	 "trainplan's earlier defaults; Megatron-LM --use-tp-pp-dp-mapping (initialize.py)",
+	 {"parallel.placement=tp-cp-pp-dp", NULL}, NULL},
+	{"megatron-bridge-0.6", "Megatron-Bridge 0.6.0 performance recipes (BF16 gradient reduction)",
+	 "Megatron-Bridge v0.6.0 perf_recipes/_common.py _benchmark_common, recipes/common.py _pretrain_common",
+	 {"parallel.placement=tp-cp-ep-dp-pp", "training.main_grads=bf16", "efficiency.grad_reduce=bf16", NULL}, NULL},
 	{"deepspeed-zero3", "DeepSpeed ZeRO-3 as run in 2021 (no model parallelism)",
-	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2",
+	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2; DeepSpeed pipe/topology.py (order)",
 	 {"parallel.fsdp=yes", "training.recipe=zero-paper", "efficiency.dp_algorithm=flat",
-	  "efficiency.dp_bandwidth=0.85", "efficiency.dp_overlap=0.6", NULL}},
+	  "efficiency.dp_bandwidth=0.85", "efficiency.dp_overlap=0.6", "parallel.placement=tp-cp-dp-pp", NULL}, NULL},
 	{"deepspeed-megatron", "DeepSpeed pipeline engine over Megatron tensor parallelism (2021-22)",
-	 "Smith et al. 2022 (MT-NLG) §2.3-2.4; ZeRO §3.1 (the optimizer's bytes)",
-	 {"training.recipe=zero-paper", "efficiency.gemm=0.55", NULL}},
+	 "Smith et al. 2022 (MT-NLG) §2.3-2.4; ZeRO §3.1 (the optimizer's bytes); DeepSpeed pipe/topology.py (order)",
+	 {"training.recipe=zero-paper", "efficiency.gemm=0.55", "parallel.placement=tp-cp-dp-pp", NULL}, NULL},
 	{"fsdp1", "PyTorch FSDP FULL_SHARD, BF16 mixed precision",
 	 "Zhao et al. 2023 (PyTorch FSDP) §3-4; llm-foundry MPT benchmark tables (gemm); ml-engineering MAMF table (gemm_basis)",
 	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=bf16", "efficiency.gemm_basis=achievable",
-	  "efficiency.gemm=0.74", NULL}},
+	  "efficiency.gemm=0.74", "parallel.placement=tp-cp-dp-pp", NULL}, NULL},
 	{"torchtitan", "torchtitan with FSDP2, FP32 gradient reduction",
-	 "Liang et al. 2024 (TorchTitan) §3.1; torch symm_mem async TP (copy-engine copies)",
+	 "Liang et al. 2024 (TorchTitan) §3.1; torch symm_mem async TP (copy-engine copies); parallel_dims.py (order)",
 	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
-	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", "parallel.sp_saved_input=gathered", NULL}},
+	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", "parallel.sp_saved_input=gathered",
+	  "parallel.placement=tp-cp-ep-dp-pp", NULL}, NULL},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
-	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm)",
-	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54", NULL}},
+	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm); "
+	 "Megatron-Core 0.8 parallel_state.py (order)",
+	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54",
+	  "parallel.placement=tp-cp-ep-dp-pp", NULL}, NULL},
+	{"nemo-2024", "nemo as trainplan had it before the stacks' rank orders (tp-cp-pp-dp)",
+	 "as nemo; the order trainplan used when the NeMo 24.07 rows fitted efficiency.gemm",
+	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54",
+	  "parallel.placement=tp-cp-pp-dp", NULL}, NULL},
 };
 #define NSTACKS (int)(sizeof stacks / sizeof stacks[0])
 
@@ -112,6 +193,6 @@ const struct calc_stack *calc_stack_find(const char *name)
 {
 	for (int i = 0; i < NSTACKS; i++)
 		if (!strcmp(stacks[i].name, name))
-			return &stacks[i];
+			return stacks[i].alias ? calc_stack_find(stacks[i].alias) : &stacks[i];
 	return NULL;
 }

@@ -60,7 +60,8 @@ struct vrow {
 	int cp, seq, layers;
 	const char *cluster;
 	double tokens;       /* run budget for M_GPUH [tokens] */
-	const char *stack;   /* efficiency.stack of the row (NULL: the defaults, Megatron) */
+	const char *stack;   /* efficiency.stack of the row (NULL: Megatron, run under megatron-core-2024;
+	                      * a stack whose defaults changed runs under its dated name, stack_pin) */
 	int fits;            /* 1: the row calibrated its stack's preset; 0: held out */
 	const char *extra;   /* further plan keys "k=v;k=v" the row's paper states (NULL: none) */
 	double mem_gib;      /* published measured peak memory per GPU [GiB] (0: none published) */
@@ -387,6 +388,13 @@ static const struct vrow rows[] = {
 
 /* Interleaving depth: Korthikanti used 3 chunks for 175B and 530B and none for 1T
  * (docs/references.md §7.2); Narayanan does not state it: the largest divisor of L/p <= 3. */
+/* The stack a row runs under: its own, or the dated stack its values were fitted with
+ * where the stack's defaults have changed since (calc/stacks.c). */
+static const char *stack_pin(const char *stack)
+{
+	return !strcmp(stack, "nemo") ? "nemo-2024" : stack;
+}
+
 static int vdepth(const struct vrow *r, int layers)
 {
 	int lps;
@@ -451,7 +459,9 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	if (!flash)
 		SET("efficiency.hfu_count=kor22-eq8");
 	if (r->stack) /* what the row's paper does not state comes from its stack */
-		SET("efficiency.stack=%s", r->stack);
+		SET("efficiency.stack=%s", stack_pin(r->stack));
+	else /* the Megatron rows: the stack they were fitted with (calc/stacks.c) */
+		SET("efficiency.stack=megatron-core-2024");
 	for (const char *e = r->extra; e && *e && n < 32;) {
 		size_t len = strcspn(e, ";");
 		snprintf(buf[n], sizeof buf[n], "%.*s", (int)len, e);

@@ -1,7 +1,7 @@
 /*
- * cmd_presets.c -- `trainplan presets [models|gpus|clusters|recipes|keys]`: the
- * catalog tables model-presets, gpu-presets, cluster-presets, recipe-presets and
- * plan-keys (presets_tables.c).
+ * cmd_presets.c -- `trainplan presets [models|gpus|clusters|recipes|stacks|keys]`: the
+ * catalog tables model-presets, gpu-presets, cluster-presets, recipe-presets,
+ * stack-presets and plan-keys (presets_tables.c).
  *
  * JSON: one envelope whose data holds each table by its kind ({"models": {...}}).
  * CSV and TSV: one table per stream, the first kind named (models when none is);
@@ -13,7 +13,7 @@
 
 static const char *const kinds[][2] = {{"models", "model-presets"},   {"gpus", "gpu-presets"},
                                        {"clusters", "cluster-presets"}, {"recipes", "recipe-presets"},
-                                       {"keys", "plan-keys"}};
+                                       {"stacks", "stack-presets"},     {"keys", "plan-keys"}};
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 /* The kind 'name' names (a kind or its table's name), or -1. */
@@ -41,12 +41,12 @@ int cmd_presets(int argc, char **argv)
 		int k;
 		if ((v = cli_opt(&o, &i, "--table"))) {
 			if ((k = kind_of(v)) < 0)
-				return cli_error("presets: --table %s: allowed are models, gpus, clusters, recipes, keys", v);
+				return cli_error("presets: --table %s: allowed are models, gpus, clusters, recipes, stacks, keys", v);
 			one = k;
 			continue;
 		}
 		if ((k = kind_of(o.rest[i])) < 0 || strchr(o.rest[i], '-'))
-			return cli_error("presets: unknown kind '%s' (allowed: models, gpus, clusters, recipes, keys)",
+			return cli_error("presets: unknown kind '%s' (allowed: models, gpus, clusters, recipes, stacks, keys)",
 			                 o.rest[i]);
 		want[k] = 1;
 		named++;

@@ -140,11 +140,12 @@ static const struct cmddoc docs[] = {
 	  {"--list", "list the datasets with their arguments", "off"},
 	  {NULL, NULL, NULL}},
 	 "trainplan data bubble-curves > bubble.tsv"},
-	{"presets", "[--format FMT] [--table KIND] [models|gpus|clusters|recipes|keys]...",
-	 "The built-in presets (models, GPUs, clusters, training recipes) with their sources,\n"
-	 "and every plan key with its type, range and meaning.  JSON holds each table by kind.\n",
+	{"presets", "[--format FMT] [--table KIND] [models|gpus|clusters|recipes|stacks|keys]...",
+	 "The built-in presets (models, GPUs, clusters, training recipes, software stacks) with\n"
+	 "their sources, and every plan key with its type, range and meaning.  JSON holds each\n"
+	 "table by kind.\n",
 	 2, "text, csv, json, md, tsv", "text",
-	 {{"KIND", "models, gpus, clusters, recipes or keys", "every kind but keys"},
+	 {{"KIND", "models, gpus, clusters, recipes, stacks or keys", "every kind but keys"},
 	  {"--table KIND", "print one table; CSV and TSV print one table per stream", "csv and tsv: the first kind named"},
 	  {NULL, NULL, NULL}},
 	 "trainplan presets gpus --format csv"},

@@ -38,7 +38,7 @@ _trainplan() {
 		case $cmd in
 		step) words="step step-summary";;
 		search) words="top breakdown axes rejects";;
-		presets) words="models gpus clusters recipes keys";;
+		presets) words="models gpus clusters recipes stacks keys";;
 		calibrate) words="calibration calibration-runs";;
 		*) words="";;
 		esac
@@ -63,7 +63,7 @@ _trainplan() {
 	get) words="$(_trainplan_names get --list) --list";;
 	table) words="$(_trainplan_names table --list) --all --dir --list";;
 	data) words="$(_trainplan_names data --list) --list";;
-	presets) words="models gpus clusters recipes keys --table";;
+	presets) words="models gpus clusters recipes stacks keys --table";;
 	step) words="--table";;
 	calibrate) words="--measurements --megatron-log --fit --holdout --write-stack --table";;
 	memory) words="--require-fit";;

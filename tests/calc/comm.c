@@ -73,31 +73,53 @@ static void test_placement(void **state)
 	struct calc_plan p;
 	struct calc_group g;
 	const char *s1[] = {"parallel.tp=2", "parallel.pp=4", "parallel.dp=64"};
+	const char *s1o[] = {"parallel.tp=2", "parallel.pp=4", "parallel.dp=64", "parallel.placement=tp-cp-pp-dp"};
 	const char *s2[] = {"parallel.placement=dp-tp-cp-pp"};
 	const char *s3[] = {"parallel.tp=4", "parallel.cp=2", "parallel.dp=8"};
 
-	/* default: tp 8, pp 8, dp 8 on nodes of 8 GPUs, order tp-cp-pp-dp */
+	/* default: tp 8, pp 8, dp 8 on nodes of 8 GPUs, Megatron-Core's order tp-cp-ep-dp-pp
+	 * (megatron/core/parallel_state.py at core_v0.19.0; ep takes no room in the dense
+	 * layers' ranks): TP stride 1, DP stride 8, PP stride 64 */
 	load_plan(&p, NULL, 0);
+	assert_string_equal(p.placement, "tp-cp-ep-dp-pp");
 	calc_comm_group(&p, CALC_DIM_TP, &g);
 	assert_int_equal(g.size, 8);
 	assert_int_equal(g.per_node, 8);
 	assert_int_equal(g.tier, CALC_TIER_NVLINK);
-	calc_comm_group(&p, CALC_DIM_PP, &g); /* stride 8: every stage on another node */
+	calc_comm_group(&p, CALC_DIM_PP, &g); /* stride 64: every stage 8 nodes further */
 	assert_int_equal(g.per_node, 1);
 	assert_int_equal(g.nodes, 8);
 	assert_int_equal(g.tier, CALC_TIER_NET);
-	calc_comm_group(&p, CALC_DIM_DP, &g); /* stride 64 */
+	calc_comm_group(&p, CALC_DIM_DP, &g); /* stride 8: one rank per node */
+	assert_int_equal(g.per_node, 1);
 	assert_int_equal(g.nodes, 8);
 	assert_int_equal(g.tier, CALC_TIER_NET);
 
-	/* tp 2, pp 4: PP stride 2, four stages in a node -> the whole pipeline on NVLink;
-	 * DP stride 8 -> one rank per node, 64 nodes */
+	/* tp 2, pp 4, dp 64 in Megatron-Core's order: DP stride 2, four DP ranks in a node,
+	 * 64 / 4 = 16 nodes; PP stride 2 x 64 = 128, one stage per node */
 	load_plan(&p, s1, 3);
+	calc_comm_group(&p, CALC_DIM_DP, &g);
+	assert_int_equal(g.per_node, 4);
+	assert_int_equal(g.nodes, 16);
+	calc_comm_group(&p, CALC_DIM_PP, &g);
+	assert_int_equal(g.per_node, 1);
+	assert_int_equal(g.nodes, 4);
+	assert_int_equal(g.tier, CALC_TIER_NET);
+	/* the same in tp-cp-pp-dp (Megatron-LM --use-tp-pp-dp-mapping for a dense model): PP
+	 * stride 2, four stages in a node -> the whole pipeline on NVLink; DP stride 8 -> one
+	 * rank per node, 64 nodes */
+	load_plan(&p, s1o, 4);
 	calc_comm_group(&p, CALC_DIM_PP, &g);
 	assert_int_equal(g.per_node, 4);
 	assert_int_equal(g.tier, CALC_TIER_NVLINK);
 	calc_comm_group(&p, CALC_DIM_DP, &g);
 	assert_int_equal(g.per_node, 1);
+	assert_int_equal(g.nodes, 64);
+	/* an ep token anywhere leaves a dense layer's strides as without it */
+	assert_true(calc_plan_set(&p, "parallel.placement=ep-tp-cp-pp-dp", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_group(&p, CALC_DIM_PP, &g);
+	assert_int_equal(g.per_node, 4);
+	calc_comm_group(&p, CALC_DIM_DP, &g);
 	assert_int_equal(g.nodes, 64);
 
 	/* DP innermost: DP inside the node, TP (stride 8) across nodes */
@@ -109,7 +131,7 @@ static void test_placement(void **state)
 	assert_int_equal(g.tier, CALC_TIER_NET);
 
 	/* tp 4, cp 2, pp 8, dp 8: CP stride 4, both CP ranks in one node; the gradient
-	 * group is DP x CP = 16 ranks, 2 per node (the CP pair; DP stride 64) over 8 nodes */
+	 * group is DP x CP = 16 ranks, 2 per node (the CP pair; DP stride 8) over 8 nodes */
 	load_plan(&p, s3, 3);
 	calc_comm_group(&p, CALC_DIM_CP, &g);
 	assert_int_equal(g.per_node, 2);
@@ -118,6 +140,105 @@ static void test_placement(void **state)
 	assert_int_equal(g.size, 16);
 	assert_int_equal(g.per_node, 2);
 	assert_int_equal(g.nodes, 8);
+}
+
+/* The order strings: Megatron-Core's RankGenerator splits the order at '-' and takes each
+ * of tp, cp, ep, dp, pp once (parallel_state.py at core_v0.19.0); trainplan needs tp, cp,
+ * pp and dp and takes ep as an option. */
+static void test_placement_parse(void **state)
+{
+	int o[CALC_DIM_N + 1];
+	assert_int_equal(calc_placement_parse("tp-cp-ep-dp-pp", o), 5);
+	assert_int_equal(o[0], CALC_DIM_TP);
+	assert_int_equal(o[1], CALC_DIM_CP);
+	assert_int_equal(o[2], CALC_PLACE_EP);
+	assert_int_equal(o[3], CALC_DIM_DP);
+	assert_int_equal(o[4], CALC_DIM_PP);
+	assert_int_equal(calc_placement_parse("tp-cp-pp-dp", o), 4);
+	assert_int_equal(o[2], CALC_DIM_PP);
+	assert_int_equal(calc_placement_parse("tp-cp-ep-pp", o), -1);    /* no dp */
+	assert_int_equal(calc_placement_parse("tp-cp-ep-ep-dp-pp", o), -1); /* ep twice */
+	assert_int_equal(calc_placement_parse("tp-cp-dp-pp-", o), -1);
+	assert_int_equal(calc_placement_parse("tp_cp_dp_pp", o), -1);
+	assert_int_equal(calc_placement_parse("tp-cp-dp-ppx", o), -1);
+	assert_int_equal(calc_placement_parse("", o), -1);
+	/* Megatron-Core asserts one pipeline group for the dense and the expert layers
+	 * (initialize_model_parallel): with pp last always; with tp-cp-ep-pp-dp the ranks
+	 * inside pp are tp x cp = 1 dense and etp x ep = 8 expert (tp 1, ep 8), which differ,
+	 * or tp x cp = 8 and etp x ep = 1 x 8 (tp 8, ep 8, etp 1), which agree */
+	assert_true(calc_placement_pp_agrees("tp-cp-ep-dp-pp", 1, 1, 8, 2, 8, 1));
+	assert_false(calc_placement_pp_agrees("tp-cp-ep-pp-dp", 1, 1, 8, 2, 8, 1));
+	assert_true(calc_placement_pp_agrees("tp-cp-ep-pp-dp", 8, 1, 1, 2, 8, 1));
+	assert_true(calc_placement_pp_agrees("tp-cp-ep-pp-dp", 1, 1, 8, 1, 8, 1)); /* pp 1 */
+	assert_true(calc_placement_pp_agrees("tp-cp-pp-dp", 1, 1, 8, 2, 8, 1));     /* no ep token */
+}
+
+/* Where the expert ranks sit: OLMoE 1B-7B (16 MoE layers, h = 2048, top-8 of 64 experts,
+ * no node limit) on 2 nodes of 8, tp 1, pp 1, dp 16, ep 8, etp 1 (edp 2), s 4096, b 1,
+ * B 64: m = 64 / 16 = 4 micro-batches, T = 4096 tokens per GPU, one copy's traffic per
+ * step 4 (dispatch + combine, forward + backward) x 4096 x 2048 x 2 B x 16 layers x 4 =
+ * 4,294,967,296 B.
+ * - tp-cp-ep-dp-pp (Megatron-Core's default): EP stride etp = 1, the 8 EP ranks in one
+ *   node: k (8 - 1) / 8 = 7 copies over NVLink, none over the network; the expert-DP pair
+ *   at stride 8, one per node.
+ * - tp-cp-dp-ep-pp: EP stride edp = 2, ranks 0, 2, .., 14: 4 per node on 2 nodes:
+ *   k (4 - 1) / 8 = 3 copies over NVLink, k (2 - 1) / 2 = 4 over the network (the same 7
+ *   leave the GPU); the expert-DP pair adjacent, on NVLink.
+ * - tp-cp-dp-pp (no ep token): a stage's GPUs in rank order, EP right after etp: as the
+ *   first. */
+static void test_placement_experts(void **state)
+{
+	const char *sets[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                      "parallel.dp=16", "parallel.ep=8", "training.seq_len=4096", "training.global_batch=64",
+	                      "training.micro_batch=1", "parallel.sp=no", "parallel.recompute=selective",
+	                      "parallel.placement=tp-cp-ep-dp-pp"};
+	const double copy = 4.0 * 4096 * 2048 * 2 * 16 * 4;
+	struct calc_plan p;
+	struct calc_ep_comm e;
+	struct calc_comm c;
+
+	load_plan(&p, sets, 12);
+	assert_int_equal(p.edp, 2);
+	assert_true(p.model.moe.node_limit == 0 && p.model.moe.top_k == 8);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(e.per_node, 8);
+	assert_int_equal(e.nodes, 1);
+	assert_near(e.nvl_bytes, 7 * copy, 1e-12);
+	assert_true(e.net_bytes == 0);
+	calc_comm(&p, &c);
+	assert_int_equal(c.ep.group.tier, CALC_TIER_NVLINK);
+	assert_int_equal(c.edp_group.per_node, 1);
+	assert_int_equal(c.edp_group.nodes, 2);
+
+	assert_true(calc_plan_set(&p, "parallel.placement=tp-cp-dp-ep-pp", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(e.per_node, 4);
+	assert_int_equal(e.nodes, 2);
+	assert_near(e.nvl_bytes, 3 * copy, 1e-12);
+	assert_near(e.net_bytes, 4 * copy, 1e-12);
+	calc_comm(&p, &c);
+	assert_int_equal(c.ep.group.tier, CALC_TIER_NET);
+	assert_int_equal(c.edp_group.per_node, 2);
+	assert_int_equal(c.edp_group.nodes, 1);
+
+	assert_true(calc_plan_set(&p, "parallel.placement=tp-cp-dp-pp", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_int_equal(e.per_node, 8);
+	assert_int_equal(e.nodes, 1);
+	assert_near(e.nvl_bytes, 7 * copy, 1e-12);
+
+	/* Megatron-LM's other order, tp-cp-ep-pp-dp, with pp 2 and ep 8 over tp 1: the expert
+	 * ranks inside pp number 8, the dense 1 -- refused at the key, as Megatron-Core
+	 * refuses it */
+	{
+		const char *bad[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=2",
+		                     "parallel.dp=8", "parallel.ep=8", "training.global_batch=64",
+		                     "parallel.placement=tp-cp-ep-pp-dp"};
+		struct calc_diag d = {0};
+		assert_true(calc_plan_load(&p, NULL, bad, 8, &d) < 0);
+		assert_non_null(strstr(d.recs[0].msg, "parallel.placement = tp-cp-ep-pp-dp"));
+		calc_diag_free(&d);
+	}
 }
 
 /* ------------------------------------------------------------- volumes */
@@ -510,22 +631,33 @@ static void test_spine(void **state)
 	assert_near(calc_coll_time(CALC_COLL_ALLGATHER, 1e9, &g16, &l0), calc_coll_time(CALC_COLL_ALLGATHER, 1e9, &f16, &l0), 1e-12);
 	assert_near(calc_coll_net_bytes(CALC_COLL_ALLREDUCE, 1e9, &two), 2 * 7.0 / 8 * 1e9, 1e-12);
 
-	/* The default plan (tp 8, pp 8, dp 8 on 64 nodes of 8): the DP group's ranks are 64
-	 * apart, one per node, nodes 0, 8, ..., 56.  With 32 nodes per leaf it spans 2 leaves
-	 * of 4 of its nodes; with 64 per leaf one leaf, and nothing changes. */
+	/* The default plan (tp 8, pp 8, dp 8 on 64 nodes of 8) in the order tp-cp-pp-dp: the
+	 * DP group's ranks are 64 apart, one per node, nodes 0, 8, ..., 56.  With 32 nodes per
+	 * leaf it spans 2 leaves of 4 of its nodes; with 64 per leaf one leaf, and nothing
+	 * changes.  (In Megatron-Core's tp-cp-ep-dp-pp the DP ranks are 8 apart, on nodes
+	 * 0 .. 7 under one leaf.) */
 	struct calc_plan p, q;
 	struct calc_comm a, b;
-	const char *one_leaf[] = {"nodes_per_leaf=64", "oversubscription=4"};
-	const char *two_leaves[] = {"nodes_per_leaf=32", "oversubscription=2", "zero=0"};
-	load_plan(&p, NULL, 0);
-	load_plan(&q, one_leaf, 2);
+	const char *order[] = {"parallel.placement=tp-cp-pp-dp"};
+	const char *one_leaf[] = {"nodes_per_leaf=64", "oversubscription=4", "parallel.placement=tp-cp-pp-dp"};
+	const char *two_leaves[] = {"nodes_per_leaf=32", "oversubscription=2", "zero=0", "parallel.placement=tp-cp-pp-dp"};
+	const char *two_mc[] = {"nodes_per_leaf=32", "oversubscription=2", "zero=0"};
+	load_plan(&p, order, 1);
+	load_plan(&q, one_leaf, 3);
 	calc_comm(&p, &a);
 	calc_comm(&q, &b);
 	for (int d = 0; d < CALC_DIM_N; d++) {
 		assert_true(a.dim[d].time == b.dim[d].time);
 		assert_int_equal(b.dim[d].group.tier, a.dim[d].group.tier);
 	}
-	load_plan(&q, two_leaves, 3);
+	load_plan(&q, two_mc, 3);
+	calc_comm(&q, &b);
+	assert_int_equal(b.dim[CALC_DIM_DP].group.tier, CALC_TIER_NET);
+	/* there the stages are 64 ranks = 8 nodes apart, nodes 0, 8, .., 56: a span of 57
+	 * nodes for 8, so floor(32 / (57 / 8)) = 4 of them per leaf, 2 leaves */
+	assert_int_equal(b.dim[CALC_DIM_PP].group.tier, CALC_TIER_SPINE);
+	assert_int_equal(b.dim[CALC_DIM_PP].group.leaf_nodes, 4);
+	load_plan(&q, two_leaves, 4);
 	calc_comm(&q, &b);
 	assert_int_equal(b.dim[CALC_DIM_DP].group.tier, CALC_TIER_SPINE);
 	assert_int_equal(b.dim[CALC_DIM_DP].group.leaves, 2);
@@ -548,7 +680,8 @@ int main(void)
 		cmocka_unit_test(test_ep_alltoall),     cmocka_unit_test(test_expert_dp_reduction),
 		cmocka_unit_test(test_h800_preset),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
-		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_parse),
+		cmocka_unit_test(test_placement_experts),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),

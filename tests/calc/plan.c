@@ -221,10 +221,66 @@ static void test_gpu_presets_published(void **state)
 		assert_non_null(calc_preset_gpu(calc_preset_cluster_at(i)->gpu));
 }
 
+/* The stack presets (calc/stacks.c) and what each sets where the plan sets nothing: the
+ * rank order of its framework (megatron/core/parallel_state.py at core_v0.19.0 and
+ * core_r0.8.0: tp-cp-ep-dp-pp; torchtitan parallel_dims.py build_mesh: (pp, dp_replicate,
+ * dp_shard, cp, tp) outermost first, EP innermost for the experts; DeepSpeed
+ * PipeModelDataParallelTopology: (pipe, data, model), model innermost) and, for
+ * Megatron-Bridge 0.6.0's performance recipes, BF16 gradients reduced in BF16
+ * (grad_reduce_in_fp32 = False: 2 bytes per gradient where the megatron recipe holds 4).
+ * A key the plan sets wins; a plan that names no stack has megatron-core, an alias of
+ * megatron-core-0.19. */
+static void test_stacks(void **state)
+{
+	static const struct {
+		const char *stack, *placement;
+		int main_grads, grad_reduce;
+	} want[] = {
+	    {"megatron-core", "tp-cp-ep-dp-pp", 0, 0},      {"megatron-core-0.19", "tp-cp-ep-dp-pp", 0, 0},
+	    {"megatron-core-2024", "tp-cp-pp-dp", 0, 0},    {"megatron-bridge-0.6", "tp-cp-ep-dp-pp", 1, 1},
+	    {"nemo", "tp-cp-ep-dp-pp", 1, 1},               {"nemo-2024", "tp-cp-pp-dp", 1, 1},
+	    {"torchtitan", "tp-cp-ep-dp-pp", 0, 2},         {"fsdp1", "tp-cp-dp-pp", 0, 1},
+	    {"deepspeed-zero3", "tp-cp-dp-pp", 0, 0},       {"deepspeed-megatron", "tp-cp-dp-pp", 0, 0},
+	};
+	struct calc_plan p;
+	char kv[64];
+	const char *sets[2] = {kv, NULL};
+
+	load_plan(&p, NULL, 0);
+	assert_ptr_equal(p.stack, calc_stack_find("megatron-core"));
+	assert_string_equal(p.stack->name, "megatron-core-0.19");
+	assert_string_equal(p.placement, "tp-cp-ep-dp-pp");
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		snprintf(kv, sizeof kv, "efficiency.stack=%s", want[i].stack);
+		load_plan(&p, sets, 1);
+		assert_string_equal(p.placement, want[i].placement);
+		assert_int_equal(p.main_grads, want[i].main_grads);
+		assert_int_equal(p.grad_reduce, want[i].grad_reduce);
+		/* the plan's own value wins over the stack's */
+		sets[1] = "parallel.placement=dp-tp-cp-pp";
+		load_plan(&p, sets, 2);
+		assert_string_equal(p.placement, "dp-tp-cp-pp");
+		sets[1] = NULL;
+	}
+	/* megatron-bridge-0.6 holds BF16 gradients (2 B) where megatron-core-0.19 holds the
+	 * megatron recipe's FP32 ones (4 B); training.main_grads = fp32 restores them */
+	snprintf(kv, sizeof kv, "efficiency.stack=megatron-bridge-0.6");
+	load_plan(&p, sets, 1);
+	assert_true(calc_recipe_bytes(p.recipe, CALC_T_GRAD) == 2);
+	sets[1] = "training.main_grads=fp32";
+	load_plan(&p, sets, 2);
+	assert_true(calc_recipe_bytes(p.recipe, CALC_T_GRAD) == 4);
+	snprintf(kv, sizeof kv, "efficiency.stack=megatron-core");
+	load_plan(&p, sets, 1);
+	assert_true(calc_recipe_bytes(p.recipe, CALC_T_GRAD) == 4);
+	assert_null(calc_stack_find("megatron-core-2099"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_many),
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),

@@ -772,6 +772,47 @@ static void test_moe_axes(void **state)
 	free(st);
 }
 
+/* Megatron-LM's other order tp-cp-ep-pp-dp gives the expert layers the pipeline groups
+ * of the dense ones only where etp x ep = tp x cp (Megatron-Core asserts it,
+ * parallel_state.py initialize_model_parallel at core_v0.19.0; comm.h
+ * calc_placement_pp_agrees): OLMoE 1B-7B on 2 nodes of 8 with pp free, every ranked
+ * candidate with pp > 1 has etp x ep = tp x cp, and some candidate that folds (ep x etp
+ * divides tp x cp x dp) is an ep-fold reject for that reason alone. */
+static void test_moe_placement(void **state)
+{
+	const char *sets[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                      "parallel.dp=16", "training.seq_len=4096", "training.global_batch=64",
+	                      "parallel.placement=tp-cp-ep-pp-dp"};
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	long long ranked_pp = 0, order_rej = 0;
+	(void)state;
+
+	load_plan(&p, sets, 8);
+	calc_search_opts_init(&o);
+	o.keep_all = 1;
+	o.recheck = 0;
+	o.max_mb = 1;
+	o.max_vpp = 1;
+	run(&p, &o, &r);
+	for (long long i = 0; i < r.nrows; i++) {
+		const struct calc_search_cfg *c = &r.rows[i].c;
+		int fold = (c->tp * c->cp * c->dp) % (c->ep * c->etp) == 0;
+		if (r.rows[i].reject == CALC_REJ_NONE && c->pp > 1) {
+			assert_int_equal(c->etp * c->ep, c->tp * c->cp);
+			ranked_pp++;
+		}
+		if (r.rows[i].reject == CALC_REJ_EP && fold) {
+			assert_true(c->pp > 1 && c->etp * c->ep != c->tp * c->cp);
+			order_rej++;
+		}
+	}
+	assert_true(order_rej > 0);
+	assert_true(ranked_pp > 0);
+	calc_search_free(&r);
+}
+
 /* The progress callback's record. */
 struct prog {
 	int n;
@@ -1184,6 +1225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_moe_axes),
+		cmocka_unit_test(test_moe_placement),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
 		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
 		cmocka_unit_test(test_min_headroom),
