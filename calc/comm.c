@@ -608,6 +608,24 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	/* layer passes whose forward full recomputation does not repeat: the layers that
 	 * recompute_method = block keeps (calc_recompute_layers); 0 otherwise */
 	skipL = full ? mL - (double)m * calc_recompute_layers(plan, Lst) : 0;
+	if (md->mtp_depth > 0) {
+		/* The stage of the LM head also runs the model.mtp_depth multi-token prediction
+		 * blocks (DeepSeek-V3 §2.2), each with one layer's TP and CP collectives and,
+		 * under full recomputation, their repeat (step.c mtp_cost charges the block's
+		 * whole comm_b): when that stage's passes, (L + D)(4 + 2 full) - 2 skip, exceed
+		 * the most loaded stage's, it sizes the rows, which then bound what the step
+		 * exposes. */
+		struct calc_stage_layers sl;
+		double Ll, sk;
+		if (all && pp <= CALC_MAX_STAGES)
+			sl = all[pp - 1];
+		else
+			calc_stage_layers(plan, pp - 1, &sl);
+		Ll = (double)m * (sl.layers + md->mtp_depth);
+		sk = full ? (double)m * (sl.layers - calc_recompute_layers(plan, sl.layers)) : 0;
+		if (Ll * (4 + 2 * full) - 2 * sk > mL * (4 + 2 * full) - 2 * skipL)
+			mL = Ll, skipL = sk;
+	}
 
 	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
 	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8) in
@@ -717,18 +735,32 @@ static int stage_gpus_in_node(const struct calc_plan *p)
 	return n > 0 && G / n > 0 ? G / n : 1;
 }
 
-/* MoE layers of the stage with the most of them; *layers: all the layers of that stage. */
-static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all, int *layers)
+/* MoE layers of the stage whose all-to-all passes are the most; *rcs: the share of
+ * them that full recomputation repeats (0 without it).  A stage of n MoE layers among
+ * L runs n (4 + 2 r) dispatches and combines per micro-batch, r = the share
+ * calc_recompute_layers gives its L layers (the MoE layers alike, as step.c counts the
+ * recomputed work).  The stage that holds the LM head also runs the model.mtp_depth
+ * multi-token prediction blocks of calc_model_mtp_kind's kind (DeepSeek-V3 §2.2), each
+ * recomputed in full under full recomputation, whose dispatch and combine step.c's
+ * mtp_cost charges: an MoE block counts here too, so the EP row's time bounds what the
+ * step exposes of it. */
+static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all, double *rcs)
 {
 	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
+	int mtp = 0, full = p->recompute == CALC_RC_FULL;
+	double best = -1;
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(&p->model, j, &kd);
 		is_moe[j] = kd.type == CALC_LAYER_MOE;
 	}
+	if (p->model.mtp_depth > 0 && is_moe[calc_model_mtp_kind(&p->model)])
+		mtp = p->model.mtp_depth;
+	*rcs = 0;
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
-		int n = 0;
+		int n = 0, d;
+		double r, passes;
 		if (all)
 			sl = all[i];
 		else
@@ -736,9 +768,15 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 		for (int j = 0; j < nk; j++)
 			if (is_moe[j])
 				n += sl.count[j];
-		if (n > moe) {
-			moe = n;
-			*layers = sl.layers;
+		d = sl.head ? mtp : 0;
+		if (n + d <= 0)
+			continue;
+		r = full && sl.layers > 0 ? calc_recompute_layers(p, sl.layers) / sl.layers : 0;
+		passes = n * (4 + 2 * r) + d * (4 + 2 * full);
+		if (passes > best) {
+			best = passes;
+			moe = n + d;
+			*rcs = (passes - 4.0 * moe) / (2.0 * moe);
 		}
 	}
 	return moe;
@@ -779,18 +817,16 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	double e = p->recipe ? p->recipe->act_bytes : 2, r = p->sp ? p->tp : 1, k = x->top_k;
 	double T = (double)p->seq_len / (p->cp > 0 ? p->cp : 1) * p->micro_batch / r, h = p->model.hidden;
 	double nvl, net, per_layer, passes;
-	int Ls = 0;
 
 	memset(o, 0, sizeof *o);
 	if (m < 1)
 		m = 1;
 	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
-	moe = o->moe_layers = worst_moe_layers(p, all, &Ls);
+	moe = o->moe_layers = worst_moe_layers(p, all, &o->rc_share);
 	/* all-to-all passes per MoE layer: dispatch + combine of the forward and of the
 	 * backward, and of the recomputed forward in the recomputed share of the layers (1
 	 * but with recompute_method = block, which recomputes only the first N of a chunk) */
-	o->rc_share = p->recompute == CALC_RC_FULL && Ls > 0 ? calc_recompute_layers(p, Ls) / Ls : 0;
 	passes = 4 + 2 * o->rc_share;
 	calc_comm_links(p, &l);
 	if (etp > 1) {
