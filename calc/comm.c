@@ -845,15 +845,74 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	if (o->per_node < 1)
 		o->per_node = 1;
 	o->nodes = (ep + o->per_node - 1) / o->per_node;
-	nvl = k * (o->per_node - 1) / ep;
-	net = o->nodes > 1 ? (x->node_limit > 0 && x->node_limit < k ? x->node_limit : k) * (o->nodes - 1.0) / o->nodes : 0;
 	per_layer = passes * T * h * e; /* dispatch + combine, forward + backward, per copy */
+	if (p->moe_dispatcher == CALC_DISP_ALLGATHER) {
+		/* Megatron-Core MoEAllGatherTokenDispatcher (token_dispatcher.py at commit d98e8a6):
+		 * the T tokens of every EP rank all-gathered, each rank keeps those its experts take,
+		 * and the combine reduce-scatters the outputs back: an all-gather and a
+		 * reduce-scatter of the ep T h e gathered array per layer and pass, k not entering
+		 * (ring bus bytes (ep - 1)/ep of it, docs/references.md §4.5) */
+		struct calc_group g = {ep, o->per_node, o->nodes, o->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK, 1, 1};
+		double S = ep * T * h * e, net1 = calc_coll_net_bytes(CALC_COLL_ALLGATHER, S, &g);
+		double all1 = calc_coll_factor(CALC_COLL_ALLGATHER, ep) * S;
+		o->net_bytes = passes / 2 * moe * m * 2 * net1;
+		o->nvl_bytes = passes / 2 * moe * m * 2 * (all1 - net1);
+		o->bytes = o->nvl_bytes + o->net_bytes;
+		o->a2a = (calc_coll_time(CALC_COLL_ALLGATHER, S, &g, &l) + calc_coll_time(CALC_COLL_REDUCESCATTER, S, &g, &l)) / 2;
+		o->time = passes * moe * m * o->a2a;
+		return;
+	}
+	if (p->moe_dispatcher == CALC_DISP_DEEPEP || p->moe_dispatcher == CALC_DISP_HYBRIDEP) {
+		/* DeepEP's normal kernels (DeepSeek-V3 §3.2.2; deepseek-ai/DeepEP README): a token
+		 * crosses the network once per target node, to the GPU of its own local rank there,
+		 * which forwards it over NVLink to the target GPUs of that node; inside the own
+		 * node, one copy per target GPU.  With the k experts uniform over the E (over the M
+		 * nodes node-limited routing allows, E M / N experts then), the expected number
+		 * of distinct targets among n groups of E/n experts each is
+		 * n (1 - C(E - E/n, k) / C(E, k)) (hypergeometric: the chance a group gets none);
+		 * a target GPU's copy crosses NVLink unless it is the receiving GPU itself, 1 in
+		 * per_node, so NVLink carries G (g - 1)/g copies and the network D (N - 1)/N
+		 * (derived).  HybridEP moves the same bytes (Megatron-Core MoE README, the flex
+		 * dispatcher's backends). */
+		double N = o->nodes, g = o->per_node, M = x->node_limit > 0 && x->node_limit < N ? x->node_limit : N;
+		double Ex = x->experts * M / N, ranks = g * M;
+		double G = ranks * (1 - calc_moe_none_share(Ex, Ex / ranks, k));
+		double D = M * (1 - calc_moe_none_share(Ex, Ex / M, k));
+		nvl = G * (g - 1) / g;
+		net = N > 1 ? D * (N - 1) / N : 0;
+	} else {
+		/* Megatron-Core MoEAlltoAllTokenDispatcher: one copy per routed expert to its rank,
+		 * k per token whatever the node limit (the all-to-all's input splits count a
+		 * token once per expert, token_dispatcher.py at commit d98e8a6) */
+		nvl = k * (o->per_node - 1) / ep;
+		net = o->nodes > 1 ? k * (o->nodes - 1.0) / o->nodes : 0;
+	}
 	o->nvl_bytes = per_layer * nvl * moe * m;
 	o->net_bytes = per_layer * net * moe * m;
 	o->bytes = o->nvl_bytes + o->net_bytes;
-	o->a2a = (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) + T * h * e * nvl / l.intra_busbw +
-	         T * h * e * net / l.inter_bw;
+	if (p->moe_dispatcher == CALC_DISP_ALLTOALL)
+		o->a2a = (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) + T * h * e * nvl / l.intra_busbw +
+		         T * h * e * net / l.inter_bw;
+	else {
+		/* DeepEP forwards over NVLink while the network sends arrive (its normal kernels
+		 * pipeline the two domains, deepseek-ai/DeepEP README): the slower tier sets the
+		 * time, after one latency per tier */
+		double tn = T * h * e * nvl / l.intra_busbw, tr = T * h * e * net / l.inter_bw;
+		o->a2a = (o->nodes > 1 ? l.inter_lat : 0) + l.intra_lat + (tn > tr ? tn : tr);
+	}
 	o->time = passes * moe * m * o->a2a;
+}
+
+double calc_moe_none_share(double E, double n, double k)
+{
+	double r = 1;
+	/* C(E - n, k) / C(E, k) = prod_{i < k} (E - n - i) / (E - i) */
+	for (int i = 0; i < k && i < 65536; i++) {
+		if (E - n - i <= 0)
+			return 0;
+		r *= (E - n - i) / (E - i);
+	}
+	return r;
 }
 
 /*

@@ -403,11 +403,18 @@ static void test_fsdp_exposure(void **state)
 }
 
 /* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand, pipeline stages
- * outermost (placement tp-cp-dp-pp): the EP group spans
- * 8 nodes of 8 ranks; per token k = 8 copies, 8 x 7 / 64 = 0.875 of them over NVLink and,
- * with at most M = 4 nodes, 4 x 7 / 8 = 3.5 over the network.  Per copy per MoE layer
- * per micro-batch 4 (dispatch, combine, forward, backward) x 4096 x 7168 x 2 bytes;
- * the worst stage holds 4 MoE layers, and m = 15360 / 128 = 120 micro-batches. */
+ * outermost (placement tp-cp-dp-pp): the EP group spans 8 nodes of 8 ranks.  The
+ * alltoall dispatcher sends one copy per routed expert, k = 8 per token, whatever the
+ * node limit: 8 x 7 / 64 = 0.875 of them over NVLink and 8 x 7 / 8 = 7 over the network.
+ * Per copy per MoE layer per micro-batch 4 (dispatch, combine, forward, backward) x
+ * 4096 x 7168 x 2 bytes; the worst stage holds 4 MoE layers, and m = 15360 / 128 = 120
+ * micro-batches.  DeepEP (moe.dispatcher = deepep) with at most M = 4 nodes: the 8
+ * experts fall among the 4 x 32 = 128 experts of the 4 nodes, 4 on each of 32 GPUs; a
+ * GPU is missed with C(124, 8) / C(128, 8) = 0.770019685 (Python math.comb), a node with
+ * C(96, 8) / C(128, 8) = 0.092747269: G = 32 x 0.229980315 = 7.359370079 target GPUs,
+ * D = 4 x 0.907252731 = 3.629010924 target nodes; NVLink G x 7/8 = 6.439448819 copies,
+ * the network D x 7/8 = 3.175384559.  Without the node limit: C(252, 8) / C(256, 8) and
+ * C(224, 8) / C(256, 8) give 6.716281418 and 4.632820500. */
 static void test_ep_alltoall(void **state)
 {
 	const char *sets[] = {"model.preset=deepseek-v3", "tp=1", "pp=16", "dp=0", "ep=64", "nodes=256",
@@ -421,8 +428,16 @@ static void test_ep_alltoall(void **state)
 	assert_int_equal(e.per_node, 8);
 	assert_int_equal(e.nodes, 8);
 	assert_near(e.nvl_bytes, copy * 0.875, 1e-12);
-	assert_near(e.net_bytes, copy * 3.5, 1e-12);
+	assert_near(e.net_bytes, copy * 7, 1e-12);
+	assert_true(calc_plan_set(&p, "moe.dispatcher=deepep", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.nvl_bytes, copy * 6.439448819, 1e-9);
+	assert_near(e.net_bytes, copy * 3.175384559, 1e-9);
 	assert_true(calc_plan_set(&p, "model.moe_node_limit=0", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.nvl_bytes, copy * 6.716281418, 1e-9);
+	assert_near(e.net_bytes, copy * 4.632820500, 1e-9);
+	assert_true(calc_plan_set(&p, "moe.dispatcher=alltoall", "test", &(struct calc_diag){0}) == 0);
 	calc_comm_ep(&p, &e);
 	assert_near(e.net_bytes, copy * 8 * 7 / 8, 1e-12);
 	/* the default placement tp-cp-pp-dp puts the 16 stages innermost after tp = cp = 1:
@@ -434,6 +449,29 @@ static void test_ep_alltoall(void **state)
 	assert_int_equal(e.nodes, 64);
 	assert_true(e.nvl_bytes == 0);
 	assert_near(e.net_bytes, copy * 8 * 63 / 64, 1e-12);
+}
+
+/* The allgather dispatcher (Megatron-Core MoEAllGatherTokenDispatcher) on Mixtral 8x7B,
+ * one node of 8, tp 1, ep 8: every rank all-gathers the T h e = 4096 x 4096 x 2 B of the 8 ranks and
+ * reduce-scatters as much back, the ring's bus bytes 7/8 of the 8 T h e array each, k
+ * not entering: 2 x 7 x 4096 x 4096 x 2 B per pass pair, 4 passes (dispatch + combine,
+ * forward and backward; no recomputation) per layer and micro-batch, 32 layers, m = 64 /
+ * 8 = 8; all over NVLink.  The alltoall dispatcher sends k = 2 copies, 7/8 of them to
+ * other GPUs: 2 x 7/8 x T h e per pass. */
+static void test_ep_allgather(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "ep=8",
+	                      "sp=no", "seq_len=4096", "global_batch=64", "recompute=selective", "moe.dispatcher=allgather"};
+	struct calc_plan p;
+	struct calc_ep_comm e;
+	double the = 4096.0 * 4096 * 2;
+	load_plan(&p, sets, 11);
+	calc_comm_ep(&p, &e);
+	assert_near(e.bytes, 4 / 2 * 2 * 7 * the * 32 * 8, 1e-12);
+	assert_true(e.net_bytes == 0);
+	assert_true(calc_plan_set(&p, "moe.dispatcher=alltoall", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.bytes, 4 * 2 * 7.0 / 8 * the * 32 * 8, 1e-12);
 }
 
 /* The expert-DP gradient reduction of Mixtral 8x7B on one node of 8, tp 1, dp 8, ep 4:
@@ -592,6 +630,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ep_alltoall),     cmocka_unit_test(test_expert_dp_reduction),
+		cmocka_unit_test(test_ep_allgather),
 		cmocka_unit_test(test_h800_preset),     cmocka_unit_test(test_exposed_within_time),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement),
