@@ -47,7 +47,7 @@ static const struct cmddoc docs[] = {
 	 "exposed DP communication, optimizer), MFU and HFU, throughput, run time and cost.\n"
 	 "JSON has every step.* and run.* catalog quantity in SI units.\n",
 	 1, "text, csv, json, md, tsv", "text",
-	 {{"--table NAME", "print one table: step (the breakdown) or step-summary (throughput, run totals); CSV and TSV print one table per stream", "text and md: both; csv and tsv: step"},
+	 {{"--table NAME", "print one table: step (the breakdown), step-summary (throughput, run totals) or step-moe (the parts of an MoE layer); CSV and TSV print one table per stream", "text and md: step, step-moe for an MoE model, step-summary; csv and tsv: step"},
 	  {NULL, NULL, NULL}},
 	 "trainplan step --plan plans/default.ini --format md"},
 	{"run", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
