@@ -24,8 +24,11 @@
  *   DP  gradient all-reduce 2*Psi; ZeRO-1 reduce-scatter + all-gather 2*Psi; ZeRO-3
  *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch; from ZeRO-2
  *       on the reduce-scatter too (sharded gradients cannot accumulate locally).
- *   EP  all-to-all dispatch and combine of every MoE layer, forward and backward, by tier
- *       (node-limited routing, DeepSeek-V3 §3.2.2); ETP all-gather + reduce-scatter of the
+ *   EP  dispatch and combine of every MoE layer, forward and backward, by tier and by
+ *       moe.dispatcher (Megatron-Core's alltoall and allgather dispatchers; DeepEP's
+ *       per-node and per-GPU copies with node-limited routing, DeepSeek-V3 §3.2.2;
+ *       docs/references.md §5.12), the multi-token prediction blocks of the last stage
+ *       counted with its layers; ETP all-gather + reduce-scatter of the
  *       received tokens; the expert-DP gradient reduction over edp ranks (Megatron-Core
  *       MoE parallel folding; docs/references.md §5.7).
  */

@@ -25,12 +25,16 @@
  * (Transformer Engine userbuffers' num_sm; docs/references.md §4.8).  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
  * steps = tokens / (B s), time = steps * step time.
  *
- * Mixture of experts (docs/references.md §5.7): FLOPs of what a token activates (router,
- * top-k routed and shared experts; MLA's projections and d_qk + d_v attention core, DeepSeek-V3
- * §2.1); routed experts as grouped GEMMs (Megatron-Core MoE) on the copies the busiest
- * expert GPU receives, at efficiency.grouped_gemm; the EP all-to-all of each MoE layer on the
- * critical path less efficiency.ep_overlap or the schedule's own overlap (DualPipe, DeepSeek-V3
- * §3.2.1), bounded by the layer's compute.
+ * Mixture of experts (docs/references.md §5.7, §5.12): FLOPs of what a token activates
+ * (router, top-k routed and shared experts; MLA's projections and d_qk + d_v attention core,
+ * DeepSeek-V3 §2.1); an MoE layer's time in parts -- the router, the sort and permutation,
+ * the routed experts as grouped GEMMs (Megatron-Core MoE) at the balanced load, each
+ * expert's GEMM quantized on its own, at efficiency.grouped_gemm, and the skew of the
+ * busiest expert GPU (capacity padding or imbalance), counted from Megatron-Core's MoE
+ * source at commit d98e8a6; the EP dispatch and combine of each MoE layer on the critical
+ * path less efficiency.ep_overlap, the schedule's own overlap (DualPipe, DeepSeek-V3
+ * §3.2.1) or moe.overlap_ep_comm's steady share (Megatron-Core combined_1f1b.py), bounded
+ * by the compute it hides behind.
  */
 #include "calc.h"
 #include "step.h"
