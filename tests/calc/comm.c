@@ -514,7 +514,8 @@ static void test_expert_dp_reduction(void **state)
  * the MoE layer of DeepSeek-V3's multi-token prediction module on the last stage, which
  * the EP row missed while the step charged it (pp 2: 30 + 1 MoE blocks on the last
  * stage against the 28 of the first, 3 of whose 31 layers are dense), DualPipe, full
- * recomputation with block checkpointing, FSDP, TP across nodes and Mixtral with ETP. */
+ * recomputation with block checkpointing, FSDP, TP across nodes, Mixtral with ETP, and
+ * the dispatchers: DeepEP, the EP overlap of Megatron-Core and allgather with imbalance. */
 static void test_exposed_within_time(void **state)
 {
 	static const char *const cases[][12] = {
@@ -532,6 +533,13 @@ static void test_exposed_within_time(void **state)
 		{"nodes=64", "tp=8", "pp=8", "dp=0", "fsdp=yes", "zero=3", "recompute=full", NULL},
 		{"nodes=64", "tp=16", "pp=4", "dp=0", "efficiency.tp_overlap=0.5", "efficiency.tp_overlap_sms=16",
 		 "cp=2", NULL},
+		{"model.preset=deepseek-v3", "cluster.preset=hgx-b200-ndr", "nodes=256", "tp=1", "pp=2", "dp=0",
+		 "ep=64", "global_batch=15360", "seq_len=4096", "schedule=1f1b", "moe.dispatcher=deepep",
+		 "parallel.split=remainder-first"},
+		{"model.preset=mixtral-8x7b", "nodes=4", "tp=1", "pp=4", "dp=0", "ep=8", "global_batch=256",
+		 "schedule=interleaved", "vpp=2", "moe.overlap_ep_comm=yes", "recompute=selective", NULL},
+		{"model.preset=mixtral-8x7b", "nodes=2", "tp=1", "pp=1", "dp=0", "ep=8", "global_batch=64",
+		 "moe.dispatcher=allgather", "model.moe_imbalance=1.5", NULL},
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		struct calc_plan p;
