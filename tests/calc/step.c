@@ -917,6 +917,41 @@ static void test_moe_layer_parts(void **state)
 	assert_near(b.f - a.f, b.moe_skew + b.moe_router + b.moe_permute - a.moe_router - a.moe_permute, 1e-9);
 }
 
+/* Fine-grained experts do not run like one large GEMM (docs/references.md §5.12): a
+ * Qwen3-30B-A3B-like layer (h = 2048, 128 experts of width 768, top-8) on one H100 of
+ * 132 SMs with T = 1024 tokens and ep = 1 gives each expert k T / E = 64 rows.  Each
+ * expert's GEMM is cut into 128 x 128 tiles on its own: fc1 (N = 2 x 768) 1 x 12 tiles an
+ * expert, 1,536 in all, in ceil(1536 / 132) = 12 waves of 132: a used share of
+ * 8192 x 1536 / (1584 x 128 x 128) = 0.4848; fc2 (N = 2048) 16 tiles an expert, 2,048 in
+ * 16 waves: 8192 x 2048 / (2112 x 128 x 128) = 0.4848.  Each GEMM takes the larger of
+ * its compute over that share and its bytes, every expert's weights read once (fc1 reads
+ * 128 x 2048 x 1536 weights: 805 MB, more than the 64-row tiles compute); the SwiGLU
+ * reads and writes 8192 x 6 x 768 bytes.  One fused 8192-row GEMM of the same FLOPs
+ * would take 2 x 8192 x 3 x 2048 x 768 / P, less than half. */
+static void test_moe_fine_grained_experts(void **state)
+{
+	const char *s[] = {"cluster.nodes=1", "cluster.gpus_per_node=1", "parallel.tp=1", "parallel.pp=1",
+	                   "parallel.dp=1", "parallel.sp=no", "model.layers=2", "model.hidden=2048", "model.heads=16",
+	                   "model.kv_heads=4", "model.head_dim=128", "model.ffn_hidden=6144", "model.experts=128",
+	                   "model.top_k=8", "model.expert_ffn=768", "model.mlp=swiglu", "training.seq_len=1024",
+	                   "training.global_batch=1", "training.micro_batch=1", "parallel.recompute=none"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a;
+	double B, Pg, fc1, fc2, want, sh1 = 8192.0 * 1536 / (1584.0 * 16384), sh2 = 8192.0 * 2048 / (2112.0 * 16384);
+
+	load_plan(&p, s, 20);
+	assert_int_equal(p.gpu.sms, 132);
+	B = p.gpu.hbm_bw, Pg = p.gpu.bf16_flops * p.gemm_eff * p.grouped_gemm;
+	fc1 = rl(2.0 * 8192 * 1536 * 2048 / sh1, (8192.0 * 2048 + 128.0 * 2048 * 1536 + 8192.0 * 1536) * 2, Pg, B);
+	fc2 = rl(2.0 * 8192 * 2048 * 768 / sh2, (8192.0 * 768 + 128.0 * 768 * 2048 + 8192.0 * 2048) * 2, Pg, B);
+	want = fc1 + fc2 + 8192.0 * 6 * 768 / B;
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_near(a.moe_experts, want, 1e-12);
+	assert_true(a.moe_experts > 2 * (2.0 * 8192 * 3 * 2048 * 768 / Pg));
+}
+
 /* moe.overlap_ep_comm (Megatron-Core's combined 1F1B): Mixtral 8x7B, 2 nodes, ep 8,
  * dp 16, batch 64, pp 1: m = 4 micro-batches, of which the first forward and the last
  * backward run alone: 3/4 of each pass's dispatch and combine hide behind the other
@@ -1416,6 +1451,7 @@ int main(void)
 		cmocka_unit_test(test_mtp_last_stage),
 		cmocka_unit_test(test_moe_grouped_gemm), cmocka_unit_test(test_moe_alltoall_exposed),
 		cmocka_unit_test(test_moe_layer_parts),   cmocka_unit_test(test_moe_overlap_ep_comm),
+		cmocka_unit_test(test_moe_fine_grained_experts),
 		cmocka_unit_test(test_step_overhead),
 		cmocka_unit_test(test_flops_eq7_eq8),    cmocka_unit_test(test_flops_eq7_22b),
 		cmocka_unit_test(test_flops_eq3),        cmocka_unit_test(test_flops_gqa_swiglu),
