@@ -578,6 +578,9 @@ struct calc_plan {
 	                          (Megatron-Core moe_router_fusion) */
 	int permute_fusion;    /* 1: the permutation's index computation as one fused kernel
 	                          (Megatron-Core moe_permute_fusion) */
+	double moe_comm_sms;   /* SMs the dispatch and combine kernels hold from the GEMMs while
+	                          they run hidden (DeepEP num_sms, HybridEP moe_hybridep_num_sms);
+	                          0 = not charged [SMs] */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	double step_overhead;  /* fixed host-side time per step outside the GPU timeline (data
 	                          loading, logging, synchronisation; docs/references.md §5.11) [s] */

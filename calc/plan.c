@@ -209,6 +209,9 @@ static const struct key keys[] = {
 	 "router score, top-k and aux-loss ops as fused kernels (Megatron-Core --moe-router-fusion)"},
 	{"moe", "permute_fusion", K_BOOL, 0, P(permute_fusion), 0, 1, NULL, "bool",
 	 "token permutation index computation fused (Megatron-Core --moe-permute-fusion)"},
+	{"moe", "comm_sms", K_NUM, CALC_U_NONE, P(moe_comm_sms), 0, 1024, NULL, "number",
+	 "SMs the hidden dispatch and combine take from the GEMMs (0 = not charged; DeepEP V1 24, V2 6-12 per its "
+	 "README; Megatron-Bridge sets moe_hybridep_num_sms 16 or 32)"},
 	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "tp_overlap_sms", K_NUM, CALC_U_NONE, P(tp_overlap_sms), 0, 1024, NULL, "number", "SMs the hidden TP collectives take from the GEMMs (Transformer Engine userbuffers: 8.5)"},

@@ -710,7 +710,7 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
 		 * ep_overlap_share behind at most the layer's own compute of that pass */
-		double ov = ep_overlap_share(plan), s1 = ep_a2a_overlap_share(plan);
+		double ov = ep_overlap_share(plan), s1 = ep_a2a_overlap_share(plan), sh = 0;
 		o->ep_f = exposed_behind(cm->ep_layer_f, o->f, ov);
 		o->ep_b = exposed_behind(cm->ep_layer_b, o->b + o->w + o->recompute, ov);
 		if (s1 > 0) {
@@ -723,12 +723,22 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 			if (xb < o->ep_b)
 				o->ep_b = xb;
 		}
+		/* moe.comm_sms: the hidden dispatch and combine hold c of the GPU's S SMs, so the
+		 * compute they hide behind runs (S - c) / S as fast while they run: the hidden
+		 * time costs c / S of itself again (as tp_charge charges the TP overlap,
+		 * docs/references.md §4.8 and §5.12) */
+		if (plan->moe_comm_sms > 0 && plan->gpu.sms > 0)
+			sh = (plan->moe_comm_sms < plan->gpu.sms ? plan->moe_comm_sms : plan->gpu.sms) / plan->gpu.sms;
+		o->ep_f += sh * (cm->ep_layer_f - o->ep_f);
+		o->ep_b += sh * (cm->ep_layer_b - o->ep_b);
 		/* with full recomputation ep_layer_b holds the recomputed forward's dispatch and
 		 * combine (comm.c) and the window its compute: a layer that does not recompute
 		 * (recompute_method = block) exposes ep_layer_b - ep_layer_f behind b + w, so
 		 * the difference is the recomputed forward's share of ep_b */
-		if (plan->recompute == CALC_RC_FULL)
-			o->ep_rc = o->ep_b - exposed_behind(cm->ep_layer_b - cm->ep_layer_f, o->b + o->w, ov);
+		if (plan->recompute == CALC_RC_FULL) {
+			double c = cm->ep_layer_b - cm->ep_layer_f, x = exposed_behind(c, o->b + o->w, ov);
+			o->ep_rc = o->ep_b - (x + sh * (c - x));
+		}
 		o->comm_f += o->ep_f;
 		o->comm_b += o->ep_b;
 		o->comm_rc += o->ep_rc;

@@ -159,12 +159,14 @@ static const struct vrow rows[] = {
 	 * micro-batches in flight do not fit), balanced experts (the auxiliary-loss-free
 	 * balancing, §2.1.2), the DP group innermost (placement tp-cp-dp-pp) so that the EP
 	 * group lies on consecutive nodes.  The dispatch as §3.2.2 describes it (one network
-	 * send per target node, at most 4, forwarded over NVLink): moe.dispatcher = deepep.
+	 * send per target node, at most 4, forwarded over NVLink, on 20 of the 132 SMs):
+	 * moe.dispatcher = deepep, moe.comm_sms = 20.
 	 * The GPU-hours include what the report's total includes, the model only steps.
 	 * Held out: it calibrates nothing. */
 	{"DSV3 T1", "deepseek-v3", 2048, 1, 16, 15360, 1, "moe", M_GPUH, 2664000, 1, 4096, 0, "hgx-h800-ib", 14.8e12,
 	 NULL, 0, "parallel.ep=64;parallel.schedule=dualpipe;parallel.placement=tp-cp-dp-pp;"
-	 "parallel.split=remainder-first;training.recipe=deepseek-v3;moe.dispatcher=deepep", 0},
+	 "parallel.split=remainder-first;training.recipe=deepseek-v3;moe.dispatcher=deepep;"
+	 "moe.comm_sms=20", 0},
 	/* torchtitan (Liang et al. 2024, arXiv 2410.06511), stack torchtitan: FSDP2 per layer,
 	 * FlashAttention through SDPA, TP with sequence parallelism, no gradient accumulation
 	 * (micro-batch = the local batch).  Metric: TPS/GPU as published; the memory is the

@@ -980,6 +980,14 @@ static void test_moe_overlap_ep_comm(void **state)
 	assert_true(cf > 0);
 	assert_near(a.ep_f, cf - (0.75 * cf < a.b + a.w ? 0.75 * cf : a.b + a.w), 1e-12);
 	assert_near(a.ep_b, cb - (0.75 * cb < a.f ? 0.75 * cb : a.f), 1e-12);
+	/* moe.comm_sms = 33 of the H100's 132 SMs: the hidden time costs a quarter of itself */
+	{
+		struct calc_layer_time c2;
+		assert_int_equal(calc_plan_set(&p, "moe.comm_sms=33", "test", &d), 0);
+		calc_layer_time_kind(&p, &cm, 0, &c2);
+		assert_near(c2.ep_f, a.ep_f + 0.25 * (cf - a.ep_f), 1e-12);
+		assert_near(c2.ep_b, a.ep_b + 0.25 * (cb - a.ep_b), 1e-12);
+	}
 	load_plan(&p, iv, 12);
 	assert_int_equal(calc_plan_microbatches(&p), 8);
 	calc_comm(&p, &cm);
