@@ -84,6 +84,18 @@ struct calc_layer_kind {
  * layer kinds from this rule (model.c): kind 0 = MoE when every layer is MoE, else
  * kind 0 = dense and kind 1 = MoE.
  */
+/*
+ * The token dispatcher of the MoE layers (moe.dispatcher; Megatron-Core
+ * moe_token_dispatcher_type and, for flex, moe_flex_dispatcher_backend,
+ * megatron/core/transformer/transformer_config.py at commit d98e8a6):
+ *   alltoall  one copy per routed expert to the expert's rank (MoEAlltoAllTokenDispatcher)
+ *   allgather every token all-gathered over the EP group, reduce-scattered back
+ *   deepep    one copy per target node over the network and per target GPU over NVLink
+ *             (DeepEP's normal kernels, DeepSeek-V3 §3.2.2)
+ *   hybridep  the same bytes as deepep (NVIDIA HybridEP, flex backend "hybridep")
+ */
+enum calc_moe_dispatcher { CALC_DISP_ALLTOALL, CALC_DISP_ALLGATHER, CALC_DISP_DEEPEP, CALC_DISP_HYBRIDEP };
+
 struct calc_moe {
 	int experts;        /* routed experts E per MoE layer; 0 = no MoE layers */
 	int top_k;          /* routed experts each token is sent to k (1 .. E) */
@@ -560,6 +572,17 @@ struct calc_plan {
 	double grouped_gemm;   /* throughput of the grouped per-expert GEMMs / efficiency.gemm [0..1] */
 	double ep_overlap;     /* share of the EP all-to-all hidden behind compute [0..1] (DualPipe
 	                          overlaps one micro-batch's all-to-all with another's compute) */
+	/* [moe] how the MoE layers run (docs/references.md §5.12) */
+	int moe_dispatcher;    /* enum calc_moe_dispatcher: the token dispatcher */
+	int overlap_ep_comm;   /* 1: Megatron-Core overlap_moe_expert_parallel_comm, one
+	                          micro-batch's dispatch and combine under another's compute */
+	int router_fusion;     /* 1: the router's score, top-k and aux-loss ops as fused kernels
+	                          (Megatron-Core moe_router_fusion) */
+	int permute_fusion;    /* 1: the permutation's index computation as one fused kernel
+	                          (Megatron-Core moe_permute_fusion) */
+	double moe_comm_sms;   /* SMs the dispatch and combine kernels hold from the GEMMs while
+	                          they run hidden (DeepEP num_sms, HybridEP moe_hybridep_num_sms);
+	                          0 = not charged [SMs] */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	double step_overhead;  /* fixed host-side time per step outside the GPU timeline (data
 	                          loading, logging, synchronisation; docs/references.md §5.11) [s] */

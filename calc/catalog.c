@@ -88,6 +88,12 @@ QI(q_intra_bus, p->intra_node_busbw)
 QI(q_inter, p->inter_node_bw)
 QI(q_cost, p->gpu_hour_cost)
 QS(q_cluster, p->cluster_preset)
+QS(q_dispatcher, p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather"
+                : p->moe_dispatcher == CALC_DISP_DEEPEP  ? "deepep"
+                : p->moe_dispatcher == CALC_DISP_HYBRIDEP ? "hybridep"
+                                                           : "alltoall")
+QI(q_overlap_ep, p->overlap_ep_comm)
+QI(q_comm_sms, p->moe_comm_sms)
 
 static const struct calc_quantity calc_q_plan[] = {
 	{"plan.title", "", "title of the plan", q_title},
@@ -112,6 +118,9 @@ static const struct calc_quantity calc_q_plan[] = {
 	 q_postval},
 	{"plan.recompute", "", "activation recomputation", q_recompute},
 	{"plan.schedule", "", "pipeline schedule", q_schedule},
+	{"plan.moe_dispatcher", "", "MoE token dispatcher (moe.dispatcher)", q_dispatcher},
+	{"plan.moe_comm_sms", "1", "SMs the hidden MoE dispatch and combine take from the GEMMs (moe.comm_sms)", q_comm_sms},
+	{"plan.overlap_ep_comm", "1", "1 when moe.overlap_ep_comm hides the dispatch and combine behind another micro-batch", q_overlap_ep},
 	{"plan.recipe", "", "bytes-per-parameter recipe", q_recipe},
 	{"model.name", "", "model preset or source", q_model},
 	{"model.layers", "1", "transformer layers", q_layers},

@@ -9,6 +9,7 @@
  */
 #include "calc.h"
 #include "step.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +78,61 @@ Q(q_gpu_hours, st->gpu_hours)
 Q(q_cost, st->cost)
 Q(q_pp_exposed, st->exposed[CALC_DIM_PP])
 
+/*
+ * The MoE parts of one MoE layer (step.c layer_compute, docs/references.md §5.12) per
+ * step on the critical GPU: its stage's MoE layers (with the multi-token prediction
+ * blocks of the stage that holds the LM head) times the micro-batches times forward +
+ * backward, 3x the forward (the backward of a part is twice it).  *k: the MoE kind, or
+ * -1 for a dense model (then 0 layers).
+ */
+static double moe_layers_step(const struct calc_plan *p, const struct calc_step *st, int *k)
+{
+	struct calc_stage_layers sl;
+	int nk = calc_model_nkinds(&p->model), m = calc_plan_microbatches(p), n = 0;
+
+	*k = -1;
+	for (int j = 0; j < nk; j++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(&p->model, j, &kd);
+		if (kd.type == CALC_LAYER_MOE)
+			*k = j;
+	}
+	if (*k < 0)
+		return 0;
+	{
+		/* under DualPipe the critical rank r runs stages r and p-1-r for half the
+		 * micro-batches each (step.c fill_stages): the pair's mean */
+		const struct calc_sched *row = calc_schedule_at((int)p->schedule);
+		int pp = p->pp > 0 ? p->pp : 1, dual = row && row->two_way && pp > 1;
+		double sum = 0;
+		for (int i = 0; i < 1 + dual; i++) {
+			calc_stage_layers(p, i ? pp - 1 - st->critical : st->critical, &sl);
+			n = sl.count[*k];
+			if (sl.head && p->model.mtp_depth > 0 && calc_model_mtp_kind(&p->model) == *k)
+				n += p->model.mtp_depth;
+			sum += n;
+		}
+		return sum / (1 + dual) * (m > 0 ? m : 1);
+	}
+}
+
+#define QMOE(fn, field)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *o, struct calc_diag *d)      \
+	{                                                                                \
+		const struct calc_step *st = calc_ctx_step(c, d);                            \
+		int k;                                                                       \
+		double n;                                                                    \
+		if (!st)                                                                     \
+			return -1;                                                           \
+		n = moe_layers_step(&c->plan, st, &k);                                       \
+		o->num = k < 0 ? 0 : 3 * n * st->kind_layer[k].field;                        \
+		return 0;                                                                    \
+	}
+QMOE(q_moe_router, moe_router)
+QMOE(q_moe_permute, moe_permute)
+QMOE(q_moe_experts, moe_experts)
+QMOE(q_moe_skew, moe_skew)
+
 const struct calc_quantity calc_q_step[] = {
 	{"step.time", "s", "time of one optimizer step", q_time},
 	{"step.makespan", "s", "pipeline part of the step (compute, recompute, TP/CP comm, bubble)", q_makespan},
@@ -101,6 +157,14 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.peak_flops", "FLOP/s", "dense BF16 tensor peak of one GPU the MFU is measured against", q_peak},
 	{"step.layer_forward", "s", "forward of one layer for one micro-batch (compute only)", q_layer_f},
 	{"step.layer_backward", "s", "backward of one layer for one micro-batch (B + W, compute only)", q_layer_b},
+	{"step.moe.router", "s", "MoE router per step on the critical GPU: gating GEMM, score function, top-k, aux loss "
+	                         "(forward + backward; 0 for a dense model)", q_moe_router},
+	{"step.moe.permute", "s", "MoE token sort and permutation into expert order and back, per step on the critical GPU",
+	 q_moe_permute},
+	{"step.moe.experts", "s", "MoE grouped expert GEMMs and activation at the balanced load, per step on the critical GPU",
+	 q_moe_experts},
+	{"step.moe.skew", "s", "what the busiest expert GPU adds over the balanced load (padding to model.capacity_factor "
+	                       "or model.moe_imbalance), per step on the critical GPU", q_moe_skew},
 	{"run.steps", "1", "optimizer steps for the token budget", q_steps},
 	{"run.time", "s", "wall-clock time of the run", q_run_time},
 	{"run.days", "days", "wall-clock time of the run in days", q_days},
@@ -205,7 +269,54 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 	return 0;
 }
 
+/* step-moe: the parts of one MoE layer, per micro-batch and per step. */
+static int t_step_moe(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	const struct calc_layer_time *lt;
+	int k, cn, cf, ct, cs;
+	double n;
+
+	if (!st)
+		return -1;
+	n = moe_layers_step(&c->plan, st, &k);
+	calc_table_init(t, "step-moe", "Parts of one MoE layer on one GPU of the critical pipeline stage");
+	cn = calc_table_col(t, "part", "", CALC_D_TEXT, 0);
+	cf = calc_table_col(t, "forward", "s", CALC_D_MS, 3);
+	ct = calc_table_col(t, "forward + backward", "s", CALC_D_MS, 3);
+	cs = calc_table_col(t, "per step", "s", CALC_D_MS, 1);
+	if (k < 0) {
+		calc_table_note(t, "The model has no MoE layers.");
+		return 0;
+	}
+	lt = &st->kind_layer[k];
+	{
+		const struct calc_moe *x = &c->plan.model.moe;
+		const char *skew = x->capacity > 0 ? "skew: padding to the capacity factor"
+		                                   : "skew: load imbalance of the busiest expert GPU";
+		const char *names[] = {"router (gating GEMM, scores, top-k, aux loss)",
+		                       "permutation (sort, permute, unpermute)", "experts at the balanced load", skew,
+		                       "dispatch + combine (exposed)"};
+		double f[5] = {lt->moe_router, lt->moe_permute, lt->moe_experts, lt->moe_skew, lt->ep_f};
+		double fb[5] = {3 * f[0], 3 * f[1], 3 * f[2], 3 * f[3], lt->ep_f + lt->ep_b};
+		for (int i = 0; i < 5; i++) {
+			int r = calc_table_row(t);
+			calc_table_str(t, r, cn, names[i]);
+			calc_table_num(t, r, cf, f[i]);
+			calc_table_num(t, r, ct, fb[i]);
+			calc_table_num(t, r, cs, n * fb[i]);
+		}
+	}
+	calc_table_note(t, "One MoE layer for one micro-batch (docs/references.md §5.12); the backward of a compute part "
+	                   "is twice its forward, and per step counts the critical stage's MoE layers (with the "
+	                   "multi-token prediction blocks where it holds the LM head) times the micro-batches.  The "
+	                   "parts are inside the step table's compute; the exposed dispatch and combine inside its "
+	                   "TP/CP communication.");
+	return 0;
+}
+
 const struct calc_tabledef calc_t_step[] = {
+	{"step-moe", "parts of one MoE layer: router, permutation, experts, skew, dispatch and combine", "", t_step_moe},
 	{"step", "step time breakdown: compute, recompute, TP comm, bubble, DP comm, optimizer", "", t_step},
 	{"step-summary", "MFU, HFU, TFLOP/s per GPU, tokens/s, run days, GPU-hours and cost", "", t_step_summary},
 	{0},

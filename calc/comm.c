@@ -24,8 +24,11 @@
  *   DP  gradient all-reduce 2*Psi; ZeRO-1 reduce-scatter + all-gather 2*Psi; ZeRO-3
  *       3*Psi (ZeRO §7), the all-gathers repeated for every micro-batch; from ZeRO-2
  *       on the reduce-scatter too (sharded gradients cannot accumulate locally).
- *   EP  all-to-all dispatch and combine of every MoE layer, forward and backward, by tier
- *       (node-limited routing, DeepSeek-V3 §3.2.2); ETP all-gather + reduce-scatter of the
+ *   EP  dispatch and combine of every MoE layer, forward and backward, by tier and by
+ *       moe.dispatcher (Megatron-Core's alltoall and allgather dispatchers; DeepEP's
+ *       per-node and per-GPU copies with node-limited routing, DeepSeek-V3 §3.2.2;
+ *       docs/references.md §5.12), the multi-token prediction blocks of the last stage
+ *       counted with its layers; ETP all-gather + reduce-scatter of the
  *       received tokens; the expert-DP gradient reduction over edp ranks (Megatron-Core
  *       MoE parallel folding; docs/references.md §5.7).
  */
@@ -622,6 +625,24 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	/* layer passes whose forward full recomputation does not repeat: the layers that
 	 * recompute_method = block keeps (calc_recompute_layers); 0 otherwise */
 	skipL = full ? mL - (double)m * calc_recompute_layers(plan, Lst) : 0;
+	if (md->mtp_depth > 0) {
+		/* The stage of the LM head also runs the model.mtp_depth multi-token prediction
+		 * blocks (DeepSeek-V3 §2.2), each with one layer's TP and CP collectives and,
+		 * under full recomputation, their repeat (step.c mtp_cost charges the block's
+		 * whole comm_b): when that stage's passes, (L + D)(4 + 2 full) - 2 skip, exceed
+		 * the most loaded stage's, it sizes the rows, which then bound what the step
+		 * exposes. */
+		struct calc_stage_layers sl;
+		double Ll, sk;
+		if (all && pp <= CALC_MAX_STAGES)
+			sl = all[pp - 1];
+		else
+			calc_stage_layers(plan, pp - 1, &sl);
+		Ll = (double)m * (sl.layers + md->mtp_depth);
+		sk = full ? (double)m * (sl.layers - calc_recompute_layers(plan, sl.layers)) : 0;
+		if (Ll * (4 + 2 * full) - 2 * sk > mL * (4 + 2 * full) - 2 * skipL)
+			mL = Ll, skipL = sk;
+	}
 
 	/* TP: Narayanan 2021 §3.2 -- two all-reduces of b*s*h forward, two backward, per
 	 * layer per micro-batch; full recomputation repeats the forward two (ZeRO §8) in
@@ -731,18 +752,32 @@ static int stage_gpus_in_node(const struct calc_plan *p)
 	return n > 0 && G / n > 0 ? G / n : 1;
 }
 
-/* MoE layers of the stage with the most of them; *layers: all the layers of that stage. */
-static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all, int *layers)
+/* MoE layers of the stage whose all-to-all passes are the most; *rcs: the share of
+ * them that full recomputation repeats (0 without it).  A stage of n MoE layers among
+ * L runs n (4 + 2 r) dispatches and combines per micro-batch, r = the share
+ * calc_recompute_layers gives its L layers (the MoE layers alike, as step.c counts the
+ * recomputed work).  The stage that holds the LM head also runs the model.mtp_depth
+ * multi-token prediction blocks of calc_model_mtp_kind's kind (DeepSeek-V3 §2.2), each
+ * recomputed in full under full recomputation, whose dispatch and combine step.c's
+ * mtp_cost charges: an MoE block counts here too, so the EP row's time bounds what the
+ * step exposes of it. */
+static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all, double *rcs)
 {
 	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
+	int mtp = 0, full = p->recompute == CALC_RC_FULL;
+	double best = -1;
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(&p->model, j, &kd);
 		is_moe[j] = kd.type == CALC_LAYER_MOE;
 	}
+	if (p->model.mtp_depth > 0 && is_moe[calc_model_mtp_kind(&p->model)])
+		mtp = p->model.mtp_depth;
+	*rcs = 0;
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
-		int n = 0;
+		int n = 0, d;
+		double r, passes;
 		if (all)
 			sl = all[i];
 		else
@@ -750,9 +785,15 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 		for (int j = 0; j < nk; j++)
 			if (is_moe[j])
 				n += sl.count[j];
-		if (n > moe) {
-			moe = n;
-			*layers = sl.layers;
+		d = sl.head ? mtp : 0;
+		if (n + d <= 0)
+			continue;
+		r = full && sl.layers > 0 ? calc_recompute_layers(p, sl.layers) / sl.layers : 0;
+		passes = n * (4 + 2 * r) + d * (4 + 2 * full);
+		if (passes > best) {
+			best = passes;
+			moe = n + d;
+			*rcs = (passes - 4.0 * moe) / (2.0 * moe);
 		}
 	}
 	return moe;
@@ -796,7 +837,7 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	double e = p->recipe ? p->recipe->act_bytes : 2, r = p->sp ? p->tp : 1, k = x->top_k;
 	double T = (double)p->seq_len / (p->cp > 0 ? p->cp : 1) * p->micro_batch / r, h = p->model.hidden;
 	double nvl, net, per_layer, passes;
-	int Ls = 0, placed;
+	int placed;
 	long s_etp = 1, s_ep = 1, s_edp = 1;
 
 	memset(o, 0, sizeof *o);
@@ -804,12 +845,11 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 		m = 1;
 	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
-	moe = o->moe_layers = worst_moe_layers(p, all, &Ls);
+	moe = o->moe_layers = worst_moe_layers(p, all, &o->rc_share);
 	placed = expert_strides(p, &s_etp, &s_ep, &s_edp) == 0;
 	/* all-to-all passes per MoE layer: dispatch + combine of the forward and of the
 	 * backward, and of the recomputed forward in the recomputed share of the layers (1
 	 * but with recompute_method = block, which recomputes only the first N of a chunk) */
-	o->rc_share = p->recompute == CALC_RC_FULL && Ls > 0 ? calc_recompute_layers(p, Ls) / Ls : 0;
 	passes = 4 + 2 * o->rc_share;
 	calc_comm_links(p, &l);
 	if (etp > 1) {
@@ -833,15 +873,74 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	if (o->per_node < 1)
 		o->per_node = 1;
 	o->nodes = (ep + o->per_node - 1) / o->per_node;
-	nvl = k * (o->per_node - 1) / ep;
-	net = o->nodes > 1 ? (x->node_limit > 0 && x->node_limit < k ? x->node_limit : k) * (o->nodes - 1.0) / o->nodes : 0;
 	per_layer = passes * T * h * e; /* dispatch + combine, forward + backward, per copy */
+	if (p->moe_dispatcher == CALC_DISP_ALLGATHER) {
+		/* Megatron-Core MoEAllGatherTokenDispatcher (token_dispatcher.py at commit d98e8a6):
+		 * the T tokens of every EP rank all-gathered, each rank keeps those its experts take,
+		 * and the combine reduce-scatters the outputs back: an all-gather and a
+		 * reduce-scatter of the ep T h e gathered array per layer and pass, k not entering
+		 * (ring bus bytes (ep - 1)/ep of it, docs/references.md §4.5) */
+		struct calc_group g = {ep, o->per_node, o->nodes, o->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK, 1, 1};
+		double S = ep * T * h * e, net1 = calc_coll_net_bytes(CALC_COLL_ALLGATHER, S, &g);
+		double all1 = calc_coll_factor(CALC_COLL_ALLGATHER, ep) * S;
+		o->net_bytes = passes / 2 * moe * m * 2 * net1;
+		o->nvl_bytes = passes / 2 * moe * m * 2 * (all1 - net1);
+		o->bytes = o->nvl_bytes + o->net_bytes;
+		o->a2a = (calc_coll_time(CALC_COLL_ALLGATHER, S, &g, &l) + calc_coll_time(CALC_COLL_REDUCESCATTER, S, &g, &l)) / 2;
+		o->time = passes * moe * m * o->a2a;
+		return;
+	}
+	if (p->moe_dispatcher == CALC_DISP_DEEPEP || p->moe_dispatcher == CALC_DISP_HYBRIDEP) {
+		/* DeepEP's normal kernels (DeepSeek-V3 §3.2.2; deepseek-ai/DeepEP README): a token
+		 * crosses the network once per target node, to the GPU of its own local rank there,
+		 * which forwards it over NVLink to the target GPUs of that node; inside the own
+		 * node, one copy per target GPU.  With the k experts uniform over the E (over the M
+		 * nodes node-limited routing allows, E M / N experts then), the expected number
+		 * of distinct targets among n groups of E/n experts each is
+		 * n (1 - C(E - E/n, k) / C(E, k)) (hypergeometric: the chance a group gets none);
+		 * a target GPU's copy crosses NVLink unless it is the receiving GPU itself, 1 in
+		 * per_node, so NVLink carries G (g - 1)/g copies and the network D (N - 1)/N
+		 * (derived).  HybridEP moves the same bytes (Megatron-Core MoE README, the flex
+		 * dispatcher's backends). */
+		double N = o->nodes, g = o->per_node, M = x->node_limit > 0 && x->node_limit < N ? x->node_limit : N;
+		double Ex = x->experts * M / N, ranks = g * M;
+		double G = ranks * (1 - calc_moe_none_share(Ex, Ex / ranks, k));
+		double D = M * (1 - calc_moe_none_share(Ex, Ex / M, k));
+		nvl = G * (g - 1) / g;
+		net = N > 1 ? D * (N - 1) / N : 0;
+	} else {
+		/* Megatron-Core MoEAlltoAllTokenDispatcher: one copy per routed expert to its rank,
+		 * k per token whatever the node limit (the all-to-all's input splits count a
+		 * token once per expert, token_dispatcher.py at commit d98e8a6) */
+		nvl = k * (o->per_node - 1) / ep;
+		net = o->nodes > 1 ? k * (o->nodes - 1.0) / o->nodes : 0;
+	}
 	o->nvl_bytes = per_layer * nvl * moe * m;
 	o->net_bytes = per_layer * net * moe * m;
 	o->bytes = o->nvl_bytes + o->net_bytes;
-	o->a2a = (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) + T * h * e * nvl / l.intra_busbw +
-	         T * h * e * net / l.inter_bw;
+	if (p->moe_dispatcher == CALC_DISP_ALLTOALL)
+		o->a2a = (ep - 1) * (o->nodes > 1 ? l.inter_lat : l.intra_lat) + T * h * e * nvl / l.intra_busbw +
+		         T * h * e * net / l.inter_bw;
+	else {
+		/* DeepEP forwards over NVLink while the network sends arrive (its normal kernels
+		 * pipeline the two domains, deepseek-ai/DeepEP README): the slower tier sets the
+		 * time, after one latency per tier */
+		double tn = T * h * e * nvl / l.intra_busbw, tr = T * h * e * net / l.inter_bw;
+		o->a2a = (o->nodes > 1 ? l.inter_lat : 0) + l.intra_lat + (tn > tr ? tn : tr);
+	}
 	o->time = passes * moe * m * o->a2a;
+}
+
+double calc_moe_none_share(double E, double n, double k)
+{
+	double r = 1;
+	/* C(E - n, k) / C(E, k) = prod_{i < k} (E - n - i) / (E - i) */
+	for (int i = 0; i < k && i < 65536; i++) {
+		if (E - n - i <= 0)
+			return 0;
+		r *= (E - n - i) / (E - i);
+	}
+	return r;
 }
 
 /*

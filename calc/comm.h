@@ -226,5 +226,8 @@ struct calc_ep_comm {
 	double etp_time;   /* all of them per step [s] */
 };
 void calc_comm_ep(const struct calc_plan *plan, struct calc_ep_comm *out);
+/* The chance that a token's 'k' distinct experts, drawn uniformly from 'E', miss a given
+ * group of 'n' of them: C(E - n, k) / C(E, k) (hypergeometric) [fraction 0..1]. */
+double calc_moe_none_share(double E, double n, double k);
 
 #endif

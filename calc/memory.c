@@ -50,7 +50,8 @@
 /*
  * The MoE block of one layer for one micro-batch (sb tokens of this CP rank):
  *   norm input and router input e*sbh/r, fp32 router logits 4*sb*E/r, top-k
- *   probabilities (fp32) and indices (int64) 12*sb*k/r, dropout mask sbh/r;
+ *   probabilities (fp32) and indices (int64) 12*sb*k/r, the routing map sb*E/r (1 B)
+ *   and the permutation's int64 positions 8*sb*k/r, dropout mask sbh/r;
  *   routed tokens: each of the T = sb/r tokens of a GPU goes to k experts, and an
  *   expert GPU receives phi k T copies on average (phi = the capacity factor, or the
  *   dropless imbalance of the busiest expert), gathered over the etp ranks of its
@@ -85,6 +86,11 @@ static double moe_act(const struct calc_plan *p, double e, double sb, double r, 
 	if (rcm & CALC_RCM_MOE) /* the checkpoint keeps its input, the norm output */
 		return v + ((rcm & CALC_RCM_LAYERNORM) ? e * sb * h / r : 0);
 	v += 4 * T * x->experts + 12 * T * k;
+	/* the routing map (T x E, 1 B) the dispatcher keeps for the combine and the int64
+	 * position of each of the k T copies the permutation's backward gathers by
+	 * (moe_utils.py permute at commit d98e8a6: sorted_indices; docs/references.md §5.12);
+	 * the fused permutation's int32 row map is counted the same (UNVERIFIED) */
+	v += T * x->experts + 8 * T * k;
 	/* per copy: fc1's input, fc1's output (wide - 1 of the f_e/etp widths), the
 	 * activation's output (1; 'moe_act' drops it), the fp32 probability */
 	v += copies * (e * h + (wide - ((rcm & CALC_RCM_MOE_ACT) ? 1 : 0)) * e * x->expert_ffn / etp + 4);

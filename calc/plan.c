@@ -72,6 +72,8 @@ static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
+/* moe.dispatcher: enum calc_moe_dispatcher (calc.h), comm.c comm_ep, step.c layer_compute */
+static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep", "hybridep", NULL};
 
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30
@@ -197,6 +199,19 @@ static const struct key keys[] = {
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
 	{"efficiency", "dp_overlap", K_NUM, CALC_U_FRACTION, P(dp_overlap), 0, 1, NULL, "fraction", "share of DP communication hidden behind backward"},
 	{"efficiency", "grouped_gemm", K_NUM, CALC_U_FRACTION, P(grouped_gemm), 0.01, 1, NULL, "fraction", "grouped per-expert GEMM throughput as a share of efficiency.gemm"},
+	{"moe", "dispatcher", K_ENUM, 0, P(moe_dispatcher), 0, 0, dispatcher_names, "enum",
+	 "token dispatcher (Megatron-Core --moe-token-dispatcher-type; deepep and hybridep: flex with that backend); "
+	 "default alltoall, which Megatron-Core recommends with EP (its own default is allgather)"},
+	{"moe", "overlap_ep_comm", K_BOOL, 0, P(overlap_ep_comm), 0, 1, NULL, "bool",
+	 "hide one micro-batch's dispatch and combine under another's compute (Megatron-Core "
+	 "--overlap-moe-expert-parallel-comm; 1F1B steady phase only)"},
+	{"moe", "router_fusion", K_BOOL, 0, P(router_fusion), 0, 1, NULL, "bool",
+	 "router score, top-k and aux-loss ops as fused kernels (Megatron-Core --moe-router-fusion)"},
+	{"moe", "permute_fusion", K_BOOL, 0, P(permute_fusion), 0, 1, NULL, "bool",
+	 "token permutation index computation fused (Megatron-Core --moe-permute-fusion)"},
+	{"moe", "comm_sms", K_NUM, CALC_U_NONE, P(moe_comm_sms), 0, 1024, NULL, "number",
+	 "SMs the hidden dispatch and combine take from the GEMMs (0 = not charged; DeepEP V1 24, V2 6-12 per its "
+	 "README; Megatron-Bridge sets moe_hybridep_num_sms 16 or 32)"},
 	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "tp_overlap_sms", K_NUM, CALC_U_NONE, P(tp_overlap_sms), 0, 1024, NULL, "number", "SMs the hidden TP collectives take from the GEMMs (Transformer Engine userbuffers: 8.5)"},
@@ -348,7 +363,7 @@ static void push(struct entries *es, int key, const char *value, const char *fil
 	e->src = (unsigned char)src;
 }
 
-static const char *const sections[] = {"plan", "model", "cluster", "training", "parallel", "overhead", "efficiency", "run", NULL};
+static const char *const sections[] = {"plan", "model", "cluster", "training", "parallel", "moe", "overhead", "efficiency", "run", NULL};
 
 static int known_section(const char *s)
 {
@@ -1231,6 +1246,13 @@ static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 		if (e->expert_ffn > 0 && e->expert_ffn % p->etp)
 			ERR("parallel", "etp", "parallel.etp = %d does not divide model.expert_ffn = %d (allowed: %s)",
 			    p->etp, e->expert_ffn, (divisors(e->expert_ffn, dv, sizeof dv), dv));
+		/* Megatron-Core refuses padding to the capacity with DeepEP
+		 * (transformer_config.py at commit d98e8a6, __post_init__: "moe_pad_expert_input_to_capacity"
+		 * with the deepep flex backend), and model.capacity_factor here is padding */
+		if (e->capacity > 0 && p->moe_dispatcher == CALC_DISP_DEEPEP)
+			ERR("moe", "dispatcher", "moe.dispatcher = deepep with model.capacity_factor = %g: DeepEP does not "
+			    "pad the experts' inputs to a capacity (allowed: capacity_factor = 0, or dispatcher alltoall, "
+			    "allgather or hybridep)", e->capacity);
 	} else {
 		if (e->top_k > 0 || e->expert_ffn > 0 || e->shared > 0)
 			ERR("model", "experts", "model.top_k, expert_ffn and shared_experts need model.experts "
@@ -1238,6 +1260,26 @@ static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 		if (p->ep > 1 || p->etp > 1)
 			ERR("parallel", "ep", "parallel.ep = %d, etp = %d: a dense model has no experts to split "
 			    "(allowed: 1)", p->ep, p->etp);
+	}
+	if (p->overlap_ep_comm) {
+		/* the conditions Megatron-Core puts on overlap_moe_expert_parallel_comm
+		 * (megatron/core/transformer/transformer_config.py at commit d98e8a6, __post_init__) */
+		unsigned rcm = calc_recompute_modules(p->recompute, p->recompute_modules);
+		if (e->experts <= 0 || p->ep <= 1)
+			ERR("moe", "overlap_ep_comm", "moe.overlap_ep_comm = yes needs expert parallelism (parallel.ep = %d; "
+			    "allowed: ep >= 2 on an MoE model, or overlap_ep_comm = no)", p->ep);
+		else if (p->moe_dispatcher == CALC_DISP_ALLGATHER)
+			ERR("moe", "overlap_ep_comm", "moe.overlap_ep_comm = yes with moe.dispatcher = allgather: the overlap "
+			    "runs with the alltoall, deepep or hybridep dispatchers only");
+		else if (p->recompute == CALC_RC_FULL)
+			ERR("moe", "overlap_ep_comm", "moe.overlap_ep_comm = yes with parallel.recompute = full: the overlap "
+			    "runs without full recomputation (allowed: none, selective, modules without moe)");
+		else if (rcm & CALC_RCM_MOE)
+			ERR("moe", "overlap_ep_comm", "moe.overlap_ep_comm = yes with the moe module recomputed: the overlap "
+			    "runs without it (allowed: recompute_modules without moe)");
+		else if (p->pp > 1 && p->schedule != CALC_SCHED_INTERLEAVED)
+			ERR("moe", "overlap_ep_comm", "moe.overlap_ep_comm = yes with parallel.pp = %d needs the interleaved "
+			    "schedule with virtual stages (allowed: pp = 1, or schedule = interleaved)", p->pp);
 	}
 	if (x->kv_lora_rank > 0) {
 		const char *miss = x->qk_rope_dim < 1 ? "qk_rope_dim" : x->qk_nope_dim < 1 ? "qk_nope_dim"

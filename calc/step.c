@@ -25,12 +25,16 @@
  * (Transformer Engine userbuffers' num_sm; docs/references.md §4.8).  Run time for a token budget as Narayanan 2021 Eq. 4 does it:
  * steps = tokens / (B s), time = steps * step time.
  *
- * Mixture of experts (docs/references.md §5.7): FLOPs of what a token activates (router,
- * top-k routed and shared experts; MLA's projections and d_qk + d_v attention core, DeepSeek-V3
- * §2.1); routed experts as grouped GEMMs (Megatron-Core MoE) on the copies the busiest
- * expert GPU receives, at efficiency.grouped_gemm; the EP all-to-all of each MoE layer on the
- * critical path less efficiency.ep_overlap or the schedule's own overlap (DualPipe, DeepSeek-V3
- * §3.2.1), bounded by the layer's compute.
+ * Mixture of experts (docs/references.md §5.7, §5.12): FLOPs of what a token activates
+ * (router, top-k routed and shared experts; MLA's projections and d_qk + d_v attention core,
+ * DeepSeek-V3 §2.1); an MoE layer's time in parts -- the router, the sort and permutation,
+ * the routed experts as grouped GEMMs (Megatron-Core MoE) at the balanced load, each
+ * expert's GEMM quantized on its own, at efficiency.grouped_gemm, and the skew of the
+ * busiest expert GPU (capacity padding or imbalance), counted from Megatron-Core's MoE
+ * source at commit d98e8a6; the EP dispatch and combine of each MoE layer on the critical
+ * path less efficiency.ep_overlap, the schedule's own overlap (DualPipe, DeepSeek-V3
+ * §3.2.1) or moe.overlap_ep_comm's steady share (Megatron-Core combined_1f1b.py), bounded
+ * by the compute it hides behind.
  */
 #include "calc.h"
 #include "step.h"
@@ -361,6 +365,105 @@ static double ep_overlap_share(const struct calc_plan *plan)
 	return ov;
 }
 
+/*
+ * Bytes the router moves per token, forward (docs/references.md §5.12), counted op by op
+ * from Megatron-Core's routing (megatron/core/transformer/moe/moe_utils.py at commit
+ * d98e8a6: topk_routing_with_score_function, compute_routing_scores_for_aux_loss,
+ * switch_load_balancing_loss_func) over the BF16 logits, E per token:
+ *   unfused: score function (softmax in FP32: read 2, write 4), top-k (read 4),
+ *   routing_probs = zeros_like(logits).scatter (write 2), routing_map =
+ *   zeros_like().int().scatter().bool() (write 2, read 2 + write 4, read 4 + write 1),
+ *   the aux loss's scores, top-k and routing map again (6 + 4 + 13) and its two sums over
+ *   the tokens (read 4 + 1): 53 B per expert; the top-k values and indices (4 + 8 B) are
+ *   written and read five times: 62 B per routed slot.
+ *   fused (moe_router_fusion, Transformer Engine's fused router kernels): the top-k
+ *   kernel reads the logits and writes the FP32 probabilities and the map (2 + 4 + 1),
+ *   the aux-loss score kernel the same (7), the loss reads both (5): 19 B per expert.
+ * The backward moves twice the forward (the elementwise convention of layer_compute).
+ */
+#define ROUTER_E 53.0       /* [bytes per token per expert] */
+#define ROUTER_K 62.0       /* [bytes per token per routed slot] */
+#define ROUTER_FUSED_E 19.0 /* [bytes per token per expert] */
+static double moe_router_bytes(const struct calc_plan *p)
+{
+	double E = p->model.moe.experts, k = p->model.moe.top_k;
+	return p->router_fusion ? ROUTER_FUSED_E * E : ROUTER_E * E + ROUTER_K * k;
+}
+
+/*
+ * Bytes the permutation's index computation moves per token (moe_utils.py permute at
+ * commit d98e8a6, the argsort branch): the routing map transposed (read 1 + write 1 per
+ * expert), argsorted as T E one-byte keys into int64 positions (read 1 + write 8; the
+ * sort's own passes are not counted, a lower bound), the FP32 probabilities transposed
+ * (read 4 + write 4): 19 B per expert; the positions' modulo and the probabilities'
+ * gather, 8 + 8 + 4 B per routed slot.  Fused (moe_permute_fusion, Transformer Engine's
+ * fused_permute_with_probs): one pass that reads the map and writes an int32 row map,
+ * 5 B per expert (derived from its output's shape, UNVERIFIED).
+ */
+#define SORT_E 19.0       /* [bytes per token per expert] */
+#define SORT_K 20.0       /* [bytes per token per routed slot] */
+#define SORT_FUSED_E 5.0  /* [bytes per token per expert] */
+static double moe_sort_bytes(const struct calc_plan *p)
+{
+	double E = p->model.moe.experts, k = p->model.moe.top_k;
+	return p->permute_fusion ? SORT_FUSED_E * E : SORT_E * E + SORT_K * k;
+}
+
+/*
+ * Bytes the token copies move in the permutation, forward, per copy of h values of 2 B
+ * (the tokens are permuted in BF16 before any FP8 cast): the permute is an index_select
+ * (read + write, 2), the unpermute an index_add of each copy into its token's row (read
+ * the copy, read and write the row: 3) and the zeroed output (1 per token, 1/k per copy)
+ * (moe_utils.py permute / unpermute at commit d98e8a6).  Where they run:
+ *   alltoall: on the sending GPU before the dispatch and after the combine ('src', per
+ *     token copy it sends), and with ep > 1 and several local experts the received
+ *     chunks sorted by expert after the dispatch and back before the combine
+ *     (sort_chunks_by_idxs, read + write each way: 4, 'rcv' per received copy);
+ *   allgather, deepep, hybridep: the received tokens permuted on the expert GPU ('rcv',
+ *     per received copy; MoEAllGatherTokenDispatcher and MoEFlexTokenDispatcher,
+ *     token_dispatcher.py at commit d98e8a6).
+ */
+static void moe_copy_bytes(const struct calc_plan *p, double h, double *src, double *rcv)
+{
+	double k = p->model.moe.top_k > 0 ? p->model.moe.top_k : 1, ep = p->ep > 0 ? p->ep : 1;
+	double ne = p->model.moe.experts / ep, perm = (2 + 3 + 1 / k) * 2 * h;
+	if (p->moe_dispatcher == CALC_DISP_ALLTOALL) {
+		*src = perm;
+		*rcv = ep > 1 && ne > 1 ? 4 * 2 * h : 0;
+	} else {
+		*src = 0;
+		*rcv = perm;
+	}
+}
+
+/*
+ * Share of a stage's forward and backward passes whose expert dispatch and combine
+ * moe.overlap_ep_comm hides (Megatron-Core overlap_moe_expert_parallel_comm,
+ * megatron/core/pipeline_parallel/combined_1f1b.py at commit d98e8a6: the forward of one
+ * micro-batch runs with the backward of another, each one's all-to-all under the other's
+ * compute, in the 1F1B steady phase only).  Without pipelining the first forward and the
+ * last backward have no partner: (m - 1) / m.  Interleaved, rank 0 runs
+ * w = 2 (p - 1) + (v - 1) p + 1 warm-up forwards of its m v (schedules.py at the same
+ * commit: the +1 is the overlap's extra forward) and as many cool-down backwards alone:
+ * (m v - w) / (m v), the rank with the longest warm-up taken.  0 when the key is off or
+ * where Megatron-Core refuses the overlap (plan.c checks the plan; a planner leaf is
+ * taken as running without it).
+ */
+static double ep_a2a_overlap_share(const struct calc_plan *plan)
+{
+	int p = plan->pp > 0 ? plan->pp : 1, v = plan->vpp > 0 ? plan->vpp : 1, m = calc_plan_microbatches(plan);
+	double mv, w;
+	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
+
+	if (!plan->overlap_ep_comm || plan->ep <= 1 || plan->moe_dispatcher == CALC_DISP_ALLGATHER ||
+	    plan->recompute == CALC_RC_FULL || (rcm & CALC_RCM_MOE) || m < 1 ||
+	    (p > 1 && plan->schedule != CALC_SCHED_INTERLEAVED))
+		return 0;
+	mv = (double)m * (p > 1 ? v : 1);
+	w = p > 1 ? 2.0 * (p - 1) + (v - 1.0) * p + 1 : 1;
+	return w < mv ? (mv - w) / mv : 0;
+}
+
 /* The compute part of calc_layer_time_kind: every field but comm_f, comm_b, ep_f and
  * ep_b (left 0).  It reads no collective, schedule, vpp, pp, dp or ZeRO stage. */
 static void layer_compute(const struct calc_plan *plan, int kind, struct calc_layer_time *o)
@@ -384,24 +487,43 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
 	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
 
+	o->moe_router = o->moe_permute = o->moe_experts = o->moe_skew = 0;
+
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
-		 * shared x shared_ffn, and the router; the routed experts are grouped GEMMs on
-		 * the phi k T_r etp token copies an expert GPU receives (T_r = T / t with SP, as
-		 * memory.c counts them), E / ep experts of f_e / etp columns each, at
-		 * efficiency.grouped_gemm of the GEMM efficiency (Megatron-Core grouped GEMM). */
+		 * shared x shared_ffn; the rest is timed in four parts (docs/references.md §5.12):
+		 *   router: the gating GEMM T_r x E x h in BF16 (DeepSeek-V3 §3.3.1 keeps the
+		 *     gating modules in higher precision) and the memory-bound score function,
+		 *     top-k, routing map and aux loss, moe_router_bytes per token;
+		 *   permutation: the sort of the routing map (moe_sort_bytes per token) and the
+		 *     token copies moved into expert order and back (moe_permute_copy_bytes);
+		 *   experts: grouped GEMMs of E / ep local experts, f_e / etp columns each, on
+		 *     the k T_r etp copies an expert GPU receives on balance (T_r = T / t with SP,
+		 *     as memory.c counts them): tokens per expert k T / E over the EP group, each
+		 *     expert's GEMM tile- and wave-quantized (and, with efficiency.gemm_shape, at
+		 *     its shape) on its own, at efficiency.grouped_gemm of the GEMM efficiency
+		 *     (Megatron-Core grouped GEMM), with the activation function on every copy;
+		 *   skew: the same on the busiest expert GPU's phi times as many copies (phi the
+		 *     capacity factor, the experts padded to it, or model.moe_imbalance) less the
+		 *     balanced time. */
 		const struct calc_moe *x = &m->moe;
-		double etp = plan->etp > 0 ? plan->etp : 1, ep = plan->ep > 0 ? plan->ep : 1;
-		double Tr = T / shard, copies = moe_phi(x) * x->top_k * Tr * etp, ne = x->experts / ep;
+		double etp = plan->etp > 0 ? plan->etp : 1, ep = plan->ep > 0 ? plan->ep : 1, E = x->experts, k = x->top_k;
+		double Tr = T / shard, bal = k * Tr * etp, copies = moe_phi(x) * bal, ne = E / ep;
 		double gpk = peak * (plan->grouped_gemm > 0 ? plan->grouped_gemm : 1), fe = x->expert_ffn / etp;
+		double src, rcv, g_bal, g_phi, act = act_fn * fe;
 		f = x->shared * (double)(x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn);
-		experts = gemm_time(Tr, x->experts, h, peak, hbm, eb, sms, shp) /* router */
-		        + grouped_time(copies, up * fe, h, ne, gpk, hbm, eb, sms, shp)
-		        + grouped_time(copies, h, fe, ne, gpk, hbm, eb, sms, shp);
-		/* the activation function on every copy, and the permutation into expert order
-		 * and back (read + write h values of 2 B each way) */
-		expert_elem = copies * (act_fn * fe + 8 * h) / hbm;
-		t_moe_act = copies * act_fn * fe / hbm;
+		moe_copy_bytes(plan, h, &src, &rcv);
+		g_bal = grouped_time(bal, up * fe, h, ne, gpk, hbm, eb, sms, shp) + grouped_time(bal, h, fe, ne, gpk, hbm, eb, sms, shp);
+		g_phi = copies == bal ? g_bal
+		                      : grouped_time(copies, up * fe, h, ne, gpk, hbm, eb, sms, shp) +
+		                            grouped_time(copies, h, fe, ne, gpk, hbm, eb, sms, shp);
+		o->moe_router = gemm_time(Tr, E, h, gemm_rate(plan, 0), hbm, 2, sms, shp) + Tr * moe_router_bytes(plan) / hbm;
+		o->moe_permute = (Tr * moe_sort_bytes(plan) + k * Tr * src + bal * rcv) / hbm;
+		o->moe_experts = g_bal + bal * act / hbm;
+		o->moe_skew = g_phi - g_bal + (copies - bal) * (act + rcv) / hbm;
+		experts = gemm_time(Tr, E, h, gemm_rate(plan, 0), hbm, 2, sms, shp) + g_phi;
+		expert_elem = o->moe_router + o->moe_permute + o->moe_experts + o->moe_skew - experts;
+		t_moe_act = copies * act / hbm;
 	}
 
 	/* GEMMs of one layer on one TP rank (Megatron's column/row split, Narayanan §2.3). */
@@ -588,15 +710,35 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
 		 * ep_overlap_share behind at most the layer's own compute of that pass */
-		double ov = ep_overlap_share(plan);
+		double ov = ep_overlap_share(plan), s1 = ep_a2a_overlap_share(plan), sh = 0;
 		o->ep_f = exposed_behind(cm->ep_layer_f, o->f, ov);
 		o->ep_b = exposed_behind(cm->ep_layer_b, o->b + o->w + o->recompute, ov);
+		if (s1 > 0) {
+			/* moe.overlap_ep_comm: the forward's dispatch and combine under another
+			 * micro-batch's backward compute, the backward's under its forward, in the
+			 * share s1 of the passes that have a partner; the better of the two ways */
+			double xf = exposed_behind(cm->ep_layer_f, o->b + o->w, s1), xb = exposed_behind(cm->ep_layer_b, o->f, s1);
+			if (xf < o->ep_f)
+				o->ep_f = xf;
+			if (xb < o->ep_b)
+				o->ep_b = xb;
+		}
+		/* moe.comm_sms: the hidden dispatch and combine hold c of the GPU's S SMs, so the
+		 * compute they hide behind runs (S - c) / S as fast while they run: the hidden
+		 * time costs c / S of itself again (as tp_charge charges the TP overlap,
+		 * docs/references.md §4.8 and §5.12) */
+		if (plan->moe_comm_sms > 0 && plan->gpu.sms > 0)
+			sh = (plan->moe_comm_sms < plan->gpu.sms ? plan->moe_comm_sms : plan->gpu.sms) / plan->gpu.sms;
+		o->ep_f += sh * (cm->ep_layer_f - o->ep_f);
+		o->ep_b += sh * (cm->ep_layer_b - o->ep_b);
 		/* with full recomputation ep_layer_b holds the recomputed forward's dispatch and
 		 * combine (comm.c) and the window its compute: a layer that does not recompute
 		 * (recompute_method = block) exposes ep_layer_b - ep_layer_f behind b + w, so
 		 * the difference is the recomputed forward's share of ep_b */
-		if (plan->recompute == CALC_RC_FULL)
-			o->ep_rc = o->ep_b - exposed_behind(cm->ep_layer_b - cm->ep_layer_f, o->b + o->w, ov);
+		if (plan->recompute == CALC_RC_FULL) {
+			double c = cm->ep_layer_b - cm->ep_layer_f, x = exposed_behind(c, o->b + o->w, ov);
+			o->ep_rc = o->ep_b - (x + sh * (c - x));
+		}
 		o->comm_f += o->ep_f;
 		o->comm_b += o->ep_b;
 		o->comm_rc += o->ep_rc;

@@ -61,6 +61,17 @@ struct calc_layer_time {
 	                     over the TP group before the recomputation */
 	double ckpt_f;    /* exposed copy of the checkpoint to host memory after the forward */
 	double ckpt_b;    /* exposed copy back before the recomputation, in the backward */
+	/* The parts of an MoE layer's forward (0 for a dense kind; docs/references.md §5.12):
+	 * each is inside gemm or elem above, and its backward is twice it (dgrad and wgrad
+	 * GEMMs, or twice the traffic), so a part's forward + backward is 3x it. */
+	double moe_router;  /* gating GEMM h x E (BF16) and the score function, top-k, routing
+	                       map and aux-loss traffic */
+	double moe_permute; /* the sort of the routing map, the permutation of the token copies
+	                       into expert order and back (and the dispatcher's chunk sort) */
+	double moe_experts; /* the grouped expert GEMMs and activation at the balanced load
+	                       k T / E tokens per expert, each expert's GEMM quantized on its own */
+	double moe_skew;    /* what the busiest expert GPU adds over the balanced load: the
+	                       padding to model.capacity_factor, or model.moe_imbalance */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU

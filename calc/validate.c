@@ -159,11 +159,15 @@ static const struct vrow rows[] = {
 	 * activation caching (which trainplan does not model; without recomputation 17
 	 * micro-batches in flight do not fit), balanced experts (the auxiliary-loss-free
 	 * balancing, §2.1.2), the DP group innermost (placement tp-cp-dp-pp) so that the EP
-	 * group lies on consecutive nodes.  The GPU-hours include what the report's total
-	 * includes, the model only steps.  Held out: it calibrates nothing. */
+	 * group lies on consecutive nodes.  The dispatch as §3.2.2 describes it (one network
+	 * send per target node, at most 4, forwarded over NVLink, on 20 of the 132 SMs):
+	 * moe.dispatcher = deepep, moe.comm_sms = 20.
+	 * The GPU-hours include what the report's total includes, the model only steps.
+	 * Held out: it calibrates nothing. */
 	{"DSV3 T1", "deepseek-v3", 2048, 1, 16, 15360, 1, "moe", M_GPUH, 2664000, 1, 4096, 0, "hgx-h800-ib", 14.8e12,
 	 NULL, 0, "parallel.ep=64;parallel.schedule=dualpipe;parallel.placement=tp-cp-dp-pp;"
-	 "parallel.split=remainder-first;training.recipe=deepseek-v3", 0},
+	 "parallel.split=remainder-first;training.recipe=deepseek-v3;moe.dispatcher=deepep;"
+	 "moe.comm_sms=20", 0},
 	/* torchtitan (Liang et al. 2024, arXiv 2410.06511), stack torchtitan: FSDP2 per layer,
 	 * FlashAttention through SDPA, TP with sequence parallelism, no gradient accumulation
 	 * (micro-batch = the local batch).  Metric: TPS/GPU as published; the memory is the
@@ -243,18 +247,17 @@ static const struct vrow rows[] = {
 	 * divides them (Megatron-Bridge splits 94 unevenly; the rate per GPU moves by about the
 	 * share of the two layers' embedding-free work, < 1%), FP8 GEMMs by the fp8-te recipe,
 	 * ZeRO-1 (Megatron-Core's distributed optimizer), the defaults for what the table does
-	 * not state.  The recipe sets moe_a2a_overlap (Megatron-Core overlaps one micro-batch's
-	 * expert all-to-all with another's compute, as DualPipe does): taken as the tool takes
-	 * DualPipe's, efficiency.ep_overlap = 1, the all-to-all hidden up to the layer's own
-	 * compute (step.c exposed_behind); no share is published.  Model FLOPs by trainplan's count, not
+	 * not state.  The recipe runs the alltoall dispatcher with overlap_moe_expert_parallel_comm
+	 * and moe_router_fusion (perf_recipes/qwen/h100/qwen3_moe.py of NVIDIA-NeMo/Megatron-Bridge
+	 * at commit 067f987): moe.overlap_ep_comm and moe.router_fusion.  Model FLOPs by trainplan's count, not
 	 * Megatron-Bridge's.  Stack: the defaults (Megatron-Core with Transformer Engine), so the rows
 	 * count with the other Megatron rows.  Held out. */
 	{"MBRIDGE 26.04", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 250, 1, 4096, 96, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te;"
-	 "efficiency.ep_overlap=1", 0},
+	 "moe.overlap_ep_comm=yes;moe.router_fusion=yes", 0},
 	{"MBRIDGE 25.11", "qwen3-235b-a22b", 256, 2, 8, 2048, 1, "moe-sp", M_MODELTF, 233, 1, 4096, 96, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te;"
-	 "efficiency.ep_overlap=1", 0},
+	 "moe.overlap_ep_comm=yes;moe.router_fusion=yes", 0},
 	/* The same summary's 25.09 DGX-H100 row of DeepSeek-V3 (token-dropless, experts
 	 * force-balanced): 1,024 H100, batch 8,192, micro-batch 1, sequence 4,096, TP 2 (SP),
 	 * PP 8, VP 4, EP 64; 338 model TFLOP/s per GPU, 330 with blockwise FP8 (128 x 128
@@ -270,10 +273,18 @@ static const struct vrow rows[] = {
 	 * layers' work).  The recipe recomputes the MLA up-projections and the MLP
 	 * (recompute_modules = ["mla_up_proj", "mlp"] in
 	 * src/megatron/bridge/perf_recipes/deepseek/h100/deepseek_v3.py): the row sets the
-	 * same modules ('mlp' is the dense MLP of the first three layers).  Held out. */
+	 * same modules ('mlp' is the dense MLP of the first three layers).  The dispatcher:
+	 * Megatron-Bridge's DeepSeek-V3 H100 recipe names the HybridEP backend and fused
+	 * permutation (src/megatron/bridge/recipes/deepseek/h100/deepseek_v3.py at commit
+	 * 067f987: moe_flex_dispatcher_backend = "hybridep", moe_permute_fusion = True; its
+	 * perf recipe sets HybridEP's topology variables and moe_router_fusion,
+	 * perf_recipes/deepseek/common.py), while its token dispatcher type stays alltoall
+	 * unless a flex backend is applied: assumed hybridep, which the 25.09 table does not
+	 * state.  Held out. */
 	{"MBRIDGE 25.09", "deepseek-v3", 1024, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 330, 1, 4096, 64, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=deepseek-v3;"
-	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp", 0},
+	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp;moe.dispatcher=hybridep;"
+	 "moe.permute_fusion=yes;moe.router_fusion=yes", 0},
 	/* The same summary's 25.11 dense rows (docs/performance-summary.md of
 	 * NVIDIA-NeMo/Megatron-Bridge at commit 5776a6d, 2025-12-10), "Tokens / sec / GPU" with
 	 * FP8 current scaling (FP8-CS), sequence 8,192: on DGX-B200, Llama 3 8B on 8 GPUs (batch

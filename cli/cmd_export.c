@@ -193,6 +193,23 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	if (m->moe.experts > 0) {
 		FLAG("--expert-model-parallel-size %d", p->ep);
 		FLAG("--expert-tensor-parallel-size %d", p->etp);
+		/* moe.*: Megatron-Core's options of the same meaning (transformer_config.py and
+		 * model_parallel_config.py at commit d98e8a6; docs/references.md §5.12) */
+		if (p->moe_dispatcher == CALC_DISP_DEEPEP || p->moe_dispatcher == CALC_DISP_HYBRIDEP) {
+			FLAG("--moe-token-dispatcher-type flex");
+			FLAG("--moe-flex-dispatcher-backend %s", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep" : "hybridep");
+		} else
+			FLAG("--moe-token-dispatcher-type %s", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "alltoall");
+		if (p->overlap_ep_comm)
+			FLAG("--overlap-moe-expert-parallel-comm");
+		if (p->router_fusion)
+			FLAG("--moe-router-fusion");
+		if (p->permute_fusion)
+			FLAG("--moe-permute-fusion");
+		if (m->moe.capacity > 0) {
+			FLAG("--moe-expert-capacity-factor %g", m->moe.capacity);
+			FLAG("--moe-pad-expert-input-to-capacity");
+		}
 	}
 	if (p->sp && p->tp > 1)
 		FLAG("--sequence-parallel");

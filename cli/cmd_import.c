@@ -66,7 +66,7 @@ static const char *got(const struct ini_out *o, const char *key)
 
 static void write_ini(const struct ini_out *o, const char *fw, const char *file, const char *base, FILE *f)
 {
-	static const char *const sections[] = {"cluster", "model", "training", "parallel"};
+	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe"};
 	fprintf(f, "; trainplan import --from %s %s\n", fw, file);
 	if (base)
 		fprintf(f, "include = %s\n", base);
@@ -172,6 +172,13 @@ static const struct {
 	{"--fp8-format", M_SPECIAL, NULL},
 	{"--train-samples", M_SPECIAL, NULL},
 	{"--train-iters", M_SPECIAL, NULL},
+	{"--moe-token-dispatcher-type", M_SPECIAL, NULL},
+	{"--moe-flex-dispatcher-backend", M_SPECIAL, NULL},
+	{"--moe-expert-capacity-factor", M_SPECIAL, NULL},
+	{"--overlap-moe-expert-parallel-comm", M_SWITCH, NULL},
+	{"--moe-router-fusion", M_SWITCH, NULL},
+	{"--moe-permute-fusion", M_SWITCH, NULL},
+	{"--moe-pad-expert-input-to-capacity", M_SWITCH, NULL},
 	{"--group-query-attention", M_SWITCH, NULL},
 	{"--swiglu", M_SWITCH, NULL},
 	{"--untie-embeddings-and-output-weights", M_SWITCH, NULL},
@@ -257,7 +264,9 @@ static int import_megatron(const char *text, const char *file, const struct calc
 	int n = split_words(text, w, 4096), start = 0;
 	long layers = -1, pp = 1, vpl = 0, vps = 0, first = 0, last = 0, samples = -1, iters = -1, seq = -1, gb = -1;
 	long maxpos = -1, nodes = -1, ppn = -1, v, rc_layers = 1;
-	char rc_method[16] = "uniform", rc_modules[96] = "";
+	char rc_method[16] = "uniform", rc_modules[96] = "", disp[16] = "", backend[16] = "deepep";
+	double capacity = 0;
+	int pad = 0, cap_line = 0;
 	int model = 0, rope = 0, dropout0 = 0, zero = 0, fsdp = 0, strategy = 3, bf16 = 0, fp8 = 0, fp8_params = 0;
 	if (n < 0)
 		return imp_error(file, 0, "import --from megatron: more than 4096 words");
@@ -314,6 +323,14 @@ static int import_megatron(const char *text, const char *file, const struct calc
 				bf16 = 1;
 			else if (!strcmp(a, "--fp8-param-gather"))
 				fp8_params = 1;
+			else if (!strcmp(a, "--overlap-moe-expert-parallel-comm"))
+				put(o, "moe.overlap_ep_comm", "yes");
+			else if (!strcmp(a, "--moe-router-fusion"))
+				put(o, "moe.router_fusion", "yes");
+			else if (!strcmp(a, "--moe-permute-fusion"))
+				put(o, "moe.permute_fusion", "yes");
+			else if (!strcmp(a, "--moe-pad-expert-input-to-capacity"))
+				pad = 1;
 			continue;
 		}
 		if (i + 1 >= n || (w[i + 1].text[0] == '-' && w[i + 1].text[1] == '-'))
@@ -390,6 +407,23 @@ static int import_megatron(const char *text, const char *file, const struct calc
 				i++;
 				snprintf(rc_modules + strlen(rc_modules), sizeof rc_modules - strlen(rc_modules), ",%s", w[i].text);
 			}
+		} else if (!strcmp(a, "--moe-token-dispatcher-type")) {
+			if (strcmp(val, "alltoall") && strcmp(val, "allgather") && strcmp(val, "flex"))
+				return imp_error(file, w[i].line, "import --from megatron: --moe-token-dispatcher-type %s: allowed are "
+				                 "alltoall, allgather, flex", val);
+			snprintf(disp, sizeof disp, "%s", val);
+		} else if (!strcmp(a, "--moe-flex-dispatcher-backend")) {
+			if (strcmp(val, "deepep") && strcmp(val, "hybridep"))
+				return imp_error(file, w[i].line, "import --from megatron: --moe-flex-dispatcher-backend %s: allowed "
+				                 "are deepep, hybridep (ncclep is not modelled)", val);
+			snprintf(backend, sizeof backend, "%s", val);
+		} else if (!strcmp(a, "--moe-expert-capacity-factor")) {
+			char *end;
+			capacity = strtod(val, &end);
+			if (*end || !(capacity >= 0))
+				return imp_error(file, w[i].line, "import --from megatron: --moe-expert-capacity-factor %s: expected "
+				                 "a number >= 0", val);
+			cap_line = w[i].line;
 		} else if (!strcmp(a, "--attention-backend")) {
 			put(o, "training.flash_attention", "%s", !strcmp(val, "unfused") || !strcmp(val, "local") ? "no" : "yes");
 		} else if (!strcmp(a, "--fp8-format")) {
@@ -399,6 +433,21 @@ static int import_megatron(const char *text, const char *file, const struct calc
 		} else if (!strcmp(a, "--train-iters")) {
 			iters = v;
 		}
+	}
+	/* the token dispatcher: flex takes its backend (Megatron-Core's default deepep,
+	 * transformer_config.py at commit d98e8a6); Megatron-Core's own default type is
+	 * allgather */
+	if (disp[0])
+		put(o, "moe.dispatcher", "%s", strcmp(disp, "flex") ? disp : backend);
+	else if (got(o, "model.experts"))
+		put(o, "moe.dispatcher", "allgather");
+	/* a capacity without padding drops tokens, which the plan does not model */
+	if (capacity > 0) {
+		if (!pad)
+			return imp_error(file, cap_line, "import --from megatron: --moe-expert-capacity-factor without "
+			                 "--moe-pad-expert-input-to-capacity drops tokens without padding, which is not "
+			                 "modelled (allowed: with the padding flag)");
+		put(o, "model.capacity_factor", "%g", capacity);
 	}
 	/* Megatron-LM's defaults for what the list leaves out */
 	if (model) {

@@ -4,7 +4,7 @@
  * throughput and the run totals for the plan's token budget.
  *
  *   trainplan step [--plan FILE] [--set K=V]... [--format text|csv|json|md|tsv]
- *                  [--table step|step-summary]
+ *                  [--table step|step-summary|step-moe]
  * JSON prints every step.* and run.* catalog quantity in SI units.  Two tables, step
  * (the breakdown) and step-summary (throughput and run totals): text and Markdown
  * print both, CSV and TSV one per stream, the first unless --table names the other.
@@ -39,7 +39,7 @@ int cmd_step(int argc, char **argv)
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
-	struct calc_table t, s;
+	struct calc_table t, s, moe = {0};
 	struct calc_diag d = {0};
 	const struct calc_step *st;
 	const char *table = NULL, *v;
@@ -50,8 +50,8 @@ int cmd_step(int argc, char **argv)
 	for (int i = 0; i < o.nrest; i++) {
 		if (!(v = cli_opt(&o, &i, "--table")))
 			return cli_error("step: unexpected argument '%s'", o.rest[i]);
-		if (strcmp(v, "step") && strcmp(v, "step-summary"))
-			return cli_error("step: --table %s: allowed are step, step-summary", v);
+		if (strcmp(v, "step") && strcmp(v, "step-summary") && strcmp(v, "step-moe"))
+			return cli_error("step: --table %s: allowed are step, step-summary, step-moe", v);
 		table = v;
 	}
 	if (!table && (o.format == CALC_F_CSV || o.format == CALC_F_TSV))
@@ -69,7 +69,9 @@ int cmd_step(int argc, char **argv)
 		return rc < 0 ? cli_fail(&d) : rc;
 	}
 	if (calc_catalog_build(&c, "step", 0, NULL, &t, &d) < 0 ||
-	    calc_catalog_build(&c, "step-summary", 0, NULL, &s, &d) < 0) {
+	    calc_catalog_build(&c, "step-summary", 0, NULL, &s, &d) < 0 ||
+	    ((plan.model.moe.experts > 0 || (table && !strcmp(table, "step-moe"))) &&
+	     calc_catalog_build(&c, "step-moe", 0, NULL, &moe, &d) < 0)) {
 		calc_ctx_free(&c);
 		return cli_fail(&d);
 	}
@@ -111,6 +113,13 @@ int cmd_step(int argc, char **argv)
 		calc_table_write(&t, o.format, stdout);
 	if (!table && (o.format == CALC_F_TEXT || o.format == CALC_F_MD))
 		printf("\n");
+	/* an MoE model: the parts of its MoE layer after the breakdown */
+	if ((!table && plan.model.moe.experts > 0 && (o.format == CALC_F_TEXT || o.format == CALC_F_MD)) ||
+	    (table && !strcmp(table, "step-moe"))) {
+		calc_table_write(&moe, o.format, stdout);
+		if (!table)
+			printf("\n");
+	}
 	if (!table || !strcmp(table, "step-summary"))
 		calc_table_write(&s, o.format, stdout);
 	if (o.format == CALC_F_TEXT)
@@ -118,6 +127,8 @@ int cmd_step(int argc, char **argv)
 		       plan.tokens, plan.global_batch, plan.seq_len, calc_plan_gpus(&plan), plan.gpu_hour_cost);
 	calc_table_free(&t);
 	calc_table_free(&s);
+	if (moe.name[0])
+		calc_table_free(&moe);
 	calc_ctx_free(&c);
 	calc_diag_free(&d);
 	return 0;

@@ -47,7 +47,7 @@ static const struct cmddoc docs[] = {
 	 "exposed DP communication, optimizer), MFU and HFU, throughput, run time and cost.\n"
 	 "JSON has every step.* and run.* catalog quantity in SI units.\n",
 	 1, "text, csv, json, md, tsv", "text",
-	 {{"--table NAME", "print one table: step (the breakdown) or step-summary (throughput, run totals); CSV and TSV print one table per stream", "text and md: both; csv and tsv: step"},
+	 {{"--table NAME", "print one table: step (the breakdown), step-summary (throughput, run totals) or step-moe (the parts of an MoE layer); CSV and TSV print one table per stream", "text and md: step, step-moe for an MoE model, step-summary; csv and tsv: step"},
 	  {NULL, NULL, NULL}},
 	 "trainplan step --plan plans/default.ini --format md"},
 	{"run", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
@@ -201,7 +201,10 @@ static const struct cmddoc docs[] = {
 	 "--pipeline-model-parallel-size --num-layers-per-virtual-pipeline-stage\n"
 	 "--num-virtual-stages-per-pipeline-rank --decoder-first-pipeline-num-layers\n"
 	 "--decoder-last-pipeline-num-layers --context-parallel-size --expert-model-parallel-size\n"
-	 "--expert-tensor-parallel-size --sequence-parallel --use-distributed-optimizer\n"
+	 "--expert-tensor-parallel-size --moe-token-dispatcher-type --moe-flex-dispatcher-backend\n"
+	 "--overlap-moe-expert-parallel-comm --moe-router-fusion --moe-permute-fusion\n"
+	 "--moe-expert-capacity-factor --moe-pad-expert-input-to-capacity\n"
+	 "--sequence-parallel --use-distributed-optimizer\n"
 	 "--use-megatron-fsdp --data-parallel-sharding-strategy --recompute-granularity\n"
 	 "--recompute-method --recompute-num-layers --attention-backend --use-flash-attn --bf16\n"
 	 "--fp16 --fp8-format; learning-rate, data, checkpoint and logging flags are skipped.\n"

@@ -36,7 +36,7 @@ _trainplan() {
 	--table)
 		# the tables a command prints as text, one of which CSV and TSV carry
 		case $cmd in
-		step) words="step step-summary";;
+		step) words="step step-summary step-moe";;
 		search) words="top breakdown axes rejects";;
 		presets) words="models gpus clusters recipes stacks keys";;
 		calibrate) words="calibration calibration-runs";;

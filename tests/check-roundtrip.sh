@@ -23,6 +23,14 @@ for v in "" "--set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16" "--s
 	# shellcheck disable=SC2086
 	check megatron "$split plan.tokens plan.sp model.params plan.flash_attention" $v
 done
+# an MoE split with the [moe] keys: --moe-token-dispatcher-type (flex with its backend),
+# --overlap-moe-expert-parallel-comm, --moe-router-fusion, --moe-permute-fusion
+for d in alltoall allgather deepep hybridep; do
+	o=yes; [ $d = allgather ] && o=no
+	check megatron "$split plan.moe_dispatcher plan.overlap_ep_comm model.experts parallel.ep" --set model.preset=mixtral-8x7b \
+		--set tp=1 --set pp=1 --set dp=0 --set ep=8 --set recompute=selective --set moe.dispatcher=$d \
+		--set moe.overlap_ep_comm=$o --set moe.router_fusion=yes --set moe.permute_fusion=yes
+done
 # the recipe: --bf16, --fp8-format, and --fp8-param-gather for TE's FP8 parameters
 for r in megatron fp8-te fp8-params; do
 	check megatron "$split plan.recipe" --set training.recipe=$r

@@ -524,11 +524,18 @@ static void test_fsdp_exposure(void **state)
 }
 
 /* DeepSeek-V3 on 256 nodes x 8, tp 1, pp 16, ep 64, s 4096 by hand, pipeline stages
- * outermost (placement tp-cp-dp-pp): the EP group spans
- * 8 nodes of 8 ranks; per token k = 8 copies, 8 x 7 / 64 = 0.875 of them over NVLink and,
- * with at most M = 4 nodes, 4 x 7 / 8 = 3.5 over the network.  Per copy per MoE layer
- * per micro-batch 4 (dispatch, combine, forward, backward) x 4096 x 7168 x 2 bytes;
- * the worst stage holds 4 MoE layers, and m = 15360 / 128 = 120 micro-batches. */
+ * outermost (placement tp-cp-dp-pp): the EP group spans 8 nodes of 8 ranks.  The
+ * alltoall dispatcher sends one copy per routed expert, k = 8 per token, whatever the
+ * node limit: 8 x 7 / 64 = 0.875 of them over NVLink and 8 x 7 / 8 = 7 over the network.
+ * Per copy per MoE layer per micro-batch 4 (dispatch, combine, forward, backward) x
+ * 4096 x 7168 x 2 bytes; the worst stage holds 4 MoE layers, and m = 15360 / 128 = 120
+ * micro-batches.  DeepEP (moe.dispatcher = deepep) with at most M = 4 nodes: the 8
+ * experts fall among the 4 x 32 = 128 experts of the 4 nodes, 4 on each of 32 GPUs; a
+ * GPU is missed with C(124, 8) / C(128, 8) = 0.770019685 (Python math.comb), a node with
+ * C(96, 8) / C(128, 8) = 0.092747269: G = 32 x 0.229980315 = 7.359370079 target GPUs,
+ * D = 4 x 0.907252731 = 3.629010924 target nodes; NVLink G x 7/8 = 6.439448819 copies,
+ * the network D x 7/8 = 3.175384559.  Without the node limit: C(252, 8) / C(256, 8) and
+ * C(224, 8) / C(256, 8) give 6.716281418 and 4.632820500. */
 static void test_ep_alltoall(void **state)
 {
 	const char *sets[] = {"model.preset=deepseek-v3", "tp=1", "pp=16", "dp=0", "ep=64", "nodes=256",
@@ -542,8 +549,16 @@ static void test_ep_alltoall(void **state)
 	assert_int_equal(e.per_node, 8);
 	assert_int_equal(e.nodes, 8);
 	assert_near(e.nvl_bytes, copy * 0.875, 1e-12);
-	assert_near(e.net_bytes, copy * 3.5, 1e-12);
+	assert_near(e.net_bytes, copy * 7, 1e-12);
+	assert_true(calc_plan_set(&p, "moe.dispatcher=deepep", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.nvl_bytes, copy * 6.439448819, 1e-9);
+	assert_near(e.net_bytes, copy * 3.175384559, 1e-9);
 	assert_true(calc_plan_set(&p, "model.moe_node_limit=0", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.nvl_bytes, copy * 6.716281418, 1e-9);
+	assert_near(e.net_bytes, copy * 4.632820500, 1e-9);
+	assert_true(calc_plan_set(&p, "moe.dispatcher=alltoall", "test", &(struct calc_diag){0}) == 0);
 	calc_comm_ep(&p, &e);
 	assert_near(e.net_bytes, copy * 8 * 7 / 8, 1e-12);
 	/* the default placement tp-cp-pp-dp puts the 16 stages innermost after tp = cp = 1:
@@ -555,6 +570,29 @@ static void test_ep_alltoall(void **state)
 	assert_int_equal(e.nodes, 64);
 	assert_true(e.nvl_bytes == 0);
 	assert_near(e.net_bytes, copy * 8 * 63 / 64, 1e-12);
+}
+
+/* The allgather dispatcher (Megatron-Core MoEAllGatherTokenDispatcher) on Mixtral 8x7B,
+ * one node of 8, tp 1, ep 8: every rank all-gathers the T h e = 4096 x 4096 x 2 B of the 8 ranks and
+ * reduce-scatters as much back, the ring's bus bytes 7/8 of the 8 T h e array each, k
+ * not entering: 2 x 7 x 4096 x 4096 x 2 B per pass pair, 4 passes (dispatch + combine,
+ * forward and backward; no recomputation) per layer and micro-batch, 32 layers, m = 64 /
+ * 8 = 8; all over NVLink.  The alltoall dispatcher sends k = 2 copies, 7/8 of them to
+ * other GPUs: 2 x 7/8 x T h e per pass. */
+static void test_ep_allgather(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "ep=8",
+	                      "sp=no", "seq_len=4096", "global_batch=64", "recompute=selective", "moe.dispatcher=allgather"};
+	struct calc_plan p;
+	struct calc_ep_comm e;
+	double the = 4096.0 * 4096 * 2;
+	load_plan(&p, sets, 11);
+	calc_comm_ep(&p, &e);
+	assert_near(e.bytes, 4 / 2 * 2 * 7 * the * 32 * 8, 1e-12);
+	assert_true(e.net_bytes == 0);
+	assert_true(calc_plan_set(&p, "moe.dispatcher=alltoall", "test", &(struct calc_diag){0}) == 0);
+	calc_comm_ep(&p, &e);
+	assert_near(e.bytes, 4 * 2 * 7.0 / 8 * the * 32 * 8, 1e-12);
 }
 
 /* The expert-DP gradient reduction of Mixtral 8x7B on one node of 8, tp 1, dp 8, ep 4:
@@ -590,6 +628,60 @@ static void test_expert_dp_reduction(void **state)
 	/* 4 collectives per MoE layer per micro-batch, m = 64 / 8 = 8, half the gathered
 	 * array each on 2 ranks */
 	assert_near(e.etp_bytes, 4.0 * 32 * 8 * 0.5 * (2 * 4096.0 * 2 * 4096 * 2), 1e-12);
+}
+
+/* The exposed time of every row of the comm table (step.c's critical GPU) is at most the
+ * collective's own time (comm.c): what is hidden can only shrink it.  The cases cover
+ * the MoE layer of DeepSeek-V3's multi-token prediction module on the last stage, which
+ * the EP row missed while the step charged it (pp 2: 30 + 1 MoE blocks on the last
+ * stage against the 28 of the first, 3 of whose 31 layers are dense), DualPipe, full
+ * recomputation with block checkpointing, FSDP, TP across nodes, Mixtral with ETP, and
+ * the dispatchers: DeepEP, the EP overlap of Megatron-Core and allgather with imbalance. */
+static void test_exposed_within_time(void **state)
+{
+	static const char *const cases[][12] = {
+		{"model.preset=deepseek-v3", "cluster.preset=hgx-b200-ndr", "nodes=256", "tp=1", "pp=2", "dp=0",
+		 "ep=64", "global_batch=15360", "seq_len=4096", "schedule=1f1b", "recompute=full",
+		 "parallel.split=remainder-first"},
+		{"model.preset=deepseek-v3", "cluster.preset=hgx-h800-ib", "nodes=256", "tp=1", "pp=16", "dp=0",
+		 "ep=64", "global_batch=15360", "seq_len=4096", "schedule=dualpipe", "recompute=full",
+		 "parallel.split=remainder-first"},
+		{"model.preset=deepseek-v3", "cluster.preset=hgx-b200-ndr", "nodes=128", "tp=2", "pp=8", "dp=0",
+		 "ep=32", "global_batch=4096", "seq_len=4096", "recompute=full", "recompute_method=block",
+		 "parallel.split=remainder-first"},
+		{"model.preset=mixtral-8x7b", "nodes=4", "tp=2", "pp=2", "dp=0", "ep=4", "etp=2", "global_batch=256",
+		 "seq_len=4096", "recompute=selective", "sp=yes", "zero=1"},
+		{"nodes=64", "tp=8", "pp=8", "dp=0", "fsdp=yes", "zero=3", "recompute=full", NULL},
+		{"nodes=64", "tp=16", "pp=4", "dp=0", "efficiency.tp_overlap=0.5", "efficiency.tp_overlap_sms=16",
+		 "cp=2", NULL},
+		{"model.preset=deepseek-v3", "cluster.preset=hgx-b200-ndr", "nodes=256", "tp=1", "pp=2", "dp=0",
+		 "ep=64", "global_batch=15360", "seq_len=4096", "schedule=1f1b", "moe.dispatcher=deepep",
+		 "parallel.split=remainder-first"},
+		{"model.preset=mixtral-8x7b", "nodes=4", "tp=1", "pp=4", "dp=0", "ep=8", "global_batch=256",
+		 "schedule=interleaved", "vpp=2", "moe.overlap_ep_comm=yes", "recompute=selective", NULL},
+		{"model.preset=mixtral-8x7b", "nodes=2", "tp=1", "pp=1", "dp=0", "ep=8", "global_batch=64",
+		 "moe.dispatcher=allgather", "model.moe_imbalance=1.5", NULL},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		struct calc_plan p;
+		struct calc_step st;
+		struct calc_diag d = {0};
+		int n = 0;
+		while (n < 12 && cases[c][n])
+			n++;
+		load_plan(&p, cases[c], n);
+		assert_int_equal(calc_step(&p, &st, &d), 0);
+		calc_diag_free(&d);
+		for (int i = 0; i < CALC_DIM_N; i++) {
+			if (st.exposed[i] > st.comm.dim[i].time * (1 + 1e-12) + 1e-15)
+				print_error("case %zu, %s: exposed %.6g s > time %.6g s\n", c, calc_dim_name((enum calc_dim)i),
+				            st.exposed[i], st.comm.dim[i].time);
+			assert_true(st.exposed[i] <= st.comm.dim[i].time * (1 + 1e-12) + 1e-15);
+		}
+		if (st.ep_exposed > st.comm.ep.time * (1 + 1e-12))
+			print_error("case %zu, EP: exposed %.6g s > time %.6g s\n", c, st.ep_exposed, st.comm.ep.time);
+		assert_true(st.ep_exposed <= st.comm.ep.time * (1 + 1e-12));
+	}
 }
 
 /* The H800 cluster as the DeepSeek-V3 report (§3.1-3.2.2) states it: NVLink 160 GB/s
@@ -678,7 +770,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ep_alltoall),     cmocka_unit_test(test_expert_dp_reduction),
-		cmocka_unit_test(test_h800_preset),
+		cmocka_unit_test(test_ep_allgather),
+		cmocka_unit_test(test_h800_preset),     cmocka_unit_test(test_exposed_within_time),
 		cmocka_unit_test(test_bus_factors),     cmocka_unit_test(test_flat_alpha_beta),
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_parse),
 		cmocka_unit_test(test_placement_experts),

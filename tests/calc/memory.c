@@ -296,6 +296,34 @@ static void test_moe_imbalance(void **state)
 	calc_diag_free(&d);
 }
 
+/* What the router and the permutation keep (docs/references.md §5.12), by hand on Mixtral
+ * 8x7B at tp 2 with SP, s = 4096, b = 1: T = 2048 tokens a GPU.  Per expert a token keeps
+ * its fp32 router logit (4 B) and its column of the routing map (1 B): 16 experts in
+ * place of 8 add 2048 x 8 x 5 = 81,920 bytes.  Per routed slot its fp32 probability and
+ * int64 index (12 B), the permutation's int64 position (8 B) and, on the expert GPU, the
+ * copy's input (e h = 8,192), fc1 output and SwiGLU product (3 e f = 86,016) and fp32
+ * probability (4): top-4 in place of top-2 adds 2 x 2048 x (12 + 8 + 8192 + 86016 + 4) =
+ * 385,974,272 bytes (Megatron-Core moe_utils.py permute at commit d98e8a6 keeps the
+ * sorted int64 indices; the routing map stays with the dispatcher until the combine). */
+static void test_moe_router_permute_memory(void **state)
+{
+	const char *sets[] = {"model.preset=mixtral-8x7b", "tp=2", "pp=4", "dp=0", "sp=yes", "seq_len=4096",
+	                      "micro_batch=1", "recompute=selective"};
+	struct calc_plan p;
+	struct calc_act_layer a1, a2;
+	struct calc_diag d = {0};
+	load_plan(&p, sets, 8);
+	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a1);
+	assert_int_equal(calc_plan_set(&p, "model.experts=16", "test", &d), 0);
+	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a2);
+	assert_near(a2.mlp - a1.mlp, 81920.0, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "model.experts=8", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "model.top_k=4", "test", &d), 0);
+	calc_memory_act_kind(&p, 0, CALC_RC_SELECTIVE, &a2);
+	assert_near(a2.mlp - a1.mlp, 385974272.0, 1e-12);
+	calc_diag_free(&d);
+}
+
 /* Module recomputation by hand on Mixtral 8x7B (h = 4096, 32 heads, 8 KV heads, top-2
  * of 8 experts of width 14,336, no shared experts) at tp 2 with SP, s = 4096, b = 1,
  * BF16, FlashAttention.  Against no recomputation, 'layernorm' drops the two norm
@@ -860,7 +888,7 @@ int main(void)
 		cmocka_unit_test(test_inflight),
 		cmocka_unit_test(test_stage_params),
 		cmocka_unit_test(test_moe_expert_parallel),
-		cmocka_unit_test(test_moe_imbalance),
+		cmocka_unit_test(test_moe_imbalance), cmocka_unit_test(test_moe_router_permute_memory),
 		cmocka_unit_test(test_recompute_modules),
 		cmocka_unit_test(test_recompute_deepseek_v3),
 		cmocka_unit_test(test_fsdp_buffers),

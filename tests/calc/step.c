@@ -855,6 +855,151 @@ static void test_moe_grouped_gemm(void **state)
 	assert_true(a.w == a.gemm); /* the weight gradients: the same grouped GEMMs again */
 }
 
+/* The parts of an MoE layer (docs/references.md §5.12) by hand on one GPU (no tile
+ * quantization: gpu_sms = 0) of a small model: h = 1024, E = 8 experts of width
+ * f_e = 512, top-2, SwiGLU, T = 1024 tokens, BF16, ep = 1 (all 8 experts local).  With
+ * P16 = the BF16 peak x efficiency.gemm and B = HBM bandwidth:
+ *   router: the gating GEMM 1024 x 8 x 1024, max(2 x 1024 x 8 x 1024 / P16,
+ *     (1024 x 1024 + 1024 x 8 + 8 x 1024) x 2 / B), plus 1024 x (53 x 8 + 62 x 2) bytes
+ *     (unfused) or 1024 x 19 x 8 (router_fusion);
+ *   permutation: the sort 1024 x (19 x 8 + 20 x 2) bytes and k T = 2048 copies of
+ *     (2 + 3 + 1/2) x 2 x 1024 bytes (alltoall, ep 1: no chunk sort);
+ *   experts: 2048 copies over 8 experts at P16 x grouped_gemm: fc1 2048 x 1024 x 1024
+ *     reading 2048 x 1024 + 8 x 1024 x 1024 + 2048 x 1024 values, fc2 2048 x 1024 x 512
+ *     reading 2048 x 512 + 8 x 512 x 1024 + 2048 x 1024, each the larger of its FLOPs
+ *     and bytes; the SwiGLU on 2048 x 6 x 512 bytes;
+ *   skew: model.moe_imbalance = 1.5 gives 3072 copies: the experts at 3072 less at 2048.
+ * The backward: twice each forward part (step.h). */
+static double rl(double fl, double by, double peak, double bw)
+{
+	return fl / peak > by / bw ? fl / peak : by / bw;
+}
+static void test_moe_layer_parts(void **state)
+{
+	const char *s[] = {"cluster.nodes=1", "cluster.gpus_per_node=1", "cluster.gpu_sms=0", "parallel.tp=1",
+	                   "parallel.pp=1", "parallel.dp=1", "parallel.sp=no", "model.layers=2", "model.hidden=1024",
+	                   "model.heads=8", "model.kv_heads=8", "model.ffn_hidden=4096", "model.experts=8",
+	                   "model.top_k=2", "model.expert_ffn=512", "model.mlp=swiglu", "training.seq_len=1024",
+	                   "training.global_batch=1", "training.micro_batch=1", "parallel.recompute=none"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a, b;
+	double B, P16, Pg, router, perm, experts;
+
+	load_plan(&p, s, 20);
+	B = p.gpu.hbm_bw, P16 = p.gpu.bf16_flops * p.gemm_eff, Pg = P16 * p.grouped_gemm;
+	router = rl(2.0 * 1024 * 8 * 1024, (1024.0 * 1024 + 1024 * 8 + 8 * 1024) * 2, P16, B) + 1024.0 * (53 * 8 + 62 * 2) / B;
+	perm = (1024.0 * (19 * 8 + 20 * 2) + 2048.0 * 5.5 * 2 * 1024) / B;
+	experts = rl(2.0 * 2048 * 1024 * 1024, (2048.0 * 1024 + 8 * 1024 * 1024 + 2048 * 1024) * 2, Pg, B) +
+	          rl(2.0 * 2048 * 1024 * 512, (2048.0 * 512 + 8 * 512 * 1024 + 2048 * 1024) * 2, Pg, B) +
+	          2048.0 * 6 * 512 / B;
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_near(a.moe_router, router, 1e-12);
+	assert_near(a.moe_permute, perm, 1e-12);
+	assert_near(a.moe_experts, experts, 1e-12);
+	assert_true(a.moe_skew == 0);
+	/* fused router and permutation: 19 and 5 bytes per token per expert */
+	assert_int_equal(calc_plan_set(&p, "moe.router_fusion=yes", "test", &(struct calc_diag){0}), 0);
+	assert_int_equal(calc_plan_set(&p, "moe.permute_fusion=yes", "test", &(struct calc_diag){0}), 0);
+	calc_layer_time_kind(&p, &cm, 0, &b);
+	assert_near(b.moe_router, router - 1024.0 * (53 * 8 + 62 * 2) / B + 1024.0 * 19 * 8 / B, 1e-12);
+	assert_near(b.moe_permute, perm - 1024.0 * (19 * 8 + 20 * 2) / B + 1024.0 * 5 * 8 / B, 1e-12);
+	/* the busiest GPU 1.5x the mean: the grouped GEMMs and activation on 3072 copies */
+	assert_int_equal(calc_plan_set(&p, "model.moe_imbalance=1.5", "test", &(struct calc_diag){0}), 0);
+	calc_layer_time_kind(&p, &cm, 0, &b);
+	assert_near(b.moe_skew,
+	            rl(2.0 * 3072 * 1024 * 1024, (3072.0 * 1024 + 8 * 1024 * 1024 + 3072 * 1024) * 2, Pg, B) +
+	                rl(2.0 * 3072 * 1024 * 512, (3072.0 * 512 + 8 * 512 * 1024 + 3072 * 1024) * 2, Pg, B) +
+	                3072.0 * 6 * 512 / B - experts,
+	            1e-12);
+	/* the parts are inside the layer's compute: the forward grows by the skew */
+	assert_near(b.f - a.f, b.moe_skew + b.moe_router + b.moe_permute - a.moe_router - a.moe_permute, 1e-9);
+}
+
+/* Fine-grained experts do not run like one large GEMM (docs/references.md §5.12): a
+ * Qwen3-30B-A3B-like layer (h = 2048, 128 experts of width 768, top-8) on one H100 of
+ * 132 SMs with T = 1024 tokens and ep = 1 gives each expert k T / E = 64 rows.  Each
+ * expert's GEMM is cut into 128 x 128 tiles on its own: fc1 (N = 2 x 768) 1 x 12 tiles an
+ * expert, 1,536 in all, in ceil(1536 / 132) = 12 waves of 132: a used share of
+ * 8192 x 1536 / (1584 x 128 x 128) = 0.4848; fc2 (N = 2048) 16 tiles an expert, 2,048 in
+ * 16 waves: 8192 x 2048 / (2112 x 128 x 128) = 0.4848.  Each GEMM takes the larger of
+ * its compute over that share and its bytes, every expert's weights read once (fc1 reads
+ * 128 x 2048 x 1536 weights: 805 MB, more than the 64-row tiles compute); the SwiGLU
+ * reads and writes 8192 x 6 x 768 bytes.  One fused 8192-row GEMM of the same FLOPs
+ * would take 2 x 8192 x 3 x 2048 x 768 / P, less than half. */
+static void test_moe_fine_grained_experts(void **state)
+{
+	const char *s[] = {"cluster.nodes=1", "cluster.gpus_per_node=1", "parallel.tp=1", "parallel.pp=1",
+	                   "parallel.dp=1", "parallel.sp=no", "model.layers=2", "model.hidden=2048", "model.heads=16",
+	                   "model.kv_heads=4", "model.head_dim=128", "model.ffn_hidden=6144", "model.experts=128",
+	                   "model.top_k=8", "model.expert_ffn=768", "model.mlp=swiglu", "training.seq_len=1024",
+	                   "training.global_batch=1", "training.micro_batch=1", "parallel.recompute=none"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a;
+	double B, Pg, fc1, fc2, want, sh1 = 8192.0 * 1536 / (1584.0 * 16384), sh2 = 8192.0 * 2048 / (2112.0 * 16384);
+
+	load_plan(&p, s, 20);
+	assert_int_equal(p.gpu.sms, 132);
+	B = p.gpu.hbm_bw, Pg = p.gpu.bf16_flops * p.gemm_eff * p.grouped_gemm;
+	fc1 = rl(2.0 * 8192 * 1536 * 2048 / sh1, (8192.0 * 2048 + 128.0 * 2048 * 1536 + 8192.0 * 1536) * 2, Pg, B);
+	fc2 = rl(2.0 * 8192 * 2048 * 768 / sh2, (8192.0 * 768 + 128.0 * 768 * 2048 + 8192.0 * 2048) * 2, Pg, B);
+	want = fc1 + fc2 + 8192.0 * 6 * 768 / B;
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_near(a.moe_experts, want, 1e-12);
+	assert_true(a.moe_experts > 2 * (2.0 * 8192 * 3 * 2048 * 768 / Pg));
+}
+
+/* moe.overlap_ep_comm (Megatron-Core's combined 1F1B): Mixtral 8x7B, 2 nodes, ep 8,
+ * dp 16, batch 64, pp 1: m = 4 micro-batches, of which the first forward and the last
+ * backward run alone: 3/4 of each pass's dispatch and combine hide behind the other
+ * pass's compute.  Interleaved, pp 4, vpp 2, m = 8 on 8 GPUs of dp 2: rank 0 warms up
+ * 2 (4 - 1) + (2 - 1) 4 + 1 = 11 of its m v = 16 forwards, so 5/16 overlap.  With full
+ * recomputation Megatron-Core refuses the overlap: a plan error. */
+static void test_moe_overlap_ep_comm(void **state)
+{
+	const char *s[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                   "parallel.dp=16", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+	                   "parallel.recompute=selective", "moe.overlap_ep_comm=yes"};
+	const char *iv[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=4",
+	                    "parallel.dp=4", "parallel.ep=4", "parallel.sp=no", "training.global_batch=32",
+	                    "parallel.recompute=selective", "moe.overlap_ep_comm=yes", "parallel.schedule=interleaved",
+	                    "parallel.vpp=2"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a;
+	struct calc_diag d = {0};
+	double cf, cb;
+
+	load_plan(&p, s, 10);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	cf = cm.ep_layer_f, cb = cm.ep_layer_b;
+	assert_true(cf > 0);
+	assert_near(a.ep_f, cf - (0.75 * cf < a.b + a.w ? 0.75 * cf : a.b + a.w), 1e-12);
+	assert_near(a.ep_b, cb - (0.75 * cb < a.f ? 0.75 * cb : a.f), 1e-12);
+	/* moe.comm_sms = 33 of the H100's 132 SMs: the hidden time costs a quarter of itself */
+	{
+		struct calc_layer_time c2;
+		assert_int_equal(calc_plan_set(&p, "moe.comm_sms=33", "test", &d), 0);
+		calc_layer_time_kind(&p, &cm, 0, &c2);
+		assert_near(c2.ep_f, a.ep_f + 0.25 * (cf - a.ep_f), 1e-12);
+		assert_near(c2.ep_b, a.ep_b + 0.25 * (cb - a.ep_b), 1e-12);
+	}
+	load_plan(&p, iv, 12);
+	assert_int_equal(calc_plan_microbatches(&p), 8);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	cf = cm.ep_layer_f;
+	assert_near(a.ep_f, cf - (5.0 / 16 * cf < a.b + a.w ? 5.0 / 16 * cf : a.b + a.w), 1e-12);
+	assert_true(calc_plan_set(&p, "parallel.recompute=full", "test", &d) != 0);
+	assert_non_null(d.text);
+	assert_non_null(strstr(d.text, "moe.overlap_ep_comm = yes with parallel.recompute = full"));
+	calc_diag_free(&d);
+}
+
 /* The all-to-all in the step: with no overlap every MoE layer's dispatch and combine
  * is on the critical path (pp 1: the critical GPU holds all 32 layers, so the exposed
  * time is comm.ep's whole time); efficiency.ep_overlap = 0.5 hides half of it (each
@@ -1313,6 +1458,8 @@ int main(void)
 		cmocka_unit_test(test_flops_moe_active), cmocka_unit_test(test_flops_mla),
 		cmocka_unit_test(test_mtp_last_stage),
 		cmocka_unit_test(test_moe_grouped_gemm), cmocka_unit_test(test_moe_alltoall_exposed),
+		cmocka_unit_test(test_moe_layer_parts),   cmocka_unit_test(test_moe_overlap_ep_comm),
+		cmocka_unit_test(test_moe_fine_grained_experts),
 		cmocka_unit_test(test_step_overhead),
 		cmocka_unit_test(test_flops_eq7_eq8),    cmocka_unit_test(test_flops_eq7_22b),
 		cmocka_unit_test(test_flops_eq3),        cmocka_unit_test(test_flops_gqa_swiglu),
