@@ -63,6 +63,14 @@
  *                     takes the parameters' dtype (megatron/core/distributed/
  *                     param_and_grad_buffer.py group_params_for_buffers at core_v0.19.0) --
  *                     so training.main_grads = bf16 and efficiency.grad_reduce = bf16.
+ *                     Its MoE recipes (perf_recipes/deepseek/common.py lines 34-37 and
+ *                     55-77 at 067f987: the flex dispatcher with the HybridEP backend on 32
+ *                     SMs, moe_router_fusion and moe_permute_fusion on) give
+ *                     moe.dispatcher = hybridep, moe.comm_sms = 32 and both fusions; on a
+ *                     dense model these keys do nothing.  Their overlap_moe_expert_parallel_comm
+ *                     is not a stack value: Megatron-Core refuses it without EP and with full
+ *                     recomputation (plan.c), and a key the plan did not write must not
+ *                     refuse a plan -- a plan sets moe.overlap_ep_comm itself.
  *   deepspeed-zero3   DeepSpeed ZeRO-3 as Narayanan et al. 2021 §5.2 ran it against
  *                     PTD-P (Rajbhandari et al. 2020 §5.3): FP16 mixed-precision Adam
  *                     (2 + 2 + 12 bytes), per-module parameter gathers, FP16 gradient
@@ -155,7 +163,8 @@ static const struct calc_stack stacks[] = {
 	 {"parallel.placement=tp-cp-pp-dp", NULL}, NULL},
 	{"megatron-bridge-0.6", "Megatron-Bridge 0.6.0 performance recipes (BF16 gradient reduction)",
 	 "Megatron-Bridge v0.6.0 perf_recipes/_common.py _benchmark_common, recipes/common.py _pretrain_common",
-	 {"parallel.placement=tp-cp-ep-dp-pp", "training.main_grads=bf16", "efficiency.grad_reduce=bf16", NULL}, NULL},
+	 {"parallel.placement=tp-cp-ep-dp-pp", "training.main_grads=bf16", "efficiency.grad_reduce=bf16",
+	  "moe.dispatcher=hybridep", "moe.comm_sms=32", "moe.router_fusion=yes", "moe.permute_fusion=yes", NULL}, NULL},
 	{"deepspeed-zero3", "DeepSpeed ZeRO-3 as run in 2021 (no model parallelism)",
 	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2; DeepSpeed pipe/topology.py (order)",
 	 {"parallel.fsdp=yes", "training.recipe=zero-paper", "efficiency.dp_algorithm=flat",

@@ -274,6 +274,26 @@ static void test_stacks(void **state)
 	load_plan(&p, sets, 1);
 	assert_true(calc_recipe_bytes(p.recipe, CALC_T_GRAD) == 4);
 	assert_null(calc_stack_find("megatron-core-2099"));
+	/* megatron-bridge-0.6's MoE recipes (Megatron-Bridge perf_recipes/deepseek/common.py
+	 * lines 34-37, 55-77 at 067f987): HybridEP on 32 SMs, router and permute fusion;
+	 * megatron-core-0.19 keeps the alltoall dispatcher and no fusion, and a dense plan
+	 * loads under either */
+	snprintf(kv, sizeof kv, "efficiency.stack=megatron-bridge-0.6");
+	load_plan(&p, sets, 1);
+	assert_int_equal(p.moe_dispatcher, CALC_DISP_HYBRIDEP);
+	assert_true(p.moe_comm_sms == 32);
+	assert_int_equal(p.router_fusion, 1);
+	assert_int_equal(p.permute_fusion, 1);
+	assert_int_equal(p.overlap_ep_comm, 0);
+	sets[1] = "moe.dispatcher=deepep";
+	load_plan(&p, sets, 2);
+	assert_int_equal(p.moe_dispatcher, CALC_DISP_DEEPEP);
+	sets[1] = NULL;
+	snprintf(kv, sizeof kv, "efficiency.stack=megatron-core-0.19");
+	load_plan(&p, sets, 1);
+	assert_int_equal(p.moe_dispatcher, CALC_DISP_ALLTOALL);
+	assert_int_equal(p.router_fusion, 0);
+	assert_true(p.moe_comm_sms == 0);
 }
 
 int main(void)
