@@ -6,7 +6,9 @@
  * "section.key = value" of the embedded default plan, then of the plan file, then
  * of each --set is collected with its origin; presets (model.preset,
  * model.hf_config, cluster.preset, cluster.gpu) are applied first, in that order of
- * origin, then every other key, last one winning.  Then values are derived
+ * origin, then every other key, last one winning, except a key of the default plan
+ * that a preset the user wrote also sets (the preset's value stands; a key the user
+ * wrote wins over the preset).  Then values are derived
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
@@ -1008,7 +1010,45 @@ static int apply_stack(struct calc_plan *p, struct calc_diag *d)
 	return rc;
 }
 
-/* Apply entries: presets first (in order), then everything else. */
+/* 1 when the preset key 'pk' (model.preset, model.hf_config, cluster.preset,
+ * cluster.gpu) sets the plan field of key 'k': a model preset every model field, a
+ * GPU preset every GPU field and the usable memory (apply_gpu), a cluster preset those
+ * and the node and network fields of apply_cluster. */
+static int preset_owns(int pk, int k)
+{
+	size_t off = keys[k].off;
+	int model = off >= P(model) && off < P(model) + sizeof(struct calc_model) && keys[k].type != K_PRESET;
+	int gpu = (off >= P(gpu) && off < P(gpu) + sizeof(struct calc_gpu)) || off == P(gpu_memory);
+	if (keys[k].type == K_PRESET)
+		return 0;
+	if (!strcmp(keys[pk].section, "model"))
+		return model;
+	if (!strcmp(keys[pk].section, "cluster") && !strcmp(keys[pk].name, "gpu"))
+		return gpu;
+	if (strcmp(keys[pk].section, "cluster") || strcmp(keys[pk].name, "preset"))
+		return 0; /* efficiency.stack: its knobs never replace what the user wrote (apply_stack) */
+	return gpu || off == P(gpus_per_node) || off == P(intra_node_bw) || off == P(intra_node_busbw) ||
+	       off == P(inter_node_bw) || off == P(intra_node_latency) || off == P(inter_node_latency) ||
+	       off == P(gpu_hour_cost);
+}
+
+/* 1 when entry 'e' of the built-in default plan sets a field that a preset the user
+ * wrote (plan file, include or --set) also sets: the preset's value stands, so that a
+ * key the user did not write never changes what a preset means (cluster.preset =
+ * gb200-nvl72 keeps its 72 GPUs per NVLink domain against the default plan's
+ * gpus_per_node = 8).  A key the user wrote wins over the preset (phase 1). */
+static int default_under_user_preset(const struct entries *es, const struct entry *e)
+{
+	if (e->src != 0)
+		return 0;
+	for (int i = 0; i < es->n; i++)
+		if (es->e[i].src != 0 && is_phase0(es->e[i].key) && preset_owns(es->e[i].key, e->key))
+			return 1;
+	return 0;
+}
+
+/* Apply entries: presets first (in order), then everything else; an entry of the
+ * default plan that a preset the user wrote overrides is left out. */
 static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_diag *d)
 {
 	int rc = 0;
@@ -1016,6 +1056,8 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 		for (int i = 0; i < es->n; i++) {
 			const struct entry *e = &es->e[i];
 			if (is_phase0(e->key) != (phase == 0))
+				continue;
+			if (phase == 1 && default_under_user_preset(es, e))
 				continue;
 			if (apply(p, e, d) < 0)
 				rc = -1;
@@ -1630,21 +1672,32 @@ int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, co
                        struct calc_diag *d)
 {
 	int before = d->nerrors;
-	/* apply every assignment first: "pp=16, dp=4" is only consistent as a whole */
+	struct entry *es = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *es);
+	int ne = 0;
 	for (int i = 0; i < n; i++) {
 		char sec[32], name[64];
-		struct entry e;
-		if (split_kv(kvs[i], sec, name, e.value, sizeof e.value, d, origin) < 0)
+		struct entry *e = &es[ne];
+		if (split_kv(kvs[i], sec, name, e->value, sizeof e->value, d, origin) < 0)
 			continue;
-		e.key = key_index(sec, name);
-		e.file = origin;
-		e.line = 0;
-		e.src = 2;
-		if (apply(plan, &e, d) < 0)
-			continue;
-		plan->key_line[e.key] = 0;
-		plan->key_src[e.key] = 2;
+		e->key = key_index(sec, name);
+		e->file = origin;
+		e->line = 0;
+		e->src = 2;
+		ne++;
 	}
+	/* apply every assignment first: "pp=16, dp=4" is only consistent as a whole; the
+	 * presets among them first, so that "cluster.preset=X, gpus_per_node=4" keeps the
+	 * 4 whatever the order (calc_plan_load's two phases) */
+	for (int phase = 0; phase < 2; phase++)
+		for (int i = 0; i < ne; i++) {
+			if (is_phase0(es[i].key) != (phase == 0))
+				continue;
+			if (apply(plan, &es[i], d) < 0)
+				continue;
+			plan->key_line[es[i].key] = 0;
+			plan->key_src[es[i].key] = 2;
+		}
+	free(es);
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
 	apply_stack(plan, d);
 	if (d->nerrors > before)
