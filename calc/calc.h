@@ -339,6 +339,9 @@ struct calc_recipe {
 	double act_bytes;  /* bytes per stored activation element (2 = BF16) */
 	int fp8_compute;   /* 1: GEMMs run at the FP8 peak */
 	const char *note;  /* the convention in words, with its source */
+	double lin_in_bytes; /* bytes per element of the input a linear layer saves for its
+	                      * backward (QKV, fc1, fc2 and the experts' fc1 and fc2; memory.c);
+	                      * 0 = act_bytes (docs/references.md §2.10) */
 };
 
 const struct calc_recipe *calc_recipe_find(const char *name);
