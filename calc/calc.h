@@ -293,6 +293,8 @@ struct calc_gpu {
 	double matmul_max;       /* measured maximum achievable dense BF16 matmul rate (MAMF) [FLOP/s];
 	                          * 0 = not measured (docs/references.md §5.9) */
 	double matmul_max_fp8;   /* the same for FP8 inputs [FLOP/s]; 0 = not measured */
+	double gemm_eff_fp8;     /* default efficiency.gemm_fp8 on this GPU: FP8 GEMMs' share of the
+	                          * dense FP8 peak [0..1]; 0 = gemm_eff (presets.c) */
 };
 
 struct calc_cluster_preset {
@@ -545,6 +547,7 @@ struct calc_plan {
 	/* [efficiency] achieved shares of peak used by the time model */
 	double gemm_eff;       /* GEMM throughput / dense tensor peak (or, with gemm_basis, / the
 	                        * measured achievable matmul rate) [0..1] */
+	double gemm_eff_fp8;   /* the same for the GEMMs that take FP8 inputs [0..1]; 0 = gemm_eff */
 	int gemm_basis;        /* what efficiency.gemm is a share of: 0 the datasheet's dense peak,
 	                        * 1 gpu.matmul_max (docs/references.md §5.9) */
 	int gemm_shape;        /* GEMM efficiency by shape: 0 none, 1 table (XLA's sm_90 table, gemm_table.c,
@@ -586,7 +589,8 @@ struct calc_plan {
 	int dp_auto;           /* 1: dp derived from the GPU count */
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
-	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
+	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff,
+	                        * bit 2: gemm_eff_fp8 from the GPU (or 0 when the plan sets gemm_eff) */
 	int key_line[CALC_PLAN_NKEYS];            /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override,
 	                                             3 + i the file includes[i] */

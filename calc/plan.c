@@ -194,6 +194,7 @@ static const struct key keys[] = {
 	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
 
 	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak, or / the measured matmul rate (efficiency.gemm_basis; default: the GPU preset's)"},
+	{"efficiency", "gemm_fp8", K_NUM, CALC_U_FRACTION, P(gemm_eff_fp8), 0, 1, NULL, "fraction", "efficiency.gemm for the GEMMs of an FP8 recipe that take FP8 inputs, a share of the FP8 peak (0 = efficiency.gemm; default: the GPU preset's FP8 value, or efficiency.gemm where the plan sets that)"},
 	{"efficiency", "gemm_basis", K_ENUM, 0, P(gemm_basis), 0, 0, gemm_basis_names, "enum", "what efficiency.gemm is a share of: the dense peak, or the GPU's measured achievable matmul rate (cluster.gpu_matmul_max)"},
 	{"efficiency", "gemm_shape", K_ENUM, 0, P(gemm_shape), 0, 0, gemm_shape_names, "enum", "GEMM efficiency by shape: none, table (the small-GEMM falloff of XLA's measured sm_90 matmul table; H100, H200, H800 only), or auto (table where the GPU has one, else none)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
@@ -760,6 +761,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			p->eff_auto &= ~1;
 		if (k->off == P(attn_eff))
 			p->eff_auto &= ~2;
+		if (k->off == P(gemm_eff_fp8))
+			p->eff_auto &= ~4;
 		return 0;
 	case K_BOOL:
 		if (parse_bool(v, &b) < 0)
@@ -1134,6 +1137,10 @@ static void derive(struct calc_plan *p)
 		p->gemm_eff = p->gpu.gemm_eff > 0 ? p->gpu.gemm_eff : 0.75;
 	if (p->eff_auto & 2)
 		p->attn_eff = p->gpu.attn_eff > 0 ? p->gpu.attn_eff : 0.50;
+	/* the FP8 GEMMs' share: the GPU preset's own, unless the plan sets efficiency.gemm
+	 * alone, which then holds for every GEMM (as before there were two) */
+	if (p->eff_auto & 4)
+		p->gemm_eff_fp8 = (p->eff_auto & 1) ? p->gpu.gemm_eff_fp8 : 0;
 	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0) {
 		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
 		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
@@ -1580,7 +1587,7 @@ static void plan_reset(struct calc_plan *p)
 	p->fragmentation = 0.05;     /* Megatron-LM adds a 5% buffer (theoretical_memory_usage.py) */
 	/* GEMM and attention efficiencies: per GPU preset (presets.c, calibrated with
 	 * trainplan validate), 0.75 / 0.50 for a GPU without them */
-	p->eff_auto = 3;
+	p->eff_auto = 7;
 	p->gemm_eff = 0.75;
 	p->attn_eff = 0.50;
 	p->dp_overlap = 0.8;

@@ -361,6 +361,14 @@ static int q_gemm_eff(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 	v->num = c->plan.gemm_eff;
 	return 0;
 }
+/* the share the GEMMs with FP8 inputs run at (step.c gemm_rate): efficiency.gemm_fp8, or
+ * efficiency.gemm where that is 0 */
+static int q_gemm_eff_fp8(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.gemm_eff_fp8 > 0 ? c->plan.gemm_eff_fp8 : c->plan.gemm_eff;
+	return 0;
+}
 
 static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
@@ -881,6 +889,7 @@ const struct calc_quantity calc_q_report[] = {
 	{"efficiency.tp_overlap_cost", "1", "cost of hiding TP collectives, a share of the hidden time (SMs taken / the GPU's)", q_tp_overlap_cost},
 	{"efficiency.dp_overlap", "1", "share of the gradient reduction a collective can run under the backward (plan key)", q_dp_overlap},
 	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
+	{"efficiency.gemm_fp8", "1", "achieved throughput of the GEMMs with FP8 inputs / dense FP8 peak (efficiency.gemm_fp8, the GPU preset's, or efficiency.gemm)", q_gemm_eff_fp8},
 	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",
 	 q_monitor_margin},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},

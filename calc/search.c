@@ -422,7 +422,7 @@ static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
 {
 	memcpy(out, plan, sizeof *out);
 	out->inter_node_bw = 0;
-	out->gemm_eff = out->attn_eff = 0;
+	out->gemm_eff = out->gemm_eff_fp8 = out->attn_eff = 0;
 	out->tp_overlap = out->dp_overlap = 0;
 	out->eff_auto = 0;
 	memset(out->key_line, 0, sizeof out->key_line);

@@ -315,7 +315,8 @@ static double gemm_rate(const struct calc_plan *p, int fp8)
 		if (mm > 0) /* plan.c requires it; a direct caller without it keeps the peak */
 			base = mm;
 	}
-	return base * p->gemm_eff;
+	/* an FP8 GEMM at its own share where the plan or the GPU preset gives one (efficiency.gemm_fp8) */
+	return base * (f8 && p->gemm_eff_fp8 > 0 ? p->gemm_eff_fp8 : p->gemm_eff);
 }
 
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, struct calc_layer_time *o)
