@@ -262,6 +262,21 @@ static const struct calc_gpu gpus[] = {
 	 .source = "NVIDIA HGX B300 spec per GPU (UNVERIFIED, via secondary copies): 288 GB HBM3e (2.3 TB per 8), "
 	           "8 TB/s, BF16 2,250 / FP8 4,500 / FP4 13,500 TFLOP/s dense (108 PFLOP/s FP4 per 8 GPUs), "
 	           "NVLink5 1.8 TB/s bidirectional, 1,100 W, 160 SMs (Blackwell Ultra)"},
+	/* GB300: the Blackwell Ultra GPU of a GB300 NVL72 rack.  The rack's figures are NVIDIA's
+	 * (NVL72 AI Factory enterprise reference architecture, docs.nvidia.com, "System Hardware
+	 * & Components": 72 Blackwell Ultra GPUs, 18 compute trays of 4 GPUs and 2 Grace CPUs,
+	 * 9 NVSwitch trays, 130 TB/s, 4 ConnectX-8 per tray); the per-GPU peaks are the rack's
+	 * advertised dense figures over 72 (180 PF BF16, 360 PF FP8, 1.08 EF FP4, as secondary
+	 * copies quote them: UNVERIFIED).  No measured matmul rate and no fitted run: the GEMM
+	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED). */
+	{.name = "gb300-288g", .title = "NVIDIA GB300 (one GPU of an NVL72, Blackwell Ultra, 1400 W) 288 GB",
+	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
+	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 15000 * TF, .nvlink_bw = 900 * GB,
+	 .tdp = 1400, .sms = 160, .gemm_eff = GB200_GEMM, .gemm_eff_fp8 = GB200_GEMM_FP8, .attn_eff = H100_ATTN,
+	 .source = "NVIDIA GB300 NVL72 (UNVERIFIED per GPU, via secondary copies of the rack's figures): 288 GB "
+	           "HBM3e, 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 15,000 TFLOP/s dense (rack 180 / 360 / 1,080 "
+	           "PFLOP/s), NVLink5 1.8 TB/s bidirectional, 1,400 W, 160 SMs; usable memory as B300 "
+	           "(UNVERIFIED); GEMM and attention shares assumed as GB200"},
 	{.name = "mi325x-256g", .title = "AMD Instinct MI325X 256 GB",
 	 .memory_nominal = 256 * GB, .memory_usable = 255.98 * GIB, .hbm_bw = 6000 * GB,
 	 .bf16_flops = 1307.4 * TF, .fp8_flops = 2614.9 * TF, .nvlink_bw = 448 * GB, .tdp = 1000,
@@ -338,6 +353,12 @@ static const struct calc_cluster_preset clusters[] = {
 	 "NVIDIA GB200 NVL72 (UNVERIFIED, via secondary copies): 72 GPUs (18 compute trays of 4) and 36 Grace CPUs "
 	 "on NVLink Switch (130 TB/s = 72 x 1.8 TB/s), one ConnectX-7 400 Gb/s per GPU; ring busbw 721.8 GB/s, "
 	 "NCCL's NVLink model for sm_100 (src/graph/topo.h: 18 links x 40.1 GB/s); price a convention"},
+	{"gb300-nvl72", "GB300 NVL72: 72 x GB300 GPUs in one NVLink5 domain per rack, 1 x 800 Gb/s NIC per GPU",
+	 "gb300-288g", 72, 900 * GB, NVL5_BUSBW, 100 * GB, 3e-6, 6e-6, 6.00,
+	 "NVIDIA NVL72 AI Factory enterprise reference architecture (docs.nvidia.com): 72 Blackwell Ultra GPUs "
+	 "in one NVLink domain (18 compute trays of 4 GPUs and 2 Grace CPUs, 9 NVSwitch trays, 130 TB/s), 4 "
+	 "ConnectX-8 per tray (one 800 Gb/s NIC per GPU); ring busbw 721.8 GB/s, NCCL's NVLink model for "
+	 "compute capability 10.x (src/graph/topo.h: 18 links x 40.1 GB/s); price a convention"},
 	{"hgx-b300-xdr", "HGX B300: 8 x B300 per node, NVLink5, 8 x 800 Gb/s ConnectX-8", "b300-288g", 8,
 	 900 * GB, NVL5_BUSBW, 100 * GB, 3e-6, 6e-6, 6.00,
 	 "NVIDIA HGX B300 (UNVERIFIED, via secondary copies): NVLink5 1.8 TB/s bidirectional per GPU, networking "

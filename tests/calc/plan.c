@@ -245,6 +245,8 @@ static void test_gpu_presets_published(void **state)
 	} want[] = {
 		{"gb200-186g", 186, 8, 5, 10, 20 / 2.0, 1200},
 		{"b300-288g", 288, 8, 4.5, 9, 108 / 8.0, 1100},
+		/* GB300 NVL72 dense per rack: 180 PF BF16, 360 PF FP8, 1,080 PF FP4 over 72 GPUs */
+		{"gb300-288g", 288, 8, 2 * 180 / 72.0, 2 * 360 / 72.0, 1080 / 72.0, 1400},
 		{"mi325x-256g", 256, 6, 2.6148, 5.2298, 0, 1000},
 		{"mi355x-288g", 288, 8, 5.0332, 10.0664, 20.1326 / 2, 1400},
 	};
@@ -272,6 +274,17 @@ static void test_gpu_presets_published(void **state)
 	assert_near(nvl->gpus_per_node * nvl->intra_bw * 2, 130e12, 0.01); /* 129.6 TB/s */
 	assert_string_equal(nvl->gpu, "gb200-186g");
 	assert_near(calc_preset_cluster("hgx-b300-xdr")->inter_bw * 8, 1.6e12 / 2, 1e-12); /* 800 Gb/s per GPU */
+	/* GB300 NVL72 (NVIDIA's NVL72 reference architecture): 72 GPUs in one NVLink domain, 130
+	 * TB/s, one ConnectX-8 of 800 Gb/s per GPU */
+	nvl = calc_preset_cluster("gb300-nvl72");
+	assert_non_null(nvl);
+	assert_int_equal(nvl->gpus_per_node, 72);
+	assert_near(nvl->gpus_per_node * nvl->intra_bw * 2, 130e12, 0.01);
+	assert_near(nvl->inter_bw, 800e9 / 8, 1e-12);
+	assert_string_equal(nvl->gpu, "gb300-288g");
+	/* NVLink5 ring bus bandwidth: NCCL's 18 links x 40.1 GB/s (src/graph/topo.h SM100_NVLINK_BW) */
+	assert_near(calc_preset_cluster("hgx-b200-ndr")->intra_busbw, 18 * 40.1e9, 1e-12);
+	assert_near(calc_preset_cluster("gb200-nvl72")->intra_busbw, 18 * 40.1e9, 1e-12);
 	assert_string_equal(calc_preset_cluster("mi325x-roce")->gpu, "mi325x-256g");
 	assert_string_equal(calc_preset_cluster("mi355x-roce")->gpu, "mi355x-288g");
 	/* every cluster preset names a GPU preset */
