@@ -339,13 +339,24 @@ struct calc_recipe {
 	int nitems;
 	struct calc_recipe_item items[8];
 	double act_bytes;  /* bytes per stored activation element (2 = BF16) */
-	int fp8_compute;   /* 1: GEMMs run at the FP8 peak */
+	int fp8_compute;   /* the layer GEMMs' inputs: 0 BF16 (or the recipe's own dtype), else one
+	                    * of CALC_LP_*: nonzero means low precision (recipe.c) */
 	const char *note;  /* the convention in words, with its source */
 	double lin_in_bytes; /* bytes per element of the input a linear layer saves for its
 	                      * backward (QKV, fc1, fc2 and the experts' fc1 and fc2; memory.c);
 	                      * 0 = act_bytes (docs/references.md §2.10) */
 };
 
+/* calc_recipe.fp8_compute: what the layer GEMMs take as inputs */
+#define CALC_LP_FP8 1   /* FP8 with per-tensor scales: the FP8 peak, any GPU with FP8 tensor cores */
+#define CALC_LP_MXFP8 2 /* MXFP8 (OCP MX): the FP8 peak, block-scaled tensor cores (an FP4 peak) */
+#define CALC_LP_NVFP4 3 /* NVFP4: the FP4 peak, block-scaled tensor cores */
+/* 1 when the recipe needs block-scaled (microscaling) tensor cores, which the model takes a
+ * GPU with an FP4 peak to have (Blackwell; docs/references.md §2.11) */
+static inline int calc_recipe_block_scaled(const struct calc_recipe *r)
+{
+	return r && (r->fp8_compute == CALC_LP_MXFP8 || r->fp8_compute == CALC_LP_NVFP4);
+}
 const struct calc_recipe *calc_recipe_find(const char *name);
 const struct calc_recipe *calc_recipe_at(int i); /* NULL past the end */
 /* Bytes per parameter of one class (all items of it), unsharded. */

@@ -1469,12 +1469,30 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	else if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0)
 		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
 		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
+	/* MXFP8 and NVFP4 need block-scaled (microscaling) tensor cores; the GPU presets that
+	 * have them are those with an FP4 peak (Blackwell), the rest are refused, never run
+	 * at another format's rate (docs/references.md §2.11) */
+	else if (calc_recipe_block_scaled(p->recipe) && p->gpu.fp4_flops <= 0)
+		ERR2("training.recipe", "cluster.gpu_fp4_flops", "training.recipe = %s needs block-scaled (microscaling) "
+		     "tensor cores, which cluster.gpu = %s does not have (no FP4 peak): choose a GPU with one (b200-180g, "
+		     "gb200-186g, b300-288g, gb300-288g), give cluster.gpu_fp4_flops, or an FP8 recipe (fp8-te, fp8-params)",
+		     p->recipe->name, p->gpu.name);
+	/* NVFP4's E4M3 block scales are NVIDIA's format; the AMD parts' FP4 peak is MXFP4
+	 * (E8M0 scales per 32, the MI355X spec), so an NVFP4 recipe is refused on them */
+	else if (p->recipe && p->recipe->fp8_compute == CALC_LP_NVFP4 && p->gpu.title && !strncmp(p->gpu.title, "AMD ", 4))
+		ERR("training", "recipe", "training.recipe = nvfp4 needs NVIDIA's NVFP4 tensor cores, which cluster.gpu = "
+		    "%s does not have (its FP4 peak is MXFP4): choose an NVIDIA Blackwell GPU (b200-180g, gb200-186g, "
+		    "b300-288g, gb300-288g) or another recipe (mxfp8, fp8-params)", p->gpu.name);
 	/* efficiency.gemm_basis = achievable divides by the GPU's measured matmul rate: the
 	 * BF16 one always (the LM head, unfused attention), the FP8 one for an FP8 recipe */
 	if (p->gemm_basis == 1 && p->gpu.matmul_max <= 0)
 		ERR2("efficiency.gemm_basis", "cluster.gpu_matmul_max", "efficiency.gemm_basis = achievable needs the "
 		     "measured matmul rate of the GPU (%s), which its preset does not give: set cluster.gpu_matmul_max "
 		     "(allowed: 1e+12 .. 1e+18 FLOP/s), or efficiency.gemm_basis = peak", p->gpu.name);
+	else if (p->gemm_basis == 1 && p->recipe && p->recipe->fp8_compute == CALC_LP_NVFP4)
+		ERR2("efficiency.gemm_basis", "training.recipe", "efficiency.gemm_basis = achievable with the FP4 recipe "
+		     "%s needs a measured FP4 matmul rate, which no GPU preset has: set efficiency.gemm_basis = peak",
+		     p->recipe->name);
 	else if (p->gemm_basis == 1 && p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0 &&
 	         p->gpu.matmul_max_fp8 <= 0)
 		ERR2("efficiency.gemm_basis", "cluster.gpu_matmul_max_fp8", "efficiency.gemm_basis = achievable with the FP8 "

@@ -68,6 +68,20 @@
  * attention keeps, counted once as before.  docs/references.md §2.10. */
 #define TE_FP8_SAVED_INPUT 1
 
+/* Block-scaled formats, bytes per element with their scales (docs/references.md §2.11):
+ * - MXFP8 (OCP Microscaling Formats (MX) Specification v1.0, 2023, §5: a block of k = 32
+ *   elements shares one E8M0 scale of 8 bits; the elements FP8 E4M3): 1 + 1/32 B.
+ * - NVFP4 (NVIDIA 2025, "Pretraining Large Language Models with NVFP4", arXiv:2509.25149,
+ *   §2: FP4 E2M1 elements, a block of 16 shares one FP8 E4M3 scale, and one FP32 scale per
+ *   tensor, not counted): 1/2 + 1/16 B.
+ * Transformer Engine keeps such a weight twice, its row-wise and its column-wise
+ * quantization (the blocks run along the rows for the forward GEMM and along the columns
+ * for the backward one): MXFP8TensorStorage and NVFP4TensorStorage hold _rowwise_data and
+ * _columnwise_data with their scales (transformer_engine/pytorch/tensor/storage/, commit
+ * d0067d0da6).  A saved linear input keeps its column-wise data only (linear.py). */
+#define MXFP8_BYTES (1 + 1.0 / 32)
+#define NVFP4_BYTES (0.5 + 1.0 / 16)
+
 static const struct calc_recipe recipes[] = {
 	{"seed", "BF16 weights + Adam moments: the textbook baseline", 3,
 	 {W("weights", "bf16", 2, "2 bytes per BF16 value"),
@@ -177,6 +191,42 @@ static const struct calc_recipe recipes[] = {
 	 "stay in high precision and are cast to float8 for each GEMM, so the states are torch-mp's "
 	 "4 + 4 + 8 = 16 B with no persistent FP8 or BF16 copy; GEMMs at the FP8 peak.",
 	 0 /* linear inputs saved at act_bytes: not Transformer Engine (docs/references.md §2.10) */},
+	/* MXFP8 as Megatron-Bridge runs it on Blackwell (src/megatron/bridge/training/
+	 * mixed_precision.py bf16_with_mxfp8_mixed: fp8_recipe "mxfp8", fp8_param_gather True,
+	 * reuse_grad_buf_for_mxfp8_param_ag True, NVIDIA-NeMo/Megatron-Bridge commit 067f987df0):
+	 * the parameters are MXFP8 tensors (row- and column-wise), the distributed optimizer
+	 * keeps FP32 master weights and Adam, and the parameter all-gather reuses the gradient
+	 * buffer (no extra memory).  Every linear layer's GEMMs run at the FP8 peak. */
+	{"mxfp8", "Transformer Engine MXFP8: MXFP8 parameters (row- and column-wise), FP32 master and Adam", 5,
+	 {W("MXFP8 weights, row- and column-wise", "mxfp8 e4m3, e8m0 per 32", 2 * MXFP8_BYTES,
+	    "TE MXFP8TensorStorage; OCP MX v1.0; Megatron-Bridge bf16_with_mxfp8_mixed"),
+	  G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, CALC_LP_MXFP8,
+	 "Megatron-Bridge bf16_with_mxfp8_mixed (fp8_param_gather): MXFP8 weights held row- and column-wise, "
+	 "2 x (1 + 1/32) B, with FP32 main gradients, master weights and Adam: 18.0625 B/param; a linear layer "
+	 "saves the MXFP8 column-wise cast of its input (1 + 1/32 B per element); GEMMs at the FP8 peak on "
+	 "block-scaled tensor cores.",
+	 MXFP8_BYTES},
+	/* NVFP4 as Megatron-Bridge runs it (bf16_with_nvfp4_mixed: fp4 "e2m1", fp4_recipe "nvfp4",
+	 * fp4_param_gather True, ibid.) after NVIDIA's NVFP4 pretraining report: the linear
+	 * layers' three GEMMs (forward, input gradient, weight gradient) in NVFP4; attention,
+	 * norms, embedding and LM head in BF16; FP32 master weights and Adam. */
+	{"nvfp4", "Transformer Engine NVFP4: NVFP4 parameters (row- and column-wise), FP32 master and Adam", 5,
+	 {W("NVFP4 weights, row- and column-wise", "nvfp4 e2m1, e4m3 per 16", 2 * NVFP4_BYTES,
+	    "TE NVFP4TensorStorage; NVIDIA 2025 NVFP4 report §2; Megatron-Bridge bf16_with_nvfp4_mixed"),
+	  G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README; NVFP4 report §4"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, CALC_LP_NVFP4,
+	 "Megatron-Bridge bf16_with_nvfp4_mixed (fp4_param_gather): NVFP4 weights held row- and column-wise, "
+	 "2 x (1/2 + 1/16) B, with FP32 main gradients, master weights and Adam: 17.125 B/param; a linear layer "
+	 "saves the NVFP4 column-wise cast of its input (1/2 + 1/16 B per element); the linear layers' GEMMs "
+	 "at the FP4 peak, attention and the LM head in BF16.",
+	 NVFP4_BYTES},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])

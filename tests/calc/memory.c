@@ -659,6 +659,39 @@ static void test_te_fp8_saved_inputs(void **state)
 	free(m);
 }
 
+/* The block-scaled recipes (docs/references.md §2.11): an MXFP8 element carries 1/32 of an
+ * E8M0 scale byte (OCP MX v1.0: blocks of 32), an NVFP4 element is half a byte plus 1/16 of
+ * an E4M3 scale byte (NVFP4 report: blocks of 16).  Weights are held row- and column-wise
+ * (two quantizations), with FP32 main gradients, master weights and Adam: 2 x 1.03125 + 16 =
+ * 18.0625 B and 2 x 0.5625 + 16 = 17.125 B per parameter.  The saved linear inputs of the
+ * 405B layer of test_te_fp8_saved_inputs take 1.03125 and 0.5625 B per element. */
+static void test_block_scaled_recipes(void **state)
+{
+	const char *sets[] = {"model.preset=llama3.1-405b", "model.layers=128", "cluster.preset=gb200-nvl72",
+	                      "cluster.gpus_per_node=64", "cluster.nodes=4", "tp=4", "pp=16", "cp=1", "dp=0",
+	                      "vpp=4", "schedule=interleaved", "recompute=none", "sp=yes", "zero=1",
+	                      "seq_len=8192", "global_batch=1536", "micro_batch=1", "flash_attention=yes",
+	                      "recipe=mxfp8"};
+	const int n = sizeof sets / sizeof sets[0];
+	const double sbh = 33554432.0, sbf = 109051904.0; /* s b h / t and s b f / t */
+	const double fixed_attn = 2 * sbh + 75497472.0 + 67108864.0, fixed_mlp = 2 * sbh + 4 * sbf;
+	struct calc_plan p;
+	struct calc_act_layer a;
+	(void)state;
+	assert_near(calc_recipe_total(calc_recipe_find("mxfp8")), 18.0625, 1e-12);
+	assert_near(calc_recipe_total(calc_recipe_find("nvfp4")), 17.125, 1e-12);
+	assert_near(calc_recipe_bytes(calc_recipe_find("nvfp4"), CALC_T_WEIGHT), 1.125, 1e-12);
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.attn, fixed_attn + 1.03125 * sbh, 1e-12);
+	assert_near(a.mlp, fixed_mlp + 1.03125 * (sbh + sbf), 1e-12);
+	sets[n - 1] = "recipe=nvfp4";
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.attn, fixed_attn + 0.5625 * sbh, 1e-12);
+	assert_near(a.mlp, fixed_mlp + 0.5625 * (sbh + sbf), 1e-12);
+}
+
 /* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
  * = 51,200, tied embeddings, no biases) at tp 8, Megatron recipe (2 + 4 + 4 + 8 bytes).
  * One layer on a TP rank is 12 h^2 / 8 + 4 h = 157,327,360 parameters (the norms are
@@ -945,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
 		cmocka_unit_test(test_te_fp8_saved_inputs),
+		cmocka_unit_test(test_block_scaled_recipes),
 		cmocka_unit_test(test_fp8_params_recipe),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),

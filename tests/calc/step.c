@@ -437,6 +437,12 @@ static void test_gemm_per_precision(void **state)
 	assert_near(layer_gemm_nowave(&p, two, 4), fl / (2250e12 * 0.6), 1e-12);
 	/* a GPU without its own FP8 share (H100) keeps one share for both */
 	assert_near(layer_gemm_nowave(&p, h8, 1), fl / (1979e12 * 0.695), 1e-12);
+	/* MXFP8 at the FP8 peak, NVFP4 at the FP4 peak (HGX B200: 72 PFLOP/s dense FP4 per 8
+	 * GPUs), both at the FP8 share (docs/references.md §2.11: no FP4 fit) */
+	const char *mx[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=mxfp8"};
+	const char *nv[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=nvfp4"};
+	assert_near(layer_gemm_nowave(&p, mx, 2), fl / (4500e12 * 0.53), 1e-12);
+	assert_near(layer_gemm_nowave(&p, nv, 2), fl / (72e15 / 8 * 0.53), 1e-12);
 }
 
 /* Korthikanti 2022 Table 4: one layer of the 22B model on 8 A100 (TP 8, b = 4,
