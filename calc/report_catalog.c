@@ -867,6 +867,8 @@ static double recipe_mem(struct calc_ctx *c, const char *recipe, enum rc_val whi
 RMEM(q_te_total, "fp8-te", V_MEM_TOTAL)
 RMEM(q_te_states, "fp8-te", V_MEM_STATES)
 RMEM(q_te_copies, "fp8-te", V_MEM_COPIES)
+RMEM(q_te_act, "fp8-te", V_MEM_ACT)
+RMEM(q_lm_act, "fp8-lm", V_MEM_ACT)
 RMEM(q_te_min, "fp8-te", V_MIN_GPUS_NOM)
 RMEM(q_te_fits, "fp8-te", V_MEM_FITS)
 RMEM(q_lm_total, "fp8-lm", V_MEM_TOTAL)
@@ -896,6 +898,8 @@ const struct calc_quantity calc_q_report[] = {
 	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
 	{"fp8.te.states", "B", "model states per GPU (worst stage) with recipe fp8-te", q_te_states},
 	{"fp8.te.weight_copies", "B", "FP8 weight copy per GPU (worst stage) with recipe fp8-te", q_te_copies},
+	{"fp8.te.activations", "B", "activations per GPU (worst stage) with recipe fp8-te (FP8 linear inputs)", q_te_act},
+	{"fp8.lm.activations", "B", "activations per GPU (worst stage) with recipe fp8-lm", q_lm_act},
 	{"fp8.te.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-te", q_te_min},
 	{"fp8.te.fits", "1", "1 when every stage fits with fp8-te", q_te_fits},
 	{"fp8.lm.bytes_per_param", "B", "bytes per parameter of fp8-lm, unsharded", q_lm_bpp},
