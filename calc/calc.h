@@ -305,6 +305,8 @@ struct calc_gpu {
 	double matmul_max;       /* measured maximum achievable dense BF16 matmul rate (MAMF) [FLOP/s];
 	                          * 0 = not measured (docs/references.md §5.9) */
 	double matmul_max_fp8;   /* the same for FP8 inputs [FLOP/s]; 0 = not measured */
+	double gemm_eff_fp8;     /* default efficiency.gemm_fp8 on this GPU: FP8 GEMMs' share of the
+	                          * dense FP8 peak [0..1]; 0 = gemm_eff (presets.c) */
 };
 
 struct calc_cluster_preset {
@@ -349,10 +351,24 @@ struct calc_recipe {
 	int nitems;
 	struct calc_recipe_item items[8];
 	double act_bytes;  /* bytes per stored activation element (2 = BF16) */
-	int fp8_compute;   /* 1: GEMMs run at the FP8 peak */
+	int fp8_compute;   /* the layer GEMMs' inputs: 0 BF16 (or the recipe's own dtype), else one
+	                    * of CALC_LP_*: nonzero means low precision (recipe.c) */
 	const char *note;  /* the convention in words, with its source */
+	double lin_in_bytes; /* bytes per element of the input a linear layer saves for its
+	                      * backward (QKV, fc1, fc2 and the experts' fc1 and fc2; memory.c);
+	                      * 0 = act_bytes (docs/references.md §2.10) */
 };
 
+/* calc_recipe.fp8_compute: what the layer GEMMs take as inputs */
+#define CALC_LP_FP8 1   /* FP8 with per-tensor scales: the FP8 peak, any GPU with FP8 tensor cores */
+#define CALC_LP_MXFP8 2 /* MXFP8 (OCP MX): the FP8 peak, block-scaled tensor cores (an FP4 peak) */
+#define CALC_LP_NVFP4 3 /* NVFP4: the FP4 peak, block-scaled tensor cores */
+/* 1 when the recipe needs block-scaled (microscaling) tensor cores, which the model takes a
+ * GPU with an FP4 peak to have (Blackwell; docs/references.md §2.11) */
+static inline int calc_recipe_block_scaled(const struct calc_recipe *r)
+{
+	return r && (r->fp8_compute == CALC_LP_MXFP8 || r->fp8_compute == CALC_LP_NVFP4);
+}
 const struct calc_recipe *calc_recipe_find(const char *name);
 const struct calc_recipe *calc_recipe_at(int i); /* NULL past the end */
 /* Bytes per parameter of one class (all items of it), unsharded. */
@@ -556,6 +572,7 @@ struct calc_plan {
 	/* [efficiency] achieved shares of peak used by the time model */
 	double gemm_eff;       /* GEMM throughput / dense tensor peak (or, with gemm_basis, / the
 	                        * measured achievable matmul rate) [0..1] */
+	double gemm_eff_fp8;   /* the same for the GEMMs that take FP8 inputs [0..1]; 0 = gemm_eff */
 	int gemm_basis;        /* what efficiency.gemm is a share of: 0 the datasheet's dense peak,
 	                        * 1 gpu.matmul_max (docs/references.md §5.9) */
 	int gemm_shape;        /* GEMM efficiency by shape: 0 none, 1 table (XLA's sm_90 table, gemm_table.c,
@@ -608,7 +625,8 @@ struct calc_plan {
 	int dp_auto;           /* 1: dp derived from the GPU count */
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
-	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff */
+	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff,
+	                        * bit 2: gemm_eff_fp8 from the GPU (or 0 when the plan sets gemm_eff) */
 	int key_line[CALC_PLAN_NKEYS];            /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override,
 	                                             3 + i the file includes[i] */

@@ -296,12 +296,12 @@ static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct cal
 	for (int i = 0; i < n; i++) {
 		struct calc_plan p = c->plan;
 		struct calc_memory *m;
-		if (rs[i]->fp8_compute && p.gpu.fp8_flops <= 0) {
+		if ((rs[i]->fp8_compute && p.gpu.fp8_flops <= 0) || (calc_recipe_block_scaled(rs[i]) && p.gpu.fp4_flops <= 0)) {
 			/* an FP8 recipe on a GPU without FP8 tensor cores: an error when asked
 			 * for by name (as the plan validator says), left out of "all" */
 			if (calc_args_get(a, "recipes") && strcmp(calc_args_get(a, "recipes"), "all"))
-				return calc_error(d, NULL, 0, "recipe %s computes in FP8 but %s has no FP8 tensor cores",
-				                  rs[i]->name, p.gpu.name);
+				return calc_error(d, NULL, 0, "recipe %s computes in FP8 but %s has no %s tensor cores",
+				                  rs[i]->name, p.gpu.name, calc_recipe_block_scaled(rs[i]) ? "block-scaled" : "FP8");
 			continue;
 		}
 		m = xmalloc(sizeof *m);

@@ -146,7 +146,7 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.pp_exposed", "s", "pipeline sends on the fill and drain path", q_pp_exposed},
 	{"step.optimizer", "s", "optimizer step", q_optimizer},
 	{"step.mfu", "1", "model FLOPs utilisation (PaLM §4), against the dense BF16 peak", q_mfu},
-	{"step.mfu_fp8", "1", "FP8 recipes: model FLOPs utilisation against the dense FP8 peak (else 0)", q_mfu_fp8},
+	{"step.mfu_fp8", "1", "FP8 recipes: model FLOPs utilisation against the dense FP8 peak (FP4 for nvfp4; else 0)", q_mfu_fp8},
 	{"step.hfu", "1", "hardware FLOPs utilisation (incl. recomputation), against the dense BF16 peak", q_hfu},
 	{"step.model_tflops_per_gpu", "FLOP/s", "model FLOPs per second per GPU", q_model_tflops},
 	{"step.hardware_tflops_per_gpu", "FLOP/s", "hardware FLOPs per second per GPU", q_hw_tflops},
@@ -258,7 +258,7 @@ static int t_step_summary(struct calc_ctx *c, const struct calc_args *a, struct 
 		snprintf(note, sizeof note, "%s HFU counts recomputation %s.",
 		         st->mfu_fp8 > 0 ? "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the dense "
 		                           "(no-sparsity) BF16 peak (docs/references.md §6); step.mfu_fp8 measures the same "
-		                           "model FLOPs against the dense FP8 peak the layer GEMMs run at."
+		                           "model FLOPs against the dense FP8 (nvfp4: FP4) peak the layer GEMMs run at."
 		                         : "MFU and HFU as PaLM §4 and Korthikanti 2022 §6.3 define them, against the "
 		                           "dense (no-sparsity) BF16 tensor peak (docs/references.md §6).",
 		         c->plan.hfu_count == CALC_HFU_KOR22

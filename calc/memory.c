@@ -46,7 +46,19 @@
  * r = t with sequence parallelism, 1 without.  With a = g, d = h/a, f = 4h, e = 2
  * and dropout this is sbh(34 + 5as/h) at t = 1 and sbh(10 + 24/t + 5as/(ht))
  * without SP: Korthikanti et al. 2022 Eq. (1) and Table 2.
+ * Under a Transformer Engine FP8 recipe the saved inputs of the QKV, fc1 and fc2 linears
+ * (the QKV input, the fc1 input and the GeLU / SwiGLU output) are their 1-byte FP8 casts
+ * (lin_bytes); the output projection's input stays the attention output in e, which the
+ * fused attention keeps (docs/references.md §2.10).
  */
+/* Bytes per element of the input a linear layer saves for its backward: the recipe's
+ * (1 under Transformer Engine's FP8 recipes, which save the FP8 cast; recipe.c
+ * TE_FP8_SAVED_INPUT, docs/references.md §2.10), else the activations' e. */
+static double lin_bytes(const struct calc_plan *p, double e)
+{
+	return p->recipe && p->recipe->lin_in_bytes > 0 ? p->recipe->lin_in_bytes : e;
+}
+
 /*
  * The MoE block of one layer for one micro-batch (sb tokens of this CP rank):
  *   norm input and router input e*sbh/r, fp32 router logits 4*sb*E/r, top-k
@@ -92,8 +104,10 @@ static double moe_act(const struct calc_plan *p, double e, double sb, double r, 
 	 * the fused permutation's int32 row map is counted the same (UNVERIFIED) */
 	v += T * x->experts + 8 * T * k;
 	/* per copy: fc1's input, fc1's output (wide - 1 of the f_e/etp widths), the
-	 * activation's output (1; 'moe_act' drops it), the fp32 probability */
-	v += copies * (e * h + (wide - ((rcm & CALC_RCM_MOE_ACT) ? 1 : 0)) * e * x->expert_ffn / etp + 4);
+	 * activation's output (fc2's input, 1; 'moe_act' drops it), the fp32 probability;
+	 * the two linears' inputs at lin_bytes (the FP8 cast under a TE FP8 recipe) */
+	v += copies * (lin_bytes(p, e) * h + (wide - 1) * e * x->expert_ffn / etp +
+	               ((rcm & CALC_RCM_MOE_ACT) ? 0 : lin_bytes(p, e) * x->expert_ffn / etp) + 4);
 	if (x->shared > 0 && !(rcm & CALC_RCM_SHARED_EXPERTS))
 		v += wide * e * sb * x->shared * fs / t;
 	return v;
@@ -116,7 +130,10 @@ static double sp_linear_input(const struct calc_plan *p, double e, double sb)
 	double t = p->tp > 0 ? p->tp : 1, r = p->sp ? t : 1;
 	if (p->sp_saved_input && p->sp && t > 1)
 		return (p->recipe && p->recipe->fp8_compute ? 1 : e) * sb * p->model.hidden;
-	return e * sb * p->model.hidden / r;
+	/* Megatron-LM with Transformer Engine: the FP8 cast of the local shard under a TE
+	 * FP8 recipe (layernorm_linear.py saves ln_out, the norm's FP8 output, and gathers
+	 * it again for the weight gradient), the BF16 shard otherwise */
+	return lin_bytes(p, e) * sb * p->model.hidden / r;
 }
 
 static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute rc, struct calc_act_layer *o)
@@ -207,8 +224,10 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		return;
 	}
 	/* CALC_LAYER_DENSE: one MLP of width f */
+	/* the inner tensors: the activation's input (fc1's output, 2f wide for SwiGLU) in
+	 * e, and its output, fc2's saved input, at lin_bytes */
 	o->mlp = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : lin_in) + mask * sb * h / r +
-	         ((rcm & CALC_RCM_MLP) ? 0 : (m->mlp == CALC_MLP_SWIGLU ? 3 : 2) * e * sb * f / t);
+	         ((rcm & CALC_RCM_MLP) ? 0 : ((m->mlp == CALC_MLP_SWIGLU ? 2 : 1) * e + lin_bytes(p, e)) * sb * f / t);
 	/* 'mlp' with 'layernorm': the MLP's checkpoint keeps its input, the norm output */
 	if ((rcm & CALC_RCM_MLP) && (rcm & CALC_RCM_LAYERNORM))
 		o->mlp += e * sb * h / r;

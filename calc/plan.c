@@ -6,7 +6,9 @@
  * "section.key = value" of the embedded default plan, then of the plan file, then
  * of each --set is collected with its origin; presets (model.preset,
  * model.hf_config, cluster.preset, cluster.gpu) are applied first, in that order of
- * origin, then every other key, last one winning.  Then values are derived
+ * origin, then every other key, last one winning, except a key of the default plan
+ * that a preset the user wrote also sets (the preset's value stands; a key the user
+ * wrote wins over the preset).  Then values are derived
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
@@ -194,6 +196,7 @@ static const struct key keys[] = {
 	{"overhead", "fragmentation", K_NUM, CALC_U_FRACTION, P(fragmentation), 0, 0.9, NULL, "fraction", "allocator fragmentation, share of allocated memory"},
 
 	{"efficiency", "gemm", K_NUM, CALC_U_FRACTION, P(gemm_eff), 0.01, 1, NULL, "fraction", "achieved GEMM throughput / dense peak, or / the measured matmul rate (efficiency.gemm_basis; default: the GPU preset's)"},
+	{"efficiency", "gemm_fp8", K_NUM, CALC_U_FRACTION, P(gemm_eff_fp8), 0, 1, NULL, "fraction", "efficiency.gemm for the GEMMs of an FP8 recipe that take FP8 inputs, a share of the FP8 peak (0 = efficiency.gemm; default: the GPU preset's FP8 value, or efficiency.gemm where the plan sets that)"},
 	{"efficiency", "gemm_basis", K_ENUM, 0, P(gemm_basis), 0, 0, gemm_basis_names, "enum", "what efficiency.gemm is a share of: the dense peak, or the GPU's measured achievable matmul rate (cluster.gpu_matmul_max)"},
 	{"efficiency", "gemm_shape", K_ENUM, 0, P(gemm_shape), 0, 0, gemm_shape_names, "enum", "GEMM efficiency by shape: none, table (the small-GEMM falloff of XLA's measured sm_90 matmul table; H100, H200, H800 only), or auto (table where the GPU has one, else none)"},
 	{"efficiency", "attention", K_NUM, CALC_U_FRACTION, P(attn_eff), 0.01, 1, NULL, "fraction", "achieved attention-core throughput / dense peak (default: the GPU preset's)"},
@@ -773,6 +776,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			p->eff_auto &= ~1;
 		if (k->off == P(attn_eff))
 			p->eff_auto &= ~2;
+		if (k->off == P(gemm_eff_fp8))
+			p->eff_auto &= ~4;
 		return 0;
 	case K_BOOL:
 		if (parse_bool(v, &b) < 0)
@@ -1014,7 +1019,45 @@ static int apply_stack(struct calc_plan *p, struct calc_diag *d)
 	return rc;
 }
 
-/* Apply entries: presets first (in order), then everything else. */
+/* 1 when the preset key 'pk' (model.preset, model.hf_config, cluster.preset,
+ * cluster.gpu) sets the plan field of key 'k': a model preset every model field, a
+ * GPU preset every GPU field and the usable memory (apply_gpu), a cluster preset those
+ * and the node and network fields of apply_cluster. */
+static int preset_owns(int pk, int k)
+{
+	size_t off = keys[k].off;
+	int model = off >= P(model) && off < P(model) + sizeof(struct calc_model) && keys[k].type != K_PRESET;
+	int gpu = (off >= P(gpu) && off < P(gpu) + sizeof(struct calc_gpu)) || off == P(gpu_memory);
+	if (keys[k].type == K_PRESET)
+		return 0;
+	if (!strcmp(keys[pk].section, "model"))
+		return model;
+	if (!strcmp(keys[pk].section, "cluster") && !strcmp(keys[pk].name, "gpu"))
+		return gpu;
+	if (strcmp(keys[pk].section, "cluster") || strcmp(keys[pk].name, "preset"))
+		return 0; /* efficiency.stack: its knobs never replace what the user wrote (apply_stack) */
+	return gpu || off == P(gpus_per_node) || off == P(intra_node_bw) || off == P(intra_node_busbw) ||
+	       off == P(inter_node_bw) || off == P(intra_node_latency) || off == P(inter_node_latency) ||
+	       off == P(gpu_hour_cost);
+}
+
+/* 1 when entry 'e' of the built-in default plan sets a field that a preset the user
+ * wrote (plan file, include or --set) also sets: the preset's value stands, so that a
+ * key the user did not write never changes what a preset means (cluster.preset =
+ * gb200-nvl72 keeps its 72 GPUs per NVLink domain against the default plan's
+ * gpus_per_node = 8).  A key the user wrote wins over the preset (phase 1). */
+static int default_under_user_preset(const struct entries *es, const struct entry *e)
+{
+	if (e->src != 0)
+		return 0;
+	for (int i = 0; i < es->n; i++)
+		if (es->e[i].src != 0 && is_phase0(es->e[i].key) && preset_owns(es->e[i].key, e->key))
+			return 1;
+	return 0;
+}
+
+/* Apply entries: presets first (in order), then everything else; an entry of the
+ * default plan that a preset the user wrote overrides is left out. */
 static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_diag *d)
 {
 	int rc = 0;
@@ -1022,6 +1065,8 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 		for (int i = 0; i < es->n; i++) {
 			const struct entry *e = &es->e[i];
 			if (is_phase0(e->key) != (phase == 0))
+				continue;
+			if (phase == 1 && default_under_user_preset(es, e))
 				continue;
 			if (apply(p, e, d) < 0)
 				rc = -1;
@@ -1098,6 +1143,10 @@ static void derive(struct calc_plan *p)
 		p->gemm_eff = p->gpu.gemm_eff > 0 ? p->gpu.gemm_eff : 0.75;
 	if (p->eff_auto & 2)
 		p->attn_eff = p->gpu.attn_eff > 0 ? p->gpu.attn_eff : 0.50;
+	/* the FP8 GEMMs' share: the GPU preset's own, unless the plan sets efficiency.gemm
+	 * alone, which then holds for every GEMM (as before there were two) */
+	if (p->eff_auto & 4)
+		p->gemm_eff_fp8 = (p->eff_auto & 1) ? p->gpu.gemm_eff_fp8 : 0;
 	if (p->dp_auto && p->tp > 0 && p->pp > 0 && p->cp > 0) {
 		long long model = (long long)p->tp * p->pp * p->cp; /* up to 2^32: not an int */
 		p->dp = gpus / model > 0 ? (int)(gpus / model) : 1;
@@ -1458,12 +1507,30 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	else if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops <= 0)
 		ERR("training", "recipe", "training.recipe = %s computes in FP8 but cluster.gpu = %s has no FP8 tensor "
 		    "cores (choose a BF16 recipe: seed, zero-paper, megatron, fp32, adam-8bit)", p->recipe->name, p->gpu.name);
+	/* MXFP8 and NVFP4 need block-scaled (microscaling) tensor cores; the GPU presets that
+	 * have them are those with an FP4 peak (Blackwell), the rest are refused, never run
+	 * at another format's rate (docs/references.md §2.11) */
+	else if (calc_recipe_block_scaled(p->recipe) && p->gpu.fp4_flops <= 0)
+		ERR2("training.recipe", "cluster.gpu_fp4_flops", "training.recipe = %s needs block-scaled (microscaling) "
+		     "tensor cores, which cluster.gpu = %s does not have (no FP4 peak): choose a GPU with one (b200-180g, "
+		     "gb200-186g, b300-288g, gb300-288g), give cluster.gpu_fp4_flops, or an FP8 recipe (fp8-te, fp8-params)",
+		     p->recipe->name, p->gpu.name);
+	/* NVFP4's E4M3 block scales are NVIDIA's format; the AMD parts' FP4 peak is MXFP4
+	 * (E8M0 scales per 32, the MI355X spec), so an NVFP4 recipe is refused on them */
+	else if (p->recipe && p->recipe->fp8_compute == CALC_LP_NVFP4 && p->gpu.title && !strncmp(p->gpu.title, "AMD ", 4))
+		ERR("training", "recipe", "training.recipe = nvfp4 needs NVIDIA's NVFP4 tensor cores, which cluster.gpu = "
+		    "%s does not have (its FP4 peak is MXFP4): choose an NVIDIA Blackwell GPU (b200-180g, gb200-186g, "
+		    "b300-288g, gb300-288g) or another recipe (mxfp8, fp8-params)", p->gpu.name);
 	/* efficiency.gemm_basis = achievable divides by the GPU's measured matmul rate: the
 	 * BF16 one always (the LM head, unfused attention), the FP8 one for an FP8 recipe */
 	if (p->gemm_basis == 1 && p->gpu.matmul_max <= 0)
 		ERR2("efficiency.gemm_basis", "cluster.gpu_matmul_max", "efficiency.gemm_basis = achievable needs the "
 		     "measured matmul rate of the GPU (%s), which its preset does not give: set cluster.gpu_matmul_max "
 		     "(allowed: 1e+12 .. 1e+18 FLOP/s), or efficiency.gemm_basis = peak", p->gpu.name);
+	else if (p->gemm_basis == 1 && p->recipe && p->recipe->fp8_compute == CALC_LP_NVFP4)
+		ERR2("efficiency.gemm_basis", "training.recipe", "efficiency.gemm_basis = achievable with the FP4 recipe "
+		     "%s needs a measured FP4 matmul rate, which no GPU preset has: set efficiency.gemm_basis = peak",
+		     p->recipe->name);
 	else if (p->gemm_basis == 1 && p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0 &&
 	         p->gpu.matmul_max_fp8 <= 0)
 		ERR2("efficiency.gemm_basis", "cluster.gpu_matmul_max_fp8", "efficiency.gemm_basis = achievable with the FP8 "
@@ -1578,7 +1645,7 @@ static void plan_reset(struct calc_plan *p)
 	p->fragmentation = 0.05;     /* Megatron-LM adds a 5% buffer (theoretical_memory_usage.py) */
 	/* GEMM and attention efficiencies: per GPU preset (presets.c, calibrated with
 	 * trainplan validate), 0.75 / 0.50 for a GPU without them */
-	p->eff_auto = 3;
+	p->eff_auto = 7;
 	p->gemm_eff = 0.75;
 	p->attn_eff = 0.50;
 	p->dp_overlap = 0.8;
@@ -1670,21 +1737,32 @@ int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, co
                        struct calc_diag *d)
 {
 	int before = d->nerrors;
-	/* apply every assignment first: "pp=16, dp=4" is only consistent as a whole */
+	struct entry *es = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *es);
+	int ne = 0;
 	for (int i = 0; i < n; i++) {
 		char sec[32], name[64];
-		struct entry e;
-		if (split_kv(kvs[i], sec, name, e.value, sizeof e.value, d, origin) < 0)
+		struct entry *e = &es[ne];
+		if (split_kv(kvs[i], sec, name, e->value, sizeof e->value, d, origin) < 0)
 			continue;
-		e.key = key_index(sec, name);
-		e.file = origin;
-		e.line = 0;
-		e.src = 2;
-		if (apply(plan, &e, d) < 0)
-			continue;
-		plan->key_line[e.key] = 0;
-		plan->key_src[e.key] = 2;
+		e->key = key_index(sec, name);
+		e->file = origin;
+		e->line = 0;
+		e->src = 2;
+		ne++;
 	}
+	/* apply every assignment first: "pp=16, dp=4" is only consistent as a whole; the
+	 * presets among them first, so that "cluster.preset=X, gpus_per_node=4" keeps the
+	 * 4 whatever the order (calc_plan_load's two phases) */
+	for (int phase = 0; phase < 2; phase++)
+		for (int i = 0; i < ne; i++) {
+			if (is_phase0(es[i].key) != (phase == 0))
+				continue;
+			if (apply(plan, &es[i], d) < 0)
+				continue;
+			plan->key_line[es[i].key] = 0;
+			plan->key_src[es[i].key] = 2;
+		}
+	free(es);
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
 	apply_stack(plan, d);
 	if (d->nerrors > before)

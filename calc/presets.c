@@ -143,15 +143,37 @@ static const char *model_source(const char *name)
  *   TFLOP/s) and the 131K-sequence run with CP 16 (380): 2 of the 6 H100-class rows.
  *   FlashAttention-3's abstract puts FlashAttention-2 at "only 35%" of the H100 peak;
  *   the fit agrees within 2 points.
- * - B200 GEMMs 0.53 (fit 0.530 with trainplan calibrate, tests/cli/calibrate-b200.*): the
+ * Blackwell: one GEMM efficiency per precision (gpu.gemm_eff for BF16 GEMMs,
+ * gpu.gemm_eff_fp8 for FP8 GEMMs, each a share of its own dense peak; efficiency.gemm_fp8).
+ * - B200 FP8 GEMMs 0.53 (fit 0.530 with trainplan calibrate, tests/cli/calibrate-b200.*): the
  *   Megatron-Bridge 25.11 run of Llama 3 8B on 8 DGX-B200 GPUs in FP8 (30,624 tokens/s per
  *   GPU), 1 of the 2 B200 rows; the Llama 3.1 405B run on 128 B200 is held out (-0.4 % with
- *   the fit, +20 % with the H100 pair).  Fitted on FP8 runs, the only ones published: the
- *   BF16 GEMMs take the same share (convention).  Attention keeps the H100's 0.37 (one run
- *   fits one value).
- * - H100 PCIe, H800, H200, GB200 and B300 take the H100 pair (assumed, UNVERIFIED); MI300X
- *   none (plan.c's generic 0.75 / 0.50 apply). */
-#define B200_GEMM 0.53
+ *   the fit, +20 % with the H100 pair).
+ * - GB200 FP8 GEMMs 0.475 (fit 0.4747, tests/cli/calibrate-gb200.*): the same source's run of
+ *   Llama 3 8B on 8 DGX-GB200 GPUs (31,508 tokens/s per GPU), the first of its 3 GB200 rows;
+ *   the Llama 3.1 405B run on 256 GB200 (813) is held out and comes out 20.6 % too slow
+ *   with it (its TP collectives exposed, efficiency.tp_overlap 0); the Llama 3 70B run
+ *   (FSDP) is not modelled.
+ * - BF16 GEMMs on Blackwell: no dense BF16 run is published (Megatron-Bridge's Blackwell
+ *   rows are FP8, MXFP8 and NVFP4), so the BF16 share is derived (convention, UNVERIFIED):
+ *   the framework reaches the same share of the GPU's measured achievable matmul rate (MAMF,
+ *   below) in BF16 as its FP8 fit does in FP8, eff16 = eff8 x (peak8 / MAMF8) x (MAMF16 /
+ *   peak16).  B200: 0.53 x 4500/3432.5 x 1745/2250 = 0.539 -> 0.54; GB200: 0.4747 x
+ *   5000/3615.6 x 1822/2500 = 0.478 -> 0.48.
+ * - B300: no published run; both shares derived from B200's fit by the MAMF rates (UNVERIFIED):
+ *   FP8 0.53 x 3353.3/3432.5 = 0.518 -> 0.52, BF16 0.53 x 4500/3432.5 x 1769/2250 = 0.546 -> 0.55.
+ *   So one GB200 GPU is 0.475 x 5000 / (0.53 x 4500) = 1.00 B200 in FP8 GEMMs (MAMF: 1.05),
+ *   where the H100 pair it inherited before made it 1.46.
+ * - Attention on Blackwell keeps the H100's 0.37 (no fit; UNVERIFIED).
+ * - H100 PCIe, H800 and H200 take the H100 pair (assumed, UNVERIFIED); MI300X none
+ *   (plan.c's generic 0.75 / 0.50 apply).  The Hopper and Ampere presets have one GEMM
+ *   share for both precisions (gemm_eff_fp8 0). */
+#define B200_GEMM_FP8 0.53
+#define B200_GEMM 0.54
+#define GB200_GEMM_FP8 0.475
+#define GB200_GEMM 0.48
+#define B300_GEMM_FP8 0.52
+#define B300_GEMM 0.55
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
  * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
  * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
@@ -185,19 +207,19 @@ static const char *model_source(const char *name)
  * it where parallel.cpu_checkpointing needs it. */
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0},
+	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0, 0},
 	{"a100-80g", "NVIDIA A100 SXM4 80 GB", 80 * GB, 79.15 * GIB, 2039 * GB, 312 * TF, 0, 300 * GB, 400,
-	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0},
+	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0, 0},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8, 0},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
-	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0, 64 * GB, 0, 0},
+	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0, 64 * GB, 0, 0, 0},
 	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
-	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8},
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8, 0},
 	/* Meta's Grand Teton H100 as torchtitan's docs/performance.md (Dec 2024 release)
 	 * describes it: 96 GB HBM2e at 2.4 TB/s, the default 500 W power limit.  Its peak is
 	 * "between SXM and NVL" and unknown (ibid., footnote 2): the SXM figures are kept, as
@@ -208,26 +230,26 @@ static const struct calc_gpu gpus[] = {
 	 989 * TF, 1979 * TF, 450 * GB, 500,
 	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
 	 "between SXM and NVL, SXM's BF16 989 / FP8 1,979 TFLOP/s taken; usable memory at H100 80 GB's 79.11/80 "
-	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0, 64 * GB, 0, 0},
+	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0, 64 * GB, 0, 0, 0},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF,
-	 1453.4 * TF},
+	 1453.4 * TF, 0},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "
 	 "1.8 TB/s bidirectional", 148, B200_GEMM, H100_ATTN, 9000 * TF, 0 /* PCIe: no datasheet figure at hand */, 1745.0 * TF,
-	 3432.5 * TF},
+	 3432.5 * TF, B200_GEMM_FP8},
 	{"mi300x-192g", "AMD Instinct MI300X 192 GB", 192 * GB, 191.98 * GIB, 5300 * GB, 1307 * TF, 2615 * TF,
 	 448 * GB, 750,
 	 "AMD MI300X spec: 192 GB HBM3, 5.3 TB/s, BF16 ~1,307 / FP8 ~2,615 TFLOP/s dense (UNVERIFIED decimals), "
-	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0, 0 /* PCIe: no datasheet figure at hand */, 668.4 * TF, 0},
+	 "Infinity Fabric 896 GB/s aggregate", 0, 0, 0, 0, 0 /* PCIe: no datasheet figure at hand */, 668.4 * TF, 0, 0},
 	/* Blackwell and CDNA 3/4 parts (docs/references.md §6.1): the figures come from vendor
 	 * spec tables as quoted by secondary pages (no primary datasheet text at hand), so each
 	 * source string says UNVERIFIED; dense peaks are half the sparse ones. */
 	{.name = "gb200-186g", .title = "NVIDIA GB200 (one GPU of an NVL72, 1200 W) 186 GB",
 	 .memory_nominal = 186 * GB, .memory_usable = 185.0 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 10000 * TF, .nvlink_bw = 900 * GB,
-	 .tdp = 1200, .sms = 148, .gemm_eff = H100_GEMM, .attn_eff = H100_ATTN,
+	 .tdp = 1200, .sms = 148, .gemm_eff = GB200_GEMM, .gemm_eff_fp8 = GB200_GEMM_FP8, .attn_eff = H100_ATTN,
 	 .matmul_max = 1822.0 * TF, .matmul_max_fp8 = 3615.6 * TF,
 	 .source = "NVIDIA GB200 NVL72 spec per GPU (UNVERIFIED, via secondary copies): 186 GB HBM3e (13.4 TB per "
 	           "72 GPUs; MLPerf system descriptions list 186 GB), 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 10,000 "
@@ -235,11 +257,26 @@ static const struct calc_gpu gpus[] = {
 	{.name = "b300-288g", .title = "NVIDIA B300 (HGX, Blackwell Ultra) 288 GB",
 	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2250 * TF, .fp8_flops = 4500 * TF, .fp4_flops = 13500 * TF, .nvlink_bw = 900 * GB,
-	 .tdp = 1100, .sms = 160, .gemm_eff = H100_GEMM, .attn_eff = H100_ATTN,
+	 .tdp = 1100, .sms = 160, .gemm_eff = B300_GEMM, .gemm_eff_fp8 = B300_GEMM_FP8, .attn_eff = H100_ATTN,
 	 .matmul_max = 1769.0 * TF, .matmul_max_fp8 = 3353.3 * TF,
 	 .source = "NVIDIA HGX B300 spec per GPU (UNVERIFIED, via secondary copies): 288 GB HBM3e (2.3 TB per 8), "
 	           "8 TB/s, BF16 2,250 / FP8 4,500 / FP4 13,500 TFLOP/s dense (108 PFLOP/s FP4 per 8 GPUs), "
 	           "NVLink5 1.8 TB/s bidirectional, 1,100 W, 160 SMs (Blackwell Ultra)"},
+	/* GB300: the Blackwell Ultra GPU of a GB300 NVL72 rack.  The rack's figures are NVIDIA's
+	 * (NVL72 AI Factory enterprise reference architecture, docs.nvidia.com, "System Hardware
+	 * & Components": 72 Blackwell Ultra GPUs, 18 compute trays of 4 GPUs and 2 Grace CPUs,
+	 * 9 NVSwitch trays, 130 TB/s, 4 ConnectX-8 per tray); the per-GPU peaks are the rack's
+	 * advertised dense figures over 72 (180 PF BF16, 360 PF FP8, 1.08 EF FP4, as secondary
+	 * copies quote them: UNVERIFIED).  No measured matmul rate and no fitted run: the GEMM
+	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED). */
+	{.name = "gb300-288g", .title = "NVIDIA GB300 (one GPU of an NVL72, Blackwell Ultra, 1400 W) 288 GB",
+	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
+	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 15000 * TF, .nvlink_bw = 900 * GB,
+	 .tdp = 1400, .sms = 160, .gemm_eff = GB200_GEMM, .gemm_eff_fp8 = GB200_GEMM_FP8, .attn_eff = H100_ATTN,
+	 .source = "NVIDIA GB300 NVL72 (UNVERIFIED per GPU, via secondary copies of the rack's figures): 288 GB "
+	           "HBM3e, 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 15,000 TFLOP/s dense (rack 180 / 360 / 1,080 "
+	           "PFLOP/s), NVLink5 1.8 TB/s bidirectional, 1,400 W, 160 SMs; usable memory as B300 "
+	           "(UNVERIFIED); GEMM and attention shares assumed as GB200"},
 	{.name = "mi325x-256g", .title = "AMD Instinct MI325X 256 GB",
 	 .memory_nominal = 256 * GB, .memory_usable = 255.98 * GIB, .hbm_bw = 6000 * GB,
 	 .bf16_flops = 1307.4 * TF, .fp8_flops = 2614.9 * TF, .nvlink_bw = 448 * GB, .tdp = 1000,
@@ -263,6 +300,12 @@ static const struct calc_gpu gpus[] = {
  *   H100: 370 GB/s measured (#212).  A100 and B200: derived from the NVLink line rate
  *   per direction with the same protocol factor 370/450 = 0.82 (no collective
  *   measurement at hand; A100's 195 GB/s sendrecv figure measures point-to-point).
+ *   NVLink5 (B200, GB200, B300): 721.8 GB/s, the bandwidth NCCL's topology model gives a GPU
+ *   of 18 NVLink5 links, SM100_NVLINK_BW 40.1 GB/s per link (NVIDIA/nccl src/graph/topo.h
+ *   at commit 5067397c26, used for every compute capability >= 10.0; nvidia/nccl #1807 logs
+ *   "maxBw 721.8" on 8 B200).  The same model's SM90_NVLINK_BW 20.6 x 18 = 370.8 GB/s
+ *   agrees with the 370 GB/s measured on H100 (#212), which the derivation 900 x 370/450 =
+ *   740 GB/s used before did not have for NVLink5.
  * - Latencies are per ring step (the alpha of the alpha-beta cost): small-message
  *   all-reduce over 2 GPUs (2 steps) takes about 6 us on H100 NVLink (nvidia/nccl #1259)
  *   and about 10 us on A100 (nvidia/nccl #583), so 3 us per NVLink step; 6 us per
@@ -270,6 +313,8 @@ static const struct calc_gpu gpus[] = {
  * - inter_bw is the NIC line rate per GPU; the achieved share is cluster.inter_node_eff
  *   (default 0.85, docs/references.md §6 "0.8-0.9 x g B_nic").
  */
+#define NVL5_BUSBW (721.8 * GB) /* 18 x SM100_NVLINK_BW, NVIDIA/nccl src/graph/topo.h */
+
 static const struct calc_cluster_preset clusters[] = {
 	{"dgx-h100-ndr", "DGX/HGX H100: 8 x H100 SXM per node, NVLink4, 8 x 400 Gb/s NDR InfiniBand", "h100-sxm-80g", 8,
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 2.50,
@@ -295,23 +340,30 @@ static const struct calc_cluster_preset clusters[] = {
 	 450 * GB, 370 * GB, 50 * GB, 3e-6, 6e-6, 3.50,
 	 "NVLink4 as H100; all_reduce peak 475 GB/s (nvidia/nccl-tests #272)"},
 	{"hgx-b200-ndr", "HGX B200: 8 x B200 per node, NVLink5, 8 x 400 Gb/s InfiniBand", "b200-180g", 8,
-	 900 * GB, 740 * GB, 50 * GB, 3e-6, 6e-6, 5.00,
-	 "NVLink5 1.8 TB/s bidirectional; ring busbw assumed at the H100 ratio 370/450 (UNVERIFIED)"},
+	 900 * GB, NVL5_BUSBW, 50 * GB, 3e-6, 6e-6, 5.00,
+	 "NVLink5 1.8 TB/s bidirectional; ring busbw 721.8 GB/s, NCCL's NVLink model for sm_100 (src/graph/topo.h: "
+	 "18 links x 40.1 GB/s)"},
 	{"mi300x-roce", "8 x MI300X per node, Infinity Fabric, 8 x 400 Gb/s RoCE", "mi300x-192g", 8,
 	 448 * GB, 310 * GB, 50 * GB, 4e-6, 8e-6, 3.00,
 	 "Infinity Fabric 7 x 64 GB/s per direction; busbw assumed at 0.7 of line rate (UNVERIFIED)"},
 	/* An NVL72 rack is one NVLink domain of 72 GPUs: comm.c's "node" tier is the NVLink
 	 * domain, so a rack is a node of 72 GPUs here. */
 	{"gb200-nvl72", "GB200 NVL72: 72 x GB200 GPUs in one NVLink5 domain per rack, 1 x 400 Gb/s NIC per GPU",
-	 "gb200-186g", 72, 900 * GB, 740 * GB, 50 * GB, 3e-6, 6e-6, 6.00,
-	 "NVIDIA GB200 NVL72 (UNVERIFIED, via secondary copies): 72 GPUs and 36 Grace CPUs on NVLink Switch "
-	 "(130 TB/s = 72 x 1.8 TB/s), one ConnectX-7 400 Gb/s per GPU; ring busbw at the H100 ratio 370/450 "
-	 "(UNVERIFIED); price a convention"},
+	 "gb200-186g", 72, 900 * GB, NVL5_BUSBW, 50 * GB, 3e-6, 6e-6, 6.00,
+	 "NVIDIA GB200 NVL72 (UNVERIFIED, via secondary copies): 72 GPUs (18 compute trays of 4) and 36 Grace CPUs "
+	 "on NVLink Switch (130 TB/s = 72 x 1.8 TB/s), one ConnectX-7 400 Gb/s per GPU; ring busbw 721.8 GB/s, "
+	 "NCCL's NVLink model for sm_100 (src/graph/topo.h: 18 links x 40.1 GB/s); price a convention"},
+	{"gb300-nvl72", "GB300 NVL72: 72 x GB300 GPUs in one NVLink5 domain per rack, 1 x 800 Gb/s NIC per GPU",
+	 "gb300-288g", 72, 900 * GB, NVL5_BUSBW, 100 * GB, 3e-6, 6e-6, 6.00,
+	 "NVIDIA NVL72 AI Factory enterprise reference architecture (docs.nvidia.com): 72 Blackwell Ultra GPUs "
+	 "in one NVLink domain (18 compute trays of 4 GPUs and 2 Grace CPUs, 9 NVSwitch trays, 130 TB/s), 4 "
+	 "ConnectX-8 per tray (one 800 Gb/s NIC per GPU); ring busbw 721.8 GB/s, NCCL's NVLink model for "
+	 "compute capability 10.x (src/graph/topo.h: 18 links x 40.1 GB/s); price a convention"},
 	{"hgx-b300-xdr", "HGX B300: 8 x B300 per node, NVLink5, 8 x 800 Gb/s ConnectX-8", "b300-288g", 8,
-	 900 * GB, 740 * GB, 100 * GB, 3e-6, 6e-6, 6.00,
+	 900 * GB, NVL5_BUSBW, 100 * GB, 3e-6, 6e-6, 6.00,
 	 "NVIDIA HGX B300 (UNVERIFIED, via secondary copies): NVLink5 1.8 TB/s bidirectional per GPU, networking "
-	 "1.6 TB/s per 8 GPUs (800 Gb/s per GPU); ring busbw at the H100 ratio 370/450 (UNVERIFIED); price a "
-	 "convention"},
+	 "1.6 TB/s per 8 GPUs (800 Gb/s per GPU); ring busbw 721.8 GB/s, NCCL's NVLink model for compute "
+	 "capability 10.x (src/graph/topo.h: 18 links x 40.1 GB/s); price a convention"},
 	{"mi325x-roce", "8 x MI325X per node, Infinity Fabric, 8 x 400 Gb/s RoCE", "mi325x-256g", 8,
 	 448 * GB, 310 * GB, 50 * GB, 4e-6, 8e-6, 3.50,
 	 "the MI300X platform's Infinity Fabric (7 x 64 GB/s per direction); busbw assumed at 0.7 of line rate "

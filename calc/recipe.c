@@ -55,17 +55,44 @@
 	G("gradients (sharded)", "fp32", 4, "Zhao et al. 2023 §4.2: gradients in the parameters' dtype"), \
 	O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"), O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")
 
+/* What a Transformer Engine linear layer saves of its input for the backward under an
+ * FP8 recipe: the quantized input, 1 B per element (transformer_engine/pytorch/module/
+ * linear.py _Linear forward: "saved_inputmat = inputmat", the input_quantizer's output
+ * with only its column-wise data kept for the weight-gradient GEMM; layernorm_linear.py:
+ * ln_out, the FP8 output of the fused norm and cast, saved as ln_out_to_save; NVIDIA/
+ * TransformerEngine at commit d0067d0da6).  The scale factors (one FP32 per tensor for
+ * current or delayed scaling) are not counted.  Megatron-Core makes the attention output
+ * projection save its original input instead (set_save_original_input(linear_proj) in
+ * megatron/core/transformer/attention.py, NVIDIA/Megatron-LM commit d98e8a64dd, for
+ * every FP8 recipe but delayed scaling, TE >= 2.6): the BF16 attention output the fused
+ * attention keeps, counted once as before.  docs/references.md §2.10. */
+#define TE_FP8_SAVED_INPUT 1
+
+/* Block-scaled formats, bytes per element with their scales (docs/references.md §2.11):
+ * - MXFP8 (OCP Microscaling Formats (MX) Specification v1.0, 2023, §5: a block of k = 32
+ *   elements shares one E8M0 scale of 8 bits; the elements FP8 E4M3): 1 + 1/32 B.
+ * - NVFP4 (NVIDIA 2025, "Pretraining Large Language Models with NVFP4", arXiv:2509.25149,
+ *   §2: FP4 E2M1 elements, a block of 16 shares one FP8 E4M3 scale, and one FP32 scale per
+ *   tensor, not counted): 1/2 + 1/16 B.
+ * Transformer Engine keeps such a weight twice, its row-wise and its column-wise
+ * quantization (the blocks run along the rows for the forward GEMM and along the columns
+ * for the backward one): MXFP8TensorStorage and NVFP4TensorStorage hold _rowwise_data and
+ * _columnwise_data with their scales (transformer_engine/pytorch/tensor/storage/, commit
+ * d0067d0da6).  A saved linear input keeps its column-wise data only (linear.py). */
+#define MXFP8_BYTES (1 + 1.0 / 32)
+#define NVFP4_BYTES (0.5 + 1.0 / 16)
+
 static const struct calc_recipe recipes[] = {
 	{"seed", "BF16 weights + Adam moments: the textbook baseline", 3,
 	 {W("weights", "bf16", 2, "2 bytes per BF16 value"),
 	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
 	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
-	 2, 0, "Counts weights and Adam state only (2 + 8 bytes): no gradients, no master copy."},
+	 2, 0, "Counts weights and Adam state only (2 + 8 bytes): no gradients, no master copy.", 0},
 	{"zero-paper", "ZeRO mixed-precision Adam, 2 + 2 + 12", 5,
 	 {W("weights", "fp16", 2, "ZeRO §3.1"), G("gradients", "fp16", 2, "ZeRO §3.1"),
 	  M("master weights", "fp32", 4, "ZeRO §3.1"), O("Adam momentum (m)", "fp32", 4, "ZeRO §3.1"),
 	  O("Adam variance (v)", "fp32", 4, "ZeRO §3.1")},
-	 2, 0, "ZeRO §3.1: 2 + 2 + K bytes, K = 12; gradients kept in 16 bits."},
+	 2, 0, "ZeRO §3.1: 2 + 2 + K bytes, K = 12; gradients kept in 16 bits.", 0},
 	{"megatron", "Megatron-LM: bf16 params, fp32 main grads (18; 6 + 12/d distributed)", 5,
 	 {W("weights", "bf16", 2, "Megatron-LM README"), G("main gradients", "fp32", 4, "Megatron-LM README"),
 	  M("master weights", "fp32", 4, "Megatron-LM README"),
@@ -73,12 +100,12 @@ static const struct calc_recipe recipes[] = {
 	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
 	 2, 0,
 	 "Megatron-LM README 'Distributed Optimizer': bf16 param + fp32 grads = 18 B/param, "
-	 "6 + 12/d with the distributed optimizer (zero = 1): the fp32 grads are not sharded."},
+	 "6 + 12/d with the distributed optimizer (zero = 1): the fp32 grads are not sharded.", 0},
 	{"fp32", "Full fp32 training: 4 + 4 + 8", 4,
 	 {W("weights", "fp32", 4, "fp32"), G("gradients", "fp32", 4, "fp32"),
 	  O("Adam momentum (m)", "fp32", 4, "Kingma & Ba 2015"),
 	  O("Adam variance (v)", "fp32", 4, "Kingma & Ba 2015")},
-	 4, 0, "No mixed precision: weights are their own master copy; activations in fp32."},
+	 4, 0, "No mixed precision: weights are their own master copy; activations in fp32.", 0},
 	{"adam-8bit", "Mixed precision with 8-bit Adam states (bitsandbytes)", 5,
 	 {W("weights", "bf16", 2, "mixed precision"), G("gradients", "bf16", 2, "mixed precision"),
 	  M("master weights", "fp32", 4, "mixed precision"),
@@ -86,7 +113,7 @@ static const struct calc_recipe recipes[] = {
 	  O("Adam variance (v)", "int8 (block-wise)", 1, "Dettmers et al. 2021")},
 	 2, 0,
 	 "Dettmers et al. 2021: 8-bit state saves 75% of optimizer memory; block-wise scales "
-	 "(one fp32 per 2048 values) are below 0.01 B/param and left out."},
+	 "(one fp32 per 2048 values) are below 0.01 B/param and left out.", 0},
 	{"fp8-te", "Transformer Engine FP8: bf16 weights kept plus an FP8 copy", 6,
 	 {W("weights", "bf16", 2, "TE fp8.py"), C("FP8 weight copy", "fp8 e4m3", 1, "TE fp8_model_init docstring"),
 	  G("main gradients", "fp32", 4, "Megatron-LM README"),
@@ -95,7 +122,9 @@ static const struct calc_recipe recipes[] = {
 	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
 	 2, 1,
 	 "TE keeps high-precision weights and casts an FP8 copy for the GEMMs (fp8_model_init "
-	 "drops the bf16 copy); optimizer and gradients unchanged (FP8-LM §1)."},
+	 "drops the bf16 copy); optimizer and gradients unchanged (FP8-LM §1); a linear layer saves "
+	 "the FP8 cast of its input for the backward (1 B per element).",
+	 TE_FP8_SAVED_INPUT},
 	/* Transformer Engine's FP8 parameters (te.fp8_model_init), as Megatron-Core
 	 * --fp8-param-gather builds the model and as NeMo's FP8 precision recipe runs it
 	 * (nemo/collections/llm/recipes/precision/mixed_precision.py bf16_with_fp8_mixed:
@@ -112,7 +141,9 @@ static const struct calc_recipe recipes[] = {
 	 2, 1,
 	 "Transformer Engine's fp8_model_init (Megatron-Core --fp8-param-gather, NeMo's FP8 precision "
 	 "recipe): the weights are held in FP8 only and the distributed optimizer gathers them in FP8; "
-	 "1 + 4 + 4 + 4 + 4 = 17 B/param, 5 + 12/d with ZeRO-1."},
+	 "1 + 4 + 4 + 4 + 4 = 17 B/param, 5 + 12/d with ZeRO-1; a linear layer saves the FP8 cast of its "
+	 "input for the backward (1 B per element).",
+	 TE_FP8_SAVED_INPUT},
 	{"fp8-lm", "FP8-LM (MS-AMP O2): FP8 grads and first moment, FP16 master and variance", 5,
 	 {W("FP8 weights for GEMMs", "fp8", 1, "FP8-LM §2.2 (outside Eq. 8)"),
 	  G("gradients", "fp8", 1, "FP8-LM Eq. (8)"),
@@ -120,7 +151,8 @@ static const struct calc_recipe recipes[] = {
 	  O("Adam momentum (m)", "fp8", 1, "FP8-LM Eq. (8)"),
 	  O("Adam variance (v)", "fp16", 2, "FP8-LM Eq. (8)")},
 	 2, 1, "FP8-LM Eq. (8): 2 + 1 + 1 + 2 = 6 B/param on the optimizer side; the 1 B of FP8 "
-	       "compute weights is added here and named separately."},
+	       "compute weights is added here and named separately.",
+	 0 /* linear inputs saved at act_bytes: not Transformer Engine (docs/references.md §2.10) */},
 	{"deepseek-v3", "DeepSeek-V3: BF16 Adam moments, FP32 master weights and gradients", 5,
 	 {W("weights", "bf16", 2, "DeepSeek-V3 §3.3 (BF16 assumed: the paper does not state it)"),
 	  G("gradients", "fp32", 4, "DeepSeek-V3 §3.3.3"),
@@ -128,7 +160,8 @@ static const struct calc_recipe recipes[] = {
 	  O("Adam momentum (m)", "bf16", 2, "DeepSeek-V3 §3.3.3"),
 	  O("Adam variance (v)", "bf16", 2, "DeepSeek-V3 §3.3.3")},
 	 2, 1, "DeepSeek-V3 §3.3.3: moments in BF16, master weights and gradients in FP32; "
-	       "GEMMs in FP8 with fine-grained scaling."},
+	       "GEMMs in FP8 with fine-grained scaling.",
+	 0 /* linear inputs saved at act_bytes: not Transformer Engine (docs/references.md §2.10) */},
 	{"adam-bf16", "Megatron-Core precision-aware optimizer: BF16 Adam moments (14; 6 + 8/d)", 5,
 	 {W("weights", "bf16", 2, "Megatron-LM README"),
 	  G("main gradients", "fp32", 4, "Megatron-LM arguments.py: --main-grads-dtype fp32"),
@@ -138,14 +171,14 @@ static const struct calc_recipe recipes[] = {
 	 2, 0,
 	 "Megatron-Core --use-precision-aware-optimizer with --exp-avg-dtype bf16 and --exp-avg-sq-dtype "
 	 "bf16 (megatron/training/arguments.py; Transformer Engine's FusedAdam keeps the states in that "
-	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1)."},
+	 "dtype): 2 + 4 + 4 + 2 + 2 = 14 B/param, 6 + 8/d with the distributed optimizer (zero = 1).", 0},
 	{"torch-mp", "PyTorch mixed precision (FSDP): FP32 parameters, gradients and Adam, BF16 compute", 4,
 	 {TORCH_MP_STATES("Zhao et al. 2023 §4.2 (FSDP MixedPrecision)")},
 	 2, 0,
 	 "PyTorch FSDP with MixedPrecision(param_dtype=bf16) and torchtitan's FSDP2 "
 	 "MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32): FP32 sharded parameters, "
 	 "gradients and Adam moments, 4 + 4 + 8 = 16 B; no BF16 copy is kept, each unit is cast "
-	 "to BF16 as it is all-gathered (the FSDP buffers, at the activations' 2 B)."},
+	 "to BF16 as it is all-gathered (the FSDP buffers, at the activations' 2 B).", 0},
 	/* torchao's Float8Linear under FSDP2, as torchtitan runs Float8 (docs/float8.md): the
 	 * weights stay in high precision and are cast to FP8 at each matmul (or before the
 	 * all-gather with enable_fsdp_float8_all_gather), so the states are torch-mp's; the
@@ -156,7 +189,44 @@ static const struct calc_recipe recipes[] = {
 	 2, 1,
 	 "torchtitan's Float8 training (torchao Float8Linear with FSDP2, docs/float8.md): the weights "
 	 "stay in high precision and are cast to float8 for each GEMM, so the states are torch-mp's "
-	 "4 + 4 + 8 = 16 B with no persistent FP8 or BF16 copy; GEMMs at the FP8 peak."},
+	 "4 + 4 + 8 = 16 B with no persistent FP8 or BF16 copy; GEMMs at the FP8 peak.",
+	 0 /* linear inputs saved at act_bytes: not Transformer Engine (docs/references.md §2.10) */},
+	/* MXFP8 as Megatron-Bridge runs it on Blackwell (src/megatron/bridge/training/
+	 * mixed_precision.py bf16_with_mxfp8_mixed: fp8_recipe "mxfp8", fp8_param_gather True,
+	 * reuse_grad_buf_for_mxfp8_param_ag True, NVIDIA-NeMo/Megatron-Bridge commit 067f987df0):
+	 * the parameters are MXFP8 tensors (row- and column-wise), the distributed optimizer
+	 * keeps FP32 master weights and Adam, and the parameter all-gather reuses the gradient
+	 * buffer (no extra memory).  Every linear layer's GEMMs run at the FP8 peak. */
+	{"mxfp8", "Transformer Engine MXFP8: MXFP8 parameters (row- and column-wise), FP32 master and Adam", 5,
+	 {W("MXFP8 weights, row- and column-wise", "mxfp8 e4m3, e8m0 per 32", 2 * MXFP8_BYTES,
+	    "TE MXFP8TensorStorage; OCP MX v1.0; Megatron-Bridge bf16_with_mxfp8_mixed"),
+	  G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, CALC_LP_MXFP8,
+	 "Megatron-Bridge bf16_with_mxfp8_mixed (fp8_param_gather): MXFP8 weights held row- and column-wise, "
+	 "2 x (1 + 1/32) B, with FP32 main gradients, master weights and Adam: 18.0625 B/param; a linear layer "
+	 "saves the MXFP8 column-wise cast of its input (1 + 1/32 B per element); GEMMs at the FP8 peak on "
+	 "block-scaled tensor cores.",
+	 MXFP8_BYTES},
+	/* NVFP4 as Megatron-Bridge runs it (bf16_with_nvfp4_mixed: fp4 "e2m1", fp4_recipe "nvfp4",
+	 * fp4_param_gather True, ibid.) after NVIDIA's NVFP4 pretraining report: the linear
+	 * layers' three GEMMs (forward, input gradient, weight gradient) in NVFP4; attention,
+	 * norms, embedding and LM head in BF16; FP32 master weights and Adam. */
+	{"nvfp4", "Transformer Engine NVFP4: NVFP4 parameters (row- and column-wise), FP32 master and Adam", 5,
+	 {W("NVFP4 weights, row- and column-wise", "nvfp4 e2m1, e4m3 per 16", 2 * NVFP4_BYTES,
+	    "TE NVFP4TensorStorage; NVIDIA 2025 NVFP4 report §2; Megatron-Bridge bf16_with_nvfp4_mixed"),
+	  G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README; NVFP4 report §4"),
+	  O("Adam momentum (m)", "fp32", 4, "Megatron-LM README"),
+	  O("Adam variance (v)", "fp32", 4, "Megatron-LM README")},
+	 2, CALC_LP_NVFP4,
+	 "Megatron-Bridge bf16_with_nvfp4_mixed (fp4_param_gather): NVFP4 weights held row- and column-wise, "
+	 "2 x (1/2 + 1/16) B, with FP32 main gradients, master weights and Adam: 17.125 B/param; a linear layer "
+	 "saves the NVFP4 column-wise cast of its input (1/2 + 1/16 B per element); the linear layers' GEMMs "
+	 "at the FP4 peak, attention and the LM head in BF16.",
+	 NVFP4_BYTES},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])

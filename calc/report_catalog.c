@@ -361,6 +361,14 @@ static int q_gemm_eff(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 	v->num = c->plan.gemm_eff;
 	return 0;
 }
+/* the share the GEMMs with FP8 inputs run at (step.c gemm_rate): efficiency.gemm_fp8, or
+ * efficiency.gemm where that is 0 */
+static int q_gemm_eff_fp8(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.gemm_eff_fp8 > 0 ? c->plan.gemm_eff_fp8 : c->plan.gemm_eff;
+	return 0;
+}
 
 static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                      struct calc_diag *d)
@@ -859,6 +867,8 @@ static double recipe_mem(struct calc_ctx *c, const char *recipe, enum rc_val whi
 RMEM(q_te_total, "fp8-te", V_MEM_TOTAL)
 RMEM(q_te_states, "fp8-te", V_MEM_STATES)
 RMEM(q_te_copies, "fp8-te", V_MEM_COPIES)
+RMEM(q_te_act, "fp8-te", V_MEM_ACT)
+RMEM(q_lm_act, "fp8-lm", V_MEM_ACT)
 RMEM(q_te_min, "fp8-te", V_MIN_GPUS_NOM)
 RMEM(q_te_fits, "fp8-te", V_MEM_FITS)
 RMEM(q_lm_total, "fp8-lm", V_MEM_TOTAL)
@@ -881,12 +891,15 @@ const struct calc_quantity calc_q_report[] = {
 	{"efficiency.tp_overlap_cost", "1", "cost of hiding TP collectives, a share of the hidden time (SMs taken / the GPU's)", q_tp_overlap_cost},
 	{"efficiency.dp_overlap", "1", "share of the gradient reduction a collective can run under the backward (plan key)", q_dp_overlap},
 	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
+	{"efficiency.gemm_fp8", "1", "achieved throughput of the GEMMs with FP8 inputs / dense FP8 peak (efficiency.gemm_fp8, the GPU preset's, or efficiency.gemm)", q_gemm_eff_fp8},
 	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",
 	 q_monitor_margin},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},
 	{"fp8.te.total", "B", "memory per GPU (worst stage) with recipe fp8-te, on any GPU", q_te_total},
 	{"fp8.te.states", "B", "model states per GPU (worst stage) with recipe fp8-te", q_te_states},
 	{"fp8.te.weight_copies", "B", "FP8 weight copy per GPU (worst stage) with recipe fp8-te", q_te_copies},
+	{"fp8.te.activations", "B", "activations per GPU (worst stage) with recipe fp8-te (FP8 linear inputs)", q_te_act},
+	{"fp8.lm.activations", "B", "activations per GPU (worst stage) with recipe fp8-lm", q_lm_act},
 	{"fp8.te.min_gpus", "GPUs", "GPUs of nominal memory to hold the model states with fp8-te", q_te_min},
 	{"fp8.te.fits", "1", "1 when every stage fits with fp8-te", q_te_fits},
 	{"fp8.lm.bytes_per_param", "B", "bytes per parameter of fp8-lm, unsharded", q_lm_bpp},

@@ -61,7 +61,7 @@ static const struct {
 	const char *name, *desc;
 } rej_info[CALC_REJ_N] = {
 	[CALC_REJ_NONE] = {"ranked", "valid, fits in memory: timed and ranked"},
-	[CALC_REJ_FP8] = {"fp8-gpu", "the recipe computes in FP8 but the GPU has no FP8 tensor cores"},
+	[CALC_REJ_FP8] = {"fp8-gpu", "the recipe computes in FP8 (or MXFP8, NVFP4) but the GPU has no such tensor cores"},
 	[CALC_REJ_TP] = {"tp-divides", "tp does not divide heads, kv_heads or ffn_hidden (Megatron shards heads and "
 	                               "the FFN over TP, Narayanan et al. 2021 §2.3)"},
 	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
@@ -423,7 +423,7 @@ static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
 {
 	memcpy(out, plan, sizeof *out);
 	out->inter_node_bw = 0;
-	out->gemm_eff = out->attn_eff = 0;
+	out->gemm_eff = out->gemm_eff_fp8 = out->attn_eff = 0;
 	out->tp_overlap = out->dp_overlap = 0;
 	out->eff_auto = 0;
 	memset(out->key_line, 0, sizeof out->key_line);
@@ -706,7 +706,7 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 {
 	const struct calc_recipe *r = calc_recipe_at(it->recipe);
 	const struct calc_model *m = &base->model;
-	if (r->fp8_compute && base->gpu.fp8_flops <= 0)
+	if ((r->fp8_compute && base->gpu.fp8_flops <= 0) || (calc_recipe_block_scaled(r) && base->gpu.fp4_flops <= 0))
 		return CALC_REJ_FP8;
 	if (m->heads % it->tp || m->kv_heads % it->tp || m->ffn_hidden % it->tp)
 		return CALC_REJ_TP;

@@ -293,8 +293,24 @@ static inline double gemm_time_at(int slot, double M, double N, double K, double
 	return gemm_memo.t[slot];
 }
 
+/* 1 when the layer GEMMs of the plan's recipe run at the FP4 peak (nvfp4) */
+static int fp4_gemms(const struct calc_plan *p)
+{
+	return p->recipe && p->recipe->fp8_compute == CALC_LP_NVFP4 && p->gpu.fp4_flops > 0;
+}
+
+/* Bytes per element of a low-precision GEMM operand with its block scales (recipe.c):
+ * FP8 1, MXFP8 1 + 1/32, NVFP4 1/2 + 1/16 (docs/references.md §2.11). */
+static double lp_bytes(const struct calc_plan *p)
+{
+	int lp = p->recipe ? p->recipe->fp8_compute : 0;
+	return lp == CALC_LP_NVFP4 ? 0.5 + 1.0 / 16 : lp == CALC_LP_MXFP8 ? 1 + 1.0 / 32 : 1;
+}
+
 static double gemm_peak(const struct calc_plan *p)
 {
+	if (fp4_gemms(p))
+		return p->gpu.fp4_flops;
 	if (p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0)
 		return p->gpu.fp8_flops;
 	return p->gpu.bf16_flops;
@@ -313,13 +329,16 @@ static double gemm_peak(const struct calc_plan *p)
 static double gemm_rate(const struct calc_plan *p, int fp8)
 {
 	int f8 = fp8 && p->recipe && p->recipe->fp8_compute && p->gpu.fp8_flops > 0;
-	double base = f8 ? p->gpu.fp8_flops : p->gpu.bf16_flops;
+	/* an NVFP4 recipe's layer GEMMs at the FP4 peak, at the FP8 share (convention: no FP4
+	 * training run is fitted, docs/references.md §2.11); plan.c refuses the achievable basis */
+	double base = f8 && fp4_gemms(p) ? p->gpu.fp4_flops : f8 ? p->gpu.fp8_flops : p->gpu.bf16_flops;
 	if (p->gemm_basis == 1) {
 		double mm = f8 ? p->gpu.matmul_max_fp8 : p->gpu.matmul_max;
 		if (mm > 0) /* plan.c requires it; a direct caller without it keeps the peak */
 			base = mm;
 	}
-	return base * p->gemm_eff;
+	/* an FP8 GEMM at its own share where the plan or the GPU preset gives one (efficiency.gemm_fp8) */
+	return base * (f8 && p->gemm_eff_fp8 > 0 ? p->gemm_eff_fp8 : p->gemm_eff);
 }
 
 void calc_layer_time(const struct calc_plan *plan, const struct calc_comm *cm, struct calc_layer_time *o)
@@ -476,7 +495,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double kv = m->kv_heads > 0 ? m->kv_heads : a, kvh = kv / t < 1 ? 1 : kv / t;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	double peak = gemm_rate(plan, 1), eb = fp8 ? 1 : 2;
+	double peak = gemm_rate(plan, 1), eb = fp8 ? lp_bytes(plan) : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
 	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE, shp = calc_gemm_shape_on(plan);
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
@@ -818,7 +837,8 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 	T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
 	hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? 1 : 2, plan->gpu.sms, calc_gemm_shape_on(plan));
+	proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? lp_bytes(plan) : 2, plan->gpu.sms,
+	                 calc_gemm_shape_on(plan));
 	k = &lt[calc_model_mtp_kind(m)];
 	o->tf += D * (k->f + k->comm_f + proj + e->last_f);
 	o->tb += D * (k->b + k->recompute + k->comm_b + proj + e->last_b);

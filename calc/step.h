@@ -109,7 +109,8 @@ struct calc_step {
 	double exposed[CALC_DIM_N];/* exposed time per dimension [s] */
 	struct calc_flops flops;
 	double mfu, hfu;           /* against the BF16 peak [0..1] (PaLM §4 / Korthikanti 2022 §6.3) */
-	double mfu_fp8;            /* FP8 recipes: model FLOP/s against the dense FP8 peak, else 0 [0..1] */
+	double mfu_fp8;            /* FP8 recipes: model FLOP/s against the dense FP8 peak (FP4 for an NVFP4
+	                            * recipe), else 0 [0..1] */
 	double model_tflops;       /* model FLOP/s per GPU [FLOP/s] */
 	double hw_tflops;          /* hardware FLOP/s per GPU [FLOP/s] */
 	double tokens_per_s;       /* whole job [tokens/s] */

@@ -241,7 +241,18 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	FLAG("--attention-backend %s", p->flash_attention ? "flash" : "unfused");
 	if (strcmp(p->recipe->name, "fp32")) {
 		FLAG("--bf16");
-		if (p->recipe->fp8_compute)
+		/* Megatron-LM TransformerConfig fp8_recipe / fp4_format / fp4_recipe (transformer_config.py)
+		 * and Megatron-Bridge's bf16_with_mxfp8_mixed and bf16_with_nvfp4_mixed */
+		if (p->recipe->fp8_compute == CALC_LP_MXFP8) {
+			FLAG("--fp8-format e4m3");
+			FLAG("--fp8-recipe mxfp8");
+			FLAG("--fp8-param-gather");
+			FLAG("--reuse-grad-buf-for-mxfp8-param-ag");
+		} else if (p->recipe->fp8_compute == CALC_LP_NVFP4) {
+			FLAG("--fp4-format e2m1");
+			FLAG("--fp4-recipe nvfp4");
+			FLAG("--fp4-param-gather");
+		} else if (p->recipe->fp8_compute)
 			FLAG("--fp8-format hybrid");
 		if (!strcmp(p->recipe->name, "fp8-params"))
 			FLAG("--fp8-param-gather"); /* TE's FP8 parameters, gathered in FP8 */

@@ -170,6 +170,9 @@ static const struct {
 	{"--recompute-modules", M_SPECIAL, NULL},
 	{"--attention-backend", M_SPECIAL, NULL},
 	{"--fp8-format", M_SPECIAL, NULL},
+	{"--fp8-recipe", M_SPECIAL, NULL},
+	{"--fp4-format", M_SPECIAL, NULL},
+	{"--fp4-recipe", M_SPECIAL, NULL},
 	{"--train-samples", M_SPECIAL, NULL},
 	{"--train-iters", M_SPECIAL, NULL},
 	{"--moe-token-dispatcher-type", M_SPECIAL, NULL},
@@ -189,6 +192,8 @@ static const struct {
 	{"--use-flash-attn", M_SWITCH, NULL},
 	{"--bf16", M_SWITCH, NULL},
 	{"--fp8-param-gather", M_SWITCH, NULL},
+	{"--fp4-param-gather", M_SWITCH, NULL},
+	{"--reuse-grad-buf-for-mxfp8-param-ag", M_SWITCH, NULL},
 	{"--fp16", M_SWITCH, NULL},
 	/* taken by Megatron-LM, of no use to the plan */
 	{"--lr", M_SKIP, NULL}, {"--min-lr", M_SKIP, NULL}, {"--lr-decay-style", M_SKIP, NULL},
@@ -321,7 +326,7 @@ static int import_megatron(const char *text, const char *file, const struct calc
 				put(o, "training.flash_attention", "yes");
 			else if (!strcmp(a, "--bf16") || !strcmp(a, "--fp16"))
 				bf16 = 1;
-			else if (!strcmp(a, "--fp8-param-gather"))
+			else if (!strcmp(a, "--fp8-param-gather") || !strcmp(a, "--fp4-param-gather"))
 				fp8_params = 1;
 			else if (!strcmp(a, "--overlap-moe-expert-parallel-comm"))
 				put(o, "moe.overlap_ep_comm", "yes");
@@ -427,7 +432,21 @@ static int import_megatron(const char *text, const char *file, const struct calc
 		} else if (!strcmp(a, "--attention-backend")) {
 			put(o, "training.flash_attention", "%s", !strcmp(val, "unfused") || !strcmp(val, "local") ? "no" : "yes");
 		} else if (!strcmp(a, "--fp8-format")) {
-			fp8 = 1;
+			fp8 = fp8 > 1 ? fp8 : 1;
+		} else if (!strcmp(a, "--fp8-recipe")) {
+			/* Megatron-LM TransformerConfig.fp8_recipe: mxfp8 is the block-scaled recipe;
+			 * tensorwise, delayed and blockwise are per-tensor or per-block FP8 (fp8-te /
+			 * fp8-params; blockwise's 128-element scales are not modelled apart) */
+			if (!strcmp(val, "mxfp8"))
+				fp8 = 2;
+			else if (strcmp(val, "tensorwise") && strcmp(val, "delayed") && strcmp(val, "blockwise"))
+				return imp_error(file, w[i].line, "import --from megatron: --fp8-recipe %s is not modelled "
+				                 "(allowed: tensorwise, delayed, blockwise, mxfp8)", val);
+		} else if (!strcmp(a, "--fp4-format") || !strcmp(a, "--fp4-recipe")) {
+			if (!strcmp(a, "--fp4-recipe") && strcmp(val, "nvfp4"))
+				return imp_error(file, w[i].line, "import --from megatron: --fp4-recipe %s is not modelled "
+				                 "(allowed: nvfp4)", val);
+			fp8 = 3;
 		} else if (!strcmp(a, "--train-samples")) {
 			samples = v;
 		} else if (!strcmp(a, "--train-iters")) {
@@ -480,7 +499,17 @@ static int import_megatron(const char *text, const char *file, const struct calc
 	}
 	put(o, "parallel.zero", "%d", fsdp ? strategy : zero);
 	/* --fp8-param-gather builds the model with TE's FP8 parameters (fp8_model_init) */
-	put(o, "training.recipe", "%s", fp8 ? (fp8_params ? "fp8-params" : "fp8-te") : bf16 ? "megatron" : "fp32");
+	/* --fp8-recipe mxfp8 and --fp4-format are the block-scaled recipes (their parameters
+	 * held in the block format, as Megatron-Bridge runs them) */
+	if (fp8 >= 2 && fp8_params)
+		put(o, "training.recipe", "%s", fp8 == 3 ? "nvfp4" : "mxfp8");
+	else if (fp8 >= 2)
+		return imp_error(file, 0, "import --from megatron: %s without %s (BF16 parameters with block-scaled "
+		                 "copies) is not modelled: add %s (recipe %s)", fp8 == 3 ? "--fp4-format" : "--fp8-recipe mxfp8",
+		                 fp8 == 3 ? "--fp4-param-gather" : "--fp8-param-gather",
+		                 fp8 == 3 ? "--fp4-param-gather" : "--fp8-param-gather", fp8 == 3 ? "nvfp4" : "mxfp8");
+	else
+		put(o, "training.recipe", "%s", fp8 ? (fp8_params ? "fp8-params" : "fp8-te") : bf16 ? "megatron" : "fp32");
 	if (layers < 0)
 		layers = base->model.layers;
 	if (vpl > 0 || vps > 1) {

@@ -82,14 +82,18 @@ int cmd_step(int argc, char **argv)
 		       plan.tp, plan.cp, plan.pp, plan.dp, plan.vpp, plan.sp ? "yes" : "no", plan.zero,
 		       calc_recompute_name(plan.recompute), calc_schedule_name(plan.schedule),
 		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
+		/* the layer GEMMs' share: efficiency.gemm_fp8 where they take FP8 inputs and it is set */
+		double ge = st->gemm_peak != plan.gpu.bf16_flops && plan.gemm_eff_fp8 > 0 ? plan.gemm_eff_fp8 : plan.gemm_eff;
+		const char *prec = st->gemm_peak == plan.gpu.bf16_flops ? "BF16"
+		                   : plan.gpu.fp4_flops > 0 && st->gemm_peak == plan.gpu.fp4_flops ? "FP4" : "FP8";
 		if (plan.gemm_basis == 1) /* efficiency.gemm_basis = achievable: of the measured matmul rate */
 			printf("efficiency: GEMMs at %.0f%% of the achievable %s matmul rate %.1f TFLOP/s (measured), ",
-			       100 * plan.gemm_eff, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8",
+			       100 * ge, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8",
 			       calc_display_value(st->gemm_peak == plan.gpu.bf16_flops ? plan.gpu.matmul_max : plan.gpu.matmul_max_fp8,
 			                          "TFLOP/s"));
 		else
-			printf("efficiency: GEMMs at %.0f%% of the dense %s peak %.0f TFLOP/s, ", 100 * plan.gemm_eff,
-			       st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8", calc_display_value(st->gemm_peak, "TFLOP/s"));
+			printf("efficiency: GEMMs at %.0f%% of the dense %s peak %.0f TFLOP/s, ", 100 * ge, prec,
+			       calc_display_value(st->gemm_peak, "TFLOP/s"));
 		printf("attention core at %.0f%% of the "
 		       "dense BF16 peak %.0f TFLOP/s (%s datasheet, no sparsity); TP overlap %.0f%%, DP overlap %.0f%%\n",
 		       100 * plan.attn_eff, calc_display_value(plan.gpu.bf16_flops, "TFLOP/s"), plan.gpu.name, 100 * plan.tp_overlap,

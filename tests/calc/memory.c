@@ -611,6 +611,115 @@ static void test_sp_saved_input(void **state)
 	free(m);
 }
 
+/* What a Transformer Engine FP8 recipe saves of a linear layer's input: its 1-byte FP8
+ * cast (transformer_engine/pytorch/module/linear.py saves the quantized inputmat,
+ * layernorm_linear.py the FP8 ln_out; docs/references.md §2.10), for the QKV, fc1 and fc2
+ * inputs; the output projection's input stays the BF16 attention output, which the fused
+ * attention keeps (Megatron-Core set_save_original_input).  Worked by hand for Llama 3.1
+ * 405B (h 16,384, 128 heads of 128, 8 KV heads, SwiGLU f 53,248, no dropout) at s 8,192,
+ * b 1, t 4 with SP and FlashAttention, no recomputation; sbh/t = 33,554,432 elements:
+ *   attention: norm input 2 sbh/t = 67,108,864; QKV input 1 x sbh/t = 33,554,432;
+ *              Q, K, V 2 sb (128 + 16) 128 / 4 = 75,497,472; attention output
+ *              2 sb 128 x 128 / 4 = 67,108,864; log-sum-exp 4 x 128 x 8192 / 4 = 1,048,576
+ *   MLP:       norm input 67,108,864; fc1 input 33,554,432; fc1 output 2 x 2 sbf/t and
+ *              fc2 input 1 x sbf/t, 5 x 8192 x 53248 / 4 = 545,259,520
+ * in all 890,241,024 B; in BF16 (megatron) the three linear inputs take 2 B: + 2 x
+ * 33,554,432 + 109,051,904 = 1,066,401,792 B.
+ * The published run (Megatron-Bridge docs/performance-summary-archive.md, 26.06 and
+ * 26.04.01 containers: DGX-GB200, 256 GPUs, FP8 current scaling, batch 1,536, micro-batch
+ * 1, sequence 8,192, TP 4, PP 16, CP 1, VP 4; perf_recipes/llama/gb200/llama31.py
+ * llama31_405b_pretrain_256gpu_gb200_fp8cs_config: SP, no recomputation) ran, so it must
+ * fit in the GB200's usable memory; modelled as in docs/references.md §7.9 (fp8-params,
+ * BF16 main gradients, 126 layers as 128), on 4 NVL72 racks of 64 GPUs. */
+static void test_te_fp8_saved_inputs(void **state)
+{
+	const char *sets[] = {"model.preset=llama3.1-405b", "model.layers=128", "cluster.preset=gb200-nvl72",
+	                      "cluster.gpus_per_node=64", "cluster.nodes=4", "tp=4", "pp=16", "cp=1", "dp=0",
+	                      "vpp=4", "schedule=interleaved", "recompute=none", "sp=yes", "zero=1",
+	                      "seq_len=8192", "global_batch=1536", "micro_batch=1", "flash_attention=yes",
+	                      "training.main_grads=bf16", "recipe=fp8-params"};
+	const int n = sizeof sets / sizeof sets[0];
+	struct calc_plan p;
+	struct calc_act_layer a;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.attn, 67108864.0 + 33554432 + 75497472 + 67108864, 1e-12);
+	assert_near(a.scores, 1048576.0, 1e-12);
+	assert_near(a.mlp, 67108864.0 + 33554432 + 545259520, 1e-12);
+	assert_near(a.total, 890241024.0, 1e-12);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_true(m->fits); /* it ran */
+	assert_true(m->st[0].total <= 185.0 * 1073741824.0);
+	/* fp8-te saves the same; the BF16 recipe its 2-byte inputs */
+	sets[n - 1] = "recipe=fp8-te";
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 890241024.0, 1e-12);
+	sets[n - 1] = "recipe=megatron";
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 1066401792.0, 1e-12);
+	/* recomputing the MLP drops its inner tensors, the FP8 fc2 input with them */
+	sets[n - 1] = "recipe=fp8-params";
+	load_plan(&p, sets, n);
+	const char *rcm[] = {"recompute=modules", "recompute_modules=mlp"};
+	assert_int_equal(calc_plan_set_many(&p, rcm, 2, "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.mlp, 67108864.0 + 33554432, 1e-12);
+	/* an MoE layer's experts save their fc1 and fc2 inputs in FP8 too: Mixtral 8x7B (h
+	 * 4,096, top-2 of 8 experts of width 14,336), s 4,096, t 1, no SP: each of the
+	 * sb = 4,096 tokens sends 2 copies, and BF16 to FP8 saves per copy h + f_e bytes,
+	 * plus the QKV input's sbh: 4096 x 4096 + 2 x 4096 x (4096 + 14336) = 167,772,160 */
+	const char *moe[] = {"model.preset=mixtral-8x7b", "tp=1", "sp=no", "pp=4", "dp=0", "ep=1", "seq_len=4096",
+	                     "recompute=none", "flash_attention=yes", "recipe=megatron"};
+	double bf16;
+	load_plan(&p, moe, 10);
+	calc_memory_act_layer(&p, &a);
+	bf16 = a.total;
+	moe[9] = "recipe=fp8-params";
+	load_plan(&p, moe, 10);
+	calc_memory_act_layer(&p, &a);
+	assert_near(bf16 - a.total, 167772160.0, 1e-12);
+	calc_diag_free(&d);
+	free(m);
+}
+
+/* The block-scaled recipes (docs/references.md §2.11): an MXFP8 element carries 1/32 of an
+ * E8M0 scale byte (OCP MX v1.0: blocks of 32), an NVFP4 element is half a byte plus 1/16 of
+ * an E4M3 scale byte (NVFP4 report: blocks of 16).  Weights are held row- and column-wise
+ * (two quantizations), with FP32 main gradients, master weights and Adam: 2 x 1.03125 + 16 =
+ * 18.0625 B and 2 x 0.5625 + 16 = 17.125 B per parameter.  The saved linear inputs of the
+ * 405B layer of test_te_fp8_saved_inputs take 1.03125 and 0.5625 B per element. */
+static void test_block_scaled_recipes(void **state)
+{
+	const char *sets[] = {"model.preset=llama3.1-405b", "model.layers=128", "cluster.preset=gb200-nvl72",
+	                      "cluster.gpus_per_node=64", "cluster.nodes=4", "tp=4", "pp=16", "cp=1", "dp=0",
+	                      "vpp=4", "schedule=interleaved", "recompute=none", "sp=yes", "zero=1",
+	                      "seq_len=8192", "global_batch=1536", "micro_batch=1", "flash_attention=yes",
+	                      "recipe=mxfp8"};
+	const int n = sizeof sets / sizeof sets[0];
+	const double sbh = 33554432.0, sbf = 109051904.0; /* s b h / t and s b f / t */
+	const double fixed_attn = 2 * sbh + 75497472.0 + 67108864.0, fixed_mlp = 2 * sbh + 4 * sbf;
+	struct calc_plan p;
+	struct calc_act_layer a;
+	(void)state;
+	assert_near(calc_recipe_total(calc_recipe_find("mxfp8")), 18.0625, 1e-12);
+	assert_near(calc_recipe_total(calc_recipe_find("nvfp4")), 17.125, 1e-12);
+	assert_near(calc_recipe_bytes(calc_recipe_find("nvfp4"), CALC_T_WEIGHT), 1.125, 1e-12);
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.attn, fixed_attn + 1.03125 * sbh, 1e-12);
+	assert_near(a.mlp, fixed_mlp + 1.03125 * (sbh + sbf), 1e-12);
+	sets[n - 1] = "recipe=nvfp4";
+	load_plan(&p, sets, n);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.attn, fixed_attn + 0.5625 * sbh, 1e-12);
+	assert_near(a.mlp, fixed_mlp + 0.5625 * (sbh + sbf), 1e-12);
+}
+
 /* FSDP buffers worked by hand on the default model (dense-100b: h = 10240, 80 layers, V
  * = 51,200, tied embeddings, no biases) at tp 8, Megatron recipe (2 + 4 + 4 + 8 bytes).
  * One layer on a TP rank is 12 h^2 / 8 + 4 h = 157,327,360 parameters (the norms are
@@ -896,6 +1005,8 @@ int main(void)
 		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
+		cmocka_unit_test(test_te_fp8_saved_inputs),
+		cmocka_unit_test(test_block_scaled_recipes),
 		cmocka_unit_test(test_fp8_params_recipe),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),

@@ -96,6 +96,64 @@ static void load_file_text(struct calc_plan *p, const char *text, const char *co
 	assert_int_equal(rc, 0);
 }
 
+/* A preset the user names keeps its values against the built-in default plan's, and
+ * the user's own keys win over the preset (calc/plan.c default_under_user_preset).
+ * An NVL72 rack is one NVLink domain of 72 GPUs (NVIDIA GB200 NVL72: 72 Blackwell GPUs,
+ * 18 compute trays of 4), which the default plan's gpus_per_node = 8 must not undo; a
+ * DGX A100 is priced at its preset's 1.50 per GPU-hour, not the default plan's 2.50. */
+static void test_preset_over_default(void **state)
+{
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	char path[] = "/tmp/trainplan-nvl-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("[cluster]\npreset = gb200-nvl72\n", f);
+	fclose(f);
+	/* nothing else: the default plan's 64 nodes are 64 racks of 72, which its
+	 * 8 x 8 x 8 split does not fill -- said, not silently run on 8 per node */
+	assert_int_equal(calc_plan_load(&p, path, NULL, 0, &d), -1);
+	assert_non_null(strstr(d.text, "4608 GPUs (64 nodes x 72)"));
+	assert_non_null(strstr(d.text, ":2: error")); /* at the line of cluster.preset */
+	calc_diag_free(&d);
+	remove(path);
+
+	load_file_text(&p, "[cluster]\npreset = gb200-nvl72\nnodes = 8\n[parallel]\ndp = 0\n"
+	                   "[training]\nglobal_batch = 1152\n", NULL, 0);
+	assert_int_equal(p.gpus_per_node, 72);
+	assert_int_equal(calc_plan_gpus(&p), 8 * 72);
+	assert_int_equal(p.dp, 576 / 64);
+	assert_near(p.intra_node_bw * 2, 1.8e12, 1e-12); /* NVLink5 1.8 TB/s bidirectional per GPU */
+	assert_near(p.gpu_hour_cost, calc_preset_cluster("gb200-nvl72")->gpu_hour_cost, 0);
+	assert_true(p.gpu_hour_cost != 2.50);
+	assert_string_equal(p.gpu.name, "gb200-186g");
+
+	/* the user's gpus_per_node wins over the preset, in a file or among --set */
+	load_file_text(&p, "[cluster]\npreset = gb200-nvl72\ngpus_per_node = 8\n", NULL, 0);
+	assert_int_equal(p.gpus_per_node, 8);
+	assert_int_equal(calc_plan_gpus(&p), 512);
+	const char *s4[] = {"cluster.gpus_per_node=4", "cluster.preset=gb200-nvl72", "pp=4"};
+	load_plan(&p, s4, 3);
+	assert_int_equal(p.gpus_per_node, 4);
+	load_plan(&p, NULL, 0);
+	assert_int_equal(calc_plan_set_many(&p, s4, 3, "test", &d), 0);
+	assert_int_equal(p.gpus_per_node, 4);
+	calc_diag_free(&d);
+
+	/* the default plan's price does not replace a named preset's */
+	const char *a100[] = {"cluster.preset=dgx-a100-hdr"};
+	load_plan(&p, a100, 1);
+	assert_near(p.gpu_hour_cost, 1.50, 0);
+	/* a GPU preset: the user's usable memory wins; a model preset: the user's layers */
+	const char *g[] = {"cluster.gpu=b200-180g", "cluster.gpu_memory=170 GiB"};
+	load_plan(&p, g, 2);
+	assert_near(p.gpu_memory, 170.0 * 1073741824.0, 0);
+	assert_near(p.gpu.bf16_flops, 2250e12, 1e-12);
+	load_plan(&p, g, 1);
+	assert_near(p.gpu_memory, p.gpu.memory_usable, 0);
+}
+
 /* A plan's title and date are its own: the default plan keeps those of
  * plans/default.ini; a plan file without [plan] keys is titled after its model and
  * cluster and dated "" (the report's SOURCE_DATE_EPOCH or today), also when an
@@ -187,6 +245,8 @@ static void test_gpu_presets_published(void **state)
 	} want[] = {
 		{"gb200-186g", 186, 8, 5, 10, 20 / 2.0, 1200},
 		{"b300-288g", 288, 8, 4.5, 9, 108 / 8.0, 1100},
+		/* GB300 NVL72 dense per rack: 180 PF BF16, 360 PF FP8, 1,080 PF FP4 over 72 GPUs */
+		{"gb300-288g", 288, 8, 2 * 180 / 72.0, 2 * 360 / 72.0, 1080 / 72.0, 1400},
 		{"mi325x-256g", 256, 6, 2.6148, 5.2298, 0, 1000},
 		{"mi355x-288g", 288, 8, 5.0332, 10.0664, 20.1326 / 2, 1400},
 	};
@@ -214,6 +274,17 @@ static void test_gpu_presets_published(void **state)
 	assert_near(nvl->gpus_per_node * nvl->intra_bw * 2, 130e12, 0.01); /* 129.6 TB/s */
 	assert_string_equal(nvl->gpu, "gb200-186g");
 	assert_near(calc_preset_cluster("hgx-b300-xdr")->inter_bw * 8, 1.6e12 / 2, 1e-12); /* 800 Gb/s per GPU */
+	/* GB300 NVL72 (NVIDIA's NVL72 reference architecture): 72 GPUs in one NVLink domain, 130
+	 * TB/s, one ConnectX-8 of 800 Gb/s per GPU */
+	nvl = calc_preset_cluster("gb300-nvl72");
+	assert_non_null(nvl);
+	assert_int_equal(nvl->gpus_per_node, 72);
+	assert_near(nvl->gpus_per_node * nvl->intra_bw * 2, 130e12, 0.01);
+	assert_near(nvl->inter_bw, 800e9 / 8, 1e-12);
+	assert_string_equal(nvl->gpu, "gb300-288g");
+	/* NVLink5 ring bus bandwidth: NCCL's 18 links x 40.1 GB/s (src/graph/topo.h SM100_NVLINK_BW) */
+	assert_near(calc_preset_cluster("hgx-b200-ndr")->intra_busbw, 18 * 40.1e9, 1e-12);
+	assert_near(calc_preset_cluster("gb200-nvl72")->intra_busbw, 18 * 40.1e9, 1e-12);
 	assert_string_equal(calc_preset_cluster("mi325x-roce")->gpu, "mi325x-256g");
 	assert_string_equal(calc_preset_cluster("mi355x-roce")->gpu, "mi355x-288g");
 	/* every cluster preset names a GPU preset */
@@ -304,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
+		cmocka_unit_test(test_preset_over_default),
 		cmocka_unit_test(test_title),
 		cmocka_unit_test(test_gpu_by_keys),
 		cmocka_unit_test(test_gpu_presets_published),

@@ -451,7 +451,7 @@ static void test_reject_reasons(void **state)
 		for (int i = 0; calc_recipe_at(i); i++)
 			if (calc_recipe_bytes(calc_recipe_at(i), CALC_T_GRAD) > 0) {
 				nrec++;
-				fp8 += calc_recipe_at(i)->fp8_compute;
+				fp8 += calc_recipe_at(i)->fp8_compute != 0; /* FP8, MXFP8 or NVFP4 */
 			}
 		assert_true(fp8 > 0);
 		assert_true(nrec > 0);
@@ -461,7 +461,7 @@ static void test_reject_reasons(void **state)
 		/* every configuration of an FP8 recipe, and only those: each recipe has the same grid */
 		assert_int_equal(r.rejected[CALC_REJ_FP8], r.evaluated / nrec * fp8);
 		for (long long i = 0; i < r.nrows; i++)
-			assert_int_equal(calc_recipe_at(r.rows[i].c.recipe)->fp8_compute, r.rows[i].reject == CALC_REJ_FP8);
+			assert_int_equal(calc_recipe_at(r.rows[i].c.recipe)->fp8_compute != 0, r.rows[i].reject == CALC_REJ_FP8);
 		calc_search_free(&r);
 	}
 }

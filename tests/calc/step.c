@@ -396,6 +396,55 @@ static void test_gemm_basis(void **state)
 	}
 }
 
+/* One GEMM efficiency per precision on Blackwell (calc/presets.c, docs/references.md §5.9):
+ * the layer of test_gemm_basis (24 b s h^2 / t FLOPs, no wave quantization) at the dense
+ * peaks of the datasheets (HGX B200: BF16 2,250 / FP8 4,500 TFLOP/s; GB200: 2,500 / 5,000)
+ * times the preset's share.  The FP8 shares are the calibrate fits (tests/cli/
+ * calibrate-b200.*, calibrate-gb200.*: 0.53 and 0.475); the BF16 shares are derived here
+ * from the MAMF table (ml-engineering: B200 BF16 1,745.0 / FP8 3,432.5, GB200 1,822.0 /
+ * 3,615.6 TFLOP/s) as the same share of the achievable rate, rounded to two places. */
+static void test_gemm_per_precision(void **state)
+{
+	const char *b16[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=megatron"};
+	const char *b8[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=fp8-params"};
+	const char *g16[] = {"cluster.preset=gb200-nvl72", "cluster.gpus_per_node=8", "training.recipe=megatron"};
+	const char *g8[] = {"cluster.preset=gb200-nvl72", "cluster.gpus_per_node=8", "training.recipe=fp8-params"};
+	const char *one[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=fp8-params", "efficiency.gemm=0.6"};
+	const char *two[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=fp8-params", "efficiency.gemm=0.6",
+	                     "efficiency.gemm_fp8=0.7"};
+	const char *h8[] = {"training.recipe=fp8-params"};
+	struct calc_plan p;
+	double h = 10240, fl = 24 * 2048 * h * h / 8;
+	double b200_16 = round(100 * 0.53 * 4500 / 3432.5 * 1745.0 / 2250) / 100;
+	double gb200_16 = round(100 * 0.4747 * 5000 / 3615.6 * 1822.0 / 2500) / 100;
+	double tb8, tg8;
+	(void)state;
+
+	assert_near(b200_16, 0.54, 1e-12);
+	assert_near(gb200_16, 0.48, 1e-12);
+	assert_near(layer_gemm_nowave(&p, b16, 2), fl / (2250e12 * b200_16), 1e-12);
+	tb8 = layer_gemm_nowave(&p, b8, 2);
+	assert_near(tb8, fl / (4500e12 * 0.53), 1e-12);
+	assert_near(layer_gemm_nowave(&p, g16, 3), fl / (2500e12 * gb200_16), 1e-12);
+	tg8 = layer_gemm_nowave(&p, g8, 3);
+	assert_near(tg8, fl / (5000e12 * 0.475), 1e-12);
+	/* a GB200 is no longer 1.46 B200s in FP8 GEMMs: within 10 % of one */
+	assert_true(tb8 / tg8 < 1.1 && tb8 / tg8 > 0.9);
+	/* efficiency.gemm alone holds for every GEMM; efficiency.gemm_fp8 for the FP8 ones */
+	assert_near(layer_gemm_nowave(&p, one, 3), fl / (4500e12 * 0.6), 1e-12);
+	assert_near(layer_gemm_nowave(&p, two, 4), fl / (4500e12 * 0.7), 1e-12);
+	two[1] = "training.recipe=megatron";
+	assert_near(layer_gemm_nowave(&p, two, 4), fl / (2250e12 * 0.6), 1e-12);
+	/* a GPU without its own FP8 share (H100) keeps one share for both */
+	assert_near(layer_gemm_nowave(&p, h8, 1), fl / (1979e12 * 0.695), 1e-12);
+	/* MXFP8 at the FP8 peak, NVFP4 at the FP4 peak (HGX B200: 72 PFLOP/s dense FP4 per 8
+	 * GPUs), both at the FP8 share (docs/references.md §2.11: no FP4 fit) */
+	const char *mx[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=mxfp8"};
+	const char *nv[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=nvfp4"};
+	assert_near(layer_gemm_nowave(&p, mx, 2), fl / (4500e12 * 0.53), 1e-12);
+	assert_near(layer_gemm_nowave(&p, nv, 2), fl / (72e15 / 8 * 0.53), 1e-12);
+}
+
 /* Korthikanti 2022 Table 4: one layer of the 22B model on 8 A100 (TP 8, b = 4,
  * s = 2048, no FlashAttention): forward 7.7 ms, backward 11.9 ms without recomputation;
  * 7.2 ms forward with SP; 27.2 ms combined with full recomputation.  The op-level model
@@ -1471,6 +1520,7 @@ int main(void)
 		cmocka_unit_test(test_efficiency_presets), cmocka_unit_test(test_fast_with_cached_parts),
 		cmocka_unit_test(test_grand_teton_mfu),
 		cmocka_unit_test(test_gemm_basis),
+		cmocka_unit_test(test_gemm_per_precision),
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
