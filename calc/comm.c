@@ -724,7 +724,14 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(&p->model, j, &kd);
-		is_moe[j] = kd.type == CALC_LAYER_MOE;
+		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+		case CALC_LAYER_DENSE:
+			is_moe[j] = 0;
+			break;
+		case CALC_LAYER_MOE:
+			is_moe[j] = 1;
+			break;
+		}
 	}
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;

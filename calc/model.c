@@ -123,7 +123,10 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 	calc_model_kind(m, k, &kd);
 	attn_params(m, &out->attn, &rep);
 	out->norms = 2 * norm;
-	if (kd.type == CALC_LAYER_MOE) {
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		break;
+	case CALC_LAYER_MOE: {
 		const struct calc_moe *e = &m->moe;
 		double one = mlp_params(m, e->expert_ffn);
 		double shared = e->shared * mlp_params(m, e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn);
@@ -136,6 +139,7 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		 * biases of the experts are inside 'experts', sharded by EP */
 		out->replicated = out->norms + rep + router + (m->bias && e->shared ? h : 0);
 		return;
+	}
 	}
 	out->mlp = mlp_params(m, kd.ffn_hidden);
 	out->experts = 0;

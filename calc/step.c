@@ -100,12 +100,16 @@ static double gemm_flops_token(const struct calc_model *m, int kind)
 	struct calc_layer_kind kd;
 	double h = m->hidden, f, w = m->mlp == CALC_MLP_SWIGLU ? 6 : 4;
 	calc_model_kind(m, kind, &kd);
-	if (kd.type == CALC_LAYER_MOE) {
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_MOE: {
 		const struct calc_moe *x = &m->moe;
 		double fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
 		return attn_proj_flops_token(m) + 2 * h * x->experts + w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
 	}
-	f = kd.ffn_hidden; /* CALC_LAYER_DENSE: one MLP of width f */
+	case CALC_LAYER_DENSE: /* one MLP of width f, below */
+		break;
+	}
+	f = kd.ffn_hidden;
 	return attn_proj_flops_token(m) + w * h * f;
 }
 
@@ -375,7 +379,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_rate(plan, 1), eb = fp8 ? 1 : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
-	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE, shp = calc_gemm_shape_on(plan);
+	int sms = plan->gpu.sms, moe = 0, shp = calc_gemm_shape_on(plan);
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
 	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
 	/* parts that module recomputation runs again [s]: the MLA up projections, the dense
@@ -383,6 +387,15 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double t_up = 0, t_mlp = 0, t_moe_act = 0;
 	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
 	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
+
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		moe = 0;
+		break;
+	case CALC_LAYER_MOE:
+		moe = 1;
+		break;
+	}
 
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
@@ -576,8 +589,18 @@ static void ckpt_traffic(const struct calc_plan *plan, struct calc_layer_time *o
 static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
 {
 	struct calc_layer_kind kd;
-	int moe = (calc_model_kind(&plan->model, kind, &kd), kd.type == CALC_LAYER_MOE);
+	int moe = 0;
 	double pay = tp_charge(plan);
+
+	calc_model_kind(&plan->model, kind, &kd);
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		moe = 0;
+		break;
+	case CALC_LAYER_MOE:
+		moe = 1;
+		break;
+	}
 
 	o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
 	o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
