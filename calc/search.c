@@ -709,9 +709,16 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 		return CALC_REJ_FP8;
 	if (m->heads % it->tp || m->kv_heads % it->tp || m->ffn_hidden % it->tp)
 		return CALC_REJ_TP;
-	if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
+	if (calc_plan_has_layout(base)) {
+		/* Megatron-Core's layout keys: the stage totals at this depth (any chunks) */
+		struct calc_chunks ch;
+		char msg[512];
+		const char *key;
+		if (it->pp > CALC_MAX_STAGES || calc_layout_chunks(base, it->pp, 0, &ch, msg, sizeof msg, &key) < 0)
+			return CALC_REJ_PP;
+	} else if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
 		return CALC_REJ_PP;
-	{
+	else {
 		int tmp[CALC_MAX_STAGES];
 		if (calc_layers_split(m->layers, it->pp, base->split, tmp, NULL) < 0)
 			return CALC_REJ_PP; /* parallel.split = even or llama3 refuses this depth */
@@ -773,7 +780,14 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
 {
 	const struct calc_sched *row = calc_schedule_at(sched);
 	int pp = p->pp, L = p->model.layers;
-	if (row->uses_vpp) {
+	if (calc_plan_has_layout(p)) {
+		/* the layout keys' rules at this v (stage totals do not depend on it) */
+		struct calc_chunks ch;
+		char msg[512];
+		const char *key;
+		if (calc_layout_chunks(p, pp, row->uses_vpp ? v : 1, &ch, msg, sizeof msg, &key) < 0)
+			return CALC_REJ_VPP;
+	} else if (row->uses_vpp) {
 		if (p->uneven_stages) {
 			for (int i = 0; i < pp; i++)
 				if (p->layers_per_stage[i] % v)

@@ -759,8 +759,9 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->tf += e->last_f;
 		o->tb += e->last_b;
 		o->tw += e->last_w;
-		mtp_cost(plan, lt, e, o);
 	}
+	if (sl.mtp) /* with the head, or where parallel.layout places the modules */
+		mtp_cost(plan, lt, e, o);
 }
 
 /* The middle stages (neither embedding nor head) of one fill_stages call already costed:
@@ -838,7 +839,22 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 		e = *ends;
 	else
 		end_times(plan, &e);
-	if (c)
+	if (c && plan->chunks.n > 0 && c->v > 1 && !dual && plan->chunks.n == p * c->v &&
+	    plan->chunks.n <= CALC_MAX_STAGES) {
+		/* a layout placed chunk by chunk: each virtual stage g = chunk x p + stage costs
+		 * its own layers, embedding, loss and MTP modules (calc_chunk_layers), and the
+		 * simulator runs them so (calc_pp_costs.per_chunk) */
+		c->per_chunk = 1;
+		for (int g = 0; g < plan->chunks.n; g++) {
+			struct calc_stage_layers sl;
+			struct stage_cost sc;
+			calc_chunk_layers(plan, g, &sl);
+			stage_cost(plan, lt, &e, &sl, &sc);
+			c->tf[g] = sc.tf;
+			c->tb[g] = sc.tb;
+			c->tw[g] = sc.tw;
+		}
+	} else if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
 			stage_cost_at(plan, lt, &e, all, i, &mm, &sc);
