@@ -229,6 +229,37 @@ void calc_search_opts_init(struct calc_search_opts *o)
 /* A candidate as a plan (the one variant builder, variant.c)                */
 /* ======================================================================== */
 
+/* CALC_SPLIT_FIRST_LAST at depth pp of L layers: the middle stages hold q = ceil(L / pp),
+ * the first and the last the rest, the last (which holds the LM head and the loss) no
+ * more than the first: f = R - floor(R / 2), l = floor(R / 2), R = L - (pp - 2) q.
+ * Returns 1 when both ends hold at least one layer (pp >= 3). */
+static int first_last(int L, int pp, int *f, int *l)
+{
+	int q, R;
+	if (pp < 3)
+		return 0;
+	q = (L + pp - 1) / pp;
+	R = L - (pp - 2) * q;
+	*l = R / 2;
+	*f = R - *l;
+	return *l >= 1 && *f >= 1;
+}
+
+/* Set the layout keys of 'p' (of L layers, at depth pp) to placement s; the plan's own
+ * (CALC_SPLIT_PLAN) from 'base'. */
+static void split_keys(struct calc_plan *p, const struct calc_plan *base, int s, int pp)
+{
+	int f = 0, l = 0;
+	p->account_embedding = s == CALC_SPLIT_PLAN ? base->account_embedding
+	                       : s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_EMB;
+	p->account_loss = s == CALC_SPLIT_PLAN ? base->account_loss
+	                  : s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_LOSS;
+	if (s == CALC_SPLIT_FIRST_LAST)
+		first_last(base->model.layers, pp, &f, &l);
+	p->first_stage_layers = s == CALC_SPLIT_PLAN ? base->first_stage_layers : f;
+	p->last_stage_layers = s == CALC_SPLIT_PLAN ? base->last_stage_layers : l;
+}
+
 void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c, struct calc_plan *out)
 {
 	struct calc_layout l = {
@@ -240,11 +271,10 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 	const char *kvs[2] = {kv[0], kv[1]};
 	int n = 0;
 	struct calc_plan *own = NULL;
-	if (c->split != CALC_SPLIT_PLAN) { /* an account_* rule the planner tried */
+	if (c->split != CALC_SPLIT_PLAN) { /* a Megatron-Core rule the planner tried */
 		own = xmalloc(sizeof *own);
 		*own = *base;
-		own->account_embedding = c->split != CALC_SPLIT_ACCOUNT_LOSS;
-		own->account_loss = c->split != CALC_SPLIT_ACCOUNT_EMB;
+		split_keys(own, base, c->split, c->pp);
 		own->uneven_stages = 0;
 		base = own;
 	}
@@ -717,12 +747,15 @@ static void reject_many(struct worker *w, enum calc_reject why, long long n)
  * names the k-th. */
 static int split_ok(const struct calc_plan *plan, int pp, int s)
 {
-	int L = plan->model.layers, extra;
+	int L = plan->model.layers, extra, f, l;
 	if (s == CALC_SPLIT_PLAN)
 		return 1;
 	if (calc_plan_has_layout(plan) || plan->uneven_stages || pp < 2 || L % pp == 0)
 		return 0;
-	extra = (s != CALC_SPLIT_ACCOUNT_LOSS) + (s != CALC_SPLIT_ACCOUNT_EMB);
+	if (s == CALC_SPLIT_FIRST_LAST)
+		return first_last(L, pp, &f, &l);
+	extra = (s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_EMB) +
+	        (s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_LOSS);
 	return (L + extra) % pp == 0 && (L + extra) / pp >= 2;
 }
 
@@ -744,7 +777,12 @@ static int split_of(const struct calc_plan *plan, int pp, int k)
 
 void calc_search_split_text(const struct calc_plan *base, const struct calc_search_cfg *c, char *buf, size_t n)
 {
+	int f = 0, l = 0;
 	switch ((enum calc_search_split)c->split) {
+	case CALC_SPLIT_FIRST_LAST:
+		first_last(base->model.layers, c->pp, &f, &l);
+		snprintf(buf, n, "first_stage_layers=%d last_stage_layers=%d", f, l);
+		return;
 	case CALC_SPLIT_ACCOUNT_BOTH:
 		snprintf(buf, n, "account_embedding=yes account_loss=yes");
 		return;
@@ -776,11 +814,9 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	if (m->heads % it->tp || m->kv_heads % it->tp || m->ffn_hidden % it->tp)
 		return CALC_REJ_TP;
 	if (it->split != CALC_SPLIT_PLAN) {
-		/* an account_* rule the planner tries: (L + e + l) / pp, one fewer at the ends
-		 * counted (model.c calc_layout_chunks at one chunk per stage) */
-		int extra = (it->split != CALC_SPLIT_ACCOUNT_LOSS) + (it->split != CALC_SPLIT_ACCOUNT_EMB);
-		if (it->pp > CALC_MAX_STAGES || it->pp < 2 || (m->layers + extra) % it->pp ||
-		    (m->layers + extra) / it->pp < 2)
+		/* a Megatron-Core rule the planner tries (split_ok built the item only where the
+		 * rule splits this depth) */
+		if (it->pp > CALC_MAX_STAGES || !split_ok(base, it->pp, it->split))
 			return CALC_REJ_PP;
 	} else if (calc_plan_has_layout(base)) {
 		/* Megatron-Core's layout keys: the stage totals at this depth (any chunks) */
@@ -1251,10 +1287,8 @@ static void run_item(struct worker *w, struct item *it)
 	row.c.ep = it->ep;
 	row.c.etp = it->etp;
 	row.c.split = (signed char)it->split;
-	/* the placement: the plan's, or an account_* rule of this item */
-	p->account_embedding = it->split == CALC_SPLIT_PLAN ? base->account_embedding
-	                       : it->split != CALC_SPLIT_ACCOUNT_LOSS;
-	p->account_loss = it->split == CALC_SPLIT_PLAN ? base->account_loss : it->split != CALC_SPLIT_ACCOUNT_EMB;
+	/* the placement: the plan's, or a Megatron-Core rule of this item */
+	split_keys(p, base, it->split, it->pp);
 	{
 		int tmp[CALC_MAX_STAGES];
 		row.c.uneven = it->split != CALC_SPLIT_PLAN || calc_plan_has_layout(base);
@@ -1917,6 +1951,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->threads = nw;
 	out->opts = sh.o;
 	out->moe = plan->model.moe.experts > 0;
+	out->layers = plan->model.layers;
 	{ /* the text of an uneven configuration that keeps the plan's placement */
 		struct calc_search_cfg c0;
 		memset(&c0, 0, sizeof c0);
@@ -2001,11 +2036,16 @@ void calc_search_free(struct calc_search_result *r)
 const char *calc_search_split_cell(const struct calc_search_result *r, const struct calc_search_cfg *c, char *buf,
                                    size_t n)
 {
+	int f = 0, l = 0;
 	switch ((enum calc_search_split)c->split) {
 	case CALC_SPLIT_ACCOUNT_BOTH:
 	case CALC_SPLIT_ACCOUNT_EMB:
 	case CALC_SPLIT_ACCOUNT_LOSS:
-		calc_search_split_text(NULL, c, buf, n);
+		calc_search_split_text(NULL, c, buf, n); /* reads no plan for these */
+		return buf;
+	case CALC_SPLIT_FIRST_LAST:
+		first_last(r->layers, c->pp, &f, &l);
+		snprintf(buf, n, "first_stage_layers=%d last_stage_layers=%d", f, l);
 		return buf;
 	case CALC_SPLIT_PLAN:
 	case CALC_SEARCH_SPLIT_N:

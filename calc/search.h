@@ -158,14 +158,17 @@ int calc_search_memo_seed(const struct calc_search_memo *m, struct calc_search_c
  * (parallel.split, or Megatron-Core's layout keys when the plan sets them) is always
  * tried; where pp does not divide the layers of a plan without layout keys or an explicit
  * layers_per_stage, the planner also tries Megatron-Core's account_* rules that make the
- * split even with the embedding and/or the loss counted as a layer
- * (docs/references.md §3.6).
+ * split even with the embedding and/or the loss counted as a layer, and its first/last
+ * stage rule with the middle stages at ceil(L / pp) (docs/references.md §3.6).
  */
 enum calc_search_split {
 	CALC_SPLIT_PLAN,          /* the plan's own */
 	CALC_SPLIT_ACCOUNT_BOTH,  /* account_embedding = yes, account_loss = yes: (L + 2) / pp */
 	CALC_SPLIT_ACCOUNT_EMB,   /* account_embedding = yes: (L + 1) / pp, stage 0 one fewer */
 	CALC_SPLIT_ACCOUNT_LOSS,  /* account_loss = yes: (L + 1) / pp, the last stage one fewer */
+	CALC_SPLIT_FIRST_LAST,    /* first_stage_layers and last_stage_layers: the middle stages
+	                             ceil(L / pp), the ends the rest, the last no more than the
+	                             first (search.c first_last) */
 	CALC_SEARCH_SPLIT_N
 };
 struct calc_search_cfg;
@@ -253,6 +256,7 @@ struct calc_search_result {
 	long long ranked;               /* of which fit: timed and ranked */
 	long long rejected[CALC_REJ_N]; /* by first failing check ([CALC_REJ_NONE] unused) */
 	int moe;                        /* 1: the model has experts: ep and etp are axes */
+	int layers;                     /* the model's layers */
 	char split_plan[CALC_LAYOUT_MAX + 64]; /* calc_search_split_text of an uneven configuration
 	                                   that keeps the plan's placement */
 	/* memory rejects: where and by how much */

@@ -13,8 +13,8 @@
  * Where pp does not divide the layers the planner also tries Megatron-Core's
  * account_embedding + account_loss (docs/references.md §3.6) when pp divides L + 2 (with
  * at least 2 per stage), and account_embedding or account_loss alone when it divides
- * L + 1; the brute force walks them after the plan's own split, with its own stage
- * layers (L + e + l) / pp less one at each end counted.
+ * L + 1, and Megatron's first/last stage layers with the middle stages at ceil(L / pp);
+ * the brute force walks them after the plan's own split, with its own stage layers.
  */
 #include "testutil.h"
 #include "search.h"
@@ -83,8 +83,13 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 					 * does not divide L and divides L + e + l, at least 2 a stage */
 					int ae = acc == CALC_SPLIT_ACCOUNT_BOTH || acc == CALC_SPLIT_ACCOUNT_EMB;
 					int al = acc == CALC_SPLIT_ACCOUNT_BOTH || acc == CALC_SPLIT_ACCOUNT_LOSS;
-					if (acc != CALC_SPLIT_PLAN && (pp < 2 || L % pp == 0 || (L + ae + al) % pp ||
-					                               (L + ae + al) / pp < 2))
+					/* first/last: middle stages ceil(L / pp), the rest R at the ends, the
+					 * last floor(R / 2), both at least one */
+					int q = (L + pp - 1) / pp, R = L - (pp - 2) * q, fl = acc == CALC_SPLIT_FIRST_LAST;
+					if (fl && (pp < 3 || L % pp == 0 || R / 2 < 1 || R - R / 2 < 1))
+						continue;
+					if (acc != CALC_SPLIT_PLAN && !fl && (pp < 2 || L % pp == 0 || (L + ae + al) % pp ||
+					                                      (L + ae + al) / pp < 2))
 						continue;
 					if (pp == 1)
 						sch[ns] = CALC_SCHED_1F1B, vv[ns++] = 1;
@@ -120,6 +125,8 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 									p->schedule = (enum calc_schedule)sch[s];
 									p->uneven_stages = 0;
 									p->account_embedding = ae, p->account_loss = al;
+									p->first_stage_layers = fl ? R - R / 2 : 0;
+									p->last_stage_layers = fl ? R / 2 : 0;
 									p->chunks.n = 0;
 									b->split = acc;
 									if (acc != CALC_SPLIT_PLAN) {
@@ -132,8 +139,9 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 										if (p->chunks.n)
 											for (int i = 0; i < pp; i++)
 												assert_int_equal(p->layers_per_stage[i],
-												                 (L + ae + al) / pp - (ae && i == 0) -
-												                 (al && i == pp - 1));
+												                 fl ? (i == 0 ? R - R / 2 : i == pp - 1 ? R / 2 : q)
+												                    : (L + ae + al) / pp - (ae && i == 0) -
+												                      (al && i == pp - 1));
 									} else if (pp <= L) {
 										bf_split(L, pp, p->layers_per_stage);
 										p->uneven_stages = L % pp ? pp : 0;
