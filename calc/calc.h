@@ -566,6 +566,9 @@ struct calc_plan {
 	int account_embedding;  /* 1: the embedding counts as one layer of the split */
 	int account_loss;       /* 1: the loss (with the LM head) counts as one layer of the split */
 	char layout[CALC_LAYOUT_MAX]; /* --pipeline-model-parallel-layout, e.g. "Et*3|(tt|)*29m|L"; "" none */
+	/* torchtitan's weights of the ends (pipeline_parallel_first/last_stage_less_layers) */
+	int first_less;         /* the embedding counts as this many layers; 0: unset */
+	int last_less;          /* the norm and output count as this many layers; 0: unset */
 	struct calc_chunks chunks; /* derived from the four above at pp and the schedule's v */
 	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */
 	enum calc_split split; /* rule filling layers_per_stage when it is not given */

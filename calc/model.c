@@ -50,6 +50,11 @@
  *                    them, after every t, in one virtual stage, the last chunk of its
  *                    stage, not on stage 0 before its last chunk), L the loss (last);
  *                    the number of virtual stages divisible by pp, v = n / pp.
+ * torchtitan's rule (pytorch/torchtitan fb3b230e, torchtitan/distributed/
+ * pipeline_parallel.py generate_llm_fqn_per_model_part), first/last_stage_less_layers
+ * a and b: L + a + b effective layers over the n virtual stages, q = floor / n each and
+ * the first (L + a + b) mod n one more, less a on the first and b on the last; refused
+ * when n > L + a + b or a or b exceeds q.
  */
 #include "calc.h"
 
@@ -290,7 +295,7 @@ static int stage_nlayers(const struct calc_plan *p, int i);
 int calc_plan_has_layout(const struct calc_plan *p)
 {
 	return p->first_stage_layers > 0 || p->last_stage_layers > 0 || p->account_embedding || p->account_loss ||
-	       p->layout[0];
+	       p->layout[0] || p->first_less > 0 || p->last_less > 0;
 }
 
 /* parse_str_to_list's two substitutions, as re.sub runs them: every "(X)*k" (X up to
@@ -452,12 +457,18 @@ int calc_layout_chunks(const struct calc_plan *p, int pp, int v, struct calc_chu
 	if (!calc_plan_has_layout(p))
 		return 0;
 	if (p->layout[0]) {
-		if (f > 0 || l > 0 || p->account_embedding || p->account_loss)
+		if (f > 0 || l > 0 || p->account_embedding || p->account_loss || p->first_less > 0 || p->last_less > 0)
 			return LAYOUT_FAIL("layout", "parallel.layout cannot be set with parallel.first_stage_layers, "
-			                   "last_stage_layers, account_embedding or account_loss (Megatron-Core: "
-			                   "pipeline_model_parallel_layout cannot be set with other pipeline layout arguments)");
+			                   "last_stage_layers, account_embedding, account_loss, first_stage_less_layers or "
+			                   "last_stage_less_layers (Megatron-Core: pipeline_model_parallel_layout cannot be "
+			                   "set with other pipeline layout arguments)");
 		return layout_string(p, pp, v, out, msg, nmsg, key);
 	}
+	if ((p->first_less > 0 || p->last_less > 0) && (f > 0 || l > 0 || p->account_embedding || p->account_loss))
+		return LAYOUT_FAIL(p->first_less > 0 ? "first_stage_less_layers" : "last_stage_less_layers",
+		                   "parallel.first_stage_less_layers and last_stage_less_layers (torchtitan's rule) cannot "
+		                   "be set with Megatron-Core's first_stage_layers, last_stage_layers, account_embedding or "
+		                   "account_loss");
 	if (v < 1)
 		v = 1;
 	if (pp < 1 || (long)pp * v > CALC_MAX_VSTAGES)
@@ -469,6 +480,23 @@ int calc_layout_chunks(const struct calc_plan *p, int pp, int v, struct calc_chu
 	out->v = v;
 	out->embed = 0;
 	out->head = out->mtp = (short)(n - 1);
+	if (p->first_less > 0 || p->last_less > 0) {
+		/* torchtitan generate_llm_fqn_per_model_part: L + a + b effective layers, q each
+		 * and the first r one more, less a on the first and b on the last */
+		int a = p->first_less, b = p->last_less, eff = L + a + b, q = eff / n, r = eff % n;
+		const char *k = a > 0 ? "first_stage_less_layers" : "last_stage_less_layers";
+		if (n > eff || q == 0)
+			return LAYOUT_FAIL(k, "parallel.first_stage_less_layers = %d, last_stage_less_layers = %d: %d virtual "
+			                   "stages (pp x vpp = %d x %d) are more than the %d + %d + %d effective layers", a, b,
+			                   n, pp, v, L, a, b);
+		if (a > q || b > q)
+			return LAYOUT_FAIL(k, "parallel.first_stage_less_layers = %d, last_stage_less_layers = %d: a weight "
+			                   "exceeds the %d layers of a virtual stage (torchtitan: \"exceeds minimum layers per "
+			                   "stage\")", a, b, q);
+		for (int g = 0; g < n; g++)
+			out->layers[g] = (short)(q + (g < r) - (g == 0 ? a : 0) - (g == n - 1 ? b : 0));
+		return 0;
+	}
 	if (f > 0 || l > 0) {
 		int mid = L, left = pp, per;
 		const char *k = f > 0 ? "first_stage_layers" : "last_stage_layers";
@@ -544,6 +572,8 @@ void calc_layout_describe(const struct calc_plan *p, char *buf, size_t n)
 	else if (p->account_embedding || p->account_loss)
 		snprintf(buf, n, "account_embedding=%s account_loss=%s", p->account_embedding ? "yes" : "no",
 		         p->account_loss ? "yes" : "no");
+	else if (p->first_less > 0 || p->last_less > 0)
+		snprintf(buf, n, "first_stage_less_layers=%d last_stage_less_layers=%d", p->first_less, p->last_less);
 }
 
 /* First transformer layer of virtual stage g. */

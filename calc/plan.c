@@ -185,6 +185,10 @@ static const struct key keys[] = {
 	 "the embedding counts as one layer of the split (Megatron --account-for-embedding-in-pipeline-split)"},
 	{"parallel", "account_loss", K_BOOL, 0, P(account_loss), 0, 1, NULL, "bool",
 	 "the loss and LM head count as one layer of the split (Megatron --account-for-loss-in-pipeline-split)"},
+	{"parallel", "first_stage_less_layers", K_INT, 0, P(first_less), 0, 1000, NULL, "int",
+	 "the embedding counts as this many layers of the split (torchtitan pipeline_parallel_first_stage_less_layers; 0 = unset)"},
+	{"parallel", "last_stage_less_layers", K_INT, 0, P(last_less), 0, 1000, NULL, "int",
+	 "the norm and output count as this many layers of the split (torchtitan pipeline_parallel_last_stage_less_layers; 0 = unset)"},
 	{"parallel", "layout", K_TEXT, 0, P(layout), 0, 0, NULL, "text",
 	 "layers of every virtual stage, e.g. Et*3|(tt|)*29m|L (Megatron --pipeline-model-parallel-layout; empty = none)"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
@@ -1395,8 +1399,8 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		struct calc_chunks tmp;
 		if (p->uneven_stages)
 			ERR("parallel", "layers_per_stage", "parallel.layers_per_stage cannot be set with parallel.layout, "
-			    "first_stage_layers, last_stage_layers, account_embedding or account_loss (choose one way to "
-			    "place the layers)");
+			    "first_stage_layers, last_stage_layers, account_embedding, account_loss, first_stage_less_layers "
+			    "or last_stage_less_layers (choose one way to place the layers)");
 		else if (p->pp > 0 && calc_layout_chunks(p, p->pp, plan_chunks(p), &tmp, msg, sizeof msg, &key) < 0)
 			ERR("parallel", key, "%s", msg);
 	} else if (p->uneven_stages) {

@@ -484,6 +484,28 @@ static void test_megatron_layouts(void **state)
 	for (int g = 0; g < 32; g++)
 		vs[g] = g % 16 == 0 ? 3 : 4;
 	check_chunks(p, 16, 2, vs, st);
+
+	/* torchtitan's rule (pytorch/torchtitan fb3b230e, generate_llm_fqn_per_model_part):
+	 * its docstring's example, 2 stages of 3 layers with the ends weighing 2 each: 7
+	 * effective layers, 3 a stage and the first one more: 4 - 2 = 2 and 3 - 2 = 1 */
+	p->first_stage_layers = 0;
+	p->model.layers = 3;
+	p->first_less = p->last_less = 2;
+	{
+		int t2[] = {2, 1};
+		check_chunks(p, 2, 1, t2, t2);
+	}
+	/* DeepSeek-V3's 61 layers on 16 stages with the defaults 1 and 1: 63 = 3 x 16 + 15:
+	 * 4 - 1 = 3, 4 x 14, 3 - 1 = 2 */
+	p->model.layers = 61;
+	p->first_less = p->last_less = 1;
+	for (int s = 0; s < 16; s++)
+		st[s] = s == 0 ? 3 : s == 15 ? 2 : 4;
+	check_chunks(p, 16, 1, st, st);
+	/* a weight above a stage's layers is refused: 61 + 2 + 2 over 32 is 2 a stage */
+	p->first_less = p->last_less = 3;
+	assert_int_equal(calc_layout_chunks(p, 32, 1, &ch, msg, sizeof msg, &key), -1);
+	assert_string_equal(key, "first_stage_less_layers");
 	free(p);
 }
 
