@@ -560,7 +560,7 @@ struct calc_plan {
 	int sp_saved_input;
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
-	/* Megatron-Core's layout keys (model.c calc_layout_chunks, docs/references.md §3.6) */
+	/* Megatron-Core's layout keys (model.c calc_layout_chunks, docs/references.md §3.7) */
 	int first_stage_layers; /* layers of stage 0 (--decoder-first-pipeline-num-layers); 0: unset */
 	int last_stage_layers;  /* layers of the last stage (--decoder-last-pipeline-num-layers); 0: unset */
 	int account_embedding;  /* 1: the embedding counts as one layer of the split */

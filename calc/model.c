@@ -32,7 +32,7 @@
  *
  * Layouts placed chunk by chunk (calc_layout_chunks), Megatron-Core at
  * NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553
- * (docs/references.md §3.6).  With n = pp v virtual stages, virtual stage g = c pp + s
+ * (docs/references.md §3.7).  With n = pp v virtual stages, virtual stage g = c pp + s
  * is chunk c of stage s and the layers run in the order of g:
  *   first/last       --decoder-first/last-pipeline-num-layers (TransformerConfig
  *                    num_layers_in_first/last_pipeline_stage; __post_init__ and

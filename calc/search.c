@@ -743,7 +743,7 @@ static void reject_many(struct worker *w, enum calc_reject why, long long n)
 
 /* The placements tried at depth pp (enum calc_search_split): the plan's, and where pp does
  * not divide the layers of a plan that places them by a rule alone, the account_* rules
- * whose layers pp divides (docs/references.md §3.6).  nsplit_of counts them, split_of
+ * whose layers pp divides (docs/references.md §3.7).  nsplit_of counts them, split_of
  * names the k-th. */
 static int split_ok(const struct calc_plan *plan, int pp, int s)
 {

@@ -159,7 +159,7 @@ int calc_search_memo_seed(const struct calc_search_memo *m, struct calc_search_c
  * tried; where pp does not divide the layers of a plan without layout keys or an explicit
  * layers_per_stage, the planner also tries Megatron-Core's account_* rules that make the
  * split even with the embedding and/or the loss counted as a layer, and its first/last
- * stage rule with the middle stages at ceil(L / pp) (docs/references.md §3.6).
+ * stage rule with the middle stages at ceil(L / pp) (docs/references.md §3.7).
  */
 enum calc_search_split {
 	CALC_SPLIT_PLAN,          /* the plan's own */

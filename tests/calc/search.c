@@ -11,7 +11,7 @@
  * only if the planner is right.  Crafted configurations hit every reject reason.
  *
  * Where pp does not divide the layers the planner also tries Megatron-Core's
- * account_embedding + account_loss (docs/references.md §3.6) when pp divides L + 2 (with
+ * account_embedding + account_loss (docs/references.md §3.7) when pp divides L + 2 (with
  * at least 2 per stage), and account_embedding or account_loss alone when it divides
  * L + 1, and Megatron's first/last stage layers with the middle stages at ceil(L / pp);
  * the brute force walks them after the plan's own split, with its own stage layers.
