@@ -279,7 +279,7 @@ static int worst_layers(const struct calc_plan *p, const struct calc_stage_layer
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
 	if (calc_stage_layers_uniform(p))
 		return p->model.layers / pp;
-	if (!calc_model_has_kinds(&p->model) && !p->chunks.n) {
+	if (!calc_model_has_kinds(&p->model) && calc_stage_layers_heaviest(p) >= -1) {
 		/* the middle stage with the most layers, or an end */
 		int h = calc_stage_layers_heaviest(p), ends[3] = {0, pp - 1, h};
 		for (int j = 0; j < 3; j++)

@@ -725,8 +725,22 @@ int calc_stage_layers_heaviest(const struct calc_plan *p)
 {
 	int pp = p->pp > 0 ? p->pp : 1, best = -1, bn = -1;
 	const int *lps = p->layers_per_stage;
-	if (calc_model_has_kinds(&p->model) || p->chunks.n > 0)
-		return -2; /* a chunk layout places the embedding and the loss: every stage is looked at */
+	if (calc_model_has_kinds(&p->model))
+		return -2;
+	if (p->chunks.n > 0) {
+		/* a chunk layout: the middle stages hold layers alone when the embedding is on
+		 * stage 0 and the loss and MTP modules on the last (the rules; a layout string may
+		 * place them elsewhere: then every stage is looked at) */
+		const struct calc_chunks *ch = &p->chunks;
+		if (ch->embed % pp != 0 || ch->head % pp != pp - 1 || (p->model.mtp_depth > 0 && ch->mtp % pp != pp - 1))
+			return -2;
+		for (int i = 1; i < pp - 1; i++) {
+			int n = stage_nlayers(p, i);
+			if (n > bn)
+				bn = n, best = i;
+		}
+		return best;
+	}
 	if (p->uneven_stages || lps[0] > 0) { /* a filled list: read it */
 		for (int i = 1; i < pp - 1; i++)
 			if (lps[i] > bn)

@@ -752,8 +752,9 @@ static int split_ok(const struct calc_plan *plan, int pp, int s)
 		return 1;
 	if (calc_plan_has_layout(plan) || plan->uneven_stages || pp < 2 || L % pp == 0)
 		return 0;
-	if (s == CALC_SPLIT_FIRST_LAST)
-		return first_last(L, pp, &f, &l);
+	if (s == CALC_SPLIT_FIRST_LAST) /* where both account_* flags split pp evenly, the rule
+	                                 * gives their stages (q - 1, q, ..., q - 1): tried once */
+		return first_last(L, pp, &f, &l) && !split_ok(plan, pp, CALC_SPLIT_ACCOUNT_BOTH);
 	extra = (s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_EMB) +
 	        (s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_LOSS);
 	return (L + extra) % pp == 0 && (L + extra) / pp >= 2;

@@ -86,8 +86,9 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 					/* first/last: middle stages ceil(L / pp), the rest R at the ends, the
 					 * last floor(R / 2), both at least one */
 					int q = (L + pp - 1) / pp, R = L - (pp - 2) * q, fl = acc == CALC_SPLIT_FIRST_LAST;
-					if (fl && (pp < 3 || L % pp == 0 || R / 2 < 1 || R - R / 2 < 1))
-						continue;
+					if (fl && (pp < 3 || L % pp == 0 || R / 2 < 1 || R - R / 2 < 1 ||
+					           ((L + 2) % pp == 0 && (L + 2) / pp >= 2)))
+						continue; /* the account_* stages where both flags divide */
 					if (acc != CALC_SPLIT_PLAN && !fl && (pp < 2 || L % pp == 0 || (L + ae + al) % pp ||
 					                                      (L + ae + al) / pp < 2))
 						continue;
