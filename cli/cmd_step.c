@@ -80,6 +80,12 @@ int cmd_step(int argc, char **argv)
 		       plan.tp, plan.cp, plan.pp, plan.dp, plan.vpp, plan.sp ? "yes" : "no", plan.zero,
 		       calc_recompute_name(plan.recompute), calc_schedule_name(plan.schedule),
 		       calc_plan_microbatches(&plan), plan.micro_batch, plan.seq_len);
+		if (calc_plan_has_layout(&plan)) { /* the keys that placed the layers, chunk by chunk */
+			char lay[CALC_LAYOUT_MAX + 64];
+			calc_layout_describe(&plan, lay, sizeof lay);
+			printf("layout: %s, %d virtual stages of %d chunk%s per stage\n", lay, plan.chunks.n, plan.chunks.v,
+			       plan.chunks.v == 1 ? "" : "s");
+		}
 		if (plan.gemm_basis == 1) /* efficiency.gemm_basis = achievable: of the measured matmul rate */
 			printf("efficiency: GEMMs at %.0f%% of the achievable %s matmul rate %.1f TFLOP/s (measured), ",
 			       100 * plan.gemm_eff, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8",
