@@ -303,7 +303,7 @@ int calc_plan_has_layout(const struct calc_plan *p)
  * is dropped first.  Returns the length, or -1 when the result would not fit in 'cap'. */
 static int layout_unroll(const char *in, char *out, int cap)
 {
-	char a[4096], b[4096];
+	char a[CALC_LAYOUT_MAX], b[8192];
 	int n = 0;
 	for (const char *s = in; *s; s++)
 		if (*s != ',') {
