@@ -2154,10 +2154,13 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 		calc_table_num(t, row, k++, x->r.cost);
 	}
 	{
-		char note[320];
+		char note[640];
 		snprintf(note, sizeof note, "Ranked by %s. memory = worst pipeline stage per GPU, GB = 10^9 bytes; "
 		         "step_time with the closed-form bubble of the schedule, step_time_sim with the pipeline "
-		         "simulator; run_time in days for the plan's token budget.", calc_objective_name(r->opts.objective));
+		         "simulator; run_time in days for the plan's token budget.%s", calc_objective_name(r->opts.objective),
+		         sp ? " split: the plan keys that place the layers (parallel.*); the closed form takes the "
+		              "critical stage as a whole, so with virtual stages of different layers only step_time_sim "
+		              "costs each chunk as it is (docs/references.md §3.7)." : "");
 		calc_table_note(t, note);
 	}
 }
