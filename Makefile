@@ -12,7 +12,7 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN     = -std=c11 -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN     = -std=c11 -Wall -Wextra -Werror=switch -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PKGS     = inih jansson
 DEPS_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEPS_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread

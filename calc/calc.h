@@ -18,6 +18,8 @@
 #include <stdio.h>
 
 #define CALC_MAX_STAGES 256 /* pipeline stages (pp * vpp chunks is bounded separately) */
+#define CALC_MAX_VSTAGES 256 /* virtual stages pp x v of a layout placed chunk by chunk */
+#define CALC_LAYOUT_MAX 512  /* characters of parallel.layout */
 #define CALC_NAME_MAX 64
 #define CALC_PATH_MAX 512
 #define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
@@ -237,6 +239,8 @@ struct calc_stage_layers {
 	int count[CALC_MAX_KINDS]; /* of them, layers of each kind */
 	int embedding;             /* 1: the token (and learned position) embedding, stage 0 */
 	int head;                  /* 1: the final norm, the LM head and the loss, last stage */
+	int mtp;                   /* 1: the multi-token prediction modules (model.mtp_depth > 0):
+	                              with the head, unless parallel.layout places them */
 };
 struct calc_plan;
 /*
@@ -261,6 +265,21 @@ int calc_stage_layers_heaviest(const struct calc_plan *plan);
 
 /* ------------------------------------------------------------------ layer split */
 
+/*
+ * A layout placed virtual stage by virtual stage (Megatron-Core's model chunks): the
+ * transformer layers of each of the n = pp x v virtual stages, where virtual stage
+ * g = c pp + s is chunk c of stage s (TransformerConfig.pipeline_model_parallel_layout:
+ * "layout[i] ... the a-th vpp stage and the b-th pp stage", i = a pp + b), and the
+ * virtual stages that hold the embedding, the loss (final norm, LM head and loss) and
+ * the multi-token prediction modules.  The layers run in the order of g.
+ */
+struct calc_chunks {
+	int n;                          /* virtual stages; 0: none (the stage list, equal chunks) */
+	int v;                          /* chunks per stage */
+	short layers[CALC_MAX_VSTAGES]; /* transformer layers of virtual stage g */
+	short embed, head, mtp;         /* virtual stages of E, L and m */
+};
+
 /* How the layers of a model are split over pipeline stages (parallel.split). */
 enum calc_split {
 	CALC_SPLIT_REMAINDER_FIRST, /* L = q p + r: the first r stages hold q + 1 layers */
@@ -279,6 +298,32 @@ const char *calc_split_name(enum calc_split s);
  * out[] is left unspecified.  Pure arithmetic.
  */
 int calc_layers_split(int L, int p, enum calc_split policy, int *out, struct calc_diag *d);
+
+/* 1 when the plan sets one of the layout keys (first_stage_layers, last_stage_layers,
+ * account_embedding, account_loss, layout). */
+int calc_plan_has_layout(const struct calc_plan *plan);
+/*
+ * The chunk layout of 'plan' at 'pp' stages of 'v' chunks each (v = 1 without a
+ * schedule with virtual stages; v = 0: whatever a layout string has, else 1) by
+ * Megatron-Core's rules (model.c): a layout string,
+ * or the first and last stages' layers, or the embedding and the loss counted as
+ * layers.  Returns 0 with 'out' filled (out->n = 0 when the plan sets no layout key),
+ * or -1 with the reason in msg[0 .. nmsg-1] naming the keys, and in *key the plan key
+ * to blame ("layout", "first_stage_layers", ...; without "parallel.").  O(pp v) plus
+ * the length of the expanded layout string.
+ */
+int calc_layout_chunks(const struct calc_plan *plan, int pp, int v, struct calc_chunks *out, char *msg,
+                       size_t nmsg, const char **key);
+/* Set plan->chunks by calc_layout_chunks at the plan's pp and 'v' chunks per stage and,
+ * when it places the layers, layers_per_stage to each stage's sum.  Returns 0, or -1 with
+ * msg and key as calc_layout_chunks (chunks then cleared, the stage list as it was). */
+int calc_plan_chunk(struct calc_plan *plan, int v, char *msg, size_t nmsg, const char **key);
+/* The layers of virtual stage g of the plan's chunk layout (plan->chunks.n > 0), counted
+ * by kind over its range of the layer sequence; embedding, head and mtp as placed. */
+void calc_chunk_layers(const struct calc_plan *plan, int g, struct calc_stage_layers *out);
+/* Write the plan's layout compactly into buf ("" when there is none): the keys that
+ * reproduce it, e.g. "account_embedding=yes account_loss=yes" or "layout=Et|tt|...". */
+void calc_layout_describe(const struct calc_plan *plan, char *buf, size_t n);
 
 /* ======================================================================== */
 /* Hardware and cluster                                                      */
@@ -545,6 +590,16 @@ struct calc_plan {
 	int sp_saved_input;
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
+	/* Megatron-Core's layout keys (model.c calc_layout_chunks, docs/references.md §3.7) */
+	int first_stage_layers; /* layers of stage 0 (--decoder-first-pipeline-num-layers); 0: unset */
+	int last_stage_layers;  /* layers of the last stage (--decoder-last-pipeline-num-layers); 0: unset */
+	int account_embedding;  /* 1: the embedding counts as one layer of the split */
+	int account_loss;       /* 1: the loss (with the LM head) counts as one layer of the split */
+	char layout[CALC_LAYOUT_MAX]; /* --pipeline-model-parallel-layout, e.g. "Et*3|(tt|)*29m|L"; "" none */
+	/* torchtitan's weights of the ends (pipeline_parallel_first/last_stage_less_layers) */
+	int first_less;         /* the embedding counts as this many layers; 0: unset */
+	int last_less;          /* the norm and output count as this many layers; 0: unset */
+	struct calc_chunks chunks; /* derived from the four above at pp and the schedule's v */
 	int uneven_stages;     /* > 0: layers_per_stage was given explicitly (its entries) */
 	enum calc_split split; /* rule filling layers_per_stage when it is not given */
 	int p2p_scatter_gather; /* 1: PP sends split over the TP ranks (Narayanan 2021 §4.1) */

@@ -296,7 +296,7 @@ static int worst_layers(const struct calc_plan *p, const struct calc_stage_layer
 	int pp = p->pp > 0 ? p->pp : 1, w = 0;
 	if (calc_stage_layers_uniform(p))
 		return p->model.layers / pp;
-	if (!calc_model_has_kinds(&p->model)) {
+	if (!calc_model_has_kinds(&p->model) && calc_stage_layers_heaviest(p) >= -1) {
 		/* the middle stage with the most layers, or an end */
 		int h = calc_stage_layers_heaviest(p), ends[3] = {0, pp - 1, h};
 		for (int j = 0; j < 3; j++)
@@ -769,7 +769,14 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(&p->model, j, &kd);
-		is_moe[j] = kd.type == CALC_LAYER_MOE;
+		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+		case CALC_LAYER_DENSE:
+			is_moe[j] = 0;
+			break;
+		case CALC_LAYER_MOE:
+			is_moe[j] = 1;
+			break;
+		}
 	}
 	if (p->model.mtp_depth > 0 && is_moe[calc_model_mtp_kind(&p->model)])
 		mtp = p->model.mtp_depth;

@@ -218,12 +218,14 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		o->scores = 0; /* recomputed in backward (Korthikanti et al. 2022 §5) */
 	else
 		o->scores = (e + mask * (1 + e)) * a * s * (s * cp) * b / t; /* s/cp queries x s keys */
-	if (kd.type == CALC_LAYER_MOE) {
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_MOE:
 		o->mlp = moe_act(p, e, sb, r, mask, rcm);
 		o->total = o->attn + o->scores + o->mlp;
 		return;
+	case CALC_LAYER_DENSE: /* one MLP of width f, below */
+		break;
 	}
-	/* CALC_LAYER_DENSE: one MLP of width f */
 	/* the inner tensors: the activation's input (fc1's output, 2f wide for SwiGLU) in
 	 * e, and its output, fc2's saved input, at lin_bytes */
 	o->mlp = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : lin_in) + mask * sb * h / r +

@@ -29,10 +29,38 @@
  *                    the r extra layers go one each to the middle stages 1 .. r (a last
  *                    one, when r = p - 1, to stage 0).  With p <= 2 there is no middle
  *                    stage and the rule is remainder-first.
+ *
+ * Layouts placed chunk by chunk (calc_layout_chunks), Megatron-Core at
+ * NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553
+ * (docs/references.md §3.7).  With n = pp v virtual stages, virtual stage g = c pp + s
+ * is chunk c of stage s and the layers run in the order of g:
+ *   first/last       --decoder-first/last-pipeline-num-layers (TransformerConfig
+ *                    num_layers_in_first/last_pipeline_stage; __post_init__ and
+ *                    transformer_block.py get_num_layers_to_build): the first (last)
+ *                    stage holds f (l) layers, the other stages (L - f - l) / (pp - k)
+ *                    each, k the ends given; each of f, l and the middle stages' layers
+ *                    divisible by v, a stage's chunks equal.  Not with account_*.
+ *   account_*        --account-for-embedding/loss-in-pipeline-split: the embedding
+ *                    (loss) counts as a layer, (L + e + l) / (pp v) per virtual stage,
+ *                    which must divide; virtual stage 0 (n - 1) builds one layer fewer.
+ *   layout           --pipeline-model-parallel-layout (pipeline_parallel_layer_layout.py
+ *                    parse_str_to_list, validate_layer_layout): '|' ends a virtual stage,
+ *                    "(X)*k" and "x*k" repeat, ',' is cosmetic; E embedding (first),
+ *                    t a transformer layer (L of them), m an MTP module (mtp_depth of
+ *                    them, after every t, in one virtual stage, the last chunk of its
+ *                    stage, not on stage 0 before its last chunk), L the loss (last);
+ *                    the number of virtual stages divisible by pp, v = n / pp.
+ * torchtitan's rule (pytorch/torchtitan fb3b230e, torchtitan/distributed/
+ * pipeline_parallel.py generate_llm_fqn_per_model_part), first/last_stage_less_layers
+ * a and b: L + a + b effective layers over the n virtual stages, q = floor / n each and
+ * the first (L + a + b) mod n one more, less a on the first and b on the last; refused
+ * when n > L + a + b or a or b exceeds q.
  */
 #include "calc.h"
 
+#include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* 1 when the layers of 'm' come from the MoE rule (experts, no explicit sequence). */
@@ -123,7 +151,10 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 	calc_model_kind(m, k, &kd);
 	attn_params(m, &out->attn, &rep);
 	out->norms = 2 * norm;
-	if (kd.type == CALC_LAYER_MOE) {
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		break;
+	case CALC_LAYER_MOE: {
 		const struct calc_moe *e = &m->moe;
 		double one = mlp_params(m, e->expert_ffn);
 		double shared = e->shared * mlp_params(m, e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn);
@@ -136,6 +167,7 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		 * biases of the experts are inside 'experts', sharded by EP */
 		out->replicated = out->norms + rep + router + (m->bias && e->shared ? h : 0);
 		return;
+	}
 	}
 	out->mlp = mlp_params(m, kd.ffn_hidden);
 	out->experts = 0;
@@ -258,10 +290,345 @@ int calc_model_set_layers(struct calc_model *m, const struct calc_layer_kind *ki
 	return 0;
 }
 
+static int stage_nlayers(const struct calc_plan *p, int i);
+
+int calc_plan_has_layout(const struct calc_plan *p)
+{
+	return p->first_stage_layers > 0 || p->last_stage_layers > 0 || p->account_embedding || p->account_loss ||
+	       p->layout[0] || p->first_less > 0 || p->last_less > 0;
+}
+
+/* parse_str_to_list's two substitutions, as re.sub runs them: every "(X)*k" (X up to
+ * the first ')', not empty) becomes k copies of X, then every "x*k" k copies of x; ','
+ * is dropped first.  Returns the length, or -1 when the result would not fit in 'cap'. */
+static int layout_unroll(const char *in, char *out, int cap)
+{
+	char a[CALC_LAYOUT_MAX], b[8192];
+	int n = 0;
+	for (const char *s = in; *s; s++)
+		if (*s != ',') {
+			if (n >= (int)sizeof a - 1)
+				return -1;
+			a[n++] = *s;
+		}
+	a[n] = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *src = pass ? b : a;
+		char *dst = pass ? out : b;
+		int dcap = pass ? cap : (int)sizeof b, m = 0, i = 0, len = (int)strlen(src);
+		while (i < len) {
+			int from = i, to = -1, j;
+			if (pass == 0 && src[i] == '(') { /* \(([^)]+)\)\*(\d+) */
+				const char *close = strchr(src + i + 1, ')');
+				if (close && close > src + i + 1 && close[1] == '*' && isdigit((unsigned char)close[2]))
+					from = i + 1, to = (int)(close - src), j = to + 2;
+			} else if (pass == 1 && i + 2 < len + 1 && src[i + 1] == '*' && isdigit((unsigned char)src[i + 2]))
+				from = i, to = i + 1, j = i + 2; /* (.)\*(\d+) */
+			if (to >= 0) {
+				long k = 0;
+				while (isdigit((unsigned char)src[j])) {
+					k = k * 10 + (src[j++] - '0');
+					if (k > 100000)
+						return -1;
+				}
+				for (long r = 0; r < k; r++) {
+					if (m + (to - from) >= dcap)
+						return -1;
+					memcpy(dst + m, src + from, (size_t)(to - from));
+					m += to - from;
+				}
+				i = j;
+				continue;
+			}
+			if (m + 1 >= dcap)
+				return -1;
+			dst[m++] = src[i++];
+		}
+		dst[m] = 0;
+		n = m;
+	}
+	return n;
+}
+
+#define LAYOUT_FAIL(k, ...) (snprintf(msg, nmsg, __VA_ARGS__), *key = (k), -1)
+
+/* The layout string of 'p' into 'out' at pp stages (v: the plan's chunks per stage). */
+static int layout_string(const struct calc_plan *p, int pp, int v, struct calc_chunks *out, char *msg, size_t nmsg,
+                         const char **key)
+{
+	char ex[8192];
+	int len = layout_unroll(p->layout, ex, (int)sizeof ex), g = 0, ne = 0, nl = 0, nt = 0, nm = 0, mt_after = 0;
+	int mtp = p->model.mtp_depth > 0 ? p->model.mtp_depth : 0, nonempty_first = -1;
+	char last = 0;
+
+	if (len < 0)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s unrolls to more than %d characters", p->layout,
+		                   (int)sizeof ex - 1);
+	memset(out, 0, sizeof *out);
+	out->embed = out->head = out->mtp = -1;
+	for (int i = 0; i <= len; i++) {
+		char c = ex[i];
+		if (c == '|' || c == 0) {
+			if (++g > CALC_MAX_VSTAGES)
+				return LAYOUT_FAIL("layout", "parallel.layout = %s has more than %d virtual stages", p->layout,
+				                   CALC_MAX_VSTAGES);
+			continue;
+		}
+		switch (c) {
+		case 'E':
+			if (nt || nm || nl || ne)
+				return LAYOUT_FAIL("layout", "parallel.layout = %s: the embedding E must come first, once",
+				                   p->layout);
+			ne++, out->embed = (short)g;
+			break;
+		case 't':
+			if (nm || nl)
+				return LAYOUT_FAIL("layout", "parallel.layout = %s: a transformer layer t after the MTP "
+				                   "modules m or the loss L (decoder layers must be placed before MTP layers)",
+				                   p->layout);
+			nt++, out->layers[g]++;
+			break;
+		case 'm':
+			if (nl)
+				return LAYOUT_FAIL("layout", "parallel.layout = %s: an MTP module m after the loss L", p->layout);
+			if (nm && out->mtp != g)
+				mt_after = 1;
+			nm++, out->mtp = (short)g;
+			break;
+		case 'L':
+			if (nl)
+				return LAYOUT_FAIL("layout", "parallel.layout = %s: the loss L must come last, once", p->layout);
+			nl++, out->head = (short)g;
+			break;
+		default:
+			return LAYOUT_FAIL("layout", "parallel.layout = %s: '%c' is not a layer (allowed: E embedding, "
+			                   "t transformer layer, m MTP module, L loss; '|' ends a virtual stage, (X)*k and "
+			                   "x*k repeat, ',' is ignored)", p->layout, c);
+		}
+		if (nonempty_first < 0)
+			nonempty_first = c;
+		last = c;
+	}
+	if (ne != 1 || nonempty_first != 'E')
+		return LAYOUT_FAIL("layout", "parallel.layout = %s: the first layer must be the embedding E, given once",
+		                   p->layout);
+	if (nl != 1 || last != 'L')
+		return LAYOUT_FAIL("layout", "parallel.layout = %s: the last layer must be the loss L, given once", p->layout);
+	if (nt != p->model.layers)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s holds %d transformer layers t but model.layers = %d",
+		                   p->layout, nt, p->model.layers);
+	if (nm != mtp)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s holds %d MTP modules m but model.mtp_depth = %d",
+		                   p->layout, nm, mtp);
+	if (mt_after)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s: all MTP modules m must be in one virtual stage",
+		                   p->layout);
+	if (pp < 1 || g % pp)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s has %d virtual stages, which parallel.pp = %d does not "
+		                   "divide (pp x vpp virtual stages)", p->layout, g, pp);
+	if (v > 0 && g / pp != v)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s has %d virtual stages = pp %d x %d chunks, but the plan "
+		                   "runs %d chunk%s per stage (%s)", p->layout, g, pp, g / pp, v, v == 1 ? "" : "s",
+		                   g / pp > 1 ? "set parallel.vpp to the chunks and parallel.schedule = interleaved"
+		                              : "set parallel.vpp = 1 or a schedule without virtual stages");
+	if (nm && v > 1 && out->mtp / pp != v - 1)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s: the MTP modules m must be in the last chunk of their "
+		                   "stage (virtual stage %d is chunk %d of stage %d)", p->layout, out->mtp, out->mtp / pp,
+		                   out->mtp % pp);
+	if (nm && pp > 1 && out->mtp % pp == 0)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s: the MTP modules m may not be on the first stage",
+		                   p->layout);
+	v = g / pp;
+	out->n = g;
+	out->v = v;
+	if ((long)g > CALC_MAX_VSTAGES)
+		return LAYOUT_FAIL("layout", "parallel.layout = %s: at most %d virtual stages", p->layout, CALC_MAX_VSTAGES);
+	if (!nm)
+		out->mtp = out->head;
+	return 0;
+}
+
+int calc_layout_chunks(const struct calc_plan *p, int pp, int v, struct calc_chunks *out, char *msg, size_t nmsg,
+                       const char **key)
+{
+	int L = p->model.layers, f = p->first_stage_layers, l = p->last_stage_layers, n;
+
+	out->n = 0;
+	if (!calc_plan_has_layout(p))
+		return 0;
+	if (p->layout[0]) {
+		if (f > 0 || l > 0 || p->account_embedding || p->account_loss || p->first_less > 0 || p->last_less > 0)
+			return LAYOUT_FAIL("layout", "parallel.layout cannot be set with parallel.first_stage_layers, "
+			                   "last_stage_layers, account_embedding, account_loss, first_stage_less_layers or "
+			                   "last_stage_less_layers (Megatron-Core: pipeline_model_parallel_layout cannot be "
+			                   "set with other pipeline layout arguments)");
+		return layout_string(p, pp, v, out, msg, nmsg, key);
+	}
+	if ((p->first_less > 0 || p->last_less > 0) && (f > 0 || l > 0 || p->account_embedding || p->account_loss))
+		return LAYOUT_FAIL(p->first_less > 0 ? "first_stage_less_layers" : "last_stage_less_layers",
+		                   "parallel.first_stage_less_layers and last_stage_less_layers (torchtitan's rule) cannot "
+		                   "be set with Megatron-Core's first_stage_layers, last_stage_layers, account_embedding or "
+		                   "account_loss");
+	if (v < 1)
+		v = 1;
+	if (pp < 1 || (long)pp * v > CALC_MAX_VSTAGES)
+		return LAYOUT_FAIL("pp", "parallel.pp x vpp = %d x %d virtual stages: a layout placed chunk by chunk has "
+		                   "at most %d", pp, v, CALC_MAX_VSTAGES);
+	memset(out, 0, sizeof *out);
+	n = pp * v;
+	out->n = n;
+	out->v = v;
+	out->embed = 0;
+	out->head = out->mtp = (short)(n - 1);
+	if (p->first_less > 0 || p->last_less > 0) {
+		/* torchtitan generate_llm_fqn_per_model_part: L + a + b effective layers, q each
+		 * and the first r one more, less a on the first and b on the last */
+		int a = p->first_less, b = p->last_less, eff = L + a + b, q = eff / n, r = eff % n;
+		const char *k = a > 0 ? "first_stage_less_layers" : "last_stage_less_layers";
+		if (n > eff || q == 0)
+			return LAYOUT_FAIL(k, "parallel.first_stage_less_layers = %d, last_stage_less_layers = %d: %d virtual "
+			                   "stages (pp x vpp = %d x %d) are more than the %d + %d + %d effective layers", a, b,
+			                   n, pp, v, L, a, b);
+		if (a > q || b > q)
+			return LAYOUT_FAIL(k, "parallel.first_stage_less_layers = %d, last_stage_less_layers = %d: a weight "
+			                   "exceeds the %d layers of a virtual stage (torchtitan: \"exceeds minimum layers per "
+			                   "stage\")", a, b, q);
+		for (int g = 0; g < n; g++)
+			out->layers[g] = (short)(q + (g < r) - (g == 0 ? a : 0) - (g == n - 1 ? b : 0));
+		return 0;
+	}
+	if (f > 0 || l > 0) {
+		int mid = L, left = pp, per;
+		const char *k = f > 0 ? "first_stage_layers" : "last_stage_layers";
+		if (p->account_embedding || p->account_loss)
+			return LAYOUT_FAIL(k, "parallel.first_stage_layers and last_stage_layers cannot be set with "
+			                   "account_embedding or account_loss (Megatron-Core: \"Does not support standalone "
+			                   "embedding stage and standalone loss stage with uneven pp\")");
+		if (f > 0 && f % v)
+			return LAYOUT_FAIL("first_stage_layers", "parallel.first_stage_layers = %d is not divisible by the "
+			                   "%d chunks of a stage (vpp)", f, v);
+		if (l > 0 && l % v)
+			return LAYOUT_FAIL("last_stage_layers", "parallel.last_stage_layers = %d is not divisible by the "
+			                   "%d chunks of a stage (vpp)", l, v);
+		if (f > 0)
+			mid -= f, left--;
+		if (l > 0)
+			mid -= l, left--;
+		if (mid < 0 || (mid > 0) != (left > 0))
+			return LAYOUT_FAIL(k, "parallel.first_stage_layers = %d and last_stage_layers = %d leave %d layers of "
+			                   "model.layers = %d for %d middle stage%s (parallel.pp = %d)", f, l, mid, L, left,
+			                   left == 1 ? "" : "s", pp);
+		if (left > 0 && mid % left)
+			return LAYOUT_FAIL(k, "parallel.first_stage_layers = %d and last_stage_layers = %d leave %d layers, "
+			                   "which the %d middle stages do not divide (model.layers = %d, parallel.pp = %d)", f, l,
+			                   mid, left, L, pp);
+		per = left > 0 ? mid / left : 0;
+		if (per % v)
+			return LAYOUT_FAIL(k, "parallel.first_stage_layers = %d and last_stage_layers = %d leave %d layers on "
+			                   "each middle stage, not divisible by the %d chunks of a stage (vpp)", f, l, per, v);
+		for (int s = 0; s < pp; s++) {
+			int ls = s == 0 && f > 0 ? f : s == pp - 1 && l > 0 ? l : per;
+			for (int c = 0; c < v; c++)
+				out->layers[c * pp + s] = (short)(ls / v);
+		}
+		return 0;
+	}
+	{
+		int e = p->account_embedding ? 1 : 0, lo = p->account_loss ? 1 : 0, tot = L + e + lo;
+		const char *k = e ? "account_embedding" : "account_loss";
+		if (tot % n)
+			return LAYOUT_FAIL(k, "parallel.account_embedding = %s, account_loss = %s: %d layers + %d = %d are not "
+			                   "divisible by pp x vpp = %d x %d = %d virtual stages", e ? "yes" : "no",
+			                   lo ? "yes" : "no", L, e + lo, tot, pp, v, n);
+		for (int g = 0; g < n; g++)
+			out->layers[g] = (short)(tot / n - (e && g == 0) - (lo && g == n - 1));
+		if (out->layers[0] < 0 || out->layers[n - 1] < 0)
+			return LAYOUT_FAIL(k, "parallel.account_embedding/account_loss: %d layers on %d virtual stages leave "
+			                   "none to take out of the first or last", L, n);
+	}
+	return 0;
+}
+
+int calc_plan_chunk(struct calc_plan *p, int v, char *msg, size_t nmsg, const char **key)
+{
+	int pp = p->pp > 0 ? p->pp : 1;
+	if (calc_layout_chunks(p, pp, v, &p->chunks, msg, nmsg, key) < 0) {
+		p->chunks.n = 0;
+		return -1;
+	}
+	if (p->chunks.n > 0 && pp <= CALC_MAX_STAGES)
+		for (int i = 0; i < pp; i++)
+			p->layers_per_stage[i] = stage_nlayers(p, i);
+	return 0;
+}
+
+void calc_layout_describe(const struct calc_plan *p, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (p->layout[0])
+		snprintf(buf, n, "layout=%s", p->layout);
+	else if (p->first_stage_layers > 0 || p->last_stage_layers > 0)
+		snprintf(buf, n, "first_stage_layers=%d last_stage_layers=%d", p->first_stage_layers, p->last_stage_layers);
+	else if (p->account_embedding || p->account_loss)
+		snprintf(buf, n, "account_embedding=%s account_loss=%s", p->account_embedding ? "yes" : "no",
+		         p->account_loss ? "yes" : "no");
+	else if (p->first_less > 0 || p->last_less > 0)
+		snprintf(buf, n, "first_stage_less_layers=%d last_stage_less_layers=%d", p->first_less, p->last_less);
+}
+
+/* First transformer layer of virtual stage g. */
+static int chunk_from(const struct calc_chunks *ch, int g)
+{
+	int from = 0;
+	for (int j = 0; j < g; j++)
+		from += ch->layers[j];
+	return from;
+}
+
+void calc_chunk_layers(const struct calc_plan *p, int g, struct calc_stage_layers *out)
+{
+	const struct calc_chunks *ch = &p->chunks;
+	memset(out, 0, sizeof *out);
+	if (g < 0 || g >= ch->n)
+		return;
+	out->layers = ch->layers[g];
+	out->embedding = g == ch->embed;
+	out->head = g == ch->head;
+	out->mtp = p->model.mtp_depth > 0 && g == ch->mtp;
+	if (!calc_model_has_kinds(&p->model))
+		out->count[0] = out->layers;
+	else
+		count_kinds(&p->model, chunk_from(ch, g), out->layers, out->count);
+}
+
+/* Stage i of a chunk layout: the sum of its chunks, each counted over its own range. */
+static void chunk_stage(const struct calc_plan *p, int i, struct calc_stage_layers *out)
+{
+	const struct calc_chunks *ch = &p->chunks;
+	int pp = p->pp > 0 ? p->pp : 1;
+	memset(out, 0, sizeof *out);
+	for (int g = i; g < ch->n; g += pp) {
+		struct calc_stage_layers c;
+		calc_chunk_layers(p, g, &c);
+		out->layers += c.layers;
+		for (int k = 0; k < CALC_MAX_KINDS; k++)
+			out->count[k] += c.count[k];
+		out->embedding |= c.embedding;
+		out->head |= c.head;
+		out->mtp |= c.mtp;
+	}
+}
+
 /* Layers of stage i: the plan's list, or with a cleared list the plan's rule. */
 static int stage_nlayers(const struct calc_plan *p, int i)
 {
 	int pp = p->pp > 0 ? p->pp : 1, tmp[CALC_MAX_STAGES];
+	if (p->chunks.n > 0) {
+		int n = 0;
+		for (int g = i; g < p->chunks.n; g += pp)
+			n += p->chunks.layers[g];
+		return n;
+	}
 	if (p->uneven_stages || p->layers_per_stage[i] > 0)
 		return p->layers_per_stage[i];
 	if (p->split == CALC_SPLIT_REMAINDER_FIRST || calc_layers_split(p->model.layers, pp, p->split, tmp, NULL) < 0)
@@ -272,10 +639,15 @@ static int stage_nlayers(const struct calc_plan *p, int i)
 void calc_stage_layers(const struct calc_plan *p, int i, struct calc_stage_layers *out)
 {
 	int pp = p->pp > 0 ? p->pp : 1;
+	if (p->chunks.n > 0) {
+		chunk_stage(p, i, out);
+		return;
+	}
 	memset(out, 0, sizeof *out);
 	out->layers = stage_nlayers(p, i);
 	out->embedding = i == 0;
 	out->head = i == pp - 1;
+	out->mtp = out->head && p->model.mtp_depth > 0;
 	if (!calc_model_has_kinds(&p->model)) {
 		out->count[0] = out->layers;
 		return;
@@ -292,10 +664,15 @@ void calc_stage_layers_all(const struct calc_plan *p, struct calc_stage_layers *
 {
 	int pp = p->pp > 0 ? p->pp : 1, from = 0, kinds = calc_model_has_kinds(&p->model);
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		if (p->chunks.n > 0) {
+			chunk_stage(p, i, &out[i]);
+			continue;
+		}
 		memset(&out[i], 0, sizeof out[i]);
 		out[i].layers = stage_nlayers(p, i);
 		out[i].embedding = i == 0;
 		out[i].head = i == pp - 1;
+		out[i].mtp = out[i].head && p->model.mtp_depth > 0;
 		if (kinds)
 			count_kinds(&p->model, from, out[i].layers, out[i].count);
 		else
@@ -340,7 +717,7 @@ int calc_layers_split(int L, int p, enum calc_split policy, int *out, struct cal
 int calc_stage_layers_uniform(const struct calc_plan *p)
 {
 	int pp = p->pp > 0 ? p->pp : 1;
-	return !calc_model_has_kinds(&p->model) && !p->uneven_stages && p->model.layers % pp == 0 &&
+	return !calc_model_has_kinds(&p->model) && !p->uneven_stages && !p->chunks.n && p->model.layers % pp == 0 &&
 	       (p->split != CALC_SPLIT_LLAMA3 || pp <= 2);
 }
 
@@ -350,6 +727,20 @@ int calc_stage_layers_heaviest(const struct calc_plan *p)
 	const int *lps = p->layers_per_stage;
 	if (calc_model_has_kinds(&p->model))
 		return -2;
+	if (p->chunks.n > 0) {
+		/* a chunk layout: the middle stages hold layers alone when the embedding is on
+		 * stage 0 and the loss and MTP modules on the last (the rules; a layout string may
+		 * place them elsewhere: then every stage is looked at) */
+		const struct calc_chunks *ch = &p->chunks;
+		if (ch->embed % pp != 0 || ch->head % pp != pp - 1 || (p->model.mtp_depth > 0 && ch->mtp % pp != pp - 1))
+			return -2;
+		for (int i = 1; i < pp - 1; i++) {
+			int n = stage_nlayers(p, i);
+			if (n > bn)
+				bn = n, best = i;
+		}
+		return best;
+	}
 	if (p->uneven_stages || lps[0] > 0) { /* a filled list: read it */
 		for (int i = 1; i < pp - 1; i++)
 			if (lps[i] > bn)

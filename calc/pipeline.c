@@ -148,14 +148,25 @@ static int check_costs(const struct calc_pp_costs *c, struct calc_diag *d)
 		return -1;
 	if (!(c->p2p >= 0) || !isfinite(c->p2p))
 		return calc_error(d, NULL, 0, "pipeline: p2p = %g s: must be >= 0", c->p2p);
-	for (int i = 0; i < c->p; i++)
+	if (c->per_chunk && (c->v < 2 || row->two_way || (long)c->p * c->v > CALC_MAX_STAGES))
+		return calc_error(d, NULL, 0, "pipeline: costs per chunk need v >= 2 chunks of a schedule that is not "
+		                  "two-way and p x v = %d x %d <= %d virtual stages", c->p, c->v, CALC_MAX_STAGES);
+	for (int i = 0; i < (c->per_chunk ? c->p * c->v : c->p); i++)
 		if (!(c->tf[i] >= 0 && c->tb[i] >= 0 && c->tw[i] >= 0) || !isfinite(c->tf[i]) ||
 		    !isfinite(c->tb[i]) || !isfinite(c->tw[i]))
 			return calc_error(d, NULL, 0, "pipeline: stage %d costs tf = %g, tb = %g, tw = %g "
 			                  "s: must be finite and >= 0", i, c->tf[i], c->tb[i], c->tw[i]);
 	/* No op ends later than every op of every stage run one after another, each after
 	 * a transfer: if that bound overflows, start and end times could become inf. */
-	{
+	if (c->per_chunk) { /* the costliest chunk for every op */
+		double most = 0;
+		for (int g = 0; g < c->p * c->v; g++)
+			if (c->tf[g] + c->tb[g] + c->tw[g] > most)
+				most = c->tf[g] + c->tb[g] + c->tw[g];
+		if (!isfinite(((double)c->m * c->v * steps) * c->p * (c->v * most + 3 * c->p2p)))
+			return calc_error(d, NULL, 0, "pipeline: chunk costs up to %g s, p2p = %g s overflow the timeline "
+			                  "of p = %d, m = %d, v = %d", most, c->p2p, c->p, c->m, c->v);
+	} else {
 		int w = 0;
 		for (int i = 1; i < c->p; i++)
 			if (c->tf[i] + c->tb[i] + c->tw[i] > c->tf[w] + c->tb[w] + c->tw[w])
@@ -193,8 +204,8 @@ static int path_stage(const struct path *pa, const struct calc_pp_op *o)
 static double op_cost(const struct calc_pp_costs *c, const struct path *pa,
                       const struct calc_pp_op *o, int g)
 {
-	int i = pa->two_way ? g : o->stage;
-	double v = pa->v;
+	int i = pa->two_way || c->per_chunk ? g : o->stage;
+	double v = c->per_chunk ? 1 : pa->v; /* per chunk: the chunk's own time */
 	switch (o->op) {
 	case 'F':
 		return c->tf[i] / v;
@@ -861,12 +872,14 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 	int steps = sh->steps, p = c->p;
 	struct lanes ln;
 	size_t n;
+	int ncost;
 	double x = p > 1 ? c->p2p : 0, *cost;
 
 	pa.two_way = row->two_way;
 	pa.p = p;
 	pa.v = sh->v;
 	pa.L = pa.v * p;
+	ncost = c->per_chunk ? pa.L : p;
 	ss.nmb = steps * c->m;
 	n = (size_t)ss.nmb * pa.L;
 	{
@@ -874,20 +887,28 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 		 * ops it reads (blocked() let it run only then), so each end time is written
 		 * before it is read; the counters and W states start at zero */
 		size_t nd = 2 * n + (size_t)p * 6 + (size_t)steps;
-		char *q = xmalloc((nd + 4 * (size_t)p) * sizeof(double) + n + 1);
+		char *q = xmalloc((nd + 4 * (size_t)ncost) * sizeof(double) + n + 1);
 		double *dv = (double *)(void *)q;
 		memset(dv + 2 * n, 0, (nd - 2 * n) * sizeof(double));
 		carve(dv, n, p, &ss, &ln);
 		cost = dv + nd;
-		ss.ws = (unsigned char *)(cost + 4 * p);
+		ss.ws = (unsigned char *)(cost + 4 * ncost);
 		memset(ss.ws, 0, n + 1);
 	}
-	for (int i = 0; i < p; i++) { /* op_cost(): F, B, whole B, W */
-		cost[4 * i] = c->tf[i] / pa.v;
-		cost[4 * i + 1] = c->tb[i] / pa.v;
-		cost[4 * i + 2] = (c->tb[i] + c->tw[i]) / pa.v;
-		cost[4 * i + 3] = c->tw[i] / pa.v;
-	}
+	if (c->per_chunk)
+		for (int g = 0; g < ncost; g++) { /* op_cost() per virtual stage: its own time */
+			cost[4 * g] = c->tf[g];
+			cost[4 * g + 1] = c->tb[g];
+			cost[4 * g + 2] = c->tb[g] + c->tw[g];
+			cost[4 * g + 3] = c->tw[g];
+		}
+	else
+		for (int i = 0; i < p; i++) { /* op_cost(): F, B, whole B, W */
+			cost[4 * i] = c->tf[i] / pa.v;
+			cost[4 * i + 1] = c->tb[i] / pa.v;
+			cost[4 * i + 2] = (c->tb[i] + c->tw[i]) / pa.v;
+			cost[4 * i + 3] = c->tw[i] / pa.v;
+		}
 	if (ops)
 		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
 	for (int j = 0; j < sh->nops; j++) {
@@ -926,7 +947,7 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 			if (t2 > t)
 				t = t2;
 		}
-		dur = cost[4 * (pa.two_way ? g : s) + kind];
+		dur = cost[4 * (pa.two_way || c->per_chunk ? g : s) + kind];
 		start = t > ln.free_at[s] ? t : ln.free_at[s];
 		end = start + dur;
 		if (ops) {
@@ -1080,11 +1101,14 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 	if (check_costs(c, d) < 0)
 		return -1;
 	shape_key(c, row_of(c->sched), &key);
-	if ((sh = shape_find(&key, 0)) && sh->prog) {
+	/* the compiled program costs an op by its stage: costs per chunk take the replay */
+	if (c->per_chunk)
+		sh = NULL;
+	else if ((sh = shape_find(&key, 0)) && sh->prog) {
 		span_run(c, sh, makespan, period);
 		return 0;
 	}
-	if (!sh) { /* a new shape: its order and program without simulate()'s checks */
+	if (!sh && !c->per_chunk) { /* a new shape: its order and program without simulate()'s checks */
 		struct calc_pp_op *ops;
 		struct prog_op *prog;
 		int n = 0;
@@ -1229,6 +1253,8 @@ static void check_vpp(const struct calc_sched_plan *sp, const struct calc_sched 
 			                ">= 2 (pp = %d)", row->name, p);
 		return;
 	}
+	if (calc_plan_has_layout(plan))
+		return; /* the layout keys' own rules (model.c calc_layout_chunks, checked by plan.c) */
 	if (v > 1 && p > 0 && !plan->uneven_stages && L % (p * v))
 		calc_sched_plan_error(sp, d, "vpp pp model.layers", "parallel.vpp = %d: model.layers = %d "
 		                "is not divisible by pp x vpp = %d x %d = %d", v, L, p, v, p * v);

@@ -19,6 +19,11 @@
  * p-1-i of the reverse direction (DeepSeek-V3 §3.2.1); a chunk op of path stage k
  * costs tf[k] (tb[k], tw[k]), so index i of the arrays names a stage of the model,
  * which is what an uneven split (embedding on stage 0, LM head on stage p-1) needs.
+ *
+ * per_chunk = 1 (a schedule with v > 1 chunks, not DualPipe, p v <= CALC_MAX_STAGES):
+ * tf[g], tb[g], tw[g] are the times of one micro-batch through virtual stage
+ * g = chunk p + stage alone, so chunks of one stage may differ (a layout placed chunk
+ * by chunk, model.c calc_layout_chunks); a stage's time is the sum of its chunks.
  */
 struct calc_pp_costs {
 	enum calc_schedule sched;
@@ -31,6 +36,7 @@ struct calc_pp_costs {
 	double p2p;  /* latency + transfer time of one activation send between stages [s] */
 	int steps;   /* back-to-back steps without a flush between them (0 or 1: one step;
 	                2: also measure the steady-state period, see calc_pp_result.period) */
+	int per_chunk; /* 1: tf, tb, tw per virtual stage (above); 0: per stage, chunks equal */
 };
 
 /* One executed op of the timeline. */

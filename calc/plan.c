@@ -181,6 +181,20 @@ static const struct key keys[] = {
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
+	{"parallel", "first_stage_layers", K_INT, 0, P(first_stage_layers), 0, 100000, NULL, "int",
+	 "layers of the first stage, the others split evenly (Megatron --decoder-first-pipeline-num-layers; 0 = unset)"},
+	{"parallel", "last_stage_layers", K_INT, 0, P(last_stage_layers), 0, 100000, NULL, "int",
+	 "layers of the last stage, the others split evenly (Megatron --decoder-last-pipeline-num-layers; 0 = unset)"},
+	{"parallel", "account_embedding", K_BOOL, 0, P(account_embedding), 0, 1, NULL, "bool",
+	 "the embedding counts as one layer of the split (Megatron --account-for-embedding-in-pipeline-split)"},
+	{"parallel", "account_loss", K_BOOL, 0, P(account_loss), 0, 1, NULL, "bool",
+	 "the loss and LM head count as one layer of the split (Megatron --account-for-loss-in-pipeline-split)"},
+	{"parallel", "first_stage_less_layers", K_INT, 0, P(first_less), 0, 1000, NULL, "int",
+	 "the embedding counts as this many layers of the split (torchtitan pipeline_parallel_first_stage_less_layers; 0 = unset)"},
+	{"parallel", "last_stage_less_layers", K_INT, 0, P(last_less), 0, 1000, NULL, "int",
+	 "the norm and output count as this many layers of the split (torchtitan pipeline_parallel_last_stage_less_layers; 0 = unset)"},
+	{"parallel", "layout", K_TEXT, 0, P(layout), 0, 0, NULL, "text",
+	 "layers of every virtual stage, e.g. Et*3|(tt|)*29m|L (Megatron --pipeline-model-parallel-layout; empty = none)"},
 	{"parallel", "p2p_scatter_gather", K_BOOL, 0, P(p2p_scatter_gather), 0, 1, NULL, "bool", "split PP sends over the TP ranks"},
 	{"parallel", "placement", K_TEXT, 0, P(placement), 0, 0, NULL, "text", "rank order of the groups, innermost first: tp, cp, pp, dp and optionally ep, where Megatron-Core's expert ranks sit (default: the stack's; megatron-core tp-cp-ep-dp-pp)"},
 	{"parallel", "fsdp", K_BOOL, 0, P(fsdp), 0, 1, NULL, "bool", "ZeRO-3 as FSDP runs it, per layer (sets zero = 3)"},
@@ -813,7 +827,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		                  list, calc_suggest_text(&sg, dym, sizeof dym));
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
-		           : k->off == P(gpu.name) ? sizeof p->gpu.name : sizeof p->placement;
+		           : k->off == P(gpu.name) ? sizeof p->gpu.name : k->off == P(layout) ? sizeof p->layout
+		           : sizeof p->placement;
 		if (strlen(v) >= cap)
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
@@ -1125,6 +1140,14 @@ static void derive_title(struct calc_plan *p)
 			}
 }
 
+/* The chunks per stage the plan's schedule runs: vpp with a schedule that has virtual
+ * stages, else 1. */
+static int plan_chunks(const struct calc_plan *p)
+{
+	const struct calc_sched *row = calc_schedule_at((int)p->schedule);
+	return row && row->uses_vpp && p->vpp > 0 ? p->vpp : 1;
+}
+
 static void derive(struct calc_plan *p)
 {
 	int gpus = calc_plan_gpus(p);
@@ -1163,6 +1186,14 @@ static void derive(struct calc_plan *p)
 	    calc_layers_split(p->model.layers, p->pp, p->split, p->layers_per_stage, NULL) < 0)
 		for (int i = 0; i < p->pp && i < CALC_MAX_STAGES; i++)
 			p->layers_per_stage[i] = p->model.layers / p->pp + (i < p->model.layers % p->pp);
+	/* Megatron-Core's layout keys place the layers chunk by chunk (model.c); one that
+	 * cannot is refused by validate_layout with the reason */
+	p->chunks.n = 0;
+	if (calc_plan_has_layout(p) && !p->uneven_stages && p->pp > 0) {
+		char msg[512];
+		const char *key;
+		calc_plan_chunk(p, plan_chunks(p), msg, sizeof msg, &key);
+	}
 }
 
 /* Where a key was set: file and line for messages. */
@@ -1252,9 +1283,15 @@ static int split_named(const struct calc_plan *p)
 static int moe_only(const struct calc_model *m)
 {
 	struct calc_layer_kind kd;
-	for (int k = 0; k < calc_model_nkinds(m); k++)
-		if (calc_model_kind(m, k, &kd), kd.type != CALC_LAYER_MOE)
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		calc_model_kind(m, k, &kd);
+		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+		case CALC_LAYER_DENSE:
 			return 0;
+		case CALC_LAYER_MOE:
+			break;
+		}
+	}
 	return 1;
 }
 
@@ -1439,10 +1476,21 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("parallel.cpu_checkpointing", "cluster.gpu_pcie_bw", "parallel.cpu_checkpointing = yes needs the host "
 		     "link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. 1e+15 bytes/s)",
 		     p->gpu.name);
-	if (p->pp > m->layers && m->layers > 0)
+	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
-	else if (p->uneven_stages) {
+	else if (calc_plan_has_layout(p)) {
+		/* Megatron-Core's layout keys (model.c calc_layout_chunks says why one is refused) */
+		char msg[512];
+		const char *key = "layout";
+		struct calc_chunks tmp;
+		if (p->uneven_stages)
+			ERR("parallel", "layers_per_stage", "parallel.layers_per_stage cannot be set with parallel.layout, "
+			    "first_stage_layers, last_stage_layers, account_embedding, account_loss, first_stage_less_layers "
+			    "or last_stage_less_layers (choose one way to place the layers)");
+		else if (p->pp > 0 && calc_layout_chunks(p, p->pp, plan_chunks(p), &tmp, msg, sizeof msg, &key) < 0)
+			ERR("parallel", key, "%s", msg);
+	} else if (p->uneven_stages) {
 		int sum = 0;
 		for (int i = 0; i < p->uneven_stages; i++)
 			sum += p->layers_per_stage[i];

@@ -406,8 +406,14 @@ static int b_monitor(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		int row = calc_table_row(t);
 		calc_table_num(t, row, cs, s);
 		calc_table_num(t, row, cl, layers);
-		calc_table_num(t, row, cf, pc->tf[s]);
-		calc_table_num(t, row, cb, pc->tb[s] + pc->tw[s]);
+		{ /* the stage's time: with costs per chunk (a layout placed chunk by chunk) the sum
+		   * of its chunks, virtual stages s, s + p, ... */
+			double f = 0, b = 0;
+			for (int g = s; g < (pc->per_chunk ? pc->p * pc->v : s + 1); g += pc->p)
+				f += pc->tf[g], b += pc->tb[g] + pc->tw[g];
+			calc_table_num(t, row, cf, f);
+			calc_table_num(t, row, cb, b);
+		}
 		calc_table_num(t, row, cbusy, busy);
 		calc_table_num(t, row, cidle, idle);
 		calc_table_num(t, row, cia, idle + MONITOR_MARGIN * st->makespan);

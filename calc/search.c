@@ -230,6 +230,37 @@ void calc_search_opts_init(struct calc_search_opts *o)
 /* A candidate as a plan (the one variant builder, variant.c)                */
 /* ======================================================================== */
 
+/* CALC_SPLIT_FIRST_LAST at depth pp of L layers: the middle stages hold q = ceil(L / pp),
+ * the first and the last the rest, the last (which holds the LM head and the loss) no
+ * more than the first: f = R - floor(R / 2), l = floor(R / 2), R = L - (pp - 2) q.
+ * Returns 1 when both ends hold at least one layer (pp >= 3). */
+static int first_last(int L, int pp, int *f, int *l)
+{
+	int q, R;
+	if (pp < 3)
+		return 0;
+	q = (L + pp - 1) / pp;
+	R = L - (pp - 2) * q;
+	*l = R / 2;
+	*f = R - *l;
+	return *l >= 1 && *f >= 1;
+}
+
+/* Set the layout keys of 'p' (of L layers, at depth pp) to placement s; the plan's own
+ * (CALC_SPLIT_PLAN) from 'base'. */
+static void split_keys(struct calc_plan *p, const struct calc_plan *base, int s, int pp)
+{
+	int f = 0, l = 0;
+	p->account_embedding = s == CALC_SPLIT_PLAN ? base->account_embedding
+	                       : s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_EMB;
+	p->account_loss = s == CALC_SPLIT_PLAN ? base->account_loss
+	                  : s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_LOSS;
+	if (s == CALC_SPLIT_FIRST_LAST)
+		first_last(base->model.layers, pp, &f, &l);
+	p->first_stage_layers = s == CALC_SPLIT_PLAN ? base->first_stage_layers : f;
+	p->last_stage_layers = s == CALC_SPLIT_PLAN ? base->last_stage_layers : l;
+}
+
 void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c, struct calc_plan *out)
 {
 	struct calc_layout l = {
@@ -240,6 +271,14 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 	char kv[2][32];
 	const char *kvs[2] = {kv[0], kv[1]};
 	int n = 0;
+	struct calc_plan *own = NULL;
+	if (c->split != CALC_SPLIT_PLAN) { /* a Megatron-Core rule the planner tried */
+		own = xmalloc(sizeof *own);
+		*own = *base;
+		split_keys(own, base, c->split, c->pp);
+		own->uneven_stages = 0;
+		base = own;
+	}
 	if (base->model.moe.experts > 0 && c->ep > 0 && c->etp > 0) {
 		snprintf(kv[0], sizeof kv[0], "parallel.ep=%d", c->ep);
 		snprintf(kv[1], sizeof kv[1], "parallel.etp=%d", c->etp);
@@ -252,6 +291,7 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 		calc_diag_free(&d);
 	} else
 		calc_plan_variant(base, &l, NULL, 0, NULL, 0, out, NULL);
+	free(own);
 }
 
 /* ======================================================================== */
@@ -531,6 +571,7 @@ int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_pl
 
 struct item {
 	int recipe, gpus, nodes, gpn, tp, pp, cp, dp, mb;
+	int split;                   /* enum calc_search_split */
 	int ep, etp;                 /* expert degrees (1, 1 for a dense model) */
 	long long key0;              /* first key of the item */
 	/* written by the one thread that runs the item */
@@ -701,6 +742,70 @@ static void reject_many(struct worker *w, enum calc_reject why, long long n)
 	w->rejected[why] += n;
 }
 
+/* The placements tried at depth pp (enum calc_search_split): the plan's, and where pp does
+ * not divide the layers of a plan that places them by a rule alone, the account_* rules
+ * whose layers pp divides (docs/references.md §3.7).  nsplit_of counts them, split_of
+ * names the k-th. */
+static int split_ok(const struct calc_plan *plan, int pp, int s)
+{
+	int L = plan->model.layers, extra, f, l;
+	if (s == CALC_SPLIT_PLAN)
+		return 1;
+	if (calc_plan_has_layout(plan) || plan->uneven_stages || pp < 2 || L % pp == 0)
+		return 0;
+	if (s == CALC_SPLIT_FIRST_LAST) /* where both account_* flags split pp evenly, the rule
+	                                 * gives their stages (q - 1, q, ..., q - 1): tried once */
+		return first_last(L, pp, &f, &l) && !split_ok(plan, pp, CALC_SPLIT_ACCOUNT_BOTH);
+	extra = (s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_EMB) +
+	        (s == CALC_SPLIT_ACCOUNT_BOTH || s == CALC_SPLIT_ACCOUNT_LOSS);
+	return (L + extra) % pp == 0 && (L + extra) / pp >= 2;
+}
+
+static int nsplit_of(const struct calc_plan *plan, int pp, int even_only)
+{
+	int n = 0;
+	for (int s = 0; s < CALC_SEARCH_SPLIT_N; s++)
+		n += split_ok(plan, pp, s) && (!even_only || s == CALC_SPLIT_PLAN);
+	return n;
+}
+
+static int split_of(const struct calc_plan *plan, int pp, int k)
+{
+	for (int s = 0; s < CALC_SEARCH_SPLIT_N; s++)
+		if (split_ok(plan, pp, s) && k-- == 0)
+			return s;
+	return CALC_SPLIT_PLAN;
+}
+
+void calc_search_split_text(const struct calc_plan *base, const struct calc_search_cfg *c, char *buf, size_t n)
+{
+	int f = 0, l = 0;
+	switch ((enum calc_search_split)c->split) {
+	case CALC_SPLIT_FIRST_LAST:
+		first_last(base->model.layers, c->pp, &f, &l);
+		snprintf(buf, n, "first_stage_layers=%d last_stage_layers=%d", f, l);
+		return;
+	case CALC_SPLIT_ACCOUNT_BOTH:
+		snprintf(buf, n, "account_embedding=yes account_loss=yes");
+		return;
+	case CALC_SPLIT_ACCOUNT_EMB:
+		snprintf(buf, n, "account_embedding=yes");
+		return;
+	case CALC_SPLIT_ACCOUNT_LOSS:
+		snprintf(buf, n, "account_loss=yes");
+		return;
+	case CALC_SPLIT_PLAN:
+	case CALC_SEARCH_SPLIT_N:
+		break;
+	}
+	if (calc_plan_has_layout(base))
+		calc_layout_describe(base, buf, n);
+	else if (c->uneven)
+		snprintf(buf, n, "split=%s", calc_split_name(base->split));
+	else
+		snprintf(buf, n, "even");
+}
+
 /* The checks that depend only on the work item (recipe, tp, pp, cp). */
 static enum calc_reject item_check(const struct calc_plan *base, const struct item *it, int even_only)
 {
@@ -710,9 +815,21 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 		return CALC_REJ_FP8;
 	if (m->heads % it->tp || m->kv_heads % it->tp || m->ffn_hidden % it->tp)
 		return CALC_REJ_TP;
-	if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
+	if (it->split != CALC_SPLIT_PLAN) {
+		/* a Megatron-Core rule the planner tries (split_ok built the item only where the
+		 * rule splits this depth) */
+		if (it->pp > CALC_MAX_STAGES || !split_ok(base, it->pp, it->split))
+			return CALC_REJ_PP;
+	} else if (calc_plan_has_layout(base)) {
+		/* Megatron-Core's layout keys: the stage totals at this depth (any chunks) */
+		struct calc_chunks ch;
+		char msg[512];
+		const char *key;
+		if (it->pp > CALC_MAX_STAGES || calc_layout_chunks(base, it->pp, 0, &ch, msg, sizeof msg, &key) < 0)
+			return CALC_REJ_PP;
+	} else if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
 		return CALC_REJ_PP;
-	{
+	else {
 		int tmp[CALC_MAX_STAGES];
 		if (calc_layers_split(m->layers, it->pp, base->split, tmp, NULL) < 0)
 			return CALC_REJ_PP; /* parallel.split = even or llama3 refuses this depth */
@@ -777,7 +894,14 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
 {
 	const struct calc_sched *row = calc_schedule_at(sched);
 	int pp = p->pp, L = p->model.layers;
-	if (row->uses_vpp) {
+	if (calc_plan_has_layout(p)) {
+		/* the layout keys' rules at this v (stage totals do not depend on it) */
+		struct calc_chunks ch;
+		char msg[512];
+		const char *key;
+		if (calc_layout_chunks(p, pp, row->uses_vpp ? v : 1, &ch, msg, sizeof msg, &key) < 0)
+			return CALC_REJ_VPP;
+	} else if (row->uses_vpp) {
 		if (p->uneven_stages) {
 			for (int i = 0; i < pp; i++)
 				if (p->layers_per_stage[i] % v)
@@ -1167,10 +1291,14 @@ static void run_item(struct worker *w, struct item *it)
 	row.c.recipe = (signed char)it->recipe;
 	row.c.ep = it->ep;
 	row.c.etp = it->etp;
+	row.c.split = (signed char)it->split;
+	/* the placement: the plan's, or a Megatron-Core rule of this item */
+	split_keys(p, base, it->split, it->pp);
 	{
 		int tmp[CALC_MAX_STAGES];
-		row.c.uneven = 0;
-		if (it->pp <= CALC_MAX_STAGES && calc_layers_split(base->model.layers, it->pp, base->split, tmp, NULL) == 0)
+		row.c.uneven = it->split != CALC_SPLIT_PLAN || calc_plan_has_layout(base);
+		if (!row.c.uneven && it->pp <= CALC_MAX_STAGES &&
+		    calc_layers_split(base->model.layers, it->pp, base->split, tmp, NULL) == 0)
 			for (int i = 1; i < it->pp; i++)
 				row.c.uneven |= tmp[i] != tmp[0];
 	}
@@ -1396,7 +1524,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
 					for (int e = 0; e < nep; e++)
 					for (int f = 0; f < netp; f++)
-					for (int mb = 1; mb <= o->max_mb; mb++) {
+					for (int mb = 1; mb <= o->max_mb; mb++)
+					for (int sp = 0; sp < nsplit_of(plan, pps[b], o->even_only); sp++) {
 						struct item *it;
 						if (netp > 1 && tps[a] % etps[f])
 							break; /* etp | tp: the grid's rule, see build_items */
@@ -1415,6 +1544,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->cp = cps[c];
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
 						it->mb = mb;
+						it->split = split_of(plan, pps[b], sp);
 						it->ep = eps[e];
 						it->etp = etps[f];
 						it->key0 = key;
@@ -1592,6 +1722,7 @@ static int item_of(const struct shared *sh, const struct calc_search_cfg *c)
 	for (int i = 0; i < sh->nitems; i++) {
 		const struct item *x = &sh->items[i];
 		if (x->recipe == c->recipe && x->gpus == c->gpus && x->tp == c->tp && x->pp == c->pp && x->cp == c->cp &&
+		    x->split == c->split &&
 		    x->mb == c->micro_batch && x->ep == c->ep && x->etp == c->etp && x->nodes == c->nodes &&
 		    x->gpn == c->gpus_per_node)
 			return i;
@@ -1825,6 +1956,13 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	out->threads = nw;
 	out->opts = sh.o;
 	out->moe = plan->model.moe.experts > 0;
+	out->layers = plan->model.layers;
+	{ /* the text of an uneven configuration that keeps the plan's placement */
+		struct calc_search_cfg c0;
+		memset(&c0, 0, sizeof c0);
+		c0.uneven = 1;
+		calc_search_split_text(plan, &c0, out->split_plan, sizeof out->split_plan);
+	}
 	out->top_only = top_only_applies(&sh.o);
 	out->partial = sh.lazy;
 	merge(out, ws, nw, &sh);
@@ -1899,7 +2037,39 @@ void calc_search_free(struct calc_search_result *r)
 /* Tables                                                                    */
 /* ======================================================================== */
 
-static void cfg_cols(struct calc_table *t, int recipe, int moe)
+/* The text of configuration c's placement of the layers (calc_search_split_text). */
+const char *calc_search_split_cell(const struct calc_search_result *r, const struct calc_search_cfg *c, char *buf,
+                                   size_t n)
+{
+	int f = 0, l = 0;
+	switch ((enum calc_search_split)c->split) {
+	case CALC_SPLIT_ACCOUNT_BOTH:
+	case CALC_SPLIT_ACCOUNT_EMB:
+	case CALC_SPLIT_ACCOUNT_LOSS:
+		calc_search_split_text(NULL, c, buf, n); /* reads no plan for these */
+		return buf;
+	case CALC_SPLIT_FIRST_LAST:
+		first_last(r->layers, c->pp, &f, &l);
+		snprintf(buf, n, "first_stage_layers=%d last_stage_layers=%d", f, l);
+		return buf;
+	case CALC_SPLIT_PLAN:
+	case CALC_SEARCH_SPLIT_N:
+		break;
+	}
+	return c->uneven ? r->split_plan : "even";
+}
+
+/* 1 when a configuration of 'n' (stride 'size' bytes from 'first') splits unevenly: the
+ * tables then show each one's placement (column "split"). */
+static int any_uneven(const void *first, long long n, size_t size)
+{
+	for (long long i = 0; i < n; i++)
+		if (((const struct calc_search_cfg *)(const void *)((const char *)first + i * (long long)size))->uneven)
+			return 1;
+	return 0;
+}
+
+static void cfg_cols(struct calc_table *t, int recipe, int moe, int split)
 {
 	calc_table_col(t, "tp", "", CALC_D_INT, 0);
 	calc_table_col(t, "pp", "", CALC_D_INT, 0);
@@ -1917,10 +2087,13 @@ static void cfg_cols(struct calc_table *t, int recipe, int moe)
 	calc_table_col(t, "schedule", "", CALC_D_TEXT, 0);
 	if (recipe)
 		calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
+	if (split) /* the plan keys that reproduce the placement of the layers */
+		calc_table_col(t, "split", "", CALC_D_TEXT, 0);
 }
 
 /* Fill the configuration cells from column 'c0'; returns the next column. */
-static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_search_cfg *c, int recipe, int moe)
+static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_search_cfg *c, int recipe, int moe,
+                     const struct calc_search_result *split)
 {
 	int k = c0;
 	calc_table_num(t, r, k++, c->tp);
@@ -1941,6 +2114,10 @@ static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_sear
 		const struct calc_recipe *rc = calc_recipe_at(c->recipe);
 		calc_table_str(t, r, k++, rc ? rc->name : "?");
 	}
+	if (split) {
+		char buf[CALC_LAYOUT_MAX + 64];
+		calc_table_str(t, r, k++, calc_search_split_cell(split, c, buf, sizeof buf));
+	}
 	return k;
 }
 
@@ -1952,11 +2129,12 @@ static int many_gpus(const struct calc_search_result *r)
 void calc_search_table_top(const struct calc_search_result *r, struct calc_table *t)
 {
 	int vr = r->opts.vary_recipe;
+	const struct calc_search_result *sp = r->ntop > 0 && any_uneven(&r->top[0].r.c, r->ntop, sizeof r->top[0]) ? r : NULL;
 	calc_table_init(t, "search-top", "The best configurations found by the planner");
 	calc_table_col(t, "rank", "", CALC_D_INT, 0);
 	if (many_gpus(r))
 		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, vr, r->moe);
+	cfg_cols(t, vr, r->moe, sp != NULL);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "step_time_sim", "s", CALC_D_FIXED, 3);
@@ -1970,7 +2148,7 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 		calc_table_num(t, row, k++, i + 1);
 		if (many_gpus(r))
 			calc_table_num(t, row, k++, x->r.c.gpus);
-		k = cfg_cells(t, row, k, &x->r.c, vr, r->moe);
+		k = cfg_cells(t, row, k, &x->r.c, vr, r->moe, sp);
 		calc_table_num(t, row, k++, x->r.memory);
 		calc_table_num(t, row, k++, x->r.step_time);
 		calc_table_num(t, row, k++, x->sim_ok ? x->sim_time : NAN);
@@ -1980,10 +2158,13 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 		calc_table_num(t, row, k++, x->r.cost);
 	}
 	{
-		char note[320];
+		char note[640];
 		snprintf(note, sizeof note, "Ranked by %s. memory = worst pipeline stage per GPU, GB = 10^9 bytes; "
 		         "step_time with the closed-form bubble of the schedule, step_time_sim with the pipeline "
-		         "simulator; run_time in days for the plan's token budget.", calc_objective_name(r->opts.objective));
+		         "simulator; run_time in days for the plan's token budget.%s", calc_objective_name(r->opts.objective),
+		         sp ? " split: the plan keys that place the layers (parallel.*); the closed form takes the "
+		              "critical stage as a whole, so with virtual stages of different layers only step_time_sim "
+		              "costs each chunk as it is (docs/references.md §3.7)." : "");
 		calc_table_note(t, note);
 	}
 }
@@ -2022,11 +2203,12 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 {
 	int vr = r->opts.vary_recipe;
 	double best = r->have_axis[CALC_AXIS_BEST] ? r->axis[CALC_AXIS_BEST].step_time : NAN;
+	const struct calc_search_result *sp = any_uneven(&r->axis[0].c, CALC_AXIS_N, sizeof r->axis[0]) ? r : NULL;
 	calc_table_init(t, "search-axes", "The runner-up on each axis");
 	calc_table_col(t, "axis", "", CALC_D_TEXT, 0);
 	if (many_gpus(r))
 		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, vr, r->moe);
+	cfg_cols(t, vr, r->moe, sp != NULL);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "vs_best", "1", CALC_D_PCT, 1);
@@ -2043,7 +2225,7 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 		}
 		if (many_gpus(r))
 			calc_table_num(t, row, k++, r->axis[a].c.gpus);
-		k = cfg_cells(t, row, k, &r->axis[a].c, vr, r->moe);
+		k = cfg_cells(t, row, k, &r->axis[a].c, vr, r->moe, sp);
 		calc_table_num(t, row, k++, r->axis[a].memory);
 		calc_table_num(t, row, k++, r->axis[a].step_time);
 		calc_table_num(t, row, k++, r->axis[a].step_time / best - 1);
@@ -2099,7 +2281,8 @@ void calc_search_table_rows(const struct calc_search_result *r, struct calc_tabl
 {
 	calc_table_init(t, "search-all", "Every configuration of the search");
 	calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, 1, r->moe);
+	const struct calc_search_result *sp = r->nrows > 0 && any_uneven(&r->rows[0].c, r->nrows, sizeof r->rows[0]) ? r : NULL;
+	cfg_cols(t, 1, r->moe, sp != NULL);
 	calc_table_col(t, "outcome", "", CALC_D_TEXT, 0);
 	calc_table_col(t, "worst_stage", "", CALC_D_INT, 0);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
@@ -2112,7 +2295,7 @@ void calc_search_table_rows(const struct calc_search_result *r, struct calc_tabl
 		const struct calc_search_row *x = &r->rows[i];
 		int row = calc_table_row(t), k = 0, timed = x->reject == CALC_REJ_NONE;
 		calc_table_num(t, row, k++, x->c.gpus);
-		k = cfg_cells(t, row, k, &x->c, 1, r->moe);
+		k = cfg_cells(t, row, k, &x->c, 1, r->moe, sp);
 		calc_table_str(t, row, k++, calc_reject_name((enum calc_reject)x->reject));
 		calc_table_num(t, row, k++, x->worst >= 0 ? x->worst : NAN);
 		calc_table_num(t, row, k++, x->worst >= 0 ? x->memory : NAN);
@@ -2130,14 +2313,15 @@ void calc_search_table_pareto(const struct calc_search_result *r, struct calc_ta
 	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 4);
 	calc_table_col(t, "frontier", "", CALC_D_INT, 0);
-	cfg_cols(t, 0, r->moe);
+	const struct calc_search_result *sp = r->nrows > 0 && any_uneven(&r->rows[0].c, r->nrows, sizeof r->rows[0]) ? r : NULL;
+	cfg_cols(t, 0, r->moe, sp != NULL);
 	for (long long i = 0; i < r->nrows; i++) {
 		const struct calc_search_row *x = &r->rows[i];
 		int row = calc_table_row(t);
 		calc_table_num(t, row, 0, x->memory);
 		calc_table_num(t, row, 1, x->step_time);
 		calc_table_num(t, row, 2, r->frontier ? r->frontier[i] : 0);
-		cfg_cells(t, row, 3, &x->c, 0, r->moe);
+		cfg_cells(t, row, 3, &x->c, 0, r->moe, sp);
 	}
 	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no other configuration needs "
 	                   "no more memory and is no slower (closed-form step time; of identical points the first).");

@@ -154,6 +154,33 @@ int calc_search_memo_filled(const struct calc_search_memo *m);
  * search's opts.seed; returns how many (0 while none has ended). */
 int calc_search_memo_seed(const struct calc_search_memo *m, struct calc_search_cfg *out, int max);
 
+/*
+ * How a configuration places the layers on its stages.  The plan's own placement
+ * (parallel.split, or Megatron-Core's layout keys when the plan sets them) is always
+ * tried; where pp does not divide the layers of a plan without layout keys or an explicit
+ * layers_per_stage, the planner also tries Megatron-Core's account_* rules that make the
+ * split even with the embedding and/or the loss counted as a layer, and its first/last
+ * stage rule with the middle stages at ceil(L / pp) (docs/references.md §3.7).
+ */
+enum calc_search_split {
+	CALC_SPLIT_PLAN,          /* the plan's own */
+	CALC_SPLIT_ACCOUNT_BOTH,  /* account_embedding = yes, account_loss = yes: (L + 2) / pp */
+	CALC_SPLIT_ACCOUNT_EMB,   /* account_embedding = yes: (L + 1) / pp, stage 0 one fewer */
+	CALC_SPLIT_ACCOUNT_LOSS,  /* account_loss = yes: (L + 1) / pp, the last stage one fewer */
+	CALC_SPLIT_FIRST_LAST,    /* first_stage_layers and last_stage_layers: the middle stages
+	                             ceil(L / pp), the ends the rest, the last no more than the
+	                             first (search.c first_last) */
+	CALC_SEARCH_SPLIT_N
+};
+struct calc_search_cfg;
+/* The plan keys that reproduce configuration c's placement of the layers of 'base'
+ * ("even" when every stage holds the same layers), into buf. */
+void calc_search_split_text(const struct calc_plan *base, const struct calc_search_cfg *c, char *buf, size_t n);
+struct calc_search_result;
+/* The same for a configuration of search result 'r' (the text may be r's own or buf). */
+const char *calc_search_split_cell(const struct calc_search_result *r, const struct calc_search_cfg *c, char *buf,
+                                   size_t n);
+
 /* One configuration. */
 struct calc_search_cfg {
 	int gpus, nodes, gpus_per_node;
@@ -165,6 +192,7 @@ struct calc_search_cfg {
 	signed char schedule;      /* enum calc_schedule */
 	signed char recipe;        /* index for calc_recipe_at */
 	signed char uneven;        /* 1: layers split unevenly (pp does not divide layers) */
+	signed char split;         /* enum calc_search_split: how the layers are placed */
 	int ep, etp;               /* expert (tensor) parallelism; 1 and 1 for a dense model */
 };
 
@@ -229,6 +257,9 @@ struct calc_search_result {
 	long long ranked;               /* of which fit: timed and ranked */
 	long long rejected[CALC_REJ_N]; /* by first failing check ([CALC_REJ_NONE] unused) */
 	int moe;                        /* 1: the model has experts: ep and etp are axes */
+	int layers;                     /* the model's layers */
+	char split_plan[CALC_LAYOUT_MAX + 64]; /* calc_search_split_text of an uneven configuration
+	                                   that keeps the plan's placement */
 	/* memory rejects: where and by how much */
 	long long miss_first, miss_middle, miss_last; /* worst stage first / middle / last */
 	int have_closest;

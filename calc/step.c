@@ -104,12 +104,16 @@ static double gemm_flops_token(const struct calc_model *m, int kind)
 	struct calc_layer_kind kd;
 	double h = m->hidden, f, w = m->mlp == CALC_MLP_SWIGLU ? 6 : 4;
 	calc_model_kind(m, kind, &kd);
-	if (kd.type == CALC_LAYER_MOE) {
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_MOE: {
 		const struct calc_moe *x = &m->moe;
 		double fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
 		return attn_proj_flops_token(m) + 2 * h * x->experts + w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
 	}
-	f = kd.ffn_hidden; /* CALC_LAYER_DENSE: one MLP of width f */
+	case CALC_LAYER_DENSE: /* one MLP of width f, below */
+		break;
+	}
+	f = kd.ffn_hidden;
 	return attn_proj_flops_token(m) + w * h * f;
 }
 
@@ -497,7 +501,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
 	double peak = gemm_rate(plan, 1), eb = fp8 ? lp_bytes(plan) : 2;
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
-	int sms = plan->gpu.sms, moe = kd.type == CALC_LAYER_MOE, shp = calc_gemm_shape_on(plan);
+	int sms = plan->gpu.sms, moe = 0, shp = calc_gemm_shape_on(plan);
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
 	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
 	/* parts that module recomputation runs again [s]: the MLA up projections, the dense
@@ -507,6 +511,14 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
 
 	o->moe_router = o->moe_permute = o->moe_experts = o->moe_skew = 0;
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		moe = 0;
+		break;
+	case CALC_LAYER_MOE:
+		moe = 1;
+		break;
+	}
 
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
@@ -717,8 +729,18 @@ static void ckpt_traffic(const struct calc_plan *plan, struct calc_layer_time *o
 static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
 {
 	struct calc_layer_kind kd;
-	int moe = (calc_model_kind(&plan->model, kind, &kd), kd.type == CALC_LAYER_MOE);
+	int moe = 0;
 	double pay = tp_charge(plan);
+
+	calc_model_kind(&plan->model, kind, &kd);
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		moe = 0;
+		break;
+	case CALC_LAYER_MOE:
+		moe = 1;
+		break;
+	}
 
 	o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
 	o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
@@ -898,8 +920,9 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->tf += e->last_f;
 		o->tb += e->last_b;
 		o->tw += e->last_w;
-		mtp_cost(plan, lt, e, o);
 	}
+	if (sl.mtp) /* with the head, or where parallel.layout places the modules */
+		mtp_cost(plan, lt, e, o);
 }
 
 /* The middle stages (neither embedding nor head) of one fill_stages call already costed:
@@ -977,7 +1000,22 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 		e = *ends;
 	else
 		end_times(plan, &e);
-	if (c)
+	if (c && plan->chunks.n > 0 && c->v > 1 && !dual && plan->chunks.n == p * c->v &&
+	    plan->chunks.n <= CALC_MAX_STAGES) {
+		/* a layout placed chunk by chunk: each virtual stage g = chunk x p + stage costs
+		 * its own layers, embedding, loss and MTP modules (calc_chunk_layers), and the
+		 * simulator runs them so (calc_pp_costs.per_chunk) */
+		c->per_chunk = 1;
+		for (int g = 0; g < plan->chunks.n; g++) {
+			struct calc_stage_layers sl;
+			struct stage_cost sc;
+			calc_chunk_layers(plan, g, &sl);
+			stage_cost(plan, lt, &e, &sl, &sc);
+			c->tf[g] = sc.tf;
+			c->tb[g] = sc.tb;
+			c->tw[g] = sc.tw;
+		}
+	} else if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
 			stage_cost_at(plan, lt, &e, all, i, &mm, &sc);

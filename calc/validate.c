@@ -243,21 +243,23 @@ static const struct vrow rows[] = {
 	 * ("Model TFLOP / sec / GPU").  The 26.04 container row at a batch of 8,192 and the 25.11 row
 	 * at 2,048.  The split and the recomputation are those of Megatron-Bridge's recipe
 	 * qwen3_235b_a22b_pretrain_256gpu_h100_fp8cs_config (perf_recipes/qwen/h100/qwen3_moe.py),
-	 * taken for the 25.11 row too.  Assumed: 94 layers modelled as 96 so that PP 8 x VP 4
-	 * divides them (Megatron-Bridge splits 94 unevenly; the rate per GPU moves by about the
-	 * share of the two layers' embedding-free work, < 1%), FP8 GEMMs by the fp8-te recipe,
+	 * taken for the 25.11 row too.  The 94 layers as Megatron-Core places them at PP 8 x VP 4
+	 * with the embedding and the loss counted as layers (account_for_embedding/loss_in_
+	 * pipeline_split: 96 / 32 = 3 a virtual stage, 2 in the first and the last; Megatron-Core
+	 * refuses 94 layers at PP 8 without a layout rule, and this is its only rule without a
+	 * layout string that splits them: assumed, docs/references.md §3.7).  FP8 GEMMs by the fp8-te recipe,
 	 * ZeRO-1 (Megatron-Core's distributed optimizer), the defaults for what the table does
 	 * not state.  The recipe runs the alltoall dispatcher with overlap_moe_expert_parallel_comm
 	 * and moe_router_fusion (perf_recipes/qwen/h100/qwen3_moe.py of NVIDIA-NeMo/Megatron-Bridge
 	 * at commit 067f987): moe.overlap_ep_comm and moe.router_fusion.  Model FLOPs by trainplan's count, not
 	 * Megatron-Bridge's.  Stack: the defaults (Megatron-Core with Transformer Engine), so the rows
 	 * count with the other Megatron rows.  Held out. */
-	{"MBRIDGE 26.04", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 250, 1, 4096, 96, "dgx-h100-ndr",
+	{"MBRIDGE 26.04", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 250, 1, 4096, 0, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te;"
-	 "moe.overlap_ep_comm=yes;moe.router_fusion=yes", 0},
-	{"MBRIDGE 25.11", "qwen3-235b-a22b", 256, 2, 8, 2048, 1, "moe-sp", M_MODELTF, 233, 1, 4096, 96, "dgx-h100-ndr",
+	 "moe.overlap_ep_comm=yes;moe.router_fusion=yes;parallel.account_embedding=yes;parallel.account_loss=yes", 0},
+	{"MBRIDGE 25.11", "qwen3-235b-a22b", 256, 2, 8, 2048, 1, "moe-sp", M_MODELTF, 233, 1, 4096, 0, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=fp8-te;"
-	 "moe.overlap_ep_comm=yes;moe.router_fusion=yes", 0},
+	 "moe.overlap_ep_comm=yes;moe.router_fusion=yes;parallel.account_embedding=yes;parallel.account_loss=yes", 0},
 	/* The same summary's 25.09 DGX-H100 row of DeepSeek-V3 (token-dropless, experts
 	 * force-balanced): 1,024 H100, batch 8,192, micro-batch 1, sequence 4,096, TP 2 (SP),
 	 * PP 8, VP 4, EP 64; 338 model TFLOP/s per GPU, 330 with blockwise FP8 (128 x 128
@@ -266,11 +268,8 @@ static const struct vrow rows[] = {
 	 * (scripts/performance/dryrun_configs/deepseek/deepseek_v3_pretrain_h100_fp8_sc_v1.yaml)
 	 * places the layers by pipeline_model_parallel_layout "Et|(tt|)*30mL": 32 virtual
 	 * stages, the first the embedding and one layer, thirty of two layers, the last the
-	 * MTP module and the loss.  parallel.layers_per_stage names physical stages only, and
-	 * with VP each must divide by vpp (rank 0 holds 7 layers, rank 7 six), so the layout
-	 * cannot be given: assumed, 61 layers modelled as 64, two in every virtual stage (the
-	 * embedding and one layer, and the MTP module and the loss, each taken for two
-	 * layers' work).  The recipe recomputes the MLA up-projections and the MLP
+	 * MTP module and the loss; the row gives the same parallel.layout (docs/references.md
+	 * §3.7), so each virtual stage is costed with its own layers.  The recipe recomputes the MLA up-projections and the MLP
 	 * (recompute_modules = ["mla_up_proj", "mlp"] in
 	 * src/megatron/bridge/perf_recipes/deepseek/h100/deepseek_v3.py): the row sets the
 	 * same modules ('mlp' is the dense MLP of the first three layers).  The dispatcher:
@@ -281,10 +280,10 @@ static const struct vrow rows[] = {
 	 * perf_recipes/deepseek/common.py), while its token dispatcher type stays alltoall
 	 * unless a flex backend is applied: assumed hybridep, which the 25.09 table does not
 	 * state.  Held out. */
-	{"MBRIDGE 25.09", "deepseek-v3", 1024, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 330, 1, 4096, 64, "dgx-h100-ndr",
+	{"MBRIDGE 25.09", "deepseek-v3", 1024, 2, 8, 8192, 1, "moe-sp", M_MODELTF, 330, 1, 4096, 0, "dgx-h100-ndr",
 	 0, NULL, 0, "parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;training.recipe=deepseek-v3;"
 	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp;moe.dispatcher=hybridep;"
-	 "moe.permute_fusion=yes;moe.router_fusion=yes", 0},
+	 "moe.permute_fusion=yes;moe.router_fusion=yes;parallel.layout=Et|(tt|)*30mL", 0},
 	/* The same summary's 25.11 dense rows (docs/performance-summary.md of
 	 * NVIDIA-NeMo/Megatron-Bridge at commit 5776a6d, 2025-12-10), "Tokens / sec / GPU" with
 	 * FP8 current scaling (FP8-CS), sequence 8,192: on DGX-B200, Llama 3 8B on 8 GPUs (batch
@@ -293,10 +292,11 @@ static const struct vrow rows[] = {
 	 * TP 4, PP 8, VP 5: 1,602) and Llama 3.1 405B on 1,024 (batch 512, TP 8, PP 8, CP 2, VP 8:
 	 * 292).  The first B200 row fitted the B200 preset's GEMM efficiency (calc/presets.c,
 	 * tests/cli/calibrate-b200.*: with the H100's it came out 17 % too fast), the second is
-	 * held out; the H100 rows are held out.  405B: 126 layers modelled as 128, two per
-	 * virtual stage of PP 8 x VP 8 (Megatron-Bridge's recipe sets
-	 * account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split, so
-	 * the embedding and the loss take a layer's place in the first and last virtual stage).
+	 * held out; the H100 rows are held out.  405B: its 126 layers at PP 8 x VP 8 as
+	 * Megatron-Bridge's recipe places them (account_for_embedding_in_pipeline_split and
+	 * account_for_loss_in_pipeline_split: two layers a virtual stage, the embedding and
+	 * the loss each in a layer's place in the first and the last; the row sets
+	 * parallel.account_embedding and account_loss, docs/references.md §3.7).
 	 * The splits are those of scripts/performance/configs/llama/llama3_workload_base_configs.py
 	 * and llama31_workload_base_configs.py at that commit, which set no recomputation (the
 	 * 8B B200 run uses CUDA graphs of the whole iteration, which the tool does not model: it
@@ -313,14 +313,16 @@ static const struct vrow rows[] = {
 	 * out. */
 	{"MBRIDGE 25.11", "llama3-8b", 8, 1, 1, 128, 2, "flash", M_TOKS, 30624, 1, 8192, 0, "hgx-b200-ndr", 0, NULL, 1,
 	 "training.recipe=fp8-params;training.main_grads=bf16;efficiency.grad_reduce=bf16", 0},
-	{"MBRIDGE 25.11", "llama3.1-405b", 128, 4, 8, 64, 1, "flash", M_TOKS, 661, 2, 8192, 128, "hgx-b200-ndr", 0, NULL,
-	 0, "parallel.schedule=interleaved;parallel.vpp=8;training.recipe=fp8-params;training.main_grads=bf16;"
+	{"MBRIDGE 25.11", "llama3.1-405b", 128, 4, 8, 64, 1, "flash", M_TOKS, 661, 2, 8192, 0, "hgx-b200-ndr", 0, NULL,
+	 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;"
+	 "training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0},
 	{"MBRIDGE 25.11", "llama3-70b", 64, 4, 8, 128, 1, "flash", M_TOKS, 1602, 1, 8192, 0, "dgx-h100-ndr", 0, NULL, 0,
 	 "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0},
-	{"MBRIDGE 25.11", "llama3.1-405b", 1024, 8, 8, 512, 1, "flash", M_TOKS, 292, 2, 8192, 128, "dgx-h100-ndr", 0, NULL,
-	 0, "parallel.schedule=interleaved;parallel.vpp=8;training.recipe=fp8-params;training.main_grads=bf16;"
+	{"MBRIDGE 25.11", "llama3.1-405b", 1024, 8, 8, 512, 1, "flash", M_TOKS, 292, 2, 8192, 0, "dgx-h100-ndr", 0, NULL,
+	 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;"
+	 "training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0},
 	/* MosaicML llm-foundry, scripts/train/benchmarking/README.md (mosaicml/llm-foundry, commit
 	 * 495218376, 2024-04-22), stack fsdp1: MPT models (presets mpt-*, whose parameter counts

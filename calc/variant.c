@@ -25,9 +25,37 @@ void calc_layout_keep(struct calc_layout *l)
 	l->recipe = NULL;
 }
 
+/* The chunks per stage of the plan's schedule (1 without virtual stages). */
+static int variant_chunks(const struct calc_plan *pl)
+{
+	const struct calc_sched *row = calc_schedule_at((int)pl->schedule);
+	return row && row->uses_vpp && pl->vpp > 0 ? pl->vpp : 1;
+}
+
+/* The plan's layout keys at its pp and chunks again ('v' < 0: the schedule's; with
+ * d NULL a layout the rules refuse leaves no chunks, which the caller refuses). */
+static int rechunk(struct calc_plan *pl, int v, struct calc_diag *d)
+{
+	char msg[512];
+	const char *key;
+	pl->uneven_stages = 0;
+	if (calc_plan_chunk(pl, v < 0 ? variant_chunks(pl) : v, msg, sizeof msg, &key) < 0) {
+		/* the planner's stage totals hold at any chunks: as the layout says, or one */
+		if (!d && v < 0 && calc_plan_chunk(pl, 0, msg, sizeof msg, &key) == 0)
+			return 0;
+		if (d)
+			calc_error(d, NULL, 0, "%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
 int calc_plan_resplit(struct calc_plan *pl, int pp, struct calc_diag *d)
 {
 	pl->pp = pp;
+	if (calc_plan_has_layout(pl)) /* Megatron-Core's layout keys: stage totals at any v */
+		return rechunk(pl, -1, d);
+	pl->chunks.n = 0; /* a plan the planner changed from a layout of its own */
 	if (calc_layers_split(pl->model.layers, pp, pl->split, pl->layers_per_stage, d) < 0) {
 		pl->uneven_stages = 0;
 		return -1;
@@ -80,6 +108,10 @@ int calc_plan_variant(const struct calc_plan *base, const struct calc_layout *la
 			    calc_schedule_at((int)out->schedule)->uses_vpp)
 				out->schedule = calc_schedule_plain();
 		}
+		/* the chunks follow the schedule and vpp (calc_plan_resplit placed them) */
+		if (calc_plan_has_layout(out) && (lay->vpp > 0 || lay->schedule >= 0 || lay->pp > 0) &&
+		    rechunk(out, -1, d) < 0 && d)
+			return -1;
 	}
 	if (n > 0) {
 		if (flags & CALC_VARIANT_UNCHECKED) {

@@ -77,6 +77,12 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	       "micro-batch %d, %d micro-batches\n",
 	       p->tp, p->pp, p->dp, p->cp, p->vpp, p->sp ? "yes" : "no", p->zero, calc_recompute_name(p->recompute),
 	       calc_schedule_name(p->schedule), p->micro_batch, calc_plan_microbatches(p));
+	if (calc_plan_has_layout(p)) { /* the keys that placed the layers, chunk by chunk */
+		char lay[CALC_LAYOUT_MAX + 64];
+		calc_layout_describe(p, lay, sizeof lay);
+		printf("layout: %s, %d virtual stages of %d chunk%s per stage\n", lay, p->chunks.n, p->chunks.v,
+		       p->chunks.v == 1 ? "" : "s");
+	}
 	printf("recipe: %s (%.4g bytes/param unsharded)\n", p->recipe->name, calc_recipe_total(p->recipe));
 	printf("units: GB = 10^9 bytes, GiB = 2^30 bytes\n\n");
 

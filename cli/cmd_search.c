@@ -86,7 +86,8 @@ static int parse_gpus(const char *v, struct calc_search_opts *o)
 }
 
 /* One configuration as a JSON object (units named in j). */
-static json_t *json_row(struct cli_json *j, const struct calc_search_row *x, double sim)
+static json_t *json_row(struct cli_json *j, const struct calc_search_result *r0, const struct calc_search_row *x,
+                        double sim)
 {
 	const struct calc_recipe *r = calc_recipe_at(x->c.recipe);
 	json_t *o = json_object();
@@ -102,6 +103,10 @@ static json_t *json_row(struct cli_json *j, const struct calc_search_row *x, dou
 	cli_json_num(j, o, "zero", x->c.zero, "1");
 	json_object_set_new(o, "schedule", json_string(calc_schedule_name((enum calc_schedule)x->c.schedule)));
 	json_object_set_new(o, "recipe", json_string(r ? r->name : "?"));
+	if (x->c.uneven) { /* the plan keys that reproduce the placement of the layers */
+		char buf[CALC_LAYOUT_MAX + 64];
+		json_object_set_new(o, "split", json_string(calc_search_split_cell(r0, &x->c, buf, sizeof buf)));
+	}
 	cli_json_num(j, o, "memory", x->memory, "B");
 	cli_json_num(j, o, "headroom", x->headroom, "B");
 	cli_json_num(j, o, "worst_stage", x->worst, "1");
@@ -159,14 +164,14 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	json_object_set_new(data, "objective", json_string(calc_objective_name(r->opts.objective)));
 	json_counts(&j, data, r);
 	for (int i = 0; i < r->ntop; i++)
-		json_array_append_new(top, json_row(&j, &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN));
+		json_array_append_new(top, json_row(&j, r, &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN));
 	json_object_set_new(data, "top", top);
 	for (int a = 0; a < CALC_AXIS_N; a++) {
 		char key[64];
 		if (!r->have_axis[a])
 			continue;
 		calc_json_key(calc_search_axis_name(a), key, sizeof key);
-		json_object_set_new(axes, key, json_row(&j, &r->axis[a], NAN));
+		json_object_set_new(axes, key, json_row(&j, r, &r->axis[a], NAN));
 	}
 	json_object_set_new(data, "axes", axes);
 	return cli_json_end(&j, data, stdout);

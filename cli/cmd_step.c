@@ -86,6 +86,12 @@ int cmd_step(int argc, char **argv)
 		double ge = st->gemm_peak != plan.gpu.bf16_flops && plan.gemm_eff_fp8 > 0 ? plan.gemm_eff_fp8 : plan.gemm_eff;
 		const char *prec = st->gemm_peak == plan.gpu.bf16_flops ? "BF16"
 		                   : plan.gpu.fp4_flops > 0 && st->gemm_peak == plan.gpu.fp4_flops ? "FP4" : "FP8";
+		if (calc_plan_has_layout(&plan)) { /* the keys that placed the layers, chunk by chunk */
+			char lay[CALC_LAYOUT_MAX + 64];
+			calc_layout_describe(&plan, lay, sizeof lay);
+			printf("layout: %s, %d virtual stages of %d chunk%s per stage\n", lay, plan.chunks.n, plan.chunks.v,
+			       plan.chunks.v == 1 ? "" : "s");
+		}
 		if (plan.gemm_basis == 1) /* efficiency.gemm_basis = achievable: of the measured matmul rate */
 			printf("efficiency: GEMMs at %.0f%% of the achievable %s matmul rate %.1f TFLOP/s (measured), ",
 			       100 * ge, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8",

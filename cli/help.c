@@ -94,8 +94,10 @@ static const struct cmddoc docs[] = {
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
 	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
-	 "best K with their breakdowns and the runner-up on each axis.  Exit status 1 when no\n"
-	 "configuration fits.\n",
+	 "best K with their breakdowns and the runner-up on each axis.  Where pp does not divide\n"
+	 "the layers, Megatron-Core's account_embedding/account_loss and first/last stage rules\n"
+	 "are tried too; column 'split' names the plan keys that reproduce an uneven placement.\n"
+	 "Exit status 1 when no configuration fits.\n",
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
 	  {"--top K", "how many of the best configurations to show", "10"},

@@ -335,6 +335,212 @@ static void test_moe_rule(void **state)
 	assert_false(calc_model_has_kinds(&m));
 }
 
+/* The layers of every virtual stage of a layout, and of every stage (the sum of its chunks). */
+static void check_chunks(const struct calc_plan *p, int pp, int v, const int *want_vs, const int *want_stage)
+{
+	struct calc_chunks ch;
+	char msg[512];
+	const char *key = NULL;
+	int rc = calc_layout_chunks(p, pp, v, &ch, msg, sizeof msg, &key);
+	if (rc)
+		print_error("%s\n", msg);
+	assert_int_equal(rc, 0);
+	assert_int_equal(ch.n, pp * v);
+	for (int g = 0; g < ch.n; g++)
+		assert_int_equal(ch.layers[g], want_vs[g]);
+	for (int s = 0; s < pp; s++) {
+		int n = 0;
+		for (int g = s; g < ch.n; g += pp)
+			n += ch.layers[g];
+		assert_int_equal(n, want_stage[s]);
+	}
+}
+
+/*
+ * Megatron-Core's layouts (NVIDIA/Megatron-LM d98e8a64, transformer_block.py
+ * get_num_layers_to_build, transformer_config.py __post_init__,
+ * pipeline_parallel_layer_layout.py), the published splits worked out by hand:
+ * - Llama 3.1 405B, 126 layers, PP 8 x VP 8 with both account_* flags: (126 + 2) / 8 = 16
+ *   per stage, 16 / 8 = 2 per virtual stage; virtual stage 0 (the embedding) and 63 (the
+ *   loss) build one fewer: stages 15, 16 x 6, 15.
+ * - Qwen3-235B-A22B, 94 layers, PP 8 x VP 4 with both flags: (94 + 2) / 8 = 12, 3 per
+ *   virtual stage, the first and last 2: stages 11, 12 x 6, 11.
+ * - DeepSeek-V3, 61 layers and one MTP module, Megatron-Bridge's layout for (16, 1) and
+ *   (4, 4) (NVIDIA-NeMo/Megatron-Bridge 355cef45, recipes/deepseek/deepseek_v3.py:
+ *   [E + t*4] + [t*4]*14 + [t, mtp, loss]), written Et*4|(t*4|)*14tmL: 16 virtual stages
+ *   of 4, 4 x 14, 1 layers.  At PP 16 they are the stages; at PP 4 x VP 4 stage s holds
+ *   virtual stages s, s + 4, s + 8, s + 12: 16, 16, 16, 4 + 4 + 4 + 1 = 13.
+ * - Megatron's own example Et*3|(tt|)*29m|L (TransformerConfig docstring) for the same
+ *   model at PP 16 x VP 2: 3, 2 x 29, 0 (m), 0 (L); m in virtual stage 30 = chunk 1 of
+ *   stage 14, L in 31.
+ * - TransformerConfig's example E|(tt|)*2,(t|)*4,mL (8 layers, one MTP module) at PP 4:
+ *   E | tt | tt | t | t | t | t | mL, VP 2.
+ * - first/last: 126 layers, PP 8, first 15 and last 15: (126 - 30) / 6 = 16 in the
+ *   middle; with VP 8 refused (15 is not divisible by 8), the case account_* covers.
+ */
+static void test_megatron_layouts(void **state)
+{
+	struct calc_plan *p = calloc(1, sizeof *p);
+	struct calc_chunks ch;
+	char msg[512];
+	const char *key = NULL;
+	int vs[CALC_MAX_VSTAGES], st[CALC_MAX_STAGES];
+
+	/* Llama 3.1 405B PP 8 x VP 8 */
+	p->model.layers = 126;
+	p->account_embedding = p->account_loss = 1;
+	for (int g = 0; g < 64; g++)
+		vs[g] = g == 0 || g == 63 ? 1 : 2;
+	for (int s = 0; s < 8; s++)
+		st[s] = s == 0 || s == 7 ? 15 : 16;
+	check_chunks(p, 8, 8, vs, st);
+	assert_int_equal(calc_layout_chunks(p, 8, 8, &ch, msg, sizeof msg, &key), 0);
+	assert_int_equal(ch.embed, 0);
+	assert_int_equal(ch.head, 63);
+	/* the same model at PP 16 x VP 8: 128 / 128 = 1, the ends none */
+	for (int g = 0; g < 128; g++)
+		vs[g] = g == 0 || g == 127 ? 0 : 1;
+	for (int s = 0; s < 16; s++)
+		st[s] = s == 0 || s == 15 ? 7 : 8;
+	check_chunks(p, 16, 8, vs, st);
+	/* PP 8 x VP 3: 128 is not divisible by 24 */
+	assert_int_equal(calc_layout_chunks(p, 8, 3, &ch, msg, sizeof msg, &key), -1);
+	assert_string_equal(key, "account_embedding");
+	assert_non_null(strstr(msg, "128 are not divisible by pp x vpp = 8 x 3 = 24"));
+
+	/* Qwen3-235B-A22B PP 8 x VP 4 */
+	p->model.layers = 94;
+	for (int g = 0; g < 32; g++)
+		vs[g] = g == 0 || g == 31 ? 2 : 3;
+	for (int s = 0; s < 8; s++)
+		st[s] = s == 0 || s == 7 ? 11 : 12;
+	check_chunks(p, 8, 4, vs, st);
+
+	/* DeepSeek-V3, Megatron-Bridge's layout at PP 16 and at PP 4 x VP 4 */
+	p->account_embedding = p->account_loss = 0;
+	p->model.layers = 61;
+	p->model.mtp_depth = 1;
+	snprintf(p->layout, sizeof p->layout, "Et*4|(t*4|)*14tmL");
+	for (int g = 0; g < 16; g++)
+		vs[g] = g == 15 ? 1 : 4;
+	check_chunks(p, 16, 1, vs, vs);
+	st[0] = st[1] = st[2] = 16, st[3] = 13;
+	check_chunks(p, 4, 4, vs, st);
+	assert_int_equal(calc_layout_chunks(p, 4, 4, &ch, msg, sizeof msg, &key), 0);
+	assert_int_equal(ch.embed, 0);
+	assert_int_equal(ch.head, 15);
+	assert_int_equal(ch.mtp, 15);
+	/* v = 0: as the layout says */
+	assert_int_equal(calc_layout_chunks(p, 4, 0, &ch, msg, sizeof msg, &key), 0);
+	assert_int_equal(ch.v, 4);
+	/* the plan's chunks differ from the layout's */
+	assert_int_equal(calc_layout_chunks(p, 4, 2, &ch, msg, sizeof msg, &key), -1);
+	assert_string_equal(key, "layout");
+
+	/* Megatron's example: Et*3|(tt|)*29m|L at PP 16 x VP 2 */
+	snprintf(p->layout, sizeof p->layout, "Et*3|(tt|)*29m|L");
+	for (int g = 0; g < 32; g++)
+		vs[g] = g == 0 ? 3 : g <= 29 ? 2 : 0;
+	for (int s = 0; s < 16; s++) /* stage s: virtual stages s and 16 + s */
+		st[s] = vs[s] + vs[16 + s];
+	assert_int_equal(st[0], 5);
+	assert_int_equal(st[14], 2);
+	check_chunks(p, 16, 2, vs, st);
+	assert_int_equal(calc_layout_chunks(p, 16, 2, &ch, msg, sizeof msg, &key), 0);
+	assert_int_equal(ch.mtp, 30);
+	assert_int_equal(ch.head, 31);
+	/* m in virtual stage 6 at PP 4 x VP 4 (chunk 1 of stage 2) is refused: not the
+	 * stage's last chunk (validate_layer_layout) */
+	snprintf(p->layout, sizeof p->layout, "Et*11|(t*10|)*5,m|L||||||||");
+	assert_int_equal(calc_layout_chunks(p, 4, 4, &ch, msg, sizeof msg, &key), -1);
+	assert_non_null(strstr(msg, "last chunk"));
+
+	/* TransformerConfig's example at PP 4: VP 2 */
+	p->model.layers = 8;
+	snprintf(p->layout, sizeof p->layout, "E|(tt|)*2,(t|)*4,mL");
+	{
+		int v8[] = {0, 2, 2, 1, 1, 1, 1, 0}, s4[] = {1, 3, 3, 1};
+		check_chunks(p, 4, 2, v8, s4);
+	}
+	assert_int_equal(calc_layout_chunks(p, 4, 2, &ch, msg, sizeof msg, &key), 0);
+	assert_int_equal(ch.mtp, 7);
+
+	/* --decoder-first/last-pipeline-num-layers */
+	p->layout[0] = 0;
+	p->model.mtp_depth = 0;
+	p->model.layers = 126;
+	p->first_stage_layers = p->last_stage_layers = 15;
+	for (int s = 0; s < 8; s++)
+		st[s] = s == 0 || s == 7 ? 15 : 16;
+	check_chunks(p, 8, 1, st, st);
+	assert_int_equal(calc_layout_chunks(p, 8, 8, &ch, msg, sizeof msg, &key), -1);
+	assert_string_equal(key, "first_stage_layers");
+	/* the first alone: (126 - 6) / 15 = 8 on the other stages */
+	p->first_stage_layers = 6, p->last_stage_layers = 0;
+	for (int s = 0; s < 16; s++)
+		st[s] = s == 0 ? 6 : 8;
+	check_chunks(p, 16, 1, st, st);
+	/* with VP 2 each stage's chunks are equal: 3 + 3 and 4 + 4 */
+	for (int g = 0; g < 32; g++)
+		vs[g] = g % 16 == 0 ? 3 : 4;
+	check_chunks(p, 16, 2, vs, st);
+
+	/* torchtitan's rule (pytorch/torchtitan fb3b230e, generate_llm_fqn_per_model_part):
+	 * its docstring's example, 2 stages of 3 layers with the ends weighing 2 each: 7
+	 * effective layers, 3 a stage and the first one more: 4 - 2 = 2 and 3 - 2 = 1 */
+	p->first_stage_layers = 0;
+	p->model.layers = 3;
+	p->first_less = p->last_less = 2;
+	{
+		int t2[] = {2, 1};
+		check_chunks(p, 2, 1, t2, t2);
+	}
+	/* DeepSeek-V3's 61 layers on 16 stages with the defaults 1 and 1: 63 = 3 x 16 + 15:
+	 * 4 - 1 = 3, 4 x 14, 3 - 1 = 2 */
+	p->model.layers = 61;
+	p->first_less = p->last_less = 1;
+	for (int s = 0; s < 16; s++)
+		st[s] = s == 0 ? 3 : s == 15 ? 2 : 4;
+	check_chunks(p, 16, 1, st, st);
+	/* a weight above a stage's layers is refused: 61 + 2 + 2 over 32 is 2 a stage */
+	p->first_less = p->last_less = 3;
+	assert_int_equal(calc_layout_chunks(p, 32, 1, &ch, msg, sizeof msg, &key), -1);
+	assert_string_equal(key, "first_stage_less_layers");
+	free(p);
+}
+
+/* The stages of a plan with a layout: embedding, loss and MTP where it places them, the
+ * layers of each kind over each chunk's own range (DeepSeek-V3: layers 0 .. 2 dense). */
+static void test_layout_stages(void **state)
+{
+	static const char *const sets[] = {"model.preset=deepseek-v3", "parallel.pp=4", "parallel.vpp=4",
+	                                   "parallel.schedule=interleaved", "parallel.tp=1", "parallel.ep=8",
+	                                   "parallel.dp=128", "parallel.sp=no", "training.global_batch=512",
+	                                   "parallel.layout=Et*4|(t*4|)*14tmL"};
+	struct calc_plan *p = calloc(1, sizeof *p);
+	struct calc_stage_layers sl;
+
+	load_plan(p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(p->chunks.n, 16);
+	/* stage 0: virtual stages 0, 4, 8, 12 = layers 0-3, 16-19, 32-35, 48-51: 3 dense */
+	calc_stage_layers(p, 0, &sl);
+	assert_int_equal(sl.layers, 16);
+	assert_int_equal(sl.count[0], 3);
+	assert_int_equal(sl.count[1], 13);
+	assert_true(sl.embedding && !sl.head && !sl.mtp);
+	/* stage 3: 3, 7, 11, 15 = layers 12-15, 28-31, 44-47, 60, the loss and the MTP module */
+	calc_stage_layers(p, 3, &sl);
+	assert_int_equal(sl.layers, 13);
+	assert_int_equal(sl.count[1], 13);
+	assert_true(!sl.embedding && sl.head && sl.mtp);
+	/* virtual stage 15 alone: one MoE layer, the loss, the MTP module */
+	calc_chunk_layers(p, 15, &sl);
+	assert_int_equal(sl.layers, 1);
+	assert_true(sl.head && sl.mtp && !sl.embedding);
+	assert_int_equal(p->layers_per_stage[3], 13);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +556,8 @@ int main(void)
 		cmocka_unit_test(test_mixtral_by_hand),
 		cmocka_unit_test(test_deepseek_v3_by_hand),
 		cmocka_unit_test(test_moe_rule),
+		cmocka_unit_test(test_megatron_layouts),
+		cmocka_unit_test(test_layout_stages),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

@@ -284,6 +284,60 @@ static void test_uneven_and_p2p(void **state)
 	calc_diag_free(&d);
 }
 
+/*
+ * Chunks of one stage that cost differently (calc_pp_costs.per_chunk): interleaved 1F1B
+ * at p = 2, v = 2, m = 2, no p2p.  With m v = 4 ops per rank, Megatron-LM's interleaved
+ * schedule (schedules.py, forward_backward_pipelining_with_interleaving) warms up every
+ * forward on both ranks, chunk 0 of both micro-batches first, then runs every backward,
+ * chunk 1 first.  Virtual stages g = chunk p + stage: g0 (rank 0, chunk 0), g1 (rank 1,
+ * chunk 0), g2 (rank 0, chunk 1), g3 (rank 1, chunk 1); forward times 3, 2, 1, 2,
+ * backward twice that, W 0 (each rank 4 forward, 8 backward per micro-batch).  By hand,
+ * each op at max(its input's end, its rank free):
+ *   F: r0 g0 0-3, 3-6 | r1 g1 3-5, 6-8 | r0 g2 6-7, 8-9 | r1 g3 8-10, 10-12
+ *   B: r1 g3 12-16, 16-20 | r0 g2 16-18, 20-22 | r1 g1 20-24, 24-28 | r0 g0 24-30, 30-36
+ * Makespan 36, busy 24 on each rank.  Equal chunks of the same stage totals (2 forward
+ * and 4 backward every chunk) give, the same way:
+ *   F 0-2, 2-4 | 2-4, 4-6 | 4-6, 6-8 | 6-8, 8-10;  B 10-14, 14-18 | 14-18, 18-22 |
+ *   18-22, 22-26 | 22-26, 26-30: 30.
+ */
+static void test_uneven_chunks(void **state)
+{
+	struct calc_pp_costs c;
+	struct calc_pp_result r;
+	struct calc_diag d = {0};
+	double ms, per;
+
+	calc_pp_costs_unit(&c, CALC_SCHED_INTERLEAVED, 2, 2, 2);
+	c.per_chunk = 1;
+	for (int g = 0; g < 4; g++) {
+		static const double f[] = {3, 2, 1, 2};
+		c.tf[g] = f[g];
+		c.tb[g] = 2 * f[g];
+		c.tw[g] = 0;
+	}
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	assert_near(r.makespan, 36, 1e-12);
+	assert_near(r.busy[0], 24, 1e-12);
+	assert_near(r.busy[1], 24, 1e-12);
+	calc_pp_result_free(&r);
+	/* the span takes the same path */
+	assert_int_equal(calc_pipeline_simulate_span(&c, &ms, &per, &d), 0);
+	assert_near(ms, 36, 1e-12);
+	/* the same stage totals with equal chunks: each rank forward 4, backward 8 */
+	c.per_chunk = 0;
+	c.tf[0] = c.tf[1] = 4, c.tb[0] = c.tb[1] = 8;
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+	assert_near(r.makespan, 30, 1e-12);
+	calc_pp_result_free(&r);
+	/* per chunk needs virtual stages */
+	calc_pp_costs_unit(&c, CALC_SCHED_1F1B, 2, 2, 1);
+	c.per_chunk = 1;
+	assert_int_equal(calc_pipeline_simulate(&c, &r, &d), -1);
+	assert_non_null(strstr(d.text, "per chunk"));
+	calc_pp_result_free(&r);
+	calc_diag_free(&d);
+}
+
 /* ------------------------------------------------------------------ dependency checks */
 
 static int has(const struct calc_diag *d, const char *what)
@@ -1331,6 +1385,7 @@ int main(void)
 		cmocka_unit_test(test_plan_check_lines),
 		cmocka_unit_test(test_gantt_small),    cmocka_unit_test(test_catalog),
 		cmocka_unit_test(test_compare_refusal_frees), cmocka_unit_test(test_replay_same),
+		cmocka_unit_test(test_uneven_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

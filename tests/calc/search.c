@@ -9,6 +9,12 @@
  * validity, calc_memory for the worst stage, calc_step_fast for the time.  It shares no
  * code with search.c's enumeration, reject checks or lean memory path, so the two agree
  * only if the planner is right.  Crafted configurations hit every reject reason.
+ *
+ * Where pp does not divide the layers the planner also tries Megatron-Core's
+ * account_embedding + account_loss (docs/references.md §3.7) when pp divides L + 2 (with
+ * at least 2 per stage), and account_embedding or account_loss alone when it divides
+ * L + 1, and Megatron's first/last stage layers with the middle stages at ceil(L / pp);
+ * the brute force walks them after the plan's own split, with its own stage layers.
  */
 #include "testutil.h"
 #include "search.h"
@@ -34,6 +40,7 @@ struct bf {
 	int valid, fits, worst;
 	long idx;        /* position in the brute force's walk */
 	double mem, time, cost;
+	int split;       /* enum calc_search_split */
 };
 
 /* Layers per stage, written independently: remainder first, the default parallel.split
@@ -69,8 +76,22 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 			for (int cp = 1; cp <= N / tp / pp && cp <= max_cp; cp++) {
 				if ((N / tp / pp) % cp)
 					continue;
-				for (int mb = 1; mb <= max_mb; mb++) {
+				for (int mb = 1; mb <= max_mb; mb++)
+				for (int acc = 0; acc < CALC_SEARCH_SPLIT_N; acc++) {
 					int sch[16], vv[16], ns = 0;
+					/* the account_* rules: e and l layers more to split, only where pp
+					 * does not divide L and divides L + e + l, at least 2 a stage */
+					int ae = acc == CALC_SPLIT_ACCOUNT_BOTH || acc == CALC_SPLIT_ACCOUNT_EMB;
+					int al = acc == CALC_SPLIT_ACCOUNT_BOTH || acc == CALC_SPLIT_ACCOUNT_LOSS;
+					/* first/last: middle stages ceil(L / pp), the rest R at the ends, the
+					 * last floor(R / 2), both at least one */
+					int q = (L + pp - 1) / pp, R = L - (pp - 2) * q, fl = acc == CALC_SPLIT_FIRST_LAST;
+					if (fl && (pp < 3 || L % pp == 0 || R / 2 < 1 || R - R / 2 < 1 ||
+					           ((L + 2) % pp == 0 && (L + 2) / pp >= 2)))
+						continue; /* the account_* stages where both flags divide */
+					if (acc != CALC_SPLIT_PLAN && !fl && (pp < 2 || L % pp == 0 || (L + ae + al) % pp ||
+					                                      (L + ae + al) / pp < 2))
+						continue;
 					if (pp == 1)
 						sch[ns] = CALC_SCHED_1F1B, vv[ns++] = 1;
 					else {
@@ -97,14 +118,32 @@ static struct bf *brute(const struct calc_plan *base, int max_mb, int max_cp, in
 									b = &v[n];
 									memset(b, 0, sizeof *b);
 									*b = (struct bf){tp, pp, N / tp / pp / cp, cp, vv[s], mb, sp, rc, z, sch[s],
-									                 rindex, 0, 0, -1, n, 0, 0, 0};
+									                 rindex, 0, 0, -1, n, 0, 0, 0, acc};
 									*p = *base;
 									p->tp = tp, p->pp = pp, p->cp = cp, p->dp = b->dp, p->dp_auto = 0;
 									p->vpp = vv[s], p->micro_batch = mb, p->sp = sp, p->zero = z;
 									p->recompute = (enum calc_recompute)rc;
 									p->schedule = (enum calc_schedule)sch[s];
 									p->uneven_stages = 0;
-									if (pp <= L) {
+									p->account_embedding = ae, p->account_loss = al;
+									p->first_stage_layers = fl ? R - R / 2 : 0;
+									p->last_stage_layers = fl ? R / 2 : 0;
+									p->chunks.n = 0;
+									b->split = acc;
+									if (acc != CALC_SPLIT_PLAN) {
+										/* the chunks of the rule (model.c), and their
+										 * stage sums against this file's own */
+										char msg[512];
+										const char *key;
+										int chunks = sch[s] == CALC_SCHED_INTERLEAVED ? vv[s] : 1;
+										calc_plan_chunk(p, chunks, msg, sizeof msg, &key);
+										if (p->chunks.n)
+											for (int i = 0; i < pp; i++)
+												assert_int_equal(p->layers_per_stage[i],
+												                 fl ? (i == 0 ? R - R / 2 : i == pp - 1 ? R / 2 : q)
+												                    : (L + ae + al) / pp - (ae && i == 0) -
+												                      (al && i == pp - 1));
+									} else if (pp <= L) {
 										bf_split(L, pp, p->layers_per_stage);
 										p->uneven_stages = L % pp ? pp : 0;
 									}
@@ -137,7 +176,7 @@ static int same_cfg(const struct bf *b, const struct calc_search_cfg *c)
 {
 	return b->tp == c->tp && b->pp == c->pp && b->dp == c->dp && b->cp == c->cp && b->vpp == c->vpp &&
 	       b->mb == c->micro_batch && b->sp == c->sp && b->rc == c->recompute && b->zero == c->zero &&
-	       b->sched == c->schedule;
+	       b->sched == c->schedule && b->split == c->split;
 }
 
 /* Brute-force order for the time objective: time, then memory, then the walk. */

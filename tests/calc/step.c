@@ -1500,6 +1500,55 @@ static void test_fast_busy_shared(void **state)
 	(void)state;
 }
 
+/*
+ * A layout placed chunk by chunk runs in the simulator with each virtual stage's own
+ * costs.  Llama 3.1 405B at PP 8 x VP 8 with both account_* flags (docs/references.md
+ * §3.7): virtual stages 1 .. 62 hold two layers each, so each costs, forward, twice one
+ * layer's forward with its exposed collectives (st.layer: f + comm_f, a second path to
+ * the same number), and the same for the backward (b + recompute + comm_b) and W; virtual
+ * stage 0 holds one layer and the embedding, 63 one layer and the loss.  The step's
+ * makespan is the simulator's on these costs.
+ */
+static void test_chunk_costs(void **state)
+{
+	static const char *const sets[] = {"model.preset=llama3.1-405b", "cluster.nodes=2048", "parallel.tp=8",
+	                                   "parallel.pp=8", "parallel.vpp=8", "parallel.schedule=interleaved",
+	                                   "parallel.dp=256", "training.seq_len=8192", "training.global_batch=2048",
+	                                   "parallel.account_embedding=yes", "parallel.account_loss=yes"};
+	struct calc_plan *p = calloc(1, sizeof *p);
+	struct calc_pp_costs *c = calloc(1, sizeof *c);
+	struct calc_pp_result r;
+	struct calc_step *st = calloc(1, sizeof *st);
+	struct calc_diag d = {0};
+	double lf, lb, lw, ms, per;
+
+	load_plan(p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_step(p, st, &d), 0);
+	assert_int_equal(calc_step_stages(p, c, &r, &d), 0);
+	assert_int_equal(c->per_chunk, 1);
+	assert_int_equal(c->v, 8);
+	lf = st->layer.f + st->layer.comm_f + st->layer.ckpt_f;
+	lb = st->layer.b + st->layer.recompute + st->layer.comm_b + st->layer.ckpt_b;
+	lw = st->layer.w;
+	for (int g = 1; g < 63; g++) {
+		assert_near(c->tf[g], 2 * lf, 1e-12);
+		assert_near(c->tb[g], 2 * lb, 1e-12);
+		assert_near(c->tw[g], 2 * lw, 1e-12);
+	}
+	/* one layer and the embedding (a gather, far below a layer), one layer and the loss */
+	assert_true(c->tf[0] > lf && c->tf[0] < 2 * lf);
+	assert_true(c->tf[63] > lf);
+	/* the step's makespan is the simulator's on these costs */
+	assert_int_equal(calc_pipeline_simulate_span(c, &ms, &per, &d), 0);
+	assert_near(st->makespan, ms, 1e-12);
+	assert_near(r.makespan, ms, 1e-12);
+	calc_pp_result_free(&r);
+	calc_diag_free(&d);
+	free(st);
+	free(c);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1526,7 +1575,7 @@ int main(void)
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
-		cmocka_unit_test(test_dualpipe_uneven_busy),
+		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
