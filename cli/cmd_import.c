@@ -1125,29 +1125,41 @@ static int is_flag(const char *s)
 	return s[0] == '-' && s[1] == '-' && s[2] && !isdigit((unsigned char)s[2]);
 }
 
+/* s as messages may quote it: at most 80 bytes, control bytes as '?' (one message, one line). */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+	size_t k = 0;
+	for (; *s && k + 1 < n && k < 80; s++)
+		buf[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+	buf[k] = 0;
+	return buf;
+}
+
 /* A whole number for flag a into *v (range lo..hi); an error otherwise. */
 static void m_int(struct imp *im, const struct field *f, const char *a, long lo, long hi, long *v)
 {
+	char b[96];
 	if (f->unres) {
 		ERR(im, f->line, "import --from megatron: %s %s: the value is not known without running the script "
-		    "(%s is not set in it); give the number", a, f->s, f->unres);
+		    "(%s is not set in it); give the number", a, shown(f->s, b, sizeof b), f->unres);
 		return;
 	}
 	if (parse_int(f->s, lo, hi, 0, v) < 0)
-		ERR(im, f->line, "import --from megatron: %s '%.80s': allowed is a whole number from %ld to %ld", a, f->s, lo, hi);
+		ERR(im, f->line, "import --from megatron: %s '%s': allowed is a whole number from %ld to %ld", a,
+		    shown(f->s, b, sizeof b), lo, hi);
 }
 
 static void m_word(struct imp *im, const struct field *f, const char *a, char *out, size_t n, const char *const *allowed)
 {
-	char list[400];
+	char list[400], b[96];
 	if (f->unres) {
 		ERR(im, f->line, "import --from megatron: %s %s: the value is not known without running the script "
-		    "(%s is not set in it)", a, f->s, f->unres);
+		    "(%s is not set in it)", a, shown(f->s, b, sizeof b), f->unres);
 		return;
 	}
 	if (allowed && !in_list(allowed, f->s)) {
 		join(allowed, list, sizeof list);
-		ERR(im, f->line, "import --from megatron: %s '%.80s': allowed are %s", a, f->s, list);
+		ERR(im, f->line, "import --from megatron: %s '%s': allowed are %s", a, shown(f->s, b, sizeof b), list);
 		return;
 	}
 	if (strlen(f->s) >= n) {
@@ -1159,15 +1171,16 @@ static void m_word(struct imp *im, const struct field *f, const char *a, char *o
 
 static void m_real(struct imp *im, const struct field *f, const char *a, double *v)
 {
-	char *end;
+	char *end, b[96];
 	if (f->unres) {
-		ERR(im, f->line, "import --from megatron: %s %s: the value is not known without running the script", a, f->s);
+		ERR(im, f->line, "import --from megatron: %s %s: the value is not known without running the script", a, shown(f->s, b, sizeof b));
 		return;
 	}
 	errno = 0;
 	*v = strtod(f->s, &end);
-	if (errno || end == f->s || *end || !(*v >= 0 && *v <= 1))
-		ERR(im, f->line, "import --from megatron: %s '%.80s': allowed is a number from 0 to 1", a, f->s);
+	if (errno || end == f->s || *end || !(*v >= 0 && *v <= 1)) {
+		ERR(im, f->line, "import --from megatron: %s '%s': allowed is a number from 0 to 1", a, shown(f->s, b, sizeof b));
+	}
 }
 
 /* Read one flag and its value(s) at args[*i]; advances *i past what it took. */
@@ -1184,11 +1197,11 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	static const char *const modules[] = {"core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
 		"shared_experts", NULL};
 	struct field *f = &args->f[*i], *val = NULL, inlf;
-	char a[80], inl[4096];
+	char a[80], inl[4096], b[96];
 	const char *eq;
 	int k;
 	if (f->op || !is_flag(f->s)) {
-		ERR(im, f->line, "import --from megatron: '%.80s' is not a flag (a value without its flag?)", f->s);
+		ERR(im, f->line, "import --from megatron: '%s' is not a flag (a value without its flag?)", shown(f->s, b, sizeof b));
 		(*i)++;
 		return;
 	}
@@ -1205,8 +1218,8 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 		calc_suggest_init(&s, a);
 		for (int j = 0; j < NMFLAGS; j++)
 			calc_suggest_offer(&s, mflags[j].flag);
-		ERR(im, f->line, "import --from megatron: unknown flag '%.80s'; allowed are the flags `trainplan help "
-		    "import` lists%s", a, calc_suggest_text(&s, dym, sizeof dym));
+		ERR(im, f->line, "import --from megatron: unknown flag '%s'; allowed are the flags `trainplan help "
+		    "import` lists%s", shown(a, b, sizeof b), calc_suggest_text(&s, dym, sizeof dym));
 		/* its value, if it has one, is not a flag: skip it too */
 		while (!eq && *i < args->n && !is_flag(args->f[*i].s))
 			(*i)++;
