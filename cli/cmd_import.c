@@ -2375,6 +2375,32 @@ static char *read_input(const char *path, size_t *len, char *why, size_t nwhy)
 	return buf;
 }
 
+/*
+ * Import text[0..len) (NUL-terminated, may be changed) of framework 'which' (0 Megatron-LM,
+ * 1 torchtitan, 2 DeepSpeed) into im's keys, and check the plan they make over
+ * im->base.  Returns 0, or -1 with the errors in im->d.
+ */
+static int import_text(struct imp *im, int which, char *text, size_t len)
+{
+	int nul, rc;
+	long bad;
+	if ((bad = calc_text_check(text, len, &nul)) >= 0) {
+		int line = 1;
+		for (long i = 0; i < bad; i++)
+			line += text[i] == '\n';
+		ERR(im, line, "import: %s at byte %ld; expected text (UTF-8)", nul ? "a NUL byte" : "a byte that is not UTF-8", bad);
+		return -1;
+	}
+	switch (which) {
+	case 0: rc = import_megatron(im, text); break;
+	case 1: rc = import_torchtitan(im, text); break;
+	default: rc = import_deepspeed(im, text); break;
+	}
+	if (!rc)
+		rc = check_plan(im);
+	return rc || im->d.nerrors ? -1 : 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const char *const fws[] = {"megatron", "torchtitan", "deepspeed", NULL};
@@ -2384,8 +2410,7 @@ int cmd_import(int argc, char **argv)
 	const char *fw = NULL, *path = NULL, *gpus = NULL;
 	char *text, why[256];
 	size_t len;
-	int rc, which = -1, nul;
-	long bad;
+	int rc, which = -1;
 
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
@@ -2435,23 +2460,9 @@ int cmd_import(int argc, char **argv)
 	im.file = strcmp(path, "-") ? path : "<stdin>";
 	im.base = &base;
 	if (!(text = read_input(path, &len, why, sizeof why)))
-		return cli_error("%s: cannot read: %s", im.file, why);
-	if ((bad = calc_text_check(text, len, &nul)) >= 0) {
-		int line = 1;
-		for (long i = 0; i < bad; i++)
-			line += text[i] == '\n';
-		free(text);
-		ERR(&im, line, "import: %s at byte %ld; expected text (UTF-8)", nul ? "a NUL byte" : "a byte that is not UTF-8", bad);
-		return cli_fail(&im.d);
-	}
-	switch (which) {
-	case 0: rc = import_megatron(&im, text); break;
-	case 1: rc = import_torchtitan(&im, text); break;
-	default: rc = import_deepspeed(&im, text); break;
-	}
+		return cli_error("%s: cannot read: %s", shown(im.file, why + 200, 56), why);
+	rc = import_text(&im, which, text, len);
 	free(text);
-	if (!rc)
-		rc = check_plan(&im);
 	if (!rc)
 		write_ini(&im, fw, o.plan && strcmp(o.plan, "-") ? o.plan : NULL, stdout);
 	for (int i = 0; i < im.n; i++)
