@@ -2054,12 +2054,21 @@ static int import_torchtitan(struct imp *im, char *text)
 		long long dp = mul(rep, shard);
 		put(im, 0, "parallel.dp", "%lld", dp);
 		put_gpus(im, 0, mul(mul(mul(dp, tp), pp), cp));
-		/* local_batch_size is each data-parallel rank's; with PP it is cut into
-		 * pipeline_parallel_microbatch_size micro-batches, without PP it is one */
-		if (lbs > 0 && gbs <= 0)
+		/* local_batch_size is what each data-parallel rank runs per forward and backward:
+		 * gradient accumulation steps = global_batch_size / (local_batch_size x dp)
+		 * (torchtitan/train.py:212 at 238fa995); with PP it is cut into micro-batches of
+		 * pipeline_parallel_microbatch_size.  Absent, they are torchtitan's defaults
+		 * (torchtitan/config/job_config.py:253 local_batch_size = 8, :412
+		 * pipeline_parallel_microbatch_size = 1). */
+		if (lbs <= 0)
+			lbs = 8;
+		if (gbs <= 0)
 			gbs = (long)(mul(lbs, dp) < IMP_INT_MAX ? mul(lbs, dp) : IMP_INT_MAX);
-		if (lbs > 0 && mb <= 0 && pp == 1)
-			mb = lbs;
+		if (mb <= 0)
+			mb = pp == 1 ? lbs : 1;
+		if (gbs % (mul(lbs, dp) > 0 && mul(lbs, dp) < IMP_INT_MAX ? mul(lbs, dp) : 1))
+			ERR(im, 0, "import --from torchtitan: global_batch_size %ld is not a multiple of local_batch_size %ld x "
+			    "dp %lld (torchtitan/train.py:203)", gbs, lbs, dp);
 	}
 	if (shard > 1) {
 		put(im, shard_line, "parallel.zero", "%d", reshard_never ? 2 : 3);
