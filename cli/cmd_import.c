@@ -1824,9 +1824,14 @@ static char *toml_value(struct imp *im, int line, const char *key, char *val, in
 		*is_str = 1;
 		return val + 1;
 	}
-	if (*val == '\'') {
-		ERR(im, line, "import --from torchtitan: %s: literal strings ('...') are not read; write \"...\"", key);
-		return NULL;
+	if (*val == '\'') { /* a literal string: no escapes (TOML 1.0 §String) */
+		if (l < 2 || val[l - 1] != '\'' || memchr(val + 1, '\'', l - 2)) {
+			ERR(im, line, "import --from torchtitan: %s: a literal string is 'TEXT' without inner quotes", key);
+			return NULL;
+		}
+		val[l - 1] = 0;
+		*is_str = 1;
+		return val + 1;
 	}
 	return val;
 }
@@ -1846,8 +1851,8 @@ static int import_torchtitan(struct imp *im, char *text)
 			*next++ = 0;
 		line++;
 		for (p = ln; *p; p++) { /* '#' outside a string starts a comment */
-			if (*p == '"')
-				q = !q;
+			if ((*p == '"' || *p == '\'') && (!q || q == *p))
+				q = q ? 0 : *p;
 			else if (*p == '#' && !q) {
 				*p = 0;
 				break;
@@ -2089,9 +2094,17 @@ static int import_torchtitan(struct imp *im, char *text)
 	if (steps > 0)
 		put(im, 0, "training.tokens", "%.17g", (double)steps * (gbs > 0 ? gbs : im->base->global_batch) *
 		                                     (seq > 0 ? seq : im->base->seq_len));
+	if (pp == 1 && sched != CALC_SCHED_1F1B && sched >= 0) {
+		/* one stage: torchtitan builds the pipeline only when parallel_dims.pp_enabled, a
+		 * degree above 1 (torchtitan/train.py:218 at 238fa995) */
+		NOTE(im, sched_line, "import --from torchtitan: pipeline_parallel_schedule is not used with "
+		     "pipeline_parallel_degree = 1");
+		sched = CALC_SCHED_1F1B;
+	}
 	put(im, 0, "parallel.schedule", "%s", calc_schedule_name((enum calc_schedule)(sched < 0 ? CALC_SCHED_1F1B : sched)));
 	if (sched == CALC_SCHED_INTERLEAVED) {
-		long long layers = im->base->model.layers, per = mul(pp, lps > 0 ? lps : 1);
+		const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
+		long long layers = pm ? pm->layers : im->base->model.layers, per = mul(pp, lps > 0 ? lps : 1);
 		long long vpp = lps > 0 ? (per > 0 && per <= layers ? layers / per : 0) : 2;
 		if (pp < 2 || vpp < 1)
 			ERR(im, sched_line, "import --from torchtitan: Interleaved1F1B needs pipeline_parallel_degree of 2 or "
