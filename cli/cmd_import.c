@@ -2136,7 +2136,7 @@ static const char *const ds_zero_skip[] = {"stage", "allgather_partitions", "all
 	"stage3_max_live_parameters", "stage3_max_reuse_distance", "stage3_prefetch_bucket_size",
 	"stage3_param_persistence_threshold", "sub_group_size", "stage3_gather_16bit_weights_on_model_save",
 	"stage3_gather_fp16_weights_on_model_save", "memory_efficient_linear", "elastic_checkpoint",
-	"ignore_unused_parameters", "load_from_fp32_weights", NULL};
+	"ignore_unused_parameters", "load_from_fp32_weights", "gather_16bit_weights_on_model_save", NULL};
 
 /* Line of the first '"name"' in the text, for messages (jansson keeps no key lines). */
 static int key_line(const char *text, const char *name)
@@ -2188,9 +2188,14 @@ static json_t *ds_section(struct imp *im, json_t *root, const char *text, const 
 		return NULL;
 	}
 	e = json_object_get(j, "enabled");
+	if (e && json_is_string(e) && !strcmp(json_string_value(e), "auto")) {
+		/* filled in by the Hugging Face Trainer from its own arguments: the base plan's */
+		*enabled = -1;
+		return j;
+	}
 	if (e && !json_is_boolean(e))
 		ERR(im, key_line(text, "enabled"), "import --from deepspeed: \"%s\".\"enabled\": allowed are true, false "
-		    "(a JSON boolean, not a string)", name);
+		    "or \"auto\" (a JSON boolean, not a string)", name);
 	*enabled = e ? json_is_true(e) : 1;
 	return j;
 }
@@ -2247,13 +2252,13 @@ static int import_deepspeed(struct imp *im, const char *text)
 			zero = (int)json_integer_value(st);
 		json_object_foreach(z, zk, zv) {
 			if (!strcmp(zk, "offload_optimizer") || !strcmp(zk, "offload_param") ||
-			    !strcmp(zk, "cpu_offload") || !strcmp(zk, "cpu_offload_params")) {
+			    !strcmp(zk, "cpu_offload") || !strcmp(zk, "cpu_offload_params") || !strcmp(zk, "zenflow")) {
 				json_t *dev = json_is_object(zv) ? json_object_get(zv, "device") : NULL;
 				if ((json_is_string(dev) && !strcmp(json_string_value(dev), "none")) || json_is_false(zv))
 					continue;
 				ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s: offloading to CPU or "
-				    "NVMe is not modelled (the plan keeps every state in GPU memory); refused rather than "
-				    "planned wrong", zk);
+				    "NVMe%s is not modelled (the plan keeps every state in GPU memory); refused rather than "
+				    "planned wrong", zk, strcmp(zk, "zenflow") ? "" : " (ZenFlow updates offloaded states)");
 			} else if (!in_list(ds_zero_skip, zk)) {
 				unknown_name(im, key_line(text, zk), "zero_optimization key", zk, ds_zero_skip, NULL);
 			}
@@ -2263,7 +2268,10 @@ static int import_deepspeed(struct imp *im, const char *text)
 	for (int h = 0; h < 2; h++) {
 		int on;
 		ds_section(im, root, text, h ? "fp16" : "bf16", &on);
-		half |= on && json_object_get(root, h ? "fp16" : "bf16");
+		if (on < 0) /* "auto": the base plan's precision stays */
+			half = -1;
+		else if (half >= 0)
+			half |= on && json_object_get(root, h ? "fp16" : "bf16");
 	}
 	if (!half)
 		put(im, 0, "training.recipe", "fp32");
