@@ -324,7 +324,16 @@ struct sh {
 	int nv, capv;
 	char defaults[400];   /* names taken at their ${NAME:-default} */
 	int stop;             /* a syntax error: stop reading */
+	int depth;            /* ${A:-${B:-...}} nesting */
+	size_t made;          /* bytes the expansions produced [B] */
 };
+
+/* Bounds of a script's reading, checked as it goes: a launch script has tens of
+ * variables and expands to a few kB, so these stop a file that doubles an array per line
+ * or nests defaults without end long before memory or time run out. */
+#define SH_MAX_VARS 4096
+#define SH_MAX_DEPTH 32
+#define SH_MAX_MADE (16L << 20)
 
 static void sb_add(struct sbuf *b, const char *s, size_t n)
 {
@@ -376,6 +385,13 @@ static struct shvar *sh_var(struct sh *sh, const char *name, size_t n)
 static void sh_set(struct sh *sh, const char *name, size_t nlen, char **el, char **unres, int n, int add)
 {
 	struct shvar *v = sh_var(sh, name, nlen);
+	if (!v && sh->nv >= SH_MAX_VARS) {
+		if (!sh->stop)
+			ERR(sh->im, sh->line, "import --from megatron: more than %d variables; a launch script has tens",
+			    SH_MAX_VARS);
+		sh->stop = 1;
+		return;
+	}
 	if (!v) {
 		if (sh->nv == sh->capv) {
 			sh->capv = sh->capv ? sh->capv * 2 : 32;
@@ -555,6 +571,14 @@ static void sh_expand(struct sh *sh, struct wstate *w, struct fields *out, int s
 	if (v && (op != 1 || (v->nel && (v->nel > 1 || v->el[0][0] || v->unres[0])))) {
 		int n = all ? v->nel : v->nel > 0;
 		for (int i = 0; i < n; i++) {
+			sh->made += strlen(v->el[i]) + 1;
+			if (sh->made > SH_MAX_MADE) {
+				if (!sh->stop)
+					ERR(sh->im, sh->line, "import --from megatron: the expansions make more than %ld bytes; a "
+					    "launch script makes a few kB", SH_MAX_MADE);
+				sh->stop = 1;
+				return;
+			}
 			if (i)
 				w_emit(w, out);
 			w_text(w, out, v->el[i], split);
@@ -567,7 +591,15 @@ static void sh_expand(struct sh *sh, struct wstate *w, struct fields *out, int s
 		/* unset: the default, itself a word (quotes and $ inside) */
 		struct sh sub = *sh;
 		struct fields tmp = {0};
-		char *text = xmalloc(dlen + 1);
+		char *text;
+		if (sh->depth >= SH_MAX_DEPTH) {
+			if (!sh->stop)
+				ERR(sh->im, sh->line, "import --from megatron: ${NAME:-default} nested deeper than %d", SH_MAX_DEPTH);
+			sh->stop = 1;
+			return;
+		}
+		sub.depth++;
+		text = xmalloc(dlen + 1);
 		memcpy(text, dflt, dlen);
 		text[dlen] = 0;
 		sub.p = text;
@@ -582,6 +614,8 @@ static void sh_expand(struct sh *sh, struct wstate *w, struct fields *out, int s
 			else
 				w_text(w, out, tmp.f[i].s, split);
 		}
+		sh->stop |= sub.stop;
+		sh->made = sub.made;
 		fields_free(&tmp);
 		free(text);
 		return;
@@ -872,7 +906,7 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 					if (depth == (int)(sizeof st / sizeof st[0])) {
 						ERR(sh->im, cmdline, "import --from megatron: if nested too deep");
 						sh->stop = 1;
-						break;
+						goto next;
 					}
 					st[depth].kind = 'i';
 					st[depth].outer = sh->active;
@@ -881,7 +915,7 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				} else if (!depth || st[depth - 1].kind != 'i') {
 					ERR(sh->im, cmdline, "import --from megatron: elif outside an if");
 					sh->stop = 1;
-					break;
+					goto next;
 				}
 				r = sh_cond(f + 1, n - 1);
 				if (r < 0 && st[depth - 1].outer && !st[depth - 1].taken)
@@ -894,7 +928,7 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				if (!depth) {
 					ERR(sh->im, cmdline, "import --from megatron: '%s' without its opening word", w0);
 					sh->stop = 1;
-					break;
+					goto next;
 				}
 				sh->active = st[--depth].outer;
 			} else if (!strcmp(w0, "for") || !strcmp(w0, "while") || !strcmp(w0, "until") || !strcmp(w0, "case") ||
@@ -902,7 +936,7 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				if (depth == (int)(sizeof st / sizeof st[0])) {
 					ERR(sh->im, cmdline, "import --from megatron: blocks nested too deep");
 					sh->stop = 1;
-					break;
+					goto next;
 				}
 				if (sh->active)
 					NOTE(sh->im, cmdline, "import --from megatron: '%s': loops, case and functions are not followed "
@@ -935,6 +969,7 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				}
 			}
 		}
+	next:
 		fields_free(&cmd);
 	}
 	if (!sh->stop && depth)
@@ -1836,10 +1871,10 @@ static char *toml_value(struct imp *im, int line, const char *key, char *val, in
 	return val;
 }
 
-static int import_torchtitan(struct imp *im, char *text)
+/* seen[*pn]: the tables ("[name") and keys read, for duplicates (TOML 1.0); the caller frees them. */
+static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 {
 	char section[128] = "", name[64] = "", flavor[64] = "";
-	char seen[256][96];
 	int nseen = 0, name_line = 0, fp8 = 0;
 	long rep = 1, shard = -1, tp = 1, pp = 1, cp = 1, lbs = -1, gbs = -1, seq = -1, steps = -1, lps = 0, mb = -1, v;
 	int line = 0, reshard_never = 0, sched = CALC_SCHED_1F1B, sched_line = 0, shard_line = 0;
@@ -1884,8 +1919,13 @@ static int import_torchtitan(struct imp *im, char *text)
 					ERR(im, line, "import --from torchtitan: [%s] appears twice (TOML 1.0: a table is defined once)",
 					    section);
 				}
-			if (nseen < 256)
-				snprintf(seen[nseen++], sizeof seen[0], "[%.94s", section);
+			if (nseen == 4096) {
+				ERR(im, line, "import --from torchtitan: more than 4096 tables and keys; a job config has tens");
+				return -1;
+			}
+			seen[nseen] = xmalloc(strlen(section) + 2);
+			sprintf(seen[nseen++], "[%s", section);
+			*pn = nseen;
 			if (!in_list(tt_sections, first)) {
 				unknown_name(im, line, "torchtitan section", first, tt_sections, NULL);
 				section[0] = 0;
@@ -1910,12 +1950,20 @@ static int import_torchtitan(struct imp *im, char *text)
 		}
 		if (!strcmp(section, "?"))
 			continue;
-		snprintf(full, sizeof full, "%.100s.%.90s", section, key);
+		if (strlen(key) > 90) {
+			ERR(im, line, "import --from torchtitan: a key longer than 90 bytes");
+			continue;
+		}
+		snprintf(full, sizeof full, "%s.%s", section, key);
 		for (int i = 0; i < nseen; i++)
 			if (!strcmp(seen[i], full))
 				ERR(im, line, "import --from torchtitan: %s is set twice (TOML 1.0: a key is defined once)", full);
-		if (nseen < 256)
-			snprintf(seen[nseen++], sizeof seen[0], "%.95s", full);
+		if (nseen == 4096) {
+			ERR(im, line, "import --from torchtitan: more than 4096 tables and keys; a job config has tens");
+			return -1;
+		}
+		seen[nseen++] = xstrdup(full);
+		*pn = nseen;
 		if (!(val = toml_value(im, line, key, val, &is_str)))
 			continue;
 		if (!strcmp(section, "model")) {
@@ -2117,6 +2165,15 @@ static int import_torchtitan(struct imp *im, char *text)
 	if (!got(im, "parallel.recompute"))
 		put(im, 0, "parallel.recompute", "selective"); /* torchtitan's default mode */
 	return im->d.nerrors ? -1 : 0;
+}
+
+static int import_torchtitan(struct imp *im, char *text)
+{
+	char *seen[4096];
+	int n = 0, rc = tt_import(im, text, seen, &n);
+	for (int i = 0; i < n; i++)
+		free(seen[i]);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------ */
