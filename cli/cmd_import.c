@@ -739,9 +739,22 @@ static void sh_assign(struct sh *sh, size_t nlen, int add)
 			}
 		}
 	} else {
+		struct sbuf b = {0};
+		char *un = NULL;
 		sh_word(sh, &val, 0);
-		if (!val.n)
-			fields_push(&val, "", sh->line, NULL, 0);
+		/* "${A[@]}" inside a plain value: the elements joined by blanks (bash) */
+		sb_add(&b, "", 0);
+		for (int i = 0; i < val.n; i++) {
+			if (i)
+				sb_addc(&b, ' ');
+			sb_add(&b, val.f[i].s, strlen(val.f[i].s));
+			if (val.f[i].unres && !un)
+				un = xstrdup(val.f[i].unres);
+		}
+		fields_free(&val);
+		fields_push(&val, b.s, sh->line, un, 0);
+		free(b.s);
+		free(un);
 	}
 	if (sh->active) {
 		el = xmalloc((size_t)(val.n + 1) * sizeof *el);
@@ -825,21 +838,45 @@ struct frame {
 	int taken;      /* a branch of this if ran (or: not known which) */
 };
 
-/*
- * Run the script text: fill 'args' with the words after the *.py launch (or, with no
- * such command, the words of the commands that start with "--") and 'launch' with those
- * before it.  Returns 0, or -1 after errors.
- */
-static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
+/* Read commands at sh->p to the end (level: bash -c nesting); see sh_run. */
+static void sh_block(struct sh *sh, struct fields *args, struct fields *launch, struct fields *bare, int *found,
+                     int level);
+
+/* A string run by `bash -c STRING` (srun ... bash -c "$CMD"): read as a script of its own,
+ * with the variables of this one, its words placed at line 'line'. */
+static void sh_nested(struct sh *sh, const char *text, int line, struct fields *args, struct fields *launch,
+                      struct fields *bare, int *found, int level)
+{
+	struct sh sub = *sh;
+	int na = args->n, nl = launch->n, nb = bare->n;
+	if (level >= 4) {
+		ERR(sh->im, line, "import --from megatron: bash -c nested deeper than 4");
+		sh->stop = 1;
+		return;
+	}
+	sub.p = text;
+	sub.line = line;
+	sh_block(&sub, args, launch, bare, found, level + 1);
+	sh->v = sub.v, sh->nv = sub.nv, sh->capv = sub.capv, sh->stop |= sub.stop, sh->made = sub.made;
+	memcpy(sh->defaults, sub.defaults, sizeof sh->defaults);
+	for (int i = na; i < args->n; i++)
+		args->f[i].line = line;
+	for (int i = nl; i < launch->n; i++)
+		launch->f[i].line = line;
+	for (int i = nb; i < bare->n; i++)
+		bare->f[i].line = line;
+}
+
+static void sh_block(struct sh *sh, struct fields *args, struct fields *launch, struct fields *bare, int *found,
+                     int level)
 {
 	struct frame st[64];
-	int depth = 0, found = 0;
-	struct fields bare = {0};
+	int depth = 0;
 	sh->active = 1;
-	sh->line = 1;
 	while (*sh->p && !sh->stop) {
 		struct fields cmd = {0};
-		int cmdline = sh->line, skipw = 0;
+		int cmdline = sh->line, skipw = 0, hd_line = 0;
+		char hd_delim[64] = "", *hd_body = NULL;
 		/* read one command */
 		while (*sh->p && !sh->stop) {
 			char c = *sh->p;
@@ -853,6 +890,33 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				sh->p += strcspn(sh->p, "\n");
 			} else if (c == '\n') {
 				sh->p++, sh->line++;
+				if (hd_delim[0] && !hd_body) {
+					/* the here-document: the lines up to the delimiter's */
+					struct sbuf b = {0};
+					size_t dl = strlen(hd_delim);
+					hd_line = sh->line;
+					sb_add(&b, "", 0);
+					for (;;) {
+						const char *e = sh->p + strcspn(sh->p, "\n"), *t = sh->p;
+						while (*t == '\t')
+							t++;
+						if ((size_t)(e - t) == dl && !strncmp(t, hd_delim, dl)) {
+							sh->p = *e ? e + 1 : e;
+							sh->line++;
+							break;
+						}
+						if (!*sh->p) {
+							ERR(sh->im, hd_line - 1, "import --from megatron: the here-document has no line '%s'",
+							    hd_delim);
+							sh->stop = 1;
+							break;
+						}
+						sb_add(&b, sh->p, (size_t)(e - sh->p) + (*e ? 1 : 0));
+						sh->p = *e ? e + 1 : e;
+						sh->line++;
+					}
+					hd_body = b.s;
+				}
 				if (cmd.n)
 					break;
 				cmdline = sh->line;
@@ -866,6 +930,21 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				char s[2] = {c, 0};
 				fields_push(&cmd, s, sh->line, NULL, 1);
 				sh->p++;
+			} else if (c == '<' && sh->p[1] == '<' && sh->p[2] != '<') {
+				/* <<WORD, <<-WORD, <<'WORD', <<"WORD": a here-document */
+				size_t k = 0;
+				sh->p += sh->p[2] == '-' ? 3 : 2;
+				sh->p += strspn(sh->p, " \t");
+				while (*sh->p && !strchr(" \t\n;&|()<>", *sh->p)) {
+					if (*sh->p != '\'' && *sh->p != '"' && *sh->p != '\\' && k + 1 < sizeof hd_delim)
+						hd_delim[k++] = *sh->p;
+					sh->p++;
+				}
+				hd_delim[k] = 0;
+				if (!k) {
+					ERR(sh->im, sh->line, "import --from megatron: '<<' without its delimiter word");
+					sh->stop = 1;
+				}
 			} else if (c == '<' || c == '>') {
 				sh->p += strspn(sh->p, "<>&0123456789");
 				sh->p += strspn(sh->p, " \t");
@@ -924,6 +1003,8 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 				sh->active = st[depth - 1].outer && !st[depth - 1].taken && r == 1;
 				if (r != 0)
 					st[depth - 1].taken = 1;
+			} else if (!strcmp(w0, "{") && depth && st[depth - 1].kind == 'f') {
+				st[depth - 1].kind = 'l'; /* the body of the function named before */
 			} else if (!strcmp(w0, "fi") || !strcmp(w0, "done") || !strcmp(w0, "esac") || !strcmp(w0, "}")) {
 				if (!depth) {
 					ERR(sh->im, cmdline, "import --from megatron: '%s' without its opening word", w0);
@@ -942,6 +1023,24 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 					NOTE(sh->im, cmdline, "import --from megatron: '%s': loops, case and functions are not followed "
 					     "(the block is not read)", w0);
 				st[depth].kind = 'l';
+				for (int i = 0; i < n; i++) /* `function f` or `f()` with its { on the next line */
+					if (!strcmp(w0, "function") || (f[1].op && f[1].s[0] == '('))
+						st[depth].kind = 'f';
+				for (int i = 0; i < n; i++)
+					if (!f[i].op && !strcmp(f[i].s, "{"))
+						st[depth].kind = 'l';
+				st[depth].outer = sh->active;
+				st[depth].taken = 1;
+				depth++;
+				sh->active = 0;
+			} else if (n > 1 && !f[n - 1].op && !strcmp(f[n - 1].s, "{")) {
+				/* `cmd || {`: a group run on a condition not known here: not read */
+				if (depth == (int)(sizeof st / sizeof st[0])) {
+					ERR(sh->im, cmdline, "import --from megatron: blocks nested too deep");
+					sh->stop = 1;
+					goto next;
+				}
+				st[depth].kind = 'l';
 				st[depth].outer = sh->active;
 				st[depth].taken = 1;
 				depth++;
@@ -955,25 +1054,61 @@ static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
 						break;
 					}
 				}
-				if (py >= 0 && found) {
+				/* bash [-x ...] -c STRING: the string is a script of its own */
+				for (int i = 0; i + 2 < n && py < 0; i++) {
+					const char *b = strrchr(f[i].s, '/') ? strrchr(f[i].s, '/') + 1 : f[i].s;
+					int j = i + 1;
+					if (f[i].op || (strcmp(b, "bash") && strcmp(b, "sh")))
+						continue;
+					while (j < n && !f[j].op && f[j].s[0] == '-' && !strchr(f[j].s, 'c'))
+						j++;
+					if (j + 1 < n && !f[j].op && f[j].s[0] == '-' && strchr(f[j].s, 'c') && !f[j + 1].op) {
+						sh_nested(sh, f[j + 1].s, cmdline, args, launch, bare, found, level);
+						py = -2;
+					}
+				}
+				if (py < 0 && hd_body) {
+					const char *b = strrchr(w0, '/') ? strrchr(w0, '/') + 1 : w0;
+					if (!strcmp(b, "sbatch") || !strcmp(b, "bash") || !strcmp(b, "sh")) {
+						sh_nested(sh, hd_body, hd_line, args, launch, bare, found, level);
+						py = -2;
+					}
+				}
+				if (py == -2) {
+				} else if (py >= 0 && *found) {
 					NOTE(sh->im, cmdline, "import --from megatron: a second Python command (%s); only the first "
 					     "is read", f[py].s);
 				} else if (py >= 0) {
-					found = 1;
+					*found = 1;
 					for (int i = 0; i < n; i++)
 						if (i != py && (!f[i].op || i > py))
 							fields_push(i < py ? launch : args, f[i].s, f[i].line, f[i].unres, f[i].op);
 				} else if (f[0].s[0] == '-' && f[0].s[1] == '-') {
 					for (int i = 0; i < n; i++)
-						fields_push(&bare, f[i].s, f[i].line, f[i].unres, f[i].op);
+						fields_push(bare, f[i].s, f[i].line, f[i].unres, f[i].op);
 				}
 			}
 		}
 	next:
 		fields_free(&cmd);
+		free(hd_body);
 	}
 	if (!sh->stop && depth)
-		ERR(sh->im, sh->line, "import --from megatron: the file ends inside an if, a loop or a function");
+		ERR(sh->im, sh->line, "import --from megatron: the %s ends inside an if, a loop, a function or { }",
+		    level ? "bash -c string" : "file");
+}
+
+/*
+ * Run the script text: fill 'args' with the words after the *.py launch (or, with no
+ * such command, the words of the commands that start with "--") and 'launch' with those
+ * before it.  Returns 0, or -1 after errors.
+ */
+static int sh_run(struct sh *sh, struct fields *args, struct fields *launch)
+{
+	struct fields bare = {0};
+	int found = 0;
+	sh->line = 1;
+	sh_block(sh, args, launch, &bare, &found, 0);
 	if (!found)
 		for (int i = 0; i < bare.n; i++)
 			fields_push(args, bare.f[i].s, bare.f[i].line, bare.f[i].unres, bare.f[i].op);
@@ -1136,7 +1271,7 @@ static const struct {
 	{"--megatron-fsdp-main-params-dtype", M_SKIP}, {"--megatron-fsdp-main-grads-dtype", M_SKIP},
 	{"--megatron-fsdp-grad-comm-dtype", M_SKIP}, {"--outer-dp-sharding-strategy", M_SKIP},
 	{"--fsdp-db-use-persist-buf-on-alloc-fail", M_SKIPFLAG}, {"--megatron-fsdp-max-pool-double-buffer", M_SKIPFLAG},
-	{"--no-rope-fusion", M_SKIPFLAG}, {"--cuda-graph-trace", M_SKIPFLAG}, {"--export-force-local-attention", M_SKIPFLAG},
+	{"--cuda-graph-trace", M_SKIPFLAG}, {"--enable-experimental", M_SKIPFLAG}, {"--export-force-local-attention", M_SKIPFLAG},
 };
 #define NMFLAGS (int)(sizeof mflags / sizeof mflags[0])
 
