@@ -66,6 +66,10 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* what a message quotes of the input keeps it one line and free of terminal controls */
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	calc_error_at(&im->d, im->file, line, 0, sev, "%s", msg);
 }
 #define ERR(im, line, ...) imp_msg(im, line, CALC_ERROR, __VA_ARGS__)
