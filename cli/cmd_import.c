@@ -247,6 +247,10 @@ static int check_plan(struct imp *im)
 static void put_gpus(struct imp *im, int line, long long gpus)
 {
 	const struct calc_plan *base = im->base;
+	if (im->gpus > 0 && gpus != im->gpus) {
+		ERR(im, line, "import: the file's degrees make %lld GPUs, --gpus says %ld", gpus, im->gpus);
+		return;
+	}
 	if (gpus % base->gpus_per_node == 0) {
 		put(im, line, "cluster.nodes", "%lld", gpus / base->gpus_per_node);
 		put(im, line, "cluster.gpus_per_node", "%d", base->gpus_per_node);
