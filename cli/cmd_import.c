@@ -1710,7 +1710,8 @@ static int import_megatron(struct imp *im, const char *text)
 	put(im, m.line_tp, "parallel.tp", "%ld", tp);
 	put(im, m.line_pp, "parallel.pp", "%ld", pp);
 	put(im, 0, "parallel.cp", "%ld", cp);
-	put(im, 0, "parallel.sp", "%s", m.sp ? "yes" : "no");
+	/* arguments.py:1433: sequence parallelism is turned off without tensor parallelism */
+	put(im, 0, "parallel.sp", "%s", m.sp && tp > 1 ? "yes" : "no");
 	layers = m.layers > 0 ? m.layers : im->base->model.layers;
 	if (m.model) {
 		const char *miss = m.layers < 0 ? "--num-layers" : m.hidden < 0 ? "--hidden-size" : m.heads < 0 ?
