@@ -1168,6 +1168,8 @@ static const struct {
 	{"--recompute-num-layers", "1", "megatron/core/transformer/transformer_config.py:551 (None)"},
 	{"--bf16", "no", "megatron/core/model_parallel_config.py:180 (no --bf16, no --fp16: fp32 parameters)"},
 	{"--global-batch-size", "b x dp", "megatron/training/arguments.py:703 (--micro-batch-size x data-parallel size)"},
+	{"--data-parallel-sharding-strategy", "optim_grads_params", "megatron/training/arguments.py:3190 (with "
+	 "--use-megatron-fsdp)"},
 	{"--main-grads-dtype", "fp32", "megatron/training/arguments.py --main-grads-dtype"},
 	{"--exp-avg-dtype", "fp32", "megatron/training/arguments.py --exp-avg-dtype"},
 	{"--exp-avg-sq-dtype", "fp32", "megatron/training/arguments.py --exp-avg-sq-dtype"},
@@ -1677,7 +1679,12 @@ static int import_megatron(struct imp *im, const char *text)
 	m.seq = m.mb = m.gb = m.tp = m.pp = m.cp = m.ep = m.etp = m.maxpos = m.vpl = m.vps = -1;
 	m.first = m.last = m.rc_layers = m.samples = m.iters = -1;
 	m.hdrop = m.adrop = -1;
-	m.strategy = 3;
+	{
+		static const char *const st[] = {"no_shard", "optim", "optim_grads", "optim_grads_params"};
+		for (int j = 0; j < 4; j++)
+			if (!strcmp(st[j], mdef_text("--data-parallel-sharding-strategy")))
+				m.strategy = j;
+	}
 	m.rope = -1;
 	sh.im = im;
 	sh.p = text;
