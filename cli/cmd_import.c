@@ -5,8 +5,9 @@
  *   trainplan import --from FRAMEWORK FILE|- [--plan BASE] [--gpus N]
  *
  * FILE is a Megatron-LM launch script as the framework ships them (bash: the script's
- * own assignments, `export`, arrays, `${VAR:-default}` and `if [[ ... ]]` on known
- * values are followed; what cannot be known without running it is said in a note), a
+ * own assignments, `export`, arrays, `${VAR:-default}`, `if [[ ... ]]` on known values,
+ * `bash -c STRING` and a here-document given to sbatch are followed; what cannot be
+ * known without running it is said in a note), a
  * torchtitan job TOML or a DeepSpeed config JSON.  The names read are those of
  * Megatron-LM megatron/training/arguments.py and the config dataclasses it builds its
  * flags from, torchtitan torchtitan/config/job_config.py and DeepSpeed
@@ -296,7 +297,8 @@ static void unknown_name(struct imp *im, int line, const char *what, const char 
  * $NAME, ${NAME}, ${NAME[@]}, ${NAME:-default} and ${NAME-default} (a name the script
  * does not set is taken as unset, so the default applies: listed in a note), quotes
  * and backslashes, # comments, continuations, `if [[ A == B ]]` (and =, !=, -z, -n, !,
- * &&, ||) on known values.  Not followed, and said so: $1 and the other arguments of
+ * &&, ||) on known values, `bash [-x] -c STRING` and a here-document given to sbatch,
+ * bash or sh (each read as a script of its own).  Not followed, and said so: $1 and the other arguments of
  * the script, variables of the environment without a default, $(...) and $((...)),
  * loops, functions, file tests; a flag whose value depends on one is an error when the
  * plan needs it.  The first command that runs a *.py file is the launch: the words
