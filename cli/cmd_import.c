@@ -298,10 +298,10 @@ static void unknown_name(struct imp *im, int line, const char *what, const char 
  * does not set is taken as unset, so the default applies: listed in a note), quotes
  * and backslashes, # comments, continuations, `if [[ A == B ]]` (and =, !=, -z, -n, !,
  * &&, ||) on known values, `bash [-x] -c STRING` and a here-document given to sbatch,
- * bash or sh (each read as a script of its own).  Not followed, and said so: $1 and the other arguments of
- * the script, variables of the environment without a default, $(...) and $((...)),
- * loops, functions, file tests; a flag whose value depends on one is an error when the
- * plan needs it.  The first command that runs a *.py file is the launch: the words
+ * bash or sh (each read as a script of its own).  Not followed, and said so: $1 and
+ * the other arguments of the script, variables of the environment without a default,
+ * $(...) and $((...)), loops, functions, file tests; a flag whose value depends on one
+ * is an error when the plan needs it.  The first command that runs a *.py file is the launch: the words
  * before the script are the launcher's (torchrun --nnodes, --nproc-per-node), those
  * after it Megatron-LM's. */
 
