@@ -60,10 +60,20 @@ struct imp {
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The messages one run shows: a file with thousands of unknown flags gets the first
+ * ones and a line saying the rest were left out, and its reading stops early. */
+#define IMP_MAX_MSGS 100
+
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
+	if (im->d.nrecs >= IMP_MAX_MSGS && !(sev == CALC_ERROR && !im->d.nerrors)) {
+		if (im->d.nrecs == IMP_MAX_MSGS)
+			calc_error_at(&im->d, im->file, 0, 0, CALC_NOTE, "import: more messages left out (%d are shown)",
+			              IMP_MAX_MSGS);
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -1707,8 +1717,10 @@ static int import_megatron(struct imp *im, const char *text)
 			j++;
 		}
 	}
-	for (int i = 0; i < args.n;)
+	for (int i = 0; i < args.n && im->d.nrecs < IMP_MAX_MSGS;)
 		m_flag(im, &args, &i, &m, skipped, sizeof skipped);
+	if (im->d.nrecs >= IMP_MAX_MSGS)
+		NOTE(im, 0, "(left out)"); /* adds the line saying messages were left out */
 	if (skipped[0])
 		NOTE(im, 0, "import --from megatron: not planning inputs, not read: %s", skipped);
 
@@ -2031,7 +2043,7 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	int nseen = 0, name_line = 0, fp8 = 0;
 	long rep = 1, shard = -1, tp = 1, pp = 1, cp = 1, lbs = -1, gbs = -1, seq = -1, steps = -1, lps = 0, mb = -1, v;
 	int line = 0, reshard_never = 0, sched = CALC_SCHED_1F1B, sched_line = 0, shard_line = 0;
-	for (char *ln = text, *next; ln && *ln; ln = next) {
+	for (char *ln = text, *next; ln && *ln && im->d.nrecs < IMP_MAX_MSGS; ln = next) {
 		char *p, *eq, *key, *val, full[200];
 		int q = 0, is_str;
 		next = strchr(ln, '\n');
@@ -2218,6 +2230,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		else if (!strcmp(key, "seq_len")) seq = v;
 		else if (!strcmp(key, "steps")) steps = v;
 	}
+	if (im->d.nrecs >= IMP_MAX_MSGS)
+		NOTE(im, 0, "(left out)"); /* adds the line saying messages were left out */
 	/* the model: its name and flavor as a preset */
 	if (name[0] || flavor[0]) {
 		size_t k;
@@ -2428,6 +2442,8 @@ static int import_deepspeed(struct imp *im, const char *text)
 		return -1;
 	}
 	json_object_foreach(root, k, j) {
+		if (im->d.nrecs >= IMP_MAX_MSGS)
+			break;
 		if (!in_list(ds_skip, k) && !in_list(ds_keys, k))
 			unknown_name(im, key_line(text, k), "DeepSpeed key", k, ds_keys, ds_skip);
 	}
@@ -2461,6 +2477,8 @@ static int import_deepspeed(struct imp *im, const char *text)
 		else if (st)
 			zero = (int)json_integer_value(st);
 		json_object_foreach(z, zk, zv) {
+			if (im->d.nrecs >= IMP_MAX_MSGS)
+				break;
 			if (!strcmp(zk, "offload_optimizer") || !strcmp(zk, "offload_param") ||
 			    !strcmp(zk, "cpu_offload") || !strcmp(zk, "cpu_offload_params") || !strcmp(zk, "zenflow")) {
 				json_t *dev = json_is_object(zv) ? json_object_get(zv, "device") : NULL;
