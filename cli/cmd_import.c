@@ -351,7 +351,7 @@ struct sh {
 /* Bounds of a script's reading, checked as it goes: a launch script has tens of
  * variables and expands to a few kB, so these stop a file that doubles an array per line
  * or nests defaults without end long before memory or time run out. */
-#define SH_MAX_VARS 4096
+#define SH_MAX_VARS 1024
 #define SH_MAX_DEPTH 32
 #define SH_MAX_MADE (16L << 20)
 
