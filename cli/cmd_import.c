@@ -574,7 +574,7 @@ static void sh_expand(struct sh *sh, struct wstate *w, struct fields *out, int s
 		}
 	} else {
 		name = p;
-		if (isdigit((unsigned char)*p) || strchr("@*#?$!-", *p)) {
+		if (isdigit((unsigned char)*p) || (*p && strchr("@*#?$!-", *p))) {
 			end = p + 1;
 		} else {
 			for (end = p; isalnum((unsigned char)*end) || *end == '_'; end++)
@@ -1701,6 +1701,12 @@ static int import_megatron(struct imp *im, const char *text)
 	sh.im = im;
 	sh.p = text;
 	sh_run(&sh, &args, &launch);
+	if (sh.stop) { /* the script could not be read to its end: its flags are not read */
+		fields_free(&args);
+		fields_free(&launch);
+		sh_free(&sh);
+		return -1;
+	}
 	/* the launcher: torchrun --nnodes N --nproc-per-node G (or --nproc_per_node) */
 	for (int j = 0; j < launch.n; j++) {
 		const char *a = launch.f[j].s;
