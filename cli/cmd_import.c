@@ -2538,6 +2538,20 @@ static int import_deepspeed(struct imp *im, const char *text)
 	 * the base plan's */
 	if (mbs == -2)
 		mbs = im->base->micro_batch;
+	if (gas == -2 && tbs > 0) {
+		/* "auto" accumulation with a given batch: DeepSpeed divides the batch by the
+		 * micro-batch and the data-parallel ranks of the GPUs it runs on */
+		long long gpus = im->gpus > 0 ? im->gpus : (long long)calc_plan_gpus(im->base), mp = mul(mul(tp, pp), cp);
+		long long per = mul(mbs > 0 ? mbs : 1, mp > 0 ? gpus / mp : 0);
+		if (mp <= 0 || gpus % mp || per <= 0 || tbs % per) {
+			ERR(im, key_line(text, "gradient_accumulation_steps"), "import --from deepspeed: "
+			    "\"gradient_accumulation_steps\": \"auto\" divides train_batch_size %ld by micro-batch x the "
+			    "data-parallel ranks of the %lld GPUs of %s, which does not go evenly", tbs, gpus,
+			    im->gpus > 0 ? "--gpus" : "the base plan");
+			goto out;
+		}
+		gas = (long)(tbs / per);
+	}
 	if (gas == -2)
 		gas = -1;
 	if (tbs < 0) { /* absent or "auto": dp from the GPU count */
