@@ -24,7 +24,7 @@ FUZZ_SEEDS_plan     = tests/bad
 FUZZ_SEEDS_hfconfig = tests/bad
 FUZZ_SEEDS_doc      = tests/expand
 FUZZ_SEEDS_pdf      = tests/expand tests/fuzz/corpus/doc
-FUZZ_SEEDS_import   = tests/bad tests/import/megatron tests/import/torchtitan
+FUZZ_SEEDS_import   = tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed
 FUZZ         ?= $(FUZZ_ALL)
 FUZZ_DIR      = $(BUILD)/fuzz
 FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -71,7 +71,7 @@ fuzz: fuzz-build
 	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
 	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h $$(case $$h in plan|hfconfig) echo tests/bad;; \
 	      doc) echo tests/expand;; pdf) echo tests/expand tests/fuzz/corpus/doc;; \
-	      import) echo tests/bad tests/import/megatron tests/import/torchtitan;; esac) \
+	      import) echo tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed;; esac) \
 	    2>$(FUZZ_DIR)/$$h.log || \
 	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' $(FUZZ_DIR)/$$h.log; \
@@ -107,6 +107,6 @@ check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DI
 	@$(REPLAY_DIR)/expr tests/fuzz/corpus/expr/*
 	@$(REPLAY_DIR)/doc tests/fuzz/corpus/doc/* tests/expand/*.md
 	@$(REPLAY_DIR)/pdf tests/fuzz/corpus/pdf/* tests/expand/*.md
-	@$(REPLAY_DIR)/import tests/fuzz/corpus/import/* tests/bad/import-* tests/import/megatron/* tests/import/torchtitan/*
+	@$(REPLAY_DIR)/import tests/fuzz/corpus/import/* tests/bad/import-* tests/import/megatron/* tests/import/torchtitan/* tests/import/deepspeed/*
 
 CHECKS += check-fuzz-seeds

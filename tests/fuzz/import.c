@@ -5,7 +5,7 @@
  * JSON in turn, over the built-in plan.  Each import returns -1 with at least one error,
  * each message one line, or 0; the plan an import accepts, written as import writes it,
  * must load (calc_plan_load) without an error: the importer never prints a plan that does
- * not load, and the input never decides the keys of the INI (issue: a quoted newline or
+ * not load, and the input never decides the keys of the INI (a quoted newline or
  * '[' in a word once wrote keys of its own).
  */
 #include "fuzz.h"
