@@ -2145,7 +2145,12 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 				continue;
 			}
 			if (!strcmp(key, "converters")) {
+				/* ["float8"] (torchao Float8 linears: the torch-mp-fp8 recipe); MX formats are
+				 * not a recipe of the plan */
 				fp8 = strstr(val, "float8") != NULL;
+				if (strstr(val, "mx"))
+					ERR(im, line, "import --from torchtitan: [model] converters = %s: MX formats (MXFP8) are not "
+					    "modelled (the recipes are trainplan presets recipes)", val);
 				continue;
 			}
 			if (strlen(val) >= sizeof name) {
