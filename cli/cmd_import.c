@@ -2188,6 +2188,9 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 				put(im, line, "parallel.recompute", "%s", val);
 			continue;
 		} else {
+			/* the older [float8] section (torchtitan before [quantize]) switches FP8 on itself */
+			if (!strcmp(section, "float8") && !strcmp(key, "enable_float8_linear") && !strcmp(val, "true"))
+				fp8 = 1;
 			continue; /* a section of no use to the plan */
 		}
 		if (!strcmp(key, "fsdp_reshard_after_forward")) {
