@@ -1203,6 +1203,23 @@ static const char *mdef_text(const char *flag)
 	return "";
 }
 
+/* Flags of models the plan does not model: refused with the reason, not read wrong. */
+static const struct {
+	const char *flag;
+	int takes_value;
+	const char *why;
+} mrefused[] = {
+	{"--hybrid-layer-pattern", 1, "a Mamba hybrid model (the plan models decoder-only transformers)"},
+	{"--spec", 1, "a model built from another layer spec (Mamba or a custom one)"},
+	{"--encoder-num-layers", 1, "an encoder-decoder model (T5)"},
+	{"--decoder-num-layers", 1, "an encoder-decoder model (T5)"},
+	{"--encoder-seq-length", 1, "an encoder-decoder model (T5)"},
+	{"--decoder-seq-length", 1, "an encoder-decoder model (T5)"},
+	{"--squared-relu", 0, "the squared-ReLU MLP (model.mlp is gelu or swiglu)"},
+	{"--enable-gpt-oss", 0, "gpt-oss's attention sinks and sliding windows"},
+	{"--vocab-extra-ids", 1, "extra vocabulary ids (T5 span masking) added to the tokenizer's"},
+};
+
 enum mflag {
 	M_VAL,      /* read below, takes one value */
 	M_SWITCH,   /* read below, takes no value */
@@ -1272,6 +1289,7 @@ static const struct {
 	{"--profile-ranks", M_SKIPN}, {"--step-batch-size-schedule", M_SKIP}, {"--manual-gc-interval", M_SKIP},
 	{"--logging-level", M_SKIP}, {"--dist-ckpt-strictness", M_SKIP}, {"--num-distributed-optimizer-instances", M_SKIP},
 	{"--window-size", M_SKIP}, {"--window-attn-skip-freq", M_SKIP}, {"--softmax-type", M_SKIP},
+	{"--rampup-batch-size", M_SKIPN},
 	{"--activation-func-clamp-value", M_SKIP}, {"--glu-linear-offset", M_SKIP}, {"--cuda-graph-impl", M_SKIP},
 	{"--memory-snapshot-path", M_SKIP}, {"--overlap-grad-reduce", M_SKIPFLAG},
 	{"--overlap-param-gather", M_SKIPFLAG}, {"--tp-comm-overlap", M_SKIPFLAG}, {"--use-mcore-models", M_SKIPFLAG},
@@ -1404,6 +1422,15 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 		if (!strcmp(a, mflags[k].flag))
 			break;
 	(*i)++;
+	for (size_t r = 0; k == NMFLAGS && r < sizeof mrefused / sizeof mrefused[0]; r++) {
+		if (strcmp(a, mrefused[r].flag))
+			continue;
+		ERR(im, f->line, "import --from megatron: %s is not modelled: %s", a, mrefused[r].why);
+		if (mrefused[r].takes_value && !eq)
+			while (*i < args->n && !args->f[*i].op && !is_flag(args->f[*i].s))
+				(*i)++;
+		return;
+	}
 	if (k == NMFLAGS) {
 		struct calc_suggest s;
 		char dym[160];
