@@ -1099,6 +1099,13 @@ static void sh_block(struct sh *sh, struct fields *args, struct fields *launch, 
 					NOTE(sh->im, cmdline, "import --from megatron: a second Python command (%s); only the first "
 					     "is read", f[py].s);
 				} else if (py >= 0) {
+					const char *b = strrchr(f[py].s, '/') ? strrchr(f[py].s, '/') + 1 : f[py].s;
+					if (!strncmp(b, "pretrain_", 9) && strcmp(b, "pretrain_gpt.py"))
+						ERR(sh->im, f[py].line, "import --from megatron: %s is not modelled: the plan reads "
+						    "pretrain_gpt.py's decoder-only models", b);
+					else if (strcmp(b, "pretrain_gpt.py"))
+						NOTE(sh->im, f[py].line, "import --from megatron: %s: its flags are read as "
+						     "pretrain_gpt.py's", b);
 					*found = 1;
 					for (int i = 0; i < n; i++)
 						if (i != py && (!f[i].op || i > py))
@@ -1351,7 +1358,7 @@ static void m_int(struct imp *im, const struct field *f, const char *a, long lo,
 	char b[96];
 	if (f->unres) {
 		ERR(im, f->line, "import --from megatron: %s %s: the value is not known without running the script "
-		    "(%s is not set in it); give the number", a, shown(f->s, b, sizeof b), f->unres);
+		    "(it comes from %s); give the number", a, shown(f->s, b, sizeof b), f->unres);
 		return;
 	}
 	if (parse_int(f->s, lo, hi, 0, v) < 0)
@@ -1364,7 +1371,7 @@ static void m_word(struct imp *im, const struct field *f, const char *a, char *o
 	char list[400], b[96];
 	if (f->unres) {
 		ERR(im, f->line, "import --from megatron: %s %s: the value is not known without running the script "
-		    "(%s is not set in it)", a, shown(f->s, b, sizeof b), f->unres);
+		    "(it comes from %s)", a, shown(f->s, b, sizeof b), f->unres);
 		return;
 	}
 	if (allowed && !in_list(allowed, f->s)) {
@@ -1728,6 +1735,11 @@ static int import_megatron(struct imp *im, const char *text)
 	sh.im = im;
 	sh.p = text;
 	sh_run(&sh, &args, &launch);
+	if (!sh.stop && !args.n) {
+		ERR(im, 0, "import --from megatron: no command runs a *.py file and no line starts with a flag: "
+		    "nothing to import (flags kept in variables are read where a launch command uses them)");
+		sh.stop = 1;
+	}
 	if (sh.stop) { /* the script could not be read to its end: its flags are not read */
 		fields_free(&args);
 		fields_free(&launch);
