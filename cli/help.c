@@ -188,33 +188,38 @@ static const struct cmddoc docs[] = {
 	 1, "none (the framework's own)", NULL,
 	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan or deepspeed", NULL}, {NULL, NULL, NULL}},
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
-	{"import", "--from FRAMEWORK FILE|- [--plan BASE]",
-	 "A run as a plan (INI on stdout): a Megatron-LM argument list (a launch script, with its\n"
-	 "torchrun --nnodes and --nproc-per-node), a torchtitan job TOML or a DeepSpeed config\n"
-	 "JSON.  An absent Megatron-LM flag means Megatron-LM's default.  What the file does not\n"
-	 "say stays the base plan's, which the output includes when --plan names it.  Megatron-LM\n"
-	 "flags read: --num-layers --hidden-size --num-attention-heads --num-query-groups\n"
-	 "--group-query-attention --kv-channels --ffn-hidden-size --vocab-size --seq-length\n"
-	 "--max-position-embeddings --position-embedding-type --swiglu --normalization\n"
-	 "--untie-embeddings-and-output-weights --disable-bias-linear --attention-dropout\n"
-	 "--hidden-dropout --num-experts --moe-router-topk --moe-ffn-hidden-size\n"
-	 "--moe-shared-expert-intermediate-size --mtp-num-layers --micro-batch-size\n"
-	 "--global-batch-size --train-samples --train-iters --tensor-model-parallel-size\n"
-	 "--pipeline-model-parallel-size --num-layers-per-virtual-pipeline-stage\n"
-	 "--num-virtual-stages-per-pipeline-rank --decoder-first-pipeline-num-layers\n"
-	 "--decoder-last-pipeline-num-layers --context-parallel-size --expert-model-parallel-size\n"
-	 "--expert-tensor-parallel-size --moe-token-dispatcher-type --moe-flex-dispatcher-backend\n"
-	 "--overlap-moe-expert-parallel-comm --moe-router-fusion --moe-permute-fusion\n"
-	 "--moe-expert-capacity-factor --moe-pad-expert-input-to-capacity\n"
-	 "--sequence-parallel --use-distributed-optimizer\n"
-	 "--use-megatron-fsdp --data-parallel-sharding-strategy --recompute-granularity\n"
-	 "--recompute-method --recompute-num-layers --attention-backend --use-flash-attn --bf16\n"
-	 "--fp16 --fp8-format; learning-rate, data, checkpoint and logging flags are skipped.\n"
-	 "Any other flag or key is an error at FILE:LINE (exit status 2).\n",
+	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N]",
+	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"
+	 "them, a torchtitan job TOML or a DeepSpeed config JSON.  Of a script, the bash that\n"
+	 "Megatron-LM's examples use is followed: NAME=VALUE, export, arrays and ${NAME[@]},\n"
+	 "${NAME:-default} (a name the script does not set takes its default; listed in a note),\n"
+	 "if [[ A == B ]] on known values; $1, the environment without a default, $(...), loops\n"
+	 "and file tests are not, and a note or error says so.  The words after the first\n"
+	 "*.py command are Megatron-LM's flags, those before it torchrun's (--nnodes,\n"
+	 "--nproc-per-node).  An absent Megatron-LM flag means Megatron-LM's default (read at\n"
+	 "commit d98e8a64 of NVIDIA/Megatron-LM): pp 1, ffn 4h, the vocabulary of --vocab-size or\n"
+	 "the tokenizer padded to a multiple of --make-vocab-size-divisible-by 128 x tp.  Read\n"
+	 "are the model, batch, parallel, recompute, MoE (--num-experts, --moe-router-topk,\n"
+	 "--moe-layer-freq, --moe-router-enable-expert-bias, --moe-token-dispatcher-type,\n"
+	 "--moe-flex-dispatcher-backend, --overlap-moe-expert-parallel-comm, --moe-router-fusion,\n"
+	 "--moe-permute-fusion, --moe-expert-capacity-factor with\n"
+	 "--moe-pad-expert-input-to-capacity), MLA (--multi-latent-attention and its ranks),\n"
+	 "precision (--bf16, --fp16, --fp8-format, --fp8-recipe (mxfp8 included),\n"
+	 "--fp8-param-gather, --fp4-format, --fp4-recipe, --fp4-param-gather,\n"
+	 "--grad-reduce-in-bf16, --use-precision-aware-optimizer and its dtypes) flags and\n"
+	 "--cross-entropy-loss-fusion; learning-rate, data, checkpoint, logging and other\n"
+	 "router flags are listed in one note.  torchtitan: [model] name and flavor as a\n"
+	 "preset, local_batch_size, data_parallel_shard_degree = -1 (FSDP over the GPUs the\n"
+	 "other degrees leave), 10_000.  DeepSpeed: \"auto\" batch keys and a missing\n"
+	 "train_batch_size from the base plan's GPUs; offloading is refused.  What the file does\n"
+	 "not say stays the base plan's, which the output includes when --plan names it.  The\n"
+	 "plan is loaded before it is printed.  Every problem is an error at FILE:LINE, all of\n"
+	 "them in one run (exit status 2, nothing printed).\n",
 	 0, "none (INI)", NULL,
 	 {{"--from FRAMEWORK", "megatron, torchtitan or deepspeed", NULL},
-	  {"FILE", "the file to read ('-' reads standard input)", NULL},
+	  {"FILE", "a regular file of at most 4 MiB ('-' reads standard input)", NULL},
 	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan"},
+	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's"},
 	  {NULL, NULL, NULL}},
 	 "trainplan import --from megatron launch.sh > my.ini"},
 	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",

@@ -71,7 +71,7 @@ _trainplan() {
 	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
 	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table";;
 	export) words="--for";;
-	import) words="--from"; COMPREPLY=($(compgen -f -- "$cur"));;
+	import) words="--from --gpus"; COMPREPLY=($(compgen -f -- "$cur"));;
 	report) words="-o --no-pdf --share --compare"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;
 	esac
 	COMPREPLY+=($(compgen -W "$words --plan --set --format --help" -- "$cur"))

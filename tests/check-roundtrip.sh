@@ -4,7 +4,10 @@
 # `trainplan import` from `trainplan export`'s output must agree.  Each framework is
 # compared on what its file says: torchtitan rounds the token budget to whole steps and
 # has no ZeRO-1 (the cases use ZeRO-0 and ZeRO-3); DeepSpeed keeps no SP, selective
-# recomputation or sequence length (its cases leave those at the base plan's).
+# recomputation or sequence length (its cases leave those at the base plan's).  Without
+# PP, torchtitan's local_batch_size is one micro-batch (torchtitan/train.py:212 at commit
+# 238fa995: accumulation steps = global_batch_size / (local_batch_size x dp)), so that case
+# sets the micro-batch to the rank's whole batch.
 bin=$1; pass=0; fail=0
 split="plan.tp plan.pp plan.dp plan.cp plan.vpp plan.zero plan.micro_batch plan.global_batch plan.seq_len plan.schedule plan.recompute plan.gpus"
 check() { # framework, keys, --set words...
@@ -35,7 +38,7 @@ done
 for r in megatron fp8-te fp8-params; do
 	check megatron "$split plan.recipe" --set training.recipe=$r
 done
-for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
+for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64 --set micro_batch=24" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
          "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
          "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4"; do
 	# shellcheck disable=SC2086

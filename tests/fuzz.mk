@@ -18,12 +18,13 @@
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_ALL      = number plan quantities hfconfig expr doc pdf
+FUZZ_ALL      = number plan quantities hfconfig expr doc pdf import
 FUZZ_MAX_LEN ?= 1048576
 FUZZ_SEEDS_plan     = tests/bad
 FUZZ_SEEDS_hfconfig = tests/bad
 FUZZ_SEEDS_doc      = tests/expand
 FUZZ_SEEDS_pdf      = tests/expand tests/fuzz/corpus/doc
+FUZZ_SEEDS_import   = tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed
 FUZZ         ?= $(FUZZ_ALL)
 FUZZ_DIR      = $(BUILD)/fuzz
 FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -44,6 +45,13 @@ $(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/quantities $(FUZZ_DIR)/hfconfig:
 		tests/fuzz/fuzz.h $(FUZZ_CALC_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -o $@ $< \
 		$(FUZZ_CALC_OBJ) $(DEPS_LIBS)
+# the import harness compiles cli/cmd_import.c into itself and needs cli/common.c
+$(FUZZ_DIR)/cli/common.o: cli/common.c $(BUILD)/default_plan.h | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
+$(FUZZ_DIR)/import: tests/fuzz/import.c tests/fuzz/fuzz.h cli/cmd_import.c $(FUZZ_DIR)/cli/common.o $(FUZZ_CALC_OBJ)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< \
+		$(FUZZ_DIR)/cli/common.o $(FUZZ_CALC_OBJ) $(DEPS_LIBS)
 $(FUZZ_WITH_REPORT:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz.h \
 		$(FUZZ_CALC_OBJ) $(FUZZ_REPORT_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< \
@@ -62,7 +70,8 @@ fuzz: fuzz-build
 	    -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h- \
 	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
 	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h $$(case $$h in plan|hfconfig) echo tests/bad;; \
-	      doc) echo tests/expand;; pdf) echo tests/expand tests/fuzz/corpus/doc;; esac) \
+	      doc) echo tests/expand;; pdf) echo tests/expand tests/fuzz/corpus/doc;; \
+	      import) echo tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed;; esac) \
 	    2>$(FUZZ_DIR)/$$h.log || \
 	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' $(FUZZ_DIR)/$$h.log; \
@@ -84,13 +93,20 @@ $(REPLAY_REPORT:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/r
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< tests/fuzz/replay.c $(REPLAY_RPT_OBJ) \
 		$(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
 
+$(REPLAY_DIR)/import: tests/fuzz/import.c tests/fuzz/replay.c tests/fuzz/fuzz.h cli/cmd_import.c \
+		$(BUILD)/cli/common.o $(BUILD)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< tests/fuzz/replay.c $(BUILD)/cli/common.o \
+		$(BUILD)/libcalc.a $(DEPS_LIBS)
+
 .PHONY: check-fuzz-seeds
-check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DIR)/%)
+check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DIR)/%) $(REPLAY_DIR)/import
 	@$(REPLAY_DIR)/number tests/fuzz/corpus/number/*
 	@$(REPLAY_DIR)/plan tests/fuzz/corpus/plan/* tests/bad/*.ini
 	@$(REPLAY_DIR)/hfconfig tests/fuzz/corpus/hfconfig/* tests/bad/*.json
 	@$(REPLAY_DIR)/expr tests/fuzz/corpus/expr/*
 	@$(REPLAY_DIR)/doc tests/fuzz/corpus/doc/* tests/expand/*.md
 	@$(REPLAY_DIR)/pdf tests/fuzz/corpus/pdf/* tests/expand/*.md
+	@$(REPLAY_DIR)/import tests/fuzz/corpus/import/* tests/bad/import-* tests/import/megatron/* tests/import/torchtitan/* tests/import/deepspeed/*
 
 CHECKS += check-fuzz-seeds

@@ -15,5 +15,20 @@ for f in tests/bad/*.ini; do
 		printf '%s\n' "$err" | diff -u "$n.err" - >&2
 	fi
 done
+# import: tests/bad/import-NAME.FRAMEWORK is read by `import --from FRAMEWORK`, with the
+# same rule (exit status 2, nothing on stdout, exactly the messages of NAME.err).
+for f in tests/bad/import-*.megatron tests/bad/import-*.torchtitan tests/bad/import-*.deepspeed; do
+	[ -f "$f" ] || continue
+	n=${f%.*}; fw=${f##*.}
+	err=$("$bin" import --from "$fw" "$f" 2>&1 >/tmp/trainplan-bad.$$); rc=$?
+	out=$(cat /tmp/trainplan-bad.$$); rm -f /tmp/trainplan-bad.$$
+	if [ "$update" = 1 ]; then printf '%s\n' "$err" > "$n.err"; fi
+	if [ $rc -eq 2 ] && [ -z "$out" ] && [ "$err" = "$(cat "$n.err" 2>/dev/null)" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAIL: $f (exit $rc)" >&2
+		printf '%s\n' "$err" | diff -u "$n.err" - >&2
+	fi
+done
 echo "bad input: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,0 +1,22 @@
+# Megatron-LM flags for plans/default.ini: tp 8 x cp 1 x pp 8 x dp 8 = 512 GPUs, 192 micro-batches per step
+torchrun --nnodes 64 --nproc-per-node 8 pretrain_gpt.py \
+    --num-layers 80 \
+    --hidden-size 10240 \
+    --num-attention-heads 80 \
+    --ffn-hidden-size 40960 \
+    --vocab-size 51200 \
+    --seq-length 2048 \
+    --max-position-embeddings 2048 \
+    --position-embedding-type rope \
+    --disable-bias-linear \
+    --micro-batch-size 1 \
+    --global-batch-size 1536 \
+    --train-samples 146484375 \
+    --tensor-model-parallel-size 8 \
+    --pipeline-model-parallel-size 8 \
+    --context-parallel-size 1 \
+    --sequence-parallel \
+    --use-distributed-optimizer \
+    --recompute-granularity selective \
+    --attention-backend flash \
+    --bf16
