@@ -55,6 +55,39 @@ static void test_lookup_agrees_with_scan(void **state)
 	assert_null(calc_catalog_quantity_at(n));
 }
 
+/*
+ * Every name of the catalog names one entry: a quantity, table or dataset defined in
+ * two modules' arrays would be shadowed by the first (the index's lookup takes the
+ * lowest position), its own definition never reached.  Checked by a second method, a
+ * pairwise scan over the positions, within each kind.
+ */
+static void test_names_unique(void **state)
+{
+	const struct calc_quantity *q, *q2;
+	const struct calc_tabledef *t, *t2;
+	int dups = 0;
+	(void)state;
+	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++)
+		for (int j = 0; j < i && (q2 = calc_catalog_quantity_at(j)); j++)
+			if (!strcmp(q->name, q2->name)) {
+				print_error("quantity %s is defined twice (positions %d and %d)\n", q->name, j, i);
+				dups++;
+			}
+	for (int i = 0; (t = calc_catalog_table_at(i)); i++)
+		for (int j = 0; j < i && (t2 = calc_catalog_table_at(j)); j++)
+			if (!strcmp(t->name, t2->name)) {
+				print_error("table %s is defined twice (positions %d and %d)\n", t->name, j, i);
+				dups++;
+			}
+	for (int i = 0; (t = calc_catalog_dataset_at(i)); i++)
+		for (int j = 0; j < i && (t2 = calc_catalog_dataset_at(j)); j++)
+			if (!strcmp(t->name, t2->name)) {
+				print_error("dataset %s is defined twice (positions %d and %d)\n", t->name, j, i);
+				dups++;
+			}
+	assert_int_equal(dups, 0);
+}
+
 /* Lookups from several threads at once, the first ones building the index. */
 static void *lookup_worker(void *arg)
 {
@@ -350,6 +383,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookup_threads), /* first: threads race to build the index */
 		cmocka_unit_test(test_lookup_agrees_with_scan),
+		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_value_cache),
 		cmocka_unit_test(test_error_cache),
 		cmocka_unit_test(test_unknown),
