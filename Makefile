@@ -1,6 +1,7 @@
 # trainplan -- the one entry point.
 #   make            install missing Debian packages, build, write the report for PLAN
-#   make check      every test, then the unit tests again under ASan + UBSan
+#   make check      every test, also under ASan + UBSan and TSan; CHECK_JOBS at a time
+#                   (report/report.mk)
 #   make bench      timings of the engines and renderers
 #   make install    PREFIX=/usr/local DESTDIR=  (make uninstall removes it again)
 #   make clean
