@@ -94,7 +94,7 @@ $(BUILD)/default_plan.h: plans/default.ini
 	{ echo 'static const char default_plan_text[] = '; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
-include $(wildcard calc/*.mk report/*.mk tests/*.mk)
+include $(wildcard calc/*.mk report/*.mk tests/*.mk bench/*.mk)
 
 # ---------------------------------------------------------------- check
 check: deps $(BUILD)/trainplan $(CHECKS)
