@@ -1,6 +1,7 @@
 # trainplan -- the one entry point.
 #   make            install missing Debian packages, build, write the report for PLAN
-#   make check      every test, then the unit tests again under ASan + UBSan
+#   make check      every test, also under ASan + UBSan and TSan; CHECK_JOBS at a time
+#                   (report/report.mk)
 #   make bench      timings of the engines and renderers
 #   make install    PREFIX=/usr/local DESTDIR=  (make uninstall removes it again)
 #   make clean
@@ -93,7 +94,7 @@ $(BUILD)/default_plan.h: plans/default.ini
 	{ echo 'static const char default_plan_text[] = '; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
-include $(wildcard calc/*.mk report/*.mk tests/*.mk)
+include $(wildcard calc/*.mk report/*.mk tests/*.mk bench/*.mk)
 
 # ---------------------------------------------------------------- check
 check: deps $(BUILD)/trainplan $(CHECKS)

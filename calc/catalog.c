@@ -124,7 +124,7 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"plan.recipe", "", "bytes-per-parameter recipe", q_recipe},
 	{"model.name", "", "model preset or source", q_model},
 	{"model.layers", "1", "transformer layers", q_layers},
-	{"model.params", "1", "parameters of the model, total (every expert)", q_params},
+	{"model.params", "1", "parameters of the model, total (every expert; a tied matrix counted once)", q_params},
 	{"model.params_active", "1", "parameters activated per token (top-k routed experts; = total when dense)", q_params_active},
 	{"model.experts", "1", "routed experts per MoE layer (0 = dense)", q_experts},
 	{"model.top_k", "1", "routed experts per token", q_topk},

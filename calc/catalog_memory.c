@@ -154,13 +154,6 @@ static int q_weight_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_
 	v->num = c->plan.recipe ? calc_recipe_bytes(c->plan.recipe, CALC_T_WEIGHT) : 0;
 	return 0;
 }
-static int q_params(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	struct calc_params pr;
-	calc_model_params(&c->plan.model, &pr);
-	v->num = pr.total;
-	return 0;
-}
 static int q_params_layer(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	struct calc_params pr;
@@ -196,7 +189,6 @@ static int q_expert_params(struct calc_ctx *c, struct calc_value *v, struct calc
 static int q_expert_states(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_expert(c, v, d, 1); }
 
 const struct calc_quantity calc_q_memory[] = {
-	{"model.params", "1", "parameters of the whole model (a tied matrix counted once)", q_params},
 	{"model.params_per_layer", "1", "parameters of one transformer layer", q_params_layer},
 	{"model.params_embedding", "1", "parameters of the embeddings and an untied LM head", q_params_emb},
 	{"memory.params_per_gpu", "1", "parameters one GPU of the worst stage holds", q_params_gpu},

@@ -694,12 +694,76 @@ TB(t_rejects, calc_search_table_rejects)
 TBF(t_axes, NEED_AXES, calc_search_table_axes)
 TBF(t_heatmap, NEED_FULL, calc_search_table_heatmap)
 
+/*
+ * The search-pareto dataset: what figures/search-pareto.gp draws, not every ranked
+ * configuration (a large MoE plan ranks over a million, tens of MB of TSV for a chart
+ * of a few thousand points).  It holds every configuration on the frontier (which
+ * includes the best), and of the others a deterministic sample: at most PARETO_NEAR
+ * of those within PARETO_WINDOW times the best step time (near() and the y range of figures/search-pareto.gp) and at
+ * most PARETO_FAR of the slower ones, each sample every k-th row in the result's order
+ * (by memory, then step time), k the smallest stride that keeps it under its bound.
+ * A plan with fewer rows keeps them all.
+ */
+#define PARETO_WINDOW 1.5 /* figures/search-pareto.gp: set yrange [ : T_min*1.5] */
+enum { PARETO_NEAR = 600, PARETO_FAR = 300 }; /* a chart of about 600 points */
+
+long long calc_search_pareto_sample(const struct calc_search_result *r, char *keep)
+{
+	double best = INFINITY;
+	long long near = 0, far = 0, kn, kf, in = 0, jf = 0, n = 0;
+	for (long long i = 0; i < r->nrows; i++)
+		if (r->rows[i].step_time < best)
+			best = r->rows[i].step_time;
+	for (long long i = 0; i < r->nrows; i++)
+		if (!(r->frontier && r->frontier[i])) {
+			if (r->rows[i].step_time < PARETO_WINDOW * best)
+				near++;
+			else
+				far++;
+		}
+	kn = near > PARETO_NEAR ? (near + PARETO_NEAR - 1) / PARETO_NEAR : 1;
+	kf = far > PARETO_FAR ? (far + PARETO_FAR - 1) / PARETO_FAR : 1;
+	for (long long i = 0; i < r->nrows; i++) {
+		if (r->frontier && r->frontier[i])
+			keep[i] = 1;
+		else if (r->rows[i].step_time < PARETO_WINDOW * best)
+			keep[i] = in++ % kn == 0;
+		else
+			keep[i] = jf++ % kf == 0;
+		n += keep[i];
+	}
+	return n;
+}
+
 static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	const struct calc_search_result *r = ctx_search(c, NEED_ROWS, d);
+	struct calc_search_result s;
+	char *keep;
+	long long n = 0;
+	char note[512];
 	if (!r)
 		return -1;
-	calc_search_table_pareto(r, t);
+	keep = xcalloc((size_t)(r->nrows > 0 ? r->nrows : 1), 1);
+	s = *r;
+	s.nrows = calc_search_pareto_sample(r, keep);
+	s.rows = xmalloc((size_t)(s.nrows > 0 ? s.nrows : 1) * sizeof *s.rows);
+	s.frontier = xcalloc((size_t)(s.nrows > 0 ? s.nrows : 1), 1);
+	for (long long i = 0; i < r->nrows; i++)
+		if (keep[i]) {
+			s.rows[n] = r->rows[i];
+			s.frontier[n++] = r->frontier ? r->frontier[i] : 0;
+		}
+	calc_search_table_pareto(&s, t);
+	if (s.nrows < r->nrows) {
+		snprintf(note, sizeof note, "%s Of %lld configurations that fit: every one on the frontier and a sample of the "
+		         "others, every k-th by memory (at most %d within %.1f times the best step time, %d beyond).",
+		         t->note ? t->note : "", r->nrows, PARETO_NEAR, PARETO_WINDOW, PARETO_FAR);
+		calc_table_note(t, note);
+	}
+	free(s.rows);
+	free(s.frontier);
+	free(keep);
 	return 0;
 }
 
@@ -712,7 +776,8 @@ const struct calc_tabledef calc_t_search[] = {
 };
 
 const struct calc_tabledef calc_d_search[] = {
-	{"search-pareto", "memory vs step time of every configuration that fits, frontier marked", "", t_pareto},
+	{"search-pareto", "memory vs step time of the configurations that fit: the frontier and a sample of the rest", "",
+	 t_pareto},
 	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
 	{NULL, NULL, NULL, NULL},
 };

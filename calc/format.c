@@ -7,6 +7,7 @@
 #include "format.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,17 +37,23 @@ const struct calc_display *calc_display_find(const char *name)
 	return NULL;
 }
 
+/* The prose units' names, built once (the report's threads ask for them). */
+static char prose_names[128];
+static pthread_once_t prose_once = PTHREAD_ONCE_INIT;
+
+static void prose_names_build(void)
+{
+	size_t l = 0;
+	for (int i = 0; displays[i].name; i++)
+		if (displays[i].prose && displays[i].name[0])
+			l += (size_t)snprintf(prose_names + l, sizeof prose_names - l, "%s%s", l ? " " : "",
+			                      displays[i].name);
+}
+
 const char *calc_display_prose_names(void)
 {
-	static char names[128];
-	if (!names[0]) {
-		size_t l = 0;
-		for (int i = 0; displays[i].name; i++)
-			if (displays[i].prose && displays[i].name[0])
-				l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", l ? " " : "",
-				                      displays[i].name);
-	}
-	return names;
+	pthread_once(&prose_once, prose_names_build);
+	return prose_names;
 }
 
 void calc_fmt_fixed(double x, int dec, enum calc_sep g, char *buf, size_t n)

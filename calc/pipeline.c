@@ -585,6 +585,8 @@ struct prog_op {
 struct shape {
 	const struct calc_sched *row;
 	void (*gen)(struct calc_sched_gen *, int, int, int, int, int);
+	unsigned long table_gen; /* calc_schedule_generation: a row registered again at
+	                            the same address may order its ops otherwise */
 	int p, m, v, steps, nops;
 	const struct calc_pp_op *ops; /* as generated; NULL: kept for the span alone */
 	const int *order;             /* indices into ops in the order they ran (NULL: no ops) */
@@ -601,6 +603,8 @@ static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *ro
 	memset(k, 0, sizeof *k);
 	k->row = row;
 	k->gen = row->gen;
+	/* built-in rows never change; a registered one holds within its generation */
+	k->table_gen = (int)c->sched < CALC_SCHED_N ? 0 : calc_schedule_generation();
 	k->p = c->p;
 	k->m = c->m;
 	k->v = row->uses_vpp ? c->v : 1;
@@ -614,7 +618,7 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
 	pthread_mutex_lock(&shape_lock);
 	for (int i = 0; i < nshapes && !hit; i++) {
 		const struct shape *e = &shapes[i];
-		if (e->row == k->row && e->gen == k->gen && e->p == k->p && e->m == k->m && e->v == k->v &&
+		if (e->row == k->row && e->gen == k->gen && e->table_gen == k->table_gen && e->p == k->p && e->m == k->m && e->v == k->v &&
 		    e->steps == k->steps && (e->ops || !need_ops))
 			hit = e;
 	}

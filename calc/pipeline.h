@@ -223,6 +223,13 @@ const struct calc_sched *calc_schedule_at(int id);
 int calc_schedule_register(const struct calc_sched *row, struct calc_diag *d);
 /* Remove every registered row (tests); ids of built-in rows are unchanged. */
 void calc_schedule_unregister_all(void);
+/*
+ * The table's generation: a counter that every calc_schedule_register and
+ * calc_schedule_unregister_all bumps.  A schedule id names a row only within one
+ * generation (unregistering and registering again reuses the ids), so every memo
+ * whose key holds a schedule id also holds the generation it was filled in.
+ */
+unsigned long calc_schedule_generation(void);
 /* Parse a schedule name ("1f1b", ...); returns 0 or -1. */
 int calc_schedule_parse(const char *name, enum calc_schedule *out);
 /* The table's names in order, joined by 'sep' ("gpipe, 1f1b, ..."), into buf (n bytes,

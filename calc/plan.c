@@ -259,22 +259,26 @@ static const struct key keys[] = {
 #define NKEYS (int)(sizeof keys / sizeof keys[0])
 _Static_assert(sizeof keys / sizeof keys[0] <= CALC_PLAN_NKEYS, "raise CALC_PLAN_NKEYS");
 
-static const struct calc_key_info *key_infos(void)
+/*
+ * The key table as struct calc_key_info, with each key's range written out.  Built once
+ * under a lock (plans are read and keys listed on several threads); the schedule keys'
+ * ranges name the schedule table's rows, so they are written again when the table has
+ * changed (calc_schedule_generation), which happens only between runs
+ * (calc_schedule_register is not thread-safe).
+ */
+static struct calc_key_info key_info[NKEYS];
+static char key_ranges[NKEYS][160];
+static unsigned long key_info_gen; /* the schedule table's generation the ranges name; 0: not built */
+static pthread_mutex_t key_info_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void key_infos_build(void)
 {
-	static struct calc_key_info info[NKEYS];
-	static int done;
-	static char ranges[NKEYS][160];
-	for (int i = 0; i < NKEYS; i++) /* the schedule table may have grown */
-		if (keys[i].type == K_SCHED)
-			calc_schedule_names(ranges[i], sizeof ranges[i], " | ");
-	if (done)
-		return info;
 	for (int i = 0; i < NKEYS; i++) {
 		const struct key *k = &keys[i];
-		char *r = ranges[i];
+		char *r = key_ranges[i];
 		r[0] = 0;
 		if (k->type == K_SCHED) {
-			calc_schedule_names(r, 160, " | ");
+			calc_schedule_names(r, sizeof key_ranges[i], " | ");
 		} else if (k->type == K_ENUM) {
 			for (int j = 0; k->enums[j]; j++)
 				snprintf(r + strlen(r), 160 - strlen(r), "%s%s", j ? " | " : "", k->enums[j]);
@@ -289,10 +293,24 @@ static const struct calc_key_info *key_infos(void)
 		} else {
 			strcpy(r, "text");
 		}
-		info[i] = (struct calc_key_info){k->section, k->name, k->typename, r, k->meaning};
+		key_info[i] = (struct calc_key_info){k->section, k->name, k->typename, r, k->meaning};
 	}
-	done = 1;
-	return info;
+}
+
+static const struct calc_key_info *key_infos(void)
+{
+	unsigned long gen = calc_schedule_generation();
+	pthread_mutex_lock(&key_info_lock);
+	if (!key_info_gen) {
+		key_infos_build();
+	} else if (key_info_gen != gen) { /* the schedule table has grown or shrunk */
+		for (int i = 0; i < NKEYS; i++)
+			if (keys[i].type == K_SCHED)
+				calc_schedule_names(key_ranges[i], sizeof key_ranges[i], " | ");
+	}
+	key_info_gen = gen;
+	pthread_mutex_unlock(&key_info_lock);
+	return key_info;
 }
 
 const struct calc_key_info *calc_plan_key_at(int i)
@@ -1603,13 +1621,22 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 
 /* The closest key to 'key' ("section.name" when 'dotted', else the bare name or the
  * dotted one, whichever is closer), as "; did you mean '...'?" or "". */
+static char key_full[NKEYS][96]; /* "section.name" of every key, built once */
+static pthread_once_t key_full_once = PTHREAD_ONCE_INIT;
+
+static void key_full_build(void)
+{
+	for (int i = 0; i < NKEYS; i++)
+		snprintf(key_full[i], sizeof key_full[i], "%s.%s", keys[i].section, keys[i].name);
+}
+
 static const char *key_suggest(const char *key, int dotted, char *buf, size_t n)
 {
-	static char full[NKEYS][96];
+	const char (*full)[96] = key_full;
 	struct calc_suggest s;
+	pthread_once(&key_full_once, key_full_build);
 	calc_suggest_init(&s, key);
 	for (int i = 0; i < NKEYS; i++) {
-		snprintf(full[i], sizeof full[i], "%s.%s", keys[i].section, keys[i].name);
 		if (!dotted)
 			calc_suggest_offer(&s, keys[i].name);
 		calc_suggest_offer(&s, full[i]);

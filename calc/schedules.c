@@ -492,6 +492,13 @@ static const struct calc_sched builtin[CALC_SCHED_N] = {
 
 static struct calc_sched extra[CALC_SCHED_MAX - CALC_SCHED_N];
 static int nextra;
+/* Bumped by every change of the table (calc_schedule_generation). */
+static unsigned long generation = 1;
+
+unsigned long calc_schedule_generation(void)
+{
+	return generation;
+}
 
 int calc_schedule_count(void)
 {
@@ -576,6 +583,7 @@ int calc_schedule_register(const struct calc_sched *row, struct calc_diag *d)
 		extra[nextra].source = "";
 	if (!extra[nextra].note)
 		extra[nextra].note = "";
+	generation++;
 	return CALC_SCHED_N + nextra++;
 }
 
@@ -583,4 +591,5 @@ void calc_schedule_unregister_all(void)
 {
 	memset(extra, 0, sizeof extra);
 	nextra = 0;
+	generation++;
 }

@@ -115,18 +115,46 @@ const char *calc_reject_name(enum calc_reject r)
 	return r >= 0 && r < CALC_REJ_N && rej_info[r].name ? rej_info[r].name : "?";
 }
 
-/* "interleaved: the layers of a stage are not divisible by vpp", naming the table's vpp
- * schedules. */
+/*
+ * Texts that name the schedule table's rows: the vpp reject's rule ("interleaved: the
+ * layers of a stage are not divisible by vpp", naming the table's vpp schedules) and
+ * each schedule's axis ("best with <name>").  Written under a lock when first asked
+ * for and again when the table has changed (calc_schedule_generation), which happens
+ * only between runs (calc_schedule_register is not thread-safe); a search's threads
+ * and the report's only read them.
+ */
+static struct {
+	pthread_mutex_t lock;
+	unsigned long gen; /* the table's generation they name; 0: not written */
+	char vpp[256];
+	char axis[CALC_SCHED_MAX][48];
+} sched_text = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void sched_text_fill(void)
+{
+	unsigned long gen = calc_schedule_generation();
+	pthread_mutex_lock(&sched_text.lock);
+	if (sched_text.gen != gen) {
+		char *buf = sched_text.vpp;
+		size_t n = sizeof sched_text.vpp;
+		buf[0] = 0;
+		for (int i = 0; i < calc_schedule_count(); i++)
+			if (calc_schedule_at(i)->uses_vpp && strlen(buf) + 40 < n)
+				snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+				         calc_schedule_at(i)->name);
+		snprintf(buf + strlen(buf), n - strlen(buf), ": the layers of a stage are not divisible by vpp");
+		for (int i = 0; i < calc_schedule_count(); i++)
+			snprintf(sched_text.axis[i], sizeof sched_text.axis[i], "best with %s",
+			         calc_schedule_name((enum calc_schedule)i));
+		sched_text.gen = gen;
+	}
+	pthread_mutex_unlock(&sched_text.lock);
+}
+
 static const char *vpp_desc(void)
 {
-	static char buf[256];
-	buf[0] = 0;
-	for (int i = 0; i < calc_schedule_count(); i++)
-		if (calc_schedule_at(i)->uses_vpp && strlen(buf) + 40 < sizeof buf)
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? ", " : "",
-			         calc_schedule_at(i)->name);
-	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": the layers of a stage are not divisible by vpp");
-	return buf;
+	sched_text_fill();
+	return sched_text.vpp;
 }
 
 const char *calc_reject_desc(enum calc_reject r)
@@ -175,13 +203,11 @@ const char *calc_search_axis_name(int axis)
 		[CALC_AXIS_CP] = "best with CP",
 		[CALC_AXIS_MB1] = "best with micro-batch 1",
 	};
-	static char sched[CALC_SCHED_MAX][48]; /* "best with <name>", from the table */
 	if (axis >= 0 && axis < CALC_AXIS_SCHED0)
 		return names[axis];
 	if (axis >= CALC_AXIS_SCHED0 && axis < calc_search_axis_count()) {
-		char *b = sched[axis - CALC_AXIS_SCHED0];
-		snprintf(b, sizeof sched[0], "best with %s", calc_schedule_name((enum calc_schedule)(axis - CALC_AXIS_SCHED0)));
-		return b;
+		sched_text_fill();
+		return sched_text.axis[axis - CALC_AXIS_SCHED0];
 	}
 	return "?";
 }

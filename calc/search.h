@@ -341,6 +341,10 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 void calc_search_table_rejects(const struct calc_search_result *r, struct calc_table *t);
 void calc_search_table_rows(const struct calc_search_result *r, struct calc_table *t);
 void calc_search_table_pareto(const struct calc_search_result *r, struct calc_table *t);
+/* The rows of the search-pareto dataset (calc/catalog_search.c): of a keep_feasible
+ * result 'r', every row on the frontier and a bounded, deterministic sample of the
+ * others; keep[i] = 1 for each row kept (keep has r->nrows entries).  Returns how many. */
+long long calc_search_pareto_sample(const struct calc_search_result *r, char *keep);
 void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t);
 
 #endif

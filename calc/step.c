@@ -1381,24 +1381,28 @@ void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
 }
 
 /*
- * The simulator's answer depends on nothing but its costs, and the report asks for
- * the same costs again and again (a bandwidth sweep changes the DP time, not the
- * pipeline; the variants of one chapter share their stages).  The last few costs and
- * their makespans are kept per thread; a hit returns the very number the simulation
+ * The simulator's answer depends on nothing but its costs and the schedule row that
+ * c->sched names, and the report asks for the same costs again and again (a bandwidth
+ * sweep changes the DP time, not the pipeline; the variants of one chapter share their
+ * stages).  The last few costs and their makespans are kept per thread, each with the
+ * schedule table's generation it was simulated in (calc_schedule_generation: an id
+ * registered again names another row); a hit returns the very number the simulation
  * gave, so caching changes no result.
  */
 enum { SIM_MEMO = 16 };
 static _Thread_local struct {
 	int n, next;
 	struct calc_pp_costs key[SIM_MEMO];
+	unsigned long gen[SIM_MEMO];
 	double makespan[SIM_MEMO];
 } sim_memo;
 
 /* 0 and *makespan filled when these costs were simulated before, else 1. */
 static int sim_cached(const struct calc_pp_costs *c, double *makespan)
 {
+	unsigned long gen = calc_schedule_generation();
 	for (int i = 0; i < sim_memo.n; i++)
-		if (!memcmp(&sim_memo.key[i], c, sizeof *c)) {
+		if (sim_memo.gen[i] == gen && !memcmp(&sim_memo.key[i], c, sizeof *c)) {
 			*makespan = sim_memo.makespan[i];
 			return 0;
 		}
@@ -1409,6 +1413,7 @@ static void sim_remember(const struct calc_pp_costs *c, double makespan)
 {
 	int i = sim_memo.next;
 	sim_memo.key[i] = *c;
+	sim_memo.gen[i] = calc_schedule_generation();
 	sim_memo.makespan[i] = makespan;
 	sim_memo.next = (i + 1) % SIM_MEMO;
 	if (sim_memo.n < SIM_MEMO)

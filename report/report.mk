@@ -14,9 +14,17 @@
 # A plain `make` (no goal, or all or report, at the top level, without -j) runs two jobs
 # at a time: the figures are ~30 short gnuplot and `trainplan data` processes, and two of
 # them at once take a clean build of the report from 3-4 s to about 2 s on two cores.
-# Any -j given, a goal such as check, and sub-makes keep what they were asked for.
-ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter-out all report,$(MAKECMDGOALS)),0)
+# `make check` (check alone, at the top level, without -j) runs CHECK_JOBS jobs at a time
+# (the processors online, at least 2), each test group's output kept together (-Otarget)
+# so that its closing "N passed, N failed" line stays whole.  Any -j given, other goals
+# and sub-makes keep what they were asked for.
+CHECK_JOBS ?= $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); [ "$$n" -ge 2 ] 2>/dev/null && echo $$n || echo 2)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
+ifeq ($(filter-out all report,$(MAKECMDGOALS)),)
 MAKEFLAGS += -j2
+else ifeq ($(MAKECMDGOALS),check)
+MAKEFLAGS += -j$(CHECK_JOBS) -Otarget
+endif
 endif
 
 REPORT_SRC  = $(wildcard report/*.c)

@@ -40,6 +40,33 @@ check-asan: $(ASAN_UNIT_BIN)
 
 CHECKS += check-unit check-cli check-bad check-asan
 
+# The library's threads under ThreadSanitizer: the texts built when first asked for
+# (tests/calc/threads.c), the pool and what is queued on it (tests/calc/pool.c) and the
+# catalog's index built by racing lookups (tests/calc/catalog.c).  A data race fails
+# the test program (TSan's exit status 66).
+TSAN_DIR      = $(BUILD)/tsan
+TSAN_FLAGS    = -O1 -g -fsanitize=thread
+TSAN_LIB_OBJ  = $(CALC_LIB_SRC:%.c=$(TSAN_DIR)/%.o)
+TSAN_UNIT_BIN = $(TSAN_DIR)/tests/threads $(TSAN_DIR)/tests/pool $(TSAN_DIR)/tests/catalog
+
+$(TSAN_DIR)/%.o: %.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(TSAN_FLAGS) $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
+$(TSAN_DIR)/calc/plan.o: $(BUILD)/default_plan.h
+$(TSAN_DIR)/libcalc.a: $(TSAN_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(TSAN_DIR)/tests/%: tests/calc/%.c $(TSAN_DIR)/libcalc.a tests/calc/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(TSAN_FLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(TSAN_DIR)/libcalc.a $$(pkg-config --libs cmocka) $(DEPS_LIBS)
+
+.PHONY: check-tsan
+check-tsan: $(TSAN_UNIT_BIN)
+	@echo "unit tests of the library's threads under ThreadSanitizer:"
+	@TSAN_OPTIONS=halt_on_error=1 sh tests/run-unit.sh $(TSAN_UNIT_BIN)
+
+CHECKS += check-tsan
+
 # No two source files call or include each other in a loop (docs/architecture.md §1):
 # tests/check-loops.sh reads the objects' symbols (nm) and the #include lines.
 .PHONY: check-loops

@@ -7,6 +7,7 @@
  * failures against the diagnostic of the first evaluation.
  */
 #include "testutil.h"
+#include "search.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -53,6 +54,87 @@ static void test_lookup_agrees_with_scan(void **state)
 	assert_null(calc_catalog_dataset("no-such-dataset"));
 	assert_null(calc_catalog_quantity_at(-1));
 	assert_null(calc_catalog_quantity_at(n));
+}
+
+/*
+ * Every name of the catalog names one entry: a quantity, table or dataset defined in
+ * two modules' arrays would be shadowed by the first (the index's lookup takes the
+ * lowest position), its own definition never reached.  Checked by a second method, a
+ * pairwise scan over the positions, within each kind.
+ */
+static void test_names_unique(void **state)
+{
+	const struct calc_quantity *q, *q2;
+	const struct calc_tabledef *t, *t2;
+	int dups = 0;
+	(void)state;
+	for (int i = 0; (q = calc_catalog_quantity_at(i)); i++)
+		for (int j = 0; j < i && (q2 = calc_catalog_quantity_at(j)); j++)
+			if (!strcmp(q->name, q2->name)) {
+				print_error("quantity %s is defined twice (positions %d and %d)\n", q->name, j, i);
+				dups++;
+			}
+	for (int i = 0; (t = calc_catalog_table_at(i)); i++)
+		for (int j = 0; j < i && (t2 = calc_catalog_table_at(j)); j++)
+			if (!strcmp(t->name, t2->name)) {
+				print_error("table %s is defined twice (positions %d and %d)\n", t->name, j, i);
+				dups++;
+			}
+	for (int i = 0; (t = calc_catalog_dataset_at(i)); i++)
+		for (int j = 0; j < i && (t2 = calc_catalog_dataset_at(j)); j++)
+			if (!strcmp(t->name, t2->name)) {
+				print_error("dataset %s is defined twice (positions %d and %d)\n", t->name, j, i);
+				dups++;
+			}
+	assert_int_equal(dups, 0);
+}
+
+/*
+ * The search-pareto dataset's rows (calc_search_pareto_sample): every frontier row, at
+ * most 600 of the other rows within 1.5 times the best step time and 300 beyond, each
+ * every k-th in order.  A made-up result of 10,000 rows: rows i % 200 == 0 on the
+ * frontier at the best time 1.0 (50 rows); of the others i % 4 == 1 at 1.4 (near:
+ * 2,500 rows), the rest at 2.0 (far: 7,450 rows).  By hand: near stride
+ * ceil(2500 / 600) = 5 keeps 2500 / 5 = 500; far stride ceil(7450 / 300) = 25 keeps
+ * 7450 / 25 = 298; 50 + 500 + 298 = 848 rows.  A result of 100 rows keeps them all.
+ */
+static void test_pareto_sample(void **state)
+{
+	enum { N = 10000 };
+	struct calc_search_result r;
+	char *keep = calloc(N, 1), *again = calloc(N, 1);
+	long long near = 0, far = 0, front = 0;
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.nrows = N;
+	r.rows = calloc(N, sizeof *r.rows);
+	r.frontier = calloc(N, 1);
+	for (int i = 0; i < N; i++) {
+		r.frontier[i] = i % 200 == 0;
+		r.rows[i].memory = 1e9 + i;
+		r.rows[i].step_time = r.frontier[i] ? 1.0 : i % 4 == 1 ? 1.4 : 2.0;
+	}
+	assert_int_equal(calc_search_pareto_sample(&r, keep), 848);
+	for (int i = 0; i < N; i++) {
+		if (r.frontier[i])
+			front += keep[i];
+		else if (i % 4 == 1)
+			near += keep[i];
+		else
+			far += keep[i];
+	}
+	assert_int_equal(front, 50);
+	assert_int_equal(near, 500);
+	assert_int_equal(far, 298);
+	assert_true(keep[1] && !keep[5] && !keep[17] && keep[21]); /* near rows 1, 5, ..., 21: every 5th */
+	assert_int_equal(calc_search_pareto_sample(&r, again), 848);
+	assert_memory_equal(keep, again, N);
+	r.nrows = 100;
+	assert_int_equal(calc_search_pareto_sample(&r, keep), 100);
+	free(r.rows);
+	free(r.frontier);
+	free(keep);
+	free(again);
 }
 
 /* Lookups from several threads at once, the first ones building the index. */
@@ -350,6 +432,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookup_threads), /* first: threads race to build the index */
 		cmocka_unit_test(test_lookup_agrees_with_scan),
+		cmocka_unit_test(test_names_unique),
+		cmocka_unit_test(test_pareto_sample),
 		cmocka_unit_test(test_value_cache),
 		cmocka_unit_test(test_error_cache),
 		cmocka_unit_test(test_unknown),

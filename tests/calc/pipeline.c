@@ -1203,6 +1203,57 @@ static void test_span_compiles(void **state)
 	}
 }
 
+/*
+ * A schedule id names a row only within one generation of the table: unregister the
+ * toy and register, under the same name and so the same id, a row that runs 1F1B's
+ * order.  calc_step of the very same plan must then give 1F1B's makespan, not the
+ * toy's that it computed before (the step engine keeps the last simulations per
+ * thread, calc/step.c sim_memo, keyed by the costs, which hold the id).  Expected values:
+ * the built-in 1F1B row on the same plan, and the toy's closed form, m p (t_F + t_B)
+ * of one micro-batch at a time against 1F1B's (m + p - 1)(t_F + t_B) (Narayanan et
+ * al. 2021 §2.2.1): with p = 8 the toy is several times slower.
+ */
+static void test_memo_generation(void **state)
+{
+	const char *sets[] = {"parallel.schedule=toy"};
+	struct calc_sched row = toy_row;
+	const struct calc_sched *ref = calc_schedule_at(CALC_SCHED_1F1B);
+	struct calc_step *st = calloc(3, sizeof *st);
+	struct calc_diag d = {0};
+	struct calc_plan plan, plain;
+	unsigned long g0 = calc_schedule_generation();
+	int id;
+	(void)state;
+
+	id = calc_schedule_register(&toy_row, &d);
+	assert_int_equal(id, CALC_SCHED_N);
+	assert_true(calc_schedule_generation() != g0);
+	load_plan(&plan, sets, 1);
+	assert_int_equal(plan.pp, 8);
+	assert_int_equal(calc_step(&plan, &st[0], &d), 0);
+
+	calc_schedule_unregister_all();
+	row.gen = ref->gen;
+	row.closed = ref->closed;
+	row.inflight = ref->inflight;
+	row.check = NULL;
+	row.reject = row.reject_desc = NULL;
+	assert_int_equal(calc_schedule_register(&row, &d), id);
+	assert_int_equal(calc_step(&plan, &st[1], &d), 0);
+	plain = plan;
+	plain.schedule = CALC_SCHED_1F1B;
+	assert_int_equal(calc_step(&plain, &st[2], &d), 0);
+	calc_schedule_unregister_all();
+
+	/* the toy runs one micro-batch at a time: with m = 192 and p = 8, about
+	 * 8 x 192 / (192 + 7) = 7.7 times 1F1B's pipeline part */
+	assert_true(st[0].makespan > 5 * st[2].makespan);
+	assert_true(st[1].makespan == st[2].makespan);
+	assert_true(st[1].time == st[2].time);
+	free(st);
+	calc_diag_free(&d);
+}
+
 /* The small model of tests/calc/search.c: 6 layers on 2 nodes x 8 GPUs. */
 static const char *const toy_small[] = {
 	"model.layers=6",  "model.hidden=512",  "model.heads=8",       "model.kv_heads=4",
@@ -1376,6 +1427,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_order),
 		cmocka_unit_test(test_zbh2_flushed),
 		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_gen_overflow),
+		cmocka_unit_test(test_memo_generation),
 		cmocka_unit_test(test_bad_generators), cmocka_unit_test(test_span_compiles),
 		cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_closed_forms),   cmocka_unit_test(test_inflight_per_stage),
