@@ -118,3 +118,57 @@ long calc_text_check(const char *s, size_t n, int *nul)
 	}
 	return -1;
 }
+
+/* The length of the character at s (1 .. 4) when it is plain text (calc_text_plain),
+ * 0 when it is not. */
+static size_t plain_char(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = u[0] < 0x80 ? 1 : u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
+	int nul;
+	if (u[0] < 0x20 || u[0] == 0x7F)
+		return 0;
+	if (len == 1)
+		return 1;
+	if (strnlen(s, len) < len || calc_text_check(s, len, &nul) >= 0)
+		return 0;
+	if (u[0] == 0xC2 && u[1] <= 0x9F) /* U+0080..U+009F, the C1 controls */
+		return 0;
+	return len;
+}
+
+long calc_text_plain(const char *s)
+{
+	for (size_t i = 0; s[i];) {
+		size_t len = plain_char(s + i);
+		if (!len)
+			return (long)i;
+		i += len;
+	}
+	return -1;
+}
+
+char *calc_text_shown(char *dst, size_t n, const char *s)
+{
+	size_t o = 0;
+	if (n == 0)
+		return dst;
+	for (size_t i = 0; s[i];) {
+		size_t len = plain_char(s + i);
+		if (!len) {
+			if (o + 4 >= n)
+				break;
+			snprintf(dst + o, 5, "\\x%02X", (unsigned char)s[i]);
+			o += 4;
+			i++;
+			continue;
+		}
+		if (o + len >= n)
+			break;
+		memcpy(dst + o, s + i, len);
+		o += len;
+		i += len;
+	}
+	dst[o] = 0;
+	return dst;
+}

@@ -30,4 +30,20 @@ int calc_file_inside(const char *path, const char *dir, char *why, size_t nwhy);
  */
 long calc_text_check(const char *s, size_t n, int *nul);
 
+/*
+ * The first byte of the string s that does not belong in a one-line text value: a
+ * control character (U+0000..U+001F, U+007F, and the C1 controls U+0080..U+009F, which
+ * a terminal takes as escape sequences) or a byte that is not well-formed UTF-8.
+ * Returns its offset [B], or -1 when s is plain text.
+ */
+long calc_text_plain(const char *s);
+
+/*
+ * s as it may be shown on one line of any text output (a terminal, a comment of a
+ * generated script or config file, a message): each byte that calc_text_plain refuses
+ * is written as \xHH (two hex digits), every other byte as it is, cut at a character
+ * boundary to fit n bytes with the NUL.  Returns dst.
+ */
+char *calc_text_shown(char *dst, size_t n, const char *s);
+
 #endif

@@ -797,6 +797,13 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (strlen(v) >= cap)
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
+		/* a title reaches report.html, the PDF, a terminal and CSV cells: UTF-8 without
+		 * control characters (an ESC would be a terminal command), the bytes not quoted */
+		long bad = calc_text_plain(v);
+		if (bad >= 0)
+			return calc_error(d, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
+			                  "(allowed: UTF-8 text without control characters)", k->section, k->name, bad + 1,
+			                  (unsigned char)v[bad]);
 		if (k->off == P(placement)) {
 			/* a permutation of tp, cp, pp, dp */
 			const char *names[4] = {"tp", "cp", "pp", "dp"};
