@@ -66,5 +66,57 @@ got=$("$bin" get plan.title --plan plans/default.ini --set "plan.title=$(printf 
 [ $rc -eq 2 ] && [ "$got" = "trainplan: --set: error: plan.title: byte 2 (0x1B) is a control character or not UTF-8 (allowed: UTF-8 text without control characters)" ] \
 	&& ok || bad "--set plan.title with ESC: exit $rc: $got"
 
+# 4. calibrate: what it reads is a regular text file of bounded size; a key it cannot fit
+#    is refused; work with a size known up front is bounded before it starts.  Each case:
+#    exit status 2 and exactly this message, at once (a 10 s limit).
+csv=tests/cli/calibrate-b200.csv
+fit="--fit efficiency.gemm:0.3:1 --set cluster.preset=hgx-b200-ndr"
+mkfifo "$tmp/fifo"
+{ sed -n 2,3p $csv; printf 'llama3-8b,32,1,1,1,1,8,1,1f1b,128,2,no,24\0000\n'; } > "$tmp/nul.csv"
+{ sed -n 2,3p $csv; printf 'llama3-8b,32,1,1,1,1,8,1,1f1b,128,2,no,2\033[2J4\n'; } > "$tmp/esc.csv"
+sed -n 2p $csv | sed 's/,tokens_per_s$/,parallel.tp,tokens_per_s/' > "$tmp/dup.csv"
+{ sed -n 2p $csv; i=0; while [ $i -lt 1030 ]; do sed -n 3p $csv; i=$((i + 1)); done; } > "$tmp/many.csv"
+head -n 201 "$tmp/many.csv" > "$tmp/m200.csv"
+printf 'name,tokens_per_s\n' > "$tmp/big.csv"
+awk 'BEGIN { for (i = 0; i < 200000; i++) print "run-with-a-long-name-" i ",1000" }' >> "$tmp/big.csv"
+while IFS='|' read -r args want; do
+	got=$(cd "$tmp" && eval "timeout 10 \"$bin\" calibrate $args" 2>&1 >/dev/null); rc=$?
+	[ $rc -eq 2 ] && [ "$got" = "$want" ] && ok || bad "calibrate $args: exit $rc: $got"
+done <<CASES
+--measurements . $fit|trainplan: .: error: cannot read the measurements file: a directory, not a file
+--measurements fifo $fit|trainplan: fifo: error: cannot read the measurements file: a FIFO, not a regular file
+--measurements /dev/zero $fit|trainplan: /dev/zero: error: cannot read the measurements file: a device, not a regular file
+--megatron-log /dev/zero $fit|trainplan: /dev/zero: error: cannot read the training log: a device, not a regular file
+--measurements nul.csv $fit|trainplan: nul.csv:3: error: column 42: byte 0x00: the measurements file is UTF-8 text without NUL bytes or control characters
+--measurements esc.csv $fit|trainplan: esc.csv:3: error: column 41: byte 0x1B: the measurements file is UTF-8 text without NUL bytes or control characters
+--measurements dup.csv $fit|trainplan: dup.csv:1: error: column 13: parallel.tp is also column 4 (a column is named once)
+--measurements many.csv $fit|trainplan: many.csv:1026: error: more than 1024 measured runs (the most calibrate fits at once)
+--measurements big.csv $fit|trainplan: big.csv: error: more than 4194304 bytes: the measurements file is larger than calibrate reads (at most 1024 runs)
+--measurements - $fit < big.csv|trainplan: -: error: more than 4194304 bytes: the measurements file is larger than calibrate reads (at most 1024 runs)
+--measurements m200.csv $fit --holdout loo|trainplan: error: calibrate: --holdout loo: 200 runs in each of the folds + 1 fits are more than 16384 run fits in all (the bound of (folds + 1) x runs): use kfold:K with K <= 80
+--measurements m200.csv $fit --holdout kfold:99999999999999999999|trainplan: error: calibrate: --holdout kfold:99999999999999999999: 200 runs in each of the folds + 1 fits are more than 16384 run fits in all (the bound of (folds + 1) x runs): use kfold:K with K <= 80
+--measurements $root/$csv --fit efficiency.gemm:0.3:1e400|trainplan: error: calibrate: 'efficiency.gemm': a bound is not a finite number
+--measurements $root/$csv --fit efficiency.gemm:-1e400:1|trainplan: error: calibrate: 'efficiency.gemm': a bound is not a finite number
+--measurements $root/$csv --fit efficiency.gemm,efficiency.gemm|trainplan: error: calibrate: --fit names efficiency.gemm twice
+--measurements $root/$csv --fit plan.title|trainplan: error: calibrate: plan.title is a key of type text: only number keys are fitted (fraction, number, seconds, bytes, bytes/s)
+--measurements $root/$csv --fit parallel.sp|trainplan: error: calibrate: parallel.sp is a key of type bool: only number keys are fitted (fraction, number, seconds, bytes, bytes/s)
+--measurements $root/$csv --fit efficiency.no_such_key|trainplan: error: calibrate: 'efficiency.no_such_key' is not a plan key (\`trainplan presets keys\` lists them)
+CASES
+# a key no measured value depends on (expert overlap in a dense model) is not identifiable:
+# refused, not returned as the middle of its bounds with an uncertainty of 0
+args=$(sed 's#efficiency.gemm,efficiency.attention#efficiency.gemm,efficiency.ep_overlap:0:1#' tests/cli/calibrate-torchtitan.args)
+got=$(eval "timeout 20 \"$bin\" $args" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && [ "$got" = "trainplan: tests/cli/calibrate-torchtitan.csv: error: calibrate: no measured value of the fitted runs depends on efficiency.ep_overlap (it is not identifiable from these runs: fit other keys, or add runs it affects)" ] \
+	&& ok || bad "calibrate with a key nothing depends on: exit $rc: $got"
+# --write-stack from a measurements file whose name holds a newline and a plan line: the
+# fragment is its comment and the fitted key, nothing else
+m=$(printf 'm\n[parallel]\ntp = 3\n.csv')
+cp $csv "$tmp/$m"
+args=$(sed 's#tests/cli/calibrate-b200.csv#"$m"#' tests/cli/calibrate-b200.args)
+(cd "$tmp" && eval "timeout 20 \"$bin\" $args --write-stack stack.ini" >/dev/null 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(sed -n 1p "$tmp/stack.ini")" = '# efficiency keys fitted by trainplan calibrate to m\x0A[parallel]\x0Atp = 3\x0A.csv' ] &&
+   [ "$(grep -c '' "$tmp/stack.ini")" -eq 3 ] && ! grep -q '^\[parallel\]' "$tmp/stack.ini"; then ok
+else bad "calibrate --write-stack with a newline in the file name: exit $rc: $(cat "$tmp/stack.ini" 2>/dev/null)"; fi
+
 echo "hostile inputs of trainplan: $pass passed, $fail failed"
 [ $fail -eq 0 ]

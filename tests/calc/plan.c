@@ -2,6 +2,7 @@
  * tests/calc/plan.c -- plan loading, overrides, units and derived values.
  */
 #include "testutil.h"
+#include "../../calc/files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,10 +222,31 @@ static void test_gpu_presets_published(void **state)
 		assert_non_null(calc_preset_gpu(calc_preset_cluster_at(i)->gpu));
 }
 
+/* Text values: a control character (C0, DEL, the C1 controls U+0080..U+009F) or a byte
+ * that is not UTF-8 (Unicode 15, Table 3-7) is refused, and shown as \\xHH; "é" (C3 A9),
+ * "−" (E2 88 92) and "😀" (F0 9F 98 80) are text. */
+static void test_text_plain(void **state)
+{
+	char buf[64];
+	assert_int_equal(calc_text_plain("Training caf\xc3\xa9 \xe2\x88\x92 \xf0\x9f\x98\x80"), -1);
+	assert_int_equal(calc_text_plain("a\nb"), 1);
+	assert_int_equal(calc_text_plain("ab\x1b[31m"), 2);
+	assert_int_equal(calc_text_plain("a\x7f"), 1);
+	assert_int_equal(calc_text_plain("a\xc2\x9b"), 1);   /* U+009B CSI */
+	assert_int_equal(calc_text_plain("a\xc2\xa0"), -1);  /* U+00A0, a no-break space */
+	assert_int_equal(calc_text_plain("\xe9t\xe9"), 0);   /* Latin-1 */
+	assert_int_equal(calc_text_plain("\xe2\x88"), 0);    /* cut */
+	assert_string_equal(calc_text_shown(buf, sizeof buf, "x\n$(id)\x1b\xe9\xc3\xa9"), "x\\x0A$(id)\\x1B\\xE9\xc3\xa9");
+	/* cut to the buffer at a character: "ab" and no half of "é" or of "\\x0A" */
+	assert_string_equal(calc_text_shown(buf, 4, "ab\xc3\xa9"), "ab");
+	assert_string_equal(calc_text_shown(buf, 6, "ab\ncd"), "ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_many),
+		cmocka_unit_test(test_text_plain),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
