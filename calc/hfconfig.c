@@ -552,7 +552,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 {
 	json_error_t err;
 	char why[128];
-	struct hf_reader rd = {calc_file_open(path, "rb", why, sizeof why), 0, 0, NULL};
+	struct hf_reader rd = {calc_file_open_confined(path, "rb", why, sizeof why), 0, 0, NULL};
 	if (!rd.f)
 		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
 	/* a field given twice is a mistake, not the last one winning */

@@ -89,5 +89,23 @@ report longid.md
 [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$(printf 'trainplan-report: longid.md:1:1: error: an id of 100 bytes: at most 95\ntrainplan-report: longid.md:3:1: error: an id of 101 bytes: at most 95')" ] \
 	&& ok || bad "a 100-byte id: exit $rc: $(cat "$tmp/err")"
 
+# 10. the confinement holds against a symbolic link swapped while the report runs: 10,000
+#     directives read link.json while another process points it in turn at a config.json
+#     inside the project and at one outside (7 heads, so that reading it is an error of
+#     its own: "does not divide").  The file is checked where it was opened, so the
+#     outside one is never read: each directive gives 32 or "outside".
+mkdir -p "$tmp/race"
+cp tests/cli/llama3-8b-config.json "$tmp/race/in.json"
+sed 's/"num_attention_heads": 32/"num_attention_heads": 7/; s/"num_key_value_heads": 8/"num_key_value_heads": 7/' \
+	tests/cli/llama3-8b-config.json > "$tmp/out7.json"
+awk 'BEGIN { for (i = 1; i <= 10000; i++) printf "`=model.layers with hf_config=\"link.json\", tokens=%d.5e9 |int`\n\n", i }' > "$tmp/race/ch.md"
+ln -s in.json "$tmp/race/link.json"
+(cd "$tmp/race" && exec sh -c 'while :; do ln -sf in.json l.tmp && mv -T l.tmp link.json; ln -sf ../out7.json l.tmp && mv -T l.tmp link.json; done' 2>/dev/null) &
+flip=$!
+(cd "$tmp/race" && timeout 60 "$rpt" --expand ch.md >out 2>err)
+kill $flip; wait $flip 2>/dev/null
+if ! grep -q 'does not divide' "$tmp/race/err" && ! grep -v 'outside the' "$tmp/race/err" | grep -q .; then ok
+else bad "a swapped link: the outside file was read: $(grep -v 'outside the' "$tmp/race/err" | head -n 2)"; fi
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A change of two degrees that keeps tp x pp x dp = GPUs is valid only as a whole:
  * pp 8 -> 16 with dp 8 -> 4 on 512 GPUs (8 x 16 x 4 = 512). */
@@ -242,11 +243,44 @@ static void test_text_plain(void **state)
 	assert_string_equal(calc_text_shown(buf, 6, "ab\ncd"), "ab");
 }
 
+/* Confinement checks the file opened: a link inside the folder that leads outside is
+ * refused, the file it leads to is readable once the confinement is lifted. */
+static void test_confined(void **state)
+{
+	char dir[] = "/tmp/trainplan-confine.XXXXXX", in[64], out[64], link[64], why[128];
+	const char *dirs[1];
+	FILE *f;
+	assert_non_null(mkdtemp(dir));
+	snprintf(in, sizeof in, "%s/in.json", dir);
+	snprintf(out, sizeof out, "%s.out.json", dir);
+	snprintf(link, sizeof link, "%s/link.json", dir);
+	fclose(fopen(in, "w"));
+	fclose(fopen(out, "w"));
+	assert_int_equal(symlink(out, link), 0);
+	dirs[0] = dir;
+	calc_file_confine(dirs, 1);
+	f = calc_file_open_confined(in, "rb", why, sizeof why);
+	assert_non_null(f);
+	fclose(f);
+	assert_null(calc_file_open_confined(link, "rb", why, sizeof why));
+	assert_string_equal(why, "outside the folders it may be read from");
+	assert_null(calc_file_open_confined(out, "rb", why, sizeof why));
+	calc_file_confine(NULL, 0);
+	f = calc_file_open_confined(link, "rb", why, sizeof why);
+	assert_non_null(f);
+	fclose(f);
+	remove(link);
+	remove(in);
+	remove(out);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_many),
 		cmocka_unit_test(test_text_plain),
+		cmocka_unit_test(test_confined),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
