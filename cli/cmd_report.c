@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,15 +69,31 @@ static int make_dirs(const char *path)
 	return mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* An interruption (SIGINT, SIGTERM, SIGHUP) of this program: it is passed on to the
+ * step running (gnuplot, trainplan data, trainplan-report, which each remove their own
+ * temporaries), no further step starts, the step's temporary is removed (settle), and
+ * then this program ends by the same signal. */
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
 /* Run argv (argv[0] a path) in folder 'cwd' (NULL: this one) with stdout to 'out'
  * (NULL: stderr, so that only the report's own summary reaches stdout).  Returns the
- * exit status, or -1 when it could not start. */
+ * exit status, or -1 when it could not start or was interrupted. */
 static int run(char *const argv[], const char *cwd, const char *out)
 {
 	pid_t pid;
 	int status;
 	fflush(stdout);
 	fflush(stderr);
+	if (got_signal)
+		return -1;
 	if ((pid = fork()) < 0)
 		return -1;
 	if (pid == 0) {
@@ -88,9 +105,17 @@ static int run(char *const argv[], const char *cwd, const char *out)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	child_pid = pid;
+	if (got_signal) /* it came between the fork and the line above */
+		kill(pid, got_signal);
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			child_pid = 0;
 			return -1;
+		}
+	child_pid = 0;
+	if (got_signal)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -319,7 +344,28 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 	return 0;
 }
 
+static int report_main(int argc, char **argv);
+
 int cmd_report(int argc, char **argv)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	int rc;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, NULL);
+	rc = report_main(argc, argv);
+	if (got_signal) {
+		int sig = got_signal;
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return rc;
+}
+
+static int report_main(int argc, char **argv)
 {
 	struct cli_opts o;
 	const char *outdir = "output", *share_opt = NULL, *plan_arg = NULL;

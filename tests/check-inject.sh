@@ -118,5 +118,23 @@ if [ $rc -eq 0 ] && [ "$(sed -n 1p "$tmp/stack.ini")" = '# efficiency keys fitte
    [ "$(grep -c '' "$tmp/stack.ini")" -eq 3 ] && ! grep -q '^\[parallel\]' "$tmp/stack.ini"; then ok
 else bad "calibrate --write-stack with a newline in the file name: exit $rc: $(cat "$tmp/stack.ini" 2>/dev/null)"; fi
 
+# 5. the report wrapper (trainplan report) sent SIGTERM or SIGHUP while its steps run
+#    (trainplan data, gnuplot, trainplan table, trainplan-report): it passes the signal
+#    on, ends by it, and leaves no temporary and no step of its own running
+procs_of() { for p in /proc/[0-9]*; do { tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -qF "$1" && echo "${p#/proc/}"; done; }
+for case in TERM:0.3 TERM:1.5 HUP:3; do
+	sig=${case%:*}; delay=${case#*:}; dir="$tmp/wrap-$sig-$delay"
+	"$bin" report plans/default.ini -o "$dir" --no-pdf >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -"$sig" $pid 2>/dev/null
+	{ wait $pid; } 2>/dev/null; rc=$?
+	sleep 0.3
+	left=$(find "$dir" -name '*.tmp*' 2>/dev/null); running=$(procs_of "$dir")
+	case $sig.$rc in TERM.143|HUP.129|*.0) ended=1 ;; *) ended=0 ;; esac
+	[ $ended = 1 ] && [ -z "$left" ] && [ -z "$running" ] && ok \
+		|| bad "report SIG$sig after $delay s: exit $rc, left: $left, running: $running"
+done
+
 echo "hostile inputs of trainplan: $pass passed, $fail failed"
 [ $fail -eq 0 ]
