@@ -118,6 +118,22 @@ if [ $rc -eq 0 ] && [ "$(sed -n 1p "$tmp/stack.ini")" = '# efficiency keys fitte
    [ "$(grep -c '' "$tmp/stack.ini")" -eq 3 ] && ! grep -q '^\[parallel\]' "$tmp/stack.ini"; then ok
 else bad "calibrate --write-stack with a newline in the file name: exit $rc: $(cat "$tmp/stack.ini" 2>/dev/null)"; fi
 
+# 4b. sizes known before the work are refused before it, at once and in little memory;
+#     the gantt chart of 1F1B, p = 8, m = 4096, T_F = 1 s, T_B + T_W = 2 s: a makespan of
+#     (m + p - 1) x 3 = 12,309 s, 5-byte cells of 1 us: 8 x 12,309e6 x 5 = 4.92e11 bytes
+#     (a 10 s limit and 512 MB of address space on top of the program's own)
+while IFS='|' read -r args want; do
+	got=$( (ulimit -v 1048576; eval "timeout 10 \"$bin\" $args" 2>&1 >/dev/null) ); rc=$?
+	[ $rc -eq 2 ] && [ "$got" = "$want" ] && ok || bad "$args: exit $rc: $got"
+done <<CASES
+schedule --m 1048576|trainplan: error: schedule: p = 8, m = 1048576, v = 1 give at least 16777216 ops (2 x p x m x v), one row each: at most 1048576 rows
+schedule --m 65536 --p 64|trainplan: error: schedule: p = 64, m = 65536, v = 1 give at least 8388608 ops (2 x p x m x v), one row each: at most 1048576 rows
+schedule --format gantt --unit 1e-300|trainplan: error: schedule --format gantt: 8 stages in cells of 1e-300 s make a chart of 1.91e+304 bytes: at most 16777216 (a larger --unit, at least 0.00114 s)
+schedule --format gantt --unit 1e-6 --m 4096|trainplan: error: schedule --format gantt: 8 stages in cells of 1e-06 s make a chart of 4.92e+11 bytes: at most 16777216 (a larger --unit, at least 0.0293 s)
+step --set training.global_batch=8388608 --set training.micro_batch=1|trainplan: error: pipeline: 3 ops x p x m x v x steps = 3 x 8 x 1048576 x 1 x 1 = 25165824 ops: at most 4194304 can be simulated (p = parallel.pp, m = training.global_batch / (training.micro_batch x dp), v = parallel.vpp)
+search --set cluster.nodes=13860 --set dp=0 --set pp=1 --set global_batch=110880 --max-mb 1024 --max-cp 1048576 --max-vpp 64 --top 1|trainplan: plans/default.ini: error: search: 28953600 splits to evaluate (recipes x GPU counts x tp x pp x cp x ep x etp x micro-batch sizes): at most 4194304; lower --max-mb (1024), --max-cp (1048576) or name fewer --gpus
+CASES
+
 # 5. the report wrapper (trainplan report) sent SIGTERM or SIGHUP while its steps run
 #    (trainplan data, gnuplot, trainplan table, trainplan-report): it passes the signal
 #    on, ends by it, and leaves no temporary and no step of its own running
