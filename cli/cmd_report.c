@@ -25,6 +25,7 @@
  * document as it renders a chapter (docs/architecture.md §10).
  */
 #include "cli.h"
+#include "../calc/files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -310,7 +311,10 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		sub[0] = 0;
 		for (int i = 0; i < n; i++) {
 			size_t l = strlen(sub);
-			snprintf(sub + l, sizeof sub - l, "%s%c: %s", i ? " \xc2\xb7 " : "", 'A' + i, files[i]);
+			char shown[RPT_PATH];
+			/* a file name's control bytes as \xHH: the subtitle is text (trainplan-report) */
+			snprintf(sub + l, sizeof sub - l, "%s%c: %s", i ? " \xc2\xb7 " : "", 'A' + i,
+			         calc_text_shown(shown, sizeof shown, files[i]));
 		}
 		snprintf(base, sizeof base, "%s/compare", dir);
 		rargv[k++] = (char *)reporter;

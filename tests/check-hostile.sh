@@ -107,5 +107,13 @@ kill $flip; wait $flip 2>/dev/null
 if ! grep -q 'does not divide' "$tmp/race/err" && ! grep -v 'outside the' "$tmp/race/err" | grep -q .; then ok
 else bad "a swapped link: the outside file was read: $(grep -v 'outside the' "$tmp/race/err" | head -n 2)"; fi
 
+# 11. a subtitle in Latin-1 or with an ESC does not reach report.html: refused, nothing written
+printf '# T\n' > "$tmp/sub.md"
+for sub in "$(printf 'Caf\351')" "$(printf 'red \033[31m')"; do
+	(cd "$tmp" && timeout 20 "$rpt" --no-pdf -o subout/report --subtitle "$sub" sub.md >/dev/null 2>err); rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$tmp/subout" ] && grep -q '^trainplan-report: error: --subtitle: a control character or a byte that is not UTF-8 at byte' "$tmp/err" \
+		&& ok || bad "--subtitle with a byte that is not text: exit $rc: $(head -n 1 "$tmp/err")"
+done
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -118,6 +118,22 @@ if [ $rc -eq 0 ] && [ "$(sed -n 1p "$tmp/stack.ini")" = '# efficiency keys fitte
    [ "$(grep -c '' "$tmp/stack.ini")" -eq 3 ] && ! grep -q '^\[parallel\]' "$tmp/stack.ini"; then ok
 else bad "calibrate --write-stack with a newline in the file name: exit $rc: $(cat "$tmp/stack.ini" 2>/dev/null)"; fi
 
+# 4a. what a spreadsheet or a terminal would run: run names that start a formula get an
+#     apostrophe in CSV (OWASP "CSV Injection"), a file name's ESC is shown as \x1B in
+#     text, CSV and TSV
+printf 'name,model.preset,cluster.nodes,parallel.tp,parallel.pp,parallel.cp,parallel.dp,parallel.vpp,parallel.schedule,training.global_batch,training.micro_batch,holdout,tokens_per_s\n=HYPERLINK("http://x"),llama3-8b,1,1,1,1,8,1,1f1b,128,2,no,244992\n@SUM(1),llama3-8b,1,2,1,1,4,1,1f1b,128,2,no,204992\n+cmd|x,llama3-8b,1,4,1,1,2,1,1f1b,128,2,yes,164992\n' > "$tmp/f.csv"
+got=$(cd "$tmp" && timeout 20 "$bin" calibrate --measurements f.csv --fit efficiency.gemm:0.3:1 --set cluster.preset=hgx-b200-ndr \
+	--set seq_len=8192 --format csv --table calibration-runs 2>&1 | cut -d, -f1 | tr -d '\r' | tr '\n' ' ')
+[ "$got" = "run \"'=HYPERLINK(\"\"http://x\"\")\" '@SUM(1) '+cmd|x " ] && ok || bad "calibrate CSV with formula names: $got"
+e=$(printf 'e\033[31m')
+mkdir -p "$tmp/$e" && cp plans/default.ini "$tmp/$e/p.ini"
+for f in text csv tsv md; do
+	out=$(cd "$tmp" && timeout 20 "$bin" compare a.ini "$e/p.ini" --format $f 2>&1)
+	if printf '%s' "$out" | grep -q "$(printf '\033')"; then bad "compare --format $f: an ESC in the output"
+	elif printf '%s' "$out" | grep -qF 'e\x1B[31m/p.ini'; then ok
+	else bad "compare --format $f: the file name is not shown: $(printf '%s' "$out" | head -n 3)"; fi
+done
+
 # 4b. sizes known before the work are refused before it, at once and in little memory;
 #     the gantt chart of 1F1B, p = 8, m = 4096, T_F = 1 s, T_B + T_W = 2 s: a makespan of
 #     (m + p - 1) x 3 = 12,309 s, 5-byte cells of 1 us: 8 x 12,309e6 x 5 = 4.92e11 bytes
