@@ -228,16 +228,19 @@ int calc_calib_read_megatron_log(const char *path, const char *text, const char 
 
 	for (p = strstr(text, ktime); p; p = strstr(p + 1, ktime)) {
 		double v = strtod(p + sizeof ktime - 1, NULL);
-		if (v > 0)
+		if (v > 0 && isfinite(v))
 			sum += v, n++;
 	}
 	for (p = strstr(text, kmem); p; p = strstr(p + 1, kmem)) {
 		double v = strtod(p + sizeof kmem - 1, NULL);
-		if (v > peak)
+		if (v > peak && isfinite(v))
 			peak = v;
 	}
 	if (!n && !(peak > 0))
 		return calc_error(d, path, 0, "no 'elapsed time per iteration (ms)' or 'max allocated' in the log");
+	/* 1e400 is read as infinity and left out above; finite times can still add up to it */
+	if (!isfinite(sum) || !isfinite(peak * 1048576.0))
+		return calc_error(d, path, 0, "the log's times or memory are past the range of a number");
 	snprintf(o->file, sizeof o->file, "%s", path);
 	r = add_row(o, 0);
 	snprintf(r->label, sizeof r->label, "%s", path);
