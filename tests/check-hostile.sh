@@ -115,5 +115,18 @@ for sub in "$(printf 'Caf\351')" "$(printf 'red \033[31m')"; do
 		&& ok || bad "--subtitle with a byte that is not text: exit $rc: $(head -n 1 "$tmp/err")"
 done
 
+# 12. a Markdown table of 25,001 rows x 4 cells (1.5 MB; its PDF layout took 555 MB) is
+#     refused at its line before any layout; 20,000 cells is the bound
+awk 'BEGIN { print "# T\n\n| a | b | c | d |\n|---|---|---|---|"; for (i = 0; i < 25000; i++) printf "| cell %d | text | %d | words |\n", i, i }' > "$tmp/bigtab.md"
+(cd "$tmp" && ulimit -v 1048576 && timeout 20 "$rpt" -o bigtab/report bigtab.md >/dev/null 2>err); rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/bigtab" ] && [ "$(cat "$tmp/err")" = "trainplan-report: bigtab.md:3:1: error: a table of 100004 cells: at most 20000 (a longer one belongs in a CSV file)" ] \
+	&& ok || bad "a 100,004-cell table: exit $rc: $(head -c 300 "$tmp/err")"
+
+# 13. 200 `with` variants that each read the planner: 32 searches, then the bound's message
+awk 'BEGIN { for (i = 1; i <= 200; i++) printf "`=search.best.tp with training.tokens=%d.5e9 |int`\n\n", i }' > "$tmp/variants.md"
+got=$(cd "$tmp" && timeout 60 "$rpt" --plan "$root/plans/default.ini" --expand variants.md 2>&1 >/dev/null); rc=$?
+n=$(printf '%s\n' "$got" | grep -c 'error: more than 32 planner searches of `with` variants in one run')
+[ $rc -eq 2 ] && [ "$n" -eq 168 ] && ok || bad "200 variant searches: exit $rc, $n refused: $(printf '%s' "$got" | head -n 2)"
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]
