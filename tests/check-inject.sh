@@ -102,6 +102,13 @@ done <<CASES
 --measurements $root/$csv --fit parallel.sp|trainplan: error: calibrate: parallel.sp is a key of type bool: only number keys are fitted (fraction, number, seconds, bytes, bytes/s)
 --measurements $root/$csv --fit efficiency.no_such_key|trainplan: error: calibrate: 'efficiency.no_such_key' is not a plan key (\`trainplan presets keys\` lists them)
 CASES
+# a measurements file whose model.hf_config column names a file that is not JSON (a
+# secrets file): refused at that file's line, its bytes not quoted
+printf 'SECRET-TOKEN-1: {root:x}\n' > "$tmp/sec.txt"
+printf 'name,model.hf_config,tokens_per_s\na,sec.txt,1000\nb,sec.txt,2000\n' > "$tmp/hf.csv"
+got=$(cd "$tmp" && timeout 10 "$bin" calibrate --measurements hf.csv --fit efficiency.gemm 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && [ "$got" = "$(printf "trainplan: sec.txt:1: error: config.json is not valid JSON: '[' or '{' expected (column 6; the text there is not shown)\ntrainplan: hf.csv:2: error: calibrate: a: the run's plan does not load")" ] \
+	&& ok || bad "calibrate with an hf_config column naming a secrets file: exit $rc: $got"
 # a key no measured value depends on (expert overlap in a dense model) is not identifiable:
 # refused, not returned as the middle of its bounds with an uncertainty of 0
 args=$(sed 's#efficiency.gemm,efficiency.attention#efficiency.gemm,efficiency.ep_overlap:0:1#' tests/cli/calibrate-torchtitan.args)
