@@ -92,7 +92,9 @@ static int print_diag(const struct calc_diag *d)
 
 static int fail(const char *msg, const char *arg)
 {
-	fprintf(stderr, "trainplan-report: error: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	char shown[512]; /* an argument's ESC as \xHH, not a command to the terminal */
+	fprintf(stderr, "trainplan-report: error: %s%s%s\n", msg, arg ? " " : "",
+	        arg ? calc_text_shown(shown, sizeof shown, arg) : "");
 	usage(stderr);
 	return 2;
 }

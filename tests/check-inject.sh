@@ -141,6 +141,20 @@ for f in text csv tsv md; do
 	else bad "compare --format $f: the file name is not shown: $(printf '%s' "$out" | head -n 3)"; fi
 done
 
+# 4a'. messages: an ESC in an argument, a file name or a plan's key is shown as \x1B
+printf '[model]\n\033[31mkey = 1\n' > "$tmp/esckey.ini"
+for c in "export --for $(printf 'x\033[2J')|trainplan: error: export: unknown framework 'x\\x1B[2J': allowed are megatron, nemo, torchtitan, deepspeed" \
+         "memory --plan esckey.ini|trainplan: esckey.ini:2: error: unknown key '\\x1B[31mkey' in [model]" \
+         "memory --plan $(printf 'n\033]0;t\007').ini|trainplan: n\\x1B]0;t\\x07.ini: error: cannot open the plan: No such file or directory"; do
+	args=${c%%|*}; want=${c#*|}
+	got=$(cd "$tmp" && timeout 10 "$bin" $args 2>&1 >/dev/null); rc=$?
+	case $got in
+	*"$(printf '\033')"*) bad "$args: an ESC in the message" ;;
+	"$want"*) [ $rc -eq 2 ] && ok || bad "$args: exit $rc" ;;
+	*) bad "$args: exit $rc: $got" ;;
+	esac
+done
+
 # 4b. sizes known before the work are refused before it, at once and in little memory;
 #     the gantt chart of 1F1B, p = 8, m = 4096, T_F = 1 s, T_B + T_W = 2 s: a makespan of
 #     (m + p - 1) x 3 = 12,309 s, 5-byte cells of 1 us: 8 x 12,309e6 x 5 = 4.92e11 bytes
