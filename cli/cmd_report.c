@@ -253,12 +253,15 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 
 	if ((rc = cli_cmp_load(&c, o, files, n)))
 		return rc;
+	/* the folder goes into gnuplot's -e commands as a quoted string: no quote to end it,
+	 * no control character (a newline ends a gnuplot command); checked before it is made */
+	if (absolute(outdir, dir, sizeof dir) == 0 && (strchr(dir, '\'') || calc_text_plain(dir) >= 0))
+		return cli_cmp_free(&c), cli_error("report: the output folder may not contain a quote (') or a "
+		                                   "control character");
 	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0) {
 		cli_cmp_free(&c);
 		return cli_error("report: cannot create %s: %s", outdir, strerror(errno));
 	}
-	if (strchr(dir, '\''))
-		return cli_cmp_free(&c), cli_error("report: the output folder may not contain a quote (')");
 	for (const char *sub = "data"; sub; sub = !strcmp(sub, "data") ? "figures" : NULL) {
 		snprintf(path, sizeof path, "%s/%s", dir, sub);
 		if (make_dirs(path) < 0)
@@ -456,10 +459,10 @@ static int report_main(int argc, char **argv)
 		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf);
 
 	/* the output folder and the plan, both absolute: gnuplot runs in SHARE */
+	if (absolute(outdir, dir, sizeof dir) == 0 && (strchr(dir, '\'') || calc_text_plain(dir) >= 0))
+		return cli_error("report: the output folder may not contain a quote (') or a control character");
 	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0)
 		return cli_error("report: cannot create %s: %s", outdir, strerror(errno));
-	if (strchr(dir, '\''))
-		return cli_error("report: the output folder may not contain a quote (')");
 	if (plan_arg && !strcmp(plan_arg, "-")) {
 		snprintf(plan, sizeof plan, "%s/plan.ini", dir);
 		if ((rc = save_stdin(plan)))

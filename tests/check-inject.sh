@@ -60,6 +60,15 @@ mkdir -p "$tmp/b|\`=1\`" && cp plans/default.ini "$tmp/b|\`=1\`/p.ini"
 [ $rc -eq 0 ] && grep -qF '<td>b|`=1`/p.ini</td>' "$tmp/rep2/compare.html" && ok \
 	|| bad "report --compare with a hostile file name: exit $rc: $(head -c 300 "$tmp/err")"
 
+# 2b. the report wrapper's output folder goes into gnuplot commands: a quote or a newline
+#     in it is refused before the folder is made
+mkdir "$tmp/wrapdir"
+for o in "$(printf 'p\n!touch PWNED-4\n')" "q'x"; do
+	got=$(cd "$tmp/wrapdir" && timeout 20 "$bin" report "$root/plans/default.ini" -o "$o" --no-pdf 2>&1 >/dev/null); rc=$?
+	[ $rc -eq 2 ] && [ "$got" = "trainplan: error: report: the output folder may not contain a quote (') or a control character" ] &&
+		[ -z "$(ls "$tmp/wrapdir")" ] && ok || bad "report -o with a quote or newline: exit $rc: $got: $(ls "$tmp/wrapdir")"
+done
+
 # 3. plan text values: a title with an ESC (a terminal command) or invalid UTF-8 from
 #    --set is refused at --set, its bytes not quoted (tests/bad has the same in files)
 got=$("$bin" get plan.title --plan plans/default.ini --set "plan.title=$(printf 'a\033]0;x\007')" 2>&1); rc=$?
