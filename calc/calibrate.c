@@ -190,7 +190,7 @@ int calc_calib_read_csv(const char *path, const char *text, struct calc_calib_da
 				if (role[j] >= 0) {
 					double v = strtod(cell[j], &end);
 					if (*end || !(v > 0) || !isfinite(v)) {
-						err = calc_error(d, path, line, "%s = '%s' is not a positive number", head[j], cell[j]);
+						err = calc_error(d, path, line, "%s = '%s' is not a positive finite number", head[j], cell[j]);
 						continue;
 					}
 					r->has[role[j]] = 1;

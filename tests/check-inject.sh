@@ -86,6 +86,7 @@ mkfifo "$tmp/fifo"
 sed -n 2p $csv | sed 's/,tokens_per_s$/,parallel.tp,tokens_per_s/' > "$tmp/dup.csv"
 { sed -n 2p $csv; i=0; while [ $i -lt 1030 ]; do sed -n 3p $csv; i=$((i + 1)); done; } > "$tmp/many.csv"
 head -n 201 "$tmp/many.csv" > "$tmp/m200.csv"
+printf 'name,tokens_per_s\na,1e400\n' > "$tmp/inf.csv"
 printf 'name,tokens_per_s\n' > "$tmp/big.csv"
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "run-with-a-long-name-" i ",1000" }' >> "$tmp/big.csv"
 while IFS='|' read -r args want; do
@@ -104,6 +105,7 @@ done <<CASES
 --measurements - $fit < big.csv|trainplan: -: error: more than 4194304 bytes: the measurements file is larger than calibrate reads (at most 1024 runs)
 --measurements m200.csv $fit --holdout loo|trainplan: error: calibrate: --holdout loo: 200 runs in each of the folds + 1 fits are more than 16384 run fits in all (the bound of (folds + 1) x runs): use kfold:K with K <= 80
 --measurements m200.csv $fit --holdout kfold:99999999999999999999|trainplan: error: calibrate: --holdout kfold:99999999999999999999: 200 runs in each of the folds + 1 fits are more than 16384 run fits in all (the bound of (folds + 1) x runs): use kfold:K with K <= 80
+--measurements inf.csv $fit|trainplan: inf.csv:2: error: tokens_per_s = '1e400' is not a positive finite number
 --measurements $root/$csv --fit efficiency.gemm:0.3:1e400|trainplan: error: calibrate: 'efficiency.gemm': a bound is not a finite number
 --measurements $root/$csv --fit efficiency.gemm:-1e400:1|trainplan: error: calibrate: 'efficiency.gemm': a bound is not a finite number
 --measurements $root/$csv --fit efficiency.gemm,efficiency.gemm|trainplan: error: calibrate: --fit names efficiency.gemm twice
