@@ -44,10 +44,14 @@ char *calc_calib_read_file(const char *path, const char *what, struct calc_diag 
 		calc_error(d, path, 0, "cannot read the %s: %s", what, why);
 		return NULL;
 	}
+	/* at most one byte past the bound is read: a longer file (or /dev/zero on standard
+	 * input) is refused without reading it to its end */
 	do {
+		size_t room, left = CALC_CALIB_MAX_BYTES + 1 - n;
 		if (n + 4096 + 1 > cap)
 			buf = xrealloc(buf, cap = 2 * cap + 4096 + 1);
-		r = fread(buf + n, 1, cap - n - 1 < CALC_CALIB_MAX_BYTES + 1 - n ? cap - n - 1 : CALC_CALIB_MAX_BYTES + 1 - n, f);
+		room = cap - n - 1;
+		r = fread(buf + n, 1, room < left ? room : left, f);
 		n += r;
 	} while (r > 0 && n <= CALC_CALIB_MAX_BYTES);
 	if (f != stdin)
