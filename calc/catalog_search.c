@@ -161,7 +161,6 @@ struct prefetch_list {
 	int searched;            /* searches of variants run by ctx_search (CALC_MAX_VARIANT_SEARCHES) */
 };
 
-
 static void prefetch_list_free(void *x)
 {
 	struct prefetch_list *l = x;
