@@ -13,8 +13,10 @@
  * error printed next to the in-sample error is out of sample.
  */
 #include "calibrate.h"
+#include "files.h"
 #include "step.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,62 @@ const char *calc_calib_metric_name(enum calc_calib_metric m)
 }
 
 /* ---------------------------------------------------------------- reading */
+
+char *calc_calib_read_file(const char *path, const char *what, struct calc_diag *d)
+{
+	char why[128];
+	FILE *f = strcmp(path, "-") ? calc_file_open(path, "rb", why, sizeof why) : stdin;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+	long bad;
+	int nul;
+	if (!f) {
+		calc_error(d, path, 0, "cannot read the %s: %s", what, why);
+		return NULL;
+	}
+	/* at most one byte past the bound is read: a longer file (or /dev/zero on standard
+	 * input) is refused without reading it to its end */
+	do {
+		size_t room, left = CALC_CALIB_MAX_BYTES + 1 - n;
+		if (n + 4096 + 1 > cap)
+			buf = xrealloc(buf, cap = 2 * cap + 4096 + 1);
+		room = cap - n - 1;
+		r = fread(buf + n, 1, room < left ? room : left, f);
+		n += r;
+	} while (r > 0 && n <= CALC_CALIB_MAX_BYTES);
+	if (f != stdin)
+		fclose(f);
+	buf[n] = 0;
+	if (n > CALC_CALIB_MAX_BYTES) {
+		free(buf);
+		calc_error(d, path, 0, "more than %d bytes: the %s is larger than calibrate reads (at most %d runs)",
+		           CALC_CALIB_MAX_BYTES, what, CALC_CALIB_MAX_ROWS);
+		return NULL;
+	}
+	/* text: no NUL byte (the rest of the file would be dropped), UTF-8, no control
+	 * character but tab, CR and LF; the bytes of a file that is not text are not quoted */
+	bad = calc_text_check(buf, n, &nul);
+	for (size_t i = 0; i < (bad < 0 ? n : (size_t)bad); i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7F) {
+			bad = (long)i;
+			break;
+		}
+	}
+	if (bad >= 0) {
+		int line = 1, col = 1;
+		for (long i = 0; i < bad; i++)
+			if (buf[i] == '\n')
+				line++, col = 1;
+			else
+				col++;
+		calc_error(d, path, line, "column %d: byte 0x%02X: the %s is UTF-8 text without NUL bytes or control "
+		           "characters", col, (unsigned char)buf[bad], what);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
 
 static struct calc_calib_row *add_row(struct calc_calib_data *o, int line)
 {
@@ -103,6 +161,10 @@ int calc_calib_read_csv(const char *path, const char *text, struct calc_calib_da
 					role[j] = -3;
 				else if (role[j] == -1 && !*head[j])
 					err = calc_error(d, path, line, "column %d has no name", j + 1);
+				for (int i = 0; i < j && !err; i++)
+					if (!strcmp(head[i], head[j]))
+						err = calc_error(d, path, line, "column %d: %s is also column %d (a column is named "
+						                 "once)", j + 1, head[j], i + 1);
 			}
 			if (!nmeas)
 				err = calc_error(d, path, line,
@@ -119,6 +181,11 @@ int calc_calib_read_csv(const char *path, const char *text, struct calc_calib_da
 				                 ncol);
 				continue;
 			}
+			if (o->nrows == CALC_CALIB_MAX_ROWS) {
+				err = calc_error(d, path, line, "more than %d measured runs (the most calibrate fits at once)",
+				                 CALC_CALIB_MAX_ROWS);
+				break;
+			}
 			r = add_row(o, line);
 			for (int j = 0; j < ncol; j++) {
 				char *end;
@@ -127,7 +194,7 @@ int calc_calib_read_csv(const char *path, const char *text, struct calc_calib_da
 				if (role[j] >= 0) {
 					double v = strtod(cell[j], &end);
 					if (*end || !(v > 0) || !isfinite(v)) {
-						err = calc_error(d, path, line, "%s = '%s' is not a positive number", head[j], cell[j]);
+						err = calc_error(d, path, line, "%s = '%s' is not a positive finite number", head[j], cell[j]);
 						continue;
 					}
 					r->has[role[j]] = 1;
@@ -165,16 +232,19 @@ int calc_calib_read_megatron_log(const char *path, const char *text, const char 
 
 	for (p = strstr(text, ktime); p; p = strstr(p + 1, ktime)) {
 		double v = strtod(p + sizeof ktime - 1, NULL);
-		if (v > 0)
+		if (v > 0 && isfinite(v))
 			sum += v, n++;
 	}
 	for (p = strstr(text, kmem); p; p = strstr(p + 1, kmem)) {
 		double v = strtod(p + sizeof kmem - 1, NULL);
-		if (v > peak)
+		if (v > peak && isfinite(v))
 			peak = v;
 	}
 	if (!n && !(peak > 0))
 		return calc_error(d, path, 0, "no 'elapsed time per iteration (ms)' or 'max allocated' in the log");
+	/* 1e400 is read as infinity and left out above; finite times can still add up to it */
+	if (!isfinite(sum) || !isfinite(peak * 1048576.0))
+		return calc_error(d, path, 0, "the log's times or memory are past the range of a number");
 	snprintf(o->file, sizeof o->file, "%s", path);
 	r = add_row(o, 0);
 	snprintf(r->label, sizeof r->label, "%s", path);
@@ -229,6 +299,38 @@ int calc_calib_parse_keys(const char *spec, struct calc_calib_fit *fit, struct c
 			err = calc_error(d, NULL, 0, "calibrate: '%s' is not a plan key (section.key)", tok);
 			break;
 		}
+		if (!isfinite(k->lo) || !isfinite(k->hi)) {
+			err = calc_error(d, NULL, 0, "calibrate: '%s': a bound is not a finite number", tok);
+			break;
+		}
+		{
+			const struct calc_key_info *ki = NULL;
+			const char *dot = strchr(tok, '.');
+			for (int i = 0; (ki = calc_plan_key_at(i)); i++)
+				if (strlen(ki->section) == (size_t)(dot - tok) && !strncmp(ki->section, tok, (size_t)(dot - tok)) &&
+				    !strcmp(ki->key, dot + 1))
+					break;
+			if (!ki) {
+				err = calc_error(d, NULL, 0, "calibrate: '%s' is not a plan key (`trainplan presets keys` lists them)",
+				                 tok);
+				break;
+			}
+			/* a least-squares fit moves a number continuously: an int, bool, enum or text key
+			 * has no derivative */
+			if (strcmp(ki->type, "number") && strcmp(ki->type, "fraction") && strcmp(ki->type, "seconds") &&
+			    strcmp(ki->type, "bytes") && strcmp(ki->type, "bytes/s")) {
+				err = calc_error(d, NULL, 0, "calibrate: %s is a key of type %s: only number keys are fitted "
+				                 "(fraction, number, seconds, bytes, bytes/s)", tok, ki->type);
+				break;
+			}
+		}
+		for (int i = 0; i + 1 < fit->nkeys; i++)
+			if (!strcmp(fit->keys[i].name, tok)) {
+				err = calc_error(d, NULL, 0, "calibrate: --fit names %s twice", tok);
+				break;
+			}
+		if (err)
+			break;
 		snprintf(k->name, sizeof k->name, "%s", tok);
 	}
 	free(buf);
@@ -241,6 +343,7 @@ int calc_calib_holdout(struct calc_calib_data *data, const char *rule, struct ca
                        struct calc_diag *d)
 {
 	int every = 0, k = 0;
+	long lk = 0;
 	char *end;
 
 	if (!rule || !strcmp(rule, "every:3"))
@@ -251,11 +354,19 @@ int calc_calib_holdout(struct calc_calib_data *data, const char *rule, struct ca
 		every = 0;
 	else if (!strcmp(rule, "loo"))
 		k = data->nrows;
-	else if (!strncmp(rule, "kfold:", 6) && (k = (int)strtol(rule + 6, &end, 10), !*end) && k >= 2)
-		;
+	else if (!strncmp(rule, "kfold:", 6) && (lk = strtol(rule + 6, &end, 10), !*end) && lk >= 2)
+		k = lk > CALC_CALIB_MAX_WORK ? CALC_CALIB_MAX_WORK + 1 : (int)lk; /* past the bound below */
 	else
 		return calc_error(d, NULL, 0,
 		                  "calibrate: unknown hold-out rule '%s' (every:N with N >= 2, none, kfold:K, loo)", rule);
+	/* the work is quadratic under leave-one-out: each of the folds + 1 fits evaluates
+	 * every run, so their product is bounded before any fit starts */
+	if (k > 1 && ((long)k + 1) * data->nrows > CALC_CALIB_MAX_WORK)
+		return calc_error(d, NULL, 0,
+		                  "calibrate: --holdout %s: %d runs in each of the folds + 1 fits are more than %d run "
+		                  "fits in all (the bound of (folds + 1) x runs): use kfold:K with K <= %d",
+		                  rule, data->nrows, CALC_CALIB_MAX_WORK,
+		                  CALC_CALIB_MAX_WORK / (data->nrows > 0 ? data->nrows : 1) - 1);
 	fit->folds = k > 1 ? k : 0;
 	for (int i = 0; i < data->nrows; i++) {
 		struct calc_calib_row *r = &data->rows[i];
@@ -425,6 +536,19 @@ static int lm(struct ctx *c, int fold, double *x, double *sigma, struct calc_dia
 		double st, step = 0;
 		if (jacobian(c, x, r, n, fold, J, d) < 0)
 			goto fail;
+		/* a key no measured value depends on has no fitted value: it would stay at the
+		 * start, the middle of its bounds, with an uncertainty of 0 */
+		for (int a = 0; it == 0 && fold < 0 && a < k; a++) {
+			int moves = 0;
+			for (int i = 0; i < n; i++)
+				moves |= J[i * CALC_CALIB_MAX_KEYS + a] != 0;
+			if (!moves) {
+				calc_error(d, c->data->file, 0, "calibrate: no measured value of the fitted runs depends on %s "
+				           "(it is not identifiable from these runs: fit other keys, or add runs it affects)",
+				           f->keys[a].name);
+				goto fail;
+			}
+		}
 		for (;;) {
 			for (int a = 0; a < k; a++) {
 				g[a] = 0;

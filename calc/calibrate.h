@@ -10,6 +10,8 @@
 #define CALC_CALIB_MAX_KEYS 8   /* keys fitted at once */
 #define CALC_CALIB_MAX_SETS 48  /* plan keys of one measured run */
 #define CALC_CALIB_MAX_ROWS 1024
+#define CALC_CALIB_MAX_WORK 16384 /* (folds + 1) x runs of k-fold and leave-one-out */
+#define CALC_CALIB_MAX_BYTES (4 << 20) /* a measurements file or log [B] */
 
 /* What a measured column holds. */
 enum calc_calib_metric {
@@ -65,6 +67,14 @@ struct calc_calib_fit {
 	int iterations;        /* Levenberg-Marquardt iterations of the main fit */
 };
 
+/*
+ * The contents of a measurements CSV or a training log 'path' ("-": standard input),
+ * NUL-terminated: a regular file (calc_file_open) of at most CALC_CALIB_MAX_BYTES that is
+ * UTF-8 text without NUL bytes or control characters but tab, CR and LF.  'what' names
+ * it in messages ("measurements file").  Returns the text (free it), or NULL with a
+ * diagnostic that quotes none of its bytes.
+ */
+char *calc_calib_read_file(const char *path, const char *what, struct calc_diag *d);
 /*
  * Read a measurements CSV: one header line of column names, then one run per line.
  * Columns: step_time, tokens_per_s, tflops, hw_tflops, peak_memory (measured, any

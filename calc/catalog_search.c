@@ -149,9 +149,16 @@ struct prefetch {
 	struct search_cache *sc; /* the result; NULL once taken */
 	long long leaves;        /* calc_search_size of the plan (for the cost) */
 };
+/* Planner searches of `with` variants in one document: queued ahead (the pool's
+ * prefetch) and run when asked, together.  The shipped chapters run 10 with each plan
+ * of plans/ and tests/report/plans/; 200 variants each reading search.best.tp ran 200
+ * searches. */
+#define CALC_MAX_VARIANT_SEARCHES 32
+
 struct prefetch_list {
 	int n;
 	struct prefetch **p;
+	int searched;            /* searches of variants run by ctx_search (CALC_MAX_VARIANT_SEARCHES) */
 };
 
 static void prefetch_list_free(void *x)
@@ -164,6 +171,18 @@ static void prefetch_list_free(void *x)
 	}
 	free(l->p);
 	free(l);
+}
+
+/* The root's list of queued searches, made on first use. */
+static struct prefetch_list *root_list(struct calc_ctx *root)
+{
+	struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
+	if (!l) {
+		l = xcalloc(1, sizeof *l);
+		root->slot[CALC_SLOT_PREFETCH] = l;
+		root->slot_free[CALC_SLOT_PREFETCH] = prefetch_list_free;
+	}
+	return l;
 }
 
 /* 1 when a search of a and one of b give the same result: the plans are equal but for
@@ -272,12 +291,7 @@ const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const
 		return NULL;
 	if (same_search_plan(plan, &root->plan) && root->slot[CALC_SLOT_SEARCH])
 		return NULL;
-	struct prefetch_list *l = root->slot[CALC_SLOT_PREFETCH];
-	if (!l) {
-		l = xcalloc(1, sizeof *l);
-		root->slot[CALC_SLOT_PREFETCH] = l;
-		root->slot_free[CALC_SLOT_PREFETCH] = prefetch_list_free;
-	}
+	struct prefetch_list *l = root_list(root);
 	for (int i = 0; i < l->n; i++)
 		if (same_search_plan(&l->p[i]->plan, plan)) {
 			/* a directive that reads the counts: the job, where it has not started, gives
@@ -286,6 +300,8 @@ const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const
 				calc_search_prefetch_counts(&l->p[i]->job);
 			return &l->p[i]->job;
 		}
+	if (l->n >= CALC_MAX_VARIANT_SEARCHES)
+		return NULL; /* past the bound: ctx_search says so where the value is asked for */
 	struct prefetch *p = xcalloc(1, sizeof *p);
 	p->job.run = prefetch_run;
 	p->root = root;
@@ -364,6 +380,17 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 	if (sc && !sc->failed && need > sc->level) {
 		cache_free(sc);
 		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
+	}
+	if (!sc && c->root) {
+		/* each `with` variant that reads the planner runs a search of its own (seconds
+		 * each): a document runs at most CALC_MAX_VARIANT_SEARCHES of them */
+		struct prefetch_list *l = root_list(c->root);
+		if (l->n + l->searched >= CALC_MAX_VARIANT_SEARCHES) {
+			calc_error(d, c->plan.file, 0, "more than %d planner searches of `with` variants in one run (each "
+			           "variant searches anew): read search.* of fewer variants", CALC_MAX_VARIANT_SEARCHES);
+			return NULL;
+		}
+		l->searched++;
 	}
 	if (!sc) {
 		sc = search_new(c->root ? c->root : c, &c->plan, need, calc_threads_get(), d);

@@ -6,6 +6,7 @@
  * layout compilers use, so that editors can jump to the place.
  */
 #include "calc.h"
+#include "files.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -47,6 +48,32 @@ int calc_diag_format(const struct calc_diag_rec *r, char *buf, size_t n)
 	return snprintf(buf, n, "%s: %s", sev, r->msg);
 }
 
+/* A copy of s as a terminal may show it: a control byte (but newline and tab) or a byte
+ * that is not UTF-8 as \xHH (calc_text_shown).  A file name or a value quoted in a
+ * message can hold an ESC, which the terminal showing the message would run. */
+static char *shown_dup(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *out, *seg;
+	if (calc_text_plain(s) < 0)
+		return xstrdup(s);
+	out = xmalloc(n * 4 + 1);
+	seg = xmalloc(n + 1);
+	while (*s) {
+		size_t k = strcspn(s, "\n\t");
+		memcpy(seg, s, k);
+		seg[k] = 0;
+		calc_text_shown(out + o, n * 4 + 1 - o, seg);
+		o += strlen(out + o);
+		s += k;
+		if (*s)
+			out[o++] = *s++;
+	}
+	out[o] = 0;
+	free(seg);
+	return out;
+}
+
 static int add(struct calc_diag *d, const char *file, int line, int col,
                enum calc_severity severity, const char *fmt, va_list ap)
 {
@@ -60,11 +87,11 @@ static int add(struct calc_diag *d, const char *file, int line, int col,
 		d->recs = xrealloc(d->recs, (size_t)d->caprecs * sizeof *d->recs);
 	}
 	struct calc_diag_rec *r = &d->recs[d->nrecs++];
-	r->file = file ? xstrdup(file) : NULL;
+	r->file = file ? shown_dup(file) : NULL;
 	r->line = line > 0 ? line : 0;
 	r->col = r->line > 0 && col > 0 ? col : 0;
 	r->severity = severity;
-	r->msg = xstrdup(msg);
+	r->msg = shown_dup(msg);
 	/* the formatted line, cut as before at 1022 bytes + newline */
 	int n = calc_diag_format(r, buf, sizeof buf);
 	if (n > (int)sizeof buf - 2)

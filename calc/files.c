@@ -76,6 +76,58 @@ int calc_file_inside(const char *path, const char *dir, char *why, size_t nwhy)
 	return 0;
 }
 
+/* The folders calc_file_open_confined allows on this thread (calc_file_confine). */
+static _Thread_local const char *confine_dir[CALC_FILE_CONFINE_MAX];
+static _Thread_local int confine_n;
+
+void calc_file_confine(const char *const *dirs, int n)
+{
+	confine_n = n < CALC_FILE_CONFINE_MAX ? n : CALC_FILE_CONFINE_MAX;
+	for (int i = 0; i < confine_n; i++)
+		confine_dir[i] = dirs[i];
+}
+
+/* Is the resolved path rp inside the folder dir (resolved here)? */
+static int resolved_inside(const char *rp, const char *dir)
+{
+	char rd[PATH_MAX];
+	if (!realpath(dir, rd))
+		return 0;
+	size_t n = strlen(rd);
+	if (n == 1 && rd[0] == '/')
+		return 1;
+	return strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == 0);
+}
+
+FILE *calc_file_open_confined(const char *path, const char *mode, char *why, size_t nwhy)
+{
+	FILE *f = calc_file_open(path, mode, why, nwhy);
+	char link[64], rp[PATH_MAX];
+	struct stat st, sp;
+	ssize_t n;
+	if (!f || confine_n == 0)
+		return f;
+	/* where the opened file lies: the kernel's name of the descriptor (Linux proc(5),
+	 * /proc/self/fd), or else the resolved path when it still names the same file
+	 * (st_dev, st_ino); a link swapped after the open changes neither */
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fileno(f));
+	n = readlink(link, rp, sizeof rp - 1);
+	if (n > 0 && rp[0] == '/') {
+		rp[n] = 0;
+	} else if (!realpath(path, rp) || fstat(fileno(f), &st) < 0 || stat(rp, &sp) < 0 || st.st_dev != sp.st_dev ||
+	           st.st_ino != sp.st_ino) {
+		fclose(f);
+		snprintf(why, nwhy, "cannot tell where the opened file lies");
+		return NULL;
+	}
+	for (int i = 0; i < confine_n; i++)
+		if (resolved_inside(rp, confine_dir[i]))
+			return f;
+	fclose(f);
+	snprintf(why, nwhy, "outside the folders it may be read from");
+	return NULL;
+}
+
 long calc_text_check(const char *s, size_t n, int *nul)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -117,4 +169,58 @@ long calc_text_check(const char *s, size_t n, int *nul)
 		i += len;
 	}
 	return -1;
+}
+
+/* The length of the character at s (1 .. 4) when it is plain text (calc_text_plain),
+ * 0 when it is not. */
+static size_t plain_char(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = u[0] < 0x80 ? 1 : u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
+	int nul;
+	if (u[0] < 0x20 || u[0] == 0x7F)
+		return 0;
+	if (len == 1)
+		return 1;
+	if (strnlen(s, len) < len || calc_text_check(s, len, &nul) >= 0)
+		return 0;
+	if (u[0] == 0xC2 && u[1] <= 0x9F) /* U+0080..U+009F, the C1 controls */
+		return 0;
+	return len;
+}
+
+long calc_text_plain(const char *s)
+{
+	for (size_t i = 0; s[i];) {
+		size_t len = plain_char(s + i);
+		if (!len)
+			return (long)i;
+		i += len;
+	}
+	return -1;
+}
+
+char *calc_text_shown(char *dst, size_t n, const char *s)
+{
+	size_t o = 0;
+	if (n == 0)
+		return dst;
+	for (size_t i = 0; s[i];) {
+		size_t len = plain_char(s + i);
+		if (!len) {
+			if (o + 4 >= n)
+				break;
+			snprintf(dst + o, 5, "\\x%02X", (unsigned char)s[i]);
+			o += 4;
+			i++;
+			continue;
+		}
+		if (o + len >= n)
+			break;
+		memcpy(dst + o, s + i, len);
+		o += len;
+		i += len;
+	}
+	dst[o] = 0;
+	return dst;
 }

@@ -552,7 +552,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 {
 	json_error_t err;
 	char why[128];
-	struct hf_reader rd = {calc_file_open(path, "rb", why, sizeof why), 0, 0, NULL};
+	struct hf_reader rd = {calc_file_open_confined(path, "rb", why, sizeof why), 0, 0, NULL};
 	if (!rd.f)
 		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
 	/* a field given twice is a mistake, not the last one winning */
@@ -581,6 +581,15 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 
 	if (!root) {
 		free(rd.text);
+		/* jansson's text quotes the bytes where it stopped ("invalid token near
+		 * 'secret'"): a file that is not JSON (an hf_config naming /etc/shadow) has them
+		 * cut, so that a message never shows what is in a file of another format */
+		char *near = strstr(err.text, " near '");
+		if (near && strncmp(err.text, "duplicate object key", 20)) { /* a key of valid JSON stays */
+			*near = 0;
+			return calc_error(d, path, err.line, "config.json is not valid JSON: %s (column %d; the text there "
+			                  "is not shown)", err.text, err.column);
+		}
 		if (err.line > 0)
 			return calc_error(d, path, err.line, "config.json is not valid JSON: %s (column %d)", err.text,
 			                  err.column);

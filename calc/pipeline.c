@@ -118,7 +118,11 @@ static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct ca
 /* The event simulator                                                       */
 /* ======================================================================== */
 
-#define SIM_MAX_OPS (1 << 26)
+/* The ops one simulation may have: about 50 bytes each, so at most about 210 MB and a
+ * second or two.  The shipped plans have 8 x 192 x 3 = 4,608 (default) to 4 x 2 x 384 x 3
+ * = 9,216 ops (tests/report/plans/interleaved.ini); 2^20 micro-batches on 8 stages are
+ * 25 M ops (1.27 GB), refused here before any is generated. */
+#define SIM_MAX_OPS (1 << 22)
 
 static int check_costs(const struct calc_pp_costs *c, struct calc_diag *d)
 {
@@ -1159,6 +1163,34 @@ void calc_pp_costs_unit(struct calc_pp_costs *c, enum calc_schedule s, int p, in
 /* ======================================================================== */
 /* ASCII Gantt                                                               */
 /* ======================================================================== */
+
+double calc_pipeline_gantt_size(const struct calc_pp_result *r, double unit, double *used)
+{
+	int p = 0, maxmb = 0, width;
+	double end = 0;
+	char label[16];
+	for (int i = 0; i < r->nops; i++) {
+		if (r->ops[i].stage + 1 > p)
+			p = r->ops[i].stage + 1;
+		if (r->ops[i].mb > maxmb)
+			maxmb = r->ops[i].mb;
+		if (r->ops[i].end > end)
+			end = r->ops[i].end;
+	}
+	if (unit <= 0) { /* the shortest op, as calc_pipeline_gantt takes it */
+		for (int i = 0; i < r->nops; i++) {
+			double len = r->ops[i].end - r->ops[i].start;
+			if (len > 0 && (unit <= 0 || len < unit))
+				unit = len;
+		}
+		if (unit <= 0)
+			unit = 1;
+	}
+	*used = unit;
+	width = 1 + snprintf(label, sizeof label, "%d", maxmb);
+	/* each stage's line: "stage NNN |", the cells, "|\n"; then the legend */
+	return (double)p * (14 + (end / unit + 1) * width) + 300;
+}
 
 void calc_pipeline_gantt(const struct calc_pp_result *r, double unit, FILE *out)
 {

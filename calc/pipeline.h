@@ -250,6 +250,12 @@ int calc_schedule_vpp(enum calc_schedule s, int vpp);
  * direction); further chunks alternate.  A legend line follows.
  */
 void calc_pipeline_gantt(const struct calc_pp_result *r, double unit, FILE *out);
+/*
+ * The size calc_pipeline_gantt would write for r and 'unit' [B] (a double: a tiny unit
+ * makes it astronomical), and in *used the unit it would use [s].  The chart is checked
+ * against a bound with it before any line is written.
+ */
+double calc_pipeline_gantt_size(const struct calc_pp_result *r, double unit, double *used);
 
 /*
  * Tables shared by the catalog and the CLI.  calc_pipeline_curves fills 't' with the

@@ -556,13 +556,28 @@ static int on_value(void *user, const char *section, const char *name, const cha
 			r->es->bad = 1;
 		return 1;
 	}
-	if (!*section)
+	/* A line of a file that is not a plan (an include or --plan naming /etc/shadow or a
+	 * credentials file) is not quoted: a name is shown only when it is a plan key, or a
+	 * section close to one of the plan's (docs/architecture.md §5, "What a plan reads"). */
+	if (!*section) {
+		int any = 0;
+		for (int i = 0; sections[i] && !any; i++)
+			any = key_index(sections[i], name) >= 0;
+		if (!any)
+			return calc_error(r->d, r->file, r->line, "a line outside any section that is not a plan key (the "
+			                  "line is not shown: is %s a plan?)", r->file), r->es->bad = 1, 1;
 		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)", name), r->es->bad = 1, 1;
-	if (!known_section(section))
+	}
+	if (!known_section(section)) {
+		if (!*section_suggest(section, dym, sizeof dym))
+			return calc_error(r->d, r->file, r->line, "an unknown section (allowed: plan, model, cluster, training, "
+			                  "parallel, overhead, efficiency, run; the line is not shown: is %s a plan?)",
+			                  r->file), r->es->bad = 1, 1;
 		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)%s", section,
 		                  section_suggest(section, dym, sizeof dym)), r->es->bad = 1, 1;
+	}
 	k = key_index(section, name);
 	if (k < 0) {
 		char list[1024];
@@ -850,6 +865,13 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		if (strlen(v) >= cap)
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
+		/* a title reaches report.html, the PDF, a terminal and CSV cells: UTF-8 without
+		 * control characters (an ESC would be a terminal command), the bytes not quoted */
+		long bad = calc_text_plain(v);
+		if (bad >= 0)
+			return calc_error(d, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
+			                  "(allowed: UTF-8 text without control characters)", k->section, k->name, bad + 1,
+			                  (unsigned char)v[bad]);
 		if (k->off == P(placement)) {
 			/* a permutation of tp, cp, pp, dp, with or without ep (placement.c) */
 			int order[CALC_DIM_N + 1];

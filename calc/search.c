@@ -1491,6 +1491,38 @@ static int divisors(int n, int *out, int max)
 }
 
 /* Items in enumeration order: recipe, N, tp, pp, cp, micro-batch. */
+/* The items build_items makes for 'nr' recipes: the same loops, counted, so that a grid
+ * past CALC_SEARCH_MAX_ITEMS is refused before anything is allocated (every axis at its
+ * maximum on 110,880 GPUs is 28,953,600 items, gigabytes). */
+static long long count_items(const struct calc_plan *plan, const struct calc_search_opts *o, int nr)
+{
+	long long count = 0;
+	int gpn0 = plan->gpus_per_node;
+	for (int g = 0; g < o->ngpus; g++) {
+		int n = o->gpus[g], tps[64], ntp = divisors(n, tps, 64), nep = 1, netp = 1, etps[64] = {1};
+		if (plan->model.moe.experts > 0) {
+			int de[64], nde = divisors(plan->model.moe.experts, de, 64), dt[64], ndt = divisors(n, dt, 64);
+			nep = netp = 0;
+			for (int i = 0; i < nde; i++)
+				nep += de[i] <= n;
+			for (int i = 0; i < ndt; i++)
+				if (dt[i] <= gpn0)
+					etps[netp++] = dt[i];
+		}
+		for (int a = 0; a < ntp; a++) {
+			int pps[64], npp = divisors(n / tps[a], pps, 64), fits = 0;
+			for (int f = 0; f < netp; f++) /* etp | tp: the grid's rule */
+				fits += netp == 1 || tps[a] % etps[f] == 0;
+			for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
+				int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
+				for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
+					count += (long long)nep * fits * o->max_mb;
+			}
+		}
+	}
+	return count * nr;
+}
+
 static int build_items(const struct calc_plan *plan, const struct calc_search_opts *o, struct shared *sh,
                        struct calc_diag *d)
 {
@@ -1523,6 +1555,12 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 			return calc_error(d, plan->file, 0, "search: %d GPUs is not a whole number of %d-GPU nodes", n,
 			                  gpn0);
 	}
+	long long count = count_items(plan, o, nr);
+	if (count > CALC_SEARCH_MAX_ITEMS)
+		return calc_error(d, plan->file, 0,
+		                  "search: %lld splits to evaluate (recipes x GPU counts x tp x pp x cp x ep x etp x "
+		                  "micro-batch sizes): at most %d; lower --max-mb (%d), --max-cp (%d) or name fewer "
+		                  "--gpus", count, CALC_SEARCH_MAX_ITEMS, o->max_mb, o->max_cp);
 	for (int ri = 0; ri < nr; ri++)
 		for (int g = 0; g < o->ngpus; g++) {
 			int n = o->gpus[g], tps[64], ntp = divisors(n, tps, 64);

@@ -60,6 +60,8 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 
 #define CALC_SEARCH_MAX_GPUS 64 /* GPU counts of one search (--gpus lists or ranges) */
 #define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
+#define CALC_SEARCH_MAX_ITEMS (1 << 22) /* splits of one search (about 100 bytes each), checked
+                                           before the grid is allocated */
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
 struct calc_search_memo;

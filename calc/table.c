@@ -12,6 +12,7 @@
  * (schema trainplan/1, cli/common.c).  JSON is written with jansson.
  */
 #include "calc.h"
+#include "files.h"
 #include "format.h"
 
 #include <ctype.h>
@@ -113,7 +114,9 @@ void calc_table_cell_text(const struct calc_table *t, int row, int col, char *bu
 	const struct calc_display *u = disp_display(k->disp);
 
 	if (c->s || isnan(c->v)) {
-		snprintf(buf, n, "%s", c->s ? c->s : "");
+		/* a text from outside (a file name, a run's label) shows its control bytes as
+		 * \xHH: an ESC would be a command to the terminal that shows the table */
+		calc_text_shown(buf, n, c->s ? c->s : "");
 		return;
 	}
 	if (k->disp == CALC_D_NUM) {
@@ -166,6 +169,22 @@ int calc_format_parse(const char *s, enum calc_format *out)
 static int is_text_col(const struct calc_table *t, int col)
 {
 	return t->cols[col].disp == CALC_D_TEXT;
+}
+
+static void csv_field(FILE *out, const char *s);
+
+/* A CSV field.  A text cell that a spreadsheet would take as a formula (=, +, -, @ first,
+ * or a tab or CR first: OWASP, "CSV Injection") gets a leading apostrophe, which
+ * spreadsheets show as text and do not run; a lone "-" (no value) is left as it is.
+ * Control bytes are shown as \xHH. */
+static void csv_text(FILE *out, const char *s)
+{
+	char *shown = xmalloc(strlen(s) * 4 + 2);
+	shown[0] = '\'';
+	calc_text_shown(shown + 1, strlen(s) * 4 + 1, s);
+	int formula = s[0] && (strchr("\t\r", s[0]) || (strchr("=+-@", s[0]) && s[1])); /* "-" alone is a dash */
+	csv_field(out, formula ? shown : shown + 1);
+	free(shown);
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -270,7 +289,7 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 				if (c)
 					fputc(',', out);
 				if (cell->s || isnan(cell->v))
-					csv_field(out, cell->s ? cell->s : "");
+					csv_text(out, cell->s ? cell->s : "");
 				else {
 					/* spreadsheets want plain numbers: no thousands separators */
 					calc_table_cell_text(t, r, c, buf, sizeof buf);
@@ -293,7 +312,10 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 				const struct calc_cell *cell = &t->cells[r * t->ncols + c];
 				if (c)
 					fputc('\t', out);
-				if (cell->s)
+				if (cell->s && calc_text_plain(cell->s) >= 0) {
+					calc_table_cell_text(t, r, c, buf, sizeof buf);
+					fputs(buf, out);
+				} else if (cell->s)
 					fputs(*cell->s ? cell->s : "-", out);
 				else if (isnan(cell->v))
 					fputs("NaN", out);

@@ -15,30 +15,12 @@
  */
 #include "cli.h"
 #include "../calc/calibrate.h"
+#include "../calc/files.h"
 #include "../calc/output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_text(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap)
-			buf = xrealloc(buf, cap = 2 * cap + 4096 + 1);
-		r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-	} while (r > 0);
-	buf[n] = 0;
-	if (f != stdin)
-		fclose(f);
-	return buf;
-}
 
 /* The fitted values as a plan fragment: one [section] per key's section. */
 static int write_stack(const char *path, const char *src, const struct calc_calib_fit *fit, struct calc_diag *d)
@@ -48,7 +30,9 @@ static int write_stack(const char *path, const char *src, const struct calc_cali
 	FILE *m = open_memstream(&out, &len);
 	struct calc_output o;
 	int rc;
-	fprintf(m, "# efficiency keys fitted by trainplan calibrate to %s\n", src);
+	char shown[CALC_PATH_MAX * 4];
+	/* the file name in a comment: a newline in it would start a plan line */
+	fprintf(m, "# efficiency keys fitted by trainplan calibrate to %s\n", calc_text_shown(shown, sizeof shown, src));
 	for (int i = 0; i < fit->nkeys; i++) {
 		const char *dot = strchr(fit->keys[i].name, '.');
 		int prev = i > 0 && !strncmp(fit->keys[i - 1].name, fit->keys[i].name, (size_t)(dot - fit->keys[i].name) + 1);
@@ -158,8 +142,8 @@ int cmd_calibrate(int argc, char **argv)
 		return cli_error("calibrate: name the keys to fit with --fit KEY[,KEY...]");
 	if (calc_calib_parse_keys(keys, &fit, &d) < 0)
 		return cli_fail(&d);
-	if (!(text = read_text(meas ? meas : log)))
-		return cli_error("calibrate: cannot read '%s'", meas ? meas : log);
+	if (!(text = calc_calib_read_file(meas ? meas : log, meas ? "measurements file" : "training log", &d)))
+		return cli_fail(&d);
 	rc = meas ? calc_calib_read_csv(meas, text, &data, &d) : calc_calib_read_megatron_log(log, text, NULL, 0, &data, &d);
 	free(text);
 	if (rc < 0 || calc_calib_holdout(&data, rule, &fit, &d) < 0 ||

@@ -15,6 +15,7 @@
  * DeepSpeed outputs back into a plan with the same split.
  */
 #include "cli.h"
+#include "../calc/files.h"
 #include "../calc/suggest.h"
 
 #include <math.h>
@@ -105,6 +106,16 @@ static long train_steps(const struct calc_plan *p)
 	return (long)ceil(p->tokens / ((double)p->global_batch * p->seq_len));
 }
 
+/* The plan's file name as it may stand in a comment of the output: a newline would end
+ * the comment and run the rest as shell (or a TOML or YAML key), a control character is
+ * not allowed in a TOML comment (TOML 1.0.0, "Comment") nor printable in YAML 1.2.2
+ * (§5.1, c-printable), and a terminal takes ESC as the start of a command; each such
+ * byte, and each byte that is not UTF-8, is written as \\xHH (calc_text_shown). */
+static const char *shown_file(const struct calc_plan *p, char *buf, size_t n)
+{
+	return calc_text_shown(buf, n, p->file);
+}
+
 static void print_notes(const struct notes *ns, FILE *f, const char *prefix)
 {
 	for (int i = 0; i < ns->n; i++)
@@ -124,7 +135,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
-	char buf[64][96];
+	char buf[64][96], shown[CALC_PATH_MAX * 4];
 	int n = 0, rc;
 
 	if ((rc = check_schedule(p, "megatron", "Megatron-LM", ok)))
@@ -259,7 +270,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 #undef FLAG
 	fprintf(f, "# Megatron-LM flags for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, %d micro-batches per step\n",
-	        p->file, p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p), calc_plan_microbatches(p));
+	        shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p), calc_plan_microbatches(p));
 	print_notes(&ns, f, "# note: ");
 	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d pretrain_gpt.py \\\n", p->nodes, p->gpus_per_node);
 	for (int i = 0; i < n; i++)
@@ -277,6 +288,7 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
+	char shown[CALC_PATH_MAX * 4];
 	int rc;
 	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
@@ -285,7 +297,8 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		          "(ZeRO-1); ZeRO-2 and -3 are Megatron FSDP's, not keys of this file", p->zero);
 	if (p->pp > 1 && !stages_even(p))
 		note(&ns, "uneven stages (parallel.layers_per_stage) are not keys of this file");
-	fprintf(f, "# NeMo megatron_gpt_config.yaml keys for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n", p->file,
+	fprintf(f, "# NeMo megatron_gpt_config.yaml keys for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
+	        shown_file(p, shown, sizeof shown),
 	        p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p));
 	print_notes(&ns, f, "# note: ");
 	fprintf(f, "trainer:\n");
@@ -348,6 +361,7 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	struct notes ns = {0};
 	int replicate = 1, shard = p->dp, rc;
 	const char *reshard = "default";
+	char shown[CALC_PATH_MAX * 4];
 	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
 		return rc;
 	if (p->zero == 0) {
@@ -371,7 +385,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if (p->pp > 1 && !stages_even(p) && p->vpp == 1)
 		note(&ns, "uneven stages: torchtitan takes pipeline_parallel_first_stage_less_layers and "
 		          "pipeline_parallel_last_stage_less_layers, or module_fqns_per_model_part");
-	fprintf(f, "# torchtitan job config for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n", p->file, p->tp, p->cp,
+	fprintf(f, "# torchtitan job config for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
+	        shown_file(p, shown, sizeof shown), p->tp, p->cp,
 	        p->pp, p->dp, calc_plan_gpus(p));
 	print_notes(&ns, f, "# note: ");
 	fprintf(f, "\n[training]\n");

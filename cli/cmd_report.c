@@ -25,11 +25,13 @@
  * document as it renders a chapter (docs/architecture.md §10).
  */
 #include "cli.h"
+#include "../calc/files.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,15 +70,31 @@ static int make_dirs(const char *path)
 	return mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* An interruption (SIGINT, SIGTERM, SIGHUP) of this program: it is passed on to the
+ * step running (gnuplot, trainplan data, trainplan-report, which each remove their own
+ * temporaries), no further step starts, the step's temporary is removed (settle), and
+ * then this program ends by the same signal. */
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
 /* Run argv (argv[0] a path) in folder 'cwd' (NULL: this one) with stdout to 'out'
  * (NULL: stderr, so that only the report's own summary reaches stdout).  Returns the
- * exit status, or -1 when it could not start. */
+ * exit status, or -1 when it could not start or was interrupted. */
 static int run(char *const argv[], const char *cwd, const char *out)
 {
 	pid_t pid;
 	int status;
 	fflush(stdout);
 	fflush(stderr);
+	if (got_signal)
+		return -1;
 	if ((pid = fork()) < 0)
 		return -1;
 	if (pid == 0) {
@@ -88,9 +106,17 @@ static int run(char *const argv[], const char *cwd, const char *out)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	child_pid = pid;
+	if (got_signal) /* it came between the fork and the line above */
+		kill(pid, got_signal);
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			child_pid = 0;
 			return -1;
+		}
+	child_pid = 0;
+	if (got_signal)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -227,12 +253,15 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 
 	if ((rc = cli_cmp_load(&c, o, files, n)))
 		return rc;
+	/* the folder goes into gnuplot's -e commands as a quoted string: no quote to end it,
+	 * no control character (a newline ends a gnuplot command); checked before it is made */
+	if (absolute(outdir, dir, sizeof dir) == 0 && (strchr(dir, '\'') || calc_text_plain(dir) >= 0))
+		return cli_cmp_free(&c), cli_error("report: the output folder may not contain a quote (') or a "
+		                                   "control character");
 	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0) {
 		cli_cmp_free(&c);
 		return cli_error("report: cannot create %s: %s", outdir, strerror(errno));
 	}
-	if (strchr(dir, '\''))
-		return cli_cmp_free(&c), cli_error("report: the output folder may not contain a quote (')");
 	for (const char *sub = "data"; sub; sub = !strcmp(sub, "data") ? "figures" : NULL) {
 		snprintf(path, sizeof path, "%s/%s", dir, sub);
 		if (make_dirs(path) < 0)
@@ -285,7 +314,10 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		sub[0] = 0;
 		for (int i = 0; i < n; i++) {
 			size_t l = strlen(sub);
-			snprintf(sub + l, sizeof sub - l, "%s%c: %s", i ? " \xc2\xb7 " : "", 'A' + i, files[i]);
+			char shown[RPT_PATH];
+			/* a file name's control bytes as \xHH: the subtitle is text (trainplan-report) */
+			snprintf(sub + l, sizeof sub - l, "%s%c: %s", i ? " \xc2\xb7 " : "", 'A' + i,
+			         calc_text_shown(shown, sizeof shown, files[i]));
 		}
 		snprintf(base, sizeof base, "%s/compare", dir);
 		rargv[k++] = (char *)reporter;
@@ -319,7 +351,28 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 	return 0;
 }
 
+static int report_main(int argc, char **argv);
+
 int cmd_report(int argc, char **argv)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	int rc;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, NULL);
+	rc = report_main(argc, argv);
+	if (got_signal) {
+		int sig = got_signal;
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return rc;
+}
+
+static int report_main(int argc, char **argv)
 {
 	struct cli_opts o;
 	const char *outdir = "output", *share_opt = NULL, *plan_arg = NULL;
@@ -406,10 +459,10 @@ int cmd_report(int argc, char **argv)
 		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf);
 
 	/* the output folder and the plan, both absolute: gnuplot runs in SHARE */
+	if (absolute(outdir, dir, sizeof dir) == 0 && (strchr(dir, '\'') || calc_text_plain(dir) >= 0))
+		return cli_error("report: the output folder may not contain a quote (') or a control character");
 	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0)
 		return cli_error("report: cannot create %s: %s", outdir, strerror(errno));
-	if (strchr(dir, '\''))
-		return cli_error("report: the output folder may not contain a quote (')");
 	if (plan_arg && !strcmp(plan_arg, "-")) {
 		snprintf(plan, sizeof plan, "%s/plan.ini", dir);
 		if ((rc = save_stdin(plan)))

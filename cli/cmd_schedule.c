@@ -20,6 +20,9 @@
 #include <string.h>
 #include <time.h>
 
+/* The largest ASCII Gantt chart drawn [B]: 16 MiB, some 4,000 screens of 80 x 50. */
+#define SCHEDULE_GANTT_MAX_BYTES (16 << 20)
+
 static int int_opt(const char *opt, const char *v, int lo, int hi, int *out)
 {
 	char *end;
@@ -139,6 +142,11 @@ int cmd_schedule(int argc, char **argv)
 		m = calc_plan_microbatches(&plan);
 	if (!v)
 		v = calc_schedule_vpp(s, plan.vpp);
+	/* the size is known before any op is simulated: every schedule has at least an F and a
+	 * B per stage, micro-batch and chunk, each a row of the table */
+	if (!gantt && !bench && 2.0 * p * m * v > CALC_TIMELINE_MAX_OPS)
+		return cli_error("schedule: p = %d, m = %d, v = %d give at least %.0f ops (2 x p x m x v), one row "
+		                 "each: at most %d rows", p, m, v, 2.0 * p * m * v, CALC_TIMELINE_MAX_OPS);
 	calc_pp_costs_unit(&c, s, p, m, v);
 	for (int i = 0; i < p; i++) {
 		c.tf[i] = tf;
@@ -181,6 +189,13 @@ int cmd_schedule(int argc, char **argv)
 	if (gantt) {
 		struct calc_pp_closed cf;
 		struct calc_pp_result r2;
+		double used, size = calc_pipeline_gantt_size(&r, unit, &used);
+		if (size > SCHEDULE_GANTT_MAX_BYTES) {
+			calc_pp_result_free(&r);
+			return cli_error("schedule --format gantt: %d stages in cells of %g s make a chart of %.3g bytes: "
+			                 "at most %d (a larger --unit, at least %.3g s)", p, used, size,
+			                 SCHEDULE_GANTT_MAX_BYTES, used * size / SCHEDULE_GANTT_MAX_BYTES);
+		}
 		c.steps = 2; /* the steady state of back-to-back steps, for the header */
 		if (calc_pipeline_simulate(&c, &r2, &d) < 0) {
 			calc_pp_result_free(&r);
@@ -197,8 +212,8 @@ int cmd_schedule(int argc, char **argv)
 		       100 * cf.fraction, cf.exact && !first && !last && p2p == 0 ? "" : " (outside its conditions)");
 		calc_pipeline_gantt(&r, unit, stdout);
 	} else if (r.nops > CALC_TIMELINE_MAX_OPS) {
-		rc = cli_error("schedule: p = %d, m = %d, v = %d give %d ops, one row each: at most %d "
-		               "(--format gantt draws any size)", p, m, v, r.nops, CALC_TIMELINE_MAX_OPS);
+		rc = cli_error("schedule: p = %d, m = %d, v = %d give %d ops, one row each: at most %d rows",
+		               p, m, v, r.nops, CALC_TIMELINE_MAX_OPS);
 		calc_pp_result_free(&r);
 		return rc;
 	} else {

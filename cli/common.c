@@ -7,6 +7,7 @@
  * the cmd_*.c files and they call this file, and nothing calls back.
  */
 #include "cli.h"
+#include "../calc/files.h"
 #include "../calc/suggest.h"
 
 #include <errno.h>
@@ -18,11 +19,14 @@
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("trainplan: error: ", stderr);
+	char msg[2048], *shown;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* an argument quoted in the message may hold an ESC: shown as \xHH (calc_text_shown) */
+	shown = xmalloc(strlen(msg) * 4 + 1);
+	fprintf(stderr, "trainplan: error: %s\n", calc_text_shown(shown, strlen(msg) * 4 + 1, msg));
+	free(shown);
 	return 2;
 }
 

@@ -10,6 +10,7 @@
  * formulas are the engines' and are cited there (docs/references.md).
  */
 #include "cli.h"
+#include "../calc/files.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,16 +20,24 @@
 
 #define MD_CELL 1024
 
-/* A Markdown cell: '|' escaped, newlines as spaces. */
+/* A Markdown cell of text that may come from a plan (its file name, its title): the
+ * document is expanded as a chapter, so a backtick would start an inline value that
+ * runs (`=...`), and '|', '[', '<', '!', '{', '*' ... would break the table, make a
+ * link, raw HTML, an image or an anchor.  Every ASCII punctuation character that
+ * Markdown gives a meaning is written with a backslash, which CommonMark 0.31.2 §2.4
+ * allows before any ASCII punctuation (GFM's tables take "\|" in a cell, GFM 0.29
+ * §4.10), and a control character or a byte that is not UTF-8 as \xHH
+ * (calc_text_shown). */
 static void md_cell(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+	char *shown = xmalloc(strlen(s) * 4 + 1);
+	calc_text_shown(shown, strlen(s) * 4 + 1, s);
+	for (const char *c = shown; *c; c++) {
+		if (strchr("\\`*_[]<>!{}#&|~$", *c))
+			fputc('\\', f);
+		fputc(*c, f);
+	}
+	free(shown);
 }
 
 /* Table 't' as a GFM table with its caption and id (tab-ID) after it. */

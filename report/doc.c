@@ -325,6 +325,9 @@ static void utf8_prefix(char *out, size_t n, const char *text, size_t max)
 	out[len] = 0;
 }
 
+/* The cells of one table in a report (rows x columns, the header row included). */
+#define RPT_TABLE_MAX_CELLS 20000
+
 static int is_table(cmark_node *n) { return cmark_node_get_type(n) == CMARK_NODE_TABLE; }
 
 static int is_figure_image(cmark_node *n)
@@ -485,6 +488,15 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 				struct rpt_table *t = &doc->tables[doc->ntables++];
 				t->number = doc->ntables;
 				t->node = n;
+				/* the PDF lays a table out whole, about 5 kB a cell (a 1.5 MB table of
+				 * 100,000 cells took 555 MB): its size is checked before any layout */
+				long cells = 0;
+				for (cmark_node *row = cmark_node_first_child(n); row; row = cmark_node_next(row))
+					for (cmark_node *c = cmark_node_first_child(row); c; c = cmark_node_next(c))
+						cells++;
+				if (cells > RPT_TABLE_MAX_CELLS)
+					rc = rpt_error(nb->d, &loc, "a table of %ld cells: at most %d (a longer one belongs in "
+					               "a CSV file)", cells, RPT_TABLE_MAX_CELLS);
 				int explicit_id = 1;
 				if (pd) {
 					snprintf(t->id, sizeof t->id, "%s", pd->id);

@@ -836,7 +836,23 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 		 * context is the base context's own (calc_ctx_variant), shared by every
 		 * directive with the same assignments */
 		struct calc_diag tmp = {0};
-		int failed;
+		int failed, hf = 0;
+		char pdir[CALC_PATH_MAX];
+		/* the check above names the rule; this one holds it: the config.json is checked
+		 * where it was opened (calc_file_open_confined), not where its name led before */
+		for (int i = 0; i < nas; i++)
+			hf |= !strcmp(as[i].key, "hf_config") || !strcmp(as[i].key, "model.hf_config");
+		if (hf) {
+			const char *slash = strrchr(base->file, '/');
+			const char *dirs[2] = {".", pdir};
+			if (slash)
+				snprintf(pdir, sizeof pdir, "%.*s", (int)(slash - base->file), base->file);
+			else
+				snprintf(pdir, sizeof pdir, ".");
+			if (!pdir[0])
+				snprintf(pdir, sizeof pdir, "/");
+			calc_file_confine(dirs, 2);
+		}
 		if (cached)
 			failed = !(vc = calc_ctx_variant(sc->ctx, (const char *const *)kvs, nkv, origin, &tmp)) ||
 			         tmp.nerrors;
@@ -844,6 +860,8 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 			failed = calc_plan_variant(base, NULL, (const char *const *)kvs, nkv, origin, CALC_VARIANT_VALIDATE,
 			                           copy, &tmp) < 0 ||
 			         tmp.nerrors;
+		if (hf)
+			calc_file_confine(NULL, 0);
 		if (failed) {
 			if (quiet)
 				*invalid = 1;

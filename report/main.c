@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "../calc/files.h"
 #include "../calc/version.h"
 
 /* The chapter syntax in brief, for authors (--help). */
@@ -91,7 +92,9 @@ static int print_diag(const struct calc_diag *d)
 
 static int fail(const char *msg, const char *arg)
 {
-	fprintf(stderr, "trainplan-report: error: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	char shown[512]; /* an argument's ESC as \xHH, not a command to the terminal */
+	fprintf(stderr, "trainplan-report: error: %s%s%s\n", msg, arg ? " " : "",
+	        arg ? calc_text_shown(shown, sizeof shown, arg) : "");
 	usage(stderr);
 	return 2;
 }
@@ -229,6 +232,17 @@ int main(int argc, char **argv)
 	}
 	if (!nfiles)
 		return fail("no chapters given", NULL);
+	/* the subtitle goes into report.html and the PDF as it is: UTF-8 text without control
+	 * characters, its bytes not quoted back to the terminal */
+	if (subtitle && calc_text_plain(subtitle) >= 0) {
+		char where[96];
+		long bad = calc_text_plain(subtitle);
+		snprintf(where, sizeof where, "byte %ld (0x%02X); allowed: UTF-8 text without control characters", bad + 1,
+		         (unsigned char)subtitle[bad]);
+		free(sets);
+		free(files);
+		return fail("--subtitle: a control character or a byte that is not UTF-8 at", where);
+	}
 	calc_threads_set(threads ? threads : calc_threads_detect());
 #ifdef __GLIBC__
 	/* The simulator's timelines (tens of MB over a run, up to a few MB each) are

@@ -48,5 +48,32 @@ mkdir -p "$tmp/old"; echo old > "$tmp/old/report.html"; echo old > "$tmp/old/rep
 [ $rc -eq 2 ] && [ "$(cat "$tmp/old/report.html" "$tmp/old/report.pdf")" = "$(printf 'old\nold')" ] &&
 	[ "$(ls "$tmp/old")" = "$(printf 'report.html\nreport.pdf')" ] && ok || bad "a failing run replaced: $(ls "$tmp/old")"
 
+# 5. the same with SIGXFSZ at its default action (a shell's `ulimit -f`, which kills at
+#    the first write past the limit): the writers hold it, so the write fails with EFBIG,
+#    the run exits 2 and no PATH.tmp.PID is left
+sized() { lim=$1; shift; sh -c 'ulimit -f '"$lim"'; exec "$@"' sh "$@"; }
+mkdir "$tmp/x1" "$tmp/x2" "$tmp/x3"
+sized 4 "$tp" table --all --format csv --dir "$tmp/x1" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ -z "$(ls "$tmp/x1" | grep tmp)" ] && ok || bad "table --all, SIGXFSZ default: exit $rc: $(ls "$tmp/x1" | grep tmp)"
+sized 16 "$rpt" -o "$tmp/x2/report" --out-dir "$out" chapters/*.md >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ -z "$(ls "$tmp/x2")" ] && ok || bad "trainplan-report, SIGXFSZ default: exit $rc: $(ls "$tmp/x2")"
+# the fitted stack under a limit of 0 blocks: its old contents stay
+awk 'BEGIN { printf "# old\n" }' > "$tmp/x3/stack.ini"
+sized 0 "$tp" calibrate --measurements tests/cli/calibrate-b200.csv --fit efficiency.gemm:0.3:1 \
+	--set cluster.preset=hgx-b200-ndr --write-stack "$tmp/x3/stack.ini" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ "$(ls "$tmp/x3")" = stack.ini ] && [ "$(cat "$tmp/x3/stack.ini")" = "# old" ] && ok \
+	|| bad "calibrate --write-stack, SIGXFSZ default: exit $rc: $(ls "$tmp/x3")"
+
+# 6. report.html and report.pdf are replaced together or not at all: when the PDF cannot
+#    take its place (a folder of that name), the old HTML stays, and nothing else is left
+mkdir -p "$tmp/pair/report.pdf/x"; echo old > "$tmp/pair/report.html"
+"$rpt" -o "$tmp/pair/report" --out-dir "$out" chapters/*.md >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/pair/report.html")" = old ] && [ "$(ls "$tmp/pair")" = "$(printf 'report.html\nreport.pdf')" ] &&
+	ok || bad "a PDF that cannot be renamed: exit $rc, the HTML: $(head -c 20 "$tmp/pair/report.html"), left: $(ls "$tmp/pair")"
+# and without an old HTML, none is left
+rm "$tmp/pair/report.html"
+"$rpt" -o "$tmp/pair/report" --out-dir "$out" chapters/*.md >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ "$(ls "$tmp/pair")" = report.pdf ] && ok || bad "a PDF that cannot be renamed, no old HTML: exit $rc: $(ls "$tmp/pair")"
+
 echo "atomic outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -89,5 +89,44 @@ report longid.md
 [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$(printf 'trainplan-report: longid.md:1:1: error: an id of 100 bytes: at most 95\ntrainplan-report: longid.md:3:1: error: an id of 101 bytes: at most 95')" ] \
 	&& ok || bad "a 100-byte id: exit $rc: $(cat "$tmp/err")"
 
+# 10. the confinement holds against a symbolic link swapped while the report runs: 10,000
+#     directives read link.json while another process points it in turn at a config.json
+#     inside the project and at one outside (7 heads, so that reading it is an error of
+#     its own: "does not divide").  The file is checked where it was opened, so the
+#     outside one is never read: each directive gives 32 or "outside".
+mkdir -p "$tmp/race"
+cp tests/cli/llama3-8b-config.json "$tmp/race/in.json"
+sed 's/"num_attention_heads": 32/"num_attention_heads": 7/; s/"num_key_value_heads": 8/"num_key_value_heads": 7/' \
+	tests/cli/llama3-8b-config.json > "$tmp/out7.json"
+awk 'BEGIN { for (i = 1; i <= 10000; i++) printf "`=model.layers with hf_config=\"link.json\", tokens=%d.5e9 |int`\n\n", i }' > "$tmp/race/ch.md"
+ln -s in.json "$tmp/race/link.json"
+(cd "$tmp/race" && exec sh -c 'while :; do ln -sf in.json l.tmp && mv -T l.tmp link.json; ln -sf ../out7.json l.tmp && mv -T l.tmp link.json; done' 2>/dev/null) &
+flip=$!
+(cd "$tmp/race" && timeout 60 "$rpt" --expand ch.md >out 2>err)
+kill $flip; wait $flip 2>/dev/null
+if ! grep -q 'does not divide' "$tmp/race/err" && ! grep -v 'outside the' "$tmp/race/err" | grep -q .; then ok
+else bad "a swapped link: the outside file was read: $(grep -v 'outside the' "$tmp/race/err" | head -n 2)"; fi
+
+# 11. a subtitle in Latin-1 or with an ESC does not reach report.html: refused, nothing written
+printf '# T\n' > "$tmp/sub.md"
+for sub in "$(printf 'Caf\351')" "$(printf 'red \033[31m')"; do
+	(cd "$tmp" && timeout 20 "$rpt" --no-pdf -o subout/report --subtitle "$sub" sub.md >/dev/null 2>err); rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$tmp/subout" ] && grep -q '^trainplan-report: error: --subtitle: a control character or a byte that is not UTF-8 at byte' "$tmp/err" \
+		&& ok || bad "--subtitle with a byte that is not text: exit $rc: $(head -n 1 "$tmp/err")"
+done
+
+# 12. a Markdown table of 25,001 rows x 4 cells (1.5 MB; its PDF layout took 555 MB) is
+#     refused at its line before any layout; 20,000 cells is the bound
+awk 'BEGIN { print "# T\n\n| a | b | c | d |\n|---|---|---|---|"; for (i = 0; i < 25000; i++) printf "| cell %d | text | %d | words |\n", i, i }' > "$tmp/bigtab.md"
+(cd "$tmp" && ulimit -v 1048576 && timeout 20 "$rpt" -o bigtab/report bigtab.md >/dev/null 2>err); rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/bigtab" ] && [ "$(cat "$tmp/err")" = "trainplan-report: bigtab.md:3:1: error: a table of 100004 cells: at most 20000 (a longer one belongs in a CSV file)" ] \
+	&& ok || bad "a 100,004-cell table: exit $rc: $(head -c 300 "$tmp/err")"
+
+# 13. 200 `with` variants that each read the planner: 32 searches, then the bound's message
+awk 'BEGIN { for (i = 1; i <= 200; i++) printf "`=search.best.tp with training.tokens=%d.5e9 |int`\n\n", i }' > "$tmp/variants.md"
+got=$(cd "$tmp" && timeout 60 "$rpt" --plan "$root/plans/default.ini" --expand variants.md 2>&1 >/dev/null); rc=$?
+n=$(printf '%s\n' "$got" | grep -c 'error: more than 32 planner searches of `with` variants in one run')
+[ $rc -eq 2 ] && [ "$n" -eq 168 ] && ok || bad "200 variant searches: exit $rc, $n refused: $(printf '%s' "$got" | head -n 2)"
+
 echo "hostile chapters: $pass passed, $fail failed"
 [ $fail -eq 0 ]

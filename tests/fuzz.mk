@@ -18,13 +18,15 @@
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_ALL      = number plan quantities hfconfig expr doc pdf import
+FUZZ_ALL      = number plan quantities hfconfig expr doc pdf import calibrate export
 FUZZ_MAX_LEN ?= 1048576
 FUZZ_SEEDS_plan     = tests/bad
 FUZZ_SEEDS_hfconfig = tests/bad
 FUZZ_SEEDS_doc      = tests/expand
 FUZZ_SEEDS_pdf      = tests/expand tests/fuzz/corpus/doc
 FUZZ_SEEDS_import   = tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed
+FUZZ_SEEDS_calibrate = tests/cli
+FUZZ_SEEDS_export   = tests/fuzz/corpus/plan
 FUZZ         ?= $(FUZZ_ALL)
 FUZZ_DIR      = $(BUILD)/fuzz
 FUZZ_FLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -41,7 +43,16 @@ $(FUZZ_DIR)/report/%.o: report/%.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -Icalc -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/quantities $(FUZZ_DIR)/hfconfig: $(FUZZ_DIR)/%: tests/fuzz/%.c \
+$(FUZZ_DIR)/cli/%.o: cli/%.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
+# the export harness runs the command itself: the CLI's objects but main
+FUZZ_CLI_OBJ = $(filter-out $(FUZZ_DIR)/cli/main.o,$(CALC_CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
+$(FUZZ_DIR)/export: tests/fuzz/export.c tests/fuzz/fuzz.h $(FUZZ_CLI_OBJ) $(FUZZ_CALC_OBJ)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -Icli -o $@ $< \
+		$(FUZZ_CLI_OBJ) $(FUZZ_CALC_OBJ) $(DEPS_LIBS)
+
+$(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/quantities $(FUZZ_DIR)/hfconfig $(FUZZ_DIR)/calibrate: $(FUZZ_DIR)/%: tests/fuzz/%.c \
 		tests/fuzz/fuzz.h $(FUZZ_CALC_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -o $@ $< \
 		$(FUZZ_CALC_OBJ) $(DEPS_LIBS)
@@ -71,7 +82,8 @@ fuzz: fuzz-build
 	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
 	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h $$(case $$h in plan|hfconfig) echo tests/bad;; \
 	      doc) echo tests/expand;; pdf) echo tests/expand tests/fuzz/corpus/doc;; \
-	      import) echo tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed;; esac) \
+	      import) echo tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed;; \
+	      calibrate) echo tests/cli;; export) echo tests/fuzz/corpus/plan;; esac) \
 	    2>$(FUZZ_DIR)/$$h.log || \
 	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' $(FUZZ_DIR)/$$h.log; \
@@ -80,7 +92,7 @@ fuzz: fuzz-build
 # The seeds as a regression test of make check: each harness linked with
 # tests/fuzz/replay.c instead of libFuzzer (gcc is enough), every seed once.
 REPLAY_DIR = $(BUILD)/replay
-REPLAY_CALC = number plan hfconfig
+REPLAY_CALC = number plan hfconfig calibrate
 REPLAY_REPORT = expr doc pdf
 REPLAY_RPT_OBJ = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
 $(REPLAY_CALC:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
@@ -99,8 +111,14 @@ $(REPLAY_DIR)/import: tests/fuzz/import.c tests/fuzz/replay.c tests/fuzz/fuzz.h 
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< tests/fuzz/replay.c $(BUILD)/cli/common.o \
 		$(BUILD)/libcalc.a $(DEPS_LIBS)
 
+REPLAY_CLI_OBJ = $(filter-out $(BUILD)/cli/main.o,$(CALC_CLI_OBJ))
+$(REPLAY_DIR)/export: tests/fuzz/export.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(REPLAY_CLI_OBJ) $(BUILD)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Icli -o $@ $< tests/fuzz/replay.c $(REPLAY_CLI_OBJ) \
+		$(BUILD)/libcalc.a $(DEPS_LIBS)
+
 .PHONY: check-fuzz-seeds
-check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DIR)/%) $(REPLAY_DIR)/import
+check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DIR)/%) $(REPLAY_DIR)/export $(REPLAY_DIR)/import
 	@$(REPLAY_DIR)/number tests/fuzz/corpus/number/*
 	@$(REPLAY_DIR)/plan tests/fuzz/corpus/plan/* tests/bad/*.ini
 	@$(REPLAY_DIR)/hfconfig tests/fuzz/corpus/hfconfig/* tests/bad/*.json
@@ -108,5 +126,7 @@ check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DI
 	@$(REPLAY_DIR)/doc tests/fuzz/corpus/doc/* tests/expand/*.md
 	@$(REPLAY_DIR)/pdf tests/fuzz/corpus/pdf/* tests/expand/*.md
 	@$(REPLAY_DIR)/import tests/fuzz/corpus/import/* tests/bad/import-* tests/import/megatron/* tests/import/torchtitan/* tests/import/deepspeed/*
+	@$(REPLAY_DIR)/calibrate tests/fuzz/corpus/calibrate/* tests/cli/*.csv
+	@$(REPLAY_DIR)/export tests/fuzz/corpus/export/* tests/fuzz/corpus/plan/*
 
 CHECKS += check-fuzz-seeds

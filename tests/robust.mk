@@ -28,3 +28,12 @@ check-locale: $(BUILD)/trainplan $(BUILD)/trainplan-report
 	@sh tests/check-locale.sh $(BUILD)/trainplan $(BUILD)/trainplan-report
 
 CHECKS += check-atomic check-interrupt check-endless check-hostile check-locale
+
+# tests/check-inject.sh: hostile text (file names, titles) written into the generated
+# scripts, configs and Markdown of export and report --compare stays text; hostile
+# calibrate inputs and sizes are refused before the work.
+.PHONY: check-inject
+check-inject: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-inject.sh $(BUILD)/trainplan
+
+CHECKS += check-inject

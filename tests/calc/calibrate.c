@@ -247,6 +247,46 @@ static void test_refusals(void **state)
 	calc_diag_free(&d);
 }
 
+/* Inputs that used to fit something false: a key given twice, a key of text or
+ * integers, an infinite bound, a column named twice, more rows than the defined
+ * maximum, and leave-one-out past the bound of (folds + 1) x runs. */
+static void test_hostile(void **state)
+{
+	struct calc_calib_data data;
+	struct calc_calib_fit fit;
+	struct calc_diag d = {0};
+	char *big;
+	size_t n = 0;
+	memset(&data, 0, sizeof data);
+	memset(&fit, 0, sizeof fit);
+	assert_int_equal(calc_calib_parse_keys("efficiency.gemm,efficiency.gemm", &fit, &d), -1);
+	assert_int_equal(calc_calib_parse_keys("plan.title", &fit, &d), -1);
+	assert_int_equal(calc_calib_parse_keys("model.layers", &fit, &d), -1);
+	assert_int_equal(calc_calib_parse_keys("efficiency.gemm:0.1:1e400", &fit, &d), -1);
+	assert_int_equal(calc_calib_parse_keys("efficiency.nonesuch", &fit, &d), -1);
+	assert_int_equal(calc_calib_parse_keys("efficiency.gemm:0.1:1,efficiency.attention", &fit, &d), 0);
+	assert_int_equal(fit.nkeys, 2);
+	assert_int_equal(calc_calib_read_csv("c.csv", "parallel.tp,step_time,parallel.tp\n2,1,2\n", &data, &d), -1);
+	calc_calib_data_free(&data);
+	/* CALC_CALIB_MAX_ROWS rows load, one more does not */
+	big = malloc(32 + 8 * (CALC_CALIB_MAX_ROWS + 1));
+	n = (size_t)sprintf(big, "step_time\n");
+	for (int i = 0; i < CALC_CALIB_MAX_ROWS; i++)
+		n += (size_t)sprintf(big + n, "1.5\n");
+	assert_int_equal(calc_calib_read_csv("d.csv", big, &data, &d), 0);
+	assert_int_equal(data.nrows, CALC_CALIB_MAX_ROWS);
+	/* (folds + 1) x runs: 15 folds of 1024 runs are 16,384, 16 folds are past it */
+	assert_int_equal(calc_calib_holdout(&data, "kfold:15", &fit, &d), 0);
+	assert_int_equal(calc_calib_holdout(&data, "kfold:16", &fit, &d), -1);
+	assert_int_equal(calc_calib_holdout(&data, "loo", &fit, &d), -1);
+	calc_calib_data_free(&data);
+	sprintf(big + n, "1.5\n");
+	assert_int_equal(calc_calib_read_csv("e.csv", big, &data, &d), -1);
+	calc_calib_data_free(&data);
+	free(big);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_refit_megatron_gpu_pairs),
 		cmocka_unit_test(test_megatron_log),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

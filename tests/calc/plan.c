@@ -2,10 +2,12 @@
  * tests/calc/plan.c -- plan loading, overrides, units and derived values.
  */
 #include "testutil.h"
+#include "../../calc/files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A change of two degrees that keeps tp x pp x dp = GPUs is valid only as a whole:
  * pp 8 -> 16 with dp 8 -> 4 on 512 GPUs (8 x 16 x 4 = 512). */
@@ -367,11 +369,65 @@ static void test_stacks(void **state)
 	assert_true(p.moe_comm_sms == 0);
 }
 
+/* Text values: a control character (C0, DEL, the C1 controls U+0080..U+009F) or a byte
+ * that is not UTF-8 (Unicode 15, Table 3-7) is refused, and shown as \\xHH; "é" (C3 A9),
+ * "−" (E2 88 92) and "😀" (F0 9F 98 80) are text. */
+static void test_text_plain(void **state)
+{
+	char buf[64];
+	assert_int_equal(calc_text_plain("Training caf\xc3\xa9 \xe2\x88\x92 \xf0\x9f\x98\x80"), -1);
+	assert_int_equal(calc_text_plain("a\nb"), 1);
+	assert_int_equal(calc_text_plain("ab\x1b[31m"), 2);
+	assert_int_equal(calc_text_plain("a\x7f"), 1);
+	assert_int_equal(calc_text_plain("a\xc2\x9b"), 1);   /* U+009B CSI */
+	assert_int_equal(calc_text_plain("a\xc2\xa0"), -1);  /* U+00A0, a no-break space */
+	assert_int_equal(calc_text_plain("\xe9t\xe9"), 0);   /* Latin-1 */
+	assert_int_equal(calc_text_plain("\xe2\x88"), 0);    /* cut */
+	assert_string_equal(calc_text_shown(buf, sizeof buf, "x\n$(id)\x1b\xe9\xc3\xa9"), "x\\x0A$(id)\\x1B\\xE9\xc3\xa9");
+	/* cut to the buffer at a character: "ab" and no half of "é" or of "\\x0A" */
+	assert_string_equal(calc_text_shown(buf, 4, "ab\xc3\xa9"), "ab");
+	assert_string_equal(calc_text_shown(buf, 6, "ab\ncd"), "ab");
+}
+
+/* Confinement checks the file opened: a link inside the folder that leads outside is
+ * refused, the file it leads to is readable once the confinement is lifted. */
+static void test_confined(void **state)
+{
+	char dir[] = "/tmp/trainplan-confine.XXXXXX", in[64], out[64], link[64], why[128];
+	const char *dirs[1];
+	FILE *f;
+	assert_non_null(mkdtemp(dir));
+	snprintf(in, sizeof in, "%s/in.json", dir);
+	snprintf(out, sizeof out, "%s.out.json", dir);
+	snprintf(link, sizeof link, "%s/link.json", dir);
+	fclose(fopen(in, "w"));
+	fclose(fopen(out, "w"));
+	assert_int_equal(symlink(out, link), 0);
+	dirs[0] = dir;
+	calc_file_confine(dirs, 1);
+	f = calc_file_open_confined(in, "rb", why, sizeof why);
+	assert_non_null(f);
+	fclose(f);
+	assert_null(calc_file_open_confined(link, "rb", why, sizeof why));
+	assert_string_equal(why, "outside the folders it may be read from");
+	assert_null(calc_file_open_confined(out, "rb", why, sizeof why));
+	calc_file_confine(NULL, 0);
+	f = calc_file_open_confined(link, "rb", why, sizeof why);
+	assert_non_null(f);
+	fclose(f);
+	remove(link);
+	remove(in);
+	remove(out);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_many),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_text_plain),
+		cmocka_unit_test(test_confined),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_preset_order),
