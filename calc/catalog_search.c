@@ -510,6 +510,12 @@ QP(q_p_tp, b->r.c.tp)
 QP(q_p_pp, b->r.c.pp)
 QP(q_p_dp, b->r.c.dp)
 QP(q_p_cp, b->r.c.cp)
+/* the pick's closed-form breakdown (calc_step_fast, as its step time): the CP exchange
+ * per step, its exposed part, and the pipeline bubble, so that a sentence on what the
+ * pick trades TP for reads the model's own overlap */
+QP(q_p_cp_time, b->fast.comm.dim[CALC_DIM_CP].time)
+QP(q_p_cp_exposed, b->fast.exposed[CALC_DIM_CP])
+QP(q_p_bubble, b->fast.bubble)
 QPS(q_p_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
 QPS(q_p_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
 QP(q_p_time, b->r.step_time)
@@ -635,6 +641,9 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.pick.cp", "1", "context-parallel degree of the recommendation, or of the best configuration where none leaves the margin", q_p_cp},
 	{"search.pick.recompute", "", "recomputation of the recommendation, or of the best configuration where none leaves the margin", q_p_rc},
 	{"search.pick.schedule", "", "schedule of the recommendation, or of the best configuration where none leaves the margin", q_p_sched},
+	{"search.pick.cp_time", "s", "CP exchange per step of the recommendation (or best), if none overlapped", q_p_cp_time},
+	{"search.pick.cp_exposed", "s", "of search.pick.cp_time, the part on the critical path", q_p_cp_exposed},
+	{"search.pick.bubble", "s", "pipeline bubble per step of the recommendation (or best), closed form", q_p_bubble},
 	{"search.pick.step_time", "s", "step time of the recommendation, or of the best configuration where none leaves the margin", q_p_time},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
