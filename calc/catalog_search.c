@@ -712,6 +712,45 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 	return 0;
 }
 
+/*
+ * plan-marks: where the plan as written and the planner's pick sit on the charts that
+ * show the design space (the TP x PP heatmap, the memory/time plane), one row: the
+ * plan's tp, pp, memory of its worst stage and closed-form step time (calc_step_fast, the
+ * planner's own time, so that the plan and the grid are timed alike), the same of the
+ * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
+ * nothing fits), and the plan's inter-node bandwidth per GPU.
+ */
+static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_memory *m = calc_ctx_memory(c, d);
+	if (!m)
+		return -1;
+	struct calc_step *st = xmalloc(sizeof *st);
+	calc_step_fast(&c->plan, st);
+	struct calc_diag why = {0};
+	const struct calc_search_top *pk = need_pick(c, &why);
+	calc_diag_free(&why);
+	calc_table_init(t, "plan-marks", "the plan and the pick on the design-space charts");
+	static const char *const names[] = {"plan_tp", "plan_pp", "plan_memory", "plan_step_time", "pick_tp",
+	                                    "pick_pp", "pick_memory", "pick_step_time", "inter_node_bw"};
+	static const char *const units[] = {"1", "1", "B", "s", "1", "1", "B", "s", "B/s"};
+	for (int i = 0; i < 9; i++)
+		calc_table_col(t, names[i], units[i], CALC_D_NUM, 6);
+	int r = calc_table_row(t);
+	double v[9] = {c->plan.tp, c->plan.pp, m->st[m->worst].total, st->time, NAN, NAN, NAN, NAN,
+	               c->plan.inter_node_bw};
+	if (pk) {
+		v[4] = pk->r.c.tp;
+		v[5] = pk->r.c.pp;
+		v[6] = pk->r.memory;
+		v[7] = pk->r.step_time;
+	}
+	for (int i = 0; i < 9; i++)
+		calc_table_num(t, r, i, v[i]);
+	free(st);
+	return 0;
+}
+
 const struct calc_tabledef calc_t_search[] = {
 	{"search-top", "the best configurations of the planner (top 10 by step time)", "top=K (K <= 10)", t_top},
 	{"search-breakdown", "step time breakdown of the top configurations", "", t_breakdown},
@@ -723,5 +762,7 @@ const struct calc_tabledef calc_t_search[] = {
 const struct calc_tabledef calc_d_search[] = {
 	{"search-pareto", "memory vs step time of every configuration that fits, frontier marked", "", t_pareto},
 	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
+	{"plan-marks", "the plan and the pick (tp, pp, memory, closed-form step time) and the plan's inter-node "
+	               "bandwidth, for marking the design-space charts", "", t_marks},
 	{NULL, NULL, NULL, NULL},
 };
