@@ -57,8 +57,11 @@ do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } 
 marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'
 has_marks = strlen(system("ls '" . marksfile . "' 2>/dev/null")) > 0
 # The plan's inter-node bandwidth per GPU, for the charts swept over it: a dotted black
-# line (the plan's colour) where the plan sits; plan_bw_gbps is 0 without marks.
-plan_bw_gbps = 0
-if (has_marks) { stats marksfile using "inter_node_bw" nooutput name "MARK_BW"; plan_bw_gbps = MARK_BW_max * 8 / 1e9 }
+# line (the plan's colour) where the plan sits; plan_bw_gbps is 0 without marks, as are
+# plan_tp and plan_pp (the plan's split, for charts whose rows are splits).
+plan_bw_gbps = 0; plan_tp = 0; plan_pp = 0
+if (has_marks) { stats marksfile using "inter_node_bw" nooutput name "MARK_BW"; plan_bw_gbps = MARK_BW_max * 8 / 1e9; \
+	stats marksfile using "plan_tp" nooutput name "MARK_TP"; plan_tp = MARK_TP_max; \
+	stats marksfile using "plan_pp" nooutput name "MARK_PP"; plan_pp = MARK_PP_max }
 plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; " . \
                 "set label 5 sprintf('plan: %g Gb/s', plan_bw_gbps) at plan_bw_gbps, graph 0.55 right offset -0.6,0 textcolor rgb '#000000' front"

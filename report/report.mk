@@ -31,7 +31,7 @@ FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp
 FIG_SVG   = $(FIGURES:%=$(OUT)/figures/%.svg)
 FIG_PNG   = $(FIGURES:%=$(OUT)/figures/%.png)
 FIG_TSV   = $(FIGURES:%=$(OUT)/data/%.tsv)
-.SECONDARY: $(FIG_TSV)
+.SECONDARY: $(FIG_TSV) $(OUT)/data/plan-marks.tsv
 TABLES_STAMP = $(OUT)/tables/.done
 
 REPORT_OUT += $(OUT)/report.html $(OUT)/report.pdf
