@@ -956,6 +956,22 @@ static int q_placement_megatron(struct calc_ctx *c, struct calc_value *v, struct
 	return 0;
 }
 
+/* The published run a plan reproduces (plan.published_gpu_hours and its source), for
+ * the report's comparison of its prediction with the published GPU-hours. */
+static int q_published_gpuh(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.published_gpu_hours;
+	return 0;
+}
+static int q_published_source(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = NAN;
+	v->str = c->plan.published_source;
+	return 0;
+}
+
 /* ======================================================================== */
 /* Catalog entries                                                           */
 /* ======================================================================== */
@@ -968,6 +984,9 @@ const struct calc_quantity calc_q_report[] = {
 	{"efficiency.tp_overlap_cost", "1", "cost of hiding TP collectives, a share of the hidden time (SMs taken / the GPU's)", q_tp_overlap_cost},
 	{"efficiency.dp_overlap", "1", "share of the gradient reduction a collective can run under the backward (plan key)", q_dp_overlap},
 	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
+	{"plan.published_gpu_hours", "GPU-h", "GPU-hours of the published run the plan reproduces (0 = none)",
+	 q_published_gpuh},
+	{"plan.published_source", "", "where plan.published_gpu_hours is published", q_published_source},
 	{"comm.placement", "", "parallel.placement in words: the group order, innermost first", q_placement_text},
 	{"comm.placement_megatron", "1", "1 when parallel.placement is Megatron-Core's default order tp-cp-ep-dp-pp "
 	                                 "(tp-cp-dp-pp where the order names no EP), else 0", q_placement_megatron},

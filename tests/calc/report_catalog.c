@@ -478,6 +478,31 @@ static void test_tp_node_step(void **state)
 	free(p);
 }
 
+/* plan.published_gpu_hours and its source reach the catalog as the plan states them
+ * (Llama 2, Touvron et al. 2023 Table 2: 1,720,320 GPU-hours for 70B). */
+static void test_published_run(void **state)
+{
+	static const char *const sets[] = {"plan.published_gpu_hours=1720320",
+	                                   "plan.published_source=Touvron et al. 2023, Table 2"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_diag d = {0};
+	struct calc_value v = {0};
+	load_plan(p, sets, 2);
+	calc_ctx_init(&c, p);
+	assert_near(get(&c, "plan.published_gpu_hours"), 1720320, 0);
+	assert_int_equal(calc_catalog_get(&c, "plan.published_source", &v, &d), 0);
+	assert_string_equal(v.str, "Touvron et al. 2023, Table 2");
+	calc_diag_free(&d);
+	calc_ctx_free(&c);
+	/* the default plan names no published run */
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	assert_near(get(&c, "plan.published_gpu_hours"), 0, 0);
+	calc_ctx_free(&c);
+	free(p);
+}
+
 /* Monitoring baselines: busy time of a stage is m x layers x (forward + backward) of one
  * layer, and the memory column is the memory engine's per stage. */
 static void test_monitor_stages(void **state)
@@ -602,6 +627,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_placement_words),
+		cmocka_unit_test(test_published_run),
 		cmocka_unit_test(test_tp_node_step),
 		cmocka_unit_test(test_recipe_rows_and_one_gpu_rule),
 		cmocka_unit_test(test_recompute_compare),
