@@ -718,7 +718,8 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
  * plan's tp, pp, memory of its worst stage and closed-form step time (calc_step_fast, the
  * planner's own time, so that the plan and the grid are timed alike), the same of the
  * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
- * nothing fits), and the plan's inter-node bandwidth per GPU.
+ * nothing fits), the plan's inter-node bandwidth per GPU, and its schedule, recomputation
+ * and recipe by name.
  */
 static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
@@ -736,7 +737,14 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	static const char *const units[] = {"1", "1", "B", "s", "1", "1", "B", "s", "B/s"};
 	for (int i = 0; i < 9; i++)
 		calc_table_col(t, names[i], units[i], CALC_D_NUM, 6);
+	/* the plan's schedule, recomputation and recipe, for the charts whose rows are these */
+	int csched = calc_table_col(t, "plan_schedule", "", CALC_D_TEXT, 0);
+	int crc = calc_table_col(t, "plan_recompute", "", CALC_D_TEXT, 0);
+	int crecipe = calc_table_col(t, "plan_recipe", "", CALC_D_TEXT, 0);
 	int r = calc_table_row(t);
+	calc_table_str(t, r, csched, calc_schedule_name(c->plan.schedule));
+	calc_table_str(t, r, crc, calc_recompute_name(c->plan.recompute));
+	calc_table_str(t, r, crecipe, c->plan.recipe_name);
 	double v[9] = {c->plan.tp, c->plan.pp, m->st[m->worst].total, st->time, NAN, NAN, NAN, NAN,
 	               c->plan.inter_node_bw};
 	if (pk) {

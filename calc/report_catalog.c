@@ -156,8 +156,8 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
 	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
 	int crec = calc_table_col(t, "recompute time", "s", CALC_D_MS, 0);
 	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
-	/* against the peak the GEMMs run at (FP8 for an FP8 recipe), not step.mfu's BF16 peak */
-	int cmfu = calc_table_col(t, "MFU of GEMM peak", "1", CALC_D_PCT, 1);
+	/* step.mfu's peak, the dense BF16 one, named as recipe-compare names the GEMMs' */
+	int cmfu = calc_table_col(t, "MFU of BF16 peak", "1", CALC_D_PCT, 1);
 	int chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
 	int bad = 0;
 	for (int i = 0; i < 3; i++) {

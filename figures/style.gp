@@ -65,3 +65,11 @@ if (has_marks) { stats marksfile using "inter_node_bw" nooutput name "MARK_BW"; 
 	stats marksfile using "plan_pp" nooutput name "MARK_PP"; plan_pp = MARK_PP_max }
 plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; " . \
                 "set label 5 sprintf('plan: %g Gb/s', plan_bw_gbps) at plan_bw_gbps, graph 0.55 right offset -0.6,0 textcolor rgb '#000000' front"
+# The plan's schedule, recomputation and recipe by name ("" without marks), for the charts
+# whose bars are schedules, policies or recipes: plan_tic(name, planned) adds "(plan)"
+# to the plan's (on the same line; a chart with long names puts it on a line of its own).
+mark_text(col) = has_marks ? system("LC_ALL=C awk -F'\t' 'NR==1{for(i=1;i<=NF;i++)if($i==\"".col."\")c=i} NR==2&&c{print $c}' '".marksfile."'") : ""
+plan_schedule = mark_text("plan_schedule")
+plan_recompute = mark_text("plan_recompute")
+plan_recipe = mark_text("plan_recipe")
+plan_tic(name, planned) = name eq planned ? name." (plan)" : name
