@@ -15,15 +15,23 @@ T_min = ND_min
 set xlabel 'memory per GPU, worst stage (GB)'
 set ylabel 'time per optimizer step (s)'
 # the plan as written is drawn too (style.gp's plan_mark), so the range reaches its time
-PLAN_T = 0
-if (has_marks) { stats marksfile using "plan_step_time" nooutput name "PM"; PLAN_T = PM_max }
+PLAN_T = 0; PLAN_M = 0
+if (has_marks) { stats marksfile using "plan_step_time" nooutput name "PM"; PLAN_T = PM_max; \
+	stats marksfile using (column("plan_memory")/GB) nooutput name "PMM"; PLAN_M = PMM_max }
+# a plan that needs far more memory than any configuration that fits (it does not fit)
+# would squeeze the chart: its key entry says so instead of a point
+stats datafile every 5 using (column("memory")/GB) nooutput name "MEMS"
+plan_off = PLAN_M > 1.5 * MEMS_max
+plan_off_title = sprintf('plan as written: %.0f GB per GPU, off the chart', PLAN_M)
+if (plan_off) { PLAN_T = 0 }
 set yrange [T_min*0.97 : (PLAN_T*1.05 > T_min*1.5 ? PLAN_T*1.05 : T_min*1.5)]
 set xrange [0:*]
 set key outside top center horizontal maxrows 2
 near(t) = t < (PLAN_T*1.05 > T_min*1.5 ? PLAN_T*1.05 : T_min*1.5)
 marks_plot = !has_marks ? \
 	", '' using (column('step_time') == T_min ? column('memory')/GB : 1/0):'step_time' with points ".pick_mark." title 'fastest configuration'" : \
-	", marksfile using (column('plan_memory')/GB):'plan_step_time' with points ".plan_mark." title 'plan as written'" . \
+	(plan_off ? ", keyentry with points ".plan_mark." title plan_off_title" : \
+	            ", marksfile using (column('plan_memory')/GB):'plan_step_time' with points ".plan_mark." title 'plan as written'") . \
 	", marksfile using (column('pick_memory')/GB):'pick_step_time' with points ".pick_mark." title 'pick'"
 
 plot datafile every 5 using (near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lt 7 pt 7 ps 0.3 title 'configurations that fit (sample)', \
