@@ -530,6 +530,8 @@ struct calc_plan {
 	char title[128];          /* [plan] title */
 	char date[32];            /* [plan] date (YYYY-MM-DD); "" = SOURCE_DATE_EPOCH or today */
 	double memory_margin;     /* [plan] share of usable memory the recommended split leaves free [0..0.9] */
+	double published_gpu_hours; /* [plan] GPU-hours of the published run the plan reproduces (0 = none) */
+	char published_source[160]; /* [plan] where published_gpu_hours is published ("" = none) */
 
 	struct calc_model model;
 	char hf_config[CALC_PATH_MAX]; /* model read from this config.json ("" = none) */

@@ -12,6 +12,7 @@
 #include "comm.h"
 #include "step.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,66 @@ static int q_ep_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 static int q_ep_net(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 1); }
 static int q_ep_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d) { return q_ep(c, v, d, 2); }
 
+/* The exposed part of the CP exchange per step (step.c's breakdown): what the ring's
+ * K/V sends could not hide under the attention they overlap with. */
+static int q_cp_exposed(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	if (!st)
+		return -1;
+	v->num = st->exposed[CALC_DIM_CP];
+	return 0;
+}
+
+/*
+ * One point of the comm-vs-tp sweep: the plan with TP degree 'tp' and DP shrinking to
+ * keep the GPU count (d_comm_vs_tp below).  Returns 0, or -1 where the sweep has no such
+ * point (tp x pp x cp exceeds the GPUs, or does not divide them).
+ */
+static int tp_sweep_point(const struct calc_ctx *c, int tp, struct calc_comm *cm)
+{
+	int gpus = calc_plan_gpus(&c->plan);
+	int rest = c->plan.pp * (c->plan.cp > 0 ? c->plan.cp : 1) * tp;
+	if (tp < 1 || rest > gpus || gpus % rest)
+		return -1;
+	struct calc_plan *p = xmalloc(sizeof *p);
+	*p = c->plan;
+	p->tp = tp;
+	p->dp = gpus / rest;
+	calc_comm(p, cm);
+	free(p);
+	return 0;
+}
+
+/* The step of Figure comm-vs-tp at the node boundary: TP time (which = 0) or bytes (1) at
+ * t = 2 g over t = g, g the GPUs of a node; NaN where the sweep does not reach 2 g or a
+ * node holds one GPU. */
+static int q_tp_node_ratio(struct calc_ctx *c, struct calc_value *v, int which)
+{
+	int g = c->plan.gpus_per_node;
+	struct calc_comm *in = xmalloc(sizeof *in), *out = xmalloc(sizeof *out);
+	v->num = NAN;
+	if (g > 1 && tp_sweep_point(c, g, in) == 0 && tp_sweep_point(c, 2 * g, out) == 0) {
+		double a = which ? in->dim[CALC_DIM_TP].bytes : in->dim[CALC_DIM_TP].time;
+		double b = which ? out->dim[CALC_DIM_TP].bytes : out->dim[CALC_DIM_TP].time;
+		if (a > 0)
+			v->num = b / a;
+	}
+	free(in);
+	free(out);
+	return 0;
+}
+static int q_tp_node_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	return q_tp_node_ratio(c, v, 0);
+}
+static int q_tp_node_bytes(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	return q_tp_node_ratio(c, v, 1);
+}
+
 const struct calc_quantity calc_q_comm[] = {
 	{"comm.ep.bytes", "B", "bytes one GPU sends per step in the expert all-to-all (dispatch + combine, fwd + bwd)", q_ep_bytes},
 	{"comm.ep.net_bytes", "B", "of comm.ep.bytes, what crosses the network", q_ep_net},
@@ -148,6 +209,12 @@ const struct calc_quantity calc_q_comm[] = {
 	{"comm.net.bytes", "B", "bytes one GPU sends per step over the inter-node network", q_net},
 	{"comm.tp.time", "s", "time of the TP collectives per step if none overlapped", q_tp_time},
 	{"comm.cp.time", "s", "time of the CP collectives per step if none overlapped", q_cp_time},
+	{"comm.cp.exposed", "s", "of comm.cp.time, the part on the critical path of the step", q_cp_exposed},
+	{"comm.tp_sweep.node_time_ratio", "1", "TP time per step at t = 2 x gpus_per_node over t = gpus_per_node, DP "
+	                                       "shrinking to keep the GPUs (the step of the comm-vs-tp chart; NaN "
+	                                       "where the sweep has no such pair)", q_tp_node_time},
+	{"comm.tp_sweep.node_bytes_ratio", "1", "TP bytes per GPU per step at t = 2 x gpus_per_node over t = "
+	                                        "gpus_per_node, as comm.tp_sweep.node_time_ratio", q_tp_node_bytes},
 	{"comm.pp.time", "s", "time of all pipeline sends of one GPU per step", q_pp_time},
 	{"comm.dp.time", "s", "time of the gradient reduction per step if not overlapped", q_dp_time},
 	{"comm.tp.layer_time", "s", "TP collectives of one layer for one micro-batch (forward + backward)", q_tp_layer},
@@ -256,8 +323,8 @@ static int d_comm_vs_tp(struct calc_ctx *c, const struct calc_args *a, struct ca
 		calc_table_num(t, r, clayer, cm.tp_layer_f + cm.tp_layer_b);
 	}
 	free(p);
-	calc_table_note(t, "DP = GPUs / (TP x PP x CP) for each row; TP groups are innermost, so a "
-	                   "TP group larger than a node crosses the network (hierarchical all-reduce).");
+	calc_table_note(t, "DP = GPUs / (TP x PP x CP) for each row; the groups are laid out by "
+	                   "parallel.placement, and a TP group that does not fit in a node crosses the network.");
 	return 0;
 }
 

@@ -511,7 +511,10 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 }
 
 /* states-by-size: model states of common model sizes by recipe, and the GPUs of
- * the plan's type needed just to hold them (usable memory, no activations). */
+ * the plan's type needed just to hold them (no activations).  The count divides by the
+ * marketed capacity read as decimal GB (gpu.memory_nominal), the one rule of every
+ * "GPUs to hold" count (memory.states_min_gpus_nominal, memory.c), so that the table
+ * and the chapters give the same count for the same model. */
 static int t_by_size(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	static const double sizes[] = {1e9, 7e9, 13e9, 70e9, 175e9, 405e9, 1e12};
@@ -535,13 +538,14 @@ static int t_by_size(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		for (int i = 0; i < n; i++) {
 			double b = sizes[k] * calc_recipe_total(rs[i]);
 			calc_table_num(t, r, 1 + 2 * i, b);
-			calc_table_num(t, r, 2 + 2 * i, ceil(b / c->plan.gpu_memory));
+			calc_table_num(t, r, 2 + 2 * i, ceil(b / c->plan.gpu.memory_nominal));
 		}
 	}
 	{
-		char note[200];
-		snprintf(note, sizeof note, "GB = 10^9 bytes. GPUs: %s with %.1f GB usable each, model states only "
-		                            "(no activations, no overheads).", c->plan.gpu.name, c->plan.gpu_memory / 1e9);
+		char note[320];
+		snprintf(note, sizeof note, "GB = 10^9 bytes. GPUs: %s counted at %.1f GB each (the marketed capacity "
+		                            "read as decimal GB), model states only (no activations, no overheads).",
+		         c->plan.gpu.name, c->plan.gpu.memory_nominal / 1e9);
 		calc_table_note(t, note);
 	}
 	return 0;

@@ -537,6 +537,12 @@ QP(q_p_tp, b->r.c.tp)
 QP(q_p_pp, b->r.c.pp)
 QP(q_p_dp, b->r.c.dp)
 QP(q_p_cp, b->r.c.cp)
+/* the pick's closed-form breakdown (calc_step_fast, as its step time): the CP exchange
+ * per step, its exposed part, and the pipeline bubble, so that a sentence on what the
+ * pick trades TP for reads the model's own overlap */
+QP(q_p_cp_time, b->fast.comm.dim[CALC_DIM_CP].time)
+QP(q_p_cp_exposed, b->fast.exposed[CALC_DIM_CP])
+QP(q_p_bubble, b->fast.bubble)
 QPS(q_p_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
 QPS(q_p_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
 QP(q_p_time, b->r.step_time)
@@ -662,6 +668,9 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.pick.cp", "1", "context-parallel degree of the recommendation, or of the best configuration where none leaves the margin", q_p_cp},
 	{"search.pick.recompute", "", "recomputation of the recommendation, or of the best configuration where none leaves the margin", q_p_rc},
 	{"search.pick.schedule", "", "schedule of the recommendation, or of the best configuration where none leaves the margin", q_p_sched},
+	{"search.pick.cp_time", "s", "CP exchange per step of the recommendation (or best), if none overlapped", q_p_cp_time},
+	{"search.pick.cp_exposed", "s", "of search.pick.cp_time, the part on the critical path", q_p_cp_exposed},
+	{"search.pick.bubble", "s", "pipeline bubble per step of the recommendation (or best), closed form", q_p_bubble},
 	{"search.pick.step_time", "s", "step time of the recommendation, or of the best configuration where none leaves the margin", q_p_time},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
@@ -794,6 +803,53 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 	return 0;
 }
 
+/*
+ * plan-marks: where the plan as written and the planner's pick sit on the charts that
+ * show the design space (the TP x PP heatmap, the memory/time plane), one row: the
+ * plan's tp, pp, memory of its worst stage and closed-form step time (calc_step_fast, the
+ * planner's own time, so that the plan and the grid are timed alike), the same of the
+ * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
+ * nothing fits), the plan's inter-node bandwidth per GPU, and its schedule, recomputation
+ * and recipe by name.
+ */
+static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_memory *m = calc_ctx_memory(c, d);
+	if (!m)
+		return -1;
+	struct calc_step *st = xmalloc(sizeof *st);
+	calc_step_fast(&c->plan, st);
+	struct calc_diag why = {0};
+	const struct calc_search_top *pk = need_pick(c, &why);
+	calc_diag_free(&why);
+	calc_table_init(t, "plan-marks", "the plan and the pick on the design-space charts");
+	static const char *const names[] = {"plan_tp", "plan_pp", "plan_memory", "plan_step_time", "pick_tp",
+	                                    "pick_pp", "pick_memory", "pick_step_time", "inter_node_bw"};
+	static const char *const units[] = {"1", "1", "B", "s", "1", "1", "B", "s", "B/s"};
+	for (int i = 0; i < 9; i++)
+		calc_table_col(t, names[i], units[i], CALC_D_NUM, 6);
+	/* the plan's schedule, recomputation and recipe, for the charts whose rows are these */
+	int csched = calc_table_col(t, "plan_schedule", "", CALC_D_TEXT, 0);
+	int crc = calc_table_col(t, "plan_recompute", "", CALC_D_TEXT, 0);
+	int crecipe = calc_table_col(t, "plan_recipe", "", CALC_D_TEXT, 0);
+	int r = calc_table_row(t);
+	calc_table_str(t, r, csched, calc_schedule_name(c->plan.schedule));
+	calc_table_str(t, r, crc, calc_recompute_name(c->plan.recompute));
+	calc_table_str(t, r, crecipe, c->plan.recipe_name);
+	double v[9] = {c->plan.tp, c->plan.pp, m->st[m->worst].total, st->time, NAN, NAN, NAN, NAN,
+	               c->plan.inter_node_bw};
+	if (pk) {
+		v[4] = pk->r.c.tp;
+		v[5] = pk->r.c.pp;
+		v[6] = pk->r.memory;
+		v[7] = pk->r.step_time;
+	}
+	for (int i = 0; i < 9; i++)
+		calc_table_num(t, r, i, v[i]);
+	free(st);
+	return 0;
+}
+
 const struct calc_tabledef calc_t_search[] = {
 	{"search-top", "the best configurations of the planner (top 10 by step time)", "top=K (K <= 10)", t_top},
 	{"search-breakdown", "step time breakdown of the top configurations", "", t_breakdown},
@@ -806,5 +862,7 @@ const struct calc_tabledef calc_d_search[] = {
 	{"search-pareto", "memory vs step time of the configurations that fit: the frontier and a sample of the rest", "",
 	 t_pareto},
 	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
+	{"plan-marks", "the plan and the pick (tp, pp, memory, closed-form step time) and the plan's inter-node "
+	               "bandwidth, for marking the design-space charts", "", t_marks},
 	{NULL, NULL, NULL, NULL},
 };

@@ -83,12 +83,29 @@ void calc_fmt_fixed(double x, int dec, enum calc_sep g, char *buf, size_t n)
 		snprintf(buf + o, n - o, "%s", dot);
 }
 
+int calc_fmt_reader_dec(double x, int dec)
+{
+	/* the digits a reader keeps: at most four significant ones past the integer part
+	 * (107.28 s reads 107.3 s, 1720320.00 reads 1720320), never more than asked */
+	if (dec > 0 && isfinite(x) && x != 0) {
+		int lead = (int)floor(log10(fabs(x))) + 1; /* digits before the point */
+		int keep = 4 - lead;
+		if (keep < 0)
+			keep = 0;
+		if (keep < dec)
+			dec = keep;
+	}
+	return dec;
+}
+
 void calc_fmt_si(double v, const struct calc_display *u, int dec, enum calc_sep g, int suffix,
                  char *buf, size_t n)
 {
 	double x = v / u->div;
 	const char *sfx = suffix ? u->suffix : "";
-	if (dec < 0)
+	if (dec < 0 && u->dec >= 0)
+		dec = calc_fmt_reader_dec(x, u->dec);
+	else if (dec < 0)
 		dec = u->dec;
 	if (dec < 0) {
 		/* natural: integers as integers, else four significant digits */

@@ -38,9 +38,18 @@ const char *calc_display_prose_names(void);
 void calc_fmt_fixed(double x, int dec, enum calc_sep g, char *buf, size_t n);
 
 /*
- * Write the SI value 'v' in display unit 'u' with 'dec' decimals (dec < 0: u->dec;
- * when that is -1 too, integers as integers and other numbers with four significant
- * digits) and separators 'g'; with 'suffix' the unit's suffix follows (" GB").
+ * The reader's rounding, one rule for prose and tables: 'dec' decimals at most, fewer
+ * where x has digits before the point, so that no more than four significant digits
+ * show past the integer part (107.28 -> 107.3, 1720320.00 -> 1720320, 9.14 and
+ * 44.8 unchanged).  Returns the decimals to write x with.
+ */
+int calc_fmt_reader_dec(double x, int dec);
+
+/*
+ * Write the SI value 'v' in display unit 'u' with 'dec' decimals (dec < 0: u->dec
+ * under the reader's rounding, calc_fmt_reader_dec; when u->dec is -1 too, integers as
+ * integers and other numbers with four significant digits) and separators 'g'; with
+ * 'suffix' the unit's suffix follows (" GB").
  */
 void calc_fmt_si(double v, const struct calc_display *u, int dec, enum calc_sep g, int suffix,
                  char *buf, size_t n);

@@ -84,6 +84,8 @@ static const struct key keys[] = {
 	{"plan", "title", K_TEXT, 0, P(title), 0, 0, NULL, "text", "report title"},
 	{"plan", "date", K_TEXT, 0, P(date), 0, 0, NULL, "text", "report date YYYY-MM-DD (default: SOURCE_DATE_EPOCH or today)"},
 	{"plan", "memory_margin", K_NUM, CALC_U_FRACTION, P(memory_margin), 0, 0.9, NULL, "fraction", "share of usable memory the recommended split leaves free"},
+	{"plan", "published_gpu_hours", K_NUM, CALC_U_NONE, P(published_gpu_hours), 0, 1e12, NULL, "number", "GPU-hours of the published run this plan reproduces, compared in the report (0 = none; needs plan.published_source)"},
+	{"plan", "published_source", K_TEXT, 0, P(published_source), 0, 0, NULL, "text", "where plan.published_gpu_hours is published (paper and table, or model card)"},
 
 	{"model", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "model preset (trainplan presets models)"},
 	{"model", "hf_config", K_PRESET, 0, 0, 0, 0, NULL, "path", "Hugging Face config.json to read the model from"},
@@ -861,7 +863,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
 		           : k->off == P(gpu.name) ? sizeof p->gpu.name : k->off == P(layout) ? sizeof p->layout
-		           : sizeof p->placement;
+		           : k->off == P(published_source) ? sizeof p->published_source : sizeof p->placement;
 		if (strlen(v) >= cap)
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
@@ -1459,6 +1461,11 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		    (divisors(p->dp * (p->cp > 0 ? p->cp : 1), dv, sizeof dv), dv));
 	if (p->fsdp_shard > 0 && !p->fsdp)
 		ERR("parallel", "hsdp", "parallel.hsdp = %d needs parallel.fsdp = yes", p->fsdp_shard);
+	/* a published figure is compared only with its source (house rule: every reference
+	 * value cites where it comes from) */
+	if (p->published_gpu_hours > 0 && !p->published_source[0])
+		ERR("plan", "published_gpu_hours", "plan.published_gpu_hours = %.0f needs plan.published_source "
+		    "(where the figure is published)", p->published_gpu_hours);
 	validate_moe(p, d);
 	/* recompute = modules needs its list, and the list needs that mode; mla_up_proj needs
 	 * MLA (Megatron-Core's TransformerConfig checks the same) */

@@ -156,7 +156,8 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
 	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
 	int crec = calc_table_col(t, "recompute time", "s", CALC_D_MS, 0);
 	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
-	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	/* step.mfu's peak, the dense BF16 one, named as recipe-compare names the GEMMs' */
+	int cmfu = calc_table_col(t, "MFU of BF16 peak", "1", CALC_D_PCT, 1);
 	int chfu = calc_table_col(t, "HFU", "1", CALC_D_PCT, 1);
 	int bad = 0;
 	for (int i = 0; i < 3; i++) {
@@ -191,7 +192,8 @@ static int b_recompute(struct calc_ctx *c, const struct calc_args *a, struct cal
 /* ======================================================================== */
 
 /*
- * One row per recipe (default: the plan's, megatron, fp8-te, fp8-lm; recipes=a,b,...):
+ * One row per recipe (default: megatron, fp8-te, fp8-lm, led by the plan's own where it is
+ * none of them; recipes=a,b,...):
  * bytes per parameter unsharded and per GPU under the plan's ZeRO stage, model states
  * of the whole model, GPUs of nominal memory needed just to hold them, memory per GPU
  * of the worst stage, fits, the dense peak the GEMMs run at, step time, MFU and run
@@ -203,7 +205,14 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	calc_table_init(t, "recipe-compare", "Recipes on this plan: memory, GPUs and time");
 	char list[256];
 	const char *given = calc_args_get(a, "recipes");
-	snprintf(list, sizeof list, "%s", given ? given : "megatron,fp8-te,fp8-lm");
+	/* the plan's own recipe leads when it is none of the three compared */
+	if (given)
+		snprintf(list, sizeof list, "%s", given);
+	else if (strcmp(c->plan.recipe_name, "megatron") && strcmp(c->plan.recipe_name, "fp8-te") &&
+	         strcmp(c->plan.recipe_name, "fp8-lm"))
+		snprintf(list, sizeof list, "%s,megatron,fp8-te,fp8-lm", c->plan.recipe_name);
+	else
+		snprintf(list, sizeof list, "megatron,fp8-te,fp8-lm");
 	int cn = calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
 	int cb = calc_table_col(t, "bytes/param", "B", CALC_D_NUM, 3);
 	int cbg = calc_table_col(t, "bytes/param per GPU", "B", CALC_D_NUM, 3);
@@ -214,7 +223,8 @@ static int b_recipes(struct calc_ctx *c, const struct calc_args *a, struct calc_
 	int cfit = calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
 	int cpk = calc_table_col(t, "GEMM peak", "FLOP/s", CALC_D_TFLOPS, 0);
 	int cstep = calc_table_col(t, "step", "s", CALC_D_S, 2);
-	int cmfu = calc_table_col(t, "MFU", "1", CALC_D_PCT, 1);
+	/* against the peak the GEMMs run at (FP8 for an FP8 recipe), not step.mfu's BF16 peak */
+	int cmfu = calc_table_col(t, "MFU of GEMM peak", "1", CALC_D_PCT, 1);
 	int cday = calc_table_col(t, "run", "s", CALC_D_DAYS, 1);
 	int bad = 0;
 	char *save = NULL;
@@ -886,6 +896,99 @@ RMEM(q_te_bpp, "fp8-te", V_BPP)
 
 
 /* ======================================================================== */
+/* The placement in words                                                    */
+/* ======================================================================== */
+
+/*
+ * parallel.placement ("tp-cp-pp-dp", innermost first) as the report says it: "TP
+ * innermost, then CP, PP and DP".  The words depend on the order alone, and a report
+ * asks for few orders, so each text is made once and kept for the life of the process
+ * (a short list under a lock: the report's threads may ask at once).
+ */
+struct placement_text {
+	struct placement_text *next;
+	char order[64];
+	char text[160];
+};
+static struct placement_text *placement_texts;
+static pthread_mutex_t placement_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *placement_words(const char *order)
+{
+	struct placement_text *w;
+	pthread_mutex_lock(&placement_lock);
+	for (w = placement_texts; w; w = w->next)
+		if (!strcmp(w->order, order))
+			break;
+	if (!w) {
+		char tok[8][16];
+		int n = 0;
+		size_t len = 0;
+		w = xcalloc(1, sizeof *w);
+		snprintf(w->order, sizeof w->order, "%s", order);
+		for (const char *q = order; *q && n < 8;) {
+			size_t k = strcspn(q, "-");
+			size_t j;
+			for (j = 0; j < k && j < sizeof tok[n] - 1; j++)
+				tok[n][j] = (char)(q[j] >= 'a' && q[j] <= 'z' ? q[j] - 'a' + 'A' : q[j]);
+			tok[n++][j] = 0;
+			q += k;
+			if (*q == '-')
+				q++;
+		}
+		for (int i = 0; i < n && len < sizeof w->text; i++) {
+			const char *sep = i == 0 ? "" : i == 1 ? " innermost, then " : i == n - 1 ? " and " : ", ";
+			len += (size_t)snprintf(w->text + len, sizeof w->text - len, "%s%s", sep, tok[i]);
+		}
+		if (n == 1 && len < sizeof w->text)
+			snprintf(w->text + len, sizeof w->text - len, " alone");
+		w->next = placement_texts;
+		placement_texts = w;
+	}
+	pthread_mutex_unlock(&placement_lock);
+	return w->text;
+}
+
+static int q_placement_text(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = NAN;
+	v->str = placement_words(c->plan.placement);
+	return 0;
+}
+
+/*
+ * 1 when the plan's placement is Megatron-Core's default order, "tp-cp-ep-dp-pp"
+ * (NVIDIA/Megatron-LM megatron/core/parallel_state.py, initialize_model_parallel's
+ * `order` argument, commit 934c8260ad), read without "ep" where the plan's order does
+ * not name the expert dimension ("tp-cp-dp-pp"), else 0.
+ */
+static int q_placement_megatron(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	const char *pl = c->plan.placement;
+	int has_ep = !strncmp(pl, "ep-", 3) || strstr(pl, "-ep-") || (strlen(pl) >= 3 && !strcmp(pl + strlen(pl) - 3, "-ep"));
+	v->num = !strcmp(pl, has_ep ? "tp-cp-ep-dp-pp" : "tp-cp-dp-pp");
+	return 0;
+}
+
+/* The published run a plan reproduces (plan.published_gpu_hours and its source), for
+ * the report's comparison of its prediction with the published GPU-hours. */
+static int q_published_gpuh(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.published_gpu_hours;
+	return 0;
+}
+static int q_published_source(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = NAN;
+	v->str = c->plan.published_source;
+	return 0;
+}
+
+/* ======================================================================== */
 /* Catalog entries                                                           */
 /* ======================================================================== */
 
@@ -898,6 +1001,12 @@ const struct calc_quantity calc_q_report[] = {
 	{"efficiency.dp_overlap", "1", "share of the gradient reduction a collective can run under the backward (plan key)", q_dp_overlap},
 	{"efficiency.gemm", "1", "achieved GEMM throughput / dense peak the step model assumes (plan key or GPU preset)", q_gemm_eff},
 	{"efficiency.gemm_fp8", "1", "achieved throughput of the GEMMs with FP8 inputs / dense FP8 peak (efficiency.gemm_fp8, the GPU preset's, or efficiency.gemm)", q_gemm_eff_fp8},
+	{"plan.published_gpu_hours", "GPU-h", "GPU-hours of the published run the plan reproduces (0 = none)",
+	 q_published_gpuh},
+	{"plan.published_source", "", "where plan.published_gpu_hours is published", q_published_source},
+	{"comm.placement", "", "parallel.placement in words: the group order, innermost first", q_placement_text},
+	{"comm.placement_megatron", "1", "1 when parallel.placement is Megatron-Core's default order tp-cp-ep-dp-pp "
+	                                 "(tp-cp-dp-pp where the order names no EP), else 0", q_placement_megatron},
 	{"monitor.margin", "1", "margin of the monitoring alerts over the plan's predicted times and memory",
 	 q_monitor_margin},
 	{"fp8.te.bytes_per_param", "B", "bytes per parameter of fp8-te, unsharded", q_te_bpp},

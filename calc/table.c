@@ -144,8 +144,12 @@ void calc_table_cell_text(const struct calc_table *t, int row, int col, char *bu
 	}
 	else if (k->disp == CALC_D_INT)
 		calc_fmt_fixed(c->v, 0, CALC_SEP_ALL, buf, n);
-	else
-		calc_fmt_fixed(u ? c->v / u->div : c->v, k->prec, CALC_SEP_NONE, buf, n);
+	else {
+		/* the reader's rounding, as the prose's (format.h); a large value grouped */
+		double x = u ? c->v / u->div : c->v;
+		int dec = calc_fmt_reader_dec(x, k->prec);
+		calc_fmt_fixed(x, dec, dec < k->prec ? CALC_SEP_LONG : CALC_SEP_NONE, buf, n);
+	}
 }
 
 void calc_table_header_text(const struct calc_table *t, int col, char *buf, size_t n)
@@ -297,6 +301,12 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 						snprintf(buf, sizeof buf, "%.0f", cell->v);
 					else if (t->cols[c].disp == CALC_D_NUM)
 						snprintf(buf, sizeof buf, "%.*g", t->cols[c].prec > 0 ? t->cols[c].prec : 4, cell->v);
+					else {
+						/* the column's own decimals, not the reader's rounding */
+						const struct calc_display *u = disp_display(t->cols[c].disp);
+						calc_fmt_fixed(u ? cell->v / u->div : cell->v, t->cols[c].prec, CALC_SEP_NONE,
+						               buf, sizeof buf);
+					}
 					csv_field(out, buf);
 				}
 			}

@@ -656,7 +656,7 @@ static int validate_rows(const char *const *sets, int nsets, const struct vres *
 	                    "dense BF16), Llama 3 on H100 SXM (989), DeepSeek-V3 on H800 (989, FP8 GEMMs at 1,979); NAR21 TFLOP/s counted with their Eq. 3 (hardware "
 	                    "FLOPs of full recomputation), Llama 3 TFLOP/s as BF16 MFU x peak (model FLOPs); Llama 2 "
 	                    "and DeepSeek-V3 GPU-hours include what the papers' totals include (restarts, evaluation), the model only "
-	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one (validate.c).  TT: torchtitan's "
+	                    "steps; DeepSeek-V3 with full recomputation in place of its partial one.  TT: torchtitan's "
 	                    "docs/performance.md (A100 80 GB; Grand Teton H100 96 GB at 500 W), NEMO: NeMo 24.07 "
 	                    "performance summary (DGX-H100, FP8); tokens/s per GPU as published.  Peak: the "
 	                    "fullest stage's predicted memory held by PyTorch's caching allocator (the total less the "

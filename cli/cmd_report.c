@@ -486,7 +486,16 @@ static int report_main(int argc, char **argv)
 			return cli_error("report: cannot create %s: %s", path, strerror(errno));
 	}
 
-	/* figures: dataset, then SVG and PNG */
+	/* the plan and the pick, which the charts mark (figures/style.gp reads the file
+	 * beside each chart's dataset), then each figure: dataset, SVG and PNG */
+	{
+		char data[RPT_PATH * 2];
+		const char *args[2] = {"data", "plan-marks"};
+		snprintf(data, sizeof data, "%s/data/plan-marks.tsv", dir);
+		snprintf(tmp, sizeof tmp, "%s.tmp", data);
+		if ((rc = settle(self_step(self, args, 2, planp, &o, tmp), data, "plan-marks")))
+			return rc;
+	}
 	snprintf(figdir, sizeof figdir, "%s/figures", share);
 	if ((n = list_files(figdir, ".gp", names, RPT_MAX_FILES)) < 0)
 		return cli_error("report: cannot read %s: %s", figdir, strerror(errno));

@@ -8,7 +8,7 @@ set format x '%.0f'
 set xlabel 'micro-batches per step m'
 set ylabel 'bubble: idle share of the step (%)'
 set yrange [0:100]
-set key top right
+set key outside right top vertical
 
 plot datafile using "m":(100*column("p2_1f1b")) with lines lt 1 title 'p = 2, 1F1B', \
      '' using "m":(100*column("p4_1f1b")) with lines lt 2 title 'p = 4, 1F1B', \

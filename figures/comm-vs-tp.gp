@@ -19,8 +19,11 @@ set style fill solid 0.85 border rgb '#ffffff'
 
 stats datafile using "gpus_per_node" nooutput name "GPN"
 set arrow 1 from first GPN_max*1.41, graph 0 to first GPN_max*1.41, graph 1 nohead @capacity_style front
-set label 1 'node boundary: NVLink | network' at first GPN_max*1.41, graph 0.95 offset 0.5,0 left textcolor rgb '#222222' front
+set label 1 'NVLink   network' at first GPN_max*1.41, graph 0.45 center textcolor rgb '#222222' front
 
+# the plan's own TP degree ringed on the time line (style.gp's plan_mark)
+plan_tp_plot = plan_tp > 0 ? ", '' using (column('tp') == plan_tp ? column('tp') : 1/0):'tp_time' axes x1y2 with points ".plan_mark." title 'plan as written'" : ""
 plot datafile using "tp":(column("tp_bytes")/GB):(column("tp")*0.25) with boxes lt 1 title 'bytes per GPU', \
      '' using "tp":(column("tp_net_bytes")/GB):(column("tp")*0.25) with boxes lt 2 title 'of which over the network', \
-     '' using "tp":"tp_time" axes x1y2 with linespoints lt 6 title 'time (right axis)'
+     '' using "tp":"tp_time" axes x1y2 with linespoints lt 6 title 'time (right axis)' \
+     @plan_tp_plot

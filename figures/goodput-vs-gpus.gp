@@ -11,7 +11,7 @@ set format x '%.0f'
 set xtics rotate by -45
 set xlabel 'GPUs'
 set ylabel 'goodput (%)'
-set y2label 'run days'
+set y2label 'run time (days)'
 set y2tics
 set ytics nomirror
 set yrange [0:100]

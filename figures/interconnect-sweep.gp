@@ -15,6 +15,7 @@ set format x '%g'
 set xlabel 'inter-node bandwidth per GPU (Gb/s, log scale)'
 set ylabel 'time per optimizer step (s)'
 set key top right
+if (plan_bw_gbps > 0) { @plan_bw_arrow }
 if (valid < 1) {
 	set label 1 'neither placement is a valid split for this model' at graph 0.5, graph 0.5 center
 	set yrange [0:1]

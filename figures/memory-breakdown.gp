@@ -8,7 +8,7 @@ set style histogram rowstacked gap 1
 set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.65
 set ylabel 'memory per GPU (GB)'
-set key top left horizontal maxcols 4
+set key outside top center horizontal maxrows 3
 # eight recipe names do not fit side by side: slanted, they never overlap
 set xtics rotate by 30 right
 
@@ -18,7 +18,7 @@ set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.99, first 
 # room above the capacity line for the legend and the line's label
 set yrange [0:CAP_max/GB*1.3]
 
-plot datafile using (column("weights")/GB):xtic(1) title 'weights', \
+plot datafile using (column("weights")/GB):xtic(plan_tic(strcol(1), plan_recipe)) title 'weights', \
      '' using (column("weight_copies")/GB) title 'weight copies', \
      '' using (column("gradients")/GB) title 'gradients', \
      '' using (column("master")/GB) title 'master weights', \

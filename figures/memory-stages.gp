@@ -9,7 +9,7 @@ set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.7
 set xlabel 'pipeline stage'
 set ylabel 'memory per GPU (GB)'
-set key top right horizontal maxcols 4
+set key outside top center horizontal maxrows 3
 
 stats datafile using (column("total") + column("headroom")) nooutput name "CAP"
 stats datafile using (column("total")) nooutput name "TOT"

@@ -31,7 +31,7 @@ na(col) = strcol(col) eq 'NaN' || strcol(col) eq 'nan'
 # A schedule the plan cannot run says so under its name, below the axis: a label inside
 # the plot would cross the bubble budget and the capacity line; the axis title moves down
 # to make room for the second line.
-tic(col) = na(col) ? strcol(1)."\n(n/a)" : strcol(1)
+tic(col) = na(col) ? strcol(1)."\n(n/a)" : strcol(1) eq plan_schedule ? strcol(1)."\n(plan)" : strcol(1)
 stats datafile using (na("simulated_fraction") ? 1 : 0) nooutput name "NA"
 if (NA_sum > 0) { set xlabel offset 0,-0.8 }
 

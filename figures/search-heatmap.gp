@@ -23,12 +23,14 @@ set logscale cb
 set cblabel 'best step time / overall best'
 set cbrange [1:2]
 set cbtics ('1' 1, '1.1' 1.1, '1.25' 1.25, '1.5' 1.5, '2' 2)
-set palette defined (0 '#1a9850', 0.3 '#fee08b', 1 '#d73027')
+# sequential and colour-blind safe (ColorBrewer YlGnBu): light is fast, blue is slow,
+# and the dark labels stay legible on every cell
+set palette defined (0 '#ffffd9', 0.35 '#c7e9b4', 0.7 '#7fcdbb', 1 '#41b6c4')
 set style fill solid 1.0 border rgb '#ffffff'
 set xtics 1
 set ytics 1
 set grid noytics
-set key off
+set key outside top center horizontal
 lg(x) = log(x)/log(2)
 set format x ''
 set format y ''
@@ -40,5 +42,12 @@ do for [i=int(X_min):int(X_max)] { set xtics add (sprintf('%d', 2**i) i) }
 do for [i=int(Y_min):int(Y_max)] { set ytics add (sprintf('%d', 2**i) i) }
 set tics scale 0
 
-plot datafile using (lg(column("tp"))):(lg(column("pp"))):(0.5):(0.5):(column("step_time")/T_min) with boxxyerror fc palette, \
-     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? sprintf('%.2f', column("step_time")) : '') with labels font ',11' tc rgb '#111111'
+# the cells hold the step time in s; the plan's cell is framed black, the pick's
+# vermillion (dashed), the colours of style.gp's plan_mark and pick_mark
+if (!has_marks) { set key off }
+marks_plot = !has_marks ? '' : \
+	", marksfile using (lg(column('plan_tp'))):(lg(column('plan_pp'))):(0.47):(0.44) with boxxyerror lc rgb '#000000' lw 3 fs empty border title 'plan as written'" . \
+	", marksfile using (lg(column('pick_tp'))):(lg(column('pick_pp'))):(0.40):(0.34) with boxxyerror lc rgb '#D55E00' lw 3 dt 2 fs empty border title 'pick'"
+plot datafile using (lg(column("tp"))):(lg(column("pp"))):(0.5):(0.5):(column("step_time")/T_min) with boxxyerror fc palette notitle, \
+     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? sprintf('%.2f s', column("step_time")) : '') with labels font ',11' tc rgb '#111111' notitle \
+     @marks_plot

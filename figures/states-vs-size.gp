@@ -1,7 +1,7 @@
 # figures/states-vs-size.gp -- GPUs needed just to hold the model states against model
-# size, by recipe (log-log).  Dataset states-vs-size (calc/report_catalog.c, from
-# calc/memory.c's states-by-size): parameters, then per recipe the states [bytes] and the
-# GPUs of the plan's usable memory.
+# size, by recipe (log-log).  Dataset states-vs-size (calc/catalog_memory.c, the
+# states-by-size table): parameters, then per recipe the states [bytes] and the
+# GPUs counted at the marketed capacity read as decimal GB (gpu.memory_nominal).
 
 set logscale xy 10
 set format x '%g'

@@ -20,7 +20,8 @@ if (rows < 1) {
 	set boxwidth 0.6
 	set yrange [0:*]
 
-	plot datafile using "compute":xtic(1) title 'compute', \
+	# the plan's own split (style.gp's plan_tp, plan_pp) is named on its tick
+	plot datafile using "compute":xtic(column("tp") == plan_tp && column("pp") == plan_pp ? "plan: ".strcol(1) : strcol(1)) title 'compute', \
 	     '' using "recompute" title 'recomputation', \
 	     '' using "tp_comm" title 'TP/CP communication', \
 	     '' using "bubble" title 'pipeline bubble', \

@@ -44,3 +44,32 @@ set ylabel textcolor rgb '#333333'
 set format y '%g'
 
 GB = 1e9
+
+# The plan as written and the planner's pick look the same on every chart that marks
+# them: the plan a black open circle, the pick a vermillion triangle.  Their numbers are
+# data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
+# plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
+# inter_node_bw); has_marks is 0 where there is no such file beside the dataset.
+plan_mark = "lc rgb '#000000' pt 6 ps 2.6 lw 2.5"
+pick_mark = "lc rgb '#D55E00' pt 9 ps 2.2"
+marks_dir_end = 0
+do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } }
+marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'
+has_marks = strlen(system("ls '" . marksfile . "' 2>/dev/null")) > 0
+# The plan's inter-node bandwidth per GPU, for the charts swept over it: a dotted black
+# line (the plan's colour) where the plan sits; plan_bw_gbps is 0 without marks, as are
+# plan_tp and plan_pp (the plan's split, for charts whose rows are splits).
+plan_bw_gbps = 0; plan_tp = 0; plan_pp = 0
+if (has_marks) { stats marksfile using "inter_node_bw" nooutput name "MARK_BW"; plan_bw_gbps = MARK_BW_max * 8 / 1e9; \
+	stats marksfile using "plan_tp" nooutput name "MARK_TP"; plan_tp = MARK_TP_max; \
+	stats marksfile using "plan_pp" nooutput name "MARK_PP"; plan_pp = MARK_PP_max }
+plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; " . \
+                "set label 5 sprintf('plan: %g Gb/s', plan_bw_gbps) at plan_bw_gbps, graph 0.55 right offset -0.6,0 textcolor rgb '#000000' front"
+# The plan's schedule, recomputation and recipe by name ("" without marks), for the charts
+# whose bars are schedules, policies or recipes: plan_tic(name, planned) adds "(plan)"
+# to the plan's (on the same line; a chart with long names puts it on a line of its own).
+mark_text(col) = has_marks ? system("LC_ALL=C awk -F'\t' 'NR==1{for(i=1;i<=NF;i++)if($i==\"".col."\")c=i} NR==2&&c{print $c}' '".marksfile."'") : ""
+plan_schedule = mark_text("plan_schedule")
+plan_recompute = mark_text("plan_recompute")
+plan_recipe = mark_text("plan_recipe")
+plan_tic(name, planned) = name eq planned ? name." (plan)" : name

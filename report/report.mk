@@ -39,7 +39,7 @@ FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp
 FIG_SVG   = $(FIGURES:%=$(OUT)/figures/%.svg)
 FIG_PNG   = $(FIGURES:%=$(OUT)/figures/%.png)
 FIG_TSV   = $(FIGURES:%=$(OUT)/data/%.tsv)
-.SECONDARY: $(FIG_TSV)
+.SECONDARY: $(FIG_TSV) $(OUT)/data/plan-marks.tsv
 TABLES_STAMP = $(OUT)/tables/.done
 
 REPORT_OUT += $(OUT)/report.html $(OUT)/report.pdf
@@ -53,10 +53,14 @@ $(OUT)/data/%.tsv: $(BUILD)/trainplan $(PLAN)
 # gnuplot reads figures/style.gp (fonts, colours, grid, terminal) then the figure.
 GNUPLOT_RUN = gnuplot -e "datafile='$(OUT)/data/$*.tsv'; outfile='$@.tmp'; device='$(1)'" \
 	figures/style.gp figures/$*.gp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
-$(OUT)/figures/%.svg: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv
+# Every chart may mark the plan and the planner's pick: style.gp reads them from
+# data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`).
+$(OUT)/figures/%.svg: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv \
+		$(OUT)/data/plan-marks.tsv
 	@mkdir -p $(dir $@)
 	$(call GNUPLOT_RUN,svg)
-$(OUT)/figures/%.png: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv
+$(OUT)/figures/%.png: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv \
+		$(OUT)/data/plan-marks.tsv
 	@mkdir -p $(dir $@)
 	$(call GNUPLOT_RUN,png)
 

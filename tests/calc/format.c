@@ -75,6 +75,47 @@ static void test_num_cells(void **state)
 	calc_table_free(&t);
 }
 
+/* The reader's rounding, one rule for prose and tables (format.h): no more than four
+ * significant digits past the integer part, never more decimals than asked.  By hand:
+ * 107.28 s at 2 decimals -> 107.3 s (3 digits before the point, 1 after); 1720320.00 ->
+ * 1,720,320 (7 before, none after, grouped); 9.14 and 44.8 keep theirs; an explicit
+ * precision (".2") is kept; the CSV keeps the column's decimals without separators. */
+static void test_reader_rounding(void **state)
+{
+	struct calc_table t;
+	char buf[64];
+	(void)state;
+	assert_int_equal(calc_fmt_reader_dec(107.28, 2), 1);
+	assert_int_equal(calc_fmt_reader_dec(1720320.0, 2), 0);
+	assert_int_equal(calc_fmt_reader_dec(9.14, 2), 2);
+	assert_int_equal(calc_fmt_reader_dec(44.8, 1), 1);
+	assert_int_equal(calc_fmt_reader_dec(0, 2), 2);
+	assert_int_equal(calc_fmt_reader_dec(-563.71, 2), 1);
+	assert_string_equal(si(107.28, "s", -1), "107.3 s");
+	assert_string_equal(si(107.28, "s", 2), "107.28 s");  /* asked for: kept */
+	assert_string_equal(si(9.14, "s", -1), "9.14 s");
+	calc_table_init(&t, "t", "t");
+	int c = calc_table_col(&t, "published", "", CALC_D_FIXED, 2);
+	int r = calc_table_row(&t);
+	calc_table_num(&t, r, c, 1720320.0);
+	calc_table_cell_text(&t, r, c, buf, sizeof buf);
+	assert_string_equal(buf, "1,720,320");
+	r = calc_table_row(&t);
+	calc_table_num(&t, r, c, 9.14);
+	calc_table_cell_text(&t, r, c, buf, sizeof buf);
+	assert_string_equal(buf, "9.14");
+	{
+		char *mem = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&mem, &len);
+		calc_table_write(&t, CALC_F_CSV, f);
+		fclose(f);
+		assert_non_null(strstr(mem, "1720320.00"));
+		free(mem);
+	}
+	calc_table_free(&t);
+}
+
 static void test_units(void **state)
 {
 	char buf[64];
@@ -99,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_num_cells),
+		cmocka_unit_test(test_reader_rounding),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

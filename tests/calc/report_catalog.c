@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,14 +366,139 @@ static void test_recipe_compare_fp8_peak(void **state)
 	assert_near(cell(&t, 1, "GEMM peak"), 1979e12, 1e12);
 	assert_near(cell(&t, 2, "GEMM peak"), 1979e12, 1e12);
 	for (int r = 1; r < 3; r++) {
-		double want = cell(&t, 0, "MFU") * (cell(&t, 0, "step") / cell(&t, r, "step")) *
+		double want = cell(&t, 0, "MFU of GEMM peak") * (cell(&t, 0, "step") / cell(&t, r, "step")) *
 		              (cell(&t, 0, "GEMM peak") / cell(&t, r, "GEMM peak"));
-		assert_near(cell(&t, r, "MFU"), want, 1e-9);
-		assert_true(cell(&t, r, "MFU") < cell(&t, 0, "MFU")); /* the step shrinks less than the peak grows */
+		assert_near(cell(&t, r, "MFU of GEMM peak"), want, 1e-9);
+		assert_true(cell(&t, r, "MFU of GEMM peak") < cell(&t, 0, "MFU of GEMM peak")); /* the step shrinks less than the peak grows */
 	}
 	static const char *const te[] = {"training.recipe=fp8-te"};
-	assert_near(cell(&t, 1, "MFU"), get_with("step.mfu_fp8", te, 1), 1e-12);
+	assert_near(cell(&t, 1, "MFU of GEMM peak"), get_with("step.mfu_fp8", te, 1), 1e-12);
 	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* comm.placement says parallel.placement in words, innermost first, for any order; and
+ * comm.placement_megatron is 1 only for Megatron-Core's default order tp-cp-ep-dp-pp
+ * (megatron/core/parallel_state.py, initialize_model_parallel, commit 934c8260ad), read
+ * as tp-cp-dp-pp by an order without ep. */
+static void test_placement_words(void **state)
+{
+	static const struct {
+		const char *set, *words;
+		int megatron;
+	} cases[] = {
+		{"parallel.placement=tp-cp-pp-dp", "TP innermost, then CP, PP and DP", 0},
+		{"parallel.placement=tp-cp-dp-pp", "TP innermost, then CP, DP and PP", 1},
+		{"parallel.placement=dp-pp-cp-tp", "DP innermost, then PP, CP and TP", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct calc_plan *p = malloc(sizeof *p);
+		struct calc_ctx c;
+		struct calc_diag d = {0};
+		struct calc_value v = {0};
+		const char *sets[] = {cases[i].set};
+		load_plan(p, sets, 1);
+		calc_ctx_init(&c, p);
+		assert_int_equal(calc_catalog_get(&c, "comm.placement", &v, &d), 0);
+		assert_non_null(v.str);
+		assert_string_equal(v.str, cases[i].words);
+		assert_int_equal((int)get(&c, "comm.placement_megatron"), cases[i].megatron);
+		calc_diag_free(&d);
+		calc_ctx_free(&c);
+		free(p);
+	}
+}
+
+/* recipe-compare is led by the plan's own recipe where it is none of megatron, fp8-te
+ * and fp8-lm, so that an FP8 plan (DeepSeek-V3's recipe) is in its own comparison; and
+ * states-by-size counts GPUs at the marketed capacity, as memory.states_min_gpus_nominal
+ * does: 405e9 parameters x 10 bytes (seed: BF16 weights + FP32 Adam moments) = 4.05 TB
+ * over 80e9 B = 50.6, so 51 H100 GPUs (over the 84.9 GB usable it would be 48). */
+static void test_recipe_rows_and_one_gpu_rule(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	static const char *const ds[] = {"training.recipe=deepseek-v3"};
+	load_plan(p, ds, 1);
+	calc_ctx_init(&c, p);
+	build(&c, "recipe-compare", &t);
+	assert_int_equal(t.nrows, 4);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	build(&c, "states-by-size", &t);
+	assert_int_equal(t.nrows, 7);
+	assert_near(cell(&t, 5, "parameters"), 405e9, 1);
+	assert_near(cell(&t, 5, "seed GPUs"), 51, 0);
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* The step of the comm-vs-tp chart at the node boundary.  At a fixed GPU count G a TP
+ * degree t leaves d = G/(t p cp) replicas, m = B/(b d) micro-batches, and one GPU sends
+ * (t - 1)/t of each b s h message, so its bytes per step go as (t - 1)/t x t = t - 1:
+ * from t = 8 to t = 16 on 8-GPU nodes, 15/7 (docs/references.md §4.5, by hand).  The time
+ * ratio is read a second way from the chart's own rows (t = 8 and t = 16). */
+static void test_tp_node_step(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_table t;
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	assert_int_equal(p->gpus_per_node, 8);
+	assert_near(get(&c, "comm.tp_sweep.node_bytes_ratio"), 15.0 / 7.0, 1e-12);
+	struct calc_diag dd = {0};
+	calc_table_init(&t, "comm-vs-tp", "");
+	assert_int_equal(calc_catalog_build(&c, "comm-vs-tp", 1, NULL, &t, &dd), 0);
+	calc_diag_free(&dd);
+	int r8 = -1, r16 = -1;
+	for (int r = 0; r < t.nrows; r++) {
+		if (cell(&t, r, "tp") == 8)
+			r8 = r;
+		if (cell(&t, r, "tp") == 16)
+			r16 = r;
+	}
+	assert_true(r8 >= 0 && r16 >= 0);
+	assert_near(get(&c, "comm.tp_sweep.node_time_ratio"), cell(&t, r16, "tp_time") / cell(&t, r8, "tp_time"), 1e-12);
+	/* the network makes the time grow more than the bytes */
+	assert_true(get(&c, "comm.tp_sweep.node_time_ratio") > get(&c, "comm.tp_sweep.node_bytes_ratio"));
+	calc_table_free(&t);
+	calc_ctx_free(&c);
+	/* one GPU per node: no node boundary to step over */
+	static const char *const one[] = {"cluster.gpus_per_node=1", "cluster.nodes=512"};
+	load_plan(p, one, 2);
+	calc_ctx_init(&c, p);
+	assert_true(isnan(get(&c, "comm.tp_sweep.node_time_ratio")));
+	calc_ctx_free(&c);
+	free(p);
+}
+
+/* plan.published_gpu_hours and its source reach the catalog as the plan states them
+ * (Llama 2, Touvron et al. 2023 Table 2: 1,720,320 GPU-hours for 70B). */
+static void test_published_run(void **state)
+{
+	static const char *const sets[] = {"plan.published_gpu_hours=1720320",
+	                                   "plan.published_source=Touvron et al. 2023, Table 2"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_ctx c;
+	struct calc_diag d = {0};
+	struct calc_value v = {0};
+	load_plan(p, sets, 2);
+	calc_ctx_init(&c, p);
+	assert_near(get(&c, "plan.published_gpu_hours"), 1720320, 0);
+	assert_int_equal(calc_catalog_get(&c, "plan.published_source", &v, &d), 0);
+	assert_string_equal(v.str, "Touvron et al. 2023, Table 2");
+	calc_diag_free(&d);
+	calc_ctx_free(&c);
+	/* the default plan names no published run */
+	load_plan(p, NULL, 0);
+	calc_ctx_init(&c, p);
+	assert_near(get(&c, "plan.published_gpu_hours"), 0, 0);
 	calc_ctx_free(&c);
 	free(p);
 }
@@ -500,6 +626,10 @@ static void test_recommendation_margin(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_placement_words),
+		cmocka_unit_test(test_published_run),
+		cmocka_unit_test(test_tp_node_step),
+		cmocka_unit_test(test_recipe_rows_and_one_gpu_rule),
 		cmocka_unit_test(test_recompute_compare),
 		cmocka_unit_test(test_bubble_grid),
 		cmocka_unit_test(test_two_degree_variants),
