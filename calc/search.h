@@ -282,6 +282,30 @@ long long calc_search_size(const struct calc_plan *plan, const struct calc_searc
 int calc_search(const struct calc_plan *plan, const struct calc_search_opts *o,
                 struct calc_search_result *out, struct calc_diag *d);
 void calc_search_free(struct calc_search_result *r);
+/*
+ * The recommendation, one rule for `trainplan search`, the split a plan without one
+ * takes (calc_plan_pick_split) and the report's search.safe.* and search.pick.*: the
+ * fastest (by the search's objective) of the kept top configurations whose worst stage
+ * leaves plan.memory_margin of the usable memory free (headroom >= margin x usable,
+ * pick.c).  Returns it and its 1-based rank in *rank, or NULL where none of the top
+ * does (*rank = 0); NULL too when nothing was ranked.
+ */
+const struct calc_search_top *calc_search_safe(const struct calc_search_result *r, const struct calc_plan *plan,
+                                               int *rank);
+/* calc_search_safe, or the first of the top where none leaves the margin; NULL when
+ * nothing was ranked. */
+const struct calc_search_top *calc_search_pick(const struct calc_search_result *r, const struct calc_plan *plan,
+                                               int *rank);
+/*
+ * A plan whose split is unset (plan->split_unset: it names a model or a cluster and no
+ * parallel degree) takes the planner's pick over its GPUs (calc_search_pick of a search
+ * for step time, the plan's recipe and objective defaults) with its whole layout: tp,
+ * pp, dp, cp, vpp, micro-batch, schedule, recomputation, SP, ZeRO, ep and etp.  A plan
+ * whose split is set is left alone.  Returns 0 (and clears split_unset, setting
+ * split_picked), or -1 after a diagnostic naming the plan file when no split of the
+ * model fits its cluster.
+ */
+int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d);
 
 /* Apply a configuration to a copy of a plan: degrees, schedule, layer split, recipe
  * and GPU count.  The result passes calc_plan_validate when the configuration was

@@ -29,6 +29,8 @@ struct cli_opts {
 int cli_parse(int argc, char **argv, struct cli_opts *o);
 /* Load the plan the options name; returns 0, or 2 after printing the diagnostics. */
 int cli_load(const struct cli_opts *o, struct calc_plan *plan);
+/* On stderr, where the plan set no split: the planner's pick it took (calc_plan_pick_split). */
+void cli_split_note(const struct calc_plan *p);
 /* Print every message of 'd' to stderr prefixed "trainplan: "; returns 2. */
 int cli_fail(struct calc_diag *d);
 /* Print "trainplan: error: ..." to stderr; returns 2. */

@@ -7,6 +7,7 @@
  * the cmd_*.c files and they call this file, and nothing calls back.
  */
 #include "cli.h"
+#include "../calc/search.h"
 #include "../calc/suggest.h"
 
 #include <errno.h>
@@ -94,10 +95,23 @@ int cli_parse(int argc, char **argv, struct cli_opts *o)
 int cli_load(const struct cli_opts *o, struct calc_plan *plan)
 {
 	struct calc_diag d = {0};
-	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) < 0)
+	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) < 0 || calc_plan_pick_split(plan, &d) < 0)
 		return cli_fail(&d);
 	calc_diag_free(&d);
+	cli_split_note(plan);
 	return 0;
+}
+
+void cli_split_note(const struct calc_plan *p)
+{
+	if (!p->split_picked)
+		return;
+	fprintf(stderr, "trainplan: note: %s sets no split; split derived by the planner (its recommendation, as "
+	        "`trainplan search` ranks it): tp %d, pp %d, dp %d, cp %d", p->file, p->tp, p->pp, p->dp, p->cp);
+	if (p->model.moe.experts > 0)
+		fprintf(stderr, ", ep %d, etp %d", p->ep, p->etp);
+	fprintf(stderr, ", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d\n", p->vpp, p->micro_batch,
+	        calc_schedule_name(p->schedule), calc_recompute_name(p->recompute), p->zero);
 }
 
 const char *cli_opt(const struct cli_opts *o, int *i, const char *name)
@@ -160,6 +174,8 @@ void cli_json_begin(struct cli_json *j, const char *command, const struct calc_p
 		json_object_set_new(o, "global_batch", json_integer(p->global_batch));
 		json_object_set_new(o, "seq_len", json_integer(p->seq_len));
 		json_object_set_new(o, "recipe", json_string(p->recipe ? p->recipe->name : p->recipe_name));
+		if (p->split_picked) /* the plan set no split: the planner's pick (calc_plan_pick_split) */
+			json_object_set_new(o, "split", json_string("planner"));
 		json_object_set_new(j->root, "plan", o);
 	} else
 		json_object_set_new(j->root, "plan", json_null());

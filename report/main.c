@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "../calc/search.h"
 #include "../calc/version.h"
 
 /* The chapter syntax in brief, for authors (--help). */
@@ -250,7 +251,8 @@ int main(int argc, char **argv)
 
 	struct calc_diag d = {0};
 	struct calc_plan *plan = xcalloc(1, sizeof *plan);
-	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0) {
+	/* a plan that sets no split takes the planner's pick, as the CLI's does */
+	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0 || calc_plan_pick_split(plan, &d) < 0) {
 		print_diag(&d);
 		calc_diag_free(&d);
 		free(plan);

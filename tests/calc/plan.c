@@ -112,10 +112,15 @@ static void test_preset_over_default(void **state)
 	fputs("[cluster]\npreset = gb200-nvl72\n", f);
 	fclose(f);
 	/* nothing else: the default plan's 64 nodes are 64 racks of 72, which its
-	 * 8 x 8 x 8 split does not fill -- said, not silently run on 8 per node */
-	assert_int_equal(calc_plan_load(&p, path, NULL, 0, &d), -1);
-	assert_non_null(strstr(d.text, "4608 GPUs (64 nodes x 72)"));
-	assert_non_null(strstr(d.text, ":2: error")); /* at the line of cluster.preset */
+	 * 8 x 8 x 8 split (512 GPUs) does not fill -- not run on 8 per node, and not
+	 * refused for a split the user never wrote: the split is unset (degrees 1, dp the
+	 * rest, 64 x 72 = 4608) until the planner's pick (calc_plan_pick_split) */
+	assert_int_equal(calc_plan_load(&p, path, NULL, 0, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(p.gpus_per_node, 72);
+	assert_int_equal(p.split_unset, 1);
+	assert_int_equal(p.tp * p.pp * p.cp, 1);
+	assert_int_equal(p.dp, 64 * 72);
 	calc_diag_free(&d);
 	remove(path);
 
