@@ -85,6 +85,14 @@ static int parse_gpus(const char *v, struct calc_search_opts *o)
 	return 0;
 }
 
+/* The recommendation and its rule (calc_search_pick, pick.c: the same in the report and
+ * for a plan without a split). */
+struct pick {
+	int rank, safe, kept;   /* rank in the ranking (0: nothing ranked), 1: leaves the margin,
+	                           the top K the rule looked at */
+	struct calc_search_row r;
+};
+
 /* One configuration as a JSON object (units named in j). */
 static json_t *json_row(struct cli_json *j, const struct calc_search_row *x, double sim)
 {
@@ -151,13 +159,20 @@ static int print_stats(const struct calc_plan *p, const struct calc_search_resul
 	return cli_json_end(&j, data, stdout);
 }
 
-static int print_json(const struct calc_plan *p, const struct calc_search_result *r)
+static int print_json(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *pick)
 {
 	struct cli_json j;
 	json_t *data = json_object(), *top = json_array(), *axes = json_object();
 	cli_json_begin(&j, "search", p);
 	json_object_set_new(data, "objective", json_string(calc_objective_name(r->opts.objective)));
 	json_counts(&j, data, r);
+	if (pick->rank) { /* the recommendation (calc_search_pick) and whether it leaves the margin */
+		json_t *rec = json_row(&j, &pick->r, NAN);
+		cli_json_num(&j, rec, "rank", pick->rank, "1");
+		json_object_set_new(rec, "leaves_margin", json_boolean(pick->safe));
+		cli_json_num(&j, rec, "memory_margin", p->memory_margin, "1");
+		json_object_set_new(data, "recommended", rec);
+	}
 	for (int i = 0; i < r->ntop; i++)
 		json_array_append_new(top, json_row(&j, &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN));
 	json_object_set_new(data, "top", top);
@@ -172,7 +187,26 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	return cli_json_end(&j, data, stdout);
 }
 
-static void print_text(const struct calc_plan *p, const struct calc_search_result *r)
+static void print_pick(const struct calc_plan *p, const struct pick *k)
+{
+	if (!k->rank)
+		return;
+	printf("recommended: rank %d, tp %d, pp %d, dp %d, cp %d", k->rank, k->r.c.tp, k->r.c.pp, k->r.c.dp, k->r.c.cp);
+	if (p->model.moe.experts > 0)
+		printf(", ep %d, etp %d", k->r.c.ep, k->r.c.etp);
+	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d (%.3f s per step, %.1f GB) -- ", k->r.c.vpp,
+	       k->r.c.micro_batch, calc_schedule_name((enum calc_schedule)k->r.c.schedule),
+	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero, k->r.step_time, k->r.memory / GB);
+	if (k->safe)
+		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
+		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
+	else
+		printf("the first: none of the top %d leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
+		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
+	printf("; the report and a plan without a split take the same\n");
+}
+
+static void print_text(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *pick)
 {
 	struct calc_table t;
 	const struct calc_search_opts *o = &r->opts;
@@ -208,8 +242,10 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 			        ? "without a flush between steps (parallel.post_validation = yes, Qi et al. 2024 §4)"
 			        : "with a flush between steps (parallel.post_validation = no): bubble (p-1) max(F, "
 			          "F+B-2W), not the back-to-back (p-1)(F+B-2W)");
-	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n\n", r->evaluated,
+	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
+	print_pick(p, pick);
+	printf("\n");
 	if (r->ntop) {
 		calc_search_table_top(r, &t);
 		calc_table_write(&t, CALC_F_TEXT, stdout);
@@ -285,7 +321,8 @@ int cmd_search(int argc, char **argv)
 	struct calc_search_opts so;
 	struct calc_search_result r;
 	struct calc_table t;
-	int rc, stats = 0, all = 0;
+	int rc, stats = 0, all = 0, want_top;
+	struct pick pick = {0};
 	const char *table = "top";
 
 	if ((rc = cli_parse(argc, argv, &o)))
@@ -347,10 +384,29 @@ int cmd_search(int argc, char **argv)
 		so.progress = progress;
 		so.progress_arg = NULL;
 	}
+	/* the recommendation looks at the default top K whatever --top shows, so that it is
+	 * the report's and a split-less plan's (calc_plan_pick_split) */
+	{
+		struct calc_search_opts def;
+		calc_search_opts_init(&def);
+		want_top = so.top;
+		if (so.top < def.top && !stats)
+			so.top = def.top;
+	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
 	if (progress_shown)
 		fputc('\n', stderr);
+	{
+		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
+		pick.safe = calc_search_safe(&r, &plan, NULL) != NULL;
+		pick.kept = r.ntop;
+		if (t)
+			pick.r = t->r;
+		if (r.ntop > want_top)
+			r.ntop = want_top;
+		r.opts.top = so.top = want_top;
+	}
 	rc = 0;
 	if (stats)
 		rc = print_stats(&plan, &r);
@@ -359,9 +415,9 @@ int cmd_search(int argc, char **argv)
 		calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 	} else if (o.format == CALC_F_JSON)
-		rc = print_json(&plan, &r);
+		rc = print_json(&plan, &r, &pick);
 	else if (o.format == CALC_F_TEXT)
-		print_text(&plan, &r);
+		print_text(&plan, &r, &pick);
 	else {
 		if (!strcmp(table, "breakdown"))
 			calc_search_table_breakdown(&r, &t);

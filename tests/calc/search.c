@@ -1220,6 +1220,56 @@ static void test_memo(void **state)
 	free(q);
 }
 
+/* One recommendation everywhere (calc/pick.c): Llama 3 70B on 1,024 H100 with Llama 3's
+ * 8K batch (Table 4: 2,048 sequences of 8,192 tokens) and no split of its own.  The
+ * expected pick is found here by a second walk of the search's top 10, by hand from the
+ * rule (the first whose headroom is at least 10% of the usable memory); the catalog's
+ * search.pick.* and the split the plan takes (calc_plan_pick_split) must both be it. */
+static void test_pick_one_rule(void **state)
+{
+	static const char *const sets[] = {"model.preset=llama3-70b", "cluster.preset=dgx-h100-ndr",
+	                                   "cluster.nodes=128", "training.seq_len=8192", "training.global_batch=2048"};
+	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	struct calc_search_result r;
+	struct calc_diag d = {0};
+	struct calc_ctx c;
+	struct calc_value v = {0};
+	int want = -1;
+	(void)state;
+	load_plan(p, sets, 5);
+	assert_int_equal(p->split_unset, 1); /* no degree written: the default plan's 8 x 8 x 8 is not taken */
+	assert_int_equal(calc_search(p, NULL, &r, &d), 0);
+	assert_int_equal(r.ntop, 10);
+	for (int i = 0; i < r.ntop && want < 0; i++)
+		if (r.top[i].r.memory <= 0.9 * p->gpu_memory)
+			want = i;
+	assert_true(want > 0); /* the fastest does not leave the margin here: the rule matters */
+	calc_ctx_init(&c, p);
+	assert_int_equal(calc_catalog_get(&c, "search.safe.rank", &v, &d), 0);
+	assert_int_equal(v.num, want + 1);
+	assert_int_equal(calc_catalog_get(&c, "search.pick.pp", &v, &d), 0);
+	assert_int_equal(v.num, r.top[want].r.c.pp);
+	assert_int_equal(calc_catalog_get(&c, "search.pick.cp", &v, &d), 0);
+	assert_int_equal(v.num, r.top[want].r.c.cp);
+	calc_ctx_free(&c);
+	*q = *p;
+	assert_int_equal(calc_plan_pick_split(q, &d), 0);
+	assert_int_equal(q->split_picked, 1);
+	assert_int_equal(q->split_unset, 0);
+	assert_int_equal(q->tp, r.top[want].r.c.tp);
+	assert_int_equal(q->pp, r.top[want].r.c.pp);
+	assert_int_equal(q->dp, r.top[want].r.c.dp);
+	assert_int_equal(q->cp, r.top[want].r.c.cp);
+	assert_int_equal(q->vpp, r.top[want].r.c.vpp);
+	assert_int_equal(q->micro_batch, r.top[want].r.c.micro_batch);
+	assert_int_equal((int)q->schedule, r.top[want].r.c.schedule);
+	assert_int_equal(calc_plan_validate(q, &d), 0);
+	assert_null(d.text);
+	calc_search_free(&r);
+	free(p);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1236,6 +1286,7 @@ int main(void)
 		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
+		cmocka_unit_test(test_pick_one_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
