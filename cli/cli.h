@@ -71,6 +71,11 @@ void cli_json_num(struct cli_json *j, json_t *obj, const char *key, double v, co
 void cli_json_bool(json_t *obj, const char *key, int v);
 /* obj[q->name] = the catalog value v: text, a yes/no (cli_quantity_is_bool) or a
  * number with its unit. */
+/* Whether the plan's split fits (memory.fits): in text a line "fit: NO -- ..." on
+ * stdout where it does not, in CSV, Markdown and TSV a warning on stderr, in JSON
+ * memory.fits, memory.total and memory.headroom added to 'data'.  Returns 0, or -1 with
+ * a diagnostic. */
+int cli_fit(struct calc_ctx *c, enum calc_format f, struct cli_json *j, json_t *data, struct calc_diag *d);
 void cli_json_quantity(struct cli_json *j, json_t *obj, const struct calc_quantity *q, const struct calc_value *v);
 /* A catalog quantity that is a yes/no: unit "1" and a description starting "1 when",
  * "1 with" or "1 if" (memory.fits, checkpoint.async, plan.sp ...). */

@@ -30,6 +30,11 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 		}
 		cli_json_quantity(&j, data, &calc_q_run[i], &v);
 	}
+	if (cli_fit(c, CALC_F_JSON, &j, data, d) < 0) {
+		json_decref(data);
+		json_decref(j.root);
+		return -1;
+	}
 	return cli_json_end(&j, data, stdout);
 }
 
@@ -67,10 +72,20 @@ int cmd_run(int argc, char **argv)
 		       plan.ckpt_optimizer ? "weights, master weights and optimizer states" : "weights only",
 		       plan.ckpt_async ? "asynchronous (training stops for the copy to host memory)" : "synchronous",
 		       plan.storage_node_bw / 1e9, plan.storage_bw / 1e9);
+		if (cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+			calc_table_free(&t);
+			calc_ctx_free(&c);
+			return cli_fail(&d);
+		}
 		printf("power: %s at %.0f W TDP, idle %.0f%% of it; %.0f W per node, %.0f W network per GPU; PUE %.2f; "
 		       "%.3g per kWh\n\n",
 		       plan.gpu.name, plan.gpu.tdp, 100 * plan.gpu_idle_power, plan.node_power, plan.network_power,
 		       plan.pue, plan.energy_price);
+	}
+	if (o.format != CALC_F_TEXT && cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+		calc_table_free(&t);
+		calc_ctx_free(&c);
+		return cli_fail(&d);
 	}
 	calc_table_write(&t, o.format, stdout);
 	calc_table_free(&t);

@@ -277,3 +277,28 @@ int cli_table_write(const char *command, const struct calc_plan *plan, const str
 	calc_table_write(t, f, stdout);
 	return 0;
 }
+
+int cli_fit(struct calc_ctx *c, enum calc_format f, struct cli_json *j, json_t *data, struct calc_diag *d)
+{
+	static const char *const names[] = {"memory.fits", "memory.total", "memory.headroom", "memory.worst_stage"};
+	struct calc_value v[4];
+	for (int i = 0; i < 4; i++) {
+		memset(&v[i], 0, sizeof v[i]);
+		if (calc_catalog_get(c, names[i], &v[i], d) < 0)
+			return -1;
+	}
+	if (f == CALC_F_JSON) {
+		for (int i = 0; i < 3 && j && data; i++)
+			cli_json_quantity(j, data, calc_catalog_quantity(names[i]), &v[i]);
+		return 0;
+	}
+	if (v[0].num)
+		return 0;
+	/* the times that follow assume a split that cannot run: said, not left to the reader */
+	fprintf(f == CALC_F_TEXT ? stdout : stderr,
+	        "%sthe split does not fit: stage %d needs %.1f GB per GPU, %.1f GB more than the %.1f GB usable "
+	        "(memory.fits = 0; trainplan memory shows the terms, trainplan search a split that fits)\n",
+	        f == CALC_F_TEXT ? "fit: NO -- " : "trainplan: warning: ", (int)v[3].num, v[1].num / 1e9,
+	        -v[2].num / 1e9, c->plan.gpu_memory / 1e9);
+	return 0;
+}
