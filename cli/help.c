@@ -92,10 +92,12 @@ static const struct cmddoc docs[] = {
 	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
 	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
-	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]",
+	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]\n"
+	           "                        [--for FRAMEWORK] [--write-plan FILE]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
-	 "best K with their breakdowns and the runner-up on each axis.  Exit status 1 when no\n"
-	 "configuration fits.\n",
+	 "best K with their breakdowns and the runner-up on each axis, and the recommendation:\n"
+	 "the first of the best 10 that leaves plan.memory_margin of the memory free (the split\n"
+	 "the report and a plan without a split take).  Exit status 1 when no configuration fits.\n",
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
 	  {"--top K", "how many of the best configurations to show", "10"},
@@ -111,6 +113,8 @@ static const struct cmddoc docs[] = {
 	  {"--all", "write every configuration (csv for spreadsheets)", "off"},
 	  {"--stats", "print only the counts and the elapsed time as JSON", "off"},
 	  {"--table NAME", "csv, md and tsv: which table, top, breakdown, axes or rejects (one table per stream)", "top"},
+	  {"--for FRAMEWORK", "only what megatron, nemo, torchtitan or deepspeed runs: its schedules, ZeRO stages and degrees", "every configuration"},
+	  {"--write-plan FILE", "write the recommendation as a plan file (the plan's lines and its whole split), ready for export", "off"},
 	  {NULL, NULL, NULL}},
 	 "trainplan search --gpus 512-2048 --top 5 --objective cost"},
 	{"get", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME... | --list",

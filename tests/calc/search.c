@@ -1270,6 +1270,60 @@ static void test_pick_one_rule(void **state)
 	free(q);
 }
 
+/* search --for (calc/frameworks.c): every ranked configuration of a framework's search
+ * is one it runs, checked here against the rules as the sources state them (not through
+ * calc_framework_allows): Megatron-Core runs 1F1B and interleaved 1F1B
+ * (megatron/core/pipeline_parallel/schedules.py); DeepSpeed's pipeline engine runs its
+ * 1F1B TrainSchedule and refuses ZeRO-2 and ZeRO-3 with pp > 1
+ * (deepspeed/runtime/pipe/engine.py); torchtitan's FSDP2 has no ZeRO-1 and its TP always
+ * shards the sequence.  And the framework's search ranks a subset of the full search:
+ * its best is no faster, and the configurations it refuses are counted. */
+static void test_frameworks(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result all, r;
+	(void)state;
+	load_small(&p);
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	run(&p, &o, &all);
+	assert_non_null(calc_framework_find("megatron"));
+	assert_null(calc_framework_find("megatron-lm"));
+	for (int f = 0; calc_framework_at(f); f++) {
+		const struct calc_framework *fw = calc_framework_at(f);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		o.keep_feasible = 1;
+		o.allow = calc_framework_allows;
+		o.allow_arg = fw;
+		run(&p, &o, &r);
+		assert_true(r.nrows > 0);
+		assert_true(r.rejected[CALC_REJ_FRAMEWORK] > 0);
+		assert_true(r.top[0].r.step_time >= all.top[0].r.step_time);
+		for (long long i = 0; i < r.nrows; i++) {
+			const struct calc_search_cfg *c = &r.rows[i].c;
+			int pipe = c->pp > 1;
+			if (!strcmp(fw->name, "megatron") || !strcmp(fw->name, "nemo"))
+				assert_true(!pipe || c->schedule == CALC_SCHED_1F1B || c->schedule == CALC_SCHED_INTERLEAVED);
+			if (!strcmp(fw->name, "nemo"))
+				assert_true(c->zero <= 1);
+			if (!strcmp(fw->name, "deepspeed")) {
+				assert_true(!pipe || c->schedule == CALC_SCHED_1F1B);
+				assert_true(!pipe || c->zero <= 1);
+				assert_int_equal(c->cp, 1);
+			}
+			if (!strcmp(fw->name, "torchtitan")) {
+				assert_true(c->zero != 1);
+				assert_true(c->tp == 1 || c->sp);
+				assert_true(!pipe || (c->schedule != CALC_SCHED_ZBH1 && c->schedule != CALC_SCHED_ZBH2));
+			}
+		}
+		calc_search_free(&r);
+	}
+	calc_search_free(&all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1287,6 +1341,7 @@ int main(void)
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
 		cmocka_unit_test(test_pick_one_rule),
+		cmocka_unit_test(test_frameworks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
