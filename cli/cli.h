@@ -96,6 +96,9 @@ int cli_table_write(const char *command, const struct calc_plan *plan, const str
 /* Print the help page of subcommand 'name' to f (help.c); 'summary' is its line in
  * the command table, used when the command has no page of its own. */
 void cli_help(FILE *f, const char *name, const char *summary);
+/* "; did you mean '--top'?" for the unknown option 'arg' of subcommand 'name' (its
+ * help page's options and the shared ones, case ignored), or "".  Returns buf. */
+const char *cli_option_dym(const char *name, const char *arg, char *buf, size_t n);
 
 /* ---- comparisons of plans (cmd_compare.c, compare_doc.c) ---- */
 #define CLI_CMP_MAX 16

@@ -11,6 +11,7 @@
 
 int cmd_comm(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -22,7 +23,8 @@ int cmd_comm(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	if (o.nrest > 0)
-		return cli_error("comm: unexpected argument '%s'", o.rest[0]);
+		return cli_error("comm: unexpected argument '%s'%s", o.rest[0],
+		                 cli_option_dym("comm", o.rest[0], dym, sizeof dym));
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);

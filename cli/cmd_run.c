@@ -40,6 +40,7 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 
 int cmd_run(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -50,7 +51,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	if (o.nrest > 0)
-		return cli_error("run: unexpected argument '%s'", o.rest[0]);
+		return cli_error("run: unexpected argument '%s'%s", o.rest[0],
+		                 cli_option_dym("run", o.rest[0], dym, sizeof dym));
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);

@@ -573,6 +573,7 @@ static int load_for_search(const struct cli_opts *o, struct calc_plan *plan)
 
 int cmd_search(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
@@ -646,7 +647,8 @@ int cmd_search(int argc, char **argv)
 		} else
 			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
 			                 "recipe, --even, --min-headroom, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
-			                 "--stats, --for, --write-plan)", o.rest[i]);
+			                 "--stats, --for, --write-plan)%s", o.rest[i],
+			                 cli_option_dym("search", o.rest[i], dym, sizeof dym));
 	}
 	if (write_path && o.plan && !strcmp(o.plan, "-"))
 		return cli_error("search --write-plan: the plan comes from standard input, which cannot be copied into "

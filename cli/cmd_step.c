@@ -41,6 +41,7 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 
 int cmd_step(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -54,7 +55,8 @@ int cmd_step(int argc, char **argv)
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
 		if (!(v = cli_opt(&o, &i, "--table")))
-			return cli_error("step: unexpected argument '%s'", o.rest[i]);
+			return cli_error("step: unexpected argument '%s'%s", o.rest[i],
+			                 cli_option_dym("step", o.rest[i], dym, sizeof dym));
 		if (strcmp(v, "step") && strcmp(v, "step-summary") && strcmp(v, "step-moe"))
 			return cli_error("step: --table %s: allowed are step, step-summary, step-moe", v);
 		table = v;

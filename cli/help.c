@@ -9,6 +9,7 @@
  * goldens of these pages.
  */
 #include "cli.h"
+#include "../calc/suggest.h"
 
 #include <string.h>
 
@@ -279,4 +280,25 @@ void cli_help(FILE *f, const char *name, const char *summary)
 		opt(f, c->opts[i].opt, c->opts[i].meaning, c->opts[i].dflt);
 	opt(f, "--help", "print this help", NULL);
 	fprintf(f, "\nexample:\n  %s\n", c->example);
+}
+
+const char *cli_option_dym(const char *name, const char *arg, char *buf, size_t n)
+{
+	static const char *const shared[] = {"--plan", "--set", "--format", "--help", NULL};
+	const struct cmddoc *c = find(name);
+	char word[64], opts[24][32];
+	struct calc_suggest sg;
+	int k = 0;
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
+	calc_suggest_init(&sg, word);
+	for (int i = 0; shared[i]; i++)
+		if (i > 2 || !c || c->common == 1 || (c->common == 2 && i > 0) || (i == 2 && c->format_default))
+			calc_suggest_offer(&sg, shared[i]);
+	for (int i = 0; c && c->opts[i].opt && k < 24; i++) /* "--top K": the option's own word */
+		if (c->opts[i].opt[0] == '-') {
+			snprintf(opts[k], sizeof opts[k], "%.*s", (int)strcspn(c->opts[i].opt, " ="), c->opts[i].opt);
+			calc_suggest_offer(&sg, opts[k++]);
+		}
+	/* the suggestion points into opts[]: copy it out before they go */
+	return calc_suggest_text(&sg, buf, n);
 }
