@@ -494,6 +494,8 @@ struct calc_plan {
 	struct calc_gpu gpu;
 	int nodes;
 	int gpus_per_node;
+	int gpus_total;        /* cluster.gpus: the GPU count the plan gives instead of its nodes
+	                        * (nodes = gpus / gpus_per_node); 0 = not given */
 	double gpu_memory;     /* usable memory per GPU [bytes] (defaults to gpu.memory_usable) */
 	double intra_node_bw;  /* NVLink per GPU per direction [bytes/s] */
 	double intra_node_busbw; /* NCCL bus bandwidth achieved inside a node [bytes/s] */

@@ -123,6 +123,7 @@ static const struct key keys[] = {
 	{"cluster", "gpu", K_PRESET, 0, 0, 0, 0, NULL, "preset", "GPU preset (trainplan presets gpus)"},
 	{"cluster", "nodes", K_INT, 0, P(nodes), 1, 1e6, NULL, "int", "nodes"},
 	{"cluster", "gpus_per_node", K_INT, 0, P(gpus_per_node), 1, 1024, NULL, "int", "GPUs per node"},
+	{"cluster", "gpus", K_INT, 0, P(gpus_total), 1, 1e8, NULL, "int", "GPUs of the job in all, instead of cluster.nodes: nodes = gpus / gpus_per_node (a multiple of gpus_per_node, or fewer GPUs than one node)"},
 	{"cluster", "gpu_memory", K_NUM, CALC_U_BYTES, P(gpu_memory), 1e6, 1e15, NULL, "bytes", "usable memory per GPU (default: as CUDA reports it)"},
 	/* the GPU's own figures, each overriding cluster.gpu's: an unlisted part is these keys */
 	{"cluster", "gpu_name", K_TEXT, 0, P(gpu.name), 0, 0, NULL, "text", "name of the GPU in tables and titles (default: the preset's)"},
@@ -1092,6 +1093,21 @@ static int default_split_dropped(const struct entries *es, const struct entry *e
 	return own && (!e || (e->src == 0 && split_key(e->key)));
 }
 
+/* cluster.gpus: the nodes it takes at the plan's GPUs per node; fewer GPUs than one
+ * node are part of one node (its NVLink domain is then that many GPUs).  A count that
+ * is not a multiple of the node is left to calc_plan_validate, which says so. */
+static void apply_gpus(struct calc_plan *p)
+{
+	int kn = key_index("cluster", "nodes");
+	if (p->gpus_total <= 0 || p->gpus_per_node <= 0 || (kn >= 0 && p->key_src[kn] != 0))
+		return; /* nodes the user wrote stay: calc_plan_validate compares the two */
+	if (p->gpus_total < p->gpus_per_node) {
+		p->gpus_per_node = p->gpus_total;
+		p->nodes = 1;
+	} else if (p->gpus_total % p->gpus_per_node == 0)
+		p->nodes = p->gpus_total / p->gpus_per_node;
+}
+
 /* Apply entries: presets first (in order), then everything else; an entry of the
  * default plan that a preset the user wrote overrides is left out, and so is the
  * default plan's split under a model or cluster of the user's (default_split_dropped). */
@@ -1121,6 +1137,7 @@ static int apply_all(struct calc_plan *p, const struct entries *es, int drop_spl
 		}
 	if (apply_stack(p, d) < 0)
 		rc = -1;
+	apply_gpus(p);
 	return rc;
 }
 
@@ -1512,6 +1529,16 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			ERR("parallel", "split", "parallel.split = %s: %d layers on parallel.pp = %d stages leave the first "
 			    "or the last stage empty", calc_split_name(p->split), m->layers, p->pp);
 	}
+	if (p->gpus_total > 0 && p->gpus_total != gpus) {
+		int kn = KEYI("cluster", "nodes"), kg = KEYI("cluster", "gpus");
+		if (p->gpus_total % p->gpus_per_node)
+			ERR("cluster", "gpus", "cluster.gpus = %d is not a multiple of cluster.gpus_per_node = %d (allowed: "
+			    "multiples of %d, or fewer than %d)", p->gpus_total, p->gpus_per_node, p->gpus_per_node,
+			    p->gpus_per_node);
+		else if (kn >= 0 && kg >= 0 && p->key_src[kn] != 0)
+			ERR("cluster", "gpus", "cluster.gpus = %d but cluster.nodes x gpus_per_node = %d x %d = %d: give one "
+			    "of cluster.gpus and cluster.nodes", p->gpus_total, p->nodes, p->gpus_per_node, gpus);
+	}
 	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
 	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
 		static const char *const degrees[] = {"tp", "pp", "dp", "cp", "cluster.nodes", "cluster.gpus_per_node",
@@ -1827,10 +1854,13 @@ int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, co
 			plan->key_src[es[i].key] = 2;
 			if (split_key(es[i].key)) /* the split is the assignments' now */
 				plan->split_unset = 0;
+			if (!strcmp(keys[es[i].key].section, "cluster") && !strcmp(keys[es[i].key].name, "nodes"))
+				plan->gpus_total = 0; /* the nodes assigned now are the count */
 		}
 	free(es);
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
 	apply_stack(plan, d);
+	apply_gpus(plan);
 	if (d->nerrors > before)
 		return -1;
 	/* a changed GPU count or degree re-derives dp when it was derived */

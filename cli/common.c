@@ -106,8 +106,8 @@ void cli_split_note(const struct calc_plan *p)
 {
 	if (!p->split_picked)
 		return;
-	fprintf(stderr, "trainplan: note: %s sets no split; split derived by the planner (its recommendation, as "
-	        "`trainplan search` ranks it): tp %d, pp %d, dp %d, cp %d", p->file, p->tp, p->pp, p->dp, p->cp);
+	fprintf(stderr, "trainplan: note: no parallel degree is set; split derived by the planner (its recommendation, "
+	        "as `trainplan search` ranks it): tp %d, pp %d, dp %d, cp %d", p->tp, p->pp, p->dp, p->cp);
 	if (p->model.moe.experts > 0)
 		fprintf(stderr, ", ep %d, etp %d", p->ep, p->etp);
 	fprintf(stderr, ", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d\n", p->vpp, p->micro_batch,

@@ -262,9 +262,9 @@ int main(int argc, char **argv)
 	}
 
 	if (plan->split_picked) /* said as the CLI says it (cli_split_note) */
-		fprintf(stderr, "trainplan-report: note: %s sets no split; split derived by the planner (its "
+		fprintf(stderr, "trainplan-report: note: no parallel degree is set; split derived by the planner (its "
 		        "recommendation, as `trainplan search` ranks it): tp %d, pp %d, dp %d, cp %d, vpp %d, %s\n",
-		        plan->file, plan->tp, plan->pp, plan->dp, plan->cp, plan->vpp, calc_schedule_name(plan->schedule));
+		        plan->tp, plan->pp, plan->dp, plan->cp, plan->vpp, calc_schedule_name(plan->schedule));
 	char dir[CALC_PATH_MAX];
 	if (out_dir)
 		snprintf(dir, sizeof dir, "%s", out_dir);

@@ -372,6 +372,30 @@ static void test_stacks(void **state)
 	assert_true(p.moe_comm_sms == 0);
 }
 
+/* cluster.gpus gives the job's GPUs instead of its nodes: 1,024 GPUs of 8 per node are
+ * 1024 / 8 = 128 nodes; 4 GPUs are part of one node of 8 (a 4-GPU NVLink domain); a
+ * later cluster.nodes assignment is the count again (64 x 8 = 512). */
+static void test_cluster_gpus(void **state)
+{
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	static const char *const a[] = {"model.preset=llama3-70b", "cluster.gpus=1024"};
+	static const char *const b[] = {"model.preset=llama3-8b", "cluster.gpus=4"};
+	static const char *const c[] = {"cluster.nodes=64"};
+	(void)state;
+	load_plan(&p, a, 2);
+	assert_int_equal(p.nodes, 128);
+	assert_int_equal(calc_plan_gpus(&p), 1024);
+	assert_int_equal((long long)p.tp * p.pp * p.cp * p.dp, 1024);
+	assert_int_equal(calc_plan_set_many(&p, c, 1, "test", &d), 0);
+	assert_int_equal(calc_plan_gpus(&p), 512);
+	assert_int_equal(p.gpus_total, 0);
+	load_plan(&p, b, 2);
+	assert_int_equal(p.nodes, 1);
+	assert_int_equal(p.gpus_per_node, 4);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_title),
 		cmocka_unit_test(test_gpu_by_keys),
 		cmocka_unit_test(test_gpu_presets_published),
+		cmocka_unit_test(test_cluster_gpus),
 	};
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }
