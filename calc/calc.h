@@ -541,6 +541,8 @@ struct calc_plan {
 	struct calc_gpu gpu;
 	int nodes;
 	int gpus_per_node;
+	int gpus_total;        /* cluster.gpus: the GPU count the plan gives instead of its nodes
+	                        * (nodes = gpus / gpus_per_node); 0 = not given */
 	double gpu_memory;     /* usable memory per GPU [bytes] (defaults to gpu.memory_usable) */
 	double intra_node_bw;  /* NVLink per GPU per direction [bytes/s] */
 	double intra_node_busbw; /* NCCL bus bandwidth achieved inside a node [bytes/s] */
@@ -680,6 +682,11 @@ struct calc_plan {
 
 	/* bookkeeping of the loader: which values were derived, where each key was set */
 	int dp_auto;           /* 1: dp derived from the GPU count */
+	int split_unset;       /* 1: the user names a model or a cluster and no parallel degree
+	                        * (tp, pp, dp, cp, vpp, ep, etp, layers_per_stage): the default
+	                        * plan's split does not apply, the degrees are 1 (dp the rest)
+	                        * until calc_plan_pick_split puts the planner's pick in */
+	int split_picked;      /* 1: the split is the planner's pick (calc_plan_pick_split) */
 	int head_dim_auto;     /* 1: head_dim = hidden / heads */
 	int gpu_memory_auto;   /* 1: gpu_memory = gpu.memory_usable */
 	int eff_auto;          /* bit 0: gemm_eff = gpu.gemm_eff, bit 1: attn_eff = gpu.attn_eff,

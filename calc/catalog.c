@@ -41,6 +41,7 @@ QI(q_pp, p->pp)
 QI(q_dp, p->dp)
 QI(q_cp, p->cp)
 QI(q_vpp, p->vpp)
+QI(q_split_derived, p->split_picked)
 QI(q_sp, p->sp)
 QI(q_zero, p->zero)
 QI(q_gpus, calc_plan_gpus(p))
@@ -152,6 +153,8 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"cluster.intra_node_busbw", "B/s", "NCCL bus bandwidth inside a node", q_intra_bus},
 	{"cluster.inter_node_bw", "B/s", "network per GPU per direction", q_inter},
 	{"cluster.gpu_hour_cost", "", "price of one GPU-hour", q_cost},
+	{"plan.split_derived", "1", "1 when the plan sets no split and takes the planner's recommendation (calc/pick.c)",
+	 q_split_derived},
 	{NULL, NULL, NULL, NULL},
 };
 

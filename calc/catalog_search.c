@@ -506,13 +506,9 @@ static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, st
 	if (!need_best(c, d))
 		return NULL;
 	const struct calc_search_result *r = ctx_search_top(c, d); /* need_best's */
-	double want = c->plan.memory_margin * c->plan.gpu_memory;
-	for (int i = 0; i < r->ntop; i++)
-		if (r->top[i].r.headroom >= want) {
-			if (rank)
-				*rank = i + 1;
-			return &r->top[i];
-		}
+	const struct calc_search_top *t = calc_search_safe(r, &c->plan, rank); /* the one rule, pick.c */
+	if (t)
+		return t;
 	calc_error(d, c->plan.file, 0, "search: none of the %d fastest configurations leaves plan.memory_margin = "
 	           "%.0f%% of the memory free", r->ntop, 100 * c->plan.memory_margin);
 	return NULL;

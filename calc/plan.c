@@ -125,6 +125,7 @@ static const struct key keys[] = {
 	{"cluster", "gpu", K_PRESET, 0, 0, 0, 0, NULL, "preset", "GPU preset (trainplan presets gpus)"},
 	{"cluster", "nodes", K_INT, 0, P(nodes), 1, 1e6, NULL, "int", "nodes"},
 	{"cluster", "gpus_per_node", K_INT, 0, P(gpus_per_node), 1, 1024, NULL, "int", "GPUs per node"},
+	{"cluster", "gpus", K_INT, 0, P(gpus_total), 1, 1e8, NULL, "int", "GPUs of the job in all, instead of cluster.nodes: nodes = gpus / gpus_per_node (a multiple of gpus_per_node, or fewer GPUs than one node)"},
 	{"cluster", "gpu_memory", K_NUM, CALC_U_BYTES, P(gpu_memory), 1e6, 1e15, NULL, "bytes", "usable memory per GPU (default: as CUDA reports it)"},
 	/* the GPU's own figures, each overriding cluster.gpu's: an unlisted part is these keys */
 	{"cluster", "gpu_name", K_TEXT, 0, P(gpu.name), 0, 0, NULL, "text", "name of the GPU in tables and titles (default: the preset's)"},
@@ -1113,17 +1114,78 @@ static int default_under_user_preset(const struct entries *es, const struct entr
 	return 0;
 }
 
-/* Apply entries: presets first (in order), then everything else; an entry of the
- * default plan that a preset the user wrote overrides is left out. */
-static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_diag *d)
+/* 1 when key 'k' is one of the parallel degrees that make up a split. */
+static int split_key(int k)
 {
-	int rc = 0;
+	static const char *const names[] = {"tp", "pp", "dp", "cp", "vpp", "ep", "etp", "layers_per_stage", NULL};
+	if (k < 0 || strcmp(keys[k].section, "parallel"))
+		return 0;
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(keys[k].name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* The default plan's split (8 x 8 x 8 of dense-100b on 512 H100) belongs to its own
+ * model and cluster: a plan that names another model or cluster (a [model] or [cluster]
+ * key the user wrote) keeps it only where it is valid there (calc_plan_load tries it
+ * first), so that a key the user did not write never refuses the plan.  Otherwise it is
+ * left out, and the degrees the user leaves unset are Megatron-LM's argument
+ * defaults, --tensor-model-parallel-size, --pipeline-model-parallel-size and
+ * --context-parallel-size 1 and dp = the GPUs left (megatron/training/arguments.py),
+ * and a plan that sets none of them has its split derived by the planner
+ * (calc_plan_pick_split, split_unset). */
+static int default_split_dropped(const struct entries *es, const struct entry *e, int *user_split)
+{
+	int own = 0;
+	*user_split = 0;
+	for (int i = 0; i < es->n; i++)
+		if (es->e[i].src != 0) {
+			if (es->e[i].key >= 0 && (!strcmp(keys[es->e[i].key].section, "model") ||
+			                          !strcmp(keys[es->e[i].key].section, "cluster")))
+				own = 1;
+			if (split_key(es->e[i].key))
+				*user_split = 1;
+		}
+	return own && (!e || (e->src == 0 && split_key(e->key)));
+}
+
+/* cluster.gpus: the nodes it takes at the plan's GPUs per node; fewer GPUs than one
+ * node are part of one node (its NVLink domain is then that many GPUs).  A count that
+ * is not a multiple of the node is left to calc_plan_validate, which says so. */
+static void apply_gpus(struct calc_plan *p)
+{
+	int kn = key_index("cluster", "nodes");
+	if (p->gpus_total <= 0 || p->gpus_per_node <= 0 || (kn >= 0 && p->key_src[kn] != 0))
+		return; /* nodes the user wrote stay: calc_plan_validate compares the two */
+	if (p->gpus_total < p->gpus_per_node) {
+		p->gpus_per_node = p->gpus_total;
+		p->nodes = 1;
+	} else if (p->gpus_total % p->gpus_per_node == 0)
+		p->nodes = p->gpus_total / p->gpus_per_node;
+}
+
+/* Apply entries: presets first (in order), then everything else; an entry of the
+ * default plan that a preset the user wrote overrides is left out, and so is the
+ * default plan's split under a model or cluster of the user's (default_split_dropped). */
+static int apply_all(struct calc_plan *p, const struct entries *es, int drop_split, struct calc_diag *d)
+{
+	int rc = 0, user_split = 0;
+	if (drop_split && default_split_dropped(es, NULL, &user_split)) {
+		p->tp = p->pp = p->cp = p->vpp = 1;
+		p->dp = 0;
+		p->dp_auto = 1;
+		p->split_unset = !user_split;
+	}
 	for (int phase = 0; phase < 2; phase++)
 		for (int i = 0; i < es->n; i++) {
 			const struct entry *e = &es->e[i];
+			int us;
 			if (is_phase0(e->key) != (phase == 0))
 				continue;
 			if (phase == 1 && default_under_user_preset(es, e))
+				continue;
+			if (phase == 1 && drop_split && default_split_dropped(es, e, &us))
 				continue;
 			if (apply(p, e, d) < 0)
 				rc = -1;
@@ -1132,6 +1194,7 @@ static int apply_all(struct calc_plan *p, const struct entries *es, struct calc_
 		}
 	if (apply_stack(p, d) < 0)
 		rc = -1;
+	apply_gpus(p);
 	return rc;
 }
 
@@ -1561,6 +1624,16 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			ERR("parallel", "split", "parallel.split = %s: %d layers on parallel.pp = %d stages leave the first "
 			    "or the last stage empty", calc_split_name(p->split), m->layers, p->pp);
 	}
+	if (p->gpus_total > 0 && p->gpus_total != gpus) {
+		int kn = KEYI("cluster", "nodes"), kg = KEYI("cluster", "gpus");
+		if (p->gpus_total % p->gpus_per_node)
+			ERR("cluster", "gpus", "cluster.gpus = %d is not a multiple of cluster.gpus_per_node = %d (allowed: "
+			    "multiples of %d, or fewer than %d)", p->gpus_total, p->gpus_per_node, p->gpus_per_node,
+			    p->gpus_per_node);
+		else if (kn >= 0 && kg >= 0 && p->key_src[kn] != 0)
+			ERR("cluster", "gpus", "cluster.gpus = %d but cluster.nodes x gpus_per_node = %d x %d = %d: give one "
+			    "of cluster.gpus and cluster.nodes", p->gpus_total, p->nodes, p->gpus_per_node, gpus);
+	}
 	/* in long long: 4096 x 256 x 10^7 x 4096 overflows int (and could wrap to 'gpus') */
 	if ((long long)p->tp * p->pp * p->dp * p->cp != gpus) {
 		static const char *const degrees[] = {"tp", "pp", "dp", "cp", "cluster.nodes", "cluster.gpus_per_node",
@@ -1574,7 +1647,8 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
 			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
-	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp)) {
+	else if (p->dp > 0 && p->micro_batch > 0 && p->global_batch % ((long long)p->micro_batch * p->dp) &&
+	         !p->split_unset) { /* an unset split is the planner's to choose (calc_plan_pick_split) */
 		/* a derived dp follows the GPU count and the other degrees */
 		static const char *const fixed[] = {"training.global_batch", "training.micro_batch", "dp", NULL};
 		static const char *const derived[] = {"training.global_batch", "training.micro_batch", "dp", "tp", "pp",
@@ -1827,11 +1901,28 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 			push(&es, key_index(sec, name), val, "--set", 0, 2);
 	}
 	if (d->nerrors == before) {
-		apply_all(plan, &es, d);
-		if (d->nerrors == before) {
-			derive(plan);
-			calc_plan_validate(plan, d);
+		/* the default plan's split first; where it is not valid under the user's model or
+		 * cluster, again without it (default_split_dropped), and only that load's
+		 * messages are the plan's: none of them is about a key the user did not write */
+		struct calc_plan *saved = xmalloc(sizeof *saved);
+		int dummy;
+		*saved = *plan;
+		for (int drop = 0; drop < 2; drop++) {
+			struct calc_diag t = {0};
+			if (drop)
+				*plan = *saved;
+			if (apply_all(plan, &es, drop, &t) == 0 && t.nerrors == 0) {
+				derive(plan);
+				calc_plan_validate(plan, &t);
+			}
+			if (t.nerrors == 0 || drop || !default_split_dropped(&es, NULL, &dummy)) {
+				calc_diag_append(d, &t);
+				calc_diag_free(&t);
+				break;
+			}
+			calc_diag_free(&t);
 		}
+		free(saved);
 	}
 	free(es.e);
 	return d->nerrors > before ? -1 : 0;
@@ -1865,10 +1956,15 @@ int calc_plan_set_many(struct calc_plan *plan, const char *const *kvs, int n, co
 				continue;
 			plan->key_line[es[i].key] = 0;
 			plan->key_src[es[i].key] = 2;
+			if (split_key(es[i].key)) /* the split is the assignments' now */
+				plan->split_unset = 0;
+			if (!strcmp(keys[es[i].key].section, "cluster") && !strcmp(keys[es[i].key].name, "nodes"))
+				plan->gpus_total = 0; /* the nodes assigned now are the count */
 		}
 	free(es);
 	snprintf(plan->set_origin, sizeof plan->set_origin, "%s", origin);
 	apply_stack(plan, d);
+	apply_gpus(plan);
 	if (d->nerrors > before)
 		return -1;
 	/* a changed GPU count or degree re-derives dp when it was derived */

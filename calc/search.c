@@ -76,6 +76,8 @@ static const struct {
 	[CALC_REJ_VPP] = {"vpp-layers", NULL}, /* described by vpp_desc from the table */
 	[CALC_REJ_MEMORY] = {"memory", "the worst pipeline stage does not fit in the GPU's usable memory (less any "
 	                               "--min-headroom asked for)"},
+	[CALC_REJ_FRAMEWORK] = {"framework", "the framework named (search --for) does not run it: its schedules, "
+	                                     "ZeRO stages and degrees (calc/frameworks.c)"},
 };
 
 /* The schedule row whose own check reason r is, or NULL. */
@@ -98,6 +100,8 @@ int calc_reject_used(enum calc_reject r)
 int calc_search_reject_shown(const struct calc_search_result *res, enum calc_reject r)
 {
 	if ((r == CALC_REJ_EP || r == CALC_REJ_ETP) && !res->moe)
+		return 0;
+	if (r == CALC_REJ_FRAMEWORK && !res->opts.allow)
 		return 0;
 	return calc_reject_used(r);
 }
@@ -1430,6 +1434,13 @@ static void run_item(struct worker *w, struct item *it)
 						row.key = it->key0 + local++;
 						if (r2 != CALC_REJ_NONE) {
 							leaf_reject(w, it, &row, r2);
+							continue;
+						}
+						if (o->allow && !o->allow(o->allow_arg, &row.c)) {
+							if (o->keep_all) /* the row is kept only for --all */
+								leaf_reject(w, it, &row, CALC_REJ_FRAMEWORK);
+							else
+								reject_many(w, CALC_REJ_FRAMEWORK, 1);
 							continue;
 						}
 						p->zero = z;

@@ -31,6 +31,7 @@ enum calc_reject {
 	CALC_REJ_DUALPIPE = CALC_REJ_SCHED0 + CALC_SCHED_DUALPIPE,       /* pp or m odd, m < 2 pp */
 	CALC_REJ_MEMORY = CALC_REJ_SCHED0 + CALC_SCHED_MAX, /* the worst stage does not fit in
 	                                                       the GPU's usable memory */
+	CALC_REJ_FRAMEWORK,   /* opts.allow refuses it: the framework named does not run it */
 	CALC_REJ_N
 };
 const char *calc_reject_name(enum calc_reject r); /* "tp-divides", "memory", ... */
@@ -118,6 +119,12 @@ struct calc_search_opts {
 	                                    plan, as a first bound of the K-th best (any
 	                                    configurations: the others are passed over); NULL:
 	                                    none (default) */
+	/* a configuration that allow() refuses (0) is rejected as CALC_REJ_FRAMEWORK before
+	 * its memory is computed: what a framework runs (calc_framework_allows, frameworks.c);
+	 * NULL: every configuration (default).  Not with memo, seed or top_only, whose
+	 * bounds and counts do not know it. */
+	int (*allow)(const void *arg, const struct calc_search_cfg *c);
+	const void *allow_arg;
 	struct calc_search_memo *memo;   /* the memory side of an earlier search to reuse, or an
 	                                    empty one to fill (calc_search_memo_new); NULL: none
 	                                    (default).  Ignored where it does not fit the plan and
@@ -125,6 +132,23 @@ struct calc_search_opts {
 };
 /* Defaults as documented above. */
 void calc_search_opts_init(struct calc_search_opts *o);
+
+/* What a training framework runs (frameworks.c, its sources there): `search --for`. */
+#define CALC_FRAMEWORK_SCHEDS 8
+struct calc_framework {
+	const char *name;          /* megatron, nemo, torchtitan, deepspeed (as export --for) */
+	const char *title;
+	int schedules[CALC_FRAMEWORK_SCHEDS]; /* enum calc_schedule it runs with pp > 1, ended by -1 */
+	unsigned zero;             /* bit z: ZeRO stage z without pipeline parallelism */
+	unsigned zero_pp;          /* bit z: ZeRO stage z with pp > 1 */
+	int sp_with_tp;            /* 1: its TP always shards the sequence (sp = yes) */
+	int cp_one;                /* 1: no context parallelism as the step model has it */
+};
+const struct calc_framework *calc_framework_find(const char *name); /* NULL: unknown */
+const struct calc_framework *calc_framework_at(int i);              /* NULL past the end */
+/* 1 when framework 'arg' (a struct calc_framework) runs configuration 'c': the
+ * opts.allow of a search --for. */
+int calc_framework_allows(const void *arg, const struct calc_search_cfg *c);
 
 /*
  * The memory side of one search: for every leaf that reached the memory check, its
@@ -315,6 +339,30 @@ long long calc_search_size(const struct calc_plan *plan, const struct calc_searc
 int calc_search(const struct calc_plan *plan, const struct calc_search_opts *o,
                 struct calc_search_result *out, struct calc_diag *d);
 void calc_search_free(struct calc_search_result *r);
+/*
+ * The recommendation, one rule for `trainplan search`, the split a plan without one
+ * takes (calc_plan_pick_split) and the report's search.safe.* and search.pick.*: the
+ * fastest (by the search's objective) of the kept top configurations whose worst stage
+ * leaves plan.memory_margin of the usable memory free (headroom >= margin x usable,
+ * pick.c).  Returns it and its 1-based rank in *rank, or NULL where none of the top
+ * does (*rank = 0); NULL too when nothing was ranked.
+ */
+const struct calc_search_top *calc_search_safe(const struct calc_search_result *r, const struct calc_plan *plan,
+                                               int *rank);
+/* calc_search_safe, or the first of the top where none leaves the margin; NULL when
+ * nothing was ranked. */
+const struct calc_search_top *calc_search_pick(const struct calc_search_result *r, const struct calc_plan *plan,
+                                               int *rank);
+/*
+ * A plan whose split is unset (plan->split_unset: it names a model or a cluster and no
+ * parallel degree) takes the planner's pick over its GPUs (calc_search_pick of a search
+ * for step time, the plan's recipe and objective defaults) with its whole layout: tp,
+ * pp, dp, cp, vpp, micro-batch, schedule, recomputation, SP, ZeRO, ep and etp.  A plan
+ * whose split is set is left alone.  Returns 0 (and clears split_unset, setting
+ * split_picked), or -1 after a diagnostic naming the plan file when no split of the
+ * model fits its cluster.
+ */
+int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d);
 
 /* Apply a configuration to a copy of a plan: degrees, schedule, layer split, recipe
  * and GPU count.  The result passes calc_plan_validate when the configuration was

@@ -74,9 +74,11 @@ void calc_suggest_offer(struct calc_suggest *s, const char *cand)
 	if (!cand || !*cand || !lw)
 		return;
 	lc = strlen(cand);
-	d = calc_suggest_distance(s->word, cand);
-	if (d == 0)
+	if (!strcmp(s->word, cand))
 		return; /* the word itself is no suggestion */
+	/* the same letters in another case ("llama3-70B") are distance 0: the closest of
+	 * all, ahead of a name one edit away ("llama2-70b") */
+	d = calc_suggest_distance(s->word, cand);
 	if (lc > lw && lw >= 3) {
 		int dp = distance_n(s->word, lw, cand, lw) + 1;
 		if (dp < d)

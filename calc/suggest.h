@@ -20,7 +20,8 @@ struct calc_suggest {
 int calc_suggest_distance(const char *a, const char *b);
 /* Start a search for the candidate closest to 'word'. */
 void calc_suggest_init(struct calc_suggest *s, const char *word);
-/* Consider one candidate.  It is kept when it is closer than every earlier one
+/* Consider one candidate (not the word itself; one that differs only in case is the
+ * closest, distance 0).  It is kept when it is closer than every earlier one
  * and close enough: at most 1 edit for words of up to 3 characters, 2 up to 6,
  * 3 beyond; a longer candidate also counts as its first strlen(word) characters
  * plus one edit ("h200" is 1 edit from "h200-141g").  The first of equals wins. */

@@ -72,8 +72,12 @@ int calc_plan_variant(const struct calc_plan *base, const struct calc_layout *la
 {
 	*out = *base;
 	if (lay) {
-		if (lay->nodes > 0)
+		if (lay->tp > 0 || lay->pp > 0 || lay->dp > 0 || lay->cp > 0)
+			out->split_unset = 0; /* the layout's degrees are the split now */
+		if (lay->nodes > 0) {
 			out->nodes = lay->nodes;
+			out->gpus_total = 0; /* the layout's nodes are the count now */
+		}
 		if (lay->gpus_per_node > 0)
 			out->gpus_per_node = lay->gpus_per_node;
 		if (lay->tp > 0)

@@ -29,6 +29,8 @@ struct cli_opts {
 int cli_parse(int argc, char **argv, struct cli_opts *o);
 /* Load the plan the options name; returns 0, or 2 after printing the diagnostics. */
 int cli_load(const struct cli_opts *o, struct calc_plan *plan);
+/* On stderr, where the plan set no split: the planner's pick it took (calc_plan_pick_split). */
+void cli_split_note(const struct calc_plan *p);
 /* Print every message of 'd' to stderr prefixed "trainplan: "; returns 2. */
 int cli_fail(struct calc_diag *d);
 /* Print "trainplan: error: ..." to stderr; returns 2. */
@@ -69,6 +71,11 @@ void cli_json_num(struct cli_json *j, json_t *obj, const char *key, double v, co
 void cli_json_bool(json_t *obj, const char *key, int v);
 /* obj[q->name] = the catalog value v: text, a yes/no (cli_quantity_is_bool) or a
  * number with its unit. */
+/* Whether the plan's split fits (memory.fits): in text a line "fit: NO -- ..." on
+ * stdout where it does not, in CSV, Markdown and TSV a warning on stderr, in JSON
+ * memory.fits, memory.total and memory.headroom added to 'data'.  Returns 0, or -1 with
+ * a diagnostic. */
+int cli_fit(struct calc_ctx *c, enum calc_format f, struct cli_json *j, json_t *data, struct calc_diag *d);
 void cli_json_quantity(struct cli_json *j, json_t *obj, const struct calc_quantity *q, const struct calc_value *v);
 /* A catalog quantity that is a yes/no: unit "1" and a description starting "1 when",
  * "1 with" or "1 if" (memory.fits, checkpoint.async, plan.sp ...). */
@@ -89,6 +96,9 @@ int cli_table_write(const char *command, const struct calc_plan *plan, const str
 /* Print the help page of subcommand 'name' to f (help.c); 'summary' is its line in
  * the command table, used when the command has no page of its own. */
 void cli_help(FILE *f, const char *name, const char *summary);
+/* "; did you mean '--top'?" for the unknown option 'arg' of subcommand 'name' (its
+ * help page's options and the shared ones, case ignored), or "".  Returns buf. */
+const char *cli_option_dym(const char *name, const char *arg, char *buf, size_t n);
 
 /* ---- comparisons of plans (cmd_compare.c, compare_doc.c) ---- */
 #define CLI_CMP_MAX 16

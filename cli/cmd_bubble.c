@@ -85,6 +85,7 @@ static int point(const struct calc_plan *plan, enum calc_schedule s, struct calc
 
 int cmd_bubble(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
@@ -115,7 +116,8 @@ int cmd_bubble(int argc, char **argv)
 				return 2;
 		} else
 			return cli_error("bubble: unknown argument '%s' (allowed: --plan, --set, --format, "
-			                 "--schedule NAME, --all, --p LIST, --v LIST, --m LIST)", o.rest[i]);
+			                 "--schedule NAME, --all, --p LIST, --v LIST, --m LIST)%s", o.rest[i],
+			                 cli_option_dym("bubble", o.rest[i], dym, sizeof dym));
 	}
 	if ((rc = cli_load(&o, &plan)))
 		return rc;

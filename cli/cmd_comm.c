@@ -11,6 +11,7 @@
 
 int cmd_comm(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -22,7 +23,8 @@ int cmd_comm(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	if (o.nrest > 0)
-		return cli_error("comm: unexpected argument '%s'", o.rest[0]);
+		return cli_error("comm: unexpected argument '%s'%s", o.rest[0],
+		                 cli_option_dym("comm", o.rest[0], dym, sizeof dym));
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);
@@ -47,9 +49,31 @@ int cmd_comm(int argc, char **argv)
 			       "%.1f us per step\n",
 			       plan.nodes_per_leaf, calc_display_value(l.spine_bw, "GB/s"),
 			       plan.oversubscription > 1 ? plan.oversubscription : 1, l.spine_lat * 1e6);
-		printf("units: GB = 10^9 bytes, ms = 10^-3 s; bytes per GPU per step\n\n");
+		printf("units: GB = 10^9 bytes, ms = 10^-3 s; bytes per GPU per step\n");
 	}
-	rc = cli_table_write("comm", &plan, &t, o.format);
+	if (o.format == CALC_F_JSON) { /* the table's envelope with memory.fits beside it */
+		struct cli_json j;
+		json_t *data;
+		cli_json_begin(&j, "comm", &plan);
+		data = cli_json_table(&j, &t);
+		if (json_is_object(data) && cli_fit(&c, o.format, &j, data, &d) < 0) {
+			json_decref(data);
+			json_decref(j.root);
+			calc_table_free(&t);
+			calc_ctx_free(&c);
+			return cli_fail(&d);
+		}
+		rc = cli_json_end(&j, data, stdout);
+	} else {
+		if (cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+			calc_table_free(&t);
+			calc_ctx_free(&c);
+			return cli_fail(&d);
+		}
+		if (o.format == CALC_F_TEXT)
+			printf("\n");
+		rc = cli_table_write("comm", &plan, &t, o.format);
+	}
 	calc_table_free(&t);
 	calc_ctx_free(&c);
 	calc_diag_free(&d);

@@ -27,6 +27,7 @@ static void show(const struct calc_quantity *q, const struct calc_value *v)
 
 int cmd_get(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx ctx;
@@ -41,7 +42,8 @@ int cmd_get(int argc, char **argv)
 		if (!strcmp(o.rest[i], "--list"))
 			list = 1;
 		else if (o.rest[i][0] == '-')
-			return cli_error("get: unknown option '%s' (allowed: --list, --plan, --set, --format)", o.rest[i]);
+			return cli_error("get: unknown option '%s' (allowed: --list, --plan, --set, --format)%s", o.rest[i],
+			                 cli_option_dym("get", o.rest[i], dym, sizeof dym));
 	}
 	if (list) {
 		const struct calc_quantity *q;

@@ -170,6 +170,7 @@ static int print_json(struct calc_ctx *c, const struct calc_memory *m)
 
 int cmd_memory(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_memory *m;
@@ -184,8 +185,8 @@ int cmd_memory(int argc, char **argv)
 		if (!strcmp(o.rest[i], "--require-fit"))
 			require_fit = 1;
 		else
-			return cli_error("memory: unknown argument '%s' (allowed: --plan, --set, --format, --require-fit)",
-			                 o.rest[i]);
+			return cli_error("memory: unknown argument '%s' (allowed: --plan, --set, --format, --require-fit)%s",
+			                 o.rest[i], cli_option_dym("memory", o.rest[i], dym, sizeof dym));
 	}
 	if ((rc = cli_load(&o, &plan)))
 		return rc;

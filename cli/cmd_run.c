@@ -30,11 +30,17 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 		}
 		cli_json_quantity(&j, data, &calc_q_run[i], &v);
 	}
+	if (cli_fit(c, CALC_F_JSON, &j, data, d) < 0) {
+		json_decref(data);
+		json_decref(j.root);
+		return -1;
+	}
 	return cli_json_end(&j, data, stdout);
 }
 
 int cmd_run(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -45,7 +51,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	if (o.nrest > 0)
-		return cli_error("run: unexpected argument '%s'", o.rest[0]);
+		return cli_error("run: unexpected argument '%s'%s", o.rest[0],
+		                 cli_option_dym("run", o.rest[0], dym, sizeof dym));
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);
@@ -67,10 +74,20 @@ int cmd_run(int argc, char **argv)
 		       plan.ckpt_optimizer ? "weights, master weights and optimizer states" : "weights only",
 		       plan.ckpt_async ? "asynchronous (training stops for the copy to host memory)" : "synchronous",
 		       plan.storage_node_bw / 1e9, plan.storage_bw / 1e9);
+		if (cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+			calc_table_free(&t);
+			calc_ctx_free(&c);
+			return cli_fail(&d);
+		}
 		printf("power: %s at %.0f W TDP, idle %.0f%% of it; %.0f W per node, %.0f W network per GPU; PUE %.2f; "
 		       "%.3g per kWh\n\n",
 		       plan.gpu.name, plan.gpu.tdp, 100 * plan.gpu_idle_power, plan.node_power, plan.network_power,
 		       plan.pue, plan.energy_price);
+	}
+	if (o.format != CALC_F_TEXT && cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+		calc_table_free(&t);
+		calc_ctx_free(&c);
+		return cli_fail(&d);
 	}
 	calc_table_write(&t, o.format, stdout);
 	calc_table_free(&t);

@@ -60,6 +60,7 @@ static int triple_opt(const char *opt, const char *v, double x[3])
 
 int cmd_schedule(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
@@ -127,7 +128,7 @@ int cmd_schedule(int argc, char **argv)
 		} else
 			rc = cli_error("schedule: unknown argument '%s' (allowed: --plan, --set, --format, "
 			               "--schedule, --p, --m, --v, --tf, --tb, --tw, --p2p, --first, --last, "
-			               "--unit, --bench)", o.rest[i]);
+			               "--unit, --bench)%s", o.rest[i], cli_option_dym("schedule", o.rest[i], dym, sizeof dym));
 	}
 	if (rc || (rc = cli_load(&o, &plan))) {
 		free(args);

@@ -17,7 +17,12 @@
  * time left at the rate so far.
  */
 #include "cli.h"
+#include "../calc/files.h"
+#include "../calc/output.h"
 #include "../calc/search.h"
+
+#include <limits.h>
+#include <stdarg.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,6 +89,14 @@ static int parse_gpus(const char *v, struct calc_search_opts *o)
 	}
 	return 0;
 }
+
+/* The recommendation and its rule (calc_search_pick, pick.c: the same in the report and
+ * for a plan without a split). */
+struct pick {
+	int rank, safe, kept;   /* rank in the ranking (0: nothing ranked), 1: leaves the margin,
+	                           the top K the rule looked at */
+	struct calc_search_row r;
+};
 
 /* One configuration as a JSON object (units named in j). */
 static json_t *json_row(struct cli_json *j, const struct calc_search_result *r0, const struct calc_search_row *x,
@@ -156,13 +169,20 @@ static int print_stats(const struct calc_plan *p, const struct calc_search_resul
 	return cli_json_end(&j, data, stdout);
 }
 
-static int print_json(const struct calc_plan *p, const struct calc_search_result *r)
+static int print_json(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *pick)
 {
 	struct cli_json j;
 	json_t *data = json_object(), *top = json_array(), *axes = json_object();
 	cli_json_begin(&j, "search", p);
 	json_object_set_new(data, "objective", json_string(calc_objective_name(r->opts.objective)));
 	json_counts(&j, data, r);
+	if (pick->rank) { /* the recommendation (calc_search_pick) and whether it leaves the margin */
+		json_t *rec = json_row(&j, r, &pick->r, NAN);
+		cli_json_num(&j, rec, "rank", pick->rank, "1");
+		json_object_set_new(rec, "leaves_margin", json_boolean(pick->safe));
+		cli_json_num(&j, rec, "memory_margin", p->memory_margin, "1");
+		json_object_set_new(data, "recommended", rec);
+	}
 	for (int i = 0; i < r->ntop; i++)
 		json_array_append_new(top, json_row(&j, r, &r->top[i].r, r->top[i].sim_ok ? r->top[i].sim_time : NAN));
 	json_object_set_new(data, "top", top);
@@ -177,7 +197,26 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	return cli_json_end(&j, data, stdout);
 }
 
-static void print_text(const struct calc_plan *p, const struct calc_search_result *r)
+static void print_pick(const struct calc_plan *p, const struct pick *k)
+{
+	if (!k->rank)
+		return;
+	printf("recommended: rank %d, tp %d, pp %d, dp %d, cp %d", k->rank, k->r.c.tp, k->r.c.pp, k->r.c.dp, k->r.c.cp);
+	if (p->model.moe.experts > 0)
+		printf(", ep %d, etp %d", k->r.c.ep, k->r.c.etp);
+	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d (%.3f s per step, %.1f GB) -- ", k->r.c.vpp,
+	       k->r.c.micro_batch, calc_schedule_name((enum calc_schedule)k->r.c.schedule),
+	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero, k->r.step_time, k->r.memory / GB);
+	if (k->safe)
+		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
+		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
+	else
+		printf("the first: none of the top %d leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
+		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
+	printf("; the report and a plan without a split take the same\n");
+}
+
+static void print_text(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *pick)
 {
 	struct calc_table t;
 	const struct calc_search_opts *o = &r->opts;
@@ -213,8 +252,29 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 			        ? "without a flush between steps (parallel.post_validation = yes, Qi et al. 2024 §4)"
 			        : "with a flush between steps (parallel.post_validation = no): bubble (p-1) max(F, "
 			          "F+B-2W), not the back-to-back (p-1)(F+B-2W)");
-	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n\n", r->evaluated,
+	if (o->allow) {
+		const struct calc_framework *f = o->allow_arg;
+		printf("framework: %s runs schedules", f->title);
+		for (int i = 0; i < CALC_FRAMEWORK_SCHEDS && f->schedules[i] >= 0; i++)
+			printf("%s %s", i ? "," : "", calc_schedule_name((enum calc_schedule)f->schedules[i]));
+		printf("; ZeRO");
+		for (int z = 0, n = 0; z < 4; z++)
+			if (f->zero >> z & 1)
+				printf("%s%d", n++ ? "," : " ", z);
+		if (f->zero_pp != f->zero) {
+			printf(" (with pp > 1:");
+			for (int z = 0, n = 0; z < 4; z++)
+				if (f->zero_pp >> z & 1)
+					printf("%s%d", n++ ? "," : " ", z);
+			printf(")");
+		}
+		printf("%s%s (calc/frameworks.c)\n", f->sp_with_tp ? "; SP with every TP" : "",
+		       f->cp_one ? "; cp 1" : "");
+	}
+	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
+	print_pick(p, pick);
+	printf("\n");
 	if (r->ntop) {
 		calc_search_table_top(r, &t);
 		calc_table_write(&t, CALC_F_TEXT, stdout);
@@ -247,6 +307,240 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 		else
 			printf("it stays the fastest under the simulator\n");
 	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* --write-plan: the recommendation as a plan file                           */
+/* ------------------------------------------------------------------------ */
+
+#define WP_MAX 48
+
+/* The keys the written plan sets, "section.name" and value, in order. */
+struct wp_keys {
+	int n;
+	char key[WP_MAX][192];
+	char val[WP_MAX][1024];
+};
+
+static void wp_set(struct wp_keys *k, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int i = 0;
+	while (i < k->n && strcmp(k->key[i], key))
+		i++;
+	if (i == WP_MAX)
+		return;
+	if (i == k->n)
+		snprintf(k->key[k->n++], sizeof k->key[0], "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(k->val[i], sizeof k->val[0], fmt, ap);
+	va_end(ap);
+}
+
+static int wp_has(const struct wp_keys *k, const char *sec, const char *name)
+{
+	char key[192];
+	snprintf(key, sizeof key, "%s.%s", sec, name);
+	for (int i = 0; i < k->n; i++)
+		if (!strcmp(k->key[i], key))
+			return 1;
+	return 0;
+}
+
+/* "section.name" of an override's key: as written, or the one key of that name. */
+static int wp_resolve(const char *kv, char *key, size_t n, const char **val)
+{
+	const char *eq = strchr(kv, '=');
+	char name[64];
+	int found = 0;
+	if (!eq)
+		return -1;
+	snprintf(name, sizeof name, "%.*s", (int)(eq - kv), kv);
+	*val = eq + 1;
+	if (strchr(name, '.')) {
+		snprintf(key, n, "%s", name);
+		return 0;
+	}
+	for (int i = 0; calc_plan_key_at(i); i++)
+		if (!strcmp(calc_plan_key_at(i)->key, name)) {
+			snprintf(key, n, "%s.%s", calc_plan_key_at(i)->section, name);
+			found++;
+		}
+	return found == 1 ? 0 : -1;
+}
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s) {
+			fprintf(stderr, "trainplan: out of memory\n");
+			exit(2);
+		}
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* The plan file's own lines, those of a key the written plan sets turned into comments
+ * (a key twice in one file is refused), an include by a relative path made absolute
+ * (the written file may lie elsewhere).  Returns 0, or 2 after a message. */
+static int wp_copy(const char *file, const struct wp_keys *k, struct buf *b)
+{
+	char why[128], line[4096], sec[64] = "", dir[PATH_MAX];
+	FILE *f = calc_file_open(file, "r", why, sizeof why);
+	if (!f)
+		return cli_error("%s: cannot open the plan: %s", file, why);
+	if (!realpath(file, dir))
+		snprintf(dir, sizeof dir, "%s", file);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	bprintf(b, "; the plan %s as written, with the split below in place of its own\n", file);
+	while (fgets(line, sizeof line, f)) {
+		char name[96], *t = line, *eq;
+		size_t n;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (*t == '[' && strchr(t, ']')) {
+			snprintf(sec, sizeof sec, "%.*s", (int)(strchr(t, ']') - t - 1), t + 1);
+			bprintf(b, "%s", line);
+			continue;
+		}
+		eq = strchr(t, '=');
+		if (*t == ';' || *t == '#' || !eq) {
+			bprintf(b, "%s", line);
+			continue;
+		}
+		n = (size_t)(eq - t);
+		while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+			n--;
+		snprintf(name, sizeof name, "%.*s", (int)n, t);
+		if (!strcmp(name, "include")) {
+			char path[PATH_MAX], *v = eq + 1;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			snprintf(path, sizeof path, "%.*s", (int)strcspn(v, " \t;\r\n"), v);
+			if (path[0] != '/')
+				bprintf(b, "include = %s/%s\n", dir, path);
+			else
+				bprintf(b, "%s", line);
+			continue;
+		}
+		if (wp_has(k, sec, name) ||
+		    (!strcmp(sec, "parallel") && (!strcmp(name, "recompute_modules") || !strcmp(name, "recompute_method") ||
+		                                  !strcmp(name, "recompute_num_layers") ||
+		                                  !strcmp(name, "layers_per_stage"))))
+			bprintf(b, "; replaced below: %s", t);
+		else
+			bprintf(b, "%s", line);
+		if (line[strlen(line) - 1] != '\n')
+			bprintf(b, "\n");
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Write the recommendation 'c' of the search of 'plan' as a plan file at 'path': the
+ * plan file's lines and the overrides, then every key of the split.  Returns 0 or 2. */
+static int write_plan(const char *path, const struct cli_opts *o, const struct calc_plan *plan,
+                      const struct pick *k, const struct calc_search_result *r)
+{
+	struct wp_keys keys = {0};
+	struct buf b = {0};
+	struct calc_plan won;
+	const struct calc_search_cfg *c = &k->r.c;
+	const struct calc_recipe *rc = calc_recipe_at(c->recipe);
+	struct calc_diag d = {0};
+	int rc2;
+
+	for (int i = 0; i < o->nsets; i++) {
+		char key[192];
+		const char *val;
+		if (wp_resolve(o->sets[i], key, sizeof key, &val) == 0)
+			wp_set(&keys, key, "%s", val);
+	}
+	calc_search_apply(plan, c, &won);
+	if (c->nodes != plan->nodes || c->gpus_per_node != plan->gpus_per_node) {
+		wp_set(&keys, "cluster.nodes", "%d", c->nodes);
+		wp_set(&keys, "cluster.gpus_per_node", "%d", c->gpus_per_node);
+	}
+	wp_set(&keys, "training.micro_batch", "%d", c->micro_batch);
+	if (rc && r->opts.vary_recipe)
+		wp_set(&keys, "training.recipe", "%s", rc->name);
+	wp_set(&keys, "parallel.tp", "%d", c->tp);
+	wp_set(&keys, "parallel.pp", "%d", c->pp);
+	wp_set(&keys, "parallel.dp", "%d", c->dp);
+	wp_set(&keys, "parallel.cp", "%d", c->cp);
+	wp_set(&keys, "parallel.vpp", "%d", c->vpp);
+	wp_set(&keys, "parallel.sp", "%s", c->sp ? "yes" : "no");
+	wp_set(&keys, "parallel.zero", "%d", c->zero);
+	wp_set(&keys, "parallel.recompute", "%s", calc_recompute_name((enum calc_recompute)c->recompute));
+	wp_set(&keys, "parallel.schedule", "%s", calc_schedule_name((enum calc_schedule)c->schedule));
+	if (plan->model.moe.experts > 0) {
+		wp_set(&keys, "parallel.ep", "%d", c->ep);
+		wp_set(&keys, "parallel.etp", "%d", c->etp);
+	}
+	if (won.pp > 1) { /* the stages as the winner has them, whatever rule split them */
+		char list[1024] = "";
+		for (int i = 0; i < won.pp && i < CALC_MAX_STAGES; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", i ? "," : "",
+			         won.layers_per_stage[i]);
+		wp_set(&keys, "parallel.layers_per_stage", "%s", list);
+	}
+	bprintf(&b, "; written by trainplan search --write-plan: its recommendation, rank %d by %s of %lld ranked",
+	        k->rank, calc_objective_name(r->opts.objective), r->ranked);
+	if (r->opts.allow)
+		bprintf(&b, ", %s", ((const struct calc_framework *)r->opts.allow_arg)->title);
+	bprintf(&b, "\n; closed-form step time %.6g s, worst stage %.4g GB per GPU\n", k->r.step_time, k->r.memory / GB);
+	if (o->plan && (rc2 = wp_copy(o->plan, &keys, &b))) {
+		free(b.s);
+		return rc2;
+	}
+	bprintf(&b, "\n; the split (trainplan search --write-plan)\n");
+	for (int pass = 0; pass < 4; pass++) {
+		static const char *const secs[] = {"cluster", "training", "parallel", NULL};
+		const char *sec = secs[pass];
+		int head = 0;
+		if (!sec) { /* the overrides' other sections */
+			for (int i = 0; i < keys.n; i++) {
+				const char *dot = strchr(keys.key[i], '.');
+				if (!dot || !strncmp(keys.key[i], "cluster.", 8) || !strncmp(keys.key[i], "training.", 9) ||
+				    !strncmp(keys.key[i], "parallel.", 9))
+					continue;
+				bprintf(&b, "[%.*s]\n%s = %s\n", (int)(dot - keys.key[i]), keys.key[i], dot + 1, keys.val[i]);
+			}
+			break;
+		}
+		for (int i = 0; i < keys.n; i++)
+			if (!strncmp(keys.key[i], sec, strlen(sec)) && keys.key[i][strlen(sec)] == '.') {
+				if (!head++)
+					bprintf(&b, "[%s]\n", sec);
+				bprintf(&b, "%s = %s\n", keys.key[i] + strlen(sec) + 1, keys.val[i]);
+			}
+	}
+	struct calc_output out = {path, b.s, b.len};
+	rc2 = calc_output_write(&out, 1, &d);
+	free(b.s);
+	if (rc2 < 0)
+		return cli_fail(&d);
+	calc_diag_free(&d);
+	return 0;
 }
 
 /*
@@ -284,14 +578,17 @@ static int load_for_search(const struct cli_opts *o, struct calc_plan *plan)
 
 int cmd_search(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
 	struct calc_search_opts so;
 	struct calc_search_result r;
 	struct calc_table t;
-	int rc, stats = 0, all = 0;
-	const char *table = "top";
+	int rc, stats = 0, all = 0, want_top;
+	struct pick pick = {0};
+	const char *table = "top", *write_path = NULL;
+	const struct calc_framework *fw = NULL;
 
 	if ((rc = cli_parse(argc, argv, &o)))
 		return rc;
@@ -336,6 +633,18 @@ int cmd_search(int argc, char **argv)
 			all = 1;
 		else if (!strcmp(o.rest[i], "--stats"))
 			stats = 1;
+		else if ((v = cli_opt(&o, &i, "--for"))) {
+			if (!(fw = calc_framework_find(v))) {
+				char list[128] = "";
+				for (int f = 0; calc_framework_at(f); f++)
+					snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", f ? ", " : "",
+					         calc_framework_at(f)->name);
+				return cli_error("search: --for %s: allowed %s", v, list);
+			}
+			so.allow = calc_framework_allows;
+			so.allow_arg = fw;
+		} else if ((v = cli_opt(&o, &i, "--write-plan")))
+			write_path = v;
 		else if ((v = cli_opt(&o, &i, "--table"))) {
 			if (strcmp(v, "top") && strcmp(v, "breakdown") && strcmp(v, "axes") && strcmp(v, "rejects"))
 				return cli_error("search: --table %s: allowed are top, breakdown, axes, rejects", v);
@@ -343,8 +652,12 @@ int cmd_search(int argc, char **argv)
 		} else
 			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
 			                 "recipe, --even, --min-headroom, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
-			                 "--stats)", o.rest[i]);
+			                 "--stats, --for, --write-plan)%s", o.rest[i],
+			                 cli_option_dym("search", o.rest[i], dym, sizeof dym));
 	}
+	if (write_path && o.plan && !strcmp(o.plan, "-"))
+		return cli_error("search --write-plan: the plan comes from standard input, which cannot be copied into "
+		                 "the written plan; give it as a file");
 	if ((rc = load_for_search(&o, &plan)))
 		return rc;
 	so.keep_all = all && !stats;
@@ -352,10 +665,29 @@ int cmd_search(int argc, char **argv)
 		so.progress = progress;
 		so.progress_arg = NULL;
 	}
+	/* the recommendation looks at the default top K whatever --top shows, so that it is
+	 * the report's and a split-less plan's (calc_plan_pick_split) */
+	{
+		struct calc_search_opts def;
+		calc_search_opts_init(&def);
+		want_top = so.top;
+		if (so.top < def.top && !stats)
+			so.top = def.top;
+	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
 	if (progress_shown)
 		fputc('\n', stderr);
+	{
+		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
+		pick.safe = calc_search_safe(&r, &plan, NULL) != NULL;
+		pick.kept = r.ntop;
+		if (t)
+			pick.r = t->r;
+		if (r.ntop > want_top)
+			r.ntop = want_top;
+		r.opts.top = so.top = want_top;
+	}
 	rc = 0;
 	if (stats)
 		rc = print_stats(&plan, &r);
@@ -364,9 +696,9 @@ int cmd_search(int argc, char **argv)
 		calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 	} else if (o.format == CALC_F_JSON)
-		rc = print_json(&plan, &r);
+		rc = print_json(&plan, &r, &pick);
 	else if (o.format == CALC_F_TEXT)
-		print_text(&plan, &r);
+		print_text(&plan, &r, &pick);
 	else {
 		if (!strcmp(table, "breakdown"))
 			calc_search_table_breakdown(&r, &t);
@@ -379,6 +711,8 @@ int cmd_search(int argc, char **argv)
 		calc_table_write(&t, o.format, stdout);
 		calc_table_free(&t);
 	}
+	if (!rc && write_path && pick.rank)
+		rc = write_plan(write_path, &o, &plan, &pick, &r);
 	if (!rc)
 		rc = r.ntop ? 0 : 1;
 	calc_search_free(&r);

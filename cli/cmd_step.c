@@ -31,11 +31,17 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 		}
 		cli_json_quantity(&j, data, &calc_q_step[i], &v);
 	}
+	if (cli_fit(c, CALC_F_JSON, &j, data, d) < 0) {
+		json_decref(data);
+		json_decref(j.root);
+		return -1;
+	}
 	return cli_json_end(&j, data, stdout);
 }
 
 int cmd_step(int argc, char **argv)
 {
+	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -49,7 +55,8 @@ int cmd_step(int argc, char **argv)
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
 		if (!(v = cli_opt(&o, &i, "--table")))
-			return cli_error("step: unexpected argument '%s'", o.rest[i]);
+			return cli_error("step: unexpected argument '%s'%s", o.rest[i],
+			                 cli_option_dym("step", o.rest[i], dym, sizeof dym));
 		if (strcmp(v, "step") && strcmp(v, "step-summary") && strcmp(v, "step-moe"))
 			return cli_error("step: --table %s: allowed are step, step-summary, step-moe", v);
 		table = v;
@@ -114,10 +121,18 @@ int cmd_step(int argc, char **argv)
 			                     "(parallel.post_validation = yes, Qi et al. 2024 §4): bubble (p-1)(F+B-2W)"
 			                   : "a flush between steps (parallel.post_validation = no): bubble "
 			                     "(p-1) max(F, F+B-2W)");
+		if (cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+			calc_ctx_free(&c);
+			return cli_fail(&d);
+		}
 		printf("per layer and micro-batch: forward %.3f ms, backward %.3f ms (B %.3f + W %.3f), "
 		       "TP/CP comm %.3f ms; critical stage %d\n\n",
 		       st->layer.f * 1e3, (st->layer.b + st->layer.w) * 1e3, st->layer.b * 1e3, st->layer.w * 1e3,
 		       (st->layer.comm_f + st->layer.comm_b) * 1e3, st->critical);
+	}
+	if (o.format != CALC_F_TEXT && cli_fit(&c, o.format, NULL, NULL, &d) < 0) {
+		calc_ctx_free(&c);
+		return cli_fail(&d);
 	}
 	if (!table || !strcmp(table, "step"))
 		calc_table_write(&t, o.format, stdout);

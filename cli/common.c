@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "../calc/files.h"
+#include "../calc/search.h"
 #include "../calc/suggest.h"
 
 #include <errno.h>
@@ -98,10 +99,23 @@ int cli_parse(int argc, char **argv, struct cli_opts *o)
 int cli_load(const struct cli_opts *o, struct calc_plan *plan)
 {
 	struct calc_diag d = {0};
-	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) < 0)
+	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) < 0 || calc_plan_pick_split(plan, &d) < 0)
 		return cli_fail(&d);
 	calc_diag_free(&d);
+	cli_split_note(plan);
 	return 0;
+}
+
+void cli_split_note(const struct calc_plan *p)
+{
+	if (!p->split_picked)
+		return;
+	fprintf(stderr, "trainplan: note: no parallel degree is set; split derived by the planner (its recommendation, "
+	        "as `trainplan search` ranks it): tp %d, pp %d, dp %d, cp %d", p->tp, p->pp, p->dp, p->cp);
+	if (p->model.moe.experts > 0)
+		fprintf(stderr, ", ep %d, etp %d", p->ep, p->etp);
+	fprintf(stderr, ", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d\n", p->vpp, p->micro_batch,
+	        calc_schedule_name(p->schedule), calc_recompute_name(p->recompute), p->zero);
 }
 
 const char *cli_opt(const struct cli_opts *o, int *i, const char *name)
@@ -164,6 +178,8 @@ void cli_json_begin(struct cli_json *j, const char *command, const struct calc_p
 		json_object_set_new(o, "global_batch", json_integer(p->global_batch));
 		json_object_set_new(o, "seq_len", json_integer(p->seq_len));
 		json_object_set_new(o, "recipe", json_string(p->recipe ? p->recipe->name : p->recipe_name));
+		if (p->split_picked) /* the plan set no split: the planner's pick (calc_plan_pick_split) */
+			json_object_set_new(o, "split", json_string("planner"));
 		json_object_set_new(j->root, "plan", o);
 	} else
 		json_object_set_new(j->root, "plan", json_null());
@@ -263,5 +279,30 @@ int cli_table_write(const char *command, const struct calc_plan *plan, const str
 	if (f == CALC_F_JSON)
 		return cli_json_print_table(command, plan, t);
 	calc_table_write(t, f, stdout);
+	return 0;
+}
+
+int cli_fit(struct calc_ctx *c, enum calc_format f, struct cli_json *j, json_t *data, struct calc_diag *d)
+{
+	static const char *const names[] = {"memory.fits", "memory.total", "memory.headroom", "memory.worst_stage"};
+	struct calc_value v[4];
+	for (int i = 0; i < 4; i++) {
+		memset(&v[i], 0, sizeof v[i]);
+		if (calc_catalog_get(c, names[i], &v[i], d) < 0)
+			return -1;
+	}
+	if (f == CALC_F_JSON) {
+		for (int i = 0; i < 3 && j && data; i++)
+			cli_json_quantity(j, data, calc_catalog_quantity(names[i]), &v[i]);
+		return 0;
+	}
+	if (v[0].num)
+		return 0;
+	/* the times that follow assume a split that cannot run: said, not left to the reader */
+	fprintf(f == CALC_F_TEXT ? stdout : stderr,
+	        "%sthe split does not fit: stage %d needs %.1f GB per GPU, %.1f GB more than the %.1f GB usable "
+	        "(memory.fits = 0; trainplan memory shows the terms, trainplan search a split that fits)\n",
+	        f == CALC_F_TEXT ? "fit: NO -- " : "trainplan: warning: ", (int)v[3].num, v[1].num / 1e9,
+	        -v[2].num / 1e9, c->plan.gpu_memory / 1e9);
 	return 0;
 }

@@ -9,6 +9,7 @@
  * goldens of these pages.
  */
 #include "cli.h"
+#include "../calc/suggest.h"
 
 #include <string.h>
 
@@ -92,12 +93,15 @@ static const struct cmddoc docs[] = {
 	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
 	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
-	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]",
+	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]\n"
+	           "                        [--for FRAMEWORK] [--write-plan FILE]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
 	 "best K with their breakdowns and the runner-up on each axis.  Where pp does not divide\n"
 	 "the layers, Megatron-Core's account_embedding/account_loss and first/last stage rules\n"
 	 "are tried too; column 'split' names the plan keys that reproduce an uneven placement.\n"
-	 "Exit status 1 when no configuration fits.\n",
+	 "The recommendation:\n"
+	 "the first of the best 10 that leaves plan.memory_margin of the memory free (the split\n"
+	 "the report and a plan without a split take).  Exit status 1 when no configuration fits.\n",
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
 	  {"--top K", "how many of the best configurations to show", "10"},
@@ -113,6 +117,8 @@ static const struct cmddoc docs[] = {
 	  {"--all", "write every configuration (csv for spreadsheets)", "off"},
 	  {"--stats", "print only the counts and the elapsed time as JSON", "off"},
 	  {"--table NAME", "csv, md and tsv: which table, top, breakdown, axes or rejects (one table per stream)", "top"},
+	  {"--for FRAMEWORK", "only what megatron, nemo, torchtitan or deepspeed runs: its schedules, ZeRO stages and degrees", "every configuration"},
+	  {"--write-plan FILE", "write the recommendation as a plan file (the plan's lines and its whole split), ready for export", "off"},
 	  {NULL, NULL, NULL}},
 	 "trainplan search --gpus 512-2048 --top 5 --objective cost"},
 	{"get", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME... | --list",
@@ -282,4 +288,25 @@ void cli_help(FILE *f, const char *name, const char *summary)
 		opt(f, c->opts[i].opt, c->opts[i].meaning, c->opts[i].dflt);
 	opt(f, "--help", "print this help", NULL);
 	fprintf(f, "\nexample:\n  %s\n", c->example);
+}
+
+const char *cli_option_dym(const char *name, const char *arg, char *buf, size_t n)
+{
+	static const char *const shared[] = {"--plan", "--set", "--format", "--help", NULL};
+	const struct cmddoc *c = find(name);
+	char word[64], opts[24][32];
+	struct calc_suggest sg;
+	int k = 0;
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
+	calc_suggest_init(&sg, word);
+	for (int i = 0; shared[i]; i++)
+		if (i > 2 || !c || c->common == 1 || (c->common == 2 && i > 0) || (i == 2 && c->format_default))
+			calc_suggest_offer(&sg, shared[i]);
+	for (int i = 0; c && c->opts[i].opt && k < 24; i++) /* "--top K": the option's own word */
+		if (c->opts[i].opt[0] == '-') {
+			snprintf(opts[k], sizeof opts[k], "%.*s", (int)strcspn(c->opts[i].opt, " ="), c->opts[i].opt);
+			calc_suggest_offer(&sg, opts[k++]);
+		}
+	/* the suggestion points into opts[]: copy it out before they go */
+	return calc_suggest_text(&sg, buf, n);
 }

@@ -21,7 +21,7 @@ _trainplan() {
 		return
 	fi
 	case $prev in
-	--plan|-o|--dir|--share)
+	--plan|-o|--dir|--share|--write-plan)
 		COMPREPLY=($(compgen -f -- "$cur")); return;;
 	--format)
 		COMPREPLY=($(compgen -W "text csv json md tsv gantt" -- "$cur")); return;;
@@ -69,7 +69,7 @@ _trainplan() {
 	memory) words="--require-fit";;
 	bubble) words="--schedule --all --p --v --m";;
 	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
-	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table";;
+	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table --for --write-plan";;
 	export) words="--for";;
 	import) words="--from --gpus"; COMPREPLY=($(compgen -f -- "$cur"));;
 	report) words="-o --no-pdf --share --compare"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;

@@ -29,6 +29,7 @@
 
 #include "report.h"
 #include "../calc/files.h"
+#include "../calc/search.h"
 #include "../calc/version.h"
 
 /* The chapter syntax in brief, for authors (--help). */
@@ -264,7 +265,8 @@ int main(int argc, char **argv)
 
 	struct calc_diag d = {0};
 	struct calc_plan *plan = xcalloc(1, sizeof *plan);
-	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0) {
+	/* a plan that sets no split takes the planner's pick, as the CLI's does */
+	if (calc_plan_load(plan, plan_file, sets, nsets, &d) < 0 || calc_plan_pick_split(plan, &d) < 0) {
 		print_diag(&d);
 		calc_diag_free(&d);
 		free(plan);
@@ -273,6 +275,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	if (plan->split_picked) /* said as the CLI says it (cli_split_note) */
+		fprintf(stderr, "trainplan-report: note: no parallel degree is set; split derived by the planner (its "
+		        "recommendation, as `trainplan search` ranks it): tp %d, pp %d, dp %d, cp %d, vpp %d, %s\n",
+		        plan->tp, plan->pp, plan->dp, plan->cp, plan->vpp, calc_schedule_name(plan->schedule));
 	char dir[CALC_PATH_MAX];
 	if (out_dir)
 		snprintf(dir, sizeof dir, "%s", out_dir);

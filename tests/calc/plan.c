@@ -114,10 +114,15 @@ static void test_preset_over_default(void **state)
 	fputs("[cluster]\npreset = gb200-nvl72\n", f);
 	fclose(f);
 	/* nothing else: the default plan's 64 nodes are 64 racks of 72, which its
-	 * 8 x 8 x 8 split does not fill -- said, not silently run on 8 per node */
-	assert_int_equal(calc_plan_load(&p, path, NULL, 0, &d), -1);
-	assert_non_null(strstr(d.text, "4608 GPUs (64 nodes x 72)"));
-	assert_non_null(strstr(d.text, ":2: error")); /* at the line of cluster.preset */
+	 * 8 x 8 x 8 split (512 GPUs) does not fill -- not run on 8 per node, and not
+	 * refused for a split the user never wrote: the split is unset (degrees 1, dp the
+	 * rest, 64 x 72 = 4608) until the planner's pick (calc_plan_pick_split) */
+	assert_int_equal(calc_plan_load(&p, path, NULL, 0, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(p.gpus_per_node, 72);
+	assert_int_equal(p.split_unset, 1);
+	assert_int_equal(p.tp * p.pp * p.cp, 1);
+	assert_int_equal(p.dp, 64 * 72);
 	calc_diag_free(&d);
 	remove(path);
 
@@ -421,6 +426,30 @@ static void test_confined(void **state)
 	rmdir(dir);
 }
 
+/* cluster.gpus gives the job's GPUs instead of its nodes: 1,024 GPUs of 8 per node are
+ * 1024 / 8 = 128 nodes; 4 GPUs are part of one node of 8 (a 4-GPU NVLink domain); a
+ * later cluster.nodes assignment is the count again (64 x 8 = 512). */
+static void test_cluster_gpus(void **state)
+{
+	struct calc_plan p;
+	struct calc_diag d = {0};
+	static const char *const a[] = {"model.preset=llama3-70b", "cluster.gpus=1024"};
+	static const char *const b[] = {"model.preset=llama3-8b", "cluster.gpus=4"};
+	static const char *const c[] = {"cluster.nodes=64"};
+	(void)state;
+	load_plan(&p, a, 2);
+	assert_int_equal(p.nodes, 128);
+	assert_int_equal(calc_plan_gpus(&p), 1024);
+	assert_int_equal((long long)p.tp * p.pp * p.cp * p.dp, 1024);
+	assert_int_equal(calc_plan_set_many(&p, c, 1, "test", &d), 0);
+	assert_int_equal(calc_plan_gpus(&p), 512);
+	assert_int_equal(p.gpus_total, 0);
+	load_plan(&p, b, 2);
+	assert_int_equal(p.nodes, 1);
+	assert_int_equal(p.gpus_per_node, 4);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_title),
 		cmocka_unit_test(test_gpu_by_keys),
 		cmocka_unit_test(test_gpu_presets_published),
+		cmocka_unit_test(test_cluster_gpus),
 	};
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

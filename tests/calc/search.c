@@ -1259,6 +1259,110 @@ static void test_memo(void **state)
 	free(q);
 }
 
+/* One recommendation everywhere (calc/pick.c): Llama 3 70B on 1,024 H100 with Llama 3's
+ * 8K batch (Table 4: 2,048 sequences of 8,192 tokens) and no split of its own.  The
+ * expected pick is found here by a second walk of the search's top 10, by hand from the
+ * rule (the first whose headroom is at least 10% of the usable memory); the catalog's
+ * search.pick.* and the split the plan takes (calc_plan_pick_split) must both be it. */
+static void test_pick_one_rule(void **state)
+{
+	static const char *const sets[] = {"model.preset=llama3-70b", "cluster.preset=dgx-h100-ndr",
+	                                   "cluster.nodes=128", "training.seq_len=8192", "training.global_batch=2048"};
+	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	struct calc_search_result r;
+	struct calc_diag d = {0};
+	struct calc_ctx c;
+	struct calc_value v = {0};
+	int want = -1;
+	(void)state;
+	load_plan(p, sets, 5);
+	assert_int_equal(p->split_unset, 1); /* no degree written: the default plan's 8 x 8 x 8 is not taken */
+	assert_int_equal(calc_search(p, NULL, &r, &d), 0);
+	assert_int_equal(r.ntop, 10);
+	for (int i = 0; i < r.ntop && want < 0; i++)
+		if (r.top[i].r.memory <= 0.9 * p->gpu_memory)
+			want = i;
+	assert_true(want > 0); /* the fastest does not leave the margin here: the rule matters */
+	calc_ctx_init(&c, p);
+	assert_int_equal(calc_catalog_get(&c, "search.safe.rank", &v, &d), 0);
+	assert_int_equal(v.num, want + 1);
+	assert_int_equal(calc_catalog_get(&c, "search.pick.pp", &v, &d), 0);
+	assert_int_equal(v.num, r.top[want].r.c.pp);
+	assert_int_equal(calc_catalog_get(&c, "search.pick.cp", &v, &d), 0);
+	assert_int_equal(v.num, r.top[want].r.c.cp);
+	calc_ctx_free(&c);
+	*q = *p;
+	assert_int_equal(calc_plan_pick_split(q, &d), 0);
+	assert_int_equal(q->split_picked, 1);
+	assert_int_equal(q->split_unset, 0);
+	assert_int_equal(q->tp, r.top[want].r.c.tp);
+	assert_int_equal(q->pp, r.top[want].r.c.pp);
+	assert_int_equal(q->dp, r.top[want].r.c.dp);
+	assert_int_equal(q->cp, r.top[want].r.c.cp);
+	assert_int_equal(q->vpp, r.top[want].r.c.vpp);
+	assert_int_equal(q->micro_batch, r.top[want].r.c.micro_batch);
+	assert_int_equal((int)q->schedule, r.top[want].r.c.schedule);
+	assert_int_equal(calc_plan_validate(q, &d), 0);
+	assert_null(d.text);
+	calc_search_free(&r);
+	free(p);
+	free(q);
+}
+
+/* search --for (calc/frameworks.c): every ranked configuration of a framework's search
+ * is one it runs, checked here against the rules as the sources state them (not through
+ * calc_framework_allows): Megatron-Core runs 1F1B and interleaved 1F1B
+ * (megatron/core/pipeline_parallel/schedules.py); DeepSpeed's pipeline engine runs its
+ * 1F1B TrainSchedule and refuses ZeRO-2 and ZeRO-3 with pp > 1
+ * (deepspeed/runtime/pipe/engine.py); torchtitan's FSDP2 has no ZeRO-1 and its TP always
+ * shards the sequence.  And the framework's search ranks a subset of the full search:
+ * its best is no faster, and the configurations it refuses are counted. */
+static void test_frameworks(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result all, r;
+	(void)state;
+	load_small(&p);
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	run(&p, &o, &all);
+	assert_non_null(calc_framework_find("megatron"));
+	assert_null(calc_framework_find("megatron-lm"));
+	for (int f = 0; calc_framework_at(f); f++) {
+		const struct calc_framework *fw = calc_framework_at(f);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		o.keep_feasible = 1;
+		o.allow = calc_framework_allows;
+		o.allow_arg = fw;
+		run(&p, &o, &r);
+		assert_true(r.nrows > 0);
+		assert_true(r.rejected[CALC_REJ_FRAMEWORK] > 0);
+		assert_true(r.top[0].r.step_time >= all.top[0].r.step_time);
+		for (long long i = 0; i < r.nrows; i++) {
+			const struct calc_search_cfg *c = &r.rows[i].c;
+			int pipe = c->pp > 1;
+			if (!strcmp(fw->name, "megatron") || !strcmp(fw->name, "nemo"))
+				assert_true(!pipe || c->schedule == CALC_SCHED_1F1B || c->schedule == CALC_SCHED_INTERLEAVED);
+			if (!strcmp(fw->name, "nemo"))
+				assert_true(c->zero <= 1);
+			if (!strcmp(fw->name, "deepspeed")) {
+				assert_true(!pipe || c->schedule == CALC_SCHED_1F1B);
+				assert_true(!pipe || c->zero <= 1);
+				assert_int_equal(c->cp, 1);
+			}
+			if (!strcmp(fw->name, "torchtitan")) {
+				assert_true(c->zero != 1);
+				assert_true(c->tp == 1 || c->sp);
+				assert_true(!pipe || (c->schedule != CALC_SCHED_ZBH1 && c->schedule != CALC_SCHED_ZBH2));
+			}
+		}
+		calc_search_free(&r);
+	}
+	calc_search_free(&all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1275,6 +1379,8 @@ int main(void)
 		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
+		cmocka_unit_test(test_pick_one_rule),
+		cmocka_unit_test(test_frameworks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

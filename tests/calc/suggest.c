@@ -70,6 +70,15 @@ static void test_choice(void **state)
 	calc_suggest_offer(&s, "tp");
 	calc_suggest_offer(&s, "pp");
 	assert_string_equal(s.best, "tp");
+
+	/* case: "llama3-70B" is llama3-70b in another case (0 edits), not llama2-70b, one
+	 * substitution away and offered first as in the preset table's order */
+	calc_suggest_init(&s, "llama3-70B");
+	calc_suggest_offer(&s, "llama2-70b");
+	calc_suggest_offer(&s, "llama3-8b");
+	calc_suggest_offer(&s, "llama3-70b");
+	assert_string_equal(s.best, "llama3-70b");
+	assert_int_equal(s.dist, 0);
 }
 
 int main(void)
