@@ -259,7 +259,7 @@ int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, 
  * recipe) is left out.  Returns the pairs built. */
 int calc_validate_speedup(const struct calc_table *rows, struct calc_table *out, struct calc_speedup *s);
 /* The held-out goals over a calc_validate table 'rows' (validate.c, docs/references.md
- * §7.10): the mean |error| of the held-out rows in all, per GPU generation and for dense
+ * §7.12): the mean |error| of the held-out rows in all, per GPU generation and for dense
  * and MoE models, the largest peak-memory error, the runs predicted not to fit and the
  * sources that calibrate more than half their rows, each against its limit, met or
  * missed.  Fills 'out' (may be NULL) with one row per goal and the group and goal fields
