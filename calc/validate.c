@@ -720,7 +720,7 @@ static int validate_rows(const char *const *sets, int nsets, const struct vres *
 			calc_table_num(t, row, cpub, r->published);
 			calc_table_str(t, row, cfit, "not expressible");
 			calc_table_str(t, row, cmode, "-"); /* not modelled: no recomputation, fit or recipe */
-			calc_table_str(t, row, cfits, "-");
+			calc_table_str(t, row, cfits, ""); /* empty: JSON null in a yes/no column */
 			calc_table_str(t, row, crec, "-");
 			calc_table_str(t, row, chw, row_class(r, cls, sizeof cls));
 			calc_table_str(t, row, cass, r->noexpr);
