@@ -245,7 +245,15 @@ struct calc_validation {
 	double mem_max_abs; /* largest |predicted peak / published peak - 1| over those rows */
 	int nofit;       /* rows (runs that ran) predicted not to fit their GPUs' memory */
 	struct calc_speedup speedup; /* the A100 to H100 pairs of the rows */
+	int noexpr;      /* published runs shown but not expressible yet (not in 'rows') */
+	/* held-out rows and their mean |error| per group (calc_validate_goals):
+	 * CALC_VG_ALL, the GPU generations A100 / H100 / Blackwell, dense and MoE */
+	int group_rows[6];
+	double group_mean_abs[6];
+	int sources_over_half; /* sources of which more than half the rows calibrate */
+	int goals, goals_met;  /* the held-out validation goals checked, and met */
 };
+enum { CALC_VG_ALL, CALC_VG_A100, CALC_VG_H100, CALC_VG_BLACKWELL, CALC_VG_DENSE, CALC_VG_MOE };
 /* Run every validation row, with 'sets' applied after each row's own settings; fill
  * 'out' (may be NULL) with one row per run and 'sum' (may be NULL).  Returns 0 or -1. */
 int calc_validate(const char *const *sets, int nsets, struct calc_table *out, struct calc_validation *sum,
@@ -262,6 +270,14 @@ int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, 
  * (may be NULL).  A pair whose rows the table does not hold (a --set that changes a row's
  * recipe) is left out.  Returns the pairs built. */
 int calc_validate_speedup(const struct calc_table *rows, struct calc_table *out, struct calc_speedup *s);
+/* The held-out goals over a calc_validate table 'rows' (validate.c, docs/references.md
+ * §7.13): the mean |error| of the held-out rows in all, per GPU generation and for dense
+ * and MoE models, the largest peak-memory error, the runs predicted not to fit and the
+ * sources that calibrate more than half their rows, each against its limit, met or
+ * missed.  Fills 'out' (may be NULL) with one row per goal and the group and goal fields
+ * of 's' (may be NULL).  Rows marked "not expressible" take no part.  Returns the goals
+ * met. */
+int calc_validate_goals(const struct calc_table *rows, struct calc_table *out, struct calc_validation *s);
 
 /* GEMM efficiency by shape (gemm_table.c, docs/references.md §5.10). */
 

@@ -5,7 +5,8 @@
  *
  *   trainplan validate [--set K=V]... [--format text|csv|json|md|tsv]
  *
- * In text, the per-stack summary and the A100 to H100 speed-up pairs follow the rows.
+ * In text, the per-stack summary, the A100 to H100 speed-up pairs and the held-out goals
+ * (per GPU generation, dense and MoE; calc_validate_goals) follow the rows.
  * --set overrides apply to every row after the row's own settings, e.g.
  * --set efficiency.gemm=0.7.  Exit status 0; 1 when a row misses the published value
  * by more than 15%.
@@ -61,6 +62,12 @@ int cmd_validate(int argc, char **argv)
 			rc = cli_table_write("validate", NULL, &k, o.format);
 			calc_table_free(&k);
 		}
+		if (!rc) {
+			calc_validate_goals(&t, &k, NULL);
+			printf("\n");
+			rc = cli_table_write("validate", NULL, &k, o.format);
+			calc_table_free(&k);
+		}
 		if (rc) {
 			calc_table_free(&t);
 			return rc;
@@ -69,6 +76,12 @@ int cmd_validate(int argc, char **argv)
 		       "worst stack %.1f%%\n",
 		       s.rows, s.stacks, s.within, 100 * s.mean_abs, s.heldout, 100 * s.heldout_mean_abs,
 		       100 * s.heldout_stack_max);
+		printf("held out by hardware: A100 %.1f%% (%d rows), H100 %.1f%% (%d), Blackwell %.1f%% (%d); dense %.1f%% (%d), "
+		       "MoE %.1f%% (%d); %d runs not expressible yet; goals met: %d of %d\n",
+		       100 * s.group_mean_abs[CALC_VG_A100], s.group_rows[CALC_VG_A100], 100 * s.group_mean_abs[CALC_VG_H100],
+		       s.group_rows[CALC_VG_H100], 100 * s.group_mean_abs[CALC_VG_BLACKWELL],
+		       s.group_rows[CALC_VG_BLACKWELL], 100 * s.group_mean_abs[CALC_VG_DENSE], s.group_rows[CALC_VG_DENSE],
+		       100 * s.group_mean_abs[CALC_VG_MOE], s.group_rows[CALC_VG_MOE], s.noexpr, s.goals_met, s.goals);
 	}
 	calc_table_free(&t);
 	calc_diag_free(&d);
