@@ -130,12 +130,59 @@ static void print_notes(const struct notes *ns, FILE *f, const char *prefix)
  * optimizer is ZeRO-1, Megatron FSDP's sharding strategies optim_grads and
  * optim_grads_params are ZeRO-2 and ZeRO-3. */
 
+/* Megatron-Core's --pipeline-model-parallel-layout of the plan's chunks: one entry per
+ * virtual stage in model order, 'E' the embedding, "t*N" N transformer layers, 'm' the
+ * MTP block, 'L' the loss with the output layer, entries separated by '|'
+ * (megatron/core/transformer/pipeline_parallel_layer_layout.py at commit d98e8a6).
+ * Without a chunk layout, virtual stage c x pp + s holds 1/v of stage s's layers, which
+ * needs each stage's layers divisible by v.  Returns 0, or -1 when it does not fit. */
+static int megatron_layout(const struct calc_plan *p, char *buf, size_t n)
+{
+	int pp = p->pp, v = p->vpp > 1 ? p->vpp : 1, total = pp * v;
+	char e[CALC_MAX_VSTAGES][16];
+	size_t o = 0;
+	buf[0] = 0;
+	if (total > CALC_MAX_VSTAGES)
+		return -1;
+	for (int g = 0; g < total; g++) {
+		int layers, s = g % pp;
+		int embed = p->chunks.n > 0 ? g == p->chunks.embed : g == 0;
+		int head = p->chunks.n > 0 ? g == p->chunks.head : g == total - 1;
+		int mtp = p->model.mtp_depth > 0 && (p->chunks.n > 0 ? g == p->chunks.mtp : g == total - 1);
+		if (p->chunks.n > 0)
+			layers = p->chunks.layers[g];
+		else if (p->layers_per_stage[s] % v)
+			return -1;
+		else
+			layers = p->layers_per_stage[s] / v;
+		snprintf(e[g], sizeof e[g], "%s%s%.0d%s%s", embed ? "E" : "", layers > 1 ? "t*" : layers == 1 ? "t" : "",
+		         layers > 1 ? layers : 0, mtp ? "m" : "", head ? "L" : "");
+	}
+	/* runs of equal entries as "(X|)*k", which parse_str_to_list expands */
+	for (int g = 0; g < total;) {
+		int k = 1, w;
+		while (g + k < total && !strcmp(e[g + k], e[g]))
+			k++;
+		if (g + k == total && k > 1)
+			k--; /* the last entry has no '|' after it */
+		if (k > 1)
+			w = snprintf(buf + o, n - o, "(%s|)*%d", e[g], k);
+		else
+			w = snprintf(buf + o, n - o, "%s%s", e[g], g + 1 < total ? "|" : "");
+		if (w < 0 || (size_t)w >= n - o)
+			return -1;
+		o += (size_t)w;
+		g += k;
+	}
+	return 0;
+}
+
 static int export_megatron(const struct calc_plan *p, FILE *f)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
-	char buf[64][96], shown[CALC_PATH_MAX * 4];
+	char buf[96][CALC_LAYOUT_MAX + 48], shown[CALC_PATH_MAX * 4];
 	int n = 0, rc;
 
 	if ((rc = check_schedule(p, "megatron", "Megatron-LM", ok)))
@@ -152,6 +199,21 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--kv-channels %d", m->head_dim);
 	FLAG("--ffn-hidden-size %d", m->ffn_hidden);
 	FLAG("--vocab-size %d", m->vocab);
+	{
+		/* Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by
+		 * (default 128) x tp (megatron/training/tokenizer/tokenizer.py _vocab_size_with_padding
+		 * at d98e8a6); the plan counts model.vocab as given, so the largest power of two up
+		 * to 128 that keeps it unpadded is written, or the default with a note when tp does not
+		 * divide the vocabulary */
+		int d = 128;
+		while (d > 1 && m->vocab % ((long)d * p->tp))
+			d /= 2;
+		if (m->vocab % ((long)d * p->tp))
+			note(&ns, "Megatron-LM pads the vocabulary of %d to a multiple of 128 x tp %d, which the plan does "
+			          "not count", m->vocab, p->tp);
+		else if (d != 128)
+			FLAG("--make-vocab-size-divisible-by %d", d);
+	}
 	FLAG("--seq-length %d", p->seq_len);
 	FLAG("--max-position-embeddings %d", m->max_pos > 0 ? m->max_pos : p->seq_len);
 	FLAG("--position-embedding-type %s", m->max_pos > 0 ? "learned_absolute" : "rope");
@@ -174,11 +236,51 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		if (m->moe.shared > 0)
 			FLAG("--moe-shared-expert-intermediate-size %d",
 			     m->moe.shared * (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn));
-		if (m->moe.first_dense > 0 || m->moe.every > 1)
-			note(&ns, "the MoE layer pattern (model.first_dense, model.moe_every) goes into --moe-layer-freq as a list");
+		/* DeepSeek-V3's aux-loss-free per-expert bias (transformer_config.py
+		 * moe_router_enable_expert_bias at d98e8a6) */
+		if (m->moe.router_bias)
+			FLAG("--moe-router-enable-expert-bias");
+		/* node-limited routing (DeepSeek-V3 §2.1.2, M nodes per token): Megatron-Core's
+		 * group-limited routing with one group of experts per node of the EP group
+		 * (--moe-router-num-groups, --moe-router-group-topk; transformer_config.py at d98e8a6),
+		 * which is what it is when the experts of a group sit on one node */
+		if (m->moe.node_limit > 0 && p->ep > p->gpus_per_node && p->ep % p->gpus_per_node == 0 &&
+		    m->moe.node_limit < p->ep / p->gpus_per_node) {
+			FLAG("--moe-router-num-groups %d", p->ep / p->gpus_per_node);
+			FLAG("--moe-router-group-topk %d", m->moe.node_limit);
+		}
+		/* --moe-layer-freq: an int N (layer i is MoE when i %% N == 0) or a Python list
+		 * expression of 0/1 per layer (arguments.py moe_freq_type, gpt_layer_specs.py at
+		 * commit d98e8a6).  The plan's rule: layers 0 .. first_dense - 1 dense, then every
+		 * model.moe_every-th layer MoE counted from the first after them ((i + 1) %% every
+		 * == 0; calc.h struct calc_moe), written here as the list it gives. */
+		if (m->moe.every > 1) {
+			char freq[CALC_LAYOUT_MAX];
+			size_t o = 0;
+			freq[0] = 0;
+			for (int i = 0; i < m->layers && o + 4 < sizeof freq; i++) {
+				int moe = i >= m->moe.first_dense && (i - m->moe.first_dense + 1) % m->moe.every == 0;
+				o += (size_t)snprintf(freq + o, sizeof freq - o, "%s%d", i ? "," : "[", moe);
+			}
+			if (o + 2 >= sizeof freq)
+				return key_error(p, "model", "moe_every", "export --for megatron: %d layers are too many to "
+				                 "write as a --moe-layer-freq list here", m->layers);
+			snprintf(freq + o, sizeof freq - o, "]");
+			FLAG("--moe-layer-freq \"%s\"", freq);
+		} else if (m->moe.first_dense > 0)
+			FLAG("--moe-layer-freq \"([0]*%d+[1]*%d)\"", m->moe.first_dense, m->layers - m->moe.first_dense);
 	}
-	if (m->mla.kv_lora_rank > 0)
-		note(&ns, "multi-latent attention: add --multi-latent-attention and its ranks by hand");
+	if (m->mla.kv_lora_rank > 0) {
+		/* --multi-latent-attention and its ranks (arguments.py:3548-3556 at commit d98e8a6;
+		 * --q-lora-rank absent = None: queries projected from h directly) */
+		FLAG("--multi-latent-attention");
+		if (m->mla.q_lora_rank > 0)
+			FLAG("--q-lora-rank %d", m->mla.q_lora_rank);
+		FLAG("--kv-lora-rank %d", m->mla.kv_lora_rank);
+		FLAG("--qk-head-dim %d", m->mla.qk_nope_dim);
+		FLAG("--qk-pos-emb-head-dim %d", m->mla.qk_rope_dim);
+		FLAG("--v-head-dim %d", m->mla.v_head_dim);
+	}
 	if (m->mtp_depth > 0)
 		FLAG("--mtp-num-layers %d", m->mtp_depth);
 	FLAG("--micro-batch-size %d", p->micro_batch);
@@ -186,19 +288,43 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	FLAG("--train-samples %ld", train_samples(p));
 	FLAG("--tensor-model-parallel-size %d", p->tp);
 	FLAG("--pipeline-model-parallel-size %d", p->pp);
-	if (p->pp > 1 && p->vpp > 1) {
-		if (m->layers % (p->pp * p->vpp))
-			note(&ns, "%d layers do not split into %d x %d virtual stages evenly; Megatron-LM needs "
-			          "--pipeline-model-parallel-layout for that", m->layers, p->pp, p->vpp);
-		FLAG("--num-layers-per-virtual-pipeline-stage %d", m->layers / (p->pp * p->vpp));
-	} else if (p->pp > 1 && !stages_even(p)) {
-		if (middle_even(p) || p->pp == 2) {
-			FLAG("--decoder-first-pipeline-num-layers %d", p->layers_per_stage[0]);
-			FLAG("--decoder-last-pipeline-num-layers %d", p->layers_per_stage[p->pp - 1]);
-		} else {
-			note(&ns, "the stages' layers (parallel.layers_per_stage) differ in the middle; Megatron-LM "
-			          "takes such a split as --pipeline-model-parallel-layout");
+	/* the pipeline split (arguments.py:3103-3120 and transformer_config.py:137-141 at commit
+	 * d98e8a6): the plan's own layout keys in Megatron-Core's words; torchtitan's rule and an
+	 * uneven stage list as the layout string of the same placement; even stages with
+	 * --num-virtual-stages-per-pipeline-rank (a layout fixes the virtual stages itself) */
+	if (p->pp > 1) {
+		int vs = p->vpp > 1;
+		char lay[CALC_LAYOUT_MAX];
+		if (p->layout[0]) {
+			FLAG("--pipeline-model-parallel-layout \"%s\"", p->layout);
+			vs = 0;
+		} else if (p->first_stage_layers > 0 || p->last_stage_layers > 0) {
+			if (p->first_stage_layers > 0)
+				FLAG("--decoder-first-pipeline-num-layers %d", p->first_stage_layers);
+			if (p->last_stage_layers > 0)
+				FLAG("--decoder-last-pipeline-num-layers %d", p->last_stage_layers);
+		} else if (p->account_embedding || p->account_loss) {
+			if (p->account_embedding)
+				FLAG("--account-for-embedding-in-pipeline-split");
+			if (p->account_loss)
+				FLAG("--account-for-loss-in-pipeline-split");
+		} else if (p->chunks.n > 0 || !stages_even(p) || m->layers % (p->pp * (p->vpp > 1 ? p->vpp : 1))) {
+			if (!vs && p->chunks.n == 0 && (middle_even(p) || p->pp == 2)) {
+				FLAG("--decoder-first-pipeline-num-layers %d", p->layers_per_stage[0]);
+				FLAG("--decoder-last-pipeline-num-layers %d", p->layers_per_stage[p->pp - 1]);
+			} else if (megatron_layout(p, lay, sizeof lay) == 0) {
+				FLAG("--pipeline-model-parallel-layout \"%s\"", lay);
+				vs = 0;
+			} else {
+				return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
+				                 "export --for megatron: the stages' layers (%d on stage 0) do not split into "
+				                 "the %d virtual stages of each rank, and Megatron-LM gives every virtual stage "
+				                 "of a rank its share of whole layers (allowed: stages whose layers vpp divides, "
+				                 "or parallel.layout)", p->layers_per_stage[0], p->vpp);
+			}
 		}
+		if (vs)
+			FLAG("--num-virtual-stages-per-pipeline-rank %d", p->vpp);
 	}
 	FLAG("--context-parallel-size %d", p->cp);
 	if (m->moe.experts > 0) {
@@ -230,6 +356,65 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--use-distributed-optimizer");
 		FLAG("--use-megatron-fsdp");
 		FLAG("--data-parallel-sharding-strategy %s", p->zero == 2 ? "optim_grads" : "optim_grads_params");
+	}
+	/* the optimizer's dtypes: Adam moments in BF16 are --use-precision-aware-optimizer with
+	 * --exp-avg-dtype / --exp-avg-sq-dtype bf16 and fp32 master weights (arguments.py:3667 at
+	 * commit d98e8a6; recipes adam-bf16 and deepseek-v3, recipe.c) */
+	if (!strcmp(p->recipe_name, "adam-bf16") || !strcmp(p->recipe_name, "deepseek-v3")) {
+		FLAG("--use-precision-aware-optimizer");
+		FLAG("--main-params-dtype fp32");
+		FLAG("--exp-avg-dtype bf16");
+		FLAG("--exp-avg-sq-dtype bf16");
+	} else if (strcmp(p->recipe_name, "megatron") && strcmp(p->recipe_name, "fp32") && strcmp(p->recipe_name, "fp8-te") &&
+	           strcmp(p->recipe_name, "fp8-params") && strcmp(p->recipe_name, "mxfp8") && strcmp(p->recipe_name, "nvfp4")) {
+		return key_error(p, "training", "recipe", "export --for megatron: the recipe '%s' has no Megatron-LM "
+		                 "flags (allowed: megatron, fp32, fp8-te, fp8-params, mxfp8, nvfp4, adam-bf16, deepseek-v3)",
+		                 p->recipe_name);
+	}
+	/* the gradients: --grad-reduce-in-bf16 holds the main grads and reduces them in BF16
+	 * (arguments.py:1213 at commit d98e8a6 turns accumulate_allreduce_grads_in_fp32 off); one
+	 * flag for both, so a plan with the two apart has no Megatron-LM equivalent */
+	if (strcmp(p->recipe_name, "fp32")) {
+		int g16 = p->main_grads == 1, r16 = p->grad_reduce == 1;
+		if (g16 != r16 && p->main_grads != 0 && p->grad_reduce != 0)
+			return key_error(p, "training", "main_grads", "export --for megatron: main grads in %s reduced in %s: "
+			                 "Megatron-LM's --grad-reduce-in-bf16 sets both (allowed: training.main_grads and "
+			                 "efficiency.grad_reduce both bf16 or both fp32)", g16 ? "bf16" : "fp32", r16 ? "bf16" : "fp32");
+		if (g16 || r16)
+			FLAG("--grad-reduce-in-bf16");
+	}
+	/* the loss: Megatron-LM's fused vocab-parallel cross-entropy (training.cross_entropy) */
+	if (p->cross_entropy == CALC_XENT_FUSED)
+		FLAG("--cross-entropy-loss-fusion");
+	/* overlap: efficiency.dp_overlap > 0 hides the gradient reduce-scatter behind the
+	 * backward (--overlap-grad-reduce) and, with the distributed optimizer, the parameter
+	 * all-gather behind the forward (--overlap-param-gather); efficiency.tp_overlap > 0 is
+	 * Transformer Engine's userbuffer overlap (--tp-comm-overlap, model_parallel_config.py:265) */
+	if (p->dp > 1 && p->dp_overlap > 0) {
+		FLAG("--overlap-grad-reduce");
+		if (p->zero >= 1)
+			FLAG("--overlap-param-gather");
+	}
+	if (p->tp > 1 && p->tp_overlap > 0)
+		FLAG("--tp-comm-overlap");
+	/* rank order: Megatron-LM's tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp with --use-tp-pp-dp-mapping
+	 * (megatron/training/initialize.py:395, training/config/common_config.py:105 at d98e8a6);
+	 * without ep in parallel.placement the expert ranks follow cp, as there */
+	{
+		char order[48];
+		const char *s = p->placement, *c = strstr(s, "cp");
+		if (strstr(s, "ep") || !c)
+			snprintf(order, sizeof order, "%s", s);
+		else if (!c[2])
+			snprintf(order, sizeof order, "%s-ep", s);
+		else
+			snprintf(order, sizeof order, "%.*sep-%s", (int)(c - s + 3), s, c + 3);
+		if (!strcmp(order, "tp-cp-ep-pp-dp"))
+			FLAG("--use-tp-pp-dp-mapping");
+		else if (strcmp(order, "tp-cp-ep-dp-pp") && (p->pp > 1 || p->dp > 1))
+			return key_error(p, "parallel", "placement", "export --for megatron: the rank order %s is not one of "
+			                 "Megatron-LM's (allowed: tp-cp-ep-dp-pp, its default, or tp-cp-ep-pp-dp with "
+			                 "--use-tp-pp-dp-mapping)", p->placement);
 	}
 	if (p->recompute == CALC_RC_SELECTIVE) {
 		FLAG("--recompute-granularity selective");
@@ -263,6 +448,11 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 			FLAG("--fp4-format e2m1");
 			FLAG("--fp4-recipe nvfp4");
 			FLAG("--fp4-param-gather");
+		} else if (!strcmp(p->recipe_name, "deepseek-v3")) {
+			/* DeepSeek-V3 §3.3.2: E4M3 everywhere with 1x128 / 128x128 block scales, which is
+			 * Transformer Engine's blockwise recipe (transformer_config.py fp8_recipe at d98e8a6) */
+			FLAG("--fp8-format e4m3");
+			FLAG("--fp8-recipe blockwise");
 		} else if (p->recipe->fp8_compute)
 			FLAG("--fp8-format hybrid");
 		if (!strcmp(p->recipe->name, "fp8-params"))

@@ -1276,6 +1276,8 @@ static const struct {
 	{"--accumulate-allreduce-grads-in-fp32", M_SWITCH}, {"--overlap-moe-expert-parallel-comm", M_SWITCH},
 	{"--moe-router-fusion", M_SWITCH}, {"--moe-permute-fusion", M_SWITCH},
 	{"--moe-pad-expert-input-to-capacity", M_SWITCH}, {"--fp4-param-gather", M_SWITCH},
+	{"--use-tp-pp-dp-mapping", M_SWITCH}, {"--account-for-embedding-in-pipeline-split", M_SWITCH},
+	{"--account-for-loss-in-pipeline-split", M_SWITCH},
 	{"--reuse-grad-buf-for-mxfp8-param-ag", M_SKIPFLAG},
 	/* taken by Megatron-LM, of no use to the plan */
 	{"--lr", M_SKIP}, {"--min-lr", M_SKIP}, {"--lr-decay-style", M_SKIP}, {"--lr-decay-iters", M_SKIP},
@@ -1337,7 +1339,7 @@ struct mvals {
 	int freq_line, layout_line, modules_line;
 	double hdrop, adrop;
 	int gqa, swiglu, untie, nobias, sp, zero, fsdp, strategy, flash, half, fp8, fp8_params, grad_bf16, xent_fused,
-		pao, mla, expert_bias, rope, rc;
+		pao, mla, expert_bias, rope, rc, tppp, acc_embed, acc_loss;
 	char grads_dt[8], params_dt[8], avg_dt[8], avg_sq_dt[8], fp8_recipe[16];
 	/* MoE dispatch (Megatron-Core transformer_config.py at commit d98e8a6) and the FP4 recipe */
 	char disp[16], backend[16];
@@ -1521,6 +1523,9 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--accumulate-allreduce-grads-in-fp32")) m->grad_bf16 = 0;
 	else if (IS("--cross-entropy-loss-fusion")) m->xent_fused = 1;
 	else if (IS("--use-precision-aware-optimizer")) m->pao = 1;
+	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
+	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
+	else if (IS("--account-for-loss-in-pipeline-split")) m->acc_loss = 1;
 	else if (IS("--multi-latent-attention")) m->mla = 1, m->model = 1;
 	else if (IS("--moe-router-enable-expert-bias")) m->expert_bias = 1;
 	else if (IS("--recompute-activations")) m->rc = 2;
@@ -1741,6 +1746,30 @@ bad:
 	ERR(im, m->layout_line, "import --from megatron: --pipeline-model-parallel-layout '%.80s': read are stages of "
 	    "'t' (t*N), E and L, separated by '|', without repetition", m->layout);
 	return -1;
+}
+
+/* Virtual stages of a --pipeline-model-parallel-layout: its '|' plus one, each "(X)*k"
+ * counting X's k times (parse_str_to_list, pipeline_parallel_layer_layout.py at d98e8a6). */
+static long m_layout_stages(const char *s)
+{
+	long bars = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p == '(') {
+			const char *q = strchr(p, ')');
+			long inner = 0, k;
+			if (!q)
+				return -1;
+			for (const char *r = p + 1; r < q; r++)
+				inner += *r == '|';
+			k = q[1] == '*' ? strtol(q + 2, NULL, 10) : 1;
+			if (k < 0 || k > 100000)
+				return -1;
+			bars += inner * k;
+			p = q;
+		} else if (*p == '|')
+			bars++;
+	}
+	return bars + 1;
 }
 
 /* The vocabulary a tokenizer brings, for a script without --vocab-size. */
@@ -1980,10 +2009,13 @@ static int import_megatron(struct imp *im, const char *text)
 				    "--exp-avg-dtype %s, --exp-avg-sq-dtype %s is not modelled; modelled are fp32 master weights "
 				    "with both moments fp32 or both bf16", params, avg, avg_sq);
 			else if (!strcmp(avg, "bf16")) {
-				if (m.fp8)
+				if (m.fp8 && !strcmp(m.fp8_recipe, "blockwise"))
+					recipe = "deepseek-v3"; /* DeepSeek-V3 §3.3: block-scaled E4M3, BF16 moments */
+				else if (m.fp8)
 					ERR(im, 0, "import --from megatron: FP8 with BF16 Adam moments is not a recipe of the plan "
 					    "(trainplan presets recipes)");
-				recipe = "adam-bf16";
+				else
+					recipe = "adam-bf16";
 			}
 		} else if (m.avg_dt[0] || m.avg_sq_dt[0] || m.params_dt[0]) {
 			NOTE(im, 0, "import --from megatron: --exp-avg-dtype, --exp-avg-sq-dtype and --main-params-dtype take "
@@ -2028,7 +2060,16 @@ static int import_megatron(struct imp *im, const char *text)
 		if (m.first >= 0 || m.last >= 0)
 			ERR(im, m.layout_line, "import --from megatron: --pipeline-model-parallel-layout and "
 			    "--decoder-first/last-pipeline-num-layers are exclusive");
-		else if (m_layout(im, &m, pp, list, sizeof list) == 0)
+		else if (m_layout_stages(m.layout) != pp || strchr(m.layout, '(') || strchr(m.layout, 'm')) {
+			/* virtual stages, repetition or MTP: the plan's parallel.layout reads Megatron-Core's
+			 * grammar itself (calc/model.c layout_string), the chunks per stage from its count */
+			long vs = m_layout_stages(m.layout);
+			put(im, m.layout_line, "parallel.layout", "%s", m.layout);
+			if (pp > 0 && vs > pp && vs % pp == 0) {
+				put(im, m.layout_line, "parallel.vpp", "%ld", vs / pp);
+				put(im, m.layout_line, "parallel.schedule", "interleaved");
+			}
+		} else if (m_layout(im, &m, pp, list, sizeof list) == 0)
 			put(im, m.layout_line, "parallel.layers_per_stage", "%s", list);
 	} else if (m.first > 0 || m.last > 0) {
 		long mid = pp - (m.first > 0) - (m.last > 0), rest = layers - (m.first > 0 ? m.first : 0) - (m.last > 0 ? m.last : 0);
@@ -2048,6 +2089,13 @@ static int import_megatron(struct imp *im, const char *text)
 			free(b.s);
 		}
 	}
+	/* the rank order (initialize.py:395 at d98e8a6) and the ends counted as layers */
+	if (m.tppp)
+		put(im, 0, "parallel.placement", "tp-cp-ep-pp-dp");
+	if (m.acc_embed)
+		put(im, 0, "parallel.account_embedding", "yes");
+	if (m.acc_loss)
+		put(im, 0, "parallel.account_loss", "yes");
 	/* batch and tokens */
 	if (m.seq > 0)
 		put(im, 0, "training.seq_len", "%ld", m.seq);
