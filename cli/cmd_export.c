@@ -580,7 +580,12 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	        p->pp, p->dp, calc_plan_gpus(p));
 	print_notes(&ns, f, "# note: ");
 	fprintf(f, "\n[training]\n");
-	fprintf(f, "local_batch_size = %d\n", p->global_batch / p->dp);
+	/* local_batch_size is what a data-parallel rank runs per forward and backward; torchtitan
+	 * accumulates global_batch_size / (local_batch_size x dp) of them per step (torchtitan/train.py:212
+	 * at commit 238fa995).  Without PP that is one micro-batch; with PP it is the whole pipeline
+	 * batch, cut into micro-batches of pipeline_parallel_microbatch_size, all of them in one
+	 * schedule run, as the plan's pipeline runs them */
+	fprintf(f, "local_batch_size = %d\n", p->pp > 1 ? p->global_batch / p->dp : p->micro_batch);
 	fprintf(f, "global_batch_size = %d\n", p->global_batch);
 	fprintf(f, "seq_len = %d\n", p->seq_len);
 	fprintf(f, "steps = %ld\n", train_steps(p));

@@ -56,6 +56,7 @@ struct imp {
 	struct kv kv[128];
 	int n;
 	long gpus;                 /* --gpus N; 0 when not given */
+	int base_given;            /* 1: --plan named the base plan */
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -2693,7 +2694,15 @@ static int import_deepspeed(struct imp *im, const char *text)
 		    "allowed is an object {...}; leave the key out for no recomputation");
 		ac = NULL;
 	}
-	put(im, 0, "parallel.recompute", "%s", ac ? "full" : "none");
+	if (!ac && im->base_given && (im->base->recompute == CALC_RC_SELECTIVE || im->base->recompute == CALC_RC_MODULES))
+		/* selective recomputation is the model code's (Megatron-DeepSpeed's
+		 * --recompute-granularity selective), not a key of this file: the base plan --plan
+		 * names keeps it */
+		NOTE(im, 0, "import --from deepspeed: no \"activation_checkpointing\": the model's own selective "
+		     "recomputation is no key of this file; the --plan base's parallel.recompute = %s stays",
+		     calc_recompute_name(im->base->recompute));
+	else
+		put(im, 0, "parallel.recompute", "%s", ac ? "full" : "none");
 	if (ac) {
 		static const char *const bools[] = {"partition_activations", "cpu_checkpointing", "contiguous_memory_optimization",
 			"synchronize_checkpoint_boundary", "profile", NULL};
@@ -2778,7 +2787,14 @@ static int import_deepspeed(struct imp *im, const char *text)
 	put(im, 0, "parallel.tp", "%ld", tp);
 	put(im, 0, "parallel.pp", "%ld", pp);
 	put(im, 0, "parallel.cp", "%ld", cp);
-	put(im, 0, "parallel.sp", "%s", tp > 1 && ac && json_is_true(json_object_get(ac, "partition_activations")) ? "yes" : "no");
+	if (tp > 1 && !ac && im->base_given && im->base->sp) {
+		/* sequence parallelism with TP is the model code's (Megatron-DeepSpeed's
+		 * --sequence-parallel), no key of this file: the base plan --plan names keeps it */
+		NOTE(im, 0, "import --from deepspeed: sequence parallelism is the model's, no key of this file; the --plan "
+		     "base's parallel.sp = yes stays");
+		put(im, 0, "parallel.sp", "yes");
+	} else
+		put(im, 0, "parallel.sp", "%s", tp > 1 && ac && json_is_true(json_object_get(ac, "partition_activations")) ? "yes" : "no");
 	put(im, 0, "parallel.vpp", "1");
 	put(im, 0, "parallel.schedule", "1f1b");
 out:
@@ -2912,6 +2928,7 @@ int cmd_import(int argc, char **argv)
 		return rc;
 	im.file = strcmp(path, "-") ? path : "<stdin>";
 	im.base = &base;
+	im.base_given = o.plan != NULL;
 	if (!(text = read_input(path, &len, why, sizeof why)))
 		return cli_error("%s: cannot read: %s", shown(im.file, why + 200, 56), why);
 	rc = import_text(&im, which, text, len);
