@@ -1,0 +1,49 @@
+#!/bin/sh
+# Every flag `trainplan export --for megatron` writes exists in Megatron-LM and takes the
+# value it is given: tests/export/megatron-args.txt lists Megatron-LM's flags with their
+# kinds, read from its source at a pinned commit (the file says which).  A switch takes
+# no value, int a whole number, float a number, str one word, list one or more words.
+# The launcher's own flags (torchrun --nnodes, --nproc-per-node) are not Megatron-LM's.
+bin=$1; defs=tests/export/megatron-args.txt; pass=0; fail=0
+check() { # --set words...
+	out=$("$bin" export --for megatron "$@" 2>&1) || { fail=$((fail + 1)); echo "FAIL: export --for megatron $*: $out" >&2; return; }
+	bad=$(printf '%s\n' "$out" | awk -v defs="$defs" '
+		BEGIN { while ((getline l < defs) > 0) if (l !~ /^#/) { split(l, f, " "); kind[f[1]] = f[2] } }
+		/pretrain_gpt\.py/ { on = 1; next }
+		on {
+			sub(/ \\$/, ""); sub(/^ +/, "")
+			n = split($0, w, " "); flag = w[1]; nv = n - 1
+			if (!(flag in kind)) { print "unknown flag " flag; next }
+			k = kind[flag]; v = w[2]; gsub(/"/, "", v)
+			if (k == "switch" && nv != 0) print flag " is a switch but has " nv " values"
+			else if (k == "int" && (nv != 1 || v !~ /^-?[0-9]+$/)) print flag " takes an int, has: " $0
+			else if (k == "float" && (nv != 1 || v !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/)) print flag " takes a float, has: " $0
+			else if (k == "str" && nv != 1) print flag " takes one word, has: " $0
+			else if (k == "list" && nv < 1) print flag " takes one or more words, has none"
+		}')
+	if [ -z "$bad" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); printf 'FAIL: export --for megatron %s:\n%s\n' "$*" "$bad" >&2
+	fi
+}
+for p in plans/default.ini plans/llama2-70b-a100.ini plans/llama3-405b-h100.ini; do
+	check --plan "$p"
+done
+check --plan plans/deepseek-v3-h800.ini --set schedule=1f1b
+check --plan plans/deepseek-v3-h800.ini --set schedule=1f1b --set model.moe_every=2 --set model.first_dense=1
+# layouts, virtual stages, recomputation, precision, dtypes, overlap, rank order, MoE
+for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_less_layers=1 --set last_stage_less_layers=1" \
+         "--set pp=2 --set dp=32 --set account_embedding=yes --set account_loss=yes" \
+         "--set pp=4 --set dp=16 --set vpp=2 --set schedule=interleaved" \
+         "--set pp=4 --set dp=16 --set layout=Et*20|t*20|t*20|t*20L" \
+         "--set layers_per_stage=9,10,10,10,10,10,10,11" \
+         "--set recompute=full --set recompute_method=block --set recompute_num_layers=2" \
+         "--set recompute=modules --set recompute_modules=core_attn,mlp" \
+         "--set training.recipe=adam-bf16 --set training.main_grads=bf16 --set efficiency.grad_reduce=bf16" \
+         "--set training.recipe=fp8-params --set efficiency.tp_overlap=0.5" \
+         "--set placement=tp-cp-pp-dp" "--set zero=3 --set pp=1 --set dp=64" "--set cp=2 --set dp=4" \
+         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep --set moe.overlap_ep_comm=yes --set moe.router_fusion=yes --set moe.permute_fusion=yes"; do
+	# shellcheck disable=SC2086
+	check $v
+done
+echo "export-flags: $pass passed, $fail failed"
+[ $fail -eq 0 ]
