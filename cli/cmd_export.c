@@ -572,9 +572,46 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 		note(&ns, "torchtitan always runs sequence parallelism with TP (the plan has parallel.sp = no)");
 	if (p->recompute == CALC_RC_SELECTIVE)
 		note(&ns, "selective recomputation written as torchtitan's per-op policy (selective_ac_option = \"op\")");
-	if (p->pp > 1 && !stages_even(p) && p->vpp == 1)
-		note(&ns, "uneven stages: torchtitan takes pipeline_parallel_first_stage_less_layers and "
-		          "pipeline_parallel_last_stage_less_layers, or module_fqns_per_model_part");
+	/* the split: torchtitan's rule (generate_llm_fqn_per_model_part,
+	 * torchtitan/distributed/pipeline_parallel.py at 238fa995) weighs the embedding and the
+	 * output as pipeline_parallel_first/last_stage_less_layers layers (default 1 and 1,
+	 * job_config.py:377-383), spreads layers + weights over the virtual stages, the first
+	 * ones one more, and takes the weights off the first and the last; the number of
+	 * virtual stages is ceil((layers + weights) / pipeline_parallel_layers_per_stage)
+	 * (pipeline_parallel.py:74).  The plan's own weights are written; without them the
+	 * weights 0 and 0, or 1 and 1, that give the plan's stages; otherwise the stages as
+	 * module_fqns_per_model_part. */
+	int v = p->schedule == CALC_SCHED_DUALPIPE ? 2 : p->vpp > 1 ? p->vpp : 1, nvs = p->pp * v;
+	int a = p->first_less, b = p->last_less, fit = -1, L = p->model.layers, k = 0;
+	if (p->pp > 1) {
+		if (a > 0 || b > 0)
+			fit = 1;
+		for (int w = 0; fit < 0 && w <= 1; w++) {
+			int eff = L + 2 * w, ok = eff / nvs >= w;
+			for (int g = 0; ok && g < nvs; g++) {
+				int want = eff / nvs + (g < eff % nvs) - (g == 0 ? w : 0) - (g == nvs - 1 ? w : 0);
+				int have = p->chunks.n > 0 ? p->chunks.layers[g]
+				         : v == 1 ? p->layers_per_stage[g]
+				         : p->layers_per_stage[g % p->pp] % v ? -1 : p->layers_per_stage[g % p->pp] / v;
+				ok = want == have;
+			}
+			if (ok)
+				a = b = w, fit = 1;
+		}
+		if (fit > 0 && v > 1) {
+			int eff = L + a + b;
+			k = (eff + nvs - 1) / nvs;
+			if ((eff + k - 1) / k != nvs)
+				return key_error(p, "parallel", "vpp", "export --for torchtitan: no pipeline_parallel_layers_per_stage "
+				                 "gives %d virtual stages of %d layers and weights %d + %d (torchtitan takes "
+				                 "ceil((layers + weights) / layers_per_stage) stages)", nvs, L, a, b);
+		}
+		if (fit < 0 && v > 1)
+			return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "split",
+			                 "export --for torchtitan: the stages' layers do not follow torchtitan's rule over %d "
+			                 "virtual stages (allowed: parallel.first_stage_less_layers and last_stage_less_layers, "
+			                 "or the stages that rule gives)", nvs);
+	}
 	fprintf(f, "# torchtitan job config for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp,
 	        p->pp, p->dp, calc_plan_gpus(p));
@@ -599,9 +636,24 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if (p->pp > 1) {
 		fprintf(f, "pipeline_parallel_schedule = \"%s\"\n", tt_schedule(p->schedule));
 		fprintf(f, "pipeline_parallel_microbatch_size = %d\n", p->micro_batch);
-		if (p->vpp > 1 || p->schedule == CALC_SCHED_DUALPIPE) {
-			int chunks = p->schedule == CALC_SCHED_DUALPIPE ? 2 : p->vpp;
-			fprintf(f, "pipeline_parallel_layers_per_stage = %d\n", p->model.layers / (p->pp * chunks));
+		if (fit > 0) {
+			fprintf(f, "pipeline_parallel_first_stage_less_layers = %d\n", a);
+			fprintf(f, "pipeline_parallel_last_stage_less_layers = %d\n", b);
+			if (v > 1)
+				fprintf(f, "pipeline_parallel_layers_per_stage = %d\n", k);
+		} else if (v == 1) {
+			int from = 0;
+			fprintf(f, "pipeline_parallel_first_stage_less_layers = 0\n");
+			fprintf(f, "pipeline_parallel_last_stage_less_layers = 0\n");
+			fprintf(f, "module_fqns_per_model_part = [");
+			for (int s = 0; s < p->pp; s++) {
+				fprintf(f, "%s[%s", s ? ", " : "", s == 0 ? "\"tok_embeddings\"" : "");
+				for (int i = 0; i < p->layers_per_stage[s]; i++, from++)
+					fprintf(f, "%s\"layers.%d\"", s == 0 || i ? ", " : "", from);
+				fprintf(f, "%s]", s < p->pp - 1 ? "" : s == 0 || p->layers_per_stage[s] ? ", \"norm\", \"output\""
+				                                                               : "\"norm\", \"output\"");
+			}
+			fprintf(f, "]\n");
 		}
 	}
 	fprintf(f, "context_parallel_degree = %d\n", p->cp);

@@ -2159,10 +2159,10 @@ static const char *const tt_training_skip[] = {"dataset", "dataset_path", "max_n
 static const char *const tt_parallelism[] = {"data_parallel_replicate_degree", "data_parallel_shard_degree",
 	"fsdp_reshard_after_forward", "tensor_parallel_degree", "pipeline_parallel_degree",
 	"pipeline_parallel_schedule", "pipeline_parallel_microbatch_size", "pipeline_parallel_layers_per_stage",
-	"context_parallel_degree", "expert_parallel_degree", "expert_tensor_parallel_degree", NULL};
+	"context_parallel_degree", "expert_parallel_degree", "expert_tensor_parallel_degree",
+	"pipeline_parallel_first_stage_less_layers", "pipeline_parallel_last_stage_less_layers", NULL};
 static const char *const tt_parallelism_skip[] = {"disable_loss_parallel", "enable_async_tensor_parallel",
 	"enable_compiled_autograd", "pipeline_parallel_split_points", "module_fqns_per_model_part",
-	"pipeline_parallel_first_stage_less_layers", "pipeline_parallel_last_stage_less_layers",
 	"pipeline_parallel_schedule_csv", "context_parallel_rotate_method", "pipeline_parallel_expert_parallel_overlap",
 	NULL};
 static const char *const tt_ac[] = {"mode", NULL};
@@ -2216,6 +2216,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	char section[128] = "", name[64] = "", flavor[64] = "";
 	int nseen = 0, name_line = 0, fp8 = 0;
 	long rep = 1, shard = -1, tp = 1, pp = 1, cp = 1, lbs = -1, gbs = -1, seq = -1, steps = -1, lps = 0, mb = -1, v;
+	/* torchtitan's weights of the ends: 1 and 1 when absent (job_config.py:377-383 at 238fa995) */
+	long less_a = 1, less_b = 1;
 	int line = 0, reshard_never = 0, sched = CALC_SCHED_1F1B, sched_line = 0, shard_line = 0;
 	for (char *ln = text, *next; ln && *ln && im->d.nrecs < IMP_MAX_MSGS; ln = next) {
 		char *p, *eq, *key, *val, full[200];
@@ -2337,6 +2339,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 				continue;
 			}
 		} else if (!strcmp(section, "parallelism")) {
+			if (!strcmp(key, "module_fqns_per_model_part")) {
+				/* the stages' modules by name replace torchtitan's rule: not read, and the
+				 * rule would give other stages */
+				ERR(im, line, "import --from torchtitan: module_fqns_per_model_part is not read; allowed are "
+				    "the stages of pipeline_parallel_first/last_stage_less_layers (give the stage list as the "
+				    "plan's parallel.layers_per_stage)");
+				continue;
+			}
 			if (in_list(tt_parallelism_skip, key))
 				continue;
 			if (!in_list(tt_parallelism, key)) {
@@ -2390,6 +2400,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		}
 		{
 			int neg_ok = !strcmp(key, "data_parallel_shard_degree") || !strcmp(key, "global_batch_size");
+			int zero_ok = !strncmp(key, "pipeline_parallel_", 18) && strstr(key, "_less_layers");
+			if (zero_ok && !is_str && !strcmp(val, "0")) {
+				if (strstr(key, "first"))
+					less_a = 0;
+				else
+					less_b = 0;
+				continue;
+			}
 			if (is_str || (parse_int(val, 1, IMP_INT_MAX, 1, &v) < 0 && !(neg_ok && !strcmp(val, "-1")))) {
 				ERR(im, line, "import --from torchtitan: %s = %.80s: allowed is a whole number from 1 to %ld%s", key,
 				    val, IMP_INT_MAX, neg_ok ? ", or -1" : "");
@@ -2405,6 +2423,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		else if (!strcmp(key, "context_parallel_degree")) cp = v;
 		else if (!strcmp(key, "pipeline_parallel_microbatch_size")) mb = v;
 		else if (!strcmp(key, "pipeline_parallel_layers_per_stage")) lps = v;
+		else if (!strcmp(key, "pipeline_parallel_first_stage_less_layers")) less_a = v;
+		else if (!strcmp(key, "pipeline_parallel_last_stage_less_layers")) less_b = v;
 		else if (!strcmp(key, "expert_parallel_degree")) put(im, line, "parallel.ep", "%ld", v);
 		else if (!strcmp(key, "expert_tensor_parallel_degree")) put(im, line, "parallel.etp", "%ld", v);
 		else if (!strcmp(key, "local_batch_size")) lbs = v;
@@ -2501,8 +2521,11 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	put(im, 0, "parallel.schedule", "%s", calc_schedule_name((enum calc_schedule)(sched < 0 ? CALC_SCHED_1F1B : sched)));
 	if (sched == CALC_SCHED_INTERLEAVED) {
 		const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
-		long long layers = pm ? pm->layers : im->base->model.layers, per = mul(pp, lps > 0 ? lps : 1);
-		long long vpp = lps > 0 ? (per > 0 && per <= layers ? layers / per : 0) : 2;
+		long long layers = pm ? pm->layers : im->base->model.layers;
+		/* virtual stages ceil((layers + first + last weights) / layers_per_stage)
+		 * (torchtitan/distributed/pipeline_parallel.py:74 at 238fa995), over the pp ranks */
+		long long eff = layers + less_a + less_b, ns = lps > 0 ? (eff + lps - 1) / lps : 0;
+		long long vpp = lps > 0 ? (pp > 0 && ns % pp == 0 ? ns / pp : 0) : 2;
 		if (pp < 2 || vpp < 1)
 			ERR(im, sched_line, "import --from torchtitan: Interleaved1F1B needs pipeline_parallel_degree of 2 or "
 			    "more and pipeline_parallel_layers_per_stage x degree within the %lld layers", layers);
@@ -2510,6 +2533,34 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			put(im, sched_line, "parallel.vpp", "%lld", vpp);
 	} else {
 		put(im, 0, "parallel.vpp", "1");
+	}
+	if (pp > 1) {
+		/* the split of generate_llm_fqn_per_model_part (torchtitan/distributed/pipeline_parallel.py
+		 * at 238fa995): layers + the two weights over the virtual stages, the first ones one more
+		 * where they do not divide, less the weights on the first and the last; with one stage
+		 * per rank that is the stage list itself, with more the plan's torchtitan keys */
+		const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
+		long long layers = pm ? pm->layers : im->base->model.layers, eff = layers + less_a + less_b;
+		if (sched == CALC_SCHED_INTERLEAVED || sched == CALC_SCHED_DUALPIPE) {
+			if (less_a > 0)
+				put(im, 0, "parallel.first_stage_less_layers", "%ld", less_a);
+			if (less_b > 0)
+				put(im, 0, "parallel.last_stage_less_layers", "%ld", less_b);
+		} else if (pp <= 100000 && eff / pp >= less_a && eff / pp >= less_b && eff / pp > 0) {
+			struct sbuf b = {0};
+			for (long s = 0; s < pp; s++) {
+				char num[32];
+				long long l = eff / pp + (s < eff % pp) - (s == 0 ? less_a : 0) - (s == pp - 1 ? less_b : 0);
+				snprintf(num, sizeof num, "%s%lld", s ? "," : "", l);
+				sb_add(&b, num, strlen(num));
+			}
+			put(im, 0, "parallel.layers_per_stage", "%s", b.s);
+			free(b.s);
+		} else {
+			ERR(im, 0, "import --from torchtitan: %lld layers with the weights %ld and %ld of the first and last "
+			    "stage do not split over %ld stages (torchtitan: \"exceeds minimum layers per stage\")", layers,
+			    less_a, less_b, pp);
+		}
 	}
 	if (!got(im, "parallel.recompute"))
 		put(im, 0, "parallel.recompute", "selective"); /* torchtitan's default mode */
