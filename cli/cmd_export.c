@@ -545,6 +545,33 @@ static const char *tt_schedule(enum calc_schedule s)
 	}
 }
 
+/* torchtitan's models by name and flavor (torchtitan/models/NAME/__init__.py at 238fa995)
+ * and the presets of the same models, as import --from torchtitan reads them */
+static const struct {
+	const char *preset, *name, *flavor;
+} tt_models[] = {
+	{"llama3-8b", "llama3", "8B"},
+	{"llama3-70b", "llama3", "70B"},
+	{"llama3.1-405b", "llama3", "405B"},
+	{"deepseek-v3", "deepseek_v3", "671B"},
+};
+
+/* The torchtitan model of the plan's: its preset's name and flavor when the plan's model
+ * is that preset's, unchanged in the keys that size it; NULL otherwise. */
+static int tt_model(const struct calc_plan *p)
+{
+	const struct calc_model *m = &p->model, *pm;
+	for (size_t k = 0; k < sizeof tt_models / sizeof tt_models[0]; k++) {
+		if (strcmp(m->name, tt_models[k].preset) || !(pm = calc_preset_model(tt_models[k].preset)))
+			continue;
+		if (pm->layers == m->layers && pm->hidden == m->hidden && pm->heads == m->heads &&
+		    pm->kv_heads == m->kv_heads && pm->ffn_hidden == m->ffn_hidden && pm->vocab == m->vocab &&
+		    pm->moe.experts == m->moe.experts && pm->mla.kv_lora_rank == m->mla.kv_lora_rank)
+			return (int)k;
+	}
+	return -1;
+}
+
 static int export_torchtitan(const struct calc_plan *p, FILE *f)
 {
 	static const int ok[] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1};
@@ -570,6 +597,23 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 		reshard = p->reshard_after_forward ? "always" : "never";
 	if (p->tp > 1 && !p->sp)
 		note(&ns, "torchtitan always runs sequence parallelism with TP (the plan has parallel.sp = no)");
+	if (p->model.moe.experts > 0 && p->moe_dispatcher != CALC_DISP_DEEPEP && p->moe_dispatcher != CALC_DISP_ALLTOALL)
+		note(&ns, "torchtitan dispatches tokens by all-to-all or DeepEP (expert_parallel_comm_backend); the plan's "
+		          "moe.dispatcher = %s is written as all-to-all", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "hybridep");
+	if (tt_model(p) < 0)
+		note(&ns, "the model '%s' is no torchtitan model and flavor of this table (llama3 8B, 70B, 405B; "
+		          "deepseek_v3 671B): a flavor for it goes into torchtitan/models/NAME/__init__.py", p->model.name);
+	/* torchtitan's FSDP2 mixed precision holds FP32 parameters, gradients and Adam states and
+	 * computes in mixed_precision_param (the torch-mp recipes, recipe.c); mixed_precision_reduce
+	 * takes float32 only (job_config.py:290) */
+	if (strcmp(p->recipe_name, "torch-mp") && strcmp(p->recipe_name, "torch-mp-fp8") && strcmp(p->recipe_name, "fp32"))
+		note(&ns, "the recipe '%s' has no torchtitan equivalent: torchtitan keeps FP32 parameters, gradients and "
+		          "Adam states (recipe torch-mp)", p->recipe_name);
+	if (p->grad_reduce == 1)
+		note(&ns, "torchtitan reduces gradients in float32 only (mixed_precision_reduce); the plan reduces in bf16");
+	if (p->cross_entropy == CALC_XENT_FUSED)
+		note(&ns, "torchtitan's loss is torch's cross-entropy on FP32 logits (training.cross_entropy = torch); the "
+		          "plan assumes Megatron-LM's fused kernel");
 	if (p->recompute == CALC_RC_SELECTIVE)
 		note(&ns, "selective recomputation written as torchtitan's per-op policy (selective_ac_option = \"op\")");
 	/* the split: torchtitan's rule (generate_llm_fqn_per_model_part,
@@ -616,6 +660,14 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp,
 	        p->pp, p->dp, calc_plan_gpus(p));
 	print_notes(&ns, f, "# note: ");
+	if (tt_model(p) >= 0) {
+		fprintf(f, "\n[model]\n");
+		fprintf(f, "name = \"%s\"\nflavor = \"%s\"\n", tt_models[tt_model(p)].name, tt_models[tt_model(p)].flavor);
+		/* torchao Float8 linears with per-tensor scales (the torch-mp-fp8 recipe):
+		 * converters and [quantize.linear.float8] recipe_name (job_config.py:731-747) */
+		if (!strcmp(p->recipe_name, "torch-mp-fp8"))
+			fprintf(f, "converters = [\"quantize.linear.float8\"]\n");
+	}
 	fprintf(f, "\n[training]\n");
 	/* local_batch_size is what a data-parallel rank runs per forward and backward; torchtitan
 	 * accumulates global_batch_size / (local_batch_size x dp) of them per step (torchtitan/train.py:212
@@ -657,10 +709,16 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 		}
 	}
 	fprintf(f, "context_parallel_degree = %d\n", p->cp);
+	if (p->tp > 1 && p->tp_overlap > 0)
+		fprintf(f, "enable_async_tensor_parallel = true\n"); /* job_config.py:357 */
 	if (p->model.moe.experts > 0) {
 		fprintf(f, "expert_parallel_degree = %d\n", p->ep);
 		fprintf(f, "expert_tensor_parallel_degree = %d\n", p->etp);
+		/* DeepEP's kernels (job_config.py:474 expert_parallel_comm_backend) */
+		fprintf(f, "expert_parallel_comm_backend = \"%s\"\n", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep" : "standard");
 	}
+	if (!strcmp(p->recipe_name, "torch-mp-fp8") && tt_model(p) >= 0)
+		fprintf(f, "\n[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\n");
 	fprintf(f, "\n[activation_checkpoint]\n");
 	fprintf(f, "mode = \"%s\"\n", calc_recompute_name(p->recompute));
 	if (p->recompute == CALC_RC_SELECTIVE)

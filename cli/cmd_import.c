@@ -2160,7 +2160,8 @@ static const char *const tt_parallelism[] = {"data_parallel_replicate_degree", "
 	"fsdp_reshard_after_forward", "tensor_parallel_degree", "pipeline_parallel_degree",
 	"pipeline_parallel_schedule", "pipeline_parallel_microbatch_size", "pipeline_parallel_layers_per_stage",
 	"context_parallel_degree", "expert_parallel_degree", "expert_tensor_parallel_degree",
-	"pipeline_parallel_first_stage_less_layers", "pipeline_parallel_last_stage_less_layers", NULL};
+	"pipeline_parallel_first_stage_less_layers", "pipeline_parallel_last_stage_less_layers",
+	"expert_parallel_comm_backend", NULL};
 static const char *const tt_parallelism_skip[] = {"disable_loss_parallel", "enable_async_tensor_parallel",
 	"enable_compiled_autograd", "pipeline_parallel_split_points", "module_fqns_per_model_part",
 	"pipeline_parallel_schedule_csv", "context_parallel_rotate_method", "pipeline_parallel_expert_parallel_overlap",
@@ -2375,6 +2376,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			if (strcmp(val, "default") && strcmp(val, "always") && strcmp(val, "never"))
 				ERR(im, line, "import --from torchtitan: %s = \"%.80s\": allowed are default, always, never", key, val);
 			reshard_never = !strcmp(val, "never");
+			continue;
+		}
+		if (!strcmp(key, "expert_parallel_comm_backend")) {
+			/* standard all-to-all or DeepEP's kernels (job_config.py:474 at 238fa995) */
+			if (strcmp(val, "standard") && strcmp(val, "deepep"))
+				ERR(im, line, "import --from torchtitan: %s = \"%.80s\": allowed are standard, deepep", key, val);
+			else
+				put(im, line, "moe.dispatcher", "%s", strcmp(val, "deepep") ? "alltoall" : "deepep");
 			continue;
 		}
 		if (!strcmp(key, "mixed_precision_param")) {
