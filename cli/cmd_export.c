@@ -588,6 +588,11 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 		shard = p->fsdp_shard / p->cp > 0 ? p->fsdp_shard / p->cp : 1;
 		replicate = p->dp / shard;
 	}
+	/* activation_checkpoint.mode: selective, full, memory_budget or none (job_config.py:652) */
+	if (p->recompute != CALC_RC_NONE && p->recompute != CALC_RC_SELECTIVE && p->recompute != CALC_RC_FULL)
+		return key_error(p, "parallel", "recompute", "export --for torchtitan: recompute = %s (lists of modules) is "
+		                 "Megatron-Core's; torchtitan runs none, selective or full (allowed: none, selective, full)",
+		                 calc_recompute_name(p->recompute));
 	if (p->zero == 1)
 		note(&ns, "ZeRO-1 has no torchtitan equivalent: FSDP2 without resharding after the forward "
 		          "(ZeRO-2) is the nearest");
@@ -663,8 +668,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if (tt_model(p) >= 0) {
 		fprintf(f, "\n[model]\n");
 		fprintf(f, "name = \"%s\"\nflavor = \"%s\"\n", tt_models[tt_model(p)].name, tt_models[tt_model(p)].flavor);
-		/* torchao Float8 linears with per-tensor scales (the torch-mp-fp8 recipe):
-		 * converters and [quantize.linear.float8] recipe_name (job_config.py:731-747) */
+		/* torchao Float8 linears with per-tensor scales (the torch-mp-fp8 recipe): the
+		 * converter "quantize.linear.float8" (torchtitan/components/quantization/float8.py:238
+		 * at 238fa995) and [quantize.linear.float8] recipe_name (job_config.py:731-747) */
 		if (!strcmp(p->recipe_name, "torch-mp-fp8"))
 			fprintf(f, "converters = [\"quantize.linear.float8\"]\n");
 	}

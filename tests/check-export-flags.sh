@@ -45,5 +45,47 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
 	# shellcheck disable=SC2086
 	check $v
 done
+# torchtitan: every key of the job TOML exists in tests/export/torchtitan-keys.txt (read
+# from torchtitan/config/job_config.py at a pinned commit) under its table, with a value
+# of its kind (a quoted string, one of a Literal's strings, true/false, a whole number,
+# a number, [..])
+tdefs=tests/export/torchtitan-keys.txt
+check_tt() { # --set words...
+	out=$("$bin" export --for torchtitan "$@" 2>&1) || { fail=$((fail + 1)); echo "FAIL: export --for torchtitan $*: $out" >&2; return; }
+	bad=$(printf '%s\n' "$out" | awk -v defs="$tdefs" '
+		BEGIN { while ((getline l < defs) > 0) if (l !~ /^#/) { split(l, f, " "); kind[f[1]] = f[2] } }
+		/^#/ || /^$/ { next }
+		/^\[.*\]$/ { t = substr($0, 2, length($0) - 2); next }
+		{
+			i = index($0, " = "); key = t "." substr($0, 1, i - 1); v = substr($0, i + 3)
+			if (!(key in kind)) { print "unknown key " key; next }
+			k = kind[key]
+			if (k ~ /^str:/) {
+				n = split(substr(k, 5), ch, ","); ok = 0
+				for (j = 1; j <= n; j++) if (v == "\"" ch[j] "\"") ok = 1
+				if (!ok) print key " takes one of " substr(k, 5) ", has " v
+			} else if (k == "str" && v !~ /^".*"$/) print key " takes a string, has " v
+			else if (k == "bool" && v != "true" && v != "false") print key " takes true or false, has " v
+			else if (k == "int" && v !~ /^-?[0-9]+$/) print key " takes an int, has " v
+			else if (k == "float" && v !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) print key " takes a number, has " v
+			else if (k == "list" && v !~ /^\[.*\]$/) print key " takes a list, has " v
+		}')
+	if [ -z "$bad" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); printf 'FAIL: export --for torchtitan %s:\n%s\n' "$*" "$bad" >&2
+	fi
+}
+for p in plans/default.ini plans/llama2-70b-a100.ini plans/llama3-405b-h100.ini; do
+	check_tt --plan "$p"
+done
+check_tt --plan plans/deepseek-v3-h800.ini --set schedule=1f1b
+for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
+         "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
+         "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4" "--set layers_per_stage=9,10,10,10,10,10,10,11" \
+         "--set recompute=none" \
+         "--set model.preset=llama3-8b --set training.recipe=torch-mp-fp8 --set tp=2 --set pp=1 --set dp=0 --set efficiency.tp_overlap=0.5" \
+         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=deepep"; do
+	# shellcheck disable=SC2086
+	check_tt $v
+done
 echo "export-flags: $pass passed, $fail failed"
 [ $fail -eq 0 ]
