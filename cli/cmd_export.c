@@ -469,60 +469,221 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 }
 
 /* ------------------------------------------------------------------------ */
-/* NeMo: the keys of examples/nlp/language_modeling/conf/megatron_gpt_config.yaml
- * (NVIDIA/NeMo), the Megatron GPT model's Hydra config: trainer.* and model.*.
- * NeMo trains through Megatron-Core, so it runs the same schedules. */
+/* NeMo 2: Megatron-Bridge (NVIDIA-NeMo/Megatron-Bridge at commit 067f987d, 2026-08-22),
+ * the training library of NeMo 2, run by scripts/training/run_recipe.py with a recipe and
+ * KEY=VALUE overrides of its ConfigContainer (src/megatron/bridge/training/config.py):
+ * model.* the GPTModelProvider's fields (src/megatron/bridge/models/gpt_provider.py, a
+ * Megatron-Core TransformerConfig; Megatron-LM at 2a75ac12, the commit Megatron-Bridge
+ * pins in 3rdparty/Megatron-LM), train.*, optimizer.*, ddp.*, dist.* and mixed_precision
+ * (a recipe of src/megatron/bridge/training/mixed_precision.py).  The architecture is
+ * written key by key over the recipe vanilla_gpt_pretrain_1gpu_h100_bf16_config
+ * (recipes/gpt/h100/vanilla_gpt.py), or deepseek_v3_pretrain_1024gpu_h100_bf16_config
+ * (recipes/deepseek/h100/deepseek_v3.py) for multi-latent attention, whose provider has
+ * the MLA fields.  Megatron-Core runs 1F1B and interleaved 1F1B. */
 
 static int export_nemo(const struct calc_plan *p, FILE *f)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
-	char shown[CALC_PATH_MAX * 4];
-	int rc;
+	char buf[96][CALC_LAYOUT_MAX + 64], shown[CALC_PATH_MAX * 4];
+	const char *mp = NULL;
+	int n = 0, rc;
 	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
 	if (p->zero >= 2)
-		note(&ns, "ZeRO-%d: NeMo's distributed_fused_adam shards the optimizer states and master weights "
-		          "(ZeRO-1); ZeRO-2 and -3 are Megatron FSDP's, not keys of this file", p->zero);
-	if (p->pp > 1 && !stages_even(p))
-		note(&ns, "uneven stages (parallel.layers_per_stage) are not keys of this file");
-	fprintf(f, "# NeMo megatron_gpt_config.yaml keys for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
-	        shown_file(p, shown, sizeof shown),
-	        p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p));
-	print_notes(&ns, f, "# note: ");
-	fprintf(f, "trainer:\n");
-	fprintf(f, "  devices: %d\n  num_nodes: %d\n", p->gpus_per_node, p->nodes);
-	fprintf(f, "  precision: %s\n", strcmp(p->recipe->name, "fp32") ? "bf16-mixed" : "32");
-	fprintf(f, "  max_steps: %ld\n", train_steps(p));
-	fprintf(f, "model:\n");
-	fprintf(f, "  micro_batch_size: %d\n  global_batch_size: %d\n", p->micro_batch, p->global_batch);
-	fprintf(f, "  tensor_model_parallel_size: %d\n  pipeline_model_parallel_size: %d\n", p->tp, p->pp);
-	if (p->pp > 1 && p->vpp > 1)
-		fprintf(f, "  virtual_pipeline_model_parallel_size: %d\n", p->vpp);
-	else
-		fprintf(f, "  virtual_pipeline_model_parallel_size: null\n");
-	fprintf(f, "  context_parallel_size: %d\n", p->cp);
+		return key_error(p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
+		                 "(allowed: 0, 1; export --for megatron writes Megatron FSDP)", p->zero);
+	if (p->recompute == CALC_RC_DSV3)
+		return key_error(p, "parallel", "recompute", "export --for nemo: write DeepSeek-V3's recomputation as "
+		                 "recompute = modules with its modules (allowed: none, selective, full, modules)");
+	/* mixed_precision: the recipe's name (mixed_precision.py) */
+	if (!strcmp(p->recipe_name, "megatron") || !strcmp(p->recipe_name, "adam-bf16"))
+		mp = "bf16_mixed";
+	else if (!strcmp(p->recipe_name, "fp8-te"))
+		mp = "bf16_with_fp8_delayed_scaling_mixed";
+	else if (!strcmp(p->recipe_name, "mxfp8"))
+		mp = "bf16_with_mxfp8_mixed";
+	else if (!strcmp(p->recipe_name, "nvfp4"))
+		mp = "bf16_with_nvfp4_mixed";
+	else if (!strcmp(p->recipe_name, "deepseek-v3"))
+		mp = "bf16_with_fp8_subchannel_scaling_mixed"; /* 1x128 / 128x128 block scales */
+	else if (strcmp(p->recipe_name, "fp32"))
+		return key_error(p, "training", "recipe", "export --for nemo: the recipe '%s' has no Megatron-Bridge "
+		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, mxfp8, nvfp4, deepseek-v3, fp32)",
+		                 p->recipe_name);
+#define KV(...) snprintf(buf[n++], sizeof buf[0], __VA_ARGS__)
+	KV("model.num_layers=%d", m->layers);
+	KV("model.hidden_size=%d", m->hidden);
+	KV("model.num_attention_heads=%d", m->heads);
+	KV("model.num_query_groups=%d", m->kv_heads);
+	KV("model.kv_channels=%d", m->head_dim);
+	KV("model.ffn_hidden_size=%d", m->ffn_hidden);
+	KV("model.vocab_size=%d", m->vocab);
+	KV("model.should_pad_vocab=false"); /* the plan counts model.vocab as given */
+	KV("model.seq_length=%d", p->seq_len);
+	KV("dataset.seq_length=%d", p->seq_len);
+	KV("model.position_embedding_type=%s", m->max_pos > 0 ? "learned_absolute" : "rope");
+	/* SwiGLU: a gated linear unit of SiLU (activation_func by its name,
+	 * src/megatron/bridge/utils/activation_map.py) */
+	KV("model.gated_linear_unit=%s", m->mlp == CALC_MLP_SWIGLU ? "true" : "false");
+	KV("model.activation_func=%s", m->mlp == CALC_MLP_SWIGLU ? "silu" : "gelu");
+	KV("model.normalization=%s", m->norm == CALC_NORM_RMSNORM ? "RMSNorm" : "LayerNorm");
+	KV("model.share_embeddings_and_output_weights=%s", m->tied_embeddings ? "true" : "false");
+	KV("model.add_bias_linear=%s", m->bias ? "true" : "false");
+	KV("model.hidden_dropout=%s", m->dropout ? "0.1" : "0.0");
+	KV("model.attention_dropout=%s", m->dropout ? "0.1" : "0.0");
+	if (m->mla.kv_lora_rank > 0) {
+		KV("model.q_lora_rank=%s", "null");
+		if (m->mla.q_lora_rank > 0)
+			snprintf(buf[n - 1], sizeof buf[0], "model.q_lora_rank=%d", m->mla.q_lora_rank);
+		KV("model.kv_lora_rank=%d", m->mla.kv_lora_rank);
+		KV("model.qk_head_dim=%d", m->mla.qk_nope_dim);
+		KV("model.qk_pos_emb_head_dim=%d", m->mla.qk_rope_dim);
+		KV("model.v_head_dim=%d", m->mla.v_head_dim);
+	}
 	if (m->moe.experts > 0) {
-		fprintf(f, "  expert_model_parallel_size: %d\n", p->ep);
-		fprintf(f, "  num_moe_experts: %d\n  moe_router_topk: %d\n", m->moe.experts, m->moe.top_k);
+		KV("model.num_moe_experts=%d", m->moe.experts);
+		KV("model.moe_router_topk=%d", m->moe.top_k);
+		KV("model.moe_ffn_hidden_size=%d", m->moe.expert_ffn);
+		KV("model.moe_shared_expert_intermediate_size=%s", "null");
+		if (m->moe.shared > 0)
+			snprintf(buf[n - 1], sizeof buf[0], "model.moe_shared_expert_intermediate_size=%d",
+			         m->moe.shared * (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn));
+		KV("model.moe_router_enable_expert_bias=%s", m->moe.router_bias ? "true" : "false");
+		if (m->moe.node_limit > 0 && p->ep > p->gpus_per_node && p->ep % p->gpus_per_node == 0 &&
+		    m->moe.node_limit < p->ep / p->gpus_per_node) {
+			/* node-limited routing as group-limited routing, a group per node (as for megatron) */
+			KV("model.moe_router_num_groups=%d", p->ep / p->gpus_per_node);
+			KV("model.moe_router_group_topk=%d", m->moe.node_limit);
+		}
+		/* moe_layer_freq: 1 or the list of 0/1 per layer, by the plan's rule (calc.h struct calc_moe) */
+		if (m->moe.every > 1 || m->moe.first_dense > 0) {
+			char freq[CALC_LAYOUT_MAX];
+			size_t o = 0;
+			for (int i = 0; i < m->layers && o + 4 < sizeof freq; i++) {
+				int moe = i >= m->moe.first_dense && (m->moe.every <= 1 || (i - m->moe.first_dense + 1) % m->moe.every == 0);
+				o += (size_t)snprintf(freq + o, sizeof freq - o, "%s%d", i ? "," : "[", moe);
+			}
+			if (o + 2 >= sizeof freq)
+				return key_error(p, "model", "layers", "export --for nemo: %d layers are too many to write as a "
+				                 "model.moe_layer_freq list here", m->layers);
+			snprintf(freq + o, sizeof freq - o, "]");
+			KV("model.moe_layer_freq=%s", freq);
+		} else
+			KV("model.moe_layer_freq=1");
+		if (p->moe_dispatcher == CALC_DISP_DEEPEP || p->moe_dispatcher == CALC_DISP_HYBRIDEP) {
+			KV("model.moe_token_dispatcher_type=flex");
+			KV("model.moe_flex_dispatcher_backend=%s", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep" : "hybridep");
+		} else
+			KV("model.moe_token_dispatcher_type=%s", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "alltoall");
+		KV("model.expert_model_parallel_size=%d", p->ep);
+		KV("model.expert_tensor_parallel_size=%d", p->etp);
 	}
-	fprintf(f, "  sequence_parallel: %s\n", p->sp && p->tp > 1 ? "True" : "False");
-	fprintf(f, "  encoder_seq_length: %d\n", p->seq_len);
-	fprintf(f, "  max_position_embeddings: %d\n", m->max_pos > 0 ? m->max_pos : p->seq_len);
-	fprintf(f, "  num_layers: %d\n  hidden_size: %d\n  ffn_hidden_size: %d\n  num_attention_heads: %d\n",
-	        m->layers, m->hidden, m->ffn_hidden, m->heads);
-	fprintf(f, "  num_query_groups: %d\n", m->kv_heads);
-	fprintf(f, "  activations_checkpoint_granularity: %s\n",
-	        p->recompute == CALC_RC_NONE ? "null" : p->recompute == CALC_RC_SELECTIVE ? "selective" : "full");
-	if (p->recompute == CALC_RC_FULL) {
-		fprintf(f, "  activations_checkpoint_method: %s\n", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
-		fprintf(f, "  activations_checkpoint_num_layers: %d\n", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
+	if (m->mtp_depth > 0)
+		KV("model.mtp_num_layers=%d", m->mtp_depth);
+	KV("model.tensor_model_parallel_size=%d", p->tp);
+	KV("model.pipeline_model_parallel_size=%d", p->pp);
+	KV("model.context_parallel_size=%d", p->cp);
+	KV("model.sequence_parallel=%s", p->sp && p->tp > 1 ? "true" : "false");
+	if (p->pp > 1) {
+		char lay[CALC_LAYOUT_MAX];
+		if (p->vpp > 1 && !p->layout[0] && p->chunks.n == 0 && stages_even(p))
+			KV("model.virtual_pipeline_model_parallel_size=%d", p->vpp);
+		else
+			KV("model.virtual_pipeline_model_parallel_size=null");
+		if (p->layout[0])
+			KV("model.pipeline_model_parallel_layout=\"%s\"", p->layout);
+		else if (p->first_stage_layers > 0 || p->last_stage_layers > 0) {
+			if (p->first_stage_layers > 0)
+				KV("model.num_layers_in_first_pipeline_stage=%d", p->first_stage_layers);
+			if (p->last_stage_layers > 0)
+				KV("model.num_layers_in_last_pipeline_stage=%d", p->last_stage_layers);
+			if (p->vpp > 1)
+				snprintf(buf[n++], sizeof buf[0], "model.virtual_pipeline_model_parallel_size=%d", p->vpp);
+		} else if (p->account_embedding || p->account_loss) {
+			KV("model.account_for_embedding_in_pipeline_split=%s", p->account_embedding ? "true" : "false");
+			KV("model.account_for_loss_in_pipeline_split=%s", p->account_loss ? "true" : "false");
+			if (p->vpp > 1)
+				KV("model.virtual_pipeline_model_parallel_size=%d", p->vpp);
+		} else if (p->chunks.n > 0 || !stages_even(p) || m->layers % (p->pp * (p->vpp > 1 ? p->vpp : 1))) {
+			if (megatron_layout(p, lay, sizeof lay) < 0)
+				return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
+				                 "export --for nemo: the stages' layers do not split into the %d virtual stages "
+				                 "of each rank (allowed: stages whose layers vpp divides, or parallel.layout)", p->vpp);
+			KV("model.pipeline_model_parallel_layout=\"%s\"", lay);
+		}
+	}
+	/* recomputation (TransformerConfig recompute_*) */
+	if (p->recompute == CALC_RC_NONE)
+		KV("model.recompute_granularity=null");
+	else if (p->recompute == CALC_RC_SELECTIVE) {
+		KV("model.recompute_granularity=selective");
+		KV("model.recompute_modules=[core_attn]");
+	} else if (p->recompute == CALC_RC_FULL) {
+		KV("model.recompute_granularity=full");
+		KV("model.recompute_method=%s", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
+		KV("model.recompute_num_layers=%d", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
 	} else {
-		fprintf(f, "  activations_checkpoint_method: null\n");
-		fprintf(f, "  activations_checkpoint_num_layers: null\n");
+		char mods[96] = "";
+		unsigned bits = calc_recompute_modules(p->recompute, p->recompute_modules);
+		for (int i = 0; i < CALC_RCM_N; i++)
+			if (bits & (1u << i))
+				snprintf(mods + strlen(mods), sizeof mods - strlen(mods), "%s%s", mods[0] ? "," : "",
+				         calc_rc_module_name(i));
+		KV("model.recompute_granularity=selective");
+		KV("model.recompute_modules=[%s]", mods);
 	}
-	fprintf(f, "  optim:\n    name: %s\n", p->zero >= 1 ? "distributed_fused_adam" : "fused_adam");
+	KV("model.cross_entropy_loss_fusion=%s", p->cross_entropy == CALC_XENT_FUSED ? "true" : "false");
+	KV("model.tp_comm_overlap=%s", p->tp > 1 && p->tp_overlap > 0 ? "true" : "false");
+	KV("train.micro_batch_size=%d", p->micro_batch);
+	KV("train.global_batch_size=%d", p->global_batch);
+	KV("train.train_iters=%ld", train_steps(p));
+	KV("mixed_precision=%s", mp ? mp : "null");
+	/* optimizer and DDP (megatron/core/optimizer/optimizer_config.py,
+	 * megatron/core/distributed/distributed_data_parallel_config.py at 2a75ac12) */
+	KV("optimizer.use_distributed_optimizer=%s", p->zero == 1 ? "true" : "false");
+	KV("ddp.use_distributed_optimizer=%s", p->zero == 1 ? "true" : "false");
+	KV("optimizer.use_precision_aware_optimizer=%s",
+	   !strcmp(p->recipe_name, "adam-bf16") || !strcmp(p->recipe_name, "deepseek-v3") ? "true" : "false");
+	if (!strcmp(p->recipe_name, "adam-bf16") || !strcmp(p->recipe_name, "deepseek-v3"))
+		note(&ns, "BF16 Adam moments: optimizer.exp_avg_dtype and exp_avg_sq_dtype are torch dtypes "
+		          "(torch.bfloat16), set in the recipe; the overrides take no dtype");
+	KV("ddp.grad_reduce_in_fp32=%s", p->grad_reduce == 1 || p->main_grads == 1 ? "false" : "true");
+	KV("ddp.overlap_grad_reduce=%s", p->dp > 1 && p->dp_overlap > 0 ? "true" : "false");
+	KV("ddp.overlap_param_gather=%s", p->dp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
+	if (!p->flash_attention)
+		note(&ns, "attention without flash attention: model.attention_backend (an enum of Megatron-Core) set to "
+		          "unfused in the recipe");
+	{
+		/* rank order as Megatron-LM's (initialize.py:395): dist.use_tp_pp_dp_mapping */
+		const char *s = p->placement, *c = strstr(s, "cp");
+		char order[48];
+		if (strstr(s, "ep") || !c)
+			snprintf(order, sizeof order, "%s", s);
+		else if (!c[2])
+			snprintf(order, sizeof order, "%s-ep", s);
+		else
+			snprintf(order, sizeof order, "%.*sep-%s", (int)(c - s + 3), s, c + 3);
+		if (strcmp(order, "tp-cp-ep-pp-dp") && strcmp(order, "tp-cp-ep-dp-pp") && (p->pp > 1 || p->dp > 1))
+			return key_error(p, "parallel", "placement", "export --for nemo: the rank order %s is not one of "
+			                 "Megatron-Core's (allowed: tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp)", p->placement);
+		KV("dist.use_tp_pp_dp_mapping=%s", strcmp(order, "tp-cp-ep-pp-dp") ? "false" : "true");
+	}
+	if (!strcmp(p->recipe_name, "fp8-params") || !strcmp(p->recipe_name, "mxfp8") || !strcmp(p->recipe_name, "nvfp4"))
+		note(&ns, "parameters held in the low-precision format: the mixed-precision recipe's fp8_param_gather / "
+		          "fp4 parameters, set in the recipe");
+#undef KV
+	fprintf(f, "# Megatron-Bridge (NeMo 2) recipe overrides for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, "
+	        "%d micro-batches per step\n", shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp,
+	        calc_plan_gpus(p), calc_plan_microbatches(p));
+	print_notes(&ns, f, "# note: ");
+	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d scripts/training/run_recipe.py \\\n", p->nodes, p->gpus_per_node);
+	fprintf(f, "    --recipe %s --mode pretrain \\\n", m->mla.kv_lora_rank > 0 ? "deepseek_v3_pretrain_1024gpu_h100_bf16_config"
+	                                                                            : "vanilla_gpt_pretrain_1gpu_h100_bf16_config");
+	/* Hydra reads [, (, |, * and quotes itself: such an override goes to it in single quotes */
+	for (int i = 0; i < n; i++)
+		fprintf(f, strpbrk(buf[i], "[]()|*\"") ? "    '%s'%s\n" : "    %s%s\n", buf[i], i + 1 < n ? " \\" : "");
 	return 0;
 }
 

@@ -87,5 +87,47 @@ for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--
 	# shellcheck disable=SC2086
 	check_tt $v
 done
+# NeMo 2 (Megatron-Bridge): every KEY=VALUE override exists in
+# tests/export/megatron-bridge-keys.txt (ConfigContainer's sections read from Megatron-Bridge
+# and its pinned Megatron-LM), with a value of its kind; null is taken for any key (the
+# fields written null are Optional)
+bdefs=tests/export/megatron-bridge-keys.txt
+check_nemo() { # --set words...
+	out=$("$bin" export --for nemo "$@" 2>&1) || { fail=$((fail + 1)); echo "FAIL: export --for nemo $*: $out" >&2; return; }
+	bad=$(printf '%s\n' "$out" | awk -v defs="$bdefs" '
+		BEGIN { while ((getline l < defs) > 0) if (l !~ /^#/) { split(l, f, " "); kind[f[1]] = f[2] } }
+		/run_recipe\.py/ { on = 1; next }
+		on && /^    --/ { next }
+		on {
+			sub(/ \\$/, ""); sub(/^ +/, ""); gsub(/'"'"'/, "")
+			i = index($0, "="); key = substr($0, 1, i - 1); v = substr($0, i + 1)
+			if (!(key in kind)) { print "unknown key " key; next }
+			k = kind[key]
+			if (v == "null" || k == "any") next
+			if (k == "bool" && v != "true" && v != "false") print key " takes true or false, has " v
+			else if (k == "int" && v !~ /^-?[0-9]+$/) print key " takes an int, has " v
+			else if (k == "float" && v !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) print key " takes a number, has " v
+			else if (k == "list" && v !~ /^\[.*\]$/) print key " takes a list, has " v
+			else if (k == "str" && v == "") print key " takes a string, has none"
+		}')
+	if [ -z "$bad" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); printf 'FAIL: export --for nemo %s:\n%s\n' "$*" "$bad" >&2
+	fi
+}
+for p in plans/default.ini plans/llama2-70b-a100.ini plans/llama3-405b-h100.ini; do
+	check_nemo --plan "$p"
+done
+check_nemo --plan plans/deepseek-v3-h800.ini --set schedule=1f1b
+for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_less_layers=1 --set last_stage_less_layers=1" \
+         "--set pp=2 --set dp=32 --set account_embedding=yes --set account_loss=yes" \
+         "--set pp=4 --set dp=16 --set vpp=2 --set schedule=interleaved" \
+         "--set pp=4 --set dp=16 --set first_stage_layers=18 --set last_stage_layers=18" \
+         "--set recompute=full --set recompute_method=block --set recompute_num_layers=2" \
+         "--set recompute=modules --set recompute_modules=core_attn,mlp" "--set recompute=none --set zero=0" \
+         "--set training.recipe=fp8-te --set efficiency.tp_overlap=0.5 --set placement=tp-cp-pp-dp" \
+         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep"; do
+	# shellcheck disable=SC2086
+	check_nemo $v
+done
 echo "export-flags: $pass passed, $fail failed"
 [ $fail -eq 0 ]
