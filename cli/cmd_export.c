@@ -924,6 +924,13 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	fprintf(f, "  \"gradient_accumulation_steps\": %d,\n", calc_plan_microbatches(p));
 	if (strcmp(p->recipe->name, "fp32"))
 		fprintf(f, "  \"bf16\": {\"enabled\": true},\n");
+	/* the gradients' dtypes: communication_data_type for the DP reduction
+	 * (deepspeed/runtime/config.py:209 at edaa722) and data_types.grad_accum_dtype for the
+	 * gradients held (config.py:896), written where the plan sets them */
+	if (p->grad_reduce)
+		fprintf(f, "  \"communication_data_type\": \"%s\",\n", p->grad_reduce == 1 ? "bf16" : "fp32");
+	if (p->main_grads)
+		fprintf(f, "  \"data_types\": {\"grad_accum_dtype\": \"%s\"},\n", p->main_grads == 1 ? "bf16" : "fp32");
 	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true}",
 	        p->zero);
 	if (p->tp > 1)

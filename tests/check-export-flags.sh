@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every flag `trainplan export --for megatron` writes exists in Megatron-LM and takes the
+# Every flag or key `trainplan export` writes exists in the framework and takes the value
+# given.  Megatron-LM: every flag `trainplan export --for megatron` writes exists and takes the
 # value it is given: tests/export/megatron-args.txt lists Megatron-LM's flags with their
 # kinds, read from its source at a pinned commit (the file says which).  A switch takes
 # no value, int a whole number, float a number, str one word, list one or more words.
@@ -128,6 +129,45 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
          "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep"; do
 	# shellcheck disable=SC2086
 	check_nemo $v
+done
+# DeepSpeed: every key path of the config JSON is in tests/export/deepspeed-keys.txt (each
+# with the file and line of DeepSpeed that reads it, at a pinned commit), with a value of
+# its kind; export writes each object on one line
+ddefs=tests/export/deepspeed-keys.txt
+check_ds() { # --set words...
+	out=$("$bin" export --for deepspeed "$@" 2>/dev/null) || { fail=$((fail + 1)); echo "FAIL: export --for deepspeed $*" >&2; return; }
+	bad=$(printf '%s\n' "$out" | awk -v defs="$ddefs" '
+		BEGIN { while ((getline l < defs) > 0) if (l !~ /^#/) { split(l, f, " "); kind[f[1]] = f[2] } }
+		function val(key, v,   k) {
+			sub(/[,}]*$/, "", v); gsub(/^ +| +$/, "", v)
+			if (!(key in kind)) { print "unknown key " key; return }
+			k = kind[key]
+			if (k == "bool" && v != "true" && v != "false") print key " takes true or false, has " v
+			else if (k == "int" && v !~ /^[0-9]+$/) print key " takes an int, has " v
+			else if (k == "str" && v !~ /^".*"$/) print key " takes a string, has " v
+		}
+		/^  "/ {
+			line = $0; sub(/^  "/, "", line); i = index(line, "\""); top = substr(line, 1, i - 1)
+			rest = substr(line, i + 3)
+			if (rest !~ /^\{/) { val(top, rest); next }
+			rest = substr(rest, 2)
+			while (match(rest, /"[a-z_0-9]+": [^,}]+/)) {
+				pair = substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH)
+				j = index(pair, "\": "); val(top "." substr(pair, 2, j - 2), substr(pair, j + 3))
+			}
+		}')
+	if [ -z "$bad" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); printf 'FAIL: export --for deepspeed %s:\n%s\n' "$*" "$bad" >&2
+	fi
+}
+for p in plans/default.ini plans/llama2-70b-a100.ini plans/llama3-405b-h100.ini; do
+	check_ds --plan "$p"
+done
+for v in "--set recompute=full --set zero=0 --set partition_activations=yes" "--set zero=3 --set pp=1 --set dp=64" \
+         "--set cp=2 --set dp=4" "--set training.main_grads=bf16 --set efficiency.grad_reduce=bf16" \
+         "--set training.recipe=fp32 --set recompute=full --set cpu_checkpointing=yes"; do
+	# shellcheck disable=SC2086
+	check_ds $v
 done
 echo "export-flags: $pass passed, $fail failed"
 [ $fail -eq 0 ]
