@@ -201,8 +201,8 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	FLAG("--vocab-size %d", m->vocab);
 	{
 		/* Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by
-		 * (default 128) x tp (megatron/training/tokenizer/tokenizer.py _vocab_size_with_padding
-		 * at d98e8a6); the plan counts model.vocab as given, so the largest power of two up
+		 * (default 128) x tp (megatron/training/vocab_utils.py:58 and
+		 * megatron/core/tokenizers/utils/build_tokenizer.py:138 at d98e8a6; docs/references.md §7.13); the plan counts model.vocab as given, so the largest power of two up
 		 * to 128 that keeps it unpadded is written, or the default with a note when tp does not
 		 * divide the vocabulary */
 		int d = 128;
