@@ -1677,6 +1677,34 @@ static void m_freq(struct imp *im, const struct mvals *m, long layers)
 		put(im, m->freq_line, "model.moe_every", "1");
 		return;
 	}
+	if (p[0] == '[' && strncmp(p, "[0]*", 4) && strncmp(p, "[1]*", 4)) {
+		/* a list of 0/1, one per layer (export --for megatron writes model.moe_every > 1 so):
+		 * the plan's rule when the first MoE layer f1 and the second f2 give every = f2 - f1
+		 * and first_dense = f1 - every + 1, and the whole list follows them */
+		static char bits[100001];
+		long nb = 0, f1 = -1, f2 = -1, every, fd;
+		for (char *q = p + 1; *q && *q != ']' && nb < 100000; q++) {
+			if (*q == '0' || *q == '1') {
+				if (*q == '1')
+					f2 = f1 >= 0 && f2 < 0 ? nb : f2, f1 = f1 < 0 ? nb : f1;
+				bits[nb++] = *q;
+			} else if (*q != ',')
+				nb = -100001;
+		}
+		every = f2 > f1 ? f2 - f1 : 1;
+		fd = f1 - every + 1;
+		if (nb == layers && f1 >= 0 && fd >= 0) {
+			long i;
+			for (i = 0; i < nb; i++)
+				if ((bits[i] == '1') != (i >= fd && (i - fd + 1) % every == 0))
+					break;
+			if (i == nb) {
+				put(im, m->freq_line, "model.first_dense", "%ld", fd);
+				put(im, m->freq_line, "model.moe_every", "%ld", every);
+				return;
+			}
+		}
+	}
 	if (!strncmp(p, "[0]*", 4)) {
 		char *plus = strchr(p, '+');
 		if (plus) {
@@ -1689,8 +1717,9 @@ static void m_freq(struct imp *im, const struct mvals *m, long layers)
 			}
 		}
 	}
-	ERR(im, m->freq_line, "import --from megatron: --moe-layer-freq '%.80s': the plan takes an integer 1 or the "
-	    "pattern ([0]*K+[1]*M) with K + M = --num-layers (%ld)", m->freq, layers);
+	ERR(im, m->freq_line, "import --from megatron: --moe-layer-freq '%.80s': the plan takes an integer 1, the "
+	    "pattern ([0]*K+[1]*M) with K + M = --num-layers (%ld), or a 0/1 list of the plan's rule (K dense "
+	    "layers, then every N-th)", m->freq, layers);
 }
 
 /* --pipeline-model-parallel-layout "Et*3|(tt|)*29m|L": the decoder layers of each stage

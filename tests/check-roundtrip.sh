@@ -87,8 +87,11 @@ check_plan() { # framework, plan, --set words...
 for p in plans/*.ini; do
 	case $p in
 	*deepseek-v3*) # DualPipe: Megatron-LM refuses it, the same model under 1F1B; DeepSpeed's
-		# expert parallelism is the model code's (deepspeed.moe.layer.MoE ep_size), no key
-		check_plan megatron "$p" --set schedule=1f1b ;;
+		# expert parallelism is the model code's (deepspeed.moe.layer.MoE ep_size), no key.
+		# Other MoE layer patterns go as --moe-layer-freq 0/1 lists
+		check_plan megatron "$p" --set schedule=1f1b
+		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=2 --set model.first_dense=1
+		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=4 --set model.first_dense=5 ;;
 	*)
 		check_plan megatron "$p"
 		check_plan deepspeed "$p" ;;
