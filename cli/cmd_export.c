@@ -5,14 +5,17 @@
  *
  *   trainplan export --for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...
  *
- * Every flag and key name is checked against the framework's own argument parser or
- * config schema; the file each table follows is named beside it.  What a framework
- * cannot express is said: a plan choice with no equivalent (a pipeline schedule the
- * framework does not run) is an error at the plan key's file and line, exit status 2;
- * an approximation (ZeRO-2 in torchtitan, selective recomputation in DeepSpeed) is a
- * note, a comment in the output where the format has comments, on stderr otherwise
+ * Every setting the plan's memory and step time depend on is written in the framework's
+ * words, and every flag and key is one the framework's source defines: the lists in
+ * tests/export/ are read from Megatron-LM, Megatron-Bridge, torchtitan and DeepSpeed at
+ * the commits named there, and `make check-export-flags` checks each export against them.
+ * What a framework cannot express is said: a plan choice with no equivalent (a pipeline
+ * schedule the framework does not run, a split or rank order it cannot take) is an error
+ * at the plan key's file and line, exit status 2, before anything is written; what its
+ * file cannot say (ZeRO-1 in torchtitan, selective recomputation in DeepSpeed's JSON) is
+ * a note, a comment in the output where the format has comments, on stderr otherwise
  * (JSON).  `trainplan import` (cmd_import.c) reads the Megatron-LM, torchtitan and
- * DeepSpeed outputs back into a plan with the same split.
+ * DeepSpeed outputs back into the same plan (`make check-roundtrip`).
  */
 #include "cli.h"
 #include "../calc/files.h"
@@ -123,8 +126,8 @@ static void print_notes(const struct notes *ns, FILE *f, const char *prefix)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Megatron-LM: flags of megatron/training/arguments.py (NVIDIA/Megatron-LM, main as
- * of 2026-08; flags generated from the fields of megatron/core/model_parallel_config.py
+/* Megatron-LM: flags of megatron/training/arguments.py (NVIDIA/Megatron-LM at commit
+ * d98e8a64ddf3, 2026-08-22; tests/export/megatron-args.txt; flags generated from the fields of megatron/core/model_parallel_config.py
  * and megatron/core/transformer/transformer_config.py), launched by torchrun.
  * Megatron-LM runs 1F1B, and interleaved 1F1B with virtual stages; the distributed
  * optimizer is ZeRO-1, Megatron FSDP's sharding strategies optim_grads and
@@ -688,9 +691,11 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 }
 
 /* ------------------------------------------------------------------------ */
-/* torchtitan: the [training], [parallelism] and [activation_checkpoint] fields of
- * torchtitan/config/job_config.py (pytorch/torchtitan, as of 2026-02), the TOML a
- * job's --job.config_file reads.  Data parallelism is FSDP2 (data_parallel_shard_degree,
+/* torchtitan: the [model], [training], [parallelism], [activation_checkpoint] and
+ * [quantize] fields of torchtitan/config/job_config.py (pytorch/torchtitan at commit
+ * 238fa995, the last with TOML job configs; tests/export/torchtitan-keys.txt), the TOML a
+ * job's --job.config_file reads.  Current torchtitan takes the same fields as Python
+ * dataclasses; the TOML is the form torchtitan at that commit reads.  Data parallelism is FSDP2 (data_parallel_shard_degree,
  * ZeRO-3, or ZeRO-2 without resharding after the forward) and plain replication
  * (data_parallel_replicate_degree, ZeRO-0); HSDP is both.  Schedules are PyTorch's
  * torch.distributed.pipelining names; sequence parallelism always comes with TP. */
@@ -894,7 +899,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 }
 
 /* ------------------------------------------------------------------------ */
-/* DeepSpeed: the keys of docs/_pages/config-json.md (deepspeedai/DeepSpeed) and of
+/* DeepSpeed: the keys of docs/_pages/config-json.md (deepspeedai/DeepSpeed at commit
+ * edaa722; tests/export/deepspeed-keys.txt) and of
  * deepspeed/runtime/config.py (pipeline.stages, sequence_parallel_size).
  * train_batch_size = train_micro_batch_size_per_gpu x gradient_accumulation_steps x
  * the data-parallel ranks; with a pipeline the accumulation steps are its
