@@ -5,14 +5,17 @@
  *
  *   trainplan export --for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...
  *
- * Every flag and key name is checked against the framework's own argument parser or
- * config schema; the file each table follows is named beside it.  What a framework
- * cannot express is said: a plan choice with no equivalent (a pipeline schedule the
- * framework does not run) is an error at the plan key's file and line, exit status 2;
- * an approximation (ZeRO-2 in torchtitan, selective recomputation in DeepSpeed) is a
- * note, a comment in the output where the format has comments, on stderr otherwise
+ * Every setting the plan's memory and step time depend on is written in the framework's
+ * words, and every flag and key is one the framework's source defines: the lists in
+ * tests/export/ are read from Megatron-LM, Megatron-Bridge, torchtitan and DeepSpeed at
+ * the commits named there, and `make check-export-flags` checks each export against them.
+ * What a framework cannot express is said: a plan choice with no equivalent (a pipeline
+ * schedule the framework does not run, a split or rank order it cannot take) is an error
+ * at the plan key's file and line, exit status 2, before anything is written; what its
+ * file cannot say (ZeRO-1 in torchtitan, selective recomputation in DeepSpeed's JSON) is
+ * a note, a comment in the output where the format has comments, on stderr otherwise
  * (JSON).  `trainplan import` (cmd_import.c) reads the Megatron-LM, torchtitan and
- * DeepSpeed outputs back into a plan with the same split.
+ * DeepSpeed outputs back into the same plan (`make check-roundtrip`).
  */
 #include "cli.h"
 #include "../calc/files.h"
@@ -123,19 +126,66 @@ static void print_notes(const struct notes *ns, FILE *f, const char *prefix)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Megatron-LM: flags of megatron/training/arguments.py (NVIDIA/Megatron-LM, main as
- * of 2026-08; flags generated from the fields of megatron/core/model_parallel_config.py
+/* Megatron-LM: flags of megatron/training/arguments.py (NVIDIA/Megatron-LM at commit
+ * d98e8a64ddf3, 2026-08-22; tests/export/megatron-args.txt; flags generated from the fields of megatron/core/model_parallel_config.py
  * and megatron/core/transformer/transformer_config.py), launched by torchrun.
  * Megatron-LM runs 1F1B, and interleaved 1F1B with virtual stages; the distributed
  * optimizer is ZeRO-1, Megatron FSDP's sharding strategies optim_grads and
  * optim_grads_params are ZeRO-2 and ZeRO-3. */
+
+/* Megatron-Core's --pipeline-model-parallel-layout of the plan's chunks: one entry per
+ * virtual stage in model order, 'E' the embedding, "t*N" N transformer layers, 'm' the
+ * MTP block, 'L' the loss with the output layer, entries separated by '|'
+ * (megatron/core/transformer/pipeline_parallel_layer_layout.py at commit d98e8a6).
+ * Without a chunk layout, virtual stage c x pp + s holds 1/v of stage s's layers, which
+ * needs each stage's layers divisible by v.  Returns 0, or -1 when it does not fit. */
+static int megatron_layout(const struct calc_plan *p, char *buf, size_t n)
+{
+	int pp = p->pp, v = p->vpp > 1 ? p->vpp : 1, total = pp * v;
+	char e[CALC_MAX_VSTAGES][16];
+	size_t o = 0;
+	buf[0] = 0;
+	if (total > CALC_MAX_VSTAGES)
+		return -1;
+	for (int g = 0; g < total; g++) {
+		int layers, s = g % pp;
+		int embed = p->chunks.n > 0 ? g == p->chunks.embed : g == 0;
+		int head = p->chunks.n > 0 ? g == p->chunks.head : g == total - 1;
+		int mtp = p->model.mtp_depth > 0 && (p->chunks.n > 0 ? g == p->chunks.mtp : g == total - 1);
+		if (p->chunks.n > 0)
+			layers = p->chunks.layers[g];
+		else if (p->layers_per_stage[s] % v)
+			return -1;
+		else
+			layers = p->layers_per_stage[s] / v;
+		snprintf(e[g], sizeof e[g], "%s%s%.0d%s%s", embed ? "E" : "", layers > 1 ? "t*" : layers == 1 ? "t" : "",
+		         layers > 1 ? layers : 0, mtp ? "m" : "", head ? "L" : "");
+	}
+	/* runs of equal entries as "(X|)*k", which parse_str_to_list expands */
+	for (int g = 0; g < total;) {
+		int k = 1, w;
+		while (g + k < total && !strcmp(e[g + k], e[g]))
+			k++;
+		if (g + k == total && k > 1)
+			k--; /* the last entry has no '|' after it */
+		if (k > 1)
+			w = snprintf(buf + o, n - o, "(%s|)*%d", e[g], k);
+		else
+			w = snprintf(buf + o, n - o, "%s%s", e[g], g + 1 < total ? "|" : "");
+		if (w < 0 || (size_t)w >= n - o)
+			return -1;
+		o += (size_t)w;
+		g += k;
+	}
+	return 0;
+}
 
 static int export_megatron(const struct calc_plan *p, FILE *f)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
-	char buf[64][96], shown[CALC_PATH_MAX * 4];
+	char buf[96][CALC_LAYOUT_MAX + 48], shown[CALC_PATH_MAX * 4];
 	int n = 0, rc;
 
 	if ((rc = check_schedule(p, "megatron", "Megatron-LM", ok)))
@@ -152,6 +202,21 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--kv-channels %d", m->head_dim);
 	FLAG("--ffn-hidden-size %d", m->ffn_hidden);
 	FLAG("--vocab-size %d", m->vocab);
+	{
+		/* Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by
+		 * (default 128) x tp (megatron/training/vocab_utils.py:58 and
+		 * megatron/core/tokenizers/utils/build_tokenizer.py:138 at d98e8a6; docs/references.md §7.14); the plan counts model.vocab as given, so the largest power of two up
+		 * to 128 that keeps it unpadded is written, or the default with a note when tp does not
+		 * divide the vocabulary */
+		int d = 128;
+		while (d > 1 && m->vocab % ((long)d * p->tp))
+			d /= 2;
+		if (m->vocab % ((long)d * p->tp))
+			note(&ns, "Megatron-LM pads the vocabulary of %d to a multiple of 128 x tp %d, which the plan does "
+			          "not count", m->vocab, p->tp);
+		else if (d != 128)
+			FLAG("--make-vocab-size-divisible-by %d", d);
+	}
 	FLAG("--seq-length %d", p->seq_len);
 	FLAG("--max-position-embeddings %d", m->max_pos > 0 ? m->max_pos : p->seq_len);
 	FLAG("--position-embedding-type %s", m->max_pos > 0 ? "learned_absolute" : "rope");
@@ -174,11 +239,51 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		if (m->moe.shared > 0)
 			FLAG("--moe-shared-expert-intermediate-size %d",
 			     m->moe.shared * (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn));
-		if (m->moe.first_dense > 0 || m->moe.every > 1)
-			note(&ns, "the MoE layer pattern (model.first_dense, model.moe_every) goes into --moe-layer-freq as a list");
+		/* DeepSeek-V3's aux-loss-free per-expert bias (transformer_config.py
+		 * moe_router_enable_expert_bias at d98e8a6) */
+		if (m->moe.router_bias)
+			FLAG("--moe-router-enable-expert-bias");
+		/* node-limited routing (DeepSeek-V3 §2.1.2, M nodes per token): Megatron-Core's
+		 * group-limited routing with one group of experts per node of the EP group
+		 * (--moe-router-num-groups, --moe-router-group-topk; transformer_config.py at d98e8a6),
+		 * which is what it is when the experts of a group sit on one node */
+		if (m->moe.node_limit > 0 && p->ep > p->gpus_per_node && p->ep % p->gpus_per_node == 0 &&
+		    m->moe.node_limit < p->ep / p->gpus_per_node) {
+			FLAG("--moe-router-num-groups %d", p->ep / p->gpus_per_node);
+			FLAG("--moe-router-group-topk %d", m->moe.node_limit);
+		}
+		/* --moe-layer-freq: an int N (layer i is MoE when i %% N == 0) or a Python list
+		 * expression of 0/1 per layer (arguments.py moe_freq_type, gpt_layer_specs.py at
+		 * commit d98e8a6).  The plan's rule: layers 0 .. first_dense - 1 dense, then every
+		 * model.moe_every-th layer MoE counted from the first after them ((i + 1) %% every
+		 * == 0; calc.h struct calc_moe), written here as the list it gives. */
+		if (m->moe.every > 1) {
+			char freq[CALC_LAYOUT_MAX];
+			size_t o = 0;
+			freq[0] = 0;
+			for (int i = 0; i < m->layers && o + 4 < sizeof freq; i++) {
+				int moe = i >= m->moe.first_dense && (i - m->moe.first_dense + 1) % m->moe.every == 0;
+				o += (size_t)snprintf(freq + o, sizeof freq - o, "%s%d", i ? "," : "[", moe);
+			}
+			if (o + 2 >= sizeof freq)
+				return key_error(p, "model", "moe_every", "export --for megatron: %d layers are too many to "
+				                 "write as a --moe-layer-freq list here", m->layers);
+			snprintf(freq + o, sizeof freq - o, "]");
+			FLAG("--moe-layer-freq \"%s\"", freq);
+		} else if (m->moe.first_dense > 0)
+			FLAG("--moe-layer-freq \"([0]*%d+[1]*%d)\"", m->moe.first_dense, m->layers - m->moe.first_dense);
 	}
-	if (m->mla.kv_lora_rank > 0)
-		note(&ns, "multi-latent attention: add --multi-latent-attention and its ranks by hand");
+	if (m->mla.kv_lora_rank > 0) {
+		/* --multi-latent-attention and its ranks (arguments.py:3548-3556 at commit d98e8a6;
+		 * --q-lora-rank absent = None: queries projected from h directly) */
+		FLAG("--multi-latent-attention");
+		if (m->mla.q_lora_rank > 0)
+			FLAG("--q-lora-rank %d", m->mla.q_lora_rank);
+		FLAG("--kv-lora-rank %d", m->mla.kv_lora_rank);
+		FLAG("--qk-head-dim %d", m->mla.qk_nope_dim);
+		FLAG("--qk-pos-emb-head-dim %d", m->mla.qk_rope_dim);
+		FLAG("--v-head-dim %d", m->mla.v_head_dim);
+	}
 	if (m->mtp_depth > 0)
 		FLAG("--mtp-num-layers %d", m->mtp_depth);
 	FLAG("--micro-batch-size %d", p->micro_batch);
@@ -186,19 +291,43 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	FLAG("--train-samples %ld", train_samples(p));
 	FLAG("--tensor-model-parallel-size %d", p->tp);
 	FLAG("--pipeline-model-parallel-size %d", p->pp);
-	if (p->pp > 1 && p->vpp > 1) {
-		if (m->layers % (p->pp * p->vpp))
-			note(&ns, "%d layers do not split into %d x %d virtual stages evenly; Megatron-LM needs "
-			          "--pipeline-model-parallel-layout for that", m->layers, p->pp, p->vpp);
-		FLAG("--num-layers-per-virtual-pipeline-stage %d", m->layers / (p->pp * p->vpp));
-	} else if (p->pp > 1 && !stages_even(p)) {
-		if (middle_even(p) || p->pp == 2) {
-			FLAG("--decoder-first-pipeline-num-layers %d", p->layers_per_stage[0]);
-			FLAG("--decoder-last-pipeline-num-layers %d", p->layers_per_stage[p->pp - 1]);
-		} else {
-			note(&ns, "the stages' layers (parallel.layers_per_stage) differ in the middle; Megatron-LM "
-			          "takes such a split as --pipeline-model-parallel-layout");
+	/* the pipeline split (arguments.py:3103-3120 and transformer_config.py:137-141 at commit
+	 * d98e8a6): the plan's own layout keys in Megatron-Core's words; torchtitan's rule and an
+	 * uneven stage list as the layout string of the same placement; even stages with
+	 * --num-virtual-stages-per-pipeline-rank (a layout fixes the virtual stages itself) */
+	if (p->pp > 1) {
+		int vs = p->vpp > 1;
+		char lay[CALC_LAYOUT_MAX];
+		if (p->layout[0]) {
+			FLAG("--pipeline-model-parallel-layout \"%s\"", p->layout);
+			vs = 0;
+		} else if (p->first_stage_layers > 0 || p->last_stage_layers > 0) {
+			if (p->first_stage_layers > 0)
+				FLAG("--decoder-first-pipeline-num-layers %d", p->first_stage_layers);
+			if (p->last_stage_layers > 0)
+				FLAG("--decoder-last-pipeline-num-layers %d", p->last_stage_layers);
+		} else if (p->account_embedding || p->account_loss) {
+			if (p->account_embedding)
+				FLAG("--account-for-embedding-in-pipeline-split");
+			if (p->account_loss)
+				FLAG("--account-for-loss-in-pipeline-split");
+		} else if (p->chunks.n > 0 || !stages_even(p) || m->layers % (p->pp * (p->vpp > 1 ? p->vpp : 1))) {
+			if (!vs && p->chunks.n == 0 && (middle_even(p) || p->pp == 2)) {
+				FLAG("--decoder-first-pipeline-num-layers %d", p->layers_per_stage[0]);
+				FLAG("--decoder-last-pipeline-num-layers %d", p->layers_per_stage[p->pp - 1]);
+			} else if (megatron_layout(p, lay, sizeof lay) == 0) {
+				FLAG("--pipeline-model-parallel-layout \"%s\"", lay);
+				vs = 0;
+			} else {
+				return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
+				                 "export --for megatron: the stages' layers (%d on stage 0) do not split into "
+				                 "the %d virtual stages of each rank, and Megatron-LM gives every virtual stage "
+				                 "of a rank its share of whole layers (allowed: stages whose layers vpp divides, "
+				                 "or parallel.layout)", p->layers_per_stage[0], p->vpp);
+			}
 		}
+		if (vs)
+			FLAG("--num-virtual-stages-per-pipeline-rank %d", p->vpp);
 	}
 	FLAG("--context-parallel-size %d", p->cp);
 	if (m->moe.experts > 0) {
@@ -230,6 +359,65 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--use-distributed-optimizer");
 		FLAG("--use-megatron-fsdp");
 		FLAG("--data-parallel-sharding-strategy %s", p->zero == 2 ? "optim_grads" : "optim_grads_params");
+	}
+	/* the optimizer's dtypes: Adam moments in BF16 are --use-precision-aware-optimizer with
+	 * --exp-avg-dtype / --exp-avg-sq-dtype bf16 and fp32 master weights (arguments.py:3667 at
+	 * commit d98e8a6; recipes adam-bf16 and deepseek-v3, recipe.c) */
+	if (!strcmp(p->recipe_name, "adam-bf16") || !strcmp(p->recipe_name, "deepseek-v3")) {
+		FLAG("--use-precision-aware-optimizer");
+		FLAG("--main-params-dtype fp32");
+		FLAG("--exp-avg-dtype bf16");
+		FLAG("--exp-avg-sq-dtype bf16");
+	} else if (strcmp(p->recipe_name, "megatron") && strcmp(p->recipe_name, "fp32") && strcmp(p->recipe_name, "fp8-te") &&
+	           strcmp(p->recipe_name, "fp8-params") && strcmp(p->recipe_name, "mxfp8") && strcmp(p->recipe_name, "nvfp4")) {
+		return key_error(p, "training", "recipe", "export --for megatron: the recipe '%s' has no Megatron-LM "
+		                 "flags (allowed: megatron, fp32, fp8-te, fp8-params, mxfp8, nvfp4, adam-bf16, deepseek-v3)",
+		                 p->recipe_name);
+	}
+	/* the gradients: --grad-reduce-in-bf16 holds the main grads and reduces them in BF16
+	 * (arguments.py:1213 at commit d98e8a6 turns accumulate_allreduce_grads_in_fp32 off); one
+	 * flag for both, so a plan with the two apart has no Megatron-LM equivalent */
+	if (strcmp(p->recipe_name, "fp32")) {
+		int g16 = p->main_grads == 1, r16 = p->grad_reduce == 1;
+		if (g16 != r16 && p->main_grads != 0 && p->grad_reduce != 0)
+			return key_error(p, "training", "main_grads", "export --for megatron: main grads in %s reduced in %s: "
+			                 "Megatron-LM's --grad-reduce-in-bf16 sets both (allowed: training.main_grads and "
+			                 "efficiency.grad_reduce both bf16 or both fp32)", g16 ? "bf16" : "fp32", r16 ? "bf16" : "fp32");
+		if (g16 || r16)
+			FLAG("--grad-reduce-in-bf16");
+	}
+	/* the loss: Megatron-LM's fused vocab-parallel cross-entropy (training.cross_entropy) */
+	if (p->cross_entropy == CALC_XENT_FUSED)
+		FLAG("--cross-entropy-loss-fusion");
+	/* overlap: efficiency.dp_overlap > 0 hides the gradient reduce-scatter behind the
+	 * backward (--overlap-grad-reduce) and, with the distributed optimizer, the parameter
+	 * all-gather behind the forward (--overlap-param-gather); efficiency.tp_overlap > 0 is
+	 * Transformer Engine's userbuffer overlap (--tp-comm-overlap, model_parallel_config.py:265) */
+	if (p->dp > 1 && p->dp_overlap > 0) {
+		FLAG("--overlap-grad-reduce");
+		if (p->zero >= 1)
+			FLAG("--overlap-param-gather");
+	}
+	if (p->tp > 1 && p->tp_overlap > 0)
+		FLAG("--tp-comm-overlap");
+	/* rank order: Megatron-LM's tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp with --use-tp-pp-dp-mapping
+	 * (megatron/training/initialize.py:395, training/config/common_config.py:105 at d98e8a6);
+	 * without ep in parallel.placement the expert ranks follow cp, as there */
+	{
+		char order[48];
+		const char *s = p->placement, *c = strstr(s, "cp");
+		if (strstr(s, "ep") || !c)
+			snprintf(order, sizeof order, "%s", s);
+		else if (!c[2])
+			snprintf(order, sizeof order, "%s-ep", s);
+		else
+			snprintf(order, sizeof order, "%.*sep-%s", (int)(c - s + 3), s, c + 3);
+		if (!strcmp(order, "tp-cp-ep-pp-dp"))
+			FLAG("--use-tp-pp-dp-mapping");
+		else if (strcmp(order, "tp-cp-ep-dp-pp") && (p->pp > 1 || p->dp > 1))
+			return key_error(p, "parallel", "placement", "export --for megatron: the rank order %s is not one of "
+			                 "Megatron-LM's (allowed: tp-cp-ep-dp-pp, its default, or tp-cp-ep-pp-dp with "
+			                 "--use-tp-pp-dp-mapping)", p->placement);
 	}
 	if (p->recompute == CALC_RC_SELECTIVE) {
 		FLAG("--recompute-granularity selective");
@@ -263,6 +451,11 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 			FLAG("--fp4-format e2m1");
 			FLAG("--fp4-recipe nvfp4");
 			FLAG("--fp4-param-gather");
+		} else if (!strcmp(p->recipe_name, "deepseek-v3")) {
+			/* DeepSeek-V3 §3.3.2: E4M3 everywhere with 1x128 / 128x128 block scales, which is
+			 * Transformer Engine's blockwise recipe (transformer_config.py fp8_recipe at d98e8a6) */
+			FLAG("--fp8-format e4m3");
+			FLAG("--fp8-recipe blockwise");
 		} else if (p->recipe->fp8_compute)
 			FLAG("--fp8-format hybrid");
 		if (!strcmp(p->recipe->name, "fp8-params"))
@@ -279,67 +472,230 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 }
 
 /* ------------------------------------------------------------------------ */
-/* NeMo: the keys of examples/nlp/language_modeling/conf/megatron_gpt_config.yaml
- * (NVIDIA/NeMo), the Megatron GPT model's Hydra config: trainer.* and model.*.
- * NeMo trains through Megatron-Core, so it runs the same schedules. */
+/* NeMo 2: Megatron-Bridge (NVIDIA-NeMo/Megatron-Bridge at commit 067f987d, 2026-08-22),
+ * the training library of NeMo 2, run by scripts/training/run_recipe.py with a recipe and
+ * KEY=VALUE overrides of its ConfigContainer (src/megatron/bridge/training/config.py):
+ * model.* the GPTModelProvider's fields (src/megatron/bridge/models/gpt_provider.py, a
+ * Megatron-Core TransformerConfig; Megatron-LM at 2a75ac12, the commit Megatron-Bridge
+ * pins in 3rdparty/Megatron-LM), train.*, optimizer.*, ddp.*, dist.* and mixed_precision
+ * (a recipe of src/megatron/bridge/training/mixed_precision.py).  The architecture is
+ * written key by key over the recipe vanilla_gpt_pretrain_1gpu_h100_bf16_config
+ * (recipes/gpt/h100/vanilla_gpt.py), or deepseek_v3_pretrain_1024gpu_h100_bf16_config
+ * (recipes/deepseek/h100/deepseek_v3.py) for multi-latent attention, whose provider has
+ * the MLA fields.  Megatron-Core runs 1F1B and interleaved 1F1B. */
 
 static int export_nemo(const struct calc_plan *p, FILE *f)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
-	char shown[CALC_PATH_MAX * 4];
-	int rc;
+	char buf[96][CALC_LAYOUT_MAX + 64], shown[CALC_PATH_MAX * 4];
+	const char *mp = NULL;
+	int n = 0, rc;
 	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
 	if (p->zero >= 2)
-		note(&ns, "ZeRO-%d: NeMo's distributed_fused_adam shards the optimizer states and master weights "
-		          "(ZeRO-1); ZeRO-2 and -3 are Megatron FSDP's, not keys of this file", p->zero);
-	if (p->pp > 1 && !stages_even(p))
-		note(&ns, "uneven stages (parallel.layers_per_stage) are not keys of this file");
-	fprintf(f, "# NeMo megatron_gpt_config.yaml keys for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
-	        shown_file(p, shown, sizeof shown),
-	        p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p));
-	print_notes(&ns, f, "# note: ");
-	fprintf(f, "trainer:\n");
-	fprintf(f, "  devices: %d\n  num_nodes: %d\n", p->gpus_per_node, p->nodes);
-	fprintf(f, "  precision: %s\n", strcmp(p->recipe->name, "fp32") ? "bf16-mixed" : "32");
-	fprintf(f, "  max_steps: %ld\n", train_steps(p));
-	fprintf(f, "model:\n");
-	fprintf(f, "  micro_batch_size: %d\n  global_batch_size: %d\n", p->micro_batch, p->global_batch);
-	fprintf(f, "  tensor_model_parallel_size: %d\n  pipeline_model_parallel_size: %d\n", p->tp, p->pp);
-	if (p->pp > 1 && p->vpp > 1)
-		fprintf(f, "  virtual_pipeline_model_parallel_size: %d\n", p->vpp);
-	else
-		fprintf(f, "  virtual_pipeline_model_parallel_size: null\n");
-	fprintf(f, "  context_parallel_size: %d\n", p->cp);
+		return key_error(p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
+		                 "(allowed: 0, 1; export --for megatron writes Megatron FSDP)", p->zero);
+	if (p->recompute == CALC_RC_DSV3)
+		return key_error(p, "parallel", "recompute", "export --for nemo: write DeepSeek-V3's recomputation as "
+		                 "recompute = modules with its modules (allowed: none, selective, full, modules)");
+	/* mixed_precision: the recipe's name (mixed_precision.py) */
+	if (!strcmp(p->recipe_name, "megatron") || !strcmp(p->recipe_name, "adam-bf16"))
+		mp = "bf16_mixed";
+	else if (!strcmp(p->recipe_name, "fp8-te"))
+		mp = "bf16_with_fp8_delayed_scaling_mixed";
+	else if (!strcmp(p->recipe_name, "mxfp8"))
+		mp = "bf16_with_mxfp8_mixed";
+	else if (!strcmp(p->recipe_name, "nvfp4"))
+		mp = "bf16_with_nvfp4_mixed";
+	else if (!strcmp(p->recipe_name, "deepseek-v3"))
+		mp = "bf16_with_fp8_subchannel_scaling_mixed"; /* 1x128 / 128x128 block scales */
+	else if (strcmp(p->recipe_name, "fp32"))
+		return key_error(p, "training", "recipe", "export --for nemo: the recipe '%s' has no Megatron-Bridge "
+		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, mxfp8, nvfp4, deepseek-v3, fp32)",
+		                 p->recipe_name);
+#define KV(...) snprintf(buf[n++], sizeof buf[0], __VA_ARGS__)
+	KV("model.num_layers=%d", m->layers);
+	KV("model.hidden_size=%d", m->hidden);
+	KV("model.num_attention_heads=%d", m->heads);
+	KV("model.num_query_groups=%d", m->kv_heads);
+	KV("model.kv_channels=%d", m->head_dim);
+	KV("model.ffn_hidden_size=%d", m->ffn_hidden);
+	KV("model.vocab_size=%d", m->vocab);
+	KV("model.should_pad_vocab=false"); /* the plan counts model.vocab as given */
+	KV("model.seq_length=%d", p->seq_len);
+	KV("dataset.seq_length=%d", p->seq_len);
+	KV("model.position_embedding_type=%s", m->max_pos > 0 ? "learned_absolute" : "rope");
+	/* SwiGLU: a gated linear unit of SiLU (activation_func by its name,
+	 * src/megatron/bridge/utils/activation_map.py) */
+	KV("model.gated_linear_unit=%s", m->mlp == CALC_MLP_SWIGLU ? "true" : "false");
+	KV("model.activation_func=%s", m->mlp == CALC_MLP_SWIGLU ? "silu" : "gelu");
+	KV("model.normalization=%s", m->norm == CALC_NORM_RMSNORM ? "RMSNorm" : "LayerNorm");
+	KV("model.share_embeddings_and_output_weights=%s", m->tied_embeddings ? "true" : "false");
+	KV("model.add_bias_linear=%s", m->bias ? "true" : "false");
+	KV("model.hidden_dropout=%s", m->dropout ? "0.1" : "0.0");
+	KV("model.attention_dropout=%s", m->dropout ? "0.1" : "0.0");
+	if (m->mla.kv_lora_rank > 0) {
+		KV("model.q_lora_rank=%s", "null");
+		if (m->mla.q_lora_rank > 0)
+			snprintf(buf[n - 1], sizeof buf[0], "model.q_lora_rank=%d", m->mla.q_lora_rank);
+		KV("model.kv_lora_rank=%d", m->mla.kv_lora_rank);
+		KV("model.qk_head_dim=%d", m->mla.qk_nope_dim);
+		KV("model.qk_pos_emb_head_dim=%d", m->mla.qk_rope_dim);
+		KV("model.v_head_dim=%d", m->mla.v_head_dim);
+	}
 	if (m->moe.experts > 0) {
-		fprintf(f, "  expert_model_parallel_size: %d\n", p->ep);
-		fprintf(f, "  num_moe_experts: %d\n  moe_router_topk: %d\n", m->moe.experts, m->moe.top_k);
+		KV("model.num_moe_experts=%d", m->moe.experts);
+		KV("model.moe_router_topk=%d", m->moe.top_k);
+		KV("model.moe_ffn_hidden_size=%d", m->moe.expert_ffn);
+		KV("model.moe_shared_expert_intermediate_size=%s", "null");
+		if (m->moe.shared > 0)
+			snprintf(buf[n - 1], sizeof buf[0], "model.moe_shared_expert_intermediate_size=%d",
+			         m->moe.shared * (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn));
+		KV("model.moe_router_enable_expert_bias=%s", m->moe.router_bias ? "true" : "false");
+		if (m->moe.node_limit > 0 && p->ep > p->gpus_per_node && p->ep % p->gpus_per_node == 0 &&
+		    m->moe.node_limit < p->ep / p->gpus_per_node) {
+			/* node-limited routing as group-limited routing, a group per node (as for megatron) */
+			KV("model.moe_router_num_groups=%d", p->ep / p->gpus_per_node);
+			KV("model.moe_router_group_topk=%d", m->moe.node_limit);
+		}
+		/* moe_layer_freq: 1 or the list of 0/1 per layer, by the plan's rule (calc.h struct calc_moe) */
+		if (m->moe.every > 1 || m->moe.first_dense > 0) {
+			char freq[CALC_LAYOUT_MAX];
+			size_t o = 0;
+			for (int i = 0; i < m->layers && o + 4 < sizeof freq; i++) {
+				int moe = i >= m->moe.first_dense && (m->moe.every <= 1 || (i - m->moe.first_dense + 1) % m->moe.every == 0);
+				o += (size_t)snprintf(freq + o, sizeof freq - o, "%s%d", i ? "," : "[", moe);
+			}
+			if (o + 2 >= sizeof freq)
+				return key_error(p, "model", "layers", "export --for nemo: %d layers are too many to write as a "
+				                 "model.moe_layer_freq list here", m->layers);
+			snprintf(freq + o, sizeof freq - o, "]");
+			KV("model.moe_layer_freq=%s", freq);
+		} else
+			KV("model.moe_layer_freq=1");
+		if (p->moe_dispatcher == CALC_DISP_DEEPEP || p->moe_dispatcher == CALC_DISP_HYBRIDEP) {
+			KV("model.moe_token_dispatcher_type=flex");
+			KV("model.moe_flex_dispatcher_backend=%s", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep" : "hybridep");
+		} else
+			KV("model.moe_token_dispatcher_type=%s", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "alltoall");
+		KV("model.expert_model_parallel_size=%d", p->ep);
+		KV("model.expert_tensor_parallel_size=%d", p->etp);
 	}
-	fprintf(f, "  sequence_parallel: %s\n", p->sp && p->tp > 1 ? "True" : "False");
-	fprintf(f, "  encoder_seq_length: %d\n", p->seq_len);
-	fprintf(f, "  max_position_embeddings: %d\n", m->max_pos > 0 ? m->max_pos : p->seq_len);
-	fprintf(f, "  num_layers: %d\n  hidden_size: %d\n  ffn_hidden_size: %d\n  num_attention_heads: %d\n",
-	        m->layers, m->hidden, m->ffn_hidden, m->heads);
-	fprintf(f, "  num_query_groups: %d\n", m->kv_heads);
-	fprintf(f, "  activations_checkpoint_granularity: %s\n",
-	        p->recompute == CALC_RC_NONE ? "null" : p->recompute == CALC_RC_SELECTIVE ? "selective" : "full");
-	if (p->recompute == CALC_RC_FULL) {
-		fprintf(f, "  activations_checkpoint_method: %s\n", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
-		fprintf(f, "  activations_checkpoint_num_layers: %d\n", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
+	if (m->mtp_depth > 0)
+		KV("model.mtp_num_layers=%d", m->mtp_depth);
+	KV("model.tensor_model_parallel_size=%d", p->tp);
+	KV("model.pipeline_model_parallel_size=%d", p->pp);
+	KV("model.context_parallel_size=%d", p->cp);
+	KV("model.sequence_parallel=%s", p->sp && p->tp > 1 ? "true" : "false");
+	if (p->pp > 1) {
+		char lay[CALC_LAYOUT_MAX];
+		if (p->vpp > 1 && !p->layout[0] && p->chunks.n == 0 && stages_even(p))
+			KV("model.virtual_pipeline_model_parallel_size=%d", p->vpp);
+		else
+			KV("model.virtual_pipeline_model_parallel_size=null");
+		if (p->layout[0])
+			KV("model.pipeline_model_parallel_layout=\"%s\"", p->layout);
+		else if (p->first_stage_layers > 0 || p->last_stage_layers > 0) {
+			if (p->first_stage_layers > 0)
+				KV("model.num_layers_in_first_pipeline_stage=%d", p->first_stage_layers);
+			if (p->last_stage_layers > 0)
+				KV("model.num_layers_in_last_pipeline_stage=%d", p->last_stage_layers);
+			if (p->vpp > 1)
+				snprintf(buf[n++], sizeof buf[0], "model.virtual_pipeline_model_parallel_size=%d", p->vpp);
+		} else if (p->account_embedding || p->account_loss) {
+			KV("model.account_for_embedding_in_pipeline_split=%s", p->account_embedding ? "true" : "false");
+			KV("model.account_for_loss_in_pipeline_split=%s", p->account_loss ? "true" : "false");
+			if (p->vpp > 1)
+				KV("model.virtual_pipeline_model_parallel_size=%d", p->vpp);
+		} else if (p->chunks.n > 0 || !stages_even(p) || m->layers % (p->pp * (p->vpp > 1 ? p->vpp : 1))) {
+			if (megatron_layout(p, lay, sizeof lay) < 0)
+				return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
+				                 "export --for nemo: the stages' layers do not split into the %d virtual stages "
+				                 "of each rank (allowed: stages whose layers vpp divides, or parallel.layout)", p->vpp);
+			KV("model.pipeline_model_parallel_layout=\"%s\"", lay);
+		}
+	}
+	/* recomputation (TransformerConfig recompute_*) */
+	if (p->recompute == CALC_RC_NONE)
+		KV("model.recompute_granularity=null");
+	else if (p->recompute == CALC_RC_SELECTIVE) {
+		KV("model.recompute_granularity=selective");
+		KV("model.recompute_modules=[core_attn]");
+	} else if (p->recompute == CALC_RC_FULL) {
+		KV("model.recompute_granularity=full");
+		KV("model.recompute_method=%s", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
+		KV("model.recompute_num_layers=%d", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
 	} else {
-		fprintf(f, "  activations_checkpoint_method: null\n");
-		fprintf(f, "  activations_checkpoint_num_layers: null\n");
+		char mods[96] = "";
+		unsigned bits = calc_recompute_modules(p->recompute, p->recompute_modules);
+		for (int i = 0; i < CALC_RCM_N; i++)
+			if (bits & (1u << i))
+				snprintf(mods + strlen(mods), sizeof mods - strlen(mods), "%s%s", mods[0] ? "," : "",
+				         calc_rc_module_name(i));
+		KV("model.recompute_granularity=selective");
+		KV("model.recompute_modules=[%s]", mods);
 	}
-	fprintf(f, "  optim:\n    name: %s\n", p->zero >= 1 ? "distributed_fused_adam" : "fused_adam");
+	KV("model.cross_entropy_loss_fusion=%s", p->cross_entropy == CALC_XENT_FUSED ? "true" : "false");
+	KV("model.tp_comm_overlap=%s", p->tp > 1 && p->tp_overlap > 0 ? "true" : "false");
+	KV("train.micro_batch_size=%d", p->micro_batch);
+	KV("train.global_batch_size=%d", p->global_batch);
+	KV("train.train_iters=%ld", train_steps(p));
+	KV("mixed_precision=%s", mp ? mp : "null");
+	/* optimizer and DDP (megatron/core/optimizer/optimizer_config.py,
+	 * megatron/core/distributed/distributed_data_parallel_config.py at 2a75ac12) */
+	KV("optimizer.use_distributed_optimizer=%s", p->zero == 1 ? "true" : "false");
+	KV("ddp.use_distributed_optimizer=%s", p->zero == 1 ? "true" : "false");
+	KV("optimizer.use_precision_aware_optimizer=%s",
+	   !strcmp(p->recipe_name, "adam-bf16") || !strcmp(p->recipe_name, "deepseek-v3") ? "true" : "false");
+	if (!strcmp(p->recipe_name, "adam-bf16") || !strcmp(p->recipe_name, "deepseek-v3"))
+		note(&ns, "BF16 Adam moments: optimizer.exp_avg_dtype and exp_avg_sq_dtype are torch dtypes "
+		          "(torch.bfloat16), set in the recipe; the overrides take no dtype");
+	KV("ddp.grad_reduce_in_fp32=%s", p->grad_reduce == 1 || p->main_grads == 1 ? "false" : "true");
+	KV("ddp.overlap_grad_reduce=%s", p->dp > 1 && p->dp_overlap > 0 ? "true" : "false");
+	KV("ddp.overlap_param_gather=%s", p->dp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
+	if (!p->flash_attention)
+		note(&ns, "attention without flash attention: model.attention_backend (an enum of Megatron-Core) set to "
+		          "unfused in the recipe");
+	{
+		/* rank order as Megatron-LM's (initialize.py:395): dist.use_tp_pp_dp_mapping */
+		const char *s = p->placement, *c = strstr(s, "cp");
+		char order[48];
+		if (strstr(s, "ep") || !c)
+			snprintf(order, sizeof order, "%s", s);
+		else if (!c[2])
+			snprintf(order, sizeof order, "%s-ep", s);
+		else
+			snprintf(order, sizeof order, "%.*sep-%s", (int)(c - s + 3), s, c + 3);
+		if (strcmp(order, "tp-cp-ep-pp-dp") && strcmp(order, "tp-cp-ep-dp-pp") && (p->pp > 1 || p->dp > 1))
+			return key_error(p, "parallel", "placement", "export --for nemo: the rank order %s is not one of "
+			                 "Megatron-Core's (allowed: tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp)", p->placement);
+		KV("dist.use_tp_pp_dp_mapping=%s", strcmp(order, "tp-cp-ep-pp-dp") ? "false" : "true");
+	}
+	if (!strcmp(p->recipe_name, "fp8-params") || !strcmp(p->recipe_name, "mxfp8") || !strcmp(p->recipe_name, "nvfp4"))
+		note(&ns, "parameters held in the low-precision format: the mixed-precision recipe's fp8_param_gather / "
+		          "fp4 parameters, set in the recipe");
+#undef KV
+	fprintf(f, "# Megatron-Bridge (NeMo 2) recipe overrides for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, "
+	        "%d micro-batches per step\n", shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp,
+	        calc_plan_gpus(p), calc_plan_microbatches(p));
+	print_notes(&ns, f, "# note: ");
+	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d scripts/training/run_recipe.py \\\n", p->nodes, p->gpus_per_node);
+	fprintf(f, "    --recipe %s --mode pretrain \\\n", m->mla.kv_lora_rank > 0 ? "deepseek_v3_pretrain_1024gpu_h100_bf16_config"
+	                                                                            : "vanilla_gpt_pretrain_1gpu_h100_bf16_config");
+	/* Hydra reads [, (, |, * and quotes itself: such an override goes to it in single quotes */
+	for (int i = 0; i < n; i++)
+		fprintf(f, strpbrk(buf[i], "[]()|*\"") ? "    '%s'%s\n" : "    %s%s\n", buf[i], i + 1 < n ? " \\" : "");
 	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
-/* torchtitan: the [training], [parallelism] and [activation_checkpoint] fields of
- * torchtitan/config/job_config.py (pytorch/torchtitan, as of 2026-02), the TOML a
- * job's --job.config_file reads.  Data parallelism is FSDP2 (data_parallel_shard_degree,
+/* torchtitan: the [model], [training], [parallelism], [activation_checkpoint] and
+ * [quantize] fields of torchtitan/config/job_config.py (pytorch/torchtitan at commit
+ * 238fa995, the last with TOML job configs; tests/export/torchtitan-keys.txt), the TOML a
+ * job's --job.config_file reads.  Current torchtitan takes the same fields as Python
+ * dataclasses; the TOML is the form torchtitan at that commit reads.  Data parallelism is FSDP2 (data_parallel_shard_degree,
  * ZeRO-3, or ZeRO-2 without resharding after the forward) and plain replication
  * (data_parallel_replicate_degree, ZeRO-0); HSDP is both.  Schedules are PyTorch's
  * torch.distributed.pipelining names; sequence parallelism always comes with TP. */
@@ -353,6 +709,33 @@ static const char *tt_schedule(enum calc_schedule s)
 	case CALC_SCHED_DUALPIPE: return "DualPipeV";
 	default: return NULL;
 	}
+}
+
+/* torchtitan's models by name and flavor (torchtitan/models/NAME/__init__.py at 238fa995)
+ * and the presets of the same models, as import --from torchtitan reads them */
+static const struct {
+	const char *preset, *name, *flavor;
+} tt_models[] = {
+	{"llama3-8b", "llama3", "8B"},
+	{"llama3-70b", "llama3", "70B"},
+	{"llama3.1-405b", "llama3", "405B"},
+	{"deepseek-v3", "deepseek_v3", "671B"},
+};
+
+/* The torchtitan model of the plan's: its preset's name and flavor when the plan's model
+ * is that preset's, unchanged in the keys that size it; NULL otherwise. */
+static int tt_model(const struct calc_plan *p)
+{
+	const struct calc_model *m = &p->model, *pm;
+	for (size_t k = 0; k < sizeof tt_models / sizeof tt_models[0]; k++) {
+		if (strcmp(m->name, tt_models[k].preset) || !(pm = calc_preset_model(tt_models[k].preset)))
+			continue;
+		if (pm->layers == m->layers && pm->hidden == m->hidden && pm->heads == m->heads &&
+		    pm->kv_heads == m->kv_heads && pm->ffn_hidden == m->ffn_hidden && pm->vocab == m->vocab &&
+		    pm->moe.experts == m->moe.experts && pm->mla.kv_lora_rank == m->mla.kv_lora_rank)
+			return (int)k;
+	}
+	return -1;
 }
 
 static int export_torchtitan(const struct calc_plan *p, FILE *f)
@@ -371,6 +754,11 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 		shard = p->fsdp_shard / p->cp > 0 ? p->fsdp_shard / p->cp : 1;
 		replicate = p->dp / shard;
 	}
+	/* activation_checkpoint.mode: selective, full, memory_budget or none (job_config.py:652) */
+	if (p->recompute != CALC_RC_NONE && p->recompute != CALC_RC_SELECTIVE && p->recompute != CALC_RC_FULL)
+		return key_error(p, "parallel", "recompute", "export --for torchtitan: recompute = %s (lists of modules) is "
+		                 "Megatron-Core's; torchtitan runs none, selective or full (allowed: none, selective, full)",
+		                 calc_recompute_name(p->recompute));
 	if (p->zero == 1)
 		note(&ns, "ZeRO-1 has no torchtitan equivalent: FSDP2 without resharding after the forward "
 		          "(ZeRO-2) is the nearest");
@@ -380,17 +768,85 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 		reshard = p->reshard_after_forward ? "always" : "never";
 	if (p->tp > 1 && !p->sp)
 		note(&ns, "torchtitan always runs sequence parallelism with TP (the plan has parallel.sp = no)");
+	if (p->model.moe.experts > 0 && p->moe_dispatcher != CALC_DISP_DEEPEP && p->moe_dispatcher != CALC_DISP_ALLTOALL)
+		note(&ns, "torchtitan dispatches tokens by all-to-all or DeepEP (expert_parallel_comm_backend); the plan's "
+		          "moe.dispatcher = %s is written as all-to-all", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "hybridep");
+	if (tt_model(p) < 0)
+		note(&ns, "the model '%s' is no torchtitan model and flavor of this table (llama3 8B, 70B, 405B; "
+		          "deepseek_v3 671B): a flavor for it goes into torchtitan/models/NAME/__init__.py", p->model.name);
+	/* torchtitan's FSDP2 mixed precision holds FP32 parameters, gradients and Adam states and
+	 * computes in mixed_precision_param (the torch-mp recipes, recipe.c); mixed_precision_reduce
+	 * takes float32 only (job_config.py:290) */
+	if (strcmp(p->recipe_name, "torch-mp") && strcmp(p->recipe_name, "torch-mp-fp8") && strcmp(p->recipe_name, "fp32"))
+		note(&ns, "the recipe '%s' has no torchtitan equivalent: torchtitan keeps FP32 parameters, gradients and "
+		          "Adam states (recipe torch-mp)", p->recipe_name);
+	if (p->grad_reduce == 1)
+		note(&ns, "torchtitan reduces gradients in float32 only (mixed_precision_reduce); the plan reduces in bf16");
+	if (p->cross_entropy == CALC_XENT_FUSED)
+		note(&ns, "torchtitan's loss is torch's cross-entropy on FP32 logits (training.cross_entropy = torch); the "
+		          "plan assumes Megatron-LM's fused kernel");
 	if (p->recompute == CALC_RC_SELECTIVE)
 		note(&ns, "selective recomputation written as torchtitan's per-op policy (selective_ac_option = \"op\")");
-	if (p->pp > 1 && !stages_even(p) && p->vpp == 1)
-		note(&ns, "uneven stages: torchtitan takes pipeline_parallel_first_stage_less_layers and "
-		          "pipeline_parallel_last_stage_less_layers, or module_fqns_per_model_part");
+	/* the split: torchtitan's rule (generate_llm_fqn_per_model_part,
+	 * torchtitan/distributed/pipeline_parallel.py at 238fa995) weighs the embedding and the
+	 * output as pipeline_parallel_first/last_stage_less_layers layers (default 1 and 1,
+	 * job_config.py:377-383), spreads layers + weights over the virtual stages, the first
+	 * ones one more, and takes the weights off the first and the last; the number of
+	 * virtual stages is ceil((layers + weights) / pipeline_parallel_layers_per_stage)
+	 * (pipeline_parallel.py:74).  The plan's own weights are written; without them the
+	 * weights 0 and 0, or 1 and 1, that give the plan's stages; otherwise the stages as
+	 * module_fqns_per_model_part. */
+	int v = p->schedule == CALC_SCHED_DUALPIPE ? 2 : p->vpp > 1 ? p->vpp : 1, nvs = p->pp * v;
+	int a = p->first_less, b = p->last_less, fit = -1, L = p->model.layers, k = 0;
+	if (p->pp > 1) {
+		if (a > 0 || b > 0)
+			fit = 1;
+		for (int w = 0; fit < 0 && w <= 1; w++) {
+			int eff = L + 2 * w, ok = eff / nvs >= w;
+			for (int g = 0; ok && g < nvs; g++) {
+				int want = eff / nvs + (g < eff % nvs) - (g == 0 ? w : 0) - (g == nvs - 1 ? w : 0);
+				int have = p->chunks.n > 0 ? p->chunks.layers[g]
+				         : v == 1 ? p->layers_per_stage[g]
+				         : p->layers_per_stage[g % p->pp] % v ? -1 : p->layers_per_stage[g % p->pp] / v;
+				ok = want == have;
+			}
+			if (ok)
+				a = b = w, fit = 1;
+		}
+		if (fit > 0 && v > 1) {
+			int eff = L + a + b;
+			k = (eff + nvs - 1) / nvs;
+			if ((eff + k - 1) / k != nvs)
+				return key_error(p, "parallel", "vpp", "export --for torchtitan: no pipeline_parallel_layers_per_stage "
+				                 "gives %d virtual stages of %d layers and weights %d + %d (torchtitan takes "
+				                 "ceil((layers + weights) / layers_per_stage) stages)", nvs, L, a, b);
+		}
+		if (fit < 0 && v > 1)
+			return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "split",
+			                 "export --for torchtitan: the stages' layers do not follow torchtitan's rule over %d "
+			                 "virtual stages (allowed: parallel.first_stage_less_layers and last_stage_less_layers, "
+			                 "or the stages that rule gives)", nvs);
+	}
 	fprintf(f, "# torchtitan job config for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp,
 	        p->pp, p->dp, calc_plan_gpus(p));
 	print_notes(&ns, f, "# note: ");
+	if (tt_model(p) >= 0) {
+		fprintf(f, "\n[model]\n");
+		fprintf(f, "name = \"%s\"\nflavor = \"%s\"\n", tt_models[tt_model(p)].name, tt_models[tt_model(p)].flavor);
+		/* torchao Float8 linears with per-tensor scales (the torch-mp-fp8 recipe): the
+		 * converter "quantize.linear.float8" (torchtitan/components/quantization/float8.py:238
+		 * at 238fa995) and [quantize.linear.float8] recipe_name (job_config.py:731-747) */
+		if (!strcmp(p->recipe_name, "torch-mp-fp8"))
+			fprintf(f, "converters = [\"quantize.linear.float8\"]\n");
+	}
 	fprintf(f, "\n[training]\n");
-	fprintf(f, "local_batch_size = %d\n", p->global_batch / p->dp);
+	/* local_batch_size is what a data-parallel rank runs per forward and backward; torchtitan
+	 * accumulates global_batch_size / (local_batch_size x dp) of them per step (torchtitan/train.py:212
+	 * at commit 238fa995).  Without PP that is one micro-batch; with PP it is the whole pipeline
+	 * batch, cut into micro-batches of pipeline_parallel_microbatch_size, all of them in one
+	 * schedule run, as the plan's pipeline runs them */
+	fprintf(f, "local_batch_size = %d\n", p->pp > 1 ? p->global_batch / p->dp : p->micro_batch);
 	fprintf(f, "global_batch_size = %d\n", p->global_batch);
 	fprintf(f, "seq_len = %d\n", p->seq_len);
 	fprintf(f, "steps = %ld\n", train_steps(p));
@@ -404,16 +860,37 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if (p->pp > 1) {
 		fprintf(f, "pipeline_parallel_schedule = \"%s\"\n", tt_schedule(p->schedule));
 		fprintf(f, "pipeline_parallel_microbatch_size = %d\n", p->micro_batch);
-		if (p->vpp > 1 || p->schedule == CALC_SCHED_DUALPIPE) {
-			int chunks = p->schedule == CALC_SCHED_DUALPIPE ? 2 : p->vpp;
-			fprintf(f, "pipeline_parallel_layers_per_stage = %d\n", p->model.layers / (p->pp * chunks));
+		if (fit > 0) {
+			fprintf(f, "pipeline_parallel_first_stage_less_layers = %d\n", a);
+			fprintf(f, "pipeline_parallel_last_stage_less_layers = %d\n", b);
+			if (v > 1)
+				fprintf(f, "pipeline_parallel_layers_per_stage = %d\n", k);
+		} else if (v == 1) {
+			int from = 0;
+			fprintf(f, "pipeline_parallel_first_stage_less_layers = 0\n");
+			fprintf(f, "pipeline_parallel_last_stage_less_layers = 0\n");
+			fprintf(f, "module_fqns_per_model_part = [");
+			for (int s = 0; s < p->pp; s++) {
+				fprintf(f, "%s[%s", s ? ", " : "", s == 0 ? "\"tok_embeddings\"" : "");
+				for (int i = 0; i < p->layers_per_stage[s]; i++, from++)
+					fprintf(f, "%s\"layers.%d\"", s == 0 || i ? ", " : "", from);
+				fprintf(f, "%s]", s < p->pp - 1 ? "" : s == 0 || p->layers_per_stage[s] ? ", \"norm\", \"output\""
+				                                                               : "\"norm\", \"output\"");
+			}
+			fprintf(f, "]\n");
 		}
 	}
 	fprintf(f, "context_parallel_degree = %d\n", p->cp);
+	if (p->tp > 1 && p->tp_overlap > 0)
+		fprintf(f, "enable_async_tensor_parallel = true\n"); /* job_config.py:357 */
 	if (p->model.moe.experts > 0) {
 		fprintf(f, "expert_parallel_degree = %d\n", p->ep);
 		fprintf(f, "expert_tensor_parallel_degree = %d\n", p->etp);
+		/* DeepEP's kernels (job_config.py:474 expert_parallel_comm_backend) */
+		fprintf(f, "expert_parallel_comm_backend = \"%s\"\n", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep" : "standard");
 	}
+	if (!strcmp(p->recipe_name, "torch-mp-fp8") && tt_model(p) >= 0)
+		fprintf(f, "\n[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\n");
 	fprintf(f, "\n[activation_checkpoint]\n");
 	fprintf(f, "mode = \"%s\"\n", calc_recompute_name(p->recompute));
 	if (p->recompute == CALC_RC_SELECTIVE)
@@ -422,7 +899,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 }
 
 /* ------------------------------------------------------------------------ */
-/* DeepSpeed: the keys of docs/_pages/config-json.md (deepspeedai/DeepSpeed) and of
+/* DeepSpeed: the keys of docs/_pages/config-json.md (deepspeedai/DeepSpeed at commit
+ * edaa722; tests/export/deepspeed-keys.txt) and of
  * deepspeed/runtime/config.py (pipeline.stages, sequence_parallel_size).
  * train_batch_size = train_micro_batch_size_per_gpu x gradient_accumulation_steps x
  * the data-parallel ranks; with a pipeline the accumulation steps are its
@@ -452,6 +930,13 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	fprintf(f, "  \"gradient_accumulation_steps\": %d,\n", calc_plan_microbatches(p));
 	if (strcmp(p->recipe->name, "fp32"))
 		fprintf(f, "  \"bf16\": {\"enabled\": true},\n");
+	/* the gradients' dtypes: communication_data_type for the DP reduction
+	 * (deepspeed/runtime/config.py:209 at edaa722) and data_types.grad_accum_dtype for the
+	 * gradients held (config.py:896), written where the plan sets them */
+	if (p->grad_reduce)
+		fprintf(f, "  \"communication_data_type\": \"%s\",\n", p->grad_reduce == 1 ? "bf16" : "fp32");
+	if (p->main_grads)
+		fprintf(f, "  \"data_types\": {\"grad_accum_dtype\": \"%s\"},\n", p->main_grads == 1 ? "bf16" : "fp32");
 	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true}",
 	        p->zero);
 	if (p->tp > 1)

@@ -56,6 +56,7 @@ struct imp {
 	struct kv kv[128];
 	int n;
 	long gpus;                 /* --gpus N; 0 when not given */
+	int base_given;            /* 1: --plan named the base plan */
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -1276,6 +1277,8 @@ static const struct {
 	{"--accumulate-allreduce-grads-in-fp32", M_SWITCH}, {"--overlap-moe-expert-parallel-comm", M_SWITCH},
 	{"--moe-router-fusion", M_SWITCH}, {"--moe-permute-fusion", M_SWITCH},
 	{"--moe-pad-expert-input-to-capacity", M_SWITCH}, {"--fp4-param-gather", M_SWITCH},
+	{"--use-tp-pp-dp-mapping", M_SWITCH}, {"--account-for-embedding-in-pipeline-split", M_SWITCH},
+	{"--account-for-loss-in-pipeline-split", M_SWITCH},
 	{"--reuse-grad-buf-for-mxfp8-param-ag", M_SKIPFLAG},
 	/* taken by Megatron-LM, of no use to the plan */
 	{"--lr", M_SKIP}, {"--min-lr", M_SKIP}, {"--lr-decay-style", M_SKIP}, {"--lr-decay-iters", M_SKIP},
@@ -1337,7 +1340,7 @@ struct mvals {
 	int freq_line, layout_line, modules_line;
 	double hdrop, adrop;
 	int gqa, swiglu, untie, nobias, sp, zero, fsdp, strategy, flash, half, fp8, fp8_params, grad_bf16, xent_fused,
-		pao, mla, expert_bias, rope, rc;
+		pao, mla, expert_bias, rope, rc, tppp, acc_embed, acc_loss;
 	char grads_dt[8], params_dt[8], avg_dt[8], avg_sq_dt[8], fp8_recipe[16];
 	/* MoE dispatch (Megatron-Core transformer_config.py at commit d98e8a6) and the FP4 recipe */
 	char disp[16], backend[16];
@@ -1521,6 +1524,9 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--accumulate-allreduce-grads-in-fp32")) m->grad_bf16 = 0;
 	else if (IS("--cross-entropy-loss-fusion")) m->xent_fused = 1;
 	else if (IS("--use-precision-aware-optimizer")) m->pao = 1;
+	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
+	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
+	else if (IS("--account-for-loss-in-pipeline-split")) m->acc_loss = 1;
 	else if (IS("--multi-latent-attention")) m->mla = 1, m->model = 1;
 	else if (IS("--moe-router-enable-expert-bias")) m->expert_bias = 1;
 	else if (IS("--recompute-activations")) m->rc = 2;
@@ -1671,6 +1677,34 @@ static void m_freq(struct imp *im, const struct mvals *m, long layers)
 		put(im, m->freq_line, "model.moe_every", "1");
 		return;
 	}
+	if (p[0] == '[' && strncmp(p, "[0]*", 4) && strncmp(p, "[1]*", 4)) {
+		/* a list of 0/1, one per layer (export --for megatron writes model.moe_every > 1 so):
+		 * the plan's rule when the first MoE layer f1 and the second f2 give every = f2 - f1
+		 * and first_dense = f1 - every + 1, and the whole list follows them */
+		static char bits[100001];
+		long nb = 0, f1 = -1, f2 = -1, every, fd;
+		for (char *q = p + 1; *q && *q != ']' && nb < 100000; q++) {
+			if (*q == '0' || *q == '1') {
+				if (*q == '1')
+					f2 = f1 >= 0 && f2 < 0 ? nb : f2, f1 = f1 < 0 ? nb : f1;
+				bits[nb++] = *q;
+			} else if (*q != ',')
+				nb = -100001;
+		}
+		every = f2 > f1 ? f2 - f1 : 1;
+		fd = f1 - every + 1;
+		if (nb == layers && f1 >= 0 && fd >= 0) {
+			long i;
+			for (i = 0; i < nb; i++)
+				if ((bits[i] == '1') != (i >= fd && (i - fd + 1) % every == 0))
+					break;
+			if (i == nb) {
+				put(im, m->freq_line, "model.first_dense", "%ld", fd);
+				put(im, m->freq_line, "model.moe_every", "%ld", every);
+				return;
+			}
+		}
+	}
 	if (!strncmp(p, "[0]*", 4)) {
 		char *plus = strchr(p, '+');
 		if (plus) {
@@ -1683,8 +1717,9 @@ static void m_freq(struct imp *im, const struct mvals *m, long layers)
 			}
 		}
 	}
-	ERR(im, m->freq_line, "import --from megatron: --moe-layer-freq '%.80s': the plan takes an integer 1 or the "
-	    "pattern ([0]*K+[1]*M) with K + M = --num-layers (%ld)", m->freq, layers);
+	ERR(im, m->freq_line, "import --from megatron: --moe-layer-freq '%.80s': the plan takes an integer 1, the "
+	    "pattern ([0]*K+[1]*M) with K + M = --num-layers (%ld), or a 0/1 list of the plan's rule (K dense "
+	    "layers, then every N-th)", m->freq, layers);
 }
 
 /* --pipeline-model-parallel-layout "Et*3|(tt|)*29m|L": the decoder layers of each stage
@@ -1741,6 +1776,30 @@ bad:
 	ERR(im, m->layout_line, "import --from megatron: --pipeline-model-parallel-layout '%.80s': read are stages of "
 	    "'t' (t*N), E and L, separated by '|', without repetition", m->layout);
 	return -1;
+}
+
+/* Virtual stages of a --pipeline-model-parallel-layout: its '|' plus one, each "(X)*k"
+ * counting X's k times (parse_str_to_list, pipeline_parallel_layer_layout.py at d98e8a6). */
+static long m_layout_stages(const char *s)
+{
+	long bars = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p == '(') {
+			const char *q = strchr(p, ')');
+			long inner = 0, k;
+			if (!q)
+				return -1;
+			for (const char *r = p + 1; r < q; r++)
+				inner += *r == '|';
+			k = q[1] == '*' ? strtol(q + 2, NULL, 10) : 1;
+			if (k < 0 || k > 100000)
+				return -1;
+			bars += inner * k;
+			p = q;
+		} else if (*p == '|')
+			bars++;
+	}
+	return bars + 1;
 }
 
 /* The vocabulary a tokenizer brings, for a script without --vocab-size. */
@@ -1980,10 +2039,13 @@ static int import_megatron(struct imp *im, const char *text)
 				    "--exp-avg-dtype %s, --exp-avg-sq-dtype %s is not modelled; modelled are fp32 master weights "
 				    "with both moments fp32 or both bf16", params, avg, avg_sq);
 			else if (!strcmp(avg, "bf16")) {
-				if (m.fp8)
+				if (m.fp8 && !strcmp(m.fp8_recipe, "blockwise"))
+					recipe = "deepseek-v3"; /* DeepSeek-V3 §3.3: block-scaled E4M3, BF16 moments */
+				else if (m.fp8)
 					ERR(im, 0, "import --from megatron: FP8 with BF16 Adam moments is not a recipe of the plan "
 					    "(trainplan presets recipes)");
-				recipe = "adam-bf16";
+				else
+					recipe = "adam-bf16";
 			}
 		} else if (m.avg_dt[0] || m.avg_sq_dt[0] || m.params_dt[0]) {
 			NOTE(im, 0, "import --from megatron: --exp-avg-dtype, --exp-avg-sq-dtype and --main-params-dtype take "
@@ -2028,7 +2090,16 @@ static int import_megatron(struct imp *im, const char *text)
 		if (m.first >= 0 || m.last >= 0)
 			ERR(im, m.layout_line, "import --from megatron: --pipeline-model-parallel-layout and "
 			    "--decoder-first/last-pipeline-num-layers are exclusive");
-		else if (m_layout(im, &m, pp, list, sizeof list) == 0)
+		else if (m_layout_stages(m.layout) != pp || strchr(m.layout, '(') || strchr(m.layout, 'm')) {
+			/* virtual stages, repetition or MTP: the plan's parallel.layout reads Megatron-Core's
+			 * grammar itself (calc/model.c layout_string), the chunks per stage from its count */
+			long vs = m_layout_stages(m.layout);
+			put(im, m.layout_line, "parallel.layout", "%s", m.layout);
+			if (pp > 0 && vs > pp && vs % pp == 0) {
+				put(im, m.layout_line, "parallel.vpp", "%ld", vs / pp);
+				put(im, m.layout_line, "parallel.schedule", "interleaved");
+			}
+		} else if (m_layout(im, &m, pp, list, sizeof list) == 0)
 			put(im, m.layout_line, "parallel.layers_per_stage", "%s", list);
 	} else if (m.first > 0 || m.last > 0) {
 		long mid = pp - (m.first > 0) - (m.last > 0), rest = layers - (m.first > 0 ? m.first : 0) - (m.last > 0 ? m.last : 0);
@@ -2048,6 +2119,13 @@ static int import_megatron(struct imp *im, const char *text)
 			free(b.s);
 		}
 	}
+	/* the rank order (initialize.py:395 at d98e8a6) and the ends counted as layers */
+	if (m.tppp)
+		put(im, 0, "parallel.placement", "tp-cp-ep-pp-dp");
+	if (m.acc_embed)
+		put(im, 0, "parallel.account_embedding", "yes");
+	if (m.acc_loss)
+		put(im, 0, "parallel.account_loss", "yes");
 	/* batch and tokens */
 	if (m.seq > 0)
 		put(im, 0, "training.seq_len", "%ld", m.seq);
@@ -2110,10 +2188,11 @@ static const char *const tt_training_skip[] = {"dataset", "dataset_path", "max_n
 static const char *const tt_parallelism[] = {"data_parallel_replicate_degree", "data_parallel_shard_degree",
 	"fsdp_reshard_after_forward", "tensor_parallel_degree", "pipeline_parallel_degree",
 	"pipeline_parallel_schedule", "pipeline_parallel_microbatch_size", "pipeline_parallel_layers_per_stage",
-	"context_parallel_degree", "expert_parallel_degree", "expert_tensor_parallel_degree", NULL};
+	"context_parallel_degree", "expert_parallel_degree", "expert_tensor_parallel_degree",
+	"pipeline_parallel_first_stage_less_layers", "pipeline_parallel_last_stage_less_layers",
+	"expert_parallel_comm_backend", NULL};
 static const char *const tt_parallelism_skip[] = {"disable_loss_parallel", "enable_async_tensor_parallel",
 	"enable_compiled_autograd", "pipeline_parallel_split_points", "module_fqns_per_model_part",
-	"pipeline_parallel_first_stage_less_layers", "pipeline_parallel_last_stage_less_layers",
 	"pipeline_parallel_schedule_csv", "context_parallel_rotate_method", "pipeline_parallel_expert_parallel_overlap",
 	NULL};
 static const char *const tt_ac[] = {"mode", NULL};
@@ -2167,6 +2246,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	char section[128] = "", name[64] = "", flavor[64] = "";
 	int nseen = 0, name_line = 0, fp8 = 0;
 	long rep = 1, shard = -1, tp = 1, pp = 1, cp = 1, lbs = -1, gbs = -1, seq = -1, steps = -1, lps = 0, mb = -1, v;
+	/* torchtitan's weights of the ends: 1 and 1 when absent (job_config.py:377-383 at 238fa995) */
+	long less_a = 1, less_b = 1;
 	int line = 0, reshard_never = 0, sched = CALC_SCHED_1F1B, sched_line = 0, shard_line = 0;
 	for (char *ln = text, *next; ln && *ln && im->d.nrecs < IMP_MAX_MSGS; ln = next) {
 		char *p, *eq, *key, *val, full[200];
@@ -2288,6 +2369,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 				continue;
 			}
 		} else if (!strcmp(section, "parallelism")) {
+			if (!strcmp(key, "module_fqns_per_model_part")) {
+				/* the stages' modules by name replace torchtitan's rule: not read, and the
+				 * rule would give other stages */
+				ERR(im, line, "import --from torchtitan: module_fqns_per_model_part is not read; allowed are "
+				    "the stages of pipeline_parallel_first/last_stage_less_layers (give the stage list as the "
+				    "plan's parallel.layers_per_stage)");
+				continue;
+			}
 			if (in_list(tt_parallelism_skip, key))
 				continue;
 			if (!in_list(tt_parallelism, key)) {
@@ -2318,6 +2407,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			reshard_never = !strcmp(val, "never");
 			continue;
 		}
+		if (!strcmp(key, "expert_parallel_comm_backend")) {
+			/* standard all-to-all or DeepEP's kernels (job_config.py:474 at 238fa995) */
+			if (strcmp(val, "standard") && strcmp(val, "deepep"))
+				ERR(im, line, "import --from torchtitan: %s = \"%.80s\": allowed are standard, deepep", key, val);
+			else
+				put(im, line, "moe.dispatcher", "%s", strcmp(val, "deepep") ? "alltoall" : "deepep");
+			continue;
+		}
 		if (!strcmp(key, "mixed_precision_param")) {
 			if (strcmp(val, "float32") && strcmp(val, "bfloat16"))
 				ERR(im, line, "import --from torchtitan: %s = \"%.80s\": allowed are bfloat16, float32", key, val);
@@ -2341,6 +2438,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		}
 		{
 			int neg_ok = !strcmp(key, "data_parallel_shard_degree") || !strcmp(key, "global_batch_size");
+			int zero_ok = !strncmp(key, "pipeline_parallel_", 18) && strstr(key, "_less_layers");
+			if (zero_ok && !is_str && !strcmp(val, "0")) {
+				if (strstr(key, "first"))
+					less_a = 0;
+				else
+					less_b = 0;
+				continue;
+			}
 			if (is_str || (parse_int(val, 1, IMP_INT_MAX, 1, &v) < 0 && !(neg_ok && !strcmp(val, "-1")))) {
 				ERR(im, line, "import --from torchtitan: %s = %.80s: allowed is a whole number from 1 to %ld%s", key,
 				    val, IMP_INT_MAX, neg_ok ? ", or -1" : "");
@@ -2356,6 +2461,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		else if (!strcmp(key, "context_parallel_degree")) cp = v;
 		else if (!strcmp(key, "pipeline_parallel_microbatch_size")) mb = v;
 		else if (!strcmp(key, "pipeline_parallel_layers_per_stage")) lps = v;
+		else if (!strcmp(key, "pipeline_parallel_first_stage_less_layers")) less_a = v;
+		else if (!strcmp(key, "pipeline_parallel_last_stage_less_layers")) less_b = v;
 		else if (!strcmp(key, "expert_parallel_degree")) put(im, line, "parallel.ep", "%ld", v);
 		else if (!strcmp(key, "expert_tensor_parallel_degree")) put(im, line, "parallel.etp", "%ld", v);
 		else if (!strcmp(key, "local_batch_size")) lbs = v;
@@ -2452,8 +2559,11 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	put(im, 0, "parallel.schedule", "%s", calc_schedule_name((enum calc_schedule)(sched < 0 ? CALC_SCHED_1F1B : sched)));
 	if (sched == CALC_SCHED_INTERLEAVED) {
 		const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
-		long long layers = pm ? pm->layers : im->base->model.layers, per = mul(pp, lps > 0 ? lps : 1);
-		long long vpp = lps > 0 ? (per > 0 && per <= layers ? layers / per : 0) : 2;
+		long long layers = pm ? pm->layers : im->base->model.layers;
+		/* virtual stages ceil((layers + first + last weights) / layers_per_stage)
+		 * (torchtitan/distributed/pipeline_parallel.py:74 at 238fa995), over the pp ranks */
+		long long eff = layers + less_a + less_b, ns = lps > 0 ? (eff + lps - 1) / lps : 0;
+		long long vpp = lps > 0 ? (pp > 0 && ns % pp == 0 ? ns / pp : 0) : 2;
 		if (pp < 2 || vpp < 1)
 			ERR(im, sched_line, "import --from torchtitan: Interleaved1F1B needs pipeline_parallel_degree of 2 or "
 			    "more and pipeline_parallel_layers_per_stage x degree within the %lld layers", layers);
@@ -2461,6 +2571,34 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			put(im, sched_line, "parallel.vpp", "%lld", vpp);
 	} else {
 		put(im, 0, "parallel.vpp", "1");
+	}
+	if (pp > 1) {
+		/* the split of generate_llm_fqn_per_model_part (torchtitan/distributed/pipeline_parallel.py
+		 * at 238fa995): layers + the two weights over the virtual stages, the first ones one more
+		 * where they do not divide, less the weights on the first and the last; with one stage
+		 * per rank that is the stage list itself, with more the plan's torchtitan keys */
+		const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
+		long long layers = pm ? pm->layers : im->base->model.layers, eff = layers + less_a + less_b;
+		if (sched == CALC_SCHED_INTERLEAVED || sched == CALC_SCHED_DUALPIPE) {
+			if (less_a > 0)
+				put(im, 0, "parallel.first_stage_less_layers", "%ld", less_a);
+			if (less_b > 0)
+				put(im, 0, "parallel.last_stage_less_layers", "%ld", less_b);
+		} else if (pp <= 100000 && eff / pp >= less_a && eff / pp >= less_b && eff / pp > 0) {
+			struct sbuf b = {0};
+			for (long s = 0; s < pp; s++) {
+				char num[32];
+				long long l = eff / pp + (s < eff % pp) - (s == 0 ? less_a : 0) - (s == pp - 1 ? less_b : 0);
+				snprintf(num, sizeof num, "%s%lld", s ? "," : "", l);
+				sb_add(&b, num, strlen(num));
+			}
+			put(im, 0, "parallel.layers_per_stage", "%s", b.s);
+			free(b.s);
+		} else {
+			ERR(im, 0, "import --from torchtitan: %lld layers with the weights %ld and %ld of the first and last "
+			    "stage do not split over %ld stages (torchtitan: \"exceeds minimum layers per stage\")", layers,
+			    less_a, less_b, pp);
+		}
 	}
 	if (!got(im, "parallel.recompute"))
 		put(im, 0, "parallel.recompute", "selective"); /* torchtitan's default mode */
@@ -2645,7 +2783,15 @@ static int import_deepspeed(struct imp *im, const char *text)
 		    "allowed is an object {...}; leave the key out for no recomputation");
 		ac = NULL;
 	}
-	put(im, 0, "parallel.recompute", "%s", ac ? "full" : "none");
+	if (!ac && im->base_given && (im->base->recompute == CALC_RC_SELECTIVE || im->base->recompute == CALC_RC_MODULES))
+		/* selective recomputation is the model code's (Megatron-DeepSpeed's
+		 * --recompute-granularity selective), not a key of this file: the base plan --plan
+		 * names keeps it */
+		NOTE(im, 0, "import --from deepspeed: no \"activation_checkpointing\": the model's own selective "
+		     "recomputation is no key of this file; the --plan base's parallel.recompute = %s stays",
+		     calc_recompute_name(im->base->recompute));
+	else
+		put(im, 0, "parallel.recompute", "%s", ac ? "full" : "none");
 	if (ac) {
 		static const char *const bools[] = {"partition_activations", "cpu_checkpointing", "contiguous_memory_optimization",
 			"synchronize_checkpoint_boundary", "profile", NULL};
@@ -2730,7 +2876,14 @@ static int import_deepspeed(struct imp *im, const char *text)
 	put(im, 0, "parallel.tp", "%ld", tp);
 	put(im, 0, "parallel.pp", "%ld", pp);
 	put(im, 0, "parallel.cp", "%ld", cp);
-	put(im, 0, "parallel.sp", "%s", tp > 1 && ac && json_is_true(json_object_get(ac, "partition_activations")) ? "yes" : "no");
+	if (tp > 1 && !ac && im->base_given && im->base->sp) {
+		/* sequence parallelism with TP is the model code's (Megatron-DeepSpeed's
+		 * --sequence-parallel), no key of this file: the base plan --plan names keeps it */
+		NOTE(im, 0, "import --from deepspeed: sequence parallelism is the model's, no key of this file; the --plan "
+		     "base's parallel.sp = yes stays");
+		put(im, 0, "parallel.sp", "yes");
+	} else
+		put(im, 0, "parallel.sp", "%s", tp > 1 && ac && json_is_true(json_object_get(ac, "partition_activations")) ? "yes" : "no");
 	put(im, 0, "parallel.vpp", "1");
 	put(im, 0, "parallel.schedule", "1f1b");
 out:
@@ -2864,6 +3017,7 @@ int cmd_import(int argc, char **argv)
 		return rc;
 	im.file = strcmp(path, "-") ? path : "<stdin>";
 	im.base = &base;
+	im.base_given = o.plan != NULL;
 	if (!(text = read_input(path, &len, why, sizeof why)))
 		return cli_error("%s: cannot read: %s", shown(im.file, why + 200, 56), why);
 	rc = import_text(&im, which, text, len);

@@ -185,12 +185,19 @@ static const struct cmddoc docs[] = {
 	 {{"A.ini B.ini ...", "two plans or more ('-' for one of them reads standard input)", NULL}, {NULL, NULL, NULL}},
 	 "trainplan compare plans/default.ini plans/llama2-70b-a100.ini --format md"},
 	{"export", "--for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...",
-	 "The plan's split and training settings as the framework takes them: Megatron-LM flags\n"
-	 "after a torchrun line, NeMo's megatron_gpt_config.yaml keys, a torchtitan job TOML\n"
-	 "([training], [parallelism], [activation_checkpoint]) or a DeepSpeed config JSON.\n"
+	 "Every setting the plan's memory and step time depend on, as the framework takes it:\n"
+	 "Megatron-LM flags (commit d98e8a64) after a torchrun line, with the pipeline layout\n"
+	 "(--pipeline-model-parallel-layout, first/last stage layers, the embedding and loss\n"
+	 "counted), MLA, --moe-layer-freq, the optimizer and gradient dtypes, the overlap flags,\n"
+	 "the rank order, FP8/MXFP8/NVFP4 and recomputation; NeMo 2's Megatron-Bridge\n"
+	 "(commit 067f987d) run_recipe.py overrides with the whole architecture; a torchtitan\n"
+	 "job TOML (commit 238fa995: [model] name and flavor, local_batch_size one forward's\n"
+	 "sequences, the first/last stage weights) or a DeepSpeed config JSON (commit edaa722).\n"
+	 "Every flag and key is one the framework's source defines (make check-export-flags).\n"
 	 "A choice the framework cannot express (ZB-H2 in Megatron-LM, ZeRO-2 with DeepSpeed's\n"
-	 "pipeline) is an error at the plan key; an approximation is a note (a comment, or\n"
-	 "stderr for JSON).\n",
+	 "pipeline, a split torchtitan's rule cannot give) is an error at the plan key; what it\n"
+	 "cannot say in its file (ZeRO-1 in torchtitan) is a note (a comment, or stderr for\n"
+	 "JSON).\n",
 	 1, "none (the framework's own)", NULL,
 	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan or deepspeed", NULL}, {NULL, NULL, NULL}},
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},

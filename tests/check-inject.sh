@@ -32,12 +32,14 @@ for fw in megatron nemo torchtitan; do
 	[ "$(tr -d '\n' < "$tmp/out.$fw" | tr -d '\040-\176' | LC_ALL=C tr -d '\200-\377' | wc -c)" -eq 0 ] \
 		&& ok || bad "export --for $fw: a control byte in the output"
 done
-# the Megatron-LM script, run: no file is made
-(cd "$tmp" && sh out.megatron >/dev/null 2>&1)
-[ ! -e "$tmp/PWNED-1" ] && [ ! -e "$tmp/PWNED-2" ] && [ ! -e "$tmp/PWNED-3" ] && ok \
-	|| bad "export --for megatron: the launch script ran the name"
-# the YAML and TOML outputs: the comment is one line, the first key is the expected one
-[ "$(sed -n 2p "$tmp/out.nemo")" = "trainer:" ] && ok || bad "export --for nemo: line 2 '$(sed -n 2p "$tmp/out.nemo")'"
+# the Megatron-LM and Megatron-Bridge (NeMo 2) scripts, run: no file is made
+for fw in megatron nemo; do
+	(cd "$tmp" && sh "out.$fw" >/dev/null 2>&1)
+	[ ! -e "$tmp/PWNED-1" ] && [ ! -e "$tmp/PWNED-2" ] && [ ! -e "$tmp/PWNED-3" ] && ok \
+		|| bad "export --for $fw: the launch script ran the name"
+done
+# the comment is one line, the launch line follows it; the TOML's first table is expected
+case $(sed -n 2p "$tmp/out.nemo") in "torchrun "*) ok ;; *) bad "export --for nemo: line 2 '$(sed -n 2p "$tmp/out.nemo")'" ;; esac
 grep -q '^\[training\]$' "$tmp/out.torchtitan" && [ "$(grep -c '^[^#]' "$tmp/out.torchtitan" | tr -d ' ')" -gt 5 ] \
 	&& ! grep -q '^[^#[].*PWNED' "$tmp/out.torchtitan" && ok || bad "export --for torchtitan: the name outside its comment"
 # the JSON output (DeepSpeed) has no comment: the name is not in it

@@ -3,11 +3,18 @@
 # `trainplan get` of the split on the plan and on the plan written back by
 # `trainplan import` from `trainplan export`'s output must agree.  Each framework is
 # compared on what its file says: torchtitan rounds the token budget to whole steps and
-# has no ZeRO-1 (the cases use ZeRO-0 and ZeRO-3); DeepSpeed keeps no SP, selective
-# recomputation or sequence length (its cases leave those at the base plan's).  Without
-# PP, torchtitan's local_batch_size is one micro-batch (torchtitan/train.py:212 at commit
-# 238fa995: accumulation steps = global_batch_size / (local_batch_size x dp)), so that case
-# sets the micro-batch to the rank's whole batch.
+# has no ZeRO-1 (the cases use ZeRO-0 and ZeRO-3); DeepSpeed keeps no sequence length,
+# and its SP and selective recomputation are the model code's (import keeps those of the
+# base plan --plan names; the cases without a base leave them off).  torchtitan's local_batch_size is what a rank runs per forward and backward
+# (torchtitan/train.py:212 at commit 238fa995: accumulation steps = global_batch_size /
+# (local_batch_size x dp)): one micro-batch without PP, the pipeline's batch with it.
+# Then every shipped plan (plans/*.ini) through every framework that can express it, with
+# the plan as import's base (the cluster is no key of these files): the same memory per
+# GPU, step time and parameters.  NeMo is written by export only (no import).
+# deepseek-v3-h800.ini runs DualPipe, which Megatron-LM does not run and whose 4- and
+# 3-layer stages torchtitan's two chunks per rank cannot take: it is checked under 1F1B,
+# and not with DeepSpeed, whose config has no expert parallelism.  torchtitan has no
+# ZeRO-1, so the plans run through it with ZeRO-3 (FSDP).
 bin=$1; pass=0; fail=0
 split="plan.tp plan.pp plan.dp plan.cp plan.vpp plan.zero plan.micro_batch plan.global_batch plan.seq_len plan.schedule plan.recompute plan.gpus"
 check() { # framework, keys, --set words...
@@ -38,7 +45,7 @@ done
 for r in megatron fp8-te fp8-params; do
 	check megatron "$split plan.recipe" --set training.recipe=$r
 done
-for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64 --set micro_batch=24" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
+for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
          "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
          "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4"; do
 	# shellcheck disable=SC2086
@@ -48,6 +55,51 @@ for v in "--set recompute=none" "--set recompute=full --set zero=0" "--set zero=
          "--set recompute=none --set cp=2 --set dp=4"; do
 	# shellcheck disable=SC2086
 	check deepspeed "$split" $v
+done
+# the pipeline layouts, the optimizer's dtypes and the rank order in Megatron-LM's flags:
+# --pipeline-model-parallel-layout (torchtitan's first/last stage weights as the layout of
+# the same placement), --account-for-embedding/loss-in-pipeline-split,
+# --decoder-first/last-pipeline-num-layers,
+# --use-precision-aware-optimizer with BF16 moments, --grad-reduce-in-bf16,
+# --use-tp-pp-dp-mapping
+for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_less_layers=1 --set last_stage_less_layers=1" \
+         "--set pp=2 --set dp=32 --set account_embedding=yes --set account_loss=yes" \
+         "--set pp=4 --set dp=16 --set first_stage_layers=18 --set last_stage_layers=18" \
+         "--set pp=4 --set dp=16 --set layout=Et*20|t*20|t*20|t*20L" \
+         "--set training.recipe=adam-bf16" "--set training.main_grads=bf16 --set efficiency.grad_reduce=bf16" \
+         "--set placement=tp-cp-pp-dp"; do
+	# shellcheck disable=SC2086
+	check megatron "$split plan.recipe model.params memory.total step.time" $v
+done
+# every shipped plan: memory, step time and parameters, with the plan as the base
+same="memory.total step.time model.params"
+check_plan() { # framework, plan, --set words...
+	fw=$1; base=$2; shift 2
+	want=$("$bin" get $same --plan "$base" "$@" 2>&1)
+	have=$("$bin" export --for "$fw" --plan "$base" "$@" 2>/dev/null | "$bin" import --from "$fw" - --plan "$base" 2>/dev/null |
+	       "$bin" get $same --plan - 2>&1)
+	case $want in *error*) want="" ;; esac
+	if [ -n "$want" ] && [ "$want" = "$have" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); echo "FAIL: export --for $fw --plan $base $* | import --plan $base" >&2
+		printf 'plan:\n%s\nwritten back:\n%s\n' "$want" "$have" >&2
+	fi
+}
+for p in plans/*.ini; do
+	case $p in
+	*deepseek-v3*) # DualPipe: Megatron-LM refuses it, the same model under 1F1B; DeepSpeed's
+		# expert parallelism is the model code's (deepspeed.moe.layer.MoE ep_size), no key.
+		# Other MoE layer patterns go as --moe-layer-freq 0/1 lists
+		check_plan megatron "$p" --set schedule=1f1b
+		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=2 --set model.first_dense=1
+		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=4 --set model.first_dense=5 ;;
+	*)
+		check_plan megatron "$p"
+		check_plan deepspeed "$p" ;;
+	esac
+	case $p in
+	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b ;;
+	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes ;;
+	esac
 done
 echo "roundtrip: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -41,3 +41,12 @@ check-roundtrip: $(BUILD)/trainplan
 	@sh tests/check-roundtrip.sh $(BUILD)/trainplan
 
 CHECKS += check-roundtrip
+
+# check-export-flags  every flag of trainplan export --for megatron is one of Megatron-LM's,
+#                     with a value of its kind (tests/export/megatron-args.txt, read from
+#                     Megatron-LM's source at a pinned commit; tests/check-export-flags.sh)
+.PHONY: check-export-flags
+check-export-flags: $(BUILD)/trainplan
+	@sh tests/check-export-flags.sh $(BUILD)/trainplan
+
+CHECKS += check-export-flags
