@@ -27,10 +27,13 @@ label(s, m, g, c, r, q) = sprintf('%s  %s  %d%s  %s%s', s, m, g, c > 1 ? sprintf
 	r eq 'flash+op-sac' ? 'flash+op-sac' : \
 	r eq 'flash+selective' ? 'flash+sel.' : 'sel.', \
 	strstrt(q, 'fp8') > 0 ? '  fp8' : '')
-# The x range holds every error: at least -40..25 %, wider where a run misses more.
+# The x range holds the errors to +-60 %, at least -40..25 %: a run that misses by more
+# is drawn to the edge and its error written beside it, so that one run far off does
+# not squeeze the others' bars (and the tics) into a few millimetres.
+CAP = 60
 stats datafile using (100 * column("error")) name "ERR" nooutput
-xmin = ERR_min < -40 ? 10 * floor(ERR_min / 10) - 5 : -40
-xmax = ERR_max > 25 ? 10 * ceil(ERR_max / 10) + 5 : 25
+xmin = ERR_min < -40 ? (ERR_min < -CAP ? -CAP - 15 : 10 * floor(ERR_min / 10) - 5) : -40
+xmax = ERR_max > 25 ? (ERR_max > CAP ? CAP + 15 : 10 * ceil(ERR_max / 10) + 5) : 25
 set style fill solid 0.85 border rgb '#ffffff'
 set yrange [N - 0.4 : -0.6]
 set ytics font ",8" nomirror scale 0
@@ -46,8 +49,12 @@ set arrow 2 from -15, graph 0 to -15, graph 1 nohead @capacity_style
 set arrow 3 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555' lw 1
 
 e(r) = 100 * column("error")
-plot datafile using (strcol("role") eq 'calibrates' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
+# the bar's error clipped to the drawn range
+c(x) = x > CAP ? CAP : x < -CAP ? -CAP : x
+plot datafile using (strcol("role") eq 'calibrates' ? c(e(0)) / 2 : 1/0):0:(abs(c(e(0))) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
          with boxxyerror lt 1 title 'calibrating run', \
-     '' using (strcol("role") eq 'held out' ? e(0) / 2 : 1/0):0:(abs(e(0)) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
+     '' using (strcol("role") eq 'held out' ? c(e(0)) / 2 : 1/0):0:(abs(c(e(0))) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
          with boxxyerror lt 2 title 'held-out run', \
+     '' using (e(0) > CAP ? CAP + 1 : 1/0):0:(sprintf('%+.0f%%', e(0))) with labels font ',8' left notitle, \
+     '' using (e(0) < -CAP ? -CAP - 1 : 1/0):0:(sprintf('%+.0f%%', e(0))) with labels font ',8' right notitle, \
      NaN with lines @capacity_style title '±15% band'
