@@ -98,7 +98,15 @@ static int q_shape_on(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 	return 0;
 }
 
+static int q_plan_file(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = NAN;
+	v->str = c->plan.file;
+	return 0;
+}
+
 const struct calc_quantity calc_q_framework[] = {
+	{"plan.file", "", "the plan file as given (\"<default>\" for the built-in plan)", q_plan_file},
 	{"efficiency.gemm_shape_on", "1", "1 when the step model applies the measured small-GEMM falloff (efficiency.gemm_shape)",
 	 q_shape_on},
 	{"framework.found", "1", "1 when a framework publishes a pre-training recipe for the plan's model and GPU", q_found},

@@ -82,3 +82,9 @@ CHECKS += check-claims check-threads
 check-band: $(BUILD)/trainplan
 	@sh tests/check-band.sh $(BUILD)/trainplan
 CHECKS += check-band
+
+# The report's command for the recommendation's launch flags runs (trainplan export).
+.PHONY: check-pick-export
+check-pick-export: $(BUILD)/trainplan-report $(BUILD)/trainplan
+	@sh tests/report/check-pick-export.sh $(BUILD)/trainplan-report $(BUILD)/trainplan
+CHECKS += check-pick-export
