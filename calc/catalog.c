@@ -170,13 +170,18 @@ extern const struct calc_quantity calc_q_validate[];
 extern const struct calc_tabledef calc_t_validate[], calc_d_validate[];
 extern const struct calc_quantity calc_q_run[];
 extern const struct calc_tabledef calc_t_run[], calc_d_run[];
+extern const struct calc_quantity calc_q_framework[]; /* calc/framework.c */
+static const struct calc_tabledef calc_t_none[] = {{NULL, NULL, NULL, NULL}};
 
 static const struct calc_quantity *const qmods[] = {calc_q_plan, calc_q_memory, calc_q_pipeline, calc_q_comm,
-                                                    calc_q_step, calc_q_search, calc_q_report, calc_q_validate, calc_q_run};
+                                                    calc_q_step, calc_q_search, calc_q_report, calc_q_validate, calc_q_run,
+                                                    calc_q_framework};
 static const struct calc_tabledef *const tmods[] = {calc_t_presets, calc_t_memory, calc_t_pipeline, calc_t_comm,
-                                                    calc_t_step, calc_t_search, calc_t_report, calc_t_validate, calc_t_run};
+                                                    calc_t_step, calc_t_search, calc_t_report, calc_t_validate, calc_t_run,
+                                                    calc_t_none};
 static const struct calc_tabledef *const dmods[] = {calc_t_plan, calc_d_memory, calc_d_pipeline, calc_d_comm,
-                                                    calc_d_step, calc_d_search, calc_d_report, calc_d_validate, calc_d_run};
+                                                    calc_d_step, calc_d_search, calc_d_report, calc_d_validate, calc_d_run,
+                                                    calc_t_none};
 #define NMODS (int)(sizeof qmods / sizeof qmods[0])
 
 /*

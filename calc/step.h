@@ -264,6 +264,24 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
  * 'heldout_max' (may be NULL) receives the largest per-stack held-out mean.  Returns
  * the number of stacks. */
 int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, double *heldout_max);
+/* The out-of-sample uncertainty band of the time model: over the held-out rows (role not
+ * "calibrates") of 'rows' (a calc_validate table) whose stack is 'stack', or over all
+ * held-out rows where fewer than 'min_rows' are that stack's (or 'stack' is NULL; a row
+ * stack matches a plan's stack of its name or of its name and a "-" suffix, the longest
+ * such: megatron for megatron-core-0.19, nemo for nemo-2024), the
+ * |error| that a fraction 'q' of those rows do not exceed (nearest rank).  The table has
+ * no GPU column, so the rows are not split by hardware.  Returns 0, or -1 when no row
+ * qualifies (band NaN). */
+struct calc_band {
+	double band;   /* |predicted / published - 1| at quantile q */
+	int rows;      /* rows it is taken over */
+	int per_stack; /* 1: the stack's own rows; 0: all held-out rows */
+	char scope[40]; /* the rows' stack name, or "all stacks" */
+};
+#define CALC_BAND_Q 0.9      /* the fraction of held-out rows inside the band */
+#define CALC_BAND_MIN_ROWS 5 /* fewer of a stack's held-out rows than this: all stacks */
+int calc_validate_band(const struct calc_table *rows, const char *stack, double q, int min_rows,
+                       struct calc_band *b);
 /* Fill 'out' (may be NULL: not built) with one row per A100 to H100 pair of a calc_validate
  * table 'rows' (validate.c: one model, stack, recipe and checkpointing setting on both
  * GPUs): stack, model, the two runs, published and predicted speed-up, error, role; and 's'

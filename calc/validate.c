@@ -1096,6 +1096,59 @@ int calc_validate_goals(const struct calc_table *rows, struct calc_table *out, s
 	return met;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int calc_validate_band(const struct calc_table *rows, const char *stack, double q, int min_rows,
+                       struct calc_band *b)
+{
+	int cstk = col_of(rows, "stack"), crole = col_of(rows, "role"), cerr = col_of(rows, "error");
+	double *e = xcalloc((size_t)rows->nrows + 1, sizeof *e);
+	int n = 0;
+
+	memset(b, 0, sizeof *b);
+	b->band = NAN;
+	if (cstk < 0 || crole < 0 || cerr < 0) {
+		free(e);
+		return -1;
+	}
+	/* the rows' stack for the plan's: the longest row stack that is the plan's name or its
+	 * family ("megatron" for megatron-core-0.19 or megatron-bridge-0.6, "nemo" for nemo-2024) */
+	const char *fam = NULL;
+	for (int i = 0; stack && i < rows->nrows; i++) {
+		const char *s = rows->cells[i * rows->ncols + cstk].s;
+		size_t k = strlen(s);
+		if (!strncmp(stack, s, k) && (stack[k] == '\0' || stack[k] == '-') && (!fam || k > strlen(fam)))
+			fam = s;
+	}
+	for (int pass = fam ? 0 : 1; pass < 2 && n < min_rows; pass++) { /* 0: the stack's rows, 1: all */
+		n = 0;
+		for (int i = 0; i < rows->nrows; i++) {
+			const struct calc_cell *c = &rows->cells[i * rows->ncols];
+			if (!strcmp(c[crole].s, "calibrates") || isnan(c[cerr].v))
+				continue;
+			if (pass == 0 && strcmp(c[cstk].s, fam))
+				continue;
+			e[n++] = fabs(c[cerr].v);
+		}
+		b->per_stack = pass == 0;
+		snprintf(b->scope, sizeof b->scope, "%s", pass == 0 ? fam : "all stacks");
+	}
+	b->rows = n;
+	if (n > 0) {
+		/* nearest rank (Hyndman and Fan 1996, definition 1): the smallest |error| that at
+		 * least a fraction q of the rows do not exceed */
+		int k = (int)ceil(q * n - 1e-9);
+		qsort(e, (size_t)n, sizeof *e, cmp_double);
+		b->band = e[(k < 1 ? 1 : k) - 1];
+	}
+	free(e);
+	return n > 0 ? 0 : -1;
+}
+
 /* The runs that trained one model on A100 and on H100 with one stack, one recipe and one
  * activation-checkpointing setting: the speed-up per GPU the sources measured, against the
  * speed-up the model predicts from the same two rows.  Rows are named by source, model,
@@ -1352,6 +1405,45 @@ QV(q_sp_min, s.speedup.min_abs)
 QV(q_sp_held, s.speedup.heldout)
 QV(q_sp_held_max, s.speedup.heldout_max_abs)
 
+/* The band of the plan's stack (efficiency.stack; megatron when the plan names none, as the
+ * rows do), 90 % of its held-out rows, or of all held-out rows where the stack has fewer than
+ * CALC_BAND_MIN_ROWS. */
+static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
+{
+	struct calc_table rows;
+	const char *stk = c->plan.stack ? c->plan.stack->name : "megatron-core";
+	if (summary(NULL, &rows, d) < 0)
+		return -1;
+	calc_validate_band(&rows, stk, CALC_BAND_Q, CALC_BAND_MIN_ROWS, b);
+	calc_table_free(&rows);
+	return 0;
+}
+#define QB(fn, expr)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
+	{                                                                                 \
+		struct calc_band b;                                                       \
+		if (band_of(c, &b, d) < 0)                                                \
+			return -1;                                                            \
+		v->num = (expr);                                                          \
+		return 0;                                                                 \
+	}
+QB(q_band, b.band)
+QB(q_band_rows, b.rows)
+QB(q_band_stack, b.per_stack)
+QB(q_band_q, CALC_BAND_Q)
+static int q_band_name(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_band b;
+	if (band_of(c, &b, d) < 0)
+		return -1;
+	v->num = NAN;
+	v->str = "all stacks";
+	for (int i = 0; b.per_stack && i < NROWS; i++) /* the static name of the rows' stack */
+		if (!strcmp(rows[i].stack ? rows[i].stack : "megatron", b.scope))
+			v->str = rows[i].stack ? rows[i].stack : "megatron";
+	return 0;
+}
+
 static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	return summary(NULL, t, d);
@@ -1397,6 +1489,13 @@ const struct calc_quantity calc_q_validate[] = {
 	{"validation.heldout_mean_abs_error", "1", "mean |predicted / published - 1| over the held-out rows", q_held_mean},
 	{"validation.stacks", "1", "software stacks with validation rows", q_stacks},
 	{"validation.heldout_stack_max", "1", "largest per-stack mean |error| over held-out rows", q_stack_max},
+	{"validation.band", "1",
+	 "|predicted / published - 1| that 90% of the held-out rows do not exceed (the plan's stack, else all)", q_band},
+	{"validation.band_rows", "1", "held-out rows validation.band is taken over", q_band_rows},
+	{"validation.band_share", "1", "share of the held-out rows inside validation.band (0.9)", q_band_q},
+	{"validation.band_per_stack", "1", "1: validation.band is over the plan's stack's rows; 0: over all stacks",
+	 q_band_stack},
+	{"validation.band_scope", "", "the stack validation.band is taken over, or \"all stacks\"", q_band_name},
 	{"validation.memory_rows", "1", "validation rows with a published measured peak memory", q_mem_rows},
 	{"validation.memory_max_abs_error", "1", "largest |predicted / published - 1| of the peak memory", q_mem_max},
 	{"validation.nofit", "1", "validation runs (all of which ran) predicted not to fit memory", q_nofit},

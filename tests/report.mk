@@ -76,3 +76,15 @@ check-claims: $(BUILD)/trainplan-report
 
 CHECKS += check-report-unit check-expand check-lint check-html check-two-plans check-report-asan
 CHECKS += check-claims check-threads
+
+# validation.band (the headline times' uncertainty band) against awk over the rows.
+.PHONY: check-band
+check-band: $(BUILD)/trainplan
+	@sh tests/check-band.sh $(BUILD)/trainplan
+CHECKS += check-band
+
+# The report's command for the recommendation's launch flags runs (trainplan export).
+.PHONY: check-pick-export
+check-pick-export: $(BUILD)/trainplan-report $(BUILD)/trainplan
+	@sh tests/report/check-pick-export.sh $(BUILD)/trainplan-report $(BUILD)/trainplan
+CHECKS += check-pick-export

@@ -483,6 +483,42 @@ static void test_recipe_compare_fp8_peak(void **state)
  * comm.placement_megatron is 1 only for Megatron-Core's default order tp-cp-ep-dp-pp
  * (megatron/core/parallel_state.py, initialize_model_parallel, commit 934c8260ad), read
  * as tp-cp-dp-pp by an order without ep. */
+/* framework.*: the published recipe for the plan's model and GPU family, read by hand from
+ * NVIDIA-NeMo/Megatron-Bridge at 067f987df03b8355b03192d88d70f1709fedf51a:
+ * perf_recipes/llama/h100/llama31.py, llama31_405b_pretrain_1024gpu_h100_bf16_config:
+ * tensor 8, pipeline 8, context 2, virtual 8, micro-batch 1, global batch 1536, 1024 GPUs,
+ * so DP = 1024 / (8 x 8 x 2) = 8, with tp_comm_overlap_cfg set; perf_recipes/deepseek/h100/
+ * deepseek_v3.py, deepseek_v3_pretrain_1024gpu_h100_bf16_config: tensor 2, pipeline 8,
+ * virtual 4, context 1, expert 64, global batch 16384, DP = 1024 / 16 = 64.  The default
+ * model (dense-100b) has none, and neither has Llama 3.1 405B on A100 (H100 recipe only). */
+static void test_framework_recipe(void **state)
+{
+	const char *l3[] = {"model.preset=llama3.1-405b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=1792",
+	                    "parallel.tp=8", "parallel.pp=14", "parallel.dp=128", "training.seq_len=8192",
+	                    "training.global_batch=2048", "parallel.vpp=1"};
+	assert_int_equal((int)get_with("framework.found", l3, 9), 1);
+	assert_int_equal((int)get_with("framework.tp", l3, 9), 8);
+	assert_int_equal((int)get_with("framework.pp", l3, 9), 8);
+	assert_int_equal((int)get_with("framework.cp", l3, 9), 2);
+	assert_int_equal((int)get_with("framework.dp", l3, 9), 8);
+	assert_int_equal((int)get_with("framework.vpp", l3, 9), 8);
+	assert_int_equal((int)get_with("framework.global_batch", l3, 9), 1536);
+	assert_int_equal((int)get_with("framework.tp_overlap", l3, 9), 1);
+	const char *ds[] = {"model.preset=deepseek-v3", "cluster.preset=dgx-h100-ndr", "cluster.nodes=128",
+	                    "parallel.tp=1", "parallel.pp=1", "parallel.dp=1024", "parallel.ep=64",
+	                    "training.global_batch=1024", "training.seq_len=4096"};
+	assert_int_equal((int)get_with("framework.found", ds, 9), 1);
+	assert_int_equal((int)get_with("framework.tp", ds, 9), 2);
+	assert_int_equal((int)get_with("framework.ep", ds, 9), 64);
+	assert_int_equal((int)get_with("framework.dp", ds, 9), 64);
+	assert_int_equal((int)get_with("framework.global_batch", ds, 9), 16384);
+	assert_int_equal((int)get_with("framework.found", NULL, 0), 0);
+	const char *a100[] = {"model.preset=llama3.1-405b", "cluster.preset=dgx-a100-hdr", "cluster.nodes=1792",
+	                      "parallel.tp=8", "parallel.pp=14", "parallel.dp=128", "training.seq_len=8192",
+	                      "training.global_batch=2048", "parallel.vpp=1"};
+	assert_int_equal((int)get_with("framework.found", a100, 9), 0);
+}
+
 static void test_placement_words(void **state)
 {
 	static const struct {
@@ -727,7 +763,7 @@ static void test_recommendation_margin(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_placement_words),
+		cmocka_unit_test(test_placement_words), cmocka_unit_test(test_framework_recipe),
 		cmocka_unit_test(test_published_run),
 		cmocka_unit_test(test_tp_node_step),
 		cmocka_unit_test(test_recipe_rows_and_one_gpu_rule),

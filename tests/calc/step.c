@@ -1549,6 +1549,61 @@ static void test_chunk_costs(void **state)
 	free(p);
 }
 
+/* calc_validate_band on a table of ten held-out rows of stack "a" (|errors| 1 % .. 10 %),
+ * three of stack "b" and two calibrating rows of "a" (50 %, left out).  By hand, nearest
+ * rank (Hyndman and Fan 1996, definition 1): ceil(0.9 x 10) = 9, the 9th smallest of
+ * "a" is 9 %; with min_rows 5, stack "b" (3 rows) falls back to all 13 held-out rows,
+ * ceil(0.9 x 13) = 12, the 12th smallest of {1..10, 20, 30, 40} % is 30 %.  A plan stack
+ * "a-2024" takes the rows of "a" (its family); "c" has none and falls back too. */
+static void test_validate_band(void **state)
+{
+	struct calc_table t;
+	struct calc_band b;
+	calc_table_init(&t, "validation", "");
+	int cs = calc_table_col(&t, "stack", "", CALC_D_TEXT, 0);
+	int ce = calc_table_col(&t, "error", "1", CALC_D_PCT, 1);
+	int cr = calc_table_col(&t, "role", "", CALC_D_TEXT, 0);
+	for (int i = 1; i <= 10; i++) {
+		int r = calc_table_row(&t);
+		calc_table_str(&t, r, cs, "a");
+		calc_table_num(&t, r, ce, (i % 2 ? -1 : 1) * i / 100.0);
+		calc_table_str(&t, r, cr, "held out");
+	}
+	for (int i = 2; i <= 4; i++) {
+		int r = calc_table_row(&t);
+		calc_table_str(&t, r, cs, "b");
+		calc_table_num(&t, r, ce, i / 10.0);
+		calc_table_str(&t, r, cr, "held out");
+	}
+	for (int i = 0; i < 2; i++) {
+		int r = calc_table_row(&t);
+		calc_table_str(&t, r, cs, "a");
+		calc_table_num(&t, r, ce, 0.5);
+		calc_table_str(&t, r, cr, "calibrates");
+	}
+	assert_int_equal(calc_validate_band(&t, "a", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 10);
+	assert_int_equal(b.per_stack, 1);
+	assert_string_equal(b.scope, "a");
+	assert_near(b.band, 0.09, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "a-2024", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 10);
+	assert_near(b.band, 0.09, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "b", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 13);
+	assert_int_equal(b.per_stack, 0);
+	assert_string_equal(b.scope, "all stacks");
+	assert_near(b.band, 0.30, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "c", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 13);
+	assert_near(b.band, 0.30, 1e-12);
+	/* "b" alone with min_rows 3: ceil(0.9 x 3) = 3, the largest, 40 % */
+	assert_int_equal(calc_validate_band(&t, "b", 0.9, 3, &b), 0);
+	assert_int_equal(b.per_stack, 1);
+	assert_near(b.band, 0.40, 1e-12);
+	calc_table_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1576,6 +1631,7 @@ int main(void)
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
+		cmocka_unit_test(test_validate_band),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
