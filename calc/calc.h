@@ -98,6 +98,20 @@ struct calc_layer_kind {
  */
 enum calc_moe_dispatcher { CALC_DISP_ALLTOALL, CALC_DISP_ALLGATHER, CALC_DISP_DEEPEP, CALC_DISP_HYBRIDEP };
 
+/* How the ranks of a context-parallel group exchange attention inputs
+ * (parallel.cp_comm; Megatron-LM --cp-comm-type, Transformer Engine's
+ * attn_forward_func_with_cp; comm.c, docs/references.md §4.7):
+ *   allgather  K and V all-gathered before the local attention, dK and dV
+ *              reduce-scattered after it (Llama 3 §3.3.2; TE AttnFuncWithCPAndKVAllGather)
+ *   p2p        K and V passed around a ring, cp - 1 sends hidden behind the attention of
+ *              the chunk in hand; backward K, V and dK, dV (Liu et al. 2023 Ring
+ *              Attention; TE AttnFuncWithCPAndKVP2P), Megatron-LM's default
+ *   a2a        all-to-all of Q, K, V to heads before attention and of the output back to
+ *              sequence after it (Jacobs et al. 2023 DeepSpeed-Ulysses; TE
+ *              AttnFuncWithCPAndQKVOA2A): heads and KV heads per TP rank divisible by cp
+ *   a2a+p2p    a2a inside groups of parallel.cp_a2a_size ranks, p2p ring across them */
+enum calc_cp_comm { CALC_CP_ALLGATHER, CALC_CP_P2P, CALC_CP_A2A, CALC_CP_A2A_P2P };
+
 struct calc_moe {
 	int experts;        /* routed experts E per MoE layer; 0 = no MoE layers */
 	int top_k;          /* routed experts each token is sent to k (1 .. E) */
@@ -573,6 +587,9 @@ struct calc_plan {
 	                          MoE "parallel folding", the experts of an MoE layer use
 	                          etp x ep x edp of the same tp x cp x dp GPUs of a stage */
 	int edp;               /* expert data parallelism tp cp dp / (etp ep), derived */
+	int cp_comm;           /* enum calc_cp_comm: how the CP ranks exchange attention inputs */
+	int cp_a2a_size;       /* for cp_comm = a2a+p2p: ranks of an a2a group (the first of
+	                          Megatron-LM --hierarchical-context-parallel-sizes); 0 = unset */
 	int sp;                /* sequence parallelism with TP (Korthikanti 2022) */
 	int zero;              /* 0..3 */
 	enum calc_recompute recompute;

@@ -621,6 +621,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * permuted); elementwise backward reads the saved input and the incoming gradient
 	 * and writes the outgoing one: twice the forward traffic (derived). */
 	o->b = o->gemm + attn_b + 2 * o->elem;
+	o->attn_b = attn_b;
 	o->w = o->gemm;
 	if (plan->recompute == CALC_RC_FULL)
 		o->recompute = o->f;
@@ -742,11 +743,27 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 		break;
 	}
 
-	o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
-	o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
-	/* full recomputation runs the forward's collectives again in the backward (comm.c:
-	 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
-	o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
+	/* CP (parallel.cp_comm, docs/references.md §4.7): the all-gather and reduce-scatter
+	 * charged as the TP collectives (the convention of Llama 3's all-gather CP, before the
+	 * modes); the ring's sends (p2p, a2a+p2p) hidden behind the attention core of their
+	 * pass -- each step's send runs while the chunk in hand is attended (TE
+	 * AttnFuncWithCPAndKVP2P, Liu et al. 2023 §3) -- and the all-to-alls exposed, the
+	 * attention waiting for their output (TE AttnFuncWithCPAndQKVOA2A). */
+	if (plan->cp_comm == CALC_CP_ALLGATHER) {
+		o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
+		o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
+		/* full recomputation runs the forward's collectives again in the backward (comm.c:
+		 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
+		o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
+	} else {
+		double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
+		double cp_f = cm->cp_layer_f - cm->cp_ring_f + exposed_behind(cm->cp_ring_f, o->attn, 1);
+		double cp_b = cm->cp_layer_b - cm->cp_ring_b +
+		              exposed_behind(cm->cp_ring_b, o->attn_b + full * o->attn, 1);
+		o->comm_f = pay * cm->tp_layer_f + cp_f;
+		o->comm_b = pay * cm->tp_layer_b + cp_b;
+		o->comm_rc = full ? pay * cm->tp_layer_f + cp_f : 0;
+	}
 	o->ep_f = o->ep_b = o->ep_rc = 0;
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share

@@ -484,6 +484,40 @@ static void test_layer_kor22_table4(void **state)
 
 /* ------------------------------------------------------------- step */
 
+/* parallel.cp_comm's overlap (docs/references.md §4.7), tp_overlap 0 so the TP part is
+ * charged whole: the ring's sends (p2p) hide behind the attention core of their pass,
+ * what exceeds it is exposed; the all-to-alls (a2a) are exposed whole.  A 128K-token
+ * sequence makes the attention core long (2 x 128K x 128K / cp FLOPs a head): the ring
+ * hides completely; at 2K tokens on slow links it does not. */
+static void test_cp_overlap(void **state)
+{
+	const char *ring[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "training.seq_len=131072",
+	                      "training.global_batch=16"};
+	const char *slow[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "cluster.inter_node_bw=1 GB/s"};
+	const char *a2a[] = {"parallel.cp=4", "parallel.dp=4", "parallel.tp=4", "parallel.cp_comm=a2a"};
+	struct calc_plan p;
+	struct calc_step st;
+	struct calc_diag d = {0};
+	const struct calc_layer_time *o = &st.layer;
+
+	load_plan(&p, ring, 5);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.comm.cp_ring_f > 0 && st.comm.cp_ring_f < o->attn);
+	assert_near(o->comm_f, st.comm.tp_layer_f, 1e-12);
+	assert_near(o->comm_b, st.comm.tp_layer_b, 1e-12);
+	load_plan(&p, slow, 4);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.comm.cp_ring_f > o->attn);
+	assert_near(o->comm_f, st.comm.tp_layer_f + st.comm.cp_ring_f - o->attn, 1e-12);
+	assert_near(o->comm_b, st.comm.tp_layer_b + st.comm.cp_ring_b - o->attn_b, 1e-12);
+	load_plan(&p, a2a, 4);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.comm.cp_layer_f > 0);
+	assert_near(o->comm_f, st.comm.tp_layer_f + st.comm.cp_layer_f, 1e-12);
+	assert_near(o->comm_b, st.comm.tp_layer_b + st.comm.cp_layer_b, 1e-12);
+	calc_diag_free(&d);
+}
+
 static void test_breakdown_sums(void **state)
 {
 	struct calc_plan p;
@@ -1573,6 +1607,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
+		cmocka_unit_test(test_cp_overlap),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
