@@ -185,6 +185,14 @@ struct calc_model {
 	                              layers attend only within chunks of this many tokens
 	                              [tokens]; exact as causal attention while seq_len is at
 	                              most this (calc_plan_validate refuses longer); 0 = none */
+	int window;                /* sliding-window attention: a windowed layer's query attends
+	                              to the last 'window' tokens (itself included) [tokens];
+	                              0 = none (Mistral 7B 4096, Gemma 2 4096, Gemma 3 1024,
+	                              GPT-OSS 128) */
+	int window_full_every;     /* with a window: layer i (0-based) attends in full when
+	                              i + 1 is a multiple of this (2 = alternate, Gemma 2 and
+	                              GPT-OSS; 6 = five windowed to one full, Gemma 3); 0 = every
+	                              layer windowed (Mistral 7B) */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */
@@ -230,6 +238,15 @@ int calc_model_layer_is_moe(const struct calc_model *m, int i);
 /* The layer kind of each multi-token prediction module's transformer block: the kind of
  * the model's last layer (DeepSeek-V3 §2.2).  Meaningful when m->mtp_depth > 0. */
 int calc_model_mtp_kind(const struct calc_model *m);
+/* Layers of the model that attend through the sliding window (model.window,
+ * model.window_full_every); 0 without a window. */
+int calc_model_window_layers(const struct calc_model *m);
+/* Keys per query of the attention core over the model's layers, their mean, at sequence
+ * length 's' (docs/references.md §5.13).  counted = 1: the counting convention of the
+ * model FLOPs (the full s x s square, Narayanan 2021; a windowed layer min(w, s));
+ * counted = 0: what causal FlashAttention executes (s / 2; a windowed layer w (1 - (w -
+ * 1) / (2 s)) for w < s, the first w - 1 queries seeing fewer). */
+double calc_model_attn_keys(const struct calc_model *m, double s, int counted);
 /* Layers of each kind of the whole model into count[0 .. CALC_MAX_KINDS-1]. */
 void calc_model_kind_counts(const struct calc_model *m, int *count);
 /* Kinds of layer in 'm': nkinds, or 1 for a model without kinds. */

@@ -121,6 +121,10 @@ static const struct key keys[] = {
 	{"model", "qk_rope_dim", K_INT, 0, P(model.mla.qk_rope_dim), 0, 100000, NULL, "int", "MLA RoPE part of each query and of the shared key"},
 	{"model", "qk_nope_dim", K_INT, 0, P(model.mla.qk_nope_dim), 0, 100000, NULL, "int", "MLA non-RoPE part of each head's query and key"},
 	{"model", "v_head_dim", K_INT, 0, P(model.mla.v_head_dim), 0, 100000, NULL, "int", "MLA value width per head"},
+	{"model", "sliding_window", K_INT, 0, P(model.window), 0, 1e8, NULL, "int",
+	 "sliding-window attention: a windowed layer attends to the last this many tokens (0 = none; costed with FlashAttention only)"},
+	{"model", "window_full_every", K_INT, 0, P(model.window_full_every), 0, 100000, NULL, "int",
+	 "with sliding_window: layer i attends in full when i + 1 is a multiple of this (2 = alternate: Gemma 2, GPT-OSS; 6: Gemma 3; 0 = all windowed: Mistral)"},
 	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
 
 	{"cluster", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "cluster preset (trainplan presets clusters)"},
@@ -1590,6 +1594,16 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		calc_error(d, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
 		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	}
+	if (m->window_full_every > 0 && m->window <= 0)
+		ERR("model", "window_full_every", "model.window_full_every = %d needs model.sliding_window > 0 (the layers "
+		    "between the full ones attend through the window)", m->window_full_every);
+	else if (m->window > 0 && !p->flash_attention)
+		ERR2("model.sliding_window", "training.flash_attention", "model.sliding_window = %d needs training.flash_attention = "
+		     "yes: the window is costed as FlashAttention runs it (window_size), skipping the tiles outside it; eager "
+		     "attention masks a full s x s score matrix, which is not modelled with a window", m->window);
+	else if (m->window > 0 && m->mla.kv_lora_rank > 0)
+		ERR("model", "sliding_window", "model.sliding_window = %d with MLA (model.kv_lora_rank) is not modelled "
+		    "(allowed: 0)", m->window);
 	if (p->cp_comm == CALC_CP_A2A_P2P && p->cp_a2a_size < 2)
 		ERR("parallel", "cp_comm", "parallel.cp_comm = a2a+p2p needs parallel.cp_a2a_size >= 2, the ranks of an "
 		    "all-to-all group (Megatron-LM --hierarchical-context-parallel-sizes)");

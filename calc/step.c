@@ -156,7 +156,9 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 {
 	const struct calc_model *m = &plan->model;
 	double s = plan->seq_len, tokens = (double)plan->global_batch * s, L = 0;
-	double A = attn_flops_token(m, s), lg = 2.0 * m->hidden * m->vocab, LGA = 0;
+	/* model.sliding_window: a windowed layer's attention counted over min(w, s) keys
+	 * (calc_model_attn_keys, docs/references.md §5.13); the mean over the layers */
+	double A = attn_flops_token(m, calc_model_attn_keys(m, s, 1)), lg = 2.0 * m->hidden * m->vocab, LGA = 0;
 	double fwd, extra;
 	int count[CALC_MAX_KINDS] = {0};
 
@@ -594,8 +596,13 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 			 * recomputes QK^T; Dao 2023, FlashAttention-2 §3).  Operand traffic Q, K, V, O. */
 			double io = is_mla(m) ? T * 2 * (a / t) * (2 * qk_dim(m) + 2 * v_dim(m)) / hbm
 			                      : T * 2 * d * (2 * a / t + 2 * kvh) / hbm;
-			o->attn = 0.5 * fl / (peak16 * plan->attn_eff) + io;
-			attn_b = 2.5 * 0.5 * fl / (peak16 * plan->attn_eff) + 2 * io;
+			/* model.sliding_window: FlashAttention's window_size skips the tiles outside
+			 * the window too: w (1 - (w - 1)/(2 s)) keys a query instead of s / 2, the
+			 * mean over the layers (calc_model_attn_keys; each layer costed at the
+			 * mean, docs/references.md §5.13) */
+			double xs = calc_model_window_layers(m) > 0 ? calc_model_attn_keys(m, s, 0) / s : 0.5;
+			o->attn = xs * fl / (peak16 * plan->attn_eff) + io;
+			attn_b = 2.5 * xs * fl / (peak16 * plan->attn_eff) + 2 * io;
 		} else {
 			/* Materialised scores: two batched GEMMs over the full square plus the
 			 * s^2 traffic of QK^T write, softmax read/write, dropout read/write/mask and
