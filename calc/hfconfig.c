@@ -38,7 +38,7 @@
  * fields outside the families that have them, MoE layouts the model has no rule
  * for, state-space and recurrent layers (Mamba, Jamba, RWKV, Griffin),
  * encoder-decoder and encoder-only models, cross-attention layers, layer types other
- * than full or sliding-window attention, and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
+ * than full or sliding-window attention (read_window), and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
  * field: silu/swish gated, tied embeddings unless it says otherwise.
  */
 #include "calc.h"
@@ -548,6 +548,76 @@ static void read_mla(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
 	m->head_dim = 0; /* not used with MLA */
 }
 
+/*
+ * Sliding-window attention (docs/references.md §5.13) into m->window and
+ * m->window_full_every:
+ *   layer_types  "sliding_attention" or "full_attention" per layer (Gemma 2/3, Qwen2/3,
+ *                GPT-OSS configs): the windowed layers, the full ones at (i + 1) % N == 0
+ *                for one N (model.window_full_every), or none; another placement is
+ *                refused, and so is a sliding layer without an integer sliding_window.
+ *   gemma2       without layer_types: alternate, N = 2 (Gemma2DecoderLayer: is_sliding =
+ *                not bool(layer_idx % 2), transformers' modeling_gemma2.py)
+ *   gemma3_text  without layer_types: N = sliding_window_pattern (default 6; modeling_gemma3.py
+ *                is_sliding = bool((layer_idx + 1) % sliding_window_pattern))
+ *   mistral, mixtral, phi3: a non-null sliding_window windows every layer (the attention
+ *                of each layer takes config.sliding_window)
+ *   qwen2, qwen3 and their MoE: without layer_types, use_sliding_window = true windows the
+ *                layers from max_window_layers on: refused as not modelled
+ * Returns 0, or -1 with a diagnostic naming the field.
+ */
+static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_family *fam, struct calc_model *m)
+{
+	json_t *lt = json_object_get(obj, "layer_types");
+	const char *type = fam ? fam->type : "";
+	long w = 0, n = 0;
+
+	if (int_field(c, obj, "sliding_window", 0, 100000000, 0, &w) < 0)
+		return -1;
+	if (json_is_array(lt)) {
+		size_t i;
+		json_t *e;
+		long first = -1, nsl = 0;
+		json_array_foreach(lt, i, e) {
+			const char *t = json_string_value(e);
+			if (t && !strcmp(t, "sliding_attention"))
+				nsl++;
+			else if (t && !strcmp(t, "full_attention") && first < 0)
+				first = (long)i;
+		}
+		if (nsl == 0)
+			return 0;
+		if (w <= 0)
+			return calc_error(c->d, c->path, field_line(c, "sliding_window"), "%s: layer_types names %ld "
+			                  "sliding_attention layers but sliding_window is not a positive integer", c->where, nsl);
+		n = first < 0 ? 0 : first + 1;
+		json_array_foreach(lt, i, e) {
+			const char *t = json_string_value(e);
+			int full = t && !strcmp(t, "full_attention"), want = n > 0 && (long)(i + 1) % n == 0;
+			if ((full || (t && !strcmp(t, "sliding_attention"))) && full != want)
+				return calc_error(c->d, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s: the "
+				                  "full-attention layers are not every %ld-th layer, the one placement modelled "
+				                  "(model.window_full_every)", c->where, i, t, n);
+		}
+	} else if (!strcmp(type, "gemma2"))
+		n = 2;
+	else if (!strcmp(type, "gemma3_text")) {
+		if (int_field(c, obj, "sliding_window_pattern", 1, 100000, 6, &n) < 0)
+			return -1;
+	} else if (!strcmp(type, "qwen2") || !strcmp(type, "qwen3") || !strcmp(type, "qwen2_moe") ||
+	           !strcmp(type, "qwen3_moe") || !strcmp(type, "qwen2_vl")) {
+		if (json_flag(c, obj, "use_sliding_window", 0) > 0)
+			return calc_error(c->d, c->path, field_line(c, "use_sliding_window"), "%s: use_sliding_window = true "
+			                  "(sliding windows from max_window_layers on) is not modelled (allowed: false)", c->where);
+		return 0;
+	} else if (strcmp(type, "mistral") && strcmp(type, "mixtral") && strcmp(type, "phi3"))
+		return 0; /* a family whose attention takes no window */
+	if (w <= 0)
+		return 0;
+	m->window = (int)w;
+	m->window_full_every = (int)n;
+	return 0;
+}
+
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
 {
 	json_error_t err;
@@ -746,6 +816,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			read_moe(&c, obj, fam, m);
 		if (fam && fam->mla)
 			read_mla(&c, obj, m);
+		read_window(&c, obj, fam, m);
 	}
 out:
 	json_decref(root);

@@ -517,6 +517,51 @@ static void test_too_big(void **state)
 	calc_diag_free(&d);
 }
 
+/* Sliding windows as the published configs state them (calc/hfconfig.c read_window):
+ * Gemma 2 27B "sliding_window": 4096, local and global layers alternating (Gemma Team
+ * 2024 §2); Mistral 7B v0.1 "sliding_window": 4096 in every layer (Jiang et al. 2023
+ * §2); Phi-3-mini-4k "sliding_window": 2047; Qwen2-7B "use_sliding_window": false (its
+ * sliding_window 131072 unused); Mixtral 8x7B null. */
+static void test_hf_sliding_window(void **state)
+{
+	struct calc_model m;
+	(void)state;
+	read_config("gemma-2-27b", &m);
+	assert_int_equal(m.window, 4096);
+	assert_int_equal(m.window_full_every, 2);
+	read_config("mistral-7b", &m);
+	assert_int_equal(m.window, 4096);
+	assert_int_equal(m.window_full_every, 0);
+	read_config("phi-3-mini-4k", &m);
+	assert_int_equal(m.window, 2047);
+	read_config("qwen2-7b", &m);
+	assert_int_equal(m.window, 0);
+	read_config("mixtral-8x7b", &m);
+	assert_int_equal(m.window, 0);
+	/* layer_types: GPT-OSS's alternation (sliding first), Gemma 3's five to one */
+	expect_refused("{" DENSE ", \"model_type\": \"qwen3\", \"use_sliding_window\": true}", "use_sliding_window = true");
+	expect_refused("{\"hidden_size\": 64, \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"vocab_size\": 100, "
+	               "\"model_type\": \"qwen3\", \"sliding_window\": 128, \"layer_types\": [\"sliding_attention\", "
+	               "\"full_attention\", \"full_attention\", \"sliding_attention\"]}",
+	               "not every 2-th layer");
+	{
+		char path[64];
+		struct calc_diag d = {0};
+		write_temp(path, 0, "{\"hidden_size\": 64, \"num_hidden_layers\": 12, \"num_attention_heads\": 4, "
+		                    "\"vocab_size\": 100, \"model_type\": \"gemma3_text\", \"sliding_window\": 512, "
+		                    "\"layer_types\": [\"sliding_attention\", \"sliding_attention\", \"sliding_attention\", "
+		                    "\"sliding_attention\", \"sliding_attention\", \"full_attention\", \"sliding_attention\", "
+		                    "\"sliding_attention\", \"sliding_attention\", \"sliding_attention\", "
+		                    "\"sliding_attention\", \"full_attention\"]}");
+		assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+		unlink(path);
+		calc_diag_free(&d);
+		assert_int_equal(m.window, 512);
+		assert_int_equal(m.window_full_every, 6);
+		assert_int_equal(calc_model_window_layers(&m), 10);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_moe_refused),
 		cmocka_unit_test(test_unmodelled_refused),
 		cmocka_unit_test(test_family_defaults),
+		cmocka_unit_test(test_hf_sliding_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
