@@ -29,7 +29,7 @@
  * Qwen2's q, k and v biases ((a + 2 g) d per layer), the extra pair of norms of
  * Gemma 2 and 3 (2 h per layer) and the q/k norms of Qwen3 (2 d per layer).
  *
- * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek) fill
+ * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek, GPT-OSS) fill
  * model.moe (read_moe), DeepSeek's MLA fills model.mla and its MTP model.mtp_depth.
  * Llama 4's chunked attention (attention_chunk_size) fills model.attn_chunk
  * (read_llama4_layers): a plan whose sequence is longer than one chunk is refused.
@@ -90,6 +90,8 @@ static const struct hf_family families[] = {
 	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},  /* Llama4TextConfig: one shared expert */
 	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV2Config: MLA */
 	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV3Config: MLA, MTP */
+	{"gpt_oss", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* GptOssConfig: biased attention and
+	                                                          experts, a biased router */
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
@@ -515,6 +517,12 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		if (v > 0)
 			e->shared = 1, e->shared_ffn = (int)v, e->shared_gate = 1;
 	}
+	/* GPT-OSS (transformers' modeling_gpt_oss.py GptOssTopKRouter: weight E x h and a bias
+	 * of E; GptOssExperts: gate_up_proj_bias 2 f and down_proj_bias h per expert, counted
+	 * by model.bias from attention_bias).  Its attention sinks, one logit a head and layer
+	 * (36 x 64 for gpt-oss-120b), are left out. */
+	if (!strcmp(t, "gpt_oss"))
+		e->router_bias = 1;
 	e->imbalance = 1;
 	if (e->first_dense >= m->layers && m->layers > 0)
 		calc_error(c->d, c->path, field_line(c, "first_k_dense_replace"),

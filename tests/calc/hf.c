@@ -562,6 +562,37 @@ static void test_hf_sliding_window(void **state)
 	}
 }
 
+/* GPT-OSS 120B (tests/calc/hf/gpt-oss-120b.json; OpenAI 2025, gpt-oss model card, Table 1:
+ * 116.83 B total, 5.13 B active, the active count without the embedding table).  By hand
+ * from the config's shapes, h = 2880, 36 layers, 64 heads and 8 KV heads of 64, 128
+ * experts of f = 2880, top 4, V = 201,088, untied, biases (attention_bias):
+ *   attention  2 x 2880 x 4096 + 2 x 2880 x 512 = 26,542,080, biases 4096 + 2 x 512 + 2880
+ *              = 8,000: 26,550,080
+ *   expert     3 x 2880 x 2880 = 24,883,200, biases 2 x 2880 + 2880 = 8,640: 24,891,840
+ *   router     2880 x 128 + 128 = 368,768; norms 2 x 2880 = 5,760
+ *   layer      26,550,080 + 128 x 24,891,840 + 368,768 + 5,760 = 3,213,078,528
+ *   model      36 x 3,213,078,528 + 2 x 201,088 x 2880 + 2880 = 116,829,154,368
+ * (the 36 x 64 attention sinks left out: 116,829,156,672 with them, 116.83 B).  Active: 4
+ * experts a layer, 36 x (26,550,080 + 4 x 24,891,840 + 374,528) = 4,553,710,848, with the
+ * LM head 5,132,844,288 (5.13 B) and with the embedding 5,711,977,728 + 2880. */
+static void test_gpt_oss(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	(void)state;
+	read_config("gpt-oss-120b", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 116829154368.0, 1e-15);
+	assert_near(p.total, 116.83e9, 1e-4);
+	assert_near(p.active, 5711980608.0, 1e-15);
+	assert_near(p.active - p.embedding, 5.13e9, 1e-3);
+	assert_int_equal(m.moe.experts, 128);
+	assert_int_equal(m.moe.top_k, 4);
+	assert_int_equal(m.moe.router_bias, 1);
+	assert_int_equal(m.window, 128);
+	assert_int_equal(m.window_full_every, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_unmodelled_refused),
 		cmocka_unit_test(test_family_defaults),
 		cmocka_unit_test(test_hf_sliding_window),
+		cmocka_unit_test(test_gpt_oss),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
