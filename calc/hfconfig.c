@@ -22,9 +22,14 @@
  *                              2h of its 6.9 B parameters per layer are counted twice)
  *   bias, attention_bias,      linear-layer biases (model.bias: every linear layer)
  *   mlp_bias
- *   text_config                a multimodal config (LLaVA, Mistral 3, PaliGemma): the
- *                              language model in text_config is what is planned; the
- *                              vision encoder is not counted
+ *   text_config                a multimodal config (LLaVA, Mistral 3, PaliGemma, Gemma 3,
+ *                              Llama 4): the language model in text_config is what is
+ *                              planned; the vision encoder is not counted, and a note
+ *                              says so where the config has a vision_config
+ *   (Gemma 3 defaults)         gemma3_text without num_attention_heads, num_key_value_heads,
+ *                              head_dim or vocab_size takes Gemma3TextConfig's 8, 4, 256
+ *                              and 262,208, each with a note (google/gemma-3-4b-it gives
+ *                              none of them)
  * What the model does not hold is left out, each well under 0.01 % of a model:
  * Qwen2's q, k and v biases ((a + 2 g) d per layer), the extra pair of norms of
  * Gemma 2 and 3 (2 h per layer) and the q/k norms of Qwen3 (2 d per layer).
@@ -116,6 +121,7 @@ static const char *const unmodelled_types[][2] = {
 	{"whisper", "encoder-decoder models"}, {"bert", "encoder-only models"},
 	{"roberta", "encoder-only models"}, {"modernbert", "encoder-only models"},
 	{"mllama", "cross-attention layers"},
+	{"qwen3_next", "gated delta-net (linear attention) layers of Qwen3-Next"},
 };
 #define NUNMODELLED (int)(sizeof unmodelled_types / sizeof unmodelled_types[0])
 
@@ -703,6 +709,12 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		}
 	}
 	fam = type ? family_find(type) : NULL;
+	/* a hybrid with routed experts (Qwen3-Next) is refused for its layer kind before its
+	 * expert fields would be named as experts outside a mixture-of-experts family */
+	if (type && !fam && !strcmp(type, "qwen3_next")) {
+		refuse_type(&c, type, "model_type");
+		goto out;
+	}
 	{
 		struct hf_ctx top = c;
 		top.from = 0;
@@ -735,10 +747,24 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		calc_error(d, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
 	if (!json_int(obj, n_layers, &layers))
 		calc_error(d, path, 0, "%s has no num_hidden_layers (or n_layer) integer", c.where);
-	if (!json_int(obj, n_heads, &heads))
+	/* Gemma 3's published configs (google/gemma-3-4b-it) leave the attention shape and the
+	 * vocabulary to Gemma3TextConfig, whose defaults are 8 heads, 4 KV heads of 256 and
+	 * 262,208 entries (transformers' configuration_gemma3.py): taken, each said in a note */
+	int g3 = fam && !strcmp(fam->type, "gemma3_text");
+	if (g3 && !json_object_get(obj, "num_attention_heads")) {
+		heads = 8;
+		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no num_attention_heads: Gemma 3's default 8 "
+		              "(Gemma3TextConfig) is taken", c.where);
+	} else if (!json_int(obj, n_heads, &heads))
 		calc_error(d, path, 0, "%s has no num_attention_heads (or n_head) integer", c.where);
-	if (!json_int(obj, n_vocab, &vocab))
-		calc_error(d, path, 0, "%s has no vocab_size integer", c.where);
+	if (!json_int(obj, n_vocab, &vocab)) {
+		if (g3) {
+			vocab = 262208;
+			calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no vocab_size: Gemma 3's default 262208 "
+			              "(Gemma3TextConfig) is taken", c.where);
+		} else
+			calc_error(d, path, 0, "%s has no vocab_size integer", c.where);
+	}
 	if (fam && fam->falcon) {
 		/* FalconAttention: new_decoder_architecture -> num_kv_heads K/V heads (default:
 		 * as many as query heads); otherwise multi_query (default true) -> one */
@@ -753,8 +779,17 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	} else if (fam && !strcmp(fam->type, "dbrx")) {
 		if (!json_int(json_object_get(obj, "attn_config"), (const char *const[]){"kv_n_heads", NULL}, &kv))
 			kv = heads;
+	} else if (g3 && !json_object_get(obj, "num_key_value_heads")) {
+		kv = 4;
+		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no num_key_value_heads: Gemma 3's default 4 "
+		              "(Gemma3TextConfig) is taken", c.where);
 	} else if (!json_int(obj, n_kv, &kv))
 		kv = heads;
+	if (g3 && !json_object_get(obj, "head_dim")) {
+		hdim = 256;
+		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no head_dim: Gemma 3's default 256 (Gemma3TextConfig) "
+		              "is taken", c.where);
+	}
 	json_int(obj, n_hdim, &hdim);
 	int has_ffn = json_int(obj, n_ffn, &ffn);
 	if (has_ffn && ffn <= 0)
@@ -825,6 +860,15 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		if (fam && fam->mla)
 			read_mla(&c, obj, m);
 		read_window(&c, obj, fam, m);
+		/* a multimodal config: what is planned is the language model of text_config;
+		 * the vision tower (vision_config) is left out, and said so */
+		if (obj != root && json_is_object(json_object_get(root, "vision_config"))) {
+			struct hf_ctx top = c;
+			top.from = 0;
+			calc_error_at(d, path, field_line(&top, "vision_config"), 0, CALC_NOTE,
+			              "config.json: vision_config: the vision encoder is not counted (the language model of "
+			              "text_config is planned)");
+		}
 	}
 out:
 	json_decref(root);

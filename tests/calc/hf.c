@@ -593,6 +593,41 @@ static void test_gpt_oss(void **state)
 	assert_int_equal(m.window_full_every, 2);
 }
 
+/* Gemma 3 4B (tests/calc/hf/gemma-3-4b-it.json): the published config leaves the heads, KV
+ * heads, head width and vocabulary to Gemma3TextConfig (8, 4, 256, 262,208), each taken
+ * with a note; the vision tower is left out with a note.  By hand, h = 2560, 34 layers, f
+ * = 10240: attention 2560 x 2048 x 2 + 2560 x 1024 x 2 = 15,728,640, MLP 3 x 2560 x 10240
+ * = 78,643,200, two norms 5,120: 94,376,960 a layer, 3,208,816,640 for 34 (Gemma Team
+ * 2025, Gemma 3 report Table 1: 3,209 M non-embedding, with the q/k norms and the second
+ * pair of norms, 191,488, not counted here); tied embedding 262,208 x 2560 =
+ * 671,252,480, final norm 2,560: 3,880,071,680.  Windows: 1,024 in all but layers 5, 11,
+ * 17, 23, 29. */
+static void test_gemma3_defaults(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	struct calc_diag d = {0};
+	(void)state;
+	assert_int_equal(calc_model_from_hf(&m, "tests/calc/hf/gemma-3-4b-it.json", &d), 0);
+	assert_non_null(d.text);
+	assert_non_null(strstr(d.text, "no vocab_size: Gemma 3's default 262208"));
+	assert_non_null(strstr(d.text, "no num_attention_heads: Gemma 3's default 8"));
+	assert_non_null(strstr(d.text, "vision encoder is not counted"));
+	calc_diag_free(&d);
+	calc_model_params(&m, &p);
+	assert_int_equal(m.vocab, 262208);
+	assert_int_equal(m.kv_heads, 4);
+	assert_int_equal(m.head_dim, 256);
+	assert_near(p.total, 3880071680.0, 1e-15);
+	assert_near(p.layers + p.final_norm, 3209e6, 1e-4);
+	assert_int_equal(calc_model_window_layers(&m), 29);
+	/* Qwen3-Next's gated delta-net layers and Nemotron-H's Mamba layers are named */
+	expect_refused("{" DENSE ", \"model_type\": \"qwen3_next\", \"num_experts\": 512}",
+	               "gated delta-net (linear attention) layers of Qwen3-Next are not modelled");
+	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-M*-\"}",
+	               "state-space (Mamba) layers are not modelled");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_family_defaults),
 		cmocka_unit_test(test_hf_sliding_window),
 		cmocka_unit_test(test_gpt_oss),
+		cmocka_unit_test(test_gemma3_defaults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
