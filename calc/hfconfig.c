@@ -709,6 +709,24 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		}
 	}
 	fam = type ? family_find(type) : NULL;
+	/* a model_type that its publisher names as another family's architecture: Kimi K2
+	 * ships DeepseekV3ForCausalLM under model_type "kimi_k2" (moonshotai/Kimi-K2-Instruct,
+	 * docs/deploy_guidance.md: the architecture is reused, the model_type set apart for
+	 * inference engines).  Read by its architectures entry, with a note; a model_type not
+	 * in this list is not read by its architecture. */
+	if (type && !fam) {
+		static const char *const as_arch[][3] = {{"kimi_k2", "DeepseekV3ForCausalLM", "deepseek_v3"}};
+		json_t *ar = json_object_get(root, "architectures");
+		const char *a0 = json_is_array(ar) ? json_string_value(json_array_get(ar, 0)) : NULL;
+		for (size_t i = 0; a0 && i < sizeof as_arch / sizeof as_arch[0]; i++)
+			if (!strcmp(type, as_arch[i][0]) && !strcmp(a0, as_arch[i][1])) {
+				fam = family_find(as_arch[i][2]);
+				calc_error_at(d, path, field_line(&c, "architectures"), 0, CALC_NOTE,
+				              "%s: model_type = \"%s\" is read as %s, its architectures entry %s", c.where,
+				              type, as_arch[i][2], a0);
+				type = as_arch[i][2];
+			}
+	}
 	/* a hybrid with routed experts (Qwen3-Next) is refused for its layer kind before its
 	 * expert fields would be named as experts outside a mixture-of-experts family */
 	if (type && !fam && !strcmp(type, "qwen3_next")) {
