@@ -446,6 +446,9 @@ static inline int calc_recipe_block_scaled(const struct calc_recipe *r)
 	return r && (r->fp8_compute == CALC_LP_MXFP8 || r->fp8_compute == CALC_LP_NVFP4);
 }
 const struct calc_recipe *calc_recipe_find(const char *name);
+/* Newton-Schulz iterations the recipe's optimizer runs on every matrix per step (Muon: 5);
+ * 0 for an element-wise optimizer (Adam, SGD, Adafactor). */
+int calc_recipe_ns_iters(const struct calc_recipe *r);
 const struct calc_recipe *calc_recipe_at(int i); /* NULL past the end */
 /* Bytes per parameter of one class (all items of it), unsharded. */
 double calc_recipe_bytes(const struct calc_recipe *r, enum calc_tclass cls);
