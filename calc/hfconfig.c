@@ -34,7 +34,7 @@
  * Qwen2's q, k and v biases ((a + 2 g) d per layer), the extra pair of norms of
  * Gemma 2 and 3 (2 h per layer) and the q/k norms of Qwen3 (2 d per layer).
  *
- * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek, GPT-OSS) fill
+ * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek, GPT-OSS, GLM-4.5) fill
  * model.moe (read_moe), DeepSeek's MLA fills model.mla and its MTP model.mtp_depth.
  * Llama 4's chunked attention (attention_chunk_size) fills model.attn_chunk
  * (read_llama4_layers): a plan whose sequence is longer than one chunk is refused.
@@ -95,6 +95,8 @@ static const struct hf_family families[] = {
 	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},  /* Llama4TextConfig: one shared expert */
 	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV2Config: MLA */
 	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV3Config: MLA, MTP */
+	{"glm4_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},     /* Glm4MoeConfig: DeepSeek's MoE fields;
+	                                                          q/k/v biases not counted */
 	{"gpt_oss", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* GptOssConfig: biased attention and
 	                                                          experts, a biased router */
 };
@@ -427,7 +429,12 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 	struct calc_moe *e = &m->moe;
 	const char *t = fam->type;
 	json_t *fc = json_object_get(obj, "ffn_config");
-	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8), qwen = !strncmp(t, "qwen", 4);
+	/* GLM-4.5 (glm4_moe) names its experts as DeepSeek-V3 does (n_routed_experts,
+	 * n_shared_experts, first_k_dense_replace, num_nextn_predict_layers; transformers'
+	 * configuration_glm4_moe.py), and its router keeps DeepSeek-V3's per-expert score
+	 * correction bias (Glm4MoeTopkRouter e_score_correction_bias) without a topk_method */
+	int glm = !strcmp(t, "glm4_moe");
+	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8) || glm, qwen = !strncmp(t, "qwen", 4);
 	int llama4 = !strcmp(t, "llama4_text");
 	const char *n_exp = dbrx ? "moe_num_experts" : ds ? "n_routed_experts"
 	                                              : qwen || !strcmp(t, "olmoe") ? "num_experts" : "num_local_experts";
@@ -492,8 +499,8 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		e->first_dense = (int)v;
 		if (int_field(c, obj, "moe_layer_freq", 1, 1, 1, &v) < 0)
 			return;
-		e->router_bias = json_is_string(json_object_get(obj, "topk_method")) &&
-		                 !strcmp(json_string_value(json_object_get(obj, "topk_method")), "noaux_tc");
+		e->router_bias = glm || (json_is_string(json_object_get(obj, "topk_method")) &&
+		                         !strcmp(json_string_value(json_object_get(obj, "topk_method")), "noaux_tc"));
 		if (int_field(c, obj, "n_group", 0, 65536, 0, &v) < 0)
 			return;
 		if (v > 1) {
@@ -844,7 +851,10 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		                obj != root ? json_flag(&c, root, "tie_word_embeddings", fam ? fam->tie : 1)
 		                            : fam ? fam->tie : 1);
 		bias = fam ? (fam->falcon ? json_flag(&c, obj, "bias", 0) : fam->bias) : 0;
-		if (json_flag(&c, obj, "attention_bias", 0) > 0 || json_flag(&c, obj, "mlp_bias", 0) > 0)
+		/* GLM-4.5's attention_bias is on q, k and v only (Glm4MoeAttention: o_proj without):
+		 * (a + 2 g) d per layer, left out as Qwen2's */
+		if ((json_flag(&c, obj, "attention_bias", 0) > 0 && !(fam && !strcmp(fam->type, "glm4_moe"))) ||
+		    json_flag(&c, obj, "mlp_bias", 0) > 0)
 			bias = 1;
 		if (d->nerrors > before)
 			goto out;

@@ -698,6 +698,36 @@ static void test_kimi_k2(void **state)
 	assert_near(p.active, 32e9, 0.03);
 }
 
+/* GLM-4.5-Air (tests/calc/hf/glm-4.5-air.json; Z.ai 2025, GLM-4.5 report and model card:
+ * 106 B total, 12 B active).  By hand, h = 4096, 46 layers (the first dense of f =
+ * 10944), 96 heads and 8 KV heads of 128, 128 experts of 1408, top 8, one shared,
+ * V = 151,552, untied:
+ *   attention  4096 x 12288 x 2 + 4096 x 1024 x 2 = 109,051,904 (q/k/v biases, 14,336
+ *              a layer, left out)
+ *   MoE layer  + 128 x 3 x 4096 x 1408 = 2,214,592,512, shared 17,301,504, router
+ *              4096 x 128 + 128, norms 8,192: 2,341,478,528
+ *   dense      109,051,904 + 3 x 4096 x 10944 + 8,192 = 243,539,968
+ *   total      243,539,968 + 45 x 2,341,478,528 + 2 x 151,552 x 4096 + 4096
+ *              = 106,851,591,808 (the MTP layer of num_nextn_predict_layers apart, as
+ *              DeepSeek-V3's 671 B leaves its out); active 13,423,470,208, of which
+ *              12,181,956,224 without the embedding table and the LM head (the card's
+ *              12 B; gpt-oss's card counts the LM head, test_gpt_oss). */
+static void test_glm4_moe(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	(void)state;
+	read_config("glm-4.5-air", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 106851591808.0, 1e-15);
+	assert_near(p.active, 13423470208.0, 1e-15);
+	assert_near(p.total, 106e9, 0.01);
+	assert_near(p.active - p.embedding - p.lm_head, 12e9, 0.02);
+	assert_int_equal(m.moe.first_dense, 1);
+	assert_int_equal(m.mtp_depth, 1);
+	assert_int_equal(m.bias, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -728,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_gemma3_defaults),
 		cmocka_unit_test(test_kimi_k2),
+		cmocka_unit_test(test_glm4_moe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
