@@ -1347,8 +1347,19 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 	{
 		/* split the critical GPU's exposed collectives between TP and CP */
 		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
-		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		double pay = tp_charge(plan), o = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
+		if (plan->cp_comm != CALC_CP_ALLGATHER) {
+			/* the CP exchange is not charged as the TP collectives (layer_comm): split by
+			 * what a layer of kind 0 is charged of each, its ring hidden behind the
+			 * attention core */
+			const struct calc_layer_time *ly = &st->layer;
+			double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
+			tp *= pay;
+			cpc = st->comm.cp_layer_f - st->comm.cp_ring_f + exposed_behind(st->comm.cp_ring_f, ly->attn, 1) +
+			      st->comm.cp_layer_b - st->comm.cp_ring_b +
+			      exposed_behind(st->comm.cp_ring_b, ly->attn_b + full * ly->attn, 1);
+		}
+		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		if (st->ep_exposed > 0)
 			tc -= st->ep_exposed; /* the expert all-to-all is the EP row's */
 		st->exposed[CALC_DIM_TP] = tc * sh;

@@ -505,6 +505,9 @@ static void test_cp_overlap(void **state)
 	assert_true(st.comm.cp_ring_f > 0 && st.comm.cp_ring_f < o->attn);
 	assert_near(o->comm_f, st.comm.tp_layer_f, 1e-12);
 	assert_near(o->comm_b, st.comm.tp_layer_b, 1e-12);
+	/* the breakdown: every exposed collective is TP's, none CP's */
+	assert_near(st.exposed[CALC_DIM_CP], 0, 1e-12);
+	assert_near(st.exposed[CALC_DIM_TP], st.tp_comm, 1e-12);
 	load_plan(&p, slow, 4);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
 	assert_true(st.comm.cp_ring_f > o->attn);
