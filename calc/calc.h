@@ -98,6 +98,20 @@ struct calc_layer_kind {
  */
 enum calc_moe_dispatcher { CALC_DISP_ALLTOALL, CALC_DISP_ALLGATHER, CALC_DISP_DEEPEP, CALC_DISP_HYBRIDEP };
 
+/* How the ranks of a context-parallel group exchange attention inputs
+ * (parallel.cp_comm; Megatron-LM --cp-comm-type, Transformer Engine's
+ * attn_forward_func_with_cp; comm.c, docs/references.md §4.7):
+ *   allgather  K and V all-gathered before the local attention, dK and dV
+ *              reduce-scattered after it (Llama 3 §3.3.2; TE AttnFuncWithCPAndKVAllGather)
+ *   p2p        K and V passed around a ring, cp - 1 sends hidden behind the attention of
+ *              the chunk in hand; backward K, V and dK, dV (Liu et al. 2023 Ring
+ *              Attention; TE AttnFuncWithCPAndKVP2P), Megatron-LM's default
+ *   a2a        all-to-all of Q, K, V to heads before attention and of the output back to
+ *              sequence after it (Jacobs et al. 2023 DeepSpeed-Ulysses; TE
+ *              AttnFuncWithCPAndQKVOA2A): heads and KV heads per TP rank divisible by cp
+ *   a2a+p2p    a2a inside groups of parallel.cp_a2a_size ranks, p2p ring across them */
+enum calc_cp_comm { CALC_CP_ALLGATHER, CALC_CP_P2P, CALC_CP_A2A, CALC_CP_A2A_P2P };
+
 struct calc_moe {
 	int experts;        /* routed experts E per MoE layer; 0 = no MoE layers */
 	int top_k;          /* routed experts each token is sent to k (1 .. E) */
@@ -171,6 +185,14 @@ struct calc_model {
 	                              layers attend only within chunks of this many tokens
 	                              [tokens]; exact as causal attention while seq_len is at
 	                              most this (calc_plan_validate refuses longer); 0 = none */
+	int window;                /* sliding-window attention: a windowed layer's query attends
+	                              to the last 'window' tokens (itself included) [tokens];
+	                              0 = none (Mistral 7B 4096, Gemma 2 4096, Gemma 3 1024,
+	                              GPT-OSS 128) */
+	int window_full_every;     /* with a window: layer i (0-based) attends in full when
+	                              i + 1 is a multiple of this (2 = alternate, Gemma 2 and
+	                              GPT-OSS; 6 = five windowed to one full, Gemma 3); 0 = every
+	                              layer windowed (Mistral 7B) */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */
@@ -216,6 +238,15 @@ int calc_model_layer_is_moe(const struct calc_model *m, int i);
 /* The layer kind of each multi-token prediction module's transformer block: the kind of
  * the model's last layer (DeepSeek-V3 §2.2).  Meaningful when m->mtp_depth > 0. */
 int calc_model_mtp_kind(const struct calc_model *m);
+/* Layers of the model that attend through the sliding window (model.window,
+ * model.window_full_every); 0 without a window. */
+int calc_model_window_layers(const struct calc_model *m);
+/* Keys per query of the attention core over the model's layers, their mean, at sequence
+ * length 's' (docs/references.md §5.13).  counted = 1: the counting convention of the
+ * model FLOPs (the full s x s square, Narayanan 2021; a windowed layer min(w, s));
+ * counted = 0: what causal FlashAttention executes (s / 2; a windowed layer w (1 - (w -
+ * 1) / (2 s)) for w < s, the first w - 1 queries seeing fewer). */
+double calc_model_attn_keys(const struct calc_model *m, double s, int counted);
 /* Layers of each kind of the whole model into count[0 .. CALC_MAX_KINDS-1]. */
 void calc_model_kind_counts(const struct calc_model *m, int *count);
 /* Kinds of layer in 'm': nkinds, or 1 for a model without kinds. */
@@ -415,6 +446,9 @@ static inline int calc_recipe_block_scaled(const struct calc_recipe *r)
 	return r && (r->fp8_compute == CALC_LP_MXFP8 || r->fp8_compute == CALC_LP_NVFP4);
 }
 const struct calc_recipe *calc_recipe_find(const char *name);
+/* Newton-Schulz iterations the recipe's optimizer runs on every matrix per step (Muon: 5);
+ * 0 for an element-wise optimizer (Adam, SGD, Adafactor). */
+int calc_recipe_ns_iters(const struct calc_recipe *r);
 const struct calc_recipe *calc_recipe_at(int i); /* NULL past the end */
 /* Bytes per parameter of one class (all items of it), unsharded. */
 double calc_recipe_bytes(const struct calc_recipe *r, enum calc_tclass cls);
@@ -575,6 +609,9 @@ struct calc_plan {
 	                          MoE "parallel folding", the experts of an MoE layer use
 	                          etp x ep x edp of the same tp x cp x dp GPUs of a stage */
 	int edp;               /* expert data parallelism tp cp dp / (etp ep), derived */
+	int cp_comm;           /* enum calc_cp_comm: how the CP ranks exchange attention inputs */
+	int cp_a2a_size;       /* for cp_comm = a2a+p2p: ranks of an a2a group (the first of
+	                          Megatron-LM --hierarchical-context-parallel-sizes); 0 = unset */
 	int sp;                /* sequence parallelism with TP (Korthikanti 2022) */
 	int zero;              /* 0..3 */
 	enum calc_recompute recompute;

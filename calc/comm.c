@@ -278,6 +278,32 @@ static void group_of(const struct calc_plan *plan, const long st[CALC_DIM_N], en
 	}
 }
 
+/* A group of 'n' ranks at stride 's' in the global rank, placed as group_of places a
+ * dimension's group: the sub-groups of hierarchical context parallelism (a2a+p2p: the
+ * a2a group of a ranks at the CP stride, the ring of cp / a ranks at a times it). */
+static void strided_group(const struct calc_plan *plan, int n, long s, struct calc_group *out)
+{
+	int G = plan->gpus_per_node > 0 ? plan->gpus_per_node : 1;
+
+	out->size = n > 0 ? n : 1;
+	out->per_node = members_in_node(out->size, s, G);
+	if (out->per_node < 1)
+		out->per_node = 1;
+	out->nodes = (out->size + out->per_node - 1) / out->per_node;
+	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	out->leaves = 1;
+	out->leaf_nodes = out->nodes;
+	if (plan->nodes_per_leaf > 0 && out->nodes > 1) {
+		double span = ceil(((double)(out->size - 1) * s + 1) / G);
+		long nl = (long)floor(plan->nodes_per_leaf / (span / out->nodes));
+		nl = nl < 1 ? 1 : nl > out->nodes ? out->nodes : nl;
+		out->leaf_nodes = (int)nl;
+		out->leaves = (int)((out->nodes + nl - 1) / nl);
+		if (out->leaves > 1)
+			out->tier = CALC_TIER_SPINE;
+	}
+}
+
 void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out)
 {
 	long st[CALC_DIM_N];
@@ -667,11 +693,28 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	} else
 		x->collective = "-";
 
-	/* CP: all-gather of this TP rank's K and V heads for the whole sequence forward,
-	 * reduce-scatter of their gradients backward (Llama 3 §3.3.2; docs/references.md §4.7).
-	 * With fewer KV heads than TP ranks each rank keeps one (replicated) head. */
+	/* CP, by parallel.cp_comm (docs/references.md §4.7).  K = b s 2 g_t d bytes are the
+	 * K and V of this TP rank's g_t KV heads over the whole sequence; a rank holds K / cp.
+	 *   allgather: all-gather of K forward, reduce-scatter of dK, dV backward (Llama 3
+	 *     §3.3.2; TE AttnFuncWithCPAndKVAllGather).  With fewer KV heads than TP ranks each
+	 *     rank keeps one (replicated) head.
+	 *   p2p: a ring of cp ranks, each step sends the K, V chunk in hand (K / cp) to the
+	 *     next rank while attending to it: cp - 1 sends forward; backward K, V and dK, dV
+	 *     travel together, 2 (cp - 1) chunks over cp steps (TE AttnFuncWithCPAndKVP2P at
+	 *     d0067d0: p2p_comm_buffers of (2, *kv.shape), kv alone in step 0, dkv alone in
+	 *     the last; Liu et al. 2023 Ring Attention §3).
+	 *   a2a: all-to-all of this rank's Q, K, V (b s/cp d (h_t + 2 g_t)) to heads before
+	 *     the attention, and of its output (b s/cp d h_t) back to sequence after it;
+	 *     backward the same of dO, dQ, dK, dV (Jacobs et al. 2023 DeepSpeed-Ulysses §3.1:
+	 *     4Nh/P per GPU for MHA; TE AttnFuncWithCPAndQKVOA2A).
+	 *   a2a+p2p: the a2a over a = cp_a2a_size adjacent CP ranks (b s/cp tokens each), then
+	 *     the ring over the cp / a groups with chunks of a s/cp tokens and g_t / a heads:
+	 *     K / cp bytes again (TE AttnFuncWithCPAndKVP2P with cp_group = [a2a, p2p]).
+	 * Full recomputation repeats the forward's; the ring's sends overlap the attention
+	 * core (cp_ring_*, step.c), the all-to-alls are on the critical path. */
 	x = &out->dim[CALC_DIM_CP];
-	if (cp > 1) {
+	out->cp_ring_f = out->cp_ring_b = 0;
+	if (cp > 1 && plan->cp_comm == CALC_CP_ALLGATHER) {
 		int kv = md->kv_heads > 0 ? md->kv_heads : md->heads;
 		double kvh = (double)kv / t < 1 ? 1 : (double)kv / t;
 		double S = b * plan->seq_len * 2 * kvh * head_dim(md) * ACT_BYTES;
@@ -683,6 +726,52 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		x->net_bytes = x->count * calc_coll_net_bytes(CALC_COLL_ALLGATHER, S, &x->group);
 		out->cp_layer_f = tag;
 		out->cp_layer_b = trs + full * tag;
+		x->time = mL * (out->cp_layer_f + out->cp_layer_b) - skipL * out->cp_layer_f;
+	} else if (cp > 1) {
+		int kv = md->kv_heads > 0 ? md->kv_heads : md->heads;
+		double kvh = (double)kv / t < 1 ? 1 : (double)kv / t, qh = (double)md->heads / t, d = head_dim(md);
+		double K = b * plan->seq_len * 2 * kvh * d * ACT_BYTES, chunk = K / cp;
+		int a = calc_cp_a2a_group(plan, cp), r = cp / (a > 0 ? a : 1);
+		struct calc_group ga = x->group, gr = x->group;
+		double f_b = 0, b_b = 0, f_nb = 0, b_nb = 0, f_n = 0, b_n = 0; /* bytes, net bytes, count */
+		double a2a_t = 0, ring_f = 0, ring_b = 0;
+		if (plan->cp_comm == CALC_CP_A2A_P2P) {
+			long st[CALC_DIM_N];
+			strides(plan, st);
+			strided_group(plan, a, st[CALC_DIM_CP], &ga);
+			strided_group(plan, r, st[CALC_DIM_CP] * a, &gr);
+		}
+		if (a > 1) {
+			/* per pass two all-to-alls: Q, K, V in and the output out (backward dO in,
+			 * dQ, dK, dV out), the same bytes each way */
+			double qkv = b * ((double)plan->seq_len / cp) * d * (qh + 2 * kvh) * ACT_BYTES;
+			double o = b * ((double)plan->seq_len / cp) * d * qh * ACT_BYTES;
+			a2a_t = calc_coll_time(CALC_COLL_ALLTOALL, qkv, &ga, &l) + calc_coll_time(CALC_COLL_ALLTOALL, o, &ga, &l);
+			f_b = calc_coll_factor(CALC_COLL_ALLTOALL, a) * (qkv + o);
+			f_nb = calc_coll_net_bytes(CALC_COLL_ALLTOALL, qkv, &ga) + calc_coll_net_bytes(CALC_COLL_ALLTOALL, o, &ga);
+			f_n = 2;
+			b_b = f_b, b_nb = f_nb, b_n = f_n;
+		}
+		if (r > 1) {
+			double p1 = calc_coll_time(CALC_COLL_P2P, chunk, &gr, &l);
+			double p2 = calc_coll_time(CALC_COLL_P2P, 2 * chunk, &gr, &l);
+			double nb1 = calc_coll_net_bytes(CALC_COLL_P2P, chunk, &gr);
+			ring_f = (r - 1) * p1;
+			/* backward: step 0 sends K, V, steps 1 .. r-2 K, V with dK, dV, the last dK, dV */
+			ring_b = r > 2 ? 2 * p1 + (r - 2) * p2 : 2 * p1;
+			f_b += (r - 1) * chunk, f_nb += (r - 1) * nb1, f_n += r - 1;
+			b_b += 2.0 * (r - 1) * chunk, b_nb += 2.0 * (r - 1) * nb1, b_n += r;
+		}
+		x->collective = plan->cp_comm == CALC_CP_P2P ? "ring send/recv K,V (dK,dV)"
+		              : plan->cp_comm == CALC_CP_A2A ? "all-to-all Q,K,V + O"
+		                                             : "all-to-all Q,K,V + O, ring send/recv K,V (dK,dV)";
+		out->cp_layer_f = a2a_t + ring_f;
+		out->cp_layer_b = a2a_t + ring_b + full * (a2a_t + ring_f);
+		out->cp_ring_f = ring_f;
+		out->cp_ring_b = ring_b + full * ring_f;
+		x->count = mL * (f_n + b_n + full * f_n) - skipL * f_n;
+		x->bytes = mL * (f_b + b_b + full * f_b) - skipL * f_b;
+		x->net_bytes = mL * (f_nb + b_nb + full * f_nb) - skipL * f_nb;
 		x->time = mL * (out->cp_layer_f + out->cp_layer_b) - skipL * out->cp_layer_f;
 	} else
 		x->collective = "-";

@@ -120,8 +120,11 @@ struct calc_comm {
 	/* per micro-batch and per transformer layer, on the critical path before overlap */
 	double tp_layer_f;    /* TP collectives of the forward of one layer [s] */
 	double tp_layer_b;    /* TP collectives of the backward (+ recompute) of one layer [s] */
-	double cp_layer_f;    /* CP K/V all-gather of one layer [s] */
-	double cp_layer_b;    /* CP dK/dV reduce-scatter (+ recompute all-gather) [s] */
+	double cp_layer_f;    /* CP collectives of the forward of one layer (parallel.cp_comm) [s] */
+	double cp_layer_b;    /* CP collectives of the backward (+ recompute forward) of one layer [s] */
+	double cp_ring_f;     /* of cp_layer_f, the ring sends (p2p, a2a+p2p) that overlap the
+	                         attention core (step.c hides them behind it) [s] */
+	double cp_ring_b;     /* of cp_layer_b, the same of the backward (+ recompute) [s] */
 	double p2p;           /* one activation send between adjacent stages [s] */
 	double grad_params;   /* parameters whose gradients one GPU reduces (worst stage) */
 	/* FSDP (parallel.fsdp): the DP collectives of one FSDP unit -- one transformer layer,
@@ -147,6 +150,22 @@ struct calc_comm {
 	double bytes_total;   /* all dimensions [bytes] */
 	double net_bytes_total; /* [bytes] */
 };
+
+/*
+ * The all-to-all group of parallel.cp_comm at context-parallel degree 'cp': cp for a2a,
+ * parallel.cp_a2a_size for a2a+p2p, 1 for allgather and p2p (no all-to-all).
+ */
+int calc_cp_a2a_group(const struct calc_plan *plan, int cp);
+
+/*
+ * Whether the heads of the plan's model allow its cp_comm at tensor-parallel degree
+ * 'tp' and context-parallel degree 'cp': an all-to-all group of a ranks (a2a, a2a+p2p)
+ * needs the query heads and the KV heads of one TP rank divisible by a (Transformer
+ * Engine AttnFuncWithCPAndQKVOA2A asserts both); with fewer KV heads than TP ranks a
+ * rank holds one.  Writes the heads per TP rank to *q and *kv when not NULL.  Returns 1
+ * when allowed (always for allgather and p2p, and for cp <= 1), 0 otherwise.
+ */
+int calc_cp_heads_ok(const struct calc_plan *plan, int tp, int cp, int *q, int *kv);
 
 /*
  * Traffic of one GPU of the plan per step, per dimension, in SI units.  Pure

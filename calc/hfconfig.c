@@ -22,14 +22,19 @@
  *                              2h of its 6.9 B parameters per layer are counted twice)
  *   bias, attention_bias,      linear-layer biases (model.bias: every linear layer)
  *   mlp_bias
- *   text_config                a multimodal config (LLaVA, Mistral 3, PaliGemma): the
- *                              language model in text_config is what is planned; the
- *                              vision encoder is not counted
+ *   text_config                a multimodal config (LLaVA, Mistral 3, PaliGemma, Gemma 3,
+ *                              Llama 4): the language model in text_config is what is
+ *                              planned; the vision encoder is not counted, and a note
+ *                              says so where the config has a vision_config
+ *   (Gemma 3 defaults)         gemma3_text without num_attention_heads, num_key_value_heads,
+ *                              head_dim or vocab_size takes Gemma3TextConfig's 8, 4, 256
+ *                              and 262,208, each with a note (google/gemma-3-4b-it gives
+ *                              none of them)
  * What the model does not hold is left out, each well under 0.01 % of a model:
  * Qwen2's q, k and v biases ((a + 2 g) d per layer), the extra pair of norms of
  * Gemma 2 and 3 (2 h per layer) and the q/k norms of Qwen3 (2 d per layer).
  *
- * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek) fill
+ * Mixture-of-experts families (Mixtral, Qwen-MoE, OLMoE, DBRX, Llama 4, DeepSeek, GPT-OSS, GLM-4.5) fill
  * model.moe (read_moe), DeepSeek's MLA fills model.mla and its MTP model.mtp_depth.
  * Llama 4's chunked attention (attention_chunk_size) fills model.attn_chunk
  * (read_llama4_layers): a plan whose sequence is longer than one chunk is refused.
@@ -38,7 +43,7 @@
  * fields outside the families that have them, MoE layouts the model has no rule
  * for, state-space and recurrent layers (Mamba, Jamba, RWKV, Griffin),
  * encoder-decoder and encoder-only models, cross-attention layers, layer types other
- * than full or sliding-window attention, and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
+ * than full or sliding-window attention (read_window), and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
  * field: silu/swish gated, tied embeddings unless it says otherwise.
  */
 #include "calc.h"
@@ -90,6 +95,10 @@ static const struct hf_family families[] = {
 	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},  /* Llama4TextConfig: one shared expert */
 	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV2Config: MLA */
 	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV3Config: MLA, MTP */
+	{"glm4_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},     /* Glm4MoeConfig: DeepSeek's MoE fields;
+	                                                          q/k/v biases not counted */
+	{"gpt_oss", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* GptOssConfig: biased attention and
+	                                                          experts, a biased router */
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
@@ -114,6 +123,7 @@ static const char *const unmodelled_types[][2] = {
 	{"whisper", "encoder-decoder models"}, {"bert", "encoder-only models"},
 	{"roberta", "encoder-only models"}, {"modernbert", "encoder-only models"},
 	{"mllama", "cross-attention layers"},
+	{"qwen3_next", "gated delta-net (linear attention) layers of Qwen3-Next"},
 };
 #define NUNMODELLED (int)(sizeof unmodelled_types / sizeof unmodelled_types[0])
 
@@ -419,7 +429,12 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 	struct calc_moe *e = &m->moe;
 	const char *t = fam->type;
 	json_t *fc = json_object_get(obj, "ffn_config");
-	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8), qwen = !strncmp(t, "qwen", 4);
+	/* GLM-4.5 (glm4_moe) names its experts as DeepSeek-V3 does (n_routed_experts,
+	 * n_shared_experts, first_k_dense_replace, num_nextn_predict_layers; transformers'
+	 * configuration_glm4_moe.py), and its router keeps DeepSeek-V3's per-expert score
+	 * correction bias (Glm4MoeTopkRouter e_score_correction_bias) without a topk_method */
+	int glm = !strcmp(t, "glm4_moe");
+	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8) || glm, qwen = !strncmp(t, "qwen", 4);
 	int llama4 = !strcmp(t, "llama4_text");
 	const char *n_exp = dbrx ? "moe_num_experts" : ds ? "n_routed_experts"
 	                                              : qwen || !strcmp(t, "olmoe") ? "num_experts" : "num_local_experts";
@@ -484,8 +499,8 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		e->first_dense = (int)v;
 		if (int_field(c, obj, "moe_layer_freq", 1, 1, 1, &v) < 0)
 			return;
-		e->router_bias = json_is_string(json_object_get(obj, "topk_method")) &&
-		                 !strcmp(json_string_value(json_object_get(obj, "topk_method")), "noaux_tc");
+		e->router_bias = glm || (json_is_string(json_object_get(obj, "topk_method")) &&
+		                         !strcmp(json_string_value(json_object_get(obj, "topk_method")), "noaux_tc"));
 		if (int_field(c, obj, "n_group", 0, 65536, 0, &v) < 0)
 			return;
 		if (v > 1) {
@@ -515,6 +530,12 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		if (v > 0)
 			e->shared = 1, e->shared_ffn = (int)v, e->shared_gate = 1;
 	}
+	/* GPT-OSS (transformers' modeling_gpt_oss.py GptOssTopKRouter: weight E x h and a bias
+	 * of E; GptOssExperts: gate_up_proj_bias 2 f and down_proj_bias h per expert, counted
+	 * by model.bias from attention_bias).  Its attention sinks, one logit a head and layer
+	 * (36 x 64 for gpt-oss-120b), are left out. */
+	if (!strcmp(t, "gpt_oss"))
+		e->router_bias = 1;
 	e->imbalance = 1;
 	if (e->first_dense >= m->layers && m->layers > 0)
 		calc_error(c->d, c->path, field_line(c, "first_k_dense_replace"),
@@ -546,6 +567,76 @@ static void read_mla(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
 	x->qk_nope_dim = (int)v[3];
 	x->v_head_dim = (int)v[4];
 	m->head_dim = 0; /* not used with MLA */
+}
+
+/*
+ * Sliding-window attention (docs/references.md §5.13) into m->window and
+ * m->window_full_every:
+ *   layer_types  "sliding_attention" or "full_attention" per layer (Gemma 2/3, Qwen2/3,
+ *                GPT-OSS configs): the windowed layers, the full ones at (i + 1) % N == 0
+ *                for one N (model.window_full_every), or none; another placement is
+ *                refused, and so is a sliding layer without an integer sliding_window.
+ *   gemma2       without layer_types: alternate, N = 2 (Gemma2DecoderLayer: is_sliding =
+ *                not bool(layer_idx % 2), transformers' modeling_gemma2.py)
+ *   gemma3_text  without layer_types: N = sliding_window_pattern (default 6; modeling_gemma3.py
+ *                is_sliding = bool((layer_idx + 1) % sliding_window_pattern))
+ *   mistral, mixtral, phi3: a non-null sliding_window windows every layer (the attention
+ *                of each layer takes config.sliding_window)
+ *   qwen2, qwen3 and their MoE: without layer_types, use_sliding_window = true windows the
+ *                layers from max_window_layers on: refused as not modelled
+ * Returns 0, or -1 with a diagnostic naming the field.
+ */
+static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_family *fam, struct calc_model *m)
+{
+	json_t *lt = json_object_get(obj, "layer_types");
+	const char *type = fam ? fam->type : "";
+	long w = 0, n = 0;
+
+	if (int_field(c, obj, "sliding_window", 0, 100000000, 0, &w) < 0)
+		return -1;
+	if (json_is_array(lt)) {
+		size_t i;
+		json_t *e;
+		long first = -1, nsl = 0;
+		json_array_foreach(lt, i, e) {
+			const char *t = json_string_value(e);
+			if (t && !strcmp(t, "sliding_attention"))
+				nsl++;
+			else if (t && !strcmp(t, "full_attention") && first < 0)
+				first = (long)i;
+		}
+		if (nsl == 0)
+			return 0;
+		if (w <= 0)
+			return calc_error(c->d, c->path, field_line(c, "sliding_window"), "%s: layer_types names %ld "
+			                  "sliding_attention layers but sliding_window is not a positive integer", c->where, nsl);
+		n = first < 0 ? 0 : first + 1;
+		json_array_foreach(lt, i, e) {
+			const char *t = json_string_value(e);
+			int full = t && !strcmp(t, "full_attention"), want = n > 0 && (long)(i + 1) % n == 0;
+			if ((full || (t && !strcmp(t, "sliding_attention"))) && full != want)
+				return calc_error(c->d, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s: the "
+				                  "full-attention layers are not every %ld-th layer, the one placement modelled "
+				                  "(model.window_full_every)", c->where, i, t, n);
+		}
+	} else if (!strcmp(type, "gemma2"))
+		n = 2;
+	else if (!strcmp(type, "gemma3_text")) {
+		if (int_field(c, obj, "sliding_window_pattern", 1, 100000, 6, &n) < 0)
+			return -1;
+	} else if (!strcmp(type, "qwen2") || !strcmp(type, "qwen3") || !strcmp(type, "qwen2_moe") ||
+	           !strcmp(type, "qwen3_moe") || !strcmp(type, "qwen2_vl")) {
+		if (json_flag(c, obj, "use_sliding_window", 0) > 0)
+			return calc_error(c->d, c->path, field_line(c, "use_sliding_window"), "%s: use_sliding_window = true "
+			                  "(sliding windows from max_window_layers on) is not modelled (allowed: false)", c->where);
+		return 0;
+	} else if (strcmp(type, "mistral") && strcmp(type, "mixtral") && strcmp(type, "phi3"))
+		return 0; /* a family whose attention takes no window */
+	if (w <= 0)
+		return 0;
+	m->window = (int)w;
+	m->window_full_every = (int)n;
+	return 0;
 }
 
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
@@ -625,6 +716,30 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		}
 	}
 	fam = type ? family_find(type) : NULL;
+	/* a model_type that its publisher names as another family's architecture: Kimi K2
+	 * ships DeepseekV3ForCausalLM under model_type "kimi_k2" (moonshotai/Kimi-K2-Instruct,
+	 * docs/deploy_guidance.md: the architecture is reused, the model_type set apart for
+	 * inference engines).  Read by its architectures entry, with a note; a model_type not
+	 * in this list is not read by its architecture. */
+	if (type && !fam) {
+		static const char *const as_arch[][3] = {{"kimi_k2", "DeepseekV3ForCausalLM", "deepseek_v3"}};
+		json_t *ar = json_object_get(root, "architectures");
+		const char *a0 = json_is_array(ar) ? json_string_value(json_array_get(ar, 0)) : NULL;
+		for (size_t i = 0; a0 && i < sizeof as_arch / sizeof as_arch[0]; i++)
+			if (!strcmp(type, as_arch[i][0]) && !strcmp(a0, as_arch[i][1])) {
+				fam = family_find(as_arch[i][2]);
+				calc_error_at(d, path, field_line(&c, "architectures"), 0, CALC_NOTE,
+				              "%s: model_type = \"%s\" is read as %s, its architectures entry %s", c.where,
+				              type, as_arch[i][2], a0);
+				type = as_arch[i][2];
+			}
+	}
+	/* a hybrid with routed experts (Qwen3-Next) is refused for its layer kind before its
+	 * expert fields would be named as experts outside a mixture-of-experts family */
+	if (type && !fam && !strcmp(type, "qwen3_next")) {
+		refuse_type(&c, type, "model_type");
+		goto out;
+	}
 	{
 		struct hf_ctx top = c;
 		top.from = 0;
@@ -657,10 +772,24 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		calc_error(d, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
 	if (!json_int(obj, n_layers, &layers))
 		calc_error(d, path, 0, "%s has no num_hidden_layers (or n_layer) integer", c.where);
-	if (!json_int(obj, n_heads, &heads))
+	/* Gemma 3's published configs (google/gemma-3-4b-it) leave the attention shape and the
+	 * vocabulary to Gemma3TextConfig, whose defaults are 8 heads, 4 KV heads of 256 and
+	 * 262,208 entries (transformers' configuration_gemma3.py): taken, each said in a note */
+	int g3 = fam && !strcmp(fam->type, "gemma3_text");
+	if (g3 && !json_object_get(obj, "num_attention_heads")) {
+		heads = 8;
+		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no num_attention_heads: Gemma 3's default 8 "
+		              "(Gemma3TextConfig) is taken", c.where);
+	} else if (!json_int(obj, n_heads, &heads))
 		calc_error(d, path, 0, "%s has no num_attention_heads (or n_head) integer", c.where);
-	if (!json_int(obj, n_vocab, &vocab))
-		calc_error(d, path, 0, "%s has no vocab_size integer", c.where);
+	if (!json_int(obj, n_vocab, &vocab)) {
+		if (g3) {
+			vocab = 262208;
+			calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no vocab_size: Gemma 3's default 262208 "
+			              "(Gemma3TextConfig) is taken", c.where);
+		} else
+			calc_error(d, path, 0, "%s has no vocab_size integer", c.where);
+	}
 	if (fam && fam->falcon) {
 		/* FalconAttention: new_decoder_architecture -> num_kv_heads K/V heads (default:
 		 * as many as query heads); otherwise multi_query (default true) -> one */
@@ -675,8 +804,17 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	} else if (fam && !strcmp(fam->type, "dbrx")) {
 		if (!json_int(json_object_get(obj, "attn_config"), (const char *const[]){"kv_n_heads", NULL}, &kv))
 			kv = heads;
+	} else if (g3 && !json_object_get(obj, "num_key_value_heads")) {
+		kv = 4;
+		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no num_key_value_heads: Gemma 3's default 4 "
+		              "(Gemma3TextConfig) is taken", c.where);
 	} else if (!json_int(obj, n_kv, &kv))
 		kv = heads;
+	if (g3 && !json_object_get(obj, "head_dim")) {
+		hdim = 256;
+		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no head_dim: Gemma 3's default 256 (Gemma3TextConfig) "
+		              "is taken", c.where);
+	}
 	json_int(obj, n_hdim, &hdim);
 	int has_ffn = json_int(obj, n_ffn, &ffn);
 	if (has_ffn && ffn <= 0)
@@ -713,7 +851,10 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		                obj != root ? json_flag(&c, root, "tie_word_embeddings", fam ? fam->tie : 1)
 		                            : fam ? fam->tie : 1);
 		bias = fam ? (fam->falcon ? json_flag(&c, obj, "bias", 0) : fam->bias) : 0;
-		if (json_flag(&c, obj, "attention_bias", 0) > 0 || json_flag(&c, obj, "mlp_bias", 0) > 0)
+		/* GLM-4.5's attention_bias is on q, k and v only (Glm4MoeAttention: o_proj without):
+		 * (a + 2 g) d per layer, left out as Qwen2's */
+		if ((json_flag(&c, obj, "attention_bias", 0) > 0 && !(fam && !strcmp(fam->type, "glm4_moe"))) ||
+		    json_flag(&c, obj, "mlp_bias", 0) > 0)
 			bias = 1;
 		if (d->nerrors > before)
 			goto out;
@@ -746,6 +887,16 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			read_moe(&c, obj, fam, m);
 		if (fam && fam->mla)
 			read_mla(&c, obj, m);
+		read_window(&c, obj, fam, m);
+		/* a multimodal config: what is planned is the language model of text_config;
+		 * the vision tower (vision_config) is left out, and said so */
+		if (obj != root && json_is_object(json_object_get(root, "vision_config"))) {
+			struct hf_ctx top = c;
+			top.from = 0;
+			calc_error_at(d, path, field_line(&top, "vision_config"), 0, CALC_NOTE,
+			              "config.json: vision_config: the vision encoder is not counted (the language model of "
+			              "text_config is planned)");
+		}
 	}
 out:
 	json_decref(root);

@@ -211,6 +211,31 @@ static void count_kinds(const struct calc_model *m, int from, int n, int *count)
 	}
 }
 
+int calc_model_window_layers(const struct calc_model *m)
+{
+	if (m->window <= 0 || m->layers <= 0)
+		return 0;
+	/* layer i full when (i + 1) % N == 0: floor(L / N) full layers (Gemma 2
+	 * is_sliding = not layer_idx % 2, Gemma 3 (layer_idx + 1) % sliding_window_pattern,
+	 * in transformers' modeling_gemma2.py / modeling_gemma3.py) */
+	return m->window_full_every > 0 ? m->layers - m->layers / m->window_full_every : m->layers;
+}
+
+double calc_model_attn_keys(const struct calc_model *m, double s, int counted)
+{
+	int nw = calc_model_window_layers(m), L = m->layers > 0 ? m->layers : 1;
+	double w = m->window, kf = counted ? s : 0.5 * s, kw;
+
+	if (nw <= 0)
+		return kf;
+	if (w >= s)
+		kw = kf; /* the window covers the sequence: causal attention */
+	else
+		/* a query i < w sees i + 1 keys, the others w: s w - w (w - 1) / 2 pairs */
+		kw = counted ? w : w * (1 - (w - 1) / (2 * s));
+	return ((L - nw) * kf + nw * kw) / L;
+}
+
 void calc_model_kind_counts(const struct calc_model *m, int *count)
 {
 	memset(count, 0, CALC_MAX_KINDS * sizeof *count);

@@ -74,6 +74,8 @@ static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
+/* parallel.cp_comm: enum calc_cp_comm (calc.h), comm.c, step.c layer_comm */
+static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p", NULL};
 /* moe.dispatcher: enum calc_moe_dispatcher (calc.h), comm.c comm_ep, step.c layer_compute */
 static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep", "hybridep", NULL};
 
@@ -119,6 +121,10 @@ static const struct key keys[] = {
 	{"model", "qk_rope_dim", K_INT, 0, P(model.mla.qk_rope_dim), 0, 100000, NULL, "int", "MLA RoPE part of each query and of the shared key"},
 	{"model", "qk_nope_dim", K_INT, 0, P(model.mla.qk_nope_dim), 0, 100000, NULL, "int", "MLA non-RoPE part of each head's query and key"},
 	{"model", "v_head_dim", K_INT, 0, P(model.mla.v_head_dim), 0, 100000, NULL, "int", "MLA value width per head"},
+	{"model", "sliding_window", K_INT, 0, P(model.window), 0, 1e8, NULL, "int",
+	 "sliding-window attention: a windowed layer attends to the last this many tokens (0 = none; costed with FlashAttention only)"},
+	{"model", "window_full_every", K_INT, 0, P(model.window_full_every), 0, 100000, NULL, "int",
+	 "with sliding_window: layer i attends in full when i + 1 is a multiple of this (2 = alternate: Gemma 2, GPT-OSS; 6: Gemma 3; 0 = all windowed: Mistral)"},
 	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
 
 	{"cluster", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "cluster preset (trainplan presets clusters)"},
@@ -163,6 +169,11 @@ static const struct key keys[] = {
 	{"parallel", "pp", K_INT, 0, P(pp), 1, CALC_MAX_STAGES, NULL, "int", "pipeline stages p"},
 	{"parallel", "dp", K_INT, 0, P(dp), 0, 1e7, NULL, "int", "data-parallel degree d (0 = GPUs / (tp pp cp))"},
 	{"parallel", "cp", K_INT, 0, P(cp), 1, 4096, NULL, "int", "context-parallel degree"},
+	{"parallel", "cp_comm", K_ENUM, 0, P(cp_comm), 0, 0, cp_comm_names, "enum",
+	 "how CP ranks exchange attention inputs (Megatron-LM --cp-comm-type, whose default is p2p): allgather K,V (Llama 3; "
+	 "the default), p2p ring, a2a (Ulysses; heads and KV heads per TP rank divisible by cp), a2a+p2p (a2a within cp_a2a_size ranks, ring across)"},
+	{"parallel", "cp_a2a_size", K_INT, 0, P(cp_a2a_size), 0, 4096, NULL, "int",
+	 "for cp_comm = a2a+p2p: ranks of an all-to-all group, dividing cp (Megatron-LM --hierarchical-context-parallel-sizes A cp/A; 0 = unset)"},
 	{"parallel", "ep", K_INT, 0, P(ep), 1, 65536, NULL, "int", "expert-parallel degree (divides model.experts)"},
 	{"parallel", "etp", K_INT, 0, P(etp), 1, 4096, NULL, "int", "expert tensor-parallel degree (ep x etp divides tp x cp x dp)"},
 	{"parallel", "vpp", K_INT, 0, P(vpp), 1, 64, NULL, "int", "model chunks per pipeline stage (interleaved schedule)"},
@@ -1486,7 +1497,7 @@ static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 
 int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 {
-	int before = d->nerrors, line, gpus = calc_plan_gpus(p);
+	int before = d->nerrors, line, gpus = calc_plan_gpus(p), hq_ = 0, hkv_ = 0;
 	const struct calc_model *m = &p->model;
 	const char *f;
 	char dv[160];
@@ -1657,6 +1668,29 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		calc_error(d, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
 		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	}
+	if (m->window_full_every > 0 && m->window <= 0)
+		ERR("model", "window_full_every", "model.window_full_every = %d needs model.sliding_window > 0 (the layers "
+		    "between the full ones attend through the window)", m->window_full_every);
+	else if (m->window > 0 && !p->flash_attention)
+		ERR2("model.sliding_window", "training.flash_attention", "model.sliding_window = %d needs training.flash_attention = "
+		     "yes: the window is costed as FlashAttention runs it (window_size), skipping the tiles outside it; eager "
+		     "attention masks a full s x s score matrix, which is not modelled with a window", m->window);
+	else if (m->window > 0 && m->mla.kv_lora_rank > 0)
+		ERR("model", "sliding_window", "model.sliding_window = %d with MLA (model.kv_lora_rank) is not modelled "
+		    "(allowed: 0)", m->window);
+	if (p->cp_comm == CALC_CP_A2A_P2P && p->cp_a2a_size < 2)
+		ERR("parallel", "cp_comm", "parallel.cp_comm = a2a+p2p needs parallel.cp_a2a_size >= 2, the ranks of an "
+		    "all-to-all group (Megatron-LM --hierarchical-context-parallel-sizes)");
+	else if (p->cp_a2a_size > 0 && p->cp_comm != CALC_CP_A2A_P2P)
+		ERR2("cp_a2a_size", "cp_comm", "parallel.cp_a2a_size = %d is only for parallel.cp_comm = a2a+p2p (cp_comm = %s)",
+		    p->cp_a2a_size, cp_comm_names[p->cp_comm]);
+	else if (p->cp_comm == CALC_CP_A2A_P2P && p->cp > 1 && p->cp % p->cp_a2a_size)
+		ERR2("cp_a2a_size", "cp", "parallel.cp_a2a_size = %d must divide parallel.cp = %d (a2a groups of adjacent "
+		    "CP ranks, a ring across them)", p->cp_a2a_size, p->cp);
+	else if (p->cp > 1 && p->tp > 0 && !calc_cp_heads_ok(p, p->tp, p->cp, &hq_, &hkv_))
+		ERR2("cp_comm", "cp", "parallel.cp_comm = %s: the all-to-all over %d CP ranks needs the %d query heads and "
+		    "%d KV heads of a TP rank (tp = %d) divisible by %d (Transformer Engine AttnFuncWithCPAndQKVOA2A)",
+		    cp_comm_names[p->cp_comm], calc_cp_a2a_group(p, p->cp), hq_, hkv_, p->tp, calc_cp_a2a_group(p, p->cp));
 	if (p->cp > 1 && p->seq_len % (2 * p->cp))
 		ERR2("cp", "training.seq_len", "parallel.cp = %d: training.seq_len = %d must be divisible by 2 x cp = %d "
 		    "(load-balanced causal chunks, Llama 3 §3.3.2)", p->cp, p->seq_len, 2 * p->cp);
@@ -1813,6 +1847,10 @@ static void plan_reset(struct calc_plan *p)
 	                              * peak than one large GEMM; assumed (UNVERIFIED), set it */
 	p->ep_overlap = 0;           /* no all-to-all hidden unless the plan says so */
 	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
+	/* Llama 3 §3.3.2's all-gather CP, what the CP model has costed from the start (its
+	 * validation row runs it); Megatron-LM's --cp-comm-type default is p2p */
+	p->cp_comm = CALC_CP_ALLGATHER;
+	p->cp_a2a_size = 0;
 	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer
 	                              * step run between them in step.c, and post-validation
 	                              * (Qi et al. 2024 §4) is not in Megatron-LM */

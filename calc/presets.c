@@ -17,19 +17,19 @@
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0}
 /* MPT (MosaicML llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml and the MPTConfig
  * defaults of llmfoundry/models/mpt/configuration_mpt.py): vocabulary 50,368, expansion 4
  * (GeLU), biases (no_bias False), LayerNorm with bias, learned positions (learned_pos_emb
  * True) of max_seq_len 2048, tied embeddings, no dropout (every pdrop 0.0). */
 #define MPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),

@@ -227,9 +227,40 @@ static const struct calc_recipe recipes[] = {
 	 "saves the NVFP4 column-wise cast of its input (1/2 + 1/16 B per element); the linear layers' GEMMs "
 	 "at the FP4 peak, attention and the LM head in BF16.",
 	 NVFP4_BYTES},
+	/* Optimizers beyond Adam (docs/references.md §1.9), in Megatron-LM's mixed precision:
+	 * BF16 weights, FP32 main gradients and master weights, and the optimizer's own state. */
+	{"muon", "Muon (Moonlight, Kimi K2): one FP32 momentum, Newton-Schulz on every matrix (14; 6 + 8/d)", 4,
+	 {W("weights", "bf16", 2, "Megatron-LM README"), G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("Muon momentum (M)", "fp32", 4, "Liu et al. 2025, Muon is Scalable, Algorithm 1")},
+	 2, 0,
+	 "Liu et al. 2025 (Moonlight) Algorithm 1: one momentum buffer per parameter; every matrix's update "
+	 "orthogonalized by 5 Newton-Schulz iterations (Jordan et al. 2024) on the full matrix, gathered over DP "
+	 "and TP (Distributed Muon, §2.3). Convention: every parameter counted with one momentum; the embedding, "
+	 "LM head and norms that Moonlight updates with AdamW hold a second moment more (4 B each), not counted.", 0},
+	{"sgd-momentum", "SGD with momentum: one FP32 momentum buffer (14; 6 + 8/d)", 4,
+	 {W("weights", "bf16", 2, "Megatron-LM README"), G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("momentum buffer", "fp32", 4, "Sutskever et al. 2013; torch.optim.SGD momentum_buffer")},
+	 2, 0, "SGD with (heavy-ball or Nesterov) momentum: one buffer per parameter (torch.optim.SGD), 2 + 4 + 4 + 4 "
+	 "bytes; without momentum the buffer is not kept (10 B).", 0},
+	{"adafactor", "Adafactor: factored second moment, no first moment (10; 6 + 4/d)", 4,
+	 {W("weights", "bf16", 2, "Megatron-LM README"), G("main gradients", "fp32", 4, "Megatron-LM README"),
+	  M("master weights", "fp32", 4, "Megatron-LM README"),
+	  O("factored second moment (row and column sums)", "fp32", 0, "Shazeer & Stern 2018 §3")},
+	 2, 0,
+	 "Shazeer & Stern 2018 §3-4: the second moment of an n x m matrix kept as its n row and m column sums, "
+	 "4 (n + m) / (n m) B per parameter (under 0.004 B for n, m >= 2048, counted as 0), beta1 = 0 (no "
+	 "first moment, the paper's default); vectors keep a full second moment (norms: a negligible share).", 0},
 };
 
 #define NRECIPES (int)(sizeof recipes / sizeof recipes[0])
+
+int calc_recipe_ns_iters(const struct calc_recipe *r)
+{
+	/* Jordan et al. 2024 (Muon) and Liu et al. 2025 (Moonlight, Algorithm 1): 5 steps */
+	return r && !strcmp(r->name, "muon") ? 5 : 0;
+}
 
 const struct calc_recipe *calc_recipe_at(int i)
 {

@@ -65,7 +65,8 @@ static const struct {
 	[CALC_REJ_TP] = {"tp-divides", "tp does not divide heads, kv_heads or ffn_hidden (Megatron shards heads and "
 	                               "the FFN over TP, Narayanan et al. 2021 §2.3)"},
 	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
-	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2)"},
+	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2), or "
+	                           "parallel.cp_comm's all-to-all group does not divide cp or the heads of a TP rank"},
 	[CALC_REJ_EP] = {"ep-fold", "ep x etp does not divide tp x cp x dp: the experts of a stage fold onto its "
 	                            "GPUs as etp x ep x edp (Megatron-Core MoE parallel folding); or "
 	                            "parallel.placement gives the experts other pipeline groups"},
@@ -865,6 +866,10 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 			return CALC_REJ_PP; /* parallel.split = even or llama3 refuses this depth */
 	}
 	if (it->cp > 1 && base->seq_len % (2 * it->cp))
+		return CALC_REJ_CP;
+	/* parallel.cp_comm's all-to-all: its group divides cp and the heads of a TP rank */
+	if (it->cp > 1 && ((base->cp_comm == CALC_CP_A2A_P2P && it->cp % calc_cp_a2a_group(base, it->cp)) ||
+	                   !calc_cp_heads_ok(base, it->tp, it->cp, NULL, NULL)))
 		return CALC_REJ_CP;
 	if (m->moe.experts > 0) {
 		if ((long long)it->tp * it->cp * it->dp % ((long long)it->ep * it->etp))

@@ -156,7 +156,9 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 {
 	const struct calc_model *m = &plan->model;
 	double s = plan->seq_len, tokens = (double)plan->global_batch * s, L = 0;
-	double A = attn_flops_token(m, s), lg = 2.0 * m->hidden * m->vocab, LGA = 0;
+	/* model.sliding_window: a windowed layer's attention counted over min(w, s) keys
+	 * (calc_model_attn_keys, docs/references.md §5.13); the mean over the layers */
+	double A = attn_flops_token(m, calc_model_attn_keys(m, s, 1)), lg = 2.0 * m->hidden * m->vocab, LGA = 0;
 	double fwd, extra;
 	int count[CALC_MAX_KINDS] = {0};
 
@@ -594,8 +596,13 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 			 * recomputes QK^T; Dao 2023, FlashAttention-2 §3).  Operand traffic Q, K, V, O. */
 			double io = is_mla(m) ? T * 2 * (a / t) * (2 * qk_dim(m) + 2 * v_dim(m)) / hbm
 			                      : T * 2 * d * (2 * a / t + 2 * kvh) / hbm;
-			o->attn = 0.5 * fl / (peak16 * plan->attn_eff) + io;
-			attn_b = 2.5 * 0.5 * fl / (peak16 * plan->attn_eff) + 2 * io;
+			/* model.sliding_window: FlashAttention's window_size skips the tiles outside
+			 * the window too: w (1 - (w - 1)/(2 s)) keys a query instead of s / 2, the
+			 * mean over the layers (calc_model_attn_keys; each layer costed at the
+			 * mean, docs/references.md §5.13) */
+			double xs = calc_model_window_layers(m) > 0 ? calc_model_attn_keys(m, s, 0) / s : 0.5;
+			o->attn = xs * fl / (peak16 * plan->attn_eff) + io;
+			attn_b = 2.5 * xs * fl / (peak16 * plan->attn_eff) + 2 * io;
 		} else {
 			/* Materialised scores: two batched GEMMs over the full square plus the
 			 * s^2 traffic of QK^T write, softmax read/write, dropout read/write/mask and
@@ -621,6 +628,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * permuted); elementwise backward reads the saved input and the incoming gradient
 	 * and writes the outgoing one: twice the forward traffic (derived). */
 	o->b = o->gemm + attn_b + 2 * o->elem;
+	o->attn_b = attn_b;
 	o->w = o->gemm;
 	if (plan->recompute == CALC_RC_FULL)
 		o->recompute = o->f;
@@ -742,11 +750,27 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 		break;
 	}
 
-	o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
-	o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
-	/* full recomputation runs the forward's collectives again in the backward (comm.c:
-	 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
-	o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
+	/* CP (parallel.cp_comm, docs/references.md §4.7): the all-gather and reduce-scatter
+	 * charged as the TP collectives (the convention of Llama 3's all-gather CP, before the
+	 * modes); the ring's sends (p2p, a2a+p2p) hidden behind the attention core of their
+	 * pass -- each step's send runs while the chunk in hand is attended (TE
+	 * AttnFuncWithCPAndKVP2P, Liu et al. 2023 §3) -- and the all-to-alls exposed, the
+	 * attention waiting for their output (TE AttnFuncWithCPAndQKVOA2A). */
+	if (plan->cp_comm == CALC_CP_ALLGATHER) {
+		o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
+		o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
+		/* full recomputation runs the forward's collectives again in the backward (comm.c:
+		 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
+		o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
+	} else {
+		double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
+		double cp_f = cm->cp_layer_f - cm->cp_ring_f + exposed_behind(cm->cp_ring_f, o->attn, 1);
+		double cp_b = cm->cp_layer_b - cm->cp_ring_b +
+		              exposed_behind(cm->cp_ring_b, o->attn_b + full * o->attn, 1);
+		o->comm_f = pay * cm->tp_layer_f + cp_f;
+		o->comm_b = pay * cm->tp_layer_b + cp_b;
+		o->comm_rc = full ? pay * cm->tp_layer_f + cp_f : 0;
+	}
 	o->ep_f = o->ep_b = o->ep_rc = 0;
 	if (moe && (cm->ep_layer_f > 0 || cm->ep_layer_b > 0)) {
 		/* the expert all-to-all (and ETP collectives), hidden for the share
@@ -1181,6 +1205,93 @@ static double fsdp_exposed(const struct calc_plan *plan, const struct calc_step 
 	return total;
 }
 
+/* Newton-Schulz FLOPs of an n x m matrix over 'it' iterations (Jordan et al. 2024, Muon:
+ * X <- a X + (b A + c A^2) X with A = X X^T, X taken with its short side s first, l the
+ * long one): X X^T 2 s^2 l, A^2 2 s^3, (b A + c A^2) X 2 s^2 l -- 4 s^2 l + 2 s^3 an
+ * iteration (docs/references.md §1.9). */
+static double ns_flops(double n, double m, int it)
+{
+	double s = n < m ? n : m, l = n < m ? m : n;
+	return it * (4 * s * s * l + 2 * s * s * s);
+}
+
+/* Muon's Newton-Schulz over the matrices of one layer of kind 'kind', each whole (gathered
+ * over TP, Distributed Muon): Q, K, V and the output projection as separate matrices
+ * (MLA: its down and up projections), the MLP's two or three, an MoE layer's router and
+ * the routed experts this rank holds (E / ep) and its shared experts. */
+static double ns_layer(const struct calc_plan *plan, int kind, int it)
+{
+	const struct calc_model *m = &plan->model;
+	struct calc_layer_kind kd;
+	double h = m->hidden, a = m->heads, g = m->kv_heads > 0 ? m->kv_heads : a, d = head_dim(m), t = 0;
+	double nm = m->mlp == CALC_MLP_SWIGLU ? 3 : 2;
+
+	calc_model_kind(m, kind, &kd);
+	if (is_mla(m)) {
+		const struct calc_mla *x = &m->mla;
+		t += x->q_lora_rank > 0 ? ns_flops(h, x->q_lora_rank, it) + ns_flops(x->q_lora_rank, a * qk_dim(m), it)
+		                        : ns_flops(h, a * qk_dim(m), it);
+		t += ns_flops(h, x->kv_lora_rank + x->qk_rope_dim, it) +
+		     ns_flops(x->kv_lora_rank, a * (x->qk_nope_dim + v_dim(m)), it) + ns_flops(a * v_dim(m), h, it);
+	} else
+		t += ns_flops(h, a * d, it) + 2 * ns_flops(h, g * d, it) + ns_flops(a * d, h, it);
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+		t += nm * ns_flops(h, kd.ffn_hidden, it);
+		break;
+	case CALC_LAYER_MOE: {
+		const struct calc_moe *e = &m->moe;
+		double sf = e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn, ep = plan->ep > 0 ? plan->ep : 1;
+		t += (double)e->experts / ep * nm * ns_flops(h, e->expert_ffn, it) + e->shared * nm * ns_flops(h, sf, it) +
+		     ns_flops(h, e->experts, it);
+		break;
+	}
+	}
+	return t;
+}
+
+/* Muon's step beyond the element-wise pass (recipe muon, docs/references.md §1.9), on the
+ * most loaded stage: Distributed Muon (Liu et al. 2025 §2.3, Algorithm 1) gathers each
+ * matrix's momentum-updated gradient (FP32) over the ZeRO-1 DP group and over TP, runs
+ * the Newton-Schulz iterations on the whole matrix -- every rank of a matrix's DP x TP
+ * group the same work -- and keeps its shard.  The gathers: all-gather of the rank's
+ * grad_params x 4 B over the DP x CP group (zero >= 1) and of t times it over TP; the
+ * iterations at the BF16 GEMM rate; nothing hidden.  The embedding, LM head and norms
+ * (AdamW in Moonlight) are not orthogonalized. [s] */
+static double muon_time(const struct calc_plan *plan, double grad_params)
+{
+	int it = calc_recipe_ns_iters(plan->recipe), p = plan->pp > 0 ? plan->pp : 1, nk;
+	double per[CALC_MAX_KINDS], worst = 0, t;
+	struct calc_group g;
+	struct calc_links l;
+
+	if (it <= 0)
+		return 0;
+	nk = calc_model_nkinds(&plan->model);
+	for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++)
+		per[k] = ns_layer(plan, k, it);
+	for (int i = 0; i < p; i++) {
+		struct calc_stage_layers sl;
+		double f = 0;
+		calc_stage_layers(plan, i, &sl);
+		for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++)
+			f += sl.count[k] * per[k];
+		if (f > worst)
+			worst = f;
+	}
+	t = worst / gemm_rate(plan, 0);
+	calc_comm_links(plan, &l);
+	if (plan->zero >= 1) {
+		calc_comm_group(plan, CALC_DIM_DP, &g);
+		t += calc_coll_time(CALC_COLL_ALLGATHER, grad_params * 4, &g, &l);
+	}
+	if (plan->tp > 1) {
+		calc_comm_group(plan, CALC_DIM_TP, &g);
+		t += calc_coll_time(CALC_COLL_ALLGATHER, grad_params * 4 * plan->tp, &g, &l);
+	}
+	return t;
+}
+
 /* Optimizer: one pass over the states the rank updates -- read and write master
  * weights and moments, read gradients, write weights -- at HBM bandwidth; ZeRO >= 1
  * updates a 1/(DP x CP) shard (ZeRO §5.1), of 'dp_ranks' ranks.  'grad_params' and
@@ -1200,7 +1311,7 @@ static double optimizer_time(const struct calc_plan *plan, double grad_params, d
 	t = grad_params * per / shard / hbm;
 	if (edp_params > 0) /* the routed experts' shard over the expert-DP group */
 		t += edp_params * per / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1) / hbm;
-	return t;
+	return t + muon_time(plan, grad_params);
 }
 
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
@@ -1236,8 +1347,19 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 	{
 		/* split the critical GPU's exposed collectives between TP and CP */
 		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
-		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		double pay = tp_charge(plan), o = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
+		if (plan->cp_comm != CALC_CP_ALLGATHER) {
+			/* the CP exchange is not charged as the TP collectives (layer_comm): split by
+			 * what a layer of kind 0 is charged of each, its ring hidden behind the
+			 * attention core */
+			const struct calc_layer_time *ly = &st->layer;
+			double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
+			tp *= pay;
+			cpc = st->comm.cp_layer_f - st->comm.cp_ring_f + exposed_behind(st->comm.cp_ring_f, ly->attn, 1) +
+			      st->comm.cp_layer_b - st->comm.cp_ring_b +
+			      exposed_behind(st->comm.cp_ring_b, ly->attn_b + full * ly->attn, 1);
+		}
+		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		if (st->ep_exposed > 0)
 			tc -= st->ep_exposed; /* the expert all-to-all is the EP row's */
 		st->exposed[CALC_DIM_TP] = tc * sh;

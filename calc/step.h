@@ -43,6 +43,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out);
 struct calc_layer_time {
 	double gemm;      /* forward GEMMs (QKV, out-proj, MLP), roofline each */
 	double attn;      /* forward attention core (QK^T, softmax, attention x V) */
+	double attn_b;    /* of b, the attention core's backward */
 	double elem;      /* forward memory-bound ops (norms, residual, dropout, activation) */
 	double f;         /* forward compute = gemm + attn + elem */
 	double b;         /* backward for inputs: dgrad GEMMs, attention and elementwise backward */

@@ -101,6 +101,13 @@ int cli_load(const struct cli_opts *o, struct calc_plan *plan)
 	struct calc_diag d = {0};
 	if (calc_plan_load(plan, o->plan, o->sets, o->nsets, &d) < 0 || calc_plan_pick_split(plan, &d) < 0)
 		return cli_fail(&d);
+	/* a plan that loads may still carry notes (a config.json default taken, a part of
+	 * the model left out): they go to stderr, as the errors would */
+	for (int i = 0; i < d.nrecs; i++) {
+		char line[1100];
+		calc_diag_format(&d.recs[i], line, sizeof line);
+		fprintf(stderr, "trainplan: %s\n", line);
+	}
 	calc_diag_free(&d);
 	cli_split_note(plan);
 	return 0;

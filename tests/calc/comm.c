@@ -346,6 +346,87 @@ static void test_volumes_variants(void **state)
 	assert_int_equal(c.dim[CALC_DIM_DP].group.size, 8); /* gradients over DP x CP */
 }
 
+/* parallel.cp_comm (docs/references.md §4.7) on the default plan (dense-100b: 80 heads
+ * and 80 KV heads of d = 128, tp 8 -> 10 of each per TP rank, 10 layers a stage,
+ * s = 2048, b = 1) at cp = 4, dp = 2: m = 1536 / 2 = 768, 7,680 layer passes a step.
+ * S = b s 2 g_t d 2 B = 2048 * 2 * 10 * 128 * 2 = 10,485,760 B: this rank's K and V over
+ * the whole sequence; a CP rank holds S / 4 = 2,621,440 B of it. */
+static void test_cp_comm_modes(void **state)
+{
+	const char *ag[] = {"parallel.cp=4", "parallel.dp=2"};
+	const char *p2p[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p"};
+	const char *a2a[] = {"parallel.cp=4", "parallel.dp=4", "parallel.tp=4", "parallel.cp_comm=a2a"};
+	const char *hyb[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=a2a+p2p", "parallel.cp_a2a_size=2"};
+	const double S = 10485760.0, chunk = S / 4, n = 768.0 * 10;
+	struct calc_plan p;
+	struct calc_comm c;
+	double p1, p2;
+
+	/* allgather (Llama 3 §3.3.2): forward all-gather and backward reduce-scatter of S,
+	 * 3/4 of it each: 1.5 S = 15,728,640 B a layer pass */
+	load_plan(&p, ag, 2);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_CP].bytes, n * 1.5 * S, 1e-12);
+	assert_near(c.cp_ring_f + c.cp_ring_b, 0, 1e-12);
+	/* p2p (TE AttnFuncWithCPAndKVP2P): forward 3 sends of a chunk; backward K, V with
+	 * dK, dV, 6 chunks: 9 x 2,621,440 = 23,592,960 B a pass.  The CP group sits at
+	 * stride 8 (tp-cp-pp-dp, tp fills a node): every send crosses the network, 6 us +
+	 * bytes / 42.5 GB/s (test_p2p_sp's link); forward 3 sends of a chunk, backward one
+	 * chunk in the first and last step and two in the 2 others. */
+	load_plan(&p, p2p, 3);
+	calc_comm(&p, &c);
+	p1 = 6e-6 + chunk / 42.5e9, p2 = 6e-6 + 2 * chunk / 42.5e9;
+	assert_near(c.dim[CALC_DIM_CP].bytes, n * 9 * chunk, 1e-12);
+	assert_near(c.dim[CALC_DIM_CP].count, n * (3 + 4), 1e-12);
+	assert_near(c.cp_layer_f, 3 * p1, 1e-9);
+	assert_near(c.cp_layer_b, 2 * p1 + 2 * p2, 1e-9);
+	assert_near(c.cp_ring_f, c.cp_layer_f, 1e-12);
+	assert_near(c.cp_ring_b, c.cp_layer_b, 1e-12);
+	/* a2a (Jacobs et al. 2023 §3.1) needs the heads of a TP rank divisible by cp: at tp 4
+	 * (dp 4, m = 384, 3,840 layer passes) 20 heads and 20 KV heads a rank.  Each pass two
+	 * all-to-alls, of this rank's Q, K, V, b s/cp d (h_t + 2 g_t) 2 B = 512 * 128 * 60 * 2
+	 * = 7,864,320 B, and of its output 512 * 128 * 20 * 2 = 2,621,440 B, 3/4 of each
+	 * leaving the rank.  (Ulysses' 4 N h / P with N h = 2048 x 2560 x 2 B over P = 4 is
+	 * the same 10,485,760 B before the 3/4.) */
+	load_plan(&p, a2a, 4);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_CP].bytes, 3840.0 * 2 * 0.75 * (7864320.0 + 2621440.0), 1e-12);
+	assert_near(c.dim[CALC_DIM_CP].bytes, 3840.0 * 2 * 0.75 * 4 * (2048.0 * 2560 * 2) / 4, 1e-12);
+	assert_near(c.cp_ring_f + c.cp_ring_b, 0, 1e-12);
+	/* a2a+p2p, a = 2: all-to-alls of 1/2 of the same 5,242,880 B a pass (2,621,440), and a
+	 * ring of 4 / 2 = 2 groups passing chunks of S / 4 (g_t / 2 heads, 2 s / 4 tokens):
+	 * one forward, two backward: 2 x 2,621,440 + 3 x 2,621,440 = 13,107,200 B a pass */
+	load_plan(&p, hyb, 4);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_CP].bytes, n * 13107200.0, 1e-12);
+	assert_near(c.cp_ring_f, 6e-6 + chunk / 42.5e9, 1e-9);
+}
+
+/* The all-to-all's head rule (TE AttnFuncWithCPAndQKVOA2A asserts q and k heads % cp):
+ * Llama 3 8B has 32 heads and 8 KV heads. */
+static void test_cp_heads(void **state)
+{
+	const char *l8[] = {"model.preset=llama3-8b", "parallel.cp_comm=a2a"};
+	const char *l8h[] = {"model.preset=llama3-8b", "parallel.cp_comm=a2a+p2p", "parallel.cp_a2a_size=4"};
+	struct calc_plan p;
+	int q = 0, kv = 0;
+
+	load_plan(&p, l8, 2);
+	/* tp 8: 4 query heads and 1 KV head a rank: no a2a over 2 */
+	assert_int_equal(calc_cp_heads_ok(&p, 8, 2, &q, &kv), 0);
+	assert_int_equal(q, 4);
+	assert_int_equal(kv, 1);
+	/* tp 1: 32 and 8: cp 8 divides both, cp 16 not the 8 KV heads */
+	assert_int_equal(calc_cp_heads_ok(&p, 1, 8, NULL, NULL), 1);
+	assert_int_equal(calc_cp_heads_ok(&p, 1, 16, NULL, NULL), 0);
+	assert_int_equal(calc_cp_heads_ok(&p, 8, 1, NULL, NULL), 1); /* no CP, no rule */
+	/* a2a+p2p over groups of 4: tp 2 leaves 16 and 4 heads, any cp a multiple of 4 */
+	load_plan(&p, l8h, 3);
+	assert_int_equal(calc_cp_a2a_group(&p, 32), 4);
+	assert_int_equal(calc_cp_heads_ok(&p, 2, 32, NULL, NULL), 1);
+	assert_int_equal(calc_cp_heads_ok(&p, 4, 32, NULL, NULL), 0); /* 2 KV heads a rank */
+}
+
 static void test_zero_volumes(void **state)
 {
 	/* ZeRO §7: plain DP moves 2 Psi, ZeRO-1/2 also 2 Psi, ZeRO-3 3 Psi (1.5x), with
@@ -776,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_hierarchical),    cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_parse),
 		cmocka_unit_test(test_placement_experts),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
+		cmocka_unit_test(test_cp_comm_modes),   cmocka_unit_test(test_cp_heads),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
 		cmocka_unit_test(test_fp8_param_gather),

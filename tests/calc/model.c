@@ -541,6 +541,53 @@ static void test_layout_stages(void **state)
 	free(p);
 }
 
+/* model.sliding_window (docs/references.md §5.13), worked by hand.  A causal layer's
+ * query i sees i + 1 keys: s (s + 1) / 2 pairs, costed s / 2 a query (FlashAttention
+ * skips the masked tiles); a windowed one min(i + 1, w): s w - w (w - 1) / 2 pairs, w (1 -
+ * (w - 1) / (2 s)) a query.  At s = 32,768 and w = 4,096: 4,096 x (1 - 4,095 / 65,536)
+ * = 4,096 - 255.9375 = 3,840.0625 keys. */
+static void test_sliding_window(void **state)
+{
+	struct calc_model m;
+	struct calc_plan p, q;
+	struct calc_flops f0, fw;
+	const char *base[] = {"model.preset=llama3-8b", "training.seq_len=32768"};
+	const char *win[] = {"model.preset=llama3-8b", "training.seq_len=32768", "model.sliding_window=4096"};
+
+	memset(&m, 0, sizeof m);
+	m.layers = 32;
+	assert_near(calc_model_attn_keys(&m, 32768, 0), 16384, 1e-15); /* no window: s / 2 */
+	assert_near(calc_model_attn_keys(&m, 32768, 1), 32768, 1e-15); /* counted: s */
+	m.window = 4096; /* Mistral 7B: every layer */
+	assert_int_equal(calc_model_window_layers(&m), 32);
+	assert_near(calc_model_attn_keys(&m, 32768, 0), 3840.0625, 1e-15);
+	assert_near(calc_model_attn_keys(&m, 32768, 1), 4096, 1e-15);
+	/* Gemma 2 / GPT-OSS: alternate, layers 1, 3, ... full: 16 and 16,
+	 * (16 x 16,384 + 16 x 3,840.0625) / 32 = 10,112.03125 */
+	m.window_full_every = 2;
+	assert_int_equal(calc_model_window_layers(&m), 16);
+	assert_near(calc_model_attn_keys(&m, 32768, 0), 10112.03125, 1e-15);
+	assert_near(calc_model_attn_keys(&m, 32768, 1), (16 * 32768.0 + 16 * 4096.0) / 32, 1e-15);
+	/* Gemma 3 1B: 26 layers, every 6th full (layers 5, 11, 17, 23): 22 windowed */
+	m.layers = 26, m.window = 512, m.window_full_every = 6;
+	assert_int_equal(calc_model_window_layers(&m), 22);
+	/* GPT-OSS's 128-token window at s = 4,096: 128 (1 - 127 / 8,192) = 126.015625 keys */
+	m.layers = 24, m.window = 128, m.window_full_every = 2;
+	assert_near(calc_model_attn_keys(&m, 4096, 0), (12 * 2048 + 12 * 126.015625) / 24, 1e-15);
+	/* a window as long as the sequence is causal attention */
+	m.window = 4096;
+	assert_near(calc_model_attn_keys(&m, 4096, 0), 2048, 1e-15);
+
+	/* model FLOPs: Llama 3 8B (32 layers, 32 heads x 128) counts 4 s a d per token and
+	 * layer forward (Narayanan 2021), x 3 with the backward; every layer windowed at
+	 * 4,096 saves 3 x 32 x 4 x (32,768 - 4,096) x 32 x 128 per token */
+	load_plan(&p, base, 2);
+	load_plan(&q, win, 3);
+	calc_flops(&p, &f0);
+	calc_flops(&q, &fw);
+	assert_near(f0.per_token - fw.per_token, 3.0 * 32 * 4 * (32768 - 4096) * 32 * 128, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_moe_rule),
 		cmocka_unit_test(test_megatron_layouts),
 		cmocka_unit_test(test_layout_stages),
+		cmocka_unit_test(test_sliding_window),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

@@ -484,6 +484,82 @@ static void test_layer_kor22_table4(void **state)
 
 /* ------------------------------------------------------------- step */
 
+/* parallel.cp_comm's overlap (docs/references.md §4.7), tp_overlap 0 so the TP part is
+ * charged whole: the ring's sends (p2p) hide behind the attention core of their pass,
+ * what exceeds it is exposed; the all-to-alls (a2a) are exposed whole.  A 128K-token
+ * sequence makes the attention core long (2 x 128K x 128K / cp FLOPs a head): the ring
+ * hides completely; at 2K tokens on slow links it does not. */
+static void test_cp_overlap(void **state)
+{
+	const char *ring[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "training.seq_len=131072",
+	                      "training.global_batch=16"};
+	const char *slow[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "cluster.inter_node_bw=1 GB/s"};
+	const char *a2a[] = {"parallel.cp=4", "parallel.dp=4", "parallel.tp=4", "parallel.cp_comm=a2a"};
+	struct calc_plan p;
+	struct calc_step st;
+	struct calc_diag d = {0};
+	const struct calc_layer_time *o = &st.layer;
+
+	load_plan(&p, ring, 5);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.comm.cp_ring_f > 0 && st.comm.cp_ring_f < o->attn);
+	assert_near(o->comm_f, st.comm.tp_layer_f, 1e-12);
+	assert_near(o->comm_b, st.comm.tp_layer_b, 1e-12);
+	/* the breakdown: every exposed collective is TP's, none CP's */
+	assert_near(st.exposed[CALC_DIM_CP], 0, 1e-12);
+	assert_near(st.exposed[CALC_DIM_TP], st.tp_comm, 1e-12);
+	load_plan(&p, slow, 4);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.comm.cp_ring_f > o->attn);
+	assert_near(o->comm_f, st.comm.tp_layer_f + st.comm.cp_ring_f - o->attn, 1e-12);
+	assert_near(o->comm_b, st.comm.tp_layer_b + st.comm.cp_ring_b - o->attn_b, 1e-12);
+	load_plan(&p, a2a, 4);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	assert_true(st.comm.cp_layer_f > 0);
+	assert_near(o->comm_f, st.comm.tp_layer_f + st.comm.cp_layer_f, 1e-12);
+	assert_near(o->comm_b, st.comm.tp_layer_b + st.comm.cp_layer_b, 1e-12);
+	calc_diag_free(&d);
+}
+
+/* Muon (recipe muon, docs/references.md §1.9): 5 Newton-Schulz iterations of 4 s^2 l +
+ * 2 s^3 FLOPs on each whole matrix (s, l its short and long side).  dense-100b (GeLU,
+ * h = 10240, 80 heads of 128, f = 40960), 10 layers a stage: per layer four 10240 x 10240
+ * matrices, 5 x 6 x 10240^3 = 32,212,254,720,000 each, and two 10240 x 40960, 5 x (4 x
+ * 10240^2 x 40960 + 2 x 10240^3) = 96,636,764,160,000 each: 322,122,547,200,000 a layer,
+ * 3,221,225,472,000,000 a stage, at the BF16 GEMM rate.  SGD with momentum holds the same
+ * bytes (14 B), so its optimizer pass is Muon's without the iterations; with tp 1 and
+ * ZeRO 0 there is nothing to gather. */
+static void test_muon_newton_schulz(void **state)
+{
+	const char *mu[] = {"training.recipe=muon", "parallel.tp=1", "parallel.zero=0", "parallel.dp=64"};
+	const char *sg[] = {"training.recipe=sgd-momentum", "parallel.tp=1", "parallel.zero=0", "parallel.dp=64"};
+	const char *mu8[] = {"training.recipe=muon"};
+	const char *sg8[] = {"training.recipe=sgd-momentum"};
+	struct calc_plan p, q;
+	struct calc_step a, b;
+	struct calc_diag d = {0};
+	double ns = 3221225472000000.0;
+
+	load_plan(&p, mu, 4);
+	load_plan(&q, sg, 4);
+	assert_int_equal(calc_step(&p, &a, &d), 0);
+	assert_int_equal(calc_step(&q, &b, &d), 0);
+	assert_near(a.optimizer - b.optimizer, ns / (p.gpu.bf16_flops * p.gemm_eff), 1e-9);
+	/* tp 8, ZeRO-1: the gathers over DP and TP come on top */
+	load_plan(&p, mu8, 1);
+	load_plan(&q, sg8, 1);
+	assert_int_equal(calc_step(&p, &a, &d), 0);
+	assert_int_equal(calc_step(&q, &b, &d), 0);
+	assert_true(a.optimizer - b.optimizer > ns / (p.gpu.bf16_flops * p.gemm_eff));
+	/* the bytes: Muon and SGD one FP32 buffer, 2 + 4 + 4 + 4; Adafactor none counted */
+	assert_near(calc_recipe_total(calc_recipe_find("muon")), 14, 1e-15);
+	assert_near(calc_recipe_total(calc_recipe_find("sgd-momentum")), 14, 1e-15);
+	assert_near(calc_recipe_total(calc_recipe_find("adafactor")), 10, 1e-15);
+	assert_int_equal(calc_recipe_ns_iters(calc_recipe_find("muon")), 5);
+	assert_int_equal(calc_recipe_ns_iters(calc_recipe_find("megatron")), 0);
+	calc_diag_free(&d);
+}
+
 static void test_breakdown_sums(void **state)
 {
 	struct calc_plan p;
@@ -1628,6 +1704,8 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
+		cmocka_unit_test(test_cp_overlap),
+		cmocka_unit_test(test_muon_newton_schulz),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
