@@ -80,8 +80,7 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	if (calc_plan_has_layout(p)) { /* the keys that placed the layers, chunk by chunk */
 		char lay[CALC_LAYOUT_MAX + 64];
 		calc_layout_describe(p, lay, sizeof lay);
-		printf("layout: %s, %d virtual stages of %d chunk%s per stage\n", lay, p->chunks.n, p->chunks.v,
-		       p->chunks.v == 1 ? "" : "s");
+		printf("layout: %s, %d virtual stages in all, %d per pipeline stage\n", lay, p->chunks.n, p->chunks.v);
 	}
 	printf("recipe: %s (%.4g bytes/param unsharded)\n", p->recipe->name, calc_recipe_total(p->recipe));
 	printf("units: GB = 10^9 bytes, GiB = 2^30 bytes\n\n");

@@ -96,8 +96,7 @@ int cmd_step(int argc, char **argv)
 		if (calc_plan_has_layout(&plan)) { /* the keys that placed the layers, chunk by chunk */
 			char lay[CALC_LAYOUT_MAX + 64];
 			calc_layout_describe(&plan, lay, sizeof lay);
-			printf("layout: %s, %d virtual stages of %d chunk%s per stage\n", lay, plan.chunks.n, plan.chunks.v,
-			       plan.chunks.v == 1 ? "" : "s");
+			printf("layout: %s, %d virtual stages in all, %d per pipeline stage\n", lay, plan.chunks.n, plan.chunks.v);
 		}
 		if (plan.gemm_basis == 1) /* efficiency.gemm_basis = achievable: of the measured matmul rate */
 			printf("efficiency: GEMMs at %.0f%% of the achievable %s matmul rate %.1f TFLOP/s (measured), ",
