@@ -412,10 +412,27 @@ static const struct vrow rows[] = {
 	 * force-balanced and the runs token-dropless, as trainplan times an MoE layer.  The
 	 * recipes that ran them are the perf_recipes of the same commit
 	 * (src/megatron/bridge/perf_recipes/FAMILY/GPU/NAME.py), which set no recomputation for
-	 * these runs (recompute_granularity = None for Qwen3, none set for Llama 3) and overlap
-	 * the MoE all-to-all with compute (overlap_moe_expert_parallel_comm, directly or through
-	 * _enable_hybridep_full_iteration_mxfp8): the MoE rows take efficiency.ep_overlap = 1, as
-	 * the earlier MBRIDGE MoE rows.  Assumed for every row, named in its "assumed" column:
+	 * these runs (recompute_granularity = None for Qwen3, none set for Llama 3).  The MoE
+	 * rows take the token dispatcher and the all-to-all overlap each recipe sets, read from
+	 * perf_recipes/qwen/GPU/qwen3_moe.py at v0.6.0 (51885cf132b2; the stack's release):
+	 *   - the MXFP8 recipes call _enable_hybridep_full_iteration_mxfp8 (perf_recipes/qwen/
+	 *     common.py lines 56-60: overlap_moe_expert_parallel_comm = True) with the flex
+	 *     dispatcher on HybridEP: moe.overlap_ep_comm = yes, the stack's moe.dispatcher =
+	 *     hybridep.  The B200 and B300 Qwen3-235B rows are published with PP 8 and VP n/a,
+	 *     while their recipes set VP 3 and Megatron-Core asserts a virtual pipeline for the
+	 *     overlap when PP > 1 (megatron/core/transformer/transformer_config.py at d98e8a6):
+	 *     the sources disagree, and these two rows keep the earlier convention,
+	 *     efficiency.ep_overlap = 1 with the published 1F1B layout.
+	 *   - Qwen3-30B-A3B on H100 in FP8-CS (qwen3_30b_a3b_pretrain_16gpu_h100_fp8cs_config):
+	 *     moe_a2a_overlap = False and CommOverlapConfig(tp_comm_overlap=True), so
+	 *     overlap_moe_expert_parallel_comm stays unset (training/comm_overlap.py): no overlap
+	 *     (before: efficiency.ep_overlap = 1, 24,373 tokens/s/GPU, +172 %).
+	 *   - Qwen3-235B-A22B on H100 in FP8-CS (qwen3_235b_a22b_pretrain_256gpu_h100_fp8cs_config):
+	 *     moe_token_dispatcher_type = "alltoall" with no flex backend and
+	 *     overlap_moe_expert_parallel_comm = True: moe.dispatcher = alltoall,
+	 *     moe.overlap_ep_comm = yes (before: the stack's hybridep and efficiency.ep_overlap
+	 *     = 1, 3,161 tokens/s/GPU, +84.6 %).
+	 * Assumed for every row, named in its "assumed" column:
 	 *   - FP8-CS (FP8 current scaling) and MXFP8 both run as recipe fp8-params (FP8 GEMMs at
 	 *     the GPU's FP8 peak, FP8 parameters gathered, as the 25.11 rows): trainplan has no
 	 *     MXFP8 recipe yet, so the block scales (one byte per 32 values, OCP MX v1.0) and
@@ -456,35 +473,35 @@ static const struct vrow rows[] = {
 	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
 	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 27136, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all hidden behind compute", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 30720, 1, 4096, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all hidden behind compute", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 26112, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
-	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all hidden behind compute; one NVLink domain of 8", NULL},
+	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase); one NVLink domain of 8", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "dgx-gb300", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL, "no GB300 GPU or cluster preset"},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8960, 1, 4096, 0, "dgx-h100-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=16;training.recipe=fp8-params;efficiency.ep_overlap=1", 0,
-	 "FP8-CS as fp8-params; EP all-to-all hidden behind compute", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=16;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; EP all-to-all not overlapped (the recipe sets moe_a2a_overlap = False)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_TOKS, 1712, 1, 4096, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0,
-	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;efficiency.ep_overlap=1",
-	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute", NULL},
+	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;moe.dispatcher=alltoall;moe.overlap_ep_comm=yes",
+	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 3776, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute", NULL},
+	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute (published VP n/a, the recipe VP 3: the overlap needs VP)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 2, "moe-sp", M_TOKS, 5936, 1, 4096, 0, "hgx-b300-xdr", 0,
 	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute", NULL},
+	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute (published VP n/a, the recipe VP 3: the overlap needs VP)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 5680, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
-	 "efficiency.ep_overlap=1",
-	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; EP all-to-all hidden behind compute", NULL},
+	 "moe.overlap_ep_comm=yes",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
