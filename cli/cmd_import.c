@@ -2579,6 +2579,14 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		 * per rank that is the stage list itself, with more the plan's torchtitan keys */
 		const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
 		long long layers = pm ? pm->layers : im->base->model.layers, eff = layers + less_a + less_b;
+		/* the stages are torchtitan's: none of Megatron-Core's layout keys of the base plan
+		 * stays (they cannot be combined with torchtitan's rule, calc/plan.c) */
+		put(im, 0, "parallel.first_stage_layers", "0");
+		put(im, 0, "parallel.last_stage_layers", "0");
+		put(im, 0, "parallel.account_embedding", "no");
+		put(im, 0, "parallel.account_loss", "no");
+		if (im->base->layout[0])
+			put(im, 0, "parallel.layout", "%s", "");
 		if (sched == CALC_SCHED_INTERLEAVED || sched == CALC_SCHED_DUALPIPE) {
 			if (less_a > 0)
 				put(im, 0, "parallel.first_stage_less_layers", "%ld", less_a);

@@ -14,7 +14,9 @@
 # deepseek-v3-h800.ini runs DualPipe, which Megatron-LM does not run and whose 4- and
 # 3-layer stages torchtitan's two chunks per rank cannot take: it is checked under 1F1B,
 # and not with DeepSpeed, whose config has no expert parallelism.  torchtitan has no
-# ZeRO-1, so the plans run through it with ZeRO-3 (FSDP).
+# ZeRO-1, so the plans run through it with ZeRO-3 (FSDP).  llama3-405b-h100.ini runs
+# Meta's interleaved schedule, which DeepSpeed's pipeline engine does not: it goes
+# through DeepSpeed under 1F1B.
 bin=$1; pass=0; fail=0
 split="plan.tp plan.pp plan.dp plan.cp plan.vpp plan.zero plan.micro_batch plan.global_batch plan.seq_len plan.schedule plan.recompute plan.gpus"
 check() { # framework, keys, --set words...
@@ -92,6 +94,9 @@ for p in plans/*.ini; do
 		check_plan megatron "$p" --set schedule=1f1b
 		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=2 --set model.first_dense=1
 		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=4 --set model.first_dense=5 ;;
+	*llama3-405b*) # Meta's interleaved schedule: DeepSpeed's pipeline engine runs 1F1B only
+		check_plan megatron "$p"
+		check_plan deepspeed "$p" --set schedule=1f1b --set vpp=1 ;;
 	*)
 		check_plan megatron "$p"
 		check_plan deepspeed "$p" ;;
