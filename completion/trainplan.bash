@@ -65,7 +65,7 @@ _trainplan() {
 	data) words="$(_trainplan_names data --list) --list";;
 	presets) words="models gpus clusters recipes stacks keys --table";;
 	step) words="--table";;
-	calibrate) words="--measurements --megatron-log --fit --holdout --write-stack --table";;
+	calibrate) words="--measurements --megatron-log --skip-iterations --fit --holdout --write-stack --table";;
 	memory) words="--require-fit";;
 	bubble) words="--schedule --all --p --v --m";;
 	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
