@@ -241,7 +241,8 @@ int cmd_calibrate(int argc, char **argv)
 					continue;
 				row = calc_table_row(&t);
 				calc_table_str(&t, row, cr, r->label);
-				calc_table_str(&t, row, crole, r->holdout ? "held out" : "fitted");
+				/* peak memory is compared, never fitted */
+				calc_table_str(&t, row, crole, r->holdout ? "held out" : m == CALC_CAL_PEAK_MEMORY ? "compared" : "fitted");
 				calc_table_str(&t, row, cm, calc_calib_metric_name(m));
 				calc_table_num(&t, row, cme, r->measured[m]);
 				calc_table_num(&t, row, cpr, r->predicted[m]);
