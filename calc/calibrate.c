@@ -10,7 +10,8 @@
  * SSR / (n - k) (the linearised covariance of nonlinear least squares, Seber and Wild
  * 1989 §2.1).  Part of the rows is held out of the fit (every third by default), or
  * every row is predicted by a fit on the others (k-fold, leave-one-out), so that the
- * error printed next to the in-sample error is out of sample.
+ * error printed next to the in-sample error is out of sample.  Only times are residuals;
+ * peak memory is predicted and its error reported apart (docs/references.md §5.6).
  */
 #include "calibrate.h"
 #include "files.h"
@@ -221,25 +222,72 @@ int calc_calib_read_csv(const char *path, const char *text, struct calc_calib_da
 	return err ? -1 : 0;
 }
 
+/* The iteration number I of " iteration I/T" on the line that holds 'at' (the line
+ * starts after 'text' or a newline), or -1 when the line gives none before 'at'. */
+static long log_iteration(const char *text, const char *at)
+{
+	const char *b = at, *p;
+	while (b > text && b[-1] != '\n')
+		b--;
+	for (p = b; (p = strstr(p, "iteration")) && p < at; p++) {
+		char *end;
+		const char *q = p + 9;
+		long v;
+		while (*q == ' ')
+			q++;
+		if (*q < '0' || *q > '9')
+			continue;
+		v = strtol(q, &end, 10);
+		if (*end == '/' && v >= 0)
+			return v;
+	}
+	return -1;
+}
+
 int calc_calib_read_megatron_log(const char *path, const char *text, const char *const *sets, int nsets,
-                                 struct calc_calib_data *o, struct calc_diag *d)
+                                 long skip, struct calc_calib_data *o, struct calc_diag *d)
 {
 	static const char ktime[] = "elapsed time per iteration (ms):", kmem[] = "max allocated:";
-	double sum = 0, peak = 0;
-	int n = 0;
-	const char *p;
+	double sum = 0, peak = 0, n = 0;
+	long prev = 0;
+	int lines = 0, nl = 1;
+	const char *p, *counted = text;
 	struct calc_calib_row *r;
 
+	/* Megatron-LM d98e8a64, megatron/training/training.py, training_log: a line's time
+	 * is elapsed_time / total_iterations, the mean over the iterations since the timer
+	 * was last reset; the first logged iteration is printed "to document initialization
+	 * overhead" without a reset (should_reset = not is_first_iteration).  So the mean
+	 * over a stretch of lines is weighted by the iterations each line covers. */
 	for (p = strstr(text, ktime); p; p = strstr(p + 1, ktime)) {
 		double v = strtod(p + sizeof ktime - 1, NULL);
-		if (v > 0 && isfinite(v))
-			sum += v, n++;
+		long it = log_iteration(text, p), start;
+		for (; counted < p; counted++)
+			nl += *counted == '\n';
+		if (it < 0 && skip > 0)
+			return calc_error(d, path, nl, "an 'elapsed time per iteration (ms)' without 'iteration N/M' before it: "
+			                  "the warm-up iterations cannot be told apart (--skip-iterations 0 uses every line)");
+		if (it >= 0 && lines && it <= prev)
+			return calc_error(d, path, nl, "iteration %ld after iteration %ld: the log of one run is read, "
+			                  "numbered upwards", it, prev);
+		start = lines <= 1 ? 0 : prev; /* the window is (start, it] */
+		if (v > 0 && isfinite(v) && start >= skip) {
+			double w = it > prev ? (double)(it - prev) : 1;
+			sum += v * w, n += w;
+		}
+		if (it >= 0)
+			prev = it;
+		lines++;
 	}
 	for (p = strstr(text, kmem); p; p = strstr(p + 1, kmem)) {
 		double v = strtod(p + sizeof kmem - 1, NULL);
 		if (v > peak && isfinite(v))
 			peak = v;
 	}
+	if (lines && !n && skip > 0)
+		return calc_error(d, path, 0, "all %d 'elapsed time per iteration' lines average iterations within the "
+		                  "first %ld (the warm-up that --skip-iterations leaves out): log a longer run, or "
+		                  "lower --skip-iterations", lines, skip);
 	if (!n && !(peak > 0))
 		return calc_error(d, path, 0, "no 'elapsed time per iteration (ms)' or 'max allocated' in the log");
 	/* 1e400 is read as infinity and left out above; finite times can still add up to it */
@@ -439,7 +487,7 @@ static int residuals(struct ctx *c, const double *x, int (*use)(const struct cal
 		if (res && predict(c, r, x, pred, d) < 0)
 			return -1;
 		for (int m = 0; m < CALC_CAL_NMETRICS; m++)
-			if (r->has[m]) {
+			if (r->has[m] && m != CALC_CAL_PEAK_MEMORY) { /* memory: reported, not fitted */
 				if (res)
 					res[n] = pred[m] / r->measured[m] - 1;
 				n++;
@@ -524,7 +572,8 @@ static int lm(struct ctx *c, int fold, double *x, double *sigma, struct calc_dia
 	double *r = NULL, *rt = NULL, *J = NULL, lambda = 1e-3, s0;
 
 	if (n < k)
-		return calc_error(d, c->data->file, 0, "calibrate: %d measured values in the fit for %d keys: too few", n, k);
+		return calc_error(d, c->data->file, 0, "calibrate: %d measured times in the fit for %d keys: too few "
+		                  "(peak memory is compared, never fitted)", n, k);
 	r = xmalloc((size_t)n * sizeof *r);
 	rt = xmalloc((size_t)n * sizeof *rt);
 	J = xmalloc((size_t)n * CALC_CALIB_MAX_KEYS * sizeof *J);
@@ -623,12 +672,13 @@ fail:
 	return -1;
 }
 
+/* Mean relative error of a row's time metrics (peak memory is kept apart: mem_mae). */
 static double row_err(const struct calc_calib_row *r, const double *pred)
 {
 	double s = 0;
 	int n = 0;
 	for (int m = 0; m < CALC_CAL_NMETRICS; m++)
-		if (r->has[m])
+		if (r->has[m] && m != CALC_CAL_PEAK_MEMORY)
 			s += fabs(pred[m] / r->measured[m] - 1), n++;
 	return n ? s / n : 0;
 }
@@ -647,13 +697,22 @@ int calc_calibrate(const char *file, const char *const *sets, int nsets, struct 
 		goto out;
 	fit->iterations = it;
 	fit->nin = fit->nout = 0;
-	for (int j = 0; j < fit->nkeys; j++)
+	for (int j = 0; j < fit->nkeys; j++) {
+		const struct calc_calib_key *k = &fit->keys[j];
+		double tol = 1e-6 * (k->hi - k->lo); /* the projection puts a bounded value exactly on it */
 		fit->keys[j].value = x[j], fit->keys[j].sigma = sigma[j];
+		fit->keys[j].at_bound = x[j] <= k->lo + tol ? -1 : x[j] >= k->hi - tol ? 1 : 0;
+	}
+	fit->nmem = 0;
+	fit->mem_mae = 0;
 	for (int i = 0; i < data->nrows; i++) {
 		struct calc_calib_row *r = &data->rows[i];
 		if (predict(&c, r, x, r->predicted, d) < 0)
 			goto out;
 		memcpy(r->cv_predicted, r->predicted, sizeof r->predicted);
+		if (r->has[CALC_CAL_PEAK_MEMORY])
+			fit->nmem++, fit->mem_mae += fabs(r->predicted[CALC_CAL_PEAK_MEMORY] /
+			                                  r->measured[CALC_CAL_PEAK_MEMORY] - 1);
 		if (r->holdout)
 			fit->nout++, sout += row_err(r, r->predicted);
 		else
@@ -679,6 +738,8 @@ int calc_calibrate(const char *file, const char *const *sets, int nsets, struct 
 			scv += row_err(r, r->cv_predicted);
 		}
 	}
+	if (fit->nmem)
+		fit->mem_mae /= fit->nmem;
 	fit->in_mae = fit->nin ? sin / fit->nin : 0;
 	fit->out_mae = fit->nout ? sout / fit->nout : 0;
 	fit->cv_mae = fit->folds && fit->nin ? scv / fit->nin : 0;

@@ -53,6 +53,8 @@ struct calc_calib_key {
 	double lo, hi;         /* bounds of the fit, in the key's unit */
 	double value;          /* fitted value */
 	double sigma;          /* one standard error (0 when the fit has no spare degree) */
+	int at_bound;          /* -1: the value sits at lo, 1: at hi (the bound, not the runs,
+	                          set it), 0: inside */
 };
 
 struct calc_calib_fit {
@@ -65,6 +67,8 @@ struct calc_calib_fit {
 	double cv_mae;         /* k-fold / leave-one-out: the same, each row predicted by a fit
 	                          without it (0 when folds = 0) */
 	int iterations;        /* Levenberg-Marquardt iterations of the main fit */
+	int nmem;              /* runs with a measured peak memory (never part of the fit) */
+	double mem_mae;        /* mean |predicted / measured - 1| of their peak memory */
 };
 
 /*
@@ -86,12 +90,21 @@ char *calc_calib_read_file(const char *path, const char *what, struct calc_diag 
 int calc_calib_read_csv(const char *path, const char *text, struct calc_calib_data *out, struct calc_diag *d);
 /*
  * Read Megatron-LM training log lines as measurements of one run whose plan keys are
- * 'sets': the mean of every "elapsed time per iteration (ms): X" becomes step_time and
- * the largest "max allocated: X" (MB, 2^20 bytes) peak_memory.  Appends one row.
- * Returns 0, or -1 when the log holds neither.
+ * 'sets': the iteration-weighted mean of the "iteration I/T | ... elapsed time per
+ * iteration (ms): X" lines whose averaging window lies wholly after iteration 'skip'
+ * becomes step_time, and the largest "max allocated: X" (MB, 2^20 bytes) peak_memory.
+ * Megatron-LM (megatron/training/training.py, training_log, at d98e8a64) prints each
+ * line as the mean over the iterations since the previous line, and does not restart
+ * its timer after the first logged iteration; so the window of the first two lines is
+ * taken to start at iteration 0, and that of a later line after the previous line's
+ * iteration.  Iterations are counted as the log numbers them (a resumed run: add the
+ * iteration it resumed from).  'skip' = 0 uses every line.  Appends one row.  Returns
+ * 0, or -1 when the log holds neither, when every time line falls in the warm-up, or
+ * when 'skip' > 0 and a time line has no iteration number.
  */
+#define CALC_CALIB_SKIP_DEFAULT 10
 int calc_calib_read_megatron_log(const char *path, const char *text, const char *const *sets, int nsets,
-                                 struct calc_calib_data *out, struct calc_diag *d);
+                                 long skip, struct calc_calib_data *out, struct calc_diag *d);
 void calc_calib_data_free(struct calc_calib_data *data);
 
 /*
@@ -109,8 +122,9 @@ int calc_calib_holdout(struct calc_calib_data *data, const char *rule, struct ca
                        struct calc_diag *d);
 /*
  * Fit fit->keys to the measured rows not held out by bounded Levenberg-Marquardt on the
- * relative residuals predicted / measured - 1 (every measured metric of a row is one
- * residual).  Each row's plan is the plan 'file' (NULL = the built-in default) with
+ * relative residuals predicted / measured - 1 (every measured time metric of a row is
+ * one residual: the efficiency keys are time keys, so peak memory is predicted and its
+ * error reported in mem_mae, never folded into the objective).  Each row's plan is the plan 'file' (NULL = the built-in default) with
  * 'sets', then the row's keys, then the keys being fitted.  Fills the values, their
  * standard errors (s^2 (J^T J)^-1), every row's predictions and the errors.  Returns 0,
  * or -1 with diagnostics (a row whose plan does not load, too few rows).

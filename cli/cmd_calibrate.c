@@ -3,7 +3,7 @@
  * (calc/calibrate.c), with each value's uncertainty, every run's error and the error
  * on the runs kept out of the fit.
  *
- *   trainplan calibrate --measurements FILE.csv | --megatron-log FILE
+ *   trainplan calibrate --measurements FILE.csv | --megatron-log FILE [--skip-iterations N]
  *                       --fit KEY[:LO:HI][,KEY...] [--holdout RULE] [--write-stack FILE]
  *                       [--plan FILE] [--set KEY=VALUE]... [--format text|csv|json|md|tsv]
  *
@@ -12,12 +12,17 @@
  * sigma}, errors, "rows": [...]}.  Two tables, calibration and calibration-runs: CSV
  * and TSV print one per stream, the first unless --table names the other.
  * --write-stack writes the fitted values as a plan fragment that a plan includes.
+ * A fitted value at a bound of its range gets a note on standard error (the bound, not
+ * the runs, set it); peak memory is compared with the prediction and its error printed
+ * apart, never part of the fit.  --skip-iterations N (default CALC_CALIB_SKIP_DEFAULT,
+ * 10) leaves out the log lines that average any of the first N iterations.
  */
 #include "cli.h"
 #include "../calc/calibrate.h"
 #include "../calc/files.h"
 #include "../calc/output.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +75,18 @@ static int print_json(const struct calc_plan *plan, const struct calc_calib_data
 	cli_json_num(&j, o, "fitted_rows", fit->nin, "1");
 	cli_json_num(&j, o, "heldout_rows", fit->nout, "1");
 	cli_json_num(&j, o, "in_sample_mean_abs_error", fit->in_mae, "1");
+	if (fit->nmem) { /* compared, never fitted */
+		cli_json_num(&j, o, "peak_memory_mean_abs_error", fit->mem_mae, "1");
+		cli_json_num(&j, o, "peak_memory_rows", fit->nmem, "1");
+	}
+	{
+		json_t *ab = json_object();
+		for (int i = 0; i < fit->nkeys; i++)
+			if (fit->keys[i].at_bound)
+				json_object_set_new(ab, fit->keys[i].name,
+				                    json_string(fit->keys[i].at_bound < 0 ? "low" : "high"));
+		json_object_set_new(o, "at_bound", ab);
+	}
 	cli_json_num(&j, o, "heldout_mean_abs_error", fit->out_mae, "1");
 	if (fit->folds) {
 		cli_json_num(&j, o, "cross_validated_mean_abs_error", fit->cv_mae, "1");
@@ -109,8 +126,10 @@ int cmd_calibrate(int argc, char **argv)
 	struct calc_calib_data data;
 	struct calc_calib_fit fit;
 	const char *meas = NULL, *log = NULL, *keys = NULL, *rule = "every:3", *stack = NULL, *v, *table = NULL;
-	char *text;
-	int rc;
+	char *text, *end;
+	long skip = CALC_CALIB_SKIP_DEFAULT;
+	int rc, skip_given = 0;
+	char dym[96];
 
 	memset(&data, 0, sizeof data);
 	memset(&fit, 0, sizeof fit);
@@ -121,7 +140,14 @@ int cmd_calibrate(int argc, char **argv)
 			meas = v;
 		else if ((v = cli_opt(&o, &i, "--megatron-log")))
 			log = v;
-		else if ((v = cli_opt(&o, &i, "--fit")))
+		else if ((v = cli_opt(&o, &i, "--skip-iterations"))) {
+			errno = 0;
+			skip = strtol(v, &end, 10);
+			if (!*v || *end || errno || skip < 0 || skip > 1000000000)
+				return cli_error("calibrate: --skip-iterations %s: allowed is a whole number of iterations, "
+				                 "0 to 1000000000", v);
+			skip_given = 1;
+		} else if ((v = cli_opt(&o, &i, "--fit")))
 			keys = v;
 		else if ((v = cli_opt(&o, &i, "--holdout")))
 			rule = v;
@@ -133,24 +159,37 @@ int cmd_calibrate(int argc, char **argv)
 			table = v;
 		} else
 			return cli_error("calibrate: unexpected argument '%s' (allowed: --measurements, --megatron-log, "
-			                 "--fit, --holdout, --write-stack, --table, --plan, --set, --format)",
-			                 o.rest[i]);
+			                 "--skip-iterations, --fit, --holdout, --write-stack, --table, --plan, --set, --format)%s",
+			                 o.rest[i], cli_option_dym("calibrate", o.rest[i], dym, sizeof dym));
 	}
 	if (!meas == !log)
 		return cli_error("calibrate: name the runs with --measurements FILE.csv or --megatron-log FILE");
+	if (skip_given && !log)
+		return cli_error("calibrate: --skip-iterations applies to --megatron-log; a measurements file gives "
+		                 "one row per run, already measured past its warm-up");
 	if (!keys)
 		return cli_error("calibrate: name the keys to fit with --fit KEY[,KEY...]");
 	if (calc_calib_parse_keys(keys, &fit, &d) < 0)
 		return cli_fail(&d);
 	if (!(text = calc_calib_read_file(meas ? meas : log, meas ? "measurements file" : "training log", &d)))
 		return cli_fail(&d);
-	rc = meas ? calc_calib_read_csv(meas, text, &data, &d) : calc_calib_read_megatron_log(log, text, NULL, 0, &data, &d);
+	rc = meas ? calc_calib_read_csv(meas, text, &data, &d) : calc_calib_read_megatron_log(log, text, NULL, 0, skip, &data, &d);
 	free(text);
 	if (rc < 0 || calc_calib_holdout(&data, rule, &fit, &d) < 0 ||
 	    calc_calibrate(o.plan, o.sets, o.nsets, &data, &fit, &d) < 0) {
 		calc_calib_data_free(&data);
 		return cli_fail(&d);
 	}
+	/* a value on its bound was stopped there, not chosen by the runs: its uncertainty and
+	 * the fit's errors describe the bound */
+	for (int i = 0; i < fit.nkeys; i++)
+		if (fit.keys[i].at_bound)
+			fprintf(stderr, "trainplan: note: calibrate: %s = %.4g sits at its %s bound %.4g: the runs ask for a "
+			        "value %s it, so the bound, not the runs, sets it (widen it with --fit %s:LO:HI where the "
+			        "key's meaning allows, or look for a cost the model leaves out)\n",
+			        fit.keys[i].name, fit.keys[i].value, fit.keys[i].at_bound < 0 ? "lower" : "upper",
+			        fit.keys[i].at_bound < 0 ? fit.keys[i].lo : fit.keys[i].hi,
+			        fit.keys[i].at_bound < 0 ? "below" : "above", fit.keys[i].name);
 	if (stack && write_stack(stack, meas ? meas : log, &fit, &d) < 0) {
 		calc_calib_data_free(&data);
 		return cli_fail(&d);
@@ -202,7 +241,8 @@ int cmd_calibrate(int argc, char **argv)
 					continue;
 				row = calc_table_row(&t);
 				calc_table_str(&t, row, cr, r->label);
-				calc_table_str(&t, row, crole, r->holdout ? "held out" : "fitted");
+				/* peak memory is compared, never fitted */
+				calc_table_str(&t, row, crole, r->holdout ? "held out" : m == CALC_CAL_PEAK_MEMORY ? "compared" : "fitted");
 				calc_table_str(&t, row, cm, calc_calib_metric_name(m));
 				calc_table_num(&t, row, cme, r->measured[m]);
 				calc_table_num(&t, row, cpr, r->predicted[m]);
@@ -235,6 +275,9 @@ int cmd_calibrate(int argc, char **argv)
 			if (fit.folds)
 				printf(", %.1f%% cross-validated over %d folds", 100 * fit.cv_mae, fit.folds);
 			printf("\n");
+			if (fit.nmem)
+				printf("peak memory, compared and not fitted: mean absolute error %.1f%% over %d run%s\n",
+				       100 * fit.mem_mae, fit.nmem, fit.nmem == 1 ? "" : "s");
 		}
 	}
 	calc_calib_data_free(&data);

@@ -971,10 +971,12 @@ int cmd_export(int argc, char **argv)
 		return cli_error("export: the format follows the framework (--for); --format is not taken");
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
+		char dym[96];
 		if ((v = cli_opt(&o, &i, "--for")))
 			fw = v;
 		else
-			return cli_error("export: unknown argument '%s' (allowed: --for FRAMEWORK, --plan, --set)", o.rest[i]);
+			return cli_error("export: unknown argument '%s' (allowed: --for FRAMEWORK, --plan, --set)%s", o.rest[i],
+			                 cli_option_dym("export", o.rest[i], dym, sizeof dym));
 	}
 	if (!fw)
 		return cli_error("export: name the framework: --for megatron|nemo|torchtitan|deepspeed");

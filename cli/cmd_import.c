@@ -2984,13 +2984,14 @@ int cmd_import(int argc, char **argv)
 		return cli_error("import: writes a plan (INI); --format and --set are not taken");
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
+		char dym[96];
 		if ((v = cli_opt(&o, &i, "--from")))
 			fw = v;
 		else if ((v = cli_opt(&o, &i, "--gpus")))
 			gpus = v;
 		else if (o.rest[i][0] == '-' && o.rest[i][1])
-			return cli_error("import: unknown argument '%s' (allowed: --from FRAMEWORK, FILE, --plan BASE, --gpus N)",
-			                 o.rest[i]);
+			return cli_error("import: unknown argument '%s' (allowed: --from FRAMEWORK, FILE, --plan BASE, --gpus N)%s",
+			                 o.rest[i], cli_option_dym("import", o.rest[i], dym, sizeof dym));
 		else if (path)
 			return cli_error("import: one file at a time");
 		else

@@ -389,6 +389,7 @@ static int report_main(int argc, char **argv)
 		return cli_error("report: --format does not apply (the report is HTML and PDF)");
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
+		char dym[96];
 		if ((v = cli_opt(&o, &i, "-o")) || (v = cli_opt(&o, &i, "--out")))
 			outdir = v;
 		else if ((v = cli_opt(&o, &i, "--share")))
@@ -399,7 +400,7 @@ static int report_main(int argc, char **argv)
 			compare = 1;
 		else if (o.rest[i][0] == '-' && o.rest[i][1])
 			return cli_error("report: unknown argument '%s' (allowed: PLAN.ini, --plan, --set, -o DIR, --no-pdf, "
-			                 "--share DIR, --compare)", o.rest[i]);
+			                 "--share DIR, --compare)%s", o.rest[i], cli_option_dym("report", o.rest[i], dym, sizeof dym));
 		else if (compare || ncmp) {
 			if (ncmp >= CLI_CMP_MAX)
 				return cli_error("report: --compare takes at most %d plans", CLI_CMP_MAX);

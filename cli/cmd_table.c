@@ -80,6 +80,7 @@ static int run(int argc, char **argv, int dataset)
 		o.format = dataset ? CALC_F_TSV : CALC_F_TEXT;
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
+		char dym[96];
 		if (!strcmp(o.rest[i], "--list"))
 			return list_defs(dataset ? "data" : "table", dataset ? calc_catalog_dataset_at : calc_catalog_table_at,
 			                 dataset ? "Catalog datasets" : "Catalog tables", o.format_given ? o.format : CALC_F_TEXT);
@@ -88,7 +89,8 @@ static int run(int argc, char **argv, int dataset)
 		else if ((v = cli_opt(&o, &i, "--dir")))
 			dir = v;
 		else if (o.rest[i][0] == '-')
-			return cli_error("%s: unknown option '%s'", dataset ? "data" : "table", o.rest[i]);
+			return cli_error("%s: unknown option '%s'%s", dataset ? "data" : "table", o.rest[i],
+			                 cli_option_dym(dataset ? "data" : "table", o.rest[i], dym, sizeof dym));
 		else if (!name && !strchr(o.rest[i], '='))
 			name = o.rest[i];
 		else if (first < 0)

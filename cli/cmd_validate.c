@@ -28,8 +28,11 @@ int cmd_validate(int argc, char **argv)
 
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
-	if (o.nrest > 0)
-		return cli_error("validate: unexpected argument '%s'", o.rest[0]);
+	if (o.nrest > 0) {
+		char dym[96];
+		return cli_error("validate: unexpected argument '%s' (allowed: --set, --format)%s", o.rest[0],
+		                 cli_option_dym("validate", o.rest[0], dym, sizeof dym));
+	}
 	if (o.plan)
 		return cli_error("validate: the rows start from the built-in default plan; use --set");
 	if (calc_validate(o.sets, o.nsets, &t, &s, &d) < 0)

@@ -162,7 +162,7 @@ static const struct cmddoc docs[] = {
 	 "against published, with the error.  Exit status 1 when a row misses by more than 15%.\n",
 	 2, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
 	 "trainplan validate --set efficiency.gemm=0.7"},
-	{"calibrate", "--measurements FILE.csv | --megatron-log FILE --fit KEY[:LO:HI][,KEY]... [--holdout RULE] [--write-stack FILE] [--table NAME] [--plan FILE] [--set KEY=VALUE]... [--format FMT]",
+	{"calibrate", "--measurements FILE.csv | --megatron-log FILE [--skip-iterations N] --fit KEY[:LO:HI][,KEY]... [--holdout RULE] [--write-stack FILE] [--table NAME] [--plan FILE] [--set KEY=VALUE]... [--format FMT]",
 	 "Efficiency keys fitted to measured runs by bounded least squares on the relative errors,\n"
 	 "with each value's uncertainty, every run's error, and the error on the runs kept out of\n"
 	 "the fit.  CSV columns: plan keys (parallel.tp, model.preset, ...), measured values\n"
@@ -171,6 +171,7 @@ static const struct cmddoc docs[] = {
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--measurements FILE.csv", "measured runs, one per line ('-' reads standard input)", NULL},
 	  {"--megatron-log FILE", "Megatron-LM log: iteration times and max allocated memory", NULL},
+	  {"--skip-iterations N", "leave out the log lines averaging any of the first N iterations (compilation, NCCL set-up, allocator warm-up; 10 is where Megatron-LM starts profiling)", "10"},
 	  {"--fit KEY[:LO:HI],...", "the keys to fit, with bounds", "bounds 0.05 .. 1"},
 	  {"--holdout RULE", "every:N, none, kfold:K or loo", "every:3"},
 	  {"--write-stack FILE", "write the fitted values as a plan fragment to include", "off"},

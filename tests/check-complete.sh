@@ -3,6 +3,9 @@
 # it, the names the command itself accepts (from its refusal of an unknown one) must be
 # exactly what the bash completion offers after --table, what the zsh completion lists, and
 # each a name the man page's item for the command gives; the option itself must complete.
+# After --set KEY=, the values of an enum key complete as bash splits the line at '='
+# (COMP_WORDBREAKS): the words KEY, = and the value's start, the replies the bare values
+# that the plan loader itself lists in its refusal of a wrong one.
 # usage: check-complete.sh TRAINPLAN
 tp=$1; pass=0; fail=0
 ok() { pass=$((pass + 1)); }
@@ -32,5 +35,22 @@ for cmd in step search presets calibrate; do
 			bad "man: the $cmd item does not name the table $name"
 	done
 done
+# bash splits at '=' by default; the words below are that split
+bash -c '[ "${COMP_WORDBREAKS#*=}" != "$COMP_WORDBREAKS" ]' && ok || bad "bash: '=' is not in COMP_WORDBREAKS"
+want=$("$tp" step --set parallel.schedule=no-such 2>&1 | sed -n 's/.*is not allowed (allowed: \(.*\))$/\1/p' | sed 's/, /\n/g')
+[ -n "$want" ] || bad "step: no list of schedules in the refusal of parallel.schedule=no-such"
+got=$(complete_bash step --set parallel.schedule =)
+[ "$(printf '%s\n' "$want" | sort)" = "$(printf '%s\n' "$got" | sort)" ] && ok ||
+	bad "bash: --set parallel.schedule=<TAB> offers '$(echo $got)', the plan takes '$(echo $want)'"
+got=$(complete_bash step --set parallel.schedule = zb)
+[ "$(printf '%s\n' "$want" | grep '^zb' | sort)" = "$(printf '%s\n' "$got" | sort)" ] && [ -n "$got" ] && ok ||
+	bad "bash: --set parallel.schedule=zb<TAB> offers '$(echo $got)'"
+# without '=' in COMP_WORDBREAKS the word comes whole, and so do the replies
+got=$(complete_bash step --set parallel.schedule=zb)
+[ "$(printf '%s\n' "$want" | grep '^zb' | sed 's/^/parallel.schedule=/' | sort)" = "$(printf '%s\n' "$got" | sort)" ] && ok ||
+	bad "bash: --set parallel.schedule=zb<TAB> as one word offers '$(echo $got)'"
+want=$("$tp" presets models --format csv | sed -e 1d -e 's/,.*//' | grep '^llama3-7')
+got=$(complete_bash memory --set model.preset = llama3-7)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "bash: --set model.preset=llama3-7<TAB> offers '$(echo $got)', not '$(echo $want)'"
 echo "complete: $pass passed, $fail failed"
 [ $fail -eq 0 ]

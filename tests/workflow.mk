@@ -50,3 +50,15 @@ check-export-flags: $(BUILD)/trainplan
 	@sh tests/check-export-flags.sh $(BUILD)/trainplan
 
 CHECKS += check-export-flags
+
+# check-readme-presets  README.md's lists of models, GPUs, clusters, recipes, stacks and
+#                       pipeline schedules are those of trainplan presets
+#                       (tests/readme-presets.sh); make readme-presets rewrites them
+.PHONY: check-readme-presets readme-presets
+check-readme-presets: $(BUILD)/trainplan
+	@sh tests/readme-presets.sh $(BUILD)/trainplan
+
+readme-presets: $(BUILD)/trainplan
+	@sh tests/readme-presets.sh $(BUILD)/trainplan write
+
+CHECKS += check-readme-presets

@@ -219,13 +219,125 @@ static void test_megatron_log(void **state)
 	struct calc_calib_data data;
 	struct calc_diag d = {0};
 	memset(&data, 0, sizeof data);
-	assert_int_equal(calc_calib_read_megatron_log("run.log", log, NULL, 0, &data, &d), 0);
+	assert_int_equal(calc_calib_read_megatron_log("run.log", log, NULL, 0, 0, &data, &d), 0);
 	assert_int_equal(data.nrows, 1);
+	/* two windows of 10 iterations each: (1500 + 1700) / 2 ms */
 	assert_near(data.rows[0].measured[CALC_CAL_STEP_TIME], 1.6, 1e-12);
 	assert_near(data.rows[0].measured[CALC_CAL_PEAK_MEMORY], 61440.5 * 1048576, 1e-12);
-	assert_int_equal(calc_calib_read_megatron_log("empty.log", "nothing\n", NULL, 0, &data, &d), -1);
+	assert_int_equal(calc_calib_read_megatron_log("empty.log", "nothing\n", NULL, 0, 0, &data, &d), -1);
 	calc_calib_data_free(&data);
 	calc_diag_free(&d);
+}
+
+/* The warm-up left out.  A log as Megatron-LM d98e8a64 writes it with --log-interval 5
+ * (megatron/training/training.py, training_log: iteration 1 printed alone and its timer
+ * not reset, so the line of iteration 5 averages iterations 1-5; later lines the
+ * iterations since the previous one).  Times chosen so that each rule gives another
+ * mean, worked by hand:
+ *   skip 0:  weights 1, 4, 5, 5: (9000 + 4 x 2000 + 5 x 1000 + 5 x 1200) / 15 ms
+ *   skip 3:  the lines of 10 (window 6-10) and 15 (11-15): (1000 + 1200) / 2 ms
+ *   skip 10: the line of 15 alone: 1200 ms (the default, CALC_CALIB_SKIP_DEFAULT)
+ *   skip 15: every line reaches into the warm-up: refused. */
+static void test_megatron_warmup(void **state)
+{
+	const char *log = " [2026-01-01 00:00:01] iteration        1/      15 | consumed samples:  8 | "
+	                  "elapsed time per iteration (ms): 9000.0 | learning rate: 1.0E-05 |\n"
+	                  " [2026-01-01 00:00:09] iteration        5/      15 | consumed samples: 40 | "
+	                  "elapsed time per iteration (ms): 2000.0 |\n"
+	                  " [2026-01-01 00:00:14] iteration       10/      15 | consumed samples: 80 | "
+	                  "elapsed time per iteration (ms): 1000.0 |\n"
+	                  " [2026-01-01 00:00:20] iteration       15/      15 | consumed samples: 120 | "
+	                  "elapsed time per iteration (ms): 1200.0 |\n";
+	struct calc_calib_data data;
+	struct calc_diag d = {0};
+	memset(&data, 0, sizeof data);
+	assert_int_equal(CALC_CALIB_SKIP_DEFAULT, 10);
+	assert_int_equal(calc_calib_read_megatron_log("a.log", log, NULL, 0, 0, &data, &d), 0);
+	assert_near(data.rows[0].measured[CALC_CAL_STEP_TIME], 28000.0 / 15 / 1e3, 1e-12);
+	assert_int_equal(calc_calib_read_megatron_log("b.log", log, NULL, 0, 3, &data, &d), 0);
+	assert_near(data.rows[1].measured[CALC_CAL_STEP_TIME], 1.1, 1e-12);
+	assert_int_equal(calc_calib_read_megatron_log("c.log", log, NULL, 0, 10, &data, &d), 0);
+	assert_near(data.rows[2].measured[CALC_CAL_STEP_TIME], 1.2, 1e-12);
+	assert_int_equal(data.nrows, 3);
+	assert_int_equal(calc_calib_read_megatron_log("d.log", log, NULL, 0, 15, &data, &d), -1);
+	assert_non_null(strstr(d.recs[d.nrecs - 1].msg, "--skip-iterations"));
+	/* no iteration number: the warm-up cannot be found, unless nothing is skipped */
+	assert_int_equal(calc_calib_read_megatron_log("e.log", "elapsed time per iteration (ms): 900.0\n", NULL, 0,
+	                                              10, &data, &d), -1);
+	assert_int_equal(d.recs[d.nrecs - 1].line, 1);
+	assert_int_equal(calc_calib_read_megatron_log("e.log", "elapsed time per iteration (ms): 900.0\n", NULL, 0,
+	                                              0, &data, &d), 0);
+	assert_near(data.rows[3].measured[CALC_CAL_STEP_TIME], 0.9, 1e-12);
+	/* iterations going back: two runs in one log */
+	assert_int_equal(calc_calib_read_megatron_log("f.log",
+	                                              "iteration 20/40 | elapsed time per iteration (ms): 1.0\n"
+	                                              "iteration 10/40 | elapsed time per iteration (ms): 1.0\n",
+	                                              NULL, 0, 0, &data, &d), -1);
+	assert_int_equal(d.recs[d.nrecs - 1].line, 2);
+	calc_calib_data_free(&data);
+	calc_diag_free(&d);
+}
+
+/* One run whose step time the engine computed with efficiency.gemm = 0.55 and whose
+ * peak memory is written as twice the engine's: the time fit finds 0.55 with no error,
+ * and the memory error, predicted / measured - 1 = 1/2 - 1, is reported apart (folded
+ * into the objective it would make the in-sample error 25%).  A fit bounded to
+ * 0.6 .. 1 stops at 0.6 and says so; one bounded to 0.2 .. 0.95 is inside. */
+static void test_memory_apart_and_bounds(void **state)
+{
+	const char *base[] = {"model.preset=llama3-8b", "cluster.preset=dgx-h100-ndr", "nodes=1", "dp=0", "pp=1",
+	                      "parallel.tp=2", "global_batch=64", "flash_attention=yes", "recompute=full", "sp=yes"};
+	const char *gen[11];
+	char csv[512];
+	struct calc_calib_data data;
+	struct calc_calib_fit fit;
+	struct calc_diag d = {0};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_step *st = malloc(sizeof *st);
+	struct calc_memory *mem = malloc(sizeof *mem);
+
+	memcpy(gen, base, sizeof base);
+	gen[10] = "efficiency.gemm=0.55";
+	load_plan(p, gen, 11);
+	assert_int_equal(calc_step(p, st, &d), 0);
+	assert_int_equal(calc_memory(p, mem, &d), 0);
+	snprintf(csv, sizeof csv, "name,step_time,peak_memory\nrun,%.17g,%.17g\n", st->time,
+	         2 * mem->st[mem->worst].total);
+	for (int b = 0; b < 2; b++) {
+		memset(&data, 0, sizeof data);
+		memset(&fit, 0, sizeof fit);
+		assert_int_equal(calc_calib_read_csv("m.csv", csv, &data, &d), 0);
+		assert_int_equal(calc_calib_parse_keys(b ? "efficiency.gemm:0.6:1" : "efficiency.gemm:0.2:0.95", &fit, &d),
+		                 0);
+		assert_int_equal(calc_calib_holdout(&data, "none", &fit, &d), 0);
+		assert_int_equal(calc_calibrate(NULL, base, 10, &data, &fit, &d), 0);
+		assert_int_equal(fit.nmem, 1);
+		assert_near(fit.mem_mae, 0.5, 1e-9);
+		if (!b) {
+			assert_near(fit.keys[0].value, 0.55, 1e-4);
+			assert_int_equal(fit.keys[0].at_bound, 0);
+			assert_true(fit.in_mae < 1e-6);
+		} else {
+			assert_near(fit.keys[0].value, 0.6, 1e-12);
+			assert_int_equal(fit.keys[0].at_bound, -1);
+			assert_true(fit.in_mae > 0.01); /* the bound keeps the time off */
+		}
+		calc_calib_data_free(&data);
+	}
+	/* peak memory alone gives nothing to fit a time key on */
+	snprintf(csv, sizeof csv, "name,peak_memory\nrun,%.17g\n", mem->st[mem->worst].total);
+	memset(&data, 0, sizeof data);
+	memset(&fit, 0, sizeof fit);
+	assert_int_equal(calc_calib_read_csv("m.csv", csv, &data, &d), 0);
+	assert_int_equal(calc_calib_parse_keys("efficiency.gemm", &fit, &d), 0);
+	assert_int_equal(calc_calib_holdout(&data, "none", &fit, &d), 0);
+	assert_int_equal(calc_calibrate(NULL, base, 10, &data, &fit, &d), -1);
+	assert_non_null(strstr(d.recs[d.nrecs - 1].msg, "never fitted"));
+	calc_calib_data_free(&data);
+	calc_diag_free(&d);
+	free(p);
+	free(st);
+	free(mem);
 }
 
 /* Bad input is refused with a reason: no measured column, a measured value that is
@@ -295,6 +407,8 @@ int main(void)
 		cmocka_unit_test(test_refit_nemo_rows),
 		cmocka_unit_test(test_refit_megatron_gpu_pairs),
 		cmocka_unit_test(test_megatron_log),
+		cmocka_unit_test(test_megatron_warmup),
+		cmocka_unit_test(test_memory_apart_and_bounds),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_hostile),
 	};

@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	/* the same text as a training log */
 	memset(&cal, 0, sizeof cal);
-	if (calc_calib_read_megatron_log(path, text, NULL, 0, &cal, &d) < 0) {
+	if (calc_calib_read_megatron_log(path, text, NULL, 0, 0, &cal, &d) < 0) {
 		check_diag(&d);
 	} else {
 		FUZZ_CHECK(cal.nrows == 1);
