@@ -236,10 +236,34 @@ static int members_in_node(int n, long s, int G)
 	return fit < n ? (int)fit : n;
 }
 
+/* The nodes, tier and leaves of a group of out->size ranks, out->per_node of them in a
+ * node, whose ranks span 'span' consecutive ranks first to last (a group is taken to start
+ * at a leaf's first node): how many of the group's nodes one leaf holds, and the spine
+ * tier where it spans several leaves.  'span' is read only with cluster.nodes_per_leaf. */
+static void place_nodes(const struct calc_plan *plan, int G, double span, struct calc_group *out)
+{
+	if (out->per_node < 1)
+		out->per_node = 1;
+	out->nodes = (out->size + out->per_node - 1) / out->per_node;
+	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	out->leaves = 1;
+	out->leaf_nodes = out->nodes;
+	if (plan->nodes_per_leaf > 0 && out->nodes > 1) {
+		double nodes_spanned = ceil(span / G);
+		long nl = (long)floor(plan->nodes_per_leaf / (nodes_spanned / out->nodes));
+		nl = nl < 1 ? 1 : nl > out->nodes ? out->nodes : nl;
+		out->leaf_nodes = (int)nl;
+		out->leaves = (int)((out->nodes + nl - 1) / nl);
+		if (out->leaves > 1)
+			out->tier = CALC_TIER_SPINE;
+	}
+}
+
 static void group_of(const struct calc_plan *plan, const long st[CALC_DIM_N], enum calc_dim dim,
                      struct calc_group *out)
 {
 	int G = plan->gpus_per_node > 0 ? plan->gpus_per_node : 1;
+	double span;
 
 	if (dim == CALC_DIM_DP) {
 		/* the gradient-reduction group: DP x CP ranks */
@@ -248,34 +272,13 @@ static void group_of(const struct calc_plan *plan, const long st[CALC_DIM_N], en
 		int gcp = members_in_node(ncp, st[CALC_DIM_CP], G);
 		out->size = ndp * ncp;
 		out->per_node = gdp * gcp > G ? G : gdp * gcp;
+		span = (double)(ndp - 1) * st[CALC_DIM_DP] + (double)(ncp - 1) * st[CALC_DIM_CP] + 1;
 	} else {
 		out->size = degree(plan, dim);
 		out->per_node = members_in_node(out->size, st[dim], G);
+		span = (double)(out->size - 1) * st[dim] + 1;
 	}
-	if (out->per_node < 1)
-		out->per_node = 1;
-	out->nodes = (out->size + out->per_node - 1) / out->per_node;
-	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
-	out->leaves = 1;
-	out->leaf_nodes = out->nodes;
-	if (plan->nodes_per_leaf > 0 && out->nodes > 1) {
-		/* the nodes the group's ranks span, first to last (a group is taken to start at a
-		 * leaf's first node), and how many of the group's nodes one leaf holds */
-		double span;
-		long nl;
-		if (dim == CALC_DIM_DP)
-			span = (double)(degree(plan, CALC_DIM_DP) - 1) * st[CALC_DIM_DP] +
-			       (double)(degree(plan, CALC_DIM_CP) - 1) * st[CALC_DIM_CP] + 1;
-		else
-			span = (double)(out->size - 1) * st[dim] + 1;
-		span = ceil(span / G);
-		nl = (long)floor(plan->nodes_per_leaf / (span / out->nodes));
-		nl = nl < 1 ? 1 : nl > out->nodes ? out->nodes : nl;
-		out->leaf_nodes = (int)nl;
-		out->leaves = (int)((out->nodes + nl - 1) / nl);
-		if (out->leaves > 1)
-			out->tier = CALC_TIER_SPINE;
-	}
+	place_nodes(plan, G, span, out);
 }
 
 /* A group of 'n' ranks at stride 's' in the global rank, placed as group_of places a
@@ -287,21 +290,7 @@ static void strided_group(const struct calc_plan *plan, int n, long s, struct ca
 
 	out->size = n > 0 ? n : 1;
 	out->per_node = members_in_node(out->size, s, G);
-	if (out->per_node < 1)
-		out->per_node = 1;
-	out->nodes = (out->size + out->per_node - 1) / out->per_node;
-	out->tier = out->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
-	out->leaves = 1;
-	out->leaf_nodes = out->nodes;
-	if (plan->nodes_per_leaf > 0 && out->nodes > 1) {
-		double span = ceil(((double)(out->size - 1) * s + 1) / G);
-		long nl = (long)floor(plan->nodes_per_leaf / (span / out->nodes));
-		nl = nl < 1 ? 1 : nl > out->nodes ? out->nodes : nl;
-		out->leaf_nodes = (int)nl;
-		out->leaves = (int)((out->nodes + nl - 1) / nl);
-		if (out->leaves > 1)
-			out->tier = CALC_TIER_SPINE;
-	}
+	place_nodes(plan, G, (double)(out->size - 1) * s + 1, out);
 }
 
 void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct calc_group *out)
