@@ -624,6 +624,11 @@ struct calc_plan {
 	int partition_activations; /* 1: each TP rank keeps 1/t of a layer's checkpoint, all-gathered
 	                              before its recomputation */
 	int cpu_checkpointing; /* 1: checkpoints live in host memory, copied over PCIe */
+	/* training.offload_activations: layers whose activations Megatron-Core's layer-level CPU
+	 * offloading (Transformer Engine's cpu_offload, --cpu-offloading-num-layers) keeps in
+	 * host memory, copied over the host link gpu.pcie_bw (memory.c offload_act, step.c
+	 * offload_traffic, docs/references.md §2.15); 0 = none */
+	int offload_layers;
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
 	 * head) keeps of its input (memory.c act_layer, docs/references.md §2.9): 0 sharded,
 	 * the sequence shard that Megatron-LM all-gathers again in backward (Korthikanti 2022
@@ -911,6 +916,7 @@ struct calc_mem_terms {
 	int rc_method;                         /* enum calc_rc_method under recompute = full, else 0 */
 	int rc_layers;                         /* its N [layers] (1 when unset) */
 	int chunks;                            /* model chunks per stage (vpp) */
+	int offload_layers;                    /* training.offload_activations [layers] (pp = 1) */
 	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host
 	                                          memory (parallel.cpu_checkpointing); act[] holds
 	                                          the one in transfer */

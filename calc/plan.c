@@ -192,6 +192,9 @@ static const struct key keys[] = {
 	 "with SP: what a column-parallel linear keeps of its input, sharded (Megatron) or gathered (DTensor TP)"},
 	{"parallel", "cpu_checkpointing", K_BOOL, 0, P(cpu_checkpointing), 0, 1, NULL, "bool",
 	 "for recompute = full: DeepSpeed's checkpoints in host memory, copied over PCIe (cluster.gpu_pcie_bw)"},
+	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
+	 "layers whose activations live in host memory, copied over cluster.gpu_pcie_bw (Megatron-Core --cpu-offloading-num-layers; "
+	 "needs pp = 1 and recompute = none; 0 = none)"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
@@ -1597,6 +1600,24 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("parallel.cpu_checkpointing", "cluster.gpu_pcie_bw", "parallel.cpu_checkpointing = yes needs the host "
 		     "link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. 1e+15 bytes/s)",
 		     p->gpu.name);
+	/* Megatron-Core's layer-level CPU offloading raises unless 0 <= N < num_layers, pp = 1
+	 * and recompute_granularity is None (megatron/core/transformer/transformer_config.py,
+	 * TransformerConfig.__post_init__); its copies need the host link */
+	if (p->offload_layers > 0 && m->layers > 0 && p->offload_layers >= m->layers)
+		ERR2("training.offload_activations", "model.layers", "training.offload_activations = %d is not less than "
+		     "model.layers = %d (allowed: 0 .. %d)", p->offload_layers, m->layers, m->layers - 1);
+	else if (p->offload_layers > 0 && p->pp > 1)
+		ERR2("training.offload_activations", "pp", "training.offload_activations = %d needs parallel.pp = 1, "
+		     "but it is %d: Megatron-Core's CPU offloading does not support pipeline parallelism "
+		     "(allowed: pp = 1, or offload_activations = 0)", p->offload_layers, p->pp);
+	else if (p->offload_layers > 0 && p->recompute != CALC_RC_NONE)
+		ERR2("training.offload_activations", "parallel.recompute", "training.offload_activations = %d needs "
+		     "parallel.recompute = none, but it is %s (allowed: recompute = none, or offload_activations = 0)",
+		     p->offload_layers, calc_recompute_name(p->recompute));
+	else if (p->offload_layers > 0 && p->gpu.pcie_bw <= 0)
+		ERR2("training.offload_activations", "cluster.gpu_pcie_bw", "training.offload_activations = %d needs the "
+		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
+		     "1e+15 bytes/s)", p->offload_layers, p->gpu.name);
 	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
