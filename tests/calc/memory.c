@@ -492,6 +492,40 @@ static void test_deepspeed_checkpoints(void **state)
 	}
 }
 
+/* Layer-level activation offloading (training.offload_activations = N) on Llama 3 8B at
+ * tp 4 without SP, pp 1, s 8192, b 1, flash, no recomputation: one layer's activations F
+ * = 486,801,408 B by hand (the sum per token in test_deepspeed_checkpoints' comment,
+ * 59,424 B x 8192).  Transformer Engine keeps on the GPU the layers it does not offload,
+ * "(num_layers - num_offloaded_layers) * T" (transformer_engine/pytorch/cpu_offload.py,
+ * get_cpu_offload_context): 32 F without offload, 20 F with 12, F with 31. */
+static void test_offload_activations(void **state)
+{
+	const double F = 486801408.0;
+	struct {
+		const char *n;
+		double act; /* [B] */
+	} cases[] = {{"0", 32 * F}, {"12", 20 * F}, {"31", F}};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char n[64];
+		const char *sets[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192",
+		                      "micro_batch=1", "flash_attention=yes", "recompute=none", "recipe=megatron",
+		                      "cluster.gpu_pcie_bw=64e9", n};
+		struct calc_plan p;
+		struct calc_mem_terms k;
+		struct calc_stage_layers sl;
+		struct calc_mem_stage st;
+		snprintf(n, sizeof n, "training.offload_activations=%s", cases[i].n);
+		load_plan(&p, sets, 12);
+		calc_memory_terms(&p, &k);
+		assert_near(k.act[0], F, 1e-12);
+		calc_stage_layers(&p, 0, &sl);
+		assert_int_equal(sl.layers, 32);
+		calc_memory_stage_total(&k, &sl, 1, &st);
+		assert_near(st.act_layers, cases[i].act, 1e-12);
+	}
+}
+
 static void test_op_sac(void **state)
 {
 	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
@@ -1010,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_fp8_params_recipe),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),
+		cmocka_unit_test(test_offload_activations),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
 		cmocka_unit_test(test_nemo_fp8_grads),
