@@ -627,7 +627,7 @@ struct calc_plan {
 	/* training.offload_activations: layers whose activations Megatron-Core's layer-level CPU
 	 * offloading (Transformer Engine's cpu_offload, --cpu-offloading-num-layers) keeps in
 	 * host memory, copied over the host link gpu.pcie_bw (memory.c offload_act, step.c
-	 * offload_traffic, docs/references.md §2.15); 0 = none */
+	 * offload_traffic, docs/references.md §2.12); 0 = none */
 	int offload_layers;
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
 	 * head) keeps of its input (memory.c act_layer, docs/references.md §2.9): 0 sharded,

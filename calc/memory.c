@@ -507,7 +507,7 @@ static double ckpt_act(const struct calc_mem_terms *k, const struct calc_stage_l
  * Layer activations of one stage with layer-level activation offloading
  * (training.offload_activations = N; Megatron-Core's cpu_offloading with
  * cpu_offloading_num_layers = N, which it allows only at pp = 1 without recomputation:
- * megatron/core/transformer/transformer_config.py; docs/references.md §2.15).
+ * megatron/core/transformer/transformer_config.py; docs/references.md §2.12).
  * Transformer Engine offloads layers 0 .. N-1 and synchronises so that "activation
  * memory usage is equal to (num_layers - num_offloaded_layers) * T, where T is the memory
  * footprint of a layer" (transformer_engine/pytorch/cpu_offload.py at d0067d0,

@@ -734,7 +734,7 @@ static void ckpt_traffic(const struct calc_plan *plan, struct calc_layer_time *o
 
 /*
  * Layer-level activation offloading (training.offload_activations; memory.c offload_act,
- * docs/references.md §2.15), one layer of kind 'kind' and one micro-batch, into 'o':
+ * docs/references.md §2.12), one layer of kind 'kind' and one micro-batch, into 'o':
  * the time to copy its stored activations a (memory.c act_layer) over the host link,
  * a / gpu.pcie_bw, the same each way (the link's rate per direction).  stage_cost
  * charges what of the offloaded layers' copies their compute does not hide.
