@@ -629,6 +629,13 @@ struct calc_plan {
 	 * host memory, copied over the host link gpu.pcie_bw (memory.c offload_act, step.c
 	 * offload_traffic, docs/references.md §2.12); 0 = none */
 	int offload_layers;
+	/* training.offload_optimizer: the share of the rank's master weights and optimizer
+	 * states that Megatron-Core's HybridDeviceOptimizer keeps and updates on the host
+	 * (--optimizer-cpu-offload --optimizer-offload-fraction; memory.c, step.c
+	 * optimizer_time, docs/references.md §2.13); 0 = none */
+	double offload_optimizer;
+	double cpu_optimizer_rate; /* cluster.cpu_optimizer_rate: parameters the host's optimizer
+	                              updates per second for one GPU [1/s]; 0 = not known */
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
 	 * head) keeps of its input (memory.c act_layer, docs/references.md §2.9): 0 sharded,
 	 * the sequence shard that Megatron-LM all-gathers again in backward (Korthikanti 2022
@@ -917,6 +924,8 @@ struct calc_mem_terms {
 	int rc_layers;                         /* its N [layers] (1 when unset) */
 	int chunks;                            /* model chunks per stage (vpp) */
 	int offload_layers;                    /* training.offload_activations [layers] (pp = 1) */
+	double opt_off;                        /* training.offload_optimizer: share of the master
+	                                          weights and optimizer states on the host [0..1] */
 	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host
 	                                          memory (parallel.cpu_checkpointing); act[] holds
 	                                          the one in transfer */

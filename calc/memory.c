@@ -334,6 +334,7 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->chunks = p->vpp > 0 ? p->vpp : 1;
 	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
 	k->offload_layers = p->offload_layers;
+	k->opt_off = p->offload_optimizer;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
@@ -586,6 +587,14 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	g = (n * k->bg + ne * k->ebg) * k->copies;
 	ms = n * k->bm + ne * k->ebm;
 	o = n * k->bo + ne * k->ebo;
+	/* training.offload_optimizer: HybridDeviceOptimizer moves that share of the rank's
+	 * parameters, with their fp32 master copy and optimizer states, to host memory
+	 * (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6,
+	 * _get_sub_optimizer_param_groups; docs/references.md §2.13) */
+	if (k->opt_off > 0) {
+		ms *= 1 - k->opt_off;
+		o *= 1 - k->opt_off;
+	}
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
 	                    * of their gradients, the experts' too; one optimizer state (convention) */
 		wc += (k->copies - 1) * (w + wc);

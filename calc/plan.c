@@ -195,6 +195,12 @@ static const struct key keys[] = {
 	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
 	 "layers whose activations live in host memory, copied over cluster.gpu_pcie_bw (Megatron-Core --cpu-offloading-num-layers; "
 	 "needs pp = 1 and recompute = none; 0 = none)"},
+	{"training", "offload_optimizer", K_NUM, CALC_U_FRACTION, P(offload_optimizer), 0, 1, NULL, "fraction",
+	 "share of the master weights and optimizer states kept and stepped on the host (Megatron-Core "
+	 "--optimizer-cpu-offload --optimizer-offload-fraction; needs cluster.cpu_optimizer_rate; 0 = none)"},
+	{"cluster", "cpu_optimizer_rate", K_NUM, CALC_U_NONE, P(cpu_optimizer_rate), 0, 1e15, NULL, "1/s",
+	 "parameters the host's optimizer (CPU Adam) updates per second for one GPU, for training.offload_optimizer "
+	 "(no default: no source gives it for a preset's host; 0 = not known)"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
@@ -1618,6 +1624,20 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("training.offload_activations", "cluster.gpu_pcie_bw", "training.offload_activations = %d needs the "
 		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
 		     "1e+15 bytes/s)", p->offload_layers, p->gpu.name);
+	/* HybridDeviceOptimizer (megatron/core/optimizer/__init__.py at d98e8a6) is built for
+	 * Adam with the distributed optimizer; its host step has no rate of its own here */
+	if (p->offload_optimizer > 0 && p->cpu_optimizer_rate <= 0)
+		ERR2("training.offload_optimizer", "cluster.cpu_optimizer_rate", "training.offload_optimizer = %g needs "
+		     "the rate of the host's optimizer step, which no preset gives: set cluster.cpu_optimizer_rate "
+		     "(parameters per second for one GPU; allowed: > 0 .. 1e+15)", p->offload_optimizer);
+	else if (p->offload_optimizer > 0 && p->gpu.pcie_bw <= 0)
+		ERR2("training.offload_optimizer", "cluster.gpu_pcie_bw", "training.offload_optimizer = %g needs the "
+		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
+		     "1e+15 bytes/s)", p->offload_optimizer, p->gpu.name);
+	else if (p->offload_optimizer > 0 && p->zero < 1 && !p->fsdp)
+		ERR2("training.offload_optimizer", "parallel.zero", "training.offload_optimizer = %g needs the "
+		     "distributed optimizer, but parallel.zero = %d (allowed: zero >= 1 or fsdp = yes, or "
+		     "offload_optimizer = 0)", p->offload_optimizer, p->zero);
 	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);

@@ -1366,9 +1366,28 @@ static double optimizer_time(const struct calc_plan *plan, double grad_params, d
 	double shard = plan->zero >= 1 ? dp_ranks : 1;
 	if (plan->fsdp && plan->fsdp_shard > 0 && plan->fsdp_shard < shard)
 		shard = plan->fsdp_shard; /* HSDP: the states are sharded over one shard group */
-	t = grad_params * per / shard / hbm;
+	double n = grad_params / shard; /* parameters the rank updates */
 	if (edp_params > 0) /* the routed experts' shard over the expert-DP group */
-		t += edp_params * per / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1) / hbm;
+		n += edp_params / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1);
+	t = n * per / hbm;
+	/* training.offload_optimizer = f (Megatron-Core's HybridDeviceOptimizer,
+	 * megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6): the GPU
+	 * updates 1 - f of the rank's parameters; for the rest the gradients go to the host
+	 * (_set_sub_optimizer_grads), the host's optimizer steps them at
+	 * cluster.cpu_optimizer_rate, and the updated weights come back (the step post-hook's
+	 * copy), each copy over the host link at gpu.pcie_bw.  Convention: the three run one
+	 * after another after the backward (without overlap_cpu_optimizer_d2h_h2d; with it,
+	 * Megatron overlaps them across parameter groups, not counted: an upper bound);
+	 * docs/references.md §2.13. */
+	if (plan->offload_optimizer > 0) {
+		double f = plan->offload_optimizer, bw = plan->gpu.pcie_bw;
+		double eg = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 4, ew = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		t *= 1 - f;
+		if (bw > 0)
+			t += f * n * (eg + ew) / bw;
+		if (plan->cpu_optimizer_rate > 0)
+			t += f * n / plan->cpu_optimizer_rate;
+	}
 	return t + muon_time(plan, grad_params);
 }
 

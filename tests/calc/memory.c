@@ -526,6 +526,37 @@ static void test_offload_activations(void **state)
 	}
 }
 
+/* Optimizer offload (training.offload_optimizer = f, Megatron-Core's HybridDeviceOptimizer):
+ * Llama 3 8B, P = 8,030,261,248 parameters (tests/calc/model.c, Hugging Face's count), tp 1,
+ * pp 1, dp 8, ZeRO-1, recipe megatron (fp32 master 4 B and Adam moments 8 B per
+ * parameter, ZeRO §3): each rank holds P / 8 of them, 4 P / 8 = 4,015,130,624 B of master
+ * weights and 8,030,261,248 B of moments; with f = 0.25 three quarters of each stay on the
+ * GPU, and nothing else moves. */
+static void test_offload_optimizer(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=1",
+	                      "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=0.25"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 8);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].master, 4 * P / 8, 1e-12);
+	assert_near(m0->st[0].optimizer, 8 * P / 8, 1e-12);
+	load_plan(&p, sets, 9);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].master, 0.75 * 4 * P / 8, 1e-12);
+	assert_near(m1->st[0].optimizer, 0.75 * 8 * P / 8, 1e-12);
+	assert_near(m1->st[0].weights, m0->st[0].weights, 1e-12);
+	assert_near(m1->st[0].gradients, m0->st[0].gradients, 1e-12);
+	assert_near(m1->st[0].activations, m0->st[0].activations, 1e-12);
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
 static void test_op_sac(void **state)
 {
 	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
@@ -1045,6 +1076,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_offload_activations),
+		cmocka_unit_test(test_offload_optimizer),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
 		cmocka_unit_test(test_nemo_fp8_grads),

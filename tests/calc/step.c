@@ -1505,6 +1505,39 @@ static void test_offload_time(void **state)
 	calc_diag_free(&d);
 }
 
+/* Optimizer offload's step (training.offload_optimizer = f): Llama 3 8B (P =
+ * 8,030,261,248), tp 1, pp 1, dp 8, ZeRO-1, recipe megatron on H100 (HBM 3.35 TB/s, host
+ * link 64 GB/s per direction, docs/references.md §6.1), the host's rate 1e9 parameters/s
+ * (an input of the test, no measured figure).  Each rank updates n = P / 8 parameters; on
+ * the GPU the pass over 2 (4 + 8) + 4 + 2 = 30 B per parameter (read and write master and
+ * moments, read the fp32 gradient, write the bf16 weight) at HBM speed, 1 - f of them; for
+ * f of them the fp32 gradient (4 B) to the host and the bf16 weight (2 B) back over the
+ * link, and the host's step n f / 1e9, one after the other: at f = 0.5
+ * 0.5 n 30 / 3.35e12 + 0.5 n 6 / 64e9 + 0.5 n / 1e9. */
+static void test_offload_optimizer_time(void **state)
+{
+	const double n = 8030261248.0 / 8;
+	const char *s[] = {"model.preset=llama3-8b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=1", "tp=1", "pp=1",
+	                   "dp=8", "zero=1", "recipe=megatron", "cluster.cpu_optimizer_rate=1e9",
+	                   "training.offload_optimizer=0.5"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, s, 9);
+	assert_near(p.gpu.hbm_bw, 3350e9, 0);
+	assert_near(p.gpu.pcie_bw, 64e9, 0);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	assert_near(st0->optimizer, n * 30 / 3350e9, 1e-9);
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->optimizer, 0.5 * n * 30 / 3350e9 + 0.5 * n * 6 / 64e9 + 0.5 * n / 1e9, 1e-9);
+	assert_near(st1->time - st0->time, st1->optimizer - st0->optimizer, 1e-9);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
 /* The planner's shortcuts (search.c) against calc_step_fast, a second path that takes
  * none of them: the lower bounds calc_step_fast_bound + calc_step_dp_bound never exceed
  * the step time; calc_comm_dp_only is the DP row's time; calc_step_fast_rezero from a
@@ -1751,6 +1784,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_offload_time),
+		cmocka_unit_test(test_offload_optimizer_time),
 		cmocka_unit_test(test_cp_overlap),
 		cmocka_unit_test(test_muon_newton_schulz),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
