@@ -817,6 +817,14 @@ static inline int calc_plan_microbatches(const struct calc_plan *plan)
 	long den = (long)plan->micro_batch * plan->dp;
 	return den > 0 ? (int)(plan->global_batch / den) : 0;
 }
+/* The layers whose activations are offloaded (training.offload_activations) where the
+ * split allows it: Megatron-Core offloads only at pp = 1 without recomputation (the plan
+ * check refuses the rest; a planner candidate of another split, or with recomputation,
+ * offloads nothing and is costed so). */
+static inline int calc_plan_offload_layers(const struct calc_plan *plan)
+{
+	return plan->pp == 1 && plan->recompute == CALC_RC_NONE ? plan->offload_layers : 0;
+}
 /* Write the default plan text (embedded copy of plans/default.ini). */
 const char *calc_plan_default_text(void);
 

@@ -333,7 +333,7 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->rc_layers = p->recompute_num_layers > 0 ? p->recompute_num_layers : 1;
 	k->chunks = p->vpp > 0 ? p->vpp : 1;
 	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
-	k->offload_layers = p->offload_layers;
+	k->offload_layers = calc_plan_offload_layers(p);
 	k->opt_off = p->offload_optimizer;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);

@@ -851,7 +851,7 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	if (plan->recompute == CALC_RC_FULL && (plan->partition_activations || plan->cpu_checkpointing))
 		ckpt_traffic(plan, o);
 	o->off_f = o->off_b = 0;
-	if (plan->offload_layers > 0)
+	if (calc_plan_offload_layers(plan) > 0)
 		offload_traffic(plan, kind, o);
 }
 
@@ -965,8 +965,8 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		/* the offloaded layers' copies (pp = 1: the stage holds every layer; the kinds
 		 * share them in proportion, as memory.c offload_act) and the compute they run
 		 * behind */
-		if (plan->offload_layers > 0 && sl.layers > 0) {
-			double share = (double)plan->offload_layers / sl.layers;
+		if (calc_plan_offload_layers(plan) > 0 && sl.layers > 0) {
+			double share = (double)calc_plan_offload_layers(plan) / sl.layers;
 			off_cf += n * share * lt[k].off_f;
 			off_cb += n * share * lt[k].off_b;
 			off_tf += n * (lt[k].f + lt[k].comm_f);
@@ -977,7 +977,7 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		rc_comm += n * lt[k].comm_rc;
 		rc_ep += n * lt[k].ep_rc;
 	}
-	if (plan->offload_layers > 0) {
+	if (calc_plan_offload_layers(plan) > 0) {
 		o->tf += offload_exposed(off_cf, off_tf, sl.layers);
 		o->tb += offload_exposed(off_cb, off_tb, sl.layers);
 	}
