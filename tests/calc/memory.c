@@ -523,6 +523,14 @@ static void test_offload_activations(void **state)
 		assert_int_equal(sl.layers, 32);
 		calc_memory_stage_total(&k, &sl, 1, &st);
 		assert_near(st.act_layers, cases[i].act, 1e-12);
+		/* a planner candidate with recomputation or pipeline stages offloads nothing */
+		p.recompute = CALC_RC_SELECTIVE;
+		calc_memory_terms(&p, &k);
+		assert_int_equal(k.offload_layers, 0);
+		p.recompute = CALC_RC_NONE;
+		p.pp = 2;
+		calc_memory_terms(&p, &k);
+		assert_int_equal(k.offload_layers, 0);
 	}
 }
 
