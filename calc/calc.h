@@ -893,6 +893,9 @@ struct calc_mem_stage {
 	double total;        /* states + activations + overhead [bytes] */
 	double capacity;     /* usable GPU memory [bytes] */
 	double headroom;     /* capacity - total [bytes]; < 0 does not fit */
+	double host;         /* held in host memory instead: the offloaded layers' activations
+	                        (training.offload_activations) and the offloaded master weights
+	                        and optimizer states (training.offload_optimizer) [bytes] */
 };
 
 struct calc_memory {

@@ -579,7 +579,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
                             const struct calc_mem_stage_parts *pt, struct calc_mem_stage *st)
 {
 	double n = pt->n, ne = pt->ne, w, wc, g, ms, o, act = pt->act, extra = pt->extra, temp = pt->temp, states, acts,
-	       frag;
+	       frag, host = 0;
 
 	/* a dense model has ne = 0 and adds exact zeros */
 	w = n * k->bw + ne * k->ebw;
@@ -592,6 +592,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	 * (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6,
 	 * _get_sub_optimizer_param_groups; docs/references.md §2.13) */
 	if (k->opt_off > 0) {
+		host = (ms + o) * k->opt_off;
 		ms *= 1 - k->opt_off;
 		o *= 1 - k->opt_off;
 	}
@@ -626,6 +627,11 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 		st->total = states + acts + st->overhead;
 		st->capacity = k->capacity;
 		st->headroom = st->capacity - st->total;
+		/* the offloaded layers' share of the stage's layer activations (offload_act) */
+		if (k->offload_layers > 0 && sl->layers > 0)
+			for (int j = 0; j < k->nkinds; j++)
+				host += sl->count[j] * k->act[j] * inflight * k->offload_layers / sl->layers;
+		st->host = host;
 	}
 	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
 }

@@ -523,6 +523,8 @@ static void test_offload_activations(void **state)
 		assert_int_equal(sl.layers, 32);
 		calc_memory_stage_total(&k, &sl, 1, &st);
 		assert_near(st.act_layers, cases[i].act, 1e-12);
+		/* the offloaded layers' activations are in host memory: 32 F less what stays */
+		assert_near(st.host, 32 * F - cases[i].act, 1e-12);
 		/* a planner candidate with recomputation or pipeline stages offloads nothing */
 		p.recompute = CALC_RC_SELECTIVE;
 		calc_memory_terms(&p, &k);
@@ -557,6 +559,8 @@ static void test_offload_optimizer(void **state)
 	assert_int_equal(calc_memory(&p, m1, &d), 0);
 	assert_near(m1->st[0].master, 0.75 * 4 * P / 8, 1e-12);
 	assert_near(m1->st[0].optimizer, 0.75 * 8 * P / 8, 1e-12);
+	assert_near(m0->st[0].host, 0, 0);
+	assert_near(m1->st[0].host, 0.25 * 12 * P / 8, 1e-12);
 	assert_near(m1->st[0].weights, m0->st[0].weights, 1e-12);
 	assert_near(m1->st[0].gradients, m0->st[0].gradients, 1e-12);
 	assert_near(m1->st[0].activations, m0->st[0].activations, 1e-12);
