@@ -142,7 +142,7 @@ static const struct key keys[] = {
 	{"cluster", "gpu_fp4_flops", K_NUM, CALC_U_FLOPS, P(gpu.fp4_flops), 0, 1e18, NULL, "FLOP/s", "dense FP4 tensor peak, no sparsity (0 = no FP4; default: the preset's)"},
 	{"cluster", "gpu_sms", K_INT, 0, P(gpu.sms), 0, 100000, NULL, "int", "streaming multiprocessors for GEMM wave quantization (0 = ignore; default: the preset's)"},
 	{"cluster", "gpu_tdp", K_NUM, CALC_U_NONE, P(gpu.tdp), 1, 1e5, NULL, "number", "board power of one GPU [W] (default: the preset's)"},
-	{"cluster", "gpu_pcie_bw", K_NUM, CALC_U_BYTES_S, P(gpu.pcie_bw), 0, 1e15, NULL, "bytes/s", "host link per GPU per direction, PCIe x16 (0 = not known; default: the preset's)"},
+	{"cluster", "gpu_pcie_bw", K_NUM, CALC_U_BYTES_S, P(gpu.pcie_bw), 0, 1e15, NULL, "bytes/s", "host link per GPU per direction: PCIe x16, NVLink-C2C on GB200 (0 = not known; default: the preset's)"},
 	{"cluster", "gpu_matmul_max", K_NUM, CALC_U_FLOPS, P(gpu.matmul_max), 0, 1e18, NULL, "FLOP/s", "measured maximum achievable dense BF16 matmul rate (0 = not measured; default: the preset's)"},
 	{"cluster", "gpu_matmul_max_fp8", K_NUM, CALC_U_FLOPS, P(gpu.matmul_max_fp8), 0, 1e18, NULL, "FLOP/s", "measured maximum achievable FP8 matmul rate (0 = not measured; default: the preset's)"},
 	{"cluster", "intra_node_bw", K_NUM, CALC_U_BYTES_S, P(intra_node_bw), 1e6, 1e15, NULL, "bytes/s", "NVLink bandwidth per GPU per direction"},
