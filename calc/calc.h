@@ -624,6 +624,18 @@ struct calc_plan {
 	int partition_activations; /* 1: each TP rank keeps 1/t of a layer's checkpoint, all-gathered
 	                              before its recomputation */
 	int cpu_checkpointing; /* 1: checkpoints live in host memory, copied over PCIe */
+	/* training.offload_activations: layers whose activations Megatron-Core's layer-level CPU
+	 * offloading (Transformer Engine's cpu_offload, --cpu-offloading-num-layers) keeps in
+	 * host memory, copied over the host link gpu.pcie_bw (memory.c offload_act, step.c
+	 * offload_traffic, docs/references.md §2.12); 0 = none */
+	int offload_layers;
+	/* training.offload_optimizer: the share of the rank's master weights and optimizer
+	 * states that Megatron-Core's HybridDeviceOptimizer keeps and updates on the host
+	 * (--optimizer-cpu-offload --optimizer-offload-fraction; memory.c, step.c
+	 * optimizer_time, docs/references.md §2.13); 0 = none */
+	double offload_optimizer;
+	double cpu_optimizer_rate; /* cluster.cpu_optimizer_rate: parameters the host's optimizer
+	                              updates per second for one GPU [1/s]; 0 = not known */
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
 	 * head) keeps of its input (memory.c act_layer, docs/references.md §2.9): 0 sharded,
 	 * the sequence shard that Megatron-LM all-gathers again in backward (Korthikanti 2022
@@ -805,6 +817,14 @@ static inline int calc_plan_microbatches(const struct calc_plan *plan)
 	long den = (long)plan->micro_batch * plan->dp;
 	return den > 0 ? (int)(plan->global_batch / den) : 0;
 }
+/* The layers whose activations are offloaded (training.offload_activations) where the
+ * split allows it: Megatron-Core offloads only at pp = 1 without recomputation (the plan
+ * check refuses the rest; a planner candidate of another split, or with recomputation,
+ * offloads nothing and is costed so). */
+static inline int calc_plan_offload_layers(const struct calc_plan *plan)
+{
+	return plan->pp == 1 && plan->recompute == CALC_RC_NONE ? plan->offload_layers : 0;
+}
 /* Write the default plan text (embedded copy of plans/default.ini). */
 const char *calc_plan_default_text(void);
 
@@ -873,6 +893,9 @@ struct calc_mem_stage {
 	double total;        /* states + activations + overhead [bytes] */
 	double capacity;     /* usable GPU memory [bytes] */
 	double headroom;     /* capacity - total [bytes]; < 0 does not fit */
+	double host;         /* held in host memory instead: the offloaded layers' activations
+	                        (training.offload_activations) and the offloaded master weights
+	                        and optimizer states (training.offload_optimizer) [bytes] */
 };
 
 struct calc_memory {
@@ -911,6 +934,9 @@ struct calc_mem_terms {
 	int rc_method;                         /* enum calc_rc_method under recompute = full, else 0 */
 	int rc_layers;                         /* its N [layers] (1 when unset) */
 	int chunks;                            /* model chunks per stage (vpp) */
+	int offload_layers;                    /* training.offload_activations [layers] (pp = 1) */
+	double opt_off;                        /* training.offload_optimizer: share of the master
+	                                          weights and optimizer states on the host [0..1] */
 	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host
 	                                          memory (parallel.cpu_checkpointing); act[] holds
 	                                          the one in transfer */

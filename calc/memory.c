@@ -333,6 +333,8 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->rc_layers = p->recompute_num_layers > 0 ? p->recompute_num_layers : 1;
 	k->chunks = p->vpp > 0 ? p->vpp : 1;
 	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
+	k->offload_layers = calc_plan_offload_layers(p);
+	k->opt_off = p->offload_optimizer;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
@@ -502,6 +504,31 @@ static double ckpt_act(const struct calc_mem_terms *k, const struct calc_stage_l
 	return x + big;
 }
 
+/*
+ * Layer activations of one stage with layer-level activation offloading
+ * (training.offload_activations = N; Megatron-Core's cpu_offloading with
+ * cpu_offloading_num_layers = N, which it allows only at pp = 1 without recomputation:
+ * megatron/core/transformer/transformer_config.py; docs/references.md §2.12).
+ * Transformer Engine offloads layers 0 .. N-1 and synchronises so that "activation
+ * memory usage is equal to (num_layers - num_offloaded_layers) * T, where T is the memory
+ * footprint of a layer" (transformer_engine/pytorch/cpu_offload.py at d0067d0,
+ * get_cpu_offload_context): the L - N layers not offloaded.  The kinds share the
+ * offloaded layers in proportion to their counts (exact for a model of one kind);
+ * 'inflight' is 1 at pp = 1 and multiplies for form's sake.
+ */
+static double offload_act(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight)
+{
+	double act = 0, keep;
+
+	if (sl->layers <= 0)
+		return 0;
+	keep = (double)(sl->layers - k->offload_layers) / sl->layers;
+	for (int j = 0; j < k->nkinds; j++)
+		if (sl->count[j] > 0)
+			act += sl->count[j] * keep * k->act[j] * inflight;
+	return act;
+}
+
 void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
                              struct calc_mem_stage_parts *o)
 {
@@ -514,6 +541,8 @@ void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_s
 		act = rc_method_act(k, sl, inflight);
 	else if (k->ckpt_cpu)
 		act = ckpt_act(k, sl);
+	else if (k->offload_layers > 0)
+		act = offload_act(k, sl, inflight);
 	else {
 		for (int j = 0; j < k->nkinds; j++)
 			if (sl->count[j] > 0) {
@@ -550,7 +579,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
                             const struct calc_mem_stage_parts *pt, struct calc_mem_stage *st)
 {
 	double n = pt->n, ne = pt->ne, w, wc, g, ms, o, act = pt->act, extra = pt->extra, temp = pt->temp, states, acts,
-	       frag;
+	       frag, host = 0;
 
 	/* a dense model has ne = 0 and adds exact zeros */
 	w = n * k->bw + ne * k->ebw;
@@ -558,6 +587,15 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	g = (n * k->bg + ne * k->ebg) * k->copies;
 	ms = n * k->bm + ne * k->ebm;
 	o = n * k->bo + ne * k->ebo;
+	/* training.offload_optimizer: HybridDeviceOptimizer moves that share of the rank's
+	 * parameters, with their fp32 master copy and optimizer states, to host memory
+	 * (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6,
+	 * _get_sub_optimizer_param_groups; docs/references.md §2.13) */
+	if (k->opt_off > 0) {
+		host = (ms + o) * k->opt_off;
+		ms *= 1 - k->opt_off;
+		o *= 1 - k->opt_off;
+	}
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
 	                    * of their gradients, the experts' too; one optimizer state (convention) */
 		wc += (k->copies - 1) * (w + wc);
@@ -589,6 +627,11 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 		st->total = states + acts + st->overhead;
 		st->capacity = k->capacity;
 		st->headroom = st->capacity - st->total;
+		/* the offloaded layers' share of the stage's layer activations (offload_act) */
+		if (k->offload_layers > 0 && sl->layers > 0)
+			for (int j = 0; j < k->nkinds; j++)
+				host += sl->count[j] * k->act[j] * inflight * k->offload_layers / sl->layers;
+		st->host = host;
 	}
 	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
 }

@@ -142,7 +142,7 @@ static const struct key keys[] = {
 	{"cluster", "gpu_fp4_flops", K_NUM, CALC_U_FLOPS, P(gpu.fp4_flops), 0, 1e18, NULL, "FLOP/s", "dense FP4 tensor peak, no sparsity (0 = no FP4; default: the preset's)"},
 	{"cluster", "gpu_sms", K_INT, 0, P(gpu.sms), 0, 100000, NULL, "int", "streaming multiprocessors for GEMM wave quantization (0 = ignore; default: the preset's)"},
 	{"cluster", "gpu_tdp", K_NUM, CALC_U_NONE, P(gpu.tdp), 1, 1e5, NULL, "number", "board power of one GPU [W] (default: the preset's)"},
-	{"cluster", "gpu_pcie_bw", K_NUM, CALC_U_BYTES_S, P(gpu.pcie_bw), 0, 1e15, NULL, "bytes/s", "host link per GPU per direction, PCIe x16 (0 = not known; default: the preset's)"},
+	{"cluster", "gpu_pcie_bw", K_NUM, CALC_U_BYTES_S, P(gpu.pcie_bw), 0, 1e15, NULL, "bytes/s", "host link per GPU per direction: PCIe x16, NVLink-C2C on GB200 (0 = not known; default: the preset's)"},
 	{"cluster", "gpu_matmul_max", K_NUM, CALC_U_FLOPS, P(gpu.matmul_max), 0, 1e18, NULL, "FLOP/s", "measured maximum achievable dense BF16 matmul rate (0 = not measured; default: the preset's)"},
 	{"cluster", "gpu_matmul_max_fp8", K_NUM, CALC_U_FLOPS, P(gpu.matmul_max_fp8), 0, 1e18, NULL, "FLOP/s", "measured maximum achievable FP8 matmul rate (0 = not measured; default: the preset's)"},
 	{"cluster", "intra_node_bw", K_NUM, CALC_U_BYTES_S, P(intra_node_bw), 1e6, 1e15, NULL, "bytes/s", "NVLink bandwidth per GPU per direction"},
@@ -192,6 +192,15 @@ static const struct key keys[] = {
 	 "with SP: what a column-parallel linear keeps of its input, sharded (Megatron) or gathered (DTensor TP)"},
 	{"parallel", "cpu_checkpointing", K_BOOL, 0, P(cpu_checkpointing), 0, 1, NULL, "bool",
 	 "for recompute = full: DeepSpeed's checkpoints in host memory, copied over PCIe (cluster.gpu_pcie_bw)"},
+	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
+	 "layers whose activations live in host memory, copied over cluster.gpu_pcie_bw (Megatron-Core --cpu-offloading-num-layers; "
+	 "needs pp = 1 and recompute = none; 0 = none)"},
+	{"training", "offload_optimizer", K_NUM, CALC_U_FRACTION, P(offload_optimizer), 0, 1, NULL, "fraction",
+	 "share of the master weights and optimizer states kept and stepped on the host (Megatron-Core "
+	 "--optimizer-cpu-offload --optimizer-offload-fraction; needs cluster.cpu_optimizer_rate; 0 = none)"},
+	{"cluster", "cpu_optimizer_rate", K_NUM, CALC_U_NONE, P(cpu_optimizer_rate), 0, 1e15, NULL, "1/s",
+	 "parameters the host's optimizer (CPU Adam) updates per second for one GPU, for training.offload_optimizer "
+	 "(no default: no source gives it for a preset's host; 0 = not known)"},
 	{"parallel", "schedule", K_SCHED, 0, P(schedule), 0, 0, NULL, "enum", "pipeline schedule"},
 	{"parallel", "layers_per_stage", K_LIST, 0, 0, 0, 0, NULL, "list", "layers of each stage, e.g. 19,21,20,20 (default: parallel.split)"},
 	{"parallel", "split", K_ENUM, 0, P(split), 0, 0, split_names, "enum", "layer split rule without layers_per_stage; an uneven split must be named"},
@@ -1597,6 +1606,38 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("parallel.cpu_checkpointing", "cluster.gpu_pcie_bw", "parallel.cpu_checkpointing = yes needs the host "
 		     "link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. 1e+15 bytes/s)",
 		     p->gpu.name);
+	/* Megatron-Core's layer-level CPU offloading raises unless 0 <= N < num_layers, pp = 1
+	 * and recompute_granularity is None (megatron/core/transformer/transformer_config.py,
+	 * TransformerConfig.__post_init__); its copies need the host link */
+	if (p->offload_layers > 0 && m->layers > 0 && p->offload_layers >= m->layers)
+		ERR2("training.offload_activations", "model.layers", "training.offload_activations = %d is not less than "
+		     "model.layers = %d (allowed: 0 .. %d)", p->offload_layers, m->layers, m->layers - 1);
+	else if (p->offload_layers > 0 && p->pp > 1)
+		ERR2("training.offload_activations", "pp", "training.offload_activations = %d needs parallel.pp = 1, "
+		     "but it is %d: Megatron-Core's CPU offloading does not support pipeline parallelism "
+		     "(allowed: pp = 1, or offload_activations = 0)", p->offload_layers, p->pp);
+	else if (p->offload_layers > 0 && p->recompute != CALC_RC_NONE)
+		ERR2("training.offload_activations", "parallel.recompute", "training.offload_activations = %d needs "
+		     "parallel.recompute = none, but it is %s (allowed: recompute = none, or offload_activations = 0)",
+		     p->offload_layers, calc_recompute_name(p->recompute));
+	else if (p->offload_layers > 0 && p->gpu.pcie_bw <= 0)
+		ERR2("training.offload_activations", "cluster.gpu_pcie_bw", "training.offload_activations = %d needs the "
+		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
+		     "1e+15 bytes/s)", p->offload_layers, p->gpu.name);
+	/* HybridDeviceOptimizer (megatron/core/optimizer/__init__.py at d98e8a6) is built for
+	 * Adam with the distributed optimizer; its host step has no rate of its own here */
+	if (p->offload_optimizer > 0 && p->cpu_optimizer_rate <= 0)
+		ERR2("training.offload_optimizer", "cluster.cpu_optimizer_rate", "training.offload_optimizer = %g needs "
+		     "the rate of the host's optimizer step, which no preset gives: set cluster.cpu_optimizer_rate "
+		     "(parameters per second for one GPU; allowed: > 0 .. 1e+15)", p->offload_optimizer);
+	else if (p->offload_optimizer > 0 && p->gpu.pcie_bw <= 0)
+		ERR2("training.offload_optimizer", "cluster.gpu_pcie_bw", "training.offload_optimizer = %g needs the "
+		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
+		     "1e+15 bytes/s)", p->offload_optimizer, p->gpu.name);
+	else if (p->offload_optimizer > 0 && p->zero < 1 && !p->fsdp)
+		ERR2("training.offload_optimizer", "parallel.zero", "training.offload_optimizer = %g needs the "
+		     "distributed optimizer, but parallel.zero = %d (allowed: zero >= 1 or fsdp = yes, or "
+		     "offload_optimizer = 0)", p->offload_optimizer, p->zero);
 	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);

@@ -203,8 +203,11 @@ static const char *model_source(const char *name)
  * 16 GT/s x 16 lanes with 128b/130b coding = 31.5 GB/s, the A100 datasheet's "PCIe Gen4:
  * 64 GB/s" bidirectional, taken as 32 GB/s; PCIe 5.0 x16 on the Hopper parts, the H100
  * datasheet's "PCIe Gen5: 128 GB/s" bidirectional, 64 GB/s (docs/references.md §6.1).
- * The other parts leave it 0 (no datasheet figure at hand): cluster.gpu_pcie_bw gives
- * it where parallel.cpu_checkpointing needs it. */
+ * GB200: the Grace CPU's NVLink-C2C, NVIDIA's GB200 NVL72 spec "900 GB/s" bidirectional,
+ * taken as 450 GB/s per direction for each GPU (convention: whether the two GPUs of a
+ * superchip share it is not stated there).  The other parts leave it 0 (no datasheet
+ * figure at hand): cluster.gpu_pcie_bw gives it where parallel.cpu_checkpointing or
+ * training.offload_activations needs it. */
 static const struct calc_gpu gpus[] = {
 	{"a100-40g", "NVIDIA A100 SXM4 40 GB", 40 * GB, 39.59 * GIB, 1555 * GB, 312 * TF, 0, 300 * GB, 400,
 	 "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0, 0},
@@ -250,10 +253,11 @@ static const struct calc_gpu gpus[] = {
 	 .memory_nominal = 186 * GB, .memory_usable = 185.0 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 10000 * TF, .nvlink_bw = 900 * GB,
 	 .tdp = 1200, .sms = 148, .gemm_eff = GB200_GEMM, .gemm_eff_fp8 = GB200_GEMM_FP8, .attn_eff = H100_ATTN,
-	 .matmul_max = 1822.0 * TF, .matmul_max_fp8 = 3615.6 * TF,
+	 .matmul_max = 1822.0 * TF, .matmul_max_fp8 = 3615.6 * TF, .pcie_bw = 450 * GB,
 	 .source = "NVIDIA GB200 NVL72 spec per GPU (UNVERIFIED, via secondary copies): 186 GB HBM3e (13.4 TB per "
 	           "72 GPUs; MLPerf system descriptions list 186 GB), 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 10,000 "
-	           "TFLOP/s dense (half the sparse), NVLink5 1.8 TB/s bidirectional, 1,200 W; SMs as B200"},
+	           "TFLOP/s dense (half the sparse), NVLink5 1.8 TB/s bidirectional, 1,200 W; SMs as B200; host link "
+	           "NVLink-C2C 900 GB/s bidirectional, taken as 450 GB/s per direction per GPU"},
 	{.name = "b300-288g", .title = "NVIDIA B300 (HGX, Blackwell Ultra) 288 GB",
 	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2250 * TF, .fp8_flops = 4500 * TF, .fp4_flops = 13500 * TF, .nvlink_bw = 900 * GB,

@@ -673,6 +673,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	}
 	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = o->ep_rc = 0;
 	o->ckpt_ag = o->ckpt_f = o->ckpt_b = 0;
+	o->off_f = o->off_b = 0;
 }
 
 /* The share of a TP or CP collective's time a layer pays (docs/references.md §4.8): the
@@ -729,6 +730,44 @@ static void ckpt_traffic(const struct calc_plan *plan, struct calc_layer_time *o
 		o->ckpt_f = exposed_behind(x / bw, o->f, 1);
 		o->ckpt_b = exposed_behind(x / bw, o->b + o->w + o->recompute, 1);
 	}
+}
+
+/*
+ * Layer-level activation offloading (training.offload_activations; memory.c offload_act,
+ * docs/references.md §2.12), one layer of kind 'kind' and one micro-batch, into 'o':
+ * the time to copy its stored activations a (memory.c act_layer) over the host link,
+ * a / gpu.pcie_bw, the same each way (the link's rate per direction).  stage_cost
+ * charges what of the offloaded layers' copies their compute does not hide.
+ */
+static void offload_traffic(const struct calc_plan *plan, int kind, struct calc_layer_time *o)
+{
+	struct calc_act_layer a;
+	double bw = plan->gpu.pcie_bw;
+
+	if (bw <= 0)
+		return;
+	calc_memory_act_kind(plan, kind, plan->recompute, &a);
+	o->off_f = o->off_b = a.total / bw;
+}
+
+/*
+ * The exposed copies of layer-level activation offloading on a stage of L layers of
+ * which N are offloaded, [s] in each pass, from the copy time C of the N layers and the
+ * compute-stream time T of the L layers of the pass.  Transformer Engine's default
+ * synchronisation (transformer_engine/pytorch/cpu_offload.py at d0067d0,
+ * DefaultOffloadSynchronizer._init_offload_synchronization_dicts) offloads layers
+ * 0 .. N-1, starts layer i's copy when layer i+1's forward begins and waits for it only
+ * before layer L-N+i's forward; in the backward it starts layer i's reload before layer
+ * L-1-N+i's backward, the reload needed at layer i's.  The copies run one after
+ * another on one stream, so the last one is the binding one: it may end (L-1) layers
+ * into the pass, and the stream starts one layer in, leaving (L-2) layers' compute,
+ * (L-2)/L of T, to hide C behind.  Layers of equal time (the kinds in proportion, as
+ * memory.c offload_act).
+ */
+static double offload_exposed(double c, double t, int layers)
+{
+	double hide = layers > 2 ? t * (layers - 2) / layers : 0;
+	return c > hide ? c - hide : 0;
 }
 
 /* The collectives of one layer of kind 'kind' on top of its compute part 'o'
@@ -811,6 +850,9 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	o->ckpt_ag = o->ckpt_f = o->ckpt_b = 0;
 	if (plan->recompute == CALC_RC_FULL && (plan->partition_activations || plan->cpu_checkpointing))
 		ckpt_traffic(plan, o);
+	o->off_f = o->off_b = 0;
+	if (calc_plan_offload_layers(plan) > 0)
+		offload_traffic(plan, kind, o);
 }
 
 void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
@@ -904,6 +946,8 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
 	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
 	double ck_f = 0;    /* the exposed checkpoint copies to host memory of every layer [s] */
+	double off_cf = 0, off_cb = 0; /* the offloaded layers' copies, forward and backward [s] */
+	double off_tf = 0, off_tb = 0; /* the layers' compute-stream time of each pass [s] */
 
 	/* every layer kind the stage holds, n_k times the op times of one layer of it */
 	memset(o, 0, sizeof *o);
@@ -918,10 +962,24 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->tf += n * lt[k].ckpt_f;
 		o->recompute += n * (lt[k].recompute + lt[k].ckpt_f + lt[k].ckpt_b);
 		ck_f += n * lt[k].ckpt_f;
+		/* the offloaded layers' copies (pp = 1: the stage holds every layer; the kinds
+		 * share them in proportion, as memory.c offload_act) and the compute they run
+		 * behind */
+		if (calc_plan_offload_layers(plan) > 0 && sl.layers > 0) {
+			double share = (double)calc_plan_offload_layers(plan) / sl.layers;
+			off_cf += n * share * lt[k].off_f;
+			off_cb += n * share * lt[k].off_b;
+			off_tf += n * (lt[k].f + lt[k].comm_f);
+			off_tb += n * (lt[k].b + lt[k].w + lt[k].comm_b);
+		}
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
 		rc_comm += n * lt[k].comm_rc;
 		rc_ep += n * lt[k].ep_rc;
+	}
+	if (calc_plan_offload_layers(plan) > 0) {
+		o->tf += offload_exposed(off_cf, off_tf, sl.layers);
+		o->tb += offload_exposed(off_cb, off_tb, sl.layers);
 	}
 	/* recompute_method = block: only the checkpointed layers run their forward again
 	 * (rc_share), with the forward's TP and CP collectives and expert all-to-all
@@ -1308,9 +1366,28 @@ static double optimizer_time(const struct calc_plan *plan, double grad_params, d
 	double shard = plan->zero >= 1 ? dp_ranks : 1;
 	if (plan->fsdp && plan->fsdp_shard > 0 && plan->fsdp_shard < shard)
 		shard = plan->fsdp_shard; /* HSDP: the states are sharded over one shard group */
-	t = grad_params * per / shard / hbm;
+	double n = grad_params / shard; /* parameters the rank updates */
 	if (edp_params > 0) /* the routed experts' shard over the expert-DP group */
-		t += edp_params * per / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1) / hbm;
+		n += edp_params / (plan->zero >= 1 && plan->edp > 1 ? plan->edp : 1);
+	t = n * per / hbm;
+	/* training.offload_optimizer = f (Megatron-Core's HybridDeviceOptimizer,
+	 * megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6): the GPU
+	 * updates 1 - f of the rank's parameters; for the rest the gradients go to the host
+	 * (_set_sub_optimizer_grads), the host's optimizer steps them at
+	 * cluster.cpu_optimizer_rate, and the updated weights come back (the step post-hook's
+	 * copy), each copy over the host link at gpu.pcie_bw.  Convention: the three run one
+	 * after another after the backward (without overlap_cpu_optimizer_d2h_h2d; with it,
+	 * Megatron overlaps them across parameter groups, not counted: an upper bound);
+	 * docs/references.md §2.13. */
+	if (plan->offload_optimizer > 0) {
+		double f = plan->offload_optimizer, bw = plan->gpu.pcie_bw;
+		double eg = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 4, ew = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		t *= 1 - f;
+		if (bw > 0)
+			t += f * n * (eg + ew) / bw;
+		if (plan->cpu_optimizer_rate > 0)
+			t += f * n / plan->cpu_optimizer_rate;
+	}
 	return t + muon_time(plan, grad_params);
 }
 

@@ -62,6 +62,9 @@ struct calc_layer_time {
 	                     over the TP group before the recomputation */
 	double ckpt_f;    /* exposed copy of the checkpoint to host memory after the forward */
 	double ckpt_b;    /* exposed copy back before the recomputation, in the backward */
+	/* training.offload_activations (step.c offload_traffic): one offloaded layer's copies */
+	double off_f;     /* exposed copy of its activations to host memory in the forward */
+	double off_b;     /* exposed copy back to the GPU in the backward */
 	/* The parts of an MoE layer's forward (0 for a dense kind; docs/references.md §5.12):
 	 * each is inside gemm or elem above, and its backward is twice it (dgrad and wgrad
 	 * GEMMs, or twice the traffic), so a part's forward + backward is 3x it. */

@@ -374,6 +374,20 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		                 "flags (allowed: megatron, fp32, fp8-te, fp8-params, mxfp8, nvfp4, adam-bf16, deepseek-v3)",
 		                 p->recipe_name);
 	}
+	/* training.offload_optimizer: HybridDeviceOptimizer, whose README (megatron/core/optimizer/
+	 * cpu_offloading/README.md at d98e8a6) adds --use-precision-aware-optimizer to the two */
+	if (p->offload_optimizer > 0) {
+		FLAG("--optimizer-cpu-offload");
+		FLAG("--optimizer-offload-fraction %g", p->offload_optimizer);
+		if (strcmp(p->recipe_name, "adam-bf16") && strcmp(p->recipe_name, "deepseek-v3"))
+			FLAG("--use-precision-aware-optimizer");
+	}
+	/* training.offload_activations: layer-level CPU offloading of activations, not weights
+	 * (transformer_config.py at d98e8a6: cpu_offloading, cpu_offloading_num_layers) */
+	if (p->offload_layers > 0) {
+		FLAG("--cpu-offloading");
+		FLAG("--cpu-offloading-num-layers %d", p->offload_layers);
+	}
 	/* the gradients: --grad-reduce-in-bf16 holds the main grads and reduces them in BF16
 	 * (arguments.py:1213 at commit d98e8a6 turns accumulate_allreduce_grads_in_fp32 off); one
 	 * flag for both, so a plan with the two apart has no Megatron-LM equivalent */
@@ -494,6 +508,9 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	int n = 0, rc;
 	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
+	if (p->offload_layers > 0 || p->offload_optimizer > 0)
+		note(&ns, "CPU offloading (training.offload_activations, offload_optimizer) is not written: set "
+		     "model.cpu_offloading / optimizer.optimizer_cpu_offload by hand");
 	if (p->zero >= 2)
 		return key_error(p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
 		                 "(allowed: 0, 1; export --for megatron writes Megatron FSDP)", p->zero);
@@ -747,6 +764,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	char shown[CALC_PATH_MAX * 4];
 	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
 		return rc;
+	if (p->offload_layers > 0 || p->offload_optimizer > 0)
+		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
+		     "torchtitan equivalent written here");
 	if (p->zero == 0) {
 		replicate = p->dp;
 		shard = 1;
@@ -914,6 +934,9 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	int rc;
 	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
+	if (p->offload_layers > 0 || p->offload_optimizer > 0)
+		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) is not "
+		     "written; DeepSpeed's own is zero_optimization.offload_optimizer");
 	if (p->pp > 1 && p->zero >= 2)
 		return key_error(p, "parallel", "zero",
 		                 "export --for deepspeed: DeepSpeed's pipeline engine runs ZeRO-0 and ZeRO-1 only "

@@ -1266,6 +1266,8 @@ static const struct {
 	{"--main-params-dtype", M_VAL}, {"--exp-avg-dtype", M_VAL}, {"--exp-avg-sq-dtype", M_VAL},
 	{"--moe-token-dispatcher-type", M_VAL}, {"--moe-router-load-balancing-type", M_VAL},
 	{"--moe-router-score-function", M_VAL},
+	{"--cpu-offloading-num-layers", M_VAL}, {"--optimizer-offload-fraction", M_VAL},
+	{"--cpu-offloading", M_SWITCH}, {"--optimizer-cpu-offload", M_SWITCH},
 	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH},
 	{"--untie-embeddings-and-output-weights", M_SWITCH}, {"--disable-bias-linear", M_SWITCH},
 	{"--sequence-parallel", M_SWITCH}, {"--use-distributed-optimizer", M_SWITCH},
@@ -1334,7 +1336,9 @@ static const struct {
 struct mvals {
 	long layers, hidden, heads, groups, kvch, ffn, vocab, divisible, experts, topk, moe_ffn, shared_ffn, mtp;
 	long q_lora, kv_lora, qk_head, qk_pos, v_head, seq, mb, gb, tp, pp, cp, ep, etp, maxpos, vpl, vps, first,
-		last, rc_layers, samples, iters;
+		last, rc_layers, samples, iters, off_layers;
+	double off_frac; /* --optimizer-offload-fraction, -1 when absent */
+	int cpu_off, opt_cpu_off; /* --cpu-offloading, --optimizer-cpu-offload */
 	int line_layers, line_tp, line_pp, line_vocab, line_gb;
 	char tokenizer[40], layout[4096], freq[256], rc_method[16], rc_modules[200];
 	int freq_line, layout_line, modules_line;
@@ -1524,6 +1528,8 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--accumulate-allreduce-grads-in-fp32")) m->grad_bf16 = 0;
 	else if (IS("--cross-entropy-loss-fusion")) m->xent_fused = 1;
 	else if (IS("--use-precision-aware-optimizer")) m->pao = 1;
+	else if (IS("--cpu-offloading")) m->cpu_off = 1;
+	else if (IS("--optimizer-cpu-offload")) m->opt_cpu_off = 1;
 	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
 	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
 	else if (IS("--account-for-loss-in-pipeline-split")) m->acc_loss = 1;
@@ -1564,6 +1570,8 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--decoder-first-pipeline-num-layers")) m_int(im, val, a, 0, 100000, &m->first);
 	else if (IS("--decoder-last-pipeline-num-layers")) m_int(im, val, a, 0, 100000, &m->last);
 	else if (IS("--recompute-num-layers")) m_int(im, val, a, 1, 100000, &m->rc_layers);
+	else if (IS("--cpu-offloading-num-layers")) m_int(im, val, a, 0, 100000, &m->off_layers);
+	else if (IS("--optimizer-offload-fraction")) m_real(im, val, a, &m->off_frac);
 	else if (IS("--train-samples")) m_int(im, val, a, 1, 1000000000000000L, &m->samples);
 	else if (IS("--train-iters")) m_int(im, val, a, 1, 1000000000000L, &m->iters);
 	else if (IS("--attention-dropout")) m_real(im, val, a, &m->adrop);
@@ -1830,7 +1838,8 @@ static int import_megatron(struct imp *im, const char *text)
 	m.layers = m.hidden = m.heads = m.groups = m.kvch = m.ffn = m.vocab = m.divisible = m.experts = m.topk = -1;
 	m.moe_ffn = m.shared_ffn = m.mtp = m.q_lora = m.kv_lora = m.qk_head = m.qk_pos = m.v_head = -1;
 	m.seq = m.mb = m.gb = m.tp = m.pp = m.cp = m.ep = m.etp = m.maxpos = m.vpl = m.vps = -1;
-	m.first = m.last = m.rc_layers = m.samples = m.iters = -1;
+	m.first = m.last = m.rc_layers = m.samples = m.iters = m.off_layers = -1;
+	m.off_frac = -1;
 	m.hdrop = m.adrop = -1;
 	m.capacity = -1;
 	{
@@ -1988,6 +1997,13 @@ static int import_megatron(struct imp *im, const char *text)
 		put(im, 0, "parallel.ep", "%ld", m.ep > 0 ? m.ep : mdef("--expert-model-parallel-size"));
 		put(im, 0, "parallel.etp", "%ld", m.etp > 0 ? m.etp : tp); /* megatron_defaults: = tp */
 	}
+	/* CPU offloading (transformer_config.py and optimizer_config.py at d98e8a6): the layers'
+	 * activations with --cpu-offloading (default 0 layers), the optimizer's share with
+	 * --optimizer-cpu-offload (default fraction 0) */
+	if (m.cpu_off && m.off_layers > 0)
+		put(im, 0, "training.offload_activations", "%ld", m.off_layers);
+	if (m.opt_cpu_off && m.off_frac > 0)
+		put(im, 0, "training.offload_optimizer", "%g", m.off_frac);
 	/* recomputation */
 	if (m.rc == 1) {
 		put(im, 0, "parallel.recompute", "full");

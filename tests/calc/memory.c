@@ -492,6 +492,83 @@ static void test_deepspeed_checkpoints(void **state)
 	}
 }
 
+/* Layer-level activation offloading (training.offload_activations = N) on Llama 3 8B at
+ * tp 4 without SP, pp 1, s 8192, b 1, flash, no recomputation: one layer's activations F
+ * = 486,801,408 B by hand (the sum per token in test_deepspeed_checkpoints' comment,
+ * 59,424 B x 8192).  Transformer Engine keeps on the GPU the layers it does not offload,
+ * "(num_layers - num_offloaded_layers) * T" (transformer_engine/pytorch/cpu_offload.py,
+ * get_cpu_offload_context): 32 F without offload, 20 F with 12, F with 31. */
+static void test_offload_activations(void **state)
+{
+	const double F = 486801408.0;
+	struct {
+		const char *n;
+		double act; /* [B] */
+	} cases[] = {{"0", 32 * F}, {"12", 20 * F}, {"31", F}};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char n[64];
+		const char *sets[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192",
+		                      "micro_batch=1", "flash_attention=yes", "recompute=none", "recipe=megatron",
+		                      "cluster.gpu_pcie_bw=64e9", n};
+		struct calc_plan p;
+		struct calc_mem_terms k;
+		struct calc_stage_layers sl;
+		struct calc_mem_stage st;
+		snprintf(n, sizeof n, "training.offload_activations=%s", cases[i].n);
+		load_plan(&p, sets, 12);
+		calc_memory_terms(&p, &k);
+		assert_near(k.act[0], F, 1e-12);
+		calc_stage_layers(&p, 0, &sl);
+		assert_int_equal(sl.layers, 32);
+		calc_memory_stage_total(&k, &sl, 1, &st);
+		assert_near(st.act_layers, cases[i].act, 1e-12);
+		/* the offloaded layers' activations are in host memory: 32 F less what stays */
+		assert_near(st.host, 32 * F - cases[i].act, 1e-12);
+		/* a planner candidate with recomputation or pipeline stages offloads nothing */
+		p.recompute = CALC_RC_SELECTIVE;
+		calc_memory_terms(&p, &k);
+		assert_int_equal(k.offload_layers, 0);
+		p.recompute = CALC_RC_NONE;
+		p.pp = 2;
+		calc_memory_terms(&p, &k);
+		assert_int_equal(k.offload_layers, 0);
+	}
+}
+
+/* Optimizer offload (training.offload_optimizer = f, Megatron-Core's HybridDeviceOptimizer):
+ * Llama 3 8B, P = 8,030,261,248 parameters (tests/calc/model.c, Hugging Face's count), tp 1,
+ * pp 1, dp 8, ZeRO-1, recipe megatron (fp32 master 4 B and Adam moments 8 B per
+ * parameter, ZeRO §3): each rank holds P / 8 of them, 4 P / 8 = 4,015,130,624 B of master
+ * weights and 8,030,261,248 B of moments; with f = 0.25 three quarters of each stay on the
+ * GPU, and nothing else moves. */
+static void test_offload_optimizer(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=1",
+	                      "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=0.25"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 8);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].master, 4 * P / 8, 1e-12);
+	assert_near(m0->st[0].optimizer, 8 * P / 8, 1e-12);
+	load_plan(&p, sets, 9);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].master, 0.75 * 4 * P / 8, 1e-12);
+	assert_near(m1->st[0].optimizer, 0.75 * 8 * P / 8, 1e-12);
+	assert_near(m0->st[0].host, 0, 0);
+	assert_near(m1->st[0].host, 0.25 * 12 * P / 8, 1e-12);
+	assert_near(m1->st[0].weights, m0->st[0].weights, 1e-12);
+	assert_near(m1->st[0].gradients, m0->st[0].gradients, 1e-12);
+	assert_near(m1->st[0].activations, m0->st[0].activations, 1e-12);
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
 static void test_op_sac(void **state)
 {
 	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
@@ -1010,6 +1087,8 @@ int main(void)
 		cmocka_unit_test(test_fp8_params_recipe),
 		cmocka_unit_test(test_recompute_method),
 		cmocka_unit_test(test_deepspeed_checkpoints),
+		cmocka_unit_test(test_offload_activations),
+		cmocka_unit_test(test_offload_optimizer),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
 		cmocka_unit_test(test_nemo_fp8_grads),

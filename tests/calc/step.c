@@ -1459,6 +1459,85 @@ static void test_deepspeed_ckpt_time(void **state)
 	}
 }
 
+/* Layer-level activation offloading (training.offload_activations = 12 of Llama 3 8B's
+ * 32 layers) at tp 4 without SP, pp 1, s 8192, b 1, no recomputation: one layer's
+ * activations F = 486,801,408 B (by hand, tests/calc/memory.c test_offload_activations)
+ * cross the host link once each way, F / bw.  Transformer Engine's synchronisation
+ * (cpu_offload.py, DefaultOffloadSynchronizer) lets the copies of layers 0 .. 11 run on
+ * one stream from layer 1's forward until layer 31's: 30 layers' compute hides them, so
+ * per micro-batch the forward grows by max(0, 12 F / bw - 30 (f + comm_f)) and the
+ * backward by max(0, 12 F / bw - 30 (b + w + comm_b)).  At 1 GB/s (0.49 s a layer) the
+ * copies stick out; at 1 TB/s (0.49 ms a layer, 5.8 ms in all, against 30 forwards of
+ * at least 0.9 ms each: the GEMMs alone, 2 x 8192 tokens x 218 M weights / 4 at the
+ * H100's 989 TFLOP/s) they are hidden. */
+static void test_offload_time(void **state)
+{
+	const double F = 486801408.0;
+	const char *s[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192", "micro_batch=1",
+	                   "recompute=none", "flash_attention=yes", "cluster.gpu_pcie_bw=1e9",
+	                   "training.offload_activations=12"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	const struct calc_layer_time *l;
+	double cf, cb;
+	(void)state;
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	load_plan(&p, s, 11);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	l = &st0->layer;
+	assert_near(st1->layer.off_f, F / 1e9, 1e-9);
+	assert_near(st1->layer.off_b, F / 1e9, 1e-9);
+	cf = 12 * F / 1e9 - 30 * (l->f + l->comm_f);
+	cb = 12 * F / 1e9 - 30 * (l->b + l->w + l->comm_b);
+	assert_true(cf > 0 && cb > 0);
+	assert_near(st1->tf - st0->tf, cf, 1e-9);
+	assert_near(st1->tb - st0->tb, cb, 1e-9);
+	/* at 1 TB/s: hidden */
+	p.gpu.pcie_bw = 1e12;
+	assert_true(l->f > 0.9e-3);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->tf, st0->tf, 1e-12);
+	assert_near(st1->tb, st0->tb, 1e-12);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
+/* Optimizer offload's step (training.offload_optimizer = f): Llama 3 8B (P =
+ * 8,030,261,248), tp 1, pp 1, dp 8, ZeRO-1, recipe megatron on H100 (HBM 3.35 TB/s, host
+ * link 64 GB/s per direction, docs/references.md §6.1), the host's rate 1e9 parameters/s
+ * (an input of the test, no measured figure).  Each rank updates n = P / 8 parameters; on
+ * the GPU the pass over 2 (4 + 8) + 4 + 2 = 30 B per parameter (read and write master and
+ * moments, read the fp32 gradient, write the bf16 weight) at HBM speed, 1 - f of them; for
+ * f of them the fp32 gradient (4 B) to the host and the bf16 weight (2 B) back over the
+ * link, and the host's step n f / 1e9, one after the other: at f = 0.5
+ * 0.5 n 30 / 3.35e12 + 0.5 n 6 / 64e9 + 0.5 n / 1e9. */
+static void test_offload_optimizer_time(void **state)
+{
+	const double n = 8030261248.0 / 8;
+	const char *s[] = {"model.preset=llama3-8b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=1", "tp=1", "pp=1",
+	                   "dp=8", "zero=1", "recipe=megatron", "cluster.cpu_optimizer_rate=1e9",
+	                   "training.offload_optimizer=0.5"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, s, 9);
+	assert_near(p.gpu.hbm_bw, 3350e9, 0);
+	assert_near(p.gpu.pcie_bw, 64e9, 0);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	assert_near(st0->optimizer, n * 30 / 3350e9, 1e-9);
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->optimizer, 0.5 * n * 30 / 3350e9 + 0.5 * n * 6 / 64e9 + 0.5 * n / 1e9, 1e-9);
+	assert_near(st1->time - st0->time, st1->optimizer - st0->optimizer, 1e-9);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
 /* The planner's shortcuts (search.c) against calc_step_fast, a second path that takes
  * none of them: the lower bounds calc_step_fast_bound + calc_step_dp_bound never exceed
  * the step time; calc_comm_dp_only is the DP row's time; calc_step_fast_rezero from a
@@ -1704,6 +1783,8 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_tp_comm), cmocka_unit_test(test_tp_overlap_sms),
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
+		cmocka_unit_test(test_offload_time),
+		cmocka_unit_test(test_offload_optimizer_time),
 		cmocka_unit_test(test_cp_overlap),
 		cmocka_unit_test(test_muon_newton_schulz),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
