@@ -585,7 +585,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 				put(b, " id=\"");
 				esc(b, t->id);
 				putf(b, "\">\n<caption><span class=\"label\">Table %d.</span> ", t->number);
-				esc(b, t->caption);
+				esc_text(b, t->caption);
 				if (t->csv_path) {
 					put(b, " <a class=\"csv\" href=\"");
 					esc_href(b, t->csv_path, 1);
@@ -600,7 +600,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			put(b, "</table>\n");
 			if (r->table && r->table->note) {
 				put(b, "<p class=\"table-note\">");
-				esc(b, r->table->note);
+				esc_text(b, r->table->note);
 				put(b, "</p>\n");
 			}
 			put(b, "</div>\n");
@@ -731,7 +731,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 				if (inline_svg(b, f, r->svg, r->doc->svgs, r->d) < 0)
 					r->failed = 1;
 				putf(b, "\n<figcaption><span class=\"label\">Figure %d.</span> ", f->number);
-				esc(b, f->caption);
+				esc_text(b, f->caption);
 				put(b, "</figcaption>\n</figure>\n");
 			}
 			return 1;
@@ -818,7 +818,7 @@ static void render_toc(struct buf *b, const struct rpt_doc *doc)
 			esc(b, h->number);
 			put(b, "</span>");
 		}
-		esc(b, h->text);
+		esc_text(b, h->text);
 		put(b, "</a></li>\n");
 	}
 	put(b, "</ul>\n</nav>\n");
@@ -857,11 +857,11 @@ int rpt_html_render(const struct rpt_doc *doc, int unsafe, char **out, size_t *l
 	put(&b, css);
 	put(&b, "</style>\n</head>\n<body>\n");
 	put(&b, "<header class=\"title\">\n<p class=\"report-title\">");
-	esc(&b, doc->title);
+	esc_text(&b, doc->title);
 	put(&b, "</p>\n");
 	if (doc->subtitle && *doc->subtitle) {
 		put(&b, "<p class=\"subtitle\">");
-		esc(&b, doc->subtitle);
+		esc_text(&b, doc->subtitle);
 		put(&b, "</p>\n");
 	}
 	if (doc->date && *doc->date) {

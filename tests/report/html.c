@@ -249,7 +249,7 @@ static void test_number_and_unit_do_not_wrap_apart(void **state)
 {
 	(void)state;
 	const char *md = "# T\n\nA step of 9.14 s, 2.1 / s, 1,536 GPUs at 80.0 GB and 5,000 USD; 3 stages.\n\n"
-	                 "| a | b |\n|---|---:|\n| x | 12.5 ms |\n";
+	                 "| a | b |\n|---|---:|\n| x | 12.5 ms |\n\nTable: Times at 400 Gb/s {#tab-t}\n";
 	const char *h = render(md, 0, NULL, 0);
 	assert_non_null(h);
 	assert_non_null(strstr(h, "9.14&nbsp;s,"));
@@ -258,6 +258,7 @@ static void test_number_and_unit_do_not_wrap_apart(void **state)
 	assert_non_null(strstr(h, "80.0&nbsp;GB"));
 	assert_non_null(strstr(h, "5,000&nbsp;USD"));
 	assert_non_null(strstr(h, "12.5&nbsp;ms"));
+	assert_non_null(strstr(h, "Times at 400&nbsp;Gb/s")); /* a table's caption */
 	assert_non_null(strstr(h, "3 stages."));
 	assert_null(strstr(h, "9.14 s"));
 }
