@@ -836,6 +836,10 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	 * the same figure as pipeline.bubble_fraction (catalog_pipeline.c) */
 	int cm = calc_table_col(t, "plan_microbatches", "1", CALC_D_NUM, 6);
 	int cb = calc_table_col(t, "plan_bubble", "1", CALC_D_NUM, 6);
+	/* the pick's point on the same curves, by the same closed form ("" and NaN without one) */
+	int cps = calc_table_col(t, "pick_schedule", "", CALC_D_TEXT, 0);
+	int cpm = calc_table_col(t, "pick_microbatches", "1", CALC_D_NUM, 6);
+	int cpb = calc_table_col(t, "pick_bubble", "1", CALC_D_NUM, 6);
 	int r = calc_table_row(t);
 	int pm = calc_plan_microbatches(&c->plan);
 	struct calc_pp_closed cf;
@@ -844,6 +848,15 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	                           !c->plan.post_validation, &cf);
 	calc_table_num(t, r, cm, pm);
 	calc_table_num(t, r, cb, c->plan.pp > 1 ? cf.fraction : 0);
+	calc_table_str(t, r, cps, pk ? calc_schedule_name((enum calc_schedule)pk->r.c.schedule) : "");
+	calc_table_num(t, r, cpm, pk ? pk->r.c.m : NAN);
+	if (pk) {
+		calc_pipeline_closed_flush((enum calc_schedule)pk->r.c.schedule, pk->r.c.pp, pk->r.c.m,
+		                           pk->r.c.schedule == CALC_SCHED_INTERLEAVED ? pk->r.c.vpp : 1, 1, 1, 1,
+		                           !c->plan.post_validation, &cf);
+		calc_table_num(t, r, cpb, pk->r.c.pp > 1 ? cf.fraction : 0);
+	} else
+		calc_table_num(t, r, cpb, NAN);
 	calc_table_str(t, r, csched, calc_schedule_name(c->plan.schedule));
 	calc_table_str(t, r, crc, calc_recompute_name(c->plan.recompute));
 	calc_table_str(t, r, crecipe, c->plan.recipe_name);
