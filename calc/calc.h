@@ -566,6 +566,7 @@ struct calc_plan {
 	double memory_margin;     /* [plan] share of usable memory the recommended split leaves free [0..0.9] */
 	double published_gpu_hours; /* [plan] GPU-hours of the published run the plan reproduces (0 = none) */
 	char published_source[160]; /* [plan] where published_gpu_hours is published ("" = none) */
+	char currency[8];         /* [plan] ISO 4217 code of the prices ("" = not named) */
 
 	struct calc_model model;
 	char hf_config[CALC_PATH_MAX]; /* model read from this config.json ("" = none) */

@@ -169,9 +169,11 @@ static int t_run(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 	ROW("run.gpu_power", "W", r.gpu_power);
 	ROW("run.facility_power", "MW", r.facility_power / 1e6);
 	ROW("run.energy", "MWh", r.energy / 3.6e9);
-	ROW("run.effective_cost", "currency", r.gpu_cost);
-	ROW("run.energy_cost", "currency", r.energy_cost);
-	ROW("run.cost_per_mtokens", "currency", r.cost_per_mtokens);
+	/* costs in plan.currency where the plan names one, else in the prices' own unit */
+	const char *money = c->plan.currency[0] ? c->plan.currency : "currency";
+	ROW("run.effective_cost", money, r.gpu_cost);
+	ROW("run.energy_cost", money, r.energy_cost);
+	ROW("run.cost_per_mtokens", money, r.cost_per_mtokens);
 	if (c->plan.carbon_intensity > 0)
 		ROW("run.co2", "t CO2e", r.co2 / 1e3);
 #undef ROW

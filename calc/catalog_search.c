@@ -6,6 +6,7 @@
  * once per context with the default options (calc_ctx_search).
  */
 #include "calc.h"
+#include "pipeline.h"
 #include "search.h"
 
 #include <math.h>
@@ -806,7 +807,8 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
  * planner's own time, so that the plan and the grid are timed alike), the same of the
  * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
  * nothing fits), the plan's inter-node bandwidth per GPU, and its schedule, recomputation
- * and recipe by name.
+ * and recipe by name, and its point on the bubble curves (micro-batches per step and the
+ * closed-form bubble of its schedule).
  */
 static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
@@ -828,7 +830,33 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	int csched = calc_table_col(t, "plan_schedule", "", CALC_D_TEXT, 0);
 	int crc = calc_table_col(t, "plan_recompute", "", CALC_D_TEXT, 0);
 	int crecipe = calc_table_col(t, "plan_recipe", "", CALC_D_TEXT, 0);
+	/* the plan's point on the bubble curves: its micro-batches per step and the closed-form
+	 * idle share of its schedule at equal op costs, as the curves are drawn (Narayanan et al.
+	 * 2021 §2.2: (p-1)/(vm+p-1) for 1F1B and interleaved; the schedule table's row otherwise),
+	 * the same figure as pipeline.bubble_fraction (catalog_pipeline.c) */
+	int cm = calc_table_col(t, "plan_microbatches", "1", CALC_D_NUM, 6);
+	int cb = calc_table_col(t, "plan_bubble", "1", CALC_D_NUM, 6);
+	/* the pick's point on the same curves, by the same closed form ("" and NaN without one) */
+	int cps = calc_table_col(t, "pick_schedule", "", CALC_D_TEXT, 0);
+	int cpm = calc_table_col(t, "pick_microbatches", "1", CALC_D_NUM, 6);
+	int cpb = calc_table_col(t, "pick_bubble", "1", CALC_D_NUM, 6);
 	int r = calc_table_row(t);
+	int pm = calc_plan_microbatches(&c->plan);
+	struct calc_pp_closed cf;
+	calc_pipeline_closed_flush(c->plan.schedule, c->plan.pp, pm,
+	                           c->plan.schedule == CALC_SCHED_INTERLEAVED ? c->plan.vpp : 1, 1, 1, 1,
+	                           !c->plan.post_validation, &cf);
+	calc_table_num(t, r, cm, pm);
+	calc_table_num(t, r, cb, c->plan.pp > 1 ? cf.fraction : 0);
+	calc_table_str(t, r, cps, pk ? calc_schedule_name((enum calc_schedule)pk->r.c.schedule) : "");
+	calc_table_num(t, r, cpm, pk ? pk->r.c.m : NAN);
+	if (pk) {
+		calc_pipeline_closed_flush((enum calc_schedule)pk->r.c.schedule, pk->r.c.pp, pk->r.c.m,
+		                           pk->r.c.schedule == CALC_SCHED_INTERLEAVED ? pk->r.c.vpp : 1, 1, 1, 1,
+		                           !c->plan.post_validation, &cf);
+		calc_table_num(t, r, cpb, pk->r.c.pp > 1 ? cf.fraction : 0);
+	} else
+		calc_table_num(t, r, cpb, NAN);
 	calc_table_str(t, r, csched, calc_schedule_name(c->plan.schedule));
 	calc_table_str(t, r, crc, calc_recompute_name(c->plan.recompute));
 	calc_table_str(t, r, crecipe, c->plan.recipe_name);
@@ -858,7 +886,7 @@ const struct calc_tabledef calc_d_search[] = {
 	{"search-pareto", "memory vs step time of the configurations that fit: the frontier and a sample of the rest", "",
 	 t_pareto},
 	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
-	{"plan-marks", "the plan and the pick (tp, pp, memory, closed-form step time) and the plan's inter-node "
-	               "bandwidth, for marking the design-space charts", "", t_marks},
+	{"plan-marks", "the plan and the pick (tp, pp, memory, closed-form step time), the plan's inter-node "
+	               "bandwidth and its (micro-batches, bubble) point, for marking the charts", "", t_marks},
 	{NULL, NULL, NULL, NULL},
 };

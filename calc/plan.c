@@ -88,6 +88,7 @@ static const struct key keys[] = {
 	{"plan", "memory_margin", K_NUM, CALC_U_FRACTION, P(memory_margin), 0, 0.9, NULL, "fraction", "share of usable memory the recommended split leaves free"},
 	{"plan", "published_gpu_hours", K_NUM, CALC_U_NONE, P(published_gpu_hours), 0, 1e12, NULL, "number", "GPU-hours of the published run this plan reproduces, compared in the report (0 = none; needs plan.published_source)"},
 	{"plan", "published_source", K_TEXT, 0, P(published_source), 0, 0, NULL, "text", "where plan.published_gpu_hours is published (paper and table, or model card)"},
+	{"plan", "currency", K_TEXT, 0, P(currency), 0, 0, NULL, "text", "ISO 4217 code of the currency of cluster.gpu_hour_cost and run.energy_price, shown beside costs (e.g. USD; default empty: the prices' own unit, not named)"},
 
 	{"model", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "model preset (trainplan presets models)"},
 	{"model", "hf_config", K_PRESET, 0, 0, 0, 0, NULL, "path", "Hugging Face config.json to read the model from"},
@@ -154,7 +155,7 @@ static const struct key keys[] = {
 	{"cluster", "nodes_per_leaf", K_INT, 0, P(nodes_per_leaf), 0, 1e6, NULL, "int", "nodes under one leaf switch group of a rail-optimized fat tree (0 = one leaf for all nodes)"},
 	{"cluster", "oversubscription", K_NUM, CALC_U_NONE, P(oversubscription), 1, 64, NULL, "number", "leaf-to-spine oversubscription: a step across leaves gets the network bandwidth / this"},
 	{"cluster", "spine_latency", K_NUM, CALC_U_SECONDS, P(spine_latency), 0, 1, NULL, "seconds", "latency of one network step across the spine (0 = inter_node_latency)"},
-	{"cluster", "gpu_hour_cost", K_NUM, CALC_U_MONEY, P(gpu_hour_cost), 0, 1e6, NULL, "number", "price of one GPU-hour (currency units)"},
+	{"cluster", "gpu_hour_cost", K_NUM, CALC_U_MONEY, P(gpu_hour_cost), 0, 1e6, NULL, "number", "price of one GPU-hour (in plan.currency)"},
 
 	{"training", "seq_len", K_INT, 0, P(seq_len), 1, 1e8, NULL, "int", "sequence length s [tokens]"},
 	{"training", "global_batch", K_INT, 0, P(global_batch), 1, 1e9, NULL, "int", "global batch B [sequences per step]"},
@@ -275,7 +276,7 @@ static const struct key keys[] = {
 	{"run", "node_power", K_NUM, CALC_U_NONE, P(node_power), 0, 1e6, NULL, "number", "power of one node without its GPUs [W]"},
 	{"run", "network_power", K_NUM, CALC_U_NONE, P(network_power), 0, 1e5, NULL, "number", "network switches and optics per GPU [W]"},
 	{"run", "pue", K_NUM, CALC_U_NONE, P(pue), 1, 10, NULL, "number", "power usage effectiveness: facility power / IT power"},
-	{"run", "energy_price", K_NUM, CALC_U_MONEY, P(energy_price), 0, 1e4, NULL, "number", "price of one kWh at the facility meter (currency units; 0 = in gpu_hour_cost)"},
+	{"run", "energy_price", K_NUM, CALC_U_MONEY, P(energy_price), 0, 1e4, NULL, "number", "price of one kWh at the facility meter (in plan.currency; 0 = in gpu_hour_cost)"},
 	{"run", "carbon_intensity", K_NUM, CALC_U_NONE, P(carbon_intensity), 0, 10, NULL, "number", "grid emissions [kg CO2e per kWh] (0 = not reported)"},
 };
 
@@ -884,7 +885,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
 		           : k->off == P(gpu.name) ? sizeof p->gpu.name : k->off == P(layout) ? sizeof p->layout
-		           : k->off == P(published_source) ? sizeof p->published_source : sizeof p->placement;
+		           : k->off == P(published_source) ? sizeof p->published_source
+		           : k->off == P(currency) ? sizeof p->currency : sizeof p->placement;
 		if (strlen(v) >= cap)
 			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
@@ -895,6 +897,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			return calc_error(d, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
 			                  "(allowed: UTF-8 text without control characters)", k->section, k->name, bad + 1,
 			                  (unsigned char)v[bad]);
+		if (k->off == P(currency) && *v &&
+		    (strlen(v) != 3 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 3))
+			return calc_error(d, e->file, e->line, "plan.currency = %s is not a currency code (allowed: three "
+			                  "capital letters as in ISO 4217, e.g. USD, EUR, CNY; empty for none)", v);
 		if (k->off == P(placement)) {
 			/* a permutation of tp, cp, pp, dp, with or without ep (placement.c) */
 			int order[CALC_DIM_N + 1];

@@ -988,6 +988,23 @@ static int q_published_source(struct calc_ctx *c, struct calc_value *v, struct c
 	return 0;
 }
 
+/* plan.currency: the ISO 4217 code the report writes beside costs ("" = not named). */
+static int q_currency(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = NAN;
+	v->str = c->plan.currency;
+	return 0;
+}
+
+/* model.dropout: whether the layers' dropout masks and outputs are stored (a plan key) */
+static int q_dropout(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	(void)d;
+	v->num = c->plan.model.dropout ? 1 : 0;
+	return 0;
+}
+
 /* ======================================================================== */
 /* Catalog entries                                                           */
 /* ======================================================================== */
@@ -1004,6 +1021,9 @@ const struct calc_quantity calc_q_report[] = {
 	{"plan.published_gpu_hours", "GPU-h", "GPU-hours of the published run the plan reproduces (0 = none)",
 	 q_published_gpuh},
 	{"plan.published_source", "", "where plan.published_gpu_hours is published", q_published_source},
+	{"model.dropout", "1", "1 when the model has dropout layers, whose masks and outputs are stored (plan key), else 0",
+	 q_dropout},
+	{"plan.currency", "", "ISO 4217 code of the plan's prices, written beside costs (\"\" = not named)", q_currency},
 	{"comm.placement", "", "parallel.placement in words: the group order, innermost first", q_placement_text},
 	{"comm.placement_megatron", "1", "1 when parallel.placement is Megatron-Core's default order tp-cp-ep-dp-pp "
 	                                 "(tp-cp-dp-pp where the order names no EP), else 0", q_placement_megatron},

@@ -11,6 +11,7 @@
  * With two threads or more (calc_threads_get) the figures' SVG files are read and
  * renamed on a second thread while the body is rendered (struct svg_prep).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -84,6 +85,58 @@ static void esc(struct buf *b, const char *s)
 		}
 		s++;
 	}
+}
+
+/* Units that follow a number after one space in the expanded prose and tables (calc/format.c's
+ * display suffixes, the chapters' own "GPU-hours", "tokens", rates written "/ s", and the
+ * currency of plan.currency).  A no-break space keeps them on the number's line. */
+static const char *const nb_units[] = {
+	"GB/s", "Gb/s", "TB/s", "MB/s", "TFLOP/s", "PFLOP/s", "GiB", "TiB", "TB", "GB", "MB", "KB", "PB",
+	"ms", "\xc2\xb5s", "us", "s", "days", "day", "hours", "hour", "h", "GPU-hours", "GPUs", "GPU",
+	"MWh", "kWh", "kW", "MW", "W", "B", "tokens", "billion", "million", "/", NULL};
+
+/* Length of the unit at p that may be glued to the number before it (0 = none).  A unit
+ * ends where the word does; a currency code is two to four capitals ("USD", "EUR"). */
+static size_t nb_unit_at(const char *p)
+{
+	for (int i = 0; nb_units[i]; i++) {
+		size_t n = strlen(nb_units[i]);
+		if (!strncmp(p, nb_units[i], n) && !isalnum((unsigned char)p[n]) && p[n] != '-' &&
+		    p[n] != '_')
+			return n;
+	}
+	size_t n = 0;
+	while (n < 5 && p[n] >= 'A' && p[n] <= 'Z')
+		n++;
+	return n >= 2 && n <= 4 && !isalnum((unsigned char)p[n]) && p[n] != '-' ? n : 0;
+}
+
+/* Escape prose text, with a no-break space between a number and its unit ("9.14 s",
+ * "1,536 GPUs", "2.1 / s", "5,000 USD"), so that no line wraps them apart. */
+static void esc_text(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	const char *from = s;
+	for (const char *p = s; *p; p++) {
+		if (*p != ' ' || p == s || !isdigit((unsigned char)p[-1]))
+			continue;
+		size_t u = nb_unit_at(p + 1);
+		if (!u)
+			continue;
+		char *piece = xmalloc((size_t)(p - from) + 1);
+		memcpy(piece, from, (size_t)(p - from));
+		piece[p - from] = 0;
+		esc(b, piece);
+		free(piece);
+		put(b, "&nbsp;");
+		if (u == 1 && p[1] == '/' && p[2] == ' ' && nb_unit_at(p + 3) && p[3] != '/') {
+			put(b, "/&nbsp;"); /* "2.1 / s" */
+			p += 2;
+		}
+		from = p + 1;
+	}
+	esc(b, from);
 }
 
 /* Escape a URL for an href: percent-encode what may not appear, escape '&' and quotes.
@@ -532,7 +585,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 				put(b, " id=\"");
 				esc(b, t->id);
 				putf(b, "\">\n<caption><span class=\"label\">Table %d.</span> ", t->number);
-				esc(b, t->caption);
+				esc_text(b, t->caption);
 				if (t->csv_path) {
 					put(b, " <a class=\"csv\" href=\"");
 					esc_href(b, t->csv_path, 1);
@@ -547,7 +600,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			put(b, "</table>\n");
 			if (r->table && r->table->note) {
 				put(b, "<p class=\"table-note\">");
-				esc(b, r->table->note);
+				esc_text(b, r->table->note);
 				put(b, "</p>\n");
 			}
 			put(b, "</div>\n");
@@ -678,7 +731,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 				if (inline_svg(b, f, r->svg, r->doc->svgs, r->d) < 0)
 					r->failed = 1;
 				putf(b, "\n<figcaption><span class=\"label\">Figure %d.</span> ", f->number);
-				esc(b, f->caption);
+				esc_text(b, f->caption);
 				put(b, "</figcaption>\n</figure>\n");
 			}
 			return 1;
@@ -689,7 +742,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 		break;
 	}
 	case CMARK_NODE_TEXT:
-		esc(b, lit);
+		esc_text(b, lit);
 		break;
 	case CMARK_NODE_LINEBREAK:
 		put(b, "<br>\n");
@@ -765,7 +818,7 @@ static void render_toc(struct buf *b, const struct rpt_doc *doc)
 			esc(b, h->number);
 			put(b, "</span>");
 		}
-		esc(b, h->text);
+		esc_text(b, h->text);
 		put(b, "</a></li>\n");
 	}
 	put(b, "</ul>\n</nav>\n");
@@ -804,11 +857,11 @@ int rpt_html_render(const struct rpt_doc *doc, int unsafe, char **out, size_t *l
 	put(&b, css);
 	put(&b, "</style>\n</head>\n<body>\n");
 	put(&b, "<header class=\"title\">\n<p class=\"report-title\">");
-	esc(&b, doc->title);
+	esc_text(&b, doc->title);
 	put(&b, "</p>\n");
 	if (doc->subtitle && *doc->subtitle) {
 		put(&b, "<p class=\"subtitle\">");
-		esc(&b, doc->subtitle);
+		esc_text(&b, doc->subtitle);
 		put(&b, "</p>\n");
 	}
 	if (doc->date && *doc->date) {

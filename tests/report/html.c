@@ -206,7 +206,7 @@ static void test_long_cells_are_not_cut(void **state)
 	const char *h = render("# T\n\n```calc\ntable cluster-presets\n```\n", 0, err, sizeof err);
 	if (!h)
 		fail_msg("%s", err);
-	assert_non_null(strstr(h, "8 x HDR 200 Gb/s per node (Narayanan et al. 2021 §5)</td>"));
+	assert_non_null(strstr(h, "8 x HDR 200&nbsp;Gb/s per node (Narayanan et al. 2021 §5)</td>"));
 }
 
 static void test_figure_inlined_with_prefixed_ids(void **state)
@@ -243,6 +243,26 @@ static void test_missing_svg_is_an_error(void **state)
 	assert_non_null(strstr(err, "cannot read figure 'never'"));
 }
 
+/* A number and its unit never wrap apart: the space between them is a no-break space
+ * ("9.14 / s" included), while a number followed by a word keeps its plain space. */
+static void test_number_and_unit_do_not_wrap_apart(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\nA step of 9.14 s, 2.1 / s, 1,536 GPUs at 80.0 GB and 5,000 USD; 3 stages.\n\n"
+	                 "| a | b |\n|---|---:|\n| x | 12.5 ms |\n\nTable: Times at 400 Gb/s {#tab-t}\n";
+	const char *h = render(md, 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "9.14&nbsp;s,"));
+	assert_non_null(strstr(h, "2.1&nbsp;/&nbsp;s,"));
+	assert_non_null(strstr(h, "1,536&nbsp;GPUs"));
+	assert_non_null(strstr(h, "80.0&nbsp;GB"));
+	assert_non_null(strstr(h, "5,000&nbsp;USD"));
+	assert_non_null(strstr(h, "12.5&nbsp;ms"));
+	assert_non_null(strstr(h, "Times at 400&nbsp;Gb/s")); /* a table's caption */
+	assert_non_null(strstr(h, "3 stages."));
+	assert_null(strstr(h, "9.14 s"));
+}
+
 static void test_toc_and_heading_numbers(void **state)
 {
 	(void)state;
@@ -273,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_figure_inlined_with_prefixed_ids),
 		cmocka_unit_test(test_missing_svg_is_an_error),
 		cmocka_unit_test(test_toc_and_heading_numbers),
+		cmocka_unit_test(test_number_and_unit_do_not_wrap_apart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
