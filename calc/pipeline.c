@@ -1164,6 +1164,20 @@ void calc_pp_costs_unit(struct calc_pp_costs *c, enum calc_schedule s, int p, in
 /* ASCII Gantt                                                               */
 /* ======================================================================== */
 
+/* The Gantt's time per cell: 'unit' where given, else the shortest op (1 where none has
+ * a length), for the chart and for its size alike. */
+static double gantt_unit(const struct calc_pp_result *r, double unit)
+{
+	if (unit > 0)
+		return unit;
+	for (int i = 0; i < r->nops; i++) {
+		double len = r->ops[i].end - r->ops[i].start;
+		if (len > 0 && (unit <= 0 || len < unit))
+			unit = len;
+	}
+	return unit > 0 ? unit : 1;
+}
+
 double calc_pipeline_gantt_size(const struct calc_pp_result *r, double unit, double *used)
 {
 	int p = 0, maxmb = 0, width;
@@ -1177,15 +1191,7 @@ double calc_pipeline_gantt_size(const struct calc_pp_result *r, double unit, dou
 		if (r->ops[i].end > end)
 			end = r->ops[i].end;
 	}
-	if (unit <= 0) { /* the shortest op, as calc_pipeline_gantt takes it */
-		for (int i = 0; i < r->nops; i++) {
-			double len = r->ops[i].end - r->ops[i].start;
-			if (len > 0 && (unit <= 0 || len < unit))
-				unit = len;
-		}
-		if (unit <= 0)
-			unit = 1;
-	}
+	unit = gantt_unit(r, unit);
 	*used = unit;
 	width = 1 + snprintf(label, sizeof label, "%d", maxmb);
 	/* each stage's line: "stage NNN |", the cells, "|\n"; then the legend */
@@ -1203,15 +1209,7 @@ void calc_pipeline_gantt(const struct calc_pp_result *r, double unit, FILE *out)
 		if (r->ops[i].mb > maxmb)
 			maxmb = r->ops[i].mb;
 	}
-	if (unit <= 0) { /* the shortest op */
-		for (int i = 0; i < r->nops; i++) {
-			double len = r->ops[i].end - r->ops[i].start;
-			if (len > 0 && (unit <= 0 || len < unit))
-				unit = len;
-		}
-		if (unit <= 0)
-			unit = 1;
-	}
+	unit = gantt_unit(r, unit);
 	width = 1 + snprintf(label, sizeof label, "%d", maxmb);
 	cells = 0;
 	for (int i = 0; i < r->nops; i++) {

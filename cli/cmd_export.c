@@ -62,6 +62,20 @@ static int key_error(const struct calc_plan *p, const char *section, const char 
 	return cli_fail(&d);
 }
 
+/* The plan's MoE layers as Megatron-LM's --moe-layer-freq list, "[0,1,...]", one 0/1 per
+ * layer by the model's own rule (calc_model_layer_is_moe); -1 when it does not fit 'n'. */
+static int moe_freq_list(const struct calc_model *m, char *buf, size_t n)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int i = 0; i < m->layers && o + 4 < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%d", i ? "," : "[", calc_model_layer_is_moe(m, i));
+	if (o + 2 >= n)
+		return -1;
+	snprintf(buf + o, n - o, "]");
+	return 0;
+}
+
 /* 1 when every stage holds the same number of layers. */
 static int stages_even(const struct calc_plan *p)
 {
@@ -254,21 +268,14 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		}
 		/* --moe-layer-freq: an int N (layer i is MoE when i %% N == 0) or a Python list
 		 * expression of 0/1 per layer (arguments.py moe_freq_type, gpt_layer_specs.py at
-		 * commit d98e8a6).  The plan's rule: layers 0 .. first_dense - 1 dense, then every
-		 * model.moe_every-th layer MoE counted from the first after them ((i + 1) %% every
-		 * == 0; calc.h struct calc_moe), written here as the list it gives. */
+		 * commit d98e8a6).  The plan's rule: layers 0 .. first_dense - 1 dense, and of the
+		 * others layer i MoE when (i + 1) %% model.moe_every == 0 (calc.h struct calc_moe,
+		 * calc_model_layer_is_moe), written here as the list it gives. */
 		if (m->moe.every > 1) {
 			char freq[CALC_LAYOUT_MAX];
-			size_t o = 0;
-			freq[0] = 0;
-			for (int i = 0; i < m->layers && o + 4 < sizeof freq; i++) {
-				int moe = i >= m->moe.first_dense && (i - m->moe.first_dense + 1) % m->moe.every == 0;
-				o += (size_t)snprintf(freq + o, sizeof freq - o, "%s%d", i ? "," : "[", moe);
-			}
-			if (o + 2 >= sizeof freq)
+			if (moe_freq_list(m, freq, sizeof freq) < 0)
 				return key_error(p, "model", "moe_every", "export --for megatron: %d layers are too many to "
 				                 "write as a --moe-layer-freq list here", m->layers);
-			snprintf(freq + o, sizeof freq - o, "]");
 			FLAG("--moe-layer-freq \"%s\"", freq);
 		} else if (m->moe.first_dense > 0)
 			FLAG("--moe-layer-freq \"([0]*%d+[1]*%d)\"", m->moe.first_dense, m->layers - m->moe.first_dense);
@@ -580,15 +587,9 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		/* moe_layer_freq: 1 or the list of 0/1 per layer, by the plan's rule (calc.h struct calc_moe) */
 		if (m->moe.every > 1 || m->moe.first_dense > 0) {
 			char freq[CALC_LAYOUT_MAX];
-			size_t o = 0;
-			for (int i = 0; i < m->layers && o + 4 < sizeof freq; i++) {
-				int moe = i >= m->moe.first_dense && (m->moe.every <= 1 || (i - m->moe.first_dense + 1) % m->moe.every == 0);
-				o += (size_t)snprintf(freq + o, sizeof freq - o, "%s%d", i ? "," : "[", moe);
-			}
-			if (o + 2 >= sizeof freq)
+			if (moe_freq_list(m, freq, sizeof freq) < 0)
 				return key_error(p, "model", "layers", "export --for nemo: %d layers are too many to write as a "
 				                 "model.moe_layer_freq list here", m->layers);
-			snprintf(freq + o, sizeof freq - o, "]");
 			KV("model.moe_layer_freq=%s", freq);
 		} else
 			KV("model.moe_layer_freq=1");

@@ -1687,8 +1687,9 @@ static void m_freq(struct imp *im, const struct mvals *m, long layers)
 	}
 	if (p[0] == '[' && strncmp(p, "[0]*", 4) && strncmp(p, "[1]*", 4)) {
 		/* a list of 0/1, one per layer (export --for megatron writes model.moe_every > 1 so):
-		 * the plan's rule when the first MoE layer f1 and the second f2 give every = f2 - f1
-		 * and first_dense = f1 - every + 1, and the whole list follows them */
+		 * the plan's rule (calc_model_layer_is_moe: i >= first_dense, (i + 1) % every == 0)
+		 * when the first MoE layer f1 and the second f2 give every = f2 - f1 and
+		 * first_dense = f1 - every + 1, and the whole list follows them */
 		static char bits[100001];
 		long nb = 0, f1 = -1, f2 = -1, every, fd;
 		for (char *q = p + 1; *q && *q != ']' && nb < 100000; q++) {
@@ -1704,7 +1705,7 @@ static void m_freq(struct imp *im, const struct mvals *m, long layers)
 		if (nb == layers && f1 >= 0 && fd >= 0) {
 			long i;
 			for (i = 0; i < nb; i++)
-				if ((bits[i] == '1') != (i >= fd && (i - fd + 1) % every == 0))
+				if ((bits[i] == '1') != (i >= fd && (i + 1) % every == 0))
 					break;
 			if (i == nb) {
 				put(im, m->freq_line, "model.first_dense", "%ld", fd);
