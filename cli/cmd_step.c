@@ -100,7 +100,7 @@ int cmd_step(int argc, char **argv)
 		}
 		if (plan.gemm_basis == 1) /* efficiency.gemm_basis = achievable: of the measured matmul rate */
 			printf("efficiency: GEMMs at %.0f%% of the achievable %s matmul rate %.1f TFLOP/s (measured), ",
-			       100 * ge, st->gemm_peak == plan.gpu.bf16_flops ? "BF16" : "FP8",
+			       100 * ge, prec,
 			       calc_display_value(st->gemm_peak == plan.gpu.bf16_flops ? plan.gpu.matmul_max : plan.gpu.matmul_max_fp8,
 			                          "TFLOP/s"));
 		else
