@@ -413,16 +413,33 @@ static const struct vrow rows[] = {
 	 * recipes that ran them are the perf_recipes of the same commit
 	 * (src/megatron/bridge/perf_recipes/FAMILY/GPU/NAME.py), which set no recomputation for
 	 * these runs (recompute_granularity = None for Qwen3, none set for Llama 3).  The MoE
-	 * rows take the token dispatcher and the all-to-all overlap each recipe sets, read from
-	 * perf_recipes/qwen/GPU/qwen3_moe.py at v0.6.0 (51885cf132b2; the stack's release):
-	 *   - the MXFP8 recipes call _enable_hybridep_full_iteration_mxfp8 (perf_recipes/qwen/
-	 *     common.py lines 56-60: overlap_moe_expert_parallel_comm = True) with the flex
-	 *     dispatcher on HybridEP: moe.overlap_ep_comm = yes, the stack's moe.dispatcher =
-	 *     hybridep.  The B200 and B300 Qwen3-235B rows are published with PP 8 and VP n/a,
-	 *     while their recipes set VP 3 and Megatron-Core asserts a virtual pipeline for the
-	 *     overlap when PP > 1 (megatron/core/transformer/transformer_config.py at d98e8a6):
-	 *     the sources disagree, and these two rows keep the earlier convention,
-	 *     efficiency.ep_overlap = 1 with the published 1F1B layout.
+	 * rows take the token dispatcher and the all-to-all overlap of the recipes that
+	 * published the figures: the 26.04.01 section was added by commit 17a381f95
+	 * (2026-05-16, "2604_patch_perf_summary"), whose runs were launched by
+	 * scripts/performance (configs/qwen/qwen3_workload_base_configs.py, the V1 presets
+	 * for 30B and the V2 presets -- 256 GPUs, GBS 8,192 -- for 235B, applied by
+	 * utils/overrides.py set_workload_base_configs at that commit).  The perf_recipes of
+	 * v0.6.0 (2026-08-19) that these rows read before came three months later and carry
+	 * the 26.06 settings instead (see the 26.06 rows below), which is why they disagreed
+	 * with the published layouts:
+	 *   - WorkloadBaseConfig's moe_a2a_overlap defaults to False (utils/utils.py at
+	 *     17a381f95) and no Blackwell Qwen3 preset of that commit sets it, so
+	 *     overlap_moe_expert_parallel_comm stays off (_set_moe_a2a_overlap_overrides):
+	 *     moe.overlap_ep_comm = no on every Blackwell Qwen3 row (before: yes, or
+	 *     efficiency.ep_overlap = 1 for the 235B B200 and B300 rows).  The 235B B200 and
+	 *     B300 presets set PP 8 with no VP, as published (the earlier disagreement between
+	 *     the published VP n/a and a recipe's VP 3 is gone).
+	 *   - dispatcher: a preset with moe_flex_dispatcher_backend = "hybridep" runs the flex
+	 *     dispatcher on HybridEP (the stack's moe.dispatcher), one without it the alltoall
+	 *     dispatcher (set_workload_base_configs): the 235B B200 preset
+	 *     (QWEN3_235B_A22B_PRETRAIN_CONFIG_B200_FP8_CS_V1, which MXFP8 reuses) has none,
+	 *     so moe.dispatcher = alltoall there; every other Blackwell Qwen3 preset HybridEP.
+	 *   - CUDA graphs: Transformer Engine's partial graphs (cuda_graph_scope "moe_router",
+	 *     "moe_preprocess", and "attn" on the 30B B200 and 235B GB200 presets), none on
+	 *     H100; the experts, dispatch and combine run uncaptured.  Not modelled (no
+	 *     source for a launch cost per kernel), named in the assumed column.
+	 *   Moves: 30B B200 +91.6 -> +60.2 %, B300 +69.3 -> +42.8 %, GB200 +104.6 -> +70.3 %;
+	 *   235B B200 +117.0 -> +68.0 % (alltoall), B300 +38.1 -> +22.1 %, GB200 +46.4 -> +23.9 %.
 	 *   - Qwen3-30B-A3B on H100 in FP8-CS (qwen3_30b_a3b_pretrain_16gpu_h100_fp8cs_config):
 	 *     moe_a2a_overlap = False and CommOverlapConfig(tp_comm_overlap=True), so
 	 *     overlap_moe_expert_parallel_comm stays unset (training/comm_overlap.py): no overlap
@@ -481,15 +498,18 @@ static const struct vrow rows[] = {
 	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
 	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 27136, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); "
+	 "partial CUDA graphs (attn, router, preprocess) not modelled", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 30720, 1, 4096, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); "
+	 "partial CUDA graphs (router, preprocess) not modelled", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 26112, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
-	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase); one NVLink domain of 8", NULL},
+	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "commit's recipe); partial CUDA graphs (router, preprocess) not modelled", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "dgx-gb300", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL, "no GB300 GPU or cluster preset"},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8960, 1, 4096, 0, "dgx-h100-ndr", 0,
@@ -500,22 +520,77 @@ static const struct vrow rows[] = {
 	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;moe.dispatcher=alltoall;moe.overlap_ep_comm=yes",
 	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 3776, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute (published VP n/a, the recipe VP 3: the overlap needs VP)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;moe.dispatcher=alltoall", 0,
+	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, "
+	 "EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 2, "moe-sp", M_TOKS, 5936, 1, 4096, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute (published VP n/a, the recipe VP 3: the overlap needs VP)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; HybridEP, "
+	 "EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 5680, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
-	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
-	 "moe.overlap_ep_comm=yes",
-	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 4, 4096, 1, "moe-sp", M_TOKS, 4256, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 4 x VP 4, EP 64)"},
+	/* Megatron-Bridge performance summary, the "26.06 NeMo Container" section of
+	 * docs/performance-summary-archive.md (NVIDIA-NeMo/Megatron-Bridge at 067f987; added by
+	 * commit 63b08b397, 2026-06-15, "26.06 perf summary"), tokens/s per GPU as published,
+	 * stack megatron-bridge-0.6 as the 26.04.01 rows: the runs of the 26.04.01 rows that
+	 * both sections publish with the same system, GPUs, precision, batch and parallel
+	 * sizes and whose model trainplan has.  Settings from the presets of the publishing
+	 * commit (scripts/performance/configs at 63b08b397 against 17a381f95):
+	 *   - Llama 3.1 405B: the presets are unchanged (llama31_workload_base_configs.py:
+	 *     only the NVFP4 presets, not these, changed), and the published figures moved
+	 *     -2.4 % (GB200 FP8, 864 -> 843), -2.1 % (GB200 MXFP8, 800 -> 783) and -0.6 % (H100,
+	 *     328 -> 326): what one release's same run varies by.
+	 *   - Qwen3-30B-A3B on H100 (FP8-CS): the preset is unchanged; 8,960 -> 8,826 (-1.5 %).
+	 *   - Qwen3-30B-A3B on GB200 and B300 and Qwen3-235B-A22B on GB200 (MXFP8): the MXFP8
+	 *     presets now set moe_a2a_overlap = True (moe.overlap_ep_comm = yes),
+	 *     cuda_graph_impl = "full_iteration", cutedsl_fused_grouped_mlp = True (Transformer
+	 *     Engine's op fuser for the grouped expert MLP) and fp8_dot_product_attention = True
+	 *     (qwen3_workload_base_configs.py; utils/overrides.py set_workload_base_configs),
+	 *     and the same runs went 26,112 -> 40,706 (GB200, 1.56x), 30,720 -> 40,769 (B300,
+	 *     1.33x) and 5,680 -> 7,376 (235B GB200, 1.30x).  trainplan models the overlap; the
+	 *     whole-iteration graph, the fused grouped MLP and FP8 attention it does not (named
+	 *     in the assumed column): the prediction is the same as the 26.04.01 row's with
+	 *     the overlap on.
+	 * All held out. */
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 843, 1, 8192, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 783, 1, 8192, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 1024, 8, 8, 1536, 1, "flash", M_TOKS, 326, 2, 8192, 0, "dgx-h100-ndr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 40706, 1, 4096, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all overlapped (1F1B steady phase); "
+	 "whole-iteration CUDA graph, fused grouped MLP and FP8 attention not modelled", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 40769, 1, 4096, 0, "hgx-b300-xdr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, "
+	 "fused grouped MLP and FP8 attention not modelled", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8826, 1, 4096, 0, "dgx-h100-ndr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=16;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; HybridEP, EP all-to-all not overlapped (moe_a2a_overlap = False)", NULL},
+	{"MBRIDGE 26.06", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 7376, 1, 4096, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
+	 "moe.overlap_ep_comm=yes",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, fused grouped MLP and FP8 "
+	 "attention not modelled", NULL},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
