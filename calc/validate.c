@@ -460,16 +460,23 @@ static const struct vrow rows[] = {
 	 *     the GPU's FP8 peak, FP8 parameters gathered, as the 25.11 rows): trainplan has no
 	 *     MXFP8 recipe yet, so the block scales (one byte per 32 values, OCP MX v1.0) and
 	 *     their cast are not counted; the prediction is that much too fast and too small.
-	 *   - DGX-GB200 as cluster gb200-nvl72 with the run's GPUs in NVLink domains of 64 (8 for
-	 *     the 8-GPU runs): how the runs sat in NVL72 racks is not published.
+	 *   - DGX-GB200 as cluster gb200-nvl72 and DGX-GB300 as gb300-nvl72, with the run's GPUs
+	 *     in NVLink domains of 64 (8 for the 8-GPU runs): how the runs sat in NVL72 racks is
+	 *     not published.  The GB300 GPU preset's GEMM and attention shares are GB200's
+	 *     (calc/presets.c: no fitted GB300 run, UNVERIFIED); the GB300 rows, all held out,
+	 *     test that assumption.  Their settings are the GB300 presets of 17a381f95
+	 *     (llama3_workload_base_configs.py LLAMA3_70B_PRETRAIN_CONFIG_GB300_FP8_CS_V2: FSDP,
+	 *     MBS 2, cpu_offloading_num_layers = 20, over a host link of 450 GB/s per direction
+	 *     taken as GB200's NVLink-C2C since the GB300 preset gives none; ..._FP8_MX_V2: PP 4,
+	 *     VP 5; llama31_workload_base_configs.py ..._GB300_FP8_CS_V2: TP 4, PP 8, VP 4;
+	 *     ..._GB300_FP8_MX_V2: TP 2, PP 8, CP 2, VP 4; the Qwen3 GB300 presets as above).
 	 *   - 94 Qwen3-235B layers modelled as 96 and 126 Llama 3.1 405B layers as 128, so that
 	 *     the virtual stages divide them (the embedding and the loss take a layer's place in
 	 *     the first and last stage, as the 25.11 rows); the CUDA graphs the recipes capture
 	 *     (partial or whole-iteration) are not modelled: trainplan counts no launch overhead.
 	 * Not expressible yet, kept with the reason and no prediction: runs whose recipe places
 	 * the layers unevenly by pipeline_model_parallel_layout (Llama 3 70B on H100; DeepSeek-V3,
-	 * set_deepseek_v3_pipeline_model_parallel_layout), and DGX-GB300 runs (no GB300 GPU or
-	 * cluster preset).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
+	 * set_deepseek_v3_pipeline_model_parallel_layout).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
 	 * 3).  All rows are held out: they calibrate nothing. */
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 4224, 1, 8192, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
@@ -484,8 +491,27 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 4, 8, 256, 1, "flash", M_TOKS, 1664, 1, 8192, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout Et*2|(t*2|)*34,t*3|(t*2|)*3,tL (perf_recipes/llama/h100/llama3.py)"},
-	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 5248, 1, 8192, 0, "dgx-gb300", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL, "no GB300 GPU or cluster preset"},
+	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 5248, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.fsdp=yes;training.recipe=fp8-params;training.offload_activations=20;"
+	 "cluster.gpu_pcie_bw=450e9", 0,
+	 "FP8-CS as fp8-params; Megatron-FSDP 64 in one NVLink domain; CPU offloading of 20 layers "
+	 "(LLAMA3_70B_PRETRAIN_CONFIG_GB300_FP8_CS_V2) over a host link of 450 GB/s per direction as GB200's "
+	 "NVLink-C2C (UNVERIFIED); GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 4, 256, 1, "flash", M_TOKS, 4864, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=5;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "llama3.1-405b", 256, 4, 8, 1536, 1, "flash", M_TOKS, 1024, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "llama3.1-405b", 256, 2, 8, 1536, 1, "flash", M_TOKS, 960, 2, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
 	{"MBRIDGE 26.04.01", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 864, 1, 8192, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
@@ -510,8 +536,11 @@ static const struct vrow rows[] = {
 	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
 	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
 	 "commit's recipe); partial CUDA graphs (router, preprocess) not modelled", NULL},
-	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "dgx-gb300", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL, "no GB300 GPU or cluster preset"},
+	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "commit's recipe); partial CUDA graphs (router, preprocess) not modelled; GB300 efficiencies as GB200's "
+	 "(UNVERIFIED)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8960, 1, 4096, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0, "parallel.ep=16;training.recipe=fp8-params", 0,
 	 "FP8-CS as fp8-params; EP all-to-all not overlapped (the recipe sets moe_a2a_overlap = False)", NULL},
@@ -532,6 +561,11 @@ static const struct vrow rows[] = {
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
 	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
+	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 6944, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
@@ -591,6 +625,28 @@ static const struct vrow rows[] = {
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
 	 "HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, fused grouped MLP and FP8 "
 	 "attention not modelled", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 8, 1536, 1, "flash", M_TOKS, 1048, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 2, 8, 1536, 1, "flash", M_TOKS, 952, 2, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 45275, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all overlapped (1F1B steady phase); "
+	 "whole-iteration CUDA graph, fused grouped MLP and FP8 attention not modelled; GB300 efficiencies as GB200's "
+	 "(UNVERIFIED)", NULL},
+	{"MBRIDGE 26.06", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 9015, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
+	 "moe.overlap_ep_comm=yes",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, fused grouped MLP and FP8 "
+	 "attention not modelled; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -925,11 +981,12 @@ static int validate_rows(const char *const *sets, int nsets, const struct vres *
 	                    "Megatron-Turing NLG 530B on DGX A100 (Smith et al. 2022 §2.4), iteration time; MLM H100: the "
 	                    "Megatron-LM README's weak-scaling table (H100, V 131,072, s 4,096), per-GPU TFLOP/s by "
 	                    "Megatron's count against trainplan's model FLOPs.  MBRIDGE 26.04.01: Megatron-Bridge's "
-	                    "26.04.01 rows on DGX-B200, DGX-B300, DGX-GB200 and DGX-H100 (dense Llama 3, MoE Qwen3), "
+	                    "26.04.01 and 26.06 rows on DGX-B200, DGX-B300, DGX-GB200, DGX-GB300 and DGX-H100 (dense Llama 3, MoE "
+	                    "Qwen3), "
 	                    "tokens/s per GPU as published, stack megatron-bridge-0.6; a row the tool cannot express "
-	                    "yet (an uneven pipeline layout, no GB300 preset) is kept with its reason in the assumed "
+	                    "yet (an uneven pipeline layout) is kept with its reason in the assumed "
 	                    "column and predicts nothing.  Class: the GPU generation (A100; H100 with H800; "
-	                    "Blackwell: B200, GB200, B300) and dense or MoE by the model preset.");
+	                    "Blackwell: B200, GB200, B300, GB300) and dense or MoE by the model preset.");
 	if (sum) {
 		int ncomp = NROWS - nnoexpr; /* the rows predicted */
 		sum->rows = ncomp;
