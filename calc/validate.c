@@ -33,9 +33,10 @@
  * first and third), the others are held out, as are the sources of one row (KOR22 §6.3,
  * Llama 2, DeepSeek-V3), the Megatron-Bridge MoE rows and the Megatron-LM README's
  * weak-scaling rows: 11 of 36 calibrate.
- * The Megatron-Bridge 26.04.01 rows (Blackwell, H100; dense and MoE) are all held out;
- * those the tool cannot express yet are kept with the reason (vrow.noexpr) and predict
- * nothing.  calc_validate_goals reports the held-out error per GPU generation and for
+ * The Megatron-Bridge 26.04.01 and 26.06 rows (Blackwell with GB300, H100; dense and MoE)
+ * are all held out, each with the settings of the benchmark presets of the commit that
+ * published it; those the tool cannot express yet are kept with the reason (vrow.noexpr)
+ * and predict nothing.  calc_validate_goals reports the held-out error per GPU generation and for
  * dense and MoE models against the validation goals (docs/references.md §7.13).
  */
 #include "calc.h"
