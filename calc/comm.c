@@ -703,6 +703,8 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	 * core (cp_ring_*, step.c), the all-to-alls are on the critical path. */
 	x = &out->dim[CALC_DIM_CP];
 	out->cp_ring_f = out->cp_ring_b = 0;
+	out->cp_ring_steps = 0;
+	out->cp_ring_send1 = out->cp_ring_send2 = 0;
 	if (cp > 1 && plan->cp_comm == CALC_CP_ALLGATHER) {
 		int kv = md->kv_heads > 0 ? md->kv_heads : md->heads;
 		double kvh = (double)kv / t < 1 ? 1 : (double)kv / t;
@@ -748,6 +750,9 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 			ring_f = (r - 1) * p1;
 			/* backward: step 0 sends K, V, steps 1 .. r-2 K, V with dK, dV, the last dK, dV */
 			ring_b = r > 2 ? 2 * p1 + (r - 2) * p2 : 2 * p1;
+			out->cp_ring_steps = r;
+			out->cp_ring_send1 = p1;
+			out->cp_ring_send2 = p2;
 			f_b += (r - 1) * chunk, f_nb += (r - 1) * nb1, f_n += r - 1;
 			b_b += 2.0 * (r - 1) * chunk, b_nb += 2.0 * (r - 1) * nb1, b_n += r;
 		}

@@ -125,6 +125,10 @@ struct calc_comm {
 	double cp_ring_f;     /* of cp_layer_f, the ring sends (p2p, a2a+p2p) that overlap the
 	                         attention core (step.c hides them behind it) [s] */
 	double cp_ring_b;     /* of cp_layer_b, the same of the backward (+ recompute) [s] */
+	int cp_ring_steps;    /* steps of the ring (its ranks r; 0: no ring): each send overlaps the
+	                         attention of one step, 1/r of the pass's (step.c ring_exposed) */
+	double cp_ring_send1; /* one ring send of a K, V chunk (forward; first and last of the backward) [s] */
+	double cp_ring_send2; /* one backward send of K, V with dK, dV (the middle steps) [s] */
 	double p2p;           /* one activation send between adjacent stages [s] */
 	double grad_params;   /* parameters whose gradients one GPU reduces (worst stage) */
 	/* FSDP (parallel.fsdp): the DP collectives of one FSDP unit -- one transformer layer,

@@ -377,6 +377,34 @@ static double exposed_behind(double c, double w, double ov)
 	return c - hid;
 }
 
+/* The exposed part of the CP ring's sends (p2p, a2a+p2p) in one layer's forward (*ef) and
+ * backward (*eb, with the recomputed forward's where full recomputation runs it), step by
+ * step as Transformer Engine runs the ring (AttnFuncWithCPAndKVP2P at d0067d0,
+ * transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py): each of
+ * the r steps first issues the send of the chunk the next step needs, then attends to the
+ * chunk in hand, and the next step waits for the send (the forward's loop "wait until KV
+ * is received"; the backward's likewise, sending K, V with the dK, dV accumulated so far).
+ * A send hides only behind its own step's attention, not behind the others': with the
+ * causal load balancing (2 r chunks, rank i holding chunks i and 2 r - 1 - i) every step
+ * attends the same 2 c^2 query-key pairs, so a step is 1/r of the pass's attention core
+ * w.  Forward: r - 1 sends of a chunk, each exposed by max(0, p1 - w_f / r) (the last step
+ * sends nothing); backward: r sends, the first and last of one chunk (K, V alone, dK, dV
+ * alone), the r - 2 others of two, each against w_b / r (docs/references.md §4.7). */
+static void ring_exposed(const struct calc_comm *cm, double w_f, double w_b, double full, double *ef, double *eb)
+{
+	int r = cm->cp_ring_steps;
+	double p1 = cm->cp_ring_send1, p2 = cm->cp_ring_send2, sf, sb, f, b;
+	if (r < 2) {
+		*ef = *eb = 0;
+		return;
+	}
+	sf = w_f / r, sb = w_b / r;
+	f = (r - 1) * (p1 > sf ? p1 - sf : 0);
+	b = 2 * (p1 > sb ? p1 - sb : 0) + (r > 2 ? (r - 2) * (p2 > sb ? p2 - sb : 0) : 0);
+	*ef = f;
+	*eb = b + full * f;
+}
+
 /* Share of the expert all-to-all hidden behind compute: efficiency.ep_overlap, or the
  * schedule's own (DualPipe pairs one micro-batch's forward with another's backward and
  * runs the dispatch and combine of each under the other's compute, DeepSeek-V3
@@ -802,10 +830,10 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 		 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
 		o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
 	} else {
-		double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
-		double cp_f = cm->cp_layer_f - cm->cp_ring_f + exposed_behind(cm->cp_ring_f, o->attn, 1);
-		double cp_b = cm->cp_layer_b - cm->cp_ring_b +
-		              exposed_behind(cm->cp_ring_b, o->attn_b + full * o->attn, 1);
+		double full = plan->recompute == CALC_RC_FULL ? 1 : 0, ef, eb;
+		ring_exposed(cm, o->attn, o->attn_b, full, &ef, &eb);
+		double cp_f = cm->cp_layer_f - cm->cp_ring_f + ef;
+		double cp_b = cm->cp_layer_b - cm->cp_ring_b + eb;
 		o->comm_f = pay * cm->tp_layer_f + cp_f;
 		o->comm_b = pay * cm->tp_layer_b + cp_b;
 		o->comm_rc = full ? pay * cm->tp_layer_f + cp_f : 0;
@@ -1430,11 +1458,10 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 			 * what a layer of kind 0 is charged of each, its ring hidden behind the
 			 * attention core */
 			const struct calc_layer_time *ly = &st->layer;
-			double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
+			double full = plan->recompute == CALC_RC_FULL ? 1 : 0, ef, eb;
 			tp *= pay;
-			cpc = st->comm.cp_layer_f - st->comm.cp_ring_f + exposed_behind(st->comm.cp_ring_f, ly->attn, 1) +
-			      st->comm.cp_layer_b - st->comm.cp_ring_b +
-			      exposed_behind(st->comm.cp_ring_b, ly->attn_b + full * ly->attn, 1);
+			ring_exposed(&st->comm, ly->attn, ly->attn_b, full, &ef, &eb);
+			cpc = st->comm.cp_layer_f - st->comm.cp_ring_f + ef + st->comm.cp_layer_b - st->comm.cp_ring_b + eb;
 		}
 		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		if (st->ep_exposed > 0)

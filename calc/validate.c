@@ -33,9 +33,10 @@
  * first and third), the others are held out, as are the sources of one row (KOR22 §6.3,
  * Llama 2, DeepSeek-V3), the Megatron-Bridge MoE rows and the Megatron-LM README's
  * weak-scaling rows: 11 of 36 calibrate.
- * The Megatron-Bridge 26.04.01 rows (Blackwell, H100; dense and MoE) are all held out;
- * those the tool cannot express yet are kept with the reason (vrow.noexpr) and predict
- * nothing.  calc_validate_goals reports the held-out error per GPU generation and for
+ * The Megatron-Bridge 26.04.01 and 26.06 rows (Blackwell with GB300, H100; dense and MoE)
+ * are all held out, each with the settings of the benchmark presets of the commit that
+ * published it; those the tool cannot express yet are kept with the reason (vrow.noexpr)
+ * and predict nothing.  calc_validate_goals reports the held-out error per GPU generation and for
  * dense and MoE models against the validation goals (docs/references.md §7.13).
  */
 #include "calc.h"
@@ -413,16 +414,33 @@ static const struct vrow rows[] = {
 	 * recipes that ran them are the perf_recipes of the same commit
 	 * (src/megatron/bridge/perf_recipes/FAMILY/GPU/NAME.py), which set no recomputation for
 	 * these runs (recompute_granularity = None for Qwen3, none set for Llama 3).  The MoE
-	 * rows take the token dispatcher and the all-to-all overlap each recipe sets, read from
-	 * perf_recipes/qwen/GPU/qwen3_moe.py at v0.6.0 (51885cf132b2; the stack's release):
-	 *   - the MXFP8 recipes call _enable_hybridep_full_iteration_mxfp8 (perf_recipes/qwen/
-	 *     common.py lines 56-60: overlap_moe_expert_parallel_comm = True) with the flex
-	 *     dispatcher on HybridEP: moe.overlap_ep_comm = yes, the stack's moe.dispatcher =
-	 *     hybridep.  The B200 and B300 Qwen3-235B rows are published with PP 8 and VP n/a,
-	 *     while their recipes set VP 3 and Megatron-Core asserts a virtual pipeline for the
-	 *     overlap when PP > 1 (megatron/core/transformer/transformer_config.py at d98e8a6):
-	 *     the sources disagree, and these two rows keep the earlier convention,
-	 *     efficiency.ep_overlap = 1 with the published 1F1B layout.
+	 * rows take the token dispatcher and the all-to-all overlap of the recipes that
+	 * published the figures: the 26.04.01 section was added by commit 17a381f95
+	 * (2026-05-16, "2604_patch_perf_summary"), whose runs were launched by
+	 * scripts/performance (configs/qwen/qwen3_workload_base_configs.py, the V1 presets
+	 * for 30B and the V2 presets -- 256 GPUs, GBS 8,192 -- for 235B, applied by
+	 * utils/overrides.py set_workload_base_configs at that commit).  The perf_recipes of
+	 * v0.6.0 (2026-08-19) that these rows read before came three months later and carry
+	 * the 26.06 settings instead (see the 26.06 rows below), which is why they disagreed
+	 * with the published layouts:
+	 *   - WorkloadBaseConfig's moe_a2a_overlap defaults to False (utils/utils.py at
+	 *     17a381f95) and no Blackwell Qwen3 preset of that commit sets it, so
+	 *     overlap_moe_expert_parallel_comm stays off (_set_moe_a2a_overlap_overrides):
+	 *     moe.overlap_ep_comm = no on every Blackwell Qwen3 row (before: yes, or
+	 *     efficiency.ep_overlap = 1 for the 235B B200 and B300 rows).  The 235B B200 and
+	 *     B300 presets set PP 8 with no VP, as published (the earlier disagreement between
+	 *     the published VP n/a and a recipe's VP 3 is gone).
+	 *   - dispatcher: a preset with moe_flex_dispatcher_backend = "hybridep" runs the flex
+	 *     dispatcher on HybridEP (the stack's moe.dispatcher), one without it the alltoall
+	 *     dispatcher (set_workload_base_configs): the 235B B200 preset
+	 *     (QWEN3_235B_A22B_PRETRAIN_CONFIG_B200_FP8_CS_V1, which MXFP8 reuses) has none,
+	 *     so moe.dispatcher = alltoall there; every other Blackwell Qwen3 preset HybridEP.
+	 *   - CUDA graphs: Transformer Engine's partial graphs (cuda_graph_scope "moe_router",
+	 *     "moe_preprocess", and "attn" on the 30B B200 and 235B GB200 presets), none on
+	 *     H100; the experts, dispatch and combine run uncaptured.  Not modelled (no
+	 *     source for a launch cost per kernel), named in the assumed column.
+	 *   Moves: 30B B200 +91.6 -> +60.2 %, B300 +69.3 -> +42.8 %, GB200 +104.6 -> +70.3 %;
+	 *   235B B200 +117.0 -> +68.0 % (alltoall), B300 +38.1 -> +22.1 %, GB200 +46.4 -> +23.9 %.
 	 *   - Qwen3-30B-A3B on H100 in FP8-CS (qwen3_30b_a3b_pretrain_16gpu_h100_fp8cs_config):
 	 *     moe_a2a_overlap = False and CommOverlapConfig(tp_comm_overlap=True), so
 	 *     overlap_moe_expert_parallel_comm stays unset (training/comm_overlap.py): no overlap
@@ -443,16 +461,23 @@ static const struct vrow rows[] = {
 	 *     the GPU's FP8 peak, FP8 parameters gathered, as the 25.11 rows): trainplan has no
 	 *     MXFP8 recipe yet, so the block scales (one byte per 32 values, OCP MX v1.0) and
 	 *     their cast are not counted; the prediction is that much too fast and too small.
-	 *   - DGX-GB200 as cluster gb200-nvl72 with the run's GPUs in NVLink domains of 64 (8 for
-	 *     the 8-GPU runs): how the runs sat in NVL72 racks is not published.
+	 *   - DGX-GB200 as cluster gb200-nvl72 and DGX-GB300 as gb300-nvl72, with the run's GPUs
+	 *     in NVLink domains of 64 (8 for the 8-GPU runs): how the runs sat in NVL72 racks is
+	 *     not published.  The GB300 GPU preset's GEMM and attention shares are GB200's
+	 *     (calc/presets.c: no fitted GB300 run, UNVERIFIED); the GB300 rows, all held out,
+	 *     test that assumption.  Their settings are the GB300 presets of 17a381f95
+	 *     (llama3_workload_base_configs.py LLAMA3_70B_PRETRAIN_CONFIG_GB300_FP8_CS_V2: FSDP,
+	 *     MBS 2, cpu_offloading_num_layers = 20, over a host link of 450 GB/s per direction
+	 *     taken as GB200's NVLink-C2C since the GB300 preset gives none; ..._FP8_MX_V2: PP 4,
+	 *     VP 5; llama31_workload_base_configs.py ..._GB300_FP8_CS_V2: TP 4, PP 8, VP 4;
+	 *     ..._GB300_FP8_MX_V2: TP 2, PP 8, CP 2, VP 4; the Qwen3 GB300 presets as above).
 	 *   - 94 Qwen3-235B layers modelled as 96 and 126 Llama 3.1 405B layers as 128, so that
 	 *     the virtual stages divide them (the embedding and the loss take a layer's place in
 	 *     the first and last stage, as the 25.11 rows); the CUDA graphs the recipes capture
 	 *     (partial or whole-iteration) are not modelled: trainplan counts no launch overhead.
 	 * Not expressible yet, kept with the reason and no prediction: runs whose recipe places
 	 * the layers unevenly by pipeline_model_parallel_layout (Llama 3 70B on H100; DeepSeek-V3,
-	 * set_deepseek_v3_pipeline_model_parallel_layout), and DGX-GB300 runs (no GB300 GPU or
-	 * cluster preset).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
+	 * set_deepseek_v3_pipeline_model_parallel_layout).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
 	 * 3).  All rows are held out: they calibrate nothing. */
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 4224, 1, 8192, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
@@ -467,8 +492,27 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 4, 8, 256, 1, "flash", M_TOKS, 1664, 1, 8192, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout Et*2|(t*2|)*34,t*3|(t*2|)*3,tL (perf_recipes/llama/h100/llama3.py)"},
-	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 5248, 1, 8192, 0, "dgx-gb300", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL, "no GB300 GPU or cluster preset"},
+	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 5248, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.fsdp=yes;training.recipe=fp8-params;training.offload_activations=20;"
+	 "cluster.gpu_pcie_bw=450e9", 0,
+	 "FP8-CS as fp8-params; Megatron-FSDP 64 in one NVLink domain; CPU offloading of 20 layers "
+	 "(LLAMA3_70B_PRETRAIN_CONFIG_GB300_FP8_CS_V2) over a host link of 450 GB/s per direction as GB200's "
+	 "NVLink-C2C (UNVERIFIED); GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 4, 256, 1, "flash", M_TOKS, 4864, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=5;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "llama3.1-405b", 256, 4, 8, 1536, 1, "flash", M_TOKS, 1024, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "llama3.1-405b", 256, 2, 8, 1536, 1, "flash", M_TOKS, 960, 2, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
 	{"MBRIDGE 26.04.01", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 864, 1, 8192, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
@@ -481,17 +525,23 @@ static const struct vrow rows[] = {
 	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
 	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 27136, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); "
+	 "partial CUDA graphs (attn, router, preprocess) not modelled", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 30720, 1, 4096, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); "
+	 "partial CUDA graphs (router, preprocess) not modelled", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 26112, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
-	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
-	 "MXFP8 as recipe mxfp8; EP all-to-all overlapped as the recipe does (1F1B steady phase); one NVLink domain of 8", NULL},
-	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "dgx-gb300", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL, "no GB300 GPU or cluster preset"},
+	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "commit's recipe); partial CUDA graphs (router, preprocess) not modelled", NULL},
+	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "commit's recipe); partial CUDA graphs (router, preprocess) not modelled; GB300 efficiencies as GB200's "
+	 "(UNVERIFIED)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8960, 1, 4096, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0, "parallel.ep=16;training.recipe=fp8-params", 0,
 	 "FP8-CS as fp8-params; EP all-to-all not overlapped (the recipe sets moe_a2a_overlap = False)", NULL},
@@ -500,22 +550,104 @@ static const struct vrow rows[] = {
 	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;moe.dispatcher=alltoall;moe.overlap_ep_comm=yes",
 	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 3776, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute (published VP n/a, the recipe VP 3: the overlap needs VP)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;moe.dispatcher=alltoall", 0,
+	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, "
+	 "EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 2, "moe-sp", M_TOKS, 5936, 1, 4096, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;efficiency.ep_overlap=1", 0,
-	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; EP all-to-all hidden behind compute (published VP n/a, the recipe VP 3: the overlap needs VP)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; HybridEP, "
+	 "EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 5680, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
-	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
-	 "moe.overlap_ep_comm=yes",
-	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
+	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 6944, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 4, 4096, 1, "moe-sp", M_TOKS, 4256, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 4 x VP 4, EP 64)"},
+	/* Megatron-Bridge performance summary, the "26.06 NeMo Container" section of
+	 * docs/performance-summary-archive.md (NVIDIA-NeMo/Megatron-Bridge at 067f987; added by
+	 * commit 63b08b397, 2026-06-15, "26.06 perf summary"), tokens/s per GPU as published,
+	 * stack megatron-bridge-0.6 as the 26.04.01 rows: the runs of the 26.04.01 rows that
+	 * both sections publish with the same system, GPUs, precision, batch and parallel
+	 * sizes and whose model trainplan has.  Settings from the presets of the publishing
+	 * commit (scripts/performance/configs at 63b08b397 against 17a381f95):
+	 *   - Llama 3.1 405B: the presets are unchanged (llama31_workload_base_configs.py:
+	 *     only the NVFP4 presets, not these, changed), and the published figures moved
+	 *     -2.4 % (GB200 FP8, 864 -> 843), -2.1 % (GB200 MXFP8, 800 -> 783) and -0.6 % (H100,
+	 *     328 -> 326): what one release's same run varies by.
+	 *   - Qwen3-30B-A3B on H100 (FP8-CS): the preset is unchanged; 8,960 -> 8,826 (-1.5 %).
+	 *   - Qwen3-30B-A3B on GB200 and B300 and Qwen3-235B-A22B on GB200 (MXFP8): the MXFP8
+	 *     presets now set moe_a2a_overlap = True (moe.overlap_ep_comm = yes),
+	 *     cuda_graph_impl = "full_iteration", cutedsl_fused_grouped_mlp = True (Transformer
+	 *     Engine's op fuser for the grouped expert MLP) and fp8_dot_product_attention = True
+	 *     (qwen3_workload_base_configs.py; utils/overrides.py set_workload_base_configs),
+	 *     and the same runs went 26,112 -> 40,706 (GB200, 1.56x), 30,720 -> 40,769 (B300,
+	 *     1.33x) and 5,680 -> 7,376 (235B GB200, 1.30x).  trainplan models the overlap; the
+	 *     whole-iteration graph, the fused grouped MLP and FP8 attention it does not (named
+	 *     in the assumed column): the prediction is the same as the 26.04.01 row's with
+	 *     the overlap on.
+	 * All held out. */
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 843, 1, 8192, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 783, 1, 8192, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 1024, 8, 8, 1536, 1, "flash", M_TOKS, 326, 2, 8192, 0, "dgx-h100-ndr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 40706, 1, 4096, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all overlapped (1F1B steady phase); "
+	 "whole-iteration CUDA graph, fused grouped MLP and FP8 attention not modelled", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 40769, 1, 4096, 0, "hgx-b300-xdr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, "
+	 "fused grouped MLP and FP8 attention not modelled", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8826, 1, 4096, 0, "dgx-h100-ndr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=16;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; HybridEP, EP all-to-all not overlapped (moe_a2a_overlap = False)", NULL},
+	{"MBRIDGE 26.06", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 7376, 1, 4096, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
+	 "moe.overlap_ep_comm=yes",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, fused grouped MLP and FP8 "
+	 "attention not modelled", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 8, 1536, 1, "flash", M_TOKS, 1048, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.06", "llama3.1-405b", 256, 2, 8, 1536, 1, "flash", M_TOKS, 952, 2, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; 126 layers placed with the embedding and the loss counted as layers; 4 NVLink domains "
+	 "of 64; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 45275, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all overlapped (1F1B steady phase); "
+	 "whole-iteration CUDA graph, fused grouped MLP and FP8 attention not modelled; GB300 efficiencies as GB200's "
+	 "(UNVERIFIED)", NULL},
+	{"MBRIDGE 26.06", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 9015, 1, 4096, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
+	 "moe.overlap_ep_comm=yes",
+	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
+	 "HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph, fused grouped MLP and FP8 "
+	 "attention not modelled; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
@@ -850,11 +982,12 @@ static int validate_rows(const char *const *sets, int nsets, const struct vres *
 	                    "Megatron-Turing NLG 530B on DGX A100 (Smith et al. 2022 §2.4), iteration time; MLM H100: the "
 	                    "Megatron-LM README's weak-scaling table (H100, V 131,072, s 4,096), per-GPU TFLOP/s by "
 	                    "Megatron's count against trainplan's model FLOPs.  MBRIDGE 26.04.01: Megatron-Bridge's "
-	                    "26.04.01 rows on DGX-B200, DGX-B300, DGX-GB200 and DGX-H100 (dense Llama 3, MoE Qwen3), "
+	                    "26.04.01 and 26.06 rows on DGX-B200, DGX-B300, DGX-GB200, DGX-GB300 and DGX-H100 (dense Llama 3, MoE "
+	                    "Qwen3), "
 	                    "tokens/s per GPU as published, stack megatron-bridge-0.6; a row the tool cannot express "
-	                    "yet (an uneven pipeline layout, no GB300 preset) is kept with its reason in the assumed "
+	                    "yet (an uneven pipeline layout) is kept with its reason in the assumed "
 	                    "column and predicts nothing.  Class: the GPU generation (A100; H100 with H800; "
-	                    "Blackwell: B200, GB200, B300) and dense or MoE by the model preset.");
+	                    "Blackwell: B200, GB200, B300, GB300) and dense or MoE by the model preset.");
 	if (sum) {
 		int ncomp = NROWS - nnoexpr; /* the rows predicted */
 		sum->rows = ncomp;

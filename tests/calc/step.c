@@ -485,34 +485,63 @@ static void test_layer_kor22_table4(void **state)
 /* ------------------------------------------------------------- step */
 
 /* parallel.cp_comm's overlap (docs/references.md §4.7), tp_overlap 0 so the TP part is
- * charged whole: the ring's sends (p2p) hide behind the attention core of their pass,
- * what exceeds it is exposed; the all-to-alls (a2a) are exposed whole.  A 128K-token
- * sequence makes the attention core long (2 x 128K x 128K / cp FLOPs a head): the ring
- * hides completely; at 2K tokens on slow links it does not. */
+ * charged whole: each of the ring's sends (p2p) hides behind the attention of its own
+ * step, 1/cp of the pass's attention core (TE AttnFuncWithCPAndKVP2P: step i sends what
+ * step i + 1 needs while attending to its chunk; every step the same query-key pairs under
+ * the causal load balancing), what exceeds it is exposed; the all-to-alls (a2a) are
+ * exposed whole.  A 128K-token sequence makes the attention core long (2 x 128K x 128K /
+ * cp FLOPs a head): the ring hides completely; at 2K tokens on slow links it does not.
+ * The links (test_cp_comm_modes' plan: dense-100b, tp 8, cp 4 at stride 8, every send over
+ * the network): a chunk is S / 4 = 2,621,440 B per 2,048 tokens (10 KV heads of 128 a TP
+ * rank, K and V in BF16), sent in 6 us + bytes / (link x 0.85). */
 static void test_cp_overlap(void **state)
 {
 	const char *ring[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "training.seq_len=131072",
 	                      "training.global_batch=16"};
 	const char *slow[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "cluster.inter_node_bw=1 GB/s"};
+	/* 60K tokens (30 x 2,048): long enough that the whole pass's attention exceeds the
+	 * ring's three forward sends, short enough that one step's quarter of it does not
+	 * cover one send */
+	const char *mid[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p", "training.seq_len=61440",
+	                     "training.global_batch=16"};
 	const char *a2a[] = {"parallel.cp=4", "parallel.dp=4", "parallel.tp=4", "parallel.cp_comm=a2a"};
+	const double chunk = 2621440.0;
 	struct calc_plan p;
 	struct calc_step st;
 	struct calc_diag d = {0};
 	const struct calc_layer_time *o = &st.layer;
+	double p1, p2;
 
 	load_plan(&p, ring, 5);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
-	assert_true(st.comm.cp_ring_f > 0 && st.comm.cp_ring_f < o->attn);
+	assert_true(st.comm.cp_ring_f > 0 && st.comm.cp_ring_f < o->attn / 4 * 3);
 	assert_near(o->comm_f, st.comm.tp_layer_f, 1e-12);
 	assert_near(o->comm_b, st.comm.tp_layer_b, 1e-12);
 	/* the breakdown: every exposed collective is TP's, none CP's */
 	assert_near(st.exposed[CALC_DIM_CP], 0, 1e-12);
 	assert_near(st.exposed[CALC_DIM_TP], st.tp_comm, 1e-12);
+	/* 1 GB/s: a chunk takes 6 us + 2,621,440 / 0.85e9 = 3.090 ms, two 6.174 ms; forward 3
+	 * sends each less a quarter of the attention, backward 2 of one chunk and 2 of two,
+	 * each less a quarter of the backward's */
 	load_plan(&p, slow, 4);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
-	assert_true(st.comm.cp_ring_f > o->attn);
-	assert_near(o->comm_f, st.comm.tp_layer_f + st.comm.cp_ring_f - o->attn, 1e-12);
-	assert_near(o->comm_b, st.comm.tp_layer_b + st.comm.cp_ring_b - o->attn_b, 1e-12);
+	p1 = 6e-6 + chunk / 0.85e9, p2 = 6e-6 + 2 * chunk / 0.85e9;
+	assert_near(st.comm.cp_ring_send1, p1, 1e-9);
+	assert_near(st.comm.cp_ring_send2, p2, 1e-9);
+	assert_true(p1 > o->attn / 4 && p1 > o->attn_b / 4);
+	assert_near(o->comm_f, st.comm.tp_layer_f + 3 * (p1 - o->attn / 4), 1e-9);
+	assert_near(o->comm_b, st.comm.tp_layer_b + 2 * (p1 - o->attn_b / 4) + 2 * (p2 - o->attn_b / 4), 1e-9);
+	/* 60K tokens on the default link (42.5 GB/s): a chunk of 30 x 2,621,440 B takes 6 us +
+	 * 78,643,200 / 42.5e9 = 1.856 ms; the ring's three take less than the forward's
+	 * attention, which the earlier rule (the ring's total against the pass's attention)
+	 * hid whole, but each more than its step's quarter: 3 (p1 - attn / 4) exposed */
+	load_plan(&p, mid, 5);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	p1 = 6e-6 + 30 * chunk / 42.5e9;
+	assert_near(st.comm.cp_ring_send1, p1, 1e-9);
+	assert_true(3 * p1 < o->attn && p1 > o->attn / 4);
+	assert_near(o->comm_f, st.comm.tp_layer_f + 3 * (p1 - o->attn / 4), 1e-9);
+	assert_true(st.exposed[CALC_DIM_CP] > 0);
 	load_plan(&p, a2a, 4);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
 	assert_true(st.comm.cp_layer_f > 0);
