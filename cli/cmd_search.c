@@ -177,7 +177,10 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	json_object_set_new(data, "objective", json_string(calc_objective_name(r->opts.objective)));
 	json_counts(&j, data, r);
 	if (pick->rank) { /* the recommendation (calc_search_pick) and whether it leaves the margin */
-		json_t *rec = json_row(&j, r, &pick->r, NAN);
+		/* its simulated time where the ranking shown holds it (the written plan's step.time) */
+		int i = pick->rank - 1;
+		double sim = i < r->ntop && r->top[i].sim_ok ? r->top[i].sim_time : NAN;
+		json_t *rec = json_row(&j, r, &pick->r, sim);
 		cli_json_num(&j, rec, "rank", pick->rank, "1");
 		json_object_set_new(rec, "leaves_margin", json_boolean(pick->safe));
 		cli_json_num(&j, rec, "memory_margin", p->memory_margin, "1");
@@ -197,16 +200,21 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	return cli_json_end(&j, data, stdout);
 }
 
-static void print_pick(const struct calc_plan *p, const struct pick *k)
+static void print_pick(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *k)
 {
 	if (!k->rank)
 		return;
 	printf("recommended: rank %d, tp %d, pp %d, dp %d, cp %d", k->rank, k->r.c.tp, k->r.c.pp, k->r.c.dp, k->r.c.cp);
 	if (p->model.moe.experts > 0)
 		printf(", ep %d, etp %d", k->r.c.ep, k->r.c.etp);
-	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d (%.3f s per step, %.1f GB) -- ", k->r.c.vpp,
-	       k->r.c.micro_batch, calc_schedule_name((enum calc_schedule)k->r.c.schedule),
-	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero, k->r.step_time, k->r.memory / GB);
+	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d", k->r.c.vpp, k->r.c.micro_batch,
+	       calc_schedule_name((enum calc_schedule)k->r.c.schedule),
+	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero);
+	if (k->r.c.uneven) { /* the keys that place its layers, as the table's column "split" */
+		char buf[CALC_LAYOUT_MAX + 64];
+		printf(", layers placed by %s", calc_search_split_cell(r, &k->r.c, buf, sizeof buf));
+	}
+	printf(" (%.3f s per step, %.1f GB) -- ", k->r.step_time, k->r.memory / GB);
 	if (k->safe)
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
@@ -273,7 +281,7 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	}
 	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
-	print_pick(p, pick);
+	print_pick(p, r, pick);
 	printf("\n");
 	if (r->ntop) {
 		calc_search_table_top(r, &t);
@@ -496,7 +504,24 @@ static int write_plan(const char *path, const struct cli_opts *o, const struct c
 		wp_set(&keys, "parallel.ep", "%d", c->ep);
 		wp_set(&keys, "parallel.etp", "%d", c->etp);
 	}
-	if (won.pp > 1) { /* the stages as the winner has them, whatever rule split them */
+	if (c->split != CALC_SPLIT_PLAN) {
+		/* a Megatron-Core rule the planner tried (account_*, first/last stage layers):
+		 * its own keys, which place the chunks of virtual stages as the search costed them
+		 * and which export turns into the framework's flags; a stage list would be
+		 * refused where vpp does not divide an end stage (3, 4, ..., 4, 3 at vpp 4) */
+		char text[CALC_LAYOUT_MAX + 64], *save = NULL;
+		calc_search_split_text(plan, c, text, sizeof text);
+		for (char *t = strtok_r(text, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(t, '='), key[96];
+			if (!eq)
+				continue;
+			*eq = 0;
+			snprintf(key, sizeof key, "parallel.%s", t);
+			wp_set(&keys, key, "%s", eq + 1);
+		}
+	} else if (won.pp > 1 && !calc_plan_has_layout(plan)) {
+		/* the stages as the plan's rule splits them at this depth (the plan's own layout
+		 * keys, copied with its lines, place them otherwise) */
 		char list[1024] = "";
 		for (int i = 0; i < won.pp && i < CALC_MAX_STAGES; i++)
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", i ? "," : "",

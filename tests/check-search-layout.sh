@@ -1,0 +1,47 @@
+#!/bin/sh
+# The planner's uneven layouts can be reproduced: for searches whose recommendation
+# places the layers unevenly, `search --write-plan` writes the keys that place them
+# (the "split" the search names), `step` of the written plan gives the recommendation's
+# simulated step time to the last digit, and, where the recommendation is one Megatron-LM
+# runs, `export --for megatron` of the written plan gives Megatron-Core's flags for that
+# placement.
+#   1. Llama 3.1 405B (126 layers) on 16,384 H100 without its layout keys, searched for
+#      Megatron-LM: interleaved with both account_* flags, whose end stages (3 layers at
+#      vpp 4) a stage list could not state.
+#   2. The same over the whole grid: ZB-H2 with both account_* flags (no export: not a
+#      schedule of Megatron-LM's).
+#   3. Mixtral 8x22B (56 layers) on 512 H100: DualPipe at pp 16 under the plan's
+#      remainder-first rule, written as a stage list (no export, as 2).
+bin=$1; pass=0; fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+llama="--plan plans/llama3-405b-h100.ini --set account_embedding=no --set account_loss=no --set split=remainder-first
+       --set vpp=1 --set schedule=1f1b"
+case_() { # name, flags expected in export --for megatron (grep -E; - for no export), search arguments...
+	name=$1; want=$2; shift 2
+	# shellcheck disable=SC2086
+	"$bin" search "$@" --top 10 --format json --write-plan "$tmp/$name.ini" > "$tmp/$name.json" 2> "$tmp/$name.err"
+	rec=$(sed -n '/"recommended"/,/}/p' "$tmp/$name.json")
+	split=$(printf '%s\n' "$rec" | sed -n 's/.*"split": "\(.*\)",*$/\1/p')
+	a=$(printf '%s\n' "$rec" | sed -n 's/.*"step_time_sim": \([0-9][0-9.e+-]*\).*/\1/p')
+	b=$("$bin" step --plan "$tmp/$name.ini" --format json 2>&1 | sed -n 's/.*"step.time": \([0-9][0-9.e+-]*\).*/\1/p')
+	flags=""
+	[ "$want" = - ] || flags=$("$bin" export --for megatron --plan "$tmp/$name.ini" 2>&1)
+	if [ -n "$split" ] && [ "$split" != even ] && [ -n "$a" ] && [ "$a" = "$b" ] &&
+	   { [ "$want" = - ] || printf '%s\n' "$flags" | grep -Eq -- "$want"; }; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $name: split '$split', search's simulated step time '$a' s, written plan's step.time '$b' s," \
+		     "export flags matching '$want':" >&2
+		printf '%s\n' "$flags" | grep -E -- "pipeline|virtual|error" >&2
+	fi
+}
+# shellcheck disable=SC2086
+case_ llama-megatron "--account-for-embedding-in-pipeline-split" $llama --for megatron
+# shellcheck disable=SC2086
+case_ llama-all - $llama
+case_ mixtral - \
+	--set model.preset=mixtral-8x22b --gpus 512
+echo "search-layout: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
