@@ -278,6 +278,11 @@ double calc_search_offload_share(const struct calc_plan *plan, const struct calc
 			*why = "the GPU has no host link (cluster.gpu_pcie_bw)";
 		return 0;
 	}
+	if (f < 1 && plan->offload_style == CALC_OFFLOAD_ZERO) {
+		if (why)
+			*why = "training.offload_style = zero-offload offloads the whole partition (share 1)";
+		return 0;
+	}
 	return f > 1 ? 1 : f;
 }
 
