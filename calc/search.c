@@ -550,7 +550,7 @@ static int same_grid(const struct calc_search_opts *a, const struct calc_search_
 {
 	if (a->ngpus != b->ngpus || a->vary_recipe != b->vary_recipe || a->even_only != b->even_only ||
 	    a->max_mb != b->max_mb || a->max_cp != b->max_cp || a->max_vpp != b->max_vpp ||
-	    a->offload_optimizer != b->offload_optimizer)
+	    a->offload_optimizer != b->offload_optimizer || a->offload_only != b->offload_only)
 		return 0;
 	for (int i = 0; i < a->ngpus; i++)
 		if (a->gpus[i] != b->gpus[i])
@@ -1589,7 +1589,7 @@ static long long count_items(const struct calc_plan *plan, const struct calc_sea
 			}
 		}
 	}
-	return count * nr * (calc_search_offload_share(plan, o, NULL) > 0 ? 2 : 1);
+	return count * nr * (calc_search_offload_share(plan, o, NULL) > 0 && !o->offload_only ? 2 : 1);
 }
 
 static int build_items(const struct calc_plan *plan, const struct calc_search_opts *o, struct shared *sh,
@@ -1650,7 +1650,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						etps[netp++] = dt[i];
 			}
 			int gpn = n < gpn0 ? n : gpn0, nodes = n / gpn;
-			int noff = o->offload_optimizer > 0 ? 2 : 1; /* none, and the grid's optimizer offload */
+			int noff = o->offload_optimizer > 0 ? 2 : 1; /* none, and the grid's optimizer offload
+			                                                (offload_only: the second alone) */
 			for (int a = 0; a < ntp; a++) {
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
@@ -1660,7 +1661,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 					for (int f = 0; f < netp; f++)
 					for (int mb = 1; mb <= o->max_mb; mb++)
 					for (int sp = 0; sp < nsplit_of(plan, pps[b], o->even_only); sp++)
-					for (int off = 0; off < noff; off++) {
+					for (int off = o->offload_only && noff == 2; off < noff; off++) {
 						struct item *it;
 						if (netp > 1 && tps[a] % etps[f])
 							break; /* etp | tp: the grid's rule, see build_items */

@@ -85,6 +85,9 @@ struct calc_search_opts {
 	                                    own share, if any.  Considered only where the plan has
 	                                    cluster.cpu_optimizer_rate and a host link
 	                                    (calc_search_offload_share) */
+	int offload_only;                /* 1: with offload_optimizer in effect, only the splits
+	                                    with it (a plan's own share kept: the split a plan
+	                                    without one takes, calc_plan_pick_split); default 0 */
 	int top;                         /* K ranked configurations kept (default 10) */
 	enum calc_objective objective;
 	int threads;                     /* worker threads (default 2) */
