@@ -36,7 +36,10 @@
  * Optimizer-state offload (training.offload_optimizer, docs/references.md §2.13) is
  * Megatron-Core's --optimizer-cpu-offload (HybridDeviceOptimizer,
  * megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py), which export --for
- * megatron writes; the other exports do not write it, so their searches leave it out.
+ * megatron writes; NeMo's and torchtitan's exports do not write it, and DeepSpeed's
+ * writes its own (zero_optimization.offload_optimizer) only under training.offload_style
+ * = zero-offload, which this rule, reading a configuration and not its plan, cannot see:
+ * so the searches for those three leave it out.
  *
  * The file paths are those of the frameworks' main branches; the commits they were
  * read at are not pinned (docs/references.md §9.23).
