@@ -283,6 +283,15 @@ double calc_search_offload_share(const struct calc_plan *plan, const struct calc
 			*why = "training.offload_style = zero-offload offloads the whole partition (share 1)";
 		return 0;
 	}
+	if (o && o->allow == calc_framework_allows && o->allow_arg &&
+	    !(((const struct calc_framework *)o->allow_arg)->opt_offload >> plan->offload_style & 1)) {
+		if (why) /* search --for: the framework runs no optimizer offload of the plan's style */
+			*why = plan->offload_style == CALC_OFFLOAD_ZERO
+			               ? "the framework named does not run ZeRO-Offload (training.offload_style)"
+			               : "the framework named does not run Megatron-Core's optimizer offload "
+			                 "(training.offload_style)";
+		return 0;
+	}
 	return f > 1 ? 1 : f;
 }
 

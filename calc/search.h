@@ -160,8 +160,8 @@ struct calc_framework {
 	unsigned zero_pp;          /* bit z: ZeRO stage z with pp > 1 */
 	int sp_with_tp;            /* 1: its TP always shards the sequence (sp = yes) */
 	int cp_one;                /* 1: no context parallelism as the step model has it */
-	int opt_offload;           /* 1: runs optimizer-state offload as training.offload_optimizer
-	                              costs it, and its export writes it */
+	unsigned opt_offload;      /* bit s: runs optimizer-state offload of training.offload_style s
+	                              (enum calc_offload_style), and its export writes it */
 };
 const struct calc_framework *calc_framework_find(const char *name); /* NULL: unknown */
 const struct calc_framework *calc_framework_at(int i);              /* NULL past the end */

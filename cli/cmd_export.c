@@ -383,6 +383,10 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 	/* training.offload_optimizer: HybridDeviceOptimizer, whose README (megatron/core/optimizer/
 	 * cpu_offloading/README.md at d98e8a6) adds --use-precision-aware-optimizer to the two */
+	if (p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO)
+		return key_error(p, "training", "offload_style", "export --for megatron: training.offload_style = "
+		                 "zero-offload is DeepSpeed's ZeRO-Offload, costed so; Megatron-LM's "
+		                 "--optimizer-cpu-offload is offload_style = megatron (allowed: megatron)");
 	if (p->offload_optimizer > 0) {
 		FLAG("--optimizer-cpu-offload");
 		FLAG("--optimizer-offload-fraction %g", p->offload_optimizer);
