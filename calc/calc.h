@@ -558,6 +558,13 @@ unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules);
  * of every layer).  0 for layers <= 0. */
 double calc_recompute_layers(const struct calc_plan *plan, int layers);
 
+/* training.offload_style: the conventions of optimizer-state offload (docs/references.md
+ * §2.13).  Megatron-Core's HybridDeviceOptimizer keeps the gradients on the GPU and moves
+ * the offloaded share's gradient (the recipe's gradient bytes) down and its weight (the
+ * recipe's weight bytes) up; DeepSpeed's ZeRO-Offload (Ren et al. 2021 §3.5, §4.2) keeps
+ * the fp16 gradients on the host too and moves 2 + 2 bytes per parameter (§3.3's 4M). */
+enum calc_offload_style { CALC_OFFLOAD_MEGATRON, CALC_OFFLOAD_ZERO };
+
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */
 	char file[CALC_PATH_MAX]; /* plan file, or "<default>" */
@@ -635,6 +642,9 @@ struct calc_plan {
 	 * (--optimizer-cpu-offload --optimizer-offload-fraction; memory.c, step.c
 	 * optimizer_time, docs/references.md §2.13); 0 = none */
 	double offload_optimizer;
+	/* training.offload_style: whose optimizer offload training.offload_optimizer is (enum
+	 * calc_offload_style; docs/references.md §2.13) */
+	int offload_style;
 	double cpu_optimizer_rate; /* cluster.cpu_optimizer_rate: parameters the host's optimizer
 	                              updates per second for one GPU [1/s]; 0 = not known */
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
@@ -938,6 +948,8 @@ struct calc_mem_terms {
 	int offload_layers;                    /* training.offload_activations [layers] (pp = 1) */
 	double opt_off;                        /* training.offload_optimizer: share of the master
 	                                          weights and optimizer states on the host [0..1] */
+	int opt_off_grads;                     /* 1: the gradients of that share live on the host too
+	                                          (training.offload_style = zero-offload) */
 	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host
 	                                          memory (parallel.cpu_checkpointing); act[] holds
 	                                          the one in transfer */

@@ -32,6 +32,16 @@
  *    parallelism, DeepSpeed-Ulysses, exchanges heads with all-to-alls; the step model's
  *    context parallelism is Megatron's ring, so cp stays 1 (not modelled for DeepSpeed).
  *
+ *
+ * Optimizer-state offload (training.offload_optimizer, docs/references.md §2.13) is
+ * Megatron-Core's --optimizer-cpu-offload (HybridDeviceOptimizer,
+ * megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py), which export --for
+ * megatron writes, under training.offload_style = megatron; DeepSpeed's ZeRO-Offload
+ * (zero_optimization.offload_optimizer, Ren et al. 2021) under offload_style =
+ * zero-offload, which export --for deepspeed writes; NeMo's and torchtitan's exports
+ * write neither, so their searches leave it out (calc_search_offload_share names the
+ * reason when the plan's style is not the framework's).
+ *
  * The file paths are those of the frameworks' main branches; the commits they were
  * read at are not pinned (docs/references.md §9.23).
  */
@@ -41,11 +51,12 @@
 #include <string.h>
 
 static const struct calc_framework frameworks[] = {
-	{"megatron", "Megatron-LM (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0xf, 0xf, 0, 0},
-	{"nemo", "NeMo 2 / Megatron-Bridge (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0x3, 0x3, 0, 0},
+	{"megatron", "Megatron-LM (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0xf, 0xf, 0, 0,
+	 1u << CALC_OFFLOAD_MEGATRON},
+	{"nemo", "NeMo 2 / Megatron-Bridge (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0x3, 0x3, 0, 0, 0},
 	{"torchtitan", "torchtitan (FSDP2, torch.distributed.pipelining)",
-	 {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1}, 0xd, 0xd, 1, 0},
-	{"deepspeed", "DeepSpeed (pipeline engine)", {CALC_SCHED_1F1B, -1}, 0xf, 0x3, 0, 1},
+	 {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1}, 0xd, 0xd, 1, 0, 0},
+	{"deepspeed", "DeepSpeed (pipeline engine)", {CALC_SCHED_1F1B, -1}, 0xf, 0x3, 0, 1, 1u << CALC_OFFLOAD_ZERO},
 };
 
 const struct calc_framework *calc_framework_find(const char *name)
@@ -74,6 +85,8 @@ int calc_framework_allows(const void *arg, const struct calc_search_cfg *c)
 	if (f->sp_with_tp && c->tp > 1 && !c->sp)
 		return 0;
 	if (f->cp_one && c->cp > 1)
+		return 0;
+	if (c->offload > 0 && !f->opt_offload) /* the style: calc_search_offload_share */
 		return 0;
 	return 1;
 }

@@ -335,6 +335,7 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
 	k->offload_layers = calc_plan_offload_layers(p);
 	k->opt_off = p->offload_optimizer;
+	k->opt_off_grads = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
@@ -595,6 +596,13 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 		host = (ms + o) * k->opt_off;
 		ms *= 1 - k->opt_off;
 		o *= 1 - k->opt_off;
+		/* training.offload_style = zero-offload: ZeRO-Offload assigns the fp16 gradients to
+		 * the host as well, streamed out during the backward so that the GPU holds a few
+		 * buckets only (Ren et al. 2021 §3.5, §4.1; the buckets are not counted) */
+		if (k->opt_off_grads) {
+			host += g * k->opt_off;
+			g *= 1 - k->opt_off;
+		}
 	}
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
 	                    * of their gradients, the experts' too; one optimizer state (convention) */

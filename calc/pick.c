@@ -53,6 +53,7 @@ int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d)
 	calc_search_opts_init(&o);
 	o.recheck = 0;
 	o.top_only = 1; /* the top K is exact (search.h); the counts are not needed */
+	o.offload_only = plan->offload_optimizer > 0; /* the plan's own optimizer offload stays */
 	if (calc_search(plan, &o, &r, d) < 0)
 		return -1;
 	t = calc_search_pick(&r, plan, NULL);

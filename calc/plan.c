@@ -72,6 +72,7 @@ static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
 /* efficiency.gemm_shape: calc_plan.gemm_shape, step.c gemm_time */
 static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
+static const char *const offload_style_names[] = {"megatron", "zero-offload", NULL}; /* enum calc_offload_style */
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
 /* parallel.cp_comm: enum calc_cp_comm (calc.h), comm.c, step.c layer_comm */
@@ -199,6 +200,10 @@ static const struct key keys[] = {
 	{"training", "offload_optimizer", K_NUM, CALC_U_FRACTION, P(offload_optimizer), 0, 1, NULL, "fraction",
 	 "share of the master weights and optimizer states kept and stepped on the host (Megatron-Core "
 	 "--optimizer-cpu-offload --optimizer-offload-fraction; needs cluster.cpu_optimizer_rate; 0 = none)"},
+	{"training", "offload_style", K_ENUM, 0, P(offload_style), 0, 0, offload_style_names, "enum",
+	 "whose optimizer offload training.offload_optimizer is: megatron (HybridDeviceOptimizer: gradients stay on the "
+	 "GPU, the recipe's gradient and weight bytes cross the host link) or zero-offload (DeepSpeed ZeRO-Offload, "
+	 "Ren et al. 2021: fp16 gradients on the host too, 2 + 2 bytes per parameter; the whole share, F = 1)"},
 	{"cluster", "cpu_optimizer_rate", K_NUM, CALC_U_NONE, P(cpu_optimizer_rate), 0, 1e15, NULL, "1/s",
 	 "parameters the host's optimizer (CPU Adam) updates per second for one GPU, for training.offload_optimizer "
 	 "(no default: no source gives it for a preset's host; 0 = not known)"},
@@ -1644,6 +1649,13 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("training.offload_optimizer", "parallel.zero", "training.offload_optimizer = %g needs the "
 		     "distributed optimizer, but parallel.zero = %d (allowed: zero >= 1 or fsdp = yes, or "
 		     "offload_optimizer = 0)", p->offload_optimizer, p->zero);
+	/* DeepSpeed's offload_optimizer moves the rank's whole partition to the host (ZeRO-Offload,
+	 * Ren et al. 2021 §4.2); a share of it is ZeRO-3's Twin-Flow "ratio", not modelled */
+	else if (p->offload_optimizer > 0 && p->offload_optimizer < 1 && p->offload_style == CALC_OFFLOAD_ZERO)
+		ERR2("training.offload_style", "training.offload_optimizer", "training.offload_style = zero-offload "
+		     "offloads the rank's whole optimizer partition, but training.offload_optimizer = %g (allowed: "
+		     "offload_optimizer = 1 with zero-offload, or offload_style = megatron for a share)",
+		     p->offload_optimizer);
 	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);

@@ -79,6 +79,8 @@ static const struct {
 	                               "--min-headroom asked for)"},
 	[CALC_REJ_FRAMEWORK] = {"framework", "the framework named (search --for) does not run it: its schedules, "
 	                                     "ZeRO stages and degrees (calc/frameworks.c)"},
+	[CALC_REJ_OFFLOAD] = {"offload-zero", "optimizer offload without ZeRO >= 1 or FSDP (Megatron-Core's hybrid "
+	                                      "optimizer runs on the distributed optimizer, docs/references.md §2.13)"},
 };
 
 /* The schedule row whose own check reason r is, or NULL. */
@@ -103,6 +105,8 @@ int calc_search_reject_shown(const struct calc_search_result *res, enum calc_rej
 	if ((r == CALC_REJ_EP || r == CALC_REJ_ETP) && !res->moe)
 		return 0;
 	if (r == CALC_REJ_FRAMEWORK && !res->opts.allow)
+		return 0;
+	if (r == CALC_REJ_OFFLOAD && !(res->opts.offload_optimizer > 0))
 		return 0;
 	return calc_reject_used(r);
 }
@@ -257,6 +261,40 @@ void calc_search_opts_init(struct calc_search_opts *o)
 	o->progress_interval = 0.25;
 }
 
+double calc_search_offload_share(const struct calc_plan *plan, const struct calc_search_opts *o, const char **why)
+{
+	double f = o && o->offload_optimizer > 0 ? o->offload_optimizer : plan->offload_optimizer;
+	if (why)
+		*why = NULL;
+	if (!(f > 0))
+		return 0;
+	if (!(plan->cpu_optimizer_rate > 0)) { /* no default: no source gives the hosts' CPU Adam rate */
+		if (why)
+			*why = "cluster.cpu_optimizer_rate is not set";
+		return 0;
+	}
+	if (!(plan->gpu.pcie_bw > 0)) {
+		if (why)
+			*why = "the GPU has no host link (cluster.gpu_pcie_bw)";
+		return 0;
+	}
+	if (f < 1 && plan->offload_style == CALC_OFFLOAD_ZERO) {
+		if (why)
+			*why = "training.offload_style = zero-offload offloads the whole partition (share 1)";
+		return 0;
+	}
+	if (o && o->allow == calc_framework_allows && o->allow_arg &&
+	    !(((const struct calc_framework *)o->allow_arg)->opt_offload >> plan->offload_style & 1)) {
+		if (why) /* search --for: the framework runs no optimizer offload of the plan's style */
+			*why = plan->offload_style == CALC_OFFLOAD_ZERO
+			               ? "the framework named does not run ZeRO-Offload (training.offload_style)"
+			               : "the framework named does not run Megatron-Core's optimizer offload "
+			                 "(training.offload_style)";
+		return 0;
+	}
+	return f > 1 ? 1 : f;
+}
+
 /* ======================================================================== */
 /* A candidate as a plan (the one variant builder, variant.c)                */
 /* ======================================================================== */
@@ -303,11 +341,14 @@ void calc_search_apply(const struct calc_plan *base, const struct calc_search_cf
 	const char *kvs[2] = {kv[0], kv[1]};
 	int n = 0;
 	struct calc_plan *own = NULL;
-	if (c->split != CALC_SPLIT_PLAN) { /* a Megatron-Core rule the planner tried */
+	if (c->split != CALC_SPLIT_PLAN || c->offload != base->offload_optimizer) {
 		own = xmalloc(sizeof *own);
 		*own = *base;
-		split_keys(own, base, c->split, c->pp);
-		own->uneven_stages = 0;
+		if (c->split != CALC_SPLIT_PLAN) { /* a Megatron-Core rule the planner tried */
+			split_keys(own, base, c->split, c->pp);
+			own->uneven_stages = 0;
+		}
+		own->offload_optimizer = c->offload; /* the grid's optimizer offload */
 		base = own;
 	}
 	if (base->model.moe.experts > 0 && c->ep > 0 && c->etp > 0) {
@@ -517,7 +558,8 @@ int calc_search_same_memory(const struct calc_plan *a, const struct calc_plan *b
 static int same_grid(const struct calc_search_opts *a, const struct calc_search_opts *b)
 {
 	if (a->ngpus != b->ngpus || a->vary_recipe != b->vary_recipe || a->even_only != b->even_only ||
-	    a->max_mb != b->max_mb || a->max_cp != b->max_cp || a->max_vpp != b->max_vpp)
+	    a->max_mb != b->max_mb || a->max_cp != b->max_cp || a->max_vpp != b->max_vpp ||
+	    a->offload_optimizer != b->offload_optimizer || a->offload_only != b->offload_only)
 		return 0;
 	for (int i = 0; i < a->ngpus; i++)
 		if (a->gpus[i] != b->gpus[i])
@@ -603,6 +645,7 @@ int calc_search_memo_fits(const struct calc_search_memo *m, const struct calc_pl
 struct item {
 	int recipe, gpus, nodes, gpn, tp, pp, cp, dp, mb;
 	int split;                   /* enum calc_search_split */
+	int offload;                 /* 1: the optimizer states offloaded at opts.offload_optimizer */
 	int ep, etp;                 /* expert degrees (1, 1 for a dense model) */
 	long long key0;              /* first key of the item */
 	/* written by the one thread that runs the item */
@@ -1327,6 +1370,9 @@ static void run_item(struct worker *w, struct item *it)
 	row.c.ep = it->ep;
 	row.c.etp = it->etp;
 	row.c.split = (signed char)it->split;
+	/* the optimizer offload of this item: none or the grid's share */
+	row.c.offload = it->offload ? o->offload_optimizer : 0;
+	p->offload_optimizer = row.c.offload;
 	/* the placement: the plan's, or a Megatron-Core rule of this item */
 	split_keys(p, base, it->split, it->pp);
 	{
@@ -1441,6 +1487,22 @@ static void run_item(struct worker *w, struct item *it)
 							leaf_reject(w, it, &row, r2);
 							continue;
 						}
+						if (it->offload && z == 0 && !p->fsdp) {
+							/* plan.c's rule: the hybrid optimizer needs the distributed
+							 * optimizer.  A memo keeps the four ZeRO stages of a pair,
+							 * this one as not fitting */
+							if (w->mi && w->sh->memo_read)
+								w->mj++;
+							else if (w->mi) {
+								w->mi->total[w->mi->n] = INFINITY;
+								w->mi->worst[w->mi->n++] = 0;
+							}
+							if (o->keep_all)
+								leaf_reject(w, it, &row, CALC_REJ_OFFLOAD);
+							else
+								reject_many(w, CALC_REJ_OFFLOAD, 1);
+							continue;
+						}
 						if (o->allow && !o->allow(o->allow_arg, &row.c)) {
 							if (o->keep_all) /* the row is kept only for --all */
 								leaf_reject(w, it, &row, CALC_REJ_FRAMEWORK);
@@ -1536,7 +1598,7 @@ static long long count_items(const struct calc_plan *plan, const struct calc_sea
 			}
 		}
 	}
-	return count * nr;
+	return count * nr * (calc_search_offload_share(plan, o, NULL) > 0 && !o->offload_only ? 2 : 1);
 }
 
 static int build_items(const struct calc_plan *plan, const struct calc_search_opts *o, struct shared *sh,
@@ -1597,6 +1659,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						etps[netp++] = dt[i];
 			}
 			int gpn = n < gpn0 ? n : gpn0, nodes = n / gpn;
+			int noff = o->offload_optimizer > 0 ? 2 : 1; /* none, and the grid's optimizer offload
+			                                                (offload_only: the second alone) */
 			for (int a = 0; a < ntp; a++) {
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
@@ -1605,7 +1669,8 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 					for (int e = 0; e < nep; e++)
 					for (int f = 0; f < netp; f++)
 					for (int mb = 1; mb <= o->max_mb; mb++)
-					for (int sp = 0; sp < nsplit_of(plan, pps[b], o->even_only); sp++) {
+					for (int sp = 0; sp < nsplit_of(plan, pps[b], o->even_only); sp++)
+					for (int off = o->offload_only && noff == 2; off < noff; off++) {
 						struct item *it;
 						if (netp > 1 && tps[a] % etps[f])
 							break; /* etp | tp: the grid's rule, see build_items */
@@ -1625,6 +1690,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
 						it->mb = mb;
 						it->split = split_of(plan, pps[b], sp);
+						it->offload = off;
 						it->ep = eps[e];
 						it->etp = etps[f];
 						it->key0 = key;
@@ -1762,6 +1828,7 @@ static void opts_of(const struct calc_plan *plan, const struct calc_search_opts 
 		o->ngpus = 1;
 		o->gpus[0] = calc_plan_gpus(plan);
 	}
+	o->offload_optimizer = calc_search_offload_share(plan, o, NULL);
 }
 
 long long calc_search_size(const struct calc_plan *plan, const struct calc_search_opts *opts)
@@ -1802,7 +1869,7 @@ static int item_of(const struct shared *sh, const struct calc_search_cfg *c)
 	for (int i = 0; i < sh->nitems; i++) {
 		const struct item *x = &sh->items[i];
 		if (x->recipe == c->recipe && x->gpus == c->gpus && x->tp == c->tp && x->pp == c->pp && x->cp == c->cp &&
-		    x->split == c->split &&
+		    x->split == c->split && (x->offload ? sh->o.offload_optimizer : 0) == c->offload &&
 		    x->mb == c->micro_batch && x->ep == c->ep && x->etp == c->etp && x->nodes == c->nodes &&
 		    x->gpn == c->gpus_per_node)
 			return i;
@@ -2149,7 +2216,7 @@ static int any_uneven(const void *first, long long n, size_t size)
 	return 0;
 }
 
-static void cfg_cols(struct calc_table *t, int recipe, int moe, int split)
+static void cfg_cols(struct calc_table *t, int recipe, int moe, int split, int off)
 {
 	calc_table_col(t, "tp", "", CALC_D_INT, 0);
 	calc_table_col(t, "pp", "", CALC_D_INT, 0);
@@ -2169,11 +2236,13 @@ static void cfg_cols(struct calc_table *t, int recipe, int moe, int split)
 		calc_table_col(t, "recipe", "", CALC_D_TEXT, 0);
 	if (split) /* the plan keys that reproduce the placement of the layers */
 		calc_table_col(t, "split", "", CALC_D_TEXT, 0);
+	if (off) /* the grid's optimizer offload: training.offload_optimizer */
+		calc_table_col(t, "offload_optimizer", "1", CALC_D_FIXED, 2);
 }
 
 /* Fill the configuration cells from column 'c0'; returns the next column. */
 static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_search_cfg *c, int recipe, int moe,
-                     const struct calc_search_result *split)
+                     const struct calc_search_result *split, int off)
 {
 	int k = c0;
 	calc_table_num(t, r, k++, c->tp);
@@ -2198,6 +2267,8 @@ static int cfg_cells(struct calc_table *t, int r, int c0, const struct calc_sear
 		char buf[CALC_LAYOUT_MAX + 64];
 		calc_table_str(t, r, k++, calc_search_split_cell(split, c, buf, sizeof buf));
 	}
+	if (off)
+		calc_table_num(t, r, k++, c->offload);
 	return k;
 }
 
@@ -2214,7 +2285,7 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 	calc_table_col(t, "rank", "", CALC_D_INT, 0);
 	if (many_gpus(r))
 		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, vr, r->moe, sp != NULL);
+	cfg_cols(t, vr, r->moe, sp != NULL, r->opts.offload_optimizer > 0);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "step_time_sim", "s", CALC_D_FIXED, 3);
@@ -2228,7 +2299,7 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 		calc_table_num(t, row, k++, i + 1);
 		if (many_gpus(r))
 			calc_table_num(t, row, k++, x->r.c.gpus);
-		k = cfg_cells(t, row, k, &x->r.c, vr, r->moe, sp);
+		k = cfg_cells(t, row, k, &x->r.c, vr, r->moe, sp, r->opts.offload_optimizer > 0);
 		calc_table_num(t, row, k++, x->r.memory);
 		calc_table_num(t, row, k++, x->r.step_time);
 		calc_table_num(t, row, k++, x->sim_ok ? x->sim_time : NAN);
@@ -2288,7 +2359,7 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 	calc_table_col(t, "axis", "", CALC_D_TEXT, 0);
 	if (many_gpus(r))
 		calc_table_col(t, "gpus", "", CALC_D_INT, 0);
-	cfg_cols(t, vr, r->moe, sp != NULL);
+	cfg_cols(t, vr, r->moe, sp != NULL, r->opts.offload_optimizer > 0);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 1);
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "vs_best", "1", CALC_D_PCT, 1);
@@ -2305,7 +2376,7 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 		}
 		if (many_gpus(r))
 			calc_table_num(t, row, k++, r->axis[a].c.gpus);
-		k = cfg_cells(t, row, k, &r->axis[a].c, vr, r->moe, sp);
+		k = cfg_cells(t, row, k, &r->axis[a].c, vr, r->moe, sp, r->opts.offload_optimizer > 0);
 		calc_table_num(t, row, k++, r->axis[a].memory);
 		calc_table_num(t, row, k++, r->axis[a].step_time);
 		calc_table_num(t, row, k++, r->axis[a].step_time / best - 1);
@@ -2362,7 +2433,7 @@ void calc_search_table_rows(const struct calc_search_result *r, struct calc_tabl
 	calc_table_init(t, "search-all", "Every configuration of the search");
 	calc_table_col(t, "gpus", "", CALC_D_INT, 0);
 	const struct calc_search_result *sp = r->nrows > 0 && any_uneven(&r->rows[0].c, r->nrows, sizeof r->rows[0]) ? r : NULL;
-	cfg_cols(t, 1, r->moe, sp != NULL);
+	cfg_cols(t, 1, r->moe, sp != NULL, r->opts.offload_optimizer > 0);
 	calc_table_col(t, "outcome", "", CALC_D_TEXT, 0);
 	calc_table_col(t, "worst_stage", "", CALC_D_INT, 0);
 	calc_table_col(t, "memory", "B", CALC_D_GB, 2);
@@ -2375,7 +2446,7 @@ void calc_search_table_rows(const struct calc_search_result *r, struct calc_tabl
 		const struct calc_search_row *x = &r->rows[i];
 		int row = calc_table_row(t), k = 0, timed = x->reject == CALC_REJ_NONE;
 		calc_table_num(t, row, k++, x->c.gpus);
-		k = cfg_cells(t, row, k, &x->c, 1, r->moe, sp);
+		k = cfg_cells(t, row, k, &x->c, 1, r->moe, sp, r->opts.offload_optimizer > 0);
 		calc_table_str(t, row, k++, calc_reject_name((enum calc_reject)x->reject));
 		calc_table_num(t, row, k++, x->worst >= 0 ? x->worst : NAN);
 		calc_table_num(t, row, k++, x->worst >= 0 ? x->memory : NAN);
@@ -2394,14 +2465,14 @@ void calc_search_table_pareto(const struct calc_search_result *r, struct calc_ta
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 4);
 	calc_table_col(t, "frontier", "", CALC_D_INT, 0);
 	const struct calc_search_result *sp = r->nrows > 0 && any_uneven(&r->rows[0].c, r->nrows, sizeof r->rows[0]) ? r : NULL;
-	cfg_cols(t, 0, r->moe, sp != NULL);
+	cfg_cols(t, 0, r->moe, sp != NULL, r->opts.offload_optimizer > 0);
 	for (long long i = 0; i < r->nrows; i++) {
 		const struct calc_search_row *x = &r->rows[i];
 		int row = calc_table_row(t);
 		calc_table_num(t, row, 0, x->memory);
 		calc_table_num(t, row, 1, x->step_time);
 		calc_table_num(t, row, 2, r->frontier ? r->frontier[i] : 0);
-		cfg_cells(t, row, 3, &x->c, 0, r->moe, sp);
+		cfg_cells(t, row, 3, &x->c, 0, r->moe, sp, r->opts.offload_optimizer > 0);
 	}
 	calc_table_note(t, "memory = worst pipeline stage per GPU; frontier = 1 when no other configuration needs "
 	                   "no more memory and is no slower (closed-form step time; of identical points the first).");

@@ -32,6 +32,8 @@ enum calc_reject {
 	CALC_REJ_MEMORY = CALC_REJ_SCHED0 + CALC_SCHED_MAX, /* the worst stage does not fit in
 	                                                       the GPU's usable memory */
 	CALC_REJ_FRAMEWORK,   /* opts.allow refuses it: the framework named does not run it */
+	CALC_REJ_OFFLOAD,     /* optimizer offload without ZeRO >= 1 or FSDP (Megatron-Core builds
+	                         its hybrid optimizer on the distributed optimizer) */
 	CALC_REJ_N
 };
 const char *calc_reject_name(enum calc_reject r); /* "tp-divides", "memory", ... */
@@ -77,6 +79,15 @@ struct calc_search_opts {
 	int max_mb;                      /* micro-batch sizes 1 .. max_mb (default 8) */
 	int max_cp;                      /* context-parallel degrees up to this (default 16) */
 	int max_vpp;                     /* interleaved chunks 2 .. max_vpp (default 8) */
+	double offload_optimizer;        /* share F of the optimizer states (training.
+	                                    offload_optimizer) tried offloaded to the host besides
+	                                    none: a dimension of the grid; 0 (default): the plan's
+	                                    own share, if any.  Considered only where the plan has
+	                                    cluster.cpu_optimizer_rate and a host link
+	                                    (calc_search_offload_share) */
+	int offload_only;                /* 1: with offload_optimizer in effect, only the splits
+	                                    with it (a plan's own share kept: the split a plan
+	                                    without one takes, calc_plan_pick_split); default 0 */
 	int top;                         /* K ranked configurations kept (default 10) */
 	enum calc_objective objective;
 	int threads;                     /* worker threads (default 2) */
@@ -132,6 +143,12 @@ struct calc_search_opts {
 };
 /* Defaults as documented above. */
 void calc_search_opts_init(struct calc_search_opts *o);
+/* The share of the optimizer states a search of 'plan' under 'o' tries offloaded besides
+ * none: o->offload_optimizer, else the plan's training.offload_optimizer; 0 when neither
+ * asks for it, or when the plan has no cluster.cpu_optimizer_rate (no default: the time
+ * of the host's step is unknown) or no host link (gpu.pcie_bw), which 'why' then names
+ * (NULL: not wanted). */
+double calc_search_offload_share(const struct calc_plan *plan, const struct calc_search_opts *o, const char **why);
 
 /* What a training framework runs (frameworks.c, its sources there): `search --for`. */
 #define CALC_FRAMEWORK_SCHEDS 8
@@ -143,6 +160,8 @@ struct calc_framework {
 	unsigned zero_pp;          /* bit z: ZeRO stage z with pp > 1 */
 	int sp_with_tp;            /* 1: its TP always shards the sequence (sp = yes) */
 	int cp_one;                /* 1: no context parallelism as the step model has it */
+	unsigned opt_offload;      /* bit s: runs optimizer-state offload of training.offload_style s
+	                              (enum calc_offload_style), and its export writes it */
 };
 const struct calc_framework *calc_framework_find(const char *name); /* NULL: unknown */
 const struct calc_framework *calc_framework_at(int i);              /* NULL past the end */
@@ -220,6 +239,8 @@ struct calc_search_cfg {
 	signed char uneven;        /* 1: layers split unevenly (pp does not divide layers) */
 	signed char split;         /* enum calc_search_split: how the layers are placed */
 	int ep, etp;               /* expert (tensor) parallelism; 1 and 1 for a dense model */
+	double offload;            /* training.offload_optimizer of the configuration: the share
+	                              of the optimizer states on the host [0..1] (0: none) */
 };
 
 /* One configuration with its outcome. */

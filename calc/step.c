@@ -1410,6 +1410,13 @@ static double optimizer_time(const struct calc_plan *plan, double grad_params, d
 	if (plan->offload_optimizer > 0) {
 		double f = plan->offload_optimizer, bw = plan->gpu.pcie_bw;
 		double eg = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 4, ew = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		/* training.offload_style = zero-offload: DeepSpeed's ZeRO-Offload moves fp16
+		 * gradients down and fp16 parameters up, 2 + 2 bytes per parameter, the minimum
+		 * communication volume 4M of Ren et al. 2021 §3.3 (Figure 2's edges of 2M); the
+		 * same serial convention as above (its overlap of the gradient copies with the
+		 * backward, §4.1, and the one-step delayed update, §5.2, are not counted) */
+		if (plan->offload_style == CALC_OFFLOAD_ZERO)
+			eg = 2, ew = 2;
 		t *= 1 - f;
 		if (bw > 0)
 			t += f * n * (eg + ew) / bw;

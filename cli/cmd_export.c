@@ -383,6 +383,10 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 	/* training.offload_optimizer: HybridDeviceOptimizer, whose README (megatron/core/optimizer/
 	 * cpu_offloading/README.md at d98e8a6) adds --use-precision-aware-optimizer to the two */
+	if (p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO)
+		return key_error(p, "training", "offload_style", "export --for megatron: training.offload_style = "
+		                 "zero-offload is DeepSpeed's ZeRO-Offload, costed so; Megatron-LM's "
+		                 "--optimizer-cpu-offload is offload_style = megatron (allowed: megatron)");
 	if (p->offload_optimizer > 0) {
 		FLAG("--optimizer-cpu-offload");
 		FLAG("--optimizer-offload-fraction %g", p->offload_optimizer);
@@ -935,9 +939,11 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	int rc;
 	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
-	if (p->offload_layers > 0 || p->offload_optimizer > 0)
+	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
+	if (p->offload_layers > 0 || (p->offload_optimizer > 0 && !zoff))
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) is not "
-		     "written; DeepSpeed's own is zero_optimization.offload_optimizer");
+		     "written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
+		     "zero-offload)");
 	if (p->pp > 1 && p->zero >= 2)
 		return key_error(p, "parallel", "zero",
 		                 "export --for deepspeed: DeepSpeed's pipeline engine runs ZeRO-0 and ZeRO-1 only "
@@ -961,8 +967,8 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		fprintf(f, "  \"communication_data_type\": \"%s\",\n", p->grad_reduce == 1 ? "bf16" : "fp32");
 	if (p->main_grads)
 		fprintf(f, "  \"data_types\": {\"grad_accum_dtype\": \"%s\"},\n", p->main_grads == 1 ? "bf16" : "fp32");
-	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true}",
-	        p->zero);
+	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true%s}",
+	        p->zero, zoff ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
 	if (p->tp > 1)
 		fprintf(f, ",\n  \"tensor_parallel\": {\"autotp_size\": %d}", p->tp);
 	if (p->pp > 1)

@@ -2780,6 +2780,21 @@ static int import_deepspeed(struct imp *im, const char *text)
 				json_t *dev = json_is_object(zv) ? json_object_get(zv, "device") : NULL;
 				if ((json_is_string(dev) && !strcmp(json_string_value(dev), "none")) || json_is_false(zv))
 					continue;
+				/* ZeRO-Offload (Ren et al. 2021): the rank's optimizer partition and its fp16
+				 * gradients on the host, CPU Adam (docs/references.md §2.13); ZeRO-Infinity's
+				 * NVMe (Rajbhandari et al. 2021) and parameter offload are refused below */
+				if (!strcmp(zk, "offload_optimizer") && json_is_string(dev) &&
+				    !strcmp(json_string_value(dev), "cpu")) {
+					put(im, key_line(text, zk), "training.offload_optimizer", "1");
+					put(im, key_line(text, zk), "training.offload_style", "zero-offload");
+					continue;
+				}
+				if (json_is_string(dev) && !strcmp(json_string_value(dev), "nvme")) {
+					ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s.device = nvme: "
+					    "ZeRO-Infinity's offload to NVMe is not modelled (no NVMe bandwidth in the plan); "
+					    "allowed: device cpu (offload_optimizer) or none", zk);
+					continue;
+				}
 				ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s: offloading to CPU or "
 				    "NVMe%s is not modelled (the plan keeps every state in GPU memory); refused rather than "
 				    "planned wrong", zk, strcmp(zk, "zenflow") ? "" : " (ZenFlow updates offloaded states)");

@@ -120,6 +120,8 @@ static json_t *json_row(struct cli_json *j, const struct calc_search_result *r0,
 		char buf[CALC_LAYOUT_MAX + 64];
 		json_object_set_new(o, "split", json_string(calc_search_split_cell(r0, &x->c, buf, sizeof buf)));
 	}
+	if (r0->opts.offload_optimizer > 0) /* training.offload_optimizer of the configuration */
+		cli_json_num(j, o, "offload_optimizer", x->c.offload, "1");
 	cli_json_num(j, o, "memory", x->memory, "B");
 	cli_json_num(j, o, "headroom", x->headroom, "B");
 	cli_json_num(j, o, "worst_stage", x->worst, "1");
@@ -177,7 +179,10 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	json_object_set_new(data, "objective", json_string(calc_objective_name(r->opts.objective)));
 	json_counts(&j, data, r);
 	if (pick->rank) { /* the recommendation (calc_search_pick) and whether it leaves the margin */
-		json_t *rec = json_row(&j, r, &pick->r, NAN);
+		/* its simulated time where the ranking shown holds it (the written plan's step.time) */
+		int i = pick->rank - 1;
+		double sim = i < r->ntop && r->top[i].sim_ok ? r->top[i].sim_time : NAN;
+		json_t *rec = json_row(&j, r, &pick->r, sim);
 		cli_json_num(&j, rec, "rank", pick->rank, "1");
 		json_object_set_new(rec, "leaves_margin", json_boolean(pick->safe));
 		cli_json_num(&j, rec, "memory_margin", p->memory_margin, "1");
@@ -197,16 +202,23 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	return cli_json_end(&j, data, stdout);
 }
 
-static void print_pick(const struct calc_plan *p, const struct pick *k)
+static void print_pick(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *k)
 {
 	if (!k->rank)
 		return;
 	printf("recommended: rank %d, tp %d, pp %d, dp %d, cp %d", k->rank, k->r.c.tp, k->r.c.pp, k->r.c.dp, k->r.c.cp);
 	if (p->model.moe.experts > 0)
 		printf(", ep %d, etp %d", k->r.c.ep, k->r.c.etp);
-	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d (%.3f s per step, %.1f GB) -- ", k->r.c.vpp,
-	       k->r.c.micro_batch, calc_schedule_name((enum calc_schedule)k->r.c.schedule),
-	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero, k->r.step_time, k->r.memory / GB);
+	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d", k->r.c.vpp, k->r.c.micro_batch,
+	       calc_schedule_name((enum calc_schedule)k->r.c.schedule),
+	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero);
+	if (k->r.c.uneven) { /* the keys that place its layers, as the table's column "split" */
+		char buf[CALC_LAYOUT_MAX + 64];
+		printf(", layers placed by %s", calc_search_split_cell(r, &k->r.c, buf, sizeof buf));
+	}
+	if (r->opts.offload_optimizer > 0)
+		printf(", optimizer offload %g", k->r.c.offload);
+	printf(" (%.3f s per step, %.1f GB) -- ", k->r.step_time, k->r.memory / GB);
 	if (k->safe)
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
@@ -215,6 +227,9 @@ static void print_pick(const struct calc_plan *p, const struct pick *k)
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
 	printf("; the report and a plan without a split take the same\n");
 }
+
+/* search --offload-optimizer as given (0: not given), for the grid line's reason */
+static double want_offload;
 
 static void print_text(const struct calc_plan *p, const struct calc_search_result *r, const struct pick *pick)
 {
@@ -243,9 +258,21 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 			}
 	if (r->moe)
 		printf("; ep | experts (ep x etp | tp x cp x dp), etp | tp up to a node");
-	printf("; recompute %s; sp; ZeRO 0-3\n",
+	printf("; recompute %s; sp; ZeRO 0-3",
 	       p->flash_attention ? "none/full (with FlashAttention selective equals none: kept as none)"
 	                          : "none/selective/full");
+	{ /* the optimizer offload, where the plan or --offload-optimizer asks for it */
+		const char *why;
+		struct calc_search_opts asked = *o;
+		asked.offload_optimizer = want_offload;
+		double f = calc_search_offload_share(p, &asked, &why);
+		if (f > 0)
+			printf("; optimizer offload none or %g (training.offload_optimizer, ZeRO >= 1; host link %.4g GB/s, "
+			       "host optimizer %.4g parameters/s)", f, p->gpu.pcie_bw / 1e9, p->cpu_optimizer_rate);
+		else if (why)
+			printf("; optimizer offload not considered: %s", why);
+	}
+	printf("\n");
 	for (int i = 0; i < calc_schedule_count(); i++) /* the flushed rows: ZB-H2 */
 		if (calc_schedule_at(i)->flushed)
 			printf("%s %s\n", calc_schedule_at(i)->name, p->post_validation
@@ -273,7 +300,7 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	}
 	printf("searched %lld configurations: %lld valid, %lld fit and are ranked by %s\n", r->evaluated,
 	       r->measured, r->ranked, calc_objective_name(o->objective));
-	print_pick(p, pick);
+	print_pick(p, r, pick);
 	printf("\n");
 	if (r->ntop) {
 		calc_search_table_top(r, &t);
@@ -492,11 +519,35 @@ static int write_plan(const char *path, const struct cli_opts *o, const struct c
 	wp_set(&keys, "parallel.zero", "%d", c->zero);
 	wp_set(&keys, "parallel.recompute", "%s", calc_recompute_name((enum calc_recompute)c->recompute));
 	wp_set(&keys, "parallel.schedule", "%s", calc_schedule_name((enum calc_schedule)c->schedule));
+	if (r->opts.offload_optimizer > 0 || c->offload != plan->offload_optimizer) {
+		char num[32]; /* the shortest text that reads back as the same share */
+		snprintf(num, sizeof num, "%.15g", c->offload);
+		if (strtod(num, NULL) != c->offload)
+			snprintf(num, sizeof num, "%.17g", c->offload);
+		wp_set(&keys, "training.offload_optimizer", "%s", num);
+	}
 	if (plan->model.moe.experts > 0) {
 		wp_set(&keys, "parallel.ep", "%d", c->ep);
 		wp_set(&keys, "parallel.etp", "%d", c->etp);
 	}
-	if (won.pp > 1) { /* the stages as the winner has them, whatever rule split them */
+	if (c->split != CALC_SPLIT_PLAN) {
+		/* a Megatron-Core rule the planner tried (account_*, first/last stage layers):
+		 * its own keys, which place the chunks of virtual stages as the search costed them
+		 * and which export turns into the framework's flags; a stage list would be
+		 * refused where vpp does not divide an end stage (3, 4, ..., 4, 3 at vpp 4) */
+		char text[CALC_LAYOUT_MAX + 64], *save = NULL;
+		calc_search_split_text(plan, c, text, sizeof text);
+		for (char *t = strtok_r(text, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(t, '='), key[96];
+			if (!eq)
+				continue;
+			*eq = 0;
+			snprintf(key, sizeof key, "parallel.%s", t);
+			wp_set(&keys, key, "%s", eq + 1);
+		}
+	} else if (won.pp > 1 && !calc_plan_has_layout(plan)) {
+		/* the stages as the plan's rule splits them at this depth (the plan's own layout
+		 * keys, copied with its lines, place them otherwise) */
 		char list[1024] = "";
 		for (int i = 0; i < won.pp && i < CALC_MAX_STAGES; i++)
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", i ? "," : "",
@@ -613,6 +664,12 @@ int cmd_search(int argc, char **argv)
 			    so.min_headroom > 1e15)
 				return cli_error("search: --min-headroom %s: expected bytes with an optional unit, e.g. 8 GB or "
 				                 "4 GiB", v);
+		} else if ((v = cli_opt(&o, &i, "--offload-optimizer"))) {
+			char *end;
+			so.offload_optimizer = strtod(v, &end);
+			if (end == v || *end || !(so.offload_optimizer > 0 && so.offload_optimizer <= 1))
+				return cli_error("search: --offload-optimizer %s: expected the share of the optimizer states "
+				                 "to try on the host, > 0 .. 1 (training.offload_optimizer)", v);
 		} else if ((v = cli_opt(&o, &i, "--max-mb"))) {
 			if (parse_int("--max-mb", v, 1, 1024, &so.max_mb))
 				return 2;
@@ -652,9 +709,10 @@ int cmd_search(int argc, char **argv)
 		} else
 			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
 			                 "recipe, --even, --min-headroom, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
-			                 "--stats, --for, --write-plan)%s", o.rest[i],
+			                 "--stats, --for, --write-plan, --offload-optimizer)%s", o.rest[i],
 			                 cli_option_dym("search", o.rest[i], dym, sizeof dym));
 	}
+	want_offload = so.offload_optimizer;
 	if (write_path && o.plan && !strcmp(o.plan, "-"))
 		return cli_error("search --write-plan: the plan comes from standard input, which cannot be copied into "
 		                 "the written plan; give it as a file");

@@ -94,7 +94,7 @@ static const struct cmddoc docs[] = {
 	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
 	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
 	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]\n"
-	           "                        [--for FRAMEWORK] [--write-plan FILE]",
+	           "                        [--for FRAMEWORK] [--write-plan FILE] [--offload-optimizer F]",
 	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
 	 "best K with their breakdowns and the runner-up on each axis.  Where pp does not divide\n"
 	 "the layers, Megatron-Core's account_embedding/account_loss and first/last stage rules\n"
@@ -119,6 +119,7 @@ static const struct cmddoc docs[] = {
 	  {"--table NAME", "csv, md and tsv: which table, top, breakdown, axes or rejects (one table per stream)", "top"},
 	  {"--for FRAMEWORK", "only what megatron, nemo, torchtitan or deepspeed runs: its schedules, ZeRO stages and degrees", "every configuration"},
 	  {"--write-plan FILE", "write the recommendation as a plan file (the plan's lines and its whole split), ready for export", "off"},
+	  {"--offload-optimizer F", "also try each split with share F of the optimizer states on the host (training.offload_optimizer; needs cluster.cpu_optimizer_rate)", "the plan's training.offload_optimizer"},
 	  {NULL, NULL, NULL}},
 	 "trainplan search --gpus 512-2048 --top 5 --objective cost"},
 	{"get", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME... | --list",

@@ -91,7 +91,7 @@ _trainplan() {
 	memory) words="--require-fit";;
 	bubble) words="--schedule --all --p --v --m";;
 	schedule) words="--schedule --p --m --v --tf --tb --tw --p2p --first --last --unit";;
-	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table --for --write-plan";;
+	search) words="--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table --for --write-plan --offload-optimizer";;
 	export) words="--for";;
 	import) words="--from --gpus"; COMPREPLY=($(compgen -f -- "$cur"));;
 	report) words="-o --no-pdf --share --compare"; COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur"));;

@@ -42,6 +42,16 @@ check-roundtrip: $(BUILD)/trainplan
 
 CHECKS += check-roundtrip
 
+# check-search-layout  an uneven layout the planner recommends is reproduced by the plan
+#                      search --write-plan writes: step gives the search's simulated step
+#                      time, export --for megatron the layout's flags
+#                      (tests/check-search-layout.sh)
+.PHONY: check-search-layout
+check-search-layout: $(BUILD)/trainplan
+	@sh tests/check-search-layout.sh $(BUILD)/trainplan
+
+CHECKS += check-search-layout
+
 # check-export-flags  every flag of trainplan export --for megatron is one of Megatron-LM's,
 #                     with a value of its kind (tests/export/megatron-args.txt, read from
 #                     Megatron-LM's source at a pinned commit; tests/check-export-flags.sh)

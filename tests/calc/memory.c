@@ -569,6 +569,39 @@ static void test_offload_optimizer(void **state)
 	calc_diag_free(&d);
 }
 
+/* training.offload_style = zero-offload: ZeRO-Offload keeps the gradients on the host too
+ * (Ren et al. 2021 §3.5: "all fp32 model states and fp16 gradients" in CPU memory), so
+ * the GPU holds the bf16 weights alone of the model states; memory.host gains the
+ * gradients.  Llama 3 8B on 8 GPUs at ZeRO-1 with the megatron recipe: fp32 gradients of
+ * every parameter (4 P, ZeRO-1 does not shard them), master 4 and moments 8 bytes of
+ * the rank's eighth, by hand. */
+static void test_zero_offload_memory(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=1",
+	                      "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=1",
+	                      "training.offload_style=zero-offload"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 9);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].gradients, 4 * P, 1e-12); /* megatron: the gradients stay */
+	assert_near(m0->st[0].host, 12 * P / 8, 1e-12);
+	load_plan(&p, sets, 10);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].gradients, 0, 0);
+	assert_near(m1->st[0].master, 0, 0);
+	assert_near(m1->st[0].optimizer, 0, 0);
+	assert_near(m1->st[0].weights, 2 * P, 1e-12);
+	assert_near(m1->st[0].host, 12 * P / 8 + 4 * P, 1e-12);
+	assert_near(m1->st[0].activations, m0->st[0].activations, 1e-12);
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
 static void test_op_sac(void **state)
 {
 	const char *sets[] = {"model.preset=llama3-8b", "tp=1", "dp=0", "sp=yes", "seq_len=8192",
@@ -1089,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_offload_activations),
 		cmocka_unit_test(test_offload_optimizer),
+		cmocka_unit_test(test_zero_offload_memory),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
 		cmocka_unit_test(test_nemo_fp8_grads),

@@ -1363,6 +1363,106 @@ static void test_frameworks(void **state)
 	calc_search_free(&all);
 }
 
+/* Optimizer offload as a dimension of the grid (opts.offload_optimizer, docs/references.md
+ * §2.13): every item twice, the second with the states on the host; its ZeRO-0 leaves
+ * rejected (offload-zero) -- as many as the plain search's ZeRO-0 leaves that reach the
+ * memory check; a leaf with offload against its twin without: the worst stage lighter by
+ * the master weights and Adam moments of the rank's shard, 12 bytes per parameter over
+ * dp = 16 (megatron recipe: fp32 master 4 + two fp32 moments 8, docs/references.md §1)
+ * with the plan's fragmentation share on top, and the step longer by the host link
+ * copies (fp32 gradient 4 + bf16 weight 2 bytes per parameter at the GPU's PCIe rate)
+ * and the host's step (cluster.cpu_optimizer_rate) less the GPU's pass over 30 bytes per
+ * parameter at HBM rate (§2.13, by hand).  Without cluster.cpu_optimizer_rate the
+ * dimension is dropped and the reason named. */
+static void test_offload_dimension(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result plain, off;
+	struct calc_params pr;
+	const char *why;
+	long long zero0 = 0;
+	const struct calc_search_row *a = NULL, *b = NULL;
+	const char *sets[NSMALL + 1];
+	(void)state;
+	memcpy(sets, small_sets, sizeof small_sets);
+	sets[NSMALL] = "cluster.gpu_memory=80GB"; /* the pair below fits and is timed */
+	load_plan(&p, sets, NSMALL + 1);
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	o.keep_all = 1;
+	o.offload_optimizer = 1;
+	assert_true(calc_search_offload_share(&p, &o, &why) == 0); /* no rate: not considered */
+	assert_non_null(why);
+	assert_non_null(strstr(why, "cluster.cpu_optimizer_rate"));
+	p.cpu_optimizer_rate = 1e8;
+	assert_true(calc_search_offload_share(&p, &o, &why) == 1);
+	assert_null(why);
+	o.offload_optimizer = 0;
+	run(&p, &o, &plain);
+	assert_true(plain.opts.offload_optimizer == 0);
+	o.offload_optimizer = 1;
+	run(&p, &o, &off);
+	assert_true(off.opts.offload_optimizer == 1);
+	assert_int_equal(off.evaluated, 2 * plain.evaluated);
+	assert_int_equal(plain.rejected[CALC_REJ_OFFLOAD], 0);
+	for (long long i = 0; i < plain.nrows; i++)
+		zero0 += plain.rows[i].c.zero == 0 &&
+		         (plain.rows[i].reject == CALC_REJ_NONE || plain.rows[i].reject == CALC_REJ_MEMORY);
+	assert_true(zero0 > 0);
+	assert_int_equal(off.rejected[CALC_REJ_OFFLOAD], zero0);
+	for (long long i = 0; i < off.nrows; i++) {
+		const struct calc_search_row *x = &off.rows[i];
+		if (x->c.offload > 0 && x->c.zero == 0) /* refused, by this check or an earlier one */
+			assert_true(x->reject != CALC_REJ_NONE && x->reject != CALC_REJ_MEMORY);
+		if (x->c.tp == 1 && x->c.pp == 1 && x->c.cp == 1 && x->c.dp == 16 && x->c.micro_batch == 1 &&
+		    x->c.recompute == CALC_RC_NONE && x->c.zero == 1 && x->c.sp == 0) {
+			if (x->c.offload > 0)
+				b = x;
+			else
+				a = x;
+		}
+	}
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(b->reject, CALC_REJ_NONE);
+	calc_model_params(&p.model, &pr);
+	double n = pr.total / 16; /* the rank's ZeRO-1 shard of the parameters */
+	assert_near(p.gpu.hbm_bw, 3350e9, 0); /* H100 SXM datasheet, docs/references.md §6.1 */
+	assert_near(p.gpu.pcie_bw, 64e9, 0);  /* PCIe Gen5 x16, one direction */
+	assert_near(a->memory - b->memory, 12 * n * (1 + p.fragmentation), 1e-9);
+	assert_near(b->step_time - a->step_time, n * (4 + 2) / 64e9 + n / 1e8 - n * 30 / 3350e9, 1e-6);
+	calc_search_free(&plain);
+	calc_search_free(&off);
+
+	/* a memo of the offload grid (its ZeRO-0 leaves held as not fitting) re-times the
+	 * leaves as a search without it does: the same counts and top, on a slower network */
+	struct calc_search_memo *m = calc_search_memo_new();
+	struct calc_search_result first, x, y;
+	o.keep_all = 0;
+	o.top_only = 1;
+	o.memo = m;
+	run(&p, &o, &first);
+	calc_search_free(&first);
+	assert_true(calc_search_memo_filled(m));
+	p.inter_node_bw = 3.125e9;
+	assert_int_equal(calc_search_memo_fits(m, &p, &o), 1);
+	o.memo = NULL;
+	run(&p, &o, &x);
+	o.memo = m;
+	run(&p, &o, &y);
+	assert_int_equal(x.evaluated, y.evaluated);
+	assert_int_equal(x.ranked, y.ranked);
+	for (int r = 0; r < CALC_REJ_N; r++)
+		assert_int_equal(x.rejected[r], y.rejected[r]);
+	assert_int_equal(x.ntop, y.ntop);
+	for (int i = 0; i < x.ntop; i++)
+		assert_memory_equal(&x.top[i].r, &y.top[i].r, sizeof x.top[i].r);
+	calc_search_free(&x);
+	calc_search_free(&y);
+	calc_search_memo_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1381,6 +1481,7 @@ int main(void)
 		cmocka_unit_test(test_same_memory),
 		cmocka_unit_test(test_pick_one_rule),
 		cmocka_unit_test(test_frameworks),
+		cmocka_unit_test(test_offload_dimension),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -484,6 +484,34 @@ static void test_layer_kor22_table4(void **state)
 
 /* ------------------------------------------------------------- step */
 
+/* training.offload_style = zero-offload (DeepSpeed's ZeRO-Offload, docs/references.md
+ * §2.13): the whole rank's optimizer on the host, fp16 gradients down and fp16 parameters
+ * up, 2 + 2 bytes per parameter (Ren et al. 2021 §3.3's 4M), against Megatron's recipe
+ * bytes (fp32 gradient 4 + bf16 weight 2); by hand for Llama 3 8B on 8 H100 at ZeRO-1:
+ * n = 8,030,261,248 / 8 parameters a rank, PCIe Gen5 64e9 bytes/s, a host step of 1e9
+ * parameters per second. */
+static void test_zero_offload_time(void **state)
+{
+	const double n = 8030261248.0 / 8;
+	const char *s[] = {"model.preset=llama3-8b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=1", "tp=1", "pp=1",
+	                   "dp=8", "zero=1", "recipe=megatron", "cluster.cpu_optimizer_rate=1e9",
+	                   "training.offload_optimizer=1", "training.offload_style=zero-offload"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	assert_near(st0->optimizer, n * 6 / 64e9 + n / 1e9, 1e-9); /* megatron: nothing on the GPU */
+	load_plan(&p, s, 11);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->optimizer, n * 4 / 64e9 + n / 1e9, 1e-9);
+	assert_near(st0->time - st1->time, n * 2 / 64e9, 1e-6);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
 /* parallel.cp_comm's overlap (docs/references.md §4.7), tp_overlap 0 so the TP part is
  * charged whole: each of the ring's sends (p2p) hides behind the attention of its own
  * step, 1/cp of the pass's attention core (TE AttnFuncWithCPAndKVP2P: step i sends what
@@ -1814,6 +1842,7 @@ int main(void)
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_offload_time),
 		cmocka_unit_test(test_offload_optimizer_time),
+		cmocka_unit_test(test_zero_offload_time),
 		cmocka_unit_test(test_cp_overlap),
 		cmocka_unit_test(test_muon_newton_schulz),
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
