@@ -337,6 +337,14 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 			FLAG("--num-virtual-stages-per-pipeline-rank %d", p->vpp);
 	}
 	FLAG("--context-parallel-size %d", p->cp);
+	/* CP's exchange (arguments.py:3221, default p2p, and :580-585 at d98e8a6) in the words
+	 * Transformer Engine takes (context_parallel.py:5096-5139 at d0067d0d: all_gather) */
+	if (p->cp > 1) {
+		static const char *const te[] = {"all_gather", "p2p", "a2a", "a2a+p2p"};
+		FLAG("--cp-comm-type %s", te[p->cp_comm]);
+		if (p->cp_comm == CALC_CP_A2A_P2P)
+			FLAG("--hierarchical-context-parallel-sizes %d %d", p->cp_a2a_size, p->cp / p->cp_a2a_size);
+	}
 	if (m->moe.experts > 0) {
 		FLAG("--expert-model-parallel-size %d", p->ep);
 		FLAG("--expert-tensor-parallel-size %d", p->etp);
@@ -413,8 +421,10 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	/* overlap: efficiency.dp_overlap > 0 hides the gradient reduce-scatter behind the
 	 * backward (--overlap-grad-reduce) and, with the distributed optimizer, the parameter
 	 * all-gather behind the forward (--overlap-param-gather); efficiency.tp_overlap > 0 is
-	 * Transformer Engine's userbuffer overlap (--tp-comm-overlap, model_parallel_config.py:265) */
-	if (p->dp > 1 && p->dp_overlap > 0) {
+	 * Transformer Engine's userbuffer overlap (--tp-comm-overlap, model_parallel_config.py:265).
+	 * The gradients are reduced over DP x CP (the group dp_cp, megatron/core/
+	 * process_groups_config.py:261 at d98e8a6), so CP alone has a reduction to hide. */
+	if (p->dp * p->cp > 1 && p->dp_overlap > 0) {
 		FLAG("--overlap-grad-reduce");
 		if (p->zero >= 1)
 			FLAG("--overlap-param-gather");
@@ -671,8 +681,9 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		note(&ns, "BF16 Adam moments: optimizer.exp_avg_dtype and exp_avg_sq_dtype are torch dtypes "
 		          "(torch.bfloat16), set in the recipe; the overrides take no dtype");
 	KV("ddp.grad_reduce_in_fp32=%s", p->grad_reduce == 1 || p->main_grads == 1 ? "false" : "true");
-	KV("ddp.overlap_grad_reduce=%s", p->dp > 1 && p->dp_overlap > 0 ? "true" : "false");
-	KV("ddp.overlap_param_gather=%s", p->dp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
+	/* reduced over DP x CP, as for megatron */
+	KV("ddp.overlap_grad_reduce=%s", p->dp * p->cp > 1 && p->dp_overlap > 0 ? "true" : "false");
+	KV("ddp.overlap_param_gather=%s", p->dp * p->cp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
 	if (!p->flash_attention)
 		note(&ns, "attention without flash attention: model.attention_backend (an enum of Megatron-Core) set to "
 		          "unfused in the recipe");

@@ -39,6 +39,10 @@
 /* The largest integer a value may hold; every plan key's range lies below it, so
  * products of up to four such values fit a long long. */
 #define IMP_INT_MAX 1000000000L
+/* efficiency.dp_overlap where a framework's flag turns the overlap on and the base plan
+ * hides nothing: the plan's default (calc/plan.c plan_reset), an assumption that no
+ * source measures (docs/references.md §7.12) */
+#define IMP_DP_OVERLAP_ASSUMED 0.8
 
 /* ------------------------------------------------------------------------ */
 /* The import: its input, messages and the plan being written. */
@@ -190,7 +194,7 @@ static void put_comment_text(FILE *f, const char *s)
 
 static void write_ini(const struct imp *im, const char *fw, const char *base, FILE *f)
 {
-	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe"};
+	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe", "efficiency"};
 	fprintf(f, "; trainplan import --from %s ", fw);
 	put_comment_text(f, im->file);
 	fputc('\n', f);
@@ -1281,6 +1285,8 @@ static const struct {
 	{"--moe-pad-expert-input-to-capacity", M_SWITCH}, {"--fp4-param-gather", M_SWITCH},
 	{"--use-tp-pp-dp-mapping", M_SWITCH}, {"--account-for-embedding-in-pipeline-split", M_SWITCH},
 	{"--account-for-loss-in-pipeline-split", M_SWITCH},
+	{"--overlap-grad-reduce", M_SWITCH}, {"--overlap-param-gather", M_SWITCH}, {"--tp-comm-overlap", M_SWITCH},
+	{"--cp-comm-type", M_VAL}, {"--hierarchical-context-parallel-sizes", M_VAL},
 	{"--reuse-grad-buf-for-mxfp8-param-ag", M_SKIPFLAG},
 	/* taken by Megatron-LM, of no use to the plan */
 	{"--lr", M_SKIP}, {"--min-lr", M_SKIP}, {"--lr-decay-style", M_SKIP}, {"--lr-decay-iters", M_SKIP},
@@ -1308,8 +1314,8 @@ static const struct {
 	{"--window-size", M_SKIP}, {"--window-attn-skip-freq", M_SKIP}, {"--softmax-type", M_SKIP},
 	{"--rampup-batch-size", M_SKIPN},
 	{"--activation-func-clamp-value", M_SKIP}, {"--glu-linear-offset", M_SKIP}, {"--cuda-graph-impl", M_SKIP},
-	{"--memory-snapshot-path", M_SKIP}, {"--overlap-grad-reduce", M_SKIPFLAG},
-	{"--overlap-param-gather", M_SKIPFLAG}, {"--tp-comm-overlap", M_SKIPFLAG}, {"--use-mcore-models", M_SKIPFLAG},
+	{"--memory-snapshot-path", M_SKIP}, {"--tp-comm-overlap-cfg", M_SKIP},
+	{"--defer-embedding-wgrad-compute", M_SWITCH}, {"--use-mcore-models", M_SKIPFLAG},
 	{"--no-masked-softmax-fusion", M_SKIPFLAG}, {"--log-throughput", M_SKIPFLAG}, {"--mock-data", M_SKIPFLAG},
 	{"--apply-layernorm-1p", M_SKIPFLAG}, {"--calculate-per-token-loss", M_SKIPFLAG}, {"--manual-gc", M_SKIPFLAG},
 	{"--profile", M_SKIPFLAG}, {"--no-create-attention-mask-in-dataloader", M_SKIPFLAG},
@@ -1351,6 +1357,13 @@ struct mvals {
 	double capacity;
 	int pad, cap_line, ep_overlap, router_fusion, permute_fusion, fp4, fp4_params;
 	int model;
+	/* overlap (distributed_data_parallel_config.py overlap_grad_reduce, overlap_param_gather;
+	 * model_parallel_config.py:265 tp_comm_overlap at d98e8a6) and CP's exchange
+	 * (--cp-comm-type, --hierarchical-context-parallel-sizes: arguments.py:3221, :580) */
+	int ogr, opg, tpo, cpc_line, hcp_line;
+	char cpc[16];
+	long hcp[2];
+	int hcp_n;
 };
 
 static int is_flag(const char *s)
@@ -1533,6 +1546,14 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
 	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
 	else if (IS("--account-for-loss-in-pipeline-split")) m->acc_loss = 1;
+	else if (IS("--overlap-grad-reduce")) m->ogr = f->line;
+	else if (IS("--overlap-param-gather")) m->opg = f->line;
+	else if (IS("--tp-comm-overlap")) m->tpo = f->line;
+	else if (IS("--defer-embedding-wgrad-compute"))
+		/* model_parallel_config.py:410 at d98e8a6: the output layer's weight-gradient GEMMs
+		 * run in the pipeline flush, which the step model does not place apart */
+		NOTE(im, f->line, "import --from megatron: --defer-embedding-wgrad-compute has no plan key (the output "
+		     "layer's weight gradient is timed with its backward); not read");
 	else if (IS("--multi-latent-attention")) m->mla = 1, m->model = 1;
 	else if (IS("--moe-router-enable-expert-bias")) m->expert_bias = 1;
 	else if (IS("--recompute-activations")) m->rc = 2;
@@ -1603,6 +1624,43 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 			if (s[0] && strlen(m->rc_modules) + strlen(s) + 2 < sizeof m->rc_modules)
 				snprintf(m->rc_modules + strlen(m->rc_modules), sizeof m->rc_modules - strlen(m->rc_modules),
 				         "%s%s", m->rc_modules[0] ? "," : "", s);
+		}
+	} else if (IS("--cp-comm-type")) {
+		/* nargs='+': one type for all layers, or one per layer (arguments.py:3221); the
+		 * names Transformer Engine takes (context_parallel.py:5096-5139 at d0067d0d): p2p,
+		 * all_gather, a2a, a2a+p2p.  The plan has one exchange for every layer. */
+		static const char *const ct[] = {"p2p", "all_gather", "a2a", "a2a+p2p", NULL};
+		const struct field *w = val;
+		int bad = 0;
+		m->cpc_line = val->line;
+		m->cpc[0] = 0;
+		for (;;) {
+			char s[16] = "";
+			m_word(im, w, a, s, sizeof s, ct);
+			if (s[0] && m->cpc[0] && strcmp(s, m->cpc) && !bad++)
+				ERR(im, w->line, "import --from megatron: %s with %s and %s: a type per layer is not "
+				    "modelled (parallel.cp_comm is one exchange for every layer; allowed: one type)", a, m->cpc, s);
+			if (s[0] && !m->cpc[0])
+				snprintf(m->cpc, sizeof m->cpc, "%s", s);
+			if (eq || *i >= args->n || args->f[*i].op || is_flag(args->f[*i].s))
+				break;
+			w = &args->f[(*i)++];
+		}
+	} else if (IS("--hierarchical-context-parallel-sizes")) {
+		/* nargs='+' ints whose product is the CP size (arguments.py:580); the plan's a2a+p2p
+		 * takes two levels: the all-to-all group A, then cp / A ranks in a ring */
+		const struct field *w = val;
+		m->hcp_line = val->line;
+		m->hcp_n = 0;
+		for (;;) {
+			long v = 0;
+			m_int(im, w, a, 1, 100000, &v);
+			if (m->hcp_n < 2)
+				m->hcp[m->hcp_n] = v;
+			m->hcp_n++;
+			if (eq || *i >= args->n || args->f[*i].op || is_flag(args->f[*i].s))
+				break;
+			w = &args->f[(*i)++];
 		}
 	} else if (IS("--data-parallel-sharding-strategy")) {
 		char s[24] = "";
@@ -2028,6 +2086,60 @@ static int import_megatron(struct imp *im, const char *text)
 	put(im, 0, "parallel.zero", "%d", m.fsdp ? m.strategy : m.zero);
 	if (m.fsdp && m.strategy == 3)
 		put(im, 0, "parallel.fsdp", "yes");
+	/* overlap of the DP and TP collectives: off in Megatron-LM unless the flags say so
+	 * (distributed_data_parallel_config.py overlap_grad_reduce / overlap_param_gather = False,
+	 * model_parallel_config.py:265 tp_comm_overlap = False at d98e8a6).  No source publishes
+	 * the share a flag hides (docs/references.md §4.8, §7.12): with the flag the base plan's
+	 * share stays, efficiency.dp_overlap's default assumption where the base has none. */
+	{
+		int zero = m.fsdp ? m.strategy : m.zero;
+		double dpo = im->base->dp_overlap > 0 ? im->base->dp_overlap : IMP_DP_OVERLAP_ASSUMED;
+		if (m.opg && !m.ogr)
+			ERR(im, m.opg, "import --from megatron: --overlap-param-gather without --overlap-grad-reduce, which "
+			    "Megatron-LM refuses (arguments.py:1028; allowed: both flags, or --overlap-grad-reduce alone)");
+		else if (m.opg && zero < 1)
+			ERR(im, m.opg, "import --from megatron: --overlap-param-gather without --use-distributed-optimizer or "
+			    "--use-megatron-fsdp, which Megatron-LM refuses (arguments.py:1025)");
+		if (m.ogr) {
+			if (zero >= 1 && !m.opg)
+				NOTE(im, m.ogr, "import --from megatron: --overlap-grad-reduce without --overlap-param-gather: "
+				     "efficiency.dp_overlap hides the same share of the parameter all-gather as of the gradient "
+				     "reduction (one key for both)");
+			if (im->base->dp_overlap <= 0)
+				NOTE(im, m.ogr, "import --from megatron: --overlap-grad-reduce: no source publishes the share "
+				     "hidden; efficiency.dp_overlap = %g, the plan's default assumption", dpo);
+			put(im, m.ogr, "efficiency.dp_overlap", "%g", dpo);
+		} else {
+			put(im, 0, "efficiency.dp_overlap", "0");
+		}
+		if (m.tpo && im->base->tp_overlap <= 0)
+			NOTE(im, m.tpo, "import --from megatron: --tp-comm-overlap: no source publishes the share of the TP "
+			     "collectives Transformer Engine's userbuffers hide; efficiency.tp_overlap stays 0 (set it "
+			     "to count the overlap)");
+		put(im, m.tpo, "efficiency.tp_overlap", "%g", m.tpo ? im->base->tp_overlap : 0);
+	}
+	/* CP's exchange: --cp-comm-type, default p2p (arguments.py:3221 at d98e8a6), a2a+p2p with
+	 * its two levels --hierarchical-context-parallel-sizes A cp/A (arguments.py:580-585) */
+	if (m.cpc[0] || m.hcp_n || cp > 1) {
+		const char *t = m.cpc[0] ? m.cpc : "p2p";
+		int line = m.cpc[0] ? m.cpc_line : 0;
+		put(im, line, "parallel.cp_comm", "%s", !strcmp(t, "all_gather") ? "allgather" : t);
+		put(im, line, "parallel.cp_a2a_size", "0");
+		if (!strcmp(t, "a2a+p2p")) {
+			if (!m.hcp_n)
+				ERR(im, line, "import --from megatron: --cp-comm-type a2a+p2p needs "
+				    "--hierarchical-context-parallel-sizes, as Megatron-LM does (arguments.py:584)");
+			else if (m.hcp_n != 2 || mul(m.hcp[0], m.hcp[1]) != cp)
+				ERR(im, m.hcp_line, "import --from megatron: --hierarchical-context-parallel-sizes: allowed are "
+				    "two sizes, the all-to-all group and the ring, whose product is --context-parallel-size %ld "
+				    "(arguments.py:582)", cp);
+			else
+				put(im, m.hcp_line, "parallel.cp_a2a_size", "%ld", m.hcp[0]);
+		} else if (m.hcp_n) {
+			NOTE(im, m.hcp_line, "import --from megatron: --hierarchical-context-parallel-sizes is read with "
+			     "--cp-comm-type a2a+p2p only");
+		}
+	}
 	/* precision: --fp8-param-gather builds the model with TE's FP8 parameters */
 	{
 		const char *recipe = m.fp8 ? (m.fp8_params ? "fp8-params" : "fp8-te") : m.half ? "megatron" : "fp32";

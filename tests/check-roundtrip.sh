@@ -73,6 +73,30 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
 	# shellcheck disable=SC2086
 	check megatron "$split plan.recipe model.params memory.total step.time" $v
 done
+# the overlap flags and CP's exchange: --overlap-grad-reduce / --overlap-param-gather
+# (efficiency.dp_overlap; absent is Megatron-LM's default, none hidden), --tp-comm-overlap
+# (efficiency.tp_overlap, whose share no flag carries: the base plan's, given with --plan),
+# --cp-comm-type with --hierarchical-context-parallel-sizes (parallel.cp_comm, cp_a2a_size)
+ov="$split efficiency.dp_overlap efficiency.tp_overlap comm.cp.time step.time memory.total"
+for v in "--set efficiency.dp_overlap=0" "--set efficiency.dp_overlap=0 --set zero=0 --set cp=2 --set dp=4" \
+         "--set cp=2 --set dp=4 --set tp=8 --set cp_comm=p2p" "--set cp=2 --set dp=4 --set tp=8 --set cp_comm=allgather" \
+         "--set cp=8 --set dp=4 --set tp=2 --set cp_comm=a2a" \
+         "--set cp=4 --set dp=2 --set tp=8 --set cp_comm=a2a+p2p --set cp_a2a_size=2"; do
+	# shellcheck disable=SC2086
+	check megatron "$ov" $v
+done
+for b in "tp_overlap = 0.5" "dp_overlap = 0.5"; do
+	base="${TMPDIR:-/tmp}/roundtrip-overlap.$$.ini"
+	printf '[efficiency]\n%s\n' "$b" > "$base"
+	want=$("$bin" get $ov --plan "$base" 2>&1)
+	have=$("$bin" export --for megatron --plan "$base" 2>/dev/null |
+	       "$bin" import --from megatron - --plan "$base" 2>/dev/null | "$bin" get $ov --plan - 2>&1)
+	rm -f "$base"
+	if [ -n "$want" ] && [ "$want" = "$have" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); printf 'FAIL: the overlap flags with a base plan of %s\nplan:\n%s\nwritten back:\n%s\n' \
+			"$b" "$want" "$have" >&2
+	fi
+done
 # every shipped plan: memory, step time and parameters, with the plan as the base
 same="memory.total step.time model.params"
 check_plan() { # framework, plan, --set words...
