@@ -537,8 +537,8 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	/* mixed_precision: the recipe's name (mixed_precision.py) */
 	if (!strcmp(p->recipe_name, "megatron") || !strcmp(p->recipe_name, "adam-bf16"))
 		mp = "bf16_mixed";
-	else if (!strcmp(p->recipe_name, "fp8-te"))
-		mp = "bf16_with_fp8_delayed_scaling_mixed";
+	else if (!strcmp(p->recipe_name, "fp8-te") || !strcmp(p->recipe_name, "fp8-params"))
+		mp = "bf16_with_fp8_delayed_scaling_mixed"; /* which gathers FP8 parameters (mixed_precision.py:231) */
 	else if (!strcmp(p->recipe_name, "mxfp8"))
 		mp = "bf16_with_mxfp8_mixed";
 	else if (!strcmp(p->recipe_name, "nvfp4"))
@@ -547,7 +547,8 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		mp = "bf16_with_fp8_subchannel_scaling_mixed"; /* 1x128 / 128x128 block scales */
 	else if (strcmp(p->recipe_name, "fp32"))
 		return key_error(p, "training", "recipe", "export --for nemo: the recipe '%s' has no Megatron-Bridge "
-		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, mxfp8, nvfp4, deepseek-v3, fp32)",
+		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, fp8-params, mxfp8, nvfp4, "
+		                 "deepseek-v3, fp32)",
 		                 p->recipe_name);
 #define KV(...) snprintf(buf[n++], sizeof buf[0], __VA_ARGS__)
 	KV("model.num_layers=%d", m->layers);
@@ -616,6 +617,14 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	KV("model.tensor_model_parallel_size=%d", p->tp);
 	KV("model.pipeline_model_parallel_size=%d", p->pp);
 	KV("model.context_parallel_size=%d", p->cp);
+	/* CP's exchange: TransformerConfig cp_comm_type (None is p2p: Megatron-LM
+	 * megatron/core/extensions/transformer_engine.py:2141 at d98e8a6), TE's words */
+	if (p->cp > 1) {
+		static const char *const te[] = {"all_gather", "p2p", "a2a", "a2a+p2p"};
+		KV("model.cp_comm_type=%s", te[p->cp_comm]);
+		if (p->cp_comm == CALC_CP_A2A_P2P)
+			KV("model.hierarchical_context_parallel_sizes=[%d,%d]", p->cp_a2a_size, p->cp / p->cp_a2a_size);
+	}
 	KV("model.sequence_parallel=%s", p->sp && p->tp > 1 ? "true" : "false");
 	if (p->pp > 1) {
 		char lay[CALC_LAYOUT_MAX];
@@ -681,6 +690,11 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		note(&ns, "BF16 Adam moments: optimizer.exp_avg_dtype and exp_avg_sq_dtype are torch dtypes "
 		          "(torch.bfloat16), set in the recipe; the overrides take no dtype");
 	KV("ddp.grad_reduce_in_fp32=%s", p->grad_reduce == 1 || p->main_grads == 1 ? "false" : "true");
+	/* a mixed-precision recipe's fields overwrite DDP's (mixed_precision.py:142
+	 * update_config_with_precision_overrides), and every BF16 one reduces in FP32 (:194) */
+	if ((p->grad_reduce == 1 || p->main_grads == 1) && mp)
+		note(&ns, "BF16 gradients: the mixed-precision recipe %s sets grad_reduce_in_fp32 = True over "
+		     "ddp.grad_reduce_in_fp32 (mixed_precision.py:142, :194); set it in the recipe", mp);
 	/* reduced over DP x CP, as for megatron */
 	KV("ddp.overlap_grad_reduce=%s", p->dp * p->cp > 1 && p->dp_overlap > 0 ? "true" : "false");
 	KV("ddp.overlap_param_gather=%s", p->dp * p->cp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
@@ -702,9 +716,12 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 			                 "Megatron-Core's (allowed: tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp)", p->placement);
 		KV("dist.use_tp_pp_dp_mapping=%s", strcmp(order, "tp-cp-ep-pp-dp") ? "false" : "true");
 	}
-	if (!strcmp(p->recipe_name, "fp8-params") || !strcmp(p->recipe_name, "mxfp8") || !strcmp(p->recipe_name, "nvfp4"))
-		note(&ns, "parameters held in the low-precision format: the mixed-precision recipe's fp8_param_gather / "
-		          "fp4 parameters, set in the recipe");
+	/* bf16_with_fp8_delayed_scaling_mixed, bf16_with_mxfp8_mixed and bf16_with_nvfp4_mixed hold
+	 * the parameters in the low-precision format (mixed_precision.py:231, :264) */
+	if (!strcmp(p->recipe_name, "fp8-te"))
+		note(&ns, "FP8 with BF16 parameters: Megatron-Bridge's FP8 recipes gather FP8 parameters "
+		          "(fp8_param_gather = True, mixed_precision.py:231), which is training.recipe = fp8-params; "
+		          "set fp8_param_gather = False in the recipe");
 #undef KV
 	fprintf(f, "# Megatron-Bridge (NeMo 2) recipe overrides for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, "
 	        "%d micro-batches per step\n", shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp,

@@ -204,7 +204,12 @@ static const struct cmddoc docs[] = {
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
 	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N]",
 	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"
-	 "them, a torchtitan job TOML or a DeepSpeed config JSON.  Of a script, the bash that\n"
+	 "them, a torchtitan job TOML (the TOML job configs of torchtitan up to commit 238fa995;\n"
+	 "its later Python config files are not read), a DeepSpeed config JSON, or NeMo 2 /\n"
+	 "Megatron-Bridge ConfigContainer overrides: run_recipe.py's KEY=VALUE words (one per\n"
+	 "line or its command line, with --recipe and -tp/-pp/...) or the same sections as YAML\n"
+	 "(model:, train:, optimizer:, ddp:, ...), over the vanilla_gpt recipe's defaults\n"
+	 "(Megatron-Bridge 067f987d; other recipes are refused).  Of a script, the bash that\n"
 	 "Megatron-LM's examples use is followed: NAME=VALUE, export, arrays and ${NAME[@]},\n"
 	 "${NAME:-default} (a name the script does not set takes its default; listed in a note),\n"
 	 "if [[ A == B ]] on known values; $1, the environment without a default, $(...), loops\n"
@@ -235,7 +240,7 @@ static const struct cmddoc docs[] = {
 	 "plan is loaded before it is printed.  Every problem is an error at FILE:LINE, all of\n"
 	 "them in one run (exit status 2, nothing printed).\n",
 	 0, "none (INI)", NULL,
-	 {{"--from FRAMEWORK", "megatron, torchtitan or deepspeed", NULL},
+	 {{"--from FRAMEWORK", "megatron, torchtitan, deepspeed or nemo", NULL},
 	  {"FILE", "a regular file of at most 4 MiB ('-' reads standard input)", NULL},
 	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan"},
 	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's"},
