@@ -63,6 +63,8 @@ struct imp {
 	long gpus;                 /* --gpus N; 0 when not given */
 	int base_given;            /* 1: --plan named the base plan */
 	int nemo;                  /* 1: NeMo's keys read as Megatron-LM's flags: messages name the keys */
+	const int *line_map;       /* a text read in place of the input: its line i is the input's line_map[i] */
+	int nline_map;
 	int no_vocab_pad;          /* 1: the vocabulary as given, unpadded (Megatron-Bridge's model.vocab_size) */
 };
 
@@ -83,6 +85,8 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 			              IMP_MAX_MSGS);
 		return;
 	}
+	if (im->line_map && line > 0)
+		line = line < im->nline_map ? im->line_map[line] : 0;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -3482,10 +3486,203 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	return im->d.nerrors ? -1 : 0;
 }
 
+/* A Python configuration of current torchtitan (Trainer.Config functions, selected with
+ * --module and --config; torchtitan/config/README.md at b5bcd76c): the first line that
+ * shows it, or 0. */
+static int tt_python_line(const char *t)
+{
+	int line = 1;
+	for (const char *c = t; *c; line++) {
+		if (!strncmp(c, "def ", 4) || !strncmp(c, "import ", 7) || (!strncmp(c, "from ", 5) && strstr(c, " import ") &&
+		    strstr(c, " import ") < (strchr(c, '\n') ? strchr(c, '\n') : c + strlen(c))))
+			return line;
+		c = strchr(c, '\n') ? strchr(c, '\n') + 1 : c + strlen(c);
+	}
+	return 0;
+}
+
+/*
+ * torchtitan's command-line overrides, --SECTION.KEY VALUE (or =VALUE), of the same job
+ * config as the TOML (tyro's flags of torchtitan/config/job_config.py at 238fa995; current
+ * torchtitan keeps them, frozen: torchtitan/config/README.md at b5bcd76c), after an optional
+ * launcher (NGPU=8 ./run_train.sh, torchrun ... -m torchtitan.train): written as the TOML
+ * they stand for, each key on a line that maps back to the input's.  Returns the TOML, or
+ * NULL when the text has no such override.
+ */
+static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
+{
+	struct fields w = {0};
+	struct sbuf out = {0};
+	int first = -1, line = 0, cap = 0;
+	char b[96];
+	nemo_words(im, text, &w);
+	for (int i = 0; i < w.n && first < 0; i++) {
+		const char *s = w.f[i].s, *dot = strchr(s, '.');
+		if (s[0] == '-' && s[1] == '-' && dot && isalpha((unsigned char)s[2]) && (!strchr(s, '=') || dot < strchr(s, '=')))
+			first = i;
+	}
+	if (first < 0) {
+		fields_free(&w);
+		return NULL;
+	}
+	*map = NULL;
+	/* the launcher's words: run_train.sh's NGPU (its GPUs, one node: torchrun --nproc_per_node
+	 * ${NGPU}, run_train.sh:28, :44 at 238fa995); a job TOML it names is not read */
+	{
+		int named = 0;
+		for (int i = 0; i < w.n; i++)
+			named |= !strncmp(w.f[i].s, "CONFIG_FILE=", 12) || !strncmp(w.f[i].s, "--job.config_file", 17) ||
+			         !strncmp(w.f[i].s, "--job.config-file", 17);
+		if (!named)
+			NOTE(im, 0, "import --from torchtitan: no job TOML named: run_train.sh's default "
+			     "(./torchtitan/models/llama3/train_configs/debug_model.toml, run_train.sh:30) is not read; what "
+			     "the overrides leave out is the base plan's");
+	}
+	for (int i = 0; i < first; i++) {
+		long g;
+		if (!strncmp(w.f[i].s, "CONFIG_FILE=", 12))
+			NOTE(im, w.f[i].line, "import --from torchtitan: %s: the job TOML the overrides apply to is not read "
+			     "here; what the overrides leave out is the base plan's (import that file and give it with --plan)",
+			     shown(w.f[i].s, b, sizeof b));
+		else if (!strncmp(w.f[i].s, "NGPU=", 5) && !im->gpus) {
+			if (parse_int(w.f[i].s + 5, 1, 1000000, 0, &g) == 0)
+				im->gpus = g;
+			else
+				ERR(im, w.f[i].line, "import --from torchtitan: %s: allowed is a whole number from 1 to 1000000",
+				    shown(w.f[i].s, b, sizeof b));
+		}
+	}
+	/* one table per section, in the order of first appearance; a key given twice: the last */
+	{
+		char sec[64][128];
+		int nsec = 0;
+		for (int i = first; i < w.n; i++) {
+			const char *s = w.f[i].s, *eq, *dot = strrchr(s, '.');
+			char key[128];
+			int k;
+			if (s[0] != '-' || s[1] != '-' || !dot) {
+				if (!strcmp(s, "--module") || !strcmp(s, "--config"))
+					ERR(im, w.f[i].line, "import --from torchtitan: %s: a Python configuration function is "
+					    "selected, whose values come from running it (not read; allowed: the job TOML or its "
+					    "--SECTION.KEY overrides)", s);
+				else
+					ERR(im, w.f[i].line, "import --from torchtitan: '%s' is not a --SECTION.KEY override",
+					    shown(s, b, sizeof b));
+			} else {
+				eq = strchr(s, '=');
+				if (eq && eq < dot)
+					eq = NULL;
+				snprintf(key, sizeof key, "%.*s", (int)((eq ? eq : s + strlen(s)) - s - 2), s + 2);
+				if (strrchr(key, '.'))
+					*strrchr(key, '.') = 0;
+				for (k = 0; k < nsec; k++)
+					if (!strcmp(sec[k], key))
+						break;
+				if (k == nsec && nsec < 64)
+					memcpy(sec[nsec++], key, sizeof key);
+			}
+			while (i + 1 < w.n && !(w.f[i + 1].s[0] == '-' && w.f[i + 1].s[1] == '-'))
+				i++; /* the value's words */
+		}
+		/* the TOML: each section, then its keys (the last value of each) */
+		for (int k = 0; k < nsec; k++) {
+			char head[160];
+			snprintf(head, sizeof head, "[%.126s]\n", sec[k]);
+			sb_add(&out, head, strlen(head));
+			if (line + 2 >= cap)
+				cap = cap * 2 + 64, *map = xrealloc(*map, (size_t)cap * sizeof **map);
+			(*map)[++line] = 0; /* the header: the line of its first key, below */
+			for (int i = first, head_line = line; i < w.n; i++) {
+				const char *s = w.f[i].s, *eq, *dot, *v;
+				char key[128], val[512] = "", lineb[700];
+				int last = 1;
+				if (s[0] != '-' || s[1] != '-' || !(dot = strrchr(s, '.')))
+					continue;
+				eq = strchr(s, '=');
+				if (eq && eq < dot)
+					eq = NULL;
+				snprintf(key, sizeof key, "%.*s", (int)((eq ? eq : s + strlen(s)) - s - 2), s + 2);
+				if (strlen(sec[k]) != (size_t)(strrchr(key, '.') - key) || strncmp(key, sec[k], strlen(sec[k])))
+					continue;
+				if (eq)
+					snprintf(val, sizeof val, "%s", eq + 1);
+				else
+					for (int j = i + 1; j < w.n && !(w.f[j].s[0] == '-' && w.f[j].s[1] == '-'); j++)
+						snprintf(val + strlen(val), sizeof val - strlen(val), "%s%s", val[0] ? "\x1f" : "", w.f[j].s);
+				for (int j = i + 1; j < w.n; j++) { /* a later override of the same key wins */
+					const char *t = w.f[j].s;
+					size_t kl = strlen(key);
+					if (t[0] == '-' && t[1] == '-' && !strncmp(t + 2, key, kl) && (!t[kl + 2] || t[kl + 2] == '='))
+						last = 0;
+				}
+				if (!last)
+					continue;
+				v = val[0] ? val : "true"; /* tyro's boolean flag without a value */
+				if (strchr(v, '\x1f') || !strcmp(strrchr(key, '.') + 1, "converters")) {
+					/* a list: ["a", "b"] */
+					struct sbuf l = {0};
+					char *c = xstrdup(v), *e, *tok;
+					sb_add(&l, "[", 1);
+					for (tok = strtok_r(c, "\x1f,", &e); tok; tok = strtok_r(NULL, "\x1f,", &e))
+						sb_add(&l, l.n > 1 ? ", \"" : "\"", l.n > 1 ? 3 : 1), sb_add(&l, tok, strlen(tok)), sb_add(&l, "\"", 1);
+					sb_add(&l, "]", 1);
+					snprintf(lineb, sizeof lineb, "%s = %s\n", strrchr(key, '.') + 1, l.s);
+					free(l.s);
+					free(c);
+				} else if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "false") || !strcmp(v, "False")) {
+					snprintf(lineb, sizeof lineb, "%s = %s\n", strrchr(key, '.') + 1, v[0] == 't' || v[0] == 'T' ? "true" : "false");
+				} else {
+					long x;
+					char *end;
+					errno = 0;
+					(void)strtod(v, &end);
+					if ((*v && !*end && !errno) || parse_int(v, LONG_MIN, LONG_MAX, 1, &x) == 0)
+						snprintf(lineb, sizeof lineb, "%s = %s\n", strrchr(key, '.') + 1, v);
+					else if (strpbrk(v, "\"\\"))
+						snprintf(lineb, sizeof lineb, "%s = '%s'\n", strrchr(key, '.') + 1, v);
+					else
+						snprintf(lineb, sizeof lineb, "%s = \"%s\"\n", strrchr(key, '.') + 1, v);
+				}
+				sb_add(&out, lineb, strlen(lineb));
+				if (line + 2 >= cap)
+					cap = cap * 2 + 64, *map = xrealloc(*map, (size_t)cap * sizeof **map);
+				(*map)[++line] = w.f[i].line;
+				if (!(*map)[head_line])
+					(*map)[head_line] = w.f[i].line;
+			}
+		}
+	}
+	*nmap = line + 1;
+	fields_free(&w);
+	if (!out.s)
+		sb_add(&out, "", 0);
+	return out.s;
+}
+
 static int import_torchtitan(struct imp *im, char *text)
 {
-	char *seen[4096];
-	int n = 0, rc = tt_import(im, text, seen, &n);
+	char *seen[4096], *toml = NULL;
+	int n = 0, rc, py = tt_python_line(text), *map = NULL, nmap = 0;
+	if (py) {
+		ERR(im, py, "import --from torchtitan: a Python configuration (current torchtitan's Trainer.Config "
+		    "functions, torchtitan/config/README.md at b5bcd76c): its values come from running the code, which "
+		    "import does not do; read are the job TOML (torchtitan up to 238fa995) and the --SECTION.KEY VALUE "
+		    "command-line overrides of the same job config");
+		return -1;
+	}
+	if (!strchr(text, '[') || !strstr(text, "]\n")) {
+		if ((toml = tt_cli_toml(im, text, &map, &nmap))) {
+			im->line_map = map, im->nline_map = nmap;
+			rc = tt_import(im, toml, seen, &n);
+			im->line_map = NULL, im->nline_map = 0;
+			free(map);
+			free(toml);
+			for (int i = 0; i < n; i++)
+				free(seen[i]);
+			return rc || im->d.nerrors ? -1 : 0;
+		}
+	}
+	rc = tt_import(im, text, seen, &n);
 	for (int i = 0; i < n; i++)
 		free(seen[i]);
 	return rc;

@@ -204,8 +204,10 @@ static const struct cmddoc docs[] = {
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
 	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N]",
 	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"
-	 "them, a torchtitan job TOML (the TOML job configs of torchtitan up to commit 238fa995;\n"
-	 "its later Python config files are not read), a DeepSpeed config JSON, or NeMo 2 /\n"
+	 "them, a torchtitan job TOML (the TOML job configs of torchtitan up to commit 238fa995)\n"
+	 "or its command-line overrides (run_train.sh --parallelism.tensor_parallel_degree 8 ...,\n"
+	 "NGPU=N read; current torchtitan's Python config functions are refused: their values\n"
+	 "come from running the code), a DeepSpeed config JSON, or NeMo 2 /\n"
 	 "Megatron-Bridge ConfigContainer overrides: run_recipe.py's KEY=VALUE words (one per\n"
 	 "line or its command line, with --recipe and -tp/-pp/...) or the same sections as YAML\n"
 	 "(model:, train:, optimizer:, ddp:, ...), over the vanilla_gpt recipe's defaults\n"
