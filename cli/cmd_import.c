@@ -1,5 +1,5 @@
 /*
- * cmd_import.c -- `trainplan import --from megatron|torchtitan|deepspeed FILE`: the run
+ * cmd_import.c -- `trainplan import --from megatron|torchtitan|deepspeed|nemo FILE`: the run
  * a user has, as a plan (INI on stdout), so planning starts from it.
  *
  *   trainplan import --from FRAMEWORK FILE|- [--plan BASE] [--gpus N]
@@ -8,7 +8,9 @@
  * own assignments, `export`, arrays, `${VAR:-default}`, `if [[ ... ]]` on known values,
  * `bash -c STRING` and a here-document given to sbatch are followed; what cannot be
  * known without running it is said in a note), a
- * torchtitan job TOML or a DeepSpeed config JSON.  The names read are those of
+ * torchtitan job TOML or its --SECTION.KEY command-line overrides (a Python configuration
+ * of current torchtitan is refused), a DeepSpeed config JSON, or NeMo 2 / Megatron-Bridge
+ * ConfigContainer overrides (KEY=VALUE words or YAML, import_nemo).  The names read are those of
  * Megatron-LM megatron/training/arguments.py and the config dataclasses it builds its
  * flags from, torchtitan torchtitan/config/job_config.py and DeepSpeed
  * docs/_pages/config-json.md.  A Megatron flag that is absent means Megatron-LM's
@@ -64,6 +66,7 @@ struct imp {
 	int base_given;            /* 1: --plan named the base plan */
 	int nemo;                  /* 1: NeMo's keys read as Megatron-LM's flags: messages name the keys */
 	const int *line_map;       /* a text read in place of the input: its line i is the input's line_map[i] */
+	const char *gpus_from;     /* where gpus came from when not --gpus (NGPU=) */
 	int nline_map;
 	int no_vocab_pad;          /* 1: the vocabulary as given, unpadded (Megatron-Bridge's model.vocab_size) */
 };
@@ -3377,7 +3380,7 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		}
 		shard = (long)(gpus / rest);
 		NOTE(im, shard_line, "import --from torchtitan: data_parallel_shard_degree = -1: %ld, the %lld GPUs of %s "
-		     "over the other degrees", shard, gpus, im->gpus > 0 ? "--gpus" : "the base plan");
+		     "over the other degrees", shard, gpus, im->gpus_from ? im->gpus_from : im->gpus > 0 ? "--gpus" : "the base plan");
 	}
 	put(im, 0, "parallel.tp", "%ld", tp);
 	put(im, 0, "parallel.pp", "%ld", pp);
@@ -3546,7 +3549,7 @@ static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
 			     shown(w.f[i].s, b, sizeof b));
 		else if (!strncmp(w.f[i].s, "NGPU=", 5) && !im->gpus) {
 			if (parse_int(w.f[i].s + 5, 1, 1000000, 0, &g) == 0)
-				im->gpus = g;
+				im->gpus = g, im->gpus_from = "NGPU";
 			else
 				ERR(im, w.f[i].line, "import --from torchtitan: %s: allowed is a whole number from 1 to 1000000",
 				    shown(w.f[i].s, b, sizeof b));
