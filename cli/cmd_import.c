@@ -2513,6 +2513,12 @@ static const struct {
 	{"optimizer.overlap_param_gather", N_BOOL, "--overlap-param-gather"},
 	{"dist.use_tp_pp_dp_mapping", N_BOOL, "--use-tp-pp-dp-mapping"},
 	{"model.attention_backend", N_READ, "--attention-backend"},
+	/* the MixedPrecisionConfig written out (ConfigContainer's YAML) */
+	{"mixed_precision.bf16", N_READ, NULL}, {"mixed_precision.fp16", N_READ, NULL},
+	{"mixed_precision.fp8", N_READ, NULL}, {"mixed_precision.fp8_recipe", N_READ, NULL},
+	{"mixed_precision.fp8_param_gather", N_READ, NULL}, {"mixed_precision.fp4", N_READ, NULL},
+	{"mixed_precision.fp4_recipe", N_READ, NULL}, {"mixed_precision.fp4_param_gather", N_READ, NULL},
+	{"mixed_precision.grad_reduce_in_fp32", N_READ, NULL},
 };
 #define NNKEYS ((int)(sizeof nkeys / sizeof nkeys[0]))
 
@@ -2687,8 +2693,25 @@ static void nemo_yaml_node(struct imp *im, yaml_document_t *doc, yaml_node_t *n,
 			if (!strcmp((char *)k->data.scalar.value, "_target_"))
 				continue;
 			snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "", (char *)k->data.scalar.value);
-			if (v->type == YAML_MAPPING_NODE)
-				nemo_yaml_node(im, doc, v, key, ps, depth + 1);
+			if (v->type == YAML_MAPPING_NODE) {
+				/* a function as the ConfigContainer's YAML writes it: {_target_: NAME, _call_:
+				 * false} (models/config.py:355 at 067f987d) is the value NAME */
+				const char *target = NULL;
+				int call = 1;
+				for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+					yaml_node_t *qk = yaml_document_get_node(doc, q->key), *qv = yaml_document_get_node(doc, q->value);
+					if (!qk || !qv || qk->type != YAML_SCALAR_NODE || qv->type != YAML_SCALAR_NODE)
+						continue;
+					if (!strcmp((char *)qk->data.scalar.value, "_target_"))
+						target = (char *)qv->data.scalar.value;
+					else if (!strcmp((char *)qk->data.scalar.value, "_call_"))
+						call = strcmp((char *)qv->data.scalar.value, "false") && strcmp((char *)qv->data.scalar.value, "False");
+				}
+				if (target && !call)
+					npairs_set(ps, key, strlen(key), target, (int)k->start_mark.line + 1);
+				else
+					nemo_yaml_node(im, doc, v, key, ps, depth + 1);
+			}
 			else if (v->type == YAML_SEQUENCE_NODE) {
 				struct sbuf b = {0};
 				sb_add(&b, "[", 1);
@@ -3067,13 +3090,44 @@ static int import_nemo(struct imp *im, char *text)
 	{
 		char mp[96];
 		int grad_fp32 = 1, line = 0;
+		const struct npair *mb = npairs_get(&ps, "mixed_precision.bf16");
 		p = npairs_get(&ps, "mixed_precision");
 		snprintf(mp, sizeof mp, "%s", p ? p->val : "null");
 		nemo_unquote(mp);
 		for (char *c = mp; *c; c++)
 			*c = *c == '-' ? '_' : *c;
 		line = p ? p->line : 0;
-		if (!strcmp(mp, "bf16_mixed")) {
+		if (mb || npairs_get(&ps, "mixed_precision.fp8") || npairs_get(&ps, "mixed_precision.fp4")) {
+			/* the MixedPrecisionConfig itself, as ConfigContainer's YAML writes it
+			 * (mixed_precision.py:40-75 fields bf16, fp16, grad_reduce_in_fp32, fp8, fp8_recipe,
+			 * fp8_param_gather, fp4, fp4_param_gather; defaults False, True, None, ...) */
+			static const char *const mk[] = {"mixed_precision.fp8", "mixed_precision.fp8_recipe", "mixed_precision.fp4",
+				"mixed_precision.fp4_recipe"};
+			static const char *const mf[] = {"--fp8-format", "--fp8-recipe", "--fp4-format", "--fp4-recipe"};
+			int on = 0;
+			const struct npair *q;
+			if (((q = mb) && nemo_bool(im, q, &on) == 0 && on) ||
+			    ((q = npairs_get(&ps, "mixed_precision.fp16")) && nemo_bool(im, q, &on) == 0 && on))
+				fields_push(&args, "--bf16", q->line, NULL, 0);
+			for (int j = 0; j < 4; j++)
+				if ((q = npairs_get(&ps, mk[j])) && !nemo_null(q->val) && (j % 2 == 0 ||
+				    ((p = npairs_get(&ps, mk[j - 1])) && !nemo_null(p->val)))) {
+					char v[64];
+					snprintf(v, sizeof v, "%s", q->val);
+					nemo_unquote(v);
+					fields_push(&args, mf[j], q->line, NULL, 0);
+					fields_push(&args, v, q->line, NULL, 0);
+				}
+			if ((q = npairs_get(&ps, "mixed_precision.fp8_param_gather")) && nemo_bool(im, q, &on) == 0 && on &&
+			    (p = npairs_get(&ps, "mixed_precision.fp8")) && !nemo_null(p->val))
+				fields_push(&args, "--fp8-param-gather", q->line, NULL, 0);
+			if ((q = npairs_get(&ps, "mixed_precision.fp4_param_gather")) && nemo_bool(im, q, &on) == 0 && on &&
+			    (p = npairs_get(&ps, "mixed_precision.fp4")) && !nemo_null(p->val))
+				fields_push(&args, "--fp4-param-gather", q->line, NULL, 0);
+			if ((q = npairs_get(&ps, "mixed_precision.grad_reduce_in_fp32")) && nemo_bool(im, q, &on) == 0 && !on)
+				fields_push(&args, "--grad-reduce-in-bf16", q->line, NULL, 0);
+			grad_fp32 = 0; /* the config's own grad_reduce_in_fp32 (default True) decides */
+		} else if (!strcmp(mp, "bf16_mixed")) {
 			fields_push(&args, "--bf16", line, NULL, 0);
 		} else if (!strcmp(mp, "bf16_with_fp8_delayed_scaling_mixed") || !strcmp(mp, "bf16_with_fp8_current_scaling_mixed")) {
 			fields_push(&args, "--bf16", line, NULL, 0);
@@ -3100,7 +3154,9 @@ static int import_nemo(struct imp *im, char *text)
 			    "bf16_with_nvfp4_mixed, bf16_with_fp8_subchannel_scaling_mixed, null", shown(mp, b, sizeof b));
 		}
 		p = npairs_get(&ps, "ddp.grad_reduce_in_fp32");
-		if (grad_fp32 < 0 && p && nemo_bool(im, p, &grad_fp32) == 0 && !grad_fp32)
+		if (!grad_fp32)
+			;
+		else if (grad_fp32 < 0 && p && nemo_bool(im, p, &grad_fp32) == 0 && !grad_fp32)
 			fields_push(&args, "--grad-reduce-in-bf16", p->line, NULL, 0);
 		else if (grad_fp32 > 0 && p && p->line && !strcmp(p->val, "false"))
 			NOTE(im, p->line, "import --from nemo: ddp.grad_reduce_in_fp32 false is overwritten by the mixed-precision "
