@@ -1559,9 +1559,9 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
 	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
 	else if (IS("--account-for-loss-in-pipeline-split")) m->acc_loss = 1;
-	else if (IS("--overlap-grad-reduce")) m->ogr = f->line;
-	else if (IS("--overlap-param-gather")) m->opg = f->line;
-	else if (IS("--tp-comm-overlap")) m->tpo = f->line;
+	else if (IS("--overlap-grad-reduce")) m->ogr = f->line > 0 ? f->line : -1; /* -1: set, no line */
+	else if (IS("--overlap-param-gather")) m->opg = f->line > 0 ? f->line : -1;
+	else if (IS("--tp-comm-overlap")) m->tpo = f->line > 0 ? f->line : -1;
 	else if (IS("--defer-embedding-wgrad-compute"))
 		/* model_parallel_config.py:410 at d98e8a6: the output layer's weight-gradient GEMMs
 		 * run in the pipeline flush, which the step model does not place apart */
@@ -2098,28 +2098,28 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 		int zero = m.fsdp ? m.strategy : m.zero;
 		double dpo = im->base->dp_overlap > 0 ? im->base->dp_overlap : IMP_DP_OVERLAP_ASSUMED;
 		if (m.opg && !m.ogr)
-			ERR(im, m.opg, "import --from megatron: --overlap-param-gather without --overlap-grad-reduce, which "
+			ERR(im, m.opg > 0 ? m.opg : 0, "import --from megatron: --overlap-param-gather without --overlap-grad-reduce, which "
 			    "Megatron-LM refuses (arguments.py:1028; allowed: both flags, or --overlap-grad-reduce alone)");
 		else if (m.opg && zero < 1)
-			ERR(im, m.opg, "import --from megatron: --overlap-param-gather without --use-distributed-optimizer or "
+			ERR(im, m.opg > 0 ? m.opg : 0, "import --from megatron: --overlap-param-gather without --use-distributed-optimizer or "
 			    "--use-megatron-fsdp, which Megatron-LM refuses (arguments.py:1025)");
 		if (m.ogr) {
 			if (zero >= 1 && !m.opg)
-				NOTE(im, m.ogr, "import --from megatron: --overlap-grad-reduce without --overlap-param-gather: "
+				NOTE(im, m.ogr > 0 ? m.ogr : 0, "import --from megatron: --overlap-grad-reduce without --overlap-param-gather: "
 				     "efficiency.dp_overlap hides the same share of the parameter all-gather as of the gradient "
 				     "reduction (one key for both)");
 			if (im->base->dp_overlap <= 0)
-				NOTE(im, m.ogr, "import --from megatron: --overlap-grad-reduce: no source publishes the share "
+				NOTE(im, m.ogr > 0 ? m.ogr : 0, "import --from megatron: --overlap-grad-reduce: no source publishes the share "
 				     "hidden; efficiency.dp_overlap = %g, the plan's default assumption", dpo);
-			put(im, m.ogr, "efficiency.dp_overlap", "%g", dpo);
+			put(im, m.ogr > 0 ? m.ogr : 0, "efficiency.dp_overlap", "%g", dpo);
 		} else {
 			put(im, 0, "efficiency.dp_overlap", "0");
 		}
 		if (m.tpo && im->base->tp_overlap <= 0)
-			NOTE(im, m.tpo, "import --from megatron: --tp-comm-overlap: no source publishes the share of the TP "
+			NOTE(im, m.tpo > 0 ? m.tpo : 0, "import --from megatron: --tp-comm-overlap: no source publishes the share of the TP "
 			     "collectives Transformer Engine's userbuffers hide; efficiency.tp_overlap stays 0 (set it "
 			     "to count the overlap)");
-		put(im, m.tpo, "efficiency.tp_overlap", "%g", m.tpo ? im->base->tp_overlap : 0);
+		put(im, m.tpo > 0 ? m.tpo : 0, "efficiency.tp_overlap", "%g", m.tpo ? im->base->tp_overlap : 0);
 	}
 	/* CP's exchange: --cp-comm-type, default p2p (arguments.py:3221 at d98e8a6), a2a+p2p with
 	 * its two levels --hierarchical-context-parallel-sizes A cp/A (arguments.py:580-585) */
@@ -2407,6 +2407,39 @@ static char *toml_value(struct imp *im, int line, const char *key, char *val, in
 static const char *const nemo_recipes[] = {"vanilla_gpt_pretrain_1gpu_h100_bf16_config", "vanilla_gpt_pretrain_config",
 	NULL};
 
+/* Recipes whose model is a Hugging Face config (AutoBridge.from_hf_pretrained) that a model
+ * preset holds (presets.c, from the same published config): the preset, and the fields the
+ * recipe sets over _pretrain_common (recipes/common.py:47-130, which the vanilla_gpt values
+ * below match where read), from recipes/llama/h100/llama3.py at 067f987d.  The architecture
+ * of such a recipe is the preset's: overriding it is refused. */
+static const struct {
+	const char *name, *preset, *source;
+	const char *const set[24];
+} nemo_hf_recipes[] = {
+	{"llama3_8b_pretrain_2gpu_h100_bf16_config", "llama3-8b", "recipes/llama/h100/llama3.py:235-318",
+	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
+	  "model.pipeline_model_parallel_size=1", "model.context_parallel_size=2", "model.sequence_parallel=false",
+	  "train.train_iters=1168251", "train.global_batch_size=512", "train.micro_batch_size=1",
+	  "model.cross_entropy_loss_fusion=true", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
+	  "ddp.use_distributed_optimizer=true", "ddp.grad_reduce_in_fp32=true", "mixed_precision=bf16_mixed", NULL}},
+	{"llama3_70b_pretrain_32gpu_h100_bf16_config", "llama3-70b", "recipes/llama/h100/llama3.py:717-808",
+	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=4",
+	  "model.pipeline_model_parallel_size=4", "model.virtual_pipeline_model_parallel_size=5",
+	  "model.context_parallel_size=2", "model.sequence_parallel=true", "train.train_iters=1168251",
+	  "train.global_batch_size=512", "train.micro_batch_size=1", "model.cross_entropy_loss_fusion=true",
+	  "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true", "ddp.use_distributed_optimizer=true",
+	  "ddp.grad_reduce_in_fp32=true", "comm_overlap.tp_comm_overlap=true", "mixed_precision=bf16_mixed", NULL}},
+	{"llama31_405b_pretrain_256gpu_h100_bf16_config", "llama3.1-405b", "recipes/llama/h100/llama3.py:1200-1295",
+	 {"dataset.seq_length=131072", "model.seq_length=131072", "model.tensor_model_parallel_size=8",
+	  "model.pipeline_model_parallel_size=8", "model.virtual_pipeline_model_parallel_size=2",
+	  "model.context_parallel_size=4", "model.sequence_parallel=true",
+	  "model.account_for_embedding_in_pipeline_split=true", "model.account_for_loss_in_pipeline_split=true",
+	  "train.train_iters=1168251", "train.global_batch_size=512", "train.micro_batch_size=1",
+	  "model.cross_entropy_loss_fusion=true", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
+	  "ddp.use_distributed_optimizer=true", "ddp.grad_reduce_in_fp32=true", "comm_overlap.tp_comm_overlap=true",
+	  "mixed_precision=bf16_mixed", NULL}},
+};
+
 /* Its values where Megatron-LM's own defaults (megatron_defaults) differ or the recipe sets
  * them; every other field is Megatron-Core's TransformerConfig default at 2a75ac12, the same
  * as megatron_defaults (tp, pp, cp 1, GeLU without gating, dropout 0.1, biases, no
@@ -2495,6 +2528,7 @@ static const struct {
 	{"model.recompute_modules", N_LIST, "--recompute-modules"},
 	{"model.cross_entropy_loss_fusion", N_BOOL, "--cross-entropy-loss-fusion"},
 	{"model.tp_comm_overlap", N_BOOL, "--tp-comm-overlap"},
+	{"comm_overlap.tp_comm_overlap", N_BOOL, "--tp-comm-overlap"},
 	{"model.cp_comm_type", N_LIST, "--cp-comm-type"},
 	{"model.hierarchical_context_parallel_sizes", N_LIST, "--hierarchical-context-parallel-sizes"},
 	{"model.cpu_offloading", N_BOOL, "--cpu-offloading"},
@@ -2910,12 +2944,24 @@ static void nemo_push_list(struct fields *args, const char *flag, const struct n
 	free(v);
 }
 
+/* A key of the model's architecture (of a recipe whose model is a preset's). */
+static int nemo_arch_key(const char *k)
+{
+	static const char *const arch[] = {"model.num_layers", "model.hidden_size", "model.num_attention_heads",
+		"model.num_query_groups", "model.ffn_hidden_size", "model.vocab_size", "model.kv_channels",
+		"model.activation_func", "model.gated_linear_unit", "model.normalization", "model.add_bias_linear",
+		"model.share_embeddings_and_output_weights", "model.position_embedding_type", "model.num_moe_experts",
+		"model.moe_ffn_hidden_size", "model.moe_router_topk", "model.moe_shared_expert_intermediate_size",
+		"model.moe_layer_freq", "model.hidden_dropout", "model.attention_dropout", "tokenizer.vocab_size", NULL};
+	return in_list(arch, k);
+}
+
 static int import_nemo(struct imp *im, char *text)
 {
 	struct npairs ps = {0};
 	struct fields args = {0}, launch = {0};
 	char recipe[128] = "", skipped[3000] = "", b[96];
-	int rc = -1, yaml = nemo_is_yaml(text), known = 0, has_arch = 0;
+	int rc = -1, yaml = nemo_is_yaml(text), known = 0, has_arch = 0, hf = -1;
 	const struct npair *p;
 	for (size_t i = 0; i < sizeof nemo_defaults / sizeof nemo_defaults[0]; i++)
 		npairs_set(&ps, nemo_defaults[i].key, strlen(nemo_defaults[i].key), nemo_defaults[i].value, 0);
@@ -2925,10 +2971,37 @@ static int import_nemo(struct imp *im, char *text)
 		nemo_read_overrides(im, text, &ps, &launch, recipe, sizeof recipe);
 	for (int k = 0; nemo_recipes[k]; k++)
 		known |= !strcmp(recipe, nemo_recipes[k]);
+	for (size_t k = 0; k < sizeof nemo_hf_recipes / sizeof nemo_hf_recipes[0]; k++)
+		if (!strcmp(recipe, nemo_hf_recipes[k].name))
+			hf = (int)k, known = 1;
+	if (hf >= 0) {
+		/* the recipe's values under the file's: re-read with the file's pairs last */
+		struct npairs file = ps;
+		memset(&ps, 0, sizeof ps);
+		for (size_t i = 0; i < sizeof nemo_defaults / sizeof nemo_defaults[0]; i++)
+			if (strncmp(nemo_defaults[i].key, "model.", 6) && strcmp(nemo_defaults[i].key, "tokenizer.vocab_size"))
+				npairs_set(&ps, nemo_defaults[i].key, strlen(nemo_defaults[i].key), nemo_defaults[i].value, 0);
+		for (int j = 0; nemo_hf_recipes[hf].set[j]; j++) {
+			const char *kv = nemo_hf_recipes[hf].set[j], *e = strchr(kv, '=');
+			npairs_set(&ps, kv, (size_t)(e - kv), e + 1, 0);
+		}
+		for (int i = 0; i < file.n; i++)
+			if (file.p[i].line)
+				npairs_set(&ps, file.p[i].key, strlen(file.p[i].key), file.p[i].val, file.p[i].line);
+		npairs_free(&file);
+		for (int i = 0; i < ps.n; i++)
+			if (ps.p[i].line && nemo_arch_key(ps.p[i].key))
+				ERR(im, ps.p[i].line, "import --from nemo: %s over the recipe %s: its model is the Hugging Face "
+				    "config of preset %s, whose architecture is read as a whole (allowed: parallel, batch and "
+				    "precision overrides; or vanilla_gpt_pretrain_config with every architecture key)", ps.p[i].key,
+				    recipe, nemo_hf_recipes[hf].preset);
+	}
 	if (recipe[0] && !known)
 		ERR(im, 0, "import --from nemo: --recipe %s: its defaults are not in the table (allowed: "
 		    "vanilla_gpt_pretrain_config or vanilla_gpt_pretrain_1gpu_h100_bf16_config, whose model is the bare "
-		    "GPTModelProvider, with the architecture as overrides)", shown(recipe, b, sizeof b));
+		    "GPTModelProvider, with the architecture as overrides; llama3_8b_pretrain_2gpu_h100_bf16_config, "
+		    "llama3_70b_pretrain_32gpu_h100_bf16_config, llama31_405b_pretrain_256gpu_h100_bf16_config)",
+		    shown(recipe, b, sizeof b));
 	else if (!recipe[0])
 		NOTE(im, 0, "import --from nemo: the file names no recipe: what it leaves out is the vanilla_gpt recipe's "
 		     "(Megatron-Bridge recipes/gpt/h100/vanilla_gpt.py at 067f987d)");
@@ -2974,7 +3047,9 @@ static int import_nemo(struct imp *im, char *text)
 		static const char *const arch[] = {"model.num_layers", "model.hidden_size", "model.num_attention_heads"};
 		for (int k = 0; k < 3 && !has_arch; k++)
 			has_arch = (p = npairs_get(&ps, arch[k])) && p->line;
-		if (!has_arch)
+		if (hf >= 0)
+			has_arch = 0; /* the preset's */
+		else if (!has_arch)
 			NOTE(im, 0, "import --from nemo: no model.num_layers, hidden_size or num_attention_heads: the model "
 			     "stays the base plan's");
 	}
@@ -2984,7 +3059,10 @@ static int import_nemo(struct imp *im, char *text)
 		int on = 0;
 		if (!(p = npairs_get(&ps, nkeys[k].key)) || nkeys[k].kind == N_READ || nkeys[k].kind == N_NOEFFECT)
 			continue;
-		if (!has_arch && !p->line && !strncmp(p->key, "model.", 6) && strcmp(p->key, "model.cross_entropy_loss_fusion"))
+		if (hf >= 0 && nemo_arch_key(p->key))
+			continue; /* refused above: the preset's */
+		if (!has_arch && hf < 0 && !p->line && !strncmp(p->key, "model.", 6) &&
+		    strcmp(p->key, "model.cross_entropy_loss_fusion"))
 			continue;
 		v = xstrdup(p->val);
 		nemo_unquote(v);
@@ -3164,6 +3242,8 @@ static int import_nemo(struct imp *im, char *text)
 	}
 	/* every problem in one run: the flags are read even after an error above */
 	rc = megatron_apply(im, &args, &launch);
+	if (hf >= 0)
+		put(im, 0, "model.preset", "%s", nemo_hf_recipes[hf].preset);
 	if (im->d.nerrors)
 		rc = -1;
 	fields_free(&args);
