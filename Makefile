@@ -14,7 +14,7 @@ BUILD   ?= build
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror=switch -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-PKGS     = inih jansson
+PKGS     = inih jansson yaml-0.1
 DEPS_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEPS_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
@@ -27,7 +27,7 @@ OUT ?= output/$(PLAN_NAME)
 endif
 
 # Debian packages the build, the tests and the report need.
-DEB_PKGS = build-essential pkg-config libinih-dev libjansson-dev libcmocka-dev \
+DEB_PKGS = build-essential pkg-config libinih-dev libjansson-dev libyaml-dev libcmocka-dev \
            libcmark-gfm-dev libcmark-gfm-extensions-dev libhpdf-dev libpng-dev zlib1g-dev \
            gnuplot-nox fonts-dejavu-core fonts-dejavu-extra tidy qpdf poppler-utils mandoc
 
@@ -51,7 +51,7 @@ all: deps $(BUILD)/trainplan report
 # Debian packages are installed with apt-get (as root, or through sudo); elsewhere
 # the list of what is missing is printed and make stops.  Objects depend on the
 # stamp only for their order, never for their age.
-DEP_PCS  = inih jansson cmocka libcmark-gfm zlib libpng
+DEP_PCS  = inih jansson yaml-0.1 cmocka libcmark-gfm zlib libpng
 DEP_CMDS = cc pkg-config gnuplot tidy qpdf pdftotext pdffonts mandoc
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: Makefile

@@ -337,6 +337,14 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 			FLAG("--num-virtual-stages-per-pipeline-rank %d", p->vpp);
 	}
 	FLAG("--context-parallel-size %d", p->cp);
+	/* CP's exchange (arguments.py:3221, default p2p, and :580-585 at d98e8a6) in the words
+	 * Transformer Engine takes (context_parallel.py:5096-5139 at d0067d0d: all_gather) */
+	if (p->cp > 1) {
+		static const char *const te[] = {"all_gather", "p2p", "a2a", "a2a+p2p"};
+		FLAG("--cp-comm-type %s", te[p->cp_comm]);
+		if (p->cp_comm == CALC_CP_A2A_P2P)
+			FLAG("--hierarchical-context-parallel-sizes %d %d", p->cp_a2a_size, p->cp / p->cp_a2a_size);
+	}
 	if (m->moe.experts > 0) {
 		FLAG("--expert-model-parallel-size %d", p->ep);
 		FLAG("--expert-tensor-parallel-size %d", p->etp);
@@ -417,8 +425,10 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	/* overlap: efficiency.dp_overlap > 0 hides the gradient reduce-scatter behind the
 	 * backward (--overlap-grad-reduce) and, with the distributed optimizer, the parameter
 	 * all-gather behind the forward (--overlap-param-gather); efficiency.tp_overlap > 0 is
-	 * Transformer Engine's userbuffer overlap (--tp-comm-overlap, model_parallel_config.py:265) */
-	if (p->dp > 1 && p->dp_overlap > 0) {
+	 * Transformer Engine's userbuffer overlap (--tp-comm-overlap, model_parallel_config.py:265).
+	 * The gradients are reduced over DP x CP (the group dp_cp, megatron/core/
+	 * process_groups_config.py:261 at d98e8a6), so CP alone has a reduction to hide. */
+	if (p->dp * p->cp > 1 && p->dp_overlap > 0) {
 		FLAG("--overlap-grad-reduce");
 		if (p->zero >= 1)
 			FLAG("--overlap-param-gather");
@@ -531,8 +541,8 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	/* mixed_precision: the recipe's name (mixed_precision.py) */
 	if (!strcmp(p->recipe_name, "megatron") || !strcmp(p->recipe_name, "adam-bf16"))
 		mp = "bf16_mixed";
-	else if (!strcmp(p->recipe_name, "fp8-te"))
-		mp = "bf16_with_fp8_delayed_scaling_mixed";
+	else if (!strcmp(p->recipe_name, "fp8-te") || !strcmp(p->recipe_name, "fp8-params"))
+		mp = "bf16_with_fp8_delayed_scaling_mixed"; /* which gathers FP8 parameters (mixed_precision.py:231) */
 	else if (!strcmp(p->recipe_name, "mxfp8"))
 		mp = "bf16_with_mxfp8_mixed";
 	else if (!strcmp(p->recipe_name, "nvfp4"))
@@ -541,7 +551,8 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		mp = "bf16_with_fp8_subchannel_scaling_mixed"; /* 1x128 / 128x128 block scales */
 	else if (strcmp(p->recipe_name, "fp32"))
 		return key_error(p, "training", "recipe", "export --for nemo: the recipe '%s' has no Megatron-Bridge "
-		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, mxfp8, nvfp4, deepseek-v3, fp32)",
+		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, fp8-params, mxfp8, nvfp4, "
+		                 "deepseek-v3, fp32)",
 		                 p->recipe_name);
 #define KV(...) snprintf(buf[n++], sizeof buf[0], __VA_ARGS__)
 	KV("model.num_layers=%d", m->layers);
@@ -610,6 +621,14 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	KV("model.tensor_model_parallel_size=%d", p->tp);
 	KV("model.pipeline_model_parallel_size=%d", p->pp);
 	KV("model.context_parallel_size=%d", p->cp);
+	/* CP's exchange: TransformerConfig cp_comm_type (None is p2p: Megatron-LM
+	 * megatron/core/extensions/transformer_engine.py:2141 at d98e8a6), TE's words */
+	if (p->cp > 1) {
+		static const char *const te[] = {"all_gather", "p2p", "a2a", "a2a+p2p"};
+		KV("model.cp_comm_type=%s", te[p->cp_comm]);
+		if (p->cp_comm == CALC_CP_A2A_P2P)
+			KV("model.hierarchical_context_parallel_sizes=[%d,%d]", p->cp_a2a_size, p->cp / p->cp_a2a_size);
+	}
 	KV("model.sequence_parallel=%s", p->sp && p->tp > 1 ? "true" : "false");
 	if (p->pp > 1) {
 		char lay[CALC_LAYOUT_MAX];
@@ -675,8 +694,14 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		note(&ns, "BF16 Adam moments: optimizer.exp_avg_dtype and exp_avg_sq_dtype are torch dtypes "
 		          "(torch.bfloat16), set in the recipe; the overrides take no dtype");
 	KV("ddp.grad_reduce_in_fp32=%s", p->grad_reduce == 1 || p->main_grads == 1 ? "false" : "true");
-	KV("ddp.overlap_grad_reduce=%s", p->dp > 1 && p->dp_overlap > 0 ? "true" : "false");
-	KV("ddp.overlap_param_gather=%s", p->dp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
+	/* a mixed-precision recipe's fields overwrite DDP's (mixed_precision.py:142
+	 * update_config_with_precision_overrides), and every BF16 one reduces in FP32 (:194) */
+	if ((p->grad_reduce == 1 || p->main_grads == 1) && mp)
+		note(&ns, "BF16 gradients: the mixed-precision recipe %s sets grad_reduce_in_fp32 = True over "
+		     "ddp.grad_reduce_in_fp32 (mixed_precision.py:142, :194); set it in the recipe", mp);
+	/* reduced over DP x CP, as for megatron */
+	KV("ddp.overlap_grad_reduce=%s", p->dp * p->cp > 1 && p->dp_overlap > 0 ? "true" : "false");
+	KV("ddp.overlap_param_gather=%s", p->dp * p->cp > 1 && p->dp_overlap > 0 && p->zero == 1 ? "true" : "false");
 	if (!p->flash_attention)
 		note(&ns, "attention without flash attention: model.attention_backend (an enum of Megatron-Core) set to "
 		          "unfused in the recipe");
@@ -695,9 +720,12 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 			                 "Megatron-Core's (allowed: tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp)", p->placement);
 		KV("dist.use_tp_pp_dp_mapping=%s", strcmp(order, "tp-cp-ep-pp-dp") ? "false" : "true");
 	}
-	if (!strcmp(p->recipe_name, "fp8-params") || !strcmp(p->recipe_name, "mxfp8") || !strcmp(p->recipe_name, "nvfp4"))
-		note(&ns, "parameters held in the low-precision format: the mixed-precision recipe's fp8_param_gather / "
-		          "fp4 parameters, set in the recipe");
+	/* bf16_with_fp8_delayed_scaling_mixed, bf16_with_mxfp8_mixed and bf16_with_nvfp4_mixed hold
+	 * the parameters in the low-precision format (mixed_precision.py:231, :264) */
+	if (!strcmp(p->recipe_name, "fp8-te"))
+		note(&ns, "FP8 with BF16 parameters: Megatron-Bridge's FP8 recipes gather FP8 parameters "
+		          "(fp8_param_gather = True, mixed_precision.py:231), which is training.recipe = fp8-params; "
+		          "set fp8_param_gather = False in the recipe");
 #undef KV
 	fprintf(f, "# Megatron-Bridge (NeMo 2) recipe overrides for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, "
 	        "%d micro-batches per step\n", shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp,

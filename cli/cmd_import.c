@@ -1,5 +1,5 @@
 /*
- * cmd_import.c -- `trainplan import --from megatron|torchtitan|deepspeed FILE`: the run
+ * cmd_import.c -- `trainplan import --from megatron|torchtitan|deepspeed|nemo FILE`: the run
  * a user has, as a plan (INI on stdout), so planning starts from it.
  *
  *   trainplan import --from FRAMEWORK FILE|- [--plan BASE] [--gpus N]
@@ -8,7 +8,9 @@
  * own assignments, `export`, arrays, `${VAR:-default}`, `if [[ ... ]]` on known values,
  * `bash -c STRING` and a here-document given to sbatch are followed; what cannot be
  * known without running it is said in a note), a
- * torchtitan job TOML or a DeepSpeed config JSON.  The names read are those of
+ * torchtitan job TOML or its --SECTION.KEY command-line overrides (a Python configuration
+ * of current torchtitan is refused), a DeepSpeed config JSON, or NeMo 2 / Megatron-Bridge
+ * ConfigContainer overrides (KEY=VALUE words or YAML, import_nemo).  The names read are those of
  * Megatron-LM megatron/training/arguments.py and the config dataclasses it builds its
  * flags from, torchtitan torchtitan/config/job_config.py and DeepSpeed
  * docs/_pages/config-json.md.  A Megatron flag that is absent means Megatron-LM's
@@ -29,6 +31,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <yaml.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -39,6 +42,10 @@
 /* The largest integer a value may hold; every plan key's range lies below it, so
  * products of up to four such values fit a long long. */
 #define IMP_INT_MAX 1000000000L
+/* efficiency.dp_overlap where a framework's flag turns the overlap on and the base plan
+ * hides nothing: the plan's default (calc/plan.c plan_reset), an assumption that no
+ * source measures (docs/references.md §7.12) */
+#define IMP_DP_OVERLAP_ASSUMED 0.8
 
 /* ------------------------------------------------------------------------ */
 /* The import: its input, messages and the plan being written. */
@@ -57,6 +64,11 @@ struct imp {
 	int n;
 	long gpus;                 /* --gpus N; 0 when not given */
 	int base_given;            /* 1: --plan named the base plan */
+	int nemo;                  /* 1: NeMo's keys read as Megatron-LM's flags: messages name the keys */
+	const int *line_map;       /* a text read in place of the input: its line i is the input's line_map[i] */
+	const char *gpus_from;     /* where gpus came from when not --gpus (NGPU=) */
+	int nline_map;
+	int no_vocab_pad;          /* 1: the vocabulary as given, unpadded (Megatron-Bridge's model.vocab_size) */
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -65,6 +77,7 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
  * ones and a line saying the rest were left out, and its reading stops early. */
 #define IMP_MAX_MSGS 100
 
+static void nemo_words_of(char *msg, size_t n);
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
 {
 	char msg[2048];
@@ -75,9 +88,13 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 			              IMP_MAX_MSGS);
 		return;
 	}
+	if (im->line_map && line > 0)
+		line = line < im->nline_map ? im->line_map[line] : 0;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (im->nemo)
+		nemo_words_of(msg, sizeof msg);
 	/* what a message quotes of the input keeps it one line and free of terminal controls */
 	for (char *c = msg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
@@ -190,7 +207,7 @@ static void put_comment_text(FILE *f, const char *s)
 
 static void write_ini(const struct imp *im, const char *fw, const char *base, FILE *f)
 {
-	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe"};
+	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe", "efficiency"};
 	fprintf(f, "; trainplan import --from %s ", fw);
 	put_comment_text(f, im->file);
 	fputc('\n', f);
@@ -1281,6 +1298,8 @@ static const struct {
 	{"--moe-pad-expert-input-to-capacity", M_SWITCH}, {"--fp4-param-gather", M_SWITCH},
 	{"--use-tp-pp-dp-mapping", M_SWITCH}, {"--account-for-embedding-in-pipeline-split", M_SWITCH},
 	{"--account-for-loss-in-pipeline-split", M_SWITCH},
+	{"--overlap-grad-reduce", M_SWITCH}, {"--overlap-param-gather", M_SWITCH}, {"--tp-comm-overlap", M_SWITCH},
+	{"--cp-comm-type", M_VAL}, {"--hierarchical-context-parallel-sizes", M_VAL},
 	{"--reuse-grad-buf-for-mxfp8-param-ag", M_SKIPFLAG},
 	/* taken by Megatron-LM, of no use to the plan */
 	{"--lr", M_SKIP}, {"--min-lr", M_SKIP}, {"--lr-decay-style", M_SKIP}, {"--lr-decay-iters", M_SKIP},
@@ -1308,8 +1327,8 @@ static const struct {
 	{"--window-size", M_SKIP}, {"--window-attn-skip-freq", M_SKIP}, {"--softmax-type", M_SKIP},
 	{"--rampup-batch-size", M_SKIPN},
 	{"--activation-func-clamp-value", M_SKIP}, {"--glu-linear-offset", M_SKIP}, {"--cuda-graph-impl", M_SKIP},
-	{"--memory-snapshot-path", M_SKIP}, {"--overlap-grad-reduce", M_SKIPFLAG},
-	{"--overlap-param-gather", M_SKIPFLAG}, {"--tp-comm-overlap", M_SKIPFLAG}, {"--use-mcore-models", M_SKIPFLAG},
+	{"--memory-snapshot-path", M_SKIP}, {"--tp-comm-overlap-cfg", M_SKIP},
+	{"--defer-embedding-wgrad-compute", M_SWITCH}, {"--use-mcore-models", M_SKIPFLAG},
 	{"--no-masked-softmax-fusion", M_SKIPFLAG}, {"--log-throughput", M_SKIPFLAG}, {"--mock-data", M_SKIPFLAG},
 	{"--apply-layernorm-1p", M_SKIPFLAG}, {"--calculate-per-token-loss", M_SKIPFLAG}, {"--manual-gc", M_SKIPFLAG},
 	{"--profile", M_SKIPFLAG}, {"--no-create-attention-mask-in-dataloader", M_SKIPFLAG},
@@ -1351,6 +1370,13 @@ struct mvals {
 	double capacity;
 	int pad, cap_line, ep_overlap, router_fusion, permute_fusion, fp4, fp4_params;
 	int model;
+	/* overlap (distributed_data_parallel_config.py overlap_grad_reduce, overlap_param_gather;
+	 * model_parallel_config.py:265 tp_comm_overlap at d98e8a6) and CP's exchange
+	 * (--cp-comm-type, --hierarchical-context-parallel-sizes: arguments.py:3221, :580) */
+	int ogr, opg, tpo, cpc_line, hcp_line;
+	char cpc[16];
+	long hcp[2];
+	int hcp_n;
 };
 
 static int is_flag(const char *s)
@@ -1533,6 +1559,14 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
 	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
 	else if (IS("--account-for-loss-in-pipeline-split")) m->acc_loss = 1;
+	else if (IS("--overlap-grad-reduce")) m->ogr = f->line > 0 ? f->line : -1; /* -1: set, no line */
+	else if (IS("--overlap-param-gather")) m->opg = f->line > 0 ? f->line : -1;
+	else if (IS("--tp-comm-overlap")) m->tpo = f->line > 0 ? f->line : -1;
+	else if (IS("--defer-embedding-wgrad-compute"))
+		/* model_parallel_config.py:410 at d98e8a6: the output layer's weight-gradient GEMMs
+		 * run in the pipeline flush, which the step model does not place apart */
+		NOTE(im, f->line, "import --from megatron: --defer-embedding-wgrad-compute has no plan key (the output "
+		     "layer's weight gradient is timed with its backward); not read");
 	else if (IS("--multi-latent-attention")) m->mla = 1, m->model = 1;
 	else if (IS("--moe-router-enable-expert-bias")) m->expert_bias = 1;
 	else if (IS("--recompute-activations")) m->rc = 2;
@@ -1603,6 +1637,43 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 			if (s[0] && strlen(m->rc_modules) + strlen(s) + 2 < sizeof m->rc_modules)
 				snprintf(m->rc_modules + strlen(m->rc_modules), sizeof m->rc_modules - strlen(m->rc_modules),
 				         "%s%s", m->rc_modules[0] ? "," : "", s);
+		}
+	} else if (IS("--cp-comm-type")) {
+		/* nargs='+': one type for all layers, or one per layer (arguments.py:3221); the
+		 * names Transformer Engine takes (context_parallel.py:5096-5139 at d0067d0d): p2p,
+		 * all_gather, a2a, a2a+p2p.  The plan has one exchange for every layer. */
+		static const char *const ct[] = {"p2p", "all_gather", "a2a", "a2a+p2p", NULL};
+		const struct field *w = val;
+		int bad = 0;
+		m->cpc_line = val->line;
+		m->cpc[0] = 0;
+		for (;;) {
+			char s[16] = "";
+			m_word(im, w, a, s, sizeof s, ct);
+			if (s[0] && m->cpc[0] && strcmp(s, m->cpc) && !bad++)
+				ERR(im, w->line, "import --from megatron: %s with %s and %s: a type per layer is not "
+				    "modelled (parallel.cp_comm is one exchange for every layer; allowed: one type)", a, m->cpc, s);
+			if (s[0] && !m->cpc[0])
+				snprintf(m->cpc, sizeof m->cpc, "%s", s);
+			if (eq || *i >= args->n || args->f[*i].op || is_flag(args->f[*i].s))
+				break;
+			w = &args->f[(*i)++];
+		}
+	} else if (IS("--hierarchical-context-parallel-sizes")) {
+		/* nargs='+' ints whose product is the CP size (arguments.py:580); the plan's a2a+p2p
+		 * takes two levels: the all-to-all group A, then cp / A ranks in a ring */
+		const struct field *w = val;
+		m->hcp_line = val->line;
+		m->hcp_n = 0;
+		for (;;) {
+			long v = 0;
+			m_int(im, w, a, 1, 100000, &v);
+			if (m->hcp_n < 2)
+				m->hcp[m->hcp_n] = v;
+			m->hcp_n++;
+			if (eq || *i >= args->n || args->f[*i].op || is_flag(args->f[*i].s))
+				break;
+			w = &args->f[(*i)++];
 		}
 	} else if (IS("--data-parallel-sharding-strategy")) {
 		char s[24] = "";
@@ -1827,10 +1898,14 @@ static long tokenizer_vocab(const char *type, const char **src)
 	return -1;
 }
 
-static int import_megatron(struct imp *im, const char *text)
+/*
+ * Megatron-LM's flags args (the words after the *.py command) and the launcher's words
+ * launch as a plan: im's keys.  Also the reading of NeMo's overrides, turned into the
+ * same flags (import_nemo).  Returns 0, or -1 with the errors in im->d.
+ */
+static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *launchp)
 {
-	struct sh sh = {0};
-	struct fields args = {0}, launch = {0};
+	struct fields args = *argsp, launch = *launchp;
 	struct mvals m;
 	char skipped[3000] = "";
 	long nodes = -1, ppn = -1, layers, tp, pp, cp, vocab, gpus = -1;
@@ -1850,20 +1925,6 @@ static int import_megatron(struct imp *im, const char *text)
 				m.strategy = j;
 	}
 	m.rope = -1;
-	sh.im = im;
-	sh.p = text;
-	sh_run(&sh, &args, &launch);
-	if (!sh.stop && !args.n) {
-		ERR(im, 0, "import --from megatron: no command runs a *.py file and no line starts with a flag: "
-		    "nothing to import (flags kept in variables are read where a launch command uses them)");
-		sh.stop = 1;
-	}
-	if (sh.stop) { /* the script could not be read to its end: its flags are not read */
-		fields_free(&args);
-		fields_free(&launch);
-		sh_free(&sh);
-		return -1;
-	}
 	/* the launcher: torchrun --nnodes N --nproc-per-node G (or --nproc_per_node) */
 	for (int j = 0; j < launch.n; j++) {
 		const char *a = launch.f[j].s;
@@ -1906,7 +1967,7 @@ static int import_megatron(struct imp *im, const char *text)
 			long heads = m.heads, kvch = m.kvch > 0 ? m.kvch : m.hidden / m.heads;
 			long groups = m.gqa ? (m.groups > 0 ? m.groups : mdef("--num-query-groups")) : heads;
 			long div = m.divisible > 0 ? m.divisible : mdef("--make-vocab-size-divisible-by");
-			long long mult = mul(div, tp);
+			long long mult = im->no_vocab_pad ? 1 : mul(div, tp);
 			const char *src = NULL;
 			if (m.groups > 0 && !m.gqa)
 				NOTE(im, 0, "import --from megatron: --num-query-groups is read only with --group-query-attention "
@@ -2028,6 +2089,60 @@ static int import_megatron(struct imp *im, const char *text)
 	put(im, 0, "parallel.zero", "%d", m.fsdp ? m.strategy : m.zero);
 	if (m.fsdp && m.strategy == 3)
 		put(im, 0, "parallel.fsdp", "yes");
+	/* overlap of the DP and TP collectives: off in Megatron-LM unless the flags say so
+	 * (distributed_data_parallel_config.py overlap_grad_reduce / overlap_param_gather = False,
+	 * model_parallel_config.py:265 tp_comm_overlap = False at d98e8a6).  No source publishes
+	 * the share a flag hides (docs/references.md §4.8, §7.12): with the flag the base plan's
+	 * share stays, efficiency.dp_overlap's default assumption where the base has none. */
+	{
+		int zero = m.fsdp ? m.strategy : m.zero;
+		double dpo = im->base->dp_overlap > 0 ? im->base->dp_overlap : IMP_DP_OVERLAP_ASSUMED;
+		if (m.opg && !m.ogr)
+			ERR(im, m.opg > 0 ? m.opg : 0, "import --from megatron: --overlap-param-gather without --overlap-grad-reduce, which "
+			    "Megatron-LM refuses (arguments.py:1028; allowed: both flags, or --overlap-grad-reduce alone)");
+		else if (m.opg && zero < 1)
+			ERR(im, m.opg > 0 ? m.opg : 0, "import --from megatron: --overlap-param-gather without --use-distributed-optimizer or "
+			    "--use-megatron-fsdp, which Megatron-LM refuses (arguments.py:1025)");
+		if (m.ogr) {
+			if (zero >= 1 && !m.opg)
+				NOTE(im, m.ogr > 0 ? m.ogr : 0, "import --from megatron: --overlap-grad-reduce without --overlap-param-gather: "
+				     "efficiency.dp_overlap hides the same share of the parameter all-gather as of the gradient "
+				     "reduction (one key for both)");
+			if (im->base->dp_overlap <= 0)
+				NOTE(im, m.ogr > 0 ? m.ogr : 0, "import --from megatron: --overlap-grad-reduce: no source publishes the share "
+				     "hidden; efficiency.dp_overlap = %g, the plan's default assumption", dpo);
+			put(im, m.ogr > 0 ? m.ogr : 0, "efficiency.dp_overlap", "%g", dpo);
+		} else {
+			put(im, 0, "efficiency.dp_overlap", "0");
+		}
+		if (m.tpo && im->base->tp_overlap <= 0)
+			NOTE(im, m.tpo > 0 ? m.tpo : 0, "import --from megatron: --tp-comm-overlap: no source publishes the share of the TP "
+			     "collectives Transformer Engine's userbuffers hide; efficiency.tp_overlap stays 0 (set it "
+			     "to count the overlap)");
+		put(im, m.tpo > 0 ? m.tpo : 0, "efficiency.tp_overlap", "%g", m.tpo ? im->base->tp_overlap : 0);
+	}
+	/* CP's exchange: --cp-comm-type, default p2p (arguments.py:3221 at d98e8a6), a2a+p2p with
+	 * its two levels --hierarchical-context-parallel-sizes A cp/A (arguments.py:580-585) */
+	if (m.cpc[0] || m.hcp_n || cp > 1) {
+		const char *t = m.cpc[0] ? m.cpc : "p2p";
+		int line = m.cpc[0] ? m.cpc_line : 0;
+		put(im, line, "parallel.cp_comm", "%s", !strcmp(t, "all_gather") ? "allgather" : t);
+		put(im, line, "parallel.cp_a2a_size", "0");
+		if (!strcmp(t, "a2a+p2p")) {
+			if (!m.hcp_n)
+				ERR(im, line, "import --from megatron: --cp-comm-type a2a+p2p needs "
+				    "--hierarchical-context-parallel-sizes, as Megatron-LM does (arguments.py:584)");
+			else if (m.hcp_n != 2 || mul(m.hcp[0], m.hcp[1]) != cp)
+				ERR(im, m.hcp_line, "import --from megatron: --hierarchical-context-parallel-sizes: allowed are "
+				    "two sizes, the all-to-all group and the ring, whose product is --context-parallel-size %ld "
+				    "(arguments.py:582)", cp);
+			else
+				put(im, m.hcp_line, "parallel.cp_a2a_size", "%ld", m.hcp[0]);
+		} else if (m.hcp_n) {
+			NOTE(im, m.hcp_line, "import --from megatron: --hierarchical-context-parallel-sizes is read with "
+			     "--cp-comm-type a2a+p2p only");
+		}
+	}
 	/* precision: --fp8-param-gather builds the model with TE's FP8 parameters */
 	{
 		const char *recipe = m.fp8 ? (m.fp8_params ? "fp8-params" : "fp8-te") : m.half ? "megatron" : "fp32";
@@ -2182,6 +2297,22 @@ static int import_megatron(struct imp *im, const char *text)
 	put(im, 0, "parallel.dp", "0");
 	if (im->d.nerrors)
 		rc = -1;
+	return rc;
+}
+
+static int import_megatron(struct imp *im, const char *text)
+{
+	struct sh sh = {0};
+	struct fields args = {0}, launch = {0};
+	int rc = -1;
+	sh.im = im;
+	sh.p = text;
+	sh_run(&sh, &args, &launch);
+	if (!sh.stop && !args.n)
+		ERR(im, 0, "import --from megatron: no command runs a *.py file and no line starts with a flag: "
+		    "nothing to import (flags kept in variables are read where a launch command uses them)");
+	else if (!sh.stop) /* else the script could not be read to its end: its flags are not read */
+		rc = megatron_apply(im, &args, &launch);
 	fields_free(&args);
 	fields_free(&launch);
 	sh_free(&sh);
@@ -2255,6 +2386,870 @@ static char *toml_value(struct imp *im, int line, const char *key, char *val, in
 		return val + 1;
 	}
 	return val;
+}
+
+/* ------------------------------------------------------------------------ */
+/* NeMo 2 / Megatron-Bridge (NVIDIA-NeMo/Megatron-Bridge at commit 067f987d, 2026-08-22,
+ * with the Megatron-LM it pins in 3rdparty/Megatron-LM, 2a75ac12): the overrides of a
+ * ConfigContainer (src/megatron/bridge/training/config.py) that scripts/training/run_recipe.py
+ * takes as KEY=VALUE words after --recipe NAME (Hydra's syntax, applied by
+ * src/megatron/bridge/training/utils/omegaconf_utils.py parse_hydra_overrides), one per
+ * line or as the command line, or the same sections as a YAML file (model:, train:,
+ * optimizer:, ddp:, dataset:, dist:, mixed_precision:, as the recipes' override files and
+ * ConfigContainer.to_yaml write them).  The ConfigContainer's model fields are
+ * Megatron-Core's TransformerConfig and ModelParallelConfig fields, so each key read is
+ * turned into the Megatron-LM flag of the same field and read by megatron_apply; what the
+ * file leaves out is the recipe's, from nemo_defaults. */
+
+/* The recipe whose defaults the table holds: vanilla_gpt (recipes/gpt/h100/vanilla_gpt.py,
+ * exported also as vanilla_gpt_pretrain_config by recipes/gpt/vanilla_gpt.py), "a minimal
+ * baseline that mirrors Megatron-LM pretrain_gpt.py defaults": a bare GPTModelProvider. */
+static const char *const nemo_recipes[] = {"vanilla_gpt_pretrain_1gpu_h100_bf16_config", "vanilla_gpt_pretrain_config",
+	NULL};
+
+/* Recipes whose model is a Hugging Face config (AutoBridge.from_hf_pretrained) that a model
+ * preset holds (presets.c, from the same published config): the preset, and the fields the
+ * recipe sets over _pretrain_common (recipes/common.py:47-130, which the vanilla_gpt values
+ * below match where read), from recipes/llama/h100/llama3.py at 067f987d.  The architecture
+ * of such a recipe is the preset's: overriding it is refused. */
+static const struct {
+	const char *name, *preset, *source;
+	const char *const set[24];
+} nemo_hf_recipes[] = {
+	{"llama3_8b_pretrain_2gpu_h100_bf16_config", "llama3-8b", "recipes/llama/h100/llama3.py:235-318",
+	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
+	  "model.pipeline_model_parallel_size=1", "model.context_parallel_size=2", "model.sequence_parallel=false",
+	  "train.train_iters=1168251", "train.global_batch_size=512", "train.micro_batch_size=1",
+	  "model.cross_entropy_loss_fusion=true", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
+	  "ddp.use_distributed_optimizer=true", "ddp.grad_reduce_in_fp32=true", "mixed_precision=bf16_mixed", NULL}},
+	{"llama3_70b_pretrain_32gpu_h100_bf16_config", "llama3-70b", "recipes/llama/h100/llama3.py:717-808",
+	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=4",
+	  "model.pipeline_model_parallel_size=4", "model.virtual_pipeline_model_parallel_size=5",
+	  "model.context_parallel_size=2", "model.sequence_parallel=true", "train.train_iters=1168251",
+	  "train.global_batch_size=512", "train.micro_batch_size=1", "model.cross_entropy_loss_fusion=true",
+	  "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true", "ddp.use_distributed_optimizer=true",
+	  "ddp.grad_reduce_in_fp32=true", "comm_overlap.tp_comm_overlap=true", "mixed_precision=bf16_mixed", NULL}},
+	{"llama31_405b_pretrain_256gpu_h100_bf16_config", "llama3.1-405b", "recipes/llama/h100/llama3.py:1200-1295",
+	 {"dataset.seq_length=131072", "model.seq_length=131072", "model.tensor_model_parallel_size=8",
+	  "model.pipeline_model_parallel_size=8", "model.virtual_pipeline_model_parallel_size=2",
+	  "model.context_parallel_size=4", "model.sequence_parallel=true",
+	  "model.account_for_embedding_in_pipeline_split=true", "model.account_for_loss_in_pipeline_split=true",
+	  "train.train_iters=1168251", "train.global_batch_size=512", "train.micro_batch_size=1",
+	  "model.cross_entropy_loss_fusion=true", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
+	  "ddp.use_distributed_optimizer=true", "ddp.grad_reduce_in_fp32=true", "comm_overlap.tp_comm_overlap=true",
+	  "mixed_precision=bf16_mixed", NULL}},
+};
+
+/* Its values where Megatron-LM's own defaults (megatron_defaults) differ or the recipe sets
+ * them; every other field is Megatron-Core's TransformerConfig default at 2a75ac12, the same
+ * as megatron_defaults (tp, pp, cp 1, GeLU without gating, dropout 0.1, biases, no
+ * recomputation, CP exchange p2p). */
+static const struct {
+	const char *key, *value, *source;
+} nemo_defaults[] = {
+	{"model.seq_length", "1024", "src/megatron/bridge/models/gpt_provider.py:160"},
+	{"dataset.seq_length", "1024", "src/megatron/bridge/recipes/gpt/h100/vanilla_gpt.py:99"},
+	{"train.train_iters", "300000", "recipes/gpt/h100/vanilla_gpt.py:80"},
+	{"train.global_batch_size", "32", "recipes/gpt/h100/vanilla_gpt.py:81"},
+	{"train.micro_batch_size", "2", "recipes/gpt/h100/vanilla_gpt.py:82"},
+	{"ddp.grad_reduce_in_fp32", "true", "recipes/gpt/h100/vanilla_gpt.py:92"},
+	{"ddp.overlap_grad_reduce", "false", "recipes/gpt/h100/vanilla_gpt.py:93"},
+	{"ddp.overlap_param_gather", "false", "recipes/gpt/h100/vanilla_gpt.py:94"},
+	{"ddp.use_distributed_optimizer", "false", "recipes/gpt/h100/vanilla_gpt.py:95"},
+	{"optimizer.use_distributed_optimizer", "true", "recipes/utils/optimizer_utils.py:150 (either of the two "
+	 "turns both on: training/config.py:2114)"},
+	{"mixed_precision", "bf16_mixed", "recipes/gpt/h100/vanilla_gpt.py:123"},
+	{"tokenizer.vocab_size", "32000", "recipes/utils/tokenizer_utils.py:15 (NullTokenizer); used, padded, "
+	 "where model.vocab_size is unset (training/setup.py:762-766)"},
+	{"model.make_vocab_size_divisible_by", "128", "models/gpt_provider.py:141"},
+	{"model.share_embeddings_and_output_weights", "true", "models/gpt_provider.py:140"},
+	{"model.position_embedding_type", "learned_absolute", "models/gpt_provider.py:142"},
+	{"model.normalization", "LayerNorm", "models/gpt_provider.py:191"},
+	{"model.cross_entropy_loss_fusion", "true", "models/gpt_provider.py:205"},
+	{"model.gated_linear_unit", "false", "Megatron-LM megatron/core/transformer/transformer_config.py gated_linear_unit"},
+	{"model.activation_func", "gelu", "Megatron-LM transformer_config.py activation_func (F.gelu)"},
+};
+
+enum nkind {
+	N_VAL,     /* the flag with the value; null: the default */
+	N_LIST,    /* the flag with the list's items as its words */
+	N_BOOL,    /* true: the flag */
+	N_BOOLNEG, /* false: the flag */
+	N_READ,    /* read below */
+	N_NOEFFECT /* read, decided elsewhere (said where) */
+};
+
+/* The keys read, with the Megatron-LM flag of the same Megatron-Core field. */
+static const struct {
+	const char *key;
+	enum nkind kind;
+	const char *flag;
+} nkeys[] = {
+	{"model.num_layers", N_VAL, "--num-layers"}, {"model.hidden_size", N_VAL, "--hidden-size"},
+	{"model.num_attention_heads", N_VAL, "--num-attention-heads"}, {"model.num_query_groups", N_READ, "--num-query-groups"},
+	{"model.kv_channels", N_VAL, "--kv-channels"}, {"model.ffn_hidden_size", N_VAL, "--ffn-hidden-size"},
+	{"model.vocab_size", N_READ, "--vocab-size"}, {"tokenizer.vocab_size", N_READ, NULL},
+	{"model.make_vocab_size_divisible_by", N_VAL, "--make-vocab-size-divisible-by"},
+	{"model.should_pad_vocab", N_NOEFFECT, NULL}, {"model.seq_length", N_READ, NULL},
+	{"dataset.seq_length", N_VAL, "--seq-length"}, {"model.max_position_embeddings", N_VAL, "--max-position-embeddings"},
+	{"model.position_embedding_type", N_VAL, "--position-embedding-type"},
+	{"model.gated_linear_unit", N_READ, NULL}, {"model.activation_func", N_READ, NULL},
+	{"model.normalization", N_VAL, "--normalization"},
+	{"model.share_embeddings_and_output_weights", N_BOOLNEG, "--untie-embeddings-and-output-weights"},
+	{"model.add_bias_linear", N_BOOLNEG, "--disable-bias-linear"},
+	{"model.hidden_dropout", N_VAL, "--hidden-dropout"}, {"model.attention_dropout", N_VAL, "--attention-dropout"},
+	{"model.num_moe_experts", N_VAL, "--num-experts"}, {"model.moe_router_topk", N_VAL, "--moe-router-topk"},
+	{"model.moe_ffn_hidden_size", N_VAL, "--moe-ffn-hidden-size"},
+	{"model.moe_shared_expert_intermediate_size", N_VAL, "--moe-shared-expert-intermediate-size"},
+	{"model.moe_router_enable_expert_bias", N_BOOL, "--moe-router-enable-expert-bias"},
+	{"model.moe_layer_freq", N_VAL, "--moe-layer-freq"},
+	{"model.moe_token_dispatcher_type", N_VAL, "--moe-token-dispatcher-type"},
+	{"model.moe_flex_dispatcher_backend", N_VAL, "--moe-flex-dispatcher-backend"},
+	{"model.moe_router_num_groups", N_VAL, "--moe-router-num-groups"},
+	{"model.moe_router_group_topk", N_VAL, "--moe-router-group-topk"},
+	{"model.overlap_moe_expert_parallel_comm", N_BOOL, "--overlap-moe-expert-parallel-comm"},
+	{"model.moe_router_fusion", N_BOOL, "--moe-router-fusion"}, {"model.moe_permute_fusion", N_BOOL, "--moe-permute-fusion"},
+	{"model.expert_model_parallel_size", N_VAL, "--expert-model-parallel-size"},
+	{"model.expert_tensor_parallel_size", N_VAL, "--expert-tensor-parallel-size"},
+	{"model.mtp_num_layers", N_VAL, "--mtp-num-layers"},
+	{"model.tensor_model_parallel_size", N_VAL, "--tensor-model-parallel-size"},
+	{"model.pipeline_model_parallel_size", N_VAL, "--pipeline-model-parallel-size"},
+	{"model.context_parallel_size", N_VAL, "--context-parallel-size"},
+	{"model.sequence_parallel", N_BOOL, "--sequence-parallel"},
+	{"model.virtual_pipeline_model_parallel_size", N_VAL, "--num-virtual-stages-per-pipeline-rank"},
+	{"model.pipeline_model_parallel_layout", N_VAL, "--pipeline-model-parallel-layout"},
+	{"model.num_layers_in_first_pipeline_stage", N_VAL, "--decoder-first-pipeline-num-layers"},
+	{"model.num_layers_in_last_pipeline_stage", N_VAL, "--decoder-last-pipeline-num-layers"},
+	{"model.account_for_embedding_in_pipeline_split", N_BOOL, "--account-for-embedding-in-pipeline-split"},
+	{"model.account_for_loss_in_pipeline_split", N_BOOL, "--account-for-loss-in-pipeline-split"},
+	{"model.recompute_granularity", N_VAL, "--recompute-granularity"},
+	{"model.recompute_method", N_VAL, "--recompute-method"},
+	{"model.recompute_num_layers", N_VAL, "--recompute-num-layers"},
+	{"model.recompute_modules", N_LIST, "--recompute-modules"},
+	{"model.cross_entropy_loss_fusion", N_BOOL, "--cross-entropy-loss-fusion"},
+	{"model.tp_comm_overlap", N_BOOL, "--tp-comm-overlap"},
+	{"comm_overlap.tp_comm_overlap", N_BOOL, "--tp-comm-overlap"},
+	{"model.cp_comm_type", N_LIST, "--cp-comm-type"},
+	{"model.hierarchical_context_parallel_sizes", N_LIST, "--hierarchical-context-parallel-sizes"},
+	{"model.cpu_offloading", N_BOOL, "--cpu-offloading"},
+	{"model.cpu_offloading_num_layers", N_VAL, "--cpu-offloading-num-layers"},
+	{"optimizer.optimizer_cpu_offload", N_BOOL, "--optimizer-cpu-offload"},
+	{"optimizer.optimizer_offload_fraction", N_VAL, "--optimizer-offload-fraction"},
+	{"train.micro_batch_size", N_VAL, "--micro-batch-size"}, {"train.global_batch_size", N_VAL, "--global-batch-size"},
+	{"train.train_iters", N_VAL, "--train-iters"}, {"mixed_precision", N_READ, NULL},
+	{"optimizer.use_distributed_optimizer", N_READ, "--use-distributed-optimizer"},
+	{"ddp.use_distributed_optimizer", N_READ, "--use-distributed-optimizer"},
+	{"optimizer.use_precision_aware_optimizer", N_BOOL, "--use-precision-aware-optimizer"},
+	{"optimizer.exp_avg_dtype", N_READ, "--exp-avg-dtype"}, {"optimizer.exp_avg_sq_dtype", N_READ, "--exp-avg-sq-dtype"},
+	{"ddp.grad_reduce_in_fp32", N_READ, NULL},
+	{"ddp.overlap_grad_reduce", N_BOOL, "--overlap-grad-reduce"},
+	{"ddp.overlap_param_gather", N_BOOL, "--overlap-param-gather"},
+	{"optimizer.overlap_param_gather", N_BOOL, "--overlap-param-gather"},
+	{"dist.use_tp_pp_dp_mapping", N_BOOL, "--use-tp-pp-dp-mapping"},
+	{"model.attention_backend", N_READ, "--attention-backend"},
+	/* the MixedPrecisionConfig written out (ConfigContainer's YAML) */
+	{"mixed_precision.bf16", N_READ, NULL}, {"mixed_precision.fp16", N_READ, NULL},
+	{"mixed_precision.fp8", N_READ, NULL}, {"mixed_precision.fp8_recipe", N_READ, NULL},
+	{"mixed_precision.fp8_param_gather", N_READ, NULL}, {"mixed_precision.fp4", N_READ, NULL},
+	{"mixed_precision.fp4_recipe", N_READ, NULL}, {"mixed_precision.fp4_param_gather", N_READ, NULL},
+	{"mixed_precision.grad_reduce_in_fp32", N_READ, NULL},
+};
+#define NNKEYS ((int)(sizeof nkeys / sizeof nkeys[0]))
+
+/* A message of megatron_apply in NeMo's words: "import --from nemo:" and each Megatron-LM
+ * flag as the key it was read from (the first key of a flag's in nkeys). */
+static void nemo_words_of(char *msg, size_t n)
+{
+	char out[2048];
+	size_t o = 0;
+	const char *c = msg, *pre = "import --from megatron:";
+	while (*c && o + 1 < sizeof out) {
+		const char *rep = NULL;
+		size_t len = 0;
+		if (!strncmp(c, pre, strlen(pre)))
+			rep = "import --from nemo:", len = strlen(pre);
+		else if (c[0] == '-' && c[1] == '-' && (c == msg || !isalnum((unsigned char)c[-1])))
+			for (int k = 0; k < NNKEYS && !rep; k++) {
+				size_t l = nkeys[k].flag ? strlen(nkeys[k].flag) : 0;
+				if (l && !strncmp(c, nkeys[k].flag, l) && !isalnum((unsigned char)c[l]) && c[l] != '-')
+					rep = nkeys[k].key, len = l;
+			}
+		if (rep) {
+			size_t l = strlen(rep);
+			if (o + l + 1 >= sizeof out)
+				break;
+			memcpy(out + o, rep, l);
+			o += l;
+			c += len;
+		} else {
+			out[o++] = *c++;
+		}
+	}
+	out[o] = 0;
+	snprintf(msg, n, "%s", out);
+}
+
+/* ConfigContainer's sections (training/config.py:962-1010 at 067f987d) */
+static const char *const nemo_sections[] = {"model", "train", "optimizer", "ddp", "dataset", "dist", "mixed_precision",
+	"scheduler", "validation", "logger", "tokenizer", "checkpoint", "rng", "rerun_state_machine", "ft", "straggler",
+	"nvrx_straggler", "profiling", "peft", "comm_overlap", "tensor_inspect", "inprocess_restart", "env_vars",
+	"optimizer_config_override_provider", NULL};
+
+struct npair {
+	char *key, *val;
+	int line;
+};
+struct npairs {
+	struct npair *p;
+	int n, cap;
+};
+
+static void npairs_set(struct npairs *ps, const char *key, size_t klen, const char *val, int line)
+{
+	int i;
+	for (i = 0; i < ps->n; i++) /* the last assignment wins, as Hydra applies them in order */
+		if (strlen(ps->p[i].key) == klen && !strncmp(ps->p[i].key, key, klen))
+			break;
+	if (i == ps->n) {
+		if (ps->n == ps->cap) {
+			ps->cap = ps->cap ? ps->cap * 2 : 64;
+			ps->p = xrealloc(ps->p, (size_t)ps->cap * sizeof *ps->p);
+		}
+		ps->p[i].key = xmalloc(klen + 1);
+		memcpy(ps->p[i].key, key, klen);
+		ps->p[i].key[klen] = 0;
+		ps->p[i].val = NULL;
+		ps->n++;
+	}
+	free(ps->p[i].val);
+	ps->p[i].val = xstrdup(val);
+	ps->p[i].line = line;
+}
+
+static const struct npair *npairs_get(const struct npairs *ps, const char *key)
+{
+	for (int i = 0; i < ps->n; i++)
+		if (!strcmp(ps->p[i].key, key))
+			return &ps->p[i];
+	return NULL;
+}
+
+static void npairs_free(struct npairs *ps)
+{
+	for (int i = 0; i < ps->n; i++) {
+		free(ps->p[i].key);
+		free(ps->p[i].val);
+	}
+	free(ps->p);
+}
+
+/* A value as Hydra's grammar gives it: quotes away; null, None, ~ and nothing are None. */
+static int nemo_null(const char *v)
+{
+	return !*v || !strcmp(v, "null") || !strcmp(v, "None") || !strcmp(v, "~") || !strcmp(v, "NULL");
+}
+
+static int nemo_bool(struct imp *im, const struct npair *p, int *out)
+{
+	char b[96];
+	if (!strcmp(p->val, "true") || !strcmp(p->val, "True"))
+		return *out = 1, 0;
+	if (!strcmp(p->val, "false") || !strcmp(p->val, "False"))
+		return *out = 0, 0;
+	ERR(im, p->line, "import --from nemo: %s '%s': allowed are true, false", p->key, shown(p->val, b, sizeof b));
+	return -1;
+}
+
+/* The words of an override text: shell quoting (' " and \), comments, continuation lines. */
+static void nemo_words(struct imp *im, const char *t, struct fields *w)
+{
+	struct sbuf b = {0};
+	int line = 1, start = 1, inword = 0;
+	for (const char *c = t;; c++) {
+		if (!*c || ((*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r') && inword >= 0)) {
+			if (inword) {
+				sb_add(&b, "", 0);
+				fields_push(w, b.s, start, NULL, 0);
+				b.n = 0;
+				inword = 0;
+			}
+			if (!*c)
+				break;
+			if (*c == '\n')
+				line++;
+			continue;
+		}
+		if (!inword && *c == '#') {
+			while (c[1] && c[1] != '\n')
+				c++;
+			continue;
+		}
+		if (*c == '\\' && c[1] == '\n') {
+			c++, line++;
+			continue;
+		}
+		if (!inword)
+			inword = 1, start = line;
+		if (*c == '\'' || *c == '"') {
+			char q = *c;
+			const char *e = strchr(c + 1, q);
+			if (!e) {
+				ERR(im, line, "import --from nemo: a %s quote is not closed", q == '"' ? "double" : "single");
+				break;
+			}
+			for (const char *k = c + 1; k < e; k++)
+				line += *k == '\n';
+			sb_add(&b, c + 1, (size_t)(e - c - 1));
+			c = e;
+			continue;
+		}
+		if (*c == '\\' && c[1])
+			c++;
+		sb_add(&b, c, 1);
+	}
+	free(b.s);
+}
+
+/* YAML: the nested mappings flattened to SECTION.KEY pairs (libyaml). */
+static void nemo_yaml_node(struct imp *im, yaml_document_t *doc, yaml_node_t *n, const char *prefix, struct npairs *ps,
+                           int depth)
+{
+	if (depth > 8)
+		return;
+	if (n->type == YAML_MAPPING_NODE) {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(doc, p->key), *v = yaml_document_get_node(doc, p->value);
+			char key[256];
+			if (!k || !v || k->type != YAML_SCALAR_NODE) {
+				ERR(im, (int)n->start_mark.line + 1, "import --from nemo: a mapping key that is not a name");
+				continue;
+			}
+			if (!strcmp((char *)k->data.scalar.value, "_target_"))
+				continue;
+			snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "", (char *)k->data.scalar.value);
+			if (v->type == YAML_MAPPING_NODE) {
+				/* a function as the ConfigContainer's YAML writes it: {_target_: NAME, _call_:
+				 * false} (models/config.py:355 at 067f987d) is the value NAME */
+				const char *target = NULL;
+				int call = 1;
+				for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+					yaml_node_t *qk = yaml_document_get_node(doc, q->key), *qv = yaml_document_get_node(doc, q->value);
+					if (!qk || !qv || qk->type != YAML_SCALAR_NODE || qv->type != YAML_SCALAR_NODE)
+						continue;
+					if (!strcmp((char *)qk->data.scalar.value, "_target_"))
+						target = (char *)qv->data.scalar.value;
+					else if (!strcmp((char *)qk->data.scalar.value, "_call_"))
+						call = strcmp((char *)qv->data.scalar.value, "false") && strcmp((char *)qv->data.scalar.value, "False");
+				}
+				if (target && !call)
+					npairs_set(ps, key, strlen(key), target, (int)k->start_mark.line + 1);
+				else
+					nemo_yaml_node(im, doc, v, key, ps, depth + 1);
+			}
+			else if (v->type == YAML_SEQUENCE_NODE) {
+				struct sbuf b = {0};
+				sb_add(&b, "[", 1);
+				for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+					yaml_node_t *e = yaml_document_get_node(doc, *it);
+					const char *s = e && e->type == YAML_SCALAR_NODE ? (char *)e->data.scalar.value : "?";
+					if (it > v->data.sequence.items.start)
+						sb_add(&b, ",", 1);
+					sb_add(&b, s, strlen(s));
+				}
+				sb_add(&b, "]", 1);
+				npairs_set(ps, key, strlen(key), b.s, (int)k->start_mark.line + 1);
+				free(b.s);
+			} else {
+				const char *s = (char *)v->data.scalar.value;
+				/* a plain ~ or null, or nothing, is None; a quoted 'null' is the string */
+				if (v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && nemo_null(s))
+					s = "null";
+				npairs_set(ps, key, strlen(key), s, (int)k->start_mark.line + 1);
+			}
+		}
+	}
+}
+
+static int nemo_is_yaml(const char *t)
+{
+	const char *c = t;
+	for (;;) { /* the first line that is not blank or a comment: NAME: */
+		while (*c == ' ' || *c == '\t' || *c == '\r')
+			c++;
+		if (*c == '#') {
+			while (*c && *c != '\n')
+				c++;
+		}
+		if (*c == '\n') {
+			c++;
+			continue;
+		}
+		break;
+	}
+	if (!strncmp(c, "---", 3))
+		return 1;
+	if (!isalpha((unsigned char)*c) && *c != '_')
+		return 0;
+	while (isalnum((unsigned char)*c) || *c == '_')
+		c++;
+	return *c == ':' && (c[1] == ' ' || c[1] == '\n' || c[1] == '\r' || !c[1]);
+}
+
+static void nemo_read_yaml(struct imp *im, const char *text, struct npairs *ps)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	if (!yaml_parser_initialize(&parser)) {
+		ERR(im, 0, "import --from nemo: the YAML reader could not start");
+		return;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+	if (!yaml_parser_load(&parser, &doc)) {
+		ERR(im, (int)parser.problem_mark.line + 1, "import --from nemo: not YAML: %s%s%s", parser.problem ? parser.problem : "?",
+		    parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root || root->type != YAML_MAPPING_NODE)
+		ERR(im, root ? (int)root->start_mark.line + 1 : 0, "import --from nemo: the YAML is not a mapping of "
+		    "ConfigContainer sections (model:, train:, ...)");
+	else
+		nemo_yaml_node(im, &doc, root, "", ps, 0);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+}
+
+/* run_recipe.py's convenience options (its docstring, scripts/training/run_recipe.py:24-50) */
+static const struct {
+	const char *opt, *alt, *key;
+} nemo_opts[] = {
+	{"-ms", "--max_steps", "train.train_iters"}, {"-gb", "--global_batch_size", "train.global_batch_size"},
+	{"-mb", "--micro_batch_size", "train.micro_batch_size"}, {"-sl", "--seq_length", "dataset.seq_length"},
+	{"-tp", "--tensor_model_parallel_size", "model.tensor_model_parallel_size"},
+	{"-pp", "--pipeline_model_parallel_size", "model.pipeline_model_parallel_size"},
+	{"-cp", "--context_parallel_size", "model.context_parallel_size"},
+	{"-vp", "--virtual_pipeline_model_parallel_size", "model.virtual_pipeline_model_parallel_size"},
+	{"-ep", "--expert_model_parallel_size", "model.expert_model_parallel_size"},
+	{"-etp", "--expert_tensor_parallel_size", "model.expert_tensor_parallel_size"},
+};
+
+static int nemo_key_ok(const char *k, size_t n)
+{
+	if (!n || (!isalpha((unsigned char)k[0]) && k[0] != '_'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)k[i]) && k[i] != '_' && k[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* The overrides: KEY=VALUE words, after an optional launcher line (torchrun ... run_recipe.py
+ * --recipe NAME --mode pretrain); the launcher's --nnodes / --nproc-per-node go to launch. */
+static void nemo_read_overrides(struct imp *im, const char *text, struct npairs *ps, struct fields *launch,
+                                char *recipe, size_t nrecipe)
+{
+	struct fields w = {0};
+	int after_py = 0, has_py = 0;
+	char b[96];
+	nemo_words(im, text, &w);
+	for (int i = 0; i < w.n; i++) {
+		size_t l = strlen(w.f[i].s);
+		if (l > 3 && !strcmp(w.f[i].s + l - 3, ".py"))
+			has_py = 1;
+	}
+	for (int i = 0; i < w.n && im->d.nrecs < IMP_MAX_MSGS; i++) {
+		const char *s = w.f[i].s, *eq = strchr(s, '=');
+		int line = w.f[i].line;
+		size_t l = strlen(s);
+		if (has_py && !after_py) {
+			/* the launcher's words, up to the script */
+			if (l > 3 && !strcmp(s + l - 3, ".py"))
+				after_py = 1;
+			else
+				fields_push(launch, s, line, NULL, 0);
+			continue;
+		}
+		if (s[0] == '+' || s[0] == '~') {
+			if (s[0] == '~') {
+				ERR(im, line, "import --from nemo: '%s': deleting a field (~) is not read (allowed: KEY=VALUE)",
+				    shown(s, b, sizeof b));
+				continue;
+			}
+			s++; /* +KEY=VALUE adds a field; here the same as KEY=VALUE */
+		}
+		if (eq && nemo_key_ok(s, (size_t)(strchr(s, '=') - s)) && s[0] != '-') {
+			const char *v = strchr(s, '=') + 1;
+			npairs_set(ps, s, (size_t)(strchr(s, '=') - s), v, line);
+			continue;
+		}
+		if (!strcmp(s, "--recipe") || !strcmp(s, "--mode") || !strcmp(s, "--model") || !strcmp(s, "--dataset")) {
+			const char *v = i + 1 < w.n ? w.f[i + 1].s : "";
+			i++;
+			if (!strcmp(s, "--recipe"))
+				snprintf(recipe, nrecipe, "%s", v);
+			else if (!strcmp(s, "--mode") && strcmp(v, "pretrain"))
+				ERR(im, line, "import --from nemo: --mode %s: a fine-tuning run's recipe is not read (allowed: "
+				    "pretrain)", shown(v, b, sizeof b));
+			else if (!strcmp(s, "--model"))
+				ERR(im, line, "import --from nemo: --model %s: a model's recipe defaults are not in the table "
+				    "(allowed: --recipe vanilla_gpt_pretrain_config with the architecture as overrides)",
+				    shown(v, b, sizeof b));
+			continue;
+		}
+		{
+			int k, n = (int)(sizeof nemo_opts / sizeof nemo_opts[0]);
+			for (k = 0; k < n; k++)
+				if (!strcmp(s, nemo_opts[k].opt) || !strcmp(s, nemo_opts[k].alt))
+					break;
+			if (k < n && i + 1 < w.n) {
+				npairs_set(ps, nemo_opts[k].key, strlen(nemo_opts[k].key), w.f[i + 1].s, line);
+				i++;
+				continue;
+			}
+		}
+		ERR(im, line, "import --from nemo: '%s' is not a KEY=VALUE override of the ConfigContainer (allowed: "
+		    "overrides, run_recipe.py's --recipe, --mode and its -tp/-pp/-cp/-vp/-ep/-etp/-mb/-gb/-sl/-ms)",
+		    shown(s, b, sizeof b));
+	}
+	fields_free(&w);
+}
+
+/* Hydra's quoted string or list item as the plain word. */
+static void nemo_unquote(char *s)
+{
+	size_t n = strlen(s);
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+		memmove(s, s + 1, n - 2);
+		s[n - 2] = 0;
+	}
+}
+
+static void nemo_push_list(struct fields *args, const char *flag, const struct npair *p)
+{
+	char *v = xstrdup(p->val), *s = v, *e;
+	size_t n = strlen(v);
+	fields_push(args, flag, p->line, NULL, 0);
+	if (n >= 2 && v[0] == '[' && v[n - 1] == ']')
+		v[n - 1] = 0, s = v + 1;
+	for (char *tok = strtok_r(s, ",", &e); tok; tok = strtok_r(NULL, ",", &e)) {
+		while (*tok == ' ')
+			tok++;
+		for (size_t k = strlen(tok); k && tok[k - 1] == ' ';)
+			tok[--k] = 0;
+		nemo_unquote(tok);
+		fields_push(args, tok, p->line, NULL, 0);
+	}
+	free(v);
+}
+
+/* A key of the model's architecture (of a recipe whose model is a preset's). */
+static int nemo_arch_key(const char *k)
+{
+	static const char *const arch[] = {"model.num_layers", "model.hidden_size", "model.num_attention_heads",
+		"model.num_query_groups", "model.ffn_hidden_size", "model.vocab_size", "model.kv_channels",
+		"model.activation_func", "model.gated_linear_unit", "model.normalization", "model.add_bias_linear",
+		"model.share_embeddings_and_output_weights", "model.position_embedding_type", "model.num_moe_experts",
+		"model.moe_ffn_hidden_size", "model.moe_router_topk", "model.moe_shared_expert_intermediate_size",
+		"model.moe_layer_freq", "model.hidden_dropout", "model.attention_dropout", "tokenizer.vocab_size", NULL};
+	return in_list(arch, k);
+}
+
+static int import_nemo(struct imp *im, char *text)
+{
+	struct npairs ps = {0};
+	struct fields args = {0}, launch = {0};
+	char recipe[128] = "", skipped[3000] = "", b[96];
+	int rc = -1, yaml = nemo_is_yaml(text), known = 0, has_arch = 0, hf = -1;
+	const struct npair *p;
+	for (size_t i = 0; i < sizeof nemo_defaults / sizeof nemo_defaults[0]; i++)
+		npairs_set(&ps, nemo_defaults[i].key, strlen(nemo_defaults[i].key), nemo_defaults[i].value, 0);
+	if (yaml)
+		nemo_read_yaml(im, text, &ps);
+	else
+		nemo_read_overrides(im, text, &ps, &launch, recipe, sizeof recipe);
+	for (int k = 0; nemo_recipes[k]; k++)
+		known |= !strcmp(recipe, nemo_recipes[k]);
+	for (size_t k = 0; k < sizeof nemo_hf_recipes / sizeof nemo_hf_recipes[0]; k++)
+		if (!strcmp(recipe, nemo_hf_recipes[k].name))
+			hf = (int)k, known = 1;
+	if (hf >= 0) {
+		/* the recipe's values under the file's: re-read with the file's pairs last */
+		struct npairs file = ps;
+		memset(&ps, 0, sizeof ps);
+		for (size_t i = 0; i < sizeof nemo_defaults / sizeof nemo_defaults[0]; i++)
+			if (strncmp(nemo_defaults[i].key, "model.", 6) && strcmp(nemo_defaults[i].key, "tokenizer.vocab_size"))
+				npairs_set(&ps, nemo_defaults[i].key, strlen(nemo_defaults[i].key), nemo_defaults[i].value, 0);
+		for (int j = 0; nemo_hf_recipes[hf].set[j]; j++) {
+			const char *kv = nemo_hf_recipes[hf].set[j], *e = strchr(kv, '=');
+			npairs_set(&ps, kv, (size_t)(e - kv), e + 1, 0);
+		}
+		for (int i = 0; i < file.n; i++)
+			if (file.p[i].line)
+				npairs_set(&ps, file.p[i].key, strlen(file.p[i].key), file.p[i].val, file.p[i].line);
+		npairs_free(&file);
+		for (int i = 0; i < ps.n; i++)
+			if (ps.p[i].line && nemo_arch_key(ps.p[i].key))
+				ERR(im, ps.p[i].line, "import --from nemo: %s over the recipe %s: its model is the Hugging Face "
+				    "config of preset %s, whose architecture is read as a whole (allowed: parallel, batch and "
+				    "precision overrides; or vanilla_gpt_pretrain_config with every architecture key)", ps.p[i].key,
+				    recipe, nemo_hf_recipes[hf].preset);
+	}
+	if (recipe[0] && !known)
+		ERR(im, 0, "import --from nemo: --recipe %s: its defaults are not in the table (allowed: "
+		    "vanilla_gpt_pretrain_config or vanilla_gpt_pretrain_1gpu_h100_bf16_config, whose model is the bare "
+		    "GPTModelProvider, with the architecture as overrides; llama3_8b_pretrain_2gpu_h100_bf16_config, "
+		    "llama3_70b_pretrain_32gpu_h100_bf16_config, llama31_405b_pretrain_256gpu_h100_bf16_config)",
+		    shown(recipe, b, sizeof b));
+	else if (!recipe[0])
+		NOTE(im, 0, "import --from nemo: the file names no recipe: what it leaves out is the vanilla_gpt recipe's "
+		     "(Megatron-Bridge recipes/gpt/h100/vanilla_gpt.py at 067f987d)");
+	im->nemo = 1;
+	/* every pair: a key read, a key of a section not read (one note), or an error */
+	for (int i = 0; i < ps.n; i++) {
+		const char *key = ps.p[i].key, *dot = strchr(key, '.');
+		int k, sec = 0;
+		char section[64];
+		if (!ps.p[i].line)
+			continue; /* a default */
+		for (k = 0; k < NNKEYS; k++)
+			if (!strcmp(key, nkeys[k].key))
+				break;
+		if (k < NNKEYS)
+			continue;
+		snprintf(section, sizeof section, "%.*s", dot ? (int)(dot - key) : 63, key);
+		for (int s = 0; nemo_sections[s]; s++)
+			sec |= !strcmp(section, nemo_sections[s]);
+		if (!sec) {
+			struct calc_suggest sg;
+			char dym[160];
+			calc_suggest_init(&sg, section);
+			for (int s = 0; nemo_sections[s]; s++)
+				calc_suggest_offer(&sg, nemo_sections[s]);
+			ERR(im, ps.p[i].line, "import --from nemo: '%s' is no field of the ConfigContainer (allowed sections: "
+			    "model, train, optimizer, ddp, dataset, dist, mixed_precision, ...)%s", shown(key, b, sizeof b),
+			    calc_suggest_text(&sg, dym, sizeof dym));
+		} else if (!strncmp(key, "model.q_lora_rank", 17) || !strncmp(key, "model.kv_lora_rank", 18) ||
+		           !strcmp(key, "model.multi_latent_attention")) {
+			ERR(im, ps.p[i].line, "import --from nemo: %s: multi-latent attention is the DeepSeek recipe's "
+			    "provider, whose defaults are not in the table (allowed: import --from megatron with "
+			    "--multi-latent-attention)", key);
+		} else if (strlen(skipped) + strlen(key) + 3 < sizeof skipped) {
+			snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped), "%s%s", skipped[0] ? ", " : "", key);
+		}
+	}
+	if (skipped[0])
+		NOTE(im, 0, "import --from nemo: not planning inputs, not read: %s", skipped);
+	/* a file without the architecture (an override file of another recipe's model) leaves
+	 * the base plan's model: no model default of the vanilla recipe is taken then */
+	{
+		static const char *const arch[] = {"model.num_layers", "model.hidden_size", "model.num_attention_heads"};
+		for (int k = 0; k < 3 && !has_arch; k++)
+			has_arch = (p = npairs_get(&ps, arch[k])) && p->line;
+		if (hf >= 0)
+			has_arch = 0; /* the preset's */
+		else if (!has_arch)
+			NOTE(im, 0, "import --from nemo: no model.num_layers, hidden_size or num_attention_heads: the model "
+			     "stays the base plan's");
+	}
+	/* the keys read, as Megatron-LM's flags of the same fields */
+	for (int k = 0; k < NNKEYS; k++) {
+		char *v;
+		int on = 0;
+		if (!(p = npairs_get(&ps, nkeys[k].key)) || nkeys[k].kind == N_READ || nkeys[k].kind == N_NOEFFECT)
+			continue;
+		if (hf >= 0 && nemo_arch_key(p->key))
+			continue; /* refused above: the preset's */
+		if (!has_arch && hf < 0 && !p->line && !strncmp(p->key, "model.", 6) &&
+		    strcmp(p->key, "model.cross_entropy_loss_fusion"))
+			continue;
+		v = xstrdup(p->val);
+		nemo_unquote(v);
+		if (nkeys[k].kind == N_VAL && !nemo_null(v)) {
+			fields_push(&args, nkeys[k].flag, p->line, NULL, 0);
+			fields_push(&args, v, p->line, NULL, 0);
+		} else if (nkeys[k].kind == N_LIST && !nemo_null(v)) {
+			nemo_push_list(&args, nkeys[k].flag, p);
+		} else if ((nkeys[k].kind == N_BOOL || nkeys[k].kind == N_BOOLNEG) && nemo_bool(im, p, &on) == 0 &&
+		           on == (nkeys[k].kind == N_BOOL)) {
+			int dup = 0; /* two keys of one field (ddp. and optimizer.overlap_param_gather) */
+			for (int j = 0; j < args.n; j++)
+				dup |= !strcmp(args.f[j].s, nkeys[k].flag);
+			if (!dup)
+				fields_push(&args, nkeys[k].flag, p->line, NULL, 0);
+		}
+		free(v);
+	}
+	/* GQA: num_query_groups set (None: one per head, transformer_config.py) */
+	if ((p = npairs_get(&ps, "model.num_query_groups")) && !nemo_null(p->val)) {
+		fields_push(&args, "--group-query-attention", p->line, NULL, 0);
+		fields_push(&args, "--num-query-groups", p->line, NULL, 0);
+		fields_push(&args, p->val, p->line, NULL, 0);
+	}
+	/* the vocabulary: model.vocab_size as given, unpadded, or the tokenizer's padded
+	 * (training/setup.py:762-776 _validate_and_set_vocab_size) */
+	if (!has_arch) {
+		p = NULL;
+	} else if ((p = npairs_get(&ps, "model.vocab_size")) && !nemo_null(p->val)) {
+		im->no_vocab_pad = 1;
+	} else {
+		p = npairs_get(&ps, "tokenizer.vocab_size");
+		if (!p || nemo_null(p->val)) {
+			ERR(im, p ? p->line : 0, "import --from nemo: the vocabulary is not known: give model.vocab_size or "
+			    "tokenizer.vocab_size (a tokenizer's model file is not read)");
+			p = NULL;
+		}
+	}
+	if (p) {
+		fields_push(&args, "--vocab-size", p->line, NULL, 0);
+		fields_push(&args, p->val, p->line, NULL, 0);
+	}
+	/* the sequence: the runner copies dataset.seq_length into model.seq_length
+	 * (run_recipe.py:38-39) */
+	{
+		const struct npair *ms = npairs_get(&ps, "model.seq_length"), *ds = npairs_get(&ps, "dataset.seq_length");
+		if (ms && ds && ms->line && strcmp(ms->val, ds->val))
+			NOTE(im, ms->line, "import --from nemo: model.seq_length %s is replaced by dataset.seq_length %s, as "
+			     "run_recipe.py does", ms->val, ds->val);
+	}
+	/* the MLP: a gated linear unit of SiLU is SwiGLU, GeLU without gating the plain MLP */
+	{
+		const struct npair *g = npairs_get(&ps, "model.gated_linear_unit"), *a = npairs_get(&ps, "model.activation_func");
+		int glu = 0;
+		char act[64];
+		snprintf(act, sizeof act, "%s", a ? a->val : "gelu");
+		nemo_unquote(act);
+		if (g && (has_arch || g->line || (a && a->line)) && nemo_bool(im, g, &glu) == 0) {
+			const char *base = strrchr(act, '.') ? strrchr(act, '.') + 1 : act; /* torch.nn.functional.silu */
+			if (glu && !strcmp(base, "silu"))
+				fields_push(&args, "--swiglu", g->line, NULL, 0);
+			else if (glu || strcmp(base, "gelu"))
+				ERR(im, a && a->line ? a->line : g->line, "import --from nemo: model.activation_func %s with "
+				    "model.gated_linear_unit %s is not modelled (allowed: silu with true, SwiGLU; gelu with false)",
+				    shown(act, b, sizeof b), glu ? "true" : "false");
+		}
+	}
+	/* the distributed optimizer: either key turns both on (training/config.py:2114) */
+	{
+		const struct npair *o = npairs_get(&ps, "optimizer.use_distributed_optimizer"),
+		                   *d = npairs_get(&ps, "ddp.use_distributed_optimizer");
+		int on1 = 0, on2 = 0;
+		if ((o && nemo_bool(im, o, &on1) == 0 && on1) || (d && nemo_bool(im, d, &on2) == 0 && on2))
+			fields_push(&args, "--use-distributed-optimizer", on1 ? o->line : d->line, NULL, 0);
+	}
+	/* Adam's moments: torch dtypes (optimizer_config.py exp_avg_dtype) */
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "optimizer.exp_avg_sq_dtype" : "optimizer.exp_avg_dtype";
+		if ((p = npairs_get(&ps, key)) && !nemo_null(p->val)) {
+			char v[64];
+			snprintf(v, sizeof v, "%s", p->val);
+			nemo_unquote(v);
+			if (!strcmp(v, "torch.bfloat16") || !strcmp(v, "bfloat16") || !strcmp(v, "bf16"))
+				snprintf(v, sizeof v, "bf16");
+			else if (!strcmp(v, "torch.float32") || !strcmp(v, "float32") || !strcmp(v, "fp32"))
+				snprintf(v, sizeof v, "fp32");
+			fields_push(&args, k ? "--exp-avg-sq-dtype" : "--exp-avg-dtype", p->line, NULL, 0);
+			fields_push(&args, v, p->line, NULL, 0);
+		}
+	}
+	/* attention: Megatron-Core's AttnBackend by its name */
+	if ((p = npairs_get(&ps, "model.attention_backend")) && !nemo_null(p->val)) {
+		char v[64];
+		snprintf(v, sizeof v, "%s", strrchr(p->val, '.') ? strrchr(p->val, '.') + 1 : p->val);
+		nemo_unquote(v);
+		fields_push(&args, "--attention-backend", p->line, NULL, 0);
+		fields_push(&args, v, p->line, NULL, 0);
+	}
+	/* mixed precision: the recipe of training/mixed_precision.py by its name (hyphens or
+	 * underscores, :169), whose fields overwrite the model's, the optimizer's and DDP's
+	 * (update_config_with_precision_overrides, :142): bf16_mixed reduces gradients in FP32
+	 * (:194), and the FP8 recipes gather FP8 parameters (:231, :264) */
+	{
+		char mp[96];
+		int grad_fp32 = 1, line = 0;
+		const struct npair *mb = npairs_get(&ps, "mixed_precision.bf16");
+		p = npairs_get(&ps, "mixed_precision");
+		snprintf(mp, sizeof mp, "%s", p ? p->val : "null");
+		nemo_unquote(mp);
+		for (char *c = mp; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		line = p ? p->line : 0;
+		if (mb || npairs_get(&ps, "mixed_precision.fp8") || npairs_get(&ps, "mixed_precision.fp4")) {
+			/* the MixedPrecisionConfig itself, as ConfigContainer's YAML writes it
+			 * (mixed_precision.py:40-75 fields bf16, fp16, grad_reduce_in_fp32, fp8, fp8_recipe,
+			 * fp8_param_gather, fp4, fp4_param_gather; defaults False, True, None, ...) */
+			static const char *const mk[] = {"mixed_precision.fp8", "mixed_precision.fp8_recipe", "mixed_precision.fp4",
+				"mixed_precision.fp4_recipe"};
+			static const char *const mf[] = {"--fp8-format", "--fp8-recipe", "--fp4-format", "--fp4-recipe"};
+			int on = 0;
+			const struct npair *q;
+			if (((q = mb) && nemo_bool(im, q, &on) == 0 && on) ||
+			    ((q = npairs_get(&ps, "mixed_precision.fp16")) && nemo_bool(im, q, &on) == 0 && on))
+				fields_push(&args, "--bf16", q->line, NULL, 0);
+			for (int j = 0; j < 4; j++)
+				if ((q = npairs_get(&ps, mk[j])) && !nemo_null(q->val) && (j % 2 == 0 ||
+				    ((p = npairs_get(&ps, mk[j - 1])) && !nemo_null(p->val)))) {
+					char v[64];
+					snprintf(v, sizeof v, "%s", q->val);
+					nemo_unquote(v);
+					fields_push(&args, mf[j], q->line, NULL, 0);
+					fields_push(&args, v, q->line, NULL, 0);
+				}
+			if ((q = npairs_get(&ps, "mixed_precision.fp8_param_gather")) && nemo_bool(im, q, &on) == 0 && on &&
+			    (p = npairs_get(&ps, "mixed_precision.fp8")) && !nemo_null(p->val))
+				fields_push(&args, "--fp8-param-gather", q->line, NULL, 0);
+			if ((q = npairs_get(&ps, "mixed_precision.fp4_param_gather")) && nemo_bool(im, q, &on) == 0 && on &&
+			    (p = npairs_get(&ps, "mixed_precision.fp4")) && !nemo_null(p->val))
+				fields_push(&args, "--fp4-param-gather", q->line, NULL, 0);
+			if ((q = npairs_get(&ps, "mixed_precision.grad_reduce_in_fp32")) && nemo_bool(im, q, &on) == 0 && !on)
+				fields_push(&args, "--grad-reduce-in-bf16", q->line, NULL, 0);
+			grad_fp32 = 0; /* the config's own grad_reduce_in_fp32 (default True) decides */
+		} else if (!strcmp(mp, "bf16_mixed")) {
+			fields_push(&args, "--bf16", line, NULL, 0);
+		} else if (!strcmp(mp, "bf16_with_fp8_delayed_scaling_mixed") || !strcmp(mp, "bf16_with_fp8_current_scaling_mixed")) {
+			fields_push(&args, "--bf16", line, NULL, 0);
+			fields_push(&args, "--fp8-format", line, NULL, 0);
+			fields_push(&args, "hybrid", line, NULL, 0);
+			fields_push(&args, "--fp8-param-gather", line, NULL, 0);
+		} else if (!strcmp(mp, "bf16_with_mxfp8_mixed")) {
+			static const char *const w[] = {"--bf16", "--fp8-format", "e4m3", "--fp8-recipe", "mxfp8", "--fp8-param-gather"};
+			for (size_t j = 0; j < sizeof w / sizeof w[0]; j++)
+				fields_push(&args, w[j], line, NULL, 0);
+		} else if (!strcmp(mp, "bf16_with_nvfp4_mixed")) {
+			static const char *const w[] = {"--bf16", "--fp4-format", "e2m1", "--fp4-recipe", "nvfp4", "--fp4-param-gather"};
+			for (size_t j = 0; j < sizeof w / sizeof w[0]; j++)
+				fields_push(&args, w[j], line, NULL, 0);
+		} else if (!strcmp(mp, "bf16_with_fp8_subchannel_scaling_mixed")) {
+			static const char *const w[] = {"--bf16", "--fp8-format", "e4m3", "--fp8-recipe", "blockwise"};
+			for (size_t j = 0; j < sizeof w / sizeof w[0]; j++)
+				fields_push(&args, w[j], line, NULL, 0);
+		} else if (nemo_null(mp)) {
+			grad_fp32 = -1; /* no recipe: ddp.grad_reduce_in_fp32 as given; FP32 parameters */
+		} else {
+			ERR(im, line, "import --from nemo: mixed_precision '%s': allowed are bf16_mixed, "
+			    "bf16_with_fp8_delayed_scaling_mixed, bf16_with_fp8_current_scaling_mixed, bf16_with_mxfp8_mixed, "
+			    "bf16_with_nvfp4_mixed, bf16_with_fp8_subchannel_scaling_mixed, null", shown(mp, b, sizeof b));
+		}
+		p = npairs_get(&ps, "ddp.grad_reduce_in_fp32");
+		if (!grad_fp32)
+			;
+		else if (grad_fp32 < 0 && p && nemo_bool(im, p, &grad_fp32) == 0 && !grad_fp32)
+			fields_push(&args, "--grad-reduce-in-bf16", p->line, NULL, 0);
+		else if (grad_fp32 > 0 && p && p->line && !strcmp(p->val, "false"))
+			NOTE(im, p->line, "import --from nemo: ddp.grad_reduce_in_fp32 false is overwritten by the mixed-precision "
+			     "recipe %s, which reduces in FP32 (mixed_precision.py:142, :194)", mp);
+	}
+	/* every problem in one run: the flags are read even after an error above */
+	rc = megatron_apply(im, &args, &launch);
+	if (hf >= 0)
+		put(im, 0, "model.preset", "%s", nemo_hf_recipes[hf].preset);
+	if (im->d.nerrors)
+		rc = -1;
+	fields_free(&args);
+	fields_free(&launch);
+	npairs_free(&ps);
+	return rc;
 }
 
 /* seen[*pn]: the tables ("[name") and keys read, for duplicates (TOML 1.0); the caller frees them. */
@@ -2521,7 +3516,7 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		}
 		shard = (long)(gpus / rest);
 		NOTE(im, shard_line, "import --from torchtitan: data_parallel_shard_degree = -1: %ld, the %lld GPUs of %s "
-		     "over the other degrees", shard, gpus, im->gpus > 0 ? "--gpus" : "the base plan");
+		     "over the other degrees", shard, gpus, im->gpus_from ? im->gpus_from : im->gpus > 0 ? "--gpus" : "the base plan");
 	}
 	put(im, 0, "parallel.tp", "%ld", tp);
 	put(im, 0, "parallel.pp", "%ld", pp);
@@ -2630,10 +3625,203 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	return im->d.nerrors ? -1 : 0;
 }
 
+/* A Python configuration of current torchtitan (Trainer.Config functions, selected with
+ * --module and --config; torchtitan/config/README.md at b5bcd76c): the first line that
+ * shows it, or 0. */
+static int tt_python_line(const char *t)
+{
+	int line = 1;
+	for (const char *c = t; *c; line++) {
+		if (!strncmp(c, "def ", 4) || !strncmp(c, "import ", 7) || (!strncmp(c, "from ", 5) && strstr(c, " import ") &&
+		    strstr(c, " import ") < (strchr(c, '\n') ? strchr(c, '\n') : c + strlen(c))))
+			return line;
+		c = strchr(c, '\n') ? strchr(c, '\n') + 1 : c + strlen(c);
+	}
+	return 0;
+}
+
+/*
+ * torchtitan's command-line overrides, --SECTION.KEY VALUE (or =VALUE), of the same job
+ * config as the TOML (tyro's flags of torchtitan/config/job_config.py at 238fa995; current
+ * torchtitan keeps them, frozen: torchtitan/config/README.md at b5bcd76c), after an optional
+ * launcher (NGPU=8 ./run_train.sh, torchrun ... -m torchtitan.train): written as the TOML
+ * they stand for, each key on a line that maps back to the input's.  Returns the TOML, or
+ * NULL when the text has no such override.
+ */
+static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
+{
+	struct fields w = {0};
+	struct sbuf out = {0};
+	int first = -1, line = 0, cap = 0;
+	char b[96];
+	nemo_words(im, text, &w);
+	for (int i = 0; i < w.n && first < 0; i++) {
+		const char *s = w.f[i].s, *dot = strchr(s, '.');
+		if (s[0] == '-' && s[1] == '-' && dot && isalpha((unsigned char)s[2]) && (!strchr(s, '=') || dot < strchr(s, '=')))
+			first = i;
+	}
+	if (first < 0) {
+		fields_free(&w);
+		return NULL;
+	}
+	*map = NULL;
+	/* the launcher's words: run_train.sh's NGPU (its GPUs, one node: torchrun --nproc_per_node
+	 * ${NGPU}, run_train.sh:28, :44 at 238fa995); a job TOML it names is not read */
+	{
+		int named = 0;
+		for (int i = 0; i < w.n; i++)
+			named |= !strncmp(w.f[i].s, "CONFIG_FILE=", 12) || !strncmp(w.f[i].s, "--job.config_file", 17) ||
+			         !strncmp(w.f[i].s, "--job.config-file", 17);
+		if (!named)
+			NOTE(im, 0, "import --from torchtitan: no job TOML named: run_train.sh's default "
+			     "(./torchtitan/models/llama3/train_configs/debug_model.toml, run_train.sh:30) is not read; what "
+			     "the overrides leave out is the base plan's");
+	}
+	for (int i = 0; i < first; i++) {
+		long g;
+		if (!strncmp(w.f[i].s, "CONFIG_FILE=", 12))
+			NOTE(im, w.f[i].line, "import --from torchtitan: %s: the job TOML the overrides apply to is not read "
+			     "here; what the overrides leave out is the base plan's (import that file and give it with --plan)",
+			     shown(w.f[i].s, b, sizeof b));
+		else if (!strncmp(w.f[i].s, "NGPU=", 5) && !im->gpus) {
+			if (parse_int(w.f[i].s + 5, 1, 1000000, 0, &g) == 0)
+				im->gpus = g, im->gpus_from = "NGPU";
+			else
+				ERR(im, w.f[i].line, "import --from torchtitan: %s: allowed is a whole number from 1 to 1000000",
+				    shown(w.f[i].s, b, sizeof b));
+		}
+	}
+	/* one table per section, in the order of first appearance; a key given twice: the last */
+	{
+		char sec[64][128];
+		int nsec = 0;
+		for (int i = first; i < w.n; i++) {
+			const char *s = w.f[i].s, *eq, *dot = strrchr(s, '.');
+			char key[128];
+			int k;
+			if (s[0] != '-' || s[1] != '-' || !dot) {
+				if (!strcmp(s, "--module") || !strcmp(s, "--config"))
+					ERR(im, w.f[i].line, "import --from torchtitan: %s: a Python configuration function is "
+					    "selected, whose values come from running it (not read; allowed: the job TOML or its "
+					    "--SECTION.KEY overrides)", s);
+				else
+					ERR(im, w.f[i].line, "import --from torchtitan: '%s' is not a --SECTION.KEY override",
+					    shown(s, b, sizeof b));
+			} else {
+				eq = strchr(s, '=');
+				if (eq && eq < dot)
+					eq = NULL;
+				snprintf(key, sizeof key, "%.*s", (int)((eq ? eq : s + strlen(s)) - s - 2), s + 2);
+				if (strrchr(key, '.'))
+					*strrchr(key, '.') = 0;
+				for (k = 0; k < nsec; k++)
+					if (!strcmp(sec[k], key))
+						break;
+				if (k == nsec && nsec < 64)
+					memcpy(sec[nsec++], key, sizeof key);
+			}
+			while (i + 1 < w.n && !(w.f[i + 1].s[0] == '-' && w.f[i + 1].s[1] == '-'))
+				i++; /* the value's words */
+		}
+		/* the TOML: each section, then its keys (the last value of each) */
+		for (int k = 0; k < nsec; k++) {
+			char head[160];
+			snprintf(head, sizeof head, "[%.126s]\n", sec[k]);
+			sb_add(&out, head, strlen(head));
+			if (line + 2 >= cap)
+				cap = cap * 2 + 64, *map = xrealloc(*map, (size_t)cap * sizeof **map);
+			(*map)[++line] = 0; /* the header: the line of its first key, below */
+			for (int i = first, head_line = line; i < w.n; i++) {
+				const char *s = w.f[i].s, *eq, *dot, *v;
+				char key[128], val[512] = "", lineb[700];
+				int last = 1;
+				if (s[0] != '-' || s[1] != '-' || !(dot = strrchr(s, '.')))
+					continue;
+				eq = strchr(s, '=');
+				if (eq && eq < dot)
+					eq = NULL;
+				snprintf(key, sizeof key, "%.*s", (int)((eq ? eq : s + strlen(s)) - s - 2), s + 2);
+				if (strlen(sec[k]) != (size_t)(strrchr(key, '.') - key) || strncmp(key, sec[k], strlen(sec[k])))
+					continue;
+				if (eq)
+					snprintf(val, sizeof val, "%s", eq + 1);
+				else
+					for (int j = i + 1; j < w.n && !(w.f[j].s[0] == '-' && w.f[j].s[1] == '-'); j++)
+						snprintf(val + strlen(val), sizeof val - strlen(val), "%s%s", val[0] ? "\x1f" : "", w.f[j].s);
+				for (int j = i + 1; j < w.n; j++) { /* a later override of the same key wins */
+					const char *t = w.f[j].s;
+					size_t kl = strlen(key);
+					if (t[0] == '-' && t[1] == '-' && !strncmp(t + 2, key, kl) && (!t[kl + 2] || t[kl + 2] == '='))
+						last = 0;
+				}
+				if (!last)
+					continue;
+				v = val[0] ? val : "true"; /* tyro's boolean flag without a value */
+				if (strchr(v, '\x1f') || !strcmp(strrchr(key, '.') + 1, "converters")) {
+					/* a list: ["a", "b"] */
+					struct sbuf l = {0};
+					char *c = xstrdup(v), *e, *tok;
+					sb_add(&l, "[", 1);
+					for (tok = strtok_r(c, "\x1f,", &e); tok; tok = strtok_r(NULL, "\x1f,", &e))
+						sb_add(&l, l.n > 1 ? ", \"" : "\"", l.n > 1 ? 3 : 1), sb_add(&l, tok, strlen(tok)), sb_add(&l, "\"", 1);
+					sb_add(&l, "]", 1);
+					snprintf(lineb, sizeof lineb, "%s = %s\n", strrchr(key, '.') + 1, l.s);
+					free(l.s);
+					free(c);
+				} else if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "false") || !strcmp(v, "False")) {
+					snprintf(lineb, sizeof lineb, "%s = %s\n", strrchr(key, '.') + 1, v[0] == 't' || v[0] == 'T' ? "true" : "false");
+				} else {
+					long x;
+					char *end;
+					errno = 0;
+					(void)strtod(v, &end);
+					if ((*v && !*end && !errno) || parse_int(v, LONG_MIN, LONG_MAX, 1, &x) == 0)
+						snprintf(lineb, sizeof lineb, "%s = %s\n", strrchr(key, '.') + 1, v);
+					else if (strpbrk(v, "\"\\"))
+						snprintf(lineb, sizeof lineb, "%s = '%s'\n", strrchr(key, '.') + 1, v);
+					else
+						snprintf(lineb, sizeof lineb, "%s = \"%s\"\n", strrchr(key, '.') + 1, v);
+				}
+				sb_add(&out, lineb, strlen(lineb));
+				if (line + 2 >= cap)
+					cap = cap * 2 + 64, *map = xrealloc(*map, (size_t)cap * sizeof **map);
+				(*map)[++line] = w.f[i].line;
+				if (!(*map)[head_line])
+					(*map)[head_line] = w.f[i].line;
+			}
+		}
+	}
+	*nmap = line + 1;
+	fields_free(&w);
+	if (!out.s)
+		sb_add(&out, "", 0);
+	return out.s;
+}
+
 static int import_torchtitan(struct imp *im, char *text)
 {
-	char *seen[4096];
-	int n = 0, rc = tt_import(im, text, seen, &n);
+	char *seen[4096], *toml = NULL;
+	int n = 0, rc, py = tt_python_line(text), *map = NULL, nmap = 0;
+	if (py) {
+		ERR(im, py, "import --from torchtitan: a Python configuration (current torchtitan's Trainer.Config "
+		    "functions, torchtitan/config/README.md at b5bcd76c): its values come from running the code, which "
+		    "import does not do; read are the job TOML (torchtitan up to 238fa995) and the --SECTION.KEY VALUE "
+		    "command-line overrides of the same job config");
+		return -1;
+	}
+	if (!strchr(text, '[') || !strstr(text, "]\n")) {
+		if ((toml = tt_cli_toml(im, text, &map, &nmap))) {
+			im->line_map = map, im->nline_map = nmap;
+			rc = tt_import(im, toml, seen, &n);
+			im->line_map = NULL, im->nline_map = 0;
+			free(map);
+			free(toml);
+			for (int i = 0; i < n; i++)
+				free(seen[i]);
+			return rc || im->d.nerrors ? -1 : 0;
+		}
+	}
+	rc = tt_import(im, text, seen, &n);
 	for (int i = 0; i < n; i++)
 		free(seen[i]);
 	return rc;
@@ -2975,7 +4163,7 @@ static char *read_input(const char *path, size_t *len, char *why, size_t nwhy)
 
 /*
  * Import text[0..len) (NUL-terminated, may be changed) of framework 'which' (0 Megatron-LM,
- * 1 torchtitan, 2 DeepSpeed) into im's keys, and check the plan they make over
+ * 1 torchtitan, 2 DeepSpeed, 3 NeMo) into im's keys, and check the plan they make over
  * im->base.  Returns 0, or -1 with the errors in im->d.
  */
 static int import_text(struct imp *im, int which, char *text, size_t len)
@@ -2992,7 +4180,8 @@ static int import_text(struct imp *im, int which, char *text, size_t len)
 	switch (which) {
 	case 0: rc = import_megatron(im, text); break;
 	case 1: rc = import_torchtitan(im, text); break;
-	default: rc = import_deepspeed(im, text); break;
+	case 2: rc = import_deepspeed(im, text); break;
+	default: rc = import_nemo(im, text); break;
 	}
 	if (!rc)
 		rc = check_plan(im);
@@ -3001,7 +4190,7 @@ static int import_text(struct imp *im, int which, char *text, size_t len)
 
 int cmd_import(int argc, char **argv)
 {
-	static const char *const fws[] = {"megatron", "torchtitan", "deepspeed", NULL};
+	static const char *const fws[] = {"megatron", "torchtitan", "deepspeed", "nemo", NULL};
 	struct cli_opts o;
 	struct calc_plan base;
 	struct imp im;
@@ -3030,7 +4219,7 @@ int cmd_import(int argc, char **argv)
 			path = o.rest[i];
 	}
 	if (!fw)
-		return cli_error("import: name the framework: --from megatron|torchtitan|deepspeed");
+		return cli_error("import: name the framework: --from megatron|torchtitan|deepspeed|nemo");
 	for (int k = 0; fws[k]; k++)
 		if (!strcmp(fw, fws[k]))
 			which = k;
@@ -3040,9 +4229,8 @@ int cmd_import(int argc, char **argv)
 		calc_suggest_init(&s, fw);
 		for (int k = 0; fws[k]; k++)
 			calc_suggest_offer(&s, fws[k]);
-		calc_suggest_offer(&s, "nemo");
-		return cli_error("import: unknown framework '%.80s': allowed are megatron, torchtitan, deepspeed "
-		                 "(NeMo is written by export only)%s", fw, calc_suggest_text(&s, dym, sizeof dym));
+		return cli_error("import: unknown framework '%.80s': allowed are megatron, torchtitan, deepspeed, nemo%s", fw,
+		                 calc_suggest_text(&s, dym, sizeof dym));
 	}
 	if (!path)
 		return cli_error("import: name the file to read ('-' reads standard input)");

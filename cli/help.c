@@ -205,7 +205,15 @@ static const struct cmddoc docs[] = {
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
 	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N]",
 	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"
-	 "them, a torchtitan job TOML or a DeepSpeed config JSON.  Of a script, the bash that\n"
+	 "them, a torchtitan job TOML (the TOML job configs of torchtitan up to commit 238fa995)\n"
+	 "or its command-line overrides (run_train.sh --parallelism.tensor_parallel_degree 8 ...,\n"
+	 "NGPU=N read; current torchtitan's Python config functions are refused: their values\n"
+	 "come from running the code), a DeepSpeed config JSON, or NeMo 2 /\n"
+	 "Megatron-Bridge ConfigContainer overrides: run_recipe.py's KEY=VALUE words (one per\n"
+	 "line or its command line, with --recipe and -tp/-pp/...) or the same sections as YAML\n"
+	 "(model:, train:, optimizer:, ddp:, ...), over the vanilla_gpt recipe's defaults, or\n"
+	 "the Llama 3 8B, 70B and 3.1 405B H100 recipes' as their presets (Megatron-Bridge\n"
+	 "067f987d; other recipes are refused).  Of a script, the bash that\n"
 	 "Megatron-LM's examples use is followed: NAME=VALUE, export, arrays and ${NAME[@]},\n"
 	 "${NAME:-default} (a name the script does not set takes its default; listed in a note),\n"
 	 "if [[ A == B ]] on known values; $1, the environment without a default, $(...), loops\n"
@@ -222,8 +230,13 @@ static const struct cmddoc docs[] = {
 	 "precision (--bf16, --fp16, --fp8-format, --fp8-recipe (mxfp8 included),\n"
 	 "--fp8-param-gather, --fp4-format, --fp4-recipe, --fp4-param-gather,\n"
 	 "--grad-reduce-in-bf16, --use-precision-aware-optimizer and its dtypes) flags and\n"
-	 "--cross-entropy-loss-fusion; learning-rate, data, checkpoint, logging and other\n"
-	 "router flags are listed in one note.  torchtitan: [model] name and flavor as a\n"
+	 "--cross-entropy-loss-fusion; the overlap flags --overlap-grad-reduce,\n"
+	 "--overlap-param-gather (efficiency.dp_overlap: absent 0, Megatron-LM's default) and\n"
+	 "--tp-comm-overlap (efficiency.tp_overlap: no file carries the share hidden, so the base\n"
+	 "plan's stays), --cp-comm-type with --hierarchical-context-parallel-sizes\n"
+	 "(parallel.cp_comm, absent p2p); learning-rate, data, checkpoint, logging and other\n"
+	 "router flags are listed in one note, and so are the flags of no plan key\n"
+	 "(--tp-comm-overlap-cfg, --defer-embedding-wgrad-compute).  torchtitan: [model] name and flavor as a\n"
 	 "preset, local_batch_size, data_parallel_shard_degree = -1 (FSDP over the GPUs the\n"
 	 "other degrees leave), 10_000.  DeepSpeed: \"auto\" batch keys and a missing\n"
 	 "train_batch_size from the base plan's GPUs; offloading is refused.  What the file does\n"
@@ -231,7 +244,7 @@ static const struct cmddoc docs[] = {
 	 "plan is loaded before it is printed.  Every problem is an error at FILE:LINE, all of\n"
 	 "them in one run (exit status 2, nothing printed).\n",
 	 0, "none (INI)", NULL,
-	 {{"--from FRAMEWORK", "megatron, torchtitan or deepspeed", NULL},
+	 {{"--from FRAMEWORK", "megatron, torchtitan, deepspeed or nemo", NULL},
 	  {"FILE", "a regular file of at most 4 MiB ('-' reads standard input)", NULL},
 	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan"},
 	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's"},

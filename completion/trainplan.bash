@@ -51,7 +51,7 @@ _trainplan() {
 	--for)
 		COMPREPLY=($(compgen -W "megatron nemo torchtitan deepspeed" -- "$cur")); return;;
 	--from)
-		COMPREPLY=($(compgen -W "megatron torchtitan deepspeed" -- "$cur")); return;;
+		COMPREPLY=($(compgen -W "megatron torchtitan deepspeed nemo" -- "$cur")); return;;
 	--table)
 		# the tables a command prints as text, one of which CSV and TSV carry
 		case $cmd in

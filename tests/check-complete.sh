@@ -5,7 +5,8 @@
 # each a name the man page's item for the command gives; the option itself must complete.
 # After --set KEY=, the values of an enum key complete as bash splits the line at '='
 # (COMP_WORDBREAKS): the words KEY, = and the value's start, the replies the bare values
-# that the plan loader itself lists in its refusal of a wrong one.
+# that the plan loader itself lists in its refusal of a wrong one; the zsh completion offers
+# the same values after KEY= (where zsh is installed).
 # usage: check-complete.sh TRAINPLAN
 tp=$1; pass=0; fail=0
 ok() { pass=$((pass + 1)); }
@@ -52,5 +53,38 @@ got=$(complete_bash step --set parallel.schedule=zb)
 want=$("$tp" presets models --format csv | sed -e 1d -e 's/,.*//' | grep '^llama3-7')
 got=$(complete_bash memory --set model.preset = llama3-7)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "bash: --set model.preset=llama3-7<TAB> offers '$(echo $got)', not '$(echo $want)'"
+# zsh: the same values after --set KEY=, where compset -P '*=' keeps KEY= in front.  The
+# completion function runs with compadd and compset standing in for zsh's own (the
+# candidates it offers, and the prefix it moves), trainplan on PATH as installed.
+complete_zsh() { # words..., the last the word completed
+	PATH="$(cd "$(dirname "$tp")" && pwd):$PATH" zsh -f -c '
+		compadd() { local a; for a; do case $a in -S) shift 2;; --) shift; print -l -- "$@"; return;; *) shift;; esac; done; }
+		compset() { [[ $1 == -P && $PREFIX == *=* ]] && { IPREFIX=${PREFIX%%=*}=; PREFIX=${PREFIX#*=}; print -r -- "IPREFIX=$IPREFIX"; }; }
+		_files() { :; }
+		words=(trainplan "$@"); CURRENT=${#words}; PREFIX=${words[CURRENT]}
+		source completion/_trainplan' "$@" 2>&1
+}
+if command -v zsh >/dev/null 2>&1; then
+	want=$("$tp" step --set parallel.schedule=no-such 2>&1 | sed -n 's/.*is not allowed (allowed: \(.*\))$/\1/p' | sed 's/, /\n/g')
+	got=$(complete_zsh step --set parallel.schedule=zb)
+	[ "$(printf '%s\n' "$got" | sed -n 1p)" = "IPREFIX=parallel.schedule=" ] && ok ||
+		bad "zsh: --set parallel.schedule=zb<TAB> keeps no 'parallel.schedule=' in front ($(echo $got))"
+	[ "$(printf '%s\n' "$want" | sort)" = "$(printf '%s\n' "$got" | sed 1d | sort)" ] && [ -n "$want" ] && ok ||
+		bad "zsh: --set parallel.schedule=<TAB> offers '$(echo $got)', the plan takes '$(echo $want)'"
+	want=$("$tp" presets models --format csv | sed -e 1d -e 's/,.*//')
+	got=$(complete_zsh memory --set model.preset=llama3 | sed 1d)
+	[ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "zsh: --set model.preset=<TAB> offers other names than presets models"
+	# a yes/no key: the words of its allowed column in presets keys, each one the loader takes
+	got=$(complete_zsh step --set training.flash_attention= | sed 1d)
+	want=$("$tp" presets keys --format csv | awk -F, '$1 == "training.flash_attention" { gsub(/ \| /, "\n", $3); print $3 }')
+	[ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "zsh: --set training.flash_attention=<TAB> offers '$(echo $got)'"
+	for v in $got; do "$tp" get plan.tp --set training.flash_attention="$v" >/dev/null 2>&1 && ok ||
+		bad "zsh: --set training.flash_attention=$v is offered and refused"; done
+	got=$(complete_zsh step --set parallel.sched)
+	printf '%s\n' "$got" | grep -qx parallel.schedule && ! printf '%s\n' "$got" | grep -q '^IPREFIX' && ok ||
+		bad "zsh: --set parallel.sched<TAB> does not offer the key parallel.schedule"
+else
+	echo "complete: zsh not found; the zsh values after '=' are not checked" >&2
+fi
 echo "complete: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -41,7 +41,7 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
          "--set recompute=modules --set recompute_modules=core_attn,mlp" \
          "--set training.recipe=adam-bf16 --set training.main_grads=bf16 --set efficiency.grad_reduce=bf16" \
          "--set training.recipe=fp8-params --set efficiency.tp_overlap=0.5" \
-         "--set placement=tp-cp-pp-dp" "--set zero=3 --set pp=1 --set dp=64" "--set cp=2 --set dp=4" \
+         "--set placement=tp-cp-pp-dp" "--set zero=3 --set pp=1 --set dp=64" "--set cp=2 --set dp=4" "--set cp=4 --set dp=2 --set tp=8 --set cp_comm=a2a+p2p --set cp_a2a_size=2" \
          "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep --set moe.overlap_ep_comm=yes --set moe.router_fusion=yes --set moe.permute_fusion=yes"; do
 	# shellcheck disable=SC2086
 	check $v
@@ -126,7 +126,8 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
          "--set recompute=full --set recompute_method=block --set recompute_num_layers=2" \
          "--set recompute=modules --set recompute_modules=core_attn,mlp" "--set recompute=none --set zero=0" \
          "--set training.recipe=fp8-te --set efficiency.tp_overlap=0.5 --set placement=tp-cp-pp-dp" \
-         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep"; do
+         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep" \
+         "--set cp=4 --set dp=2 --set tp=8 --set cp_comm=a2a+p2p --set cp_a2a_size=2"; do
 	# shellcheck disable=SC2086
 	check_nemo $v
 done

@@ -24,7 +24,7 @@ FUZZ_SEEDS_plan     = tests/bad
 FUZZ_SEEDS_hfconfig = tests/bad
 FUZZ_SEEDS_doc      = tests/expand
 FUZZ_SEEDS_pdf      = tests/expand tests/fuzz/corpus/doc
-FUZZ_SEEDS_import   = tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed
+FUZZ_SEEDS_import   = tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed tests/import/nemo
 FUZZ_SEEDS_calibrate = tests/cli
 FUZZ_SEEDS_export   = tests/fuzz/corpus/plan
 FUZZ         ?= $(FUZZ_ALL)
@@ -86,7 +86,7 @@ fuzz: fuzz-build
 	    $$([ -f tests/fuzz/$$h.dict ] && echo -dict=tests/fuzz/$$h.dict) \
 	    $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h $$(case $$h in plan|hfconfig) echo tests/bad;; \
 	      doc) echo tests/expand;; pdf) echo tests/expand tests/fuzz/corpus/doc;; \
-	      import) echo tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed;; \
+	      import) echo tests/bad tests/import/megatron tests/import/torchtitan tests/import/deepspeed tests/import/nemo;; \
 	      calibrate) echo tests/cli;; export) echo tests/fuzz/corpus/plan;; esac) \
 	    2>$(FUZZ_DIR)/$$h.log || \
 	    { tail -n 60 $(FUZZ_DIR)/$$h.log; exit 1; }; \
@@ -129,7 +129,7 @@ check-fuzz-seeds: $(REPLAY_CALC:%=$(REPLAY_DIR)/%) $(REPLAY_REPORT:%=$(REPLAY_DI
 	@$(REPLAY_DIR)/expr tests/fuzz/corpus/expr/*
 	@$(REPLAY_DIR)/doc tests/fuzz/corpus/doc/* tests/expand/*.md
 	@$(REPLAY_DIR)/pdf tests/fuzz/corpus/pdf/* tests/expand/*.md
-	@$(REPLAY_DIR)/import tests/fuzz/corpus/import/* tests/bad/import-* tests/import/megatron/* tests/import/torchtitan/* tests/import/deepspeed/*
+	@$(REPLAY_DIR)/import tests/fuzz/corpus/import/* tests/bad/import-* tests/import/megatron/* tests/import/torchtitan/* tests/import/deepspeed/* tests/import/nemo/*
 	@$(REPLAY_DIR)/calibrate tests/fuzz/corpus/calibrate/* tests/cli/*.csv
 	@$(REPLAY_DIR)/export tests/fuzz/corpus/export/* tests/fuzz/corpus/plan/*
 

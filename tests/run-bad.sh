@@ -17,7 +17,7 @@ for f in tests/bad/*.ini; do
 done
 # import: tests/bad/import-NAME.FRAMEWORK is read by `import --from FRAMEWORK`, with the
 # same rule (exit status 2, nothing on stdout, exactly the messages of NAME.err).
-for f in tests/bad/import-*.megatron tests/bad/import-*.torchtitan tests/bad/import-*.deepspeed; do
+for f in tests/bad/import-*.megatron tests/bad/import-*.torchtitan tests/bad/import-*.deepspeed tests/bad/import-*.nemo; do
 	[ -f "$f" ] || continue
 	n=${f%.*}; fw=${f##*.}
 	err=$("$bin" import --from "$fw" "$f" 2>&1 >/tmp/trainplan-bad.$$); rc=$?

@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		FUZZ_CHECK(base && calc_plan_load(base, NULL, NULL, 0, &d) == 0);
 		calc_diag_free(&d);
 	}
-	for (int fw = 0; fw < 3; fw++) {
-		static const char *const names[] = {"megatron", "torchtitan", "deepspeed"};
+	for (int fw = 0; fw < 4; fw++) {
+		static const char *const names[] = {"megatron", "torchtitan", "deepspeed", "nemo"};
 		struct imp *im = calloc(1, sizeof *im);
 		char *text = malloc(size + 1);
 		FUZZ_CHECK(im && text);
