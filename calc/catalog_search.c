@@ -226,6 +226,8 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->top_axes = need == NEED_AXES;
 	o->no_counts = need == NEED_BEST;
 	o->recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
+	o->top = CALC_PICK_TOP; /* the recommendation's window (pick.c) */
+	o->recheck_top = 10;    /* the rows search-top shows */
 	o->threads = threads; /* the result does not depend on it */
 }
 
@@ -685,6 +687,11 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 	if (!r)
 		return -1;
 	calc_search_table_top(r, t);
+	if (!k && t->nrows > 10) { /* the search keeps CALC_PICK_TOP for the recommendation; 10 are shown */
+		for (int i = 10 * t->ncols; i < t->nrows * t->ncols; i++)
+			free(t->cells[i].s), t->cells[i].s = NULL;
+		t->nrows = 10;
+	}
 	if (k) {
 		char *end;
 		long n = strtol(k, &end, 10);

@@ -32,6 +32,14 @@
  *    parallelism, DeepSpeed-Ulysses, exchanges heads with all-to-alls; the step model's
  *    context parallelism is Megatron's ring, so cp stays 1 (not modelled for DeepSpeed).
  *
+ * plan.framework (calc_plan_framework) restricts the planner's schedules for every search
+ * of a plan -- `trainplan search`, a plan without a split and the report -- to one
+ * framework's; its default, 'stack', takes the framework of the plan's efficiency.stack
+ * (calc_framework_of_stack): the Megatron-Core stacks run Megatron-Core's schedules,
+ * nemo and megatron-bridge NeMo's (the same, through Megatron-Core), torchtitan
+ * torchtitan's and the DeepSpeed stacks the pipeline engine's; fsdp1 (no pipeline
+ * parallelism in the framework) has none in the table, so every schedule is searched.
+ *
  * The file paths are those of the frameworks' main branches; the commits they were
  * read at are not pinned (docs/references.md §9.23).
  */
@@ -76,4 +84,52 @@ int calc_framework_allows(const void *arg, const struct calc_search_cfg *c)
 	if (f->cp_one && c->cp > 1)
 		return 0;
 	return 1;
+}
+
+int calc_framework_index(const struct calc_framework *f)
+{
+	return f ? (int)(f - frameworks) : -1;
+}
+
+const struct calc_framework *calc_framework_of_stack(const char *stack)
+{
+	static const struct {
+		const char *prefix, *framework;
+	} map[] = {
+		{"megatron-core", "megatron"}, {"megatron-bridge", "nemo"}, {"nemo", "nemo"},
+		{"torchtitan", "torchtitan"}, {"deepspeed-", "deepspeed"},
+	};
+	if (!stack)
+		stack = "megatron-core";
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strncmp(stack, map[i].prefix, strlen(map[i].prefix)))
+			return calc_framework_find(map[i].framework);
+	return NULL;
+}
+
+const struct calc_framework *calc_plan_framework(const struct calc_plan *p, int *how)
+{
+	if (how)
+		*how = p->framework == 0;
+	if (p->framework == 0)
+		return calc_framework_of_stack(p->stack ? p->stack->name : NULL);
+	if (p->framework == 1)
+		return NULL;
+	return calc_framework_at(p->framework - 2);
+}
+
+unsigned long long calc_framework_sched_mask(const struct calc_framework *f)
+{
+	unsigned long long m = 0;
+	if (!f)
+		return ~0ull;
+	for (int i = 0; i < CALC_FRAMEWORK_SCHEDS && f->schedules[i] >= 0; i++)
+		if (f->schedules[i] < 64)
+			m |= 1ull << f->schedules[i];
+	return m;
+}
+
+unsigned long long calc_plan_sched_mask(const struct calc_plan *p)
+{
+	return calc_framework_sched_mask(calc_plan_framework(p, NULL));
 }

@@ -96,6 +96,8 @@ struct pick {
 	int rank, safe, kept;   /* rank in the ranking (0: nothing ranked), 1: leaves the margin,
 	                           the top K the rule looked at */
 	struct calc_search_row r;
+	struct calc_pick_why why; /* what the rule found (pick.c) */
+	double fastest_time;      /* step time of the fastest that leaves the margin */
 };
 
 /* One configuration as a JSON object (units named in j). */
@@ -207,7 +209,17 @@ static void print_pick(const struct calc_plan *p, const struct pick *k)
 	printf(", vpp %d, micro-batch %d, %s, recompute %s, ZeRO %d (%.3f s per step, %.1f GB) -- ", k->r.c.vpp,
 	       k->r.c.micro_batch, calc_schedule_name((enum calc_schedule)k->r.c.schedule),
 	       calc_recompute_name((enum calc_recompute)k->r.c.recompute), k->r.c.zero, k->r.step_time, k->r.memory / GB);
-	if (k->safe)
+	if (k->safe && k->why.rank != k->why.fastest)
+		printf("of the top %d that leave plan.memory_margin = %.0f%% of the usable memory (%.2f GB) free, the "
+		       "simplest within validation.band = %.1f%% of the fastest (rank %d, %.3f s): %sfewer pipeline "
+		       "stages, less CP, the framework's default schedule (calc/pick.c)", k->kept,
+		       100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB, 100 * k->why.band, k->why.fastest,
+		       k->fastest_time, p->seq_len < 8192 ? "no CP below 8,192 tokens per sequence, " : "");
+	else if (k->safe && isfinite(k->why.band))
+		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
+		       "free; none simpler within validation.band = %.1f%% of it", k->kept, 100 * p->memory_margin,
+		       p->memory_margin * p->gpu_memory / GB, 100 * k->why.band);
+	else if (k->safe)
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
 	else
@@ -236,11 +248,23 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	/* the schedules in the search's order: those without vpp, then each vpp schedule */
 	for (int k = 0, n = 0; k < 2; k++)
 		for (int i = 0; i < calc_schedule_count(); i++)
-			if (calc_schedule_at(i)->uses_vpp == k) {
+			if (calc_schedule_at(i)->uses_vpp == k && (i >= 64 || (o->sched_mask >> i & 1))) {
 				printf("%s%s", n++ ? ", " : "", calc_schedule_at(i)->name);
 				if (k)
 					printf(" vpp 2..%d", o->max_vpp);
 			}
+	if (!o->allow) { /* the schedules of the plan's framework (plan.framework, frameworks.c) */
+		int how, n = 0;
+		const struct calc_framework *f = calc_plan_framework(p, &how);
+		if (f) {
+			printf(" (%s runs these: plan.framework = %s%s%s; not searched:", f->title, how ? "stack, " : f->name,
+			       how ? "efficiency.stack = " : "", how ? (p->stack ? p->stack->name : "megatron-core") : "");
+			for (int i = 0; i < calc_schedule_count() && i < 64; i++)
+				if (!(o->sched_mask >> i & 1))
+					printf("%s %s", n++ ? "," : "", calc_schedule_at(i)->name);
+			printf("%s)", n ? "" : " none");
+		}
+	}
 	if (r->moe)
 		printf("; ep | experts (ep x etp | tp x cp x dp), etp | tp up to a node");
 	printf("; recompute %s; sp; ZeRO 0-3\n",
@@ -668,11 +692,10 @@ int cmd_search(int argc, char **argv)
 	/* the recommendation looks at the default top K whatever --top shows, so that it is
 	 * the report's and a split-less plan's (calc_plan_pick_split) */
 	{
-		struct calc_search_opts def;
-		calc_search_opts_init(&def);
 		want_top = so.top;
-		if (so.top < def.top && !stats)
-			so.top = def.top;
+		if (so.top < CALC_PICK_TOP && !stats)
+			so.top = CALC_PICK_TOP; /* the recommendation's window (pick.c) */
+		so.recheck_top = want_top;
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
@@ -680,7 +703,8 @@ int cmd_search(int argc, char **argv)
 		fputc('\n', stderr);
 	{
 		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
-		pick.safe = calc_search_safe(&r, &plan, NULL) != NULL;
+		pick.safe = calc_search_safe_why(&r, &plan, &pick.why) != NULL;
+		pick.fastest_time = pick.why.fastest ? r.top[pick.why.fastest - 1].r.step_time : NAN;
 		pick.kept = r.ntop;
 		if (t)
 			pick.r = t->r;
