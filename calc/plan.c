@@ -80,7 +80,7 @@ static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p"
 static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep", "hybridep", NULL};
 
 /* plan.framework: calc_plan.framework; after 'stack' and 'any' the frameworks of
- * frameworks.c in their table's order (tests/calc/plan.c checks the order) */
+ * frameworks.c in their table's order (tests/calc/search.c test_plan_framework checks it) */
 static const char *const framework_names[] = {"stack", "any", "megatron", "nemo", "torchtitan", "deepspeed", NULL};
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30

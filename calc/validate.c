@@ -1447,7 +1447,8 @@ static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 }
 /* The band of plan p's stack (band_of's rule) for the recommendation (pick.c), computed
  * once per stack name and kept; NaN where the rows cannot be run, or when asked again
- * while the rows run (a validation row that took the planner's pick). */
+ * while the rows run (a validation row that took the planner's pick).  The rows run
+ * without --set, as validation.band's. */
 double calc_validate_plan_band(const struct calc_plan *p)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1469,8 +1470,11 @@ double calc_validate_plan_band(const struct calc_plan *p)
 		struct calc_table rows;
 		struct calc_diag d = {0};
 		struct calc_band b;
+		struct calc_validation v;
 		busy = 1;
-		if (summary(NULL, &rows, &d) == 0) {
+		/* its own run, not summary's cached one: the catalog's prefetch of the rows
+		 * (calc_validate_prefetch) must find them not yet run */
+		if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
 			if (calc_validate_band(&rows, stk, CALC_BAND_Q, CALC_BAND_MIN_ROWS, &b) == 0)
 				band = b.band;
 			calc_table_free(&rows);
