@@ -617,6 +617,24 @@ static int q_m_band(struct calc_ctx *c, struct calc_value *v, struct calc_diag *
 	return 0;
 }
 
+/* 1 when the recommendation, applied to the plan with the plan's own layout keys
+ * (parallel.account_embedding, first_stage_layers ...), is a valid plan that Megatron-LM
+ * runs (1F1B or interleaved, or one stage): what `trainplan export --for megatron` needs. */
+static int q_s_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_safe(c, NULL, d);
+	if (!t)
+		return -1;
+	struct calc_plan *p = xmalloc(sizeof *p);
+	struct calc_diag why = {0};
+	calc_search_apply(&c->plan, &t->r.c, p);
+	v->num = (t->r.c.pp == 1 || t->r.c.schedule == CALC_SCHED_1F1B || t->r.c.schedule == CALC_SCHED_INTERLEAVED) &&
+	         calc_plan_validate(p, &why) == 0;
+	calc_diag_free(&why);
+	free(p);
+	return 0;
+}
+
 static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = c->plan.memory_margin;
@@ -686,6 +704,7 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.margin.rank", "1", "rank by step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_rank},
 	{"search.margin.step_time", "s", "step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_time},
 	{"search.safe.band", "1", "the band the recommendation is chosen in: validation.band of the plan's stack (NaN: unknown or none leaves the margin)", q_m_band},
+	{"search.safe.exportable", "1", "1 when the recommendation with the plan's layout keys is a valid plan of 1F1B or interleaved (trainplan export --for megatron)", q_s_export},
 	{"search.safe.rank", "1", "rank by step time of the recommendation: the simplest within search.safe.band of the fastest that leaves the memory margin (calc/pick.c)", q_s_rank},
 	{"search.safe.tp", "1", "tensor-parallel degree of the recommendation", q_s_tp},
 	{"search.safe.pp", "1", "pipeline stages of the recommendation", q_s_pp},
