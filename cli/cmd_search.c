@@ -183,6 +183,11 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 		cli_json_num(&j, rec, "rank", pick->rank, "1");
 		json_object_set_new(rec, "leaves_margin", json_boolean(pick->safe));
 		cli_json_num(&j, rec, "memory_margin", p->memory_margin, "1");
+		if (pick->safe) { /* the band rule (pick.c): the fastest that leaves the margin, the band */
+			cli_json_num(&j, rec, "fastest_rank", pick->why.fastest, "1");
+			if (isfinite(pick->why.band))
+				cli_json_num(&j, rec, "band", pick->why.band, "1");
+		}
 		json_object_set_new(data, "recommended", rec);
 	}
 	for (int i = 0; i < r->ntop; i++)
