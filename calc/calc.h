@@ -574,6 +574,9 @@ struct calc_plan {
 	double published_gpu_hours; /* [plan] GPU-hours of the published run the plan reproduces (0 = none) */
 	char published_source[160]; /* [plan] where published_gpu_hours is published ("" = none) */
 	char currency[8];         /* [plan] ISO 4217 code of the prices ("" = not named) */
+	int framework;            /* [plan] framework whose pipeline schedules the planner searches:
+	                             0 stack (efficiency.stack's), 1 any, 2 + i calc_framework_at(i)
+	                             (frameworks.c, calc_plan_framework) */
 
 	struct calc_model model;
 	char hf_config[CALC_PATH_MAX]; /* model read from this config.json ("" = none) */

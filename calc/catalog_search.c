@@ -226,6 +226,8 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->top_axes = need == NEED_AXES;
 	o->no_counts = need == NEED_BEST;
 	o->recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
+	o->top = CALC_PICK_TOP; /* the recommendation's window (pick.c) */
+	o->recheck_top = 10;    /* the rows search-top shows */
 	o->threads = threads; /* the result does not depend on it */
 }
 
@@ -575,6 +577,64 @@ static int q_s_rank(struct calc_ctx *c, struct calc_value *v, struct calc_diag *
 	return 0;
 }
 
+/* What the recommendation rule measured from (pick.c): the fastest of the top that leaves
+ * the margin (its rank and step time) and the band; NaN where none leaves it. */
+static int pick_why(struct calc_ctx *c, struct calc_pick_why *w, const struct calc_search_result **out,
+                    struct calc_diag *d)
+{
+	if (!need_best(c, d))
+		return -1;
+	const struct calc_search_result *r = ctx_search_top(c, d);
+	calc_search_safe_why(r, &c->plan, w);
+	*out = r;
+	return 0;
+}
+static int q_m_rank(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_pick_why w;
+	const struct calc_search_result *r;
+	struct calc_diag why = {0};
+	v->num = pick_why(c, &w, &r, &why) == 0 && w.fastest ? w.fastest : NAN;
+	calc_diag_free(&why);
+	return 0;
+}
+static int q_m_time(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_pick_why w;
+	const struct calc_search_result *r;
+	struct calc_diag why = {0};
+	v->num = pick_why(c, &w, &r, &why) == 0 && w.fastest ? r->top[w.fastest - 1].r.step_time : NAN;
+	calc_diag_free(&why);
+	return 0;
+}
+static int q_m_band(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_pick_why w;
+	const struct calc_search_result *r;
+	struct calc_diag why = {0};
+	v->num = pick_why(c, &w, &r, &why) == 0 && w.fastest ? w.band : NAN;
+	calc_diag_free(&why);
+	return 0;
+}
+
+/* 1 when the recommendation, applied to the plan with the plan's own layout keys
+ * (parallel.account_embedding, first_stage_layers ...), is a valid plan that Megatron-LM
+ * runs (1F1B or interleaved, or one stage): what `trainplan export --for megatron` needs. */
+static int q_s_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_safe(c, NULL, d);
+	if (!t)
+		return -1;
+	struct calc_plan *p = xmalloc(sizeof *p);
+	struct calc_diag why = {0};
+	calc_search_apply(&c->plan, &t->r.c, p);
+	v->num = (t->r.c.pp == 1 || t->r.c.schedule == CALC_SCHED_1F1B || t->r.c.schedule == CALC_SCHED_INTERLEAVED) &&
+	         calc_plan_validate(p, &why) == 0;
+	calc_diag_free(&why);
+	free(p);
+	return 0;
+}
+
 static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = c->plan.memory_margin;
@@ -613,7 +673,7 @@ int calc_search_name_counts(const char *name)
 {
 	/* those that read the top K alone (need_best, need_safe, need_pick, q_found) or no
 	 * search; any other name -- the counts (QR), one added later -- counts */
-	static const char *const top[] = {"search.best.", "search.safe.", "search.pick."};
+	static const char *const top[] = {"search.best.", "search.safe.", "search.pick.", "search.margin."};
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		if (!strncmp(name, top[i], strlen(top[i])))
 			return 0;
@@ -641,7 +701,11 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.best.headroom", "B", "usable memory minus the best configuration's worst stage", q_headroom},
 	{"search.best.cost", "currency", "run cost of the best configuration for the token budget", q_cost},
 	{"search.memory_margin", "1", "share of usable memory the recommendation leaves free (plan.memory_margin)", q_margin},
-	{"search.safe.rank", "1", "rank by step time of the recommendation: the fastest that leaves the memory margin", q_s_rank},
+	{"search.margin.rank", "1", "rank by step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_rank},
+	{"search.margin.step_time", "s", "step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_time},
+	{"search.safe.band", "1", "the band the recommendation is chosen in: validation.band of the plan's stack (NaN: unknown or none leaves the margin)", q_m_band},
+	{"search.safe.exportable", "1", "1 when the recommendation with the plan's layout keys is a valid plan of 1F1B or interleaved (trainplan export --for megatron)", q_s_export},
+	{"search.safe.rank", "1", "rank by step time of the recommendation: the simplest within search.safe.band of the fastest that leaves the memory margin (calc/pick.c)", q_s_rank},
 	{"search.safe.tp", "1", "tensor-parallel degree of the recommendation", q_s_tp},
 	{"search.safe.pp", "1", "pipeline stages of the recommendation", q_s_pp},
 	{"search.safe.dp", "1", "data-parallel degree of the recommendation", q_s_dp},
@@ -685,6 +749,11 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 	if (!r)
 		return -1;
 	calc_search_table_top(r, t);
+	if (!k && t->nrows > 10) { /* the search keeps CALC_PICK_TOP for the recommendation; 10 are shown */
+		for (int i = 10 * t->ncols; i < t->nrows * t->ncols; i++)
+			free(t->cells[i].s), t->cells[i].s = NULL;
+		t->nrows = 10;
+	}
 	if (k) {
 		char *end;
 		long n = strtol(k, &end, 10);

@@ -41,6 +41,21 @@
  * zero-offload, which export --for deepspeed writes; NeMo's and torchtitan's exports
  * write neither, so their searches leave it out (calc_search_offload_share names the
  * reason when the plan's style is not the framework's).
+ * plan.framework (calc_plan_framework) restricts the planner's schedules for every search
+ * of a plan -- `trainplan search`, a plan without a split and the report -- to one
+ * framework's; its default, 'stack', takes the framework of the plan's efficiency.stack
+ * (calc_framework_of_stack): the Megatron-Core stacks run Megatron-Core's schedules,
+ * nemo and megatron-bridge NeMo's (the same, through Megatron-Core), torchtitan
+ * torchtitan's and the DeepSpeed stacks the pipeline engine's; fsdp1 (no pipeline
+ * parallelism in the framework) has none in the table, so every schedule is searched.
+ *
+ * zero_default, the sharding a framework's production runs use (the recommendation takes
+ * more as less simple, pick.c): Megatron-Core and NeMo 1, the distributed optimizer that
+ * Megatron-Bridge's recipes turn on (ddp.use_distributed_optimizer = True in
+ * src/megatron/bridge/recipes/llama/h100/llama3.py at 067f987d; ZeRO-3 is the opt-in
+ * Megatron-FSDP, --use-megatron-fsdp); torchtitan 3, FSDP2's fully_shard over
+ * data_parallel_shard_degree = -1 (its default); DeepSpeed none (-1): its
+ * zero_optimization.stage defaults to 0 and its examples set every stage.
  *
  * The file paths are those of the frameworks' main branches; the commits they were
  * read at are not pinned (docs/references.md §9.23).
@@ -52,11 +67,12 @@
 
 static const struct calc_framework frameworks[] = {
 	{"megatron", "Megatron-LM (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0xf, 0xf, 0, 0,
-	 1u << CALC_OFFLOAD_MEGATRON},
-	{"nemo", "NeMo 2 / Megatron-Bridge (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0x3, 0x3, 0, 0, 0},
+	 1u << CALC_OFFLOAD_MEGATRON, 1},
+	{"nemo", "NeMo 2 / Megatron-Bridge (Megatron-Core)", {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1}, 0x3, 0x3, 0, 0, 0,
+	 1},
 	{"torchtitan", "torchtitan (FSDP2, torch.distributed.pipelining)",
-	 {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1}, 0xd, 0xd, 1, 0, 0},
-	{"deepspeed", "DeepSpeed (pipeline engine)", {CALC_SCHED_1F1B, -1}, 0xf, 0x3, 0, 1, 1u << CALC_OFFLOAD_ZERO},
+	 {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1}, 0xd, 0xd, 1, 0, 0, 3},
+	{"deepspeed", "DeepSpeed (pipeline engine)", {CALC_SCHED_1F1B, -1}, 0xf, 0x3, 0, 1, 1u << CALC_OFFLOAD_ZERO, -1},
 };
 
 const struct calc_framework *calc_framework_find(const char *name)
@@ -89,4 +105,52 @@ int calc_framework_allows(const void *arg, const struct calc_search_cfg *c)
 	if (c->offload > 0 && !f->opt_offload) /* the style: calc_search_offload_share */
 		return 0;
 	return 1;
+}
+
+int calc_framework_index(const struct calc_framework *f)
+{
+	return f ? (int)(f - frameworks) : -1;
+}
+
+const struct calc_framework *calc_framework_of_stack(const char *stack)
+{
+	static const struct {
+		const char *prefix, *framework;
+	} map[] = {
+		{"megatron-core", "megatron"}, {"megatron-bridge", "nemo"}, {"nemo", "nemo"},
+		{"torchtitan", "torchtitan"}, {"deepspeed-", "deepspeed"},
+	};
+	if (!stack)
+		stack = "megatron-core";
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strncmp(stack, map[i].prefix, strlen(map[i].prefix)))
+			return calc_framework_find(map[i].framework);
+	return NULL;
+}
+
+const struct calc_framework *calc_plan_framework(const struct calc_plan *p, int *how)
+{
+	if (how)
+		*how = p->framework == 0;
+	if (p->framework == 0)
+		return calc_framework_of_stack(p->stack ? p->stack->name : NULL);
+	if (p->framework == 1)
+		return NULL;
+	return calc_framework_at(p->framework - 2);
+}
+
+unsigned long long calc_framework_sched_mask(const struct calc_framework *f)
+{
+	unsigned long long m = 0;
+	if (!f)
+		return ~0ull;
+	for (int i = 0; i < CALC_FRAMEWORK_SCHEDS && f->schedules[i] >= 0; i++)
+		if (f->schedules[i] < 64)
+			m |= 1ull << f->schedules[i];
+	return m;
+}
+
+unsigned long long calc_plan_sched_mask(const struct calc_plan *p)
+{
+	return calc_framework_sched_mask(calc_plan_framework(p, NULL));
 }

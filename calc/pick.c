@@ -4,30 +4,123 @@
  * and no split (calc_plan_pick_split), and the report's search.safe.* and search.pick.*
  * (catalog_search.c).
  *
- * The rule: of the search's top K by its objective, the first whose worst pipeline
- * stage leaves plan.memory_margin of the usable memory free.  The margin is a
- * convention of this project (plan.memory_margin, default 10%, docs/references.md
- * §9.21): no framework states one; it covers allocator fragmentation beyond the modelled
- * share, a longer sequence and a framework's buffers that the memory model does not list.
+ * The rule, over the search's top K by its objective:
+ *
+ * 1. Memory: only those whose worst pipeline stage leaves plan.memory_margin of the
+ *    usable memory free.  The margin is a convention of this project (plan.memory_margin,
+ *    default 10%, docs/references.md §9.21): no framework states one; it covers allocator
+ *    fragmentation beyond the modelled share, a longer sequence and a framework's buffers
+ *    that the memory model does not list.
+ * 2. Within the uncertainty band of the fastest of those, the simplest.  The band is
+ *    validation.band of the plan's stack: the |error| that 90% of the held-out
+ *    validation rows do not exceed (calc_validate_plan_band, docs/references.md §7.15).
+ *    Two splits whose predicted times differ by less than the model's own out-of-sample
+ *    error are not told apart by it, so the one with less machinery is recommended
+ *    (docs/references.md §9.25).  Simpler, in this order:
+ *    a. no context parallelism below 8,192 tokens per sequence: Megatron Core's
+ *       Parallelism Strategies Guide gives CP as "best for long sequences (8K+ tokens)"
+ *       (docs.nvidia.com/megatron-core/developer-guide/latest/user-guide/
+ *       parallelism-guide.html, the overview table); a shorter sequence takes CP only
+ *       where no split without it is in the band (memory);
+ *    b. no more sharding than the framework's production recipes run (zero_default of
+ *       frameworks.c: the distributed optimizer, ZeRO-1, for Megatron-Core and NeMo, whose
+ *       ZeRO-3 is the opt-in Megatron-FSDP; FSDP, ZeRO-3, for torchtitan): each stage
+ *       above it counts as more machinery, each gathering weights or gradients the
+ *       recipes do not;
+ *    c. fewer pipeline stages (fewer point-to-point hops, bubble and stage-balance
+ *       concerns);
+ *    d. a smaller CP degree;
+ *    e. the framework's default schedule: the first of its list in frameworks.c
+ *       (Megatron-Core: 1F1B, interleaved only when virtual stages are asked for,
+ *       get_forward_backward_func); without a framework 1F1B, then interleaved, then
+ *       the rest;
+ *    and then the faster.  Where the band is unknown (no validation rows) the fastest
+ *    that leaves the margin is the recommendation, as step 1 alone.
  */
 #include "calc.h"
 #include "search.h"
 
+#include <math.h>
 #include <stdio.h>
+
+/* Tokens per sequence from which context parallelism is simple enough to recommend
+ * (rule a above: Megatron Core's guide, "long sequences (8K+ tokens)"). */
+#define CP_MIN_SEQ 8192
+
+static int sched_rank(const struct calc_framework *f, int s)
+{
+	if (f) {
+		for (int i = 0; i < CALC_FRAMEWORK_SCHEDS && f->schedules[i] >= 0; i++)
+			if (f->schedules[i] == s)
+				return i;
+		return CALC_FRAMEWORK_SCHEDS;
+	}
+	return s == CALC_SCHED_1F1B ? 0 : s == CALC_SCHED_INTERLEAVED ? 1 : 2;
+}
+
+/* ZeRO stages above the framework's production default (rule b; 0 without a framework) */
+static int over_zero(const struct calc_framework *f, int zero)
+{
+	return f && f->zero_default >= 0 && zero > f->zero_default ? zero - f->zero_default : 0;
+}
+
+/* <0: a is simpler than b under rules a-e; 0: as simple */
+static int simpler(const struct calc_plan *p, const struct calc_framework *f, const struct calc_search_cfg *a,
+                   const struct calc_search_cfg *b)
+{
+	int ka[5] = {a->cp > 1 && p->seq_len < CP_MIN_SEQ, over_zero(f, a->zero), a->pp, a->cp,
+	             a->pp > 1 ? sched_rank(f, a->schedule) : 0};
+	int kb[5] = {b->cp > 1 && p->seq_len < CP_MIN_SEQ, over_zero(f, b->zero), b->pp, b->cp,
+	             b->pp > 1 ? sched_rank(f, b->schedule) : 0};
+	for (int i = 0; i < 5; i++)
+		if (ka[i] != kb[i])
+			return ka[i] < kb[i] ? -1 : 1;
+	return 0;
+}
+
+const struct calc_search_top *calc_search_safe_why(const struct calc_search_result *r, const struct calc_plan *plan,
+                                                   struct calc_pick_why *why)
+{
+	double want = plan->memory_margin * plan->gpu_memory;
+	/* the framework searched for: search --for's, else the plan's (plan.framework) */
+	const struct calc_framework *f = r->opts.allow == calc_framework_allows ? r->opts.allow_arg
+	                                                                        : calc_plan_framework(plan, NULL);
+	int first = -1, best = -1;
+	struct calc_pick_why w = {0};
+	w.band = NAN;
+	for (int i = 0; i < r->ntop && first < 0; i++)
+		if (r->top[i].r.headroom >= want)
+			first = i;
+	if (first >= 0) {
+		w.fastest = first + 1;
+		w.band = calc_validate_plan_band(plan);
+		best = first;
+		/* the band is over step times: with another objective the first that leaves the margin */
+		if (isfinite(w.band) && w.band > 0 && r->opts.objective == CALC_OBJ_TIME) {
+			double limit = r->top[first].r.step_time * (1 + w.band);
+			for (int i = first + 1; i < r->ntop; i++)
+				if (r->top[i].r.headroom >= want && r->top[i].r.step_time <= limit) {
+					w.in_band++;
+					if (simpler(plan, f, &r->top[i].r.c, &r->top[best].r.c) < 0)
+						best = i;
+				}
+		}
+		w.rank = best + 1;
+		w.short_seq_cp = plan->seq_len < CP_MIN_SEQ && r->top[first].r.c.cp > 1 && r->top[best].r.c.cp == 1;
+	}
+	if (why)
+		*why = w;
+	return best >= 0 ? &r->top[best] : NULL;
+}
 
 const struct calc_search_top *calc_search_safe(const struct calc_search_result *r, const struct calc_plan *plan,
                                                int *rank)
 {
-	double want = plan->memory_margin * plan->gpu_memory;
+	struct calc_pick_why w;
+	const struct calc_search_top *t = calc_search_safe_why(r, plan, &w);
 	if (rank)
-		*rank = 0;
-	for (int i = 0; i < r->ntop; i++)
-		if (r->top[i].r.headroom >= want) {
-			if (rank)
-				*rank = i + 1;
-			return &r->top[i];
-		}
-	return NULL;
+		*rank = w.rank;
+	return t;
 }
 
 const struct calc_search_top *calc_search_pick(const struct calc_search_result *r, const struct calc_plan *plan,
@@ -54,6 +147,7 @@ int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d)
 	o.recheck = 0;
 	o.top_only = 1; /* the top K is exact (search.h); the counts are not needed */
 	o.offload_only = plan->offload_optimizer > 0; /* the plan's own optimizer offload stays */
+	o.top = CALC_PICK_TOP;
 	if (calc_search(plan, &o, &r, d) < 0)
 		return -1;
 	t = calc_search_pick(&r, plan, NULL);

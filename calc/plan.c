@@ -80,6 +80,9 @@ static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p"
 /* moe.dispatcher: enum calc_moe_dispatcher (calc.h), comm.c comm_ep, step.c layer_compute */
 static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep", "hybridep", NULL};
 
+/* plan.framework: calc_plan.framework; after 'stack' and 'any' the frameworks of
+ * frameworks.c in their table's order (tests/calc/search.c test_plan_framework checks it) */
+static const char *const framework_names[] = {"stack", "any", "megatron", "nemo", "torchtitan", "deepspeed", NULL};
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30
 
@@ -90,6 +93,7 @@ static const struct key keys[] = {
 	{"plan", "published_gpu_hours", K_NUM, CALC_U_NONE, P(published_gpu_hours), 0, 1e12, NULL, "number", "GPU-hours of the published run this plan reproduces, compared in the report (0 = none; needs plan.published_source)"},
 	{"plan", "published_source", K_TEXT, 0, P(published_source), 0, 0, NULL, "text", "where plan.published_gpu_hours is published (paper and table, or model card)"},
 	{"plan", "currency", K_TEXT, 0, P(currency), 0, 0, NULL, "text", "ISO 4217 code of the currency of cluster.gpu_hour_cost and run.energy_price, shown beside costs (e.g. USD; default empty: the prices' own unit, not named)"},
+	{"plan", "framework", K_ENUM, 0, P(framework), 0, 0, framework_names, "enum", "framework whose pipeline schedules the planner searches (calc/frameworks.c; Megatron-Core: 1F1B and interleaved): stack (the framework of efficiency.stack; none for fsdp1), any (every schedule the step model has), megatron, nemo, torchtitan, deepspeed"},
 
 	{"model", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "model preset (trainplan presets models)"},
 	{"model", "hf_config", K_PRESET, 0, 0, 0, 0, NULL, "path", "Hugging Face config.json to read the model from"},

@@ -559,7 +559,8 @@ static int same_grid(const struct calc_search_opts *a, const struct calc_search_
 {
 	if (a->ngpus != b->ngpus || a->vary_recipe != b->vary_recipe || a->even_only != b->even_only ||
 	    a->max_mb != b->max_mb || a->max_cp != b->max_cp || a->max_vpp != b->max_vpp ||
-	    a->offload_optimizer != b->offload_optimizer || a->offload_only != b->offload_only)
+	    a->offload_optimizer != b->offload_optimizer || a->offload_only != b->offload_only ||
+	    a->sched_mask != b->sched_mask)
 		return 0;
 	for (int i = 0; i < a->ngpus; i++)
 		if (a->gpus[i] != b->gpus[i])
@@ -595,6 +596,9 @@ static void grid_of(const struct calc_plan *plan, const struct calc_search_opts 
 		g->ngpus = 1;
 		g->gpus[0] = calc_plan_gpus(plan);
 	}
+	if (!g->sched_mask)
+		g->sched_mask = g->allow == calc_framework_allows ? calc_framework_sched_mask(g->allow_arg)
+		                                                  : calc_plan_sched_mask(plan);
 }
 
 void calc_search_memo_claim(struct calc_search_memo *m, const struct calc_plan *plan,
@@ -926,10 +930,15 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	return CALC_REJ_NONE;
 }
 
-/* The schedule variants of a pipeline depth: (schedule, vpp), at most MAX_VARIANTS.  The
- * table's schedules without vpp in table order, then each vpp schedule with vpp 2 ..
+/* The schedule variants of a pipeline depth: (schedule, vpp), at most MAX_VARIANTS, of the
+ * schedules in mask (opts.sched_mask).  The table's schedules without vpp in table order, then each vpp schedule with vpp 2 ..
  * max_vpp; with pp = 1 only the plain schedule (one stage has no schedule to choose). */
-static int sched_variants(int pp, int max_vpp, int *sched, int *vpp)
+static int sched_searched(unsigned long long mask, int s)
+{
+	return s >= 64 || (mask >> s & 1);
+}
+
+static int sched_variants(int pp, int max_vpp, unsigned long long mask, int *sched, int *vpp)
 {
 	int n = 0, ns = calc_schedule_count();
 	if (pp == 1) {
@@ -937,10 +946,10 @@ static int sched_variants(int pp, int max_vpp, int *sched, int *vpp)
 		return 1;
 	}
 	for (int i = 0; i < ns && n < MAX_VARIANTS; i++)
-		if (!calc_schedule_at(i)->uses_vpp)
+		if (!calc_schedule_at(i)->uses_vpp && sched_searched(mask, i))
 			sched[n] = i, vpp[n] = 1, n++;
 	for (int i = 0; i < ns; i++)
-		if (calc_schedule_at(i)->uses_vpp)
+		if (calc_schedule_at(i)->uses_vpp && sched_searched(mask, i))
 			for (int v = 2; v <= max_vpp && n < MAX_VARIANTS; v++)
 				sched[n] = i, vpp[n] = v, n++;
 	return n;
@@ -1328,7 +1337,7 @@ static void run_item(struct worker *w, struct item *it)
 	const struct calc_plan *base = w->sh->base;
 	struct calc_plan *p = &w->plan;
 	struct calc_search_row row;
-	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, sv, vv);
+	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, o->sched_mask, sv, vv);
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
 	enum calc_reject pre = item_check(base, it, o->even_only);
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
@@ -1811,7 +1820,7 @@ static long long count_leaves(const struct calc_plan *plan, const struct shared 
 	long long leaves = 0;
 	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
 	for (int i = 0; i < sh->nitems; i++)
-		leaves += (long long)sched_variants(sh->items[i].pp, sh->o.max_vpp, sv, vv) * nrc *
+		leaves += (long long)sched_variants(sh->items[i].pp, sh->o.max_vpp, sh->o.sched_mask, sv, vv) * nrc *
 		          nsp_of(sh->items[i].tp) * 4;
 	return leaves;
 }
@@ -1829,6 +1838,9 @@ static void opts_of(const struct calc_plan *plan, const struct calc_search_opts 
 		o->gpus[0] = calc_plan_gpus(plan);
 	}
 	o->offload_optimizer = calc_search_offload_share(plan, o, NULL);
+	if (!o->sched_mask) /* the schedules of the plan's framework (plan.framework), or --for's */
+		o->sched_mask = o->allow == calc_framework_allows ? calc_framework_sched_mask(o->allow_arg)
+		                                                  : calc_plan_sched_mask(plan);
 }
 
 long long calc_search_size(const struct calc_plan *plan, const struct calc_search_opts *opts)
@@ -1895,7 +1907,7 @@ static int seed_fits(const struct calc_plan *plan, const struct shared *sh, cons
 		return 0;
 	for (int i = 0; i < nrc; i++)
 		ok |= rcs[i] == c->recompute;
-	nv = sched_variants(it->pp, o->max_vpp, sv, vv);
+	nv = sched_variants(it->pp, o->max_vpp, o->sched_mask, sv, vv);
 	int s = 0;
 	while (s < nv && !(sv[s] == c->schedule && vv[s] == c->vpp))
 		s++;
@@ -2068,7 +2080,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		for (int i = 0; i < sh.nitems; i++) {
 			const struct item *it = &sh.items[i];
 			if (sh.o.keep_all || item_check(plan, it, sh.o.even_only) == CALC_REJ_NONE)
-				sh.work[i] = (long long)sched_variants(it->pp, sh.o.max_vpp, sv, vv) * nrc * nsp_of(it->tp) * 4;
+				sh.work[i] = (long long)sched_variants(it->pp, sh.o.max_vpp, sh.o.sched_mask, sv, vv) * nrc * nsp_of(it->tp) * 4;
 			sh.work_total += sh.work[i];
 		}
 	}
@@ -2157,7 +2169,8 @@ void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result
 	if (r->rechecked)
 		return;
 	r->rechecked = 1;
-	for (int i = 0; i < r->ntop; i++) {
+	int n = r->opts.recheck_top > 0 && r->opts.recheck_top < r->ntop ? r->opts.recheck_top : r->ntop;
+	for (int i = 0; i < n; i++) {
 		struct calc_search_top *t = &r->top[i];
 		struct calc_plan *p = xmalloc(sizeof *p);
 		struct calc_diag dd = {0};
@@ -2368,10 +2381,12 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 		int row = calc_table_row(t), k = 0;
 		calc_table_str(t, row, k++, calc_search_axis_name(a));
 		if (!r->have_axis[a]) {
+			/* a schedule outside the plan's framework (opts.sched_mask) was not searched */
+			int off = a >= CALC_AXIS_SCHED0 && !sched_searched(r->opts.sched_mask, a - CALC_AXIS_SCHED0);
 			if (many_gpus(r))
 				k++;
 			for (int c = k; c < t->ncols; c++)
-				calc_table_str(t, row, c, c == k ? "none fits" : "");
+				calc_table_str(t, row, c, c == k ? (off ? "not searched" : "none fits") : "");
 			continue;
 		}
 		if (many_gpus(r))

@@ -65,6 +65,8 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 #define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
 #define CALC_SEARCH_MAX_ITEMS (1 << 22) /* splits of one search (about 100 bytes each), checked
                                            before the grid is allocated */
+#define CALC_PICK_TOP 100 /* the top configurations the recommendation looks at (pick.c): enough to
+                              hold those within the validation band of the fastest */
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
 struct calc_search_memo;
@@ -94,6 +96,8 @@ struct calc_search_opts {
 	int keep_feasible;               /* 1: keep every ranked row (Pareto dataset) */
 	int keep_all;                    /* 1: keep every configuration (--all) */
 	int recheck;                     /* 1: re-time the top K with the simulator (default) */
+	int recheck_top;                 /* the simulator re-checks the first this many of the top K
+	                                    (0: all of them; default 0) */
 	int top_only;                    /* 1: only the top K and the counts are wanted (objective
 	                                    time, no kept rows): a leaf that fits but whose lower
 	                                    bound (calc_step_fast_bound) cannot enter the thread's
@@ -136,6 +140,12 @@ struct calc_search_opts {
 	 * bounds and counts do not know it. */
 	int (*allow)(const void *arg, const struct calc_search_cfg *c);
 	const void *allow_arg;
+	/* bit s: pipeline schedule s (enum calc_schedule, the table's index) is searched at
+	 * pp > 1; a depth of one stage runs no schedule and is always searched.  0 (default):
+	 * calc_search takes the schedules of the plan's framework (plan.framework,
+	 * calc_plan_sched_mask), or of allow_arg's when allow is calc_framework_allows.  Part
+	 * of the grid: a memo and a seed see only these leaves. */
+	unsigned long long sched_mask;
 	struct calc_search_memo *memo;   /* the memory side of an earlier search to reuse, or an
 	                                    empty one to fill (calc_search_memo_new); NULL: none
 	                                    (default).  Ignored where it does not fit the plan and
@@ -162,12 +172,30 @@ struct calc_framework {
 	int cp_one;                /* 1: no context parallelism as the step model has it */
 	unsigned opt_offload;      /* bit s: runs optimizer-state offload of training.offload_style s
 	                              (enum calc_offload_style), and its export writes it */
+	int zero_default;          /* the ZeRO stage its production recipes run, the most the
+	                              recommendation takes as simple (pick.c rule b); -1: none */
 };
 const struct calc_framework *calc_framework_find(const char *name); /* NULL: unknown */
 const struct calc_framework *calc_framework_at(int i);              /* NULL past the end */
 /* 1 when framework 'arg' (a struct calc_framework) runs configuration 'c': the
  * opts.allow of a search --for. */
 int calc_framework_allows(const void *arg, const struct calc_search_cfg *c);
+/* The framework whose schedules the planner searches for plan p (plan.framework: its own,
+ * or with 'stack' the framework of efficiency.stack, calc_framework_of_stack); NULL: every
+ * schedule ('any', or a stack of no framework in the table).  *how, when not NULL: 1 when
+ * the framework came from the stack. */
+const struct calc_framework *calc_plan_framework(const struct calc_plan *p, int *how);
+/* The framework a stack preset's release runs (megatron-core* -> megatron, nemo* and
+ * megatron-bridge* -> nemo, torchtitan, deepspeed-*); NULL: none in the table (fsdp1). */
+const struct calc_framework *calc_framework_of_stack(const char *stack);
+/* Bit s for every schedule framework f runs (calc_framework_allows's list); all bits when
+ * f is NULL. */
+unsigned long long calc_framework_sched_mask(const struct calc_framework *f);
+/* The schedules the planner searches for plan p: calc_framework_sched_mask of
+ * calc_plan_framework. */
+unsigned long long calc_plan_sched_mask(const struct calc_plan *p);
+/* Index of framework f in the table (calc_framework_at), -1 for NULL. */
+int calc_framework_index(const struct calc_framework *f);
 
 /*
  * The memory side of one search: for every leaf that reached the memory check, its
@@ -362,14 +390,27 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *o,
 void calc_search_free(struct calc_search_result *r);
 /*
  * The recommendation, one rule for `trainplan search`, the split a plan without one
- * takes (calc_plan_pick_split) and the report's search.safe.* and search.pick.*: the
- * fastest (by the search's objective) of the kept top configurations whose worst stage
- * leaves plan.memory_margin of the usable memory free (headroom >= margin x usable,
- * pick.c).  Returns it and its 1-based rank in *rank, or NULL where none of the top
- * does (*rank = 0); NULL too when nothing was ranked.
+ * takes (calc_plan_pick_split) and the report's search.safe.* and search.pick.*: of the
+ * kept top configurations whose worst stage leaves plan.memory_margin of the usable
+ * memory free (headroom >= margin x usable), the simplest of those within validation.band
+ * of the fastest of them (pick.c: the rules and their sources).  Returns it and its
+ * 1-based rank in *rank, or NULL where none of the top leaves the margin (*rank = 0);
+ * NULL too when nothing was ranked.
  */
 const struct calc_search_top *calc_search_safe(const struct calc_search_result *r, const struct calc_plan *plan,
                                                int *rank);
+/* What the recommendation rule found (pick.c): the rank of the fastest that leaves the
+ * margin, the band, how many others of the top are inside it, and the pick's rank. */
+struct calc_pick_why {
+	int fastest;      /* 1-based rank of the fastest that leaves the margin; 0: none */
+	int rank;         /* 1-based rank of the recommendation; 0: none */
+	double band;      /* validation.band of the plan's stack (NaN: unknown) */
+	int in_band;      /* others of the top that leave the margin within the band */
+	int short_seq_cp; /* 1: the fastest had CP on a sequence under 8,192 tokens, the pick none */
+};
+/* calc_search_safe with what the rule found in *why (may be NULL). */
+const struct calc_search_top *calc_search_safe_why(const struct calc_search_result *r, const struct calc_plan *plan,
+                                                   struct calc_pick_why *why);
 /* calc_search_safe, or the first of the top where none leaves the margin; NULL when
  * nothing was ranked. */
 const struct calc_search_top *calc_search_pick(const struct calc_search_result *r, const struct calc_plan *plan,

@@ -286,6 +286,9 @@ struct calc_band {
 #define CALC_BAND_MIN_ROWS 5 /* fewer of a stack's held-out rows than this: all stacks */
 int calc_validate_band(const struct calc_table *rows, const char *stack, double q, int min_rows,
                        struct calc_band *b);
+/* validation.band of plan p's stack (the catalog's rule), computed once per stack; NaN
+ * where it cannot be had.  The recommendation's band (pick.c). */
+double calc_validate_plan_band(const struct calc_plan *p);
 /* Fill 'out' (may be NULL: not built) with one row per A100 to H100 pair of a calc_validate
  * table 'rows' (validate.c: one model, stack, recipe and checkpointing setting on both
  * GPUs): stack, model, the two runs, published and predicted speed-up, error, role; and 's'

@@ -43,6 +43,8 @@
 #include "search.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1576,6 +1578,51 @@ static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 	calc_table_free(&rows);
 	return 0;
 }
+/* The band of plan p's stack (band_of's rule) for the recommendation (pick.c), computed
+ * once per stack name and kept; NaN where the rows cannot be run, or when asked again
+ * while the rows run (a validation row that took the planner's pick).  The rows run
+ * without --set, as validation.band's. */
+double calc_validate_plan_band(const struct calc_plan *p)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		char stack[40];
+		double band;
+	} kept[16];
+	static int nkept, busy;
+	const char *stk = p->stack ? p->stack->name : "megatron-core";
+	double band = NAN;
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nkept; i++)
+		if (!strcmp(kept[i].stack, stk)) {
+			band = kept[i].band;
+			pthread_mutex_unlock(&lock);
+			return band;
+		}
+	if (!busy) {
+		struct calc_table rows;
+		struct calc_diag d = {0};
+		struct calc_band b;
+		struct calc_validation v;
+		busy = 1;
+		/* its own run, not summary's cached one: the catalog's prefetch of the rows
+		 * (calc_validate_prefetch) must find them not yet run */
+		if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
+			if (calc_validate_band(&rows, stk, CALC_BAND_Q, CALC_BAND_MIN_ROWS, &b) == 0)
+				band = b.band;
+			calc_table_free(&rows);
+		}
+		calc_diag_free(&d);
+		busy = 0;
+		if (nkept < 16 && strlen(stk) < sizeof kept[0].stack) {
+			snprintf(kept[nkept].stack, sizeof kept[nkept].stack, "%s", stk);
+			kept[nkept++].band = band;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return band;
+}
+
 #define QB(fn, expr)                                                                  \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
 	{                                                                                 \

@@ -96,6 +96,9 @@ struct pick {
 	int rank, safe, kept;   /* rank in the ranking (0: nothing ranked), 1: leaves the margin,
 	                           the top K the rule looked at */
 	struct calc_search_row r;
+	struct calc_pick_why why; /* what the rule found (pick.c) */
+	double fastest_time;      /* step time of the fastest that leaves the margin */
+	double sim;               /* its step time with the pipeline simulator (NAN: not run) */
 };
 
 /* One configuration as a JSON object (units named in j). */
@@ -180,12 +183,15 @@ static int print_json(const struct calc_plan *p, const struct calc_search_result
 	json_counts(&j, data, r);
 	if (pick->rank) { /* the recommendation (calc_search_pick) and whether it leaves the margin */
 		/* its simulated time where the ranking shown holds it (the written plan's step.time) */
-		int i = pick->rank - 1;
-		double sim = i < r->ntop && r->top[i].sim_ok ? r->top[i].sim_time : NAN;
-		json_t *rec = json_row(&j, r, &pick->r, sim);
+		json_t *rec = json_row(&j, r, &pick->r, pick->sim);
 		cli_json_num(&j, rec, "rank", pick->rank, "1");
 		json_object_set_new(rec, "leaves_margin", json_boolean(pick->safe));
 		cli_json_num(&j, rec, "memory_margin", p->memory_margin, "1");
+		if (pick->safe) { /* the band rule (pick.c): the fastest that leaves the margin, the band */
+			cli_json_num(&j, rec, "fastest_rank", pick->why.fastest, "1");
+			if (isfinite(pick->why.band))
+				cli_json_num(&j, rec, "band", pick->why.band, "1");
+		}
 		json_object_set_new(data, "recommended", rec);
 	}
 	for (int i = 0; i < r->ntop; i++)
@@ -219,7 +225,17 @@ static void print_pick(const struct calc_plan *p, const struct calc_search_resul
 	if (r->opts.offload_optimizer > 0)
 		printf(", optimizer offload %g", k->r.c.offload);
 	printf(" (%.3f s per step, %.1f GB) -- ", k->r.step_time, k->r.memory / GB);
-	if (k->safe)
+	if (k->safe && k->why.rank != k->why.fastest)
+		printf("of the top %d that leave plan.memory_margin = %.0f%% of the usable memory (%.2f GB) free, the "
+		       "simplest within validation.band = %.1f%% of the fastest (rank %d, %.3f s): %sno more ZeRO "
+		       "than the framework's recipes run, fewer pipeline stages, less CP, the framework's default schedule", k->kept,
+		       100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB, 100 * k->why.band, k->why.fastest,
+		       k->fastest_time, p->seq_len < 8192 ? "no CP below 8,192 tokens per sequence, " : "");
+	else if (k->safe && isfinite(k->why.band))
+		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
+		       "free; none simpler within validation.band = %.1f%% of it", k->kept, 100 * p->memory_margin,
+		       p->memory_margin * p->gpu_memory / GB, 100 * k->why.band);
+	else if (k->safe)
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
 	else
@@ -251,11 +267,23 @@ static void print_text(const struct calc_plan *p, const struct calc_search_resul
 	/* the schedules in the search's order: those without vpp, then each vpp schedule */
 	for (int k = 0, n = 0; k < 2; k++)
 		for (int i = 0; i < calc_schedule_count(); i++)
-			if (calc_schedule_at(i)->uses_vpp == k) {
+			if (calc_schedule_at(i)->uses_vpp == k && (i >= 64 || (o->sched_mask >> i & 1))) {
 				printf("%s%s", n++ ? ", " : "", calc_schedule_at(i)->name);
 				if (k)
 					printf(" vpp 2..%d", o->max_vpp);
 			}
+	if (!o->allow) { /* the schedules of the plan's framework (plan.framework, frameworks.c) */
+		int how, n = 0;
+		const struct calc_framework *f = calc_plan_framework(p, &how);
+		if (f) {
+			printf(" (%s runs these: plan.framework = %s%s%s; not searched:", f->title, how ? "stack, " : f->name,
+			       how ? "efficiency.stack = " : "", how ? (p->stack ? p->stack->name : "megatron-core") : "");
+			for (int i = 0; i < calc_schedule_count() && i < 64; i++)
+				if (!(o->sched_mask >> i & 1))
+					printf("%s %s", n++ ? "," : "", calc_schedule_at(i)->name);
+			printf("%s)", n ? "" : " none");
+		}
+	}
 	if (r->moe)
 		printf("; ep | experts (ep x etp | tp x cp x dp), etp | tp up to a node");
 	printf("; recompute %s; sp; ZeRO 0-3",
@@ -726,11 +754,10 @@ int cmd_search(int argc, char **argv)
 	/* the recommendation looks at the default top K whatever --top shows, so that it is
 	 * the report's and a split-less plan's (calc_plan_pick_split) */
 	{
-		struct calc_search_opts def;
-		calc_search_opts_init(&def);
 		want_top = so.top;
-		if (so.top < def.top && !stats)
-			so.top = def.top;
+		if (so.top < CALC_PICK_TOP && !stats)
+			so.top = CALC_PICK_TOP; /* the recommendation's window (pick.c) */
+		so.recheck_top = want_top;
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
@@ -738,10 +765,28 @@ int cmd_search(int argc, char **argv)
 		fputc('\n', stderr);
 	{
 		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
-		pick.safe = calc_search_safe(&r, &plan, NULL) != NULL;
+		pick.safe = calc_search_safe_why(&r, &plan, &pick.why) != NULL;
+		pick.fastest_time = pick.why.fastest ? r.top[pick.why.fastest - 1].r.step_time : NAN;
 		pick.kept = r.ntop;
-		if (t)
+		pick.sim = NAN;
+		if (t) {
 			pick.r = t->r;
+			if (t->sim_ok) {
+				pick.sim = t->sim_time;
+			} else if (!stats && r.opts.recheck) {
+				/* the rule may pick below the rechecked top (pick.c looks at the top
+				 * CALC_PICK_TOP): its simulated time, which the written plan's step.time gives */
+				struct calc_plan *ap = xmalloc(sizeof *ap);
+				struct calc_step *st = xmalloc(sizeof *st);
+				struct calc_diag dd = {0};
+				calc_search_apply(&plan, &t->r.c, ap);
+				if (calc_step(ap, st, &dd) == 0)
+					pick.sim = st->time;
+				calc_diag_free(&dd);
+				free(st);
+				free(ap);
+			}
+		}
 		if (r.ntop > want_top)
 			r.ntop = want_top;
 		r.opts.top = so.top = want_top;

@@ -99,8 +99,10 @@ static const struct cmddoc docs[] = {
 	 "best K with their breakdowns and the runner-up on each axis.  Where pp does not divide\n"
 	 "the layers, Megatron-Core's account_embedding/account_loss and first/last stage rules\n"
 	 "are tried too; column 'split' names the plan keys that reproduce an uneven placement.\n"
-	 "The recommendation:\n"
-	 "the first of the best 10 that leaves plan.memory_margin of the memory free (the split\n"
+	 "The schedules searched are plan.framework's (default: efficiency.stack's framework;\n"
+	 "--for sets another).  The recommendation: of the best 100 that leave plan.memory_margin\n"
+	 "of the memory free, the simplest within validation.band of the fastest of them (no CP\n"
+	 "below 8,192 tokens, fewer stages, less CP, the framework's default schedule; the split\n"
 	 "the report and a plan without a split take).  Exit status 1 when no configuration fits.\n",
 	 1, "text, csv, json, md, tsv", "text",
 	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},

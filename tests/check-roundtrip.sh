@@ -156,9 +156,10 @@ for p in plans/*.ini; do
 		check_plan megatron "$p" --set schedule=1f1b
 		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=2 --set model.first_dense=1
 		check_plan megatron "$p" --set schedule=1f1b --set model.moe_every=4 --set model.first_dense=5 ;;
-	*llama3-405b*) # Meta's interleaved schedule: DeepSpeed's pipeline engine runs 1F1B only
+	*llama3-405b*) # Meta's interleaved schedule: DeepSpeed's pipeline engine runs 1F1B only,
+		# and ZeRO-0 or -1 with pp > 1 (the plan's ZeRO-2 is Llama 3's FSDP)
 		check_plan megatron "$p"
-		check_plan deepspeed "$p" --set schedule=1f1b --set vpp=1 ;;
+		check_plan deepspeed "$p" --set schedule=1f1b --set vpp=1 --set zero=1 ;;
 	*)
 		check_plan megatron "$p"
 		check_plan deepspeed "$p" ;;

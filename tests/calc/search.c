@@ -32,6 +32,7 @@ static const char *const small_sets[] = {
 	"model.ffn_hidden=2048", "model.vocab=32000", "cluster.nodes=2", "cluster.gpus_per_node=8",
 	"parallel.tp=1",   "parallel.pp=1",     "parallel.dp=0",       "training.global_batch=32",
 	"training.seq_len=1000", "cluster.gpu_memory=2GB",
+	"plan.framework=any", /* every schedule of the table: the brute force walks them all */
 };
 #define NSMALL ((int)(sizeof small_sets / sizeof small_sets[0]))
 
@@ -635,10 +636,11 @@ static void test_catalog_no_counts(void **state)
 		assert_non_null(vc);
 		calc_search_opts_init(&o);
 		o.recheck = 0;
+		o.top = CALC_PICK_TOP; /* the catalog keeps the recommendation's window */
 		run(&vc->plan, &o, &full);
 		assert_int_equal(calc_catalog_get(vc, "search.found", &v, &d), 0);
 		assert_int_equal((int)v.num, full.ntop);
-		assert_int_equal((int)v.num, full.ranked < 10 ? full.ranked : 10);
+		assert_int_equal((int)v.num, full.ranked < CALC_PICK_TOP ? full.ranked : CALC_PICK_TOP);
 		if (full.ntop > 0) {
 			assert_int_equal(calc_catalog_get(vc, "search.best.step_time", &v, &d), 0);
 			assert_true(v.num == full.top[0].r.step_time);
@@ -646,7 +648,9 @@ static void test_catalog_no_counts(void **state)
 			assert_int_equal((int)v.num, full.top[0].r.c.tp);
 		} else {
 			assert_int_equal(calc_catalog_get(vc, "search.best.tp", &v, &d), -1);
-			assert_non_null(strstr(d.text, "no configuration of 199872 fits in memory"));
+			char want[64]; /* the grid of Megatron-Core's schedules (plan.framework = stack) */
+			snprintf(want, sizeof want, "no configuration of %lld fits in memory", full.evaluated);
+			assert_non_null(strstr(d.text, want));
 			calc_diag_free(&d);
 		}
 		assert_int_equal(calc_catalog_get(vc, "search.ranked", &v, &d), 0);
@@ -1261,29 +1265,63 @@ static void test_memo(void **state)
 
 /* One recommendation everywhere (calc/pick.c): Llama 3 70B on 1,024 H100 with Llama 3's
  * 8K batch (Table 4: 2,048 sequences of 8,192 tokens) and no split of its own.  The
- * expected pick is found here by a second walk of the search's top 10, by hand from the
- * rule (the first whose headroom is at least 10% of the usable memory); the catalog's
- * search.pick.* and the split the plan takes (calc_plan_pick_split) must both be it. */
+ * expected pick is found here by a second walk of the search's top 100, by hand from the
+ * rule as pick.c's comment states it: of those whose headroom is at least 10% of the
+ * usable memory, within validation.band (the catalog's, a second way to the band) of the
+ * fastest of them, the one with no CP below 8,192 tokens, then no ZeRO stage above the
+ * framework's distributed optimizer (ZeRO-1), then the fewest stages, then
+ * the least CP, then 1F1B before interleaved (Megatron-Core's list), then the faster.  The
+ * catalog's search.safe.* and search.pick.* and the split the plan takes
+ * (calc_plan_pick_split) must all be it. */
 static void test_pick_one_rule(void **state)
 {
 	static const char *const sets[] = {"model.preset=llama3-70b", "cluster.preset=dgx-h100-ndr",
 	                                   "cluster.nodes=128", "training.seq_len=8192", "training.global_batch=2048"};
 	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
 	struct calc_search_result r;
+	struct calc_search_opts o;
 	struct calc_diag d = {0};
 	struct calc_ctx c;
 	struct calc_value v = {0};
-	int want = -1;
+	int first = -1, want = -1;
+	double band;
 	(void)state;
 	load_plan(p, sets, 5);
 	assert_int_equal(p->split_unset, 1); /* no degree written: the default plan's 8 x 8 x 8 is not taken */
-	assert_int_equal(calc_search(p, NULL, &r, &d), 0);
-	assert_int_equal(r.ntop, 10);
-	for (int i = 0; i < r.ntop && want < 0; i++)
-		if (r.top[i].r.memory <= 0.9 * p->gpu_memory)
-			want = i;
-	assert_true(want > 0); /* the fastest does not leave the margin here: the rule matters */
+	calc_search_opts_init(&o);
+	o.top = 100;
+	assert_int_equal(calc_search(p, &o, &r, &d), 0);
+	assert_int_equal(r.ntop, 100);
 	calc_ctx_init(&c, p);
+	assert_int_equal(calc_catalog_get(&c, "validation.band", &v, &d), 0);
+	band = v.num;
+	assert_true(band > 0.05 && band < 0.5);
+	for (int i = 0; i < r.ntop; i++) {
+		const struct calc_search_row *x = &r.top[i].r;
+		if (x->memory > 0.9 * p->gpu_memory)
+			continue;
+		if (first < 0) {
+			first = want = i;
+			continue;
+		}
+		if (x->step_time > r.top[first].r.step_time * (1 + band))
+			continue;
+		const struct calc_search_cfg *a = &x->c, *b = &r.top[want].r.c;
+		/* the seq is 8,192: CP is not refused by the sequence rule here; the stack is
+		 * Megatron-Core's, whose recipes run the distributed optimizer (ZeRO-1): a stage
+		 * above it is less simple, ZeRO-0 is not */
+		int ka[4] = {a->zero > 1 ? a->zero - 1 : 0, a->pp, a->cp, a->pp > 1 && a->schedule != CALC_SCHED_1F1B};
+		int kb[4] = {b->zero > 1 ? b->zero - 1 : 0, b->pp, b->cp, b->pp > 1 && b->schedule != CALC_SCHED_1F1B};
+		for (int k = 0; k < 4; k++)
+			if (ka[k] != kb[k]) {
+				if (ka[k] < kb[k])
+					want = i;
+				break;
+			}
+	}
+	assert_true(first > 0);    /* the fastest does not leave the margin here: the margin matters */
+	assert_true(want > first); /* and a simpler one lies within the band: the band matters */
+	assert_true(r.top[want].r.c.pp <= r.top[first].r.c.pp);
 	assert_int_equal(calc_catalog_get(&c, "search.safe.rank", &v, &d), 0);
 	assert_int_equal(v.num, want + 1);
 	assert_int_equal(calc_catalog_get(&c, "search.pick.pp", &v, &d), 0);
@@ -1307,6 +1345,94 @@ static void test_pick_one_rule(void **state)
 	calc_search_free(&r);
 	free(p);
 	free(q);
+}
+
+/* The sequence rule of the recommendation (pick.c rule a): at 2,048 tokens a split with CP
+ * is recommended only where none without it lies in the band.  The default plan's model
+ * at 2,048 tokens: the fastest that leaves the margin has CP 2 (the thin GEMMs of the
+ * step model cost nothing extra, docs/references.md §5.10), and the pick has none. */
+static void test_pick_short_sequence(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_result r;
+	struct calc_search_opts o;
+	struct calc_diag d = {0};
+	struct calc_pick_why w;
+	(void)state;
+	load_plan(p, NULL, 0);
+	assert_int_equal(p->seq_len, 2048);
+	calc_search_opts_init(&o);
+	o.top = CALC_PICK_TOP;
+	o.recheck = 0;
+	assert_int_equal(calc_search(p, &o, &r, &d), 0);
+	const struct calc_search_top *t = calc_search_safe_why(&r, p, &w);
+	assert_non_null(t);
+	assert_true(w.fastest > 0);
+	assert_true(r.top[w.fastest - 1].r.c.cp > 1);
+	assert_int_equal(t->r.c.cp, 1);
+	assert_int_equal(w.short_seq_cp, 1);
+	/* within the band of the fastest that leaves the margin */
+	assert_true(t->r.step_time <= r.top[w.fastest - 1].r.step_time * (1 + w.band));
+	assert_true(t->r.headroom >= p->memory_margin * p->gpu_memory);
+	/* no split of the top with fewer stages and no CP is in the band and the margin */
+	for (int i = 0; i < r.ntop; i++)
+		if (r.top[i].r.c.cp == 1 && r.top[i].r.headroom >= p->memory_margin * p->gpu_memory &&
+		    r.top[i].r.step_time <= r.top[w.fastest - 1].r.step_time * (1 + w.band))
+			assert_true(r.top[i].r.c.pp >= t->r.c.pp);
+	calc_search_free(&r);
+	free(p);
+}
+
+/* plan.framework: the default takes the stack's framework; each stack family maps to its
+ * framework (frameworks.c); 'any' searches every schedule; the default plan's search
+ * enumerates only Megatron-Core's 1F1B and interleaved at pp > 1. */
+static void test_plan_framework(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_result r;
+	struct calc_search_opts o;
+	struct calc_diag d = {0};
+	static const char *const any[] = {"plan.framework=any"};
+	static const char *const tt[] = {"efficiency.stack=torchtitan"};
+	int how = -1;
+	(void)state;
+	assert_string_equal(calc_framework_of_stack(NULL)->name, "megatron");
+	assert_string_equal(calc_framework_of_stack("megatron-core-2024")->name, "megatron");
+	assert_string_equal(calc_framework_of_stack("megatron-bridge-0.6")->name, "nemo");
+	assert_string_equal(calc_framework_of_stack("nemo-2024")->name, "nemo");
+	assert_string_equal(calc_framework_of_stack("torchtitan")->name, "torchtitan");
+	assert_string_equal(calc_framework_of_stack("deepspeed-megatron")->name, "deepspeed");
+	assert_null(calc_framework_of_stack("fsdp1"));
+	/* the key's names after stack and any are the table's, in its order */
+	for (int i = 0; calc_framework_at(i); i++) {
+		char set[64];
+		const char *s1[1] = {set};
+		snprintf(set, sizeof set, "plan.framework=%s", calc_framework_at(i)->name);
+		load_plan(p, s1, 1);
+		assert_ptr_equal(calc_plan_framework(p, &how), calc_framework_at(i));
+		assert_int_equal(how, 0);
+	}
+	load_plan(p, NULL, 0);
+	assert_string_equal(calc_plan_framework(p, &how)->name, "megatron");
+	assert_int_equal(how, 1);
+	assert_int_equal(calc_plan_sched_mask(p), (1ull << CALC_SCHED_1F1B) | (1ull << CALC_SCHED_INTERLEAVED));
+	load_plan(p, tt, 1);
+	assert_string_equal(calc_plan_framework(p, NULL)->name, "torchtitan");
+	load_plan(p, any, 1);
+	assert_null(calc_plan_framework(p, NULL));
+	assert_int_equal(calc_plan_sched_mask(p), ~0ull);
+	/* the default plan's search: only 1F1B and interleaved rows at pp > 1 */
+	load_plan(p, NULL, 0);
+	calc_search_opts_init(&o);
+	o.keep_feasible = 1;
+	o.recheck = 0;
+	assert_int_equal(calc_search(p, &o, &r, &d), 0);
+	assert_true(r.nrows > 0);
+	for (long long i = 0; i < r.nrows; i++)
+		assert_true(r.rows[i].c.pp == 1 || r.rows[i].c.schedule == CALC_SCHED_1F1B ||
+		            r.rows[i].c.schedule == CALC_SCHED_INTERLEAVED);
+	calc_search_free(&r);
+	free(p);
 }
 
 /* search --for (calc/frameworks.c): every ranked configuration of a framework's search
@@ -1338,7 +1464,8 @@ static void test_frameworks(void **state)
 		o.allow_arg = fw;
 		run(&p, &o, &r);
 		assert_true(r.nrows > 0);
-		assert_true(r.rejected[CALC_REJ_FRAMEWORK] > 0);
+		/* what it does not run is refused (ZeRO, SP, CP) or, a schedule, not enumerated */
+		assert_true(r.rejected[CALC_REJ_FRAMEWORK] > 0 || r.evaluated < all.evaluated);
 		assert_true(r.top[0].r.step_time >= all.top[0].r.step_time);
 		for (long long i = 0; i < r.nrows; i++) {
 			const struct calc_search_cfg *c = &r.rows[i].c;
@@ -1480,6 +1607,8 @@ int main(void)
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
 		cmocka_unit_test(test_pick_one_rule),
+		cmocka_unit_test(test_pick_short_sequence),
+		cmocka_unit_test(test_plan_framework),
 		cmocka_unit_test(test_frameworks),
 		cmocka_unit_test(test_offload_dimension),
 	};
