@@ -62,3 +62,17 @@ readme-presets: $(BUILD)/trainplan
 	@sh tests/readme-presets.sh $(BUILD)/trainplan write
 
 CHECKS += check-readme-presets
+
+# check-options  the lists of commands and options outside the program are the options
+#                table's (cli/options.c): the generated parts of both completion files,
+#                of man/trainplan.1 and of README.md are what trainplan --dump-options
+#                writes, and every option of the table is read by its command's parser
+#                (tests/options.sh); make options rewrites the parts
+.PHONY: check-options options
+check-options: $(BUILD)/trainplan
+	@sh tests/options.sh $(BUILD)/trainplan
+
+options: $(BUILD)/trainplan
+	@sh tests/options.sh $(BUILD)/trainplan write
+
+CHECKS += check-options

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The lists of commands and options outside the program come from its options table
+# (cli/options.c) and command table (cli/main.c), through trainplan --dump-options KIND:
+#   completion/trainplan.bash  bash   between "# options: begin ..." and "# options: end"
+#   completion/_trainplan      zsh    the same lines
+#   man/trainplan.1            man    between ".\" options: begin ..." and ".\" options: end"
+#   README.md                  readme between "<!-- commands: begin ..." and "<!-- commands: end -->"
+# Then every option of the table is read by its command's parser: the option's word is
+# in cli/cmd_COMMAND.c (cmd_table.c for data; the shared --plan, --set and --format are
+# read by cli/common.c).
+# usage: options.sh TRAINPLAN          fail when a file differs (make check-options)
+#        options.sh TRAINPLAN write    rewrite the parts (make options)
+tp=$1; mode=$2; pass=0; fail=0
+part() { # FILE KIND BEGIN-PREFIX END-LINE
+	file=$1; kind=$2; begin=$3; end=$4
+	new=$("$tp" --dump-options "$kind") || { fail=$((fail + 1)); return; }
+	[ "$(grep -c "^$begin" "$file")" = 1 ] && [ "$(grep -cxF "$end" "$file")" = 1 ] || {
+		echo "FAIL: $file needs one line starting '$begin' and one line '$end'" >&2
+		fail=$((fail + 1)); return; }
+	old=$(awk -v b="$begin" -v e="$end" 'index($0, b) == 1 { on = 1 } on { print } $0 == e { on = 0 }' "$file")
+	if [ "$mode" = write ]; then
+		[ "$old" = "$new" ] && { pass=$((pass + 1)); return; }
+		tmp=$file.tmp.$$
+		printf '%s\n' "$new" > "$tmp.part" &&
+		awk -v b="$begin" -v e="$end" -v f="$tmp.part" '
+			index($0, b) == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
+			$0 == e { skip = 0; next }
+			!skip { print }' "$file" > "$tmp" && cat "$tmp" > "$file"; rc=$?
+		rm -f "$tmp.part" "$tmp"
+		[ $rc -eq 0 ] && { echo "options: $file rewritten"; pass=$((pass + 1)); } || fail=$((fail + 1))
+		return
+	fi
+	if [ "$old" = "$new" ]; then pass=$((pass + 1)); return; fi
+	echo "FAIL: $file differs from trainplan --dump-options $kind (make options rewrites it):" >&2
+	a=$(mktemp) && b=$(mktemp) || exit 1
+	printf '%s\n' "$old" > "$a"; printf '%s\n' "$new" > "$b"
+	diff -u "$a" "$b" | sed 1,2d >&2
+	rm -f "$a" "$b"
+	fail=$((fail + 1))
+}
+part completion/trainplan.bash bash '# options: begin' '# options: end'
+part completion/_trainplan zsh '# options: begin' '# options: end'
+part man/trainplan.1 man '.\\" options: begin' '.\" options: end'
+part README.md readme '<!-- commands: begin' '<!-- commands: end -->'
+[ "$mode" = write ] && { [ $fail -eq 0 ]; exit; }
+# each option of the table is read by its command's parser
+unread=$(mktemp) || exit 1
+"$tp" --dump-options bash | sed -n 's/^	\([a-z]*\)) echo "\(.*\)";;$/\1 \2/p' | sed -n '/^[a-z]* -/p' |
+while read -r cmd opts; do
+	src=cli/cmd_$cmd.c; [ "$cmd" = data ] && src=cli/cmd_table.c
+	for o in $opts; do
+		case $o in --plan|--set|--format|--help) continue;; esac
+		grep -q "cli_is(opt, \"$o\")" "$src" || echo "FAIL: $cmd: option $o of the options table is not read in $src"
+	done
+done > "$unread"
+if [ -s "$unread" ]; then cat "$unread" >&2; fail=$((fail + $(wc -l < "$unread"))); else pass=$((pass + 1)); fi
+rm -f "$unread"
+echo "options: $pass passed, $fail failed"
+[ $fail -eq 0 ]
