@@ -588,17 +588,17 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		for (int i = 0; sections[i] && !any; i++)
 			any = key_index(sections[i], name) >= 0;
 		if (!any)
-			return calc_error(r->d, r->file, r->line, "a line outside any section that is not a plan key (the "
+			return calc_error_id(r->d, CALC_M_OUTSIDE_SECTION, r->file, r->line, "a line outside any section that is not a plan key (the "
 			                  "line is not shown: is %s a plan?)", r->file), r->es->bad = 1, 1;
-		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
+		return calc_error_id(r->d, CALC_M_OUTSIDE_SECTION, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)", name), r->es->bad = 1, 1;
 	}
 	if (!known_section(section)) {
 		if (!*section_suggest(section, dym, sizeof dym))
-			return calc_error(r->d, r->file, r->line, "an unknown section (allowed: plan, model, cluster, training, "
+			return calc_error_id(r->d, CALC_M_UNKNOWN_SECTION, r->file, r->line, "an unknown section (allowed: plan, model, cluster, training, "
 			                  "parallel, overhead, efficiency, run; the line is not shown: is %s a plan?)",
 			                  r->file), r->es->bad = 1, 1;
-		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
+		return calc_error_id(r->d, CALC_M_UNKNOWN_SECTION, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)%s", section,
 		                  section_suggest(section, dym, sizeof dym)), r->es->bad = 1, 1;
 	}
@@ -608,21 +608,21 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		struct calc_suggest s;
 		calc_suggest_init(&s, name);
 		section_keys(section, list, sizeof list, &s);
-		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)%s", name, section, list,
+		calc_error_id(r->d, CALC_M_UNKNOWN_KEY, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)%s", name, section, list,
 		           calc_suggest_text(&s, dym, sizeof dym));
 		r->es->bad = 1;
 		return 1;
 	}
 	if (!value || !*value) {
 		const struct calc_key_info *ki = calc_plan_key_at(k);
-		calc_error(r->d, r->file, r->line, "%s.%s has no value (allowed: %s)", section, name, ki->range);
+		calc_error_id(r->d, CALC_M_NO_VALUE, r->file, r->line, "%s.%s has no value (allowed: %s)", section, name, ki->range);
 		r->es->bad = 1;
 		return 1;
 	}
 	/* a key set twice in one file is a mistake (a later file or --set overrides) */
 	for (int i = 0; i < r->es->n; i++)
 		if (r->es->e[i].key == k && r->es->e[i].src == r->src) {
-			calc_error(r->d, r->file, r->line, "%s.%s is set twice in this file (first at line %d)",
+			calc_error_id(r->d, CALC_M_KEY_TWICE, r->file, r->line, "%s.%s is set twice in this file (first at line %d)",
 			           section, name, r->es->e[i].line);
 			r->es->bad = 1;
 			return 1;
@@ -661,16 +661,16 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	pthread_once(&ini_once, ini_settings);
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
 	if (r.toobig)
-		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
+		calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
 	else if (r.badline)
 		calc_error_at(d, file, r.badline, r.badcol, CALC_ERROR, "%s", r.badmsg);
 	else if (r.toolong)
-		calc_error(d, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
+		calc_error_id(d, CALC_M_LINE_TOO_LONG, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
 		           r.maxline);
 	else if (rc > 0)
-		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
+		calc_error_id(d, CALC_M_MALFORMED, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
 	else if (rc < 0)
-		calc_error(d, file, 0, "cannot read the plan (%s)", rc == -2 ? "out of memory" : "read error");
+		calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "cannot read the plan (%s)", rc == -2 ? "out of memory" : "read error");
 	return d->nerrors > before ? -1 : 0;
 }
 
@@ -691,7 +691,7 @@ static int collect_include(struct reader *r, const char *value)
 	FILE *f;
 	int i;
 	if (!*value)
-		return calc_error(r->d, r->file, r->line, "include has no value (allowed: the path of a plan file, "
+		return calc_error_id(r->d, CALC_M_NO_VALUE, r->file, r->line, "include has no value (allowed: the path of a plan file, "
 		                  "relative to this one)");
 	if (value[0] != '/' && slash)
 		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->file), r->file, value);
@@ -699,11 +699,11 @@ static int collect_include(struct reader *r, const char *value)
 		snprintf(path, sizeof path, "%s", value);
 	char why[128];
 	if (!(f = calc_file_open(path, "r", why, sizeof why)))
-		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, why);
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: cannot open %s: %s", value, path, why);
 	if (!realpath(path, real)) {
 		int e = errno;
 		fclose(f);
-		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
 	}
 	for (i = 0; i <= r->depth; i++)
 		if (r->chain[i] && !strcmp(r->chain[i], real)) {
@@ -712,17 +712,17 @@ static int collect_include(struct reader *r, const char *value)
 			for (int j = i; j <= r->depth; j++)
 				snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "%s -> ", r->names[j]);
 			fclose(f);
-			return calc_error(r->d, r->file, r->line, "include = %s: the plan includes itself (%s%s; allowed: "
+			return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: the plan includes itself (%s%s; allowed: "
 			                  "a file not already being read)", value, chain, path);
 		}
 	if (p->nincludes >= CALC_PLAN_MAX_INCLUDES) {
 		fclose(f);
-		return calc_error(r->d, r->file, r->line, "include = %s: more than %d included files", value,
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: more than %d included files", value,
 		                  CALC_PLAN_MAX_INCLUDES);
 	}
 	if (strlen(path) >= sizeof p->includes[0]) {
 		fclose(f);
-		return calc_error(r->d, r->file, r->line, "include = %s: path too long (at most %d bytes)", value,
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: path too long (at most %d bytes)", value,
 		                  CALC_PATH_MAX - 1);
 	}
 	i = p->nincludes++;
@@ -812,10 +812,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			end++;
 		/* strtod reads hexadecimal (0x8, 0x1p3), infinity and NaN: a plan writes decimals */
 		if (end == v || *end || n != floor(n) || errno || strpbrk(v, "xXiInN"))
-			return calc_error(d, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
+			return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		if (n < k->min || n > k->max)
-			return calc_error(d, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
+			return calc_error_id(d, CALC_M_OUT_OF_RANGE, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		*(int *)(base + k->off) = (int)n;
 		if (k->off == P(dp))
@@ -835,10 +835,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				[CALC_U_FLOPS] = "FLOP/s with an optional unit: TFLOP/s, PFLOP/s",
 				[CALC_U_MONEY] = "a plain number",
 			};
-			return calc_error(d, e->file, e->line, "%s.%s = %s is not %s", k->section, k->name, v, hint[k->unit]);
+			return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "%s.%s = %s is not %s", k->section, k->name, v, hint[k->unit]);
 		}
 		if (x < k->min || x > k->max)
-			return calc_error(d, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
+			return calc_error_id(d, CALC_M_OUT_OF_RANGE, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		*(double *)(base + k->off) = x;
 		if (k->off == P(gpu_memory))
@@ -852,7 +852,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		return 0;
 	case K_BOOL:
 		if (parse_bool(v, &b) < 0)
-			return calc_error(d, e->file, e->line, "%s.%s = %s is not a yes/no value (allowed: yes, no, true, "
+			return calc_error_id(d, CALC_M_NOT_BOOL, e->file, e->line, "%s.%s = %s is not a yes/no value (allowed: yes, no, true, "
 			                  "false, on, off, 1, 0)", k->section, k->name, v);
 		*(int *)(base + k->off) = b;
 		return 0;
@@ -865,7 +865,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		calc_suggest_init(&sg, v);
 		for (int i = 0; i < calc_schedule_count(); i++)
 			calc_suggest_offer(&sg, calc_schedule_at(i)->name);
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
 		                  calc_schedule_names(list, sizeof list, ", "), calc_suggest_text(&sg, dym, sizeof dym));
 	}
 	case K_ENUM:
@@ -880,7 +880,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", k->enums[i]);
 			calc_suggest_offer(&sg, k->enums[i]);
 		}
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
 		                  list, calc_suggest_text(&sg, dym, sizeof dym));
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
@@ -888,13 +888,13 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		           : k->off == P(published_source) ? sizeof p->published_source
 		           : k->off == P(currency) ? sizeof p->currency : sizeof p->placement;
 		if (strlen(v) >= cap)
-			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
+			return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
 		/* a title reaches report.html, the PDF, a terminal and CSV cells: UTF-8 without
 		 * control characters (an ESC would be a terminal command), the bytes not quoted */
 		long bad = calc_text_plain(v);
 		if (bad >= 0)
-			return calc_error(d, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
+			return calc_error_id(d, CALC_M_CONTROL_CHAR, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
 			                  "(allowed: UTF-8 text without control characters)", k->section, k->name, bad + 1,
 			                  (unsigned char)v[bad]);
 		if (k->off == P(currency) && *v &&
@@ -998,7 +998,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!m) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 0, &sg);
-				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->model = *m;
 			p->head_dim_auto = 1;
@@ -1026,7 +1026,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!c) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 2, &sg);
-				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)%s", v,
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)%s", v,
 				                  list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_cluster(p, c);
@@ -1037,7 +1037,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!g) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 1, &sg);
-				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_gpu(p, g);
 			return 0;
@@ -1047,7 +1047,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!st) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 4, &sg);
-				return calc_error(d, e->file, e->line, "efficiency.stack = %s is not a stack preset (allowed: %s)%s", v,
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "efficiency.stack = %s is not a stack preset (allowed: %s)%s", v,
 				                  list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->stack = st;
@@ -1058,7 +1058,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!r) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 3, &sg);
-				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->recipe = r;
 			snprintf(p->recipe_name, sizeof p->recipe_name, "%s", r->name);
@@ -1852,7 +1852,7 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		snprintf(sec, 32, "%.*s", (int)(dot - key), key);
 		snprintf(name, 64, "%s", dot + 1);
 		if (key_index(sec, name) < 0)
-			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+			return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
 			                  key_suggest(key, 1, dym, sizeof dym));
 		return 0;
 	}
@@ -1862,7 +1862,7 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		if (!strcmp(keys[i].name, key))
 			found = i, count++;
 	if (count == 0)
-		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+		return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
 		                  key_suggest(key, 0, dym, sizeof dym));
 	if (count > 1) {
 		char list[256] = "";

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	                                           * completions and README (dump.c) */
 		const char *names[NCOMMANDS], *summaries[NCOMMANDS];
 		if (argc != 3)
-			return cli_error("--dump-options takes one of bash, zsh, man, readme");
+			return cli_error("--dump-options takes one of bash, zsh, man, readme, diagnostics");
 		for (size_t k = 0; k < NCOMMANDS; k++)
 			names[k] = commands[k].name, summaries[k] = commands[k].help;
 		return cli_dump_options(stdout, argv[2], names, summaries, (int)NCOMMANDS);

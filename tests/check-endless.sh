@@ -27,7 +27,7 @@ expect "trainplan-report: $tmp/big.md: error: more than 16777216 bytes: not a ch
 if [ -n "$tp" ]; then
 	expect "trainplan: $tmp/fifo: error: cannot open the plan: a FIFO, not a regular file" "$tp" memory --plan "$tmp/fifo"
 	printf 'include = fifo\n' > "$tmp/inc.ini"
-	expect "trainplan: $tmp/inc.ini:1: error: include = fifo: cannot open $tmp/fifo: a FIFO, not a regular file" \
+	expect "trainplan: $tmp/inc.ini:1: error[E015]: include = fifo: cannot open $tmp/fifo: a FIFO, not a regular file" \
 		"$tp" memory --plan "$tmp/inc.ini"
 	expect "trainplan: $tmp/fifo: error: cannot read config.json: unable to open $tmp/fifo: a FIFO, not a regular file" \
 		"$tp" memory --set "model.hf_config=$tmp/fifo"

@@ -4,6 +4,7 @@
 #   completion/trainplan.bash  bash   between "# options: begin ..." and "# options: end"
 #   completion/_trainplan      zsh    the same lines
 #   man/trainplan.1            man    between ".\" options: begin ..." and ".\" options: end"
+#   man/trainplan.1            diagnostics  its DIAGNOSTICS section, the same way
 #   README.md                  readme between "<!-- commands: begin ..." and "<!-- commands: end -->"
 # Then every option of the table is read by its command's parser: the option's word is
 # in cli/cmd_COMMAND.c (cmd_table.c for data; the shared --plan, --set and --format are
@@ -14,17 +15,18 @@ tp=$1; mode=$2; pass=0; fail=0
 part() { # FILE KIND BEGIN-PREFIX END-LINE
 	file=$1; kind=$2; begin=$3; end=$4
 	new=$("$tp" --dump-options "$kind") || { fail=$((fail + 1)); return; }
-	[ "$(grep -c "^$begin" "$file")" = 1 ] && [ "$(grep -cxF "$end" "$file")" = 1 ] || {
+	[ "$(B=$begin awk 'index($0, ENVIRON["B"]) == 1' "$file" | wc -l)" = 1 ] && [ "$(grep -cxF "$end" "$file")" = 1 ] || {
 		echo "FAIL: $file needs one line starting '$begin' and one line '$end'" >&2
 		fail=$((fail + 1)); return; }
-	old=$(awk -v b="$begin" -v e="$end" 'index($0, b) == 1 { on = 1 } on { print } $0 == e { on = 0 }' "$file")
+		# the markers reach awk through the environment: -v would read '\"' as an escape
+	old=$(B=$begin E=$end awk 'index($0, ENVIRON["B"]) == 1 { on = 1 } on { print } $0 == ENVIRON["E"] { on = 0 }' "$file")
 	if [ "$mode" = write ]; then
 		[ "$old" = "$new" ] && { pass=$((pass + 1)); return; }
 		tmp=$file.tmp.$$
 		printf '%s\n' "$new" > "$tmp.part" &&
-		awk -v b="$begin" -v e="$end" -v f="$tmp.part" '
-			index($0, b) == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
-			$0 == e { skip = 0; next }
+		B=$begin E=$end awk -v f="$tmp.part" '
+			index($0, ENVIRON["B"]) == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
+			$0 == ENVIRON["E"] { skip = 0; next }
 			!skip { print }' "$file" > "$tmp" && cat "$tmp" > "$file"; rc=$?
 		rm -f "$tmp.part" "$tmp"
 		[ $rc -eq 0 ] && { echo "options: $file rewritten"; pass=$((pass + 1)); } || fail=$((fail + 1))
@@ -40,7 +42,8 @@ part() { # FILE KIND BEGIN-PREFIX END-LINE
 }
 part completion/trainplan.bash bash '# options: begin' '# options: end'
 part completion/_trainplan zsh '# options: begin' '# options: end'
-part man/trainplan.1 man '.\\" options: begin' '.\" options: end'
+part man/trainplan.1 man '.\" options: begin' '.\" options: end'
+part man/trainplan.1 diagnostics '.\" diagnostics: begin' '.\" diagnostics: end'
 part README.md readme '<!-- commands: begin' '<!-- commands: end -->'
 [ "$mode" = write ] && { [ $fail -eq 0 ]; exit; }
 # each option of the table is read by its command's parser
