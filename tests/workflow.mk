@@ -76,3 +76,13 @@ options: $(BUILD)/trainplan
 	@sh tests/options.sh $(BUILD)/trainplan write
 
 CHECKS += check-options
+
+# check-recipes  docs/architecture.md §9's recipes kept: every schedule, stack, GPU preset
+#                and plan key has the places its recipe names that no build would miss
+#                (docs/references.md, efficiency.stack's description, a unit test, a
+#                bad-input case; tests/recipes.sh, tests/recipes-gaps.txt)
+.PHONY: check-recipes
+check-recipes: $(BUILD)/trainplan
+	@sh tests/recipes.sh $(BUILD)/trainplan
+
+CHECKS += check-recipes
