@@ -34,7 +34,7 @@ static const struct {
 	{"get", cmd_get, "catalog quantities by name (--list for all)"},
 	{"table", cmd_table, "catalog tables (NAME or --all)"},
 	{"data", cmd_data, "catalog datasets as TSV"},
-	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
+	{"presets", cmd_presets, "models, gpus, clusters, recipes, stacks, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
 	{"calibrate", cmd_calibrate, "efficiency keys fitted to measured runs, with held-out error"},
 	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
