@@ -85,9 +85,9 @@ static int run(int argc, char **argv, int dataset)
 		if (cli_is(opt, "--list"))
 			return list_defs(dataset ? "data" : "table", dataset ? calc_catalog_dataset_at : calc_catalog_table_at,
 			                 dataset ? "Catalog datasets" : "Catalog tables", o.format_given ? o.format : CALC_F_TEXT);
-		if (cli_is(opt, "--all") && !dataset)
+		if (cli_is(opt, "--all"))
 			all = 1;
-		else if (cli_is(opt, "--dir") && (v = val) && !dataset)
+		else if (cli_is(opt, "--dir") && (v = val))
 			dir = v;
 		else if (*opt)
 			return cli_unhandled(dataset ? "data" : "table", opt);

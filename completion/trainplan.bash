@@ -42,7 +42,7 @@ _trainplan_options() {
 	search) echo "--gpus --top --objective --vary --even --min-headroom --max-mb --max-cp --max-vpp --threads --no-recheck --all --stats --table --for --write-plan --plan --set --format --help";;
 	get) echo "--list --plan --set --format --help";;
 	table) echo "--all --dir --list --plan --set --format --help";;
-	data) echo "--list --plan --set --format --help";;
+	data) echo "--all --dir --list --plan --set --format --help";;
 	presets) echo "--table --set --format --help";;
 	validate) echo "--set --format --help";;
 	calibrate) echo "--measurements --megatron-log --skip-iterations --fit --holdout --write-stack --table --plan --set --format --help";;
@@ -85,6 +85,7 @@ _trainplan_option_values() {
 	"table --dir") echo "@dir";;
 	"data --plan") echo @file;;
 	"data --format") echo "tsv text csv json md";;
+	"data --dir") echo "@dir";;
 	"presets --format") echo "text csv json md tsv";;
 	"presets --table") echo "models gpus clusters recipes stacks keys";;
 	"validate --format") echo "text csv json md tsv";;
