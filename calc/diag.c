@@ -51,6 +51,11 @@ static const struct calc_msg_kind calc_msgs[CALC_M_N] = {
 	                    "include = FILE cannot be followed: unreadable, itself, too deep or too long"},
 	[CALC_M_UNKNOWN_PRESET] = {"E016", CALC_ERROR, "unknown-preset",
 	                           "a model, cluster, GPU or stack preset that does not exist"},
+	[CALC_M_KEY_RULE] = {"E017", CALC_ERROR, "key-rule",
+	                     "values the plan's rules do not allow together: a split that does not divide the GPUs "
+	                     "or the batch, a schedule's or a framework's condition, the MoE and MLA shapes"},
+	[CALC_M_NOT_TEXT] = {"E018", CALC_ERROR, "not-text",
+	                     "a plan line with a NUL byte, a byte that is not UTF-8 or a carriage return inside it"},
 };
 
 const struct calc_msg_kind *calc_msg_kind(enum calc_msg m)
@@ -157,6 +162,16 @@ int calc_error_id(struct calc_diag *d, enum calc_msg m, const char *file, int li
 	va_list ap;
 	va_start(ap, fmt);
 	int rc = add(d, m, file, line, 0, calc_msg_kind(m)->severity, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int calc_error_id_at(struct calc_diag *d, enum calc_msg m, const char *file, int line, int col, const char *fmt,
+                     ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add(d, m, file, line, col, calc_msg_kind(m)->severity, fmt, ap);
 	va_end(ap);
 	return rc;
 }

@@ -46,6 +46,8 @@ enum calc_msg {
 	CALC_M_CONTROL_CHAR,    /* E014 a control character or a byte that is not UTF-8 */
 	CALC_M_INCLUDE,         /* E015 include = FILE cannot be followed */
 	CALC_M_UNKNOWN_PRESET,  /* E016 a model, cluster, GPU or stack preset that does not exist */
+	CALC_M_KEY_RULE,        /* E017 values the plan's rules do not allow together */
+	CALC_M_NOT_TEXT,        /* E018 a plan line that is not UTF-8 text */
 	CALC_M_N
 };
 /* One message kind: its ID ("E010"), severity, short name and meaning. */
@@ -93,6 +95,10 @@ int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt,
  * calc_error).  Returns -1 for an error kind, 0 otherwise. */
 int calc_error_id(struct calc_diag *d, enum calc_msg m, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* calc_error_id with a column (col <= 0 omits it, as calc_error_at). */
+int calc_error_id_at(struct calc_diag *d, enum calc_msg m, const char *file, int line, int col, const char *fmt,
+                     ...) __attribute__((format(printf, 6, 7)));
 
 /* Append a diagnostic of any severity with a column (col <= 0 omits it, and it is
  * omitted as well when line <= 0).  Returns -1 for CALC_ERROR, 0 otherwise. */

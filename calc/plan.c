@@ -663,7 +663,7 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	if (r.toobig)
 		calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
 	else if (r.badline)
-		calc_error_at(d, file, r.badline, r.badcol, CALC_ERROR, "%s", r.badmsg);
+		calc_error_id_at(d, CALC_M_NOT_TEXT, file, r.badline, r.badcol, "%s", r.badmsg);
 	else if (r.toolong)
 		calc_error_id(d, CALC_M_LINE_TOO_LONG, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
 		           r.maxline);
@@ -1428,7 +1428,7 @@ static int moe_only(const struct calc_model *m)
 
 /* The MoE, MLA and expert-parallel rules (Megatron-Core parallel folding: the experts
  * of a stage use etp x ep x edp of its tp x cp x dp GPUs). */
-#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__))
 static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 {
 	const struct calc_model *m = &p->model;
@@ -1517,13 +1517,13 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	const char *f;
 	char dv[160];
 
-#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__))
 	/* a check of two keys points at the one the user set last (latest_key) */
 #define ERR2(k1, k2, ...)                                                                      \
 	do {                                                                                   \
 		static const char *const ks_[] = {k1, k2, NULL};                                 \
 		f = key_file(p, latest_key(p, ks_), &line);                                    \
-		calc_error(d, f, line, __VA_ARGS__);                                            \
+		calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__);                        \
 	} while (0)
 
 	if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->ffn_hidden <= 0 || m->vocab <= 0)
@@ -1698,10 +1698,10 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		                                      "cluster.preset", NULL};
 		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
-			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
+			calc_error_id(d, CALC_M_KEY_RULE, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
 			    p->tp, p->pp, p->cp, (long long)p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
 		else
-			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %lld but the cluster has %d GPUs "
+			calc_error_id(d, CALC_M_KEY_RULE, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %lld but the cluster has %d GPUs "
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
 			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
@@ -1712,7 +1712,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		static const char *const derived[] = {"training.global_batch", "training.micro_batch", "dp", "tp", "pp",
 		                                      "cp", "cluster.nodes", "cluster.gpus_per_node", "cluster.preset", NULL};
 		f = key_file(p, latest_key(p, p->dp_auto ? derived : fixed), &line);
-		calc_error(d, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
+		calc_error_id(d, CALC_M_KEY_RULE, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
 		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	}
 	if (m->window_full_every > 0 && m->window <= 0)

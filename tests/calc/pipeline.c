@@ -695,7 +695,7 @@ static void test_plan_check(void **state)
 	p = plan;
 	p.vpp = 3; /* 1F1B with vpp = 3 */
 	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
-	assert_true(has(&d, "error: parallel.vpp = 3 needs parallel.schedule = interleaved"));
+	assert_true(has(&d, "error[E017]: parallel.vpp = 3 needs parallel.schedule = interleaved"));
 	calc_diag_free(&d);
 
 	p.schedule = CALC_SCHED_INTERLEAVED; /* 80 layers not divisible by 8 x 3 */
