@@ -56,6 +56,9 @@ static const struct calc_msg_kind calc_msgs[CALC_M_N] = {
 	                     "or the batch, a schedule's or a framework's condition, the MoE and MLA shapes"},
 	[CALC_M_NOT_TEXT] = {"E018", CALC_ERROR, "not-text",
 	                     "a plan line with a NUL byte, a byte that is not UTF-8 or a carriage return inside it"},
+	[CALC_M_HF_CONFIG] = {"E019", CALC_ERROR, "hf-config",
+	                      "model.hf_config names a config.json that cannot be read, is not JSON or does not give "
+	                      "a model trainplan reads"},
 };
 
 const struct calc_msg_kind *calc_msg_kind(enum calc_msg m)

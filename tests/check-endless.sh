@@ -29,9 +29,9 @@ if [ -n "$tp" ]; then
 	printf 'include = fifo\n' > "$tmp/inc.ini"
 	expect "trainplan: $tmp/inc.ini:1: error[E015]: include = fifo: cannot open $tmp/fifo: a FIFO, not a regular file" \
 		"$tp" memory --plan "$tmp/inc.ini"
-	expect "trainplan: $tmp/fifo: error: cannot read config.json: unable to open $tmp/fifo: a FIFO, not a regular file" \
+	expect "trainplan: $tmp/fifo: error[E019]: cannot read config.json: unable to open $tmp/fifo: a FIFO, not a regular file" \
 		"$tp" memory --set "model.hf_config=$tmp/fifo"
-	expect "trainplan: $tmp/dir: error: cannot read config.json: unable to open $tmp/dir: a directory, not a file" \
+	expect "trainplan: $tmp/dir: error[E019]: cannot read config.json: unable to open $tmp/dir: a directory, not a file" \
 		"$tp" memory --set "model.hf_config=$tmp/dir"
 fi
 echo "endless inputs: $pass passed, $fail failed"

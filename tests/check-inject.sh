@@ -120,7 +120,7 @@ CASES
 printf 'SECRET-TOKEN-1: {root:x}\n' > "$tmp/sec.txt"
 printf 'name,model.hf_config,tokens_per_s\na,sec.txt,1000\nb,sec.txt,2000\n' > "$tmp/hf.csv"
 got=$(cd "$tmp" && timeout 10 "$bin" calibrate --measurements hf.csv --fit efficiency.gemm 2>&1 >/dev/null); rc=$?
-[ $rc -eq 2 ] && [ "$got" = "$(printf "trainplan: sec.txt:1: error: config.json is not valid JSON: '[' or '{' expected (column 6; the text there is not shown)\ntrainplan: hf.csv:2: error: calibrate: a: the run's plan does not load")" ] \
+[ $rc -eq 2 ] && [ "$got" = "$(printf "trainplan: sec.txt:1: error[E019]: config.json is not valid JSON: '[' or '{' expected (column 6; the text there is not shown)\ntrainplan: hf.csv:2: error: calibrate: a: the run's plan does not load")" ] \
 	&& ok || bad "calibrate with an hf_config column naming a secrets file: exit $rc: $got"
 # a key no measured value depends on (expert overlap in a dense model) is not identifiable:
 # refused, not returned as the middle of its bounds with an uncertainty of 0
