@@ -8,7 +8,8 @@
 #   README.md                  readme between "<!-- commands: begin ..." and "<!-- commands: end -->"
 # Then every option of the table is read by its command's parser: the option's word is
 # in cli/cmd_COMMAND.c (cmd_table.c for data; the shared --plan, --set and --format are
-# read by cli/common.c).
+# read by cli/common.c); and the values the table lists for an option are what the
+# command's refusal of another value names.
 # usage: options.sh TRAINPLAN          fail when a file differs (make check-options)
 #        options.sh TRAINPLAN write    rewrite the parts (make options)
 tp=$1; mode=$2; pass=0; fail=0
@@ -55,6 +56,19 @@ while read -r cmd opts; do
 		case $o in --plan|--set|--format|--help) continue;; esac
 		grep -q "cli_is(opt, \"$o\")" "$src" || echo "FAIL: $cmd: option $o of the options table is not read in $src"
 	done
+done > "$unread"
+if [ -s "$unread" ]; then cat "$unread" >&2; fail=$((fail + $(wc -l < "$unread"))); else pass=$((pass + 1)); fi
+rm -f "$unread"
+# the values the table lists for an option are those its command takes: its refusal of
+# a value it does not take lists them ("allowed are a, b, c"); --holdout's are examples
+"$tp" --dump-options bash | sed -n 's/^	"\([a-z]*\) \(-[-a-z]*\)") echo "\([^@"]*\)";;$/\1 \2 \3/p' |
+while read -r cmd opt words; do
+	case "$opt" in --format|--holdout) continue;; esac
+	extra=; [ "$cmd" = import ] && extra=tests/cli/none.sh
+	got=$("$tp" $cmd $opt no-such-value $extra 2>&1 | sed -n 's/.*no-such-value.*: allowed \(are \)\{0,1\}//p' |
+		sed -e 's/ (.*//' -e 's/;.*//' | sed 's/, /\n/g' | sort)
+	want=$(printf '%s\n' $words | sort)
+	[ "$got" = "$want" ] || echo "FAIL: $cmd $opt: the options table lists '$(echo $want)', the command takes '$(echo $got)'"
 done > "$unread"
 if [ -s "$unread" ]; then cat "$unread" >&2; fail=$((fail + $(wc -l < "$unread"))); else pass=$((pass + 1)); fi
 rm -f "$unread"
