@@ -59,6 +59,9 @@ static const struct calc_msg_kind calc_msgs[CALC_M_N] = {
 	[CALC_M_HF_CONFIG] = {"E019", CALC_ERROR, "hf-config",
 	                      "model.hf_config names a config.json that cannot be read, is not JSON or does not give "
 	                      "a model trainplan reads"},
+	[CALC_M_IMPORT] = {"E020", CALC_ERROR, "import",
+	                   "trainplan import: a launch script, job TOML or config JSON with a flag, key or value "
+	                   "the import does not read or the framework does not take"},
 };
 
 const struct calc_msg_kind *calc_msg_kind(enum calc_msg m)

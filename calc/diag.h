@@ -49,6 +49,7 @@ enum calc_msg {
 	CALC_M_KEY_RULE,        /* E017 values the plan's rules do not allow together */
 	CALC_M_NOT_TEXT,        /* E018 a plan line that is not UTF-8 text */
 	CALC_M_HF_CONFIG,       /* E019 model.hf_config: a config.json that does not give a model */
+	CALC_M_IMPORT,          /* E020 trainplan import: a run's file that does not give a plan */
 	CALC_M_N
 };
 /* One message kind: its ID ("E010"), severity, short name and meaning. */

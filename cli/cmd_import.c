@@ -82,7 +82,10 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 	for (char *c = msg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
-	calc_error_at(&im->d, im->file, line, 0, sev, "%s", msg);
+	if (sev == CALC_ERROR) /* every refusal of the file is one kind (calc/diag.c) */
+		calc_error_id_at(&im->d, CALC_M_IMPORT, im->file, line, 0, "%s", msg);
+	else
+		calc_error_at(&im->d, im->file, line, 0, sev, "%s", msg);
 }
 #define ERR(im, line, ...) imp_msg(im, line, CALC_ERROR, __VA_ARGS__)
 #define NOTE(im, line, ...) imp_msg(im, line, CALC_NOTE, __VA_ARGS__)
