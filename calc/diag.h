@@ -30,7 +30,7 @@ enum calc_severity {
  */
 enum calc_msg {
 	CALC_M_NONE,
-	CALC_M_PLAN_UNREADABLE, /* E001 the plan cannot be read (size, read error) */
+	CALC_M_PLAN_UNREADABLE, /* E001 the plan cannot be opened or read */
 	CALC_M_MALFORMED,       /* E002 a line that is not [section], key = value or a comment */
 	CALC_M_LINE_TOO_LONG,   /* E003 */
 	CALC_M_UNKNOWN_SECTION, /* E004 */

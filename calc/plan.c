@@ -899,13 +899,13 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			                  (unsigned char)v[bad]);
 		if (k->off == P(currency) && *v &&
 		    (strlen(v) != 3 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 3))
-			return calc_error(d, e->file, e->line, "plan.currency = %s is not a currency code (allowed: three "
+			return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "plan.currency = %s is not a currency code (allowed: three "
 			                  "capital letters as in ISO 4217, e.g. USD, EUR, CNY; empty for none)", v);
 		if (k->off == P(placement)) {
 			/* a permutation of tp, cp, pp, dp, with or without ep (placement.c) */
 			int order[CALC_DIM_N + 1];
 			if (calc_placement_parse(v, order) < 0)
-				return calc_error(d, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
 				                  "and optionally ep, innermost first, joined by '-' (e.g. tp-cp-ep-dp-pp, "
 				                  "Megatron-Core's; tp-cp-pp-dp)", v);
 		}
@@ -914,16 +914,16 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			char extra;
 			if (*v && (strlen(v) != 10 || sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 ||
 			           mo > 12 || da < 1 || da > 31))
-				return calc_error(d, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
 			/* the Gregorian calendar: 30 days hath September, and 29 in a leap February */
 			static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 			int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 			if (*v && da > mdays[mo - 1] + (mo == 2 && leap))
-				return calc_error(d, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
+				return calc_error_id(d, CALC_M_OUT_OF_RANGE, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
 				                  mdays[mo - 1] + (mo == 2 && leap));
 		}
 		if (k->off == P(gpu.name) && !*v)
-			return calc_error(d, e->file, e->line, "cluster.gpu_name is empty (allowed: a name of 1 .. %zu "
+			return calc_error_id(d, CALC_M_NO_VALUE, e->file, e->line, "cluster.gpu_name is empty (allowed: a name of 1 .. %zu "
 			                  "characters)", cap - 1);
 		memcpy(base + k->off, v, strlen(v) + 1); /* fits: strlen(v) < cap was checked */
 		if (k->off == P(gpu.name))
@@ -937,10 +937,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			char *end;
 			long x2 = strtol(s, &end, 10);
 			if (end == s || x2 < 0 || x2 > 100000)
-				return calc_error(d, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
+				return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
 				                  "non-negative integers, e.g. 19,21,20,20", v);
 			if (n >= CALC_MAX_STAGES)
-				return calc_error(d, e->file, e->line, "parallel.layers_per_stage has more than %d entries",
+				return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "parallel.layers_per_stage has more than %d entries",
 				                  CALC_MAX_STAGES);
 			p->layers_per_stage[n++] = (int)x2;
 			s = end;
@@ -949,7 +949,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (*s == ',')
 				s++;
 			else if (*s)
-				return calc_error(d, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
+				return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
 				                  "non-negative integers, e.g. 19,21,20,20", v);
 			while (isspace((unsigned char)*s))
 				s++;
@@ -974,10 +974,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			for (int j = 0; k->enums[j]; j++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", k->enums[j]);
 			if (!k->enums[i])
-				return calc_error(d, e->file, e->line, "%s.%s = %s: '%.*s' is not a module (allowed: a "
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s: '%.*s' is not a module (allowed: a "
 				                  "comma-separated list of %s)", k->section, k->name, v, (int)n, s, list);
 			if (mask & (1u << i))
-				return calc_error(d, e->file, e->line, "%s.%s = %s names %s twice", k->section, k->name, v,
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s names %s twice", k->section, k->name, v,
 				                  k->enums[i]);
 			mask |= 1u << i;
 			s += n;
@@ -986,7 +986,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (*s == ',')
 				s++;
 			else if (*s)
-				return calc_error(d, e->file, e->line, "%s.%s = %s: expected a comma-separated list of %s",
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s: expected a comma-separated list of %s",
 				                  k->section, k->name, v, list);
 		}
 		*(unsigned *)(base + k->off) = mask;
@@ -1013,7 +1013,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			else
 				snprintf(path, sizeof path, "%s", v);
 			if (strlen(path) >= sizeof p->hf_config)
-				return calc_error(d, e->file, e->line, "model.hf_config path is too long (at most %d bytes)",
+				return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "model.hf_config path is too long (at most %d bytes)",
 				                  CALC_PATH_MAX - 1);
 			if (calc_model_from_hf(&p->model, path, d) < 0)
 				return -1;
@@ -1835,12 +1835,12 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 	char key[128], dym[160];
 	size_t n;
 	if (!eq)
-		return calc_error(d, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
+		return calc_error_id(d, CALC_M_MALFORMED, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
 	n = (size_t)(eq - kv);
 	while (n && isspace((unsigned char)kv[n - 1]))
 		n--;
 	if (n >= sizeof key)
-		return calc_error(d, origin, 0, "'%s': key too long", kv);
+		return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "'%s': key too long", kv);
 	memcpy(key, kv, n);
 	key[n] = 0;
 	eq++;
@@ -1870,7 +1870,7 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 			if (!strcmp(keys[i].name, key))
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s.%s", list[0] ? ", " : "",
 				         keys[i].section, keys[i].name);
-		return calc_error(d, origin, 0, "key '%s' is ambiguous (use one of: %s)", key, list);
+		return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "key '%s' is ambiguous (use one of: %s)", key, list);
 	}
 	snprintf(sec, 32, "%s", keys[found].section);
 	snprintf(name, 64, "%s", keys[found].name);
@@ -1970,7 +1970,7 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 		if (from_stdin)
 			snprintf(plan->file, sizeof plan->file, "<stdin>");
 		if (!f) {
-			calc_error(d, file, 0, "cannot open the plan: %s", why);
+			calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "cannot open the plan: %s", why);
 		} else {
 			char real[PATH_MAX];
 			if (from_stdin || !realpath(file, real))

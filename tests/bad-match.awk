@@ -3,7 +3,7 @@
 # value (E004 .. E016: an unknown section, key or preset, a value not of the key's type,
 # range or names) shortened to its ID and the key it names,
 # "FILE:LINE: error[E010] model.layers"
-# (the first section.key of the message, or the quoted name of an unknown section or key;
+# (the quoted name of an unknown section or key, else the first section.key of the message;
 # a message naming neither, and one with a "did you mean", which is what its case
 # checks, stay whole).  With mode=match: stdin holds the expected lines, then a
 # line "\f", then the actual ones; exit status 0 when they pair up, a short line
@@ -19,9 +19,9 @@ function shorten(l,    i, id, rest, key) {
 		return l
 	rest = substr(l, i)
 	key = ""
-	if (match(rest, /[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*/))
+	if (id >= 4 && id <= 6 && match(rest, /'[^' ]+'/)) # the section or key as written
 		key = substr(rest, RSTART, RLENGTH)
-	else if (l ~ /\[E00[456]\]/ && match(rest, /'[^' ]+'/))
+	else if (match(rest, /[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*/))
 		key = substr(rest, RSTART, RLENGTH)
 	if (key == "")
 		return l
