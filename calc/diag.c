@@ -3,7 +3,9 @@
  *
  * A diagnostic is a record (file, line, column, severity, message); the text form
  * "FILE:LINE:COL: error: MESSAGE" is made from the record by calc_diag_format, in the
- * layout compilers use, so that editors can jump to the place.
+ * layout compilers use, so that editors can jump to the place.  A message of a kind
+ * (calc_msgs) carries its stable ID, "error[E010]", as mandoc numbers its messages
+ * (mandoc(1), DIAGNOSTICS), so that tests and scripts match the ID and the key.
  */
 #include "calc.h"
 #include "files.h"
@@ -23,6 +25,50 @@ static void append(struct calc_diag *d, const char *s, size_t n)
 	d->text[d->len] = 0;
 }
 
+/* The kinds, by enum calc_msg; an ID is never reused. */
+static const struct calc_msg_kind calc_msgs[CALC_M_N] = {
+	[CALC_M_NONE] = {NULL, CALC_ERROR, "", ""},
+	[CALC_M_PLAN_UNREADABLE] = {"E001", CALC_ERROR, "plan-unreadable",
+	                            "the plan file cannot be opened or read: missing, not a regular file, too large, a read error"},
+	[CALC_M_MALFORMED] = {"E002", CALC_ERROR, "malformed-line",
+	                      "a line that is not '[section]', 'key = value' or a comment; a --set word that is not KEY=VALUE"},
+	[CALC_M_LINE_TOO_LONG] = {"E003", CALC_ERROR, "line-too-long", "a line longer than a plan line may be"},
+	[CALC_M_UNKNOWN_SECTION] = {"E004", CALC_ERROR, "unknown-section", "a [section] the plan format does not have"},
+	[CALC_M_OUTSIDE_SECTION] = {"E005", CALC_ERROR, "outside-section",
+	                            "a key before any [section] that is not a plan key"},
+	[CALC_M_UNKNOWN_KEY] = {"E006", CALC_ERROR, "unknown-key", "a key its section does not have; a --set key that names no key or several"},
+	[CALC_M_NO_VALUE] = {"E007", CALC_ERROR, "no-value", "a key without a value"},
+	[CALC_M_KEY_TWICE] = {"E008", CALC_ERROR, "key-twice", "a key set twice in one file"},
+	[CALC_M_NOT_NUMBER] = {"E009", CALC_ERROR, "not-a-number",
+	                       "a value that is not an integer, or not a number of the key's unit"},
+	[CALC_M_OUT_OF_RANGE] = {"E010", CALC_ERROR, "out-of-range", "a number outside the key's range"},
+	[CALC_M_NOT_ALLOWED] = {"E011", CALC_ERROR, "not-allowed", "a value that is not one of the key's names"},
+	[CALC_M_NOT_BOOL] = {"E012", CALC_ERROR, "not-yes-no", "a value that is not yes, no, true, false, 1 or 0"},
+	[CALC_M_TOO_LONG] = {"E013", CALC_ERROR, "too-long", "a text value longer than the key allows"},
+	[CALC_M_CONTROL_CHAR] = {"E014", CALC_ERROR, "control-character",
+	                         "a value with a control character or a byte that is not UTF-8"},
+	[CALC_M_INCLUDE] = {"E015", CALC_ERROR, "include",
+	                    "include = FILE cannot be followed: unreadable, itself, too deep or too long"},
+	[CALC_M_UNKNOWN_PRESET] = {"E016", CALC_ERROR, "unknown-preset",
+	                           "a model, cluster, GPU or stack preset that does not exist"},
+	[CALC_M_KEY_RULE] = {"E017", CALC_ERROR, "key-rule",
+	                     "values the plan's rules do not allow together: a split that does not divide the GPUs "
+	                     "or the batch, a schedule's or a framework's condition, the MoE and MLA shapes"},
+	[CALC_M_NOT_TEXT] = {"E018", CALC_ERROR, "not-text",
+	                     "a plan line with a NUL byte, a byte that is not UTF-8 or a carriage return inside it"},
+	[CALC_M_HF_CONFIG] = {"E019", CALC_ERROR, "hf-config",
+	                      "model.hf_config names a config.json that cannot be read, is not JSON or does not give "
+	                      "a model trainplan reads"},
+	[CALC_M_IMPORT] = {"E020", CALC_ERROR, "import",
+	                   "trainplan import: a launch script, job TOML or config JSON with a flag, key or value "
+	                   "the import does not read or the framework does not take"},
+};
+
+const struct calc_msg_kind *calc_msg_kind(enum calc_msg m)
+{
+	return m >= 0 && m < CALC_M_N ? &calc_msgs[m] : &calc_msgs[CALC_M_NONE];
+}
+
 static const char *severity_word(enum calc_severity s)
 {
 	switch (s) {
@@ -38,7 +84,11 @@ static const char *severity_word(enum calc_severity s)
 
 int calc_diag_format(const struct calc_diag_rec *r, char *buf, size_t n)
 {
-	const char *sev = severity_word(r->severity);
+	char sev[32];
+	if (r->kind > CALC_M_NONE && r->kind < CALC_M_N)
+		snprintf(sev, sizeof sev, "%s[%s]", severity_word(r->severity), calc_msgs[r->kind].id);
+	else
+		snprintf(sev, sizeof sev, "%s", severity_word(r->severity));
 	if (r->file && r->line > 0 && r->col > 0)
 		return snprintf(buf, n, "%s:%d:%d: %s: %s", r->file, r->line, r->col, sev, r->msg);
 	if (r->file && r->line > 0)
@@ -74,7 +124,7 @@ static char *shown_dup(const char *s)
 	return out;
 }
 
-static int add(struct calc_diag *d, const char *file, int line, int col,
+static int add(struct calc_diag *d, enum calc_msg kind, const char *file, int line, int col,
                enum calc_severity severity, const char *fmt, va_list ap)
 {
 	char msg[1024], buf[1024];
@@ -92,6 +142,7 @@ static int add(struct calc_diag *d, const char *file, int line, int col,
 	r->col = r->line > 0 && col > 0 ? col : 0;
 	r->severity = severity;
 	r->msg = shown_dup(msg);
+	r->kind = kind;
 	/* the formatted line, cut as before at 1022 bytes + newline */
 	int n = calc_diag_format(r, buf, sizeof buf);
 	if (n > (int)sizeof buf - 2)
@@ -107,7 +158,26 @@ int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = add(d, file, line, 0, CALC_ERROR, fmt, ap);
+	int rc = add(d, CALC_M_NONE, file, line, 0, CALC_ERROR, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int calc_error_id(struct calc_diag *d, enum calc_msg m, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add(d, m, file, line, 0, calc_msg_kind(m)->severity, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int calc_error_id_at(struct calc_diag *d, enum calc_msg m, const char *file, int line, int col, const char *fmt,
+                     ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add(d, m, file, line, col, calc_msg_kind(m)->severity, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -117,7 +187,7 @@ int calc_error_at(struct calc_diag *d, const char *file, int line, int col,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = add(d, file, line, col, severity, fmt, ap);
+	int rc = add(d, CALC_M_NONE, file, line, col, severity, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -127,11 +197,23 @@ const char *calc_diag_first(const struct calc_diag *d, const char *fallback)
 	return d && d->nrecs > 0 ? d->recs[0].msg : fallback;
 }
 
+static int add_kind(struct calc_diag *d, enum calc_msg kind, const char *file, int line, int col,
+                    enum calc_severity severity, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static int add_kind(struct calc_diag *d, enum calc_msg kind, const char *file, int line, int col,
+                    enum calc_severity severity, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add(d, kind, file, line, col, severity, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 void calc_diag_append(struct calc_diag *d, const struct calc_diag *src)
 {
 	for (int i = 0; d && i < src->nrecs; i++) {
 		const struct calc_diag_rec *r = &src->recs[i];
-		calc_error_at(d, r->file, r->line, r->col, r->severity, "%s", r->msg);
+		add_kind(d, r->kind, r->file, r->line, r->col, r->severity, "%s", r->msg);
 	}
 }
 

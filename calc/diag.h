@@ -20,6 +20,48 @@ enum calc_severity {
 	CALC_NOTE,
 };
 
+/*
+ * Message kinds with a stable ID and a fixed severity (diag.c, calc_msgs): a test or a
+ * script checks "error[E010]" and the key rather than the whole sentence, whose words
+ * may improve.  The text form is "FILE:LINE: error[E010]: MESSAGE"; a message of no
+ * kind (CALC_M_NONE) has no ID.  IDs are never reused or renumbered: a kind that
+ * goes away leaves its ID unused.  trainplan --dump-options diagnostics lists them
+ * (the DIAGNOSTICS section of man/trainplan.1).
+ */
+enum calc_msg {
+	CALC_M_NONE,
+	CALC_M_PLAN_UNREADABLE, /* E001 the plan cannot be opened or read */
+	CALC_M_MALFORMED,       /* E002 a line that is not [section], key = value or a comment */
+	CALC_M_LINE_TOO_LONG,   /* E003 */
+	CALC_M_UNKNOWN_SECTION, /* E004 */
+	CALC_M_OUTSIDE_SECTION, /* E005 a key before any [section] that is no plan key */
+	CALC_M_UNKNOWN_KEY,     /* E006 */
+	CALC_M_NO_VALUE,        /* E007 */
+	CALC_M_KEY_TWICE,       /* E008 a key set twice in one file */
+	CALC_M_NOT_NUMBER,      /* E009 not an integer / not a number of the key's unit */
+	CALC_M_OUT_OF_RANGE,    /* E010 */
+	CALC_M_NOT_ALLOWED,     /* E011 a value outside an enum key's list */
+	CALC_M_NOT_BOOL,        /* E012 */
+	CALC_M_TOO_LONG,        /* E013 a text value past its length */
+	CALC_M_CONTROL_CHAR,    /* E014 a control character or a byte that is not UTF-8 */
+	CALC_M_INCLUDE,         /* E015 include = FILE cannot be followed */
+	CALC_M_UNKNOWN_PRESET,  /* E016 a model, cluster, GPU or stack preset that does not exist */
+	CALC_M_KEY_RULE,        /* E017 values the plan's rules do not allow together */
+	CALC_M_NOT_TEXT,        /* E018 a plan line that is not UTF-8 text */
+	CALC_M_HF_CONFIG,       /* E019 model.hf_config: a config.json that does not give a model */
+	CALC_M_IMPORT,          /* E020 trainplan import: a run's file that does not give a plan */
+	CALC_M_N
+};
+/* One message kind: its ID ("E010"), severity, short name and meaning. */
+struct calc_msg_kind {
+	const char *id;
+	enum calc_severity severity;
+	const char *name;
+	const char *meaning;
+};
+/* Kind m (CALC_M_NONE .. CALC_M_N - 1; NONE has id NULL). */
+const struct calc_msg_kind *calc_msg_kind(enum calc_msg m);
+
 /* One diagnostic: where it points and what it says. */
 struct calc_diag_rec {
 	char *file;                  /* path or origin ("--set", "with"); NULL when none applies */
@@ -27,6 +69,7 @@ struct calc_diag_rec {
 	int col;                     /* 1-based; 0 = no column */
 	enum calc_severity severity;
 	char *msg;                   /* the message, without location, severity or newline */
+	enum calc_msg kind;          /* its kind (ID), CALC_M_NONE when it has none */
 };
 
 /*
@@ -50,6 +93,15 @@ struct calc_diag {
 int calc_error(struct calc_diag *d, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Append a message of kind m (its severity, and its ID in the text) at file:line (as
+ * calc_error).  Returns -1 for an error kind, 0 otherwise. */
+int calc_error_id(struct calc_diag *d, enum calc_msg m, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* calc_error_id with a column (col <= 0 omits it, as calc_error_at). */
+int calc_error_id_at(struct calc_diag *d, enum calc_msg m, const char *file, int line, int col, const char *fmt,
+                     ...) __attribute__((format(printf, 6, 7)));
+
 /* Append a diagnostic of any severity with a column (col <= 0 omits it, and it is
  * omitted as well when line <= 0).  Returns -1 for CALC_ERROR, 0 otherwise. */
 int calc_error_at(struct calc_diag *d, const char *file, int line, int col,
@@ -58,7 +110,7 @@ int calc_error_at(struct calc_diag *d, const char *file, int line, int col,
 
 /* Write record 'r' as one line without its newline into buf (size n, always
  * NUL-terminated): "FILE:LINE:COL: SEVERITY: MESSAGE", with the parts that do not
- * apply left out.  Returns the length the whole line would have (as snprintf). */
+ * apply left out and SEVERITY followed by "[ID]" for a message of a kind.  Returns the length the whole line would have (as snprintf). */
 int calc_diag_format(const struct calc_diag_rec *r, char *buf, size_t n);
 
 /* The message of the first record, or 'fallback' when there is none. */

@@ -241,7 +241,7 @@ static int json_flag(const struct hf_ctx *c, json_t *obj, const char *name, int 
 	if (json_is_boolean(v))
 		return json_is_true(v);
 	value_text(v, val, sizeof val);
-	return calc_error(c->d, c->path, field_line(c, name), "%s: %s = %s is not a boolean (allowed: true, false)",
+	return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, name), "%s: %s = %s is not a boolean (allowed: true, false)",
 	                  c->where, name, val);
 }
 
@@ -276,7 +276,7 @@ static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_fa
 		    (fam && fam->mla && !strcmp(what, MLA_WHAT)))
 			continue;
 		value_text(v, val, sizeof val);
-		return calc_error(c->d, c->path, field_line(c, unmodelled_fields[i][0]),
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, unmodelled_fields[i][0]),
 		                  "%s are not modelled: field %s = %s (trainplan models decoder-only transformers "
 		                  "of attention and MLP or mixture-of-experts layers)", what, unmodelled_fields[i][0], val);
 	}
@@ -292,7 +292,7 @@ static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_fa
 			if (!s || (strcmp(s, "full_attention") && strcmp(s, "sliding_attention") &&
 			           (!chunked || strcmp(s, "chunked_attention")))) {
 				value_text(e, val, sizeof val);
-				return calc_error(c->d, c->path, field_line(c, "layer_types"),
+				return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "layer_types"),
 				                  "%s: layer_types[%zu] = %s is not modelled (allowed: \"full_attention\", "
 				                  "\"sliding_attention\"%s)", c->where, i, val,
 				                  chunked ? ", \"chunked_attention\"" : "");
@@ -318,13 +318,13 @@ static int refuse_type(const struct hf_ctx *c, const char *type, const char *fie
 	size_t n = 0;
 	for (int i = 0; i < NUNMODELLED; i++)
 		if (!strcmp(unmodelled_types[i][0], type))
-			return calc_error(c->d, c->path, field_line(c, field),
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, field),
 			                  "%s are not modelled: field %s = \"%s\" (trainplan models decoder-only "
 			                  "transformers of attention and MLP or mixture-of-experts layers)",
 			                  unmodelled_types[i][1], field, type);
 	for (int i = 0; i < NFAMILIES && n < sizeof known; i++)
 		n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", families[i].type);
-	return calc_error(c->d, c->path, field_line(c, field),
+	return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, field),
 	                  "%s: %s = \"%s\" is not a family trainplan reads (allowed: %s); give the model with "
 	                  "the model.* keys instead", c->where, field, type, known);
 }
@@ -343,7 +343,7 @@ static int int_field(const struct hf_ctx *c, json_t *obj, const char *name, long
 		return 0;
 	}
 	value_text(v, val, sizeof val);
-	return calc_error(c->d, c->path, field_line(c, name), "%s: %s = %s is out of range (allowed: %ld .. %ld)",
+	return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, name), "%s: %s = %s is out of range (allowed: %ld .. %ld)",
 	                  c->where, name, val, lo, hi);
 }
 
@@ -381,7 +381,7 @@ static int read_llama4_layers(const struct hf_ctx *c, json_t *obj, struct calc_m
 			n++;
 		if (!ok || json_array_size(ml) != n) {
 			value_text(ml, val, sizeof val);
-			return calc_error(c->d, c->path, field_line(c, "moe_layers"),
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "moe_layers"),
 			                  "%s: moe_layers = %s is not modelled (allowed: every interleave_moe_layer_step-th "
 			                  "layer, [%d, %d, ...], or leave it out)", c->where, val, every - 1, 2 * every - 1);
 		}
@@ -443,7 +443,7 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 	json_t *src = dbrx ? fc : obj;
 
 	if (dbrx && !json_is_object(fc)) {
-		calc_error(c->d, c->path, 0, "%s: dbrx without an ffn_config object", c->where);
+		calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, 0, "%s: dbrx without an ffn_config object", c->where);
 		return;
 	}
 	if (dbrx)
@@ -451,7 +451,7 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 	if (int_field(&cf, src, n_exp, 1, 65536, 0, &v) < 0)
 		return;
 	if (v == 0) {
-		calc_error(c->d, c->path, 0, "%s: model_type = \"%s\" without %s (routed experts, 1 .. 65536)", c->where,
+		calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, 0, "%s: model_type = \"%s\" without %s (routed experts, 1 .. 65536)", c->where,
 		           t, n_exp);
 		return;
 	}
@@ -459,7 +459,7 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 	if (int_field(&cf, src, dbrx ? "moe_top_k" : "num_experts_per_tok", 1, 65536, 0, &v) < 0)
 		return;
 	if (v < 1 || v > e->experts) {
-		calc_error(c->d, c->path, field_line(c, dbrx ? "moe_top_k" : "num_experts_per_tok"),
+		calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, dbrx ? "moe_top_k" : "num_experts_per_tok"),
 		           "%s: %s = %ld: a token goes to 1 .. %s = %d routed experts", c->where,
 		           dbrx ? "moe_top_k" : "num_experts_per_tok", v, n_exp, e->experts);
 		return;
@@ -473,7 +473,7 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		if (int_field(c, obj, "moe_intermediate_size", 1, 100000000, 0, &v) < 0)
 			return;
 		if (v == 0) {
-			calc_error(c->d, c->path, 0, "%s: model_type = \"%s\" without moe_intermediate_size", c->where, t);
+			calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, 0, "%s: model_type = \"%s\" without moe_intermediate_size", c->where, t);
 			return;
 		}
 		e->expert_ffn = (int)v;
@@ -520,7 +520,7 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		if (present(only)) {
 			char val[80];
 			value_text(only, val, sizeof val);
-			calc_error(c->d, c->path, field_line(c, "mlp_only_layers"),
+			calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "mlp_only_layers"),
 			           "%s: mlp_only_layers = %s is not modelled (allowed: [], and decoder_sparse_step)", c->where,
 			           val);
 			return;
@@ -538,7 +538,7 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 		e->router_bias = 1;
 	e->imbalance = 1;
 	if (e->first_dense >= m->layers && m->layers > 0)
-		calc_error(c->d, c->path, field_line(c, "first_k_dense_replace"),
+		calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "first_k_dense_replace"),
 		           "%s: first_k_dense_replace = %d leaves no MoE layer of %d", c->where, e->first_dense, m->layers);
 }
 
@@ -556,7 +556,7 @@ static void read_mla(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
 	if (v[1] == 0)
 		return; /* ordinary attention */
 	if (v[2] < 1 || v[3] < 1 || v[4] < 1) {
-		calc_error(c->d, c->path, field_line(c, "kv_lora_rank"),
+		calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "kv_lora_rank"),
 		           "%s: MLA (kv_lora_rank = %ld) needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim "
 		           "(each 1 .. 100000)", c->where, v[1]);
 		return;
@@ -608,14 +608,14 @@ static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_fami
 		if (nsl == 0)
 			return 0;
 		if (w <= 0)
-			return calc_error(c->d, c->path, field_line(c, "sliding_window"), "%s: layer_types names %ld "
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "sliding_window"), "%s: layer_types names %ld "
 			                  "sliding_attention layers but sliding_window is not a positive integer", c->where, nsl);
 		n = first < 0 ? 0 : first + 1;
 		json_array_foreach(lt, i, e) {
 			const char *t = json_string_value(e);
 			int full = t && !strcmp(t, "full_attention"), want = n > 0 && (long)(i + 1) % n == 0;
 			if ((full || (t && !strcmp(t, "sliding_attention"))) && full != want)
-				return calc_error(c->d, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s: the "
+				return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s: the "
 				                  "full-attention layers are not every %ld-th layer, the one placement modelled "
 				                  "(model.window_full_every)", c->where, i, t, n);
 		}
@@ -627,7 +627,7 @@ static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_fami
 	} else if (!strcmp(type, "qwen2") || !strcmp(type, "qwen3") || !strcmp(type, "qwen2_moe") ||
 	           !strcmp(type, "qwen3_moe") || !strcmp(type, "qwen2_vl")) {
 		if (json_flag(c, obj, "use_sliding_window", 0) > 0)
-			return calc_error(c->d, c->path, field_line(c, "use_sliding_window"), "%s: use_sliding_window = true "
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "use_sliding_window"), "%s: use_sliding_window = true "
 			                  "(sliding windows from max_window_layers on) is not modelled (allowed: false)", c->where);
 		return 0;
 	} else if (strcmp(type, "mistral") && strcmp(type, "mixtral") && strcmp(type, "phi3"))
@@ -645,14 +645,14 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	char why[128];
 	struct hf_reader rd = {calc_file_open_confined(path, "rb", why, sizeof why), 0, 0, NULL};
 	if (!rd.f)
-		return calc_error(d, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
+		return calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "cannot read config.json: unable to open %s: %s", path, why);
 	/* a field given twice is a mistake, not the last one winning */
 	json_t *root = json_load_callback(hf_read, &rd, JSON_REJECT_DUPLICATES, &err);
 	fclose(rd.f);
 	if (rd.toobig) {
 		json_decref(root);
 		free(rd.text);
-		return calc_error(d, path, 0, "more than %d bytes: not a config.json", HF_MAX_BYTES);
+		return calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "more than %d bytes: not a config.json", HF_MAX_BYTES);
 	}
 	static const char *const n_hidden[] = {"hidden_size", "n_embd", "d_model", "n_embed", NULL};
 	static const char *const n_layers[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
@@ -678,18 +678,18 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		char *near = strstr(err.text, " near '");
 		if (near && strncmp(err.text, "duplicate object key", 20)) { /* a key of valid JSON stays */
 			*near = 0;
-			return calc_error(d, path, err.line, "config.json is not valid JSON: %s (column %d; the text there "
+			return calc_error_id(d, CALC_M_HF_CONFIG, path, err.line, "config.json is not valid JSON: %s (column %d; the text there "
 			                  "is not shown)", err.text, err.column);
 		}
 		if (err.line > 0)
-			return calc_error(d, path, err.line, "config.json is not valid JSON: %s (column %d)", err.text,
+			return calc_error_id(d, CALC_M_HF_CONFIG, path, err.line, "config.json is not valid JSON: %s (column %d)", err.text,
 			                  err.column);
-		return calc_error(d, path, 0, "cannot read config.json: %s", err.text);
+		return calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "cannot read config.json: %s", err.text);
 	}
 	if (!json_is_object(root)) {
 		json_decref(root);
 		free(rd.text);
-		return calc_error(d, path, 1, "config.json: expected a JSON object at the top level");
+		return calc_error_id(d, CALC_M_HF_CONFIG, path, 1, "config.json: expected a JSON object at the top level");
 	}
 
 	/* the family, and the object that holds the language model */
@@ -710,7 +710,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			if (outer)
 				refuse_type(&c, outer, "model_type");
 			else
-				calc_error(d, path, field_line(&c, "text_config"),
+				calc_error_id(d, CALC_M_HF_CONFIG, path, field_line(&c, "text_config"),
 				           "config.json: text_config has no model_type: the language model's family is unknown");
 			goto out;
 		}
@@ -762,16 +762,16 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 				if (!v || json_is_null(v) || json_is_integer(v))
 					continue;
 				value_text(v, val, sizeof val);
-				calc_error(d, path, field_line(&c, lists[l][i]), "%s: %s = %s is not an integer", c.where,
+				calc_error_id(d, CALC_M_HF_CONFIG, path, field_line(&c, lists[l][i]), "%s: %s = %s is not an integer", c.where,
 				           lists[l][i], val);
 			}
 		if (d->nerrors > before)
 			goto out;
 	}
 	if (!json_int(obj, n_hidden, &hidden))
-		calc_error(d, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
 	if (!json_int(obj, n_layers, &layers))
-		calc_error(d, path, 0, "%s has no num_hidden_layers (or n_layer) integer", c.where);
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s has no num_hidden_layers (or n_layer) integer", c.where);
 	/* Gemma 3's published configs (google/gemma-3-4b-it) leave the attention shape and the
 	 * vocabulary to Gemma3TextConfig, whose defaults are 8 heads, 4 KV heads of 256 and
 	 * 262,208 entries (transformers' configuration_gemma3.py): taken, each said in a note */
@@ -781,14 +781,14 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no num_attention_heads: Gemma 3's default 8 "
 		              "(Gemma3TextConfig) is taken", c.where);
 	} else if (!json_int(obj, n_heads, &heads))
-		calc_error(d, path, 0, "%s has no num_attention_heads (or n_head) integer", c.where);
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s has no num_attention_heads (or n_head) integer", c.where);
 	if (!json_int(obj, n_vocab, &vocab)) {
 		if (g3) {
 			vocab = 262208;
 			calc_error_at(d, path, 0, 0, CALC_NOTE, "%s has no vocab_size: Gemma 3's default 262208 "
 			              "(Gemma3TextConfig) is taken", c.where);
 		} else
-			calc_error(d, path, 0, "%s has no vocab_size integer", c.where);
+			calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s has no vocab_size integer", c.where);
 	}
 	if (fam && fam->falcon) {
 		/* FalconAttention: new_decoder_architecture -> num_kv_heads K/V heads (default:
@@ -818,12 +818,12 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	json_int(obj, n_hdim, &hdim);
 	int has_ffn = json_int(obj, n_ffn, &ffn);
 	if (has_ffn && ffn <= 0)
-		calc_error(d, path, 0, "%s: intermediate_size = %ld is out of range (allowed: 1 .. 100000000; leave it "
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s: intermediate_size = %ld is out of range (allowed: 1 .. 100000000; leave it "
 		           "out or null for 4 x hidden_size)", c.where, ffn);
 	if (d->nerrors == before && (hidden <= 0 || layers <= 0 || heads <= 0 || vocab <= 0 || kv <= 0 ||
 	                             hidden > 10000000 || layers > 100000 || heads > 100000 || vocab > 100000000 ||
 	                             kv > 100000))
-		calc_error(d, path, 0, "%s: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s: hidden_size = %ld, num_hidden_layers = %ld, num_attention_heads = %ld, "
 		           "num_key_value_heads = %ld, vocab_size = %ld: each must be a positive integer of sane size",
 		           c.where, hidden, layers, heads, kv, vocab);
 	/* GPT-2 convention: n_inner null means 4 h; computed once hidden is known to be sane */
@@ -832,11 +832,11 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	/* the optional sizes have the ranges of their plan keys (model.ffn_hidden,
 	 * model.head_dim, model.max_pos), checked before they are narrowed to int */
 	if (d->nerrors == before && ffn > 100000000)
-		calc_error(d, path, 0, "%s: intermediate_size = %ld is out of range (allowed: 1 .. 100000000)", c.where, ffn);
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s: intermediate_size = %ld is out of range (allowed: 1 .. 100000000)", c.where, ffn);
 	if (d->nerrors == before && (hdim < 0 || hdim > 100000))
-		calc_error(d, path, 0, "%s: head_dim = %ld is out of range (allowed: 1 .. 100000)", c.where, hdim);
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s: head_dim = %ld is out of range (allowed: 1 .. 100000)", c.where, hdim);
 	if (d->nerrors == before && json_int(obj, n_pos, &pos) && (pos < 0 || pos > 100000000))
-		calc_error(d, path, 0, "%s: n_positions = %ld is out of range (allowed: 0 .. 100000000)", c.where, pos);
+		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s: n_positions = %ld is out of range (allowed: 0 .. 100000000)", c.where, pos);
 	if (d->nerrors == before) {
 		const char *act = json_string_value(json_object_get(obj, "hidden_act"));
 		int tie, bias;

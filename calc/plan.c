@@ -597,17 +597,17 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		for (int i = 0; sections[i] && !any; i++)
 			any = key_index(sections[i], name) >= 0;
 		if (!any)
-			return calc_error(r->d, r->file, r->line, "a line outside any section that is not a plan key (the "
+			return calc_error_id(r->d, CALC_M_OUTSIDE_SECTION, r->file, r->line, "a line outside any section that is not a plan key (the "
 			                  "line is not shown: is %s a plan?)", r->file), r->es->bad = 1, 1;
-		return calc_error(r->d, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
+		return calc_error_id(r->d, CALC_M_OUTSIDE_SECTION, r->file, r->line, "'%s' is outside any section (sections: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)", name), r->es->bad = 1, 1;
 	}
 	if (!known_section(section)) {
 		if (!*section_suggest(section, dym, sizeof dym))
-			return calc_error(r->d, r->file, r->line, "an unknown section (allowed: plan, model, cluster, training, "
+			return calc_error_id(r->d, CALC_M_UNKNOWN_SECTION, r->file, r->line, "an unknown section (allowed: plan, model, cluster, training, "
 			                  "parallel, overhead, efficiency, run; the line is not shown: is %s a plan?)",
 			                  r->file), r->es->bad = 1, 1;
-		return calc_error(r->d, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
+		return calc_error_id(r->d, CALC_M_UNKNOWN_SECTION, r->file, r->line, "unknown section [%s] (allowed: plan, model, cluster, "
 		                  "training, parallel, overhead, efficiency, run)%s", section,
 		                  section_suggest(section, dym, sizeof dym)), r->es->bad = 1, 1;
 	}
@@ -617,21 +617,21 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		struct calc_suggest s;
 		calc_suggest_init(&s, name);
 		section_keys(section, list, sizeof list, &s);
-		calc_error(r->d, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)%s", name, section, list,
+		calc_error_id(r->d, CALC_M_UNKNOWN_KEY, r->file, r->line, "unknown key '%s' in [%s] (allowed: %s)%s", name, section, list,
 		           calc_suggest_text(&s, dym, sizeof dym));
 		r->es->bad = 1;
 		return 1;
 	}
 	if (!value || !*value) {
 		const struct calc_key_info *ki = calc_plan_key_at(k);
-		calc_error(r->d, r->file, r->line, "%s.%s has no value (allowed: %s)", section, name, ki->range);
+		calc_error_id(r->d, CALC_M_NO_VALUE, r->file, r->line, "%s.%s has no value (allowed: %s)", section, name, ki->range);
 		r->es->bad = 1;
 		return 1;
 	}
 	/* a key set twice in one file is a mistake (a later file or --set overrides) */
 	for (int i = 0; i < r->es->n; i++)
 		if (r->es->e[i].key == k && r->es->e[i].src == r->src) {
-			calc_error(r->d, r->file, r->line, "%s.%s is set twice in this file (first at line %d)",
+			calc_error_id(r->d, CALC_M_KEY_TWICE, r->file, r->line, "%s.%s is set twice in this file (first at line %d)",
 			           section, name, r->es->e[i].line);
 			r->es->bad = 1;
 			return 1;
@@ -670,16 +670,16 @@ static int collect_in(struct entries *es, const char *text, FILE *f, const char 
 	pthread_once(&ini_once, ini_settings);
 	rc = ini_parse_stream(read_line, &r, on_value, &r);
 	if (r.toobig)
-		calc_error(d, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
+		calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "more than %d bytes: not a plan file", PLAN_MAX_BYTES);
 	else if (r.badline)
-		calc_error_at(d, file, r.badline, r.badcol, CALC_ERROR, "%s", r.badmsg);
+		calc_error_id_at(d, CALC_M_NOT_TEXT, file, r.badline, r.badcol, "%s", r.badmsg);
 	else if (r.toolong)
-		calc_error(d, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
+		calc_error_id(d, CALC_M_LINE_TOO_LONG, file, r.toolong, "line longer than %d bytes (the longest line a plan may have)",
 		           r.maxline);
 	else if (rc > 0)
-		calc_error(d, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
+		calc_error_id(d, CALC_M_MALFORMED, file, rc, "malformed line (expected '[section]', 'key = value' or a comment)");
 	else if (rc < 0)
-		calc_error(d, file, 0, "cannot read the plan (%s)", rc == -2 ? "out of memory" : "read error");
+		calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "cannot read the plan (%s)", rc == -2 ? "out of memory" : "read error");
 	return d->nerrors > before ? -1 : 0;
 }
 
@@ -700,7 +700,7 @@ static int collect_include(struct reader *r, const char *value)
 	FILE *f;
 	int i;
 	if (!*value)
-		return calc_error(r->d, r->file, r->line, "include has no value (allowed: the path of a plan file, "
+		return calc_error_id(r->d, CALC_M_NO_VALUE, r->file, r->line, "include has no value (allowed: the path of a plan file, "
 		                  "relative to this one)");
 	if (value[0] != '/' && slash)
 		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->file), r->file, value);
@@ -708,11 +708,11 @@ static int collect_include(struct reader *r, const char *value)
 		snprintf(path, sizeof path, "%s", value);
 	char why[128];
 	if (!(f = calc_file_open(path, "r", why, sizeof why)))
-		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, why);
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: cannot open %s: %s", value, path, why);
 	if (!realpath(path, real)) {
 		int e = errno;
 		fclose(f);
-		return calc_error(r->d, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: cannot open %s: %s", value, path, strerror(e));
 	}
 	for (i = 0; i <= r->depth; i++)
 		if (r->chain[i] && !strcmp(r->chain[i], real)) {
@@ -721,17 +721,17 @@ static int collect_include(struct reader *r, const char *value)
 			for (int j = i; j <= r->depth; j++)
 				snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "%s -> ", r->names[j]);
 			fclose(f);
-			return calc_error(r->d, r->file, r->line, "include = %s: the plan includes itself (%s%s; allowed: "
+			return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: the plan includes itself (%s%s; allowed: "
 			                  "a file not already being read)", value, chain, path);
 		}
 	if (p->nincludes >= CALC_PLAN_MAX_INCLUDES) {
 		fclose(f);
-		return calc_error(r->d, r->file, r->line, "include = %s: more than %d included files", value,
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: more than %d included files", value,
 		                  CALC_PLAN_MAX_INCLUDES);
 	}
 	if (strlen(path) >= sizeof p->includes[0]) {
 		fclose(f);
-		return calc_error(r->d, r->file, r->line, "include = %s: path too long (at most %d bytes)", value,
+		return calc_error_id(r->d, CALC_M_INCLUDE, r->file, r->line, "include = %s: path too long (at most %d bytes)", value,
 		                  CALC_PATH_MAX - 1);
 	}
 	i = p->nincludes++;
@@ -821,10 +821,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			end++;
 		/* strtod reads hexadecimal (0x8, 0x1p3), infinity and NaN: a plan writes decimals */
 		if (end == v || *end || n != floor(n) || errno || strpbrk(v, "xXiInN"))
-			return calc_error(d, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
+			return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "%s.%s = %s is not an integer (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		if (n < k->min || n > k->max)
-			return calc_error(d, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
+			return calc_error_id(d, CALC_M_OUT_OF_RANGE, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		*(int *)(base + k->off) = (int)n;
 		if (k->off == P(dp))
@@ -844,10 +844,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				[CALC_U_FLOPS] = "FLOP/s with an optional unit: TFLOP/s, PFLOP/s",
 				[CALC_U_MONEY] = "a plain number",
 			};
-			return calc_error(d, e->file, e->line, "%s.%s = %s is not %s", k->section, k->name, v, hint[k->unit]);
+			return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "%s.%s = %s is not %s", k->section, k->name, v, hint[k->unit]);
 		}
 		if (x < k->min || x > k->max)
-			return calc_error(d, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
+			return calc_error_id(d, CALC_M_OUT_OF_RANGE, e->file, e->line, "%s.%s = %s is out of range (allowed: %g .. %g)",
 			                  k->section, k->name, v, k->min, k->max);
 		*(double *)(base + k->off) = x;
 		if (k->off == P(gpu_memory))
@@ -861,7 +861,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		return 0;
 	case K_BOOL:
 		if (parse_bool(v, &b) < 0)
-			return calc_error(d, e->file, e->line, "%s.%s = %s is not a yes/no value (allowed: yes, no, true, "
+			return calc_error_id(d, CALC_M_NOT_BOOL, e->file, e->line, "%s.%s = %s is not a yes/no value (allowed: yes, no, true, "
 			                  "false, on, off, 1, 0)", k->section, k->name, v);
 		*(int *)(base + k->off) = b;
 		return 0;
@@ -874,7 +874,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		calc_suggest_init(&sg, v);
 		for (int i = 0; i < calc_schedule_count(); i++)
 			calc_suggest_offer(&sg, calc_schedule_at(i)->name);
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
 		                  calc_schedule_names(list, sizeof list, ", "), calc_suggest_text(&sg, dym, sizeof dym));
 	}
 	case K_ENUM:
@@ -889,7 +889,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", k->enums[i]);
 			calc_suggest_offer(&sg, k->enums[i]);
 		}
-		return calc_error(d, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
+		return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s is not allowed (allowed: %s)%s", k->section, k->name, v,
 		                  list, calc_suggest_text(&sg, dym, sizeof dym));
 	case K_TEXT: {
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
@@ -897,24 +897,24 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		           : k->off == P(published_source) ? sizeof p->published_source
 		           : k->off == P(currency) ? sizeof p->currency : sizeof p->placement;
 		if (strlen(v) >= cap)
-			return calc_error(d, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
+			return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
 		/* a title reaches report.html, the PDF, a terminal and CSV cells: UTF-8 without
 		 * control characters (an ESC would be a terminal command), the bytes not quoted */
 		long bad = calc_text_plain(v);
 		if (bad >= 0)
-			return calc_error(d, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
+			return calc_error_id(d, CALC_M_CONTROL_CHAR, e->file, e->line, "%s.%s: byte %ld (0x%02X) is a control character or not UTF-8 "
 			                  "(allowed: UTF-8 text without control characters)", k->section, k->name, bad + 1,
 			                  (unsigned char)v[bad]);
 		if (k->off == P(currency) && *v &&
 		    (strlen(v) != 3 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 3))
-			return calc_error(d, e->file, e->line, "plan.currency = %s is not a currency code (allowed: three "
+			return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "plan.currency = %s is not a currency code (allowed: three "
 			                  "capital letters as in ISO 4217, e.g. USD, EUR, CNY; empty for none)", v);
 		if (k->off == P(placement)) {
 			/* a permutation of tp, cp, pp, dp, with or without ep (placement.c) */
 			int order[CALC_DIM_N + 1];
 			if (calc_placement_parse(v, order) < 0)
-				return calc_error(d, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "parallel.placement = %s is not an order of tp, cp, pp, dp "
 				                  "and optionally ep, innermost first, joined by '-' (e.g. tp-cp-ep-dp-pp, "
 				                  "Megatron-Core's; tp-cp-pp-dp)", v);
 		}
@@ -923,16 +923,16 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			char extra;
 			if (*v && (strlen(v) != 10 || sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &da, &extra) != 3 || mo < 1 ||
 			           mo > 12 || da < 1 || da > 31))
-				return calc_error(d, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "plan.date = %s is not a date YYYY-MM-DD", v);
 			/* the Gregorian calendar: 30 days hath September, and 29 in a leap February */
 			static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 			int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 			if (*v && da > mdays[mo - 1] + (mo == 2 && leap))
-				return calc_error(d, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
+				return calc_error_id(d, CALC_M_OUT_OF_RANGE, e->file, e->line, "plan.date = %s: %04d-%02d has %d days", v, y, mo,
 				                  mdays[mo - 1] + (mo == 2 && leap));
 		}
 		if (k->off == P(gpu.name) && !*v)
-			return calc_error(d, e->file, e->line, "cluster.gpu_name is empty (allowed: a name of 1 .. %zu "
+			return calc_error_id(d, CALC_M_NO_VALUE, e->file, e->line, "cluster.gpu_name is empty (allowed: a name of 1 .. %zu "
 			                  "characters)", cap - 1);
 		memcpy(base + k->off, v, strlen(v) + 1); /* fits: strlen(v) < cap was checked */
 		if (k->off == P(gpu.name))
@@ -946,10 +946,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			char *end;
 			long x2 = strtol(s, &end, 10);
 			if (end == s || x2 < 0 || x2 > 100000)
-				return calc_error(d, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
+				return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
 				                  "non-negative integers, e.g. 19,21,20,20", v);
 			if (n >= CALC_MAX_STAGES)
-				return calc_error(d, e->file, e->line, "parallel.layers_per_stage has more than %d entries",
+				return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "parallel.layers_per_stage has more than %d entries",
 				                  CALC_MAX_STAGES);
 			p->layers_per_stage[n++] = (int)x2;
 			s = end;
@@ -958,7 +958,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (*s == ',')
 				s++;
 			else if (*s)
-				return calc_error(d, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
+				return calc_error_id(d, CALC_M_NOT_NUMBER, e->file, e->line, "parallel.layers_per_stage = %s: expected comma-separated "
 				                  "non-negative integers, e.g. 19,21,20,20", v);
 			while (isspace((unsigned char)*s))
 				s++;
@@ -983,10 +983,10 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			for (int j = 0; k->enums[j]; j++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", k->enums[j]);
 			if (!k->enums[i])
-				return calc_error(d, e->file, e->line, "%s.%s = %s: '%.*s' is not a module (allowed: a "
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s: '%.*s' is not a module (allowed: a "
 				                  "comma-separated list of %s)", k->section, k->name, v, (int)n, s, list);
 			if (mask & (1u << i))
-				return calc_error(d, e->file, e->line, "%s.%s = %s names %s twice", k->section, k->name, v,
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s names %s twice", k->section, k->name, v,
 				                  k->enums[i]);
 			mask |= 1u << i;
 			s += n;
@@ -995,7 +995,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (*s == ',')
 				s++;
 			else if (*s)
-				return calc_error(d, e->file, e->line, "%s.%s = %s: expected a comma-separated list of %s",
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "%s.%s = %s: expected a comma-separated list of %s",
 				                  k->section, k->name, v, list);
 		}
 		*(unsigned *)(base + k->off) = mask;
@@ -1007,7 +1007,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!m) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 0, &sg);
-				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->model = *m;
 			p->head_dim_auto = 1;
@@ -1022,7 +1022,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			else
 				snprintf(path, sizeof path, "%s", v);
 			if (strlen(path) >= sizeof p->hf_config)
-				return calc_error(d, e->file, e->line, "model.hf_config path is too long (at most %d bytes)",
+				return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "model.hf_config path is too long (at most %d bytes)",
 				                  CALC_PATH_MAX - 1);
 			if (calc_model_from_hf(&p->model, path, d) < 0)
 				return -1;
@@ -1035,7 +1035,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!c) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 2, &sg);
-				return calc_error(d, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)%s", v,
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "cluster.preset = %s is not a cluster preset (allowed: %s)%s", v,
 				                  list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_cluster(p, c);
@@ -1046,7 +1046,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!g) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 1, &sg);
-				return calc_error(d, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "cluster.gpu = %s is not a GPU preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			apply_gpu(p, g);
 			return 0;
@@ -1056,7 +1056,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!st) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 4, &sg);
-				return calc_error(d, e->file, e->line, "efficiency.stack = %s is not a stack preset (allowed: %s)%s", v,
+				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "efficiency.stack = %s is not a stack preset (allowed: %s)%s", v,
 				                  list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->stack = st;
@@ -1067,7 +1067,7 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 			if (!r) {
 				calc_suggest_init(&sg, v);
 				list_presets(list, sizeof list, 3, &sg);
-				return calc_error(d, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
+				return calc_error_id(d, CALC_M_NOT_ALLOWED, e->file, e->line, "training.recipe = %s is not a recipe (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->recipe = r;
 			snprintf(p->recipe_name, sizeof p->recipe_name, "%s", r->name);
@@ -1437,7 +1437,7 @@ static int moe_only(const struct calc_model *m)
 
 /* The MoE, MLA and expert-parallel rules (Megatron-Core parallel folding: the experts
  * of a stage use etp x ep x edp of its tp x cp x dp GPUs). */
-#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__))
 static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 {
 	const struct calc_model *m = &p->model;
@@ -1526,13 +1526,13 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	const char *f;
 	char dv[160];
 
-#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__))
 	/* a check of two keys points at the one the user set last (latest_key) */
 #define ERR2(k1, k2, ...)                                                                      \
 	do {                                                                                   \
 		static const char *const ks_[] = {k1, k2, NULL};                                 \
 		f = key_file(p, latest_key(p, ks_), &line);                                    \
-		calc_error(d, f, line, __VA_ARGS__);                                            \
+		calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__);                        \
 	} while (0)
 
 	if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->ffn_hidden <= 0 || m->vocab <= 0)
@@ -1714,10 +1714,10 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		                                      "cluster.preset", NULL};
 		f = key_file(p, latest_key(p, degrees), &line);
 		if (p->dp_auto)
-			calc_error(d, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
+			calc_error_id(d, CALC_M_KEY_RULE, f, line, "tp x pp x cp = %d x %d x %d = %lld does not divide the %d GPUs (%d nodes x %d)",
 			    p->tp, p->pp, p->cp, (long long)p->tp * p->pp * p->cp, gpus, p->nodes, p->gpus_per_node);
 		else
-			calc_error(d, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %lld but the cluster has %d GPUs "
+			calc_error_id(d, CALC_M_KEY_RULE, f, line, "tp x pp x dp x cp = %d x %d x %d x %d = %lld but the cluster has %d GPUs "
 			    "(%d nodes x %d); set parallel.dp = 0 to derive it", p->tp, p->pp, p->dp, p->cp,
 			    (long long)p->tp * p->pp * p->dp * p->cp, gpus, p->nodes, p->gpus_per_node);
 	}
@@ -1728,7 +1728,7 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		static const char *const derived[] = {"training.global_batch", "training.micro_batch", "dp", "tp", "pp",
 		                                      "cp", "cluster.nodes", "cluster.gpus_per_node", "cluster.preset", NULL};
 		f = key_file(p, latest_key(p, p->dp_auto ? derived : fixed), &line);
-		calc_error(d, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
+		calc_error_id(d, CALC_M_KEY_RULE, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
 		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	}
 	if (m->window_full_every > 0 && m->window <= 0)
@@ -1851,12 +1851,12 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 	char key[128], dym[160];
 	size_t n;
 	if (!eq)
-		return calc_error(d, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
+		return calc_error_id(d, CALC_M_MALFORMED, origin, 0, "'%s': expected KEY=VALUE, e.g. parallel.tp=4", kv);
 	n = (size_t)(eq - kv);
 	while (n && isspace((unsigned char)kv[n - 1]))
 		n--;
 	if (n >= sizeof key)
-		return calc_error(d, origin, 0, "'%s': key too long", kv);
+		return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "'%s': key too long", kv);
 	memcpy(key, kv, n);
 	key[n] = 0;
 	eq++;
@@ -1868,7 +1868,7 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		snprintf(sec, 32, "%.*s", (int)(dot - key), key);
 		snprintf(name, 64, "%s", dot + 1);
 		if (key_index(sec, name) < 0)
-			return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+			return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
 			                  key_suggest(key, 1, dym, sizeof dym));
 		return 0;
 	}
@@ -1878,7 +1878,7 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 		if (!strcmp(keys[i].name, key))
 			found = i, count++;
 	if (count == 0)
-		return calc_error(d, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
+		return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "unknown key '%s' (trainplan presets keys lists them)%s", key,
 		                  key_suggest(key, 0, dym, sizeof dym));
 	if (count > 1) {
 		char list[256] = "";
@@ -1886,7 +1886,7 @@ static int split_kv(const char *kv, char *sec, char *name, char *val, size_t cap
 			if (!strcmp(keys[i].name, key))
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s.%s", list[0] ? ", " : "",
 				         keys[i].section, keys[i].name);
-		return calc_error(d, origin, 0, "key '%s' is ambiguous (use one of: %s)", key, list);
+		return calc_error_id(d, CALC_M_UNKNOWN_KEY, origin, 0, "key '%s' is ambiguous (use one of: %s)", key, list);
 	}
 	snprintf(sec, 32, "%s", keys[found].section);
 	snprintf(name, 64, "%s", keys[found].name);
@@ -1986,7 +1986,7 @@ int calc_plan_load(struct calc_plan *plan, const char *file, const char *const *
 		if (from_stdin)
 			snprintf(plan->file, sizeof plan->file, "<stdin>");
 		if (!f) {
-			calc_error(d, file, 0, "cannot open the plan: %s", why);
+			calc_error_id(d, CALC_M_PLAN_UNREADABLE, file, 0, "cannot open the plan: %s", why);
 		} else {
 			char real[PATH_MAX];
 			if (from_stdin || !realpath(file, real))

@@ -445,7 +445,7 @@ int calc_sched_plan_error(const struct calc_sched_plan *sp, struct calc_diag *d,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return calc_error(d, f, line, "%s", msg);
+	return calc_error_id(d, CALC_M_KEY_RULE, f, line, "%s", msg);
 }
 
 /* ======================================================================== */

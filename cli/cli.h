@@ -93,6 +93,66 @@ int cli_json_print_table(const char *command, const struct calc_plan *plan, cons
 int cli_table_write(const char *command, const struct calc_plan *plan, const struct calc_table *t,
                     enum calc_format f);
 
+/* ---- the options of every subcommand: one table (options.c) ---- */
+/* One option or operand of a command. */
+struct cli_optdoc {
+	const char *opt;     /* "--top K": the option's word, then its value's placeholder
+	                        (none: a flag); or an operand ("NAME", "FILE") */
+	const char *meaning; /* one line; {schedules} / {schedules-or}: the schedule table */
+	const char *dflt;    /* the default, in words, or NULL when it has none */
+	const char *values;  /* what the value completes to: words, @file, @dir, @ini, @list,
+	                        @schedules; NULL: nothing to offer */
+};
+/* One command's page. */
+struct cli_cmddoc {
+	const char *name;
+	const char *synopsis;   /* after "trainplan NAME " */
+	const char *about;      /* a few lines, each ending in \n */
+	int common;             /* 1: takes --plan, --set, --format; 2: --set and --format only;
+	                           0: only its own options */
+	const char *formats;    /* allowed --format values */
+	const char *format_default; /* NULL: the command takes no --format */
+	struct cli_optdoc opts[20]; /* the command's own options, ended by {NULL} */
+	const char *example;
+};
+extern const struct cli_cmddoc cli_cmddocs[];
+extern const int cli_ncmddocs;
+/* The page of command 'name', or NULL. */
+const struct cli_cmddoc *cli_cmddoc_find(const char *name);
+/* The length of the word of option 'od' ("--top" of "--top K"). */
+size_t cli_optdoc_len(const struct cli_optdoc *od);
+/* 1 when option 'od' takes a value ("--top K"), 0 for a flag or an operand. */
+int cli_optdoc_takes_value(const struct cli_optdoc *od);
+/* od->meaning with {schedules} and {schedules-or} replaced by the schedule table's
+ * names, into buf (n bytes); returns buf. */
+const char *cli_optdoc_meaning(const struct cli_optdoc *od, char *buf, size_t n);
+/*
+ * The next word of o->rest for command 'cmd', read by the command's table: an option
+ * of the table (also "--name=V") returns the table's word for it ("--top") with its
+ * value in *val (NULL for a flag), advancing *i past the value; a word that is not an
+ * option ("-" included) returns "" with *val = the word; an option the table does not
+ * have, a flag given a value or an option without one prints one error and returns
+ * NULL (the caller returns 2).  The shared --plan, --set and --format were taken by
+ * cli_parse.
+ */
+const char *cli_next(const char *cmd, const struct cli_opts *o, int *i, const char **val);
+/* "CMD: unexpected argument 'WORD'" with a "did you mean" of the command's options;
+ * returns 2. */
+int cli_extra(const char *cmd, const char *word);
+/* 0 when 'v' is one of the words of the 'values' of option 'opt' of 'cmd' (or that
+ * option takes any value), else 2 after "CMD: OPT V: allowed are a, b, c". */
+int cli_value_ok(const char *cmd, const char *opt, const char *v);
+/* 1 when 'got' (a cli_next result) is the option 'word' ("--top"). */
+int cli_is(const char *got, const char *word);
+/* Print "CMD: OPT is an option of the table that the command does not read" (a fault
+ * of the program, not of the input) and return 2. */
+int cli_unhandled(const char *cmd, const char *opt);
+/* trainplan --dump-options KIND: the generated parts of completion/trainplan.bash
+ * (bash), completion/_trainplan (zsh), man/trainplan.1 (man) and README.md (readme),
+ * from this table and the command table 'names'/'summaries' of main.c.  Returns 0, or
+ * 2 after an error. */
+int cli_dump_options(FILE *f, const char *kind, const char *const *names, const char *const *summaries, int n);
+
 /* Print the help page of subcommand 'name' to f (help.c); 'summary' is its line in
  * the command table, used when the command has no page of its own. */
 void cli_help(FILE *f, const char *name, const char *summary);

@@ -85,7 +85,6 @@ static int point(const struct calc_plan *plan, enum calc_schedule s, struct calc
 
 int cmd_bubble(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
@@ -97,27 +96,30 @@ int cmd_bubble(int argc, char **argv)
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
-		if (!strcmp(o.rest[i], "--all"))
+		const char *val, *opt = cli_next("bubble", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--all"))
 			all = 1;
-		else if ((v = cli_opt(&o, &i, "--schedule"))) {
+		else if (cli_is(opt, "--schedule") && (v = val)) {
 			char names[256];
 			if (calc_schedule_parse(v, &s) < 0)
 				return cli_error("bubble: --schedule %s: allowed are %s", v,
 				                 calc_schedule_names(names, sizeof names, ", "));
 			have_s = 1;
-		} else if ((v = cli_opt(&o, &i, "--p"))) {
+		} else if (cli_is(opt, "--p") && (v = val)) {
 			if ((np = list("--p", v, ps, 8, 1, CALC_MAX_STAGES)) < 0)
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--v"))) {
+		} else if (cli_is(opt, "--v") && (v = val)) {
 			if ((nv = list("--v", v, vs, 4, 1, 64)) < 0)
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--m"))) {
+		} else if (cli_is(opt, "--m") && (v = val)) {
 			if ((nm = list("--m", v, ms, 256, 1, 1 << 20)) < 0)
 				return 2;
-		} else
-			return cli_error("bubble: unknown argument '%s' (allowed: --plan, --set, --format, "
-			                 "--schedule NAME, --all, --p LIST, --v LIST, --m LIST)%s", o.rest[i],
-			                 cli_option_dym("bubble", o.rest[i], dym, sizeof dym));
+		} else if (!*opt)
+			return cli_extra("bubble", val);
+		else
+			return cli_unhandled("bubble", opt);
 	}
 	if ((rc = cli_load(&o, &plan)))
 		return rc;

@@ -129,38 +129,40 @@ int cmd_calibrate(int argc, char **argv)
 	char *text, *end;
 	long skip = CALC_CALIB_SKIP_DEFAULT;
 	int rc, skip_given = 0;
-	char dym[96];
 
 	memset(&data, 0, sizeof data);
 	memset(&fit, 0, sizeof fit);
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
-		if ((v = cli_opt(&o, &i, "--measurements")))
+		const char *val, *opt = cli_next("calibrate", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--measurements") && (v = val))
 			meas = v;
-		else if ((v = cli_opt(&o, &i, "--megatron-log")))
+		else if (cli_is(opt, "--megatron-log") && (v = val))
 			log = v;
-		else if ((v = cli_opt(&o, &i, "--skip-iterations"))) {
+		else if (cli_is(opt, "--skip-iterations") && (v = val)) {
 			errno = 0;
 			skip = strtol(v, &end, 10);
 			if (!*v || *end || errno || skip < 0 || skip > 1000000000)
 				return cli_error("calibrate: --skip-iterations %s: allowed is a whole number of iterations, "
 				                 "0 to 1000000000", v);
 			skip_given = 1;
-		} else if ((v = cli_opt(&o, &i, "--fit")))
+		} else if (cli_is(opt, "--fit") && (v = val))
 			keys = v;
-		else if ((v = cli_opt(&o, &i, "--holdout")))
+		else if (cli_is(opt, "--holdout") && (v = val))
 			rule = v;
-		else if ((v = cli_opt(&o, &i, "--write-stack")))
+		else if (cli_is(opt, "--write-stack") && (v = val))
 			stack = v;
-		else if ((v = cli_opt(&o, &i, "--table"))) {
-			if (strcmp(v, "calibration") && strcmp(v, "calibration-runs"))
-				return cli_error("calibrate: --table %s: allowed are calibration, calibration-runs", v);
+		else if (cli_is(opt, "--table") && (v = val)) {
+			if (cli_value_ok("calibrate", "--table", v))
+				return 2;
 			table = v;
-		} else
-			return cli_error("calibrate: unexpected argument '%s' (allowed: --measurements, --megatron-log, "
-			                 "--skip-iterations, --fit, --holdout, --write-stack, --table, --plan, --set, --format)%s",
-			                 o.rest[i], cli_option_dym("calibrate", o.rest[i], dym, sizeof dym));
+		} else if (!*opt)
+			return cli_extra("calibrate", val);
+		else
+			return cli_unhandled("calibrate", opt);
 	}
 	if (!meas == !log)
 		return cli_error("calibrate: name the runs with --measurements FILE.csv or --megatron-log FILE");

@@ -11,7 +11,6 @@
 
 int cmd_comm(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -22,9 +21,12 @@ int cmd_comm(int argc, char **argv)
 
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
-	if (o.nrest > 0)
-		return cli_error("comm: unexpected argument '%s'%s", o.rest[0],
-		                 cli_option_dym("comm", o.rest[0], dym, sizeof dym));
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v, *opt = cli_next("comm", &o, &i, &v);
+		if (!opt)
+			return 2;
+		return *opt ? cli_unhandled("comm", opt) : cli_extra("comm", v);
+	}
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);

@@ -250,10 +250,11 @@ int cmd_compare(int argc, char **argv)
 	if (o.plan)
 		files[nplans++] = o.plan;
 	for (int i = 0; i < o.nrest; i++) {
-		char dym[96];
-		if (o.rest[i][0] == '-' && o.rest[i][1])
-			return cli_error("compare: unknown argument '%s' (allowed: PLAN.ini..., --set, --format)%s", o.rest[i],
-			                 cli_option_dym("compare", o.rest[i], dym, sizeof dym));
+		const char *val, *opt = cli_next("compare", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (*opt)
+			return cli_unhandled("compare", opt);
 		if (nplans >= CLI_CMP_MAX)
 			return cli_error("compare: at most %d plans", CLI_CMP_MAX);
 		files[nplans++] = o.rest[i];

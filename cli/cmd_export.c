@@ -1029,12 +1029,15 @@ int cmd_export(int argc, char **argv)
 		return cli_error("export: the format follows the framework (--for); --format is not taken");
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
-		char dym[96];
-		if ((v = cli_opt(&o, &i, "--for")))
+		const char *val, *opt = cli_next("export", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--for") && (v = val))
 			fw = v;
+		else if (!*opt)
+			return cli_extra("export", val);
 		else
-			return cli_error("export: unknown argument '%s' (allowed: --for FRAMEWORK, --plan, --set)%s", o.rest[i],
-			                 cli_option_dym("export", o.rest[i], dym, sizeof dym));
+			return cli_unhandled("export", opt);
 	}
 	if (!fw)
 		return cli_error("export: name the framework: --for megatron|nemo|torchtitan|deepspeed");

@@ -27,7 +27,6 @@ static void show(const struct calc_quantity *q, const struct calc_value *v)
 
 int cmd_get(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx ctx;
@@ -39,11 +38,13 @@ int cmd_get(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)))
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
-		if (!strcmp(o.rest[i], "--list"))
+		const char *val, *opt = cli_next("get", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--list"))
 			list = 1;
-		else if (o.rest[i][0] == '-')
-			return cli_error("get: unknown option '%s' (allowed: --list, --plan, --set, --format)%s", o.rest[i],
-			                 cli_option_dym("get", o.rest[i], dym, sizeof dym));
+		else if (*opt)
+			return cli_unhandled("get", opt);
 	}
 	if (list) {
 		const struct calc_quantity *q;

@@ -99,7 +99,10 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 	for (char *c = msg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
-	calc_error_at(&im->d, im->file, line, 0, sev, "%s", msg);
+	if (sev == CALC_ERROR) /* every refusal of the file is one kind (calc/diag.c) */
+		calc_error_id_at(&im->d, CALC_M_IMPORT, im->file, line, 0, "%s", msg);
+	else
+		calc_error_at(&im->d, im->file, line, 0, sev, "%s", msg);
 }
 #define ERR(im, line, ...) imp_msg(im, line, CALC_ERROR, __VA_ARGS__)
 #define NOTE(im, line, ...) imp_msg(im, line, CALC_NOTE, __VA_ARGS__)
@@ -4205,14 +4208,15 @@ int cmd_import(int argc, char **argv)
 		return cli_error("import: writes a plan (INI); --format and --set are not taken");
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
-		char dym[96];
-		if ((v = cli_opt(&o, &i, "--from")))
+		const char *val, *opt = cli_next("import", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--from") && (v = val))
 			fw = v;
-		else if ((v = cli_opt(&o, &i, "--gpus")))
+		else if (cli_is(opt, "--gpus") && (v = val))
 			gpus = v;
-		else if (o.rest[i][0] == '-' && o.rest[i][1])
-			return cli_error("import: unknown argument '%s' (allowed: --from FRAMEWORK, FILE, --plan BASE, --gpus N)%s",
-			                 o.rest[i], cli_option_dym("import", o.rest[i], dym, sizeof dym));
+		else if (*opt)
+			return cli_unhandled("import", opt);
 		else if (path)
 			return cli_error("import: one file at a time");
 		else

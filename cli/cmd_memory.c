@@ -169,7 +169,6 @@ static int print_json(struct calc_ctx *c, const struct calc_memory *m)
 
 int cmd_memory(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_memory *m;
@@ -181,11 +180,15 @@ int cmd_memory(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)))
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
-		if (!strcmp(o.rest[i], "--require-fit"))
+		const char *v, *opt = cli_next("memory", &o, &i, &v);
+		if (!opt)
+			return 2;
+		if (!*opt)
+			return cli_extra("memory", v);
+		if (cli_is(opt, "--require-fit"))
 			require_fit = 1;
 		else
-			return cli_error("memory: unknown argument '%s' (allowed: --plan, --set, --format, --require-fit)%s",
-			                 o.rest[i], cli_option_dym("memory", o.rest[i], dym, sizeof dym));
+			return cli_unhandled("memory", opt);
 	}
 	if ((rc = cli_load(&o, &plan)))
 		return rc;

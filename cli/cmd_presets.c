@@ -37,14 +37,18 @@ int cmd_presets(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)))
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
-		const char *v;
+		const char *v, *opt = cli_next("presets", &o, &i, &v);
 		int k;
-		if ((v = cli_opt(&o, &i, "--table"))) {
-			if ((k = kind_of(v)) < 0)
-				return cli_error("presets: --table %s: allowed are models, gpus, clusters, recipes, stacks, keys", v);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--table")) {
+			if (cli_value_ok("presets", "--table", v) || (k = kind_of(v)) < 0)
+				return 2;
 			one = k;
 			continue;
 		}
+		if (*opt)
+			return cli_unhandled("presets", opt);
 		if ((k = kind_of(o.rest[i])) < 0 || strchr(o.rest[i], '-'))
 			return cli_error("presets: unknown kind '%s' (allowed: models, gpus, clusters, recipes, stacks, keys)",
 			                 o.rest[i]);

@@ -388,19 +388,23 @@ static int report_main(int argc, char **argv)
 	if (o.format_given)
 		return cli_error("report: --format does not apply (the report is HTML and PDF)");
 	for (int i = 0; i < o.nrest; i++) {
-		const char *v;
-		char dym[96];
-		if ((v = cli_opt(&o, &i, "-o")) || (v = cli_opt(&o, &i, "--out")))
+		const char *v, *val, *opt;
+		if ((v = cli_opt(&o, &i, "--out"))) { /* the long spelling of -o, not listed */
 			outdir = v;
-		else if ((v = cli_opt(&o, &i, "--share")))
+			continue;
+		}
+		if (!(opt = cli_next("report", &o, &i, &val)))
+			return 2;
+		if (cli_is(opt, "-o") && (v = val))
+			outdir = v;
+		else if (cli_is(opt, "--share") && (v = val))
 			share_opt = v;
-		else if (!strcmp(o.rest[i], "--no-pdf"))
+		else if (cli_is(opt, "--no-pdf"))
 			no_pdf = 1;
-		else if (!strcmp(o.rest[i], "--compare"))
+		else if (cli_is(opt, "--compare"))
 			compare = 1;
-		else if (o.rest[i][0] == '-' && o.rest[i][1])
-			return cli_error("report: unknown argument '%s' (allowed: PLAN.ini, --plan, --set, -o DIR, --no-pdf, "
-			                 "--share DIR, --compare)%s", o.rest[i], cli_option_dym("report", o.rest[i], dym, sizeof dym));
+		else if (*opt)
+			return cli_unhandled("report", opt);
 		else if (compare || ncmp) {
 			if (ncmp >= CLI_CMP_MAX)
 				return cli_error("report: --compare takes at most %d plans", CLI_CMP_MAX);

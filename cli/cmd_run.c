@@ -40,7 +40,6 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 
 int cmd_run(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -50,9 +49,12 @@ int cmd_run(int argc, char **argv)
 
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
-	if (o.nrest > 0)
-		return cli_error("run: unexpected argument '%s'%s", o.rest[0],
-		                 cli_option_dym("run", o.rest[0], dym, sizeof dym));
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v, *opt = cli_next("run", &o, &i, &v);
+		if (!opt)
+			return 2;
+		return *opt ? cli_unhandled("run", opt) : cli_extra("run", v);
+	}
 	if ((rc = cli_load(&o, &plan)) != 0)
 		return rc;
 	calc_ctx_init(&c, &plan);

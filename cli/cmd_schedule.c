@@ -60,7 +60,6 @@ static int triple_opt(const char *opt, const char *v, double x[3])
 
 int cmd_schedule(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
@@ -94,41 +93,45 @@ int cmd_schedule(int argc, char **argv)
 		return rc;
 	}
 	for (int i = 0; i < o.nrest && !rc; i++) {
-		const char *x;
-		if ((x = cli_opt(&o, &i, "--schedule"))) {
+		const char *x, *val, *opt = cli_next("schedule", &o, &i, &val);
+		if (!opt) {
+			rc = 2;
+			break;
+		}
+		if (cli_is(opt, "--schedule") && (x = val)) {
 			char names[256];
 			if (calc_schedule_parse(x, &s) < 0)
 				rc = cli_error("schedule: --schedule %s: allowed are %s", x,
 				               calc_schedule_names(names, sizeof names, ", "));
 			have_s = 1;
-		} else if ((x = cli_opt(&o, &i, "--p")))
+		} else if (cli_is(opt, "--p") && (x = val))
 			rc = int_opt("--p", x, 1, CALC_MAX_STAGES, &p);
-		else if ((x = cli_opt(&o, &i, "--m")))
+		else if (cli_is(opt, "--m") && (x = val))
 			rc = int_opt("--m", x, 1, 1 << 20, &m);
-		else if ((x = cli_opt(&o, &i, "--v")))
+		else if (cli_is(opt, "--v") && (x = val))
 			rc = int_opt("--v", x, 1, 64, &v);
-		else if ((x = cli_opt(&o, &i, "--tf")))
+		else if (cli_is(opt, "--tf") && (x = val))
 			rc = time_opt("--tf", x, &tf);
-		else if ((x = cli_opt(&o, &i, "--tb")))
+		else if (cli_is(opt, "--tb") && (x = val))
 			rc = time_opt("--tb", x, &tb);
-		else if ((x = cli_opt(&o, &i, "--tw")))
+		else if (cli_is(opt, "--tw") && (x = val))
 			rc = time_opt("--tw", x, &tw);
-		else if ((x = cli_opt(&o, &i, "--p2p")))
+		else if (cli_is(opt, "--p2p") && (x = val))
 			rc = time_opt("--p2p", x, &p2p);
-		else if ((x = cli_opt(&o, &i, "--bench")))
+		else if (cli_is(opt, "--bench") && (x = val))
 			rc = int_opt("--bench", x, 1, 1000, &bench);
-		else if ((x = cli_opt(&o, &i, "--unit")))
+		else if (cli_is(opt, "--unit") && (x = val))
 			rc = time_opt("--unit", x, &unit);
-		else if ((x = cli_opt(&o, &i, "--first"))) {
+		else if (cli_is(opt, "--first") && (x = val)) {
 			rc = triple_opt("--first", x, xf);
 			first = 1;
-		} else if ((x = cli_opt(&o, &i, "--last"))) {
+		} else if (cli_is(opt, "--last") && (x = val)) {
 			rc = triple_opt("--last", x, xl);
 			last = 1;
-		} else
-			rc = cli_error("schedule: unknown argument '%s' (allowed: --plan, --set, --format, "
-			               "--schedule, --p, --m, --v, --tf, --tb, --tw, --p2p, --first, --last, "
-			               "--unit, --bench)%s", o.rest[i], cli_option_dym("schedule", o.rest[i], dym, sizeof dym));
+		} else if (!*opt)
+			rc = cli_extra("schedule", val);
+		else
+			rc = cli_unhandled("schedule", opt);
 	}
 	if (rc || (rc = cli_load(&o, &plan))) {
 		free(args);

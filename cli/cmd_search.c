@@ -657,7 +657,6 @@ static int load_for_search(const struct cli_opts *o, struct calc_plan *plan)
 
 int cmd_search(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_diag d = {0};
@@ -674,51 +673,54 @@ int cmd_search(int argc, char **argv)
 	calc_search_opts_init(&so);
 	for (int i = 0; i < o.nrest; i++) {
 		const char *v;
-		if ((v = cli_opt(&o, &i, "--gpus"))) {
+		const char *val, *opt = cli_next("search", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--gpus") && (v = val)) {
 			if (parse_gpus(v, &so))
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--top"))) {
+		} else if (cli_is(opt, "--top") && (v = val)) {
 			if (parse_int("--top", v, 0, 100000, &so.top))
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--objective"))) {
+		} else if (cli_is(opt, "--objective") && (v = val)) {
 			if (calc_objective_parse(v, &so.objective) < 0)
 				return cli_error("search: --objective %s: allowed time, cost, memory, effective-days, total-cost", v);
-		} else if ((v = cli_opt(&o, &i, "--vary"))) {
+		} else if (cli_is(opt, "--vary") && (v = val)) {
 			if (strcmp(v, "recipe"))
 				return cli_error("search: --vary %s: allowed recipe", v);
 			so.vary_recipe = 1;
-		} else if ((v = cli_opt(&o, &i, "--min-headroom"))) {
+		} else if (cli_is(opt, "--min-headroom") && (v = val)) {
 			if (calc_parse_number(v, CALC_U_BYTES, &so.min_headroom) < 0 || so.min_headroom < 0 ||
 			    so.min_headroom > 1e15)
 				return cli_error("search: --min-headroom %s: expected bytes with an optional unit, e.g. 8 GB or "
 				                 "4 GiB", v);
-		} else if ((v = cli_opt(&o, &i, "--offload-optimizer"))) {
+		} else if (cli_is(opt, "--offload-optimizer") && (v = val)) {
 			char *end;
 			so.offload_optimizer = strtod(v, &end);
 			if (end == v || *end || !(so.offload_optimizer > 0 && so.offload_optimizer <= 1))
 				return cli_error("search: --offload-optimizer %s: expected the share of the optimizer states "
 				                 "to try on the host, > 0 .. 1 (training.offload_optimizer)", v);
-		} else if ((v = cli_opt(&o, &i, "--max-mb"))) {
+		} else if (cli_is(opt, "--max-mb") && (v = val)) {
 			if (parse_int("--max-mb", v, 1, 1024, &so.max_mb))
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--max-cp"))) {
+		} else if (cli_is(opt, "--max-cp") && (v = val)) {
 			if (parse_int("--max-cp", v, 1, 1 << 20, &so.max_cp))
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--max-vpp"))) {
+		} else if (cli_is(opt, "--max-vpp") && (v = val)) {
 			if (parse_int("--max-vpp", v, 1, 64, &so.max_vpp))
 				return 2;
-		} else if ((v = cli_opt(&o, &i, "--threads"))) {
+		} else if (cli_is(opt, "--threads") && (v = val)) {
 			if (parse_int("--threads", v, 1, 64, &so.threads))
 				return 2;
-		} else if (!strcmp(o.rest[i], "--even"))
+		} else if (cli_is(opt, "--even"))
 			so.even_only = 1;
-		else if (!strcmp(o.rest[i], "--no-recheck"))
+		else if (cli_is(opt, "--no-recheck"))
 			so.recheck = 0;
-		else if (!strcmp(o.rest[i], "--all"))
+		else if (cli_is(opt, "--all"))
 			all = 1;
-		else if (!strcmp(o.rest[i], "--stats"))
+		else if (cli_is(opt, "--stats"))
 			stats = 1;
-		else if ((v = cli_opt(&o, &i, "--for"))) {
+		else if (cli_is(opt, "--for") && (v = val)) {
 			if (!(fw = calc_framework_find(v))) {
 				char list[128] = "";
 				for (int f = 0; calc_framework_at(f); f++)
@@ -728,17 +730,16 @@ int cmd_search(int argc, char **argv)
 			}
 			so.allow = calc_framework_allows;
 			so.allow_arg = fw;
-		} else if ((v = cli_opt(&o, &i, "--write-plan")))
+		} else if (cli_is(opt, "--write-plan") && (v = val))
 			write_path = v;
-		else if ((v = cli_opt(&o, &i, "--table"))) {
-			if (strcmp(v, "top") && strcmp(v, "breakdown") && strcmp(v, "axes") && strcmp(v, "rejects"))
-				return cli_error("search: --table %s: allowed are top, breakdown, axes, rejects", v);
+		else if (cli_is(opt, "--table") && (v = val)) {
+			if (cli_value_ok("search", "--table", v))
+				return 2;
 			table = v;
-		} else
-			return cli_error("search: unknown argument '%s' (allowed: --gpus, --top, --objective, --vary "
-			                 "recipe, --even, --min-headroom, --max-mb, --max-cp, --max-vpp, --threads, --no-recheck, --all, "
-			                 "--stats, --for, --write-plan, --offload-optimizer)%s", o.rest[i],
-			                 cli_option_dym("search", o.rest[i], dym, sizeof dym));
+		} else if (!*opt)
+			return cli_extra("search", val);
+		else
+			return cli_unhandled("search", opt);
 	}
 	want_offload = so.offload_optimizer;
 	if (write_path && o.plan && !strcmp(o.plan, "-"))

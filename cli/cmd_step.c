@@ -41,7 +41,6 @@ static int print_json(struct calc_ctx *c, struct calc_diag *d)
 
 int cmd_step(int argc, char **argv)
 {
-	char dym[96];
 	struct cli_opts o;
 	struct calc_plan plan;
 	struct calc_ctx c;
@@ -54,11 +53,15 @@ int cmd_step(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	for (int i = 0; i < o.nrest; i++) {
-		if (!(v = cli_opt(&o, &i, "--table")))
-			return cli_error("step: unexpected argument '%s'%s", o.rest[i],
-			                 cli_option_dym("step", o.rest[i], dym, sizeof dym));
-		if (strcmp(v, "step") && strcmp(v, "step-summary") && strcmp(v, "step-moe"))
-			return cli_error("step: --table %s: allowed are step, step-summary, step-moe", v);
+		const char *opt = cli_next("step", &o, &i, &v);
+		if (!opt)
+			return 2;
+		if (!*opt)
+			return cli_extra("step", v);
+		if (!cli_is(opt, "--table"))
+			return cli_unhandled("step", opt);
+		if (cli_value_ok("step", "--table", v))
+			return 2;
 		table = v;
 	}
 	if (!table && (o.format == CALC_F_CSV || o.format == CALC_F_TSV))

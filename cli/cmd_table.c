@@ -79,18 +79,18 @@ static int run(int argc, char **argv, int dataset)
 	if (!o.format_given)
 		o.format = dataset ? CALC_F_TSV : CALC_F_TEXT;
 	for (int i = 0; i < o.nrest; i++) {
-		const char *v;
-		char dym[96];
-		if (!strcmp(o.rest[i], "--list"))
+		const char *v, *val, *opt = cli_next(dataset ? "data" : "table", &o, &i, &val);
+		if (!opt)
+			return 2;
+		if (cli_is(opt, "--list"))
 			return list_defs(dataset ? "data" : "table", dataset ? calc_catalog_dataset_at : calc_catalog_table_at,
 			                 dataset ? "Catalog datasets" : "Catalog tables", o.format_given ? o.format : CALC_F_TEXT);
-		if (!strcmp(o.rest[i], "--all"))
+		if (cli_is(opt, "--all"))
 			all = 1;
-		else if ((v = cli_opt(&o, &i, "--dir")))
+		else if (cli_is(opt, "--dir") && (v = val))
 			dir = v;
-		else if (o.rest[i][0] == '-')
-			return cli_error("%s: unknown option '%s'%s", dataset ? "data" : "table", o.rest[i],
-			                 cli_option_dym(dataset ? "data" : "table", o.rest[i], dym, sizeof dym));
+		else if (*opt)
+			return cli_unhandled(dataset ? "data" : "table", opt);
 		else if (!name && !strchr(o.rest[i], '='))
 			name = o.rest[i];
 		else if (first < 0)

@@ -28,10 +28,11 @@ int cmd_validate(int argc, char **argv)
 
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
-	if (o.nrest > 0) {
-		char dym[96];
-		return cli_error("validate: unexpected argument '%s' (allowed: --set, --format)%s", o.rest[0],
-		                 cli_option_dym("validate", o.rest[0], dym, sizeof dym));
+	for (int i = 0; i < o.nrest; i++) {
+		const char *v, *opt = cli_next("validate", &o, &i, &v);
+		if (!opt)
+			return 2;
+		return *opt ? cli_unhandled("validate", opt) : cli_extra("validate", v);
 	}
 	if (o.plan)
 		return cli_error("validate: the rows start from the built-in default plan; use --set");

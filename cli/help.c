@@ -3,279 +3,55 @@
  * `trainplan CMD --help` print the same page (stdout, exit status 0).
  *
  * A page is a synopsis, what the command does, each option with its meaning and
- * default, and an example.  The options every command shares (--plan, --set,
- * --format) are written once, in common[]; a command lists only its own.  The
- * man page man/trainplan.1 says the same in mdoc; tests/cli/help-*.args are the
- * goldens of these pages.
+ * default, and an example, all read from the command's row of the options table
+ * (options.c, cli_cmddocs), which also feeds the parsers, the man page's option lists
+ * and the completions.  The options every command shares (--plan, --set, --format)
+ * are written here once; a row lists only the command's own.  tests/cli/help-*.args
+ * are the goldens of these pages.
  */
 #include "cli.h"
+#include "../calc/pipeline.h"
 #include "../calc/suggest.h"
 
 #include <string.h>
 
-struct optdoc {
-	const char *opt;     /* "--top K" */
-	const char *meaning; /* one line */
-	const char *dflt;    /* the default, in words, or NULL when it has none */
-};
-
-struct cmddoc {
-	const char *name;
-	const char *synopsis;   /* after "trainplan NAME " */
-	const char *about;      /* a few lines, each ending in \n */
-	int common;             /* 1: takes --plan, --set, --format; 2: --set and --format only;
-	                           0: only its own options */
-	const char *formats;    /* allowed --format values */
-	const char *format_default;
-	struct optdoc opts[20]; /* the command's own options, ended by {NULL} */
-	const char *example;
-};
-
-static const struct cmddoc docs[] = {
-	{"memory", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--require-fit]",
-	 "Memory per GPU for every pipeline stage: weights, gradients, master weights, optimizer\n"
-	 "states, activations and overheads, the worst stage in detail and whether it fits.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"--require-fit", "exit with status 1 when a stage does not fit in the usable memory", "off"}, {NULL, NULL, NULL}},
-	 "trainplan memory --set parallel.tp=4 --set parallel.pp=8 --format json"},
-	{"comm", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
-	 "Bytes and time per GPU per step, by parallel dimension (TP, CP, PP, DP) and network\n"
-	 "tier (NVLink inside a node, the network between nodes).\n",
-	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
-	 "trainplan comm --set parallel.tp=16 --format csv"},
-	{"step", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--table NAME]",
-	 "Step time breakdown (compute, recomputation, TP communication, pipeline bubble,\n"
-	 "exposed DP communication, optimizer), MFU and HFU, throughput, run time and cost.\n"
-	 "JSON has every step.* and run.* catalog quantity in SI units.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"--table NAME", "print one table: step (the breakdown), step-summary (throughput, run totals) or step-moe (the parts of an MoE layer); CSV and TSV print one table per stream", "text and md: step, step-moe for an MoE model, step-summary; csv and tsv: step"},
-	  {NULL, NULL, NULL}},
-	 "trainplan step --plan plans/default.ini --format md"},
-	{"run", "[--plan FILE] [--set KEY=VALUE]... [--format FMT]",
-	 "The run as it will really go: checkpoint size and write time, the job's mean time\n"
-	 "between failures, the checkpoint interval (Young 1974, Daly 2006), goodput, effective\n"
-	 "days and GPU-hours, energy, its cost and the cost per million tokens ([run] keys).\n",
-	 1, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
-	 "trainplan run --set run.failure_rate=1e-5 --format md"},
-	{"bubble", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--schedule NAME] [--all]\n"
-	           "                        [--p LIST] [--v LIST] [--m LIST]",
-	 "The pipeline bubble of the plan's schedule at its p, m and v (closed form and event\n"
-	 "simulator), or curves of the bubble fraction against m when a list is given.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"--schedule NAME", "evaluate this schedule at the plan's p and m: gpipe, 1f1b, interleaved, zb-h1, "
-	                      "zb-h2, dualpipe", "the plan's parallel.schedule"},
-	  {"--all", "compare every schedule side by side", "off"},
-	  {"--p LIST", "comma-separated pipeline depths of the curves", "the plan's parallel.pp"},
-	  {"--v LIST", "comma-separated virtual stages per GPU (1 = 1F1B)", "the plan's parallel.vpp"},
-	  {"--m LIST", "comma-separated micro-batch counts of the curves", "the plan's micro-batches"},
-	  {NULL, NULL, NULL}},
-	 "trainplan bubble --p 4,8 --v 1,2 --m 8,16,32 --format tsv"},
-	{"schedule", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--schedule NAME]\n"
-	             "                          [--p N] [--m N] [--v N] [--tf T] [--tb T] [--tw T] [--p2p T]\n"
-	             "                          [--first F,B,W] [--last F,B,W] [--unit T] [--bench N]",
-	 "The op-by-op timeline of a pipeline schedule from the event simulator: one row per\n"
-	 "forward, backward and weight-gradient op, or an ASCII Gantt chart.\n",
-	 1, "tsv, gantt, text, csv, json, md", "tsv",
-	 {{"--schedule NAME", "gpipe, 1f1b, interleaved, zb-h1, zb-h2 or dualpipe", "the plan's parallel.schedule"},
-	  {"--p N", "pipeline stages", "the plan's parallel.pp"},
-	  {"--m N", "micro-batches", "the plan's micro-batches"},
-	  {"--v N", "virtual stages per GPU", "the plan's parallel.vpp"},
-	  {"--tf T", "forward time of one micro-batch on one stage (e.g. 1, 2.5 ms, 300 us)", "1 s"},
-	  {"--tb T", "backward (input-gradient) time", "1 s"},
-	  {"--tw T", "weight-gradient time", "1 s"},
-	  {"--p2p T", "time of one point-to-point transfer between stages", "0"},
-	  {"--first F,B,W", "extra forward, backward, weight times of the first stage (embedding)", "0,0,0"},
-	  {"--last F,B,W", "extra times of the last stage (LM head and loss)", "0,0,0"},
-	  {"--unit T", "seconds per cell of --format gantt", "the shortest op"},
-	  {"--bench N", "time N simulations and print the best (for make bench)", "off"},
-	  {NULL, NULL, NULL}},
-	 "trainplan schedule --schedule 1f1b --p 4 --m 8 --format gantt"},
-	{"search", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] [--gpus N|A-B|A,B,...]\n"
-	           "                        [--top K] [--objective OBJ] [--vary recipe] [--even]\n"
-	           "                        [--min-headroom BYTES] [--max-mb N] [--max-cp N] [--max-vpp N]\n"
-	           "                        [--threads N] [--no-recheck] [--all] [--stats] [--table NAME]\n"
-	           "                        [--for FRAMEWORK] [--write-plan FILE] [--offload-optimizer F]",
-	 "Every valid split of the plan's model over its cluster: the rejects by reason, the\n"
-	 "best K with their breakdowns and the runner-up on each axis.  Where pp does not divide\n"
-	 "the layers, Megatron-Core's account_embedding/account_loss and first/last stage rules\n"
-	 "are tried too; column 'split' names the plan keys that reproduce an uneven placement.\n"
-	 "The schedules searched are plan.framework's (default: efficiency.stack's framework;\n"
-	 "--for sets another).  The recommendation: of the best 100 that leave plan.memory_margin\n"
-	 "of the memory free, the simplest within validation.band of the fastest of them (no CP\n"
-	 "below 8,192 tokens, fewer stages, less CP, the framework's default schedule; the split\n"
-	 "the report and a plan without a split take).  Exit status 1 when no configuration fits.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"--gpus N|A-B|A,B,...", "GPU counts to search; A-B doubles from A to B", "the plan's GPU count"},
-	  {"--top K", "how many of the best configurations to show", "10"},
-	  {"--objective OBJ", "rank by time (step time), cost, memory, effective-days (wall time with checkpoints and failures) or total-cost (its GPU-hours and energy)", "time"},
-	  {"--vary recipe", "also try every training recipe", "the plan's recipe only"},
-	  {"--even", "only splits whose stages hold equal numbers of layers", "uneven splits allowed"},
-	  {"--min-headroom BYTES", "memory each GPU must keep free, e.g. 8 GB or 4 GiB", "0"},
-	  {"--max-mb N", "largest micro-batch size tried", "8"},
-	  {"--max-cp N", "largest context-parallel degree tried", "16"},
-	  {"--max-vpp N", "largest number of virtual stages tried", "8"},
-	  {"--threads N", "worker threads", "2"},
-	  {"--no-recheck", "skip re-evaluating the winners through the full model", "recheck"},
-	  {"--all", "write every configuration (csv for spreadsheets)", "off"},
-	  {"--stats", "print only the counts and the elapsed time as JSON", "off"},
-	  {"--table NAME", "csv, md and tsv: which table, top, breakdown, axes or rejects (one table per stream)", "top"},
-	  {"--for FRAMEWORK", "only what megatron, nemo, torchtitan or deepspeed runs: its schedules, ZeRO stages and degrees", "every configuration"},
-	  {"--write-plan FILE", "write the recommendation as a plan file (the plan's lines and its whole split), ready for export", "off"},
-	  {"--offload-optimizer F", "also try each split with share F of the optimizer states on the host (training.offload_optimizer; needs cluster.cpu_optimizer_rate)", "the plan's training.offload_optimizer"},
-	  {NULL, NULL, NULL}},
-	 "trainplan search --gpus 512-2048 --top 5 --objective cost"},
-	{"get", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME... | --list",
-	 "Catalog quantities by name, with their units; every number of the report is one.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"NAME", "a catalog quantity, e.g. memory.total or step.mfu", NULL},
-	  {"--list", "list every quantity with its unit and meaning", "off"},
-	  {NULL, NULL, NULL}},
-	 "trainplan get memory.total step.mfu --format json"},
-	{"table", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME [KEY=VALUE]... | --all [--dir DIR] | --list",
-	 "A catalog table by name, with its arguments as KEY=VALUE; --all writes every table\n"
-	 "to DIR/NAME.EXT, each file written whole or not at all.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"NAME", "a catalog table (--list shows them)", NULL},
-	  {"KEY=VALUE", "an argument of the table", "the table's own defaults"},
-	  {"--all", "write every table, one file each", "off"},
-	  {"--dir DIR", "folder of --all", "output/tables"},
-	  {"--list", "list the tables with their arguments", "off"},
-	  {NULL, NULL, NULL}},
-	 "trainplan table memory-stages --format md"},
-	{"data", "[--plan FILE] [--set KEY=VALUE]... [--format FMT] NAME [KEY=VALUE]... | --list",
-	 "A catalog dataset by name, in SI values with one header line of column names, as\n"
-	 "the figures' gnuplot scripts read it.\n",
-	 1, "tsv, text, csv, json, md", "tsv",
-	 {{"NAME", "a catalog dataset (--list shows them)", NULL},
-	  {"KEY=VALUE", "an argument of the dataset", "the dataset's own defaults"},
-	  {"--list", "list the datasets with their arguments", "off"},
-	  {NULL, NULL, NULL}},
-	 "trainplan data bubble-curves > bubble.tsv"},
-	{"presets", "[--format FMT] [--table KIND] [models|gpus|clusters|recipes|stacks|keys]...",
-	 "The built-in presets (models, GPUs, clusters, training recipes, software stacks) with\n"
-	 "their sources, and every plan key with its type, range and meaning.  JSON holds each\n"
-	 "table by kind.\n",
-	 2, "text, csv, json, md, tsv", "text",
-	 {{"KIND", "models, gpus, clusters, recipes, stacks or keys", "every kind but keys"},
-	  {"--table KIND", "print one table; CSV and TSV print one table per stream", "csv and tsv: the first kind named"},
-	  {NULL, NULL, NULL}},
-	 "trainplan presets gpus --format csv"},
-	{"validate", "[--set KEY=VALUE]... [--format FMT]",
-	 "Published training runs through the time model with one set of defaults: predicted\n"
-	 "against published, with the error.  Exit status 1 when a row misses by more than 15%.\n",
-	 2, "text, csv, json, md, tsv", "text", {{NULL, NULL, NULL}},
-	 "trainplan validate --set efficiency.gemm=0.7"},
-	{"calibrate", "--measurements FILE.csv | --megatron-log FILE [--skip-iterations N] --fit KEY[:LO:HI][,KEY]... [--holdout RULE] [--write-stack FILE] [--table NAME] [--plan FILE] [--set KEY=VALUE]... [--format FMT]",
-	 "Efficiency keys fitted to measured runs by bounded least squares on the relative errors,\n"
-	 "with each value's uncertainty, every run's error, and the error on the runs kept out of\n"
-	 "the fit.  CSV columns: plan keys (parallel.tp, model.preset, ...), measured values\n"
-	 "(step_time [s], tokens_per_s, tflops and hw_tflops per GPU, peak_memory [B]; any subset),\n"
-	 "optional name and holdout (yes/no).  A Megatron-LM log gives one run of the plan.\n",
-	 1, "text, csv, json, md, tsv", "text",
-	 {{"--measurements FILE.csv", "measured runs, one per line ('-' reads standard input)", NULL},
-	  {"--megatron-log FILE", "Megatron-LM log: iteration times and max allocated memory", NULL},
-	  {"--skip-iterations N", "leave out the log lines averaging any of the first N iterations (compilation, NCCL set-up, allocator warm-up; 10 is where Megatron-LM starts profiling)", "10"},
-	  {"--fit KEY[:LO:HI],...", "the keys to fit, with bounds", "bounds 0.05 .. 1"},
-	  {"--holdout RULE", "every:N, none, kfold:K or loo", "every:3"},
-	  {"--write-stack FILE", "write the fitted values as a plan fragment to include", "off"},
-	  {"--table NAME", "print one table: calibration (the fitted keys) or calibration-runs; CSV and TSV print one table per stream", "text and md: both; csv and tsv: calibration"},
-	  {NULL, NULL, NULL}},
-	 "trainplan calibrate --measurements runs.csv --fit efficiency.gemm,efficiency.attention"},
-	{"compare", "A.ini B.ini [C.ini]... [--set KEY=VALUE]... [--format FMT]",
-	 "Plans side by side: memory per GPU (worst stage) and whether it fits, step time, MFU,\n"
-	 "bubble, bytes per GPU per step over all tiers and over the network, run days and cost;\n"
-	 "then each later plan's difference from the first (B - A).  --set applies to every plan.\n",
-	 2, "text, csv, json, md, tsv", "text",
-	 {{"A.ini B.ini ...", "two plans or more ('-' for one of them reads standard input)", NULL}, {NULL, NULL, NULL}},
-	 "trainplan compare plans/default.ini plans/llama2-70b-a100.ini --format md"},
-	{"export", "--for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...",
-	 "Every setting the plan's memory and step time depend on, as the framework takes it:\n"
-	 "Megatron-LM flags (commit d98e8a64) after a torchrun line, with the pipeline layout\n"
-	 "(--pipeline-model-parallel-layout, first/last stage layers, the embedding and loss\n"
-	 "counted), MLA, --moe-layer-freq, the optimizer and gradient dtypes, the overlap flags,\n"
-	 "the rank order, FP8/MXFP8/NVFP4 and recomputation; NeMo 2's Megatron-Bridge\n"
-	 "(commit 067f987d) run_recipe.py overrides with the whole architecture; a torchtitan\n"
-	 "job TOML (commit 238fa995: [model] name and flavor, local_batch_size one forward's\n"
-	 "sequences, the first/last stage weights) or a DeepSpeed config JSON (commit edaa722).\n"
-	 "Every flag and key is one the framework's source defines (make check-export-flags).\n"
-	 "A choice the framework cannot express (ZB-H2 in Megatron-LM, ZeRO-2 with DeepSpeed's\n"
-	 "pipeline, a split torchtitan's rule cannot give) is an error at the plan key; what it\n"
-	 "cannot say in its file (ZeRO-1 in torchtitan) is a note (a comment, or stderr for\n"
-	 "JSON).\n",
-	 1, "none (the framework's own)", NULL,
-	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan or deepspeed", NULL}, {NULL, NULL, NULL}},
-	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
-	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N]",
-	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"
-	 "them, a torchtitan job TOML (the TOML job configs of torchtitan up to commit 238fa995)\n"
-	 "or its command-line overrides (run_train.sh --parallelism.tensor_parallel_degree 8 ...,\n"
-	 "NGPU=N read; current torchtitan's Python config functions are refused: their values\n"
-	 "come from running the code), a DeepSpeed config JSON, or NeMo 2 /\n"
-	 "Megatron-Bridge ConfigContainer overrides: run_recipe.py's KEY=VALUE words (one per\n"
-	 "line or its command line, with --recipe and -tp/-pp/...) or the same sections as YAML\n"
-	 "(model:, train:, optimizer:, ddp:, ...), over the vanilla_gpt recipe's defaults, or\n"
-	 "the Llama 3 8B, 70B and 3.1 405B H100 recipes' as their presets (Megatron-Bridge\n"
-	 "067f987d; other recipes are refused).  Of a script, the bash that\n"
-	 "Megatron-LM's examples use is followed: NAME=VALUE, export, arrays and ${NAME[@]},\n"
-	 "${NAME:-default} (a name the script does not set takes its default; listed in a note),\n"
-	 "if [[ A == B ]] on known values; $1, the environment without a default, $(...), loops\n"
-	 "and file tests are not, and a note or error says so.  The words after the first\n"
-	 "*.py command are Megatron-LM's flags, those before it torchrun's (--nnodes,\n"
-	 "--nproc-per-node).  An absent Megatron-LM flag means Megatron-LM's default (read at\n"
-	 "commit d98e8a64 of NVIDIA/Megatron-LM): pp 1, ffn 4h, the vocabulary of --vocab-size or\n"
-	 "the tokenizer padded to a multiple of --make-vocab-size-divisible-by 128 x tp.  Read\n"
-	 "are the model, batch, parallel, recompute, MoE (--num-experts, --moe-router-topk,\n"
-	 "--moe-layer-freq, --moe-router-enable-expert-bias, --moe-token-dispatcher-type,\n"
-	 "--moe-flex-dispatcher-backend, --overlap-moe-expert-parallel-comm, --moe-router-fusion,\n"
-	 "--moe-permute-fusion, --moe-expert-capacity-factor with\n"
-	 "--moe-pad-expert-input-to-capacity), MLA (--multi-latent-attention and its ranks),\n"
-	 "precision (--bf16, --fp16, --fp8-format, --fp8-recipe (mxfp8 included),\n"
-	 "--fp8-param-gather, --fp4-format, --fp4-recipe, --fp4-param-gather,\n"
-	 "--grad-reduce-in-bf16, --use-precision-aware-optimizer and its dtypes) flags and\n"
-	 "--cross-entropy-loss-fusion; the overlap flags --overlap-grad-reduce,\n"
-	 "--overlap-param-gather (efficiency.dp_overlap: absent 0, Megatron-LM's default) and\n"
-	 "--tp-comm-overlap (efficiency.tp_overlap: no file carries the share hidden, so the base\n"
-	 "plan's stays), --cp-comm-type with --hierarchical-context-parallel-sizes\n"
-	 "(parallel.cp_comm, absent p2p); learning-rate, data, checkpoint, logging and other\n"
-	 "router flags are listed in one note, and so are the flags of no plan key\n"
-	 "(--tp-comm-overlap-cfg, --defer-embedding-wgrad-compute).  torchtitan: [model] name and flavor as a\n"
-	 "preset, local_batch_size, data_parallel_shard_degree = -1 (FSDP over the GPUs the\n"
-	 "other degrees leave), 10_000.  DeepSpeed: \"auto\" batch keys and a missing\n"
-	 "train_batch_size from the base plan's GPUs; offloading is refused.  What the file does\n"
-	 "not say stays the base plan's, which the output includes when --plan names it.  The\n"
-	 "plan is loaded before it is printed.  Every problem is an error at FILE:LINE, all of\n"
-	 "them in one run (exit status 2, nothing printed).\n",
-	 0, "none (INI)", NULL,
-	 {{"--from FRAMEWORK", "megatron, torchtitan, deepspeed or nemo", NULL},
-	  {"FILE", "a regular file of at most 4 MiB ('-' reads standard input)", NULL},
-	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan"},
-	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's"},
-	  {NULL, NULL, NULL}},
-	 "trainplan import --from megatron launch.sh > my.ini"},
-	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
-	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
-	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
-	 "and figure scripts come from the installed share/trainplan, or the checkout.\n"
-	 "With --compare, two plans or more side by side in DIR/compare.html and DIR/compare.pdf:\n"
-	 "memory per GPU and per stage, step time by component, MFU, bubble, bytes per dimension\n"
-	 "and tier, run days and cost, each with its difference from the first plan, and charts.\n",
-	 1, "none (HTML and PDF)", NULL,
-	 {{"PLAN.ini", "the plan, as --plan FILE ('-' reads standard input)", "the built-in plan"},
-	  {"-o DIR", "output folder: report.html, report.pdf, figures/, tables/, data/", "output"},
-	  {"--compare PLANS", "set two plans or more side by side (--set applies to each)", NULL},
-	  {"--no-pdf", "write only the HTML", "HTML and PDF"},
-	  {"--share DIR", "the folder holding chapters/ and figures/", "$TRAINPLAN_SHARE, else PREFIX/share/trainplan"},
-	  {NULL, NULL, NULL}},
-	 "trainplan report my.ini -o my-report\n"
-	 "  trainplan report --compare a.ini b.ini -o a-vs-b"},
-};
-
-static const struct cmddoc *find(const char *name)
+const struct cli_cmddoc *cli_cmddoc_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
-		if (!strcmp(docs[i].name, name))
-			return &docs[i];
+	for (int i = 0; i < cli_ncmddocs; i++)
+		if (!strcmp(cli_cmddocs[i].name, name))
+			return &cli_cmddocs[i];
 	return NULL;
+}
+
+size_t cli_optdoc_len(const struct cli_optdoc *od)
+{
+	return od->opt[0] == '-' ? strcspn(od->opt, " =") : strlen(od->opt);
+}
+
+int cli_optdoc_takes_value(const struct cli_optdoc *od)
+{
+	return od->opt[0] == '-' && od->opt[cli_optdoc_len(od)] == ' ' && !(od->values && od->values[0] == '+');
+}
+
+const char *cli_optdoc_meaning(const struct cli_optdoc *od, char *buf, size_t n)
+{
+	static const char *const marks[] = {"{schedules-or}", "{schedules}"};
+	const char *m = od->meaning, *at = NULL;
+	int k = 0;
+	for (; k < 2 && !(at = strstr(m, marks[k])); k++)
+		;
+	if (!at) {
+		snprintf(buf, n, "%s", m);
+		return buf;
+	}
+	char names[512], *last;
+	calc_schedule_names(names, sizeof names, ", ");
+	if (k == 0 && (last = strrchr(names, ','))) /* "a, b, c" -> "a, b or c" */
+		snprintf(buf, n, "%.*s%.*s or %s%s", (int)(at - m), m, (int)(last - names), names, last + 2,
+		         at + strlen(marks[k]));
+	else
+		snprintf(buf, n, "%.*s%s%s", (int)(at - m), m, names, at + strlen(marks[k]));
+	return buf;
 }
 
 static void opt(FILE *f, const char *o, const char *meaning, const char *dflt)
@@ -287,7 +63,7 @@ static void opt(FILE *f, const char *o, const char *meaning, const char *dflt)
 
 void cli_help(FILE *f, const char *name, const char *summary)
 {
-	const struct cmddoc *c = find(name);
+	const struct cli_cmddoc *c = cli_cmddoc_find(name);
 	if (!c) {
 		/* a command without a page of its own: its summary and the shared options */
 		fprintf(f, "usage: trainplan %s [--plan FILE] [--set KEY=VALUE]... [--format FMT] ...\n\n%s\n\noptions:\n",
@@ -308,8 +84,10 @@ void cli_help(FILE *f, const char *name, const char *summary)
 		snprintf(allowed, sizeof allowed, "output format: %s", c->formats);
 		opt(f, "--format FMT", allowed, c->format_default);
 	}
-	for (int i = 0; c->opts[i].opt; i++)
-		opt(f, c->opts[i].opt, c->opts[i].meaning, c->opts[i].dflt);
+	for (int i = 0; c->opts[i].opt; i++) {
+		char meaning[1024];
+		opt(f, c->opts[i].opt, cli_optdoc_meaning(&c->opts[i], meaning, sizeof meaning), c->opts[i].dflt);
+	}
 	opt(f, "--help", "print this help", NULL);
 	fprintf(f, "\nexample:\n  %s\n", c->example);
 }
@@ -317,7 +95,7 @@ void cli_help(FILE *f, const char *name, const char *summary)
 const char *cli_option_dym(const char *name, const char *arg, char *buf, size_t n)
 {
 	static const char *const shared[] = {"--plan", "--set", "--format", "--help", NULL};
-	const struct cmddoc *c = find(name);
+	const struct cli_cmddoc *c = cli_cmddoc_find(name);
 	char word[64], opts[24][32];
 	struct calc_suggest sg;
 	int k = 0;
@@ -333,4 +111,97 @@ const char *cli_option_dym(const char *name, const char *arg, char *buf, size_t 
 		}
 	/* the suggestion points into opts[]: copy it out before they go */
 	return calc_suggest_text(&sg, buf, n);
+}
+
+/* "--a, --b, --plan, --set, --format": the options command 'c' takes, its own first */
+static void allowed(const struct cli_cmddoc *c, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = 0; c->opts[i].opt; i++)
+		if (c->opts[i].opt[0] == '-' && k < n)
+			k += (size_t)snprintf(buf + k, n - k, "%s%.*s", k ? ", " : "", (int)cli_optdoc_len(&c->opts[i]),
+			                      c->opts[i].opt);
+	if (c->common == 1 && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "%s--plan", k ? ", " : "");
+	if (c->common && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "%s--set", k ? ", " : "");
+	if (c->format_default && k < n)
+		snprintf(buf + k, n - k, "%s--format", k ? ", " : "");
+}
+
+const char *cli_next(const char *cmd, const struct cli_opts *o, int *i, const char **val)
+{
+	const struct cli_cmddoc *c = cli_cmddoc_find(cmd);
+	const char *a = o->rest[*i];
+	char list[512], dym[160];
+	*val = NULL;
+	if (a[0] != '-' || !a[1]) { /* an operand, "-" (standard input) included */
+		*val = a;
+		return "";
+	}
+	for (int k = 0; c && c->opts[k].opt; k++) {
+		const struct cli_optdoc *od = &c->opts[k];
+		size_t n = cli_optdoc_len(od);
+		if (od->opt[0] != '-' || strncmp(a, od->opt, n) || (a[n] && a[n] != '='))
+			continue;
+		if (!cli_optdoc_takes_value(od)) {
+			if (a[n] == '=') {
+				cli_error("%s: option %.*s takes no value ('%s')", cmd, (int)n, od->opt, a);
+				return NULL;
+			}
+		} else if (a[n] == '=')
+			*val = a + n + 1;
+		else if (*i + 1 < o->nrest)
+			*val = o->rest[++*i];
+		else {
+			cli_error("%s: option %s needs a value", cmd, od->opt);
+			return NULL;
+		}
+		return od->opt;
+	}
+	if (c)
+		allowed(c, list, sizeof list);
+	cli_error("%s: unknown option '%s' (allowed: %s)%s", cmd, a, c ? list : "--plan, --set, --format",
+	          cli_option_dym(cmd, a, dym, sizeof dym));
+	return NULL;
+}
+
+int cli_unhandled(const char *cmd, const char *opt)
+{
+	return cli_error("%s: option %s is in the options table but the command does not read it", cmd, opt);
+}
+
+int cli_is(const char *got, const char *word)
+{
+	size_t n = strlen(word);
+	return !strncmp(got, word, n) && (!got[n] || got[n] == ' ');
+}
+
+int cli_extra(const char *cmd, const char *word)
+{
+	char dym[160];
+	return cli_error("%s: unexpected argument '%s'%s", cmd, word, cli_option_dym(cmd, word, dym, sizeof dym));
+}
+
+int cli_value_ok(const char *cmd, const char *opt, const char *v)
+{
+	const struct cli_cmddoc *c = cli_cmddoc_find(cmd);
+	for (int k = 0; c && c->opts[k].opt; k++) {
+		const char *w = c->opts[k].values;
+		char list[512];
+		size_t n = cli_optdoc_len(&c->opts[k]), m = 0;
+		if (strncmp(c->opts[k].opt, opt, n) || (opt[n] && opt[n] != ' ') || !w || w[0] == '@')
+			continue;
+		for (const char *p = w; *p; p += strspn(p, " ")) { /* the words of 'values' */
+			size_t l = strcspn(p, " ");
+			if (l == strlen(v) && !strncmp(p, v, l))
+				return 0;
+			if (m < sizeof list)
+				m += (size_t)snprintf(list + m, sizeof list - m, "%s%.*s", m ? ", " : "", (int)l, p);
+			p += l;
+		}
+		return cli_error("%s: %.*s %s: allowed are %s", cmd, (int)n, opt, v, list);
+	}
+	return 0;
 }

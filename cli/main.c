@@ -3,7 +3,9 @@
  *
  * One table of subcommands, one cmd_<name> function each (cmd_<name>.c).  Only this
  * file and the cmd_*.c files print; the library returns diagnostics.
- * `trainplan help CMD` and `trainplan CMD --help` print the command's page (help.c);
+ * `trainplan help CMD` and `trainplan CMD --help` print the command's page (help.c,
+ * from the options table options.c); `trainplan --dump-options KIND` writes the
+ * generated parts of the man page, the completions and README.md (dump.c);
  * a misspelt command gets one "did you mean" line (suggest.c).
  * Exit status: 0 success, 1 a valid plan that is infeasible where feasibility was
  * asked, 2 bad input or usage.
@@ -32,7 +34,7 @@ static const struct {
 	{"get", cmd_get, "catalog quantities by name (--list for all)"},
 	{"table", cmd_table, "catalog tables (NAME or --all)"},
 	{"data", cmd_data, "catalog datasets as TSV"},
-	{"presets", cmd_presets, "models, gpus, clusters, recipes, keys"},
+	{"presets", cmd_presets, "models, gpus, clusters, recipes, stacks, keys"},
 	{"validate", cmd_validate, "predictions against published measurements"},
 	{"calibrate", cmd_calibrate, "efficiency keys fitted to measured runs, with held-out error"},
 	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
@@ -111,6 +113,15 @@ int main(int argc, char **argv)
 			return 2;
 		cli_help(stdout, commands[i].name, commands[i].help);
 		return 0;
+	}
+	if (!strcmp(argv[1], "--dump-options")) { /* the generated parts of the man page,
+	                                           * completions and README (dump.c) */
+		const char *names[NCOMMANDS], *summaries[NCOMMANDS];
+		if (argc != 3)
+			return cli_error("--dump-options takes one of bash, zsh, man, readme, diagnostics");
+		for (size_t k = 0; k < NCOMMANDS; k++)
+			names[k] = commands[k].name, summaries[k] = commands[k].help;
+		return cli_dump_options(stdout, argv[2], names, summaries, (int)NCOMMANDS);
 	}
 	int i = lookup(argv[1]), rc;
 	if (i < 0)

@@ -25,13 +25,13 @@ expect "trainplan-report: $tmp/dir: error: cannot read: a directory, not a file"
 truncate -s 17M "$tmp/big.md"
 expect "trainplan-report: $tmp/big.md: error: more than 16777216 bytes: not a chapter" "$rpt" --expand "$tmp/big.md"
 if [ -n "$tp" ]; then
-	expect "trainplan: $tmp/fifo: error: cannot open the plan: a FIFO, not a regular file" "$tp" memory --plan "$tmp/fifo"
+	expect "trainplan: $tmp/fifo: error[E001]: cannot open the plan: a FIFO, not a regular file" "$tp" memory --plan "$tmp/fifo"
 	printf 'include = fifo\n' > "$tmp/inc.ini"
-	expect "trainplan: $tmp/inc.ini:1: error: include = fifo: cannot open $tmp/fifo: a FIFO, not a regular file" \
+	expect "trainplan: $tmp/inc.ini:1: error[E015]: include = fifo: cannot open $tmp/fifo: a FIFO, not a regular file" \
 		"$tp" memory --plan "$tmp/inc.ini"
-	expect "trainplan: $tmp/fifo: error: cannot read config.json: unable to open $tmp/fifo: a FIFO, not a regular file" \
+	expect "trainplan: $tmp/fifo: error[E019]: cannot read config.json: unable to open $tmp/fifo: a FIFO, not a regular file" \
 		"$tp" memory --set "model.hf_config=$tmp/fifo"
-	expect "trainplan: $tmp/dir: error: cannot read config.json: unable to open $tmp/dir: a directory, not a file" \
+	expect "trainplan: $tmp/dir: error[E019]: cannot read config.json: unable to open $tmp/dir: a directory, not a file" \
 		"$tp" memory --set "model.hf_config=$tmp/dir"
 fi
 echo "endless inputs: $pass passed, $fail failed"

@@ -74,7 +74,7 @@ done
 # 3. plan text values: a title with an ESC (a terminal command) or invalid UTF-8 from
 #    --set is refused at --set, its bytes not quoted (tests/bad has the same in files)
 got=$("$bin" get plan.title --plan plans/default.ini --set "plan.title=$(printf 'a\033]0;x\007')" 2>&1); rc=$?
-[ $rc -eq 2 ] && [ "$got" = "trainplan: --set: error: plan.title: byte 2 (0x1B) is a control character or not UTF-8 (allowed: UTF-8 text without control characters)" ] \
+[ $rc -eq 2 ] && [ "$got" = "trainplan: --set: error[E014]: plan.title: byte 2 (0x1B) is a control character or not UTF-8 (allowed: UTF-8 text without control characters)" ] \
 	&& ok || bad "--set plan.title with ESC: exit $rc: $got"
 
 # 4. calibrate: what it reads is a regular text file of bounded size; a key it cannot fit
@@ -120,7 +120,7 @@ CASES
 printf 'SECRET-TOKEN-1: {root:x}\n' > "$tmp/sec.txt"
 printf 'name,model.hf_config,tokens_per_s\na,sec.txt,1000\nb,sec.txt,2000\n' > "$tmp/hf.csv"
 got=$(cd "$tmp" && timeout 10 "$bin" calibrate --measurements hf.csv --fit efficiency.gemm 2>&1 >/dev/null); rc=$?
-[ $rc -eq 2 ] && [ "$got" = "$(printf "trainplan: sec.txt:1: error: config.json is not valid JSON: '[' or '{' expected (column 6; the text there is not shown)\ntrainplan: hf.csv:2: error: calibrate: a: the run's plan does not load")" ] \
+[ $rc -eq 2 ] && [ "$got" = "$(printf "trainplan: sec.txt:1: error[E019]: config.json is not valid JSON: '[' or '{' expected (column 6; the text there is not shown)\ntrainplan: hf.csv:2: error: calibrate: a: the run's plan does not load")" ] \
 	&& ok || bad "calibrate with an hf_config column naming a secrets file: exit $rc: $got"
 # a key no measured value depends on (expert overlap in a dense model) is not identifiable:
 # refused, not returned as the middle of its bounds with an uncertainty of 0
@@ -157,8 +157,8 @@ done
 # 4a'. messages: an ESC in an argument, a file name or a plan's key is shown as \x1B
 printf '[model]\n\033[31mkey = 1\n' > "$tmp/esckey.ini"
 for c in "export --for $(printf 'x\033[2J')|trainplan: error: export: unknown framework 'x\\x1B[2J': allowed are megatron, nemo, torchtitan, deepspeed" \
-         "memory --plan esckey.ini|trainplan: esckey.ini:2: error: unknown key '\\x1B[31mkey' in [model]" \
-         "memory --plan $(printf 'n\033]0;t\007').ini|trainplan: n\\x1B]0;t\\x07.ini: error: cannot open the plan: No such file or directory"; do
+         "memory --plan esckey.ini|trainplan: esckey.ini:2: error[E006]: unknown key '\\x1B[31mkey' in [model]" \
+         "memory --plan $(printf 'n\033]0;t\007').ini|trainplan: n\\x1B]0;t\\x07.ini: error[E001]: cannot open the plan: No such file or directory"; do
 	args=${c%%|*}; want=${c#*|}
 	got=$(cd "$tmp" && timeout 10 "$bin" $args 2>&1 >/dev/null); rc=$?
 	case $got in

@@ -56,7 +56,8 @@ $(FUZZ_DIR)/number $(FUZZ_DIR)/plan $(FUZZ_DIR)/quantities $(FUZZ_DIR)/hfconfig 
 		tests/fuzz/fuzz.h $(FUZZ_CALC_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -o $@ $< \
 		$(FUZZ_CALC_OBJ) $(DEPS_LIBS)
-# the import harness compiles cli/cmd_import.c into itself and needs cli/common.c
+# the import harness compiles cli/cmd_import.c into itself and needs cli/common.c, and
+# cli/help.c with the options table (cli/options.c) its parser walks
 $(FUZZ_DIR)/cli/common.o: cli/common.c $(BUILD)/default_plan.h | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
@@ -64,9 +65,9 @@ $(FUZZ_DIR)/cli/help.o: cli/help.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
 $(FUZZ_DIR)/import: tests/fuzz/import.c tests/fuzz/fuzz.h cli/cmd_import.c $(FUZZ_DIR)/cli/common.o \
-		$(FUZZ_DIR)/cli/help.o $(FUZZ_CALC_OBJ)
+		$(FUZZ_DIR)/cli/help.o $(FUZZ_DIR)/cli/options.o $(FUZZ_CALC_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< \
-		$(FUZZ_DIR)/cli/common.o $(FUZZ_DIR)/cli/help.o $(FUZZ_CALC_OBJ) $(DEPS_LIBS)
+		$(FUZZ_DIR)/cli/common.o $(FUZZ_DIR)/cli/help.o $(FUZZ_DIR)/cli/options.o $(FUZZ_CALC_OBJ) $(DEPS_LIBS)
 $(FUZZ_WITH_REPORT:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz.h \
 		$(FUZZ_CALC_OBJ) $(FUZZ_REPORT_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< \
@@ -110,10 +111,10 @@ $(REPLAY_REPORT:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/r
 		$(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
 
 $(REPLAY_DIR)/import: tests/fuzz/import.c tests/fuzz/replay.c tests/fuzz/fuzz.h cli/cmd_import.c \
-		$(BUILD)/cli/common.o $(BUILD)/cli/help.o $(BUILD)/libcalc.a
+		$(BUILD)/cli/common.o $(BUILD)/cli/help.o $(BUILD)/cli/options.o $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< tests/fuzz/replay.c $(BUILD)/cli/common.o \
-		$(BUILD)/cli/help.o $(BUILD)/libcalc.a $(DEPS_LIBS)
+		$(BUILD)/cli/help.o $(BUILD)/cli/options.o $(BUILD)/libcalc.a $(DEPS_LIBS)
 
 REPLAY_CLI_OBJ = $(filter-out $(BUILD)/cli/main.o,$(CALC_CLI_OBJ))
 $(REPLAY_DIR)/export: tests/fuzz/export.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(REPLAY_CLI_OBJ) $(BUILD)/libcalc.a

@@ -72,3 +72,27 @@ readme-presets: $(BUILD)/trainplan
 	@sh tests/readme-presets.sh $(BUILD)/trainplan write
 
 CHECKS += check-readme-presets
+
+# check-options  the lists of commands and options outside the program are the options
+#                table's (cli/options.c): the generated parts of both completion files,
+#                of man/trainplan.1 and of README.md are what trainplan --dump-options
+#                writes, and every option of the table is read by its command's parser
+#                (tests/options.sh); make options rewrites the parts
+.PHONY: check-options options
+check-options: $(BUILD)/trainplan
+	@sh tests/options.sh $(BUILD)/trainplan
+
+options: $(BUILD)/trainplan
+	@sh tests/options.sh $(BUILD)/trainplan write
+
+CHECKS += check-options
+
+# check-recipes  docs/architecture.md §9's recipes kept: every schedule, stack, GPU preset
+#                and plan key has the places its recipe names that no build would miss
+#                (docs/references.md, efficiency.stack's description, a unit test, a
+#                bad-input case; tests/recipes.sh, tests/recipes-gaps.txt)
+.PHONY: check-recipes
+check-recipes: $(BUILD)/trainplan
+	@sh tests/recipes.sh $(BUILD)/trainplan
+
+CHECKS += check-recipes

@@ -6,6 +6,8 @@
  */
 #include "testutil.h"
 
+#include <string.h>
+
 static void test_records(void **state)
 {
 	struct calc_diag d = {0};
@@ -38,10 +40,44 @@ static void test_records(void **state)
 	assert_string_equal(calc_diag_first(&d, "none"), "none");
 }
 
+/* Message kinds: each a unique ID "E" and three digits, its severity fixed by the
+ * table; the text carries the ID after the severity, and calc_diag_append keeps it. */
+static void test_kinds(void **state)
+{
+	struct calc_diag d = {0}, e = {0};
+	char ids[CALC_M_N][8];
+	(void)state;
+	assert_null(calc_msg_kind(CALC_M_NONE)->id);
+	for (int m = CALC_M_NONE + 1; m < CALC_M_N; m++) {
+		const struct calc_msg_kind *k = calc_msg_kind((enum calc_msg)m);
+		assert_non_null(k->id);
+		assert_int_equal(strlen(k->id), 4);
+		assert_int_equal(k->id[0], 'E');
+		assert_true(strspn(k->id + 1, "0123456789") == 3);
+		assert_true(k->name[0] && k->meaning[0]);
+		snprintf(ids[m], sizeof ids[m], "%s", k->id);
+		for (int j = CALC_M_NONE + 1; j < m; j++) /* no ID twice */
+			assert_string_not_equal(ids[j], ids[m]);
+	}
+	/* E010 is the out-of-range kind (calc/diag.h), an error */
+	assert_string_equal(calc_msg_kind(CALC_M_OUT_OF_RANGE)->id, "E010");
+	assert_int_equal(calc_error_id(&d, CALC_M_OUT_OF_RANGE, "a.ini", 3, "model.layers = %d is out", 0), -1);
+	assert_int_equal(d.recs[0].kind, CALC_M_OUT_OF_RANGE);
+	assert_int_equal(d.recs[0].severity, CALC_ERROR);
+	assert_int_equal(d.nerrors, 1);
+	assert_string_equal(d.text, "a.ini:3: error[E010]: model.layers = 0 is out\n");
+	calc_diag_append(&e, &d);
+	assert_int_equal(e.recs[0].kind, CALC_M_OUT_OF_RANGE);
+	assert_string_equal(e.text, d.text);
+	calc_diag_free(&d);
+	calc_diag_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

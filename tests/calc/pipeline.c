@@ -633,19 +633,25 @@ static void test_dependencies(void **state)
  */
 static void test_memory_hook(void **state)
 {
-	static const char *const sets[][2] = {
-		{"schedule=gpipe", "vpp=1"},       {"schedule=1f1b", "vpp=1"},
-		{"schedule=interleaved", "vpp=2"}, {"schedule=zb-h1", "vpp=1"},
-		{"schedule=zb-h2", "vpp=1"},       {"schedule=dualpipe", "vpp=1"},
-	};
+	/* one plan per row of the schedule table, read from the table so that a new row is
+	 * checked too (a fixed list indexed by CALC_SCHED_N read past its end when the
+	 * table grew): v = 2 for a row that uses virtual stages */
+	char sets[CALC_SCHED_N][2][48];
+	const char *set[2];
 	struct calc_memory *m1 = malloc(sizeof *m1), *m2 = malloc(sizeof *m2);
 	struct calc_plan plan;
 	struct calc_diag d = {0};
 	(void)state;
 
 	for (int s = 0; s < CALC_SCHED_N; s++) {
+		const struct calc_sched *row = calc_schedule_at(s);
 		struct calc_pp_result r;
-		load_plan(&plan, sets[s], 2);
+		assert_non_null(row);
+		snprintf(sets[s][0], sizeof sets[s][0], "schedule=%s", row->name);
+		snprintf(sets[s][1], sizeof sets[s][1], "vpp=%d", row->uses_vpp ? 2 : 1);
+		set[0] = sets[s][0], set[1] = sets[s][1];
+		load_plan(&plan, set, 2);
+		assert_int_equal(plan.schedule, s);
 		sim(plan.schedule, plan.pp, calc_plan_microbatches(&plan), plan.vpp, 1, 1, 1, &r);
 		for (int i = 0; i < plan.pp; i++)
 			assert_near(calc_pipeline_inflight(&plan, i), r.peak_inflight[i], 1e-12);
@@ -654,16 +660,19 @@ static void test_memory_hook(void **state)
 
 	/* ZB-H2 holds 2p - 1 = 15 sets on stage 0 where 1F1B holds p = 8: the layers'
 	 * activations grow by 15/8 (Qi et al. 2024 Table 2: (2p-1) M_B vs p M_B). */
-	load_plan(&plan, sets[1], 2);
+	set[0] = sets[CALC_SCHED_1F1B][0], set[1] = sets[CALC_SCHED_1F1B][1];
+	load_plan(&plan, set, 2);
 	assert_int_equal(calc_memory(&plan, m1, &d), 0);
-	load_plan(&plan, sets[4], 2);
+	set[0] = sets[CALC_SCHED_ZBH2][0], set[1] = sets[CALC_SCHED_ZBH2][1];
+	load_plan(&plan, set, 2);
 	assert_int_equal(calc_memory(&plan, m2, &d), 0);
 	assert_near(m2->st[0].inflight, 15, 0);
 	assert_near(m1->st[0].inflight, 8, 0);
 	assert_true(m2->st[0].activations > m1->st[0].activations * 1.5);
 
 	/* DualPipe: a second copy of the weights (DeepSeek-V3 Table 2, "Parameter 2x") */
-	load_plan(&plan, sets[5], 2);
+	set[0] = sets[CALC_SCHED_DUALPIPE][0], set[1] = sets[CALC_SCHED_DUALPIPE][1];
+	load_plan(&plan, set, 2);
 	assert_int_equal(calc_memory(&plan, m2, &d), 0);
 	assert_near(m2->st[0].inflight, 9, 0); /* PP + 1 */
 	assert_true(m2->st[0].weight_copies >= m1->st[0].weights * 0.999);
@@ -686,7 +695,7 @@ static void test_plan_check(void **state)
 	p = plan;
 	p.vpp = 3; /* 1F1B with vpp = 3 */
 	assert_int_equal(calc_pipeline_check(&p, calc_plan_keys_origin, &d), -1);
-	assert_true(has(&d, "error: parallel.vpp = 3 needs parallel.schedule = interleaved"));
+	assert_true(has(&d, "error[E017]: parallel.vpp = 3 needs parallel.schedule = interleaved"));
 	calc_diag_free(&d);
 
 	p.schedule = CALC_SCHED_INTERLEAVED; /* 80 layers not divisible by 8 x 3 */

@@ -270,6 +270,16 @@ static void test_gpu_presets_published(void **state)
 	}
 	assert_near(calc_preset_gpu("gb200-186g")->nvlink_bw * 2, 1.8e12, 1e-12);
 	assert_near(calc_preset_gpu("b300-288g")->nvlink_bw * 2, 1.8e12, 1e-12);
+	/* H100 PCIe, the PCIe column of NVIDIA's H100 datasheet: 80 GB, 2 TB/s, BF16 1,513 and
+	 * FP8 3,026 TFLOP/s with sparsity (dense half: the preset rounds BF16's 756.5 to 756),
+	 * max TDP 300-350 W (the preset the upper) */
+	const struct calc_gpu *pcie = calc_preset_gpu("h100-pcie-80g");
+	assert_non_null(pcie);
+	assert_near(pcie->memory_nominal, 80e9, 1e-12);
+	assert_near(pcie->hbm_bw, 2e12, 1e-12);
+	assert_near(pcie->bf16_flops, 1513e12 / 2, 1e-3);
+	assert_near(pcie->fp8_flops, 3026e12 / 2, 1e-12);
+	assert_near(pcie->tdp, 350, 0);
 	/* MI325X: the MI300X compute, BF16 = FP8 / 2 */
 	assert_near(calc_preset_gpu("mi325x-256g")->bf16_flops, 2614.9e12 / 2, 1e-4);
 	/* B200: NVIDIA's HGX B200 FP4 72 PFLOP/s dense per 8 GPUs */

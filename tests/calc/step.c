@@ -682,29 +682,29 @@ static void test_overlap_knobs(void **state)
  * each way per boundary; its step time stays within 2% of the simulator's. */
 static void test_fast_vs_simulator(void **state)
 {
-	static const char *const sched[][2] = {{"parallel.schedule=1f1b", "parallel.vpp=1"},
-	                                       {"parallel.schedule=gpipe", "parallel.vpp=1"},
-	                                       {"parallel.schedule=interleaved", "parallel.vpp=2"},
-	                                       {"parallel.schedule=zb-h1", "parallel.vpp=1"},
-	                                       {"parallel.schedule=zb-h2", "parallel.vpp=1"},
-	                                       {"parallel.schedule=dualpipe", "parallel.vpp=1"}};
-	static const enum calc_schedule ids[] = {CALC_SCHED_1F1B, CALC_SCHED_GPIPE, CALC_SCHED_INTERLEAVED,
-	                                         CALC_SCHED_ZBH1, CALC_SCHED_ZBH2, CALC_SCHED_DUALPIPE};
-
-	for (int i = 0; i < 6; i++) {
-		const char *s[] = {sched[i][0], sched[i][1], "parallel.recompute=full"};
+	/* every row of the schedule table (v = 2 where it uses virtual stages), read from
+	 * the table so that a new schedule is checked too */
+	for (int i = 0; i < CALC_SCHED_N; i++) {
+		const struct calc_sched *row = calc_schedule_at(i);
+		char sched[48], vpp[32];
+		const char *s[] = {sched, vpp, "parallel.recompute=full"};
+		const enum calc_schedule id = (enum calc_schedule)i;
 		struct calc_plan p;
 		struct calc_step fast, full;
 		struct calc_pp_closed cf;
 		struct calc_diag d = {0};
 		int m;
 
+		assert_non_null(row);
+		snprintf(sched, sizeof sched, "parallel.schedule=%s", row->name);
+		snprintf(vpp, sizeof vpp, "parallel.vpp=%d", row->uses_vpp ? 2 : 1);
 		load_plan(&p, s, 3);
 		m = calc_plan_microbatches(&p);
 		calc_step_fast(&p, &fast);
 		assert_int_equal(calc_step(&p, &full, &d), 0);
 		calc_diag_free(&d);
-		calc_pipeline_closed(ids[i], p.pp, m, p.vpp, fast.tf, fast.tb, fast.tw, &cf);
+		assert_int_equal(p.schedule, id);
+		calc_pipeline_closed(id, p.pp, m, p.vpp, fast.tf, fast.tb, fast.tw, &cf);
 		assert_near(fast.bubble - 2.0 * (p.pp - 1) * fast.comm.p2p, cf.bubble, 1e-9);
 		assert_near(fast.time, full.time, 0.02);
 	}
