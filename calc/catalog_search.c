@@ -664,6 +664,15 @@ static int q_f_title(struct calc_ctx *c, struct calc_value *v, struct calc_diag 
 	v->str = stack_framework(&c->plan, &own)->title;
 	return 0;
 }
+/* 1 when the framework runs a configuration that fits, NaN-free: a chapter tests it
+ * before it reads search.framework.* (which fail where it runs none). */
+static int q_f_found(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_diag why = {0};
+	v->num = need_fw(c, &why) != NULL;
+	calc_diag_free(&why);
+	return 0;
+}
 static int q_f_own(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	int own;
@@ -808,6 +817,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.framework.title", "", "that framework in words", q_f_title},
 	{"search.framework.own", "1", "1: the plan's stack is that framework's; 0: the stack has no export of its own "
 	 "(megatron stands in)", q_f_own},
+	{"search.framework.found", "1", "1: the framework runs a configuration that fits (search.framework.* exist)",
+	 q_f_found},
 	{"search.framework.runs_pick", "1", "1: the framework runs the planner's pick (search.pick) as it stands", q_f_runs_pick},
 	{"search.framework.tp", "1", "tensor-parallel degree of the best configuration the framework runs", q_f_tp},
 	{"search.framework.pp", "1", "pipeline stages of the best configuration the framework runs", q_f_pp},
