@@ -4,7 +4,7 @@
 # of the other (a step time on the capacity line).  A chart of two quantities draws them
 # in panels, as figures/recompute-compare.gp and figures/recipe-compare.gp do.  The
 # figures listed in 'pending' still have a right axis; the list only shrinks.
-pending="comm-vs-tp"
+pending=""
 fail=0; n=0
 for f in figures/*.gp figures/compare/*.gp; do
 	[ -f "$f" ] || continue
