@@ -1165,6 +1165,7 @@ enum calc_slot {
 	CALC_SLOT_NETWORK,     /* report_catalog.c: step times of the plan and its neighbours by
 	                          inter-node bandwidth */
 	CALC_SLOT_PREFETCH,    /* catalog_search.c: the search queued by calc_ctx_search_prefetch */
+	CALC_SLOT_SEARCH_FW,   /* catalog_search.c: the search of what the plan's stack's framework runs */
 	CALC_SLOT_N
 };
 struct calc_ctx_value;

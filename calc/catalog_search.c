@@ -566,6 +566,150 @@ QS(q_s_memory, b->r.memory)
 QS(q_s_headroom, b->r.headroom)
 QS(q_s_cost, b->r.cost)
 
+/* The framework whose launch flags `trainplan export --for` writes for the plan's stack
+ * (efficiency.stack, calc/stacks.c): megatron for megatron-core*, nemo for nemo* and
+ * megatron-bridge*, torchtitan and deepspeed for theirs.  A stack no export writes
+ * (fsdp1: PyTorch FSDP without a launcher of its own) gets megatron and *own = 0. */
+static const struct calc_framework *stack_framework(const struct calc_plan *p, int *own)
+{
+	const char *s = p->stack ? p->stack->name : "megatron-core";
+	static const struct {
+		const char *prefix, *fw;
+	} map[] = {{"megatron-core", "megatron"}, {"megatron-bridge", "nemo"}, {"nemo", "nemo"},
+	           {"torchtitan", "torchtitan"}, {"deepspeed", "deepspeed"}};
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (!strncmp(s, map[i].prefix, strlen(map[i].prefix))) {
+			*own = 1;
+			return calc_framework_find(map[i].fw);
+		}
+	*own = 0;
+	return calc_framework_find("megatron");
+}
+
+/* The search of what the plan's framework runs (as `trainplan search --for FW`: opts.allow
+ * = calc_framework_allows), its top K only, once per context. */
+struct fw_cache {
+	int failed;
+	struct calc_search_result r;
+	char split[CALC_LAYOUT_MAX + 64]; /* search.framework.split's text */
+};
+static void fw_cache_free(void *p)
+{
+	struct fw_cache *fc = p;
+	if (!fc->failed)
+		calc_search_free(&fc->r);
+	free(fc);
+}
+static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct calc_diag *d)
+{
+	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
+	if (!fc) {
+		struct calc_search_opts o;
+		int own;
+		search_opts(&o, NEED_BEST, calc_threads_get());
+		o.allow = calc_framework_allows;
+		o.allow_arg = stack_framework(&c->plan, &own);
+		fc = xcalloc(1, sizeof *fc);
+		fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		c->slot[CALC_SLOT_SEARCH_FW] = fc;
+		c->slot_free[CALC_SLOT_SEARCH_FW] = fw_cache_free;
+		if (fc->failed)
+			return NULL;
+	} else if (fc->failed) {
+		calc_error(d, c->plan.file, 0, "the search of what the plan's framework runs failed");
+		return NULL;
+	}
+	return &fc->r;
+}
+
+/* The recommendation among what the framework runs: the same rule (calc_search_pick, the
+ * fastest that leaves the memory margin, else the fastest) over that search's top. */
+static const struct calc_search_top *need_fw(struct calc_ctx *c, struct calc_diag *d)
+{
+	const struct calc_search_result *r = ctx_search_fw(c, d);
+	const struct calc_search_top *t;
+	int own;
+	if (!r)
+		return NULL;
+	if (!(t = calc_search_pick(r, &c->plan, NULL)))
+		calc_error(d, c->plan.file, 0, "search: no configuration that %s runs fits in memory",
+		           stack_framework(&c->plan, &own)->title);
+	return t;
+}
+#define QF(fn, expr) QTOP(fn, need_fw, expr)
+#define QFS(fn, expr) QTOPS(fn, need_fw, expr)
+QF(q_f_tp, b->r.c.tp)
+QF(q_f_pp, b->r.c.pp)
+QF(q_f_dp, b->r.c.dp)
+QF(q_f_cp, b->r.c.cp)
+QF(q_f_ep, b->r.c.ep)
+QF(q_f_etp, b->r.c.etp)
+QF(q_f_vpp, b->r.c.vpp)
+QF(q_f_mb, b->r.c.micro_batch)
+QFS(q_f_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
+QF(q_f_zero, b->r.c.zero)
+QFS(q_f_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
+QFS(q_f_sp, b->r.c.sp ? "yes" : "no")
+QF(q_f_time, b->r.step_time)
+QF(q_f_memory, b->r.memory)
+static int q_f_name(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	int own;
+	v->num = NAN;
+	v->str = stack_framework(&c->plan, &own)->name;
+	return 0;
+}
+static int q_f_title(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	int own;
+	v->num = NAN;
+	v->str = stack_framework(&c->plan, &own)->title;
+	return 0;
+}
+/* 1 when the framework runs a configuration that fits, NaN-free: a chapter tests it
+ * before it reads search.framework.* (which fail where it runs none). */
+static int q_f_found(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	struct calc_diag why = {0};
+	v->num = need_fw(c, &why) != NULL;
+	calc_diag_free(&why);
+	return 0;
+}
+static int q_f_own(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	int own;
+	stack_framework(&c->plan, &own);
+	v->num = own;
+	return 0;
+}
+/* 1 when the planner's pick (search.pick) is a configuration the framework runs: then the
+ * framework's pick is the same split. */
+static int q_f_runs_pick(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_pick(c, d);
+	int own;
+	if (!t)
+		return -1;
+	v->num = calc_framework_allows(stack_framework(&c->plan, &own), &t->r.c);
+	return 0;
+}
+/* The split key that reproduces the framework pick's placement where its stages are
+ * uneven ("" when the plan's split rule places it), as search's split column. */
+static int q_f_split(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_fw(c, d);
+	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
+	const char *txt;
+	if (!t)
+		return -1;
+	txt = calc_search_split_cell(&fc->r, &t->r.c, fc->split, sizeof fc->split);
+	if (txt != fc->split)
+		snprintf(fc->split, sizeof fc->split, "%s", txt);
+	v->num = NAN;
+	v->str = strcmp(fc->split, "even") ? fc->split : "";
+	return 0;
+}
+
 /* The recommendation's rank, NaN (not an error) when the planner ranked nothing or none
  * of its top splits leaves the margin: a chapter tests it with isfinite(). */
 static int q_s_rank(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
@@ -673,7 +817,8 @@ int calc_search_name_counts(const char *name)
 {
 	/* those that read the top K alone (need_best, need_safe, need_pick, q_found) or no
 	 * search; any other name -- the counts (QR), one added later -- counts */
-	static const char *const top[] = {"search.best.", "search.safe.", "search.pick.", "search.margin."};
+	static const char *const top[] = {"search.best.", "search.safe.", "search.pick.", "search.margin.",
+	                                  "search.framework."};
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		if (!strncmp(name, top[i], strlen(top[i])))
 			return 0;
@@ -733,6 +878,31 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.pick.cp_exposed", "s", "of search.pick.cp_time, the part on the critical path", q_p_cp_exposed},
 	{"search.pick.bubble", "s", "pipeline bubble per step of the recommendation (or best), closed form", q_p_bubble},
 	{"search.pick.step_time", "s", "step time of the recommendation, or of the best configuration where none leaves the margin", q_p_time},
+	{"search.framework.name", "", "framework of the plan's stack whose launch flags trainplan export writes (--for)", q_f_name},
+	{"search.framework.title", "", "that framework in words", q_f_title},
+	{"search.framework.own", "1", "1: the plan's stack is that framework's; 0: the stack has no export of its own "
+	 "(megatron stands in)", q_f_own},
+	{"search.framework.found", "1", "1: the framework runs a configuration that fits (search.framework.* exist)",
+	 q_f_found},
+	{"search.framework.runs_pick", "1", "1: the framework runs the planner's pick (search.pick) as it stands", q_f_runs_pick},
+	{"search.framework.tp", "1", "tensor-parallel degree of the best configuration the framework runs", q_f_tp},
+	{"search.framework.pp", "1", "pipeline stages of the best configuration the framework runs", q_f_pp},
+	{"search.framework.dp", "1", "data-parallel degree of the best configuration the framework runs", q_f_dp},
+	{"search.framework.cp", "1", "context-parallel degree of the best configuration the framework runs", q_f_cp},
+	{"search.framework.ep", "1", "expert-parallel degree of the best configuration the framework runs", q_f_ep},
+	{"search.framework.etp", "1", "expert tensor-parallel degree of the best configuration the framework runs", q_f_etp},
+	{"search.framework.vpp", "1", "model chunks per stage of the best configuration the framework runs", q_f_vpp},
+	{"search.framework.micro_batch", "1", "micro-batch of the best configuration the framework runs [sequences]", q_f_mb},
+	{"search.framework.recompute", "", "recomputation of the best configuration the framework runs", q_f_rc},
+	{"search.framework.sp", "", "sequence parallelism of the best configuration the framework runs", q_f_sp},
+	{"search.framework.zero", "1", "ZeRO stage of the best configuration the framework runs", q_f_zero},
+	{"search.framework.schedule", "", "schedule of the best configuration the framework runs", q_f_sched},
+	{"search.framework.split", "", "plan keys of the uneven placement of the best configuration the framework runs "
+	 "(\"\" where the split rule places it)", q_f_split},
+	{"search.framework.step_time", "s", "step time of the best configuration the framework runs (closed-form bubble)",
+	 q_f_time},
+	{"search.framework.memory", "B", "memory per GPU of the worst stage of the best configuration the framework runs",
+	 q_f_memory},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
 	{"search.found", "1", "top configurations the planner keeps: 10, or the configurations that fit where fewer", q_found},

@@ -77,6 +77,13 @@ Q(q_days, st->run_time / 86400)
 Q(q_gpu_hours, st->gpu_hours)
 Q(q_cost, st->cost)
 Q(q_pp_exposed, st->exposed[CALC_DIM_PP])
+/* The run normalised per GPU, per token and per GPU-hour, for comparing plans of other
+ * sizes, models and prices: tokens/s over the GPUs; tokens a GPU-hour trains (3600 s
+ * of the per-GPU rate); GPU-hours over the token budget, per 10^9 tokens (failure-free,
+ * as run.gpu_hours; the cost per 10^6 tokens is run.cost_per_mtokens, catalog_run.c). */
+Q(q_tok_gpu, st->tokens_per_s / calc_plan_gpus(&c->plan))
+Q(q_tok_gpuh, 3600 * st->tokens_per_s / calc_plan_gpus(&c->plan))
+Q(q_gpuh_btok, c->plan.tokens > 0 ? 1e9 * st->gpu_hours / c->plan.tokens : NAN)
 
 /*
  * The MoE parts of one MoE layer (step.c layer_compute, docs/references.md §5.12) per
@@ -170,6 +177,10 @@ const struct calc_quantity calc_q_step[] = {
 	{"run.days", "days", "wall-clock time of the run in days", q_days},
 	{"run.gpu_hours", "GPU-h", "GPU-hours of the run", q_gpu_hours},
 	{"run.cost", "currency", "cost of the run at cluster.gpu_hour_cost", q_cost},
+	{"step.tokens_per_s_per_gpu", "tokens/s", "tokens per second per GPU (step.tokens_per_s over the GPUs)", q_tok_gpu},
+	{"run.tokens_per_gpu_hour", "tokens", "tokens one GPU-hour trains", q_tok_gpuh},
+	{"run.gpu_hours_per_btokens", "GPU-h", "GPU-hours per 10^9 tokens of the budget (run.gpu_hours / plan.tokens)",
+	 q_gpuh_btok},
 	{0},
 };
 

@@ -23,6 +23,7 @@ static const struct calc_display displays[] = {
 	{"x", NULL, 1, 2, "\xc3\x97", 1}, /* × */
 	{"int", NULL, 1, 0, "", 1},
 	{"billion", NULL, 1e9, 1, " billion", 1},
+	{"count", NULL, 1, 0, "", 1}, /* a large count as a reader says it: calc_fmt_si */
 	{"", NULL, 1, -1, "", 1}, /* ".N": decimals only */
 	{"GB/s", "B/s", 1e9, 1, " GB/s", 0},
 	{"TFLOP/s", "FLOP/s", 1e12, 1, " TFLOP/s", 0},
@@ -103,6 +104,27 @@ void calc_fmt_si(double v, const struct calc_display *u, int dec, enum calc_sep 
 {
 	double x = v / u->div;
 	const char *sfx = suffix ? u->suffix : "";
+	if (!strcmp(u->name, "count") && isfinite(v)) {
+		/* three significant digits, in millions or billions past a million: a predicted
+		 * count (GPU-hours, a cost) carries the model's error, so its last digits are
+		 * noise (1467939 reads 1.47 million, 118006 reads 118,000, 950 stays 950) */
+		double a = fabs(v), p;
+		const char *w = "";
+		char num[400];
+		if (a >= 1e9)
+			x = v / 1e9, w = " billion";
+		else if (a >= 1e6)
+			x = v / 1e6, w = " million";
+		if (*w) {
+			int lead = (int)floor(log10(fabs(x))) + 1;
+			calc_fmt_fixed(x, lead >= 3 ? 0 : 3 - lead, g, num, sizeof num);
+		} else {
+			p = a >= 1000 ? pow(10, floor(log10(a)) - 2) : 1;
+			calc_fmt_fixed(round(v / p) * p, 0, g, num, sizeof num);
+		}
+		snprintf(buf, n, "%s%s", num, w);
+		return;
+	}
 	if (dec < 0 && u->dec >= 0)
 		dec = calc_fmt_reader_dec(x, u->dec);
 	else if (dec < 0)

@@ -83,7 +83,7 @@ static const struct calc_model models[] = {
 static const char *model_source(const char *name)
 {
 	if (!strcmp(name, "dense-100b"))
-		return "trainplan default (docs/references.md §7.4)";
+		return "trainplan's own example (no published model)";
 	if (!strncmp(name, "nar21-", 6))
 		return "Narayanan et al. 2021 Table 1";
 	if (!strcmp(name, "kor22-22b"))

@@ -2355,10 +2355,10 @@ void calc_search_table_breakdown(const struct calc_search_result *r, struct calc
 		for (int k = 0; k < 10; k++)
 			calc_table_num(t, row, k, v[k]);
 	}
-	calc_table_note(t, r->moe ? "Closed-form step (calc_step_fast): compute, recomputation, exposed TP/CP collectives "
+	calc_table_note(t, r->moe ? "Closed-form step (the schedule's closed-form bubble, not the simulator): compute, recomputation, exposed TP/CP collectives "
 	                            "with the expert all-to-all (tp_comm), pipeline bubble of the critical stage, exposed DP "
 	                            "reduction and optimizer sum to the step time; headroom of the worst stage in GB = 10^9 bytes."
-	                 : "Closed-form step (calc_step_fast): compute, recomputation, exposed TP/CP collectives, "
+	                 : "Closed-form step (the schedule's closed-form bubble, not the simulator): compute, recomputation, exposed TP/CP collectives, "
 	                   "pipeline bubble of the critical stage, exposed DP reduction and optimizer sum to the step "
 	                   "time; headroom of the worst stage in GB = 10^9 bytes.");
 }

@@ -269,25 +269,30 @@ int calc_validate(const char *const *sets, int nsets, struct calc_table *out, st
  * the number of stacks. */
 int calc_validate_stacks(const struct calc_table *rows, struct calc_table *out, double *heldout_max);
 /* The out-of-sample uncertainty band of the time model: over the held-out rows (role not
- * "calibrates") of 'rows' (a calc_validate table) whose stack is 'stack', or over all
- * held-out rows where fewer than 'min_rows' are that stack's (or 'stack' is NULL; a row
- * stack matches a plan's stack of its name or of its name and a "-" suffix, the longest
- * such: megatron for megatron-core-0.19, nemo for nemo-2024), the
- * |error| that a fraction 'q' of those rows do not exceed (nearest rank).  The table has
- * no GPU column, so the rows are not split by hardware.  Returns 0, or -1 when no row
- * qualifies (band NaN). */
+ * "calibrates") of 'rows' (a calc_validate table) whose stack is 'stack' and whose class
+ * begins with the GPU generation 'hardware' ("H100 dense"); where fewer than 'min_rows'
+ * (or 'hardware' is NULL or the table has no class column), over the stack's rows on
+ * every GPU; where those are fewer too (or 'stack' is NULL), over all held-out rows.  A
+ * row stack matches a plan's stack of its name or of its name and a "-" suffix, the
+ * longest such: megatron for megatron-core-0.19, nemo for nemo-2024.  The band is the
+ * |error| that a fraction 'q' of those rows do not exceed (nearest rank).  Returns 0, or
+ * -1 when no row qualifies (band NaN). */
 struct calc_band {
 	double band;   /* |predicted / published - 1| at quantile q */
 	int rows;      /* rows it is taken over */
 	int per_stack; /* 1: the stack's own rows; 0: all held-out rows */
+	int per_hardware; /* 1: the stack's rows on the plan's GPU generation only */
 	char scope[40]; /* the rows' stack name, or "all stacks" */
 };
 #define CALC_BAND_Q 0.9      /* the fraction of held-out rows inside the band */
-#define CALC_BAND_MIN_ROWS 5 /* fewer of a stack's held-out rows than this: all stacks */
-int calc_validate_band(const struct calc_table *rows, const char *stack, double q, int min_rows,
-                       struct calc_band *b);
-/* validation.band of plan p's stack (the catalog's rule), computed once per stack; NaN
- * where it cannot be had.  The recommendation's band (pick.c). */
+#define CALC_BAND_MIN_ROWS 5 /* fewer held-out rows in a group than this: the next wider group */
+int calc_validate_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
+                       int min_rows, struct calc_band *b);
+/* The GPU generation of a GPU preset name: "A100", "H100" (H100, H800, H200), "Blackwell"
+ * (B200, GB200, B300, GB300) or "other". */
+const char *calc_gpu_generation(const char *gpu);
+/* validation.band of plan p's stack and GPU generation (the catalog's rule), computed once
+ * per pair; NaN where it cannot be had.  The recommendation's band (pick.c). */
 double calc_validate_plan_band(const struct calc_plan *p);
 /* Fill 'out' (may be NULL: not built) with one row per A100 to H100 pair of a calc_validate
  * table 'rows' (validate.c: one model, stack, recipe and checkpointing setting on both

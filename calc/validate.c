@@ -679,22 +679,29 @@ static int vdepth(const struct vrow *r, int layers)
 	return 1;
 }
 
-/* The GPU generation of a row, for the per-hardware breakdown: "A100", "H100" (Hopper:
- * H100, H800, H200) or "Blackwell" (B200, GB200, B300, GB300), read from the GPU preset
- * of the row's cluster preset, or from the cluster's name where it is no preset (a row
- * not expressible for want of one). */
+/* The GPU generation of a GPU preset name, for the per-hardware breakdown and the band:
+ * "A100", "H100" (Hopper: H100, H800, H200) or "Blackwell" (B200, GB200, B300, GB300);
+ * "other" for any other name. */
+const char *calc_gpu_generation(const char *gpu)
+{
+	if (!gpu)
+		return "other";
+	if (strstr(gpu, "a100"))
+		return "A100";
+	if (strstr(gpu, "h100") || strstr(gpu, "h800") || strstr(gpu, "h200"))
+		return "H100";
+	if (strstr(gpu, "b200") || strstr(gpu, "b300"))
+		return "Blackwell";
+	return "other";
+}
+
+/* The GPU generation of a row, read from the GPU preset of the row's cluster preset, or
+ * from the cluster's name where it is no preset (a row not expressible for want of one). */
 static const char *row_hardware(const struct vrow *r)
 {
 	const char *cl = r->cluster ? r->cluster : "dgx-a100-hdr";
 	const struct calc_cluster_preset *cp = calc_preset_cluster(cl);
-	const char *g = cp ? cp->gpu : cl;
-	if (strstr(g, "a100"))
-		return "A100";
-	if (strstr(g, "h100") || strstr(g, "h800") || strstr(g, "h200"))
-		return "H100";
-	if (strstr(g, "b200") || strstr(g, "b300"))
-		return "Blackwell";
-	return "other";
+	return calc_gpu_generation(cp ? cp->gpu : cl);
 }
 
 /* The row's class in the table: its GPU generation and "MoE" when the row's model preset
@@ -1262,12 +1269,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int calc_validate_band(const struct calc_table *rows, const char *stack, double q, int min_rows,
-                       struct calc_band *b)
+int calc_validate_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
+                       int min_rows, struct calc_band *b)
 {
 	int cstk = col_of(rows, "stack"), crole = col_of(rows, "role"), cerr = col_of(rows, "error");
+	int ccls = col_of(rows, "class");
 	double *e = xcalloc((size_t)rows->nrows + 1, sizeof *e);
 	int n = 0;
+	size_t hl = hardware ? strlen(hardware) : 0;
 
 	memset(b, 0, sizeof *b);
 	b->band = NAN;
@@ -1284,18 +1293,25 @@ int calc_validate_band(const struct calc_table *rows, const char *stack, double 
 		if (!strncmp(stack, s, k) && (stack[k] == '\0' || stack[k] == '-') && (!fam || k > strlen(fam)))
 			fam = s;
 	}
-	for (int pass = fam ? 0 : 1; pass < 2 && n < min_rows; pass++) { /* 0: the stack's rows, 1: all */
+	/* 0: the stack's rows on the plan's GPU generation (the class column begins with it,
+	 * "H100 dense"); 1: the stack's rows on every GPU; 2: all held-out rows.  The first
+	 * group with min_rows rows or more. */
+	int first = fam ? (hardware && ccls >= 0 ? 0 : 1) : 2;
+	for (int pass = first; pass < 3 && n < min_rows; pass++) {
 		n = 0;
 		for (int i = 0; i < rows->nrows; i++) {
 			const struct calc_cell *c = &rows->cells[i * rows->ncols];
 			if (!strcmp(c[crole].s, "calibrates") || isnan(c[cerr].v))
 				continue;
-			if (pass == 0 && strcmp(c[cstk].s, fam))
+			if (pass < 2 && strcmp(c[cstk].s, fam))
+				continue;
+			if (pass == 0 && (strncmp(c[ccls].s, hardware, hl) || c[ccls].s[hl] != ' '))
 				continue;
 			e[n++] = fabs(c[cerr].v);
 		}
-		b->per_stack = pass == 0;
-		snprintf(b->scope, sizeof b->scope, "%s", pass == 0 ? fam : "all stacks");
+		b->per_stack = pass < 2;
+		b->per_hardware = pass == 0;
+		snprintf(b->scope, sizeof b->scope, "%s", pass < 2 ? fam : "all stacks");
 	}
 	b->rows = n;
 	if (n > 0) {
@@ -1566,20 +1582,21 @@ QV(q_sp_held, s.speedup.heldout)
 QV(q_sp_held_max, s.speedup.heldout_max_abs)
 
 /* The band of the plan's stack (efficiency.stack; megatron when the plan names none, as the
- * rows do), 90 % of its held-out rows, or of all held-out rows where the stack has fewer than
- * CALC_BAND_MIN_ROWS. */
+ * rows do) on the plan's GPU generation, 90 % of those held-out rows; where they are fewer
+ * than CALC_BAND_MIN_ROWS, of the stack's rows on every GPU, and where those are fewer too,
+ * of all held-out rows. */
 static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 {
 	struct calc_table rows;
 	const char *stk = c->plan.stack ? c->plan.stack->name : "megatron-core";
 	if (summary(NULL, &rows, d) < 0)
 		return -1;
-	calc_validate_band(&rows, stk, CALC_BAND_Q, CALC_BAND_MIN_ROWS, b);
+	calc_validate_band(&rows, stk, calc_gpu_generation(c->plan.gpu.name), CALC_BAND_Q, CALC_BAND_MIN_ROWS, b);
 	calc_table_free(&rows);
 	return 0;
 }
-/* The band of plan p's stack (band_of's rule) for the recommendation (pick.c), computed
- * once per stack name and kept; NaN where the rows cannot be run, or when asked again
+/* The band of plan p's stack and GPU generation (band_of's rule) for the recommendation
+ * (pick.c), computed once per pair and kept; NaN where the rows cannot be run, or when asked again
  * while the rows run (a validation row that took the planner's pick).  The rows run
  * without --set, as validation.band's. */
 double calc_validate_plan_band(const struct calc_plan *p)
@@ -1587,14 +1604,16 @@ double calc_validate_plan_band(const struct calc_plan *p)
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static struct {
 		char stack[40];
+		const char *gen; /* calc_gpu_generation's: a string literal */
 		double band;
 	} kept[16];
 	static int nkept, busy;
 	const char *stk = p->stack ? p->stack->name : "megatron-core";
+	const char *gen = calc_gpu_generation(p->gpu.name);
 	double band = NAN;
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < nkept; i++)
-		if (!strcmp(kept[i].stack, stk)) {
+		if (!strcmp(kept[i].stack, stk) && !strcmp(kept[i].gen, gen)) {
 			band = kept[i].band;
 			pthread_mutex_unlock(&lock);
 			return band;
@@ -1608,7 +1627,7 @@ double calc_validate_plan_band(const struct calc_plan *p)
 		/* its own run, not summary's cached one: the catalog's prefetch of the rows
 		 * (calc_validate_prefetch) must find them not yet run */
 		if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
-			if (calc_validate_band(&rows, stk, CALC_BAND_Q, CALC_BAND_MIN_ROWS, &b) == 0)
+			if (calc_validate_band(&rows, stk, gen, CALC_BAND_Q, CALC_BAND_MIN_ROWS, &b) == 0)
 				band = b.band;
 			calc_table_free(&rows);
 		}
@@ -1616,6 +1635,7 @@ double calc_validate_plan_band(const struct calc_plan *p)
 		busy = 0;
 		if (nkept < 16 && strlen(stk) < sizeof kept[0].stack) {
 			snprintf(kept[nkept].stack, sizeof kept[nkept].stack, "%s", stk);
+			kept[nkept].gen = gen;
 			kept[nkept++].band = band;
 		}
 	}
@@ -1635,7 +1655,9 @@ double calc_validate_plan_band(const struct calc_plan *p)
 QB(q_band, b.band)
 QB(q_band_rows, b.rows)
 QB(q_band_stack, b.per_stack)
+QB(q_band_hw, b.per_hardware)
 QB(q_band_q, CALC_BAND_Q)
+QB(q_band_min, CALC_BAND_MIN_ROWS)
 static int q_band_name(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	struct calc_band b;
@@ -1646,6 +1668,13 @@ static int q_band_name(struct calc_ctx *c, struct calc_value *v, struct calc_dia
 	for (int i = 0; b.per_stack && i < NROWS; i++) /* the static name of the rows' stack */
 		if (!strcmp(rows[i].stack ? rows[i].stack : "megatron", b.scope))
 			v->str = rows[i].stack ? rows[i].stack : "megatron";
+	return 0;
+}
+/* The plan's GPU generation as the validation rows name it (calc_gpu_generation). */
+static int q_band_gpu(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	v->num = NAN;
+	v->str = calc_gpu_generation(c->plan.gpu.name);
 	return 0;
 }
 
@@ -1695,12 +1724,19 @@ const struct calc_quantity calc_q_validate[] = {
 	{"validation.stacks", "1", "software stacks with validation rows", q_stacks},
 	{"validation.heldout_stack_max", "1", "largest per-stack mean |error| over held-out rows", q_stack_max},
 	{"validation.band", "1",
-	 "|predicted / published - 1| that 90% of the held-out rows do not exceed (the plan's stack, else all)", q_band},
+	 "|predicted / published - 1| that 90% of the held-out rows do not exceed (the plan's stack and GPU generation, else "
+	 "the stack, else all)", q_band},
 	{"validation.band_rows", "1", "held-out rows validation.band is taken over", q_band_rows},
 	{"validation.band_share", "1", "share of the held-out rows inside validation.band (0.9)", q_band_q},
 	{"validation.band_per_stack", "1", "1: validation.band is over the plan's stack's rows; 0: over all stacks",
 	 q_band_stack},
 	{"validation.band_scope", "", "the stack validation.band is taken over, or \"all stacks\"", q_band_name},
+	{"validation.band_per_gpu", "1",
+	 "1: validation.band is over the plan's stack's rows on the plan's GPU generation; 0: a wider group", q_band_hw},
+	{"validation.band_gpu", "", "the plan's GPU generation as the validation rows name it (A100, H100, Blackwell, other)",
+	 q_band_gpu},
+	{"validation.band_min_rows", "1", "held-out rows a group needs for validation.band to be taken over it (else the "
+	 "next wider group)", q_band_min},
 	{"validation.memory_rows", "1", "validation rows with a published measured peak memory", q_mem_rows},
 	{"validation.memory_max_abs_error", "1", "largest |predicted / published - 1| of the peak memory", q_mem_max},
 	{"validation.nofit", "1", "validation runs (all of which ran) predicted not to fit memory", q_nofit},

@@ -168,6 +168,8 @@ struct cli_cmp {
 	const char *files[CLI_CMP_MAX];
 	char label[CLI_CMP_MAX][4];
 	struct calc_ctx *ctx; /* n evaluation contexts, owned */
+	char currency[16];    /* plan.currency of every plan when they all name the same ("" none) */
+	int currency_mixed;   /* 1: the plans name different currencies: costs are not subtracted */
 };
 /* One catalog quantity as a column of a comparison table. */
 struct cli_cmp_metric {

@@ -88,7 +88,26 @@ int cli_cmp_load(struct cli_cmp *c, const struct cli_opts *o, const char *const 
 		snprintf(c->label[k], sizeof c->label[k], "%c", 'A' + k);
 		c->n = k + 1;
 	}
+	/* the currency of the costs: one the plans share, or none where they differ */
+	snprintf(c->currency, sizeof c->currency, "%s", c->ctx[0].plan.currency);
+	for (int k = 1; k < n; k++)
+		if (strcmp(c->ctx[k].plan.currency, c->ctx[0].plan.currency))
+			c->currency_mixed = 1;
+	if (c->currency_mixed)
+		c->currency[0] = 0;
 	return 0;
+}
+
+/* The header of metric m: "(currency)" in it names the plans' currency where they set
+ * one (plan.currency), or says that each plan's costs are in its own. */
+static const char *cmp_column(const struct cli_cmp *c, const struct cli_cmp_metric *m, char *buf, size_t n)
+{
+	const char *p = strstr(m->column, "(currency)");
+	if (!p || (!c->currency[0] && !c->currency_mixed))
+		return m->column;
+	snprintf(buf, n, "%.*s(%s)%s", (int)(p - m->column), m->column,
+	         c->currency_mixed ? "each plan's currency" : c->currency, p + strlen("(currency)"));
+	return buf;
 }
 
 /* Quantity 'name' of plan k: 0, or -1 after a diagnostic in 'd'. */
@@ -120,8 +139,10 @@ int cli_cmp_quantities(struct cli_cmp *c, const struct cli_cmp_metric *m, int nm
 	calc_table_col(t, "plan", "", CALC_D_TEXT, 0);
 	if (fits)
 		calc_table_col(t, "fits", "", CALC_D_TEXT, 0);
-	for (int j = 0; j < nm; j++)
-		calc_table_col(t, m[j].column, m[j].unit, m[j].disp, m[j].prec);
+	for (int j = 0; j < nm; j++) {
+		char col[128];
+		calc_table_col(t, cmp_column(c, &m[j], col, sizeof col), m[j].unit, m[j].disp, m[j].prec);
+	}
 	for (int k = 0; k < c->n; k++) {
 		int r = calc_table_row(t);
 		calc_table_str(t, r, 0, by_label ? c->label[k] : c->files[k]);
@@ -140,8 +161,9 @@ int cli_cmp_quantities(struct cli_cmp *c, const struct cli_cmp_metric *m, int nm
 		calc_table_str(t, r, 0, row);
 		if (fits)
 			calc_table_str(t, r, 1, "");
-		for (int j = 0; j < nm; j++)
-			calc_table_num(t, r, base + j, v[k * nm + j] - v[j]);
+		for (int j = 0; j < nm; j++) /* costs in two currencies have no difference */
+			calc_table_num(t, r, base + j,
+			               c->currency_mixed && !strcmp(m[j].unit, "currency") ? NAN : v[k * nm + j] - v[j]);
 	}
 	free(v);
 	free(fit);

@@ -6,7 +6,8 @@
  * Every number is a catalog quantity or a cell of a catalog table of one plan
  * (cli_cmp_quantities and cli_cmp_pivot in cmd_compare.c), shown by the table's own
  * display unit, so the figures are those of `trainplan get`, `trainplan table` and
- * `trainplan compare`; the differences (B − A) are the only arithmetic done here.  The
+ * `trainplan compare`; the differences (B − A) and, in the prose, the ratio of two
+ * plans' throughput per GPU are the only arithmetic done here.  The
  * formulas are the engines' and are cited there (docs/references.md).
  */
 #include "cli.h"
@@ -102,6 +103,17 @@ static const struct cli_cmp_metric run_q[] = {
 	{"run.goodput", "goodput", "1", CALC_D_PCT, 1},
 	{"run.effective_days", "with failures (days)", "days", CALC_D_FIXED, 2},
 	{"run.total_cost", "total cost (currency)", "currency", CALC_D_NUM, 4},
+};
+/* The run normalised per GPU, per token and per GPU-hour (catalog_step.c; the cost per
+ * 10^6 tokens is run.total_cost's, catalog_run.c), so that plans of other sizes, token
+ * budgets and prices compare. */
+static const struct cli_cmp_metric norm_q[] = {
+	{"plan.gpus", "GPUs", "1", CALC_D_INT, 0},
+	{"step.tokens_per_s_per_gpu", "tokens/s per GPU", "tokens/s", CALC_D_NUM, 4},
+	{"run.tokens_per_gpu_hour", "tokens per GPU-hour", "tokens", CALC_D_NUM, 4},
+	{"run.gpu_hours_per_btokens", "GPU-hours per 10\xe2\x81\xb9 tokens", "GPU-h", CALC_D_NUM, 4},
+	{"cluster.gpu_hour_cost", "price per GPU-hour (currency)", "currency", CALC_D_FIXED, 2},
+	{"run.cost_per_mtokens", "total cost per 10\xe2\x81\xb6 tokens (currency)", "currency", CALC_D_FIXED, 2},
 };
 #define N(a) (int)(sizeof a / sizeof a[0])
 
@@ -269,6 +281,150 @@ static int step_data(struct cli_cmp *c, const char *path, struct calc_diag *d)
 	return close_tmp(f, path, d);
 }
 
+/* A number as a reader rounds it (calc_fmt_reader_dec: at most 'dec' decimals, four
+ * significant digits past the integer part), with separators in long integers. */
+static const char *num(double x, int dec, char *buf, size_t n)
+{
+	calc_fmt_fixed(x, x == floor(x) ? 0 : calc_fmt_reader_dec(x, dec), CALC_SEP_LONG, buf, n);
+	return buf;
+}
+
+/* One input of a plan that a comparison names when it differs: a catalog quantity and
+ * how the prose calls it. */
+static const struct {
+	const char *quantity, *what;
+} inputs[] = {
+	{"model.name", "model"},
+	{"gpu.title", "GPU"},
+	{"plan.gpus", "GPU count"},
+	{"plan.tp", "TP"},
+	{"plan.pp", "PP"},
+	{"plan.dp", "DP"},
+	{"plan.cp", "CP"},
+	{"plan.schedule", "schedule"},
+	{"plan.recompute", "recomputation"},
+	{"plan.recipe", "recipe"},
+	{"plan.seq_len", "sequence length"},
+	{"plan.global_batch", "global batch"},
+	{"plan.micro_batch", "micro-batch"},
+	{"plan.tokens", "token budget"},
+	{"cluster.gpu_hour_cost", "price per GPU-hour"},
+	{"plan.currency", "currency"},
+};
+
+/* Input 'name' of plan k as prose writes it: its text, or its number rounded as a reader
+ * would (a long count in millions, billions or trillions). */
+static int input_text(struct cli_cmp *c, int k, const char *name, char *buf, size_t n, struct calc_diag *d)
+{
+	struct calc_value v;
+	char x[64];
+	double a;
+	if (calc_catalog_get(&c->ctx[k], name, &v, d) < 0)
+		return -1;
+	a = fabs(v.num);
+	if (v.str)
+		snprintf(buf, n, "%s", v.str[0] ? v.str : "none");
+	else if (!strcmp(name, "cluster.gpu_hour_cost")) /* a price: cents, as the tables */
+		calc_fmt_fixed(v.num, 2, CALC_SEP_LONG, buf, n);
+	else if (a >= 1e12)
+		snprintf(buf, n, "%s trillion", num(v.num / 1e12, 1, x, sizeof x));
+	else if (a >= 1e9)
+		snprintf(buf, n, "%s billion", num(v.num / 1e9, 1, x, sizeof x));
+	else if (a >= 1e6)
+		snprintf(buf, n, "%s million", num(v.num / 1e6, 1, x, sizeof x));
+	else
+		snprintf(buf, n, "%s", num(v.num, 2, x, sizeof x));
+	return 0;
+}
+
+/* What differs: for each plan after A, the inputs in which it differs from A (model, GPUs,
+ * split, schedule, recomputation, recipe, batch, budget), and why its step differs: the
+ * components of the step (the catalog table `step`) that change it most, then the same
+ * throughput per GPU, per token and per GPU-hour.  Every figure is a catalog value of one
+ * plan; the differences and ratios are the only arithmetic. */
+static int differs_prose(FILE *f, struct cli_cmp *c, struct calc_diag *d)
+{
+	struct calc_table st;
+	char a[CALC_PATH_MAX], b[CALC_PATH_MAX], x[64], y[64];
+	if (cli_cmp_pivot(c, "step", "component", "time", 0, "step", &st, d) < 0)
+		return -1;
+	fputs("## What differs and why {#compare-why}\n\n", f);
+	for (int k = 1; k < c->n; k++) {
+		int nd = 0;
+		struct calc_value ta, tb, ga, gb, ha, hb;
+		fprintf(f, "Plan %s (", c->label[k]);
+		if (text_of(c, k, "plan.title", b, sizeof b, d) < 0)
+			goto fail;
+		md_cell(f, b);
+		fprintf(f, ") against plan %s: ", c->label[0]);
+		for (int i = 0; i < N(inputs); i++) {
+			if (input_text(c, 0, inputs[i].quantity, a, sizeof a, d) < 0 ||
+			    input_text(c, k, inputs[i].quantity, b, sizeof b, d) < 0)
+				goto fail;
+			if (!strcmp(a, b))
+				continue;
+			fprintf(f, "%s%s (", nd ? ", " : "it differs in the ", inputs[i].what);
+			md_cell(f, b);
+			fputs(" against ", f);
+			md_cell(f, a);
+			fputc(')', f);
+			nd++;
+		}
+		fputs(nd ? ".\n" : "none of the model, GPUs, split, schedule, recomputation, recipe, batch, token "
+		                   "budget and price differ; the difference is in other keys of the plan files.\n", f);
+		if (calc_catalog_get(&c->ctx[0], "step.time", &ta, d) < 0 ||
+		    calc_catalog_get(&c->ctx[k], "step.time", &tb, d) < 0)
+			goto fail;
+		fprintf(f, "Its step takes %s s against %s s", num(tb.num, 2, a, sizeof a), num(ta.num, 2, b, sizeof b));
+		{
+			/* the two components of the step whose change is largest */
+			int best[2] = {-1, -1};
+			for (int r = 0; r + 1 < st.nrows; r++) {
+				double da = st.cells[r * st.ncols + 1].v, db = st.cells[r * st.ncols + 1 + k].v;
+				double dv = (isnan(db) ? 0 : db) - (isnan(da) ? 0 : da);
+				for (int j = 0; j < 2; j++) {
+					double bv = 0;
+					if (best[j] >= 0) {
+						double ba = st.cells[best[j] * st.ncols + 1].v;
+						double bb = st.cells[best[j] * st.ncols + 1 + k].v;
+						bv = (isnan(bb) ? 0 : bb) - (isnan(ba) ? 0 : ba);
+					}
+					if (best[j] < 0 || fabs(dv) > fabs(bv)) {
+						if (j == 0)
+							best[1] = best[0];
+						best[j] = r;
+						break;
+					}
+				}
+			}
+			for (int j = 0; j < 2 && best[j] >= 0; j++) {
+				double da = st.cells[best[j] * st.ncols + 1].v, db = st.cells[best[j] * st.ncols + 1 + k].v;
+				double dv = (isnan(db) ? 0 : db) - (isnan(da) ? 0 : da);
+				if (dv == 0)
+					break;
+				fprintf(f, "%s%s %s%s s", j ? ", then " : "; what changes it most is ", st.cells[best[j] * st.ncols].s,
+				        dv > 0 ? "+" : "\xe2\x88\x92", num(fabs(dv), 2, a, sizeof a));
+			}
+		}
+		fputs(" ([](#compare-step)).", f);
+		if (calc_catalog_get(&c->ctx[0], "step.tokens_per_s_per_gpu", &ga, d) < 0 ||
+		    calc_catalog_get(&c->ctx[k], "step.tokens_per_s_per_gpu", &gb, d) < 0 ||
+		    calc_catalog_get(&c->ctx[0], "run.gpu_hours_per_btokens", &ha, d) < 0 ||
+		    calc_catalog_get(&c->ctx[k], "run.gpu_hours_per_btokens", &hb, d) < 0)
+			goto fail;
+		fprintf(f, " A step is not a unit that compares across models, batches and clusters; a GPU trains %s "
+		           "tokens/s in plan %s against %s in plan %s (",
+		        num(gb.num, 0, a, sizeof a), c->label[k], num(ga.num, 0, b, sizeof b), c->label[0]);
+		fprintf(f, "%s\xc3\x97), so 10\xe2\x81\xb9 tokens take %s GPU-hours against %s ([](#compare-norm)).\n\n",
+		        num(gb.num / ga.num, 2, x, sizeof x), num(hb.num, 0, y, sizeof y), num(ha.num, 0, a, sizeof a));
+	}
+	calc_table_free(&st);
+	return 0;
+fail:
+	calc_table_free(&st);
+	return -1;
+}
+
 int cli_cmp_write_md(struct cli_cmp *c, FILE *f, const char *datadir, struct calc_diag *d)
 {
 	char path[CALC_PATH_MAX * 2];
@@ -287,6 +443,21 @@ int cli_cmp_write_md(struct cli_cmp *c, FILE *f, const char *datadir, struct cal
 		md_table(f, &t, "The headline numbers of each plan, as `trainplan compare` gives them", "compare");
 		calc_table_free(&t);
 	}
+	if (c->currency_mixed)
+		fputs("The plans name different currencies (plan.currency), so each plan's costs are in its own "
+		      "and no difference of costs is given.\n\n", f);
+	else if (!c->currency[0])
+		fputs("Costs are in the unit of the plans' prices (cluster.gpu_hour_cost), which name no currency "
+		      "(plan.currency).\n\n", f);
+	if (differs_prose(f, c, d) < 0)
+		return -1;
+	fputs("## Per GPU, per token and per GPU-hour {#compare-norm}\n\n"
+	      "The same runs normalised, so that plans of other sizes, token budgets and prices compare: "
+	      "the throughput of one GPU, the tokens one GPU-hour trains, the GPU-hours of a fixed number "
+	      "of tokens (failure-free, as the run's GPU-hours) and their total cost (with checkpoints, "
+	      "failures and energy, as the run's total cost).\n\n", f);
+	if (q_table(f, c, norm_q, N(norm_q), 0, "Per GPU, per token and per GPU-hour", "compare-norm", d) < 0)
+		return -1;
 
 	fputs("## Memory per GPU {#compare-memory}\n\n"
 	      "The memory of one GPU of each plan's worst pipeline stage, by part, and of every stage; "

@@ -43,7 +43,7 @@ set style histogram rowstacked gap 1
 set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.5
 set xlabel 'activation recomputation'
-set ylabel 'memory per GPU, busiest stage (GB)'
+set ylabel 'memory per GPU (GB)'
 set key top left vertical maxrows 2
 set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front

@@ -49,5 +49,5 @@ marks_plot = !has_marks ? '' : \
 	", marksfile using (lg(column('plan_tp'))):(lg(column('plan_pp'))):(0.47):(0.44) with boxxyerror lc rgb '#000000' lw 3 fs empty border title 'plan as written'" . \
 	", marksfile using (lg(column('pick_tp'))):(lg(column('pick_pp'))):(0.40):(0.34) with boxxyerror lc rgb '#D55E00' lw 3 dt 2 fs empty border title 'pick'"
 plot datafile using (lg(column("tp"))):(lg(column("pp"))):(0.5):(0.5):(column("step_time")/T_min) with boxxyerror fc palette notitle, \
-     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? sprintf('%.2f s', column("step_time")) : '') with labels font ',11' tc rgb '#111111' notitle \
+     '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? reader(column("step_time"), 2).' s' : '') with labels font ',11' tc rgb '#111111' notitle \
      @marks_plot

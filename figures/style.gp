@@ -74,3 +74,9 @@ plan_schedule = mark_text("plan_schedule")
 plan_recompute = mark_text("plan_recompute")
 plan_recipe = mark_text("plan_recipe")
 plan_tic(name, planned) = name eq planned ? name." (plan)" : name
+
+# The reader's rounding of the text and tables (calc/format.c, calc_fmt_reader_dec): at
+# most 'dec' decimals, fewer where the number has digits before the point, so that no
+# more than four significant digits show (313.35 -> 313.4, 16.07 -> 16.07).
+reader_dec(x, dec) = (x == 0 ? dec : (4 - (floor(log10(abs(x))) + 1) < dec ? (4 - (floor(log10(abs(x))) + 1) < 0 ? 0 : 4 - (floor(log10(abs(x))) + 1)) : dec))
+reader(x, dec) = sprintf(sprintf('%%.%df', reader_dec(x, dec)), x)

@@ -165,6 +165,7 @@ struct item {
 	int hdr;       /* table header item repeated when this row starts a page, or -1 */
 	int chapter;   /* heading index of the level-1 heading this item opens, or -1 */
 	int h1;        /* 1 = this item is a level-1 heading (a chapter opens) */
+	int fig;       /* 1 = this item is a figure's image (it may float, paginate) */
 	int op0, nops; /* its operations */
 	int nbars;     /* block quote bars drawn beside it */
 	double bar[4]; /* their x [pt] */
@@ -895,6 +896,7 @@ static void figure(struct L *L, const struct rpt_figure *fg, double x, double w)
 	vspace(L, 4);
 	struct item *it = item_new(L, ih + 6);
 	it->keep = 1;
+	it->fig = 1;
 	op_anchor(L, fg->id);
 	struct op *o = op_new(L, OP_IMAGE);
 	o->x = x + (w - iw) / 2;
@@ -1562,12 +1564,68 @@ static void place(struct L *L, int item, int page, double top)
 #define SPILL_FILL 0.35
 #define SPILL_GAP 30.0
 
-/* First-fit page builder with kept chains and repeated table headers. */
+/* A figure that does not fit below what fills less than this share of the text height
+ * floats: the blocks after it fill the page first and it opens the next page (the
+ * placement LaTeX gives a float that does not fit "here"), so that no page before it is
+ * left more than half empty. */
+#define FLOAT_FILL 0.6
+
+/* The end (inclusive) of the kept chain that starts at item i. */
+static int chain_end(const struct L *L, int i)
+{
+	while (i < L->nitems - 1 && L->items[i].keep)
+		i++;
+	return i;
+}
+
+/* Floats the figure chain j..e: places on 'page' from 'y' the kept chains after e that fit
+ * whole (up to a page break, another figure or a table row), then the figure chain at the
+ * top of the next page.  Returns the first item not placed; *y and *first follow. */
+static int float_figure(struct L *L, int *plidx, double *ytop, int j, int e, int *page, double *y, int *first)
+{
+	double bottom = L->lo->page_h - L->lo->margin_bottom;
+	int k = e + 1;
+	while (k < L->nitems) {
+		int ke = chain_end(L, k), ok = 1;
+		double hh = 0;
+		for (int m = k; m <= ke && ok; m++) {
+			const struct item *it = &L->items[m];
+			ok = !it->brk && !it->fig && it->hdr < 0;
+			hh += it->h;
+		}
+		if (!ok || *y + hh > bottom + 0.01)
+			break;
+		for (int m = k; m <= ke; m++) {
+			plidx[m] = L->npl;
+			ytop[m] = *y;
+			place(L, m, *page, *y);
+			*y += L->items[m].h;
+		}
+		k = ke + 1;
+	}
+	(*page)++;
+	*y = L->lo->margin_top;
+	*first = -1;
+	for (int m = j; m <= e; m++) {
+		if (L->items[m].discard && *first < 0)
+			continue;
+		if (*first < 0)
+			*first = m;
+		plidx[m] = L->npl;
+		ytop[m] = *y;
+		place(L, m, *page, *y);
+		*y += L->items[m].h;
+	}
+	return k;
+}
+
+/* First-fit page builder with kept chains, repeated table headers and floating figures. */
 static void paginate(struct L *L)
 {
 	const struct rpt_layout_opts *lo = L->lo;
 	double top = lo->margin_top, bottom = lo->page_h - lo->margin_bottom;
 	int *plidx = xcalloc(L->nitems + 1, sizeof *plidx);
+	double *ytop = xcalloc(L->nitems + 1, sizeof *ytop);
 	int page = 1, first = -1;
 	double y = top;
 	int i = 0;
@@ -1588,12 +1646,24 @@ static void paginate(struct L *L)
 			i++;
 			continue;
 		}
+		ytop[i] = y;
 		if (first >= 0 && y + it->h > bottom + 0.01) {
 			int j = i;
 			while (j > first && L->items[j - 1].keep)
 				j--;
 			if (j == first)
 				j = i; /* the chain fills the page: break inside it */
+			if (j > first && ytop[j] - top < FLOAT_FILL * (bottom - top)) {
+				int e = chain_end(L, j), fig = 0;
+				for (int m = j; m <= e; m++)
+					fig |= L->items[m].fig;
+				if (fig && e + 1 < L->nitems) {
+					L->npl = plidx[j];
+					y = ytop[j];
+					i = float_figure(L, plidx, ytop, j, e, &page, &y, &first);
+					continue;
+				}
+			}
 			L->npl = plidx[j];
 			page++, y = top, first = -1;
 			i = j;
@@ -1605,12 +1675,14 @@ static void paginate(struct L *L)
 		}
 		if (first < 0)
 			first = i;
+		ytop[i] = y;
 		place(L, i, page, y);
 		y += it->h;
 		i++;
 	}
 	L->npages = page;
 	free(plidx);
+	free(ytop);
 }
 
 static double Y(const struct L *L, double top, double dy)

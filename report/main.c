@@ -41,7 +41,7 @@ static const char syntax_help[] =
 	"                         VALUE: a word (full, fp8-te) or an expression on the plan\n"
 	"                         (with cp=plan.cp*2, dp=plan.dp/2); valid with ... is 0 for a\n"
 	"                         variant the plan rejects, where a plain with is an error\n"
-	"                         FORMAT: GB GiB TB MB % ms s days x int billion, .N (decimals),\n"
+	"                         FORMAT: GB GiB TB MB % ms s days x int billion count, .N (decimals),\n"
 	"                         GB.2 (both), %.3g (printf); none = the unit's default\n"
 	"  ```calc                a table from the catalog (trainplan table --list):\n"
 	"  table NAME [KEY=VALUE ...] [with KEY=VALUE, ...]\n"

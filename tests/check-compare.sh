@@ -4,7 +4,11 @@
 # step chart's dataset equals `trainplan get` of that plan, every stage's memory in the
 # memory chart's dataset has its worst stage equal to memory.total and its capacity
 # equal to memory.total + memory.headroom, and the report's headline table has the
-# rows of `trainplan compare --format md` (plan files named by their letters).
+# rows of `trainplan compare --format md` (plan files named by their letters).  The
+# normalised table's per-GPU, per-GPU-hour and per-token figures agree with a second
+# computation from each plan's step.tokens_per_s, plan.gpus, run.total_cost and plan.tokens;
+# costs name the plans' currency (plan.currency) and are not subtracted across two
+# currencies; the prose says what differs, and the titles are shown.
 bin=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-compare.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -39,7 +43,32 @@ for p in $plans; do
 	# shellcheck disable=SC2086
 	want=$("$bin" compare $plans --format md | grep -F "| $p | " | sed "s#^| $p | #| $letter | #")
 	if grep -qxF -- "$want" "$tmp/rep/compare.md"; then ok; else bad "$p: headline row '$want' not in compare.md"; fi
+	# per GPU, per GPU-hour and per token, computed here from the plan's own totals:
+	# tokens/s / GPUs; 10^9 / (3600 x tokens/s per GPU); run.total_cost / plan.tokens x 10^6
+	"$bin" get step.tokens_per_s plan.gpus run.total_cost plan.tokens step.tokens_per_s_per_gpu \
+		run.gpu_hours_per_btokens run.cost_per_mtokens --format tsv --plan "$p" >"$tmp/n"
+	if awk -F'\t' 'NR > 1 { v[NR - 1] = $2 }
+		function off(a, b) { return (a - b) / b > 1e-9 || (b - a) / b > 1e-9 }
+		END { g = v[1] / v[2]; exit off(v[5], g) || off(v[6], 1e9 / (3600 * g)) || off(v[7], v[3] / v[4] * 1e6) }' "$tmp/n"
+	then ok; else bad "$p: normalised figures disagree with the totals: $(tr '\n' ' ' <"$tmp/n")"; fi
+	title=$("$bin" get plan.title --format tsv --plan "$p" | awk -F'\t' 'NR == 2 { print $2 }')
+	if grep -qF -- "| $letter | $p | $title |" "$tmp/rep/compare.md"; then ok; else bad "$p: title '$title' not in the legend"; fi
 	k=$((k + 1))
 done
+# DeepSeek-V3 names USD, the others no currency: costs are in each plan's own, and the
+# differences of costs (rows B−A, C−A, D−A) are left empty
+if grep -qF "cost (each plan's currency)" "$tmp/rep/compare.md" && ! grep -qF "(currency)" "$tmp/rep/compare.md" &&
+	grep -F "| D−A |" "$tmp/rep/compare.md" | head -1 | grep -q "| – |$"
+then ok; else bad "mixed currencies: costs not labelled per plan or subtracted"; fi
+# the prose: what differs, by input, with both values
+if grep -qF "## What differs and why" "$tmp/rep/compare.md" &&
+	grep -qF "Plan D (Training DeepSeek-V3 on 2,048 H800 GPUs) against plan A: it differs in the model (deepseek-v3 against dense-100b)" "$tmp/rep/compare.md"
+then ok; else bad "no prose of what differs"; fi
+# one currency for all: named in every cost header, subtracted
+"$bin" report --compare plans/default.ini plans/llama2-70b-a100.ini --set plan.currency=EUR -o "$tmp/eur" --no-pdf \
+	>"$tmp/out" 2>"$tmp/err" || cat "$tmp/err" >&2
+if grep -qF "| cost (EUR) |" "$tmp/eur/compare.md" && grep -qF "total cost per 10⁶ tokens (EUR)" "$tmp/eur/compare.md" &&
+	! grep -qF "(currency)" "$tmp/eur/compare.md" && grep -F "| B−A |" "$tmp/eur/compare.md" | head -1 | grep -qv "| – |$"
+then ok; else bad "plan.currency = EUR: costs not labelled EUR or not subtracted"; fi
 echo "compare: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -2,6 +2,7 @@
 #
 #   check-figure-data  every figure's dataset (figures/*.gp) for every shipped plan
 #                      (plans/*.ini) is at most 1 MB (tests/check-figure-data.sh)
+#   check-figure-axes  one quantity per axis: no second y axis (tests/check-figure-axes.sh)
 
 SHIPPED_PLANS = $(sort $(wildcard plans/*.ini))
 
@@ -10,3 +11,9 @@ check-figure-data: $(BUILD)/trainplan
 	@sh tests/check-figure-data.sh $(BUILD)/trainplan $(SHIPPED_PLANS) -- $(FIGURES)
 
 CHECKS += check-figure-data
+
+# One quantity per axis: no figure but the listed ones has a second y axis.
+.PHONY: check-figure-axes
+check-figure-axes:
+	@sh tests/check-figure-axes.sh
+CHECKS += check-figure-axes

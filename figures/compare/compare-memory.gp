@@ -10,6 +10,8 @@ set xlabel 'pipeline stage'
 set ylabel 'memory per GPU (GB)'
 set key outside top center horizontal
 set yrange [0:*]
+# the x axis runs from the first stage to the last (no tic beyond the data)
+set autoscale xfix
 set offsets 0.3, 0.3, 0, 0
 set xtics 1 nomirror
 if (STATS_max > 24) set xtics 4

@@ -14,5 +14,7 @@ set style histogram rowstacked gap 1
 set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.6
 set yrange [0:*]
+# the x axis runs from the first plan's bar to the last's
+set xrange [-0.6 : STATS_records - 0.4]
 
 plot for [i=2:STATS_columns] datafile using i:xtic(1) title columnhead(i)

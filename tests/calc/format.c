@@ -94,6 +94,17 @@ static void test_reader_rounding(void **state)
 	assert_string_equal(si(107.28, "s", -1), "107.3 s");
 	assert_string_equal(si(107.28, "s", 2), "107.28 s");  /* asked for: kept */
 	assert_string_equal(si(9.14, "s", -1), "9.14 s");
+	/* a large count, three significant digits (by hand): 1,467,939 -> 1.47 million;
+	 * 2,201,908 -> 2.20 million; 118,006 -> 118,000; 23,456 -> 23,500; 950 -> 950;
+	 * 30,840,000 -> 30.8 million; 295,013.9 -> 295,000; 5.662e9 -> 5.66 billion */
+	assert_string_equal(si(1467939, "count", -1), "1.47 million");
+	assert_string_equal(si(2201908, "count", -1), "2.20 million");
+	assert_string_equal(si(118006, "count", -1), "118,000");
+	assert_string_equal(si(23456, "count", -1), "23,500");
+	assert_string_equal(si(950, "count", -1), "950");
+	assert_string_equal(si(30840000, "count", -1), "30.8 million");
+	assert_string_equal(si(295013.9, "count", -1), "295,000");
+	assert_string_equal(si(5.662e9, "count", -1), "5.66 billion");
 	calc_table_init(&t, "t", "t");
 	int c = calc_table_col(&t, "published", "", CALC_D_FIXED, 2);
 	int r = calc_table_row(&t);
@@ -128,7 +139,7 @@ static void test_units(void **state)
 	assert_string_equal(si(300, "", -1), "300");   /* natural: an integer as an integer */
 	assert_null(calc_display_find("furlong"));
 	assert_false(calc_display_find("GB/s")->prose); /* tables only */
-	assert_string_equal(calc_display_prose_names(), "GB GiB TB MB % ms s days x int billion");
+	assert_string_equal(calc_display_prose_names(), "GB GiB TB MB % ms s days x int billion count");
 	calc_fmt_in(85899345920.0, "GiB", 8, 2, buf, sizeof buf);
 	assert_string_equal(buf, "   80.00 GiB");
 	assert_true(calc_display_value(450e12, "TFLOP/s") == 450);

@@ -1766,7 +1766,11 @@ static void test_chunk_costs(void **state)
  * rank (Hyndman and Fan 1996, definition 1): ceil(0.9 x 10) = 9, the 9th smallest of
  * "a" is 9 %; with min_rows 5, stack "b" (3 rows) falls back to all 13 held-out rows,
  * ceil(0.9 x 13) = 12, the 12th smallest of {1..10, 20, 30, 40} % is 30 %.  A plan stack
- * "a-2024" takes the rows of "a" (its family); "c" has none and falls back too. */
+ * "a-2024" takes the rows of "a" (its family); "c" has none and falls back too.
+ * Hardware: rows 1..6 % of "a" are class "H100 dense", 7..10 % "A100 dense", those of "b"
+ * "H100 MoE".  "a" on H100: its six H100 rows, ceil(0.9 x 6) = 6, the 6th smallest, 6 %;
+ * "a" on A100: four rows, fewer than 5, so all ten rows of "a", 9 %; "a" on Blackwell: none,
+ * the same 9 %; "b" on H100 with min_rows 3: its three rows, 40 %. */
 static void test_validate_band(void **state)
 {
 	struct calc_table t;
@@ -1775,44 +1779,69 @@ static void test_validate_band(void **state)
 	int cs = calc_table_col(&t, "stack", "", CALC_D_TEXT, 0);
 	int ce = calc_table_col(&t, "error", "1", CALC_D_PCT, 1);
 	int cr = calc_table_col(&t, "role", "", CALC_D_TEXT, 0);
+	int cc = calc_table_col(&t, "class", "", CALC_D_TEXT, 0);
 	for (int i = 1; i <= 10; i++) {
 		int r = calc_table_row(&t);
 		calc_table_str(&t, r, cs, "a");
+		calc_table_str(&t, r, cc, i <= 6 ? "H100 dense" : "A100 dense");
 		calc_table_num(&t, r, ce, (i % 2 ? -1 : 1) * i / 100.0);
 		calc_table_str(&t, r, cr, "held out");
 	}
 	for (int i = 2; i <= 4; i++) {
 		int r = calc_table_row(&t);
 		calc_table_str(&t, r, cs, "b");
+		calc_table_str(&t, r, cc, "H100 MoE");
 		calc_table_num(&t, r, ce, i / 10.0);
 		calc_table_str(&t, r, cr, "held out");
 	}
 	for (int i = 0; i < 2; i++) {
 		int r = calc_table_row(&t);
 		calc_table_str(&t, r, cs, "a");
+		calc_table_str(&t, r, cc, "H100 dense");
 		calc_table_num(&t, r, ce, 0.5);
 		calc_table_str(&t, r, cr, "calibrates");
 	}
-	assert_int_equal(calc_validate_band(&t, "a", 0.9, 5, &b), 0);
+	assert_int_equal(calc_validate_band(&t, "a", NULL, 0.9, 5, &b), 0);
 	assert_int_equal(b.rows, 10);
 	assert_int_equal(b.per_stack, 1);
 	assert_string_equal(b.scope, "a");
 	assert_near(b.band, 0.09, 1e-12);
-	assert_int_equal(calc_validate_band(&t, "a-2024", 0.9, 5, &b), 0);
+	assert_int_equal(calc_validate_band(&t, "a-2024", NULL, 0.9, 5, &b), 0);
 	assert_int_equal(b.rows, 10);
 	assert_near(b.band, 0.09, 1e-12);
-	assert_int_equal(calc_validate_band(&t, "b", 0.9, 5, &b), 0);
+	assert_int_equal(calc_validate_band(&t, "b", NULL, 0.9, 5, &b), 0);
 	assert_int_equal(b.rows, 13);
 	assert_int_equal(b.per_stack, 0);
 	assert_string_equal(b.scope, "all stacks");
 	assert_near(b.band, 0.30, 1e-12);
-	assert_int_equal(calc_validate_band(&t, "c", 0.9, 5, &b), 0);
+	assert_int_equal(calc_validate_band(&t, "c", NULL, 0.9, 5, &b), 0);
 	assert_int_equal(b.rows, 13);
 	assert_near(b.band, 0.30, 1e-12);
 	/* "b" alone with min_rows 3: ceil(0.9 x 3) = 3, the largest, 40 % */
-	assert_int_equal(calc_validate_band(&t, "b", 0.9, 3, &b), 0);
+	assert_int_equal(calc_validate_band(&t, "b", NULL, 0.9, 3, &b), 0);
 	assert_int_equal(b.per_stack, 1);
 	assert_near(b.band, 0.40, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "a", "H100", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 6);
+	assert_int_equal(b.per_stack, 1);
+	assert_int_equal(b.per_hardware, 1);
+	assert_near(b.band, 0.06, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "a", "A100", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 10);
+	assert_int_equal(b.per_stack, 1);
+	assert_int_equal(b.per_hardware, 0);
+	assert_near(b.band, 0.09, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "a", "Blackwell", 0.9, 5, &b), 0);
+	assert_int_equal(b.rows, 10);
+	assert_near(b.band, 0.09, 1e-12);
+	assert_int_equal(calc_validate_band(&t, "b", "H100", 0.9, 3, &b), 0);
+	assert_int_equal(b.rows, 3);
+	assert_int_equal(b.per_hardware, 1);
+	assert_near(b.band, 0.40, 1e-12);
+	/* "H10" is no generation: no class begins with "H10 ", so the stack's rows */
+	assert_int_equal(calc_validate_band(&t, "a", "H10", 0.9, 5, &b), 0);
+	assert_int_equal(b.per_hardware, 0);
+	assert_int_equal(b.rows, 10);
 	calc_table_free(&t);
 }
 

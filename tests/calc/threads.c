@@ -80,7 +80,7 @@ static void *work(void *arg)
 		}
 		/* calc/format.c displays[]: the units with prose = 1, in order, "" left out */
 		s = calc_display_prose_names();
-		if (strcmp(s, "GB GiB TB MB % ms s days x int billion"))
+		if (strcmp(s, "GB GiB TB MB % ms s days x int billion count"))
 			note(w, "prose units", s);
 		/* calc/plan.c key_suggest: a misspelt key (tests/bad/typo-set-key.err) */
 		if (round % 20 == 0) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # PDF checks on one rendered PDF and the Markdown it came from:
 #   qpdf --check passes; pdffonts lists only embedded fonts; pdftotext contains every
-#   heading of the Markdown (and every further argument, as an exact text); the outline
-#   has one bookmark per heading.
+#   heading of the Markdown (and every further argument, as an exact text) and no tool
+#   internal (function names, docs/ paths, make check); the outline has one bookmark per
+#   heading.
 # usage: check-pdf.sh FILE.pdf "CHAPTER.md..." [TEXT...]
 pdf=$1; md=$2; shift 2; fail=0
 err() { echo "FAIL: $pdf: $*" >&2; fail=1; }
@@ -27,6 +28,10 @@ while IFS= read -r h; do
 	grep -qF -- "$hh" "$text" || err "heading not in the text: $h"
 done < "$heads"
 for line in "$@"; do grep -qF -- "$line" "$text" || err "text not in the PDF: $line"; done
+# No tool internals on the page, tables' notes included: no function of the library
+# (calc_*, cli_*, rpt_*), no file of the source tree's docs, no make target.
+internal=$(grep -oE '\b(calc|cli|rpt)_[a-z_]+\b|docs/(references|architecture)\.md|make check' "$text" | sort -u | tr '\n' ' ')
+[ -z "$internal" ] || err "tool internals in the text: $internal"
 
 # Bookmarks: every outline item, at any depth.
 nbm=$(qpdf --json=2 --json-key=outlines "$pdf" 2>/dev/null | jq '[.. | objects | select(has("title"))] | length')

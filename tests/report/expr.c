@@ -184,7 +184,7 @@ static void test_errors_carry_positions(void **state)
 	assert_string_equal(ev("80GB"), "t.md:3:12: error: a number cannot carry a unit here ('G'); write SI base units");
 	assert_string_equal(ev("a.text + 1"), "t.md:3:17: error: '+' cannot take text (\"hello\")");
 	assert_string_equal(ev("a.bytes |furlongs"),
-	                    "t.md:3:19: error: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion .N %.Ng)");
+	                    "t.md:3:19: error: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion count .N %.Ng)");
 	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error: format 'GB' given to the text \"hello\"");
 	assert_string_equal(ev("1 ? \"a\""), "t.md:3:17: error: expected ':' after the first branch of '?'");
 	/* nesting is bounded (no stack exhaustion on a pathological directive) */
