@@ -293,6 +293,27 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 	if (m->mtp_depth > 0)
 		FLAG("--mtp-num-layers %d", m->mtp_depth);
+	if (m->hybrid[0]) {
+		/* a hybrid model (docs/references.md §5.14) runs under pretrain_hybrid.py with its
+		 * layer pattern and Mamba-2 shape (megatron/training/arguments.py at d98e8a6:
+		 * --hybrid-layer-pattern, which --hybrid-override-pattern is the deprecated name
+		 * of; --mamba-num-heads, --mamba-head-dim, --mamba-num-groups, --mamba-state-dim);
+		 * the conv1d kernel and the SSD chunk are MambaMixer's constructor defaults (4,
+		 * 128), with no flag */
+		FLAG("--hybrid-layer-pattern \"%s\"", m->hybrid);
+		if (m->mamba.heads > 0) {
+			FLAG("--mamba-num-heads %d", m->mamba.heads);
+			FLAG("--mamba-head-dim %d", m->mamba.head_dim);
+			FLAG("--mamba-num-groups %d", m->mamba.groups);
+			FLAG("--mamba-state-dim %d", m->mamba.state);
+		}
+		if (m->mamba.conv != 4 || m->mamba.chunk != 128)
+			note(&ns, "Megatron-LM has no flag for the Mamba-2 conv1d kernel (%d) or the SSD chunk (%d): "
+			          "MambaMixer's defaults 4 and 128 run", m->mamba.conv, m->mamba.chunk);
+		if (m->mlp == CALC_MLP_GELU)
+			note(&ns, "the MLP layers are written as GeLU, Megatron-LM's default; a model of squared-ReLU MLPs "
+			          "(Nemotron-H) takes --squared-relu, of the same shape and cost here");
+	}
 	FLAG("--micro-batch-size %d", p->micro_batch);
 	FLAG("--global-batch-size %d", p->global_batch);
 	FLAG("--train-samples %ld", train_samples(p));
@@ -486,7 +507,8 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	fprintf(f, "# Megatron-LM flags for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, %d micro-batches per step\n",
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p), calc_plan_microbatches(p));
 	print_notes(&ns, f, "# note: ");
-	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d pretrain_gpt.py \\\n", p->nodes, p->gpus_per_node);
+	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d %s \\\n", p->nodes, p->gpus_per_node,
+	        m->hybrid[0] ? "pretrain_hybrid.py" : "pretrain_gpt.py");
 	for (int i = 0; i < n; i++)
 		fprintf(f, "    %s%s\n", buf[i], i + 1 < n ? " \\" : "");
 	return 0;
@@ -515,6 +537,10 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	int n = 0, rc;
 	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
+	if (m->hybrid[0])
+		return key_error(p, "model", "hybrid_pattern", "export --for nemo: a hybrid model is a MambaModelProvider "
+		                 "of Megatron-Bridge (NemotronHModelProvider), not the GPT recipe written here (export "
+		                 "--for megatron writes it for pretrain_hybrid.py)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "CPU offloading (training.offload_activations, offload_optimizer) is not written: set "
 		     "model.cpu_offloading / optimizer.optimizer_cpu_offload by hand");
@@ -765,6 +791,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	char shown[CALC_PATH_MAX * 4];
 	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
 		return rc;
+	if (p->model.hybrid[0])
+		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model of Mamba-2 layers "
+		                 "is no torchtitan model and flavor of this table (export --for megatron writes it)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
 		     "torchtitan equivalent written here");
@@ -935,6 +964,10 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	int rc;
 	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
+	if (p->model.hybrid[0])
+		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's Mamba-2 layers are "
+		                 "the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
+		                 "model)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) is not "
 		     "written; DeepSpeed's own is zero_optimization.offload_optimizer");
