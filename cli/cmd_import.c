@@ -1217,7 +1217,10 @@ static const struct {
 	int takes_value;
 	const char *why;
 } mrefused[] = {
-	{"--hybrid-layer-pattern", 1, "a Mamba hybrid model (the plan models decoder-only transformers)"},
+	{"--hybrid-layer-pattern", 1, "a Mamba hybrid model's flags are not read by import (give model.hybrid_pattern "
+	                              "and model.mamba_* in the plan, docs/references.md §5.14)"},
+	{"--hybrid-override-pattern", 1, "a Mamba hybrid model's flags are not read by import (give "
+	                                 "model.hybrid_pattern and model.mamba_* in the plan, docs/references.md §5.14)"},
 	{"--spec", 1, "a model built from another layer spec (Mamba or a custom one)"},
 	{"--encoder-num-layers", 1, "an encoder-decoder model (T5)"},
 	{"--decoder-num-layers", 1, "an encoder-decoder model (T5)"},
