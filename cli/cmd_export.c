@@ -293,6 +293,16 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 	if (m->mtp_depth > 0)
 		FLAG("--mtp-num-layers %d", m->mtp_depth);
+	if (m->hybrid[0] && ((p->vpp > 1 && p->schedule == CALC_SCHED_INTERLEAVED) ||
+	                     p->account_embedding || p->account_loss || p->layout[0] || p->first_less > 0 ||
+	                     p->last_less > 0))
+		/* Megatron-Core places a hybrid pattern without '|' by num_layers / pp or the
+		 * first/last stage counts; virtual stages and the other layouts need '|' in the
+		 * pattern (hybrid_layer_allocation.py select_pipeline_segment at d98e8a6) */
+		return key_error(p, "model", "hybrid_pattern", "export --for megatron: a hybrid model's virtual stages or "
+		                 "layout (vpp, account_*, layout) are written with '|' in Megatron-LM's "
+		                 "--hybrid-layer-pattern, which export does not write (allowed: vpp 1 with an even split "
+		                 "or first/last stage layers)");
 	if (m->hybrid[0]) {
 		/* a hybrid model (docs/references.md §5.14) runs under pretrain_hybrid.py with its
 		 * layer pattern and Mamba-2 shape (megatron/training/arguments.py at d98e8a6:
