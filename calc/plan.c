@@ -1010,7 +1010,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				return calc_error(d, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->model = *m;
-			p->head_dim_auto = 1;
+			/* a preset that names its head width keeps it (Qwen3: 128 heads' width against
+			 * hidden / heads = 64), as an imported config.json does */
+			p->head_dim_auto = m->head_dim == 0;
 			p->hf_config[0] = 0;
 			return 0;
 		}
