@@ -73,6 +73,8 @@ enum calc_layer_type {
 	CALC_LAYER_MAMBA, /* 'M': a Mamba-2 mixer (Dao & Gu 2024; the shape is model.mamba) */
 	CALC_LAYER_ATTN,  /* '*': self-attention alone (the model's attention shape) */
 	CALC_LAYER_MLP,   /* '-': one dense MLP alone, of width ffn_hidden */
+	CALC_LAYER_EXPERTS, /* 'E': an MoE block alone (router, routed and shared experts of the
+	                       model's moe; Nemotron 3) */
 };
 
 /* Shape of the Mamba-2 mixers of a hybrid model (Megatron-Core MambaMixer,
@@ -214,7 +216,7 @@ struct calc_model {
 	                              layer windowed (Mistral 7B) */
 	struct calc_mamba mamba;   /* Mamba-2 mixers; used by layers of CALC_LAYER_MAMBA */
 	char hybrid[CALC_LAYOUT_MAX]; /* model.hybrid_pattern: one character per layer, M Mamba,
-	                              '*' attention, '-' MLP (Megatron-Core's
+	                              '*' attention, '-' MLP, E MoE (Megatron-Core's
 	                              hybrid_override_pattern); empty = not hybrid */
 };
 
@@ -270,8 +272,7 @@ int calc_model_is_hybrid(const struct calc_model *m);
 /* Build the layer sequence of m->hybrid (model.hybrid_pattern): kinds in the order of
  * their first character, runs of equal characters.  m->layers is not changed.  Returns
  * the pattern's length, or -1 with a message in 'msg' (a character other than M, '*',
- * '-', an E (MoE layers of a hybrid pattern are not modelled), more than
- * CALC_MAX_RUNS runs). */
+ * '-', E, a '|', more than CALC_MAX_RUNS runs). */
 int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg);
 /* Layers of the model that attend through the sliding window (model.window,
  * model.window_full_every); 0 without a window. */

@@ -885,6 +885,7 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 			is_moe[j] = 0;
 			break;
 		case CALC_LAYER_MOE:
+		case CALC_LAYER_EXPERTS:
 			is_moe[j] = 1;
 			break;
 		}

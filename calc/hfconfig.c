@@ -696,6 +696,14 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 	    int_field(c, obj, json_object_get(obj, "mamba_chunk_size") ? "mamba_chunk_size" : "chunk_size", 1, 1000000,
 	              128, &v[5]) < 0)
 		return -1;
+	if (strchr(m->hybrid, 'E'))
+		/* Nemotron 3's MoE fields (n_routed_experts, moe_shared_expert_intermediate_size,
+		 * moe_latent_size, ...) are not read here */
+		return calc_error(c->d, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
+		                                                                      : "layers_block_type"),
+		                  "%s: MoE layers (E, \"moe\") of a nemotron_h config are not read (give the model with "
+		                  "model.preset = nemotron-3-nano-30b-a3b or the model.* keys and model.hybrid_pattern)",
+		                  c->where);
 	m->mamba = (struct calc_mamba){(int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], (int)v[5]};
 	t = *m;
 	if (calc_model_set_hybrid(&t, msg, sizeof msg) < 0)

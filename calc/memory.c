@@ -223,6 +223,11 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		o->mlp = moe_act(p, e, sb, r, mask, rcm);
 		o->total = o->attn + o->scores + o->mlp;
 		return;
+	case CALC_LAYER_EXPERTS: /* a hybrid model's MoE layer: no attention */
+		o->attn = o->scores = 0;
+		o->mlp = moe_act(p, e, sb, r, mask, rcm);
+		o->total = o->mlp;
+		return;
 	case CALC_LAYER_ATTN: /* a hybrid model's attention layer: no MLP */
 		o->total = o->attn + o->scores;
 		return;

@@ -157,6 +157,7 @@ int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamb
 		*attn = 1;
 		return 1;
 	case CALC_LAYER_MLP:
+	case CALC_LAYER_EXPERTS:
 		*mlp = 1;
 		return 1;
 	}
@@ -177,20 +178,16 @@ int calc_model_is_hybrid(const struct calc_model *m)
 
 int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 {
-	int kind_of[3] = {-1, -1, -1}, nk = 0, nr = 0, n = 0;
-	static const enum calc_layer_type types[3] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP};
+	int kind_of[4] = {-1, -1, -1, -1}, nk = 0, nr = 0, n = 0;
+	static const enum calc_layer_type types[4] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP,
+	                                              CALC_LAYER_EXPERTS};
 	struct calc_layer_seq q;
 
 	memset(&q, 0, sizeof q);
 	for (const char *c = m->hybrid; *c; c++, n++) {
 		/* megatron/core/ssm/mamba_hybrid_layer_allocation.py (Symbols: MAMBA 'M',
 		 * ATTENTION '*', MLP '-', MOE 'E') */
-		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : -1;
-		if (*c == 'E') {
-			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is E, an MoE layer of a hybrid model, "
-			         "which is not modelled (allowed: M Mamba-2, * attention, - MLP)", m->hybrid, n);
-			return -1;
-		}
+		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : *c == 'E' ? 3 : -1;
 		if (*c == '|') {
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '|', a pipeline stage boundary of "
 			         "Megatron-Core's --hybrid-layer-pattern, which is not read here (give the stages with "
@@ -199,7 +196,7 @@ int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 		}
 		if (t < 0) {
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, * attention, "
-			         "- MLP, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
+			         "- MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
 			return -1;
 		}
 		if (kind_of[t] < 0) {
@@ -281,7 +278,8 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		out->total = out->active = out->mlp + out->norms;
 		out->replicated = out->norms + (m->bias ? h : 0);
 		return;
-	case CALC_LAYER_MOE: {
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS: {
 		const struct calc_moe *e = &m->moe;
 		double one = mlp_params(m, e->expert_ffn);
 		double shared = e->shared * mlp_params(m, e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn);
@@ -293,6 +291,14 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		/* the router (and a shared-expert gate) is replicated over TP; row-parallel
 		 * biases of the experts are inside 'experts', sharded by EP */
 		out->replicated = out->norms + rep + router + (m->bias && e->shared ? h : 0);
+		if (kd.type == CALC_LAYER_EXPERTS) {
+			/* one block (megatron/core/ssm/ layer 'E'): its pre-norm and the MoE, no attention */
+			out->total -= out->attn + norm;
+			out->active -= out->attn + norm;
+			out->replicated -= rep + norm;
+			out->attn = 0;
+			out->norms = norm;
+		}
 		return;
 	}
 	}

@@ -128,7 +128,7 @@ static const struct key keys[] = {
 	 "with sliding_window: layer i attends in full when i + 1 is a multiple of this (2 = alternate: Gemma 2, GPT-OSS; 6: Gemma 3; 0 = all windowed: Mistral)"},
 	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
 	{"model", "hybrid_pattern", K_TEXT, 0, P(model.hybrid), 0, 0, NULL, "text",
-	 "layers of a hybrid model, one character each: M Mamba-2, * attention, - MLP (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
+	 "layers of a hybrid model, one character each: M Mamba-2, * attention, - MLP, E MoE (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
 	{"model", "mamba_heads", K_INT, 0, P(model.mamba.heads), 0, 100000, NULL, "int", "Mamba-2 SSM heads H (mamba_num_heads; 0 = no Mamba layers)"},
 	{"model", "mamba_head_dim", K_INT, 0, P(model.mamba.head_dim), 0, 100000, NULL, "int", "width P of each Mamba-2 head (mamba_head_dim)"},
 	{"model", "mamba_state", K_INT, 0, P(model.mamba.state), 0, 100000, NULL, "int", "Mamba-2 state size N (mamba_state_dim, ssm_state_size)"},
@@ -1444,6 +1444,7 @@ static int moe_only(const struct calc_model *m)
 		case CALC_LAYER_MLP:
 			return 0;
 		case CALC_LAYER_MOE:
+		case CALC_LAYER_EXPERTS:
 		case CALC_LAYER_MAMBA:
 		case CALC_LAYER_ATTN:
 			break;
@@ -1553,7 +1554,7 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	struct calc_model c = *m;
 	char msg[CALC_LAYOUT_MAX + 256];
 	const char *f;
-	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0;
+	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0;
 
 	if (n < 0) {
 		ERR("model", "hybrid_pattern", "%s", msg);
@@ -1570,6 +1571,8 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 		calc_model_kind(m, k, &kd);
 		if (kd.type == CALC_LAYER_MAMBA && count[k] > 0)
 			mamba = 1;
+		if (kd.type == CALC_LAYER_EXPERTS && count[k] > 0)
+			moe = 1;
 	}
 	if (mamba && (x->heads <= 0 || x->head_dim <= 0 || x->state <= 0 || x->groups <= 0))
 		ERR("model", "hybrid_pattern", "model.hybrid_pattern has Mamba layers (M) but the Mamba-2 shape is not "
@@ -1585,9 +1588,18 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("cp", "model.hybrid_pattern", "parallel.cp = %d with model.hybrid_pattern: context parallelism of a "
 		     "hybrid model (Megatron-Core's MambaContextParallel, an all-to-all of the Mamba heads) is not modelled "
 		     "(allowed: cp = 1)", p->cp);
-	if (m->moe.experts > 0)
-		ERR2("model.experts", "model.hybrid_pattern", "model.experts = %d with model.hybrid_pattern: MoE layers of a "
-		     "hybrid model (E) are not modelled (allowed: experts = 0)", m->moe.experts);
+	if (moe && m->moe.experts <= 0)
+		ERR2("model.experts", "model.hybrid_pattern", "model.hybrid_pattern has MoE layers (E) but model.experts = 0 "
+		     "(allowed: the routed experts of each, at least 1)");
+	else if (!moe && m->moe.experts > 0)
+		ERR2("model.experts", "model.hybrid_pattern", "model.experts = %d but model.hybrid_pattern has no MoE layer "
+		     "(E) to hold them (allowed: 0, or E layers in the pattern)", m->moe.experts);
+	else if (m->moe.every > 1)
+		ERR2("model.moe_every", "model.hybrid_pattern", "model.moe_every = %d with model.hybrid_pattern: the "
+		     "pattern places the MoE layers (E) (allowed: 0, 1)", m->moe.every);
+	else if (m->moe.first_dense > 0)
+		ERR2("model.first_dense", "model.hybrid_pattern", "model.first_dense = %d with model.hybrid_pattern: the "
+		     "pattern places the MoE layers (E) (allowed: 0)", m->moe.first_dense);
 	if (m->window > 0 || m->mla.kv_lora_rank > 0 || m->mtp_depth > 0 || m->attn_chunk > 0)
 		ERR("model", "hybrid_pattern", "model.hybrid_pattern with %s is not modelled (allowed: a hybrid model "
 		    "with plain attention, no MTP)", m->window > 0 ? "model.sliding_window" :

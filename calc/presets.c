@@ -92,6 +92,14 @@ static const struct calc_model models[] = {
 	 .mamba = {.heads = 256, .head_dim = 64, .state = 256, .groups = 8, .conv = 4, .chunk = 128},
 	 .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-"
 	           "M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"},
+	/* Nemotron 3 Nano: MoE layers (E) of 128 squared-ReLU experts of 1,856, top 6, one
+	 * shared expert of 3,712, a sigmoid router with a per-expert bias; 2 KV heads */
+	{.name = "nemotron-3-nano-30b-a3b", .layers = 52, .hidden = 2688, .heads = 32, .kv_heads = 2, .head_dim = 128,
+	 .ffn_hidden = 1856, .vocab = 131072, .mlp = CALC_MLP_GELU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 128, .top_k = 6, .expert_ffn = 1856, .shared = 1, .shared_ffn = 3712, .router_bias = 1,
+	         .imbalance = 1},
+	 .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
+	 .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"},
 };
 
 static const char *model_source(const char *name)
@@ -130,6 +138,10 @@ static const char *model_source(const char *name)
 	if (!strcmp(name, "olmoe-1b-7b"))
 		return "huggingface.co/allenai/OLMoE-1B-7B-0924 config.json (q/k norms not counted); 6.9 B total, "
 		       "1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1)";
+	if (!strcmp(name, "nemotron-3-nano-30b-a3b"))
+		return "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/nemotronh/nemotron_h_provider.py "
+		       "(Nemotron3NanoProvider, commit 160ccccb); 31.6 B total (huggingface.co/nvidia/"
+		       "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16), 3.5 B active (its model card)";
 	if (!strncmp(name, "nemotron-h-", 11))
 		return "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/nemotronh/nemotron_h_provider.py "
 		       "(NemotronHModelProvider8B / 56B, commit 160ccccb) and huggingface.co/nvidia/Nemotron-H-8B-Base-8K, "

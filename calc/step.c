@@ -129,10 +129,12 @@ static double gemm_flops_token(const struct calc_model *m, int kind)
 	double h = m->hidden, f, w = m->mlp == CALC_MLP_SWIGLU ? 6 : 4;
 	calc_model_kind(m, kind, &kd);
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
-	case CALC_LAYER_MOE: {
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS: {
 		const struct calc_moe *x = &m->moe;
 		double fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
-		return attn_proj_flops_token(m) + 2 * h * x->experts + w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
+		return (kd.type == CALC_LAYER_MOE ? attn_proj_flops_token(m) : 0) + 2 * h * x->experts +
+		       w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
 	}
 	case CALC_LAYER_MAMBA:
 		return mamba_proj_flops_token(m);
@@ -559,6 +561,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		moe = 0;
 		break;
 	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS:
 		moe = 1;
 		break;
 	}
@@ -865,6 +868,7 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 		moe = 0;
 		break;
 	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS:
 		moe = 1;
 		break;
 	}
@@ -1398,9 +1402,12 @@ static double ns_layer(const struct calc_plan *plan, int kind, int it)
 		t = ns_flops((double)x->heads * x->head_dim, h, it);
 		break;
 	}
-	case CALC_LAYER_MOE: {
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS: {
 		const struct calc_moe *e = &m->moe;
 		double sf = e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn, ep = plan->ep > 0 ? plan->ep : 1;
+		if (kd.type == CALC_LAYER_EXPERTS)
+			t = 0; /* no attention in a hybrid model's MoE layer */
 		t += (double)e->experts / ep * nm * ns_flops(h, e->expert_ffn, it) + e->shared * nm * ns_flops(h, sf, it) +
 		     ns_flops(h, e->experts, it);
 		break;

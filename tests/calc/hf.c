@@ -626,7 +626,7 @@ static void test_gemma3_defaults(void **state)
 	expect_refused("{" DENSE ", \"model_type\": \"qwen3_next\", \"num_experts\": 512}",
 	               "gated delta-net (linear attention) layers of Qwen3-Next are not modelled");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"MEM*E\"}",
-	               "layer 1 is E, an MoE layer of a hybrid model, which is not modelled");
+	               "MoE layers (E, \"moe\") of a nemotron_h config are not read");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"layers_block_type\": [\"mamba\", \"conv\"]}",
 	               "layers_block_type[1] = \"conv\" is not a layer type");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\"}",

@@ -313,6 +313,42 @@ static void test_hybrid_small(void **state)
 	calc_diag_free(&d);
 }
 
+/* A hybrid model with MoE layers (model.hybrid_pattern = ME*E, Nemotron 3's E): the M-*-M-
+ * test's shapes, 4 GeLU experts of 32, top 2, one shared expert of 64, a router with a
+ * per-expert bias.  By hand: an E layer the experts 4 x 2 x 64 x 32 = 16,384, the shared
+ * expert 2 x 64 x 64 = 8,192, the router 64 x 4 + 4 = 260 and its pre-norm 64: 24,900, of
+ * which a token activates 24,900 - 2 x 4,096 = 16,708 (no attention in it); the model
+ * 30,092 + 2 x 24,900 + 16,448 + 2 x 64,000 + 64 = 224,404, active 208,020.  Forward FLOPs
+ * per token: an E layer the router 2 x 64 x 4 = 512 and 4 x 64 x (2 x 32 + 64) = 32,768;
+ * with the Mamba layer's 88,064, the attention layer's 65,536 and the head's 128,000:
+ * 348,160, times 3. */
+static void test_hybrid_moe_small(void **state)
+{
+	const char *sets[] = {"model.layers=4", "model.hidden=64", "model.heads=4", "model.kv_heads=4",
+	                      "model.ffn_hidden=256", "model.vocab=1000", "model.max_pos=0", "model.mlp=gelu",
+	                      "model.norm=rmsnorm", "model.tied_embeddings=no", "model.bias=no", "model.dropout=no",
+	                      "model.hybrid_pattern=ME*E", "model.mamba_heads=4", "model.mamba_head_dim=32",
+	                      "model.mamba_state=16", "model.mamba_groups=2", "model.mamba_chunk=64",
+	                      "model.experts=4", "model.top_k=2", "model.expert_ffn=32", "model.shared_experts=1",
+	                      "model.shared_ffn=64", "model.router_bias=yes", "training.seq_len=128",
+	                      "training.micro_batch=1", "training.global_batch=8", "training.recipe=megatron",
+	                      "cluster.nodes=1", "cluster.gpus_per_node=1", "parallel.tp=1", "parallel.pp=1",
+	                      "parallel.dp=0", "parallel.cp=1", "parallel.ep=1", "parallel.recompute=none"};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_diag d = {0};
+	struct calc_flops fl;
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+	calc_model_params(&p.model, &pr);
+	assert_near(pr.total, 224404, 1e-15);
+	assert_near(pr.active, 208020, 1e-15);
+	calc_flops(&p, &fl);
+	assert_near(fl.per_token, 3 * 348160.0, 1e-15);
+	calc_diag_free(&d);
+}
+
 /* A second method for the hybrid layers' TP collectives: a layer of one block (Mamba,
  * attention or MLP alone) runs one all-reduce each way, half a dense layer's two, so the
  * M-*-M- model's stages of two layers move what a dense model's stages of one layer move
@@ -359,6 +395,20 @@ static void test_hybrid_presets(void **state)
 	calc_model_params(m, &p);
 	assert_near(p.total, 56324350464.0, 1e-15);
 	assert_near(p.total / 1e9, 56, 0.02 * 56);
+	/* Nemotron 3 Nano (docs/references.md §5.14): 23 M of H 64 x 64, N 128, G 8 on h 2,688:
+	 * 27,697,152 + 30,720 + 192 + 4,096 + 11,010,048 + 2,688 = 38,744,896; 6 attention layers
+	 * of 32 heads and 2 KV heads of 128: 23,396,352 + 2,688; 23 E layers of 128 experts of
+	 * 2 x 2688 x 1856 = 9,977,856, a shared expert 2 x 2688 x 3712 = 19,955,712, the router
+	 * 2688 x 128 + 128 and the norm: 1,297,468,160, active 80,169,728; 2 x 131,072 x 2688 +
+	 * 2688: 31,577,940,288 in all, 3,580,076,352 active, against 31.6 B (the Hub's count of
+	 * nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16) and 3.5 B active (its model card) */
+	m = calc_preset_model("nemotron-3-nano-30b-a3b");
+	assert_non_null(m);
+	calc_model_params(m, &p);
+	assert_near(p.total, 31577940288.0, 1e-15);
+	assert_near(p.active, 3580076352.0, 1e-15);
+	assert_near(p.total / 1e9, 31.6, 0.02 * 31.6);
+	assert_near(p.active / 1e9, 3.5, 0.03 * 3.5);
 }
 
 /* Mixture-of-experts presets against their published total and activated counts
@@ -743,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_sliding_window),
 		cmocka_unit_test(test_hybrid_small),
 		cmocka_unit_test(test_hybrid_tp_bytes),
+		cmocka_unit_test(test_hybrid_moe_small),
 		cmocka_unit_test(test_hybrid_presets),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
