@@ -240,10 +240,13 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		 * e (2 d_i + 2 G N + H) / t, the scan's output out_x, the gated RMSNorm's input
 		 * and out_proj's input e d_i / t each, and the norm's fp32 rstd per group,
 		 * 4 G / t, per token.  The conv1d output and the chunk states are recomputed in
-		 * the backward (not stored). */
+		 * the backward (not stored).  Module recomputation (recompute_modules) acts inside
+		 * Megatron-Core's TransformerLayer, not in a MambaLayer (hybrid_block.py at
+		 * d98e8a64dd checkpoints a MambaLayer only under full recomputation): the norm
+		 * output stays. */
 		const struct calc_mamba *x = &m->mamba;
 		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
-		o->attn = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : lin_in) + mask * sb * h / r +
+		o->attn = e * sb * h / r + lin_in + mask * sb * h / r +
 		          e * sb * (2 * di + gn + x->heads) / t + 3 * e * sb * di / t + 4 * sb * x->groups / t;
 		o->scores = o->mlp = 0;
 		o->total = o->attn;

@@ -734,7 +734,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * GEMMs, permutation, shared experts; its dispatch and combine are not repeated
 	 * here), the shared experts alone, the routed experts' activation function. */
 	if (rcm) {
-		if (rcm & CALC_RCM_LAYERNORM)
+		if ((rcm & CALC_RCM_LAYERNORM) && !has_mamba) /* none in a MambaLayer (memory.c) */
 			o->recompute += T * 4 * blocks * h / shard / hbm;
 		if (rcm & CALC_RCM_MLA_UP_PROJ)
 			o->recompute += t_up;

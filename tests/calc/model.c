@@ -309,6 +309,14 @@ static void test_hybrid_small(void **state)
 		/* full recomputation keeps each layer's input alone, 2 s h */
 		calc_memory_act_kind(&p, mk, CALC_RC_FULL, &a);
 		assert_near(a.total, 16384, 1e-15);
+		/* module recomputation acts in a TransformerLayer, not in a MambaLayer (Megatron-Core
+		 * hybrid_block.py at d98e8a64dd): 'layernorm' drops the MLP layer's norm output,
+		 * 2 s h = 16,384, and none of the Mamba layer's */
+		p.recompute_modules = CALC_RCM_LAYERNORM;
+		calc_memory_act_kind(&p, mk, CALC_RC_MODULES, &a);
+		assert_near(a.total, 123904, 1e-15);
+		calc_memory_act_kind(&p, fk, CALC_RC_MODULES, &a);
+		assert_near(a.total, 98304 - 16384, 1e-15);
 	}
 	calc_diag_free(&d);
 }
