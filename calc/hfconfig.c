@@ -278,7 +278,8 @@ static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_fa
 		json_t *v = json_object_get(obj, unmodelled_fields[i][0]);
 		const char *what = unmodelled_fields[i][1];
 		if (!present(v) || (fam && fam->moe && !strcmp(what, MOE_WHAT)) ||
-		    (fam && fam->mla && !strcmp(what, MLA_WHAT)) || (fam && fam->hybrid && !strcmp(what, SSM_WHAT)))
+		    (fam && fam->mla && !strcmp(what, MLA_WHAT)) ||
+		    (fam && fam->hybrid && (!strcmp(what, SSM_WHAT) || !strcmp(what, MOE_WHAT))))
 			continue;
 		value_text(v, val, sizeof val);
 		return calc_error(c->d, c->path, field_line(c, unmodelled_fields[i][0]),
@@ -696,14 +697,36 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 	    int_field(c, obj, json_object_get(obj, "mamba_chunk_size") ? "mamba_chunk_size" : "chunk_size", 1, 1000000,
 	              128, &v[5]) < 0)
 		return -1;
-	if (strchr(m->hybrid, 'E'))
-		/* Nemotron 3's MoE fields (n_routed_experts, moe_shared_expert_intermediate_size,
-		 * moe_latent_size, ...) are not read here */
-		return calc_error(c->d, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
-		                                                                      : "layers_block_type"),
-		                  "%s: MoE layers (E, \"moe\") of a nemotron_h config are not read (give the model with "
-		                  "model.preset = nemotron-3-nano-30b-a3b or the model.* keys and model.hybrid_pattern)",
-		                  c->where);
+	memset(&m->moe, 0, sizeof m->moe);
+	if (strchr(m->hybrid, 'E')) {
+		/* Nemotron 3's MoE layers (NemotronHConfig: n_routed_experts 8, num_experts_per_tok
+		 * 2, moe_intermediate_size 7688, moe_shared_expert_intermediate_size 7688,
+		 * n_shared_experts 1 when absent; its router's e_score_correction_bias, Megatron-
+		 * Bridge's moe_router_enable_expert_bias): the routed experts, one shared expert
+		 * of moe_shared_expert_intermediate_size; a latent MoE (moe_latent_size, Nemotron 3
+		 * Super) is not modelled */
+		long e[5];
+		json_t *lat = json_object_get(obj, "moe_latent_size");
+		if (lat && !json_is_null(lat))
+			return calc_error(c->d, c->path, field_line(c, "moe_latent_size"), "%s: moe_latent_size: the latent "
+			                  "MoE projections are not modelled (allowed: null)", c->where);
+		if (int_field(c, obj, "n_routed_experts", 1, 65536, 8, &e[0]) < 0 ||
+		    int_field(c, obj, "num_experts_per_tok", 1, 65536, 2, &e[1]) < 0 ||
+		    int_field(c, obj, "moe_intermediate_size", 1, 100000000, 7688, &e[2]) < 0 ||
+		    int_field(c, obj, "moe_shared_expert_intermediate_size", 0, 100000000, 7688, &e[3]) < 0 ||
+		    int_field(c, obj, "n_shared_experts", 0, 1, 1, &e[4]) < 0)
+			return -1;
+		if (e[1] > e[0])
+			return calc_error(c->d, c->path, field_line(c, "num_experts_per_tok"), "%s: num_experts_per_tok = %ld: "
+			                  "a token goes to 1 .. n_routed_experts = %ld routed experts", c->where, e[1], e[0]);
+		m->moe.experts = (int)e[0];
+		m->moe.top_k = (int)e[1];
+		m->moe.expert_ffn = (int)e[2];
+		m->moe.shared = e[4] > 0 && e[3] > 0;
+		m->moe.shared_ffn = m->moe.shared ? (int)e[3] : 0;
+		m->moe.router_bias = 1;
+		m->moe.imbalance = 1;
+	}
 	m->mamba = (struct calc_mamba){(int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], (int)v[5]};
 	t = *m;
 	if (calc_model_set_hybrid(&t, msg, sizeof msg) < 0)
@@ -944,13 +967,15 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		if (d->nerrors > before)
 			goto out;
 		{
-			/* read_hybrid's pattern and Mamba shape, kept through the reset */
+			/* read_hybrid's pattern, Mamba shape and MoE, kept through the reset */
 			struct calc_mamba mb = m->mamba;
+			struct calc_moe mo = m->moe;
 			char hy[sizeof m->hybrid];
 			memcpy(hy, m->hybrid, sizeof hy);
 			memset(m, 0, sizeof *m);
 			if (fam && fam->hybrid) {
 				m->mamba = mb;
+				m->moe = mo;
 				memcpy(m->hybrid, hy, sizeof hy);
 			}
 		}

@@ -625,8 +625,8 @@ static void test_gemma3_defaults(void **state)
 	 * pattern of a character that is no layer are refused with the reason */
 	expect_refused("{" DENSE ", \"model_type\": \"qwen3_next\", \"num_experts\": 512}",
 	               "gated delta-net (linear attention) layers of Qwen3-Next are not modelled");
-	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"MEM*E\"}",
-	               "MoE layers (E, \"moe\") of a nemotron_h config are not read");
+	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"MEM*E\", "
+	               "\"moe_latent_size\": 1024}", "moe_latent_size: the latent MoE projections are not modelled");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"layers_block_type\": [\"mamba\", \"conv\"]}",
 	               "layers_block_type[1] = \"conv\" is not a layer type");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\"}",
@@ -686,6 +686,16 @@ static void test_nemotron_h(void **state)
 		assert_near(p.total, 8100852736.0, 1e-15);
 		assert_string_equal(m.hybrid, pat);
 	}
+	/* Nemotron 3 Nano (tests/calc/hf/nemotron-3-nano-30b-a3b.json, layers_block_type with
+	 * "moe" layers): the preset's hand count, 31,577,940,288 and 3,580,076,352 active
+	 * (tests/calc/model.c test_hybrid_presets) */
+	read_config("nemotron-3-nano-30b-a3b", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 31577940288.0, 1e-15);
+	assert_near(p.active, 3580076352.0, 1e-15);
+	assert_int_equal(m.moe.experts, 128);
+	assert_int_equal(m.moe.top_k, 6);
+	assert_int_equal(m.moe.shared_ffn, 3712);
 }
 
 /* Kimi K2 ships DeepseekV3ForCausalLM under model_type "kimi_k2": read by its
