@@ -194,6 +194,14 @@ int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 			         "parallel.layers_per_stage)", m->hybrid, n);
 			return -1;
 		}
+		if (*c == 'G' || *c == 'D' || *c == '+') {
+			/* Megatron-Core's Symbols GDN, DS_ATTENTION, MLA (hybrid_layer_allocation.py) */
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is %c, %s, which is not modelled in a hybrid "
+			         "pattern (allowed: M Mamba-2, * attention, - MLP, E MoE)", m->hybrid, n, *c,
+			         *c == 'G' ? "a gated delta-net layer (Qwen3-Next)" : *c == 'D' ? "a DeepSeek sparse attention layer"
+			                                                                 : "an MLA attention layer");
+			return -1;
+		}
 		if (t < 0) {
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, * attention, "
 			         "- MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
