@@ -23,7 +23,7 @@
 #define CALC_NAME_MAX 64
 #define CALC_PATH_MAX 512
 #define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
-#define CALC_PLAN_NKEYS 160 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 176 /* upper bound of the plan keys (plan.c) */
 
 #include "diag.h"
 
@@ -58,7 +58,8 @@ enum calc_norm { CALC_NORM_LAYERNORM, CALC_NORM_RMSNORM };
 enum calc_pos { CALC_POS_NONE, CALC_POS_LEARNED }; /* rope/alibi have no parameters */
 
 #define CALC_MAX_KINDS 4 /* kinds of transformer layer in one model */
-#define CALC_MAX_RUNS 16 /* runs of equal kind in a model's layer sequence */
+#define CALC_MAX_RUNS 256 /* runs of equal kind in a model's layer sequence (Nemotron-H 56B's
+                            hybrid pattern of 118 layers has 108) */
 
 /* What a transformer layer is made of.  Each type has its own parameter count,
  * activations, FLOPs and communication (model.c, memory.c, step.c, comm.c). */
@@ -66,6 +67,26 @@ enum calc_layer_type {
 	CALC_LAYER_DENSE, /* self-attention + one dense MLP */
 	CALC_LAYER_MOE,   /* self-attention + a router, model.moe.experts routed experts and
 	                     model.moe.shared shared experts (the shape is the model's moe) */
+	/* The layers of a hybrid model (model.hybrid_pattern, Megatron-Core's
+	 * hybrid_override_pattern): each is one block with its own pre-norm and residual,
+	 * attention and MLP being separate layers (megatron/core/ssm/mamba_block.py) */
+	CALC_LAYER_MAMBA, /* 'M': a Mamba-2 mixer (Dao & Gu 2024; the shape is model.mamba) */
+	CALC_LAYER_ATTN,  /* '*': self-attention alone (the model's attention shape) */
+	CALC_LAYER_MLP,   /* '-': one dense MLP alone, of width ffn_hidden */
+	CALC_LAYER_EXPERTS, /* 'E': an MoE block alone (router, routed and shared experts of the
+	                       model's moe; Nemotron 3) */
+};
+
+/* Shape of the Mamba-2 mixers of a hybrid model (Megatron-Core MambaMixer,
+ * megatron/core/ssm/mamba_mixer.py at d98e8a64dd; Nemotron-H config.json): d_inner =
+ * heads x head_dim; in_proj h -> [z, x, B, C, dt] = 2 d_inner + 2 groups state + heads. */
+struct calc_mamba {
+	int heads;    /* SSM heads H (mamba_num_heads) */
+	int head_dim; /* P, the width of each head (mamba_head_dim) */
+	int state;    /* N, the state size (mamba_state_dim, ssm_state_size) */
+	int groups;   /* G, groups of heads that share B and C (mamba_num_groups, n_groups) */
+	int conv;     /* kernel width of the depthwise causal conv1d (d_conv, conv_kernel) */
+	int chunk;    /* Q, chunk length of the SSD scan (chunk_size) [tokens] */
 };
 
 /* One kind of transformer layer: the type and the shape that differs between kinds;
@@ -193,6 +214,10 @@ struct calc_model {
 	                              i + 1 is a multiple of this (2 = alternate, Gemma 2 and
 	                              GPT-OSS; 6 = five windowed to one full, Gemma 3); 0 = every
 	                              layer windowed (Mistral 7B) */
+	struct calc_mamba mamba;   /* Mamba-2 mixers; used by layers of CALC_LAYER_MAMBA */
+	char hybrid[CALC_LAYOUT_MAX]; /* model.hybrid_pattern: one character per layer, M Mamba,
+	                              '*' attention, '-' MLP, E MoE (Megatron-Core's
+	                              hybrid_override_pattern); empty = not hybrid */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */
@@ -238,6 +263,17 @@ int calc_model_layer_is_moe(const struct calc_model *m, int i);
 /* The layer kind of each multi-token prediction module's transformer block: the kind of
  * the model's last layer (DeepSeek-V3 §2.2).  Meaningful when m->mtp_depth > 0. */
 int calc_model_mtp_kind(const struct calc_model *m);
+/* What a layer of type 't' holds: an attention core (*attn), an MLP or MoE block
+ * (*mlp), a Mamba mixer (*mamba); returns its TP blocks, each one column-parallel input
+ * and one row-parallel output (2 for a dense or MoE layer, 1 for a hybrid model's). */
+int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamba);
+/* 1 when 'm' has a layer of a hybrid type (CALC_LAYER_MAMBA, _ATTN, _MLP). */
+int calc_model_is_hybrid(const struct calc_model *m);
+/* Build the layer sequence of m->hybrid (model.hybrid_pattern): kinds in the order of
+ * their first character, runs of equal characters.  m->layers is not changed.  Returns
+ * the pattern's length, or -1 with a message in 'msg' (a character other than M, '*',
+ * '-', E, a '|', more than CALC_MAX_RUNS runs). */
+int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg);
 /* Layers of the model that attend through the sliding window (model.window,
  * model.window_full_every); 0 without a window. */
 int calc_model_window_layers(const struct calc_model *m);

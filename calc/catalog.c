@@ -70,6 +70,24 @@ QS(q_model, p->model.name)
 QI(q_params, (calc_model_params(&p->model, &pr), pr.total))
 QI(q_params_active, (calc_model_params(&p->model, &pr), pr.active))
 QI(q_experts, p->model.moe.experts)
+QI(q_hybrid, calc_model_is_hybrid(&p->model))
+/* Mamba-2 layers of a hybrid model: the layers of its CALC_LAYER_MAMBA kind */
+static int q_mamba_layers(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_model *m = &c->plan.model;
+	int count[CALC_MAX_KINDS];
+	calc_model_kind_counts(m, count);
+	v->num = 0;
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(m, k, &kd);
+		calc_layer_type_parts(kd.type, &at, &ml, &mb);
+		if (mb)
+			v->num += count[k];
+	}
+	return 0;
+}
 QI(q_topk, p->model.moe.top_k)
 QI(q_ep, p->ep)
 QI(q_etp, p->etp)
@@ -128,6 +146,8 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"model.params", "1", "parameters of the model, total (every expert; a tied matrix counted once)", q_params},
 	{"model.params_active", "1", "parameters activated per token (top-k routed experts; = total when dense)", q_params_active},
 	{"model.experts", "1", "routed experts per MoE layer (0 = dense)", q_experts},
+	{"model.hybrid", "1", "1 when the layers are one block each (model.hybrid_pattern: Mamba-2, attention or MLP)", q_hybrid},
+	{"model.mamba_layers", "1", "Mamba-2 layers of a hybrid model (0 = none)", q_mamba_layers},
 	{"model.top_k", "1", "routed experts per token", q_topk},
 	{"parallel.ep", "1", "expert-parallel degree", q_ep},
 	{"parallel.etp", "1", "expert tensor-parallel degree", q_etp},

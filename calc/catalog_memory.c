@@ -467,6 +467,15 @@ static int t_act(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 	}
 	calc_table_note(t, "MB = 10^6 bytes. 'per sbh' is the total over s*b*h, the unit of Korthikanti et al. 2022 "
 	                   "Table 2 (34/t with SP and no s^2 term).");
+	if (calc_model_is_hybrid(&c->plan.model)) {
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(&c->plan.model, 0, &kd);
+		calc_layer_type_parts(kd.type, &at, &ml, &mb);
+		calc_table_note(t, mb ? "A hybrid model: the rows are its first layer's kind, a Mamba-2 layer, whose mixer "
+		                        "is in the attention column (docs/references.md §5.14)."
+		                      : "A hybrid model: the rows are its first layer's kind (model.hybrid_pattern).");
+	}
 	return 0;
 }
 
@@ -475,11 +484,19 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 {
 	struct calc_params pr;
 	const struct calc_model *m = &c->plan.model;
-	double attn = 0, mlp = 0, norms = 0, experts = 0;
+	double attn = 0, mlp = 0, norms = 0, experts = 0, mamba = 0;
 	calc_model_params(m, &pr);
-	/* every kind of layer: n_k layers of kind k each */
+	/* every kind of layer: n_k layers of kind k each; a Mamba-2 layer's mixer, which
+	 * calc_layer_params holds in 'attn', counted apart */
 	for (int k = 0; k < pr.nkinds; k++) {
-		attn += pr.kind_layers[k] * pr.kind[k].attn;
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(m, k, &kd);
+		calc_layer_type_parts(kd.type, &at, &ml, &mb);
+		if (mb)
+			mamba += pr.kind_layers[k] * pr.kind[k].attn;
+		else
+			attn += pr.kind_layers[k] * pr.kind[k].attn;
 		mlp += pr.kind_layers[k] * pr.kind[k].mlp;
 		norms += pr.kind_layers[k] * pr.kind[k].norms;
 		experts += pr.kind_layers[k] * pr.kind[k].experts;
@@ -502,6 +519,12 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		calc_table_str(t, r, 0, rows[i].name);
 		calc_table_num(t, r, 1, rows[i].v);
 		calc_table_num(t, r, 2, rows[i].v / pr.total);
+		if (i == 0 && mamba > 0) { /* a hybrid model's Mamba-2 mixers */
+			r = calc_table_row(t);
+			calc_table_str(t, r, 0, "Mamba-2 mixers (all layers)");
+			calc_table_num(t, r, 1, mamba);
+			calc_table_num(t, r, 2, mamba / pr.total);
+		}
 		if (i == 1 && m->moe.experts > 0) { /* MoE: the routed experts of the MLPs */
 			r = calc_table_row(t);
 			calc_table_str(t, r, 0, "of the MLP, routed experts");

@@ -101,7 +101,7 @@ static double moe_layers_step(const struct calc_plan *p, const struct calc_step 
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(&p->model, j, &kd);
-		if (kd.type == CALC_LAYER_MOE)
+		if (kd.type == CALC_LAYER_MOE || kd.type == CALC_LAYER_EXPERTS)
 			*k = j;
 	}
 	if (*k < 0)

@@ -306,9 +306,36 @@ void calc_comm_group(const struct calc_plan *plan, enum calc_dim dim, struct cal
  * kind there is (dense, of any FFN width) runs the same TP and CP collectives per layer
  * -- their sizes depend on b, s and h only -- so the count of layers, summed over the
  * kinds, is what sizes them. */
-static int worst_layers(const struct calc_plan *p, const struct calc_stage_layers *all)
+static int worst_layers(const struct calc_plan *p, const struct calc_stage_layers *all, double *tp_share)
 {
-	int pp = p->pp > 0 ? p->pp : 1, w = 0;
+	int pp = p->pp > 0 ? p->pp : 1, w = 0, nk = calc_model_nkinds(&p->model), blocks[CALC_MAX_KINDS];
+	*tp_share = 1;
+	for (int k = 0; k < nk; k++) {
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(&p->model, k, &kd);
+		blocks[k] = calc_layer_type_parts(kd.type, &at, &ml, &mb);
+	}
+	if (calc_model_is_hybrid(&p->model)) {
+		/* A hybrid model's layers are one block each (model.hybrid_pattern): the stage
+		 * with the most TP blocks, its layers and its blocks over two per layer, so
+		 * that the rows below, sized by the dense layer's two blocks, count its own. */
+		int wb = 0;
+		for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+			struct calc_stage_layers sl;
+			int n = 0, b = 0;
+			if (all)
+				sl = all[i];
+			else
+				calc_stage_layers(p, i, &sl);
+			for (int k = 0; k < nk; k++)
+				n += sl.count[k], b += sl.count[k] * blocks[k];
+			if (b > wb || (b == wb && n > w))
+				wb = b, w = n;
+		}
+		*tp_share = w > 0 ? wb / (2.0 * w) : 1;
+		return w;
+	}
 	if (calc_stage_layers_uniform(p))
 		return p->model.layers / pp;
 	if (!calc_model_has_kinds(&p->model) && calc_stage_layers_heaviest(p) >= -1) {
@@ -533,7 +560,7 @@ void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 	strides(plan, st);
 	for (int d = 0; d < CALC_DIM_N; d++)
 		group_of(plan, st, (enum calc_dim)d, &out->group[d]);
-	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL);
+	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL, &out->tp_share);
 	out->grad_params = grad_params(plan, out->has_all ? out->all : NULL);
 }
 
@@ -608,6 +635,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	int t = degree(plan, CALC_DIM_TP), cp = degree(plan, CALC_DIM_CP), pp = degree(plan, CALC_DIM_PP);
 	int m = calc_plan_microbatches(plan), v = plan->vpp > 0 ? plan->vpp : 1;
 	int full = plan->recompute == CALC_RC_FULL, Lst;
+	double tp_share = 1;
 	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = md->hidden;
 	double mL, skipL;
 	struct calc_comm_dim *x;
@@ -621,6 +649,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	if (pre) { /* calc_comm_pre of a plan with the same split */
 		all = pre->has_all ? (struct calc_stage_layers *)pre->all : NULL;
 		Lst = pre->worst_layers;
+		tp_share = pre->tp_share;
 		l = pre->links;
 		for (int d = 0; d < CALC_DIM_N; d++)
 			out->dim[d].group = pre->group[d];
@@ -630,7 +659,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 			calc_stage_layers_all(plan, all_sl);
 			all = all_sl;
 		}
-		Lst = worst_layers(plan, all);
+		Lst = worst_layers(plan, all, &tp_share);
 		calc_comm_links(plan, &l);
 		strides(plan, st);
 		for (int d = 0; d < CALC_DIM_N; d++)
@@ -672,13 +701,14 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		                            calc_coll_time(CALC_COLL_REDUCESCATTER, S, &x->group, &l)
 		                      : calc_coll_time(CALC_COLL_ALLREDUCE, S, &x->group, &l);
 		x->collective = plan->sp ? "all-gather + reduce-scatter" : "all-reduce";
-		double n = mL * ncoll - 2 * skipL; /* all-reduces (or their pairs) per step */
+		/* all-reduces (or their pairs) per step; a hybrid model's layers one block each */
+		double n = (mL * ncoll - 2 * skipL) * tp_share;
 		x->count = n * (plan->sp ? 2 : 1);
 		x->bytes = n * calc_coll_factor(CALC_COLL_ALLREDUCE, t) * S;
 		x->net_bytes = n * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, S, &x->group);
 		out->tp_layer_f = 2 * tar;
 		out->tp_layer_b = (2 + 2 * full) * tar;
-		x->time = mL * (out->tp_layer_f + out->tp_layer_b) - skipL * out->tp_layer_f;
+		x->time = (mL * (out->tp_layer_f + out->tp_layer_b) - skipL * out->tp_layer_f) * tp_share;
 	} else
 		x->collective = "-";
 
@@ -854,9 +884,13 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 		calc_model_kind(&p->model, j, &kd);
 		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 		case CALC_LAYER_DENSE:
+		case CALC_LAYER_MAMBA:
+		case CALC_LAYER_ATTN:
+		case CALC_LAYER_MLP:
 			is_moe[j] = 0;
 			break;
 		case CALC_LAYER_MOE:
+		case CALC_LAYER_EXPERTS:
 			is_moe[j] = 1;
 			break;
 		}

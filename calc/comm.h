@@ -190,6 +190,8 @@ struct calc_comm_pre {
 	struct calc_links links;
 	struct calc_group group[CALC_DIM_N];
 	int worst_layers;       /* transformer layers of the most loaded stage */
+	double tp_share;        /* TP blocks of that stage over two per layer: 1, or less with a
+	                           hybrid model's one-block layers (worst_layers) */
 	double grad_params;     /* parameters of one GPU of the most loaded stage, one copy */
 	int has_all;            /* 1: a model with kinds, whose collectives read all[] */
 	int have_sl;            /* 1: all[] holds every stage's layers (pp <= CALC_MAX_STAGES);

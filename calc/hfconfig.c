@@ -69,36 +69,40 @@ struct hf_family {
 	int falcon;          /* 1: Falcon's K/V head fields (num_kv_heads, multi_query, ...) */
 	int moe;             /* 1: routed experts (the MoE fields are read) */
 	int mla;             /* 1: MLA attention may be there (kv_lora_rank, ...) */
+	int hybrid;          /* 1: a hybrid of Mamba-2, attention and MLP layers (read_hybrid) */
 };
 
 static const struct hf_family families[] = {
-	{"llama", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* LlamaConfig, LlamaMLP */
-	{"mistral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},     /* MistralConfig */
-	{"qwen2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* Qwen2Config; q/k/v biases not counted */
-	{"qwen2_vl", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},    /* Qwen2-VL: the Qwen2 decoder, fields flat */
-	{"qwen3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* Qwen3Config */
-	{"phi3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0},        /* Phi3MLP: one fused gate_up projection */
-	{"gemma", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0},       /* GemmaMLP gated, hidden_act "gelu" */
-	{"gemma2", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0},      /* gelu_pytorch_tanh, gated */
-	{"gemma3_text", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0}, /* Gemma 3's language model */
-	{"gpt2", 0, 1, 1, CALC_NORM_LAYERNORM, 0, 0, 0},      /* GPT2Config: learned positions n_positions */
-	{"gpt_neox", 0, 0, 1, CALC_NORM_LAYERNORM, 0, 0, 0},  /* GPTNeoXConfig: embed_out untied */
-	{"falcon", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0},    /* FalconConfig */
-	{"RefinedWeb", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0},      /* Falcon-40B's first config */
-	{"RefinedWebModel", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0}, /* Falcon-7B's first config */
+	{"llama", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},       /* LlamaConfig, LlamaMLP */
+	{"mistral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},     /* MistralConfig */
+	{"qwen2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},       /* Qwen2Config; q/k/v biases not counted */
+	{"qwen2_vl", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},    /* Qwen2-VL: the Qwen2 decoder, fields flat */
+	{"qwen3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},       /* Qwen3Config */
+	{"phi3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},        /* Phi3MLP: one fused gate_up projection */
+	{"gemma", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},       /* GemmaMLP gated, hidden_act "gelu" */
+	{"gemma2", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0},      /* gelu_pytorch_tanh, gated */
+	{"gemma3_text", 1, 1, 0, CALC_NORM_RMSNORM, 0, 0, 0, 0}, /* Gemma 3's language model */
+	{"gpt2", 0, 1, 1, CALC_NORM_LAYERNORM, 0, 0, 0, 0},      /* GPT2Config: learned positions n_positions */
+	{"gpt_neox", 0, 0, 1, CALC_NORM_LAYERNORM, 0, 0, 0, 0},  /* GPTNeoXConfig: embed_out untied */
+	{"falcon", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0, 0},    /* FalconConfig */
+	{"RefinedWeb", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0, 0},      /* Falcon-40B's first config */
+	{"RefinedWebModel", 0, 1, 0, CALC_NORM_LAYERNORM, 1, 0, 0, 0}, /* Falcon-7B's first config */
 	/* mixture of experts (the fields of each: read_moe) */
-	{"mixtral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* MixtralConfig */
-	{"qwen2_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},    /* Qwen2MoeConfig: shared expert, gated */
-	{"qwen3_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},    /* Qwen3MoeConfig */
-	{"olmoe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},        /* OlmoeConfig */
-	{"dbrx", 1, 0, 0, CALC_NORM_LAYERNORM, 0, 1, 0},       /* DbrxConfig: ffn_config, attn_config */
-	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},  /* Llama4TextConfig: one shared expert */
-	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV2Config: MLA */
-	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1},  /* DeepseekV3Config: MLA, MTP */
-	{"glm4_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},     /* Glm4MoeConfig: DeepSeek's MoE fields;
+	{"mixtral", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},      /* MixtralConfig */
+	{"qwen2_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},    /* Qwen2MoeConfig: shared expert, gated */
+	{"qwen3_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},    /* Qwen3MoeConfig */
+	{"olmoe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},        /* OlmoeConfig */
+	{"dbrx", 1, 0, 0, CALC_NORM_LAYERNORM, 0, 1, 0, 0},       /* DbrxConfig: ffn_config, attn_config */
+	{"llama4_text", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},  /* Llama4TextConfig: one shared expert */
+	{"deepseek_v2", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1, 0},  /* DeepseekV2Config: MLA */
+	{"deepseek_v3", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 1, 0},  /* DeepseekV3Config: MLA, MTP */
+	{"glm4_moe", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},     /* Glm4MoeConfig: DeepSeek's MoE fields;
 	                                                          q/k/v biases not counted */
-	{"gpt_oss", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0},      /* GptOssConfig: biased attention and
+	{"gpt_oss", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 0},      /* GptOssConfig: biased attention and
 	                                                          experts, a biased router */
+	/* NemotronHConfig (transformers' configuration_nemotron_h.py): Mamba-2, attention and
+	 * MLP layers; the MLP's relu2 is one up and one down projection (2 h f), untied */
+	{"nemotron_h", 0, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 1},
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
@@ -115,7 +119,7 @@ static const char *const unmodelled_types[][2] = {
 	{"falcon_mamba", "state-space (Mamba) layers"}, {"jamba", "state-space (Mamba) layers"},
 	{"zamba", "state-space (Mamba) layers"}, {"zamba2", "state-space (Mamba) layers"},
 	{"bamba", "state-space (Mamba) layers"}, {"falcon_h1", "state-space (Mamba) layers"},
-	{"nemotron_h", "state-space (Mamba) layers"}, {"rwkv", "recurrent (RWKV) layers"},
+	{"rwkv", "recurrent (RWKV) layers"},
 	{"recurrent_gemma", "recurrent (Griffin RG-LRU) layers"}, {"xlstm", "recurrent (xLSTM) layers"},
 	{"t5", "encoder-decoder models"}, {"mt5", "encoder-decoder models"}, {"umt5", "encoder-decoder models"},
 	{"bart", "encoder-decoder models"}, {"mbart", "encoder-decoder models"},
@@ -130,11 +134,12 @@ static const char *const unmodelled_types[][2] = {
 /* Fields that name something the model does not have (when not null, false or 0). */
 #define MOE_WHAT "experts outside a mixture-of-experts family"
 #define MLA_WHAT "MLA attention outside the DeepSeek families"
+#define SSM_WHAT "state-space (Mamba) layers"
 static const char *const unmodelled_fields[][2] = {
-	{"mamba_d_state", "state-space (Mamba) layers"}, {"mamba_expand", "state-space (Mamba) layers"},
-	{"mamba_d_conv", "state-space (Mamba) layers"}, {"ssm_cfg", "state-space (Mamba) layers"},
-	{"state_size", "state-space (Mamba) layers"}, {"attn_layer_period", "state-space (Mamba) layers"},
-	{"hybrid_override_pattern", "state-space (Mamba) layers"},
+	{"mamba_d_state", SSM_WHAT}, {"mamba_expand", SSM_WHAT},
+	{"mamba_d_conv", SSM_WHAT}, {"ssm_cfg", SSM_WHAT},
+	{"state_size", SSM_WHAT}, {"attn_layer_period", SSM_WHAT},
+	{"hybrid_override_pattern", SSM_WHAT},
 	{"is_encoder_decoder", "encoder-decoder models"}, {"num_decoder_layers", "encoder-decoder models"},
 	{"encoder_layers", "encoder-decoder models"}, {"cross_attention_layers", "cross-attention layers"},
 	/* from here on: allowed in the families that read them (moe, mla) */
@@ -273,7 +278,8 @@ static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_fa
 		json_t *v = json_object_get(obj, unmodelled_fields[i][0]);
 		const char *what = unmodelled_fields[i][1];
 		if (!present(v) || (fam && fam->moe && !strcmp(what, MOE_WHAT)) ||
-		    (fam && fam->mla && !strcmp(what, MLA_WHAT)))
+		    (fam && fam->mla && !strcmp(what, MLA_WHAT)) ||
+		    (fam && fam->hybrid && (!strcmp(what, SSM_WHAT) || !strcmp(what, MOE_WHAT))))
 			continue;
 		value_text(v, val, sizeof val);
 		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, unmodelled_fields[i][0]),
@@ -639,6 +645,97 @@ static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_fami
 	return 0;
 }
 
+/*
+ * A Nemotron-H config (NemotronHConfig, transformers' configuration_nemotron_h.py): the
+ * layers from hybrid_override_pattern (M Mamba-2, '*' attention, '-' MLP, E MoE) or from
+ * layers_block_type ("mamba" or "linear_attention" M, "attention" or "full_attention" '*',
+ * "mlp" '-', "moe" E), into m->hybrid (an E is refused by calc_model_set_hybrid); the
+ * Mamba-2 shape from mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups (or
+ * mamba_n_groups), conv_kernel (or mamba_d_conv) and chunk_size (or mamba_chunk_size),
+ * each absent field at NemotronHConfig's default (128, 64, 128, 8, 4, 128).  Returns 0,
+ * or -1 with a diagnostic naming the field.
+ */
+static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
+{
+	json_t *pat = json_object_get(obj, "hybrid_override_pattern"), *lt = json_object_get(obj, "layers_block_type");
+	char msg[CALC_LAYOUT_MAX + 256], val[80];
+	long v[6];
+	struct calc_model t;
+	size_t n = 0;
+
+	memset(m->hybrid, 0, sizeof m->hybrid);
+	if (json_is_string(pat)) {
+		if (json_string_length(pat) >= sizeof m->hybrid)
+			return calc_error(c->d, c->path, field_line(c, "hybrid_override_pattern"), "%s: hybrid_override_pattern "
+			                  "has more than %zu layers", c->where, sizeof m->hybrid - 1);
+		snprintf(m->hybrid, sizeof m->hybrid, "%s", json_string_value(pat));
+	} else if (json_is_array(lt)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(lt, i, e) {
+			const char *s = json_string_value(e);
+			char ch = !s ? 0 : !strcmp(s, "mamba") || !strcmp(s, "linear_attention") ? 'M'
+			        : !strcmp(s, "attention") || !strcmp(s, "full_attention") ? '*'
+			        : !strcmp(s, "mlp") ? '-' : !strcmp(s, "moe") ? 'E' : 0;
+			if (!ch || n + 1 >= sizeof m->hybrid) {
+				value_text(e, val, sizeof val);
+				return calc_error(c->d, c->path, field_line(c, "layers_block_type"), "%s: layers_block_type[%zu] = %s "
+				                  "%s (allowed: \"mamba\", \"attention\", \"mlp\", at most %zu layers)", c->where, i, val,
+				                  ch ? "is one too many" : "is not a layer type", sizeof m->hybrid - 1);
+			}
+			m->hybrid[n++] = ch;
+		}
+	} else
+		return calc_error(c->d, c->path, 0, "%s: a nemotron_h config needs hybrid_override_pattern or "
+		                  "layers_block_type, the kind of each layer", c->where);
+	if (int_field(c, obj, "mamba_num_heads", 1, 100000, 128, &v[0]) < 0 ||
+	    int_field(c, obj, "mamba_head_dim", 1, 100000, 64, &v[1]) < 0 ||
+	    int_field(c, obj, "ssm_state_size", 1, 100000, 128, &v[2]) < 0 ||
+	    int_field(c, obj, json_object_get(obj, "mamba_n_groups") ? "mamba_n_groups" : "n_groups", 1, 100000, 8,
+	              &v[3]) < 0 ||
+	    int_field(c, obj, json_object_get(obj, "mamba_d_conv") ? "mamba_d_conv" : "conv_kernel", 1, 1024, 4, &v[4]) < 0 ||
+	    int_field(c, obj, json_object_get(obj, "mamba_chunk_size") ? "mamba_chunk_size" : "chunk_size", 1, 1000000,
+	              128, &v[5]) < 0)
+		return -1;
+	memset(&m->moe, 0, sizeof m->moe);
+	if (strchr(m->hybrid, 'E')) {
+		/* Nemotron 3's MoE layers (NemotronHConfig: n_routed_experts 8, num_experts_per_tok
+		 * 2, moe_intermediate_size 7688, moe_shared_expert_intermediate_size 7688,
+		 * n_shared_experts 1 when absent; its router's e_score_correction_bias, Megatron-
+		 * Bridge's moe_router_enable_expert_bias): the routed experts, one shared expert
+		 * of moe_shared_expert_intermediate_size; a latent MoE (moe_latent_size, Nemotron 3
+		 * Super) is not modelled */
+		long e[5];
+		json_t *lat = json_object_get(obj, "moe_latent_size");
+		if (lat && !json_is_null(lat))
+			return calc_error(c->d, c->path, field_line(c, "moe_latent_size"), "%s: moe_latent_size: the latent "
+			                  "MoE projections are not modelled (allowed: null)", c->where);
+		if (int_field(c, obj, "n_routed_experts", 1, 65536, 8, &e[0]) < 0 ||
+		    int_field(c, obj, "num_experts_per_tok", 1, 65536, 2, &e[1]) < 0 ||
+		    int_field(c, obj, "moe_intermediate_size", 1, 100000000, 7688, &e[2]) < 0 ||
+		    int_field(c, obj, "moe_shared_expert_intermediate_size", 0, 100000000, 7688, &e[3]) < 0 ||
+		    int_field(c, obj, "n_shared_experts", 0, 1, 1, &e[4]) < 0)
+			return -1;
+		if (e[1] > e[0])
+			return calc_error(c->d, c->path, field_line(c, "num_experts_per_tok"), "%s: num_experts_per_tok = %ld: "
+			                  "a token goes to 1 .. n_routed_experts = %ld routed experts", c->where, e[1], e[0]);
+		m->moe.experts = (int)e[0];
+		m->moe.top_k = (int)e[1];
+		m->moe.expert_ffn = (int)e[2];
+		m->moe.shared = e[4] > 0 && e[3] > 0;
+		m->moe.shared_ffn = m->moe.shared ? (int)e[3] : 0;
+		m->moe.router_bias = 1;
+		m->moe.imbalance = 1;
+	}
+	m->mamba = (struct calc_mamba){(int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], (int)v[5]};
+	t = *m;
+	if (calc_model_set_hybrid(&t, msg, sizeof msg) < 0)
+		return calc_error(c->d, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
+		                                                                     : "layers_block_type"),
+		                  "%s: %s", c->where, msg);
+	return 0;
+}
+
 int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag *d)
 {
 	json_error_t err;
@@ -661,7 +758,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	static const char *const n_kv_falcon[] = {"num_kv_heads", "n_head_kv", NULL};
 	static const char *const n_ffn[] = {"intermediate_size", "n_inner", "ffn_hidden_size", NULL};
 	static const char *const n_vocab[] = {"vocab_size", "padded_vocab_size", NULL};
-	static const char *const n_hdim[] = {"head_dim", NULL};
+	static const char *const n_hdim[] = {"head_dim", "attention_head_dim", NULL};
 	static const char *const n_pos[] = {"n_positions", NULL};
 	long hidden = 0, layers = 0, heads = 0, kv = 0, ffn = 0, vocab = 0, hdim = 0, pos = 0;
 	int before = d->nerrors;
@@ -770,7 +867,18 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 	}
 	if (!json_int(obj, n_hidden, &hidden))
 		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s has no hidden_size (or n_embd) integer", c.where);
-	if (!json_int(obj, n_layers, &layers))
+	if (fam && fam->hybrid) {
+		/* the layers are the pattern's (NemotronHConfig: num_hidden_layers is deprecated,
+		 * the count is the length of layers_block_type) */
+		long given = 0;
+		if (read_hybrid(&c, obj, m) < 0)
+			goto out;
+		layers = (long)strlen(m->hybrid);
+		if (json_int(obj, n_layers, &given) && given != layers)
+			calc_error_at(d, path, field_line(&c, "num_hidden_layers"), 0, CALC_NOTE, "%s: num_hidden_layers = "
+			              "%ld differs from the %ld layers of the pattern, which are taken (as NemotronHConfig "
+			              "takes them)", c.where, given, layers);
+	} else if (!json_int(obj, n_layers, &layers))
 		calc_error_id(d, CALC_M_HF_CONFIG, path, 0, "%s has no num_hidden_layers (or n_layer) integer", c.where);
 	/* Gemma 3's published configs (google/gemma-3-4b-it) leave the attention shape and the
 	 * vocabulary to Gemma3TextConfig, whose defaults are 8 heads, 4 KV heads of 256 and
@@ -858,7 +966,19 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			bias = 1;
 		if (d->nerrors > before)
 			goto out;
-		memset(m, 0, sizeof *m);
+		{
+			/* read_hybrid's pattern, Mamba shape and MoE, kept through the reset */
+			struct calc_mamba mb = m->mamba;
+			struct calc_moe mo = m->moe;
+			char hy[sizeof m->hybrid];
+			memcpy(hy, m->hybrid, sizeof hy);
+			memset(m, 0, sizeof *m);
+			if (fam && fam->hybrid) {
+				m->mamba = mb;
+				m->moe = mo;
+				memcpy(m->hybrid, hy, sizeof hy);
+			}
+		}
 		snprintf(m->name, sizeof m->name, "%s", type ? type : "hf-config");
 		m->layers = (int)layers;
 		m->hidden = (int)hidden;
@@ -888,6 +1008,11 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		if (fam && fam->mla)
 			read_mla(&c, obj, m);
 		read_window(&c, obj, fam, m);
+		if (fam && fam->hybrid) {
+			/* the layer sequence of the pattern read_hybrid checked, with the MLP width */
+			char msg[CALC_LAYOUT_MAX + 256];
+			calc_model_set_hybrid(m, msg, sizeof msg);
+		}
 		/* a multimodal config: what is planned is the language model of text_config;
 		 * the vision tower (vision_config) is left out, and said so */
 		if (obj != root && json_is_object(json_object_get(root, "vision_config"))) {

@@ -223,6 +223,38 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		o->mlp = moe_act(p, e, sb, r, mask, rcm);
 		o->total = o->attn + o->scores + o->mlp;
 		return;
+	case CALC_LAYER_EXPERTS: /* a hybrid model's MoE layer: no attention */
+		o->attn = o->scores = 0;
+		o->mlp = moe_act(p, e, sb, r, mask, rcm);
+		o->total = o->mlp;
+		return;
+	case CALC_LAYER_ATTN: /* a hybrid model's attention layer: no MLP */
+		o->total = o->attn + o->scores;
+		return;
+	case CALC_LAYER_MAMBA: {
+		/* A Mamba-2 layer as Megatron-Core trains it (MambaLayer and MambaMixer at
+		 * d98e8a64dd, the memory-efficient path mamba_split_conv1d_scan_combined of
+		 * mamba_ssm, whose ctx.save_for_backward keeps zxbcdt and out_x; derived,
+		 * docs/references.md §5.14): the layer input e h / r and its dropout mask, the
+		 * norm output in_proj saves (lin_in), the in_proj output [z, x, B, C, dt]
+		 * e (2 d_i + 2 G N + H) / t, the scan's output out_x, the gated RMSNorm's input
+		 * and out_proj's input e d_i / t each, and the norm's fp32 rstd per group,
+		 * 4 G / t, per token.  The conv1d output and the chunk states are recomputed in
+		 * the backward (not stored).  Module recomputation (recompute_modules) acts inside
+		 * Megatron-Core's TransformerLayer, not in a MambaLayer (hybrid_block.py at
+		 * d98e8a64dd checkpoints a MambaLayer only under full recomputation): the norm
+		 * output stays. */
+		const struct calc_mamba *x = &m->mamba;
+		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		o->attn = e * sb * h / r + lin_in + mask * sb * h / r +
+		          e * sb * (2 * di + gn + x->heads) / t + 3 * e * sb * di / t + 4 * sb * x->groups / t;
+		o->scores = o->mlp = 0;
+		o->total = o->attn;
+		return;
+	}
+	case CALC_LAYER_MLP: /* a hybrid model's MLP layer: the MLP below, no attention */
+		o->attn = o->scores = 0;
+		break;
 	case CALC_LAYER_DENSE: /* one MLP of width f, below */
 		break;
 	}

@@ -142,6 +142,113 @@ static void attn_params(const struct calc_model *m, double *all, double *rep)
 		*all += a * d + 2 * g * d + h, *rep += h;
 }
 
+int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamba)
+{
+	*attn = *mlp = *mamba = 0;
+	switch (t) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+	case CALC_LAYER_MOE:
+		*attn = *mlp = 1;
+		return 2;
+	case CALC_LAYER_MAMBA:
+		*mamba = 1;
+		return 1;
+	case CALC_LAYER_ATTN:
+		*attn = 1;
+		return 1;
+	case CALC_LAYER_MLP:
+	case CALC_LAYER_EXPERTS:
+		*mlp = 1;
+		return 1;
+	}
+	return 2;
+}
+
+int calc_model_is_hybrid(const struct calc_model *m)
+{
+	struct calc_layer_kind kd;
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		int a, f, s;
+		calc_model_kind(m, k, &kd);
+		if (calc_layer_type_parts(kd.type, &a, &f, &s) == 1)
+			return 1;
+	}
+	return 0;
+}
+
+int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
+{
+	int kind_of[4] = {-1, -1, -1, -1}, nk = 0, nr = 0, n = 0;
+	static const enum calc_layer_type types[4] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP,
+	                                              CALC_LAYER_EXPERTS};
+	struct calc_layer_seq q;
+
+	memset(&q, 0, sizeof q);
+	for (const char *c = m->hybrid; *c; c++, n++) {
+		/* megatron/core/ssm/mamba_hybrid_layer_allocation.py (Symbols: MAMBA 'M',
+		 * ATTENTION '*', MLP '-', MOE 'E') */
+		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : *c == 'E' ? 3 : -1;
+		if (*c == '|') {
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '|', a pipeline stage boundary of "
+			         "Megatron-Core's --hybrid-layer-pattern, which is not read here (give the stages with "
+			         "parallel.layers_per_stage)", m->hybrid, n);
+			return -1;
+		}
+		if (*c == 'G' || *c == 'D' || *c == '+') {
+			/* Megatron-Core's Symbols GDN, DS_ATTENTION, MLA (hybrid_layer_allocation.py) */
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is %c, %s, which is not modelled in a hybrid "
+			         "pattern (allowed: M Mamba-2, * attention, - MLP, E MoE)", m->hybrid, n, *c,
+			         *c == 'G' ? "a gated delta-net layer (Qwen3-Next)" : *c == 'D' ? "a DeepSeek sparse attention layer"
+			                                                                 : "an MLA attention layer");
+			return -1;
+		}
+		if (t < 0) {
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, * attention, "
+			         "- MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
+			return -1;
+		}
+		if (kind_of[t] < 0) {
+			kind_of[t] = nk;
+			q.kind[nk].type = types[t];
+			q.kind[nk].ffn_hidden = t == 2 ? m->ffn_hidden : 0;
+			nk++;
+		}
+		if (nr > 0 && q.run_kind[nr - 1] == kind_of[t])
+			q.run_count[nr - 1]++;
+		else {
+			if (nr >= CALC_MAX_RUNS) {
+				snprintf(msg, nmsg, "model.hybrid_pattern = %s has more than %d runs of equal layers", m->hybrid,
+				         CALC_MAX_RUNS);
+				return -1;
+			}
+			q.run_kind[nr] = (unsigned char)kind_of[t];
+			q.run_count[nr++] = 1;
+		}
+	}
+	if (n == 0) {
+		snprintf(msg, nmsg, "model.hybrid_pattern is empty");
+		return -1;
+	}
+	q.nkinds = nk;
+	q.nruns = nr;
+	m->seq = q;
+	return n;
+}
+
+/* Mamba-2 mixer of one layer (Megatron-Core MambaMixer, megatron/core/ssm/mamba_mixer.py
+ * at d98e8a64dd; Dao & Gu 2024 §7.1): in_proj h x (2 d_i + 2 G N + H) for z, x, B, C
+ * and dt (no bias), the depthwise conv1d over x, B, C (d_i + 2 G N channels, d_conv taps
+ * and a bias), A_log, D and dt_bias (H each), the gated RMSNorm over d_i and out_proj
+ * d_i x h; d_i = H P.  Every one of them is split over TP by heads and groups (the
+ * column-parallel in_proj, "tensor_model_parallel" on the conv, A_log, D, dt_bias and
+ * the norm's weight), out_proj row-parallel: nothing of the mixer is replicated. */
+static double mamba_params(const struct calc_model *m)
+{
+	const struct calc_mamba *x = &m->mamba;
+	double h = m->hidden, di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+	return h * (2 * di + gn + x->heads) + (di + gn) * (x->conv + 1) + 3.0 * x->heads + di + di * h;
+}
+
 void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer_params *out)
 {
 	struct calc_layer_kind kd;
@@ -154,7 +261,33 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 	case CALC_LAYER_DENSE:
 		break;
-	case CALC_LAYER_MOE: {
+	case CALC_LAYER_MAMBA:
+		/* one block: its pre-norm (MambaLayer.norm) and the mixer, counted as 'attn'
+		 * (the sequence mixer); TP replicates the norm alone */
+		out->attn = mamba_params(m);
+		out->mlp = out->experts = 0;
+		out->norms = norm;
+		out->total = out->active = out->attn + out->norms;
+		out->replicated = out->norms;
+		return;
+	case CALC_LAYER_ATTN:
+		/* one block: pre-norm and attention (a TransformerLayer without its MLP) */
+		out->mlp = out->experts = 0;
+		out->norms = norm;
+		out->total = out->active = out->attn + out->norms;
+		out->replicated = out->norms + rep;
+		return;
+	case CALC_LAYER_MLP:
+		/* one block: pre-norm and the MLP (megatron/core/ssm/mlp_layer.py) */
+		out->attn = 0;
+		out->mlp = mlp_params(m, kd.ffn_hidden);
+		out->experts = 0;
+		out->norms = norm;
+		out->total = out->active = out->mlp + out->norms;
+		out->replicated = out->norms + (m->bias ? h : 0);
+		return;
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS: {
 		const struct calc_moe *e = &m->moe;
 		double one = mlp_params(m, e->expert_ffn);
 		double shared = e->shared * mlp_params(m, e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn);
@@ -166,6 +299,14 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		/* the router (and a shared-expert gate) is replicated over TP; row-parallel
 		 * biases of the experts are inside 'experts', sharded by EP */
 		out->replicated = out->norms + rep + router + (m->bias && e->shared ? h : 0);
+		if (kd.type == CALC_LAYER_EXPERTS) {
+			/* one block (megatron/core/ssm/ layer 'E'): its pre-norm and the MoE, no attention */
+			out->total -= out->attn + norm;
+			out->active -= out->attn + norm;
+			out->replicated -= rep + norm;
+			out->attn = 0;
+			out->norms = norm;
+		}
 		return;
 	}
 	}

@@ -132,6 +132,14 @@ static const struct key keys[] = {
 	{"model", "window_full_every", K_INT, 0, P(model.window_full_every), 0, 100000, NULL, "int",
 	 "with sliding_window: layer i attends in full when i + 1 is a multiple of this (2 = alternate: Gemma 2, GPT-OSS; 6: Gemma 3; 0 = all windowed: Mistral)"},
 	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
+	{"model", "hybrid_pattern", K_TEXT, 0, P(model.hybrid), 0, 0, NULL, "text",
+	 "layers of a hybrid model, one character each: M Mamba-2, * attention, - MLP, E MoE (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
+	{"model", "mamba_heads", K_INT, 0, P(model.mamba.heads), 0, 100000, NULL, "int", "Mamba-2 SSM heads H (mamba_num_heads; 0 = no Mamba layers)"},
+	{"model", "mamba_head_dim", K_INT, 0, P(model.mamba.head_dim), 0, 100000, NULL, "int", "width P of each Mamba-2 head (mamba_head_dim)"},
+	{"model", "mamba_state", K_INT, 0, P(model.mamba.state), 0, 100000, NULL, "int", "Mamba-2 state size N (mamba_state_dim, ssm_state_size)"},
+	{"model", "mamba_groups", K_INT, 0, P(model.mamba.groups), 0, 100000, NULL, "int", "Mamba-2 groups G sharing B and C (mamba_num_groups, n_groups)"},
+	{"model", "mamba_conv", K_INT, 0, P(model.mamba.conv), 0, 1024, NULL, "int", "kernel width of the Mamba-2 causal conv1d (0 = Megatron-Core's default 4)"},
+	{"model", "mamba_chunk", K_INT, 0, P(model.mamba.chunk), 0, 1e6, NULL, "int", "chunk length Q of the Mamba-2 SSD scan [tokens] (0 = Megatron-Core's default 128)"},
 
 	{"cluster", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "cluster preset (trainplan presets clusters)"},
 	{"cluster", "gpu", K_PRESET, 0, 0, 0, 0, NULL, "preset", "GPU preset (trainplan presets gpus)"},
@@ -895,7 +903,8 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 		size_t cap = k->off == P(title) ? sizeof p->title : k->off == P(date) ? sizeof p->date
 		           : k->off == P(gpu.name) ? sizeof p->gpu.name : k->off == P(layout) ? sizeof p->layout
 		           : k->off == P(published_source) ? sizeof p->published_source
-		           : k->off == P(currency) ? sizeof p->currency : sizeof p->placement;
+		           : k->off == P(currency) ? sizeof p->currency : k->off == P(model.hybrid) ? sizeof p->model.hybrid
+		           : sizeof p->placement;
 		if (strlen(v) >= cap)
 			return calc_error_id(d, CALC_M_TOO_LONG, e->file, e->line, "%s.%s is too long (at most %zu characters)", k->section,
 			                  k->name, cap - 1);
@@ -1010,7 +1019,9 @@ static int apply(struct calc_plan *p, const struct entry *e, struct calc_diag *d
 				return calc_error_id(d, CALC_M_UNKNOWN_PRESET, e->file, e->line, "model.preset = %s is not a model preset (allowed: %s)%s", v, list, calc_suggest_text(&sg, dym, sizeof dym));
 			}
 			p->model = *m;
-			p->head_dim_auto = 1;
+			/* a preset that names its head width keeps it (Qwen3: 128 heads' width against
+			 * hidden / heads = 64), as an imported config.json does */
+			p->head_dim_auto = m->head_dim == 0;
 			p->hf_config[0] = 0;
 			return 0;
 		}
@@ -1299,6 +1310,18 @@ static void derive(struct calc_plan *p)
 		p->model.head_dim = p->model.hidden / p->model.heads;
 	if (p->model.kv_heads <= 0)
 		p->model.kv_heads = p->model.heads;
+	/* model.hybrid_pattern: the layer sequence from the pattern (a bad one is refused by
+	 * calc_plan_validate with the reason); Megatron-Core MambaMixer's defaults d_conv = 4,
+	 * chunk_size = 128 (mamba_mixer.py at d98e8a64dd) where the plan leaves them 0 */
+	if (p->model.hybrid[0]) {
+		char msg[256];
+		if (p->model.mamba.conv <= 0)
+			p->model.mamba.conv = 4;
+		if (p->model.mamba.chunk <= 0)
+			p->model.mamba.chunk = 128;
+		if (calc_model_set_hybrid(&p->model, msg, sizeof msg) < 0)
+			memset(&p->model.seq, 0, sizeof p->model.seq);
+	}
 	if (p->gpu_memory_auto)
 		p->gpu_memory = p->gpu.memory_usable;
 	/* efficiencies the plan does not set come from the GPU preset (presets.c) */
@@ -1427,8 +1450,12 @@ static int moe_only(const struct calc_model *m)
 		calc_model_kind(m, k, &kd);
 		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 		case CALC_LAYER_DENSE:
+		case CALC_LAYER_MLP:
 			return 0;
 		case CALC_LAYER_MOE:
+		case CALC_LAYER_EXPERTS:
+		case CALC_LAYER_MAMBA:
+		case CALC_LAYER_ATTN:
 			break;
 		}
 	}
@@ -1518,6 +1545,82 @@ static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 		    "model.kv_lora_rank (MLA, 1 .. 1e+06)");
 }
 #undef ERR
+
+/* model.hybrid_pattern (Megatron-Core's hybrid models, megatron/core/ssm/): the pattern,
+ * its length against model.layers, the Mamba-2 shape and what a hybrid model is not
+ * costed with. */
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+#define ERR2(k1, k2, ...)                                                                      \
+	do {                                                                                   \
+		static const char *const ks_[] = {k1, k2, NULL};                                 \
+		f = key_file(p, latest_key(p, ks_), &line);                                    \
+		calc_error(d, f, line, __VA_ARGS__);                                            \
+	} while (0)
+static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
+{
+	const struct calc_model *m = &p->model;
+	const struct calc_mamba *x = &m->mamba;
+	struct calc_model c = *m;
+	char msg[CALC_LAYOUT_MAX + 256];
+	const char *f;
+	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0;
+
+	if (n < 0) {
+		ERR("model", "hybrid_pattern", "%s", msg);
+		return;
+	}
+	if (n != m->layers) {
+		ERR2("model.hybrid_pattern", "model.layers", "model.hybrid_pattern has %d layers but model.layers = %d "
+		     "(allowed: model.layers = the pattern's length, as Megatron-Core asserts)", n, m->layers);
+		return;
+	}
+	calc_model_kind_counts(m, count);
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(m, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA && count[k] > 0)
+			mamba = 1;
+		if (kd.type == CALC_LAYER_EXPERTS && count[k] > 0)
+			moe = 1;
+	}
+	if (mamba && (x->heads <= 0 || x->head_dim <= 0 || x->state <= 0 || x->groups <= 0))
+		ERR("model", "hybrid_pattern", "model.hybrid_pattern has Mamba layers (M) but the Mamba-2 shape is not "
+		    "set: model.mamba_heads = %d, mamba_head_dim = %d, mamba_state = %d, mamba_groups = %d (allowed: each "
+		    "at least 1)", x->heads, x->head_dim, x->state, x->groups);
+	else if (mamba && x->heads % x->groups)
+		ERR2("model.mamba_groups", "model.mamba_heads", "model.mamba_groups = %d does not divide model.mamba_heads "
+		     "= %d (Megatron-Core MambaMixer: nheads must be evenly divisible by ngroups)", x->groups, x->heads);
+	else if (mamba && p->tp > 0 && (x->heads % p->tp || x->groups % p->tp))
+		ERR2("tp", "model.mamba_groups", "parallel.tp = %d must divide model.mamba_heads = %d and model.mamba_groups "
+		     "= %d (Megatron-Core MambaMixer splits heads and groups over TP)", p->tp, x->heads, x->groups);
+	if (p->cp > 1)
+		ERR2("cp", "model.hybrid_pattern", "parallel.cp = %d with model.hybrid_pattern: context parallelism of a "
+		     "hybrid model (Megatron-Core's MambaContextParallel, an all-to-all of the Mamba heads) is not modelled "
+		     "(allowed: cp = 1)", p->cp);
+	if (moe && m->moe.experts <= 0)
+		ERR2("model.experts", "model.hybrid_pattern", "model.hybrid_pattern has MoE layers (E) but model.experts = 0 "
+		     "(allowed: the routed experts of each, at least 1)");
+	else if (!moe && m->moe.experts > 0)
+		ERR2("model.experts", "model.hybrid_pattern", "model.experts = %d but model.hybrid_pattern has no MoE layer "
+		     "(E) to hold them (allowed: 0, or E layers in the pattern)", m->moe.experts);
+	else if (m->moe.every > 1)
+		ERR2("model.moe_every", "model.hybrid_pattern", "model.moe_every = %d with model.hybrid_pattern: the "
+		     "pattern places the MoE layers (E) (allowed: 0, 1)", m->moe.every);
+	else if (m->moe.first_dense > 0)
+		ERR2("model.first_dense", "model.hybrid_pattern", "model.first_dense = %d with model.hybrid_pattern: the "
+		     "pattern places the MoE layers (E) (allowed: 0)", m->moe.first_dense);
+	if (m->window > 0 || m->mla.kv_lora_rank > 0 || m->mtp_depth > 0 || m->attn_chunk > 0)
+		ERR("model", "hybrid_pattern", "model.hybrid_pattern with %s is not modelled (allowed: a hybrid model "
+		    "with plain attention, no MTP)", m->window > 0 ? "model.sliding_window" :
+		    m->mla.kv_lora_rank > 0 ? "MLA (model.kv_lora_rank)" : m->mtp_depth > 0 ? "model.mtp_depth" :
+		    "chunked attention");
+	if (p->recompute == CALC_RC_OP_SAC)
+		ERR2("recompute", "model.hybrid_pattern", "parallel.recompute = op-sac with model.hybrid_pattern: "
+		     "torchtitan's op-level checkpointing of a hybrid model is not modelled (allowed: none, selective, "
+		     "full, modules)");
+}
+#undef ERR
+#undef ERR2
 
 int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 {
@@ -1731,6 +1834,8 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		calc_error_id(d, CALC_M_KEY_RULE, f, line, "training.global_batch = %d is not divisible by micro_batch x dp = %d x %d "
 		           "= %lld", p->global_batch, p->micro_batch, p->dp, (long long)p->micro_batch * p->dp);
 	}
+	if (m->hybrid[0])
+		validate_hybrid(p, d);
 	if (m->window_full_every > 0 && m->window <= 0)
 		ERR("model", "window_full_every", "model.window_full_every = %d needs model.sliding_window > 0 (the layers "
 		    "between the full ones attend through the window)", m->window_full_every);

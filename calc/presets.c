@@ -14,22 +14,24 @@
  */
 #include "calc.h"
 
+#include <pthread.h>
+
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}}
 /* MPT (MosaicML llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml and the MPTConfig
  * defaults of llmfoundry/models/mpt/configuration_mpt.py): vocabulary 50,368, expansion 4
  * (GeLU), biases (no_bias False), LayerNorm with bias, learned positions (learned_pos_emb
  * True) of max_seq_len 2048, tied embeddings, no dropout (every pdrop 0.0). */
 #define MPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),
@@ -78,6 +80,26 @@ static const struct calc_model models[] = {
 	{.name = "olmoe-1b-7b", .layers = 16, .hidden = 2048, .heads = 16, .kv_heads = 16, .head_dim = 128,
 	 .ffn_hidden = 1024, .vocab = 50304, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
 	 .moe = {.experts = 64, .top_k = 8, .expert_ffn = 1024, .imbalance = 1}},
+	/* hybrid Mamba-2 models (model.hybrid_pattern): the MLP is squared ReLU, one up and one
+	 * down projection, which the GeLU shape (2 h f, no gate) counts; untied, RMSNorm, no
+	 * biases, 8 KV heads of 128, 8 Mamba groups of head width 64 */
+	{.name = "nemotron-h-8b", .layers = 52, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
+	 .ffn_hidden = 21504, .vocab = 131072, .mlp = CALC_MLP_GELU, .norm = CALC_NORM_RMSNORM,
+	 .mamba = {.heads = 128, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
+	 .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"},
+	{.name = "nemotron-h-56b", .layers = 118, .hidden = 8192, .heads = 64, .kv_heads = 8, .head_dim = 128,
+	 .ffn_hidden = 32768, .vocab = 131072, .mlp = CALC_MLP_GELU, .norm = CALC_NORM_RMSNORM,
+	 .mamba = {.heads = 256, .head_dim = 64, .state = 256, .groups = 8, .conv = 4, .chunk = 128},
+	 .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-"
+	           "M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"},
+	/* Nemotron 3 Nano: MoE layers (E) of 128 squared-ReLU experts of 1,856, top 6, one
+	 * shared expert of 3,712, a sigmoid router with a per-expert bias; 2 KV heads */
+	{.name = "nemotron-3-nano-30b-a3b", .layers = 52, .hidden = 2688, .heads = 32, .kv_heads = 2, .head_dim = 128,
+	 .ffn_hidden = 1856, .vocab = 131072, .mlp = CALC_MLP_GELU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 128, .top_k = 6, .expert_ffn = 1856, .shared = 1, .shared_ffn = 3712, .router_bias = 1,
+	         .imbalance = 1},
+	 .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
+	 .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"},
 };
 
 static const char *model_source(const char *name)
@@ -116,6 +138,14 @@ static const char *model_source(const char *name)
 	if (!strcmp(name, "olmoe-1b-7b"))
 		return "huggingface.co/allenai/OLMoE-1B-7B-0924 config.json (q/k norms not counted); 6.9 B total, "
 		       "1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1)";
+	if (!strcmp(name, "nemotron-3-nano-30b-a3b"))
+		return "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/nemotronh/nemotron_h_provider.py "
+		       "(Nemotron3NanoProvider, commit 160ccccb); 31.6 B total (huggingface.co/nvidia/"
+		       "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16), 3.5 B active (its model card)";
+	if (!strncmp(name, "nemotron-h-", 11))
+		return "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/nemotronh/nemotron_h_provider.py "
+		       "(NemotronHModelProvider8B / 56B, commit 160ccccb) and huggingface.co/nvidia/Nemotron-H-8B-Base-8K, "
+		       "-56B-Base-8K; 8 B and 56 B parameters in the models' names (NVIDIA 2025, Nemotron-H, arXiv 2504.03624)";
 	return "Llama 3 published config (Llama Team 2024)";
 }
 
@@ -380,14 +410,35 @@ static const struct calc_cluster_preset clusters[] = {
 
 #define N(a) (int)(sizeof a / sizeof a[0])
 
+/* The presets as every reader sees them: a hybrid model with its layer sequence built
+ * from its pattern (calc_model_set_hybrid), so that no reader of a preset (the presets
+ * table, the validation rows, export) counts its layers as dense ones. */
+static struct calc_model built[N(models)];
+static pthread_once_t built_once = PTHREAD_ONCE_INIT;
+
+static void build_models(void)
+{
+	char msg[CALC_LAYOUT_MAX + 256];
+	for (int i = 0; i < N(models); i++) {
+		built[i] = models[i];
+		if (built[i].hybrid[0] && calc_model_set_hybrid(&built[i], msg, sizeof msg) < 0)
+			memset(&built[i].seq, 0, sizeof built[i].seq); /* a preset's pattern is checked by tests */
+	}
+}
+
 const struct calc_model *calc_preset_model(const char *name)
 {
+	pthread_once(&built_once, build_models);
 	for (int i = 0; i < N(models); i++)
-		if (!strcmp(models[i].name, name))
-			return &models[i];
+		if (!strcmp(built[i].name, name))
+			return &built[i];
 	return NULL;
 }
-const struct calc_model *calc_preset_model_at(int i) { return i >= 0 && i < N(models) ? &models[i] : NULL; }
+const struct calc_model *calc_preset_model_at(int i)
+{
+	pthread_once(&built_once, build_models);
+	return i >= 0 && i < N(models) ? &built[i] : NULL;
+}
 const char *calc_preset_model_source(const char *name) { return model_source(name); }
 
 const struct calc_gpu *calc_preset_gpu(const char *name)

@@ -93,6 +93,30 @@ static double attn_proj_flops_token(const struct calc_model *m)
 	return 2 * h * d * (a + 2 * kv) + 2 * a * d * h;
 }
 
+/* Forward FLOPs per token of a Mamba-2 mixer's two projections [FLOP/token]: in_proj
+ * h x (2 d_i + 2 G N + H) and out_proj d_i x h (Megatron-Core MambaMixer). */
+static double mamba_proj_flops_token(const struct calc_model *m)
+{
+	const struct calc_mamba *x = &m->mamba;
+	double h = m->hidden, di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+	return 2 * h * (2 * di + gn + x->heads) + 2 * di * h;
+}
+
+/* Forward FLOPs per token of a Mamba-2 mixer's sequence part at sequence length s
+ * [FLOP/token] (docs/references.md §5.14, derived from Dao & Gu 2024 §6 Listing 1, the
+ * SSD chunked algorithm, chunk Q = min(chunk, s)): per chunk and head the diagonal
+ * block (C B^T masked) X, Q x Q x P, and per chunk and group C B^T, Q x Q x N; the chunk
+ * state B^T X and its output C h, N x P per token and head each:
+ *   2 Q P H + 2 Q N G + 4 N P H
+ * counted over the full Q x Q square (the attention convention), the scan across the
+ * chunks (N P H per chunk) left out; plus the depthwise conv1d, 2 d_conv (d_i + 2 G N). */
+static double mamba_ssd_flops_token(const struct calc_model *m, double s)
+{
+	const struct calc_mamba *x = &m->mamba;
+	double Q = x->chunk < s ? x->chunk : s, H = x->heads, P = x->head_dim, N = x->state, G = x->groups;
+	return 2 * Q * P * H + 2 * Q * N * G + 4 * N * P * H + 2.0 * x->conv * (H * P + 2 * G * N);
+}
+
 /* Forward FLOPs per token of one layer's GEMMs [FLOP/token].  Narayanan 2021 App.:
  * QKV 6h^2, out-proj 2h^2, MLP 16h^2 per token (2 FLOPs per multiply-add); here the
  * K and V projections have kv_heads * head_dim columns (GQA) and SwiGLU has three
@@ -105,11 +129,19 @@ static double gemm_flops_token(const struct calc_model *m, int kind)
 	double h = m->hidden, f, w = m->mlp == CALC_MLP_SWIGLU ? 6 : 4;
 	calc_model_kind(m, kind, &kd);
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
-	case CALC_LAYER_MOE: {
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS: {
 		const struct calc_moe *x = &m->moe;
 		double fs = x->shared_ffn > 0 ? x->shared_ffn : x->expert_ffn;
-		return attn_proj_flops_token(m) + 2 * h * x->experts + w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
+		return (kd.type == CALC_LAYER_MOE ? attn_proj_flops_token(m) : 0) + 2 * h * x->experts +
+		       w * h * ((double)x->top_k * x->expert_ffn + x->shared * fs);
 	}
+	case CALC_LAYER_MAMBA:
+		return mamba_proj_flops_token(m);
+	case CALC_LAYER_ATTN:
+		return attn_proj_flops_token(m);
+	case CALC_LAYER_MLP:
+		return w * h * kd.ffn_hidden;
 	case CALC_LAYER_DENSE: /* one MLP of width f, below */
 		break;
 	}
@@ -159,15 +191,21 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 	/* model.sliding_window: a windowed layer's attention counted over min(w, s) keys
 	 * (calc_model_attn_keys, docs/references.md §5.13); the mean over the layers */
 	double A = attn_flops_token(m, calc_model_attn_keys(m, s, 1)), lg = 2.0 * m->hidden * m->vocab, LGA = 0;
-	double fwd, extra;
+	double fwd, extra, La = 0;
 	int count[CALC_MAX_KINDS] = {0};
 
 	/* the layers of every kind: L (G + A) is the sum of n_k (G_k + A) over the kinds (the
-	 * attention core A is the same in every kind) */
+	 * attention core A is the same in every kind that attends; a Mamba-2 layer has its
+	 * SSD scan instead, a hybrid model's MLP layer neither) */
 	calc_model_kind_counts(m, count);
 	for (int k = 0; k < calc_model_nkinds(m); k++) {
-		LGA += count[k] * (gemm_flops_token(m, k) + A);
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(m, k, &kd);
+		calc_layer_type_parts(kd.type, &at, &ml, &mb);
+		LGA += count[k] * (gemm_flops_token(m, k) + (at ? A : 0) + (mb ? mamba_ssd_flops_token(m, s) : 0));
 		L += count[k];
+		La += at ? count[k] : 0;
 	}
 	fwd = LGA + lg;
 	if (m->mtp_depth > 0) {
@@ -178,6 +216,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		double D = m->mtp_depth;
 		LGA += D * (gemm_flops_token(m, calc_model_mtp_kind(m)) + A + 4.0 * m->hidden * m->hidden);
 		L += D;
+		La += D;
 		fwd = LGA + lg * (1 + D);
 	}
 
@@ -185,7 +224,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 	 * 72 B L s h^2 (1 + s/(6h) + V/(12 h L)) for the GPT shape. */
 	out->per_token = 3 * fwd;
 	out->model = out->per_token * tokens;
-	out->attn_share = 3 * L * A / out->per_token;
+	out->attn_share = 3 * La * A / out->per_token;
 	if (plan->hfu_count == CALC_HFU_KOR22) {
 		if (plan->recompute == CALC_RC_FULL)
 			/* Narayanan Eq. 3: one more forward of every layer, not of the logits:
@@ -196,7 +235,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 			/* Korthikanti Eq. 8: 72 B L s h^2 (1 + s/(3h) + V/(12hL)), i.e. the
 			 * attention term s/(6h) counted twice more: 3 A per layer over Eq. 7,
 			 * charged to FlashAttention's recomputation too. */
-			extra = 3 * L * A;
+			extra = 3 * La * A;
 		else
 			extra = 0;
 	} else {
@@ -217,9 +256,9 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 				                                     head_dim(m) * m->heads + kd.ffn_hidden);
 			}
 		if (plan->flash_attention)
-			extra += L * A / 2;
+			extra += La * A / 2;
 		else if (plan->recompute == CALC_RC_SELECTIVE)
-			extra += L * A;
+			extra += La * A;
 	}
 	out->hardware = out->model + extra * tokens;
 }
@@ -540,15 +579,22 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
 	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
 
+	int has_attn, has_mlp, has_mamba, blocks;
 	o->moe_router = o->moe_permute = o->moe_experts = o->moe_skew = 0;
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 	case CALC_LAYER_DENSE:
+	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_ATTN:
+	case CALC_LAYER_MLP:
 		moe = 0;
 		break;
 	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS:
 		moe = 1;
 		break;
 	}
+	/* a hybrid model's layer is one block: attention, MLP or a Mamba-2 mixer alone */
+	blocks = calc_layer_type_parts(kd.type, &has_attn, &has_mlp, &has_mamba);
 
 	if (moe) {
 		/* An MoE layer's dense part is its shared experts, a TP-sharded MLP of width
@@ -605,7 +651,17 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	} else
 		o->gemm = gemm_time_at(ks + GEMM_QKV, T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
 		        + gemm_time_at(ks + GEMM_OUT, T, h, a * d / t, peak, hbm, eb, sms, shp);      /* out-proj */
-	if (f > 0 || !moe) {
+	if (!has_attn)
+		o->gemm = t_up = 0;
+	if (has_mamba) {
+		/* Mamba-2 (Megatron-Core MambaMixer): in_proj column-parallel, H / t heads and
+		 * G / t groups per rank, out_proj row-parallel */
+		const struct calc_mamba *x = &m->mamba;
+		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		o->gemm = gemm_time_at(ks + GEMM_QKV, T, (2 * di + gn + x->heads) / t, h, peak, hbm, eb, sms, shp) /* in_proj */
+		        + gemm_time_at(ks + GEMM_OUT, T, h, di / t, peak, hbm, eb, sms, shp);                     /* out_proj */
+	}
+	if (has_mlp && (f > 0 || !moe)) {
 		t_mlp = gemm_time_at(ks + GEMM_UP, T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
 		      + gemm_time_at(ks + GEMM_DOWN, T, h, f / t, peak, hbm, eb, sms, shp);   /* down */
 		o->gemm += t_mlp;
@@ -616,7 +672,21 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 
 	/* Attention core, in BF16 even in FP8 recipes (DeepSeek-V3 §3.3.1).  Counted FLOPs
 	 * 4 (s/cp) s (a/t) d per micro-batch sequence (MLA: 2 (s/cp) s (a/t) (d_qk + d_v)). */
-	{
+	if (has_mamba) {
+		/* The Mamba-2 mixer's sequence part in the attention core's place: the SSD scan's
+		 * FLOPs on this rank's H / t heads (mamba_ssd_flops_token / t) at the attention
+		 * core's rate (efficiency.attn; the chunked scan runs its Q x Q and N x P blocks
+		 * as small matmuls, as FlashAttention runs its tiles), the backward twice the
+		 * forward (each forward matmul has two gradient matmuls; derived); plus its
+		 * operands' traffic: read x, B, C, dt and write y, 2 B each, per token. */
+		const struct calc_mamba *x = &m->mamba;
+		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		double fl = T * mamba_ssd_flops_token(m, s) / t, io = T * 2 * (2 * di + gn + x->heads) / t / hbm;
+		o->attn = fl / (peak16 * plan->attn_eff) + io;
+		attn_b = 2 * fl / (peak16 * plan->attn_eff) + 2 * io;
+	} else if (!has_attn)
+		o->attn = attn_b = 0;
+	else {
 		double fl = is_mla(m) ? 2 * T * s * (a / t) * (qk_dim(m) + v_dim(m)) : 4 * T * s * (a / t) * d;
 		if (plan->flash_attention) {
 			/* Causal FlashAttention skips the tiles above the diagonal: half the counted
@@ -647,6 +717,16 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * SP (Korthikanti 2022 §4.2.2); the activation function on f/t (GeLU read + write,
 	 * SwiGLU two reads + one write). */
 	elem_bytes = (8 * h + 12 * h + drop * 10 * h) / shard + act_fn * f / t;
+	if (blocks == 1) {
+		/* a hybrid model's layer: one norm, one residual add, one dropout; the MLP's
+		 * activation function only in an MLP layer; a Mamba-2 mixer's gated RMSNorm (read
+		 * y and z, write, 2 B each) and the SiLU of the conv1d (read + write d_i + 2 G N)
+		 * on its rank's share */
+		const struct calc_mamba *x = &m->mamba;
+		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		elem_bytes = (4 * h + 6 * h + drop * 5 * h) / shard + (has_mlp ? act_fn * f / t : 0) +
+		             (has_mamba ? (6 * di + 4 * (di + gn)) / t : 0);
+	}
 	o->elem = T * elem_bytes / hbm;
 	if (moe)
 		o->elem += expert_elem;
@@ -660,7 +740,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	o->w = o->gemm;
 	if (plan->recompute == CALC_RC_FULL)
 		o->recompute = o->f;
-	else if (plan->recompute == CALC_RC_SELECTIVE && !plan->flash_attention)
+	else if (plan->recompute == CALC_RC_SELECTIVE && !plan->flash_attention && has_attn)
 		o->recompute = o->attn; /* Korthikanti 2022 §5: the attention core only */
 	else
 		o->recompute = 0;
@@ -668,7 +748,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * again -- wk, wo and w3 (SwiGLU) or wk, wo and fc2 (GeLU) -- with every
 	 * memory-bound op, and the attention core unless SDPA's flash kernel saved it.
 	 * With TP the all-gathers before wq and w1 run again too (not counted). */
-	if (plan->recompute == CALC_RC_OP_SAC && !moe && !is_mla(m)) {
+	if (plan->recompute == CALC_RC_OP_SAC && !moe && !is_mla(m) && blocks == 2) {
 		o->recompute = gemm_time(T, d * kvh, h, peak, hbm, eb, sms, shp)     /* wk */
 		             + gemm_time(T, h, a * d / t, peak, hbm, eb, sms, shp)   /* wo */
 		             + (m->mlp == CALC_MLP_SWIGLU ? gemm_time(T, f / t, h, peak, hbm, eb, sms, shp) /* w3 */
@@ -682,11 +762,11 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * GEMMs, permutation, shared experts; its dispatch and combine are not repeated
 	 * here), the shared experts alone, the routed experts' activation function. */
 	if (rcm) {
-		if (rcm & CALC_RCM_LAYERNORM)
-			o->recompute += T * 8 * h / shard / hbm;
+		if ((rcm & CALC_RCM_LAYERNORM) && !has_mamba) /* none in a MambaLayer (memory.c) */
+			o->recompute += T * 4 * blocks * h / shard / hbm;
 		if (rcm & CALC_RCM_MLA_UP_PROJ)
 			o->recompute += t_up;
-		if (rcm & CALC_RCM_CORE_ATTN)
+		if ((rcm & CALC_RCM_CORE_ATTN) && has_attn)
 			o->recompute += o->attn;
 		if ((rcm & CALC_RCM_MLP) && !moe)
 			o->recompute += t_mlp;
@@ -810,11 +890,24 @@ static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm,
 	calc_model_kind(&plan->model, kind, &kd);
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 	case CALC_LAYER_DENSE:
+	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_ATTN:
+	case CALC_LAYER_MLP:
 		moe = 0;
 		break;
 	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS:
 		moe = 1;
 		break;
+	}
+	{
+		/* comm.c's tp_layer_* are a dense layer's two blocks; a hybrid model's layer is
+		 * one block, one all-reduce (SP: all-gather + reduce-scatter) each way, as
+		 * Megatron-Core's MambaMixer runs its column-parallel in_proj and row-parallel
+		 * out_proj like attention's QKV and output (mamba_mixer.py at d98e8a64dd).  CP
+		 * is refused for hybrid models (calc_plan_validate). */
+		int at, ml, mb;
+		pay *= calc_layer_type_parts(kd.type, &at, &ml, &mb) / 2.0;
 	}
 
 	/* CP (parallel.cp_comm, docs/references.md §4.7): the all-gather and reduce-scatter
@@ -1325,9 +1418,24 @@ static double ns_layer(const struct calc_plan *plan, int kind, int it)
 	case CALC_LAYER_DENSE:
 		t += nm * ns_flops(h, kd.ffn_hidden, it);
 		break;
-	case CALC_LAYER_MOE: {
+	case CALC_LAYER_ATTN:
+		break;
+	case CALC_LAYER_MLP:
+		t = nm * ns_flops(h, kd.ffn_hidden, it);
+		break;
+	case CALC_LAYER_MAMBA: {
+		/* in_proj and out_proj; Megatron-Core marks in_proj use_muon = False
+		 * (mamba_mixer.py at d98e8a64dd), so only out_proj runs the iterations */
+		const struct calc_mamba *x = &m->mamba;
+		t = ns_flops((double)x->heads * x->head_dim, h, it);
+		break;
+	}
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS: {
 		const struct calc_moe *e = &m->moe;
 		double sf = e->shared_ffn > 0 ? e->shared_ffn : e->expert_ffn, ep = plan->ep > 0 ? plan->ep : 1;
+		if (kd.type == CALC_LAYER_EXPERTS)
+			t = 0; /* no attention in a hybrid model's MoE layer */
 		t += (double)e->experts / ep * nm * ns_flops(h, e->expert_ffn, it) + e->shared * nm * ns_flops(h, sf, it) +
 		     ns_flops(h, e->experts, it);
 		break;

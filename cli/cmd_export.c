@@ -95,6 +95,55 @@ static int middle_even(const struct calc_plan *p)
 	return p->pp >= 3;
 }
 
+/*
+ * A hybrid model's pattern with its pipeline segments (Megatron-LM at d98e8a6:
+ * arguments.py derives the virtual stages from the '|' segments of --hybrid-layer-pattern
+ * and refuses --num-layers-per-virtual-pipeline-stage, --num-virtual-stages-per-pipeline-
+ * rank, --pipeline-model-parallel-layout and the account_* flags with one;
+ * hybrid_layer_allocation.py select_pipeline_segment gives segment vp x pp + pp_rank to a
+ * rank's virtual stage vp, the order of the plan's virtual stages g = c pp + s).  Into
+ * 'out' the pattern with a '|' after each virtual stage's layers: the plan's chunks, or
+ * each stage's layers in vpp equal chunks, or the stages' own.  Returns 0, 1 when the
+ * pattern needs no '|' (one stage, or even stages without virtual stages: Megatron-Core
+ * splits num_layers / pp), -1 when the stages do not split into vpp chunks or the
+ * string would not fit in 'n'.
+ */
+static int hybrid_segments(const struct calc_plan *p, char *out, size_t n)
+{
+	int v = p->vpp > 1 && p->schedule == CALC_SCHED_INTERLEAVED ? p->vpp : 1, nv, at = 0;
+	size_t o = 0;
+	int count[CALC_MAX_VSTAGES];
+
+	if (p->pp <= 1 || (p->chunks.n == 0 && v == 1 && stages_even(p) && !calc_plan_has_layout(p)))
+		return 1;
+	if (p->chunks.n > 0) {
+		nv = p->chunks.n;
+		for (int g = 0; g < nv; g++)
+			count[g] = p->chunks.layers[g];
+	} else {
+		nv = p->pp * v;
+		if (nv > CALC_MAX_VSTAGES)
+			return -1;
+		for (int s = 0; s < p->pp; s++) {
+			if (p->layers_per_stage[s] % v)
+				return -1;
+			for (int c = 0; c < v; c++)
+				count[c * p->pp + s] = p->layers_per_stage[s] / v;
+		}
+	}
+	for (int g = 0; g < nv; g++) {
+		if (o + (size_t)count[g] + 2 > n || at + count[g] > (int)strlen(p->model.hybrid))
+			return -1;
+		memcpy(out + o, p->model.hybrid + at, (size_t)count[g]);
+		o += (size_t)count[g];
+		at += count[g];
+		if (g + 1 < nv)
+			out[o++] = '|';
+	}
+	out[o] = 0;
+	return at == (int)strlen(p->model.hybrid) ? 0 : -1;
+}
+
 /* The schedule check every framework shares: 'ok' lists the schedules it runs (by
  * enum), ended by -1.  A plan with one stage runs no schedule.  Returns 0 or 2. */
 static int check_schedule(const struct calc_plan *p, const char *fw, const char *fw_title, const int *ok)
@@ -200,7 +249,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	const struct calc_model *m = &p->model;
 	struct notes ns = {0};
 	char buf[96][CALC_LAYOUT_MAX + 48], shown[CALC_PATH_MAX * 4];
-	int n = 0, rc;
+	int n = 0, rc, hybrid_pipes = 0;
 
 	if ((rc = check_schedule(p, "megatron", "Megatron-LM", ok)))
 		return rc;
@@ -293,6 +342,37 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 	if (m->mtp_depth > 0)
 		FLAG("--mtp-num-layers %d", m->mtp_depth);
+	if (m->hybrid[0]) {
+		/* the stages of a hybrid model: '|' between the virtual stages' layers, or the
+		 * plain pattern that Megatron-Core splits evenly (hybrid_segments) */
+		char seg[CALC_LAYOUT_MAX];
+		int rc = hybrid_segments(p, seg, sizeof seg);
+		if (rc < 0)
+			return key_error(p, "model", "hybrid_pattern", "export --for megatron: the stages' layers (%d on "
+			                 "stage 0) do not split into the %d virtual stages of each rank, or the pattern with "
+			                 "'|' between them is longer than %d characters", p->layers_per_stage[0],
+			                 p->vpp > 1 ? p->vpp : 1, (int)sizeof seg - 2);
+		hybrid_pipes = rc == 0;
+		FLAG("--hybrid-layer-pattern \"%s\"", rc == 0 ? seg : m->hybrid);
+		/* a hybrid model (docs/references.md §5.14) runs under pretrain_hybrid.py with its
+		 * layer pattern and Mamba-2 shape (megatron/training/arguments.py at d98e8a6:
+		 * --hybrid-layer-pattern, which --hybrid-override-pattern is the deprecated name
+		 * of; --mamba-num-heads, --mamba-head-dim, --mamba-num-groups, --mamba-state-dim);
+		 * the conv1d kernel and the SSD chunk are MambaMixer's constructor defaults (4,
+		 * 128), with no flag */
+		if (m->mamba.heads > 0) {
+			FLAG("--mamba-num-heads %d", m->mamba.heads);
+			FLAG("--mamba-head-dim %d", m->mamba.head_dim);
+			FLAG("--mamba-num-groups %d", m->mamba.groups);
+			FLAG("--mamba-state-dim %d", m->mamba.state);
+		}
+		if (m->mamba.conv != 4 || m->mamba.chunk != 128)
+			note(&ns, "Megatron-LM has no flag for the Mamba-2 conv1d kernel (%d) or the SSD chunk (%d): "
+			          "MambaMixer's defaults 4 and 128 run", m->mamba.conv, m->mamba.chunk);
+		if (m->mlp == CALC_MLP_GELU)
+			note(&ns, "the MLP layers are written as GeLU, Megatron-LM's default; a model of squared-ReLU MLPs "
+			          "(Nemotron-H) takes --squared-relu, of the same shape and cost here");
+	}
 	FLAG("--micro-batch-size %d", p->micro_batch);
 	FLAG("--global-batch-size %d", p->global_batch);
 	FLAG("--train-samples %ld", train_samples(p));
@@ -302,7 +382,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	 * d98e8a6): the plan's own layout keys in Megatron-Core's words; torchtitan's rule and an
 	 * uneven stage list as the layout string of the same placement; even stages with
 	 * --num-virtual-stages-per-pipeline-rank (a layout fixes the virtual stages itself) */
-	if (p->pp > 1) {
+	if (p->pp > 1 && !hybrid_pipes) {
 		int vs = p->vpp > 1;
 		char lay[CALC_LAYOUT_MAX];
 		if (p->layout[0]) {
@@ -500,7 +580,8 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	fprintf(f, "# Megatron-LM flags for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs, %d micro-batches per step\n",
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p), calc_plan_microbatches(p));
 	print_notes(&ns, f, "# note: ");
-	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d pretrain_gpt.py \\\n", p->nodes, p->gpus_per_node);
+	fprintf(f, "torchrun --nnodes %d --nproc-per-node %d %s \\\n", p->nodes, p->gpus_per_node,
+	        m->hybrid[0] ? "pretrain_hybrid.py" : "pretrain_gpt.py");
 	for (int i = 0; i < n; i++)
 		fprintf(f, "    %s%s\n", buf[i], i + 1 < n ? " \\" : "");
 	return 0;
@@ -529,6 +610,10 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	int n = 0, rc;
 	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
+	if (m->hybrid[0])
+		return key_error(p, "model", "hybrid_pattern", "export --for nemo: a hybrid model is a MambaModelProvider "
+		                 "of Megatron-Bridge (NemotronHModelProvider), not the GPT recipe written here (export "
+		                 "--for megatron writes it for pretrain_hybrid.py)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "CPU offloading (training.offload_activations, offload_optimizer) is not written: set "
 		     "model.cpu_offloading / optimizer.optimizer_cpu_offload by hand");
@@ -797,6 +882,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	char shown[CALC_PATH_MAX * 4];
 	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
 		return rc;
+	if (p->model.hybrid[0])
+		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model of Mamba-2 layers "
+		                 "is no torchtitan model and flavor of this table (export --for megatron writes it)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
 		     "torchtitan equivalent written here");
@@ -967,6 +1055,10 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	int rc;
 	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
+	if (p->model.hybrid[0])
+		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's Mamba-2 layers are "
+		                 "the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
+		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
 	if (p->offload_layers > 0 || (p->offload_optimizer > 0 && !zoff))
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) is not "

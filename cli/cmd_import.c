@@ -1121,10 +1121,11 @@ static void sh_block(struct sh *sh, struct fields *args, struct fields *launch, 
 					     "is read", f[py].s);
 				} else if (py >= 0) {
 					const char *b = strrchr(f[py].s, '/') ? strrchr(f[py].s, '/') + 1 : f[py].s;
-					if (!strncmp(b, "pretrain_", 9) && strcmp(b, "pretrain_gpt.py"))
+					if (!strncmp(b, "pretrain_", 9) && strcmp(b, "pretrain_gpt.py") &&
+					    strcmp(b, "pretrain_hybrid.py") && strcmp(b, "pretrain_mamba.py"))
 						ERR(sh->im, f[py].line, "import --from megatron: %s is not modelled: the plan reads "
 						    "pretrain_gpt.py's decoder-only models", b);
-					else if (strcmp(b, "pretrain_gpt.py"))
+					else if (strcmp(b, "pretrain_gpt.py") && strcmp(b, "pretrain_hybrid.py"))
 						NOTE(sh->im, f[py].line, "import --from megatron: %s: its flags are read as "
 						     "pretrain_gpt.py's", b);
 					*found = 1;
@@ -1191,6 +1192,9 @@ static const struct {
 	{"--attention-dropout", "0.1", "megatron/core/transformer/transformer_config.py:191"},
 	{"--normalization", "LayerNorm", "megatron/core/transformer/transformer_config.py:256"},
 	{"--swiglu", "no", "megatron/core/transformer/transformer_config.py:221 gated_linear_unit"},
+	{"--mamba-state-dim", "128", "megatron/core/transformer/transformer_config.py:1259 mamba_state_dim"},
+	{"--mamba-head-dim", "64", "megatron/core/transformer/transformer_config.py:1262 mamba_head_dim"},
+	{"--mamba-num-groups", "8", "megatron/core/transformer/transformer_config.py:1265 mamba_num_groups"},
 	{"--disable-bias-linear", "no", "megatron/core/transformer/transformer_config.py:212 add_bias_linear = True"},
 	{"--untie-embeddings-and-output-weights", "no", "megatron/training/arguments.py:2460 (store_true)"},
 	{"--position-embedding-type", "learned_absolute", "megatron/training/arguments.py:2397"},
@@ -1237,13 +1241,11 @@ static const struct {
 	int takes_value;
 	const char *why;
 } mrefused[] = {
-	{"--hybrid-layer-pattern", 1, "a Mamba hybrid model (the plan models decoder-only transformers)"},
 	{"--spec", 1, "a model built from another layer spec (Mamba or a custom one)"},
 	{"--encoder-num-layers", 1, "an encoder-decoder model (T5)"},
 	{"--decoder-num-layers", 1, "an encoder-decoder model (T5)"},
 	{"--encoder-seq-length", 1, "an encoder-decoder model (T5)"},
 	{"--decoder-seq-length", 1, "an encoder-decoder model (T5)"},
-	{"--squared-relu", 0, "the squared-ReLU MLP (model.mlp is gelu or swiglu)"},
 	{"--enable-gpt-oss", 0, "gpt-oss's attention sinks and sliding windows"},
 	{"--vocab-extra-ids", 1, "extra vocabulary ids (T5 span masking) added to the tokenizer's"},
 };
@@ -1288,7 +1290,9 @@ static const struct {
 	{"--moe-router-score-function", M_VAL},
 	{"--cpu-offloading-num-layers", M_VAL}, {"--optimizer-offload-fraction", M_VAL},
 	{"--cpu-offloading", M_SWITCH}, {"--optimizer-cpu-offload", M_SWITCH},
-	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH},
+	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH}, {"--squared-relu", M_SWITCH},
+	{"--hybrid-layer-pattern", M_VAL}, {"--hybrid-override-pattern", M_VAL}, {"--mamba-num-heads", M_VAL},
+	{"--mamba-head-dim", M_VAL}, {"--mamba-num-groups", M_VAL}, {"--mamba-state-dim", M_VAL},
 	{"--untie-embeddings-and-output-weights", M_SWITCH}, {"--disable-bias-linear", M_SWITCH},
 	{"--sequence-parallel", M_SWITCH}, {"--use-distributed-optimizer", M_SWITCH},
 	{"--use-megatron-fsdp", M_SWITCH}, {"--use-flash-attn", M_SWITCH}, {"--bf16", M_SWITCH},
@@ -1380,7 +1384,13 @@ struct mvals {
 	char cpc[16];
 	long hcp[2];
 	int hcp_n;
+	/* a hybrid model: --hybrid-layer-pattern (or its old name) and the Mamba-2 shape */
+	char hybrid[CALC_LAYOUT_MAX];
+	int hybrid_line, relu2;
+	long mamba_heads, mamba_hd, mamba_groups, mamba_state;
 };
+
+static void m_hybrid(struct imp *im, struct mvals *m, char *pat, size_t n);
 
 static int is_flag(const char *s)
 {
@@ -1540,6 +1550,13 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 #define IS(x) (!strcmp(a, x))
 	if (IS("--group-query-attention")) m->gqa = 1;
 	else if (IS("--swiglu")) m->swiglu = 1;
+	else if (IS("--squared-relu")) m->relu2 = 1;
+	else if (IS("--hybrid-layer-pattern") || IS("--hybrid-override-pattern"))
+		m_word(im, val, a, m->hybrid, sizeof m->hybrid, NULL), m->hybrid_line = val->line, m->model = 1;
+	else if (IS("--mamba-num-heads")) m_int(im, val, a, 1, 100000, &m->mamba_heads);
+	else if (IS("--mamba-head-dim")) m_int(im, val, a, 1, 100000, &m->mamba_hd);
+	else if (IS("--mamba-num-groups")) m_int(im, val, a, 1, 100000, &m->mamba_groups);
+	else if (IS("--mamba-state-dim")) m_int(im, val, a, 1, 100000, &m->mamba_state);
 	else if (IS("--untie-embeddings-and-output-weights")) m->untie = 1;
 	else if (IS("--disable-bias-linear")) m->nobias = 1;
 	else if (IS("--sequence-parallel")) m->sp = 1;
@@ -1863,6 +1880,68 @@ bad:
 
 /* Virtual stages of a --pipeline-model-parallel-layout: its '|' plus one, each "(X)*k"
  * counting X's k times (parse_str_to_list, pipeline_parallel_layer_layout.py at d98e8a6). */
+/*
+ * A hybrid model's --hybrid-layer-pattern (Megatron-LM at d98e8a6, arguments.py and
+ * megatron/core/models/hybrid/hybrid_layer_allocation.py): its layers (M, *, -, E) into
+ * 'pat' without the '|', and the layer count from it (arguments.py takes the pattern's
+ * over --num-layers).  Its '|' segments, virtual stage vp x pp + pp_rank each
+ * (select_pipeline_segment), become the plan's layout, "E" and the first segment's
+ * layers, then "|" and each segment's, then "L": the stages from them (m_layout) or, with
+ * more segments than stages, parallel.layout with its virtual stages.  MTP patterns
+ * ('/') are not read.
+ */
+static void m_hybrid(struct imp *im, struct mvals *m, char *pat, size_t n)
+{
+	size_t k = 0, o = 0, seg = 0;
+	char lay[sizeof m->layout];
+	int segments = 1;
+
+	for (const char *c = m->hybrid; *c; c++) {
+		if (*c == '|') {
+			segments++;
+			continue;
+		}
+		if (!strchr("M*-E", *c)) {
+			ERR(im, m->hybrid_line, "import --from megatron: --hybrid-layer-pattern: '%c' is not read (allowed: "
+			    "M, *, -, E and | between pipeline segments; MTP patterns after '/' are not read)", *c);
+			pat[0] = 0;
+			return;
+		}
+		if (k + 1 >= n) {
+			ERR(im, m->hybrid_line, "import --from megatron: --hybrid-layer-pattern: more than %zu layers", n - 1);
+			pat[0] = 0;
+			return;
+		}
+		pat[k++] = *c;
+	}
+	pat[k] = 0;
+	if (m->layers > 0 && m->layers != (long)k)
+		NOTE(im, m->hybrid_line, "import --from megatron: --num-layers %ld is replaced by the %zu layers of "
+		     "--hybrid-layer-pattern, as Megatron-LM replaces it (arguments.py)", m->layers, k);
+	m->layers = (long)k;
+	m->line_layers = m->hybrid_line;
+	if (segments == 1)
+		return;
+	if (m->layout[0] || m->first > 0 || m->last > 0 || m->acc_embed || m->acc_loss || m->vpl > 0 || m->vps > 1) {
+		ERR(im, m->hybrid_line, "import --from megatron: a --hybrid-layer-pattern with '|' segments places the "
+		    "stages itself: --pipeline-model-parallel-layout, --decoder-first/last-pipeline-num-layers, the "
+		    "account flags and the virtual-stage flags are refused beside it (arguments.py)");
+		return;
+	}
+	lay[o++] = 'E';
+	for (const char *c = m->hybrid; *c; c++) {
+		if (o + 3 >= sizeof lay)
+			break;
+		lay[o++] = *c == '|' ? '|' : 't';
+		seg += *c != '|';
+	}
+	lay[o++] = 'L';
+	lay[o] = 0;
+	(void)seg;
+	snprintf(m->layout, sizeof m->layout, "%s", lay);
+	m->layout_line = m->hybrid_line;
+}
+
 static long m_layout_stages(const char *s)
 {
 	long bars = 0;
@@ -1913,6 +1992,7 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 	char skipped[3000] = "";
 	long nodes = -1, ppn = -1, layers, tp, pp, cp, vocab, gpus = -1;
 	int rc = 0;
+	char hpat[CALC_LAYOUT_MAX] = "";
 	memset(&m, 0, sizeof m);
 	m.layers = m.hidden = m.heads = m.groups = m.kvch = m.ffn = m.vocab = m.divisible = m.experts = m.topk = -1;
 	m.moe_ffn = m.shared_ffn = m.mtp = m.q_lora = m.kv_lora = m.qk_head = m.qk_pos = m.v_head = -1;
@@ -1960,6 +2040,8 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 	put(im, 0, "parallel.cp", "%ld", cp);
 	/* arguments.py:1433: sequence parallelism is turned off without tensor parallelism */
 	put(im, 0, "parallel.sp", "%s", m.sp && tp > 1 ? "yes" : "no");
+	if (m.hybrid[0])
+		m_hybrid(im, &m, hpat, sizeof hpat);
 	layers = m.layers > 0 ? m.layers : im->base->model.layers;
 	if (m.model) {
 		const char *miss = m.layers < 0 ? "--num-layers" : m.hidden < 0 ? "--hidden-size" : m.heads < 0 ?
@@ -2022,6 +2104,21 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 			put(im, 0, "model.shared_ffn", "%ld", m.experts > 0 && m.shared_ffn > 0 ? m.shared_ffn : 0);
 			put(im, 0, "model.router_bias", "%s", m.expert_bias ? "yes" : "no");
 			put(im, 0, "model.mtp_depth", "%ld", m.mtp > 0 ? m.mtp : 0);
+			if (hpat[0]) {
+				/* a hybrid model: its pattern without the '|' (m_hybrid placed those) and the
+				 * Mamba-2 shape, each absent flag at TransformerConfig's default; the heads
+				 * hidden x expand / head_dim, MambaMixer's expand = 2 (mamba_mixer.py) */
+				long hd = m.mamba_hd > 0 ? m.mamba_hd : mdef("--mamba-head-dim");
+				put(im, m.hybrid_line, "model.hybrid_pattern", "%s", hpat);
+				put(im, 0, "model.mamba_heads", "%ld", m.mamba_heads > 0 ? m.mamba_heads : hd > 0 ? 2 * m.hidden / hd : 0);
+				put(im, 0, "model.mamba_head_dim", "%ld", hd);
+				put(im, 0, "model.mamba_groups", "%ld", m.mamba_groups > 0 ? m.mamba_groups : mdef("--mamba-num-groups"));
+				put(im, 0, "model.mamba_state", "%ld", m.mamba_state > 0 ? m.mamba_state : mdef("--mamba-state-dim"));
+				if (m.relu2)
+					NOTE(im, 0, "import --from megatron: --squared-relu is read as model.mlp = gelu, the same two "
+					     "matrices (docs/references.md §5.14)");
+			} else if (im->base->model.hybrid[0])
+				put(im, 0, "model.hybrid_pattern", "%s", "");
 			if (m.experts > 0 && m.freq[0]) {
 				m_freq(im, &m, m.layers);
 			} else {

@@ -10,7 +10,7 @@ check() { # --set words...
 	out=$("$bin" export --for megatron "$@" 2>&1) || { fail=$((fail + 1)); echo "FAIL: export --for megatron $*: $out" >&2; return; }
 	bad=$(printf '%s\n' "$out" | awk -v defs="$defs" '
 		BEGIN { while ((getline l < defs) > 0) if (l !~ /^#/) { split(l, f, " "); kind[f[1]] = f[2] } }
-		/pretrain_gpt\.py/ { on = 1; next }
+		/pretrain_(gpt|hybrid)\.py/ { on = 1; next }
 		on {
 			sub(/ \\$/, ""); sub(/^ +/, "")
 			n = split($0, w, " "); flag = w[1]; nv = n - 1
@@ -42,7 +42,10 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
          "--set training.recipe=adam-bf16 --set training.main_grads=bf16 --set efficiency.grad_reduce=bf16" \
          "--set training.recipe=fp8-params --set efficiency.tp_overlap=0.5" \
          "--set placement=tp-cp-pp-dp" "--set zero=3 --set pp=1 --set dp=64" "--set cp=2 --set dp=4" "--set cp=4 --set dp=2 --set tp=8 --set cp_comm=a2a+p2p --set cp_a2a_size=2" \
-         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep --set moe.overlap_ep_comm=yes --set moe.router_fusion=yes --set moe.permute_fusion=yes"; do
+         "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep --set moe.overlap_ep_comm=yes --set moe.router_fusion=yes --set moe.permute_fusion=yes" \
+         "--set model.preset=nemotron-h-56b --set tp=8 --set pp=2 --set dp=0" \
+         "--set model.preset=nemotron-3-nano-30b-a3b --set tp=2 --set pp=1 --set dp=0 --set ep=8" \
+         "--set model.preset=nemotron-h-56b --set tp=4 --set pp=4 --set dp=0 --set vpp=6 --set schedule=interleaved --set account_embedding=yes --set account_loss=yes"; do
 	# shellcheck disable=SC2086
 	check $v
 done

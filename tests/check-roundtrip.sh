@@ -35,6 +35,16 @@ for v in "" "--set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16" "--s
 	# shellcheck disable=SC2086
 	check megatron "$split plan.tokens plan.sp model.params plan.flash_attention" $v
 done
+# hybrid models (docs/references.md §5.14): --hybrid-layer-pattern and the Mamba-2 shape,
+# the stages even, then as '|' segments (uneven stages and virtual stages), and with MoE
+# layers (E)
+for v in "--set model.preset=nemotron-h-56b --set tp=8 --set pp=2 --set dp=0" \
+         "--set model.preset=nemotron-h-56b --set tp=4 --set pp=4 --set dp=0 --set vpp=6 --set schedule=interleaved --set account_embedding=yes --set account_loss=yes" \
+         "--set model.preset=nemotron-h-8b --set tp=8 --set pp=4 --set dp=0 --set layers_per_stage=12,14,14,12" \
+         "--set model.preset=nemotron-3-nano-30b-a3b --set tp=2 --set pp=1 --set dp=0 --set ep=8"; do
+	# shellcheck disable=SC2086
+	check megatron "$split model.params model.params_active memory.total step.time" $v
+done
 # an MoE split with the [moe] keys: --moe-token-dispatcher-type (flex with its backend),
 # --overlap-moe-expert-parallel-comm, --moe-router-fusion, --moe-permute-fusion
 for d in alltoall allgather deepep hybridep; do
@@ -164,8 +174,13 @@ for p in plans/*.ini; do
 		check_plan megatron "$p"
 		check_plan deepspeed "$p" ;;
 	esac
-	# NeMo: not DeepSeek-V3 (multi-latent attention is the DeepSeek recipe's provider)
-	case $p in *deepseek-v3*) ;; *) check_plan nemo "$p" ;; esac
+	# NeMo: not DeepSeek-V3 (multi-latent attention is the DeepSeek recipe's provider);
+	# the 405B plan's ZeRO-2 is Llama 3's FSDP, which Megatron-Bridge's overrides do not write
+	case $p in
+	*deepseek-v3*) ;;
+	*llama3-405b*) check_plan nemo "$p" --set zero=1 ;;
+	*) check_plan nemo "$p" ;;
+	esac
 	case $p in
 	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b ;;
 	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes ;;

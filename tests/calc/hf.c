@@ -621,11 +621,81 @@ static void test_gemma3_defaults(void **state)
 	assert_near(p.total, 3880071680.0, 1e-15);
 	assert_near(p.layers + p.final_norm, 3209e6, 1e-4);
 	assert_int_equal(calc_model_window_layers(&m), 29);
-	/* Qwen3-Next's gated delta-net layers and Nemotron-H's Mamba layers are named */
+	/* Qwen3-Next's gated delta-net layers are named; Nemotron-H's MoE layers (E) and a
+	 * pattern of a character that is no layer are refused with the reason */
 	expect_refused("{" DENSE ", \"model_type\": \"qwen3_next\", \"num_experts\": 512}",
 	               "gated delta-net (linear attention) layers of Qwen3-Next are not modelled");
-	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-M*-\"}",
-	               "state-space (Mamba) layers are not modelled");
+	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"MEM*E\", "
+	               "\"moe_latent_size\": 1024}", "moe_latent_size: the latent MoE projections are not modelled");
+	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"layers_block_type\": [\"mamba\", \"conv\"]}",
+	               "layers_block_type[1] = \"conv\" is not a layer type");
+	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\"}",
+	               "a nemotron_h config needs hybrid_override_pattern or layers_block_type");
+}
+
+/* Nemotron-H (tests/calc/hf/nemotron-h-8b.json, -56b.json: the fields of NemotronHConfig
+ * with the shapes of Megatron-Bridge's NemotronHModelProvider8B / 56B) against the names'
+ * 8 B and 56 B (NVIDIA 2025, arXiv 2504.03624) and the hand counts of
+ * docs/references.md §5.14.  8B: h = 4096, 24 Mamba layers of H = 128 heads of 64, N =
+ * 128, G = 8: in_proj 4096 x 18,560 = 76,021,760, conv1d 10,240 x 5 = 51,200, 384, norm
+ * 8,192, out_proj 8192 x 4096 = 33,554,432, pre-norm 4,096: 109,640,064; 4 attention
+ * layers of 32 heads and 8 KV heads of 128: 41,943,040 + 4,096; 24 MLP layers 2 x 4096 x
+ * 21,504 + 4,096 = 176,164,864; untied 131,072 x 4096 twice and the final norm:
+ * 8,100,852,736.  56B: h = 8192, 54 Mamba layers of H = 256, N = 256: 304,087,040 +
+ * 102,400 + 768 + 16,384 + 134,217,728 + 8,192 = 438,432,512; 10 attention layers of 64
+ * heads: 150,994,944 + 8,192; 54 MLP layers 2 x 8192 x 32,768 + 8,192 = 536,879,104;
+ * 2 x 131,072 x 8192 + 8,192: 56,324,350,464.  The layers_block_type form of the same
+ * 8B pattern reads the same. */
+static void test_nemotron_h(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	(void)state;
+	read_config("nemotron-h-8b", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 8100852736.0, 1e-15);
+	assert_near(p.total / 1e9, 8, 0.02 * 8);
+	assert_int_equal(m.layers, 52);
+	assert_int_equal(m.mamba.heads, 128);
+	assert_int_equal(m.mamba.groups, 8);
+	assert_int_equal(m.mamba.state, 128);
+	assert_true(calc_model_is_hybrid(&m));
+	read_config("nemotron-h-56b", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 56324350464.0, 1e-15);
+	assert_near(p.total / 1e9, 56, 0.02 * 56);
+	assert_int_equal(m.layers, 118);
+	{
+		char path[64];
+		struct calc_diag d = {0};
+		static const char pat[] = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-";
+		char json[4096];
+		size_t n = (size_t)snprintf(json, sizeof json, "{\"model_type\": \"nemotron_h\", \"hidden_size\": 4096, "
+		                            "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128, "
+		                            "\"intermediate_size\": 21504, \"vocab_size\": 131072, \"mamba_num_heads\": 128, "
+		                            "\"ssm_state_size\": 128, \"layers_block_type\": [");
+		for (size_t i = 0; pat[i]; i++)
+			n += (size_t)snprintf(json + n, sizeof json - n, "%s\"%s\"", i ? ", " : "",
+			                      pat[i] == 'M' ? "mamba" : pat[i] == '*' ? "attention" : "mlp");
+		snprintf(json + n, sizeof json - n, "]}");
+		write_temp(path, 0, json);
+		assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+		unlink(path);
+		calc_diag_free(&d);
+		calc_model_params(&m, &p);
+		assert_near(p.total, 8100852736.0, 1e-15);
+		assert_string_equal(m.hybrid, pat);
+	}
+	/* Nemotron 3 Nano (tests/calc/hf/nemotron-3-nano-30b-a3b.json, layers_block_type with
+	 * "moe" layers): the preset's hand count, 31,577,940,288 and 3,580,076,352 active
+	 * (tests/calc/model.c test_hybrid_presets) */
+	read_config("nemotron-3-nano-30b-a3b", &m);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 31577940288.0, 1e-15);
+	assert_near(p.active, 3580076352.0, 1e-15);
+	assert_int_equal(m.moe.experts, 128);
+	assert_int_equal(m.moe.top_k, 6);
+	assert_int_equal(m.moe.shared_ffn, 3712);
 }
 
 /* Kimi K2 ships DeepseekV3ForCausalLM under model_type "kimi_k2": read by its
@@ -756,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_family_defaults),
 		cmocka_unit_test(test_hf_sliding_window),
 		cmocka_unit_test(test_gpt_oss),
+		cmocka_unit_test(test_nemotron_h),
 		cmocka_unit_test(test_gemma3_defaults),
 		cmocka_unit_test(test_kimi_k2),
 		cmocka_unit_test(test_glm4_moe),

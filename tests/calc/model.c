@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comm.h"
 #include "search.h"
 #include "step.h"
 
@@ -224,6 +225,198 @@ static void test_two_kinds(void **state)
 	assert_near(fl.model, 2448384.0 * 8 * 128, 1e-15);
 	free(m);
 	calc_diag_free(&d);
+}
+
+/* A small hybrid model (model.hybrid_pattern = M-*-M-, Megatron-Core's layer symbols),
+ * h = 64, 4 heads of 16, f = 256 (GeLU), V = 1000 untied, RMSNorm, no biases; Mamba-2
+ * H = 4 heads of P = 32 (d_i = 128), N = 16, G = 2, d_conv = 4, chunk 64; s = 128, b = 1,
+ * tp = 2, pp = 3 (two layers a stage: M-, *-, M-), no SP.  By hand (docs/references.md
+ * §5.14, the MambaMixer shapes at Megatron-LM d98e8a64dd):
+ *   Mamba  in_proj 64 x (2 x 128 + 2 x 2 x 16 + 4) = 20,736, conv1d (128 + 64) x (4 + 1)
+ *          = 960, A_log, D, dt_bias 12, gated norm 128, out_proj 128 x 64 = 8,192, pre-norm
+ *          64: 30,092
+ *   '*'    Q, K, V, O 4 x 64 x 64 = 16,384 and its norm: 16,448
+ *   '-'    2 x 64 x 256 = 32,768 and its norm: 32,832
+ *   model  2 x 30,092 + 16,448 + 3 x 32,832 + 2 x 64,000 + 64 = 303,192
+ * One GPU of each stage (TP halves all but the norms): stage 0 15,078 + 16,448 + the
+ * embedding 32,000 = 63,526; stage 1 8,256 + 16,448 = 24,704; stage 2 15,078 + 16,448 +
+ * 64 + the head 32,000 = 63,590.
+ * Forward FLOPs per token: Mamba projections 2 x 64 x 324 + 2 x 128 x 64 = 57,856, its SSD
+ * scan (Q = 64) 2 Q P H + 2 Q N G + 4 N P H = 16,384 + 4,096 + 8,192 and conv1d 2 x 4 x 192
+ * = 1,536: 88,064; attention 2 x 64 x 16 x 12 + 2 x 64 x 64 = 32,768 and its core 4 s a d =
+ * 32,768; an MLP 4 x 64 x 256 = 65,536; the head 128,000: 566,272, times 3.
+ * Activations per micro-batch (2-byte activations, t = 2): Mamba the input 2 s h = 16,384,
+ * the norm output 16,384, [z, x, B, C, dt] 2 s 324 / 2 = 41,472, out_x, the gated norm's
+ * input and out_proj's input 3 x 2 s 128 / 2 = 49,152 and the fp32 rstd 4 s 2 / 2 = 512:
+ * 123,904; attention (FlashAttention) 16,384 + 16,384 + Q, K, V 2 s 192 / 2 = 24,576 + the
+ * core's output 8,192 + the fp32 log-sum-exp 4 a s / t = 1,024: 66,560; an MLP 16,384 +
+ * 16,384 + (2 + 2) s f / 2 = 98,304. */
+static void test_hybrid_small(void **state)
+{
+	const char *sets[] = {"model.layers=6", "model.hidden=64", "model.heads=4", "model.kv_heads=4",
+	                      "model.ffn_hidden=256", "model.vocab=1000", "model.max_pos=0", "model.mlp=gelu",
+	                      "model.norm=rmsnorm", "model.tied_embeddings=no", "model.bias=no", "model.dropout=no",
+	                      "model.hybrid_pattern=M-*-M-", "model.mamba_heads=4", "model.mamba_head_dim=32",
+	                      "model.mamba_state=16", "model.mamba_groups=2", "model.mamba_conv=4",
+	                      "model.mamba_chunk=64", "training.seq_len=128", "training.micro_batch=1",
+	                      "training.global_batch=8", "training.recipe=megatron", "training.flash_attention=yes",
+	                      "cluster.nodes=1", "cluster.gpus_per_node=6", "parallel.tp=2", "parallel.pp=3",
+	                      "parallel.dp=0", "parallel.cp=1", "parallel.sp=no", "parallel.zero=0",
+	                      "parallel.recompute=none", "parallel.schedule=1f1b"};
+	const double stage[] = {63526, 24704, 63590};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_diag d = {0};
+	struct calc_flops fl;
+	struct calc_layer_kind kd;
+	int mk = -1, ak = -1, fk = -1;
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+	assert_true(calc_model_is_hybrid(&p.model));
+	assert_int_equal(calc_model_nkinds(&p.model), 3);
+	for (int k = 0; k < 3; k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA)
+			mk = k;
+		else if (kd.type == CALC_LAYER_ATTN)
+			ak = k;
+		else if (kd.type == CALC_LAYER_MLP)
+			fk = k;
+	}
+	assert_true(mk >= 0 && ak >= 0 && fk >= 0);
+	calc_model_params(&p.model, &pr);
+	assert_near(pr.kind[mk].total, 30092, 1e-15);
+	assert_near(pr.kind[ak].total, 16448, 1e-15);
+	assert_near(pr.kind[fk].total, 32832, 1e-15);
+	assert_int_equal(pr.kind_layers[mk], 2);
+	assert_int_equal(pr.kind_layers[ak], 1);
+	assert_int_equal(pr.kind_layers[fk], 3);
+	assert_near(pr.total, 303192, 1e-15);
+	for (int i = 0; i < 3; i++)
+		assert_near(calc_memory_stage_params(&p, &pr, i), stage[i], 1e-15);
+
+	calc_flops(&p, &fl);
+	assert_near(fl.per_token, 3 * 566272.0, 1e-15);
+	{
+		struct calc_act_layer a;
+		calc_memory_act_kind(&p, mk, CALC_RC_NONE, &a);
+		assert_near(a.total, 123904, 1e-15);
+		calc_memory_act_kind(&p, ak, CALC_RC_NONE, &a);
+		assert_near(a.total, 66560, 1e-15);
+		calc_memory_act_kind(&p, fk, CALC_RC_NONE, &a);
+		assert_near(a.total, 98304, 1e-15);
+		/* full recomputation keeps each layer's input alone, 2 s h */
+		calc_memory_act_kind(&p, mk, CALC_RC_FULL, &a);
+		assert_near(a.total, 16384, 1e-15);
+		/* module recomputation acts in a TransformerLayer, not in a MambaLayer (Megatron-Core
+		 * hybrid_block.py at d98e8a64dd): 'layernorm' drops the MLP layer's norm output,
+		 * 2 s h = 16,384, and none of the Mamba layer's */
+		p.recompute_modules = CALC_RCM_LAYERNORM;
+		calc_memory_act_kind(&p, mk, CALC_RC_MODULES, &a);
+		assert_near(a.total, 123904, 1e-15);
+		calc_memory_act_kind(&p, fk, CALC_RC_MODULES, &a);
+		assert_near(a.total, 98304 - 16384, 1e-15);
+	}
+	calc_diag_free(&d);
+}
+
+/* A hybrid model with MoE layers (model.hybrid_pattern = ME*E, Nemotron 3's E): the M-*-M-
+ * test's shapes, 4 GeLU experts of 32, top 2, one shared expert of 64, a router with a
+ * per-expert bias.  By hand: an E layer the experts 4 x 2 x 64 x 32 = 16,384, the shared
+ * expert 2 x 64 x 64 = 8,192, the router 64 x 4 + 4 = 260 and its pre-norm 64: 24,900, of
+ * which a token activates 24,900 - 2 x 4,096 = 16,708 (no attention in it); the model
+ * 30,092 + 2 x 24,900 + 16,448 + 2 x 64,000 + 64 = 224,404, active 208,020.  Forward FLOPs
+ * per token: an E layer the router 2 x 64 x 4 = 512 and 4 x 64 x (2 x 32 + 64) = 32,768;
+ * with the Mamba layer's 88,064, the attention layer's 65,536 and the head's 128,000:
+ * 348,160, times 3. */
+static void test_hybrid_moe_small(void **state)
+{
+	const char *sets[] = {"model.layers=4", "model.hidden=64", "model.heads=4", "model.kv_heads=4",
+	                      "model.ffn_hidden=256", "model.vocab=1000", "model.max_pos=0", "model.mlp=gelu",
+	                      "model.norm=rmsnorm", "model.tied_embeddings=no", "model.bias=no", "model.dropout=no",
+	                      "model.hybrid_pattern=ME*E", "model.mamba_heads=4", "model.mamba_head_dim=32",
+	                      "model.mamba_state=16", "model.mamba_groups=2", "model.mamba_chunk=64",
+	                      "model.experts=4", "model.top_k=2", "model.expert_ffn=32", "model.shared_experts=1",
+	                      "model.shared_ffn=64", "model.router_bias=yes", "training.seq_len=128",
+	                      "training.micro_batch=1", "training.global_batch=8", "training.recipe=megatron",
+	                      "cluster.nodes=1", "cluster.gpus_per_node=1", "parallel.tp=1", "parallel.pp=1",
+	                      "parallel.dp=0", "parallel.cp=1", "parallel.ep=1", "parallel.recompute=none"};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_diag d = {0};
+	struct calc_flops fl;
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+	calc_model_params(&p.model, &pr);
+	assert_near(pr.total, 224404, 1e-15);
+	assert_near(pr.active, 208020, 1e-15);
+	calc_flops(&p, &fl);
+	assert_near(fl.per_token, 3 * 348160.0, 1e-15);
+	calc_diag_free(&d);
+}
+
+/* A second method for the hybrid layers' TP collectives: a layer of one block (Mamba,
+ * attention or MLP alone) runs one all-reduce each way, half a dense layer's two, so the
+ * M-*-M- model's stages of two layers move what a dense model's stages of one layer move
+ * at the same b, s, h, tp and micro-batches. */
+static void test_hybrid_tp_bytes(void **state)
+{
+	const char *base[] = {"model.hidden=64", "model.heads=4", "model.kv_heads=4", "model.ffn_hidden=256",
+	                      "model.vocab=1000", "model.mlp=gelu", "model.norm=rmsnorm", "training.seq_len=128",
+	                      "training.micro_batch=1", "training.global_batch=8", "cluster.nodes=1",
+	                      "cluster.gpus_per_node=6", "parallel.tp=2", "parallel.pp=3", "parallel.dp=0",
+	                      "parallel.cp=1", "parallel.sp=yes", "parallel.recompute=none", "model.layers=3"};
+	const char *hyb[] = {"model.hidden=64", "model.heads=4", "model.kv_heads=4", "model.ffn_hidden=256",
+	                     "model.vocab=1000", "model.mlp=gelu", "model.norm=rmsnorm", "training.seq_len=128",
+	                     "training.micro_batch=1", "training.global_batch=8", "cluster.nodes=1",
+	                     "cluster.gpus_per_node=6", "parallel.tp=2", "parallel.pp=3", "parallel.dp=0",
+	                     "parallel.cp=1", "parallel.sp=yes", "parallel.recompute=none", "model.layers=6",
+	                     "model.hybrid_pattern=M-*-M-", "model.mamba_heads=4", "model.mamba_head_dim=32",
+	                     "model.mamba_state=16", "model.mamba_groups=2"};
+	struct calc_plan a, b;
+	struct calc_comm ca, cb;
+
+	load_plan(&a, base, (int)(sizeof base / sizeof base[0]));
+	load_plan(&b, hyb, (int)(sizeof hyb / sizeof hyb[0]));
+	assert_int_equal(calc_comm(&a, &ca), 0);
+	assert_int_equal(calc_comm(&b, &cb), 0);
+	assert_true(ca.dim[CALC_DIM_TP].bytes > 0);
+	assert_near(cb.dim[CALC_DIM_TP].bytes, ca.dim[CALC_DIM_TP].bytes, 1e-15);
+	assert_near(cb.dim[CALC_DIM_TP].time, ca.dim[CALC_DIM_TP].time, 1e-12);
+}
+
+/* The Nemotron-H presets against their names (NVIDIA 2025, arXiv 2504.03624: 8 B and
+ * 56 B) and against the hand counts of docs/references.md §5.14: 8,100,852,736 and
+ * 56,324,350,464. */
+static void test_hybrid_presets(void **state)
+{
+	struct calc_params p;
+	const struct calc_model *m = calc_preset_model("nemotron-h-8b");
+	assert_non_null(m);
+	calc_model_params(m, &p);
+	assert_near(p.total, 8100852736.0, 1e-15);
+	assert_near(p.total / 1e9, 8, 0.02 * 8);
+	m = calc_preset_model("nemotron-h-56b");
+	assert_non_null(m);
+	calc_model_params(m, &p);
+	assert_near(p.total, 56324350464.0, 1e-15);
+	assert_near(p.total / 1e9, 56, 0.02 * 56);
+	/* Nemotron 3 Nano (docs/references.md §5.14): 23 M of H 64 x 64, N 128, G 8 on h 2,688:
+	 * 27,697,152 + 30,720 + 192 + 4,096 + 11,010,048 + 2,688 = 38,744,896; 6 attention layers
+	 * of 32 heads and 2 KV heads of 128: 23,396,352 + 2,688; 23 E layers of 128 experts of
+	 * 2 x 2688 x 1856 = 9,977,856, a shared expert 2 x 2688 x 3712 = 19,955,712, the router
+	 * 2688 x 128 + 128 and the norm: 1,297,468,160, active 80,169,728; 2 x 131,072 x 2688 +
+	 * 2688: 31,577,940,288 in all, 3,580,076,352 active, against 31.6 B (the Hub's count of
+	 * nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16) and 3.5 B active (its model card) */
+	m = calc_preset_model("nemotron-3-nano-30b-a3b");
+	assert_non_null(m);
+	calc_model_params(m, &p);
+	assert_near(p.total, 31577940288.0, 1e-15);
+	assert_near(p.active, 3580076352.0, 1e-15);
+	assert_near(p.total / 1e9, 31.6, 0.02 * 31.6);
+	assert_near(p.active / 1e9, 3.5, 0.03 * 3.5);
 }
 
 /* Mixture-of-experts presets against their published total and activated counts
@@ -606,6 +799,10 @@ int main(void)
 		cmocka_unit_test(test_megatron_layouts),
 		cmocka_unit_test(test_layout_stages),
 		cmocka_unit_test(test_sliding_window),
+		cmocka_unit_test(test_hybrid_small),
+		cmocka_unit_test(test_hybrid_tp_bytes),
+		cmocka_unit_test(test_hybrid_moe_small),
+		cmocka_unit_test(test_hybrid_presets),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
