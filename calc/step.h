@@ -1,6 +1,8 @@
 /*
- * step.h -- public interface of step.c: FLOPs, op-level times, step time, MFU/HFU,
- * run time and cost, and of gemm_table.c, the GEMM efficiency by shape.  Included by calc.h.
+ * step.h -- public interface of step.c (the step engine's stages and the plain walk,
+ * calc_step) and step_fast.c (the planner's path, calc_step_fast and its bounds): FLOPs,
+ * op-level times, step time, MFU/HFU, run time and cost, and of gemm_table.c, the GEMM
+ * efficiency by shape.  Included by calc.h.
  *
  * Which function to call:
  *   calc_step       the reference: op times per stage fed to the pipeline simulator
@@ -158,6 +160,8 @@ void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
  * the loss on the last: forward, backward (inputs), backward (weights) [s]. */
 struct calc_step_ends {
 	double first_f, first_b, first_w, last_f, last_b, last_w;
+	double mtp_proj; /* one multi-token prediction module's projection GEMM, each of its
+	                    forward, input- and weight-gradient passes (0 without MTP) [s] */
 };
 
 /*
@@ -176,6 +180,92 @@ struct calc_step_compute {
 	                                     leaves it NULL; a caller that has one sets it) */
 };
 void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *out);
+
+/*
+ * The step engine runs in three stages, each a function of its own typed input, so that
+ * what a stage must not read it is not given:
+ *   1. compute of a split  plan -> struct calc_step_compute (above): one layer of each
+ *                          kind without collectives, the model's two ends, the FLOPs;
+ *   2. pipeline            struct calc_pipeline_in -> struct calc_pipeline_out
+ *                          (calc_step_pipeline, calc_step_closed_bubble): the stages'
+ *                          per micro-batch costs, the critical GPU and its bubble.  It
+ *                          receives no plan: the ZeRO stage, dp, the network (but the
+ *                          point-to-point send), the optimizer and the run are out of
+ *                          its reach, which the planner's re-timing of a leaf under
+ *                          another ZeRO stage (calc_step_fast_rezero) and its bounds
+ *                          rely on;
+ *   3. finish              the makespan, the DP exposure, the optimizer, the rates and
+ *                          the run (step.c finish).
+ * calc_step (the plain walk, step.c: stage 2 feeds the simulator) and the planner's path
+ * (step_fast.c: stage 2 with the closed-form bubble, stage 1 shared by the leaves of a
+ * split) call the same stage functions; `make check-fast` holds their results to each
+ * other, bit for bit.
+ */
+/* The pipeline's shape: what the closed-form bubble reads besides the critical GPU's
+ * per micro-batch times. */
+struct calc_pipeline_shape {
+	enum calc_schedule sched;
+	int p;             /* stages */
+	int m;             /* micro-batches per step, calc_plan_microbatches (the busy time
+	                      counts at least 1) */
+	int dual;          /* the schedule runs two ways (DualPipe) and p > 1 */
+	int v;             /* model chunks the simulator runs per stage (1 without vpp) */
+	int vpp;           /* parallel.vpp as the closed forms read it (1 when not set) */
+	int flush;         /* 1: a flush between steps (no parallel.post_validation) */
+	double p2p;        /* one activation send between stages [s] */
+};
+struct calc_pipeline_in {
+	struct calc_pipeline_shape shape;
+	const struct calc_layer_time *kind; /* one layer of each kind, with its collectives */
+	int nkinds;
+	struct calc_step_ends ends;         /* the model's two ends and the MTP projection */
+	const struct calc_stage_layers *all; /* every stage's layers, p of them */
+	const struct calc_stage_layers *chunks; /* every virtual stage's layers (a layout
+	                                           placed chunk by chunk, calc_chunk_layers),
+	                                           or NULL */
+	int nchunks;
+	int uniform;       /* calc_stage_layers_uniform of the split */
+	int heavy;         /* calc_stage_layers_heaviest of the split (read when not uniform) */
+	int offload_layers; /* calc_plan_offload_layers */
+	struct calc_rc_rule rc;
+	int mtp_depth;     /* model.mtp_depth */
+	int mtp_kind;      /* calc_model_mtp_kind: the kind of an MTP module's block */
+};
+/* The critical GPU -- the one with the most work per step -- and its parts. */
+struct calc_pipeline_out {
+	double busy;       /* its work in one step, m (F + B + W) [s] */
+	int critical;      /* its rank */
+	double tf, tb, tw; /* per micro-batch, collectives included [s] */
+	double compute, recompute, tp_comm, ep_exposed; /* of busy, as struct calc_step names them [s] */
+};
+/* Stage 2: the shape of a plan's pipeline, 'p2p' its point-to-point send [s]. */
+void calc_step_pipeline_shape(const struct calc_plan *plan, double p2p, struct calc_pipeline_shape *out);
+/* Stage 2: the input of a plan, from the layer times 'kind' (with collectives) and the
+ * ends 'e' of stage 1; 'cpre' (may be NULL) the split's calc_comm_pre, whose stage layers
+ * it points to, else 'buf' (CALC_MAX_STAGES entries) receives them; 'chunks' (may be
+ * NULL: no chunk layout is costed) receives the virtual stages' layers of a layout
+ * placed chunk by chunk; 'p2p' the point-to-point send [s]. */
+void calc_step_pipeline_in(const struct calc_plan *plan, const struct calc_layer_time *kind,
+                           const struct calc_step_ends *e, const struct calc_comm_pre *cpre,
+                           struct calc_stage_layers *buf, struct calc_stage_layers *chunks, double p2p,
+                           struct calc_pipeline_in *in);
+/* Stage 2: every stage's costs into 'c' (may be NULL: only the critical GPU, the
+ * planner's path) and the critical GPU into 'out', whose fields are kept when no rank's
+ * busy time compares above -1 (NaN).  Returns out->busy. */
+double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_costs *c, struct calc_pipeline_out *out);
+/* The closed-form bubble of the critical GPU with per micro-batch times tf, tb, tw, the
+ * sends included (docs/references.md §3) [s]. */
+double calc_step_closed_bubble(const struct calc_pipeline_shape *sh, double tf, double tb, double tw);
+/* Stage 2, the collectives: the exposed TP/CP and expert collectives of one layer of
+ * kind 'k' into 'o', which holds its compute (struct calc_step_compute's kind[k]). */
+void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int k, struct calc_layer_time *o);
+/* Stage 3: after the makespan (st->makespan and the critical GPU's parts set): the DP
+ * exposure, the optimizer, the step time, the FLOP rates and the run; 'fl' (may be NULL:
+ * computed) calc_flops of the plan. */
+void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl);
+/* The optimizer step's time [s] of 'grad_params' parameters sharded over 'dp_ranks' DP
+ * ranks under the plan's ZeRO stage, and 'edp_params' over the expert-DP group. */
+double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks);
 
 /* calc_step_fast with 'pre' from calc_step_compute of a plan that differs from 'plan'
  * at most in what calc_step_compute does not read: the same result, bit for bit
