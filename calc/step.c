@@ -1016,40 +1016,6 @@ static void stage_cost(const struct calc_pipeline_in *in, const struct calc_stag
 		mtp_cost(in, o);
 }
 
-/* The middle stages (neither embedding nor head) of one calc_step_pipeline call already
- * costed: a stage holding the same layers as one of them costs the same, bit for bit
- * (stage_cost reads of the stage nothing else), so DualPipe's pairs and the simulator's
- * stages of an uneven split cost each distinct stage once. */
-enum { STAGE_MEMO = 2 };
-struct stage_memo {
-	int n, next;
-	struct calc_stage_layers sl[STAGE_MEMO];
-	struct stage_cost cost[STAGE_MEMO];
-};
-
-/* stage_cost of stage 'i', through 'mm'. */
-static void stage_cost_at(const struct calc_pipeline_in *in, int i, struct stage_memo *mm, struct stage_cost *o)
-{
-	const struct calc_stage_layers *sl = &in->all[i];
-	int mid = !sl->embedding && !sl->head, j;
-
-	if (mid)
-		for (j = 0; j < mm->n; j++)
-			if (!memcmp(&mm->sl[j], sl, sizeof *sl)) {
-				*o = mm->cost[j];
-				return;
-			}
-	stage_cost(in, sl, o);
-	if (!mid)
-		return;
-	if (mm->n < STAGE_MEMO)
-		j = mm->n++;
-	else
-		j = mm->next, mm->next = (mm->next + 1) % STAGE_MEMO;
-	mm->sl[j] = *sl;
-	mm->cost[j] = *o;
-}
-
 void calc_step_pipeline_shape(const struct calc_plan *plan, double p2p, struct calc_pipeline_shape *out)
 {
 	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
@@ -1113,9 +1079,7 @@ double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_cost
 	int uniform = !c && in->uniform;
 	const struct calc_stage_layers *all = in->all;
 	double best = -1;
-	struct stage_memo mm;
 
-	mm.n = mm.next = 0;
 	if (c && in->chunks) {
 		/* a layout placed chunk by chunk: each virtual stage g = chunk x p + stage costs
 		 * its own layers, embedding, loss and MTP modules (calc_chunk_layers), and the
@@ -1131,7 +1095,7 @@ double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_cost
 	} else if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
-			stage_cost_at(in, i, &mm, &sc);
+			stage_cost(in, &in->all[i], &sc);
 			c->tf[i] = sc.tf;
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
@@ -1154,9 +1118,9 @@ double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_cost
 		if (dual && r >= 2 && !memcmp(&all[r], &all[r - 1], sizeof *all) &&
 		    !memcmp(&all[p - 1 - r], &all[p - r], sizeof *all))
 			continue;
-		stage_cost_at(in, r, &mm, &a);
+		stage_cost(in, &all[r], &a);
 		if (dual) {
-			stage_cost_at(in, p - 1 - r, &mm, &b);
+			stage_cost(in, &all[p - 1 - r], &b);
 			a.tf = (a.tf + b.tf) / 2;
 			a.tb = (a.tb + b.tb) / 2;
 			a.tw = (a.tw + b.tw) / 2;
