@@ -12,7 +12,8 @@
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
-#include "step.h"
+#include "comm.h"
+#include "gemm_table.h"
 #include "files.h"
 #include "pipeline.h"
 #include "suggest.h"
