@@ -252,7 +252,8 @@ void calc_step_pipeline_in(const struct calc_plan *plan, const struct calc_layer
                            struct calc_pipeline_in *in);
 /* Stage 2: every stage's costs into 'c' (may be NULL: only the critical GPU, the
  * planner's path) and the critical GPU into 'out', whose fields are kept when no rank's
- * busy time compares above -1 (NaN).  Returns out->busy. */
+ * busy time compares above -1 (NaN).  Returns out->busy.  The stages are at most
+ * CALC_MAX_STAGES (plan.c's bound on parallel.pp, and the planner's). */
 double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_costs *c, struct calc_pipeline_out *out);
 /* The closed-form bubble of the critical GPU with per micro-batch times tf, tb, tw, the
  * sends included (docs/references.md §3) [s]. */

@@ -40,7 +40,8 @@ static const struct calc_flops *flops_of(const struct calc_plan *plan, const str
 void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
 {
 	int nk = calc_model_nkinds(&plan->model);
-	struct calc_stage_layers buf[pre->comm ? 1 : CALC_MAX_STAGES]; /* no split's layers: computed */
+	/* without the split's stage layers (calc_comm_pre) they are computed into buf */
+	struct calc_stage_layers buf[pre->comm && pre->comm->have_sl ? 1 : CALC_MAX_STAGES];
 	struct calc_pipeline_in in;
 	struct calc_pipeline_out out;
 	double busy;
@@ -74,7 +75,7 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
                          struct calc_step *scratch, struct calc_step_busy *out)
 {
-	struct calc_stage_layers buf[pre->comm ? 1 : CALC_MAX_STAGES];
+	struct calc_stage_layers buf[pre->comm && pre->comm->have_sl ? 1 : CALC_MAX_STAGES];
 	struct calc_pipeline_in in;
 	struct calc_pipeline_out o;
 
