@@ -8,6 +8,10 @@
 
 #include "calc.h"
 
+/* of pipeline.h, which includes this header */
+struct calc_pp_closed;
+struct calc_pp_op;
+
 /* Where a generator appends the ops of one stage: the first 'cap' go to 'out', every
  * op is counted (with out == NULL or cap = 0 it only counts), so a caller that gave too
  * little room sees n > cap and can generate again with room for n. */
