@@ -593,6 +593,14 @@ unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules);
  * all 'layers' (uniform groups recompute every layer once; the other modes repeat a part
  * of every layer).  0 for layers <= 0. */
 double calc_recompute_layers(const struct calc_plan *plan, int layers);
+/* The same rule without the plan, for a caller given no plan (step.c's pipeline stage):
+ * the plan's recompute = full with recompute_method = block ('block'), vpp ('v', 1
+ * when not set) and recompute_num_layers ('n', 1 when not set). */
+struct calc_rc_rule {
+	int block, v, n;
+};
+void calc_rc_rule_of(const struct calc_plan *plan, struct calc_rc_rule *out);
+double calc_rc_rule_layers(const struct calc_rc_rule *r, int layers);
 
 /* training.offload_style: the conventions of optimizer-state offload (docs/references.md
  * §2.13).  Megatron-Core's HybridDeviceOptimizer keeps the gradients on the GPU and moves

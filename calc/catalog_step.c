@@ -108,7 +108,7 @@ static double moe_layers_step(const struct calc_plan *p, const struct calc_step 
 		return 0;
 	{
 		/* under DualPipe the critical rank r runs stages r and p-1-r for half the
-		 * micro-batches each (step.c fill_stages): the pair's mean */
+		 * micro-batches each (step.c calc_step_pipeline): the pair's mean */
 		const struct calc_sched *row = calc_schedule_at((int)p->schedule);
 		int pp = p->pp > 0 ? p->pp : 1, dual = row && row->two_way && pp > 1;
 		double sum = 0;

@@ -1,6 +1,6 @@
 /*
  * comm.h -- public interface of comm.c: collectives over network tiers and the bytes
- * each GPU moves per step for every kind of parallelism.  Included by calc.h.
+ * each GPU moves per step for every kind of parallelism.
  *
  * Two tiers, NVLink inside a node and the network (InfiniBand/RoCE) across nodes, and a
  * third, the spine, when cluster.nodes_per_leaf groups the nodes under leaf switches of

@@ -31,7 +31,7 @@
  * 132 SMs before the ratios are formed, so that quantization is counted once.
  */
 #include "calc.h"
-#include "step.h"
+#include "gemm_table.h"
 
 #include <math.h>
 #include <pthread.h>

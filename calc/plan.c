@@ -12,7 +12,8 @@
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
 #include "calc.h"
-#include "step.h"
+#include "comm.h"
+#include "gemm_table.h"
 #include "files.h"
 #include "pipeline.h"
 #include "suggest.h"
@@ -2203,16 +2204,29 @@ unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)
 	return 0;
 }
 
-double calc_recompute_layers(const struct calc_plan *plan, int layers)
+void calc_rc_rule_of(const struct calc_plan *plan, struct calc_rc_rule *out)
 {
-	double v = plan->vpp > 0 ? plan->vpp : 1, c = layers / v;
-	double n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
+	out->block = plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK;
+	out->v = plan->vpp > 0 ? plan->vpp : 1;
+	out->n = plan->recompute_num_layers > 0 ? plan->recompute_num_layers : 1;
+}
+
+double calc_rc_rule_layers(const struct calc_rc_rule *r, int layers)
+{
+	double v = r->v, c = layers / v, n = r->n;
 
 	if (layers <= 0)
 		return 0;
-	if (plan->recompute != CALC_RC_FULL || plan->recompute_method != CALC_RC_METHOD_BLOCK)
+	if (!r->block)
 		return layers;
 	return v * (n < c ? n : c); /* the first min(N, c) layers of each of the v chunks */
+}
+
+double calc_recompute_layers(const struct calc_plan *plan, int layers)
+{
+	struct calc_rc_rule r;
+	calc_rc_rule_of(plan, &r);
+	return calc_rc_rule_layers(&r, layers);
 }
 
 const char *calc_recompute_name(enum calc_recompute r)

@@ -26,6 +26,7 @@
  * event simulator over a grid of (p, m, v), and registers a toy row through the table.
  */
 #include "calc.h"
+#include "schedules.h"
 #include "pipeline.h"
 
 #include <stdarg.h>

@@ -469,7 +469,7 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 /* ======================================================================== */
 
 /* What a leaf's lower bound reads of calc_step_compute (leaf_bound: the layers' compute
- * and the model's ends; calc_step_fast_busy, fill_stages and closed_bubble read of the
+ * and the model's ends; calc_step_fast_busy and the pipeline stage read of the
  * plan only its structure, which the memo's key holds): the model's ends, then one
  * layer time per kind of the model, packed (memo_in_size). */
 static size_t memo_in_size(int nk)

@@ -1,5 +1,5 @@
 /*
- * search.h -- public interface of search.c, the planner.  Included by calc.h.
+ * search.h -- public interface of search.c, the planner.
  *
  * The planner walks every combination of (GPUs, recipe, TP, PP, CP, micro-batch,
  * schedule with its VPP, recomputation, SP, ZeRO stage) of a candidate grid, rejects

@@ -163,9 +163,16 @@ static double attn_flops_token(const struct calc_model *m, double s)
  * them, except with Megatron-LM's --recompute-method block, which checkpoints only the
  * first N layers of each of the vpp chunks (calc_recompute_layers; docs/references.md
  * §2.4).  Uniform groups recompute every layer once, whatever N. */
+static double rc_share_of(const struct calc_rc_rule *r, int layers)
+{
+	return layers > 0 ? calc_rc_rule_layers(r, layers) / layers : 1;
+}
+
 static double rc_share(const struct calc_plan *plan, int layers)
 {
-	return layers > 0 ? calc_recompute_layers(plan, layers) / layers : 1;
+	struct calc_rc_rule r;
+	calc_rc_rule_of(plan, &r);
+	return rc_share_of(&r, layers);
 }
 
 /* The same over the model: the recomputed layers of every stage over model.layers. */
@@ -881,7 +888,7 @@ static double offload_exposed(double c, double t, int layers)
 /* The collectives of one layer of kind 'kind' on top of its compute part 'o'
  * (layer_compute of the same plan): the TP and CP collectives' charged share (tp_charge)
  * and the expert all-to-all hidden behind the layer's own compute. */
-static void layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
+void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
 {
 	struct calc_layer_kind kd;
 	int moe = 0;
@@ -980,7 +987,7 @@ void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *
                           struct calc_layer_time *o)
 {
 	layer_compute(plan, kind, o);
-	layer_comm(plan, cm, kind, o);
+	calc_step_layer_comm(plan, cm, kind, o);
 }
 
 /* ------------------------------------------------------------------ stages */
@@ -1017,6 +1024,14 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	e->last_f = lg + ce_f;
 	e->last_b = lg + ce_b;
 	e->last_w = lg;
+	e->mtp_proj = 0;
+	if (m->mtp_depth > 0) {
+		/* an MTP module's projection M in R^{h x 2h} (mtp_cost): a T x (h/t) x 2h GEMM
+		 * column-split over TP, in FP8 where the recipe's layer GEMMs are */
+		int fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
+		e->mtp_proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? lp_bytes(plan) : 2,
+		                        plan->gpu.sms, calc_gemm_shape_on(plan));
+	}
 }
 
 /* One stage's per micro-batch costs and the parts the breakdown names. */
@@ -1030,25 +1045,18 @@ struct stage_cost {
  * §2.2: D sequential modules after the main model, each RMSNorms of the hidden state and
  * of the next token's embedding, the projection M in R^{h x 2h} of their concatenation, a
  * transformer block, and the output head shared with the main model), per micro-batch:
- * D times the op times of one layer of the block's kind ('lt'), the projection as a
- * T x (h/t) x 2h GEMM column-split over TP (forward, input and weight gradients one GEMM
- * each), and the head with its loss as the main head costs ('e').  Added into 'o'. */
-static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
-                     struct stage_cost *o)
+ * D times the op times of one layer of the block's kind, the projection (end_times: a
+ * T x (h/t) x 2h GEMM column-split over TP; forward, input and weight gradients one GEMM
+ * each), and the head with its loss as the main head costs.  Added into 'o'. */
+static void mtp_cost(const struct calc_pipeline_in *in, struct stage_cost *o)
 {
-	const struct calc_model *m = &plan->model;
-	double D = m->mtp_depth, t, cp, T, h, hbm, fp8, proj;
+	const struct calc_step_ends *e = &in->ends;
+	double D = in->mtp_depth, proj = e->mtp_proj;
 	const struct calc_layer_time *k;
 
-	if (D <= 0) /* no modules: nothing to add (and no GEMM to time) */
+	if (D <= 0) /* no modules: nothing to add */
 		return;
-	t = plan->tp > 0 ? plan->tp : 1, cp = plan->cp > 0 ? plan->cp : 1;
-	T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden;
-	hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
-	fp8 = plan->recipe && plan->recipe->fp8_compute && plan->gpu.fp8_flops > 0;
-	proj = gemm_time(T, h / t, 2 * h, gemm_rate(plan, 1), hbm, fp8 ? lp_bytes(plan) : 2, plan->gpu.sms,
-	                 calc_gemm_shape_on(plan));
-	k = &lt[calc_model_mtp_kind(m)];
+	k = &in->kind[in->mtp_kind];
 	o->tf += D * (k->f + k->comm_f + proj + e->last_f);
 	o->tb += D * (k->b + k->recompute + k->comm_b + proj + e->last_b);
 	o->tw += D * (k->w + proj + e->last_w);
@@ -1059,11 +1067,12 @@ static void mtp_cost(const struct calc_plan *plan, const struct calc_layer_time 
 
 /* The costs of a stage holding the layers 'slp' (its own index enters only through
  * them: embedding, head, layers and count). */
-static void stage_cost(const struct calc_plan *plan, const struct calc_layer_time *lt, const struct calc_step_ends *e,
-                       const struct calc_stage_layers *slp, struct stage_cost *o)
+static void stage_cost(const struct calc_pipeline_in *in, const struct calc_stage_layers *slp, struct stage_cost *o)
 {
 	const struct calc_stage_layers sl = *slp;
-	int nk = calc_model_nkinds(&plan->model);
+	const struct calc_layer_time *lt = in->kind;
+	const struct calc_step_ends *e = &in->ends;
+	int nk = in->nkinds, off = in->offload_layers;
 	double rc_comm = 0; /* the recomputed forward's collectives of every layer [s] */
 	double rc_ep = 0;   /* of them, the expert all-to-all and ETP collectives [s] */
 	double ck_f = 0;    /* the exposed checkpoint copies to host memory of every layer [s] */
@@ -1086,8 +1095,8 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		/* the offloaded layers' copies (pp = 1: the stage holds every layer; the kinds
 		 * share them in proportion, as memory.c offload_act) and the compute they run
 		 * behind */
-		if (calc_plan_offload_layers(plan) > 0 && sl.layers > 0) {
-			double share = (double)calc_plan_offload_layers(plan) / sl.layers;
+		if (off > 0 && sl.layers > 0) {
+			double share = (double)off / sl.layers;
 			off_cf += n * share * lt[k].off_f;
 			off_cb += n * share * lt[k].off_b;
 			off_tf += n * (lt[k].f + lt[k].comm_f);
@@ -1098,15 +1107,15 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		rc_comm += n * lt[k].comm_rc;
 		rc_ep += n * lt[k].ep_rc;
 	}
-	if (calc_plan_offload_layers(plan) > 0) {
+	if (off > 0) {
 		o->tf += offload_exposed(off_cf, off_tf, sl.layers);
 		o->tb += offload_exposed(off_cb, off_tb, sl.layers);
 	}
 	/* recompute_method = block: only the checkpointed layers run their forward again
 	 * (rc_share), with the forward's TP and CP collectives and expert all-to-all
 	 * (comm_rc); the kinds alike (memory.c's convention) */
-	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK) {
-		double keep = 1 - rc_share(plan, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
+	if (in->rc.block) {
+		double keep = 1 - rc_share_of(&in->rc, sl.layers), skip = keep * o->recompute, skip_comm = keep * rc_comm;
 		/* a layer that keeps its activations has no checkpoint to copy either */
 		o->tf -= keep * ck_f;
 		o->tb -= skip - keep * ck_f + skip_comm;
@@ -1125,95 +1134,81 @@ static void stage_cost(const struct calc_plan *plan, const struct calc_layer_tim
 		o->tw += e->last_w;
 	}
 	if (sl.mtp) /* with the head, or where parallel.layout places the modules */
-		mtp_cost(plan, lt, e, o);
+		mtp_cost(in, o);
 }
 
-/* The middle stages (neither embedding nor head) of one fill_stages call already costed:
- * a stage holding the same layers as one of them costs the same, bit for bit (stage_cost
- * reads of the stage nothing else), so DualPipe's pairs and the simulator's stages of an
- * uneven split cost each distinct stage once. */
-enum { STAGE_MEMO = 2 };
-struct stage_memo {
-	int n, next;
-	struct calc_stage_layers sl[STAGE_MEMO];
-	struct stage_cost cost[STAGE_MEMO];
-};
-
-/* stage_cost of stage 'i' ('all': every stage's layers, or NULL: computed), through 'mm'. */
-static void stage_cost_at(const struct calc_plan *plan, const struct calc_layer_time *lt,
-                          const struct calc_step_ends *e, const struct calc_stage_layers *all, int i,
-                          struct stage_memo *mm, struct stage_cost *o)
+void calc_step_pipeline_shape(const struct calc_plan *plan, double p2p, struct calc_pipeline_shape *out)
 {
-	struct calc_stage_layers own;
-	const struct calc_stage_layers *sl = all ? &all[i] : (calc_stage_layers(plan, i, &own), &own);
-	int mid = !sl->embedding && !sl->head, j;
-
-	if (mid)
-		for (j = 0; j < mm->n; j++)
-			if (!memcmp(&mm->sl[j], sl, sizeof *sl)) {
-				*o = mm->cost[j];
-				return;
-			}
-	stage_cost(plan, lt, e, sl, o);
-	if (!mid)
-		return;
-	if (mm->n < STAGE_MEMO)
-		j = mm->n++;
-	else
-		j = mm->next, mm->next = (mm->next + 1) % STAGE_MEMO;
-	mm->sl[j] = *sl;
-	mm->cost[j] = *o;
-}
-
-
-/* Stage costs into 'c' (may be NULL: the fast path) and the parts of the critical GPU
- * -- the one with the most work per step -- into 'st'.  A GPU runs one stage, except
- * under DualPipe where rank i runs stage i for half the micro-batches and stage p-1-i
- * for the other half (DeepSeek-V3 §3.2.1), so its costs are the pair's mean.  Without
- * 'c' and with an even split only the first GPU (embedding, and under DualPipe also the
- * LM head) and the last (LM head) can be critical.  'cpre' (may be NULL: computed here)
- * is calc_comm_pre of the plan's split: its stage layers, uniformity and heaviest middle
- * stage, computed once per split.  Returns the critical busy time. */
-static double fill_stages(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c,
-                          const struct calc_step_ends *ends, const struct calc_comm_pre *cpre)
-{
-	const struct calc_layer_time *lt = st->kind_layer;
-	struct calc_step_ends e;
-	int p = plan->pp > 0 ? plan->pp : 1, m = calc_plan_microbatches(plan);
 	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
-	int dual = row && row->two_way && p > 1;
-	int nrank = dual ? (p + 1) / 2 : p, heavy = -2;
-	int uniform = !c && (cpre ? cpre->uniform : calc_stage_layers_uniform(plan));
-	double best = -1;
-	/* the layers of every stage once for a model with kinds (every stage is then looked at) */
-	struct calc_stage_layers all_sl[CALC_MAX_STAGES];
-	const struct calc_stage_layers *all = NULL;
-	struct stage_memo mm;
+	int p = plan->pp > 0 ? plan->pp : 1;
 
-	mm.n = mm.next = 0;
-	if (m < 1)
-		m = 1;
-	if (cpre && cpre->have_sl && p <= CALC_MAX_STAGES) /* the split's, computed once */
-		all = cpre->all;
-	else if (calc_model_has_kinds(&plan->model) && p <= CALC_MAX_STAGES) {
-		calc_stage_layers_all(plan, all_sl);
-		all = all_sl;
+	out->sched = plan->schedule;
+	out->p = p;
+	out->m = calc_plan_microbatches(plan);
+	out->dual = row && row->two_way && p > 1;
+	out->v = row && row->uses_vpp && plan->vpp > 0 ? plan->vpp : 1;
+	out->vpp = plan->vpp > 0 ? plan->vpp : 1;
+	out->flush = !plan->post_validation;
+	out->p2p = p2p;
+}
+
+void calc_step_pipeline_in(const struct calc_plan *plan, const struct calc_layer_time *kind,
+                           const struct calc_step_ends *e, const struct calc_comm_pre *cpre,
+                           struct calc_stage_layers *buf, struct calc_stage_layers *chunks, double p2p,
+                           struct calc_pipeline_in *in)
+{
+	const struct calc_pipeline_shape *sh = &in->shape;
+
+	calc_step_pipeline_shape(plan, p2p, &in->shape);
+	in->kind = kind;
+	in->nkinds = calc_model_nkinds(&plan->model);
+	in->ends = *e;
+	in->offload_layers = calc_plan_offload_layers(plan);
+	calc_rc_rule_of(plan, &in->rc);
+	in->mtp_depth = plan->model.mtp_depth;
+	in->mtp_kind = in->mtp_depth > 0 ? calc_model_mtp_kind(&plan->model) : 0;
+	if (cpre && cpre->have_sl) { /* the split's, computed once */
+		in->all = cpre->all;
+		in->uniform = cpre->uniform;
+		in->heavy = cpre->heavy;
+	} else {
+		calc_stage_layers_all(plan, buf);
+		in->all = buf;
+		in->uniform = calc_stage_layers_uniform(plan);
+		in->heavy = in->uniform ? -1 : calc_stage_layers_heaviest(plan);
 	}
-	if (ends)
-		e = *ends;
-	else
-		end_times(plan, &e);
-	if (c && plan->chunks.n > 0 && c->v > 1 && !dual && plan->chunks.n == p * c->v &&
+	in->chunks = NULL;
+	in->nchunks = 0;
+	if (chunks && plan->chunks.n > 0 && sh->v > 1 && !sh->dual && plan->chunks.n == sh->p * sh->v &&
 	    plan->chunks.n <= CALC_MAX_STAGES) {
+		for (int g = 0; g < plan->chunks.n; g++)
+			calc_chunk_layers(plan, g, &chunks[g]);
+		in->chunks = chunks;
+		in->nchunks = plan->chunks.n;
+	}
+}
+
+/* A GPU runs one stage, except under DualPipe where rank i runs stage i for half the
+ * micro-batches and stage p-1-i for the other half (DeepSeek-V3 §3.2.1), so its costs
+ * are the pair's mean.  Without 'c' and with an even split only the first GPU
+ * (embedding, and under DualPipe also the LM head) and the last (LM head) can be
+ * critical; with an uneven one also the heaviest middle stage. */
+double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_costs *c, struct calc_pipeline_out *out)
+{
+	int p = in->shape.p, m = in->shape.m < 1 ? 1 : in->shape.m, dual = in->shape.dual;
+	int nrank = dual ? (p + 1) / 2 : p, heavy = -2;
+	int uniform = !c && in->uniform;
+	const struct calc_stage_layers *all = in->all;
+	double best = -1;
+
+	if (c && in->chunks) {
 		/* a layout placed chunk by chunk: each virtual stage g = chunk x p + stage costs
 		 * its own layers, embedding, loss and MTP modules (calc_chunk_layers), and the
 		 * simulator runs them so (calc_pp_costs.per_chunk) */
 		c->per_chunk = 1;
-		for (int g = 0; g < plan->chunks.n; g++) {
-			struct calc_stage_layers sl;
+		for (int g = 0; g < in->nchunks; g++) {
 			struct stage_cost sc;
-			calc_chunk_layers(plan, g, &sl);
-			stage_cost(plan, lt, &e, &sl, &sc);
+			stage_cost(in, &in->chunks[g], &sc);
 			c->tf[g] = sc.tf;
 			c->tb[g] = sc.tb;
 			c->tw[g] = sc.tw;
@@ -1221,14 +1216,14 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 	} else if (c)
 		for (int i = 0; i < p; i++) {
 			struct stage_cost sc;
-			stage_cost_at(plan, lt, &e, all, i, &mm, &sc);
+			stage_cost(in, &in->all[i], &sc);
 			c->tf[i] = sc.tf;
 			c->tb[i] = sc.tb;
 			c->tw[i] = sc.tw;
 		}
-	/* without kinds, of the middle stages the one with the most layers has the most work */
+	/* of the middle stages the one with the most layers has the most work */
 	if (!c && !uniform && !dual)
-		heavy = cpre ? cpre->heavy : calc_stage_layers_heaviest(plan);
+		heavy = in->heavy;
 	for (int r = 0; r < nrank; r++) {
 		struct stage_cost a, b;
 		double busy;
@@ -1241,12 +1236,12 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 		/* DualPipe: a rank whose two stages hold the layers of the previous rank's two
 		 * has its costs, bit for bit, and cannot exceed 'best' (which that rank's busy
 		 * time entered or did not beat) */
-		if (dual && all && r >= 2 && !memcmp(&all[r], &all[r - 1], sizeof *all) &&
+		if (dual && r >= 2 && !memcmp(&all[r], &all[r - 1], sizeof *all) &&
 		    !memcmp(&all[p - 1 - r], &all[p - r], sizeof *all))
 			continue;
-		stage_cost_at(plan, lt, &e, all, r, &mm, &a);
+		stage_cost(in, &all[r], &a);
 		if (dual) {
-			stage_cost_at(plan, lt, &e, all, p - 1 - r, &mm, &b);
+			stage_cost(in, &all[p - 1 - r], &b);
 			a.tf = (a.tf + b.tf) / 2;
 			a.tb = (a.tb + b.tb) / 2;
 			a.tw = (a.tw + b.tw) / 2;
@@ -1257,16 +1252,17 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
 		busy = m * (a.tf + a.tb + a.tw);
 		if (busy > best) {
 			best = busy;
-			st->critical = r;
-			st->tf = a.tf;
-			st->tb = a.tb;
-			st->tw = a.tw;
-			st->recompute = m * a.recompute;
-			st->tp_comm = m * a.comm;
-			st->ep_exposed = m * a.ep;
-			st->compute = busy - st->recompute - st->tp_comm;
+			out->critical = r;
+			out->tf = a.tf;
+			out->tb = a.tb;
+			out->tw = a.tw;
+			out->recompute = m * a.recompute;
+			out->tp_comm = m * a.comm;
+			out->ep_exposed = m * a.ep;
+			out->compute = busy - out->recompute - out->tp_comm;
 		}
 	}
+	out->busy = best;
 	return best;
 }
 
@@ -1279,17 +1275,16 @@ static double fill_stages(const struct calc_plan *plan, struct calc_step *st, st
  * tests/calc/step.c),
  * DualPipe (p/2-1)(F&B + B' - 3W) with F&B = F+B+W and B' = B+W (DeepSeek-V3 Table 2);
  * plus one send each way per stage boundary on the fill and drain paths. */
-static double closed_bubble(const struct calc_plan *plan, const struct calc_step *st)
+double calc_step_closed_bubble(const struct calc_pipeline_shape *sh, double tf, double tb, double tw)
 {
-	int p = plan->pp > 0 ? plan->pp : 1, v = plan->vpp > 0 ? plan->vpp : 1;
+	int p = sh->p;
 	struct calc_pp_closed cf;
 
 	if (p <= 1)
 		return 0;
 	/* the formulas live in pipeline.c, with the plan's ZB-H2 flush convention */
-	calc_pipeline_closed_flush(plan->schedule, p, calc_plan_microbatches(plan), v, st->tf, st->tb, st->tw,
-	                           !plan->post_validation, &cf);
-	return cf.bubble + 2.0 * (p - 1) * st->comm.p2p;
+	calc_pipeline_closed_flush(sh->sched, p, sh->m, sh->vpp, tf, tb, tw, sh->flush, &cf);
+	return cf.bubble + 2.0 * (p - 1) * sh->p2p;
 }
 
 /*
@@ -1490,7 +1485,7 @@ static double muon_time(const struct calc_plan *plan, double grad_params)
  * weights and moments, read gradients, write weights -- at HBM bandwidth; ZeRO >= 1
  * updates a 1/(DP x CP) shard (ZeRO §5.1), of 'dp_ranks' ranks.  'grad_params' and
  * 'edp_params' as calc_comm gives them (the routed experts shard over expert-DP). [s] */
-static double optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks)
+double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks)
 {
 	const struct calc_recipe *r = plan->recipe;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12, t;
@@ -1535,7 +1530,7 @@ static double optimizer_time(const struct calc_plan *plan, double grad_params, d
 }
 
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
-static void finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl)
+void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl)
 {
 	const struct calc_comm_dim *dp = &st->comm.dim[CALC_DIM_DP];
 	int m = calc_plan_microbatches(plan), n = calc_plan_gpus(plan), p = plan->pp > 0 ? plan->pp : 1;
@@ -1558,7 +1553,7 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 		/* the expert-DP reduction is outside the FSDP units: hidden as the DP reduction */
 		st->dp_exposed += exposed_behind(st->comm.edp_time, window, ov);
 
-	st->optimizer = optimizer_time(plan, st->comm.grad_params, st->comm.edp_params, dp->group.size);
+	st->optimizer = calc_step_optimizer_time(plan, st->comm.grad_params, st->comm.edp_params, dp->group.size);
 	/* efficiency.step_overhead: host time no GPU op hides (docs/references.md §5.11); the
 	 * planner's bounds leave it out, which keeps them below every leaf's time */
 	st->overhead = plan->step_overhead > 0 ? plan->step_overhead : 0;
@@ -1608,14 +1603,7 @@ static void finish(const struct calc_plan *plan, struct calc_step *st, const str
 	st->cost = st->gpu_hours * plan->gpu_hour_cost;
 }
 
-/* Op times of one layer of every kind; st->layer is kind 0's. */
-static void layer_times(const struct calc_plan *plan, struct calc_step *st)
-{
-	int nk = calc_model_nkinds(&plan->model);
-	for (int k = 0; k < nk; k++)
-		calc_layer_time_kind(plan, &st->comm, k, &st->kind_layer[k]);
-	st->layer = st->kind_layer[0];
-}
+/* ------------------------------------------------------------------ stage 1 */
 
 void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *out)
 {
@@ -1627,98 +1615,83 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 	calc_flops(plan, &out->flops);
 }
 
-void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
+/* ------------------------------------------------------------------ the plain walk */
+
+/* The critical GPU's parts between st and the pipeline stage's output. */
+static void out_of_step(const struct calc_step *st, struct calc_pipeline_out *o)
 {
+	o->busy = -1;
+	o->critical = st->critical;
+	o->tf = st->tf, o->tb = st->tb, o->tw = st->tw;
+	o->compute = st->compute, o->recompute = st->recompute;
+	o->tp_comm = st->tp_comm, o->ep_exposed = st->ep_exposed;
+}
+
+static void out_to_step(const struct calc_pipeline_out *o, struct calc_step *st)
+{
+	st->critical = o->critical;
+	st->tf = o->tf, st->tb = o->tb, st->tw = o->tw;
+	st->compute = o->compute, st->recompute = o->recompute;
+	st->tp_comm = o->tp_comm, st->ep_exposed = o->ep_exposed;
+}
+
+/* Stages 1 and 2 of the plain walk: st->comm, the layer times with their collectives,
+ * the simulator's costs into 'c' (schedule, p, m, v, the p2p time and each stage's T_F,
+ * T_B, T_W) and the critical GPU's parts into 'st'; 'pre' receives stage 1.  Returns the
+ * critical GPU's busy time. */
+static double plan_costs(const struct calc_plan *plan, struct calc_step *st, struct calc_step_compute *pre,
+                         struct calc_pp_costs *c)
+{
+	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
+	struct calc_stage_layers *buf = xcalloc(2 * CALC_MAX_STAGES, sizeof *buf);
+	struct calc_pipeline_in in;
+	struct calc_pipeline_out out;
 	int nk = calc_model_nkinds(&plan->model);
 	double busy;
 
-	calc_comm_with(plan, pre->comm, &st->comm);
+	calc_comm(plan, &st->comm);
+	calc_step_compute(plan, pre);
 	for (int k = 0; k < nk; k++) {
 		st->kind_layer[k] = pre->kind[k];
-		layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
+		calc_step_layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
 	}
 	st->layer = st->kind_layer[0];
-	busy = fill_stages(plan, st, NULL, &pre->ends, pre->comm);
-	st->bubble = closed_bubble(plan, st);
-	st->makespan = busy + st->bubble;
-	/* recompute_method = block counts the recomputed layers per chunk, so its hardware
-	 * FLOPs depend on vpp, which calc_step_compute does not read: computed here */
-	finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
-	                     ? NULL : &pre->flops);
+	calc_step_pipeline_in(plan, st->kind_layer, &pre->ends, NULL, buf, buf + CALC_MAX_STAGES, st->comm.p2p, &in);
+	c->sched = in.shape.sched;
+	c->p = in.shape.p;
+	c->m = in.shape.m;
+	c->v = in.shape.v;
+	c->p2p = in.shape.p2p;
+	/* A flushed schedule (ZB-H2) with post-validation runs steps back to back: the
+	 * steady-state period of two simulated steps; otherwise one step from an empty
+	 * pipeline to a flush. */
+	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
+	out_of_step(st, &out);
+	busy = calc_step_pipeline(&in, c, &out);
+	out_to_step(&out, st);
+	free(buf);
+	return busy;
 }
 
-void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
-                           struct calc_step *st)
+int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, struct calc_pp_result *r,
+                     struct calc_diag *d)
 {
-	/* st->kind_layer, critical, tf, tb, tw, compute, recompute, tp_comm, ep_exposed,
-	 * bubble and makespan stay: layer_comm reads only the TP, CP and EP collectives and
-	 * fill_stages and closed_bubble no collective but the p2p time, none of which
-	 * depends on the ZeRO stage */
-	calc_comm_with(plan, pre->comm, &st->comm);
-	finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
-	                     ? NULL : &pre->flops);
-}
-
-void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
-                         struct calc_step *scratch, struct calc_step_busy *out)
-{
-	int nk = calc_model_nkinds(&plan->model);
-
-	/* the critical GPU's busy time without collectives: every candidate stage's compute
-	 * is at most its time with them, so the maximum is too */
-	memset(&scratch->comm, 0, sizeof scratch->comm);
-	for (int k = 0; k < nk; k++)
-		scratch->kind_layer[k] = pre->kind[k];
-	out->busy = fill_stages(plan, scratch, NULL, &pre->ends, pre->comm);
-	out->tf = scratch->tf;
-	out->tb = scratch->tb;
-	out->tw = scratch->tw;
-	out->uniform = pre->comm ? pre->comm->uniform : calc_stage_layers_uniform(plan);
-}
-
-double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
-                               struct calc_step *scratch)
-{
-	double lb = b->busy;
-
-	/* With every stage holding the same layers of one kind the collectives add the same
-	 * to every stage, so the critical stage is the same with and without them, and every
-	 * closed form grows with its F and B at a fixed W: the bubble without collectives
-	 * (and without the point-to-point sends) bounds the bubble with them. */
-	if (b->uniform) { /* calc_stage_layers_uniform, the same for every schedule of the split */
-		scratch->tf = b->tf;
-		scratch->tb = b->tb;
-		scratch->tw = b->tw;
-		scratch->comm.p2p = 0;
-		lb += closed_bubble(plan, scratch);
+	struct calc_step *st;
+	struct calc_step_compute *pre;
+	memset(r, 0, sizeof *r);
+	memset(c, 0, sizeof *c);
+	if ((plan->pp > 0 ? plan->pp : 1) > CALC_MAX_STAGES)
+		return calc_error(d, plan->file, 0, "parallel.pp = %d exceeds %d stages", plan->pp, CALC_MAX_STAGES);
+	st = xcalloc(1, sizeof *st);
+	pre = xcalloc(1, sizeof *pre);
+	plan_costs(plan, st, pre, c);
+	free(pre);
+	free(st);
+	if (calc_pipeline_simulate(c, r, d) < 0) {
+		calc_pp_result_free(r);
+		return -1;
 	}
-	return lb; /* the exposed DP reduction and the optimizer only add to it */
-}
-
-double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
-                            struct calc_step *scratch)
-{
-	struct calc_step_busy b;
-
-	calc_step_fast_busy(plan, pre, scratch, &b);
-	return calc_step_fast_bound_of(plan, &b, scratch);
-}
-
-double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre)
-{
-	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, params;
-	double dp = calc_comm_dp_only(plan, pre, &params);
-	/* finish(): dp_exposed = dp - min(ov dp, window) >= (1 - ov) dp, plus the expert-DP
-	 * reduction (>= 0); FSDP's per-unit exposure is not bounded here (dp = 0).  The
-	 * optimizer without the routed experts' shard, which only adds to it. */
-	return (1 - ov) * dp + optimizer_time(plan, params, 0, pre->group[CALC_DIM_DP].size);
-}
-
-void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
-{
-	struct calc_step_compute pre;
-	calc_step_compute(plan, &pre);
-	calc_step_fast_with(plan, &pre, st);
+	return 0;
 }
 
 /*
@@ -1761,47 +1734,10 @@ static void sim_remember(const struct calc_pp_costs *c, double makespan)
 		sim_memo.n++;
 }
 
-/* The simulator's costs of the plan into 'c' (st->comm and the layer times filled):
- * schedule, p, m, v, the p2p time and each stage's T_F, T_B, T_W.  Returns the critical
- * stage's busy time (fill_stages). */
-static double plan_costs(const struct calc_plan *plan, struct calc_step *st, struct calc_pp_costs *c)
-{
-	const struct calc_sched *row = calc_schedule_at((int)plan->schedule);
-	c->sched = plan->schedule;
-	c->p = plan->pp > 0 ? plan->pp : 1;
-	c->m = calc_plan_microbatches(plan);
-	c->v = row && row->uses_vpp && plan->vpp > 0 ? plan->vpp : 1;
-	c->p2p = st->comm.p2p;
-	/* A flushed schedule (ZB-H2) with post-validation runs steps back to back: the
-	 * steady-state period of two simulated steps; otherwise one step from an empty
-	 * pipeline to a flush. */
-	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
-	return fill_stages(plan, st, c, NULL, NULL);
-}
-
-int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, struct calc_pp_result *r,
-                     struct calc_diag *d)
-{
-	struct calc_step *st;
-	memset(r, 0, sizeof *r);
-	memset(c, 0, sizeof *c);
-	if ((plan->pp > 0 ? plan->pp : 1) > CALC_MAX_STAGES)
-		return calc_error(d, plan->file, 0, "parallel.pp = %d exceeds %d stages", plan->pp, CALC_MAX_STAGES);
-	st = xcalloc(1, sizeof *st);
-	calc_comm(plan, &st->comm);
-	layer_times(plan, st);
-	plan_costs(plan, st, c);
-	free(st);
-	if (calc_pipeline_simulate(c, r, d) < 0) {
-		calc_pp_result_free(r);
-		return -1;
-	}
-	return 0;
-}
-
 int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_diag *d)
 {
 	struct calc_pp_costs *c;
+	struct calc_step_compute *pre;
 	int p = plan->pp > 0 ? plan->pp : 1;
 	double busy;
 
@@ -1811,15 +1747,15 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 		                  "training.recipe = %s holds no gradients (a memory baseline, not a trainable "
 		                  "recipe): it has no step time; choose a recipe that trains",
 		                  plan->recipe->name);
-	calc_comm(plan, &st->comm);
-	layer_times(plan, st);
 	if (p > CALC_MAX_STAGES)
 		return calc_error(d, plan->file, 0, "parallel.pp = %d exceeds %d stages", p, CALC_MAX_STAGES);
 	c = xcalloc(1, sizeof *c);
-	busy = plan_costs(plan, st, c);
+	pre = xcalloc(1, sizeof *pre);
+	busy = plan_costs(plan, st, pre, c);
 	if (sim_cached(c, &st->makespan)) {
 		double makespan, period;
 		if (calc_pipeline_simulate_span(c, &makespan, &period, d) < 0) {
+			free(pre);
 			free(c);
 			return -1;
 		}
@@ -1830,6 +1766,10 @@ int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_di
 	if (st->bubble < 0)
 		st->bubble = 0;
 	free(c);
-	finish(plan, st, NULL);
+	/* recompute_method = block counts the recomputed layers per chunk: its hardware
+	 * FLOPs read vpp, which stage 1 does not (calc_flops computes them again) */
+	calc_step_finish(plan, st, plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK
+	                               ? NULL : &pre->flops);
+	free(pre);
 	return 0;
 }

@@ -1,6 +1,8 @@
 /*
- * step.h -- public interface of step.c: FLOPs, op-level times, step time, MFU/HFU,
- * run time and cost, and of gemm_table.c, the GEMM efficiency by shape.  Included by calc.h.
+ * step.h -- public interface of step.c (the step engine's stages and the plain walk,
+ * calc_step) and step_fast.c (the planner's path, calc_step_fast and its bounds): FLOPs,
+ * op-level times, step time, MFU/HFU, run time and cost.  It includes gemm_table.h, the
+ * GEMM efficiency by shape that the op times read.
  *
  * Which function to call:
  *   calc_step       the reference: op times per stage fed to the pipeline simulator
@@ -20,6 +22,7 @@
 #include "calc.h"
 #include "comm.h"
 #include "pipeline.h"
+#include "gemm_table.h"
 
 #include <math.h>
 
@@ -158,6 +161,8 @@ void calc_step_fast(const struct calc_plan *plan, struct calc_step *out);
  * the loss on the last: forward, backward (inputs), backward (weights) [s]. */
 struct calc_step_ends {
 	double first_f, first_b, first_w, last_f, last_b, last_w;
+	double mtp_proj; /* one multi-token prediction module's projection GEMM, each of its
+	                    forward, input- and weight-gradient passes (0 without MTP) [s] */
 };
 
 /*
@@ -176,6 +181,93 @@ struct calc_step_compute {
 	                                     leaves it NULL; a caller that has one sets it) */
 };
 void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *out);
+
+/*
+ * The step engine runs in three stages, each a function of its own typed input, so that
+ * what a stage must not read it is not given:
+ *   1. compute of a split  plan -> struct calc_step_compute (above): one layer of each
+ *                          kind without collectives, the model's two ends, the FLOPs;
+ *   2. pipeline            struct calc_pipeline_in -> struct calc_pipeline_out
+ *                          (calc_step_pipeline, calc_step_closed_bubble): the stages'
+ *                          per micro-batch costs, the critical GPU and its bubble.  It
+ *                          receives no plan: the ZeRO stage, dp, the network (but the
+ *                          point-to-point send), the optimizer and the run are out of
+ *                          its reach, which the planner's re-timing of a leaf under
+ *                          another ZeRO stage (calc_step_fast_rezero) and its bounds
+ *                          rely on;
+ *   3. finish              the makespan, the DP exposure, the optimizer, the rates and
+ *                          the run (step.c finish).
+ * calc_step (the plain walk, step.c: stage 2 feeds the simulator) and the planner's path
+ * (step_fast.c: stage 2 with the closed-form bubble, stage 1 shared by the leaves of a
+ * split) call the same stage functions; `make check-fast` holds their results to each
+ * other, bit for bit.
+ */
+/* The pipeline's shape: what the closed-form bubble reads besides the critical GPU's
+ * per micro-batch times. */
+struct calc_pipeline_shape {
+	enum calc_schedule sched;
+	int p;             /* stages */
+	int m;             /* micro-batches per step, calc_plan_microbatches (the busy time
+	                      counts at least 1) */
+	int dual;          /* the schedule runs two ways (DualPipe) and p > 1 */
+	int v;             /* model chunks the simulator runs per stage (1 without vpp) */
+	int vpp;           /* parallel.vpp as the closed forms read it (1 when not set) */
+	int flush;         /* 1: a flush between steps (no parallel.post_validation) */
+	double p2p;        /* one activation send between stages [s] */
+};
+struct calc_pipeline_in {
+	struct calc_pipeline_shape shape;
+	const struct calc_layer_time *kind; /* one layer of each kind, with its collectives */
+	int nkinds;
+	struct calc_step_ends ends;         /* the model's two ends and the MTP projection */
+	const struct calc_stage_layers *all; /* every stage's layers, p of them */
+	const struct calc_stage_layers *chunks; /* every virtual stage's layers (a layout
+	                                           placed chunk by chunk, calc_chunk_layers),
+	                                           or NULL */
+	int nchunks;
+	int uniform;       /* calc_stage_layers_uniform of the split */
+	int heavy;         /* calc_stage_layers_heaviest of the split (read when not uniform) */
+	int offload_layers; /* calc_plan_offload_layers */
+	struct calc_rc_rule rc;
+	int mtp_depth;     /* model.mtp_depth */
+	int mtp_kind;      /* calc_model_mtp_kind: the kind of an MTP module's block */
+};
+/* The critical GPU -- the one with the most work per step -- and its parts. */
+struct calc_pipeline_out {
+	double busy;       /* its work in one step, m (F + B + W) [s] */
+	int critical;      /* its rank */
+	double tf, tb, tw; /* per micro-batch, collectives included [s] */
+	double compute, recompute, tp_comm, ep_exposed; /* of busy, as struct calc_step names them [s] */
+};
+/* Stage 2: the shape of a plan's pipeline, 'p2p' its point-to-point send [s]. */
+void calc_step_pipeline_shape(const struct calc_plan *plan, double p2p, struct calc_pipeline_shape *out);
+/* Stage 2: the input of a plan, from the layer times 'kind' (with collectives) and the
+ * ends 'e' of stage 1; 'cpre' (may be NULL) the split's calc_comm_pre, whose stage layers
+ * it points to, else 'buf' (CALC_MAX_STAGES entries) receives them; 'chunks' (may be
+ * NULL: no chunk layout is costed) receives the virtual stages' layers of a layout
+ * placed chunk by chunk; 'p2p' the point-to-point send [s]. */
+void calc_step_pipeline_in(const struct calc_plan *plan, const struct calc_layer_time *kind,
+                           const struct calc_step_ends *e, const struct calc_comm_pre *cpre,
+                           struct calc_stage_layers *buf, struct calc_stage_layers *chunks, double p2p,
+                           struct calc_pipeline_in *in);
+/* Stage 2: every stage's costs into 'c' (may be NULL: only the critical GPU, the
+ * planner's path) and the critical GPU into 'out', whose fields are kept when no rank's
+ * busy time compares above -1 (NaN).  Returns out->busy.  The stages are at most
+ * CALC_MAX_STAGES (plan.c's bound on parallel.pp, and the planner's). */
+double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_costs *c, struct calc_pipeline_out *out);
+/* The closed-form bubble of the critical GPU with per micro-batch times tf, tb, tw, the
+ * sends included (docs/references.md §3) [s]. */
+double calc_step_closed_bubble(const struct calc_pipeline_shape *sh, double tf, double tb, double tw);
+/* Stage 2, the collectives: the exposed TP/CP and expert collectives of one layer of
+ * kind 'k' into 'o', which holds its compute (struct calc_step_compute's kind[k]). */
+void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int k, struct calc_layer_time *o);
+/* Stage 3: after the makespan (st->makespan and the critical GPU's parts set): the DP
+ * exposure, the optimizer, the step time, the FLOP rates and the run; 'fl' (may be NULL:
+ * computed) calc_flops of the plan. */
+void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl);
+/* The optimizer step's time [s] of 'grad_params' parameters sharded over 'dp_ranks' DP
+ * ranks under the plan's ZeRO stage, and 'edp_params' over the expert-DP group. */
+double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks);
 
 /* calc_step_fast with 'pre' from calc_step_compute of a plan that differs from 'plan'
  * at most in what calc_step_compute does not read: the same result, bit for bit
@@ -308,40 +400,5 @@ int calc_validate_speedup(const struct calc_table *rows, struct calc_table *out,
  * of 's' (may be NULL).  Rows marked "not expressible" take no part.  Returns the goals
  * met. */
 int calc_validate_goals(const struct calc_table *rows, struct calc_table *out, struct calc_validation *s);
-
-/* GEMM efficiency by shape (gemm_table.c, docs/references.md §5.10). */
-
-/* Share of the tile slots an (M x K) * (K x N) GEMM's output fills on a GPU of 'sms' SMs
- * [0..1]: ceil(M/128) ceil(N/128) tiles of 128 x 128 in waves of 'sms', a partial tile
- * and a partial last wave costing whole ones, no wave term below one wave (NVIDIA Deep
- * Learning Performance Guide, "Matrix Multiplication Background"; the rule of step.c's
- * GEMM times).  1 when sms <= 0 or M, N <= 0. */
-static inline double calc_gemm_wave_share(double M, double N, int sms)
-{
-	/* inline: the op times call it for every GEMM of every leaf the planner times */
-	double tile = 128, tiles, slots;
-	if (sms <= 0 || M <= 0 || N <= 0)
-		return 1;
-	tiles = ceil(M / tile) * ceil(N / tile);
-	slots = tiles < sms ? tiles : ceil(tiles / sms) * sms;
-	return M * N / (slots * tile * tile);
-}
-
-/* Shape factor S(M, N, K) of an (M x K) * (K x N) BF16 GEMM on sm_90 [0..1]: XLA's
- * measured rate at that shape, its own quantization divided out, over the table's
- * largest; trilinear in log2 M, N, K, clamped to the grid M 256 .. 16384, N and K
- * 256 .. 4096.  Thread-safe (the grid is built once). */
-double calc_gemm_shape_factor(double M, double N, double K);
-
-/* The table's measured rate at grid point (i, j, k): M = 256 * 2^i (i 0..6; i 5 and 6 are
- * b 2 and 4 of m 4096), N = 256 * 2^j, K = 256 * 2^k (j, k 0..4) [FLOP/s]; 0 outside. */
-double calc_gemm_table_rate(int i, int j, int k);
-
-/* 1 when the GPU preset 'gpu' (its name) is an sm_90 part the table covers, else 0. */
-int calc_gemm_table_covers(const char *gpu);
-
-/* 1 when the plan's GEMMs take the shape factor: efficiency.gemm_shape = table, or auto
- * on a GPU the table covers; else 0. */
-int calc_gemm_shape_on(const struct calc_plan *p);
 
 #endif

@@ -1845,6 +1845,57 @@ static void test_validate_band(void **state)
 	calc_table_free(&t);
 }
 
+/* The pipeline stage takes its typed input and no plan (calc_step_pipeline): four stages
+ * of two layers of one kind, F = 1 ms, B = 2 ms, W = 1 ms a layer, the embedding
+ * (0.5 ms forward and weight gradient) on stage 0, the head (2 ms forward, 2 ms input
+ * and 1 ms weight gradient) on stage 3, m = 8.  By hand: stage 0 per micro-batch
+ * T_F 2.5, T_B 4, T_W 2.5 ms; the middle stages 2, 4, 2; stage 3 4, 6, 3 ms -- stage 3
+ * is critical, busy 8 x 13 = 104 ms.  1F1B's closed-form bubble (Narayanan et al. 2021
+ * §2.2.1) (p - 1)(F + B + W) = 3 x 13 = 39 ms, plus a 0.1 ms send each way per stage
+ * boundary on the fill and drain paths, 2 x 3 x 0.1 = 0.6 ms. */
+static void test_pipeline_stage_typed(void **state)
+{
+	struct calc_layer_time lt[1];
+	struct calc_stage_layers all[4];
+	struct calc_pipeline_in in;
+	struct calc_pipeline_out out;
+	struct calc_pp_costs *c = calloc(1, sizeof *c);
+	(void)state;
+	memset(lt, 0, sizeof lt);
+	memset(all, 0, sizeof all);
+	memset(&in, 0, sizeof in);
+	lt[0].f = 1e-3, lt[0].b = 2e-3, lt[0].w = 1e-3;
+	for (int i = 0; i < 4; i++)
+		all[i].layers = all[i].count[0] = 2, all[i].embedding = i == 0, all[i].head = i == 3;
+	in.kind = lt, in.nkinds = 1, in.all = all, in.uniform = 1, in.heavy = -1;
+	in.ends.first_f = in.ends.first_w = 0.5e-3;
+	in.ends.last_f = in.ends.last_b = 2e-3, in.ends.last_w = 1e-3;
+	in.shape.sched = CALC_SCHED_1F1B, in.shape.p = 4, in.shape.m = 8, in.shape.v = in.shape.vpp = 1;
+	in.shape.flush = 1, in.shape.p2p = 0.1e-3;
+	in.rc.v = in.rc.n = 1;
+	assert_near(calc_step_pipeline(&in, NULL, &out), 104e-3, 1e-12);
+	assert_int_equal(out.critical, 3);
+	assert_near(out.tf, 4e-3, 1e-12);
+	assert_near(out.tb, 6e-3, 1e-12);
+	assert_near(out.tw, 3e-3, 1e-12);
+	assert_near(out.compute, 104e-3, 1e-12);
+	assert_near(calc_step_closed_bubble(&in.shape, out.tf, out.tb, out.tw), 39.6e-3, 1e-12);
+	/* the simulator's path costs every stage */
+	assert_near(calc_step_pipeline(&in, c, &out), 104e-3, 1e-12);
+	assert_near(c->tf[0], 2.5e-3, 1e-12);
+	assert_near(c->tb[1], 4e-3, 1e-12);
+	assert_near(c->tw[2], 2e-3, 1e-12);
+	assert_near(c->tw[3], 3e-3, 1e-12);
+	/* recompute_method = block with N = 1 of v = 1 chunk: of a stage's 2 layers 1
+	 * recomputes, so half of a layer's 1 ms recomputation leaves T_B per layer */
+	lt[0].recompute = 1e-3;
+	in.rc.block = 1;
+	calc_step_pipeline(&in, NULL, &out);
+	assert_near(out.tb, 6e-3 + 1e-3, 1e-12);
+	assert_near(out.recompute, 8 * 1e-3, 1e-12);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1877,7 +1928,7 @@ int main(void)
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
-		cmocka_unit_test(test_validate_band),
+		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_pipeline_stage_typed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,136 @@
+/*
+ * step_fast.c -- the planner's path through the step engine: the same three stages as
+ * calc_step (step.c; struct calc_step_compute, struct calc_pipeline_in / out, then
+ * calc_step_finish) with the closed-form bubble of the schedule (docs/references.md §3)
+ * in place of the pipeline simulator, stage 1 shared by the leaves of a split, and the
+ * lower bounds the planner prunes with (calc/search.c).  Nothing here holds a formula of
+ * its own: every number comes from a stage function of step.c, so this path and the plain
+ * walk agree bit for bit where they compute the same thing (`make check-fast`).
+ */
+#include "calc.h"
+#include "step.h"
+
+#include <string.h>
+
+/* The critical GPU's parts between st and the pipeline stage's output. */
+static void out_of_step(const struct calc_step *st, struct calc_pipeline_out *o)
+{
+	o->busy = -1;
+	o->critical = st->critical;
+	o->tf = st->tf, o->tb = st->tb, o->tw = st->tw;
+	o->compute = st->compute, o->recompute = st->recompute;
+	o->tp_comm = st->tp_comm, o->ep_exposed = st->ep_exposed;
+}
+
+static void out_to_step(const struct calc_pipeline_out *o, struct calc_step *st)
+{
+	st->critical = o->critical;
+	st->tf = o->tf, st->tb = o->tb, st->tw = o->tw;
+	st->compute = o->compute, st->recompute = o->recompute;
+	st->tp_comm = o->tp_comm, st->ep_exposed = o->ep_exposed;
+}
+
+/* recompute_method = block counts the recomputed layers per chunk, so its hardware FLOPs
+ * depend on vpp, which calc_step_compute does not read: computed again (NULL) then. */
+static const struct calc_flops *flops_of(const struct calc_plan *plan, const struct calc_step_compute *pre)
+{
+	return plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK ? NULL : &pre->flops;
+}
+
+void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
+{
+	int nk = calc_model_nkinds(&plan->model);
+	/* without the split's stage layers (calc_comm_pre) they are computed into buf */
+	struct calc_stage_layers buf[pre->comm && pre->comm->have_sl ? 1 : CALC_MAX_STAGES];
+	struct calc_pipeline_in in;
+	struct calc_pipeline_out out;
+	double busy;
+
+	calc_comm_with(plan, pre->comm, &st->comm);
+	for (int k = 0; k < nk; k++) {
+		st->kind_layer[k] = pre->kind[k];
+		calc_step_layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
+	}
+	st->layer = st->kind_layer[0];
+	calc_step_pipeline_in(plan, st->kind_layer, &pre->ends, pre->comm, buf, NULL, st->comm.p2p, &in);
+	out_of_step(st, &out);
+	busy = calc_step_pipeline(&in, NULL, &out);
+	out_to_step(&out, st);
+	st->bubble = calc_step_closed_bubble(&in.shape, st->tf, st->tb, st->tw);
+	st->makespan = busy + st->bubble;
+	calc_step_finish(plan, st, flops_of(plan, pre));
+}
+
+void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                           struct calc_step *st)
+{
+	/* st->kind_layer, critical, tf, tb, tw, compute, recompute, tp_comm, ep_exposed,
+	 * bubble and makespan stay: calc_step_layer_comm reads only the TP, CP and EP
+	 * collectives, and the pipeline stage is given no plan, only the p2p time of the
+	 * collectives, none of which depends on the ZeRO stage */
+	calc_comm_with(plan, pre->comm, &st->comm);
+	calc_step_finish(plan, st, flops_of(plan, pre));
+}
+
+void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                         struct calc_step *scratch, struct calc_step_busy *out)
+{
+	struct calc_stage_layers buf[pre->comm && pre->comm->have_sl ? 1 : CALC_MAX_STAGES];
+	struct calc_pipeline_in in;
+	struct calc_pipeline_out o;
+
+	/* the critical GPU's busy time without collectives (stage 1's layer times): every
+	 * candidate stage's compute is at most its time with them, so the maximum is too */
+	(void)scratch;
+	calc_step_pipeline_in(plan, pre->kind, &pre->ends, pre->comm, buf, NULL, 0, &in);
+	memset(&o, 0, sizeof o);
+	out->busy = calc_step_pipeline(&in, NULL, &o);
+	out->tf = o.tf;
+	out->tb = o.tb;
+	out->tw = o.tw;
+	out->uniform = in.uniform;
+}
+
+double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_step_busy *b,
+                               struct calc_step *scratch)
+{
+	double lb = b->busy;
+
+	/* With every stage holding the same layers of one kind the collectives add the same
+	 * to every stage, so the critical stage is the same with and without them, and every
+	 * closed form grows with its F and B at a fixed W: the bubble without collectives
+	 * (and without the point-to-point sends) bounds the bubble with them. */
+	(void)scratch;
+	if (b->uniform) { /* calc_stage_layers_uniform, the same for every schedule of the split */
+		struct calc_pipeline_shape sh;
+		calc_step_pipeline_shape(plan, 0, &sh);
+		lb += calc_step_closed_bubble(&sh, b->tf, b->tb, b->tw);
+	}
+	return lb; /* the exposed DP reduction and the optimizer only add to it */
+}
+
+double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *scratch)
+{
+	struct calc_step_busy b;
+
+	calc_step_fast_busy(plan, pre, scratch, &b);
+	return calc_step_fast_bound_of(plan, &b, scratch);
+}
+
+double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre)
+{
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, params;
+	double dp = calc_comm_dp_only(plan, pre, &params);
+	/* calc_step_finish: dp_exposed = dp - min(ov dp, window) >= (1 - ov) dp, plus the
+	 * expert-DP reduction (>= 0); FSDP's per-unit exposure is not bounded here (dp = 0).
+	 * The optimizer without the routed experts' shard, which only adds to it. */
+	return (1 - ov) * dp + calc_step_optimizer_time(plan, params, 0, pre->group[CALC_DIM_DP].size);
+}
+
+void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
+{
+	struct calc_step_compute pre;
+	calc_step_compute(plan, &pre);
+	calc_step_fast_with(plan, &pre, st);
+}

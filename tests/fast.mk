@@ -1,0 +1,26 @@
+# tests/fast.mk -- `make check-fast`: the planner's fast path (calc/step_fast.c and the
+# layers of calc/search.c: shared stage 1, ZeRO re-timing, bounds and pruning, no_counts,
+# the memo) against the plain walk, bit for bit, on every shipped plan and the search
+# fixtures of the CLI goldens (tests/fast/check.c says what is compared).
+
+FAST_BIN = $(BUILD)/tests/fast/check
+FAST_CASES = \
+	"plans/default.ini" \
+	"plans/llama2-70b-a100.ini" \
+	"plans/llama3-405b-h100.ini" \
+	"plans/deepseek-v3-h800.ini" \
+	"tests/cli/llama3-70b-1024.ini" \
+	"- --set model.preset=mixtral-8x22b --gpus 512" \
+	"- --set model.layers=6 --set model.hidden=512 --set model.heads=8 --set model.kv_heads=4 --set model.ffn_hidden=2048 --set model.vocab=32000 --set nodes=2 --set gpus_per_node=8 --set tp=1 --set pp=1 --set dp=0 --set global_batch=32 --set seq_len=1000 --set cluster.gpu_memory=2GB"
+
+$(FAST_BIN): tests/fast/check.c $(BUILD)/libcalc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(BUILD)/libcalc.a $(DEPS_LIBS)
+
+.PHONY: check-fast
+check-fast: $(FAST_BIN)
+	@pass=0; fail=0; for c in $(FAST_CASES); do \
+	  if $(FAST_BIN) $$c; then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
+	done; echo "fast: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+CHECKS += check-fast
