@@ -851,11 +851,20 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
  * figures and 'order' (room for nops), and returns 0; -1 where compile() would refuse
  * the ops (then simulate() runs them and says what is wrong).
  *
- * Measured on interleaved p = 64, v = 4, m = 1,024 (524,288 ops): compiling the program
- * (two arrays of 20 bytes an op) and replaying into a copy of the ops (32 bytes an op)
- * made the first run touch 61 MB, 15,600 page faults, about two thirds of its time; this
- * touches the ops, the order and the end times alone (about 23 MB).  The program is
- * compiled when the span first asks for the shape (calc_pipeline_simulate_span).
+ * Measured on interleaved p = 64, v = 4, m = 1,024 (524,288 ops, `trainplan schedule
+ * --bench 1`): compiling the program (two arrays of 20 bytes an op) and replaying into a
+ * copy of the ops (32 bytes an op) made the first run touch 61 MB, 15,623 page faults,
+ * about two thirds of its time; this touches the ops, the order and the end times alone
+ * (5,766 faults).  The program is compiled when the span first asks for the shape
+ * (calc_pipeline_simulate_span).  What the loop then waits for is memory:
+ * - PREFETCH: the loop takes a few ops of one stage, then those of another, so it reads
+ *   the ops in p streams at once, more than the processor's stream prefetcher follows;
+ *   each op asks for the one two places on (the next cache line of its stage).
+ * - LAYOUT: the end times and flags of (micro-batch mb, path stage g) are kept at
+ *   g nmb + mb here, not mb L + g as in simulate(): a stage runs consecutive
+ *   micro-batches of one path stage, so their end times share cache lines (on the shape
+ *   above 20 % fewer first-level cache read misses, cachegrind).  The index is private
+ *   to this loop; lane_run() takes it as given.
  */
 static int first_run(const struct shape *k, const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
                      int *order, struct calc_pp_result *r)
@@ -917,7 +926,7 @@ static int first_run(const struct shape *k, const struct calc_pp_costs *c, struc
 		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != st || ops[i + 1].op != 'B')))
 			goto bad;
 		g = two_way ? (o->chunk ? p - 1 - st : st) : o->chunk * p + st; /* path_stage() */
-		kk = (size_t)o->mb * L + g;
+		kk = (size_t)g * nmb + o->mb; /* see LAYOUT above */
 		switch ((unsigned char)o->op | (unsigned)(unsigned char)o->full << 8) {
 		case 'F':
 		case 'F' | 1 << 8:
@@ -963,22 +972,24 @@ static int first_run(const struct shape *k, const struct calc_pp_costs *c, struc
 		for (i = pos[st]; i < end; i++) {
 			struct calc_pp_op *o = &ops[i];
 			int dir = two_way ? o->chunk : 0, g = two_way ? (dir ? p - 1 - st : st) : o->chunk * p + st;
+			if (i + 2 < end) /* see PREFETCH above */
+				__builtin_prefetch(o + 2, 1);
 			int kind, wk = st;
-			size_t kk = (size_t)o->mb * L + g;
+			size_t kk = (size_t)g * nmb + o->mb;
 			double t, dur, start, fin;
 			if (o->op == 'F') {
-				if (g > 0 && !(st8[kk - 1] & F_DONE))
+				if (g > 0 && !(st8[kk - nmb] & F_DONE))
 					break;
-				t = g > 0 ? ss.fend[kk - 1] + x : 0;
+				t = g > 0 ? ss.fend[kk - nmb] + x : 0;
 				if (g + 1 < L)
 					wk = two_way ? (dir ? st - 1 : st + 1) : st + 1 < p ? st + 1 : 0;
 				kind = 0;
 			} else if (o->op == 'B') {
-				if (!(st8[kk] & F_DONE) || (g < L - 1 && !(st8[kk + 1] & B_DONE)))
+				if (!(st8[kk] & F_DONE) || (g < L - 1 && !(st8[kk + nmb] & B_DONE)))
 					break;
 				t = ss.fend[kk];
 				if (g < L - 1) {
-					double a = ss.bend[kk + 1] + x;
+					double a = ss.bend[kk + nmb] + x;
 					if (a > t)
 						t = a;
 				}
@@ -994,13 +1005,13 @@ static int first_run(const struct shape *k, const struct calc_pp_costs *c, struc
 			if (o->pair) { /* the B after it: both inputs in */
 				const struct calc_pp_op *b = o + 1;
 				int g2 = two_way ? (b->chunk ? p - 1 - st : st) : b->chunk * p + st;
-				size_t k2 = (size_t)b->mb * L + g2;
+				size_t k2 = (size_t)g2 * nmb + b->mb;
 				double t2;
-				if (!(st8[k2] & F_DONE) || (g2 < L - 1 && !(st8[k2 + 1] & B_DONE)))
+				if (!(st8[k2] & F_DONE) || (g2 < L - 1 && !(st8[k2 + nmb] & B_DONE)))
 					break;
 				t2 = ss.fend[k2];
 				if (g2 < L - 1) {
-					double a = ss.bend[k2 + 1] + x;
+					double a = ss.bend[k2 + nmb] + x;
 					if (a > t2)
 						t2 = a;
 				}
