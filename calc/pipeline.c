@@ -546,22 +546,29 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 /*
  * The order in which the simulator runs a generated schedule's ops depends on the
  * schedule, p, m, v and the number of steps alone, not on the costs: an op waits until
- * the ops it needs have run, whatever their times.  So the ops of a shape and their
- * order are kept after its first simulation, and a later simulation of the same shape
- * (the plan at another network bandwidth, a neighbour re-timed) replays that order,
- * computing every start and end with the same expressions, in the same order per
- * stage, as the event loop: the same numbers, without the queue and the checks.  The
- * step engine needs only the makespan and the period (calc_pipeline_simulate_span): a
- * shape also keeps its program (struct prog_op), each op with its inputs, cost, stage
- * and step resolved once, which span_run executes without the timeline and the
- * counters; a new shape's order and program are found without simulate()'s times and
- * checks (compile), which falls back to simulate() for ops that are not a valid
- * schedule.  The shapes are kept for the process (at most SHAPE_MAX of them and
- * SHAPE_OPS ops in all; past that, shapes are simulated as before), shared by its
- * threads.
+ * the ops it needs have run, whatever their times.  So the order of a shape (and its
+ * ops, up to SHAPE_COPY_OPS of them; past that a replay generates them again) is kept
+ * after its first simulation, and a later simulation of the same shape (the plan at
+ * another network bandwidth, a neighbour re-timed) replays that order, computing every
+ * start and end with the same expressions, in the same order per stage, as the event
+ * loop: the same numbers, without the queue and the checks.  A new shape's first full
+ * simulation finds its order and times its ops in one pass without simulate()'s checks
+ * (first_run).  The step engine needs only the makespan and the period
+ * (calc_pipeline_simulate_span): a shape also keeps its program (struct prog_op), each
+ * op with its inputs, cost, stage and step resolved once, which span_run executes
+ * without the timeline and the counters; the span's first call for a shape finds its
+ * order and program without simulate()'s times and checks (compile).  Both fall back
+ * to simulate() for ops that are not a valid schedule.  The shapes are kept for the
+ * process (at most SHAPE_MAX entries and SHAPE_OPS ops in all; past that, shapes are
+ * simulated as new), shared by its threads.
  */
 #define SHAPE_MAX 128
 #define SHAPE_OPS (1 << 21)
+/* A new shape's ops kept in the cache beside its order [ops].  Past this a replay
+ * generates them again: a copy costs the first run more than that costs a replay (the
+ * 524,288 ops of interleaved p = 64, v = 4, m = 1,024: a copy of 16.8 MB, 4,100 page
+ * faults, against 12.4 M instructions of the generator, callgrind). */
+#define SHAPE_COPY_OPS (1 << 15)
 
 /*
  * One op of a shape's program (one per op, in the order in which they run, so span_run
@@ -1249,11 +1256,6 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	*period = sh->steps > 1 ? step_end[sh->steps - 1] - step_end[sh->steps - 2] : *makespan;
 	free(e);
 }
-
-/* A new shape's ops kept in the cache beside its order (past this, a replay generates
- * them again: copying them costs the first run more than generating them costs a
- * replay) [ops]. */
-#define SHAPE_COPY_OPS (1 << 15)
 
 /* calc_pipeline_simulate; with want_ops = 0 a replay leaves r->ops NULL. */
 static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *r, struct calc_diag *d,
