@@ -651,13 +651,14 @@ static const struct shape *shape_find(const struct shape *k, int need)
 
 /*
  * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
- * order in which simulate() runs them), and in 'order' (room for nops; NULL: not wanted)
- * the index in 'ops' of each entry, without simulate()'s times: the same event loop (a
+ * order in which simulate() runs them), without simulate()'s times: the same event loop (a
  * stage runs its ops while their inputs have run, and wakes the stage an F or B feeds),
  * each op's inputs named once, by the slot of the end time it reads (blocked()'s fend
  * and bend), instead of blocked()'s checks.  NULL when the ops are not a complete, valid
  * schedule (an op out of range or repeated, a missing or extra W, an F&B pair without
- * its B, a cycle of waits): then simulate() runs them and says what is wrong.
+ * its B, a cycle of waits): then simulate() runs them and says what is wrong.  With
+ * 'known' (the order first_run() found for these ops, nops indices into 'ops') the
+ * entries are put in that order instead of the event loop's.
  *
  * What it checks, and why that is enough (tests/calc/pipeline.c, test_bad_generators,
  * has a generator for each way to be wrong):
@@ -675,7 +676,7 @@ static const struct shape *shape_find(const struct shape *k, int need)
  *   that waits for one after it on its own stage.
  */
 static inline __attribute__((always_inline)) struct prog_op *
-compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order, int two_way)
+compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const int *known, int two_way)
 {
 	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
 	size_t n;
@@ -788,6 +789,12 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 	while (s < p)
 		off[++s] = nops;
 
+	if (known) { /* the order found before */
+		for (int j = 0; j < nops; j++)
+			run[j] = prog[known[j]];
+		free(prog);
+		return run;
+	}
 	/* simulate()'s loop, which copies each op's entry to 'run' as it runs; a stage is
 	 * marked queued while it runs, so that its own ops do not queue it again */
 	for (int st = 0; st < p; st++) {
@@ -805,8 +812,6 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 			int wk = wake[i];
 			if (!(done[q->cross] & done[q->local] & done[q->pair]))
 				break;
-			if (order)
-				order[nrun] = i;
 			run[nrun++] = *q;
 			done[q->out] = 1;
 			if (!inq[wk]) {
@@ -830,9 +835,9 @@ bad:
 	return NULL;
 }
 
-/* compile_way for the row's kind of path and for an order wanted or not, inlined once
+/* compile_way for the row's kind of path and for an order known or not, inlined once
  * for each so that the compiler drops the other kind's selects from the loops (about 13
- * instructions an op less) and the span's compile the order's test (2 an op).
+ * instructions an op less).
  * Measured with callgrind on `build/trainplan validate` (405,782 ops compiled, 44.7 M
  * instructions here) and found dearer: the span's ops generated straight into the
  * compiler through a sink in struct calc_sched_gen, a call per op (+12 M: the call and
@@ -841,13 +846,11 @@ bad:
  * that waits is read again, and the loop keeps fewer values in registers); the pair flag
  * in the switch as well (+1.5 M). */
 static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
-                               int *order)
+                               const int *known)
 {
-	if (!order) /* and without the order, for the span */
+	if (!known)
 		return k->row->two_way ? compile_way(k, ops, nops, NULL, 1) : compile_way(k, ops, nops, NULL, 0);
-	if (k->row->two_way)
-		return compile_way(k, ops, nops, order, 1);
-	return compile_way(k, ops, nops, order, 0);
+	return k->row->two_way ? compile_way(k, ops, nops, known, 1) : compile_way(k, ops, nops, known, 0);
 }
 
 /*
@@ -1356,13 +1359,16 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 		return 0;
 	}
 	if (!c->per_chunk && !((sh = shape_find(&key, NEED_ORDER)) && sh->noprog)) {
-		/* a shape without a program: its order and program without simulate()'s checks */
-		struct calc_pp_op *ops;
+		/* a shape without a program: its order (found by a full simulation before, or
+		 * now by compile's event loop) and program without simulate()'s checks */
+		const struct calc_pp_op *ops = sh ? sh->ops : NULL;
+		struct calc_pp_op *gen = NULL;
 		struct prog_op *prog;
-		int n = 0;
-		ops = gen_all(c, key.row, 0, &n);
-		prog = compile(&key, ops, n, NULL);
-		free(ops); /* the span needs none: a full result generates them again */
+		int n = sh ? sh->nops : 0;
+		if (!ops)
+			ops = gen = gen_all(c, key.row, n, &n);
+		prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL);
+		free(gen); /* the span needs none: a full result generates them again */
 		if (prog) {
 			key.nops = n;
 			key.prog = prog;
