@@ -298,16 +298,21 @@ struct lanes {
 /* Lay out the doubles of a scratch block 'dv' for n (micro-batch, path stage) pairs on p
  * stages: the forward and backward end times of ss, then the lanes, the step ends
  * last. */
-static void carve(double *dv, size_t n, int p, struct simstate *ss, struct lanes *ln)
+static void carve_lanes(double *dv, int p, struct lanes *ln)
 {
-	ss->fend = dv;
-	ss->bend = dv + n;
-	ln->free_at = dv + 2 * n;
+	ln->free_at = dv;
 	ln->cnt = ln->free_at + p;
 	ln->peak = ln->cnt + p;
 	ln->wcnt = ln->peak + p;
 	ln->wpeak = ln->wcnt + p;
 	ln->step_end = ln->wpeak + p;
+}
+
+static void carve(double *dv, size_t n, int p, struct simstate *ss, struct lanes *ln)
+{
+	ss->fend = dv;
+	ss->bend = dv + n;
+	carve_lanes(dv + 2 * n, p, ln);
 }
 
 /* The result's totals from a run's step ends and per-stage peaks: makespan, period (the
@@ -875,6 +880,14 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
  *   micro-batches of one path stage, so their end times share cache lines (on the shape
  *   above 20 % fewer first-level cache read misses, cachegrind).  The index is private
  *   to this loop; lane_run() takes it as given.
+ * - ONE SLOT: the forward's and the backward's end of a (micro-batch, path stage) share
+ *   one place: the backward's end replaces the forward's when the backward runs, and no
+ *   op reads the forward's end after that (the next path stage's forward, the only
+ *   other that reads it, has run before: the backward waits for that stage's backward,
+ *   which waits for its forward).  The checks allow one backward per pair; a repeated
+ *   forward leaves another pair without one, and the loop then ends with ops left over
+ *   and is refused, whatever it read.  On the shape above the end times take 2.1 MB
+ *   instead of 4.2 (5,452 page faults for the whole command instead of 5,962).
  */
 static int first_run(const struct shape *k, const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
                      int *order, struct calc_pp_result *r)
@@ -884,18 +897,19 @@ static int first_run(const struct shape *k, const struct calc_pp_costs *c, struc
 	int two_way = k->row->two_way, chunks = two_way ? 2 : v, ncost = c->per_chunk ? L : p;
 	int *off, *pos, *queue, qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
 	double x = p > 1 ? c->p2p : 0, *cost;
-	size_t n = (size_t)nmb * L, nd = 2 * n + (size_t)p * 6 + (size_t)steps;
+	size_t n = (size_t)nmb * L, nd = n + (size_t)p * 6 + (size_t)steps;
 	unsigned char *inq, *st8;
 	struct simstate ss;
 	struct lanes ln;
 	char *blk;
 
-	/* one block: end times, lanes and costs (doubles), the event loop's counters, the
-	 * W states of lane_run() and the flags per (micro-batch, path stage) */
+	/* one block: end times (ONE SLOT), lanes and costs (doubles), the event loop's
+	 * counters, the W states of lane_run() and the flags per (micro-batch, path stage) */
 	blk = xmalloc((nd + 4 * (size_t)ncost) * sizeof(double) + 3 * ((size_t)p + 1) * sizeof(int) +
 	              (size_t)p + 1 + 2 * n + 1);
-	carve((double *)(void *)blk, n, p, &ss, &ln);
-	memset(ln.free_at, 0, (nd - 2 * n) * sizeof(double));
+	ss.fend = ss.bend = (double *)(void *)blk;
+	carve_lanes(ss.fend + n, p, &ln);
+	memset(ln.free_at, 0, (nd - n) * sizeof(double));
 	cost = (double *)(void *)blk + nd;
 	off = (int *)(void *)(cost + 4 * ncost);
 	pos = off + p + 1;
