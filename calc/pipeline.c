@@ -868,9 +868,9 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
  *
  * Measured on interleaved p = 64, v = 4, m = 1,024 (524,288 ops, `trainplan schedule
  * --bench 1`): compiling the program (two arrays of 20 bytes an op) and replaying into a
- * copy of the ops (32 bytes an op) made the first run touch 61 MB, 15,623 page faults,
- * about two thirds of its time; this touches the ops, the order and the end times alone
- * (5,766 faults).  The program is compiled when the span first asks for the shape
+ * copy of the ops (32 bytes an op) made the whole command touch 61 MB, 15,812 page
+ * faults, about two thirds of its time; this touches the ops, the order and the end
+ * times alone (5,452 faults; 16.8 MB of them the ops the caller gets).  The program is compiled when the span first asks for the shape
  * (calc_pipeline_simulate_span).  What the loop then waits for is memory:
  * - PREFETCH: the loop takes a few ops of one stage, then those of another, so it reads
  *   the ops in p streams at once, more than the processor's stream prefetcher follows;
