@@ -93,14 +93,15 @@ static int gen_stage(const struct calc_pp_costs *c, const struct calc_sched *row
 }
 
 /* Every op of the shape, grouped by stage in stage order; their count in *n.  One pass
- * into room for three ops (F, B, W) per micro-batch, chunk and stage of each step, the
- * most a valid schedule has (check_costs() bounds it by SIM_MAX_OPS); a generator that
- * emits more is counted and generated again into room for what it emitted, so that
- * simulate() can say what is wrong. */
-static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int *n)
+ * into room for 'hint' ops where hint > 0 (their count when the shape was generated
+ * before), else into room for three ops (F, B, W) per micro-batch, chunk and stage of
+ * each step, the most a valid schedule has (check_costs() bounds it by SIM_MAX_OPS); a
+ * generator that emits more is counted and generated again into room for what it
+ * emitted, so that simulate() can say what is wrong. */
+static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int hint, int *n)
 {
 	int steps = c->steps > 1 ? c->steps : 1, at = 0;
-	int cap = 3 * c->m * (row->uses_vpp ? c->v : 1) * c->p * steps;
+	int cap = hint > 0 ? hint : 3 * c->m * (row->uses_vpp ? c->v : 1) * c->p * steps;
 	struct calc_pp_op *ops = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *ops);
 	for (int s = 0; s < c->p; s++)
 		at += gen_stage(c, row, s, ops + (at < cap ? at : cap), at < cap ? cap - at : 0);
@@ -297,16 +298,21 @@ struct lanes {
 /* Lay out the doubles of a scratch block 'dv' for n (micro-batch, path stage) pairs on p
  * stages: the forward and backward end times of ss, then the lanes, the step ends
  * last. */
-static void carve(double *dv, size_t n, int p, struct simstate *ss, struct lanes *ln)
+static void carve_lanes(double *dv, int p, struct lanes *ln)
 {
-	ss->fend = dv;
-	ss->bend = dv + n;
-	ln->free_at = dv + 2 * n;
+	ln->free_at = dv;
 	ln->cnt = ln->free_at + p;
 	ln->peak = ln->cnt + p;
 	ln->wcnt = ln->peak + p;
 	ln->wpeak = ln->wcnt + p;
 	ln->step_end = ln->wpeak + p;
+}
+
+static void carve(double *dv, size_t n, int p, struct simstate *ss, struct lanes *ln)
+{
+	ss->fend = dv;
+	ss->bend = dv + n;
+	carve_lanes(dv + 2 * n, p, ln);
 }
 
 /* The result's totals from a run's step ends and per-stage peaks: makespan, period (the
@@ -335,10 +341,13 @@ static void sum_up(struct calc_pp_result *r, const struct lanes *ln, int steps, 
 /* Op 'o' (its (micro-batch, path stage) index 'k') has run on its stage for 'dur' and
  * ends at 'end' [s]: the stage's lane, the step's end, the stage's busy time (first step
  * only) and the in-flight counts -- an F holds one activation set more, a B frees it and,
- * unless it is the whole backward, leaves a W pending, a W clears it.  The simulator and
- * its replay of a shape both run every op through here. */
-static void lane_run(const struct calc_pp_costs *c, const struct calc_pp_op *o, size_t k, double dur, double end,
-                     struct simstate *ss, struct lanes *ln, struct calc_pp_result *r)
+ * unless it is the whole backward, leaves a W pending, a W clears it.  The simulator,
+ * its replay of a shape and first_run() run every op through here, inlined in each
+ * (callgrind, `trainplan schedule --schedule interleaved --p 64 --v 4 --m 1024 --bench
+ * 1`: 116.3 M instructions called, 107.4 M inlined; `trainplan validate` 168.4 M, 163.0 M). */
+static inline __attribute__((always_inline)) void
+lane_run(const struct calc_pp_costs *c, const struct calc_pp_op *o, size_t k, double dur, double end,
+         struct simstate *ss, struct lanes *ln, struct calc_pp_result *r)
 {
 	int s = o->stage, step = o->mb < c->m ? 0 : o->mb / c->m; /* no division for one step */
 	ln->free_at[s] = end;
@@ -545,22 +554,29 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
 /*
  * The order in which the simulator runs a generated schedule's ops depends on the
  * schedule, p, m, v and the number of steps alone, not on the costs: an op waits until
- * the ops it needs have run, whatever their times.  So the ops of a shape and their
- * order are kept after its first simulation, and a later simulation of the same shape
- * (the plan at another network bandwidth, a neighbour re-timed) replays that order,
- * computing every start and end with the same expressions, in the same order per
- * stage, as the event loop: the same numbers, without the queue and the checks.  The
- * step engine needs only the makespan and the period (calc_pipeline_simulate_span): a
- * shape also keeps its program (struct prog_op), each op with its inputs, cost, stage
- * and step resolved once, which span_run executes without the timeline and the
- * counters; a new shape's order and program are found without simulate()'s times and
- * checks (compile), which falls back to simulate() for ops that are not a valid
- * schedule.  The shapes are kept for the process (at most SHAPE_MAX of them and
- * SHAPE_OPS ops in all; past that, shapes are simulated as before), shared by its
- * threads.
+ * the ops it needs have run, whatever their times.  So the order of a shape (and its
+ * ops, up to SHAPE_COPY_OPS of them; past that a replay generates them again) is kept
+ * after its first simulation, and a later simulation of the same shape (the plan at
+ * another network bandwidth, a neighbour re-timed) replays that order, computing every
+ * start and end with the same expressions, in the same order per stage, as the event
+ * loop: the same numbers, without the queue and the checks.  A new shape's first full
+ * simulation finds its order and times its ops in one pass without simulate()'s checks
+ * (first_run).  The step engine needs only the makespan and the period
+ * (calc_pipeline_simulate_span): a shape also keeps its program (struct prog_op), each
+ * op with its inputs, cost, stage and step resolved once, which span_run executes
+ * without the timeline and the counters; the span's first call for a shape finds its
+ * order and program without simulate()'s times and checks (compile).  Both fall back
+ * to simulate() for ops that are not a valid schedule.  The shapes are kept for the
+ * process (at most SHAPE_MAX entries and SHAPE_OPS ops in all; past that, shapes are
+ * simulated as new), shared by its threads.
  */
 #define SHAPE_MAX 128
 #define SHAPE_OPS (1 << 21)
+/* A new shape's ops kept in the cache beside its order [ops].  Past this a replay
+ * generates them again: a copy costs the first run more than that costs a replay (the
+ * 524,288 ops of interleaved p = 64, v = 4, m = 1,024: a copy of 16.8 MB, 4,100 page
+ * faults, against 12.4 M instructions of the generator, callgrind). */
+#define SHAPE_COPY_OPS (1 << 15)
 
 /*
  * One op of a shape's program (one per op, in the order in which they run, so span_run
@@ -592,10 +608,12 @@ struct shape {
 	unsigned long table_gen; /* calc_schedule_generation: a row registered again at
 	                            the same address may order its ops otherwise */
 	int p, m, v, steps, nops;
-	const struct calc_pp_op *ops; /* as generated; NULL: kept for the span alone */
-	const int *order;             /* indices into ops in the order they ran (NULL: no ops) */
+	const struct calc_pp_op *ops; /* as generated; NULL: generated again when wanted */
+	const int *order;             /* indices into ops in the order they ran (NULL: kept
+	                                 for the span alone) */
 	const struct prog_op *prog;   /* nops entries, one per op in the order they ran
-	                                 (compile) */
+	                                 (compile); NULL: not compiled yet */
+	int noprog;                   /* 1: compile() refused the ops, simulate() ran them */
 };
 static struct shape shapes[SHAPE_MAX];
 static int nshapes;
@@ -615,15 +633,24 @@ static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *ro
 	k->steps = c->steps > 1 ? c->steps : 1;
 }
 
-/* The entry of shape 'k' (NULL: none); with need_ops one that kept its ops. */
-static const struct shape *shape_find(const struct shape *k, int need_ops)
+/* What a caller needs of a shape's entry: its run order (a replay of the timeline) or
+ * its program (the span). */
+enum { NEED_ORDER = 1, NEED_PROG = 2 };
+
+static int same_shape(const struct shape *e, const struct shape *k)
+{
+	return e->row == k->row && e->gen == k->gen && e->table_gen == k->table_gen && e->p == k->p &&
+	       e->m == k->m && e->v == k->v && e->steps == k->steps;
+}
+
+/* The entry of shape 'k' that has what 'need' names (NULL: none). */
+static const struct shape *shape_find(const struct shape *k, int need)
 {
 	const struct shape *hit = NULL;
 	pthread_mutex_lock(&shape_lock);
 	for (int i = 0; i < nshapes && !hit; i++) {
 		const struct shape *e = &shapes[i];
-		if (e->row == k->row && e->gen == k->gen && e->table_gen == k->table_gen && e->p == k->p && e->m == k->m && e->v == k->v &&
-		    e->steps == k->steps && (e->ops || !need_ops))
+		if (same_shape(e, k) && (e->order || !(need & NEED_ORDER)) && (e->prog || !(need & NEED_PROG)))
 			hit = e;
 	}
 	pthread_mutex_unlock(&shape_lock);
@@ -632,13 +659,14 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
 
 /*
  * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
- * order in which simulate() runs them), and in 'order' (room for nops; NULL: not wanted)
- * the index in 'ops' of each entry, without simulate()'s times: the same event loop (a
+ * order in which simulate() runs them), without simulate()'s times: the same event loop (a
  * stage runs its ops while their inputs have run, and wakes the stage an F or B feeds),
  * each op's inputs named once, by the slot of the end time it reads (blocked()'s fend
  * and bend), instead of blocked()'s checks.  NULL when the ops are not a complete, valid
  * schedule (an op out of range or repeated, a missing or extra W, an F&B pair without
- * its B, a cycle of waits): then simulate() runs them and says what is wrong.
+ * its B, a cycle of waits): then simulate() runs them and says what is wrong.  With
+ * 'known' (the order first_run() found for these ops, nops indices into 'ops') the
+ * entries are put in that order instead of the event loop's.
  *
  * What it checks, and why that is enough (tests/calc/pipeline.c, test_bad_generators,
  * has a generator for each way to be wrong):
@@ -656,7 +684,7 @@ static const struct shape *shape_find(const struct shape *k, int need_ops)
  *   that waits for one after it on its own stage.
  */
 static inline __attribute__((always_inline)) struct prog_op *
-compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *order, int two_way)
+compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const int *known, int two_way)
 {
 	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
 	size_t n;
@@ -769,6 +797,12 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 	while (s < p)
 		off[++s] = nops;
 
+	if (known) { /* the order found before */
+		for (int j = 0; j < nops; j++)
+			run[j] = prog[known[j]];
+		free(prog);
+		return run;
+	}
 	/* simulate()'s loop, which copies each op's entry to 'run' as it runs; a stage is
 	 * marked queued while it runs, so that its own ops do not queue it again */
 	for (int st = 0; st < p; st++) {
@@ -786,8 +820,6 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, int *
 			int wk = wake[i];
 			if (!(done[q->cross] & done[q->local] & done[q->pair]))
 				break;
-			if (order)
-				order[nrun] = i;
 			run[nrun++] = *q;
 			done[q->out] = 1;
 			if (!inq[wk]) {
@@ -811,9 +843,9 @@ bad:
 	return NULL;
 }
 
-/* compile_way for the row's kind of path and for an order wanted or not, inlined once
+/* compile_way for the row's kind of path and for an order known or not, inlined once
  * for each so that the compiler drops the other kind's selects from the loops (about 13
- * instructions an op less) and the span's compile the order's test (2 an op).
+ * instructions an op less).
  * Measured with callgrind on `build/trainplan validate` (405,782 ops compiled, 44.7 M
  * instructions here) and found dearer: the span's ops generated straight into the
  * compiler through a sink in struct calc_sched_gen, a call per op (+12 M: the call and
@@ -822,36 +854,257 @@ bad:
  * that waits is read again, and the loop keeps fewer values in registers); the pair flag
  * in the switch as well (+1.5 M). */
 static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
-                               int *order)
+                               const int *known)
 {
-	if (!order) /* and without the order, for the span */
+	if (!known)
 		return k->row->two_way ? compile_way(k, ops, nops, NULL, 1) : compile_way(k, ops, nops, NULL, 0);
-	if (k->row->two_way)
-		return compile_way(k, ops, nops, order, 1);
-	return compile_way(k, ops, nops, order, 0);
+	return k->row->two_way ? compile_way(k, ops, nops, known, 1) : compile_way(k, ops, nops, known, 0);
 }
 
-/* Keep 'ops' (NULL: the shape is kept for the span alone), 'order' and 'prog' (all
- * taken; prog NULL: compiled here) for shape 'k'; frees them when the shape is known
- * (with its ops, if these are given) or the cache is full. */
+/*
+ * The first simulation of a new shape: compile()'s checks and event loop, which find the
+ * order in which the ops run, with each op timed as it runs, as replay() times it (the
+ * same expressions in the same order per stage: the same bits), so that the first run
+ * needs no program and no second pass.  Fills the start and end of 'ops' in place, r's
+ * figures and 'order' (room for nops), and returns 0; -1 where compile() would refuse
+ * the ops (then simulate() runs them and says what is wrong).
+ *
+ * Measured on interleaved p = 64, v = 4, m = 1,024 (524,288 ops, `trainplan schedule
+ * --bench 1`): compiling the program (two arrays of 20 bytes an op) and replaying into a
+ * copy of the ops (32 bytes an op) made the whole command touch 61 MB, 15,812 page
+ * faults, about two thirds of its time; this touches the ops, the order and the end
+ * times alone (5,452 faults; 16.8 MB of them the ops the caller gets).  The program is compiled when the span first asks for the shape
+ * (calc_pipeline_simulate_span).  What the loop then waits for is memory:
+ * - PREFETCH: the loop takes a few ops of one stage, then those of another, so it reads
+ *   the ops in p streams at once, more than the processor's stream prefetcher follows;
+ *   each op asks for the one two places on (the next cache line of its stage).
+ * - LAYOUT: the end times and flags of (micro-batch mb, path stage g) are kept at
+ *   g nmb + mb here, not mb L + g as in simulate(): a stage runs consecutive
+ *   micro-batches of one path stage, so their end times share cache lines (on the shape
+ *   above 20 % fewer first-level cache read misses, cachegrind).  The index is private
+ *   to this loop; lane_run() takes it as given.
+ * - ONE SLOT: the forward's and the backward's end of a (micro-batch, path stage) share
+ *   one place: the backward's end replaces the forward's when the backward runs, and no
+ *   op reads the forward's end after that (the next path stage's forward, the only
+ *   other that reads it, has run before: the backward waits for that stage's backward,
+ *   which waits for its forward).  The checks allow one backward per pair; a repeated
+ *   forward leaves another pair without one, and the loop then ends with ops left over
+ *   and is refused, whatever it read.  On the shape above the end times take 2.1 MB
+ *   instead of 4.2 (5,452 page faults for the whole command instead of 5,962).
+ */
+static inline __attribute__((always_inline)) int
+first_run_way(const struct shape *k, const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops, int *order,
+              struct calc_pp_result *r, int two_way)
+{
+	enum { F_DONE = 1, B_DONE = 2, HAS_B = 4, HAS_W = 8, FULL = 16 };
+	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, v = k->v, L = v * p;
+	int chunks = two_way ? 2 : v, ncost = c->per_chunk ? L : p;
+	int *off, *pos, *queue, qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
+	double x = p > 1 ? c->p2p : 0, *cost;
+	size_t n = (size_t)nmb * L, nd = n + (size_t)p * 6 + (size_t)steps;
+	unsigned char *inq, *st8;
+	struct simstate ss;
+	struct lanes ln;
+	char *blk;
+
+	/* one block: end times (ONE SLOT), lanes and costs (doubles), the event loop's
+	 * counters, the W states of lane_run() and the flags per (micro-batch, path stage) */
+	blk = xmalloc((nd + 4 * (size_t)ncost) * sizeof(double) + 3 * ((size_t)p + 1) * sizeof(int) +
+	              (size_t)p + 1 + 2 * n + 1);
+	ss.fend = ss.bend = (double *)(void *)blk;
+	carve_lanes(ss.fend + n, p, &ln);
+	memset(ln.free_at, 0, (nd - n) * sizeof(double));
+	cost = (double *)(void *)blk + nd;
+	off = (int *)(void *)(cost + 4 * ncost);
+	pos = off + p + 1;
+	queue = pos + p + 1;
+	inq = (unsigned char *)(queue + p + 1);
+	ss.ws = inq + p + 1;
+	st8 = ss.ws + n; /* F_DONE, B_DONE: its end is known; HAS_B, HAS_W, FULL: seen */
+	memset(inq, 0, (size_t)p + 1);
+	memset(st8, 0, n + 1);
+	if (c->per_chunk)
+		for (int g = 0; g < ncost; g++) { /* replay()'s table: op_cost() per virtual stage */
+			cost[4 * g] = c->tf[g];
+			cost[4 * g + 1] = c->tb[g];
+			cost[4 * g + 2] = c->tb[g] + c->tw[g];
+			cost[4 * g + 3] = c->tw[g];
+		}
+	else
+		for (int i = 0; i < p; i++) { /* op_cost(): F, B, whole B, W */
+			cost[4 * i] = c->tf[i] / v;
+			cost[4 * i + 1] = c->tb[i] / v;
+			cost[4 * i + 2] = (c->tb[i] + c->tw[i]) / v;
+			cost[4 * i + 3] = c->tw[i] / v;
+		}
+
+	/* compile()'s checks, op by op and in all */
+	off[0] = 0;
+	for (int i = 0; i < nops; i++) {
+		const struct calc_pp_op *o = &ops[i];
+		int st = o->stage, g, full;
+		size_t kk;
+		if (st != s) {
+			if ((unsigned)st >= (unsigned)p || st < s)
+				goto bad;
+			while (s < st)
+				off[++s] = i;
+		}
+		if ((unsigned)o->mb >= (unsigned)nmb || (unsigned)o->chunk >= (unsigned)chunks ||
+		    (o->pair && (o->op != 'F' || i + 1 >= nops || ops[i + 1].stage != st || ops[i + 1].op != 'B')))
+			goto bad;
+		g = two_way ? (o->chunk ? p - 1 - st : st) : o->chunk * p + st; /* path_stage() */
+		kk = (size_t)g * nmb + o->mb; /* see LAYOUT above */
+		switch ((unsigned char)o->op | (unsigned)(unsigned char)o->full << 8) {
+		case 'F':
+		case 'F' | 1 << 8:
+			nf++;
+			break;
+		case 'B':
+		case 'B' | 1 << 8:
+			full = o->full;
+			if (st8[kk] & (HAS_B | (full ? HAS_W : 0)))
+				goto bad;
+			st8[kk] |= (unsigned char)(HAS_B | (full ? FULL : 0));
+			nb++;
+			nsplit += !full;
+			break;
+		case 'W':
+		case 'W' | 1 << 8:
+			if (st8[kk] & (HAS_W | FULL))
+				goto bad;
+			st8[kk] |= HAS_W;
+			nw++;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if ((size_t)nf != n || (size_t)nb != n || nw != nsplit)
+		goto bad;
+	while (s < p)
+		off[++s] = nops;
+
+	/* compile()'s event loop; an op runs when the ends it reads are known (blocked()),
+	 * and is timed as replay() times it */
+	for (int st = 0; st < p; st++) {
+		pos[st] = off[st];
+		queue[qt++] = st;
+		inq[st] = 1;
+	}
+	qn = qt;
+	while (qn > 0) { /* a ring of p + 1 places: head qh, tail qt */
+		int st = queue[qh], end = off[st + 1], i;
+		qh = qh < p ? qh + 1 : 0;
+		qn--;
+		for (i = pos[st]; i < end; i++) {
+			struct calc_pp_op *o = &ops[i];
+			int dir = two_way ? o->chunk : 0, g = two_way ? (dir ? p - 1 - st : st) : o->chunk * p + st;
+			if (i + 2 < end) /* see PREFETCH above */
+				__builtin_prefetch(o + 2, 1);
+			int kind, wk = st;
+			size_t kk = (size_t)g * nmb + o->mb;
+			double t, dur, start, fin;
+			if (o->op == 'F') {
+				if (g > 0 && !(st8[kk - nmb] & F_DONE))
+					break;
+				t = g > 0 ? ss.fend[kk - nmb] + x : 0;
+				if (g + 1 < L)
+					wk = two_way ? (dir ? st - 1 : st + 1) : st + 1 < p ? st + 1 : 0;
+				kind = 0;
+			} else if (o->op == 'B') {
+				if (!(st8[kk] & F_DONE) || (g < L - 1 && !(st8[kk + nmb] & B_DONE)))
+					break;
+				t = ss.fend[kk];
+				if (g < L - 1) {
+					double a = ss.bend[kk + nmb] + x;
+					if (a > t)
+						t = a;
+				}
+				if (g > 0)
+					wk = two_way ? (dir ? st + 1 : st - 1) : st > 0 ? st - 1 : p - 1;
+				kind = o->full ? 2 : 1;
+			} else {
+				if (!(st8[kk] & B_DONE))
+					break;
+				t = ss.bend[kk];
+				kind = 3;
+			}
+			if (o->pair) { /* the B after it: both inputs in */
+				const struct calc_pp_op *b = o + 1;
+				int g2 = two_way ? (b->chunk ? p - 1 - st : st) : b->chunk * p + st;
+				size_t k2 = (size_t)g2 * nmb + b->mb;
+				double t2;
+				if (!(st8[k2] & F_DONE) || (g2 < L - 1 && !(st8[k2 + nmb] & B_DONE)))
+					break;
+				t2 = ss.fend[k2];
+				if (g2 < L - 1) {
+					double a = ss.bend[k2 + nmb] + x;
+					if (a > t2)
+						t2 = a;
+				}
+				if (t2 > t)
+					t = t2;
+			}
+			dur = cost[4 * (two_way || c->per_chunk ? g : st) + kind];
+			start = t > ln.free_at[st] ? t : ln.free_at[st];
+			fin = start + dur;
+			o->start = start;
+			o->end = fin;
+			lane_run(c, o, kk, dur, fin, &ss, &ln, r);
+			st8[kk] |= kind == 0 ? F_DONE : kind < 3 ? B_DONE : 0;
+			order[nrun++] = i;
+			if (!inq[wk]) {
+				queue[qt] = wk;
+				qt = qt < p ? qt + 1 : 0;
+				qn++;
+				inq[wk] = 1;
+			}
+		}
+		pos[st] = i;
+		inq[st] = 0;
+	}
+	if (nrun != nops)
+		goto bad; /* a cycle of waits */
+	sum_up(r, &ln, steps, p, v);
+	r->nops = nops;
+	free(blk);
+	return 0;
+bad:
+	free(blk);
+	return -1;
+}
+
+/* first_run_way for the row's kind of path, inlined once for each, as compile() does
+ * (callgrind, `trainplan schedule --schedule interleaved --p 64 --v 4 --m 1024 --bench
+ * 1`: 107.4 M instructions with the kind of path a variable, 100.9 M inlined for each;
+ * `trainplan validate` 163.0 M, 159.9 M). */
+static int first_run(const struct shape *k, const struct calc_pp_costs *c, struct calc_pp_op *ops, int nops,
+                     int *order, struct calc_pp_result *r)
+{
+	return k->row->two_way ? first_run_way(k, c, ops, nops, order, r, 1) : first_run_way(k, c, ops, nops, order, r, 0);
+}
+
+/* Keep 'ops' (NULL: none, generated again when a replay wants them), 'order' (NULL: the
+ * shape is kept for the span alone) and 'prog' (NULL: none) for shape 'k', all taken;
+ * 'noprog' = 1: compile() refused the ops.  Frees them when an entry of the shape has
+ * what they give already or the cache is full. */
 static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, int *order,
-                      struct prog_op *prog)
+                      struct prog_op *prog, int noprog)
 {
 	pthread_mutex_lock(&shape_lock);
 	if (nshapes < SHAPE_MAX && shape_ops + nops <= SHAPE_OPS) {
 		int dup = 0;
 		for (int i = 0; i < nshapes; i++)
-			dup |= shapes[i].row == k->row && shapes[i].gen == k->gen && shapes[i].p == k->p &&
-			       shapes[i].m == k->m && shapes[i].v == k->v && shapes[i].steps == k->steps &&
-			       (shapes[i].ops || !ops);
+			dup |= same_shape(&shapes[i], k) && (shapes[i].order || !order) &&
+			       (shapes[i].prog || !prog);
 		if (!dup) {
-			if (!prog) /* in the order of 'order' (simulate()'s loop) */
-				prog = compile(k, ops, nops, NULL);
 			shapes[nshapes] = *k;
 			shapes[nshapes].nops = nops;
 			shapes[nshapes].ops = ops;
 			shapes[nshapes].order = order;
 			shapes[nshapes].prog = prog;
+			shapes[nshapes].noprog = noprog;
 			shape_ops += nops;
 			nshapes++;
 			ops = NULL;
@@ -865,14 +1118,14 @@ static void shape_add(const struct shape *k, struct calc_pp_op *ops, int nops, i
 	free(prog);
 }
 
-/* The event loop of simulate() over the ops of shape 'sh' in its recorded order: every
- * dependency has run when an op's turn comes.  'ops' (NULL: none) receives a copy of
- * the shape's ops with their start and end.  The p2p time is added to every input from
+/* The event loop of simulate() over the ops 'src' of shape 'sh' (as generated) in its
+ * recorded order: every dependency has run when an op's turn comes.  'ops' (NULL: none)
+ * receives a copy of them with their start and end ('ops' = 'src': in place).  The p2p time is added to every input from
  * a neighbouring path stage when p > 1 (blocked() adds it where rank_of() differs from
  * the op's stage, which is then always), and an op's cost is op_cost()'s quotient,
  * taken from a table of them per stage and kind. */
-static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct calc_pp_op *ops,
-                   struct calc_pp_result *r)
+static void replay(const struct calc_pp_costs *c, const struct shape *sh, const struct calc_pp_op *src,
+                   struct calc_pp_op *ops, struct calc_pp_result *r)
 {
 	const struct calc_sched *row = sh->row;
 	struct path pa;
@@ -917,10 +1170,10 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, struct
 			cost[4 * i + 2] = (c->tb[i] + c->tw[i]) / pa.v;
 			cost[4 * i + 3] = c->tw[i] / pa.v;
 		}
-	if (ops)
-		memcpy(ops, sh->ops, (size_t)sh->nops * sizeof *ops);
+	if (ops && ops != src)
+		memcpy(ops, src, (size_t)sh->nops * sizeof *ops);
 	for (int j = 0; j < sh->nops; j++) {
-		const struct calc_pp_op *o = &sh->ops[sh->order[j]];
+		const struct calc_pp_op *o = &src[sh->order[j]];
 		int s = o->stage, g = path_stage(&pa, o), kind;
 		size_t k = (size_t)o->mb * pa.L + g;
 		double t, dur, start, end;
@@ -1043,7 +1296,6 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 	const struct calc_sched *row;
 	const struct shape *sh;
 	struct shape key;
-	struct prog_op *prog;
 	int n = 0, *order;
 
 	memset(r, 0, sizeof *r);
@@ -1051,24 +1303,44 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 		return -1;
 	row = row_of(c->sched);
 	shape_key(c, row, &key);
-	if ((sh = shape_find(&key, 1))) {
-		ops = want_ops ? xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops) : NULL;
-		replay(c, sh, ops, r);
-		r->ops = ops;
-		r->nops = sh->nops;
-		return 0;
+	if ((sh = shape_find(&key, NEED_ORDER))) {
+		if (sh->ops) {
+			ops = want_ops ? xmalloc((size_t)(sh->nops > 0 ? sh->nops : 1) * sizeof *ops) : NULL;
+			replay(c, sh, sh->ops, ops, r);
+			r->ops = ops;
+			r->nops = sh->nops;
+			return 0;
+		}
+		ops = gen_all(c, row, sh->nops, &n); /* the same generator at the same shape: the same ops */
+		if (n == sh->nops) {
+			replay(c, sh, ops, ops, r);
+			if (!want_ops) {
+				free(ops);
+				ops = NULL;
+			}
+			r->ops = ops;
+			r->nops = n;
+			return 0;
+		}
+		free(ops);
+		memset(r, 0, sizeof *r);
 	}
-	ops = gen_all(c, row, &n);
+	ops = gen_all(c, row, 0, &n);
 	order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
-	if ((prog = compile(&key, ops, n, order))) { /* the order without simulate()'s checks */
-		struct calc_pp_op *out = want_ops ? xmalloc((size_t)(n > 0 ? n : 1) * sizeof *out) : NULL;
+	if (first_run(&key, c, ops, n, order, r) == 0) { /* the order without simulate()'s checks */
+		struct calc_pp_op *copy = NULL;
+		if (n <= SHAPE_COPY_OPS) {
+			copy = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+			memcpy(copy, ops, (size_t)n * sizeof *copy);
+		}
 		key.nops = n;
-		key.ops = ops;
-		key.order = order;
-		replay(c, &key, out, r);
-		r->ops = out;
+		shape_add(&key, copy, n, order, NULL, 0);
+		if (!want_ops) {
+			free(ops);
+			ops = NULL;
+		}
+		r->ops = ops;
 		r->nops = n;
-		shape_add(&key, ops, n, order, prog);
 		return 0;
 	}
 	if (simulate(c, ops, n, r, d, order) < 0) {
@@ -1079,7 +1351,7 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 	{
 		struct calc_pp_op *copy = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
 		memcpy(copy, ops, (size_t)n * sizeof *copy);
-		shape_add(&key, copy, n, order, NULL);
+		shape_add(&key, copy, n, order, NULL, 1);
 	}
 	r->ops = ops;
 	r->nops = n;
@@ -1110,24 +1382,26 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 		return -1;
 	shape_key(c, row_of(c->sched), &key);
 	/* the compiled program costs an op by its stage: costs per chunk take the replay */
-	if (c->per_chunk)
-		sh = NULL;
-	else if ((sh = shape_find(&key, 0)) && sh->prog) {
+	if (!c->per_chunk && (sh = shape_find(&key, NEED_PROG))) {
 		span_run(c, sh, makespan, period);
 		return 0;
 	}
-	if (!sh && !c->per_chunk) { /* a new shape: its order and program without simulate()'s checks */
-		struct calc_pp_op *ops;
+	if (!c->per_chunk && !((sh = shape_find(&key, NEED_ORDER)) && sh->noprog)) {
+		/* a shape without a program: its order (found by a full simulation before, or
+		 * now by compile's event loop) and program without simulate()'s checks */
+		const struct calc_pp_op *ops = sh ? sh->ops : NULL;
+		struct calc_pp_op *gen = NULL;
 		struct prog_op *prog;
-		int n = 0;
-		ops = gen_all(c, key.row, &n);
-		prog = compile(&key, ops, n, NULL);
-		free(ops); /* the span needs none: a full result generates them again */
+		int n = sh ? sh->nops : 0;
+		if (!ops)
+			ops = gen = gen_all(c, key.row, n, &n);
+		prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL);
+		free(gen); /* the span needs none: a full result generates them again */
 		if (prog) {
 			key.nops = n;
 			key.prog = prog;
 			span_run(c, &key, makespan, period);
-			shape_add(&key, NULL, n, NULL, prog);
+			shape_add(&key, NULL, n, NULL, prog, 0);
 			return 0;
 		}
 	}

@@ -469,6 +469,98 @@ static void test_span_same(void **state)
 	assert_true(n > 60);
 }
 
+/* Every op's start and end and every figure of 'r' against the event loop's for the
+ * same ops (calc_pipeline_simulate_ops, which never uses the shape cache), bit for bit. */
+static void same_as_event_loop(const struct calc_pp_costs *c, const struct calc_pp_result *r)
+{
+	struct calc_pp_op *ops = malloc(sizeof *ops * (size_t)r->nops);
+	struct calc_pp_result x;
+	struct calc_diag d = {0};
+	memcpy(ops, r->ops, sizeof *ops * (size_t)r->nops);
+	for (int i = 0; i < r->nops; i++)
+		ops[i].start = ops[i].end = -1;
+	assert_int_equal(calc_pipeline_simulate_ops(c, ops, r->nops, &x, &d), 0);
+	for (int i = 0; i < r->nops; i++)
+		if (ops[i].start != r->ops[i].start || ops[i].end != r->ops[i].end)
+			fail_msg("op %d: %.17g .. %.17g against the event loop's %.17g .. %.17g", i, r->ops[i].start,
+			         r->ops[i].end, ops[i].start, ops[i].end);
+	assert_true(x.makespan == r->makespan && x.period == r->period && x.ideal == r->ideal);
+	assert_true(x.bubble_overhead == r->bubble_overhead && x.bubble_fraction == r->bubble_fraction);
+	assert_memory_equal(x.busy, r->busy, sizeof x.busy);
+	assert_memory_equal(x.idle, r->idle, sizeof x.idle);
+	assert_memory_equal(x.peak_inflight, r->peak_inflight, sizeof x.peak_inflight);
+	assert_memory_equal(x.peak_wpending, r->peak_wpending, sizeof x.peak_wpending);
+	free(ops);
+	calc_diag_free(&d);
+}
+
+/* Shapes of more ops than the cache keeps a copy of (32,768): the first run times the
+ * ops in the event loop that finds their order, a later full result generates the ops
+ * again and replays the order into them, the figures alone and the span run from the
+ * order and from the program compiled on the span's first call.  Each must give the
+ * event loop's bits (calc_pipeline_simulate_ops) at its own costs: every schedule at
+ * p = 8, m = 2,560 (40,960 ops and more), two steps, uneven stages and a p2p time, and
+ * for the vpp schedules costs per chunk.  Shapes no other test uses, run early while
+ * the shape cache has room. */
+static void test_large_replay_same(void **state)
+{
+	int n = 0;
+	(void)state;
+	for (int si = 0; si < calc_schedule_count(); si++) {
+		const struct calc_sched *row = calc_schedule_at(si);
+		int p = 8, m = 2560, v = row->uses_vpp ? 2 : 1;
+		if (row->check && row->check(p, m, v, NULL, NULL))
+			continue;
+		for (int round = 0; round < 4 + row->uses_vpp; round++) {
+			struct calc_pp_costs c;
+			struct calc_pp_result r, y;
+			struct calc_diag d = {0};
+			double mk, per;
+			calc_pp_costs_unit(&c, (enum calc_schedule)si, p, m, v);
+			c.steps = 2;
+			c.p2p = 0.013 * round;
+			for (int i = 0; i < p; i++) {
+				c.tf[i] = 1.1 + 0.07 * i + 0.3 * round;
+				c.tb[i] = 2.3 + 0.11 * (p - i) + 0.1 * round;
+				c.tw[i] = 0.6 + 0.02 * i * (round + 1);
+			}
+			if (round == 4) { /* each chunk its own time */
+				c.per_chunk = 1;
+				for (int g = 0; g < p * v; g++) {
+					c.tf[g] = 0.5 + 0.03 * g;
+					c.tb[g] = 1.2 + 0.05 * (p * v - g);
+					c.tw[g] = 0.3 + 0.01 * g;
+				}
+			}
+			if (round == 2) { /* the figures alone first, then the timeline to check them */
+				assert_int_equal(calc_pipeline_simulate_times(&c, &y, &d), 0);
+				assert_null(y.ops);
+			}
+			if (round == 3) { /* the span first: its program is compiled now */
+				assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d), 0);
+				assert_int_equal(calc_pipeline_simulate_span(&c, &y.makespan, &y.period, &d), 0);
+				assert_true(mk == y.makespan && per == y.period);
+			}
+			assert_int_equal(calc_pipeline_simulate(&c, &r, &d), 0);
+			assert_true(r.nops > 32768);
+			same_as_event_loop(&c, &r);
+			if (round == 2) {
+				assert_true(y.makespan == r.makespan && y.period == r.period && y.ideal == r.ideal);
+				assert_memory_equal(y.busy, r.busy, sizeof y.busy);
+				assert_memory_equal(y.peak_inflight, r.peak_inflight, sizeof y.peak_inflight);
+				assert_memory_equal(y.peak_wpending, r.peak_wpending, sizeof y.peak_wpending);
+				calc_pp_result_free(&y);
+			}
+			if (round == 3)
+				assert_true(mk == r.makespan && per == r.period);
+			n++;
+			calc_pp_result_free(&r);
+			calc_diag_free(&d);
+		}
+	}
+	assert_true(n >= 20);
+}
+
 /* The interleaved order against Megatron-LM's formula, by divisions: stage s runs w =
  * min((p-s-1)*2 + (v-1)p, mv) warm-up forwards (all mv when m = p), then a forward and
  * a backward in turn, then the rest of the backwards; virtual micro-batch k is chunk
@@ -1443,6 +1535,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_same),      cmocka_unit_test(test_span_refuses),
+		cmocka_unit_test(test_large_replay_same),
 		cmocka_unit_test(test_interleaved_order),
 		cmocka_unit_test(test_zbh2_flushed),
 		cmocka_unit_test(test_toy_schedule),   cmocka_unit_test(test_gen_overflow),
