@@ -83,7 +83,7 @@ static int q_mamba_layers(struct calc_ctx *c, struct calc_value *v, struct calc_
 		int at, ml, mb;
 		calc_model_kind(m, k, &kd);
 		calc_layer_type_parts(kd.type, &at, &ml, &mb);
-		if (mb)
+		if (kd.type == CALC_LAYER_MAMBA)
 			v->num += count[k];
 	}
 	return 0;
