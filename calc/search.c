@@ -899,6 +899,10 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	 * modelled (calc_plan_validate) */
 	if (calc_model_is_hybrid(m) && m->mamba.heads > 0 && (m->mamba.heads % it->tp || m->mamba.groups % it->tp))
 		return CALC_REJ_TP;
+	/* its gated delta-net mixers: TP splits their key and value heads (gated_delta_net.py
+	 * at e867835174: qk_dim // tp_size, num_value_heads // tp_size) */
+	if (calc_model_is_hybrid(m) && m->gdn.key_heads > 0 && (m->gdn.key_heads % it->tp || m->gdn.value_heads % it->tp))
+		return CALC_REJ_TP;
 	if (calc_model_is_hybrid(m) && it->cp > 1)
 		return CALC_REJ_CP;
 	if (it->split != CALC_SPLIT_PLAN) {

@@ -905,8 +905,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
 		return rc;
 	if (p->model.hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model of Mamba-2 layers "
-		                 "is no torchtitan model and flavor of this table (export --for megatron writes it)");
+		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model (Mamba-2 or gated "
+		                 "delta-net layers) is no torchtitan model and flavor of this table (export --for megatron writes it)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
 		     "torchtitan equivalent written here");
@@ -1078,8 +1078,8 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
 	if (p->model.hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's Mamba-2 layers are "
-		                 "the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
+		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's hybrid layers (Mamba-2, gated "
+		                 "delta-net) are the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
 		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
 	if (p->offload_layers > 0 || (p->offload_optimizer > 0 && !zoff))
