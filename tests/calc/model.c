@@ -469,6 +469,16 @@ static void test_hybrid_tp_bytes(void **state)
 	assert_true(ca.dim[CALC_DIM_TP].bytes > 0);
 	assert_near(cb.dim[CALC_DIM_TP].bytes, ca.dim[CALC_DIM_TP].bytes, 1e-15);
 	assert_near(cb.dim[CALC_DIM_TP].time, ca.dim[CALC_DIM_TP].time, 1e-12);
+	/* a gated delta-net layer is one block too (GatedDeltaNet: column-parallel in_proj,
+	 * row-parallel out_proj): G-*-G- moves what M-*-M- moves */
+	hyb[19] = "model.hybrid_pattern=G-*-G-";
+	hyb[20] = "model.gdn_key_heads=2";
+	hyb[21] = "model.gdn_value_heads=4";
+	hyb[22] = "model.gdn_key_dim=16";
+	hyb[23] = "model.gdn_value_dim=32";
+	load_plan(&b, hyb, (int)(sizeof hyb / sizeof hyb[0]));
+	assert_int_equal(calc_comm(&b, &cb), 0);
+	assert_near(cb.dim[CALC_DIM_TP].bytes, ca.dim[CALC_DIM_TP].bytes, 1e-15);
 }
 
 /* The Nemotron-H presets against their names (NVIDIA 2025, arXiv 2504.03624: 8 B and
