@@ -75,6 +75,8 @@ enum calc_layer_type {
 	CALC_LAYER_MLP,   /* '-': one dense MLP alone, of width ffn_hidden */
 	CALC_LAYER_EXPERTS, /* 'E': an MoE block alone (router, routed and shared experts of the
 	                       model's moe; Nemotron 3) */
+	CALC_LAYER_GDN,     /* 'G': a gated delta-net mixer (Yang, Kautz & Hatamizadeh 2024;
+	                       Qwen3-Next; the shape is model.gdn) */
 };
 
 /* Shape of the Mamba-2 mixers of a hybrid model (Megatron-Core MambaMixer,
@@ -87,6 +89,28 @@ struct calc_mamba {
 	int groups;   /* G, groups of heads that share B and C (mamba_num_groups, n_groups) */
 	int conv;     /* kernel width of the depthwise causal conv1d (d_conv, conv_kernel) */
 	int chunk;    /* Q, chunk length of the SSD scan (chunk_size) [tokens] */
+};
+
+/* Shape of the gated delta-net mixers of a hybrid model (Megatron-Core GatedDeltaNet,
+ * megatron/core/ssm/gated_delta_net.py at e867835174; Hugging Face
+ * Qwen3NextGatedDeltaNet; Qwen3-Next config.json linear_*): K = key_heads x key_dim,
+ * V = value_heads x value_dim; in_proj h -> [q, k, v, z, beta, alpha] = 2 K + 2 V +
+ * 2 value_heads; the delta rule runs on value_heads heads, q and k repeated to them. */
+struct calc_gdn {
+	int key_heads;   /* query/key heads (linear_num_key_heads) */
+	int value_heads; /* value heads (linear_num_value_heads), a multiple of key_heads */
+	int key_dim;     /* d_k of each query/key head (linear_key_head_dim) */
+	int value_dim;   /* d_v of each value head (linear_value_head_dim) */
+	int conv;        /* kernel width of the depthwise causal conv1d (linear_conv_kernel_dim) */
+	int chunk;       /* C, chunk length of the chunked delta rule [tokens] */
+};
+
+/* The widths of a recurrent sequence mixer (Mamba-2 or gated delta-net) per token
+ * [elements]: what its in_proj writes, what its out_proj reads, the channels of its
+ * conv1d, its heads, the groups of its gated norm (one fp32 rstd each) and what its scan
+ * reads and writes. */
+struct calc_mixer {
+	double in, inner, conv_ch, heads, norm_groups, scan_io;
 };
 
 /* One kind of transformer layer: the type and the shape that differs between kinds;
@@ -218,6 +242,10 @@ struct calc_model {
 	char hybrid[CALC_LAYOUT_MAX]; /* model.hybrid_pattern: one character per layer, M Mamba,
 	                              '*' attention, '-' MLP, E MoE (Megatron-Core's
 	                              hybrid_override_pattern); empty = not hybrid */
+	struct calc_gdn gdn;       /* gated delta-net mixers; used by layers of CALC_LAYER_GDN */
+	int attn_gate;             /* 1: gated attention, an output gate sigmoid(x W_g) on every
+	                              head's output, W_g h x a d_h fused into the query
+	                              projection (Qwen3-Next attn_output_gate) */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */
@@ -264,9 +292,14 @@ int calc_model_layer_is_moe(const struct calc_model *m, int i);
  * the model's last layer (DeepSeek-V3 §2.2).  Meaningful when m->mtp_depth > 0. */
 int calc_model_mtp_kind(const struct calc_model *m);
 /* What a layer of type 't' holds: an attention core (*attn), an MLP or MoE block
- * (*mlp), a Mamba mixer (*mamba); returns its TP blocks, each one column-parallel input
+ * (*mlp), a recurrent sequence mixer, Mamba-2 or gated delta-net (*mamba); returns its TP blocks, each one column-parallel input
  * and one row-parallel output (2 for a dense or MoE layer, 1 for a hybrid model's). */
 int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamba);
+/* The widths of the mixer of a layer of type 't' (CALC_LAYER_MAMBA or CALC_LAYER_GDN;
+ * all zero for another type). */
+void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct calc_mixer *x);
+/* Parameters of one mixer of type 't' (the block's pre-norm not included). */
+double calc_model_mixer_params(const struct calc_model *m, enum calc_layer_type t);
 /* 1 when 'm' has a layer of a hybrid type (CALC_LAYER_MAMBA, _ATTN, _MLP). */
 int calc_model_is_hybrid(const struct calc_model *m);
 /* Build the layer sequence of m->hybrid (model.hybrid_pattern): kinds in the order of

@@ -83,7 +83,22 @@ static int q_mamba_layers(struct calc_ctx *c, struct calc_value *v, struct calc_
 		int at, ml, mb;
 		calc_model_kind(m, k, &kd);
 		calc_layer_type_parts(kd.type, &at, &ml, &mb);
-		if (mb)
+		if (kd.type == CALC_LAYER_MAMBA)
+			v->num += count[k];
+	}
+	return 0;
+}
+/* gated delta-net layers of a hybrid model: the layers of its CALC_LAYER_GDN kind */
+static int q_gdn_layers(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_model *m = &c->plan.model;
+	int count[CALC_MAX_KINDS];
+	calc_model_kind_counts(m, count);
+	v->num = 0;
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(m, k, &kd);
+		if (kd.type == CALC_LAYER_GDN)
 			v->num += count[k];
 	}
 	return 0;
@@ -146,8 +161,9 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"model.params", "1", "parameters of the model, total (every expert; a tied matrix counted once)", q_params},
 	{"model.params_active", "1", "parameters activated per token (top-k routed experts; = total when dense)", q_params_active},
 	{"model.experts", "1", "routed experts per MoE layer (0 = dense)", q_experts},
-	{"model.hybrid", "1", "1 when the layers are one block each (model.hybrid_pattern: Mamba-2, attention or MLP)", q_hybrid},
+	{"model.hybrid", "1", "1 when the layers are one block each (model.hybrid_pattern: Mamba-2, gated delta-net, attention, MLP or MoE)", q_hybrid},
 	{"model.mamba_layers", "1", "Mamba-2 layers of a hybrid model (0 = none)", q_mamba_layers},
+	{"model.gdn_layers", "1", "gated delta-net layers of a hybrid model (0 = none)", q_gdn_layers},
 	{"model.top_k", "1", "routed experts per token", q_topk},
 	{"parallel.ep", "1", "expert-parallel degree", q_ep},
 	{"parallel.etp", "1", "expert tensor-parallel degree", q_etp},

@@ -472,9 +472,12 @@ static int t_act(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		int at, ml, mb;
 		calc_model_kind(&c->plan.model, 0, &kd);
 		calc_layer_type_parts(kd.type, &at, &ml, &mb);
-		calc_table_note(t, mb ? "A hybrid model: the rows are its first layer's kind, a Mamba-2 layer, whose mixer "
-		                        "is in the attention column (docs/references.md §5.14)."
-		                      : "A hybrid model: the rows are its first layer's kind (model.hybrid_pattern).");
+		calc_table_note(t, kd.type == CALC_LAYER_GDN
+		                       ? "A hybrid model: the rows are its first layer's kind, a gated delta-net layer, whose "
+		                         "mixer is in the attention column (docs/references.md §5.15)."
+		                   : mb ? "A hybrid model: the rows are its first layer's kind, a Mamba-2 layer, whose mixer "
+		                          "is in the attention column (docs/references.md §5.14)."
+		                        : "A hybrid model: the rows are its first layer's kind (model.hybrid_pattern).");
 	}
 	return 0;
 }
@@ -484,7 +487,7 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 {
 	struct calc_params pr;
 	const struct calc_model *m = &c->plan.model;
-	double attn = 0, mlp = 0, norms = 0, experts = 0, mamba = 0;
+	double attn = 0, mlp = 0, norms = 0, experts = 0, mamba = 0, gdn = 0;
 	calc_model_params(m, &pr);
 	/* every kind of layer: n_k layers of kind k each; a Mamba-2 layer's mixer, which
 	 * calc_layer_params holds in 'attn', counted apart */
@@ -493,7 +496,9 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		int at, ml, mb;
 		calc_model_kind(m, k, &kd);
 		calc_layer_type_parts(kd.type, &at, &ml, &mb);
-		if (mb)
+		if (kd.type == CALC_LAYER_GDN)
+			gdn += pr.kind_layers[k] * pr.kind[k].attn;
+		else if (mb)
 			mamba += pr.kind_layers[k] * pr.kind[k].attn;
 		else
 			attn += pr.kind_layers[k] * pr.kind[k].attn;
@@ -524,6 +529,12 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 			calc_table_str(t, r, 0, "Mamba-2 mixers (all layers)");
 			calc_table_num(t, r, 1, mamba);
 			calc_table_num(t, r, 2, mamba / pr.total);
+		}
+		if (i == 0 && gdn > 0) { /* a hybrid model's gated delta-net mixers */
+			r = calc_table_row(t);
+			calc_table_str(t, r, 0, "gated delta-net mixers (all layers)");
+			calc_table_num(t, r, 1, gdn);
+			calc_table_num(t, r, 2, gdn / pr.total);
 		}
 		if (i == 1 && m->moe.experts > 0) { /* MoE: the routed experts of the MLPs */
 			r = calc_table_row(t);

@@ -885,6 +885,7 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 		case CALC_LAYER_DENSE:
 		case CALC_LAYER_MAMBA:
+		case CALC_LAYER_GDN:
 		case CALC_LAYER_ATTN:
 		case CALC_LAYER_MLP:
 			is_moe[j] = 0;

@@ -69,7 +69,8 @@ struct hf_family {
 	int falcon;          /* 1: Falcon's K/V head fields (num_kv_heads, multi_query, ...) */
 	int moe;             /* 1: routed experts (the MoE fields are read) */
 	int mla;             /* 1: MLA attention may be there (kv_lora_rank, ...) */
-	int hybrid;          /* 1: a hybrid of Mamba-2, attention and MLP layers (read_hybrid) */
+	int hybrid;          /* 1: a hybrid of Mamba-2, attention and MLP layers (read_hybrid);
+	                        2: Qwen3-Next's gated delta-net and attention layers (read_qwen3_next) */
 };
 
 static const struct hf_family families[] = {
@@ -103,6 +104,9 @@ static const struct hf_family families[] = {
 	/* NemotronHConfig (transformers' configuration_nemotron_h.py): Mamba-2, attention and
 	 * MLP layers; the MLP's relu2 is one up and one down projection (2 h f), untied */
 	{"nemotron_h", 0, 0, 0, CALC_NORM_RMSNORM, 0, 0, 0, 1},
+	/* Qwen3NextConfig (transformers' configuration_qwen3_next.py): gated delta-net and
+	 * gated-attention layers, each followed by the MoE (read_qwen3_next, read_moe) */
+	{"qwen3_next", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 2},
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
@@ -127,7 +131,6 @@ static const char *const unmodelled_types[][2] = {
 	{"whisper", "encoder-decoder models"}, {"bert", "encoder-only models"},
 	{"roberta", "encoder-only models"}, {"modernbert", "encoder-only models"},
 	{"mllama", "cross-attention layers"},
-	{"qwen3_next", "gated delta-net (linear attention) layers of Qwen3-Next"},
 };
 #define NUNMODELLED (int)(sizeof unmodelled_types / sizeof unmodelled_types[0])
 
@@ -289,7 +292,7 @@ static int refuse_fields(const struct hf_ctx *c, json_t *obj, const struct hf_fa
 	/* Gemma 2/3, Qwen3 name each layer's attention; linear attention or convolution
 	 * layers (Qwen3-Next, LFM2) are not attention layers.  Llama 4's chunked attention
 	 * is read in its family only (read_llama4_chunk) */
-	if (json_is_array(lt)) {
+	if (json_is_array(lt) && !(fam && fam->hybrid == 2)) { /* Qwen3-Next's: read_qwen3_next */
 		size_t i;
 		json_t *e;
 		int chunked = fam && !strcmp(fam->type, "llama4_text");
@@ -598,6 +601,8 @@ static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_fami
 	const char *type = fam ? fam->type : "";
 	long w = 0, n = 0;
 
+	if (fam && fam->hybrid == 2)
+		return 0; /* Qwen3-Next's layer_types name its mixers (read_qwen3_next), no window */
 	if (int_field(c, obj, "sliding_window", 0, 100000000, 0, &w) < 0)
 		return -1;
 	if (json_is_array(lt)) {
@@ -698,6 +703,8 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 	              128, &v[5]) < 0)
 		return -1;
 	memset(&m->moe, 0, sizeof m->moe);
+	memset(&m->gdn, 0, sizeof m->gdn);
+	m->attn_gate = 0;
 	if (strchr(m->hybrid, 'E')) {
 		/* Nemotron 3's MoE layers (NemotronHConfig: n_routed_experts 8, num_experts_per_tok
 		 * 2, moe_intermediate_size 7688, moe_shared_expert_intermediate_size 7688,
@@ -733,6 +740,71 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 		return calc_error(c->d, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
 		                                                                     : "layers_block_type"),
 		                  "%s: %s", c->where, msg);
+	return 0;
+}
+
+/*
+ * A Qwen3-Next config (Qwen3NextConfig, transformers' configuration_qwen3_next.py; the
+ * published huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct config.json): each decoder
+ * layer a sequence mixer and the MoE, as Megatron-Core's hybrid pattern writes them, two
+ * blocks a layer: "linear_attention" GE (a gated delta-net and the MoE), "full_attention"
+ * '*E'.  The kinds from layer_types or, without it, as Qwen3NextConfig builds them from
+ * full_attention_interval (default 4): layer i full when (i + 1) is a multiple of it.  The
+ * gated delta-net shape from linear_num_key_heads, linear_num_value_heads,
+ * linear_key_head_dim, linear_value_head_dim, linear_conv_kernel_dim (defaults 16, 32,
+ * 128, 128, 4); the attention gated (Qwen3NextAttention's q_proj is 2 a d_h wide).
+ * Returns 0, or -1 with a diagnostic naming the field.
+ */
+static int read_qwen3_next(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
+{
+	json_t *lt = json_object_get(obj, "layer_types");
+	char val[80];
+	long v[5], nl = 0, every = 4;
+	size_t n = 0;
+
+	memset(m->hybrid, 0, sizeof m->hybrid);
+	memset(&m->moe, 0, sizeof m->moe); /* read_moe fills it */
+	memset(&m->mamba, 0, sizeof m->mamba);
+	if (json_is_array(lt)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(lt, i, e) {
+			const char *s = json_string_value(e);
+			char ch = !s ? 0 : !strcmp(s, "linear_attention") ? 'G' : !strcmp(s, "full_attention") ? '*' : 0;
+			if (!ch || n + 2 >= sizeof m->hybrid) {
+				value_text(e, val, sizeof val);
+				return calc_error(c->d, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s %s "
+				                  "(allowed: \"linear_attention\", \"full_attention\", at most %zu layers)", c->where, i,
+				                  val, ch ? "is one too many" : "is not a layer type", (sizeof m->hybrid - 1) / 2);
+			}
+			m->hybrid[n++] = ch;
+			m->hybrid[n++] = 'E';
+		}
+	} else {
+		if (!json_int(obj, (const char *const[]){"num_hidden_layers", NULL}, &nl) || nl <= 0 ||
+		    (size_t)(2 * nl) >= sizeof m->hybrid)
+			return calc_error(c->d, c->path, field_line(c, "num_hidden_layers"), "%s: a qwen3_next config without "
+			                  "layer_types needs num_hidden_layers (allowed: 1 .. %zu)", c->where,
+			                  (sizeof m->hybrid - 1) / 2);
+		if (int_field(c, obj, "full_attention_interval", 1, 100000, 4, &every) < 0)
+			return -1;
+		for (long i = 0; i < nl; i++) {
+			m->hybrid[n++] = (i + 1) % every ? 'G' : '*';
+			m->hybrid[n++] = 'E';
+		}
+	}
+	if (int_field(c, obj, "linear_num_key_heads", 1, 100000, 16, &v[0]) < 0 ||
+	    int_field(c, obj, "linear_num_value_heads", 1, 100000, 32, &v[1]) < 0 ||
+	    int_field(c, obj, "linear_key_head_dim", 1, 100000, 128, &v[2]) < 0 ||
+	    int_field(c, obj, "linear_value_head_dim", 1, 100000, 128, &v[3]) < 0 ||
+	    int_field(c, obj, "linear_conv_kernel_dim", 1, 1024, 4, &v[4]) < 0)
+		return -1;
+	m->gdn = (struct calc_gdn){(int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], 64};
+	m->attn_gate = 1;
+	if (json_int(obj, (const char *const[]){"mtp_num_hidden_layers", NULL}, &nl) && nl > 0)
+		calc_error_at(c->d, c->path, field_line(c, "mtp_num_hidden_layers"), 0, CALC_NOTE, "%s: "
+		              "mtp_num_hidden_layers = %ld: the multi-token prediction module is not counted (MTP with a "
+		              "hybrid pattern is not modelled)", c->where, nl);
 	return 0;
 }
 
@@ -831,12 +903,6 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 				type = as_arch[i][2];
 			}
 	}
-	/* a hybrid with routed experts (Qwen3-Next) is refused for its layer kind before its
-	 * expert fields would be named as experts outside a mixture-of-experts family */
-	if (type && !fam && !strcmp(type, "qwen3_next")) {
-		refuse_type(&c, type, "model_type");
-		goto out;
-	}
 	{
 		struct hf_ctx top = c;
 		top.from = 0;
@@ -871,10 +937,15 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		/* the layers are the pattern's (NemotronHConfig: num_hidden_layers is deprecated,
 		 * the count is the length of layers_block_type) */
 		long given = 0;
-		if (read_hybrid(&c, obj, m) < 0)
+		if ((fam->hybrid == 2 ? read_qwen3_next(&c, obj, m) : read_hybrid(&c, obj, m)) < 0)
 			goto out;
 		layers = (long)strlen(m->hybrid);
-		if (json_int(obj, n_layers, &given) && given != layers)
+		/* Qwen3-Next: two blocks a decoder layer */
+		if (fam->hybrid == 2 && json_int(obj, n_layers, &given) && 2 * given != layers)
+			calc_error_at(d, path, field_line(&c, "num_hidden_layers"), 0, CALC_NOTE, "%s: num_hidden_layers = "
+			              "%ld differs from the %ld decoder layers of layer_types, which are taken", c.where, given,
+			              layers / 2);
+		else if (fam->hybrid != 2 && json_int(obj, n_layers, &given) && given != layers)
 			calc_error_at(d, path, field_line(&c, "num_hidden_layers"), 0, CALC_NOTE, "%s: num_hidden_layers = "
 			              "%ld differs from the %ld layers of the pattern, which are taken (as NemotronHConfig "
 			              "takes them)", c.where, given, layers);
@@ -969,12 +1040,16 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		{
 			/* read_hybrid's pattern, Mamba shape and MoE, kept through the reset */
 			struct calc_mamba mb = m->mamba;
+			struct calc_gdn gd = m->gdn;
 			struct calc_moe mo = m->moe;
+			int gate = m->attn_gate;
 			char hy[sizeof m->hybrid];
 			memcpy(hy, m->hybrid, sizeof hy);
 			memset(m, 0, sizeof *m);
 			if (fam && fam->hybrid) {
 				m->mamba = mb;
+				m->gdn = gd;
+				m->attn_gate = gate;
 				m->moe = mo;
 				memcpy(m->hybrid, hy, sizeof hy);
 			}

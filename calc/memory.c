@@ -210,6 +210,10 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	o->attn = e * sb * h / r + ((rcm & CALC_RCM_LAYERNORM) ? 0 : lin_in) +
 	          ((rcm & CALC_RCM_MLA_UP_PROJ) ? 0 : e * sb * (a + 2 * g) * dh / t) + e * sb * a * dh / t +
 	          mask * sb * h / r;
+	/* gated attention (model.attn_gate): the gate's input, a d_h per token, kept for
+	 * the sigmoid's backward (the gated output is out-proj's input, above) */
+	if (m->attn_gate)
+		o->attn += e * sb * a * dh / t;
 	if (rcm & CALC_RCM_CORE_ATTN)
 		o->scores = 0;
 	else if (p->flash_attention)
@@ -248,6 +252,32 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
 		o->attn = e * sb * h / r + lin_in + mask * sb * h / r +
 		          e * sb * (2 * di + gn + x->heads) / t + 3 * e * sb * di / t + 4 * sb * x->groups / t;
+		o->scores = o->mlp = 0;
+		o->total = o->attn;
+		return;
+	}
+	case CALC_LAYER_GDN: {
+		/* A gated delta-net layer as Megatron-Core trains it (GatedDeltaNet at e867835174
+		 * with FLA's chunk_gated_delta_rule, whose ChunkGatedDeltaRuleFunction saves q, k,
+		 * v, g, beta and the WY matrix A, C wide per head and token, and FLA's l2norm on q
+		 * and k before it, which keeps an rstd per head;
+		 * derived, docs/references.md §5.15): the layer input e h / r and its dropout
+		 * mask, the norm output in_proj saves (lin_in), the in_proj output [q, k, v, z,
+		 * beta, alpha] e (2 K + 2 V + 2 H_v) / t (the conv's input, z for the gate), the
+		 * conv1d's SiLU output e (2 K + V) / t (the L2 norms' input), the kernel's q and k
+		 * (L2-normed and repeated to H_v heads, e H_v d_k each) and v (e V), g in fp32
+		 * (4 H_v), beta (e H_v), the two L2 norms' fp32 rstd (8 H_k: GatedDeltaNet normalizes
+		 * q and k before repeating them) and A (e H_v C);
+		 * the gated RMSNorm's input and out_proj's input (e V each) and the norm's fp32
+		 * rstd per head (4 H_v), all over t.  The chunk states are recomputed in the
+		 * backward (not stored).  Module recomputation acts in a TransformerLayer only,
+		 * as for Mamba-2. */
+		const struct calc_gdn *x = &m->gdn;
+		double K = (double)x->key_heads * x->key_dim, V = (double)x->value_heads * x->value_dim, H = x->value_heads;
+		double C = x->chunk < s * cp ? x->chunk : s * cp;
+		o->attn = e * sb * h / r + lin_in + mask * sb * h / r +
+		          sb / t * (e * (2 * K + 2 * V + 2 * H) + e * (2 * K + V) + e * (2 * H * x->key_dim + V) + 4 * H + e * H +
+		                    8.0 * x->key_heads + e * H * C + 2 * e * V + 4 * H);
 		o->scores = o->mlp = 0;
 		o->total = o->attn;
 		return;

@@ -137,6 +137,11 @@ static void attn_params(const struct calc_model *m, double *all, double *rep)
 		return;
 	}
 	*all = h * a * d + 2 * h * g * d + a * d * h;
+	/* gated attention (Qwen3-Next attn_output_gate; Hugging Face Qwen3NextAttention
+	 * builds q_proj h x 2 a d_h, the query and the gate): one more h x a d_h, sharded
+	 * by heads as the query */
+	if (m->attn_gate)
+		*all += h * a * d;
 	*rep = 0;
 	if (m->bias)
 		*all += a * d + 2 * g * d + h, *rep += h;
@@ -151,6 +156,7 @@ int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamb
 		*attn = *mlp = 1;
 		return 2;
 	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_GDN:
 		*mamba = 1;
 		return 1;
 	case CALC_LAYER_ATTN:
@@ -178,36 +184,40 @@ int calc_model_is_hybrid(const struct calc_model *m)
 
 int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 {
-	int kind_of[4] = {-1, -1, -1, -1}, nk = 0, nr = 0, n = 0;
-	static const enum calc_layer_type types[4] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP,
-	                                              CALC_LAYER_EXPERTS};
+	int kind_of[5] = {-1, -1, -1, -1, -1}, nk = 0, nr = 0, n = 0;
+	static const enum calc_layer_type types[5] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP,
+	                                              CALC_LAYER_EXPERTS, CALC_LAYER_GDN};
 	struct calc_layer_seq q;
 
 	memset(&q, 0, sizeof q);
 	for (const char *c = m->hybrid; *c; c++, n++) {
 		/* megatron/core/ssm/mamba_hybrid_layer_allocation.py (Symbols: MAMBA 'M',
-		 * ATTENTION '*', MLP '-', MOE 'E') */
-		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : *c == 'E' ? 3 : -1;
+		 * ATTENTION '*', MLP '-', MOE 'E', GDN 'G') */
+		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : *c == 'E' ? 3 : *c == 'G' ? 4 : -1;
 		if (*c == '|') {
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '|', a pipeline stage boundary of "
 			         "Megatron-Core's --hybrid-layer-pattern, which is not read here (give the stages with "
 			         "parallel.layers_per_stage)", m->hybrid, n);
 			return -1;
 		}
-		if (*c == 'G' || *c == 'D' || *c == '+') {
-			/* Megatron-Core's Symbols GDN, DS_ATTENTION, MLA (hybrid_layer_allocation.py) */
+		if (*c == 'D' || *c == '+') {
+			/* Megatron-Core's Symbols DS_ATTENTION, MLA (hybrid_layer_allocation.py) */
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is %c, %s, which is not modelled in a hybrid "
-			         "pattern (allowed: M Mamba-2, * attention, - MLP, E MoE)", m->hybrid, n, *c,
-			         *c == 'G' ? "a gated delta-net layer (Qwen3-Next)" : *c == 'D' ? "a DeepSeek sparse attention layer"
-			                                                                 : "an MLA attention layer");
+			         "pattern (allowed: M Mamba-2, G gated delta-net, * attention, - MLP, E MoE)", m->hybrid, n, *c,
+			         *c == 'D' ? "a DeepSeek sparse attention layer" : "an MLA attention layer");
 			return -1;
 		}
 		if (t < 0) {
-			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, * attention, "
-			         "- MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, G gated delta-net, "
+			         "* attention, - MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
 			return -1;
 		}
 		if (kind_of[t] < 0) {
+			if (nk >= CALC_MAX_KINDS) {
+				snprintf(msg, nmsg, "model.hybrid_pattern = %s has more than %d kinds of layer", m->hybrid,
+				         CALC_MAX_KINDS);
+				return -1;
+			}
 			kind_of[t] = nk;
 			q.kind[nk].type = types[t];
 			q.kind[nk].ffn_hidden = t == 2 ? m->ffn_hidden : 0;
@@ -249,6 +259,46 @@ static double mamba_params(const struct calc_model *m)
 	return h * (2 * di + gn + x->heads) + (di + gn) * (x->conv + 1) + 3.0 * x->heads + di + di * h;
 }
 
+/* Gated delta-net mixer of one layer (Megatron-Core GatedDeltaNet,
+ * megatron/core/ssm/gated_delta_net.py at e867835174; Hugging Face
+ * Qwen3NextGatedDeltaNet builds the same weights as in_proj_qkvz and in_proj_ba): in_proj
+ * h x (2 K + 2 V + 2 H_v) for q, k, v, the output gate z, beta and alpha (no bias), the
+ * depthwise conv1d over q, k, v (2 K + V channels, 'conv' taps, conv_bias = False),
+ * A_log and dt_bias (H_v each), the gated RMSNorm over one value head (d_v, the same
+ * weight for every head) and out_proj V x h; K = H_k d_k, V = H_v d_v.  TP splits in_proj,
+ * the conv, A_log and dt_bias by heads ("tensor_model_parallel"), out_proj row-parallel;
+ * the norm's d_v weight is whole on every rank (replicated). */
+static double gdn_params(const struct calc_model *m)
+{
+	const struct calc_gdn *x = &m->gdn;
+	double h = m->hidden, K = (double)x->key_heads * x->key_dim, V = (double)x->value_heads * x->value_dim;
+	return h * (2 * K + 2 * V + 2.0 * x->value_heads) + (2 * K + V) * x->conv + 2.0 * x->value_heads + x->value_dim +
+	       V * h;
+}
+
+double calc_model_mixer_params(const struct calc_model *m, enum calc_layer_type t)
+{
+	return t == CALC_LAYER_MAMBA ? mamba_params(m) : t == CALC_LAYER_GDN ? gdn_params(m) : 0;
+}
+
+void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct calc_mixer *o)
+{
+	memset(o, 0, sizeof *o);
+	if (t == CALC_LAYER_MAMBA) {
+		/* MambaMixer: [z, x, B, C, dt] in, d_i out, conv over x, B, C; the gated norm's
+		 * groups G; the scan reads x, B, C, dt and writes y */
+		const struct calc_mamba *x = &m->mamba;
+		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		*o = (struct calc_mixer){2 * di + gn + x->heads, di, di + gn, x->heads, x->groups, 2 * di + gn + x->heads};
+	} else if (t == CALC_LAYER_GDN) {
+		/* GatedDeltaNet: [q, k, v, z, beta, alpha] in, V out, conv over q, k, v; the
+		 * gated norm per value head; the delta rule reads q, k, v, g, beta and writes o */
+		const struct calc_gdn *x = &m->gdn;
+		double K = (double)x->key_heads * x->key_dim, V = (double)x->value_heads * x->value_dim, H = x->value_heads;
+		*o = (struct calc_mixer){2 * K + 2 * V + 2 * H, V, 2 * K + V, H, H, 2 * K + 2 * V + 2 * H};
+	}
+}
+
 void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer_params *out)
 {
 	struct calc_layer_kind kd;
@@ -269,6 +319,15 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		out->norms = norm;
 		out->total = out->active = out->attn + out->norms;
 		out->replicated = out->norms;
+		return;
+	case CALC_LAYER_GDN:
+		/* one block: its pre-norm and the mixer, counted as 'attn' (the sequence
+		 * mixer); TP replicates the pre-norm and the gated norm's d_v weight */
+		out->attn = gdn_params(m);
+		out->mlp = out->experts = 0;
+		out->norms = norm;
+		out->total = out->active = out->attn + out->norms;
+		out->replicated = out->norms + m->gdn.value_dim;
 		return;
 	case CALC_LAYER_ATTN:
 		/* one block: pre-norm and attention (a TransformerLayer without its MLP) */

@@ -134,13 +134,20 @@ static const struct key keys[] = {
 	 "with sliding_window: layer i attends in full when i + 1 is a multiple of this (2 = alternate: Gemma 2, GPT-OSS; 6: Gemma 3; 0 = all windowed: Mistral)"},
 	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
 	{"model", "hybrid_pattern", K_TEXT, 0, P(model.hybrid), 0, 0, NULL, "text",
-	 "layers of a hybrid model, one character each: M Mamba-2, * attention, - MLP, E MoE (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
+	 "layers of a hybrid model, one character each: M Mamba-2, G gated delta-net, * attention, - MLP, E MoE (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
 	{"model", "mamba_heads", K_INT, 0, P(model.mamba.heads), 0, 100000, NULL, "int", "Mamba-2 SSM heads H (mamba_num_heads; 0 = no Mamba layers)"},
 	{"model", "mamba_head_dim", K_INT, 0, P(model.mamba.head_dim), 0, 100000, NULL, "int", "width P of each Mamba-2 head (mamba_head_dim)"},
 	{"model", "mamba_state", K_INT, 0, P(model.mamba.state), 0, 100000, NULL, "int", "Mamba-2 state size N (mamba_state_dim, ssm_state_size)"},
 	{"model", "mamba_groups", K_INT, 0, P(model.mamba.groups), 0, 100000, NULL, "int", "Mamba-2 groups G sharing B and C (mamba_num_groups, n_groups)"},
 	{"model", "mamba_conv", K_INT, 0, P(model.mamba.conv), 0, 1024, NULL, "int", "kernel width of the Mamba-2 causal conv1d (0 = Megatron-Core's default 4)"},
 	{"model", "mamba_chunk", K_INT, 0, P(model.mamba.chunk), 0, 1e6, NULL, "int", "chunk length Q of the Mamba-2 SSD scan [tokens] (0 = Megatron-Core's default 128)"},
+	{"model", "gdn_key_heads", K_INT, 0, P(model.gdn.key_heads), 0, 100000, NULL, "int", "gated delta-net query/key heads H_k (linear_num_key_heads; 0 = no G layers)"},
+	{"model", "gdn_value_heads", K_INT, 0, P(model.gdn.value_heads), 0, 100000, NULL, "int", "gated delta-net value heads H_v, a multiple of gdn_key_heads (linear_num_value_heads)"},
+	{"model", "gdn_key_dim", K_INT, 0, P(model.gdn.key_dim), 0, 100000, NULL, "int", "width d_k of each gated delta-net query/key head (linear_key_head_dim)"},
+	{"model", "gdn_value_dim", K_INT, 0, P(model.gdn.value_dim), 0, 100000, NULL, "int", "width d_v of each gated delta-net value head (linear_value_head_dim)"},
+	{"model", "gdn_conv", K_INT, 0, P(model.gdn.conv), 0, 1024, NULL, "int", "kernel width of the gated delta-net causal conv1d (linear_conv_kernel_dim; 0 = 4, Qwen3-Next's)"},
+	{"model", "gdn_chunk", K_INT, 0, P(model.gdn.chunk), 0, 1e6, NULL, "int", "chunk length C of the chunked delta rule [tokens] (0 = 64, FLA's chunk_gated_delta_rule)"},
+	{"model", "attn_gate", K_BOOL, 0, P(model.attn_gate), 0, 1, NULL, "bool", "gated attention: a sigmoid output gate per head, its h x a*head_dim weight fused into the query projection (Qwen3-Next attn_output_gate)"},
 
 	{"cluster", "preset", K_PRESET, 0, 0, 0, 0, NULL, "preset", "cluster preset (trainplan presets clusters)"},
 	{"cluster", "gpu", K_PRESET, 0, 0, 0, 0, NULL, "preset", "GPU preset (trainplan presets gpus)"},
@@ -1320,6 +1327,13 @@ static void derive(struct calc_plan *p)
 			p->model.mamba.conv = 4;
 		if (p->model.mamba.chunk <= 0)
 			p->model.mamba.chunk = 128;
+		/* gated delta-net: Qwen3-Next's linear_conv_kernel_dim = 4 (config.json) and
+		 * FLA's chunk_gated_delta_rule chunk of 64 tokens
+		 * (fla/ops/gated_delta_rule/chunk.py, prepare_chunk_indices(cu_seqlens, 64)) */
+		if (p->model.gdn.conv <= 0)
+			p->model.gdn.conv = 4;
+		if (p->model.gdn.chunk <= 0)
+			p->model.gdn.chunk = 64;
 		if (calc_model_set_hybrid(&p->model, msg, sizeof msg) < 0)
 			memset(&p->model.seq, 0, sizeof p->model.seq);
 	}
@@ -1456,6 +1470,7 @@ static int moe_only(const struct calc_model *m)
 		case CALC_LAYER_MOE:
 		case CALC_LAYER_EXPERTS:
 		case CALC_LAYER_MAMBA:
+		case CALC_LAYER_GDN:
 		case CALC_LAYER_ATTN:
 			break;
 		}
@@ -1561,10 +1576,11 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 {
 	const struct calc_model *m = &p->model;
 	const struct calc_mamba *x = &m->mamba;
+	const struct calc_gdn *gd = &m->gdn;
 	struct calc_model c = *m;
 	char msg[CALC_LAYOUT_MAX + 256];
 	const char *f;
-	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0;
+	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0, gdn = 0;
 
 	if (n < 0) {
 		ERR("model", "hybrid_pattern", "%s", msg);
@@ -1583,7 +1599,23 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 			mamba = 1;
 		if (kd.type == CALC_LAYER_EXPERTS && count[k] > 0)
 			moe = 1;
+		if (kd.type == CALC_LAYER_GDN && count[k] > 0)
+			gdn = 1;
 	}
+	/* GatedDeltaNet (gated_delta_net.py at e867835174): q and k repeated from H_k to
+	 * H_v heads (num_value_heads // num_key_heads), every dimension split over TP */
+	if (gdn && (gd->key_heads <= 0 || gd->value_heads <= 0 || gd->key_dim <= 0 || gd->value_dim <= 0))
+		ERR("model", "hybrid_pattern", "model.hybrid_pattern has gated delta-net layers (G) but their shape is not "
+		    "set: model.gdn_key_heads = %d, gdn_value_heads = %d, gdn_key_dim = %d, gdn_value_dim = %d (allowed: "
+		    "each at least 1)", gd->key_heads, gd->value_heads, gd->key_dim, gd->value_dim);
+	else if (gdn && gd->value_heads % gd->key_heads)
+		ERR2("model.gdn_key_heads", "model.gdn_value_heads", "model.gdn_key_heads = %d does not divide "
+		     "model.gdn_value_heads = %d (allowed: value heads a multiple of key heads, as GatedDeltaNet repeats "
+		     "q and k to the value heads)", gd->key_heads, gd->value_heads);
+	else if (gdn && p->tp > 0 && (gd->key_heads % p->tp || gd->value_heads % p->tp))
+		ERR2("tp", "model.gdn_key_heads", "parallel.tp = %d must divide model.gdn_key_heads = %d and "
+		     "model.gdn_value_heads = %d (GatedDeltaNet splits its heads over TP)", p->tp, gd->key_heads,
+		     gd->value_heads);
 	if (mamba && (x->heads <= 0 || x->head_dim <= 0 || x->state <= 0 || x->groups <= 0))
 		ERR("model", "hybrid_pattern", "model.hybrid_pattern has Mamba layers (M) but the Mamba-2 shape is not "
 		    "set: model.mamba_heads = %d, mamba_head_dim = %d, mamba_state = %d, mamba_groups = %d (allowed: each "

@@ -19,19 +19,19 @@
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
 /* MPT (MosaicML llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml and the MPTConfig
  * defaults of llmfoundry/models/mpt/configuration_mpt.py): vocabulary 50,368, expansion 4
  * (GeLU), biases (no_bias False), LayerNorm with bias, learned positions (learned_pos_emb
  * True) of max_seq_len 2048, tied embeddings, no dropout (every pdrop 0.0). */
 #define MPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}}
+	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),
@@ -100,6 +100,20 @@ static const struct calc_model models[] = {
 	         .imbalance = 1},
 	 .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
 	 .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"},
+	/* Qwen3-Next 80B-A3B: 48 decoder layers, each a sequence mixer and an MoE block, as
+	 * Megatron-Core's hybrid pattern writes them, 96 blocks: three gated delta-net layers
+	 * to one gated-attention layer (full_attention_interval 4), each followed by the MoE
+	 * (512 SwiGLU experts of 512, top 10, one shared expert of 512 behind a sigmoid gate,
+	 * no router bias); 16 query heads and 2 KV heads of 256; untied; the MTP module
+	 * (mtp_num_hidden_layers 1) left out */
+	{.name = "qwen3-next-80b-a3b", .layers = 96, .hidden = 2048, .heads = 16, .kv_heads = 2, .head_dim = 256,
+	 .ffn_hidden = 5120, .vocab = 151936, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 512, .top_k = 10, .expert_ffn = 512, .shared = 1, .shared_ffn = 512, .shared_gate = 1,
+	         .imbalance = 1},
+	 .gdn = {.key_heads = 16, .value_heads = 32, .key_dim = 128, .value_dim = 128, .conv = 4, .chunk = 64},
+	 .attn_gate = 1,
+	 .hybrid = "GEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*E"
+	           "GEGEGE*E"},
 };
 
 static const char *model_source(const char *name)
@@ -138,6 +152,10 @@ static const char *model_source(const char *name)
 	if (!strcmp(name, "olmoe-1b-7b"))
 		return "huggingface.co/allenai/OLMoE-1B-7B-0924 config.json (q/k norms not counted); 6.9 B total, "
 		       "1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1)";
+	if (!strcmp(name, "qwen3-next-80b-a3b"))
+		return "huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct config.json (q/k norms and the MTP module not "
+		       "counted); 80 B total, 3 B activated (its model card; counted here 79.67 B and 3.87 B, 3.25 B "
+		       "without the embedding and the head)";
 	if (!strcmp(name, "nemotron-3-nano-30b-a3b"))
 		return "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/nemotronh/nemotron_h_provider.py "
 		       "(Nemotron3NanoProvider, commit 160ccccb); 31.6 B total (huggingface.co/nvidia/"

@@ -63,11 +63,12 @@ static const struct {
 	[CALC_REJ_NONE] = {"ranked", "valid, fits in memory: timed and ranked"},
 	[CALC_REJ_FP8] = {"fp8-gpu", "the recipe computes in FP8 (or MXFP8, NVFP4) but the GPU has no such tensor cores"},
 	[CALC_REJ_TP] = {"tp-divides", "tp does not divide heads, kv_heads or ffn_hidden (Megatron shards heads and "
-	                               "the FFN over TP, Narayanan et al. 2021 §2.3), or a hybrid model's Mamba heads or groups"},
+	                               "the FFN over TP, Narayanan et al. 2021 §2.3), or a hybrid model's Mamba-2 heads or "
+	                               "groups or gated delta-net heads"},
 	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
 	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2), or "
 	                           "parallel.cp_comm's all-to-all group does not divide cp or the heads of a TP rank, or the model is "
-	                           "hybrid (CP of Mamba layers is not modelled)"},
+	                           "hybrid (CP of Mamba-2 or gated delta-net layers is not modelled)"},
 	[CALC_REJ_EP] = {"ep-fold", "ep x etp does not divide tp x cp x dp: the experts of a stage fold onto its "
 	                            "GPUs as etp x ep x edp (Megatron-Core MoE parallel folding); or "
 	                            "parallel.placement gives the experts other pipeline groups"},
@@ -898,6 +899,10 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	 * asserts nheads % tp_size and ngroups % tp_size); CP of a hybrid model is not
 	 * modelled (calc_plan_validate) */
 	if (calc_model_is_hybrid(m) && m->mamba.heads > 0 && (m->mamba.heads % it->tp || m->mamba.groups % it->tp))
+		return CALC_REJ_TP;
+	/* its gated delta-net mixers: TP splits their key and value heads (gated_delta_net.py
+	 * at e867835174: qk_dim // tp_size, num_value_heads // tp_size) */
+	if (calc_model_is_hybrid(m) && m->gdn.key_heads > 0 && (m->gdn.key_heads % it->tp || m->gdn.value_heads % it->tp))
 		return CALC_REJ_TP;
 	if (calc_model_is_hybrid(m) && it->cp > 1)
 		return CALC_REJ_CP;

@@ -90,7 +90,8 @@ static double attn_proj_flops_token(const struct calc_model *m)
 		double q = cq > 0 ? h * cq + cq * a * dq : h * a * dq;
 		return 2 * (q + h * (ckv + x->qk_rope_dim) + ckv * a * (x->qk_nope_dim + x->v_head_dim) + a * x->v_head_dim * h);
 	}
-	return 2 * h * d * (a + 2 * kv) + 2 * a * d * h;
+	/* gated attention (model.attn_gate): the gate's h x a d_h fused into the query's */
+	return 2 * h * d * (a + 2 * kv) + 2 * a * d * h + (m->attn_gate ? 2 * h * a * d : 0);
 }
 
 /* Forward FLOPs per token of a Mamba-2 mixer's two projections [FLOP/token]: in_proj
@@ -100,6 +101,42 @@ static double mamba_proj_flops_token(const struct calc_model *m)
 	const struct calc_mamba *x = &m->mamba;
 	double h = m->hidden, di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
 	return 2 * h * (2 * di + gn + x->heads) + 2 * di * h;
+}
+
+static double mamba_ssd_flops_token(const struct calc_model *m, double s);
+
+/* Forward FLOPs per token of a gated delta-net mixer's two projections [FLOP/token]:
+ * in_proj h x (2 K + 2 V + 2 H_v) and out_proj V x h (Megatron-Core GatedDeltaNet). */
+static double gdn_proj_flops_token(const struct calc_model *m)
+{
+	struct calc_mixer x;
+	calc_model_mixer(m, CALC_LAYER_GDN, &x);
+	return 2.0 * m->hidden * (x.in + x.inner);
+}
+
+/* Forward FLOPs per token of a gated delta-net mixer's sequence part at sequence length
+ * s [FLOP/token] (docs/references.md §5.15, derived from Yang, Kautz & Hatamizadeh 2024
+ * §3.3 and Yang et al. 2024 "Parallelizing Linear Transformers with the Delta Rule" §3,
+ * the chunkwise WY form, chunk C = min(chunk, s), on each of the H_v heads): per chunk
+ * K K^T (C x C x d_k), W = T K (C x C x d_k), U = T V (C x C x d_v), Q K^T (C x C x d_k)
+ * and its product with the new values (C x C x d_v), and against the chunk state S
+ * (d_k x d_v): W S, Q S and the update K^T U', C d_k d_v each:
+ *   H_v (6 C d_k + 4 C d_v + 6 d_k d_v)
+ * per token, counted over the full C x C squares (the attention convention), the
+ * triangular solve for T (C^3 / 3 per chunk) and the gating's elementwise products left
+ * out; plus the depthwise conv1d, 2 conv (2 K + V). */
+static double gdn_seq_flops_token(const struct calc_model *m, double s)
+{
+	const struct calc_gdn *x = &m->gdn;
+	double C = x->chunk < s ? x->chunk : s, H = x->value_heads, dk = x->key_dim, dv = x->value_dim;
+	double K = (double)x->key_heads * dk, V = H * dv;
+	return H * (6 * C * dk + 4 * C * dv + 6 * dk * dv) + 2.0 * x->conv * (2 * K + V);
+}
+
+/* The sequence part of a recurrent mixer of type 't' [FLOP/token]. */
+static double mixer_seq_flops_token(const struct calc_model *m, enum calc_layer_type t, double s)
+{
+	return t == CALC_LAYER_GDN ? gdn_seq_flops_token(m, s) : mamba_ssd_flops_token(m, s);
 }
 
 /* Forward FLOPs per token of a Mamba-2 mixer's sequence part at sequence length s
@@ -138,6 +175,8 @@ static double gemm_flops_token(const struct calc_model *m, int kind)
 	}
 	case CALC_LAYER_MAMBA:
 		return mamba_proj_flops_token(m);
+	case CALC_LAYER_GDN:
+		return gdn_proj_flops_token(m);
 	case CALC_LAYER_ATTN:
 		return attn_proj_flops_token(m);
 	case CALC_LAYER_MLP:
@@ -210,7 +249,7 @@ void calc_flops(const struct calc_plan *plan, struct calc_flops *out)
 		int at, ml, mb;
 		calc_model_kind(m, k, &kd);
 		calc_layer_type_parts(kd.type, &at, &ml, &mb);
-		LGA += count[k] * (gemm_flops_token(m, k) + (at ? A : 0) + (mb ? mamba_ssd_flops_token(m, s) : 0));
+		LGA += count[k] * (gemm_flops_token(m, k) + (at ? A : 0) + (mb ? mixer_seq_flops_token(m, kd.type, s) : 0));
 		L += count[k];
 		La += at ? count[k] : 0;
 	}
@@ -591,6 +630,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 	case CALC_LAYER_DENSE:
 	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_GDN:
 	case CALC_LAYER_ATTN:
 	case CALC_LAYER_MLP:
 		moe = 0;
@@ -656,17 +696,18 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms, shp) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms, shp))
 		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms, shp);
 	} else
-		o->gemm = gemm_time_at(ks + GEMM_QKV, T, d * (a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
+		o->gemm = gemm_time_at(ks + GEMM_QKV, T, d * ((m->attn_gate ? 2 : 1) * a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
 		        + gemm_time_at(ks + GEMM_OUT, T, h, a * d / t, peak, hbm, eb, sms, shp);      /* out-proj */
 	if (!has_attn)
 		o->gemm = t_up = 0;
 	if (has_mamba) {
-		/* Mamba-2 (Megatron-Core MambaMixer): in_proj column-parallel, H / t heads and
-		 * G / t groups per rank, out_proj row-parallel */
-		const struct calc_mamba *x = &m->mamba;
-		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
-		o->gemm = gemm_time_at(ks + GEMM_QKV, T, (2 * di + gn + x->heads) / t, h, peak, hbm, eb, sms, shp) /* in_proj */
-		        + gemm_time_at(ks + GEMM_OUT, T, h, di / t, peak, hbm, eb, sms, shp);                     /* out_proj */
+		/* Mamba-2 (Megatron-Core MambaMixer) and gated delta-net (GatedDeltaNet): in_proj
+		 * column-parallel, the heads (and Mamba's groups) split over t, out_proj
+		 * row-parallel */
+		struct calc_mixer x;
+		calc_model_mixer(m, kd.type, &x);
+		o->gemm = gemm_time_at(ks + GEMM_QKV, T, x.in / t, h, peak, hbm, eb, sms, shp) /* in_proj */
+		        + gemm_time_at(ks + GEMM_OUT, T, h, x.inner / t, peak, hbm, eb, sms, shp); /* out_proj */
 	}
 	if (has_mlp && (f > 0 || !moe)) {
 		t_mlp = gemm_time_at(ks + GEMM_UP, T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
@@ -686,9 +727,10 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		 * as small matmuls, as FlashAttention runs its tiles), the backward twice the
 		 * forward (each forward matmul has two gradient matmuls; derived); plus its
 		 * operands' traffic: read x, B, C, dt and write y, 2 B each, per token. */
-		const struct calc_mamba *x = &m->mamba;
-		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
-		double fl = T * mamba_ssd_flops_token(m, s) / t, io = T * 2 * (2 * di + gn + x->heads) / t / hbm;
+		struct calc_mixer x;
+		double fl, io;
+		calc_model_mixer(m, kd.type, &x);
+		fl = T * mixer_seq_flops_token(m, kd.type, s) / t, io = T * 2 * x.scan_io / t / hbm;
 		o->attn = fl / (peak16 * plan->attn_eff) + io;
 		attn_b = 2 * fl / (peak16 * plan->attn_eff) + 2 * io;
 	} else if (!has_attn)
@@ -729,10 +771,10 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		 * activation function only in an MLP layer; a Mamba-2 mixer's gated RMSNorm (read
 		 * y and z, write, 2 B each) and the SiLU of the conv1d (read + write d_i + 2 G N)
 		 * on its rank's share */
-		const struct calc_mamba *x = &m->mamba;
-		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		struct calc_mixer x;
+		calc_model_mixer(m, kd.type, &x);
 		elem_bytes = (4 * h + 6 * h + drop * 5 * h) / shard + (has_mlp ? act_fn * f / t : 0) +
-		             (has_mamba ? (6 * di + 4 * (di + gn)) / t : 0);
+		             (has_mamba ? (6 * x.inner + 4 * x.conv_ch) / t : 0);
 	}
 	o->elem = T * elem_bytes / hbm;
 	if (moe)
@@ -898,6 +940,7 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
 	case CALC_LAYER_DENSE:
 	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_GDN:
 	case CALC_LAYER_ATTN:
 	case CALC_LAYER_MLP:
 		moe = 0;
@@ -1423,6 +1466,14 @@ static double ns_layer(const struct calc_plan *plan, int kind, int it)
 		 * (mamba_mixer.py at d98e8a64dd), so only out_proj runs the iterations */
 		const struct calc_mamba *x = &m->mamba;
 		t = ns_flops((double)x->heads * x->head_dim, h, it);
+		break;
+	}
+	case CALC_LAYER_GDN: {
+		/* in_proj and out_proj: GatedDeltaNet marks none of its weights apart
+		 * (gated_delta_net.py at e867835174), so both run the iterations */
+		struct calc_mixer x;
+		calc_model_mixer(m, CALC_LAYER_GDN, &x);
+		t = ns_flops(h, x.in, it) + ns_flops(x.inner, h, it);
 		break;
 	}
 	case CALC_LAYER_MOE:

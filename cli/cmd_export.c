@@ -306,6 +306,10 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		 * moe_router_enable_expert_bias at d98e8a6) */
 		if (m->moe.router_bias)
 			FLAG("--moe-router-enable-expert-bias");
+		/* Qwen2-MoE / Qwen3-Next's sigmoid gate on the shared experts
+		 * (transformer_config.py moe_shared_expert_gate at d98e8a6) */
+		if (m->moe.shared > 0 && m->moe.shared_gate)
+			FLAG("--moe-shared-expert-gate");
 		/* node-limited routing (DeepSeek-V3 §2.1.2, M nodes per token): Megatron-Core's
 		 * group-limited routing with one group of experts per node of the EP group
 		 * (--moe-router-num-groups, --moe-router-group-topk; transformer_config.py at d98e8a6),
@@ -342,6 +346,10 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	}
 	if (m->mtp_depth > 0)
 		FLAG("--mtp-num-layers %d", m->mtp_depth);
+	/* gated attention (model.attn_gate; transformer_config.py attention_output_gate at
+	 * d98e8a6) */
+	if (m->attn_gate)
+		FLAG("--attention-output-gate");
 	if (m->hybrid[0]) {
 		/* the stages of a hybrid model: '|' between the virtual stages' layers, or the
 		 * plain pattern that Megatron-Core splits evenly (hybrid_segments) */
@@ -366,7 +374,21 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 			FLAG("--mamba-num-groups %d", m->mamba.groups);
 			FLAG("--mamba-state-dim %d", m->mamba.state);
 		}
-		if (m->mamba.conv != 4 || m->mamba.chunk != 128)
+		/* gated delta-net layers (G, docs/references.md §5.15): their shape as
+		 * transformer_config.py names it at d98e8a6 (linear_num_key_heads,
+		 * linear_num_value_heads, linear_key_head_dim, linear_value_head_dim,
+		 * linear_conv_kernel_dim); the chunk is FLA's fixed 64, with no flag */
+		if (strchr(m->hybrid, 'G')) {
+			FLAG("--linear-num-key-heads %d", m->gdn.key_heads);
+			FLAG("--linear-num-value-heads %d", m->gdn.value_heads);
+			FLAG("--linear-key-head-dim %d", m->gdn.key_dim);
+			FLAG("--linear-value-head-dim %d", m->gdn.value_dim);
+			FLAG("--linear-conv-kernel-dim %d", m->gdn.conv);
+			if (m->gdn.chunk != 64)
+				note(&ns, "Megatron-LM has no flag for the gated delta-net chunk (%d): FLA's "
+				          "chunk_gated_delta_rule runs chunks of 64", m->gdn.chunk);
+		}
+		if (strchr(m->hybrid, 'M') && (m->mamba.conv != 4 || m->mamba.chunk != 128))
 			note(&ns, "Megatron-LM has no flag for the Mamba-2 conv1d kernel (%d) or the SSD chunk (%d): "
 			          "MambaMixer's defaults 4 and 128 run", m->mamba.conv, m->mamba.chunk);
 		if (m->mlp == CALC_MLP_GELU)
@@ -883,8 +905,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
 		return rc;
 	if (p->model.hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model of Mamba-2 layers "
-		                 "is no torchtitan model and flavor of this table (export --for megatron writes it)");
+		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model (Mamba-2 or gated "
+		                 "delta-net layers) is no torchtitan model and flavor of this table (export --for megatron writes it)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0)
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
 		     "torchtitan equivalent written here");
@@ -1056,8 +1078,8 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
 	if (p->model.hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's Mamba-2 layers are "
-		                 "the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
+		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's hybrid layers (Mamba-2, gated "
+		                 "delta-net) are the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
 		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
 	if (p->offload_layers > 0 || (p->offload_optimizer > 0 && !zoff))

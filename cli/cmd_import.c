@@ -1293,6 +1293,9 @@ static const struct {
 	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH}, {"--squared-relu", M_SWITCH},
 	{"--hybrid-layer-pattern", M_VAL}, {"--hybrid-override-pattern", M_VAL}, {"--mamba-num-heads", M_VAL},
 	{"--mamba-head-dim", M_VAL}, {"--mamba-num-groups", M_VAL}, {"--mamba-state-dim", M_VAL},
+	{"--linear-num-key-heads", M_VAL}, {"--linear-num-value-heads", M_VAL}, {"--linear-key-head-dim", M_VAL},
+	{"--linear-value-head-dim", M_VAL}, {"--linear-conv-kernel-dim", M_VAL},
+	{"--attention-output-gate", M_SWITCH}, {"--moe-shared-expert-gate", M_SWITCH},
 	{"--untie-embeddings-and-output-weights", M_SWITCH}, {"--disable-bias-linear", M_SWITCH},
 	{"--sequence-parallel", M_SWITCH}, {"--use-distributed-optimizer", M_SWITCH},
 	{"--use-megatron-fsdp", M_SWITCH}, {"--use-flash-attn", M_SWITCH}, {"--bf16", M_SWITCH},
@@ -1388,6 +1391,11 @@ struct mvals {
 	char hybrid[CALC_LAYOUT_MAX];
 	int hybrid_line, relu2;
 	long mamba_heads, mamba_hd, mamba_groups, mamba_state;
+	/* gated delta-net layers (G): --linear-num-key-heads, --linear-num-value-heads,
+	 * --linear-key-head-dim, --linear-value-head-dim, --linear-conv-kernel-dim; gated
+	 * attention and the shared experts' gate */
+	long gdn[5];
+	int attn_gate, shared_gate;
 };
 
 static void m_hybrid(struct imp *im, struct mvals *m, char *pat, size_t n);
@@ -1557,6 +1565,13 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--mamba-head-dim")) m_int(im, val, a, 1, 100000, &m->mamba_hd);
 	else if (IS("--mamba-num-groups")) m_int(im, val, a, 1, 100000, &m->mamba_groups);
 	else if (IS("--mamba-state-dim")) m_int(im, val, a, 1, 100000, &m->mamba_state);
+	else if (IS("--linear-num-key-heads")) m_int(im, val, a, 1, 100000, &m->gdn[0]);
+	else if (IS("--linear-num-value-heads")) m_int(im, val, a, 1, 100000, &m->gdn[1]);
+	else if (IS("--linear-key-head-dim")) m_int(im, val, a, 1, 100000, &m->gdn[2]);
+	else if (IS("--linear-value-head-dim")) m_int(im, val, a, 1, 100000, &m->gdn[3]);
+	else if (IS("--linear-conv-kernel-dim")) m_int(im, val, a, 1, 1024, &m->gdn[4]);
+	else if (IS("--attention-output-gate")) m->attn_gate = 1;
+	else if (IS("--moe-shared-expert-gate")) m->shared_gate = 1;
 	else if (IS("--untie-embeddings-and-output-weights")) m->untie = 1;
 	else if (IS("--disable-bias-linear")) m->nobias = 1;
 	else if (IS("--sequence-parallel")) m->sp = 1;
@@ -1901,9 +1916,9 @@ static void m_hybrid(struct imp *im, struct mvals *m, char *pat, size_t n)
 			segments++;
 			continue;
 		}
-		if (!strchr("M*-E", *c)) {
+		if (!strchr("MG*-E", *c)) {
 			ERR(im, m->hybrid_line, "import --from megatron: --hybrid-layer-pattern: '%c' is not read (allowed: "
-			    "M, *, -, E and | between pipeline segments; MTP patterns after '/' are not read)", *c);
+			    "M, G, *, -, E and | between pipeline segments; MTP patterns after '/' are not read)", *c);
 			pat[0] = 0;
 			return;
 		}
@@ -2103,6 +2118,11 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 			put(im, 0, "model.shared_experts", "%d", m.experts > 0 && m.shared_ffn > 0);
 			put(im, 0, "model.shared_ffn", "%ld", m.experts > 0 && m.shared_ffn > 0 ? m.shared_ffn : 0);
 			put(im, 0, "model.router_bias", "%s", m.expert_bias ? "yes" : "no");
+			/* the gates: written when set here or in the base plan (nothing of its model stays) */
+			if (m.shared_gate || im->base->model.moe.shared_gate)
+				put(im, 0, "model.shared_gate", "%s", m.shared_gate ? "yes" : "no");
+			if (m.attn_gate || im->base->model.attn_gate)
+				put(im, 0, "model.attn_gate", "%s", m.attn_gate ? "yes" : "no");
 			put(im, 0, "model.mtp_depth", "%ld", m.mtp > 0 ? m.mtp : 0);
 			if (hpat[0]) {
 				/* a hybrid model: its pattern without the '|' (m_hybrid placed those) and the
@@ -2117,6 +2137,27 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 				if (m.relu2)
 					NOTE(im, 0, "import --from megatron: --squared-relu is read as model.mlp = gelu, the same two "
 					     "matrices (docs/references.md §5.14)");
+				/* gated delta-net layers: their shape from the --linear-* flags, each one
+				 * needed (no default of TransformerConfig is taken for them) */
+				if (strchr(hpat, 'G')) {
+					static const char *const fl[5] = {"--linear-num-key-heads", "--linear-num-value-heads",
+					                                  "--linear-key-head-dim", "--linear-value-head-dim",
+					                                  "--linear-conv-kernel-dim"};
+					static const char *const key[5] = {"model.gdn_key_heads", "model.gdn_value_heads",
+					                                   "model.gdn_key_dim", "model.gdn_value_dim", "model.gdn_conv"};
+					char miss[160] = "";
+					for (int i = 0; i < 5; i++) {
+						if (m.gdn[i] <= 0)
+							snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s%s", miss[0] ? ", " : "",
+							         fl[i]);
+						else
+							put(im, 0, key[i], "%ld", m.gdn[i]);
+					}
+					if (miss[0])
+						ERR(im, m.hybrid_line, "import --from megatron: --hybrid-layer-pattern has gated "
+						    "delta-net layers (G) but %s not given (allowed: each of the five --linear-* flags "
+						    "with a positive integer)", miss);
+				}
 			} else if (im->base->model.hybrid[0])
 				put(im, 0, "model.hybrid_pattern", "%s", "");
 			if (m.experts > 0 && m.freq[0]) {

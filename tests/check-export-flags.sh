@@ -45,6 +45,7 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
          "--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set moe.dispatcher=hybridep --set moe.overlap_ep_comm=yes --set moe.router_fusion=yes --set moe.permute_fusion=yes" \
          "--set model.preset=nemotron-h-56b --set tp=8 --set pp=2 --set dp=0" \
          "--set model.preset=nemotron-3-nano-30b-a3b --set tp=2 --set pp=1 --set dp=0 --set ep=8" \
+         "--set model.preset=qwen3-next-80b-a3b --set tp=2 --set pp=4 --set dp=0 --set ep=8" \
          "--set model.preset=nemotron-h-56b --set tp=4 --set pp=4 --set dp=0 --set vpp=6 --set schedule=interleaved --set account_embedding=yes --set account_loss=yes"; do
 	# shellcheck disable=SC2086
 	check $v

@@ -41,7 +41,8 @@ done
 for v in "--set model.preset=nemotron-h-56b --set tp=8 --set pp=2 --set dp=0" \
          "--set model.preset=nemotron-h-56b --set tp=4 --set pp=4 --set dp=0 --set vpp=6 --set schedule=interleaved --set account_embedding=yes --set account_loss=yes" \
          "--set model.preset=nemotron-h-8b --set tp=8 --set pp=4 --set dp=0 --set layers_per_stage=12,14,14,12" \
-         "--set model.preset=nemotron-3-nano-30b-a3b --set tp=2 --set pp=1 --set dp=0 --set ep=8"; do
+         "--set model.preset=nemotron-3-nano-30b-a3b --set tp=2 --set pp=1 --set dp=0 --set ep=8" \
+         "--set model.preset=qwen3-next-80b-a3b --set tp=2 --set pp=4 --set dp=0 --set ep=8"; do
 	# shellcheck disable=SC2086
 	check megatron "$split model.params model.params_active memory.total step.time" $v
 done

@@ -621,10 +621,11 @@ static void test_gemma3_defaults(void **state)
 	assert_near(p.total, 3880071680.0, 1e-15);
 	assert_near(p.layers + p.final_norm, 3209e6, 1e-4);
 	assert_int_equal(calc_model_window_layers(&m), 29);
-	/* Qwen3-Next's gated delta-net layers are named; Nemotron-H's MoE layers (E) and a
-	 * pattern of a character that is no layer are refused with the reason */
-	expect_refused("{" DENSE ", \"model_type\": \"qwen3_next\", \"num_experts\": 512}",
-	               "gated delta-net (linear attention) layers of Qwen3-Next are not modelled");
+	/* a Qwen3-Next layer type that is no layer, Nemotron-H's latent MoE and a pattern of a
+	 * character that is no layer are refused with the reason */
+	expect_refused("{" DENSE ", \"model_type\": \"qwen3_next\", \"num_experts\": 512, \"num_experts_per_tok\": 2, "
+	               "\"moe_intermediate_size\": 64, \"layer_types\": [\"linear_attention\", \"sliding_attention\"]}",
+	               "layer_types[1] = \"sliding_attention\" is not a layer type");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"MEM*E\", "
 	               "\"moe_latent_size\": 1024}", "moe_latent_size: the latent MoE projections are not modelled");
 	expect_refused("{" DENSE ", \"model_type\": \"nemotron_h\", \"layers_block_type\": [\"mamba\", \"conv\"]}",
@@ -696,6 +697,59 @@ static void test_nemotron_h(void **state)
 	assert_int_equal(m.moe.experts, 128);
 	assert_int_equal(m.moe.top_k, 6);
 	assert_int_equal(m.moe.shared_ffn, 3712);
+}
+
+/* Qwen3-Next 80B-A3B (tests/calc/hf/qwen3-next-80b-a3b.json, the fields of
+ * huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct config.json): 48 decoder layers read as
+ * 96 blocks, GEGEGE*E twelve times (full_attention_interval 4), and the hand count of
+ * docs/references.md §5.15: a G layer 33,720,512, a '*' layer 27,265,024, an E layer
+ * 1,614,811,136 (35,655,680 active), embedding and head 311,164,928 each, the final norm
+ * 2,048: 79,674,385,152, 3,874,923,264 active, against the model card's 80 B and 3 B (3.25
+ * B without the embedding and the head).  The same kinds given as layer_types read the
+ * same. */
+static void test_qwen3_next(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	char pat[97] = "", path[64], json[4096];
+	struct calc_diag d = {0};
+	size_t n;
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		strcat(pat, "GEGEGE*E");
+	read_config("qwen3-next-80b-a3b", &m);
+	calc_model_params(&m, &p);
+	assert_string_equal(m.hybrid, pat);
+	assert_int_equal(m.layers, 96);
+	assert_int_equal(m.gdn.key_heads, 16);
+	assert_int_equal(m.gdn.value_heads, 32);
+	assert_int_equal(m.gdn.key_dim, 128);
+	assert_int_equal(m.gdn.value_dim, 128);
+	assert_int_equal(m.gdn.conv, 4);
+	assert_int_equal(m.attn_gate, 1);
+	assert_int_equal(m.moe.experts, 512);
+	assert_int_equal(m.moe.top_k, 10);
+	assert_int_equal(m.moe.shared_ffn, 512);
+	assert_near(p.total, 79674385152.0, 1e-15);
+	assert_near(p.active, 3874923264.0, 1e-15);
+	assert_near(p.total / 1e9, 80, 0.01 * 80);
+	assert_near((p.active - p.embedding - p.lm_head) / 1e9, 3.25, 0.01);
+	n = (size_t)snprintf(json, sizeof json, "{\"model_type\": \"qwen3_next\", \"hidden_size\": 2048, "
+	                     "\"num_attention_heads\": 16, \"num_key_value_heads\": 2, \"head_dim\": 256, "
+	                     "\"vocab_size\": 151936, \"num_experts\": 512, \"num_experts_per_tok\": 10, "
+	                     "\"moe_intermediate_size\": 512, \"shared_expert_intermediate_size\": 512, "
+	                     "\"tie_word_embeddings\": false, \"layer_types\": [");
+	for (int i = 0; i < 48; i++)
+		n += (size_t)snprintf(json + n, sizeof json - n, "%s\"%s\"", i ? ", " : "",
+		                      (i + 1) % 4 ? "linear_attention" : "full_attention");
+	snprintf(json + n, sizeof json - n, "]}");
+	write_temp(path, 0, json);
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	calc_diag_free(&d);
+	calc_model_params(&m, &p);
+	assert_string_equal(m.hybrid, pat);
+	assert_near(p.total, 79674385152.0, 1e-15);
 }
 
 /* Kimi K2 ships DeepseekV3ForCausalLM under model_type "kimi_k2": read by its
@@ -827,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_hf_sliding_window),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_nemotron_h),
+		cmocka_unit_test(test_qwen3_next),
 		cmocka_unit_test(test_gemma3_defaults),
 		cmocka_unit_test(test_kimi_k2),
 		cmocka_unit_test(test_glm4_moe),

@@ -321,6 +321,90 @@ static void test_hybrid_small(void **state)
 	calc_diag_free(&d);
 }
 
+/* A small gated delta-net model (model.hybrid_pattern = G-*-G-, Megatron-Core's 'G'), the
+ * M-*-M- test's shapes with gated attention (model.attn_gate) and, in place of the Mamba
+ * mixers, H_k = 2 query/key heads of d_k = 16 (K = 32), H_v = 4 value heads of d_v = 32
+ * (V = 128), conv 4, chunk 64.  By hand (docs/references.md §5.15; GatedDeltaNet at
+ * Megatron-LM e867835174, Qwen3NextGatedDeltaNet):
+ *   G      in_proj 64 x (2 x 32 + 2 x 128 + 2 x 4) = 20,992, conv1d (2 x 32 + 128) x 4 = 768,
+ *          A_log and dt_bias 8, gated norm d_v 32, out_proj 128 x 64 = 8,192, pre-norm 64:
+ *          30,056
+ *   '*'    Q, K, V, O 16,384, the output gate 64 x 4 x 16 = 4,096, its norm 64: 20,544
+ *   '-'    32,832
+ *   model  2 x 30,056 + 20,544 + 3 x 32,832 + 2 x 64,000 + 64 = 307,216
+ * One GPU of each stage (TP halves all but the pre-norms and the gated norm's 32): a G
+ * layer (30,056 - 96) / 2 + 96 = 15,076, '*' 20,480 / 2 + 64 = 10,304, '-' 16,448: stage 0
+ * 15,076 + 16,448 + 32,000 = 63,524; stage 1 26,752; stage 2 15,076 + 16,448 + 64 + 32,000
+ * = 63,588.
+ * Forward FLOPs per token: G projections 2 x 64 x (328 + 128) = 58,368, the chunked delta
+ * rule (C = 64) H_v (6 C d_k + 4 C d_v + 6 d_k d_v) = 4 x (6,144 + 8,192 + 3,072) = 69,632
+ * and conv1d 2 x 4 x 192 = 1,536: 129,536; attention 32,768 + the gate 2 x 64 x 64 = 8,192
+ * and its core 32,768: 73,728; an MLP 65,536; the head 128,000: 657,408, times 3.
+ * Activations per micro-batch (2-byte activations, t = 2, s b / t = 64): G the input and
+ * the norm output 16,384 each, and per token over t: in_proj's output 2 x 328 = 656, the
+ * conv output 2 x 192 = 384, the kernel's q, k (repeated to 4 heads) and v 2 x (128 + 128)
+ * = 512, g 4 x 4 = 16, beta 2 x 4 = 8, the L2 norms' rstd on the 2 key heads 8 x 2 = 16,
+ * A 2 x 4 x 64 = 512, the gated norm's and out_proj's inputs 2 x 2 x 128 = 512, the norm's
+ * rstd 16: 2,632 x 64 = 168,448; 201,216 in all.  Attention 66,560 (the M-*-M- test) + the gate's input 2 s a
+ * d / t = 8,192 = 74,752. */
+static void test_gdn_small(void **state)
+{
+	const char *sets[] = {"model.layers=6", "model.hidden=64", "model.heads=4", "model.kv_heads=4",
+	                      "model.ffn_hidden=256", "model.vocab=1000", "model.max_pos=0", "model.mlp=gelu",
+	                      "model.norm=rmsnorm", "model.tied_embeddings=no", "model.bias=no", "model.dropout=no",
+	                      "model.hybrid_pattern=G-*-G-", "model.gdn_key_heads=2", "model.gdn_value_heads=4",
+	                      "model.gdn_key_dim=16", "model.gdn_value_dim=32", "model.gdn_conv=4",
+	                      "model.gdn_chunk=64", "model.attn_gate=yes", "training.seq_len=128",
+	                      "training.micro_batch=1", "training.global_batch=8", "training.recipe=megatron",
+	                      "training.flash_attention=yes", "cluster.nodes=1", "cluster.gpus_per_node=6",
+	                      "parallel.tp=2", "parallel.pp=3", "parallel.dp=0", "parallel.cp=1", "parallel.sp=no",
+	                      "parallel.zero=0", "parallel.recompute=none", "parallel.schedule=1f1b"};
+	const double stage[] = {63524, 26752, 63588};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_diag d = {0};
+	struct calc_flops fl;
+	struct calc_layer_kind kd;
+	struct calc_act_layer a;
+	int gk = -1, ak = -1, fk = -1;
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+	assert_true(calc_model_is_hybrid(&p.model));
+	assert_int_equal(calc_model_nkinds(&p.model), 3);
+	for (int k = 0; k < 3; k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_GDN)
+			gk = k;
+		else if (kd.type == CALC_LAYER_ATTN)
+			ak = k;
+		else if (kd.type == CALC_LAYER_MLP)
+			fk = k;
+	}
+	assert_true(gk >= 0 && ak >= 0 && fk >= 0);
+	calc_model_params(&p.model, &pr);
+	assert_near(pr.kind[gk].total, 30056, 1e-15);
+	assert_near(pr.kind[gk].replicated, 96, 1e-15);
+	assert_near(pr.kind[ak].total, 20544, 1e-15);
+	assert_near(pr.kind[fk].total, 32832, 1e-15);
+	assert_int_equal(pr.kind_layers[gk], 2);
+	assert_near(pr.total, 307216, 1e-15);
+	for (int i = 0; i < 3; i++)
+		assert_near(calc_memory_stage_params(&p, &pr, i), stage[i], 1e-15);
+
+	calc_flops(&p, &fl);
+	assert_near(fl.per_token, 3 * 657408.0, 1e-15);
+
+	calc_memory_act_kind(&p, gk, CALC_RC_NONE, &a);
+	assert_near(a.total, 201216, 1e-15);
+	calc_memory_act_kind(&p, ak, CALC_RC_NONE, &a);
+	assert_near(a.total, 74752, 1e-15);
+	/* full recomputation keeps each layer's input alone, 2 s h */
+	calc_memory_act_kind(&p, gk, CALC_RC_FULL, &a);
+	assert_near(a.total, 16384, 1e-15);
+	calc_diag_free(&d);
+}
+
 /* A hybrid model with MoE layers (model.hybrid_pattern = ME*E, Nemotron 3's E): the M-*-M-
  * test's shapes, 4 GeLU experts of 32, top 2, one shared expert of 64, a router with a
  * per-expert bias.  By hand: an E layer the experts 4 x 2 x 64 x 32 = 16,384, the shared
@@ -385,6 +469,16 @@ static void test_hybrid_tp_bytes(void **state)
 	assert_true(ca.dim[CALC_DIM_TP].bytes > 0);
 	assert_near(cb.dim[CALC_DIM_TP].bytes, ca.dim[CALC_DIM_TP].bytes, 1e-15);
 	assert_near(cb.dim[CALC_DIM_TP].time, ca.dim[CALC_DIM_TP].time, 1e-12);
+	/* a gated delta-net layer is one block too (GatedDeltaNet: column-parallel in_proj,
+	 * row-parallel out_proj): G-*-G- moves what M-*-M- moves */
+	hyb[19] = "model.hybrid_pattern=G-*-G-";
+	hyb[20] = "model.gdn_key_heads=2";
+	hyb[21] = "model.gdn_value_heads=4";
+	hyb[22] = "model.gdn_key_dim=16";
+	hyb[23] = "model.gdn_value_dim=32";
+	load_plan(&b, hyb, (int)(sizeof hyb / sizeof hyb[0]));
+	assert_int_equal(calc_comm(&b, &cb), 0);
+	assert_near(cb.dim[CALC_DIM_TP].bytes, ca.dim[CALC_DIM_TP].bytes, 1e-15);
 }
 
 /* The Nemotron-H presets against their names (NVIDIA 2025, arXiv 2504.03624: 8 B and
@@ -800,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_layout_stages),
 		cmocka_unit_test(test_sliding_window),
 		cmocka_unit_test(test_hybrid_small),
+		cmocka_unit_test(test_gdn_small),
 		cmocka_unit_test(test_hybrid_tp_bytes),
 		cmocka_unit_test(test_hybrid_moe_small),
 		cmocka_unit_test(test_hybrid_presets),
