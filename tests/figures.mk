@@ -3,8 +3,6 @@
 #   check-figure-data  every figure's dataset (figures/*.gp) for every shipped plan
 #                      (plans/*.ini) is at most 1 MB (tests/check-figure-data.sh)
 
-SHIPPED_PLANS = $(sort $(wildcard plans/*.ini))
-
 .PHONY: check-figure-data
 check-figure-data: $(BUILD)/trainplan
 	@sh tests/check-figure-data.sh $(BUILD)/trainplan $(SHIPPED_PLANS) -- $(FIGURES)
