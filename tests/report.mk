@@ -18,7 +18,7 @@ RPT_LIB_OBJ  = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
 
 $(BUILD)/tests/report/%: tests/report/%.c $(RPT_LIB_OBJ) $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
+	$(CC) $(WARN) $(TEST_CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_LIB_OBJ) $(BUILD)/libcalc.a \
 		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
 
 # A second plan: the same report must come out with other numbers.  Its report is the
