@@ -4,8 +4,6 @@
 #                      (plans/*.ini) is at most 1 MB (tests/check-figure-data.sh)
 #   check-figure-axes  one quantity per axis: no second y axis (tests/check-figure-axes.sh)
 
-SHIPPED_PLANS = $(sort $(wildcard plans/*.ini))
-
 .PHONY: check-figure-data
 check-figure-data: $(BUILD)/trainplan
 	@sh tests/check-figure-data.sh $(BUILD)/trainplan $(SHIPPED_PLANS) -- $(FIGURES)

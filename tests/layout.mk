@@ -59,7 +59,7 @@ check-layout: $(LAYOUT_DRIVER) $(LAYOUT_UNIT)
 	@sh tests/run-unit.sh $(LAYOUT_UNIT)
 	@sh tests/layout/run.sh $(LAYOUT_DRIVER) $(UPDATE)
 
-check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf
+check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf $(PLAN_EXPANDED)
 	@mkdir -p $(PDFCHECK)
 	@fail=0; for m in $(LAYOUT_MD); do \
 	  n=$$(basename $$m .md); \
@@ -73,8 +73,9 @@ check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf
 	@# the report's headings are those of the expanded chapters: a heading inside a
 	@# conditional block that is false for the plan is not in the report
 	@if [ -n "$(CHAPTERS)" ] && [ -f $(OUT)/report.pdf ]; then \
-	  $(BUILD)/trainplan-report --plan $(PLAN) --expand $(CHAPTERS) > $(PDFCHECK)/expanded.md || exit 1; \
-	  sh tests/layout/check-pdf.sh $(OUT)/report.pdf $(PDFCHECK)/expanded.md "micro-batches per step m" || exit 1; \
+	  exp=$(PLAN_EXPANDED); if [ -z "$$exp" ]; then exp=$(PDFCHECK)/expanded.md; \
+	    $(BUILD)/trainplan-report --plan $(PLAN) --expand $(CHAPTERS) > $$exp || exit 1; fi; \
+	  sh tests/layout/check-pdf.sh $(OUT)/report.pdf $$exp "micro-batches per step m" || exit 1; \
 	  n=$$(pdfimages -list $(OUT)/report.pdf 2>/dev/null | tail -n +3 | wc -l); \
 	  [ $$n -eq 0 ] || { echo "FAIL: report.pdf holds $$n raster images; its figures are drawn as vectors" >&2; exit 1; }; \
 	  echo "pdf: report.pdf draws its figures as vectors (axis text extractable, no raster image)"; \

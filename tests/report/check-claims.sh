@@ -10,12 +10,19 @@
 # (trainplan-report --expand chapters/*.md) with its line breaks joined into spaces,
 # so a sentence wrapped in a chapter still matches.  Lines starting with # are comments.
 # Prints "claims: N passed, N failed"; the exit status is 1 if any failed.
-bin=$1
+# usage: check-claims.sh TRAINPLAN-REPORT [EXPANDED-DIR]
+# With EXPANDED-DIR, a plan plans/NAME.ini is read from EXPANDED-DIR/NAME.md when that
+# file is there (tests/report.mk expands each shipped plan's chapters once); any other
+# plan is expanded here.
+bin=$1; expanded=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 for f in tests/report/claims/*.txt; do
 	plan=$(sed -n '1s/^plan: //p' "$f")
-	if ! "$bin" --plan "$plan" --expand chapters/*.md >"$tmp/out" 2>"$tmp/err"; then
+	name=${plan#plans/}; name=${name%.ini}
+	if [ -n "$expanded" ] && [ "$plan" = "plans/$name.ini" ] && [ -f "$expanded/$name.md" ]; then
+		cp "$expanded/$name.md" "$tmp/out" || exit 2
+	elif ! "$bin" --plan "$plan" --expand chapters/*.md >"$tmp/out" 2>"$tmp/err"; then
 		echo "FAIL: $f: trainplan-report --plan $plan --expand failed:" >&2
 		head -3 "$tmp/err" >&2; fail=$((fail + 1)); continue
 	fi
