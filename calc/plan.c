@@ -1112,8 +1112,13 @@ static int apply_stack(struct calc_plan *p, struct calc_diag *d)
 		snprintf(sec, sizeof sec, "%.*s", (int)(dot - kv), kv);
 		snprintf(name, sizeof name, "%.*s", (int)(eq - dot - 1), dot + 1);
 		e.key = key_index(sec, name);
-		if (e.key < 0 || p->key_src[e.key] > 0)
+		if (e.key < 0)
 			continue;
+		if (p->key_src[e.key] > 0) { /* the plan's own value (a later --set included) */
+			p->key_stack[e.key] = 0;
+			continue;
+		}
+		p->key_stack[e.key] = 1;
 		snprintf(e.value, sizeof e.value, "%s", eq + 1);
 		e.file = "efficiency.stack";
 		e.line = 0;
@@ -1379,6 +1384,18 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
 const char *calc_plan_key_origin(const struct calc_plan *p, const char *section, const char *name, int *line)
 {
 	return key_file(p, key_index(section, name), line);
+}
+
+const char *calc_plan_key_source(const struct calc_plan *p, const char *section, const char *name)
+{
+	int k = key_index(section, name);
+	if (k < 0)
+		return NULL;
+	if (p->key_src[k] == 2)
+		return "override";
+	if (p->key_src[k] != 0)
+		return "plan";
+	return p->key_stack[k] ? "stack" : "default";
 }
 
 #define KEYI(sec, name) key_index_named(sec, name)
