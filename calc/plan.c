@@ -185,8 +185,10 @@ static const struct key keys[] = {
 	{"parallel", "dp", K_INT, 0, P(dp), 0, 1e7, NULL, "int", "data-parallel degree d (0 = GPUs / (tp pp cp))"},
 	{"parallel", "cp", K_INT, 0, P(cp), 1, 4096, NULL, "int", "context-parallel degree"},
 	{"parallel", "cp_comm", K_ENUM, 0, P(cp_comm), 0, 0, cp_comm_names, "enum",
-	 "how CP ranks exchange attention inputs (Megatron-LM --cp-comm-type, whose default is p2p): allgather K,V (Llama 3; "
-	 "the default), p2p ring, a2a (Ulysses; heads and KV heads per TP rank divisible by cp), a2a+p2p (a2a within cp_a2a_size ranks, ring across)"},
+	 "how CP ranks exchange attention inputs (Megatron-LM --cp-comm-type): allgather K,V (Llama 3), p2p ring, a2a "
+	 "(Ulysses; heads and KV heads per TP rank divisible by cp), a2a+p2p (a2a within cp_a2a_size ranks, ring across); "
+	 "unset: the stack's (p2p for megatron-core, megatron-bridge and nemo, allgather for torchtitan; calc/stacks.c), "
+	 "else allgather (trainplan get plan.cp_comm_source says which)"},
 	{"parallel", "cp_a2a_size", K_INT, 0, P(cp_a2a_size), 0, 4096, NULL, "int",
 	 "for cp_comm = a2a+p2p: ranks of an all-to-all group, dividing cp (Megatron-LM --hierarchical-context-parallel-sizes A cp/A; 0 = unset)"},
 	{"parallel", "ep", K_INT, 0, P(ep), 1, 65536, NULL, "int", "expert-parallel degree (divides model.experts)"},
@@ -2033,8 +2035,10 @@ static void plan_reset(struct calc_plan *p)
 	                              * peak than one large GEMM; assumed (UNVERIFIED), set it */
 	p->ep_overlap = 0;           /* no all-to-all hidden unless the plan says so */
 	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
-	/* Llama 3 §3.3.2's all-gather CP, what the CP model has costed from the start (its
-	 * validation row runs it); Megatron-LM's --cp-comm-type default is p2p */
+	/* Llama 3 §3.3.2's all-gather CP, what the CP model has costed from the start, for a
+	 * stack without a CP default (DeepSpeed, FSDP1, the dated stacks); the stacks of
+	 * Megatron-Core carry its --cp-comm-type default p2p and torchtitan its allgather
+	 * (apply_stack, calc/stacks.c) */
 	p->cp_comm = CALC_CP_ALLGATHER;
 	p->cp_a2a_size = 0;
 	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer
