@@ -834,6 +834,8 @@ struct calc_plan {
 	int key_line[CALC_PLAN_NKEYS];            /* line where each key was last set (0 = not) */
 	unsigned char key_src[CALC_PLAN_NKEYS];   /* 0 default plan, 1 plan file, 2 override,
 	                                             3 + i the file includes[i] */
+	unsigned char key_stack[CALC_PLAN_NKEYS]; /* 1: the value is efficiency.stack's knob
+	                                             (a key the plan left unset) */
 	char includes[CALC_PLAN_MAX_INCLUDES][CALC_PATH_MAX]; /* files the plan includes, in order */
 	int nincludes;
 	char set_origin[96];   /* origin of the last override ("--set", "chapter.md:3:7") */
@@ -932,6 +934,13 @@ const struct calc_key_info *calc_plan_key_at(int i); /* NULL past the end */
  * (the plan, an included file, the default plan or the override's origin) and in *line
  * its line (0 for an override or a key never set). */
 const char *calc_plan_key_origin(const struct calc_plan *p, const char *section, const char *name, int *line);
+/*
+ * Where the value of a plan key came from: "plan" (the plan file or a file it includes),
+ * "override" (--set), "stack" (a knob of efficiency.stack on a key the plan left unset,
+ * calc/stacks.c) or "default" (the project's default plan, plans/default.ini, or the
+ * built-in default of a key it does not set).  NULL for an unknown key.
+ */
+const char *calc_plan_key_source(const struct calc_plan *p, const char *section, const char *name);
 /* Of the keys in 'keys' (space-separated, at most 8: "section.name", or a bare name of
  * [parallel]), the one the user set last (override > plan file > included file >
  * default, then the later line): its file as calc_plan_key_origin, its line in *line.

@@ -58,6 +58,13 @@ QI(q_postval, p->post_validation)
 QS(q_recompute, calc_recompute_name(p->recompute))
 QS(q_schedule, calc_schedule_name(p->schedule))
 QS(q_recipe, p->recipe_name)
+/* parallel.cp_comm (enum calc_cp_comm, calc.h) and where its value came from */
+QS(q_cp_comm, p->cp_comm == CALC_CP_P2P ? "p2p"
+             : p->cp_comm == CALC_CP_A2A ? "a2a"
+             : p->cp_comm == CALC_CP_A2A_P2P ? "a2a+p2p"
+                                             : "allgather")
+QS(q_cp_comm_source, calc_plan_key_source(p, "parallel", "cp_comm"))
+QS(q_stack, p->stack ? p->stack->name : "")
 QS(q_title, p->title)
 QI(q_layers, p->model.layers)
 QI(q_hidden, p->model.hidden)
@@ -156,6 +163,10 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"plan.moe_comm_sms", "1", "SMs the hidden MoE dispatch and combine take from the GEMMs (moe.comm_sms)", q_comm_sms},
 	{"plan.overlap_ep_comm", "1", "1 when moe.overlap_ep_comm hides the dispatch and combine behind another micro-batch", q_overlap_ep},
 	{"plan.recipe", "", "bytes-per-parameter recipe", q_recipe},
+	{"plan.cp_comm", "", "how the CP ranks exchange the attention's K and V (parallel.cp_comm)", q_cp_comm},
+	{"plan.cp_comm_source", "", "where parallel.cp_comm came from: plan, override, stack (efficiency.stack's "
+	 "framework default) or default (the project's)", q_cp_comm_source},
+	{"plan.stack", "", "software stack whose defaults fill the keys the plan leaves unset (efficiency.stack)", q_stack},
 	{"model.name", "", "model preset or source", q_model},
 	{"model.layers", "1", "transformer layers", q_layers},
 	{"model.params", "1", "parameters of the model, total (every expert; a tied matrix counted once)", q_params},

@@ -192,8 +192,10 @@ static const struct key keys[] = {
 	{"parallel", "dp", K_INT, 0, P(dp), 0, 1e7, NULL, "int", "data-parallel degree d (0 = GPUs / (tp pp cp))"},
 	{"parallel", "cp", K_INT, 0, P(cp), 1, 4096, NULL, "int", "context-parallel degree"},
 	{"parallel", "cp_comm", K_ENUM, 0, P(cp_comm), 0, 0, cp_comm_names, "enum",
-	 "how CP ranks exchange attention inputs (Megatron-LM --cp-comm-type, whose default is p2p): allgather K,V (Llama 3; "
-	 "the default), p2p ring, a2a (Ulysses; heads and KV heads per TP rank divisible by cp), a2a+p2p (a2a within cp_a2a_size ranks, ring across)"},
+	 "how CP ranks exchange attention inputs (Megatron-LM --cp-comm-type): allgather K,V (Llama 3), p2p ring, a2a "
+	 "(Ulysses; heads and KV heads per TP rank divisible by cp), a2a+p2p (a2a within cp_a2a_size ranks, ring across); "
+	 "unset: the stack's (p2p for megatron-core, megatron-bridge and nemo, allgather for torchtitan; calc/stacks.c), "
+	 "else allgather (trainplan get plan.cp_comm_source says which)"},
 	{"parallel", "cp_a2a_size", K_INT, 0, P(cp_a2a_size), 0, 4096, NULL, "int",
 	 "for cp_comm = a2a+p2p: ranks of an all-to-all group, dividing cp (Megatron-LM --hierarchical-context-parallel-sizes A cp/A; 0 = unset)"},
 	{"parallel", "ep", K_INT, 0, P(ep), 1, 65536, NULL, "int", "expert-parallel degree (divides model.experts)"},
@@ -1119,8 +1121,13 @@ static int apply_stack(struct calc_plan *p, struct calc_diag *d)
 		snprintf(sec, sizeof sec, "%.*s", (int)(dot - kv), kv);
 		snprintf(name, sizeof name, "%.*s", (int)(eq - dot - 1), dot + 1);
 		e.key = key_index(sec, name);
-		if (e.key < 0 || p->key_src[e.key] > 0)
+		if (e.key < 0)
 			continue;
+		if (p->key_src[e.key] > 0) { /* the plan's own value (a later --set included) */
+			p->key_stack[e.key] = 0;
+			continue;
+		}
+		p->key_stack[e.key] = 1;
 		snprintf(e.value, sizeof e.value, "%s", eq + 1);
 		e.file = "efficiency.stack";
 		e.line = 0;
@@ -1393,6 +1400,18 @@ static const char *key_file(const struct calc_plan *p, int k, int *line)
 const char *calc_plan_key_origin(const struct calc_plan *p, const char *section, const char *name, int *line)
 {
 	return key_file(p, key_index(section, name), line);
+}
+
+const char *calc_plan_key_source(const struct calc_plan *p, const char *section, const char *name)
+{
+	int k = key_index(section, name);
+	if (k < 0)
+		return NULL;
+	if (p->key_src[k] == 2)
+		return "override";
+	if (p->key_src[k] != 0)
+		return "plan";
+	return p->key_stack[k] ? "stack" : "default";
 }
 
 #define KEYI(sec, name) key_index_named(sec, name)
@@ -2048,8 +2067,10 @@ static void plan_reset(struct calc_plan *p)
 	                              * peak than one large GEMM; assumed (UNVERIFIED), set it */
 	p->ep_overlap = 0;           /* no all-to-all hidden unless the plan says so */
 	p->p2p_scatter_gather = 1;   /* Megatron-LM default (Narayanan et al. 2021 §4.1) */
-	/* Llama 3 §3.3.2's all-gather CP, what the CP model has costed from the start (its
-	 * validation row runs it); Megatron-LM's --cp-comm-type default is p2p */
+	/* Llama 3 §3.3.2's all-gather CP, what the CP model has costed from the start, for a
+	 * stack without a CP default (DeepSpeed, FSDP1, the dated stacks); the stacks of
+	 * Megatron-Core carry its --cp-comm-type default p2p and torchtitan its allgather
+	 * (apply_stack, calc/stacks.c) */
 	p->cp_comm = CALC_CP_ALLGATHER;
 	p->cp_a2a_size = 0;
 	p->post_validation = 0;      /* a flush between steps: the DP reduction and the optimizer

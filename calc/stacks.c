@@ -31,6 +31,27 @@
  *                     (init_device_mesh, torch.distributed.device_mesh); FSDP1 has no
  *                     pipeline or context parallelism (pp = cp = 1 in its rows).
  *
+ * Context parallelism's exchange (parallel.cp_comm; docs/references.md §4.7, §4.10),
+ * each framework's default where the user names none:
+ *   Megatron-Core     p2p, the ring: Megatron-LM --cp-comm-type default ["p2p"]
+ *                     (megatron/training/arguments.py:3054 at core_v0.19.0, 5be9626709af);
+ *                     TransformerConfig.cp_comm_type = None (transformer_config.py:987)
+ *                     is passed to Transformer Engine as "p2p" (megatron/core/extensions/
+ *                     transformer_engine.py:1870-1871), TE's AttnFuncWithCPAndKVP2P.
+ *                     Megatron-Bridge 0.6.0's recipes (src/megatron/bridge/recipes,
+ *                     perf_recipes and models/llama at 51885cf132b2) do not set
+ *                     cp_comm_type, nor do NeMo 2's recipes and GPT/Llama configs
+ *                     (nemo/collections/llm at 8cfedd7203, 2025-09-20; only Mistral's sets
+ *                     a2a), so megatron-bridge-0.6 and nemo run the same ring.
+ *   torchtitan        allgather: parallelism.context_parallel_rotate_method = "allgather"
+ *                     (torchtitan/config/configs.py line 245 at 0e9e265797c5, 2026-06-14),
+ *                     PyTorch's context-parallel SDPA all-gathering the K, V shards
+ *                     (the next commit, 8e5554449, removed the knob as unused).
+ *   DeepSpeed, FSDP1  no context parallelism in these stacks (cp = 1 in their rows): no
+ *                     knob, the project's default stays.
+ * The dated stacks (megatron-core-2024, nemo-2024) keep the project's earlier default,
+ * allgather (Llama 3 §3.3.2), under which their validation rows were fitted.
+ *
  *   megatron-core     an alias of megatron-core-0.19.
  *   megatron-core-0.19  Megatron-Core 0.19 as Megatron-Bridge 0.6.0's pre-training recipes
  *                     configure it (src/megatron/bridge/recipes/common.py _pretrain_common at
@@ -157,13 +178,13 @@ static const struct calc_stack stacks[] = {
 	 "megatron-core-0.19"},
 	{"megatron-core-0.19", "Megatron-Core 0.19 as Megatron-Bridge 0.6.0's pre-training recipes run it",
 	 "Megatron-LM core_v0.19.0 parallel_state.py (order); Megatron-Bridge v0.6.0 recipes/common.py _pretrain_common",
-	 {"parallel.placement=tp-cp-ep-dp-pp", NULL}, NULL},
+	 {"parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", NULL}, NULL},
 	{"megatron-core-2024", "Megatron-Core as trainplan had it before the stacks' rank orders (tp-cp-pp-dp)",
 	 "trainplan's earlier defaults; Megatron-LM --use-tp-pp-dp-mapping (initialize.py)",
 	 {"parallel.placement=tp-cp-pp-dp", NULL}, NULL},
 	{"megatron-bridge-0.6", "Megatron-Bridge 0.6.0 performance recipes (BF16 gradient reduction)",
 	 "Megatron-Bridge v0.6.0 perf_recipes/_common.py _benchmark_common, recipes/common.py _pretrain_common",
-	 {"parallel.placement=tp-cp-ep-dp-pp", "training.main_grads=bf16", "efficiency.grad_reduce=bf16",
+	 {"parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", "training.main_grads=bf16", "efficiency.grad_reduce=bf16",
 	  "moe.dispatcher=hybridep", "moe.comm_sms=32", "moe.router_fusion=yes", "moe.permute_fusion=yes", NULL}, NULL},
 	{"deepspeed-zero3", "DeepSpeed ZeRO-3 as run in 2021 (no model parallelism)",
 	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2; DeepSpeed pipe/topology.py (order)",
@@ -180,12 +201,12 @@ static const struct calc_stack stacks[] = {
 	 "Liang et al. 2024 (TorchTitan) §3.1; torch symm_mem async TP (copy-engine copies); parallel_dims.py (order)",
 	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
 	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", "parallel.sp_saved_input=gathered",
-	  "parallel.placement=tp-cp-ep-dp-pp", NULL}, NULL},
+	  "parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=allgather", NULL}, NULL},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm); "
 	 "Megatron-Core 0.8 parallel_state.py (order)",
 	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54",
-	  "parallel.placement=tp-cp-ep-dp-pp", NULL}, NULL},
+	  "parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", NULL}, NULL},
 	{"nemo-2024", "nemo as trainplan had it before the stacks' rank orders (tp-cp-pp-dp)",
 	 "as nemo; the order trainplan used when the NeMo 24.07 rows fitted efficiency.gemm",
 	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.54",

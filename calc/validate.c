@@ -124,7 +124,10 @@ static const struct vrow rows[] = {
 	 * Megatron's in-flight count, and the fits column says no. */
 	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0, NULL, NULL},
 	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 0, NULL, 0, NULL, NULL},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0, NULL, NULL},
+	/* CP 16 at 131,072 tokens: Llama 3 §3.3.2 all-gathers K and V (parallel.cp_comm = allgather,
+	 * named by the row: its stack's default is not what the paper ran) */
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 1,
+	 "parallel.cp_comm=allgather", 0, NULL, NULL},
 	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
 	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
 	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
@@ -318,20 +321,25 @@ static const struct vrow rows[] = {
 	 * configs/llama/llama3_llm_pretrain.py) sets grad_reduce_in_fp32 = False: BF16 main
 	 * gradients, reduced in BF16 (training.main_grads, efficiency.grad_reduce).  The 70B
 	 * run overlaps its TP collectives (tp_comm_overlap with userbuffers), whose hidden share
-	 * is not published: the default efficiency.tp_overlap, as the MLM H100 rows.  Assumed:
+	 * is not published: the default efficiency.tp_overlap, as the MLM H100 rows.  The two
+	 * 405B runs at CP 2 exchange K and V over Megatron-Core's ring: neither
+	 * scripts/performance nor the Llama providers and recipes set cp_comm_type at that commit,
+	 * so Megatron-Core's default p2p (arguments.py:3054 at core_v0.19.0; None reaches
+	 * Transformer Engine as p2p, transformer_engine.py:1870-1871), which the rows name
+	 * (parallel.cp_comm = p2p) against their stack's earlier allgather.  Assumed:
 	 * ZeRO-1 (the distributed optimizer), FlashAttention, the defaults for the rest.  Held
 	 * out. */
 	{"MBRIDGE 25.11", "llama3-8b", 8, 1, 1, 128, 2, "flash", M_TOKS, 30624, 1, 8192, 0, "hgx-b200-ndr", 0, NULL, 1,
 	 "training.recipe=fp8-params;training.main_grads=bf16;efficiency.grad_reduce=bf16", 0, NULL, NULL},
 	{"MBRIDGE 25.11", "llama3.1-405b", 128, 4, 8, 64, 1, "flash", M_TOKS, 661, 2, 8192, 0, "hgx-b200-ndr", 0, NULL,
-	 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;"
+	 0, "parallel.cp_comm=p2p;parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;"
 	 "training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0, NULL, NULL},
 	{"MBRIDGE 25.11", "llama3-70b", 64, 4, 8, 128, 1, "flash", M_TOKS, 1602, 1, 8192, 0, "dgx-h100-ndr", 0, NULL, 0,
 	 "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0, NULL, NULL},
 	{"MBRIDGE 25.11", "llama3.1-405b", 1024, 8, 8, 512, 1, "flash", M_TOKS, 292, 2, 8192, 0, "dgx-h100-ndr", 0, NULL,
-	 0, "parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;"
+	 0, "parallel.cp_comm=p2p;parallel.schedule=interleaved;parallel.vpp=8;parallel.account_embedding=yes;parallel.account_loss=yes;"
 	 "training.recipe=fp8-params;training.main_grads=bf16;"
 	 "efficiency.grad_reduce=bf16", 0, NULL, NULL},
 	/* MosaicML llm-foundry, scripts/train/benchmarking/README.md (mosaicml/llm-foundry, commit

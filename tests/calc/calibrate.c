@@ -177,7 +177,7 @@ static void test_refit_megatron_gpu_pairs(void **state)
 	const char *sh[] = {"model.preset=llama3.1-405b", "model.layers=128", "cluster.preset=dgx-h100-ndr",
 	                    "parallel.tp=8", "parallel.pp=16", "training.micro_batch=1", "parallel.recompute=none",
 	                    "parallel.sp=yes", "parallel.schedule=interleaved", "parallel.vpp=2", "parallel.zero=1",
-	                    "training.flash_attention=yes"};
+	                    "training.flash_attention=yes", "parallel.cp_comm=allgather" /* Llama 3 §3.3.2 */};
 	const struct calc_gpu *ga = calc_preset_gpu("a100-80g"), *gh = calc_preset_gpu("h100-sxm-80g");
 	struct calc_calib_data data;
 	struct calc_calib_fit fit;
@@ -200,7 +200,7 @@ static void test_refit_megatron_gpu_pairs(void **state)
 	assert_int_equal(calc_calib_read_csv("h100.csv", h100, &data, &d), 0);
 	assert_int_equal(calc_calib_parse_keys("efficiency.gemm:0.3:1,efficiency.attention:0.1:0.9", &fit, &d), 0);
 	assert_int_equal(calc_calib_holdout(&data, "none", &fit, &d), 0);
-	assert_int_equal(calc_calibrate(NULL, sh, 12, &data, &fit, &d), 0);
+	assert_int_equal(calc_calibrate(NULL, sh, 13, &data, &fit, &d), 0);
 	assert_int_equal(fit.nin, 2);
 	assert_near(fit.keys[0].value, gh->gemm_eff, 0.005);
 	assert_near(fit.keys[1].value, gh->attn_eff, 0.005);

@@ -322,7 +322,7 @@ static void test_volumes_variants(void **state)
 	const char *full[] = {"parallel.recompute=full"};
 	const char *nosg[] = {"parallel.p2p_scatter_gather=no", "parallel.sp=no", "parallel.schedule=interleaved",
 	                      "parallel.vpp=2"};
-	const char *cp2[] = {"parallel.cp=2", "parallel.dp=4"};
+	const char *cp2[] = {"parallel.cp=2", "parallel.dp=4", "parallel.cp_comm=allgather"};
 
 	load_plan(&p, NULL, 0);
 	calc_comm(&p, &base);
@@ -335,11 +335,11 @@ static void test_volumes_variants(void **state)
 	load_plan(&p, nosg, 4);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_PP].bytes, 2 * 192 * 2 * BSH, 1e-12);
-	/* CP = 2 (DP 4, m = 384): each rank holds s/2 tokens, so the TP messages halve;
+	/* CP = 2 (DP 4, m = 384), all-gathered: each rank holds s/2 tokens, so the TP messages halve;
 	 * K and V of 80/8 = 10 heads x 128 for the whole sequence: S = 2048 * 2 * 10 * 128 *
 	 * 2 = 10,485,760 B; forward all-gather + backward reduce-scatter per layer per
 	 * micro-batch at (cp-1)/cp = 1/2: 384 * 10 * 2 * 5,242,880 = 40,265,318,400 B */
-	load_plan(&p, cp2, 2);
+	load_plan(&p, cp2, 3);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_CP].bytes, 40265318400.0, 1e-12);
 	assert_near(c.dim[CALC_DIM_TP].bytes, 384 * 10 * 4 * 1.75 * BSH / 2, 1e-12);
@@ -353,8 +353,9 @@ static void test_volumes_variants(void **state)
  * the whole sequence; a CP rank holds S / 4 = 2,621,440 B of it. */
 static void test_cp_comm_modes(void **state)
 {
-	const char *ag[] = {"parallel.cp=4", "parallel.dp=2"};
+	const char *ag[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=allgather"};
 	const char *p2p[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=p2p"};
+	const char *unset[] = {"parallel.cp=4", "parallel.dp=2"};
 	const char *a2a[] = {"parallel.cp=4", "parallel.dp=4", "parallel.tp=4", "parallel.cp_comm=a2a"};
 	const char *hyb[] = {"parallel.cp=4", "parallel.dp=2", "parallel.cp_comm=a2a+p2p", "parallel.cp_a2a_size=2"};
 	const double S = 10485760.0, chunk = S / 4, n = 768.0 * 10;
@@ -364,7 +365,7 @@ static void test_cp_comm_modes(void **state)
 
 	/* allgather (Llama 3 §3.3.2): forward all-gather and backward reduce-scatter of S,
 	 * 3/4 of it each: 1.5 S = 15,728,640 B a layer pass */
-	load_plan(&p, ag, 2);
+	load_plan(&p, ag, 3);
 	calc_comm(&p, &c);
 	assert_near(c.dim[CALC_DIM_CP].bytes, n * 1.5 * S, 1e-12);
 	assert_near(c.cp_ring_f + c.cp_ring_b, 0, 1e-12);
@@ -382,6 +383,12 @@ static void test_cp_comm_modes(void **state)
 	assert_near(c.cp_layer_b, 2 * p1 + 2 * p2, 1e-9);
 	assert_near(c.cp_ring_f, c.cp_layer_f, 1e-12);
 	assert_near(c.cp_ring_b, c.cp_layer_b, 1e-12);
+	/* a plan that does not write cp_comm takes its stack's: the default plan's
+	 * megatron-core-0.19 runs the ring (Megatron-LM --cp-comm-type default p2p,
+	 * arguments.py:3054 at core_v0.19.0), the same 9 chunks a pass */
+	load_plan(&p, unset, 2);
+	calc_comm(&p, &c);
+	assert_near(c.dim[CALC_DIM_CP].bytes, n * 9 * chunk, 1e-12);
 	/* a2a (Jacobs et al. 2023 §3.1) needs the heads of a TP rank divisible by cp: at tp 4
 	 * (dp 4, m = 384, 3,840 layer passes) 20 heads and 20 KV heads a rank.  Each pass two
 	 * all-to-alls, of this rank's Q, K, V, b s/cp d (h_t + 2 g_t) 2 B = 512 * 128 * 60 * 2

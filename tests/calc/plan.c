@@ -384,6 +384,69 @@ static void test_stacks(void **state)
 	assert_true(p.moe_comm_sms == 0);
 }
 
+/* parallel.cp_comm follows the stack where the plan does not write it (calc/stacks.c):
+ * Megatron-Core runs the ring, Megatron-LM's --cp-comm-type default ["p2p"]
+ * (megatron/training/arguments.py:3054 at core_v0.19.0), and so do Megatron-Bridge and
+ * NeMo, which leave cp_comm_type unset; torchtitan all-gathers
+ * (context_parallel_rotate_method = "allgather", torchtitan/config/configs.py:245 at
+ * 0e9e265797c5); the dated stacks and the DeepSpeed / FSDP1 stacks, which have no CP,
+ * keep the project's default, allgather.  A value the plan writes, in its file or by
+ * --set, wins under every stack, and calc_plan_key_source says where the value came from. */
+static void test_stack_cp_comm(void **state)
+{
+	static const struct {
+		const char *stack;
+		int cp_comm;
+		const char *source;
+	} want[] = {
+	    {"megatron-core", CALC_CP_P2P, "stack"},          {"megatron-core-0.19", CALC_CP_P2P, "stack"},
+	    {"megatron-bridge-0.6", CALC_CP_P2P, "stack"},    {"nemo", CALC_CP_P2P, "stack"},
+	    {"torchtitan", CALC_CP_ALLGATHER, "stack"},       {"megatron-core-2024", CALC_CP_ALLGATHER, "default"},
+	    {"nemo-2024", CALC_CP_ALLGATHER, "default"},      {"deepspeed-zero3", CALC_CP_ALLGATHER, "default"},
+	    {"deepspeed-megatron", CALC_CP_ALLGATHER, "default"}, {"fsdp1", CALC_CP_ALLGATHER, "default"},
+	};
+	struct calc_plan p;
+	char kv[64], text[160];
+	const char *sets[2] = {kv, NULL};
+
+	/* the default plan does not pin it: megatron-core's ring */
+	load_plan(&p, NULL, 0);
+	assert_int_equal(p.cp_comm, CALC_CP_P2P);
+	assert_string_equal(calc_plan_key_source(&p, "parallel", "cp_comm"), "stack");
+	assert_string_equal(calc_plan_key_source(&p, "parallel", "tp"), "default");
+	assert_null(calc_plan_key_source(&p, "parallel", "no_such_key"));
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		snprintf(kv, sizeof kv, "efficiency.stack=%s", want[i].stack);
+		load_plan(&p, sets, 1);
+		assert_int_equal(p.cp_comm, want[i].cp_comm);
+		assert_string_equal(calc_plan_key_source(&p, "parallel", "cp_comm"), want[i].source);
+		/* an override wins */
+		sets[1] = "parallel.cp_comm=a2a";
+		load_plan(&p, sets, 2);
+		assert_int_equal(p.cp_comm, CALC_CP_A2A);
+		assert_string_equal(calc_plan_key_source(&p, "parallel", "cp_comm"), "override");
+		sets[1] = NULL;
+		/* and so does a plan file that writes the project's old default */
+		snprintf(text, sizeof text, "[parallel]\ncp_comm = allgather\n[efficiency]\nstack = %s\n", want[i].stack);
+		load_file_text(&p, text, NULL, 0);
+		assert_int_equal(p.cp_comm, CALC_CP_ALLGATHER);
+		assert_string_equal(calc_plan_key_source(&p, "parallel", "cp_comm"), "plan");
+		/* a plan file that names only the stack takes the stack's */
+		snprintf(text, sizeof text, "[efficiency]\nstack = %s\n", want[i].stack);
+		load_file_text(&p, text, NULL, 0);
+		assert_int_equal(p.cp_comm, want[i].cp_comm);
+		assert_string_equal(calc_plan_key_source(&p, "parallel", "cp_comm"), want[i].source);
+	}
+	/* the shipped default plan, read as a file, leaves the key to its stack too */
+	{
+		struct calc_diag d = {0};
+		assert_int_equal(calc_plan_load(&p, "plans/default.ini", NULL, 0, &d), 0);
+		calc_diag_free(&d);
+		assert_int_equal(p.cp_comm, CALC_CP_P2P);
+		assert_string_equal(calc_plan_key_source(&p, "parallel", "cp_comm"), "stack");
+	}
+}
+
 /* Text values: a control character (C0, DEL, the C1 controls U+0080..U+009F) or a byte
  * that is not UTF-8 (Unicode 15, Table 3-7) is refused, and shown as \\xHH; "é" (C3 A9),
  * "−" (E2 88 92) and "😀" (F0 9F 98 80) are text. */
@@ -465,6 +528,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_many),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_stack_cp_comm),
 		cmocka_unit_test(test_text_plain),
 		cmocka_unit_test(test_confined),
 		cmocka_unit_test(test_units),
