@@ -38,8 +38,10 @@ set xlabel 'tensor-parallel degree t'
 set ylabel 'TP GB per GPU'
 unset label 1
 # room above the bars for the key; about three tics, at 1, 2 or 5 times a power of ten
-set yrange [0 : BY_max * 1.6]
-tic_raw = BY_max * 1.6 / 3
+# (a plan of one GPU moves no TP bytes at any degree it has: the axis then spans 0 to 1)
+BY_top = BY_max > 0 ? BY_max * 1.6 : 1.0
+set yrange [0 : BY_top]
+tic_raw = BY_top / 3
 tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
 set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
