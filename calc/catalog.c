@@ -7,6 +7,7 @@
  * own inputs are quantities too (plan.tp, model.layers, gpu.memory ...).
  */
 #include "calc.h"
+#include "search.h"
 #include "suggest.h"
 
 #include <math.h>
@@ -66,6 +67,33 @@ QS(q_cp_comm, p->cp_comm == CALC_CP_P2P ? "p2p"
 QS(q_cp_comm_source, calc_plan_key_source(p, "parallel", "cp_comm"))
 QS(q_stack, p->stack ? p->stack->name : "")
 QS(q_title, p->title)
+
+/* The framework the planner searches for (plan.framework, calc_plan_framework): its
+ * title, its default schedule (the first of its list in frameworks.c) and the ZeRO stage
+ * of its production recipes (zero_default), the rules the recommendation follows
+ * (pick.c rules b and e); "" and NaN under plan.framework = any. */
+static const struct calc_framework *plan_fw(const struct calc_plan *p)
+{
+	return calc_plan_framework(p, NULL);
+}
+static const char *fw_title(const struct calc_plan *p)
+{
+	const struct calc_framework *f = plan_fw(p);
+	return f ? f->title : "";
+}
+static const char *fw_schedule(const struct calc_plan *p)
+{
+	const struct calc_framework *f = plan_fw(p);
+	return f && f->schedules[0] >= 0 ? calc_schedule_name(f->schedules[0]) : "";
+}
+static double fw_zero(const struct calc_plan *p)
+{
+	const struct calc_framework *f = plan_fw(p);
+	return f && f->zero_default >= 0 ? f->zero_default : NAN;
+}
+QS(q_fw_title, fw_title(p))
+QS(q_fw_schedule, fw_schedule(p))
+QI(q_fw_zero, fw_zero(p))
 QI(q_layers, p->model.layers)
 QI(q_hidden, p->model.hidden)
 QI(q_heads, p->model.heads)
@@ -159,6 +187,9 @@ static const struct calc_quantity calc_q_plan[] = {
 	 q_postval},
 	{"plan.recompute", "", "activation recomputation", q_recompute},
 	{"plan.schedule", "", "pipeline schedule", q_schedule},
+	{"plan.framework_title", "", "the framework the planner searches for (plan.framework), in words; empty under any", q_fw_title},
+	{"plan.framework_schedule", "", "that framework's default schedule, the one the recommendation prefers; empty under any", q_fw_schedule},
+	{"plan.framework_zero", "1", "the ZeRO stage of that framework's production recipes, the most the recommendation takes as simple (NaN under any)", q_fw_zero},
 	{"plan.moe_dispatcher", "", "MoE token dispatcher (moe.dispatcher)", q_dispatcher},
 	{"plan.moe_comm_sms", "1", "SMs the hidden MoE dispatch and combine take from the GEMMs (moe.comm_sms)", q_comm_sms},
 	{"plan.overlap_ep_comm", "1", "1 when moe.overlap_ep_comm hides the dispatch and combine behind another micro-batch", q_overlap_ep},

@@ -105,21 +105,23 @@ void calc_fmt_si(double v, const struct calc_display *u, int dec, enum calc_sep 
 	double x = v / u->div;
 	const char *sfx = suffix ? u->suffix : "";
 	if (!strcmp(u->name, "count") && isfinite(v)) {
-		/* three significant digits, in millions or billions past a million: a predicted
-		 * count (GPU-hours, a cost) carries the model's error, so its last digits are
-		 * noise (1467939 reads 1.47 million, 118006 reads 118,000, 950 stays 950) */
-		double a = fabs(v), p;
+		/* four significant digits, the rule of every predicted quantity (prose:
+		 * calc_fmt_reader_dec; the quantity tables: table.c's significant-digit cells),
+		 * so that a count in prose reads as the table row it came from: past a million
+		 * in millions or billions (2874612 reads 2.875 million where the table prints
+		 * 2,875,000), below it rounded to four digits (311617 reads 311,600, 950 stays
+		 * 950) */
+		double a = fabs(v);
 		const char *w = "";
 		char num[400];
 		if (a >= 1e9)
 			x = v / 1e9, w = " billion";
 		else if (a >= 1e6)
 			x = v / 1e6, w = " million";
-		if (*w) {
-			int lead = (int)floor(log10(fabs(x))) + 1;
-			calc_fmt_fixed(x, lead >= 3 ? 0 : 3 - lead, g, num, sizeof num);
-		} else {
-			p = a >= 1000 ? pow(10, floor(log10(a)) - 2) : 1;
+		if (*w)
+			calc_fmt_fixed(x, calc_fmt_reader_dec(x, 3), g, num, sizeof num);
+		else {
+			double p = a >= 1e4 ? pow(10, floor(log10(a)) - 3) : 1;
 			calc_fmt_fixed(round(v / p) * p, 0, g, num, sizeof num);
 		}
 		snprintf(buf, n, "%s%s", num, w);

@@ -139,6 +139,34 @@ static void esc_text(struct buf *b, const char *s)
 	esc(b, from);
 }
 
+/* Escape a table header's text with each word that holds a hyphen ("ZeRO-1",
+ * "micro-batch", "fp8-lm") in a span that does not wrap: a narrow column breaks its
+ * header between words, never at a hyphen inside one. */
+static void esc_head(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	while (*s) {
+		size_t sp = strspn(s, " ");
+		put_n(b, s, sp);
+		s += sp;
+		size_t w = strcspn(s, " ");
+		if (!w)
+			break;
+		char *word = xmalloc(w + 1);
+		memcpy(word, s, w);
+		word[w] = 0;
+		if (strchr(word, '-')) {
+			put(b, "<span class=\"nw\">");
+			esc(b, word);
+			put(b, "</span>");
+		} else
+			esc(b, word);
+		free(word);
+		s += w;
+	}
+}
+
 /* Escape a URL for an href: percent-encode what may not appear, escape '&' and quotes.
  * A URL from a chapter passes rpt_url_allowed or becomes empty; 'trusted' URLs are
  * the report's own (tables/NAME.csv). */
@@ -217,6 +245,7 @@ static const char css[] =
 	"tbody tr:nth-child(even){background:#fafbfc}\n"
 	".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"th.num{white-space:normal}\n"
+	"th{hyphens:manual;overflow-wrap:normal;word-break:normal}th .nw{white-space:nowrap}\n"
 	".c{text-align:center}\n"
 	"hr{border:0;border-top:1px solid var(--rule);margin:2rem 0}\n"
 	"@media (max-width:60rem){body{display:block;padding:0 1.2rem}header.title .report-title{font-size:1.5rem}"
@@ -520,6 +549,7 @@ struct renderer {
 	uint8_t *align;
 	int in_body;
 	int col;
+	int in_th; /* inside a header cell */
 	struct svg_prep *svg; /* the figures' bodies, or NULL */
 };
 
@@ -633,6 +663,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			int c = r->col;
 			int num = r->table && c < r->table->ncols && r->table->numeric_cols[c];
 			uint8_t a = r->align ? r->align[c] : 0;
+			r->in_th = header;
 			put(b, header ? "<th" : "<td");
 			if (num || a == 'r')
 				put(b, " class=\"num\"");
@@ -641,6 +672,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			put(b, ">");
 		} else {
 			put(b, header ? "</th>" : "</td>");
+			r->in_th = 0;
 			r->col++;
 		}
 		return 0;
@@ -742,7 +774,10 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 		break;
 	}
 	case CMARK_NODE_TEXT:
-		esc_text(b, lit);
+		if (r->in_th)
+			esc_head(b, lit);
+		else
+			esc_text(b, lit);
 		break;
 	case CMARK_NODE_LINEBREAK:
 		put(b, "<br>\n");
@@ -828,7 +863,7 @@ static void render_toc(struct buf *b, const struct rpt_doc *doc)
 static int render_body(struct buf *b, const struct rpt_doc *doc, int unsafe, struct calc_diag *d)
 {
 	struct svg_prep prep;
-	struct renderer r = {b, doc, unsafe, d, 0, NULL, NULL, 0, 0, NULL};
+	struct renderer r = {b, doc, unsafe, d, 0, NULL, NULL, 0, 0, 0, NULL};
 	if (svg_prep_start(&prep, doc) == 0)
 		r.svg = &prep;
 	cmark_iter *it = cmark_iter_new(doc->root);

@@ -7,7 +7,9 @@
 #                 all fonts embedded (pdffonts), every heading in pdftotext's text and
 #                 one bookmark per heading (tests/layout/check-pdf.sh), the figures of the
 #                 report as vectors (their axis text in the PDF's text, no raster image), the Unicode
-#                 test line, and two renders byte-identical
+#                 test line, two renders byte-identical, and no page of the report more
+#                 than half empty but the title, contents, a page before a chapter and
+#                 the last (tests/layout/check-fill.sh; check-plans runs it on every plan)
 #   check-layout-asan  the layout documents through both devices under ASan + UBSan
 #
 # The layout driver (tests/layout/driver.c) lays out a Markdown file without the
@@ -82,6 +84,14 @@ check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf $(PLAN_EXPANDED)
 	  $(BUILD)/trainplan-report --plan $(PLAN) --out-dir $(OUT) -o $(PDFCHECK)/again $(CHAPTERS) >/dev/null || exit 1; \
 	  cmp $(OUT)/report.pdf $(PDFCHECK)/again.pdf || { echo "FAIL: report.pdf differs between two builds" >&2; exit 1; }; \
 	  echo "pdf: report.pdf is byte-identical in two builds"; \
+	  sh tests/layout/check-fill.sh $(OUT)/report.pdf || exit 1; \
 	fi
+	@# the fill check refuses a half-empty page: three copies of a short page, the
+	@# middle one neither the title nor the last page nor before a chapter (no outline)
+	@$(LAYOUT_DRIVER) --pdf $(PDFCHECK)/fill-short.pdf tests/layout/fill/short.md && \
+	  qpdf --empty --pages $(PDFCHECK)/fill-short.pdf 1,1,1 -- $(PDFCHECK)/fill-neg.pdf && \
+	  if sh tests/layout/check-fill.sh $(PDFCHECK)/fill-neg.pdf 2>/dev/null; then \
+	    echo "FAIL: check-fill.sh passes a PDF whose second page is half empty" >&2; exit 1; \
+	  else echo "pdf: check-fill.sh refuses a half-empty page"; fi
 
 CHECKS  += check-layout check-pdf check-layout-asan

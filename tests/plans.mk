@@ -12,7 +12,7 @@
 PLANS_TEST = $(sort $(wildcard tests/report/plans/*.ini))
 PLANS_OK   = $(PLANS_TEST:tests/report/plans/%.ini=$(BUILD)/plans/%/.ok)
 
-$(BUILD)/plans/%/.ok: tests/report/plans/%.ini tests/report/check-plans.sh $(BUILD)/trainplan \
+$(BUILD)/plans/%/.ok: tests/report/plans/%.ini tests/report/check-plans.sh tests/layout/check-fill.sh $(BUILD)/trainplan \
 		$(BUILD)/trainplan-report $(CHAPTERS) $(wildcard figures/*.gp figures/*.gpi)
 	@+sh tests/report/check-plans.sh plan "$(MAKE)" $(BUILD) $<
 

@@ -94,17 +94,24 @@ static void test_reader_rounding(void **state)
 	assert_string_equal(si(107.28, "s", -1), "107.3 s");
 	assert_string_equal(si(107.28, "s", 2), "107.28 s");  /* asked for: kept */
 	assert_string_equal(si(9.14, "s", -1), "9.14 s");
-	/* a large count, three significant digits (by hand): 1,467,939 -> 1.47 million;
-	 * 2,201,908 -> 2.20 million; 118,006 -> 118,000; 23,456 -> 23,500; 950 -> 950;
-	 * 30,840,000 -> 30.8 million; 295,013.9 -> 295,000; 5.662e9 -> 5.66 billion */
-	assert_string_equal(si(1467939, "count", -1), "1.47 million");
-	assert_string_equal(si(2201908, "count", -1), "2.20 million");
+	/* a large count under the same rule, by hand: four significant digits, in
+	 * millions and billions past a million: 1,467,939 -> 1.467939 million -> 1.468
+	 * million; 2,201,908 -> 2.202 million; 118,006 -> 118,000; 23,456 -> 23,460;
+	 * 950 -> 950; 30,840,000 -> 30.84 million; 295,013.9 -> 295,000; 5.662e9 -> 5.662
+	 * billion; 39,812,345 -> 39.81 million; 123,456,789 -> 123.5 million; 311,617 ->
+	 * 311,600, as table.c prints a four-digit cell (2,874,612 -> 2,875,000) */
+	assert_string_equal(si(1467939, "count", -1), "1.468 million");
+	assert_string_equal(si(2201908, "count", -1), "2.202 million");
 	assert_string_equal(si(118006, "count", -1), "118,000");
-	assert_string_equal(si(23456, "count", -1), "23,500");
+	assert_string_equal(si(23456, "count", -1), "23,460");
 	assert_string_equal(si(950, "count", -1), "950");
-	assert_string_equal(si(30840000, "count", -1), "30.8 million");
+	assert_string_equal(si(30840000, "count", -1), "30.84 million");
 	assert_string_equal(si(295013.9, "count", -1), "295,000");
-	assert_string_equal(si(5.662e9, "count", -1), "5.66 billion");
+	assert_string_equal(si(5.662e9, "count", -1), "5.662 billion");
+	assert_string_equal(si(39812345, "count", -1), "39.81 million");
+	assert_string_equal(si(123456789, "count", -1), "123.5 million");
+	assert_string_equal(si(311617, "count", -1), "311,600");
+	assert_string_equal(si(2874612, "count", -1), "2.875 million");
 	calc_table_init(&t, "t", "t");
 	int c = calc_table_col(&t, "published", "", CALC_D_FIXED, 2);
 	int r = calc_table_row(&t);

@@ -30,5 +30,16 @@ ok
 
 if grep -qi -e "<script" -e "<link " -e "src=\"http" -e "@import" "$html"; then bad "not self-contained"; else ok; fi
 
+# At a narrow window (800 px) every table scrolls inside its own container and no
+# header breaks inside a word: each <table> sits in a <div class="table-wrap"> whose CSS
+# scrolls sideways, header cells do not break words, and a header word with a hyphen
+# ("ZeRO-1", "micro-batch") is kept in one piece (a span that does not wrap).
+nt=$(grep -o "<table" "$html" | wc -l); nw=$(grep -o "<div class=\"table-wrap\">" "$html" | wc -l)
+if [ "$nt" != "$nw" ]; then bad "$nt tables but $nw scroll containers"; else ok; fi
+if grep -q "\.table-wrap{overflow-x:auto" "$html" && grep -q "th{hyphens:manual;overflow-wrap:normal;word-break:normal}th \.nw{white-space:nowrap}" "$html"
+then ok; else bad "the CSS does not scroll wide tables or lets headers break inside a word"; fi
+broken=$(grep -o "<th[^>]*>[^<]*" "$html" | sed 's/<th[^>]*>//' | grep -E "[[:alnum:]]-[[:alnum:]]" | head -3 | tr '\n' ' ')
+if [ -n "$broken" ]; then bad "header words with a hyphen that may break there: $broken"; else ok; fi
+
 echo "html: $pass passed, $fail failed ($n internal links, $nf files linked, $(wc -l < "$tmp/ids") ids)"
 [ $fail -eq 0 ]

@@ -8,7 +8,8 @@
 # plan: `make PLAN=... OUT=BUILD/plans/NAME` builds the figures, tables and both report
 # files and must exit 0; report.html must pass `tidy -q -e` without an error and hold no
 # "NaN" or "inf" in its text (a number the chapters failed to guard); report.pdf must
-# exist and be non-empty.  A plan that passes gets the stamp BUILD/plans/NAME/.ok, one
+# exist, be non-empty and have no page more than half empty but the title, the contents,
+# a page before a chapter and the last (tests/layout/check-fill.sh).  A plan that passes gets the stamp BUILD/plans/NAME/.ok, one
 # that fails BUILD/plans/NAME.fail with the reason (the exit status is 0 either way, so
 # that every plan runs and the summary counts them).
 # summary: the chapters' lint, which does not depend on the plan, runs once; then
@@ -39,6 +40,10 @@ plan)
 	fi
 	if [ ! -s "$out/report.pdf" ]; then
 		failed "no report.pdf"; exit 0
+	fi
+	if ! sh tests/layout/check-fill.sh "$out/report.pdf" >/dev/null 2>"$out/fill.err"; then
+		failed "report.pdf has a page more than half empty:"; head -3 "$out/fill.err" >&2
+		exit 0
 	fi
 	touch "$out/.ok"
 	;;

@@ -263,6 +263,21 @@ static void test_number_and_unit_do_not_wrap_apart(void **state)
 	assert_null(strstr(h, "9.14 s"));
 }
 
+/* A header word with a hyphen stays whole in a narrow column; a body cell and prose are
+ * not touched, and the header's other words may still wrap between them. */
+static void test_header_words_do_not_break_at_a_hyphen(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\nA micro-batch.\n\n| ZeRO-1 per GPU | forward / micro-batch |\n|---|---:|\n| fp8-lm | 1 |\n";
+	const char *h = render(md, 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "<span class=\"nw\">ZeRO-1</span> per GPU</th>"));
+	assert_non_null(strstr(h, "forward / <span class=\"nw\">micro-batch</span></th>"));
+	assert_non_null(strstr(h, "<td>fp8-lm</td>"));
+	assert_non_null(strstr(h, "<p>A micro-batch.</p>"));
+	assert_non_null(strstr(h, "th .nw{white-space:nowrap}"));
+}
+
 static void test_toc_and_heading_numbers(void **state)
 {
 	(void)state;
@@ -294,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_missing_svg_is_an_error),
 		cmocka_unit_test(test_toc_and_heading_numbers),
 		cmocka_unit_test(test_number_and_unit_do_not_wrap_apart),
+		cmocka_unit_test(test_header_words_do_not_break_at_a_hyphen),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
