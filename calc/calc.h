@@ -1,5 +1,6 @@
 /*
- * calc.h -- the trainplan calculation library: public types and functions.
+ * calc.h -- the trainplan calculation library: every module header of its public API
+ * (docs/architecture.md §1 names the header of each module).
  *
  * Plain structs in, plain structs out.  Units are SI base units everywhere inside
  * the library (bytes, seconds, FLOP, bytes/s, FLOP/s); the unit of every field is in
@@ -17,8 +18,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The module headers, each the owner of its module's API (docs/architecture.md §1);
- * files outside calc/ include this one. */
+/* The module headers, each the owner of its module's API (docs/architecture.md §1).
+ * Files outside calc/ include this one; a file in calc/ includes the headers it needs.
+ * The headers of the engines (pipeline.h, schedules.h, comm.h, gemm_table.h, step.h,
+ * search.h, run.h, calibrate.h) include this one and are included by name. */
 #include "bounds.h"
 #include "diag.h"
 #include "units.h"
@@ -33,13 +36,5 @@
 #include "pool.h"
 #include "validate.h"
 #include "catalog.h"
-
-
-/* Micro-batches (in units of one stage's full activation set) that stage 'stage'
- * holds at its peak under the plan's schedule; see pipeline.c for sources. */
-double calc_pipeline_inflight(const struct calc_plan *plan, int stage);
-/* Copies of the parameters each GPU holds (2 for DualPipe, else 1). */
-int calc_pipeline_param_copies(const struct calc_plan *plan);
-
 
 #endif

@@ -8,6 +8,7 @@
  * per context (calc_ctx_memory, catalog.c).
  */
 #include "calc.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -34,6 +34,7 @@
  */
 #include "calc.h"
 #include "comm.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>

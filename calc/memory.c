@@ -23,6 +23,7 @@
  * plan.c.
  */
 #include "calc.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -40,6 +40,7 @@
  * leaves that could enter alone.
  */
 #include "calc.h"
+#include "pipeline.h"
 #include "run.h"
 #include "search.h"
 
