@@ -21,7 +21,7 @@
 /* The module headers, each the owner of its module's API (docs/architecture.md §1).
  * Files outside calc/ include this one; a file in calc/ includes the headers it needs.
  * The headers of the engines (pipeline.h, schedules.h, comm.h, gemm_table.h, step.h,
- * search.h, run.h, calibrate.h) include this one and are included by name. */
+ * search.h, run.h, calibrate.h) are included by name. */
 #include "bounds.h"
 #include "diag.h"
 #include "units.h"

@@ -6,7 +6,12 @@
 #ifndef CALC_PIPELINE_H
 #define CALC_PIPELINE_H
 
-#include "calc.h"
+#include <stdio.h>
+
+#include "bounds.h"
+#include "diag.h"
+#include "plan.h"
+#include "table.h"
 
 /*
  * Per-op costs of one pipeline run.  tf[i], tb[i], tw[i] are the times of one

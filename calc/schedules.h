@@ -6,7 +6,10 @@
 #ifndef CALC_SCHEDULES_H
 #define CALC_SCHEDULES_H
 
-#include "calc.h"
+#include <stddef.h>
+
+#include "diag.h"
+#include "plan.h"
 
 /* of pipeline.h, which includes this header */
 struct calc_pp_closed;
