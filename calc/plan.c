@@ -11,7 +11,14 @@
  * wrote wins over the preset).  Then values are derived
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "units.h"
+#include "model.h"
+#include "presets.h"
+#include "recipe.h"
+#include "stacks.h"
+#include "plan.h"
 #include "comm.h"
 #include "gemm_table.h"
 #include "files.h"
