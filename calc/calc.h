@@ -1,6 +1,6 @@
 /*
- * calc.h -- the trainplan calculation library: every module header of its public API
- * (docs/architecture.md §1 names the header of each module).
+ * calc.h -- the trainplan calculation library: the module headers of its plan, its parts
+ * and its catalog in one include (docs/architecture.md §1 names the header of each module).
  *
  * Plain structs in, plain structs out.  Units are SI base units everywhere inside
  * the library (bytes, seconds, FLOP, bytes/s, FLOP/s); the unit of every field is in
@@ -20,7 +20,7 @@
 
 /* The module headers, each the owner of its module's API (docs/architecture.md §1).
  * Files outside calc/ include this one; a file in calc/ includes the headers it needs.
- * The headers of the engines (pipeline.h, schedules.h, comm.h, gemm_table.h, step.h,
+ * The headers of the engines (pipeline.h, comm.h, gemm_table.h, step.h,
  * search.h, run.h, calibrate.h) are included by name. */
 #include "bounds.h"
 #include "diag.h"
@@ -36,5 +36,6 @@
 #include "pool.h"
 #include "validate.h"
 #include "catalog.h"
+#include "schedules.h"
 
 #endif

@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "table.h"
 #include "catalog.h"
+#include "schedules.h"
 #include "suggest.h"
 
 #include <math.h>

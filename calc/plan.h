@@ -1,6 +1,6 @@
 /*
  * plan.h -- the plan: its struct, its keys, loading, setting and validating it
- * (plan.c); the names of schedules (schedules.c) and recomputation modes (plan.c).
+ * (plan.c); the names of recomputation modes (plan.c).
  */
 #ifndef CALC_PLAN_H
 #define CALC_PLAN_H
@@ -86,7 +86,7 @@ enum calc_hfu_count {
 	                      2021 Eq. 3 for full (reproduces KOR22 Table 5's HFU/MFU) */
 };
 /* Pipeline schedules: an id is a row of the schedule table (schedules.c, declared in
- * pipeline.h), which holds every fact of a schedule.  These names are the built-in rows;
+ * schedules.h), which holds every fact of a schedule.  These names are the built-in rows;
  * calc_schedule_register adds rows after them, up to CALC_SCHED_MAX. */
 enum calc_schedule {
 	CALC_SCHED_GPIPE,
@@ -98,8 +98,6 @@ enum calc_schedule {
 	CALC_SCHED_N /* built-in rows */
 };
 #define CALC_SCHED_MAX 16 /* rows of the schedule table, built-in and registered */
-/* The row's name ("1f1b"), "?" outside the table. */
-const char *calc_schedule_name(enum calc_schedule s);
 const char *calc_recompute_name(enum calc_recompute r);
 /* The name of module bit i (0 .. CALC_RCM_N - 1, "core_attn"), NULL outside. */
 const char *calc_rc_module_name(int i);
