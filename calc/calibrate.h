@@ -5,7 +5,8 @@
 #ifndef CALC_CALIBRATE_H
 #define CALC_CALIBRATE_H
 
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
 
 #define CALC_CALIB_MAX_KEYS 8   /* keys fitted at once */
 #define CALC_CALIB_MAX_SETS 48  /* plan keys of one measured run */

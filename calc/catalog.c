@@ -6,7 +6,12 @@
  * the report's directives both read, so that a number has one source.  The plan's
  * own inputs are quantities too (plan.tp, model.layers, gpu.memory ...).
  */
-#include "calc.h"
+#include "diag.h"
+#include "model.h"
+#include "plan.h"
+#include "table.h"
+#include "catalog.h"
+#include "schedules.h"
 #include "search.h"
 #include "suggest.h"
 

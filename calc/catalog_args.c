@@ -2,7 +2,7 @@
  * catalog_args.c -- the named arguments of catalog tables and datasets
  * ("recipes=seed,megatron", "p=4 m=8"), as the CLI and the report's directives pass them.
  */
-#include "calc.h"
+#include "catalog.h"
 
 #include <string.h>
 

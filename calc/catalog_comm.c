@@ -8,7 +8,12 @@
  * exposed times of the `comm` table come from the step engine (step.c) through the
  * context's cached step.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "plan.h"
+#include "table.h"
+#include "catalog.h"
 #include "comm.h"
 #include "step.h"
 

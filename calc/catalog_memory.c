@@ -7,7 +7,14 @@
  * Rajbhandari et al. 2020) are named there.  The plan's memory result is computed once
  * per context (calc_ctx_memory, catalog.c).
  */
-#include "calc.h"
+#include "diag.h"
+#include "model.h"
+#include "recipe.h"
+#include "plan.h"
+#include "memory.h"
+#include "table.h"
+#include "catalog.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>

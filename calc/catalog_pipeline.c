@@ -7,7 +7,12 @@
  * and the event simulator are pipeline.c's; the comparison's memory columns are the
  * memory engine's (memory.c).  This file only picks parameters and fills tables.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "plan.h"
+#include "memory.h"
+#include "table.h"
+#include "catalog.h"
 #include "pipeline.h"
 
 #include <math.h>

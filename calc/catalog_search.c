@@ -5,7 +5,13 @@
  * The planner's grid, rejection rules and ranking are search.c's; the planner runs
  * once per context with the default options (calc_ctx_search).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "plan.h"
+#include "memory.h"
+#include "table.h"
+#include "pool.h"
+#include "catalog.h"
 #include "pipeline.h"
 #include "search.h"
 

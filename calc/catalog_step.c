@@ -7,7 +7,13 @@
  * Narayanan et al. 2021 Eq. 3-4, PaLM §4); the plan's step is computed once per context
  * (calc_ctx_step).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "plan.h"
+#include "variant.h"
+#include "table.h"
+#include "catalog.h"
 #include "step.h"
 #include "pipeline.h"
 

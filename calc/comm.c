@@ -32,8 +32,13 @@
  *       received tokens; the expert-DP gradient reduction over edp ranks (Megatron-Core
  *       MoE parallel folding; docs/references.md §5.7).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "model.h"
+#include "recipe.h"
+#include "plan.h"
+#include "memory.h"
 #include "comm.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,9 @@
 #ifndef CALC_COMM_H
 #define CALC_COMM_H
 
-#include "calc.h"
+#include "bounds.h"
+#include "model.h"
+#include "plan.h"
 
 enum calc_tier { CALC_TIER_NVLINK, CALC_TIER_NET, CALC_TIER_SPINE };
 

@@ -6,6 +6,9 @@
  * free contexts of variant plans without calling the catalog back.
  */
 #include "ctx.h"
+#include "diag.h"
+#include "plan.h"
+#include "variant.h"
 
 #include <stdlib.h>
 #include <string.h>

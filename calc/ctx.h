@@ -5,7 +5,8 @@
 #ifndef CALC_CTX_H
 #define CALC_CTX_H
 
-#include "calc.h"
+#include "catalog.h"
+#include "diag.h"
 
 
 /*

@@ -7,7 +7,7 @@
  * (calc_msgs) carries its stable ID, "error[E010]", as mandoc numbers its messages
  * (mandoc(1), DIAGNOSTICS), so that tests and scripts match the ID and the key.
  */
-#include "calc.h"
+#include "diag.h"
 #include "files.h"
 
 #include <stdarg.h>

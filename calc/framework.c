@@ -18,7 +18,9 @@
  *     MBS 1, GBS 16384, layout "Et|(tt|)*30mL", recompute_modules mla_up_proj and mlp,
  *     1024 H100 (the plan's H800 is the H100's export variant: same SMs, less NVLink).
  */
-#include "calc.h"
+#include "diag.h"
+#include "plan.h"
+#include "catalog.h"
 #include "step.h"
 
 #include <math.h>

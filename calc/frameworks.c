@@ -60,7 +60,7 @@
  * The file paths are those of the frameworks' main branches; the commits they were
  * read at are not pinned (docs/references.md §9.23).
  */
-#include "calc.h"
+#include "plan.h"
 #include "search.h"
 
 #include <string.h>

@@ -30,7 +30,7 @@
  * point's rate is divided by the model's quantization of that point on the H100 SXM's
  * 132 SMs before the ratios are formed, so that quantization is counted once.
  */
-#include "calc.h"
+#include "plan.h"
 #include "gemm_table.h"
 
 #include <math.h>

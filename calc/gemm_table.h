@@ -6,7 +6,7 @@
 #ifndef CALC_GEMM_TABLE_H
 #define CALC_GEMM_TABLE_H
 
-#include "calc.h"
+#include "plan.h"
 
 #include <math.h>
 

@@ -46,7 +46,9 @@
  * than full or sliding-window attention (read_window), and a model_type this reader does not know.  A config without model_type (a hand-written one) is read field by
  * field: silu/swish gated, tied embeddings unless it says otherwise.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
 #include "files.h"
 
 #include <errno.h>

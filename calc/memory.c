@@ -22,7 +22,13 @@
  * Overheads are named plan keys ([overhead]), each with its default's reason in
  * plan.c.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "recipe.h"
+#include "plan.h"
+#include "memory.h"
+#include "pipeline.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -56,7 +56,10 @@
  * the first (L + a + b) mod n one more, less a on the first and b on the last; refused
  * when n > L + a + b or a or b exceeds q.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "plan.h"
 
 #include <ctype.h>
 #include <stddef.h>

@@ -37,7 +37,8 @@
  *    and then the faster.  Where the band is unknown (no validation rows) the fastest
  *    that leaves the margin is the recommendation, as step 1 alone.
  */
-#include "calc.h"
+#include "diag.h"
+#include "plan.h"
 #include "search.h"
 
 #include <math.h>

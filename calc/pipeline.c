@@ -11,7 +11,11 @@
  * and must agree with the closed forms where those hold; tests/calc/pipeline.c checks
  * that over a grid of (p, m, v).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "plan.h"
+#include "table.h"
 #include "pipeline.h"
 
 #include <math.h>

@@ -6,7 +6,12 @@
 #ifndef CALC_PIPELINE_H
 #define CALC_PIPELINE_H
 
-#include "calc.h"
+#include <stdio.h>
+
+#include "bounds.h"
+#include "diag.h"
+#include "plan.h"
+#include "table.h"
 
 /*
  * Per-op costs of one pipeline run.  tf[i], tb[i], tw[i] are the times of one
@@ -131,6 +136,11 @@ int calc_pipeline_sim_steps(enum calc_schedule s, const struct calc_plan *plan);
 /* Peak in-flight micro-batches of stage 'stage' for a schedule, as the closed form
  * gives it (calc_pipeline_inflight for the plan's schedule uses this). */
 double calc_pipeline_inflight_for(enum calc_schedule s, int p, int m, int v, int stage);
+/* Micro-batches (in units of one stage's full activation set) that stage 'stage'
+ * holds at its peak under the plan's schedule; see pipeline.c for sources. */
+double calc_pipeline_inflight(const struct calc_plan *plan, int stage);
+/* Copies of the parameters each GPU holds (2 for DualPipe, else 1). */
+int calc_pipeline_param_copies(const struct calc_plan *plan);
 
 /* Fill 'c' with equal unit costs (tf = tb = tw = 1 on every stage, p2p = 0). */
 void calc_pp_costs_unit(struct calc_pp_costs *c, enum calc_schedule s, int p, int m, int v);

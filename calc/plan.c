@@ -11,7 +11,14 @@
  * wrote wins over the preset).  Then values are derived
  * (head_dim, dp, the even layer split, usable memory) and the plan is validated.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "units.h"
+#include "model.h"
+#include "presets.h"
+#include "recipe.h"
+#include "stacks.h"
+#include "plan.h"
 #include "comm.h"
 #include "gemm_table.h"
 #include "files.h"
@@ -64,7 +71,7 @@ static const char *const rc_method_names[] = {"none", "uniform", "block", NULL};
 static const char *const hfu_names[] = {"executed", "kor22-eq8", NULL};
 /* in the order of enum calc_split (calc_split_name in model.c names the same) */
 static const char *const grad_reduce_names[] = {"recipe", "bf16", "fp32", NULL};
-/* the loss's logits: calc_cross_entropy (calc.h), memory.c calc_memory_terms_act */
+/* the loss's logits: calc_cross_entropy (plan.h), memory.c calc_memory_terms_act */
 static const char *const xent_names[] = {"fused", "torch", NULL};
 /* the gradients' dtype: calc_recipe_grads (recipe.c), in the order of calc_plan.main_grads */
 static const char *const main_grads_names[] = {"recipe", "bf16", "fp32", NULL};
@@ -76,9 +83,9 @@ static const char *const split_names[] = {"remainder-first", "even", "llama3", N
 static const char *const offload_style_names[] = {"megatron", "zero-offload", NULL}; /* enum calc_offload_style */
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
-/* parallel.cp_comm: enum calc_cp_comm (calc.h), comm.c, step.c layer_comm */
+/* parallel.cp_comm: enum calc_cp_comm (plan.h), comm.c, step.c layer_comm */
 static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p", NULL};
-/* moe.dispatcher: enum calc_moe_dispatcher (calc.h), comm.c comm_ep, step.c layer_compute */
+/* moe.dispatcher: enum calc_moe_dispatcher (plan.h), comm.c comm_ep, step.c layer_compute */
 static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep", "hybridep", NULL};
 
 /* plan.framework: calc_plan.framework; after 'stack' and 'any' the frameworks of

@@ -12,7 +12,8 @@
  * (struct calc_job's cost), so that the last jobs are short and no thread is left
  * waiting at the end for one long job that another started last.  No formulas here.
  */
-#include "calc.h"
+#include "diag.h"
+#include "pool.h"
 
 #include <pthread.h>
 #include <stdlib.h>

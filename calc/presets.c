@@ -12,7 +12,9 @@
  * biases, LayerNorm, GeLU, tied embeddings and dropout.
  * GPUs: NVIDIA and AMD datasheets via docs/references.md §6, dense (no-sparsity) peaks.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "model.h"
+#include "presets.h"
 
 #include <pthread.h>
 

@@ -2,7 +2,14 @@
  * presets_tables.c -- the presets and the plan keys as catalog tables, for
  * `trainplan presets` and the report's reference appendix.
  */
-#include "calc.h"
+#include "diag.h"
+#include "model.h"
+#include "presets.h"
+#include "recipe.h"
+#include "stacks.h"
+#include "plan.h"
+#include "table.h"
+#include "catalog.h"
 
 #include <string.h>
 

@@ -35,7 +35,7 @@
  * A recipe with another gradient dtype is the preset with its gradient items replaced by
  * one item of that dtype, so the bytes still come from this table.
  */
-#include "calc.h"
+#include "recipe.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -10,7 +10,15 @@
  * copy of the plan changed by calc_plan_set.  Sources of the formulas are the engines'
  * (docs/references.md §1-§7).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "recipe.h"
+#include "plan.h"
+#include "variant.h"
+#include "memory.h"
+#include "table.h"
+#include "pool.h"
+#include "catalog.h"
 #include "search.h"
 
 #include <math.h>

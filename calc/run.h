@@ -13,7 +13,7 @@
 #ifndef CALC_RUN_H
 #define CALC_RUN_H
 
-#include "calc.h"
+#include "plan.h"
 #include "step.h"
 
 struct calc_run {

@@ -3,7 +3,7 @@
  * op-order generator, closed-form bubble, in-flight activations per stage, parameter
  * copies and conditions.  Every other module (plan parsing, the simulator in
  * pipeline.c, memory, step, search, the CLI) reads these rows; adding a schedule is
- * one row plus its generator plus its tests.  Depends on nothing but calc.h and the
+ * one row plus its generator plus its tests.  Depends on nothing but plan.h and the
  * declarations of pipeline.h (it calls only calc_error).
  *
  * Schedules and their sources:
@@ -25,7 +25,9 @@
  * tests/calc/pipeline.c checks every row's closed form and in-flight rule against the
  * event simulator over a grid of (p, m, v), and registers a toy row through the table.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "plan.h"
 #include "schedules.h"
 #include "pipeline.h"
 

@@ -6,7 +6,10 @@
 #ifndef CALC_SCHEDULES_H
 #define CALC_SCHEDULES_H
 
-#include "calc.h"
+#include <stddef.h>
+
+#include "diag.h"
+#include "plan.h"
 
 /* of pipeline.h, which includes this header */
 struct calc_pp_closed;
@@ -103,6 +106,8 @@ void calc_schedule_unregister_all(void);
  * whose key holds a schedule id also holds the generation it was filled in.
  */
 unsigned long calc_schedule_generation(void);
+/* The row's name ("1f1b"), "?" outside the table. */
+const char *calc_schedule_name(enum calc_schedule s);
 /* Parse a schedule name ("1f1b", ...); returns 0 or -1. */
 int calc_schedule_parse(const char *name, enum calc_schedule *out);
 /* The table's names in order, joined by 'sep' ("gpipe, 1f1b, ..."), into buf (n bytes,

@@ -39,7 +39,15 @@
  * (opts.no_counts) takes that bound before the memory and computes the memory of the
  * leaves that could enter alone.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "recipe.h"
+#include "plan.h"
+#include "variant.h"
+#include "memory.h"
+#include "table.h"
+#include "pipeline.h"
 #include "run.h"
 #include "search.h"
 

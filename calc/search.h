@@ -11,7 +11,13 @@
 #ifndef CALC_SEARCH_H
 #define CALC_SEARCH_H
 
-#include "calc.h"
+#include <stddef.h>
+
+#include "bounds.h"
+#include "diag.h"
+#include "plan.h"
+#include "table.h"
+#include "catalog.h"
 #include "step.h"
 
 /* Why a configuration is not in the ranking; the first check that fails names it. */

@@ -169,7 +169,7 @@
  *   torchtitan's rows fitted no knob of the stack: their fitted pair is the Grand Teton
  *   GPU's (h100-96g-500w, calc/presets.c), the hardware they ran on.
  */
-#include "calc.h"
+#include "stacks.h"
 
 #include <string.h>
 

@@ -36,7 +36,12 @@
  * §3.2.1) or moe.overlap_ep_comm's steady share (Megatron-Core combined_1f1b.py), bounded
  * by the compute it hides behind.
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "recipe.h"
+#include "plan.h"
+#include "memory.h"
 #include "step.h"
 #include "search.h"
 

@@ -19,7 +19,11 @@
 #ifndef CALC_STEP_H
 #define CALC_STEP_H
 
-#include "calc.h"
+#include "diag.h"
+#include "model.h"
+#include "plan.h"
+#include "table.h"
+#include "catalog.h"
 #include "comm.h"
 #include "pipeline.h"
 #include "gemm_table.h"

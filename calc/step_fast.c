@@ -7,7 +7,9 @@
  * its own: every number comes from a stage function of step.c, so this path and the plain
  * walk agree bit for bit where they compute the same thing (`make check-fast`).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "model.h"
+#include "plan.h"
 #include "step.h"
 
 #include <string.h>

@@ -11,7 +11,8 @@
  * numeric column's unit; the trainplan command wraps it in its envelope
  * (schema trainplan/1, cli/common.c).  JSON is written with jansson.
  */
-#include "calc.h"
+#include "diag.h"
+#include "table.h"
 #include "files.h"
 #include "format.h"
 

@@ -5,7 +5,7 @@
  * (Ki = 2^10, Gi = 2^30), as IEC 80000-13 defines them.  A lowercase 'b' after a
  * prefix in a rate means bits (400 Gb/s = 50e9 bytes/s); 'B' means bytes.
  */
-#include "calc.h"
+#include "units.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -39,7 +39,16 @@
  * and predict nothing.  calc_validate_goals reports the held-out error per GPU generation and for
  * dense and MoE models against the validation goals (docs/references.md §7.13).
  */
-#include "calc.h"
+#include "bounds.h"
+#include "diag.h"
+#include "model.h"
+#include "presets.h"
+#include "plan.h"
+#include "memory.h"
+#include "table.h"
+#include "pool.h"
+#include "validate.h"
+#include "catalog.h"
 #include "search.h"
 
 #include <math.h>

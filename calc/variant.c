@@ -11,7 +11,11 @@
  * built-in plan and go through the loader (calc_plan_load), which applies assignments
  * the same way.
  */
-#include "calc.h"
+#include "diag.h"
+#include "model.h"
+#include "recipe.h"
+#include "plan.h"
+#include "variant.h"
 #include "pipeline.h"
 
 #include <string.h>

@@ -322,7 +322,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		/* --moe-layer-freq: an int N (layer i is MoE when i %% N == 0) or a Python list
 		 * expression of 0/1 per layer (arguments.py moe_freq_type, gpt_layer_specs.py at
 		 * commit d98e8a6).  The plan's rule: layers 0 .. first_dense - 1 dense, and of the
-		 * others layer i MoE when (i + 1) %% model.moe_every == 0 (calc.h struct calc_moe,
+		 * others layer i MoE when (i + 1) %% model.moe_every == 0 (model.h struct calc_moe,
 		 * calc_model_layer_is_moe), written here as the list it gives. */
 		if (m->moe.every > 1) {
 			char freq[CALC_LAYOUT_MAX];
@@ -559,7 +559,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	if (p->recompute == CALC_RC_SELECTIVE) {
 		FLAG("--recompute-granularity selective");
 	} else if (p->recompute == CALC_RC_FULL) {
-		/* parallel.recompute_method unset is uniform with N = 1 (calc.h enum calc_rc_method) */
+		/* parallel.recompute_method unset is uniform with N = 1 (plan.h enum calc_rc_method) */
 		FLAG("--recompute-granularity full");
 		FLAG("--recompute-method %s", p->recompute_method == CALC_RC_METHOD_BLOCK ? "block" : "uniform");
 		FLAG("--recompute-num-layers %d", p->recompute_num_layers > 0 ? p->recompute_num_layers : 1);
@@ -706,7 +706,7 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 			KV("model.moe_router_num_groups=%d", p->ep / p->gpus_per_node);
 			KV("model.moe_router_group_topk=%d", m->moe.node_limit);
 		}
-		/* moe_layer_freq: 1 or the list of 0/1 per layer, by the plan's rule (calc.h struct calc_moe) */
+		/* moe_layer_freq: 1 or the list of 0/1 per layer, by the plan's rule (model.h struct calc_moe) */
 		if (m->moe.every > 1 || m->moe.first_dense > 0) {
 			char freq[CALC_LAYOUT_MAX];
 			if (moe_freq_list(m, freq, sizeof freq) < 0)

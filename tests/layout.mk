@@ -27,7 +27,7 @@ UNICODE_SMP   = Plane: � is drawn as a replacement character and the line goes
 # of check-report-asan), so no source is compiled twice.
 LAYOUT_SRC = report/layout.c report/pdf.c report/svgpdf.c report/textdev.c report/url.c calc/files.c
 LAYOUT_OBJ = $(LAYOUT_SRC:%.c=$(BUILD)/%.o)
-$(LAYOUT_DRIVER): tests/layout/driver.c $(LAYOUT_OBJ) report/layout.h report/report.h calc/calc.h | $(BUILD)/.deps
+$(LAYOUT_DRIVER): tests/layout/driver.c $(LAYOUT_OBJ) report/layout.h report/report.h $(wildcard calc/*.h) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/driver.c $(LAYOUT_OBJ) $(PDF_LIBS)
 
@@ -35,14 +35,14 @@ $(LAYOUT_DRIVER): tests/layout/driver.c $(LAYOUT_OBJ) report/layout.h report/rep
 # rule from tests/tests.mk), run over every layout document through both devices.
 LAYOUT_DRIVER_ASAN = $(BUILD)/asan/tests/layout-driver
 LAYOUT_OBJ_ASAN    = $(LAYOUT_SRC:%.c=$(BUILD)/asan/%.o)
-$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c $(LAYOUT_OBJ_ASAN) report/layout.h report/report.h calc/calc.h \
+$(LAYOUT_DRIVER_ASAN): tests/layout/driver.c $(LAYOUT_OBJ_ASAN) report/layout.h report/report.h $(wildcard calc/*.h) \
 		| $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c $(LAYOUT_OBJ_ASAN) $(PDF_LIBS)
 
 # cmocka unit tests of single layout decisions, on layout.c alone.
 LAYOUT_UNIT = $(BUILD)/tests/layout-unit
-$(LAYOUT_UNIT): tests/layout/unit.c $(BUILD)/report/layout.o report/layout.h report/report.h calc/calc.h \
+$(LAYOUT_UNIT): tests/layout/unit.c $(BUILD)/report/layout.o report/layout.h report/report.h $(wildcard calc/*.h) \
 		| $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c $(BUILD)/report/layout.o \

@@ -2,6 +2,7 @@
  * tests/calc/memory.c -- recipes, ZeRO sharding and activations against the papers.
  */
 #include "testutil.h"
+#include "pipeline.h"
 
 #include <stdlib.h>
 #include <string.h>
