@@ -324,7 +324,7 @@ static int t_step_moe(struct calc_ctx *c, const struct calc_args *a, struct calc
 			calc_table_num(t, r, cs, n * fb[i]);
 		}
 	}
-	calc_table_note(t, "One MoE layer for one micro-batch (docs/references.md §5.12); the backward of a compute part "
+	calc_table_note(t, "One MoE layer for one micro-batch (trainplan references, section 5.12); the backward of a compute part "
 	                   "is twice its forward, and per step counts the critical stage's MoE layers (with the "
 	                   "multi-token prediction blocks where it holds the LM head) times the micro-batches.  The "
 	                   "parts are inside the step table's compute; the exposed dispatch and combine inside its "

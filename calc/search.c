@@ -2349,7 +2349,7 @@ void calc_search_table_top(const struct calc_search_result *r, struct calc_table
 		         "simulator; run_time in days for the plan's token budget.%s", calc_objective_name(r->opts.objective),
 		         sp ? " split: the plan keys that place the layers (parallel.*); the closed form takes the "
 		              "critical stage as a whole, so with virtual stages of different layers only step_time_sim "
-		              "costs each chunk as it is (docs/references.md §3.7)." : "");
+		              "costs each chunk as it is (trainplan references, section 3.7)." : "");
 		calc_table_note(t, note);
 	}
 }
