@@ -501,6 +501,10 @@ struct memo_item {
 	double *lb;                  /* [variants x recompute modes x SP choices] [s], or NULL */
 	unsigned char *in;           /* [recompute modes x SP choices] x memo_in_size */
 	unsigned char *have_in;      /* 1: in[] is set */
+	double lbmin;                /* with lb: the least of its bounds over the (schedule variant,
+	                                recompute, SP) that have a leaf that fits (INFINITY: none
+	                                fits; the filling search bounds every such one at its first
+	                                leaf that fits) */
 };
 
 static pthread_mutex_t seed_lock = PTHREAD_MUTEX_INITIALIZER; /* memo seeds */
@@ -704,6 +708,8 @@ struct shared {
 	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
 	int lazy;                    /* 1: opts.no_counts in effect: a leaf's memory is computed
 	                                only when its bound is not hopeless (leaf) */
+	int skip_early;              /* 1: skip_items and stage1_same: an item whose memo entry's
+	                                lbmin is hopeless is passed over before its plan is set up */
 	int skip_items;              /* 1: an item whose every leaf is hopeless is not walked
 	                                (memo_read, top-only without the axes, the memo's counts
 	                                taken instead of the leaves': skip_hopeless) */
@@ -1246,6 +1252,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	if (w->bound_due) { /* it overwrites st */
 		w->bound = bound_for(w);
 		w->bound_due = 0;
+		if (w->mi && w->mi->lb && !w->sh->memo_read && !(w->bound >= w->mi->lbmin))
+			w->mi->lbmin = w->bound; /* a bound below 0 (none) makes lbmin skip nothing */
 	}
 	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
 	 * SP) pair alone, or with its own exposed DP collectives and optimizer added (lazy:
@@ -1416,6 +1424,15 @@ static void run_item(struct worker *w, struct item *it)
 		reject_many(w, pre, per_mb);
 		return;
 	}
+	if (w->sh->skip_early && pre == CALC_REJ_NONE && B % (it->mb * it->dp) == 0) {
+		/* skip_hopeless's verdict before the plan is set up: its least bound is
+		 * min(b + dp) >= min(b) = lbmin over the same fitting pairs, the same b (the
+		 * memo's, stage1_same), and the DP part (calc_step_dp_bound) is >= 0; hopeless
+		 * grows with the bound (no axes) */
+		const struct memo_item *e = &w->sh->memo->items[it - w->sh->items];
+		if (e->lb && (isinf(e->lbmin) || (e->lbmin >= 0 && hopeless(w, NULL, e->lbmin))))
+			return;
+	}
 	memset(&row, 0, sizeof row);
 	row.c.gpus = it->gpus;
 	row.c.nodes = it->nodes;
@@ -1487,6 +1504,7 @@ static void run_item(struct worker *w, struct item *it)
 						w->mi->lb[i] = NAN;
 					w->mi->in = xmalloc((size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
 					w->mi->have_in = xcalloc((size_t)nrc * nsp, 1);
+					w->mi->lbmin = INFINITY;
 				}
 			}
 		}
@@ -2104,6 +2122,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (sh.memo->have_counts && sh.memo->counts_headroom == sh.o.min_headroom) {
 			counts = sh.memo->counts;
 			sh.skip_items = 1;
+			sh.skip_early = sh.stage1_same;
 		}
 		pthread_mutex_unlock(&seed_lock);
 	}
