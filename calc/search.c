@@ -510,6 +510,10 @@ struct memo_item {
 	double *lb;                  /* [variants x recompute modes x SP choices] [s], or NULL */
 	unsigned char *in;           /* [recompute modes x SP choices] x memo_in_size */
 	unsigned char *have_in;      /* 1: in[] is set */
+	double lbmin;                /* with lb: the least of its bounds over the (schedule variant,
+	                                recompute, SP) that have a leaf that fits (INFINITY: none
+	                                fits; the filling search bounds every such one at its first
+	                                leaf that fits) */
 };
 
 static pthread_mutex_t seed_lock = PTHREAD_MUTEX_INITIALIZER; /* memo seeds */
@@ -520,6 +524,9 @@ struct calc_search_memo {
 	int filled;                  /* 1: a search has written it */
 	struct calc_plan key;        /* the plan that filled it, as memo_key leaves it */
 	struct calc_search_opts grid; /* its options (the grid's are compared) */
+	struct calc_plan stage1;     /* the plan that filled it, as stage1_key leaves it: a
+	                                search whose plan has the same (stage1_same) has the
+	                                filling search's stage 1 in every leaf, bit for bit */
 	int claimed;                 /* 1: key and grid set by calc_search_memo_claim, not yet
 	                                filled: it fits only that memory side.  Set once, before
 	                                any search of the memo, and read before 'filled', which
@@ -548,6 +555,23 @@ static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
 	out->gemm_eff = out->gemm_eff_fp8 = out->attn_eff = 0;
 	out->tp_overlap = out->dp_overlap = 0;
 	out->eff_auto = 0;
+	memset(out->key_line, 0, sizeof out->key_line);
+	memset(out->key_src, 0, sizeof out->key_src);
+	memset(out->set_origin, 0, sizeof out->set_origin);
+}
+
+/* 'plan' without what stage 1 of the step (calc_step_compute: layer_compute, end_times
+ * and calc_flops in step.c) does not read: of memo_key's time-only keys, inter_node_bw
+ * (read by comm.c alone), tp_overlap (tp_charge: stage 2, calc_step_layer_comm, and the
+ * finish) and dp_overlap (the finish, calc_step_dp_bound); the GEMM and attention
+ * efficiencies stay, which stage 1 reads.  Two plans with the same stage1_key have the
+ * same stage 1 for every leaf of a grid, and so the same lower bounds (leaf_bound reads
+ * stage 1 and the plan's structure only). */
+static void stage1_key(const struct calc_plan *plan, struct calc_plan *out)
+{
+	memcpy(out, plan, sizeof *out);
+	out->inter_node_bw = 0;
+	out->tp_overlap = out->dp_overlap = 0;
 	memset(out->key_line, 0, sizeof out->key_line);
 	memset(out->key_src, 0, sizeof out->key_src);
 	memset(out->set_origin, 0, sizeof out->set_origin);
@@ -685,10 +709,16 @@ struct shared {
 	struct calc_search_memo *memo; /* opts.memo where it fits, else NULL */
 	int memo_read;               /* 1: the leaves' memory comes from memo; 0: memo (if any)
 	                                is being filled */
+	int stage1_same;             /* 1: memo_read, and the plan's stage1_key is the filling
+	                                search's: the memo's lower bounds hold as they are, and
+	                                stage 1 of a pair is computed only where a leaf of it is
+	                                timed (pair_ready) */
 	double seed_time;            /* top_only: a step time the K-th best cannot exceed (the
 	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
 	int lazy;                    /* 1: opts.no_counts in effect: a leaf's memory is computed
 	                                only when its bound is not hopeless (leaf) */
+	int skip_early;              /* 1: skip_items and stage1_same: an item whose memo entry's
+	                                lbmin is hopeless is passed over before its plan is set up */
 	int skip_items;              /* 1: an item whose every leaf is hopeless is not walked
 	                                (memo_read, top-only without the axes, the memo's counts
 	                                taken instead of the leaves': skip_hopeless) */
@@ -706,7 +736,7 @@ struct worker {
 	 * leaves below do not change it */
 	struct calc_step_compute pre[3][2];
 	int have_pre[3][2];
-	const struct calc_step_compute *cur; /* of the running leaf */
+	const struct calc_step_compute *cur; /* of the running leaf (pair_ready) */
 	/* the running item's calc_step_fast_busy per (recompute, sp), for the schedules met so
 	 * far: it reads the schedule only through two_way and (recompute_method = block) vpp,
 	 * so the schedules of one item share it (busy_key: two_way + 2 vpp, -1 unused) */
@@ -728,6 +758,7 @@ struct worker {
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	long long unchecked;         /* of measured, memory not computed (sh->lazy) */
+	long long bounds_shared;     /* bounds taken from the memo without stage 1 (stage1_same) */
 	int item_due;                /* 1: the running item's memory terms (parameters, FSDP, the
 	                                bytes per ZeRO stage) are still to compute (mem_ready) */
 	struct calc_mem_terms zk[4]; /* the bytes per parameter of the running item by ZeRO stage */
@@ -1044,6 +1075,19 @@ static int hopeless(const struct worker *w, const struct calc_search_row *row, d
 	       !(o->top_axes && axis_open(w, row, lb));
 }
 
+/* The running pair's compute part (calc_step_compute, once per item and (recompute,
+ * SP), with the item's calc_comm_pre) in w->cur, computed here where enter_pair left it
+ * to the first leaf that reads it. */
+static void pair_ready(struct worker *w)
+{
+	int ri = w->cur_rc, sp = w->cur_sp;
+	if (!w->have_pre[ri][sp]) {
+		calc_step_compute(&w->plan, &w->pre[ri][sp]);
+		w->pre[ri][sp].comm = &w->comm_pre;
+		w->have_pre[ri][sp] = 1;
+	}
+}
+
 /* calc_step_fast_bound of the running leaf, its busy part shared by the schedules of
  * the running item that read it alike (w->busy). */
 static double leaf_bound(struct worker *w)
@@ -1060,6 +1104,7 @@ static double leaf_bound(struct worker *w)
 			return calc_step_fast_bound_of(p, &b[i], &w->st);
 	if (i == 4) /* more kinds than kept: the oldest makes room */
 		i = 0;
+	pair_ready(w);
 	calc_step_fast_busy(p, w->cur, &w->st, &b[i]);
 	keys[i] = key;
 	return calc_step_fast_bound_of(p, &b[i], &w->st);
@@ -1076,12 +1121,16 @@ static double bound_for(struct worker *w)
 	if (!isnan(b))
 		return b;
 	if (mi && mi->lb && w->sh->memo_read && mi->have_in[at]) {
-		if (w->in_same[ri][sp] < 0) {
+		if (w->in_same[ri][sp] < 0 && w->sh->stage1_same)
+			w->in_same[ri][sp] = 1; /* the same stage 1 by its inputs (stage1_key) */
+		else if (w->in_same[ri][sp] < 0) {
 			int nk = calc_model_nkinds(&w->plan.model);
 			w->in_same[ri][sp] = (signed char)memo_in_same(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
 		}
 		if (w->in_same[ri][sp])
 			b = mi->lb[(s * w->nrc + ri) * w->nsp + sp];
+		if (!isnan(b) && w->sh->stage1_same)
+			w->bounds_shared++;
 	}
 	if (isnan(b)) {
 		b = leaf_bound(w);
@@ -1216,6 +1265,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	if (w->bound_due) { /* it overwrites st */
 		w->bound = bound_for(w);
 		w->bound_due = 0;
+		if (w->mi && w->mi->lb && !w->sh->memo_read && !(w->bound >= w->mi->lbmin))
+			w->mi->lbmin = w->bound; /* a bound below 0 (none) makes lbmin skip nothing */
 	}
 	/* it fits, but cannot enter the top K: by the compute and bubble of its (recompute,
 	 * SP) pair alone, or with its own exposed DP collectives and optimizer added (lazy:
@@ -1227,6 +1278,7 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		w->pruned++;
 		return;
 	}
+	pair_ready(w);
 	if (w->st_same)
 		calc_step_fast_rezero(&w->plan, w->cur, &w->st);
 	else
@@ -1279,19 +1331,16 @@ static int top_only_applies(const struct calc_search_opts *o)
 }
 
 /* Make (schedule variant s, recompute ri, SP sp) of the running item, whose plan w->plan
- * already holds, the running one: its compute part (calc_step_compute, once per item and
- * (ri, sp), with the item's calc_comm_pre) and indices. */
+ * already holds, the running one: its indices and compute part (pair_ready: at once, or
+ * with sh->stage1_same where a leaf reads it, the memo's bounds standing for it). */
 static void enter_pair(struct worker *w, int s, int ri, int sp)
 {
-	if (!w->have_pre[ri][sp]) {
-		calc_step_compute(&w->plan, &w->pre[ri][sp]);
-		w->pre[ri][sp].comm = &w->comm_pre;
-		w->have_pre[ri][sp] = 1;
-	}
 	w->cur = &w->pre[ri][sp];
 	w->cur_rc = ri;
 	w->cur_sp = sp;
 	w->cur_s = s;
+	if (!w->sh->stage1_same)
+		pair_ready(w);
 }
 
 /* 1 when no leaf of the running item (its split in w->plan, m micro-batches, the memo
@@ -1388,6 +1437,15 @@ static void run_item(struct worker *w, struct item *it)
 		reject_many(w, pre, per_mb);
 		return;
 	}
+	if (w->sh->skip_early && pre == CALC_REJ_NONE && B % (it->mb * it->dp) == 0) {
+		/* skip_hopeless's verdict before the plan is set up: its least bound is
+		 * min(b + dp) >= min(b) = lbmin over the same fitting pairs, the same b (the
+		 * memo's, stage1_same), and the DP part (calc_step_dp_bound) is >= 0; hopeless
+		 * grows with the bound (no axes) */
+		const struct memo_item *e = &w->sh->memo->items[it - w->sh->items];
+		if (e->lb && (isinf(e->lbmin) || (e->lbmin >= 0 && hopeless(w, NULL, e->lbmin))))
+			return;
+	}
 	memset(&row, 0, sizeof row);
 	row.c.gpus = it->gpus;
 	row.c.nodes = it->nodes;
@@ -1459,6 +1517,7 @@ static void run_item(struct worker *w, struct item *it)
 						w->mi->lb[i] = NAN;
 					w->mi->in = xmalloc((size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
 					w->mi->have_in = xcalloc((size_t)nrc * nsp, 1);
+					w->mi->lbmin = INFINITY;
 				}
 			}
 		}
@@ -1763,6 +1822,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		out->ranked += w->ranked;
 		out->pruned += w->pruned;
 		out->unchecked += w->unchecked;
+		out->bounds_shared += w->bounds_shared;
 		for (int r = 0; r < CALC_REJ_N; r++)
 			out->rejected[r] += w->rejected[r];
 		out->miss_first += w->miss_first;
@@ -1985,10 +2045,15 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	if (sh.o.memo && calc_search_memo_fits(sh.o.memo, plan, &sh.o) && !sh.o.keep_all) {
 		struct calc_search_memo *m = sh.o.memo;
 		if (m->filled && m->nitems == sh.nitems) {
+			struct calc_plan *k1 = xmalloc(sizeof *k1);
 			sh.memo = m;
 			sh.memo_read = 1;
+			stage1_key(plan, k1);
+			sh.stage1_same = !memcmp(k1, &m->stage1, sizeof *k1);
+			free(k1);
 		} else if (!m->filled) {
 			sh.memo = m;
+			stage1_key(plan, &m->stage1);
 			if (!m->claimed) { /* a claimed memo has them, and other threads read them */
 				memo_key(plan, &m->key);
 				grid_of(plan, &sh.o, &m->grid);
@@ -2070,6 +2135,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (sh.memo->have_counts && sh.memo->counts_headroom == sh.o.min_headroom) {
 			counts = sh.memo->counts;
 			sh.skip_items = 1;
+			sh.skip_early = sh.stage1_same;
 		}
 		pthread_mutex_unlock(&seed_lock);
 	}

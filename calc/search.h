@@ -360,6 +360,13 @@ struct calc_search_result {
 	                                   served: search again without no_counts) */
 	long long unchecked;            /* of measured, leaves whose memory was not computed, their
 	                                   bound hopeless (opts.no_counts) */
+	long long bounds_shared;        /* lower bounds taken from opts.memo as they are, neither
+	                                   computed nor compared with stage 1 of their (recompute,
+	                                   SP) pair, which is computed only where a leaf of it is
+	                                   timed: the plan differs from the memo's filling search
+	                                   only in keys stage 1 does not read
+	                                   (cluster.inter_node_bw, efficiency.tp_overlap,
+	                                   efficiency.dp_overlap) */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	int ncells;

@@ -17,7 +17,10 @@
  *      enter), a memo filled then read, and one thread against two: the top K
  *      (configuration, step time, MFU, memory) must be the complete search's, bit for
  *      bit; and for each of the report's time-only scenarios (network bandwidth, GEMM
- *      efficiency, TP overlap) the memo's re-timing against that plan's own search;
+ *      efficiency, TP and DP overlap) the re-timing from a memo filled by the complete
+ *      search and from one filled as the report fills it (top_only + top_axes, its lower
+ *      bounds taken as they are where stage 1 is the same) against that plan's own
+ *      complete search, and that the bounds are shared exactly where stage 1 is;
  *   3. for the plan and each configuration of the top K, calc_step (the simulator) and
  *      calc_step_fast (the closed form) must agree bit for bit in everything but the
  *      bubble: the critical GPU and its per micro-batch times, the compute, recomputation
@@ -208,11 +211,20 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!failed) { /* the memo: filled by one search, read by the next and by a time-only change */
-		struct calc_search_memo *m = calc_search_memo_new();
-		struct calc_search_opts x = o;
+		/* m: filled by the complete search; m2: filled as the report's root search fills
+		 * it (top_only + top_axes: with its lower bounds, which a time-only scenario that
+		 * keeps stage 1 -- network, TP and DP overlap -- takes as they are) */
+		struct calc_search_memo *m = calc_search_memo_new(), *m2 = calc_search_memo_new();
+		struct calc_search_opts x = o, x2 = o;
 		/* the report's time-only scenarios (sensitivity and weak-network tables) */
-		static const char *const scen[] = {"cluster.inter_node_bw=12.5GB/s", "efficiency.gemm=0.6",
-		                                   "efficiency.tp_overlap=0.5"};
+		static const struct {
+			const char *set;
+			int keeps_stage1; /* 1: stage 1 (calc_step_compute) does not read the key */
+		} scen[] = {{"cluster.inter_node_bw=12.5GB/s", 1},
+		            {"efficiency.gemm=0.6", 0},
+		            {"efficiency.gemm=0.9", 0}, /* faster GEMMs: the filling search's bounds too high */
+		            {"efficiency.tp_overlap=0.5", 1},
+		            {"efficiency.dp_overlap=0.2", 1}};
 		struct calc_search_result fresh;
 		x.memo = m;
 		search_or_die(p, &x, &r);
@@ -222,17 +234,33 @@ int main(int argc, char **argv)
 		search_or_die(p, &x, &r);
 		same_top("memo (read, top_only)", &full, &r);
 		calc_search_free(&r);
+		x2.memo = m2;
+		x2.top_only = 1, x2.top_axes = 1;
+		search_or_die(p, &x2, &r);
+		same_top("memo (filling, top_only + top_axes)", &full, &r);
+		calc_search_free(&r);
+		x2.top_axes = 0;
 		for (size_t i = 0; i < sizeof scen / sizeof scen[0] && !failed; i++) {
 			*q = *p;
-			if (calc_plan_set(q, scen[i], "check-fast", &d) == 0) {
-				/* the scenario's own search, no memo, against the memo's re-timing */
-				struct calc_search_opts y = o;
-				char name[96];
-				y.top_only = 1;
-				search_or_die(q, &y, &fresh);
+			if (calc_plan_set(q, scen[i].set, "check-fast", &d) == 0) {
+				/* the scenario's own complete search, no memo, against the memos' re-timing */
+				char name[128];
+				search_or_die(q, &o, &fresh);
 				search_or_die(q, &x, &r);
-				snprintf(name, sizeof name, "memo (read, %s)", scen[i]);
+				snprintf(name, sizeof name, "memo (read, %s)", scen[i].set);
 				same_top(name, &fresh, &r);
+				calc_search_free(&r);
+				search_or_die(q, &x2, &r);
+				snprintf(name, sizeof name, "memo of a top-only search (read, %s)", scen[i].set);
+				same_top(name, &fresh, &r);
+				/* the shared bounds are taken exactly where stage 1 is the same: never
+				 * under a GEMM efficiency change, and under a network or overlap change
+				 * wherever the filling search bounded a pair that fits (r.ranked > 0) */
+				if (!failed && (scen[i].keeps_stage1 ? r.ranked > 0 && r.bounds_shared == 0 : r.bounds_shared != 0)) {
+					fprintf(stderr, "check-fast: %s: %s: %lld bounds taken from the memo as they are\n", what,
+					        scen[i].set, r.bounds_shared);
+					failed = 1;
+				}
 				calc_search_free(&r);
 				calc_search_free(&fresh);
 			}
@@ -241,6 +269,7 @@ int main(int argc, char **argv)
 		}
 		calc_diag_free(&d);
 		calc_search_memo_free(m);
+		calc_search_memo_free(m2);
 	}
 	walk_vs_fast(p, -1);
 	for (int i = 0; i < full.ntop && !failed; i++) {
@@ -248,7 +277,7 @@ int main(int argc, char **argv)
 		walk_vs_fast(q, full.top[i].r.key);
 	}
 	if (!failed)
-		printf("fast: %s: %lld of %lld ranked rows alone, top %d through 10 fast-path searches, the walk: same bits\n",
+		printf("fast: %s: %lld of %lld ranked rows alone, top %d through 17 fast-path searches, the walk: same bits\n",
 		       what, alone, full.nrows, full.ntop);
 	calc_search_free(&full);
 	free(p);
