@@ -13,9 +13,9 @@
 #   3. Mixtral 8x22B cut to 54 layers on 512 H100, every schedule: DualPipe at pp 4
 #      (54 / 4 = 13.5) under the plan's remainder-first rule, written as a stage list
 #      (no export, as 2).
-#   4. DeepSeek-V3 (61 layers) on 2,048 H800 for Megatron-LM: pp 4 with the first/last
-#      stage rule, middle stages ceil(61 / 4) = 16, the rest 61 - 32 = 29 at the ends, 15
-#      first and 14 last (docs/references.md §3.7), --decoder-first/last-pipeline-num-layers.
+#   4. DeepSeek-V3 (61 layers) on 2,048 H800 for Megatron-LM: pp 8 with the first/last
+#      stage rule, middle stages ceil(61 / 8) = 8, the rest 61 - 48 = 13 at the ends, 7
+#      first and 6 last (docs/references.md §3.7), --decoder-first/last-pipeline-num-layers.
 #   5. Llama 3 70B on 16 H100 with --offload-optimizer 1 (a host step of 1e9 parameters
 #      per second, a value for the test): the whole optimizer on the host, which lets
 #      the split keep its activations, --optimizer-cpu-offload in the export.
@@ -51,8 +51,8 @@ case_ llama-megatron '"split": "account' "--account-for-embedding-in-pipeline-sp
 case_ llama-all '"split": "account' - $llama
 case_ mixtral '"split": "split=remainder-first' - \
 	--set model.preset=mixtral-8x22b --set model.layers=54 --set plan.framework=any --gpus 512
-case_ deepseek '"split": "first_stage_layers=15 last_stage_layers=14"' \
-	"--decoder-first-pipeline-num-layers 15" --plan plans/deepseek-v3-h800.ini --for megatron
+case_ deepseek '"split": "first_stage_layers=7 last_stage_layers=6"' \
+	"--decoder-first-pipeline-num-layers 7" --plan plans/deepseek-v3-h800.ini --for megatron
 case_ offload '"offload_optimizer": 1,' "--optimizer-cpu-offload" --set model.preset=llama3-70b \
 	--set cluster.cpu_optimizer_rate=1e9 --gpus 16 --offload-optimizer 1 --for megatron
 echo "search-layout: $pass passed, $fail failed"
