@@ -111,38 +111,22 @@ QI(q_params, (calc_model_params(&p->model, &pr), pr.total))
 QI(q_params_active, (calc_model_params(&p->model, &pr), pr.active))
 QI(q_experts, p->model.moe.experts)
 QI(q_hybrid, calc_model_is_hybrid(&p->model))
-/* Mamba-2 layers of a hybrid model: the layers of its CALC_LAYER_MAMBA kind */
-static int q_mamba_layers(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+/* The layers of type 't' in model 'm' (a hybrid model's Mamba-2 or gated delta-net mixers) */
+static double layers_of_type(const struct calc_model *m, enum calc_layer_type t)
 {
-	const struct calc_model *m = &c->plan.model;
 	int count[CALC_MAX_KINDS];
+	double n = 0;
 	calc_model_kind_counts(m, count);
-	v->num = 0;
-	for (int k = 0; k < calc_model_nkinds(m); k++) {
-		struct calc_layer_kind kd;
-		int at, ml, mb;
-		calc_model_kind(m, k, &kd);
-		calc_layer_type_parts(kd.type, &at, &ml, &mb);
-		if (kd.type == CALC_LAYER_MAMBA)
-			v->num += count[k];
-	}
-	return 0;
-}
-/* gated delta-net layers of a hybrid model: the layers of its CALC_LAYER_GDN kind */
-static int q_gdn_layers(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
-{
-	const struct calc_model *m = &c->plan.model;
-	int count[CALC_MAX_KINDS];
-	calc_model_kind_counts(m, count);
-	v->num = 0;
 	for (int k = 0; k < calc_model_nkinds(m); k++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(m, k, &kd);
-		if (kd.type == CALC_LAYER_GDN)
-			v->num += count[k];
+		if (kd.type == t)
+			n += count[k];
 	}
-	return 0;
+	return n;
 }
+QI(q_mamba_layers, layers_of_type(&p->model, CALC_LAYER_MAMBA))
+QI(q_gdn_layers, layers_of_type(&p->model, CALC_LAYER_GDN))
 QI(q_topk, p->model.moe.top_k)
 QI(q_ep, p->ep)
 QI(q_etp, p->etp)

@@ -275,7 +275,7 @@ static int t_comm(struct calc_ctx *c, const struct calc_args *a, struct calc_tab
 		snprintf(note, sizeof note,
 		         "Bytes are what one GPU sends per step in NCCL bus-byte accounting (all-reduce 2(n-1)/n, "
 		         "all-gather and reduce-scatter (n-1)/n of the message; "
-		         "NCCL tests, doc/PERFORMANCE.md); PP counts a middle stage (activations forward, gradients back)%s.  "
+		         "trainplan references, section 4.5); PP counts a middle stage (activations forward, gradients back)%s.  "
 		         "Exposed: the part on the critical path of the step.",
 		         moe ? "; EP is the expert all-to-all (dispatch and combine of every MoE layer, forward and "
 		               "backward) of the stage with the most MoE layers, and DP includes the expert-DP "

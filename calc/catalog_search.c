@@ -573,23 +573,14 @@ QS(q_s_headroom, b->r.headroom)
 QS(q_s_cost, b->r.cost)
 
 /* The framework whose launch flags `trainplan export --for` writes for the plan's stack
- * (efficiency.stack, calc/stacks.c): megatron for megatron-core*, nemo for nemo* and
- * megatron-bridge*, torchtitan and deepspeed for theirs.  A stack no export writes
- * (fsdp1: PyTorch FSDP without a launcher of its own) gets megatron and *own = 0. */
+ * (efficiency.stack): calc_framework_of_stack's (frameworks.c, the one map of stacks to
+ * frameworks).  A stack no export writes (fsdp1: PyTorch FSDP without a launcher of its
+ * own) gets megatron and *own = 0. */
 static const struct calc_framework *stack_framework(const struct calc_plan *p, int *own)
 {
-	const char *s = p->stack ? p->stack->name : "megatron-core";
-	static const struct {
-		const char *prefix, *fw;
-	} map[] = {{"megatron-core", "megatron"}, {"megatron-bridge", "nemo"}, {"nemo", "nemo"},
-	           {"torchtitan", "torchtitan"}, {"deepspeed", "deepspeed"}};
-	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-		if (!strncmp(s, map[i].prefix, strlen(map[i].prefix))) {
-			*own = 1;
-			return calc_framework_find(map[i].fw);
-		}
-	*own = 0;
-	return calc_framework_find("megatron");
+	const struct calc_framework *f = calc_framework_of_stack(p->stack ? p->stack->name : NULL);
+	*own = f != NULL;
+	return f ? f : calc_framework_find("megatron");
 }
 
 /* The search of what the plan's framework runs (as `trainplan search --for FW`: opts.allow
@@ -628,8 +619,8 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 	return &fc->r;
 }
 
-/* The recommendation among what the framework runs: the same rule (calc_search_pick, the
- * fastest that leaves the memory margin, else the fastest) over that search's top. */
+/* The recommendation among what the framework runs: the recommendation's own rule
+ * (calc_search_pick, pick.c) over that search's top. */
 static const struct calc_search_top *need_fw(struct calc_ctx *c, struct calc_diag *d)
 {
 	const struct calc_search_result *r = ctx_search_fw(c, d);

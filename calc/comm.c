@@ -887,19 +887,7 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
 		calc_model_kind(&p->model, j, &kd);
-		switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
-		case CALC_LAYER_DENSE:
-		case CALC_LAYER_MAMBA:
-		case CALC_LAYER_GDN:
-		case CALC_LAYER_ATTN:
-		case CALC_LAYER_MLP:
-			is_moe[j] = 0;
-			break;
-		case CALC_LAYER_MOE:
-		case CALC_LAYER_EXPERTS:
-			is_moe[j] = 1;
-			break;
-		}
+		is_moe[j] = calc_layer_type_is_moe(kd.type);
 	}
 	if (p->model.mtp_depth > 0 && is_moe[calc_model_mtp_kind(&p->model)])
 		mtp = p->model.mtp_depth;

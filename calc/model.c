@@ -173,6 +173,22 @@ int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamb
 	return 2;
 }
 
+int calc_layer_type_is_moe(enum calc_layer_type t)
+{
+	switch (t) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_GDN:
+	case CALC_LAYER_ATTN:
+	case CALC_LAYER_MLP:
+		return 0;
+	case CALC_LAYER_MOE:
+	case CALC_LAYER_EXPERTS:
+		return 1;
+	}
+	return 0;
+}
+
 int calc_model_is_hybrid(const struct calc_model *m)
 {
 	struct calc_layer_kind kd;

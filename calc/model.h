@@ -228,6 +228,9 @@ int calc_model_mtp_kind(const struct calc_model *m);
  * (*mlp), a recurrent sequence mixer, Mamba-2 or gated delta-net (*mamba); returns its TP blocks, each one column-parallel input
  * and one row-parallel output (2 for a dense or MoE layer, 1 for a hybrid model's). */
 int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamba);
+/* 1 when a layer of type 't' holds routed experts (CALC_LAYER_MOE, CALC_LAYER_EXPERTS):
+ * the one exhaustive switch the time and communication models ask. */
+int calc_layer_type_is_moe(enum calc_layer_type t);
 /* The widths of the mixer of a layer of type 't' (CALC_LAYER_MAMBA or CALC_LAYER_GDN;
  * all zero for another type). */
 void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct calc_mixer *x);

@@ -632,19 +632,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 
 	int has_attn, has_mlp, has_mamba, blocks;
 	o->moe_router = o->moe_permute = o->moe_experts = o->moe_skew = 0;
-	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
-	case CALC_LAYER_DENSE:
-	case CALC_LAYER_MAMBA:
-	case CALC_LAYER_GDN:
-	case CALC_LAYER_ATTN:
-	case CALC_LAYER_MLP:
-		moe = 0;
-		break;
-	case CALC_LAYER_MOE:
-	case CALC_LAYER_EXPERTS:
-		moe = 1;
-		break;
-	}
+	moe = calc_layer_type_is_moe(kd.type);
 	/* a hybrid model's layer is one block: attention, MLP or a Mamba-2 mixer alone */
 	blocks = calc_layer_type_parts(kd.type, &has_attn, &has_mlp, &has_mamba);
 
@@ -938,23 +926,10 @@ static double offload_exposed(double c, double t, int layers)
 void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
 {
 	struct calc_layer_kind kd;
-	int moe = 0;
 	double pay = tp_charge(plan);
 
 	calc_model_kind(&plan->model, kind, &kd);
-	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
-	case CALC_LAYER_DENSE:
-	case CALC_LAYER_MAMBA:
-	case CALC_LAYER_GDN:
-	case CALC_LAYER_ATTN:
-	case CALC_LAYER_MLP:
-		moe = 0;
-		break;
-	case CALC_LAYER_MOE:
-	case CALC_LAYER_EXPERTS:
-		moe = 1;
-		break;
-	}
+	int moe = calc_layer_type_is_moe(kd.type);
 	{
 		/* comm.c's tp_layer_* are a dense layer's two blocks; a hybrid model's layer is
 		 * one block, one all-reduce (SP: all-gather + reduce-scatter) each way, as
@@ -1674,7 +1649,7 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 /* ------------------------------------------------------------------ the plain walk */
 
 /* The critical GPU's parts between st and the pipeline stage's output. */
-static void out_of_step(const struct calc_step *st, struct calc_pipeline_out *o)
+void calc_step_out_of(const struct calc_step *st, struct calc_pipeline_out *o)
 {
 	o->busy = -1;
 	o->critical = st->critical;
@@ -1683,7 +1658,7 @@ static void out_of_step(const struct calc_step *st, struct calc_pipeline_out *o)
 	o->tp_comm = st->tp_comm, o->ep_exposed = st->ep_exposed;
 }
 
-static void out_to_step(const struct calc_pipeline_out *o, struct calc_step *st)
+void calc_step_out_to(const struct calc_pipeline_out *o, struct calc_step *st)
 {
 	st->critical = o->critical;
 	st->tf = o->tf, st->tb = o->tb, st->tw = o->tw;
@@ -1722,9 +1697,9 @@ static double plan_costs(const struct calc_plan *plan, struct calc_step *st, str
 	 * steady-state period of two simulated steps; otherwise one step from an empty
 	 * pipeline to a flush. */
 	c->steps = row && row->flushed && plan->post_validation ? 2 : 1;
-	out_of_step(st, &out);
+	calc_step_out_of(st, &out);
 	busy = calc_step_pipeline(&in, c, &out);
-	out_to_step(&out, st);
+	calc_step_out_to(&out, st);
 	free(buf);
 	return busy;
 }

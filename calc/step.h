@@ -259,6 +259,11 @@ void calc_step_pipeline_in(const struct calc_plan *plan, const struct calc_layer
  * busy time compares above -1 (NaN).  Returns out->busy.  The stages are at most
  * CALC_MAX_STAGES (plan.c's bound on parallel.pp, and the planner's). */
 double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_costs *c, struct calc_pipeline_out *out);
+/* The critical GPU's parts (critical stage, T_F/T_B/T_W, compute, recomputation, TP and
+ * exposed EP time) from a step into the pipeline stage's output, and back: the plain
+ * walk (step.c) and the planner's path (step_fast.c) both carry them so. */
+void calc_step_out_of(const struct calc_step *st, struct calc_pipeline_out *o);
+void calc_step_out_to(const struct calc_pipeline_out *o, struct calc_step *st);
 /* The closed-form bubble of the critical GPU with per micro-batch times tf, tb, tw, the
  * sends included (docs/references.md §3) [s]. */
 double calc_step_closed_bubble(const struct calc_pipeline_shape *sh, double tf, double tb, double tw);

@@ -14,24 +14,6 @@
 
 #include <string.h>
 
-/* The critical GPU's parts between st and the pipeline stage's output. */
-static void out_of_step(const struct calc_step *st, struct calc_pipeline_out *o)
-{
-	o->busy = -1;
-	o->critical = st->critical;
-	o->tf = st->tf, o->tb = st->tb, o->tw = st->tw;
-	o->compute = st->compute, o->recompute = st->recompute;
-	o->tp_comm = st->tp_comm, o->ep_exposed = st->ep_exposed;
-}
-
-static void out_to_step(const struct calc_pipeline_out *o, struct calc_step *st)
-{
-	st->critical = o->critical;
-	st->tf = o->tf, st->tb = o->tb, st->tw = o->tw;
-	st->compute = o->compute, st->recompute = o->recompute;
-	st->tp_comm = o->tp_comm, st->ep_exposed = o->ep_exposed;
-}
-
 /* recompute_method = block counts the recomputed layers per chunk, so its hardware FLOPs
  * depend on vpp, which calc_step_compute does not read: computed again (NULL) then. */
 static const struct calc_flops *flops_of(const struct calc_plan *plan, const struct calc_step_compute *pre)
@@ -55,9 +37,9 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	}
 	st->layer = st->kind_layer[0];
 	calc_step_pipeline_in(plan, st->kind_layer, &pre->ends, pre->comm, buf, NULL, st->comm.p2p, &in);
-	out_of_step(st, &out);
+	calc_step_out_of(st, &out);
 	busy = calc_step_pipeline(&in, NULL, &out);
-	out_to_step(&out, st);
+	calc_step_out_to(&out, st);
 	st->bubble = calc_step_closed_bubble(&in.shape, st->tf, st->tb, st->tw);
 	st->makespan = busy + st->bubble;
 	calc_step_finish(plan, st, flops_of(plan, pre));
