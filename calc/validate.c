@@ -500,7 +500,8 @@ static const struct vrow rows[] = {
 	 * Not expressible yet, kept with the reason and no prediction: runs whose recipe places
 	 * the layers unevenly by pipeline_model_parallel_layout (Llama 3 70B on H100; DeepSeek-V3,
 	 * set_deepseek_v3_pipeline_model_parallel_layout).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
-	 * 3).  All rows are held out: they calibrate nothing. */
+	 * 3 Super, whose latent MoE trainplan refuses); Nemotron 3 Nano's rows follow below.  All
+	 * rows are held out: they calibrate nothing. */
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 4224, 1, 8192, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.fsdp=yes;training.recipe=fp8-params;training.offload_activations=40", 0,
@@ -595,6 +596,45 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 4, 4096, 1, "moe-sp", M_TOKS, 4256, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 4 x VP 4, EP 64)"},
+	/* A hybrid model: Nemotron 3 Nano 30B-A3B (Mamba-2, attention and MoE layers, preset
+	 * nemotron-3-nano-30b-a3b) in the same "26.04.01 NeMo Container" section
+	 * (docs/performance-summary.md of NVIDIA-NeMo/Megatron-Bridge at its publishing commit
+	 * 17a381f95, "Model: Nemotron_3_Nano"): sequence 8,192, batch 512 on 8 GPUs (1,024 on
+	 * 16 H100), TP 1, PP 1, CP 1, EP 8, tokens/s per GPU as published.  Settings from the
+	 * presets of that commit (scripts/performance/configs/nemotronh/
+	 * nemotron_3_workload_base_configs.py, BASE_NEMOTRON_3_NANO_CONFIG and the per-GPU
+	 * presets; nemotron_3_llm_pretrain.py; the recipe src/megatron/bridge/recipes/nemotronh/
+	 * nemotron_3_nano.py): the flex dispatcher on HybridEP (moe_flex_dispatcher_backend =
+	 * "hybridep", the stack's moe.dispatcher), overlap_moe_expert_parallel_comm = False,
+	 * no recomputation on Blackwell (recompute_granularity = None), on H100 the FP8-CS preset
+	 * recomputes the modules moe, layernorm, core_attn and moe_act (parallel.recompute =
+	 * modules), experts force-balanced (moe_router_force_load_balancing = True), BF16
+	 * gradient reduction (grad_reduce_in_fp32 = False, the stack's).  Micro-batch 2 on B200
+	 * and GB200, 4 on B300 and GB300, 1 on H100.  Transformer Engine's partial CUDA graphs
+	 * (cuda_graph_scope attn, mamba, moe_router, moe_preprocess; mamba alone on H100 FP8-CS)
+	 * are not modelled.  All held out. */
+	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "hgx-b200-ndr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's preset); "
+	 "partial CUDA graphs (attn, mamba, router, preprocess) not modelled", NULL},
+	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "gb200-nvl72", 0,
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess) not modelled", NULL},
+	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 35840, 1, 8192, 0, "hgx-b300-xdr", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's preset); "
+	 "partial CUDA graphs (attn, mamba, router, preprocess) not modelled", NULL},
+	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 37888, 1, 8192, 0, "gb300-nvl72", 0,
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess) not modelled; GB300 efficiencies "
+	 "as GB200's (UNVERIFIED)", NULL},
+	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 14336, 1, 8192, 0, "dgx-h100-ndr", 0,
+	 "megatron-bridge-0.6", 0,
+	 "parallel.ep=8;training.recipe=fp8-params;parallel.recompute=modules;parallel.recompute_modules=moe,layernorm,core_attn,moe_act", 0,
+	 "FP8-CS as fp8-params; HybridEP, EP all-to-all not overlapped; recomputed modules moe, layernorm, core_attn, "
+	 "moe_act (NEMOTRON_3_NANO_PRETRAIN_CONFIG_H100_FP8_CS_V1); partial CUDA graph (mamba) not modelled", NULL},
 	/* Megatron-Bridge performance summary, the "26.06 NeMo Container" section of
 	 * docs/performance-summary-archive.md (NVIDIA-NeMo/Megatron-Bridge at 067f987; added by
 	 * commit 63b08b397, 2026-06-15, "26.06 perf summary"), tokens/s per GPU as published,
