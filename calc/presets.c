@@ -327,7 +327,13 @@ static const struct calc_gpu gpus[] = {
 	 * 9 NVSwitch trays, 130 TB/s, 4 ConnectX-8 per tray); the per-GPU peaks are the rack's
 	 * advertised dense figures over 72 (180 PF BF16, 360 PF FP8, 1.08 EF FP4, as secondary
 	 * copies quote them: UNVERIFIED).  No measured matmul rate and no fitted run: the GEMM
-	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED). */
+	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED).  The one
+	 * architectural difference NVIDIA documents for training-time work is the doubled SFU
+	 * (exponential) throughput of Blackwell Ultra for softmax (NVIDIA technical blog
+	 * "Making Softmax More Efficient with NVIDIA Blackwell Ultra", developer.nvidia.com,
+	 * 2026), which acts on the attention core only; no source gives a training attention
+	 * rate, and even twice GB200's attention share leaves the dense GB300 validation rows
+	 * 9 to 26 % too slow (docs/references.md §7.13), so the share is not raised. */
 	{.name = "gb300-288g", .title = "NVIDIA GB300 (one GPU of an NVL72, Blackwell Ultra, 1400 W) 288 GB",
 	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 15000 * TF, .nvlink_bw = 900 * GB,
