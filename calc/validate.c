@@ -1307,7 +1307,7 @@ int calc_validate_goals(const struct calc_table *rows, struct calc_table *out, s
 	if (out)
 		calc_table_note(out, "Error = predicted / published - 1 over the held-out rows (no fit saw them); rows: held-out "
 		                     "rows of the group, the rows with a published peak, the rows predicted, or the sources.  "
-		                     "Hardware: A100; H100 with H800; Blackwell: B200, GB200, B300.  Limits: the validation goals (held-out "
+		                     "Hardware: A100; H100 with H800; Blackwell: B200, GB200, B300, GB300.  Limits: the validation goals (held-out "
 		                     "mean <= 10 %, MoE and each GPU generation <= 15 %, peak memory within 5 %, every run "
 		                     "that ran predicted to fit) and the held-out discipline (a source calibrates at most half "
 		                     "of its rows).  Rows not expressible yet take no part.");
