@@ -188,18 +188,23 @@ static const char *model_source(const char *name)
  *   s): 9 of the 20 A100 rows.  Attention: not fitted (the one A100 FlashAttention row,
  *   Llama 2's, is held out); FlashAttention-2 reaches 50-73% of the A100 peak (Dao 2023,
  *   abstract), the lower end is taken.
- * - H100 GEMMs 0.695 and attention 0.37 (fit 0.695 / 0.369, two runs for two values, so
- *   no uncertainty; 0.692 / 0.370 before the loss traffic of step.c end_times, §5.8): Llama Team 2024 Table 4, the 8K-sequence run on 8,192 GPUs (430
- *   TFLOP/s) and the 131K-sequence run with CP 16 (380): 2 of the 6 H100-class rows.
- *   FlashAttention-3's abstract puts FlashAttention-2 at "only 35%" of the H100 peak;
- *   the fit agrees within 2 points.
+ * - H100 attention 0.35, not fitted: FlashAttention-3's abstract (Shah et al. 2024,
+ *   arXiv 2407.08608) puts FlashAttention-2 at "only 35%" of the H100 peak.  H100 GEMMs
+ *   0.70 (fit 0.698 with trainplan calibrate, tests/cli/calibrate-h100.*, under that
+ *   attention share): Llama Team 2024 Table 4, the 8K-sequence run on 8,192 GPUs (430
+ *   TFLOP/s), 1 of its 3 rows; the 16,384-GPU run (400) and the 131K-sequence run with CP
+ *   16 (380) are held out (-9.8 % and -2.6 % with the fit).  Before, the pair was fitted
+ *   on two of the three rows (0.695 / 0.369, an exact fit of two values), which made Llama
+ *   3 Table 4 a source calibrating more than half of its rows.
  * Blackwell: one GEMM efficiency per precision (gpu.gemm_eff for BF16 GEMMs,
  * gpu.gemm_eff_fp8 for FP8 GEMMs, each a share of its own dense peak; efficiency.gemm_fp8).
- * - B200 FP8 GEMMs 0.53 (fit 0.530 with trainplan calibrate, tests/cli/calibrate-b200.*): the
- *   Megatron-Bridge 25.11 run of Llama 3 8B on 8 DGX-B200 GPUs in FP8 (30,624 tokens/s per
- *   GPU), 1 of the 2 B200 rows; the Llama 3.1 405B run on 128 B200 is held out (-0.4 % with
- *   the fit, +20 % with the H100 pair).
- * - GB200 FP8 GEMMs 0.475 (fit 0.4747, tests/cli/calibrate-gb200.*): the same source's run of
+ * - B200 FP8 GEMMs 0.544 (fit 0.5441 with trainplan calibrate, tests/cli/calibrate-b200.*,
+ *   under the attention share 0.35; 0.530 under the earlier 0.37): the Megatron-Bridge 25.11
+ *   run of Llama 3 8B on 8 DGX-B200 GPUs in FP8 (30,624 tokens/s per GPU), 1 of the 2 B200
+ *   rows; the Llama 3.1 405B run on 128 B200 is held out (+0.8 % with the fit, +20 % with
+ *   the H100 pair).
+ * - GB200 FP8 GEMMs 0.486 (fit 0.4857, tests/cli/calibrate-gb200.*; 0.4747 under the
+ *   earlier attention share 0.37): the same source's run of
  *   Llama 3 8B on 8 DGX-GB200 GPUs (31,508 tokens/s per GPU), the first of its 3 GB200 rows;
  *   the Llama 3.1 405B run on 256 GB200 (813) is held out and comes out 20.6 % too slow
  *   with it (its TP collectives exposed, efficiency.tp_overlap 0); the Llama 3 70B run
@@ -208,29 +213,29 @@ static const char *model_source(const char *name)
  *   rows are FP8, MXFP8 and NVFP4), so the BF16 share is derived (convention, UNVERIFIED):
  *   the framework reaches the same share of the GPU's measured achievable matmul rate (MAMF,
  *   below) in BF16 as its FP8 fit does in FP8, eff16 = eff8 x (peak8 / MAMF8) x (MAMF16 /
- *   peak16).  B200: 0.53 x 4500/3432.5 x 1745/2250 = 0.539 -> 0.54; GB200: 0.4747 x
- *   5000/3615.6 x 1822/2500 = 0.478 -> 0.48.
+ *   peak16).  B200: 0.5441 x 4500/3432.5 x 1745/2250 = 0.553 -> 0.55; GB200: 0.4857 x
+ *   5000/3615.6 x 1822/2500 = 0.490 -> 0.49.
  * - B300: no published run; both shares derived from B200's fit by the MAMF rates (UNVERIFIED):
- *   FP8 0.53 x 3353.3/3432.5 = 0.518 -> 0.52, BF16 0.53 x 4500/3432.5 x 1769/2250 = 0.546 -> 0.55.
- *   So one GB200 GPU is 0.475 x 5000 / (0.53 x 4500) = 1.00 B200 in FP8 GEMMs (MAMF: 1.05),
+ *   FP8 0.5441 x 3353.3/3432.5 = 0.532 -> 0.53, BF16 0.5441 x 4500/3432.5 x 1769/2250 = 0.561
+ *   -> 0.56.  So one GB200 GPU is 0.486 x 5000 / (0.544 x 4500) = 0.99 B200 in FP8 GEMMs (MAMF: 1.05),
  *   where the H100 pair it inherited before made it 1.46.
- * - Attention on Blackwell keeps the H100's 0.37 (no fit; UNVERIFIED).
+ * - Attention on Blackwell keeps the H100's 0.35 (no fit; UNVERIFIED).
  * - H100 PCIe, H800 and H200 take the H100 pair (assumed, UNVERIFIED); MI300X none
  *   (plan.c's generic 0.75 / 0.50 apply).  The Hopper and Ampere presets have one GEMM
  *   share for both precisions (gemm_eff_fp8 0). */
-#define B200_GEMM_FP8 0.53
-#define B200_GEMM 0.54
-#define GB200_GEMM_FP8 0.475
-#define GB200_GEMM 0.48
-#define B300_GEMM_FP8 0.52
-#define B300_GEMM 0.55
+#define B200_GEMM_FP8 0.544
+#define B200_GEMM 0.55
+#define GB200_GEMM_FP8 0.486
+#define GB200_GEMM 0.49
+#define B300_GEMM_FP8 0.53
+#define B300_GEMM 0.56
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
  * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
  * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
 #define A100_GEMM 0.73
 #define A100_ATTN 0.50
-#define H100_GEMM 0.695
-#define H100_ATTN 0.37
+#define H100_GEMM 0.70 /* fit 0.6981, tests/cli/calibrate-h100.* */
+#define H100_ATTN 0.35 /* FlashAttention-3, abstract: FlashAttention-2 at 35% of the H100 peak */
 #define GT_GEMM 0.455 /* fit 0.4547 (0.449 before the loss traffic of docs/references.md §5.8) */
 #define GT_ATTN 0.195 /* fit 0.1948 (0.194 before) */
 
@@ -322,7 +327,13 @@ static const struct calc_gpu gpus[] = {
 	 * 9 NVSwitch trays, 130 TB/s, 4 ConnectX-8 per tray); the per-GPU peaks are the rack's
 	 * advertised dense figures over 72 (180 PF BF16, 360 PF FP8, 1.08 EF FP4, as secondary
 	 * copies quote them: UNVERIFIED).  No measured matmul rate and no fitted run: the GEMM
-	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED). */
+	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED).  The one
+	 * architectural difference NVIDIA documents for training-time work is the doubled SFU
+	 * (exponential) throughput of Blackwell Ultra for softmax (NVIDIA technical blog
+	 * "Making Softmax More Efficient with NVIDIA Blackwell Ultra", developer.nvidia.com,
+	 * 2026), which acts on the attention core only; no source gives a training attention
+	 * rate, and even twice GB200's attention share leaves the dense GB300 validation rows
+	 * 9 to 26 % too slow (docs/references.md §7.13), so the share is not raised. */
 	{.name = "gb300-288g", .title = "NVIDIA GB300 (one GPU of an NVL72, Blackwell Ultra, 1400 W) 288 GB",
 	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 15000 * TF, .nvlink_bw = 900 * GB,

@@ -377,10 +377,12 @@ static void test_validation_goals(void **state)
 		 * Qwen3-30B-A3B 40,706 / 40,769 on DGX-GB200 / B300, Qwen3-235B-A22B 7,376 on
 		 * DGX-GB200; on DGX-GB300, 26.04.01: Llama 3 70B 5,248 and 4,864, 405B 1,024 and 960,
 		 * Qwen3-30B-A3B 31,744, Qwen3-235B-A22B 6,944; 26.06: 405B 1,048 and 952, Qwen3-30B-A3B
-		 * 45,275, Qwen3-235B-A22B 9,015); every other row ran on H100 or H800 */
+		 * 45,275, Qwen3-235B-A22B 9,015; Nemotron 3 Nano in 26.04.01 at commit 17a381f95:
+		 * 32,768 on DGX-B200 and on DGX-GB200, 35,840 on DGX-B300, 37,888 on DGX-GB300);
+		 * every other row ran on H100 or H800 */
 		static const double bw[] = {30624, 661,  4224, 3712,  864,   800,   27136, 30720, 26112, 3776,
 		                            5936,  5680, 843,  783,   40706, 40769, 7376,  5248,  4864,  1024,
-		                            960,   31744, 6944, 1048, 952,   45275, 9015};
+		                            960,   31744, 6944, 1048, 952,   45275, 9015,  32768, 35840, 37888};
 		const struct calc_model *m = calc_preset_model(model);
 		int moe = m ? m->moe.experts > 0 : 0, gen = 1;
 		if (!strncmp(src, "NAR21", 5) || !strncmp(src, "KOR22", 5) || !strcmp(src, "MPT A100") ||
