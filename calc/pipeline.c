@@ -581,6 +581,8 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * 524,288 ops of interleaved p = 64, v = 4, m = 1,024: a copy of 16.8 MB, 4,100 page
  * faults, against 12.4 M instructions of the generator, callgrind). */
 #define SHAPE_COPY_OPS (1 << 15)
+/* (A first run that returns no ops, calc_pipeline_simulate_span with costs per chunk,
+ * hands its own ops to the cache instead: no copy.) */
 
 /*
  * One op of a shape's program (one per op, in the order in which they run, so span_run
@@ -1333,7 +1335,10 @@ static int simulate_shape(const struct calc_pp_costs *c, struct calc_pp_result *
 	order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
 	if (first_run(&key, c, ops, n, order, r) == 0) { /* the order without simulate()'s checks */
 		struct calc_pp_op *copy = NULL;
-		if (n <= SHAPE_COPY_OPS) {
+		if (n <= SHAPE_COPY_OPS && !want_ops) { /* the caller keeps none: the cache takes these */
+			copy = ops;
+			ops = NULL;
+		} else if (n <= SHAPE_COPY_OPS) {
 			copy = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
 			memcpy(copy, ops, (size_t)n * sizeof *copy);
 		}

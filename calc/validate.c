@@ -53,6 +53,7 @@
 #include "validate.h"
 #include "catalog.h"
 #include "search.h"
+#include "schedules.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -1329,8 +1330,10 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int calc_validate_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
-                       int min_rows, struct calc_band *b)
+/* calc_validate_band; 'used' (NULL: not asked), one flag per row of 'rows', receives 1 for
+ * each row whose error the band was taken over (the group the rule settled on). */
+static int band_over(const struct calc_table *rows, const char *stack, const char *hardware, double q,
+                     int min_rows, struct calc_band *b, char *used)
 {
 	int cstk = col_of(rows, "stack"), crole = col_of(rows, "role"), cerr = col_of(rows, "error");
 	int ccls = col_of(rows, "class");
@@ -1359,6 +1362,8 @@ int calc_validate_band(const struct calc_table *rows, const char *stack, const c
 	int first = fam ? (hardware && ccls >= 0 ? 0 : 1) : 2;
 	for (int pass = first; pass < 3 && n < min_rows; pass++) {
 		n = 0;
+		if (used)
+			memset(used, 0, (size_t)rows->nrows);
 		for (int i = 0; i < rows->nrows; i++) {
 			const struct calc_cell *c = &rows->cells[i * rows->ncols];
 			if (!strcmp(c[crole].s, "calibrates") || isnan(c[cerr].v))
@@ -1368,6 +1373,8 @@ int calc_validate_band(const struct calc_table *rows, const char *stack, const c
 			if (pass == 0 && (strncmp(c[ccls].s, hardware, hl) || c[ccls].s[hl] != ' '))
 				continue;
 			e[n++] = fabs(c[cerr].v);
+			if (used)
+				used[i] = 1;
 		}
 		b->per_stack = pass < 2;
 		b->per_hardware = pass == 0;
@@ -1383,6 +1390,12 @@ int calc_validate_band(const struct calc_table *rows, const char *stack, const c
 	}
 	free(e);
 	return n > 0 ? 0 : -1;
+}
+
+int calc_validate_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
+                       int min_rows, struct calc_band *b)
+{
+	return band_over(rows, stack, hardware, q, min_rows, b, NULL);
 }
 
 /* The runs that trained one model on A100 and on H100 with one stack, one recipe and one
@@ -1656,12 +1669,101 @@ static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 	return 0;
 }
 /* The band of plan p's stack and GPU generation (band_of's rule) for the recommendation
- * (pick.c), computed once per pair and kept; NaN where the rows cannot be run, or when asked again
- * while the rows run (a validation row that took the planner's pick).  The rows run
- * without --set, as validation.band's. */
+ * (pick.c), computed once per pair and kept; NaN where a row the band reads cannot be
+ * run, or when asked again while the rows run (a validation row that took the planner's
+ * pick).  The rows run without --set, as validation.band's.
+ *
+ * Only the rows the band reads are run (16 of the 111 predicted rows for
+ * megatron-core on H100), each once per process, not the whole table: band_rows below.
+ * What the band depends on: the stack's name (its family picks the rows), the GPU
+ * generation (the class of the rows) and the rows' predictions, which read nothing of
+ * the plan (each row is a plan of its own keys) but the registered schedules; the
+ * kept bands and rows are therefore dropped when the schedule table's generation
+ * (calc_schedule_generation) moves.  Everything here runs under 'band_lock', so that
+ * the search's threads may ask (pick.c runs after the threads, but the report's
+ * catalog evaluates in a pool). */
+static pthread_mutex_t band_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	unsigned long gen;        /* calc_schedule_generation of what is kept */
+	signed char state[NROWS]; /* 0: not run; 1: err[i] holds row i's error; -1: it failed */
+	double err[NROWS];        /* predicted / published - 1, as validate_rows writes it */
+} band_rows_kept;
+
+/* The band of (stack, GPU generation) from the rows it reads, run on demand: a table of
+ * every row's stack, role and class (which need no prediction) whose error is the row's
+ * own once run and a stand-in 0 before, put through band_over, which names the rows of
+ * the group it settled on; those not yet run are run and the rule applied again, until
+ * every row it read was run.  The groups grow (the stack on the plan's GPU generation,
+ * the stack, every stack: each holds the one before), so when the rule settles on a group
+ * whose rows were all run, the groups before it were counted with their own errors too:
+ * the band is the one of the whole table (tests/calc/step.c compares the two). */
+static double band_rows(const char *stk, const char *gen)
+{
+	char *used = xcalloc(NROWS, 1), cls[32];
+	struct calc_plan *p = NULL;
+	struct calc_step *st = NULL;
+	struct calc_memory *mem = NULL;
+	double band = NAN;
+	for (;;) {
+		struct calc_table t;
+		struct calc_band b;
+		int todo = 0, failed = 0, rc;
+		calc_table_init(&t, "validation", "");
+		int cstk = calc_table_col(&t, "stack", "", CALC_D_TEXT, 0);
+		int crole = calc_table_col(&t, "role", "", CALC_D_TEXT, 0);
+		int cerr = calc_table_col(&t, "error", "1", CALC_D_PCT, 1);
+		int ccls = calc_table_col(&t, "class", "", CALC_D_TEXT, 0);
+		for (int i = 0; i < NROWS; i++) {
+			const struct vrow *r = &rows[i];
+			int row = calc_table_row(&t);
+			calc_table_str(&t, row, cstk, r->stack ? r->stack : "megatron");
+			calc_table_str(&t, row, crole, r->noexpr ? "not expressible" : r->fits ? "calibrates" : "held out");
+			calc_table_str(&t, row, ccls, row_class(r, cls, sizeof cls));
+			if (!r->noexpr) /* a row not expressible has no error (validate_rows) */
+				calc_table_num(&t, row, cerr, band_rows_kept.state[i] == 1 ? band_rows_kept.err[i] : 0);
+		}
+		rc = band_over(&t, stk, gen, CALC_BAND_Q, CALC_BAND_MIN_ROWS, &b, used);
+		calc_table_free(&t);
+		for (int i = 0; i < NROWS; i++) {
+			if (!used[i] || band_rows_kept.state[i] < 0) {
+				failed |= used[i];
+				continue;
+			}
+			if (band_rows_kept.state[i] == 0) {
+				struct calc_diag d = {0};
+				struct vres res;
+				if (!p) {
+					p = xmalloc(sizeof *p);
+					st = xmalloc(sizeof *st);
+					mem = xmalloc(sizeof *mem);
+				}
+				if (row_compute(i, NULL, 0, p, st, mem, &res, &d) < 0) {
+					band_rows_kept.state[i] = -1;
+					failed = 1;
+				} else {
+					band_rows_kept.state[i] = 1;
+					band_rows_kept.err[i] = res.pred / rows[i].published - 1;
+				}
+				calc_diag_free(&d);
+				todo++;
+			}
+		}
+		if (failed)
+			break;
+		if (!todo) {
+			band = rc == 0 ? b.band : NAN;
+			break;
+		}
+	}
+	free(used);
+	free(p);
+	free(st);
+	free(mem);
+	return band;
+}
+
 double calc_validate_plan_band(const struct calc_plan *p)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static struct {
 		char stack[40];
 		const char *gen; /* calc_gpu_generation's: a string literal */
@@ -1670,28 +1772,23 @@ double calc_validate_plan_band(const struct calc_plan *p)
 	static int nkept, busy;
 	const char *stk = p->stack ? p->stack->name : "megatron-core";
 	const char *gen = calc_gpu_generation(p->gpu.name);
+	unsigned long sgen = calc_schedule_generation();
 	double band = NAN;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&band_lock);
+	if (band_rows_kept.gen != sgen) { /* another schedule table: nothing kept holds */
+		memset(&band_rows_kept, 0, sizeof band_rows_kept);
+		band_rows_kept.gen = sgen;
+		nkept = 0;
+	}
 	for (int i = 0; i < nkept; i++)
 		if (!strcmp(kept[i].stack, stk) && !strcmp(kept[i].gen, gen)) {
 			band = kept[i].band;
-			pthread_mutex_unlock(&lock);
+			pthread_mutex_unlock(&band_lock);
 			return band;
 		}
 	if (!busy) {
-		struct calc_table rows;
-		struct calc_diag d = {0};
-		struct calc_band b;
-		struct calc_validation v;
 		busy = 1;
-		/* its own run, not summary's cached one: the catalog's prefetch of the rows
-		 * (calc_validate_prefetch) must find them not yet run */
-		if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
-			if (calc_validate_band(&rows, stk, gen, CALC_BAND_Q, CALC_BAND_MIN_ROWS, &b) == 0)
-				band = b.band;
-			calc_table_free(&rows);
-		}
-		calc_diag_free(&d);
+		band = band_rows(stk, gen);
 		busy = 0;
 		if (nkept < 16 && strlen(stk) < sizeof kept[0].stack) {
 			snprintf(kept[nkept].stack, sizeof kept[nkept].stack, "%s", stk);
@@ -1699,7 +1796,7 @@ double calc_validate_plan_band(const struct calc_plan *p)
 			kept[nkept++].band = band;
 		}
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&band_lock);
 	return band;
 }
 

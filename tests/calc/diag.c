@@ -6,6 +6,7 @@
  */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void test_records(void **state)
@@ -42,6 +43,33 @@ static void test_records(void **state)
 
 /* Message kinds: each a unique ID "E" and three digits, its severity fixed by the
  * table; the text carries the ID after the severity, and calc_diag_append keeps it. */
+/* Blocks of 4 MiB or more take 2 MiB pages (calc/diag.c, huge): only the mapping
+ * changes.  A large xcalloc block reads as zeros, a pattern written into a large xmalloc
+ * block reads back, and xrealloc keeps it when it grows the block and when it shrinks
+ * it, whether or not the kernel gave huge pages (the pattern: byte i = i mod 251, a
+ * prime, so that no page repeats another's bytes at the same offsets). */
+static void test_large_blocks(void **state)
+{
+	size_t n = (size_t)9 << 20, bad = 0;
+	unsigned char *z = xcalloc(n, 1), *p = xmalloc(n);
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		bad += z[i] != 0;
+	assert_int_equal(bad, 0);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)(i % 251);
+	p = xrealloc(p, 2 * n);
+	for (size_t i = 0; i < n; i++)
+		bad += p[i] != (unsigned char)(i % 251);
+	assert_int_equal(bad, 0);
+	p = xrealloc(p, n / 2);
+	for (size_t i = 0; i < n / 2; i++)
+		bad += p[i] != (unsigned char)(i % 251);
+	assert_int_equal(bad, 0);
+	free(p);
+	free(z);
+}
+
 static void test_kinds(void **state)
 {
 	struct calc_diag d = {0}, e = {0};
@@ -78,6 +106,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_large_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1847,6 +1847,59 @@ static void test_validate_band(void **state)
 	calc_table_free(&t);
 }
 
+/* calc_validate_plan_band runs only the validation rows its band reads (calc/validate.c,
+ * band_rows), each once per process.  The second method: the whole table, every row
+ * run (calc_validate), under calc_validate_band.  For every stack, no stack (megatron-core)
+ * and each GPU generation the two give the same bits.  The kept bands answer by stack
+ * and generation: over these pairs at least three different bands come back (megatron on
+ * H100, torchtitan on A100, all stacks for a stack without rows), so a key that left one
+ * out would give a wrong band here.  A schedule registered (a new generation of the
+ * schedule table) drops what was kept, and the bands taken again are the same. */
+static void test_validate_plan_band_rows(void **state)
+{
+	static const char *const gpus[] = {"a100-80gb", "h100-sxm", "b200", "none"};
+	struct calc_table t;
+	struct calc_validation v;
+	struct calc_diag d = {0};
+	struct calc_plan *p = calloc(1, sizeof *p);
+	double seen[64];
+	int nseen = 0, npairs = 0;
+	(void)state;
+	assert_int_equal(calc_validate(NULL, 0, &t, &v, &d), 0);
+	for (int round = 0; round < 2; round++) {
+		for (int s = -1; s < 0 || calc_stack_at(s); s++)
+			for (int g = 0; g < 4; g++) {
+				struct calc_band b;
+				const char *stk = s < 0 ? "megatron-core" : calc_stack_at(s)->name;
+				double want, got;
+				p->stack = s < 0 ? NULL : calc_stack_at(s);
+				snprintf(p->gpu.name, sizeof p->gpu.name, "%s", gpus[g]);
+				want = calc_validate_band(&t, stk, calc_gpu_generation(gpus[g]), CALC_BAND_Q,
+				                          CALC_BAND_MIN_ROWS, &b) == 0 ? b.band : NAN;
+				got = calc_validate_plan_band(p);
+				assert_true(isfinite(want));
+				assert_memory_equal(&got, &want, sizeof got);
+				npairs += round == 0;
+				int k = 0;
+				while (k < nseen && seen[k] != got)
+					k++;
+				if (k == nseen && nseen < 64)
+					seen[nseen++] = got;
+			}
+		if (round == 0) { /* another schedule table: the bands are taken again */
+			struct calc_sched row = *calc_schedule_at(CALC_SCHED_1F1B);
+			row.name = "band-test";
+			assert_true(calc_schedule_register(&row, &d) >= CALC_SCHED_N);
+		}
+	}
+	assert_true(npairs >= 8);
+	assert_true(nseen >= 3);
+	calc_schedule_unregister_all();
+	calc_table_free(&t);
+	calc_diag_free(&d);
+	free(p);
+}
+
 /* The pipeline stage takes its typed input and no plan (calc_step_pipeline): four stages
  * of two layers of one kind, F = 1 ms, B = 2 ms, W = 1 ms a layer, the embedding
  * (0.5 ms forward and weight gradient) on stage 0, the head (2 ms forward, 2 ms input
@@ -1930,7 +1983,8 @@ int main(void)
 		cmocka_unit_test(test_fast_bounds), cmocka_unit_test(test_fast_busy_shared),
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
-		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_pipeline_stage_typed),
+		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_validate_plan_band_rows),
+		cmocka_unit_test(test_pipeline_stage_typed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
