@@ -14,14 +14,18 @@
 #include "table.h"
 #include "catalog.h"
 #include "pipeline.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Why schedule s cannot run at (p, m, v) with 'layers' split evenly; NULL when it can:
- * the vpp conditions, then the row's own. */
-static const char *not_applicable(const struct calc_sched *row, int p, int m, int v, int layers)
+ * the vpp conditions, then the row's own.  'own_layout': the plan's layout keys place
+ * the layers at this v (calc_plan_has_layout; plan.c checks their own rules, as
+ * pipeline.c check_vpp does), so the even-split rule does not apply. */
+static const char *not_applicable(const struct calc_sched *row, int p, int m, int v, int layers,
+                                  int own_layout)
 {
 	if (row->uses_vpp && p < 2)
 		return "needs p >= 2";
@@ -30,7 +34,7 @@ static const char *not_applicable(const struct calc_sched *row, int p, int m, in
 		if (why)
 			return why;
 	}
-	if (row->uses_vpp && layers > 0 && layers % (p * v))
+	if (row->uses_vpp && layers > 0 && layers % (p * v) && !own_layout)
 		return "layers not divisible by p x v";
 	return NULL;
 }
@@ -57,7 +61,8 @@ int calc_pipeline_compare(const struct calc_plan *plan, struct calc_table *t, co
 	for (int s = 0; s < calc_schedule_count(); s++) {
 		const struct calc_sched *row = calc_schedule_at(s);
 		int v = calc_schedule_vpp((enum calc_schedule)s, plan->vpp), r = calc_table_row(t);
-		const char *why = not_applicable(row, p, m, v, plan->model.layers);
+		const char *why = not_applicable(row, p, m, v, plan->model.layers,
+		                                 calc_plan_has_layout(plan) && v == plan->vpp);
 		struct calc_pp_closed cf;
 		struct calc_plan var = *plan;
 		double act = 0;

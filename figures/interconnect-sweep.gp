@@ -23,10 +23,10 @@ if (valid < 1) {
 } else {
 	set yrange [0:*]
 	if (ntp < 1) {
-		set label 2 'TP across nodes: not a valid split for this plan' at graph 0.97, graph 0.78 right
+		set label 2 'TP across nodes: not a valid split for this plan' at graph 0.03, graph 0.06 left
 	}
 	if (npp < 1) {
-		set label 3 'PP across nodes: not a valid split for this plan' at graph 0.97, graph 0.78 right
+		set label 3 'PP across nodes: not a valid split for this plan' at graph 0.03, graph 0.06 left
 	}
 	plot datafile using "inter_gbps":"time_tp_across" with linespoints lt 2 title (ntp > 0 ? 'TP across nodes' : ''), \
 	     '' using "inter_gbps":"time_pp_across" with linespoints lt 1 title (npp > 0 ? 'PP across nodes (TP inside the node)' : '')

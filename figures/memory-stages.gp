@@ -15,7 +15,7 @@ stats datafile using (column("total") + column("headroom")) nooutput name "CAP"
 stats datafile using (column("total")) nooutput name "TOT"
 set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
-set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.01, first CAP_max/GB offset 0,-0.8 left textcolor rgb '#222222' front
+# the line is named in the key, never in a label that bars could run into
 
 plot datafile using (column("weights")/GB):xtic(1) title 'weights', \
      '' using (column("weight_copies")/GB) title 'weight copies', \
@@ -23,4 +23,5 @@ plot datafile using (column("weights")/GB):xtic(1) title 'weights', \
      '' using (column("master")/GB) title 'master weights', \
      '' using (column("optimizer")/GB) title 'optimizer', \
      '' using (column("activations")/GB) title 'activations', \
-     '' using (column("overhead")/GB) title 'overheads'
+     '' using (column("overhead")/GB) title 'overheads', \
+     keyentry with lines @capacity_style title sprintf('usable capacity %.1f GB', CAP_max/GB)

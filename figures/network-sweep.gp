@@ -5,18 +5,19 @@
 # inter_node_bw [B/s], plan, deeper pipeline, more data parallel [s].
 
 # a neighbour that is not a valid plan at any bandwidth (NaN in every row) is left out
-# of the key as well as the chart, with a note; awk in the C locale as in
-# interconnect-sweep.gp
+# of the key as well as the chart, with a note low on the left, where the falling
+# step-time curves and the plan's bandwidth line at the right never reach; awk in the C
+# locale as in interconnect-sweep.gp
 ndeep = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $4+0==$4 && $4!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
 nmore = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $5+0==$5 && $5!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
 if (ndeep < 1 && nmore < 1) {
-	set label 2 'neither neighbour is a valid split of these GPUs' at graph 0.97, graph 0.78 right
+	set label 2 'neither neighbour is a valid split of these GPUs' at graph 0.03, graph 0.06 left
 } else {
 	if (ndeep < 1) {
-		set label 2 'deeper pipeline: not a valid split of these GPUs' at graph 0.97, graph 0.72 right
+		set label 2 'deeper pipeline: not a valid split of these GPUs' at graph 0.03, graph 0.06 left
 	}
 	if (nmore < 1) {
-		set label 2 'more data parallel: not a valid split of these GPUs' at graph 0.97, graph 0.72 right
+		set label 2 'more data parallel: not a valid split of these GPUs' at graph 0.03, graph 0.06 left
 	}
 }
 set logscale x 2

@@ -1531,6 +1531,32 @@ static void test_compare_refusal_frees(void **state)
 	calc_diag_free(&d);
 }
 
+/* The schedule comparison of a plan whose layout keys place its layers: Llama 3.1 405B
+ * (plans/llama3-405b-h100.ini, Llama 3 §3.3.2) runs 126 layers plus the embedding and
+ * the loss in p = 16 stages of v = 8 chunks, 128 virtual stages of one; 126 % 128 != 0,
+ * yet the interleaved row is the plan's own schedule, not "layers not divisible".  Hand
+ * values, Narayanan et al. 2021 §2.2.2 at m = 2048 / (1 x 128) = 16: overhead
+ * (p - 1)/(v m) = 15/128, fraction 15/(128 + 15). */
+static void test_compare_own_layout(void **state)
+{
+	(void)state;
+	struct calc_plan plan;
+	struct calc_diag d = {0};
+	struct calc_table t;
+	assert_int_equal(calc_plan_load(&plan, "plans/llama3-405b-h100.ini", NULL, 0, &d), 0);
+	assert_int_equal(calc_pipeline_compare(&plan, &t, "schedule-compare", &d), 0);
+	int row = -1;
+	for (int r = 0; r < t.nrows; r++)
+		if (!strcmp(t.cells[r * t.ncols].s, "interleaved"))
+			row = r;
+	assert_true(row >= 0);
+	assert_near(t.cells[row * t.ncols + 1].v, 8, 0);
+	assert_near(t.cells[row * t.ncols + 2].v, 15.0 / 128, 1e-12);
+	assert_near(t.cells[row * t.ncols + 3].v, 15.0 / 143, 1e-12);
+	calc_table_free(&t);
+	calc_diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1548,7 +1574,8 @@ int main(void)
 		cmocka_unit_test(test_memory_hook),    cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_plan_check_lines),
 		cmocka_unit_test(test_gantt_small),    cmocka_unit_test(test_catalog),
-		cmocka_unit_test(test_compare_refusal_frees), cmocka_unit_test(test_replay_same),
+		cmocka_unit_test(test_compare_refusal_frees),
+		cmocka_unit_test(test_compare_own_layout), cmocka_unit_test(test_replay_same),
 		cmocka_unit_test(test_uneven_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
