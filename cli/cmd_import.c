@@ -25,6 +25,7 @@
  * Every string copied from the input into the INI is checked to be one INI value.
  */
 #include "cli.h"
+#include "import_titan_py.h"
 #include "../calc/files.h"
 #include "../calc/suggest.h"
 
@@ -69,6 +70,10 @@ struct imp {
 	const char *gpus_from;     /* where gpus came from when not --gpus (NGPU=) */
 	int nline_map;
 	int no_vocab_pad;          /* 1: the vocabulary as given, unpadded (Megatron-Bridge's model.vocab_size) */
+	const char *tt_config;     /* --config NAME: the torchtitan Python function */
+	const char *tt_module;     /* --module NAME: its model family */
+	char **tt_ovr;             /* the words after --: torchtitan's --SECTION.KEY VALUE overrides */
+	int tt_novr;
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -213,6 +218,14 @@ static void write_ini(const struct imp *im, const char *fw, const char *base, FI
 	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe", "efficiency"};
 	fprintf(f, "; trainplan import --from %s ", fw);
 	put_comment_text(f, im->file);
+	if (im->tt_module)
+		fputs(" --module ", f), put_comment_text(f, im->tt_module);
+	if (im->tt_config)
+		fputs(" --config ", f), put_comment_text(f, im->tt_config);
+	if (im->tt_novr)
+		fputs(" --", f);
+	for (int i = 0; i < im->tt_novr; i++)
+		fputc(' ', f), put_comment_text(f, im->tt_ovr[i]);
 	fputc('\n', f);
 	if (base)
 		fprintf(f, "include = %s\n", base);
@@ -2500,6 +2513,10 @@ static const struct {
 	{"llama3", "70B", "llama3-70b"},
 	{"llama3", "405B", "llama3.1-405b"},
 	{"deepseek_v3", "671B", "deepseek-v3"},
+	/* torchtitan/models/qwen3/__init__.py:517-599 at b5bcd76c: 48 layers of 2,048 and 94 of
+	 * 4,096, vocabulary 151,936, as the presets (Hugging Face's Qwen3 configs) */
+	{"qwen3", "30B-A3B", "qwen3-30b-a3b"},
+	{"qwen3", "235B-A22B", "qwen3-235b-a22b"},
 };
 
 /* A TOML value: a basic string (no escapes), or a bare word (integer, boolean, float,
@@ -3766,21 +3783,6 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	return im->d.nerrors ? -1 : 0;
 }
 
-/* A Python configuration of current torchtitan (Trainer.Config functions, selected with
- * --module and --config; torchtitan/config/README.md at b5bcd76c): the first line that
- * shows it, or 0. */
-static int tt_python_line(const char *t)
-{
-	int line = 1;
-	for (const char *c = t; *c; line++) {
-		if (!strncmp(c, "def ", 4) || !strncmp(c, "import ", 7) || (!strncmp(c, "from ", 5) && strstr(c, " import ") &&
-		    strstr(c, " import ") < (strchr(c, '\n') ? strchr(c, '\n') : c + strlen(c))))
-			return line;
-		c = strchr(c, '\n') ? strchr(c, '\n') + 1 : c + strlen(c);
-	}
-	return 0;
-}
-
 /*
  * torchtitan's command-line overrides, --SECTION.KEY VALUE (or =VALUE), of the same job
  * config as the TOML (tyro's flags of torchtitan/config/job_config.py at 238fa995; current
@@ -3939,15 +3941,48 @@ static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
 	return out.s;
 }
 
+/* A message of the Python reader (import_titan_py.c), as the import's own. */
+static void tt_py_msg(void *ctx, int line, int is_error, const char *text)
+{
+	imp_msg(ctx, line, is_error ? CALC_ERROR : CALC_NOTE, "%s", text);
+}
+
+/* current torchtitan's Python configuration: the function read as the job TOML it stands for */
+static int import_torchtitan_py(struct imp *im, const char *text)
+{
+	struct ttpy_out out;
+	char *seen[4096];
+	int n = 0, rc;
+	if (ttpy_read(text, im->tt_config, im->tt_module, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out) < 0)
+		return -1;
+	im->line_map = out.map, im->nline_map = out.nmap;
+	rc = tt_import(im, out.toml, seen, &n);
+	im->line_map = NULL, im->nline_map = 0;
+	for (int i = 0; i < n; i++)
+		free(seen[i]);
+	if (!rc && !im->d.nerrors) {
+		/* enable_sequence_parallel = False keeps TP's activations whole (configs.py:169) */
+		if (!out.sp)
+			put(im, out.sp_line, "parallel.sp", "no");
+		if (out.recipe && !got(im, "training.recipe"))
+			put(im, out.recipe_line, "training.recipe", "%s", out.recipe);
+		if (out.dispatcher)
+			put(im, out.dispatcher_line, "moe.dispatcher", "%s", out.dispatcher);
+	}
+	free(out.toml);
+	free(out.map);
+	return rc || im->d.nerrors ? -1 : 0;
+}
+
 static int import_torchtitan(struct imp *im, char *text)
 {
 	char *seen[4096], *toml = NULL;
-	int n = 0, rc, py = tt_python_line(text), *map = NULL, nmap = 0;
-	if (py) {
-		ERR(im, py, "import --from torchtitan: a Python configuration (current torchtitan's Trainer.Config "
-		    "functions, torchtitan/config/README.md at b5bcd76c): its values come from running the code, which "
-		    "import does not do; read are the job TOML (torchtitan up to 238fa995) and the --SECTION.KEY VALUE "
-		    "command-line overrides of the same job config");
+	int n = 0, rc, py = 0, *map = NULL, nmap = 0;
+	if (ttpy_is_python(text, &py))
+		return import_torchtitan_py(im, text);
+	if (im->tt_config || im->tt_module || im->tt_novr) {
+		ERR(im, 0, "import --from torchtitan: --config, --module and the overrides after -- go with a Python "
+		    "configuration (config_registry.py); this file is a job TOML or command words");
 		return -1;
 	}
 	if (!strchr(text, '[') || !strstr(text, "]\n")) {
@@ -4335,11 +4370,17 @@ int cmd_import(int argc, char **argv)
 	struct cli_opts o;
 	struct calc_plan base;
 	struct imp im;
-	const char *fw = NULL, *path = NULL, *gpus = NULL;
-	char *text, why[256];
+	const char *fw = NULL, *path = NULL, *gpus = NULL, *ttconfig = NULL, *ttmodule = NULL;
+	char *text, why[256], **ovr = NULL;
 	size_t len;
-	int rc, which = -1;
+	int rc, which = -1, novr = 0;
 
+	/* the words after --: torchtitan's --SECTION.KEY VALUE overrides of a Python configuration */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			ovr = argv + i + 1, novr = argc - i - 1, argc = i;
+			break;
+		}
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	if (o.format_given || o.nsets)
@@ -4353,6 +4394,10 @@ int cmd_import(int argc, char **argv)
 			fw = v;
 		else if (cli_is(opt, "--gpus") && (v = val))
 			gpus = v;
+		else if (cli_is(opt, "--config") && (v = val))
+			ttconfig = v;
+		else if (cli_is(opt, "--module") && (v = val))
+			ttmodule = v;
 		else if (*opt)
 			return cli_unhandled("import", opt);
 		else if (path)
@@ -4376,6 +4421,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (!path)
 		return cli_error("import: name the file to read ('-' reads standard input)");
+	if ((ttconfig || ttmodule || ovr) && which != 1)
+		return cli_error("import: --config, --module and the overrides after -- are torchtitan's (--from torchtitan)");
 	if (o.plan && !strcmp(o.plan, "-") && !strcmp(path, "-"))
 		return cli_error("import: standard input can be read once");
 	memset(&im, 0, sizeof im);
@@ -4389,6 +4436,7 @@ int cmd_import(int argc, char **argv)
 	im.file = strcmp(path, "-") ? path : "<stdin>";
 	im.base = &base;
 	im.base_given = o.plan != NULL;
+	im.tt_config = ttconfig, im.tt_module = ttmodule, im.tt_ovr = ovr, im.tt_novr = novr;
 	if (!(text = read_input(path, &len, why, sizeof why)))
 		return cli_error("%s: cannot read: %s", shown(im.file, why + 200, 56), why);
 	rc = import_text(&im, which, text, len);
