@@ -322,6 +322,7 @@ struct px {
 	struct rd *r;
 	struct scope *sc;
 	int i;
+	int depth; /* of nested expressions: a deeper one is not read (no stack overflow) */
 };
 
 static struct var *lookup_var(struct rd *r, struct scope *sc, const char *name)
@@ -625,8 +626,13 @@ static struct node *arith(struct px *x, struct node *a, const char *op, struct n
 			if (q < 0)
 				return NULL;
 			res = 1;
-			for (long long k = 0; k < q && !ovf; k++)
-				ovf = __builtin_mul_overflow(res, p, &res);
+			if (p == 0 || p == 1)
+				res = q ? p : 1;
+			else if (p == -1)
+				res = q % 2 ? -1 : 1;
+			else /* |p| >= 2 overflows within 64 steps */
+				for (long long k = 0; k < q && !ovf; k++)
+					ovf = __builtin_mul_overflow(res, p, &res);
 		} else { /* // and %: floor division */
 			if (q == 0 || (p == LLONG_MIN && q == -1))
 				return NULL;
@@ -663,11 +669,13 @@ static struct node *p_power(struct px *x)
 	if (is(&x->r->ts.t[x->i], "**")) {
 		struct node *w, *res;
 		x->i++;
-		w = p_unary(x);
+		x->depth += 8; /* a ** chain nests through p_unary */
+		w = x->depth >= 64 ? (skip_expr(x), unk(x->r, v->line, "an expression nested more than 64 deep")) : p_unary(x);
+		x->depth -= 8;
 		if (!(res = arith(x, v, "**", w, v->line))) {
 			char ex[80];
 			excerpt(x->r, a, x->i, ex, sizeof ex);
-			return unk(x->r, v->line, "'%s', arithmetic on values that are not literal numbers", ex);
+			return unk(x->r, v->line, "'%s', arithmetic of values that are not literal numbers or out of range", ex);
 		}
 		return res;
 	}
@@ -680,7 +688,13 @@ static struct node *p_unary(struct px *x)
 	if (is(t, "-") || is(t, "+")) {
 		struct node *v, *zero;
 		x->i++;
+		if (x->depth >= 64) {
+			skip_expr(x);
+			return unk(x->r, t->line, "an expression nested more than 64 deep");
+		}
+		x->depth++;
 		v = p_unary(x);
+		x->depth--;
 		if (is(t, "+"))
 			return num(v) ? v : unk(x->r, t->line, "a unary + of a value that is not a number");
 		zero = mk(x->r, NK_INT, t->line);
@@ -706,7 +720,7 @@ static struct node *p_term(struct px *x)
 		if (!(res = arith(x, v, op, w, v->line))) {
 			char ex[80];
 			excerpt(x->r, a, x->i, ex, sizeof ex);
-			res = unk(x->r, v->line, "'%s', arithmetic on values that are not literal numbers", ex);
+			res = unk(x->r, v->line, "'%s', arithmetic of values that are not literal numbers or out of range", ex);
 		}
 		v = res;
 	}
@@ -728,7 +742,7 @@ static struct node *p_sum(struct px *x)
 		if (!(res = arith(x, v, op, w, v->line))) {
 			char ex[80];
 			excerpt(x->r, a, x->i, ex, sizeof ex);
-			res = unk(x->r, v->line, "'%s', arithmetic on values that are not literal numbers", ex);
+			res = unk(x->r, v->line, "'%s', arithmetic of values that are not literal numbers or out of range", ex);
 		}
 		v = res;
 	}
@@ -739,7 +753,14 @@ static struct node *p_sum(struct px *x)
 static struct node *p_expr(struct px *x)
 {
 	int a = x->i;
-	struct node *v = p_sum(x);
+	struct node *v;
+	if (x->depth >= 64) {
+		skip_expr(x);
+		return unk(x->r, x->r->ts.t[a].line, "an expression nested more than 64 deep");
+	}
+	x->depth++;
+	v = p_sum(x);
+	x->depth--;
 	if (!boundary(&x->r->ts.t[x->i]) && !is(&x->r->ts.t[x->i], ":") && !is(&x->r->ts.t[x->i], "=")) {
 		char ex[80];
 		skip_expr(x);
@@ -778,7 +799,8 @@ static void scan_file(struct rd *r)
 				} else if (depth == 0 && is(&ts->t[j], ":"))
 					break;
 			}
-			j++;
+			if (ts->t[j].type != TK_END)
+				j++;
 			if (ts->t[j].type == TK_NL)
 				j++;
 			f.body = j;
@@ -810,7 +832,7 @@ static void scan_file(struct rd *r)
 			}
 		} else if (t->type == TK_NAME && is(&ts->t[i + 1], "=") && r->nglob < 256) {
 			/* a module constant: NAME = VALUE */
-			struct px x = {r, NULL, i + 2};
+			struct px x = {r, NULL, i + 2, 0};
 			struct var *g = &r->glob[r->nglob];
 			tokstr(t, g->name, sizeof g->name);
 			g->v = p_expr(&x);
@@ -958,7 +980,7 @@ static void bind_params(struct rd *r, struct func *f, struct node *call, struct 
 		const struct tok *t = &r->ts.t[i];
 		struct var *v = &sc->v[sc->n];
 		if (t->type != TK_NAME) { /* *, /, *args, **kwargs */
-			struct px x = {r, sc, i + 1};
+			struct px x = {r, sc, i + 1, 0};
 			skip_expr(&x);
 			i = x.i + is(&r->ts.t[x.i], ",");
 			continue;
@@ -968,7 +990,7 @@ static void bind_params(struct rd *r, struct func *f, struct node *call, struct 
 		v->v = NULL;
 		i++;
 		if (is(&r->ts.t[i], ":")) { /* the annotation */
-			struct px x = {r, sc, i + 1};
+			struct px x = {r, sc, i + 1, 0};
 			int depth = 0;
 			for (; r->ts.t[x.i].type != TK_END; x.i++) {
 				const struct tok *u = &r->ts.t[x.i];
@@ -980,7 +1002,7 @@ static void bind_params(struct rd *r, struct func *f, struct node *call, struct 
 			i = x.i;
 		}
 		if (is(&r->ts.t[i], "=")) {
-			struct px x = {r, NULL, i + 1};
+			struct px x = {r, NULL, i + 1, 0};
 			v->v = p_expr(&x);
 			i = x.i;
 		}
@@ -1033,7 +1055,7 @@ static struct res eval_func(struct rd *r, struct func *f, struct node *call, int
 			if (v && v->cfg >= 0 && r->ts.t[i + 2].type == TK_NL) {
 				out.cfg = v->cfg;
 			} else {
-				struct px x = {r, sc, i + 1};
+				struct px x = {r, sc, i + 1, 0};
 				struct node *val = p_expr(&x);
 				if (g && val->kind == NK_CALL) {
 					out = eval_func(r, g, val, depth + 1);
@@ -1060,7 +1082,7 @@ static struct res eval_func(struct rd *r, struct func *f, struct node *call, int
 			v = lookup_var(r, sc, name);
 			if (is(&r->ts.t[j], "=") && (r->ts.t[j + 1].type != TK_NL) && stmt_end(r, i, f->end) == e) {
 				struct func *g = !path[0] ? file_call(r, j + 1) : NULL;
-				struct px x = {r, sc, j + 1};
+				struct px x = {r, sc, j + 1, 0};
 				struct node *val;
 				int multi;
 				val = p_expr(&x);
@@ -1167,7 +1189,7 @@ static struct node *default_of(struct rd *r, const char *path)
 		if (!strcmp(tt_defaults[k].path, path)) {
 			struct toks saved = r->ts;
 			struct node *v;
-			struct px x = {r, NULL, 0};
+			struct px x = {r, NULL, 0, 0};
 			memset(&r->ts, 0, sizeof r->ts);
 			lex(tt_defaults[k].def, &r->ts);
 			v = p_expr(&x);
@@ -1432,7 +1454,7 @@ static void apply_overrides(struct rd *r, int c, char *const *ovr, int novr)
 			snprintf(val, sizeof val, "True"); /* a boolean flag alone */
 		{
 			struct toks saved = r->ts;
-			struct px x = {r, NULL, 0};
+			struct px x = {r, NULL, 0, 0};
 			memset(&r->ts, 0, sizeof r->ts);
 			lex(val, &r->ts);
 			v = r->ts.n > 1 ? p_expr(&x) : NULL;
