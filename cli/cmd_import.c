@@ -8,8 +8,9 @@
  * own assignments, `export`, arrays, `${VAR:-default}`, `if [[ ... ]]` on known values,
  * `bash -c STRING` and a here-document given to sbatch are followed; what cannot be
  * known without running it is said in a note), a
- * torchtitan job TOML or its --SECTION.KEY command-line overrides (a Python configuration
- * of current torchtitan is refused), a DeepSpeed config JSON, or NeMo 2 / Megatron-Bridge
+ * torchtitan job TOML or its --SECTION.KEY command-line overrides, a Python configuration
+ * of current torchtitan (a config_registry.py function, read without running it as the TOML
+ * it stands for: import_titan_py.c), a DeepSpeed config JSON, or NeMo 2 / Megatron-Bridge
  * ConfigContainer overrides (KEY=VALUE words or YAML, import_nemo).  The names read are those of
  * Megatron-LM megatron/training/arguments.py and the config dataclasses it builds its
  * flags from, torchtitan torchtitan/config/job_config.py and DeepSpeed
