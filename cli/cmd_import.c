@@ -3846,8 +3846,9 @@ static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
 			if (s[0] != '-' || s[1] != '-' || !dot) {
 				if (!strcmp(s, "--module") || !strcmp(s, "--config"))
 					ERR(im, w.f[i].line, "import --from torchtitan: %s: a Python configuration function is "
-					    "selected, whose values come from running it (not read; allowed: the job TOML or its "
-					    "--SECTION.KEY overrides)", s);
+					    "selected, which is in its module's file: import that file with the same --module and "
+					    "--config (import --from torchtitan config_registry.py --module FAMILY --config NAME -- "
+					    "OVERRIDES)", s);
 				else
 					ERR(im, w.f[i].line, "import --from torchtitan: '%s' is not a --SECTION.KEY override",
 					    shown(s, b, sizeof b));

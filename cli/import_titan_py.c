@@ -194,6 +194,7 @@ struct node {
 	struct node **kwv;
 	int nkw;
 	int used, note;      /* UNK: reported as an error / to be listed in a note */
+	int ovr;             /* given on the command line, after -- */
 };
 
 /* A name's value in a function: a node, or a configuration being built (cfg >= 0). */
@@ -907,7 +908,7 @@ struct res {
 	struct node *v;
 };
 
-static struct res eval_func(struct rd *r, struct func *f, struct node *call, int depth);
+static struct res eval_func(struct rd *r, struct func *f, struct node *call, const int *cfgpos, int depth);
 
 /* A call of a function of this file at x->i (NAME '(' ... ')' then the end of the line)? */
 static struct func *file_call(struct rd *r, int i)
@@ -1021,7 +1022,7 @@ static void bind_params(struct rd *r, struct func *f, struct node *call, struct 
 }
 
 /* Evaluate the body of f: the configuration it returns, or its value. */
-static struct res eval_func(struct rd *r, struct func *f, struct node *call, int depth)
+static struct res eval_func(struct rd *r, struct func *f, struct node *call, const int *cfgpos, int depth)
 {
 	struct scope *sc = xmalloc(sizeof *sc);
 	struct res out = {-1, NULL};
@@ -1034,6 +1035,10 @@ static struct res eval_func(struct rd *r, struct func *f, struct node *call, int
 	}
 	f->busy = 1;
 	bind_params(r, f, call, sc);
+	/* a configuration passed by position is the caller's, changed in place (Python's objects) */
+	for (int k = 0; cfgpos && k < sc->n && k < 16; k++)
+		if (cfgpos[k] >= 0)
+			sc->v[k].cfg = cfgpos[k];
 	while (i < f->end && r->ts.t[i].type != TK_END) {
 		const struct tok *t = &r->ts.t[i];
 		int e = stmt_end(r, i, f->end);
@@ -1058,7 +1063,7 @@ static struct res eval_func(struct rd *r, struct func *f, struct node *call, int
 				struct px x = {r, sc, i + 1, 0};
 				struct node *val = p_expr(&x);
 				if (g && val->kind == NK_CALL) {
-					out = eval_func(r, g, val, depth + 1);
+					out = eval_func(r, g, val, NULL, depth + 1);
 				} else if (val->kind == NK_CALL && is_trainer_class(r, val->s)) {
 					out.cfg = cfg_of_call(r, val);
 				} else {
@@ -1097,7 +1102,7 @@ static struct res eval_func(struct rd *r, struct func *f, struct node *call, int
 					nv.cfg = -1;
 					nv.v = val;
 					if (g && val->kind == NK_CALL) {
-						struct res rr = eval_func(r, g, val, depth + 1);
+						struct res rr = eval_func(r, g, val, NULL, depth + 1);
 						nv.cfg = rr.cfg >= 0 ? cfg_copy(r, rr.cfg) : -1;
 						nv.v = rr.v ? rr.v : val;
 					} else if (val->kind == NK_CALL && is_trainer_class(r, val->s)) {
@@ -1116,6 +1121,34 @@ static struct res eval_func(struct rd *r, struct func *f, struct node *call, int
 						sc->v[sc->n++].v = u;
 					}
 				}
+			} else if (!path[0] && file_call(r, i) && e == stmt_end(r, i, f->end)) {
+				/* FUNCTION(config, ...) of this file: its body, with the configuration it is
+				 * given by position changed in place */
+				int cfgpos[16], k = 0, depth1 = 0;
+				struct px x = {r, sc, i, 0};
+				struct node *val;
+				for (int q = 0; q < 16; q++)
+					cfgpos[q] = -1;
+				for (int q = i + 2; q < e && r->ts.t[q].type != TK_NL; q++) {
+					const struct tok *u = &r->ts.t[q];
+					char an[64];
+					struct var *av;
+					if (depth1 == 0 && is(u, ","))
+						k++;
+					depth1 += is(u, "(") || is(u, "[") || is(u, "{");
+					depth1 -= is(u, ")") || is(u, "]") || is(u, "}");
+					if (depth1 || u->type != TK_NAME || !(is(&r->ts.t[q - 1], "(") || is(&r->ts.t[q - 1], ",")) ||
+					    !(is(&r->ts.t[q + 1], ",") || is(&r->ts.t[q + 1], ")")) || k >= 16)
+						continue;
+					tokstr(u, an, sizeof an);
+					if ((av = lookup_var(r, sc, an)) && av->cfg >= 0)
+						cfgpos[k] = av->cfg;
+				}
+				val = p_expr(&x);
+				if (val->kind == NK_CALL && r->ts.t[x.i].type == TK_NL)
+					(void)eval_func(r, file_call(r, i), val, cfgpos, depth + 1);
+				else
+					unknown_effects(r, sc, i, e, unk(r, t->line, "the statement '%s'", ex));
 			} else {
 				/* a call or an augmented assignment: what it may change is unknown */
 				struct node *u = unk(r, t->line, "the statement '%s'", ex);
@@ -1273,8 +1306,8 @@ static void need(struct rd *r, const char *path, const struct node *v, int line,
 		rmsg(r, v->line ? v->line : line, 1, "import --from torchtitan: %s: %s(...) is a call this reader does not "
 		     "follow (allowed: %s)", path, v->s, allowed);
 	} else {
-		rmsg(r, v->line ? v->line : line, 1, "import --from torchtitan: %s is %s; allowed: %s", path, kind_name(v),
-		     allowed);
+		rmsg(r, v->line ? v->line : line, 1, "import --from torchtitan: %s is %s%s; allowed: %s", path, kind_name(v),
+		     v->ovr ? " (an override after --)" : "", allowed);
 	}
 }
 
@@ -1290,8 +1323,8 @@ static int get_int(struct rd *r, int c, const char *path, long long lo, long lon
 		return 0;
 	}
 	if (v->kind == NK_INT) {
-		rmsg(r, v->line ? v->line : *line, 1, "import --from torchtitan: %s = %lld: allowed is a whole number from "
-		     "%lld to %lld", path, v->i, lo, hi);
+		rmsg(r, v->line ? v->line : *line, 1, "import --from torchtitan: %s = %lld%s: allowed is a whole number from "
+		     "%lld to %lld", path, v->i, v->ovr ? " (an override after --)" : "", lo, hi);
 		return -1;
 	}
 	{
@@ -1392,8 +1425,9 @@ static void check_fields(struct rd *r, int c)
 							calc_suggest_offer(&s, strchr(tt_defaults[d].path, '.') + 1);
 					for (int o = 0; other[o]; o++)
 						calc_suggest_offer(&s, other[o]);
-					rmsg(r, a->line, 1, "import --from torchtitan: %s is not a field of %s (torchtitan/config/"
-					     "configs.py at b5bcd76c)%s", names[j], class_of(top), calc_suggest_text(&s, dym, sizeof dym));
+					rmsg(r, a->line, 1, "import --from torchtitan: %s%s is not a field of %s (torchtitan/config/"
+					     "configs.py at b5bcd76c)%s", a->v->ovr ? "the override --" : "", a->v->ovr ? full : names[j],
+					     class_of(top), calc_suggest_text(&s, dym, sizeof dym));
 				}
 			}
 		}
@@ -1472,6 +1506,7 @@ static void apply_overrides(struct rd *r, int c, char *const *ovr, int novr)
 			free(r->ts.t);
 			r->ts = saved;
 			v->line = 0;
+			v->ovr = 1;
 		}
 		if (strncmp(key, "training.", 9) && strncmp(key, "parallelism.", 12)) {
 			rmsg(r, 0, 0, "import --from torchtitan: --%s: of no use to the plan (read are --training.* and "
@@ -1564,7 +1599,7 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			goto done;
 		}
 	}
-	res = eval_func(r, f, NULL, 0);
+	res = eval_func(r, f, NULL, NULL, 0);
 	if (res.cfg < 0) {
 		rmsg(r, f->line, 1, "import --from torchtitan: %s does not return a Trainer.Config this reader can follow "
 		     "(%s; read are return Trainer.Config(...), and config = FUNCTION() with config.FIELD = VALUE)", f->name,
@@ -1798,7 +1833,9 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 				rmsg(r, l, 1, "import --from torchtitan: pipeline_parallel_schedule_csv = \"%s\": a schedule from a "
 				     "file is not read (allowed: the named schedules)", s);
 			n = look(r, c, "parallelism.module_fqns_per_model_part", &l);
-			if (n && n->kind != NK_NONE)
+			if (n && n->kind == NK_UNK)
+				need(r, "parallelism.module_fqns_per_model_part", n, l, "None");
+			else if (n && n->kind != NK_NONE)
 				rmsg(r, n->line ? n->line : l, 1, "import --from torchtitan: module_fqns_per_model_part is not read; "
 				     "allowed are the stages of pipeline_parallel_first/last_stage_less_layers (give the stage list "
 				     "as the plan's parallel.layers_per_stage)");
