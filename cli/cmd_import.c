@@ -2573,7 +2573,7 @@ static const char *const nemo_recipes[] = {"vanilla_gpt_pretrain_1gpu_h100_bf16_
  * of such a recipe is the preset's: overriding it is refused. */
 static const struct {
 	const char *name, *preset, *source;
-	const char *const set[24];
+	const char *const set[40];
 } nemo_hf_recipes[] = {
 	{"llama3_8b_pretrain_2gpu_h100_bf16_config", "llama3-8b", "recipes/llama/h100/llama3.py:235-318",
 	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
@@ -2597,6 +2597,46 @@ static const struct {
 	  "model.cross_entropy_loss_fusion=true", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
 	  "ddp.use_distributed_optimizer=true", "ddp.grad_reduce_in_fp32=true", "comm_overlap.tp_comm_overlap=true",
 	  "mixed_precision=bf16_mixed", NULL}},
+	/* recipes/deepseek/h100/deepseek_v3.py at 067f987d: the model AutoBridge builds from
+	 * deepseek-ai/DeepSeek-V3 (:113, the preset's config), parallelism :125-134, MTP :137,
+	 * the layout of (pp 16, vp 1) from _get_deepseek_v3_pipeline_layout (:52-58: the
+	 * embedding and 4 layers, 14 stages of 4, 1 layer with the MTP module and the loss),
+	 * HybridEP (:160) that apply_flex_dispatcher_backend turns into the flex dispatcher on
+	 * H100 (training/flex_dispatcher_backend.py:70-80), the fusions :185-188, no recompute
+	 * :198, BF16 mixed precision reducing in BF16 (:206-212, :247), the precision-aware
+	 * optimizer with FP32 master weights and BF16 main gradients and moments (:221-225), the
+	 * batch :164-166, DDP :242-245, no TP overlap :228; the sequence 4,096 (:134 and
+	 * _pretrain_common's dataset, recipes/common.py:94). */
+	{"deepseek_v3_pretrain_1024gpu_h100_bf16_config", "deepseek-v3", "recipes/deepseek/h100/deepseek_v3.py:105-269",
+	 {"dataset.seq_length=4096", "model.seq_length=4096", "model.tensor_model_parallel_size=2",
+	  "model.pipeline_model_parallel_size=16", "model.virtual_pipeline_model_parallel_size=null",
+	  "model.pipeline_model_parallel_layout=Etttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tmL",
+	  "model.context_parallel_size=1", "model.expert_model_parallel_size=64", "model.expert_tensor_parallel_size=1",
+	  "model.sequence_parallel=true", "model.mtp_num_layers=1", "model.moe_token_dispatcher_type=flex",
+	  "model.moe_flex_dispatcher_backend=hybridep", "model.moe_router_fusion=false", "model.moe_permute_fusion=true",
+	  "model.cross_entropy_loss_fusion=true", "model.recompute_granularity=null", "train.train_iters=1000000",
+	  "train.global_batch_size=4096", "train.micro_batch_size=1", "mixed_precision.bf16=true",
+	  "mixed_precision.grad_reduce_in_fp32=false", "optimizer.use_precision_aware_optimizer=true",
+	  "optimizer.main_params_dtype=torch.float32", "optimizer.main_grads_dtype=torch.bfloat16",
+	  "optimizer.exp_avg_dtype=torch.bfloat16", "optimizer.exp_avg_sq_dtype=torch.bfloat16",
+	  "ddp.grad_reduce_in_fp32=false", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
+	  "ddp.use_distributed_optimizer=true", "comm_overlap.tp_comm_overlap=false", NULL}},
+	/* recipes/qwen/h100/qwen3_moe.py at 067f987d: Qwen/Qwen3-30B-A3B (:40, the preset's
+	 * config), parallelism :53-62, DeepEP (:68) as the flex dispatcher on H100
+	 * (flex_dispatcher_backend.py:59-69), fusions :76-79, full uniform recomputation of 1
+	 * layer :92-94, FP32 optimizer states :109-113, DDP :128-131; _pretrain_common's batch
+	 * (32 sequences of micro-batch 2, 300,000 steps, recipes/common.py:64-67), sequence
+	 * 4,096 (:94) and bf16_mixed (:131). */
+	{"qwen3_30b_a3b_pretrain_8gpu_h100_bf16_config", "qwen3-30b-a3b", "recipes/qwen/h100/qwen3_moe.py:32-143",
+	 {"dataset.seq_length=4096", "model.seq_length=4096", "model.tensor_model_parallel_size=4",
+	  "model.pipeline_model_parallel_size=2", "model.virtual_pipeline_model_parallel_size=null",
+	  "model.context_parallel_size=1", "model.expert_model_parallel_size=4", "model.expert_tensor_parallel_size=1",
+	  "model.sequence_parallel=true", "model.moe_token_dispatcher_type=flex", "model.moe_flex_dispatcher_backend=deepep",
+	  "model.moe_router_fusion=false", "model.moe_permute_fusion=true", "model.cross_entropy_loss_fusion=true",
+	  "model.recompute_granularity=full", "model.recompute_method=uniform", "model.recompute_num_layers=1",
+	  "train.train_iters=300000", "train.global_batch_size=32", "train.micro_batch_size=2",
+	  "optimizer.use_precision_aware_optimizer=false", "ddp.grad_reduce_in_fp32=true", "ddp.overlap_grad_reduce=true",
+	  "ddp.overlap_param_gather=true", "ddp.use_distributed_optimizer=true", "mixed_precision=bf16_mixed", NULL}},
 };
 
 /* Its values where Megatron-LM's own defaults (megatron_defaults) differ or the recipe sets
@@ -2700,6 +2740,8 @@ static const struct {
 	{"ddp.use_distributed_optimizer", N_READ, "--use-distributed-optimizer"},
 	{"optimizer.use_precision_aware_optimizer", N_BOOL, "--use-precision-aware-optimizer"},
 	{"optimizer.exp_avg_dtype", N_READ, "--exp-avg-dtype"}, {"optimizer.exp_avg_sq_dtype", N_READ, "--exp-avg-sq-dtype"},
+	{"optimizer.main_grads_dtype", N_READ, "--main-grads-dtype"},
+	{"optimizer.main_params_dtype", N_READ, "--main-params-dtype"},
 	{"ddp.grad_reduce_in_fp32", N_READ, NULL},
 	{"ddp.overlap_grad_reduce", N_BOOL, "--overlap-grad-reduce"},
 	{"ddp.overlap_param_gather", N_BOOL, "--overlap-param-gather"},
@@ -3159,7 +3201,8 @@ static int import_nemo(struct imp *im, char *text)
 		ERR(im, 0, "import --from nemo: --recipe %s: its defaults are not in the table (allowed: "
 		    "vanilla_gpt_pretrain_config or vanilla_gpt_pretrain_1gpu_h100_bf16_config, whose model is the bare "
 		    "GPTModelProvider, with the architecture as overrides; llama3_8b_pretrain_2gpu_h100_bf16_config, "
-		    "llama3_70b_pretrain_32gpu_h100_bf16_config, llama31_405b_pretrain_256gpu_h100_bf16_config)",
+		    "llama3_70b_pretrain_32gpu_h100_bf16_config, llama31_405b_pretrain_256gpu_h100_bf16_config, "
+		    "deepseek_v3_pretrain_1024gpu_h100_bf16_config, qwen3_30b_a3b_pretrain_8gpu_h100_bf16_config)",
 		    shown(recipe, b, sizeof b));
 	else if (!recipe[0])
 		NOTE(im, 0, "import --from nemo: the file names no recipe: what it leaves out is the vanilla_gpt recipe's "
@@ -3191,9 +3234,9 @@ static int import_nemo(struct imp *im, char *text)
 			    calc_suggest_text(&sg, dym, sizeof dym));
 		} else if (!strncmp(key, "model.q_lora_rank", 17) || !strncmp(key, "model.kv_lora_rank", 18) ||
 		           !strcmp(key, "model.multi_latent_attention")) {
-			ERR(im, ps.p[i].line, "import --from nemo: %s: multi-latent attention is the DeepSeek recipe's "
-			    "provider, whose defaults are not in the table (allowed: import --from megatron with "
-			    "--multi-latent-attention)", key);
+			ERR(im, ps.p[i].line, "import --from nemo: %s: multi-latent attention is read as a whole, from the "
+			    "recipe deepseek_v3_pretrain_1024gpu_h100_bf16_config (the preset deepseek-v3) or import --from "
+			    "megatron with --multi-latent-attention; its ranks are not overrides of another model", key);
 		} else if (strlen(skipped) + strlen(key) + 3 < sizeof skipped) {
 			snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped), "%s%s", skipped[0] ? ", " : "", key);
 		}
@@ -3297,18 +3340,28 @@ static int import_nemo(struct imp *im, char *text)
 		if ((o && nemo_bool(im, o, &on1) == 0 && on1) || (d && nemo_bool(im, d, &on2) == 0 && on2))
 			fields_push(&args, "--use-distributed-optimizer", on1 ? o->line : d->line, NULL, 0);
 	}
-	/* Adam's moments: torch dtypes (optimizer_config.py exp_avg_dtype) */
-	for (int k = 0; k < 2; k++) {
-		const char *key = k ? "optimizer.exp_avg_sq_dtype" : "optimizer.exp_avg_dtype";
-		if ((p = npairs_get(&ps, key)) && !nemo_null(p->val)) {
+	/* the precision-aware optimizer's dtypes (Megatron-Core optimizer_config.py exp_avg_dtype,
+	 * exp_avg_sq_dtype, main_grads_dtype, main_params_dtype): torch dtypes, which an override
+	 * names as str_to_dtype reads them (src/megatron/bridge/utils/activation_map.py:95-128 at
+	 * 067f987d: bf16, bfloat16, torch.bfloat16, fp32, float32, 32, torch.float32, fp16, ...) */
+	for (int k = 0; k < 4; k++) {
+		static const char *const keys[] = {"optimizer.exp_avg_dtype", "optimizer.exp_avg_sq_dtype",
+			"optimizer.main_grads_dtype", "optimizer.main_params_dtype"};
+		static const char *const flags[] = {"--exp-avg-dtype", "--exp-avg-sq-dtype", "--main-grads-dtype",
+			"--main-params-dtype"};
+		if ((p = npairs_get(&ps, keys[k])) && !nemo_null(p->val)) {
 			char v[64];
 			snprintf(v, sizeof v, "%s", p->val);
 			nemo_unquote(v);
-			if (!strcmp(v, "torch.bfloat16") || !strcmp(v, "bfloat16") || !strcmp(v, "bf16"))
+			if (!strcmp(v, "torch.bfloat16") || !strcmp(v, "bfloat16") || !strcmp(v, "bf16") || !strcmp(v, "bf16-mixed"))
 				snprintf(v, sizeof v, "bf16");
-			else if (!strcmp(v, "torch.float32") || !strcmp(v, "float32") || !strcmp(v, "fp32"))
+			else if (!strcmp(v, "torch.float32") || !strcmp(v, "float32") || !strcmp(v, "fp32") || !strcmp(v, "32") ||
+			         !strcmp(v, "32-true"))
 				snprintf(v, sizeof v, "fp32");
-			fields_push(&args, k ? "--exp-avg-sq-dtype" : "--exp-avg-dtype", p->line, NULL, 0);
+			else if (!strcmp(v, "torch.float16") || !strcmp(v, "float16") || !strcmp(v, "fp16") || !strcmp(v, "16") ||
+			         !strcmp(v, "16-mixed"))
+				snprintf(v, sizeof v, "fp16");
+			fields_push(&args, flags[k], p->line, NULL, 0);
 			fields_push(&args, v, p->line, NULL, 0);
 		}
 	}
