@@ -1706,6 +1706,11 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 					family[0] = 0;
 					break;
 				}
+			if (!strcmp(family, "deepseek_v3") || !strcmp(family, "qwen3"))
+				/* the experts are not split by TP: "EP borrows ranks from FSDP and TP: efsdp =
+				 * dp_shard * cp * tp / ep" (configs.py:282-289 at b5bcd76c, which has no expert
+				 * TP degree) */
+				emit(&par, fline, "expert_tensor_parallel_degree = 1");
 			if (!comm && (!strcmp(family, "deepseek_v3") || !strcmp(family, "qwen3")))
 				/* model_registry's default, "standard" (deepseek_v3/__init__.py:619; qwen3's MoE
 				 * flavors, qwen3/__init__.py:477, :518, :559 at b5bcd76c): all-to-all */
