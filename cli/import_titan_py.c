@@ -111,7 +111,7 @@ static void lex(const char *text, struct toks *ts)
 			int fstr = 0;
 			while (q - p < 2 && strchr("rRbBuUfF", *q) && *q)
 				fstr |= strchr("bBfF", *q) != NULL, q++;
-			if ((*q == '"' || *q == '\'') && (q == p || !isalnum((unsigned char)p[-1]))) {
+			if (*q == '"' || *q == '\'') { /* a NAME before it was read whole */
 				char c = *q;
 				int triple = q[1] == c && q[2] == c, l0 = line;
 				const char *e = q + (triple ? 3 : 1);
