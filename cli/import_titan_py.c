@@ -219,7 +219,8 @@ struct cfg {
 struct func {
 	char name[96];
 	int line, params, body, end; /* token indexes: '(' of the parameters, the body, past it */
-	int trainer;                  /* annotated -> Trainer.Config */
+	int trainer;                  /* annotated -> Trainer.Config (or a subclass of the file) */
+	char ann[96];                 /* the return annotation */
 	int busy;
 };
 
@@ -794,9 +795,8 @@ static void scan_file(struct rd *r)
 				else if (is(&ts->t[j], ")") || is(&ts->t[j], "]"))
 					depth--;
 				else if (depth == 0 && is(&ts->t[j], "->") && ts->t[j + 1].type == TK_NAME) {
-					char ann[96];
-					excerpt(r, j + 1, j + 4, ann, sizeof ann);
-					f.trainer = strstr(ann, "Config") != NULL;
+					excerpt(r, j + 1, j + 4, f.ann, sizeof f.ann);
+					f.ann[strcspn(f.ann, ": ")] = 0;
 				} else if (depth == 0 && is(&ts->t[j], ":"))
 					break;
 			}
@@ -841,6 +841,15 @@ static void scan_file(struct rd *r)
 			r->nglob++;
 		}
 	}
+}
+
+static int is_trainer_class(const struct rd *r, const char *callee);
+
+/* Which functions return a Trainer.Config: their annotation names it or a subclass. */
+static void mark_trainer(struct rd *r)
+{
+	for (int k = 0; k < r->nfn; k++)
+		r->fn[k].trainer = r->fn[k].ann[0] && is_trainer_class(r, r->fn[k].ann);
 }
 
 static struct func *find_func(struct rd *r, const char *name)
@@ -1565,6 +1574,7 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 	r->ctx = ctx;
 	lex(text, &r->ts);
 	scan_file(r);
+	mark_trainer(r);
 	/* the function: --config NAME, else the file's only Trainer.Config function */
 	for (int k = 0; k < r->nfn; k++)
 		nsel += r->fn[k].trainer && r->fn[k].name[0] != '_';
@@ -1723,7 +1733,15 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			}
 		}
 		/* the optimizer: default_adamw (optimizer.py:378-399, AdamW's two moments) */
-		n = look(r, c, "optimizer", &l);
+		/* the optimizer as a whole; config.optimizer.implementation is read below */
+		n = NULL, l = 0;
+		for (int k = r->cfgs[c].n - 1; k >= 0 && !n; k--) {
+			const struct asg *a = &r->cfgs[c].a[k];
+			if (!a->path[0] || !strcmp(a->path, "optimizer"))
+				n = a->v, l = a->line;
+			else if (!strncmp(a->path, "optimizer.", 10) && strcmp(a->path, "optimizer.implementation"))
+				n = unk(r, a->line, "config.optimizer changed in part (config.%s)", a->path), l = a->line;
+		}
 		if (!n)
 			rmsg(r, f->line, 0, "import --from torchtitan: %s names no optimizer (OptimizersContainer.Config's "
 			     "param_groups default to none, optimizer.py:104 at b5bcd76c); the plan counts AdamW's two moments",
@@ -1741,7 +1759,12 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			char impl[64];
 			struct node *iv;
 			int il;
-			iv = look(r, c, "optimizer.implementation", &il);
+			/* set as config.optimizer.implementation = ... (default_adamw's keywords are the
+			 * param group's optimizer_kwargs, optimizer.py:385-396, not this field) */
+			iv = NULL, il = 0;
+			for (int k = r->cfgs[c].n - 1; k >= 0 && !iv; k--)
+				if (!strcmp(r->cfgs[c].a[k].path, "optimizer.implementation"))
+					iv = r->cfgs[c].a[k].v, il = r->cfgs[c].a[k].line;
 			if (iv && iv->kind == NK_STR && !strcmp(iv->s, "fused_opt_states_bf16"))
 				rmsg(r, iv->line ? iv->line : il, 1, "import --from torchtitan: optimizer.implementation = "
 				     "\"fused_opt_states_bf16\" (FP32 parameters, BF16 Adam moments) is not a recipe of the plan");
