@@ -4008,7 +4008,19 @@ static int import_torchtitan_py(struct imp *im, const char *text)
 	struct ttpy_out out;
 	char *seen[4096];
 	int n = 0, rc;
-	if (ttpy_read(text, im->tt_config, im->tt_module, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out) < 0)
+	char fam[64] = "";
+	const char *m = im->tt_module, *at = strstr(im->file, "models/"), *end;
+	/* no --module: the family of the file's place in torchtitan's tree,
+	 * torchtitan/models/FAMILY/config_registry.py (what --module FAMILY imports,
+	 * torchtitan/config/manager.py:105-113 at b5bcd76c) */
+	while (at && strstr(at + 1, "models/"))
+		at = strstr(at + 1, "models/");
+	if (!m && at && (end = strchr(at + 7, '/')) && !strcmp(end, "/config_registry.py") &&
+	    end - at - 7 < (long)sizeof fam && end > at + 7) {
+		snprintf(fam, sizeof fam, "%.*s", (int)(end - at - 7), at + 7);
+		m = fam;
+	}
+	if (ttpy_read(text, im->tt_config, m, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out) < 0)
 		return -1;
 	im->line_map = out.map, im->nline_map = out.nmap;
 	rc = tt_import(im, out.toml, seen, &n);

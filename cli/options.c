@@ -201,7 +201,8 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	 "NGPU=N read), current torchtitan's Python configuration (commit b5bcd76c: a\n"
 	 "config_registry.py function returning Trainer.Config, named with --config NAME as\n"
 	 "torchtitan's --config, the model family with --module NAME unless the file imports\n"
-	 "torchtitan.models.FAMILY's model_registry; torchtitan's --SECTION.KEY VALUE overrides\n"
+	 "torchtitan.models.FAMILY's model_registry or is models/FAMILY/config_registry.py;\n"
+	 "torchtitan's --SECTION.KEY VALUE overrides\n"
 	 "after --; its literal keyword calls, config = OTHER() and config.a.b = VALUE are read,\n"
 	 "a field left out is the dataclass default of configs.py, and what comes from running\n"
 	 "code is an error where the plan needs it, a note where not), a DeepSpeed config JSON, or NeMo 2 /\n"
@@ -248,7 +249,7 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan", "@file"},
 	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's", NULL},
 	  {"--config NAME", "torchtitan: the Trainer.Config function of a Python configuration", "the file's only one", NULL},
-	  {"--module NAME", "torchtitan: the model family (llama3, deepseek_v3, qwen3)", "the file's import of model_registry", NULL},
+	  {"--module NAME", "torchtitan: the model family (llama3, deepseek_v3, qwen3)", "the file's import of model_registry, or its folder models/NAME/", NULL},
 	  {NULL, NULL, NULL, NULL}},
 	 "trainplan import --from megatron launch.sh > my.ini\n"
 	 "  trainplan import --from torchtitan config_registry.py --module llama3 --config llama3_70b"},
