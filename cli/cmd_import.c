@@ -8,8 +8,9 @@
  * own assignments, `export`, arrays, `${VAR:-default}`, `if [[ ... ]]` on known values,
  * `bash -c STRING` and a here-document given to sbatch are followed; what cannot be
  * known without running it is said in a note), a
- * torchtitan job TOML or its --SECTION.KEY command-line overrides (a Python configuration
- * of current torchtitan is refused), a DeepSpeed config JSON, or NeMo 2 / Megatron-Bridge
+ * torchtitan job TOML or its --SECTION.KEY command-line overrides, a Python configuration
+ * of current torchtitan (a config_registry.py function, read without running it as the TOML
+ * it stands for: import_titan_py.c), a DeepSpeed config JSON, or NeMo 2 / Megatron-Bridge
  * ConfigContainer overrides (KEY=VALUE words or YAML, import_nemo).  The names read are those of
  * Megatron-LM megatron/training/arguments.py and the config dataclasses it builds its
  * flags from, torchtitan torchtitan/config/job_config.py and DeepSpeed
@@ -25,6 +26,7 @@
  * Every string copied from the input into the INI is checked to be one INI value.
  */
 #include "cli.h"
+#include "import_titan_py.h"
 #include "../calc/files.h"
 #include "../calc/suggest.h"
 
@@ -69,6 +71,10 @@ struct imp {
 	const char *gpus_from;     /* where gpus came from when not --gpus (NGPU=) */
 	int nline_map;
 	int no_vocab_pad;          /* 1: the vocabulary as given, unpadded (Megatron-Bridge's model.vocab_size) */
+	const char *tt_config;     /* --config NAME: the torchtitan Python function */
+	const char *tt_module;     /* --module NAME: its model family */
+	char **tt_ovr;             /* the words after --: torchtitan's --SECTION.KEY VALUE overrides */
+	int tt_novr;
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -213,6 +219,14 @@ static void write_ini(const struct imp *im, const char *fw, const char *base, FI
 	static const char *const sections[] = {"cluster", "model", "training", "parallel", "moe", "efficiency"};
 	fprintf(f, "; trainplan import --from %s ", fw);
 	put_comment_text(f, im->file);
+	if (im->tt_module)
+		fputs(" --module ", f), put_comment_text(f, im->tt_module);
+	if (im->tt_config)
+		fputs(" --config ", f), put_comment_text(f, im->tt_config);
+	if (im->tt_novr)
+		fputs(" --", f);
+	for (int i = 0; i < im->tt_novr; i++)
+		fputc(' ', f), put_comment_text(f, im->tt_ovr[i]);
 	fputc('\n', f);
 	if (base)
 		fprintf(f, "include = %s\n", base);
@@ -2500,6 +2514,10 @@ static const struct {
 	{"llama3", "70B", "llama3-70b"},
 	{"llama3", "405B", "llama3.1-405b"},
 	{"deepseek_v3", "671B", "deepseek-v3"},
+	/* torchtitan/models/qwen3/__init__.py:517-599 at b5bcd76c: 48 layers of 2,048 and 94 of
+	 * 4,096, vocabulary 151,936, as the presets (Hugging Face's Qwen3 configs) */
+	{"qwen3", "30B-A3B", "qwen3-30b-a3b"},
+	{"qwen3", "235B-A22B", "qwen3-235b-a22b"},
 };
 
 /* A TOML value: a basic string (no escapes), or a bare word (integer, boolean, float,
@@ -2555,7 +2573,7 @@ static const char *const nemo_recipes[] = {"vanilla_gpt_pretrain_1gpu_h100_bf16_
  * of such a recipe is the preset's: overriding it is refused. */
 static const struct {
 	const char *name, *preset, *source;
-	const char *const set[24];
+	const char *const set[40];
 } nemo_hf_recipes[] = {
 	{"llama3_8b_pretrain_2gpu_h100_bf16_config", "llama3-8b", "recipes/llama/h100/llama3.py:235-318",
 	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
@@ -2579,6 +2597,46 @@ static const struct {
 	  "model.cross_entropy_loss_fusion=true", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
 	  "ddp.use_distributed_optimizer=true", "ddp.grad_reduce_in_fp32=true", "comm_overlap.tp_comm_overlap=true",
 	  "mixed_precision=bf16_mixed", NULL}},
+	/* recipes/deepseek/h100/deepseek_v3.py at 067f987d: the model AutoBridge builds from
+	 * deepseek-ai/DeepSeek-V3 (:113, the preset's config), parallelism :125-134, MTP :137,
+	 * the layout of (pp 16, vp 1) from _get_deepseek_v3_pipeline_layout (:52-58: the
+	 * embedding and 4 layers, 14 stages of 4, 1 layer with the MTP module and the loss),
+	 * HybridEP (:160) that apply_flex_dispatcher_backend turns into the flex dispatcher on
+	 * H100 (training/flex_dispatcher_backend.py:70-80), the fusions :185-188, no recompute
+	 * :198, BF16 mixed precision reducing in BF16 (:206-212, :247), the precision-aware
+	 * optimizer with FP32 master weights and BF16 main gradients and moments (:221-225), the
+	 * batch :164-166, DDP :242-245, no TP overlap :228; the sequence 4,096 (:134 and
+	 * _pretrain_common's dataset, recipes/common.py:94). */
+	{"deepseek_v3_pretrain_1024gpu_h100_bf16_config", "deepseek-v3", "recipes/deepseek/h100/deepseek_v3.py:105-269",
+	 {"dataset.seq_length=4096", "model.seq_length=4096", "model.tensor_model_parallel_size=2",
+	  "model.pipeline_model_parallel_size=16", "model.virtual_pipeline_model_parallel_size=null",
+	  "model.pipeline_model_parallel_layout=Etttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tttt|tmL",
+	  "model.context_parallel_size=1", "model.expert_model_parallel_size=64", "model.expert_tensor_parallel_size=1",
+	  "model.sequence_parallel=true", "model.mtp_num_layers=1", "model.moe_token_dispatcher_type=flex",
+	  "model.moe_flex_dispatcher_backend=hybridep", "model.moe_router_fusion=false", "model.moe_permute_fusion=true",
+	  "model.cross_entropy_loss_fusion=true", "model.recompute_granularity=null", "train.train_iters=1000000",
+	  "train.global_batch_size=4096", "train.micro_batch_size=1", "mixed_precision.bf16=true",
+	  "mixed_precision.grad_reduce_in_fp32=false", "optimizer.use_precision_aware_optimizer=true",
+	  "optimizer.main_params_dtype=torch.float32", "optimizer.main_grads_dtype=torch.bfloat16",
+	  "optimizer.exp_avg_dtype=torch.bfloat16", "optimizer.exp_avg_sq_dtype=torch.bfloat16",
+	  "ddp.grad_reduce_in_fp32=false", "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true",
+	  "ddp.use_distributed_optimizer=true", "comm_overlap.tp_comm_overlap=false", NULL}},
+	/* recipes/qwen/h100/qwen3_moe.py at 067f987d: Qwen/Qwen3-30B-A3B (:40, the preset's
+	 * config), parallelism :53-62, DeepEP (:68) as the flex dispatcher on H100
+	 * (flex_dispatcher_backend.py:59-69), fusions :76-79, full uniform recomputation of 1
+	 * layer :92-94, FP32 optimizer states :109-113, DDP :128-131; _pretrain_common's batch
+	 * (32 sequences of micro-batch 2, 300,000 steps, recipes/common.py:64-67), sequence
+	 * 4,096 (:94) and bf16_mixed (:131). */
+	{"qwen3_30b_a3b_pretrain_8gpu_h100_bf16_config", "qwen3-30b-a3b", "recipes/qwen/h100/qwen3_moe.py:32-143",
+	 {"dataset.seq_length=4096", "model.seq_length=4096", "model.tensor_model_parallel_size=4",
+	  "model.pipeline_model_parallel_size=2", "model.virtual_pipeline_model_parallel_size=null",
+	  "model.context_parallel_size=1", "model.expert_model_parallel_size=4", "model.expert_tensor_parallel_size=1",
+	  "model.sequence_parallel=true", "model.moe_token_dispatcher_type=flex", "model.moe_flex_dispatcher_backend=deepep",
+	  "model.moe_router_fusion=false", "model.moe_permute_fusion=true", "model.cross_entropy_loss_fusion=true",
+	  "model.recompute_granularity=full", "model.recompute_method=uniform", "model.recompute_num_layers=1",
+	  "train.train_iters=300000", "train.global_batch_size=32", "train.micro_batch_size=2",
+	  "optimizer.use_precision_aware_optimizer=false", "ddp.grad_reduce_in_fp32=true", "ddp.overlap_grad_reduce=true",
+	  "ddp.overlap_param_gather=true", "ddp.use_distributed_optimizer=true", "mixed_precision=bf16_mixed", NULL}},
 };
 
 /* Its values where Megatron-LM's own defaults (megatron_defaults) differ or the recipe sets
@@ -2682,6 +2740,8 @@ static const struct {
 	{"ddp.use_distributed_optimizer", N_READ, "--use-distributed-optimizer"},
 	{"optimizer.use_precision_aware_optimizer", N_BOOL, "--use-precision-aware-optimizer"},
 	{"optimizer.exp_avg_dtype", N_READ, "--exp-avg-dtype"}, {"optimizer.exp_avg_sq_dtype", N_READ, "--exp-avg-sq-dtype"},
+	{"optimizer.main_grads_dtype", N_READ, "--main-grads-dtype"},
+	{"optimizer.main_params_dtype", N_READ, "--main-params-dtype"},
 	{"ddp.grad_reduce_in_fp32", N_READ, NULL},
 	{"ddp.overlap_grad_reduce", N_BOOL, "--overlap-grad-reduce"},
 	{"ddp.overlap_param_gather", N_BOOL, "--overlap-param-gather"},
@@ -3141,7 +3201,8 @@ static int import_nemo(struct imp *im, char *text)
 		ERR(im, 0, "import --from nemo: --recipe %s: its defaults are not in the table (allowed: "
 		    "vanilla_gpt_pretrain_config or vanilla_gpt_pretrain_1gpu_h100_bf16_config, whose model is the bare "
 		    "GPTModelProvider, with the architecture as overrides; llama3_8b_pretrain_2gpu_h100_bf16_config, "
-		    "llama3_70b_pretrain_32gpu_h100_bf16_config, llama31_405b_pretrain_256gpu_h100_bf16_config)",
+		    "llama3_70b_pretrain_32gpu_h100_bf16_config, llama31_405b_pretrain_256gpu_h100_bf16_config, "
+		    "deepseek_v3_pretrain_1024gpu_h100_bf16_config, qwen3_30b_a3b_pretrain_8gpu_h100_bf16_config)",
 		    shown(recipe, b, sizeof b));
 	else if (!recipe[0])
 		NOTE(im, 0, "import --from nemo: the file names no recipe: what it leaves out is the vanilla_gpt recipe's "
@@ -3173,9 +3234,9 @@ static int import_nemo(struct imp *im, char *text)
 			    calc_suggest_text(&sg, dym, sizeof dym));
 		} else if (!strncmp(key, "model.q_lora_rank", 17) || !strncmp(key, "model.kv_lora_rank", 18) ||
 		           !strcmp(key, "model.multi_latent_attention")) {
-			ERR(im, ps.p[i].line, "import --from nemo: %s: multi-latent attention is the DeepSeek recipe's "
-			    "provider, whose defaults are not in the table (allowed: import --from megatron with "
-			    "--multi-latent-attention)", key);
+			ERR(im, ps.p[i].line, "import --from nemo: %s: multi-latent attention is read as a whole, from the "
+			    "recipe deepseek_v3_pretrain_1024gpu_h100_bf16_config (the preset deepseek-v3) or import --from "
+			    "megatron with --multi-latent-attention; its ranks are not overrides of another model", key);
 		} else if (strlen(skipped) + strlen(key) + 3 < sizeof skipped) {
 			snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped), "%s%s", skipped[0] ? ", " : "", key);
 		}
@@ -3279,18 +3340,28 @@ static int import_nemo(struct imp *im, char *text)
 		if ((o && nemo_bool(im, o, &on1) == 0 && on1) || (d && nemo_bool(im, d, &on2) == 0 && on2))
 			fields_push(&args, "--use-distributed-optimizer", on1 ? o->line : d->line, NULL, 0);
 	}
-	/* Adam's moments: torch dtypes (optimizer_config.py exp_avg_dtype) */
-	for (int k = 0; k < 2; k++) {
-		const char *key = k ? "optimizer.exp_avg_sq_dtype" : "optimizer.exp_avg_dtype";
-		if ((p = npairs_get(&ps, key)) && !nemo_null(p->val)) {
+	/* the precision-aware optimizer's dtypes (Megatron-Core optimizer_config.py exp_avg_dtype,
+	 * exp_avg_sq_dtype, main_grads_dtype, main_params_dtype): torch dtypes, which an override
+	 * names as str_to_dtype reads them (src/megatron/bridge/utils/activation_map.py:95-128 at
+	 * 067f987d: bf16, bfloat16, torch.bfloat16, fp32, float32, 32, torch.float32, fp16, ...) */
+	for (int k = 0; k < 4; k++) {
+		static const char *const keys[] = {"optimizer.exp_avg_dtype", "optimizer.exp_avg_sq_dtype",
+			"optimizer.main_grads_dtype", "optimizer.main_params_dtype"};
+		static const char *const flags[] = {"--exp-avg-dtype", "--exp-avg-sq-dtype", "--main-grads-dtype",
+			"--main-params-dtype"};
+		if ((p = npairs_get(&ps, keys[k])) && !nemo_null(p->val)) {
 			char v[64];
 			snprintf(v, sizeof v, "%s", p->val);
 			nemo_unquote(v);
-			if (!strcmp(v, "torch.bfloat16") || !strcmp(v, "bfloat16") || !strcmp(v, "bf16"))
+			if (!strcmp(v, "torch.bfloat16") || !strcmp(v, "bfloat16") || !strcmp(v, "bf16") || !strcmp(v, "bf16-mixed"))
 				snprintf(v, sizeof v, "bf16");
-			else if (!strcmp(v, "torch.float32") || !strcmp(v, "float32") || !strcmp(v, "fp32"))
+			else if (!strcmp(v, "torch.float32") || !strcmp(v, "float32") || !strcmp(v, "fp32") || !strcmp(v, "32") ||
+			         !strcmp(v, "32-true"))
 				snprintf(v, sizeof v, "fp32");
-			fields_push(&args, k ? "--exp-avg-sq-dtype" : "--exp-avg-dtype", p->line, NULL, 0);
+			else if (!strcmp(v, "torch.float16") || !strcmp(v, "float16") || !strcmp(v, "fp16") || !strcmp(v, "16") ||
+			         !strcmp(v, "16-mixed"))
+				snprintf(v, sizeof v, "fp16");
+			fields_push(&args, flags[k], p->line, NULL, 0);
 			fields_push(&args, v, p->line, NULL, 0);
 		}
 	}
@@ -3766,21 +3837,6 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	return im->d.nerrors ? -1 : 0;
 }
 
-/* A Python configuration of current torchtitan (Trainer.Config functions, selected with
- * --module and --config; torchtitan/config/README.md at b5bcd76c): the first line that
- * shows it, or 0. */
-static int tt_python_line(const char *t)
-{
-	int line = 1;
-	for (const char *c = t; *c; line++) {
-		if (!strncmp(c, "def ", 4) || !strncmp(c, "import ", 7) || (!strncmp(c, "from ", 5) && strstr(c, " import ") &&
-		    strstr(c, " import ") < (strchr(c, '\n') ? strchr(c, '\n') : c + strlen(c))))
-			return line;
-		c = strchr(c, '\n') ? strchr(c, '\n') + 1 : c + strlen(c);
-	}
-	return 0;
-}
-
 /*
  * torchtitan's command-line overrides, --SECTION.KEY VALUE (or =VALUE), of the same job
  * config as the TOML (tyro's flags of torchtitan/config/job_config.py at 238fa995; current
@@ -3843,8 +3899,9 @@ static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
 			if (s[0] != '-' || s[1] != '-' || !dot) {
 				if (!strcmp(s, "--module") || !strcmp(s, "--config"))
 					ERR(im, w.f[i].line, "import --from torchtitan: %s: a Python configuration function is "
-					    "selected, whose values come from running it (not read; allowed: the job TOML or its "
-					    "--SECTION.KEY overrides)", s);
+					    "selected, which is in its module's file: import that file with the same --module and "
+					    "--config (import --from torchtitan config_registry.py --module FAMILY --config NAME -- "
+					    "OVERRIDES)", s);
 				else
 					ERR(im, w.f[i].line, "import --from torchtitan: '%s' is not a --SECTION.KEY override",
 					    shown(s, b, sizeof b));
@@ -3939,15 +3996,60 @@ static char *tt_cli_toml(struct imp *im, const char *text, int **map, int *nmap)
 	return out.s;
 }
 
+/* A message of the Python reader (import_titan_py.c), as the import's own. */
+static void tt_py_msg(void *ctx, int line, int is_error, const char *text)
+{
+	imp_msg(ctx, line, is_error ? CALC_ERROR : CALC_NOTE, "%s", text);
+}
+
+/* current torchtitan's Python configuration: the function read as the job TOML it stands for */
+static int import_torchtitan_py(struct imp *im, const char *text)
+{
+	struct ttpy_out out;
+	char *seen[4096];
+	int n = 0, rc;
+	char fam[64] = "";
+	const char *m = im->tt_module, *at = strstr(im->file, "models/"), *end;
+	/* no --module: the family of the file's place in torchtitan's tree,
+	 * torchtitan/models/FAMILY/config_registry.py (what --module FAMILY imports,
+	 * torchtitan/config/manager.py:105-113 at b5bcd76c) */
+	while (at && strstr(at + 1, "models/"))
+		at = strstr(at + 1, "models/");
+	if (!m && at && (end = strchr(at + 7, '/')) && !strcmp(end, "/config_registry.py") &&
+	    end - at - 7 < (long)sizeof fam && end > at + 7) {
+		snprintf(fam, sizeof fam, "%.*s", (int)(end - at - 7), at + 7);
+		m = fam;
+	}
+	if (ttpy_read(text, im->tt_config, m, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out) < 0)
+		return -1;
+	im->line_map = out.map, im->nline_map = out.nmap;
+	rc = tt_import(im, out.toml, seen, &n);
+	im->line_map = NULL, im->nline_map = 0;
+	for (int i = 0; i < n; i++)
+		free(seen[i]);
+	if (!rc && !im->d.nerrors) {
+		/* enable_sequence_parallel = False keeps TP's activations whole (configs.py:169) */
+		if (!out.sp)
+			put(im, out.sp_line, "parallel.sp", "no");
+		if (out.recipe && !got(im, "training.recipe"))
+			put(im, out.recipe_line, "training.recipe", "%s", out.recipe);
+		if (out.dispatcher)
+			put(im, out.dispatcher_line, "moe.dispatcher", "%s", out.dispatcher);
+	}
+	free(out.toml);
+	free(out.map);
+	return rc || im->d.nerrors ? -1 : 0;
+}
+
 static int import_torchtitan(struct imp *im, char *text)
 {
 	char *seen[4096], *toml = NULL;
-	int n = 0, rc, py = tt_python_line(text), *map = NULL, nmap = 0;
-	if (py) {
-		ERR(im, py, "import --from torchtitan: a Python configuration (current torchtitan's Trainer.Config "
-		    "functions, torchtitan/config/README.md at b5bcd76c): its values come from running the code, which "
-		    "import does not do; read are the job TOML (torchtitan up to 238fa995) and the --SECTION.KEY VALUE "
-		    "command-line overrides of the same job config");
+	int n = 0, rc, py = 0, *map = NULL, nmap = 0;
+	if (ttpy_is_python(text, &py))
+		return import_torchtitan_py(im, text);
+	if (im->tt_config || im->tt_module || im->tt_novr) {
+		ERR(im, 0, "import --from torchtitan: --config, --module and the overrides after -- go with a Python "
+		    "configuration (config_registry.py); this file is a job TOML or command words");
 		return -1;
 	}
 	if (!strchr(text, '[') || !strstr(text, "]\n")) {
@@ -4335,11 +4437,17 @@ int cmd_import(int argc, char **argv)
 	struct cli_opts o;
 	struct calc_plan base;
 	struct imp im;
-	const char *fw = NULL, *path = NULL, *gpus = NULL;
-	char *text, why[256];
+	const char *fw = NULL, *path = NULL, *gpus = NULL, *ttconfig = NULL, *ttmodule = NULL;
+	char *text, why[256], **ovr = NULL;
 	size_t len;
-	int rc, which = -1;
+	int rc, which = -1, novr = 0;
 
+	/* the words after --: torchtitan's --SECTION.KEY VALUE overrides of a Python configuration */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			ovr = argv + i + 1, novr = argc - i - 1, argc = i;
+			break;
+		}
 	if ((rc = cli_parse(argc, argv, &o)) != 0)
 		return rc;
 	if (o.format_given || o.nsets)
@@ -4353,6 +4461,10 @@ int cmd_import(int argc, char **argv)
 			fw = v;
 		else if (cli_is(opt, "--gpus") && (v = val))
 			gpus = v;
+		else if (cli_is(opt, "--config") && (v = val))
+			ttconfig = v;
+		else if (cli_is(opt, "--module") && (v = val))
+			ttmodule = v;
 		else if (*opt)
 			return cli_unhandled("import", opt);
 		else if (path)
@@ -4376,6 +4488,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (!path)
 		return cli_error("import: name the file to read ('-' reads standard input)");
+	if ((ttconfig || ttmodule || ovr) && which != 1)
+		return cli_error("import: --config, --module and the overrides after -- are torchtitan's (--from torchtitan)");
 	if (o.plan && !strcmp(o.plan, "-") && !strcmp(path, "-"))
 		return cli_error("import: standard input can be read once");
 	memset(&im, 0, sizeof im);
@@ -4389,6 +4503,7 @@ int cmd_import(int argc, char **argv)
 	im.file = strcmp(path, "-") ? path : "<stdin>";
 	im.base = &base;
 	im.base_given = o.plan != NULL;
+	im.tt_config = ttconfig, im.tt_module = ttmodule, im.tt_ovr = ovr, im.tt_novr = novr;
 	if (!(text = read_input(path, &len, why, sizeof why)))
 		return cli_error("%s: cannot read: %s", shown(im.file, why + 200, 56), why);
 	rc = import_text(&im, which, text, len);

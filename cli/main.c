@@ -39,7 +39,7 @@ static const struct {
 	{"calibrate", cmd_calibrate, "efficiency keys fitted to measured runs, with held-out error"},
 	{"compare", cmd_compare, "plans side by side: memory, step time, MFU, bubble, comm, days, cost"},
 	{"export", cmd_export, "the plan's split as Megatron-LM, NeMo, torchtitan or DeepSpeed take it"},
-	{"import", cmd_import, "a Megatron-LM argument list, torchtitan TOML or DeepSpeed JSON as a plan"},
+	{"import", cmd_import, "a Megatron-LM launch script, torchtitan TOML or Python configuration, DeepSpeed JSON or NeMo overrides as a plan"},
 	{"report", cmd_report, "the full HTML + PDF report for a plan, from any folder"},
 };
 

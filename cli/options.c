@@ -194,17 +194,25 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	 1, "none (the framework's own)", NULL,
 	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan or deepspeed", NULL, "megatron nemo torchtitan deepspeed"}, {NULL, NULL, NULL, NULL}},
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
-	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N]",
+	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N] [--config NAME] [--module NAME] [-- OVERRIDES]",
 	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"
 	 "them, a torchtitan job TOML (the TOML job configs of torchtitan up to commit 238fa995)\n"
 	 "or its command-line overrides (run_train.sh --parallelism.tensor_parallel_degree 8 ...,\n"
-	 "NGPU=N read; current torchtitan's Python config functions are refused: their values\n"
-	 "come from running the code), a DeepSpeed config JSON, or NeMo 2 /\n"
+	 "NGPU=N read), current torchtitan's Python configuration (commit b5bcd76c: a\n"
+	 "config_registry.py function returning Trainer.Config, named with --config NAME as\n"
+	 "torchtitan's --config, the model family with --module NAME unless the file imports\n"
+	 "torchtitan.models.FAMILY's model_registry or is models/FAMILY/config_registry.py;\n"
+	 "torchtitan's --SECTION.KEY VALUE overrides\n"
+	 "after --; its literal keyword calls, config = OTHER() and config.a.b = VALUE are read,\n"
+	 "a field left out is the dataclass default of configs.py, and what comes from running\n"
+	 "code is an error where the plan needs it, a note where not), a DeepSpeed config JSON, or NeMo 2 /\n"
 	 "Megatron-Bridge ConfigContainer overrides: run_recipe.py's KEY=VALUE words (one per\n"
 	 "line or its command line, with --recipe and -tp/-pp/...) or the same sections as YAML\n"
 	 "(model:, train:, optimizer:, ddp:, ...), over the vanilla_gpt recipe's defaults, or\n"
-	 "the Llama 3 8B, 70B and 3.1 405B H100 recipes' as their presets (Megatron-Bridge\n"
-	 "067f987d; other recipes are refused).  Of a script, the bash that\n"
+	 "the Llama 3 8B, 70B and 3.1 405B, DeepSeek-V3 and Qwen3-30B-A3B H100 recipes' as their\n"
+	 "presets (Megatron-Bridge 067f987d, with the optimizer.exp_avg_dtype, exp_avg_sq_dtype,\n"
+	 "main_grads_dtype and main_params_dtype overrides; other recipes are refused).  Of a\n"
+	 "script, the bash that\n"
 	 "Megatron-LM's examples use is followed: NAME=VALUE, export, arrays and ${NAME[@]},\n"
 	 "${NAME:-default} (a name the script does not set takes its default; listed in a note),\n"
 	 "if [[ A == B ]] on known values; $1, the environment without a default, $(...), loops\n"
@@ -240,8 +248,11 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {"FILE", "a regular file of at most 4 MiB ('-' reads standard input)", NULL, "@file"},
 	  {"--plan BASE", "the plan whose keys stay where the file says nothing", "the built-in plan", "@file"},
 	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's", NULL},
+	  {"--config NAME", "torchtitan: the Trainer.Config function of a Python configuration", "the file's only one", NULL},
+	  {"--module NAME", "torchtitan: the model family (llama3, deepseek_v3, qwen3)", "the file's import of model_registry, or its folder models/NAME/", NULL},
 	  {NULL, NULL, NULL, NULL}},
-	 "trainplan import --from megatron launch.sh > my.ini"},
+	 "trainplan import --from megatron launch.sh > my.ini\n"
+	 "  trainplan import --from torchtitan config_registry.py --module llama3 --config llama3_70b"},
 	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
 	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
 	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"

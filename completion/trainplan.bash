@@ -48,7 +48,7 @@ _trainplan_options() {
 	calibrate) echo "--measurements --megatron-log --skip-iterations --fit --holdout --write-stack --table --plan --set --format --help";;
 	compare) echo "--set --format --help";;
 	export) echo "--for --plan --set --help";;
-	import) echo "--from --plan --gpus --help";;
+	import) echo "--from --plan --gpus --config --module --help";;
 	report) echo "-o --compare --no-pdf --share --plan --set --help";;
 	esac
 }

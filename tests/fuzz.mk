@@ -64,7 +64,7 @@ $(FUZZ_DIR)/cli/common.o: cli/common.c $(BUILD)/default_plan.h | $(BUILD)/.deps
 $(FUZZ_DIR)/cli/help.o: cli/help.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
-$(FUZZ_DIR)/import: tests/fuzz/import.c tests/fuzz/fuzz.h cli/cmd_import.c $(FUZZ_DIR)/cli/common.o \
+$(FUZZ_DIR)/import: tests/fuzz/import.c tests/fuzz/fuzz.h cli/cmd_import.c cli/import_titan_py.c $(FUZZ_DIR)/cli/common.o \
 		$(FUZZ_DIR)/cli/help.o $(FUZZ_DIR)/cli/options.o $(FUZZ_CALC_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< \
 		$(FUZZ_DIR)/cli/common.o $(FUZZ_DIR)/cli/help.o $(FUZZ_DIR)/cli/options.o $(FUZZ_CALC_OBJ) $(DEPS_LIBS)
@@ -110,7 +110,7 @@ $(REPLAY_REPORT:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/r
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< tests/fuzz/replay.c $(REPLAY_RPT_OBJ) \
 		$(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
 
-$(REPLAY_DIR)/import: tests/fuzz/import.c tests/fuzz/replay.c tests/fuzz/fuzz.h cli/cmd_import.c \
+$(REPLAY_DIR)/import: tests/fuzz/import.c tests/fuzz/replay.c tests/fuzz/fuzz.h cli/cmd_import.c cli/import_titan_py.c \
 		$(BUILD)/cli/common.o $(BUILD)/cli/help.o $(BUILD)/cli/options.o $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< tests/fuzz/replay.c $(BUILD)/cli/common.o \

@@ -21,6 +21,9 @@ $(BUILD)/tests/%: tests/calc/%.c $(BUILD)/libcalc.a tests/calc/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(TEST_CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(BUILD)/libcalc.a $$(pkg-config --libs cmocka) $(DEPS_LIBS)
 
+# tests/calc/titan_py.c compiles the reader of torchtitan's Python configuration into itself
+$(BUILD)/tests/titan_py $(ASAN_DIR)/tests/titan_py: cli/import_titan_py.c cli/import_titan_py.h
+
 $(ASAN_DIR)/%.o: %.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<

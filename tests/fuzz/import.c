@@ -11,6 +11,7 @@
 #include "fuzz.h"
 #include "calc.h"
 #include "../../cli/cmd_import.c"
+#include "../../cli/import_titan_py.c"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {

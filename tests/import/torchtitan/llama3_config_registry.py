@@ -1,4 +1,4 @@
-# pytorch/torchtitan at commit b5bcd76c66d0acb1a08b176d9639425bc55e0b2a: torchtitan/models/llama3/config_registry.py (a Python configuration: refused)
+# pytorch/torchtitan at commit b5bcd76c66d0acb1a08b176d9639425bc55e0b2a: torchtitan/models/llama3/config_registry.py
 # Copyright (c) Meta Platforms, Inc. and affiliates.
 # All rights reserved.
 #
