@@ -81,6 +81,10 @@ static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
 static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 static const char *const offload_style_names[] = {"megatron", "zero-offload", NULL}; /* enum calc_offload_style */
+/* in the order of the bits of enum calc_off_module (Megatron-Core offload_modules,
+ * transformer_config.py at d98e8a6; fused_group_mlp and gdp_qkv are not modelled) */
+static const char *const ofm_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj", "mlp_norm",
+                                        "expert_fc1", "moe_act", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
 /* parallel.cp_comm: enum calc_cp_comm (plan.h), comm.c, step.c layer_comm */
@@ -226,6 +230,10 @@ static const struct key keys[] = {
 	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
 	 "layers whose activations live in host memory, copied over cluster.gpu_pcie_bw (Megatron-Core --cpu-offloading-num-layers; "
 	 "needs pp = 1 and recompute = none; 0 = none)"},
+	{"training", "offload_modules", K_MODULES, 0, P(offload_modules), 0, 0, ofm_names, "list",
+	 "submodules whose saved inputs live in host memory, copied over cluster.gpu_pcie_bw behind each layer's compute "
+	 "(Megatron-Core --fine-grained-activation-offloading --offload-modules: attn_norm qkv_linear core_attn attn_proj "
+	 "mlp_norm expert_fc1 moe_act; any pp and vpp; recompute none, selective or modules; empty = none)"},
 	{"training", "offload_optimizer", K_NUM, CALC_U_FRACTION, P(offload_optimizer), 0, 1, NULL, "fraction",
 	 "share of the master weights and optimizer states kept and stepped on the host (Megatron-Core "
 	 "--optimizer-cpu-offload --optimizer-offload-fraction; needs cluster.cpu_optimizer_rate; 0 = none)"},
@@ -1801,6 +1809,39 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("training.offload_activations", "cluster.gpu_pcie_bw", "training.offload_activations = %d needs the "
 		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
 		     "1e+15 bytes/s)", p->offload_layers, p->gpu.name);
+	/* Megatron-Core's fine-grained activation offloading (transformer_config.py at d98e8a6,
+	 * TransformerConfig.__post_init__): not with the layer-level cpu_offloading; attn_proj
+	 * only with core_attn; no expert module inside a recomputed 'moe'.  Full recomputation
+	 * keeps only the layer input, and op-level SAC is torchtitan's: neither is modelled with
+	 * it (docs/references.md §2.14).  The copies need the host link. */
+	if (p->offload_modules) {
+		unsigned om = p->offload_modules, rcm = calc_recompute_modules(p->recompute, p->recompute_modules);
+		if (p->offload_layers > 0)
+			ERR2("training.offload_modules", "training.offload_activations", "training.offload_modules is set with "
+			     "training.offload_activations = %d: Megatron-Core's fine-grained offloading cannot be enabled with "
+			     "the layer-level cpu_offloading (allowed: one of the two)", p->offload_layers);
+		else if ((om & CALC_OFM_ATTN_PROJ) && !(om & CALC_OFM_CORE_ATTN))
+			ERR2("training.offload_modules", "training.offload_modules", "training.offload_modules names attn_proj "
+			     "without core_attn: the output projection's input is the attention core's output, which the core's "
+			     "backward needs (allowed: attn_proj together with core_attn)");
+		else if ((om & (CALC_OFM_EXPERT_FC1 | CALC_OFM_MOE_ACT | CALC_OFM_MLP_NORM)) && m->moe.experts <= 0)
+			ERR2("training.offload_modules", "model.experts", "training.offload_modules names %s, a module of the "
+			     "MoE layer, but the model has no routed experts (allowed: attn_norm, qkv_linear, core_attn, "
+			     "attn_proj on a dense model, whose fused pre-MLP norm offloads nothing)",
+			     (om & CALC_OFM_EXPERT_FC1) ? "expert_fc1" : (om & CALC_OFM_MOE_ACT) ? "moe_act" : "mlp_norm");
+		else if ((om & (CALC_OFM_EXPERT_FC1 | CALC_OFM_MOE_ACT)) && (rcm & CALC_RCM_MOE))
+			ERR2("training.offload_modules", "parallel.recompute_modules", "training.offload_modules names %s "
+			     "while the whole moe module is recomputed (allowed: recompute_modules without moe, or no expert "
+			     "module offloaded)", (om & CALC_OFM_EXPERT_FC1) ? "expert_fc1" : "moe_act");
+		else if (p->recompute == CALC_RC_FULL || p->recompute == CALC_RC_OP_SAC)
+			ERR2("training.offload_modules", "parallel.recompute", "training.offload_modules with parallel.recompute "
+			     "= %s is not modelled (allowed: recompute none, selective, modules or deepseek-v3)",
+			     calc_recompute_name(p->recompute));
+		else if (p->gpu.pcie_bw <= 0)
+			ERR2("training.offload_modules", "cluster.gpu_pcie_bw", "training.offload_modules needs the host link "
+			     "of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
+			     "1e+15 bytes/s)", p->gpu.name);
+	}
 	/* HybridDeviceOptimizer (megatron/core/optimizer/__init__.py at d98e8a6) is built for
 	 * Adam with the distributed optimizer; its host step has no rate of its own here */
 	if (p->offload_optimizer > 0 && p->cpu_optimizer_rate <= 0)
@@ -2253,6 +2294,11 @@ const char *calc_plan_default_text(void)
 const char *calc_rc_module_name(int i)
 {
 	return i >= 0 && i < CALC_RCM_N ? rcm_names[i] : NULL;
+}
+
+const char *calc_off_module_name(int i)
+{
+	return i >= 0 && i < CALC_OFM_N ? ofm_names[i] : NULL;
 }
 
 unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)

@@ -128,6 +128,22 @@ double calc_rc_rule_layers(const struct calc_rc_rule *r, int layers);
  * recipe's weight bytes) up; DeepSpeed's ZeRO-Offload (Ren et al. 2021 §3.5, §4.2) keeps
  * the fp16 gradients on the host too and moves 2 + 2 bytes per parameter (§3.3's 4M). */
 enum calc_offload_style { CALC_OFFLOAD_MEGATRON, CALC_OFFLOAD_ZERO };
+/* training.offload_modules: the submodules whose saved inputs Megatron-Core's fine-grained
+ * activation offloading copies to host memory, one bit each, named as
+ * TransformerConfig.offload_modules (megatron/core/transformer/transformer_config.py at
+ * d98e8a6; memory.c offload_module_bytes, docs/references.md §2.14). */
+enum calc_off_module {
+	CALC_OFM_ATTN_NORM = 1 << 0,  /* attn_norm: the attention's input norm (IdentityOp when fused) */
+	CALC_OFM_QKV_LINEAR = 1 << 1, /* qkv_linear: the QKV projection (with its fused norm) */
+	CALC_OFM_CORE_ATTN = 1 << 2,  /* core_attn: the attention core */
+	CALC_OFM_ATTN_PROJ = 1 << 3,  /* attn_proj: the attention's output projection */
+	CALC_OFM_MLP_NORM = 1 << 4,   /* mlp_norm: the pre-MLP norm (IdentityOp when fused) */
+	CALC_OFM_EXPERT_FC1 = 1 << 5, /* expert_fc1: the routed experts' fc1 */
+	CALC_OFM_MOE_ACT = 1 << 6,    /* moe_act: the routed experts' activation function */
+	CALC_OFM_N = 7                /* number of module names */
+};
+/* The name of offload-module bit i (0 .. CALC_OFM_N - 1, "attn_norm"), NULL outside. */
+const char *calc_off_module_name(int i);
 
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */
@@ -204,6 +220,10 @@ struct calc_plan {
 	 * host memory, copied over the host link gpu.pcie_bw (memory.c offload_act, step.c
 	 * offload_traffic, docs/references.md §2.12); 0 = none */
 	int offload_layers;
+	/* training.offload_modules: enum calc_off_module bits, Megatron-Core's fine-grained
+	 * activation offloading (--fine-grained-activation-offloading --offload-modules;
+	 * memory.c, step.c offload_traffic, docs/references.md §2.14); 0 = none */
+	unsigned offload_modules;
 	/* training.offload_optimizer: the share of the rank's master weights and optimizer
 	 * states that Megatron-Core's HybridDeviceOptimizer keeps and updates on the host
 	 * (--optimizer-cpu-offload --optimizer-offload-fraction; memory.c, step.c

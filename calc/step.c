@@ -901,6 +901,29 @@ static void offload_traffic(const struct calc_plan *plan, int kind, struct calc_
 }
 
 /*
+ * Fine-grained activation offloading (training.offload_modules; memory.c
+ * calc_memory_offload_bytes, docs/references.md §2.14), one layer of kind 'kind' and one
+ * micro-batch, into 'o': the offloaded groups' bytes c over the host link gpu.pcie_bw (the
+ * link's rate per direction), D2H in the forward and H2D in the backward.  Megatron-Core
+ * copies each group on its own stream (d2h_stream, h2d_stream) while the compute stream
+ * runs on, and reloads a group one group ahead of the backward that needs it
+ * (fine_grained_activation_offload.py at d98e8a6: bulk_offload_group, bulk_reload), so a
+ * layer's copies hide behind that layer's compute of the pass: exposed only where c /
+ * pcie_bw exceeds it (max(0, c / bw - compute), the forward's f, the backward's b + w +
+ * recompute).  Already exposed: stage_cost adds them per layer.
+ */
+static void fg_offload_traffic(const struct calc_plan *plan, int kind, struct calc_layer_time *o)
+{
+	double bw = plan->gpu.pcie_bw, c;
+
+	if (bw <= 0)
+		return;
+	c = calc_memory_offload_bytes(plan, kind) / bw;
+	o->off_f = exposed_behind(c, o->f, 1);
+	o->off_b = exposed_behind(c, o->b + o->w + o->recompute, 1);
+}
+
+/*
  * The exposed copies of layer-level activation offloading on a stage of L layers of
  * which N are offloaded, [s] in each pass, from the copy time C of the N layers and the
  * compute-stream time T of the L layers of the pass.  Transformer Engine's default
@@ -1004,6 +1027,8 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	o->off_f = o->off_b = 0;
 	if (calc_plan_offload_layers(plan) > 0)
 		offload_traffic(plan, kind, o);
+	else if (plan->offload_modules)
+		fg_offload_traffic(plan, kind, o);
 }
 
 void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
@@ -1124,6 +1149,10 @@ static void stage_cost(const struct calc_pipeline_in *in, const struct calc_stag
 			off_cb += n * share * lt[k].off_b;
 			off_tf += n * (lt[k].f + lt[k].comm_f);
 			off_tb += n * (lt[k].b + lt[k].w + lt[k].comm_b);
+		} else if (off <= 0) {
+			/* fine-grained offloading (fg_offload_traffic): each layer's exposed copies */
+			o->tf += n * lt[k].off_f;
+			o->tb += n * lt[k].off_b;
 		}
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);

@@ -509,6 +509,16 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--cpu-offloading");
 		FLAG("--cpu-offloading-num-layers %d", p->offload_layers);
 	}
+	/* training.offload_modules: fine-grained activation offloading, the list argument of
+	 * TransformerConfig.offload_modules (transformer_config.py at d98e8a6) */
+	if (p->offload_modules) {
+		char mods[160] = "";
+		for (int i = 0; i < CALC_OFM_N; i++)
+			if (p->offload_modules & (1u << i))
+				snprintf(mods + strlen(mods), sizeof mods - strlen(mods), " %s", calc_off_module_name(i));
+		FLAG("--fine-grained-activation-offloading");
+		FLAG("--offload-modules%s", mods);
+	}
 	/* the gradients: --grad-reduce-in-bf16 holds the main grads and reduces them in BF16
 	 * (arguments.py:1213 at commit d98e8a6 turns accumulate_allreduce_grads_in_fp32 off); one
 	 * flag for both, so a plan with the two apart has no Megatron-LM equivalent */
@@ -636,9 +646,10 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		return key_error(p, "model", "hybrid_pattern", "export --for nemo: a hybrid model is a MambaModelProvider "
 		                 "of Megatron-Bridge (NemotronHModelProvider), not the GPT recipe written here (export "
 		                 "--for megatron writes it for pretrain_hybrid.py)");
-	if (p->offload_layers > 0 || p->offload_optimizer > 0)
-		note(&ns, "CPU offloading (training.offload_activations, offload_optimizer) is not written: set "
-		     "model.cpu_offloading / optimizer.optimizer_cpu_offload by hand");
+	if (p->offload_layers > 0 || p->offload_optimizer > 0 || p->offload_modules)
+		note(&ns, "CPU offloading (training.offload_activations, offload_modules, offload_optimizer) is not written: "
+		     "set model.cpu_offloading, model.fine_grained_activation_offloading with model.offload_modules, or "
+		     "optimizer.optimizer_cpu_offload by hand");
 	if (p->zero >= 2)
 		return key_error(p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
 		                 "(allowed: 0, 1; export --for megatron writes Megatron FSDP)", p->zero);
@@ -907,9 +918,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if (p->model.hybrid[0])
 		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model (Mamba-2 or gated "
 		                 "delta-net layers) is no torchtitan model and flavor of this table (export --for megatron writes it)");
-	if (p->offload_layers > 0 || p->offload_optimizer > 0)
-		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
-		     "torchtitan equivalent written here");
+	if (p->offload_layers > 0 || p->offload_optimizer > 0 || p->offload_modules)
+		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_modules, offload_optimizer) "
+		     "has no torchtitan equivalent written here");
 	if (p->zero == 0) {
 		replicate = p->dp;
 		shard = 1;
@@ -1082,9 +1093,9 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		                 "delta-net) are the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
 		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
-	if (p->offload_layers > 0 || (p->offload_optimizer > 0 && !zoff))
-		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) is not "
-		     "written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
+	if (p->offload_layers > 0 || p->offload_modules || (p->offload_optimizer > 0 && !zoff))
+		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_modules, offload_optimizer) "
+		     "is not written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
 		     "zero-offload)");
 	if (p->pp > 1 && p->zero >= 2)
 		return key_error(p, "parallel", "zero",

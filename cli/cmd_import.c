@@ -1290,6 +1290,7 @@ static const struct {
 	{"--moe-router-score-function", M_VAL},
 	{"--cpu-offloading-num-layers", M_VAL}, {"--optimizer-offload-fraction", M_VAL},
 	{"--cpu-offloading", M_SWITCH}, {"--optimizer-cpu-offload", M_SWITCH},
+	{"--fine-grained-activation-offloading", M_SWITCH}, {"--offload-modules", M_VAL},
 	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH}, {"--squared-relu", M_SWITCH},
 	{"--hybrid-layer-pattern", M_VAL}, {"--hybrid-override-pattern", M_VAL}, {"--mamba-num-heads", M_VAL},
 	{"--mamba-head-dim", M_VAL}, {"--mamba-num-groups", M_VAL}, {"--mamba-state-dim", M_VAL},
@@ -1368,6 +1369,9 @@ struct mvals {
 		last, rc_layers, samples, iters, off_layers;
 	double off_frac; /* --optimizer-offload-fraction, -1 when absent */
 	int cpu_off, opt_cpu_off; /* --cpu-offloading, --optimizer-cpu-offload */
+	int fg_off, off_mod_line; /* --fine-grained-activation-offloading (its line, -1 without
+	                             one); --offload-modules' line */
+	char off_modules[200];    /* --offload-modules, comma-separated */
 	int line_layers, line_tp, line_pp, line_vocab, line_gb;
 	char tokenizer[40], layout[4096], freq[256], rc_method[16], rc_modules[200];
 	int freq_line, layout_line, modules_line;
@@ -1590,6 +1594,7 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--cross-entropy-loss-fusion")) m->xent_fused = 1;
 	else if (IS("--use-precision-aware-optimizer")) m->pao = 1;
 	else if (IS("--cpu-offloading")) m->cpu_off = 1;
+	else if (IS("--fine-grained-activation-offloading")) m->fg_off = f->line > 0 ? f->line : -1;
 	else if (IS("--optimizer-cpu-offload")) m->opt_cpu_off = 1;
 	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
 	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
@@ -1672,6 +1677,21 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 			if (s[0] && strlen(m->rc_modules) + strlen(s) + 2 < sizeof m->rc_modules)
 				snprintf(m->rc_modules + strlen(m->rc_modules), sizeof m->rc_modules - strlen(m->rc_modules),
 				         "%s%s", m->rc_modules[0] ? "," : "", s);
+		}
+	} else if (IS("--offload-modules")) {
+		/* a list argument of TransformerConfig.offload_modules (transformer_config.py at
+		 * d98e8a6), each module its own word as --recompute-modules; the names the plan
+		 * models (fused_group_mlp and gdp_qkv are refused by the word list) */
+		static const char *const offm[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj", "mlp_norm",
+			"expert_fc1", "moe_act", NULL};
+		m->off_mod_line = val->line;
+		m->off_modules[0] = 0;
+		for ((*i)--; *i < args->n && !args->f[*i].op && !is_flag(args->f[*i].s); (*i)++) {
+			char s[24] = "";
+			m_word(im, &args->f[*i], a, s, sizeof s, offm);
+			if (s[0] && strlen(m->off_modules) + strlen(s) + 2 < sizeof m->off_modules)
+				snprintf(m->off_modules + strlen(m->off_modules), sizeof m->off_modules - strlen(m->off_modules),
+				         "%s%s", m->off_modules[0] ? "," : "", s);
 		}
 	} else if (IS("--cp-comm-type")) {
 		/* nargs='+': one type for all layers, or one per layer (arguments.py:3221); the
@@ -2207,6 +2227,13 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 		put(im, 0, "training.offload_activations", "%ld", m.off_layers);
 	if (m.opt_cpu_off && m.off_frac > 0)
 		put(im, 0, "training.offload_optimizer", "%g", m.off_frac);
+	/* fine-grained activation offloading (transformer_config.py at d98e8a6): the modules
+	 * count only with the switch, which asserts a non-empty list */
+	if (m.fg_off && !m.off_modules[0])
+		ERR(im, m.fg_off > 0 ? m.fg_off : 0, "import --from megatron: --fine-grained-activation-offloading without "
+		    "--offload-modules offloads nothing and Megatron-Core refuses it (allowed: with --offload-modules)");
+	else if (m.fg_off)
+		put(im, m.off_mod_line, "training.offload_modules", "%s", m.off_modules);
 	/* recomputation */
 	if (m.rc == 1) {
 		put(im, 0, "parallel.recompute", "full");
@@ -2674,6 +2701,8 @@ static const struct {
 	{"model.hierarchical_context_parallel_sizes", N_LIST, "--hierarchical-context-parallel-sizes"},
 	{"model.cpu_offloading", N_BOOL, "--cpu-offloading"},
 	{"model.cpu_offloading_num_layers", N_VAL, "--cpu-offloading-num-layers"},
+	{"model.fine_grained_activation_offloading", N_BOOL, "--fine-grained-activation-offloading"},
+	{"model.offload_modules", N_LIST, "--offload-modules"},
 	{"optimizer.optimizer_cpu_offload", N_BOOL, "--optimizer-cpu-offload"},
 	{"optimizer.optimizer_offload_fraction", N_VAL, "--optimizer-offload-fraction"},
 	{"train.micro_batch_size", N_VAL, "--micro-batch-size"}, {"train.global_batch_size", N_VAL, "--global-batch-size"},

@@ -537,6 +537,65 @@ static void test_offload_activations(void **state)
 	}
 }
 
+/* Fine-grained activation offloading (training.offload_modules; Megatron-Core's
+ * --offload-modules, docs/references.md §2.14) on Llama 3 8B (h 4096, 32 heads of 128, 8
+ * KV heads) at tp 4 without SP, s 8192, b 1, flash, recipe megatron (e = 2 B, no FP8
+ * casts).  Each group is what autograd saves inside the module, by hand from the layer's
+ * tensors (Korthikanti et al. 2022 §4.1 generalised as memory.c act_layer counts them):
+ *   qkv_linear: the fused norm's input 2 x 8192 x 4096 = 67,108,864 B and its output, the
+ *               QKV input, 67,108,864 B (TELayerNormColumnParallelLinear saves both);
+ *   core_attn:  Q 2 x 8192 x 32 x 128 / 4 = 16,777,216 B, K and V 4,194,304 B each
+ *               (2,097,152 elements: above the 1,048,576-element minimum), and the fp32
+ *               statistics 4 x 32 x 8192 / 4 = 262,144 B = 65,536 elements, below
+ *               min_offloaded_tensor_size (its default 1024 x 1024): they stay;
+ *   attn_proj:  the core's output, 16,777,216 B.
+ * All three: m = 134,217,728 + 25,165,824 + 16,777,216 = 176,160,768 B a layer.  Of a
+ * stage of 32 layers with 3 micro-batches in flight, all but CALC_OFFLOAD_KEEP = 2 groups
+ * (the margin and the one reloaded ahead) are in host memory: (3 x 32 - 2) m.  At s =
+ * 1024 the core's Q is 1,048,576 elements (offloaded: not below the minimum) and K, V
+ * 262,144 each (kept): core_attn alone moves 2,097,152 B. */
+static void test_offload_modules(void **state)
+{
+	const double m = 176160768.0;
+	const char *sets[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192",
+	                      "micro_batch=1", "flash_attention=yes", "recompute=none", "recipe=megatron",
+	                      "cluster.gpu_pcie_bw=64e9", "training.offload_modules=qkv_linear,core_attn,attn_proj"};
+	struct calc_plan p;
+	struct calc_mem_terms k;
+	struct calc_stage_layers sl;
+	struct calc_mem_stage st0, st1;
+	(void)state;
+	load_plan(&p, sets, 11);
+	calc_memory_terms(&p, &k);
+	calc_stage_layers(&p, 0, &sl);
+	assert_int_equal(sl.layers, 32);
+	calc_memory_stage_total(&k, &sl, 3, &st0);
+	assert_near(st0.host, 0, 0);
+	load_plan(&p, sets, 12);
+	assert_near(calc_memory_offload_bytes(&p, 0), m, 1e-12);
+	calc_memory_terms(&p, &k);
+	calc_memory_stage_total(&k, &sl, 3, &st1);
+	assert_near(st1.host, (3 * 32 - 2) * m, 1e-12);
+	assert_near(st0.act_layers - st1.act_layers, (3 * 32 - 2) * m, 1e-12);
+	assert_near(st1.gradients, st0.gradients, 1e-12);
+	/* each module alone */
+	p.offload_modules = CALC_OFM_QKV_LINEAR;
+	assert_near(calc_memory_offload_bytes(&p, 0), 134217728.0, 1e-12);
+	p.offload_modules = CALC_OFM_CORE_ATTN;
+	assert_near(calc_memory_offload_bytes(&p, 0), 25165824.0, 1e-12);
+	/* a dense layer's norms are fused (IdentityOp): attn_norm moves nothing */
+	p.offload_modules = CALC_OFM_ATTN_NORM;
+	assert_near(calc_memory_offload_bytes(&p, 0), 0, 0);
+	/* the minimum tensor size at s = 1024 */
+	p.offload_modules = CALC_OFM_CORE_ATTN;
+	p.seq_len = 1024;
+	assert_near(calc_memory_offload_bytes(&p, 0), 2097152.0, 1e-12);
+	/* a planner candidate with full recomputation offloads nothing */
+	p.seq_len = 8192;
+	p.recompute = CALC_RC_FULL;
+	assert_near(calc_memory_offload_bytes(&p, 0), 0, 0);
+}
+
 /* Optimizer offload (training.offload_optimizer = f, Megatron-Core's HybridDeviceOptimizer):
  * Llama 3 8B, P = 8,030,261,248 parameters (tests/calc/model.c, Hugging Face's count), tp 1,
  * pp 1, dp 8, ZeRO-1, recipe megatron (fp32 master 4 B and Adam moments 8 B per
@@ -1123,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_offload_activations),
 		cmocka_unit_test(test_offload_optimizer),
+		cmocka_unit_test(test_offload_modules),
 		cmocka_unit_test(test_zero_offload_memory),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),

@@ -1562,6 +1562,49 @@ static void test_offload_time(void **state)
 	calc_diag_free(&d);
 }
 
+/* Fine-grained activation offloading (training.offload_modules = qkv_linear, core_attn,
+ * attn_proj) on Llama 3 8B at tp 4 without SP, pp 1, s 8192, b 1: m = 176,160,768 B a
+ * layer by hand (tests/calc/memory.c test_offload_modules) crosses the host link once
+ * each way, m / bw; Megatron-Core copies on side streams behind the layer's own compute
+ * (fine_grained_activation_offload.py: d2h_stream, h2d_stream), so a layer exposes
+ * max(0, m / bw - f) in the forward and max(0, m / bw - (b + w)) in the backward, and
+ * the stage's 32 layers 32 times that.  At 1 GB/s (0.18 s a layer) they stick out; at
+ * 1 TB/s (0.18 ms against a forward of at least 0.9 ms, test_offload_time) hidden. */
+static void test_offload_modules_time(void **state)
+{
+	const double m = 176160768.0;
+	const char *s[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192", "micro_batch=1",
+	                   "recompute=none", "flash_attention=yes", "cluster.gpu_pcie_bw=1e9",
+	                   "training.offload_modules=qkv_linear,core_attn,attn_proj"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	const struct calc_layer_time *l;
+	double cf, cb;
+	(void)state;
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	load_plan(&p, s, 11);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	l = &st0->layer;
+	cf = m / 1e9 - l->f;
+	cb = m / 1e9 - (l->b + l->w);
+	assert_true(cf > 0 && cb > 0);
+	assert_near(st1->layer.off_f, cf, 1e-9);
+	assert_near(st1->layer.off_b, cb, 1e-9);
+	assert_near(st1->tf - st0->tf, 32 * cf, 1e-9);
+	assert_near(st1->tb - st0->tb, 32 * cb, 1e-9);
+	/* at 1 TB/s: hidden */
+	p.gpu.pcie_bw = 1e12;
+	assert_true(l->f > 0.9e-3);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->tf, st0->tf, 1e-12);
+	assert_near(st1->tb, st0->tb, 1e-12);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
 /* Optimizer offload's step (training.offload_optimizer = f): Llama 3 8B (P =
  * 8,030,261,248), tp 1, pp 1, dp 8, ZeRO-1, recipe megatron on H100 (HBM 3.35 TB/s, host
  * link 64 GB/s per direction, docs/references.md §6.1), the host's rate 1e9 parameters/s
@@ -1921,6 +1964,7 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_offload_time),
+		cmocka_unit_test(test_offload_modules_time),
 		cmocka_unit_test(test_offload_optimizer_time),
 		cmocka_unit_test(test_zero_offload_time),
 		cmocka_unit_test(test_cp_overlap),
