@@ -510,6 +510,7 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 		k->off_mod[j] = calc_memory_offload_bytes(p, j);
 	k->opt_off = p->offload_optimizer;
 	k->opt_off_grads = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO;
+	k->opt_nvme = k->opt_off_grads && p->offload_device == 1;
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
@@ -778,7 +779,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
                             const struct calc_mem_stage_parts *pt, struct calc_mem_stage *st)
 {
 	double n = pt->n, ne = pt->ne, w, wc, g, ms, o, act = pt->act, extra = pt->extra, temp = pt->temp, states, acts,
-	       frag, host = 0;
+	       frag, host = 0, nvme = 0;
 
 	/* a dense model has ne = 0 and adds exact zeros */
 	w = n * k->bw + ne * k->ebw;
@@ -790,6 +791,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	 * parameters, with their fp32 master copy and optimizer states, to host memory
 	 * (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6,
 	 * _get_sub_optimizer_param_groups; docs/references.md §2.13) */
+	double ms_all = ms, o_all = o; /* the rank's master and moment bytes before offload (opt_nvme) */
 	if (k->opt_off > 0) {
 		host = (ms + o) * k->opt_off;
 		ms *= 1 - k->opt_off;
@@ -800,6 +802,19 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 		if (k->opt_off_grads) {
 			host += g * k->opt_off;
 			g *= 1 - k->opt_off;
+		}
+		/* training.offload_device = nvme: ZeRO-Infinity keeps the fp32 partition, its
+		 * moments and its fp32 gradients in NVMe swap files and the host only the pinned
+		 * swap buffers: buffer_count = 4 buffers (DeepSpeedZeroOffloadOptimizerConfig's
+		 * default) of the largest sub-group, at most sub_group_size = 1e9 elements
+		 * (DeepSpeedZeroConfig's default), in fp32 (deepspeed/runtime/zero/offload_config.py,
+		 * config.py, swap_tensor/partitioned_optimizer_swapper.py at edaa722).  The rank's
+		 * partition is taken from its master bytes, 4 per parameter (docs/references.md
+		 * §2.15) */
+		if (k->opt_nvme) {
+			double part = ms_all > 0 ? ms_all / 4 : o_all / 8; /* fp32 master, or Adam's two fp32 moments */
+			nvme = host;
+			host = 4 * 4 * (part < 1e9 ? part : 1e9);
 		}
 	}
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
@@ -840,6 +855,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 		/* training.offload_modules: the offloaded groups (fg_offload_host) */
 		host += fg_offload_host(k, sl, inflight);
 		st->host = host;
+		st->nvme = nvme;
 	}
 	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
 }

@@ -46,6 +46,8 @@ struct calc_mem_stage {
 	double host;         /* held in host memory instead: the offloaded layers' activations
 	                        (training.offload_activations) and the offloaded master weights
 	                        and optimizer states (training.offload_optimizer) [bytes] */
+	double nvme;         /* held on NVMe instead (training.offload_device = nvme): the
+	                        offloaded master weights, optimizer states and gradients [bytes] */
 };
 
 struct calc_memory {
@@ -90,6 +92,8 @@ struct calc_mem_terms {
 	                                          (calc_memory_offload_bytes) */
 	double opt_off;                        /* training.offload_optimizer: share of the master
 	                                          weights and optimizer states on the host [0..1] */
+	int opt_nvme;                          /* 1: that share lives on NVMe, the host holding the
+	                                          swap buffers (training.offload_device = nvme) */
 	int opt_off_grads;                     /* 1: the gradients of that share live on the host too
 	                                          (training.offload_style = zero-offload) */
 	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host

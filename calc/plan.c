@@ -81,6 +81,7 @@ static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
 static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 static const char *const offload_style_names[] = {"megatron", "zero-offload", NULL}; /* enum calc_offload_style */
+static const char *const offload_device_names[] = {"cpu", "nvme", NULL}; /* training.offload_device */
 /* in the order of the bits of enum calc_off_module (Megatron-Core offload_modules,
  * transformer_config.py at d98e8a6; fused_group_mlp and gdp_qkv are not modelled) */
 static const char *const ofm_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj", "mlp_norm",
@@ -241,6 +242,16 @@ static const struct key keys[] = {
 	 "whose optimizer offload training.offload_optimizer is: megatron (HybridDeviceOptimizer: gradients stay on the "
 	 "GPU, the recipe's gradient and weight bytes cross the host link) or zero-offload (DeepSpeed ZeRO-Offload, "
 	 "Ren et al. 2021: fp16 gradients on the host too, 2 + 2 bytes per parameter; the whole share, F = 1)"},
+	{"training", "offload_device", K_ENUM, 0, P(offload_device), 0, 0, offload_device_names, "enum",
+	 "where DeepSpeed keeps the offloaded optimizer partition (zero_optimization.offload_optimizer.device): cpu "
+	 "(ZeRO-Offload) or nvme (ZeRO-Infinity: the fp32 states and gradients swapped over cluster.nvme_bw; ZeRO-3, "
+	 "offload_style = zero-offload)"},
+	{"training", "nvme_pipeline", K_BOOL, 0, P(nvme_pipeline), 0, 1, NULL, "bool",
+	 "for offload_device = nvme: DeepSpeed's pipeline_read / pipeline_write, the swaps overlapped with the CPU "
+	 "optimizer step (PipelinedOptimizerSwapper; default no, as DeepSpeed's)"},
+	{"cluster", "nvme_bw", K_NUM, CALC_U_BYTES_S, P(nvme_bw), 0, 1e15, NULL, "bytes/s",
+	 "NVMe bandwidth for one GPU, reads and writes together, for training.offload_device = nvme (no default: no "
+	 "preset gives its host's drives; 0 = not known)"},
 	{"cluster", "cpu_optimizer_rate", K_NUM, CALC_U_NONE, P(cpu_optimizer_rate), 0, 1e15, NULL, "1/s",
 	 "parameters the host's optimizer (CPU Adam) updates per second for one GPU, for training.offload_optimizer "
 	 "(no default: no source gives it for a preset's host; 0 = not known)"},
@@ -1863,6 +1874,23 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		     "offloads the rank's whole optimizer partition, but training.offload_optimizer = %g (allowed: "
 		     "offload_optimizer = 1 with zero-offload, or offload_style = megatron for a share)",
 		     p->offload_optimizer);
+	/* ZeRO-Infinity's optimizer swap to NVMe: DeepSpeed builds its swapper in ZeRO-3 only
+	 * (deepspeed/runtime/zero/stage3.py at edaa722, _configure_tensor_swapping) */
+	if (p->offload_device == 1 && !(p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO))
+		ERR2("training.offload_device", "training.offload_style", "training.offload_device = nvme is DeepSpeed's "
+		     "offload_optimizer device and needs training.offload_optimizer = 1 with offload_style = zero-offload "
+		     "(allowed: offload_device = cpu otherwise)");
+	else if (p->offload_device == 1 && p->zero != 3)
+		ERR2("training.offload_device", "parallel.zero", "training.offload_device = nvme needs parallel.zero = 3, "
+		     "but it is %d: DeepSpeed swaps optimizer states to NVMe in ZeRO-3 only (allowed: zero = 3, or "
+		     "offload_device = cpu)", p->zero);
+	else if (p->offload_device == 1 && p->nvme_bw <= 0)
+		ERR2("training.offload_device", "cluster.nvme_bw", "training.offload_device = nvme needs the NVMe "
+		     "bandwidth, which no preset gives: set cluster.nvme_bw (bytes per second for one GPU; allowed: > 0 .. "
+		     "1e+15)");
+	else if (p->nvme_pipeline && p->offload_device != 1)
+		ERR2("training.nvme_pipeline", "training.offload_device", "training.nvme_pipeline = yes pipelines the NVMe "
+		     "swaps, but training.offload_device = cpu (allowed: offload_device = nvme, or nvme_pipeline = no)");
 	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);

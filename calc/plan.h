@@ -232,6 +232,15 @@ struct calc_plan {
 	/* training.offload_style: whose optimizer offload training.offload_optimizer is (enum
 	 * calc_offload_style; docs/references.md §2.13) */
 	int offload_style;
+	/* training.offload_device: where DeepSpeed keeps the offloaded optimizer partition
+	 * (zero_optimization.offload_optimizer.device): 0 cpu (ZeRO-Offload), 1 nvme
+	 * (ZeRO-Infinity's PartitionedOptimizerSwapper; memory.c, step.c, docs/references.md
+	 * §2.15) */
+	int offload_device;
+	int nvme_pipeline;  /* training.nvme_pipeline: DeepSpeed's pipeline_read / pipeline_write
+	                       (PipelinedOptimizerSwapper) */
+	double nvme_bw;     /* cluster.nvme_bw: NVMe bytes per second for one GPU, reads and writes
+	                       together [B/s]; 0 = not known */
 	double cpu_optimizer_rate; /* cluster.cpu_optimizer_rate: parameters the host's optimizer
 	                              updates per second for one GPU [1/s]; 0 = not known */
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM

@@ -1580,11 +1580,27 @@ double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params
 		 * backward, §4.1, and the one-step delayed update, §5.2, are not counted) */
 		if (plan->offload_style == CALC_OFFLOAD_ZERO)
 			eg = 2, ew = 2;
+		double cpu = plan->cpu_optimizer_rate > 0 ? f * n / plan->cpu_optimizer_rate : 0;
 		t *= 1 - f;
 		if (bw > 0)
 			t += f * n * (eg + ew) / bw;
-		if (plan->cpu_optimizer_rate > 0)
-			t += f * n / plan->cpu_optimizer_rate;
+		/* training.offload_device = nvme (ZeRO-Infinity's optimizer swapper, ZeRO-3:
+		 * deepspeed/runtime/zero/stage3.py and swap_tensor/ at edaa722; docs/references.md
+		 * §2.15): per step each parameter of the partition reads its fp32 copy, two Adam
+		 * moments and its fp32 gradient from NVMe (swap_in_optimizer_state with
+		 * _swap_in_gradients, 16 B) and writes the three states back
+		 * (swap_out_optimizer_state, 12 B) after the gradient went out during the backward
+		 * (swap_out_gradients, 4 B): 32 B over cluster.nvme_bw, one rate for reads and
+		 * writes on the same drives.  PartitionedOptimizerSwapper (DeepSpeed's default)
+		 * swaps a sub-group in, steps it on the CPU and swaps it out, one after another:
+		 * the swaps add to the CPU step; PipelinedOptimizerSwapper (nvme_pipeline) reads
+		 * the next sub-group and writes the previous one while the CPU steps the current:
+		 * the longer of the two (the fill and drain of one sub-group not counted) */
+		if (plan->offload_device == 1 && plan->offload_style == CALC_OFFLOAD_ZERO && plan->nvme_bw > 0) {
+			double io = f * n * 32 / plan->nvme_bw;
+			cpu = plan->nvme_pipeline ? (io > cpu ? io : cpu) : cpu + io;
+		}
+		t += cpu;
 	}
 	return t + muon_time(plan, grad_params);
 }

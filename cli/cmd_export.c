@@ -1093,6 +1093,9 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		                 "delta-net) are the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
 		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
+	if (zoff && p->offload_device == 1)
+		note(&ns, "zero_optimization.offload_optimizer.nvme_path is written as /local_nvme: set it to the "
+		     "mount point of the machine's NVMe drives");
 	if (p->offload_layers > 0 || p->offload_modules || (p->offload_optimizer > 0 && !zoff))
 		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_modules, offload_optimizer) "
 		     "is not written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
@@ -1120,8 +1123,15 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		fprintf(f, "  \"communication_data_type\": \"%s\",\n", p->grad_reduce == 1 ? "bf16" : "fp32");
 	if (p->main_grads)
 		fprintf(f, "  \"data_types\": {\"grad_accum_dtype\": \"%s\"},\n", p->main_grads == 1 ? "bf16" : "fp32");
-	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true%s}",
-	        p->zero, zoff ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
+	/* training.offload_device = nvme: ZeRO-Infinity's swap (offload_config.py at edaa722:
+	 * device, nvme_path, pipeline_read, pipeline_write); the path is the machine's */
+	if (zoff && p->offload_device == 1)
+		fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true, "
+		        "\"offload_optimizer\": {\"device\": \"nvme\", \"nvme_path\": \"/local_nvme\"%s}}",
+		        p->zero, p->nvme_pipeline ? ", \"pipeline_read\": true, \"pipeline_write\": true" : "");
+	else
+		fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true%s}",
+		        p->zero, zoff ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
 	if (p->tp > 1)
 		fprintf(f, ",\n  \"tensor_parallel\": {\"autotp_size\": %d}", p->tp);
 	if (p->pp > 1)

@@ -4147,10 +4147,24 @@ static int import_deepspeed(struct imp *im, const char *text)
 					put(im, key_line(text, zk), "training.offload_style", "zero-offload");
 					continue;
 				}
+				/* ZeRO-Infinity's optimizer swap to NVMe (offload_config.py at edaa722: device,
+				 * pipeline_read, pipeline_write; docs/references.md §2.15): the plan refuses it
+				 * outside ZeRO-3 and without cluster.nvme_bw.  Parameter offload stays refused */
+				if (!strcmp(zk, "offload_optimizer") && json_is_string(dev) &&
+				    !strcmp(json_string_value(dev), "nvme")) {
+					json_t *pr = json_object_get(zv, "pipeline_read"), *pw = json_object_get(zv, "pipeline_write");
+					put(im, key_line(text, zk), "training.offload_optimizer", "1");
+					put(im, key_line(text, zk), "training.offload_style", "zero-offload");
+					put(im, key_line(text, zk), "training.offload_device", "nvme");
+					if (json_is_true(pr) || json_is_true(pw))
+						put(im, key_line(text, json_is_true(pr) ? "pipeline_read" : "pipeline_write"),
+						    "training.nvme_pipeline", "yes");
+					continue;
+				}
 				if (json_is_string(dev) && !strcmp(json_string_value(dev), "nvme")) {
 					ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s.device = nvme: "
-					    "ZeRO-Infinity's offload to NVMe is not modelled (no NVMe bandwidth in the plan); "
-					    "allowed: device cpu (offload_optimizer) or none", zk);
+					    "ZeRO-Infinity's parameter offload to NVMe is not modelled (the plan keeps the "
+					    "parameters in GPU memory); allowed: offload_optimizer with device cpu or nvme, or none", zk);
 					continue;
 				}
 				ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s: offloading to CPU or "

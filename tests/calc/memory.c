@@ -596,6 +596,40 @@ static void test_offload_modules(void **state)
 	assert_near(calc_memory_offload_bytes(&p, 0), 0, 0);
 }
 
+/* training.offload_device = nvme (ZeRO-Infinity's optimizer swap, docs/references.md
+ * §2.15): Llama 3 8B, P = 8,030,261,248 parameters, on 8 GPUs at ZeRO-3 with the megatron
+ * recipe: the rank's partition of P / 8 = 1,003,782,656 parameters keeps its fp32 master
+ * (4 B), two Adam moments (8 B) and fp32 gradient (4 B) on NVMe, 16 P / 8 = 2 P B, none on
+ * the GPU; the host holds DeepSpeed's 4 pinned fp32 swap buffers of the largest sub-group,
+ * min(P / 8, sub_group_size = 1e9) = 1e9 elements: 16e9 B (offload_config.py buffer_count
+ * = 4, config.py sub_group_size = 1e9, DeepSpeed at edaa722). */
+static void test_nvme_offload_memory(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                      "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=1",
+	                      "training.offload_style=zero-offload", "cluster.nvme_bw=6e9", "training.offload_device=nvme"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 11);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].host, 16 * P / 8, 1e-12); /* ZeRO-Offload: all on the host */
+	assert_near(m0->st[0].nvme, 0, 0);
+	load_plan(&p, sets, 12);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].gradients, 0, 0);
+	assert_near(m1->st[0].master, 0, 0);
+	assert_near(m1->st[0].optimizer, 0, 0);
+	assert_near(m1->st[0].nvme, 2 * P, 1e-12);
+	assert_near(m1->st[0].host, 16e9, 1e-12);
+	assert_near(m1->st[0].total, m0->st[0].total, 1e-12); /* the GPU's share is ZeRO-Offload's */
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
 /* Optimizer offload (training.offload_optimizer = f, Megatron-Core's HybridDeviceOptimizer):
  * Llama 3 8B, P = 8,030,261,248 parameters (tests/calc/model.c, Hugging Face's count), tp 1,
  * pp 1, dp 8, ZeRO-1, recipe megatron (fp32 master 4 B and Adam moments 8 B per
@@ -1183,6 +1217,7 @@ int main(void)
 		cmocka_unit_test(test_offload_activations),
 		cmocka_unit_test(test_offload_optimizer),
 		cmocka_unit_test(test_offload_modules),
+		cmocka_unit_test(test_nvme_offload_memory),
 		cmocka_unit_test(test_zero_offload_memory),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),

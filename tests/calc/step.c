@@ -1605,6 +1605,33 @@ static void test_offload_modules_time(void **state)
 	calc_diag_free(&d);
 }
 
+/* training.offload_device = nvme: the same ZeRO-3 partition of n = P / 8 = 1,003,782,656
+ * parameters (Llama 3 8B on 8 GPUs) reads 16 B a parameter from NVMe (fp32 copy, two
+ * moments, fp32 gradient) and writes 16 (the three states, and the gradient during the
+ * backward): 32 n B at cluster.nvme_bw = 6e9 B/s, 5.354 s.  DeepSpeed's default swapper
+ * runs it beside the CPU step (n / 1e9 = 1.004 s): the optimizer step grows by 32 n / bw
+ * against device cpu; the pipelined swapper (nvme_pipeline) overlaps the two, the longer
+ * one counting: 32 n / bw - n / rate more. */
+static void test_nvme_offload_time(void **state)
+{
+	const double P = 8030261248.0, n = P / 8;
+	const char *s[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                   "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=1",
+	                   "training.offload_style=zero-offload", "cluster.nvme_bw=6e9", "training.offload_device=nvme",
+	                   "training.nvme_pipeline=yes"};
+	struct calc_plan p;
+	double t0, t1, t2;
+	(void)state;
+	load_plan(&p, s, 11);
+	t0 = calc_step_optimizer_time(&p, P, 0, 8);
+	load_plan(&p, s, 12);
+	t1 = calc_step_optimizer_time(&p, P, 0, 8);
+	load_plan(&p, s, 13);
+	t2 = calc_step_optimizer_time(&p, P, 0, 8);
+	assert_near(t1 - t0, 32 * n / 6e9, 1e-9);
+	assert_near(t2 - t0, 32 * n / 6e9 - n / 1e9, 1e-9);
+}
+
 /* Optimizer offload's step (training.offload_optimizer = f): Llama 3 8B (P =
  * 8,030,261,248), tp 1, pp 1, dp 8, ZeRO-1, recipe megatron on H100 (HBM 3.35 TB/s, host
  * link 64 GB/s per direction, docs/references.md §6.1), the host's rate 1e9 parameters/s
@@ -1965,6 +1992,7 @@ int main(void)
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_offload_time),
 		cmocka_unit_test(test_offload_modules_time),
+		cmocka_unit_test(test_nvme_offload_time),
 		cmocka_unit_test(test_offload_optimizer_time),
 		cmocka_unit_test(test_zero_offload_time),
 		cmocka_unit_test(test_cp_overlap),
