@@ -1687,7 +1687,14 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	else if (m->moe.first_dense > 0)
 		ERR2("model.first_dense", "model.hybrid_pattern", "model.first_dense = %d with model.hybrid_pattern: the "
 		     "pattern places the MoE layers (E) (allowed: 0)", m->moe.first_dense);
-	if (m->window > 0 || m->mla.kv_lora_rank > 0 || m->mtp_depth > 0 || m->attn_chunk > 0)
+	/* Megatron-Core's hybrid MTP runs a layer pattern of its own at each depth
+	 * (megatron/core/models/hybrid/hybrid_model.py at d98e8a6: "<main>/<mtp>/<mtp>"), not
+	 * the one block of the main model's last kind the plan's MTP is (DeepSeek-V3 §2.2) */
+	if (m->mtp_depth > 0)
+		ERR2("model.mtp_depth", "model.hybrid_pattern", "model.mtp_depth = %d with model.hybrid_pattern is not "
+		     "modelled: Megatron-Core's hybrid MTP runs a layer pattern of its own at each depth, which the "
+		     "plan's one-block MTP does not hold (allowed: model.mtp_depth = 0 on a hybrid model)", m->mtp_depth);
+	else if (m->window > 0 || m->mla.kv_lora_rank > 0 || m->attn_chunk > 0)
 		ERR("model", "hybrid_pattern", "model.hybrid_pattern with %s is not modelled (allowed: a hybrid model "
 		    "with plain attention, no MTP)", m->window > 0 ? "model.sliding_window" :
 		    m->mla.kv_lora_rank > 0 ? "MLA (model.kv_lora_rank)" : m->mtp_depth > 0 ? "model.mtp_depth" :
