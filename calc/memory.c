@@ -405,7 +405,11 @@ double calc_memory_offload_bytes(const struct calc_plan *p, int kind)
 		if ((om & CALC_OFM_MOE_ACT) && !(rcm & CALC_RCM_MOE))
 			v += off_big((wide - 1) * e * copies * x->expert_ffn / etp, e) + off_big(4 * copies, 4);
 	}
-	return v;
+	/* training.offload_fraction (activation_offload_fraction): post_warmup_callback keeps
+	 * the first int-rounded share of a chunk's eligible groups in forward order offloaded
+	 * and the rest on the GPU; counted as that share of every layer's bytes (convention:
+	 * the groups of their mean size, exact for one module; docs/references.md §2.14) */
+	return v * p->offload_fraction;
 }
 
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out)

@@ -235,6 +235,9 @@ static const struct key keys[] = {
 	 "submodules whose saved inputs live in host memory, copied over cluster.gpu_pcie_bw behind each layer's compute "
 	 "(Megatron-Core --fine-grained-activation-offloading --offload-modules: attn_norm qkv_linear core_attn attn_proj "
 	 "mlp_norm expert_fc1 moe_act; any pp and vpp; recompute none, selective or modules; empty = none)"},
+	{"training", "offload_fraction", K_NUM, CALC_U_FRACTION, P(offload_fraction), 0, 1, NULL, "fraction",
+	 "for offload_modules: the share of the eligible offload groups offloaded, the first in forward order "
+	 "(Megatron-Core --activation-offload-fraction; default 1)"},
 	{"training", "offload_optimizer", K_NUM, CALC_U_FRACTION, P(offload_optimizer), 0, 1, NULL, "fraction",
 	 "share of the master weights and optimizer states kept and stepped on the host (Megatron-Core "
 	 "--optimizer-cpu-offload --optimizer-offload-fraction; needs cluster.cpu_optimizer_rate; 0 = none)"},
@@ -1860,6 +1863,10 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			     "of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
 			     "1e+15 bytes/s)", p->gpu.name);
 	}
+	else if (p->offload_fraction < 1)
+		ERR2("training.offload_fraction", "training.offload_modules", "training.offload_fraction = %g is the share "
+		     "of the offload groups of training.offload_modules, which is not set (allowed: 1 without "
+		     "offload_modules)", p->offload_fraction);
 	/* HybridDeviceOptimizer (megatron/core/optimizer/__init__.py at d98e8a6) is built for
 	 * Adam with the distributed optimizer; its host step has no rate of its own here */
 	if (p->offload_optimizer > 0 && p->cpu_optimizer_rate <= 0)
@@ -2180,6 +2187,7 @@ static void plan_reset(struct calc_plan *p)
 	p->fsdp_prefetch = 1;        /* FSDP backward_prefetch / FSDP2: one layer ahead */
 	p->memory_margin = 0.10;     /* the recommendation leaves 10% of usable memory free */
 	p->optimizer_time = -1;
+	p->offload_fraction = 1;     /* Megatron-Core activation_offload_fraction's default */
 	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's
 	 * convention, which charges 3 attention cores for selective recomputation and for
 	 * FlashAttention alike, and is kept for comparisons with KOR22 Table 5 */

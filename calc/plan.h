@@ -224,6 +224,9 @@ struct calc_plan {
 	 * activation offloading (--fine-grained-activation-offloading --offload-modules;
 	 * memory.c, step.c offload_traffic, docs/references.md §2.14); 0 = none */
 	unsigned offload_modules;
+	/* training.offload_fraction: Megatron-Core's activation_offload_fraction, the share
+	 * of the eligible offload groups that are offloaded (default 1; memory.c) */
+	double offload_fraction;
 	/* training.offload_optimizer: the share of the rank's master weights and optimizer
 	 * states that Megatron-Core's HybridDeviceOptimizer keeps and updates on the host
 	 * (--optimizer-cpu-offload --optimizer-offload-fraction; memory.c, step.c

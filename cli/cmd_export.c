@@ -518,6 +518,8 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 				snprintf(mods + strlen(mods), sizeof mods - strlen(mods), " %s", calc_off_module_name(i));
 		FLAG("--fine-grained-activation-offloading");
 		FLAG("--offload-modules%s", mods);
+		if (p->offload_fraction < 1)
+			FLAG("--activation-offload-fraction %g", p->offload_fraction);
 	}
 	/* the gradients: --grad-reduce-in-bf16 holds the main grads and reduces them in BF16
 	 * (arguments.py:1213 at commit d98e8a6 turns accumulate_allreduce_grads_in_fp32 off); one

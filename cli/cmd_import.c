@@ -1291,6 +1291,7 @@ static const struct {
 	{"--cpu-offloading-num-layers", M_VAL}, {"--optimizer-offload-fraction", M_VAL},
 	{"--cpu-offloading", M_SWITCH}, {"--optimizer-cpu-offload", M_SWITCH},
 	{"--fine-grained-activation-offloading", M_SWITCH}, {"--offload-modules", M_VAL},
+	{"--activation-offload-fraction", M_VAL},
 	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH}, {"--squared-relu", M_SWITCH},
 	{"--hybrid-layer-pattern", M_VAL}, {"--hybrid-override-pattern", M_VAL}, {"--mamba-num-heads", M_VAL},
 	{"--mamba-head-dim", M_VAL}, {"--mamba-num-groups", M_VAL}, {"--mamba-state-dim", M_VAL},
@@ -1372,6 +1373,8 @@ struct mvals {
 	int fg_off, off_mod_line; /* --fine-grained-activation-offloading (its line, -1 without
 	                             one); --offload-modules' line */
 	char off_modules[200];    /* --offload-modules, comma-separated */
+	double off_act_frac;      /* --activation-offload-fraction, -1 when absent */
+	int off_act_frac_line;
 	int line_layers, line_tp, line_pp, line_vocab, line_gb;
 	char tokenizer[40], layout[4096], freq[256], rc_method[16], rc_modules[200];
 	int freq_line, layout_line, modules_line;
@@ -1646,6 +1649,10 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--recompute-num-layers")) m_int(im, val, a, 1, 100000, &m->rc_layers);
 	else if (IS("--cpu-offloading-num-layers")) m_int(im, val, a, 0, 100000, &m->off_layers);
 	else if (IS("--optimizer-offload-fraction")) m_real(im, val, a, &m->off_frac);
+	else if (IS("--activation-offload-fraction")) {
+		m->off_act_frac_line = val->line;
+		m_real(im, val, a, &m->off_act_frac);
+	}
 	else if (IS("--train-samples")) m_int(im, val, a, 1, 1000000000000000L, &m->samples);
 	else if (IS("--train-iters")) m_int(im, val, a, 1, 1000000000000L, &m->iters);
 	else if (IS("--attention-dropout")) m_real(im, val, a, &m->adrop);
@@ -2034,6 +2041,7 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 	m.seq = m.mb = m.gb = m.tp = m.pp = m.cp = m.ep = m.etp = m.maxpos = m.vpl = m.vps = -1;
 	m.first = m.last = m.rc_layers = m.samples = m.iters = m.off_layers = -1;
 	m.off_frac = -1;
+	m.off_act_frac = -1;
 	m.hdrop = m.adrop = -1;
 	m.capacity = -1;
 	{
@@ -2232,8 +2240,11 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 	if (m.fg_off && !m.off_modules[0])
 		ERR(im, m.fg_off > 0 ? m.fg_off : 0, "import --from megatron: --fine-grained-activation-offloading without "
 		    "--offload-modules offloads nothing and Megatron-Core refuses it (allowed: with --offload-modules)");
-	else if (m.fg_off)
+	else if (m.fg_off) {
 		put(im, m.off_mod_line, "training.offload_modules", "%s", m.off_modules);
+		if (m.off_act_frac >= 0 && m.off_act_frac != 1)
+			put(im, m.off_act_frac_line, "training.offload_fraction", "%g", m.off_act_frac);
+	}
 	/* recomputation */
 	if (m.rc == 1) {
 		put(im, 0, "parallel.recompute", "full");
@@ -2703,6 +2714,7 @@ static const struct {
 	{"model.cpu_offloading_num_layers", N_VAL, "--cpu-offloading-num-layers"},
 	{"model.fine_grained_activation_offloading", N_BOOL, "--fine-grained-activation-offloading"},
 	{"model.offload_modules", N_LIST, "--offload-modules"},
+	{"model.activation_offload_fraction", N_VAL, "--activation-offload-fraction"},
 	{"optimizer.optimizer_cpu_offload", N_BOOL, "--optimizer-cpu-offload"},
 	{"optimizer.optimizer_offload_fraction", N_VAL, "--optimizer-offload-fraction"},
 	{"train.micro_batch_size", N_VAL, "--micro-batch-size"}, {"train.global_batch_size", N_VAL, "--global-batch-size"},

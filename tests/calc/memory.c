@@ -553,7 +553,8 @@ static void test_offload_activations(void **state)
  * stage of 32 layers with 3 micro-batches in flight, all but CALC_OFFLOAD_KEEP = 2 groups
  * (the margin and the one reloaded ahead) are in host memory: (3 x 32 - 2) m.  At s =
  * 1024 the core's Q is 1,048,576 elements (offloaded: not below the minimum) and K, V
- * 262,144 each (kept): core_attn alone moves 2,097,152 B. */
+ * 262,144 each (kept): core_attn alone moves 2,097,152 B.  With offload_fraction f
+ * (Megatron-Core's activation_offload_fraction over the groups) f of it. */
 static void test_offload_modules(void **state)
 {
 	const double m = 176160768.0;
@@ -590,8 +591,13 @@ static void test_offload_modules(void **state)
 	p.offload_modules = CALC_OFM_CORE_ATTN;
 	p.seq_len = 1024;
 	assert_near(calc_memory_offload_bytes(&p, 0), 2097152.0, 1e-12);
-	/* a planner candidate with full recomputation offloads nothing */
+	/* training.offload_fraction = 0.5: half of the groups, counted as half of each
+	 * layer's bytes (core_attn: 25,165,824 / 2) */
+	p.offload_fraction = 0.5;
 	p.seq_len = 8192;
+	assert_near(calc_memory_offload_bytes(&p, 0), 12582912.0, 1e-12);
+	p.offload_fraction = 1;
+	/* a planner candidate with full recomputation offloads nothing */
 	p.recompute = CALC_RC_FULL;
 	assert_near(calc_memory_offload_bytes(&p, 0), 0, 0);
 }
