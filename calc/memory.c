@@ -412,6 +412,24 @@ double calc_memory_offload_bytes(const struct calc_plan *p, int kind)
 	return v * p->offload_fraction;
 }
 
+/* The bytes of one layer of kind 'kind' of the weights' partition one GPU holds: its
+ * parameters on the GPU (calc_memory_terms_params) times the recipe's weight bytes under
+ * the plan's ZeRO stage over dp x cp, the routed experts' over the expert-DP group
+ * (calc_memory_terms_bytes), as memory.c counts memory.weights. */
+double calc_memory_layer_weight_bytes(const struct calc_plan *p, int kind)
+{
+	struct calc_params pr;
+	struct calc_mem_terms k;
+
+	if (!p->recipe)
+		return 0;
+	calc_model_params(&p->model, &pr);
+	calc_memory_terms_params(p, &pr, &k);
+	calc_memory_terms_bytes(p->recipe, p->zero, p->dp * (p->cp > 0 ? p->cp : 1), &k);
+	calc_memory_terms_expert_bytes(p->recipe, p->zero, p->edp > 0 ? p->edp : 1, &k);
+	return kind >= 0 && kind < k.nkinds ? k.kind_params[kind] * k.bw + k.kind_expert[kind] * k.ebw : 0;
+}
+
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out)
 {
 	act_layer(plan, 0, plan->recompute, out);
@@ -514,7 +532,8 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 		k->off_mod[j] = calc_memory_offload_bytes(p, j);
 	k->opt_off = p->offload_optimizer;
 	k->opt_off_grads = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO;
-	k->opt_nvme = k->opt_off_grads && p->offload_device == 1;
+	k->opt_nvme = calc_plan_offload_nvme(p);
+	k->param_off = calc_plan_offload_param(p);
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
@@ -820,6 +839,20 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 			nvme = host;
 			host = 4 * 4 * (part < 1e9 ? part : 1e9);
 		}
+	}
+	/* training.offload_param: DeepSpeed ZeRO-3 keeps the rank's partition of the weights in
+	 * host memory (cpu) or in NVMe swap files (nvme), and the host then the pinned swap
+	 * buffers, buffer_count = 5 of buffer_size = 1e8 elements in 2 B
+	 * (DeepSpeedZeroOffloadParamConfig's defaults, offload_config.py at edaa722; max_in_cpu
+	 * not modelled: every element on NVMe); the gathered layers are not counted, as for
+	 * ZeRO-3 without offload (docs/references.md §2.15) */
+	if (k->param_off) {
+		if (k->param_off == 2) {
+			nvme += w;
+			host += 5 * 1e8 * 2;
+		} else
+			host += w;
+		w = 0;
 	}
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
 	                    * of their gradients, the experts' too; one optimizer state (convention) */

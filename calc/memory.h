@@ -47,7 +47,8 @@ struct calc_mem_stage {
 	                        (training.offload_activations) and the offloaded master weights
 	                        and optimizer states (training.offload_optimizer) [bytes] */
 	double nvme;         /* held on NVMe instead (training.offload_device = nvme): the
-	                        offloaded master weights, optimizer states and gradients [bytes] */
+	                        offloaded master weights, optimizer states and gradients, and
+	                        (training.offload_param = nvme) the weights' partition [bytes] */
 };
 
 struct calc_memory {
@@ -92,6 +93,8 @@ struct calc_mem_terms {
 	                                          (calc_memory_offload_bytes) */
 	double opt_off;                        /* training.offload_optimizer: share of the master
 	                                          weights and optimizer states on the host [0..1] */
+	int param_off;                         /* training.offload_param: 1 the weights' partition in
+	                                          host memory, 2 on NVMe; 0 on the GPU */
 	int opt_nvme;                          /* 1: that share lives on NVMe, the host holding the
 	                                          swap buffers (training.offload_device = nvme) */
 	int opt_off_grads;                     /* 1: the gradients of that share live on the host too
@@ -173,6 +176,8 @@ void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *
  * the bytes of one layer of kind 'k' and one micro-batch that the plan's offloaded modules
  * copy to host memory, under the plan's recomputation; 0 without offload_modules. */
 double calc_memory_offload_bytes(const struct calc_plan *plan, int k);
+/* The weights' partition of one layer of kind 'k' on one GPU [B] (the plan's ZeRO stage). */
+double calc_memory_layer_weight_bytes(const struct calc_plan *plan, int k);
 /* The groups of each offloaded module that stay on the GPU at a stage's peak [layers of
  * one micro-batch]: the margin Megatron-Core keeps and the group reloaded ahead. */
 #define CALC_OFFLOAD_KEEP 2

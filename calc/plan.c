@@ -82,6 +82,7 @@ static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 static const char *const offload_style_names[] = {"megatron", "zero-offload", NULL}; /* enum calc_offload_style */
 static const char *const offload_device_names[] = {"cpu", "nvme", NULL}; /* training.offload_device */
+static const char *const offload_param_names[] = {"none", "cpu", "nvme", NULL}; /* training.offload_param */
 /* in the order of the bits of enum calc_off_module (Megatron-Core offload_modules,
  * transformer_config.py at d98e8a6; fused_group_mlp and gdp_qkv are not modelled) */
 static const char *const ofm_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj", "mlp_norm",
@@ -249,6 +250,10 @@ static const struct key keys[] = {
 	 "where DeepSpeed keeps the offloaded optimizer partition (zero_optimization.offload_optimizer.device): cpu "
 	 "(ZeRO-Offload) or nvme (ZeRO-Infinity: the fp32 states and gradients swapped over cluster.nvme_bw; ZeRO-3, "
 	 "offload_style = zero-offload)"},
+	{"training", "offload_param", K_ENUM, 0, P(offload_param), 0, 0, offload_param_names, "enum",
+	 "where DeepSpeed ZeRO-3 keeps each rank's parameter partition (zero_optimization.offload_param.device): none "
+	 "(the GPU), cpu or nvme (ZeRO-Infinity), fetched over cluster.gpu_pcie_bw (and cluster.nvme_bw) for every "
+	 "forward and backward; zero = 3 without FSDP, pp = 1"},
 	{"training", "nvme_pipeline", K_BOOL, 0, P(nvme_pipeline), 0, 1, NULL, "bool",
 	 "for offload_device = nvme: DeepSpeed's pipeline_read / pipeline_write, the swaps overlapped with the CPU "
 	 "optimizer step (PipelinedOptimizerSwapper; default no, as DeepSpeed's)"},
@@ -1902,6 +1907,21 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("training.offload_device", "cluster.nvme_bw", "training.offload_device = nvme needs the NVMe "
 		     "bandwidth, which no preset gives: set cluster.nvme_bw (bytes per second for one GPU; allowed: > 0 .. "
 		     "1e+15)");
+	else if (p->offload_param && (p->zero != 3 || p->fsdp))
+		ERR2("training.offload_param", "parallel.zero", "training.offload_param = %s is DeepSpeed's ZeRO-3 parameter "
+		     "offload, but parallel.zero = %d%s (allowed: zero = 3 without FSDP, or offload_param = none)",
+		     offload_param_names[p->offload_param], p->zero, p->fsdp ? " with parallel.fsdp = yes" : "");
+	else if (p->offload_param && p->pp > 1)
+		ERR2("training.offload_param", "pp", "training.offload_param = %s needs parallel.pp = 1, but it is %d: "
+		     "DeepSpeed's pipeline engine refuses ZeRO-3 (allowed: pp = 1, or offload_param = none)",
+		     offload_param_names[p->offload_param], p->pp);
+	else if (p->offload_param && p->gpu.pcie_bw <= 0)
+		ERR2("training.offload_param", "cluster.gpu_pcie_bw", "training.offload_param = %s needs the host link of "
+		     "the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. 1e+15 "
+		     "bytes/s)", offload_param_names[p->offload_param], p->gpu.name);
+	else if (p->offload_param == 2 && p->nvme_bw <= 0)
+		ERR2("training.offload_param", "cluster.nvme_bw", "training.offload_param = nvme needs the NVMe bandwidth, "
+		     "which no preset gives: set cluster.nvme_bw (bytes per second for one GPU; allowed: > 0 .. 1e+15)");
 	else if (p->nvme_pipeline && p->offload_device != 1)
 		ERR2("training.nvme_pipeline", "training.offload_device", "training.nvme_pipeline = yes pipelines the NVMe "
 		     "swaps, but training.offload_device = cpu (allowed: offload_device = nvme, or nvme_pipeline = no)");

@@ -13,7 +13,7 @@
 #include "stacks.h"
 
 #define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
-#define CALC_PLAN_NKEYS 176 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 184 /* upper bound of the plan keys (plan.c) */
 
 /*
  * The token dispatcher of the MoE layers (moe.dispatcher; Megatron-Core
@@ -240,6 +240,9 @@ struct calc_plan {
 	 * (ZeRO-Infinity's PartitionedOptimizerSwapper; memory.c, step.c, docs/references.md
 	 * §2.15) */
 	int offload_device;
+	int offload_param;  /* training.offload_param: DeepSpeed's ZeRO-3 parameter partition in
+	                       host memory (1 cpu) or on NVMe (2 nvme); 0 none (memory.c, step.c,
+	                       docs/references.md §2.15) */
 	int nvme_pipeline;  /* training.nvme_pipeline: DeepSpeed's pipeline_read / pipeline_write
 	                       (PipelinedOptimizerSwapper) */
 	double nvme_bw;     /* cluster.nvme_bw: NVMe bytes per second for one GPU, reads and writes
@@ -396,6 +399,29 @@ static inline int calc_plan_microbatches(const struct calc_plan *plan)
 static inline int calc_plan_offload_layers(const struct calc_plan *plan)
 {
 	return plan->pp == 1 && plan->recompute == CALC_RC_NONE ? plan->offload_layers : 0;
+}
+/* ZeRO-3's parameter offload (training.offload_param) where the split allows it: ZeRO-3
+ * without FSDP at pp = 1 (the plan check refuses the rest; a planner candidate of another
+ * ZeRO stage or depth offloads nothing and is costed so). */
+static inline int calc_plan_offload_param_at(const struct calc_plan *plan, int zero)
+{
+	return zero == 3 && !plan->fsdp && plan->pp == 1 ? plan->offload_param : 0;
+}
+static inline int calc_plan_offload_param(const struct calc_plan *plan)
+{
+	return calc_plan_offload_param_at(plan, plan->zero);
+}
+/* ZeRO-Infinity's optimizer swap to NVMe (training.offload_device = nvme) where it runs:
+ * ZeRO-3 under offload_style = zero-offload (a planner candidate of another ZeRO stage
+ * keeps the states in host memory, ZeRO-Offload's). */
+static inline int calc_plan_offload_nvme_at(const struct calc_plan *plan, int zero)
+{
+	return plan->offload_device == 1 && zero == 3 && plan->offload_optimizer > 0 &&
+	       plan->offload_style == CALC_OFFLOAD_ZERO;
+}
+static inline int calc_plan_offload_nvme(const struct calc_plan *plan)
+{
+	return calc_plan_offload_nvme_at(plan, plan->zero);
 }
 /* Write the default plan text (embedded copy of plans/default.ini). */
 const char *calc_plan_default_text(void);

@@ -914,13 +914,29 @@ static void offload_traffic(const struct calc_plan *plan, int kind, struct calc_
  */
 static void fg_offload_traffic(const struct calc_plan *plan, int kind, struct calc_layer_time *o)
 {
-	double bw = plan->gpu.pcie_bw, c;
+	double bw = plan->gpu.pcie_bw, c, cf, cb;
 
 	if (bw <= 0)
 		return;
 	c = calc_memory_offload_bytes(plan, kind) / bw;
-	o->off_f = exposed_behind(c, o->f, 1);
-	o->off_b = exposed_behind(c, o->b + o->w + o->recompute, 1);
+	cf = cb = c;
+	/* training.offload_param (DeepSpeed ZeRO-3 parameter offload, docs/references.md
+	 * §2.15): before each all-gather of the layer the rank's partition w comes from the
+	 * host, once in the forward and once in the backward (again for the recomputed
+	 * forward under full recomputation), w / gpu.pcie_bw, and from NVMe through the
+	 * swap buffers at the slower of the two links (nvme); DeepSpeed prefetches the next
+	 * modules' parameters while one computes (partitioned_param_coordinator.py at
+	 * edaa722, fetch_sub_module), so the copies hide behind the layer's compute as
+	 * above */
+	if (calc_plan_offload_param(plan)) {
+		double w = calc_memory_layer_weight_bytes(plan, kind), t = w / bw;
+		if (plan->offload_param == 2 && plan->nvme_bw > 0 && w / plan->nvme_bw > t)
+			t = w / plan->nvme_bw;
+		cf += t;
+		cb += t * (plan->recompute == CALC_RC_FULL ? 2 : 1);
+	}
+	o->off_f = exposed_behind(cf, o->f, 1);
+	o->off_b = exposed_behind(cb, o->b + o->w + o->recompute, 1);
 }
 
 /*
@@ -1027,7 +1043,7 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	o->off_f = o->off_b = 0;
 	if (calc_plan_offload_layers(plan) > 0)
 		offload_traffic(plan, kind, o);
-	else if (plan->offload_modules)
+	else if (plan->offload_modules || calc_plan_offload_param(plan))
 		fg_offload_traffic(plan, kind, o);
 }
 
@@ -1596,11 +1612,22 @@ double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params
 		 * the swaps add to the CPU step; PipelinedOptimizerSwapper (nvme_pipeline) reads
 		 * the next sub-group and writes the previous one while the CPU steps the current:
 		 * the longer of the two (the fill and drain of one sub-group not counted) */
-		if (plan->offload_device == 1 && plan->offload_style == CALC_OFFLOAD_ZERO && plan->nvme_bw > 0) {
+		if (calc_plan_offload_nvme(plan) && plan->nvme_bw > 0) {
 			double io = f * n * 32 / plan->nvme_bw;
 			cpu = plan->nvme_pipeline ? (io > cpu ? io : cpu) : cpu + io;
 		}
 		t += cpu;
+	}
+	/* training.offload_param: the updated weights go back to the host partition -- from
+	 * the GPU's step over the host link (without optimizer offload; with it the host's
+	 * step writes them in place) -- and to NVMe (nvme), the rank's n weights in the
+	 * recipe's weight bytes (docs/references.md §2.15) */
+	if (calc_plan_offload_param(plan)) {
+		double ew = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		if (!(plan->offload_optimizer > 0) && plan->gpu.pcie_bw > 0)
+			t += n * ew / plan->gpu.pcie_bw;
+		if (plan->offload_param == 2 && plan->nvme_bw > 0)
+			t += n * ew / plan->nvme_bw;
 	}
 	return t + muon_time(plan, grad_params);
 }

@@ -4152,7 +4152,8 @@ static int import_deepspeed(struct imp *im, const char *text)
 					continue;
 				/* ZeRO-Offload (Ren et al. 2021): the rank's optimizer partition and its fp16
 				 * gradients on the host, CPU Adam (docs/references.md §2.13); ZeRO-Infinity's
-				 * NVMe (Rajbhandari et al. 2021) and parameter offload are refused below */
+				 * NVMe and parameter offload (Rajbhandari et al. 2021; §2.15) below; the rest
+				 * (cpu_offload's old names, ZenFlow, other devices) refused */
 				if (!strcmp(zk, "offload_optimizer") && json_is_string(dev) &&
 				    !strcmp(json_string_value(dev), "cpu")) {
 					put(im, key_line(text, zk), "training.offload_optimizer", "1");
@@ -4173,10 +4174,11 @@ static int import_deepspeed(struct imp *im, const char *text)
 						    "training.nvme_pipeline", "yes");
 					continue;
 				}
-				if (json_is_string(dev) && !strcmp(json_string_value(dev), "nvme")) {
-					ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s.device = nvme: "
-					    "ZeRO-Infinity's parameter offload to NVMe is not modelled (the plan keeps the "
-					    "parameters in GPU memory); allowed: offload_optimizer with device cpu or nvme, or none", zk);
+				/* ZeRO-3's parameter offload (DeepSpeedZeroOffloadParamConfig: device cpu or
+				 * nvme; docs/references.md §2.15): the plan refuses it outside ZeRO-3 */
+				if (!strcmp(zk, "offload_param") && json_is_string(dev) &&
+				    (!strcmp(json_string_value(dev), "cpu") || !strcmp(json_string_value(dev), "nvme"))) {
+					put(im, key_line(text, zk), "training.offload_param", "%s", json_string_value(dev));
 					continue;
 				}
 				ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s: offloading to CPU or "

@@ -636,6 +636,38 @@ static void test_nvme_offload_memory(void **state)
 	calc_diag_free(&d);
 }
 
+/* training.offload_param (DeepSpeed ZeRO-3 parameter offload, docs/references.md §2.15):
+ * Llama 3 8B on 8 GPUs at ZeRO-3, tp 1, pp 1, recipe megatron: the rank's partition of the
+ * bf16 weights is 2 P / 8 = 2,007,565,312 B; cpu moves it to the host, nvme to NVMe with
+ * the host holding 5 swap buffers of 1e8 two-byte elements, 1e9 B (offload_config.py at
+ * edaa722: buffer_count, buffer_size); nothing else moves. */
+static void test_param_offload_memory(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                      "recipe=megatron", "cluster.nvme_bw=6e9", "training.offload_param=cpu"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 8);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].weights, 2 * P / 8, 1e-12);
+	load_plan(&p, sets, 9);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].weights, 0, 0);
+	assert_near(m1->st[0].host, 2 * P / 8, 1e-12);
+	assert_near(m1->st[0].master, m0->st[0].master, 1e-12);
+	assert_near(m1->st[0].activations, m0->st[0].activations, 1e-12);
+	p.offload_param = 2;
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].nvme, 2 * P / 8, 1e-12);
+	assert_near(m1->st[0].host, 1e9, 1e-12);
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
 /* Optimizer offload (training.offload_optimizer = f, Megatron-Core's HybridDeviceOptimizer):
  * Llama 3 8B, P = 8,030,261,248 parameters (tests/calc/model.c, Hugging Face's count), tp 1,
  * pp 1, dp 8, ZeRO-1, recipe megatron (fp32 master 4 B and Adam moments 8 B per
@@ -1224,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_offload_optimizer),
 		cmocka_unit_test(test_offload_modules),
 		cmocka_unit_test(test_nvme_offload_memory),
+		cmocka_unit_test(test_param_offload_memory),
 		cmocka_unit_test(test_zero_offload_memory),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
