@@ -76,6 +76,7 @@ QSTAGE(q_total, total)
 QSTAGE(q_headroom, headroom)
 QSTAGE(q_inflight, inflight)
 QSTAGE(q_host, host)
+QSTAGE(q_nvme, nvme)
 QSTAGE(q_params_gpu, params)
 
 /* The parameters of one copy of the worst stage's share: memory.params_per_gpu counts
@@ -206,6 +207,7 @@ const struct calc_quantity calc_q_memory[] = {
 	{"memory.master", "B", "master weights per GPU (worst stage)", q_master},
 	{"memory.optimizer", "B", "optimizer moments per GPU (worst stage)", q_opt},
 	{"memory.host", "B", "host memory per GPU holding offloaded activations, master weights and optimizer states (worst stage)", q_host},
+	{"memory.nvme", "B", "NVMe per GPU holding the optimizer partition swapped out by training.offload_device = nvme (worst stage)", q_nvme},
 	{"memory.states", "B", "all model states per GPU (worst stage)", q_states},
 	{"memory.activations", "B", "peak stored activations per GPU (worst stage)", q_act},
 	{"memory.overhead", "B", "named overheads per GPU: CUDA, NCCL, workspace, fragmentation, logits", q_overhead},

@@ -304,6 +304,132 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 	o->total = o->attn + o->scores + o->mlp;
 }
 
+/*
+ * Fine-grained activation offloading (training.offload_modules; Megatron-Core's
+ * --fine-grained-activation-offloading --offload-modules, docs/references.md §2.14): each
+ * named module offloads what autograd saves inside it -- its input and whatever else it
+ * saves -- to pinned host memory on a side stream after its forward and reloads it before
+ * its backward (megatron/core/pipeline_parallel/fine_grained_activation_offload.py at
+ * d98e8a6: group_start hooks saved_tensors_hooks, bulk_offload_group, bulk_reload_group).
+ * A tensor of fewer than min_offloaded_tensor_size = 1024 * 1024 elements (its default,
+ * transformer_config.py at d98e8a6; tensor_need_offloading_checker) stays on the GPU.
+ * The groups, in act_layer's terms of one layer and one micro-batch:
+ *   attn_norm:  the input norm's input e sbh/r where the norm is its own module (MLA, whose
+ *               spec keeps input_layernorm); IdentityOp -- skipped -- where Transformer
+ *               Engine fuses it into linear_qkv (gpt_layer_specs.py at d98e8a6,
+ *               TELayerNormColumnParallelLinear; transformer_layer.py _set_offload_modules)
+ *   qkv_linear: the QKV projection's saved input, the norm output (lin_in), and under the
+ *               fused norm its input e sbh/r as well (LayerNormLinear saves both); MLA's
+ *               qkv_linear wraps the down and up projections, whose saved latents are not
+ *               counted here (act_layer does not count them)
+ *   core_attn:  Q, K and V (three tensors) and the softmax statistics or scores (o.scores)
+ *   attn_proj:  the output projection's input, the core's output e sb a d/t (the core
+ *               saves the same tensor: attn_proj needs core_attn, plan.c)
+ *   mlp_norm:   the pre-MLP norm's input e sbh/r on an MoE layer (a dense layer's is fused
+ *               into linear_fc1: IdentityOp)
+ *   expert_fc1: the routed experts' fc1 input, lin_bytes h per token copy (moe_act above)
+ *   moe_act:    fc1's output (wide - 1) e f_e/etp per copy and the fp32 probabilities
+ * The dense MLP, Mamba-2 and gated delta-net layers have no offload module here (fused_group_mlp
+ * and gdp_qkv are not modelled).  Module recomputation drops what act_layer drops.
+ */
+static double off_big(double bytes, double elem)
+{
+	return bytes / elem >= 1024.0 * 1024.0 ? bytes : 0; /* min_offloaded_tensor_size */
+}
+
+double calc_memory_offload_bytes(const struct calc_plan *p, int kind)
+{
+	const struct calc_model *m = &p->model;
+	struct calc_layer_kind kd;
+	struct calc_act_layer a;
+	unsigned om = p->offload_modules, rcm = calc_recompute_modules(p->recompute, p->recompute_modules);
+	double e = p->recipe ? p->recipe->act_bytes : 2, t = p->tp, r = p->sp ? p->tp : 1, cp = p->cp > 0 ? p->cp : 1;
+	double s = p->seq_len / cp, b = p->micro_batch, h = m->hidden, na = m->heads, g = m->kv_heads;
+	double dh = m->head_dim > 0 ? m->head_dim : h / na, sb = s * b, v = 0, lb = lin_bytes(p, e), lin_in;
+	int attn = 0, moe = 0, mla = m->mla.kv_lora_rank > 0;
+
+	/* full recomputation and op-level SAC are refused with it (plan.c); a planner
+	 * candidate with either offloads nothing and is costed so */
+	if (!om || p->recompute == CALC_RC_FULL || p->recompute == CALC_RC_OP_SAC)
+		return 0;
+	calc_model_kind(m, kind, &kd);
+	switch (kd.type) { /* every kind: -Werror=switch fails the build on a new one */
+	case CALC_LAYER_DENSE:
+	case CALC_LAYER_ATTN:
+		attn = 1;
+		break;
+	case CALC_LAYER_MOE:
+		attn = moe = 1;
+		break;
+	case CALC_LAYER_EXPERTS:
+		moe = 1;
+		break;
+	case CALC_LAYER_MLP:
+	case CALC_LAYER_MAMBA:
+	case CALC_LAYER_GDN:
+		return 0;
+	}
+	if (mla)
+		g = na, dh = (m->mla.qk_nope_dim + m->mla.qk_rope_dim + m->mla.v_head_dim) / 2.0;
+	lin_in = sp_linear_input(p, e, sb);
+	if (attn) {
+		/* the saved QKV input's elements: all-gathered sbh or the shard sbh/r (sp_linear_input) */
+		double lin_el = p->sp_saved_input && p->sp && t > 1 ? sb * h : sb * h / r;
+		act_layer(p, kind, p->recompute, &a);
+		if ((om & CALC_OFM_ATTN_NORM) && mla)
+			v += off_big(e * sb * h / r, e);
+		if (om & CALC_OFM_QKV_LINEAR) {
+			if (!mla)
+				v += off_big(e * sb * h / r, e);
+			if (!(rcm & CALC_RCM_LAYERNORM))
+				v += lin_el >= 1024.0 * 1024.0 ? lin_in : 0;
+		}
+		if (om & CALC_OFM_CORE_ATTN) {
+			if (!(rcm & CALC_RCM_MLA_UP_PROJ))
+				v += off_big(e * sb * na * dh / t, e) + 2 * off_big(e * sb * g * dh / t, e);
+			/* the statistics are fp32 (4 B); the s^2 scores in e */
+			v += off_big(a.scores, p->flash_attention ? 4 : e);
+		}
+		if (om & CALC_OFM_ATTN_PROJ)
+			v += off_big(e * sb * na * dh / t, e);
+	}
+	if (moe) {
+		const struct calc_moe *x = &m->moe;
+		double etp = p->etp > 0 ? p->etp : 1, k = x->top_k, wide = m->mlp == CALC_MLP_SWIGLU ? 3 : 2;
+		double phi = x->capacity > 0 ? x->capacity : x->imbalance > 1 ? x->imbalance : 1;
+		double copies = phi * k * (sb / r) * etp;
+		if (om & CALC_OFM_MLP_NORM)
+			v += off_big(e * sb * h / r, e);
+		if ((om & CALC_OFM_EXPERT_FC1) && !(rcm & CALC_RCM_MOE))
+			v += off_big(lb * copies * h, lb);
+		if ((om & CALC_OFM_MOE_ACT) && !(rcm & CALC_RCM_MOE))
+			v += off_big((wide - 1) * e * copies * x->expert_ffn / etp, e) + off_big(4 * copies, 4);
+	}
+	/* training.offload_fraction (activation_offload_fraction): post_warmup_callback keeps
+	 * the first int-rounded share of a chunk's eligible groups in forward order offloaded
+	 * and the rest on the GPU; counted as that share of every layer's bytes (convention:
+	 * the groups of their mean size, exact for one module; docs/references.md §2.14) */
+	return v * p->offload_fraction;
+}
+
+/* The bytes of one layer of kind 'kind' of the weights' partition one GPU holds: its
+ * parameters on the GPU (calc_memory_terms_params) times the recipe's weight bytes under
+ * the plan's ZeRO stage over dp x cp, the routed experts' over the expert-DP group
+ * (calc_memory_terms_bytes), as memory.c counts memory.weights. */
+double calc_memory_layer_weight_bytes(const struct calc_plan *p, int kind)
+{
+	struct calc_params pr;
+	struct calc_mem_terms k;
+
+	if (!p->recipe)
+		return 0;
+	calc_model_params(&p->model, &pr);
+	calc_memory_terms_params(p, &pr, &k);
+	calc_memory_terms_bytes(p->recipe, p->zero, p->dp * (p->cp > 0 ? p->cp : 1), &k);
+	calc_memory_terms_expert_bytes(p->recipe, p->zero, p->edp > 0 ? p->edp : 1, &k);
+	return kind >= 0 && kind < k.nkinds ? k.kind_params[kind] * k.bw + k.kind_expert[kind] * k.ebw : 0;
+}
+
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out)
 {
 	act_layer(plan, 0, plan->recompute, out);
@@ -402,8 +528,12 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->chunks = p->vpp > 0 ? p->vpp : 1;
 	k->ckpt_cpu = p->recompute == CALC_RC_FULL && p->cpu_checkpointing;
 	k->offload_layers = calc_plan_offload_layers(p);
+	for (int j = 0; j < nk; j++)
+		k->off_mod[j] = calc_memory_offload_bytes(p, j);
 	k->opt_off = p->offload_optimizer;
 	k->opt_off_grads = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO;
+	k->opt_nvme = calc_plan_offload_nvme(p);
+	k->param_off = calc_plan_offload_param(p);
 	/* token ids (int64) and embedding dropout mask (§4.3), per in-flight mb */
 	k->first_act = 8 * s * b + (m->dropout ? s * b * h / r : 0);
 	/* final norm input, LM-head input, fp32 logits for the loss (§4.3); with
@@ -598,6 +728,29 @@ static double offload_act(const struct calc_mem_terms *k, const struct calc_stag
 	return act;
 }
 
+/*
+ * The bytes of a stage's layer activations that fine-grained offloading (off_mod) keeps
+ * in host memory at its peak: every offloaded group of the inflight micro-batches' layers
+ * but CALC_OFFLOAD_KEEP of the largest kind's, which stay on the GPU -- the margin
+ * post_warmup_callback keeps (the last group of each module name of the first chunk to
+ * run its backward, fine_grained_activation_offload.py at d98e8a6) and the group
+ * bulk_reload brings back ahead of the backward that needs it (convention,
+ * docs/references.md §2.14).
+ */
+static double fg_offload_host(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight)
+{
+	double all = 0, big = 0, keep;
+
+	for (int j = 0; j < k->nkinds; j++)
+		if (sl->count[j] > 0 && k->off_mod[j] > 0) {
+			all += sl->count[j] * k->off_mod[j] * inflight;
+			if (k->off_mod[j] > big)
+				big = k->off_mod[j];
+		}
+	keep = CALC_OFFLOAD_KEEP * big;
+	return all > keep ? all - keep : 0;
+}
+
 void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
                              struct calc_mem_stage_parts *o)
 {
@@ -623,6 +776,7 @@ void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_s
 		 * terms come back for that layer during its backward (the largest kind's) */
 		if (sl->layers > 0)
 			act += peak;
+		act -= fg_offload_host(k, sl, inflight);
 	}
 	if (sl->embedding)
 		extra += inflight * k->first_act;
@@ -648,7 +802,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
                             const struct calc_mem_stage_parts *pt, struct calc_mem_stage *st)
 {
 	double n = pt->n, ne = pt->ne, w, wc, g, ms, o, act = pt->act, extra = pt->extra, temp = pt->temp, states, acts,
-	       frag, host = 0;
+	       frag, host = 0, nvme = 0;
 
 	/* a dense model has ne = 0 and adds exact zeros */
 	w = n * k->bw + ne * k->ebw;
@@ -660,6 +814,7 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	 * parameters, with their fp32 master copy and optimizer states, to host memory
 	 * (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at d98e8a6,
 	 * _get_sub_optimizer_param_groups; docs/references.md §2.13) */
+	double ms_all = ms, o_all = o; /* the rank's master and moment bytes before offload (opt_nvme) */
 	if (k->opt_off > 0) {
 		host = (ms + o) * k->opt_off;
 		ms *= 1 - k->opt_off;
@@ -671,6 +826,33 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 			host += g * k->opt_off;
 			g *= 1 - k->opt_off;
 		}
+		/* training.offload_device = nvme: ZeRO-Infinity keeps the fp32 partition, its
+		 * moments and its fp32 gradients in NVMe swap files and the host only the pinned
+		 * swap buffers: buffer_count = 4 buffers (DeepSpeedZeroOffloadOptimizerConfig's
+		 * default) of the largest sub-group, at most sub_group_size = 1e9 elements
+		 * (DeepSpeedZeroConfig's default), in fp32 (deepspeed/runtime/zero/offload_config.py,
+		 * config.py, swap_tensor/partitioned_optimizer_swapper.py at edaa722).  The rank's
+		 * partition is taken from its master bytes, 4 per parameter (docs/references.md
+		 * §2.15) */
+		if (k->opt_nvme) {
+			double part = ms_all > 0 ? ms_all / 4 : o_all / 8; /* fp32 master, or Adam's two fp32 moments */
+			nvme = host;
+			host = 4 * 4 * (part < 1e9 ? part : 1e9);
+		}
+	}
+	/* training.offload_param: DeepSpeed ZeRO-3 keeps the rank's partition of the weights in
+	 * host memory (cpu) or in NVMe swap files (nvme), and the host then the pinned swap
+	 * buffers, buffer_count = 5 of buffer_size = 1e8 elements in 2 B
+	 * (DeepSpeedZeroOffloadParamConfig's defaults, offload_config.py at edaa722; max_in_cpu
+	 * not modelled: every element on NVMe); the gathered layers are not counted, as for
+	 * ZeRO-3 without offload (docs/references.md §2.15) */
+	if (k->param_off) {
+		if (k->param_off == 2) {
+			nvme += w;
+			host += 5 * 1e8 * 2;
+		} else
+			host += w;
+		w = 0;
 	}
 	if (k->copies > 1) /* DualPipe (DeepSeek-V3 §3.2.1): a second copy of the weights and
 	                    * of their gradients, the experts' too; one optimizer state (convention) */
@@ -707,7 +889,10 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 		if (k->offload_layers > 0 && sl->layers > 0)
 			for (int j = 0; j < k->nkinds; j++)
 				host += sl->count[j] * k->act[j] * inflight * k->offload_layers / sl->layers;
+		/* training.offload_modules: the offloaded groups (fg_offload_host) */
+		host += fg_offload_host(k, sl, inflight);
 		st->host = host;
+		st->nvme = nvme;
 	}
 	return states + acts + (k->fixed[0] + k->fixed[1] + k->fixed[2] + frag + temp);
 }

@@ -46,6 +46,9 @@ struct calc_mem_stage {
 	double host;         /* held in host memory instead: the offloaded layers' activations
 	                        (training.offload_activations) and the offloaded master weights
 	                        and optimizer states (training.offload_optimizer) [bytes] */
+	double nvme;         /* held on NVMe instead (training.offload_device = nvme): the
+	                        offloaded master weights, optimizer states and gradients, and
+	                        (training.offload_param = nvme) the weights' partition [bytes] */
 };
 
 struct calc_memory {
@@ -85,8 +88,15 @@ struct calc_mem_terms {
 	int rc_layers;                         /* its N [layers] (1 when unset) */
 	int chunks;                            /* model chunks per stage (vpp) */
 	int offload_layers;                    /* training.offload_activations [layers] (pp = 1) */
+	double off_mod[CALC_MAX_KINDS];        /* training.offload_modules: one layer of each kind, one
+	                                          micro-batch, copied to host memory [B]
+	                                          (calc_memory_offload_bytes) */
 	double opt_off;                        /* training.offload_optimizer: share of the master
 	                                          weights and optimizer states on the host [0..1] */
+	int param_off;                         /* training.offload_param: 1 the weights' partition in
+	                                          host memory, 2 on NVMe; 0 on the GPU */
+	int opt_nvme;                          /* 1: that share lives on NVMe, the host holding the
+	                                          swap buffers (training.offload_device = nvme) */
 	int opt_off_grads;                     /* 1: the gradients of that share live on the host too
 	                                          (training.offload_style = zero-offload) */
 	int ckpt_cpu;                          /* 1: the full-recomputation checkpoints live in host
@@ -162,6 +172,15 @@ int calc_memory(const struct calc_plan *plan, struct calc_memory *out, struct ca
 /* Activations of one layer (of kind 0) for one micro-batch under the plan's
  * tp/sp/cp/recompute. */
 void calc_memory_act_layer(const struct calc_plan *plan, struct calc_act_layer *out);
+/* Fine-grained activation offloading (training.offload_modules; docs/references.md §2.14):
+ * the bytes of one layer of kind 'k' and one micro-batch that the plan's offloaded modules
+ * copy to host memory, under the plan's recomputation; 0 without offload_modules. */
+double calc_memory_offload_bytes(const struct calc_plan *plan, int k);
+/* The weights' partition of one layer of kind 'k' on one GPU [B] (the plan's ZeRO stage). */
+double calc_memory_layer_weight_bytes(const struct calc_plan *plan, int k);
+/* The groups of each offloaded module that stay on the GPU at a stage's peak [layers of
+ * one micro-batch]: the margin Megatron-Core keeps and the group reloaded ahead. */
+#define CALC_OFFLOAD_KEEP 2
 /* Activations of one layer of kind 'k' for one micro-batch under recomputation 'rc'. */
 void calc_memory_act_kind(const struct calc_plan *plan, int k, enum calc_recompute rc,
                           struct calc_act_layer *out);

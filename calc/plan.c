@@ -81,6 +81,12 @@ static const char *const gemm_basis_names[] = {"peak", "achievable", NULL};
 static const char *const gemm_shape_names[] = {"none", "table", "auto", NULL};
 static const char *const split_names[] = {"remainder-first", "even", "llama3", NULL};
 static const char *const offload_style_names[] = {"megatron", "zero-offload", NULL}; /* enum calc_offload_style */
+static const char *const offload_device_names[] = {"cpu", "nvme", NULL}; /* training.offload_device */
+static const char *const offload_param_names[] = {"none", "cpu", "nvme", NULL}; /* training.offload_param */
+/* in the order of the bits of enum calc_off_module (Megatron-Core offload_modules,
+ * transformer_config.py at d98e8a6; fused_group_mlp and gdp_qkv are not modelled) */
+static const char *const ofm_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj", "mlp_norm",
+                                        "expert_fc1", "moe_act", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
 /* parallel.cp_comm: enum calc_cp_comm (plan.h), comm.c, step.c layer_comm */
@@ -226,6 +232,13 @@ static const struct key keys[] = {
 	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
 	 "layers whose activations live in host memory, copied over cluster.gpu_pcie_bw (Megatron-Core --cpu-offloading-num-layers; "
 	 "needs pp = 1 and recompute = none; 0 = none)"},
+	{"training", "offload_modules", K_MODULES, 0, P(offload_modules), 0, 0, ofm_names, "list",
+	 "submodules whose saved inputs live in host memory, copied over cluster.gpu_pcie_bw behind each layer's compute "
+	 "(Megatron-Core --fine-grained-activation-offloading --offload-modules: attn_norm qkv_linear core_attn attn_proj "
+	 "mlp_norm expert_fc1 moe_act; any pp and vpp; recompute none, selective or modules; empty = none)"},
+	{"training", "offload_fraction", K_NUM, CALC_U_FRACTION, P(offload_fraction), 0, 1, NULL, "fraction",
+	 "for offload_modules: the share of the eligible offload groups offloaded, the first in forward order "
+	 "(Megatron-Core --activation-offload-fraction; default 1)"},
 	{"training", "offload_optimizer", K_NUM, CALC_U_FRACTION, P(offload_optimizer), 0, 1, NULL, "fraction",
 	 "share of the master weights and optimizer states kept and stepped on the host (Megatron-Core "
 	 "--optimizer-cpu-offload --optimizer-offload-fraction; needs cluster.cpu_optimizer_rate; 0 = none)"},
@@ -233,6 +246,20 @@ static const struct key keys[] = {
 	 "whose optimizer offload training.offload_optimizer is: megatron (HybridDeviceOptimizer: gradients stay on the "
 	 "GPU, the recipe's gradient and weight bytes cross the host link) or zero-offload (DeepSpeed ZeRO-Offload, "
 	 "Ren et al. 2021: fp16 gradients on the host too, 2 + 2 bytes per parameter; the whole share, F = 1)"},
+	{"training", "offload_device", K_ENUM, 0, P(offload_device), 0, 0, offload_device_names, "enum",
+	 "where DeepSpeed keeps the offloaded optimizer partition (zero_optimization.offload_optimizer.device): cpu "
+	 "(ZeRO-Offload) or nvme (ZeRO-Infinity: the fp32 states and gradients swapped over cluster.nvme_bw; ZeRO-3, "
+	 "offload_style = zero-offload)"},
+	{"training", "offload_param", K_ENUM, 0, P(offload_param), 0, 0, offload_param_names, "enum",
+	 "where DeepSpeed ZeRO-3 keeps each rank's parameter partition (zero_optimization.offload_param.device): none "
+	 "(the GPU), cpu or nvme (ZeRO-Infinity), fetched over cluster.gpu_pcie_bw (and cluster.nvme_bw) for every "
+	 "forward and backward; zero = 3 without FSDP, pp = 1"},
+	{"training", "nvme_pipeline", K_BOOL, 0, P(nvme_pipeline), 0, 1, NULL, "bool",
+	 "for offload_device = nvme: DeepSpeed's pipeline_read / pipeline_write, the swaps overlapped with the CPU "
+	 "optimizer step (PipelinedOptimizerSwapper; default no, as DeepSpeed's)"},
+	{"cluster", "nvme_bw", K_NUM, CALC_U_BYTES_S, P(nvme_bw), 0, 1e15, NULL, "bytes/s",
+	 "NVMe bandwidth for one GPU, reads and writes together, for training.offload_device = nvme (no default: no "
+	 "preset gives its host's drives; 0 = not known)"},
 	{"cluster", "cpu_optimizer_rate", K_NUM, CALC_U_NONE, P(cpu_optimizer_rate), 0, 1e15, NULL, "1/s",
 	 "parameters the host's optimizer (CPU Adam) updates per second for one GPU, for training.offload_optimizer "
 	 "(no default: no source gives it for a preset's host; 0 = not known)"},
@@ -1668,7 +1695,14 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	else if (m->moe.first_dense > 0)
 		ERR2("model.first_dense", "model.hybrid_pattern", "model.first_dense = %d with model.hybrid_pattern: the "
 		     "pattern places the MoE layers (E) (allowed: 0)", m->moe.first_dense);
-	if (m->window > 0 || m->mla.kv_lora_rank > 0 || m->mtp_depth > 0 || m->attn_chunk > 0)
+	/* Megatron-Core's hybrid MTP runs a layer pattern of its own at each depth
+	 * (megatron/core/models/hybrid/hybrid_model.py at d98e8a6: "<main>/<mtp>/<mtp>"), not
+	 * the one block of the main model's last kind the plan's MTP is (DeepSeek-V3 §2.2) */
+	if (m->mtp_depth > 0)
+		ERR2("model.mtp_depth", "model.hybrid_pattern", "model.mtp_depth = %d with model.hybrid_pattern is not "
+		     "modelled: Megatron-Core's hybrid MTP runs a layer pattern of its own at each depth, which the "
+		     "plan's one-block MTP does not hold (allowed: model.mtp_depth = 0 on a hybrid model)", m->mtp_depth);
+	else if (m->window > 0 || m->mla.kv_lora_rank > 0 || m->attn_chunk > 0)
 		ERR("model", "hybrid_pattern", "model.hybrid_pattern with %s is not modelled (allowed: a hybrid model "
 		    "with plain attention, no MTP)", m->window > 0 ? "model.sliding_window" :
 		    m->mla.kv_lora_rank > 0 ? "MLA (model.kv_lora_rank)" : m->mtp_depth > 0 ? "model.mtp_depth" :
@@ -1801,6 +1835,43 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("training.offload_activations", "cluster.gpu_pcie_bw", "training.offload_activations = %d needs the "
 		     "host link of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
 		     "1e+15 bytes/s)", p->offload_layers, p->gpu.name);
+	/* Megatron-Core's fine-grained activation offloading (transformer_config.py at d98e8a6,
+	 * TransformerConfig.__post_init__): not with the layer-level cpu_offloading; attn_proj
+	 * only with core_attn; no expert module inside a recomputed 'moe'.  Full recomputation
+	 * keeps only the layer input, and op-level SAC is torchtitan's: neither is modelled with
+	 * it (docs/references.md §2.14).  The copies need the host link. */
+	if (p->offload_modules) {
+		unsigned om = p->offload_modules, rcm = calc_recompute_modules(p->recompute, p->recompute_modules);
+		if (p->offload_layers > 0)
+			ERR2("training.offload_modules", "training.offload_activations", "training.offload_modules is set with "
+			     "training.offload_activations = %d: Megatron-Core's fine-grained offloading cannot be enabled with "
+			     "the layer-level cpu_offloading (allowed: one of the two)", p->offload_layers);
+		else if ((om & CALC_OFM_ATTN_PROJ) && !(om & CALC_OFM_CORE_ATTN))
+			ERR2("training.offload_modules", "training.offload_modules", "training.offload_modules names attn_proj "
+			     "without core_attn: the output projection's input is the attention core's output, which the core's "
+			     "backward needs (allowed: attn_proj together with core_attn)");
+		else if ((om & (CALC_OFM_EXPERT_FC1 | CALC_OFM_MOE_ACT | CALC_OFM_MLP_NORM)) && m->moe.experts <= 0)
+			ERR2("training.offload_modules", "model.experts", "training.offload_modules names %s, a module of the "
+			     "MoE layer, but the model has no routed experts (allowed: attn_norm, qkv_linear, core_attn, "
+			     "attn_proj on a dense model, whose fused pre-MLP norm offloads nothing)",
+			     (om & CALC_OFM_EXPERT_FC1) ? "expert_fc1" : (om & CALC_OFM_MOE_ACT) ? "moe_act" : "mlp_norm");
+		else if ((om & (CALC_OFM_EXPERT_FC1 | CALC_OFM_MOE_ACT)) && (rcm & CALC_RCM_MOE))
+			ERR2("training.offload_modules", "parallel.recompute_modules", "training.offload_modules names %s "
+			     "while the whole moe module is recomputed (allowed: recompute_modules without moe, or no expert "
+			     "module offloaded)", (om & CALC_OFM_EXPERT_FC1) ? "expert_fc1" : "moe_act");
+		else if (p->recompute == CALC_RC_FULL || p->recompute == CALC_RC_OP_SAC)
+			ERR2("training.offload_modules", "parallel.recompute", "training.offload_modules with parallel.recompute "
+			     "= %s is not modelled (allowed: recompute none, selective, modules or deepseek-v3)",
+			     calc_recompute_name(p->recompute));
+		else if (p->gpu.pcie_bw <= 0)
+			ERR2("training.offload_modules", "cluster.gpu_pcie_bw", "training.offload_modules needs the host link "
+			     "of the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. "
+			     "1e+15 bytes/s)", p->gpu.name);
+	}
+	else if (p->offload_fraction < 1)
+		ERR2("training.offload_fraction", "training.offload_modules", "training.offload_fraction = %g is the share "
+		     "of the offload groups of training.offload_modules, which is not set (allowed: 1 without "
+		     "offload_modules)", p->offload_fraction);
 	/* HybridDeviceOptimizer (megatron/core/optimizer/__init__.py at d98e8a6) is built for
 	 * Adam with the distributed optimizer; its host step has no rate of its own here */
 	if (p->offload_optimizer > 0 && p->cpu_optimizer_rate <= 0)
@@ -1822,6 +1893,38 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		     "offloads the rank's whole optimizer partition, but training.offload_optimizer = %g (allowed: "
 		     "offload_optimizer = 1 with zero-offload, or offload_style = megatron for a share)",
 		     p->offload_optimizer);
+	/* ZeRO-Infinity's optimizer swap to NVMe: DeepSpeed builds its swapper in ZeRO-3 only
+	 * (deepspeed/runtime/zero/stage3.py at edaa722, _configure_tensor_swapping) */
+	if (p->offload_device == 1 && !(p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO))
+		ERR2("training.offload_device", "training.offload_style", "training.offload_device = nvme is DeepSpeed's "
+		     "offload_optimizer device and needs training.offload_optimizer = 1 with offload_style = zero-offload "
+		     "(allowed: offload_device = cpu otherwise)");
+	else if (p->offload_device == 1 && p->zero != 3)
+		ERR2("training.offload_device", "parallel.zero", "training.offload_device = nvme needs parallel.zero = 3, "
+		     "but it is %d: DeepSpeed swaps optimizer states to NVMe in ZeRO-3 only (allowed: zero = 3, or "
+		     "offload_device = cpu)", p->zero);
+	else if (p->offload_device == 1 && p->nvme_bw <= 0)
+		ERR2("training.offload_device", "cluster.nvme_bw", "training.offload_device = nvme needs the NVMe "
+		     "bandwidth, which no preset gives: set cluster.nvme_bw (bytes per second for one GPU; allowed: > 0 .. "
+		     "1e+15)");
+	else if (p->offload_param && (p->zero != 3 || p->fsdp))
+		ERR2("training.offload_param", "parallel.zero", "training.offload_param = %s is DeepSpeed's ZeRO-3 parameter "
+		     "offload, but parallel.zero = %d%s (allowed: zero = 3 without FSDP, or offload_param = none)",
+		     offload_param_names[p->offload_param], p->zero, p->fsdp ? " with parallel.fsdp = yes" : "");
+	else if (p->offload_param && p->pp > 1)
+		ERR2("training.offload_param", "pp", "training.offload_param = %s needs parallel.pp = 1, but it is %d: "
+		     "DeepSpeed's pipeline engine refuses ZeRO-3 (allowed: pp = 1, or offload_param = none)",
+		     offload_param_names[p->offload_param], p->pp);
+	else if (p->offload_param && p->gpu.pcie_bw <= 0)
+		ERR2("training.offload_param", "cluster.gpu_pcie_bw", "training.offload_param = %s needs the host link of "
+		     "the GPU (%s), which its preset does not give: set cluster.gpu_pcie_bw (allowed: 1e+06 .. 1e+15 "
+		     "bytes/s)", offload_param_names[p->offload_param], p->gpu.name);
+	else if (p->offload_param == 2 && p->nvme_bw <= 0)
+		ERR2("training.offload_param", "cluster.nvme_bw", "training.offload_param = nvme needs the NVMe bandwidth, "
+		     "which no preset gives: set cluster.nvme_bw (bytes per second for one GPU; allowed: > 0 .. 1e+15)");
+	else if (p->nvme_pipeline && p->offload_device != 1)
+		ERR2("training.nvme_pipeline", "training.offload_device", "training.nvme_pipeline = yes pipelines the NVMe "
+		     "swaps, but training.offload_device = cpu (allowed: offload_device = nvme, or nvme_pipeline = no)");
 	if (p->pp > m->layers && m->layers > 0 && !calc_plan_has_layout(p))
 		ERR2("pp", "model.layers", "parallel.pp = %d is more than model.layers = %d (allowed: 1 .. %d)", p->pp, m->layers,
 		    m->layers);
@@ -2104,6 +2207,7 @@ static void plan_reset(struct calc_plan *p)
 	p->fsdp_prefetch = 1;        /* FSDP backward_prefetch / FSDP2: one layer ahead */
 	p->memory_margin = 0.10;     /* the recommendation leaves 10% of usable memory free */
 	p->optimizer_time = -1;
+	p->offload_fraction = 1;     /* Megatron-Core activation_offload_fraction's default */
 	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's
 	 * convention, which charges 3 attention cores for selective recomputation and for
 	 * FlashAttention alike, and is kept for comparisons with KOR22 Table 5 */
@@ -2253,6 +2357,11 @@ const char *calc_plan_default_text(void)
 const char *calc_rc_module_name(int i)
 {
 	return i >= 0 && i < CALC_RCM_N ? rcm_names[i] : NULL;
+}
+
+const char *calc_off_module_name(int i)
+{
+	return i >= 0 && i < CALC_OFM_N ? ofm_names[i] : NULL;
 }
 
 unsigned calc_recompute_modules(enum calc_recompute rc, unsigned modules)

@@ -13,7 +13,7 @@
 #include "stacks.h"
 
 #define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
-#define CALC_PLAN_NKEYS 176 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 184 /* upper bound of the plan keys (plan.c) */
 
 /*
  * The token dispatcher of the MoE layers (moe.dispatcher; Megatron-Core
@@ -128,6 +128,22 @@ double calc_rc_rule_layers(const struct calc_rc_rule *r, int layers);
  * recipe's weight bytes) up; DeepSpeed's ZeRO-Offload (Ren et al. 2021 §3.5, §4.2) keeps
  * the fp16 gradients on the host too and moves 2 + 2 bytes per parameter (§3.3's 4M). */
 enum calc_offload_style { CALC_OFFLOAD_MEGATRON, CALC_OFFLOAD_ZERO };
+/* training.offload_modules: the submodules whose saved inputs Megatron-Core's fine-grained
+ * activation offloading copies to host memory, one bit each, named as
+ * TransformerConfig.offload_modules (megatron/core/transformer/transformer_config.py at
+ * d98e8a6; memory.c offload_module_bytes, docs/references.md §2.14). */
+enum calc_off_module {
+	CALC_OFM_ATTN_NORM = 1 << 0,  /* attn_norm: the attention's input norm (IdentityOp when fused) */
+	CALC_OFM_QKV_LINEAR = 1 << 1, /* qkv_linear: the QKV projection (with its fused norm) */
+	CALC_OFM_CORE_ATTN = 1 << 2,  /* core_attn: the attention core */
+	CALC_OFM_ATTN_PROJ = 1 << 3,  /* attn_proj: the attention's output projection */
+	CALC_OFM_MLP_NORM = 1 << 4,   /* mlp_norm: the pre-MLP norm (IdentityOp when fused) */
+	CALC_OFM_EXPERT_FC1 = 1 << 5, /* expert_fc1: the routed experts' fc1 */
+	CALC_OFM_MOE_ACT = 1 << 6,    /* moe_act: the routed experts' activation function */
+	CALC_OFM_N = 7                /* number of module names */
+};
+/* The name of offload-module bit i (0 .. CALC_OFM_N - 1, "attn_norm"), NULL outside. */
+const char *calc_off_module_name(int i);
 
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */
@@ -204,6 +220,13 @@ struct calc_plan {
 	 * host memory, copied over the host link gpu.pcie_bw (memory.c offload_act, step.c
 	 * offload_traffic, docs/references.md §2.12); 0 = none */
 	int offload_layers;
+	/* training.offload_modules: enum calc_off_module bits, Megatron-Core's fine-grained
+	 * activation offloading (--fine-grained-activation-offloading --offload-modules;
+	 * memory.c, step.c offload_traffic, docs/references.md §2.14); 0 = none */
+	unsigned offload_modules;
+	/* training.offload_fraction: Megatron-Core's activation_offload_fraction, the share
+	 * of the eligible offload groups that are offloaded (default 1; memory.c) */
+	double offload_fraction;
 	/* training.offload_optimizer: the share of the rank's master weights and optimizer
 	 * states that Megatron-Core's HybridDeviceOptimizer keeps and updates on the host
 	 * (--optimizer-cpu-offload --optimizer-offload-fraction; memory.c, step.c
@@ -212,6 +235,18 @@ struct calc_plan {
 	/* training.offload_style: whose optimizer offload training.offload_optimizer is (enum
 	 * calc_offload_style; docs/references.md §2.13) */
 	int offload_style;
+	/* training.offload_device: where DeepSpeed keeps the offloaded optimizer partition
+	 * (zero_optimization.offload_optimizer.device): 0 cpu (ZeRO-Offload), 1 nvme
+	 * (ZeRO-Infinity's PartitionedOptimizerSwapper; memory.c, step.c, docs/references.md
+	 * §2.15) */
+	int offload_device;
+	int offload_param;  /* training.offload_param: DeepSpeed's ZeRO-3 parameter partition in
+	                       host memory (1 cpu) or on NVMe (2 nvme); 0 none (memory.c, step.c,
+	                       docs/references.md §2.15) */
+	int nvme_pipeline;  /* training.nvme_pipeline: DeepSpeed's pipeline_read / pipeline_write
+	                       (PipelinedOptimizerSwapper) */
+	double nvme_bw;     /* cluster.nvme_bw: NVMe bytes per second for one GPU, reads and writes
+	                       together [B/s]; 0 = not known */
 	double cpu_optimizer_rate; /* cluster.cpu_optimizer_rate: parameters the host's optimizer
 	                              updates per second for one GPU [1/s]; 0 = not known */
 	/* With SP (tp > 1), what the backward of a column-parallel linear (QKV, fc1, the LM
@@ -364,6 +399,29 @@ static inline int calc_plan_microbatches(const struct calc_plan *plan)
 static inline int calc_plan_offload_layers(const struct calc_plan *plan)
 {
 	return plan->pp == 1 && plan->recompute == CALC_RC_NONE ? plan->offload_layers : 0;
+}
+/* ZeRO-3's parameter offload (training.offload_param) where the split allows it: ZeRO-3
+ * without FSDP at pp = 1 (the plan check refuses the rest; a planner candidate of another
+ * ZeRO stage or depth offloads nothing and is costed so). */
+static inline int calc_plan_offload_param_at(const struct calc_plan *plan, int zero)
+{
+	return zero == 3 && !plan->fsdp && plan->pp == 1 ? plan->offload_param : 0;
+}
+static inline int calc_plan_offload_param(const struct calc_plan *plan)
+{
+	return calc_plan_offload_param_at(plan, plan->zero);
+}
+/* ZeRO-Infinity's optimizer swap to NVMe (training.offload_device = nvme) where it runs:
+ * ZeRO-3 under offload_style = zero-offload (a planner candidate of another ZeRO stage
+ * keeps the states in host memory, ZeRO-Offload's). */
+static inline int calc_plan_offload_nvme_at(const struct calc_plan *plan, int zero)
+{
+	return plan->offload_device == 1 && zero == 3 && plan->offload_optimizer > 0 &&
+	       plan->offload_style == CALC_OFFLOAD_ZERO;
+}
+static inline int calc_plan_offload_nvme(const struct calc_plan *plan)
+{
+	return calc_plan_offload_nvme_at(plan, plan->zero);
 }
 /* Write the default plan text (embedded copy of plans/default.ini). */
 const char *calc_plan_default_text(void);

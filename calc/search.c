@@ -338,6 +338,14 @@ static void split_keys(struct calc_plan *p, const struct calc_plan *base, int s,
 		first_last(base->model.layers, pp, &f, &l);
 	p->first_stage_layers = s == CALC_SPLIT_PLAN ? base->first_stage_layers : f;
 	p->last_stage_layers = s == CALC_SPLIT_PLAN ? base->last_stage_layers : l;
+	p->first_less = s == CALC_SPLIT_PLAN ? base->first_less : s == CALC_SPLIT_TT_BOTH || s == CALC_SPLIT_TT_FIRST;
+	p->last_less = s == CALC_SPLIT_PLAN ? base->last_less : s == CALC_SPLIT_TT_BOTH || s == CALC_SPLIT_TT_LAST;
+}
+
+/* 1 for torchtitan's placements (enum calc_search_split) */
+static int split_is_tt(int s)
+{
+	return s == CALC_SPLIT_TT_BOTH || s == CALC_SPLIT_TT_FIRST || s == CALC_SPLIT_TT_LAST;
 }
 
 void calc_search_apply(const struct calc_plan *base, const struct calc_search_cfg *c, struct calc_plan *out)
@@ -868,9 +876,22 @@ static void reject_many(struct worker *w, enum calc_reject why, long long n)
 static int split_ok(const struct calc_plan *plan, int pp, int s)
 {
 	int L = plan->model.layers, extra, f, l;
+	const struct calc_framework *fw;
 	if (s == CALC_SPLIT_PLAN)
 		return 1;
-	if (calc_plan_has_layout(plan) || plan->uneven_stages || pp < 2 || L % pp == 0)
+	if (calc_plan_has_layout(plan) || plan->uneven_stages || pp < 2)
+		return 0;
+	/* plan.framework = torchtitan: its own rule, whose defaults (1, 1) place even a depth
+	 * that divides the layers unevenly (torchtitan/config/configs.py at b5bcd76:
+	 * pipeline_parallel_first/last_stage_less_layers = 1); L + a + b effective layers over
+	 * pp stages, each weight at most a stage's share (the chunks of a vpp are checked per
+	 * leaf, sched_check); Megatron-Core's keys are not torchtitan's */
+	fw = calc_plan_framework(plan, NULL);
+	if (fw && !strcmp(fw->name, "torchtitan")) {
+		int a = s == CALC_SPLIT_TT_BOTH || s == CALC_SPLIT_TT_FIRST, b = s == CALC_SPLIT_TT_BOTH || s == CALC_SPLIT_TT_LAST;
+		return split_is_tt(s) && L + a + b >= 2 * pp && (L + a + b) / pp > a && (L + a + b) / pp > b;
+	}
+	if (split_is_tt(s) || L % pp == 0)
 		return 0;
 	if (s == CALC_SPLIT_FIRST_LAST) /* where both account_* flags split pp evenly, the rule
 	                                 * gives their stages (q - 1, q, ..., q - 1): tried once */
@@ -912,6 +933,15 @@ void calc_search_split_text(const struct calc_plan *base, const struct calc_sear
 		return;
 	case CALC_SPLIT_ACCOUNT_LOSS:
 		snprintf(buf, n, "account_loss=yes");
+		return;
+	case CALC_SPLIT_TT_BOTH:
+		snprintf(buf, n, "first_stage_less_layers=1 last_stage_less_layers=1");
+		return;
+	case CALC_SPLIT_TT_FIRST:
+		snprintf(buf, n, "first_stage_less_layers=1");
+		return;
+	case CALC_SPLIT_TT_LAST:
+		snprintf(buf, n, "last_stage_less_layers=1");
 		return;
 	case CALC_SPLIT_PLAN:
 	case CALC_SEARCH_SPLIT_N:
@@ -1040,6 +1070,20 @@ static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v,
 		const char *key;
 		if (calc_layout_chunks(p, pp, row->uses_vpp ? v : 1, &ch, msg, sizeof msg, &key) < 0)
 			return CALC_REJ_VPP;
+		/* torchtitan's rule (first/last_stage_less_layers): torchtitan makes
+		 * ceil((L + a + b) / layers_per_stage) virtual stages
+		 * (torchtitan/distributed/pipeline_parallel.py at b5bcd76, _get_pipeline_metadata),
+		 * so pp v of them only where some layers_per_stage gives that count (export --for
+		 * torchtitan's test); DualPipeV's two V-placed chunks per rank are not the stage
+		 * totals costed here, so not with that rule */
+		if (p->first_less > 0 || p->last_less > 0) {
+			int eff = L + p->first_less + p->last_less, nvs = pp * (row->uses_vpp ? v : 1), k;
+			if ((enum calc_schedule)sched == CALC_SCHED_DUALPIPE)
+				return CALC_REJ_VPP;
+			k = (eff + nvs - 1) / nvs;
+			if (nvs > pp && (eff + k - 1) / k != nvs)
+				return CALC_REJ_VPP;
+		}
 	} else if (row->uses_vpp) {
 		if (p->uneven_stages) {
 			for (int i = 0; i < pp; i++)
@@ -1234,6 +1278,9 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		mem_ready(w, c, row->c.m);
 		w->k.bw = zk->bw, w->k.bwc = zk->bwc, w->k.bg = zk->bg, w->k.bm = zk->bm, w->k.bo = zk->bo;
 		w->k.ebw = zk->ebw, w->k.ebwc = zk->ebwc, w->k.ebg = zk->ebg, w->k.ebm = zk->ebm, w->k.ebo = zk->ebo;
+		/* the offloads that run at ZeRO-3 only (memory.c's terms at the leaf's stage) */
+		w->k.param_off = calc_plan_offload_param_at(&w->plan, row->c.zero);
+		w->k.opt_nvme = calc_plan_offload_nvme_at(&w->plan, row->c.zero);
 		total = mem_worst(&w->k, c, w->parts, &worst);
 		if (w->mi) {
 			w->mi->total[w->mi->n] = total;
@@ -2293,6 +2340,9 @@ const char *calc_search_split_cell(const struct calc_search_result *r, const str
 	case CALC_SPLIT_ACCOUNT_BOTH:
 	case CALC_SPLIT_ACCOUNT_EMB:
 	case CALC_SPLIT_ACCOUNT_LOSS:
+	case CALC_SPLIT_TT_BOTH:
+	case CALC_SPLIT_TT_FIRST:
+	case CALC_SPLIT_TT_LAST:
 		calc_search_split_text(NULL, c, buf, n); /* reads no plan for these */
 		return buf;
 	case CALC_SPLIT_FIRST_LAST:

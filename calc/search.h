@@ -249,6 +249,12 @@ enum calc_search_split {
 	CALC_SPLIT_FIRST_LAST,    /* first_stage_layers and last_stage_layers: the middle stages
 	                             ceil(L / pp), the ends the rest, the last no more than the
 	                             first (search.c first_last) */
+	/* torchtitan's rule (generate_llm_fqn_per_model_part; model.c), plan.framework =
+	 * torchtitan only, in place of Megatron-Core's four above */
+	CALC_SPLIT_TT_BOTH,       /* first_stage_less_layers = 1, last_stage_less_layers = 1
+	                             (torchtitan's defaults) */
+	CALC_SPLIT_TT_FIRST,      /* first_stage_less_layers = 1 alone */
+	CALC_SPLIT_TT_LAST,       /* last_stage_less_layers = 1 alone */
 	CALC_SEARCH_SPLIT_N
 };
 struct calc_search_cfg;

@@ -901,6 +901,45 @@ static void offload_traffic(const struct calc_plan *plan, int kind, struct calc_
 }
 
 /*
+ * Fine-grained activation offloading (training.offload_modules; memory.c
+ * calc_memory_offload_bytes, docs/references.md §2.14), one layer of kind 'kind' and one
+ * micro-batch, into 'o': the offloaded groups' bytes c over the host link gpu.pcie_bw (the
+ * link's rate per direction), D2H in the forward and H2D in the backward.  Megatron-Core
+ * copies each group on its own stream (d2h_stream, h2d_stream) while the compute stream
+ * runs on, and reloads a group one group ahead of the backward that needs it
+ * (fine_grained_activation_offload.py at d98e8a6: bulk_offload_group, bulk_reload), so a
+ * layer's copies hide behind that layer's compute of the pass: exposed only where c /
+ * pcie_bw exceeds it (max(0, c / bw - compute), the forward's f, the backward's b + w +
+ * recompute).  Already exposed: stage_cost adds them per layer.
+ */
+static void fg_offload_traffic(const struct calc_plan *plan, int kind, struct calc_layer_time *o)
+{
+	double bw = plan->gpu.pcie_bw, c, cf, cb;
+
+	if (bw <= 0)
+		return;
+	c = calc_memory_offload_bytes(plan, kind) / bw;
+	cf = cb = c;
+	/* training.offload_param (DeepSpeed ZeRO-3 parameter offload, docs/references.md
+	 * §2.15): before each all-gather of the layer the rank's partition w comes from the
+	 * host, once in the forward and once in the backward (again for the recomputed
+	 * forward under full recomputation), w / gpu.pcie_bw, and from NVMe through the
+	 * swap buffers at the slower of the two links (nvme); DeepSpeed prefetches the next
+	 * modules' parameters while one computes (partitioned_param_coordinator.py at
+	 * edaa722, fetch_sub_module), so the copies hide behind the layer's compute as
+	 * above */
+	if (calc_plan_offload_param(plan)) {
+		double w = calc_memory_layer_weight_bytes(plan, kind), t = w / bw;
+		if (plan->offload_param == 2 && plan->nvme_bw > 0 && w / plan->nvme_bw > t)
+			t = w / plan->nvme_bw;
+		cf += t;
+		cb += t * (plan->recompute == CALC_RC_FULL ? 2 : 1);
+	}
+	o->off_f = exposed_behind(cf, o->f, 1);
+	o->off_b = exposed_behind(cb, o->b + o->w + o->recompute, 1);
+}
+
+/*
  * The exposed copies of layer-level activation offloading on a stage of L layers of
  * which N are offloaded, [s] in each pass, from the copy time C of the N layers and the
  * compute-stream time T of the L layers of the pass.  Transformer Engine's default
@@ -1004,6 +1043,8 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	o->off_f = o->off_b = 0;
 	if (calc_plan_offload_layers(plan) > 0)
 		offload_traffic(plan, kind, o);
+	else if (plan->offload_modules || calc_plan_offload_param(plan))
+		fg_offload_traffic(plan, kind, o);
 }
 
 void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
@@ -1124,6 +1165,10 @@ static void stage_cost(const struct calc_pipeline_in *in, const struct calc_stag
 			off_cb += n * share * lt[k].off_b;
 			off_tf += n * (lt[k].f + lt[k].comm_f);
 			off_tb += n * (lt[k].b + lt[k].w + lt[k].comm_b);
+		} else if (off <= 0) {
+			/* fine-grained offloading (fg_offload_traffic): each layer's exposed copies */
+			o->tf += n * lt[k].off_f;
+			o->tb += n * lt[k].off_b;
 		}
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
@@ -1551,11 +1596,38 @@ double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params
 		 * backward, §4.1, and the one-step delayed update, §5.2, are not counted) */
 		if (plan->offload_style == CALC_OFFLOAD_ZERO)
 			eg = 2, ew = 2;
+		double cpu = plan->cpu_optimizer_rate > 0 ? f * n / plan->cpu_optimizer_rate : 0;
 		t *= 1 - f;
 		if (bw > 0)
 			t += f * n * (eg + ew) / bw;
-		if (plan->cpu_optimizer_rate > 0)
-			t += f * n / plan->cpu_optimizer_rate;
+		/* training.offload_device = nvme (ZeRO-Infinity's optimizer swapper, ZeRO-3:
+		 * deepspeed/runtime/zero/stage3.py and swap_tensor/ at edaa722; docs/references.md
+		 * §2.15): per step each parameter of the partition reads its fp32 copy, two Adam
+		 * moments and its fp32 gradient from NVMe (swap_in_optimizer_state with
+		 * _swap_in_gradients, 16 B) and writes the three states back
+		 * (swap_out_optimizer_state, 12 B) after the gradient went out during the backward
+		 * (swap_out_gradients, 4 B): 32 B over cluster.nvme_bw, one rate for reads and
+		 * writes on the same drives.  PartitionedOptimizerSwapper (DeepSpeed's default)
+		 * swaps a sub-group in, steps it on the CPU and swaps it out, one after another:
+		 * the swaps add to the CPU step; PipelinedOptimizerSwapper (nvme_pipeline) reads
+		 * the next sub-group and writes the previous one while the CPU steps the current:
+		 * the longer of the two (the fill and drain of one sub-group not counted) */
+		if (calc_plan_offload_nvme(plan) && plan->nvme_bw > 0) {
+			double io = f * n * 32 / plan->nvme_bw;
+			cpu = plan->nvme_pipeline ? (io > cpu ? io : cpu) : cpu + io;
+		}
+		t += cpu;
+	}
+	/* training.offload_param: the updated weights go back to the host partition -- from
+	 * the GPU's step over the host link (without optimizer offload; with it the host's
+	 * step writes them in place) -- and to NVMe (nvme), the rank's n weights in the
+	 * recipe's weight bytes (docs/references.md §2.15) */
+	if (calc_plan_offload_param(plan)) {
+		double ew = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+		if (!(plan->offload_optimizer > 0) && plan->gpu.pcie_bw > 0)
+			t += n * ew / plan->gpu.pcie_bw;
+		if (plan->offload_param == 2 && plan->nvme_bw > 0)
+			t += n * ew / plan->nvme_bw;
 	}
 	return t + muon_time(plan, grad_params);
 }

@@ -51,7 +51,12 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 	/* st->kind_layer, critical, tf, tb, tw, compute, recompute, tp_comm, ep_exposed,
 	 * bubble and makespan stay: calc_step_layer_comm reads only the TP, CP and EP
 	 * collectives, and the pipeline stage is given no plan, only the p2p time of the
-	 * collectives, none of which depends on the ZeRO stage */
+	 * collectives, none of which depends on the ZeRO stage -- but for ZeRO-3's parameter
+	 * offload (training.offload_param), whose copies per layer do: timed again */
+	if (plan->offload_param) {
+		calc_step_fast_with(plan, pre, st);
+		return;
+	}
 	calc_comm_with(plan, pre->comm, &st->comm);
 	calc_step_finish(plan, st, flops_of(plan, pre));
 }

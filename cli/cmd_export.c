@@ -497,6 +497,9 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		return key_error(p, "training", "offload_style", "export --for megatron: training.offload_style = "
 		                 "zero-offload is DeepSpeed's ZeRO-Offload, costed so; Megatron-LM's "
 		                 "--optimizer-cpu-offload is offload_style = megatron (allowed: megatron)");
+	if (p->offload_param)
+		return key_error(p, "training", "offload_param", "export --for megatron: training.offload_param is "
+		                 "DeepSpeed's ZeRO-3 parameter offload, which Megatron-LM does not run (allowed: none)");
 	if (p->offload_optimizer > 0) {
 		FLAG("--optimizer-cpu-offload");
 		FLAG("--optimizer-offload-fraction %g", p->offload_optimizer);
@@ -508,6 +511,18 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	if (p->offload_layers > 0) {
 		FLAG("--cpu-offloading");
 		FLAG("--cpu-offloading-num-layers %d", p->offload_layers);
+	}
+	/* training.offload_modules: fine-grained activation offloading, the list argument of
+	 * TransformerConfig.offload_modules (transformer_config.py at d98e8a6) */
+	if (p->offload_modules) {
+		char mods[160] = "";
+		for (int i = 0; i < CALC_OFM_N; i++)
+			if (p->offload_modules & (1u << i))
+				snprintf(mods + strlen(mods), sizeof mods - strlen(mods), " %s", calc_off_module_name(i));
+		FLAG("--fine-grained-activation-offloading");
+		FLAG("--offload-modules%s", mods);
+		if (p->offload_fraction < 1)
+			FLAG("--activation-offload-fraction %g", p->offload_fraction);
 	}
 	/* the gradients: --grad-reduce-in-bf16 holds the main grads and reduces them in BF16
 	 * (arguments.py:1213 at commit d98e8a6 turns accumulate_allreduce_grads_in_fp32 off); one
@@ -636,9 +651,10 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		return key_error(p, "model", "hybrid_pattern", "export --for nemo: a hybrid model is a MambaModelProvider "
 		                 "of Megatron-Bridge (NemotronHModelProvider), not the GPT recipe written here (export "
 		                 "--for megatron writes it for pretrain_hybrid.py)");
-	if (p->offload_layers > 0 || p->offload_optimizer > 0)
-		note(&ns, "CPU offloading (training.offload_activations, offload_optimizer) is not written: set "
-		     "model.cpu_offloading / optimizer.optimizer_cpu_offload by hand");
+	if (p->offload_layers > 0 || p->offload_optimizer > 0 || p->offload_modules || p->offload_param)
+		note(&ns, "CPU offloading (training.offload_activations, offload_modules, offload_optimizer, offload_param) is not written: "
+		     "set model.cpu_offloading, model.fine_grained_activation_offloading with model.offload_modules, or "
+		     "optimizer.optimizer_cpu_offload by hand");
 	if (p->zero >= 2)
 		return key_error(p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
 		                 "(allowed: 0, 1; export --for megatron writes Megatron FSDP)", p->zero);
@@ -907,9 +923,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	if (p->model.hybrid[0])
 		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model (Mamba-2 or gated "
 		                 "delta-net layers) is no torchtitan model and flavor of this table (export --for megatron writes it)");
-	if (p->offload_layers > 0 || p->offload_optimizer > 0)
-		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) has no "
-		     "torchtitan equivalent written here");
+	if (p->offload_layers > 0 || p->offload_optimizer > 0 || p->offload_modules || p->offload_param)
+		note(&ns, "CPU offloading (training.offload_activations, offload_modules, offload_optimizer, offload_param) "
+		     "has no torchtitan equivalent written here");
 	if (p->zero == 0) {
 		replicate = p->dp;
 		shard = 1;
@@ -1082,9 +1098,12 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		                 "delta-net) are the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
 		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
-	if (p->offload_layers > 0 || (p->offload_optimizer > 0 && !zoff))
-		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_optimizer) is not "
-		     "written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
+	if ((zoff && p->offload_device == 1) || p->offload_param == 2)
+		note(&ns, "zero_optimization's nvme_path is written as /local_nvme: set it to the mount point of the "
+		     "machine's NVMe drives");
+	if (p->offload_layers > 0 || p->offload_modules || (p->offload_optimizer > 0 && !zoff))
+		note(&ns, "Megatron-Core's CPU offloading (training.offload_activations, offload_modules, offload_optimizer) "
+		     "is not written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
 		     "zero-offload)");
 	if (p->pp > 1 && p->zero >= 2)
 		return key_error(p, "parallel", "zero",
@@ -1109,8 +1128,19 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		fprintf(f, "  \"communication_data_type\": \"%s\",\n", p->grad_reduce == 1 ? "bf16" : "fp32");
 	if (p->main_grads)
 		fprintf(f, "  \"data_types\": {\"grad_accum_dtype\": \"%s\"},\n", p->main_grads == 1 ? "bf16" : "fp32");
-	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true%s}",
-	        p->zero, zoff ? ", \"offload_optimizer\": {\"device\": \"cpu\"}" : "");
+	/* training.offload_device = nvme: ZeRO-Infinity's swap (offload_config.py at edaa722:
+	 * device, nvme_path, pipeline_read, pipeline_write); the path is the machine's */
+	fprintf(f, "  \"zero_optimization\": {\"stage\": %d, \"overlap_comm\": true, \"contiguous_gradients\": true", p->zero);
+	if (zoff && p->offload_device == 1)
+		fprintf(f, ", \"offload_optimizer\": {\"device\": \"nvme\", \"nvme_path\": \"/local_nvme\"%s}",
+		        p->nvme_pipeline ? ", \"pipeline_read\": true, \"pipeline_write\": true" : "");
+	else if (zoff)
+		fprintf(f, ", \"offload_optimizer\": {\"device\": \"cpu\"}");
+	/* training.offload_param: ZeRO-3's parameter offload (offload_config.py at edaa722) */
+	if (p->offload_param)
+		fprintf(f, ", \"offload_param\": {\"device\": \"%s\"%s}", p->offload_param == 2 ? "nvme" : "cpu",
+		        p->offload_param == 2 ? ", \"nvme_path\": \"/local_nvme\"" : "");
+	fprintf(f, "}");
 	if (p->tp > 1)
 		fprintf(f, ",\n  \"tensor_parallel\": {\"autotp_size\": %d}", p->tp);
 	if (p->pp > 1)

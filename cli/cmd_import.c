@@ -1304,6 +1304,8 @@ static const struct {
 	{"--moe-router-score-function", M_VAL},
 	{"--cpu-offloading-num-layers", M_VAL}, {"--optimizer-offload-fraction", M_VAL},
 	{"--cpu-offloading", M_SWITCH}, {"--optimizer-cpu-offload", M_SWITCH},
+	{"--fine-grained-activation-offloading", M_SWITCH}, {"--offload-modules", M_VAL},
+	{"--activation-offload-fraction", M_VAL},
 	{"--group-query-attention", M_SWITCH}, {"--swiglu", M_SWITCH}, {"--squared-relu", M_SWITCH},
 	{"--hybrid-layer-pattern", M_VAL}, {"--hybrid-override-pattern", M_VAL}, {"--mamba-num-heads", M_VAL},
 	{"--mamba-head-dim", M_VAL}, {"--mamba-num-groups", M_VAL}, {"--mamba-state-dim", M_VAL},
@@ -1382,6 +1384,11 @@ struct mvals {
 		last, rc_layers, samples, iters, off_layers;
 	double off_frac; /* --optimizer-offload-fraction, -1 when absent */
 	int cpu_off, opt_cpu_off; /* --cpu-offloading, --optimizer-cpu-offload */
+	int fg_off, off_mod_line; /* --fine-grained-activation-offloading (its line, -1 without
+	                             one); --offload-modules' line */
+	char off_modules[200];    /* --offload-modules, comma-separated */
+	double off_act_frac;      /* --activation-offload-fraction, -1 when absent */
+	int off_act_frac_line;
 	int line_layers, line_tp, line_pp, line_vocab, line_gb;
 	char tokenizer[40], layout[4096], freq[256], rc_method[16], rc_modules[200];
 	int freq_line, layout_line, modules_line;
@@ -1604,6 +1611,7 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--cross-entropy-loss-fusion")) m->xent_fused = 1;
 	else if (IS("--use-precision-aware-optimizer")) m->pao = 1;
 	else if (IS("--cpu-offloading")) m->cpu_off = 1;
+	else if (IS("--fine-grained-activation-offloading")) m->fg_off = f->line > 0 ? f->line : -1;
 	else if (IS("--optimizer-cpu-offload")) m->opt_cpu_off = 1;
 	else if (IS("--use-tp-pp-dp-mapping")) m->tppp = 1;
 	else if (IS("--account-for-embedding-in-pipeline-split")) m->acc_embed = 1;
@@ -1655,6 +1663,10 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 	else if (IS("--recompute-num-layers")) m_int(im, val, a, 1, 100000, &m->rc_layers);
 	else if (IS("--cpu-offloading-num-layers")) m_int(im, val, a, 0, 100000, &m->off_layers);
 	else if (IS("--optimizer-offload-fraction")) m_real(im, val, a, &m->off_frac);
+	else if (IS("--activation-offload-fraction")) {
+		m->off_act_frac_line = val->line;
+		m_real(im, val, a, &m->off_act_frac);
+	}
 	else if (IS("--train-samples")) m_int(im, val, a, 1, 1000000000000000L, &m->samples);
 	else if (IS("--train-iters")) m_int(im, val, a, 1, 1000000000000L, &m->iters);
 	else if (IS("--attention-dropout")) m_real(im, val, a, &m->adrop);
@@ -1686,6 +1698,21 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 			if (s[0] && strlen(m->rc_modules) + strlen(s) + 2 < sizeof m->rc_modules)
 				snprintf(m->rc_modules + strlen(m->rc_modules), sizeof m->rc_modules - strlen(m->rc_modules),
 				         "%s%s", m->rc_modules[0] ? "," : "", s);
+		}
+	} else if (IS("--offload-modules")) {
+		/* a list argument of TransformerConfig.offload_modules (transformer_config.py at
+		 * d98e8a6), each module its own word as --recompute-modules; the names the plan
+		 * models (fused_group_mlp and gdp_qkv are refused by the word list) */
+		static const char *const offm[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj", "mlp_norm",
+			"expert_fc1", "moe_act", NULL};
+		m->off_mod_line = val->line;
+		m->off_modules[0] = 0;
+		for ((*i)--; *i < args->n && !args->f[*i].op && !is_flag(args->f[*i].s); (*i)++) {
+			char s[24] = "";
+			m_word(im, &args->f[*i], a, s, sizeof s, offm);
+			if (s[0] && strlen(m->off_modules) + strlen(s) + 2 < sizeof m->off_modules)
+				snprintf(m->off_modules + strlen(m->off_modules), sizeof m->off_modules - strlen(m->off_modules),
+				         "%s%s", m->off_modules[0] ? "," : "", s);
 		}
 	} else if (IS("--cp-comm-type")) {
 		/* nargs='+': one type for all layers, or one per layer (arguments.py:3221); the
@@ -2028,6 +2055,7 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 	m.seq = m.mb = m.gb = m.tp = m.pp = m.cp = m.ep = m.etp = m.maxpos = m.vpl = m.vps = -1;
 	m.first = m.last = m.rc_layers = m.samples = m.iters = m.off_layers = -1;
 	m.off_frac = -1;
+	m.off_act_frac = -1;
 	m.hdrop = m.adrop = -1;
 	m.capacity = -1;
 	{
@@ -2221,6 +2249,16 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 		put(im, 0, "training.offload_activations", "%ld", m.off_layers);
 	if (m.opt_cpu_off && m.off_frac > 0)
 		put(im, 0, "training.offload_optimizer", "%g", m.off_frac);
+	/* fine-grained activation offloading (transformer_config.py at d98e8a6): the modules
+	 * count only with the switch, which asserts a non-empty list */
+	if (m.fg_off && !m.off_modules[0])
+		ERR(im, m.fg_off > 0 ? m.fg_off : 0, "import --from megatron: --fine-grained-activation-offloading without "
+		    "--offload-modules offloads nothing and Megatron-Core refuses it (allowed: with --offload-modules)");
+	else if (m.fg_off) {
+		put(im, m.off_mod_line, "training.offload_modules", "%s", m.off_modules);
+		if (m.off_act_frac >= 0 && m.off_act_frac != 1)
+			put(im, m.off_act_frac_line, "training.offload_fraction", "%g", m.off_act_frac);
+	}
 	/* recomputation */
 	if (m.rc == 1) {
 		put(im, 0, "parallel.recompute", "full");
@@ -2732,6 +2770,9 @@ static const struct {
 	{"model.hierarchical_context_parallel_sizes", N_LIST, "--hierarchical-context-parallel-sizes"},
 	{"model.cpu_offloading", N_BOOL, "--cpu-offloading"},
 	{"model.cpu_offloading_num_layers", N_VAL, "--cpu-offloading-num-layers"},
+	{"model.fine_grained_activation_offloading", N_BOOL, "--fine-grained-activation-offloading"},
+	{"model.offload_modules", N_LIST, "--offload-modules"},
+	{"model.activation_offload_fraction", N_VAL, "--activation-offload-fraction"},
 	{"optimizer.optimizer_cpu_offload", N_BOOL, "--optimizer-cpu-offload"},
 	{"optimizer.optimizer_offload_fraction", N_VAL, "--optimizer-offload-fraction"},
 	{"train.micro_batch_size", N_VAL, "--micro-batch-size"}, {"train.global_batch_size", N_VAL, "--global-batch-size"},
@@ -4213,17 +4254,33 @@ static int import_deepspeed(struct imp *im, const char *text)
 					continue;
 				/* ZeRO-Offload (Ren et al. 2021): the rank's optimizer partition and its fp16
 				 * gradients on the host, CPU Adam (docs/references.md §2.13); ZeRO-Infinity's
-				 * NVMe (Rajbhandari et al. 2021) and parameter offload are refused below */
+				 * NVMe and parameter offload (Rajbhandari et al. 2021; §2.15) below; the rest
+				 * (cpu_offload's old names, ZenFlow, other devices) refused */
 				if (!strcmp(zk, "offload_optimizer") && json_is_string(dev) &&
 				    !strcmp(json_string_value(dev), "cpu")) {
 					put(im, key_line(text, zk), "training.offload_optimizer", "1");
 					put(im, key_line(text, zk), "training.offload_style", "zero-offload");
 					continue;
 				}
-				if (json_is_string(dev) && !strcmp(json_string_value(dev), "nvme")) {
-					ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s.device = nvme: "
-					    "ZeRO-Infinity's offload to NVMe is not modelled (no NVMe bandwidth in the plan); "
-					    "allowed: device cpu (offload_optimizer) or none", zk);
+				/* ZeRO-Infinity's optimizer swap to NVMe (offload_config.py at edaa722: device,
+				 * pipeline_read, pipeline_write; docs/references.md §2.15): the plan refuses it
+				 * outside ZeRO-3 and without cluster.nvme_bw.  Parameter offload stays refused */
+				if (!strcmp(zk, "offload_optimizer") && json_is_string(dev) &&
+				    !strcmp(json_string_value(dev), "nvme")) {
+					json_t *pr = json_object_get(zv, "pipeline_read"), *pw = json_object_get(zv, "pipeline_write");
+					put(im, key_line(text, zk), "training.offload_optimizer", "1");
+					put(im, key_line(text, zk), "training.offload_style", "zero-offload");
+					put(im, key_line(text, zk), "training.offload_device", "nvme");
+					if (json_is_true(pr) || json_is_true(pw))
+						put(im, key_line(text, json_is_true(pr) ? "pipeline_read" : "pipeline_write"),
+						    "training.nvme_pipeline", "yes");
+					continue;
+				}
+				/* ZeRO-3's parameter offload (DeepSpeedZeroOffloadParamConfig: device cpu or
+				 * nvme; docs/references.md §2.15): the plan refuses it outside ZeRO-3 */
+				if (!strcmp(zk, "offload_param") && json_is_string(dev) &&
+				    (!strcmp(json_string_value(dev), "cpu") || !strcmp(json_string_value(dev), "nvme"))) {
+					put(im, key_line(text, zk), "training.offload_param", "%s", json_string_value(dev));
 					continue;
 				}
 				ERR(im, key_line(text, zk), "import --from deepspeed: zero_optimization.%s: offloading to CPU or "

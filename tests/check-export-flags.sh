@@ -39,6 +39,7 @@ for v in "--set pp=8 --set vpp=5 --set schedule=interleaved --set first_stage_le
          "--set layers_per_stage=9,10,10,10,10,10,10,11" \
          "--set recompute=full --set recompute_method=block --set recompute_num_layers=2" \
          "--set recompute=modules --set recompute_modules=core_attn,mlp" \
+         "--set pp=4 --set dp=16 --set recompute=selective --set training.offload_modules=qkv_linear,core_attn,attn_proj --set training.offload_fraction=0.5" \
          "--set training.recipe=adam-bf16 --set training.main_grads=bf16 --set efficiency.grad_reduce=bf16" \
          "--set training.recipe=fp8-params --set efficiency.tp_overlap=0.5" \
          "--set placement=tp-cp-pp-dp" "--set zero=3 --set pp=1 --set dp=64" "--set cp=2 --set dp=4" "--set cp=4 --set dp=2 --set tp=8 --set cp_comm=a2a+p2p --set cp_a2a_size=2" \

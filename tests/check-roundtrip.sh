@@ -54,6 +54,12 @@ for d in alltoall allgather deepep hybridep; do
 		--set tp=1 --set pp=1 --set dp=0 --set ep=8 --set recompute=selective --set moe.dispatcher=$d \
 		--set moe.overlap_ep_comm=$o --set moe.router_fusion=yes --set moe.permute_fusion=yes
 done
+# fine-grained activation offloading: --fine-grained-activation-offloading --offload-modules
+# --activation-offload-fraction (docs/references.md §2.14), with PP and an MoE model's modules
+check megatron "$split memory.total memory.host step.time" --set pp=4 --set dp=16 --set recompute=selective \
+	--set training.offload_modules=qkv_linear,core_attn,attn_proj --set training.offload_fraction=0.5
+check megatron "$split memory.total memory.host step.time" --set model.preset=mixtral-8x7b --set tp=1 --set pp=2 \
+	--set dp=0 --set ep=8 --set recompute=selective --set training.offload_modules=core_attn,mlp_norm,expert_fc1,moe_act
 # the recipe: --bf16, --fp8-format, and --fp8-param-gather for TE's FP8 parameters
 for r in megatron fp8-te fp8-params; do
 	check megatron "$split plan.recipe" --set training.recipe=$r

@@ -19,6 +19,9 @@
 #   5. Llama 3 70B on 16 H100 with --offload-optimizer 1 (a host step of 1e9 parameters
 #      per second, a value for the test): the whole optimizer on the host, which lets
 #      the split keep its activations, --optimizer-cpu-offload in the export.
+#   6. Llama 3 70B on 1,024 H100 with plan.framework = torchtitan: torchtitan's rule with
+#      first/last_stage_less_layers (docs/references.md §3.7), which export --for
+#      torchtitan writes as pipeline_parallel_first/last_stage_less_layers.
 bin=$1; pass=0; fail=0
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -55,5 +58,14 @@ case_ deepseek '"split": "first_stage_layers=7 last_stage_layers=6"' \
 	"--decoder-first-pipeline-num-layers 7" --plan plans/deepseek-v3-h800.ini --for megatron
 case_ offload '"offload_optimizer": 1,' "--optimizer-cpu-offload" --set model.preset=llama3-70b \
 	--set cluster.cpu_optimizer_rate=1e9 --gpus 16 --offload-optimizer 1 --for megatron
+case_ torchtitan '"split": "(first|last)_stage_less_layers' - --plan tests/cli/llama3-70b-1024.ini \
+	--set plan.framework=torchtitan
+tt=$("$bin" export --for torchtitan --plan "$tmp/torchtitan.ini" 2>&1)
+if printf '%s\n' "$tt" | grep -Eq '^pipeline_parallel_(first|last)_stage_less_layers = 1'; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL: torchtitan: export --for torchtitan of the written plan:" >&2
+	printf '%s\n' "$tt" | grep -E "pipeline|error" >&2
+fi
 echo "search-layout: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

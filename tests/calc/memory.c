@@ -537,6 +537,137 @@ static void test_offload_activations(void **state)
 	}
 }
 
+/* Fine-grained activation offloading (training.offload_modules; Megatron-Core's
+ * --offload-modules, docs/references.md §2.14) on Llama 3 8B (h 4096, 32 heads of 128, 8
+ * KV heads) at tp 4 without SP, s 8192, b 1, flash, recipe megatron (e = 2 B, no FP8
+ * casts).  Each group is what autograd saves inside the module, by hand from the layer's
+ * tensors (Korthikanti et al. 2022 §4.1 generalised as memory.c act_layer counts them):
+ *   qkv_linear: the fused norm's input 2 x 8192 x 4096 = 67,108,864 B and its output, the
+ *               QKV input, 67,108,864 B (TELayerNormColumnParallelLinear saves both);
+ *   core_attn:  Q 2 x 8192 x 32 x 128 / 4 = 16,777,216 B, K and V 4,194,304 B each
+ *               (2,097,152 elements: above the 1,048,576-element minimum), and the fp32
+ *               statistics 4 x 32 x 8192 / 4 = 262,144 B = 65,536 elements, below
+ *               min_offloaded_tensor_size (its default 1024 x 1024): they stay;
+ *   attn_proj:  the core's output, 16,777,216 B.
+ * All three: m = 134,217,728 + 25,165,824 + 16,777,216 = 176,160,768 B a layer.  Of a
+ * stage of 32 layers with 3 micro-batches in flight, all but CALC_OFFLOAD_KEEP = 2 groups
+ * (the margin and the one reloaded ahead) are in host memory: (3 x 32 - 2) m.  At s =
+ * 1024 the core's Q is 1,048,576 elements (offloaded: not below the minimum) and K, V
+ * 262,144 each (kept): core_attn alone moves 2,097,152 B.  With offload_fraction f
+ * (Megatron-Core's activation_offload_fraction over the groups) f of it. */
+static void test_offload_modules(void **state)
+{
+	const double m = 176160768.0;
+	const char *sets[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192",
+	                      "micro_batch=1", "flash_attention=yes", "recompute=none", "recipe=megatron",
+	                      "cluster.gpu_pcie_bw=64e9", "training.offload_modules=qkv_linear,core_attn,attn_proj"};
+	struct calc_plan p;
+	struct calc_mem_terms k;
+	struct calc_stage_layers sl;
+	struct calc_mem_stage st0, st1;
+	(void)state;
+	load_plan(&p, sets, 11);
+	calc_memory_terms(&p, &k);
+	calc_stage_layers(&p, 0, &sl);
+	assert_int_equal(sl.layers, 32);
+	calc_memory_stage_total(&k, &sl, 3, &st0);
+	assert_near(st0.host, 0, 0);
+	load_plan(&p, sets, 12);
+	assert_near(calc_memory_offload_bytes(&p, 0), m, 1e-12);
+	calc_memory_terms(&p, &k);
+	calc_memory_stage_total(&k, &sl, 3, &st1);
+	assert_near(st1.host, (3 * 32 - 2) * m, 1e-12);
+	assert_near(st0.act_layers - st1.act_layers, (3 * 32 - 2) * m, 1e-12);
+	assert_near(st1.gradients, st0.gradients, 1e-12);
+	/* each module alone */
+	p.offload_modules = CALC_OFM_QKV_LINEAR;
+	assert_near(calc_memory_offload_bytes(&p, 0), 134217728.0, 1e-12);
+	p.offload_modules = CALC_OFM_CORE_ATTN;
+	assert_near(calc_memory_offload_bytes(&p, 0), 25165824.0, 1e-12);
+	/* a dense layer's norms are fused (IdentityOp): attn_norm moves nothing */
+	p.offload_modules = CALC_OFM_ATTN_NORM;
+	assert_near(calc_memory_offload_bytes(&p, 0), 0, 0);
+	/* the minimum tensor size at s = 1024 */
+	p.offload_modules = CALC_OFM_CORE_ATTN;
+	p.seq_len = 1024;
+	assert_near(calc_memory_offload_bytes(&p, 0), 2097152.0, 1e-12);
+	/* training.offload_fraction = 0.5: half of the groups, counted as half of each
+	 * layer's bytes (core_attn: 25,165,824 / 2) */
+	p.offload_fraction = 0.5;
+	p.seq_len = 8192;
+	assert_near(calc_memory_offload_bytes(&p, 0), 12582912.0, 1e-12);
+	p.offload_fraction = 1;
+	/* a planner candidate with full recomputation offloads nothing */
+	p.recompute = CALC_RC_FULL;
+	assert_near(calc_memory_offload_bytes(&p, 0), 0, 0);
+}
+
+/* training.offload_device = nvme (ZeRO-Infinity's optimizer swap, docs/references.md
+ * §2.15): Llama 3 8B, P = 8,030,261,248 parameters, on 8 GPUs at ZeRO-3 with the megatron
+ * recipe: the rank's partition of P / 8 = 1,003,782,656 parameters keeps its fp32 master
+ * (4 B), two Adam moments (8 B) and fp32 gradient (4 B) on NVMe, 16 P / 8 = 2 P B, none on
+ * the GPU; the host holds DeepSpeed's 4 pinned fp32 swap buffers of the largest sub-group,
+ * min(P / 8, sub_group_size = 1e9) = 1e9 elements: 16e9 B (offload_config.py buffer_count
+ * = 4, config.py sub_group_size = 1e9, DeepSpeed at edaa722). */
+static void test_nvme_offload_memory(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                      "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=1",
+	                      "training.offload_style=zero-offload", "cluster.nvme_bw=6e9", "training.offload_device=nvme"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 11);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].host, 16 * P / 8, 1e-12); /* ZeRO-Offload: all on the host */
+	assert_near(m0->st[0].nvme, 0, 0);
+	load_plan(&p, sets, 12);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].gradients, 0, 0);
+	assert_near(m1->st[0].master, 0, 0);
+	assert_near(m1->st[0].optimizer, 0, 0);
+	assert_near(m1->st[0].nvme, 2 * P, 1e-12);
+	assert_near(m1->st[0].host, 16e9, 1e-12);
+	assert_near(m1->st[0].total, m0->st[0].total, 1e-12); /* the GPU's share is ZeRO-Offload's */
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
+/* training.offload_param (DeepSpeed ZeRO-3 parameter offload, docs/references.md §2.15):
+ * Llama 3 8B on 8 GPUs at ZeRO-3, tp 1, pp 1, recipe megatron: the rank's partition of the
+ * bf16 weights is 2 P / 8 = 2,007,565,312 B; cpu moves it to the host, nvme to NVMe with
+ * the host holding 5 swap buffers of 1e8 two-byte elements, 1e9 B (offload_config.py at
+ * edaa722: buffer_count, buffer_size); nothing else moves. */
+static void test_param_offload_memory(void **state)
+{
+	const double P = 8030261248.0;
+	const char *sets[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                      "recipe=megatron", "cluster.nvme_bw=6e9", "training.offload_param=cpu"};
+	struct calc_plan p;
+	struct calc_memory *m0 = calloc(1, sizeof *m0), *m1 = calloc(1, sizeof *m1);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 8);
+	assert_int_equal(calc_memory(&p, m0, &d), 0);
+	assert_near(m0->st[0].weights, 2 * P / 8, 1e-12);
+	load_plan(&p, sets, 9);
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].weights, 0, 0);
+	assert_near(m1->st[0].host, 2 * P / 8, 1e-12);
+	assert_near(m1->st[0].master, m0->st[0].master, 1e-12);
+	assert_near(m1->st[0].activations, m0->st[0].activations, 1e-12);
+	p.offload_param = 2;
+	assert_int_equal(calc_memory(&p, m1, &d), 0);
+	assert_near(m1->st[0].nvme, 2 * P / 8, 1e-12);
+	assert_near(m1->st[0].host, 1e9, 1e-12);
+	free(m0);
+	free(m1);
+	calc_diag_free(&d);
+}
+
 /* Optimizer offload (training.offload_optimizer = f, Megatron-Core's HybridDeviceOptimizer):
  * Llama 3 8B, P = 8,030,261,248 parameters (tests/calc/model.c, Hugging Face's count), tp 1,
  * pp 1, dp 8, ZeRO-1, recipe megatron (fp32 master 4 B and Adam moments 8 B per
@@ -1123,6 +1254,9 @@ int main(void)
 		cmocka_unit_test(test_deepspeed_checkpoints),
 		cmocka_unit_test(test_offload_activations),
 		cmocka_unit_test(test_offload_optimizer),
+		cmocka_unit_test(test_offload_modules),
+		cmocka_unit_test(test_nvme_offload_memory),
+		cmocka_unit_test(test_param_offload_memory),
 		cmocka_unit_test(test_zero_offload_memory),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),

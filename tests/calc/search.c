@@ -1435,6 +1435,69 @@ static void test_plan_framework(void **state)
 	free(p);
 }
 
+/* plan.framework = torchtitan: the planner places the layers by torchtitan's rule
+ * (torchtitan/distributed/pipeline_parallel.py at b5bcd76, generate_llm_fqn_per_model_part,
+ * with pipeline_parallel_first/last_stage_less_layers a and b, default 1 and 1): L + a + b
+ * effective layers over the virtual stages, floor each, the first (L + a + b) mod n one
+ * more, a off the first and b off the last.  By hand for the small model's 6 layers at
+ * pp 2 with a = b = 1: 8 / 2 = 4 each, 3 and 3; with a = 1 alone: 7 = 4 + 3, 3 and 3;
+ * at pp 4 with a = b = 1: 8 / 4 = 2 each, 1, 2, 2, 1.  The search of a torchtitan plan
+ * ranks only the plan's own placement and torchtitan's (none of Megatron-Core's
+ * account_* and first/last rules), and among them placements of torchtitan's. */
+static void test_torchtitan_split(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	struct calc_search_result r;
+	struct calc_search_opts o;
+	struct calc_search_cfg c;
+	struct calc_diag d = {0};
+	static const struct {
+		int pp, split, st[4];
+		const char *text;
+	} cases[] = {
+		{2, CALC_SPLIT_TT_BOTH, {3, 3}, "first_stage_less_layers=1 last_stage_less_layers=1"},
+		{2, CALC_SPLIT_TT_FIRST, {3, 3}, "first_stage_less_layers=1"},
+		{4, CALC_SPLIT_TT_BOTH, {1, 2, 2, 1}, "first_stage_less_layers=1 last_stage_less_layers=1"},
+	};
+	const char *sets[NSMALL];
+	int tt = 0;
+	(void)state;
+	for (int i = 0; i < NSMALL; i++)
+		sets[i] = strcmp(small_sets[i], "plan.framework=any") ? small_sets[i] : "plan.framework=torchtitan";
+	load_plan(p, sets, NSMALL);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char text[256];
+		memset(&c, 0, sizeof c);
+		c.nodes = 2, c.gpus_per_node = 8, c.tp = 1, c.pp = cases[k].pp, c.dp = 16 / cases[k].pp, c.cp = 1;
+		c.vpp = 1, c.micro_batch = 1, c.schedule = CALC_SCHED_1F1B, c.split = (signed char)cases[k].split;
+		c.recipe = 0;
+		for (int i = 0; calc_recipe_at(i); i++)
+			if (calc_recipe_at(i) == p->recipe)
+				c.recipe = (signed char)i;
+		calc_search_apply(p, &c, q);
+		for (int i = 0; i < cases[k].pp; i++)
+			assert_int_equal(q->layers_per_stage[i], cases[k].st[i]);
+		calc_search_split_text(p, &c, text, sizeof text);
+		assert_string_equal(text, cases[k].text);
+	}
+	calc_search_opts_init(&o);
+	o.keep_feasible = 1;
+	o.recheck = 0;
+	assert_int_equal(calc_search(p, &o, &r, &d), 0);
+	assert_true(r.nrows > 0);
+	for (long long i = 0; i < r.nrows; i++) {
+		int s = r.rows[i].c.split;
+		assert_true(s == CALC_SPLIT_PLAN || s == CALC_SPLIT_TT_BOTH || s == CALC_SPLIT_TT_FIRST ||
+		            s == CALC_SPLIT_TT_LAST);
+		tt += s != CALC_SPLIT_PLAN;
+	}
+	assert_true(tt > 0);
+	calc_search_free(&r);
+	calc_diag_free(&d);
+	free(p);
+	free(q);
+}
+
 /* search --for (calc/frameworks.c): every ranked configuration of a framework's search
  * is one it runs, checked here against the rules as the sources state them (not through
  * calc_framework_allows): Megatron-Core runs 1F1B and interleaved 1F1B
@@ -1609,6 +1672,7 @@ int main(void)
 		cmocka_unit_test(test_pick_one_rule),
 		cmocka_unit_test(test_pick_short_sequence),
 		cmocka_unit_test(test_plan_framework),
+		cmocka_unit_test(test_torchtitan_split),
 		cmocka_unit_test(test_frameworks),
 		cmocka_unit_test(test_offload_dimension),
 	};

@@ -1564,6 +1564,117 @@ static void test_offload_time(void **state)
 	calc_diag_free(&d);
 }
 
+/* Fine-grained activation offloading (training.offload_modules = qkv_linear, core_attn,
+ * attn_proj) on Llama 3 8B at tp 4 without SP, pp 1, s 8192, b 1: m = 176,160,768 B a
+ * layer by hand (tests/calc/memory.c test_offload_modules) crosses the host link once
+ * each way, m / bw; Megatron-Core copies on side streams behind the layer's own compute
+ * (fine_grained_activation_offload.py: d2h_stream, h2d_stream), so a layer exposes
+ * max(0, m / bw - f) in the forward and max(0, m / bw - (b + w)) in the backward, and
+ * the stage's 32 layers 32 times that.  At 1 GB/s (0.18 s a layer) they stick out; at
+ * 1 TB/s (0.18 ms against a forward of at least 0.9 ms, test_offload_time) hidden. */
+static void test_offload_modules_time(void **state)
+{
+	const double m = 176160768.0;
+	const char *s[] = {"model.preset=llama3-8b", "tp=4", "pp=1", "dp=0", "sp=no", "seq_len=8192", "micro_batch=1",
+	                   "recompute=none", "flash_attention=yes", "cluster.gpu_pcie_bw=1e9",
+	                   "training.offload_modules=qkv_linear,core_attn,attn_proj"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	const struct calc_layer_time *l;
+	double cf, cb;
+	(void)state;
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	load_plan(&p, s, 11);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	l = &st0->layer;
+	cf = m / 1e9 - l->f;
+	cb = m / 1e9 - (l->b + l->w);
+	assert_true(cf > 0 && cb > 0);
+	assert_near(st1->layer.off_f, cf, 1e-9);
+	assert_near(st1->layer.off_b, cb, 1e-9);
+	assert_near(st1->tf - st0->tf, 32 * cf, 1e-9);
+	assert_near(st1->tb - st0->tb, 32 * cb, 1e-9);
+	/* at 1 TB/s: hidden */
+	p.gpu.pcie_bw = 1e12;
+	assert_true(l->f > 0.9e-3);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->tf, st0->tf, 1e-12);
+	assert_near(st1->tb, st0->tb, 1e-12);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
+/* training.offload_device = nvme: the same ZeRO-3 partition of n = P / 8 = 1,003,782,656
+ * parameters (Llama 3 8B on 8 GPUs) reads 16 B a parameter from NVMe (fp32 copy, two
+ * moments, fp32 gradient) and writes 16 (the three states, and the gradient during the
+ * backward): 32 n B at cluster.nvme_bw = 6e9 B/s, 5.354 s.  DeepSpeed's default swapper
+ * runs it beside the CPU step (n / 1e9 = 1.004 s): the optimizer step grows by 32 n / bw
+ * against device cpu; the pipelined swapper (nvme_pipeline) overlaps the two, the longer
+ * one counting: 32 n / bw - n / rate more. */
+static void test_nvme_offload_time(void **state)
+{
+	const double P = 8030261248.0, n = P / 8;
+	const char *s[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                   "recipe=megatron", "cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=1",
+	                   "training.offload_style=zero-offload", "cluster.nvme_bw=6e9", "training.offload_device=nvme",
+	                   "training.nvme_pipeline=yes"};
+	struct calc_plan p;
+	double t0, t1, t2;
+	(void)state;
+	load_plan(&p, s, 11);
+	t0 = calc_step_optimizer_time(&p, P, 0, 8);
+	load_plan(&p, s, 12);
+	t1 = calc_step_optimizer_time(&p, P, 0, 8);
+	load_plan(&p, s, 13);
+	t2 = calc_step_optimizer_time(&p, P, 0, 8);
+	assert_near(t1 - t0, 32 * n / 6e9, 1e-9);
+	assert_near(t2 - t0, 32 * n / 6e9 - n / 1e9, 1e-9);
+}
+
+/* training.offload_param = cpu on Llama 3 8B at ZeRO-3 over 8 GPUs (tp 1, pp 1, megatron
+ * recipe): a layer's 218,112,000 parameters (attention 4096 x 10240, SwiGLU 3 x 4096 x
+ * 14336, two norms of 4096) in bf16 over 8 ranks is a partition of 54,528,000 B, fetched
+ * over the host link before the forward's gather and again before the backward's: at
+ * 1 GB/s 54.5 ms a pass, exposed beyond the layer's compute of the pass, 32 layers; the
+ * GPU's step copies the rank's P / 8 updated bf16 weights back, 2 P / 8 / 1e9 s; with
+ * nvme at 6 GB/s the fetch stays the host link's (the slower) and the write to NVMe
+ * adds 2 P / 8 / 6e9 s. */
+static void test_param_offload_time(void **state)
+{
+	const double P = 8030261248.0, w = 2 * 218112000.0 / 8;
+	const char *s[] = {"model.preset=llama3-8b", "cluster.nodes=1", "tp=1", "pp=1", "dp=8", "zero=3",
+	                   "recipe=megatron", "cluster.gpu_pcie_bw=1e9", "cluster.nvme_bw=6e9",
+	                   "training.offload_param=cpu"};
+	struct calc_plan p;
+	struct calc_step *st0 = calloc(1, sizeof *st0), *st1 = calloc(1, sizeof *st1);
+	struct calc_diag d = {0};
+	const struct calc_layer_time *l;
+	double cf, cb;
+	(void)state;
+	load_plan(&p, s, 9);
+	assert_near(calc_memory_layer_weight_bytes(&p, 0), w, 1e-12);
+	assert_int_equal(calc_step(&p, st0, &d), 0);
+	load_plan(&p, s, 10);
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	l = &st0->layer;
+	cf = w / 1e9 - l->f;
+	cb = w / 1e9 - (l->b + l->w);
+	assert_true(cf > 0 && cb > 0);
+	assert_near(st1->tf - st0->tf, 32 * cf, 1e-9);
+	assert_near(st1->tb - st0->tb, 32 * cb, 1e-9);
+	assert_near(st1->optimizer - st0->optimizer, 2 * P / 8 / 1e9, 1e-9);
+	p.offload_param = 2;
+	assert_int_equal(calc_step(&p, st1, &d), 0);
+	assert_near(st1->tf - st0->tf, 32 * cf, 1e-9);
+	assert_near(st1->optimizer - st0->optimizer, 2 * P / 8 / 1e9 + 2 * P / 8 / 6e9, 1e-9);
+	free(st0);
+	free(st1);
+	calc_diag_free(&d);
+}
+
 /* Optimizer offload's step (training.offload_optimizer = f): Llama 3 8B (P =
  * 8,030,261,248), tp 1, pp 1, dp 8, ZeRO-1, recipe megatron on H100 (HBM 3.35 TB/s, host
  * link 64 GB/s per direction, docs/references.md §6.1), the host's rate 1e9 parameters/s
@@ -1976,6 +2087,9 @@ int main(void)
 		cmocka_unit_test(test_block_recompute_ep_comm), cmocka_unit_test(test_block_recompute_fsdp_window),
 		cmocka_unit_test(test_tp_overlap_stack), cmocka_unit_test(test_deepspeed_ckpt_time),
 		cmocka_unit_test(test_offload_time),
+		cmocka_unit_test(test_offload_modules_time),
+		cmocka_unit_test(test_nvme_offload_time),
+		cmocka_unit_test(test_param_offload_time),
 		cmocka_unit_test(test_offload_optimizer_time),
 		cmocka_unit_test(test_zero_offload_time),
 		cmocka_unit_test(test_cp_overlap),
