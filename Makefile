@@ -94,6 +94,18 @@ $(BUILD)/default_plan.h: plans/default.ini
 	{ echo 'static const char default_plan_text[] = '; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
+# The recommendation's band of every stack on every GPU generation, computed from the
+# validation rows with the built-in schedules and embedded in calc/validate.o
+# (calc_validate_plan_band); the generator links a copy of validate.c without the table.
+$(BUILD)/calc/validate.o: $(BUILD)/band_table.h
+$(BUILD)/gen/validate.o: calc/validate.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -DCALC_NO_BAND_TABLE -MMD -MP -c -o $@ $<
+$(BUILD)/gen/band_table: calc/gen/band_table.c $(BUILD)/gen/validate.o $(filter-out $(BUILD)/calc/validate.o,$(CALC_LIB_OBJ))
+	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $^ $(DEPS_LIBS)
+$(BUILD)/band_table.h: $(BUILD)/gen/band_table
+	$< > $@.tmp && mv $@.tmp $@
+
 include $(wildcard calc/*.mk report/*.mk tests/*.mk bench/*.mk)
 
 # ---------------------------------------------------------------- check

@@ -395,6 +395,15 @@ const char *calc_gpu_generation(const char *gpu);
 /* validation.band of plan p's stack and GPU generation (the catalog's rule), computed once
  * per pair; NaN where it cannot be had.  The recommendation's band (pick.c). */
 double calc_validate_plan_band(const struct calc_plan *p);
+/* The band of a stack name and a GPU generation (calc_gpu_generation's) run from the
+ * validation rows now, kept per pair for the process and the schedule table's generation
+ * ('gen' is kept by address: a string that lives as long as the process);
+ * what calc_validate_plan_band returns where the built table (build/band_table.h) does
+ * not hold. */
+double calc_validate_band_run(const char *stack, const char *gen);
+/* Entry i of the bands computed when trainplan was built: 1 and the entry, 0 past the end;
+ * i < 0: the number of entries; -1 when this build has no such table. */
+int calc_validate_band_built(int i, const char **stack, const char **gen, double *band);
 /* Fill 'out' (may be NULL: not built) with one row per A100 to H100 pair of a calc_validate
  * table 'rows' (validate.c: one model, stack, recipe and checkpointing setting on both
  * GPUs): stack, model, the two runs, published and predicted speed-up, error, role; and 's'

@@ -1762,7 +1762,62 @@ static double band_rows(const char *stk, const char *gen)
 	return band;
 }
 
+/* The bands of the built-in schedule table, every stack on every GPU generation, computed
+ * when trainplan is built: calc/gen/band_table.c runs calc_validate_band_run below (in a
+ * copy of this file compiled with CALC_NO_BAND_TABLE) and writes build/band_table.h,
+ *   static const struct band_built band_built[];  { stack, generation, band } rows, the
+ *                                                 band as a hexadecimal float (exact)
+ *   #define BAND_BUILT_SCHED_GEN                  calc_schedule_generation() of a fresh
+ *                                                 process, nothing registered
+ * The band is a pure function of the code's tables (the validation rows, the presets, the
+ * stacks, the built-in schedules): the rows read nothing of the plan (each row is a plan
+ * of its own keys) and the registry of schedules is the only table a process changes.  So
+ * the built value is used while the schedule table's generation is the built-in one, and
+ * the band is run (calc_validate_band_run) otherwise or for a pair the table lacks.
+ * tests/calc/step.c (test_validate_band_built) recomputes every entry at run time and
+ * compares it bit for bit, so a stale table fails `make check`. */
+struct band_built {
+	const char *stack, *gen;
+	double band;
+};
+#if !defined(CALC_NO_BAND_TABLE) && defined(__has_include)
+#if __has_include("band_table.h")
+#include "band_table.h"
+#define HAVE_BAND_BUILT 1
+#endif
+#endif
+
+int calc_validate_band_built(int i, const char **stack, const char **gen, double *band)
+{
+#ifdef HAVE_BAND_BUILT
+	if (i < 0)
+		return (int)(sizeof band_built / sizeof band_built[0]);
+	if (i >= (int)(sizeof band_built / sizeof band_built[0]))
+		return 0;
+	*stack = band_built[i].stack;
+	*gen = band_built[i].gen;
+	*band = band_built[i].band;
+	return 1;
+#else
+	(void)i, (void)stack, (void)gen, (void)band;
+	return -1;
+#endif
+}
+
 double calc_validate_plan_band(const struct calc_plan *p)
+{
+	const char *stk = p->stack ? p->stack->name : "megatron-core";
+	const char *gen = calc_gpu_generation(p->gpu.name);
+#ifdef HAVE_BAND_BUILT
+	if (calc_schedule_generation() == BAND_BUILT_SCHED_GEN)
+		for (size_t i = 0; i < sizeof band_built / sizeof band_built[0]; i++)
+			if (!strcmp(band_built[i].stack, stk) && !strcmp(band_built[i].gen, gen))
+				return band_built[i].band;
+#endif
+	return calc_validate_band_run(stk, gen);
+}
+
+double calc_validate_band_run(const char *stk, const char *gen)
 {
 	static struct {
 		char stack[40];
@@ -1770,8 +1825,6 @@ double calc_validate_plan_band(const struct calc_plan *p)
 		double band;
 	} kept[16];
 	static int nkept, busy;
-	const char *stk = p->stack ? p->stack->name : "megatron-core";
-	const char *gen = calc_gpu_generation(p->gpu.name);
 	unsigned long sgen = calc_schedule_generation();
 	double band = NAN;
 	pthread_mutex_lock(&band_lock);

@@ -2011,6 +2011,41 @@ static void test_validate_plan_band_rows(void **state)
 	free(p);
 }
 
+/* The bands computed when trainplan was built (build/band_table.h, calc/gen/band_table.c)
+ * against the same bands run from the validation rows now (calc_validate_band_run), bit
+ * for bit: a table gone stale (a row, a preset, a stack or a built-in schedule changed
+ * and the table not rewritten) fails here.  The table holds every stack preset on every
+ * GPU generation calc_gpu_generation names, each pair once. */
+static void test_validate_band_built(void **state)
+{
+	static const char *const gens[] = {"A100", "H100", "Blackwell", "other"};
+	int n = calc_validate_band_built(-1, NULL, NULL, NULL), nstacks = 0;
+	(void)state;
+	if (n < 0) /* a build without the table (the sanitizer builds before it is written) */
+		skip();
+	while (calc_stack_at(nstacks))
+		nstacks++;
+	assert_int_equal(n, nstacks * 4);
+	for (int s = 0; s < nstacks; s++)
+		for (int g = 0; g < 4; g++) {
+			int found = 0;
+			for (int i = 0; i < n; i++) {
+				const char *stk, *gen;
+				double band;
+				assert_int_equal(calc_validate_band_built(i, &stk, &gen, &band), 1);
+				if (strcmp(stk, calc_stack_at(s)->name) || strcmp(gen, gens[g]))
+					continue;
+				found++;
+				double run = calc_validate_band_run(stk, gens[g]);
+				assert_memory_equal(&band, &run, sizeof band);
+			}
+			assert_int_equal(found, 1);
+		}
+	const char *stk, *gen;
+	double band;
+	assert_int_equal(calc_validate_band_built(n, &stk, &gen, &band), 0);
+}
+
 /* The pipeline stage takes its typed input and no plan (calc_step_pipeline): four stages
  * of two layers of one kind, F = 1 ms, B = 2 ms, W = 1 ms a layer, the embedding
  * (0.5 ms forward and weight gradient) on stage 0, the head (2 ms forward, 2 ms input
@@ -2098,6 +2133,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
 		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_validate_plan_band_rows),
+		cmocka_unit_test(test_validate_band_built),
 		cmocka_unit_test(test_pipeline_stage_typed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
