@@ -255,12 +255,23 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 			o.seed = seed;
 			o.nseed = nseed;
 			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
+				calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
+				o.top = k;
+				sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			}
 			return sc;
 		}
 		o.no_counts = 0; /* with a memo the counts come at no cost: a NEED_TOP result */
 		sc->level = NEED_TOP;
 	}
 	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
+	for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
+		calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
+		o.top = k;
+		sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d)
+		                                      : calc_search(plan, &o, &sc->r, d)) < 0;
+	}
 	return sc;
 }
 
@@ -902,7 +913,7 @@ const struct calc_quantity calc_q_search[] = {
 	 q_f_memory},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
-	{"search.found", "1", "top configurations the planner keeps: 10, or the configurations that fit where fewer", q_found},
+	{"search.found", "1", "top configurations the planner keeps: the recommendation's window (pick.c: 100, grown until its last row is outside the band), or the configurations that fit where fewer", q_found},
 	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},
 	{"search.rejected_memory", "1", "valid configurations that do not fit in memory", q_rej_memory},
 	{NULL, NULL, NULL, NULL},
