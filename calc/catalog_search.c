@@ -787,6 +787,15 @@ static int q_s_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 	return 0;
 }
 
+/* plan.pick_band by name: which band the recommendation is chosen in (pick.c) */
+static int q_pick_band(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	static const char *const names[] = {"absolute", "comparison", "fixed"};
+	v->num = NAN;
+	v->str = c->plan.pick_band >= 0 && c->plan.pick_band < 3 ? names[c->plan.pick_band] : "absolute";
+	return 0;
+}
+
 static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = c->plan.memory_margin;
@@ -830,7 +839,7 @@ int calc_search_name_counts(const char *name)
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		if (!strncmp(name, top[i], strlen(top[i])))
 			return 0;
-	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin");
+	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin") && strcmp(name, "search.pick_band");
 }
 
 const struct calc_quantity calc_q_search[] = {
@@ -856,7 +865,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.memory_margin", "1", "share of usable memory the recommendation leaves free (plan.memory_margin)", q_margin},
 	{"search.margin.rank", "1", "rank by step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_rank},
 	{"search.margin.step_time", "s", "step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_time},
-	{"search.safe.band", "1", "the band the recommendation is chosen in: validation.band of the plan's stack (NaN: unknown or none leaves the margin)", q_m_band},
+	{"search.safe.band", "1", "the band the recommendation is chosen in: plan.pick_band's, validation.band of the plan's stack by default (NaN: unknown or none leaves the margin)", q_m_band},
+	{"search.pick_band", "", "the kind of band the recommendation is chosen in (plan.pick_band): absolute, comparison or fixed", q_pick_band},
 	{"search.safe.exportable", "1", "1 when the recommendation with the plan's layout keys is a valid plan of 1F1B or interleaved (trainplan export --for megatron)", q_s_export},
 	{"search.safe.rank", "1", "rank by step time of the recommendation: the simplest within search.safe.band of the fastest that leaves the memory margin (calc/pick.c)", q_s_rank},
 	{"search.safe.tp", "1", "tensor-parallel degree of the recommendation", q_s_tp},

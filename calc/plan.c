@@ -102,6 +102,7 @@ static const struct key keys[] = {
 	{"plan", "pick_band", K_ENUM, 0, P(pick_band), 0, 0, pick_band_names, "enum", "band within which the recommendation takes the simplest split of the fastest (docs/references.md 9.25): absolute (validation.band, 90% of the held-out |error| of the plan's stack and GPU generation), comparison (validation.compare_band, 90% of the error of the ratio of two held-out rows of one source and model: the per-source bias removed), fixed (plan.pick_band_fixed)"},
 	{"plan", "pick_band_fixed", K_NUM, CALC_U_FRACTION, P(pick_band_fixed), 0, 1, NULL, "fraction", "the band with plan.pick_band = fixed, a tolerance of the user's own (no source; 0: the fastest that leaves the memory margin)"},
 	{"plan", "published_gpu_hours", K_NUM, CALC_U_NONE, P(published_gpu_hours), 0, 1e12, NULL, "number", "GPU-hours of the published run this plan reproduces, compared in the report (0 = none; needs plan.published_source)"},
+	{"plan", "published_layout", K_BOOL, 0, P(published_layout), 0, 1, NULL, "bool", "the plan's split is the one the published run of plan.published_source ran: the report shows the planner's pick beside it (default no)"},
 	{"plan", "published_source", K_TEXT, 0, P(published_source), 0, 0, NULL, "text", "where plan.published_gpu_hours is published (paper and table, or model card)"},
 	{"plan", "currency", K_TEXT, 0, P(currency), 0, 0, NULL, "text", "ISO 4217 code of the currency of cluster.gpu_hour_cost and run.energy_price, shown beside costs (e.g. USD; default empty: the prices' own unit, not named)"},
 	{"plan", "framework", K_ENUM, 0, P(framework), 0, 0, framework_names, "enum", "framework whose pipeline schedules the planner searches (calc/frameworks.c; Megatron-Core: 1F1B and interleaved): stack (the framework of efficiency.stack; none for fsdp1), any (every schedule the step model has), megatron, nemo, torchtitan, deepspeed"},
@@ -1729,6 +1730,9 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	if (p->published_gpu_hours > 0 && !p->published_source[0])
 		ERR("plan", "published_gpu_hours", "plan.published_gpu_hours = %.0f needs plan.published_source "
 		    "(where the figure is published)", p->published_gpu_hours);
+	if (p->published_layout && !p->published_source[0])
+		ERR("plan", "published_layout", "plan.published_layout = yes needs plan.published_source "
+		    "(the run whose layout the plan states)");
 	validate_moe(p, d);
 	/* recompute = modules needs its list, and the list needs that mode; mla_up_proj needs
 	 * MLA (Megatron-Core's TransformerConfig checks the same) */

@@ -148,6 +148,7 @@ struct calc_plan {
 	double pick_band_fixed;   /* [plan] the band with pick_band = fixed [0..1] */
 	double published_gpu_hours; /* [plan] GPU-hours of the published run the plan reproduces (0 = none) */
 	char published_source[160]; /* [plan] where published_gpu_hours is published ("" = none) */
+	int published_layout;     /* [plan] 1: the plan's split is the published run's (compared with the pick) */
 	char currency[8];         /* [plan] ISO 4217 code of the prices ("" = not named) */
 	int framework;            /* [plan] framework whose pipeline schedules the planner searches:
 	                             0 stack (efficiency.stack's), 1 any, 2 + i calc_framework_at(i)
