@@ -967,8 +967,22 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		call(r, t);                                                                       \
 		return 0;                                                                         \
 	}
-TB(t_breakdown, calc_search_table_breakdown)
 TB(t_rejects, calc_search_table_rejects)
+/* The first 10 rows, as search-top shows: the search keeps the recommendation's window
+ * (pick.c: 100 or more), which is not a table to print */
+static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r)
+		return -1;
+	calc_search_table_breakdown(r, t);
+	if (t->nrows > 10) {
+		for (int i = 10 * t->ncols; i < t->nrows * t->ncols; i++)
+			free(t->cells[i].s), t->cells[i].s = NULL;
+		t->nrows = 10;
+	}
+	return 0;
+}
 
 /* The axes' best: a top-only search that keeps them exact (opts.top_axes); the heatmap
  * needs every ranked leaf timed, the complete search. */
