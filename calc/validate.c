@@ -1922,5 +1922,7 @@ const struct calc_tabledef calc_d_validate[] = {
 	{"validation-stacks", "validation error per software stack", "", b_validation_stacks},
 	{"validation-speedup", "A100 to H100 speed-up per GPU, published against predicted", "", b_validation_speedup},
 	{"validation-goals", "held-out goals per GPU generation and dense / MoE", "", b_validation_goals},
+	{"validation-groups", "predicted against published, one row per published run, for the chart grouped by GPU "
+	 "generation and dense / MoE", "", b_validation},
 	{NULL, NULL, NULL, NULL},
 };
