@@ -48,6 +48,7 @@ QI(q_dp, p->dp)
 QI(q_cp, p->cp)
 QI(q_vpp, p->vpp)
 QI(q_split_derived, p->split_picked)
+QI(q_published_layout, p->published_layout && !p->split_picked)
 QI(q_sp, p->sp)
 QI(q_zero, p->zero)
 QI(q_gpus, calc_plan_gpus(p))
@@ -222,6 +223,8 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"cluster.gpu_hour_cost", "", "price of one GPU-hour", q_cost},
 	{"plan.split_derived", "1", "1 when the plan sets no split and takes the planner's recommendation (calc/pick.c)",
 	 q_split_derived},
+	{"plan.published_layout", "1", "1 when the plan's split is the published run's (plan.published_layout) and set, not derived",
+	 q_published_layout},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -255,12 +255,23 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 			o.seed = seed;
 			o.nseed = nseed;
 			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
+				calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
+				o.top = k;
+				sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			}
 			return sc;
 		}
 		o.no_counts = 0; /* with a memo the counts come at no cost: a NEED_TOP result */
 		sc->level = NEED_TOP;
 	}
 	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
+	for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
+		calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
+		o.top = k;
+		sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d)
+		                                      : calc_search(plan, &o, &sc->r, d)) < 0;
+	}
 	return sc;
 }
 
@@ -776,6 +787,15 @@ static int q_s_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 	return 0;
 }
 
+/* plan.pick_band by name: which band the recommendation is chosen in (pick.c) */
+static int q_pick_band(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	static const char *const names[] = {"absolute", "comparison", "fixed"};
+	v->num = NAN;
+	v->str = c->plan.pick_band >= 0 && c->plan.pick_band < 3 ? names[c->plan.pick_band] : "absolute";
+	return 0;
+}
+
 static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	v->num = c->plan.memory_margin;
@@ -819,7 +839,7 @@ int calc_search_name_counts(const char *name)
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		if (!strncmp(name, top[i], strlen(top[i])))
 			return 0;
-	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin");
+	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin") && strcmp(name, "search.pick_band");
 }
 
 const struct calc_quantity calc_q_search[] = {
@@ -845,7 +865,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.memory_margin", "1", "share of usable memory the recommendation leaves free (plan.memory_margin)", q_margin},
 	{"search.margin.rank", "1", "rank by step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_rank},
 	{"search.margin.step_time", "s", "step time of the fastest of the top that leaves the memory margin (NaN: none)", q_m_time},
-	{"search.safe.band", "1", "the band the recommendation is chosen in: validation.band of the plan's stack (NaN: unknown or none leaves the margin)", q_m_band},
+	{"search.safe.band", "1", "the band the recommendation is chosen in: plan.pick_band's, validation.band of the plan's stack by default (NaN: unknown or none leaves the margin)", q_m_band},
+	{"search.pick_band", "", "the kind of band the recommendation is chosen in (plan.pick_band): absolute, comparison or fixed", q_pick_band},
 	{"search.safe.exportable", "1", "1 when the recommendation with the plan's layout keys is a valid plan of 1F1B or interleaved (trainplan export --for megatron)", q_s_export},
 	{"search.safe.rank", "1", "rank by step time of the recommendation: the simplest within search.safe.band of the fastest that leaves the memory margin (calc/pick.c)", q_s_rank},
 	{"search.safe.tp", "1", "tensor-parallel degree of the recommendation", q_s_tp},
@@ -902,7 +923,7 @@ const struct calc_quantity calc_q_search[] = {
 	 q_f_memory},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
-	{"search.found", "1", "top configurations the planner keeps: 10, or the configurations that fit where fewer", q_found},
+	{"search.found", "1", "top configurations the planner keeps: the recommendation's window (pick.c: 100, grown until its last row is outside the band), or the configurations that fit where fewer", q_found},
 	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},
 	{"search.rejected_memory", "1", "valid configurations that do not fit in memory", q_rej_memory},
 	{NULL, NULL, NULL, NULL},
@@ -946,8 +967,22 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		call(r, t);                                                                       \
 		return 0;                                                                         \
 	}
-TB(t_breakdown, calc_search_table_breakdown)
 TB(t_rejects, calc_search_table_rejects)
+/* The first 10 rows, as search-top shows: the search keeps the recommendation's window
+ * (pick.c: 100 or more), which is not a table to print */
+static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r)
+		return -1;
+	calc_search_table_breakdown(r, t);
+	if (t->nrows > 10) {
+		for (int i = 10 * t->ncols; i < t->nrows * t->ncols; i++)
+			free(t->cells[i].s), t->cells[i].s = NULL;
+		t->nrows = 10;
+	}
+	return 0;
+}
 
 /* The axes' best: a top-only search that keeps them exact (opts.top_axes); the heatmap
  * needs every ranked leaf timed, the complete search. */

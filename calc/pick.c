@@ -12,11 +12,16 @@
  *    fragmentation beyond the modelled share, a longer sequence and a framework's buffers
  *    that the memory model does not list.
  * 2. Within the uncertainty band of the fastest of those, the simplest.  The band is
- *    validation.band of the plan's stack: the |error| that 90% of the held-out
- *    validation rows do not exceed (calc_validate_plan_band, docs/references.md §7.15).
- *    Two splits whose predicted times differ by less than the model's own out-of-sample
- *    error are not told apart by it, so the one with less machinery is recommended
- *    (docs/references.md §9.25).  Simpler, in this order:
+ *    plan.pick_band's (calc_validate_plan_band, docs/references.md §9.25): absolute
+ *    (default), validation.band of the plan's stack, the |error| that 90% of its
+ *    held-out validation rows do not exceed (§7.15); comparison, the error of the model
+ *    on the ratio of two splits' times, over held-out pairs of one source and model
+ *    (§7.18); fixed, plan.pick_band_fixed.  Two splits whose predicted times differ by
+ *    less than the band are not told apart by the model, so the one with less machinery
+ *    is recommended.  The rule reads every ranked split within the band: the window of
+ *    the search grows until its last row is outside the band (calc_search_pick_window),
+ *    so that the pick does not depend on how many rows a search keeps.  Simpler, in
+ *    this order:
  *    a. no context parallelism below 8,192 tokens per sequence: Megatron Core's
  *       Parallelism Strategies Guide gives CP as "best for long sequences (8K+ tokens)"
  *       (docs.nvidia.com/megatron-core/developer-guide/latest/user-guide/
@@ -107,11 +112,47 @@ const struct calc_search_top *calc_search_safe_why(const struct calc_search_resu
 				}
 		}
 		w.rank = best + 1;
+		w.window_short = r->ntop == r->opts.top && (r->partial || r->ranked > r->ntop) && isfinite(w.band) &&
+		                 w.band > 0 && r->opts.objective == CALC_OBJ_TIME &&
+		                 r->top[r->ntop - 1].r.step_time <= r->top[first].r.step_time * (1 + w.band);
 		w.short_seq_cp = plan->seq_len < CP_MIN_SEQ && r->top[first].r.c.cp > 1 && r->top[best].r.c.cp == 1;
 	}
 	if (why)
 		*why = w;
 	return best >= 0 ? &r->top[best] : NULL;
+}
+
+const char *calc_pick_band_key(const struct calc_plan *plan)
+{
+	switch ((enum calc_pick_band)plan->pick_band) {
+	case CALC_PICK_BAND_ABSOLUTE:
+		return "validation.band";
+	case CALC_PICK_BAND_COMPARISON:
+		return "validation.compare_band";
+	case CALC_PICK_BAND_FIXED:
+		return "plan.pick_band_fixed";
+	}
+	return "validation.band";
+}
+
+int calc_search_pick_window(const struct calc_search_result *r, const struct calc_plan *plan)
+{
+	double want = plan->memory_margin * plan->gpu_memory;
+	int first = -1;
+	/* every ranked split is kept: the window is the whole list */
+	if (r->ntop < r->opts.top || (!r->partial && r->ranked <= r->ntop) || r->opts.top >= CALC_PICK_TOP_MAX)
+		return 0;
+	for (int i = 0; i < r->ntop && first < 0; i++)
+		if (r->top[i].r.headroom >= want)
+			first = i;
+	if (first >= 0) {
+		double band = calc_validate_plan_band(plan);
+		if (r->opts.objective != CALC_OBJ_TIME || !isfinite(band) || band <= 0 ||
+		    r->top[r->ntop - 1].r.step_time > r->top[first].r.step_time * (1 + band))
+			return 0;
+	}
+	/* none of the window leaves the margin, or its last row is inside the band */
+	return r->opts.top * 4 < CALC_PICK_TOP_MAX ? r->opts.top * 4 : CALC_PICK_TOP_MAX;
 }
 
 const struct calc_search_top *calc_search_safe(const struct calc_search_result *r, const struct calc_plan *plan,
@@ -151,6 +192,12 @@ int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d)
 	o.top = CALC_PICK_TOP;
 	if (calc_search(plan, &o, &r, d) < 0)
 		return -1;
+	for (int k; (k = calc_search_pick_window(&r, plan)) > 0;) {
+		calc_search_free(&r);
+		o.top = k;
+		if (calc_search(plan, &o, &r, d) < 0)
+			return -1;
+	}
 	t = calc_search_pick(&r, plan, NULL);
 	if (!t) {
 		/* at the cluster's size, or the model, as the user set them last */

@@ -96,6 +96,7 @@ static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep"
 
 /* plan.framework: calc_plan.framework; after 'stack' and 'any' the frameworks of
  * frameworks.c in their table's order (tests/calc/search.c test_plan_framework checks it) */
+static const char *const pick_band_names[] = {"absolute", "comparison", "fixed", NULL}; /* enum calc_pick_band */
 static const char *const framework_names[] = {"stack", "any", "megatron", "nemo", "torchtitan", "deepspeed", NULL};
 #define P(f) offsetof(struct calc_plan, f)
 #define BIG 1e30
@@ -104,7 +105,10 @@ static const struct key keys[] = {
 	{"plan", "title", K_TEXT, 0, P(title), 0, 0, NULL, "text", "report title"},
 	{"plan", "date", K_TEXT, 0, P(date), 0, 0, NULL, "text", "report date YYYY-MM-DD (default: SOURCE_DATE_EPOCH or today)"},
 	{"plan", "memory_margin", K_NUM, CALC_U_FRACTION, P(memory_margin), 0, 0.9, NULL, "fraction", "share of usable memory the recommended split leaves free"},
+	{"plan", "pick_band", K_ENUM, 0, P(pick_band), 0, 0, pick_band_names, "enum", "band within which the recommendation takes the simplest split of the fastest (docs/references.md 9.25): absolute (validation.band, 90% of the held-out |error| of the plan's stack and GPU generation), comparison (validation.compare_band, 90% of the error of the ratio of two held-out rows of one source and model: the per-source bias removed), fixed (plan.pick_band_fixed)"},
+	{"plan", "pick_band_fixed", K_NUM, CALC_U_FRACTION, P(pick_band_fixed), 0, 1, NULL, "fraction", "the band with plan.pick_band = fixed, a tolerance of the user's own (no source; 0: the fastest that leaves the memory margin)"},
 	{"plan", "published_gpu_hours", K_NUM, CALC_U_NONE, P(published_gpu_hours), 0, 1e12, NULL, "number", "GPU-hours of the published run this plan reproduces, compared in the report (0 = none; needs plan.published_source)"},
+	{"plan", "published_layout", K_BOOL, 0, P(published_layout), 0, 1, NULL, "bool", "the plan's split is the one the published run of plan.published_source ran: the report shows the planner's pick beside it (default no)"},
 	{"plan", "published_source", K_TEXT, 0, P(published_source), 0, 0, NULL, "text", "where plan.published_gpu_hours is published (paper and table, or model card)"},
 	{"plan", "currency", K_TEXT, 0, P(currency), 0, 0, NULL, "text", "ISO 4217 code of the currency of cluster.gpu_hour_cost and run.energy_price, shown beside costs (e.g. USD; default empty: the prices' own unit, not named)"},
 	{"plan", "framework", K_ENUM, 0, P(framework), 0, 0, framework_names, "enum", "framework whose pipeline schedules the planner searches (calc/frameworks.c; Megatron-Core: 1F1B and interleaved): stack (the framework of efficiency.stack; none for fsdp1), any (every schedule the step model has), megatron, nemo, torchtitan, deepspeed"},
@@ -1760,6 +1764,9 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 	if (p->published_gpu_hours > 0 && !p->published_source[0])
 		ERR("plan", "published_gpu_hours", "plan.published_gpu_hours = %.0f needs plan.published_source "
 		    "(where the figure is published)", p->published_gpu_hours);
+	if (p->published_layout && !p->published_source[0])
+		ERR("plan", "published_layout", "plan.published_layout = yes needs plan.published_source "
+		    "(the run whose layout the plan states)");
 	validate_moe(p, d);
 	/* recompute = modules needs its list, and the list needs that mode; mla_up_proj needs
 	 * MLA (Megatron-Core's TransformerConfig checks the same) */
@@ -2206,6 +2213,8 @@ static void plan_reset(struct calc_plan *p)
 	p->reshard_after_forward = 1; /* FSDP FULL_SHARD and FSDP2 fully_shard defaults */
 	p->fsdp_prefetch = 1;        /* FSDP backward_prefetch / FSDP2: one layer ahead */
 	p->memory_margin = 0.10;     /* the recommendation leaves 10% of usable memory free */
+	p->pick_band = CALC_PICK_BAND_ABSOLUTE; /* pick.c, docs/references.md §9.25 */
+	p->pick_band_fixed = 0.05;   /* used only with pick_band = fixed: a tolerance, no source */
 	p->optimizer_time = -1;
 	p->offload_fraction = 1;     /* Megatron-Core activation_offload_fraction's default */
 	/* HFU counts the recomputation that runs (step.c); kor22-eq8 is Korthikanti's

@@ -145,14 +145,26 @@ enum calc_off_module {
 /* The name of offload-module bit i (0 .. CALC_OFM_N - 1, "attn_norm"), NULL outside. */
 const char *calc_off_module_name(int i);
 
+/* plan.pick_band: which band the recommendation takes the simplest split within (pick.c,
+ * docs/references.md §9.25) */
+enum calc_pick_band {
+	CALC_PICK_BAND_ABSOLUTE,   /* validation.band: 90 % of held-out |error| (calc_validate_band) */
+	CALC_PICK_BAND_COMPARISON, /* validation.compare_band: 90 % of the error of the ratio of two
+	                              held-out rows of one source and model (calc_validate_compare_band) */
+	CALC_PICK_BAND_FIXED       /* plan.pick_band_fixed, the user's own */
+};
+
 struct calc_plan {
 	/* where the plan came from, for diagnostics and the report's title page */
 	char file[CALC_PATH_MAX]; /* plan file, or "<default>" */
 	char title[128];          /* [plan] title */
 	char date[32];            /* [plan] date (YYYY-MM-DD); "" = SOURCE_DATE_EPOCH or today */
 	double memory_margin;     /* [plan] share of usable memory the recommended split leaves free [0..0.9] */
+	int pick_band;            /* [plan] the recommendation's band (pick.c): enum calc_pick_band */
+	double pick_band_fixed;   /* [plan] the band with pick_band = fixed [0..1] */
 	double published_gpu_hours; /* [plan] GPU-hours of the published run the plan reproduces (0 = none) */
 	char published_source[160]; /* [plan] where published_gpu_hours is published ("" = none) */
+	int published_layout;     /* [plan] 1: the plan's split is the published run's (compared with the pick) */
 	char currency[8];         /* [plan] ISO 4217 code of the prices ("" = not named) */
 	int framework;            /* [plan] framework whose pipeline schedules the planner searches:
 	                             0 stack (efficiency.stack's), 1 any, 2 + i calc_framework_at(i)

@@ -71,8 +71,9 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 #define CALC_SEARCH_MAX_ROWS 20000000 /* rows kept with keep_all (about 2.4 GB) */
 #define CALC_SEARCH_MAX_ITEMS (1 << 22) /* splits of one search (about 100 bytes each), checked
                                            before the grid is allocated */
-#define CALC_PICK_TOP 100 /* the top configurations the recommendation looks at (pick.c): enough to
-                              hold those within the validation band of the fastest */
+#define CALC_PICK_TOP 100 /* the top configurations a search for the recommendation keeps first
+                              (pick.c); calc_search_pick_window grows it until the band is read */
+#define CALC_PICK_TOP_MAX 100000 /* the most it grows to (the most a search keeps, search.c) */
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
 struct calc_search_memo;
@@ -426,7 +427,17 @@ struct calc_pick_why {
 	double band;      /* validation.band of the plan's stack (NaN: unknown) */
 	int in_band;      /* others of the top that leave the margin within the band */
 	int short_seq_cp; /* 1: the fastest had CP on a sequence under 8,192 tokens, the pick none */
+	int window_short; /* 1: every row of the window is inside the band and more were ranked
+	                     (the window reached CALC_PICK_TOP_MAX, or was not grown) */
 };
+/* 0 when the search's top K holds every split the recommendation rule reads (pick.c): all
+ * that were ranked, or up to the first row outside the band of the fastest that leaves the
+ * margin; else the larger K to search again with (4 K, at most CALC_PICK_TOP_MAX), so that
+ * the pick does not depend on the window's size. */
+/* The key that names the recommendation's band under plan.pick_band: "validation.band",
+ * "validation.compare_band" or "plan.pick_band_fixed". */
+const char *calc_pick_band_key(const struct calc_plan *plan);
+int calc_search_pick_window(const struct calc_search_result *r, const struct calc_plan *plan);
 /* calc_search_safe with what the rule found in *why (may be NULL). */
 const struct calc_search_top *calc_search_safe_why(const struct calc_search_result *r, const struct calc_plan *plan,
                                                    struct calc_pick_why *why);

@@ -389,11 +389,27 @@ struct calc_band {
 #define CALC_BAND_MIN_ROWS 5 /* fewer held-out rows in a group than this: the next wider group */
 int calc_validate_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
                        int min_rows, struct calc_band *b);
+/* The comparison band (docs/references.md §7.18): the error of the model on the ratio of
+ * the step times of two splits, which is what ranking two candidates rests on.  Over the
+ * pairs of held-out rows of 'rows' (a calc_validate table) that share source, stack,
+ * model, GPU count and class and differ in the split (TP, CP, PP, DP, v or recompute),
+ * the error of a pair is exp(|ln(1 + e_i) - ln(1 + e_j)|) - 1, e = predicted / published
+ * - 1 (the same for a time and for a rate: only the sign of the logarithm differs); the
+ * band is the one a fraction 'q' of the pairs do not exceed (nearest rank), and no less
+ * than 'floor'.  Pairs are grouped as calc_validate_band groups rows (the plan's stack on
+ * its GPU generation, the stack on every GPU, all stacks), the first group with
+ * 'min_pairs' pairs or more; b->rows counts pairs.  A pure function of its arguments.
+ * Returns 0, or -1 when no pair qualifies (band NaN). */
+#define CALC_COMPARE_FLOOR 0.02 /* no source: docs/references.md §7.18 */
+int calc_validate_compare_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
+                               int min_pairs, double floor, struct calc_band *b);
 /* The GPU generation of a GPU preset name: "A100", "H100" (H100, H800, H200), "Blackwell"
  * (B200, GB200, B300, GB300) or "other". */
 const char *calc_gpu_generation(const char *gpu);
-/* validation.band of plan p's stack and GPU generation (the catalog's rule), computed once
- * per pair; NaN where it cannot be had.  The recommendation's band (pick.c). */
+/* The recommendation's band (pick.c) for plan p under plan.pick_band: validation.band of
+ * its stack and GPU generation (absolute, the catalog's rule), the comparison band of them
+ * (comparison, calc_validate_compare_band), or plan.pick_band_fixed (fixed); the first two
+ * computed once per stack, generation and kind; NaN where it cannot be had. */
 double calc_validate_plan_band(const struct calc_plan *p);
 /* The band of a stack name and a GPU generation (calc_gpu_generation's) run from the
  * validation rows now, kept per pair for the process and the schedule table's generation

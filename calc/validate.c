@@ -1398,6 +1398,80 @@ int calc_validate_band(const struct calc_table *rows, const char *stack, const c
 	return band_over(rows, stack, hardware, q, min_rows, b, NULL);
 }
 
+int calc_validate_compare_band(const struct calc_table *rows, const char *stack, const char *hardware, double q,
+                               int min_pairs, double floor, struct calc_band *b)
+{
+	int cstk = col_of(rows, "stack"), crole = col_of(rows, "role"), cerr = col_of(rows, "error");
+	int ccls = col_of(rows, "class"), csrc = col_of(rows, "source"), cm = col_of(rows, "model");
+	int cg = col_of(rows, "GPUs");
+	int csplit[6] = {col_of(rows, "TP"), col_of(rows, "CP"), col_of(rows, "PP"), col_of(rows, "DP"), col_of(rows, "v"),
+	                 col_of(rows, "recompute")};
+	size_t hl = hardware ? strlen(hardware) : 0;
+	int *held = NULL, nheld = 0, n = 0;
+	double *e = NULL;
+
+	memset(b, 0, sizeof *b);
+	b->band = NAN;
+	if (cstk < 0 || crole < 0 || cerr < 0 || csrc < 0 || cm < 0 || cg < 0 || ccls < 0)
+		return -1;
+	for (int k = 0; k < 6; k++)
+		if (csplit[k] < 0)
+			return -1;
+	/* the rows' stack for the plan's, as calc_validate_band takes it */
+	const char *fam = NULL;
+	for (int i = 0; stack && i < rows->nrows; i++) {
+		const char *s = rows->cells[i * rows->ncols + cstk].s;
+		size_t k = strlen(s);
+		if (!strncmp(stack, s, k) && (stack[k] == '\0' || stack[k] == '-') && (!fam || k > strlen(fam)))
+			fam = s;
+	}
+	held = xcalloc((size_t)rows->nrows + 1, sizeof *held);
+	for (int i = 0; i < rows->nrows; i++) {
+		const struct calc_cell *c = &rows->cells[i * rows->ncols];
+		if (strcmp(c[crole].s, "calibrates") && !isnan(c[cerr].v) && c[cerr].v > -1)
+			held[nheld++] = i;
+	}
+	e = xcalloc((size_t)nheld * (size_t)nheld / 2 + 1, sizeof *e);
+	int first = fam ? (hardware ? 0 : 1) : 2;
+	for (int pass = first; pass < 3 && n < min_pairs; pass++) {
+		n = 0;
+		for (int x = 0; x < nheld; x++) {
+			const struct calc_cell *a = &rows->cells[held[x] * rows->ncols];
+			if (pass < 2 && strcmp(a[cstk].s, fam))
+				continue;
+			if (pass == 0 && (strncmp(a[ccls].s, hardware, hl) || a[ccls].s[hl] != ' '))
+				continue;
+			for (int y = x + 1; y < nheld; y++) {
+				const struct calc_cell *c = &rows->cells[held[y] * rows->ncols];
+				int same = 1;
+				if (strcmp(a[csrc].s, c[csrc].s) || strcmp(a[cstk].s, c[cstk].s) || strcmp(a[cm].s, c[cm].s) ||
+				    a[cg].v != c[cg].v || strcmp(a[ccls].s, c[ccls].s))
+					continue;
+				for (int k = 0; k < 5 && same; k++)
+					same = a[csplit[k]].v == c[csplit[k]].v;
+				if (same && !strcmp(a[csplit[5]].s, c[csplit[5]].s))
+					continue; /* one split: not a comparison of two */
+				/* the ratio of the two predictions over the ratio of the two published
+				 * figures, as a factor >= 1 */
+				e[n++] = exp(fabs(log1p(a[cerr].v) - log1p(c[cerr].v))) - 1;
+			}
+		}
+		b->per_stack = pass < 2;
+		b->per_hardware = pass == 0;
+		snprintf(b->scope, sizeof b->scope, "%s", pass < 2 ? fam : "all stacks");
+	}
+	b->rows = n;
+	if (n > 0) {
+		/* nearest rank, as calc_validate_band (Hyndman and Fan 1996, definition 1) */
+		int k = (int)ceil(q * n - 1e-9);
+		qsort(e, (size_t)n, sizeof *e, cmp_double);
+		b->band = fmax(e[(k < 1 ? 1 : k) - 1], floor);
+	}
+	free(e);
+	free(held);
+	return n > 0 ? 0 : -1;
+}
+
 /* The runs that trained one model on A100 and on H100 with one stack, one recipe and one
  * activation-checkpointing setting: the speed-up per GPU the sources measured, against the
  * speed-up the model predicts from the same two rows.  Rows are named by source, model,
@@ -1668,6 +1742,19 @@ static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 	calc_table_free(&rows);
 	return 0;
 }
+/* The comparison band of the plan's stack and GPU generation (calc_validate_compare_band),
+ * over the rows band_of takes. */
+static int compare_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
+{
+	struct calc_table rows;
+	const char *stk = c->plan.stack ? c->plan.stack->name : "megatron-core";
+	if (summary(NULL, &rows, d) < 0)
+		return -1;
+	calc_validate_compare_band(&rows, stk, calc_gpu_generation(c->plan.gpu.name), CALC_BAND_Q, CALC_BAND_MIN_ROWS,
+	                           CALC_COMPARE_FLOOR, b);
+	calc_table_free(&rows);
+	return 0;
+}
 /* The band of plan p's stack and GPU generation (band_of's rule) for the recommendation
  * (pick.c), computed once per pair and kept; NaN where a row the band reads cannot be
  * run, or when asked again while the rows run (a validation row that took the planner's
@@ -1804,10 +1891,67 @@ int calc_validate_band_built(int i, const char **stack, const char **gen, double
 #endif
 }
 
+/* The comparison band (calc_validate_compare_band) of a stack on a GPU generation, from
+ * a run of the whole validation table, kept per process: no build-time table holds it. */
+static double compare_band_run(const char *stk, const char *gen)
+{
+	static struct {
+		char stack[40];
+		const char *gen; /* calc_gpu_generation's: a string literal */
+		double band;
+	} kept[16];
+	static int nkept, busy;
+	static unsigned long kept_gen;
+	unsigned long sgen = calc_schedule_generation();
+	double band = NAN;
+	pthread_mutex_lock(&band_lock);
+	if (kept_gen != sgen) { /* another schedule table: nothing kept holds */
+		kept_gen = sgen;
+		nkept = 0;
+	}
+	for (int i = 0; i < nkept; i++)
+		if (!strcmp(kept[i].stack, stk) && !strcmp(kept[i].gen, gen)) {
+			band = kept[i].band;
+			pthread_mutex_unlock(&band_lock);
+			return band;
+		}
+	if (!busy) {
+		struct calc_table rows;
+		struct calc_validation v;
+		struct calc_diag d = {0};
+		struct calc_band b;
+		busy = 1;
+		/* its own run, not summary's cached one: the catalog's prefetch of the rows
+		 * (calc_validate_prefetch) must find them not yet run */
+		if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
+			if (calc_validate_compare_band(&rows, stk, gen, CALC_BAND_Q, CALC_BAND_MIN_ROWS, CALC_COMPARE_FLOOR,
+			                               &b) == 0)
+				band = b.band;
+			calc_table_free(&rows);
+		}
+		calc_diag_free(&d);
+		busy = 0;
+		if (nkept < 16 && strlen(stk) < sizeof kept[0].stack) {
+			snprintf(kept[nkept].stack, sizeof kept[nkept].stack, "%s", stk);
+			kept[nkept].gen = gen;
+			kept[nkept++].band = band;
+		}
+	}
+	pthread_mutex_unlock(&band_lock);
+	return band;
+}
+
+/* The recommendation's band under plan.pick_band: the fixed fraction, the comparison
+ * band, or the absolute band (the build-time table while the schedule registry is the
+ * built-in one, else calc_validate_band_run). */
 double calc_validate_plan_band(const struct calc_plan *p)
 {
 	const char *stk = p->stack ? p->stack->name : "megatron-core";
 	const char *gen = calc_gpu_generation(p->gpu.name);
+	if (p->pick_band == CALC_PICK_BAND_FIXED)
+		return p->pick_band_fixed;
+	if (p->pick_band == CALC_PICK_BAND_COMPARISON)
+		return compare_band_run(stk, gen);
 #ifdef HAVE_BAND_BUILT
 	if (calc_schedule_generation() == BAND_BUILT_SCHED_GEN)
 		for (size_t i = 0; i < sizeof band_built / sizeof band_built[0]; i++)
@@ -1868,6 +2012,20 @@ QB(q_band_stack, b.per_stack)
 QB(q_band_hw, b.per_hardware)
 QB(q_band_q, CALC_BAND_Q)
 QB(q_band_min, CALC_BAND_MIN_ROWS)
+#define QC(fn, expr)                                                                  \
+	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
+	{                                                                                 \
+		struct calc_band b;                                                       \
+		if (compare_of(c, &b, d) < 0)                                             \
+			return -1;                                                            \
+		v->num = (expr);                                                          \
+		return 0;                                                                 \
+	}
+QC(q_cmp_band, b.band)
+QC(q_cmp_pairs, b.rows)
+QC(q_cmp_stack, b.per_stack)
+QC(q_cmp_hw, b.per_hardware)
+QC(q_cmp_floor, CALC_COMPARE_FLOOR)
 static int q_band_name(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
 	struct calc_band b;
@@ -1945,6 +2103,18 @@ const struct calc_quantity calc_q_validate[] = {
 	 "1: validation.band is over the plan's stack's rows on the plan's GPU generation; 0: a wider group", q_band_hw},
 	{"validation.band_gpu", "", "the plan's GPU generation as the validation rows name it (A100, H100, Blackwell, other)",
 	 q_band_gpu},
+	{"validation.compare_band", "1",
+	 "error of the model on the ratio of two splits' step times: 90% of the held-out pairs of one source, model and "
+	 "GPU count (per-source bias removed) do not exceed it, and no less than validation.compare_floor "
+	 "(docs/references.md 7.18)", q_cmp_band},
+	{"validation.compare_band_pairs", "1", "held-out pairs validation.compare_band is taken over", q_cmp_pairs},
+	{"validation.compare_band_per_stack", "1",
+	 "1: validation.compare_band is over pairs of the plan's stack; 0: over all stacks", q_cmp_stack},
+	{"validation.compare_band_per_gpu", "1",
+	 "1: validation.compare_band is over pairs on the plan's GPU generation; 0: a wider group", q_cmp_hw},
+	{"validation.compare_floor", "1",
+	 "least validation.compare_band (a convention of this project: no source measures one split's run-to-run spread)",
+	 q_cmp_floor},
 	{"validation.band_min_rows", "1", "held-out rows a group needs for validation.band to be taken over it (else the "
 	 "next wider group)", q_band_min},
 	{"validation.memory_rows", "1", "validation rows with a published measured peak memory", q_mem_rows},
@@ -1994,5 +2164,7 @@ const struct calc_tabledef calc_d_validate[] = {
 	{"validation-stacks", "validation error per software stack", "", b_validation_stacks},
 	{"validation-speedup", "A100 to H100 speed-up per GPU, published against predicted", "", b_validation_speedup},
 	{"validation-goals", "held-out goals per GPU generation and dense / MoE", "", b_validation_goals},
+	{"validation-groups", "predicted against published, one row per published run, for the chart grouped by GPU "
+	 "generation and dense / MoE", "", b_validation},
 	{NULL, NULL, NULL, NULL},
 };

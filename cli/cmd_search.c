@@ -227,20 +227,23 @@ static void print_pick(const struct calc_plan *p, const struct calc_search_resul
 	printf(" (%.3f s per step, %.1f GB) -- ", k->r.step_time, k->r.memory / GB);
 	if (k->safe && k->why.rank != k->why.fastest)
 		printf("of the top %d that leave plan.memory_margin = %.0f%% of the usable memory (%.2f GB) free, the "
-		       "simplest within validation.band = %.1f%% of the fastest (rank %d, %.3f s): %sno more ZeRO "
+		       "simplest within %s = %.1f%% of the fastest (rank %d, %.3f s): %sno more ZeRO "
 		       "than the framework's recipes run, fewer pipeline stages, less CP, the framework's default schedule", k->kept,
-		       100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB, 100 * k->why.band, k->why.fastest,
+		       100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB, calc_pick_band_key(p), 100 * k->why.band,
+		       k->why.fastest,
 		       k->fastest_time, p->seq_len < 8192 ? "no CP below 8,192 tokens per sequence, " : "");
 	else if (k->safe && isfinite(k->why.band))
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
-		       "free; none simpler within validation.band = %.1f%% of it", k->kept, 100 * p->memory_margin,
-		       p->memory_margin * p->gpu_memory / GB, 100 * k->why.band);
+		       "free; none simpler within %s = %.1f%% of it", k->kept, 100 * p->memory_margin,
+		       p->memory_margin * p->gpu_memory / GB, calc_pick_band_key(p), 100 * k->why.band);
 	else if (k->safe)
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
 	else
 		printf("the first: none of the top %d leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free", k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB);
+	if (k->safe && k->why.window_short)
+		printf("; every one of the top %d is inside the band: more were not read", k->kept);
 	printf("; the report and a plan without a split take the same\n");
 }
 
@@ -762,6 +765,12 @@ int cmd_search(int argc, char **argv)
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
+	for (int k; !stats && (k = calc_search_pick_window(&r, &plan)) > 0;) {
+		calc_search_free(&r); /* the recommendation reads the whole band (pick.c) */
+		so.top = k;
+		if (calc_search(&plan, &so, &r, &d) < 0)
+			return cli_fail(&d);
+	}
 	if (progress_shown)
 		fputc('\n', stderr);
 	{

@@ -86,8 +86,9 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	 "the layers, Megatron-Core's account_embedding/account_loss and first/last stage rules\n"
 	 "are tried too; column 'split' names the plan keys that reproduce an uneven placement.\n"
 	 "The schedules searched are plan.framework's (default: efficiency.stack's framework;\n"
-	 "--for sets another).  The recommendation: of the best 100 that leave plan.memory_margin\n"
-	 "of the memory free, the simplest within validation.band of the fastest of them (no CP\n"
+	 "--for sets another).  The recommendation: of all that leave plan.memory_margin of the\n"
+	 "memory free, the simplest within plan.pick_band's band (validation.band by default) of\n"
+	 "the fastest of them, every split in the band read (no CP\n"
 	 "below 8,192 tokens, no more ZeRO than the framework's recipes, fewer stages, less CP,\n"
 	 "the framework's default schedule; the split the report and a plan without a split\n"
 	 "take).  Exit status 1 when no configuration fits.\n",

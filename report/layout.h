@@ -72,6 +72,7 @@ struct rpt_layout_opts {
 	double margin_top, margin_bottom, margin_left, margin_right;
 	int justify;                /* 1 = justified paragraphs, 0 = ragged right */
 	int title_page;             /* 1 = title page and table of contents */
+	int *header_breaks;         /* when not NULL: counts table-header words broken inside */
 };
 
 /* Fill 'lo' with the house geometry for the given paper and justification. */

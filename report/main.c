@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 		fputs(md, stdout);
 		free(md);
 	} else if (rc == 0 && text) {
-		struct rpt_pdf_opts po = {letter, !ragged};
+		struct rpt_pdf_opts po = {letter, !ragged, NULL};
 		rc = rpt_text_render(&doc, &po, stdout, &d);
 	} else if (rc == 0) {
 		/* both rendered first, then written together: never a new HTML beside an old PDF */
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 		snprintf(pdf, sizeof pdf, "%s.pdf", base);
 		rc = rpt_html_render(&doc, unsafe, &hbuf, &outs[0].len, &d);
 		if (rc == 0 && !no_pdf) {
-			struct rpt_pdf_opts po = {letter, !ragged};
+			struct rpt_pdf_opts po = {letter, !ragged, NULL};
 			rc = rpt_pdf_render(&doc, &po, pdf, &pbuf, &outs[1].len, &d);
 		}
 		outs[0].data = hbuf;

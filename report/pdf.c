@@ -1015,6 +1015,7 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 	};
 	struct rpt_layout_opts lo;
 	rpt_layout_defaults(&lo, o ? o->letter : 0, o ? o->justify : 1);
+	lo.header_breaks = o ? o->header_breaks : NULL;
 	if (rpt_layout_run(doc, &lo, &dev, d) < 0) {
 		if (p.failed)
 			calc_error(d, name, 0, "%s", p.err);

@@ -114,6 +114,9 @@ struct rpt_doc {
 struct rpt_pdf_opts {
 	int letter;        /* 0 = A4, 1 = US Letter */
 	int justify;       /* 1 = justified paragraphs, 0 = ragged right */
+	int *header_breaks; /* when not NULL: incremented for each table-header word the layout
+	                       breaks inside (between letters), which it avoids (layout.c, table;
+	                       tests/layout/check-header-words.sh) */
 };
 
 /* Render the expanded document as PDF into a buffer: *out (malloc'd, caller frees)

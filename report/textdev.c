@@ -227,6 +227,7 @@ int rpt_text_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, FIL
 	};
 	struct rpt_layout_opts lo;
 	rpt_layout_defaults(&lo, o ? o->letter : 0, o ? o->justify : 1);
+	lo.header_breaks = o ? o->header_breaks : NULL;
 	int n = rpt_layout_run(doc, &lo, &dev, d);
 	free(t.rows);
 	free(t.notes);

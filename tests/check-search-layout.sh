@@ -10,16 +10,19 @@
 #      vpp 4) a stage list could not state.
 #   2. The same over the whole grid: ZB-H2 with both account_* flags (no export: not a
 #      schedule of Megatron-LM's).
-#   3. Mixtral 8x22B cut to 54 layers on 512 H100, every schedule: DualPipe at pp 4
-#      (54 / 4 = 13.5) under the plan's remainder-first rule, written as a stage list
-#      (no export, as 2).
-#   4. DeepSeek-V3 (61 layers) on 2,048 H800 for Megatron-LM: pp 8 with the first/last
-#      stage rule, middle stages ceil(61 / 8) = 8, the rest 61 - 48 = 13 at the ends, 7
-#      first and 6 last (docs/references.md §3.7), --decoder-first/last-pipeline-num-layers.
+#   3. Mixtral 8x22B cut to 54 layers on 512 H100, every schedule, the simplest within
+#      a fixed 5 % of the fastest (plan.pick_band = fixed; the stack's band reads down to
+#      an even pp 2): DualPipe at pp 4 (54 / 4 = 13.5) under the plan's remainder-first
+#      rule, written as a stage list (no export, as 2).
+#   4. DeepSeek-V3 (61 layers) on 2,048 H800 for Megatron-LM, within a fixed 2 % (the
+#      stack's band reads down to pp 2): pp 8 with the first/last stage rule, middle
+#      stages ceil(61 / 8) = 8, the rest 61 - 48 = 13 at the ends, 7 first and 6 last
+#      (docs/references.md §3.7), --decoder-first/last-pipeline-num-layers.
 #   5. Llama 3 70B on 16 H100 with --offload-optimizer 1 (a host step of 1e9 parameters
 #      per second, a value for the test): the whole optimizer on the host, which lets
 #      the split keep its activations, --optimizer-cpu-offload in the export.
-#   6. Llama 3 70B on 1,024 H100 with plan.framework = torchtitan: torchtitan's rule with
+#   6. Llama 3 70B on 1,024 H100 with plan.framework = torchtitan (band fixed at 5 %: under the
+#      absolute band the simplest pick is pp 1, no layout to place): torchtitan's rule with
 #      first/last_stage_less_layers (docs/references.md §3.7), which export --for
 #      torchtitan writes as pipeline_parallel_first/last_stage_less_layers.
 bin=$1; pass=0; fail=0
@@ -53,13 +56,15 @@ case_ llama-megatron '"split": "account' "--account-for-embedding-in-pipeline-sp
 # shellcheck disable=SC2086
 case_ llama-all '"split": "account' - $llama
 case_ mixtral '"split": "split=remainder-first' - \
-	--set model.preset=mixtral-8x22b --set model.layers=54 --set plan.framework=any --gpus 512
+	--set model.preset=mixtral-8x22b --set model.layers=54 --set plan.framework=any --gpus 512 \
+	--set plan.pick_band=fixed --set plan.pick_band_fixed=0.05
 case_ deepseek '"split": "first_stage_layers=7 last_stage_layers=6"' \
-	"--decoder-first-pipeline-num-layers 7" --plan plans/deepseek-v3-h800.ini --for megatron
+	"--decoder-first-pipeline-num-layers 7" --plan plans/deepseek-v3-h800.ini --for megatron \
+	--set plan.pick_band=fixed --set plan.pick_band_fixed=0.02
 case_ offload '"offload_optimizer": 1,' "--optimizer-cpu-offload" --set model.preset=llama3-70b \
 	--set cluster.cpu_optimizer_rate=1e9 --gpus 16 --offload-optimizer 1 --for megatron
 case_ torchtitan '"split": "(first|last)_stage_less_layers' - --plan tests/cli/llama3-70b-1024.ini \
-	--set plan.framework=torchtitan
+	--set plan.framework=torchtitan --set plan.pick_band=fixed --set plan.pick_band_fixed=0.05
 tt=$("$bin" export --for torchtitan --plan "$tmp/torchtitan.ini" 2>&1)
 if printf '%s\n' "$tt" | grep -Eq '^pipeline_parallel_(first|last)_stage_less_layers = 1'; then
 	pass=$((pass + 1))

@@ -10,6 +10,8 @@
 #                 test line, two renders byte-identical, and no page of the report more
 #                 than half empty but the title, contents, a page before a chapter and
 #                 the last (tests/layout/check-fill.sh; check-plans runs it on every plan)
+#   check-header-words  no table header word broken between letters (layout documents and
+#                 the shipped plans' expanded reports)
 #   check-layout-asan  the layout documents through both devices under ASan + UBSan
 #
 # The layout driver (tests/layout/driver.c) lays out a Markdown file without the
@@ -94,4 +96,10 @@ check-pdf: $(LAYOUT_DRIVER) $(OUT)/report.pdf $(PLAN_EXPANDED)
 	    echo "FAIL: check-fill.sh passes a PDF whose second page is half empty" >&2; exit 1; \
 	  else echo "pdf: check-fill.sh refuses a half-empty page"; fi
 
-CHECKS  += check-layout check-pdf check-layout-asan
+# check-header-words  no table header of a layout document or of a shipped plan's
+#                     report breaks a word between letters (tests/layout/check-header-words.sh)
+.PHONY: check-header-words
+check-header-words: $(LAYOUT_DRIVER) $(EXPANDED)
+	@sh tests/layout/check-header-words.sh $(LAYOUT_DRIVER) $(LAYOUT_MD) $(EXPANDED)
+
+CHECKS  += check-layout check-pdf check-layout-asan check-header-words

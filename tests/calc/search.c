@@ -636,11 +636,16 @@ static void test_catalog_no_counts(void **state)
 		assert_non_null(vc);
 		calc_search_opts_init(&o);
 		o.recheck = 0;
-		o.top = CALC_PICK_TOP; /* the catalog keeps the recommendation's window */
+		o.top = CALC_PICK_TOP; /* the catalog keeps the recommendation's window, grown to the band */
 		run(&vc->plan, &o, &full);
+		for (int w; (w = calc_search_pick_window(&full, &vc->plan)) > 0;) {
+			calc_search_free(&full);
+			o.top = w;
+			run(&vc->plan, &o, &full);
+		}
 		assert_int_equal(calc_catalog_get(vc, "search.found", &v, &d), 0);
 		assert_int_equal((int)v.num, full.ntop);
-		assert_int_equal((int)v.num, full.ranked < CALC_PICK_TOP ? full.ranked : CALC_PICK_TOP);
+		assert_int_equal((int)v.num, full.ranked < o.top ? full.ranked : o.top);
 		if (full.ntop > 0) {
 			assert_int_equal(calc_catalog_get(vc, "search.best.step_time", &v, &d), 0);
 			assert_true(v.num == full.top[0].r.step_time);
@@ -1289,9 +1294,10 @@ static void test_pick_one_rule(void **state)
 	load_plan(p, sets, 5);
 	assert_int_equal(p->split_unset, 1); /* no degree written: the default plan's 8 x 8 x 8 is not taken */
 	calc_search_opts_init(&o);
-	o.top = 100;
+	o.top = 100000; /* every split of the band and beyond: the rule reads the whole band (pick.c) */
+	o.recheck_top = 1;
 	assert_int_equal(calc_search(p, &o, &r, &d), 0);
-	assert_int_equal(r.ntop, 100);
+	assert_true(r.ntop > 100);
 	calc_ctx_init(&c, p);
 	assert_int_equal(calc_catalog_get(&c, "validation.band", &v, &d), 0);
 	band = v.num;
@@ -1380,6 +1386,58 @@ static void test_pick_short_sequence(void **state)
 		    r.top[i].r.step_time <= r.top[w.fastest - 1].r.step_time * (1 + w.band))
 			assert_true(r.top[i].r.c.pp >= t->r.c.pp);
 	calc_search_free(&r);
+	free(p);
+}
+
+/* The recommendation does not hang on the window: the default plan's search kept at
+ * CALC_PICK_TOP and grown by calc_search_pick_window picks what a search keeping every
+ * ranked split picks (a second method: no window at all), under plan.pick_band absolute
+ * and fixed 5 %; the pick is not the last row read, and the grown window's last row is
+ * outside the band. */
+static void test_pick_window(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	static const char *const fixed[] = {"plan.pick_band=fixed", "plan.pick_band_fixed=0.05"};
+	(void)state;
+	for (int mode = 0; mode < 2; mode++) {
+		struct calc_search_result r, all;
+		struct calc_search_opts o;
+		struct calc_diag d = {0};
+		struct calc_pick_why w, wa;
+		load_plan(p, mode ? fixed : NULL, mode ? 2 : 0);
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		o.top_only = 1;
+		o.top = CALC_PICK_TOP;
+		assert_int_equal(calc_search(p, &o, &r, &d), 0);
+		for (int k; (k = calc_search_pick_window(&r, p)) > 0;) {
+			calc_search_free(&r);
+			o.top = k;
+			assert_int_equal(calc_search(p, &o, &r, &d), 0);
+		}
+		const struct calc_search_top *t = calc_search_safe_why(&r, p, &w);
+		assert_non_null(t);
+		assert_int_equal(w.window_short, 0);
+		assert_true(w.rank < r.ntop);
+		assert_true(r.top[r.ntop - 1].r.step_time > r.top[w.fastest - 1].r.step_time * (1 + w.band));
+		o.top_only = 0;
+		o.top = 100000; /* more than are ranked: every one kept */
+		assert_int_equal(calc_search(p, &o, &all, &d), 0);
+		assert_true(all.ntop < o.top);
+		const struct calc_search_top *ta = calc_search_safe_why(&all, p, &wa);
+		assert_non_null(ta);
+		assert_int_equal(wa.rank, w.rank);
+		assert_int_equal(ta->r.c.tp, t->r.c.tp);
+		assert_int_equal(ta->r.c.pp, t->r.c.pp);
+		assert_int_equal(ta->r.c.dp, t->r.c.dp);
+		assert_int_equal(ta->r.c.vpp, t->r.c.vpp);
+		assert_int_equal(ta->r.c.micro_batch, t->r.c.micro_batch);
+		assert_near(ta->r.step_time, t->r.step_time, 1e-12);
+		if (mode)
+			assert_near(w.band, 0.05, 1e-12);
+		calc_search_free(&all);
+		calc_search_free(&r);
+	}
 	free(p);
 }
 
@@ -1670,7 +1728,7 @@ int main(void)
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
 		cmocka_unit_test(test_pick_one_rule),
-		cmocka_unit_test(test_pick_short_sequence),
+		cmocka_unit_test(test_pick_short_sequence), cmocka_unit_test(test_pick_window),
 		cmocka_unit_test(test_plan_framework),
 		cmocka_unit_test(test_torchtitan_split),
 		cmocka_unit_test(test_frameworks),

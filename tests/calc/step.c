@@ -1874,6 +1874,94 @@ static void test_chunk_costs(void **state)
 	free(p);
 }
 
+/* calc_validate_compare_band on a small table, by hand.  Held-out rows of stack "a", class
+ * "H100 dense", 64 GPUs, model "m" unless said (e = predicted / published - 1):
+ *   source S1: r1 TP 2, e = +10 %; r2 TP 4, e = -10 %; r3 TP 8, e = +21 %; r4 TP 8 (r3's
+ *              split), e = 0; model "n" TP 2, e = +50 % (no partner of its model);
+ *              a calibrating row TP 1, e = +90 % (left out);
+ *   source S2: r5 TP 2, e = 0; r6 TP 4, e = 0;
+ *   stack "b", source S3: TP 2, e = +5 %; TP 4, e = -5 %.
+ * A pair's error is the ratio of the two predictions over the ratio of the two published
+ * figures, as a factor >= 1: (1 + e_i) / (1 + e_j) with the larger on top.
+ *   (r1, r2) 1.10 / 0.90 - 1 = 0.2222; (r1, r3) 1.21 / 1.10 - 1 = 0.10; (r1, r4) 0.10;
+ *   (r2, r3) 1.21 / 0.90 - 1 = 0.3444; (r2, r4) 1 / 0.90 - 1 = 0.1111; (r3, r4) one split,
+ *   left out; (r5, r6) 0; S1 with S2 and "m" with "n": other source or model, left out.
+ * Stack "a": 6 pairs {0, 0.10, 0.10, 0.1111, 0.2222, 0.3444}: q 0.9, ceil(5.4) = 6th,
+ * 0.3444; q 0.5, 3rd, 0.10; q 0.1, 1st, 0, raised to the floor 0.02.  Stack "b": 1 pair
+ * (1.05 / 0.95 - 1 = 0.10526), fewer than 5: all 7 pairs, q 0.5 ceil(3.5) = 4th, 0.10526. */
+static void test_validate_compare_band(void **state)
+{
+	struct calc_table t;
+	struct calc_band b;
+	calc_table_init(&t, "validation", "");
+	int cs = calc_table_col(&t, "stack", "", CALC_D_TEXT, 0);
+	int csrc = calc_table_col(&t, "source", "", CALC_D_TEXT, 0);
+	int cm = calc_table_col(&t, "model", "", CALC_D_TEXT, 0);
+	int cg = calc_table_col(&t, "GPUs", "1", CALC_D_INT, 0);
+	int ctp = calc_table_col(&t, "TP", "1", CALC_D_INT, 0);
+	int ccp = calc_table_col(&t, "CP", "1", CALC_D_INT, 0);
+	int cpp = calc_table_col(&t, "PP", "1", CALC_D_INT, 0);
+	int cdp = calc_table_col(&t, "DP", "1", CALC_D_INT, 0);
+	int cv = calc_table_col(&t, "v", "1", CALC_D_INT, 0);
+	int crc = calc_table_col(&t, "recompute", "", CALC_D_TEXT, 0);
+	int ce = calc_table_col(&t, "error", "1", CALC_D_PCT, 1);
+	int cr = calc_table_col(&t, "role", "", CALC_D_TEXT, 0);
+	int cc = calc_table_col(&t, "class", "", CALC_D_TEXT, 0);
+	static const struct {
+		const char *stack, *src, *model, *role;
+		int tp;
+		double e;
+	} in[] = {
+		{"a", "S1", "m", "held out", 2, 0.10},  {"a", "S1", "m", "held out", 4, -0.10},
+		{"a", "S1", "m", "held out", 8, 0.21},  {"a", "S1", "m", "held out", 8, 0.0},
+		{"a", "S1", "n", "held out", 2, 0.50},  {"a", "S1", "m", "calibrates", 1, 0.90},
+		{"a", "S2", "m", "held out", 2, 0.0},   {"a", "S2", "m", "held out", 4, 0.0},
+		{"b", "S3", "m", "held out", 2, 0.05},  {"b", "S3", "m", "held out", 4, -0.05},
+	};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		int r = calc_table_row(&t);
+		calc_table_str(&t, r, cs, in[i].stack);
+		calc_table_str(&t, r, csrc, in[i].src);
+		calc_table_str(&t, r, cm, in[i].model);
+		calc_table_num(&t, r, cg, 64);
+		calc_table_num(&t, r, ctp, in[i].tp);
+		calc_table_num(&t, r, ccp, 1);
+		calc_table_num(&t, r, cpp, 1);
+		calc_table_num(&t, r, cdp, 64 / in[i].tp);
+		calc_table_num(&t, r, cv, 1);
+		calc_table_str(&t, r, crc, "none");
+		calc_table_num(&t, r, ce, in[i].e);
+		calc_table_str(&t, r, cr, in[i].role);
+		calc_table_str(&t, r, cc, "H100 dense");
+	}
+	assert_int_equal(calc_validate_compare_band(&t, "a", "H100", 0.9, 5, 0.02, &b), 0);
+	assert_int_equal(b.rows, 6);
+	assert_int_equal(b.per_stack, 1);
+	assert_int_equal(b.per_hardware, 1);
+	assert_near(b.band, 1.21 / 0.90 - 1, 1e-12);
+	assert_int_equal(calc_validate_compare_band(&t, "a-2024", "H100", 0.5, 5, 0.02, &b), 0);
+	assert_near(b.band, 0.10, 1e-12);
+	/* the 1st of six is 0: the floor */
+	assert_int_equal(calc_validate_compare_band(&t, "a", "H100", 0.1, 5, 0.02, &b), 0);
+	assert_near(b.band, 0.02, 1e-12);
+	/* no pair on A100: the stack's pairs on every GPU */
+	assert_int_equal(calc_validate_compare_band(&t, "a", "A100", 0.9, 5, 0.02, &b), 0);
+	assert_int_equal(b.rows, 6);
+	assert_int_equal(b.per_hardware, 0);
+	assert_int_equal(b.per_stack, 1);
+	/* "b" has one pair: all seven */
+	assert_int_equal(calc_validate_compare_band(&t, "b", "H100", 0.5, 5, 0.02, &b), 0);
+	assert_int_equal(b.rows, 7);
+	assert_int_equal(b.per_stack, 0);
+	assert_string_equal(b.scope, "all stacks");
+	assert_near(b.band, 1.05 / 0.95 - 1, 1e-12);
+	/* with min_pairs 1 its own pair */
+	assert_int_equal(calc_validate_compare_band(&t, "b", NULL, 0.9, 1, 0, &b), 0);
+	assert_int_equal(b.rows, 1);
+	assert_near(b.band, 1.05 / 0.95 - 1, 1e-12);
+	calc_table_free(&t);
+}
+
 /* calc_validate_band on a table of ten held-out rows of stack "a" (|errors| 1 % .. 10 %),
  * three of stack "b" and two calibrating rows of "a" (50 %, left out).  By hand, nearest
  * rank (Hyndman and Fan 1996, definition 1): ceil(0.9 x 10) = 9, the 9th smallest of
@@ -2135,6 +2223,7 @@ int main(void)
 		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_validate_plan_band_rows),
 		cmocka_unit_test(test_validate_band_built),
 		cmocka_unit_test(test_pipeline_stage_typed),
+		cmocka_unit_test(test_validate_compare_band),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,9 @@
  * driver.c -- layout test driver: Markdown file -> text pages or PDF, without the
  * calculation library or the directive expansion.
  *
- *   layout-driver [--letter] [--ragged] [--pdf OUT.pdf] FILE.md
+ *   layout-driver [--letter] [--ragged] [--pdf OUT.pdf] [--header-breaks] FILE.md
+ * --header-breaks prints "header breaks: N" on standard error: the table-header words the
+ * layout broke inside (tests/layout/check-header-words.sh).
  *
  * It builds the expanded-document contract of report/report.h by hand, so the layout
  * goldens (tests/layout/NAME.md -> NAME.out_text) test the layout engine alone:
@@ -138,8 +140,9 @@ static int is_number(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct rpt_pdf_opts o = {0, 1};
+	struct rpt_pdf_opts o = {0, 1, NULL};
 	const char *pdf = NULL, *file = NULL;
+	int hbreaks = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--letter") == 0)
 			o.letter = 1;
@@ -147,11 +150,13 @@ int main(int argc, char **argv)
 			o.justify = 0;
 		else if (strcmp(argv[i], "--pdf") == 0 && i + 1 < argc)
 			pdf = argv[++i];
+		else if (strcmp(argv[i], "--header-breaks") == 0)
+			o.header_breaks = &hbreaks;
 		else
 			file = argv[i];
 	}
 	if (!file) {
-		fputs("usage: layout-driver [--letter] [--ragged] [--pdf OUT.pdf] FILE.md\n", stderr);
+		fputs("usage: layout-driver [--letter] [--ragged] [--pdf OUT.pdf] [--header-breaks] FILE.md\n", stderr);
 		return 2;
 	}
 	FILE *f = fopen(file, "rb");
@@ -340,6 +345,8 @@ int main(int argc, char **argv)
 		free(buf);
 	} else
 		rc = rpt_text_render(&doc, &o, stdout, &d);
+	if (o.header_breaks)
+		fprintf(stderr, "header breaks: %d\n", hbreaks);
 
 	for (int i = 0; i < doc.nheadings; i++)
 		free(doc.headings[i].text);
