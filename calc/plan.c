@@ -293,9 +293,10 @@ static const struct key keys[] = {
 	 "README; Megatron-Bridge sets moe_hybridep_num_sms 16 or 32)"},
 	{"moe", "host_time", K_NUM, CALC_U_SECONDS, P(moe_host_time), 0, 1, NULL, "seconds",
 	 "host time to launch the kernels one dropless MoE layer runs after its token-count device-to-host "
-	 "synchronisation, per micro-batch, forward + backward; exposed where it exceeds the layer's GPU time "
-	 "(0 = none; the stacks' 2.4e-3 is FITTED on 6 of the 13 Megatron-Bridge 26.04.01 small-MoE rows, "
-	 "no source gives it; docs/references.md 5.16)"},
+	 "synchronisation, per micro-batch, forward + backward, exposed as moe.host_overlap says (0 = none; "
+	 "the Megatron-Core stacks' 5 ms with host_overlap = none is FITTED on 6 of the 12 Megatron-Bridge "
+	 "26.04.01 and 26.06 MoE rows that show a fixed per-layer gap, the other 6 held out; no source gives "
+	 "it; docs/references.md 5.16)"},
 	{"moe", "host_overlap", K_ENUM, 0, P(moe_host_overlap), 0, 0, host_overlap_names, "enum",
 	 "what hides moe.host_time: gpu, the layer's own GPU work of the pass (exposed max(0, H - GPU time)), or "
 	 "none (the GPU waits for all of it); no source decides between them (docs/references.md 5.16)"},
