@@ -69,9 +69,16 @@
  *                     in Megatron-Bridge 0.6.0 (on in recipes/llama/h100/llama3.py, off in
  *                     recipes/deepseek/h100/deepseek_v3.py) and off in Megatron-LM's
  *                     arguments (--tp-comm-overlap); the share it hides is not published, so
- *                     efficiency.tp_overlap stays 0 (docs/references.md §4.8).  CUDA graphs
- *                     (cuda_graph_impl, off by default) change host launch time, which the
- *                     step model does not time (efficiency.step_overhead is fitted per run).
+ *                     efficiency.tp_overlap stays 0 (docs/references.md §4.8).  CUDA graphs:
+ *                     cuda_graph_impl = "none" by default (megatron/core/transformer/
+ *                     transformer_config.py line 1075 at d98e8a64), training.cuda_graphs'
+ *                     default none.  moe.host_time = 5e-3 with moe.host_overlap = none is
+ *                     FITTED, not a framework value: the host's time after a dropless MoE
+ *                     layer's token-count synchronisation (token_dispatcher.py
+ *                     _maybe_dtoh_and_synchronize, HybridEP's num_permuted_tokens), least
+ *                     squares on 6 of the 12 Megatron-Bridge 26.04.01 / 26.06 MoE rows that
+ *                     show a fixed per-layer gap, the other 6 held out (calc/validate.c,
+ *                     docs/references.md §5.16); megatron-bridge-0.6 carries the same.
  *   megatron-core-2024  the values trainplan gave megatron-core before the stacks carried
  *                     their rank order: the plan's defaults with placement tp-cp-pp-dp
  *                     (Megatron-LM's --use-tp-pp-dp-mapping order for a dense model).  The
