@@ -459,8 +459,9 @@ static const struct vrow rows[] = {
 	 *     so moe.dispatcher = alltoall there; every other Blackwell Qwen3 preset HybridEP.
 	 *   - CUDA graphs: Transformer Engine's partial graphs (cuda_graph_scope "moe_router",
 	 *     "moe_preprocess", and "attn" on the 30B B200 and 235B GB200 presets), none on
-	 *     H100; the experts, dispatch and combine run uncaptured.  Not modelled (no
-	 *     source for a launch cost per kernel), named in the assumed column.
+	 *     H100; the experts, dispatch and combine run uncaptured: training.cuda_graphs =
+	 *     partial (none on H100), and the MoE layers' host time after their token-count
+	 *     synchronisation, moe.host_time (fitted, docs/references.md §5.16).
 	 *   Moves: 30B B200 +91.6 -> +60.2 %, B300 +69.3 -> +42.8 %, GB200 +104.6 -> +70.3 %;
 	 *   235B B200 +117.0 -> +68.0 % (alltoall), B300 +38.1 -> +22.1 %, GB200 +46.4 -> +23.9 %.
 	 *   - Qwen3-30B-A3B on H100 in FP8-CS (qwen3_30b_a3b_pretrain_16gpu_h100_fp8cs_config):
@@ -496,7 +497,8 @@ static const struct vrow rows[] = {
 	 *   - 94 Qwen3-235B layers modelled as 96 and 126 Llama 3.1 405B layers as 128, so that
 	 *     the virtual stages divide them (the embedding and the loss take a layer's place in
 	 *     the first and last stage, as the 25.11 rows); the CUDA graphs the recipes capture
-	 *     (partial or whole-iteration) are not modelled: trainplan counts no launch overhead.
+	 *     (partial or whole-iteration) count only through the MoE host time
+	 *     (training.cuda_graphs, moe.host_time; docs/references.md §5.16).
 	 * Not expressible yet, kept with the reason and no prediction: runs whose recipe places
 	 * the layers unevenly by pipeline_model_parallel_layout (Llama 3 70B on H100; DeepSeek-V3,
 	 * set_deepseek_v3_pipeline_model_parallel_layout).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
@@ -612,7 +614,10 @@ static const struct vrow rows[] = {
 	 * gradient reduction (grad_reduce_in_fp32 = False, the stack's).  Micro-batch 2 on B200
 	 * and GB200, 4 on B300 and GB300, 1 on H100.  Transformer Engine's partial CUDA graphs
 	 * (cuda_graph_scope attn, mamba, moe_router, moe_preprocess; mamba alone on H100 FP8-CS)
-	 * are not modelled.  All held out. */
+	 * leave the experts uncaptured: training.cuda_graphs = partial with the MoE host time.
+	 * moe.host_time (5 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
+	 * on B200, B300 and H100, the Qwen3-235B-A22B row on B200 and the Nemotron rows on GB200
+	 * and H100 (fits 1); every other row is held out. */
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
 	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's preset); "
@@ -653,10 +658,10 @@ static const struct vrow rows[] = {
 	 *     Engine's op fuser for the grouped expert MLP) and fp8_dot_product_attention = True
 	 *     (qwen3_workload_base_configs.py; utils/overrides.py set_workload_base_configs),
 	 *     and the same runs went 26,112 -> 40,706 (GB200, 1.56x), 30,720 -> 40,769 (B300,
-	 *     1.33x) and 5,680 -> 7,376 (235B GB200, 1.30x).  trainplan models the overlap; the
-	 *     whole-iteration graph, the fused grouped MLP and FP8 attention it does not (named
-	 *     in the assumed column): the prediction is the same as the 26.04.01 row's with
-	 *     the overlap on.
+	 *     1.33x) and 5,680 -> 7,376 (235B GB200, 1.30x).  trainplan models the overlap and
+	 *     the whole-iteration graph as far as it removes the MoE host time
+	 *     (training.cuda_graphs = full, docs/references.md §5.16); the fused grouped MLP
+	 *     and FP8 attention it does not (named in the assumed column).
 	 * All held out. */
 	{"MBRIDGE 26.06", "llama3.1-405b", 256, 4, 16, 1536, 1, "flash", M_TOKS, 843, 1, 8192, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
