@@ -1335,7 +1335,7 @@ static const struct {
 	{"--profile-ranks", M_SKIPN}, {"--step-batch-size-schedule", M_SKIP}, {"--manual-gc-interval", M_SKIP},
 	{"--logging-level", M_SKIP}, {"--dist-ckpt-strictness", M_SKIP}, {"--num-distributed-optimizer-instances", M_SKIP},
 	{"--window-size", M_SKIP}, {"--window-attn-skip-freq", M_SKIP}, {"--softmax-type", M_SKIP},
-	{"--rampup-batch-size", M_SKIPN},
+	{"--rampup-batch-size", M_SKIPN}, {"--cuda-graph-modules", M_SKIPN}, {"--cuda-graph-scope", M_SKIPN},
 	{"--activation-func-clamp-value", M_SKIP}, {"--glu-linear-offset", M_SKIP}, {"--cuda-graph-impl", M_VAL},
 	{"--memory-snapshot-path", M_SKIP}, {"--tp-comm-overlap-cfg", M_SKIP},
 	{"--defer-embedding-wgrad-compute", M_SWITCH}, {"--use-mcore-models", M_SKIPFLAG},
