@@ -61,6 +61,7 @@ Q(q_compute, st->compute)
 Q(q_recompute, st->recompute)
 Q(q_tp_comm, st->tp_comm)
 Q(q_tp_overlap_cost, st->tp_overlap_cost)
+Q(q_host_sync, st->host_sync)
 Q(q_bubble, st->bubble)
 Q(q_bubble_frac, st->bubble / st->time)
 Q(q_dp_exposed, st->dp_exposed)
@@ -153,6 +154,7 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.recompute", "s", "activation recomputation per step", q_recompute},
 	{"step.tp_comm", "s", "exposed TP + CP collectives per step, with the expert all-to-all of an MoE model (comm.ep.exposed)", q_tp_comm},
 	{"step.tp_overlap_cost", "s", "of step.tp_comm, the GEMM time the hidden TP + CP collectives cost in the SMs they take", q_tp_overlap_cost},
+	{"step.moe_host", "s", "of step.compute, the MoE layers' host time after their token-count synchronisation that no GPU work hides (moe.host_time, docs/references.md §5.16)", q_host_sync},
 	{"step.bubble_time", "s", "pipeline idle time of the critical stage per step", q_bubble},
 	{"step.bubble_fraction", "1", "pipeline idle share of the step", q_bubble_frac},
 	{"step.dp_exposed", "s", "gradient reduction not hidden behind the backward", q_dp_exposed},

@@ -93,6 +93,10 @@ static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
 static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p", NULL};
 /* moe.dispatcher: enum calc_moe_dispatcher (plan.h), comm.c comm_ep, step.c layer_compute */
 static const char *const dispatcher_names[] = {"alltoall", "allgather", "deepep", "hybridep", NULL};
+/* training.cuda_graphs: enum calc_cuda_graphs (plan.h), step.c moe_host */
+static const char *const cuda_graphs_names[] = {"none", "partial", "full", NULL};
+/* moe.host_overlap: calc_plan.moe_host_overlap, step.c moe_host */
+static const char *const host_overlap_names[] = {"gpu", "none", NULL};
 
 /* plan.framework: calc_plan.framework; after 'stack' and 'any' the frameworks of
  * frameworks.c in their table's order (tests/calc/search.c test_plan_framework checks it) */
@@ -318,6 +322,19 @@ static const struct key keys[] = {
 	{"moe", "comm_sms", K_NUM, CALC_U_NONE, P(moe_comm_sms), 0, 1024, NULL, "number",
 	 "SMs the hidden dispatch and combine take from the GEMMs (0 = not charged; DeepEP V1 24, V2 6-12 per its "
 	 "README; Megatron-Bridge sets moe_hybridep_num_sms 16 or 32)"},
+	{"moe", "host_time", K_NUM, CALC_U_SECONDS, P(moe_host_time), 0, 1, NULL, "seconds",
+	 "host time to launch the kernels one dropless MoE layer runs after its token-count device-to-host "
+	 "synchronisation, per micro-batch, forward + backward, exposed as moe.host_overlap says (0 = none; "
+	 "the Megatron-Core stacks' 5 ms with host_overlap = none is FITTED on 6 of the 12 Megatron-Bridge "
+	 "26.04.01 and 26.06 MoE rows that show a fixed per-layer gap, the other 6 held out; no source gives "
+	 "it; docs/references.md 5.16)"},
+	{"moe", "host_overlap", K_ENUM, 0, P(moe_host_overlap), 0, 0, host_overlap_names, "enum",
+	 "what hides moe.host_time: gpu, the layer's own GPU work of the pass (exposed max(0, H - GPU time)), or "
+	 "none (the GPU waits for all of it); no source decides between them (docs/references.md 5.16)"},
+	{"training", "cuda_graphs", K_ENUM, 0, P(cuda_graphs), 0, 0, cuda_graphs_names, "enum",
+	 "CUDA graphs (Megatron-Core --cuda-graph-impl): none; partial, per-layer graphs (local or "
+	 "transformer_engine), which leave a dropless MoE layer's experts uncaptured; full, the whole "
+	 "iteration (full_iteration): no MoE host time (moe.host_time)"},
 	{"efficiency", "ep_overlap", K_NUM, CALC_U_FRACTION, P(ep_overlap), 0, 1, NULL, "fraction", "share of the expert all-to-all hidden behind compute"},
 	{"efficiency", "tp_overlap", K_NUM, CALC_U_FRACTION, P(tp_overlap), 0, 1, NULL, "fraction", "share of TP communication hidden behind compute"},
 	{"efficiency", "tp_overlap_sms", K_NUM, CALC_U_NONE, P(tp_overlap_sms), 0, 1024, NULL, "number", "SMs the hidden TP collectives take from the GEMMs (Transformer Engine userbuffers: 8.5)"},

@@ -13,7 +13,7 @@
 #include "stacks.h"
 
 #define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
-#define CALC_PLAN_NKEYS 184 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 192 /* upper bound of the plan keys (plan.c) */
 
 /*
  * The token dispatcher of the MoE layers (moe.dispatcher; Megatron-Core
@@ -26,6 +26,11 @@
  *   hybridep  the same bytes as deepep (NVIDIA HybridEP, flex backend "hybridep")
  */
 enum calc_moe_dispatcher { CALC_DISP_ALLTOALL, CALC_DISP_ALLGATHER, CALC_DISP_DEEPEP, CALC_DISP_HYBRIDEP };
+/* training.cuda_graphs: what the step captures in CUDA graphs (Megatron-Core cuda_graph_impl,
+ * transformer_config.py at d98e8a64): none; partial, per-layer graphs ("local" or
+ * "transformer_engine" with --cuda-graph-modules) that leave a dropless MoE layer's
+ * experts, dispatch and combine uncaptured; full, the whole iteration ("full_iteration") */
+enum calc_cuda_graphs { CALC_GRAPHS_NONE, CALC_GRAPHS_PARTIAL, CALC_GRAPHS_FULL };
 
 /* How the ranks of a context-parallel group exchange attention inputs
  * (parallel.cp_comm; Megatron-LM --cp-comm-type, Transformer Engine's
@@ -333,6 +338,13 @@ struct calc_plan {
 	double moe_comm_sms;   /* SMs the dispatch and combine kernels hold from the GEMMs while
 	                          they run hidden (DeepEP num_sms, HybridEP moe_hybridep_num_sms);
 	                          0 = not charged [SMs] */
+	double moe_host_time;  /* moe.host_time: host time to launch what one MoE layer runs after
+	                          its token-count synchronisation, per micro-batch, forward +
+	                          backward (fitted, docs/references.md §5.16) [s] */
+	int cuda_graphs;       /* training.cuda_graphs: enum calc_cuda_graphs */
+	int moe_host_overlap;  /* moe.host_overlap: 0 (gpu) the host's launches run while the GPU
+	                          works, exposed max(0, H - GPU time); 1 (none) the GPU waits
+	                          for all of H (step.c moe_host) */
 	double optimizer_time; /* optimizer step per iteration; < 0 = estimate from HBM [s] */
 	double step_overhead;  /* fixed host-side time per step outside the GPU timeline (data
 	                          loading, logging, synchronisation; docs/references.md §5.11) [s] */

@@ -824,6 +824,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	o->comm_f = o->comm_b = o->comm_rc = o->ep_f = o->ep_b = o->ep_rc = 0;
 	o->ckpt_ag = o->ckpt_f = o->ckpt_b = 0;
 	o->off_f = o->off_b = 0;
+	o->host_f = o->host_b = 0;
 }
 
 /* The share of a TP or CP collective's time a layer pays (docs/references.md §4.8): the
@@ -962,6 +963,43 @@ static double offload_exposed(double c, double t, int layers)
 /* The collectives of one layer of kind 'kind' on top of its compute part 'o'
  * (layer_compute of the same plan): the TP and CP collectives' charged share (tp_charge)
  * and the expert all-to-all hidden behind the layer's own compute. */
+/* moe.host_time (docs/references.md §5.16): a dropless MoE layer needs its per-expert token
+ * counts on the host -- the all-to-all's split sizes and the grouped GEMM's m_splits --
+ * so the host waits for the GPU there: the alltoall dispatcher's _maybe_dtoh_and_synchronize
+ * at its cuda_sync_point, the allgather dispatcher's tokens_per_expert .cpu(), HybridEP's
+ * num_permuted_tokens read from a GPU tensor when no capacity bounds it
+ * (megatron/core/transformer/moe/token_dispatcher.py lines 320, 452-470, 594-615, 921-958,
+ * 1111-1112 and 1175-1178 at d98e8a64, and fused_a2a.py lines 559-562: "causes a D2H
+ * synchronization").  After it the GPU has nothing queued and runs what the host launches
+ * as fast as the host launches it: a pass of the layer takes max(GPU time, host time),
+ * and the host time H not hidden is max(0, H_pass - GPU time of the pass).
+ * Conventions, no source splitting H: the forward launches H/3 and the backward 2H/3
+ * (its input- and weight-gradient kernels, the 1 : 2 of the MoE parts' times, step.h);
+ * the GPU time of a pass is the layer's compute and exposed collectives of that pass
+ * (the backward with its weight gradients and recomputation; the recomputed forward's
+ * own launches are not added); per-layer CUDA graphs (cuda_graphs = partial) capture
+ * none of the launches after the sync (the experts, dispatch and combine; Megatron-Core
+ * --cuda-graph-modules), so they count as none; a whole-iteration graph (full) launches
+ * no kernel from the host; padding to a capacity (model.capacity_factor > 0,
+ * --moe-pad-expert-input-to-capacity) knows the sizes on the host (token_dispatcher.py
+ * lines 1113-1126), no sync. */
+static void moe_host(const struct calc_plan *plan, struct calc_layer_time *o)
+{
+	double H = plan->moe_host_time;
+
+	o->host_f = o->host_b = 0;
+	if (!(H > 0) || plan->cuda_graphs == CALC_GRAPHS_FULL || plan->model.moe.capacity > 0)
+		return;
+	if (plan->moe_host_overlap) { /* none: the GPU idles for all of it */
+		o->host_f = H / 3;
+		o->host_b = 2 * H / 3;
+		return;
+	}
+	double gf = o->f + o->comm_f, gb = o->b + o->w + o->recompute + o->comm_b;
+	o->host_f = H / 3 > gf ? H / 3 - gf : 0;
+	o->host_b = 2 * H / 3 > gb ? 2 * H / 3 - gb : 0;
+}
+
 void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)
 {
 	struct calc_layer_kind kd;
@@ -1045,6 +1083,9 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 		offload_traffic(plan, kind, o);
 	else if (plan->offload_modules || calc_plan_offload_param(plan))
 		fg_offload_traffic(plan, kind, o);
+	o->host_f = o->host_b = 0;
+	if (moe)
+		moe_host(plan, o);
 }
 
 void calc_layer_time_kind(const struct calc_plan *plan, const struct calc_comm *cm, int kind,
@@ -1103,6 +1144,7 @@ struct stage_cost {
 	double tf, tb, tw;          /* [s] */
 	double recompute, comm;     /* parts of tf + tb [s] */
 	double ep;                  /* of comm, the expert all-to-all and ETP collectives [s] */
+	double host;                /* of tf + tb, the MoE layers' exposed host time [s] */
 };
 
 /* The multi-token prediction modules on the stage that holds the LM head (DeepSeek-V3
@@ -1121,8 +1163,9 @@ static void mtp_cost(const struct calc_pipeline_in *in, struct stage_cost *o)
 	if (D <= 0) /* no modules: nothing to add */
 		return;
 	k = &in->kind[in->mtp_kind];
-	o->tf += D * (k->f + k->comm_f + proj + e->last_f);
-	o->tb += D * (k->b + k->recompute + k->comm_b + proj + e->last_b);
+	o->tf += D * (k->f + k->comm_f + k->host_f + proj + e->last_f);
+	o->tb += D * (k->b + k->recompute + k->comm_b + k->host_b + proj + e->last_b);
+	o->host += D * (k->host_f + k->host_b);
 	o->tw += D * (k->w + proj + e->last_w);
 	o->recompute += D * k->recompute;
 	o->comm += D * (k->comm_f + k->comm_b);
@@ -1172,6 +1215,10 @@ static void stage_cost(const struct calc_pipeline_in *in, const struct calc_stag
 		}
 		o->comm += n * (lt[k].comm_f + lt[k].comm_b);
 		o->ep += n * (lt[k].ep_f + lt[k].ep_b);
+		/* the MoE layers' exposed host time (moe_host), after the offloaded copies' window */
+		o->tf += n * lt[k].host_f;
+		o->tb += n * lt[k].host_b;
+		o->host += n * (lt[k].host_f + lt[k].host_b);
 		rc_comm += n * lt[k].comm_rc;
 		rc_ep += n * lt[k].ep_rc;
 	}
@@ -1316,6 +1363,7 @@ double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_cost
 			a.recompute = (a.recompute + b.recompute) / 2;
 			a.comm = (a.comm + b.comm) / 2;
 			a.ep = (a.ep + b.ep) / 2;
+			a.host = (a.host + b.host) / 2;
 		}
 		busy = m * (a.tf + a.tb + a.tw);
 		if (busy > best) {
@@ -1327,6 +1375,7 @@ double calc_step_pipeline(const struct calc_pipeline_in *in, struct calc_pp_cost
 			out->recompute = m * a.recompute;
 			out->tp_comm = m * a.comm;
 			out->ep_exposed = m * a.ep;
+			out->host_sync = m * a.host;
 			out->compute = busy - out->recompute - out->tp_comm;
 		}
 	}
@@ -1728,6 +1777,7 @@ void calc_step_out_of(const struct calc_step *st, struct calc_pipeline_out *o)
 	o->tf = st->tf, o->tb = st->tb, o->tw = st->tw;
 	o->compute = st->compute, o->recompute = st->recompute;
 	o->tp_comm = st->tp_comm, o->ep_exposed = st->ep_exposed;
+	o->host_sync = st->host_sync;
 }
 
 void calc_step_out_to(const struct calc_pipeline_out *o, struct calc_step *st)
@@ -1736,6 +1786,7 @@ void calc_step_out_to(const struct calc_pipeline_out *o, struct calc_step *st)
 	st->tf = o->tf, st->tb = o->tb, st->tw = o->tw;
 	st->compute = o->compute, st->recompute = o->recompute;
 	st->tp_comm = o->tp_comm, st->ep_exposed = o->ep_exposed;
+	st->host_sync = o->host_sync;
 }
 
 /* Stages 1 and 2 of the plain walk: st->comm, the layer times with their collectives,

@@ -83,6 +83,11 @@ struct calc_layer_time {
 	                       k T / E tokens per expert, each expert's GEMM quantized on its own */
 	double moe_skew;    /* what the busiest expert GPU adds over the balanced load: the
 	                       padding to model.capacity_factor, or model.moe_imbalance */
+	/* moe.host_time (step.c moe_host, docs/references.md §5.16): the host's launch time
+	 * of a dropless MoE layer that its GPU time does not hide, per pass; not in f, b,
+	 * comm_f or comm_b */
+	double host_f;    /* forward [s] */
+	double host_b;    /* backward [s] */
 };
 /*
  * Fill 'out' with the op times of one layer of 'plan' for one micro-batch on one GPU
@@ -109,6 +114,9 @@ struct calc_step {
 	double recompute;          /* recomputation [s] */
 	double tp_comm;            /* exposed TP + CP collectives, and the expert all-to-all [s] */
 	double ep_exposed;         /* of tp_comm, the exposed expert all-to-all and ETP collectives [s] */
+	double host_sync;          /* of compute, the MoE layers' host launch time after their
+	                              token-count synchronisation that the GPU does not hide
+	                              (moe.host_time, docs/references.md §5.16) [s] */
 	double tp_overlap_cost;    /* of tp_comm, what hiding TP/CP collectives costs the GEMMs
 	                              in the SMs they take (docs/references.md §4.8) [s] */
 	double bubble;             /* pipeline idle time of the critical stage incl. p2p [s] */
@@ -242,6 +250,7 @@ struct calc_pipeline_out {
 	int critical;      /* its rank */
 	double tf, tb, tw; /* per micro-batch, collectives included [s] */
 	double compute, recompute, tp_comm, ep_exposed; /* of busy, as struct calc_step names them [s] */
+	double host_sync;  /* of compute, as struct calc_step names it [s] */
 };
 /* Stage 2: the shape of a plan's pipeline, 'p2p' its point-to-point send [s]. */
 void calc_step_pipeline_shape(const struct calc_plan *plan, double p2p, struct calc_pipeline_shape *out);

@@ -468,6 +468,16 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 			FLAG("--moe-pad-expert-input-to-capacity");
 		}
 	}
+	/* training.cuda_graphs (docs/references.md §5.16): Megatron-Core's cuda_graph_impl
+	 * (transformer_config.py line 1075 at d98e8a64); per-layer graphs of an MoE model
+	 * capture what comes before the token-count sync, as Megatron-Bridge's presets do */
+	if (p->cuda_graphs == CALC_GRAPHS_FULL)
+		FLAG("--cuda-graph-impl full_iteration");
+	else if (p->cuda_graphs == CALC_GRAPHS_PARTIAL) {
+		FLAG("--cuda-graph-impl transformer_engine");
+		if (m->moe.experts > 0)
+			FLAG("--cuda-graph-modules attn moe_router moe_preprocess");
+	}
 	if (p->sp && p->tp > 1)
 		FLAG("--sequence-parallel");
 	if (p->zero == 1) {

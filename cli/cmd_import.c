@@ -1351,8 +1351,8 @@ static const struct {
 	{"--profile-ranks", M_SKIPN}, {"--step-batch-size-schedule", M_SKIP}, {"--manual-gc-interval", M_SKIP},
 	{"--logging-level", M_SKIP}, {"--dist-ckpt-strictness", M_SKIP}, {"--num-distributed-optimizer-instances", M_SKIP},
 	{"--window-size", M_SKIP}, {"--window-attn-skip-freq", M_SKIP}, {"--softmax-type", M_SKIP},
-	{"--rampup-batch-size", M_SKIPN},
-	{"--activation-func-clamp-value", M_SKIP}, {"--glu-linear-offset", M_SKIP}, {"--cuda-graph-impl", M_SKIP},
+	{"--rampup-batch-size", M_SKIPN}, {"--cuda-graph-modules", M_SKIPN}, {"--cuda-graph-scope", M_SKIPN},
+	{"--activation-func-clamp-value", M_SKIP}, {"--glu-linear-offset", M_SKIP}, {"--cuda-graph-impl", M_VAL},
 	{"--memory-snapshot-path", M_SKIP}, {"--tp-comm-overlap-cfg", M_SKIP},
 	{"--defer-embedding-wgrad-compute", M_SWITCH}, {"--use-mcore-models", M_SKIPFLAG},
 	{"--no-masked-softmax-fusion", M_SKIPFLAG}, {"--log-throughput", M_SKIPFLAG}, {"--mock-data", M_SKIPFLAG},
@@ -1398,6 +1398,7 @@ struct mvals {
 	char grads_dt[8], params_dt[8], avg_dt[8], avg_sq_dt[8], fp8_recipe[16];
 	/* MoE dispatch (Megatron-Core transformer_config.py at commit d98e8a6) and the FP4 recipe */
 	char disp[16], backend[16];
+	char graphs[24]; /* --cuda-graph-impl (transformer_config.py cuda_graph_impl at d98e8a64) */
 	double capacity;
 	int pad, cap_line, ep_overlap, router_fusion, permute_fusion, fp4, fp4_params;
 	int model;
@@ -1782,6 +1783,9 @@ static void m_flag(struct imp *im, struct fields *args, int *i, struct mvals *m,
 		char s[16] = "";
 		m_word(im, val, a, s, sizeof s, fp4r);
 		m->fp4 = s[0] != 0;
+	} else if (IS("--cuda-graph-impl")) {
+		static const char *const gi[] = {"none", "local", "transformer_engine", "full_iteration", NULL};
+		m_word(im, val, a, m->graphs, sizeof m->graphs, gi);
 	} else if (IS("--moe-token-dispatcher-type")) {
 		static const char *const dt[] = {"alltoall", "allgather", "flex", NULL};
 		m_word(im, val, a, m->disp, sizeof m->disp, dt);
@@ -2220,6 +2224,11 @@ static int megatron_apply(struct imp *im, struct fields *argsp, struct fields *l
 			}
 		}
 	}
+	/* CUDA graphs: per-layer ("local", "transformer_engine") leave a dropless MoE layer's
+	 * experts uncaptured, "full_iteration" captures the step (docs/references.md §5.16) */
+	if (m.graphs[0])
+		put(im, 0, "training.cuda_graphs", "%s",
+		    !strcmp(m.graphs, "full_iteration") ? "full" : !strcmp(m.graphs, "none") ? "none" : "partial");
 	if (m.experts > 0 || m.ep > 0) {
 		/* the token dispatcher: flex takes its backend (Megatron-Core's default deepep);
 		 * Megatron-Core's own default type is allgather (transformer_config.py at

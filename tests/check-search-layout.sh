@@ -12,8 +12,10 @@
 #      schedule of Megatron-LM's).
 #   3. Mixtral 8x22B cut to 54 layers on 512 H100, every schedule, the simplest within
 #      a fixed 5 % of the fastest (plan.pick_band = fixed; the stack's band reads down to
-#      an even pp 2): DualPipe at pp 4 (54 / 4 = 13.5) under the plan's remainder-first
-#      rule, written as a stage list (no export, as 2).
+#      an even pp 2): an uneven layout, pp 8 interleaved v 7 with both account_* flags
+#      (54 layers + embedding + loss = 56 = 8 x 7 chunks; with the MoE layers' host wait of
+#      the stack) or DualPipe at pp 4 (54 / 4 = 13.5) under the plan's remainder-first rule,
+#      written as its split (no export, as 2).
 #   4. DeepSeek-V3 (61 layers) on 2,048 H800 for Megatron-LM, within a fixed 2 % (the
 #      stack's band reads down to pp 2): pp 8 with the first/last stage rule, middle
 #      stages ceil(61 / 8) = 8, the rest 61 - 48 = 13 at the ends, 7 first and 6 last
@@ -55,7 +57,7 @@ case_() { # name, recommendation (grep -E on its JSON), flags expected in export
 case_ llama-megatron '"split": "account' "--account-for-embedding-in-pipeline-split" $llama --for megatron
 # shellcheck disable=SC2086
 case_ llama-all '"split": "account' - $llama
-case_ mixtral '"split": "split=remainder-first' - \
+case_ mixtral '"split": "(split=remainder-first|account_embedding=yes account_loss=yes)' - \
 	--set model.preset=mixtral-8x22b --set model.layers=54 --set plan.framework=any --gpus 512 \
 	--set plan.pick_band=fixed --set plan.pick_band_fixed=0.05
 case_ deepseek '"split": "first_stage_layers=7 last_stage_layers=6"' \

@@ -357,7 +357,8 @@ static void test_validation_goals(void **state)
 		double pub = cell(&t, i, "published");
 		if (!strcmp(src, "MBRIDGE 26.04.01") && (pub == 27136 || pub == 328 || pub == 4256)) {
 			found++;
-			assert_true(!strcmp(role, pub == 4256 ? "not expressible" : "held out"));
+			/* the Qwen3-30B-A3B row calibrates moe.host_time (calc/stacks.c) */
+			assert_true(!strcmp(role, pub == 4256 ? "not expressible" : pub == 27136 ? "calibrates" : "held out"));
 		}
 		if (!strcmp(role, "not expressible")) {
 			noexpr++;

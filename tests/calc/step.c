@@ -1184,6 +1184,80 @@ static void test_moe_overlap_ep_comm(void **state)
 	calc_diag_free(&d);
 }
 
+/* moe.host_time (docs/references.md §5.16): Mixtral 8x7B, 32 MoE layers, pp 1, dp 16,
+ * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 5 ms, none hidden: each
+ * layer's forward 5/3 ms and backward 10/3 ms, the step's pipeline part 4 x 32 x 5 ms =
+ * 0.64 s longer than with H = 0.  Hidden by the GPU (host_overlap = gpu): a pass exposes
+ * what H's share exceeds of the pass's GPU time, none for H = 1 us, H/3 - (f + comm_f)
+ * for H = 1 s.  None with a whole-iteration graph, with padding to a capacity, on the
+ * dated stack (its rows were fitted without it) or on a dense model. */
+static void test_moe_host_time(void **state)
+{
+	const char *s[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                   "parallel.dp=16", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+	                   "parallel.recompute=selective"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a;
+	struct calc_step st, st0, fast;
+	struct calc_diag d = {0};
+
+	(void)state;
+	load_plan(&p, s, 9);
+	assert_true(p.moe_host_time == 5e-3);
+	assert_int_equal(p.moe_host_overlap, 1);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_near(a.host_f, 5e-3 / 3, 1e-15);
+	assert_near(a.host_b, 10e-3 / 3, 1e-15);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	calc_step_fast(&p, &fast);
+	assert_true(fast.host_sync == st.host_sync);
+	assert_near(st.host_sync, 4 * 32 * 5e-3, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=0", "test", &d), 0);
+	assert_int_equal(calc_step(&p, &st0, &d), 0);
+	assert_true(st0.host_sync == 0);
+	assert_near(st.makespan - st0.makespan, 0.64, 1e-9);
+
+	/* hidden by the layer's own GPU work */
+	assert_int_equal(calc_plan_set(&p, "moe.host_overlap=gpu", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=1e-6", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_true(a.host_f == 0 && a.host_b == 0);
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=1", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_near(a.host_f, 1.0 / 3 - (a.f + a.comm_f), 1e-12);
+	assert_near(a.host_b, 2.0 / 3 - (a.b + a.w + a.recompute + a.comm_b), 1e-12);
+
+	/* no synchronisation to wait for */
+	assert_int_equal(calc_plan_set(&p, "training.cuda_graphs=full", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_true(a.host_f == 0 && a.host_b == 0);
+	assert_int_equal(calc_plan_set(&p, "training.cuda_graphs=partial", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_true(a.host_f > 0);
+	assert_int_equal(calc_plan_set(&p, "model.capacity_factor=1", "test", &d), 0);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_true(a.host_f == 0 && a.host_b == 0);
+
+	/* the dated stack and a dense model */
+	{
+		const char *s2[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+		                    "parallel.dp=16", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+		                    "efficiency.stack=megatron-core-2024"};
+		const char *s3[] = {"model.preset=llama3-8b", "cluster.nodes=1", "parallel.tp=1", "parallel.pp=1"};
+		load_plan(&p, s2, 9);
+		assert_true(p.moe_host_time == 0);
+		load_plan(&p, s3, 4);
+		assert_true(p.moe_host_time == 5e-3);
+		calc_comm(&p, &cm);
+		calc_layer_time_kind(&p, &cm, 0, &a);
+		assert_true(a.host_f == 0 && a.host_b == 0);
+	}
+	calc_diag_free(&d);
+}
+
 /* The all-to-all in the step: with no overlap every MoE layer's dispatch and combine
  * is on the critical path (pp 1: the critical GPU holds all 32 layers, so the exposed
  * time is comm.ep's whole time); efficiency.ep_overlap = 0.5 hides half of it (each
@@ -2193,6 +2267,7 @@ int main(void)
 		cmocka_unit_test(test_mtp_last_stage),
 		cmocka_unit_test(test_moe_grouped_gemm), cmocka_unit_test(test_moe_alltoall_exposed),
 		cmocka_unit_test(test_moe_layer_parts),   cmocka_unit_test(test_moe_overlap_ep_comm),
+		cmocka_unit_test(test_moe_host_time),
 		cmocka_unit_test(test_moe_fine_grained_experts),
 		cmocka_unit_test(test_step_overhead),
 		cmocka_unit_test(test_flops_eq7_eq8),    cmocka_unit_test(test_flops_eq7_22b),
