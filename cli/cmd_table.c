@@ -32,15 +32,16 @@ static int list_defs(const char *command, const struct calc_tabledef *(*at)(int)
 	return rc;
 }
 
-/* Write one table to DIR/NAME.EXT, whole or not at all (JSON: the envelope of
+/* Write one table to DIR/NAME.EXT, NAME the catalog entry's (two entries may share one
+ * builder, whose table carries one name), whole or not at all (JSON: the envelope of
  * 'command' and 'plan').  Returns 0 or 2. */
-static int write_file(const char *command, const struct calc_plan *plan, const char *dir,
+static int write_file(const char *command, const struct calc_plan *plan, const char *dir, const char *name,
                       const struct calc_table *t, enum calc_format f, const char *ext)
 {
 	char path[1024];
 	char *buf = NULL;
 	size_t len = 0;
-	snprintf(path, sizeof path, "%s/%s.%s", dir, t->name, ext);
+	snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
 		return cli_error("cannot write %s: %s", path, strerror(errno));
@@ -121,10 +122,13 @@ static int run(int argc, char **argv, int dataset)
 		}
 		for (int i = 0; (def = dataset ? calc_catalog_dataset_at(i) : calc_catalog_table_at(i)); i++) {
 			if (calc_catalog_build(&ctx, def->name, dataset, NULL, &t, &d) < 0) {
+				/* the one that failed is named: --all writes many */
 				calc_ctx_free(&ctx);
-				return cli_fail(&d);
+				cli_fail(&d);
+				return cli_error("%s --all: the %s %s failed", dataset ? "data" : "table",
+				                 dataset ? "dataset" : "table", def->name);
 			}
-			rc = write_file(dataset ? "data" : "table", &plan, dir, &t, o.format, ext);
+			rc = write_file(dataset ? "data" : "table", &plan, dir, def->name, &t, o.format, ext);
 			calc_table_free(&t);
 			if (rc) {
 				calc_ctx_free(&ctx);
