@@ -149,26 +149,22 @@ static const struct vrow rows[] = {
 	 * ZeRO-3 on Selene at a fixed global batch, achieved TFLOP/s per GPU counted as
 	 * Table 1 (Eq. 3).  The 530B run on 640 GPUs needed a larger batch, 2,560 (the
 	 * table's asterisk).  Not stated, assumed: full recomputation (activation
-	 * checkpointing, as Table 1 counts it), FP16 mixed-precision Adam, one FSDP unit per
-	 * layer.  The 175B runs on 384 and 1,536 GPUs calibrated efficiency.dp_bandwidth
+	 * checkpointing, as Table 1 counts it), FP16 mixed-precision Adam, DeepSpeed's
+	 * default ZeRO-3 configuration.  The 175B runs on 384 and 1,536 GPUs calibrated efficiency.dp_bandwidth
 	 * and efficiency.dp_overlap of the deepspeed-zero3 stack; the other four are held
-	 * out.  Memory: the 530B run on 640 GPUs (micro-batch 4) is predicted not to fit by
-	 * 28.1 GiB.  Its model states are 12.3 GiB (16 B / 640 per parameter plus the FP16
-	 * weights' shard); what fails is the activations, 50.2 GiB -- the full-recomputation
-	 * checkpoints of 105 layers, 2 s b h each in FP16 (32.8 GiB at b = 4), and one layer
-	 * recomputed in its backward, s b h (34 + 5 a s / h) (15.3 GiB) -- next to the FSDP
-	 * buffers of per-layer units, two 5.03-billion-parameter layers gathered in FP16 and
-	 * their FP16 gradients (37.5 GiB).  ZeRO-R (Rajbhandari et al. 2020 §6.1) offloads
-	 * activation checkpoints to CPU memory (P_a+cpu, parallel.cpu_checkpointing; P_a alone,
-	 * parallel.partition_activations, partitions them over the model-parallel ranks, of
-	 * which this run has none, and changes nothing here).  With cpu_checkpointing = yes the
-	 * row fits with 5.7 GiB to spare: 73.4 GiB of 79.15, its activations 18.0 GiB (one
-	 * checkpoint of 0.31 GiB in transfer, the layer recomputed in full, the head's terms),
-	 * and its time does not move -- a checkpoint's PCIe copy, 0.34 GB at 32 GB/s = 10.5 ms
-	 * each way, hides behind the layer's own compute.  DeepSpeed also gathers parameters
-	 * per submodule rather than per layer, which would shrink the 37.5 GiB (not modelled).
-	 * Narayanan 2021 states neither setting, nor the DeepSpeed configuration the run used:
-	 * the row keeps the stated setting and the fits column says no.  The runs on 1,120 and 2,240 GPUs (micro-batch 2 and 1)
+	 * out.  Memory: the 530B run on 640 GPUs (micro-batch 4) fits with 4.8 GiB to spare (74.4
+	 * GiB of 79.15).  Its model states are 12.3 GiB (16 B / 640 per parameter plus the FP16
+	 * weights' shard); its activations are 50.2 GiB -- the full-recomputation checkpoints of
+	 * 105 layers, 2 s b h each in FP16 (32.8 GiB at b = 4), and one layer recomputed in its
+	 * backward, s b h (34 + 5 a s / h) (15.3 GiB).  The gathered parameters and unsharded
+	 * gradients are DeepSpeed's, not FSDP's: ZeRO-3 gathers per submodule and releases past
+	 * stage3_max_live_parameters, default 1e9 (deepspeed/runtime/zero/config.py at
+	 * cbf3d66), which the deepspeed-zero3 stack sets (parallel.fsdp_live_params); one
+	 * submodule is gathered whole, here fc1, h x 4 h = 1.68 billion parameters, so 3.1 GiB
+	 * of FP16 weights and 3.1 GiB of FP16 gradients, where two whole 5.03-billion-parameter
+	 * layers held 37.5 GiB and the row was predicted not to fit by 28.1 GiB.  ZeRO-R's CPU
+	 * checkpoints (P_a+cpu, parallel.cpu_checkpointing), which Narayanan 2021 does not
+	 * state, are not needed.  The runs on 1,120 and 2,240 GPUs (micro-batch 2 and 1)
 	 * fit. */
 	{"NAR21 T2", "gpt3-175b", 384, 1, 1, 1536, 4, "full", M_HWTF, 144, 0, 0, 0, NULL, 0, "deepspeed-zero3", 1, NULL, 0, NULL, NULL},
 	{"NAR21 T2", "gpt3-175b", 768, 1, 1, 1536, 2, "full", M_HWTF, 88, 0, 0, 0, NULL, 0, "deepspeed-zero3", 0, NULL, 0, NULL, NULL},
