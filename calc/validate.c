@@ -472,9 +472,13 @@ static const struct vrow rows[] = {
 	 *     so moe.dispatcher = alltoall there; every other Blackwell Qwen3 preset HybridEP.
 	 *   - CUDA graphs: Transformer Engine's partial graphs (cuda_graph_scope "moe_router",
 	 *     "moe_preprocess", and "attn" on the 30B B200 and 235B GB200 presets), none on
-	 *     H100; the experts, dispatch and combine run uncaptured: training.cuda_graphs =
-	 *     partial (none on H100), and the MoE layers' host time after their token-count
-	 *     synchronisation, moe.host_time (fitted, docs/references.md §5.16).
+	 *     H100 and none on the 235B B200 and B300 presets, which set no cuda_graph_impl
+	 *     and keep the recipe's "none" (qwen3_235b_a22b_pretrain_config,
+	 *     src/megatron/bridge/recipes/qwen/qwen3_moe.py line 184 at 17a381f95); the
+	 *     experts, dispatch and combine run uncaptured: training.cuda_graphs = partial
+	 *     (none on H100 and on the 235B B200 and B300 rows), and the MoE layers' host time
+	 *     after their token-count synchronisation, moe.host_time (fitted,
+	 *     docs/references.md §5.16).
 	 *   Moves: 30B B200 +91.6 -> +60.2 %, B300 +69.3 -> +42.8 %, GB200 +104.6 -> +70.3 %;
 	 *   235B B200 +117.0 -> +68.0 % (alltoall), B300 +38.1 -> +22.1 %, GB200 +46.4 -> +23.9 %.
 	 *   - Qwen3-30B-A3B on H100 in FP8-CS (qwen3_30b_a3b_pretrain_16gpu_h100_fp8cs_config):
@@ -588,13 +592,13 @@ static const struct vrow rows[] = {
 	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;moe.dispatcher=alltoall;moe.overlap_ep_comm=yes;training.cuda_graphs=none",
 	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 3776, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 1, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;moe.dispatcher=alltoall;training.cuda_graphs=partial", 0,
+	 "megatron-bridge-0.6", 1, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;moe.dispatcher=alltoall;training.cuda_graphs=none", 0,
 	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, "
-	 "EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
+	 "EP all-to-all not overlapped (the publishing commit's recipe); no CUDA graphs, MoE host time (moe.host_time)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 2, "moe-sp", M_TOKS, 5936, 1, 4096, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=none", 0,
 	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; HybridEP, "
-	 "EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
+	 "EP all-to-all not overlapped (the publishing commit's recipe); no CUDA graphs, MoE host time (moe.host_time)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 5680, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial",
