@@ -581,6 +581,7 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 
 	k->fsdp_w = k->fsdp_g = 0;
 	k->fsdp_units = k->fsdp_keep_w = k->fsdp_keep_g = 0;
+	k->fsdp_live = 0;
 	if (!p->fsdp || !r)
 		return;
 	/* the gathered units in the weights' dtype; a recipe that keeps no compute weights
@@ -589,6 +590,23 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->fsdp_w = calc_recipe_bytes(r, CALC_T_WEIGHT) > 0 ? calc_recipe_bytes(r, CALC_T_WEIGHT) : r->act_bytes;
 	k->fsdp_g = p->grad_reduce == 1 ? 2 : p->grad_reduce == 2 ? 4 : gb > 0 ? gb : k->fsdp_w;
 	k->fsdp_units = 1 + (p->fsdp_prefetch > 0 ? p->fsdp_prefetch : 0);
+	k->fsdp_live = 0;
+	if (p->fsdp_live > 0) {
+		/* DeepSpeed ZeRO-3 gathers parameters per submodule and releases them once more
+		 * than stage3_max_live_parameters are resident (deepspeed/runtime/zero/config.py at
+		 * cbf3d66: max_live_parameters, default 1e9, "the maximum number of parameters
+		 * resident per GPU before releasing"; it fetches ahead at most
+		 * stage3_prefetch_bucket_size, 5e7, within it).  A submodule is gathered whole, so the cap never goes
+		 * below one layer's largest linear on a TP rank: the fused QKV projection h (a +
+		 * 2 g) d_h or the MLP's fc1 h f (h 2 f gated), as Megatron builds them
+		 * (docs/references.md §2.16). */
+		const struct calc_model *m = &p->model;
+		double h = m->hidden, d = m->head_dim > 0 ? m->head_dim : (m->heads ? h / m->heads : 0);
+		double gate = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
+		double qkv = h * (m->heads + 2.0 * m->kv_heads) * d, fc1 = h * m->ffn_hidden * gate;
+		double big = (qkv > fc1 ? qkv : fc1) / (p->tp > 0 ? p->tp : 1);
+		k->fsdp_live = p->fsdp_live > big ? p->fsdp_live : big;
+	}
 	k->fsdp_keep_w = p->pp > 1 || !p->reshard_after_forward;
 	k->fsdp_keep_g = p->pp > 1 || p->no_sync;
 }
@@ -610,6 +628,11 @@ static void fsdp_buffers(const struct calc_mem_terms *k, const struct calc_stage
 	if (sl->head && k->last_norm + k->last_head > unit)
 		unit = k->last_norm + k->last_head;
 	fly = k->fsdp_units * unit < all ? k->fsdp_units * unit : all; /* never more than the stage */
+	if (k->fsdp_live > 0 && k->fsdp_live < fly)
+		/* DeepSpeed's live-parameter cap; its gradients leave in reduce buckets of
+		 * reduce_bucket_size (5e8, config.py at cbf3d66) as they are produced, counted
+		 * at the same cap (convention: the larger of the two at the default) */
+		fly = k->fsdp_live;
 	*gw = (k->fsdp_keep_w ? all : fly) * k->fsdp_w;
 	*gg = (k->fsdp_keep_g ? all : fly) * k->fsdp_g;
 }

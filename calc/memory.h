@@ -116,6 +116,9 @@ struct calc_mem_terms {
 	double fsdp_w;                         /* bytes per parameter of a gathered unit's weights [B] */
 	double fsdp_g;                         /* bytes per parameter of its unsharded gradients [B] */
 	int fsdp_units;                        /* units gathered at once: 1 + parallel.fsdp_prefetch */
+	double fsdp_live;                      /* cap on the gathered parameters of a rank, already
+	                                          raised to one layer's largest linear
+	                                          (parallel.fsdp_live_params; 0 = none) */
 	int fsdp_keep_w;                       /* 1: the stage's parameters stay gathered from the
 	                                          forward to the backward (reshard_after_forward off,
 	                                          or pp > 1) */

@@ -294,6 +294,8 @@ static const struct key keys[] = {
 	{"parallel", "hsdp", K_INT, 0, P(fsdp_shard), 0, 1e7, NULL, "int", "HSDP shard group size (0 = all DP x CP ranks: plain FSDP)"},
 	{"parallel", "reshard_after_forward", K_BOOL, 0, P(reshard_after_forward), 0, 1, NULL, "bool", "FSDP frees a gathered layer after its forward"},
 	{"parallel", "fsdp_prefetch", K_INT, 0, P(fsdp_prefetch), 0, 64, NULL, "int", "FSDP layers gathered ahead (0 = no prefetch)"},
+	{"parallel", "fsdp_live_params", K_NUM, CALC_U_NONE, P(fsdp_live), 0, 1e13, NULL, "number",
+	 "parameters a rank holds gathered (and unsharded gradients), never less than one layer's largest linear: DeepSpeed ZeRO-3's stage3_max_live_parameters (0 = whole layers, as FSDP)"},
 	{"parallel", "no_sync", K_BOOL, 0, P(no_sync), 0, 1, NULL, "bool", "FSDP reduces gradients once per step, not per micro-batch"},
 	{"parallel", "post_validation", K_BOOL, 0, P(post_validation), 0, 1, NULL, "bool", "ZB-H2 without a flush between steps (Qi et al. 2024 §4; default no)"},
 

@@ -297,6 +297,9 @@ struct calc_plan {
 	int reshard_after_forward; /* 1: a layer's parameters are freed after its forward and
 	                              gathered again for its backward (FSDP default) */
 	int fsdp_prefetch;     /* layers gathered ahead of the one computing (0 = none) */
+	double fsdp_live;      /* parameters a rank holds gathered at once, never less than one
+	                          layer's largest linear (DeepSpeed ZeRO-3's stage3_max_live_parameters;
+	                          0 = whole units, as FSDP) */
 	int no_sync;           /* 1: gradients accumulate unsharded over the micro-batches and are
 	                          reduce-scattered once per step (FSDP no_sync) */
 	int grad_reduce;       /* dtype of the DP gradient reduction: 0 the recipe's, 1 BF16, 2 FP32 */

@@ -102,7 +102,11 @@
  *   deepspeed-zero3   DeepSpeed ZeRO-3 as Narayanan et al. 2021 §5.2 ran it against
  *                     PTD-P (Rajbhandari et al. 2020 §5.3): FP16 mixed-precision Adam
  *                     (2 + 2 + 12 bytes), per-module parameter gathers, FP16 gradient
- *                     reduce-scatter.  Its collectives: one flat ring over the ranks;
+ *                     reduce-scatter.  The gathered parameters and unsharded gradients a
+ *                     rank holds at once are DeepSpeed's default stage3_max_live_parameters,
+ *                     1e9 (deepspeed/runtime/zero/config.py, max_live_parameters), never
+ *                     less than the layer's largest linear (calc/memory.c) -- not whole
+ *                     layers as FSDP.  Its collectives: one flat ring over the ranks;
  *                     dp_bandwidth 0.85 and dp_overlap 0.6 fitted to two of the six
  *                     rows of Narayanan 2021 Table 2 (175B on 384 and on 1,536 GPUs),
  *                     the other four held out (calc/validate.c).
@@ -197,9 +201,11 @@ static const struct calc_stack stacks[] = {
 	  "moe.dispatcher=hybridep", "moe.comm_sms=32", "moe.router_fusion=yes", "moe.permute_fusion=yes",
 	  "moe.host_time=5e-3", "moe.host_overlap=none", NULL}, NULL},
 	{"deepspeed-zero3", "DeepSpeed ZeRO-3 as run in 2021 (no model parallelism)",
-	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2; DeepSpeed pipe/topology.py (order)",
+	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2; DeepSpeed pipe/topology.py (order), "
+	 "zero/config.py (stage3_max_live_parameters)",
 	 {"parallel.fsdp=yes", "training.recipe=zero-paper", "efficiency.dp_algorithm=flat",
-	  "efficiency.dp_bandwidth=0.85", "efficiency.dp_overlap=0.6", "parallel.placement=tp-cp-dp-pp", NULL}, NULL},
+	  "efficiency.dp_bandwidth=0.85", "efficiency.dp_overlap=0.6", "parallel.placement=tp-cp-dp-pp",
+	  "parallel.fsdp_live_params=1e9", NULL}, NULL},
 	{"deepspeed-megatron", "DeepSpeed pipeline engine over Megatron tensor parallelism (2021-22)",
 	 "Smith et al. 2022 (MT-NLG) §2.3-2.4; ZeRO §3.1 (the optimizer's bytes); DeepSpeed pipe/topology.py (order)",
 	 {"training.recipe=zero-paper", "efficiency.gemm=0.55", "parallel.placement=tp-cp-dp-pp", NULL}, NULL},

@@ -1003,6 +1003,40 @@ static void test_fsdp_buffers(void **state)
 	free(m);
 }
 
+/* DeepSpeed ZeRO-3's live-parameter cap (parallel.fsdp_live_params, stage3_max_live_parameters
+ * in deepspeed/runtime/zero/config.py) on the model of test_fsdp_buffers (dense-100b, h =
+ * 10,240, MHA, GeLU MLP of f = 4 h = 40,960, tp 8, Megatron recipe: gathered weights 2 B,
+ * unsharded gradients 4 B).  By hand: the largest linear of a layer on a TP rank is fc1, h f
+ * / 8 = 10,240 x 40,960 / 8 = 52,428,800 parameters (the fused QKV, 3 h^2 / 8 = 39,321,600,
+ * is smaller); two whole layers are 2 x 157,327,360 = 314,654,720.  A cap of 1e8 holds
+ * 1e8 parameters gathered; a cap of 1e7 is raised to fc1; a cap of 1e9 is above the two
+ * layers and changes nothing. */
+static void test_fsdp_live_params(void **state)
+{
+	const double layer = 157327360.0, fc1 = 52428800.0;
+	struct {
+		const char *set; /* the cap */
+		double fly;      /* parameters gathered at once */
+	} cases[] = {
+		{"parallel.fsdp_live_params=1e8", 1e8},
+		{"parallel.fsdp_live_params=1e7", fc1},
+		{"parallel.fsdp_live_params=1e9", 2 * layer},
+		{"parallel.fsdp_live_params=0", 2 * layer},
+	};
+	struct calc_memory *m = malloc(sizeof *m);
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *sets[] = {"tp=8", "pp=1", "dp=0", "recipe=megatron", "fsdp=yes", cases[i].set};
+		struct calc_plan p;
+		struct calc_diag d = {0};
+		load_plan(&p, sets, 6);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		assert_near(m->st[0].weight_copies, cases[i].fly * 2, 1e-12);
+		assert_near(m->st[0].fsdp_buffers, cases[i].fly * (2 + 4), 1e-12);
+	}
+	free(m);
+}
+
 /* FSDP with PP keeps a stage's parameters gathered and its gradients unsharded over the
  * step (torchtitan): at pp 2 the first stage holds 40 layers + the embedding, the last
  * 40 layers + the final norm + its copy of the tied matrix; HSDP shards the states over
@@ -1243,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_modules),
 		cmocka_unit_test(test_recompute_deepseek_v3),
 		cmocka_unit_test(test_fsdp_buffers),
+		cmocka_unit_test(test_fsdp_live_params),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_cross_entropy),
