@@ -2622,6 +2622,19 @@ static const struct {
 	const char *name, *preset, *source;
 	const char *const set[40];
 } nemo_hf_recipes[] = {
+	/* recipes/llama/h100/llama3.py:44-142 at 067f987d: meta-llama/Llama-3.2-1B (:52, the
+	 * preset's config), the sequence 8,192 (:62, :72), parallelism 1, 1, 1 without SP
+	 * (:65-71), the batch :75-77, the loss fusion :98, no recompute :102, FP32 optimizer
+	 * states :116-120, DDP :129-136, bf16_mixed from _pretrain_common; also exported as
+	 * llama32_1b_pretrain_config (recipes/llama/llama3.py:92) */
+	{"llama32_1b_pretrain_1gpu_h100_bf16_config", "llama3.2-1b", "recipes/llama/h100/llama3.py:44-142",
+	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
+	  "model.pipeline_model_parallel_size=1", "model.virtual_pipeline_model_parallel_size=null",
+	  "model.context_parallel_size=1", "model.sequence_parallel=false", "train.train_iters=1168251",
+	  "train.global_batch_size=512", "train.micro_batch_size=1", "model.cross_entropy_loss_fusion=true",
+	  "model.recompute_granularity=null", "optimizer.use_precision_aware_optimizer=false",
+	  "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true", "ddp.use_distributed_optimizer=true",
+	  "ddp.grad_reduce_in_fp32=true", "mixed_precision=bf16_mixed", NULL}},
 	{"llama3_8b_pretrain_2gpu_h100_bf16_config", "llama3-8b", "recipes/llama/h100/llama3.py:235-318",
 	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
 	  "model.pipeline_model_parallel_size=1", "model.context_parallel_size=2", "model.sequence_parallel=false",
