@@ -3536,6 +3536,9 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	/* torchtitan's weights of the ends: 1 and 1 when absent (job_config.py:377-383 at 238fa995) */
 	long less_a = 1, less_b = 1;
 	int line = 0, reshard_never = 0, sched = CALC_SCHED_1F1B, sched_line = 0, shard_line = 0;
+	/* training.mixed_precision_param: 1 bfloat16, 0 float32; absent, torchtitan's default
+	 * "bfloat16" (torchtitan/config/job_config.py:282 at 238fa995; configs.py:94 at b5bcd76c) */
+	int mpp = 1, mpp_line = 0;
 	for (char *ln = text, *next; ln && *ln && im->d.nrecs < IMP_MAX_MSGS; ln = next) {
 		char *p, *eq, *key, *val, full[200];
 		int q = 0, is_str;
@@ -3705,8 +3708,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		if (!strcmp(key, "mixed_precision_param")) {
 			if (strcmp(val, "float32") && strcmp(val, "bfloat16"))
 				ERR(im, line, "import --from torchtitan: %s = \"%.80s\": allowed are bfloat16, float32", key, val);
-			else if (!strcmp(val, "float32"))
-				put(im, line, "training.recipe", "fp32");
+			else
+				mpp = !strcmp(val, "bfloat16"), mpp_line = line;
 			continue;
 		}
 		if (!strcmp(key, "pipeline_parallel_schedule")) {
@@ -3776,8 +3779,12 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			put(im, name_line, "model.preset", "%s", tt_models[k].preset);
 		}
 	}
-	if (fp8)
-		put(im, name_line, "training.recipe", "torch-mp-fp8");
+	/* the recipe the run has: FSDP2's MixedPrecisionPolicy keeps FP32 parameters, gradients and
+	 * Adam states and computes in mixed_precision_param (apply_fsdp's MixedPrecisionPolicy,
+	 * torchtitan/models/llama3/infra/parallelize.py:131-139, :313 at 238fa995; recipe.c torch-mp), torchao's Float8 linears add FP8 GEMMs
+	 * over the same states (torch-mp-fp8); float32 computes in FP32 (fp32).  Written over the
+	 * base plan's recipe, as the Python configuration's reader does */
+	put(im, fp8 ? name_line : mpp_line, "training.recipe", "%s", fp8 ? "torch-mp-fp8" : mpp ? "torch-mp" : "fp32");
 	/* data_parallel_shard_degree = -1: FSDP over the GPUs the other degrees leave
 	 * (torchtitan/config/job_config.py), the GPU count of --gpus or the base plan */
 	if (shard < 0) {
@@ -4094,8 +4101,6 @@ static int import_torchtitan_py(struct imp *im, const char *text)
 		/* enable_sequence_parallel = False keeps TP's activations whole (configs.py:169) */
 		if (!out.sp)
 			put(im, out.sp_line, "parallel.sp", "no");
-		if (out.recipe && !got(im, "training.recipe"))
-			put(im, out.recipe_line, "training.recipe", "%s", out.recipe);
 		if (out.dispatcher)
 			put(im, out.dispatcher_line, "moe.dispatcher", "%s", out.dispatcher);
 	}

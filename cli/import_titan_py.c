@@ -1822,10 +1822,6 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 				rmsg(r, l, 1, "import --from torchtitan: mixed_precision_param = \"%s\": allowed are bfloat16, float32", s);
 			else
 				emit(&train, l, "mixed_precision_param = \"%s\"", s);
-			if (!strcmp(s, "bfloat16") && !fp8) {
-				out->recipe = "torch-mp"; /* FSDP2 MixedPrecisionPolicy(bf16 params, fp32 reduce) */
-				out->recipe_line = l ? l : f->line;
-			}
 		}
 		if (get_bool(r, c, "training.enable_cpu_offload", &b, &l) == 0 && b)
 			rmsg(r, l, 1, "import --from torchtitan: enable_cpu_offload = True: FSDP's CPU offload of parameters, "

@@ -15,8 +15,6 @@ struct ttpy_out {
 	int nmap;
 	int sp;              /* parallelism.enable_sequence_parallel: 1 or 0 */
 	int sp_line;
-	const char *recipe;  /* training.recipe of the precision read (static) */
-	int recipe_line;
 	const char *dispatcher; /* moe.dispatcher the TOML cannot say (hybridep), or NULL */
 	int dispatcher_line;
 };

@@ -70,6 +70,10 @@ for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--
 	# shellcheck disable=SC2086
 	check torchtitan "$split plan.sp" $v
 done
+# the recipe: mixed_precision_param and the Float8 converter
+for r in torch-mp torch-mp-fp8 fp32; do
+	check torchtitan "$split plan.recipe memory.total step.time" --set zero=0 --set training.recipe=$r
+done
 for v in "--set recompute=none" "--set recompute=full --set zero=0" "--set zero=3 --set pp=1 --set dp=64 --set recompute=none" \
          "--set recompute=none --set cp=2 --set dp=4"; do
 	# shellcheck disable=SC2086
@@ -188,9 +192,11 @@ for p in plans/*.ini; do
 	*llama3-405b*) check_plan nemo "$p" --set zero=1 ;;
 	*) check_plan nemo "$p" ;;
 	esac
+	# torchtitan runs its own recipe (FSDP2 mixed precision, torch-mp), which import sets
+	# from mixed_precision_param: the plans go through it under torch-mp
 	case $p in
-	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b ;;
-	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes ;;
+	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp ;;
+	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set training.recipe=torch-mp ;;
 	esac
 done
 echo "roundtrip: $pass passed, $fail failed"
