@@ -75,6 +75,7 @@ struct imp {
 	const char *tt_module;     /* --module NAME: its model family */
 	char **tt_ovr;             /* the words after --: torchtitan's --SECTION.KEY VALUE overrides */
 	int tt_novr;
+	int errors_only;           /* 1: notes are not shown (a second reading after errors) */
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -94,6 +95,8 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 			              IMP_MAX_MSGS);
 		return;
 	}
+	if (im->errors_only && sev != CALC_ERROR)
+		return;
 	if (im->line_map && line > 0)
 		line = line < im->nline_map ? im->line_map[line] : 0;
 	va_start(ap, fmt);
@@ -4090,11 +4093,14 @@ static int import_torchtitan_py(struct imp *im, const char *text)
 		snprintf(fam, sizeof fam, "%.*s", (int)(end - at - 7), at + 7);
 		m = fam;
 	}
-	if (ttpy_read(text, im->tt_config, m, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out) < 0)
+	/* after errors of the Python reader, the TOML of what it read still goes through the
+	 * TOML reader, whose checks add their messages: every problem in one run */
+	if ((rc = ttpy_read(text, im->tt_config, m, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out)) < 0 && !out.toml)
 		return -1;
 	im->line_map = out.map, im->nline_map = out.nmap;
-	rc = tt_import(im, out.toml, seen, &n);
-	im->line_map = NULL, im->nline_map = 0;
+	im->errors_only = rc < 0; /* its notes describe a plan that is not written */
+	rc = tt_import(im, out.toml, seen, &n) || rc < 0 ? -1 : 0;
+	im->line_map = NULL, im->nline_map = 0, im->errors_only = 0;
 	for (int i = 0; i < n; i++)
 		free(seen[i]);
 	if (!rc && !im->d.nerrors) {
