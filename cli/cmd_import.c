@@ -2560,6 +2560,12 @@ static const char *const tt_model_skip[] = {"hf_assets_path", "tokenizer_path", 
 static const struct {
 	const char *name, *flavor, *preset;
 } tt_models[] = {
+	/* torchtitan/models/llama3/__init__.py:148-188 at b5bcd76c (_1b; not at 238fa995): dim
+	 * 2,048, 32 heads, 8 KV heads, 16 layers, vocabulary 128,256, tied (enable_weight_tying),
+	 * FFN compute_ffn_hidden_dim(2048, multiple_of=1024, ffn_dim_multiplier=1.5) =
+	 * 1024 * ceil(int(1.5 * int(16384 / 3)) / 1024) = 1024 * ceil(8191 / 1024) = 8,192
+	 * (models/common/feed_forward.py:18-31): Llama 3.2 1B */
+	{"llama3", "1B", "llama3.2-1b"},
 	{"llama3", "8B", "llama3-8b"},
 	{"llama3", "70B", "llama3-70b"},
 	{"llama3", "405B", "llama3.1-405b"},
