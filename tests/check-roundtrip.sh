@@ -133,10 +133,14 @@ for v in "" "--set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16" "--s
          "--set pp=4 --set dp=16 --set layout=Et*20|t*20|t*20|t*20L" "--set placement=tp-cp-pp-dp" \
          "--set training.recipe=fp32" "--set training.recipe=fp8-params" \
          "--set recompute=modules --set recompute_modules=core_attn,mlp" "--set efficiency.dp_overlap=0" \
-         "--set model.preset=llama3-8b --set tp=2 --set pp=1 --set dp=0"; do
+         "--set model.preset=llama3-8b --set tp=2 --set pp=1 --set dp=0" \
+         "--set model.preset=llama3.2-1b --set tp=2 --set pp=1 --set dp=0"; do
 	# shellcheck disable=SC2086
 	check nemo "$nemo" $v
 done
+# a model with tied embeddings (Llama 3.2 1B): Megatron-LM ties unless
+# --untie-embeddings-and-output-weights
+check megatron "$split model.params memory.total step.time" --set model.preset=llama3.2-1b --set tp=2 --set pp=1 --set dp=0
 for d in alltoall allgather deepep hybridep; do
 	check nemo "$split plan.moe_dispatcher plan.overlap_ep_comm model.experts parallel.ep memory.total step.time" \
 		--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set recompute=selective \
