@@ -3788,11 +3788,12 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			put(im, name_line, "model.preset", "%s", tt_models[k].preset);
 		}
 	}
-	/* the recipe the run has: FSDP2's MixedPrecisionPolicy keeps FP32 parameters, gradients and
-	 * Adam states and computes in mixed_precision_param (apply_fsdp's MixedPrecisionPolicy,
-	 * torchtitan/models/llama3/infra/parallelize.py:131-139, :313 at 238fa995; recipe.c torch-mp), torchao's Float8 linears add FP8 GEMMs
-	 * over the same states (torch-mp-fp8); float32 computes in FP32 (fp32).  Written over the
-	 * base plan's recipe, as the Python configuration's reader does */
+	/* the recipe the run has: FSDP2 keeps FP32 parameters, gradients and Adam states and
+	 * computes in mixed_precision_param (apply_fsdp's MixedPrecisionPolicy,
+	 * torchtitan/models/llama3/infra/parallelize.py:131-139, :313 at 238fa995; recipe.c
+	 * torch-mp); torchao's Float8 linears add FP8 GEMMs over the same states (torch-mp-fp8);
+	 * float32 computes in FP32 (fp32).  Written over the base plan's recipe, as the Python
+	 * configuration's reader does */
 	put(im, fp8 ? name_line : mpp_line, "training.recipe", "%s", fp8 ? "torch-mp-fp8" : mpp ? "torch-mp" : "fp32");
 	/* data_parallel_shard_degree = -1: FSDP over the GPUs the other degrees leave
 	 * (torchtitan/config/job_config.py), the GPU count of --gpus or the base plan */
