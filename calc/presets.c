@@ -3,7 +3,7 @@
  *
  * Models: Narayanan et al. 2021 Table 1 (nar21-*), Korthikanti et al. 2022 Table 3
  * (kor22-22b), Brown et al. 2020 Table 2.1 (gpt3-175b), the published configs of
- * Llama 2 / Llama 3 / Llama 3.1 (docs/references.md §7.4), MosaicML's MPT models as
+ * Llama 2 / Llama 3 / Llama 3.1 / Llama 3.2 (docs/references.md §7.4), MosaicML's MPT models as
  * llm-foundry benchmarks them (mpt-*), and this project's default
  * dense-100b; mixture-of-experts models from their published config.json (each
  * source names the file and the published total and activated counts, which
@@ -56,6 +56,11 @@ static const struct calc_model models[] = {
 	LLAMA("llama3-8b", 32, 4096, 14336, 32, 8, 128256),
 	LLAMA("llama3-70b", 80, 8192, 28672, 64, 8, 128256),
 	LLAMA("llama3.1-405b", 126, 16384, 53248, 128, 8, 128256),
+	/* Llama 3.2 1B: huggingface.co/meta-llama/Llama-3.2-1B config.json (hidden_size 2048,
+	 * num_hidden_layers 16, num_attention_heads 32, num_key_value_heads 8, head_dim 64,
+	 * intermediate_size 8192, vocab_size 128256, tie_word_embeddings true, rope_theta
+	 * 500000, which the model does not need: rotary positions carry no parameters) */
+	{"llama3.2-1b", 16, 2048, 32, 8, 0, 8192, 128256, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 1, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0},
 	/* mixture-of-experts: SwiGLU experts, RMSNorm (DBRX LayerNorm), untied, rotary */
 	{.name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
 	 .ffn_hidden = 14336, .vocab = 32000, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
@@ -166,6 +171,8 @@ static const char *model_source(const char *name)
 		return "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/nemotronh/nemotron_h_provider.py "
 		       "(NemotronHModelProvider8B / 56B, commit 160ccccb) and huggingface.co/nvidia/Nemotron-H-8B-Base-8K, "
 		       "-56B-Base-8K; 8 B and 56 B parameters in the models' names (NVIDIA 2025, Nemotron-H, arXiv 2504.03624)";
+	if (!strcmp(name, "llama3.2-1b"))
+		return "huggingface.co/meta-llama/Llama-3.2-1B config.json (tied embeddings); 1.23 B (its model card)";
 	return "Llama 3 published config (Llama Team 2024)";
 }
 

@@ -968,7 +968,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	 * takes float32 only (job_config.py:290) */
 	if (strcmp(p->recipe_name, "torch-mp") && strcmp(p->recipe_name, "torch-mp-fp8") && strcmp(p->recipe_name, "fp32"))
 		note(&ns, "the recipe '%s' has no torchtitan equivalent: torchtitan keeps FP32 parameters, gradients and "
-		          "Adam states (recipe torch-mp)", p->recipe_name);
+		          "Adam states, written as mixed_precision_param = \"bfloat16\" (recipe torch-mp, which import "
+		          "reads back)", p->recipe_name);
 	if (p->grad_reduce == 1)
 		note(&ns, "torchtitan reduces gradients in float32 only (mixed_precision_reduce); the plan reduces in bf16");
 	if (p->cross_entropy == CALC_XENT_FUSED)
@@ -1020,9 +1021,11 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp,
 	        p->pp, p->dp, calc_plan_gpus(p));
 	print_notes(&ns, f, "# note: ");
-	if (tt_model(p) >= 0) {
+	if (tt_model(p) >= 0 || !strcmp(p->recipe_name, "torch-mp-fp8")) {
 		fprintf(f, "\n[model]\n");
-		fprintf(f, "name = \"%s\"\nflavor = \"%s\"\n", tt_models[tt_model(p)].name, tt_models[tt_model(p)].flavor);
+		if (tt_model(p) >= 0) /* else the note above: a flavor goes into torchtitan first */
+			fprintf(f, "name = \"%s\"\nflavor = \"%s\"\n", tt_models[tt_model(p)].name,
+			        tt_models[tt_model(p)].flavor);
 		/* torchao Float8 linears with per-tensor scales (the torch-mp-fp8 recipe): the
 		 * converter "quantize.linear.float8" (torchtitan/components/quantization/float8.py:238
 		 * at 238fa995) and [quantize.linear.float8] recipe_name (job_config.py:731-747) */

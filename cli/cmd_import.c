@@ -75,6 +75,7 @@ struct imp {
 	const char *tt_module;     /* --module NAME: its model family */
 	char **tt_ovr;             /* the words after --: torchtitan's --SECTION.KEY VALUE overrides */
 	int tt_novr;
+	int errors_only;           /* 1: notes are not shown (a second reading after errors) */
 };
 
 static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char *fmt, ...)
@@ -94,6 +95,8 @@ static void imp_msg(struct imp *im, int line, enum calc_severity sev, const char
 			              IMP_MAX_MSGS);
 		return;
 	}
+	if (im->errors_only && sev != CALC_ERROR)
+		return;
 	if (im->line_map && line > 0)
 		line = line < im->nline_map ? im->line_map[line] : 0;
 	va_start(ap, fmt);
@@ -2557,6 +2560,12 @@ static const char *const tt_model_skip[] = {"hf_assets_path", "tokenizer_path", 
 static const struct {
 	const char *name, *flavor, *preset;
 } tt_models[] = {
+	/* torchtitan/models/llama3/__init__.py:148-188 at b5bcd76c (_1b; not at 238fa995): dim
+	 * 2,048, 32 heads, 8 KV heads, 16 layers, vocabulary 128,256, tied (enable_weight_tying),
+	 * FFN compute_ffn_hidden_dim(2048, multiple_of=1024, ffn_dim_multiplier=1.5) =
+	 * 1024 * ceil(int(1.5 * int(16384 / 3)) / 1024) = 1024 * ceil(8191 / 1024) = 8,192
+	 * (models/common/feed_forward.py:18-31): Llama 3.2 1B */
+	{"llama3", "1B", "llama3.2-1b"},
 	{"llama3", "8B", "llama3-8b"},
 	{"llama3", "70B", "llama3-70b"},
 	{"llama3", "405B", "llama3.1-405b"},
@@ -2622,6 +2631,19 @@ static const struct {
 	const char *name, *preset, *source;
 	const char *const set[40];
 } nemo_hf_recipes[] = {
+	/* recipes/llama/h100/llama3.py:44-142 at 067f987d: meta-llama/Llama-3.2-1B (:52, the
+	 * preset's config), the sequence 8,192 (:62, :72), parallelism 1, 1, 1 without SP
+	 * (:65-71), the batch :75-77, the loss fusion :98, no recompute :102, FP32 optimizer
+	 * states :116-120, DDP :129-136, bf16_mixed from _pretrain_common; also exported as
+	 * llama32_1b_pretrain_config (recipes/llama/llama3.py:92) */
+	{"llama32_1b_pretrain_1gpu_h100_bf16_config", "llama3.2-1b", "recipes/llama/h100/llama3.py:44-142",
+	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
+	  "model.pipeline_model_parallel_size=1", "model.virtual_pipeline_model_parallel_size=null",
+	  "model.context_parallel_size=1", "model.sequence_parallel=false", "train.train_iters=1168251",
+	  "train.global_batch_size=512", "train.micro_batch_size=1", "model.cross_entropy_loss_fusion=true",
+	  "model.recompute_granularity=null", "optimizer.use_precision_aware_optimizer=false",
+	  "ddp.overlap_grad_reduce=true", "ddp.overlap_param_gather=true", "ddp.use_distributed_optimizer=true",
+	  "ddp.grad_reduce_in_fp32=true", "mixed_precision=bf16_mixed", NULL}},
 	{"llama3_8b_pretrain_2gpu_h100_bf16_config", "llama3-8b", "recipes/llama/h100/llama3.py:235-318",
 	 {"dataset.seq_length=8192", "model.seq_length=8192", "model.tensor_model_parallel_size=1",
 	  "model.pipeline_model_parallel_size=1", "model.context_parallel_size=2", "model.sequence_parallel=false",
@@ -3523,6 +3545,9 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	/* torchtitan's weights of the ends: 1 and 1 when absent (job_config.py:377-383 at 238fa995) */
 	long less_a = 1, less_b = 1;
 	int line = 0, reshard_never = 0, sched = CALC_SCHED_1F1B, sched_line = 0, shard_line = 0;
+	/* training.mixed_precision_param: 1 bfloat16, 0 float32; absent, torchtitan's default
+	 * "bfloat16" (torchtitan/config/job_config.py:282 at 238fa995; configs.py:94 at b5bcd76c) */
+	int mpp = 1, mpp_line = 0;
 	for (char *ln = text, *next; ln && *ln && im->d.nrecs < IMP_MAX_MSGS; ln = next) {
 		char *p, *eq, *key, *val, full[200];
 		int q = 0, is_str;
@@ -3692,8 +3717,8 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 		if (!strcmp(key, "mixed_precision_param")) {
 			if (strcmp(val, "float32") && strcmp(val, "bfloat16"))
 				ERR(im, line, "import --from torchtitan: %s = \"%.80s\": allowed are bfloat16, float32", key, val);
-			else if (!strcmp(val, "float32"))
-				put(im, line, "training.recipe", "fp32");
+			else
+				mpp = !strcmp(val, "bfloat16"), mpp_line = line;
 			continue;
 		}
 		if (!strcmp(key, "pipeline_parallel_schedule")) {
@@ -3763,8 +3788,13 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			put(im, name_line, "model.preset", "%s", tt_models[k].preset);
 		}
 	}
-	if (fp8)
-		put(im, name_line, "training.recipe", "torch-mp-fp8");
+	/* the recipe the run has: FSDP2 keeps FP32 parameters, gradients and Adam states and
+	 * computes in mixed_precision_param (apply_fsdp's MixedPrecisionPolicy,
+	 * torchtitan/models/llama3/infra/parallelize.py:131-139, :313 at 238fa995; recipe.c
+	 * torch-mp); torchao's Float8 linears add FP8 GEMMs over the same states (torch-mp-fp8);
+	 * float32 computes in FP32 (fp32).  Written over the base plan's recipe, as the Python
+	 * configuration's reader does */
+	put(im, fp8 ? name_line : mpp_line, "training.recipe", "%s", fp8 ? "torch-mp-fp8" : mpp ? "torch-mp" : "fp32");
 	/* data_parallel_shard_degree = -1: FSDP over the GPUs the other degrees leave
 	 * (torchtitan/config/job_config.py), the GPU count of --gpus or the base plan */
 	if (shard < 0) {
@@ -4070,19 +4100,20 @@ static int import_torchtitan_py(struct imp *im, const char *text)
 		snprintf(fam, sizeof fam, "%.*s", (int)(end - at - 7), at + 7);
 		m = fam;
 	}
-	if (ttpy_read(text, im->tt_config, m, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out) < 0)
+	/* after errors of the Python reader, the TOML of what it read still goes through the
+	 * TOML reader, whose checks add their messages: every problem in one run */
+	if ((rc = ttpy_read(text, im->tt_config, m, im->tt_ovr, im->tt_novr, tt_py_msg, im, &out)) < 0 && !out.toml)
 		return -1;
 	im->line_map = out.map, im->nline_map = out.nmap;
-	rc = tt_import(im, out.toml, seen, &n);
-	im->line_map = NULL, im->nline_map = 0;
+	im->errors_only = rc < 0; /* its notes describe a plan that is not written */
+	rc = tt_import(im, out.toml, seen, &n) || rc < 0 ? -1 : 0;
+	im->line_map = NULL, im->nline_map = 0, im->errors_only = 0;
 	for (int i = 0; i < n; i++)
 		free(seen[i]);
 	if (!rc && !im->d.nerrors) {
 		/* enable_sequence_parallel = False keeps TP's activations whole (configs.py:169) */
 		if (!out.sp)
 			put(im, out.sp_line, "parallel.sp", "no");
-		if (out.recipe && !got(im, "training.recipe"))
-			put(im, out.recipe_line, "training.recipe", "%s", out.recipe);
 		if (out.dispatcher)
 			put(im, out.dispatcher_line, "moe.dispatcher", "%s", out.dispatcher);
 	}

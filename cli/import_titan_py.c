@@ -1444,6 +1444,51 @@ static void check_fields(struct rd *r, int c)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Optimizers other than default_adamw */
+
+/* The optimizer_name of the first parameter group naming Muon in an optimizer value: an
+ * OptimizersContainer.Config(param_groups=[ParamGroupConfig(optimizer_name=...), ...]), or
+ * a function of the file building one (Kimi's _dist_muon_optimizer: its body is not run,
+ * its ParamGroupConfig(optimizer_name="...") keywords are read as written).  Returns the
+ * group's line, 0 when no group names Muon. */
+static int muon_group(struct rd *r, const struct node *n, char *name, size_t nn)
+{
+	if (n->kind == NK_CALL && !strcmp(n->s, "OptimizersContainer.Config")) {
+		for (int k = 0; k < n->nkw; k++) {
+			const struct node *l = n->kwv[k];
+			if (strcmp(n->kwn[k], "param_groups") || l->kind != NK_LIST)
+				continue;
+			for (int j = 0; j < l->nargs; j++) {
+				const struct node *g = l->args[j];
+				for (int q = 0; g->kind == NK_CALL && q < g->nkw; q++)
+					if (!strcmp(g->kwn[q], "optimizer_name") && g->kwv[q]->kind == NK_STR &&
+					    strstr(g->kwv[q]->s, "Muon")) {
+						snprintf(name, nn, "%s", g->kwv[q]->s);
+						return g->kwv[q]->line ? g->kwv[q]->line : g->line;
+					}
+			}
+		}
+		return 0;
+	}
+	if (n->kind == NK_CALL) {
+		const struct func *f = find_func(r, n->s);
+		for (int i = f ? f->body : 0; f && i + 2 < f->end; i++) {
+			const struct tok *t = &r->ts.t[i];
+			if (is(t, "optimizer_name") && is(t + 1, "=") && t[2].type == TK_STR && !t[2].fstr) {
+				char *v = str_value(&t[2]);
+				int hit = v && strstr(v, "Muon");
+				if (hit)
+					snprintf(name, nn, "%s", v);
+				free(v);
+				if (hit)
+					return t[2].line;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* The TOML written */
 
 struct sec {
@@ -1624,7 +1669,8 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 		struct sec model = {0}, train = {0}, par = {0}, ac = {0};
 		char flavor[64] = "", family[64], s[64];
 		long long mbtok = 0, step_tok = 0, seq = 0, steps = 0, npp = 1, pp = 1, v;
-		int l_mb = 0, l_seq = 0, l_step = 0, l_pp = 0, l_fam = 0, fp8 = 0, b, fline = 0, l, comm = 0;
+		int l_mb = 0, l_seq = 0, l_step = 0, l_pp = 0, l_fam = 0, fp8 = 0, b, fline = 0, l, comm = 0, ml, par_err, pp_err;
+		char mname[64];
 		struct node *ms, *n;
 		/* the model: model_registry("FLAVOR", ...) of the family */
 		snprintf(family, sizeof family, "%s", module ? module : r->family);
@@ -1746,6 +1792,20 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			rmsg(r, f->line, 0, "import --from torchtitan: %s names no optimizer (OptimizersContainer.Config's "
 			     "param_groups default to none, optimizer.py:104 at b5bcd76c); the plan counts AdamW's two moments",
 			     f->name);
+		else if ((ml = muon_group(r, n, mname, sizeof mname)) > 0)
+			/* torchtitan's Muon is DistMuon (the optimizer factories of OptimizersContainer:
+			 * Adam, AdamW, DistMuon; optimizer.py:142-150 at b5bcd76c): one momentum buffer,
+			 * 5 Newton-Schulz steps (flex_shard/dist_muon.py:271-293), the update of each
+			 * matrix computed on one owner rank (Owned) or split into per-head blocks
+			 * (BlockShard; flex_shard/optimizer_reshard.py:22-45) */
+			rmsg(r, n->line ? n->line : l, 1, "import --from torchtitan: optimizer: the parameter group of "
+			     "optimizer_name \"%s\" (line %d) "
+			     "is not the plan's muon recipe: FSDP2 keeps its momentum beside FP32 parameters and gradients "
+			     "(12 B per parameter; muon counts Megatron-LM's BF16 weights, FP32 main gradients, master weights "
+			     "and momentum, 14 B), and DistMuon runs the Newton-Schulz iterations of a matrix on one owner rank "
+			     "or on per-head blocks where the plan repeats them on every rank of its DP x TP group "
+			     "(docs/references.md §1.9); torchtitan's Muon is not modelled (allowed: default_adamw(...))",
+			     mname, ml);
 		else if (n->kind == NK_CALL && !strcmp(n->s, "default_adamw")) {
 			for (int k = 0; k < n->nkw; k++)
 				if (!strcmp(n->kwn[k], "**"))
@@ -1780,8 +1840,10 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			step_tok = -1;
 		if (get_int(r, c, "training.steps", 1, 1000000000, &steps, &l) == 0)
 			emit(&train, l, "steps = %lld", steps);
+		pp_err = r->nerrors;
 		if (get_int(r, c, "parallelism.pipeline_parallel_degree", 1, 100000, &pp, &l_pp) < 0)
 			pp = 1;
+		pp_err = r->nerrors > pp_err;
 		if (get_int(r, c, "parallelism.num_pp_microbatches", 1, 1000000, &npp, &l) < 0)
 			npp = 1;
 		if (mbtok > 0 && seq > 0) {
@@ -1822,15 +1884,12 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 				rmsg(r, l, 1, "import --from torchtitan: mixed_precision_param = \"%s\": allowed are bfloat16, float32", s);
 			else
 				emit(&train, l, "mixed_precision_param = \"%s\"", s);
-			if (!strcmp(s, "bfloat16") && !fp8) {
-				out->recipe = "torch-mp"; /* FSDP2 MixedPrecisionPolicy(bf16 params, fp32 reduce) */
-				out->recipe_line = l ? l : f->line;
-			}
 		}
 		if (get_bool(r, c, "training.enable_cpu_offload", &b, &l) == 0 && b)
 			rmsg(r, l, 1, "import --from torchtitan: enable_cpu_offload = True: FSDP's CPU offload of parameters, "
 			     "gradients and optimizer states is not modelled");
 		/* the parallel degrees */
+		par_err = r->nerrors;
 		{
 			static const struct { const char *f; long long lo, hi; } ints[] = {
 				{"data_parallel_replicate_degree", 1, 1000000}, {"data_parallel_shard_degree", -1, 1000000},
@@ -1872,6 +1931,9 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			else
 				out->sp = 1;
 		}
+		/* a degree refused: the TOML reader's checks of the split would read the others
+		 * without it, so the section is left out of the TOML then */
+		par_err = r->nerrors > par_err || pp_err;
 		/* activation checkpointing: Trainer.Config's default SelectiveAC.Config (trainer.py:108-110) */
 		n = look(r, c, "activation_checkpoint", &l);
 		if (!n)
@@ -1903,7 +1965,9 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 				rmsg(r, 0, 0, "import --from torchtitan: not read, and the plan does not depend on it (%d): %s%s", m,
 				     list, m > 8 ? "; ..." : "");
 		}
-		if (!r->nerrors) {
+		/* the TOML of what was read, errors or not: the TOML reader's checks (the model's
+		 * preset, the degrees over the GPUs) then run too, and one run says every problem */
+		{
 			struct sec *secs[] = {&model, &train, &par, &ac};
 			const char *names[] = {"model", "training", "parallelism", "activation_checkpoint"};
 			size_t tot = 1;
@@ -1915,7 +1979,7 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 			out->toml = xmalloc(tot);
 			out->toml[0] = 0;
 			for (int k = 0; k < 4; k++) {
-				if (!secs[k]->n)
+				if (!secs[k]->n || (secs[k] == &par && par_err))
 					continue;
 				sprintf(out->toml + strlen(out->toml), "[%s]\n%s", names[k], secs[k]->s);
 				out->map[++ln] = secs[k]->lines[0];
@@ -1923,7 +1987,7 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 					out->map[++ln] = secs[k]->lines[j];
 			}
 			out->nmap = ln + 1;
-			rc = 0;
+			rc = r->nerrors ? -1 : 0;
 		}
 		free(model.s);
 		free(train.s);

@@ -15,8 +15,6 @@ struct ttpy_out {
 	int nmap;
 	int sp;              /* parallelism.enable_sequence_parallel: 1 or 0 */
 	int sp_line;
-	const char *recipe;  /* training.recipe of the precision read (static) */
-	int recipe_line;
 	const char *dispatcher; /* moe.dispatcher the TOML cannot say (hybridep), or NULL */
 	int dispatcher_line;
 };
@@ -29,7 +27,8 @@ int ttpy_is_python(const char *text, int *line);
  * error listing them) of the Python text, with torchtitan's --SECTION.KEY VALUE overrides
  * 'ovr' (novr words, applied over it as torchtitan's ConfigManager does), for the model
  * family 'module' (NULL: from the file).  Returns 0 with *out filled, or -1 after at least
- * one error message.
+ * one error message; out->toml is then what could be read (NULL when no function was),
+ * for the TOML reader's own checks.
  */
 int ttpy_read(const char *text, const char *config, const char *module, char *const *ovr, int novr,
               ttpy_msg_fn msg, void *ctx, struct ttpy_out *out);

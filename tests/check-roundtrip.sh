@@ -70,6 +70,10 @@ for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--
 	# shellcheck disable=SC2086
 	check torchtitan "$split plan.sp" $v
 done
+# the recipe: mixed_precision_param and the Float8 converter
+for r in torch-mp torch-mp-fp8 fp32; do
+	check torchtitan "$split plan.recipe memory.total step.time" --set zero=0 --set training.recipe=$r
+done
 for v in "--set recompute=none" "--set recompute=full --set zero=0" "--set zero=3 --set pp=1 --set dp=64 --set recompute=none" \
          "--set recompute=none --set cp=2 --set dp=4"; do
 	# shellcheck disable=SC2086
@@ -129,10 +133,14 @@ for v in "" "--set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16" "--s
          "--set pp=4 --set dp=16 --set layout=Et*20|t*20|t*20|t*20L" "--set placement=tp-cp-pp-dp" \
          "--set training.recipe=fp32" "--set training.recipe=fp8-params" \
          "--set recompute=modules --set recompute_modules=core_attn,mlp" "--set efficiency.dp_overlap=0" \
-         "--set model.preset=llama3-8b --set tp=2 --set pp=1 --set dp=0"; do
+         "--set model.preset=llama3-8b --set tp=2 --set pp=1 --set dp=0" \
+         "--set model.preset=llama3.2-1b --set tp=2 --set pp=1 --set dp=0"; do
 	# shellcheck disable=SC2086
 	check nemo "$nemo" $v
 done
+# a model with tied embeddings (Llama 3.2 1B): Megatron-LM ties unless
+# --untie-embeddings-and-output-weights
+check megatron "$split model.params memory.total step.time" --set model.preset=llama3.2-1b --set tp=2 --set pp=1 --set dp=0
 for d in alltoall allgather deepep hybridep; do
 	check nemo "$split plan.moe_dispatcher plan.overlap_ep_comm model.experts parallel.ep memory.total step.time" \
 		--set model.preset=mixtral-8x7b --set tp=1 --set pp=1 --set dp=0 --set ep=8 --set recompute=selective \
@@ -188,9 +196,11 @@ for p in plans/*.ini; do
 	*llama3-405b*) check_plan nemo "$p" --set zero=1 ;;
 	*) check_plan nemo "$p" ;;
 	esac
+	# torchtitan runs its own recipe (FSDP2 mixed precision, torch-mp), which import sets
+	# from mixed_precision_param: the plans go through it under torch-mp
 	case $p in
-	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b ;;
-	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes ;;
+	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp ;;
+	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set training.recipe=torch-mp ;;
 	esac
 done
 echo "roundtrip: $pass passed, $fail failed"

@@ -55,6 +55,24 @@ static void test_llama_totals(void **state)
 	assert_near(p.total, 8030261248.0, 0);
 }
 
+/* Llama 3.2 1B (huggingface.co/meta-llama/Llama-3.2-1B config.json: L 16, h 2048, 32 heads
+ * of 64, 8 KV heads, FFN 8192, V 128,256, tied embeddings).  By hand: per layer Q,O
+ * 2*2048*2048 + K,V 2*2048*512 + MLP 3*2048*8192 + norms 2*2048 = 60,821,504; x16 +
+ * one embedding 128,256*2048 (the head shares it) + the final norm 2048
+ * = 1,235,814,400.  The model card gives 1.23 B ("1B (1.23B)", shared embeddings);
+ * untied, it would count V h = 262,668,288 more. */
+static void test_llama32_1b(void **state)
+{
+	struct calc_params p;
+	const struct calc_model *m = calc_preset_model("llama3.2-1b");
+	assert_non_null(m);
+	assert_int_equal(m->tied_embeddings, 1);
+	calc_model_params(m, &p);
+	assert_near(p.layer, 60821504.0, 0);
+	assert_near(p.total, 1235814400.0, 0);
+	assert_true(p.total >= 1.23e9 && p.total < 1.24e9);
+}
+
 /* MPT as llm-foundry benchmarks it, against the NumParams column of its throughput tables
  * (scripts/train/benchmarking/README.md of mosaicml/llm-foundry, commit 495218376, rows at
  * sequence 2,048): mpt-7b 6,658,859,008, mpt-13b 12,853,954,560, mpt-30b 29,975,214,080,
@@ -886,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_layers_split),
 		cmocka_unit_test(test_two_kinds),
 		cmocka_unit_test(test_moe_published),
+		cmocka_unit_test(test_llama32_1b),
 		cmocka_unit_test(test_qwen3_30b_by_hand),
 		cmocka_unit_test(test_mixtral_by_hand),
 		cmocka_unit_test(test_deepseek_v3_by_hand),

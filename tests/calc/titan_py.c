@@ -151,7 +151,8 @@ static void test_function(void **state)
 	assert_non_null(strstr(out.toml, "steps = 10000\n"));
 	assert_non_null(strstr(out.toml, "data_parallel_shard_degree = -1\n"));
 	assert_non_null(strstr(out.toml, "mode = \"selective\"\n"));   /* trainer.py:108-110 */
-	assert_string_equal(out.recipe, "torch-mp");
+	/* the default of configs.py:94, which the TOML reader reads as the recipe torch-mp */
+	assert_non_null(strstr(out.toml, "mixed_precision_param = \"bfloat16\"\n"));
 	assert_int_equal(out.sp, 1);
 	free(out.toml), free(out.map);
 	/* derived: the changes over the base; 16,384 tokens of 4,096 are 4 sequences */
@@ -202,6 +203,13 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(msgs, "N:import --from torchtitan: not read, and the plan does not depend on it (1): "
 	                             "line 6"));
 	assert_int_equal(nerr, 1);
+	/* what was read still comes back for the TOML reader's checks: the model, without the
+	 * split (a refused degree would leave the others read without it) */
+	assert_non_null(out.toml);
+	assert_non_null(strstr(out.toml, "[model]\nname = \"llama3\"\nflavor = \"8B\"\n"));
+	assert_null(strstr(out.toml, "[parallelism]"));
+	assert_null(strstr(out.toml, "pipeline_parallel_degree"));
+	free(out.toml), free(out.map);
 }
 
 int main(void)
