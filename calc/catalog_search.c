@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "pipeline.h"
 #include "search.h"
+#include "export.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -595,17 +596,20 @@ static const struct calc_framework *stack_framework(const struct calc_plan *p, i
 }
 
 /* The search of what the plan's framework runs (as `trainplan search --for FW`: opts.allow
- * = calc_framework_allows), its top K only, once per context. */
+ * = calc_framework_allows), its top K only, grown to the whole band as the plan's own
+ * search is, once per context. */
 struct fw_cache {
 	int failed;
 	struct calc_search_result r;
 	char split[CALC_LAYOUT_MAX + 64]; /* search.framework.split's text */
+	char *export;                     /* search.framework.export's text, owned; NULL until asked */
 };
 static void fw_cache_free(void *p)
 {
 	struct fw_cache *fc = p;
 	if (!fc->failed)
 		calc_search_free(&fc->r);
+	free(fc->export);
 	free(fc);
 }
 static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct calc_diag *d)
@@ -619,6 +623,12 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		o.allow_arg = stack_framework(&c->plan, &own);
 		fc = xcalloc(1, sizeof *fc);
 		fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		/* the recommendation reads the whole band (pick.c), as `trainplan search --for` does */
+		for (int k; !fc->failed && (k = calc_search_pick_window(&fc->r, &c->plan)) > 0;) {
+			calc_search_free(&fc->r);
+			o.top = k;
+			fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		}
 		c->slot[CALC_SLOT_SEARCH_FW] = fc;
 		c->slot_free[CALC_SLOT_SEARCH_FW] = fw_cache_free;
 		if (fc->failed)
@@ -630,19 +640,38 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 	return &fc->r;
 }
 
-/* The recommendation among what the framework runs: the recommendation's own rule
- * (calc_search_pick, pick.c) over that search's top. */
-static const struct calc_search_top *need_fw(struct calc_ctx *c, struct calc_diag *d)
+/* The recommendation among what the framework runs: the planner's pick (search.pick)
+ * where the framework runs it (search.framework.runs_pick), so that search.framework.*
+ * and its export are the pick's; else the recommendation's own rule (calc_search_pick,
+ * pick.c) over that search's top.  The pick's rule reads the whole band of the full
+ * search, which the framework's top K need not hold, so the two may differ where the
+ * framework runs the pick.  '*from' (when not NULL) is the search the top belongs to. */
+static const struct calc_search_top *need_fw_from(struct calc_ctx *c, const struct calc_search_result **from,
+                                                  struct calc_diag *d)
 {
 	const struct calc_search_result *r = ctx_search_fw(c, d);
 	const struct calc_search_top *t;
+	struct calc_diag why = {0};
 	int own;
 	if (!r)
 		return NULL;
+	t = need_pick(c, &why);
+	calc_diag_free(&why);
+	if (t && calc_framework_allows(stack_framework(&c->plan, &own), &t->r.c)) {
+		if (from)
+			*from = ctx_search_top(c, d);
+		return t;
+	}
+	if (from)
+		*from = r;
 	if (!(t = calc_search_pick(r, &c->plan, NULL)))
 		calc_error(d, c->plan.file, 0, "search: no configuration that %s runs fits in memory",
 		           stack_framework(&c->plan, &own)->title);
 	return t;
+}
+static const struct calc_search_top *need_fw(struct calc_ctx *c, struct calc_diag *d)
+{
+	return need_fw_from(c, NULL, d);
 }
 #define QF(fn, expr) QTOP(fn, need_fw, expr)
 #define QFS(fn, expr) QTOPS(fn, need_fw, expr)
@@ -705,16 +734,53 @@ static int q_f_runs_pick(struct calc_ctx *c, struct calc_value *v, struct calc_d
  * uneven ("" when the plan's split rule places it), as search's split column. */
 static int q_f_split(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
-	const struct calc_search_top *t = need_fw(c, d);
+	const struct calc_search_result *from = NULL;
+	const struct calc_search_top *t = need_fw_from(c, &from, d);
 	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
 	const char *txt;
-	if (!t)
+	if (!t || !from)
 		return -1;
-	txt = calc_search_split_cell(&fc->r, &t->r.c, fc->split, sizeof fc->split);
+	txt = calc_search_split_cell(from, &t->r.c, fc->split, sizeof fc->split);
 	if (txt != fc->split)
 		snprintf(fc->split, sizeof fc->split, "%s", txt);
 	v->num = NAN;
 	v->str = strcmp(fc->split, "even") ? fc->split : "";
+	return 0;
+}
+
+/* What `trainplan export --for FRAMEWORK` writes for the plan with the configuration of
+ * search.framework.* applied (calc_search_apply: degrees, schedule, layer split, recipe),
+ * FRAMEWORK being search.framework.name: the launch flags of the pick where the framework
+ * runs it (search.framework.runs_pick), else of the best configuration it runs.  The
+ * export's own error (a setting the framework cannot express) is this quantity's. */
+static int q_f_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_fw(c, d);
+	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
+	int own, rc;
+	if (!t)
+		return -1;
+	if (!fc->export) {
+		struct calc_plan *p = xmalloc(sizeof *p);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (!m) {
+			free(p);
+			return calc_error(d, c->plan.file, 0, "search.framework.export: out of memory");
+		}
+		calc_search_apply(&c->plan, &t->r.c, p);
+		rc = calc_export(p, calc_export_find(stack_framework(&c->plan, &own)->name), m, NULL, d);
+		fclose(m);
+		free(p);
+		if (rc < 0) {
+			free(buf);
+			return -1;
+		}
+		fc->export = buf;
+	}
+	v->num = NAN;
+	v->str = fc->export;
 	return 0;
 }
 
@@ -917,6 +983,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.framework.schedule", "", "schedule of the best configuration the framework runs", q_f_sched},
 	{"search.framework.split", "", "plan keys of the uneven placement of the best configuration the framework runs "
 	 "(\"\" where the split rule places it)", q_f_split},
+	{"search.framework.export", "", "what trainplan export --for search.framework.name writes for the plan with "
+	                                "that configuration: the framework's launch flags or config", q_f_export},
 	{"search.framework.step_time", "s", "step time of the best configuration the framework runs (closed-form bubble)",
 	 q_f_time},
 	{"search.framework.memory", "B", "memory per GPU of the worst stage of the best configuration the framework runs",
