@@ -1035,7 +1035,42 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		call(r, t);                                                                       \
 		return 0;                                                                         \
 	}
-TB(t_rejects, calc_search_table_rejects)
+/* The search's table of outcomes (search.c), its rules said as the catalog's search runs:
+ * no --min-headroom and no --even (options of `trainplan search`, which a plan file does
+ * not set), and of the memory rejects the smallest overshoot, the closest miss, not the
+ * mean, which the grid's absurd splits (a 100B model on one GPU) make meaningless: the
+ * mean of the default plan's rejects was 157 GB where the closest miss is 3 MB short. */
+static int t_rejects(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r)
+		return -1;
+	calc_search_table_rejects(r, t);
+	for (int row = 0; row < t->nrows && t->ncols >= 4; row++) {
+		const char *out = t->cells[row * t->ncols].s;
+		char buf[480];
+		if (!out)
+			continue;
+		if (!strcmp(out, "pp-layers") && !r->opts.even_only)
+			calc_table_str(t, row, 3, "pp is more than the layers");
+		if (strcmp(out, "memory") || r->opts.min_headroom > 0)
+			continue;
+		if (!r->have_closest) {
+			calc_table_str(t, row, 3, "the worst pipeline stage does not fit in the GPU's usable memory");
+			continue;
+		}
+		const struct calc_search_cfg *m = &r->closest_miss.c;
+		double short_mb = -r->closest_miss.headroom / 1e6;
+		snprintf(buf, sizeof buf, "the worst pipeline stage does not fit in the GPU's usable memory; worst stage "
+		         "first %lld, middle %lld, last %lld; the smallest overshoot (the closest miss): stage %d short by "
+		         "%.*f MB (tp %d pp %d dp %d cp %d mb %d %s ZeRO-%d %s)", r->miss_first, r->miss_middle, r->miss_last,
+		         r->closest_miss.worst, short_mb < 10 ? 2 : 0, short_mb, m->tp, m->pp, m->dp, m->cp, m->micro_batch,
+		         calc_recompute_name((enum calc_recompute)m->recompute), m->zero,
+		         calc_schedule_name((enum calc_schedule)m->schedule));
+		calc_table_str(t, row, 3, buf);
+	}
+	return 0;
+}
 /* The first 10 rows, as search-top shows: the search keeps the recommendation's window
  * (pick.c: 100 or more), which is not a table to print */
 static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
