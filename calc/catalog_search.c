@@ -1181,8 +1181,8 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
  * planner's own time, so that the plan and the grid are timed alike), the same of the
  * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
  * nothing fits), the plan's inter-node bandwidth per GPU, and its schedule, recomputation
- * and recipe by name, and its point on the bubble curves (micro-batches per step and the
- * closed-form bubble of its schedule).
+ * and recipe by name, its point on the bubble curves (micro-batches per step and the
+ * closed-form bubble of its schedule), and its GPU count.
  */
 static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
@@ -1214,7 +1214,10 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	int cps = calc_table_col(t, "pick_schedule", "", CALC_D_TEXT, 0);
 	int cpm = calc_table_col(t, "pick_microbatches", "1", CALC_D_NUM, 6);
 	int cpb = calc_table_col(t, "pick_bubble", "1", CALC_D_NUM, 6);
+	/* the plan's GPU count, for the charts over the cluster size (goodput-vs-gpus) */
+	int cg = calc_table_col(t, "plan_gpus", "GPUs", CALC_D_INT, 0);
 	int r = calc_table_row(t);
+	calc_table_num(t, r, cg, c->plan.nodes * c->plan.gpus_per_node);
 	int pm = calc_plan_microbatches(&c->plan);
 	struct calc_pp_closed cf;
 	calc_pipeline_closed_flush(c->plan.schedule, c->plan.pp, pm,
