@@ -777,6 +777,18 @@ static int q_f_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag
 			free(buf);
 			return -1;
 		}
+		/* the first line, a comment naming the plan file and the split, is split after
+		 * its colon where it is longer than a printed page's code line (88 characters) */
+		char *nl = strchr(buf, '\n'), *colon = strstr(buf, ": ");
+		if (buf[0] == '#' && nl && nl - buf > 88 && colon && colon < nl) {
+			size_t at = (size_t)(colon - buf) + 1, n = strlen(buf);
+			char *wrapped = xmalloc(n + 3);
+			memcpy(wrapped, buf, at);
+			memcpy(wrapped + at, "\n#", 2);
+			memcpy(wrapped + at + 2, buf + at, n - at + 1);
+			free(buf);
+			buf = wrapped;
+		}
 		fc->export = buf;
 	}
 	v->num = NAN;
