@@ -22,3 +22,9 @@ CHECKS += check-figure-axes
 check-plan-marks: $(BUILD)/trainplan
 	@sh tests/check-plan-marks.sh $(BUILD)/trainplan $(SHIPPED_PLANS) tests/report/plans/one-gpu.ini tests/report/plans/odd-dp.ini
 CHECKS += check-plan-marks
+
+# The step's layers with the TP/CP collectives inside them (tests/check-step-layers.sh).
+.PHONY: check-step-layers
+check-step-layers: $(BUILD)/trainplan
+	@sh tests/check-step-layers.sh $(BUILD)/trainplan
+CHECKS += check-step-layers
