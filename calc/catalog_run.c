@@ -310,12 +310,14 @@ static int d_goodput_interval(struct calc_ctx *c, const struct calc_args *a, str
 	return 0;
 }
 
-/* Goodput and effective days over the cluster size at the plan's per-GPU throughput. */
+/* Goodput and effective days over the cluster size at the plan's per-GPU throughput:
+ * 8, 16, ... 131,072 GPUs and the plan's own count, flagged (column plan). */
 static int d_goodput_gpus(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                           struct calc_diag *d)
 {
 	const struct calc_step *st = calc_ctx_step(c, d);
-	int cn, cg, cd, cu;
+	int cn, cg, cd, cu, cp;
+	int plan_gpus = c->plan.nodes * c->plan.gpus_per_node, placed = 0;
 	if (!st)
 		return -1;
 	calc_table_init(t, "goodput-vs-gpus", "Goodput and effective run days against the cluster size");
@@ -323,14 +325,26 @@ static int d_goodput_gpus(struct calc_ctx *c, const struct calc_args *a, struct 
 	cg = calc_table_col(t, "goodput", "1", CALC_D_PCT, 2);
 	cd = calc_table_col(t, "effective days", "days", CALC_D_FIXED, 2);
 	cu = calc_table_col(t, "failure-free days", "days", CALC_D_FIXED, 2);
+	/* 1 on the row of the plan's own GPU count (added between the powers of two where it
+	 * is none of them), so that the chart marks where the plan sits */
+	cp = calc_table_col(t, "plan", "1", CALC_D_INT, 0);
 	for (int n = 8; n <= 131072; n *= 2) {
-		struct calc_run r;
-		int row = calc_table_row(t);
-		calc_run(&c->plan, st, n, 0, &r);
-		calc_table_num(t, row, cn, n);
-		calc_table_num(t, row, cg, r.goodput);
-		calc_table_num(t, row, cd, r.effective_time / 86400);
-		calc_table_num(t, row, cu, r.useful_time / 86400);
+		int sizes[2] = {0, n}, k0 = 1;
+		if (!placed && plan_gpus <= n) {
+			placed = 1;
+			if (plan_gpus < n)
+				sizes[0] = plan_gpus, k0 = 0;
+		}
+		for (int k = k0; k < 2; k++) {
+			struct calc_run r;
+			int row = calc_table_row(t);
+			calc_run(&c->plan, st, sizes[k], 0, &r);
+			calc_table_num(t, row, cn, sizes[k]);
+			calc_table_num(t, row, cg, r.goodput);
+			calc_table_num(t, row, cd, r.effective_time / 86400);
+			calc_table_num(t, row, cu, r.useful_time / 86400);
+			calc_table_num(t, row, cp, sizes[k] == plan_gpus);
+		}
 	}
 	return 0;
 }

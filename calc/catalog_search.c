@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "pipeline.h"
 #include "search.h"
+#include "export.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -595,17 +596,20 @@ static const struct calc_framework *stack_framework(const struct calc_plan *p, i
 }
 
 /* The search of what the plan's framework runs (as `trainplan search --for FW`: opts.allow
- * = calc_framework_allows), its top K only, once per context. */
+ * = calc_framework_allows), its top K only, grown to the whole band as the plan's own
+ * search is, once per context. */
 struct fw_cache {
 	int failed;
 	struct calc_search_result r;
 	char split[CALC_LAYOUT_MAX + 64]; /* search.framework.split's text */
+	char *export;                     /* search.framework.export's text, owned; NULL until asked */
 };
 static void fw_cache_free(void *p)
 {
 	struct fw_cache *fc = p;
 	if (!fc->failed)
 		calc_search_free(&fc->r);
+	free(fc->export);
 	free(fc);
 }
 static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct calc_diag *d)
@@ -619,6 +623,12 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		o.allow_arg = stack_framework(&c->plan, &own);
 		fc = xcalloc(1, sizeof *fc);
 		fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		/* the recommendation reads the whole band (pick.c), as `trainplan search --for` does */
+		for (int k; !fc->failed && (k = calc_search_pick_window(&fc->r, &c->plan)) > 0;) {
+			calc_search_free(&fc->r);
+			o.top = k;
+			fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		}
 		c->slot[CALC_SLOT_SEARCH_FW] = fc;
 		c->slot_free[CALC_SLOT_SEARCH_FW] = fw_cache_free;
 		if (fc->failed)
@@ -630,19 +640,38 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 	return &fc->r;
 }
 
-/* The recommendation among what the framework runs: the recommendation's own rule
- * (calc_search_pick, pick.c) over that search's top. */
-static const struct calc_search_top *need_fw(struct calc_ctx *c, struct calc_diag *d)
+/* The recommendation among what the framework runs: the planner's pick (search.pick)
+ * where the framework runs it (search.framework.runs_pick), so that search.framework.*
+ * and its export are the pick's; else the recommendation's own rule (calc_search_pick,
+ * pick.c) over that search's top.  The pick's rule reads the whole band of the full
+ * search, which the framework's top K need not hold, so the two may differ where the
+ * framework runs the pick.  '*from' (when not NULL) is the search the top belongs to. */
+static const struct calc_search_top *need_fw_from(struct calc_ctx *c, const struct calc_search_result **from,
+                                                  struct calc_diag *d)
 {
 	const struct calc_search_result *r = ctx_search_fw(c, d);
 	const struct calc_search_top *t;
+	struct calc_diag why = {0};
 	int own;
 	if (!r)
 		return NULL;
+	t = need_pick(c, &why);
+	calc_diag_free(&why);
+	if (t && calc_framework_allows(stack_framework(&c->plan, &own), &t->r.c)) {
+		if (from)
+			*from = ctx_search_top(c, d);
+		return t;
+	}
+	if (from)
+		*from = r;
 	if (!(t = calc_search_pick(r, &c->plan, NULL)))
 		calc_error(d, c->plan.file, 0, "search: no configuration that %s runs fits in memory",
 		           stack_framework(&c->plan, &own)->title);
 	return t;
+}
+static const struct calc_search_top *need_fw(struct calc_ctx *c, struct calc_diag *d)
+{
+	return need_fw_from(c, NULL, d);
 }
 #define QF(fn, expr) QTOP(fn, need_fw, expr)
 #define QFS(fn, expr) QTOPS(fn, need_fw, expr)
@@ -705,16 +734,65 @@ static int q_f_runs_pick(struct calc_ctx *c, struct calc_value *v, struct calc_d
  * uneven ("" when the plan's split rule places it), as search's split column. */
 static int q_f_split(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
 {
-	const struct calc_search_top *t = need_fw(c, d);
+	const struct calc_search_result *from = NULL;
+	const struct calc_search_top *t = need_fw_from(c, &from, d);
 	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
 	const char *txt;
-	if (!t)
+	if (!t || !from)
 		return -1;
-	txt = calc_search_split_cell(&fc->r, &t->r.c, fc->split, sizeof fc->split);
+	txt = calc_search_split_cell(from, &t->r.c, fc->split, sizeof fc->split);
 	if (txt != fc->split)
 		snprintf(fc->split, sizeof fc->split, "%s", txt);
 	v->num = NAN;
 	v->str = strcmp(fc->split, "even") ? fc->split : "";
+	return 0;
+}
+
+/* What `trainplan export --for FRAMEWORK` writes for the plan with the configuration of
+ * search.framework.* applied (calc_search_apply: degrees, schedule, layer split, recipe),
+ * FRAMEWORK being search.framework.name: the launch flags of the pick where the framework
+ * runs it (search.framework.runs_pick), else of the best configuration it runs.  The
+ * export's own error (a setting the framework cannot express) is this quantity's. */
+static int q_f_export(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_fw(c, d);
+	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
+	int own, rc;
+	if (!t)
+		return -1;
+	if (!fc->export) {
+		struct calc_plan *p = xmalloc(sizeof *p);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (!m) {
+			free(p);
+			return calc_error(d, c->plan.file, 0, "search.framework.export: out of memory");
+		}
+		calc_search_apply(&c->plan, &t->r.c, p);
+		rc = calc_export(p, calc_export_find(stack_framework(&c->plan, &own)->name), m, NULL, d);
+		fclose(m);
+		free(p);
+		if (rc < 0) {
+			free(buf);
+			return -1;
+		}
+		/* the first line, a comment naming the plan file and the split, is split after
+		 * its colon where it is longer than a printed page's code line (88 characters) */
+		char *nl = strchr(buf, '\n'), *colon = strstr(buf, ": ");
+		if (buf[0] == '#' && nl && nl - buf > 88 && colon && colon < nl) {
+			size_t at = (size_t)(colon - buf) + 1, n = strlen(buf);
+			char *wrapped = xmalloc(n + 3);
+			memcpy(wrapped, buf, at);
+			memcpy(wrapped + at, "\n#", 2);
+			memcpy(wrapped + at + 2, buf + at, n - at + 1);
+			free(buf);
+			buf = wrapped;
+		}
+		fc->export = buf;
+	}
+	v->num = NAN;
+	v->str = fc->export;
 	return 0;
 }
 
@@ -917,6 +995,8 @@ const struct calc_quantity calc_q_search[] = {
 	{"search.framework.schedule", "", "schedule of the best configuration the framework runs", q_f_sched},
 	{"search.framework.split", "", "plan keys of the uneven placement of the best configuration the framework runs "
 	 "(\"\" where the split rule places it)", q_f_split},
+	{"search.framework.export", "", "what trainplan export --for search.framework.name writes for the plan with "
+	                                "that configuration: the framework's launch flags or config", q_f_export},
 	{"search.framework.step_time", "s", "step time of the best configuration the framework runs (closed-form bubble)",
 	 q_f_time},
 	{"search.framework.memory", "B", "memory per GPU of the worst stage of the best configuration the framework runs",
@@ -967,7 +1047,42 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		call(r, t);                                                                       \
 		return 0;                                                                         \
 	}
-TB(t_rejects, calc_search_table_rejects)
+/* The search's table of outcomes (search.c), its rules said as the catalog's search runs:
+ * no --min-headroom and no --even (options of `trainplan search`, which a plan file does
+ * not set), and of the memory rejects the smallest overshoot, the closest miss, not the
+ * mean, which the grid's absurd splits (a 100B model on one GPU) make meaningless: the
+ * mean of the default plan's rejects was 157 GB where the closest miss is 3 MB short. */
+static int t_rejects(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_search_result *r = calc_ctx_search(c, d);
+	if (!r)
+		return -1;
+	calc_search_table_rejects(r, t);
+	for (int row = 0; row < t->nrows && t->ncols >= 4; row++) {
+		const char *out = t->cells[row * t->ncols].s;
+		char buf[480];
+		if (!out)
+			continue;
+		if (!strcmp(out, "pp-layers") && !r->opts.even_only)
+			calc_table_str(t, row, 3, "pp is more than the layers");
+		if (strcmp(out, "memory") || r->opts.min_headroom > 0)
+			continue;
+		if (!r->have_closest) {
+			calc_table_str(t, row, 3, "the worst pipeline stage does not fit in the GPU's usable memory");
+			continue;
+		}
+		const struct calc_search_cfg *m = &r->closest_miss.c;
+		double short_mb = -r->closest_miss.headroom / 1e6;
+		snprintf(buf, sizeof buf, "the worst pipeline stage does not fit in the GPU's usable memory; worst stage "
+		         "first %lld, middle %lld, last %lld; the smallest overshoot (the closest miss): stage %d short by "
+		         "%.*f MB (tp %d pp %d dp %d cp %d mb %d %s ZeRO-%d %s)", r->miss_first, r->miss_middle, r->miss_last,
+		         r->closest_miss.worst, short_mb < 10 ? 2 : 0, short_mb, m->tp, m->pp, m->dp, m->cp, m->micro_batch,
+		         calc_recompute_name((enum calc_recompute)m->recompute), m->zero,
+		         calc_schedule_name((enum calc_schedule)m->schedule));
+		calc_table_str(t, row, 3, buf);
+	}
+	return 0;
+}
 /* The first 10 rows, as search-top shows: the search keeps the recommendation's window
  * (pick.c: 100 or more), which is not a table to print */
 static int t_breakdown(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
@@ -1078,8 +1193,8 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
  * planner's own time, so that the plan and the grid are timed alike), the same of the
  * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
  * nothing fits), the plan's inter-node bandwidth per GPU, and its schedule, recomputation
- * and recipe by name, and its point on the bubble curves (micro-batches per step and the
- * closed-form bubble of its schedule).
+ * and recipe by name, its point on the bubble curves (micro-batches per step and the
+ * closed-form bubble of its schedule), and its GPU count.
  */
 static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
@@ -1111,7 +1226,10 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	int cps = calc_table_col(t, "pick_schedule", "", CALC_D_TEXT, 0);
 	int cpm = calc_table_col(t, "pick_microbatches", "1", CALC_D_NUM, 6);
 	int cpb = calc_table_col(t, "pick_bubble", "1", CALC_D_NUM, 6);
+	/* the plan's GPU count, for the charts over the cluster size (goodput-vs-gpus) */
+	int cg = calc_table_col(t, "plan_gpus", "GPUs", CALC_D_INT, 0);
 	int r = calc_table_row(t);
+	calc_table_num(t, r, cg, c->plan.nodes * c->plan.gpus_per_node);
 	int pm = calc_plan_microbatches(&c->plan);
 	struct calc_pp_closed cf;
 	calc_pipeline_closed_flush(c->plan.schedule, c->plan.pp, pm,

@@ -77,6 +77,8 @@ Q(q_hw_flops, st->flops.hardware)
 Q(q_flops_token, st->flops.per_token)
 Q(q_peak, st->peak)
 Q(q_layer_f, st->layer.f)
+Q(q_layer_tpf, st->layer.comm_f)
+Q(q_critical, st->critical)
 Q(q_layer_b, st->layer.b + st->layer.w)
 Q(q_steps, st->steps)
 Q(q_run_time, st->run_time)
@@ -171,6 +173,9 @@ const struct calc_quantity calc_q_step[] = {
 	{"step.flops_per_token", "FLOP", "model FLOPs per token", q_flops_token},
 	{"step.peak_flops", "FLOP/s", "dense BF16 tensor peak of one GPU the MFU is measured against", q_peak},
 	{"step.layer_forward", "s", "forward of one layer for one micro-batch (compute only)", q_layer_f},
+	{"step.critical_stage", "1", "the pipeline stage whose busy time sets the step's breakdown (0-based)", q_critical},
+	{"step.layer_tp_forward", "s", "exposed TP/CP collectives of one layer's forward for one micro-batch "
+	                               "(as the step-layers dataset draws them)", q_layer_tpf},
 	{"step.layer_backward", "s", "backward of one layer for one micro-batch (B + W, compute only)", q_layer_b},
 	{"step.moe.router", "s", "MoE router per step on the critical GPU: gating GEMM, score function, top-k, aux loss "
 	                         "(forward + backward; 0 for a dense model)", q_moe_router},
@@ -605,10 +610,78 @@ static int d_step_timeline(struct calc_ctx *c, const struct calc_args *a, struct
 	return 0;
 }
 
+/* step-layers: the forward of the first micro-batch on the critical stage (step.critical),
+ * layer by layer, so that the TP/CP collectives are drawn inside the layers where
+ * step-timeline draws them as totals per step: each layer's forward compute
+ * (calc_layer_time f) and then the exposed part of its forward collectives (comm_f: with
+ * tensor parallelism two all-reduces, or with sequence parallelism two all-gathers and
+ * two reduce-scatters, Korthikanti et al. 2022 §4.2.2; drawn together after the layer's
+ * compute, since the layer time does not split the compute between them).  The stage's
+ * layers, at most 16, end to end (under interleaving a micro-batch passes them chunk by
+ * chunk, other work between), by kind in the stage's counts (a stage of several kinds:
+ * each kind's layers together). */
+static int d_step_layers(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
+{
+	const struct calc_step *st = calc_ctx_step(c, d);
+	struct calc_stage_layers sl;
+	int col[7], n, layer = 0;
+	double x = 0;
+	if (!st)
+		return -1;
+	calc_stage_layers(&c->plan, st->critical, &sl);
+	{
+		int any = 0;
+		for (int k = 0; k < CALC_MAX_KINDS; k++)
+			any += sl.count[k];
+		if (!any)
+			sl.count[0] = sl.layers;
+	}
+	n = sl.layers;
+	if (n > 16)
+		n = 16;
+	calc_table_init(t, "step-layers", "the first micro-batch's forward on the critical stage, layer by layer");
+	col[0] = calc_table_col(t, "layer", "1", CALC_D_INT, 0);
+	col[1] = calc_table_col(t, "kind", "1", CALC_D_INT, 0);
+	col[2] = calc_table_col(t, "segment", "", CALC_D_TEXT, 0);
+	col[3] = calc_table_col(t, "start", "s", CALC_D_S, 6);
+	col[4] = calc_table_col(t, "end", "s", CALC_D_S, 6);
+	col[5] = calc_table_col(t, "duration", "s", CALC_D_S, 6);
+	col[6] = calc_table_col(t, "stage", "1", CALC_D_INT, 0);
+	for (int k = 0; k < CALC_MAX_KINDS && layer < n; k++) {
+		int cnt = sl.count[k];
+		const struct calc_layer_time *ly = &st->kind_layer[k];
+		for (int i = 0; i < cnt && layer < n; i++) {
+			const char *seg[2] = {"compute", "TP/CP"};
+			double dur[2] = {ly->f, ly->comm_f};
+			layer++;
+			for (int j = 0; j < 2; j++) {
+				int r;
+				if (!(dur[j] > 0))
+					continue;
+				r = calc_table_row(t);
+				calc_table_num(t, r, col[0], layer);
+				calc_table_num(t, r, col[1], k);
+				calc_table_str(t, r, col[2], seg[j]);
+				calc_table_num(t, r, col[3], x);
+				calc_table_num(t, r, col[4], x + dur[j]);
+				calc_table_num(t, r, col[5], dur[j]);
+				calc_table_num(t, r, col[6], st->critical);
+				x += dur[j];
+			}
+		}
+	}
+	calc_table_note(t, "One micro-batch's forward on the critical stage, layer by layer: each layer's forward "
+	                   "compute, then the exposed part of its forward TP/CP collectives (drawn together after "
+	                   "the compute); the stage's layers end to end, at most 16.");
+	return 0;
+}
+
 const struct calc_tabledef calc_d_step[] = {
 	{"step-breakdown", "stacked step-time components for a few candidate splits", "", d_step_breakdown},
 	{"step-timeline", "one step of the critical GPU: compute, TP/CP, PP and DP streams, exposed and hidden",
 	 "", d_step_timeline},
+	{"step-layers", "the first micro-batch's forward on the critical stage, layer by layer: compute and the "
+	                "exposed TP/CP collectives inside each layer", "", d_step_layers},
 	{"interconnect-sweep", "step time vs inter-node bandwidth 12.5-400 Gb/s per GPU, TP vs PP across nodes",
 	 "", d_interconnect},
 	{0},

@@ -2,7 +2,7 @@
  * frameworks.c -- what each training framework runs, for `trainplan search --for`:
  * its pipeline schedules, its ZeRO stages (with and without pipeline parallelism), its
  * context parallelism and whether its tensor parallelism always shards the sequence.
- * The same sets as `trainplan export --for` writes (cli/cmd_export.c), so that a
+ * The same sets as `trainplan export --for` writes (calc/export.c), so that a
  * configuration the search returns for a framework can be exported to it.
  *
  * Sources:

@@ -4,7 +4,9 @@
 # effective days fall less than the failure-free days.  One quantity per axis, the two
 # panels on one GPU axis (as figures/recompute-compare.gp).
 # Dataset goodput-vs-gpus (calc/catalog_run.c): gpus, goodput [fraction],
-# effective days, failure-free days.
+# effective days, failure-free days, plan (1 on the row of the plan's own GPU count).
+# The plan is marked (style.gp's plan mark) on both panels at its GPU count; the pick
+# runs on the same GPUs, so it has no mark of its own here.
 
 stats datafile using "gpus" nooutput name "G"
 set multiplot
@@ -22,8 +24,10 @@ set format x ''
 set logscale y 10
 set ylabel 'run time (days)'
 set key top right
+plan_at(col) = column("plan") > 0 ? column(col) : NaN
 plot datafile using "gpus":"effective days" with lines lt 2 title 'effective days', \
-     '' using "gpus":"failure-free days" with lines lt 3 dt 2 title 'failure-free days'
+     '' using "gpus":"failure-free days" with lines lt 3 dt 2 title 'failure-free days', \
+     '' using "gpus":(plan_at("effective days")) with points @plan_mark title 'plan as written'
 
 # lower panel: goodput
 set origin 0, 0
@@ -38,5 +42,6 @@ set ylabel 'goodput (%)'
 set yrange [0:100]
 set ytics 0, 25
 set key bottom left
-plot datafile using "gpus":(100*column("goodput")) with linespoints lt 1 title 'goodput'
+plot datafile using "gpus":(100*column("goodput")) with linespoints lt 1 title 'goodput', \
+     '' using "gpus":(100*plan_at("goodput")) with points @plan_mark title 'plan as written'
 unset multiplot

@@ -50,7 +50,7 @@ GB = 1e9
 # data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
-# plan_bubble, pick_schedule, pick_microbatches, pick_bubble); has_marks is 0 where there is no such file beside the dataset.
+# plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus); has_marks is 0 where there is no such file beside the dataset.
 plan_mark = "lc rgb '#000000' pt 6 ps 2.6 lw 2.5"
 pick_mark = "lc rgb '#D55E00' pt 9 ps 2.2"
 marks_dir_end = 0

@@ -4,6 +4,8 @@
  * docs/architecture.md §6.  Three kinds of directive:
  *  - an inline code span starting with '=' becomes a text node holding the value
  *    (expr.c evaluates it);
+ *  - a fenced code block with info string "calc" holding "text NAME" becomes a plain code
+ *    block holding the text value of quantity NAME (search.framework.export: launch flags);
  *  - a fenced code block with info string "calc" becomes a GFM table node built from a
  *    catalog table:
  *        table NAME [KEY=VALUE ...] [with KEY=VALUE, ...]
@@ -280,8 +282,40 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 				}
 			continue;
 		}
+		if (!strncmp(ln, "text ", 5) && !have_table) {
+			/* "text NAME": the block becomes a plain code block holding the text
+			 * value of quantity NAME (a framework's launch flags: search.framework.export) */
+			char qn[CALC_NAME_MAX];
+			struct calc_value v = {0};
+			struct calc_diag tmp = {0};
+			const char *q = ln + 5;
+			while (*q == ' ')
+				q++;
+			snprintf(qn, sizeof qn, "%s", q);
+			for (char *e = qn + strlen(qn); e > qn && (e[-1] == ' ' || e[-1] == '\t'); )
+				*--e = 0;
+			free(text);
+			if (!calc_catalog_quantity(qn))
+				return rpt_error(d, CALC_M_UNKNOWN_NAME, &loc, "unknown quantity '%s' (trainplan get --list names them)", qn);
+			if (calc_catalog_get(ctx, qn, &v, &tmp) < 0) {
+				char msg[512];
+				enum calc_msg kind = tmp.nrecs > 0 && tmp.recs[0].kind != CALC_M_NONE ? tmp.recs[0].kind : CALC_M_EVALUATION;
+				snprintf(msg, sizeof msg, "%s", calc_diag_first(&tmp, "failed"));
+				char *nl = strchr(msg, '\n');
+				if (nl)
+					*nl = 0;
+				calc_diag_free(&tmp);
+				return rpt_error(d, kind, &loc, "text %s: %s", qn, msg);
+			}
+			calc_diag_free(&tmp);
+			if (!v.str)
+				return rpt_error(d, CALC_M_EVALUATION, &loc, "text %s: a number, not a text (use `=%s` in the prose)", qn, qn);
+			cmark_node_set_fence_info(block, "");
+			cmark_node_set_literal(block, v.str);
+			return 0;
+		}
 		if (strncmp(ln, "table ", 6) != 0) {
-			rc = rpt_error(d, CALC_M_SYNTAX, &loc, "unknown calc directive '%s' (expected: table NAME [KEY=VALUE ...] [with KEY=VALUE, ...], caption: TEXT, id: ID)", ln);
+			rc = rpt_error(d, CALC_M_SYNTAX, &loc, "unknown calc directive '%s' (expected: table NAME [KEY=VALUE ...] [with KEY=VALUE, ...], text NAME, caption: TEXT, id: ID)", ln);
 			continue;
 		}
 		if (have_table) {

@@ -1705,7 +1705,13 @@ static void paginate(struct L *L)
 		y += it->h;
 		i++;
 	}
-	L->npages = page;
+	/* the pages are those something landed on: a break, or an item too tall for the rest
+	 * of the page, followed only by items a page top discards (the space after the last
+	 * table) opened a page that nothing lands on, a blank last page */
+	L->npages = 1;
+	for (int k = 0; k < L->npl; k++)
+		if (L->pl[k].page > L->npages)
+			L->npages = L->pl[k].page;
 	free(plidx);
 	free(ytop);
 }

@@ -48,6 +48,7 @@ static const char syntax_help[] =
 	"  caption: TEXT          (optional; default the table's title)\n"
 	"  id: tab-ID             (optional; default tab-NAME)\n"
 	"  ```\n"
+	"  ```calc text NAME ```  (a calc block holding \"text NAME\") the text value of quantity NAME as plain code\n"
 	"  ![Caption](NAME)       figure NAME (figures/NAME.gp), id fig-NAME; ![..](NAME \"#ID\") sets the id\n"
 	"  ## Heading {#ID}       a section's anchor (default: from its text); {-} leaves it unnumbered\n"
 	"  Table: Caption {#ID}   right after a table written in Markdown: its caption and id\n"

@@ -8,7 +8,8 @@
 # normalised table's per-GPU, per-GPU-hour and per-token figures agree with a second
 # computation from each plan's step.tokens_per_s, plan.gpus, run.total_cost and plan.tokens;
 # costs name the plans' currency (plan.currency) and are not subtracted across two
-# currencies; the prose says what differs, and the titles are shown.
+# currencies; the prose says what differs, and the titles are shown; the PDF has no blank
+# page (tests/layout/check-fill.sh).
 bin=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-compare.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -70,5 +71,11 @@ then ok; else bad "no prose of what differs"; fi
 if grep -qF "| cost (EUR) |" "$tmp/eur/compare.md" && grep -qF "total cost per 10⁶ tokens (EUR)" "$tmp/eur/compare.md" &&
 	! grep -qF "(currency)" "$tmp/eur/compare.md" && grep -F "| B−A |" "$tmp/eur/compare.md" | head -1 | grep -qv "| – |$"
 then ok; else bad "plan.currency = EUR: costs not labelled EUR or not subtracted"; fi
+# the PDF: no blank page at its end (a page break after the last table left one) and no
+# page more than half empty but those check-fill.sh allows
+# shellcheck disable=SC2086
+if "$bin" report --compare $plans -o "$tmp/pdf" >"$tmp/out" 2>"$tmp/err" &&
+	sh tests/layout/check-fill.sh "$tmp/pdf/compare.pdf" >/dev/null 2>"$tmp/fill"
+then ok; else bad "the comparison PDF: $(cat "$tmp/err" "$tmp/fill" | head -2)"; fi
 echo "compare: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,3 +15,16 @@ CHECKS += check-figure-data
 check-figure-axes:
 	@sh tests/check-figure-axes.sh
 CHECKS += check-figure-axes
+
+# The goodput-vs-GPUs chart marks the plan: its GPU count flagged once in the dataset, at
+# the plan's own run time, and in plan-marks (tests/check-plan-marks.sh).
+.PHONY: check-plan-marks
+check-plan-marks: $(BUILD)/trainplan
+	@sh tests/check-plan-marks.sh $(BUILD)/trainplan $(SHIPPED_PLANS) tests/report/plans/one-gpu.ini tests/report/plans/odd-dp.ini
+CHECKS += check-plan-marks
+
+# The step's layers with the TP/CP collectives inside them (tests/check-step-layers.sh).
+.PHONY: check-step-layers
+check-step-layers: $(BUILD)/trainplan
+	@sh tests/check-step-layers.sh $(BUILD)/trainplan
+CHECKS += check-step-layers

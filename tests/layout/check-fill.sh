@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-fill.sh -- no page of a report PDF is left more than half empty, except the
-# title page, the contents, the page before a chapter opens and the last page.
+# title page, the contents, the page before a chapter opens and the last page; and no
+# page but the title is blank, the last included.
 #
 # A page's fill is how far down its text area the lowest word reaches (pdftotext
 # -bbox: one box per word and the page's size): the running header above the text area
@@ -34,6 +35,8 @@ for pdf in "$@"; do
 		BEGIN { while ((getline o < opens) > 0) before[o - 1] = 1 }
 		{
 			p = $1; f = $2
+			# no page is blank, the last included (a page break after the last item)
+			if (p > 1 && f <= 0) { printf "FAIL: %s: page %d%s is blank\n", pdf, p, p == last ? " (the last)" : "" > "/dev/stderr"; bad = 1; next }
 			# the title, the contents, a page before a chapter, the last page
 			if (p == 1 || p < first || p == last || (p in before)) next
 			if (f < 0.5) { printf "FAIL: %s: page %d is %.0f%% empty (not the title, contents or a page before a chapter)\n", pdf, p, 100 * (1 - f) > "/dev/stderr"; bad = 1 }

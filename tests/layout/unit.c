@@ -395,6 +395,40 @@ static void test_utf8(void **state)
  * quote lost its bar for the rest of its content.  The outer bar is at the left margin
  * + 2 = 12 pt (layout.c, CMARK_NODE_BLOCK_QUOTE); the text "back" sits on its line.
  */
+/*
+ * No blank last page.  Text height 41 pt, width 25 pt (one word a line): three lines of
+ * 13.6 pt reach 40.8 pt and fit; the space after the paragraph (6.5 pt) does not, and
+ * nothing follows it, so the document has one page, not a second one that nothing lands
+ * on (the comparison report ended with such a page after its last table).
+ */
+static void test_no_blank_last_page(void **state)
+{
+	(void)state;
+	struct recdev d;
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
+	const char *md = "x1 x2 x3\n";
+	cmark_parser_feed(p, md, strlen(md));
+	struct rpt_doc doc;
+	memset(&doc, 0, sizeof doc);
+	doc.root = cmark_parser_finish(p);
+	struct rpt_layout_opts lo;
+	rpt_layout_defaults(&lo, 0, 0);
+	lo.margin_left = lo.margin_right = lo.margin_top = lo.margin_bottom = 10;
+	lo.page_w = 25 + 20;
+	lo.page_h = 41 + 20;
+	lo.title_page = 0;
+	memset(&d, 0, sizeof d);
+	struct rpt_device dev = {.ctx = &d, .width = r_width, .begin_page = r_begin, .text = r_text, .rule = r_rule};
+	struct calc_diag dg;
+	memset(&dg, 0, sizeof dg);
+	assert_int_equal(rpt_layout_run(&doc, &lo, &dev, &dg), 1);
+	assert_int_equal(find(&d, "x3")->page, 1);
+	assert_int_equal(d.page, 1); /* no page begun after it */
+	cmark_node_free(doc.root);
+	cmark_parser_free(p);
+}
+
 static void test_quote_bars(void **state)
 {
 	(void)state;
@@ -421,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_header_mid_page_chapter),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_quote_bars),
+		cmocka_unit_test(test_no_blank_last_page),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,9 @@
 /*
- * cmd_export.c -- `trainplan export --for megatron|nemo|torchtitan|deepspeed`: the
- * plan's split and training settings as that framework takes them, so a chosen split
- * goes into a launch script without translating it by hand.
- *
- *   trainplan export --for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...
+ * export.c -- the plan's split and training settings as a framework takes them
+ * (megatron, nemo, torchtitan, deepspeed), so a chosen split goes into a launch script
+ * without translating it by hand.  `trainplan export --for FRAMEWORK` (cli/cmd_export_cli.c)
+ * writes it to stdout; the report's catalog (catalog_search.c, search.pick.export) renders
+ * the pick's in the summary.  The library writes only to the streams it is given.
  *
  * Every setting the plan's memory and step time depend on is written in the framework's
  * words, and every flag and key is one the framework's source defines: the lists in
@@ -11,22 +11,23 @@
  * the commits named there, and `make check-export-flags` checks each export against them.
  * What a framework cannot express is said: a plan choice with no equivalent (a pipeline
  * schedule the framework does not run, a split or rank order it cannot take) is an error
- * at the plan key's file and line, exit status 2, before anything is written; what its
+ * at the plan key's file and line (exit status 2 in the CLI, which, like the catalog,
+ * writes the export to a memory stream and shows nothing of a failed one); what its
  * file cannot say (ZeRO-1 in torchtitan, selective recomputation in DeepSpeed's JSON) is
- * a note, a comment in the output where the format has comments, on stderr otherwise
- * (JSON).  `trainplan import` (cmd_import.c) reads the Megatron-LM, torchtitan and
+ * a note, a comment in the output where the format has comments, on the notes stream
+ * otherwise (JSON; stderr in the CLI).  `trainplan import` (cmd_import.c) reads the Megatron-LM, torchtitan and
  * DeepSpeed outputs back into the same plan (`make check-roundtrip`).
  */
-#include "cli.h"
-#include "../calc/files.h"
-#include "../calc/suggest.h"
+#include "calc.h"
+#include "export.h"
+#include "files.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
-enum fw { FW_MEGATRON, FW_NEMO, FW_TORCHTITAN, FW_DEEPSPEED, FW_N };
-static const char *const fw_names[FW_N] = {"megatron", "nemo", "torchtitan", "deepspeed"};
+enum fw { FW_MEGATRON = CALC_EXPORT_MEGATRON, FW_NEMO = CALC_EXPORT_NEMO, FW_TORCHTITAN = CALC_EXPORT_TORCHTITAN,
+	FW_DEEPSPEED = CALC_EXPORT_DEEPSPEED };
 
 #define MAX_NOTES 16
 struct notes {
@@ -46,11 +47,11 @@ static void note(struct notes *ns, const char *fmt, ...)
 }
 
 /* An error about plan key SECTION.NAME at its file and line; returns 2. */
-static int key_error(const struct calc_plan *p, const char *section, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int key_error(const struct calc_plan *p, const char *section, const char *name, const char *fmt, ...)
+static int key_error(struct calc_diag *d, const struct calc_plan *p, const char *section, const char *name,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int key_error(struct calc_diag *d, const struct calc_plan *p, const char *section, const char *name,
+                     const char *fmt, ...)
 {
-	struct calc_diag d = {0};
 	char msg[400];
 	int line;
 	const char *file = calc_plan_key_origin(p, section, name, &line);
@@ -58,8 +59,7 @@ static int key_error(const struct calc_plan *p, const char *section, const char 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	calc_error(&d, file, line, "%s.%s: %s", section, name, msg);
-	return cli_fail(&d);
+	return calc_error(d, file, line, "%s.%s: %s", section, name, msg);
 }
 
 /* The plan's MoE layers as Megatron-LM's --moe-layer-freq list, "[0,1,...]", one 0/1 per
@@ -146,7 +146,7 @@ static int hybrid_segments(const struct calc_plan *p, char *out, size_t n)
 
 /* The schedule check every framework shares: 'ok' lists the schedules it runs (by
  * enum), ended by -1.  A plan with one stage runs no schedule.  Returns 0 or 2. */
-static int check_schedule(const struct calc_plan *p, const char *fw, const char *fw_title, const int *ok)
+static int check_schedule(struct calc_diag *d, const struct calc_plan *p, const char *fw, const char *fw_title, const int *ok)
 {
 	char allowed[160] = "";
 	if (p->pp == 1)
@@ -157,7 +157,7 @@ static int check_schedule(const struct calc_plan *p, const char *fw, const char 
 		snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s", i ? ", " : "",
 		         calc_schedule_name((enum calc_schedule)ok[i]));
 	}
-	return key_error(p, "parallel", "schedule",
+	return key_error(d, p, "parallel", "schedule",
 	                 "export --for %s: %s cannot express the schedule '%s' (it runs %s)", fw, fw_title,
 	                 calc_schedule_name(p->schedule), allowed);
 }
@@ -243,7 +243,7 @@ static int megatron_layout(const struct calc_plan *p, char *buf, size_t n)
 	return 0;
 }
 
-static int export_megatron(const struct calc_plan *p, FILE *f)
+static int export_megatron(const struct calc_plan *p, FILE *f, FILE *notes, struct calc_diag *d)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
@@ -251,7 +251,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	char buf[96][CALC_LAYOUT_MAX + 48], shown[CALC_PATH_MAX * 4];
 	int n = 0, rc, hybrid_pipes = 0;
 
-	if ((rc = check_schedule(p, "megatron", "Megatron-LM", ok)))
+	if ((rc = check_schedule(d, p, "megatron", "Megatron-LM", ok)))
 		return rc;
 #define FLAG(...) snprintf(buf[n++], sizeof buf[0], __VA_ARGS__)
 	FLAG("--num-layers %d", m->layers);
@@ -327,7 +327,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		if (m->moe.every > 1) {
 			char freq[CALC_LAYOUT_MAX];
 			if (moe_freq_list(m, freq, sizeof freq) < 0)
-				return key_error(p, "model", "moe_every", "export --for megatron: %d layers are too many to "
+				return key_error(d, p, "model", "moe_every", "export --for megatron: %d layers are too many to "
 				                 "write as a --moe-layer-freq list here", m->layers);
 			FLAG("--moe-layer-freq \"%s\"", freq);
 		} else if (m->moe.first_dense > 0)
@@ -356,7 +356,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		char seg[CALC_LAYOUT_MAX];
 		int rc = hybrid_segments(p, seg, sizeof seg);
 		if (rc < 0)
-			return key_error(p, "model", "hybrid_pattern", "export --for megatron: the stages' layers (%d on "
+			return key_error(d, p, "model", "hybrid_pattern", "export --for megatron: the stages' layers (%d on "
 			                 "stage 0) do not split into the %d virtual stages of each rank, or the pattern with "
 			                 "'|' between them is longer than %d characters", p->layers_per_stage[0],
 			                 p->vpp > 1 ? p->vpp : 1, (int)sizeof seg - 2);
@@ -428,7 +428,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 				FLAG("--pipeline-model-parallel-layout \"%s\"", lay);
 				vs = 0;
 			} else {
-				return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
+				return key_error(d, p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
 				                 "export --for megatron: the stages' layers (%d on stage 0) do not split into "
 				                 "the %d virtual stages of each rank, and Megatron-LM gives every virtual stage "
 				                 "of a rank its share of whole layers (allowed: stages whose layers vpp divides, "
@@ -497,18 +497,18 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		FLAG("--exp-avg-sq-dtype bf16");
 	} else if (strcmp(p->recipe_name, "megatron") && strcmp(p->recipe_name, "fp32") && strcmp(p->recipe_name, "fp8-te") &&
 	           strcmp(p->recipe_name, "fp8-params") && strcmp(p->recipe_name, "mxfp8") && strcmp(p->recipe_name, "nvfp4")) {
-		return key_error(p, "training", "recipe", "export --for megatron: the recipe '%s' has no Megatron-LM "
+		return key_error(d, p, "training", "recipe", "export --for megatron: the recipe '%s' has no Megatron-LM "
 		                 "flags (allowed: megatron, fp32, fp8-te, fp8-params, mxfp8, nvfp4, adam-bf16, deepseek-v3)",
 		                 p->recipe_name);
 	}
 	/* training.offload_optimizer: HybridDeviceOptimizer, whose README (megatron/core/optimizer/
 	 * cpu_offloading/README.md at d98e8a6) adds --use-precision-aware-optimizer to the two */
 	if (p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO)
-		return key_error(p, "training", "offload_style", "export --for megatron: training.offload_style = "
+		return key_error(d, p, "training", "offload_style", "export --for megatron: training.offload_style = "
 		                 "zero-offload is DeepSpeed's ZeRO-Offload, costed so; Megatron-LM's "
 		                 "--optimizer-cpu-offload is offload_style = megatron (allowed: megatron)");
 	if (p->offload_param)
-		return key_error(p, "training", "offload_param", "export --for megatron: training.offload_param is "
+		return key_error(d, p, "training", "offload_param", "export --for megatron: training.offload_param is "
 		                 "DeepSpeed's ZeRO-3 parameter offload, which Megatron-LM does not run (allowed: none)");
 	if (p->offload_optimizer > 0) {
 		FLAG("--optimizer-cpu-offload");
@@ -540,7 +540,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 	if (strcmp(p->recipe_name, "fp32")) {
 		int g16 = p->main_grads == 1, r16 = p->grad_reduce == 1;
 		if (g16 != r16 && p->main_grads != 0 && p->grad_reduce != 0)
-			return key_error(p, "training", "main_grads", "export --for megatron: main grads in %s reduced in %s: "
+			return key_error(d, p, "training", "main_grads", "export --for megatron: main grads in %s reduced in %s: "
 			                 "Megatron-LM's --grad-reduce-in-bf16 sets both (allowed: training.main_grads and "
 			                 "efficiency.grad_reduce both bf16 or both fp32)", g16 ? "bf16" : "fp32", r16 ? "bf16" : "fp32");
 		if (g16 || r16)
@@ -577,7 +577,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
 		if (!strcmp(order, "tp-cp-ep-pp-dp"))
 			FLAG("--use-tp-pp-dp-mapping");
 		else if (strcmp(order, "tp-cp-ep-dp-pp") && (p->pp > 1 || p->dp > 1))
-			return key_error(p, "parallel", "placement", "export --for megatron: the rank order %s is not one of "
+			return key_error(d, p, "parallel", "placement", "export --for megatron: the rank order %s is not one of "
 			                 "Megatron-LM's (allowed: tp-cp-ep-dp-pp, its default, or tp-cp-ep-pp-dp with "
 			                 "--use-tp-pp-dp-mapping)", p->placement);
 	}
@@ -647,7 +647,7 @@ static int export_megatron(const struct calc_plan *p, FILE *f)
  * (recipes/deepseek/h100/deepseek_v3.py) for multi-latent attention, whose provider has
  * the MLA fields.  Megatron-Core runs 1F1B and interleaved 1F1B. */
 
-static int export_nemo(const struct calc_plan *p, FILE *f)
+static int export_nemo(const struct calc_plan *p, FILE *f, FILE *notes, struct calc_diag *d)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, -1};
 	const struct calc_model *m = &p->model;
@@ -655,10 +655,10 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	char buf[96][CALC_LAYOUT_MAX + 64], shown[CALC_PATH_MAX * 4];
 	const char *mp = NULL;
 	int n = 0, rc;
-	if ((rc = check_schedule(p, "nemo", "NeMo (Megatron-Core)", ok)))
+	if ((rc = check_schedule(d, p, "nemo", "NeMo (Megatron-Core)", ok)))
 		return rc;
 	if (m->hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for nemo: a hybrid model is a MambaModelProvider "
+		return key_error(d, p, "model", "hybrid_pattern", "export --for nemo: a hybrid model is a MambaModelProvider "
 		                 "of Megatron-Bridge (NemotronHModelProvider), not the GPT recipe written here (export "
 		                 "--for megatron writes it for pretrain_hybrid.py)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0 || p->offload_modules || p->offload_param)
@@ -666,10 +666,10 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		     "set model.cpu_offloading, model.fine_grained_activation_offloading with model.offload_modules, or "
 		     "optimizer.optimizer_cpu_offload by hand");
 	if (p->zero >= 2)
-		return key_error(p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
+		return key_error(d, p, "parallel", "zero", "export --for nemo: ZeRO-%d is Megatron FSDP's, not written here "
 		                 "(allowed: 0, 1; export --for megatron writes Megatron FSDP)", p->zero);
 	if (p->recompute == CALC_RC_DSV3)
-		return key_error(p, "parallel", "recompute", "export --for nemo: write DeepSeek-V3's recomputation as "
+		return key_error(d, p, "parallel", "recompute", "export --for nemo: write DeepSeek-V3's recomputation as "
 		                 "recompute = modules with its modules (allowed: none, selective, full, modules)");
 	/* mixed_precision: the recipe's name (mixed_precision.py) */
 	if (!strcmp(p->recipe_name, "megatron") || !strcmp(p->recipe_name, "adam-bf16"))
@@ -683,7 +683,7 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 	else if (!strcmp(p->recipe_name, "deepseek-v3"))
 		mp = "bf16_with_fp8_subchannel_scaling_mixed"; /* 1x128 / 128x128 block scales */
 	else if (strcmp(p->recipe_name, "fp32"))
-		return key_error(p, "training", "recipe", "export --for nemo: the recipe '%s' has no Megatron-Bridge "
+		return key_error(d, p, "training", "recipe", "export --for nemo: the recipe '%s' has no Megatron-Bridge "
 		                 "mixed-precision recipe (allowed: megatron, adam-bf16, fp8-te, fp8-params, mxfp8, nvfp4, "
 		                 "deepseek-v3, fp32)",
 		                 p->recipe_name);
@@ -736,7 +736,7 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		if (m->moe.every > 1 || m->moe.first_dense > 0) {
 			char freq[CALC_LAYOUT_MAX];
 			if (moe_freq_list(m, freq, sizeof freq) < 0)
-				return key_error(p, "model", "layers", "export --for nemo: %d layers are too many to write as a "
+				return key_error(d, p, "model", "layers", "export --for nemo: %d layers are too many to write as a "
 				                 "model.moe_layer_freq list here", m->layers);
 			KV("model.moe_layer_freq=%s", freq);
 		} else
@@ -785,7 +785,7 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 				KV("model.virtual_pipeline_model_parallel_size=%d", p->vpp);
 		} else if (p->chunks.n > 0 || !stages_even(p) || m->layers % (p->pp * (p->vpp > 1 ? p->vpp : 1))) {
 			if (megatron_layout(p, lay, sizeof lay) < 0)
-				return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
+				return key_error(d, p, "parallel", p->uneven_stages ? "layers_per_stage" : "vpp",
 				                 "export --for nemo: the stages' layers do not split into the %d virtual stages "
 				                 "of each rank (allowed: stages whose layers vpp divides, or parallel.layout)", p->vpp);
 			KV("model.pipeline_model_parallel_layout=\"%s\"", lay);
@@ -849,7 +849,7 @@ static int export_nemo(const struct calc_plan *p, FILE *f)
 		else
 			snprintf(order, sizeof order, "%.*sep-%s", (int)(c - s + 3), s, c + 3);
 		if (strcmp(order, "tp-cp-ep-pp-dp") && strcmp(order, "tp-cp-ep-dp-pp") && (p->pp > 1 || p->dp > 1))
-			return key_error(p, "parallel", "placement", "export --for nemo: the rank order %s is not one of "
+			return key_error(d, p, "parallel", "placement", "export --for nemo: the rank order %s is not one of "
 			                 "Megatron-Core's (allowed: tp-cp-ep-dp-pp, or tp-cp-ep-pp-dp)", p->placement);
 		KV("dist.use_tp_pp_dp_mapping=%s", strcmp(order, "tp-cp-ep-pp-dp") ? "false" : "true");
 	}
@@ -921,17 +921,17 @@ static int tt_model(const struct calc_plan *p)
 	return -1;
 }
 
-static int export_torchtitan(const struct calc_plan *p, FILE *f)
+static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, struct calc_diag *d)
 {
 	static const int ok[] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1};
 	struct notes ns = {0};
 	int replicate = 1, shard = p->dp, rc;
 	const char *reshard = "default";
 	char shown[CALC_PATH_MAX * 4];
-	if ((rc = check_schedule(p, "torchtitan", "torchtitan", ok)))
+	if ((rc = check_schedule(d, p, "torchtitan", "torchtitan", ok)))
 		return rc;
 	if (p->model.hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model (Mamba-2 or gated "
+		return key_error(d, p, "model", "hybrid_pattern", "export --for torchtitan: a hybrid model (Mamba-2 or gated "
 		                 "delta-net layers) is no torchtitan model and flavor of this table (export --for megatron writes it)");
 	if (p->offload_layers > 0 || p->offload_optimizer > 0 || p->offload_modules || p->offload_param)
 		note(&ns, "CPU offloading (training.offload_activations, offload_modules, offload_optimizer, offload_param) "
@@ -945,7 +945,7 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 	}
 	/* activation_checkpoint.mode: selective, full, memory_budget or none (job_config.py:652) */
 	if (p->recompute != CALC_RC_NONE && p->recompute != CALC_RC_SELECTIVE && p->recompute != CALC_RC_FULL)
-		return key_error(p, "parallel", "recompute", "export --for torchtitan: recompute = %s (lists of modules) is "
+		return key_error(d, p, "parallel", "recompute", "export --for torchtitan: recompute = %s (lists of modules) is "
 		                 "Megatron-Core's; torchtitan runs none, selective or full (allowed: none, selective, full)",
 		                 calc_recompute_name(p->recompute));
 	if (p->zero == 1)
@@ -1007,12 +1007,12 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
 			int eff = L + a + b;
 			k = (eff + nvs - 1) / nvs;
 			if ((eff + k - 1) / k != nvs)
-				return key_error(p, "parallel", "vpp", "export --for torchtitan: no pipeline_parallel_layers_per_stage "
+				return key_error(d, p, "parallel", "vpp", "export --for torchtitan: no pipeline_parallel_layers_per_stage "
 				                 "gives %d virtual stages of %d layers and weights %d + %d (torchtitan takes "
 				                 "ceil((layers + weights) / layers_per_stage) stages)", nvs, L, a, b);
 		}
 		if (fit < 0 && v > 1)
-			return key_error(p, "parallel", p->uneven_stages ? "layers_per_stage" : "split",
+			return key_error(d, p, "parallel", p->uneven_stages ? "layers_per_stage" : "split",
 			                 "export --for torchtitan: the stages' layers do not follow torchtitan's rule over %d "
 			                 "virtual stages (allowed: parallel.first_stage_less_layers and last_stage_less_layers, "
 			                 "or the stages that rule gives)", nvs);
@@ -1099,15 +1099,15 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f)
  * micro-batches.  The pipeline engine refuses ZeRO-2 and ZeRO-3
  * (deepspeed/runtime/pipe/engine.py), and runs its own 1F1B-like schedule. */
 
-static int export_deepspeed(const struct calc_plan *p, FILE *f)
+static int export_deepspeed(const struct calc_plan *p, FILE *f, FILE *notes, struct calc_diag *d)
 {
 	static const int ok[] = {CALC_SCHED_1F1B, -1};
 	struct notes ns = {0};
 	int rc;
-	if ((rc = check_schedule(p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
+	if ((rc = check_schedule(d, p, "deepspeed", "DeepSpeed's pipeline engine", ok)))
 		return rc;
 	if (p->model.hybrid[0])
-		return key_error(p, "model", "hybrid_pattern", "export --for deepspeed: the model's hybrid layers (Mamba-2, gated "
+		return key_error(d, p, "model", "hybrid_pattern", "export --for deepspeed: the model's hybrid layers (Mamba-2, gated "
 		                 "delta-net) are the model code's, not a key of DeepSpeed's config (export --for megatron writes a hybrid "
 		                 "model)");
 	int zoff = p->offload_optimizer > 0 && p->offload_style == CALC_OFFLOAD_ZERO; /* ZeRO-Offload */
@@ -1119,7 +1119,7 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		     "is not written; DeepSpeed's own is zero_optimization.offload_optimizer (training.offload_style = "
 		     "zero-offload)");
 	if (p->pp > 1 && p->zero >= 2)
-		return key_error(p, "parallel", "zero",
+		return key_error(d, p, "parallel", "zero",
 		                 "export --for deepspeed: DeepSpeed's pipeline engine runs ZeRO-0 and ZeRO-1 only "
 		                 "(the plan has ZeRO-%d with pp %d)", p->zero, p->pp);
 	if (p->recompute == CALC_RC_SELECTIVE)
@@ -1169,53 +1169,28 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f)
 		        p->partition_activations || (p->tp > 1 && p->sp) ? "true" : "false",
 		        p->cpu_checkpointing ? "true" : "false");
 	fprintf(f, "\n}\n");
-	print_notes(&ns, stderr, "trainplan: note: ");
+	if (notes)
+		print_notes(&ns, notes, "trainplan: note: ");
 	return 0;
 }
 
-int cmd_export(int argc, char **argv)
-{
-	struct cli_opts o;
-	struct calc_plan plan;
-	const char *fw = NULL;
-	int which = -1, rc;
+const char *const calc_export_names[CALC_EXPORT_N + 1] = {"megatron", "nemo", "torchtitan", "deepspeed", NULL};
 
-	if ((rc = cli_parse(argc, argv, &o)) != 0)
-		return rc;
-	if (o.format_given)
-		return cli_error("export: the format follows the framework (--for); --format is not taken");
-	for (int i = 0; i < o.nrest; i++) {
-		const char *v;
-		const char *val, *opt = cli_next("export", &o, &i, &val);
-		if (!opt)
-			return 2;
-		if (cli_is(opt, "--for") && (v = val))
-			fw = v;
-		else if (!*opt)
-			return cli_extra("export", val);
-		else
-			return cli_unhandled("export", opt);
-	}
-	if (!fw)
-		return cli_error("export: name the framework: --for megatron|nemo|torchtitan|deepspeed");
-	for (int k = 0; k < FW_N; k++)
-		if (!strcmp(fw, fw_names[k]))
-			which = k;
-	if (which < 0) {
-		struct calc_suggest s;
-		char dym[160];
-		calc_suggest_init(&s, fw);
-		for (int k = 0; k < FW_N; k++)
-			calc_suggest_offer(&s, fw_names[k]);
-		return cli_error("export: unknown framework '%s': allowed are megatron, nemo, torchtitan, deepspeed%s", fw,
-		                 calc_suggest_text(&s, dym, sizeof dym));
-	}
-	if ((rc = cli_load(&o, &plan)) != 0)
-		return rc;
-	switch (which) {
-	case FW_MEGATRON: return export_megatron(&plan, stdout);
-	case FW_NEMO: return export_nemo(&plan, stdout);
-	case FW_TORCHTITAN: return export_torchtitan(&plan, stdout);
-	default: return export_deepspeed(&plan, stdout);
+int calc_export_find(const char *name)
+{
+	for (int k = 0; k < CALC_EXPORT_N; k++)
+		if (name && !strcmp(name, calc_export_names[k]))
+			return k;
+	return -1;
+}
+
+int calc_export(const struct calc_plan *p, int fw, FILE *f, FILE *notes, struct calc_diag *d)
+{
+	switch (fw) {
+	case FW_MEGATRON: return export_megatron(p, f, notes, d) ? -1 : 0;
+	case FW_NEMO: return export_nemo(p, f, notes, d) ? -1 : 0;
+	case FW_TORCHTITAN: return export_torchtitan(p, f, notes, d) ? -1 : 0;
+	case FW_DEEPSPEED: return export_deepspeed(p, f, notes, d) ? -1 : 0;
+	default: return calc_error(d, NULL, 0, "export: unknown framework %d", fw);
 	}
 }
