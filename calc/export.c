@@ -1,7 +1,7 @@
 /*
  * export.c -- the plan's split and training settings as a framework takes them
  * (megatron, nemo, torchtitan, deepspeed), so a chosen split goes into a launch script
- * without translating it by hand.  `trainplan export --for FRAMEWORK` (cli/cmd_export_cli.c)
+ * without translating it by hand.  `trainplan export --for FRAMEWORK` (cli/cmd_export.c)
  * writes it to stdout; the report's catalog (catalog_search.c, search.pick.export) renders
  * the pick's in the summary.  The library writes only to the streams it is given.
  *

@@ -1,5 +1,5 @@
 /*
- * cmd_export_cli.c -- `trainplan export --for megatron|nemo|torchtitan|deepspeed`: the
+ * cmd_export.c -- `trainplan export --for megatron|nemo|torchtitan|deepspeed`: the
  * plan's split and training settings as that framework takes them (calc/export.c).
  *
  *   trainplan export --for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...
