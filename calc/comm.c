@@ -633,6 +633,86 @@ double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pr
 	return x.time;
 }
 
+/* CP of a hybrid model (model.hybrid_pattern), per layer kind: the attention layers
+ * ('*') run parallel.cp_comm's exchange as above; a Mamba-2 layer ('M') runs Megatron-
+ * Core's MambaContextParallel whatever cp_comm is (megatron/core/ssm/mamba_context_parallel.py
+ * at d98e8a64dd, called from mamba_mixer.py lines 512 and 728): pre_conv_ssm turns the
+ * in_proj output [z, x, B, C, dt] from sequence-sharded (s/cp tokens) to head-sharded
+ * (all s tokens) with five all-to-alls, one per tensor (lines 164-197: z and x d_i / t
+ * wide, B and C N max(G / t, cp) wide after the group repeat, dt H / t), and
+ * post_conv_ssm turns the scan's output y (d_i / t) back with one (lines 201-212); the
+ * all-to-all's autograd is the reverse all-to-all of the same size (mappings.py
+ * _AllToAll), so the backward runs six of the same bytes.  Nothing overlaps them: the
+ * conv1d and scan wait for the input, out_proj for y.  The conv1d needs no halo: every
+ * rank holds the whole sequence of its heads.  MLP and MoE layers ('-', 'E') run no CP
+ * collective.  The CP row counts the stage with the most CP time, its attention and
+ * Mamba layers each with its own; block recomputation's kept layers (skip) in
+ * proportion.  docs/references.md §4.8. */
+static void cp_hybrid(const struct calc_plan *plan, const struct calc_stage_layers *all, const struct calc_links *l,
+                      int cp, int t, int m, double mL, int full, double skip, struct calc_comm *out)
+{
+	const struct calc_model *md = &plan->model;
+	const struct calc_mamba *mx = &md->mamba;
+	struct calc_comm_dim *x = &out->dim[CALC_DIM_CP];
+	double b = plan->micro_batch, tok = b * (double)plan->seq_len / cp, di = (double)mx->heads * mx->head_dim;
+	double gn = mx->state * calc_cp_mamba_groups(md, t, cp);
+	/* the six tensors' widths per token of one TP rank: z, x, B, C, dt in, y out */
+	double w[6] = {di / t, di / t, gn, gn, (double)mx->heads / t, di / t};
+	double a2a = 0, bytes = 0, nbytes = 0, att_f = out->cp_layer_f, att_b = out->cp_layer_b;
+	double att_t = att_f + att_b, att_n, att_by, att_nb, worst = -1, na = 0, nm = 0;
+	int pp = plan->pp > 0 ? plan->pp : 1, nk = calc_model_nkinds(md), has_m = 0, has_a[CALC_MAX_KINDS],
+	    is_m[CALC_MAX_KINDS];
+
+	for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++) {
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(md, k, &kd);
+		calc_layer_type_parts(kd.type, &at, &ml, &mb);
+		has_a[k] = at;
+		is_m[k] = kd.type == CALC_LAYER_MAMBA;
+		has_m |= is_m[k];
+	}
+	if (has_m)
+		for (int i = 0; i < 6; i++) {
+			double S = tok * w[i] * ACT_BYTES;
+			a2a += calc_coll_time(CALC_COLL_ALLTOALL, S, &x->group, l);
+			bytes += calc_coll_factor(CALC_COLL_ALLTOALL, cp) * S;
+			nbytes += calc_coll_net_bytes(CALC_COLL_ALLTOALL, S, &x->group);
+		}
+	out->cp_mamba_f = a2a;
+	out->cp_mamba_b = a2a + full * a2a;
+	out->cp_mamba_bytes = bytes;
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		struct calc_stage_layers sl;
+		double a = 0, n = 0, c;
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(plan, i, &sl);
+		for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++)
+			a += has_a[k] ? sl.count[k] : 0, n += is_m[k] ? sl.count[k] : 0;
+		c = a * att_t + n * (out->cp_mamba_f + out->cp_mamba_b);
+		if (c > worst)
+			worst = c, na = a, nm = n;
+	}
+	/* the attention rows above count every layer of the stage (mL): keep the attention
+	 * layers' share of them, add the Mamba layers' */
+	{
+		double sc = mL > 0 ? m * na / mL : 0;
+		out->cp_attn_share = sc;
+		out->cp_mamba_share = mL > 0 ? m * nm / mL : 0;
+		att_n = x->count, att_by = x->bytes, att_nb = x->net_bytes;
+		x->count = att_n * sc + m * nm * 6 * (2 + full - skip);
+		x->bytes = att_by * sc + m * nm * bytes * (2 + full - skip);
+		x->net_bytes = att_nb * sc + m * nm * nbytes * (2 + full - skip);
+		x->time = x->time * sc + m * nm * (out->cp_mamba_f + out->cp_mamba_b - skip * out->cp_mamba_f);
+	}
+	if (has_m)
+		x->collective = plan->cp_comm == CALC_CP_ALLGATHER ? "all-gather K,V (attn), all-to-all z,x,B,C,dt + y (Mamba)"
+		              : plan->cp_comm == CALC_CP_P2P     ? "ring K,V (attn), all-to-all z,x,B,C,dt + y (Mamba)"
+		                                                 : "all-to-all Q,K,V + O (attn), z,x,B,C,dt + y (Mamba)";
+}
+
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_links l;
@@ -671,6 +751,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 			group_of(plan, st, (enum calc_dim)d, &out->dim[d].group);
 	}
 	mL = (double)m * Lst;
+	out->cp_attn_share = out->tp_share = 1;
 	/* layer passes whose forward full recomputation does not repeat: the layers that
 	 * recompute_method = block keeps (calc_recompute_layers); 0 otherwise */
 	skipL = full ? mL - (double)m * calc_recompute_layers(plan, Lst) : 0;
@@ -714,6 +795,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		out->tp_layer_f = 2 * tar;
 		out->tp_layer_b = (2 + 2 * full) * tar;
 		x->time = (mL * (out->tp_layer_f + out->tp_layer_b) - skipL * out->tp_layer_f) * tp_share;
+		out->tp_share = tp_share;
 	} else
 		x->collective = "-";
 
@@ -804,6 +886,8 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		x->time = mL * (out->cp_layer_f + out->cp_layer_b) - skipL * out->cp_layer_f;
 	} else
 		x->collective = "-";
+	if (cp > 1 && calc_model_is_hybrid(md))
+		cp_hybrid(plan, all, &l, cp, t, m, mL, full, mL > 0 ? skipL / mL : 0, out);
 
 	/* PP: b*s*h per boundary per micro-batch each way (Narayanan 2021 §3.2), v times with
 	 * interleaving (§2.2.2).  With sequence parallelism the stage output is already

@@ -38,3 +38,46 @@ int calc_cp_heads_ok(const struct calc_plan *plan, int tp, int cp, int *q, int *
 		return 1;
 	return hq % a == 0 && hkv % a == 0;
 }
+
+/* Megatron-Core MambaContextParallel.__init__ (megatron/core/ssm/mamba_context_parallel.py
+ * lines 103-132 at d98e8a64dd): nheads_local_tp % cp_size == 0 ("nheads must be evenly
+ * divisible by tp_size * cp_size"); groups of a TP rank fewer than cp: cp_size %
+ * ngroups_local_tp == 0 and each group state repeated cp / (G / tp) times, else
+ * ngroups_local_tp % cp_size == 0. */
+int calc_cp_mamba_ok(const struct calc_model *m, int tp, int cp)
+{
+	int t = tp > 0 ? tp : 1, h, g;
+	if (cp <= 1)
+		return 1;
+	if (m->mamba.heads <= 0 || m->mamba.groups <= 0 || m->mamba.heads % t || m->mamba.groups % t)
+		return 1; /* the shape or TP rules speak first */
+	h = m->mamba.heads / t, g = m->mamba.groups / t;
+	if (h % cp)
+		return 0;
+	return g < cp ? cp % g == 0 : g % cp == 0;
+}
+
+/* The same source, lines 114-126 and 164-197: B and C leave in_proj with G / tp groups of
+ * N each per token; with fewer groups than CP ranks each group is repeated cp / (G / tp)
+ * times before the all-to-all, so that every CP rank receives one group: the groups a
+ * token carries into the all-to-all are max(G / tp, cp). */
+double calc_cp_mamba_groups(const struct calc_model *m, int tp, int cp)
+{
+	double g = (double)m->mamba.groups / (tp > 0 ? tp : 1);
+	return cp > 1 && g < cp ? cp : g;
+}
+
+int calc_cp_has_type(const struct calc_model *m, enum calc_layer_type type)
+{
+	int count[CALC_MAX_KINDS] = {0}, nk = calc_model_nkinds(m);
+	if (!calc_model_is_hybrid(m))
+		return 0;
+	calc_model_kind_counts(m, count);
+	for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(m, k, &kd);
+		if (kd.type == type && count[k] > 0)
+			return 1;
+	}
+	return 0;
+}
