@@ -636,18 +636,18 @@ double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pr
 /* CP of a hybrid model (model.hybrid_pattern), per layer kind: the attention layers
  * ('*') run parallel.cp_comm's exchange as above; a Mamba-2 layer ('M') runs Megatron-
  * Core's MambaContextParallel whatever cp_comm is (megatron/core/ssm/mamba_context_parallel.py
- * at d98e8a64dd, called from mamba_mixer.py lines 512 and 728): pre_conv_ssm turns the
- * in_proj output [z, x, B, C, dt] from sequence-sharded (s/cp tokens) to head-sharded
- * (all s tokens) with five all-to-alls, one per tensor (lines 164-197: z and x d_i / t
- * wide, B and C N max(G / t, cp) wide after the group repeat, dt H / t), and
- * post_conv_ssm turns the scan's output y (d_i / t) back with one (lines 201-212); the
- * all-to-all's autograd is the reverse all-to-all of the same size (mappings.py
- * _AllToAll), so the backward runs six of the same bytes.  Nothing overlaps them: the
- * conv1d and scan wait for the input, out_proj for y.  The conv1d needs no halo: every
- * rank holds the whole sequence of its heads.  MLP and MoE layers ('-', 'E') run no CP
- * collective.  The CP row counts the stage with the most CP time, its attention and
- * Mamba layers each with its own; block recomputation's kept layers (skip) in
- * proportion.  docs/references.md §4.8. */
+ * at d98e8a64dd, called from mamba_mixer.py lines 512 and 728).  pre_conv_ssm (lines
+ * 140-199) turns the in_proj output [z, x, B, C, dt] from sequence-sharded (s/cp tokens)
+ * to head-sharded (all s tokens) with five all-to-alls, one per tensor (calls at lines
+ * 162, 165, 187, 190, 193): z and x d_i / t wide, B and C N max(G / t, cp) wide after
+ * the group repeat, dt H / t; post_conv_ssm (lines 201-212) turns the scan's output y
+ * (d_i / t) back with one.  The all-to-all's autograd is the reverse all-to-all of the
+ * same size (mappings.py _AllToAll), so the backward runs six of the same bytes.
+ * Nothing overlaps them: the conv1d and scan wait for the input, out_proj for y.  The
+ * conv1d needs no halo: every rank holds the whole sequence of its heads.  MLP and MoE
+ * layers ('-', 'E') run no CP collective.  The CP row counts the stage with the most CP
+ * time, its attention and Mamba layers each with its own; block recomputation's kept
+ * layers (skip) in proportion.  docs/references.md §4.11. */
 static void cp_hybrid(const struct calc_plan *plan, const struct calc_stage_layers *all, const struct calc_links *l,
                       int cp, int t, int m, double mL, int full, double skip, struct calc_comm *out)
 {

@@ -186,7 +186,7 @@ int calc_cp_heads_ok(const struct calc_plan *plan, int tp, int cp, int *q, int *
  * Whether Megatron-Core's MambaContextParallel runs a Mamba-2 layer of 'm' at tensor-
  * and context-parallel degrees 'tp' and 'cp': the Mamba heads of a TP rank divisible by
  * cp, and its groups divisible by cp or dividing it (mamba_context_parallel.py lines
- * 103-132 at d98e8a64dd; docs/references.md §4.8).  1 when allowed (always for cp <= 1).
+ * 103-132 at d98e8a64dd; docs/references.md §4.11).  1 when allowed (always for cp <= 1).
  */
 int calc_cp_mamba_ok(const struct calc_model *m, int tp, int cp);
 /* The Mamba groups a token carries into the CP all-to-all per TP rank: max(G / tp, cp)

@@ -57,7 +57,7 @@ int calc_cp_mamba_ok(const struct calc_model *m, int tp, int cp)
 	return g < cp ? cp % g == 0 : g % cp == 0;
 }
 
-/* The same source, lines 114-126 and 164-197: B and C leave in_proj with G / tp groups of
+/* The same source, lines 114-132 and 140-199: B and C leave in_proj with G / tp groups of
  * N each per token; with fewer groups than CP ranks each group is repeated cp / (G / tp)
  * times before the all-to-all, so that every CP rank receives one group: the groups a
  * token carries into the all-to-all are max(G / tp, cp). */

@@ -254,11 +254,11 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		 * Megatron-Core's TransformerLayer, not in a MambaLayer (hybrid_block.py at
 		 * d98e8a64dd checkpoints a MambaLayer only under full recomputation): the norm
 		 * output stays.
-		 * Under CP (MambaContextParallel, docs/references.md §4.8) every tensor is s / cp
+		 * Under CP (MambaContextParallel, docs/references.md §4.11) every tensor is s / cp
 		 * tokens' worth per rank (sb): the kernel's zxbcdt and out_x arrive head-sharded
 		 * over the whole sequence (d / cp wide of s tokens), the rest sequence-sharded;
 		 * B and C carry max(G / t, cp) groups per TP rank when the groups are repeated
-		 * to one per CP rank (mamba_context_parallel.py lines 114-126 at d98e8a64dd). */
+		 * to one per CP rank (mamba_context_parallel.py lines 114-132 at d98e8a64dd). */
 		const struct calc_mamba *x = &m->mamba;
 		double di = (double)x->heads * x->head_dim, gt = (double)x->groups / t, gn;
 		gn = 2.0 * x->state * (cp > 1 && gt < cp ? cp : gt);

@@ -1704,7 +1704,7 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 		ERR2("tp", "model.mamba_groups", "parallel.tp = %d must divide model.mamba_heads = %d and model.mamba_groups "
 		     "= %d (Megatron-Core MambaMixer splits heads and groups over TP)", p->tp, x->heads, x->groups);
 	/* CP of a hybrid model: Megatron-Core's MambaContextParallel (mamba_context_parallel.py
-	 * lines 103-132 at d98e8a64dd; comm.c cp_hybrid, docs/references.md §4.8) */
+	 * lines 103-132 at d98e8a64dd; comm.c cp_hybrid, docs/references.md §4.11) */
 	if (p->cp > 1 && mamba && x->heads > 0 && x->groups > 0 && (p->tp <= 0 || (x->heads % p->tp == 0 && x->groups % p->tp == 0)) &&
 	    !calc_cp_mamba_ok(m, p->tp, p->cp)) {
 		int t = p->tp > 0 ? p->tp : 1, hl = x->heads / t, gl = x->groups / t;

@@ -1022,7 +1022,7 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	 * AttnFuncWithCPAndKVP2P, Liu et al. 2023 §3) -- and the all-to-alls exposed, the
 	 * attention waiting for their output (TE AttnFuncWithCPAndQKVOA2A).  A hybrid model's
 	 * layer without attention runs none of it; its Mamba-2 layers run MambaContextParallel's
-	 * six all-to-alls, exposed (comm.c cp_hybrid, docs/references.md §4.8). */
+	 * six all-to-alls, exposed (comm.c cp_hybrid, docs/references.md §4.11). */
 	double cpm_f = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_f : 0, cpm_b = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_b : 0;
 	double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
 	if (!at) {

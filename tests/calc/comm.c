@@ -435,7 +435,7 @@ static void test_cp_heads(void **state)
 }
 
 /* CP of a Mamba-2 layer (Megatron-Core MambaContextParallel, mamba_context_parallel.py at
- * d98e8a64dd; docs/references.md §4.8), on Nemotron-H 8B (calc/presets.c: hidden 4096,
+ * d98e8a64dd; docs/references.md §4.11), on Nemotron-H 8B (calc/presets.c: hidden 4096,
  * 128 Mamba heads of 64, d_i = 8,192, state N = 128, 8 groups; 24 M, 4 *, 24 - layers),
  * seq 8,192, micro-batch 1, BF16.  Per layer pass five all-to-alls of the in_proj output
  * (z, x d_i / t; B, C N max(G / t, cp); dt H / t wide) and one of y (d_i / t), each of

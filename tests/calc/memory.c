@@ -1259,7 +1259,7 @@ static void test_bytes_per_param_copies(void **state)
 	assert_near(quantity(ds_file, ds, 2, "memory.optimizer") / copy, 8, 1e-12);
 }
 
-/* A Mamba-2 layer's activations under CP (MambaContextParallel, docs/references.md §4.8,
+/* A Mamba-2 layer's activations under CP (MambaContextParallel, docs/references.md §4.11,
  * §5.14): every term is s / cp tokens' worth a rank, so at tp 1 (8 groups, cp 2) the
  * layer stores exactly half of cp 1's; at tp 8 the one group of a TP rank is repeated to
  * the 2 CP ranks, so B and C, 2 N per token at cp 1, are 2 N x 2 of the s / 2 tokens: half

@@ -2259,7 +2259,7 @@ static void test_pipeline_stage_typed(void **state)
 	free(c);
 }
 
-/* CP of a hybrid model, by layer kind (docs/references.md §4.8): on Nemotron-H 8B at tp 1,
+/* CP of a hybrid model, by layer kind (docs/references.md §4.11): on Nemotron-H 8B at tp 1,
  * cp 2 a Mamba-2 layer is charged MambaContextParallel's six all-to-alls each way, whole
  * (nothing overlaps them: the conv1d and scan wait for the input, out_proj for y), an MLP
  * layer no CP collective at all, and an attention layer the ring, which it hides behind
