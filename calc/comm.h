@@ -139,6 +139,10 @@ struct calc_comm {
 	double cp_attn_share;  /* of the layers the TP and CP rows count per micro-batch, the share with
 	                          attention's CP exchange: 1, or less in a hybrid model (cp_hybrid) */
 	double cp_mamba_share; /* the share of Mamba-2 layers, with cp_mamba_* (0 without) */
+	double cp_gdn_f;       /* CP all-to-alls of the forward of one gated delta-net layer (two) [s] */
+	double cp_gdn_b;       /* the same of its backward (+ recomputed forward) [s] */
+	double cp_gdn_bytes;   /* bytes one rank sends in them, forward, one micro-batch [bytes] */
+	double cp_gdn_share;   /* the share of gated delta-net layers, with cp_gdn_* (0 without) */
 	double tp_share;       /* TP blocks per layer over two (1; less in a hybrid model) */
 	double p2p;           /* one activation send between adjacent stages [s] */
 	double grad_params;   /* parameters whose gradients one GPU reduces (worst stage) */
@@ -192,8 +196,12 @@ int calc_cp_mamba_ok(const struct calc_model *m, int tp, int cp);
 /* The Mamba groups a token carries into the CP all-to-all per TP rank: max(G / tp, cp)
  * for cp > 1 (groups repeated to one per CP rank), G / tp otherwise. */
 double calc_cp_mamba_groups(const struct calc_model *m, int tp, int cp);
-/* 1 when 'm' is a hybrid model with at least one layer of type 'type'. */
-int calc_cp_has_type(const struct calc_model *m, enum calc_layer_type type);
+/*
+ * Whether Megatron-Core's gated delta-net runs under CP at 'tp' and 'cp': the key and value
+ * heads of a TP rank divisible by cp (gated_delta_net/gdn.py lines 51-64 and common.py lines
+ * 421, 627-632 at d98e8a64dd; docs/references.md §4.11).  1 when allowed.
+ */
+int calc_cp_gdn_ok(const struct calc_model *m, int tp, int cp);
 
 /*
  * Traffic of one GPU of the plan per step, per dimension, in SI units.  Pure

@@ -67,17 +67,19 @@ double calc_cp_mamba_groups(const struct calc_model *m, int tp, int cp)
 	return cp > 1 && g < cp ? cp : g;
 }
 
-int calc_cp_has_type(const struct calc_model *m, enum calc_layer_type type)
+/* Megatron-Core's gated delta-net under CP (megatron/core/ssm/gated_delta_net/gdn.py lines
+ * 51-64 at d98e8a64dd, and common.py lines 627-632: "split_sections ... must be divisible by
+ * cp_size for GDN"): the in_proj sections of a TP rank, q and k H_k d_k / tp, v and z
+ * H_v d_v / tp, beta and alpha H_v / tp, each divisible by cp; the query and key are then
+ * split by whole heads (common.py line 421, qk_dim_local_tp // key_head_dim // cp_size),
+ * so the key heads of a TP rank too. */
+int calc_cp_gdn_ok(const struct calc_model *m, int tp, int cp)
 {
-	int count[CALC_MAX_KINDS] = {0}, nk = calc_model_nkinds(m);
-	if (!calc_model_is_hybrid(m))
-		return 0;
-	calc_model_kind_counts(m, count);
-	for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++) {
-		struct calc_layer_kind kd;
-		calc_model_kind(m, k, &kd);
-		if (kd.type == type && count[k] > 0)
-			return 1;
-	}
-	return 0;
+	int t = tp > 0 ? tp : 1;
+	const struct calc_gdn *g = &m->gdn;
+	if (cp <= 1)
+		return 1;
+	if (g->key_heads <= 0 || g->value_heads <= 0 || g->key_heads % t || g->value_heads % t)
+		return 1; /* the shape or TP rules speak first */
+	return (g->key_heads / t) % cp == 0 && (g->value_heads / t) % cp == 0;
 }

@@ -1720,12 +1720,16 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 			     "a cp that divides %d or is a multiple of it, and divides the %d heads of a TP rank)", p->cp,
 			     x->groups, t, gl, gl, hl);
 	}
-	/* gated delta-net's CP (GDNContextParallel, megatron/core/ssm/gated_delta_net/common.py at
-	 * d98e8a64dd, an all-to-all of the in_proj output as Mamba's) is not costed here */
-	if (p->cp > 1 && gdn)
-		ERR2("cp", "model.hybrid_pattern", "parallel.cp = %d with gated delta-net layers (G) in model.hybrid_pattern: "
-		     "their context parallelism (Megatron-Core's all-to-all in gated_delta_net/common.py) is not modelled "
-		     "(allowed: cp = 1, or a pattern without G)", p->cp);
+	/* gated delta-net's CP (gated_delta_net/gdn.py lines 51-64 and common.py lines 421,
+	 * 627-632 at d98e8a64dd; comm.c cp_hybrid, docs/references.md §4.11) */
+	if (p->cp > 1 && gdn && gd->key_heads > 0 && gd->value_heads > 0 && gd->value_heads % gd->key_heads == 0 &&
+	    (p->tp <= 0 || (gd->key_heads % p->tp == 0 && gd->value_heads % p->tp == 0)) && !calc_cp_gdn_ok(m, p->tp, p->cp)) {
+		int t = p->tp > 0 ? p->tp : 1;
+		ERR2("cp", "model.gdn_key_heads", "parallel.cp = %d must divide the gated delta-net key and value heads of a "
+		     "TP rank, model.gdn_key_heads / tp = %d and model.gdn_value_heads / tp = %d (Megatron-Core's GDN "
+		     "all-to-all splits each in_proj section and the key heads over CP; allowed: %s)", p->cp,
+		     gd->key_heads / t, gd->value_heads / t, (divisors(gd->key_heads / t, dv, sizeof dv), dv));
+	}
 	if (moe && m->moe.experts <= 0)
 		ERR2("model.experts", "model.hybrid_pattern", "model.hybrid_pattern has MoE layers (E) but model.experts = 0 "
 		     "(allowed: the routed experts of each, at least 1)");

@@ -1022,8 +1022,10 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	 * AttnFuncWithCPAndKVP2P, Liu et al. 2023 §3) -- and the all-to-alls exposed, the
 	 * attention waiting for their output (TE AttnFuncWithCPAndQKVOA2A).  A hybrid model's
 	 * layer without attention runs none of it; its Mamba-2 layers run MambaContextParallel's
-	 * six all-to-alls, exposed (comm.c cp_hybrid, docs/references.md §4.11). */
-	double cpm_f = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_f : 0, cpm_b = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_b : 0;
+	 * six all-to-alls and its gated delta-net layers their two, exposed (comm.c cp_hybrid,
+	 * docs/references.md §4.11). */
+	double cpm_f = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_f : kd.type == CALC_LAYER_GDN ? cm->cp_gdn_f : 0;
+	double cpm_b = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_b : kd.type == CALC_LAYER_GDN ? cm->cp_gdn_b : 0;
 	double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
 	if (!at) {
 		o->comm_f = pay * cm->tp_layer_f + cpm_f;
@@ -1733,10 +1735,11 @@ void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const 
 		}
 		/* a hybrid model: the attention layers' share of that, the Mamba-2 layers' all-to-alls
 		 * (exposed, comm.c cp_hybrid) and the TP blocks' share */
-		if (st->comm.cp_mamba_share > 0 || st->comm.cp_attn_share < 1) {
+		if (st->comm.cp_mamba_share > 0 || st->comm.cp_gdn_share > 0 || st->comm.cp_attn_share < 1) {
 			tp *= st->comm.tp_share;
 			cpc = cpc * st->comm.cp_attn_share +
-			      (st->comm.cp_mamba_f + st->comm.cp_mamba_b) * st->comm.cp_mamba_share;
+			      (st->comm.cp_mamba_f + st->comm.cp_mamba_b) * st->comm.cp_mamba_share +
+			      (st->comm.cp_gdn_f + st->comm.cp_gdn_b) * st->comm.cp_gdn_share;
 		}
 		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		if (st->ep_exposed > 0)

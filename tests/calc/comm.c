@@ -501,6 +501,46 @@ static void test_cp_mamba(void **state)
 	assert_near(calc_cp_mamba_groups(&m, 1, 3), 6, 1e-12);
 }
 
+/* CP of a gated delta-net layer (Megatron-Core gated_delta_net/gdn.py and common.py at
+ * d98e8a64dd; docs/references.md §4.11) on Qwen3-Next 80B-A3B (calc/presets.c: 16 key
+ * heads and 32 value heads of 128; 36 G, 12 *, 48 E layers), seq 8,192, micro-batch 1,
+ * BF16, tp 1, cp 2: one all-to-all of the in_proj output, 2 x 2,048 + 2 x 4,096 + 2 x 32
+ * = 12,352 values a token, and one of the norm's output, 4,096: 16,448 x 4,096 tokens x
+ * 2 B x 1/2 = 67,371,008 B a pass. */
+static void test_cp_gdn(void **state)
+{
+	const char *s1[] = {"model.preset=qwen3-next-80b-a3b", "training.seq_len=8192", "training.global_batch=512",
+	                    "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+	double w[2] = {12352, 4096}, a2a = 0;
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_group g;
+	struct calc_links l;
+	struct calc_model m;
+	(void)state;
+
+	load_plan(&p, s1, 8);
+	calc_comm(&p, &c);
+	assert_near(c.cp_gdn_bytes, 67371008.0, 1e-12);
+	assert_near(c.cp_mamba_bytes, 0, 1e-12);
+	calc_comm_group(&p, CALC_DIM_CP, &g);
+	calc_comm_links(&p, &l);
+	for (int i = 0; i < 2; i++)
+		a2a += calc_coll_time(CALC_COLL_ALLTOALL, 4096.0 * w[i] * 2, &g, &l);
+	assert_near(c.cp_gdn_f, a2a, 1e-12);
+	assert_near(c.cp_gdn_b, a2a, 1e-12);
+	/* the CP row: 4 micro-batches; 36 G layers both ways; 12 attention layers on the ring
+	 * (K = 8192 x 2 x 2 KV heads x 256 x 2 B, chunk K / 2 = 8,388,608 B, three a pass):
+	 * 4 x (36 x 2 x 67,371,008 + 12 x 3 x 8,388,608) = 20,610,809,856 B */
+	assert_near(c.dim[CALC_DIM_CP].bytes, 20610809856.0, 1e-12);
+	/* the rule: key heads 16 and value heads 32 of a TP rank divisible by cp */
+	m = p.model;
+	assert_int_equal(calc_cp_gdn_ok(&m, 1, 16), 1);
+	assert_int_equal(calc_cp_gdn_ok(&m, 1, 32), 0);
+	assert_int_equal(calc_cp_gdn_ok(&m, 4, 4), 1);  /* 4 and 8 a TP rank */
+	assert_int_equal(calc_cp_gdn_ok(&m, 4, 8), 0);
+}
+
 static void test_zero_volumes(void **state)
 {
 	/* ZeRO §7: plain DP moves 2 Psi, ZeRO-1/2 also 2 Psi, ZeRO-3 3 Psi (1.5x), with
@@ -934,7 +974,7 @@ int main(void)
 		cmocka_unit_test(test_cp_comm_modes),   cmocka_unit_test(test_cp_heads),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
-		cmocka_unit_test(test_fp8_param_gather), cmocka_unit_test(test_cp_mamba),
+		cmocka_unit_test(test_fp8_param_gather), cmocka_unit_test(test_cp_mamba), cmocka_unit_test(test_cp_gdn),
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
 		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
 	};

@@ -2293,6 +2293,30 @@ static void test_cp_hybrid_kinds(void **state)
 		}
 	}
 	assert_int_equal(seen, 7);
+	/* Qwen3-Next: a gated delta-net layer its two all-to-alls each way, whole; an MoE
+	 * layer of the pattern (E) none */
+	{
+		const char *q[] = {"model.preset=qwen3-next-80b-a3b", "training.seq_len=8192", "training.global_batch=512",
+		                   "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+		seen = 0;
+		load_plan(&p, q, 8);
+		assert_int_equal(calc_step(&p, st, &d), 0);
+		assert_true(st->comm.cp_gdn_f > 0);
+		for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+			struct calc_layer_kind kd;
+			const struct calc_layer_time *o = &st->kind_layer[k];
+			calc_model_kind(&p.model, k, &kd);
+			if (kd.type == CALC_LAYER_GDN) {
+				assert_near(o->comm_f, st->comm.cp_gdn_f, 1e-12);
+				assert_near(o->comm_b, st->comm.cp_gdn_f, 1e-12);
+				seen |= 1;
+			} else if (kd.type == CALC_LAYER_EXPERTS) {
+				assert_true(o->comm_f == 0 && o->comm_b == 0);
+				seen |= 2;
+			}
+		}
+		assert_int_equal(seen, 3);
+	}
 	free(st);
 }
 
