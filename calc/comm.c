@@ -633,6 +633,116 @@ double calc_comm_dp_only(const struct calc_plan *plan, const struct calc_comm_pr
 	return x.time;
 }
 
+/* CP of a hybrid model (model.hybrid_pattern), per layer kind: the attention layers
+ * ('*') run parallel.cp_comm's exchange as above; a Mamba-2 layer ('M') runs Megatron-
+ * Core's MambaContextParallel whatever cp_comm is (megatron/core/ssm/mamba_context_parallel.py
+ * at d98e8a64dd, called from mamba_mixer.py lines 512 and 728).  pre_conv_ssm (lines
+ * 140-199) turns the in_proj output [z, x, B, C, dt] from sequence-sharded (s/cp tokens)
+ * to head-sharded (all s tokens) with five all-to-alls, one per tensor (calls at lines
+ * 162, 165, 187, 190, 193): z and x d_i / t wide, B and C N max(G / t, cp) wide after
+ * the group repeat, dt H / t; post_conv_ssm (lines 201-212) turns the scan's output y
+ * (d_i / t) back with one.  The all-to-all's autograd is the reverse all-to-all of the
+ * same size (mappings.py _AllToAll), so the backward runs six of the same bytes.
+ * Nothing overlaps them: the conv1d and scan wait for the input, out_proj for y.  The
+ * conv1d needs no halo: every rank holds the whole sequence of its heads.  MLP and MoE
+ * layers ('-', 'E') run no CP collective.  The CP row counts the stage with the most CP
+ * time, its attention and Mamba layers each with its own; block recomputation's kept
+ * layers (skip) in proportion.  docs/references.md §4.11. */
+/* The all-to-alls of one pass of a layer whose tensors are w[0..n-1] values wide per token
+ * of the rank's 'tok' tokens: time, bytes and network bytes one rank sends. */
+static void cp_a2a_set(const double *w, int n, double tok, int cp, const struct calc_group *g,
+                       const struct calc_links *l, double *time, double *bytes, double *nbytes)
+{
+	*time = *bytes = *nbytes = 0;
+	for (int i = 0; i < n; i++) {
+		double S = tok * w[i] * ACT_BYTES;
+		*time += calc_coll_time(CALC_COLL_ALLTOALL, S, g, l);
+		*bytes += calc_coll_factor(CALC_COLL_ALLTOALL, cp) * S;
+		*nbytes += calc_coll_net_bytes(CALC_COLL_ALLTOALL, S, g);
+	}
+}
+
+static void cp_hybrid(const struct calc_plan *plan, const struct calc_stage_layers *all, const struct calc_links *l,
+                      int cp, int t, int m, double mL, int full, double skip, struct calc_comm *out)
+{
+	const struct calc_model *md = &plan->model;
+	const struct calc_mamba *mx = &md->mamba;
+	const struct calc_gdn *gd = &md->gdn;
+	struct calc_comm_dim *x = &out->dim[CALC_DIM_CP];
+	double b = plan->micro_batch, tok = b * (double)plan->seq_len / cp, di = (double)mx->heads * mx->head_dim;
+	double gn = mx->state * calc_cp_mamba_groups(md, t, cp);
+	/* Mamba-2: the six tensors' widths per token of one TP rank: z, x, B, C, dt in, y out */
+	double w[6] = {di / t, di / t, gn, gn, (double)mx->heads / t, di / t};
+	/* gated delta-net (gated_delta_net/gdn.py at d98e8a64dd): a2a_cp_to_hp at line 175
+	 * sends the whole in_proj output [q, k, v, z, beta, alpha] in one all-to-all
+	 * (common.py lines 819-866, after a head permutation so that one a2a equals one per
+	 * section), (2 H_k d_k + 2 H_v d_v + 2 H_v) / t wide; _gated_norm_and_a2a (common.py
+	 * lines 347-368, a2a_hp_to_cp lines 869-898) sends the gated norm's output back,
+	 * H_v d_v / t wide.  Convention: recompute_norm_out (which repeats the second in the
+	 * backward) off. */
+	double K = (double)gd->key_heads * gd->key_dim, V = (double)gd->value_heads * gd->value_dim;
+	double wg[2] = {(2 * K + 2 * V + 2.0 * gd->value_heads) / t, V / t};
+	double ma, mby, mnb, ga, gby, gnb;
+	double att_t = out->cp_layer_f + out->cp_layer_b, att_n, att_by, att_nb, worst = -1, na = 0, nm = 0, ng = 0;
+	int pp = plan->pp > 0 ? plan->pp : 1, nk = calc_model_nkinds(md), has_m = 0, has_g = 0, has_a[CALC_MAX_KINDS],
+	    is_m[CALC_MAX_KINDS], is_g[CALC_MAX_KINDS];
+
+	for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++) {
+		struct calc_layer_kind kd;
+		int at, ml, mb;
+		calc_model_kind(md, k, &kd);
+		calc_layer_type_parts(kd.type, &at, &ml, &mb);
+		has_a[k] = at;
+		is_m[k] = kd.type == CALC_LAYER_MAMBA;
+		is_g[k] = kd.type == CALC_LAYER_GDN;
+		has_m |= is_m[k];
+		has_g |= is_g[k];
+	}
+	cp_a2a_set(w, has_m ? 6 : 0, tok, cp, &x->group, l, &ma, &mby, &mnb);
+	cp_a2a_set(wg, has_g ? 2 : 0, tok, cp, &x->group, l, &ga, &gby, &gnb);
+	out->cp_mamba_f = ma;
+	out->cp_mamba_b = ma + full * ma;
+	out->cp_mamba_bytes = mby;
+	out->cp_gdn_f = ga;
+	out->cp_gdn_b = ga + full * ga;
+	out->cp_gdn_bytes = gby;
+	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
+		struct calc_stage_layers sl;
+		double a = 0, n = 0, g = 0, c;
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(plan, i, &sl);
+		for (int k = 0; k < nk && k < CALC_MAX_KINDS; k++)
+			a += has_a[k] ? sl.count[k] : 0, n += is_m[k] ? sl.count[k] : 0, g += is_g[k] ? sl.count[k] : 0;
+		c = a * att_t + n * (out->cp_mamba_f + out->cp_mamba_b) + g * (out->cp_gdn_f + out->cp_gdn_b);
+		if (c > worst)
+			worst = c, na = a, nm = n, ng = g;
+	}
+	/* the attention rows above count every layer of the stage (mL): keep the attention
+	 * layers' share of them, add the Mamba and gated delta-net layers' */
+	{
+		double sc = mL > 0 ? m * na / mL : 0, r = 2 + full - skip;
+		out->cp_attn_share = sc;
+		out->cp_mamba_share = mL > 0 ? m * nm / mL : 0;
+		out->cp_gdn_share = mL > 0 ? m * ng / mL : 0;
+		att_n = x->count, att_by = x->bytes, att_nb = x->net_bytes;
+		x->count = att_n * sc + m * (nm * 6 + ng * 2) * r;
+		x->bytes = att_by * sc + m * (nm * mby + ng * gby) * r;
+		x->net_bytes = att_nb * sc + m * (nm * mnb + ng * gnb) * r;
+		x->time = x->time * sc + m * nm * (out->cp_mamba_f + out->cp_mamba_b - skip * out->cp_mamba_f) +
+		          m * ng * (out->cp_gdn_f + out->cp_gdn_b - skip * out->cp_gdn_f);
+	}
+	if (has_m)
+		x->collective = plan->cp_comm == CALC_CP_ALLGATHER ? "all-gather K,V (attn), all-to-all z,x,B,C,dt + y (Mamba)"
+		              : plan->cp_comm == CALC_CP_P2P     ? "ring K,V (attn), all-to-all z,x,B,C,dt + y (Mamba)"
+		                                                 : "all-to-all Q,K,V + O (attn), z,x,B,C,dt + y (Mamba)";
+	else if (has_g)
+		x->collective = plan->cp_comm == CALC_CP_ALLGATHER ? "all-gather K,V (attn), all-to-all qkvzba + out (GDN)"
+		              : plan->cp_comm == CALC_CP_P2P     ? "ring K,V (attn), all-to-all qkvzba + out (GDN)"
+		                                                 : "all-to-all Q,K,V + O (attn), qkvzba + out (GDN)";
+}
+
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_links l;
@@ -671,6 +781,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 			group_of(plan, st, (enum calc_dim)d, &out->dim[d].group);
 	}
 	mL = (double)m * Lst;
+	out->cp_attn_share = out->tp_share = 1;
 	/* layer passes whose forward full recomputation does not repeat: the layers that
 	 * recompute_method = block keeps (calc_recompute_layers); 0 otherwise */
 	skipL = full ? mL - (double)m * calc_recompute_layers(plan, Lst) : 0;
@@ -714,6 +825,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		out->tp_layer_f = 2 * tar;
 		out->tp_layer_b = (2 + 2 * full) * tar;
 		x->time = (mL * (out->tp_layer_f + out->tp_layer_b) - skipL * out->tp_layer_f) * tp_share;
+		out->tp_share = tp_share;
 	} else
 		x->collective = "-";
 
@@ -804,6 +916,8 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		x->time = mL * (out->cp_layer_f + out->cp_layer_b) - skipL * out->cp_layer_f;
 	} else
 		x->collective = "-";
+	if (cp > 1 && calc_model_is_hybrid(md))
+		cp_hybrid(plan, all, &l, cp, t, m, mL, full, mL > 0 ? skipL / mL : 0, out);
 
 	/* PP: b*s*h per boundary per micro-batch each way (Narayanan 2021 §3.2), v times with
 	 * interleaving (§2.2.2).  With sequence parallelism the stage output is already

@@ -131,6 +131,19 @@ struct calc_comm {
 	                         attention of one step, 1/r of the pass's (step.c ring_exposed) */
 	double cp_ring_send1; /* one ring send of a K, V chunk (forward; first and last of the backward) [s] */
 	double cp_ring_send2; /* one backward send of K, V with dK, dV (the middle steps) [s] */
+	double cp_mamba_f;    /* CP all-to-alls of the forward of one Mamba-2 layer (MambaContextParallel:
+	                         five before the scan, one after) [s] */
+	double cp_mamba_b;    /* the same of its backward (+ recomputed forward) [s] */
+	double cp_mamba_bytes; /* bytes one rank sends in the forward's six all-to-alls of one
+	                          Mamba-2 layer, one micro-batch [bytes] */
+	double cp_attn_share;  /* of the layers the TP and CP rows count per micro-batch, the share with
+	                          attention's CP exchange: 1, or less in a hybrid model (cp_hybrid) */
+	double cp_mamba_share; /* the share of Mamba-2 layers, with cp_mamba_* (0 without) */
+	double cp_gdn_f;       /* CP all-to-alls of the forward of one gated delta-net layer (two) [s] */
+	double cp_gdn_b;       /* the same of its backward (+ recomputed forward) [s] */
+	double cp_gdn_bytes;   /* bytes one rank sends in them, forward, one micro-batch [bytes] */
+	double cp_gdn_share;   /* the share of gated delta-net layers, with cp_gdn_* (0 without) */
+	double tp_share;       /* TP blocks per layer over two (1; less in a hybrid model) */
 	double p2p;           /* one activation send between adjacent stages [s] */
 	double grad_params;   /* parameters whose gradients one GPU reduces (worst stage) */
 	/* FSDP (parallel.fsdp): the DP collectives of one FSDP unit -- one transformer layer,
@@ -172,6 +185,23 @@ int calc_cp_a2a_group(const struct calc_plan *plan, int cp);
  * when allowed (always for allgather and p2p, and for cp <= 1), 0 otherwise.
  */
 int calc_cp_heads_ok(const struct calc_plan *plan, int tp, int cp, int *q, int *kv);
+
+/*
+ * Whether Megatron-Core's MambaContextParallel runs a Mamba-2 layer of 'm' at tensor-
+ * and context-parallel degrees 'tp' and 'cp': the Mamba heads of a TP rank divisible by
+ * cp, and its groups divisible by cp or dividing it (mamba_context_parallel.py lines
+ * 103-132 at d98e8a64dd; docs/references.md §4.11).  1 when allowed (always for cp <= 1).
+ */
+int calc_cp_mamba_ok(const struct calc_model *m, int tp, int cp);
+/* The Mamba groups a token carries into the CP all-to-all per TP rank: max(G / tp, cp)
+ * for cp > 1 (groups repeated to one per CP rank), G / tp otherwise. */
+double calc_cp_mamba_groups(const struct calc_model *m, int tp, int cp);
+/*
+ * Whether Megatron-Core's gated delta-net runs under CP at 'tp' and 'cp': the key and value
+ * heads of a TP rank divisible by cp (gated_delta_net/gdn.py lines 51-64 and common.py lines
+ * 421, 627-632 at d98e8a64dd; docs/references.md §4.11).  1 when allowed.
+ */
+int calc_cp_gdn_ok(const struct calc_model *m, int tp, int cp);
 
 /*
  * Traffic of one GPU of the plan per step, per dimension, in SI units.  Pure

@@ -253,11 +253,17 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		 * the backward (not stored).  Module recomputation (recompute_modules) acts inside
 		 * Megatron-Core's TransformerLayer, not in a MambaLayer (hybrid_block.py at
 		 * d98e8a64dd checkpoints a MambaLayer only under full recomputation): the norm
-		 * output stays. */
+		 * output stays.
+		 * Under CP (MambaContextParallel, docs/references.md §4.11) every tensor is s / cp
+		 * tokens' worth per rank (sb): the kernel's zxbcdt and out_x arrive head-sharded
+		 * over the whole sequence (d / cp wide of s tokens), the rest sequence-sharded;
+		 * B and C carry max(G / t, cp) groups per TP rank when the groups are repeated
+		 * to one per CP rank (mamba_context_parallel.py lines 114-132 at d98e8a64dd). */
 		const struct calc_mamba *x = &m->mamba;
-		double di = (double)x->heads * x->head_dim, gn = 2.0 * x->groups * x->state;
+		double di = (double)x->heads * x->head_dim, gt = (double)x->groups / t, gn;
+		gn = 2.0 * x->state * (cp > 1 && gt < cp ? cp : gt);
 		o->attn = e * sb * h / r + lin_in + mask * sb * h / r +
-		          e * sb * (2 * di + gn + x->heads) / t + 3 * e * sb * di / t + 4 * sb * x->groups / t;
+		          e * sb * ((2 * di + x->heads) / t + gn) + 3 * e * sb * di / t + 4 * sb * x->groups / t;
 		o->scores = o->mlp = 0;
 		o->total = o->attn;
 		return;

@@ -219,6 +219,15 @@ int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 			         "parallel.layers_per_stage)", m->hybrid, n);
 			return -1;
 		}
+		if (*c == '/') {
+			/* Megatron-Core's MTP_SEPARATOR: "<main>/<mtp>/<mtp>/...", each part after the
+			 * main pattern one MTP depth of those layers (parse_hybrid_pattern,
+			 * megatron/core/models/hybrid/hybrid_layer_allocation.py at d98e8a64dd) */
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '/', Megatron-Core's separator of the "
+			         "multi-token prediction layers (<main>/<mtp>/<mtp>), whose per-depth layer pattern is not "
+			         "modelled (allowed: the main pattern alone, without MTP)", m->hybrid, n);
+			return -1;
+		}
 		if (*c == 'D' || *c == '+') {
 			/* Megatron-Core's Symbols DS_ATTENTION, MLA (hybrid_layer_allocation.py) */
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is %c, %s, which is not modelled in a hybrid "

@@ -1654,7 +1654,7 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	const struct calc_mamba *x = &m->mamba;
 	const struct calc_gdn *gd = &m->gdn;
 	struct calc_model c = *m;
-	char msg[CALC_LAYOUT_MAX + 256];
+	char msg[CALC_LAYOUT_MAX + 256], dv[160];
 	const char *f;
 	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0, gdn = 0;
 
@@ -1703,10 +1703,33 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	else if (mamba && p->tp > 0 && (x->heads % p->tp || x->groups % p->tp))
 		ERR2("tp", "model.mamba_groups", "parallel.tp = %d must divide model.mamba_heads = %d and model.mamba_groups "
 		     "= %d (Megatron-Core MambaMixer splits heads and groups over TP)", p->tp, x->heads, x->groups);
-	if (p->cp > 1)
-		ERR2("cp", "model.hybrid_pattern", "parallel.cp = %d with model.hybrid_pattern: context parallelism of a "
-		     "hybrid model (Megatron-Core's MambaContextParallel, an all-to-all of the Mamba heads) is not modelled "
-		     "(allowed: cp = 1)", p->cp);
+	/* CP of a hybrid model: Megatron-Core's MambaContextParallel (mamba_context_parallel.py
+	 * lines 103-132 at d98e8a64dd; comm.c cp_hybrid, docs/references.md §4.11) */
+	if (p->cp > 1 && mamba && x->heads > 0 && x->groups > 0 && (p->tp <= 0 || (x->heads % p->tp == 0 && x->groups % p->tp == 0)) &&
+	    !calc_cp_mamba_ok(m, p->tp, p->cp)) {
+		int t = p->tp > 0 ? p->tp : 1, hl = x->heads / t, gl = x->groups / t;
+		if (hl % p->cp)
+			ERR2("cp", "model.mamba_heads", "parallel.cp = %d must divide the Mamba heads of a TP rank, "
+			     "model.mamba_heads / tp = %d / %d = %d (Megatron-Core MambaContextParallel: nheads must be evenly "
+			     "divisible by tp_size * cp_size; allowed: %s)", p->cp, x->heads, t, hl,
+			     (divisors(hl, dv, sizeof dv), dv));
+		else
+			ERR2("cp", "model.mamba_groups", "parallel.cp = %d and the Mamba groups of a TP rank, "
+			     "model.mamba_groups / tp = %d / %d = %d: one must divide the other (Megatron-Core "
+			     "MambaContextParallel shards the groups over CP or repeats each to cp / groups ranks; allowed: "
+			     "a cp that divides %d or is a multiple of it, and divides the %d heads of a TP rank)", p->cp,
+			     x->groups, t, gl, gl, hl);
+	}
+	/* gated delta-net's CP (gated_delta_net/gdn.py lines 51-64 and common.py lines 421,
+	 * 627-632 at d98e8a64dd; comm.c cp_hybrid, docs/references.md §4.11) */
+	if (p->cp > 1 && gdn && gd->key_heads > 0 && gd->value_heads > 0 && gd->value_heads % gd->key_heads == 0 &&
+	    (p->tp <= 0 || (gd->key_heads % p->tp == 0 && gd->value_heads % p->tp == 0)) && !calc_cp_gdn_ok(m, p->tp, p->cp)) {
+		int t = p->tp > 0 ? p->tp : 1;
+		ERR2("cp", "model.gdn_key_heads", "parallel.cp = %d must divide the gated delta-net key and value heads of a "
+		     "TP rank, model.gdn_key_heads / tp = %d and model.gdn_value_heads / tp = %d (Megatron-Core's GDN "
+		     "all-to-all splits each in_proj section and the key heads over CP; allowed: %s)", p->cp,
+		     gd->key_heads / t, gd->value_heads / t, (divisors(gd->key_heads / t, dv, sizeof dv), dv));
+	}
 	if (moe && m->moe.experts <= 0)
 		ERR2("model.experts", "model.hybrid_pattern", "model.hybrid_pattern has MoE layers (E) but model.experts = 0 "
 		     "(allowed: the routed experts of each, at least 1)");

@@ -75,8 +75,9 @@ static const struct {
 	                               "groups or gated delta-net heads"},
 	[CALC_REJ_PP] = {"pp-layers", "pp is more than the layers (with --even: pp does not divide the layers)"},
 	[CALC_REJ_CP] = {"cp-seq", "seq_len is not divisible by 2 x cp (load-balanced causal chunks, Llama 3 §3.3.2), or "
-	                           "parallel.cp_comm's all-to-all group does not divide cp or the heads of a TP rank, or the model is "
-	                           "hybrid (CP of Mamba-2 or gated delta-net layers is not modelled)"},
+	                           "parallel.cp_comm's all-to-all group does not divide cp or the heads of a TP rank, or a hybrid "
+	                           "model's Mamba-2 heads or groups or gated delta-net heads of a TP rank do not split "
+	                           "over cp"},
 	[CALC_REJ_EP] = {"ep-fold", "ep x etp does not divide tp x cp x dp: the experts of a stage fold onto its "
 	                            "GPUs as etp x ep x edp (Megatron-Core MoE parallel folding); or "
 	                            "parallel.placement gives the experts other pipeline groups"},
@@ -965,15 +966,16 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	if (m->heads % it->tp || m->kv_heads % it->tp || m->ffn_hidden % it->tp)
 		return CALC_REJ_TP;
 	/* a hybrid model's Mamba-2 mixers: TP splits their heads and groups (mamba_mixer.py
-	 * asserts nheads % tp_size and ngroups % tp_size); CP of a hybrid model is not
-	 * modelled (calc_plan_validate) */
+	 * asserts nheads % tp_size and ngroups % tp_size) */
 	if (calc_model_is_hybrid(m) && m->mamba.heads > 0 && (m->mamba.heads % it->tp || m->mamba.groups % it->tp))
 		return CALC_REJ_TP;
 	/* its gated delta-net mixers: TP splits their key and value heads (gated_delta_net.py
 	 * at e867835174: qk_dim // tp_size, num_value_heads // tp_size) */
 	if (calc_model_is_hybrid(m) && m->gdn.key_heads > 0 && (m->gdn.key_heads % it->tp || m->gdn.value_heads % it->tp))
 		return CALC_REJ_TP;
-	if (calc_model_is_hybrid(m) && it->cp > 1)
+	/* CP of a hybrid model: MambaContextParallel's head and group rules, gated delta-net's
+	 * head rule (calc_plan_validate) */
+	if (calc_model_is_hybrid(m) && it->cp > 1 && (!calc_cp_mamba_ok(m, it->tp, it->cp) || !calc_cp_gdn_ok(m, it->tp, it->cp)))
 		return CALC_REJ_CP;
 	if (it->split != CALC_SPLIT_PLAN) {
 		/* a Megatron-Core rule the planner tries (split_ok built the item only where the

@@ -1006,14 +1006,12 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	double pay = tp_charge(plan);
 
 	calc_model_kind(&plan->model, kind, &kd);
-	int moe = calc_layer_type_is_moe(kd.type);
+	int moe = calc_layer_type_is_moe(kd.type), at = 1, ml, mb;
 	{
 		/* comm.c's tp_layer_* are a dense layer's two blocks; a hybrid model's layer is
 		 * one block, one all-reduce (SP: all-gather + reduce-scatter) each way, as
 		 * Megatron-Core's MambaMixer runs its column-parallel in_proj and row-parallel
-		 * out_proj like attention's QKV and output (mamba_mixer.py at d98e8a64dd).  CP
-		 * is refused for hybrid models (calc_plan_validate). */
-		int at, ml, mb;
+		 * out_proj like attention's QKV and output (mamba_mixer.py at d98e8a64dd). */
 		pay *= calc_layer_type_parts(kd.type, &at, &ml, &mb) / 2.0;
 	}
 
@@ -1022,15 +1020,25 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
 	 * modes); the ring's sends (p2p, a2a+p2p) hidden behind the attention core of their
 	 * pass -- each step's send runs while the chunk in hand is attended (TE
 	 * AttnFuncWithCPAndKVP2P, Liu et al. 2023 §3) -- and the all-to-alls exposed, the
-	 * attention waiting for their output (TE AttnFuncWithCPAndQKVOA2A). */
-	if (plan->cp_comm == CALC_CP_ALLGATHER) {
+	 * attention waiting for their output (TE AttnFuncWithCPAndQKVOA2A).  A hybrid model's
+	 * layer without attention runs none of it; its Mamba-2 layers run MambaContextParallel's
+	 * six all-to-alls and its gated delta-net layers their two, exposed (comm.c cp_hybrid,
+	 * docs/references.md §4.11). */
+	double cpm_f = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_f : kd.type == CALC_LAYER_GDN ? cm->cp_gdn_f : 0;
+	double cpm_b = kd.type == CALC_LAYER_MAMBA ? cm->cp_mamba_b : kd.type == CALC_LAYER_GDN ? cm->cp_gdn_b : 0;
+	double full = plan->recompute == CALC_RC_FULL ? 1 : 0;
+	if (!at) {
+		o->comm_f = pay * cm->tp_layer_f + cpm_f;
+		o->comm_b = pay * cm->tp_layer_b + cpm_b;
+		o->comm_rc = full ? pay * cm->tp_layer_f + cpm_f : 0;
+	} else if (plan->cp_comm == CALC_CP_ALLGATHER) {
 		o->comm_f = pay * (cm->tp_layer_f + cm->cp_layer_f);
 		o->comm_b = pay * (cm->tp_layer_b + cm->cp_layer_b);
 		/* full recomputation runs the forward's collectives again in the backward (comm.c:
 		 * tp_layer_b and cp_layer_b hold them), so that part of comm_b is the forward's */
-		o->comm_rc = plan->recompute == CALC_RC_FULL ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
+		o->comm_rc = full ? pay * (cm->tp_layer_f + cm->cp_layer_f) : 0;
 	} else {
-		double full = plan->recompute == CALC_RC_FULL ? 1 : 0, ef, eb;
+		double ef, eb;
 		ring_exposed(cm, o->attn, o->attn_b, full, &ef, &eb);
 		double cp_f = cm->cp_layer_f - cm->cp_ring_f + ef;
 		double cp_b = cm->cp_layer_b - cm->cp_ring_b + eb;
@@ -1724,6 +1732,14 @@ void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const 
 			tp *= pay;
 			ring_exposed(&st->comm, ly->attn, ly->attn_b, full, &ef, &eb);
 			cpc = st->comm.cp_layer_f - st->comm.cp_ring_f + ef + st->comm.cp_layer_b - st->comm.cp_ring_b + eb;
+		}
+		/* a hybrid model: the attention layers' share of that, the Mamba-2 layers' all-to-alls
+		 * (exposed, comm.c cp_hybrid) and the TP blocks' share */
+		if (st->comm.cp_mamba_share > 0 || st->comm.cp_gdn_share > 0 || st->comm.cp_attn_share < 1) {
+			tp *= st->comm.tp_share;
+			cpc = cpc * st->comm.cp_attn_share +
+			      (st->comm.cp_mamba_f + st->comm.cp_mamba_b) * st->comm.cp_mamba_share +
+			      (st->comm.cp_gdn_f + st->comm.cp_gdn_b) * st->comm.cp_gdn_share;
 		}
 		double sh = tp + cpc > 0 ? tp / (tp + cpc) : 1, tc = st->tp_comm;
 		if (st->ep_exposed > 0)

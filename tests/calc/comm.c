@@ -434,6 +434,113 @@ static void test_cp_heads(void **state)
 	assert_int_equal(calc_cp_heads_ok(&p, 4, 32, NULL, NULL), 0); /* 2 KV heads a rank */
 }
 
+/* CP of a Mamba-2 layer (Megatron-Core MambaContextParallel, mamba_context_parallel.py at
+ * d98e8a64dd; docs/references.md §4.11), on Nemotron-H 8B (calc/presets.c: hidden 4096,
+ * 128 Mamba heads of 64, d_i = 8,192, state N = 128, 8 groups; 24 M, 4 *, 24 - layers),
+ * seq 8,192, micro-batch 1, BF16.  Per layer pass five all-to-alls of the in_proj output
+ * (z, x d_i / t; B, C N max(G / t, cp); dt H / t wide) and one of y (d_i / t), each of
+ * the rank's s / cp tokens, (cp - 1) / cp of it leaving the rank:
+ *   tp 1, cp 2: 8192 + 8192 + 1024 + 1024 + 128 + 8192 = 26,752 values a token,
+ *     x 4,096 tokens x 2 B x 1/2 = 109,576,192 B;
+ *   tp 8, cp 2: 1 group a TP rank, repeated to 2: 1024 + 1024 + 256 + 256 + 16 + 1024
+ *     = 3,600, x 4,096 x 2 x 1/2 = 14,745,600 B. */
+static void test_cp_mamba(void **state)
+{
+	const char *t1[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "training.global_batch=512",
+	                    "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+	const char *t8[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "training.global_batch=512",
+	                    "cluster.nodes=32", "parallel.tp=8", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+	const char *rc[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "training.global_batch=512",
+	                    "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p",
+	                    "parallel.recompute=full"};
+	double w[6] = {8192, 8192, 1024, 1024, 128, 8192}, a2a = 0;
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_group g;
+	struct calc_links l;
+	struct calc_model m;
+	(void)state;
+
+	load_plan(&p, t1, 8);
+	calc_comm(&p, &c);
+	assert_near(c.cp_mamba_bytes, 109576192.0, 1e-12);
+	/* the same six sizes timed one by one on the CP group (2 adjacent ranks, NVLink);
+	 * nothing overlaps them, the backward runs the same six */
+	calc_comm_group(&p, CALC_DIM_CP, &g);
+	calc_comm_links(&p, &l);
+	for (int i = 0; i < 6; i++)
+		a2a += calc_coll_time(CALC_COLL_ALLTOALL, 4096.0 * w[i] * 2, &g, &l);
+	assert_near(c.cp_mamba_f, a2a, 1e-12);
+	assert_near(c.cp_mamba_b, a2a, 1e-12);
+	/* the CP row: 512 / (1 x 128) = 4 micro-batches; 24 Mamba layers, forward and
+	 * backward; 4 attention layers on the ring (K = 8192 x 2 x 8 x 128 x 2 B, chunk K / 2
+	 * = 16,777,216 B: one send forward, two chunks backward); the MLP layers none:
+	 * 4 x (24 x 2 x 109,576,192 + 4 x 3 x 16,777,216) = 21,843,935,232 B */
+	assert_near(c.dim[CALC_DIM_CP].bytes, 21843935232.0, 1e-12);
+	/* full recomputation repeats the forward's six */
+	load_plan(&p, rc, 9);
+	calc_comm(&p, &c);
+	assert_near(c.cp_mamba_b, 2 * a2a, 1e-12);
+	/* tp 8: the group repeat */
+	load_plan(&p, t8, 8);
+	calc_comm(&p, &c);
+	assert_near(c.cp_mamba_bytes, 14745600.0, 1e-12);
+
+	/* the rules (mamba_context_parallel.py lines 103-132): 128 heads and 8 groups */
+	m = p.model;
+	assert_int_equal(calc_cp_mamba_ok(&m, 1, 2), 1);
+	assert_int_equal(calc_cp_mamba_ok(&m, 8, 2), 1);   /* 16 heads, 1 group repeated to 2 */
+	assert_int_equal(calc_cp_mamba_ok(&m, 8, 16), 1);  /* 16 heads, 1 head a CP rank */
+	assert_int_equal(calc_cp_mamba_ok(&m, 8, 32), 0);  /* 16 heads over 32 ranks */
+	assert_int_equal(calc_cp_mamba_ok(&m, 1, 1), 1);
+	m.mamba.heads = 96, m.mamba.groups = 6;
+	assert_int_equal(calc_cp_mamba_ok(&m, 1, 3), 1);   /* 6 groups, 2 a rank */
+	assert_int_equal(calc_cp_mamba_ok(&m, 1, 4), 0);   /* 6 groups over 4: neither divides */
+	assert_int_equal(calc_cp_mamba_ok(&m, 3, 4), 1);   /* 32 heads; 2 groups, each repeated to 2 ranks */
+	assert_near(calc_cp_mamba_groups(&m, 3, 4), 4, 1e-12);
+	assert_near(calc_cp_mamba_groups(&m, 1, 3), 6, 1e-12);
+}
+
+/* CP of a gated delta-net layer (Megatron-Core gated_delta_net/gdn.py and common.py at
+ * d98e8a64dd; docs/references.md §4.11) on Qwen3-Next 80B-A3B (calc/presets.c: 16 key
+ * heads and 32 value heads of 128; 36 G, 12 *, 48 E layers), seq 8,192, micro-batch 1,
+ * BF16, tp 1, cp 2: one all-to-all of the in_proj output, 2 x 2,048 + 2 x 4,096 + 2 x 32
+ * = 12,352 values a token, and one of the norm's output, 4,096: 16,448 x 4,096 tokens x
+ * 2 B x 1/2 = 67,371,008 B a pass. */
+static void test_cp_gdn(void **state)
+{
+	const char *s1[] = {"model.preset=qwen3-next-80b-a3b", "training.seq_len=8192", "training.global_batch=512",
+	                    "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+	double w[2] = {12352, 4096}, a2a = 0;
+	struct calc_plan p;
+	struct calc_comm c;
+	struct calc_group g;
+	struct calc_links l;
+	struct calc_model m;
+	(void)state;
+
+	load_plan(&p, s1, 8);
+	calc_comm(&p, &c);
+	assert_near(c.cp_gdn_bytes, 67371008.0, 1e-12);
+	assert_near(c.cp_mamba_bytes, 0, 1e-12);
+	calc_comm_group(&p, CALC_DIM_CP, &g);
+	calc_comm_links(&p, &l);
+	for (int i = 0; i < 2; i++)
+		a2a += calc_coll_time(CALC_COLL_ALLTOALL, 4096.0 * w[i] * 2, &g, &l);
+	assert_near(c.cp_gdn_f, a2a, 1e-12);
+	assert_near(c.cp_gdn_b, a2a, 1e-12);
+	/* the CP row: 4 micro-batches; 36 G layers both ways; 12 attention layers on the ring
+	 * (K = 8192 x 2 x 2 KV heads x 256 x 2 B, chunk K / 2 = 8,388,608 B, three a pass):
+	 * 4 x (36 x 2 x 67,371,008 + 12 x 3 x 8,388,608) = 20,610,809,856 B */
+	assert_near(c.dim[CALC_DIM_CP].bytes, 20610809856.0, 1e-12);
+	/* the rule: key heads 16 and value heads 32 of a TP rank divisible by cp */
+	m = p.model;
+	assert_int_equal(calc_cp_gdn_ok(&m, 1, 16), 1);
+	assert_int_equal(calc_cp_gdn_ok(&m, 1, 32), 0);
+	assert_int_equal(calc_cp_gdn_ok(&m, 4, 4), 1);  /* 4 and 8 a TP rank */
+	assert_int_equal(calc_cp_gdn_ok(&m, 4, 8), 0);
+}
+
 static void test_zero_volumes(void **state)
 {
 	/* ZeRO §7: plain DP moves 2 Psi, ZeRO-1/2 also 2 Psi, ZeRO-3 3 Psi (1.5x), with
@@ -867,7 +974,7 @@ int main(void)
 		cmocka_unit_test(test_cp_comm_modes),   cmocka_unit_test(test_cp_heads),
 		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
-		cmocka_unit_test(test_fp8_param_gather),
+		cmocka_unit_test(test_fp8_param_gather), cmocka_unit_test(test_cp_mamba), cmocka_unit_test(test_cp_gdn),
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
 		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
 	};

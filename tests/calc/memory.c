@@ -1259,6 +1259,45 @@ static void test_bytes_per_param_copies(void **state)
 	assert_near(quantity(ds_file, ds, 2, "memory.optimizer") / copy, 8, 1e-12);
 }
 
+/* A Mamba-2 layer's activations under CP (MambaContextParallel, docs/references.md §4.11,
+ * §5.14): every term is s / cp tokens' worth a rank, so at tp 1 (8 groups, cp 2) the
+ * layer stores exactly half of cp 1's; at tp 8 the one group of a TP rank is repeated to
+ * the 2 CP ranks, so B and C, 2 N per token at cp 1, are 2 N x 2 of the s / 2 tokens: half
+ * of cp 1's plus e (s / 2) b 2 N (2 - 1) = 2 x 4096 x 256 = 2,097,152 B (Nemotron-H 8B,
+ * N = 128, seq 8,192, micro-batch 1, BF16). */
+static void test_mamba_cp_act(void **state)
+{
+	const char *a1[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "cluster.nodes=32",
+	                    "parallel.tp=1", "parallel.pp=1", "parallel.cp=1", "training.micro_batch=1"};
+	const char *a2[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "cluster.nodes=32",
+	                    "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "training.micro_batch=1"};
+	const char *b1[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "cluster.nodes=32",
+	                    "parallel.tp=8", "parallel.pp=1", "parallel.cp=1", "training.micro_batch=1"};
+	const char *b2[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "cluster.nodes=32",
+	                    "parallel.tp=8", "parallel.pp=1", "parallel.cp=2", "training.micro_batch=1"};
+	struct calc_plan p;
+	struct calc_act_layer x1, x2;
+	int k = -1;
+	(void)state;
+	load_plan(&p, a1, 7);
+	for (int i = 0; i < calc_model_nkinds(&p.model); i++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(&p.model, i, &kd);
+		if (kd.type == CALC_LAYER_MAMBA)
+			k = i;
+	}
+	assert_true(k >= 0);
+	calc_memory_act_kind(&p, k, CALC_RC_NONE, &x1);
+	load_plan(&p, a2, 7);
+	calc_memory_act_kind(&p, k, CALC_RC_NONE, &x2);
+	assert_near(x2.total, x1.total / 2, 1e-12);
+	load_plan(&p, b1, 7);
+	calc_memory_act_kind(&p, k, CALC_RC_NONE, &x1);
+	load_plan(&p, b2, 7);
+	calc_memory_act_kind(&p, k, CALC_RC_NONE, &x2);
+	assert_near(x2.total, x1.total / 2 + 2097152.0, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1298,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(test_nemo_fp8_grads),
 		cmocka_unit_test(test_fsdp1_mpt30b_states),
 		cmocka_unit_test(test_bytes_per_param_copies),
+		cmocka_unit_test(test_mamba_cp_act),
 	};
 	return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
 }

@@ -2259,6 +2259,67 @@ static void test_pipeline_stage_typed(void **state)
 	free(c);
 }
 
+/* CP of a hybrid model, by layer kind (docs/references.md §4.11): on Nemotron-H 8B at tp 1,
+ * cp 2 a Mamba-2 layer is charged MambaContextParallel's six all-to-alls each way, whole
+ * (nothing overlaps them: the conv1d and scan wait for the input, out_proj for y), an MLP
+ * layer no CP collective at all, and an attention layer the ring, which it hides behind
+ * its attention core as a dense layer does. */
+static void test_cp_hybrid_kinds(void **state)
+{
+	const char *s[] = {"model.preset=nemotron-h-8b", "training.seq_len=8192", "training.global_batch=512",
+	                   "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+	struct calc_plan p;
+	struct calc_step *st = calloc(1, sizeof *st);
+	struct calc_diag d = {0};
+	int seen = 0;
+	(void)state;
+	load_plan(&p, s, 8);
+	assert_int_equal(calc_step(&p, st, &d), 0);
+	assert_true(st->comm.cp_mamba_f > 0);
+	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+		struct calc_layer_kind kd;
+		const struct calc_layer_time *o = &st->kind_layer[k];
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA) {
+			assert_near(o->comm_f, st->comm.cp_mamba_f, 1e-12);
+			assert_near(o->comm_b, st->comm.cp_mamba_f, 1e-12);
+			seen |= 1;
+		} else if (kd.type == CALC_LAYER_MLP) {
+			assert_true(o->comm_f == 0 && o->comm_b == 0);
+			seen |= 2;
+		} else if (kd.type == CALC_LAYER_ATTN) {
+			assert_true(o->comm_f <= st->comm.cp_layer_f && o->comm_b <= st->comm.cp_layer_b);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	/* Qwen3-Next: a gated delta-net layer its two all-to-alls each way, whole; an MoE
+	 * layer of the pattern (E) none */
+	{
+		const char *q[] = {"model.preset=qwen3-next-80b-a3b", "training.seq_len=8192", "training.global_batch=512",
+		                   "cluster.nodes=32", "parallel.tp=1", "parallel.pp=1", "parallel.cp=2", "parallel.cp_comm=p2p"};
+		seen = 0;
+		load_plan(&p, q, 8);
+		assert_int_equal(calc_step(&p, st, &d), 0);
+		assert_true(st->comm.cp_gdn_f > 0);
+		for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+			struct calc_layer_kind kd;
+			const struct calc_layer_time *o = &st->kind_layer[k];
+			calc_model_kind(&p.model, k, &kd);
+			if (kd.type == CALC_LAYER_GDN) {
+				assert_near(o->comm_f, st->comm.cp_gdn_f, 1e-12);
+				assert_near(o->comm_b, st->comm.cp_gdn_f, 1e-12);
+				seen |= 1;
+			} else if (kd.type == CALC_LAYER_EXPERTS) {
+				assert_true(o->comm_f == 0 && o->comm_b == 0);
+				seen |= 2;
+			}
+		}
+		assert_int_equal(seen, 3);
+	}
+	free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2299,6 +2360,7 @@ int main(void)
 		cmocka_unit_test(test_validate_band_built),
 		cmocka_unit_test(test_pipeline_stage_typed),
 		cmocka_unit_test(test_validate_compare_band),
+		cmocka_unit_test(test_cp_hybrid_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
