@@ -255,6 +255,8 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 			o.seed = seed;
 			o.nseed = nseed;
 			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			/* the recommendation reads the whole band (pick.c): one more pass */
+			sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, d) < 0;
 			for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 				calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
 				o.top = k;
@@ -266,6 +268,7 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 		sc->level = NEED_TOP;
 	}
 	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
+	sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, d) < 0;
 	for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 		calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
 		o.top = k;
@@ -530,7 +533,7 @@ static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, st
 	if (t)
 		return t;
 	calc_error(d, c->plan.file, 0, "search: none of the %d fastest configurations leaves plan.memory_margin = "
-	           "%.0f%% of the memory free", r->ntop, 100 * c->plan.memory_margin);
+	           "%.0f%% of the memory free", calc_search_kept(r), 100 * c->plan.memory_margin);
 	return NULL;
 }
 
@@ -819,7 +822,7 @@ static int q_found(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d
 	const struct calc_search_result *r = ctx_search_top(c, d);
 	if (!r)
 		return -1;
-	v->num = r->ntop;
+	v->num = calc_search_kept(r); /* the window the recommendation read (pick.c) */
 	return 0;
 }
 

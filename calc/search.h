@@ -153,6 +153,16 @@ struct calc_search_opts {
 	 * calc_plan_sched_mask), or of allow_arg's when allow is calc_framework_allows.  Part
 	 * of the grid: a memo and a seed see only these leaves. */
 	unsigned long long sched_mask;
+	/* the recommendation's band (pick.c, calc_search_pick_band): with band_limit > 0 every
+	 * ranked leaf whose step time is at most band_limit is timed (a lower bound prunes only
+	 * above it) and counted (result.band_n); of those whose headroom is at least band_want
+	 * the result keeps the least under band_simpler (< 0: a is simpler than b), ties to the
+	 * one that ranks first (result.band_best, band_before: the ranked leaves before it), and
+	 * counts them (band_nsafe); objective time only.  0 (default): none */
+	double band_limit;
+	double band_want;
+	int (*band_simpler)(const void *arg, const struct calc_search_cfg *a, const struct calc_search_cfg *b);
+	const void *band_arg;
 	struct calc_search_memo *memo;   /* the memory side of an earlier search to reuse, or an
 	                                    empty one to fill (calc_search_memo_new); NULL: none
 	                                    (default).  Ignored where it does not fit the plan and
@@ -382,6 +392,18 @@ struct calc_search_result {
 	struct calc_search_row *rows;   /* keep_all: every leaf in enumeration order;
 	                                   keep_feasible: every ranked row by memory; owned */
 	char *frontier;                 /* keep_feasible: 1 for rows on the Pareto frontier */
+	/* opts.band_limit > 0: the band's leaves (see there) */
+	long long band_n;               /* ranked leaves with step time <= band_limit */
+	long long band_nsafe;           /* of which headroom >= band_want */
+	int band_have;                  /* 1: band_best is set (band_nsafe > 0) */
+	struct calc_search_row band_best; /* the simplest of those, ties to the first ranked */
+	long long band_before;          /* ranked leaves that rank before band_best */
+	/* the recommendation's window read in one more pass (calc_search_pick_band, pick.c):
+	 * pick_kept > 0 when set */
+	int pick_kept;                  /* the top K the growing window would have ended with */
+	int pick_rank;                  /* 1-based rank of the pick in the whole ranking */
+	int pick_in_band;               /* others that leave the margin within the band */
+	struct calc_search_top pick_top; /* the pick where it ranks below top[] (rank > ntop) */
 };
 
 /* Re-evaluate the ranked top of 'r' (a calc_search of 'plan') with the pipeline
@@ -438,6 +460,15 @@ struct calc_pick_why {
  * "validation.compare_band" or "plan.pick_band_fixed". */
 const char *calc_pick_band_key(const struct calc_plan *plan);
 int calc_search_pick_window(const struct calc_search_result *r, const struct calc_plan *plan);
+/* Where the window of result r (a calc_search of 'plan' for the recommendation) would
+ * grow (calc_search_pick_window), read the whole band in one more enumeration instead:
+ * the pick, its rank and the window's size as the grown window gives them, bit for bit
+ * (pick.c), in r->pick_*; calc_search_pick_window then returns 0.  Where it cannot
+ * (none of the top leaves the margin, or the grown window would be cut short at
+ * CALC_PICK_TOP_MAX) r is left as it is.  Returns 0, or -1 after a diagnostic. */
+int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, struct calc_diag *d);
+/* The top K the recommendation rule read: r->ntop, or the grown window's (pick_kept). */
+int calc_search_kept(const struct calc_search_result *r);
 /* calc_search_safe with what the rule found in *why (may be NULL). */
 const struct calc_search_top *calc_search_safe_why(const struct calc_search_result *r, const struct calc_plan *plan,
                                                    struct calc_pick_why *why);

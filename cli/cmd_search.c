@@ -765,6 +765,8 @@ int cmd_search(int argc, char **argv)
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
+	if (!stats && calc_search_pick_band(&plan, &r, &d) < 0) /* the whole band in one more pass (pick.c) */
+		return cli_fail(&d);
 	for (int k; !stats && (k = calc_search_pick_window(&r, &plan)) > 0;) {
 		calc_search_free(&r); /* the recommendation reads the whole band (pick.c) */
 		so.top = k;
@@ -777,7 +779,7 @@ int cmd_search(int argc, char **argv)
 		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
 		pick.safe = calc_search_safe_why(&r, &plan, &pick.why) != NULL;
 		pick.fastest_time = pick.why.fastest ? r.top[pick.why.fastest - 1].r.step_time : NAN;
-		pick.kept = r.ntop;
+		pick.kept = calc_search_kept(&r);
 		pick.sim = NAN;
 		if (t) {
 			pick.r = t->r;
