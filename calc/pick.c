@@ -20,8 +20,10 @@
  *    less than the band are not told apart by the model, so the one with less machinery
  *    is recommended.  The rule reads every ranked split within the band: the window of
  *    the search grows until its last row is outside the band (calc_search_pick_window),
- *    so that the pick does not depend on how many rows a search keeps.  Simpler, in
- *    this order:
+ *    so that the pick does not depend on how many rows a search keeps; a search for the
+ *    recommendation keeps CALC_PICK_TOP_FIRST rows, and calc_search_pick_band reads the
+ *    window from them, or the whole band in one more pass, without searching again.
+ *    Simpler, in this order:
  *    a. no context parallelism below 8,192 tokens per sequence: Megatron Core's
  *       Parallelism Strategies Guide gives CP as "best for long sequences (8K+ tokens)"
  *       (docs.nvidia.com/megatron-core/developer-guide/latest/user-guide/
@@ -185,6 +187,11 @@ int calc_search_pick_window(const struct calc_search_result *r, const struct cal
 }
 
 /*
+ * The window without searching again.  r kept opts.top >= k0 rows (CALC_PICK_TOP_FIRST):
+ * its top is exact, so the first n rows of r are what a search keeping n gives, and the
+ * window's growth from k0 is followed over them; where it ends within them r is cut to it
+ * (ntop and opts.top as that search leaves them).
+ *
  * The whole band in one more pass.  The window of calc_search_pick_window grows by 4 until
  * its last row is outside the band of the fastest that leaves the margin, and the rule
  * then reads rows 1 .. K.  Every row inside the band ranks before every row outside it (the
@@ -199,21 +206,37 @@ int calc_search_pick_window(const struct calc_search_result *r, const struct cal
  * reads cut short), or where no row of the first top leaves the margin (T unknown), the
  * result is left as it is and calc_search_pick_window grows it as before.
  */
-int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, struct calc_diag *d)
+int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, int k0, struct calc_diag *d)
 {
-	double want = plan->memory_margin * plan->gpu_memory, band;
-	int first = -1;
+	double want = plan->memory_margin * plan->gpu_memory, band = calc_validate_plan_band(plan);
+	int first = -1, k = k0, n;
 	struct calc_search_opts o;
 	struct calc_search_result b;
 	struct band_arg arg;
-	if (calc_search_pick_window(r, plan) <= 0)
-		return 0; /* the window holds the band, or growing it does not help */
+	/* the window as it grows from k0 over the rows r holds (r->opts.top >= k0, exact) */
+	for (;;) {
+		int f = -1;
+		if (k > r->opts.top)
+			break; /* beyond the rows held */
+		n = r->ntop < k ? r->ntop : k; /* rows of a search keeping k: r's top is exact */
+		if (n < k || (!r->partial && r->ranked <= n) || k >= CALC_PICK_TOP_MAX)
+			goto held;
+		for (int i = 0; i < n && f < 0; i++)
+			if (r->top[i].r.headroom >= want)
+				f = i;
+		if (f >= 0 && (r->opts.objective != CALC_OBJ_TIME || !isfinite(band) || band <= 0 ||
+		               r->top[n - 1].r.step_time > r->top[f].r.step_time * (1 + band)))
+			goto held;
+		k = k * 4 < CALC_PICK_TOP_MAX ? k * 4 : CALC_PICK_TOP_MAX;
+	}
+	/* the window reaches past the rows held: one more pass where the fastest that leaves
+	 * the margin is among them (the band's limit known), else the window grows as before
+	 * (calc_search_pick_window, from r->opts.top on: the same sequence) */
 	for (int i = 0; i < r->ntop && first < 0; i++)
 		if (r->top[i].r.headroom >= want)
 			first = i;
 	if (first < 0)
-		return 0; /* none leaves the margin: the window grows as before */
-	band = calc_validate_plan_band(plan);
+		return 0;
 	o = r->opts;
 	arg.plan = plan;
 	arg.f = pick_framework(r, plan);
@@ -236,7 +259,8 @@ int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_resul
 		/* the K the window grows to: from opts.top by 4 until its last row (rank K, or the
 		 * last ranked) is outside the band, every split is kept, or it reaches the most */
 		long long R = b.ranked;
-		int k = r->opts.top, kept;
+		int kept;
+		k = k0;
 		for (;;) {
 			long long n = R < k ? R : k;
 			if (n < k || (!r->partial && R <= n) || k >= CALC_PICK_TOP_MAX || n > b.band_n)
@@ -250,7 +274,7 @@ int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_resul
 			r->pick_in_band = (int)b.band_nsafe - 1;
 			memset(&r->pick_top, 0, sizeof r->pick_top);
 			r->pick_top.r = b.band_best;
-			if (r->pick_rank > r->ntop) { /* its closed-form breakdown, as the top's (search.c) */
+			{ /* its closed-form breakdown, as the top's (search.c) */
 				struct calc_plan *p = xmalloc(sizeof *p);
 				calc_search_apply(plan, &b.band_best.c, p);
 				calc_step_fast(p, &r->pick_top.fast);
@@ -259,6 +283,10 @@ int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_resul
 		}
 	}
 	calc_search_free(&b);
+	return 0;
+held: /* the rule reads r's first n rows: r is now what a search keeping k gives */
+	r->ntop = n;
+	r->opts.top = k;
 	return 0;
 }
 
@@ -301,10 +329,10 @@ int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d)
 	o.recheck = 0;
 	o.top_only = 1; /* the top K is exact (search.h); the counts are not needed */
 	o.offload_only = plan->offload_optimizer > 0; /* the plan's own optimizer offload stays */
-	o.top = CALC_PICK_TOP;
+	o.top = CALC_PICK_TOP_FIRST;
 	if (calc_search(plan, &o, &r, d) < 0)
 		return -1;
-	if (calc_search_pick_band(plan, &r, d) < 0) {
+	if (calc_search_pick_band(plan, &r, CALC_PICK_TOP, d) < 0) {
 		calc_search_free(&r);
 		return -1;
 	}

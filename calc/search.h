@@ -73,6 +73,9 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
                                            before the grid is allocated */
 #define CALC_PICK_TOP 100 /* the top configurations a search for the recommendation keeps first
                               (pick.c); calc_search_pick_window grows it until the band is read */
+#define CALC_PICK_TOP_FIRST (4 * CALC_PICK_TOP) /* what a search for the recommendation keeps:
+                              the window's first growth too, the most common, without a second
+                              search (calc_search_pick_band) */
 #define CALC_PICK_TOP_MAX 100000 /* the most it grows to (the most a search keeps, search.c) */
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
@@ -460,13 +463,16 @@ struct calc_pick_why {
  * "validation.compare_band" or "plan.pick_band_fixed". */
 const char *calc_pick_band_key(const struct calc_plan *plan);
 int calc_search_pick_window(const struct calc_search_result *r, const struct calc_plan *plan);
-/* Where the window of result r (a calc_search of 'plan' for the recommendation) would
- * grow (calc_search_pick_window), read the whole band in one more enumeration instead:
- * the pick, its rank and the window's size as the grown window gives them, bit for bit
- * (pick.c), in r->pick_*; calc_search_pick_window then returns 0.  Where it cannot
- * (none of the top leaves the margin, or the grown window would be cut short at
- * CALC_PICK_TOP_MAX) r is left as it is.  Returns 0, or -1 after a diagnostic. */
-int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, struct calc_diag *d);
+/* The recommendation's window of result r, a calc_search of 'plan' for it that kept
+ * opts.top >= k0 rows (CALC_PICK_TOP_FIRST for k0 = CALC_PICK_TOP), as a search keeping
+ * k0 and grown by calc_search_pick_window gives it, bit for bit (pick.c): where the grown
+ * window lies within r's rows, r is cut to it (ntop, opts.top); where it reaches past
+ * them, one more enumeration reads the whole band instead: the pick, its rank and the
+ * window's size in r->pick_*.  Where it cannot (none of r's rows leaves the margin, or
+ * the grown window would be cut short at CALC_PICK_TOP_MAX) r is left as it is, and
+ * calc_search_pick_window grows it as before; else that returns 0.  Returns 0, or -1
+ * after a diagnostic. */
+int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, int k0, struct calc_diag *d);
 /* The top K the recommendation rule read: r->ntop, or the grown window's (pick_kept). */
 int calc_search_kept(const struct calc_search_result *r);
 /* calc_search_safe with what the rule found in *why (may be NULL). */
