@@ -255,7 +255,7 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 			o.seed = seed;
 			o.nseed = nseed;
 			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
-			/* the recommendation reads the whole band (pick.c): one more pass */
+			/* the recommendation's window from the rows kept, or one more pass (pick.c) */
 			sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, CALC_PICK_TOP, d) < 0;
 			for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 				calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */

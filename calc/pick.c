@@ -171,7 +171,8 @@ int calc_search_pick_window(const struct calc_search_result *r, const struct cal
 	int first = -1;
 	/* every ranked split is kept: the window is the whole list; or the band was read in
 	 * one more pass (calc_search_pick_band) */
-	if (r->pick_kept > 0 || r->ntop < r->opts.top || (!r->partial && r->ranked <= r->ntop) || r->opts.top >= CALC_PICK_TOP_MAX)
+	if (r->pick_kept > 0 || r->ntop < r->opts.top || (!r->partial && r->ranked <= r->ntop) ||
+	    r->opts.top >= CALC_PICK_TOP_MAX)
 		return 0;
 	for (int i = 0; i < r->ntop && first < 0; i++)
 		if (r->top[i].r.headroom >= want)

@@ -768,7 +768,8 @@ int cmd_search(int argc, char **argv)
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);
-	if (!stats && calc_search_pick_band(&plan, &r, k0, &d) < 0) /* the window, or the whole band in one more pass (pick.c) */
+	/* the window from the rows kept, or the whole band in one more pass (pick.c) */
+	if (!stats && calc_search_pick_band(&plan, &r, k0, &d) < 0)
 		return cli_fail(&d);
 	for (int k; !stats && (k = calc_search_pick_window(&r, &plan)) > 0;) {
 		calc_search_free(&r); /* the recommendation reads the whole band (pick.c) */
