@@ -873,11 +873,15 @@ static void band_add(struct worker *w, const struct calc_search_row *r)
 	const struct calc_search_opts *o = &w->sh->o;
 	int c;
 	w->band_n++;
-	if (w->nband == w->capband) {
-		w->capband = w->capband ? 2 * w->capband : 1024;
-		w->band = xrealloc(w->band, (size_t)w->capband * sizeof *w->band);
+	/* at most CALC_PICK_TOP_MAX a thread (24 bytes each): a thread with more makes the band
+	 * wider than the window's most, which calc_search_pick_band does not read from here */
+	if (w->nband < CALC_PICK_TOP_MAX) {
+		if (w->nband == w->capband) {
+			w->capband = w->capband ? 2 * w->capband : 1024;
+			w->band = xrealloc(w->band, (size_t)w->capband * sizeof *w->band);
+		}
+		w->band[w->nband++] = (struct band_leaf){r->step_time, r->memory, r->key};
 	}
-	w->band[w->nband++] = (struct band_leaf){r->step_time, r->memory, r->key};
 	if (!(r->headroom >= o->band_want))
 		return;
 	w->band_nsafe++;

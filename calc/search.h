@@ -400,7 +400,8 @@ struct calc_search_result {
 	long long band_nsafe;           /* of which headroom >= band_want */
 	int band_have;                  /* 1: band_best is set (band_nsafe > 0) */
 	struct calc_search_row band_best; /* the simplest of those, ties to the first ranked */
-	long long band_before;          /* ranked leaves that rank before band_best */
+	long long band_before;          /* ranked leaves that rank before band_best (exact
+	                                   while band_n <= CALC_PICK_TOP_MAX) */
 	/* the recommendation's window read in one more pass (calc_search_pick_band, pick.c):
 	 * pick_kept > 0 when set */
 	int pick_kept;                  /* the top K the growing window would have ended with */
