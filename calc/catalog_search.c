@@ -233,7 +233,7 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->top_axes = need == NEED_AXES;
 	o->no_counts = need == NEED_BEST;
 	o->recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
-	o->top = CALC_PICK_TOP; /* the recommendation's window (pick.c) */
+	o->top = CALC_PICK_TOP_FIRST; /* the recommendation's window (pick.c, calc_search_pick_band) */
 	o->recheck_top = 10;    /* the rows search-top shows */
 	o->threads = threads; /* the result does not depend on it */
 }
@@ -256,6 +256,8 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 			o.seed = seed;
 			o.nseed = nseed;
 			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			/* the recommendation's window from the rows kept, or one more pass (pick.c) */
+			sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, CALC_PICK_TOP, d) < 0;
 			for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 				calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
 				o.top = k;
@@ -267,6 +269,7 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 		sc->level = NEED_TOP;
 	}
 	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
+	sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, CALC_PICK_TOP, d) < 0;
 	for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 		calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
 		o.top = k;
@@ -531,7 +534,7 @@ static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, st
 	if (t)
 		return t;
 	calc_error(d, c->plan.file, 0, "search: none of the %d fastest configurations leaves plan.memory_margin = "
-	           "%.0f%% of the memory free", r->ntop, 100 * c->plan.memory_margin);
+	           "%.0f%% of the memory free", calc_search_kept(r), 100 * c->plan.memory_margin);
 	return NULL;
 }
 
@@ -619,6 +622,7 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		struct calc_search_opts o;
 		int own;
 		search_opts(&o, NEED_BEST, calc_threads_get());
+		o.top = CALC_PICK_TOP; /* the rule over the top 100: this window is not grown */
 		o.allow = calc_framework_allows;
 		o.allow_arg = stack_framework(&c->plan, &own);
 		fc = xcalloc(1, sizeof *fc);
@@ -897,7 +901,7 @@ static int q_found(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d
 	const struct calc_search_result *r = ctx_search_top(c, d);
 	if (!r)
 		return -1;
-	v->num = r->ntop;
+	v->num = calc_search_kept(r); /* the window the recommendation read (pick.c) */
 	return 0;
 }
 
@@ -1016,7 +1020,16 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 	const char *k = calc_args_get(a, "top");
 	if (!r)
 		return -1;
-	calc_search_table_top(r, t);
+	{ /* the rows shown decide the columns (an uneven split's), not the window kept for the
+	   * recommendation (pick.c), whose size the table does not depend on */
+		long n = k ? strtol(k, NULL, 10) : 10;
+		struct calc_search_result *v = xmalloc(sizeof *v);
+		*v = *r;
+		if (n > 0 && n < v->ntop)
+			v->ntop = (int)n;
+		calc_search_table_top(v, t);
+		free(v);
+	}
 	if (!k && t->nrows > 10) { /* the search keeps CALC_PICK_TOP for the recommendation; 10 are shown */
 		for (int i = 10 * t->ncols; i < t->nrows * t->ncols; i++)
 			free(t->cells[i].s), t->cells[i].s = NULL;

@@ -20,8 +20,10 @@
  *    less than the band are not told apart by the model, so the one with less machinery
  *    is recommended.  The rule reads every ranked split within the band: the window of
  *    the search grows until its last row is outside the band (calc_search_pick_window),
- *    so that the pick does not depend on how many rows a search keeps.  Simpler, in
- *    this order:
+ *    so that the pick does not depend on how many rows a search keeps; a search for the
+ *    recommendation keeps CALC_PICK_TOP_FIRST rows, and calc_search_pick_band reads the
+ *    window from them, or the whole band in one more pass, without searching again.
+ *    Simpler, in this order:
  *    a. no context parallelism below 8,192 tokens per sequence: Megatron Core's
  *       Parallelism Strategies Guide gives CP as "best for long sequences (8K+ tokens)"
  *       (docs.nvidia.com/megatron-core/developer-guide/latest/user-guide/
@@ -48,6 +50,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Tokens per sequence from which context parallelism is simple enough to recommend
  * (rule a above: Megatron Core's guide, "long sequences (8K+ tokens)"). */
@@ -84,13 +88,29 @@ static int simpler(const struct calc_plan *p, const struct calc_framework *f, co
 	return 0;
 }
 
+/* The order of rules a-e as opts.band_simpler reads it (calc_search_pick_band). */
+struct band_arg {
+	const struct calc_plan *plan;
+	const struct calc_framework *f;
+};
+static int band_simpler(const void *arg, const struct calc_search_cfg *a, const struct calc_search_cfg *b)
+{
+	const struct band_arg *x = arg;
+	return simpler(x->plan, x->f, a, b);
+}
+
+/* the framework searched for: search --for's, else the plan's (plan.framework) */
+static const struct calc_framework *pick_framework(const struct calc_search_result *r, const struct calc_plan *plan)
+{
+	return r->opts.allow == calc_framework_allows ? r->opts.allow_arg : calc_plan_framework(plan, NULL);
+}
+
 const struct calc_search_top *calc_search_safe_why(const struct calc_search_result *r, const struct calc_plan *plan,
                                                    struct calc_pick_why *why)
 {
 	double want = plan->memory_margin * plan->gpu_memory;
 	/* the framework searched for: search --for's, else the plan's (plan.framework) */
-	const struct calc_framework *f = r->opts.allow == calc_framework_allows ? r->opts.allow_arg
-	                                                                        : calc_plan_framework(plan, NULL);
+	const struct calc_framework *f = pick_framework(r, plan);
 	int first = -1, best = -1;
 	struct calc_pick_why w = {0};
 	w.band = NAN;
@@ -110,6 +130,16 @@ const struct calc_search_top *calc_search_safe_why(const struct calc_search_resu
 					if (simpler(plan, f, &r->top[i].r.c, &r->top[best].r.c) < 0)
 						best = i;
 				}
+		}
+		if (r->pick_kept > 0 && isfinite(w.band) && w.band > 0 && r->opts.objective == CALC_OBJ_TIME) {
+			/* the whole band, read in one more pass (calc_search_pick_band) */
+			const struct calc_search_top *t = r->pick_rank <= r->ntop ? &r->top[r->pick_rank - 1] : &r->pick_top;
+			w.in_band = r->pick_in_band;
+			w.rank = r->pick_rank;
+			w.short_seq_cp = plan->seq_len < CP_MIN_SEQ && r->top[first].r.c.cp > 1 && t->r.c.cp == 1;
+			if (why)
+				*why = w;
+			return t;
 		}
 		w.rank = best + 1;
 		w.window_short = r->ntop == r->opts.top && (r->partial || r->ranked > r->ntop) && isfinite(w.band) &&
@@ -139,8 +169,10 @@ int calc_search_pick_window(const struct calc_search_result *r, const struct cal
 {
 	double want = plan->memory_margin * plan->gpu_memory;
 	int first = -1;
-	/* every ranked split is kept: the window is the whole list */
-	if (r->ntop < r->opts.top || (!r->partial && r->ranked <= r->ntop) || r->opts.top >= CALC_PICK_TOP_MAX)
+	/* every ranked split is kept: the window is the whole list; or the band was read in
+	 * one more pass (calc_search_pick_band) */
+	if (r->pick_kept > 0 || r->ntop < r->opts.top || (!r->partial && r->ranked <= r->ntop) ||
+	    r->opts.top >= CALC_PICK_TOP_MAX)
 		return 0;
 	for (int i = 0; i < r->ntop && first < 0; i++)
 		if (r->top[i].r.headroom >= want)
@@ -153,6 +185,115 @@ int calc_search_pick_window(const struct calc_search_result *r, const struct cal
 	}
 	/* none of the window leaves the margin, or its last row is inside the band */
 	return r->opts.top * 4 < CALC_PICK_TOP_MAX ? r->opts.top * 4 : CALC_PICK_TOP_MAX;
+}
+
+/*
+ * The window without searching again.  r kept opts.top >= k0 rows (CALC_PICK_TOP_FIRST):
+ * its top is exact, so the first n rows of r are what a search keeping n gives, and the
+ * window's growth from k0 is followed over them; where it ends within them r is cut to it
+ * (ntop and opts.top as that search leaves them).
+ *
+ * The whole band in one more pass.  The window of calc_search_pick_window grows by 4 until
+ * its last row is outside the band of the fastest that leaves the margin, and the rule
+ * then reads rows 1 .. K.  Every row inside the band ranks before every row outside it (the
+ * ranking is by step time), so the rows the grown window holds inside the band are all the
+ * ranked splits whose step time is at most T (1 + band), T the fastest's: one enumeration
+ * with opts.band_limit = T (1 + band) times each of those (a lower bound prunes only above
+ * the limit), keeps the least under rules a-e with ties to the first ranked (a streaming
+ * minimum, one per thread, merged) and counts the splits ranked before it (its rank) and
+ * those of the band (the K the window would have ended with).  The pick is the rule's over
+ * the whole list, bit for bit (tests/calc/search.c test_pick_band compares the two).
+ * Where the window would reach CALC_PICK_TOP_MAX still inside the band (a window the rule
+ * reads cut short), or where no row of the first top leaves the margin (T unknown), the
+ * result is left as it is and calc_search_pick_window grows it as before.
+ */
+int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, int k0, struct calc_diag *d)
+{
+	double want = plan->memory_margin * plan->gpu_memory, band = calc_validate_plan_band(plan);
+	int first = -1, k = k0, n;
+	struct calc_search_opts o;
+	struct calc_search_result b;
+	struct band_arg arg;
+	/* the window as it grows from k0 over the rows r holds (r->opts.top >= k0, exact) */
+	for (;;) {
+		int f = -1;
+		if (k > r->opts.top)
+			break; /* beyond the rows held */
+		n = r->ntop < k ? r->ntop : k; /* rows of a search keeping k: r's top is exact */
+		if (n < k || (!r->partial && r->ranked <= n) || k >= CALC_PICK_TOP_MAX)
+			goto held;
+		for (int i = 0; i < n && f < 0; i++)
+			if (r->top[i].r.headroom >= want)
+				f = i;
+		if (f >= 0 && (r->opts.objective != CALC_OBJ_TIME || !isfinite(band) || band <= 0 ||
+		               r->top[n - 1].r.step_time > r->top[f].r.step_time * (1 + band)))
+			goto held;
+		k = k * 4 < CALC_PICK_TOP_MAX ? k * 4 : CALC_PICK_TOP_MAX;
+	}
+	/* the window reaches past the rows held: one more pass where the fastest that leaves
+	 * the margin is among them (the band's limit known), else the window grows as before
+	 * (calc_search_pick_window, from r->opts.top on: the same sequence) */
+	for (int i = 0; i < r->ntop && first < 0; i++)
+		if (r->top[i].r.headroom >= want)
+			first = i;
+	if (first < 0)
+		return 0;
+	o = r->opts;
+	arg.plan = plan;
+	arg.f = pick_framework(r, plan);
+	o.band_limit = r->top[first].r.step_time * (1 + band);
+	o.band_want = want;
+	o.band_simpler = band_simpler;
+	o.band_arg = &arg;
+	o.top = 1;
+	o.top_only = 1;
+	o.top_axes = 0;
+	o.no_counts = 0; /* every leaf's memory is checked: the ranked count is whole */
+	o.keep_all = o.keep_feasible = 0;
+	o.recheck = 0;
+	o.progress = NULL;
+	if (o.memo && !calc_search_memo_filled(o.memo))
+		o.memo = NULL; /* this pass reads a memo, never fills one */
+	if (calc_search(plan, &o, &b, d) < 0)
+		return -1;
+	if (b.band_have) {
+		/* the K the window grows to: from opts.top by 4 until its last row (rank K, or the
+		 * last ranked) is outside the band, every split is kept, or it reaches the most */
+		long long R = b.ranked;
+		int kept;
+		k = k0;
+		for (;;) {
+			long long n = R < k ? R : k;
+			if (n < k || (!r->partial && R <= n) || k >= CALC_PICK_TOP_MAX || n > b.band_n)
+				break;
+			k = k * 4 < CALC_PICK_TOP_MAX ? k * 4 : CALC_PICK_TOP_MAX;
+		}
+		kept = (int)(R < k ? R : k);
+		if (!(kept == k && b.band_n >= k && (r->partial || R > kept))) { /* not cut short */
+			r->pick_kept = kept;
+			r->pick_rank = (int)b.band_before + 1;
+			r->pick_in_band = (int)b.band_nsafe - 1;
+			memset(&r->pick_top, 0, sizeof r->pick_top);
+			r->pick_top.r = b.band_best;
+			{ /* its closed-form breakdown, as the top's (search.c) */
+				struct calc_plan *p = xmalloc(sizeof *p);
+				calc_search_apply(plan, &b.band_best.c, p);
+				calc_step_fast(p, &r->pick_top.fast);
+				free(p);
+			}
+		}
+	}
+	calc_search_free(&b);
+	return 0;
+held: /* the rule reads r's first n rows: r is now what a search keeping k gives */
+	r->ntop = n;
+	r->opts.top = k;
+	return 0;
+}
+
+int calc_search_kept(const struct calc_search_result *r)
+{
+	return r->pick_kept > 0 ? r->pick_kept : r->ntop;
 }
 
 const struct calc_search_top *calc_search_safe(const struct calc_search_result *r, const struct calc_plan *plan,
@@ -189,9 +330,13 @@ int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d)
 	o.recheck = 0;
 	o.top_only = 1; /* the top K is exact (search.h); the counts are not needed */
 	o.offload_only = plan->offload_optimizer > 0; /* the plan's own optimizer offload stays */
-	o.top = CALC_PICK_TOP;
+	o.top = CALC_PICK_TOP_FIRST;
 	if (calc_search(plan, &o, &r, d) < 0)
 		return -1;
+	if (calc_search_pick_band(plan, &r, CALC_PICK_TOP, d) < 0) {
+		calc_search_free(&r);
+		return -1;
+	}
 	for (int k; (k = calc_search_pick_window(&r, plan)) > 0;) {
 		calc_search_free(&r);
 		o.top = k;

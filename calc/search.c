@@ -733,6 +733,12 @@ struct shared {
 	                                taken instead of the leaves': skip_hopeless) */
 };
 
+/* A leaf of the band (opts.band_limit): what better() reads under objective time. */
+struct band_leaf {
+	double step_time, memory;
+	long long key;
+};
+
 struct worker {
 	struct shared *sh;
 	pthread_t th;
@@ -805,6 +811,12 @@ struct worker {
 	double cpu_s;                /* CPU time of this thread in the enumeration [s] */
 	struct memo_item *mi;        /* the running item's memo entry, or NULL */
 	int mj;                      /* its next leaf */
+	/* opts.band_limit > 0: this thread's leaves of the band (merged in merge) */
+	long long band_n, band_nsafe;
+	int band_have;
+	struct calc_search_row band_best;
+	long long nband, capband;
+	struct band_leaf *band;      /* step time, memory and key of each, to rank band_best */
 };
 
 static double now_s(void)
@@ -852,6 +864,33 @@ static void top_insert(struct calc_search_row *top, int *n, int k, enum calc_obj
 		i--;
 	}
 	top[i] = *r;
+}
+
+/* A ranked leaf inside the band (opts.band_limit): counted, kept for the rank of the
+ * pick, and the pick of this thread where it leaves band_want and is simpler (ties: the
+ * one that ranks first, better()). */
+static void band_add(struct worker *w, const struct calc_search_row *r)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	int c;
+	w->band_n++;
+	/* at most CALC_PICK_TOP_MAX a thread (24 bytes each): a thread with more makes the band
+	 * wider than the window's most, which calc_search_pick_band does not read from here */
+	if (w->nband < CALC_PICK_TOP_MAX) {
+		if (w->nband == w->capband) {
+			w->capband = w->capband ? 2 * w->capband : 1024;
+			w->band = xrealloc(w->band, (size_t)w->capband * sizeof *w->band);
+		}
+		w->band[w->nband++] = (struct band_leaf){r->step_time, r->memory, r->key};
+	}
+	if (!(r->headroom >= o->band_want))
+		return;
+	w->band_nsafe++;
+	if (!w->band_have || (c = o->band_simpler(o->band_arg, &r->c, &w->band_best.c)) < 0 ||
+	    (c == 0 && better(o->objective, r, &w->band_best))) {
+		w->band_best = *r;
+		w->band_have = 1;
+	}
 }
 
 static void row_push(struct item *it, const struct calc_search_row *r)
@@ -1117,8 +1156,9 @@ static int axis_open(const struct worker *w, const struct calc_search_row *row, 
 static int hopeless(const struct worker *w, const struct calc_search_row *row, double lb)
 {
 	const struct calc_search_opts *o = &w->sh->o;
+	/* opts.band_limit: a leaf that may be inside the band is timed (the margin is the top K's) */
 	return ((w->ntop == o->top && lb > w->top[o->top - 1].step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
-	       !(o->top_axes && axis_open(w, row, lb));
+	       !(o->top_axes && axis_open(w, row, lb)) && !(o->band_limit > 0 && !(lb > o->band_limit * (1 + 1e-12)));
 }
 
 /* The running pair's compute part (calc_step_compute, once per item and (recompute,
@@ -1350,6 +1390,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
 		w->item_best = objective(o->objective, row);
 	top_insert(w->top, &w->ntop, o->top, o->objective, row);
+	if (o->band_limit > 0 && row->step_time <= o->band_limit)
+		band_add(w, row);
 	for (unsigned long long m = axis_mask(&row->c); m; m &= m - 1) {
 		int a = __builtin_ctzll(m);
 		if (!w->have_axis[a] || better(o->objective, row, &w->axis[a])) {
@@ -1891,7 +1933,26 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 				out->axis[a] = w->axis[a];
 				out->have_axis[a] = 1;
 			}
+		out->band_n += w->band_n;
+		out->band_nsafe += w->band_nsafe;
+		if (w->band_have) {
+			int c = out->band_have ? o->band_simpler(o->band_arg, &w->band_best.c, &out->band_best.c) : -1;
+			if (c < 0 || (c == 0 && better(o->objective, &w->band_best, &out->band_best))) {
+				out->band_best = w->band_best;
+				out->band_have = 1;
+			}
+		}
 	}
+	if (out->band_have) /* the leaves of the band that rank before the pick */
+		for (int i = 0; i < nw; i++)
+			for (long long k = 0; k < ws[i].nband; k++) {
+				const struct band_leaf *b = &ws[i].band[k];
+				struct calc_search_row x;
+				x.step_time = b->step_time;
+				x.memory = b->memory;
+				x.key = b->key;
+				out->band_before += better(CALC_OBJ_TIME, &x, &out->band_best);
+			}
 	if (out->rejected[CALC_REJ_MEMORY])
 		out->miss_mean /= out->rejected[CALC_REJ_MEMORY];
 	out->ntop = ntop;
@@ -2266,7 +2327,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		counts_copy(out, &counts);
 		out->pruned = out->ranked - timed;
 	}
-	if (sh.memo) { /* the next search of this memory side starts from this top */
+	if (sh.memo && !(sh.o.band_limit > 0)) { /* the next search of this memory side starts from this top */
 		pthread_mutex_lock(&seed_lock);
 		if (!sh.memo_read) {
 			memset(&sh.memo->counts, 0, sizeof sh.memo->counts);
@@ -2279,8 +2340,10 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.memo->seed[i] = out->top[i].r.c;
 		pthread_mutex_unlock(&seed_lock);
 	}
-	for (int i = 0; i < nw; i++)
+	for (int i = 0; i < nw; i++) {
 		free(ws[i].top);
+		free(ws[i].band);
+	}
 	free(ws);
 	for (int i = 0; i < sh.nitems; i++)
 		free(sh.items[i].rows);

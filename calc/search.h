@@ -73,6 +73,9 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
                                            before the grid is allocated */
 #define CALC_PICK_TOP 100 /* the top configurations a search for the recommendation keeps first
                               (pick.c); calc_search_pick_window grows it until the band is read */
+#define CALC_PICK_TOP_FIRST (4 * CALC_PICK_TOP) /* what a search for the recommendation keeps:
+                              the window's first growth too, the most common, without a second
+                              search (calc_search_pick_band) */
 #define CALC_PICK_TOP_MAX 100000 /* the most it grows to (the most a search keeps, search.c) */
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
@@ -153,6 +156,16 @@ struct calc_search_opts {
 	 * calc_plan_sched_mask), or of allow_arg's when allow is calc_framework_allows.  Part
 	 * of the grid: a memo and a seed see only these leaves. */
 	unsigned long long sched_mask;
+	/* the recommendation's band (pick.c, calc_search_pick_band): with band_limit > 0 every
+	 * ranked leaf whose step time is at most band_limit is timed (a lower bound prunes only
+	 * above it) and counted (result.band_n); of those whose headroom is at least band_want
+	 * the result keeps the least under band_simpler (< 0: a is simpler than b), ties to the
+	 * one that ranks first (result.band_best, band_before: the ranked leaves before it), and
+	 * counts them (band_nsafe); objective time only.  0 (default): none */
+	double band_limit;
+	double band_want;
+	int (*band_simpler)(const void *arg, const struct calc_search_cfg *a, const struct calc_search_cfg *b);
+	const void *band_arg;
 	struct calc_search_memo *memo;   /* the memory side of an earlier search to reuse, or an
 	                                    empty one to fill (calc_search_memo_new); NULL: none
 	                                    (default).  Ignored where it does not fit the plan and
@@ -382,6 +395,19 @@ struct calc_search_result {
 	struct calc_search_row *rows;   /* keep_all: every leaf in enumeration order;
 	                                   keep_feasible: every ranked row by memory; owned */
 	char *frontier;                 /* keep_feasible: 1 for rows on the Pareto frontier */
+	/* opts.band_limit > 0: the band's leaves (see there) */
+	long long band_n;               /* ranked leaves with step time <= band_limit */
+	long long band_nsafe;           /* of which headroom >= band_want */
+	int band_have;                  /* 1: band_best is set (band_nsafe > 0) */
+	struct calc_search_row band_best; /* the simplest of those, ties to the first ranked */
+	long long band_before;          /* ranked leaves that rank before band_best (exact
+	                                   while band_n <= CALC_PICK_TOP_MAX) */
+	/* the recommendation's window read in one more pass (calc_search_pick_band, pick.c):
+	 * pick_kept > 0 when set */
+	int pick_kept;                  /* the top K the growing window would have ended with */
+	int pick_rank;                  /* 1-based rank of the pick in the whole ranking */
+	int pick_in_band;               /* others that leave the margin within the band */
+	struct calc_search_top pick_top; /* the pick where it ranks below top[] (rank > ntop) */
 };
 
 /* Re-evaluate the ranked top of 'r' (a calc_search of 'plan') with the pipeline
@@ -438,6 +464,18 @@ struct calc_pick_why {
  * "validation.compare_band" or "plan.pick_band_fixed". */
 const char *calc_pick_band_key(const struct calc_plan *plan);
 int calc_search_pick_window(const struct calc_search_result *r, const struct calc_plan *plan);
+/* The recommendation's window of result r, a calc_search of 'plan' for it that kept
+ * opts.top >= k0 rows (CALC_PICK_TOP_FIRST for k0 = CALC_PICK_TOP), as a search keeping
+ * k0 and grown by calc_search_pick_window gives it, bit for bit (pick.c): where the grown
+ * window lies within r's rows, r is cut to it (ntop, opts.top); where it reaches past
+ * them, one more enumeration reads the whole band instead: the pick, its rank and the
+ * window's size in r->pick_*.  Where it cannot (none of r's rows leaves the margin, or
+ * the grown window would be cut short at CALC_PICK_TOP_MAX) r is left as it is, and
+ * calc_search_pick_window grows it as before; else that returns 0.  Returns 0, or -1
+ * after a diagnostic. */
+int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_result *r, int k0, struct calc_diag *d);
+/* The top K the recommendation rule read: r->ntop, or the grown window's (pick_kept). */
+int calc_search_kept(const struct calc_search_result *r);
 /* calc_search_safe with what the rule found in *why (may be NULL). */
 const struct calc_search_top *calc_search_safe_why(const struct calc_search_result *r, const struct calc_plan *plan,
                                                    struct calc_pick_why *why);

@@ -666,7 +666,7 @@ int cmd_search(int argc, char **argv)
 	struct calc_search_opts so;
 	struct calc_search_result r;
 	struct calc_table t;
-	int rc, stats = 0, all = 0, want_top;
+	int rc, stats = 0, all = 0, want_top, k0;
 	struct pick pick = {0};
 	const char *table = "top", *write_path = NULL;
 	const struct calc_framework *fw = NULL;
@@ -761,9 +761,15 @@ int cmd_search(int argc, char **argv)
 		want_top = so.top;
 		if (so.top < CALC_PICK_TOP && !stats)
 			so.top = CALC_PICK_TOP; /* the recommendation's window (pick.c) */
+		k0 = so.top;
+		if (!stats) /* its first growth kept at once (CALC_PICK_TOP_FIRST) */
+			so.top = so.top < CALC_PICK_TOP_MAX / 4 ? 4 * so.top : CALC_PICK_TOP_MAX;
 		so.recheck_top = want_top;
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
+		return cli_fail(&d);
+	/* the window from the rows kept, or the whole band in one more pass (pick.c) */
+	if (!stats && calc_search_pick_band(&plan, &r, k0, &d) < 0)
 		return cli_fail(&d);
 	for (int k; !stats && (k = calc_search_pick_window(&r, &plan)) > 0;) {
 		calc_search_free(&r); /* the recommendation reads the whole band (pick.c) */
@@ -777,7 +783,7 @@ int cmd_search(int argc, char **argv)
 		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
 		pick.safe = calc_search_safe_why(&r, &plan, &pick.why) != NULL;
 		pick.fastest_time = pick.why.fastest ? r.top[pick.why.fastest - 1].r.step_time : NAN;
-		pick.kept = r.ntop;
+		pick.kept = calc_search_kept(&r);
 		pick.sim = NAN;
 		if (t) {
 			pick.r = t->r;

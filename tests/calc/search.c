@@ -1441,6 +1441,132 @@ static void test_pick_window(void **state)
 	free(p);
 }
 
+/* The whole band in one more pass (calc_search_pick_band) picks what the grown window
+ * picks, bit for bit: the same split (its enumeration key, step time and memory), rank,
+ * fastest, count inside the band, window size and flags.  The reference is the rule as it
+ * was before the pass: the search kept at CALC_PICK_TOP and searched again at 4 K until its
+ * last row is outside the band (calc_search_pick_window alone), and, where every ranked
+ * split fits in one list, calc_search_safe_why over that list (a second method: no window).
+ * Over the shipped plans but DeepSeek-V3 (its grown window takes a minute here), the
+ * tests/cli plans that name no split, and 12 random small plans (a fixed seed) drawn over
+ * the GPU count, the margin, the band and the framework. */
+static int pick_paths[3]; /* grown windows: searched again, held in the first list, one more pass */
+static void pick_pair(const struct calc_plan *p, const char *what)
+{
+	struct calc_search_opts o;
+	struct calc_search_result ref, one, all;
+	struct calc_diag d = {0};
+	struct calc_pick_why wr, wn, wa;
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	o.top_only = 1;
+	o.top = CALC_PICK_TOP;
+	run(p, &o, &ref);
+	for (int k; (k = calc_search_pick_window(&ref, p)) > 0;) {
+		calc_search_free(&ref);
+		o.top = k;
+		run(p, &o, &ref);
+	}
+	o.top = CALC_PICK_TOP;
+	run(p, &o, &one);
+	int grows = calc_search_pick_window(&one, p) > 0;
+	calc_search_free(&one);
+	o.top = CALC_PICK_TOP_FIRST;
+	run(p, &o, &one);
+	assert_int_equal(calc_search_pick_band(p, &one, CALC_PICK_TOP, &d), 0);
+	for (int k; (k = calc_search_pick_window(&one, p)) > 0;) { /* where the pass leaves it */
+		calc_search_free(&one);
+		o.top = k;
+		run(p, &o, &one);
+	}
+	const struct calc_search_top *tr = calc_search_safe_why(&ref, p, &wr);
+	const struct calc_search_top *tn = calc_search_safe_why(&one, p, &wn);
+	int how = one.pick_kept ? 2 : one.opts.top <= CALC_PICK_TOP_FIRST ? 1 : 0;
+	if (grows) {
+		print_message("%s: %s, rank %d of %d\n", what,
+		              how == 2 ? "band read in one more pass" : how ? "window held" : "window grown",
+		              wn.rank, calc_search_kept(&one));
+		pick_paths[how]++;
+	}
+	assert_true((tr == NULL) == (tn == NULL));
+	assert_int_equal(wn.fastest, wr.fastest);
+	assert_int_equal(wn.rank, wr.rank);
+	assert_int_equal(wn.in_band, wr.in_band);
+	assert_int_equal(wn.short_seq_cp, wr.short_seq_cp);
+	assert_int_equal(wn.window_short, wr.window_short);
+	assert_int_equal(calc_search_kept(&one), ref.ntop);
+	assert_true(wn.band == wr.band || (isnan(wn.band) && isnan(wr.band)));
+	if (tr) {
+		assert_true(tn->r.key == tr->r.key);
+		assert_true(tn->r.step_time == tr->r.step_time);
+		assert_true(tn->r.memory == tr->r.memory);
+		assert_true(tn->r.headroom == tr->r.headroom);
+		assert_int_equal(tn->r.c.tp, tr->r.c.tp);
+		assert_int_equal(tn->r.c.pp, tr->r.c.pp);
+		assert_int_equal(tn->r.c.cp, tr->r.c.cp);
+		assert_int_equal(tn->r.c.zero, tr->r.c.zero);
+		assert_int_equal(tn->r.c.schedule, tr->r.c.schedule);
+		assert_true(tn->fast.time == tr->fast.time);
+	}
+	const struct calc_search_top *pn = calc_search_pick(&one, p, NULL), *pr = calc_search_pick(&ref, p, NULL);
+	assert_true((pn == NULL) == (pr == NULL));
+	if (pn)
+		assert_true(pn->r.key == pr->r.key);
+	if (ref.ranked < CALC_PICK_TOP_MAX && tr) { /* every ranked split in one list */
+		o.top_only = 0;
+		o.top = CALC_PICK_TOP_MAX;
+		run(p, &o, &all);
+		assert_true(all.ntop == all.ranked);
+		const struct calc_search_top *ta = calc_search_safe_why(&all, p, &wa);
+		assert_non_null(ta);
+		assert_true(ta->r.key == tn->r.key);
+		assert_int_equal(wa.rank, wn.rank);
+		assert_int_equal(wa.in_band >= wn.in_band, 1); /* the list reads past the window's end */
+		calc_search_free(&all);
+	}
+	calc_search_free(&ref);
+	calc_search_free(&one);
+}
+
+static void test_pick_band(void **state)
+{
+	static const char *const files[] = {"plans/default.ini", "plans/llama2-70b-a100.ini",
+	                                    "plans/llama3-405b-h100.ini", "tests/cli/llama3-8b.ini",
+	                                    "tests/cli/presets-only-dense.ini", "tests/cli/llama3-70b-1024.ini"};
+	static const char *const fws[] = {"plan.framework=stack", "plan.framework=any", "plan.framework=torchtitan"};
+	static const int nodes[] = {2, 4, 8, 16, 32, 64};
+	struct calc_plan *p = malloc(sizeof *p);
+	unsigned long long x = 30;
+	(void)state;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		struct calc_diag d = {0};
+		int rc = calc_plan_load(p, files[i], NULL, 0, &d);
+		if (rc)
+			print_error("%s", d.text ? d.text : "");
+		calc_diag_free(&d);
+		assert_int_equal(rc, 0);
+		pick_pair(p, files[i]);
+	}
+	for (int k = 0; k < 12; k++) {
+		char n[64], m[64], b[64];
+		const char *sets[5];
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL; /* Knuth's MMIX LCG */
+		snprintf(n, sizeof n, "cluster.nodes=%d", nodes[(x >> 33) % 6]);
+		snprintf(m, sizeof m, "plan.memory_margin=%.3f", (double)((x >> 20) % 300) / 1000);
+		snprintf(b, sizeof b, "plan.pick_band_fixed=%.4f", 0.001 + (double)((x >> 40) % 1000) / 5000);
+		sets[0] = n;
+		sets[1] = m;
+		sets[2] = fws[(x >> 50) % 3];
+		sets[3] = "plan.pick_band=fixed";
+		sets[4] = b;
+		load_plan(p, sets, (x >> 60) % 2 ? 5 : 3);
+		pick_pair(p, n);
+	}
+	/* each way of reading the window was taken (the cases above are fixed) */
+	assert_true(pick_paths[0] > 0 && pick_paths[1] > 0 && pick_paths[2] > 0);
+	free(p);
+}
+
 /* plan.framework: the default takes the stack's framework; each stack family maps to its
  * framework (frameworks.c); 'any' searches every schedule; the default plan's search
  * enumerates only Megatron-Core's 1F1B and interleaved at pp > 1. */
@@ -1728,7 +1854,7 @@ int main(void)
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
 		cmocka_unit_test(test_pick_one_rule),
-		cmocka_unit_test(test_pick_short_sequence), cmocka_unit_test(test_pick_window),
+		cmocka_unit_test(test_pick_short_sequence), cmocka_unit_test(test_pick_window), cmocka_unit_test(test_pick_band),
 		cmocka_unit_test(test_plan_framework),
 		cmocka_unit_test(test_torchtitan_split),
 		cmocka_unit_test(test_frameworks),
