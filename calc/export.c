@@ -959,9 +959,11 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 		reshard = "never";
 	else if (p->zero == 3)
 		reshard = p->reshard_after_forward ? "always" : "never";
-	if (p->tp > 1 && !p->sp)
+	/* current torchtitan has enable_sequence_parallel (configs.py:169 at b5bcd76c) and
+	 * model_registry(moe_comm_backend=...): the function writes both (export_titan_py) */
+	if (p->tp > 1 && !p->sp && !py)
 		note(&ns, "torchtitan always runs sequence parallelism with TP (the plan has parallel.sp = no)");
-	if (p->model.moe.experts > 0 && p->moe_dispatcher != CALC_DISP_DEEPEP && p->moe_dispatcher != CALC_DISP_ALLTOALL)
+	if (p->model.moe.experts > 0 && p->moe_dispatcher != CALC_DISP_DEEPEP && p->moe_dispatcher != CALC_DISP_ALLTOALL && !py)
 		note(&ns, "torchtitan dispatches tokens by all-to-all or DeepEP (expert_parallel_comm_backend); the plan's "
 		          "moe.dispatcher = %s is written as all-to-all", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "hybridep");
 	if (tt_model(p) < 0)
@@ -1158,13 +1160,15 @@ static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns,
 		note(ns, "Float8LinearConverter's recipes are rowwise and rowwise_with_gw_hp (components/quantization/"
 		          "float8.py:58 at b5bcd76c): written is rowwise; the plan counts the torch-mp-fp8 recipe's "
 		          "per-tensor scales");
-	if (moe && p->moe_dispatcher == CALC_DISP_DEEPEP && tm < 0)
-		note(ns, "DeepEP is model_registry(moe_comm_backend=\"deepep\") of a torchtitan flavor; the model has none here");
+	if (moe && p->moe_dispatcher == CALC_DISP_ALLGATHER)
+		note(ns, "model_registry's moe_comm_backend is standard (all-to-all), deepep, hybridep or "
+		          "minimal_async_ep (models/common/config_utils.py:376-424 at b5bcd76c): the plan's moe.dispatcher = "
+		          "allgather is written as standard");
 	fprintf(f, "# torchtitan config_registry.py function (pytorch/torchtitan at commit b5bcd76c) for %s:\n"
 	           "# tp %d x cp %d x pp %d x dp %d = %d GPUs.  Put it into torchtitan/models/%s/config_registry.py\n"
 	           "# and run it with --module %s --config trainplan_%s\n",
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p),
-	        tm >= 0 ? tt_models[tm].name : "FAMILY", tm >= 0 ? tt_models[tm].name : "FAMILY", name);
+	        tt_models[tm].name, tt_models[tm].name, name);
 	print_notes(ns, f, "# note: ");
 	fprintf(f, "\nfrom torchtitan.components.optimizer import default_adamw\n");
 	if (fp8)
@@ -1185,7 +1189,8 @@ static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns,
 		if (fp8)
 			fprintf(f, ", converters=[Float8LinearConverter.Config()]");
 		if (moe)
-			fprintf(f, ", moe_comm_backend=\"%s\"", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep" : "standard");
+			fprintf(f, ", moe_comm_backend=\"%s\"", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep"
+			        : p->moe_dispatcher == CALC_DISP_HYBRIDEP ? "hybridep" : "standard");
 		fprintf(f, "),\n");
 	}
 	/* AdamW over every parameter (optimizer.py:378-399) */
@@ -1202,7 +1207,7 @@ static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns,
 	fprintf(f, "            data_parallel_shard_degree=%d,\n", shard);
 	fprintf(f, "            fsdp_reshard_after_forward=\"%s\",\n", reshard);
 	fprintf(f, "            tensor_parallel_degree=%d,\n", p->tp);
-	fprintf(f, "            enable_sequence_parallel=True,\n");
+	fprintf(f, "            enable_sequence_parallel=%s,\n", p->sp || p->tp == 1 ? "True" : "False");
 	fprintf(f, "            pipeline_parallel_degree=%d,\n", p->pp);
 	if (p->pp > 1) {
 		fprintf(f, "            pipeline_parallel_schedule=\"%s\",\n", tt_schedule(p->schedule));

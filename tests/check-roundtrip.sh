@@ -83,7 +83,8 @@ done
 for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
          "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
          "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4" "--set zero=0 --set recompute=none" \
-         "--set zero=3 --set fsdp=yes --set hsdp=4" "--set zero=0 --set first_stage_less_layers=2 --set last_stage_less_layers=2"; do
+         "--set zero=3 --set fsdp=yes --set hsdp=4" "--set zero=0 --set first_stage_less_layers=2 --set last_stage_less_layers=2" \
+         "--set zero=0 --set sp=no"; do
 	# shellcheck disable=SC2086
 	check torchtitan-py "$split plan.sp memory.total step.time" --set model.preset=llama3-70b --set training.recipe=torch-mp $v
 done
@@ -222,10 +223,12 @@ for p in plans/*.ini; do
 	# current torchtitan's function names the model as a flavor of its family: the plans of
 	# a torchtitan flavor round-trip, the others are refused (exit 2, nothing written)
 	case $p in
-	*deepseek-v3*) # and DeepEP, model_registry(moe_comm_backend="deepep")
+	*deepseek-v3*) # and DeepEP and HybridEP, model_registry(moe_comm_backend="deepep" or "hybridep")
 		check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp
-		check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp \
-			--set moe.dispatcher=deepep ;;
+		for d in deepep hybridep; do
+			check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp \
+				--set moe.dispatcher=$d
+		done ;;
 	*llama3-405b*) check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set training.recipe=torch-mp ;;
 	*)
 		out=$("$bin" export --for torchtitan-py --plan "$p" 2>/dev/null); rc=$?
