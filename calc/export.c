@@ -22,12 +22,13 @@
 #include "export.h"
 #include "files.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 enum fw { FW_MEGATRON = CALC_EXPORT_MEGATRON, FW_NEMO = CALC_EXPORT_NEMO, FW_TORCHTITAN = CALC_EXPORT_TORCHTITAN,
-	FW_DEEPSPEED = CALC_EXPORT_DEEPSPEED };
+	FW_DEEPSPEED = CALC_EXPORT_DEEPSPEED, FW_TORCHTITAN_PY = CALC_EXPORT_TORCHTITAN_PY };
 
 #define MAX_NOTES 16
 struct notes {
@@ -921,7 +922,10 @@ static int tt_model(const struct calc_plan *p)
 	return -1;
 }
 
-static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, struct calc_diag *d)
+static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns, int replicate, int shard,
+                           const char *reshard, int fit, int a, int b, int k);
+
+static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, struct calc_diag *d, int py)
 {
 	static const int ok[] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_DUALPIPE, -1};
 	struct notes ns = {0};
@@ -955,9 +959,11 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 		reshard = "never";
 	else if (p->zero == 3)
 		reshard = p->reshard_after_forward ? "always" : "never";
-	if (p->tp > 1 && !p->sp)
+	/* current torchtitan has enable_sequence_parallel (configs.py:169 at b5bcd76c) and
+	 * model_registry(moe_comm_backend=...): the function writes both (export_titan_py) */
+	if (p->tp > 1 && !p->sp && !py)
 		note(&ns, "torchtitan always runs sequence parallelism with TP (the plan has parallel.sp = no)");
-	if (p->model.moe.experts > 0 && p->moe_dispatcher != CALC_DISP_DEEPEP && p->moe_dispatcher != CALC_DISP_ALLTOALL)
+	if (p->model.moe.experts > 0 && p->moe_dispatcher != CALC_DISP_DEEPEP && p->moe_dispatcher != CALC_DISP_ALLTOALL && !py)
 		note(&ns, "torchtitan dispatches tokens by all-to-all or DeepEP (expert_parallel_comm_backend); the plan's "
 		          "moe.dispatcher = %s is written as all-to-all", p->moe_dispatcher == CALC_DISP_ALLGATHER ? "allgather" : "hybridep");
 	if (tt_model(p) < 0)
@@ -976,7 +982,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 		note(&ns, "torchtitan's loss is torch's cross-entropy on FP32 logits (training.cross_entropy = torch); the "
 		          "plan assumes Megatron-LM's fused kernel");
 	if (p->recompute == CALC_RC_SELECTIVE)
-		note(&ns, "selective recomputation written as torchtitan's per-op policy (selective_ac_option = \"op\")");
+		note(&ns, py ? "selective recomputation written as torchtitan's per-op policy (SelectiveAC, "
+		               "distributed/activation_checkpoint.py:185 at b5bcd76c)"
+		             : "selective recomputation written as torchtitan's per-op policy (selective_ac_option = \"op\")");
 	/* the split: torchtitan's rule (generate_llm_fqn_per_model_part,
 	 * torchtitan/distributed/pipeline_parallel.py at 238fa995) weighs the embedding and the
 	 * output as pipeline_parallel_first/last_stage_less_layers layers (default 1 and 1,
@@ -987,6 +995,7 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 	 * weights 0 and 0, or 1 and 1, that give the plan's stages; otherwise the stages as
 	 * module_fqns_per_model_part. */
 	int v = p->schedule == CALC_SCHED_DUALPIPE ? 2 : p->vpp > 1 ? p->vpp : 1, nvs = p->pp * v;
+
 	int a = p->first_less, b = p->last_less, fit = -1, L = p->model.layers, k = 0;
 	if (p->pp > 1) {
 		if (a > 0 || b > 0)
@@ -1016,6 +1025,23 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 			                 "export --for torchtitan: the stages' layers do not follow torchtitan's rule over %d "
 			                 "virtual stages (allowed: parallel.first_stage_less_layers and last_stage_less_layers, "
 			                 "or the stages that rule gives)", nvs);
+	}
+	if (py) {
+		/* model_spec = model_registry(FLAVOR) names one of the family's flavors
+		 * (torchtitan/models/llama3/__init__.py:369 at b5bcd76c); a model that is none needs
+		 * a flavor in torchtitan's source first, which a config function cannot add */
+		if (tt_model(p) < 0)
+			return key_error(d, p, "model", "preset", "export --for torchtitan-py: the model '%s' is no torchtitan "
+			                 "model and flavor (allowed: llama3-8b, llama3-70b, llama3.1-405b, deepseek-v3, unchanged): "
+			                 "its flavor goes into torchtitan/models/NAME/__init__.py first (export --for torchtitan "
+			                 "writes the job TOML without a [model] table)", p->model.name);
+		if (p->pp > 1 && fit < 0)
+			return key_error(d, p, "parallel", p->uneven_stages ? "layers_per_stage" : "split",
+			                 "export --for torchtitan-py: the stages' layers do not follow torchtitan's rule "
+			                 "(module_fqns_per_model_part, which writes any stages, is not read back by import; "
+			                 "allowed: parallel.first_stage_less_layers and last_stage_less_layers, or the stages "
+			                 "that rule gives; export --for torchtitan writes them)");
+		return export_titan_py(p, f, &ns, replicate, shard, reshard, fit, a, b, k);
 	}
 	fprintf(f, "# torchtitan job config for %s: tp %d x cp %d x pp %d x dp %d = %d GPUs\n",
 	        shown_file(p, shown, sizeof shown), p->tp, p->cp,
@@ -1087,6 +1113,122 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 	fprintf(f, "mode = \"%s\"\n", calc_recompute_name(p->recompute));
 	if (p->recompute == CALC_RC_SELECTIVE)
 		fprintf(f, "selective_ac_option = \"op\"\n");
+	return 0;
+}
+
+/* Current torchtitan (pytorch/torchtitan at commit b5bcd76c66d0acb1a08b176d9639425bc55e0b2a,
+ * 2026-08-21) configures a run with a Python function returning Trainer.Config in
+ * torchtitan/models/FAMILY/config_registry.py, chosen with --module FAMILY --config NAME
+ * (torchtitan/config/manager.py:49-95).  The function written is self-contained, as the
+ * registry's own base functions are (llama3_70b(): return Trainer.Config(...)): every field
+ * the prediction depends on is set, none is inherited from a registry function whose
+ * values change between commits.  The fields are those of TrainingConfig, ParallelismConfig
+ * and CompileConfig (torchtitan/config/configs.py at b5bcd76c; tests/export/
+ * torchtitan-py-fields.txt) and Trainer.Config's model_spec, optimizer and
+ * activation_checkpoint (torchtitan/trainer.py:77-116).  A micro-batch is
+ * num_tokens_per_microbatch_per_dp_rank tokens packed from documents of max_context_length
+ * (components/data/packing.py:21-55): micro_batch x seq_len; a step is
+ * num_tokens_per_train_step tokens (configs.py:43-59): global_batch x seq_len; with PP a
+ * rank runs num_pp_microbatches micro-batches per schedule run (trainer.py:409-415), the
+ * plan's micro-batches per step. */
+static void py_name(const struct calc_plan *p, char *buf, size_t n)
+{
+	const char *base = p->file[0] && strcmp(p->file, "-") ? p->file : "plan", *s = strrchr(base, '/');
+	size_t j = 0, len;
+	s = s ? s + 1 : base;
+	len = strlen(s);
+	if (len > 4 && !strcmp(s + len - 4, ".ini"))
+		len -= 4;
+	for (size_t i = 0; i < len && j + 1 < n && j < 60; i++)
+		buf[j++] = isalnum((unsigned char)s[i]) && !((unsigned char)s[i] & 0x80) ? (char)tolower((unsigned char)s[i]) : '_';
+	buf[j] = 0;
+	if (!j)
+		snprintf(buf, n, "plan");
+}
+
+static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns, int replicate, int shard,
+                           const char *reshard, int fit, int a, int b, int k)
+{
+	char shown[CALC_PATH_MAX * 4], name[64];
+	int tm = tt_model(p), fp8 = !strcmp(p->recipe_name, "torch-mp-fp8") && tm >= 0, v = p->pp > 1 && fit > 0;
+	int moe = p->model.moe.experts > 0, async_tp = p->tp > 1 && p->tp_overlap > 0;
+	py_name(p, name, sizeof name);
+	if (p->tp > 1 && p->etp != p->tp && moe)
+		note(ns, "ParallelismConfig has no expert_tensor_parallel_degree at this commit: the experts' TP degree "
+		          "is torchtitan's own (the plan has etp %d)", p->etp);
+	if (fp8)
+		note(ns, "Float8LinearConverter's recipes are rowwise and rowwise_with_gw_hp (components/quantization/"
+		          "float8.py:58 at b5bcd76c): written is rowwise; the plan counts the torch-mp-fp8 recipe's "
+		          "per-tensor scales");
+	if (moe && p->moe_dispatcher == CALC_DISP_ALLGATHER)
+		note(ns, "model_registry's moe_comm_backend is standard (all-to-all), deepep, hybridep or "
+		          "minimal_async_ep (models/common/config_utils.py:376-424 at b5bcd76c): the plan's moe.dispatcher = "
+		          "allgather is written as standard");
+	fprintf(f, "# torchtitan config_registry.py function (pytorch/torchtitan at commit b5bcd76c) for %s:\n"
+	           "# tp %d x cp %d x pp %d x dp %d = %d GPUs.  Put it into torchtitan/models/%s/config_registry.py\n"
+	           "# and run it with --module %s --config trainplan_%s\n",
+	        shown_file(p, shown, sizeof shown), p->tp, p->cp, p->pp, p->dp, calc_plan_gpus(p),
+	        tt_models[tm].name, tt_models[tm].name, name);
+	print_notes(ns, f, "# note: ");
+	fprintf(f, "\nfrom torchtitan.components.optimizer import default_adamw\n");
+	if (fp8)
+		fprintf(f, "from torchtitan.components.quantization import Float8LinearConverter\n");
+	fprintf(f, "from torchtitan.config import %sParallelismConfig, TrainingConfig\n", async_tp ? "CompileConfig, " : "");
+	if (p->recompute != CALC_RC_NONE)
+		fprintf(f, "from torchtitan.distributed.activation_checkpoint import %s\n",
+		        p->recompute == CALC_RC_FULL ? "FullAC" : "SelectiveAC");
+	if (tm >= 0)
+		fprintf(f, "from torchtitan.models.%s import model_registry\n", tt_models[tm].name);
+	fprintf(f, "from torchtitan.trainer import Trainer\n\n\n");
+	fprintf(f, "def trainplan_%s() -> Trainer.Config:\n", name);
+	fprintf(f, "    return Trainer.Config(\n");
+	if (tm >= 0) {
+		/* model_registry(flavor, converters=..., moe_comm_backend=...):
+		 * torchtitan/models/llama3/__init__.py:369, deepseek_v3/__init__.py:616 at b5bcd76c */
+		fprintf(f, "        model_spec=model_registry(\"%s\"", tt_models[tm].flavor);
+		if (fp8)
+			fprintf(f, ", converters=[Float8LinearConverter.Config()]");
+		if (moe)
+			fprintf(f, ", moe_comm_backend=\"%s\"", p->moe_dispatcher == CALC_DISP_DEEPEP ? "deepep"
+			        : p->moe_dispatcher == CALC_DISP_HYBRIDEP ? "hybridep" : "standard");
+		fprintf(f, "),\n");
+	}
+	/* AdamW over every parameter (optimizer.py:378-399) */
+	fprintf(f, "        optimizer=default_adamw(),\n");
+	fprintf(f, "        training=TrainingConfig(\n");
+	fprintf(f, "            num_tokens_per_microbatch_per_dp_rank=%ld,\n", (long)p->micro_batch * p->seq_len);
+	fprintf(f, "            num_tokens_per_train_step=%ld,\n", (long)p->global_batch * p->seq_len);
+	fprintf(f, "            max_context_length=%d,\n", p->seq_len);
+	fprintf(f, "            steps=%ld,\n", train_steps(p));
+	fprintf(f, "            mixed_precision_param=\"%s\",\n", strcmp(p->recipe->name, "fp32") ? "bfloat16" : "float32");
+	fprintf(f, "        ),\n");
+	fprintf(f, "        parallelism=ParallelismConfig(\n");
+	fprintf(f, "            data_parallel_replicate_degree=%d,\n", replicate);
+	fprintf(f, "            data_parallel_shard_degree=%d,\n", shard);
+	fprintf(f, "            fsdp_reshard_after_forward=\"%s\",\n", reshard);
+	fprintf(f, "            tensor_parallel_degree=%d,\n", p->tp);
+	fprintf(f, "            enable_sequence_parallel=%s,\n", p->sp || p->tp == 1 ? "True" : "False");
+	fprintf(f, "            pipeline_parallel_degree=%d,\n", p->pp);
+	if (p->pp > 1) {
+		fprintf(f, "            pipeline_parallel_schedule=\"%s\",\n", tt_schedule(p->schedule));
+		fprintf(f, "            num_pp_microbatches=%d,\n", calc_plan_microbatches(p));
+		if (v) {
+			fprintf(f, "            pipeline_parallel_first_stage_less_layers=%d,\n", a);
+			fprintf(f, "            pipeline_parallel_last_stage_less_layers=%d,\n", b);
+			if (k > 0)
+				fprintf(f, "            pipeline_parallel_layers_per_stage=%d,\n", k);
+		}
+	}
+	fprintf(f, "            context_parallel_degree=%d,\n", p->cp);
+	if (moe)
+		fprintf(f, "            expert_parallel_degree=%d,\n", p->ep);
+	fprintf(f, "        ),\n");
+	if (async_tp) /* async TP is a compile pass (configs.py:298-312) */
+		fprintf(f, "        compile=CompileConfig(enable=True, enable_async_tensor_parallel=True),\n");
+	/* SelectiveAC.Config() is Trainer.Config's default (trainer.py:108-110); None runs none */
+	fprintf(f, "        activation_checkpoint=%s,\n", p->recompute == CALC_RC_FULL ? "FullAC.Config()"
+	        : p->recompute == CALC_RC_SELECTIVE ? "SelectiveAC.Config()" : "None");
+	fprintf(f, "    )\n");
 	return 0;
 }
 
@@ -1174,7 +1316,8 @@ static int export_deepspeed(const struct calc_plan *p, FILE *f, FILE *notes, str
 	return 0;
 }
 
-const char *const calc_export_names[CALC_EXPORT_N + 1] = {"megatron", "nemo", "torchtitan", "deepspeed", NULL};
+const char *const calc_export_names[CALC_EXPORT_N + 1] = {"megatron", "nemo", "torchtitan", "deepspeed",
+                                                           "torchtitan-py", NULL};
 
 int calc_export_find(const char *name)
 {
@@ -1189,7 +1332,8 @@ int calc_export(const struct calc_plan *p, int fw, FILE *f, FILE *notes, struct 
 	switch (fw) {
 	case FW_MEGATRON: return export_megatron(p, f, notes, d) ? -1 : 0;
 	case FW_NEMO: return export_nemo(p, f, notes, d) ? -1 : 0;
-	case FW_TORCHTITAN: return export_torchtitan(p, f, notes, d) ? -1 : 0;
+	case FW_TORCHTITAN: return export_torchtitan(p, f, notes, d, 0) ? -1 : 0;
+	case FW_TORCHTITAN_PY: return export_torchtitan(p, f, notes, d, 1) ? -1 : 0;
 	case FW_DEEPSPEED: return export_deepspeed(p, f, notes, d) ? -1 : 0;
 	default: return calc_error(d, NULL, 0, "export: unknown framework %d", fw);
 	}

@@ -1,6 +1,8 @@
 /*
- * cmd_export.c -- `trainplan export --for megatron|nemo|torchtitan|deepspeed`: the
- * plan's split and training settings as that framework takes them (calc/export.c).
+ * cmd_export.c -- `trainplan export --for megatron|nemo|torchtitan|torchtitan-py|deepspeed`:
+ * the plan's split and training settings as that framework takes them (calc/export.c).
+ * torchtitan is the job TOML of torchtitan up to commit 238fa995, torchtitan-py the
+ * config_registry.py function of torchtitan at commit b5bcd76c.
  *
  *   trainplan export --for FRAMEWORK [--plan FILE] [--set KEY=VALUE]...
  *
@@ -38,7 +40,7 @@ int cmd_export(int argc, char **argv)
 			return cli_unhandled("export", opt);
 	}
 	if (!fw)
-		return cli_error("export: name the framework: --for megatron|nemo|torchtitan|deepspeed");
+		return cli_error("export: name the framework: --for megatron|nemo|torchtitan|torchtitan-py|deepspeed");
 	which = calc_export_find(fw);
 	if (which < 0) {
 		struct calc_suggest s;
@@ -46,7 +48,7 @@ int cmd_export(int argc, char **argv)
 		calc_suggest_init(&s, fw);
 		for (int k = 0; k < CALC_EXPORT_N; k++)
 			calc_suggest_offer(&s, calc_export_names[k]);
-		return cli_error("export: unknown framework '%s': allowed are megatron, nemo, torchtitan, deepspeed%s", fw,
+		return cli_error("export: unknown framework '%s': allowed are megatron, nemo, torchtitan, torchtitan-py, deepspeed%s", fw,
 		                 calc_suggest_text(&s, dym, sizeof dym));
 	}
 	if ((rc = cli_load(&o, &plan)) != 0)

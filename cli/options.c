@@ -185,15 +185,20 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	 "counted), MLA, --moe-layer-freq, the optimizer and gradient dtypes, the overlap flags,\n"
 	 "the rank order, FP8/MXFP8/NVFP4 and recomputation; NeMo 2's Megatron-Bridge\n"
 	 "(commit 067f987d) run_recipe.py overrides with the whole architecture; a torchtitan\n"
-	 "job TOML (commit 238fa995: [model] name and flavor, local_batch_size one forward's\n"
-	 "sequences, the first/last stage weights) or a DeepSpeed config JSON (commit edaa722).\n"
+	 "job TOML (--for torchtitan: the TOML job configs of torchtitan up to commit 238fa995;\n"
+	 "[model] name and flavor, local_batch_size one forward's sequences, the first/last\n"
+	 "stage weights), current torchtitan's config_registry.py function (--for torchtitan-py,\n"
+	 "commit b5bcd76c: def trainplan_PLAN() -> Trainer.Config over model_registry(FLAVOR),\n"
+	 "num_tokens_per_microbatch_per_dp_rank, num_pp_microbatches, SelectiveAC or FullAC;\n"
+	 "import --from torchtitan reads it back) or a DeepSpeed config JSON (commit edaa722).\n"
 	 "Every flag and key is one the framework's source defines (make check-export-flags).\n"
 	 "A choice the framework cannot express (ZB-H2 in Megatron-LM, ZeRO-2 with DeepSpeed's\n"
 	 "pipeline, a split torchtitan's rule cannot give) is an error at the plan key; what it\n"
 	 "cannot say in its file (ZeRO-1 in torchtitan) is a note (a comment, or stderr for\n"
 	 "JSON).\n",
 	 1, "none (the framework's own)", NULL,
-	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan or deepspeed", NULL, "megatron nemo torchtitan deepspeed"}, {NULL, NULL, NULL, NULL}},
+	 {{"--for FRAMEWORK", "megatron, nemo, torchtitan, torchtitan-py or deepspeed", NULL,
+	   "megatron nemo torchtitan torchtitan-py deepspeed"}, {NULL, NULL, NULL, NULL}},
 	 "trainplan export --for megatron --set parallel.pp=4 > launch.sh"},
 	{"import", "--from FRAMEWORK FILE|- [--plan BASE] [--gpus N] [--config NAME] [--module NAME] [-- OVERRIDES]",
 	 "A run as a plan (INI on stdout): a Megatron-LM launch script as the framework ships\n"

@@ -98,7 +98,7 @@ _trainplan_option_values() {
 	"calibrate --table") echo "calibration calibration-runs";;
 	"compare --format") echo "text csv json md tsv";;
 	"export --plan") echo @file;;
-	"export --for") echo "megatron nemo torchtitan deepspeed";;
+	"export --for") echo "megatron nemo torchtitan torchtitan-py deepspeed";;
 	"import --from") echo "megatron torchtitan deepspeed nemo";;
 	"import --plan") echo "@file";;
 	"report --plan") echo @file;;

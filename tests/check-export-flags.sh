@@ -93,6 +93,83 @@ for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--
 	# shellcheck disable=SC2086
 	check_tt $v
 done
+# current torchtitan: every field of the config_registry.py function that export --for
+# torchtitan-py writes exists in tests/export/torchtitan-py-fields.txt (read from
+# torchtitan/config/configs.py, trainer.py and the families' model_registry at a pinned
+# commit): Trainer.Config's keywords, the classes of training=, parallelism= and compile=
+# and their fields with a value of the field's kind (True/False, a whole number, a
+# number, a quoted string or one of a Literal's strings, [..]), and model_registry's
+# keywords of the family the file imports it from
+pdefs=tests/export/torchtitan-py-fields.txt
+check_ttpy() { # --set words...
+	out=$("$bin" export --for torchtitan-py "$@" 2>&1) || { fail=$((fail + 1)); echo "FAIL: export --for torchtitan-py $*: $out" >&2; return; }
+	bad=$(printf '%s\n' "$out" | awk -v defs="$pdefs" '
+		BEGIN { while ((getline l < defs) > 0) if (l !~ /^#/) { split(l, f, " "); kind[f[1]] = f[2] } }
+		function val(key, v,   k, n, ch, j, ok) {
+			if (!(key in kind)) { print "unknown field " key; return }
+			k = kind[key]
+			if (k ~ /^str:/) {
+				n = split(substr(k, 5), ch, ","); ok = 0
+				for (j = 1; j <= n; j++) if (v == "\"" ch[j] "\"") ok = 1
+				if (!ok) print key " takes one of " substr(k, 5) ", has " v
+			} else if (k == "str" && v !~ /^".*"$/) print key " takes a string, has " v
+			else if (k == "bool" && v != "True" && v != "False") print key " takes True or False, has " v
+			else if (k == "int" && v !~ /^-?[0-9]+$/) print key " takes an int, has " v
+			else if (k == "float" && v !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) print key " takes a number, has " v
+			else if (k == "list" && v !~ /^\[.*\]$/) print key " takes a list, has " v
+		}
+		# the keyword arguments of one call written on one line: NAME(ARGS)
+		function args(prefix, call,   inner, d, c, i, part, n, parts, e) {
+			inner = substr(call, index(call, "(") + 1); sub(/\),?$/, "", inner)
+			n = 0; d = 0; part = ""
+			for (i = 1; i <= length(inner); i++) {
+				c = substr(inner, i, 1)
+				if (c == "(" || c == "[") d++
+				if (c == ")" || c == "]") d--
+				if (c == "," && d == 0) { parts[++n] = part; part = ""; i++; continue }
+				part = part c
+			}
+			if (part != "") parts[++n] = part
+			for (i = 1; i <= n; i++) {
+				e = index(parts[i], "=")
+				if (e == 0) { if (i == 1 && prefix ~ /^model_registry/) val(prefix ".flavor", parts[i]); else print "a positional argument in " call; continue }
+				val(prefix "." substr(parts[i], 1, e - 1), substr(parts[i], e + 1))
+			}
+		}
+		/^from torchtitan\.models\.[a-z_0-9]+ import model_registry$/ { fam = $2; sub(/^torchtitan\.models\./, "", fam) }
+		/^        [a-z_]+=/ {
+			line = $0; sub(/^ +/, "", line); e = index(line, "="); key = substr(line, 1, e - 1); v = substr(line, e + 1)
+			if (!(("Trainer.Config." key) in kind)) { print "unknown Trainer.Config field " key; next }
+			k = kind["Trainer.Config." key]
+			if (k != "any" && index(v, k "(") != 1) print "Trainer.Config." key " takes " k "(...), has " v
+			if (k == "TrainingConfig") sec = "training"
+			else if (k == "ParallelismConfig") sec = "parallelism"
+			else if (k == "CompileConfig") sec = "compile"
+			else sec = ""
+			if (v ~ /\),$/ && sec != "") { args(sec, v); sec = "" }
+			else if (v ~ /^model_registry\(/) args("model_registry." fam, v)
+			next
+		}
+		/^            [a-z_]+=/ {
+			if (sec == "") { print "a field outside a config class: " $0; next }
+			line = $0; sub(/^ +/, "", line); sub(/,$/, "", line); e = index(line, "=")
+			val(sec "." substr(line, 1, e - 1), substr(line, e + 1)); next
+		}
+		/^        \),$/ { sec = "" }')
+	if [ -z "$bad" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); printf 'FAIL: export --for torchtitan-py %s:\n%s\n' "$*" "$bad" >&2
+	fi
+}
+check_ttpy --plan plans/llama3-405b-h100.ini
+check_ttpy --plan plans/deepseek-v3-h800.ini --set schedule=1f1b --set moe.dispatcher=deepep
+m="--set model.preset=llama3-70b"
+for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
+         "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
+         "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4" "--set recompute=none" "--set training.recipe=fp32" \
+         "--set model.preset=llama3-8b --set training.recipe=torch-mp-fp8 --set tp=2 --set pp=1 --set dp=0 --set efficiency.tp_overlap=0.5"; do
+	# shellcheck disable=SC2086
+	check_ttpy $m $v
+done
 # NeMo 2 (Megatron-Bridge): every KEY=VALUE override exists in
 # tests/export/megatron-bridge-keys.txt (ConfigContainer's sections read from Megatron-Bridge
 # and its pinned Megatron-LM), with a value of its kind; null is taken for any key (the

@@ -16,13 +16,15 @@
 # and not with DeepSpeed, whose config has no expert parallelism.  torchtitan has no
 # ZeRO-1, so the plans run through it with ZeRO-3 (FSDP).  llama3-405b-h100.ini runs
 # Meta's interleaved schedule, which DeepSpeed's pipeline engine does not: it goes
-# through DeepSpeed under 1F1B.
+# through DeepSpeed under 1F1B.  torchtitan-py is current torchtitan's config_registry.py
+# function, read back by import --from torchtitan: the plans whose model is a torchtitan
+# flavor (deepseek-v3-h800, llama3-405b-h100); the others are refused.
 bin=$1; pass=0; fail=0
 split="plan.tp plan.pp plan.dp plan.cp plan.vpp plan.zero plan.micro_batch plan.global_batch plan.seq_len plan.schedule plan.recompute plan.gpus"
 check() { # framework, keys, --set words...
 	fw=$1; keys=$2; shift 2
 	want=$("$bin" get $keys "$@" 2>&1)
-	have=$("$bin" export --for "$fw" "$@" 2>/dev/null | "$bin" import --from "$fw" - | "$bin" get $keys --plan - 2>&1)
+	have=$("$bin" export --for "$fw" "$@" 2>/dev/null | "$bin" import --from "${fw%-py}" - | "$bin" get $keys --plan - 2>&1)
 	case $want in *error*) want="" ;; esac
 	if [ -n "$want" ] && [ "$want" = "$have" ]; then pass=$((pass + 1)); else
 		fail=$((fail + 1)); echo "FAIL: export --for $fw $* | import" >&2
@@ -73,6 +75,22 @@ done
 # the recipe: mixed_precision_param and the Float8 converter
 for r in torch-mp torch-mp-fp8 fp32; do
 	check torchtitan "$split plan.recipe memory.total step.time" --set zero=0 --set training.recipe=$r
+done
+# current torchtitan's config_registry.py function (export --for torchtitan-py, read back by
+# import --from torchtitan): num_tokens_per_microbatch_per_dp_rank / max_context_length is
+# the micro-batch, num_tokens_per_train_step the global batch, num_pp_microbatches the
+# pipeline's micro-batches; the model is a torchtitan flavor's (model_registry("70B"))
+for v in "--set zero=0" "--set zero=3 --set fsdp=yes --set pp=1 --set dp=64" "--set zero=3 --set fsdp=yes --set tp=4 --set dp=16" \
+         "--set zero=0 --set pp=4 --set vpp=5 --set schedule=interleaved --set dp=16 --set recompute=full" \
+         "--set zero=0 --set schedule=gpipe --set cp=2 --set dp=4" "--set zero=0 --set recompute=none" \
+         "--set zero=3 --set fsdp=yes --set hsdp=4" "--set zero=0 --set first_stage_less_layers=2 --set last_stage_less_layers=2" \
+         "--set zero=0 --set sp=no"; do
+	# shellcheck disable=SC2086
+	check torchtitan-py "$split plan.sp memory.total step.time" --set model.preset=llama3-70b --set training.recipe=torch-mp $v
+done
+for r in torch-mp torch-mp-fp8 fp32; do
+	check torchtitan-py "$split plan.recipe memory.total step.time" --set model.preset=llama3-8b --set tp=2 --set pp=1 \
+		--set dp=0 --set zero=0 --set training.recipe=$r
 done
 for v in "--set recompute=none" "--set recompute=full --set zero=0" "--set zero=3 --set pp=1 --set dp=64 --set recompute=none" \
          "--set recompute=none --set cp=2 --set dp=4"; do
@@ -165,7 +183,7 @@ same="memory.total step.time model.params"
 check_plan() { # framework, plan, --set words...
 	fw=$1; base=$2; shift 2
 	want=$("$bin" get $same --plan "$base" "$@" 2>&1)
-	have=$("$bin" export --for "$fw" --plan "$base" "$@" 2>/dev/null | "$bin" import --from "$fw" - --plan "$base" 2>/dev/null |
+	have=$("$bin" export --for "$fw" --plan "$base" "$@" 2>/dev/null | "$bin" import --from "${fw%-py}" - --plan "$base" 2>/dev/null |
 	       "$bin" get $same --plan - 2>&1)
 	case $want in *error*) want="" ;; esac
 	if [ -n "$want" ] && [ "$want" = "$have" ]; then pass=$((pass + 1)); else
@@ -201,6 +219,22 @@ for p in plans/*.ini; do
 	case $p in
 	*deepseek-v3*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp ;;
 	*) check_plan torchtitan "$p" --set zero=3 --set fsdp=yes --set training.recipe=torch-mp ;;
+	esac
+	# current torchtitan's function names the model as a flavor of its family: the plans of
+	# a torchtitan flavor round-trip, the others are refused (exit 2, nothing written)
+	case $p in
+	*deepseek-v3*) # and DeepEP and HybridEP, model_registry(moe_comm_backend="deepep" or "hybridep")
+		check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp
+		for d in deepep hybridep; do
+			check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set schedule=1f1b --set training.recipe=torch-mp \
+				--set moe.dispatcher=$d
+		done ;;
+	*llama3-405b*) check_plan torchtitan-py "$p" --set zero=3 --set fsdp=yes --set training.recipe=torch-mp ;;
+	*)
+		out=$("$bin" export --for torchtitan-py --plan "$p" 2>/dev/null); rc=$?
+		if [ $rc -eq 2 ] && [ -z "$out" ]; then pass=$((pass + 1)); else
+			fail=$((fail + 1)); echo "FAIL: export --for torchtitan-py --plan $p: exit $rc, expected a refusal (exit 2)" >&2
+		fi ;;
 	esac
 done
 echo "roundtrip: $pass passed, $fail failed"
