@@ -52,9 +52,12 @@ check-search-layout: $(BUILD)/trainplan
 
 CHECKS += check-search-layout
 
-# check-export-flags  every flag of trainplan export --for megatron is one of Megatron-LM's,
-#                     with a value of its kind (tests/export/megatron-args.txt, read from
-#                     Megatron-LM's source at a pinned commit; tests/check-export-flags.sh)
+# check-export-flags  every flag or key trainplan export writes is one its framework defines,
+#                     with a value of its kind: Megatron-LM's arguments, Megatron-Bridge's
+#                     keys, torchtitan's TOML keys and its current Python configuration's
+#                     fields (--for torchtitan-py), DeepSpeed's config keys, each read
+#                     from the framework's source at a pinned commit (tests/export/*.txt;
+#                     tests/check-export-flags.sh)
 .PHONY: check-export-flags
 check-export-flags: $(BUILD)/trainplan
 	@sh tests/check-export-flags.sh $(BUILD)/trainplan
