@@ -855,15 +855,22 @@ static int better(enum calc_objective o, const struct calc_search_row *a, const 
 static void top_insert(struct calc_search_row *top, int *n, int k, enum calc_objective o,
                        const struct calc_search_row *r)
 {
-	int i;
 	if (k <= 0 || (*n == k && !better(o, r, &top[k - 1])))
 		return;
-	i = *n < k ? (*n)++ : k - 1;
-	while (i > 0 && better(o, r, &top[i - 1])) {
-		top[i] = top[i - 1];
-		i--;
+	/* better() is a strict total order (the enumeration key breaks every tie), so on the
+	 * sorted rows "r is better than top[j]" is false then true as j grows: the first j
+	 * where it holds, found by bisection, is where r goes (the slot a shift from the end
+	 * would reach), and one memmove makes room (the list keeps CALC_PICK_TOP_FIRST rows) */
+	int last = *n < k ? (*n)++ : k - 1, lo = 0, hi = last;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (better(o, r, &top[mid]))
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	top[i] = *r;
+	memmove(&top[lo + 1], &top[lo], (size_t)(last - lo) * sizeof *top);
+	top[lo] = *r;
 }
 
 /* A ranked leaf inside the band (opts.band_limit): counted, kept for the rank of the
