@@ -191,6 +191,19 @@ int calc_layer_type_is_moe(enum calc_layer_type t)
 	return 0;
 }
 
+int calc_model_has_mamba1(const struct calc_model *m)
+{
+	struct calc_layer_kind kd;
+	int count[CALC_MAX_KINDS];
+	calc_model_kind_counts(m, count);
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		calc_model_kind(m, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA1 && count[k] > 0)
+			return 1;
+	}
+	return 0;
+}
+
 int calc_model_is_hybrid(const struct calc_model *m)
 {
 	struct calc_layer_kind kd;

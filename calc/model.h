@@ -255,6 +255,9 @@ int calc_layer_type_is_moe(enum calc_layer_type t);
 void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct calc_mixer *x);
 /* Parameters of one mixer of type 't' (the block's pre-norm not included). */
 double calc_model_mixer_params(const struct calc_model *m, enum calc_layer_type t);
+/* 1 when 'm' has Mamba-1 layers (CALC_LAYER_MAMBA1), which no framework source splits
+ * over TP or CP: calc_plan_validate and the planner keep them at tp = cp = 1. */
+int calc_model_has_mamba1(const struct calc_model *m);
 /* 1 when 'm' has a layer of a hybrid type (CALC_LAYER_MAMBA, _ATTN, _MLP). */
 int calc_model_is_hybrid(const struct calc_model *m);
 /* Build the layer sequence of m->hybrid (model.hybrid_pattern): kinds in the order of

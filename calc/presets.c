@@ -21,19 +21,19 @@
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}}
 /* MPT (MosaicML llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml and the MPTConfig
  * defaults of llmfoundry/models/mpt/configuration_mpt.py): vocabulary 50,368, expansion 4
  * (GeLU), biases (no_bias False), LayerNorm with bias, learned positions (learned_pos_emb
  * True) of max_seq_len 2048, tied embeddings, no dropout (every pdrop 0.0). */
 #define MPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),
@@ -60,7 +60,7 @@ static const struct calc_model models[] = {
 	 * num_hidden_layers 16, num_attention_heads 32, num_key_value_heads 8, head_dim 64,
 	 * intermediate_size 8192, vocab_size 128256, tie_word_embeddings true, rope_theta
 	 * 500000, which the model does not need: rotary positions carry no parameters) */
-	{"llama3.2-1b", 16, 2048, 32, 8, 0, 8192, 128256, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 1, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0},
+	{"llama3.2-1b", 16, 2048, 32, 8, 0, 8192, 128256, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 1, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}},
 	/* mixture-of-experts: SwiGLU experts, RMSNorm (DBRX LayerNorm), untied, rotary */
 	{.name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
 	 .ffn_hidden = 14336, .vocab = 32000, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
