@@ -274,7 +274,7 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		 * MambaInnerFn.forward's ctx.save_for_backward in mamba_ssm/ops/
 		 * selective_scan_interface.py keeps xz, x_dbl, B, C, scan_intermediates and out,
 		 * and drops conv1d_out and delta, recomputed in the backward; derived,
-		 * docs/references.md §5.16): the layer input e h / r and its dropout mask, the
+		 * docs/references.md §5.17): the layer input e h / r and its dropout mask, the
 		 * norm output in_proj saves (lin_in), xz e 2 d_i, x_dbl e (R + 2 N), B and C e N
 		 * each (contiguous copies), the scan's output out e d_i, and the scan's chunk
 		 * states in fp32, 4 x d_i x 2 N per chunk of 2048 tokens of a sequence

@@ -112,7 +112,7 @@ static double mamba_ssd_flops_token(const struct calc_model *m, double s);
 
 /* Forward FLOPs per token of a Mamba-1 mixer's four projections [FLOP/token], 2 per
  * weight (mamba_simple.py at 52f57d66f8): in_proj h x 2 d_i, x_proj d_i x (R + 2 N),
- * dt_proj R x d_i and out_proj d_i x h (docs/references.md §5.16). */
+ * dt_proj R x d_i and out_proj d_i x h (docs/references.md §5.17). */
 static double mamba1_proj_flops_token(const struct calc_model *m)
 {
 	const struct calc_mamba1 *x = &m->mamba1;
@@ -121,10 +121,11 @@ static double mamba1_proj_flops_token(const struct calc_model *m)
 }
 
 /* Forward FLOPs per token of a Mamba-1 mixer's sequence part [FLOP/token] (docs/
- * references.md §5.16): the selective scan, 9 d_i N (Gu & Dao 2023 §3.3.2 and App. D,
- * "9BLDN FLOPs" for the discretization, the recurrence and the output C h), plus the
- * depthwise conv1d, 2 d_conv d_i; independent of the sequence length (a recurrence, not
- * a chunked square). */
+ * references.md §5.17): the selective scan, O(B L D N) in Gu & Dao 2023 §3.3.2, 9 B L D N
+ * FLOPs as the paper's author counts the fused kernel (A. Gu in state-spaces/mamba issue
+ * #110, 2024-02-01), D = d_i channels: 9 d_i N per token; D u and the gate z (O(d_i))
+ * left out; plus the depthwise conv1d, 2 d_conv d_i; independent of the sequence length
+ * (a recurrence, not a chunked square). */
 static double mamba1_scan_flops_token(const struct calc_model *m)
 {
 	const struct calc_mamba1 *x = &m->mamba1;

@@ -426,7 +426,7 @@ static void test_gdn_small(void **state)
 /* A small Mamba-1 model (model.hybrid_pattern = S-*-S-, the project's 'S'): the M-*-M-
  * test's attention and MLP shapes and, in place of the Mamba-2 mixers, d_inner = 128,
  * N = 8, d_conv 4, R = 4, with Jamba's dt, B and C RMSNorms.  By hand (Gu & Dao 2023
- * §3.4; mamba_simple.py at 52f57d66f8; docs/references.md §5.16):
+ * §3.4; mamba_simple.py at 52f57d66f8; docs/references.md §5.17):
  *   S      in_proj 64 x 256 = 16,384, conv1d 128 x 4 + 128 = 640, x_proj 128 x (4 + 16) =
  *          2,560, dt_proj 4 x 128 + 128 = 640, A_log 128 x 8 = 1,024, D 128, out_proj
  *          128 x 64 = 8,192, the three inner norms 4 + 8 + 8 = 20, pre-norm 64: 29,652
