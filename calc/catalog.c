@@ -128,6 +128,7 @@ static double layers_of_type(const struct calc_model *m, enum calc_layer_type t)
 }
 QI(q_mamba_layers, layers_of_type(&p->model, CALC_LAYER_MAMBA))
 QI(q_gdn_layers, layers_of_type(&p->model, CALC_LAYER_GDN))
+QI(q_mamba1_layers, layers_of_type(&p->model, CALC_LAYER_MAMBA1))
 QI(q_topk, p->model.moe.top_k)
 QI(q_ep, p->ep)
 QI(q_etp, p->etp)
@@ -196,6 +197,7 @@ static const struct calc_quantity calc_q_plan[] = {
 	{"model.hybrid", "1", "1 when the layers are one block each (model.hybrid_pattern: Mamba-2, gated delta-net, attention, MLP or MoE)", q_hybrid},
 	{"model.mamba_layers", "1", "Mamba-2 layers of a hybrid model (0 = none)", q_mamba_layers},
 	{"model.gdn_layers", "1", "gated delta-net layers of a hybrid model (0 = none)", q_gdn_layers},
+	{"model.mamba1_layers", "1", "Mamba-1 layers (S) of a hybrid model (0 = none)", q_mamba1_layers},
 	{"model.top_k", "1", "routed experts per token", q_topk},
 	{"parallel.ep", "1", "expert-parallel degree", q_ep},
 	{"parallel.etp", "1", "expert tensor-parallel degree", q_etp},

@@ -484,6 +484,9 @@ static int t_act(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		calc_table_note(t, kd.type == CALC_LAYER_GDN
 		                       ? "A hybrid model: the rows are its first layer's kind, a gated delta-net layer, whose "
 		                         "mixer is in the attention column (docs/references.md §5.15)."
+		                   : kd.type == CALC_LAYER_MAMBA1
+		                       ? "A hybrid model: the rows are its first layer's kind, a Mamba-1 layer, whose mixer "
+		                         "is in the attention column (docs/references.md §5.17)."
 		                   : mb ? "A hybrid model: the rows are its first layer's kind, a Mamba-2 layer, whose mixer "
 		                          "is in the attention column (docs/references.md §5.14)."
 		                        : "A hybrid model: the rows are its first layer's kind (model.hybrid_pattern).");
@@ -496,7 +499,7 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 {
 	struct calc_params pr;
 	const struct calc_model *m = &c->plan.model;
-	double attn = 0, mlp = 0, norms = 0, experts = 0, mamba = 0, gdn = 0;
+	double attn = 0, mlp = 0, norms = 0, experts = 0, mamba = 0, gdn = 0, mamba1 = 0;
 	calc_model_params(m, &pr);
 	/* every kind of layer: n_k layers of kind k each; a Mamba-2 layer's mixer, which
 	 * calc_layer_params holds in 'attn', counted apart */
@@ -507,6 +510,8 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 		calc_layer_type_parts(kd.type, &at, &ml, &mb);
 		if (kd.type == CALC_LAYER_GDN)
 			gdn += pr.kind_layers[k] * pr.kind[k].attn;
+		else if (kd.type == CALC_LAYER_MAMBA1)
+			mamba1 += pr.kind_layers[k] * pr.kind[k].attn;
 		else if (mb)
 			mamba += pr.kind_layers[k] * pr.kind[k].attn;
 		else
@@ -538,6 +543,12 @@ static int t_params(struct calc_ctx *c, const struct calc_args *a, struct calc_t
 			calc_table_str(t, r, 0, "Mamba-2 mixers (all layers)");
 			calc_table_num(t, r, 1, mamba);
 			calc_table_num(t, r, 2, mamba / pr.total);
+		}
+		if (i == 0 && mamba1 > 0) { /* a hybrid model's Mamba-1 mixers */
+			r = calc_table_row(t);
+			calc_table_str(t, r, 0, "Mamba-1 mixers (all layers)");
+			calc_table_num(t, r, 1, mamba1);
+			calc_table_num(t, r, 2, mamba1 / pr.total);
 		}
 		if (i == 0 && gdn > 0) { /* a hybrid model's gated delta-net mixers */
 			r = calc_table_row(t);

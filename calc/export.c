@@ -351,6 +351,12 @@ static int export_megatron(const struct calc_plan *p, FILE *f, FILE *notes, stru
 	 * d98e8a6) */
 	if (m->attn_gate)
 		FLAG("--attention-output-gate");
+	/* Mamba-1 layers (S, docs/references.md §5.17): Megatron-Core's hybrid allocation
+	 * has no symbol for them, so no flag runs them */
+	if (strchr(m->hybrid, 'S'))
+		return key_error(d, p, "model", "hybrid_pattern", "export --for megatron: the pattern has Mamba-1 layers "
+		                 "(S), which Megatron-Core does not run (its hybrid layer pattern knows M Mamba-2, G, *, -, "
+		                 "E); allowed: a pattern without S");
 	if (m->hybrid[0]) {
 		/* the stages of a hybrid model: '|' between the virtual stages' layers, or the
 		 * plain pattern that Megatron-Core splits evenly (hybrid_segments) */

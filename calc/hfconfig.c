@@ -72,7 +72,8 @@ struct hf_family {
 	int moe;             /* 1: routed experts (the MoE fields are read) */
 	int mla;             /* 1: MLA attention may be there (kv_lora_rank, ...) */
 	int hybrid;          /* 1: a hybrid of Mamba-2, attention and MLP layers (read_hybrid);
-	                        2: Qwen3-Next's gated delta-net and attention layers (read_qwen3_next) */
+	                        2: Qwen3-Next's gated delta-net and attention layers (read_qwen3_next);
+	                        3: Jamba's Mamba-1 and attention layers (read_jamba) */
 };
 
 static const struct hf_family families[] = {
@@ -109,6 +110,9 @@ static const struct hf_family families[] = {
 	/* Qwen3NextConfig (transformers' configuration_qwen3_next.py): gated delta-net and
 	 * gated-attention layers, each followed by the MoE (read_qwen3_next, read_moe) */
 	{"qwen3_next", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 2},
+	/* JambaConfig (transformers' configuration_jamba.py): Mamba-1 and attention mixers,
+	 * each followed by a dense or MoE SwiGLU MLP (read_jamba, read_moe); untied */
+	{"jamba", 1, 0, 0, CALC_NORM_RMSNORM, 0, 1, 0, 3},
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
@@ -122,7 +126,7 @@ static const char *const wrappers[][2] = {
 /* model_type values of architectures the model does not have, and what they hold. */
 static const char *const unmodelled_types[][2] = {
 	{"mamba", "state-space (Mamba) layers"}, {"mamba2", "state-space (Mamba) layers"},
-	{"falcon_mamba", "state-space (Mamba) layers"}, {"jamba", "state-space (Mamba) layers"},
+	{"falcon_mamba", "state-space (Mamba) layers"},
 	{"zamba", "state-space (Mamba) layers"}, {"zamba2", "state-space (Mamba) layers"},
 	{"bamba", "state-space (Mamba) layers"}, {"falcon_h1", "state-space (Mamba) layers"},
 	{"rwkv", "recurrent (RWKV) layers"},
@@ -448,7 +452,8 @@ static void read_moe(const struct hf_ctx *c, json_t *obj, const struct hf_family
 	int dbrx = !strcmp(t, "dbrx"), ds = !strncmp(t, "deepseek", 8) || glm, qwen = !strncmp(t, "qwen", 4);
 	int llama4 = !strcmp(t, "llama4_text");
 	const char *n_exp = dbrx ? "moe_num_experts" : ds ? "n_routed_experts"
-	                                              : qwen || !strcmp(t, "olmoe") ? "num_experts" : "num_local_experts";
+	                                              : qwen || !strcmp(t, "olmoe") || !strcmp(t, "jamba") ? "num_experts"
+	                                                                                                : "num_local_experts";
 	struct hf_ctx cf = *c;
 	long v, ffn = m->ffn_hidden;
 	json_t *src = dbrx ? fc : obj;
@@ -605,6 +610,13 @@ static int read_window(const struct hf_ctx *c, json_t *obj, const struct hf_fami
 
 	if (fam && fam->hybrid == 2)
 		return 0; /* Qwen3-Next's layer_types name its mixers (read_qwen3_next), no window */
+	if (fam && fam->hybrid == 3) {
+		/* JambaConfig's sliding_window is an inference setting of its attention layers
+		 * (null in the published configs); a window is not modelled in a hybrid model */
+		if (int_field(c, obj, "sliding_window", 0, 0, 0, &w) < 0)
+			return -1;
+		return 0;
+	}
 	if (int_field(c, obj, "sliding_window", 0, 100000000, 0, &w) < 0)
 		return -1;
 	if (json_is_array(lt)) {
@@ -742,6 +754,70 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 		return calc_error(c->d, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
 		                                                                     : "layers_block_type"),
 		                  "%s: %s", c->where, msg);
+	return 0;
+}
+
+/*
+ * A Jamba config (JambaConfig, transformers' configuration_jamba.py; the published
+ * huggingface.co/ai21labs/Jamba-v0.1 and ai21labs/AI21-Jamba-1.5-Mini config.json): each
+ * of num_hidden_layers decoder layers a sequence mixer and an MLP, as the hybrid pattern
+ * writes them, two blocks a layer: layer i attends ('*') when i % attn_layer_period ==
+ * attn_layer_offset (defaults 8 and 4), else a Mamba-1 mixer ('S'); its MLP is MoE ('E')
+ * when i % expert_layer_period == expert_layer_offset (defaults 2 and 1), else dense
+ * ('-'), as JambaConfig's layers_block_type and layers_num_experts build them.  The
+ * Mamba-1 shape from mamba_expand x hidden_size, mamba_d_state, mamba_d_conv and
+ * mamba_dt_rank ("auto": ceil(hidden_size / 16), JambaConfig), with JambaMambaMixer's dt,
+ * B and C RMSNorms; mamba_conv_bias true and mamba_proj_bias false are what is counted
+ * (the defaults and the published values), the others refused.  Returns 0, or -1 with a
+ * diagnostic naming the field.
+ */
+static int read_jamba(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
+{
+	json_t *dtr = json_object_get(obj, "mamba_dt_rank");
+	long nl = 0, ap, ao, ep, eo, st, cv, ex, hid = 0, r = 0;
+	size_t n = 0;
+	int cb, pb;
+
+	memset(m->hybrid, 0, sizeof m->hybrid);
+	memset(&m->moe, 0, sizeof m->moe); /* read_moe fills it */
+	memset(&m->mamba, 0, sizeof m->mamba);
+	memset(&m->gdn, 0, sizeof m->gdn);
+	m->attn_gate = 0;
+	if (!json_int(obj, (const char *const[]){"num_hidden_layers", NULL}, &nl) || nl <= 0 ||
+	    (size_t)(2 * nl) >= sizeof m->hybrid)
+		return calc_error(c->d, c->path, field_line(c, "num_hidden_layers"), "%s: a jamba config needs "
+		                  "num_hidden_layers (allowed: 1 .. %zu)", c->where, (sizeof m->hybrid - 1) / 2);
+	if (!json_int(obj, (const char *const[]){"hidden_size", NULL}, &hid) || hid <= 0)
+		return calc_error(c->d, c->path, field_line(c, "hidden_size"), "%s: a jamba config needs hidden_size",
+		                  c->where);
+	if (int_field(c, obj, "attn_layer_period", 1, 100000, 8, &ap) < 0 ||
+	    int_field(c, obj, "attn_layer_offset", 0, ap - 1, 4, &ao) < 0 ||
+	    int_field(c, obj, "expert_layer_period", 1, 100000, 2, &ep) < 0 ||
+	    int_field(c, obj, "expert_layer_offset", 0, ep - 1, 1, &eo) < 0 ||
+	    int_field(c, obj, "mamba_d_state", 1, 100000, 16, &st) < 0 ||
+	    int_field(c, obj, "mamba_d_conv", 1, 1024, 4, &cv) < 0 ||
+	    int_field(c, obj, "mamba_expand", 1, 1000, 2, &ex) < 0)
+		return -1;
+	if (!dtr || json_is_null(dtr) || (json_is_string(dtr) && !strcmp(json_string_value(dtr), "auto")))
+		r = (hid + 15) / 16;
+	else if (int_field(c, obj, "mamba_dt_rank", 1, 10000000, 0, &r) < 0)
+		return -1;
+	cb = json_flag(c, obj, "mamba_conv_bias", 1);
+	pb = json_flag(c, obj, "mamba_proj_bias", 0);
+	if (cb < 0 || pb < 0)
+		return -1;
+	if (!cb || pb)
+		return calc_error(c->d, c->path, field_line(c, cb ? "mamba_proj_bias" : "mamba_conv_bias"), "%s: %s = %s "
+		                  "is not modelled (allowed: mamba_conv_bias true and mamba_proj_bias false, as the published "
+		                  "Jamba configs)", c->where, cb ? "mamba_proj_bias" : "mamba_conv_bias", cb ? "true" : "false");
+	if (ex * hid > 10000000)
+		return calc_error(c->d, c->path, field_line(c, "mamba_expand"), "%s: mamba_expand x hidden_size = %ld is "
+		                  "out of range (allowed: at most 10000000)", c->where, ex * hid);
+	for (long i = 0; i < nl; i++) {
+		m->hybrid[n++] = i % ap == ao ? '*' : 'S';
+		m->hybrid[n++] = i % ep == eo ? 'E' : '-';
+	}
+	m->mamba1 = (struct calc_mamba1){(int)(ex * hid), (int)st, (int)cv, (int)r, 1};
 	return 0;
 }
 
@@ -939,15 +1015,17 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 		/* the layers are the pattern's (NemotronHConfig: num_hidden_layers is deprecated,
 		 * the count is the length of layers_block_type) */
 		long given = 0;
-		if ((fam->hybrid == 2 ? read_qwen3_next(&c, obj, m) : read_hybrid(&c, obj, m)) < 0)
+		if ((fam->hybrid == 3   ? read_jamba(&c, obj, m)
+		     : fam->hybrid == 2 ? read_qwen3_next(&c, obj, m)
+		                        : read_hybrid(&c, obj, m)) < 0)
 			goto out;
 		layers = (long)strlen(m->hybrid);
 		/* Qwen3-Next: two blocks a decoder layer */
-		if (fam->hybrid == 2 && json_int(obj, n_layers, &given) && 2 * given != layers)
+		if (fam->hybrid >= 2 && json_int(obj, n_layers, &given) && 2 * given != layers)
 			calc_error_at(d, path, field_line(&c, "num_hidden_layers"), 0, CALC_NOTE, "%s: num_hidden_layers = "
 			              "%ld differs from the %ld decoder layers of layer_types, which are taken", c.where, given,
 			              layers / 2);
-		else if (fam->hybrid != 2 && json_int(obj, n_layers, &given) && given != layers)
+		else if (fam->hybrid == 1 && json_int(obj, n_layers, &given) && given != layers)
 			calc_error_at(d, path, field_line(&c, "num_hidden_layers"), 0, CALC_NOTE, "%s: num_hidden_layers = "
 			              "%ld differs from the %ld layers of the pattern, which are taken (as NemotronHConfig "
 			              "takes them)", c.where, given, layers);
@@ -1043,6 +1121,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			/* read_hybrid's pattern, Mamba shape and MoE, kept through the reset */
 			struct calc_mamba mb = m->mamba;
 			struct calc_gdn gd = m->gdn;
+			struct calc_mamba1 m1 = m->mamba1;
 			struct calc_moe mo = m->moe;
 			int gate = m->attn_gate;
 			char hy[sizeof m->hybrid];
@@ -1051,6 +1130,7 @@ int calc_model_from_hf(struct calc_model *m, const char *path, struct calc_diag 
 			if (fam && fam->hybrid) {
 				m->mamba = mb;
 				m->gdn = gd;
+				m->mamba1 = m1;
 				m->attn_gate = gate;
 				m->moe = mo;
 				memcpy(m->hybrid, hy, sizeof hy);

@@ -268,6 +268,27 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		o->total = o->attn;
 		return;
 	}
+	case CALC_LAYER_MAMBA1: {
+		/* A Mamba-1 layer as the reference implementation trains it (mamba_simple.py at
+		 * 52f57d66f8, Mamba.forward's fused path mamba_inner_fn with checkpoint_lvl = 1;
+		 * MambaInnerFn.forward's ctx.save_for_backward in mamba_ssm/ops/
+		 * selective_scan_interface.py keeps xz, x_dbl, B, C, scan_intermediates and out,
+		 * and drops conv1d_out and delta, recomputed in the backward; derived,
+		 * docs/references.md §5.17): the layer input e h / r and its dropout mask, the
+		 * norm output in_proj saves (lin_in), xz e 2 d_i, x_dbl e (R + 2 N), B and C e N
+		 * each (contiguous copies), the scan's output out e d_i, and the scan's chunk
+		 * states in fp32, 4 x d_i x 2 N per chunk of 2048 tokens of a sequence
+		 * (selective_scan_fwd's x, n_chunks = ceil(L / 2048)).  out_z is recomputed by
+		 * the backward's scan (not stored).  TP and CP are refused for the kind
+		 * (calc_plan_validate); Jamba's dt, B and C RMSNorms' rstd not counted. */
+		const struct calc_mamba1 *x = &m->mamba1;
+		double di = x->inner, n = x->state, seq = s * cp, chunks = ceil(seq / 2048.0);
+		o->attn = e * sb * h / r + lin_in + mask * sb * h / r +
+		          e * sb * (2 * di + x->dt_rank + 2 * n + 2 * n + di) / t + 8 * di * n * chunks / seq * sb / t;
+		o->scores = o->mlp = 0;
+		o->total = o->attn;
+		return;
+	}
 	case CALC_LAYER_GDN: {
 		/* A gated delta-net layer as Megatron-Core trains it (GatedDeltaNet at e867835174
 		 * with FLA's chunk_gated_delta_rule, whose ChunkGatedDeltaRuleFunction saves q, k,
@@ -373,6 +394,7 @@ double calc_memory_offload_bytes(const struct calc_plan *p, int kind)
 	case CALC_LAYER_MLP:
 	case CALC_LAYER_MAMBA:
 	case CALC_LAYER_GDN:
+	case CALC_LAYER_MAMBA1:
 		return 0;
 	}
 	if (mla)

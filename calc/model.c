@@ -160,6 +160,7 @@ int calc_layer_type_parts(enum calc_layer_type t, int *attn, int *mlp, int *mamb
 		return 2;
 	case CALC_LAYER_MAMBA:
 	case CALC_LAYER_GDN:
+	case CALC_LAYER_MAMBA1:
 		*mamba = 1;
 		return 1;
 	case CALC_LAYER_ATTN:
@@ -179,12 +180,26 @@ int calc_layer_type_is_moe(enum calc_layer_type t)
 	case CALC_LAYER_DENSE:
 	case CALC_LAYER_MAMBA:
 	case CALC_LAYER_GDN:
+	case CALC_LAYER_MAMBA1:
 	case CALC_LAYER_ATTN:
 	case CALC_LAYER_MLP:
 		return 0;
 	case CALC_LAYER_MOE:
 	case CALC_LAYER_EXPERTS:
 		return 1;
+	}
+	return 0;
+}
+
+int calc_model_has_mamba1(const struct calc_model *m)
+{
+	struct calc_layer_kind kd;
+	int count[CALC_MAX_KINDS];
+	calc_model_kind_counts(m, count);
+	for (int k = 0; k < calc_model_nkinds(m); k++) {
+		calc_model_kind(m, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA1 && count[k] > 0)
+			return 1;
 	}
 	return 0;
 }
@@ -203,16 +218,16 @@ int calc_model_is_hybrid(const struct calc_model *m)
 
 int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 {
-	int kind_of[5] = {-1, -1, -1, -1, -1}, nk = 0, nr = 0, n = 0;
-	static const enum calc_layer_type types[5] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP,
-	                                              CALC_LAYER_EXPERTS, CALC_LAYER_GDN};
+	int kind_of[6] = {-1, -1, -1, -1, -1, -1}, nk = 0, nr = 0, n = 0;
+	static const enum calc_layer_type types[6] = {CALC_LAYER_MAMBA, CALC_LAYER_ATTN, CALC_LAYER_MLP,
+	                                              CALC_LAYER_EXPERTS, CALC_LAYER_GDN, CALC_LAYER_MAMBA1};
 	struct calc_layer_seq q;
 
 	memset(&q, 0, sizeof q);
 	for (const char *c = m->hybrid; *c; c++, n++) {
 		/* megatron/core/ssm/mamba_hybrid_layer_allocation.py (Symbols: MAMBA 'M',
-		 * ATTENTION '*', MLP '-', MOE 'E', GDN 'G') */
-		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : *c == 'E' ? 3 : *c == 'G' ? 4 : -1;
+		 * ATTENTION '*', MLP '-', MOE 'E', GDN 'G'); 'S' this project's Mamba-1 (model.h) */
+		int t = *c == 'M' ? 0 : *c == '*' ? 1 : *c == '-' ? 2 : *c == 'E' ? 3 : *c == 'G' ? 4 : *c == 'S' ? 5 : -1;
 		if (*c == '|') {
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '|', a pipeline stage boundary of "
 			         "Megatron-Core's --hybrid-layer-pattern, which is not read here (give the stages with "
@@ -231,13 +246,13 @@ int calc_model_set_hybrid(struct calc_model *m, char *msg, size_t nmsg)
 		if (*c == 'D' || *c == '+') {
 			/* Megatron-Core's Symbols DS_ATTENTION, MLA (hybrid_layer_allocation.py) */
 			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is %c, %s, which is not modelled in a hybrid "
-			         "pattern (allowed: M Mamba-2, G gated delta-net, * attention, - MLP, E MoE)", m->hybrid, n, *c,
+			         "pattern (allowed: M Mamba-2, S Mamba-1, G gated delta-net, * attention, - MLP, E MoE)", m->hybrid, n, *c,
 			         *c == 'D' ? "a DeepSeek sparse attention layer" : "an MLA attention layer");
 			return -1;
 		}
 		if (t < 0) {
-			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, G gated delta-net, "
-			         "* attention, - MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
+			snprintf(msg, nmsg, "model.hybrid_pattern = %s: layer %d is '%c' (allowed: M Mamba-2, S Mamba-1, G gated "
+			         "delta-net, * attention, - MLP, E MoE, as Megatron-Core's hybrid_override_pattern)", m->hybrid, n, *c);
 			return -1;
 		}
 		if (kind_of[t] < 0) {
@@ -304,9 +319,26 @@ static double gdn_params(const struct calc_model *m)
 	       V * h;
 }
 
+/* Mamba-1 mixer of one layer (Gu & Dao 2023 §3.4 Algorithm 2; mamba_ssm/modules/
+ * mamba_simple.py at 52f57d66f8, class Mamba, and transformers' JambaMambaMixer): in_proj
+ * h x 2 d_i for x and z (bias = False), the depthwise conv1d over x (d_i channels,
+ * d_conv taps and a bias, conv_bias = True), x_proj d_i x (R + 2 N) for dt, B and C (no
+ * bias), dt_proj R x d_i with its bias, A_log d_i x N, D d_i and out_proj d_i x h (no
+ * bias); with model.mamba1_inner_norms Jamba's RMSNorms of dt, B and C, R + 2 N weights. */
+static double mamba1_params(const struct calc_model *m)
+{
+	const struct calc_mamba1 *x = &m->mamba1;
+	double h = m->hidden, di = x->inner, n = x->state, r = x->dt_rank;
+	return h * 2 * di + di * (x->conv + 1) + di * (r + 2 * n) + r * di + di + di * n + di + di * h +
+	       (x->inner_norms ? r + 2 * n : 0);
+}
+
 double calc_model_mixer_params(const struct calc_model *m, enum calc_layer_type t)
 {
-	return t == CALC_LAYER_MAMBA ? mamba_params(m) : t == CALC_LAYER_GDN ? gdn_params(m) : 0;
+	return t == CALC_LAYER_MAMBA   ? mamba_params(m)
+	       : t == CALC_LAYER_GDN   ? gdn_params(m)
+	       : t == CALC_LAYER_MAMBA1 ? mamba1_params(m)
+	                                : 0;
 }
 
 void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct calc_mixer *o)
@@ -324,6 +356,13 @@ void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct
 		const struct calc_gdn *x = &m->gdn;
 		double K = (double)x->key_heads * x->key_dim, V = (double)x->value_heads * x->value_dim, H = x->value_heads;
 		*o = (struct calc_mixer){2 * K + 2 * V + 2 * H, V, 2 * K + V, H, H, 2 * K + 2 * V + 2 * H};
+	} else if (t == CALC_LAYER_MAMBA1) {
+		/* Mamba: [x, z] in, d_i out, conv over x; no gated norm (z gates y inside the
+		 * scan); one channel a 'head'; the selective scan reads u, delta, z, B, C and
+		 * writes y (selective_scan_cuda.fwd, mamba_ssm selective_scan_interface.py) */
+		const struct calc_mamba1 *x = &m->mamba1;
+		double di = x->inner, n = x->state;
+		*o = (struct calc_mixer){2 * di, di, di, di, 0, 4 * di + 2 * n};
 	}
 }
 
@@ -347,6 +386,15 @@ void calc_model_kind_params(const struct calc_model *m, int k, struct calc_layer
 		out->norms = norm;
 		out->total = out->active = out->attn + out->norms;
 		out->replicated = out->norms;
+		return;
+	case CALC_LAYER_MAMBA1:
+		/* one block: its pre-norm and the mixer, counted as 'attn' (the sequence
+		 * mixer); TP is refused for it (calc_plan_validate), replicated = the norms */
+		out->attn = mamba1_params(m);
+		out->mlp = out->experts = 0;
+		out->norms = norm;
+		out->total = out->active = out->attn + out->norms;
+		out->replicated = out->norms + (m->mamba1.inner_norms ? m->mamba1.dt_rank + 2.0 * m->mamba1.state : 0);
 		return;
 	case CALC_LAYER_GDN:
 		/* one block: its pre-norm and the mixer, counted as 'attn' (the sequence

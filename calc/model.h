@@ -35,6 +35,10 @@ enum calc_layer_type {
 	                       model's moe; Nemotron 3) */
 	CALC_LAYER_GDN,     /* 'G': a gated delta-net mixer (Yang, Kautz & Hatamizadeh 2024;
 	                       Qwen3-Next; the shape is model.gdn) */
+	CALC_LAYER_MAMBA1,  /* 'S': a Mamba-1 mixer, the selective SSM "S6" (Gu & Dao 2023 §3;
+	                       Jamba; the shape is model.mamba1).  Megatron-Core's hybrid
+	                       allocation has no Mamba-1 symbol: 'S' is this project's letter,
+	                       one Megatron-Core does not use (M * - E G D + | /) */
 };
 
 /* Shape of the Mamba-2 mixers of a hybrid model (Megatron-Core MambaMixer,
@@ -61,6 +65,20 @@ struct calc_gdn {
 	int value_dim;   /* d_v of each value head (linear_value_head_dim) */
 	int conv;        /* kernel width of the depthwise causal conv1d (linear_conv_kernel_dim) */
 	int chunk;       /* C, chunk length of the chunked delta rule [tokens] */
+};
+
+/* Shape of the Mamba-1 mixers of a hybrid model (Gu & Dao 2023 §3.4 Algorithm 2 and the
+ * reference implementation mamba_ssm/modules/mamba_simple.py, class Mamba; Jamba's
+ * JambaMambaMixer in transformers' modeling_jamba.py): in_proj h -> [x, z] = 2 d_inner,
+ * the depthwise causal conv1d over x, x_proj d_inner -> [dt, B, C] = R + 2 N, dt_proj
+ * R -> d_inner, out_proj d_inner -> h. */
+struct calc_mamba1 {
+	int inner;       /* d_inner = expand x h (mamba_expand x hidden_size) */
+	int state;       /* N, the state size of each channel (mamba_d_state, d_state) */
+	int conv;        /* kernel width of the depthwise causal conv1d (mamba_d_conv, d_conv) */
+	int dt_rank;     /* R, the rank of the step-size projection (mamba_dt_rank, dt_rank) */
+	int inner_norms; /* 1: RMSNorms on dt, B and C after x_proj (Jamba's dt_layernorm,
+	                    b_layernorm, c_layernorm; R + 2 N weights); 0: none (Mamba) */
 };
 
 /* The widths of a recurrent sequence mixer (Mamba-2 or gated delta-net) per token
@@ -179,6 +197,7 @@ struct calc_model {
 	int attn_gate;             /* 1: gated attention, an output gate sigmoid(x W_g) on every
 	                              head's output, W_g h x a d_h fused into the query
 	                              projection (Qwen3-Next attn_output_gate) */
+	struct calc_mamba1 mamba1; /* Mamba-1 mixers; used by layers of CALC_LAYER_MAMBA1 */
 };
 
 /* Parameter counts of one layer of one kind [parameters]. */
@@ -236,6 +255,9 @@ int calc_layer_type_is_moe(enum calc_layer_type t);
 void calc_model_mixer(const struct calc_model *m, enum calc_layer_type t, struct calc_mixer *x);
 /* Parameters of one mixer of type 't' (the block's pre-norm not included). */
 double calc_model_mixer_params(const struct calc_model *m, enum calc_layer_type t);
+/* 1 when 'm' has Mamba-1 layers (CALC_LAYER_MAMBA1), which no framework source splits
+ * over TP or CP: calc_plan_validate and the planner keep them at tp = cp = 1. */
+int calc_model_has_mamba1(const struct calc_model *m);
 /* 1 when 'm' has a layer of a hybrid type (CALC_LAYER_MAMBA, _ATTN, _MLP). */
 int calc_model_is_hybrid(const struct calc_model *m);
 /* Build the layer sequence of m->hybrid (model.hybrid_pattern): kinds in the order of

@@ -155,13 +155,18 @@ static const struct key keys[] = {
 	 "with sliding_window: layer i attends in full when i + 1 is a multiple of this (2 = alternate: Gemma 2, GPT-OSS; 6: Gemma 3; 0 = all windowed: Mistral)"},
 	{"model", "mtp_depth", K_INT, 0, P(model.mtp_depth), 0, 16, NULL, "int", "multi-token prediction modules (DeepSeek-V3; 0 = none)"},
 	{"model", "hybrid_pattern", K_TEXT, 0, P(model.hybrid), 0, 0, NULL, "text",
-	 "layers of a hybrid model, one character each: M Mamba-2, G gated delta-net, * attention, - MLP, E MoE (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
+	 "layers of a hybrid model, one character each: M Mamba-2, S Mamba-1 (this project's letter, docs/references.md §5.17), G gated delta-net, * attention, - MLP, E MoE (Megatron-Core --hybrid-override-pattern; its length is model.layers; empty = not hybrid)"},
 	{"model", "mamba_heads", K_INT, 0, P(model.mamba.heads), 0, 100000, NULL, "int", "Mamba-2 SSM heads H (mamba_num_heads; 0 = no Mamba layers)"},
 	{"model", "mamba_head_dim", K_INT, 0, P(model.mamba.head_dim), 0, 100000, NULL, "int", "width P of each Mamba-2 head (mamba_head_dim)"},
 	{"model", "mamba_state", K_INT, 0, P(model.mamba.state), 0, 100000, NULL, "int", "Mamba-2 state size N (mamba_state_dim, ssm_state_size)"},
 	{"model", "mamba_groups", K_INT, 0, P(model.mamba.groups), 0, 100000, NULL, "int", "Mamba-2 groups G sharing B and C (mamba_num_groups, n_groups)"},
 	{"model", "mamba_conv", K_INT, 0, P(model.mamba.conv), 0, 1024, NULL, "int", "kernel width of the Mamba-2 causal conv1d (0 = Megatron-Core's default 4)"},
 	{"model", "mamba_chunk", K_INT, 0, P(model.mamba.chunk), 0, 1e6, NULL, "int", "chunk length Q of the Mamba-2 SSD scan [tokens] (0 = Megatron-Core's default 128)"},
+	{"model", "mamba1_inner", K_INT, 0, P(model.mamba1.inner), 0, 1e7, NULL, "int", "Mamba-1 inner width d_inner = expand x hidden (mamba_expand x hidden_size; 0 = no S layers)"},
+	{"model", "mamba1_state", K_INT, 0, P(model.mamba1.state), 0, 100000, NULL, "int", "Mamba-1 state size N of each channel (mamba_d_state, d_state)"},
+	{"model", "mamba1_conv", K_INT, 0, P(model.mamba1.conv), 0, 1024, NULL, "int", "kernel width of the Mamba-1 causal conv1d (mamba_d_conv, d_conv; mamba_simple.py's default 4)"},
+	{"model", "mamba1_dt_rank", K_INT, 0, P(model.mamba1.dt_rank), 0, 1e7, NULL, "int", "Mamba-1 step-size projection rank R (mamba_dt_rank, dt_rank)"},
+	{"model", "mamba1_inner_norms", K_BOOL, 0, P(model.mamba1.inner_norms), 0, 1, NULL, "bool", "Mamba-1 with RMSNorms on dt, B and C (Jamba's dt_layernorm, b_layernorm, c_layernorm)"},
 	{"model", "gdn_key_heads", K_INT, 0, P(model.gdn.key_heads), 0, 100000, NULL, "int", "gated delta-net query/key heads H_k (linear_num_key_heads; 0 = no G layers)"},
 	{"model", "gdn_value_heads", K_INT, 0, P(model.gdn.value_heads), 0, 100000, NULL, "int", "gated delta-net value heads H_v, a multiple of gdn_key_heads (linear_num_value_heads)"},
 	{"model", "gdn_key_dim", K_INT, 0, P(model.gdn.key_dim), 0, 100000, NULL, "int", "width d_k of each gated delta-net query/key head (linear_key_head_dim)"},
@@ -1547,6 +1552,7 @@ static int moe_only(const struct calc_model *m)
 		case CALC_LAYER_EXPERTS:
 		case CALC_LAYER_MAMBA:
 		case CALC_LAYER_GDN:
+		case CALC_LAYER_MAMBA1:
 		case CALC_LAYER_ATTN:
 			break;
 		}
@@ -1656,7 +1662,8 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	struct calc_model c = *m;
 	char msg[CALC_LAYOUT_MAX + 256], dv[160];
 	const char *f;
-	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0, gdn = 0;
+	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0, gdn = 0,
+	    mamba1 = 0;
 
 	if (n < 0) { /* the pattern itself (E021); the checks below are rules between keys (E017) */
 		f = key_file(p, KEYI("model", "hybrid_pattern"), &line);
@@ -1678,7 +1685,25 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 			moe = 1;
 		if (kd.type == CALC_LAYER_GDN && count[k] > 0)
 			gdn = 1;
+		if (kd.type == CALC_LAYER_MAMBA1 && count[k] > 0)
+			mamba1 = 1;
 	}
+	/* Mamba-1 (S): no framework source splits it over TP or CP -- Megatron-Core's
+	 * hybrid models run Mamba-2 alone (megatron/core/ssm/mamba_mixer.py), and
+	 * mamba_simple.py's x_proj reduces over all d_inner channels, which a TP split of
+	 * d_inner would have to all-reduce -- so both are refused rather than costed */
+	if (mamba1 && (m->mamba1.inner <= 0 || m->mamba1.state <= 0 || m->mamba1.dt_rank <= 0 || m->mamba1.conv <= 0))
+		ERR("model", "hybrid_pattern", "model.hybrid_pattern has Mamba-1 layers (S) but their shape is not set: "
+		    "model.mamba1_inner = %d, mamba1_state = %d, mamba1_dt_rank = %d, mamba1_conv = %d (allowed: each at "
+		    "least 1)", m->mamba1.inner, m->mamba1.state, m->mamba1.dt_rank, m->mamba1.conv);
+	if (mamba1 && p->tp > 1)
+		ERR2("tp", "model.hybrid_pattern", "parallel.tp = %d with Mamba-1 layers (S) in model.hybrid_pattern: "
+		     "tensor parallelism of a Mamba-1 mixer is not modelled, no framework source splits it (allowed: "
+		     "tp = 1)", p->tp);
+	if (mamba1 && p->cp > 1)
+		ERR2("cp", "model.hybrid_pattern", "parallel.cp = %d with Mamba-1 layers (S) in model.hybrid_pattern: "
+		     "context parallelism of a Mamba-1 mixer is not modelled, no framework source splits its scan over "
+		     "ranks (allowed: cp = 1)", p->cp);
 	/* GatedDeltaNet (gated_delta_net.py at e867835174): q and k repeated from H_k to
 	 * H_v heads (num_value_heads // num_key_heads), every dimension split over TP */
 	if (gdn && (gd->key_heads <= 0 || gd->value_heads <= 0 || gd->key_dim <= 0 || gd->value_dim <= 0))

@@ -21,19 +21,19 @@
 #include <string.h>
 
 #define GPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 51200, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}}
 /* MPT (MosaicML llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml and the MPTConfig
  * defaults of llmfoundry/models/mpt/configuration_mpt.py): vocabulary 50,368, expansion 4
  * (GeLU), biases (no_bias False), LayerNorm with bias, learned positions (learned_pos_emb
  * True) of max_seq_len 2048, tied embeddings, no dropout (every pdrop 0.0). */
 #define MPT(nm, L, H, A) \
-	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, A, 0, 4 * (H), 50368, 2048, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 1, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}}
 #define LLAMA(nm, L, H, F, A, KV, V) \
-	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0}
+	{nm, L, H, A, KV, 0, F, V, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}}
 
 static const struct calc_model models[] = {
 	/* this project's default: GPT-style, no biases, no learned positions (rotary) */
-	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0},
+	{"dense-100b", 80, 10240, 80, 80, 0, 40960, 51200, 0, CALC_MLP_GELU, CALC_NORM_LAYERNORM, 1, 0, 1, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}},
 	GPT("gpt3-175b", 96, 12288, 96),
 	GPT("kor22-22b", 48, 6144, 64),
 	GPT("nar21-1.7b", 24, 2304, 24),
@@ -60,7 +60,7 @@ static const struct calc_model models[] = {
 	 * num_hidden_layers 16, num_attention_heads 32, num_key_value_heads 8, head_dim 64,
 	 * intermediate_size 8192, vocab_size 128256, tie_word_embeddings true, rope_theta
 	 * 500000, which the model does not need: rotary positions carry no parameters) */
-	{"llama3.2-1b", 16, 2048, 32, 8, 0, 8192, 128256, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 1, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0},
+	{"llama3.2-1b", 16, 2048, 32, 8, 0, 8192, 128256, 0, CALC_MLP_SWIGLU, CALC_NORM_RMSNORM, 1, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, {0}, {0}, {0}, 0, {0}},
 	/* mixture-of-experts: SwiGLU experts, RMSNorm (DBRX LayerNorm), untied, rotary */
 	{.name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
 	 .ffn_hidden = 14336, .vocab = 32000, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
@@ -121,6 +121,19 @@ static const struct calc_model models[] = {
 	 .attn_gate = 1,
 	 .hybrid = "GEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*EGEGEGE*E"
 	           "GEGEGE*E"},
+	/* Jamba: 32 decoder layers, each a sequence mixer and an MLP, as the hybrid pattern
+	 * writes them, 64 blocks: layer i attends when i % attn_layer_period (8) =
+	 * attn_layer_offset (4), else a Mamba-1 mixer (S; d_inner = mamba_expand 2 x 4096, N =
+	 * mamba_d_state 16, mamba_d_conv 4, mamba_dt_rank 256, with the dt, B and C RMSNorms of
+	 * JambaMambaMixer); its MLP is MoE when i % expert_layer_period (2) =
+	 * expert_layer_offset (1): 16 SwiGLU experts of 14,336, top 2, a router without bias,
+	 * else a dense SwiGLU MLP of 14,336; 8 KV heads of 128, no positional embedding,
+	 * untied, RMSNorm, no biases (mamba_proj_bias false, mamba_conv_bias true) */
+	{.name = "jamba-v0.1", .layers = 64, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
+	 .ffn_hidden = 14336, .vocab = 65536, .mlp = CALC_MLP_SWIGLU, .norm = CALC_NORM_RMSNORM,
+	 .moe = {.experts = 16, .top_k = 2, .expert_ffn = 14336, .imbalance = 1},
+	 .mamba1 = {.inner = 8192, .state = 16, .conv = 4, .dt_rank = 256, .inner_norms = 1},
+	 .hybrid = "S-SES-SE*-SES-SES-SES-SE*-SES-SES-SES-SE*-SES-SES-SES-SE*-SES-SE"},
 };
 
 static const char *model_source(const char *name)
@@ -159,6 +172,10 @@ static const char *model_source(const char *name)
 	if (!strcmp(name, "olmoe-1b-7b"))
 		return "huggingface.co/allenai/OLMoE-1B-7B-0924 config.json (q/k norms not counted); 6.9 B total, "
 		       "1.3 B active (Muennighoff et al. 2024, OLMoE, Table 1)";
+	if (!strcmp(name, "jamba-v0.1"))
+		return "huggingface.co/ai21labs/Jamba-v0.1 config.json (the same shape as ai21labs/AI21-Jamba-1.5-Mini); "
+		       "52 B total, 12 B active (Lieber et al. 2024, Jamba: A Hybrid Transformer-Mamba Language Model, "
+		       "Table 1; counted here 51.57 B and 12.11 B)";
 	if (!strcmp(name, "qwen3-next-80b-a3b"))
 		return "huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct config.json (q/k norms and the MTP module not "
 		       "counted); 80 B total, 3 B activated (its model card; counted here 79.67 B and 3.87 B, 3.25 B "

@@ -1019,6 +1019,11 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	 * at e867835174: qk_dim // tp_size, num_value_heads // tp_size) */
 	if (calc_model_is_hybrid(m) && m->gdn.key_heads > 0 && (m->gdn.key_heads % it->tp || m->gdn.value_heads % it->tp))
 		return CALC_REJ_TP;
+	/* its Mamba-1 mixers: neither TP nor CP is modelled for them (calc_plan_validate) */
+	if (it->tp > 1 && calc_model_has_mamba1(m))
+		return CALC_REJ_TP;
+	if (it->cp > 1 && calc_model_has_mamba1(m))
+		return CALC_REJ_CP;
 	/* CP of a hybrid model: MambaContextParallel's head and group rules, gated delta-net's
 	 * head rule (calc_plan_validate) */
 	if (calc_model_is_hybrid(m) && it->cp > 1 && (!calc_cp_mamba_ok(m, it->tp, it->cp) || !calc_cp_gdn_ok(m, it->tp, it->cp)))

@@ -110,6 +110,28 @@ static double mamba_proj_flops_token(const struct calc_model *m)
 
 static double mamba_ssd_flops_token(const struct calc_model *m, double s);
 
+/* Forward FLOPs per token of a Mamba-1 mixer's four projections [FLOP/token], 2 per
+ * weight (mamba_simple.py at 52f57d66f8): in_proj h x 2 d_i, x_proj d_i x (R + 2 N),
+ * dt_proj R x d_i and out_proj d_i x h (docs/references.md §5.17). */
+static double mamba1_proj_flops_token(const struct calc_model *m)
+{
+	const struct calc_mamba1 *x = &m->mamba1;
+	double h = m->hidden, di = x->inner, n = x->state, r = x->dt_rank;
+	return 2 * h * 2 * di + 2 * di * (r + 2 * n) + 2 * r * di + 2 * di * h;
+}
+
+/* Forward FLOPs per token of a Mamba-1 mixer's sequence part [FLOP/token] (docs/
+ * references.md §5.17): the selective scan, O(B L D N) in Gu & Dao 2023 §3.3.2, 9 B L D N
+ * FLOPs as the paper's author counts the fused kernel (A. Gu in state-spaces/mamba issue
+ * #110, 2024-02-01), D = d_i channels: 9 d_i N per token; D u and the gate z (O(d_i))
+ * left out; plus the depthwise conv1d, 2 d_conv d_i; independent of the sequence length
+ * (a recurrence, not a chunked square). */
+static double mamba1_scan_flops_token(const struct calc_model *m)
+{
+	const struct calc_mamba1 *x = &m->mamba1;
+	return 9.0 * x->inner * x->state + 2.0 * x->conv * x->inner;
+}
+
 /* Forward FLOPs per token of a gated delta-net mixer's two projections [FLOP/token]:
  * in_proj h x (2 K + 2 V + 2 H_v) and out_proj V x h (Megatron-Core GatedDeltaNet). */
 static double gdn_proj_flops_token(const struct calc_model *m)
@@ -141,7 +163,9 @@ static double gdn_seq_flops_token(const struct calc_model *m, double s)
 /* The sequence part of a recurrent mixer of type 't' [FLOP/token]. */
 static double mixer_seq_flops_token(const struct calc_model *m, enum calc_layer_type t, double s)
 {
-	return t == CALC_LAYER_GDN ? gdn_seq_flops_token(m, s) : mamba_ssd_flops_token(m, s);
+	return t == CALC_LAYER_GDN      ? gdn_seq_flops_token(m, s)
+	       : t == CALC_LAYER_MAMBA1 ? mamba1_scan_flops_token(m)
+	                                : mamba_ssd_flops_token(m, s);
 }
 
 /* Forward FLOPs per token of a Mamba-2 mixer's sequence part at sequence length s
@@ -182,6 +206,8 @@ static double gemm_flops_token(const struct calc_model *m, int kind)
 		return mamba_proj_flops_token(m);
 	case CALC_LAYER_GDN:
 		return gdn_proj_flops_token(m);
+	case CALC_LAYER_MAMBA1:
+		return mamba1_proj_flops_token(m);
 	case CALC_LAYER_ATTN:
 		return attn_proj_flops_token(m);
 	case CALC_LAYER_MLP:
@@ -701,6 +727,9 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		calc_model_mixer(m, kd.type, &x);
 		o->gemm = gemm_time_at(ks + GEMM_QKV, T, x.in / t, h, peak, hbm, eb, sms, shp) /* in_proj */
 		        + gemm_time_at(ks + GEMM_OUT, T, h, x.inner / t, peak, hbm, eb, sms, shp); /* out_proj */
+		if (kd.type == CALC_LAYER_MAMBA1) /* Mamba-1's x_proj and dt_proj (mamba_simple.py) */
+			o->gemm += gemm_time(T, m->mamba1.dt_rank + 2.0 * m->mamba1.state, x.inner, peak, hbm, eb, sms, shp) +
+			           gemm_time(T, x.inner, m->mamba1.dt_rank, peak, hbm, eb, sms, shp);
 	}
 	if (has_mlp && (f > 0 || !moe)) {
 		t_mlp = gemm_time_at(ks + GEMM_UP, T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
@@ -1548,6 +1577,14 @@ static double ns_layer(const struct calc_plan *plan, int kind, int it)
 		 * (mamba_mixer.py at d98e8a64dd), so only out_proj runs the iterations */
 		const struct calc_mamba *x = &m->mamba;
 		t = ns_flops((double)x->heads * x->head_dim, h, it);
+		break;
+	}
+	case CALC_LAYER_MAMBA1: {
+		/* in_proj, x_proj, dt_proj and out_proj: mamba_simple.py marks none of its
+		 * matrices apart, so all four run the iterations */
+		const struct calc_mamba1 *x = &m->mamba1;
+		t = ns_flops(h, 2.0 * x->inner, it) + ns_flops(x->inner, x->dt_rank + 2.0 * x->state, it) +
+		    ns_flops(x->dt_rank, x->inner, it) + ns_flops(x->inner, h, it);
 		break;
 	}
 	case CALC_LAYER_GDN: {

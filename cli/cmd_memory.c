@@ -70,18 +70,23 @@ static void print_text(const struct calc_plan *p, const struct calc_memory *m)
 	       p->model.ffn_hidden, p->model.mlp == CALC_MLP_SWIGLU ? "SwiGLU" : "GeLU");
 	if (calc_model_is_hybrid(&p->model)) {
 		/* a hybrid model's layers by kind (model.hybrid_pattern, docs/references.md §5.14) */
-		static const char *const what[] = {"Mamba-2", "attention", "MLP", "MoE", "gated delta-net"};
-		int n[5] = {0}, count[CALC_MAX_KINDS];
+		static const char *const what[] = {"Mamba-2", "attention", "MLP", "MoE", "gated delta-net", "Mamba-1"};
+		int n[6] = {0}, count[CALC_MAX_KINDS];
 		calc_model_kind_counts(&p->model, count);
 		for (int k = 0; k < calc_model_nkinds(&p->model); k++) {
 			struct calc_layer_kind kd;
 			int at, ml, mb;
 			calc_model_kind(&p->model, k, &kd);
 			calc_layer_type_parts(kd.type, &at, &ml, &mb);
-			n[kd.type == CALC_LAYER_GDN ? 4 : mb ? 0 : at ? 1 : kd.type == CALC_LAYER_EXPERTS ? 3 : 2] += count[k];
+			n[kd.type == CALC_LAYER_GDN      ? 4
+			  : kd.type == CALC_LAYER_MAMBA1 ? 5
+			  : mb                           ? 0
+			  : at                           ? 1
+			  : kd.type == CALC_LAYER_EXPERTS ? 3
+			                                 : 2] += count[k];
 		}
 		printf("layers:");
-		for (int i = 0, c = 0; i < 5; i++)
+		for (int i = 0, c = 0; i < 6; i++)
 			if (n[i] > 0)
 				printf("%s %d %s", c++ ? "," : "", n[i], what[i]);
 		printf(" (one block each, model.hybrid_pattern)\n");

@@ -16,6 +16,7 @@ FAST_CASES = \
 	"- --set model.preset=mixtral-8x7b --set cluster.nodes=4 --set training.offload_modules=qkv_linear,core_attn,attn_proj,expert_fc1,moe_act" \
 	"- --set model.preset=nemotron-h-8b --set training.seq_len=16384 --set cluster.nodes=4" \
 	"- --set model.preset=qwen3-next-80b-a3b --set training.seq_len=16384 --set cluster.nodes=8" \
+	"- --set model.preset=jamba-v0.1 --set cluster.nodes=4" \
 	"- --set model.layers=6 --set model.hidden=512 --set model.heads=8 --set model.kv_heads=4 --set model.ffn_hidden=2048 --set model.vocab=32000 --set nodes=2 --set gpus_per_node=8 --set tp=1 --set pp=1 --set dp=0 --set global_batch=32 --set seq_len=1000 --set cluster.gpu_memory=2GB"
 
 $(FAST_BIN): tests/fast/check.c $(BUILD)/libcalc.a

@@ -460,8 +460,12 @@ static void test_moe_refused(void **state)
 static void test_unmodelled_refused(void **state)
 {
 	(void)state;
-	expect_refused("{" DENSE ", \"model_type\": \"jamba\", \"attn_layer_period\": 8, \"mamba_d_state\": 16}",
-	               "state-space (Mamba) layers are not modelled: field mamba_d_state = 16");
+	expect_refused("{" DENSE ", \"model_type\": \"falcon_mamba\"}",
+	               "state-space (Mamba) layers are not modelled: field model_type = \"falcon_mamba\"");
+	/* Jamba is read (test_jamba), its biased projections are not */
+	expect_refused("{" DENSE ", \"model_type\": \"jamba\", \"num_experts\": 16, \"num_experts_per_tok\": 2, "
+	               "\"mamba_proj_bias\": true}",
+	               "mamba_proj_bias = true is not modelled");
 	expect_refused("{" DENSE ", \"model_type\": \"rwkv\"}", "recurrent (RWKV) layers are not modelled: field model_type = \"rwkv\"");
 	expect_refused("{\"d_model\": 512, \"num_layers\": 6, \"num_heads\": 8, \"vocab_size\": 32128, "
 	               "\"is_encoder_decoder\": true, \"model_type\": \"t5\"}",
@@ -752,6 +756,52 @@ static void test_qwen3_next(void **state)
 	assert_near(p.total, 79674385152.0, 1e-15);
 }
 
+/* Jamba 1.5 Mini (tests/calc/hf/jamba-1.5-mini.json, the fields of
+ * huggingface.co/ai21labs/AI21-Jamba-1.5-Mini config.json, the same shape as Jamba-v0.1):
+ * 32 decoder layers read as 64 blocks by JambaConfig's period and offset rules, layer i
+ * attending when i % 8 = 4 and MoE when i % 2 = 1: "S-SES-SE*-SES-SES-" ... (written out
+ * here from the rule); d_inner = 2 x 4,096, N = 16, d_conv 4, R = 256, the inner norms;
+ * 16 experts of 14,336, top 2.  The hand count of tests/calc/model.c test_jamba_preset:
+ * 51,570,323,328 total and 12,110,311,296 active, against 52 B and 12 B (Lieber et al.
+ * 2024 Table 1).  mamba_dt_rank "auto" is ceil(4,096 / 16) = 256 too (JambaConfig). */
+static void test_jamba(void **state)
+{
+	struct calc_model m;
+	struct calc_params p;
+	char path[64];
+	struct calc_diag d = {0};
+	const char *pat = "S-SES-SE*-SES-SES-SES-SE*-SES-SES-SES-SE*-SES-SES-SES-SE*-SES-SE";
+	(void)state;
+	read_config("jamba-1.5-mini", &m);
+	calc_model_params(&m, &p);
+	assert_string_equal(m.hybrid, pat);
+	assert_int_equal(m.layers, 64);
+	assert_int_equal(m.mamba1.inner, 8192);
+	assert_int_equal(m.mamba1.state, 16);
+	assert_int_equal(m.mamba1.conv, 4);
+	assert_int_equal(m.mamba1.dt_rank, 256);
+	assert_int_equal(m.mamba1.inner_norms, 1);
+	assert_int_equal(m.moe.experts, 16);
+	assert_int_equal(m.moe.top_k, 2);
+	assert_int_equal(m.moe.expert_ffn, 14336);
+	assert_int_equal(m.tied_embeddings, 0);
+	assert_near(p.total, 51570323328.0, 1e-15);
+	assert_near(p.active, 12110311296.0, 1e-15);
+	assert_near(p.total / 1e9, 52, 0.01 * 52);
+	assert_near(p.active / 1e9, 12, 0.01 * 12);
+	write_temp(path, 0, "{\"model_type\": \"jamba\", \"hidden_size\": 4096, \"num_attention_heads\": 32, "
+	                    "\"num_key_value_heads\": 8, \"intermediate_size\": 14336, \"vocab_size\": 65536, "
+	                    "\"num_hidden_layers\": 32, \"num_experts\": 16, \"num_experts_per_tok\": 2, "
+	                    "\"mamba_dt_rank\": \"auto\"}");
+	assert_int_equal(calc_model_from_hf(&m, path, &d), 0);
+	unlink(path);
+	calc_diag_free(&d);
+	assert_string_equal(m.hybrid, pat);
+	assert_int_equal(m.mamba1.dt_rank, 256);
+	calc_model_params(&m, &p);
+	assert_near(p.total, 51570323328.0, 1e-15);
+}
+
 /* Kimi K2 ships DeepseekV3ForCausalLM under model_type "kimi_k2": read by its
  * architectures entry as deepseek_v3, with a note.  (1) DeepSeek-V3's published config
  * under that model_type reads as the deepseek_v3 file does.  (2) Kimi K2's shapes (Kimi
@@ -882,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_nemotron_h),
 		cmocka_unit_test(test_qwen3_next),
+		cmocka_unit_test(test_jamba),
 		cmocka_unit_test(test_gemma3_defaults),
 		cmocka_unit_test(test_kimi_k2),
 		cmocka_unit_test(test_glm4_moe),

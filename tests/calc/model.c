@@ -423,6 +423,112 @@ static void test_gdn_small(void **state)
 	calc_diag_free(&d);
 }
 
+/* A small Mamba-1 model (model.hybrid_pattern = S-*-S-, the project's 'S'): the M-*-M-
+ * test's attention and MLP shapes and, in place of the Mamba-2 mixers, d_inner = 128,
+ * N = 8, d_conv 4, R = 4, with Jamba's dt, B and C RMSNorms.  By hand (Gu & Dao 2023
+ * §3.4; mamba_simple.py at 52f57d66f8; docs/references.md §5.17):
+ *   S      in_proj 64 x 256 = 16,384, conv1d 128 x 4 + 128 = 640, x_proj 128 x (4 + 16) =
+ *          2,560, dt_proj 4 x 128 + 128 = 640, A_log 128 x 8 = 1,024, D 128, out_proj
+ *          128 x 64 = 8,192, the three inner norms 4 + 8 + 8 = 20, pre-norm 64: 29,652
+ *   '*'    Q, K, V, O 4 x 64 x 64 = 16,384 and its norm: 16,448
+ *   '-'    2 x 64 x 256 + 64 = 32,832
+ *   model  2 x 29,652 + 16,448 + 3 x 32,832 + 2 x 64,000 + 64 = 302,312
+ * Forward FLOPs per token: S in_proj 2 x 64 x 256 = 32,768, x_proj 2 x 128 x 20 = 5,120,
+ * dt_proj 2 x 4 x 128 = 1,024, out_proj 2 x 128 x 64 = 16,384, the scan 9 x 128 x 8 =
+ * 9,216 and the conv 2 x 4 x 128 = 1,024: 65,536; attention 32,768 + its core 4 s h =
+ * 32,768; an MLP 4 x 64 x 256 = 65,536; the head 2 x 64 x 1,000 = 128,000: 6 x 65,536 +
+ * 128,000 = 521,216, times 3.
+ * Activations of an S layer per micro-batch (2-byte activations, s b = 128, t = 1): the
+ * input and the norm output 2 x 128 x 64 = 16,384 each; xz, x_dbl, B, C and out 2 x (256
+ * + 20 + 8 + 8 + 128) = 840 a token, 107,520; the scan's fp32 chunk states 4 x 128 x 2 x 8
+ * for the one chunk of 2,048 the 128 tokens fill, 8,192: 148,480. */
+static void test_mamba1_small(void **state)
+{
+	const char *sets[] = {"model.layers=6", "model.hidden=64", "model.heads=4", "model.kv_heads=4",
+	                      "model.ffn_hidden=256", "model.vocab=1000", "model.max_pos=0", "model.mlp=gelu",
+	                      "model.norm=rmsnorm", "model.tied_embeddings=no", "model.bias=no", "model.dropout=no",
+	                      "model.hybrid_pattern=S-*-S-", "model.mamba1_inner=128", "model.mamba1_state=8",
+	                      "model.mamba1_conv=4", "model.mamba1_dt_rank=4", "model.mamba1_inner_norms=yes",
+	                      "training.seq_len=128", "training.micro_batch=1", "training.global_batch=8",
+	                      "training.recipe=megatron", "training.flash_attention=yes", "cluster.nodes=1",
+	                      "cluster.gpus_per_node=1", "parallel.tp=1", "parallel.pp=1", "parallel.dp=0",
+	                      "parallel.cp=1", "parallel.sp=no", "parallel.zero=0", "parallel.recompute=none",
+	                      "parallel.schedule=1f1b"};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_diag d = {0};
+	struct calc_flops fl;
+	struct calc_layer_kind kd;
+	struct calc_act_layer a;
+	int sk = -1;
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+	assert_true(calc_model_is_hybrid(&p.model));
+	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA1)
+			sk = k;
+	}
+	assert_true(sk >= 0);
+	assert_false(calc_layer_type_is_moe(CALC_LAYER_MAMBA1));
+	calc_model_params(&p.model, &pr);
+	assert_near(pr.kind[sk].total, 29652, 1e-15);
+	assert_int_equal(pr.kind_layers[sk], 2);
+	assert_near(pr.total, 302312, 1e-15);
+	assert_near(pr.active, 302312, 1e-15);
+
+	calc_flops(&p, &fl);
+	assert_near(fl.per_token, 3 * 521216.0, 1e-15);
+
+	calc_memory_act_kind(&p, sk, CALC_RC_NONE, &a);
+	assert_near(a.total, 148480, 1e-15);
+	calc_diag_free(&d);
+
+	/* no source splits a Mamba-1 mixer over TP or CP: both refused */
+	p.tp = 2;
+	p.gpus_per_node = 2;
+	assert_int_not_equal(calc_plan_validate(&p, &d), 0);
+	assert_non_null(d.text);
+	assert_non_null(strstr(d.text, "tensor parallelism of a Mamba-1 mixer"));
+	calc_diag_free(&d);
+	p.tp = 1;
+	p.cp = 2;
+	assert_int_not_equal(calc_plan_validate(&p, &d), 0);
+	assert_non_null(d.text);
+	assert_non_null(strstr(d.text, "context parallelism of a Mamba-1 mixer"));
+	calc_diag_free(&d);
+}
+
+/* Jamba-v0.1 (huggingface.co/ai21labs/Jamba-v0.1 config.json): 52 B total and 12 B active
+ * in Lieber et al. 2024 Table 1.  Counted by hand from the config (h = 4,096, d_inner =
+ * 8,192, N = 16, R = 256, d_conv 4; 28 Mamba-1 and 4 attention mixers, 16 dense and 16
+ * MoE SwiGLU blocks of 14,336, 16 experts top 2, V = 65,536 untied):
+ *   Mamba-1 mixer 2 x 4,096 x 8,192 + 8,192 x 5 + 8,192 x 288 + 256 x 8,192 + 8,192
+ *                 + 8,192 x 16 + 8,192 + 8,192 x 4,096 + 288 = 105,308,448
+ *   attention     4,096 x 4,096 x 2 + 2 x 4,096 x 1,024 = 41,943,040
+ *   SwiGLU MLP    3 x 4,096 x 14,336 = 176,160,768; MoE 16 of them + the router 65,536
+ *   pre-norms     64 x 4,096; embedding and head 2 x 65,536 x 4,096; final norm 4,096
+ *   total  28 x 105,308,448 + 4 x 41,943,040 + 16 x 176,160,768 + 16 x 2,818,637,824
+ *          + 262,144 + 536,870,912 + 4,096 = 51,570,323,328
+ *   active total - 16 x 14 x 176,160,768 = 12,110,311,296 */
+static void test_jamba_preset(void **state)
+{
+	const char *sets[] = {"model.preset=jamba-v0.1", "cluster.nodes=1", "cluster.gpus_per_node=8", "parallel.tp=1",
+	                      "parallel.pp=1", "parallel.dp=0", "parallel.ep=8", "training.seq_len=4096",
+	                      "training.global_batch=64"};
+	struct calc_plan p;
+	struct calc_params pr;
+	struct calc_diag d = {0};
+
+	load_plan(&p, sets, (int)(sizeof sets / sizeof sets[0]));
+	assert_int_equal(calc_plan_validate(&p, &d), 0);
+	calc_model_params(&p.model, &pr);
+	assert_near(pr.total, 51570323328.0, 1e-15);
+	assert_near(pr.active, 12110311296.0, 1e-15);
+	calc_diag_free(&d);
+}
+
 /* A hybrid model with MoE layers (model.hybrid_pattern = ME*E, Nemotron 3's E): the M-*-M-
  * test's shapes, 4 GeLU experts of 32, top 2, one shared expert of 64, a router with a
  * per-expert bias.  By hand: an E layer the experts 4 x 2 x 64 x 32 = 16,384, the shared
@@ -914,6 +1020,8 @@ int main(void)
 		cmocka_unit_test(test_sliding_window),
 		cmocka_unit_test(test_hybrid_small),
 		cmocka_unit_test(test_gdn_small),
+		cmocka_unit_test(test_mamba1_small),
+		cmocka_unit_test(test_jamba_preset),
 		cmocka_unit_test(test_hybrid_tp_bytes),
 		cmocka_unit_test(test_hybrid_moe_small),
 		cmocka_unit_test(test_hybrid_presets),

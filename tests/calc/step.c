@@ -2259,6 +2259,46 @@ static void test_pipeline_stage_typed(void **state)
 	free(c);
 }
 
+/* The selective scan of a Mamba-1 layer in the attention core's place (docs/references.md
+ * §5.17), Jamba-v0.1 at tp 1, one micro-batch of T = 4,096 tokens: per token 9 d_i N =
+ * 9 x 8,192 x 16 = 1,179,648 FLOPs and the conv1d 2 x 4 x 8,192 = 65,536, at the
+ * attention core's rate (the BF16 peak x efficiency.attention), plus the scan's operands
+ * u, delta, z, y (d_i each) and B, C (N each), 2 bytes each, at the HBM bandwidth:
+ *   attn = T (1,245,184) / (peak x eff) + T x 2 x (4 x 8,192 + 2 x 16) / B
+ * and its backward twice that.  The projections of the S layer: in_proj 4,096 x 16,384,
+ * x_proj 8,192 x 288, dt_proj 256 x 8,192 and out_proj 8,192 x 4,096, each GEMM at
+ * least its FLOPs at the GEMM rate (tile and wave quantization only add), 2 T (4,096 x
+ * 16,384 + 8,192 x 288 + 256 x 8,192 + 8,192 x 4,096) in all (a lower bound). */
+static void test_mamba1_scan_time(void **state)
+{
+	const char *s[] = {"model.preset=jamba-v0.1", "cluster.preset=dgx-h100-ndr", "cluster.nodes=1", "parallel.tp=1",
+	                   "parallel.pp=1", "parallel.dp=0", "parallel.ep=8", "training.seq_len=4096",
+	                   "training.micro_batch=1", "training.global_batch=64"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a;
+	struct calc_layer_kind kd;
+	int sk = -1;
+	double T = 4096, fl, io, gf;
+	(void)state;
+
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA1)
+			sk = k;
+	}
+	assert_true(sk >= 0);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, sk, &a);
+	fl = T * (9.0 * 8192 * 16 + 2.0 * 4 * 8192);
+	io = T * 2 * (4.0 * 8192 + 2 * 16) / p.gpu.hbm_bw;
+	assert_near(a.attn, fl / (p.gpu.bf16_flops * p.attn_eff) + io, 1e-12);
+	assert_near(a.attn_b, 2 * a.attn, 1e-12);
+	gf = 2 * T * (4096.0 * 16384 + 8192.0 * 288 + 256.0 * 8192 + 8192.0 * 4096);
+	assert_true(a.gemm >= gf / (p.gpu.bf16_flops * p.gemm_eff) * (1 - 1e-12));
+}
+
 /* CP of a hybrid model, by layer kind (docs/references.md §4.11): on Nemotron-H 8B at tp 1,
  * cp 2 a Mamba-2 layer is charged MambaContextParallel's six all-to-alls each way, whole
  * (nothing overlaps them: the conv1d and scan wait for the input, out_proj for y), an MLP
@@ -2361,6 +2401,7 @@ int main(void)
 		cmocka_unit_test(test_pipeline_stage_typed),
 		cmocka_unit_test(test_validate_compare_band),
 		cmocka_unit_test(test_cp_hybrid_kinds),
+		cmocka_unit_test(test_mamba1_scan_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
