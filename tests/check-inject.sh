@@ -156,7 +156,7 @@ done
 
 # 4a'. messages: an ESC in an argument, a file name or a plan's key is shown as \x1B
 printf '[model]\n\033[31mkey = 1\n' > "$tmp/esckey.ini"
-for c in "export --for $(printf 'x\033[2J')|trainplan: error: export: unknown framework 'x\\x1B[2J': allowed are megatron, nemo, torchtitan, deepspeed" \
+for c in "export --for $(printf 'x\033[2J')|trainplan: error: export: unknown framework 'x\\x1B[2J': allowed are megatron, nemo, torchtitan, torchtitan-py, deepspeed" \
          "memory --plan esckey.ini|trainplan: esckey.ini:2: error[E006]: unknown key '\\x1B[31mkey' in [model]" \
          "memory --plan $(printf 'n\033]0;t\007').ini|trainplan: n\\x1B]0;t\\x07.ini: error[E001]: cannot open the plan: No such file or directory"; do
 	args=${c%%|*}; want=${c#*|}
