@@ -402,9 +402,9 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 		similar(name, 0, list, sizeof list, &s);
 		calc_suggest_text(&s, dym, sizeof dym);
 		if (list[0])
-			return calc_error(d, NULL, 0, "unknown quantity '%s' (close names: %s; trainplan get --list)%s", name,
+			return calc_error_id(d, CALC_M_UNKNOWN_NAME, NULL, 0, "unknown quantity '%s' (close names: %s; trainplan get --list)%s", name,
 			                  list, dym);
-		return calc_error(d, NULL, 0, "unknown quantity '%s' (trainplan get --list shows every name)%s", name, dym);
+		return calc_error_id(d, CALC_M_UNKNOWN_NAME, NULL, 0, "unknown quantity '%s' (trainplan get --list shows every name)%s", name, dym);
 	}
 	out->num = NAN;
 	out->str = NULL;
@@ -435,7 +435,7 @@ int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const 
 		struct calc_suggest s;
 		calc_suggest_init(&s, name);
 		similar(name, dataset ? 2 : 1, list, sizeof list, &s);
-		return calc_error(d, NULL, 0, "unknown %s '%s' (allowed: %s)%s", dataset ? "dataset" : "table", name, list,
+		return calc_error_id(d, CALC_M_UNKNOWN_NAME, NULL, 0, "unknown %s '%s' (allowed: %s)%s", dataset ? "dataset" : "table", name, list,
 		                  calc_suggest_text(&s, dym, sizeof dym));
 	}
 	/* an argument the entry does not take is a mistake, not ignored: its params name
@@ -448,7 +448,7 @@ int calc_catalog_build(struct calc_ctx *c, const char *name, int dataset, const 
 			if ((p == t->params || p[-1] == ' ') && p[kl] == '=')
 				found = 1;
 		if (!found)
-			return calc_error(d, NULL, 0, "%s '%s' takes no argument '%s' (arguments: %s)",
+			return calc_error_id(d, CALC_M_BAD_ARGUMENT, NULL, 0, "%s '%s' takes no argument '%s' (arguments: %s)",
 			                  dataset ? "dataset" : "table", name, a->key[i],
 			                  t->params && t->params[0] ? t->params : "none");
 	}

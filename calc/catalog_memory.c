@@ -250,7 +250,7 @@ static int recipe_list(const struct calc_args *a, const struct calc_recipe **out
 		snprintf(name, sizeof name, "%.*s", (int)k, v);
 		out[n] = calc_recipe_find(name);
 		if (!out[n])
-			return calc_error(d, NULL, 0, "recipes=%s: '%s' is not a recipe (trainplan presets recipes)", v, name);
+			return calc_error_id(d, CALC_M_BAD_ARGUMENT, NULL, 0, "recipes=%s: '%s' is not a recipe (trainplan presets recipes)", v, name);
 		n++;
 		v += k + (v[k] == ',');
 	}

@@ -250,10 +250,10 @@ static int int_list(const char *key, const char *v, int *out, int max, int lo, i
 		char *end;
 		long x = strtol(v, &end, 10);
 		if (end == v || x < lo || x > hi || (*end && *end != ','))
-			return calc_error(d, NULL, 0, "%s = %s: expected a comma-separated list of integers "
+			return calc_error_id(d, CALC_M_BAD_ARGUMENT, NULL, 0, "%s = %s: expected a comma-separated list of integers "
 			                  "%d .. %d", key, v, lo, hi);
 		if (n >= max)
-			return calc_error(d, NULL, 0, "%s: at most %d values", key, max);
+			return calc_error_id(d, CALC_M_BAD_ARGUMENT, NULL, 0, "%s: at most %d values", key, max);
 		out[n++] = (int)x;
 		v = *end ? end + 1 : end;
 	}

@@ -927,7 +927,7 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		/* strtol, not atoi: "3x" was read as 3 and 10^20 overflowed; above 10 (the
 		 * rows the planner keeps) was cut to 10 without a word */
 		if (end == k || *end || n < 1 || n > 10)
-			return calc_error(d, NULL, 0, "search-top: top=%s: expected an integer 1 .. 10", k);
+			return calc_error_id(d, CALC_M_BAD_ARGUMENT, NULL, 0, "search-top: top=%s: expected an integer 1 .. 10", k);
 		if (n < t->nrows) {
 			for (int i = n * t->ncols; i < t->nrows * t->ncols; i++)
 				free(t->cells[i].s), t->cells[i].s = NULL;

@@ -62,6 +62,31 @@ static const struct calc_msg_kind calc_msgs[CALC_M_N] = {
 	[CALC_M_IMPORT] = {"E020", CALC_ERROR, "import",
 	                   "trainplan import: a launch script, job TOML or config JSON with a flag, key or value "
 	                   "the import does not read or the framework does not take"},
+	[CALC_M_HYBRID_PATTERN] = {"E021", CALC_ERROR, "hybrid-pattern",
+	                           "model.hybrid_pattern holds a character that is no layer kind trainplan models "
+	                           "(allowed: M, G, *, -, E)"},
+	[CALC_M_SYNTAX] = {"E022", CALC_ERROR, "directive-syntax",
+	                   "trainplan-report: a directive, a calc block or an expression that does not parse"},
+	[CALC_M_UNKNOWN_NAME] = {"E023", CALC_ERROR, "unknown-name",
+	                         "a quantity, table, dataset or function that the catalog does not have "
+	                         "(trainplan get --list, trainplan table --list)"},
+	[CALC_M_BAD_ARGUMENT] = {"E024", CALC_ERROR, "bad-argument",
+	                         "an argument a table or dataset does not take, a columns= that names no column, a "
+	                         "'with' assignment the plan refuses"},
+	[CALC_M_EVALUATION] = {"E025", CALC_ERROR, "evaluation",
+	                       "trainplan-report: an expression that cannot be evaluated (units that do not match, "
+	                       "division by zero, text where a number is needed), a display format that does not fit "
+	                       "the value, or a quantity or table that fails"},
+	[CALC_M_CONDITIONAL] = {"E026", CALC_ERROR, "conditional",
+	                        "trainplan-report: if, elif, else and end that do not pair up or nest too deep"},
+	[CALC_M_FIGURE] = {"E027", CALC_ERROR, "figure",
+	                   "trainplan-report: an image that names no figure script, or a figure without its caption "
+	                   "or a paragraph of its own"},
+	[CALC_M_DOCUMENT] = {"E028", CALC_ERROR, "document",
+	                     "trainplan-report: an id used twice or too long, a cross-reference to nothing, blocks "
+	                     "nested too deep, a table past its cells or a caption past its length"},
+	[CALC_M_HAND_NUMBER] = {"E029", CALC_ERROR, "hand-typed-number",
+	                        "trainplan-report --lint: a number with a unit typed by hand in prose"},
 };
 
 const struct calc_msg_kind *calc_msg_kind(enum calc_msg m)

@@ -50,6 +50,15 @@ enum calc_msg {
 	CALC_M_NOT_TEXT,        /* E018 a plan line that is not UTF-8 text */
 	CALC_M_HF_CONFIG,       /* E019 model.hf_config: a config.json that does not give a model */
 	CALC_M_IMPORT,          /* E020 trainplan import: a run's file that does not give a plan */
+	CALC_M_HYBRID_PATTERN,  /* E021 a model.hybrid_pattern that is not a layer pattern */
+	CALC_M_SYNTAX,          /* E022 a report directive or expression that does not parse */
+	CALC_M_UNKNOWN_NAME,    /* E023 a quantity, table, dataset or function the catalog does not have */
+	CALC_M_BAD_ARGUMENT,    /* E024 a table argument, columns= or 'with' assignment that is refused */
+	CALC_M_EVALUATION,      /* E025 an expression or a quantity that cannot be evaluated */
+	CALC_M_CONDITIONAL,     /* E026 <!-- if --> .. <!-- end --> that do not pair up */
+	CALC_M_FIGURE,          /* E027 an image that is no figure, without its script, caption or paragraph */
+	CALC_M_DOCUMENT,        /* E028 an id, a cross-reference, a nesting or a table size the report refuses */
+	CALC_M_HAND_NUMBER,     /* E029 the lint: a number with a unit typed by hand in prose */
 	CALC_M_N
 };
 /* One message kind: its ID ("E010"), severity, short name and meaning. */

@@ -1591,12 +1591,12 @@ static void validate_moe(const struct calc_plan *p, struct calc_diag *d)
 /* model.hybrid_pattern (Megatron-Core's hybrid models, megatron/core/ssm/): the pattern,
  * its length against model.layers, the Mamba-2 shape and what a hybrid model is not
  * costed with. */
-#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error(d, f, line, __VA_ARGS__))
+#define ERR(sec, key, ...) (f = key_file(p, KEYI(sec, key), &line), calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__))
 #define ERR2(k1, k2, ...)                                                                      \
 	do {                                                                                   \
 		static const char *const ks_[] = {k1, k2, NULL};                                 \
 		f = key_file(p, latest_key(p, ks_), &line);                                    \
-		calc_error(d, f, line, __VA_ARGS__);                                            \
+		calc_error_id(d, CALC_M_KEY_RULE, f, line, __VA_ARGS__);                        \
 	} while (0)
 static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 {
@@ -1608,8 +1608,9 @@ static void validate_hybrid(const struct calc_plan *p, struct calc_diag *d)
 	const char *f;
 	int line, n = calc_model_set_hybrid(&c, msg, sizeof msg), count[CALC_MAX_KINDS], mamba = 0, moe = 0, gdn = 0;
 
-	if (n < 0) {
-		ERR("model", "hybrid_pattern", "%s", msg);
+	if (n < 0) { /* the pattern itself (E021); the checks below are rules between keys (E017) */
+		f = key_file(p, KEYI("model", "hybrid_pattern"), &line);
+		calc_error_id(d, CALC_M_HYBRID_PATTERN, f, line, "%s", msg);
 		return;
 	}
 	if (n != m->layers) {

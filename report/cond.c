@@ -196,16 +196,16 @@ static size_t marker(struct cut *c, size_t i)
 	size_t len = e + 3 - i;
 	const char *name = kind == 'i' ? "if" : kind == 'f' ? "elif" : kind == 'e' ? "else" : "end";
 	if ((kind == 'i' || kind == 'f') && cb == ce) {
-		c->rc = rpt_error(c->d, &at, "'<!-- %s -->' needs a condition: <!-- %s EXPR -->", name, name);
+		c->rc = rpt_error(c->d, CALC_M_CONDITIONAL, &at, "'<!-- %s -->' needs a condition: <!-- %s EXPR -->", name, name);
 		return len;
 	}
 	if ((kind == 'e' || kind == 'n') && cb != ce) {
-		c->rc = rpt_error(c->d, &at, "'<!-- %s -->' takes no condition, got '%.*s'", name,
+		c->rc = rpt_error(c->d, CALC_M_CONDITIONAL, &at, "'<!-- %s -->' takes no condition, got '%.*s'", name,
 		                  (int)(ce - cb), s + cb);
 		return len;
 	}
 	if (kind != 'i' && c->depth == 0) {
-		c->rc = rpt_error(c->d, &at, "'<!-- %s -->' without an open '<!-- if EXPR -->'", name);
+		c->rc = rpt_error(c->d, CALC_M_CONDITIONAL, &at, "'<!-- %s -->' without an open '<!-- if EXPR -->'", name);
 		return len;
 	}
 	struct frame *f = c->depth > 0 ? &c->st[c->depth - 1] : NULL;
@@ -213,7 +213,7 @@ static size_t marker(struct cut *c, size_t i)
 	switch (kind) {
 	case 'i': {
 		if (c->depth == (int)(sizeof c->st / sizeof c->st[0])) {
-			c->rc = rpt_error(c->d, &at, "'<!-- if -->' nested more than %d deep", c->depth);
+			c->rc = rpt_error(c->d, CALC_M_CONDITIONAL, &at, "'<!-- if -->' nested more than %d deep", c->depth);
 			return len;
 		}
 		int parent = keeping(c);
@@ -231,7 +231,7 @@ static size_t marker(struct cut *c, size_t i)
 	}
 	case 'f':
 		if (f->seen_else) {
-			c->rc = rpt_error(c->d, &at, "'<!-- elif -->' after '<!-- else -->'");
+			c->rc = rpt_error(c->d, CALC_M_CONDITIONAL, &at, "'<!-- elif -->' after '<!-- else -->'");
 			return len;
 		}
 		if (condition(c, cb, ce, f->parent && !f->taken, &t) < 0) {
@@ -243,7 +243,7 @@ static size_t marker(struct cut *c, size_t i)
 		break;
 	case 'e':
 		if (f->seen_else) {
-			c->rc = rpt_error(c->d, &at, "a second '<!-- else -->' for one '<!-- if -->'");
+			c->rc = rpt_error(c->d, CALC_M_CONDITIONAL, &at, "a second '<!-- else -->' for one '<!-- if -->'");
 			return len;
 		}
 		f->seen_else = 1;
@@ -372,7 +372,7 @@ int rpt_cond_apply(const char *file, const char *text, struct rpt_scope *sc, cha
 		}
 	}
 	for (int f = c.depth - 1; f >= 0; f--)
-		c.rc = rpt_error(d, &c.st[f].at, "'<!-- if -->' is not closed: add '<!-- end -->'");
+		c.rc = rpt_error(d, CALC_M_CONDITIONAL, &c.st[f].at, "'<!-- if -->' is not closed: add '<!-- end -->'");
 	*out = c.out;
 	return c.rc;
 }

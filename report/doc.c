@@ -134,7 +134,7 @@ static int check_depth(cmark_node *root, const char *file, struct calc_diag *d)
 		else if (++depth > MAX_DEPTH) {
 			struct rpt_loc at;
 			rpt_node_loc(n, file, &at);
-			rc = rpt_error(d, &at, "nested more than %d levels deep (block quotes, lists, emphasis)",
+			rc = rpt_error(d, CALC_M_DOCUMENT, &at, "nested more than %d levels deep (block quotes, lists, emphasis)",
 			               MAX_DEPTH);
 		}
 	}
@@ -277,7 +277,7 @@ static int add_target(struct numbering *nb, char *id, size_t idn, const char *la
 	struct target *dup = find_target(nb, id);
 	if (dup) {
 		if (!unique)
-			return rpt_error(nb->d, loc, "id '%s' is used twice", id);
+			return rpt_error(nb->d, CALC_M_DOCUMENT, loc, "id '%s' is used twice", id);
 		char base[96];
 		snprintf(base, sizeof base, "%s", id);
 		/* the base remembers the suffixes it gave, so that the k-th repeat costs O(1) */
@@ -431,7 +431,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 				size_t toolong;
 				take_attributes(n, h->id, sizeof h->id, &unnumbered, &toolong);
 				if (toolong)
-					rc = rpt_error(nb->d, &loc, "an id of %zu bytes: at most %zu", toolong,
+					rc = rpt_error(nb->d, CALC_M_DOCUMENT, &loc, "an id of %zu bytes: at most %zu", toolong,
 					               sizeof h->id - 1);
 				h->text = rpt_node_text(n);
 				if (!unnumbered) {
@@ -445,7 +445,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 						o += (size_t)snprintf(num + o, sizeof num - o, "%s%d", k ? "." : "",
 						                      counts[k]);
 					if (o >= sizeof h->number)
-						rc = rpt_error(nb->d, &loc,
+						rc = rpt_error(nb->d, CALC_M_DOCUMENT, &loc,
 						               "section number %s is longer than %zu bytes: split the "
 						               "chapter or mark headings unnumbered with {-}",
 						               num, sizeof h->number - 1);
@@ -495,7 +495,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 					for (cmark_node *c = cmark_node_first_child(row); c; c = cmark_node_next(c))
 						cells++;
 				if (cells > RPT_TABLE_MAX_CELLS)
-					rc = rpt_error(nb->d, &loc, "a table of %ld cells: at most %d (a longer one belongs in "
+					rc = rpt_error(nb->d, CALC_M_DOCUMENT, &loc, "a table of %ld cells: at most %d (a longer one belongs in "
 					               "a CSV file)", cells, RPT_TABLE_MAX_CELLS);
 				int explicit_id = 1;
 				if (pd) {
@@ -519,7 +519,7 @@ static int number_document(struct numbering *nb, struct chapter *ch, int nch)
 							size_t toolong;
 							take_attributes(next, t->id, sizeof t->id, &un, &toolong);
 							if (toolong)
-								rc = rpt_error(nb->d, &loc, "an id of %zu bytes: at most %zu",
+								rc = rpt_error(nb->d, CALC_M_DOCUMENT, &loc, "an id of %zu bytes: at most %zu",
 								               toolong, sizeof t->id - 1);
 							cap = rpt_node_text(next);
 							/* "Table: {#id}" is "Table:" once the id is taken: shorter
@@ -568,7 +568,7 @@ static int resolve_links(struct numbering *nb, struct chapter *ch)
 		rpt_node_loc(n, ch->file, &loc);
 		struct target *t = find_target(nb, url + 1);
 		if (!t) {
-			rc = rpt_error(nb->d, &loc, "cross-reference to '%s', which names no section, figure or table", url);
+			rc = rpt_error(nb->d, CALC_M_DOCUMENT, &loc, "cross-reference to '%s', which names no section, figure or table", url);
 			continue;
 		}
 		if (!cmark_node_first_child(n)) {

@@ -206,14 +206,14 @@ static int select_columns(struct calc_table *t, const char *list, const struct r
 			for (int i = 0; i < t->ncols; i++)
 				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
 				         t->cols[i].name);
-			return rpt_error(d, loc, "columns=: table %s has no column '%s' (it has: %s)", t->name, c, names);
+			return rpt_error(d, CALC_M_BAD_ARGUMENT, loc, "columns=: table %s has no column '%s' (it has: %s)", t->name, c, names);
 		}
 		if (n == 24)
-			return rpt_error(d, loc, "columns=: at most 24 columns");
+			return rpt_error(d, CALC_M_BAD_ARGUMENT, loc, "columns=: at most 24 columns");
 		pick[n++] = k;
 	}
 	if (n == 0)
-		return rpt_error(d, loc, "columns= names no column");
+		return rpt_error(d, CALC_M_BAD_ARGUMENT, loc, "columns= names no column");
 	struct calc_col cols[24];
 	struct calc_cell *cells = xcalloc((size_t)(t->nrows ? t->nrows : 1) * (size_t)n, sizeof *cells);
 	for (int j = 0; j < n; j++)
@@ -259,7 +259,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			while (*v == ' ')
 				v++;
 			if (strlen(v) >= sizeof caption)
-				rc = rpt_error(d, &loc, "a caption of %zu bytes: at most %zu", strlen(v),
+				rc = rpt_error(d, CALC_M_DOCUMENT, &loc, "a caption of %zu bytes: at most %zu", strlen(v),
 				               sizeof caption - 1);
 			snprintf(caption, sizeof caption, "%s", v);
 			continue;
@@ -269,23 +269,23 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			while (*v == ' ')
 				v++;
 			if (strlen(v) >= sizeof id) {
-				rc = rpt_error(d, &loc, "an id of %zu bytes: at most %zu", strlen(v), sizeof id - 1);
+				rc = rpt_error(d, CALC_M_DOCUMENT, &loc, "an id of %zu bytes: at most %zu", strlen(v), sizeof id - 1);
 				continue;
 			}
 			snprintf(id, sizeof id, "%s", v);
 			for (char *p = id; *p; p++)
 				if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') {
-					rc = rpt_error(d, &loc, "id '%s' may hold only letters, digits, '-' and '_'", id);
+					rc = rpt_error(d, CALC_M_DOCUMENT, &loc, "id '%s' may hold only letters, digits, '-' and '_'", id);
 					break;
 				}
 			continue;
 		}
 		if (strncmp(ln, "table ", 6) != 0) {
-			rc = rpt_error(d, &loc, "unknown calc directive '%s' (expected: table NAME [KEY=VALUE ...] [with KEY=VALUE, ...], caption: TEXT, id: ID)", ln);
+			rc = rpt_error(d, CALC_M_SYNTAX, &loc, "unknown calc directive '%s' (expected: table NAME [KEY=VALUE ...] [with KEY=VALUE, ...], caption: TEXT, id: ID)", ln);
 			continue;
 		}
 		if (have_table) {
-			rc = rpt_error(d, &loc, "one table per calc block");
+			rc = rpt_error(d, CALC_M_SYNTAX, &loc, "one table per calc block");
 			continue;
 		}
 		have_table = 1;
@@ -297,18 +297,18 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 		char *save2 = NULL;
 		char *tok = strtok_r(ln + 6, " \t", &save2);
 		if (!tok) {
-			rc = rpt_error(d, &loc, "'table' needs a name (see: trainplan table --list)");
+			rc = rpt_error(d, CALC_M_SYNTAX, &loc, "'table' needs a name (see: trainplan table --list)");
 			continue;
 		}
 		snprintf(name, sizeof name, "%s", tok);
 		while ((tok = strtok_r(NULL, " \t", &save2))) {
 			char *eq = strchr(tok, '=');
 			if (!eq || eq == tok) {
-				rc = rpt_error(d, &loc, "table argument '%s' is not KEY=VALUE", tok);
+				rc = rpt_error(d, CALC_M_SYNTAX, &loc, "table argument '%s' is not KEY=VALUE", tok);
 				continue;
 			}
 			if (args.n >= 8) {
-				rc = rpt_error(d, &loc, "at most 8 table arguments");
+				rc = rpt_error(d, CALC_M_BAD_ARGUMENT, &loc, "at most 8 table arguments");
 				break;
 			}
 			if (eq - tok == 7 && !strncmp(tok, "columns", 7)) { /* the report's, not the table's */
@@ -323,11 +323,11 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 	free(text);
 	loc.line = line0;
 	if (!have_table && rc == 0)
-		rc = rpt_error(d, &loc, "empty calc block (expected: table NAME ...)");
+		rc = rpt_error(d, CALC_M_SYNTAX, &loc, "empty calc block (expected: table NAME ...)");
 	if (rc < 0 || !have_table)
 		return -1;
 	if (!calc_catalog_table(name))
-		return rpt_error(d, &loc, "unknown table '%s' (trainplan table --list names them)", name);
+		return rpt_error(d, CALC_M_UNKNOWN_NAME, &loc, "unknown table '%s' (trainplan table --list names them)", name);
 	struct calc_ctx *vc = NULL;
 	if (with[0]) {
 		vc = rpt_variant_ctx(&ctx->plan, with, &loc, d);
@@ -339,6 +339,9 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 	struct calc_diag tmp = {0};
 	if (calc_catalog_build(vc ? vc : ctx, name, 0, &args, &t, &tmp) < 0) {
 		char msg[512];
+		/* the library's kind (an unknown table, an argument it does not take), else the
+		 * table failed to evaluate */
+		enum calc_msg kind = tmp.nrecs > 0 && tmp.recs[0].kind != CALC_M_NONE ? tmp.recs[0].kind : CALC_M_EVALUATION;
 		snprintf(msg, sizeof msg, "%s", calc_diag_first(&tmp, "failed"));
 		char *nl = strchr(msg, '\n');
 		if (nl)
@@ -349,7 +352,7 @@ static int expand_block(cmark_node *block, const char *file, struct calc_ctx *ct
 			calc_ctx_free(vc);
 			free(vc);
 		}
-		return rpt_error(d, &loc, "table %s: %s", name, msg);
+		return rpt_error(d, kind, &loc, "table %s: %s", name, msg);
 	}
 	calc_diag_free(&tmp);
 	if (columns[0] && select_columns(&t, columns, &loc, d) < 0) {
@@ -422,13 +425,13 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	rpt_node_loc(img, file, &loc);
 	/* the report is self-contained: no file, path or remote image, only its own charts */
 	if (!is_figure_name(name))
-		return rpt_error(d, &loc, "image '%s' is not a figure (an image names a chart of "
+		return rpt_error(d, CALC_M_FIGURE, &loc, "image '%s' is not a figure (an image names a chart of "
 		                 "figures/NAME.gp by its NAME: lower-case letters, digits, '-' and '_')",
 		                 name ? name : "");
 	char gp[CALC_PATH_MAX];
 	snprintf(gp, sizeof gp, "%s/%s.gp", o && o->figures_src ? o->figures_src : "figures", name);
 	if (access(gp, R_OK) != 0)
-		return rpt_error(d, &loc, "unknown figure '%s' (no %s)", name, gp);
+		return rpt_error(d, CALC_M_FIGURE, &loc, "unknown figure '%s' (no %s)", name, gp);
 	cmark_node *par = cmark_node_parent(img);
 	int alone = par && cmark_node_get_type(par) == CMARK_NODE_PARAGRAPH;
 	for (cmark_node *c = par ? cmark_node_first_child(par) : NULL; c && alone; c = cmark_node_next(c)) {
@@ -439,7 +442,7 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 			alone = 0;
 	}
 	if (!alone)
-		return rpt_error(d, &loc, "figure '%s' must stand alone in its paragraph", name);
+		return rpt_error(d, CALC_M_FIGURE, &loc, "figure '%s' must stand alone in its paragraph", name);
 	/* drop blank text around the image so the paragraph holds exactly one image */
 	for (cmark_node *c = cmark_node_first_child(par), *next; c; c = next) {
 		next = cmark_node_next(c);
@@ -451,7 +454,7 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 	snprintf(pd->name, sizeof pd->name, "%s", name);
 	const char *title = cmark_node_get_title(img);
 	if (title && title[0] == '#' && strlen(title + 1) >= sizeof pd->id) {
-		rpt_error(d, &loc, "an id of %zu bytes: at most %zu", strlen(title + 1), sizeof pd->id - 1);
+		rpt_error(d, CALC_M_DOCUMENT, &loc, "an id of %zu bytes: at most %zu", strlen(title + 1), sizeof pd->id - 1);
 		free(pd);
 		return -1;
 	}
@@ -461,7 +464,7 @@ static int expand_figure(cmark_node *img, const char *file, const struct rpt_opt
 		snprintf(pd->id, sizeof pd->id, "fig-%s", name);
 	pd->caption = rpt_node_text(img);
 	if (!pd->caption[0])
-		rpt_error(d, &loc, "figure '%s' needs a caption (the image's alt text)", name);
+		rpt_error(d, CALC_M_FIGURE, &loc, "figure '%s' needs a caption (the image's alt text)", name);
 	cmark_node_set_user_data(img, pd);
 	if (o && o->svgs) {
 		/* the path number_document gives the figure */

@@ -49,7 +49,7 @@
 /* Diagnostics                                                               */
 /* ======================================================================== */
 
-int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, ...)
+int rpt_error(struct calc_diag *d, enum calc_msg kind, const struct rpt_loc *loc, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -57,8 +57,8 @@ int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, .
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (!loc)
-		return calc_error(d, NULL, 0, "%s", msg);
-	return calc_error_at(d, loc->file, loc->line, loc->col, CALC_ERROR, "%s", msg);
+		return calc_error_id(d, kind, NULL, 0, "%s", msg);
+	return calc_error_id_at(d, kind, loc->file, loc->line, loc->col, "%s", msg);
 }
 
 /* The message of the first record of a library diagnostic, up to its first newline. */
@@ -144,6 +144,7 @@ struct parser {
 	int failed;
 	int depth; /* nesting of parentheses, calls and unary operators, bounded */
 	int conds; /* nesting of '?:' being parsed, bounded by MAX_HEIGHT */
+	enum calc_msg kind; /* the next message's kind; CALC_M_NONE: E022 */
 };
 
 /* Parentheses, calls and unary operators recurse in the parser once per level. */
@@ -153,6 +154,8 @@ struct parser {
  * either works or is refused at the operator that passes the bound. */
 #define MAX_HEIGHT 1000
 
+/* A parse error is E022 (directive-syntax) unless the parser set another kind for the
+ * next message (p->kind: an unknown function is E023). */
 static int perr(struct parser *p, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int perr(struct parser *p, int pos, const char *fmt, ...)
 {
@@ -167,7 +170,7 @@ static int perr(struct parser *p, int pos, const char *fmt, ...)
 	if (at.col > 0)
 		at.col += pos;
 	p->failed = 1;
-	return rpt_error(p->d, &at, "%s", msg);
+	return rpt_error(p->d, p->kind != CALC_M_NONE ? p->kind : CALC_M_SYNTAX, &at, "%s", msg);
 }
 
 static void skip_ws(struct parser *p)
@@ -288,6 +291,7 @@ static struct rpt_expr *p_primary(struct parser *p)
 			for (int k = 0; funcs[k]; k++)
 				known |= strcmp(funcs[k], name) == 0;
 			if (!known) {
+				p->kind = CALC_M_UNKNOWN_NAME;
 				perr(p, start, "unknown function '%s' (functions: min max ceil floor round abs isfinite)",
 				     name);
 				return NULL;
@@ -665,14 +669,14 @@ struct rpt_expr *rpt_expr_parse(const char *src, const struct rpt_loc *loc, stru
 /* Evaluation                                                                */
 /* ======================================================================== */
 
-static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag *d, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
+static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag *d, enum calc_msg kind,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* The location of the directive being evaluated (messages add the operand's offset). */
 static _Thread_local const struct rpt_loc *cur_loc;
 
-static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag *d, const char *fmt,
-                ...)
+static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag *d, enum calc_msg kind,
+                const char *fmt, ...)
 {
 	(void)sc;
 	char msg[1024];
@@ -683,7 +687,7 @@ static int eerr(struct rpt_scope *sc, const struct rpt_expr *e, struct calc_diag
 	struct rpt_loc at = cur_loc ? *cur_loc : (struct rpt_loc){0};
 	if (at.col > 0)
 		at.col += e->pos;
-	return rpt_error(d, &at, "%s", msg);
+	return rpt_error(d, kind, &at, "%s", msg);
 }
 
 static void set_num(struct rpt_value *v, double x, const char *unit)
@@ -797,7 +801,7 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 					bad = 1;
 					break;
 				}
-				eerr(sc, as[i].val, d, "with %s: %s is not a finite number", raw, as[i].key);
+				eerr(sc, as[i].val, d, CALC_M_BAD_ARGUMENT, "with %s: %s is not a finite number", raw, as[i].key);
 				bad = 1;
 				break;
 			} else
@@ -818,7 +822,7 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 				if (quiet)
 					*invalid = 1;
 				else
-					rpt_error(d, at, "with %s: %s is outside the project (the folder "
+					rpt_error(d, CALC_M_BAD_ARGUMENT, at, "with %s: %s is outside the project (the folder "
 					          "trainplan-report runs in) and the plan's folder: a chapter reads "
 					          "only files inside them", raw, v);
 				bad = 1;
@@ -869,9 +873,9 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 				char msg[512];
 				diag_message(&tmp, msg, sizeof msg);
 				if (computed)
-					rpt_error(d, at, "with %s (%s): %s", raw, shown, msg);
+					rpt_error(d, CALC_M_BAD_ARGUMENT, at, "with %s (%s): %s", raw, shown, msg);
 				else
-					rpt_error(d, at, "with %s: %s", raw, msg);
+					rpt_error(d, CALC_M_BAD_ARGUMENT, at, "with %s: %s", raw, msg);
 			}
 			bad = 1;
 		}
@@ -930,7 +934,7 @@ static int eval_num(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_v
 	if (eval(e, sc, out, d) < 0)
 		return -1;
 	if (out->is_str)
-		return eerr(sc, e, d, "%s needs a number, got the text \"%s\"", what, out->str);
+		return eerr(sc, e, d, CALC_M_EVALUATION, "%s needs a number, got the text \"%s\"", what, out->str);
 	return 0;
 }
 
@@ -948,7 +952,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 		memset(out, 0, sizeof *out);
 		out->is_str = 1;
 		if (strlen(e->text) >= sizeof out->str)
-			return eerr(sc, e, d, "a text of %zu bytes: at most %zu fit in one value", strlen(e->text),
+			return eerr(sc, e, d, CALC_M_EVALUATION, "a text of %zu bytes: at most %zu fit in one value", strlen(e->text),
 			            sizeof out->str - 1);
 		snprintf(out->str, sizeof out->str, "%s", e->text);
 		out->literal = 1;
@@ -960,8 +964,9 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 		char err[512];
 		int rc = sc->lookup ? sc->lookup(sc, e->text, out, err, sizeof err)
 		                    : catalog_lookup(sc, e->text, out, err, sizeof err);
-		if (rc < 0)
-			return eerr(sc, e, d, "%s", err);
+		if (rc < 0) /* a name the catalog does not have, or a quantity that fails */
+			return eerr(sc, e, d, calc_catalog_quantity(e->text) ? CALC_M_EVALUATION : CALC_M_UNKNOWN_NAME,
+			            "%s", err);
 		return 0;
 	}
 	case E_NEG:
@@ -983,7 +988,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 		if (at.col > 0)
 			at.col += (int)e->num;
 		if (!sc->ctx)
-			return eerr(sc, e, d, "'with' needs a plan");
+			return eerr(sc, e, d, CALC_M_EVALUATION, "'with' needs a plan");
 		int quiet = e->a[0]->kind == E_VALID, invalid = 0;
 		struct calc_ctx *vc = variant_build(sc, &sc->ctx->plan, e->text, e->as, e->nas, &at, quiet, 1,
 		                                    &invalid, d);
@@ -1002,9 +1007,9 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 		int one = !strcmp(f, "ceil") || !strcmp(f, "floor") || !strcmp(f, "round") ||
 		          !strcmp(f, "abs") || !strcmp(f, "isfinite");
 		if (one && e->nargs != 1)
-			return eerr(sc, e, d, "%s takes one argument, got %d", f, e->nargs);
+			return eerr(sc, e, d, CALC_M_SYNTAX, "%s takes one argument, got %d", f, e->nargs);
 		if (!one && e->nargs < 1)
-			return eerr(sc, e, d, "%s needs at least one argument", f);
+			return eerr(sc, e, d, CALC_M_SYNTAX, "%s needs at least one argument", f);
 		if (eval_num(e->args[0], sc, &a, d, f) < 0)
 			return -1;
 		if (!strcmp(f, "isfinite")) {
@@ -1023,7 +1028,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 			if (eval_num(e->args[i], sc, &b, d, f) < 0)
 				return -1;
 			if (!same_unit(a.unit, b.unit))
-				return eerr(sc, e->args[i], d, "%s of different units (%s and %s)", f, a.unit,
+				return eerr(sc, e->args[i], d, CALC_M_EVALUATION, "%s of different units (%s and %s)", f, a.unit,
 				            b.unit);
 			int take = !strcmp(f, "min") ? b.num < a.num : b.num > a.num;
 			const char *u = unit_or(a.unit, b.unit);
@@ -1060,14 +1065,14 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 			set_num(out, e->op == '=' ? eq : !eq, "1");
 			return 0;
 		}
-		return eerr(sc, e, d, "'%c' cannot take text (\"%s\")", e->op == 'l' ? '<' : e->op == 'g' ? '>' : e->op,
+		return eerr(sc, e, d, CALC_M_EVALUATION, "'%c' cannot take text (\"%s\")", e->op == 'l' ? '<' : e->op == 'g' ? '>' : e->op,
 		            a.is_str ? a.str : b.str);
 	}
 	switch (e->op) {
 	case '+':
 	case '-':
 		if (!same_unit(a.unit, b.unit))
-			return eerr(sc, e, d, "cannot %s %s and %s", e->op == '+' ? "add" : "subtract", a.unit,
+			return eerr(sc, e, d, CALC_M_EVALUATION, "cannot %s %s and %s", e->op == '+' ? "add" : "subtract", a.unit,
 			            b.unit);
 		set_num(out, e->op == '+' ? a.num + b.num : a.num - b.num, unit_or(a.unit, b.unit));
 		return 0;
@@ -1082,7 +1087,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 	}
 	case '/': {
 		if (b.num == 0)
-			return eerr(sc, e, d, "division by zero");
+			return eerr(sc, e, d, CALC_M_EVALUATION, "division by zero");
 		const char *u = NULL;
 		if (a.unit && b.unit && !strcmp(a.unit, b.unit))
 			u = "1";
@@ -1093,7 +1098,7 @@ static int eval(const struct rpt_expr *e, struct rpt_scope *sc, struct rpt_value
 	}
 	default: {
 		if (!same_unit(a.unit, b.unit))
-			return eerr(sc, e, d, "cannot compare %s with %s", a.unit, b.unit);
+			return eerr(sc, e, d, CALC_M_EVALUATION, "cannot compare %s with %s", a.unit, b.unit);
 		int r = e->op == '<'   ? a.num < b.num
 		        : e->op == 'l' ? a.num <= b.num
 		        : e->op == '>' ? a.num > b.num
@@ -1238,7 +1243,7 @@ int rpt_inline_eval(const char *body, struct rpt_scope *sc, const struct rpt_loc
 		struct rpt_loc at = *loc;
 		if (at.col > 0 && bar)
 			at.col += (int)(bar - body) + 1;
-		return rpt_error(d, &at, "%s", err);
+		return rpt_error(d, CALC_M_EVALUATION, &at, "%s", err);
 	}
 	return 0;
 }
@@ -1259,7 +1264,7 @@ int rpt_cond_eval(const char *src, struct rpt_scope *sc, const struct rpt_loc *l
 	cur_loc = loc;
 	int rc = eval(e, sc, &v, d);
 	if (rc == 0 && !v.is_str && !isfinite(v.num))
-		rc = eerr(sc, e, d, "the condition is not a finite number (isfinite tells)");
+		rc = eerr(sc, e, d, CALC_M_EVALUATION, "the condition is not a finite number (isfinite tells)");
 	cur_loc = saved;
 	rpt_expr_free(e);
 	if (rc == 0)

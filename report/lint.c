@@ -55,7 +55,7 @@ static void report(struct calc_diag *d, const char *file, int line, int col, con
                    size_t len)
 {
 	struct rpt_loc loc = {file, line, col};
-	rpt_error(d, &loc, "number with a unit typed by hand: '%.*s' (write it as a directive, e.g. `=memory.total |GB`)",
+	rpt_error(d, CALC_M_HAND_NUMBER, &loc, "number with a unit typed by hand: '%.*s' (write it as a directive, e.g. `=memory.total |GB`)",
 	          (int)len, num);
 }
 

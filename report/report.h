@@ -142,9 +142,10 @@ struct rpt_loc {
 	int col;          /* 1-based; 0 = unknown */
 };
 
-/* Add "file:line:col: error: MESSAGE" to 'd'.  Always returns -1. */
-int rpt_error(struct calc_diag *d, const struct rpt_loc *loc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Add "file:line:col: error[ID]: MESSAGE" of kind 'kind' (calc/diag.h: E022 .. E029 are
+ * the report's) to 'd'.  Returns -1 (every kind of the report is an error). */
+int rpt_error(struct calc_diag *d, enum calc_msg kind, const struct rpt_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* ---- the expression language (expr.c) --------------------------------- */
 

@@ -15,7 +15,7 @@ case $rpt in /*) ;; *) rpt=$(pwd)/$rpt ;; esac
 # 1. 10,000-term operator chains: refused at the 1001st operator, column 3 + 2*1000
 awk 'BEGIN { s = "1"; for (i = 1; i < 10000; i++) s = s "+1"; print "`=" s "`" }' > "$tmp/chain.md"
 report chain.md
-[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: chain.md:1:2004: error: expression nests deeper than 1000 operators: split it" ] \
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: chain.md:1:2004: error[E022]: expression nests deeper than 1000 operators: split it" ] \
 	&& ok || bad "10,000-term chain: exit $rc: $(head -c 300 "$tmp/err")"
 awk 'BEGIN { s = "1"; for (i = 1; i < 20000; i++) s = s " && 1"; print "`=" s "`" }' > "$tmp/and.md"
 report and.md
@@ -32,7 +32,7 @@ else bad "20,000 equal headings: exit $rc"; fi
 awk 'BEGIN { for (l = 1; l <= 4; l++) for (i = 0; i < 10000; i++) { h = ""; for (k = 0; k < l; k++) h = h "#"; print h " h\n" }
              print "##### last" }' > "$tmp/deep.md"
 report deep.md
-[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: deep.md:80001:1: error: section number 10000.10000.10000.10000.1 is longer than 23 bytes: split the chapter or mark headings unnumbered with {-}" ] \
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan-report: deep.md:80001:1: error[E028]: section number 10000.10000.10000.10000.1 is longer than 23 bytes: split the chapter or mark headings unnumbered with {-}" ] \
 	&& ok || bad "25-byte section number: exit $rc: $(cat "$tmp/err")"
 
 # 4. a cross-reference label is cut at 40 bytes before a character, not inside one:
@@ -86,7 +86,7 @@ done
 id=$(awk 'BEGIN { for (i = 0; i < 100; i++) printf "a" }')
 printf '# One {#%s}\n\n# Two {#%sb}\n' "$id" "$id" > "$tmp/longid.md"
 report longid.md
-[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$(printf 'trainplan-report: longid.md:1:1: error: an id of 100 bytes: at most 95\ntrainplan-report: longid.md:3:1: error: an id of 101 bytes: at most 95')" ] \
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$(printf 'trainplan-report: longid.md:1:1: error[E028]: an id of 100 bytes: at most 95\ntrainplan-report: longid.md:3:1: error[E028]: an id of 101 bytes: at most 95')" ] \
 	&& ok || bad "a 100-byte id: exit $rc: $(cat "$tmp/err")"
 
 # 10. the confinement holds against a symbolic link swapped while the report runs: 10,000
@@ -119,13 +119,13 @@ done
 #     refused at its line before any layout; 20,000 cells is the bound
 awk 'BEGIN { print "# T\n\n| a | b | c | d |\n|---|---|---|---|"; for (i = 0; i < 25000; i++) printf "| cell %d | text | %d | words |\n", i, i }' > "$tmp/bigtab.md"
 (cd "$tmp" && ulimit -v 1048576 && timeout 20 "$rpt" -o bigtab/report bigtab.md >/dev/null 2>err); rc=$?
-[ $rc -eq 2 ] && [ ! -e "$tmp/bigtab" ] && [ "$(cat "$tmp/err")" = "trainplan-report: bigtab.md:3:1: error: a table of 100004 cells: at most 20000 (a longer one belongs in a CSV file)" ] \
+[ $rc -eq 2 ] && [ ! -e "$tmp/bigtab" ] && [ "$(cat "$tmp/err")" = "trainplan-report: bigtab.md:3:1: error[E028]: a table of 100004 cells: at most 20000 (a longer one belongs in a CSV file)" ] \
 	&& ok || bad "a 100,004-cell table: exit $rc: $(head -c 300 "$tmp/err")"
 
 # 13. 200 `with` variants that each read the planner: 32 searches, then the bound's message
 awk 'BEGIN { for (i = 1; i <= 200; i++) printf "`=search.best.tp with training.tokens=%d.5e9 |int`\n\n", i }' > "$tmp/variants.md"
 got=$(cd "$tmp" && timeout 60 "$rpt" --plan "$root/plans/default.ini" --expand variants.md 2>&1 >/dev/null); rc=$?
-n=$(printf '%s\n' "$got" | grep -c 'error: more than 32 planner searches of `with` variants in one run')
+n=$(printf '%s\n' "$got" | grep -c 'error\[E025\]: more than 32 planner searches of `with` variants in one run')
 [ $rc -eq 2 ] && [ "$n" -eq 168 ] && ok || bad "200 variant searches: exit $rc, $n refused: $(printf '%s' "$got" | head -n 2)"
 
 echo "hostile chapters: $pass passed, $fail failed"

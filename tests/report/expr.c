@@ -126,10 +126,10 @@ static void test_isfinite_and_literal_text(void **state)
 	assert_string_equal(ev("isfinite(a.bytes) ? a.bytes : \"not applicable\" |GB"), "80.0 GB");
 	assert_string_equal(ev("isfinite(a.nan) ? a.nan : \"not applicable\" |GB"), "not applicable");
 	/* the untaken branch is not evaluated: NaN under a format is still an error when taken */
-	assert_string_equal(ev("a.nan |GB"), "t.md:3:17: error: the value is not a finite number");
-	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error: format 'GB' given to the text \"hello\"");
-	assert_string_equal(ev("isfinite(a.text)"), "t.md:3:19: error: isfinite needs a number, got the text \"hello\"");
-	assert_string_equal(ev("isfinite(1, 2)"), "t.md:3:10: error: isfinite takes one argument, got 2");
+	assert_string_equal(ev("a.nan |GB"), "t.md:3:17: error[E025]: the value is not a finite number");
+	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error[E025]: format 'GB' given to the text \"hello\"");
+	assert_string_equal(ev("isfinite(a.text)"), "t.md:3:19: error[E025]: isfinite needs a number, got the text \"hello\"");
+	assert_string_equal(ev("isfinite(1, 2)"), "t.md:3:10: error[E022]: isfinite takes one argument, got 2");
 }
 
 static void test_formats(void **state)
@@ -153,8 +153,8 @@ static void test_formats(void **state)
 	assert_string_equal(ev("2/3 |%.3g"), "0.667");         /* printf conversions */
 	assert_string_equal(ev("1234.5 |%.1f"), "1234.5");
 	assert_string_equal(ev("a.bytes |%e"), "8.000000e+10");
-	assert_string_equal(ev("1 |%d"), "t.md:3:13: error: format '%d' is not a printf conversion of one number (e.g. %.3g)");
-	assert_string_equal(ev("1 |%.3g%s"), "t.md:3:13: error: format '%.3g%s' is not a printf conversion of one number (e.g. %.3g)");
+	assert_string_equal(ev("1 |%d"), "t.md:3:13: error[E025]: format '%d' is not a printf conversion of one number (e.g. %.3g)");
+	assert_string_equal(ev("1 |%.3g%s"), "t.md:3:13: error[E025]: format '%.3g%s' is not a printf conversion of one number (e.g. %.3g)");
 }
 
 static void test_units(void **state)
@@ -163,37 +163,37 @@ static void test_units(void **state)
 	assert_string_equal(ev("a.bytes / a.bytes |%"), "100.0%"); /* B / B is a plain number */
 	assert_string_equal(ev("a.bytes * 2 |GB"), "160.0 GB");
 	assert_string_equal(ev("a.count == 22 ? \"22\" : \"other\""), "22"); /* counts compare with numbers */
-	assert_string_equal(ev("a.bytes + a.time"), "t.md:3:18: error: cannot add B and s");
-	assert_string_equal(ev("min(a.bytes, a.time)"), "t.md:3:23: error: min of different units (B and s)");
+	assert_string_equal(ev("a.bytes + a.time"), "t.md:3:18: error[E025]: cannot add B and s");
+	assert_string_equal(ev("min(a.bytes, a.time)"), "t.md:3:23: error[E025]: min of different units (B and s)");
 	assert_string_equal(ev("a.time |GB"),
-	                    "t.md:3:18: error: format 'GB' needs a value in B, this one is in s");
+	                    "t.md:3:18: error[E025]: format 'GB' needs a value in B, this one is in s");
 }
 
 static void test_errors_carry_positions(void **state)
 {
 	(void)state;
 	/* columns: the directive body starts at column 10 of line 3 */
-	assert_string_equal(ev("1 +"), "t.md:3:13: error: expression ends too early");
+	assert_string_equal(ev("1 +"), "t.md:3:13: error[E022]: expression ends too early");
 	assert_string_equal(ev("foo(1)"),
-	                    "t.md:3:10: error: unknown function 'foo' (functions: min max ceil floor round abs isfinite)");
-	assert_string_equal(ev("2 * nosuch.name"), "t.md:3:14: error: unknown quantity 'nosuch.name'");
-	assert_string_equal(ev("(1 + 2"), "t.md:3:16: error: expected ')'");
-	assert_string_equal(ev("1 2"), "t.md:3:12: error: unexpected '2' after the expression");
-	assert_string_equal(ev("\"open"), "t.md:3:10: error: unterminated string");
-	assert_string_equal(ev("1 / 0"), "t.md:3:12: error: division by zero");
-	assert_string_equal(ev("80GB"), "t.md:3:12: error: a number cannot carry a unit here ('G'); write SI base units");
-	assert_string_equal(ev("a.text + 1"), "t.md:3:17: error: '+' cannot take text (\"hello\")");
+	                    "t.md:3:10: error[E023]: unknown function 'foo' (functions: min max ceil floor round abs isfinite)");
+	assert_string_equal(ev("2 * nosuch.name"), "t.md:3:14: error[E023]: unknown quantity 'nosuch.name'");
+	assert_string_equal(ev("(1 + 2"), "t.md:3:16: error[E022]: expected ')'");
+	assert_string_equal(ev("1 2"), "t.md:3:12: error[E022]: unexpected '2' after the expression");
+	assert_string_equal(ev("\"open"), "t.md:3:10: error[E022]: unterminated string");
+	assert_string_equal(ev("1 / 0"), "t.md:3:12: error[E025]: division by zero");
+	assert_string_equal(ev("80GB"), "t.md:3:12: error[E022]: a number cannot carry a unit here ('G'); write SI base units");
+	assert_string_equal(ev("a.text + 1"), "t.md:3:17: error[E025]: '+' cannot take text (\"hello\")");
 	assert_string_equal(ev("a.bytes |furlongs"),
-	                    "t.md:3:19: error: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion count .N %.Ng)");
-	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error: format 'GB' given to the text \"hello\"");
-	assert_string_equal(ev("1 ? \"a\""), "t.md:3:17: error: expected ':' after the first branch of '?'");
+	                    "t.md:3:19: error[E025]: unknown format 'furlongs' (formats: GB GiB TB MB % ms s days x int billion count .N %.Ng)");
+	assert_string_equal(ev("a.text |GB"), "t.md:3:18: error[E025]: format 'GB' given to the text \"hello\"");
+	assert_string_equal(ev("1 ? \"a\""), "t.md:3:17: error[E022]: expected ':' after the first branch of '?'");
 	/* nesting is bounded (no stack exhaustion on a pathological directive) */
 	char deep[200];
 	memset(deep, '(', 100);
 	strcpy(deep + 100, "1");
-	assert_string_equal(ev(deep), "t.md:3:74: error: expression nested deeper than 64 levels");
+	assert_string_equal(ev(deep), "t.md:3:74: error[E022]: expression nested deeper than 64 levels");
 	memset(deep, '-', 100);
-	assert_string_equal(ev(deep), "t.md:3:74: error: expression nested deeper than 64 levels");
+	assert_string_equal(ev(deep), "t.md:3:74: error[E022]: expression nested deeper than 64 levels");
 	/* 30 levels are fine */
 	char ok[200] = "";
 	for (int i = 0; i < 30; i++)
