@@ -6,11 +6,14 @@
  *                    [--share DIR]
  *   trainplan report --compare A.ini B.ini [C.ini ...] [--set KEY=VALUE]... [-o DIR] ...
  *
- * The same pipeline as report/report.mk, run without make: for each figure script
- * SHARE/figures/NAME.gp its dataset (`trainplan data NAME`) and the SVG and PNG from
- * gnuplot (run in SHARE, where the scripts load their .gpi files), every catalog table
- * as CSV (`trainplan table --all`), then trainplan-report over the chapters (the
- * .md files of SHARE/chapters, in name order).
+ * The one report pipeline (docs/architecture.md §2; `make` runs it through
+ * report/report.mk): the plan's and the pick's marks (`trainplan data plan-marks`),
+ * then for each figure script SHARE/figures/NAME.gp its dataset (`trainplan data NAME`)
+ * and its SVG from gnuplot (run in SHARE, where the scripts load their .gpi files; with
+ * --png a PNG too), and every catalog table as CSV (`trainplan table --all`), these
+ * jobs in parallel child processes (--jobs, the processors online), then, when every
+ * one has succeeded, trainplan-report over the chapters (the .md files of
+ * SHARE/chapters, in name order).
  * SHARE holds chapters/ and figures/: --share, else $TRAINPLAN_SHARE, else
  * BINDIR/../share/trainplan of an installed trainplan, else the checkout that holds
  * BINDIR (build/trainplan).  trainplan-report is looked up beside this program.
@@ -72,16 +75,22 @@ static int make_dirs(const char *path)
 
 /* An interruption (SIGINT, SIGTERM, SIGHUP) of this program: it is passed on to the
  * step running (gnuplot, trainplan data, trainplan-report, which each remove their own
- * temporaries), no further step starts, the step's temporary is removed (settle), and
- * then this program ends by the same signal. */
+ * temporaries) and to every figure job (each passes it on to its step in turn), no
+ * further step or job starts, the step's temporary is removed (settle), and then this
+ * program ends by the same signal. */
+#define RPT_MAX_JOBS 64
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child_pid;
+static volatile pid_t job_pid[RPT_MAX_JOBS];
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
 	if (child_pid > 0)
 		kill(child_pid, sig);
+	for (int i = 0; i < RPT_MAX_JOBS; i++)
+		if (job_pid[i] > 0)
+			kill(job_pid[i], sig);
 }
 
 /* Run argv (argv[0] a path) in folder 'cwd' (NULL: this one) with stdout to 'out'
@@ -196,23 +205,125 @@ static int settle(int rc, const char *path, const char *what)
 	return 0;
 }
 
-/* The chart NAME as DIR/figures/NAME.svg and .png: gnuplot runs SHARE/SCRIPTS/NAME.gp
- * (after figures/style.gp) in SHARE over the dataset DATA, each output written to a
- * temporary file and renamed by settle().  0, or the exit status of a failure. */
+/* The chart NAME as DIR/figures/NAME.svg (and .png with 'png'): gnuplot runs
+ * SHARE/SCRIPTS/NAME.gp (after figures/style.gp) in SHARE over the dataset DATA, each
+ * output written to a temporary file and renamed by settle().  0, or the exit status of
+ * a failure, whose message names the figure. */
 static int render_figure(const char *share, const char *scripts, const char *name, const char *data,
-                         const char *dir)
+                         const char *dir, int png)
 {
-	char path[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH];
+	char path[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH], what[RPT_PATH];
 	int rc = 0;
-	for (int dev = 0; dev < 2 && !rc; dev++) {
+	for (int dev = 0; dev < 1 + !!png && !rc; dev++) {
 		const char *ext = dev ? "png" : "svg";
 		snprintf(path, sizeof path, "%s/figures/%s.%s", dir, name, ext);
 		snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
 		snprintf(script, sizeof script, "%s/%s.gp", scripts, name);
+		snprintf(what, sizeof what, "figure %s: gnuplot (%s)", name, ext);
 		char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
-		rc = settle(run(gp, share, NULL), path, "gnuplot");
+		rc = settle(run(gp, share, NULL), path, what);
 	}
 	return rc;
+}
+
+/* The processors online, at least 1 and at most RPT_MAX_JOBS. */
+static int processors(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > RPT_MAX_JOBS ? RPT_MAX_JOBS : (int)n;
+}
+
+/*
+ * Run the jobs 0 .. n - 1 ('job' runs one and returns its exit status) in child
+ * processes, at most 'jobs' at a time.  After a failure or a signal no further job
+ * starts; the jobs running finish (each removes its own temporaries).  Returns 0 when
+ * every job succeeded, else the first failure's exit status (its message is the job's).
+ */
+static int run_jobs(int n, int jobs, int (*job)(int i, void *arg), void *arg)
+{
+	int next = 0, running = 0, rc = 0;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > RPT_MAX_JOBS)
+		jobs = RPT_MAX_JOBS;
+	while (next < n || running > 0) {
+		while (!rc && !got_signal && next < n && running < jobs) {
+			int slot = 0;
+			while (job_pid[slot] > 0)
+				slot++;
+			fflush(stdout);
+			fflush(stderr);
+			pid_t pid = fork();
+			if (pid < 0) {
+				rc = cli_error("report: cannot start a job: %s", strerror(errno));
+				break;
+			}
+			if (pid == 0) {
+				memset((void *)job_pid, 0, sizeof job_pid); /* the job's own signal passes to its step only */
+				int st = job(next, arg);
+				fflush(stdout);
+				fflush(stderr);
+				_exit(st > 255 || st < 0 ? 2 : st);
+			}
+			job_pid[slot] = pid;
+			if (got_signal) /* it came between the fork and the line above */
+				kill(pid, got_signal);
+			next++;
+			running++;
+		}
+		if (running == 0)
+			break;
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < RPT_MAX_JOBS; i++)
+			if (job_pid[i] == pid) {
+				job_pid[i] = 0;
+				running--;
+				int st = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+				if (st && !rc)
+					rc = st;
+			}
+	}
+	if (got_signal && !rc)
+		rc = 2;
+	return rc;
+}
+
+/* The jobs of a report.  First two at once: every catalog dataset into DIR/data (one
+ * process, so that the figures share one evaluation context: one planner search feeds
+ * the plan's marks, the heatmap and the Pareto set alike) and every table as CSV into
+ * DIR/tables; then one job per figure (its chart from its dataset). */
+struct report_jobs {
+	const char *self, *plan, *share, *dir;
+	const struct cli_opts *o;
+	char **names;
+	int n, png;
+};
+
+static int catalog_job(int i, void *arg)
+{
+	const struct report_jobs *r = arg;
+	char path[RPT_PATH * 2];
+	int rc;
+	snprintf(path, sizeof path, "%s/%s", r->dir, i ? "tables" : "data");
+	const char *args[6] = {i ? "table" : "data", "--all", "--format", i ? "csv" : "tsv", "--dir", path};
+	fprintf(stderr, "report: %s\n", i ? "tables" : "datasets");
+	if ((rc = self_step(r->self, args, 6, r->plan, r->o, NULL)) != 0)
+		return cli_error("report: trainplan %s --all failed (exit status %d)", args[0], rc);
+	return 0;
+}
+
+static int figure_job(int i, void *arg)
+{
+	const struct report_jobs *r = arg;
+	char data[RPT_PATH * 2];
+	snprintf(data, sizeof data, "%s/data/%s.tsv", r->dir, r->names[i]);
+	return render_figure(r->share, "figures", r->names[i], data, r->dir, r->png);
 }
 
 /* Save standard input as 'path' (a plan read many times). */
@@ -241,7 +352,7 @@ static int save_stdin(const char *path)
  * and the HTML and PDF.  Returns 0, or 2 after a message.
  */
 static int compare_report(const struct cli_opts *o, const char *const *files, int n, const char *reporter,
-                          const char *share, const char *outdir, int no_pdf)
+                          const char *share, const char *outdir, int no_pdf, int png)
 {
 	struct cli_cmp c;
 	struct calc_diag d = {0};
@@ -296,7 +407,7 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		char data[RPT_PATH * 2];
 		snprintf(data, sizeof data, "%s/data/%s.tsv", dir, names[i]);
 		fprintf(stderr, "report: figure %s\n", names[i]);
-		rc = render_figure(share, "figures/compare", names[i], data, dir);
+		rc = render_figure(share, "figures/compare", names[i], data, dir, png);
 	}
 	free_names(names, nf);
 	if (rc)
@@ -377,10 +488,10 @@ static int report_main(int argc, char **argv)
 	struct cli_opts o;
 	const char *outdir = "output", *share_opt = NULL, *plan_arg = NULL;
 	char self[RPT_PATH], bindir[RPT_PATH], share[RPT_PATH + 32], reporter[RPT_PATH + 32], dir[RPT_PATH];
-	char plan[RPT_PATH + 16], path[RPT_PATH * 2], tmp[RPT_PATH * 2 + 8], figdir[RPT_PATH * 2];
+	char plan[RPT_PATH + 16], path[RPT_PATH * 2], figdir[RPT_PATH * 2];
 	char *names[RPT_MAX_FILES];
 	const char *cmp_files[CLI_CMP_MAX];
-	int rc, no_pdf = 0, n, compare = 0, ncmp = 0;
+	int rc, no_pdf = 0, n, compare = 0, ncmp = 0, png = 0, jobs = processors();
 	ssize_t len;
 
 	if ((rc = cli_parse(argc, argv, &o)))
@@ -401,6 +512,15 @@ static int report_main(int argc, char **argv)
 			share_opt = v;
 		else if (cli_is(opt, "--no-pdf"))
 			no_pdf = 1;
+		else if (cli_is(opt, "--png"))
+			png = 1;
+		else if (cli_is(opt, "--jobs") && (v = val)) {
+			char *end;
+			long j = strtol(v, &end, 10);
+			if (!*v || *end || j < 1 || j > RPT_MAX_JOBS)
+				return cli_error("report: --jobs %s: expected an integer in 1 .. %d", v, RPT_MAX_JOBS);
+			jobs = (int)j;
+		}
 		else if (cli_is(opt, "--compare"))
 			compare = 1;
 		else if (*opt)
@@ -461,9 +581,10 @@ static int report_main(int argc, char **argv)
 	}
 
 	if (compare)
-		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf);
+		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf, png);
 
-	/* the output folder and the plan, both absolute: gnuplot runs in SHARE */
+	/* the output folder absolute, since gnuplot runs in SHARE; the plan as given (only
+	 * this folder's steps read it, and the report shows it as the user wrote it) */
 	if (absolute(outdir, dir, sizeof dir) == 0 && (strchr(dir, '\'') || calc_text_plain(dir) >= 0))
 		return cli_error("report: the output folder may not contain a quote (') or a control character");
 	if (absolute(outdir, dir, sizeof dir) < 0 || make_dirs(dir) < 0)
@@ -473,7 +594,7 @@ static int report_main(int argc, char **argv)
 		if ((rc = save_stdin(plan)))
 			return rc;
 	} else if (plan_arg) {
-		if (absolute(plan_arg, plan, sizeof plan) < 0 || access(plan, R_OK) < 0)
+		if (snprintf(plan, sizeof plan, "%s", plan_arg) >= (int)sizeof plan || access(plan, R_OK) < 0)
 			return cli_error("report: cannot read %s: %s", plan_arg, strerror(errno));
 	}
 	/* the plan must load before anything is built */
@@ -491,44 +612,34 @@ static int report_main(int argc, char **argv)
 			return cli_error("report: cannot create %s: %s", path, strerror(errno));
 	}
 
-	/* the plan and the pick, which the charts mark (figures/style.gp reads the file
-	 * beside each chart's dataset), then each figure: dataset, SVG and PNG */
-	{
-		char data[RPT_PATH * 2];
-		const char *args[2] = {"data", "plan-marks"};
-		snprintf(data, sizeof data, "%s/data/plan-marks.tsv", dir);
-		snprintf(tmp, sizeof tmp, "%s.tmp", data);
-		if ((rc = settle(self_step(self, args, 2, planp, &o, tmp), data, "plan-marks")))
-			return rc;
-	}
+	/* the plan's and the pick's marks (data/plan-marks.tsv, which figures/style.gp reads
+	 * beside each chart's dataset) come with every other dataset */
 	snprintf(figdir, sizeof figdir, "%s/figures", share);
 	if ((n = list_files(figdir, ".gp", names, RPT_MAX_FILES)) < 0)
 		return cli_error("report: cannot read %s: %s", figdir, strerror(errno));
-	rc = 0;
-	for (int i = 0; i < n && !rc; i++) {
-		char data[RPT_PATH * 2];
-		const char *args[2] = {"data", names[i]};
-		if (!strcmp(names[i], "style"))
-			continue;
-		snprintf(data, sizeof data, "%s/data/%s.tsv", dir, names[i]);
-		snprintf(tmp, sizeof tmp, "%s.tmp", data);
-		fprintf(stderr, "report: figure %s\n", names[i]);
-		if ((rc = settle(self_step(self, args, 2, planp, &o, tmp), data, names[i])))
+	for (int i = 0; i < n; i++) /* style.gp is read by every figure, and no figure itself */
+		if (!strcmp(names[i], "style")) {
+			free(names[i]);
+			memmove(names + i, names + i + 1, (size_t)(n - i - 1) * sizeof *names);
+			n--;
 			break;
-		rc = render_figure(share, "figures", names[i], data, dir);
+		}
+	/* every figure script draws a catalog dataset of its name */
+	rc = 0;
+	for (int i = 0; i < n && !rc; i++)
+		if (!calc_catalog_dataset(names[i]))
+			rc = cli_error("report: figure %s: no dataset of that name (trainplan data --list names them)",
+			               names[i]);
+	/* the datasets and the tables, then the figures, in parallel */
+	if (!rc) {
+		struct report_jobs rj = {self, planp, share, dir, &o, names, n, png};
+		rc = run_jobs(2, jobs, catalog_job, &rj);
+		if (!rc)
+			rc = run_jobs(n, jobs, figure_job, &rj);
 	}
-	free_names(names, n > 0 ? n : 0);
+	free_names(names, n);
 	if (rc)
 		return rc;
-
-	/* tables */
-	{
-		snprintf(path, sizeof path, "%s/tables", dir);
-		const char *args[6] = {"table", "--all", "--format", "csv", "--dir", path};
-		fprintf(stderr, "report: tables\n");
-		if ((rc = self_step(self, args, 6, planp, &o, NULL)) != 0)
-			return cli_error("report: trainplan table --all failed (exit status %d)", rc);
-	}
 
 	/* the report itself */
 	{

@@ -121,8 +121,11 @@ static int run(int argc, char **argv, int dataset)
 		}
 		for (int i = 0; (def = dataset ? calc_catalog_dataset_at(i) : calc_catalog_table_at(i)); i++) {
 			if (calc_catalog_build(&ctx, def->name, dataset, NULL, &t, &d) < 0) {
+				/* the one that failed is named: --all writes many */
 				calc_ctx_free(&ctx);
-				return cli_fail(&d);
+				cli_fail(&d);
+				return cli_error("%s --all: the %s %s failed", dataset ? "data" : "table",
+				                 dataset ? "dataset" : "table", def->name);
 			}
 			rc = write_file(dataset ? "data" : "table", &plan, dir, &t, o.format, ext);
 			calc_table_free(&t);

@@ -242,10 +242,12 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {"--gpus N", "the run's GPU count, over the launcher's or the base plan's", "the file's, else the base plan's", NULL},
 	  {NULL, NULL, NULL, NULL}},
 	 "trainplan import --from megatron launch.sh > my.ini"},
-	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--share DIR]",
+	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--png] [--jobs N] [--share DIR]",
 	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
 	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
-	 "and figure scripts come from the installed share/trainplan, or the checkout.\n"
+	 "and figure scripts come from the installed share/trainplan, or the checkout.  The\n"
+	 "figures and the tables are drawn in parallel; the chapters are rendered once all are.\n"
+	 "make builds its report with this command.\n"
 	 "With --compare, two plans or more side by side in DIR/compare.html and DIR/compare.pdf:\n"
 	 "memory per GPU and per stage, step time by component, MFU, bubble, bytes per dimension\n"
 	 "and tier, run days and cost, each with its difference from the first plan, and charts.\n",
@@ -254,6 +256,8 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {"-o DIR", "output folder: report.html, report.pdf, figures/, tables/, data/", "output", "@dir"},
 	  {"--compare PLANS", "set two plans or more side by side (--set applies to each)", NULL, "+@ini"},
 	  {"--no-pdf", "write only the HTML", "HTML and PDF", NULL},
+	  {"--png", "also draw every figure as DIR/figures/NAME.png", "SVG only, which the report reads", NULL},
+	  {"--jobs N", "figure and table jobs run at a time (1 .. 64)", "the processors online", NULL},
 	  {"--share DIR", "the folder holding chapters/ and figures/", "$TRAINPLAN_SHARE, else PREFIX/share/trainplan", "@dir"},
 	  {NULL, NULL, NULL, NULL}},
 	 "trainplan report my.ini -o my-report\n"

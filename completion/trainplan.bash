@@ -49,7 +49,7 @@ _trainplan_options() {
 	compare) echo "--set --format --help";;
 	export) echo "--for --plan --set --help";;
 	import) echo "--from --plan --gpus --help";;
-	report) echo "-o --compare --no-pdf --share --plan --set --help";;
+	report) echo "-o --compare --no-pdf --png --jobs --share --plan --set --help";;
 	esac
 }
 

@@ -1,19 +1,23 @@
-# report/report.mk -- trainplan-report, the figures pipeline and the report (docs/architecture.md §2).
+# report/report.mk -- trainplan-report and the report (docs/architecture.md §2).
 #
+# The report has one pipeline, `trainplan report` (cli/cmd_report.c), which make runs
+# like anyone else:
+#   trainplan data plan-marks --> $(OUT)/data/plan-marks.tsv, then in parallel jobs
 #   figures/NAME.gp --(trainplan data NAME)--> $(OUT)/data/NAME.tsv
 #                   --(gnuplot + figures/style.gp)--> $(OUT)/figures/NAME.svg
+#   trainplan table --all --format csv --> $(OUT)/tables/*.csv
+#   then chapters/*.md --(trainplan-report)--> $(OUT)/report.html, $(OUT)/report.pdf
 #   (the HTML inlines the SVG and the PDF draws it as vectors, report/svgpdf.c; a PNG of
 #   the same chart is one `make $(OUT)/figures/NAME.png` away)
-#   trainplan table --all --format csv --> $(OUT)/tables/*.csv
-#   chapters/*.md --(trainplan-report)--> $(OUT)/report.html, $(OUT)/report.pdf
 #
-# Every output is written to a temporary file and renamed, so an interrupted build
-# leaves no half-written file behind; the rules only name real files, so `make -j2`
-# and incremental rebuilds follow the dependencies.
+# Every output is written to a temporary file and renamed, and a failing figure stops
+# the pipeline before the chapters (its message names the figure), so an interrupted or
+# failed build leaves no half-written file; the rule below names the pipeline's inputs,
+# so incremental rebuilds follow them.
 
 # A plain `make` (no goal, or all or report, at the top level, without -j) runs two jobs
-# at a time: the figures are ~30 short gnuplot and `trainplan data` processes, and two of
-# them at once take a clean build of the report from 3-4 s to about 2 s on two cores.
+# at a time (the compiler; the report's ~30 figure jobs run in parallel inside
+# `trainplan report`).
 # `make check` (check alone, at the top level, without -j) runs CHECK_JOBS jobs at a time
 # (the processors online, at least 2), each test group's output kept together (-Otarget)
 # so that its closing "N passed, N failed" line stays whole.  Any -j given, other goals
@@ -37,43 +41,24 @@ $(BUILD)/trainplan-report: $(REPORT_OBJ) $(BUILD)/libcalc.a
 CHAPTERS  = $(sort $(wildcard chapters/*.md))
 FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp)))
 FIG_SVG   = $(FIGURES:%=$(OUT)/figures/%.svg)
-FIG_PNG   = $(FIGURES:%=$(OUT)/figures/%.png)
-FIG_TSV   = $(FIGURES:%=$(OUT)/data/%.tsv)
-.SECONDARY: $(FIG_TSV) $(OUT)/data/plan-marks.tsv
-TABLES_STAMP = $(OUT)/tables/.done
 
 REPORT_OUT += $(OUT)/report.html $(OUT)/report.pdf
 report: $(OUT)/report.html $(OUT)/report.pdf
 
-# One dataset per figure, in SI units (gnuplot scales for display).
-$(OUT)/data/%.tsv: $(BUILD)/trainplan $(PLAN)
-	@mkdir -p $(dir $@)
-	$(BUILD)/trainplan data $* --plan $(PLAN) > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+# The whole report from one run of its pipeline: the figures' datasets and charts and
+# the tables (in parallel, as many jobs as processors online; REPORT_JOBS sets another
+# number), then both report files.  The figures' SVGs, datasets and tables are its
+# outputs too: a rule that reads them depends on $(OUT)/report.html.
+REPORT_JOBS ?=
+$(OUT)/report.html $(OUT)/report.pdf &: $(BUILD)/trainplan $(BUILD)/trainplan-report $(CHAPTERS) $(PLAN) \
+		$(wildcard figures/*.gp figures/*.gpi)
+	$(BUILD)/trainplan report --plan $(PLAN) -o $(OUT) --share . $(if $(REPORT_JOBS),--jobs $(REPORT_JOBS)) >/dev/null
 
-# gnuplot reads figures/style.gp (fonts, colours, grid, terminal) then the figure.
-GNUPLOT_RUN = gnuplot -e "datafile='$(OUT)/data/$*.tsv'; outfile='$@.tmp'; device='$(1)'" \
-	figures/style.gp figures/$*.gp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
-# Every chart may mark the plan and the planner's pick: style.gp reads them from
-# data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`).
-$(OUT)/figures/%.svg: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv \
-		$(OUT)/data/plan-marks.tsv
-	@mkdir -p $(dir $@)
-	$(call GNUPLOT_RUN,svg)
-$(OUT)/figures/%.png: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/data/%.tsv \
-		$(OUT)/data/plan-marks.tsv
-	@mkdir -p $(dir $@)
-	$(call GNUPLOT_RUN,png)
-
-# The publishable tables, one CSV per catalog table.
-$(TABLES_STAMP): $(BUILD)/trainplan $(PLAN)
-	@mkdir -p $(dir $@)
-	$(BUILD)/trainplan table --all --format csv --plan $(PLAN) --dir $(OUT)/tables
-	@touch $@
-
-# Both files come from one run.
-$(OUT)/report.html $(OUT)/report.pdf &: $(BUILD)/trainplan-report $(CHAPTERS) $(PLAN) \
-		$(FIG_SVG) $(TABLES_STAMP)
-	$(BUILD)/trainplan-report --plan $(PLAN) -o $(OUT)/report $(CHAPTERS)
+# A PNG of one chart (not part of the report, which draws the SVG): gnuplot over the
+# dataset the pipeline wrote.
+$(OUT)/figures/%.png: figures/%.gp figures/style.gp $(wildcard figures/*.gpi) $(OUT)/report.html
+	gnuplot -e "datafile='$(OUT)/data/$*.tsv'; outfile='$@.tmp'; device='png'" \
+		figures/style.gp figures/$*.gp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 # Plans side by side: make compare PLANS="plans/a.ini plans/b.ini" writes
 # output/compare/compare.html and .pdf (cli/compare_doc.c, figures/compare/*.gp).

@@ -59,7 +59,7 @@ $(RPT_ASAN)/trainplan-report: $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_AS
 	$(CC) $(ASAN_FLAGS) -o $@ $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
 
 .PHONY: check-report-asan
-check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(FIG_SVG) $(TABLES_STAMP)
+check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(OUT)/report.html
 	@echo "report under AddressSanitizer + UBSan:"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(RPT_ASAN_UNIT)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(RPT_ASAN)/trainplan-report --plan $(PLAN) --no-pdf \
