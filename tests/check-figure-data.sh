@@ -11,10 +11,13 @@ shift
 limit=1000000; pass=0; fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-figdata.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# every dataset of a plan from one process (trainplan data --all, as the report's
+# pipeline writes them: one evaluation context, one planner search), then each figure's
 for p in $plans; do
+	rm -rf "$tmp/data"; mkdir "$tmp/data"
+	"$tp" data --all --dir "$tmp/data" --plan "$p"; rc=$?
 	for f in "$@"; do
-		"$tp" data "$f" --plan "$p" > "$tmp/data"; rc=$?
-		n=$(wc -c < "$tmp/data")
+		n=$(wc -c < "$tmp/data/$f.tsv" 2>/dev/null || echo 0)
 		if [ $rc = 0 ] && [ "$n" -gt 0 ] && [ "$n" -le $limit ]; then
 			pass=$((pass + 1))
 		else
