@@ -95,7 +95,9 @@ fuzz: fuzz-build
 	done
 
 # The seeds as a regression test of make check: each harness linked with
-# tests/fuzz/replay.c instead of libFuzzer (gcc is enough), every seed once.
+# tests/fuzz/replay.c instead of libFuzzer (gcc is enough), every seed once.  The
+# harnesses compile as the unit tests do (TEST_CFLAGS, -O0 -g1) and link the library
+# and objects built with CFLAGS.
 REPLAY_DIR = $(BUILD)/replay
 REPLAY_CALC = number plan hfconfig calibrate
 REPLAY_REPORT = expr doc pdf
@@ -103,23 +105,23 @@ REPLAY_RPT_OBJ = $(filter-out $(BUILD)/report/main.o,$(REPORT_OBJ))
 $(REPLAY_CALC:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
 		$(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< tests/fuzz/replay.c $(BUILD)/libcalc.a $(DEPS_LIBS)
+	$(CC) $(WARN) $(TEST_CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< tests/fuzz/replay.c $(BUILD)/libcalc.a $(DEPS_LIBS)
 $(REPLAY_REPORT:%=$(REPLAY_DIR)/%): $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
 		$(REPLAY_RPT_OBJ) $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< tests/fuzz/replay.c $(REPLAY_RPT_OBJ) \
+	$(CC) $(WARN) $(TEST_CFLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< tests/fuzz/replay.c $(REPLAY_RPT_OBJ) \
 		$(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
 
 $(REPLAY_DIR)/import: tests/fuzz/import.c tests/fuzz/replay.c tests/fuzz/fuzz.h cli/cmd_import.c \
 		$(BUILD)/cli/common.o $(BUILD)/cli/help.o $(BUILD)/cli/options.o $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< tests/fuzz/replay.c $(BUILD)/cli/common.o \
+	$(CC) $(WARN) $(TEST_CFLAGS) $(DEPS_CFLAGS) -Icalc -I$(BUILD) -o $@ $< tests/fuzz/replay.c $(BUILD)/cli/common.o \
 		$(BUILD)/cli/help.o $(BUILD)/cli/options.o $(BUILD)/libcalc.a $(DEPS_LIBS)
 
 REPLAY_CLI_OBJ = $(filter-out $(BUILD)/cli/main.o,$(CALC_CLI_OBJ))
 $(REPLAY_DIR)/export: tests/fuzz/export.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(REPLAY_CLI_OBJ) $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -Icli -o $@ $< tests/fuzz/replay.c $(REPLAY_CLI_OBJ) \
+	$(CC) $(WARN) $(TEST_CFLAGS) $(DEPS_CFLAGS) -Icalc -Icli -o $@ $< tests/fuzz/replay.c $(REPLAY_CLI_OBJ) \
 		$(BUILD)/libcalc.a $(DEPS_LIBS)
 
 .PHONY: check-fuzz-seeds

@@ -38,7 +38,7 @@ LAYOUT_OBJ_ASAN    = $(LAYOUT_SRC:%.c=$(BUILD)/asan/%.o)
 $(LAYOUT_DRIVER_ASAN): tests/layout/driver.c $(LAYOUT_OBJ_ASAN) report/layout.h report/report.h $(wildcard calc/*.h) \
 		| $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(ASAN_FLAGS) -o $@ tests/layout/driver.c $(LAYOUT_OBJ_ASAN) $(PDF_LIBS)
+	$(CC) $(WARN) $(ASAN_TEST_FLAGS) -o $@ tests/layout/driver.c $(LAYOUT_OBJ_ASAN) $(PDF_LIBS)
 
 # cmocka unit tests of single layout decisions, on layout.c alone.
 LAYOUT_UNIT = $(BUILD)/tests/layout-unit

@@ -53,7 +53,7 @@ RPT_ASAN_OBJ    = $(RPT_LIB_OBJ:$(BUILD)/%=$(RPT_ASAN)/%)
 RPT_ASAN_UNIT   = $(RPT_UNIT_SRC:tests/report/%.c=$(RPT_ASAN)/tests/report/%)
 $(RPT_ASAN)/tests/report/%: tests/report/%.c $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(ASAN_FLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a \
+	$(CC) $(WARN) $(ASAN_TEST_FLAGS) $(DEPS_CFLAGS) -Icalc -Ireport -o $@ $< $(RPT_ASAN_OBJ) $(RPT_ASAN)/libcalc.a \
 		$$(pkg-config --libs cmocka) $(REPORT_LIBS) $(DEPS_LIBS)
 $(RPT_ASAN)/trainplan-report: $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a
 	$(CC) $(ASAN_FLAGS) -o $@ $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_ASAN)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
