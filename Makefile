@@ -97,7 +97,13 @@ $(BUILD)/default_plan.h: plans/default.ini
 include $(wildcard calc/*.mk report/*.mk tests/*.mk bench/*.mk)
 
 # ---------------------------------------------------------------- check
-check: deps $(BUILD)/trainplan $(CHECKS)
+# make starts the prerequisites in the order listed, so the groups with the longest
+# chains of work go first, where they overlap everything else instead of running alone
+# at the end: the sanitizer builds with their runs (the planner's searches under ASan),
+# the fast path's complete searches, the reports of check-plans and the progress
+# check's searches, then the rest in the order the component files add them.
+CHECKS_FIRST = check-asan check-tsan check-report-asan check-fast check-plans check-progress
+check: deps $(BUILD)/trainplan $(filter $(CHECKS),$(CHECKS_FIRST)) $(CHECKS)
 	@echo "make check: all test groups passed"
 
 bench: deps $(BUILD)/trainplan $(BENCHES)
