@@ -1,7 +1,8 @@
 #!/bin/sh
 # Outputs are whole or absent (docs/architecture.md §8): a run that cannot write its output fails
 # with exit status 2 and leaves neither a truncated file nor a temporary behind.
-# Write errors are made with /dev/full (ENOSPC) and a file size limit (EFBIG).
+# Write errors are made with /dev/full (ENOSPC) and a file size limit (EFBIG); a failing
+# figure stops the report's pipeline before the chapters.
 # usage: check-atomic.sh TRAINPLAN TRAINPLAN-REPORT OUT  (OUT holds the figures)
 tp=$1; rpt=$2; out=${3:-output}; pass=0; fail=0
 tmp=$(mktemp -d /tmp/trainplan-atomic.XXXXXX)
@@ -74,6 +75,25 @@ mkdir -p "$tmp/pair/report.pdf/x"; echo old > "$tmp/pair/report.html"
 rm "$tmp/pair/report.html"
 "$rpt" -o "$tmp/pair/report" --out-dir "$out" chapters/*.md >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && [ "$(ls "$tmp/pair")" = report.pdf ] && ok || bad "a PDF that cannot be renamed, no old HTML: exit $rc: $(ls "$tmp/pair")"
+
+# 7. the report's pipeline (trainplan report): a figure whose script fails stops it before
+#    the chapters, with a message that names the figure; the old report stays, no
+#    temporary is left; a figure script that names no dataset is refused before any job
+mkdir -p "$tmp/share" "$tmp/rep"
+cp -r chapters figures "$tmp/share/"
+echo 'plot nosuchfunction(x)' >> "$tmp/share/figures/memory-stages.gp"
+echo old > "$tmp/rep/report.html"
+"$tp" report plans/default.ini -o "$tmp/rep" --share "$tmp/share" --no-pdf >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q '^trainplan: error: report: figure memory-stages: gnuplot (svg) failed' "$tmp/err" &&
+	[ "$(cat "$tmp/rep/report.html")" = old ] && [ -z "$(find "$tmp/rep" -name '*.tmp')" ] &&
+	ok || bad "trainplan report with a failing figure: exit $rc, the HTML: $(head -c 20 "$tmp/rep/report.html"), $(grep error "$tmp/err")"
+cp figures/memory-stages.gp "$tmp/share/figures/no-such-dataset.gp"
+cp figures/memory-stages.gp "$tmp/share/figures/memory-stages.gp"
+rm -rf "$tmp/rep2"
+"$tp" report plans/default.ini -o "$tmp/rep2" --share "$tmp/share" --no-pdf >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "trainplan: error: report: figure no-such-dataset: no dataset of that name (trainplan data --list names them)" ] &&
+	[ -z "$(find "$tmp/rep2" -type f)" ] &&
+	ok || bad "trainplan report with a figure of no dataset: exit $rc: $(cat "$tmp/err")"
 
 echo "atomic outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]
