@@ -226,12 +226,17 @@ static void print_pick(const struct calc_plan *p, const struct calc_search_resul
 		printf(", optimizer offload %g", k->r.c.offload);
 	printf(" (%.3f s per step, %.1f GB) -- ", k->r.step_time, k->r.memory / GB);
 	if (k->safe && k->why.rank != k->why.fastest)
+		/* the rules of calc/pick.c: without a framework (plan.framework = any, or a stack
+		 * of none) no ZeRO stage counts as more sharding, and the schedules go 1F1B,
+		 * interleaved, then the rest */
 		printf("of the top %d that leave plan.memory_margin = %.0f%% of the usable memory (%.2f GB) free, the "
-		       "simplest within %s = %.1f%% of the fastest (rank %d, %.3f s): %sno more ZeRO "
-		       "than the framework's recipes run, fewer pipeline stages, less CP, the framework's default schedule", k->kept,
-		       100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB, calc_pick_band_key(p), 100 * k->why.band,
-		       k->why.fastest,
-		       k->fastest_time, p->seq_len < 8192 ? "no CP below 8,192 tokens per sequence, " : "");
+		       "simplest within %s = %.1f%% of the fastest (rank %d, %.3f s): %s%sfewer pipeline stages, less CP, %s",
+		       k->kept, 100 * p->memory_margin, p->memory_margin * p->gpu_memory / GB, calc_pick_band_key(p),
+		       100 * k->why.band, k->why.fastest, k->fastest_time,
+		       p->seq_len < 8192 ? "no CP below 8,192 tokens per sequence, " : "",
+		       calc_plan_framework(p, NULL) ? "no more ZeRO than the framework's recipes run, " : "",
+		       calc_plan_framework(p, NULL) ? "the framework's default schedule"
+		                                    : "1F1B, then interleaved, then the other schedules (no framework named)");
 	else if (k->safe && isfinite(k->why.band))
 		printf("the first of the top %d that leaves plan.memory_margin = %.0f%% of the usable memory (%.2f GB) "
 		       "free; none simpler within %s = %.1f%% of it", k->kept, 100 * p->memory_margin,
