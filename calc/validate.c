@@ -1913,48 +1913,59 @@ int calc_validate_band_built(int i, const char **stack, const char **gen, double
 }
 
 /* The comparison band (calc_validate_compare_band) of a stack on a GPU generation, from
- * a run of the whole validation table, kept per process: no build-time table holds it. */
-static double compare_band_run(const char *stk, const char *gen)
+ * a run of the whole validation table: no build-time table holds it. */
+static double compare_band_of(const char *stk, const char *gen)
+{
+	struct calc_table rows;
+	struct calc_validation v;
+	struct calc_diag d = {0};
+	struct calc_band b;
+	double band = NAN;
+	/* its own run, not summary's cached one: the catalog's prefetch of the rows
+	 * (calc_validate_prefetch) must find them not yet run */
+	if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
+		if (calc_validate_compare_band(&rows, stk, gen, CALC_BAND_Q, CALC_BAND_MIN_ROWS, CALC_COMPARE_FLOOR, &b) == 0)
+			band = b.band;
+		calc_table_free(&rows);
+	}
+	calc_diag_free(&d);
+	return band;
+}
+
+/* A band of a stack on a GPU generation, kept per process: the absolute band from the
+ * rows it uses (band_rows), or with 'comparison' the comparison band.  Nothing kept
+ * holds once the schedule table moves (calc_schedule_generation). */
+static double band_kept(int comparison, const char *stk, const char *gen)
 {
 	static struct {
 		char stack[40];
 		const char *gen; /* calc_gpu_generation's: a string literal */
+		int comparison;
 		double band;
-	} kept[16];
-	static int nkept, busy;
-	static unsigned long kept_gen;
+	} kept[32];
+	static int nkept, busy[2];
 	unsigned long sgen = calc_schedule_generation();
 	double band = NAN;
 	pthread_mutex_lock(&band_lock);
-	if (kept_gen != sgen) { /* another schedule table: nothing kept holds */
-		kept_gen = sgen;
+	if (band_rows_kept.gen != sgen) { /* another schedule table: nothing kept holds */
+		memset(&band_rows_kept, 0, sizeof band_rows_kept);
+		band_rows_kept.gen = sgen;
 		nkept = 0;
 	}
 	for (int i = 0; i < nkept; i++)
-		if (!strcmp(kept[i].stack, stk) && !strcmp(kept[i].gen, gen)) {
+		if (kept[i].comparison == comparison && !strcmp(kept[i].stack, stk) && !strcmp(kept[i].gen, gen)) {
 			band = kept[i].band;
 			pthread_mutex_unlock(&band_lock);
 			return band;
 		}
-	if (!busy) {
-		struct calc_table rows;
-		struct calc_validation v;
-		struct calc_diag d = {0};
-		struct calc_band b;
-		busy = 1;
-		/* its own run, not summary's cached one: the catalog's prefetch of the rows
-		 * (calc_validate_prefetch) must find them not yet run */
-		if (calc_validate(NULL, 0, &rows, &v, &d) == 0) {
-			if (calc_validate_compare_band(&rows, stk, gen, CALC_BAND_Q, CALC_BAND_MIN_ROWS, CALC_COMPARE_FLOOR,
-			                               &b) == 0)
-				band = b.band;
-			calc_table_free(&rows);
-		}
-		calc_diag_free(&d);
-		busy = 0;
-		if (nkept < 16 && strlen(stk) < sizeof kept[0].stack) {
+	if (!busy[comparison]) {
+		busy[comparison] = 1;
+		band = comparison ? compare_band_of(stk, gen) : band_rows(stk, gen);
+		busy[comparison] = 0;
+		if (nkept < 32 && strlen(stk) < sizeof kept[0].stack) {
 			snprintf(kept[nkept].stack, sizeof kept[nkept].stack, "%s", stk);
 			kept[nkept].gen = gen;
+			kept[nkept].comparison = comparison;
 			kept[nkept++].band = band;
 		}
 	}
@@ -1972,7 +1983,7 @@ double calc_validate_plan_band(const struct calc_plan *p)
 	if (p->pick_band == CALC_PICK_BAND_FIXED)
 		return p->pick_band_fixed;
 	if (p->pick_band == CALC_PICK_BAND_COMPARISON)
-		return compare_band_run(stk, gen);
+		return band_kept(1, stk, gen);
 #ifdef HAVE_BAND_BUILT
 	if (calc_schedule_generation() == BAND_BUILT_SCHED_GEN)
 		for (size_t i = 0; i < sizeof band_built / sizeof band_built[0]; i++)
@@ -1984,38 +1995,7 @@ double calc_validate_plan_band(const struct calc_plan *p)
 
 double calc_validate_band_run(const char *stk, const char *gen)
 {
-	static struct {
-		char stack[40];
-		const char *gen; /* calc_gpu_generation's: a string literal */
-		double band;
-	} kept[16];
-	static int nkept, busy;
-	unsigned long sgen = calc_schedule_generation();
-	double band = NAN;
-	pthread_mutex_lock(&band_lock);
-	if (band_rows_kept.gen != sgen) { /* another schedule table: nothing kept holds */
-		memset(&band_rows_kept, 0, sizeof band_rows_kept);
-		band_rows_kept.gen = sgen;
-		nkept = 0;
-	}
-	for (int i = 0; i < nkept; i++)
-		if (!strcmp(kept[i].stack, stk) && !strcmp(kept[i].gen, gen)) {
-			band = kept[i].band;
-			pthread_mutex_unlock(&band_lock);
-			return band;
-		}
-	if (!busy) {
-		busy = 1;
-		band = band_rows(stk, gen);
-		busy = 0;
-		if (nkept < 16 && strlen(stk) < sizeof kept[0].stack) {
-			snprintf(kept[nkept].stack, sizeof kept[nkept].stack, "%s", stk);
-			kept[nkept].gen = gen;
-			kept[nkept++].band = band;
-		}
-	}
-	pthread_mutex_unlock(&band_lock);
-	return band;
+	return band_kept(0, stk, gen);
 }
 
 #define QB(fn, expr)                                                                  \
