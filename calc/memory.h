@@ -109,6 +109,13 @@ struct calc_mem_terms {
 	double last_temp;                      /* last stage: the loss's transient beyond last_act:
 	                                          bf16 logits (fused), or the bf16 logits and
 	                                          gradients at the loss's backward (torch) [B] */
+	int pp_torch;                          /* 1: parallel.pp_runtime = torch at pp > 1 (the
+	                                          pipeline runtime's buffers below) */
+	double pp_m;                           /* micro-batches of a step [1] */
+	double pp_x;                           /* one micro-batch's stage input or output, the
+	                                          hidden state between two stages [B] */
+	double pp_out;                         /* one micro-batch's output of the last stage, the
+	                                          logits in the activations' dtype [B] */
 	double fixed[3];                       /* CUDA context, NCCL buffers, workspaces [B] */
 	double frag;                           /* fragmentation share of allocated memory [0..1] */
 	double capacity;                       /* usable memory [B] */

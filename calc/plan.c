@@ -89,6 +89,8 @@ static const char *const ofm_names[] = {"attn_norm", "qkv_linear", "core_attn", 
                                         "expert_fc1", "moe_act", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
+/* the pipeline runtime's buffers: calc_plan.pp_runtime, memory.c calc_memory_stage_parts */
+static const char *const pp_runtime_names[] = {"megatron", "torch", NULL};
 /* parallel.cp_comm: enum calc_cp_comm (plan.h), comm.c, step.c layer_comm */
 static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p", NULL};
 /* moe.dispatcher: enum calc_moe_dispatcher (plan.h), comm.c comm_ep, step.c layer_compute */
@@ -240,6 +242,10 @@ static const struct key keys[] = {
 	 "for recompute = full: DeepSpeed's partitioned checkpoints, 1/t per TP rank, all-gathered before recomputation"},
 	{"parallel", "sp_saved_input", K_ENUM, 0, P(sp_saved_input), 0, 0, sp_saved_names, "enum",
 	 "with SP: what a column-parallel linear keeps of its input, sharded (Megatron) or gathered (DTensor TP)"},
+	{"parallel", "pp_runtime", K_ENUM, 0, P(pp_runtime), 0, 0, pp_runtime_names, "enum",
+	 "with pp > 1: the pipeline runtime's buffers, megatron (none beyond the activations) or torch "
+	 "(torch.distributed.pipelining: a receive buffer per micro-batch each way, outputs held to their backward, "
+	 "the last stage's outputs for the step)"},
 	{"parallel", "cpu_checkpointing", K_BOOL, 0, P(cpu_checkpointing), 0, 1, NULL, "bool",
 	 "for recompute = full: DeepSpeed's checkpoints in host memory, copied over PCIe (cluster.gpu_pcie_bw)"},
 	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
