@@ -524,6 +524,8 @@ void calc_memory_terms_bytes(const struct calc_recipe *r, int zero, int shard, s
 	k->bg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, shard);
 	k->bm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, shard);
 	k->bo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, shard);
+	k->bg_sh = calc_recipe_bytes_sharded(r, CALC_T_GRAD, 2, shard);
+	k->zero1 = zero == 1;
 }
 
 void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int edp, struct calc_mem_terms *k)
@@ -533,6 +535,7 @@ void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int e
 	k->ebg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, edp);
 	k->ebm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, edp);
 	k->ebo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, edp);
+	k->ebg_sh = calc_recipe_bytes_sharded(r, CALC_T_GRAD, 2, edp);
 }
 
 void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
@@ -581,6 +584,7 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	 * of a RowwiseParallel output), and the last stage's output, the logits e s b V / t
 	 * (vocabulary-sharded under loss_parallel; torchtitan's Transformer.forward returns
 	 * self.output(h), in the activations' dtype, at 9dec370) */
+	k->grad_chunk = p->grad_buffer == 1;
 	k->pp_torch = p->pp_runtime == 1 && p->pp > 1;
 	k->pp_m = calc_plan_microbatches(p);
 	k->pp_x = e * s * b * h / r;
@@ -899,6 +903,23 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	w = n * k->bw + ne * k->ebw;
 	wc = n * k->bwc + ne * k->ebwc;
 	g = (n * k->bg + ne * k->ebg) * k->copies;
+	if (k->grad_chunk && k->zero1 && inflight >= k->pp_m - 1e-9) {
+		/* parallel.grad_buffer = per-chunk (docs/references.md §2.18): the reduce-scattered
+		 * shard, and the unsharded gradient of a model chunk from its first backward to its
+		 * reduce-scatter after its last.  When every forward of the step runs before its
+		 * first backward on this stage (inflight >= m), the stage's peak of activations
+		 * comes before any gradient and the chunks' backwards follow one another: at most
+		 * the chunk in its backward holds an unsharded gradient, 1/v of the stage's (the
+		 * chunks' mean; convention), counted in full beside the whole peak of activations
+		 * (its first micro-batch's activations are freed as it grows: not subtracted), the
+		 * shard counted whole although the chunks not yet reduced have none (conservative).
+		 * Otherwise the chunks' backwards interleave with the forwards of later
+		 * micro-batches, every chunk's gradient lives through the steady phase, and the
+		 * persistent count stands. */
+		double v = k->chunks > 0 ? k->chunks : 1, pc = (n * k->bg_sh + ne * k->ebg_sh) * k->copies + g / v;
+		if (pc < g) /* one chunk (v = 1) keeps the stage's: the shard is not added to it */
+			g = pc;
+	}
 	ms = n * k->bm + ne * k->ebm;
 	o = n * k->bo + ne * k->ebo;
 	/* training.offload_optimizer: HybridDeviceOptimizer moves that share of the rank's

@@ -81,6 +81,10 @@ struct calc_mem_terms {
 	                                          / (ep etp); not in kind_params [parameters] */
 	double ebw, ebwc, ebg, ebm, ebo;       /* the same bytes for expert parameters, ZeRO over the
 	                                          expert-DP group (edp) [B] */
+	double bg_sh, ebg_sh;                  /* gradient bytes per parameter sharded over the same
+	                                          ranks as ZeRO 2 shards them (parallel.grad_buffer) [B] */
+	int zero1;                             /* 1: the bytes above are ZeRO 1's */
+	int grad_chunk;                        /* 1: parallel.grad_buffer = per-chunk */
 	int copies;                            /* parameter copies (2 for DualPipe) */
 	double act[CALC_MAX_KINDS];            /* one layer of each kind, one micro-batch, stored [B] */
 	double act_full[CALC_MAX_KINDS];       /* the same without recomputation [B] */

@@ -919,6 +919,48 @@ static void test_pp_runtime_torch(void **state)
 	free(t);
 }
 
+/* parallel.grad_buffer = per-chunk (docs/references.md §2.18), by hand on Llama 3 8B (h
+ * 4,096, 32 heads of 128, 8 KV heads, SwiGLU f 14,336) at tp 2, pp 4, dp 4, recipe megatron
+ * (FP32 gradients, 4 B), interleaved with v = 2.  One layer holds 2 x 4,096^2 + 2 x 4,096 x
+ * 1,024 + 3 x 4,096 x 14,336 = 218,103,808 matrix parameters and 8,192 norm weights: on a TP
+ * rank 109,051,904 + 8,192 = 109,060,096; a middle stage's 8 layers n = 872,480,768.  With 4
+ * micro-batches (m = p: every chunk's forward runs before any backward) stage 1 keeps the
+ * shard 4 / 4 n and one chunk's unsharded gradient 4 n / 2: 3 n = 2,617,442,304 B, where the
+ * persistent buffer is 4 n = 3,489,923,072 B.  With 8 micro-batches stage 1 keeps 2 (p - 2) +
+ * (v - 1) p + 1 = 9 of 16 chunks in flight, the backwards interleave with forwards, and the
+ * persistent 4 n stands. */
+static void test_grad_buffer_per_chunk(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=4", "tp=2", "pp=4", "dp=4", "sp=yes", "seq_len=8192",
+	                      "global_batch=16", "micro_batch=1", "flash_attention=yes", "recompute=none",
+	                      "recipe=megatron", "schedule=interleaved", "vpp=2", "zero=1"};
+	const double n = 872480768.0;
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 15);
+	assert_int_equal(p.grad_buffer, 0); /* persistent: the default */
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].gradients, 4 * n, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "parallel.grad_buffer=per-chunk", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].inflight, 4, 1e-12);
+	assert_near(m->st[1].gradients, 3 * n, 1e-12);
+	/* 8 micro-batches: not every forward before the first backward */
+	sets[7] = "global_batch=32";
+	load_plan(&p, sets, 15);
+	assert_int_equal(calc_plan_set(&p, "parallel.grad_buffer=per-chunk", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].inflight, 4.5, 1e-12);
+	assert_near(m->st[1].gradients, 4 * n, 1e-12);
+	/* ZeRO 2 shards the gradients already: refused, as is a bad value */
+	assert_true(calc_plan_set(&p, "parallel.zero=2", "test", &d) < 0);
+	assert_true(calc_plan_set(&p, "parallel.grad_buffer=sometimes", "test", &d) < 0);
+	calc_diag_free(&d);
+	free(m);
+}
+
 /* What a Transformer Engine FP8 recipe saves of a linear layer's input: its 1-byte FP8
  * cast (transformer_engine/pytorch/module/linear.py saves the quantized inputmat,
  * layernorm_linear.py the FP8 ln_out; docs/references.md §2.10), for the QKV, fc1 and fc2
@@ -1388,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
 		cmocka_unit_test(test_pp_runtime_torch),
+		cmocka_unit_test(test_grad_buffer_per_chunk),
 		cmocka_unit_test(test_te_fp8_saved_inputs),
 		cmocka_unit_test(test_block_scaled_recipes),
 		cmocka_unit_test(test_fp8_params_recipe),
