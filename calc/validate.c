@@ -134,7 +134,8 @@ static const struct vrow rows[] = {
 	 * v = 2 chunks' gradients at its activation peak, 6.4 GB in place of 12.75.  One
 	 * micro-batch holds 3.97 GiB of activations per stage (8 layers at s = 8,192), and the
 	 * 16,384-GPU rows keep all 16 of a step (64.1 GiB on the last stage): they go from
-	 * -10.4 to -3.8 GiB of headroom on the last stage and -2.0 GB on the others, still short.
+	 * -10.4 to -3.8 GiB of headroom on the last stage and -2.0 GB on the others, still short,
+	 * by less than the 5 % fragmentation allowance (overhead.fragmentation, 4.1 GB there).
 	 * The 8,192-GPU row keeps 23.5 micro-batches in flight on the first stage (93.4 GiB, -41.2
 	 * GiB of headroom) and interleaves its backwards with forwards (m = 32 > p), so the
 	 * per-chunk lifetime frees nothing there.  What would close the rest is not stated in a
