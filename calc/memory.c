@@ -524,6 +524,8 @@ void calc_memory_terms_bytes(const struct calc_recipe *r, int zero, int shard, s
 	k->bg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, shard);
 	k->bm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, shard);
 	k->bo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, shard);
+	k->bg_sh = calc_recipe_bytes_sharded(r, CALC_T_GRAD, 2, shard);
+	k->zero1 = zero == 1;
 }
 
 void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int edp, struct calc_mem_terms *k)
@@ -533,6 +535,7 @@ void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int e
 	k->ebg = calc_recipe_bytes_sharded(r, CALC_T_GRAD, zero, edp);
 	k->ebm = calc_recipe_bytes_sharded(r, CALC_T_MASTER, zero, edp);
 	k->ebo = calc_recipe_bytes_sharded(r, CALC_T_OPT, zero, edp);
+	k->ebg_sh = calc_recipe_bytes_sharded(r, CALC_T_GRAD, 2, edp);
 }
 
 void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
@@ -576,6 +579,16 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 	 * gradient next to the saved output -- and 16 B under DTensor's loss_parallel
 	 * (tp > 1: exp(x), the sum and the product next to the saved output) */
 	k->last_temp = (p->cross_entropy == CALC_XENT_TORCH ? (t > 1 ? 12 : 8) : 2) * s * b * V / t;
+	/* parallel.pp_runtime = torch (calc_memory_stage_parts): the hidden state a stage sends,
+	 * e s b h / r (the sequence shard under SP: torchtitan's blocks return the local shard
+	 * of a RowwiseParallel output), and the last stage's output, the logits e s b V / t
+	 * (vocabulary-sharded under loss_parallel; torchtitan's Transformer.forward returns
+	 * self.output(h), in the activations' dtype, at 9dec370) */
+	k->grad_chunk = p->grad_buffer == 1;
+	k->pp_torch = p->pp_runtime == 1 && p->pp > 1;
+	k->pp_m = calc_plan_microbatches(p);
+	k->pp_x = e * s * b * h / r;
+	k->pp_out = e * s * b * V / t;
 }
 
 void calc_memory_terms_fixed(const struct calc_plan *p, struct calc_mem_terms *k)
@@ -802,6 +815,35 @@ static double fg_offload_host(const struct calc_mem_terms *k, const struct calc_
 	return all > keep ? all - keep : 0;
 }
 
+/*
+ * The buffers of torch.distributed.pipelining's PipelineStage on one GPU of a stage holding
+ * 'sl' with 'inflight' micro-batches at its peak (parallel.pp_runtime = torch, torchtitan's
+ * runtime; torch/distributed/pipelining/stage.py at 0138610331c9, docs/references.md §2.17):
+ *   - _prepare_forward_infra allocates one receive buffer of the stage input per micro-batch
+ *     (args_recv_info, on every stage but the first) and _prepare_backward_infra one of the
+ *     output gradient per micro-batch (grad_recv_info, on every stage but the last), kept
+ *     from the first step on: m x per pipeline stage; a buffer of an in-flight micro-batch is
+ *     the first layer's saved input, which the layers' activations count already;
+ *   - forward_one_chunk keeps each micro-batch's output in fwd_cache until its backward
+ *     (backward_one_chunk pops it): x per in-flight micro-batch of a stage that sends one
+ *     (Megatron-Core frees the output's data once sent, deallocate_output_tensor in
+ *     megatron/core/pipeline_parallel/schedules.py at d98e8a6, so megatron adds nothing);
+ *   - the last stage appends every micro-batch's output to output_chunks, cleared only by
+ *     clear_runtime_states at the next step: all m outputs (the logits) at its last backward.
+ * With v > 1 pipeline stages on a GPU, F = v stages receive (one fewer on the first GPU, whose
+ * first stage takes the tokens) and G = v send (one fewer on the last), and the in-flight
+ * micro-batches (in units of the GPU's whole stage set) are spread over them alike:
+ *   x (m (F + G) - inflight F + inflight G) + [last] m out.
+ */
+static double torch_pp_buffers(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight)
+{
+	double v = k->chunks > 0 ? k->chunks : 1, F = v - (sl->embedding ? 1 : 0), G = v - (sl->head ? 1 : 0);
+	double b = k->pp_x * (k->pp_m * (F + G) - inflight * F + inflight * G);
+	if (sl->head)
+		b += k->pp_m * k->pp_out;
+	return b;
+}
+
 void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight,
                              struct calc_mem_stage_parts *o)
 {
@@ -835,6 +877,8 @@ void calc_memory_stage_parts(const struct calc_mem_terms *k, const struct calc_s
 		extra += k->last_act;
 		temp = k->last_temp;
 	}
+	if (k->pp_torch)
+		extra += torch_pp_buffers(k, sl, inflight);
 	o->act = act;
 	o->extra = extra;
 	o->temp = temp;
@@ -859,6 +903,23 @@ double calc_memory_stage_of(const struct calc_mem_terms *k, const struct calc_st
 	w = n * k->bw + ne * k->ebw;
 	wc = n * k->bwc + ne * k->ebwc;
 	g = (n * k->bg + ne * k->ebg) * k->copies;
+	if (k->grad_chunk && k->zero1 && inflight >= k->pp_m - 1e-9) {
+		/* parallel.grad_buffer = per-chunk (docs/references.md §2.18): the reduce-scattered
+		 * shard, and the unsharded gradient of a model chunk from its first backward to its
+		 * reduce-scatter after its last.  When every forward of the step runs before its
+		 * first backward on this stage (inflight >= m), the stage's peak of activations
+		 * comes before any gradient and the chunks' backwards follow one another: at most
+		 * the chunk in its backward holds an unsharded gradient, 1/v of the stage's (the
+		 * chunks' mean; convention), counted in full beside the whole peak of activations
+		 * (its first micro-batch's activations are freed as it grows: not subtracted), the
+		 * shard counted whole although the chunks not yet reduced have none (conservative).
+		 * Otherwise the chunks' backwards interleave with the forwards of later
+		 * micro-batches, every chunk's gradient lives through the steady phase, and the
+		 * persistent count stands. */
+		double v = k->chunks > 0 ? k->chunks : 1, pc = (n * k->bg_sh + ne * k->ebg_sh) * k->copies + g / v;
+		if (pc < g) /* one chunk (v = 1) keeps the stage's: the shard is not added to it */
+			g = pc;
+	}
 	ms = n * k->bm + ne * k->ebm;
 	o = n * k->bo + ne * k->ebo;
 	/* training.offload_optimizer: HybridDeviceOptimizer moves that share of the rank's

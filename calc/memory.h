@@ -81,6 +81,10 @@ struct calc_mem_terms {
 	                                          / (ep etp); not in kind_params [parameters] */
 	double ebw, ebwc, ebg, ebm, ebo;       /* the same bytes for expert parameters, ZeRO over the
 	                                          expert-DP group (edp) [B] */
+	double bg_sh, ebg_sh;                  /* gradient bytes per parameter sharded over the same
+	                                          ranks as ZeRO 2 shards them (parallel.grad_buffer) [B] */
+	int zero1;                             /* 1: the bytes above are ZeRO 1's */
+	int grad_chunk;                        /* 1: parallel.grad_buffer = per-chunk */
 	int copies;                            /* parameter copies (2 for DualPipe) */
 	double act[CALC_MAX_KINDS];            /* one layer of each kind, one micro-batch, stored [B] */
 	double act_full[CALC_MAX_KINDS];       /* the same without recomputation [B] */
@@ -109,6 +113,13 @@ struct calc_mem_terms {
 	double last_temp;                      /* last stage: the loss's transient beyond last_act:
 	                                          bf16 logits (fused), or the bf16 logits and
 	                                          gradients at the loss's backward (torch) [B] */
+	int pp_torch;                          /* 1: parallel.pp_runtime = torch at pp > 1 (the
+	                                          pipeline runtime's buffers below) */
+	double pp_m;                           /* micro-batches of a step [1] */
+	double pp_x;                           /* one micro-batch's stage input or output, the
+	                                          hidden state between two stages [B] */
+	double pp_out;                         /* one micro-batch's output of the last stage, the
+	                                          logits in the activations' dtype [B] */
 	double fixed[3];                       /* CUDA context, NCCL buffers, workspaces [B] */
 	double frag;                           /* fragmentation share of allocated memory [0..1] */
 	double capacity;                       /* usable memory [B] */

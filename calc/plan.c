@@ -89,6 +89,10 @@ static const char *const ofm_names[] = {"attn_norm", "qkv_linear", "core_attn", 
                                         "expert_fc1", "moe_act", NULL};
 /* the saved input of a column-parallel linear under SP: calc_plan.sp_saved_input, memory.c act_layer */
 static const char *const sp_saved_names[] = {"sharded", "gathered", NULL};
+/* the pipeline runtime's buffers: calc_plan.pp_runtime, memory.c calc_memory_stage_parts */
+static const char *const pp_runtime_names[] = {"megatron", "torch", NULL};
+/* the unsharded gradients' lifetime: calc_plan.grad_buffer, memory.c calc_memory_stage_of */
+static const char *const grad_buffer_names[] = {"persistent", "per-chunk", NULL};
 /* parallel.cp_comm: enum calc_cp_comm (plan.h), comm.c, step.c layer_comm */
 static const char *const cp_comm_names[] = {"allgather", "p2p", "a2a", "a2a+p2p", NULL};
 /* moe.dispatcher: enum calc_moe_dispatcher (plan.h), comm.c comm_ep, step.c layer_compute */
@@ -240,6 +244,14 @@ static const struct key keys[] = {
 	 "for recompute = full: DeepSpeed's partitioned checkpoints, 1/t per TP rank, all-gathered before recomputation"},
 	{"parallel", "sp_saved_input", K_ENUM, 0, P(sp_saved_input), 0, 0, sp_saved_names, "enum",
 	 "with SP: what a column-parallel linear keeps of its input, sharded (Megatron) or gathered (DTensor TP)"},
+	{"parallel", "pp_runtime", K_ENUM, 0, P(pp_runtime), 0, 0, pp_runtime_names, "enum",
+	 "with pp > 1: the pipeline runtime's buffers, megatron (none beyond the activations) or torch "
+	 "(torch.distributed.pipelining: a receive buffer per micro-batch each way, outputs held to their backward, "
+	 "the last stage's outputs for the step)"},
+	{"parallel", "grad_buffer", K_ENUM, 0, P(grad_buffer), 0, 0, grad_buffer_names, "enum",
+	 "the unsharded gradients' lifetime with zero 1: persistent (Megatron's gradient buffer, all step) or per-chunk "
+	 "(FSDP accumulating over the micro-batches, Llama 3 §3.3.2: a model chunk's from its first backward to its "
+	 "reduce-scatter after its last, the shard kept)"},
 	{"parallel", "cpu_checkpointing", K_BOOL, 0, P(cpu_checkpointing), 0, 1, NULL, "bool",
 	 "for recompute = full: DeepSpeed's checkpoints in host memory, copied over PCIe (cluster.gpu_pcie_bw)"},
 	{"training", "offload_activations", K_INT, 0, P(offload_layers), 0, 100000, NULL, "layers",
@@ -1876,6 +1888,13 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 			     "%d layers of a model chunk (%d layers on the smallest stage, vpp = %d; allowed: 1 .. %d)",
 			     p->recompute_num_layers, least / v, least, v, least / v);
 	}
+	/* parallel.grad_buffer = per-chunk frees the unsharded gradients that ZeRO 1 keeps
+	 * (memory.c calc_memory_stage_of); ZeRO 2 and 3 and FSDP shard them already, each its
+	 * own way (recipe.c, memory.c fsdp_buffers), and ZeRO 0's all-reduce leaves them whole */
+	if (p->grad_buffer == 1 && (p->zero != 1 || p->fsdp))
+		ERR2("parallel.grad_buffer", "parallel.zero", "parallel.grad_buffer = per-chunk frees the unsharded "
+		     "gradients of ZeRO 1, but zero is %d%s (allowed: zero = 1 without parallel.fsdp, or "
+		     "grad_buffer = persistent)", p->zero, p->fsdp ? " with parallel.fsdp" : "");
 	/* DeepSpeed's partition_activations and cpu_checkpointing act on the checkpoints of
 	 * deepspeed.checkpointing.checkpoint, the layer inputs of full recomputation
 	 * (deepspeed/runtime/activation_checkpointing/checkpointing.py); the host copies need

@@ -271,6 +271,18 @@ struct calc_plan {
 	 * the sequence shard that Megatron-LM all-gathers again in backward (Korthikanti 2022
 	 * §4.2.2); 1 gathered, the all-gathered input itself (PyTorch DTensor TP) */
 	int sp_saved_input;
+	/* The pipeline runtime's own buffers (memory.c calc_memory_stage_parts, docs/references.md
+	 * §2.17): 0 megatron, none beyond the activations (Megatron-Core frees a stage output's
+	 * data once sent); 1 torch, torch.distributed.pipelining's PipelineStage: a receive buffer
+	 * per micro-batch for the stage input and for the output gradient, the outputs held to
+	 * their backward, and on the last stage every micro-batch's output for the step */
+	int pp_runtime;
+	/* The unsharded gradients' lifetime (memory.c calc_memory_stage_of, docs/references.md
+	 * §2.18): 0 persistent, the stage's gradient buffer held all step (Megatron's DDP and
+	 * distributed optimizer); 1 per-chunk, FSDP accumulating over the micro-batches (Llama 3
+	 * §3.3.2): a model chunk's unsharded gradient lives from its first backward to
+	 * its reduce-scatter after its last, the shard kept */
+	int grad_buffer;
 	enum calc_schedule schedule;
 	int layers_per_stage[CALC_MAX_STAGES]; /* layers of each stage; sums to model.layers */
 	/* Megatron-Core's layout keys (model.c calc_layout_chunks, docs/references.md §3.7) */

@@ -1332,6 +1332,8 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 		mem_ready(w, c, row->c.m);
 		w->k.bw = zk->bw, w->k.bwc = zk->bwc, w->k.bg = zk->bg, w->k.bm = zk->bm, w->k.bo = zk->bo;
 		w->k.ebw = zk->ebw, w->k.ebwc = zk->ebwc, w->k.ebg = zk->ebg, w->k.ebm = zk->ebm, w->k.ebo = zk->ebo;
+		/* parallel.grad_buffer's shard and whether the leaf's stage is ZeRO 1 (memory.c) */
+		w->k.bg_sh = zk->bg_sh, w->k.ebg_sh = zk->ebg_sh, w->k.zero1 = zk->zero1;
 		/* the offloads that run at ZeRO-3 only (memory.c's terms at the leaf's stage) */
 		w->k.param_off = calc_plan_offload_param_at(&w->plan, row->c.zero);
 		w->k.opt_nvme = calc_plan_offload_nvme_at(&w->plan, row->c.zero);

@@ -157,7 +157,11 @@
  *                     the current torchtitan (torchtitan/config/configs.py at b5bcd76c66d0:
  *                     mixed_precision_param = "bfloat16" line 94, mixed_precision_reduce =
  *                     "float32" line 102, enable_async_tensor_parallel = False line 298), so
- *                     the stack has no dated alias; its order is above.
+ *                     the stack has no dated alias; its order is above.  Its pipeline runs
+ *                     torch.distributed.pipelining's PipelineStage (torchtitan's
+ *                     pipeline_llama.py at 9dec370), whose per-micro-batch receive buffers
+ *                     and retained outputs parallel.pp_runtime = torch counts (memory.c,
+ *                     docs/references.md §2.17).
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
  *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's
@@ -217,7 +221,8 @@ static const struct calc_stack stacks[] = {
 	 "Liang et al. 2024 (TorchTitan) §3.1; torch symm_mem async TP (copy-engine copies); parallel_dims.py (order)",
 	 {"parallel.fsdp=yes", "training.recipe=torch-mp", "efficiency.grad_reduce=fp32",
 	  "training.cross_entropy=torch", "efficiency.tp_overlap_sms=0", "parallel.sp_saved_input=gathered",
-	  "parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=allgather", NULL}, NULL},
+	  "parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=allgather",
+	  "parallel.pp_runtime=torch", NULL}, NULL},
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm); "
 	 "Megatron-Core 0.8 parallel_state.py (order)",

@@ -117,38 +117,43 @@ static const struct vrow rows[] = {
 	 * 400 Gb/s NIC per GPU), 16M tokens per batch, BF16 MFU x 989 = TFLOP/s per GPU.
 	 * 126 layers are modelled as 128 so an interleaved schedule divides PP 16 (§3.3.2
 	 * balances by one layer fewer on the first and last stage instead; the rate per GPU
-	 * moves by < 1%).  Memory: the three rows are predicted not to fit, and the tool
-	 * cannot know what would make them fit.  §3.3.2 states that the runs trained 8K
-	 * sequences without activation checkpointing (so recompute = none), that the schedule
-	 * runs a flexible number N of consecutive micro-batches per chunk (Figure 6's example
-	 * has N = 5; the runs' N is not stated), that the first and last stages hold one layer
-	 * fewer, that tensors no longer needed are freed early, and that FSDP shards the
-	 * gradients as well as the optimizer states.  Predicted with Megatron's interleaved
-	 * 1F1B (2 (p - 1) + (v - 1) p + 1 chunks in flight on the first stage, all m v when
-	 * m = p, calc/schedules.c) and
-	 * ZeRO-1: one micro-batch holds 3.97 GiB of activations per stage (8 layers at s =
-	 * 8,192), the 8,192-GPU row keeps 23.5 in flight on the first stage (93.4 GiB, -41.2
-	 * GiB of headroom), the 16,384-GPU rows all 16 of a step (64.1 GiB; -10.4 GiB on the
-	 * last stage).  Sharding the FP32 gradients as well (ZeRO-2's bytes) frees 12.7 GiB and
-	 * makes the two 16,384-GPU rows fit (+3.0 GiB), but the tool's ZeRO-2 reduce-scatters
-	 * every micro-batch's gradients (comm.c), which Llama 3's step does not; the 8,192-GPU
-	 * row would in addition need at most about 16 micro-batches in flight, i.e. a smaller
-	 * N than Megatron's schedule implies.  Neither is set: the rows keep ZeRO-1 and
-	 * Megatron's in-flight count, and the fits column says no.  Measured with the rows at
-	 * parallel.zero = 2: the 16,384-GPU rows fit, but their DP traffic is 16 reduce-scatters
-	 * of 12.7 GB (a stage's 3.2 billion parameters per TP rank in FP32, as §3.3.2's
-	 * "reduce-scatter gradients in FP32") plus the all-gather, 226 GB a step, 5.3 s at
-	 * 42.5 GB/s, 1.9 s of it exposed: -26.6 % and -8.1 % (held out), -21.5 % on the
-	 * 8,192-GPU row, which still does not fit.  The published 400 TFLOP/s per GPU rules
-	 * that out, so Llama 3's FSDP reduces less often than every micro-batch (§3.3.2 does
-	 * not say how often); the rows name this in their assumed column. */
-#define LLAMA3_ASSUMED "ZeRO-1 bytes: Llama 3 §3.3.2 shards gradients too, but ZeRO-2 as modelled reduce-scatters every micro-batch in FP32 (5.3 s a step), which the published rate rules out; Megatron's in-flight count"
-	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, NULL, 0, LLAMA3_ASSUMED, NULL},
-	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 0, NULL, 0, LLAMA3_ASSUMED, NULL},
+	 * moves by < 1%).  Memory: the three rows are predicted not to fit.  §3.3.2 states that
+	 * the runs trained 8K sequences without activation checkpointing (so recompute = none),
+	 * that the schedule runs a tunable number N of contiguous micro-batches per chunk
+	 * (Figure 6's example has N = 5; the runs' N is not stated; Megatron-Core, which
+	 * implements it as microbatch_group_size_per_vp_stage, refuses N < p: schedules.py at
+	 * d98e8a6, so Megatron's N = p, which the tool runs, is the fewest in flight), that the
+	 * first and last stages hold one layer fewer, that tensors no longer needed are freed
+	 * early, and that FSDP shards the gradients as well as the optimizer
+	 * states, accumulates them in FP32 over the micro-batches and reduce-scatters them in
+	 * FP32.  The rows run that gradient lifetime as parallel.grad_buffer = per-chunk (a
+	 * chunk's unsharded FP32 gradient lives from its first backward to its one
+	 * reduce-scatter; docs/references.md §2.18): the states and the DP traffic stay ZeRO-1's
+	 * (one reduce-scatter a step, so the rates do not move), and where every forward runs
+	 * before the first backward (m = p = 16: the 16,384-GPU rows) a stage holds one of its
+	 * v = 2 chunks' gradients at its activation peak, 6.4 GB in place of 12.75.  One
+	 * micro-batch holds 3.97 GiB of activations per stage (8 layers at s = 8,192), and the
+	 * 16,384-GPU rows keep all 16 of a step (64.1 GiB on the last stage): they go from
+	 * -10.4 to -3.8 GiB of headroom on the last stage and -2.0 GB on the others, still short,
+	 * by less than the 5 % fragmentation allowance (overhead.fragmentation, 4.1 GB there).
+	 * The 8,192-GPU row keeps 23.5 micro-batches in flight on the first stage (93.4 GiB, -41.2
+	 * GiB of headroom) and interleaves its backwards with forwards (m = 32 > p), so the
+	 * per-chunk lifetime frees nothing there.  What would close the rest is not stated in a
+	 * form the tool can take: Llama 3's layout (126 layers, one fewer on the first and last
+	 * stages, the first chunk the embedding alone) needs v = 8, at which the tool predicts
+	 * +15 to +20 % on the rates (the first row calibrates the H100 efficiencies at v = 2),
+	 * and the tensors §3.3.2 frees early are not named.  Earlier, with ZeRO-2's bytes
+	 * (parallel.zero = 2) the 16,384-GPU rows fit, but ZeRO-2 as modelled reduce-scatters
+	 * every micro-batch (16 reduce-scatters of 12.7 GB, 5.3 s at 42.5 GB/s, 1.9 s exposed:
+	 * -26.6 % and -8.1 %, -21.5 % on the 8,192-GPU row), which the published rates rule out.
+	 * The fits column says no; the rows name this in their assumed column. */
+#define LLAMA3_ASSUMED "ZeRO-1 states and traffic with Llama 3's FSDP gradient lifetime (grad_buffer = per-chunk); Megatron's in-flight count (N = p, v = 2); still short: the 126-layer layout at v = 8 and the tensors freed early are not modelled"
+	{"LLAMA3 T4", "llama3.1-405b", 8192, 8, 16, 2048, 1, "flash", M_MODELTF, 430, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 1, "parallel.grad_buffer=per-chunk", 0, LLAMA3_ASSUMED, NULL},
+	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 2048, 1, "flash", M_MODELTF, 400, 1, 8192, 128, "dgx-h100-ndr", 0, NULL, 0, "parallel.grad_buffer=per-chunk", 0, LLAMA3_ASSUMED, NULL},
 	/* CP 16 at 131,072 tokens: Llama 3 §3.3.2 all-gathers K and V (parallel.cp_comm = allgather,
 	 * named by the row: its stack's default is not what the paper ran) */
 	{"LLAMA3 T4", "llama3.1-405b", 16384, 8, 16, 128, 1, "flash", M_MODELTF, 380, 16, 131072, 128, "dgx-h100-ndr", 0, NULL, 0,
-	 "parallel.cp_comm=allgather", 0, LLAMA3_ASSUMED, NULL},
+	 "parallel.cp_comm=allgather;parallel.grad_buffer=per-chunk", 0, LLAMA3_ASSUMED, NULL},
 	/* Touvron et al. 2023 (Llama 2) Table 2: 1,720,320 A100-80GB GPU-hours for Llama 2
 	 * 70B on 2T tokens at 4,096 tokens per sequence, 4M tokens per batch (§2.2).  The
 	 * split is not published: plans/llama2-70b-a100.ini's (1,024 GPUs, TP 8, PP 4). */
@@ -223,13 +228,21 @@ static const struct vrow rows[] = {
 	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
 	 *              remainder-first (126 over 8 stages).  torch.compile itself is not
 	 *              modelled: the fitted efficiency of the h100-96g-500w preset carries it.
-	 *              Its memory is not modelled either, and would not close the T5 row's
-	 *              peak error (predicted 71.7 GiB against 82.5, -13.1 %): the same
-	 *              file's Table 1 (Llama 3.1 8B, 8 GPUs) gives 82.4 GiB eager, 77.0 with
-	 *              torch.compile and 76.8 with Float8 as well, so compile lowers the peak
-	 *              (by 5.4 GiB there, the one figure that quantifies it, for one model and
-	 *              split), and the T5 peak is already under-predicted.  The missing 10.8 GiB is not found; the row
-	 *              says so in its assumed column.
+	 *              The PP rows (T5, T6) run torch.distributed.pipelining, whose receive
+	 *              buffers (one per micro-batch for the stage input and for the output
+	 *              gradient) and retained outputs the stack's parallel.pp_runtime = torch
+	 *              counts (calc/memory.c torch_pp_buffers, docs/references.md §2.17): 16
+	 *              hidden states of 134 MB on stage 0, 2.0 GiB, which took the peak from
+	 *              71.7 to 73.8 GiB (T5 -13.1 % to -10.5 %, T6 -4.8 / -5.5 % to -2.0 /
+	 *              -2.8 %).  Compile's memory is not modelled, and would not close the T5
+	 *              row's peak error: the same file's Table 1 (Llama 3.1 8B, 8 GPUs) gives
+	 *              82.4 GiB eager, 77.0 with torch.compile and 76.8 with Float8 as well, so
+	 *              compile lowers the peak (by 5.4 GiB there, the one figure that
+	 *              quantifies it, for one model and split), and the T5 peak is already
+	 *              under-predicted.  T5 and T6 CP 1 hold the same 32,768 tokens per
+	 *              micro-batch (4 x 8,192 and 1 x 32,768), 8 micro-batches and the same
+	 *              stage 0, and were published 7.2 GiB apart (82.5 and 75.3): what T5 holds
+	 *              beyond T6 is not found; the row says so in its assumed column.
 	 * The rows marked 1 fitted that preset's efficiency.gemm and .attention (calc/presets.c)
 	 * with trainplan calibrate; the A100 rows, fitted on nothing, test the stack as is. */
 	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-op", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0, NULL, NULL},
@@ -247,7 +260,8 @@ static const struct vrow rows[] = {
 	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 84.5, NULL, NULL},
 	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 71.9, NULL, NULL},
 	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 82.5,
-	 "peak 10.8 GiB under the published: not found; torch.compile (not modelled) would lower it, not raise it", NULL},
+	 "peak 8.7 GiB under the published: not found (T6 CP 1, the same tokens per micro-batch, was published 7.2 GiB lower); "
+	 "torch.compile (not modelled) would lower it, not raise it", NULL},
 	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 75.3, NULL, NULL},
 	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 75.9, NULL, NULL},
 	/* NVIDIA NeMo performance summary, NeMo 24.07 container, DGX-H100, FP8

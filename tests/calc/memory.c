@@ -853,6 +853,114 @@ static void test_sp_saved_input(void **state)
 	free(m);
 }
 
+/* parallel.pp_runtime = torch (docs/references.md §2.17): torch.distributed.pipelining's
+ * buffers, worked by hand on Llama 3 8B (h 4,096, vocabulary 128,256) at tp 2 with SP, pp 4
+ * (8 layers a stage), s 8,192, b 1, 8 micro-batches, BF16 (e = 2), no recomputation.  The
+ * hidden state between two stages is x = 2 x 8,192 x 4,096 / 2 = 33,554,432 B (the sequence
+ * shard), one micro-batch's logits out = 2 x 8,192 x 128,256 / 2 = 1,050,673,152 B.
+ * 1F1B keeps 4, 3, 2, 1 micro-batches in flight on stages 0-3, so (F receives, G sends):
+ *   stage 0 (F 0, G 1): 8 grad buffers + 4 held outputs = 12 x = 402,653,184 B
+ *   stage 1 (F 1, G 1): 8 + 8 buffers - 3 in flight (the layers' inputs) + 3 outputs = 16 x
+ *                       = 536,870,912 B
+ *   stage 3 (F 1, G 0): 8 - 1 receive buffers = 7 x = 234,881,024 B, and the 8 outputs of
+ *                       output_chunks, 8,405,385,216 B: 8,640,266,240 B.
+ * Interleaved with v = 2 (Megatron's order keeps 2 (p - 1) + (v - 1) p + 1 = 11 chunks, 5.5
+ * stage sets, on stage 0): F = 1 (its second chunk), G = 2: x (8 x 3 - 5.5 + 2 x 5.5) = 29.5 x
+ * = 989,855,744 B. */
+static void test_pp_runtime_torch(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=1", "tp=2", "pp=4", "dp=1", "sp=yes", "seq_len=8192",
+	                      "global_batch=8", "micro_batch=1", "flash_attention=yes", "recompute=none",
+	                      "recipe=megatron", "schedule=1f1b"};
+	const double x = 33554432.0, want[4] = {12 * x, 16 * x, 0, 7 * x + 8 * 1050673152.0};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m), *t = malloc(sizeof *t);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 13);
+	assert_int_equal(p.pp_runtime, 0); /* megatron: the default */
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.pp_runtime=torch", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, t, &d), 0);
+	for (int i = 0; i < 4; i++)
+		if (i != 2)
+			assert_near(t->st[i].act_extra - m->st[i].act_extra, want[i], 1e-9);
+	/* stage 2: F 1, G 1, 2 in flight: 16 x as on stage 1 */
+	assert_near(t->st[2].act_extra - m->st[2].act_extra, 16 * x, 1e-9);
+	/* the buffers take the overhead's share like any activation: the totals move by more */
+	assert_true(t->st[0].total - m->st[0].total > 12 * x);
+	/* interleaved, v = 2 */
+	{
+		const char *iv[] = {sets[0], sets[1], sets[2], sets[3], sets[4], sets[5], sets[6], sets[7], sets[8],
+		                    sets[9], sets[10], sets[11], "schedule=interleaved", "vpp=2"};
+		load_plan(&p, iv, 14);
+	}
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.pp_runtime=torch", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, t, &d), 0);
+	assert_near(t->st[0].inflight, 5.5, 1e-12);
+	assert_near(t->st[0].act_extra - m->st[0].act_extra, 29.5 * x, 1e-9);
+	/* without a pipeline there is nothing to buffer */
+	sets[3] = "pp=1";
+	sets[4] = "dp=4";
+	sets[7] = "global_batch=32";
+	load_plan(&p, sets, 13);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.pp_runtime=torch", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, t, &d), 0);
+	assert_near(t->st[0].total, m->st[0].total, 1e-12);
+	/* the torchtitan stack names it; a bad value is refused */
+	sets[12] = "efficiency.stack=torchtitan";
+	load_plan(&p, sets, 13);
+	assert_int_equal(p.pp_runtime, 1);
+	assert_true(calc_plan_set(&p, "parallel.pp_runtime=pippy", "test", &d) < 0);
+	calc_diag_free(&d);
+	free(m);
+	free(t);
+}
+
+/* parallel.grad_buffer = per-chunk (docs/references.md §2.18), by hand on Llama 3 8B (h
+ * 4,096, 32 heads of 128, 8 KV heads, SwiGLU f 14,336) at tp 2, pp 4, dp 4, recipe megatron
+ * (FP32 gradients, 4 B), interleaved with v = 2.  One layer holds 2 x 4,096^2 + 2 x 4,096 x
+ * 1,024 + 3 x 4,096 x 14,336 = 218,103,808 matrix parameters and 8,192 norm weights: on a TP
+ * rank 109,051,904 + 8,192 = 109,060,096; a middle stage's 8 layers n = 872,480,768.  With 4
+ * micro-batches (m = p: every chunk's forward runs before any backward) stage 1 keeps the
+ * shard 4 / 4 n and one chunk's unsharded gradient 4 n / 2: 3 n = 2,617,442,304 B, where the
+ * persistent buffer is 4 n = 3,489,923,072 B.  With 8 micro-batches stage 1 keeps 2 (p - 2) +
+ * (v - 1) p + 1 = 9 of 16 chunks in flight, the backwards interleave with forwards, and the
+ * persistent 4 n stands. */
+static void test_grad_buffer_per_chunk(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=4", "tp=2", "pp=4", "dp=4", "sp=yes", "seq_len=8192",
+	                      "global_batch=16", "micro_batch=1", "flash_attention=yes", "recompute=none",
+	                      "recipe=megatron", "schedule=interleaved", "vpp=2", "zero=1"};
+	const double n = 872480768.0;
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 15);
+	assert_int_equal(p.grad_buffer, 0); /* persistent: the default */
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].gradients, 4 * n, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "parallel.grad_buffer=per-chunk", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].inflight, 4, 1e-12);
+	assert_near(m->st[1].gradients, 3 * n, 1e-12);
+	/* 8 micro-batches: not every forward before the first backward */
+	sets[7] = "global_batch=32";
+	load_plan(&p, sets, 15);
+	assert_int_equal(calc_plan_set(&p, "parallel.grad_buffer=per-chunk", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(m->st[1].inflight, 4.5, 1e-12);
+	assert_near(m->st[1].gradients, 4 * n, 1e-12);
+	/* ZeRO 2 shards the gradients already: refused, as is a bad value */
+	assert_true(calc_plan_set(&p, "parallel.zero=2", "test", &d) < 0);
+	assert_true(calc_plan_set(&p, "parallel.grad_buffer=sometimes", "test", &d) < 0);
+	calc_diag_free(&d);
+	free(m);
+}
+
 /* What a Transformer Engine FP8 recipe saves of a linear layer's input: its 1-byte FP8
  * cast (transformer_engine/pytorch/module/linear.py saves the quantized inputmat,
  * layernorm_linear.py the FP8 ln_out; docs/references.md §2.10), for the QKV, fc1 and fc2
@@ -1321,6 +1429,8 @@ int main(void)
 		cmocka_unit_test(test_op_sac),
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
+		cmocka_unit_test(test_pp_runtime_torch),
+		cmocka_unit_test(test_grad_buffer_per_chunk),
 		cmocka_unit_test(test_te_fp8_saved_inputs),
 		cmocka_unit_test(test_block_scaled_recipes),
 		cmocka_unit_test(test_fp8_params_recipe),
