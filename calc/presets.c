@@ -225,12 +225,14 @@ static const char *model_source(const char *name)
  * - B200 FP8 GEMMs 0.544 (fit 0.5441 with trainplan calibrate, tests/cli/calibrate-b200.*,
  *   under the attention share 0.35; 0.530 under the earlier 0.37): the Megatron-Bridge 25.11
  *   run of Llama 3 8B on 8 DGX-B200 GPUs in FP8 (30,624 tokens/s per GPU), 1 of the 2 B200
- *   rows; the Llama 3.1 405B run on 128 B200 is held out (+0.8 % with the fit, +20 % with
+ *   rows; the Llama 3.1 405B run on 128 B200 is held out (+0.8 % with the fit, +3.2 % with
+ *   the FP8 TP all-gathers of docs/references.md §4.2, +20 % with
  *   the H100 pair).
  * - GB200 FP8 GEMMs 0.486 (fit 0.4857, tests/cli/calibrate-gb200.*; 0.4747 under the
  *   earlier attention share 0.37): the same source's run of
  *   Llama 3 8B on 8 DGX-GB200 GPUs (31,508 tokens/s per GPU), the first of its 3 GB200 rows;
  *   the Llama 3.1 405B run on 256 GB200 (813) is held out and comes out 20.6 % too slow
+ *   (17.5 % with the FP8 TP all-gathers of docs/references.md §4.2)
  *   with it (its TP collectives exposed, efficiency.tp_overlap 0); the Llama 3 70B run
  *   (FSDP) is not modelled.
  * - BF16 GEMMs on Blackwell: no dense BF16 run is published (Megatron-Bridge's Blackwell
