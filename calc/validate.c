@@ -594,8 +594,8 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 31744, 1, 4096, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
 	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
-	 "commit's recipe); partial CUDA graphs (router, preprocess), MoE host time (moe.host_time); GB300 efficiencies as GB200's "
-	 "(UNVERIFIED)", NULL},
+	 "commit's recipe); partial CUDA graphs (router, preprocess), MoE host time (moe.host_time); GB300 GEMM shares fitted "
+	 "on the dense 70B FSDP row", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 8960, 1, 4096, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 1, "parallel.ep=16;training.recipe=fp8-params;training.cuda_graphs=none", 0,
 	 "FP8-CS as fp8-params; EP all-to-all not overlapped (the recipe sets moe_a2a_overlap = False)", NULL},
@@ -620,7 +620,7 @@ static const struct vrow rows[] = {
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
-	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 GEMM shares fitted on the dense 70B FSDP row", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
@@ -662,8 +662,8 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 37888, 1, 8192, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
 	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
-	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time); GB300 efficiencies "
-	 "as GB200's (UNVERIFIED)", NULL},
+	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time); GB300 GEMM shares "
+	 "fitted on the dense 70B FSDP row", NULL},
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 14336, 1, 8192, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 1,
 	 "parallel.ep=8;training.recipe=fp8-params;parallel.recompute=modules;parallel.recompute_modules=moe,layernorm,core_attn,moe_act;training.cuda_graphs=partial", 0,
@@ -735,15 +735,15 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.06", "qwen3-30b-a3b", 8, 1, 1, 512, 8, "moe-sp", M_TOKS, 45275, 1, 4096, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;moe.overlap_ep_comm=yes;training.cuda_graphs=full", 0,
 	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all overlapped (1F1B steady phase); "
-	 "whole-iteration CUDA graph (no MoE host time); fused grouped MLP and FP8 attention not modelled; GB300 efficiencies as GB200's "
-	 "(UNVERIFIED)", NULL},
+	 "whole-iteration CUDA graph (no MoE host time); fused grouped MLP and FP8 attention not modelled; GB300 GEMM shares fitted "
+	 "on the dense 70B FSDP row", NULL},
 	{"MBRIDGE 26.06", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 9015, 1, 4096, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;"
 	 "moe.overlap_ep_comm=yes;training.cuda_graphs=full",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
 	 "HybridEP, EP all-to-all overlapped (1F1B steady phase); whole-iteration CUDA graph (no MoE host time); fused grouped MLP and FP8 "
-	 "attention not modelled; GB300 efficiencies as GB200's (UNVERIFIED)", NULL},
+	 "attention not modelled; GB300 GEMM shares fitted on the dense 70B FSDP row", NULL},
 };
 #define NROWS (int)(sizeof rows / sizeof rows[0])
 
