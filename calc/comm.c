@@ -49,6 +49,24 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 
 #define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
 
+/* Bytes per element of the sequence-parallel all-gathers of a TP block [B]: under a
+ * Transformer Engine recipe that quantizes the linear layers' inputs (fp8-te, fp8-params,
+ * mxfp8, nvfp4: the recipes whose linear layers save a quantized input, lin_in_bytes) TE
+ * quantizes the tensor before it gathers it -- the norm output of a column-parallel layer
+ * in the forward (module/layernorm_linear.py: "quantizer = input_quantizer" passed to
+ * gather_along_first_dim or to the userbuffers all-gather) and the output gradient of a
+ * row-parallel layer in the backward (module/base.py grad_output_preprocess, FP8 case) --
+ * and gathers the quantized data with its scales (distributed.py gather_along_first_dim:
+ * _all_gather_fp8, _all_gather_mxfp8, _all_gather_nvfp4; NVIDIA/TransformerEngine at
+ * d0067d0da): 1 B per element in FP8, 1 + 1/32 in MXFP8, 1/2 + 1/16 in NVFP4, the bytes a
+ * linear layer saves (recipe.c).  The reduce-scatters of the GEMM outputs stay BF16.
+ * Any other recipe gathers BF16.  docs/references.md §4.4. */
+static double tp_gather_bytes(const struct calc_plan *plan)
+{
+	const struct calc_recipe *r = plan->recipe;
+	return r && r->fp8_compute && r->lin_in_bytes > 0 ? r->lin_in_bytes : ACT_BYTES;
+}
+
 const char *calc_tier_name(enum calc_tier t)
 {
 	return t == CALC_TIER_NVLINK ? "NVLink" : t == CALC_TIER_SPINE ? "spine" : "network";
@@ -809,19 +827,26 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	 * the layers it recomputes (skipL: those recompute_method = block keeps).
 	 * With SP each all-reduce becomes all-gather + reduce-scatter of equal bus bytes
 	 * (Korthikanti 2022 §4.2.2).  SP's extra backward all-gather of the saved norm output
-	 * (§4.2.2: overlapped with the input-gradient GEMM) is not counted. */
+	 * (§4.2.2: overlapped with the input-gradient GEMM) is not counted.  Under a Transformer
+	 * Engine quantized recipe each all-gather moves the quantized tensor, Sg = b s h e_q
+	 * bytes (tp_gather_bytes), the reduce-scatter S in BF16. */
 	x = &out->dim[CALC_DIM_TP];
 	if (t > 1) {
 		double S = b * s_loc * h * ACT_BYTES, ncoll = 4 + 2 * full;
-		double tar = plan->sp ? calc_coll_time(CALC_COLL_ALLGATHER, S, &x->group, &l) +
+		double Sg = plan->sp ? b * s_loc * h * tp_gather_bytes(plan) : S;
+		double tar = plan->sp ? calc_coll_time(CALC_COLL_ALLGATHER, Sg, &x->group, &l) +
 		                            calc_coll_time(CALC_COLL_REDUCESCATTER, S, &x->group, &l)
 		                      : calc_coll_time(CALC_COLL_ALLREDUCE, S, &x->group, &l);
 		x->collective = plan->sp ? "all-gather + reduce-scatter" : "all-reduce";
 		/* all-reduces (or their pairs) per step; a hybrid model's layers one block each */
 		double n = (mL * ncoll - 2 * skipL) * tp_share;
 		x->count = n * (plan->sp ? 2 : 1);
-		x->bytes = n * calc_coll_factor(CALC_COLL_ALLREDUCE, t) * S;
-		x->net_bytes = n * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, S, &x->group);
+		x->bytes = plan->sp ? n * (calc_coll_factor(CALC_COLL_ALLGATHER, t) * Sg +
+		                           calc_coll_factor(CALC_COLL_REDUCESCATTER, t) * S)
+		                    : n * calc_coll_factor(CALC_COLL_ALLREDUCE, t) * S;
+		x->net_bytes = plan->sp ? n * (calc_coll_net_bytes(CALC_COLL_ALLGATHER, Sg, &x->group) +
+		                               calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, S, &x->group))
+		                        : n * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, S, &x->group);
 		out->tp_layer_f = 2 * tar;
 		out->tp_layer_b = (2 + 2 * full) * tar;
 		x->time = (mL * (out->tp_layer_f + out->tp_layer_b) - skipL * out->tp_layer_f) * tp_share;

@@ -225,12 +225,14 @@ static const char *model_source(const char *name)
  * - B200 FP8 GEMMs 0.544 (fit 0.5441 with trainplan calibrate, tests/cli/calibrate-b200.*,
  *   under the attention share 0.35; 0.530 under the earlier 0.37): the Megatron-Bridge 25.11
  *   run of Llama 3 8B on 8 DGX-B200 GPUs in FP8 (30,624 tokens/s per GPU), 1 of the 2 B200
- *   rows; the Llama 3.1 405B run on 128 B200 is held out (+0.8 % with the fit, +20 % with
+ *   rows; the Llama 3.1 405B run on 128 B200 is held out (+0.8 % with the fit, +3.2 % with
+ *   the FP8 TP all-gathers of docs/references.md §4.2, +20 % with
  *   the H100 pair).
  * - GB200 FP8 GEMMs 0.486 (fit 0.4857, tests/cli/calibrate-gb200.*; 0.4747 under the
  *   earlier attention share 0.37): the same source's run of
  *   Llama 3 8B on 8 DGX-GB200 GPUs (31,508 tokens/s per GPU), the first of its 3 GB200 rows;
  *   the Llama 3.1 405B run on 256 GB200 (813) is held out and comes out 20.6 % too slow
+ *   (17.5 % with the FP8 TP all-gathers of docs/references.md §4.2)
  *   with it (its TP collectives exposed, efficiency.tp_overlap 0); the Llama 3 70B run
  *   (FSDP) is not modelled.
  * - BF16 GEMMs on Blackwell: no dense BF16 run is published (Megatron-Bridge's Blackwell
@@ -239,6 +241,18 @@ static const char *model_source(const char *name)
  *   below) in BF16 as its FP8 fit does in FP8, eff16 = eff8 x (peak8 / MAMF8) x (MAMF16 /
  *   peak16).  B200: 0.5441 x 4500/3432.5 x 1745/2250 = 0.553 -> 0.55; GB200: 0.4857 x
  *   5000/3615.6 x 1822/2500 = 0.490 -> 0.49.
+ * - GB300 FP8 GEMMs 0.633 (fit 0.6326 with trainplan calibrate, tests/cli/calibrate-gb300.*):
+ *   Megatron-Bridge's 26.04.01 run of Llama 3 70B on 64 DGX-GB300 GPUs in FP8 with
+ *   Megatron-FSDP (5,248 tokens/s per GPU), the first of the section's four dense GB300
+ *   rows; the other three (70B MXFP8 PP 4 VP 5, 405B FP8 TP 4 PP 8 VP 4, 405B MXFP8 TP 2
+ *   CP 2 PP 8 VP 4) and the 26.06 repeats are held out (calc/validate.c).  With GB200's
+ *   shares, which the preset took before, every dense GB300 row came out 18 to 30 % too
+ *   slow: the same recipes run 1.19 to 1.31 times as fast per GPU on GB300 as on GB200
+ *   (5,248 against 4,224 for the same 70B FSDP layout) at the same dense BF16 and FP8 peaks.
+ *   What makes it faster is not separated by a source (the 1,400 W against 1,200 W power
+ *   limit, Blackwell Ultra's doubled SFU rate in the attention softmax); the fit carries it
+ *   whole.  BF16: no measured matmul rate on GB300, so GB200's MAMF ratios are taken
+ *   (convention, UNVERIFIED): 0.6326 x 5000/3615.6 x 1822/2500 = 0.638 -> 0.64.
  * - B300: no published run; both shares derived from B200's fit by the MAMF rates (UNVERIFIED):
  *   FP8 0.5441 x 3353.3/3432.5 = 0.532 -> 0.53, BF16 0.5441 x 4500/3432.5 x 1769/2250 = 0.561
  *   -> 0.56.  So one GB200 GPU is 0.486 x 5000 / (0.544 x 4500) = 0.99 B200 in FP8 GEMMs (MAMF: 1.05),
@@ -253,6 +267,8 @@ static const char *model_source(const char *name)
 #define GB200_GEMM 0.49
 #define B300_GEMM_FP8 0.53
 #define B300_GEMM 0.56
+#define GB300_GEMM_FP8 0.633
+#define GB300_GEMM 0.64
 /* SMs: A100 108 (NVIDIA A100 Tensor Core GPU Architecture whitepaper), H100 SXM5 132 and
  * PCIe 114 (NVIDIA H100 Tensor Core GPU Architecture whitepaper), H800 and H200 132 (the H100
  * die), B200 and GB200 148, B300 160 (UNVERIFIED); the AMD parts 0: not modelled. */
@@ -350,22 +366,25 @@ static const struct calc_gpu gpus[] = {
 	 * & Components": 72 Blackwell Ultra GPUs, 18 compute trays of 4 GPUs and 2 Grace CPUs,
 	 * 9 NVSwitch trays, 130 TB/s, 4 ConnectX-8 per tray); the per-GPU peaks are the rack's
 	 * advertised dense figures over 72 (180 PF BF16, 360 PF FP8, 1.08 EF FP4, as secondary
-	 * copies quote them: UNVERIFIED).  No measured matmul rate and no fitted run: the GEMM
-	 * and attention shares are GB200's (same peaks; assumed, UNVERIFIED).  The one
+	 * copies quote them: UNVERIFIED).  No measured matmul rate: the FP8 GEMM share is fitted
+	 * on one Megatron-Bridge run (GB300_GEMM_FP8 above), the BF16 share derived from it by
+	 * GB200's matmul rates, the attention share GB200's (UNVERIFIED).  The one
 	 * architectural difference NVIDIA documents for training-time work is the doubled SFU
 	 * (exponential) throughput of Blackwell Ultra for softmax (NVIDIA technical blog
 	 * "Making Softmax More Efficient with NVIDIA Blackwell Ultra", developer.nvidia.com,
 	 * 2026), which acts on the attention core only; no source gives a training attention
-	 * rate, and even twice GB200's attention share leaves the dense GB300 validation rows
-	 * 9 to 26 % too slow (docs/references.md §7.13), so the share is not raised. */
+	 * rate, and even twice GB200's attention share left the dense GB300 validation rows
+	 * 9 to 26 % too slow under GB200's GEMM shares (docs/references.md §7.13), so the share
+	 * is not raised. */
 	{.name = "gb300-288g", .title = "NVIDIA GB300 (one GPU of an NVL72, Blackwell Ultra, 1400 W) 288 GB",
 	 .memory_nominal = 288 * GB, .memory_usable = 268.6 * GIB, .hbm_bw = 8000 * GB,
 	 .bf16_flops = 2500 * TF, .fp8_flops = 5000 * TF, .fp4_flops = 15000 * TF, .nvlink_bw = 900 * GB,
-	 .tdp = 1400, .sms = 160, .gemm_eff = GB200_GEMM, .gemm_eff_fp8 = GB200_GEMM_FP8, .attn_eff = H100_ATTN,
+	 .tdp = 1400, .sms = 160, .gemm_eff = GB300_GEMM, .gemm_eff_fp8 = GB300_GEMM_FP8, .attn_eff = H100_ATTN,
 	 .source = "NVIDIA GB300 NVL72 (UNVERIFIED per GPU, via secondary copies of the rack's figures): 288 GB "
 	           "HBM3e, 8 TB/s, BF16 2,500 / FP8 5,000 / FP4 15,000 TFLOP/s dense (rack 180 / 360 / 1,080 "
 	           "PFLOP/s), NVLink5 1.8 TB/s bidirectional, 1,400 W, 160 SMs; usable memory as B300 "
-	           "(UNVERIFIED); GEMM and attention shares assumed as GB200"},
+	           "(UNVERIFIED); FP8 GEMM share fitted on one Megatron-Bridge 26.04.01 run, BF16 share "
+	           "derived by GB200's matmul rates, attention share as GB200 (UNVERIFIED)"},
 	{.name = "mi325x-256g", .title = "AMD Instinct MI325X 256 GB",
 	 .memory_nominal = 256 * GB, .memory_usable = 255.98 * GIB, .hbm_bw = 6000 * GB,
 	 .bf16_flops = 1307.4 * TF, .fp8_flops = 2614.9 * TF, .nvlink_bw = 448 * GB, .tdp = 1000,

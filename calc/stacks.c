@@ -171,15 +171,16 @@
  *                     NeMo's performance summary (NeMo 25.02, DGX-H100: 512 GPUs, TP 4,
  *                     PP 8, VP 6, micro-batch 2, sequence 2,048) fits 80 GB, which FP32
  *                     main gradients would not (tests/calc/memory.c).  efficiency.gemm
- *                     0.546 fitted (trainplan calibrate: 0.5457 under the H100 attention
- *                     share 0.35 of calc/presets.c; 0.54 under the earlier 0.37,
- *                     tests/calc/calibrate.c) on 3 of the 7 FP8 rows of NeMo
+ *                     0.533 fitted (trainplan calibrate: 0.5330 with Transformer Engine's
+ *                     FP8 TP all-gathers, docs/references.md §4.2; 0.5457 before them under
+ *                     the H100 attention share 0.35 of calc/presets.c; 0.54 under the
+ *                     earlier 0.37, tests/calc/calibrate.c) on 3 of the 7 FP8 rows of NeMo
  *                     24.07's performance summary (GPT-3 175B on 128 GPUs, Llama 2 7B,
  *                     Llama 3 70B; docs/references.md §7.8), the other 4 held out
  *                     (calc/validate.c).  Fitted on FP8 runs only, it also applies to a
  *                     BF16 plan of this stack.
  *   nemo-2024         nemo's values with placement tp-cp-pp-dp, the order trainplan used when
- *                     the NeMo 24.07 rows fitted efficiency.gemm 0.546; those rows run under
+ *                     the NeMo 24.07 rows fitted efficiency.gemm (0.533); those rows run under
  *                     it (calc/validate.c).  Under nemo's own order the four held-out rows
  *                     come out at a mean error of 6.2 % (7.6 % under nemo-2024), the fit
  *                     unchanged.
@@ -226,11 +227,11 @@ static const struct calc_stack stacks[] = {
 	{"nemo", "NeMo, Megatron-Core with Apex distributed Adam (BF16 gradients)",
 	 "NeMo docs: distributed_fused_adam, grad_sync_dtype = bf16; NeMo 24.07 performance summary (gemm); "
 	 "Megatron-Core 0.8 parallel_state.py (order)",
-	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.546",
+	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.533",
 	  "parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", NULL}, NULL},
 	{"nemo-2024", "nemo as trainplan had it before the stacks' rank orders (tp-cp-pp-dp)",
 	 "as nemo; the order trainplan used when the NeMo 24.07 rows fitted efficiency.gemm",
-	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.546",
+	 {"training.main_grads=bf16", "efficiency.grad_reduce=bf16", "efficiency.gemm=0.533",
 	  "parallel.placement=tp-cp-pp-dp", NULL}, NULL},
 };
 #define NSTACKS (int)(sizeof stacks / sizeof stacks[0])

@@ -102,7 +102,7 @@ static void test_refit_zero3_rows(void **state)
 	calc_diag_free(&d);
 }
 
-/* The nemo stack's efficiency.gemm 0.546 was fitted on 3 of the 7 FP8 rows of NeMo 24.07's
+/* The nemo stack's efficiency.gemm 0.533 was fitted on 3 of the 7 FP8 rows of NeMo 24.07's
  * performance summary (DGX-H100; tokens per second per GPU as published, times the GPUs:
  * GPT-3 175B 726 x 128, Llama 2 7B 16,847 x 8, Llama 3 70B 1,533 x 64).  A refit on
  * those three from the published table lands on it, and the four held out (GPT-3 175B on
@@ -136,7 +136,7 @@ static void test_refit_nemo_rows(void **state)
 	assert_int_equal(calc_calib_holdout(&data, "none", &fit, &d), 0);
 	assert_int_equal(calc_calibrate(NULL, sets, 7, &data, &fit, &d), 0);
 	assert_int_equal(fit.nin, 3);
-	assert_near(fit.keys[0].value, 0.546, 0.005);
+	assert_near(fit.keys[0].value, 0.533, 0.005);
 	assert_true(fit.out_mae < 0.10);
 	calc_calib_data_free(&data);
 	calc_diag_free(&d);

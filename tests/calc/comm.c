@@ -241,6 +241,50 @@ static void test_placement_experts(void **state)
 	}
 }
 
+/* Transformer Engine's quantized recipes all-gather the quantized tensor under SP
+ * (TransformerEngine module/layernorm_linear.py and module/base.py at d0067d0da: the norm
+ * output and the output gradient are quantized before gather_along_first_dim), the
+ * reduce-scatters stay BF16 (calc/comm.c tp_gather_bytes).  Default plan (dense-100b, tp 8
+ * on one H100 node: ring busbw 370 GB/s, 3 us a step; b s h = 2048 x 10240 elements):
+ * BF16 forward = 2 x (AG + RS), each 7 x 3 us + 7/8 x 2 B x bsh / 370e9; FP8 (fp8-params)
+ * the all-gathers at 1 B an element; MXFP8 on HGX B200 (busbw 721.8 GB/s) at 1 + 1/32 B;
+ * the torchao recipe (torch-mp-fp8, not TE) gathers BF16.  Bytes per layer and
+ * micro-batch (4 AG + 4 RS, selective recomputation): 7/8 bsh (4 x 1 + 4 x 2) B in FP8
+ * against 7/8 bsh x 16 B in BF16. */
+static void test_tp_quantized_gather(void **state)
+{
+	const double e = 2048.0 * 10240; /* b s h elements of one micro-batch */
+	const char *f8[] = {"training.recipe=fp8-params"};
+	const char *mx[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=mxfp8"};
+	const char *mxb[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=megatron"};
+	const char *ta[] = {"training.recipe=torch-mp-fp8"};
+	struct calc_plan p;
+	struct calc_comm c;
+	(void)state;
+
+	load_plan(&p, NULL, 0);
+	calc_comm(&p, &c);
+	assert_near(c.tp_layer_f, 2 * 2 * (7 * 3e-6 + 7.0 / 8 * 2 * e / 370e9), 1e-15);
+	load_plan(&p, f8, 1);
+	calc_comm(&p, &c);
+	assert_near(c.tp_layer_f, 2 * ((7 * 3e-6 + 7.0 / 8 * 1 * e / 370e9) + (7 * 3e-6 + 7.0 / 8 * 2 * e / 370e9)),
+	            1e-15);
+	assert_near(c.tp_layer_b, c.tp_layer_f, 1e-15);
+	assert_near(c.dim[CALC_DIM_TP].bytes, 192 * 10 * 7.0 / 8 * e * (4 * 1 + 4 * 2), 1e-3);
+	assert_near(c.dim[CALC_DIM_TP].count, 192 * 10 * 8, 1e-12);
+	load_plan(&p, mx, 2);
+	calc_comm(&p, &c);
+	assert_near(c.tp_layer_f,
+	            2 * ((7 * 3e-6 + 7.0 / 8 * (1 + 1.0 / 32) * e / 721.8e9) + (7 * 3e-6 + 7.0 / 8 * 2 * e / 721.8e9)),
+	            1e-15);
+	load_plan(&p, mxb, 2);
+	calc_comm(&p, &c);
+	assert_near(c.tp_layer_f, 2 * 2 * (7 * 3e-6 + 7.0 / 8 * 2 * e / 721.8e9), 1e-15);
+	load_plan(&p, ta, 1);
+	calc_comm(&p, &c);
+	assert_near(c.tp_layer_f, 2 * 2 * (7 * 3e-6 + 7.0 / 8 * 2 * e / 370e9), 1e-15);
+}
+
 /* ------------------------------------------------------------- volumes */
 
 /* Worked example: the default plan, dense-100b (h = 10240, L = 80, tied embeddings,
@@ -972,7 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_placement_experts),
 		cmocka_unit_test(test_volumes_default), cmocka_unit_test(test_volumes_variants),
 		cmocka_unit_test(test_cp_comm_modes),   cmocka_unit_test(test_cp_heads),
-		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes),
+		cmocka_unit_test(test_zero_volumes),    cmocka_unit_test(test_tp_across_nodes), cmocka_unit_test(test_tp_quantized_gather),
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
 		cmocka_unit_test(test_fp8_param_gather), cmocka_unit_test(test_cp_mamba), cmocka_unit_test(test_cp_gdn),
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),

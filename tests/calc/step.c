@@ -414,15 +414,23 @@ static void test_gemm_per_precision(void **state)
 	const char *two[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=fp8-params", "efficiency.gemm=0.6",
 	                     "efficiency.gemm_fp8=0.7"};
 	const char *h8[] = {"training.recipe=fp8-params"};
+	/* GB300: the FP8 share fitted (tests/cli/calibrate-gb300.*: 0.6326), the BF16 share
+	 * derived with GB200's MAMF ratios (calc/presets.c; docs/references.md §7.7) */
+	const char *u16[] = {"cluster.preset=gb300-nvl72", "cluster.gpus_per_node=8", "training.recipe=megatron"};
+	const char *u8[] = {"cluster.preset=gb300-nvl72", "cluster.gpus_per_node=8", "training.recipe=fp8-params"};
 	struct calc_plan p;
 	double h = 10240, fl = 24 * 2048 * h * h / 8;
 	double b200_16 = round(100 * 0.5441 * 4500 / 3432.5 * 1745.0 / 2250) / 100;
 	double gb200_16 = round(100 * 0.4857 * 5000 / 3615.6 * 1822.0 / 2500) / 100;
+	double gb300_16 = round(100 * 0.6326 * 5000 / 3615.6 * 1822.0 / 2500) / 100;
 	double tb8, tg8;
 	(void)state;
 
 	assert_near(b200_16, 0.55, 1e-12);
 	assert_near(gb200_16, 0.49, 1e-12);
+	assert_near(gb300_16, 0.64, 1e-12);
+	assert_near(layer_gemm_nowave(&p, u16, 3), fl / (2500e12 * gb300_16), 1e-12);
+	assert_near(layer_gemm_nowave(&p, u8, 3), fl / (5000e12 * 0.633), 1e-12);
 	assert_near(layer_gemm_nowave(&p, b16, 2), fl / (2250e12 * b200_16), 1e-12);
 	tb8 = layer_gemm_nowave(&p, b8, 2);
 	assert_near(tb8, fl / (4500e12 * 0.544), 1e-12);
