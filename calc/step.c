@@ -1011,7 +1011,21 @@ static double offload_exposed(double c, double t, int layers)
  * --cuda-graph-modules), so they count as none; a whole-iteration graph (full) launches
  * no kernel from the host; padding to a capacity (model.capacity_factor > 0,
  * --moe-pad-expert-input-to-capacity) knows the sizes on the host (token_dispatcher.py
- * lines 1113-1126), no sync. */
+ * lines 1113-1126), no sync.
+ * With moe.overlap_ep_comm, the passes that have a partner (the share s1 of
+ * ep_a2a_overlap_share) run as one combined step per layer, whose host sequence
+ * (TransformerLayerSchedulePlan.run, megatron/core/models/common/
+ * model_chunk_schedule_plan.py at 2d1fa8d37 and d98e8a64) launches the partner
+ * backward's combine and expert backward (mlp.backward) before the forward's dispatch,
+ * where the sync waits; the sync waits for an event recorded on the D2H side stream
+ * after the token counts (the alltoall dispatcher's _maybe_dtoh_and_synchronize,
+ * token_dispatcher.py at 2d1fa8d37) or for HybridEP's copy inside hybrid_ep_dispatch,
+ * both ordered before the partner's expert backward on the GPU, so at the sync the GPU
+ * still holds the partner's work, and the launches after it run while the GPU works
+ * through it: the pair's host time H is exposed only where it exceeds the pair's GPU
+ * compute, max(0, H - (f + b + w + recompute)) (derived from that order; the 1 : 2
+ * split as above), whatever moe.host_overlap says for a pass without a partner. */
+
 static void moe_host(const struct calc_plan *plan, struct calc_layer_time *o)
 {
 	double H = plan->moe_host_time;
@@ -1022,11 +1036,17 @@ static void moe_host(const struct calc_plan *plan, struct calc_layer_time *o)
 	if (plan->moe_host_overlap) { /* none: the GPU idles for all of it */
 		o->host_f = H / 3;
 		o->host_b = 2 * H / 3;
-		return;
+	} else {
+		double gf = o->f + o->comm_f, gb = o->b + o->w + o->recompute + o->comm_b;
+		o->host_f = H / 3 > gf ? H / 3 - gf : 0;
+		o->host_b = 2 * H / 3 > gb ? 2 * H / 3 - gb : 0;
 	}
-	double gf = o->f + o->comm_f, gb = o->b + o->w + o->recompute + o->comm_b;
-	o->host_f = H / 3 > gf ? H / 3 - gf : 0;
-	o->host_b = 2 * H / 3 > gb ? 2 * H / 3 - gb : 0;
+	double s1 = ep_a2a_overlap_share(plan);
+	if (s1 > 0) { /* the paired passes: hidden behind the pair's compute */
+		double g = o->f + o->b + o->w + o->recompute, x = H > g ? H - g : 0;
+		o->host_f = (1 - s1) * o->host_f + s1 * x / 3;
+		o->host_b = (1 - s1) * o->host_b + s1 * 2 * x / 3;
+	}
 }
 
 void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)

@@ -489,7 +489,9 @@ static const struct vrow rows[] = {
 	 *     moe_token_dispatcher_type = "alltoall" with no flex backend and
 	 *     overlap_moe_expert_parallel_comm = True: moe.dispatcher = alltoall,
 	 *     moe.overlap_ep_comm = yes (before: the stack's hybridep and efficiency.ep_overlap
-	 *     = 1, 3,161 tokens/s/GPU, +84.6 %).
+	 *     = 1, 3,161 tokens/s/GPU, +84.6 %).  Its MoE host time hides behind the partner
+	 *     micro-batch's compute in the overlap's paired passes (calc/step.c moe_host,
+	 *     docs/references.md §5.16): 1,237 -> 1,687 tokens/s/GPU (-27.8 -> -1.5 %).
 	 *   - Llama 3 70B on 64 GB200 in FP8-CS (llama3_70b_pretrain_64gpu_gb200_fp8cs_config,
 	 *     perf_recipes/llama/gb200/llama3.py at fcbd73c): cpu_offloading = True,
 	 *     cpu_offloading_weights = False, cpu_offloading_num_layers = 40, the activations of
@@ -590,7 +592,8 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_TOKS, 1712, 1, 4096, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0,
 	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;moe.dispatcher=alltoall;moe.overlap_ep_comm=yes;training.cuda_graphs=none",
-	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase); "
+	 "no CUDA graphs, MoE host time (moe.host_time) hidden behind the partner micro-batch's compute in the paired passes", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 3776, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 1, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;moe.dispatcher=alltoall;training.cuda_graphs=none", 0,
 	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, "

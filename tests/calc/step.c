@@ -1189,7 +1189,8 @@ static void test_moe_overlap_ep_comm(void **state)
  * layer's forward 5/3 ms and backward 10/3 ms, the step's pipeline part 4 x 32 x 5 ms =
  * 0.64 s longer than with H = 0.  Hidden by the GPU (host_overlap = gpu): a pass exposes
  * what H's share exceeds of the pass's GPU time, none for H = 1 us, H/3 - (f + comm_f)
- * for H = 1 s.  None with a whole-iteration graph, with padding to a capacity, on the
+ * for H = 1 s.  With moe.overlap_ep_comm, hidden behind the pair's compute in the paired
+ * passes.  None with a whole-iteration graph, with padding to a capacity, on the
  * dated stack (its rows were fitted without it) or on a dense model. */
 static void test_moe_host_time(void **state)
 {
@@ -1228,6 +1229,33 @@ static void test_moe_host_time(void **state)
 	calc_layer_time_kind(&p, &cm, 0, &a);
 	assert_near(a.host_f, 1.0 / 3 - (a.f + a.comm_f), 1e-12);
 	assert_near(a.host_b, 2.0 / 3 - (a.b + a.w + a.recompute + a.comm_b), 1e-12);
+
+	/* moe.overlap_ep_comm: m = 4 without pipelining, so 3 of the 4 passes have a partner
+	 * ((m - 1) / m, Megatron-Core combined_1f1b.py) and hide the pair's host time behind
+	 * the pair's compute f + b + w + recompute; the fourth exposes what host_overlap says.
+	 * H = 1 ms is less than a Mixtral layer's pair compute at 4,096 tokens (f alone is
+	 * more than 1 ms: asserted), so the step exposes 1/4 of it: 4 x 32 x H / 4 = 32 ms. */
+	assert_int_equal(calc_plan_set(&p, "moe.host_overlap=none", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "moe.overlap_ep_comm=yes", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=1e-3", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_true(a.f > 1e-3);
+	assert_near(a.host_f, 0.25 * 1e-3 / 3, 1e-15);
+	assert_near(a.host_b, 0.25 * 2e-3 / 3, 1e-15);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	calc_step_fast(&p, &fast);
+	assert_true(fast.host_sync == st.host_sync);
+	assert_near(st.host_sync, 4 * 32 * 0.25e-3, 1e-12);
+	/* H = 1 s exceeds the pair's compute g: the paired passes expose H - g */
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=1", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	{
+		double g = a.f + a.b + a.w + a.recompute;
+		assert_true(g < 1);
+		assert_near(a.host_f, 0.25 / 3 + 0.75 * (1 - g) / 3, 1e-12);
+		assert_near(a.host_b, 0.25 * 2 / 3 + 0.75 * 2 * (1 - g) / 3, 1e-12);
+	}
+	assert_int_equal(calc_plan_set(&p, "moe.overlap_ep_comm=no", "test", &d), 0);
 
 	/* no synchronisation to wait for */
 	assert_int_equal(calc_plan_set(&p, "training.cuda_graphs=full", "test", &d), 0);
