@@ -748,11 +748,27 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		 * core's rate (efficiency.attn; the chunked scan runs its Q x Q and N x P blocks
 		 * as small matmuls, as FlashAttention runs its tiles), the backward twice the
 		 * forward (each forward matmul has two gradient matmuls; derived); plus its
-		 * operands' traffic: read x, B, C, dt and write y, 2 B each, per token. */
+		 * operands' traffic: read x, B, C, dt and write y, 2 B each, per token.
+		 * A Mamba-2 layer's SSD kernels also pass their intermediates through memory
+		 * (mamba_ssm/ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd,
+		 * state-spaces/mamba at e9594ce): _chunk_state_fwd writes the chunk states in
+		 * fp32 (states_in_fp32=True), _state_passing_fwd reads them and writes them in
+		 * the input's dtype (out_dtype = C.dtype), _chunk_scan_fwd reads them: 4 + 4 +
+		 * 2 + 2 B for each of the H/t x P x N values of a chunk of Q tokens; and
+		 * _bmm_chunk_fwd writes C B^T in fp32 (output_dtype=torch.float32), Q x Q a
+		 * chunk and group, which _chunk_scan_fwd reads: 4 + 4 B.  Per token
+		 * 12 (H/t) P N / Q + 8 (G/t) Q bytes (derived from those calls; the backward,
+		 * which recomputes them and passes the states' gradients the same way, at twice
+		 * the forward as the rest of the scan). */
 		struct calc_mixer x;
 		double fl, io;
 		calc_model_mixer(m, kd.type, &x);
 		fl = T * mixer_seq_flops_token(m, kd.type, s) / t, io = T * 2 * x.scan_io / t / hbm;
+		if (kd.type == CALC_LAYER_MAMBA && m->mamba.chunk > 0) {
+			const struct calc_mamba *mb = &m->mamba;
+			double Q = mb->chunk < s ? mb->chunk : s;
+			io += T * (12.0 * mb->heads * mb->head_dim * mb->state / Q + 8.0 * mb->groups * Q) / t / hbm;
+		}
 		o->attn = fl / (peak16 * plan->attn_eff) + io;
 		attn_b = 2 * fl / (peak16 * plan->attn_eff) + 2 * io;
 	} else if (!has_attn)

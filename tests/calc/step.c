@@ -2327,6 +2327,48 @@ static void test_mamba1_scan_time(void **state)
 	assert_true(a.gemm >= gf / (p.gpu.bf16_flops * p.gemm_eff) * (1 - 1e-12));
 }
 
+/* The Mamba-2 scan's time (docs/references.md §5.14, calc/step.c layer_compute): Nemotron 3
+ * Nano (H 64, P 64, N 128, G 8, d_conv 4, chunk Q 128) on H100, tp 1, sequence 8,192,
+ * micro-batch 1: T = 8,192 tokens.  FLOPs per token 2 Q P H + 2 Q N G + 4 N P H + 2 d_conv
+ * (H P + 2 G N) = 1,048,576 + 262,144 + 2,097,152 + 49,152 = 3,457,024 at the attention
+ * rate; traffic per token: the operands x, B, C, dt read and y written, 2 B each,
+ * 2 (4,096 + 2,048 + 64 + 4,096) = 20,608 B, and the SSD kernels' intermediates
+ * (mamba_ssm ssd_combined.py _mamba_chunk_scan_combined_fwd): the chunk states written in
+ * fp32, read, written in bf16 and read, 12 H P N / Q = 12 x 4,096 = 49,152 B, and C B^T in
+ * fp32 written and read, 8 G Q = 8,192 B: 77,952 B a token.  The backward twice the
+ * forward; at tp 2 every term on half the heads and groups: half the time. */
+static void test_mamba2_scan_time(void **state)
+{
+	const char *s[] = {"model.preset=nemotron-3-nano-30b-a3b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=2",
+	                   "parallel.tp=1", "parallel.pp=1", "parallel.dp=16", "parallel.ep=8", "training.seq_len=8192",
+	                   "training.micro_batch=1", "training.global_batch=64"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a, a2;
+	struct calc_layer_kind kd;
+	int mk = -1;
+	double T = 8192;
+	(void)state;
+
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA)
+			mk = k;
+	}
+	assert_true(mk >= 0);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, mk, &a);
+	assert_near(a.attn, T * 3457024.0 / (p.gpu.bf16_flops * p.attn_eff) + T * 77952.0 / p.gpu.hbm_bw, 1e-15);
+	assert_near(a.attn_b, 2 * a.attn, 1e-15);
+	s[3] = "parallel.tp=2";
+	s[5] = "parallel.dp=8";
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, mk, &a2);
+	assert_near(a2.attn, a.attn / 2, 1e-15);
+}
+
 /* CP of a hybrid model, by layer kind (docs/references.md §4.11): on Nemotron-H 8B at tp 1,
  * cp 2 a Mamba-2 layer is charged MambaContextParallel's six all-to-alls each way, whole
  * (nothing overlaps them: the conv1d and scan wait for the input, out_proj for y), an MLP
@@ -2429,7 +2471,7 @@ int main(void)
 		cmocka_unit_test(test_pipeline_stage_typed),
 		cmocka_unit_test(test_validate_compare_band),
 		cmocka_unit_test(test_cp_hybrid_kinds),
-		cmocka_unit_test(test_mamba1_scan_time),
+		cmocka_unit_test(test_mamba1_scan_time), cmocka_unit_test(test_mamba2_scan_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
