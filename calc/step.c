@@ -1045,17 +1045,23 @@ static double offload_exposed(double c, double t, int layers)
 static void moe_host(const struct calc_plan *plan, struct calc_layer_time *o)
 {
 	double H = plan->moe_host_time;
+	/* the MoE block recomputed as a module (recompute_modules "moe") runs its forward
+	 * again in the backward, router, sync and launches included (MoELayer.forward
+	 * checkpoints custom_forward, megatron/core/transformer/moe/moe_layer.py at 2d1fa8d37):
+	 * the backward carries the forward's H/3 once more.  Under full recomputation the
+	 * recomputed forward's launches are not counted (docs/references.md §5.16). */
+	double rb = (calc_recompute_modules(plan->recompute, plan->recompute_modules) & CALC_RCM_MOE) ? H / 3 : 0;
 
 	o->host_f = o->host_b = 0;
 	if (!(H > 0) || plan->cuda_graphs == CALC_GRAPHS_FULL || plan->model.moe.capacity > 0)
 		return;
 	if (plan->moe_host_overlap) { /* none: the GPU idles for all of it */
 		o->host_f = H / 3;
-		o->host_b = 2 * H / 3;
+		o->host_b = 2 * H / 3 + rb;
 	} else {
 		double gf = o->f + o->comm_f, gb = o->b + o->w + o->recompute + o->comm_b;
 		o->host_f = H / 3 > gf ? H / 3 - gf : 0;
-		o->host_b = 2 * H / 3 > gb ? 2 * H / 3 - gb : 0;
+		o->host_b = 2 * H / 3 + rb > gb ? 2 * H / 3 + rb - gb : 0;
 	}
 	double s1 = ep_a2a_overlap_share(plan);
 	if (s1 > 0) { /* the paired passes: hidden behind the pair's compute */

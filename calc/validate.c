@@ -642,7 +642,7 @@ static const struct vrow rows[] = {
 	 * and GB200, 4 on B300 and GB300, 1 on H100.  Transformer Engine's partial CUDA graphs
 	 * (cuda_graph_scope attn, mamba, moe_router, moe_preprocess; mamba alone on H100 FP8-CS)
 	 * leave the experts uncaptured: training.cuda_graphs = partial with the MoE host time.
-	 * moe.host_time (5 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
+	 * moe.host_time (4.5 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
 	 * on B200, B300 and H100, the Qwen3-235B-A22B row on B200 and the Nemotron rows on GB200
 	 * and H100 (fits 1); every other row is held out. */
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "hgx-b200-ndr", 0,
@@ -666,7 +666,7 @@ static const struct vrow rows[] = {
 	 "megatron-bridge-0.6", 1,
 	 "parallel.ep=8;training.recipe=fp8-params;parallel.recompute=modules;parallel.recompute_modules=moe,layernorm,core_attn,moe_act;training.cuda_graphs=partial;moe.router_fusion=no", 0,
 	 "FP8-CS as fp8-params; HybridEP, router unfused (the recipe's), EP all-to-all not overlapped; recomputed modules moe, layernorm, core_attn, "
-	 "moe_act (NEMOTRON_3_NANO_PRETRAIN_CONFIG_H100_FP8_CS_V1); partial CUDA graphs (mamba), MoE host time (moe.host_time); the rest of its gap unexplained (docs/references.md 5.16)", NULL},
+	 "moe_act (NEMOTRON_3_NANO_PRETRAIN_CONFIG_H100_FP8_CS_V1), the recomputed MoE block repeating its dispatch, combine and host time; partial CUDA graphs (mamba), MoE host time (moe.host_time); the rest of its gap unexplained (docs/references.md 5.16)", NULL},
 	/* Megatron-Bridge performance summary, the "26.06 NeMo Container" section of
 	 * docs/performance-summary-archive.md (NVIDIA-NeMo/Megatron-Bridge at 067f987; added by
 	 * commit 63b08b397, 2026-06-15, "26.06 perf summary"), tokens/s per GPU as published,

@@ -1185,9 +1185,12 @@ static void test_moe_overlap_ep_comm(void **state)
 }
 
 /* moe.host_time (docs/references.md §5.16): Mixtral 8x7B, 32 MoE layers, pp 1, dp 16,
- * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 5 ms, none hidden: each
- * layer's forward 5/3 ms and backward 10/3 ms, the step's pipeline part 4 x 32 x 5 ms =
- * 0.64 s longer than with H = 0.  Hidden by the GPU (host_overlap = gpu): a pass exposes
+ * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 4.5 ms, none hidden: each
+ * layer's forward 1.5 ms and backward 3 ms, the step's pipeline part 4 x 32 x 4.5 ms =
+ * 0.576 s longer than with H = 0.  With the MoE block recomputed as a module the backward
+ * runs the forward's dispatch, combine and launches again: its host time 3 ms + 1.5 ms,
+ * and the backward's all-to-all passes two (dispatch and combine) more, ep_layer_b twice
+ * ep_layer_f.  Hidden by the GPU (host_overlap = gpu): a pass exposes
  * what H's share exceeds of the pass's GPU time, none for H = 1 us, H/3 - (f + comm_f)
  * for H = 1 s.  With moe.overlap_ep_comm, hidden behind the pair's compute in the paired
  * passes.  None with a whole-iteration graph, with padding to a capacity, on the
@@ -1205,20 +1208,40 @@ static void test_moe_host_time(void **state)
 
 	(void)state;
 	load_plan(&p, s, 9);
-	assert_true(p.moe_host_time == 5e-3);
+	assert_true(p.moe_host_time == 4.5e-3);
 	assert_int_equal(p.moe_host_overlap, 1);
 	calc_comm(&p, &cm);
 	calc_layer_time_kind(&p, &cm, 0, &a);
-	assert_near(a.host_f, 5e-3 / 3, 1e-15);
-	assert_near(a.host_b, 10e-3 / 3, 1e-15);
+	assert_near(a.host_f, 4.5e-3 / 3, 1e-15);
+	assert_near(a.host_b, 9e-3 / 3, 1e-15);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
 	calc_step_fast(&p, &fast);
 	assert_true(fast.host_sync == st.host_sync);
-	assert_near(st.host_sync, 4 * 32 * 5e-3, 1e-12);
+	assert_near(st.host_sync, 4 * 32 * 4.5e-3, 1e-12);
 	assert_int_equal(calc_plan_set(&p, "moe.host_time=0", "test", &d), 0);
 	assert_int_equal(calc_step(&p, &st0, &d), 0);
 	assert_true(st0.host_sync == 0);
-	assert_near(st.makespan - st0.makespan, 0.64, 1e-9);
+	assert_near(st.makespan - st0.makespan, 0.576, 1e-9);
+
+	/* the MoE block recomputed as a module (Megatron-Core recompute_modules "moe") */
+	{
+		const char *s4[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+		                    "parallel.dp=16", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+		                    "parallel.recompute=modules", "parallel.recompute_modules=moe"};
+		struct calc_comm cm0;
+		load_plan(&p, s4, 10);
+		calc_comm(&p, &cm);
+		calc_layer_time_kind(&p, &cm, 0, &a);
+		assert_true(cm.ep_layer_f > 0);
+		assert_near(cm.ep_layer_b, 2 * cm.ep_layer_f, 1e-15);
+		assert_near(a.host_f, 1.5e-3, 1e-15);
+		assert_near(a.host_b, 4.5e-3, 1e-15);
+		load_plan(&p, s, 9);
+		calc_comm(&p, &cm0);
+		assert_near(cm0.ep_layer_b, cm0.ep_layer_f, 1e-15);
+		assert_near(cm0.ep_layer_f, cm.ep_layer_f, 1e-15);
+		cm = cm0;
+	}
 
 	/* hidden by the layer's own GPU work */
 	assert_int_equal(calc_plan_set(&p, "moe.host_overlap=gpu", "test", &d), 0);
@@ -1278,7 +1301,7 @@ static void test_moe_host_time(void **state)
 		load_plan(&p, s2, 9);
 		assert_true(p.moe_host_time == 0);
 		load_plan(&p, s3, 4);
-		assert_true(p.moe_host_time == 5e-3);
+		assert_true(p.moe_host_time == 4.5e-3);
 		calc_comm(&p, &cm);
 		calc_layer_time_kind(&p, &cm, 0, &a);
 		assert_true(a.host_f == 0 && a.host_b == 0);
