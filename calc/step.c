@@ -1041,7 +1041,6 @@ static double offload_exposed(double c, double t, int layers)
  * through it: the pair's host time H is exposed only where it exceeds the pair's GPU
  * compute, max(0, H - (f + b + w + recompute)) (derived from that order; the 1 : 2
  * split as above), whatever moe.host_overlap says for a pass without a partner. */
-
 static void moe_host(const struct calc_plan *plan, struct calc_layer_time *o)
 {
 	double H = plan->moe_host_time;
