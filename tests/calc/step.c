@@ -1256,7 +1256,7 @@ static void test_moe_host_time(void **state)
 	/* moe.overlap_ep_comm: m = 4 without pipelining, so 3 of the 4 passes have a partner
 	 * ((m - 1) / m, Megatron-Core combined_1f1b.py) and hide the pair's host time behind
 	 * the pair's compute f + b + w + recompute; the fourth exposes what host_overlap says.
-	 * H = 1 ms is less than a Mixtral layer's pair compute at 4,096 tokens (f alone is
+	 * H = 1 ms is less than a Mixtral layer's pair compute at 2,048 tokens (f alone is
 	 * more than 1 ms: asserted), so the step exposes 1/4 of it: 4 x 32 x H / 4 = 32 ms. */
 	assert_int_equal(calc_plan_set(&p, "moe.host_overlap=none", "test", &d), 0);
 	assert_int_equal(calc_plan_set(&p, "moe.overlap_ep_comm=yes", "test", &d), 0);
