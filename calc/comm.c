@@ -1022,6 +1022,11 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 {
 	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
 	int mtp = 0, full = p->recompute == CALC_RC_FULL;
+	/* module recomputation of the MoE block (Megatron-Core recompute_modules "moe") runs
+	 * the whole block's forward again in the backward, its dispatch and combine included:
+	 * MoELayer.forward checkpoints custom_forward, which routes, dispatches, computes and
+	 * combines (megatron/core/transformer/moe/moe_layer.py at 2d1fa8d37 and d98e8a64) */
+	int rmoe = (calc_recompute_modules(p->recompute, p->recompute_modules) & CALC_RCM_MOE) != 0;
 	double best = -1;
 	for (int j = 0; j < nk; j++) {
 		struct calc_layer_kind kd;
@@ -1045,8 +1050,8 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 		d = sl.head ? mtp : 0;
 		if (n + d <= 0)
 			continue;
-		r = full && sl.layers > 0 ? calc_recompute_layers(p, sl.layers) / sl.layers : 0;
-		passes = n * (4 + 2 * r) + d * (4 + 2 * full);
+		r = full && sl.layers > 0 ? calc_recompute_layers(p, sl.layers) / sl.layers : rmoe;
+		passes = n * (4 + 2 * r) + d * (4 + 2 * (full || rmoe));
 		if (passes > best) {
 			best = passes;
 			moe = n + d;
@@ -1215,7 +1220,10 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 	struct calc_comm_dim *x = &out->ep, *dp = &out->dim[CALC_DIM_DP];
 	int edp = plan->edp > 0 ? plan->edp : 1, G;
 	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
-	int full = plan->recompute == CALC_RC_FULL;
+	/* the backward repeats the forward's dispatch and combine under full recomputation
+	 * and with the MoE block recomputed as a module (worst_moe_layers) */
+	int refwd = plan->recompute == CALC_RC_FULL ||
+	            (calc_recompute_modules(plan->recompute, plan->recompute_modules) & CALC_RCM_MOE);
 
 	x->collective = "-";
 	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK, 1, 1};
@@ -1239,7 +1247,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 		/* per layer; a layer that recompute_method = block keeps pays ep_layer_b less
 		 * ep_layer_f (step.c) */
 		out->ep_layer_f = 2 * e.a2a + 2 * e.etp_coll;
-		out->ep_layer_b = (2 + 2 * full) * (e.a2a + e.etp_coll);
+		out->ep_layer_b = (2 + 2 * refwd) * (e.a2a + e.etp_coll);
 	}
 	/* the expert-DP group: at its stride in the expert order, or (no ep token) stride ep x
 	 * etp, consecutive expert groups inside a node */

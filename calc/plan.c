@@ -344,12 +344,13 @@ static const struct key keys[] = {
 	{"moe", "host_time", K_NUM, CALC_U_SECONDS, P(moe_host_time), 0, 1, NULL, "seconds",
 	 "host time to launch the kernels one dropless MoE layer runs after its token-count device-to-host "
 	 "synchronisation, per micro-batch, forward + backward, exposed as moe.host_overlap says (0 = none; "
-	 "the Megatron-Core stacks' 5 ms with host_overlap = none is FITTED on 6 of the 12 Megatron-Bridge "
+	 "the Megatron-Core stacks' 4.5 ms with host_overlap = none is FITTED on 6 of the 12 Megatron-Bridge "
 	 "26.04.01 and 26.06 MoE rows that show a fixed per-layer gap, the other 6 held out; no source gives "
 	 "it; docs/references.md 5.16)"},
 	{"moe", "host_overlap", K_ENUM, 0, P(moe_host_overlap), 0, 0, host_overlap_names, "enum",
 	 "what hides moe.host_time: gpu, the layer's own GPU work of the pass (exposed max(0, H - GPU time)), or "
-	 "none (the GPU waits for all of it); no source decides between them (docs/references.md 5.16)"},
+	 "none (the GPU waits for all of it); no source decides between them; in the passes moe.overlap_ep_comm "
+	 "pairs, the pair's compute hides it either way (docs/references.md 5.16)"},
 	{"training", "cuda_graphs", K_ENUM, 0, P(cuda_graphs), 0, 0, cuda_graphs_names, "enum",
 	 "CUDA graphs (Megatron-Core --cuda-graph-impl): none; partial, per-layer graphs (local or "
 	 "transformer_engine), which leave a dropless MoE layer's experts uncaptured; full, the whole "

@@ -748,11 +748,27 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		 * core's rate (efficiency.attn; the chunked scan runs its Q x Q and N x P blocks
 		 * as small matmuls, as FlashAttention runs its tiles), the backward twice the
 		 * forward (each forward matmul has two gradient matmuls; derived); plus its
-		 * operands' traffic: read x, B, C, dt and write y, 2 B each, per token. */
+		 * operands' traffic: read x, B, C, dt and write y, 2 B each, per token.
+		 * A Mamba-2 layer's SSD kernels also pass their intermediates through memory
+		 * (mamba_ssm/ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd,
+		 * state-spaces/mamba at e9594ce): _chunk_state_fwd writes the chunk states in
+		 * fp32 (states_in_fp32=True), _state_passing_fwd reads them and writes them in
+		 * the input's dtype (out_dtype = C.dtype), _chunk_scan_fwd reads them: 4 + 4 +
+		 * 2 + 2 B for each of the H/t x P x N values of a chunk of Q tokens; and
+		 * _bmm_chunk_fwd writes C B^T in fp32 (output_dtype=torch.float32), Q x Q a
+		 * chunk and group, which _chunk_scan_fwd reads: 4 + 4 B.  Per token
+		 * 12 (H/t) P N / Q + 8 (G/t) Q bytes (derived from those calls; the backward,
+		 * which recomputes them and passes the states' gradients the same way, at twice
+		 * the forward as the rest of the scan). */
 		struct calc_mixer x;
 		double fl, io;
 		calc_model_mixer(m, kd.type, &x);
 		fl = T * mixer_seq_flops_token(m, kd.type, s) / t, io = T * 2 * x.scan_io / t / hbm;
+		if (kd.type == CALC_LAYER_MAMBA && m->mamba.chunk > 0) {
+			const struct calc_mamba *mb = &m->mamba;
+			double Q = mb->chunk < s ? mb->chunk : s;
+			io += T * (12.0 * mb->heads * mb->head_dim * mb->state / Q + 8.0 * mb->groups * Q) / t / hbm;
+		}
 		o->attn = fl / (peak16 * plan->attn_eff) + io;
 		attn_b = 2 * fl / (peak16 * plan->attn_eff) + 2 * io;
 	} else if (!has_attn)
@@ -1011,22 +1027,47 @@ static double offload_exposed(double c, double t, int layers)
  * --cuda-graph-modules), so they count as none; a whole-iteration graph (full) launches
  * no kernel from the host; padding to a capacity (model.capacity_factor > 0,
  * --moe-pad-expert-input-to-capacity) knows the sizes on the host (token_dispatcher.py
- * lines 1113-1126), no sync. */
+ * lines 1113-1126), no sync.
+ * With moe.overlap_ep_comm, the passes that have a partner (the share s1 of
+ * ep_a2a_overlap_share) run as one combined step per layer, whose host sequence
+ * (TransformerLayerSchedulePlan.run, megatron/core/models/common/
+ * model_chunk_schedule_plan.py at 2d1fa8d37 and d98e8a64) launches the partner
+ * backward's combine and expert backward (mlp.backward) before the forward's dispatch,
+ * where the sync waits; the sync waits for an event recorded on the D2H side stream
+ * after the token counts (the alltoall dispatcher's _maybe_dtoh_and_synchronize,
+ * token_dispatcher.py at 2d1fa8d37) or for HybridEP's copy inside hybrid_ep_dispatch,
+ * both ordered before the partner's expert backward on the GPU, so at the sync the GPU
+ * still holds the partner's work, and the launches after it run while the GPU works
+ * through it: the pair's host time H is exposed only where it exceeds the pair's GPU
+ * compute, max(0, H - (f + b + w + recompute)) (derived from that order; the 1 : 2
+ * split as above), whatever moe.host_overlap says for a pass without a partner. */
 static void moe_host(const struct calc_plan *plan, struct calc_layer_time *o)
 {
 	double H = plan->moe_host_time;
+	/* the MoE block recomputed as a module (recompute_modules "moe") runs its forward
+	 * again in the backward, router, sync and launches included (MoELayer.forward
+	 * checkpoints custom_forward, megatron/core/transformer/moe/moe_layer.py at 2d1fa8d37):
+	 * the backward carries the forward's H/3 once more.  Under full recomputation the
+	 * recomputed forward's launches are not counted (docs/references.md §5.16). */
+	double rb = (calc_recompute_modules(plan->recompute, plan->recompute_modules) & CALC_RCM_MOE) ? H / 3 : 0;
 
 	o->host_f = o->host_b = 0;
 	if (!(H > 0) || plan->cuda_graphs == CALC_GRAPHS_FULL || plan->model.moe.capacity > 0)
 		return;
 	if (plan->moe_host_overlap) { /* none: the GPU idles for all of it */
 		o->host_f = H / 3;
-		o->host_b = 2 * H / 3;
-		return;
+		o->host_b = 2 * H / 3 + rb;
+	} else {
+		double gf = o->f + o->comm_f, gb = o->b + o->w + o->recompute + o->comm_b;
+		o->host_f = H / 3 > gf ? H / 3 - gf : 0;
+		o->host_b = 2 * H / 3 + rb > gb ? 2 * H / 3 + rb - gb : 0;
 	}
-	double gf = o->f + o->comm_f, gb = o->b + o->w + o->recompute + o->comm_b;
-	o->host_f = H / 3 > gf ? H / 3 - gf : 0;
-	o->host_b = 2 * H / 3 > gb ? 2 * H / 3 - gb : 0;
+	double s1 = ep_a2a_overlap_share(plan);
+	if (s1 > 0) { /* the paired passes: hidden behind the pair's compute */
+		double g = o->f + o->b + o->w + o->recompute, x = H > g ? H - g : 0;
+		o->host_f = (1 - s1) * o->host_f + s1 * x / 3;
+		o->host_b = (1 - s1) * o->host_b + s1 * 2 * x / 3;
+	}
 }
 
 void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *cm, int kind, struct calc_layer_time *o)

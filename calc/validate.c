@@ -511,7 +511,9 @@ static const struct vrow rows[] = {
 	 *     moe_token_dispatcher_type = "alltoall" with no flex backend and
 	 *     overlap_moe_expert_parallel_comm = True: moe.dispatcher = alltoall,
 	 *     moe.overlap_ep_comm = yes (before: the stack's hybridep and efficiency.ep_overlap
-	 *     = 1, 3,161 tokens/s/GPU, +84.6 %).
+	 *     = 1, 3,161 tokens/s/GPU, +84.6 %).  Its MoE host time hides behind the partner
+	 *     micro-batch's compute in the overlap's paired passes (calc/step.c moe_host,
+	 *     docs/references.md §5.16): 1,237 -> 1,687 tokens/s/GPU (-27.8 -> -1.5 %).
 	 *   - Llama 3 70B on 64 GB200 in FP8-CS (llama3_70b_pretrain_64gpu_gb200_fp8cs_config,
 	 *     perf_recipes/llama/gb200/llama3.py at fcbd73c): cpu_offloading = True,
 	 *     cpu_offloading_weights = False, cpu_offloading_num_layers = 40, the activations of
@@ -616,7 +618,8 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 2, 8, 8192, 1, "moe-sp", M_TOKS, 1712, 1, 4096, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 0,
 	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=4;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=fp8-params;moe.dispatcher=alltoall;moe.overlap_ep_comm=yes;training.cuda_graphs=none",
-	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase)", NULL},
+	 0, "FP8-CS as fp8-params; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, EP all-to-all overlapped as the recipe does (1F1B steady phase); "
+	 "no CUDA graphs, MoE host time (moe.host_time) hidden behind the partner micro-batch's compute in the paired passes", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 3776, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 1, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;moe.dispatcher=alltoall;training.cuda_graphs=none", 0,
 	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; alltoall dispatcher, "
@@ -624,17 +627,21 @@ static const struct vrow rows[] = {
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 2, "moe-sp", M_TOKS, 5936, 1, 4096, 0, "hgx-b300-xdr", 0,
 	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=none", 0,
 	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; HybridEP, "
-	 "EP all-to-all not overlapped (the publishing commit's recipe); no CUDA graphs, MoE host time (moe.host_time)", NULL},
+	 "EP all-to-all not overlapped (the publishing commit's recipe); no CUDA graphs, MoE host time (moe.host_time) charged in "
+	 "full where the run shows about 0.7 ms of it a layer and micro-batch, unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 5680, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
-	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe)", NULL},
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); partial CUDA graphs, MoE host time (moe.host_time) "
+	 "charged in full where the run shows about 0.6 ms of it a layer and micro-batch, unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 6944, 1, 4096, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
-	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 GEMM shares fitted on the dense 70B FSDP row", NULL},
+	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 GEMM shares fitted on the dense 70B FSDP row; "
+	 "partial CUDA graphs, MoE host time (moe.host_time) charged in full where the run is predicted too slow even without it, "
+	 "unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
 	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
@@ -654,35 +661,38 @@ static const struct vrow rows[] = {
 	 * no recomputation on Blackwell (recompute_granularity = None), on H100 the FP8-CS preset
 	 * recomputes the modules moe, layernorm, core_attn and moe_act (parallel.recompute =
 	 * modules), experts force-balanced (moe_router_force_load_balancing = True), BF16
-	 * gradient reduction (grad_reduce_in_fp32 = False, the stack's).  Micro-batch 2 on B200
+	 * gradient reduction (grad_reduce_in_fp32 = False, the stack's), the router unfused
+	 * (the recipe's moe_router_fusion = False, nemotron_3_nano.py at 17a381f95, which the
+	 * perf script does not override, unlike Qwen3's set_qwen3_common_configs:
+	 * moe.router_fusion = no over the stack's yes).  Micro-batch 2 on B200
 	 * and GB200, 4 on B300 and GB300, 1 on H100.  Transformer Engine's partial CUDA graphs
 	 * (cuda_graph_scope attn, mamba, moe_router, moe_preprocess; mamba alone on H100 FP8-CS)
 	 * leave the experts uncaptured: training.cuda_graphs = partial with the MoE host time.
-	 * moe.host_time (5 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
+	 * moe.host_time (4.5 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
 	 * on B200, B300 and H100, the Qwen3-235B-A22B row on B200 and the Nemotron rows on GB200
 	 * and H100 (fits 1); every other row is held out. */
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
-	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's preset); "
-	 "partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial;moe.router_fusion=no", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, router unfused (the recipe's), EP all-to-all not overlapped (the publishing commit's preset); "
+	 "partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time); the rest of its gap unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "gb200-nvl72", 0,
-	 "megatron-bridge-0.6", 1, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
-	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
-	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time)", NULL},
+	 "megatron-bridge-0.6", 1, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial;moe.router_fusion=no", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, router unfused (the recipe's), EP all-to-all not overlapped (the publishing "
+	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time); the rest of its gap unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 35840, 1, 8192, 0, "hgx-b300-xdr", 0,
-	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
-	 "MXFP8 as recipe mxfp8; HybridEP, EP all-to-all not overlapped (the publishing commit's preset); "
-	 "partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time)", NULL},
+	 "megatron-bridge-0.6", 0, "parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial;moe.router_fusion=no", 0,
+	 "MXFP8 as recipe mxfp8; HybridEP, router unfused (the recipe's), EP all-to-all not overlapped (the publishing commit's preset); "
+	 "partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time); the rest of its gap unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 4, "moe-sp", M_TOKS, 37888, 1, 8192, 0, "gb300-nvl72", 0,
-	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial", 0,
-	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, EP all-to-all not overlapped (the publishing "
+	 "megatron-bridge-0.6", 0, "cluster.gpus_per_node=8;parallel.ep=8;training.recipe=mxfp8;training.cuda_graphs=partial;moe.router_fusion=no", 0,
+	 "MXFP8 as recipe mxfp8; one NVLink domain of 8; HybridEP, router unfused (the recipe's), EP all-to-all not overlapped (the publishing "
 	 "commit's preset); partial CUDA graphs (attn, mamba, router, preprocess), MoE host time (moe.host_time); GB300 GEMM shares "
-	 "fitted on the dense 70B FSDP row", NULL},
+	 "fitted on the dense 70B FSDP row; the rest of its gap unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 16, 1, 1, 1024, 1, "moe-sp", M_TOKS, 14336, 1, 8192, 0, "dgx-h100-ndr", 0,
 	 "megatron-bridge-0.6", 1,
-	 "parallel.ep=8;training.recipe=fp8-params;parallel.recompute=modules;parallel.recompute_modules=moe,layernorm,core_attn,moe_act;training.cuda_graphs=partial", 0,
-	 "FP8-CS as fp8-params; HybridEP, EP all-to-all not overlapped; recomputed modules moe, layernorm, core_attn, "
-	 "moe_act (NEMOTRON_3_NANO_PRETRAIN_CONFIG_H100_FP8_CS_V1); partial CUDA graphs (mamba), MoE host time (moe.host_time)", NULL},
+	 "parallel.ep=8;training.recipe=fp8-params;parallel.recompute=modules;parallel.recompute_modules=moe,layernorm,core_attn,moe_act;training.cuda_graphs=partial;moe.router_fusion=no", 0,
+	 "FP8-CS as fp8-params; HybridEP, router unfused (the recipe's), EP all-to-all not overlapped; recomputed modules moe, layernorm, core_attn, "
+	 "moe_act (NEMOTRON_3_NANO_PRETRAIN_CONFIG_H100_FP8_CS_V1), the recomputed MoE block repeating its dispatch, combine and host time; partial CUDA graphs (mamba), MoE host time (moe.host_time); the rest of its gap unexplained (docs/references.md 5.16)", NULL},
 	/* Megatron-Bridge performance summary, the "26.06 NeMo Container" section of
 	 * docs/performance-summary-archive.md (NVIDIA-NeMo/Megatron-Bridge at 067f987; added by
 	 * commit 63b08b397, 2026-06-15, "26.06 perf summary"), tokens/s per GPU as published,

@@ -1193,11 +1193,15 @@ static void test_moe_overlap_ep_comm(void **state)
 }
 
 /* moe.host_time (docs/references.md §5.16): Mixtral 8x7B, 32 MoE layers, pp 1, dp 16,
- * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 5 ms, none hidden: each
- * layer's forward 5/3 ms and backward 10/3 ms, the step's pipeline part 4 x 32 x 5 ms =
- * 0.64 s longer than with H = 0.  Hidden by the GPU (host_overlap = gpu): a pass exposes
+ * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 4.5 ms, none hidden: each
+ * layer's forward 1.5 ms and backward 3 ms, the step's pipeline part 4 x 32 x 4.5 ms =
+ * 0.576 s longer than with H = 0.  With the MoE block recomputed as a module the backward
+ * runs the forward's dispatch, combine and launches again: its host time 3 ms + 1.5 ms,
+ * and the backward's all-to-all passes two (dispatch and combine) more, ep_layer_b twice
+ * ep_layer_f.  Hidden by the GPU (host_overlap = gpu): a pass exposes
  * what H's share exceeds of the pass's GPU time, none for H = 1 us, H/3 - (f + comm_f)
- * for H = 1 s.  None with a whole-iteration graph, with padding to a capacity, on the
+ * for H = 1 s.  With moe.overlap_ep_comm, hidden behind the pair's compute in the paired
+ * passes.  None with a whole-iteration graph, with padding to a capacity, on the
  * dated stack (its rows were fitted without it) or on a dense model. */
 static void test_moe_host_time(void **state)
 {
@@ -1212,20 +1216,40 @@ static void test_moe_host_time(void **state)
 
 	(void)state;
 	load_plan(&p, s, 9);
-	assert_true(p.moe_host_time == 5e-3);
+	assert_true(p.moe_host_time == 4.5e-3);
 	assert_int_equal(p.moe_host_overlap, 1);
 	calc_comm(&p, &cm);
 	calc_layer_time_kind(&p, &cm, 0, &a);
-	assert_near(a.host_f, 5e-3 / 3, 1e-15);
-	assert_near(a.host_b, 10e-3 / 3, 1e-15);
+	assert_near(a.host_f, 4.5e-3 / 3, 1e-15);
+	assert_near(a.host_b, 9e-3 / 3, 1e-15);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
 	calc_step_fast(&p, &fast);
 	assert_true(fast.host_sync == st.host_sync);
-	assert_near(st.host_sync, 4 * 32 * 5e-3, 1e-12);
+	assert_near(st.host_sync, 4 * 32 * 4.5e-3, 1e-12);
 	assert_int_equal(calc_plan_set(&p, "moe.host_time=0", "test", &d), 0);
 	assert_int_equal(calc_step(&p, &st0, &d), 0);
 	assert_true(st0.host_sync == 0);
-	assert_near(st.makespan - st0.makespan, 0.64, 1e-9);
+	assert_near(st.makespan - st0.makespan, 0.576, 1e-9);
+
+	/* the MoE block recomputed as a module (Megatron-Core recompute_modules "moe") */
+	{
+		const char *s4[] = {"model.preset=mixtral-8x7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+		                    "parallel.dp=16", "parallel.ep=8", "parallel.sp=no", "training.global_batch=64",
+		                    "parallel.recompute=modules", "parallel.recompute_modules=moe"};
+		struct calc_comm cm0;
+		load_plan(&p, s4, 10);
+		calc_comm(&p, &cm);
+		calc_layer_time_kind(&p, &cm, 0, &a);
+		assert_true(cm.ep_layer_f > 0);
+		assert_near(cm.ep_layer_b, 2 * cm.ep_layer_f, 1e-15);
+		assert_near(a.host_f, 1.5e-3, 1e-15);
+		assert_near(a.host_b, 4.5e-3, 1e-15);
+		load_plan(&p, s, 9);
+		calc_comm(&p, &cm0);
+		assert_near(cm0.ep_layer_b, cm0.ep_layer_f, 1e-15);
+		assert_near(cm0.ep_layer_f, cm.ep_layer_f, 1e-15);
+		cm = cm0;
+	}
 
 	/* hidden by the layer's own GPU work */
 	assert_int_equal(calc_plan_set(&p, "moe.host_overlap=gpu", "test", &d), 0);
@@ -1236,6 +1260,33 @@ static void test_moe_host_time(void **state)
 	calc_layer_time_kind(&p, &cm, 0, &a);
 	assert_near(a.host_f, 1.0 / 3 - (a.f + a.comm_f), 1e-12);
 	assert_near(a.host_b, 2.0 / 3 - (a.b + a.w + a.recompute + a.comm_b), 1e-12);
+
+	/* moe.overlap_ep_comm: m = 4 without pipelining, so 3 of the 4 passes have a partner
+	 * ((m - 1) / m, Megatron-Core combined_1f1b.py) and hide the pair's host time behind
+	 * the pair's compute f + b + w + recompute; the fourth exposes what host_overlap says.
+	 * H = 1 ms is less than a Mixtral layer's pair compute at 2,048 tokens (f alone is
+	 * more than 1 ms: asserted), so the step exposes 1/4 of it: 4 x 32 x H / 4 = 32 ms. */
+	assert_int_equal(calc_plan_set(&p, "moe.host_overlap=none", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "moe.overlap_ep_comm=yes", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=1e-3", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	assert_true(a.f > 1e-3);
+	assert_near(a.host_f, 0.25 * 1e-3 / 3, 1e-15);
+	assert_near(a.host_b, 0.25 * 2e-3 / 3, 1e-15);
+	assert_int_equal(calc_step(&p, &st, &d), 0);
+	calc_step_fast(&p, &fast);
+	assert_true(fast.host_sync == st.host_sync);
+	assert_near(st.host_sync, 4 * 32 * 0.25e-3, 1e-12);
+	/* H = 1 s exceeds the pair's compute g: the paired passes expose H - g */
+	assert_int_equal(calc_plan_set(&p, "moe.host_time=1", "test", &d), 0);
+	calc_layer_time_kind(&p, &cm, 0, &a);
+	{
+		double g = a.f + a.b + a.w + a.recompute;
+		assert_true(g < 1);
+		assert_near(a.host_f, 0.25 / 3 + 0.75 * (1 - g) / 3, 1e-12);
+		assert_near(a.host_b, 0.25 * 2 / 3 + 0.75 * 2 * (1 - g) / 3, 1e-12);
+	}
+	assert_int_equal(calc_plan_set(&p, "moe.overlap_ep_comm=no", "test", &d), 0);
 
 	/* no synchronisation to wait for */
 	assert_int_equal(calc_plan_set(&p, "training.cuda_graphs=full", "test", &d), 0);
@@ -1258,7 +1309,7 @@ static void test_moe_host_time(void **state)
 		load_plan(&p, s2, 9);
 		assert_true(p.moe_host_time == 0);
 		load_plan(&p, s3, 4);
-		assert_true(p.moe_host_time == 5e-3);
+		assert_true(p.moe_host_time == 4.5e-3);
 		calc_comm(&p, &cm);
 		calc_layer_time_kind(&p, &cm, 0, &a);
 		assert_true(a.host_f == 0 && a.host_b == 0);
@@ -2307,6 +2358,48 @@ static void test_mamba1_scan_time(void **state)
 	assert_true(a.gemm >= gf / (p.gpu.bf16_flops * p.gemm_eff) * (1 - 1e-12));
 }
 
+/* The Mamba-2 scan's time (docs/references.md §5.14, calc/step.c layer_compute): Nemotron 3
+ * Nano (H 64, P 64, N 128, G 8, d_conv 4, chunk Q 128) on H100, tp 1, sequence 8,192,
+ * micro-batch 1: T = 8,192 tokens.  FLOPs per token 2 Q P H + 2 Q N G + 4 N P H + 2 d_conv
+ * (H P + 2 G N) = 1,048,576 + 262,144 + 2,097,152 + 49,152 = 3,457,024 at the attention
+ * rate; traffic per token: the operands x, B, C, dt read and y written, 2 B each,
+ * 2 (4,096 + 2,048 + 64 + 4,096) = 20,608 B, and the SSD kernels' intermediates
+ * (mamba_ssm ssd_combined.py _mamba_chunk_scan_combined_fwd): the chunk states written in
+ * fp32, read, written in bf16 and read, 12 H P N / Q = 12 x 4,096 = 49,152 B, and C B^T in
+ * fp32 written and read, 8 G Q = 8,192 B: 77,952 B a token.  The backward twice the
+ * forward; at tp 2 every term on half the heads and groups: half the time. */
+static void test_mamba2_scan_time(void **state)
+{
+	const char *s[] = {"model.preset=nemotron-3-nano-30b-a3b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=2",
+	                   "parallel.tp=1", "parallel.pp=1", "parallel.dp=16", "parallel.ep=8", "training.seq_len=8192",
+	                   "training.micro_batch=1", "training.global_batch=64"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time a, a2;
+	struct calc_layer_kind kd;
+	int mk = -1;
+	double T = 8192;
+	(void)state;
+
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA)
+			mk = k;
+	}
+	assert_true(mk >= 0);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, mk, &a);
+	assert_near(a.attn, T * 3457024.0 / (p.gpu.bf16_flops * p.attn_eff) + T * 77952.0 / p.gpu.hbm_bw, 1e-15);
+	assert_near(a.attn_b, 2 * a.attn, 1e-15);
+	s[3] = "parallel.tp=2";
+	s[5] = "parallel.dp=8";
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, mk, &a2);
+	assert_near(a2.attn, a.attn / 2, 1e-15);
+}
+
 /* CP of a hybrid model, by layer kind (docs/references.md §4.11): on Nemotron-H 8B at tp 1,
  * cp 2 a Mamba-2 layer is charged MambaContextParallel's six all-to-alls each way, whole
  * (nothing overlaps them: the conv1d and scan wait for the input, out_proj for y), an MLP
@@ -2409,7 +2502,7 @@ int main(void)
 		cmocka_unit_test(test_pipeline_stage_typed),
 		cmocka_unit_test(test_validate_compare_band),
 		cmocka_unit_test(test_cp_hybrid_kinds),
-		cmocka_unit_test(test_mamba1_scan_time),
+		cmocka_unit_test(test_mamba1_scan_time), cmocka_unit_test(test_mamba2_scan_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
