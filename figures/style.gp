@@ -31,6 +31,24 @@ set linetype 6 lc rgb '#D55E00' lw 2 pt 3 ps 0.8
 set linetype 7 lc rgb '#999999' lw 2 pt 1 ps 0.8
 set linetype 8 lc rgb '#F0E442' lw 2 pt 15 ps 0.8
 set linetype cycle 8
+# One colour per part of the step on every chart that splits it (the step timeline, the
+# step breakdown of candidate splits, the comparison's step chart): compute (forward)
+# blue, backward light blue, recomputation green, TP/CP collectives orange, pipeline
+# bubble grey, DP reduction reddish purple, PP sends vermillion, optimizer near black,
+# host overhead light grey.
+c_compute   = '#0072B2'
+c_backward  = '#56B4E9'
+c_recompute = '#009E73'
+c_tp        = '#E69F00'
+c_bubble    = '#777777'
+c_dp        = '#CC79A7'
+c_pp        = '#D55E00'
+c_optimizer = '#222222'
+c_host      = '#BBBBBB'
+# Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
+c_activations = '#D55E00'
+# A total (the step time of a policy or schedule) is dark grey.
+c_step = '#444444'
 # The GPU's capacity is always drawn the same way: black, dashed.
 capacity_style = "lc rgb '#222222' lw 1.5 dt 2"
 
