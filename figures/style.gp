@@ -64,13 +64,14 @@ set format y '%g'
 GB = 1e9
 
 # The plan as written and the planner's pick look the same on every chart that marks
-# them: the plan a black open circle, the pick a vermillion triangle.  Their numbers are
+# them: the plan a black open circle, the pick a vermillion triangle, small enough that
+# a mark near a line (the bubble budget, a capacity) does not hide it.  Their numbers are
 # data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
 # plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus); has_marks is 0 where there is no such file beside the dataset.
-plan_mark = "lc rgb '#000000' pt 6 ps 2.6 lw 2.5"
-pick_mark = "lc rgb '#D55E00' pt 9 ps 2.2"
+plan_mark = "lc rgb '#000000' pt 6 ps 2.0 lw 2.5"
+pick_mark = "lc rgb '#D55E00' pt 9 ps 1.7"
 marks_dir_end = 0
 do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } }
 marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'
