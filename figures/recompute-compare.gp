@@ -29,7 +29,8 @@ tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
 set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
 set key top left horizontal
-plot datafile using 0:"step" with linespoints lt 6 lw 2 pt 7 ps 1.5 title 'step time'
+# step time in the dark grey of a total (style.gp's c_step), not the activations' vermillion
+plot datafile using 0:"step" with linespoints lc rgb c_step lw 2 pt 7 ps 1.5 title 'step time'
 
 # lower panel: memory per GPU, stacked, against the usable capacity
 set origin 0, 0
@@ -49,5 +50,5 @@ set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
 set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.99, first CAP_max/GB offset 0,0.7 right textcolor rgb '#222222' front
 plot datafile using ((column("total")-column("activations"))/GB):xtic(plan_tic(strcol(1), plan_recompute)) title 'states and overheads', \
-     '' using (column("activations")/GB) title 'activations'
+     '' using (column("activations")/GB) lc rgb c_activations title 'activations'
 unset multiplot

@@ -1,7 +1,7 @@
 # figures/schedule-compare.gp -- every schedule at the plan's p and m: bubble share of the
 # step (bars, upper panel, with the five-percent bubble budget, dotted) and total memory
-# per GPU of the busiest stage (points, lower panel, with the GPU's usable capacity,
-# dashed): one quantity per axis, as figures/recompute-compare.gp; a schedule the plan
+# per GPU of the busiest stage (points, lower panel, filled where the stage fits and open
+# where it does not, with the GPU's usable capacity, dashed): one quantity per axis, as figures/recompute-compare.gp; a schedule the plan
 # cannot run is marked under its name (the table says why).
 # Dataset schedule-compare (calc/catalog_pipeline.c): schedule, v, bubble_overhead,
 # bubble_fraction, simulated_fraction, inflight, param_copies, activations, total, note,
@@ -17,6 +17,9 @@ na(col) = strcol(col) eq 'NaN' || strcol(col) eq 'nan'
 # moves down to make room for the second line.
 tic(col) = na(col) ? strcol(1)."\n(n/a)" : strcol(1) eq plan_schedule ? strcol(1)."\n(plan)" : strcol(1)
 stats datafile using (na("simulated_fraction") ? 1 : 0) nooutput name "NA"
+# schedules whose busiest stage does not fit: drawn as open points, so that a point just
+# above the capacity line does not read as one on it
+stats datafile using (column("total") > column("capacity") ? 1 : 0) nooutput name "NF"
 stats datafile using (na("simulated_fraction") ? 0 : 100*column("simulated_fraction")) nooutput name "BUB"
 
 set multiplot
@@ -51,12 +54,19 @@ set xlabel 'pipeline schedule (at the plan''s p and m)' offset 0,-0.8
 set ylabel 'GB per GPU'
 # room above the capacity and the points for the key; about three tics, at 1, 2 or 5
 # times a power of ten
-set yrange [0 : top * 1.9]
-tic_raw = top * 1.9 / 3
+# (a second key row, "does not fit", takes more room)
+ytop = top * (NF_sum > 0 ? 2.4 : 1.9)
+set yrange [0 : ytop]
+tic_raw = ytop / 3
 tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
 set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
-set key top right horizontal
-plot datafile using 0:(column("total")/GB):xtic(tic("simulated_fraction")) with points lt 6 pt 7 ps 1.8 title 'memory per GPU', \
+# the key at the top, above every point (the points stay below top / 1.15 of a range of
+# top * 1.9, or 2.4 with a second key row); an open point (does not fit) is named in the key only where there is one
+set key top right horizontal samplen 1.5 width -2
+plot datafile using 0:(column("total") <= column("capacity") ? column("total")/GB : NaN):xtic(tic("simulated_fraction")) \
+          with points lt 6 pt 7 ps 1.3 title 'memory per GPU', \
+     datafile using 0:(column("total") > column("capacity") ? column("total")/GB : NaN) \
+          with points lt 6 pt 6 ps 1.3 lw 2 title (NF_sum > 0 ? 'does not fit' : ''), \
      CAP_max/GB with lines @capacity_style title sprintf('usable capacity %.1f GB', CAP_max/GB)
 unset multiplot

@@ -21,10 +21,11 @@ if (rows < 1) {
 	set yrange [0:*]
 
 	# the plan's own split (style.gp's plan_tp, plan_pp) is named on its tick
-	plot datafile using "compute":xtic(column("tp") == plan_tp && column("pp") == plan_pp ? "plan: ".strcol(1) : strcol(1)) title 'compute', \
-	     '' using "recompute" title 'recomputation', \
-	     '' using "tp_comm" title 'TP/CP communication', \
-	     '' using "bubble" title 'pipeline bubble', \
-	     '' using "dp_exposed" title 'exposed DP communication', \
-	     '' using "optimizer" title 'optimizer'
+	# the step's colours of figures/style.gp, as the step timeline draws them
+	plot datafile using "compute":xtic(column("tp") == plan_tp && column("pp") == plan_pp ? "plan: ".strcol(1) : strcol(1)) lc rgb c_compute title 'compute', \
+	     '' using "recompute" lc rgb c_recompute title 'recomputation', \
+	     '' using "tp_comm" lc rgb c_tp title 'TP/CP communication', \
+	     '' using "bubble" lc rgb c_bubble title 'pipeline bubble', \
+	     '' using "dp_exposed" lc rgb c_dp title 'exposed DP communication', \
+	     '' using "optimizer" lc rgb c_optimizer title 'optimizer'
 }

@@ -31,6 +31,24 @@ set linetype 6 lc rgb '#D55E00' lw 2 pt 3 ps 0.8
 set linetype 7 lc rgb '#999999' lw 2 pt 1 ps 0.8
 set linetype 8 lc rgb '#F0E442' lw 2 pt 15 ps 0.8
 set linetype cycle 8
+# One colour per part of the step on every chart that splits it (the step timeline, the
+# step breakdown of candidate splits, the comparison's step chart): compute (forward)
+# blue, backward light blue, recomputation green, TP/CP collectives orange, pipeline
+# bubble grey, DP reduction reddish purple, PP sends vermillion, optimizer near black,
+# host overhead light grey.
+c_compute   = '#0072B2'
+c_backward  = '#56B4E9'
+c_recompute = '#009E73'
+c_tp        = '#E69F00'
+c_bubble    = '#777777'
+c_dp        = '#CC79A7'
+c_pp        = '#D55E00'
+c_optimizer = '#222222'
+c_host      = '#BBBBBB'
+# Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
+c_activations = '#D55E00'
+# A total (the step time of a policy or schedule) is dark grey.
+c_step = '#444444'
 # The GPU's capacity is always drawn the same way: black, dashed.
 capacity_style = "lc rgb '#222222' lw 1.5 dt 2"
 
@@ -46,13 +64,14 @@ set format y '%g'
 GB = 1e9
 
 # The plan as written and the planner's pick look the same on every chart that marks
-# them: the plan a black open circle, the pick a vermillion triangle.  Their numbers are
+# them: the plan a black open circle, the pick a vermillion triangle, small enough that
+# a mark near a line (the bubble budget, a capacity) does not hide it.  Their numbers are
 # data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
 # plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus); has_marks is 0 where there is no such file beside the dataset.
-plan_mark = "lc rgb '#000000' pt 6 ps 2.6 lw 2.5"
-pick_mark = "lc rgb '#D55E00' pt 9 ps 2.2"
+plan_mark = "lc rgb '#000000' pt 6 ps 2.0 lw 2.5"
+pick_mark = "lc rgb '#D55E00' pt 9 ps 1.7"
 marks_dir_end = 0
 do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } }
 marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'

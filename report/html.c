@@ -793,6 +793,12 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 	case CMARK_NODE_HTML_INLINE:
 		if (is_comment(lit))
 			break;
+		/* a subscript (math such as t<sub>f</sub>) passes in every mode, as the PDF
+		 * layout draws it (layout.c) */
+		if (lit && (!strcmp(lit, "<sub>") || !strcmp(lit, "</sub>"))) {
+			put(b, lit);
+			break;
+		}
 		if (r->unsafe)
 			put(b, lit);
 		else

@@ -381,6 +381,7 @@ struct piece {
 	int brkok;       /* a line may break before this piece, without a space */
 	int nb;          /* the space before it does not break: a unit after its number */
 	int code;        /* inline code (shaded) */
+	double rise;     /* baseline shift of a subscript, downwards [pt]; 0 otherwise */
 	long link;       /* pool offset of the link target, or -1 */
 	unsigned rgb;
 };
@@ -393,6 +394,7 @@ struct pieces {
 
 struct style {
 	int bold, italic, code, family; /* family: 0 serif, 1 sans */
+	int sub;                        /* inside <sub>...</sub>: a subscript (math) */
 	long link;
 	double size;
 	unsigned rgb;
@@ -421,7 +423,10 @@ static void piece_add(struct L *L, struct pieces *P, const struct style *st, con
 	}
 	struct piece *p = &P->v[P->n++];
 	p->font = font_of(st);
-	p->size = st->code ? st->size * 0.88 : st->size;
+	/* a subscript at 70 % of the size, its baseline 0.2 em lower (the proportions of
+	 * TeX's \scriptstyle subscript, about 0.7 and 0.15-0.25 em) */
+	p->size = st->code ? st->size * 0.88 : st->sub ? st->size * 0.7 : st->size;
+	p->rise = st->sub && !st->code ? st->size * 0.2 : 0;
 	p->s = pool_add(L, s, len);
 	p->len = len;
 	p->w = W(L, p->font, p->size, s, len);
@@ -517,6 +522,14 @@ static void inlines(struct L *L, struct pieces *P, cmark_node *n, struct style s
 			inlines(L, P, c, s2);
 			break;
 		case CMARK_NODE_HTML_INLINE:
+			/* <sub> and </sub>: the text between them is a subscript (math such as
+			 * t<sub>f</sub>); the siblings after the tag take the new style */
+			lit = cmark_node_get_literal(c);
+			if (lit && !strcmp(lit, "<sub>"))
+				st.sub = 1;
+			else if (lit && !strcmp(lit, "</sub>"))
+				st.sub = 0;
+			break;
 		case CMARK_NODE_FOOTNOTE_REFERENCE:
 			break;
 		default:
@@ -748,7 +761,7 @@ static int emit_lines(struct L *L, const struct pieces *P, double x, double widt
 			if (p->code)
 				op_rect(L, fx - 0.8, base - p->size * 0.82, f->w + 1.6, p->size * 1.08,
 				        C_INLCODEBG);
-			op_text(L, p->font, p->size, fx, base, L->pool + p->s + f->off, f->len, p->rgb);
+			op_text(L, p->font, p->size, fx, base + p->rise, L->pool + p->s + f->off, f->len, p->rgb);
 			if (p->link >= 0) {
 				/* one link box over consecutive fragments of the same target */
 				double lw = f->w;
@@ -1201,7 +1214,7 @@ static void table(struct L *L, cmark_node *n, double x, double w)
 					struct frag *f = &cl[c].f[ln->f0 + k];
 					const struct piece *p = &ce->P.v[f->piece];
 					double fx = cx + padx + dx + f->x;
-					op_text(L, p->font, p->size, fx, base, L->pool + p->s + f->off, f->len, p->rgb);
+					op_text(L, p->font, p->size, fx, base + p->rise, L->pool + p->s + f->off, f->len, p->rgb);
 					if (p->link >= 0)
 						op_link(L, fx, base - p->size * 0.9, f->w, p->size * 1.2, L->pool + p->link);
 				}

@@ -3,6 +3,8 @@
 #   check-figure-data  every figure's dataset (figures/*.gp) for every shipped plan
 #                      (plans/*.ini) is at most 1 MB (tests/check-figure-data.sh)
 #   check-figure-axes  one quantity per axis: no second y axis (tests/check-figure-axes.sh)
+#   check-figure-colours  one colour per part of the step: the charts that split the step
+#                      colour its parts as the step timeline does (tests/check-figure-colours.sh)
 
 .PHONY: check-figure-data
 check-figure-data: $(BUILD)/trainplan
@@ -15,6 +17,12 @@ CHECKS += check-figure-data
 check-figure-axes:
 	@sh tests/check-figure-axes.sh
 CHECKS += check-figure-axes
+
+# One colour per part of the step on every chart that splits it.
+.PHONY: check-figure-colours
+check-figure-colours:
+	@sh tests/check-figure-colours.sh
+CHECKS += check-figure-colours
 
 # The goodput-vs-GPUs chart marks the plan: its GPU count flagged once in the dataset, at
 # the plan's own run time, and in plan-marks (tests/check-plan-marks.sh).

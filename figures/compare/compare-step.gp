@@ -17,4 +17,7 @@ set yrange [0:*]
 # the x axis runs from the first plan's bar to the last's
 set xrange [-0.6 : STATS_records - 0.4]
 
-plot for [i=2:STATS_columns] datafile using i:xtic(1) title columnhead(i)
+# the step's colours of figures/style.gp, column by column as the `step` table orders them
+# (a host-overhead column, where there is one, before the step)
+array SC[7] = [c_compute, c_recompute, c_tp, c_bubble, c_dp, c_optimizer, c_host]
+plot for [i=2:STATS_columns] datafile using i:xtic(1) lc rgb (i - 1 <= 7 ? SC[i - 1] : c_host) title columnhead(i)

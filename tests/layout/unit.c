@@ -429,6 +429,24 @@ static void test_no_blank_last_page(void **state)
 	cmark_parser_free(p);
 }
 
+/*
+ * Math: "t<sub>f</sub>" draws "f" as a subscript right after "t", glued to it (the
+ * recording device gives every code point 10 pt, so f starts at t.x + 10), its baseline
+ * 0.2 em below t's (layout.c: 70 % of the size, 0.2 em lower, as TeX's script style);
+ * the body size is 9.8 pt here and more than 5 pt in any layout, so the drop is between
+ * 1 and 4 pt.  The word after the closing tag is back on t's baseline.
+ */
+static void test_subscript(void **state)
+{
+	(void)state;
+	struct recdev d;
+	run("idle t<sub>f</sub> after\n", 300, 500, 0, &d);
+	const struct rec *t = find(&d, "t"), *f = find(&d, "f"), *a = find(&d, "after");
+	assert_float_equal(f->x, t->x + 10, 1e-4);
+	assert_true(t->y - f->y > 1 && t->y - f->y < 4);
+	assert_float_equal(a->y, t->y, 1e-4);
+}
+
 static void test_quote_bars(void **state)
 {
 	(void)state;
@@ -455,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_header_mid_page_chapter),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_quote_bars),
+		cmocka_unit_test(test_subscript),
 		cmocka_unit_test(test_no_blank_last_page),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

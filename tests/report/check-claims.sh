@@ -5,7 +5,11 @@
 #
 #   - TEXT    TEXT must not occur in the expanded chapters for that plan
 #   + TEXT    TEXT must occur
+#   ~ RE      the extended regular expression RE (grep -E) must match
+#   ! RE      RE must not match
 #
+# A pattern keeps a check true when a computed number moves (other figures of the model
+# change it) while the sentence around it must stay: "~ predicted at [0-9.]+ s, [0-9.]+% slower".
 # TEXT is a fixed string matched against the expanded Markdown
 # (trainplan-report --expand chapters/*.md) with its line breaks joined into spaces,
 # so a sentence wrapped in a chapter still matches.  Lines starting with # are comments.
@@ -31,16 +35,27 @@ for f in tests/report/claims/*.txt; do
 		case $line in
 		'- '*) printf '%s\n' "-${line#- }" ;;
 		'+ '*) printf '%s\n' "+${line#+ }" ;;
+		'~ '*) printf '%s\n' "~${line#\~ }" ;;
+		'! '*) printf '%s\n' "!${line#! }" ;;
 		esac
 	done >"$tmp/checks"
 	while IFS= read -r c; do
 		text=${c#?}
-		if grep -q -F -e "$text" "$tmp/flat"; then found=1; else found=0; fi
+		case $c in
+		[-+]*) if grep -q -F -e "$text" "$tmp/flat"; then found=1; else found=0; fi ;;
+		*) grep -q -E -e "$text" "$tmp/flat"; rc=$?
+		   if [ $rc -gt 1 ]; then fail=$((fail + 1)); echo "FAIL: $f: bad pattern \"$text\"" >&2; continue; fi
+		   if [ $rc = 0 ]; then found=1; else found=0; fi ;;
+		esac
 		case $c in
 		-*) if [ $found = 0 ]; then pass=$((pass + 1)); else
 			fail=$((fail + 1)); echo "FAIL: $f: says \"$text\"" >&2; fi ;;
 		+*) if [ $found = 1 ]; then pass=$((pass + 1)); else
 			fail=$((fail + 1)); echo "FAIL: $f: does not say \"$text\"" >&2; fi ;;
+		'~'*) if [ $found = 1 ]; then pass=$((pass + 1)); else
+			fail=$((fail + 1)); echo "FAIL: $f: nothing matches /$text/" >&2; fi ;;
+		'!'*) if [ $found = 0 ]; then pass=$((pass + 1)); else
+			fail=$((fail + 1)); echo "FAIL: $f: something matches /$text/" >&2; fi ;;
 		esac
 	done <"$tmp/checks"
 done

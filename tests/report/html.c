@@ -115,6 +115,17 @@ static void test_raw_html_is_escaped_unless_unsafe(void **state)
 	assert_non_null(strstr(h, "<div class=\"x\">block</div>"));
 }
 
+/* Math: <sub> and </sub> pass in safe mode too (the PDF draws them as a subscript);
+ * any other raw tag beside them is still escaped. */
+static void test_subscript_passes(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\nidle t<sub>f</sub> and <b>x</b>\n";
+	const char *h = render(md, 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "t<sub>f</sub> and &lt;b&gt;x&lt;/b&gt;"));
+}
+
 static void test_dangerous_links_are_dropped(void **state)
 {
 	(void)state;
@@ -300,6 +311,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw_html_is_escaped_unless_unsafe),
+		cmocka_unit_test(test_subscript_passes),
 		cmocka_unit_test(test_url_policy),
 		cmocka_unit_test(test_dangerous_links_are_dropped),
 		cmocka_unit_test(test_tables_numbered_and_numbers_right_aligned),

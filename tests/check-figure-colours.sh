@@ -1,0 +1,43 @@
+#!/bin/sh
+# tests/check-figure-colours.sh -- one colour per part of the step on every chart that
+# splits it: the step breakdown of candidate splits (figures/step-breakdown.gp) and the
+# comparison's step chart (figures/compare/compare-step.gp) draw compute, recomputation,
+# TP/CP communication, bubble, DP communication and optimizer, in that order, in the
+# colours the step timeline (figures/step-timeline.gp) gives them, which figures/style.gp
+# names (c_compute ... c_optimizer).  Each chart is drawn from a small dataset with every
+# part non-zero, and the colours of its bars, in the order gnuplot first uses them, are
+# compared with the timeline's.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0; n=0
+# the timeline's colours, from its source: forward (compute), recomputation, TP/CP,
+# bubble, DP, optimizer
+hex() { sed -n "s/.*box(0, \"$1\")).*lc rgb '\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/step-timeline.gp | head -1; }
+want=""
+for seg in forward recompute "TP\\/CP wait" bubble "DP wait" optimizer; do
+	h=$(hex "$seg")
+	[ -n "$h" ] || { echo "FAIL: figures/step-timeline.gp: no colour for $seg" >&2; exit 1; }
+	want="$want $(printf '%d,%d,%d' 0x$(echo $h | cut -c2-3) 0x$(echo $h | cut -c4-5) 0x$(echo $h | cut -c6-7))"
+done
+printf 'split\ttp\tpp\tdp\tcompute\trecompute\ttp_comm\tbubble\tdp_exposed\toptimizer\ttime\tmfu\n' >"$tmp/step-breakdown.tsv"
+printf 'TP8 PP8 DP8\t8\t8\t8\t6\t1\t1.5\t0.5\t0.4\t0.3\t9.7\t0.4\n' >>"$tmp/step-breakdown.tsv"
+printf 'TP4 PP8 DP16\t4\t8\t16\t6\t1\t1\t0.6\t0.5\t0.3\t9.4\t0.4\n' >>"$tmp/step-breakdown.tsv"
+printf 'plan\tcompute (forward + backward)\trecomputation\tTP/CP communication (exposed)\tpipeline bubble\tDP communication (exposed)\toptimizer step\n' >"$tmp/compare-step.tsv"
+printf 'A\t6\t1\t1.5\t0.5\t0.4\t0.3\nB\t7\t1\t1\t0.6\t0.5\t0.3\n' >>"$tmp/compare-step.tsv"
+for f in figures/step-breakdown.gp figures/compare/compare-step.gp; do
+	name=$(basename "$f" .gp)
+	n=$((n + 1))
+	if ! gnuplot -e "datafile='$tmp/$name.tsv'; outfile='$tmp/$name.svg'; device='svg'" \
+		figures/style.gp "$f" 2>"$tmp/err"; then
+		echo "FAIL: $f: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1; continue
+	fi
+	# the bars' fills in order of first use, less the chart's own greys (text, border,
+	# grid) and white
+	got=$(grep -o "<polygon fill = 'rgb([ 0-9,]*)'" "$tmp/$name.svg" | sed "s/.*rgb(\(.*\))'/\1/" | tr -d ' ' |
+		awk '!seen[$0]++' | grep -v -x -e '51,51,51' -e '85,85,85' -e '221,221,221' -e '255,255,255' | tr '\n' ' ')
+	if [ "$(echo $got)" != "$(echo $want)" ]; then
+		echo "FAIL: $f: the parts of the step in colours $got, not the step timeline's $want" >&2
+		fail=1
+	fi
+done
+echo "figure colours: $n charts that split the step checked against the step timeline's colours"
+[ $fail -eq 0 ]
