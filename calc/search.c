@@ -799,7 +799,7 @@ struct worker {
 	struct calc_search_row closest;
 	int have_closest;
 	int ntop;
-	struct calc_search_row *top; /* opts.top, best first */
+	struct calc_search_row *top; /* opts.top, a heap whose root is the worst (top_insert) */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	double last_progress;
@@ -852,25 +852,69 @@ static int better(enum calc_objective o, const struct calc_search_row *a, const 
 	return a->key < b->key;
 }
 
+/*
+ * The top K of a walk: a binary heap whose root, top[0], is the worst row kept (for
+ * every child c of a row a, better(a, c) is false), so that a row that enters costs
+ * log K moves of a row, and the K-th best, which a bound is held against (hopeless), is
+ * at hand.  better() is a strict total order (the enumeration key breaks every tie), so
+ * the K rows kept and their order once sorted (top_sort) do not depend on the order in
+ * which they came.  (A sorted array with a memmove of the rows behind each one that
+ * entered took 6.5 % of the CPU samples of `trainplan search --plan plans/default.ini`,
+ * perf record: with CALC_PICK_TOP_FIRST rows kept most enter early and move about K / 2
+ * rows of 152 bytes each.)
+ */
+static void top_sift_down(struct calc_search_row *top, int n, int i, enum calc_objective o)
+{
+	struct calc_search_row x = top[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && better(o, &top[c], &top[c + 1]))
+			c++; /* the worse child */
+		if (!better(o, &x, &top[c]))
+			break;
+		top[i] = top[c];
+		i = c;
+	}
+	top[i] = x;
+}
+
 static void top_insert(struct calc_search_row *top, int *n, int k, enum calc_objective o,
                        const struct calc_search_row *r)
 {
-	if (k <= 0 || (*n == k && !better(o, r, &top[k - 1])))
+	if (k <= 0)
 		return;
-	/* better() is a strict total order (the enumeration key breaks every tie), so on the
-	 * sorted rows "r is better than top[j]" is false then true as j grows: the first j
-	 * where it holds, found by bisection, is where r goes (the slot a shift from the end
-	 * would reach), and one memmove makes room (the list keeps CALC_PICK_TOP_FIRST rows) */
-	int last = *n < k ? (*n)++ : k - 1, lo = 0, hi = last;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (better(o, r, &top[mid]))
-			hi = mid;
-		else
-			lo = mid + 1;
+	if (*n < k) { /* room: up from the last leaf while the parent is the better */
+		int i = (*n)++;
+		while (i > 0 && better(o, &top[(i - 1) / 2], r)) {
+			top[i] = top[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		top[i] = *r;
+		return;
 	}
-	memmove(&top[lo + 1], &top[lo], (size_t)(last - lo) * sizeof *top);
-	top[lo] = *r;
+	if (!better(o, r, &top[0])) /* no better than the K-th best */
+		return;
+	top[0] = *r;
+	top_sift_down(top, k, 0, o);
+}
+
+/* The K-th best row of a full top K (top_insert's heap). */
+static const struct calc_search_row *top_worst(const struct calc_search_row *top)
+{
+	return &top[0];
+}
+
+/* Heap 'top' (n rows) sorted in place, the best first. */
+static void top_sort(struct calc_search_row *top, int n, enum calc_objective o)
+{
+	for (int end = n - 1; end > 0; end--) {
+		struct calc_search_row x = top[0];
+		top[0] = top[end];
+		top[end] = x; /* the worst of top[0 .. end] goes last */
+		top_sift_down(top, end, 0, o);
+	}
 }
 
 /* A ranked leaf inside the band (opts.band_limit): counted, kept for the rank of the
@@ -1169,7 +1213,7 @@ static int hopeless(const struct worker *w, const struct calc_search_row *row, d
 {
 	const struct calc_search_opts *o = &w->sh->o;
 	/* opts.band_limit: a leaf that may be inside the band is timed (the margin is the top K's) */
-	return ((w->ntop == o->top && lb > w->top[o->top - 1].step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
+	return ((w->ntop == o->top && lb > top_worst(w->top)->step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
 	       !(o->top_axes && axis_open(w, row, lb)) && !(o->band_limit > 0 && !(lb > o->band_limit * (1 + 1e-12)));
 }
 
@@ -1967,6 +2011,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 			}
 	if (out->rejected[CALC_REJ_MEMORY])
 		out->miss_mean /= out->rejected[CALC_REJ_MEMORY];
+	top_sort(top, ntop, o->objective);
 	out->ntop = ntop;
 	out->top = xcalloc((size_t)(ntop > 0 ? ntop : 1), sizeof *out->top);
 	for (int i = 0; i < ntop; i++)
