@@ -2407,8 +2407,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	free(sh.items);
 	free(sh.order);
 
-	/* the top K: breakdown with the closed form, then (opts.recheck) the simulator */
-	for (int i = 0; i < out->ntop; i++) {
+	/* the top K: breakdown with the closed form (the first opts.breakdown_top), then
+	 * (opts.recheck) the simulator */
+	for (int i = 0; i < out->ntop && (sh.o.breakdown_top <= 0 || i < sh.o.breakdown_top); i++) {
 		struct calc_search_top *t = &out->top[i];
 		struct calc_plan *p = xmalloc(sizeof *p);
 		calc_search_apply(plan, &t->r.c, p);
