@@ -569,7 +569,12 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * (calc_pipeline_simulate_span): a shape also keeps its program (struct prog_op), each
  * op with its inputs, cost, stage and step resolved once, which span_run executes
  * without the timeline and the counters; the span's first call for a shape finds its
- * order and program without simulate()'s times and checks (compile).  Both fall back
+ * order and program without simulate()'s times and checks (compile).  An op's cost in
+ * the program is named by its path stage (prog_by_g), so that costs per chunk (a layout
+ * placed chunk by chunk, calc_pp_costs.per_chunk) run the program as well: the
+ * planner's re-check of such a top by the simulator took a replay per candidate, with
+ * its timeline and counters, about 26 % of `trainplan search --plan
+ * plans/llama3-405b-h100.ini` (perf record).  Both fall back
  * to simulate() for ops that are not a valid schedule.  The shapes are kept for the
  * process (at most SHAPE_MAX entries and SHAPE_OPS ops in all; past that, shapes are
  * simulated as new), shared by its threads.
@@ -581,8 +586,7 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * 524,288 ops of interleaved p = 64, v = 4, m = 1,024: a copy of 16.8 MB, 4,100 page
  * faults, against 12.4 M instructions of the generator, callgrind). */
 #define SHAPE_COPY_OPS (1 << 15)
-/* (A first run that returns no ops, calc_pipeline_simulate_span with costs per chunk,
- * hands its own ops to the cache instead: no copy.) */
+/* (A first run that returns no ops hands its own ops to the cache instead: no copy.) */
 
 /*
  * One op of a shape's program (one per op, in the order in which they run, so span_run
@@ -603,7 +607,9 @@ struct prog_op {
 	int local;             /* the slot of the end it waits for on its own stage (0: none) */
 	int pair;              /* an F&B pair's F: the B's input from another stage (0: none) */
 	int out;               /* the slot of its own end */
-	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
+	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W; the cost
+	                          stage is the path stage g where 4 L fits (prog_by_g: then
+	                          costs per chunk take the program too), else the stage */
 	unsigned char lane;    /* the stage it runs on (CALC_MAX_STAGES = 256) */
 	unsigned char step;    /* the step of its micro-batch */
 };
@@ -637,6 +643,15 @@ static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *ro
 	k->m = c->m;
 	k->v = row->uses_vpp ? c->v : 1;
 	k->steps = c->steps > 1 ? c->steps : 1;
+}
+
+/* 1 when shape k's program names an op's cost by its path stage g (4 x g + kind fits
+ * the cost field), which costs per chunk need; else by its stage (a path of more than
+ * 16,383 virtual stages; costs per chunk have at most CALC_MAX_STAGES).  A two-way row
+ * has L = p, and its path stage was its cost stage before as well. */
+static int prog_by_g(const struct shape *k)
+{
+	return 4L * k->v * k->p <= 65535;
 }
 
 /* What a caller needs of a shape's entry: its run order (a replay of the timeline) or
@@ -696,7 +711,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 	size_t n;
 	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, L = k->v * p, chunks;
 	int *off, *pos, *queue, *wake;
-	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
+	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0, by_g = prog_by_g(k);
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *run;
 
@@ -794,7 +809,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 			if (g2 < L - 1)
 				q->pair = (int)(1 + n + k2 + 1);
 		}
-		q->cost = (unsigned short)(4 * (two_way ? g : st) + kind);
+		q->cost = (unsigned short)(4 * (by_g ? g : st) + kind);
 		q->lane = (unsigned char)st;
 		q->step = (unsigned char)(steps > 1 ? o->mb / m : 0);
 	}
@@ -1256,19 +1271,29 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 {
 	const struct prog_op *prog = sh->prog;
 	double v = sh->v, x = c->p > 1 ? c->p2p : 0, *e, *dur, *free_at, step_end[8] = {0};
-	int p = c->p, nops = sh->nops;
+	int p = c->p, nops = sh->nops, L = sh->v * p, ncost = prog_by_g(sh) ? L : p;
 	size_t n = (size_t)sh->steps * sh->m * sh->v * p, ns = 2 * n + 3; /* the slots */
 
-	e = xmalloc((ns + 5 * (size_t)p) * sizeof *e);
+	e = xmalloc((ns + 4 * (size_t)ncost + (size_t)p) * sizeof *e);
 	dur = e + ns;
-	free_at = dur + 4 * p;
-	for (int i = 0; i < p; i++) { /* op_cost() */
-		dur[4 * i] = c->tf[i] / v;
-		dur[4 * i + 1] = c->tb[i] / v;
-		dur[4 * i + 2] = (c->tb[i] + c->tw[i]) / v;
-		dur[4 * i + 3] = c->tw[i] / v;
+	free_at = dur + 4 * ncost;
+	if (c->per_chunk) /* replay()'s table per virtual stage: the chunk's own time */
+		for (int g = 0; g < L; g++) {
+			dur[4 * g] = c->tf[g];
+			dur[4 * g + 1] = c->tb[g];
+			dur[4 * g + 2] = c->tb[g] + c->tw[g];
+			dur[4 * g + 3] = c->tw[g];
+		}
+	else
+		for (int g = 0; g < ncost; g++) { /* op_cost(): path stage g runs on stage g mod p */
+			int i = g % p;
+			dur[4 * g] = c->tf[i] / v;
+			dur[4 * g + 1] = c->tb[i] / v;
+			dur[4 * g + 2] = (c->tb[i] + c->tw[i]) / v;
+			dur[4 * g + 3] = c->tw[i] / v;
+		}
+	for (int i = 0; i < p; i++)
 		free_at[i] = 0;
-	}
 	e[0] = 0;
 	e[2 + 2 * n] = -x; /* no input that crosses: -x + x = +0 */
 	if (sh->steps == 1) {
@@ -1390,12 +1415,13 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 	if (check_costs(c, d) < 0)
 		return -1;
 	shape_key(c, row_of(c->sched), &key);
-	/* the compiled program costs an op by its stage: costs per chunk take the replay */
-	if (!c->per_chunk && (sh = shape_find(&key, NEED_PROG))) {
+	/* costs per chunk (at most CALC_MAX_STAGES virtual stages) take the program too: it
+	 * names an op's cost by its path stage (prog_by_g) */
+	if ((sh = shape_find(&key, NEED_PROG))) {
 		span_run(c, sh, makespan, period);
 		return 0;
 	}
-	if (!c->per_chunk && !((sh = shape_find(&key, NEED_ORDER)) && sh->noprog)) {
+	if (!((sh = shape_find(&key, NEED_ORDER)) && sh->noprog)) {
 		/* a shape without a program: its order (found by a full simulation before, or
 		 * now by compile's event loop) and program without simulate()'s checks */
 		const struct calc_pp_op *ops = sh ? sh->ops : NULL;
