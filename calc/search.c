@@ -695,6 +695,9 @@ struct item {
 	int offload;                 /* 1: the optimizer states offloaded at opts.offload_optimizer */
 	int ep, etp;                 /* expert degrees (1, 1 for a dense model) */
 	long long key0;              /* first key of the item */
+	signed char pre;             /* item_check's verdict (enum calc_reject), set once after
+	                                build_items: the order, the progress weights and the
+	                                walk read it (it was computed three to four times) */
 	/* written by the one thread that runs the item */
 	double best;                 /* best objective of the item (heatmap) */
 	int feasible;
@@ -1556,7 +1559,7 @@ static void run_item(struct worker *w, struct item *it)
 	struct calc_search_row row;
 	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, o->sched_mask, sv, vv);
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
-	enum calc_reject pre = item_check(base, it, o->even_only);
+	enum calc_reject pre = (enum calc_reject)it->pre;
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
 	int prune = top_only_applies(o);
 
@@ -2149,7 +2152,7 @@ static int seed_fits(const struct calc_plan *plan, const struct shared *sh, cons
 	int at = item_of(sh, c);
 	const struct item *it = at >= 0 ? &sh->items[at] : NULL;
 	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv, rcs[3], nrc = recompute_modes(plan, rcs), ok = 0;
-	if (!it || item_check(plan, it, o->even_only) != CALC_REJ_NONE || plan->global_batch % (it->mb * it->dp))
+	if (!it || it->pre != CALC_REJ_NONE || plan->global_batch % (it->mb * it->dp))
 		return 0;
 	if (c->zero < 0 || c->zero > 3 || c->sp < 0 || c->sp >= nsp_of(it->tp))
 		return 0;
@@ -2200,6 +2203,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		free(sh.items);
 		return -1;
 	}
+	for (int i = 0; i < sh.nitems; i++)
+		sh.items[i].pre = (signed char)item_check(plan, &sh.items[i], sh.o.even_only);
 	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
 		long long leaves = count_leaves(plan, &sh);
 		if (leaves > CALC_SEARCH_MAX_ROWS) {
@@ -2311,7 +2316,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		int k = 0;
 		for (int pass = 0; pass < 2; pass++)
 			for (int i = 0; i < sh.nitems; i++)
-				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
+				if ((sh.items[i].pre == CALC_REJ_NONE) == (pass == 0))
 					sh.order[k++] = i;
 		/* the items of the given seed first, fitting or not (their other leaves, another
 		 * recomputation or ZeRO stage, are likely among the fastest that fit): the top K
@@ -2333,7 +2338,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
 		for (int i = 0; i < sh.nitems; i++) {
 			const struct item *it = &sh.items[i];
-			if (sh.o.keep_all || item_check(plan, it, sh.o.even_only) == CALC_REJ_NONE)
+			if (sh.o.keep_all || it->pre == CALC_REJ_NONE)
 				sh.work[i] = (long long)sched_variants(it->pp, sh.o.max_vpp, sh.o.sched_mask, sv, vv) * nrc * nsp_of(it->tp) * 4;
 			sh.work_total += sh.work[i];
 		}
