@@ -1904,11 +1904,16 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
 					int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
+					/* the placements of this depth, once (split_ok was 3 % of the default
+					 * plan's search when asked again for every micro-batch and item) */
+					int splits[CALC_SEARCH_SPLIT_N], nspl = nsplit_of(plan, pps[b], o->even_only);
+					for (int k = 0; k < nspl; k++)
+						splits[k] = split_of(plan, pps[b], k);
 					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
 					for (int e = 0; e < nep; e++)
 					for (int f = 0; f < netp; f++)
 					for (int mb = 1; mb <= o->max_mb; mb++)
-					for (int sp = 0; sp < nsplit_of(plan, pps[b], o->even_only); sp++)
+					for (int sp = 0; sp < nspl; sp++)
 					for (int off = o->offload_only && noff == 2; off < noff; off++) {
 						struct item *it;
 						if (netp > 1 && tps[a] % etps[f])
@@ -1928,7 +1933,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->cp = cps[c];
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
 						it->mb = mb;
-						it->split = split_of(plan, pps[b], sp);
+						it->split = splits[sp];
 						it->offload = off;
 						it->ep = eps[e];
 						it->etp = etps[f];
