@@ -745,6 +745,14 @@ struct band_leaf {
 struct worker {
 	struct shared *sh;
 	pthread_t th;
+	/* sched_check's verdicts on a layout placed chunk by chunk, for the running item's
+	 * placement (lay_key = split x 512 + pp; 0: none): lay_v[v] -1 not known, 0 refused,
+	 * 1 placed.  They depend on the placement keys, pp and v alone (calc_layout_chunks),
+	 * which the items of one depth and placement share: asked of model.c for every
+	 * schedule variant of every item, they were 8.5 % of the instructions of `trainplan
+	 * search --plan plans/llama3-405b-h100.ini` (callgrind) */
+	int lay_key;
+	signed char lay_v[MAX_VARIANTS];
 	struct calc_plan plan;       /* the configuration being evaluated */
 	struct calc_params pr;       /* of the plan's model */
 	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
@@ -1159,16 +1167,23 @@ static int recompute_modes(const struct calc_plan *base, int rcs[3])
 
 /* The schedule checks of calc_pipeline_check for a valid m: a vpp schedule's layers,
  * then the row's own check. */
-static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v, int m)
+static enum calc_reject sched_check(struct worker *w, const struct calc_plan *p, int sched, int v, int m)
 {
 	const struct calc_sched *row = calc_schedule_at(sched);
 	int pp = p->pp, L = p->model.layers;
 	if (calc_plan_has_layout(p)) {
-		/* the layout keys' rules at this v (stage totals do not depend on it) */
-		struct calc_chunks ch;
-		char msg[512];
-		const char *key;
-		if (calc_layout_chunks(p, pp, row->uses_vpp ? v : 1, &ch, msg, sizeof msg, &key) < 0)
+		/* the layout keys' rules at this v (stage totals do not depend on it); a
+		 * worker's verdicts kept for its running placement (w->lay_v) */
+		int ve = row->uses_vpp ? v : 1, ok = w && ve < MAX_VARIANTS ? w->lay_v[ve] : -1;
+		if (ok < 0) {
+			struct calc_chunks ch;
+			char msg[512];
+			const char *key;
+			ok = calc_layout_chunks(p, pp, ve, &ch, msg, sizeof msg, &key) == 0;
+			if (w && ve < MAX_VARIANTS)
+				w->lay_v[ve] = (signed char)ok;
+		}
+		if (!ok)
 			return CALC_REJ_VPP;
 		/* torchtitan's rule (first/last_stage_less_layers): torchtitan makes
 		 * ceil((L + a + b) / layers_per_stage) virtual stages
@@ -1509,7 +1524,7 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 	memset(w->grp_skip, 1, sizeof w->grp_skip);
 	w->have_grp = 1;
 	for (int s = 0; s < nv; s++) {
-		if (sched_check(p, sv[s], vv[s], m) != CALC_REJ_NONE)
+		if (sched_check(w, p, sv[s], vv[s], m) != CALC_REJ_NONE)
 			continue; /* its leaves are rejected without a memo entry */
 		p->schedule = (enum calc_schedule)sv[s];
 		p->vpp = vv[s];
@@ -1613,6 +1628,10 @@ static void run_item(struct worker *w, struct item *it)
 	p->offload_optimizer = row.c.offload;
 	/* the placement: the plan's, or a Megatron-Core rule of this item */
 	split_keys(p, base, it->split, it->pp);
+	if (w->lay_key != it->split * 512 + it->pp) { /* another placement: its verdicts unknown */
+		w->lay_key = it->split * 512 + it->pp;
+		memset(w->lay_v, -1, sizeof w->lay_v);
+	}
 	{
 		int tmp[CALC_MAX_STAGES];
 		row.c.uneven = it->split != CALC_SPLIT_PLAN || calc_plan_has_layout(base);
@@ -1675,7 +1694,7 @@ static void run_item(struct worker *w, struct item *it)
 		    skip_hopeless(w, sv, vv, nv, rcs, nrc, nsp, m))
 			return;
 		for (int s = 0; s < nv; s++) {
-			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
+			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(w, p, sv[s], vv[s], m);
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
@@ -2170,7 +2189,7 @@ static int seed_fits(const struct calc_plan *plan, const struct shared *sh, cons
 	if (!ok || s == nv)
 		return 0;
 	calc_search_apply(plan, c, p);
-	if (sched_check(p, sv[s], vv[s], plan->global_batch / (it->mb * it->dp)) != CALC_REJ_NONE)
+	if (sched_check(NULL, p, sv[s], vv[s], plan->global_batch / (it->mb * it->dp)) != CALC_REJ_NONE)
 		return 0;
 	int worst;
 	double total, headroom;
