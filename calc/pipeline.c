@@ -102,21 +102,89 @@ static int gen_stage(const struct calc_pp_costs *c, const struct calc_sched *row
  * each step, the most a valid schedule has (check_costs() bounds it by SIM_MAX_OPS); a
  * generator that emits more is counted and generated again into room for what it
  * emitted, so that simulate() can say what is wrong. */
-static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int hint, int *n)
+static void *scratch_get(int slot, size_t n);
+enum { SCR_OPS, SCR_COMPILE, SCR_SPAN, SCR_N };
+
+/* gen_all into this thread's scratch block SCR_OPS (scr = 1; the caller frees nothing)
+ * or into a block of its own. */
+static struct calc_pp_op *gen_ops(const struct calc_pp_costs *c, const struct calc_sched *row, int hint, int *n,
+                                  int scr)
 {
 	int steps = c->steps > 1 ? c->steps : 1, at = 0;
 	int cap = hint > 0 ? hint : 3 * c->m * (row->uses_vpp ? c->v : 1) * c->p * steps;
-	struct calc_pp_op *ops = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *ops);
+	size_t room = (size_t)(cap > 0 ? cap : 1) * sizeof(struct calc_pp_op);
+	struct calc_pp_op *ops = scr ? scratch_get(SCR_OPS, room) : xmalloc(room);
 	for (int s = 0; s < c->p; s++)
 		at += gen_stage(c, row, s, ops + (at < cap ? at : cap), at < cap ? cap - at : 0);
 	if (at > cap) { /* more than a schedule can have: count and generate again */
-		free(ops);
-		ops = xmalloc((size_t)at * sizeof *ops);
+		if (!scr)
+			free(ops);
+		ops = scr ? scratch_get(SCR_OPS, (size_t)at * sizeof *ops) : xmalloc((size_t)at * sizeof *ops);
 		for (int s = 0, k = 0; s < c->p; s++)
 			k += gen_stage(c, row, s, ops + k, at - k);
 	}
 	*n = at;
-	return at < cap ? xrealloc(ops, (size_t)(at > 0 ? at : 1) * sizeof *ops) : ops;
+	return at < cap && !scr ? xrealloc(ops, (size_t)(at > 0 ? at : 1) * sizeof *ops) : ops;
+}
+
+static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct calc_sched *row, int hint, int *n)
+{
+	return gen_ops(c, row, hint, n, 0);
+}
+
+/*
+ * Scratch blocks of the span's first call for a shape, kept per thread and reused by
+ * its next calls: the generated ops (SCR_OPS), compile()'s working block (SCR_COMPILE)
+ * and span_run()'s end times (SCR_SPAN), each written before it is read.  A block of
+ * hundreds of kB allocated and freed per call came back from the kernel as new pages
+ * each time: of the 1,674 page faults of `trainplan search --plan
+ * plans/llama3-405b-h100.ini`, 1,060 were its re-check of the top by the simulator
+ * (four new shapes and five replays; perf stat against --no-recheck), and page faults
+ * were about a fifth of the command's CPU time (perf record).  With the blocks reused
+ * 1,485 are left, most of them the programs the cache keeps (20 bytes an op) and the
+ * first shape's blocks.  Freed with the thread (a key's destructor); the process's own
+ * thread keeps its blocks to the end.
+ */
+struct scratch {
+	void *p;
+	size_t n;
+};
+static __thread struct scratch scratch[SCR_N];
+static __thread int scratch_keyed; /* 1: the key holds this thread's blocks */
+static pthread_key_t scratch_key;
+static int scratch_key_ok;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_free(void *arg)
+{
+	struct scratch *sc = arg;
+	for (int i = 0; i < SCR_N; i++) {
+		free(sc[i].p);
+		sc[i].p = NULL;
+		sc[i].n = 0;
+	}
+}
+
+static void scratch_init(void)
+{
+	scratch_key_ok = pthread_key_create(&scratch_key, scratch_free) == 0;
+}
+
+/* This thread's block 'slot' with room for n bytes (its former contents not kept). */
+static void *scratch_get(int slot, size_t n)
+{
+	struct scratch *sc = &scratch[slot];
+	if (n < 1)
+		n = 1;
+	if (sc->n < n) {
+		pthread_once(&scratch_once, scratch_init);
+		if (!scratch_keyed && scratch_key_ok) /* the first block of this thread */
+			scratch_keyed = pthread_setspecific(scratch_key, scratch) == 0;
+		free(sc->p);
+		sc->p = xmalloc(n);
+		sc->n = n;
+	}
+	return sc->p;
 }
 
 /* ======================================================================== */
@@ -569,7 +637,12 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * (calc_pipeline_simulate_span): a shape also keeps its program (struct prog_op), each
  * op with its inputs, cost, stage and step resolved once, which span_run executes
  * without the timeline and the counters; the span's first call for a shape finds its
- * order and program without simulate()'s times and checks (compile).  Both fall back
+ * order and program without simulate()'s times and checks (compile).  An op's cost in
+ * the program is named by its path stage (prog_by_g), so that costs per chunk (a layout
+ * placed chunk by chunk, calc_pp_costs.per_chunk) run the program as well: the
+ * planner's re-check of such a top by the simulator took a replay per candidate, with
+ * its timeline and counters, about 26 % of `trainplan search --plan
+ * plans/llama3-405b-h100.ini` (perf record).  Both fall back
  * to simulate() for ops that are not a valid schedule.  The shapes are kept for the
  * process (at most SHAPE_MAX entries and SHAPE_OPS ops in all; past that, shapes are
  * simulated as new), shared by its threads.
@@ -581,8 +654,7 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * 524,288 ops of interleaved p = 64, v = 4, m = 1,024: a copy of 16.8 MB, 4,100 page
  * faults, against 12.4 M instructions of the generator, callgrind). */
 #define SHAPE_COPY_OPS (1 << 15)
-/* (A first run that returns no ops, calc_pipeline_simulate_span with costs per chunk,
- * hands its own ops to the cache instead: no copy.) */
+/* (A first run that returns no ops hands its own ops to the cache instead: no copy.) */
 
 /*
  * One op of a shape's program (one per op, in the order in which they run, so span_run
@@ -603,7 +675,9 @@ struct prog_op {
 	int local;             /* the slot of the end it waits for on its own stage (0: none) */
 	int pair;              /* an F&B pair's F: the B's input from another stage (0: none) */
 	int out;               /* the slot of its own end */
-	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W */
+	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W; the cost
+	                          stage is the path stage g where 4 L fits (prog_by_g: then
+	                          costs per chunk take the program too), else the stage */
 	unsigned char lane;    /* the stage it runs on (CALC_MAX_STAGES = 256) */
 	unsigned char step;    /* the step of its micro-batch */
 };
@@ -637,6 +711,15 @@ static void shape_key(const struct calc_pp_costs *c, const struct calc_sched *ro
 	k->m = c->m;
 	k->v = row->uses_vpp ? c->v : 1;
 	k->steps = c->steps > 1 ? c->steps : 1;
+}
+
+/* 1 when shape k's program names an op's cost by its path stage g (4 x g + kind fits
+ * the cost field), which costs per chunk need; else by its stage (a path of more than
+ * 16,383 virtual stages; costs per chunk have at most CALC_MAX_STAGES).  A two-way row
+ * has L = p, and its path stage was its cost stage before as well. */
+static int prog_by_g(const struct shape *k)
+{
+	return 4L * k->v * k->p <= 65535;
 }
 
 /* What a caller needs of a shape's entry: its run order (a replay of the timeline) or
@@ -696,7 +779,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 	size_t n;
 	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, L = k->v * p, chunks;
 	int *off, *pos, *queue, *wake;
-	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
+	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0, by_g = prog_by_g(k);
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *run;
 
@@ -705,8 +788,8 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 	/* the program in run order, and one scratch block: the program by op index, then
 	 * the stage each op wakes, the event loop's counters and the flags */
 	run = xmalloc((size_t)(nops > 0 ? nops : 1) * sizeof *run);
-	prog = xmalloc((size_t)nops * sizeof *prog + ((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake +
-	               (size_t)p + 1 + 3 * n + 3);
+	prog = scratch_get(SCR_COMPILE, (size_t)nops * sizeof *prog +
+	                   ((size_t)nops + 3 * ((size_t)p + 1)) * sizeof *wake + (size_t)p + 1 + 3 * n + 3);
 	wake = (int *)(void *)(prog + nops); /* the stage an op wakes; its own: none */
 	off = wake + nops;   /* the stage's first op, per stage */
 	pos = off + p + 1;   /* its next op */
@@ -794,7 +877,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 			if (g2 < L - 1)
 				q->pair = (int)(1 + n + k2 + 1);
 		}
-		q->cost = (unsigned short)(4 * (two_way ? g : st) + kind);
+		q->cost = (unsigned short)(4 * (by_g ? g : st) + kind);
 		q->lane = (unsigned char)st;
 		q->step = (unsigned char)(steps > 1 ? o->mb / m : 0);
 	}
@@ -806,7 +889,6 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 	if (known) { /* the order found before */
 		for (int j = 0; j < nops; j++)
 			run[j] = prog[known[j]];
-		free(prog);
 		return run;
 	}
 	/* simulate()'s loop, which copies each op's entry to 'run' as it runs; a stage is
@@ -838,13 +920,11 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 		pos[st] = i;
 		inq[st] = 0;
 	}
-	free(prog);
 	if (nrun == nops)
 		return run;
 	free(run); /* a cycle of waits */
 	return NULL;
 bad:
-	free(prog);
 	free(run);
 	return NULL;
 }
@@ -1256,19 +1336,29 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 {
 	const struct prog_op *prog = sh->prog;
 	double v = sh->v, x = c->p > 1 ? c->p2p : 0, *e, *dur, *free_at, step_end[8] = {0};
-	int p = c->p, nops = sh->nops;
+	int p = c->p, nops = sh->nops, L = sh->v * p, ncost = prog_by_g(sh) ? L : p;
 	size_t n = (size_t)sh->steps * sh->m * sh->v * p, ns = 2 * n + 3; /* the slots */
 
-	e = xmalloc((ns + 5 * (size_t)p) * sizeof *e);
+	e = scratch_get(SCR_SPAN, (ns + 4 * (size_t)ncost + (size_t)p) * sizeof *e);
 	dur = e + ns;
-	free_at = dur + 4 * p;
-	for (int i = 0; i < p; i++) { /* op_cost() */
-		dur[4 * i] = c->tf[i] / v;
-		dur[4 * i + 1] = c->tb[i] / v;
-		dur[4 * i + 2] = (c->tb[i] + c->tw[i]) / v;
-		dur[4 * i + 3] = c->tw[i] / v;
+	free_at = dur + 4 * ncost;
+	if (c->per_chunk) /* replay()'s table per virtual stage: the chunk's own time */
+		for (int g = 0; g < L; g++) {
+			dur[4 * g] = c->tf[g];
+			dur[4 * g + 1] = c->tb[g];
+			dur[4 * g + 2] = c->tb[g] + c->tw[g];
+			dur[4 * g + 3] = c->tw[g];
+		}
+	else
+		for (int g = 0; g < ncost; g++) { /* op_cost(): path stage g runs on stage g mod p */
+			int i = g % p;
+			dur[4 * g] = c->tf[i] / v;
+			dur[4 * g + 1] = c->tb[i] / v;
+			dur[4 * g + 2] = (c->tb[i] + c->tw[i]) / v;
+			dur[4 * g + 3] = c->tw[i] / v;
+		}
+	for (int i = 0; i < p; i++)
 		free_at[i] = 0;
-	}
 	e[0] = 0;
 	e[2 + 2 * n] = -x; /* no input that crosses: -x + x = +0 */
 	if (sh->steps == 1) {
@@ -1291,7 +1381,6 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	/* sum_up() */
 	*makespan = step_end[0];
 	*period = sh->steps > 1 ? step_end[sh->steps - 1] - step_end[sh->steps - 2] : *makespan;
-	free(e);
 }
 
 /* calc_pipeline_simulate; with want_ops = 0 a replay leaves r->ops NULL. */
@@ -1390,22 +1479,21 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 	if (check_costs(c, d) < 0)
 		return -1;
 	shape_key(c, row_of(c->sched), &key);
-	/* the compiled program costs an op by its stage: costs per chunk take the replay */
-	if (!c->per_chunk && (sh = shape_find(&key, NEED_PROG))) {
+	/* costs per chunk (at most CALC_MAX_STAGES virtual stages) take the program too: it
+	 * names an op's cost by its path stage (prog_by_g) */
+	if ((sh = shape_find(&key, NEED_PROG))) {
 		span_run(c, sh, makespan, period);
 		return 0;
 	}
-	if (!c->per_chunk && !((sh = shape_find(&key, NEED_ORDER)) && sh->noprog)) {
+	if (!((sh = shape_find(&key, NEED_ORDER)) && sh->noprog)) {
 		/* a shape without a program: its order (found by a full simulation before, or
 		 * now by compile's event loop) and program without simulate()'s checks */
 		const struct calc_pp_op *ops = sh ? sh->ops : NULL;
-		struct calc_pp_op *gen = NULL;
 		struct prog_op *prog;
 		int n = sh ? sh->nops : 0;
-		if (!ops)
-			ops = gen = gen_all(c, key.row, n, &n);
+		if (!ops) /* the span keeps none: a full result generates them again */
+			ops = gen_ops(c, key.row, n, &n, 1);
 		prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL);
-		free(gen); /* the span needs none: a full result generates them again */
 		if (prog) {
 			key.nops = n;
 			key.prog = prog;

@@ -695,6 +695,9 @@ struct item {
 	int offload;                 /* 1: the optimizer states offloaded at opts.offload_optimizer */
 	int ep, etp;                 /* expert degrees (1, 1 for a dense model) */
 	long long key0;              /* first key of the item */
+	signed char pre;             /* item_check's verdict (enum calc_reject), set once after
+	                                build_items: the order, the progress weights and the
+	                                walk read it (it was computed three to four times) */
 	/* written by the one thread that runs the item */
 	double best;                 /* best objective of the item (heatmap) */
 	int feasible;
@@ -742,6 +745,14 @@ struct band_leaf {
 struct worker {
 	struct shared *sh;
 	pthread_t th;
+	/* sched_check's verdicts on a layout placed chunk by chunk, for the running item's
+	 * placement (lay_key = split x 512 + pp; 0: none): lay_v[v] -1 not known, 0 refused,
+	 * 1 placed.  They depend on the placement keys, pp and v alone (calc_layout_chunks),
+	 * which the items of one depth and placement share: asked of model.c for every
+	 * schedule variant of every item, they were 8.5 % of the instructions of `trainplan
+	 * search --plan plans/llama3-405b-h100.ini` (callgrind) */
+	int lay_key;
+	signed char lay_v[MAX_VARIANTS];
 	struct calc_plan plan;       /* the configuration being evaluated */
 	struct calc_params pr;       /* of the plan's model */
 	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
@@ -799,7 +810,7 @@ struct worker {
 	struct calc_search_row closest;
 	int have_closest;
 	int ntop;
-	struct calc_search_row *top; /* opts.top, best first */
+	struct calc_search_row *top; /* opts.top, a heap whose root is the worst (top_insert) */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	double last_progress;
@@ -852,25 +863,69 @@ static int better(enum calc_objective o, const struct calc_search_row *a, const 
 	return a->key < b->key;
 }
 
+/*
+ * The top K of a walk: a binary heap whose root, top[0], is the worst row kept (for
+ * every child c of a row a, better(a, c) is false), so that a row that enters costs
+ * log K moves of a row, and the K-th best, which a bound is held against (hopeless), is
+ * at hand.  better() is a strict total order (the enumeration key breaks every tie), so
+ * the K rows kept and their order once sorted (top_sort) do not depend on the order in
+ * which they came.  (A sorted array with a memmove of the rows behind each one that
+ * entered took 6.5 % of the CPU samples of `trainplan search --plan plans/default.ini`,
+ * perf record: with CALC_PICK_TOP_FIRST rows kept most enter early and move about K / 2
+ * rows of 152 bytes each.)
+ */
+static void top_sift_down(struct calc_search_row *top, int n, int i, enum calc_objective o)
+{
+	struct calc_search_row x = top[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && better(o, &top[c], &top[c + 1]))
+			c++; /* the worse child */
+		if (!better(o, &x, &top[c]))
+			break;
+		top[i] = top[c];
+		i = c;
+	}
+	top[i] = x;
+}
+
 static void top_insert(struct calc_search_row *top, int *n, int k, enum calc_objective o,
                        const struct calc_search_row *r)
 {
-	if (k <= 0 || (*n == k && !better(o, r, &top[k - 1])))
+	if (k <= 0)
 		return;
-	/* better() is a strict total order (the enumeration key breaks every tie), so on the
-	 * sorted rows "r is better than top[j]" is false then true as j grows: the first j
-	 * where it holds, found by bisection, is where r goes (the slot a shift from the end
-	 * would reach), and one memmove makes room (the list keeps CALC_PICK_TOP_FIRST rows) */
-	int last = *n < k ? (*n)++ : k - 1, lo = 0, hi = last;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (better(o, r, &top[mid]))
-			hi = mid;
-		else
-			lo = mid + 1;
+	if (*n < k) { /* room: up from the last leaf while the parent is the better */
+		int i = (*n)++;
+		while (i > 0 && better(o, &top[(i - 1) / 2], r)) {
+			top[i] = top[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		top[i] = *r;
+		return;
 	}
-	memmove(&top[lo + 1], &top[lo], (size_t)(last - lo) * sizeof *top);
-	top[lo] = *r;
+	if (!better(o, r, &top[0])) /* no better than the K-th best */
+		return;
+	top[0] = *r;
+	top_sift_down(top, k, 0, o);
+}
+
+/* The K-th best row of a full top K (top_insert's heap). */
+static const struct calc_search_row *top_worst(const struct calc_search_row *top)
+{
+	return &top[0];
+}
+
+/* Heap 'top' (n rows) sorted in place, the best first. */
+static void top_sort(struct calc_search_row *top, int n, enum calc_objective o)
+{
+	for (int end = n - 1; end > 0; end--) {
+		struct calc_search_row x = top[0];
+		top[0] = top[end];
+		top[end] = x; /* the worst of top[0 .. end] goes last */
+		top_sift_down(top, end, 0, o);
+	}
 }
 
 /* A ranked leaf inside the band (opts.band_limit): counted, kept for the rank of the
@@ -1112,16 +1167,23 @@ static int recompute_modes(const struct calc_plan *base, int rcs[3])
 
 /* The schedule checks of calc_pipeline_check for a valid m: a vpp schedule's layers,
  * then the row's own check. */
-static enum calc_reject sched_check(const struct calc_plan *p, int sched, int v, int m)
+static enum calc_reject sched_check(struct worker *w, const struct calc_plan *p, int sched, int v, int m)
 {
 	const struct calc_sched *row = calc_schedule_at(sched);
 	int pp = p->pp, L = p->model.layers;
 	if (calc_plan_has_layout(p)) {
-		/* the layout keys' rules at this v (stage totals do not depend on it) */
-		struct calc_chunks ch;
-		char msg[512];
-		const char *key;
-		if (calc_layout_chunks(p, pp, row->uses_vpp ? v : 1, &ch, msg, sizeof msg, &key) < 0)
+		/* the layout keys' rules at this v (stage totals do not depend on it); a
+		 * worker's verdicts kept for its running placement (w->lay_v) */
+		int ve = row->uses_vpp ? v : 1, ok = w && ve < MAX_VARIANTS ? w->lay_v[ve] : -1;
+		if (ok < 0) {
+			struct calc_chunks ch;
+			char msg[512];
+			const char *key;
+			ok = calc_layout_chunks(p, pp, ve, &ch, msg, sizeof msg, &key) == 0;
+			if (w && ve < MAX_VARIANTS)
+				w->lay_v[ve] = (signed char)ok;
+		}
+		if (!ok)
 			return CALC_REJ_VPP;
 		/* torchtitan's rule (first/last_stage_less_layers): torchtitan makes
 		 * ceil((L + a + b) / layers_per_stage) virtual stages
@@ -1169,7 +1231,7 @@ static int hopeless(const struct worker *w, const struct calc_search_row *row, d
 {
 	const struct calc_search_opts *o = &w->sh->o;
 	/* opts.band_limit: a leaf that may be inside the band is timed (the margin is the top K's) */
-	return ((w->ntop == o->top && lb > w->top[o->top - 1].step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
+	return ((w->ntop == o->top && lb > top_worst(w->top)->step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
 	       !(o->top_axes && axis_open(w, row, lb)) && !(o->band_limit > 0 && !(lb > o->band_limit * (1 + 1e-12)));
 }
 
@@ -1464,7 +1526,7 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 	memset(w->grp_skip, 1, sizeof w->grp_skip);
 	w->have_grp = 1;
 	for (int s = 0; s < nv; s++) {
-		if (sched_check(p, sv[s], vv[s], m) != CALC_REJ_NONE)
+		if (sched_check(w, p, sv[s], vv[s], m) != CALC_REJ_NONE)
 			continue; /* its leaves are rejected without a memo entry */
 		p->schedule = (enum calc_schedule)sv[s];
 		p->vpp = vv[s];
@@ -1514,7 +1576,7 @@ static void run_item(struct worker *w, struct item *it)
 	struct calc_search_row row;
 	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, o->sched_mask, sv, vv);
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
-	enum calc_reject pre = item_check(base, it, o->even_only);
+	enum calc_reject pre = (enum calc_reject)it->pre;
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
 	int prune = top_only_applies(o);
 
@@ -1568,6 +1630,10 @@ static void run_item(struct worker *w, struct item *it)
 	p->offload_optimizer = row.c.offload;
 	/* the placement: the plan's, or a Megatron-Core rule of this item */
 	split_keys(p, base, it->split, it->pp);
+	if (w->lay_key != it->split * 512 + it->pp) { /* another placement: its verdicts unknown */
+		w->lay_key = it->split * 512 + it->pp;
+		memset(w->lay_v, -1, sizeof w->lay_v);
+	}
 	{
 		int tmp[CALC_MAX_STAGES];
 		row.c.uneven = it->split != CALC_SPLIT_PLAN || calc_plan_has_layout(base);
@@ -1630,7 +1696,7 @@ static void run_item(struct worker *w, struct item *it)
 		    skip_hopeless(w, sv, vv, nv, rcs, nrc, nsp, m))
 			return;
 		for (int s = 0; s < nv; s++) {
-			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(p, sv[s], vv[s], m);
+			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(w, p, sv[s], vv[s], m);
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
@@ -1859,11 +1925,16 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 				int pps[64], npp = divisors(n / tps[a], pps, 64);
 				for (int b = 0; b < npp && pps[b] <= CALC_MAX_STAGES; b++) {
 					int cps[64], ncp = divisors(n / tps[a] / pps[b], cps, 64);
+					/* the placements of this depth, once (split_ok was 3 % of the default
+					 * plan's search when asked again for every micro-batch and item) */
+					int splits[CALC_SEARCH_SPLIT_N], nspl = nsplit_of(plan, pps[b], o->even_only);
+					for (int k = 0; k < nspl; k++)
+						splits[k] = split_of(plan, pps[b], k);
 					for (int c = 0; c < ncp && cps[c] <= o->max_cp; c++)
 					for (int e = 0; e < nep; e++)
 					for (int f = 0; f < netp; f++)
 					for (int mb = 1; mb <= o->max_mb; mb++)
-					for (int sp = 0; sp < nsplit_of(plan, pps[b], o->even_only); sp++)
+					for (int sp = 0; sp < nspl; sp++)
 					for (int off = o->offload_only && noff == 2; off < noff; off++) {
 						struct item *it;
 						if (netp > 1 && tps[a] % etps[f])
@@ -1883,7 +1954,7 @@ static int build_items(const struct calc_plan *plan, const struct calc_search_op
 						it->cp = cps[c];
 						it->dp = n / (tps[a] * pps[b] * cps[c]);
 						it->mb = mb;
-						it->split = split_of(plan, pps[b], sp);
+						it->split = splits[sp];
 						it->offload = off;
 						it->ep = eps[e];
 						it->etp = etps[f];
@@ -1969,6 +2040,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 			}
 	if (out->rejected[CALC_REJ_MEMORY])
 		out->miss_mean /= out->rejected[CALC_REJ_MEMORY];
+	top_sort(top, ntop, o->objective);
 	out->ntop = ntop;
 	out->top = xcalloc((size_t)(ntop > 0 ? ntop : 1), sizeof *out->top);
 	for (int i = 0; i < ntop; i++)
@@ -2106,7 +2178,7 @@ static int seed_fits(const struct calc_plan *plan, const struct shared *sh, cons
 	int at = item_of(sh, c);
 	const struct item *it = at >= 0 ? &sh->items[at] : NULL;
 	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv, rcs[3], nrc = recompute_modes(plan, rcs), ok = 0;
-	if (!it || item_check(plan, it, o->even_only) != CALC_REJ_NONE || plan->global_batch % (it->mb * it->dp))
+	if (!it || it->pre != CALC_REJ_NONE || plan->global_batch % (it->mb * it->dp))
 		return 0;
 	if (c->zero < 0 || c->zero > 3 || c->sp < 0 || c->sp >= nsp_of(it->tp))
 		return 0;
@@ -2119,7 +2191,7 @@ static int seed_fits(const struct calc_plan *plan, const struct shared *sh, cons
 	if (!ok || s == nv)
 		return 0;
 	calc_search_apply(plan, c, p);
-	if (sched_check(p, sv[s], vv[s], plan->global_batch / (it->mb * it->dp)) != CALC_REJ_NONE)
+	if (sched_check(NULL, p, sv[s], vv[s], plan->global_batch / (it->mb * it->dp)) != CALC_REJ_NONE)
 		return 0;
 	int worst;
 	double total, headroom;
@@ -2157,6 +2229,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		free(sh.items);
 		return -1;
 	}
+	for (int i = 0; i < sh.nitems; i++)
+		sh.items[i].pre = (signed char)item_check(plan, &sh.items[i], sh.o.even_only);
 	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
 		long long leaves = count_leaves(plan, &sh);
 		if (leaves > CALC_SEARCH_MAX_ROWS) {
@@ -2268,7 +2342,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		int k = 0;
 		for (int pass = 0; pass < 2; pass++)
 			for (int i = 0; i < sh.nitems; i++)
-				if ((item_check(plan, &sh.items[i], sh.o.even_only) == CALC_REJ_NONE) == (pass == 0))
+				if ((sh.items[i].pre == CALC_REJ_NONE) == (pass == 0))
 					sh.order[k++] = i;
 		/* the items of the given seed first, fitting or not (their other leaves, another
 		 * recomputation or ZeRO stage, are likely among the fastest that fit): the top K
@@ -2290,7 +2364,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
 		for (int i = 0; i < sh.nitems; i++) {
 			const struct item *it = &sh.items[i];
-			if (sh.o.keep_all || item_check(plan, it, sh.o.even_only) == CALC_REJ_NONE)
+			if (sh.o.keep_all || it->pre == CALC_REJ_NONE)
 				sh.work[i] = (long long)sched_variants(it->pp, sh.o.max_vpp, sh.o.sched_mask, sv, vv) * nrc * nsp_of(it->tp) * 4;
 			sh.work_total += sh.work[i];
 		}
@@ -2364,8 +2438,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	free(sh.items);
 	free(sh.order);
 
-	/* the top K: breakdown with the closed form, then (opts.recheck) the simulator */
-	for (int i = 0; i < out->ntop; i++) {
+	/* the top K: breakdown with the closed form (the first opts.breakdown_top), then
+	 * (opts.recheck) the simulator */
+	for (int i = 0; i < out->ntop && (sh.o.breakdown_top <= 0 || i < sh.o.breakdown_top); i++) {
 		struct calc_search_top *t = &out->top[i];
 		struct calc_plan *p = xmalloc(sizeof *p);
 		calc_search_apply(plan, &t->r.c, p);

@@ -108,6 +108,11 @@ struct calc_search_opts {
 	int recheck;                     /* 1: re-time the top K with the simulator (default) */
 	int recheck_top;                 /* the simulator re-checks the first this many of the top K
 	                                    (0: all of them; default 0) */
+	int breakdown_top;               /* the closed-form breakdown (calc_search_top.fast) is
+	                                    computed for the first this many of the top K, the
+	                                    others' left zero (0: all of them; default 0): a caller
+	                                    that shows fewer rows than it keeps for the
+	                                    recommendation's window (trainplan search) */
 	int top_only;                    /* 1: only the top K and the counts are wanted (objective
 	                                    time, no kept rows): a leaf that fits but whose lower
 	                                    bound (calc_step_fast_bound) cannot enter the thread's

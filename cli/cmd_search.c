@@ -770,6 +770,7 @@ int cmd_search(int argc, char **argv)
 		if (!stats) /* its first growth kept at once (CALC_PICK_TOP_FIRST) */
 			so.top = so.top < CALC_PICK_TOP_MAX / 4 ? 4 * so.top : CALC_PICK_TOP_MAX;
 		so.recheck_top = want_top;
+		so.breakdown_top = want_top; /* the breakdown table shows these alone */
 	}
 	if (calc_search(&plan, &so, &r, &d) < 0)
 		return cli_fail(&d);

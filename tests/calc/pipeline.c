@@ -500,7 +500,7 @@ static void same_as_event_loop(const struct calc_pp_costs *c, const struct calc_
  * order and from the program compiled on the span's first call.  Each must give the
  * event loop's bits (calc_pipeline_simulate_ops) at its own costs: every schedule at
  * p = 8, m = 2,560 (40,960 ops and more), two steps, uneven stages and a p2p time, and
- * for the vpp schedules costs per chunk.  Shapes no other test uses, run early while
+ * for the vpp schedules costs per chunk (the span's too, from the program).  Shapes no other test uses, run early while
  * the shape cache has room. */
 static void test_large_replay_same(void **state)
 {
@@ -553,6 +553,10 @@ static void test_large_replay_same(void **state)
 			}
 			if (round == 3)
 				assert_true(mk == r.makespan && per == r.period);
+			if (round == 4) { /* costs per chunk through the program round 3 compiled */
+				assert_int_equal(calc_pipeline_simulate_span(&c, &mk, &per, &d), 0);
+				assert_true(mk == r.makespan && per == r.period);
+			}
 			n++;
 			calc_pp_result_free(&r);
 			calc_diag_free(&d);

@@ -1737,6 +1737,39 @@ static void test_frameworks(void **state)
 	calc_search_free(&all);
 }
 
+/* opts.breakdown_top: the first N rows of the top K get the closed-form breakdown, whose
+ * step time is the row's own (both are the closed form of the same configuration), and
+ * the rows after them none (left zero); 0 breaks down every row. */
+static void test_breakdown_top(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	(void)state;
+
+	load_small(p);
+	calc_search_opts_init(&o);
+	o.top = 20;
+	o.recheck = 0;
+	o.breakdown_top = 5;
+	run(p, &o, &r);
+	assert_int_equal(r.ntop, 20);
+	for (int i = 0; i < r.ntop; i++) {
+		if (i < 5) {
+			assert_true(r.top[i].fast.time > 0);
+			assert_near(r.top[i].fast.time, r.top[i].r.step_time, 1e-12 * r.top[i].r.step_time);
+		} else
+			assert_true(r.top[i].fast.time == 0);
+	}
+	calc_search_free(&r);
+	o.breakdown_top = 0;
+	run(p, &o, &r);
+	for (int i = 0; i < r.ntop; i++)
+		assert_near(r.top[i].fast.time, r.top[i].r.step_time, 1e-12 * r.top[i].r.step_time);
+	calc_search_free(&r);
+	free(p);
+}
+
 /* Optimizer offload as a dimension of the grid (opts.offload_optimizer, docs/references.md
  * §2.13): every item twice, the second with the states on the host; its ZeRO-0 leaves
  * rejected (offload-zero) -- as many as the plain search's ZeRO-0 leaves that reach the
@@ -1859,6 +1892,7 @@ int main(void)
 		cmocka_unit_test(test_torchtitan_split),
 		cmocka_unit_test(test_frameworks),
 		cmocka_unit_test(test_offload_dimension),
+		cmocka_unit_test(test_breakdown_top),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
