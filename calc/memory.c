@@ -186,11 +186,12 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		 * it).  torch.compile of the block hands the tagged joint graph to the min-cut
 		 * partitioner (torch/_functorch/partitioners.py, min_cut_rematerialization_partition;
 		 * must_recompute() takes PREFER_RECOMPUTE as recompute), which saves only forward
-		 * values the backward graph reads.  Two of the outputs above feed nothing but a
+		 * values the backward graph reads.  The MLP's output feeds nothing but the last
 		 * residual add (TransformerBlock.forward, torchtitan models/llama/model.py at
 		 * 9dec370: h = x + attention(...), out = h + feed_forward(...)), whose backward
-		 * reads no input: w2's output, and with TP and SP the two reduce-scatters'.
-		 * Compiled, those are neither saved nor recomputed. */
+		 * reads no input, and nothing in the block reads 'out': w2's output, and with TP
+		 * and SP the MLP's reduce-scatter output, are neither saved nor recomputed.  The
+		 * attention's reduce-scatter output stays: the recomputed ffn_norm(h) reads h. */
 		double swiglu = m->mlp == CALC_MLP_SWIGLU, kept = p->compile ? 0 : 1;
 		o->attn = e * sb * h / r + e * sb * a * dh / t + e * sb * g * dh / t;
 		if (p->flash_attention) {
@@ -199,7 +200,7 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		}
 		o->mlp = e * sb * f / t + (swiglu ? kept * e * sb * h : 0);
 		if (t > 1 && p->sp)
-			o->mlp += kept * 2 * e * sb * h / t;
+			o->mlp += (1 + kept) * e * sb * h / t;
 		o->total = o->attn + o->scores + o->mlp;
 		return;
 	}

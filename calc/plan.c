@@ -218,8 +218,8 @@ static const struct key keys[] = {
 	{"training", "cross_entropy", K_ENUM, 0, P(cross_entropy), 0, 0, xent_names, "enum", "loss kernel: fused (Megatron, 6 B per logit) or torch (F.cross_entropy on an FP32 upcast, 12 B; 16 B with loss_parallel under TP)"},
 	{"training", "compile", K_BOOL, 0, P(compile), 0, 1, NULL, "bool",
 	 "torch.compile of each transformer block (torchtitan's training.compile): under parallel.recompute = op-sac "
-	 "the compiled block keeps only the saved outputs its backward reads, not the MLP's last linear output nor the "
-	 "reduce-scatters' (default no: eager, which keeps every output of the save list); other compile effects on "
+	 "the compiled block keeps only the saved outputs its backward reads, not the MLP's output nor its "
+	 "reduce-scatter's (default no: eager, which keeps every output of the save list); other compile effects on "
 	 "memory are not modelled, and the time is the stack's fitted efficiency"},
 
 	{"parallel", "tp", K_INT, 0, P(tp), 1, 4096, NULL, "int", "tensor-parallel degree t"},

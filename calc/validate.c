@@ -229,8 +229,9 @@ static const struct vrow rows[] = {
 	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
 	 *              remainder-first (126 over 8 stages).  The compiled rows set
 	 *              training.compile = yes: under op-sac a compiled block does not keep
-	 *              the saved outputs its backward never reads (w2's, the reduce-scatters';
-	 *              docs/references.md §2.19), 3.9 GiB on T1 and T3 (Float8 rows 80.9 ->
+	 *              the saved outputs its backward never reads (w2's, and with TP the
+	 *              MLP's reduce-scatter's; docs/references.md §2.19), 3.9 GiB on T1 and
+	 *              T3 (Float8 rows 80.9 ->
 	 *              76.8 and 66.1 -> 62.1 GiB), nothing under full AC.  Compile's speed is
 	 *              the fitted efficiency of the h100-96g-500w preset.
 	 *              The PP rows (T5, T6) run torch.distributed.pipelining, whose receive
