@@ -1115,6 +1115,9 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 	}
 	if (!strcmp(p->recipe_name, "torch-mp-fp8") && tt_model(p) >= 0)
 		fprintf(f, "\n[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\n");
+	/* training.compile, or async TP, which needs it (job_config.py:721 [compile] enable) */
+	if (p->compile || (p->tp > 1 && p->tp_overlap > 0))
+		fprintf(f, "\n[compile]\nenable = true\n");
 	fprintf(f, "\n[activation_checkpoint]\n");
 	fprintf(f, "mode = \"%s\"\n", calc_recompute_name(p->recompute));
 	if (p->recompute == CALC_RC_SELECTIVE)
@@ -1179,7 +1182,8 @@ static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns,
 	fprintf(f, "\nfrom torchtitan.components.optimizer import default_adamw\n");
 	if (fp8)
 		fprintf(f, "from torchtitan.components.quantization import Float8LinearConverter\n");
-	fprintf(f, "from torchtitan.config import %sParallelismConfig, TrainingConfig\n", async_tp ? "CompileConfig, " : "");
+	fprintf(f, "from torchtitan.config import %sParallelismConfig, TrainingConfig\n",
+	        async_tp || p->compile ? "CompileConfig, " : "");
 	if (p->recompute != CALC_RC_NONE)
 		fprintf(f, "from torchtitan.distributed.activation_checkpoint import %s\n",
 		        p->recompute == CALC_RC_FULL ? "FullAC" : "SelectiveAC");
@@ -1231,6 +1235,8 @@ static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns,
 	fprintf(f, "        ),\n");
 	if (async_tp) /* async TP is a compile pass (configs.py:298-312) */
 		fprintf(f, "        compile=CompileConfig(enable=True, enable_async_tensor_parallel=True),\n");
+	else if (p->compile) /* training.compile (CompileConfig.enable, configs.py:295) */
+		fprintf(f, "        compile=CompileConfig(enable=True),\n");
 	/* SelectiveAC.Config() is Trainer.Config's default (trainer.py:108-110); None runs none */
 	fprintf(f, "        activation_checkpoint=%s,\n", p->recompute == CALC_RC_FULL ? "FullAC.Config()"
 	        : p->recompute == CALC_RC_SELECTIVE ? "SelectiveAC.Config()" : "None");

@@ -178,16 +178,29 @@ static void act_layer(const struct calc_plan *p, int kind, enum calc_recompute r
 		 * attention, whose math kernel is not in the list) the attention core are
 		 * recomputed.  Not counted: the outputs of abs and max (the Float8 amax), which
 		 * torchtitan's Table 1 shows cost nothing visible (77.0 GiB with torch.compile,
-		 * 76.8 with Float8 added). */
-		double swiglu = m->mlp == CALC_MLP_SWIGLU;
+		 * 76.8 with Float8 added).
+		 * training.compile (docs/references.md §2.19): eager SAC keeps every output the
+		 * policy marks MUST_SAVE whether the backward reads it or not
+		 * (torch/utils/checkpoint.py _CachingTorchDispatchMode, torch 1963fc8: it appends
+		 * 'out' to its storage for MUST_SAVE and PREFER_SAVE, and the recomputation pops
+		 * it).  torch.compile of the block hands the tagged joint graph to the min-cut
+		 * partitioner (torch/_functorch/partitioners.py, min_cut_rematerialization_partition;
+		 * must_recompute() takes PREFER_RECOMPUTE as recompute), which saves only forward
+		 * values the backward graph reads.  The MLP's output feeds nothing but the last
+		 * residual add (TransformerBlock.forward, torchtitan models/llama/model.py at
+		 * 9dec370: h = x + attention(...), out = h + feed_forward(...)), whose backward
+		 * reads no input, and nothing in the block reads 'out': w2's output, and with TP
+		 * and SP the MLP's reduce-scatter output, are neither saved nor recomputed.  The
+		 * attention's reduce-scatter output stays: the recomputed ffn_norm(h) reads h. */
+		double swiglu = m->mlp == CALC_MLP_SWIGLU, kept = p->compile ? 0 : 1;
 		o->attn = e * sb * h / r + e * sb * a * dh / t + e * sb * g * dh / t;
 		if (p->flash_attention) {
 			o->attn += e * sb * a * dh / t;
 			o->scores = 4 * a * s * b / t; /* fp32 log-sum-exp per row and head */
 		}
-		o->mlp = e * sb * f / t + (swiglu ? e * sb * h : 0);
+		o->mlp = e * sb * f / t + (swiglu ? kept * e * sb * h : 0);
 		if (t > 1 && p->sp)
-			o->mlp += 2 * e * sb * h / t;
+			o->mlp += (1 + kept) * e * sb * h / t;
 		o->total = o->attn + o->scores + o->mlp;
 		return;
 	}

@@ -216,6 +216,11 @@ static const struct key keys[] = {
 	{"training", "flash_attention", K_BOOL, 0, P(flash_attention), 0, 1, NULL, "bool", "FlashAttention (no s^2 activations stored)"},
 	{"training", "main_grads", K_ENUM, 0, P(main_grads), 0, 0, main_grads_names, "enum", "dtype of the gradients held (recipe: its own; bf16 as NeMo's grad_sync_dtype, fp32 as Megatron's main grads)"},
 	{"training", "cross_entropy", K_ENUM, 0, P(cross_entropy), 0, 0, xent_names, "enum", "loss kernel: fused (Megatron, 6 B per logit) or torch (F.cross_entropy on an FP32 upcast, 12 B; 16 B with loss_parallel under TP)"},
+	{"training", "compile", K_BOOL, 0, P(compile), 0, 1, NULL, "bool",
+	 "torch.compile of each transformer block (torchtitan's training.compile): under parallel.recompute = op-sac "
+	 "the compiled block keeps only the saved outputs its backward reads, not the MLP's output nor its "
+	 "reduce-scatter's (default no: eager, which keeps every output of the save list); other compile effects on "
+	 "memory are not modelled, and the time is the stack's fitted efficiency"},
 
 	{"parallel", "tp", K_INT, 0, P(tp), 1, 4096, NULL, "int", "tensor-parallel degree t"},
 	{"parallel", "pp", K_INT, 0, P(pp), 1, CALC_MAX_STAGES, NULL, "int", "pipeline stages p"},

@@ -208,6 +208,8 @@ struct calc_plan {
 	double tokens;         /* token budget of the run [tokens] */
 	int flash_attention;   /* 1: no s^2 attention activations stored */
 	int cross_entropy;     /* enum calc_cross_entropy: the loss's kernel */
+	int compile;           /* 1: torch.compile of each transformer block (training.compile;
+	                          memory.c act_layer under op-sac) */
 	int main_grads;        /* dtype of the gradients held: 0 the recipe's, 1 BF16, 2 FP32
 	                          (training.main_grads; calc_recipe_grads makes 'recipe' hold them) */
 

@@ -227,23 +227,30 @@ static const struct vrow rows[] = {
 	 *              torch.compile + Float8 (T4: the "2D" row, T5: 1F1B, T6: CP 1 and 2).
 	 *              Assumed for T5/T6: 8 micro-batches per step (torchtitan's default of
 	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
-	 *              remainder-first (126 over 8 stages).  torch.compile itself is not
-	 *              modelled: the fitted efficiency of the h100-96g-500w preset carries it.
+	 *              remainder-first (126 over 8 stages).  The compiled rows set
+	 *              training.compile = yes: under op-sac a compiled block does not keep
+	 *              the saved outputs its backward never reads (w2's, and with TP the
+	 *              MLP's reduce-scatter's; docs/references.md §2.19), 3.9 GiB on T1 and
+	 *              T3 (Float8 rows 80.9 ->
+	 *              76.8 and 66.1 -> 62.1 GiB), nothing under full AC.  Compile's speed is
+	 *              the fitted efficiency of the h100-96g-500w preset.
 	 *              The PP rows (T5, T6) run torch.distributed.pipelining, whose receive
 	 *              buffers (one per micro-batch for the stage input and for the output
 	 *              gradient) and retained outputs the stack's parallel.pp_runtime = torch
 	 *              counts (calc/memory.c torch_pp_buffers, docs/references.md §2.17): 16
 	 *              hidden states of 134 MB on stage 0, 2.0 GiB, which took the peak from
 	 *              71.7 to 73.8 GiB (T5 -13.1 % to -10.5 %, T6 -4.8 / -5.5 % to -2.0 /
-	 *              -2.8 %).  Compile's memory is not modelled, and would not close the T5
-	 *              row's peak error: the same file's Table 1 (Llama 3.1 8B, 8 GPUs) gives
-	 *              82.4 GiB eager, 77.0 with torch.compile and 76.8 with Float8 as well, so
-	 *              compile lowers the peak (by 5.4 GiB there, the one figure that
-	 *              quantifies it, for one model and split), and the T5 peak is already
-	 *              under-predicted.  T5 and T6 CP 1 hold the same 32,768 tokens per
+	 *              -2.8 %).  Compile's memory would not close the T5 row's peak error:
+	 *              the same file's Table 1 (Llama 3.1 8B, 8 GPUs) gives 82.4 GiB eager,
+	 *              77.0 with torch.compile and 76.8 with Float8 as well, so compile lowers
+	 *              the peak, and the T5 peak is already under-predicted.  T5 and T6 CP 1
+	 *              hold the same 32,768 tokens per
 	 *              micro-batch (4 x 8,192 and 1 x 32,768), 8 micro-batches and the same
 	 *              stage 0, and were published 7.2 GiB apart (82.5 and 75.3): what T5 holds
-	 *              beyond T6 is not found; the row says so in its assumed column.
+	 *              beyond T6 is not found; the row says so in its assumed column.  T4's
+	 *              peak (68.0 GiB against 71.9) sits at the same table's "2D + AsyncTP"
+	 *              row (67.6 GiB, the same shape, not a validation row): what TP without
+	 *              async TP holds beyond it is not found either (assumed column).
 	 * The rows marked 1 fitted that preset's efficiency.gemm and .attention (calc/presets.c)
 	 * with trainplan calibrate; the A100 rows, fitted on nothing, test the stack as is. */
 	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-op", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0, NULL, NULL},
@@ -253,18 +260,20 @@ static const struct vrow rows[] = {
 	{"TT H100", "llama3.1-405b", 128, 8, 1, 32, 2, "flash-full", M_TOKS, 109, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 0, NULL, NULL},
 	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 5762, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, NULL, 82.4, NULL, NULL},
 	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 5605, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, NULL, 67.0, NULL, NULL},
-	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 76.8, NULL, NULL},
-	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 61.8, NULL, NULL},
-	{"TT T2", "llama3-8b", 8, 1, 1, 8, 1, "flash-full", M_TOKS, 3890, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 83.9, NULL, NULL},
-	{"TT T2", "llama3-8b", 8, 1, 1, 4, 1, "flash-full", M_TOKS, 2540, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 84.2, NULL, NULL},
-	{"TT T2", "llama3-8b", 8, 1, 1, 2, 1, "flash-full", M_TOKS, 1071, 4, 131072, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 84.0, NULL, NULL},
-	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8", 84.5, NULL, NULL},
-	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8", 71.9, NULL, NULL},
-	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 82.5,
+	{"TT T1", "llama3-8b", 8, 1, 1, 16, 2, "flash-op", M_TOKS, 8532, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes", 76.8, NULL, NULL},
+	{"TT T3", "llama3-8b", 128, 1, 1, 256, 2, "flash-op", M_TOKS, 8380, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes", 61.8, NULL, NULL},
+	{"TT T2", "llama3-8b", 8, 1, 1, 8, 1, "flash-full", M_TOKS, 3890, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes", 83.9, NULL, NULL},
+	{"TT T2", "llama3-8b", 8, 1, 1, 4, 1, "flash-full", M_TOKS, 2540, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes", 84.2, NULL, NULL},
+	{"TT T2", "llama3-8b", 8, 1, 1, 2, 1, "flash-full", M_TOKS, 1071, 4, 131072, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes", 84.0, NULL, NULL},
+	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes", 84.5, NULL, NULL},
+	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes", 71.9,
+	 "peak 3.9 GiB under the published: Table 4's 2D + AsyncTP row, the same shape, was published at 67.6 GiB "
+	 "(4.3 under this row); what TP without async TP holds beyond it is not found", NULL},
+	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.split=remainder-first", 82.5,
 	 "peak 8.7 GiB under the published: not found (T6 CP 1, the same tokens per micro-batch, was published 7.2 GiB lower); "
-	 "torch.compile (not modelled) would lower it, not raise it", NULL},
-	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 75.3, NULL, NULL},
-	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;parallel.split=remainder-first", 75.9, NULL, NULL},
+	 "torch.compile's memory beyond op-sac's saved outputs (not modelled) would lower it, not raise it", NULL},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.split=remainder-first", 75.3, NULL, NULL},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.split=remainder-first", 75.9, NULL, NULL},
 	/* NVIDIA NeMo performance summary, NeMo 24.07 container, DGX-H100, FP8
 	 * (docs/source/performance/performance_summary.md of NVIDIA/NeMo as commit 4c73f77,
 	 * "24.07 perf", 2024-08-14, published it; the revisions 3a8081f and 8e3d65d of the

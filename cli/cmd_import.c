@@ -3660,7 +3660,16 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			name_line = line;
 			continue;
 		}
-		if (!strcmp(section, "training")) {
+		if (!strcmp(section, "training") || (!strcmp(section, "compile") && !strcmp(key, "enable"))) {
+			/* torch.compile of the blocks: [training] compile (job_config.py at 9dec370) or
+			 * [compile] enable (job_config.py:721 at 238fa995); training.compile */
+			if (!strcmp(key, "compile") || !strcmp(section, "compile")) {
+				if (strcmp(val, "true") && strcmp(val, "false"))
+					ERR(im, line, "import --from torchtitan: %s = %.80s: allowed are true, false", key, val);
+				else
+					put(im, line, "training.compile", "%s", strcmp(val, "true") ? "no" : "yes");
+				continue;
+			}
 			if (in_list(tt_training_skip, key))
 				continue;
 			if (!in_list(tt_training, key)) {

@@ -751,6 +751,58 @@ static void test_op_sac(void **state)
 	calc_diag_free(&d);
 }
 
+/* training.compile under op-sac (docs/references.md §2.19), by hand on Llama 3 8B (h =
+ * 4,096, 32 heads of 128, 8 KV heads, SwiGLU f = 14,336) at s = 8,192, b = 1, flash, e = 2.
+ * Eager, tp 1: block input 2 sbh + wq 2 sbh + wv 2 sb 1,024 + SDPA output 2 sbh =
+ * 218,103,808, log-sum-exp 4 x 32 x 8,192 = 1,048,576, w1 2 sb f = 234,881,024 and w2
+ * 2 sbh = 67,108,864: 521,142,272 B.  Compiled, w2's output (read by the residual add
+ * alone) goes: 454,033,408 B.  tp 2 with SP, eager: 109,051,904 + 524,288 + (117,440,512
+ * + 67,108,864 + 2 x 33,554,432 of reduce-scatter outputs) = 361,234,432; compiled, w2's
+ * output and the MLP's reduce-scatter output go (the attention's stays: the recomputed
+ * ffn_norm reads h = x + it): 260,571,136 B.  Full recomputation keeps the
+ * block input only, compiled or not.  A stage of 32 layers at b = 2: the activations
+ * drop by 31 of the 2 sbh per layer (the layer in its backward holds its whole set either
+ * way, memory.c calc_memory_stage_parts): 31 x 134,217,728 = 4,160,749,568 B. */
+static void test_op_sac_compile(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=1", "tp=1", "pp=1", "dp=0", "sp=yes", "seq_len=8192",
+	                      "global_batch=16", "micro_batch=1", "flash_attention=yes", "recompute=op-sac",
+	                      "recipe=megatron"};
+	struct calc_plan p;
+	struct calc_act_layer a;
+	struct calc_memory *m = malloc(sizeof *m);
+	struct calc_diag d = {0};
+	double eager;
+	(void)state;
+	load_plan(&p, sets, 12);
+	assert_int_equal(p.compile, 0); /* eager unless the plan says */
+	assert_int_equal(calc_plan_set(&p, "training.compile=yes", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 454033408.0, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "parallel.tp=2", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.dp=0", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 260571136.0, 1e-12);
+	assert_int_equal(calc_plan_set(&p, "training.compile=no", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 361234432.0, 1e-12);
+	/* full recomputation: the sequence-sharded block input 2 sbh / 2, compiled or not */
+	assert_int_equal(calc_plan_set(&p, "parallel.recompute=full", "test", &d), 0);
+	assert_int_equal(calc_plan_set(&p, "training.compile=yes", "test", &d), 0);
+	calc_memory_act_layer(&p, &a);
+	assert_near(a.total, 33554432.0, 1e-12);
+	/* a stage: 32 layers at b = 2, tp 1 */
+	sets[8] = "micro_batch=2";
+	load_plan(&p, sets, 12);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	eager = m->st[0].activations;
+	assert_int_equal(calc_plan_set(&p, "training.compile=yes", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_near(eager - m->st[0].activations, 4160749568.0, 1e-12);
+	calc_diag_free(&d);
+	free(m);
+}
+
 /* The loss's transient (docs/references.md §2.5) worked by hand on Llama 3 8B (V =
  * 128,256) at s = 8,192, b = 2: s b V = 2 x 8,192 x 128,256 = 2,101,346,304 logits on the
  * one stage.  fused (Megatron-LM): 2 B per logit beyond the 4 B fp32 logits of the
@@ -1427,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(test_fsdp_live_params),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
+		cmocka_unit_test(test_op_sac_compile),
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
 		cmocka_unit_test(test_pp_runtime_torch),
