@@ -349,7 +349,7 @@ static const struct key keys[] = {
 	{"moe", "host_time", K_NUM, CALC_U_SECONDS, P(moe_host_time), 0, 1, NULL, "seconds",
 	 "host time to launch the kernels one dropless MoE layer runs after its token-count device-to-host "
 	 "synchronisation, per micro-batch, forward + backward, exposed as moe.host_overlap says (0 = none; "
-	 "the Megatron-Core stacks' 4.5 ms with host_overlap = none is FITTED on 6 of the 12 Megatron-Bridge "
+	 "the Megatron-Core stacks' 4.4 ms with host_overlap = none is FITTED on 6 of the 12 Megatron-Bridge "
 	 "26.04.01 and 26.06 MoE rows that show a fixed per-layer gap, the other 6 held out; no source gives "
 	 "it; docs/references.md 5.16)"},
 	{"moe", "host_overlap", K_ENUM, 0, P(moe_host_overlap), 0, 0, host_overlap_names, "enum",

@@ -258,8 +258,16 @@ static const char *model_source(const char *name)
  *   -> 0.56.  So one GB200 GPU is 0.486 x 5000 / (0.544 x 4500) = 0.99 B200 in FP8 GEMMs (MAMF: 1.05),
  *   where the H100 pair it inherited before made it 1.46.
  * - Attention on Blackwell keeps the H100's 0.35 (no fit; UNVERIFIED).
- * - H100 PCIe, H800 and H200 take the H100 pair (assumed, UNVERIFIED); MI300X none
- *   (plan.c's generic 0.75 / 0.50 apply).  The Hopper and Ampere presets have one GEMM
+ * - H100 FP8 GEMMs 0.62: no FP8 share is fitted on H100 (the calibrating H100 rows are BF16),
+ *   so it is derived from the BF16 fit by the rule of the Blackwell BF16 shares above, the
+ *   other way round (convention, UNVERIFIED): eff8 = eff16 x (peak16 / MAMF16) x (MAMF8 /
+ *   peak8) = 0.6981 x 989/794.5 x 1402.6/1979 = 0.616 -> 0.62, where the BF16 fit had run
+ *   the FP8 GEMMs at 0.70 of the FP8 peak, a share of FP8's achievable rate (0.99) that cuBLAS
+ *   does not reach in BF16 (0.87).  The H800 takes it (the H100 SXM row of the MAMF table,
+ *   below); H200 by its own FP8 rate: 0.6981 x 989/794.5 x 1453.4/1979 = 0.638 -> 0.64.
+ * - H100 PCIe (no measured matmul rate) takes the H100 pair with one share for both
+ *   precisions (assumed, UNVERIFIED), H800 and H200 the H100 BF16 and attention shares;
+ *   MI300X none (plan.c's generic 0.75 / 0.50 apply).  The Ampere presets have one GEMM
  *   share for both precisions (gemm_eff_fp8 0). */
 #define B200_GEMM_FP8 0.544
 #define B200_GEMM 0.55
@@ -275,6 +283,8 @@ static const char *model_source(const char *name)
 #define A100_GEMM 0.73
 #define A100_ATTN 0.50
 #define H100_GEMM 0.70 /* fit 0.6981, tests/cli/calibrate-h100.* */
+#define H100_GEMM_FP8 0.62 /* 0.6981 x 989/794.5 x 1402.6/1979 = 0.616 (MAMF rates, above) */
+#define H200_GEMM_FP8 0.64 /* 0.6981 x 989/794.5 x 1453.4/1979 = 0.638 */
 #define H100_ATTN 0.35 /* FlashAttention-3, abstract: FlashAttention-2 at 35% of the H100 peak */
 #define GT_GEMM 0.455 /* fit 0.4547 (0.449 before the loss traffic of docs/references.md §5.8) */
 #define GT_ATTN 0.195 /* fit 0.1948 (0.194 before) */
@@ -310,20 +320,25 @@ static const struct calc_gpu gpus[] = {
 	 "NVIDIA A100 datasheet: 80 GB HBM2e, 2,039 GB/s, BF16 312 TFLOP/s dense, NVLink3 600 GB/s bidirectional", 108, A100_GEMM, A100_ATTN, 0, 32 * GB, A100_MAMF, 0, 0},
 	{"h100-sxm-80g", "NVIDIA H100 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H100 datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense (half the sparse "
-	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8, 0},
+	 "figures), NVLink4 900 GB/s bidirectional", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8,
+	 H100_GEMM_FP8},
 	{"h100-pcie-80g", "NVIDIA H100 PCIe 80 GB", 80 * GB, 79.11 * GIB, 2000 * GB, 756 * TF, 1513 * TF, 64 * GB, 350,
 	 "NVIDIA H100 datasheet: 80 GB HBM2e, 2.0 TB/s, BF16 756 / FP8 1,513 TFLOP/s dense, PCIe5 128 GB/s "
 	 "bidirectional", 114, H100_GEMM, H100_ATTN, 0, 64 * GB, 0, 0, 0},
 	{"h800-80g", "NVIDIA H800 SXM5 80 GB", 80 * GB, 79.11 * GIB, 3350 * GB, 989 * TF, 1979 * TF, 200 * GB, 700,
 	 "the H100 SXM5 die and memory (80 GB HBM3, 3.35 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense) with NVLink cut "
 	 "to 400 GB/s bidirectional (NVIDIA H800 export variant; compute as H100 SXM, DeepSeek-V3 §3.1 trains on "
-	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8, 0},
+	 "it at H100 speed, UNVERIFIED as a datasheet)", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF, H100_MAMF8,
+	 H100_GEMM_FP8},
 	/* Meta's Grand Teton H100 as torchtitan's docs/performance.md (Dec 2024 release)
 	 * describes it: 96 GB HBM2e at 2.4 TB/s, the default 500 W power limit.  Its peak is
 	 * "between SXM and NVL" and unknown (ibid., footnote 2): the SXM figures are kept, as
 	 * torchtitan computes MFU with them, and the efficiency pair GT_GEMM / GT_ATTN is
 	 * fitted (trainplan calibrate) on the torchtitan rows of calc/validate.c marked
-	 * "calibrates"; it holds the power cap and the eager PyTorch kernels together. */
+	 * "calibrates"; it holds the power cap and the eager PyTorch kernels together.  Five
+	 * of those six rows are FP8 (torchao Float8), so GT_GEMM is in effect an FP8 share;
+	 * with no measured matmul rate for this part no other share is derived from it
+	 * (gemm_eff_fp8 0): one share for both precisions. */
 	{"h100-96g-500w", "NVIDIA H100 96 GB HBM2e at 500 W (Grand Teton)", 96 * GB, 94.93 * GIB, 2400 * GB,
 	 989 * TF, 1979 * TF, 450 * GB, 500,
 	 "torchtitan docs/performance.md (Dec 2024): H100 with 96 GB HBM2e, 2.4 TB/s, 500 W power limit; peak "
@@ -331,7 +346,7 @@ static const struct calc_gpu gpus[] = {
 	 "(UNVERIFIED)", 132, GT_GEMM, GT_ATTN, 0, 64 * GB, 0, 0, 0},
 	{"h200-141g", "NVIDIA H200 SXM 141 GB", 141 * GB, 139.8 * GIB, 4800 * GB, 989 * TF, 1979 * TF, 450 * GB, 700,
 	 "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 989 / FP8 1,979 TFLOP/s dense, NVLink4", 132, H100_GEMM, H100_ATTN, 0, 64 * GB, H100_MAMF,
-	 1453.4 * TF, 0},
+	 1453.4 * TF, H200_GEMM_FP8},
 	{"b200-180g", "NVIDIA B200 (HGX, 1000 W) 180 GB", 180 * GB, 178.4 * GIB, 7700 * GB, 2250 * TF, 4500 * TF,
 	 900 * GB, 1000,
 	 "NVIDIA HGX B200 spec: 180 GB HBM3e, 7.7 TB/s, BF16 2,250 / FP8 4,500 / FP4 9,000 TFLOP/s dense, NVLink5 "

@@ -72,15 +72,16 @@
  *                     efficiency.tp_overlap stays 0 (docs/references.md §4.8).  CUDA graphs:
  *                     cuda_graph_impl = "none" by default (megatron/core/transformer/
  *                     transformer_config.py line 1075 at d98e8a64), training.cuda_graphs'
- *                     default none.  moe.host_time = 4.5e-3 with moe.host_overlap = none is
+ *                     default none.  moe.host_time = 4.4e-3 with moe.host_overlap = none is
  *                     FITTED, not a framework value: the host's time after a dropless MoE
  *                     layer's token-count synchronisation (token_dispatcher.py
  *                     _maybe_dtoh_and_synchronize, HybridEP's num_permuted_tokens), least
  *                     squares on 6 of the 12 Megatron-Bridge 26.04.01 / 26.06 MoE rows that
  *                     show a fixed per-layer gap, the other 6 held out (calc/validate.c,
- *                     docs/references.md §5.16; 4.5 ms since the MoE block's module
- *                     recomputation repeats its host time, 5 ms before, RMS 10.6 % on the
- *                     six rows); megatron-bridge-0.6 carries the same.
+ *                     docs/references.md §5.16; 4.4 ms since the H100's FP8 GEMM share is
+ *                     derived (calc/presets.c), RMS 10.3 % on the six rows; 4.5 ms before,
+ *                     since the MoE block's module recomputation repeats its host time, 5 ms
+ *                     before that); megatron-bridge-0.6 carries the same.
  *   megatron-core-2024  the values trainplan gave megatron-core before the stacks carried
  *                     their rank order: the plan's defaults with placement tp-cp-pp-dp
  *                     (Megatron-LM's --use-tp-pp-dp-mapping order for a dense model).  The
@@ -198,7 +199,7 @@ static const struct calc_stack stacks[] = {
 	 "megatron-core-0.19"},
 	{"megatron-core-0.19", "Megatron-Core 0.19 as Megatron-Bridge 0.6.0's pre-training recipes run it",
 	 "Megatron-LM core_v0.19.0 parallel_state.py (order); Megatron-Bridge v0.6.0 recipes/common.py _pretrain_common",
-	 {"parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", "moe.host_time=4.5e-3", "moe.host_overlap=none", NULL}, NULL},
+	 {"parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", "moe.host_time=4.4e-3", "moe.host_overlap=none", NULL}, NULL},
 	{"megatron-core-2024", "Megatron-Core as trainplan had it before the stacks' rank orders (tp-cp-pp-dp)",
 	 "trainplan's earlier defaults; Megatron-LM --use-tp-pp-dp-mapping (initialize.py)",
 	 {"parallel.placement=tp-cp-pp-dp", NULL}, NULL},
@@ -206,7 +207,7 @@ static const struct calc_stack stacks[] = {
 	 "Megatron-Bridge v0.6.0 perf_recipes/_common.py _benchmark_common, recipes/common.py _pretrain_common",
 	 {"parallel.placement=tp-cp-ep-dp-pp", "parallel.cp_comm=p2p", "training.main_grads=bf16", "efficiency.grad_reduce=bf16",
 	  "moe.dispatcher=hybridep", "moe.comm_sms=32", "moe.router_fusion=yes", "moe.permute_fusion=yes",
-	  "moe.host_time=4.5e-3", "moe.host_overlap=none", NULL}, NULL},
+	  "moe.host_time=4.4e-3", "moe.host_overlap=none", NULL}, NULL},
 	{"deepspeed-zero3", "DeepSpeed ZeRO-3 as run in 2021 (no model parallelism)",
 	 "Rajbhandari et al. 2020 §5.3; Narayanan et al. 2021 §5.2 / Table 2; DeepSpeed pipe/topology.py (order), "
 	 "zero/config.py (stage3_max_live_parameters)",

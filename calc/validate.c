@@ -677,7 +677,7 @@ static const struct vrow rows[] = {
 	 * and GB200, 4 on B300 and GB300, 1 on H100.  Transformer Engine's partial CUDA graphs
 	 * (cuda_graph_scope attn, mamba, moe_router, moe_preprocess; mamba alone on H100 FP8-CS)
 	 * leave the experts uncaptured: training.cuda_graphs = partial with the MoE host time.
-	 * moe.host_time (4.5 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
+	 * moe.host_time (4.4 ms, docs/references.md §5.16) is fitted on the Qwen3-30B-A3B rows
 	 * on B200, B300 and H100, the Qwen3-235B-A22B row on B200 and the Nemotron rows on GB200
 	 * and H100 (fits 1); every other row is held out. */
 	{"MBRIDGE 26.04.01", "nemotron-3-nano-30b-a3b", 8, 1, 1, 512, 2, "moe-sp", M_TOKS, 32768, 1, 8192, 0, "hgx-b200-ndr", 0,

@@ -444,8 +444,30 @@ static void test_gemm_per_precision(void **state)
 	assert_near(layer_gemm_nowave(&p, two, 4), fl / (4500e12 * 0.7), 1e-12);
 	two[1] = "training.recipe=megatron";
 	assert_near(layer_gemm_nowave(&p, two, 4), fl / (2250e12 * 0.6), 1e-12);
-	/* a GPU without its own FP8 share (H100) keeps one share for both */
-	assert_near(layer_gemm_nowave(&p, h8, 1), fl / (1979e12 * 0.70), 1e-12);
+	/* Hopper: the BF16 share fitted (tests/cli/calibrate-h100.*: 0.6981, taken as 0.70), the
+	 * FP8 share derived from it by the same rule, by the MAMF table's H100 SXM rates (BF16
+	 * 794.5 of 989, FP8 1,402.6 of 1,979 TFLOP/s dense; the H800 takes the H100 SXM row) and
+	 * H200's FP8 rate (1,453.4; BF16 "the same" as H100) */
+	double h100_8 = round(100 * 0.6981 * 989 / 794.5 * 1402.6 / 1979) / 100;
+	double h200_8 = round(100 * 0.6981 * 989 / 794.5 * 1453.4 / 1979) / 100;
+	const char *h16[] = {"training.recipe=megatron"};
+	const char *e8[] = {"training.recipe=fp8-params", "cluster.gpu=h800-80g"};
+	const char *r8[] = {"training.recipe=fp8-params", "cluster.gpu=h200-141g"};
+	const char *c8[] = {"training.recipe=fp8-params", "cluster.gpu=h100-pcie-80g"};
+	assert_near(h100_8, 0.62, 1e-12);
+	assert_near(h200_8, 0.64, 1e-12);
+	assert_near(layer_gemm_nowave(&p, h16, 1), fl / (989e12 * 0.70), 1e-12);
+	assert_near(layer_gemm_nowave(&p, h8, 1), fl / (1979e12 * h100_8), 1e-12);
+	assert_near(layer_gemm_nowave(&p, e8, 2), fl / (1979e12 * h100_8), 1e-12);
+	assert_near(layer_gemm_nowave(&p, r8, 2), fl / (1979e12 * h200_8), 1e-12);
+	/* a GPU without a measured matmul rate (H100 PCIe) keeps one share for both:
+	 * its datasheet's dense FP8 1,513 TFLOP/s at the BF16 fit */
+	assert_near(layer_gemm_nowave(&p, c8, 2), fl / (1513e12 * 0.70), 1e-12);
+	/* the plan's efficiency.gemm alone still sets the H100's FP8 GEMMs too */
+	{
+		const char *o8[] = {"training.recipe=fp8-params", "efficiency.gemm=0.70"};
+		assert_near(layer_gemm_nowave(&p, o8, 2), fl / (1979e12 * 0.70), 1e-12);
+	}
 	/* MXFP8 at the FP8 peak, NVFP4 at the FP4 peak (HGX B200: 72 PFLOP/s dense FP4 per 8
 	 * GPUs), both at the FP8 share (docs/references.md §2.11: no FP4 fit) */
 	const char *mx[] = {"cluster.preset=hgx-b200-ndr", "training.recipe=mxfp8"};
@@ -1193,10 +1215,11 @@ static void test_moe_overlap_ep_comm(void **state)
 }
 
 /* moe.host_time (docs/references.md §5.16): Mixtral 8x7B, 32 MoE layers, pp 1, dp 16,
- * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 4.5 ms, none hidden: each
- * layer's forward 1.5 ms and backward 3 ms, the step's pipeline part 4 x 32 x 4.5 ms =
- * 0.576 s longer than with H = 0.  With the MoE block recomputed as a module the backward
- * runs the forward's dispatch, combine and launches again: its host time 3 ms + 1.5 ms,
+ * batch 64, micro-batch 1: m = 4.  The megatron-core stack's H = 4.4 ms, none hidden: each
+ * layer's forward 4.4/3 = 1.4667 ms and backward 2.9333 ms, the step's pipeline part
+ * 4 x 32 x 4.4 ms = 0.5632 s longer than with H = 0.  With the MoE block recomputed as a
+ * module the backward runs the forward's dispatch, combine and launches again: its host
+ * time 2.9333 ms + 1.4667 ms = 4.4 ms,
  * and the backward's all-to-all passes two (dispatch and combine) more, ep_layer_b twice
  * ep_layer_f.  Hidden by the GPU (host_overlap = gpu): a pass exposes
  * what H's share exceeds of the pass's GPU time, none for H = 1 us, H/3 - (f + comm_f)
@@ -1216,20 +1239,20 @@ static void test_moe_host_time(void **state)
 
 	(void)state;
 	load_plan(&p, s, 9);
-	assert_true(p.moe_host_time == 4.5e-3);
+	assert_true(p.moe_host_time == 4.4e-3);
 	assert_int_equal(p.moe_host_overlap, 1);
 	calc_comm(&p, &cm);
 	calc_layer_time_kind(&p, &cm, 0, &a);
-	assert_near(a.host_f, 4.5e-3 / 3, 1e-15);
-	assert_near(a.host_b, 9e-3 / 3, 1e-15);
+	assert_near(a.host_f, 4.4e-3 / 3, 1e-15);
+	assert_near(a.host_b, 8.8e-3 / 3, 1e-15);
 	assert_int_equal(calc_step(&p, &st, &d), 0);
 	calc_step_fast(&p, &fast);
 	assert_true(fast.host_sync == st.host_sync);
-	assert_near(st.host_sync, 4 * 32 * 4.5e-3, 1e-12);
+	assert_near(st.host_sync, 4 * 32 * 4.4e-3, 1e-12);
 	assert_int_equal(calc_plan_set(&p, "moe.host_time=0", "test", &d), 0);
 	assert_int_equal(calc_step(&p, &st0, &d), 0);
 	assert_true(st0.host_sync == 0);
-	assert_near(st.makespan - st0.makespan, 0.576, 1e-9);
+	assert_near(st.makespan - st0.makespan, 0.5632, 1e-9);
 
 	/* the MoE block recomputed as a module (Megatron-Core recompute_modules "moe") */
 	{
@@ -1242,8 +1265,8 @@ static void test_moe_host_time(void **state)
 		calc_layer_time_kind(&p, &cm, 0, &a);
 		assert_true(cm.ep_layer_f > 0);
 		assert_near(cm.ep_layer_b, 2 * cm.ep_layer_f, 1e-15);
-		assert_near(a.host_f, 1.5e-3, 1e-15);
-		assert_near(a.host_b, 4.5e-3, 1e-15);
+		assert_near(a.host_f, 4.4e-3 / 3, 1e-15);
+		assert_near(a.host_b, 4.4e-3, 1e-15);
 		load_plan(&p, s, 9);
 		calc_comm(&p, &cm0);
 		assert_near(cm0.ep_layer_b, cm0.ep_layer_f, 1e-15);
@@ -1309,7 +1332,7 @@ static void test_moe_host_time(void **state)
 		load_plan(&p, s2, 9);
 		assert_true(p.moe_host_time == 0);
 		load_plan(&p, s3, 4);
-		assert_true(p.moe_host_time == 4.5e-3);
+		assert_true(p.moe_host_time == 4.4e-3);
 		calc_comm(&p, &cm);
 		calc_layer_time_kind(&p, &cm, 0, &a);
 		assert_true(a.host_f == 0 && a.host_b == 0);
