@@ -55,7 +55,7 @@ set yrange [0 : top * 1.9]
 tic_raw = top * 1.9 / 3
 tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
-set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
+set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p nomirror
 set key top right horizontal
 plot datafile using 0:(column("total")/GB):xtic(tic("simulated_fraction")) with points lt 6 pt 7 ps 1.8 title 'memory per GPU', \
      CAP_max/GB with lines @capacity_style title sprintf('usable capacity %.1f GB', CAP_max/GB)
