@@ -7,6 +7,7 @@
  */
 #include "bounds.h"
 #include "diag.h"
+#include "format.h"
 #include "plan.h"
 #include "memory.h"
 #include "table.h"
@@ -1086,9 +1087,14 @@ static int t_rejects(struct calc_ctx *c, const struct calc_args *a, struct calc_
 		}
 		const struct calc_search_cfg *m = &r->closest_miss.c;
 		double short_mb = -r->closest_miss.headroom / 1e6;
+		/* the counts with the table's thousands separators (533,075, not 533075) */
+		char nf[32], nm[32], nl[32];
+		calc_fmt_fixed((double)r->miss_first, 0, CALC_SEP_ALL, nf, sizeof nf);
+		calc_fmt_fixed((double)r->miss_middle, 0, CALC_SEP_ALL, nm, sizeof nm);
+		calc_fmt_fixed((double)r->miss_last, 0, CALC_SEP_ALL, nl, sizeof nl);
 		snprintf(buf, sizeof buf, "the worst pipeline stage does not fit in the GPU's usable memory; worst stage "
-		         "first %lld, middle %lld, last %lld; the smallest overshoot (the closest miss): stage %d short by "
-		         "%.*f MB (tp %d pp %d dp %d cp %d mb %d %s ZeRO-%d %s)", r->miss_first, r->miss_middle, r->miss_last,
+		         "first %s, middle %s, last %s; the smallest overshoot (the closest miss): stage %d short by "
+		         "%.*f MB (tp %d pp %d dp %d cp %d mb %d %s ZeRO-%d %s)", nf, nm, nl,
 		         r->closest_miss.worst, short_mb < 10 ? 2 : 0, short_mb, m->tp, m->pp, m->dp, m->cp, m->micro_batch,
 		         calc_recompute_name((enum calc_recompute)m->recompute), m->zero,
 		         calc_schedule_name((enum calc_schedule)m->schedule));

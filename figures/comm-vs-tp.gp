@@ -44,7 +44,7 @@ set yrange [0 : by_top]
 tic_raw = by_top / 3.0
 tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
-set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
+set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p nomirror
 set key top left
 set style fill solid 0.85 border rgb '#ffffff'
 plot datafile using "tp":(column("tp_bytes")/GB):(column("tp")*0.25) with boxes lt 1 title 'bytes per GPU per step', \

@@ -21,7 +21,11 @@ if (valid < 1) {
 	set yrange [0:1]
 	plot datafile using "inter_gbps":(0) with lines lc rgb '#ffffff' notitle
 } else {
-	set yrange [0:*]
+	# the step time on a log scale too, as in network-sweep.gp: the lines differ by
+	# their ratio, which a linear axis hides at the plan's bandwidth
+	set logscale y 10
+	set format y '%g'
+	set ylabel 'time per optimizer step (s, log scale)'
 	if (ntp < 1) {
 		set label 2 'TP across nodes: not a valid split for this plan' at graph 0.03, graph 0.06 left
 	}

@@ -25,11 +25,12 @@ set xrange [-1 : NREC]
 unset xtics
 set ylabel 'step time (s)'
 set yrange [0 : STEP_max * 1.25]
-# about three tics, at 1, 2 or 5 times a power of ten
+# about three tics, the third of the range rounded to the nearest 1, 2 or 5 times a power of
+# ten (2 to 5 intervals; rounding up left a single tic where the third was just above 10^n)
 tic_raw = STEP_max * 1.25 / 3
 tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
-set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
+set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p nomirror
 unset key
 plot datafile using 0:"step" with points lt 6 pt 7 ps 1.8 notitle
 

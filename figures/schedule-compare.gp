@@ -60,7 +60,7 @@ set yrange [0 : ytop]
 tic_raw = ytop / 3
 tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
-set ytics 0, (tic_m <= 1 ? 1 : tic_m <= 2 ? 2 : tic_m <= 5 ? 5 : 10) * tic_p nomirror
+set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p nomirror
 # the key at the top, above every point (the points stay below top / 1.15 of a range of
 # top * 1.9, or 2.4 with a second key row); an open point (does not fit) is named in the key only where there is one
 set key top right horizontal samplen 1.5 width -2

@@ -32,7 +32,7 @@ for run in plans/*.ini "plans/llama2-70b-a100.ini torchtitan torchtitan" \
 		file=$(sed -n 's/^| `--plan` | \(.*\) |$/\1/p' "$tmp/x")
 		sed -n 's/^| `--set \([a-z_.]*=\)` | \(.*\) |$/\1\2/p' "$tmp/x" >"$tmp/sets"
 		# the placement keys, one cell "key=value key=value" (Markdown escapes the '_')
-		sed -n 's/^| `--set` for each of | \(.*\) |$/\1/p' "$tmp/x" | sed 's/\\_/_/g' | tr ' ' '\n' >>"$tmp/sets"
+		sed -n 's/^| `--set`, once for each of these | \(.*\) |$/\1/p' "$tmp/x" | sed 's/\\_/_/g' | tr ' ' '\n' >>"$tmp/sets"
 		[ -n "$stack" ] && echo "efficiency.stack=$stack" >>"$tmp/sets"
 		while IFS= read -r kv; do [ -n "$kv" ] && set -- "$@" --set "$kv"; done <"$tmp/sets"
 		if ! "$bin" export --for "$fw" --plan "$file" "$@" >"$tmp/out" 2>"$tmp/err"; then
