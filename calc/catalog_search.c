@@ -622,11 +622,15 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		struct calc_search_opts o;
 		int own;
 		search_opts(&o, NEED_BEST, calc_threads_get());
-		o.top = CALC_PICK_TOP; /* the rule over the top 100: this window is not grown */
 		o.allow = calc_framework_allows;
 		o.allow_arg = stack_framework(&c->plan, &own);
 		fc = xcalloc(1, sizeof *fc);
+		/* as the plan's own search and `trainplan search --for`: the window's first growth
+		 * kept at once (search_opts: CALC_PICK_TOP_FIRST rows), the window read from them
+		 * or the whole band in one more pass (calc_search_pick_band), so that a second
+		 * search is the exception; the pick does not depend on the rows kept (pick.c) */
 		fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		fc->failed = fc->failed || calc_search_pick_band(&c->plan, &fc->r, CALC_PICK_TOP, d) < 0;
 		/* the recommendation reads the whole band (pick.c), as `trainplan search --for` does */
 		for (int k; !fc->failed && (k = calc_search_pick_window(&fc->r, &c->plan)) > 0;) {
 			calc_search_free(&fc->r);
