@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 #include "step.h"
+#include "schedules.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -252,7 +253,9 @@ static void test_prefetch_same_numbers(void **state)
 
 /* The validation rows computed in parts on the pool's thread and this one give the
  * numbers and the table of `trainplan validate`'s serial run: calc_validate in this
- * thread. */
+ * thread.  Where the rows computed when trainplan was built hold (the built-in schedule
+ * table), nothing is queued; another schedule table (calc_schedule_unregister_all moves
+ * its generation) has the rows run, and queued. */
 static void test_validate_prefetch(void **state)
 {
 	(void)state;
@@ -267,6 +270,11 @@ static void test_validate_prefetch(void **state)
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
 	const struct calc_job *job[CALC_VALIDATE_JOBS], *again[CALC_VALIDATE_JOBS];
+	struct calc_validate_res built;
+	if (calc_validate_row_built(0, &built) >= 0) { /* a build with the table */
+		assert_int_equal(calc_validate_prefetch(job), 0);
+		calc_schedule_unregister_all(); /* another generation: the rows are run */
+	}
 	assert_int_equal(calc_validate_prefetch(job), CALC_VALIDATE_JOBS);
 	assert_int_equal(calc_validate_prefetch(again), CALC_VALIDATE_JOBS);
 	for (int k = 0; k < CALC_VALIDATE_JOBS; k++)
