@@ -78,9 +78,27 @@ const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const str
  * calc_search_prefetch_counts) raises a queued job that has not started; a context whose
  * result holds no counts searches again when one is asked. */
 const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const struct calc_plan *plan, int counts);
+/* calc_ctx_search_prefetch_for for a directive whose search names read only the fastest
+ * configuration and the counts ('first' 1: search.best.*, search.ranked ...,
+ * calc_search_name_first): a variant's first search then keeps that configuration alone
+ * (opts.top 1, no window for the recommendation).  A later call with first = 0 (or
+ * calc_search_prefetch_all) makes a queued job that has not started keep the window; a
+ * context whose result holds the first configuration alone searches again when more is
+ * asked. */
+const struct calc_job *calc_ctx_search_prefetch_first(struct calc_ctx *root, const struct calc_plan *plan, int counts,
+                                                      int first);
 /* Job j of calc_ctx_search_prefetch_for is to count, as with counts = 1 (where it has not
  * started). */
 void calc_search_prefetch_counts(const struct calc_job *j);
+/* Job j of calc_ctx_search_prefetch_first is to keep the window, as with first = 0 (where
+ * it has not started). */
+void calc_search_prefetch_all(const struct calc_job *j);
+/* 1 when the value of quantity 'name' reads of a search only its fastest configuration
+ * (search.best.* but the simulator's search.best.step_time_sim) or its counts
+ * (search.evaluated, search.ranked, search.rejected, search.rejected_memory), or no search
+ * (search.memory_margin, search.pick_band); 0 for the rest (the recommendation, its window,
+ * the tables). */
+int calc_search_name_first(const char *name);
 /* 1 when the value of quantity 'name' reads a search's counts (every name but those of the
  * top K: search.best.*, search.safe.*, search.pick.*, search.found, search.memory_margin). */
 int calc_search_name_counts(const char *name);

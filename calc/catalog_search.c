@@ -36,6 +36,10 @@ struct search_cache {
 	              (opts.top_only), NEED_AXES also the axes' best (opts.top_axes),
 	              NEED_FULL also the heatmap,
 	              NEED_ROWS also every ranked row (keep_feasible: the Pareto set) */
+	int first;    /* 1: only the first configuration kept (opts.top 1, no window for the
+	                 recommendation): a `with` variant whose directives read the fastest
+	                 configuration and the counts alone (calc_search_name_first); it serves
+	                 need_best and the counts, anything else searches again */
 	struct calc_search_result r;
 };
 
@@ -153,6 +157,9 @@ struct prefetch {
 	struct calc_plan plan;
 	int need;                /* NEED_*; raised while queued (atomic: the pool's thread reads
 	                            it when it starts the job) */
+	int first;               /* 1: a search of the first configuration only (search_cache.
+	                            first); cleared while queued when a later directive reads
+	                            more (atomic, as need) */
 	int taken;               /* 1: a context has taken (or dropped) the result; the entry
 	                            stays until the root is freed, for calc_pool_done */
 	struct search_cache *sc; /* the result; NULL once taken */
@@ -239,15 +246,20 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->threads = threads; /* the result does not depend on it */
 }
 
-/* calc_search of 'plan' at level 'need' on 'threads' threads, its memo from 'root'.
+/* calc_search of 'plan' at level 'need' on 'threads' threads, its memo from 'root';
+ * with 'first' the first configuration only (search_cache.first: the top is exact, so
+ * its first row is the one a search keeping the window gives; no window is read).
  * Returns the cache entry (sc->failed after diagnostics in 'd'). */
-static struct search_cache *search_new(struct calc_ctx *root, const struct calc_plan *plan, int need, int threads,
-                                       struct calc_diag *d)
+static struct search_cache *search_new(struct calc_ctx *root, const struct calc_plan *plan, int need, int first,
+                                       int threads, struct calc_diag *d)
 {
 	struct calc_search_opts o;
 	search_opts(&o, need, threads);
 	struct search_cache *sc = xcalloc(1, sizeof *sc);
 	sc->level = need;
+	sc->first = first;
+	if (first)
+		o.top = 1;
 	if (need == NEED_BEST) {
 		/* only the top: read a memo of this memory side where there is one (its counts
 		 * come with it), else search without one, not counting, from the root's top */
@@ -257,6 +269,8 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 			o.seed = seed;
 			o.nseed = nseed;
 			sc->failed = calc_search(plan, &o, &sc->r, d) < 0;
+			if (first)
+				return sc;
 			/* the recommendation's window from the rows kept, or one more pass (pick.c) */
 			sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, CALC_PICK_TOP, d) < 0;
 			for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
@@ -270,6 +284,8 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 		sc->level = NEED_TOP;
 	}
 	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
+	if (first)
+		return sc;
 	sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, CALC_PICK_TOP, d) < 0;
 	for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 		calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
@@ -285,7 +301,8 @@ static void prefetch_run(struct calc_job *j)
 	struct prefetch *p = (struct prefetch *)j;
 	struct calc_diag d = {0};
 	/* the level as raised by the last directive read before the job started */
-	p->sc = search_new(p->root, &p->plan, __atomic_load_n(&p->need, __ATOMIC_ACQUIRE), 1, &d);
+	p->sc = search_new(p->root, &p->plan, __atomic_load_n(&p->need, __ATOMIC_ACQUIRE),
+	                   __atomic_load_n(&p->first, __ATOMIC_ACQUIRE), 1, &d);
 	calc_diag_free(&d);
 }
 
@@ -305,12 +322,25 @@ void calc_search_prefetch_counts(const struct calc_job *j)
 		__atomic_store_n(&p->need, NEED_TOP, __ATOMIC_RELEASE);
 }
 
+void calc_search_prefetch_all(const struct calc_job *j)
+{
+	struct prefetch *p = (struct prefetch *)j; /* its first member */
+	if (j)
+		__atomic_store_n(&p->first, 0, __ATOMIC_RELEASE);
+}
+
 const struct calc_job *calc_ctx_search_prefetch(struct calc_ctx *root, const struct calc_plan *plan)
 {
-	return calc_ctx_search_prefetch_for(root, plan, 1);
+	return calc_ctx_search_prefetch_first(root, plan, 1, 0);
 }
 
 const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const struct calc_plan *plan, int counts)
+{
+	return calc_ctx_search_prefetch_first(root, plan, counts, 0);
+}
+
+const struct calc_job *calc_ctx_search_prefetch_first(struct calc_ctx *root, const struct calc_plan *plan, int counts,
+                                                      int first)
 {
 	if (!calc_pool_active())
 		return NULL;
@@ -323,6 +353,8 @@ const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const
 			 * them (else the context searches again) */
 			if (counts)
 				calc_search_prefetch_counts(&l->p[i]->job);
+			if (!first) /* a directive that reads more than the first configuration */
+				calc_search_prefetch_all(&l->p[i]->job);
 			return &l->p[i]->job;
 		}
 	if (l->n >= CALC_MAX_VARIANT_SEARCHES)
@@ -333,6 +365,7 @@ const struct calc_job *calc_ctx_search_prefetch_for(struct calc_ctx *root, const
 	p->plan = *plan;
 	/* as ctx_search's first request for the top: the root's own keeps the axes' best */
 	p->need = same_search_plan(plan, &root->plan) ? NEED_AXES : counts ? NEED_TOP : NEED_BEST;
+	p->first = first && p->need != NEED_AXES;
 	/* its cost for the pool's order [us]: its leaves at the time of one leaf, timed
 	 * from a memo another search of its memory side fills, with the memory side
 	 * computed (the first queued of its memory side) or with the axes' best too (the
@@ -390,7 +423,16 @@ static void prefetch_take(struct calc_ctx *c)
  * heatmap needs every ranked leaf timed, the Pareto set also every row kept (about a
  * third more).  Asking for more than the cached result holds runs the search again at
  * that level (same top and counts). */
+static const struct calc_search_result *ctx_search_as(struct calc_ctx *c, int need, int first, struct calc_diag *d);
 static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need, struct calc_diag *d)
+{
+	return ctx_search_as(c, need, 0, d);
+}
+
+/* ctx_search for a quantity that reads only the first configuration or the counts
+ * ('first' 1: a `with` variant's context may search for the first configuration alone,
+ * search_cache.first) or more (0: a result of the first alone is searched again). */
+static const struct calc_search_result *ctx_search_as(struct calc_ctx *c, int need, int first, struct calc_diag *d)
 {
 	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
 	/* The plan's own context (no root) keeps the axes' best from its first search: the
@@ -402,7 +444,9 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 		prefetch_take(c);
 		sc = c->slot[CALC_SLOT_SEARCH];
 	}
-	if (sc && !sc->failed && need > sc->level) {
+	if (!c->root)
+		first = 0; /* the plan's own search keeps the window and the axes' best */
+	if (sc && !sc->failed && (need > sc->level || (sc->first && !first))) {
 		cache_free(sc);
 		c->slot[CALC_SLOT_SEARCH] = sc = NULL;
 	}
@@ -418,7 +462,7 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
 		l->searched++;
 	}
 	if (!sc) {
-		sc = search_new(c->root ? c->root : c, &c->plan, need, calc_threads_get(), d);
+		sc = search_new(c->root ? c->root : c, &c->plan, need, first, calc_threads_get(), d);
 		c->slot[CALC_SLOT_SEARCH] = sc;
 		c->slot_free[CALC_SLOT_SEARCH] = cache_free;
 		if (sc->failed)
@@ -454,12 +498,13 @@ static const struct calc_search_result *ctx_search_sim(struct calc_ctx *c, struc
 	}
 }
 
-static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
+/* The fastest configuration; 'first' 1 where a search of it alone serves (ctx_search_as). */
+static const struct calc_search_top *need_best_as(struct calc_ctx *c, int first, struct calc_diag *d)
 {
-	const struct calc_search_result *r = ctx_search_top(c, d);
+	const struct calc_search_result *r = ctx_search_as(c, NEED_BEST, first, d);
 	if (!r)
 		return NULL;
-	if (r->ntop < 1 && r->partial && !(r = calc_ctx_search(c, d))) /* the messages' counts */
+	if (r->ntop < 1 && r->partial && !(r = ctx_search_as(c, NEED_TOP, first, d))) /* the messages' counts */
 		return NULL;
 	if (r->ntop < 1 && r->measured == 0) {
 		calc_error(d, c->plan.file, 0, "search: none of %lld configurations is valid (trainplan table "
@@ -471,6 +516,11 @@ static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_d
 		return NULL;
 	}
 	return &r->top[0];
+}
+
+static const struct calc_search_top *need_best(struct calc_ctx *c, struct calc_diag *d)
+{
+	return need_best_as(c, 1, d);
 }
 
 /* A quantity of one ranked configuration: GET(c, d) picks it (need_best: the fastest,
@@ -528,7 +578,7 @@ QB(q_cost, b->r.cost)
  * run.  NULL and a diagnostic when none of the kept top configurations does. */
 static const struct calc_search_top *need_safe(struct calc_ctx *c, int *rank, struct calc_diag *d)
 {
-	if (!need_best(c, d))
+	if (!need_best_as(c, 0, d)) /* the window, not the first configuration alone */
 		return NULL;
 	const struct calc_search_result *r = ctx_search_top(c, d); /* need_best's */
 	const struct calc_search_top *t = calc_search_safe(r, &c->plan, rank); /* the one rule, pick.c */
@@ -623,11 +673,15 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		struct calc_search_opts o;
 		int own;
 		search_opts(&o, NEED_BEST, calc_threads_get());
-		o.top = CALC_PICK_TOP; /* the rule over the top 100: this window is not grown */
 		o.allow = calc_framework_allows;
 		o.allow_arg = stack_framework(&c->plan, &own);
 		fc = xcalloc(1, sizeof *fc);
+		/* as the plan's own search and `trainplan search --for`: the window's first growth
+		 * kept at once (search_opts: CALC_PICK_TOP_FIRST rows), the window read from them
+		 * or the whole band in one more pass (calc_search_pick_band), so that a second
+		 * search is the exception; the pick does not depend on the rows kept (pick.c) */
 		fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
+		fc->failed = fc->failed || calc_search_pick_band(&c->plan, &fc->r, CALC_PICK_TOP, d) < 0;
 		/* the recommendation reads the whole band (pick.c), as `trainplan search --for` does */
 		for (int k; !fc->failed && (k = calc_search_pick_window(&fc->r, &c->plan)) > 0;) {
 			calc_search_free(&fc->r);
@@ -817,7 +871,7 @@ static int q_s_rank(struct calc_ctx *c, struct calc_value *v, struct calc_diag *
 static int pick_why(struct calc_ctx *c, struct calc_pick_why *w, const struct calc_search_result **out,
                     struct calc_diag *d)
 {
-	if (!need_best(c, d))
+	if (!need_best_as(c, 0, d)) /* the window, not the first configuration alone */
 		return -1;
 	const struct calc_search_result *r = ctx_search_top(c, d);
 	calc_search_safe_why(r, &c->plan, w);
@@ -888,7 +942,7 @@ static int q_margin(struct calc_ctx *c, struct calc_value *v, struct calc_diag *
 #define QR(fn, expr)                                                                    \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)        \
 	{                                                                               \
-		const struct calc_search_result *r = calc_ctx_search(c, d);                 \
+		const struct calc_search_result *r = ctx_search_as(c, NEED_TOP, 1, d);      \
 		if (!r)                                                                 \
 			return -1;                                                      \
 		v->num = (double)(expr);                                                \
@@ -923,6 +977,19 @@ int calc_search_name_counts(const char *name)
 		if (!strncmp(name, top[i], strlen(top[i])))
 			return 0;
 	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin") && strcmp(name, "search.pick_band");
+}
+
+int calc_search_name_first(const char *name)
+{
+	/* need_best's (but the simulator's re-check of the top), the counts (QR), or none */
+	static const char *const first[] = {"search.evaluated", "search.ranked", "search.rejected",
+	                                    "search.rejected_memory", "search.memory_margin", "search.pick_band"};
+	if (!strncmp(name, "search.best.", 12))
+		return strcmp(name, "search.best.step_time_sim") != 0;
+	for (size_t i = 0; i < sizeof first / sizeof *first; i++)
+		if (!strcmp(name, first[i]))
+			return 1;
+	return 0;
 }
 
 const struct calc_quantity calc_q_search[] = {

@@ -429,6 +429,28 @@ double calc_validate_band_run(const char *stack, const char *gen);
 /* Entry i of the bands computed when trainplan was built: 1 and the entry, 0 past the end;
  * i < 0: the number of entries; -1 when this build has no such table. */
 int calc_validate_band_built(int i, const char **stack, const char **gen, double *band);
+/* One validation row (validate.c's table, in its order) put through the model with no
+ * keys but its own: what the validation table and its summary read of it. */
+struct calc_validate_res {
+	int ok;                        /* 1: computed */
+	double pred;                   /* the row's metric, predicted [the metric's unit] */
+	double mfu, hfu;               /* [1] */
+	double peak;                   /* predicted peak of the fullest stage [B] (rows with mem_gib) */
+	int dp, v, fits;               /* DP degree, interleaving depth shown; 1: predicted to fit */
+	char model[CALC_NAME_MAX];     /* the model's name in the table */
+	char recipe[CALC_NAME_MAX];    /* training.recipe of the row */
+};
+/* The number of validation rows. */
+int calc_validate_row_count(void);
+/* Row i (0 .. calc_validate_row_count() - 1) run through the model now into *o: 0; -1
+ * (o->ok 0) for a row that predicts nothing (not expressible) or whose run fails. */
+int calc_validate_row_run(int i, struct calc_validate_res *o);
+/* Row i as computed when trainplan was built (build/band_table.h, calc/gen/band_table.c),
+ * what the validation table reads while the schedule table's generation is the built-in
+ * one (and runs the row otherwise): 1 and the row; 0 where the table holds none for it
+ * (past the end, or a row that predicts nothing or failed, which is run where it is asked
+ * for, with its message); -1 when this build has no such table. */
+int calc_validate_row_built(int i, struct calc_validate_res *o);
 /* Fill 'out' (may be NULL: not built) with one row per A100 to H100 pair of a calc_validate
  * table 'rows' (validate.c: one model, stack, recipe and checkpointing setting on both
  * GPUs): stack, model, the two runs, published and predicted speed-up, error, role; and 's'

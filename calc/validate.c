@@ -909,21 +909,13 @@ static int run_row(const struct vrow *r, const char *const *extra, int nextra, s
 	return rc < 0 ? -1 : calc_step(p, st, d);
 }
 
-/* One row put through the model: what the table and the summary read of it. */
-struct vres {
-	int ok;                        /* 1: computed */
-	double pred;                   /* the row's metric, predicted [the metric's unit] */
-	double mfu, hfu;               /* [1] */
-	double peak;                   /* predicted peak of the fullest stage [B] (rows with mem_gib) */
-	int dp, v, fits;               /* DP degree, interleaving depth shown; 1: predicted to fit */
-	char model[CALC_NAME_MAX];     /* the model's name in the table */
-	char recipe[CALC_NAME_MAX];    /* training.recipe of the row */
-};
+/* One row put through the model: struct calc_validate_res (step.h). */
+static int row_built(int i, struct calc_validate_res *o);
 
 /* Row i of rows[] with the extra plan keys 'sets' into *o, on the caller's scratch
  * structs p, st, mem.  Returns 0; -1 with a diagnostic in d. */
 static int row_compute(int i, const char *const *sets, int nsets, struct calc_plan *p, struct calc_step *st,
-                       struct calc_memory *mem, struct vres *o, struct calc_diag *d)
+                       struct calc_memory *mem, struct calc_validate_res *o, struct calc_diag *d)
 {
 	const struct vrow *r = &rows[i];
 	int v = 1;
@@ -964,7 +956,7 @@ static int row_compute(int i, const char *const *sets, int nsets, struct calc_pl
 
 /* The validation table and summary (calc_validate), taking the rows of pre[] that are
  * computed (NULL: none) and computing the others here, in row order. */
-static int validate_rows(const char *const *sets, int nsets, const struct vres *pre, struct calc_table *out,
+static int validate_rows(const char *const *sets, int nsets, const struct calc_validate_res *pre, struct calc_table *out,
                          struct calc_validation *sum, struct calc_diag *d)
 {
 	struct calc_plan *p = xmalloc(sizeof *p);
@@ -1012,7 +1004,7 @@ static int validate_rows(const char *const *sets, int nsets, const struct vres *
 	cass = calc_table_col(t, "assumed", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < NROWS; i++) {
 		const struct vrow *r = &rows[i];
-		struct vres res;
+		struct calc_validate_res res;
 		int row;
 		double pred, err;
 		if (r->noexpr) { /* shown with its published figure and the reason, predicted nothing */
@@ -1039,6 +1031,8 @@ static int validate_rows(const char *const *sets, int nsets, const struct vres *
 		}
 		if (pre && pre[i].ok)
 			res = pre[i];
+		else if (nsets == 0 && row_built(i, &res) == 1)
+			; /* computed when trainplan was built, bit for bit (row_built) */
 		else if (row_compute(i, sets, nsets, p, st, mem, &res, d) < 0) {
 			calc_table_free(t);
 			free(p);
@@ -1655,7 +1649,7 @@ static int done;
  * simulation of NAR21's 1T model on 64 stages alone is a third of them), so the runs
  * are cut by an estimate of each row's work, row_work; any cut gives the same numbers. */
 #define VCHUNKS CALC_VALIDATE_JOBS
-static struct vres pre[NROWS];
+static struct calc_validate_res pre[NROWS];
 struct vchunk {
 	struct calc_job job; /* first: a job is its chunk */
 	int lo, hi;          /* rows [lo, hi) */
@@ -1698,6 +1692,14 @@ int calc_validate_prefetch(const struct calc_job **jobs)
 {
 	if (!prefetched && (!calc_pool_active() || done))
 		return 0;
+	if (!prefetched) { /* nothing to queue where every row was computed when trainplan was built */
+		struct calc_validate_res res;
+		int all = 1;
+		for (int i = 0; i < NROWS && all; i++)
+			all = rows[i].noexpr || row_built(i, &res) == 1;
+		if (all)
+			return 0;
+	}
 	if (!prefetched) {
 		prefetched = 1;
 		double total = 0, sum = 0;
@@ -1884,13 +1886,15 @@ static double band_rows(const char *stk, const char *gen)
 			}
 			if (band_rows_kept.state[i] == 0) {
 				struct calc_diag d = {0};
-				struct vres res;
+				struct calc_validate_res res;
 				if (!p) {
 					p = xmalloc(sizeof *p);
 					st = xmalloc(sizeof *st);
 					mem = xmalloc(sizeof *mem);
 				}
-				if (row_compute(i, NULL, 0, p, st, mem, &res, &d) < 0) {
+				if (row_built(i, &res) == 1)
+					; /* computed when trainplan was built (row_built) */
+				else if (row_compute(i, NULL, 0, p, st, mem, &res, &d) < 0) {
 					band_rows_kept.state[i] = -1;
 					failed = 1;
 				} else {
@@ -1955,6 +1959,64 @@ int calc_validate_band_built(int i, const char **stack, const char **gen, double
 	(void)i, (void)stack, (void)gen, (void)band;
 	return -1;
 #endif
+}
+
+/* The rows computed when trainplan was built, in the same header (calc/gen/band_table.c):
+ *   static const struct calc_validate_res rows_built[];  one per row of rows[], in order,
+ *                                                 ok 0 for a row that predicts nothing or
+ *                                                 failed; the numbers as hexadecimal floats
+ * Each row is a pure function of the code's tables, as the bands are (each row is a plan
+ * of its own keys), so the built row is the one a run gives while the schedule table's
+ * generation is the built-in one.  tests/calc/step.c (test_validate_rows_built) runs every
+ * row and compares it with the built one bit for bit, so a stale table fails the tests. */
+int calc_validate_row_built(int i, struct calc_validate_res *o)
+{
+#ifdef HAVE_BAND_BUILT
+	_Static_assert(sizeof rows_built / sizeof rows_built[0] == sizeof rows / sizeof rows[0],
+	               "build/band_table.h holds one built row per validation row");
+	if (i < 0 || i >= NROWS || !rows_built[i].ok)
+		return 0;
+	*o = rows_built[i];
+	return 1;
+#else
+	(void)i, (void)o;
+	return -1;
+#endif
+}
+
+/* Row i as built, while the schedule table is the built-in one: 1; else 0 or -1 as
+ * calc_validate_row_built. */
+static int row_built(int i, struct calc_validate_res *o)
+{
+#ifdef HAVE_BAND_BUILT
+	if (calc_schedule_generation() != BAND_BUILT_SCHED_GEN)
+		return 0;
+#endif
+	return calc_validate_row_built(i, o);
+}
+
+int calc_validate_row_count(void)
+{
+	return NROWS;
+}
+
+int calc_validate_row_run(int i, struct calc_validate_res *o)
+{
+	struct calc_plan *p = xmalloc(sizeof *p);
+	struct calc_step *st = xmalloc(sizeof *st);
+	struct calc_memory *mem = xmalloc(sizeof *mem);
+	struct calc_diag d = {0};
+	int rc = -1;
+	memset(o, 0, sizeof *o);
+	if (i >= 0 && i < NROWS && !rows[i].noexpr)
+		rc = row_compute(i, NULL, 0, p, st, mem, o, &d);
+	if (rc < 0)
+		memset(o, 0, sizeof *o);
+	calc_diag_free(&d);
+	free(p);
+	free(st);
+	free(mem);
+	return rc < 0 ? -1 : 0;
 }
 
 /* The comparison band (calc_validate_compare_band) of a stack on a GPU generation, from

@@ -1345,6 +1345,26 @@ static int names_counts(const struct rpt_expr *e)
 	return 0;
 }
 
+/* 1 when every search quantity e names reads only the fastest configuration or the counts
+ * (calc_search_name_first). */
+static int names_first(const struct rpt_expr *e)
+{
+	if (!e)
+		return 1;
+	if (e->kind == E_NAME && !strncmp(e->text, "search.", 7) && !calc_search_name_first(e->text))
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (!names_first(e->a[i]))
+			return 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (!names_first(e->args[i]))
+			return 0;
+	for (int i = 0; i < e->nas; i++)
+		if (!names_first(e->as[i].val))
+			return 0;
+	return 1;
+}
+
 /* Queue what e will ask for: the search of every plan its search.* names are evaluated
  * on (the base plan, or a `with` variant whose values name no search). */
 static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct prefetch_seen *seen)
@@ -1374,11 +1394,14 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 			if (names_prefix(e->as[i].val, "search.") || (e->as[i].val && e->as[i].val->kind == E_WITH))
 				return;
 		int counts = names_counts(e->a[0]); /* else the variant's first search need not count */
+		int first = names_first(e->a[0]);   /* else it keeps the recommendation's window */
 		for (int i = 0; i < seen->n; i++) /* a table row repeats its scenario */
 			if (!strcmp(seen->with[i], e->text)) {
 				need_add(seen, seen->job[i]);
 				if (counts && seen->job[i]) /* raise the queued job to one that counts */
 					calc_search_prefetch_counts(seen->job[i]);
+				if (!first && seen->job[i]) /* and to one that keeps the window */
+					calc_search_prefetch_all(seen->job[i]);
 				return;
 			}
 		seen->with = xrealloc(seen->with, (size_t)(seen->n + 1) * sizeof *seen->with);
@@ -1393,7 +1416,7 @@ static void prefetch_walk(const struct rpt_expr *e, struct rpt_scope *sc, struct
 		                                    &tmp);
 		calc_diag_free(&tmp);
 		if (vc) {
-			const struct calc_job *j = calc_ctx_search_prefetch_for(sc->ctx, &vc->plan, counts);
+			const struct calc_job *j = calc_ctx_search_prefetch_first(sc->ctx, &vc->plan, counts, first);
 			seen->job[seen->n - 1] = j;
 			need_add(seen, j);
 			calc_ctx_free(vc);

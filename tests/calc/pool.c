@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 #include "step.h"
+#include "schedules.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -250,9 +251,91 @@ static void test_prefetch_same_numbers(void **state)
 	free(plan);
 }
 
+/* A `with` variant whose directives read only the fastest configuration and the counts
+ * searches for the first configuration alone (opts.top 1, calc_search_name_first): its
+ * numbers are those of the search that keeps the recommendation's window, bit for bit --
+ * the context that asks search.safe.rank first (the window), against one that asks the
+ * first configuration and the counts alone, serially and queued on the pool with first =
+ * 1; asking the window afterwards searches again and gives the window's numbers. */
+static const char *const first_names[] = {
+	"search.best.step_time", "search.best.tp", "search.best.pp", "search.best.dp", "search.best.cp",
+	"search.best.micro_batch", "search.best.memory", "search.ranked", "search.evaluated", "search.rejected_memory",
+};
+#define NF (int)(sizeof first_names / sizeof first_names[0])
+
+static void first_values(struct calc_ctx *c, double *out)
+{
+	struct calc_diag d = {0};
+	for (int i = 0; i < NF; i++) {
+		struct calc_value v = {0};
+		assert_int_equal(calc_catalog_get(c, first_names[i], &v, &d), 0);
+		out[i] = v.num;
+	}
+	calc_diag_free(&d);
+}
+
+static void test_search_first_only(void **state)
+{
+	(void)state;
+	struct calc_plan *plan = malloc(sizeof *plan);
+	struct calc_diag d = {0};
+	load_plan(plan, NULL, 0);
+	for (int i = 0; i < NF; i++)
+		assert_true(calc_search_name_first(first_names[i]));
+	assert_false(calc_search_name_first("search.safe.tp"));
+	assert_false(calc_search_name_first("search.found"));
+	assert_false(calc_search_name_first("search.best.step_time_sim"));
+	assert_false(calc_search_name_first("search.framework.tp"));
+	for (int k = 0; k < NV; k++) {
+		double want[NF], first[NF], queued[NF], safe_w, safe_f;
+		struct calc_value v = {0};
+		/* the window first */
+		calc_threads_set(1);
+		struct calc_ctx root;
+		calc_ctx_init(&root, plan);
+		struct calc_ctx *c = calc_ctx_variant(&root, variants[k], 1, "test", &d);
+		assert_non_null(c);
+		assert_int_equal(calc_catalog_get(c, "search.safe.rank", &v, &d), 0);
+		safe_w = v.num;
+		first_values(c, want);
+		calc_ctx_free(&root);
+		/* the first configuration and the counts alone, then the window */
+		calc_ctx_init(&root, plan);
+		c = calc_ctx_variant(&root, variants[k], 1, "test", &d);
+		assert_non_null(c);
+		first_values(c, first);
+		assert_int_equal(calc_catalog_get(c, "search.safe.rank", &v, &d), 0);
+		safe_f = v.num;
+		calc_ctx_free(&root);
+		/* queued on the pool as a search of the first configuration */
+		calc_threads_set(2);
+		calc_ctx_init(&root, plan);
+		c = calc_ctx_variant(&root, variants[k], 1, "test", &d);
+		assert_non_null(c);
+		assert_int_equal(calc_pool_start(), 1);
+		assert_non_null(calc_ctx_search_prefetch_first(&root, &c->plan, 1, 1));
+		calc_pool_go();
+		first_values(c, queued);
+		calc_pool_stop();
+		calc_ctx_free(&root);
+		for (int i = 0; i < NF; i++) {
+			if (memcmp(&want[i], &first[i], sizeof(double)) || memcmp(&want[i], &queued[i], sizeof(double))) {
+				print_error("%s (%s): %.17g with the window, %.17g first only, %.17g queued\n", first_names[i],
+				            variants[k][0], want[i], first[i], queued[i]);
+				fail();
+			}
+		}
+		assert_memory_equal(&safe_w, &safe_f, sizeof(double));
+	}
+	calc_diag_free(&d);
+	free(plan);
+}
+
 /* The validation rows computed in parts on the pool's thread and this one give the
  * numbers and the table of `trainplan validate`'s serial run: calc_validate in this
- * thread. */
+ * thread.  Where the rows computed when trainplan was built hold (the built-in schedule
+ * table), nothing is queued; another schedule table (calc_schedule_unregister_all moves
+ * its generation) has the rows run, and queued. */
 static void test_validate_prefetch(void **state)
 {
 	(void)state;
@@ -267,6 +350,11 @@ static void test_validate_prefetch(void **state)
 	calc_threads_set(2);
 	assert_int_equal(calc_pool_start(), 1);
 	const struct calc_job *job[CALC_VALIDATE_JOBS], *again[CALC_VALIDATE_JOBS];
+	struct calc_validate_res built;
+	if (calc_validate_row_built(0, &built) >= 0) { /* a build with the table */
+		assert_int_equal(calc_validate_prefetch(job), 0);
+		calc_schedule_unregister_all(); /* another generation: the rows are run */
+	}
 	assert_int_equal(calc_validate_prefetch(job), CALC_VALIDATE_JOBS);
 	assert_int_equal(calc_validate_prefetch(again), CALC_VALIDATE_JOBS);
 	for (int k = 0; k < CALC_VALIDATE_JOBS; k++)
@@ -361,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_pool_promote),         cmocka_unit_test(test_pool_largest_first),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
 		cmocka_unit_test(test_validate_prefetch),    cmocka_unit_test(test_network_prefetch),
+		cmocka_unit_test(test_search_first_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2290,6 +2290,42 @@ static void test_validate_band_built(void **state)
 	assert_int_equal(calc_validate_band_built(n, &stk, &gen, &band), 0);
 }
 
+/* The validation rows computed when trainplan was built (build/band_table.h,
+ * calc_validate_row_built), which the validation table reads instead of running the rows:
+ * each the row as run now (calc_validate_row_run), bit for bit, so that a table gone stale
+ * (a preset, a stack, a formula changed without the header written again) fails here; a
+ * row the table leaves out (ok 0) is one that predicts nothing or fails when run. */
+static void test_validate_rows_built(void **state)
+{
+	int n = calc_validate_row_count(), held = 0;
+	(void)state;
+	struct calc_validate_res b, r;
+	if (calc_validate_row_built(0, &b) < 0) /* a build without the table */
+		skip();
+	for (int i = 0; i < n; i++) {
+		int rc = calc_validate_row_run(i, &r);
+		if (calc_validate_row_built(i, &b) != 1) {
+			assert_int_equal(rc, -1); /* left out: it predicts nothing or fails */
+			continue;
+		}
+		held++;
+		assert_int_equal(rc, 0);
+		assert_int_equal(b.ok, 1);
+		assert_memory_equal(&b.pred, &r.pred, sizeof b.pred);
+		assert_memory_equal(&b.mfu, &r.mfu, sizeof b.mfu);
+		assert_memory_equal(&b.hfu, &r.hfu, sizeof b.hfu);
+		assert_memory_equal(&b.peak, &r.peak, sizeof b.peak);
+		assert_int_equal(b.dp, r.dp);
+		assert_int_equal(b.v, r.v);
+		assert_int_equal(b.fits, r.fits);
+		assert_string_equal(b.model, r.model);
+		assert_string_equal(b.recipe, r.recipe);
+	}
+	assert_true(held > 0);
+	assert_int_equal(calc_validate_row_built(n, &b), 0);
+	assert_int_equal(calc_validate_row_built(-1, &b), 0);
+}
+
 /* The pipeline stage takes its typed input and no plan (calc_step_pipeline): four stages
  * of two layers of one kind, F = 1 ms, B = 2 ms, W = 1 ms a layer, the embedding
  * (0.5 ms forward and weight gradient) on stage 0, the head (2 ms forward, 2 ms input
@@ -2522,6 +2558,7 @@ int main(void)
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
 		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_validate_plan_band_rows),
 		cmocka_unit_test(test_validate_band_built),
+		cmocka_unit_test(test_validate_rows_built),
 		cmocka_unit_test(test_pipeline_stage_typed),
 		cmocka_unit_test(test_validate_compare_band),
 		cmocka_unit_test(test_cp_hybrid_kinds),
