@@ -6,7 +6,8 @@
 # colours the step timeline (figures/step-timeline.gp) gives them, which figures/style.gp
 # names (c_compute ... c_optimizer).  Each chart is drawn from a small dataset with every
 # part non-zero, and the colours of its bars, in the order gnuplot first uses them, are
-# compared with the timeline's.
+# compared with the timeline's.  The Gantt charts of the pipeline schedules give the
+# forward, backward and weight-gradient passes colours no other meaning uses.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 # the timeline's colours, from its source: forward (compute), recomputation, TP/CP,
@@ -39,5 +40,34 @@ for f in figures/step-breakdown.gp figures/compare/compare-step.gp; do
 		fail=1
 	fi
 done
-echo "figure colours: $n charts that split the step checked against the step timeline's colours"
+# The pipeline schedules' Gantt charts (figures/gantt.gpi): forward, backward (B) and
+# weight-gradient (W) passes in c_compute, c_backward and c_wgrad of figures/style.gp,
+# the forward and backward the step timeline's, and none of the three a colour that
+# style.gp gives another meaning (TP/CP, recomputation, bubble, DP, PP, optimizer, host,
+# activations, a total).  Drawn from a dataset of one F, B and W of the first chunk.
+rgb() { printf '%d,%d,%d' 0x$(echo $1 | cut -c2-3) 0x$(echo $1 | cut -c4-5) 0x$(echo $1 | cut -c6-7); }
+sty() { sed -n "s/^$1 *= *'\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/style.gp | head -1; }
+gf=$(sty c_compute); gb=$(sty c_backward); gw=$(sty c_wgrad)
+[ -n "$gf" ] && [ -n "$gb" ] && [ -n "$gw" ] || { echo "FAIL: figures/style.gp: no c_compute, c_backward or c_wgrad" >&2; exit 1; }
+[ "$gf" = "$(hex forward)" ] && [ "$gb" = "$(hex backward)" ] ||
+	{ echo "FAIL: the Gantt charts' forward/backward $gf/$gb, the step timeline's $(hex forward)/$(hex backward)" >&2; fail=1; }
+for other in c_recompute c_tp c_bubble c_dp c_pp c_optimizer c_host c_activations c_step; do
+	o=$(sty $other)
+	for g in "$gf" "$gb" "$gw"; do
+		[ "$(echo "$g" | tr a-f A-F)" != "$(echo "$o" | tr a-f A-F)" ] ||
+			{ echo "FAIL: figures/style.gp: $other is $o, a colour of the Gantt charts' passes" >&2; fail=1; }
+	done
+done
+[ "$gf" != "$gb" ] && [ "$gf" != "$gw" ] && [ "$gb" != "$gw" ] || { echo "FAIL: forward, backward and W share a colour" >&2; fail=1; }
+printf 'stage\top\tkind\tmb\tchunk\tstart\tend\n0\tF\t0\t0\t0\t0\t1\n0\tB\t1\t0\t0\t1\t2\n0\tW\t2\t0\t0\t2\t3\n' >"$tmp/gantt.tsv"
+n=$((n + 1))
+if gnuplot -e "datafile='$tmp/gantt.tsv'; outfile='$tmp/gantt.svg'; device='svg'" figures/style.gp figures/schedule-gantt-zb-h1.gp 2>"$tmp/err"; then
+	got=$(grep -o "<polygon fill = 'rgb([ 0-9,]*)'" "$tmp/gantt.svg" | sed "s/.*rgb(\(.*\))'/\1/" | tr -d ' ' |
+		awk '!seen[$0]++' | grep -v -x -e '51,51,51' -e '85,85,85' -e '221,221,221' -e '238,238,238' -e '255,255,255' | tr '\n' ' ')
+	want="$(rgb $gf) $(rgb $gb) $(rgb $gw)"
+	[ "$(echo $got)" = "$want" ] || { echo "FAIL: figures/gantt.gpi: F, B, W in colours $got, not $want" >&2; fail=1; }
+else
+	echo "FAIL: figures/gantt.gpi: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1
+fi
+echo "figure colours: $n charts that split the step or the pipeline checked against figures/style.gp's colours"
 [ $fail -eq 0 ]
