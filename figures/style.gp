@@ -53,6 +53,13 @@ c_dp        = '#CC79A7'
 c_pp        = '#D55E00'
 c_optimizer = '#222222'
 c_host      = '#BBBBBB'
+# The plans of a comparison (A, B, ... of `trainplan report --compare`) are told apart by
+# colours no part of the step or the memory uses: Tol's muted scheme (as c_wgrad above)
+# less its indigo, in its order, with a point type each as well, so that the comparison's
+# memory chart draws no plan in the colour its step chart gives compute or TP/CP.
+array c_plan[8] = ['#CC6677', '#44AA99', '#DDCC77', '#882255', '#117733', '#88CCEE', '#999933', '#AA4499']
+plan_colour(k) = c_plan[(k - 1) % 8 + 1]
+plan_point(k) = word("7 5 9 11 13 3 1 15", (k - 1) % 8 + 1) + 0
 # Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
 c_activations = '#D55E00'
 # A total (the step time of a policy or schedule) is dark grey.

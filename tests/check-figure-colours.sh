@@ -7,7 +7,8 @@
 # names (c_compute ... c_optimizer).  Each chart is drawn from a small dataset with every
 # part non-zero, and the colours of its bars, in the order gnuplot first uses them, are
 # compared with the timeline's.  The Gantt charts of the pipeline schedules give the
-# forward, backward and weight-gradient passes colours no other meaning uses.
+# forward, backward and weight-gradient passes colours no other meaning uses, and the
+# plans of a comparison (c_plan) none of these.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 # the timeline's colours, from its source: forward (compute), recomputation, TP/CP,
@@ -56,6 +57,16 @@ for other in c_recompute c_tp c_bubble c_dp c_pp c_optimizer c_host c_activation
 	for g in "$gf" "$gb" "$gw"; do
 		[ "$(echo "$g" | tr a-f A-F)" != "$(echo "$o" | tr a-f A-F)" ] ||
 			{ echo "FAIL: figures/style.gp: $other is $o, a colour of the Gantt charts' passes" >&2; fail=1; }
+	done
+done
+# the comparison's plans (c_plan, figures/compare/compare-memory.gp) in colours of their own
+plans=$(sed -n "s/^array c_plan\[[0-9]*\] = \[\(.*\)\]$/\1/p" figures/style.gp | tr -d "' " | tr ',' ' ')
+[ -n "$plans" ] || { echo "FAIL: figures/style.gp: no c_plan" >&2; fail=1; }
+grep -q 'plan_colour(' figures/compare/compare-memory.gp || { echo "FAIL: compare-memory.gp: plans not in c_plan" >&2; fail=1; }
+for pc in $plans; do
+	for other in c_compute c_backward c_wgrad c_recompute c_tp c_bubble c_dp c_pp c_optimizer c_host c_activations c_step; do
+		[ "$(echo "$pc" | tr a-f A-F)" != "$(sty $other | tr a-f A-F)" ] ||
+			{ echo "FAIL: figures/style.gp: plan colour $pc is $other's" >&2; fail=1; }
 	done
 done
 [ "$gf" != "$gb" ] && [ "$gf" != "$gw" ] && [ "$gb" != "$gw" ] || { echo "FAIL: forward, backward and W share a colour" >&2; fail=1; }

@@ -38,5 +38,7 @@ do for [i=1:n] {
 	if (first) { set label (20 + i) "usable memory: " . txt at graph 0.99, first cap[i] / GB right offset 0, 0.6 textcolor rgb '#222222' font ',11' front }
 }
 
-plot for [i=2:n+1] datafile using 1:(column(i)/GB) with linespoints lt (i-1) title columnhead(i), \
+# each plan in its colour of figures/style.gp (c_plan), not the line types, whose blue and
+# orange mean compute and TP/CP on the step chart beside it
+plot for [i=2:n+1] datafile using 1:(column(i)/GB) with linespoints lc rgb plan_colour(i - 1) lw 2 pt plan_point(i - 1) ps 0.8 title columnhead(i), \
      for [i=2:n+1] datafile using 1:(column(i+n)/GB) with lines @capacity_style notitle
