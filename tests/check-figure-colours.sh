@@ -80,5 +80,12 @@ if gnuplot -e "datafile='$tmp/gantt.tsv'; outfile='$tmp/gantt.svg'; device='svg'
 else
 	echo "FAIL: figures/gantt.gpi: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1
 fi
+# the second chunk's boxes: no pattern fill, which the PDF's SVG reader (report/svgpdf.c)
+# draws black
+printf '0\tF\t0\t1\t1\t3\t4\n0\tB\t1\t1\t1\t4\t5\n0\tW\t2\t1\t1\t5\t6\n' >>"$tmp/gantt.tsv"
+if gnuplot -e "datafile='$tmp/gantt.tsv'; outfile='$tmp/gantt2.svg'; device='svg'" figures/style.gp figures/schedule-gantt-zb-h1.gp 2>"$tmp/err" &&
+	! grep -q 'url(#gpPat' "$tmp/gantt2.svg"; then :; else
+	echo "FAIL: figures/gantt.gpi: the second chunk's boxes use a pattern fill" >&2; fail=1
+fi
 echo "figure colours: $n charts that split the step or the pipeline checked against figures/style.gp's colours"
 [ $fail -eq 0 ]
