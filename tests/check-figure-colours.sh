@@ -87,5 +87,27 @@ if gnuplot -e "datafile='$tmp/gantt.tsv'; outfile='$tmp/gantt2.svg'; device='svg
 	! grep -q 'url(#gpPat' "$tmp/gantt2.svg"; then :; else
 	echo "FAIL: figures/gantt.gpi: the second chunk's boxes use a pattern fill" >&2; fail=1
 fi
+# The diagram of TP and PP (figures/tp-pp-diagram.gp): the layers' GEMMs and the stages in
+# c_compute, the collectives inside a layer in c_tp and the sends between stages in c_pp,
+# and no fill in another meaning's colour (its only other fills: the other GPUs' slices
+# drawn as pale shadows, the arrowheads of the sends (c_pp) and of the data flow (ink),
+# and white)
+printf 'stage\tfirst_layer\tlast_layer\tlayers\tembedding\thead\ttp\tpp\tvpp\tsp\theads_per_gpu\ttp_message_bytes\ttp_coll_bytes\ttp_colls_fwd\ttp_colls_bwd\ttp_tier\tsend_bytes\tpp_tier\n' >"$tmp/tpp.tsv"
+printf '0\t0\t3\t4\t1\t0\t4\t2\t1\tyes\t8\t1e7\t2e7\t2\t2\t0\t5e6\t1\n1\t4\t7\t4\t0\t1\t4\t2\t1\tyes\t8\t1e7\t2e7\t2\t2\t0\t5e6\t1\n' >>"$tmp/tpp.tsv"
+n=$((n + 1))
+if gnuplot -e "datafile='$tmp/tpp.tsv'; outfile='$tmp/tpp.svg'; device='svg'" figures/style.gp figures/tp-pp-diagram.gp 2>"$tmp/err"; then
+	fills=$(grep -o "fill = 'rgb([ 0-9,]*)'" "$tmp/tpp.svg" | sed "s/.*rgb(\(.*\))'/\1/" | tr -d ' ' | sort -u |
+		grep -v -x -e "$(rgb "$(sty c_compute)")" -e "$(rgb "$(sty c_tp)")" -e "$(rgb "$(sty c_pp)")" -e '187,215,236' -e '255,255,255' -e '34,34,34' | tr '\n' ' ')
+	[ -z "$fills" ] || { echo "FAIL: figures/tp-pp-diagram.gp: fills $fills beside compute, TP and the shadows" >&2; fail=1; }
+	for m in c_compute c_tp; do
+		grep -q "fill = 'rgb($(rgb "$(sty $m)" | sed 's/,/, */g'))'" "$tmp/tpp.svg" ||
+			grep -q "fill = 'rgb( *$(rgb "$(sty $m)" | sed 's/,/, */g'))'" "$tmp/tpp.svg" ||
+			{ echo "FAIL: figures/tp-pp-diagram.gp: nothing in $m" >&2; fail=1; }
+	done
+	grep -q "stroke='rgb( *$(rgb "$(sty c_pp)" | sed 's/,/, */g'))'" "$tmp/tpp.svg" ||
+		{ echo "FAIL: figures/tp-pp-diagram.gp: the sends between stages not in c_pp" >&2; fail=1; }
+else
+	echo "FAIL: figures/tp-pp-diagram.gp: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1
+fi
 echo "figure colours: $n charts that split the step or the pipeline checked against figures/style.gp's colours"
 [ $fail -eq 0 ]
