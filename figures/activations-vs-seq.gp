@@ -30,11 +30,14 @@ if (plan_seq > 0) { \
 # without marks or for a policy the sweep does not draw)
 plan_rc_col = (plan_recompute eq "none" || plan_recompute eq "selective" || plan_recompute eq "full") ? plan_recompute : ""
 planpt(d) = (plan_rc_col ne "" && column("seq_len") == plan_seq) ? column(plan_rc_col)/GB : NaN
-plot datafile using "seq_len":(column("none")/GB) with linespoints lw (same ? 2 : 5) \
+# colours of figures/style.gp: stored activations vermillion (c_activations, as on every
+# memory chart), the two recomputation policies recomputation's green (c_recompute),
+# selective dashed and full solid, each with its own point type
+plot datafile using "seq_len":(column("none")/GB) with linespoints lc rgb c_activations pt 7 lw (same ? 2 : 5) \
         title (same ? 'no recompute = selective recompute (equal)' : 'no recompute'), \
-     '' using "seq_len":(same ? NaN : column("selective")/GB) with linespoints \
-        title (same ? '' : 'selective recompute') lt 2, \
-     '' using "seq_len":(column("full")/GB) with linespoints lt 3 title 'full recompute', \
+     '' using "seq_len":(same ? NaN : column("selective")/GB) with linespoints lc rgb c_recompute lw 2 dt 2 pt 5 \
+        title (same ? '' : 'selective recompute'), \
+     '' using "seq_len":(column("full")/GB) with linespoints lc rgb c_recompute lw 2 pt 9 title 'full recompute', \
      '' using "seq_len":(column("budget")/GB) with lines lc rgb '#777777' lw 1.5 dt 3 title 'room left for activations', \
      '' using "seq_len":(column("capacity")/GB) with lines @capacity_style title 'usable capacity', \
      '' using "seq_len":(planpt(0)) with points @plan_mark title (plan_rc_col ne "" ? sprintf('the plan (%s recomputation)', plan_rc_col) : '')
