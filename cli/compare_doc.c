@@ -388,6 +388,13 @@ static int why_per_gpu(FILE *f, struct cli_cmp *c, int k, struct calc_diag *d)
 		    qv(c, p[i], "run.cost_per_mtokens", &cpm[i], d) < 0 || qv(c, p[i], "run.total_cost", &tot[i], d) < 0 ||
 		    qv(c, p[i], "run.cost", &cost[i], d) < 0)
 			return -1;
+	/* a ratio needs both sides positive and finite (a plan with no throughput, a price
+	 * of 0): otherwise no factor is given rather than "inf" or "nan" */
+	for (int i = 0; i < 2; i++)
+		if (!(g[i] > 0 && isfinite(g[i]) && mfu[i] > 0 && pk[i] > 0 && fpt[i] > 0 && h[i] > 0 && isfinite(h[i]))) {
+			fputs("A plan without a positive throughput has no throughput or cost per token to compare.\n", f);
+			return 0;
+		}
 	fprintf(f, "A step is not a unit that compares across models, batches and clusters; per GPU, plan %s trains "
 	           "%s tokens/s against %s in plan %s (%s\xc3\x97). ",
 	        c->label[k], num(g[1], 0, a, sizeof a), num(g[0], 0, b, sizeof b), c->label[0],
@@ -407,6 +414,11 @@ static int why_per_gpu(FILE *f, struct cli_cmp *c, int k, struct calc_diag *d)
 	        num(h[1], 0, a, sizeof a), num(h[0], 0, b, sizeof b));
 	if (c->currency_mixed) {
 		fputs(" Their costs are in different currencies (plan.currency) and are not compared.\n", f);
+		return 0;
+	}
+	if (!(price[0] > 0 && price[1] > 0 && cpm[0] > 0 && cost[0] > 0 && cost[1] > 0 && isfinite(tot[0]) &&
+	      isfinite(tot[1]))) {
+		fputs(" A plan without a price per GPU-hour has no cost to compare.\n", f);
 		return 0;
 	}
 	{
