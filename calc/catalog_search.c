@@ -1280,7 +1280,7 @@ static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_t
  * pick (the recommendation, or the fastest split where none leaves the margin; NaN where
  * nothing fits), the plan's inter-node bandwidth per GPU, and its schedule, recomputation
  * and recipe by name, its point on the bubble curves (micro-batches per step and the
- * closed-form bubble of its schedule), and its GPU count.
+ * closed-form bubble of its schedule), its GPU count and its sequence length.
  */
 static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
@@ -1314,8 +1314,11 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	int cpb = calc_table_col(t, "pick_bubble", "1", CALC_D_NUM, 6);
 	/* the plan's GPU count, for the charts over the cluster size (goodput-vs-gpus) */
 	int cg = calc_table_col(t, "plan_gpus", "GPUs", CALC_D_INT, 0);
+	/* the plan's sequence length, for the charts over it (activations-vs-seq) */
+	int cs = calc_table_col(t, "plan_seq_len", "tokens", CALC_D_INT, 0);
 	int r = calc_table_row(t);
 	calc_table_num(t, r, cg, c->plan.nodes * c->plan.gpus_per_node);
+	calc_table_num(t, r, cs, c->plan.seq_len);
 	int pm = calc_plan_microbatches(&c->plan);
 	struct calc_pp_closed cf;
 	calc_pipeline_closed_flush(c->plan.schedule, c->plan.pp, pm,
@@ -1362,6 +1365,6 @@ const struct calc_tabledef calc_d_search[] = {
 	 t_pareto},
 	{"search-heatmap", "best step time over TP x PP", "", t_heatmap},
 	{"plan-marks", "the plan and the pick (tp, pp, memory, closed-form step time), the plan's inter-node "
-	               "bandwidth and its (micro-batches, bubble) point, for marking the charts", "", t_marks},
+	               "bandwidth, its (micro-batches, bubble) point, GPU count and sequence length, for marking the charts", "", t_marks},
 	{NULL, NULL, NULL, NULL},
 };

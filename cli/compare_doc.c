@@ -106,14 +106,17 @@ static const struct cli_cmp_metric run_q[] = {
 };
 /* The run normalised per GPU, per token and per GPU-hour (catalog_step.c; the cost per
  * 10^6 tokens is run.total_cost's, catalog_run.c), so that plans of other sizes, token
- * budgets and prices compare. */
+ * budgets and prices compare; the GPU count is Table 1's, so that the columns leave
+ * room for their headers. */
 static const struct cli_cmp_metric norm_q[] = {
-	{"plan.gpus", "GPUs", "1", CALC_D_INT, 0},
 	{"step.tokens_per_s_per_gpu", "tokens/s per GPU", "tokens/s", CALC_D_NUM, 4},
 	{"run.tokens_per_gpu_hour", "tokens per GPU-hour", "tokens", CALC_D_NUM, 4},
 	{"run.gpu_hours_per_btokens", "GPU-hours per 10\xe2\x81\xb9 tokens", "GPU-h", CALC_D_NUM, 4},
-	{"cluster.gpu_hour_cost", "price per GPU-hour (currency)", "currency", CALC_D_FIXED, 2},
-	{"run.cost_per_mtokens", "total cost per 10\xe2\x81\xb6 tokens (currency)", "currency", CALC_D_FIXED, 2},
+	{"cluster.gpu_hour_cost", "GPU-hour price (currency)", "currency", CALC_D_FIXED, 2},
+	/* "cost", not "total cost": a header holds 47 bytes (struct calc_col), and the
+	 * mixed-currency header "(each plan's currency)" would be cut; the section's prose
+	 * says it is the total cost */
+	{"run.cost_per_mtokens", "cost per 10\xe2\x81\xb6 tokens (currency)", "currency", CALC_D_FIXED, 2},
 };
 #define N(a) (int)(sizeof a / sizeof a[0])
 
@@ -147,44 +150,50 @@ static int text_of(struct cli_cmp *c, int k, const char *name, char *buf, size_t
 	if (v.str)
 		snprintf(buf, n, "%s", v.str);
 	else
-		snprintf(buf, n, "%.0f", v.num);
+		calc_fmt_fixed(v.num, 0, CALC_SEP_LONG, buf, n);
 	return 0;
 }
 
-/* The legend: each plan's letter, file and split. */
+/* The legend: each plan's letter, title and file as a key (a list, so that a long title
+ * reads on one line rather than wrapping in a narrow column), then a table of what each
+ * plan runs: model, GPU, GPU count, split, schedule, recomputation and recipe, every
+ * column a short name or a number. */
 static int plans_table(FILE *f, struct cli_cmp *c, struct calc_diag *d)
 {
-	static const char *const cols[] = {"plan.title", "plan.gpus", "plan.tp", "plan.pp", "plan.dp", "plan.cp",
-	                                   "plan.schedule", "plan.recompute", "plan.recipe"};
+	static const char *const cols[] = {"model.name", "gpu.name",      "plan.gpus",      "plan.tp",    "plan.pp",
+	                                   "plan.dp",    "plan.cp",       "plan.schedule",  "plan.recompute",
+	                                   "plan.recipe"};
+	static const char *const heads[] = {"model", "GPU", "GPUs", "TP", "PP", "DP", "CP", "schedule", "recompute",
+	                                    "recipe"};
 	struct calc_table t;
 	char buf[CALC_PATH_MAX];
+	fputs("The plans, by the letter every table and chart calls them:\n\n", f);
+	for (int k = 0; k < c->n; k++) {
+		if (text_of(c, k, "plan.title", buf, sizeof buf, d) < 0)
+			return -1;
+		fprintf(f, "- **%s**: ", c->label[k]);
+		md_cell(f, buf);
+		fputs(" (", f);
+		md_cell(f, c->files[k]);
+		fputs(")\n", f);
+	}
+	fputc('\n', f);
 	calc_table_init(&t, "compare-plans", "The plans compared");
 	calc_table_col(&t, "plan", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "file", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "title", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "model", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "GPUs", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "TP", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "PP", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "DP", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "CP", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "schedule", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "recompute", "", CALC_D_TEXT, 0);
-	calc_table_col(&t, "recipe", "", CALC_D_TEXT, 0);
+	for (int j = 0; j < N(cols); j++)
+		calc_table_col(&t, heads[j], "", CALC_D_TEXT, 0);
 	for (int k = 0; k < c->n; k++) {
 		int r = calc_table_row(&t);
 		calc_table_str(&t, r, 0, c->label[k]);
-		calc_table_str(&t, r, 1, c->files[k]);
-		calc_table_str(&t, r, 3, c->ctx[k].plan.model.name);
 		for (int j = 0; j < N(cols); j++) {
 			if (text_of(c, k, cols[j], buf, sizeof buf, d) < 0) {
 				calc_table_free(&t);
 				return -1;
 			}
-			calc_table_str(&t, r, j < 1 ? 2 : 3 + j, buf);
+			calc_table_str(&t, r, 1 + j, buf);
 		}
 	}
-	md_table(f, &t, "The plans compared: A is the baseline of every difference", "compare-plans");
+	md_table(f, &t, "What each plan runs: A is the baseline of every difference", "compare-plans");
 	calc_table_free(&t);
 	return 0;
 }
@@ -337,21 +346,115 @@ static int input_text(struct cli_cmp *c, int k, const char *name, char *buf, siz
 	return 0;
 }
 
+/* A factor of a product (x 1.199, x 0.6): four significant digits and no trailing
+ * zeros, so that the reader's product of the printed factors comes to the printed
+ * whole. */
+static const char *factor(double x, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.4g", x);
+	return buf;
+}
+
+/* Catalog quantity 'name' of plan k. */
+static int qv(struct cli_cmp *c, int k, const char *name, double *v, struct calc_diag *d)
+{
+	struct calc_value x;
+	if (calc_catalog_get(&c->ctx[k], name, &x, d) < 0)
+		return -1;
+	*v = x.num;
+	return 0;
+}
+
+/* Why plan k's throughput per GPU and cost per token differ from plan A's, factor by
+ * factor.  Throughput per GPU is MFU x peak / model FLOPs per token, the definition of
+ * MFU turned round (Chowdhery et al. 2022, PaLM, §4 and App. B: MFU = achieved tokens/s x
+ * model FLOPs per token / peak FLOP/s; step.mfu, step.peak_flops, step.flops_per_token
+ * of catalog_step.c), so the ratio of two plans' throughput is the product of the ratios
+ * of the three; every factor is a catalog value of each plan and holds for any pair.  The
+ * cost of 10^6 tokens is the GPU-hours of 10^9 tokens / 1000 x the price per GPU-hour x
+ * the share checkpoints, failures and energy add (run.total_cost / run.cost, the cost of
+ * the failure-free run being run.gpu_hours x cluster.gpu_hour_cost, catalog_run.c); costs
+ * in two currencies are not compared. */
+static int why_per_gpu(FILE *f, struct cli_cmp *c, int k, struct calc_diag *d)
+{
+	double g[2], mfu[2], pk[2], fpt[2], h[2], price[2], cpm[2], tot[2], cost[2];
+	char a[64], b[64], x[64];
+	const int p[2] = {0, k};
+	for (int i = 0; i < 2; i++)
+		if (qv(c, p[i], "step.tokens_per_s_per_gpu", &g[i], d) < 0 || qv(c, p[i], "step.mfu", &mfu[i], d) < 0 ||
+		    qv(c, p[i], "step.peak_flops", &pk[i], d) < 0 || qv(c, p[i], "step.flops_per_token", &fpt[i], d) < 0 ||
+		    qv(c, p[i], "run.gpu_hours_per_btokens", &h[i], d) < 0 ||
+		    qv(c, p[i], "cluster.gpu_hour_cost", &price[i], d) < 0 ||
+		    qv(c, p[i], "run.cost_per_mtokens", &cpm[i], d) < 0 || qv(c, p[i], "run.total_cost", &tot[i], d) < 0 ||
+		    qv(c, p[i], "run.cost", &cost[i], d) < 0)
+			return -1;
+	/* a ratio needs both sides positive and finite (a plan with no throughput, a price
+	 * of 0): otherwise no factor is given rather than "inf" or "nan" */
+	for (int i = 0; i < 2; i++)
+		if (!(g[i] > 0 && isfinite(g[i]) && mfu[i] > 0 && pk[i] > 0 && fpt[i] > 0 && h[i] > 0 && isfinite(h[i]))) {
+			fputs("A plan without a positive throughput has no throughput or cost per token to compare.\n", f);
+			return 0;
+		}
+	fprintf(f, "A step is not a unit that compares across models, batches and clusters; per GPU, plan %s trains "
+	           "%s tokens/s against %s in plan %s (%s\xc3\x97). ",
+	        c->label[k], num(g[1], 0, a, sizeof a), num(g[0], 0, b, sizeof b), c->label[0],
+	        num(g[1] / g[0], 2, x, sizeof x));
+	fputs("A GPU's throughput is its MFU times its peak divided by the model FLOPs of a token, so that this "
+	      "ratio is the ratio of MFU times that of the peaks divided by that of the FLOPs, to rounding: ", f);
+	fprintf(f, "MFU %s%% against %s%% (%s\xc3\x97), ", num(100 * mfu[1], 1, a, sizeof a),
+	        num(100 * mfu[0], 1, b, sizeof b), factor(mfu[1] / mfu[0], x, sizeof x));
+	if (pk[1] == pk[0])
+		fprintf(f, "the same dense BF16 peak (%s TFLOP/s), ", num(pk[0] / 1e12, 0, a, sizeof a));
+	else
+		fprintf(f, "a dense BF16 peak of %s TFLOP/s against %s (%s\xc3\x97), ", num(pk[1] / 1e12, 0, a, sizeof a),
+		        num(pk[0] / 1e12, 0, b, sizeof b), factor(pk[1] / pk[0], x, sizeof x));
+	fprintf(f, "%s GFLOP per token against %s (%s\xc3\x97)", num(fpt[1] / 1e9, 0, a, sizeof a),
+	        num(fpt[0] / 1e9, 0, b, sizeof b), factor(fpt[1] / fpt[0], x, sizeof x));
+	fprintf(f, "; 10\xe2\x81\xb9 tokens take %s GPU-hours against %s ([](#compare-norm)).",
+	        num(h[1], 0, a, sizeof a), num(h[0], 0, b, sizeof b));
+	if (c->currency_mixed) {
+		fputs(" Their costs are in different currencies (plan.currency) and are not compared.\n", f);
+		return 0;
+	}
+	if (!(price[0] > 0 && price[1] > 0 && cpm[0] > 0 && cost[0] > 0 && cost[1] > 0 && isfinite(tot[0]) &&
+	      isfinite(tot[1]))) {
+		fputs(" A plan without a price per GPU-hour has no cost to compare.\n", f);
+		return 0;
+	}
+	{
+		char unit[24] = "";
+		if (c->currency[0])
+			snprintf(unit, sizeof unit, " %s", c->currency);
+		fprintf(f, " A million tokens cost %s%s against %s (%s\xc3\x97): ", num(cpm[1], 2, a, sizeof a), unit,
+		        num(cpm[0], 2, b, sizeof b), num(cpm[1] / cpm[0], 2, x, sizeof x));
+		fprintf(f, "%s\xc3\x97 the GPU-hours, ", factor(h[1] / h[0], x, sizeof x));
+		if (price[1] == price[0])
+			fprintf(f, "at the same price per GPU-hour (%s)", num(price[0], 2, a, sizeof a));
+		else
+			fprintf(f, "at %s\xc3\x97 the price per GPU-hour (%s against %s)", factor(price[1] / price[0], x, sizeof x),
+			        num(price[1], 2, a, sizeof a), num(price[0], 2, b, sizeof b));
+		fprintf(f, ", with checkpoints, failures and energy adding %s%% against %s%% ([](#compare-run)).\n",
+		        num(100 * (tot[1] / cost[1] - 1), 1, a, sizeof a), num(100 * (tot[0] / cost[0] - 1), 1, b, sizeof b));
+	}
+	return 0;
+}
+
 /* What differs: for each plan after A, the inputs in which it differs from A (model, GPUs,
  * split, schedule, recomputation, recipe, batch, budget), and why its step differs: the
- * components of the step (the catalog table `step`) that change it most, then the same
- * throughput per GPU, per token and per GPU-hour.  Every figure is a catalog value of one
- * plan; the differences and ratios are the only arithmetic. */
+ * components of the step (the catalog table `step`) that change it most, then why the
+ * throughput per GPU and the cost per token differ, factor by factor (why_per_gpu).
+ * Every figure is a catalog value of one plan; the differences and ratios are the only
+ * arithmetic, and no sentence is fixed for one pair: each names the values it compares. */
 static int differs_prose(FILE *f, struct cli_cmp *c, struct calc_diag *d)
 {
 	struct calc_table st;
-	char a[CALC_PATH_MAX], b[CALC_PATH_MAX], x[64], y[64];
+	char a[CALC_PATH_MAX], b[CALC_PATH_MAX];
 	if (cli_cmp_pivot(c, "step", "component", "time", 0, "step", &st, d) < 0)
 		return -1;
 	fputs("## What differs and why {#compare-why}\n\n", f);
 	for (int k = 1; k < c->n; k++) {
 		int nd = 0;
-		struct calc_value ta, tb, ga, gb, ha, hb;
+		struct calc_value ta, tb;
 		fprintf(f, "Plan %s (", c->label[k]);
 		if (text_of(c, k, "plan.title", b, sizeof b, d) < 0)
 			goto fail;
@@ -406,17 +509,10 @@ static int differs_prose(FILE *f, struct cli_cmp *c, struct calc_diag *d)
 				        dv > 0 ? "+" : "\xe2\x88\x92", num(fabs(dv), 2, a, sizeof a));
 			}
 		}
-		fputs(" ([](#compare-step)).", f);
-		if (calc_catalog_get(&c->ctx[0], "step.tokens_per_s_per_gpu", &ga, d) < 0 ||
-		    calc_catalog_get(&c->ctx[k], "step.tokens_per_s_per_gpu", &gb, d) < 0 ||
-		    calc_catalog_get(&c->ctx[0], "run.gpu_hours_per_btokens", &ha, d) < 0 ||
-		    calc_catalog_get(&c->ctx[k], "run.gpu_hours_per_btokens", &hb, d) < 0)
+		fputs(" ([](#compare-step)).\n\n", f);
+		if (why_per_gpu(f, c, k, d) < 0)
 			goto fail;
-		fprintf(f, " A step is not a unit that compares across models, batches and clusters; a GPU trains %s "
-		           "tokens/s in plan %s against %s in plan %s (",
-		        num(gb.num, 0, a, sizeof a), c->label[k], num(ga.num, 0, b, sizeof b), c->label[0]);
-		fprintf(f, "%s\xc3\x97), so 10\xe2\x81\xb9 tokens take %s GPU-hours against %s ([](#compare-norm)).\n\n",
-		        num(gb.num / ga.num, 2, x, sizeof x), num(hb.num, 0, y, sizeof y), num(ha.num, 0, a, sizeof a));
+		fputs("\n", f);
 	}
 	calc_table_free(&st);
 	return 0;
@@ -467,8 +563,8 @@ int cli_cmp_write_md(struct cli_cmp *c, FILE *f, const char *datadir, struct cal
 	    p_table(f, c, "memory-stages", "stage", "total", "Memory per GPU of every pipeline stage",
 	            "compare-memory-stages", d) < 0)
 		return -1;
-	fputs("![Memory per GPU of every pipeline stage, each plan with its GPU's usable memory "
-	      "(dashed)](compare-memory)\n\n", f);
+	fputs("![Memory per GPU of every pipeline stage; the dashed line is the usable memory of a GPU, "
+	      "labelled with the plans whose GPUs have it](compare-memory)\n\n", f);
 
 	fputs("## Step time {#compare-step}\n\n"
 	      "One optimizer step of each plan, by component of the critical pipeline stage, and the "

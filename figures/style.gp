@@ -35,9 +35,17 @@ set linetype cycle 8
 # step breakdown of candidate splits, the comparison's step chart): compute (forward)
 # blue, backward light blue, recomputation green, TP/CP collectives orange, pipeline
 # bubble grey, DP reduction reddish purple, PP sends vermillion, optimizer near black,
-# host overhead light grey.
+# host overhead light grey.  The pipeline schedules' Gantt charts (figures/gantt.gpi) split
+# the backward pass where a schedule does: its input-gradient part (B) is the backward's
+# light blue, its weight-gradient part (W) indigo, the one colour here from outside
+# Okabe & Ito's eight, the indigo of Paul Tol's colour-blind-safe "muted" scheme (P. Tol,
+# "Colour Schemes", SRON/EPS/TN/09-002 issue 3.2, 2021-08-18; personal.sron.nl/~pault),
+# since all eight carry a meaning already;
+# it is darker than both blues, so forward, backward and W differ in grey print too.  Idle
+# time is the bubble's grey, on the timeline and the Gantt charts alike.
 c_compute   = '#0072B2'
 c_backward  = '#56B4E9'
+c_wgrad     = '#332288'
 c_recompute = '#009E73'
 c_tp        = '#E69F00'
 c_bubble    = '#777777'
@@ -45,6 +53,13 @@ c_dp        = '#CC79A7'
 c_pp        = '#D55E00'
 c_optimizer = '#222222'
 c_host      = '#BBBBBB'
+# The plans of a comparison (A, B, ... of `trainplan report --compare`) are told apart by
+# colours no part of the step or the memory uses: Tol's muted scheme (as c_wgrad above)
+# less its indigo, in its order, with a point type each as well, so that the comparison's
+# memory chart draws no plan in the colour its step chart gives compute or TP/CP.
+array c_plan[8] = ['#CC6677', '#44AA99', '#DDCC77', '#882255', '#117733', '#88CCEE', '#999933', '#AA4499']
+plan_colour(k) = c_plan[(k - 1) % 8 + 1]
+plan_point(k) = word("7 5 9 11 13 3 1 15", (k - 1) % 8 + 1) + 0
 # Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
 c_activations = '#D55E00'
 # A total (the step time of a policy or schedule) is dark grey.
@@ -69,7 +84,7 @@ GB = 1e9
 # data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
-# plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus); has_marks is 0 where there is no such file beside the dataset.
+# plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len); has_marks is 0 where there is no such file beside the dataset.
 plan_mark = "lc rgb '#000000' pt 6 ps 2.0 lw 2.5"
 pick_mark = "lc rgb '#D55E00' pt 9 ps 1.7"
 marks_dir_end = 0

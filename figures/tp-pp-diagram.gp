@@ -42,7 +42,10 @@ set margins 0, 0, 0, 0
 set xrange [0:104]
 set yrange [0:100]
 
-c_tp = "#0072B2"; c_comm = "#D55E00"; c_stage = "#009E73"; c_ink = "#222222"; c_note = "#444444"
+# the colours of figures/style.gp, one per meaning across the report: the layers' GEMMs
+# and the stages that hold them are compute (c_compute), the collectives inside a layer
+# TP's (c_tp), the sends between stages PP's (c_pp); text is ink, so that it reads
+c_blk = c_compute; c_coll = c_tp; c_send = c_pp; c_stage = c_compute; c_ink = "#222222"; c_note = "#444444"
 fs = ',14'
 
 # ------------------------------------------------------------------ tensor parallelism
@@ -60,7 +63,7 @@ do for [i = 1:5] {
 		# the other GPUs' slices, drawn as shadows behind the block
 		set object (10 + i) rect from xa + 1.2, y0 + 2.4 to xb + 1.2, y1 + 2.4 fc rgb '#BBD7EC' fs solid 1.0 border rgb '#ffffff' lw 1 behind
 	}
-	set object (20 + i) rect from xa, y0 to xb, y1 fc rgb (i == 2 ? '#56B4E9' : c_tp) fs solid 1.0 border rgb '#ffffff' lw 1
+	set object (20 + i) rect from xa, y0 to xb, y1 fc rgb c_blk fs solid 1.0 border rgb '#ffffff' lw 1
 	name = word(bname, i); name = name eq 'MLP-up' ? 'MLP up' : name eq 'MLP-down' ? 'MLP down' : name
 	set label (30 + i) name at (xa + xb) / 2, y1 + 5.5 center font fs tc rgb c_ink
 	sub = i == 2 ? (t > 1 ? sprintf('%d heads', int(HD_max)) : 'all heads') : \
@@ -85,8 +88,9 @@ do for [i = 1:4] {
 }
 # the collectives: all-reduce after out-proj and MLP down; with SP an all-gather before
 # QKV and MLP up and a reduce-scatter after out-proj and MLP down
-mk(id, x, txt) = sprintf('set object %d rect from %g, %g to %g, %g fc rgb "%s" fs solid 1.0 border rgb "#ffffff" lw 1 front; set label %d "%s" at %g, %g center font ",13" tc rgb "#ffffff" front', \
-                         id, x - 3, y0 + 1.5, x + 3, y1 - 1.5, c_comm, id + 50, txt, x, (y0 + y1) / 2)
+# (near-black text on TP's orange, which white would not stand out from)
+mk(id, x, txt) = sprintf('set object %d rect from %g, %g to %g, %g fc rgb "%s" fs solid 1.0 border rgb "#ffffff" lw 1 front; set label %d "%s" at %g, %g center font ",13" tc rgb "#111111" front', \
+                         id, x - 3, y0 + 1.5, x + 3, y1 - 1.5, c_coll, id + 50, txt, x, (y0 + y1) / 2)
 if (t > 1) {
 	if (sp) {
 		eval mk(301, 4.2, 'AG')
@@ -100,13 +104,13 @@ if (t > 1) {
 	}
 	set label 61 (sp ? sprintf('AG, RS: all-gather, reduce-scatter of b·s·h = %s,', mb(MSG_max)) \
 	                 : sprintf('AR: all-reduce of b·s·h = %s,', mb(MSG_max))) \
-	    at 1, 59.5 left font fs tc rgb c_comm
+	    at 1, 59.5 left font fs tc rgb c_ink
 	set label 62 (sp ? sprintf('%s sent per GPU for each pair, over %s;', mb(COLL_max), tier(TT_max)) \
 	                 : sprintf('%s sent per GPU for each, over %s;', mb(COLL_max), tier(TT_max))) \
-	    at 1, 54.5 left font fs tc rgb c_comm
+	    at 1, 54.5 left font fs tc rgb c_ink
 	set label 63 sprintf('per layer and micro-batch %d forward, %d backward', \
 	                     int(CF_max) * (sp ? 2 : 1), int(CB_max) * (sp ? 2 : 1)) \
-	    at 1, 49.5 left font fs tc rgb c_comm
+	    at 1, 49.5 left font fs tc rgb c_ink
 } else {
 	set label 61 'no collectives inside the layer: nothing is split' at 1, 58 left font fs tc rgb c_note
 }
@@ -133,14 +137,14 @@ if (p > 1) {
 		xa = off + i * slotw + slotw / 2 + bw / 2; xb = off + (i + 1) * slotw + slotw / 2 - bw / 2
 		if (p > 4 && i == 1) { xb = xb + bw / 2 - 3 }
 		if (p > 4 && i == 2) { xa = xa - bw / 2 + 3 }
-		set arrow (410 + i) from xa, 26 to xb, 26 head size 0.8, 25 filled lc rgb c_comm lw 2.5
-		set arrow (420 + i) from xb, 20 to xa, 20 head size 0.8, 25 filled lc rgb c_comm lw 2.5 dt 2
+		set arrow (410 + i) from xa, 26 to xb, 26 head size 0.8, 25 filled lc rgb c_send lw 2.5
+		set arrow (420 + i) from xb, 20 to xa, 20 head size 0.8, 25 filled lc rgb c_send lw 2.5 dt 2
 	}
 	set label 64 sprintf('→ activation forward, ← gradient backward: %s', mb(SEND_max)) \
-	    at 1, 8.5 left font fs tc rgb c_comm
+	    at 1, 8.5 left font fs tc rgb c_send
 	set label 65 sprintf('per GPU and send, once per micro-batch%s, over %s', \
 	                     v > 1 ? ' and chunk' : '', tier(PT_max)) \
-	    at 1, 3 left font fs tc rgb c_comm
+	    at 1, 3 left font fs tc rgb c_send
 } else {
 	set label 64 'nothing is sent between stages' at 1, 4 left font fs tc rgb c_note
 }

@@ -8,8 +8,10 @@
 # normalised table's per-GPU, per-GPU-hour and per-token figures agree with a second
 # computation from each plan's step.tokens_per_s, plan.gpus, run.total_cost and plan.tokens;
 # costs name the plans' currency (plan.currency) and are not subtracted across two
-# currencies; the prose says what differs, and the titles are shown; the PDF has no blank
-# page (tests/layout/check-fill.sh).
+# currencies; the prose says what differs, and the titles are shown as a key; the
+# sentences of tests/compare/NAME.txt are made (or not) for each pair there; the memory
+# chart's axis starts where its data does and the step chart's bars at 0; the PDF has no
+# blank page (tests/layout/check-fill.sh).
 bin=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-compare.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -53,7 +55,7 @@ for p in $plans; do
 		END { g = v[1] / v[2]; exit off(v[5], g) || off(v[6], 1e9 / (3600 * g)) || off(v[7], v[3] / v[4] * 1e6) }' "$tmp/n"
 	then ok; else bad "$p: normalised figures disagree with the totals: $(tr '\n' ' ' <"$tmp/n")"; fi
 	title=$("$bin" get plan.title --format tsv --plan "$p" | awk -F'\t' 'NR == 2 { print $2 }')
-	if grep -qF -- "| $letter | $p | $title |" "$tmp/rep/compare.md"; then ok; else bad "$p: title '$title' not in the legend"; fi
+	if grep -qxF -- "- **$letter**: $title ($p)" "$tmp/rep/compare.md"; then ok; else bad "$p: title '$title' not in the key"; fi
 	k=$((k + 1))
 done
 # DeepSeek-V3 names USD, the others no currency: costs are in each plan's own, and the
@@ -68,9 +70,35 @@ then ok; else bad "no prose of what differs"; fi
 # one currency for all: named in every cost header, subtracted
 "$bin" report --compare plans/default.ini plans/llama2-70b-a100.ini --set plan.currency=EUR -o "$tmp/eur" --no-pdf \
 	>"$tmp/out" 2>"$tmp/err" || cat "$tmp/err" >&2
-if grep -qF "| cost (EUR) |" "$tmp/eur/compare.md" && grep -qF "total cost per 10⁶ tokens (EUR)" "$tmp/eur/compare.md" &&
+if grep -qF "| cost (EUR) |" "$tmp/eur/compare.md" && grep -qF "cost per 10⁶ tokens (EUR)" "$tmp/eur/compare.md" &&
 	! grep -qF "(currency)" "$tmp/eur/compare.md" && grep -F "| B−A |" "$tmp/eur/compare.md" | head -1 | grep -qv "| – |$"
 then ok; else bad "plan.currency = EUR: costs not labelled EUR or not subtracted"; fi
+# the sentences each pair of tests/compare/*.txt must (+) or must not (-) make, and the
+# axes: the memory chart's lines start where the data does (its y axis from the lowest
+# stage or capacity, rounded down to a tic, not from 0 when they sit far above it), the
+# step chart's stacked bars of a time at 0
+for claims in tests/compare/*.txt; do
+	name=$(basename "$claims" .txt)
+	# shellcheck disable=SC2046
+	"$bin" report --compare $(sed -n 's/^plans: //p' "$claims") -o "$tmp/$name" --no-pdf >"$tmp/out" 2>"$tmp/err" ||
+		{ bad "$name: $(head -1 "$tmp/err")"; continue; }
+	while IFS= read -r line; do
+		case $line in
+		"+ "*) if grep -qF -- "${line#+ }" "$tmp/$name/compare.md"; then ok; else bad "$name: missing: ${line#+ }"; fi ;;
+		"- "*) if grep -qF -- "${line#- }" "$tmp/$name/compare.md"; then bad "$name: must not say: ${line#- }"; else ok; fi ;;
+		esac
+	done <"$claims"
+	lo=$(awk -F'\t' 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "NaN" && (m == "" || $i + 0 < m)) m = $i + 0 } END { print m / 1e9 }' \
+		"$tmp/$name/data/compare-memory.tsv")
+	for fig in compare-memory compare-step; do
+		ymin=$(gnuplot -e "datafile='$tmp/$name/data/$fig.tsv'; outfile='$tmp/$fig.svg'; device='svg'" \
+			figures/style.gp "figures/compare/$fig.gp" -e "print GPVAL_Y_MIN" 2>&1 | tail -1)
+		if [ $fig = compare-step ]; then
+			if [ "$ymin" = 0.0 ] || [ "$ymin" = 0 ]; then ok; else bad "$name: the step chart's bars start at $ymin, not 0"; fi
+		elif awk -v y="$ymin" -v lo="$lo" 'BEGIN { exit !(y <= lo && (lo < 20 || y > 0)) }'; then ok
+		else bad "$name: the memory chart's y axis starts at $ymin GB, the data at $lo GB"; fi
+	done
+done
 # the PDF: no blank page at its end (a page break after the last table left one) and no
 # page more than half empty but those check-fill.sh allows
 # shellcheck disable=SC2086

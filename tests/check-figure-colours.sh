@@ -6,7 +6,9 @@
 # colours the step timeline (figures/step-timeline.gp) gives them, which figures/style.gp
 # names (c_compute ... c_optimizer).  Each chart is drawn from a small dataset with every
 # part non-zero, and the colours of its bars, in the order gnuplot first uses them, are
-# compared with the timeline's.
+# compared with the timeline's.  The Gantt charts of the pipeline schedules give the
+# forward, backward and weight-gradient passes colours no other meaning uses, and the
+# plans of a comparison (c_plan) none of these.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 # the timeline's colours, from its source: forward (compute), recomputation, TP/CP,
@@ -39,5 +41,73 @@ for f in figures/step-breakdown.gp figures/compare/compare-step.gp; do
 		fail=1
 	fi
 done
-echo "figure colours: $n charts that split the step checked against the step timeline's colours"
+# The pipeline schedules' Gantt charts (figures/gantt.gpi): forward, backward (B) and
+# weight-gradient (W) passes in c_compute, c_backward and c_wgrad of figures/style.gp,
+# the forward and backward the step timeline's, and none of the three a colour that
+# style.gp gives another meaning (TP/CP, recomputation, bubble, DP, PP, optimizer, host,
+# activations, a total).  Drawn from a dataset of one F, B and W of the first chunk.
+rgb() { printf '%d,%d,%d' 0x$(echo $1 | cut -c2-3) 0x$(echo $1 | cut -c4-5) 0x$(echo $1 | cut -c6-7); }
+sty() { sed -n "s/^$1 *= *'\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/style.gp | head -1; }
+gf=$(sty c_compute); gb=$(sty c_backward); gw=$(sty c_wgrad)
+[ -n "$gf" ] && [ -n "$gb" ] && [ -n "$gw" ] || { echo "FAIL: figures/style.gp: no c_compute, c_backward or c_wgrad" >&2; exit 1; }
+[ "$gf" = "$(hex forward)" ] && [ "$gb" = "$(hex backward)" ] ||
+	{ echo "FAIL: the Gantt charts' forward/backward $gf/$gb, the step timeline's $(hex forward)/$(hex backward)" >&2; fail=1; }
+for other in c_recompute c_tp c_bubble c_dp c_pp c_optimizer c_host c_activations c_step; do
+	o=$(sty $other)
+	for g in "$gf" "$gb" "$gw"; do
+		[ "$(echo "$g" | tr a-f A-F)" != "$(echo "$o" | tr a-f A-F)" ] ||
+			{ echo "FAIL: figures/style.gp: $other is $o, a colour of the Gantt charts' passes" >&2; fail=1; }
+	done
+done
+# the comparison's plans (c_plan, figures/compare/compare-memory.gp) in colours of their own
+plans=$(sed -n "s/^array c_plan\[[0-9]*\] = \[\(.*\)\]$/\1/p" figures/style.gp | tr -d "' " | tr ',' ' ')
+[ -n "$plans" ] || { echo "FAIL: figures/style.gp: no c_plan" >&2; fail=1; }
+grep -q 'plan_colour(' figures/compare/compare-memory.gp || { echo "FAIL: compare-memory.gp: plans not in c_plan" >&2; fail=1; }
+for pc in $plans; do
+	for other in c_compute c_backward c_wgrad c_recompute c_tp c_bubble c_dp c_pp c_optimizer c_host c_activations c_step; do
+		[ "$(echo "$pc" | tr a-f A-F)" != "$(sty $other | tr a-f A-F)" ] ||
+			{ echo "FAIL: figures/style.gp: plan colour $pc is $other's" >&2; fail=1; }
+	done
+done
+[ "$gf" != "$gb" ] && [ "$gf" != "$gw" ] && [ "$gb" != "$gw" ] || { echo "FAIL: forward, backward and W share a colour" >&2; fail=1; }
+printf 'stage\top\tkind\tmb\tchunk\tstart\tend\n0\tF\t0\t0\t0\t0\t1\n0\tB\t1\t0\t0\t1\t2\n0\tW\t2\t0\t0\t2\t3\n' >"$tmp/gantt.tsv"
+n=$((n + 1))
+if gnuplot -e "datafile='$tmp/gantt.tsv'; outfile='$tmp/gantt.svg'; device='svg'" figures/style.gp figures/schedule-gantt-zb-h1.gp 2>"$tmp/err"; then
+	got=$(grep -o "<polygon fill = 'rgb([ 0-9,]*)'" "$tmp/gantt.svg" | sed "s/.*rgb(\(.*\))'/\1/" | tr -d ' ' |
+		awk '!seen[$0]++' | grep -v -x -e '51,51,51' -e '85,85,85' -e '221,221,221' -e '238,238,238' -e '255,255,255' | tr '\n' ' ')
+	want="$(rgb $gf) $(rgb $gb) $(rgb $gw)"
+	[ "$(echo $got)" = "$want" ] || { echo "FAIL: figures/gantt.gpi: F, B, W in colours $got, not $want" >&2; fail=1; }
+else
+	echo "FAIL: figures/gantt.gpi: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1
+fi
+# the second chunk's boxes: no pattern fill, which the PDF's SVG reader (report/svgpdf.c)
+# draws black
+printf '0\tF\t0\t1\t1\t3\t4\n0\tB\t1\t1\t1\t4\t5\n0\tW\t2\t1\t1\t5\t6\n' >>"$tmp/gantt.tsv"
+if gnuplot -e "datafile='$tmp/gantt.tsv'; outfile='$tmp/gantt2.svg'; device='svg'" figures/style.gp figures/schedule-gantt-zb-h1.gp 2>"$tmp/err" &&
+	! grep -q 'url(#gpPat' "$tmp/gantt2.svg"; then :; else
+	echo "FAIL: figures/gantt.gpi: the second chunk's boxes use a pattern fill" >&2; fail=1
+fi
+# The diagram of TP and PP (figures/tp-pp-diagram.gp): the layers' GEMMs and the stages in
+# c_compute, the collectives inside a layer in c_tp and the sends between stages in c_pp,
+# and no fill in another meaning's colour (its only other fills: the other GPUs' slices
+# drawn as pale shadows, the arrowheads of the sends (c_pp) and of the data flow (ink),
+# and white)
+printf 'stage\tfirst_layer\tlast_layer\tlayers\tembedding\thead\ttp\tpp\tvpp\tsp\theads_per_gpu\ttp_message_bytes\ttp_coll_bytes\ttp_colls_fwd\ttp_colls_bwd\ttp_tier\tsend_bytes\tpp_tier\n' >"$tmp/tpp.tsv"
+printf '0\t0\t3\t4\t1\t0\t4\t2\t1\tyes\t8\t1e7\t2e7\t2\t2\t0\t5e6\t1\n1\t4\t7\t4\t0\t1\t4\t2\t1\tyes\t8\t1e7\t2e7\t2\t2\t0\t5e6\t1\n' >>"$tmp/tpp.tsv"
+n=$((n + 1))
+if gnuplot -e "datafile='$tmp/tpp.tsv'; outfile='$tmp/tpp.svg'; device='svg'" figures/style.gp figures/tp-pp-diagram.gp 2>"$tmp/err"; then
+	fills=$(grep -o "fill = 'rgb([ 0-9,]*)'" "$tmp/tpp.svg" | sed "s/.*rgb(\(.*\))'/\1/" | tr -d ' ' | sort -u |
+		grep -v -x -e "$(rgb "$(sty c_compute)")" -e "$(rgb "$(sty c_tp)")" -e "$(rgb "$(sty c_pp)")" -e '187,215,236' -e '255,255,255' -e '34,34,34' | tr '\n' ' ')
+	[ -z "$fills" ] || { echo "FAIL: figures/tp-pp-diagram.gp: fills $fills beside compute, TP and the shadows" >&2; fail=1; }
+	for m in c_compute c_tp; do
+		grep -q "fill = 'rgb($(rgb "$(sty $m)" | sed 's/,/, */g'))'" "$tmp/tpp.svg" ||
+			grep -q "fill = 'rgb( *$(rgb "$(sty $m)" | sed 's/,/, */g'))'" "$tmp/tpp.svg" ||
+			{ echo "FAIL: figures/tp-pp-diagram.gp: nothing in $m" >&2; fail=1; }
+	done
+	grep -q "stroke='rgb( *$(rgb "$(sty c_pp)" | sed 's/,/, */g'))'" "$tmp/tpp.svg" ||
+		{ echo "FAIL: figures/tp-pp-diagram.gp: the sends between stages not in c_pp" >&2; fail=1; }
+else
+	echo "FAIL: figures/tp-pp-diagram.gp: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1
+fi
+echo "figure colours: $n charts that split the step or the pipeline checked against figures/style.gp's colours"
 [ $fail -eq 0 ]

@@ -47,19 +47,19 @@ grep -q '^\[training\]$' "$tmp/out.torchtitan" && [ "$(grep -c '^[^#]' "$tmp/out
 [ $rc -eq 0 ] && ! grep -q PWNED "$tmp/out.deepspeed" && ok || bad "export --for deepspeed: exit $rc"
 
 # 2. report --compare: a plan title with an inline value (`=...`), a table bar, a link,
-#    raw HTML, an anchor, an image and emphasis is shown as its characters, runs nothing
-#    and breaks no table.
+#    raw HTML, an anchor, an image and emphasis is shown as its characters in the key of
+#    plans (one list item), runs nothing and breaks no table.
 cp plans/default.ini "$tmp/a.ini"
 printf '[plan]\ntitle = T0 `=search.best.tp` | [l](javascript:x) <script>y</script> {#id} ![i](bubble-curves) *b* _c_ ~d~ &amp; \\\\\n' > "$tmp/t.ini"
-want='<td>T0 `=search.best.tp` | [l](javascript:x) &lt;script&gt;y&lt;/script&gt; {#id} ![i](bubble-curves) *b* _c_ ~d~ &amp;amp; \\</td>'
+want='<li><strong>B</strong>: T0 `=search.best.tp` | [l](javascript:x) &lt;script&gt;y&lt;/script&gt; {#id} ![i](bubble-curves) *b* _c_ ~d~ &amp;amp; \\ (t.ini)</li>'
 (cd "$tmp" && timeout 120 "$bin" report --compare a.ini t.ini -o rep --no-pdf >/dev/null 2>err); rc=$?
 if [ $rc -eq 0 ] && grep -qF "$want" "$tmp/rep/compare.html" && ! grep -q '<script>\|href="javascript' "$tmp/rep/compare.html" &&
-   [ "$(grep -c '^| B | t.ini | T0 ' "$tmp/rep/compare.md")" -eq 1 ]; then ok
+   [ "$(grep -c '^- \*\*B\*\*: T0 ' "$tmp/rep/compare.md")" -eq 1 ]; then ok
 else bad "report --compare with a hostile title: exit $rc: $(head -c 300 "$tmp/err")"; fi
-# a file name with '|' and a backtick: one cell
+# a file name with '|' and a backtick: shown whole in the key
 mkdir -p "$tmp/b|\`=1\`" && cp plans/default.ini "$tmp/b|\`=1\`/p.ini"
 (cd "$tmp" && timeout 120 "$bin" report --compare a.ini "b|\`=1\`/p.ini" -o rep2 --no-pdf >/dev/null 2>err); rc=$?
-[ $rc -eq 0 ] && grep -qF '<td>b|`=1`/p.ini</td>' "$tmp/rep2/compare.html" && ok \
+[ $rc -eq 0 ] && grep -qF '(b|`=1`/p.ini)</li>' "$tmp/rep2/compare.html" && ok \
 	|| bad "report --compare with a hostile file name: exit $rc: $(head -c 300 "$tmp/err")"
 
 # 2b. the report wrapper's output folder goes into gnuplot commands: a quote or a newline

@@ -4,7 +4,8 @@
 # one row (column plan = 1), at the plan's GPU count (trainplan get plan.gpus), whose
 # failure-free days are the plan's own run time (run.time / 86,400 s, computed by the run
 # engine for the plan rather than for a GPU count of the sweep), and plan-marks carries
-# the same count (plan_gpus) for the charts over the cluster size.
+# the same count (plan_gpus) for the charts over the cluster size, and the plan's sequence
+# length (plan_seq_len, equal to trainplan get plan.seq_len) for the activations chart.
 # usage: check-plan-marks.sh TRAINPLAN PLAN.ini...
 bin=$1; shift
 fail=0; n=0
@@ -23,6 +24,10 @@ for plan in "$@"; do
 	awk -v a="$2" -v b="$days" 'BEGIN { d = a - b / 86400; exit !(d < 1e-6 * a && d > -1e-6 * a) }' ||
 		{ echo "FAIL: $plan: the flagged row's failure-free days $2, the plan's run.time $days s" >&2; fail=1; }
 	[ "$marks" = "$gpus" ] || { echo "FAIL: $plan: plan-marks plan_gpus $marks, the plan $gpus" >&2; fail=1; }
+	seq=$("$bin" get plan.seq_len --format tsv --plan "$plan" | awk -F'\t' 'NR == 2 { print $2 }')
+	mseq=$("$bin" data plan-marks --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["plan_seq_len"] }')
+	[ -n "$seq" ] && [ "$mseq" = "$seq" ] || { echo "FAIL: $plan: plan-marks plan_seq_len '$mseq', the plan '$seq'" >&2; fail=1; }
 	n=$((n + 1))
 done
 [ $fail = 0 ] && echo "plan marks: $n plan(s), the plan's GPU count flagged once"

@@ -3,8 +3,10 @@
 #   check-figure-data  every figure's dataset (figures/*.gp) for every shipped plan
 #                      (plans/*.ini) is at most 1 MB (tests/check-figure-data.sh)
 #   check-figure-axes  one quantity per axis: no second y axis (tests/check-figure-axes.sh)
-#   check-figure-colours  one colour per part of the step: the charts that split the step
-#                      colour its parts as the step timeline does (tests/check-figure-colours.sh)
+#   check-figure-colours  one colour per meaning: the charts that split the step colour its
+#                      parts as the step timeline does, the Gantt charts' forward, backward
+#                      and W passes and the comparison's plans take colours no other
+#                      meaning uses (tests/check-figure-colours.sh)
 
 .PHONY: check-figure-data
 check-figure-data: $(BUILD)/trainplan

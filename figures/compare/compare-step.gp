@@ -13,6 +13,8 @@ set style data histograms
 set style histogram rowstacked gap 1
 set style fill solid 0.85 border rgb '#ffffff'
 set boxwidth 0.6
+# stacked bars of a time, which has a true zero: the y axis starts at 0, so that a bar's
+# height is its step time
 set yrange [0:*]
 # the x axis runs from the first plan's bar to the last's
 set xrange [-0.6 : STATS_records - 0.4]
