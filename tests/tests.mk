@@ -102,3 +102,14 @@ check-json: $(BUILD)/trainplan $(BUILD)/tests/json-check
 	@sh tests/cli/json-check.sh $(BUILD)/trainplan $(BUILD)/tests/json-check
 
 CHECKS += check-json
+
+# check-diag-ids  the message kinds of calc/diag.c: each raised by a source and expected
+#                 by a test, the goldens show the ID wherever the scheme gives one (the
+#                 plan reader, the expansion, the command line's usage errors, no split
+#                 fits), and every command's usage errors carry theirs
+#                 (tests/check-diag-ids.sh)
+.PHONY: check-diag-ids
+check-diag-ids: $(BUILD)/trainplan
+	@sh tests/check-diag-ids.sh $(BUILD)/trainplan
+
+CHECKS += check-diag-ids
