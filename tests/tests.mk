@@ -39,9 +39,26 @@ $(ASAN_DIR)/tests/%: tests/calc/%.c $(ASAN_DIR)/libcalc.a tests/calc/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_TEST_FLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(ASAN_DIR)/libcalc.a $$(pkg-config --libs cmocka) $(DEPS_LIBS)
 
+# Each test program runs as a target of its own (a phony one, so that every check runs
+# it again), so that make -j runs them side by side with the other groups, the longest
+# (tests/calc/search.c, half of the unit tests' time, and six times that under ASan)
+# first; tests/run-unit.sh --one keeps each one's counts in RUNS_DIR/GROUP and --sum prints
+# the failures and the group's closing line.
+RUNS_DIR   = $(BUILD)/runs
+UNIT_SLOW  = search
+unit_order = $(filter $(UNIT_SLOW:%=\%/%),$(1)) $(filter-out $(UNIT_SLOW:%=\%/%),$(1))
+UNIT_RUNS  = $(call unit_order,$(UNIT_BIN:$(BUILD)/tests/%=run-unit/%))
+ASAN_RUNS  = $(call unit_order,$(ASAN_UNIT_BIN:$(ASAN_DIR)/tests/%=run-asan/%))
+.PHONY: $(UNIT_RUNS) $(ASAN_RUNS)
+$(UNIT_RUNS): run-unit/%: $(BUILD)/tests/%
+	@sh tests/run-unit.sh --one $(RUNS_DIR)/unit $<
+$(ASAN_RUNS): run-asan/%: $(ASAN_DIR)/tests/%
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		sh tests/run-unit.sh --one $(RUNS_DIR)/asan $<
+
 .PHONY: check-unit check-cli check-bad check-asan
-check-unit: $(UNIT_BIN)
-	@sh tests/run-unit.sh $(UNIT_BIN)
+check-unit: $(UNIT_RUNS)
+	@sh tests/run-unit.sh --sum $(RUNS_DIR)/unit $(UNIT_BIN)
 
 check-cli: $(BUILD)/trainplan
 	@sh tests/run-cli.sh $(BUILD)/trainplan $(UPDATE)
@@ -49,9 +66,9 @@ check-cli: $(BUILD)/trainplan
 check-bad: $(BUILD)/trainplan
 	@sh tests/run-bad.sh $(BUILD)/trainplan $(UPDATE)
 
-check-asan: $(ASAN_UNIT_BIN)
+check-asan: $(ASAN_RUNS)
 	@echo "unit tests under AddressSanitizer + UBSan:"
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(ASAN_UNIT_BIN)
+	@sh tests/run-unit.sh --sum $(RUNS_DIR)/asan $(ASAN_UNIT_BIN)
 
 CHECKS += check-unit check-cli check-bad check-asan
 
