@@ -1,8 +1,10 @@
 #!/bin/sh
 # Run cmocka test programs; print one closing line "unit: N passed, N failed" over all.
 #   run-unit.sh PROG...            run them one after the other
-#   run-unit.sh --one DIR PROG     run one and keep its counts (and, when it fails, its
-#                                  messages) in DIR/NAME; make runs these side by side
+#   run-unit.sh --one DIR PROG [PART]  run one and keep its counts (and, when it fails,
+#                                  its messages) in DIR/NAME (DIR/NAME.PART: one part of
+#                                  its tests, UNIT_TESTS or UNIT_SKIP, tests/calc/testutil.h);
+#                                  make runs these side by side
 #   run-unit.sh --sum DIR PROG...  the messages of those that failed, then the closing line
 #                                  over PROG...; a program --one did not run counts as failed
 # A program fails when it exits non-zero; its count of failed tests (at least 1) is added.
@@ -21,8 +23,11 @@ run() { # PROG: counts in p and f, the messages in out (only when it failed)
 pass=0; fail=0
 case $1 in
 --one)
-	dir=$2; r=$2/$(basename "$3")
-	mkdir -p "$dir" && rm -f "$r.counts" "$r.log" || exit 2
+	dir=$2; r=$2/$(basename "$3")${4:+.$4}
+	# the results of an earlier run of the whole program or of its parts go first
+	b=$2/$(basename "$3")
+	mkdir -p "$dir" && rm -f "$r.counts" "$r.log" "$b.counts" "$b.log" || exit 2
+	[ -n "$4" ] || rm -f "$b".*.counts "$b".*.log
 	run "$3"
 	[ -z "$out" ] || printf '%s\n' "$out" > "$r.log"
 	echo "$p $f" > "$r.counts"
@@ -30,14 +35,14 @@ case $1 in
 --sum)
 	dir=$2; shift 2
 	for t in "$@"; do
-		r=$dir/$(basename "$t")
-		if [ -f "$r.counts" ]; then
-			read -r p f < "$r.counts"
-			[ ! -f "$r.log" ] || cat "$r.log" >&2
-		else
-			p=0; f=1; echo "FAIL: $t (did not run)" >&2
-		fi
-		pass=$((pass + p)); fail=$((fail + f))
+		r=$dir/$(basename "$t") n=0
+		for c in "$r".counts "$r".*.counts; do # the program, or its parts
+			[ -f "$c" ] || continue
+			read -r p f < "$c"; n=$((n + 1))
+			[ ! -f "${c%.counts}.log" ] || cat "${c%.counts}.log" >&2
+			pass=$((pass + p)); fail=$((fail + f))
+		done
+		[ $n -gt 0 ] || { fail=$((fail + 1)); echo "FAIL: $t (did not run)" >&2; }
 	done ;;
 *)
 	for t in "$@"; do
