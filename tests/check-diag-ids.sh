@@ -108,5 +108,5 @@ expect E031 memory --set
 expect E032 no-such-command
 [ $fail = $f0 ] && pass=$((pass + 1))
 
-echo "diagnostic IDs: $pass passed, $fail failed ($(wc -l < "$tmp/ids") kinds, $runs usage errors)"
+echo "diagnostics: $pass passed, $fail failed ($(wc -l < "$tmp/ids") kinds, $runs usage errors)"
 [ $fail -eq 0 ]
