@@ -89,6 +89,17 @@ static const struct calc_msg_kind calc_msgs[CALC_M_N] = {
 	                     "nested too deep, a table past its cells or a caption past its length"},
 	[CALC_M_HAND_NUMBER] = {"E029", CALC_ERROR, "hand-typed-number",
 	                        "trainplan-report --lint: a number with a unit typed by hand in prose"},
+	[CALC_M_UNKNOWN_OPTION] = {"E030", CALC_ERROR, "unknown-option",
+	                           "the command line: an option the command does not have, or an argument it "
+	                           "does not take (trainplan help COMMAND lists them)"},
+	[CALC_M_OPTION_VALUE] = {"E031", CALC_ERROR, "option-value",
+	                         "the command line: an option that takes a value given last without one, or an "
+	                         "option that takes none given one with '='"},
+	[CALC_M_UNKNOWN_COMMAND] = {"E032", CALC_ERROR, "unknown-command",
+	                            "the command line: a command trainplan does not have (trainplan help lists them)"},
+	[CALC_M_NO_SPLIT_FITS] = {"E033", CALC_ERROR, "no-split-fits",
+	                          "the plan sets no split and no split the planner enumerates fits the cluster's "
+	                          "memory: give more GPUs or a split (trainplan search lists the rejects)"},
 };
 
 const struct calc_msg_kind *calc_msg_kind(enum calc_msg m)

@@ -59,6 +59,10 @@ enum calc_msg {
 	CALC_M_FIGURE,          /* E027 an image that is no figure, without its script, caption or paragraph */
 	CALC_M_DOCUMENT,        /* E028 an id, a cross-reference, a nesting or a table size the report refuses */
 	CALC_M_HAND_NUMBER,     /* E029 the lint: a number with a unit typed by hand in prose */
+	CALC_M_UNKNOWN_OPTION,  /* E030 a command line: an option or argument the command does not take */
+	CALC_M_OPTION_VALUE,    /* E031 a command line: an option without its value, or with one it takes none */
+	CALC_M_UNKNOWN_COMMAND, /* E032 a command line: a command trainplan does not have */
+	CALC_M_NO_SPLIT_FITS,   /* E033 the plan sets no split and the planner finds none that fits */
 	CALC_M_N
 };
 /* One message kind: its ID ("E010"), severity, short name and meaning. */

@@ -685,7 +685,7 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 	memset(m->hybrid, 0, sizeof m->hybrid);
 	if (json_is_string(pat)) {
 		if (json_string_length(pat) >= sizeof m->hybrid)
-			return calc_error(c->d, c->path, field_line(c, "hybrid_override_pattern"), "%s: hybrid_override_pattern "
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "hybrid_override_pattern"), "%s: hybrid_override_pattern "
 			                  "has more than %zu layers", c->where, sizeof m->hybrid - 1);
 		snprintf(m->hybrid, sizeof m->hybrid, "%s", json_string_value(pat));
 	} else if (json_is_array(lt)) {
@@ -698,14 +698,14 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 			        : !strcmp(s, "mlp") ? '-' : !strcmp(s, "moe") ? 'E' : 0;
 			if (!ch || n + 1 >= sizeof m->hybrid) {
 				value_text(e, val, sizeof val);
-				return calc_error(c->d, c->path, field_line(c, "layers_block_type"), "%s: layers_block_type[%zu] = %s "
+				return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "layers_block_type"), "%s: layers_block_type[%zu] = %s "
 				                  "%s (allowed: \"mamba\", \"attention\", \"mlp\", at most %zu layers)", c->where, i, val,
 				                  ch ? "is one too many" : "is not a layer type", sizeof m->hybrid - 1);
 			}
 			m->hybrid[n++] = ch;
 		}
 	} else
-		return calc_error(c->d, c->path, 0, "%s: a nemotron_h config needs hybrid_override_pattern or "
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, 0, "%s: a nemotron_h config needs hybrid_override_pattern or "
 		                  "layers_block_type, the kind of each layer", c->where);
 	if (int_field(c, obj, "mamba_num_heads", 1, 100000, 128, &v[0]) < 0 ||
 	    int_field(c, obj, "mamba_head_dim", 1, 100000, 64, &v[1]) < 0 ||
@@ -729,7 +729,7 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 		long e[5];
 		json_t *lat = json_object_get(obj, "moe_latent_size");
 		if (lat && !json_is_null(lat))
-			return calc_error(c->d, c->path, field_line(c, "moe_latent_size"), "%s: moe_latent_size: the latent "
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "moe_latent_size"), "%s: moe_latent_size: the latent "
 			                  "MoE projections are not modelled (allowed: null)", c->where);
 		if (int_field(c, obj, "n_routed_experts", 1, 65536, 8, &e[0]) < 0 ||
 		    int_field(c, obj, "num_experts_per_tok", 1, 65536, 2, &e[1]) < 0 ||
@@ -738,7 +738,7 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 		    int_field(c, obj, "n_shared_experts", 0, 1, 1, &e[4]) < 0)
 			return -1;
 		if (e[1] > e[0])
-			return calc_error(c->d, c->path, field_line(c, "num_experts_per_tok"), "%s: num_experts_per_tok = %ld: "
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "num_experts_per_tok"), "%s: num_experts_per_tok = %ld: "
 			                  "a token goes to 1 .. n_routed_experts = %ld routed experts", c->where, e[1], e[0]);
 		m->moe.experts = (int)e[0];
 		m->moe.top_k = (int)e[1];
@@ -751,7 +751,7 @@ static int read_hybrid(const struct hf_ctx *c, json_t *obj, struct calc_model *m
 	m->mamba = (struct calc_mamba){(int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], (int)v[5]};
 	t = *m;
 	if (calc_model_set_hybrid(&t, msg, sizeof msg) < 0)
-		return calc_error(c->d, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, json_is_string(pat) ? "hybrid_override_pattern"
 		                                                                     : "layers_block_type"),
 		                  "%s: %s", c->where, msg);
 	return 0;
@@ -785,10 +785,10 @@ static int read_jamba(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
 	m->attn_gate = 0;
 	if (!json_int(obj, (const char *const[]){"num_hidden_layers", NULL}, &nl) || nl <= 0 ||
 	    (size_t)(2 * nl) >= sizeof m->hybrid)
-		return calc_error(c->d, c->path, field_line(c, "num_hidden_layers"), "%s: a jamba config needs "
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "num_hidden_layers"), "%s: a jamba config needs "
 		                  "num_hidden_layers (allowed: 1 .. %zu)", c->where, (sizeof m->hybrid - 1) / 2);
 	if (!json_int(obj, (const char *const[]){"hidden_size", NULL}, &hid) || hid <= 0)
-		return calc_error(c->d, c->path, field_line(c, "hidden_size"), "%s: a jamba config needs hidden_size",
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "hidden_size"), "%s: a jamba config needs hidden_size",
 		                  c->where);
 	if (int_field(c, obj, "attn_layer_period", 1, 100000, 8, &ap) < 0 ||
 	    int_field(c, obj, "attn_layer_offset", 0, ap - 1, 4, &ao) < 0 ||
@@ -807,11 +807,11 @@ static int read_jamba(const struct hf_ctx *c, json_t *obj, struct calc_model *m)
 	if (cb < 0 || pb < 0)
 		return -1;
 	if (!cb || pb)
-		return calc_error(c->d, c->path, field_line(c, cb ? "mamba_proj_bias" : "mamba_conv_bias"), "%s: %s = %s "
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, cb ? "mamba_proj_bias" : "mamba_conv_bias"), "%s: %s = %s "
 		                  "is not modelled (allowed: mamba_conv_bias true and mamba_proj_bias false, as the published "
 		                  "Jamba configs)", c->where, cb ? "mamba_proj_bias" : "mamba_conv_bias", cb ? "true" : "false");
 	if (ex * hid > 10000000)
-		return calc_error(c->d, c->path, field_line(c, "mamba_expand"), "%s: mamba_expand x hidden_size = %ld is "
+		return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "mamba_expand"), "%s: mamba_expand x hidden_size = %ld is "
 		                  "out of range (allowed: at most 10000000)", c->where, ex * hid);
 	for (long i = 0; i < nl; i++) {
 		m->hybrid[n++] = i % ap == ao ? '*' : 'S';
@@ -851,7 +851,7 @@ static int read_qwen3_next(const struct hf_ctx *c, json_t *obj, struct calc_mode
 			char ch = !s ? 0 : !strcmp(s, "linear_attention") ? 'G' : !strcmp(s, "full_attention") ? '*' : 0;
 			if (!ch || n + 2 >= sizeof m->hybrid) {
 				value_text(e, val, sizeof val);
-				return calc_error(c->d, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s %s "
+				return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "layer_types"), "%s: layer_types[%zu] = %s %s "
 				                  "(allowed: \"linear_attention\", \"full_attention\", at most %zu layers)", c->where, i,
 				                  val, ch ? "is one too many" : "is not a layer type", (sizeof m->hybrid - 1) / 2);
 			}
@@ -861,7 +861,7 @@ static int read_qwen3_next(const struct hf_ctx *c, json_t *obj, struct calc_mode
 	} else {
 		if (!json_int(obj, (const char *const[]){"num_hidden_layers", NULL}, &nl) || nl <= 0 ||
 		    (size_t)(2 * nl) >= sizeof m->hybrid)
-			return calc_error(c->d, c->path, field_line(c, "num_hidden_layers"), "%s: a qwen3_next config without "
+			return calc_error_id(c->d, CALC_M_HF_CONFIG, c->path, field_line(c, "num_hidden_layers"), "%s: a qwen3_next config without "
 			                  "layer_types needs num_hidden_layers (allowed: 1 .. %zu)", c->where,
 			                  (sizeof m->hybrid - 1) / 2);
 		if (int_field(c, obj, "full_attention_interval", 1, 100000, 4, &every) < 0)

@@ -349,10 +349,12 @@ int calc_plan_pick_split(struct calc_plan *plan, struct calc_diag *d)
 		int line;
 		const char *f = calc_plan_keys_origin(plan, "cluster.nodes cluster.gpus_per_node cluster.preset "
 		                                      "model.preset model.hf_config", &line);
-		calc_error(d, f, line, "the plan sets no split (parallel.tp, pp, dp, cp, ...) and no split of %s "
-		           "fits its %d GPUs (%d node%s x %d %s): give more cluster.nodes, or a split of your own "
-		           "(trainplan search lists the rejects)", plan->model.name[0] ? plan->model.name : "the model",
-		           calc_plan_gpus(plan), plan->nodes, plan->nodes == 1 ? "" : "s", plan->gpus_per_node, plan->gpu.name);
+		calc_error_id(d, CALC_M_NO_SPLIT_FITS, f, line,
+		              "the plan sets no split (parallel.tp, pp, dp, cp, ...) and no split of %s "
+		              "fits its %d GPUs (%d node%s x %d %s): give more cluster.nodes, or a split of your own "
+		              "(trainplan search lists the rejects)", plan->model.name[0] ? plan->model.name : "the model",
+		              calc_plan_gpus(plan), plan->nodes, plan->nodes == 1 ? "" : "s", plan->gpus_per_node,
+		              plan->gpu.name);
 		calc_search_free(&r);
 		return -1;
 	}

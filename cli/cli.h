@@ -35,6 +35,9 @@ void cli_split_note(const struct calc_plan *p);
 int cli_fail(struct calc_diag *d);
 /* Print "trainplan: error: ..." to stderr; returns 2. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "trainplan: error[E030]: ..." for a message of kind m (calc/diag.c: a usage
+ * error of the command line has one); returns 2. */
+int cli_error_id(enum calc_msg m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A subcommand that is not part of this build yet. */
 int cli_unavailable(const char *cmd);
 /* Take the value of option 'name' from rest[i] ("--name V" or "--name=V"); advances *i.

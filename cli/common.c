@@ -17,17 +17,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "trainplan: error: MESSAGE", or "trainplan: error[E030]: MESSAGE" for a message of kind
+ * m (its ID and fixed severity from calc_msgs, calc/diag.c, as calc_diag_format writes
+ * them); an argument quoted in the message may hold an ESC: shown as \xHH (calc_text_shown). */
+static int verror(enum calc_msg m, const char *fmt, va_list ap)
+{
+	struct calc_diag_rec r = {0};
+	char msg[2048], *shown, *line;
+	size_t n;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	n = strlen(msg) * 4 + 1;
+	shown = xmalloc(n);
+	line = xmalloc(n + 64);
+	r.severity = m > CALC_M_NONE && m < CALC_M_N ? calc_msg_kind(m)->severity : CALC_ERROR;
+	r.kind = m;
+	r.msg = calc_text_shown(shown, n, msg);
+	calc_diag_format(&r, line, n + 64);
+	fprintf(stderr, "trainplan: %s\n", line);
+	free(line);
+	free(shown);
+	return 2;
+}
+
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
-	char msg[2048], *shown;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	verror(CALC_M_NONE, fmt, ap);
 	va_end(ap);
-	/* an argument quoted in the message may hold an ESC: shown as \xHH (calc_text_shown) */
-	shown = xmalloc(strlen(msg) * 4 + 1);
-	fprintf(stderr, "trainplan: error: %s\n", calc_text_shown(shown, strlen(msg) * 4 + 1, msg));
-	free(shown);
+	return 2;
+}
+
+int cli_error_id(enum calc_msg m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(m, fmt, ap);
+	va_end(ap);
 	return 2;
 }
 
@@ -66,7 +92,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o)
 			else if (i + 1 < argc)
 				v = argv[++i];
 			else
-				return cli_error("option %.*s needs a value", (int)n, a);
+				return cli_error_id(CALC_M_OPTION_VALUE, "option %.*s needs a value", (int)n, a);
 			if (n == 6)
 				o->plan = v;
 			else if (n == 5) {

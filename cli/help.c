@@ -147,7 +147,7 @@ const char *cli_next(const char *cmd, const struct cli_opts *o, int *i, const ch
 			continue;
 		if (!cli_optdoc_takes_value(od)) {
 			if (a[n] == '=') {
-				cli_error("%s: option %.*s takes no value ('%s')", cmd, (int)n, od->opt, a);
+				cli_error_id(CALC_M_OPTION_VALUE, "%s: option %.*s takes no value ('%s')", cmd, (int)n, od->opt, a);
 				return NULL;
 			}
 		} else if (a[n] == '=')
@@ -155,14 +155,14 @@ const char *cli_next(const char *cmd, const struct cli_opts *o, int *i, const ch
 		else if (*i + 1 < o->nrest)
 			*val = o->rest[++*i];
 		else {
-			cli_error("%s: option %s needs a value", cmd, od->opt);
+			cli_error_id(CALC_M_OPTION_VALUE, "%s: option %s needs a value", cmd, od->opt);
 			return NULL;
 		}
 		return od->opt;
 	}
 	if (c)
 		allowed(c, list, sizeof list);
-	cli_error("%s: unknown option '%s' (allowed: %s)%s", cmd, a, c ? list : "--plan, --set, --format",
+	cli_error_id(CALC_M_UNKNOWN_OPTION, "%s: unknown option '%s' (allowed: %s)%s", cmd, a, c ? list : "--plan, --set, --format",
 	          cli_option_dym(cmd, a, dym, sizeof dym));
 	return NULL;
 }
@@ -181,7 +181,7 @@ int cli_is(const char *got, const char *word)
 int cli_extra(const char *cmd, const char *word)
 {
 	char dym[160];
-	return cli_error("%s: unexpected argument '%s'%s", cmd, word, cli_option_dym(cmd, word, dym, sizeof dym));
+	return cli_error_id(CALC_M_UNKNOWN_OPTION, "%s: unexpected argument '%s'%s", cmd, word, cli_option_dym(cmd, word, dym, sizeof dym));
 }
 
 int cli_value_ok(const char *cmd, const char *opt, const char *v)

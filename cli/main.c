@@ -69,7 +69,7 @@ static int lookup(const char *name)
 		calc_suggest_offer(&s, commands[i].name);
 	}
 	calc_suggest_offer(&s, "help");
-	cli_error("unknown command '%s'%s", name, calc_suggest_text(&s, dym, sizeof dym));
+	cli_error_id(CALC_M_UNKNOWN_COMMAND, "unknown command '%s'%s", name, calc_suggest_text(&s, dym, sizeof dym));
 	if (!s.best)
 		usage(stderr);
 	return -1;

@@ -23,10 +23,23 @@ $(FAST_BIN): tests/fast/check.c $(BUILD)/libcalc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Icalc -o $@ $< $(BUILD)/libcalc.a $(DEPS_LIBS)
 
-.PHONY: check-fast
-check-fast: $(FAST_BIN)
-	@pass=0; fail=0; for c in $(FAST_CASES); do \
-	  if $(FAST_BIN) $$c; then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
+# Each case is a target of its own, run-fast/N (the Nth of FAST_CASES; phony, so that
+# every check runs it again), so that make -j runs them side by side with the other
+# groups; each keeps its line (and, when it fails, its messages) in $(RUNS_DIR)/fast/N.ok
+# or N.fail, and check-fast prints the failures and the closing line.
+FAST_N    := $(shell set -- $(FAST_CASES); echo $$#)
+FAST_RUNS  = $(addprefix run-fast/,$(shell seq 1 $(FAST_N)))
+.PHONY: check-fast $(FAST_RUNS)
+$(FAST_RUNS): run-fast/%: $(FAST_BIN)
+	@mkdir -p $(RUNS_DIR)/fast && rm -f $(RUNS_DIR)/fast/$*.ok $(RUNS_DIR)/fast/$*.fail; \
+	set -- $(FAST_CASES); eval "c=\"\$${$*}\""; \
+	if $(FAST_BIN) $$c > $(RUNS_DIR)/fast/$*.out 2>&1; then mv $(RUNS_DIR)/fast/$*.out $(RUNS_DIR)/fast/$*.ok; \
+	else { cat $(RUNS_DIR)/fast/$*.out; echo "FAIL: $(FAST_BIN) $$c"; } > $(RUNS_DIR)/fast/$*.fail; \
+	  rm -f $(RUNS_DIR)/fast/$*.out; fi
+check-fast: $(FAST_RUNS)
+	@pass=0; fail=0; for i in $$(seq 1 $(FAST_N)); do \
+	  if [ -f $(RUNS_DIR)/fast/$$i.ok ]; then cat $(RUNS_DIR)/fast/$$i.ok; pass=$$((pass + 1)); \
+	  else fail=$$((fail + 1)); cat $(RUNS_DIR)/fast/$$i.fail >&2 2>/dev/null || echo "FAIL: fast case $$i did not run" >&2; fi; \
 	done; echo "fast: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 CHECKS += check-fast

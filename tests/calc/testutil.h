@@ -14,6 +14,20 @@
 
 #include "calc.h"
 
+#include <stdlib.h>
+
+/* UNIT_TESTS=PATTERN runs only the tests whose names match, UNIT_SKIP=PATTERN all but
+ * those (cmocka's glob of * and ?): make runs the longest test of a program in a process
+ * of its own beside the others (tests/tests.mk, run-asan/search.1 and .2). */
+__attribute__((constructor)) static void testutil_filter(void)
+{
+	const char *only = getenv("UNIT_TESTS"), *skip = getenv("UNIT_SKIP");
+	if (only && *only)
+		cmocka_set_test_filter(only);
+	if (skip && *skip)
+		cmocka_set_skip_filter(skip);
+}
+
 /* Fail unless |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
 #define assert_near(actual, expected, rel) \
 	assert_near_impl((double)(actual), (double)(expected), (double)(rel), #actual, __FILE__, __LINE__)
