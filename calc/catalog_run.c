@@ -254,7 +254,7 @@ static int t_run_validation(struct calc_ctx *c, const struct calc_args *a, struc
 	cday = calc_table_col(t, "days", "days", CALC_D_FIXED, 0);
 	cpub = calc_table_col(t, "published", "", CALC_D_TEXT, 0);
 	cpred = calc_table_col(t, "predicted interruptions", "1", CALC_D_FIXED, 1);
-	cunit = calc_table_col(t, "per", "", CALC_D_TEXT, 0);
+	cunit = calc_table_col(t, "counted over", "", CALC_D_TEXT, 0);
 	cshare = calc_table_col(t, "predicted goodput", "1", CALC_D_PCT, 1);
 	for (size_t i = 0; i < sizeof vrows / sizeof vrows[0]; i++) {
 		const struct calc_plan *q = &c->plan;
@@ -288,10 +288,17 @@ static int t_run_validation(struct calc_ctx *c, const struct calc_args *a, struc
 		calc_table_num(t, row, cday, vrows[i].days);
 		calc_table_str(t, row, cpub, vrows[i].published);
 		calc_table_num(t, row, cpred, window * 86400 / r.mtbf);
-		calc_table_str(t, row, cunit, vrows[i].per_days > 0 ? "week" : "window");
+		/* the span the predicted count covers, in words: the published window, or a
+		 * week where the source gives a weekly rate (BLOOM) */
+		char over[32];
+		if (vrows[i].per_days == 7)
+			snprintf(over, sizeof over, "a week");
+		else
+			snprintf(over, sizeof over, "%.0f days", window);
+		calc_table_str(t, row, cunit, over);
 		calc_table_num(t, row, cshare, r.goodput);
 	}
-	calc_table_note(t, "Predicted interruptions: the window over the job's MTBF at run.failure_rate; the "
+	calc_table_note(t, "Predicted interruptions: the span counted over (the published window, or a week) over the job's MTBF at run.failure_rate; the "
 	                   "default rate is Llama 3's own (419 / (54 d x 24 h x 16,384 GPUs)), so its row checks "
 	                   "the arithmetic and the other rows test the rate on other clusters.  Predicted goodput: "
 	                   "Daly 2006 Eq. 20 with the plan's checkpoint and restart settings.  OPT-175B and BLOOM "
