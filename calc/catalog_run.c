@@ -298,7 +298,7 @@ static int t_run_validation(struct calc_ctx *c, const struct calc_args *a, struc
 		calc_table_str(t, row, cunit, over);
 		calc_table_num(t, row, cshare, r.goodput);
 	}
-	calc_table_note(t, "Predicted interruptions: the span counted over (the published window, or a week) over the job's MTBF at run.failure_rate; the "
+	calc_table_note(t, "Predicted interruptions: the span counted over (the published window, or a week) divided by the job's MTBF at run.failure_rate; the "
 	                   "default rate is Llama 3's own (419 / (54 d x 24 h x 16,384 GPUs)), so its row checks "
 	                   "the arithmetic and the other rows test the rate on other clusters.  Predicted goodput: "
 	                   "Daly 2006 Eq. 20 with the plan's checkpoint and restart settings.  OPT-175B and BLOOM "
