@@ -12,6 +12,7 @@
  * UNVERIFIED).
  */
 #include "run.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -139,58 +140,82 @@ const struct calc_quantity calc_q_run[] = {
 
 /* ---------------------------------------------------------------- tables */
 
+/* A value as the run chapter's prose writes it (chapters/11r-run.md): at most 'dec'
+ * decimals and no more than four significant digits past the integer part
+ * (calc_fmt_reader_dec, docs/references.md §9.20), so that the table and the sentence
+ * beside it give the same figure (650.9 expected interruptions read 651, as the prose's
+ * `|.0` says it).  dec < 0 keeps the value: the table's four significant digits round
+ * it (GPU-hours and costs, the prose's `|count`). */
+static double run_rounded(double x, int dec)
+{
+	double q;
+	if (dec < 0 || !isfinite(x))
+		return x;
+	q = pow(10, calc_fmt_reader_dec(x, dec));
+	return round(x * q) / q;
+}
+
 static int t_run(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	struct calc_run r;
 	struct {
-		const char *name, *unit;
+		const char *label, *name, *unit;
 		double v;
 	} rows[24];
-	int n = 0, cq, cv, cu;
+	int n = 0, cq, cv, cu, ck;
 
 	if (ctx_run(c, &r, d) < 0)
 		return -1;
-#define ROW(nm, u, x) (rows[n].name = nm, rows[n].unit = u, rows[n].v = (x), n++)
-	ROW("checkpoint.bytes", "TB", r.ckpt_bytes / 1e12);
-	ROW("checkpoint.bytes_per_gpu", "GB", r.ckpt_bytes_per_gpu / 1e9);
-	ROW("checkpoint.write_time", "s", r.ckpt_write);
-	ROW("checkpoint.blocking_time", "s", r.ckpt_blocking);
-	ROW("checkpoint.load_time", "s", r.ckpt_load);
-	ROW("failure.mtbf", "hours", r.mtbf / 3600);
-	ROW("checkpoint.interval_young", "min", r.interval_young / 60);
-	ROW("checkpoint.interval", "min", r.interval / 60);
-	ROW("checkpoint.interval_steps", "steps", r.interval_steps);
-	ROW("failure.count", "interruptions", r.failures);
-	ROW("failure.lost_work", "min", r.lost_per_failure / 60);
-	ROW("run.goodput", "%", 100 * r.goodput);
-	ROW("run.days", "days", r.useful_time / 86400);
-	ROW("run.effective_days", "days", r.effective_time / 86400);
-	ROW("run.effective_gpu_hours", "GPU-hours", r.effective_gpu_hours);
-	ROW("run.gpu_power", "W", r.gpu_power);
-	ROW("run.facility_power", "MW", r.facility_power / 1e6);
-	ROW("run.energy", "MWh", r.energy / 3.6e9);
+	/* each row: its name in words, its catalog name, the unit and the decimals of the
+	 * chapter's sentence that gives the same figure */
+#define ROW(lb, nm, u, x, dec) \
+	(rows[n].label = lb, rows[n].name = nm, rows[n].unit = u, rows[n].v = run_rounded((x), (dec)), n++)
+	ROW("checkpoint of the whole model", "checkpoint.bytes", "TB", r.ckpt_bytes / 1e12, 2);
+	if (r.ckpt_bytes_per_gpu < 1e9) /* the prose's own choice of unit */
+		ROW("checkpoint shard per GPU", "checkpoint.bytes_per_gpu", "MB", r.ckpt_bytes_per_gpu / 1e6, 0);
+	else
+		ROW("checkpoint shard per GPU", "checkpoint.bytes_per_gpu", "GB", r.ckpt_bytes_per_gpu / 1e9, 1);
+	ROW("time to write one checkpoint", "checkpoint.write_time", "s", r.ckpt_write, 2);
+	ROW("training stopped per checkpoint", "checkpoint.blocking_time", "s", r.ckpt_blocking, 2);
+	ROW("time to load it at a restart", "checkpoint.load_time", "s", r.ckpt_load, 2);
+	ROW("mean time between job failures", "failure.mtbf", "hours", r.mtbf / 3600, 1);
+	ROW("checkpoint interval, Young's optimum", "checkpoint.interval_young", "min", r.interval_young / 60, 1);
+	ROW("checkpoint interval of the plan", "checkpoint.interval", "min", r.interval / 60, 1);
+	ROW("checkpoint interval in optimizer steps", "checkpoint.interval_steps", "steps", r.interval_steps, 0);
+	ROW("expected interruptions", "failure.count", "interruptions", r.failures, 0);
+	ROW("work redone per interruption", "failure.lost_work", "min", r.lost_per_failure / 60, 1);
+	ROW("goodput", "run.goodput", "%", 100 * r.goodput, 1);
+	ROW("run without failures", "run.days", "days", r.useful_time / 86400, 1);
+	ROW("run with checkpoints and failures", "run.effective_days", "days", r.effective_time / 86400, 1);
+	ROW("GPU-hours with checkpoints and failures", "run.effective_gpu_hours", "GPU-hours", r.effective_gpu_hours, -1);
+	ROW("mean power of one GPU", "run.gpu_power", "W", r.gpu_power, 0);
+	ROW("facility power", "run.facility_power", "MW", r.facility_power / 1e6, 2);
+	ROW("energy of the run", "run.energy", "MWh", r.energy / 3.6e9, 0);
 	/* costs in plan.currency where the plan names one, else in the prices' own unit */
 	const char *money = c->plan.currency[0] ? c->plan.currency : "currency";
-	ROW("run.effective_cost", money, r.gpu_cost);
-	ROW("run.energy_cost", money, r.energy_cost);
-	ROW("run.cost_per_mtokens", money, r.cost_per_mtokens);
+	ROW("cost of the GPU-hours", "run.effective_cost", money, r.gpu_cost, -1);
+	ROW("cost of the energy", "run.energy_cost", money, r.energy_cost, -1);
+	ROW("cost per million training tokens", "run.cost_per_mtokens", money, r.cost_per_mtokens, 3);
 	if (c->plan.carbon_intensity > 0)
-		ROW("run.co2", "t CO2e", r.co2 / 1e3);
+		ROW("emissions", "run.co2", "t CO2e", r.co2 / 1e3, -1);
 #undef ROW
 	calc_table_init(t, "run", "Checkpoints, failures, effective run time, energy and cost");
 	cq = calc_table_col(t, "quantity", "", CALC_D_TEXT, 0);
 	cv = calc_table_col(t, "value", "", CALC_D_NUM, 4);
 	cu = calc_table_col(t, "unit", "", CALC_D_TEXT, 0);
+	ck = calc_table_col(t, "catalog name", "", CALC_D_TEXT, 0);
 	for (int i = 0; i < n; i++) {
 		int row = calc_table_row(t);
-		calc_table_str(t, row, cq, rows[i].name);
+		calc_table_str(t, row, cq, rows[i].label);
 		calc_table_num(t, row, cv, rows[i].v);
 		calc_table_str(t, row, cu, rows[i].unit);
+		calc_table_str(t, row, ck, rows[i].name);
 	}
-	calc_table_note(t, "Checkpoint interval: Daly 2006 (FGCS 22(3)) higher-order optimum unless "
-	                   "run.checkpoint_interval is set; Young 1974 (CACM 17(9)) for comparison.  Goodput: "
-	                   "Daly 2006 Eq. 20.  Default failure rate from Llama 3 §3.3.4 (419 unexpected "
-	                   "interruptions in 54 days on 16,384 GPUs).");
+	calc_table_note(t, "Values rounded as the sentences of the run chapter give them (at most four "
+	                   "significant digits); trainplan run --format json gives each in full.  Checkpoint interval: Daly 2006 "
+	                   "(FGCS 22(3)) higher-order optimum unless run.checkpoint_interval is set; Young 1974 "
+	                   "(CACM 17(9)) for comparison.  Goodput: Daly 2006 Eq. 20.  Default failure rate from "
+	                   "Llama 3 §3.3.4 (419 unexpected interruptions in 54 days on 16,384 GPUs).");
 	return 0;
 }
 
@@ -229,7 +254,7 @@ static int t_run_validation(struct calc_ctx *c, const struct calc_args *a, struc
 	cday = calc_table_col(t, "days", "days", CALC_D_FIXED, 0);
 	cpub = calc_table_col(t, "published", "", CALC_D_TEXT, 0);
 	cpred = calc_table_col(t, "predicted interruptions", "1", CALC_D_FIXED, 1);
-	cunit = calc_table_col(t, "per", "", CALC_D_TEXT, 0);
+	cunit = calc_table_col(t, "counted over", "", CALC_D_TEXT, 0);
 	cshare = calc_table_col(t, "predicted goodput", "1", CALC_D_PCT, 1);
 	for (size_t i = 0; i < sizeof vrows / sizeof vrows[0]; i++) {
 		const struct calc_plan *q = &c->plan;
@@ -263,10 +288,17 @@ static int t_run_validation(struct calc_ctx *c, const struct calc_args *a, struc
 		calc_table_num(t, row, cday, vrows[i].days);
 		calc_table_str(t, row, cpub, vrows[i].published);
 		calc_table_num(t, row, cpred, window * 86400 / r.mtbf);
-		calc_table_str(t, row, cunit, vrows[i].per_days > 0 ? "week" : "window");
+		/* the span the predicted count covers, in words: the published window, or a
+		 * week where the source gives a weekly rate (BLOOM) */
+		char over[32];
+		if (vrows[i].per_days == 7)
+			snprintf(over, sizeof over, "a week");
+		else
+			snprintf(over, sizeof over, "%.0f days", window);
+		calc_table_str(t, row, cunit, over);
 		calc_table_num(t, row, cshare, r.goodput);
 	}
-	calc_table_note(t, "Predicted interruptions: the window over the job's MTBF at run.failure_rate; the "
+	calc_table_note(t, "Predicted interruptions: the span counted over (the published window, or a week) divided by the job's MTBF at run.failure_rate; the "
 	                   "default rate is Llama 3's own (419 / (54 d x 24 h x 16,384 GPUs)), so its row checks "
 	                   "the arithmetic and the other rows test the rate on other clusters.  Predicted goodput: "
 	                   "Daly 2006 Eq. 20 with the plan's checkpoint and restart settings.  OPT-175B and BLOOM "

@@ -139,6 +139,31 @@ static void esc_text(struct buf *b, const char *s)
 	esc(b, from);
 }
 
+/* Escape a body cell's text that holds a key=value list or a snake_case word
+ * ("account_embedding=yes account_loss=yes"): a <wbr> after each '_' and '=' inside a
+ * word lets a narrow column wrap the list at its joints instead of pushing the table
+ * past the page.  Other text goes through esc_text. */
+static void esc_cell(struct buf *b, const char *s)
+{
+	if (!s || !strpbrk(s, "_=")) {
+		esc_text(b, s);
+		return;
+	}
+	const char *from = s;
+	for (const char *p = s; *p; p++) {
+		if ((*p != '_' && *p != '=') || !p[1] || p[1] == ' ' || p == s || p[-1] == ' ')
+			continue;
+		char *piece = xmalloc((size_t)(p - from) + 2);
+		memcpy(piece, from, (size_t)(p - from) + 1);
+		piece[p - from + 1] = 0;
+		esc(b, piece);
+		free(piece);
+		put(b, "<wbr>");
+		from = p + 1;
+	}
+	esc(b, from);
+}
+
 /* Escape a table header's text with each word that holds a hyphen ("ZeRO-1",
  * "micro-batch", "fp8-lm") in a span that does not wrap: a narrow column breaks its
  * header between words, never at a hyphen inside one. */
@@ -241,6 +266,7 @@ static const char css[] =
 	".table-note{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:.75rem;color:var(--muted);"
 	"margin:.4rem 0 0;line-height:1.4}\n"
 	"th,td{padding:.3rem .55rem;border-bottom:1px solid var(--rule);vertical-align:top}\n"
+	"table.wide{font-size:.64rem}table.wide th,table.wide td{padding:.2rem .22rem}\n"
 	"thead th{border-bottom:2px solid var(--ink);text-align:left;vertical-align:bottom}\n"
 	"tbody tr:nth-child(even){background:#fafbfc}\n"
 	".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
@@ -550,6 +576,7 @@ struct renderer {
 	int in_body;
 	int col;
 	int in_th; /* inside a header cell */
+	int in_td; /* inside a body cell of text (not a number) */
 	struct svg_prep *svg; /* the figures' bodies, or NULL */
 };
 
@@ -611,6 +638,10 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			r->align = cmark_gfm_extensions_get_table_alignments(node);
 			r->in_body = 0;
 			put(b, "<div class=\"table-wrap\">\n<table");
+			/* ten columns or more: the smaller type of a wide table (CSS table.wide),
+			 * so that the search's tables fit the 50rem column at 1280 px */
+			if (cmark_gfm_extensions_get_table_columns(node) >= 10)
+				put(b, " class=\"wide\"");
 			if (t) {
 				put(b, " id=\"");
 				esc(b, t->id);
@@ -664,6 +695,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 			int num = r->table && c < r->table->ncols && r->table->numeric_cols[c];
 			uint8_t a = r->align ? r->align[c] : 0;
 			r->in_th = header;
+			r->in_td = !header && !num && a != 'r';
 			put(b, header ? "<th" : "<td");
 			if (num || a == 'r')
 				put(b, " class=\"num\"");
@@ -673,6 +705,7 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 		} else {
 			put(b, header ? "</th>" : "</td>");
 			r->in_th = 0;
+			r->in_td = 0;
 			r->col++;
 		}
 		return 0;
@@ -776,6 +809,8 @@ static int S_render_node(struct renderer *r, cmark_node *node, cmark_event_type 
 	case CMARK_NODE_TEXT:
 		if (r->in_th)
 			esc_head(b, lit);
+		else if (r->in_td)
+			esc_cell(b, lit);
 		else
 			esc_text(b, lit);
 		break;
@@ -869,7 +904,7 @@ static void render_toc(struct buf *b, const struct rpt_doc *doc)
 static int render_body(struct buf *b, const struct rpt_doc *doc, int unsafe, struct calc_diag *d)
 {
 	struct svg_prep prep;
-	struct renderer r = {b, doc, unsafe, d, 0, NULL, NULL, 0, 0, 0, NULL};
+	struct renderer r = {b, doc, unsafe, d, 0, NULL, NULL, 0, 0, 0, 0, NULL};
 	if (svg_prep_start(&prep, doc) == 0)
 		r.svg = &prep;
 	cmark_iter *it = cmark_iter_new(doc->root);

@@ -289,6 +289,34 @@ static void test_header_words_do_not_break_at_a_hyphen(void **state)
 	assert_non_null(strstr(h, "th .nw{white-space:nowrap}"));
 }
 
+/* A table of ten columns or more gets the wide table's smaller type (the search's
+ * tables of 16 and 19 columns overflowed the 50rem column at 1280 px); one of fewer
+ * columns does not.  A text cell breaks a key=value list or a snake_case word only
+ * after its '_' and '=' (a <wbr>), never inside a plain word; numbers and headers are
+ * left alone, and "_" at a word's start or before a space gets no break. */
+static void test_wide_tables_and_cell_joints(void **state)
+{
+	(void)state;
+	const char *md = "# T\n\n| a | b | c | d | e | f | g | h | i | split |\n"
+	                 "|---|---|---|---|---|---|---|---|---|---|\n"
+	                 "| 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | account_embedding=yes account_loss=yes |\n\n"
+	                 "| x | y_z |\n|---|---:|\n| interleaved | 1_000 |\n| =c a_ b | 2 |\n";
+	const char *h = render(md, 0, NULL, 0);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "account_<wbr>embedding=<wbr>yes account_<wbr>loss=<wbr>yes</td>"));
+	assert_non_null(strstr(h, "<td>interleaved</td>"));
+	assert_non_null(strstr(h, ">1_000</td>"));      /* a right-aligned cell: untouched */
+	assert_non_null(strstr(h, "<td>=c a_ b</td>"));
+	assert_non_null(strstr(h, ">y_z</th>"));        /* a header: untouched */
+	const char *first = strstr(h, "<table");
+	assert_non_null(first);
+	assert_true(!strncmp(first, "<table class=\"wide\"", 19));
+	const char *second = strstr(first + 1, "<table");
+	assert_non_null(second);
+	assert_true(strncmp(second, "<table class=\"wide\"", 19) != 0);
+	assert_non_null(strstr(h, "table.wide{font-size:"));
+}
+
 static void test_toc_and_heading_numbers(void **state)
 {
 	(void)state;
@@ -322,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_toc_and_heading_numbers),
 		cmocka_unit_test(test_number_and_unit_do_not_wrap_apart),
 		cmocka_unit_test(test_header_words_do_not_break_at_a_hyphen),
+		cmocka_unit_test(test_wide_tables_and_cell_joints),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
