@@ -60,6 +60,7 @@ struct zjob {
 	const HPDF_BYTE **buf;  /* its data, in pieces */
 	HPDF_UINT *len;         /* [bytes] */
 	HPDF_UINT nbuf;
+	int level, strategy;    /* zlib's deflateInit2 arguments ("Compression") */
 	unsigned char *out;     /* the deflated data */
 	size_t outlen;          /* [bytes] */
 	int ok, done;
@@ -75,7 +76,7 @@ struct zqueue {
 	pthread_t worker;
 };
 
-static void zq_add(struct zqueue *q, HPDF_Dict s);
+static void zq_add(struct zqueue *q, HPDF_Dict s, int map);
 
 struct anchor {
 	char *id;
@@ -255,7 +256,7 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 		if (map && map->filter == HPDF_STREAM_FILTER_NONE && !map->write_fn &&
 		    (p->font[f]->filter & HPDF_STREAM_FILTER_FLATE_DECODE)) {
 			map->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
-			zq_add(&p->zq, map);
+			zq_add(&p->zq, map, 1);
 		}
 	}
 	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
@@ -354,7 +355,7 @@ static void d_end(void *ctx)
 		;
 	if (attr->gmode == HPDF_GMODE_PAGE_DESCRIPTION && attr->gstate && !attr->gstate->prev &&
 	    !p->failed)
-		zq_add(&p->zq, attr->contents); /* finished: nothing draws on it again */
+		zq_add(&p->zq, attr->contents, 0); /* finished: nothing draws on it again */
 }
 
 /*
@@ -712,15 +713,29 @@ static void make_links(struct pdev *p)
  * (HPDF_Stream_WriteToStreamWithDeflate passes Z_DEFAULT_COMPRESSION) and its API
  * offers no other level (HPDF_COMP_BEST_SPEED is commented out in hpdf_consts.h).
  * So each stream libharu would deflate is deflated here, through zlib (RFC 1950/1951),
- * at PDF_DEFLATE_LEVEL; the stream then carries the compressed bytes, no filter of
+ * at PDF_DEFLATE_LEVEL, a font's CIDToGIDMap with run-length matching
+ * (PDF_DEFLATE_MAP_*); the stream then carries the compressed bytes, no filter of
  * libharu's own, and its /Filter key from the dictionary's write hook -- the
  * arrangement png_direct uses.  The data and the decoded pages are unchanged; only the
  * compressed bytes differ.
  *
- * The level: the default report's 75 streams (2.96 MB before compression, page
- * contents, fonts, CIDToGIDMaps) deflate to 576 kB in 50 ms at level 6, 606 kB in
- * 26 ms at level 4, 635 kB in 22 ms at level 3 and 670 kB in 16 ms at level 1 (zlib
- * 1.2.13, memLevel 8, one core of the build machine).
+ * The settings, measured on the default report's 94 streams (3.83 MB before
+ * compression) as instructions of zlib 1.2.13's deflate (valgrind --tool=callgrind,
+ * memLevel 8), each kind of stream alone:
+ *   kind (bytes in)                 level 6        level 4        level 3       level 1
+ *   8 CIDToGIDMaps (1,048,560)      63 M / 62.7 kB 57 M / 63.0 kB 31 M / 66.7 kB 30 M / 67.1 kB
+ *   8 font files (838,514)         140 M / 344 kB  91 M / 350 kB  74 M / 357 kB 67 M / 361 kB
+ *   78 others (1,944,283: pages'   209 M / 340 kB 143 M / 374 kB 100 M / 401 kB 91 M / 443 kB
+ *      contents, images, CMaps)
+ * A CIDToGIDMap is 65,535 two-byte glyph numbers (CID = code point, hpdf_font_cid.c),
+ * zeros but for the code points the font covers (a few thousand of the 65,535):
+ * long runs of one byte, which zlib's Z_RLE strategy (matches at distance 1 only)
+ * finds in 27 M instructions to 61.8 kB, less than any level's search does; on the
+ * fonts and the pages Z_RLE is worse than level 1 (530 kB, 994 kB).  Level 3 is the
+ * highest that still takes zlib's greedy deflate_fast (levels 4-9 take the lazy
+ * deflate_slow; deflate.c's configuration_table): the three kinds cost 201 M
+ * instructions at level 3 + Z_RLE against 291 M at level 4 (-31 %), for 33 kB more
+ * (+3 % of the 1.0 MB file); level 1 would save 9 M more for 51 kB more.
  *
  * The work runs beside the drawing: a page's contents are queued when the page is
  * finished (nothing draws on it again), a font's CIDToGIDMap when the font is made,
@@ -731,7 +746,9 @@ static void make_links(struct pdev *p)
  * libharu; the main thread puts the results into the streams before the save.  zlib
  * gives the same bytes for the same input and level whichever thread runs it.
  */
-#define PDF_DEFLATE_LEVEL 4
+#define PDF_DEFLATE_LEVEL 3
+#define PDF_DEFLATE_MAP_LEVEL 1
+#define PDF_DEFLATE_MAP_STRATEGY Z_RLE
 
 static HPDF_STATUS flate_write_keys(HPDF_Dict obj, HPDF_Stream stream)
 {
@@ -745,7 +762,8 @@ static void zjob_run(struct zjob *j)
 	z_stream z;
 	memset(&z, 0, sizeof z);
 	j->ok = 0;
-	if (deflateInit(&z, PDF_DEFLATE_LEVEL) != Z_OK)
+	/* windowBits 15, memLevel 8: deflateInit's own (zlib.h, deflateInit2) */
+	if (deflateInit2(&z, j->level, Z_DEFLATED, 15, 8, j->strategy) != Z_OK)
 		return;
 	uLong total = 0;
 	for (HPDF_UINT i = 0; i < j->nbuf; i++)
@@ -809,17 +827,19 @@ static void zq_init(struct zqueue *q)
 	q->live = 1;
 }
 
-/* Queue stream object 's' if libharu would deflate it when writing (FlateDecode, no
+/* Queue stream object 's' ('map': a font's CIDToGIDMap) if libharu would deflate it when writing (FlateDecode, no
  * parameters, no write hook of its own, data in memory); from then on it is marked
  * as deflated here (no filter of libharu's, the write hook) and must not change
  * until zq_finish. */
-static void zq_add(struct zqueue *q, HPDF_Dict s)
+static void zq_add(struct zqueue *q, HPDF_Dict s, int map)
 {
 	if (!s || !s->stream || s->stream->type != HPDF_STREAM_MEMORY ||
 	    s->filter != HPDF_STREAM_FILTER_FLATE_DECODE || s->filterParams || s->write_fn)
 		return;
 	struct zjob *j = xcalloc(1, sizeof *j);
 	j->s = s;
+	j->level = map ? PDF_DEFLATE_MAP_LEVEL : PDF_DEFLATE_LEVEL;
+	j->strategy = map ? PDF_DEFLATE_MAP_STRATEGY : Z_DEFAULT_STRATEGY;
 	j->nbuf = HPDF_MemStream_GetBufCount(s->stream);
 	j->buf = xcalloc(j->nbuf + 1, sizeof *j->buf);
 	j->len = xcalloc(j->nbuf + 1, sizeof *j->len);
@@ -914,10 +934,10 @@ static int zq_add_rest(struct pdev *p)
 		if (fa->map_stream && fa->map_stream->write_fn == flate_write_keys)
 			fa->map_stream->filter = HPDF_STREAM_FILTER_NONE; /* queued when made */
 		HPDF_Dict desc = fa->fontdef ? fa->fontdef->descriptor : NULL;
-		zq_add(&p->zq, fa->map_stream);
-		zq_add(&p->zq, fa->cmap_stream);
+		zq_add(&p->zq, fa->map_stream, 1);
+		zq_add(&p->zq, fa->cmap_stream, 0);
 		if (desc)
-			zq_add(&p->zq, HPDF_Dict_GetItem(desc, "FontFile2", HPDF_OCLASS_DICT));
+			zq_add(&p->zq, HPDF_Dict_GetItem(desc, "FontFile2", HPDF_OCLASS_DICT), 0);
 	}
 	/* a page's contents not queued when it ended are libharu's to finish */
 	HPDF_Xref x = p->pdf->xref;
@@ -930,7 +950,7 @@ static int zq_add_rest(struct pdev *p)
 		for (int k = 0; k < p->npages && !contents; k++)
 			contents = ((HPDF_PageAttr)p->pages[k]->attr)->contents == (HPDF_Dict)e->obj;
 		if (!contents)
-			zq_add(&p->zq, (HPDF_Dict)e->obj);
+			zq_add(&p->zq, (HPDF_Dict)e->obj, 0);
 	}
 	return 0;
 }
