@@ -394,11 +394,20 @@ static int worst_layers(const struct calc_plan *p, const struct calc_stage_layer
  * replicated; the first stage holds the embedding, the last the LM head or, tied with
  * pp > 1, Megatron's copy of the embedding; MEG-MEM, docs/references.md §1.2).  With every
  * stage holding the same layers only the two ends can hold the most. */
+static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy);
+
 static double grad_params(const struct calc_plan *p, const struct calc_stage_layers *all)
+{
+	return grad_params_of(p, all, calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p));
+}
+
+/* grad_params with 'heavy', calc_stage_layers_heaviest of the plan (-1 where its stages
+ * are uniform; calc_comm_pre_layers keeps it). */
+static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy)
 {
 	struct calc_params pr;
 	struct calc_mem_terms k;
-	int pp = p->pp > 0 ? p->pp : 1, heavy = calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p);
+	int pp = p->pp > 0 ? p->pp : 1;
 	double w = 0;
 
 	calc_model_params(&p->model, &pr);
@@ -574,18 +583,28 @@ static int head_dim(const struct calc_model *m)
 
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 {
-	long st[CALC_DIM_N];
+	calc_comm_pre_layers(plan, out);
+	calc_comm_pre_groups(plan, out);
+}
+
+void calc_comm_pre_layers(const struct calc_plan *plan, struct calc_comm_pre *out)
+{
 	out->has_all = calc_model_has_kinds(&plan->model);
 	out->have_sl = (plan->pp > 0 ? plan->pp : 1) <= CALC_MAX_STAGES;
 	calc_stage_layers_all(plan, out->all); /* every stage's layers, read by step.c */
 	out->uniform = calc_stage_layers_uniform(plan); /* and which stages can be critical */
 	out->heavy = out->uniform ? -1 : calc_stage_layers_heaviest(plan); /* read when not uniform */
+	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL, &out->tp_share);
+}
+
+void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *out)
+{
+	long st[CALC_DIM_N];
 	calc_comm_links(plan, &out->links);
 	strides(plan, st);
 	for (int d = 0; d < CALC_DIM_N; d++)
 		group_of(plan, st, (enum calc_dim)d, &out->group[d]);
-	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL, &out->tp_share);
-	out->grad_params = grad_params(plan, out->has_all ? out->all : NULL);
+	out->grad_params = grad_params_of(plan, out->has_all ? out->all : NULL, out->heavy);
 }
 
 /* The step's bytes and network bytes over the rows, in calc_comm_with's order. */

@@ -234,6 +234,12 @@ struct calc_comm_pre {
 	struct calc_stage_layers all[CALC_MAX_STAGES];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
+/* calc_comm_pre in two parts: what reads only the model and the placement of the layers
+ * on the pipeline stages (pp, parallel.split and the layout keys: has_all, have_sl, all,
+ * uniform, heavy, worst_layers, tp_share), which the planner's items of one placement
+ * share, and then the rest (links, group, grad_params), which reads the former. */
+void calc_comm_pre_layers(const struct calc_plan *plan, struct calc_comm_pre *out);
+void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *out);
 /* calc_comm with 'pre' from calc_comm_pre of a plan with the same split (NULL: computed
  * here): the same result, bit for bit.  Returns 0. */
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
