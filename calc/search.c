@@ -407,27 +407,37 @@ static int same_layers(const struct calc_stage_layers *a, const struct calc_stag
 	return 1;
 }
 
-static void cand_add(struct cands *c, const struct calc_plan *p, int i, const double *infl)
+static void cand_add(struct cands *c, const struct calc_plan *p, const struct calc_stage_layers *all, int i,
+                     const double *infl)
 {
 	c->idx[c->n] = i;
-	calc_stage_layers(p, i, &c->sl[c->n]);
+	if (all)
+		c->sl[c->n] = all[i];
+	else
+		calc_stage_layers(p, i, &c->sl[c->n]);
 	c->infl[c->n] = infl[i];
 	c->n++;
 }
 
 /* The stages that can be the worst: stage 0, stage p-1 and, among the middle stages
  * holding the same layers (per kind), the first with the most in-flight micro-batches
- * (the total grows with them, every other term being equal between such stages). */
-static void cands_build(const struct calc_plan *p, int np, const double *infl, struct cands *c)
+ * (the total grows with them, every other term being equal between such stages).
+ * 'all': every stage's layers (calc_comm_pre_layers of the plan), or NULL: each looked
+ * up (calc_stage_layers). */
+static void cands_build(const struct calc_plan *p, const struct calc_stage_layers *all, int np, const double *infl,
+                        struct cands *c)
 {
 	int best[MAX_CAND], ng = 0, nk = calc_model_nkinds(&p->model);
 	struct calc_stage_layers grp[MAX_CAND], sl;
 
 	c->n = 0;
-	cand_add(c, p, 0, infl);
+	cand_add(c, p, all, 0, infl);
 	for (int i = 1; i < np - 1; i++) {
 		int g = 0;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		while (g < ng && !same_layers(&grp[g], &sl, nk))
 			g++;
 		if (g == ng && ng < MAX_CAND - 2) {
@@ -444,9 +454,9 @@ static void cands_build(const struct calc_plan *p, int np, const double *infl, s
 			best[y - 1] = t;
 		}
 	for (int g = 0; g < ng; g++)
-		cand_add(c, p, best[g], infl);
+		cand_add(c, p, all, best[g], infl);
 	if (np > 1)
-		cand_add(c, p, np - 1, infl);
+		cand_add(c, p, all, np - 1, infl);
 }
 
 /* The worst candidate stage's memory and its index, from each candidate's parts
@@ -473,7 +483,7 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 	calc_memory_terms(plan, &k);
 	for (int i = 0; i < np; i++)
 		infl[i] = calc_pipeline_inflight(plan, i);
-	cands_build(plan, np, infl, &c);
+	cands_build(plan, NULL, np, infl, &c);
 	struct calc_mem_stage_parts pt[MAX_CAND];
 	for (int j = 0; j < c.n; j++)
 		calc_memory_stage_parts(&k, &c.sl[j], c.infl[j], &pt[j]);
@@ -1330,7 +1340,8 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 		double infl[CALC_MAX_STAGES];
 		for (int i = 0; i < p->pp; i++)
 			infl[i] = calc_pipeline_inflight_for(p->schedule, p->pp, m, p->vpp, i);
-		cands_build(p, p->pp, infl, c);
+		/* the running item's stage layers, which comm_pre holds for its placement */
+		cands_build(p, w->comm_pre.have_sl ? w->comm_pre.all : NULL, p->pp, infl, c);
 		w->k.copies = calc_pipeline_param_copies(p);
 		w->cands_due = 0;
 	}
