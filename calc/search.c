@@ -802,6 +802,8 @@ struct worker {
 	int item_due;                /* 1: the running item's memory terms (parameters, FSDP, the
 	                                bytes per ZeRO stage) are still to compute (mem_ready) */
 	struct calc_mem_terms zk[4]; /* the bytes per parameter of the running item by ZeRO stage */
+	const struct calc_recipe *zk_recipe; /* ... for this recipe, dp x cp and edp (shard 0: none) */
+	int zk_shard, zk_edp;
 	int cands_due;               /* 1: the running schedule variant's candidate stages are
 	                                still to build (mem_ready) */
 	int parts_due;               /* 1: the running (recompute, SP) pair's memory parts are
@@ -1330,9 +1332,16 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 	if (w->item_due) {
 		calc_memory_terms_params(p, &w->pr, &w->k);
 		calc_memory_terms_fsdp(p, &w->k);
-		for (int z = 0; z < 4; z++) {
-			calc_memory_terms_bytes(p->recipe, z, p->dp * p->cp, &w->zk[z]);
-			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &w->zk[z]);
+		if (w->zk_recipe != p->recipe || w->zk_shard != p->dp * p->cp || w->zk_edp != p->edp) {
+			/* they read the recipe and the two shard degrees alone, which the items
+			 * of one dp x cp (micro-batches, ep and etp) mostly share */
+			for (int z = 0; z < 4; z++) {
+				calc_memory_terms_bytes(p->recipe, z, p->dp * p->cp, &w->zk[z]);
+				calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &w->zk[z]);
+			}
+			w->zk_recipe = p->recipe;
+			w->zk_shard = p->dp * p->cp;
+			w->zk_edp = p->edp;
 		}
 		w->item_due = 0;
 	}
