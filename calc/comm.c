@@ -46,6 +46,7 @@
 
 static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
                          struct calc_comm *out);
+static void edp_reduce(const struct calc_plan *plan, int m, struct calc_comm *out);
 
 #define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
 
@@ -393,11 +394,20 @@ static int worst_layers(const struct calc_plan *p, const struct calc_stage_layer
  * replicated; the first stage holds the embedding, the last the LM head or, tied with
  * pp > 1, Megatron's copy of the embedding; MEG-MEM, docs/references.md §1.2).  With every
  * stage holding the same layers only the two ends can hold the most. */
+static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy);
+
 static double grad_params(const struct calc_plan *p, const struct calc_stage_layers *all)
+{
+	return grad_params_of(p, all, calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p));
+}
+
+/* grad_params with 'heavy', calc_stage_layers_heaviest of the plan (-1 where its stages
+ * are uniform; calc_comm_pre_layers keeps it). */
+static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy)
 {
 	struct calc_params pr;
 	struct calc_mem_terms k;
-	int pp = p->pp > 0 ? p->pp : 1, heavy = calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p);
+	int pp = p->pp > 0 ? p->pp : 1;
 	double w = 0;
 
 	calc_model_params(&p->model, &pr);
@@ -573,18 +583,40 @@ static int head_dim(const struct calc_model *m)
 
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 {
-	long st[CALC_DIM_N];
+	calc_comm_pre_layers(plan, out);
+	calc_comm_pre_groups(plan, out);
+}
+
+void calc_comm_pre_layers(const struct calc_plan *plan, struct calc_comm_pre *out)
+{
 	out->has_all = calc_model_has_kinds(&plan->model);
 	out->have_sl = (plan->pp > 0 ? plan->pp : 1) <= CALC_MAX_STAGES;
 	calc_stage_layers_all(plan, out->all); /* every stage's layers, read by step.c */
 	out->uniform = calc_stage_layers_uniform(plan); /* and which stages can be critical */
 	out->heavy = out->uniform ? -1 : calc_stage_layers_heaviest(plan); /* read when not uniform */
+	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL, &out->tp_share);
+}
+
+void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *out)
+{
+	long st[CALC_DIM_N];
 	calc_comm_links(plan, &out->links);
 	strides(plan, st);
 	for (int d = 0; d < CALC_DIM_N; d++)
 		group_of(plan, st, (enum calc_dim)d, &out->group[d]);
-	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL, &out->tp_share);
-	out->grad_params = grad_params(plan, out->has_all ? out->all : NULL);
+	out->grad_params = grad_params_of(plan, out->has_all ? out->all : NULL, out->heavy);
+}
+
+/* The step's bytes and network bytes over the rows, in calc_comm_with's order. */
+static void totals(struct calc_comm *out)
+{
+	out->bytes_total = out->net_bytes_total = 0;
+	for (int d = 0; d < CALC_DIM_N; d++) {
+		out->bytes_total += out->dim[d].bytes;
+		out->net_bytes_total += out->dim[d].net_bytes;
+	}
+	out->bytes_total += out->ep.bytes;
+	out->net_bytes_total += out->ep.net_bytes;
 }
 
 int calc_comm(const struct calc_plan *plan, struct calc_comm *out)
@@ -987,13 +1019,35 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 		x->collective = "-";
 
 	comm_experts(plan, m, all, out);
-	for (int d = 0; d < CALC_DIM_N; d++) {
-		out->bytes_total += out->dim[d].bytes;
-		out->net_bytes_total += out->dim[d].net_bytes;
-	}
-	out->bytes_total += out->ep.bytes;
-	out->net_bytes_total += out->ep.net_bytes;
+	totals(out);
 	return 0;
+}
+
+void calc_comm_rezero(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
+{
+	struct calc_comm_dim *x = &out->dim[CALC_DIM_DP];
+	struct calc_group g = x->group;
+	int m = calc_plan_microbatches(plan);
+
+	/* Of calc_comm_with's rows only dp_collectives and edp_reduce read plan->zero, and
+	 * neither under parallel.fsdp (fsdp_units reads no ZeRO stage, edp_reduce takes 3) */
+	if (plan->fsdp)
+		return;
+	if (m < 1)
+		m = 1;
+	/* the DP row as calc_comm_with leaves it before comm_experts adds the expert-DP
+	 * reduction: zero, its group, then dp_collectives (grad_params, edp_params and
+	 * edp_group do not read the ZeRO stage) */
+	memset(x, 0, sizeof *x);
+	x->group = g;
+	out->edp_bytes = out->edp_time = 0;
+	if (g.size > 1)
+		dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
+	else
+		x->collective = "-";
+	if (plan->model.moe.experts > 0) /* comm_experts returns before edp_reduce without */
+		edp_reduce(plan, m, out);
+	totals(out);
 }
 
 /* ------------------------------------------------------------------ expert parallelism */
@@ -1217,7 +1271,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
                          struct calc_comm *out)
 {
 	struct calc_ep_comm e;
-	struct calc_comm_dim *x = &out->ep, *dp = &out->dim[CALC_DIM_DP];
+	struct calc_comm_dim *x = &out->ep;
 	int edp = plan->edp > 0 ? plan->edp : 1, G;
 	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
 	/* the backward repeats the forward's dispatch and combine under full recomputation
@@ -1264,9 +1318,6 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 	{
 		struct calc_params pr;
 		struct calc_mem_terms k;
-		const struct calc_recipe *r = plan->recipe;
-		const struct calc_group *g = &out->edp_group;
-		double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2, G_, W_;
 		int pp = plan->pp > 0 ? plan->pp : 1;
 		calc_model_params(&plan->model, &pr);
 		calc_memory_terms_params(plan, &pr, &k);
@@ -1282,27 +1333,41 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 				out->edp_params = n;
 		}
 		out->edp_params *= calc_pipeline_param_copies(plan);
-		G_ = out->edp_params * gb, W_ = out->edp_params * (wb > 0 ? wb : 2);
-		if (edp <= 1)
-			return;
-		if (plan->zero == 0 && !plan->fsdp) {
-			out->edp_bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, edp) * G_;
-			dp->net_bytes += calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G_, g);
-			out->edp_time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G_, g);
-			dp->count += 1;
-		} else {
-			int z = plan->fsdp ? 3 : plan->zero;
-			double ag = z >= 3 ? 2.0 * m : 1, rs = z >= 2 ? m : 1;
-			out->edp_bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, edp) * (rs * G_ + ag * W_);
-			dp->net_bytes += rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G_, g) +
-			                 ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W_, g);
-			out->edp_time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G_, g) +
-			                ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W_, g);
-			dp->count += rs + ag;
-		}
-		dp->bytes += out->edp_bytes;
-		dp->time += out->edp_time;
-		if (!dp->collective || !strcmp(dp->collective, "-"))
-			dp->collective = "expert-DP reduction";
 	}
+	edp_reduce(plan, m, out);
+}
+
+/* The expert-DP gradient reduction of comm_experts over out->edp_group, sized by
+ * out->edp_params (both set there): its bytes and time, added to the DP row.  The only
+ * part of the EP rows that reads the ZeRO stage (calc_comm_rezero). */
+static void edp_reduce(const struct calc_plan *plan, int m, struct calc_comm *out)
+{
+	struct calc_comm_dim *dp = &out->dim[CALC_DIM_DP];
+	const struct calc_recipe *r = plan->recipe;
+	const struct calc_group *g = &out->edp_group;
+	int edp = plan->edp > 0 ? plan->edp : 1;
+	double gb = calc_comm_grad_bytes(plan), wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2;
+	double G_ = out->edp_params * gb, W_ = out->edp_params * (wb > 0 ? wb : 2);
+
+	if (edp <= 1)
+		return;
+	if (plan->zero == 0 && !plan->fsdp) {
+		out->edp_bytes = calc_coll_factor(CALC_COLL_ALLREDUCE, edp) * G_;
+		dp->net_bytes += calc_coll_net_bytes(CALC_COLL_ALLREDUCE, G_, g);
+		out->edp_time = calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, G_, g);
+		dp->count += 1;
+	} else {
+		int z = plan->fsdp ? 3 : plan->zero;
+		double ag = z >= 3 ? 2.0 * m : 1, rs = z >= 2 ? m : 1;
+		out->edp_bytes = calc_coll_factor(CALC_COLL_REDUCESCATTER, edp) * (rs * G_ + ag * W_);
+		dp->net_bytes += rs * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, G_, g) +
+		                 ag * calc_coll_net_bytes(CALC_COLL_ALLGATHER, W_, g);
+		out->edp_time = rs * calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, G_, g) +
+		                ag * calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, W_, g);
+		dp->count += rs + ag;
+	}
+	dp->bytes += out->edp_bytes;
+	dp->time += out->edp_time;
+	if (!dp->collective || !strcmp(dp->collective, "-"))
+		dp->collective = "expert-DP reduction";
 }

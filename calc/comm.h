@@ -234,9 +234,23 @@ struct calc_comm_pre {
 	struct calc_stage_layers all[CALC_MAX_STAGES];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
+/* calc_comm_pre in two parts: what reads only the model and the placement of the layers
+ * on the pipeline stages (pp, parallel.split and the layout keys: has_all, have_sl, all,
+ * uniform, heavy, worst_layers, tp_share), which the planner's items of one placement
+ * share, and then the rest (links, group, grad_params), which reads the former. */
+void calc_comm_pre_layers(const struct calc_plan *plan, struct calc_comm_pre *out);
+void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *out);
 /* calc_comm with 'pre' from calc_comm_pre of a plan with the same split (NULL: computed
  * here): the same result, bit for bit.  Returns 0. */
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
+/*
+ * 'out' from calc_comm_with(plan', pre) of a plan' that differs from 'plan' in the ZeRO
+ * stage alone, turned into calc_comm_with(plan, pre), bit for bit: only the DP row, the
+ * expert-DP reduction (edp_bytes, edp_time) and the totals are computed again; the TP,
+ * CP, PP and EP rows read no ZeRO stage.  'pre' may be NULL.  For the planner, which
+ * times every ZeRO stage of a split (calc_step_fast_rezero; `make check-fast`).
+ */
+void calc_comm_rezero(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
 /*
  * The DP row's collective time [s] of calc_comm_with(plan, pre) without the expert-DP
  * reduction (dim[CALC_DIM_DP].time less edp_time, the same number bit for bit), and

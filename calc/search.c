@@ -407,27 +407,37 @@ static int same_layers(const struct calc_stage_layers *a, const struct calc_stag
 	return 1;
 }
 
-static void cand_add(struct cands *c, const struct calc_plan *p, int i, const double *infl)
+static void cand_add(struct cands *c, const struct calc_plan *p, const struct calc_stage_layers *all, int i,
+                     const double *infl)
 {
 	c->idx[c->n] = i;
-	calc_stage_layers(p, i, &c->sl[c->n]);
+	if (all)
+		c->sl[c->n] = all[i];
+	else
+		calc_stage_layers(p, i, &c->sl[c->n]);
 	c->infl[c->n] = infl[i];
 	c->n++;
 }
 
 /* The stages that can be the worst: stage 0, stage p-1 and, among the middle stages
  * holding the same layers (per kind), the first with the most in-flight micro-batches
- * (the total grows with them, every other term being equal between such stages). */
-static void cands_build(const struct calc_plan *p, int np, const double *infl, struct cands *c)
+ * (the total grows with them, every other term being equal between such stages).
+ * 'all': every stage's layers (calc_comm_pre_layers of the plan), or NULL: each looked
+ * up (calc_stage_layers). */
+static void cands_build(const struct calc_plan *p, const struct calc_stage_layers *all, int np, const double *infl,
+                        struct cands *c)
 {
 	int best[MAX_CAND], ng = 0, nk = calc_model_nkinds(&p->model);
 	struct calc_stage_layers grp[MAX_CAND], sl;
 
 	c->n = 0;
-	cand_add(c, p, 0, infl);
+	cand_add(c, p, all, 0, infl);
 	for (int i = 1; i < np - 1; i++) {
 		int g = 0;
-		calc_stage_layers(p, i, &sl);
+		if (all)
+			sl = all[i];
+		else
+			calc_stage_layers(p, i, &sl);
 		while (g < ng && !same_layers(&grp[g], &sl, nk))
 			g++;
 		if (g == ng && ng < MAX_CAND - 2) {
@@ -444,9 +454,9 @@ static void cands_build(const struct calc_plan *p, int np, const double *infl, s
 			best[y - 1] = t;
 		}
 	for (int g = 0; g < ng; g++)
-		cand_add(c, p, best[g], infl);
+		cand_add(c, p, all, best[g], infl);
 	if (np > 1)
-		cand_add(c, p, np - 1, infl);
+		cand_add(c, p, all, np - 1, infl);
 }
 
 /* The worst candidate stage's memory and its index, from each candidate's parts
@@ -473,7 +483,7 @@ void calc_search_memory(const struct calc_plan *plan, int *worst, double *total,
 	calc_memory_terms(plan, &k);
 	for (int i = 0; i < np; i++)
 		infl[i] = calc_pipeline_inflight(plan, i);
-	cands_build(plan, np, infl, &c);
+	cands_build(plan, NULL, np, infl, &c);
 	struct calc_mem_stage_parts pt[MAX_CAND];
 	for (int j = 0; j < c.n; j++)
 		calc_memory_stage_parts(&k, &c.sl[j], c.infl[j], &pt[j]);
@@ -753,6 +763,10 @@ struct worker {
 	 * search --plan plans/llama3-405b-h100.ini` (callgrind) */
 	int lay_key;
 	signed char lay_v[MAX_VARIANTS];
+	/* the lay_key of comm_pre's stage layers (calc_comm_pre_layers, which read the model
+	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
+	 * a few placements, they were 14 % of the instructions of its `search` */
+	int pre_key;
 	struct calc_plan plan;       /* the configuration being evaluated */
 	struct calc_params pr;       /* of the plan's model */
 	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
@@ -788,6 +802,8 @@ struct worker {
 	int item_due;                /* 1: the running item's memory terms (parameters, FSDP, the
 	                                bytes per ZeRO stage) are still to compute (mem_ready) */
 	struct calc_mem_terms zk[4]; /* the bytes per parameter of the running item by ZeRO stage */
+	const struct calc_recipe *zk_recipe; /* ... for this recipe, dp x cp and edp (shard 0: none) */
+	int zk_shard, zk_edp;
 	int cands_due;               /* 1: the running schedule variant's candidate stages are
 	                                still to build (mem_ready) */
 	int parts_due;               /* 1: the running (recompute, SP) pair's memory parts are
@@ -1316,9 +1332,16 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 	if (w->item_due) {
 		calc_memory_terms_params(p, &w->pr, &w->k);
 		calc_memory_terms_fsdp(p, &w->k);
-		for (int z = 0; z < 4; z++) {
-			calc_memory_terms_bytes(p->recipe, z, p->dp * p->cp, &w->zk[z]);
-			calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &w->zk[z]);
+		if (w->zk_recipe != p->recipe || w->zk_shard != p->dp * p->cp || w->zk_edp != p->edp) {
+			/* they read the recipe and the two shard degrees alone, which the items
+			 * of one dp x cp (micro-batches, ep and etp) mostly share */
+			for (int z = 0; z < 4; z++) {
+				calc_memory_terms_bytes(p->recipe, z, p->dp * p->cp, &w->zk[z]);
+				calc_memory_terms_expert_bytes(p->recipe, z, p->edp, &w->zk[z]);
+			}
+			w->zk_recipe = p->recipe;
+			w->zk_shard = p->dp * p->cp;
+			w->zk_edp = p->edp;
 		}
 		w->item_due = 0;
 	}
@@ -1326,7 +1349,8 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 		double infl[CALC_MAX_STAGES];
 		for (int i = 0; i < p->pp; i++)
 			infl[i] = calc_pipeline_inflight_for(p->schedule, p->pp, m, p->vpp, i);
-		cands_build(p, p->pp, infl, c);
+		/* the running item's stage layers, which comm_pre holds for its placement */
+		cands_build(p, w->comm_pre.have_sl ? w->comm_pre.all : NULL, p->pp, infl, c);
 		w->k.copies = calc_pipeline_param_copies(p);
 		w->cands_due = 0;
 	}
@@ -1656,7 +1680,11 @@ static void run_item(struct worker *w, struct item *it)
 		calc_memory_terms_fixed(p, &w->k); /* the capacity */
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
-		calc_comm_pre(p, &w->comm_pre);
+		if (w->pre_key != w->lay_key) { /* the stage layers of the running placement */
+			calc_comm_pre_layers(p, &w->comm_pre);
+			w->pre_key = w->lay_key;
+		}
+		calc_comm_pre_groups(p, &w->comm_pre);
 		if (!mread) { /* the terms of the leaves' memory, which a memo holds: at once or
 		               * (lazy) where a leaf needs them */
 			w->item_due = 1;

@@ -297,7 +297,8 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
  * this function) of the same 'pre' for a plan that differs from 'plan' only in its ZeRO
  * stage: the layer times, the stages' busy time, the bubble and the makespan do not read
  * the ZeRO stage (in comm.c only the DP and expert-DP collectives do) and are kept; the
- * collectives and everything after the makespan are computed again.  The same result,
+ * DP and expert-DP rows (calc_comm_rezero) and everything after the makespan are
+ * computed again.  The same result,
  * bit for bit (the planner's leaves of one split differ in the ZeRO stage last). */
 void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
                            struct calc_step *st);

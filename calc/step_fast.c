@@ -57,7 +57,7 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 		calc_step_fast_with(plan, pre, st);
 		return;
 	}
-	calc_comm_with(plan, pre->comm, &st->comm);
+	calc_comm_rezero(plan, pre->comm, &st->comm); /* the DP and expert-DP rows alone */
 	calc_step_finish(plan, st, flops_of(plan, pre));
 }
 

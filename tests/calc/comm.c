@@ -1005,6 +1005,65 @@ static void test_spine(void **state)
 	assert_string_equal(calc_tier_name(CALC_TIER_SPINE), "spine");
 }
 
+/* calc_comm_rezero (calc/comm.c): calc_comm_with of one ZeRO stage turned into another's
+ * must be calc_comm_with of that stage, every field bit for bit (the second method: the
+ * whole model run again), from each stage to each, with and without calc_comm_pre; on
+ * the default plan (dense, DP 8), on OLMoE with an expert-DP pair (edp 2: the expert-DP
+ * reduction, ZeRO-dependent, added to the DP row) and without DP (dp 1, edp 2: the DP row
+ * "-" until the expert-DP reduction names it), and under parallel.fsdp (nothing reads the
+ * ZeRO stage).  The fields compared one by one first, to name a difference. */
+static void test_rezero(void **state)
+{
+	const char *moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=1",
+	                     "parallel.dp=16", "parallel.ep=8", "training.seq_len=4096", "training.global_batch=64",
+	                     "training.micro_batch=1", "parallel.sp=no", "parallel.recompute=selective",
+	                     "parallel.placement=tp-cp-dp-ep-pp"};
+	const char *nodp[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=1", "parallel.tp=2", "parallel.pp=4",
+	                      "parallel.dp=1", "parallel.ep=1", "parallel.etp=1", "training.seq_len=4096",
+	                      "training.global_batch=64", "training.micro_batch=1"};
+	const char *fsdp[] = {"parallel.fsdp=yes", "parallel.pp=1", "parallel.tp=8", "parallel.dp=0"};
+	struct {
+		const char *const *sets;
+		int n;
+	} plans[] = {{NULL, 0}, {moe, 12}, {nodp, 10}, {fsdp, 4}};
+	(void)state;
+	for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+		struct calc_plan p;
+		struct calc_comm_pre pre;
+		load_plan(&p, plans[i].sets, plans[i].n);
+		calc_comm_pre(&p, &pre);
+		for (int z0 = 0; z0 <= 3; z0++)
+			for (int z1 = 0; z1 <= 3; z1++)
+				for (int with_pre = 0; with_pre <= 1; with_pre++) {
+					const struct calc_comm_pre *cp = with_pre ? &pre : NULL;
+					struct calc_comm got, want;
+					p.zero = z0;
+					calc_comm_with(&p, cp, &got);
+					p.zero = z1;
+					calc_comm_rezero(&p, cp, &got);
+					calc_comm_with(&p, cp, &want);
+					assert_memory_equal(&got.dim[CALC_DIM_DP].time, &want.dim[CALC_DIM_DP].time, sizeof(double));
+					assert_memory_equal(&got.dim[CALC_DIM_DP].bytes, &want.dim[CALC_DIM_DP].bytes, sizeof(double));
+					assert_memory_equal(&got.dim[CALC_DIM_DP].count, &want.dim[CALC_DIM_DP].count, sizeof(double));
+					assert_memory_equal(&got.edp_time, &want.edp_time, sizeof(double));
+					assert_memory_equal(&got.bytes_total, &want.bytes_total, sizeof(double));
+					assert_memory_equal(&got.net_bytes_total, &want.net_bytes_total, sizeof(double));
+					assert_string_equal(got.dim[CALC_DIM_DP].collective, want.dim[CALC_DIM_DP].collective);
+					assert_memory_equal(&got, &want, sizeof got);
+				}
+		/* the cases are the ones meant: the expert-DP reduction and the DP row's own */
+		if (i == 1 || i == 2) {
+			struct calc_comm c;
+			assert_int_equal(p.edp, 2);
+			p.zero = 1;
+			calc_comm(&p, &c);
+			assert_true(c.edp_time > 0);
+		}
+		if (i == 2)
+			assert_int_equal(pre.group[CALC_DIM_DP].size, 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_fp8_param_gather), cmocka_unit_test(test_cp_mamba), cmocka_unit_test(test_cp_gdn),
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
 		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
+		cmocka_unit_test(test_rezero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
