@@ -146,10 +146,11 @@ void calc_table_cell_text(const struct calc_table *t, int row, int col, char *bu
 	else if (k->disp == CALC_D_INT)
 		calc_fmt_fixed(c->v, 0, CALC_SEP_ALL, buf, n);
 	else {
-		/* the reader's rounding, as the prose's (format.h); a large value grouped */
+		/* the reader's rounding, as the prose's (format.h); a large value grouped, also
+		 * in a column without decimals (21,095 ms, not 21095: docs/references.md §9.20) */
 		double x = u ? c->v / u->div : c->v;
 		int dec = calc_fmt_reader_dec(x, k->prec);
-		calc_fmt_fixed(x, dec, dec < k->prec ? CALC_SEP_LONG : CALC_SEP_NONE, buf, n);
+		calc_fmt_fixed(x, dec, CALC_SEP_LONG, buf, n);
 	}
 }
 
