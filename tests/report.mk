@@ -11,7 +11,8 @@
 #                      expansion golden under AddressSanitizer + UBSan
 #   check-threads      the report on one and on two threads: the same HTML, the same
 #                      messages after errors
-#   check-numbers      no ungrouped number of 5+ digits in the expanded chapters (§9.20)
+#   check-numbers      no ungrouped number of 5+ digits, no predicted quantity with its unit
+#                      in more than four significant digits, in the expanded chapters (§9.20)
 
 RPT_UNIT_SRC = $(wildcard tests/report/*.c)
 RPT_UNIT_BIN = $(RPT_UNIT_SRC:tests/report/%.c=$(BUILD)/tests/report/%)

@@ -1,12 +1,15 @@
 #!/bin/sh
 # tests/report/check-numbers.sh -- the reader's rounding (docs/references.md §9.20) in the
 # expanded chapters: no number of five or more integer digits without thousands separators
-# ("21095" reads 21,095) in prose or tables.
+# ("21095" reads 21,095) in prose or tables, and no predicted quantity written with its
+# unit (tokens/s, a currency, ms, s, GB, MB, TB, days) in more than four significant
+# digits ("2,844,136 tokens/s" reads 2.844 million tokens/s).  Counts (steps, GPUs) and
+# published figures (a model card's GPU-hours) keep every digit and are not checked.
 # Skipped, as they are not the report's figures but text a reader copies: fenced and
 # indented code blocks (launch flags), inline code, link targets and URLs, commit hashes
 # ("commit 495218376") and arXiv identifiers (2311.08105).
 # Prints one line per offending number (FILE:LINE: NUMBER) and
-# "numbers: N files, N ungrouped"; the exit status is 1 if any.
+# "numbers: N files, N not rounded as a reader would"; the exit status is 1 if any.
 # With --cover, the cover's subtitle of PLAN (built from a one-line chapter) is checked
 # too: its GPU count grouped as the text's (16,384 x h100-sxm-80g, not 16384).
 # usage: check-numbers.sh [--cover TRAINPLAN-REPORT PLAN] EXPANDED.md...
@@ -50,10 +53,18 @@ for f in "$@"; do
 			if (ip !~ /,/ && length(ip) >= 5) {
 				printf "%s:%d: %s\n", F, NR, num
 				count++
+			} else if (ip ~ /,/ && s ~ /^ (tokens\/s|USD|EUR|currency|ms|s|GB|MB|TB|days)([^A-Za-z0-9_\/]|$)/) {
+				# a predicted quantity with its unit: four significant digits
+				d = num; gsub(/[,.]/, "", d); sub(/^0+/, "", d)
+				if (num !~ /\./) sub(/0+$/, "", d)
+				if (length(d) > 4) {
+					printf "%s:%d: %s (more than four significant digits)\n", F, NR, num
+					count++
+				}
 			}
 		}
 	}
 	END { exit count > 0 }' "$f") || { printf '%s\n' "$n" >&2; bad=$((bad + $(printf '%s\n' "$n" | wc -l))); }
 done
-echo "numbers: $# files, $bad ungrouped"
+echo "numbers: $# files, $bad not rounded as a reader would"
 [ $bad -eq 0 ]
