@@ -1082,6 +1082,18 @@ const struct calc_quantity calc_q_search[] = {
 };
 
 /* top=K limits the rows (at most the cached K). */
+/* The top table's throughput and cost as a reader keeps them (docs/references.md §9.20):
+ * four significant digits, grouped (460,900 tokens/s, 4,132,000), not every digit of a
+ * prediction (460,938; 4,131,897).  The values stay exact: JSON and TSV write them in
+ * full; `trainplan search` (cli/cmd_search.c) keeps its own integer columns for CSV. */
+static void top_reader_cols(struct calc_table *t)
+{
+	for (int i = 0; i < t->ncols; i++)
+		if (t->cols[i].disp == CALC_D_INT &&
+		    (!strcmp(t->cols[i].name, "tokens_per_s") || !strcmp(t->cols[i].name, "cost")))
+			t->cols[i].disp = CALC_D_NUM, t->cols[i].prec = 4;
+}
+
 static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	const struct calc_search_result *r = ctx_search_sim(c, d);
@@ -1096,6 +1108,7 @@ static int t_top(struct calc_ctx *c, const struct calc_args *a, struct calc_tabl
 		if (n > 0 && n < v->ntop)
 			v->ntop = (int)n;
 		calc_search_table_top(v, t);
+		top_reader_cols(t);
 		free(v);
 	}
 	if (!k && t->nrows > 10) { /* the search keeps CALC_PICK_TOP for the recommendation; 10 are shown */

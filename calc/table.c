@@ -146,10 +146,11 @@ void calc_table_cell_text(const struct calc_table *t, int row, int col, char *bu
 	else if (k->disp == CALC_D_INT)
 		calc_fmt_fixed(c->v, 0, CALC_SEP_ALL, buf, n);
 	else {
-		/* the reader's rounding, as the prose's (format.h); a large value grouped */
+		/* the reader's rounding, as the prose's (format.h); a large value grouped, also
+		 * in a column without decimals (21,095 ms, not 21095: docs/references.md §9.20) */
 		double x = u ? c->v / u->div : c->v;
 		int dec = calc_fmt_reader_dec(x, k->prec);
-		calc_fmt_fixed(x, dec, dec < k->prec ? CALC_SEP_LONG : CALC_SEP_NONE, buf, n);
+		calc_fmt_fixed(x, dec, CALC_SEP_LONG, buf, n);
 	}
 }
 
@@ -300,8 +301,16 @@ void calc_table_write(const struct calc_table *t, enum calc_format f, FILE *out)
 					calc_table_cell_text(t, r, c, buf, sizeof buf);
 					if (t->cols[c].disp == CALC_D_INT)
 						snprintf(buf, sizeof buf, "%.0f", cell->v);
-					else if (t->cols[c].disp == CALC_D_NUM)
-						snprintf(buf, sizeof buf, "%.*g", t->cols[c].prec > 0 ? t->cols[c].prec : 4, cell->v);
+					else if (t->cols[c].disp == CALC_D_NUM) {
+						/* %g's significant digits, but no digit of the integer part lost:
+						 * 460938 stays 460938 where %.4g wrote 4.609e+05 (the text cell
+						 * rounds it for a reader; a spreadsheet keeps every digit) */
+						int sig = t->cols[c].prec > 0 ? t->cols[c].prec : 4;
+						if (fabs(cell->v) >= pow(10, sig) && fabs(cell->v) < 9e15)
+							snprintf(buf, sizeof buf, "%.0f", cell->v);
+						else
+							snprintf(buf, sizeof buf, "%.*g", sig, cell->v);
+					}
 					else {
 						/* the column's own decimals, not the reader's rounding */
 						const struct calc_display *u = disp_display(t->cols[c].disp);

@@ -30,6 +30,7 @@
 
 #include "report.h"
 #include "../calc/files.h"
+#include "../calc/format.h"
 
 char *rpt_node_text(cmark_node *n); /* expand.c */
 
@@ -610,12 +611,15 @@ static void doc_titles(struct rpt_doc *doc, const struct calc_plan *plan)
 		doc->subtitle = xstrdup("");
 		return;
 	}
-	char cp[32] = "";
+	char cp[32] = "", gpus[32];
+	/* the GPU count grouped as every number of the report (docs/references.md §9.20):
+	 * 16,384, not 16384 */
+	calc_fmt_fixed(calc_plan_gpus(plan), 0, CALC_SEP_LONG, gpus, sizeof gpus);
 	if (plan->cp > 1)
 		snprintf(cp, sizeof cp, " \xc2\xb7 CP %d", plan->cp);
 	snprintf(buf, sizeof buf,
-	         "%s on %d \xc3\x97 %s \xc2\xb7 TP %d \xc2\xb7 PP %d \xc2\xb7 DP %d%s \xc2\xb7 recipe %s",
-	         plan->model.name, calc_plan_gpus(plan), plan->gpu.name, plan->tp, plan->pp, plan->dp,
+	         "%s on %s \xc3\x97 %s \xc2\xb7 TP %d \xc2\xb7 PP %d \xc2\xb7 DP %d%s \xc2\xb7 recipe %s",
+	         plan->model.name, gpus, plan->gpu.name, plan->tp, plan->pp, plan->dp,
 	         cp, plan->recipe_name);
 	doc->subtitle = xstrdup(buf);
 }

@@ -11,6 +11,8 @@
 #                      expansion golden under AddressSanitizer + UBSan
 #   check-threads      the report on one and on two threads: the same HTML, the same
 #                      messages after errors
+#   check-numbers      no ungrouped number of 5+ digits, no predicted quantity with its unit
+#                      in more than four significant digits, in the expanded chapters (§9.20)
 
 RPT_UNIT_SRC = $(wildcard tests/report/*.c)
 RPT_UNIT_BIN = $(RPT_UNIT_SRC:tests/report/%.c=$(BUILD)/tests/report/%)
@@ -77,7 +79,14 @@ check-claims: $(BUILD)/trainplan-report $(EXPANDED)
 	@sh tests/report/check-claims.sh $(BUILD)/trainplan-report $(EXPANDED_DIR)
 
 CHECKS += check-report-unit check-expand check-lint check-html check-two-plans check-report-asan
-CHECKS += check-claims check-threads
+# The reader's rounding in every shipped plan's expanded chapters: no ungrouped number of
+# five or more digits outside code, links and citations (docs/references.md §9.20), and
+# the cover of the 16,384-GPU plan with its count grouped.
+.PHONY: check-numbers
+check-numbers: $(BUILD)/trainplan-report $(EXPANDED)
+	@sh tests/report/check-numbers.sh --cover $(BUILD)/trainplan-report plans/llama3-405b-h100.ini $(EXPANDED)
+
+CHECKS += check-claims check-threads check-numbers
 
 # validation.band (the headline times' uncertainty band) against awk over the rows.
 .PHONY: check-band
