@@ -38,6 +38,6 @@ plot datafile using "seq_len":(column("none")/GB) with linespoints lc rgb c_acti
      '' using "seq_len":(same ? NaN : column("selective")/GB) with linespoints lc rgb c_recompute lw 2 dt 2 pt 5 \
         title (same ? '' : 'selective recompute'), \
      '' using "seq_len":(column("full")/GB) with linespoints lc rgb c_recompute lw 2 pt 9 title 'full recompute', \
-     '' using "seq_len":(column("budget")/GB) with lines lc rgb '#777777' lw 1.5 dt 3 title 'room left for activations', \
+     '' using "seq_len":(column("budget")/GB) with lines @limit_style title 'room left for activations', \
      '' using "seq_len":(column("capacity")/GB) with lines @capacity_style title 'usable capacity', \
      '' using "seq_len":(planpt(0)) with points @plan_mark title (plan_rc_col ne "" ? sprintf('the plan (%s recomputation)', plan_rc_col) : '')

@@ -62,8 +62,45 @@ plan_colour(k) = c_plan[(k - 1) % 8 + 1]
 plan_point(k) = word("7 5 9 11 13 3 1 15", (k - 1) % 8 + 1) + 0
 # Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
 c_activations = '#D55E00'
-# A total (the step time of a policy or schedule) is dark grey.
+# A total (the step time of a policy or schedule, the memory per GPU of a recipe or
+# schedule, the search's frontier, a run time in days, the goodput of a run) is dark grey:
+# each chart draws one such quantity per axis, so the grey names "the chart's total".
 c_step = '#444444'
+# The memory charts split the memory per GPU by tensor class in the pale colours of
+# Tol's colour-blind-safe "light" scheme (P. Tol, "Colour Schemes", as c_wgrad above),
+# in its order: weights light blue, weight copies light cyan, gradients mint, master
+# weights pear, optimizer states light yellow, overheads pink; activations keep
+# c_activations (the one dark bar of the stack), and where a chart sums the states and
+# overheads into one bar (figures/recompute-compare.gp) that bar is the scheme's olive.
+# No part of the step uses these pale colours, so a memory bar never reads as a step part.
+c_weights      = '#77AADD'
+c_weight_copy  = '#99DDFF'
+c_gradients    = '#44BB99'
+c_master       = '#BBCC33'
+c_optstates    = '#EEDD88'
+c_overhead     = '#FFAABB'
+c_states       = '#AAAA00'
+# The model-state recipes of figures/states-vs-size.gp (seed, zero-paper, megatron,
+# fp8-lm) are told apart by dash and point type in one ink, c_recipe, rather than by
+# colours every one of which means something else on another chart.
+c_recipe = '#222222'
+array recipe_dash[4] = [1, 2, 4, 5]
+array recipe_point[4] = [7, 5, 9, 11]
+# The curves of one quantity at several pipeline depths p (figures/bubble-curves.gp) are
+# the bubble's grey in five steps, lighter for the shallower pipelines, with a point type
+# each; the interleaved curves take their p's step, dashed.
+array c_depth[5] = ['#CCCCCC', '#AAAAAA', '#777777', '#555555', '#333333']
+# The validation charts' runs: a calibrating run in the dark blue and a held-out run in
+# the dark red of Tol's "high-contrast" scheme (same source), which read apart in grey
+# print (dark vs mid grey) and for every colour-vision deficiency Tol lists.
+c_calibrating = '#004488'
+c_heldout     = '#BB5566'
+# The sampled configurations of the search (figures/search-pareto.gp) behind its frontier:
+# a mid grey no part of the step uses.
+c_sample = '#999999'
+# A limit that is not the GPU's capacity (the room left for activations, the 5 % bubble
+# budget) is drawn in the capacity's ink, dotted.
+limit_style = "lc rgb '#222222' lw 1.5 dt 3"
 # The GPU's capacity is always drawn the same way: black, dashed.
 capacity_style = "lc rgb '#222222' lw 1.5 dt 2"
 
