@@ -30,5 +30,5 @@ plot datafile using "m":(100*column("p2_1f1b")) with linespoints lc rgb c_depth[
      '' using "m":(100*column("p16_1f1b")) with linespoints lc rgb c_depth[4] pt 11 pi 8 title 'p = 16, 1F1B', \
      '' using "m":(100*column("p32_1f1b")) with linespoints lc rgb c_depth[5] pt 13 pi 8 title 'p = 32, 1F1B', \
      '' using "m":(100*column("p8_v2")) with lines lc rgb c_depth[3] lw 2 dt 2 title 'p = 8, interleaved v = 2', \
-     '' using "m":(100*column("p8_v4")) with lines lc rgb c_depth[3] lw 2 dt 4 title 'p = 8, interleaved v = 4', \
+     '' using "m":(100*column("p8_v4")) with lines lc rgb c_depth[3] lw 2 dt 3 title 'p = 8, interleaved v = 4', \
      5 with lines @limit_style title '5% budget' @plan_point @pick_point

@@ -13,4 +13,4 @@ set key bottom center
 
 plot datafile using (column("interval")/60):(100*column("goodput")) with lines lc rgb c_step lw 2 title 'goodput', \
      '' using (column("interval")/60):(column("optimum") > 0 ? 100*column("goodput") : 1/0) \
-        with points lc rgb c_step pt 6 ps 2.0 lw 2 title 'optimum (Daly 2006)'
+        with points lc rgb c_step pt 7 ps 1.5 title 'optimum (Daly 2006)'
