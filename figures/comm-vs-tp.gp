@@ -12,7 +12,7 @@ set lmargin 12
 set rmargin 4
 set logscale x 2
 set xrange [0.7:100]
-set arrow 1 from first GPN_max*1.41, graph 0 to first GPN_max*1.41, graph 1 nohead @capacity_style front
+set arrow 1 from first GPN_max*1.41, graph 0 to first GPN_max*1.41, graph 1 nohead @limit_style front
 
 # upper panel: the time of the TP collectives, the plan's degree ringed (style.gp's plan_mark)
 set origin 0, 0.5

@@ -40,5 +40,5 @@ marks_plot = !has_marks ? \
 
 plot datafile using (near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lc rgb c_sample pt 7 ps 0.3 title 'configurations that fit (sample)', \
      '' using (column("frontier") > 0 && near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lc rgb c_step pt 7 ps 1.0 title 'frontier', \
-     T_min*1.05 with lines @capacity_style title 'within 5% of the best' \
+     T_min*1.05 with lines @limit_style title 'within 5% of the best' \
      @marks_plot

@@ -99,7 +99,8 @@ c_heldout     = '#BB5566'
 # a mid grey no part of the step uses.
 c_sample = '#999999'
 # A limit that is not the GPU's capacity (the room left for activations, the 5 % bubble
-# budget) is drawn in the capacity's ink, dash-dotted (dotted is the plan's own value,
+# budget, the search's 5 % band, the validation's acceptance band, the node boundary of
+# the TP chart) is drawn in the capacity's ink, dash-dotted (dotted is the plan's own value,
 # as the plan's sequence length or bandwidth).
 limit_style = "lc rgb '#222222' lw 1.5 dt 4"
 # The GPU's capacity is always drawn the same way: black, dashed.
