@@ -81,10 +81,10 @@ c_optstates    = '#EEDD88'
 c_overhead     = '#FFAABB'
 c_states       = '#AAAA00'
 # The model-state recipes of figures/states-vs-size.gp (seed, zero-paper, megatron,
-# fp8-lm) are told apart by dash and point type in one ink, c_recipe, rather than by
-# colours every one of which means something else on another chart.
+# fp8-lm) are solid lines in one ink, c_recipe, told apart by point type, rather than by
+# colours every one of which means something else on another chart, or by dashes, which
+# mean a capacity (dashed), a limit (dash-dotted) or the plan's value (dotted).
 c_recipe = '#222222'
-array recipe_dash[4] = [1, 2, 4, 5]
 array recipe_point[4] = [7, 5, 9, 11]
 # The curves of one quantity at several pipeline depths p (figures/bubble-curves.gp) are
 # the bubble's grey in five steps, lighter for the shallower pipelines, with a point type
