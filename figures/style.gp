@@ -53,6 +53,14 @@ c_dp        = '#CC79A7'
 c_pp        = '#D55E00'
 c_optimizer = '#222222'
 c_host      = '#BBBBBB'
+# On the step timeline the cost of hiding collectives behind compute is Okabe & Ito's
+# yellow, and a collective's hidden share the pale tint of its own colour (the exposed
+# share's colour mixed with white), so hidden and exposed TP/CP, PP or DP read as one
+# meaning, two shares.
+c_overlap_cost = '#F0E442'
+c_tp_hidden    = '#F5D08A'
+c_pp_hidden    = '#EFA98A'
+c_dp_hidden    = '#E8C3D9'
 # The plans of a comparison (A, B, ... of `trainplan report --compare`) are told apart by
 # colours no part of the step or the memory uses: Tol's muted scheme (as c_wgrad above)
 # less its indigo, in its order, with a point type each as well, so that the comparison's

@@ -13,7 +13,11 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 # the timeline's colours, from its source: forward (compute), recomputation, TP/CP,
 # bubble, DP, optimizer
-hex() { sed -n "s/.*box(0, \"$1\")).*lc rgb '\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/step-timeline.gp | head -1; }
+# (a colour of figures/style.gp by its name, c_NAME)
+hex() {
+	c=$(sed -n "s/.*box(0, \"$1\")).*lc rgb \([#'a-zA-Z0-9_]*\).*/\1/p" figures/step-timeline.gp | head -1 | tr -d "'")
+	case "$c" in c_*) sed -n "s/^$c *= *'\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/style.gp | head -1 ;; *) echo "$c" ;; esac
+}
 want=""
 for seg in forward recompute "TP\\/CP wait" bubble "DP wait" optimizer; do
 	h=$(hex "$seg")
