@@ -24,7 +24,7 @@ same = DIFF_max == 0
 plan_seq = 0
 if (has_marks) { stats marksfile using "plan_seq_len" nooutput name "MARK_SEQ"; plan_seq = MARK_SEQ_max }
 if (plan_seq > 0) { \
-	set arrow 6 from plan_seq, graph 0 to plan_seq, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; \
+	set arrow 6 from plan_seq, graph 0 to plan_seq, graph 1 nohead lc rgb c_plan_ink dt 3 lw 1.5 back; \
 	set label 6 sprintf('plan: %d tokens', plan_seq) at plan_seq, graph 0.92 right offset -0.6,0 textcolor rgb '#000000' front }
 # the column of the plan's recomputation policy ("none", "selective" or "full"; none
 # without marks or for a policy the sweep does not draw)

@@ -132,8 +132,10 @@ GB = 1e9
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
 # plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len); has_marks is 0 where there is no such file beside the dataset.
-plan_mark = "lc rgb '#000000' pt 6 ps 2.0 lw 2.5"
-pick_mark = "lc rgb '#D55E00' pt 9 ps 1.7"
+c_plan_ink = '#000000'
+c_pick = '#D55E00'
+plan_mark = "lc rgb c_plan_ink pt 6 ps 2.0 lw 2.5"
+pick_mark = "lc rgb c_pick pt 9 ps 1.7"
 marks_dir_end = 0
 do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } }
 marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'
@@ -145,7 +147,7 @@ plan_bw_gbps = 0; plan_tp = 0; plan_pp = 0
 if (has_marks) { stats marksfile using "inter_node_bw" nooutput name "MARK_BW"; plan_bw_gbps = MARK_BW_max * 8 / 1e9; \
 	stats marksfile using "plan_tp" nooutput name "MARK_TP"; plan_tp = MARK_TP_max; \
 	stats marksfile using "plan_pp" nooutput name "MARK_PP"; plan_pp = MARK_PP_max }
-plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; " . \
+plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb c_plan_ink dt 3 lw 1.5 back; " . \
                 "set label 5 sprintf('plan: %g Gb/s', plan_bw_gbps) at plan_bw_gbps, graph 0.55 right offset -0.6,0 textcolor rgb '#000000' front"
 # The plan's schedule, recomputation and recipe by name ("" without marks), for the charts
 # whose bars are schedules, policies or recipes: plan_tic(name, planned) adds "(plan)"

@@ -124,6 +124,10 @@ for f in figures/*.gp figures/*.gpi figures/compare/*.gp; do
 	[ "$f" = figures/style.gp ] && continue
 	bad=$(grep -v '^[[:space:]]*#' "$f" | grep -v '^[[:space:]]*set grid' | grep -nE '(^|[[:space:]])(lt|ls|linetype|linestyle)[[:space:]]+[0-9]')
 	[ -z "$bad" ] || { echo "FAIL: $f: a numbered line type instead of a named colour: $bad" >&2; fail=1; }
+	# nor a literal colour for a series (white, an invisible line that only sets the axes,
+	# excepted): a colour is named once, in figures/style.gp
+	lit=$(grep -v '^[[:space:]]*#' "$f" | grep -nE "with .*(lc|fc|linecolor) rgb ['\"]#" | grep -viE "rgb ['\"]#ffffff['\"]")
+	[ -z "$lit" ] || { echo "FAIL: $f: a series in a literal colour instead of a figures/style.gp name: $lit" >&2; fail=1; }
 done
 printf 'do for [i=1:8] { set linetype i lc rgb sprintf("#01020%%d", i) }\n' >"$tmp/sentinel.gp"
 sentinel() { # name dataset script
