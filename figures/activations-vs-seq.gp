@@ -30,7 +30,7 @@ if (plan_seq > 0) { \
 # without marks or for a policy the sweep does not draw)
 plan_rc_col = (plan_recompute eq "none" || plan_recompute eq "selective" || plan_recompute eq "full") ? plan_recompute : ""
 planpt(d) = (plan_rc_col ne "" && column("seq_len") == plan_seq) ? column(plan_rc_col)/GB : NaN
-# colours of figures/style.gp: stored activations vermillion (c_activations, as on every
+# colours of figures/style.gp: stored activations in c_activations (as on every
 # memory chart), the two recomputation policies recomputation's green (c_recompute),
 # selective dashed and full solid, each with its own point type
 plot datafile using "seq_len":(column("none")/GB) with linespoints lc rgb c_activations pt 7 lw (same ? 2 : 5) \

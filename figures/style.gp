@@ -68,8 +68,10 @@ c_dp_hidden    = '#E8C3D9'
 array c_plan[8] = ['#CC6677', '#44AA99', '#DDCC77', '#882255', '#117733', '#88CCEE', '#999933', '#AA4499']
 plan_colour(k) = c_plan[(k - 1) % 8 + 1]
 plan_point(k) = word("7 5 9 11 13 3 1 15", (k - 1) % 8 + 1) + 0
-# Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
-c_activations = '#D55E00'
+# Activations are the orange of Tol's "light" scheme (the memory classes' scheme below)
+# on every memory chart and on the activations chart: vermillion, which they were, is the
+# PP sends' colour on the step timeline, and a colour means one thing.
+c_activations = '#EE8866'
 # A total (the step time of a policy or schedule, the memory per GPU of a recipe or
 # schedule, the search's frontier, a run time in days, the goodput of a run) is dark grey:
 # each chart draws one such quantity per axis, so the grey names "the chart's total".
@@ -78,7 +80,7 @@ c_step = '#444444'
 # Tol's colour-blind-safe "light" scheme (P. Tol, "Colour Schemes", as c_wgrad above),
 # in its order: weights light blue, weight copies light cyan, gradients mint, master
 # weights pear, optimizer states light yellow, overheads pink; activations keep
-# c_activations (the one dark bar of the stack), and where a chart sums the states and
+# c_activations (the scheme's orange, the strongest colour of the stack), and where a chart sums the states and
 # overheads into one bar (figures/recompute-compare.gp) that bar is the scheme's olive.
 # No part of the step uses these pale colours, so a memory bar never reads as a step part.
 c_weights      = '#77AADD'
