@@ -94,7 +94,7 @@ c_states       = '#AAAA00'
 # fp8-lm) are solid lines in one ink, c_recipe, told apart by point type, rather than by
 # colours every one of which means something else on another chart, or by dashes, which
 # mean a capacity (dashed), a limit (dash-dotted) or the plan's value (dotted).
-c_recipe = '#222222'
+c_recipe = '#333333'
 array recipe_point[4] = [7, 5, 9, 11]
 # The curves of one quantity at several pipeline depths p (figures/bubble-curves.gp) are
 # the bubble's grey in five steps, lighter for the shallower pipelines, with a point type
@@ -135,6 +135,8 @@ GB = 1e9
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
 # plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len); has_marks is 0 where there is no such file beside the dataset.
 c_plan_ink = '#000000'
+# the pick's vermillion is the PP sends' (c_pp): a mark, never a series, on charts
+# that draw no PP send; the one colour two names share (tests/check-figure-colours.sh)
 c_pick = '#D55E00'
 plan_mark = "lc rgb c_plan_ink pt 6 ps 2.0 lw 2.5"
 pick_mark = "lc rgb c_pick pt 9 ps 1.7"
