@@ -8,7 +8,8 @@
 # part non-zero, and the colours of its bars, in the order gnuplot first uses them, are
 # compared with the timeline's.  The Gantt charts of the pipeline schedules give the
 # forward, backward and weight-gradient passes colours no other meaning uses, and the
-# plans of a comparison (c_plan) none of these.
+# plans of a comparison (c_plan) none of these.  Every series of every chart, for every
+# plan given, is in a colour style.gp names (below).
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 # the timeline's colours, from its source: forward (compute), recomputation, TP/CP,

@@ -21,7 +21,9 @@ check-figure-axes:
 	@sh tests/check-figure-axes.sh
 CHECKS += check-figure-axes
 
-# One colour per part of the step on every chart that splits it.
+# One colour per meaning: the step's parts as the step timeline colours them, every series
+# of every chart for every shipped plan in a colour figures/style.gp names (none in
+# gnuplot's default line order), no two names one colour.
 .PHONY: check-figure-colours
 check-figure-colours: $(BUILD)/trainplan
 	@sh tests/check-figure-colours.sh $(BUILD)/trainplan $(SHIPPED_PLANS)
