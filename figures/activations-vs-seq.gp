@@ -24,13 +24,13 @@ same = DIFF_max == 0
 plan_seq = 0
 if (has_marks) { stats marksfile using "plan_seq_len" nooutput name "MARK_SEQ"; plan_seq = MARK_SEQ_max }
 if (plan_seq > 0) { \
-	set arrow 6 from plan_seq, graph 0 to plan_seq, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; \
+	set arrow 6 from plan_seq, graph 0 to plan_seq, graph 1 nohead lc rgb c_plan_ink dt 3 lw 1.5 back; \
 	set label 6 sprintf('plan: %d tokens', plan_seq) at plan_seq, graph 0.92 right offset -0.6,0 textcolor rgb '#000000' front }
 # the column of the plan's recomputation policy ("none", "selective" or "full"; none
 # without marks or for a policy the sweep does not draw)
 plan_rc_col = (plan_recompute eq "none" || plan_recompute eq "selective" || plan_recompute eq "full") ? plan_recompute : ""
 planpt(d) = (plan_rc_col ne "" && column("seq_len") == plan_seq) ? column(plan_rc_col)/GB : NaN
-# colours of figures/style.gp: stored activations vermillion (c_activations, as on every
+# colours of figures/style.gp: stored activations in c_activations (as on every
 # memory chart), the two recomputation policies recomputation's green (c_recompute),
 # selective dashed and full solid, each with its own point type
 plot datafile using "seq_len":(column("none")/GB) with linespoints lc rgb c_activations pt 7 lw (same ? 2 : 5) \
@@ -38,6 +38,6 @@ plot datafile using "seq_len":(column("none")/GB) with linespoints lc rgb c_acti
      '' using "seq_len":(same ? NaN : column("selective")/GB) with linespoints lc rgb c_recompute lw 2 dt 2 pt 5 \
         title (same ? '' : 'selective recompute'), \
      '' using "seq_len":(column("full")/GB) with linespoints lc rgb c_recompute lw 2 pt 9 title 'full recompute', \
-     '' using "seq_len":(column("budget")/GB) with lines lc rgb '#777777' lw 1.5 dt 3 title 'room left for activations', \
+     '' using "seq_len":(column("budget")/GB) with lines @limit_style title 'room left for activations', \
      '' using "seq_len":(column("capacity")/GB) with lines @capacity_style title 'usable capacity', \
      '' using "seq_len":(planpt(0)) with points @plan_mark title (plan_rc_col ne "" ? sprintf('the plan (%s recomputation)', plan_rc_col) : '')

@@ -24,11 +24,11 @@ pick_point = (!has_marks || pick_schedule eq '') ? '' : \
 	", marksfile using 'pick_microbatches':(100*column('pick_bubble')) with points ".pick_mark. \
 	" title 'pick: ".pick_schedule.", p = ".pick_p."'"
 
-plot datafile using "m":(100*column("p2_1f1b")) with lines lt 1 title 'p = 2, 1F1B', \
-     '' using "m":(100*column("p4_1f1b")) with lines lt 2 title 'p = 4, 1F1B', \
-     '' using "m":(100*column("p8_1f1b")) with lines lt 3 title 'p = 8, 1F1B', \
-     '' using "m":(100*column("p16_1f1b")) with lines lt 4 title 'p = 16, 1F1B', \
-     '' using "m":(100*column("p32_1f1b")) with lines lt 6 title 'p = 32, 1F1B', \
-     '' using "m":(100*column("p8_v2")) with lines lt 3 dt 2 title 'p = 8, interleaved v = 2', \
-     '' using "m":(100*column("p8_v4")) with lines lt 3 dt 3 title 'p = 8, interleaved v = 4', \
-     5 with lines @capacity_style title '5% budget' @plan_point @pick_point
+plot datafile using "m":(100*column("p2_1f1b")) with linespoints lc rgb c_depth[1] pt 7 pi 8 title 'p = 2, 1F1B', \
+     '' using "m":(100*column("p4_1f1b")) with linespoints lc rgb c_depth[2] pt 5 pi 8 title 'p = 4, 1F1B', \
+     '' using "m":(100*column("p8_1f1b")) with linespoints lc rgb c_depth[3] pt 9 pi 8 title 'p = 8, 1F1B', \
+     '' using "m":(100*column("p16_1f1b")) with linespoints lc rgb c_depth[4] pt 11 pi 8 title 'p = 16, 1F1B', \
+     '' using "m":(100*column("p32_1f1b")) with linespoints lc rgb c_depth[5] pt 13 pi 8 title 'p = 32, 1F1B', \
+     '' using "m":(100*column("p8_v2")) with lines lc rgb c_depth[3] lw 2 dt 2 title 'p = 8, interleaved v = 2', \
+     '' using "m":(100*column("p8_v4")) with lines lc rgb c_depth[3] lw 2 dt 3 title 'p = 8, interleaved v = 4', \
+     5 with lines @limit_style title '5% budget' @plan_point @pick_point

@@ -12,7 +12,7 @@ set lmargin 12
 set rmargin 4
 set logscale x 2
 set xrange [0.7:100]
-set arrow 1 from first GPN_max*1.41, graph 0 to first GPN_max*1.41, graph 1 nohead @capacity_style front
+set arrow 1 from first GPN_max*1.41, graph 0 to first GPN_max*1.41, graph 1 nohead @limit_style front
 
 # upper panel: the time of the TP collectives, the plan's degree ringed (style.gp's plan_mark)
 set origin 0, 0.5
@@ -25,7 +25,7 @@ set yrange [0:*]
 set key top left
 set label 1 'NVLink   network' at first GPN_max*1.41, graph 0.55 center textcolor rgb '#222222' front
 plan_tp_plot = plan_tp > 0 ? ", '' using (column('tp') == plan_tp ? column('tp') : 1/0):'tp_time' with points ".plan_mark." title 'plan as written'" : ""
-plot datafile using "tp":"tp_time" with linespoints lt 6 title 'TP collective time' \
+plot datafile using "tp":"tp_time" with linespoints lc rgb c_tp title 'TP collective time' \
      @plan_tp_plot
 
 # lower panel: the bytes, and where they go
@@ -47,6 +47,6 @@ tic_m = tic_raw / tic_p
 set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p nomirror
 set key top left
 set style fill solid 0.85 border rgb '#ffffff'
-plot datafile using "tp":(column("tp_bytes")/GB):(column("tp")*0.25) with boxes lt 1 title 'bytes per GPU per step', \
-     '' using "tp":(column("tp_net_bytes")/GB):(column("tp")*0.25) with boxes lt 2 title 'of which over the network'
+plot datafile using "tp":(column("tp_bytes")/GB):(column("tp")*0.25) with boxes lc rgb c_tp fs solid 0.35 title 'bytes per GPU per step', \
+     '' using "tp":(column("tp_net_bytes")/GB):(column("tp")*0.25) with boxes lc rgb c_tp fs solid 1.0 title 'of which over the network'
 unset multiplot

@@ -25,8 +25,8 @@ set logscale y 10
 set ylabel 'run time (days)'
 set key top right
 plan_at(col) = column("plan") > 0 ? column(col) : NaN
-plot datafile using "gpus":"effective days" with lines lt 2 title 'effective days', \
-     '' using "gpus":"failure-free days" with lines lt 3 dt 2 title 'failure-free days', \
+plot datafile using "gpus":"effective days" with lines lc rgb c_step lw 2 title 'effective days', \
+     '' using "gpus":"failure-free days" with lines lc rgb c_step lw 2 dt 2 title 'failure-free days', \
      '' using "gpus":(plan_at("effective days")) with points @plan_mark title 'plan as written'
 
 # lower panel: goodput
@@ -42,6 +42,6 @@ set ylabel 'goodput (%)'
 set yrange [0:100]
 set ytics 0, 25
 set key bottom left
-plot datafile using "gpus":(100*column("goodput")) with linespoints lt 1 title 'goodput', \
+plot datafile using "gpus":(100*column("goodput")) with linespoints lc rgb c_step lw 2 pt 7 title 'goodput', \
      '' using "gpus":(100*plan_at("goodput")) with points @plan_mark title 'plan as written'
 unset multiplot

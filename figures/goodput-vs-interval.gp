@@ -11,6 +11,6 @@ set xlabel 'compute time between checkpoints (minutes)'
 set ylabel 'goodput: useful share of the wall time (%)'
 set key bottom center
 
-plot datafile using (column("interval")/60):(100*column("goodput")) with lines lt 1 title 'goodput', \
+plot datafile using (column("interval")/60):(100*column("goodput")) with lines lc rgb c_step lw 2 title 'goodput', \
      '' using (column("interval")/60):(column("optimum") > 0 ? 100*column("goodput") : 1/0) \
-        with points lt 2 pt 7 ps 1.5 title 'optimum (Daly 2006)'
+        with points lc rgb c_step pt 7 ps 1.5 title 'optimum (Daly 2006)'

@@ -32,6 +32,6 @@ if (valid < 1) {
 	if (npp < 1) {
 		set label 3 'PP across nodes: not a valid split for this plan' at graph 0.03, graph 0.06 left
 	}
-	plot datafile using "inter_gbps":"time_tp_across" with linespoints lt 2 title (ntp > 0 ? 'TP across nodes' : ''), \
-	     '' using "inter_gbps":"time_pp_across" with linespoints lt 1 title (npp > 0 ? 'PP across nodes (TP inside the node)' : '')
+	plot datafile using "inter_gbps":"time_tp_across" with linespoints lc rgb c_tp lw 2 pt 5 title (ntp > 0 ? 'TP across nodes' : ''), \
+	     '' using "inter_gbps":"time_pp_across" with linespoints lc rgb c_pp lw 2 pt 7 title (npp > 0 ? 'PP across nodes (TP inside the node)' : '')
 }

@@ -19,11 +19,11 @@ set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @
 # twice the capacity), with room above the tallest
 set yrange [0:(CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.1]
 
-plot datafile using (column("weights")/GB):xtic(plan_tic(strcol(1), plan_recipe)) title 'weights', \
-     '' using (column("weight_copies")/GB) title 'weight copies', \
-     '' using (column("gradients")/GB) title 'gradients', \
-     '' using (column("master")/GB) title 'master weights', \
-     '' using (column("optimizer")/GB) title 'optimizer', \
-     '' using (column("activations")/GB) title 'activations', \
-     '' using (column("overhead")/GB) title 'overheads', \
+plot datafile using (column("weights")/GB):xtic(plan_tic(strcol(1), plan_recipe)) lc rgb c_weights title 'weights', \
+     '' using (column("weight_copies")/GB) lc rgb c_weight_copy title 'weight copies', \
+     '' using (column("gradients")/GB) lc rgb c_gradients title 'gradients', \
+     '' using (column("master")/GB) lc rgb c_master title 'master weights', \
+     '' using (column("optimizer")/GB) lc rgb c_optstates title 'optimizer states', \
+     '' using (column("activations")/GB) lc rgb c_activations title 'activations', \
+     '' using (column("overhead")/GB) lc rgb c_overhead title 'overheads', \
      keyentry with lines @capacity_style title sprintf('usable capacity %.1f GB', CAP_max/GB)

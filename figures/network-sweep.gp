@@ -32,6 +32,6 @@ set ylabel 'time per optimizer step (s, log scale)'
 set key top right
 if (plan_bw_gbps > 0) { @plan_bw_arrow }
 
-plot datafile using 1:"plan" with linespoints lc rgb '#000000' pt 6 title 'the plan''s split', \
-     '' using 1:"deeper pipeline" with linespoints lt 3 title (ndeep > 0 ? 'deeper pipeline (pp x 2, dp / 2)' : ''), \
-     '' using 1:"more data parallel" with linespoints lt 2 title (nmore > 0 ? 'more data parallel (pp / 2, dp x 2)' : '')
+plot datafile using 1:"plan" with linespoints lc rgb c_plan_ink pt 6 title 'the plan''s split', \
+     '' using 1:"deeper pipeline" with linespoints lc rgb c_pp lw 2 pt 9 title (ndeep > 0 ? 'deeper pipeline (pp x 2, dp / 2)' : ''), \
+     '' using 1:"more data parallel" with linespoints lc rgb c_dp lw 2 pt 5 title (nmore > 0 ? 'more data parallel (pp / 2, dp x 2)' : '')

@@ -32,7 +32,7 @@ tic_p = 10**floor(log10(tic_raw))
 tic_m = tic_raw / tic_p
 set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p nomirror
 unset key
-plot datafile using 0:"step" with points lt 6 pt 7 ps 1.8 notitle
+plot datafile using 0:"step" with points lc rgb c_step pt 7 ps 1.8 notitle
 
 # lower panel: memory per GPU against the usable capacity
 set origin 0, 0
@@ -51,5 +51,5 @@ set key top left horizontal
 set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
 set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.99, first CAP_max/GB offset 0,0.7 right textcolor rgb '#222222' front
-plot datafile using (column("memory per GPU")/GB):xtic(strcol(1) eq plan_recipe ? strcol(1)."\n(plan)" : strcol(1)) lt 1 title 'memory per GPU'
+plot datafile using (column("memory per GPU")/GB):xtic(strcol(1) eq plan_recipe ? strcol(1)."\n(plan)" : strcol(1)) lc rgb c_step title 'memory per GPU'
 unset multiplot

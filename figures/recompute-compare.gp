@@ -50,6 +50,6 @@ set key top left vertical maxrows 2
 set yrange [0 : (CAP_max > TOT_max ? CAP_max : TOT_max)/GB*1.4]
 set arrow 1 from graph 0, first CAP_max/GB to graph 1, first CAP_max/GB nohead @capacity_style front
 set label 1 sprintf('usable capacity %.1f GB', CAP_max/GB) at graph 0.99, first CAP_max/GB offset 0,0.7 right textcolor rgb '#222222' front
-plot datafile using ((column("total")-column("activations"))/GB):xtic(plan_tic(strcol(1), plan_recompute)) title 'states and overheads', \
+plot datafile using ((column("total")-column("activations"))/GB):xtic(plan_tic(strcol(1), plan_recompute)) lc rgb c_states title 'states and overheads', \
      '' using (column("activations")/GB) lc rgb c_activations title 'activations'
 unset multiplot

@@ -40,8 +40,8 @@ set boxwidth 0.6
 set ylabel 'bubble (% of step)'
 set yrange [0 : (BUB_max > 5 ? BUB_max : 5) * 1.35]
 set key top right horizontal
-plot datafile using (100*column("simulated_fraction")) lt 1 title 'bubble (simulated)', \
-     5 with lines lc rgb '#777777' lw 1.5 dt 3 title '5% bubble budget'
+plot datafile using (100*column("simulated_fraction")) lc rgb c_bubble title 'bubble (simulated)', \
+     5 with lines @limit_style title '5% bubble budget'
 
 # lower panel: memory per GPU of the busiest stage against the usable capacity
 set origin 0, 0
@@ -65,8 +65,8 @@ set ytics 0, (tic_m < 1.5 ? 1 : tic_m < 3.5 ? 2 : tic_m < 7.5 ? 5 : 10) * tic_p 
 # top * 1.9, or 2.4 with a second key row); an open point (does not fit) is named in the key only where there is one
 set key top right horizontal samplen 1.5 width -2
 plot datafile using 0:(column("total") <= column("capacity") ? column("total")/GB : NaN):xtic(tic("simulated_fraction")) \
-          with points lt 6 pt 7 ps 1.3 title 'memory per GPU', \
+          with points lc rgb c_step pt 7 ps 1.3 title 'memory per GPU', \
      datafile using 0:(column("total") > column("capacity") ? column("total")/GB : NaN) \
-          with points lt 6 pt 6 ps 1.3 lw 2 title (NF_sum > 0 ? 'does not fit' : ''), \
+          with points lc rgb c_step pt 6 ps 1.3 lw 2 title (NF_sum > 0 ? 'does not fit' : ''), \
      CAP_max/GB with lines @capacity_style title sprintf('usable capacity %.1f GB', CAP_max/GB)
 unset multiplot

@@ -46,8 +46,8 @@ set tics scale 0
 # vermillion (dashed), the colours of style.gp's plan_mark and pick_mark
 if (!has_marks) { set key off }
 marks_plot = !has_marks ? '' : \
-	", marksfile using (lg(column('plan_tp'))):(lg(column('plan_pp'))):(0.47):(0.44) with boxxyerror lc rgb '#000000' lw 3 fs empty border title 'plan as written'" . \
-	", marksfile using (lg(column('pick_tp'))):(lg(column('pick_pp'))):(0.40):(0.34) with boxxyerror lc rgb '#D55E00' lw 3 dt 2 fs empty border title 'pick'"
+	", marksfile using (lg(column('plan_tp'))):(lg(column('plan_pp'))):(0.47):(0.44) with boxxyerror lc rgb c_plan_ink lw 3 fs empty border title 'plan as written'" . \
+	", marksfile using (lg(column('pick_tp'))):(lg(column('pick_pp'))):(0.40):(0.34) with boxxyerror lc rgb c_pick lw 3 dt 2 fs empty border title 'pick'"
 plot datafile using (lg(column("tp"))):(lg(column("pp"))):(0.5):(0.5):(column("step_time")/T_min) with boxxyerror fc palette notitle, \
      '' using (lg(column("tp"))):(lg(column("pp"))):(column("step_time") == column("step_time") ? reader(column("step_time"), 2).' s' : '') with labels font ',11' tc rgb '#111111' notitle \
      @marks_plot

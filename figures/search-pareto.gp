@@ -38,7 +38,7 @@ marks_plot = !has_marks ? \
 	            ", marksfile using (column('plan_memory')/GB):'plan_step_time' with points ".plan_mark." title 'plan as written'") . \
 	", marksfile using (column('pick_memory')/GB):'pick_step_time' with points ".pick_mark." title 'pick'"
 
-plot datafile using (near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lt 7 pt 7 ps 0.3 title 'configurations that fit (sample)', \
-     '' using (column("frontier") > 0 && near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lt 1 pt 7 ps 1.0 title 'frontier', \
-     T_min*1.05 with lines @capacity_style title 'within 5% of the best' \
+plot datafile using (near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lc rgb c_sample pt 7 ps 0.3 title 'configurations that fit (sample)', \
+     '' using (column("frontier") > 0 && near(column("step_time")) ? column("memory")/GB : 1/0):"step_time" with points lc rgb c_step pt 7 ps 1.0 title 'frontier', \
+     T_min*1.05 with lines @limit_style title 'within 5% of the best' \
      @marks_plot

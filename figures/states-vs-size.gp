@@ -9,9 +9,11 @@ set format y '%g'
 set xlabel 'parameters (billion, log scale)'
 set ylabel 'GPUs to hold the model states (log scale)'
 set key top left
+# the axis starts below one GPU, so that the one-GPU line does not sit on the axis
+set yrange [0.7:*]
 
-plot datafile using (column(1)/1e9):"seed GPUs" with linespoints lt 1 title 'seed (BF16 + Adam)', \
-     '' using (column(1)/1e9):"zero-paper GPUs" with linespoints lt 2 title 'zero-paper (mixed precision)', \
-     '' using (column(1)/1e9):"megatron GPUs" with linespoints lt 3 title 'megatron', \
-     '' using (column(1)/1e9):"fp8-lm GPUs" with linespoints lt 4 title 'fp8-lm', \
+plot datafile using (column(1)/1e9):"seed GPUs" with linespoints lc rgb c_recipe pt recipe_point[1] ps 1.2 lw 1.5 title 'seed (BF16 + Adam)', \
+     '' using (column(1)/1e9):"zero-paper GPUs" with linespoints lc rgb c_recipe pt recipe_point[2] ps 1.2 lw 1.5 title 'zero-paper (mixed precision)', \
+     '' using (column(1)/1e9):"megatron GPUs" with linespoints lc rgb c_recipe pt recipe_point[3] ps 1.2 lw 1.5 title 'megatron', \
+     '' using (column(1)/1e9):"fp8-lm GPUs" with linespoints lc rgb c_recipe pt recipe_point[4] ps 1.2 lw 1.5 title 'fp8-lm', \
      1 with lines @capacity_style title 'one GPU'

@@ -23,7 +23,7 @@ is(g) = strcol("segment") eq g
 box(g) = is(g) ? (column("start") + column("end")) / 2 / unit : 1/0
 hw = "((column(\"end\")-column(\"start\"))/2/unit)"
 mid(d) = is("compute") ? (column("start") + column("end")) / 2 / unit : 1/0
-plot datafile using (box("compute")):(0):@hw:(h) with boxxyerror lc rgb '#0072B2' title 'forward compute', \
-     '' using (box("TP/CP")):(0):@hw:(h) with boxxyerror lc rgb '#E69F00' \
+plot datafile using (box("compute")):(0):@hw:(h) with boxxyerror lc rgb c_compute title 'forward compute', \
+     '' using (box("TP/CP")):(0):@hw:(h) with boxxyerror lc rgb c_tp \
         title (TP_sum > 0 ? sprintf('exposed TP/CP collectives, %.3g ms a micro-batch', TP_sum / unit) : ''), \
      '' using (mid(0)):(-0.75):(sprintf('%d', column("layer"))) with labels font ',11' tc rgb '#111111' notitle

@@ -56,19 +56,19 @@ dark(d) = strcol("segment") eq "forward" || strcol("segment") eq "recompute" || 
           strcol("segment") eq "bubble" || (column("stream") == 2 && strcol("segment") eq "exposed")
 shown(d) = fits(lab(0)) ? (column("start") + column("end")) / 2 / unit : 1/0
 
-plot datafile using (box(0, "bubble")):"stream":@hw:(h) with boxxyerror lc rgb '#777777' title (BU_sum > 0 ? 'pipeline bubble (idle)' : ''), \
-     '' using (box(0, "forward")):"stream":@hw:(h) with boxxyerror lc rgb '#0072B2' title 'forward', \
-     '' using (box(0, "recompute")):"stream":@hw:(h) with boxxyerror lc rgb '#009E73' title (RC_sum > 0 ? 'recomputation' : ''), \
-     '' using (box(0, "backward")):"stream":@hw:(h) with boxxyerror lc rgb '#56B4E9' title 'backward', \
-     '' using (box(0, "TP/CP wait")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' title (TPS_sum > 0 ? tpname.' collectives' : ''), \
-     '' using (box(0, "overlap cost")):"stream":@hw:(h) with boxxyerror fs solid 1.0 noborder lc rgb '#F0E442' title (OVC_sum > 0 ? sprintf('cost of hiding them, %s', ms(OVC_sum)) : ''), \
-     '' using (box(1, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#E69F00' notitle, \
-     '' using (box(1, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb '#F5D08A' title (HID_sum > 0 ? 'lighter: hidden' : ''), \
-     '' using (box(2, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#D55E00' title (PPS_sum > 0 ? 'PP sends' : ''), \
-     '' using (box(2, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb '#EFA98A' notitle, \
-     '' using (box(0, "DP wait")):"stream":@hw:(h) with boxxyerror lc rgb '#CC79A7' title (DPS_sum > 0 ? 'DP gradient reduction' : ''), \
-     '' using (box(3, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb '#CC79A7' notitle, \
-     '' using (box(3, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb '#E8C3D9' notitle, \
-     '' using (box(0, "optimizer")):"stream":@hw:(h) with boxxyerror lc rgb '#222222' title 'optimizer', \
+plot datafile using (box(0, "bubble")):"stream":@hw:(h) with boxxyerror lc rgb c_bubble title (BU_sum > 0 ? 'pipeline bubble (idle)' : ''), \
+     '' using (box(0, "forward")):"stream":@hw:(h) with boxxyerror lc rgb c_compute title 'forward', \
+     '' using (box(0, "recompute")):"stream":@hw:(h) with boxxyerror lc rgb c_recompute title (RC_sum > 0 ? 'recomputation' : ''), \
+     '' using (box(0, "backward")):"stream":@hw:(h) with boxxyerror lc rgb c_backward title 'backward', \
+     '' using (box(0, "TP/CP wait")):"stream":@hw:(h) with boxxyerror lc rgb c_tp title (TPS_sum > 0 ? tpname.' collectives' : ''), \
+     '' using (box(0, "overlap cost")):"stream":@hw:(h) with boxxyerror fs solid 1.0 noborder lc rgb c_overlap_cost title (OVC_sum > 0 ? sprintf('cost of hiding them, %s', ms(OVC_sum)) : ''), \
+     '' using (box(1, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb c_tp notitle, \
+     '' using (box(1, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb c_tp_hidden title (HID_sum > 0 ? 'lighter: hidden' : ''), \
+     '' using (box(2, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb c_pp title (PPS_sum > 0 ? 'PP sends' : ''), \
+     '' using (box(2, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb c_pp_hidden notitle, \
+     '' using (box(0, "DP wait")):"stream":@hw:(h) with boxxyerror lc rgb c_dp title (DPS_sum > 0 ? 'DP gradient reduction' : ''), \
+     '' using (box(3, "exposed")):"stream":@hw:(h) with boxxyerror lc rgb c_dp notitle, \
+     '' using (box(3, "hidden")):"stream":@hw:(h) with boxxyerror lc rgb c_dp_hidden notitle, \
+     '' using (box(0, "optimizer")):"stream":@hw:(h) with boxxyerror lc rgb c_optimizer title 'optimizer', \
      '' using (dark(0) ? shown(0) : 1/0):"stream":(lab(0)) with labels font ',12' tc rgb '#ffffff' notitle, \
      '' using (dark(0) ? 1/0 : shown(0)):"stream":(lab(0)) with labels font ',12' tc rgb '#111111' notitle

@@ -53,6 +53,14 @@ c_dp        = '#CC79A7'
 c_pp        = '#D55E00'
 c_optimizer = '#222222'
 c_host      = '#BBBBBB'
+# On the step timeline the cost of hiding collectives behind compute is Okabe & Ito's
+# yellow, and a collective's hidden share the pale tint of its own colour (the exposed
+# share's colour mixed with white), so hidden and exposed TP/CP, PP or DP read as one
+# meaning, two shares.
+c_overlap_cost = '#F0E442'
+c_tp_hidden    = '#F5D08A'
+c_pp_hidden    = '#EFA98A'
+c_dp_hidden    = '#E8C3D9'
 # The plans of a comparison (A, B, ... of `trainplan report --compare`) are told apart by
 # colours no part of the step or the memory uses: Tol's muted scheme (as c_wgrad above)
 # less its indigo, in its order, with a point type each as well, so that the comparison's
@@ -60,10 +68,51 @@ c_host      = '#BBBBBB'
 array c_plan[8] = ['#CC6677', '#44AA99', '#DDCC77', '#882255', '#117733', '#88CCEE', '#999933', '#AA4499']
 plan_colour(k) = c_plan[(k - 1) % 8 + 1]
 plan_point(k) = word("7 5 9 11 13 3 1 15", (k - 1) % 8 + 1) + 0
-# Activations are vermillion on every memory chart (figures/memory-breakdown.gp's order).
-c_activations = '#D55E00'
-# A total (the step time of a policy or schedule) is dark grey.
+# Activations are the orange of Tol's "light" scheme (the memory classes' scheme below)
+# on every memory chart and on the activations chart: vermillion, which they were, is the
+# PP sends' colour on the step timeline, and a colour means one thing.
+c_activations = '#EE8866'
+# A total (the step time of a policy or schedule, the memory per GPU of a recipe or
+# schedule, the search's frontier, a run time in days, the goodput of a run) is dark grey:
+# each chart draws one such quantity per axis, so the grey names "the chart's total".
 c_step = '#444444'
+# The memory charts split the memory per GPU by tensor class in the pale colours of
+# Tol's colour-blind-safe "light" scheme (P. Tol, "Colour Schemes", as c_wgrad above),
+# in its order: weights light blue, weight copies light cyan, gradients mint, master
+# weights pear, optimizer states light yellow, overheads pink; activations keep
+# c_activations (the scheme's orange, the strongest colour of the stack), and where a chart sums the states and
+# overheads into one bar (figures/recompute-compare.gp) that bar is the scheme's olive.
+# No part of the step uses these pale colours, so a memory bar never reads as a step part.
+c_weights      = '#77AADD'
+c_weight_copy  = '#99DDFF'
+c_gradients    = '#44BB99'
+c_master       = '#BBCC33'
+c_optstates    = '#EEDD88'
+c_overhead     = '#FFAABB'
+c_states       = '#AAAA00'
+# The model-state recipes of figures/states-vs-size.gp (seed, zero-paper, megatron,
+# fp8-lm) are solid lines in one ink, c_recipe, told apart by point type, rather than by
+# colours every one of which means something else on another chart, or by dashes, which
+# mean a capacity (dashed), a limit (dash-dotted) or the plan's value (dotted).
+c_recipe = '#333333'
+array recipe_point[4] = [7, 5, 9, 11]
+# The curves of one quantity at several pipeline depths p (figures/bubble-curves.gp) are
+# the bubble's grey in five steps, lighter for the shallower pipelines, with a point type
+# each; the interleaved curves take their p's step, dashed.
+array c_depth[5] = ['#CCCCCC', '#AAAAAA', '#777777', '#555555', '#333333']
+# The validation charts' runs: a calibrating run in the dark blue and a held-out run in
+# the dark red of Tol's "high-contrast" scheme (same source), which read apart in grey
+# print (dark vs mid grey) and for every colour-vision deficiency Tol lists.
+c_calibrating = '#004488'
+c_heldout     = '#BB5566'
+# The sampled configurations of the search (figures/search-pareto.gp) behind its frontier:
+# a mid grey no part of the step uses.
+c_sample = '#999999'
+# A limit that is not the GPU's capacity (the room left for activations, the 5 % bubble
+# budget, the search's 5 % band, the validation's acceptance band, the node boundary of
+# the TP chart) is drawn in the capacity's ink, dash-dotted (dotted is the plan's own value,
+# as the plan's sequence length or bandwidth).
+limit_style = "lc rgb '#222222' lw 1.5 dt 4"
 # The GPU's capacity is always drawn the same way: black, dashed.
 capacity_style = "lc rgb '#222222' lw 1.5 dt 2"
 
@@ -85,8 +134,12 @@ GB = 1e9
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
 # plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len); has_marks is 0 where there is no such file beside the dataset.
-plan_mark = "lc rgb '#000000' pt 6 ps 2.0 lw 2.5"
-pick_mark = "lc rgb '#D55E00' pt 9 ps 1.7"
+c_plan_ink = '#000000'
+# the pick's vermillion is the PP sends' (c_pp): a mark, never a series, on charts
+# that draw no PP send; the one colour two names share (tests/check-figure-colours.sh)
+c_pick = '#D55E00'
+plan_mark = "lc rgb c_plan_ink pt 6 ps 2.0 lw 2.5"
+pick_mark = "lc rgb c_pick pt 9 ps 1.7"
 marks_dir_end = 0
 do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } }
 marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'
@@ -98,7 +151,7 @@ plan_bw_gbps = 0; plan_tp = 0; plan_pp = 0
 if (has_marks) { stats marksfile using "inter_node_bw" nooutput name "MARK_BW"; plan_bw_gbps = MARK_BW_max * 8 / 1e9; \
 	stats marksfile using "plan_tp" nooutput name "MARK_TP"; plan_tp = MARK_TP_max; \
 	stats marksfile using "plan_pp" nooutput name "MARK_PP"; plan_pp = MARK_PP_max }
-plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb '#000000' dt 3 lw 1.5 back; " . \
+plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1 nohead lc rgb c_plan_ink dt 3 lw 1.5 back; " . \
                 "set label 5 sprintf('plan: %g Gb/s', plan_bw_gbps) at plan_bw_gbps, graph 0.55 right offset -0.6,0 textcolor rgb '#000000' front"
 # The plan's schedule, recomputation and recipe by name ("" without marks), for the charts
 # whose bars are schedules, policies or recipes: plan_tic(name, planned) adds "(plan)"

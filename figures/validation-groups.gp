@@ -23,18 +23,18 @@ set xlabel 'predicted / published - 1 (%)'
 unset ylabel
 set key outside top center horizontal
 set lmargin 18
-set arrow 1 from 15, graph 0 to 15, graph 1 nohead @capacity_style
-set arrow 2 from -15, graph 0 to -15, graph 1 nohead @capacity_style
+set arrow 1 from 15, graph 0 to 15, graph 1 nohead @limit_style
+set arrow 2 from -15, graph 0 to -15, graph 1 nohead @limit_style
 set arrow 3 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555' lw 1
 do for [k=1:4] { set arrow 3 + k from graph 0, first k - 0.5 to graph 1, first k - 0.5 nohead lc rgb '#dddddd' lw 1 }
 
 e = '100 * column("error")'
 plot datafile using (strcol("role") eq 'calibrates' ? c(@e) : 1/0):(g(strcol("class")) + off(strcol("role"), $0)) \
-         with points lt 1 pt 7 ps 0.75 title 'calibrating run', \
+         with points lc rgb c_calibrating pt 7 ps 0.75 title 'calibrating run', \
      '' using (strcol("role") eq 'held out' ? c(@e) : 1/0):(g(strcol("class")) + off(strcol("role"), $0)) \
-         with points lt 2 pt 5 ps 0.65 title 'held-out run', \
+         with points lc rgb c_heldout pt 5 ps 0.65 title 'held-out run', \
      '' using (@e > CAP ? CAP + 1.5 : 1/0):(g(strcol("class")) + off(strcol("role"), $0)):(sprintf('%+.0f%%', @e)) \
          with labels font ',9' left notitle, \
      '' using (@e < -CAP ? -CAP - 1.5 : 1/0):(g(strcol("class")) + off(strcol("role"), $0)):(sprintf('%+.0f%%', @e)) \
          with labels font ',9' right notitle, \
-     NaN with lines @capacity_style title '±15% band'
+     NaN with lines @limit_style title '±15% band'

@@ -44,17 +44,17 @@ set xlabel 'predicted / published - 1 (%)'
 set key outside top center horizontal font ',10'
 set lmargin 30
 set rmargin 3
-set arrow 1 from 15, graph 0 to 15, graph 1 nohead @capacity_style
-set arrow 2 from -15, graph 0 to -15, graph 1 nohead @capacity_style
+set arrow 1 from 15, graph 0 to 15, graph 1 nohead @limit_style
+set arrow 2 from -15, graph 0 to -15, graph 1 nohead @limit_style
 set arrow 3 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555' lw 1
 
 e(r) = 100 * column("error")
 # the bar's error clipped to the drawn range
 c(x) = x > CAP ? CAP : x < -CAP ? -CAP : x
 plot datafile using (strcol("role") eq 'calibrates' ? c(e(0)) / 2 : 1/0):0:(abs(c(e(0))) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
-         with boxxyerror lt 1 title 'calibrating run', \
+         with boxxyerror lc rgb c_calibrating title 'calibrating run', \
      '' using (strcol("role") eq 'held out' ? c(e(0)) / 2 : 1/0):0:(abs(c(e(0))) / 2):(0.35):ytic(label(strcol("source"), strcol("model"), column("GPUs"), column("CP"), strcol("recompute"), strcol("recipe"))) \
-         with boxxyerror lt 2 title 'held-out run', \
+         with boxxyerror lc rgb c_heldout title 'held-out run', \
      '' using (e(0) > CAP ? CAP + 1 : 1/0):0:(sprintf('%+.0f%%', e(0))) with labels font ',8' left notitle, \
      '' using (e(0) < -CAP ? -CAP - 1 : 1/0):0:(sprintf('%+.0f%%', e(0))) with labels font ',8' right notitle, \
-     NaN with lines @capacity_style title '±15% band'
+     NaN with lines @limit_style title '±15% band'

@@ -8,12 +8,17 @@
 # part non-zero, and the colours of its bars, in the order gnuplot first uses them, are
 # compared with the timeline's.  The Gantt charts of the pipeline schedules give the
 # forward, backward and weight-gradient passes colours no other meaning uses, and the
-# plans of a comparison (c_plan) none of these.
+# plans of a comparison (c_plan) none of these.  Every series of every chart, for every
+# plan given, is in a colour style.gp names (below).
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 # the timeline's colours, from its source: forward (compute), recomputation, TP/CP,
 # bubble, DP, optimizer
-hex() { sed -n "s/.*box(0, \"$1\")).*lc rgb '\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/step-timeline.gp | head -1; }
+# (a colour of figures/style.gp by its name, c_NAME)
+hex() {
+	c=$(sed -n "s/.*box(0, \"$1\")).*lc rgb \([#'a-zA-Z0-9_]*\).*/\1/p" figures/step-timeline.gp | head -1 | tr -d "'")
+	case "$c" in c_*) sed -n "s/^$c *= *'\(#[0-9A-Fa-f]*\)'.*/\1/p" figures/style.gp | head -1 ;; *) echo "$c" ;; esac
+}
 want=""
 for seg in forward recompute "TP\\/CP wait" bubble "DP wait" optimizer; do
 	h=$(hex "$seg")
@@ -109,5 +114,48 @@ if gnuplot -e "datafile='$tmp/tpp.tsv'; outfile='$tmp/tpp.svg'; device='svg'" fi
 else
 	echo "FAIL: figures/tp-pp-diagram.gp: gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1
 fi
-echo "figure colours: $n charts that split the step or the pipeline checked against figures/style.gp's colours"
+# Every series of every chart in a colour figures/style.gp names: no plot clause picks one
+# of gnuplot's numbered line types (lt N, ls N), and no series falls back to the default
+# order.  The default order is caught by drawing each chart with the eight line types
+# recoloured to sentinels (rgb(1,2,k), a colour no chart uses): a sentinel in the SVG is a
+# series that names no colour.  Each chart is drawn from every plan given (usage:
+# check-figure-colours.sh [TRAINPLAN PLAN.ini...]; `trainplan data --all` writes the
+# datasets), and the comparison's step chart from the dataset above.
+for f in figures/*.gp figures/*.gpi figures/compare/*.gp; do
+	[ "$f" = figures/style.gp ] && continue
+	bad=$(grep -v '^[[:space:]]*#' "$f" | grep -v '^[[:space:]]*set grid' | grep -nE '(^|[[:space:]])(lt|ls|linetype|linestyle)[[:space:]]+[0-9]')
+	[ -z "$bad" ] || { echo "FAIL: $f: a numbered line type instead of a named colour: $bad" >&2; fail=1; }
+	# nor a literal colour for a series (white, an invisible line that only sets the axes,
+	# excepted): a colour is named once, in figures/style.gp
+	lit=$(grep -v '^[[:space:]]*#' "$f" | grep -nE "with .*(lc|fc|linecolor) rgb ['\"]#" | grep -viE "rgb ['\"]#ffffff['\"]")
+	[ -z "$lit" ] || { echo "FAIL: $f: a series in a literal colour instead of a figures/style.gp name: $lit" >&2; fail=1; }
+done
+printf 'do for [i=1:8] { set linetype i lc rgb sprintf("#01020%%d", i) }\n' >"$tmp/sentinel.gp"
+sentinel() { # name dataset script
+	n=$((n + 1))
+	if ! gnuplot -e "datafile='$2'; outfile='$tmp/s-$1.svg'; device='svg'" figures/style.gp "$tmp/sentinel.gp" "$3" 2>"$tmp/err"; then
+		echo "FAIL: $3 ($2): gnuplot failed: $(head -1 "$tmp/err")" >&2; fail=1; return
+	fi
+	s=$(grep -oE 'rgb\( *1, *2, *[1-8]\)' "$tmp/s-$1.svg" | sed 's/.*, *\([1-8]\))/\1/' | sort -u | tr '\n' ' ')
+	[ -z "$s" ] || { echo "FAIL: $3 ($2): series in gnuplot's default line types $s, not a colour of figures/style.gp" >&2; fail=1; }
+}
+sentinel compare-step "$tmp/compare-step.tsv" figures/compare/compare-step.gp
+if [ $# -gt 0 ]; then
+	tp=$1; shift
+	for p in "$@"; do
+		d="$tmp/data-$(basename "$p" .ini)"; mkdir -p "$d"
+		"$tp" data --all --dir "$d" --plan "$p" || { echo "FAIL: trainplan data --all --plan $p" >&2; fail=1; continue; }
+		for f in figures/*.gp; do
+			name=$(basename "$f" .gp); [ "$name" = style ] && continue
+			sentinel "$(basename "$p" .ini)-$name" "$d/$name.tsv" "$f"
+		done
+	done
+fi
+# One colour, one meaning: no two names of figures/style.gp (c_NAME = '#RRGGBB') share a
+# colour, but the pick's mark, which is the PP sends' vermillion (a point, never a series:
+# no chart draws both).
+dups=$(sed -n "s/^\(c_[a-z_]*\) *= *'\(#[0-9A-Fa-f]*\)'.*/\2 \1/p" figures/style.gp |
+	grep -v ' c_pick$' | awk '{$1 = toupper($1); n[$1]++; w[$1]=w[$1]" "$2} END {for (c in n) if (n[c] > 1) print c":"w[c]}')
+[ -z "$dups" ] || { echo "FAIL: figures/style.gp: one colour for several meanings: $dups" >&2; fail=1; }
+echo "figure colours: $n charts checked against figures/style.gp's colours"
 [ $fail -eq 0 ]

@@ -6,7 +6,8 @@
 #   check-figure-colours  one colour per meaning: the charts that split the step colour its
 #                      parts as the step timeline does, the Gantt charts' forward, backward
 #                      and W passes and the comparison's plans take colours no other
-#                      meaning uses (tests/check-figure-colours.sh)
+#                      meaning uses, and no series of any chart for any shipped plan
+#                      in gnuplot's default line order (tests/check-figure-colours.sh)
 
 .PHONY: check-figure-data
 check-figure-data: $(BUILD)/trainplan
@@ -20,10 +21,12 @@ check-figure-axes:
 	@sh tests/check-figure-axes.sh
 CHECKS += check-figure-axes
 
-# One colour per part of the step on every chart that splits it.
+# One colour per meaning: the step's parts as the step timeline colours them, every series
+# of every chart for every shipped plan in a colour figures/style.gp names (none in
+# gnuplot's default line order), no two names one colour.
 .PHONY: check-figure-colours
-check-figure-colours:
-	@sh tests/check-figure-colours.sh
+check-figure-colours: $(BUILD)/trainplan
+	@sh tests/check-figure-colours.sh $(BUILD)/trainplan $(SHIPPED_PLANS)
 CHECKS += check-figure-colours
 
 # The goodput-vs-GPUs chart marks the plan: its GPU count flagged once in the dataset, at
