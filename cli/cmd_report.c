@@ -208,7 +208,9 @@ static int settle(int rc, const char *path, const char *what)
 /* The chart NAME as DIR/figures/NAME.svg (and .png with 'png'): gnuplot runs
  * SHARE/SCRIPTS/NAME.gp (after figures/style.gp) in SHARE over the dataset DATA, each
  * output written to a temporary file and renamed by settle().  0, or the exit status of
- * a failure, whose message names the figure. */
+ * a failure, whose message names the figure.  One gnuplot process per figure, not one
+ * for many: gnuplot 5.4's svg terminal keeps a figure's last colour and a tic label as
+ * plot title past 'reset session' (docs/architecture.md §2; check-figure-isolation). */
 static int render_figure(const char *share, const char *scripts, const char *name, const char *data,
                          const char *dir, int png)
 {

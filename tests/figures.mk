@@ -2,6 +2,8 @@
 #
 #   check-figure-data  every figure's dataset (figures/*.gp) for every shipped plan
 #                      (plans/*.ini) is at most 1 MB (tests/check-figure-data.sh)
+#   check-figure-isolation  every chart of the report equals the same chart drawn by a
+#                      gnuplot of its own, byte for byte (tests/check-figure-isolation.sh)
 #   check-figure-axes  one quantity per axis: no second y axis (tests/check-figure-axes.sh)
 #   check-figure-colours  one colour per meaning: the charts that split the step colour its
 #                      parts as the step timeline does, the Gantt charts' forward, backward
@@ -14,6 +16,14 @@ check-figure-data: $(BUILD)/trainplan
 	@sh tests/check-figure-data.sh $(BUILD)/trainplan $(SHIPPED_PLANS) -- $(FIGURES)
 
 CHECKS += check-figure-data
+
+# No state passes from one figure to the next: the pipeline's SVG of each figure is the
+# SVG that gnuplot draws of that figure alone (the default plan; tests/check-figure-isolation.sh).
+.PHONY: check-figure-isolation
+check-figure-isolation: $(BUILD)/trainplan $(BUILD)/trainplan-report
+	@sh tests/check-figure-isolation.sh $(BUILD)/trainplan plans/default.ini -- $(FIGURES)
+
+CHECKS += check-figure-isolation
 
 # One quantity per axis: no figure but the listed ones has a second y axis.
 .PHONY: check-figure-axes
