@@ -12,7 +12,9 @@
 # change it) while the sentence around it must stay: "~ predicted at [0-9.]+ s, [0-9.]+% slower".
 # TEXT is a fixed string matched against the expanded Markdown
 # (trainplan-report --expand chapters/*.md) with its line breaks joined into spaces,
-# so a sentence wrapped in a chapter still matches.  Lines starting with # are comments.
+# so a sentence wrapped in a chapter still matches.  Lines starting with # are comments;
+# an empty line is skipped, and any other line fails (a stray line, such as a merge's
+# conflict marker, is never silently ignored).
 # Prints "claims: N passed, N failed"; the exit status is 1 if any failed.
 # usage: check-claims.sh TRAINPLAN-REPORT [EXPANDED-DIR]
 # With EXPANDED-DIR, a plan plans/NAME.ini is read from EXPANDED-DIR/NAME.md when that
@@ -37,11 +39,15 @@ for f in tests/report/claims/*.txt; do
 		'+ '*) printf '%s\n' "+${line#+ }" ;;
 		'~ '*) printf '%s\n' "~${line#\~ }" ;;
 		'! '*) printf '%s\n' "!${line#! }" ;;
+		'#'* | '') ;;
+		*) printf '%s\n' "?$line" ;;
 		esac
 	done >"$tmp/checks"
 	while IFS= read -r c; do
 		text=${c#?}
 		case $c in
+		'?'*) echo "FAIL: $f: not a check (-, +, ~ or ! and a space, # or empty): $text" >&2
+			fail=$((fail + 1)); continue ;;
 		[-+]*) if grep -q -F -e "$text" "$tmp/flat"; then found=1; else found=0; fi ;;
 		*) grep -q -E -e "$text" "$tmp/flat"; rc=$?
 		   if [ $rc -gt 1 ]; then fail=$((fail + 1)); echo "FAIL: $f: bad pattern \"$text\"" >&2; continue; fi
