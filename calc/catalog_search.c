@@ -1329,9 +1329,15 @@ static int t_marks(struct calc_ctx *c, const struct calc_args *a, struct calc_ta
 	int cg = calc_table_col(t, "plan_gpus", "GPUs", CALC_D_INT, 0);
 	/* the plan's sequence length, for the charts over it (activations-vs-seq) */
 	int cs = calc_table_col(t, "plan_seq_len", "tokens", CALC_D_INT, 0);
+	/* the model's parameters (model.params: every expert, a tied matrix once), for the
+	 * charts over the model size (states-vs-size) */
+	int cpar = calc_table_col(t, "plan_params", "1", CALC_D_NUM, 6);
 	int r = calc_table_row(t);
 	calc_table_num(t, r, cg, c->plan.nodes * c->plan.gpus_per_node);
 	calc_table_num(t, r, cs, c->plan.seq_len);
+	struct calc_params mpr;
+	calc_model_params(&c->plan.model, &mpr);
+	calc_table_num(t, r, cpar, mpr.total);
 	int pm = calc_plan_microbatches(&c->plan);
 	struct calc_pp_closed cf;
 	calc_pipeline_closed_flush(c->plan.schedule, c->plan.pp, pm,

@@ -133,7 +133,7 @@ GB = 1e9
 # data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
-# plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len); has_marks is 0 where there is no such file beside the dataset.
+# plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len, plan_params); has_marks is 0 where there is no such file beside the dataset.
 c_plan_ink = '#000000'
 # the pick's vermillion is the PP sends' (c_pp): a mark, never a series, on charts
 # that draw no PP send; the one colour two names share (tests/check-figure-colours.sh)

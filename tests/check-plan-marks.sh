@@ -5,7 +5,9 @@
 # failure-free days are the plan's own run time (run.time / 86,400 s, computed by the run
 # engine for the plan rather than for a GPU count of the sweep), and plan-marks carries
 # the same count (plan_gpus) for the charts over the cluster size, and the plan's sequence
-# length (plan_seq_len, equal to trainplan get plan.seq_len) for the activations chart.
+# length (plan_seq_len, equal to trainplan get plan.seq_len) for the activations chart,
+# and the model's parameters (plan_params, equal to trainplan get model.params) for the
+# states-vs-size chart.
 # usage: check-plan-marks.sh TRAINPLAN PLAN.ini...
 bin=$1; shift
 fail=0; n=0
@@ -28,6 +30,11 @@ for plan in "$@"; do
 	mseq=$("$bin" data plan-marks --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["plan_seq_len"] }')
 	[ -n "$seq" ] && [ "$mseq" = "$seq" ] || { echo "FAIL: $plan: plan-marks plan_seq_len '$mseq', the plan '$seq'" >&2; fail=1; }
+	par=$("$bin" get model.params --format tsv --plan "$plan" | awk -F'\t' 'NR == 2 { print $2 }')
+	mpar=$("$bin" data plan-marks --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["plan_params"] }')
+	awk -v a="$mpar" -v b="$par" 'BEGIN { d = a - b; exit !(b > 0 && d <= 1e-5 * b && d >= -1e-5 * b) }' ||
+		{ echo "FAIL: $plan: plan-marks plan_params '$mpar', the model '$par'" >&2; fail=1; }
 	n=$((n + 1))
 done
 [ $fail = 0 ] && echo "plan marks: $n plan(s), the plan's GPU count flagged once"
