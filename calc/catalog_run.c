@@ -314,7 +314,21 @@ const struct calc_tabledef calc_t_run[] = {
 
 /* ---------------------------------------------------------------- datasets */
 
-/* Goodput over the checkpoint interval, from 1/20 to 20 times Daly's optimum. */
+/* The row of the plan's own checkpoint interval in goodput-vs-interval. */
+static void own_row(struct calc_ctx *c, const struct calc_step *st, double own, struct calc_table *t, int ci,
+                    int cg, int co, int cp)
+{
+	struct calc_run rp;
+	calc_run(&c->plan, st, 0, own, &rp);
+	int row = calc_table_row(t);
+	calc_table_num(t, row, ci, rp.interval);
+	calc_table_num(t, row, cg, rp.goodput);
+	calc_table_num(t, row, co, 0);
+	calc_table_num(t, row, cp, 1);
+}
+
+/* Goodput over the checkpoint interval, from 1/20 to 20 times Daly's optimum, and the
+ * plan's own interval flagged (column plan). */
 static int d_goodput_interval(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                               struct calc_diag *d)
 {
@@ -330,6 +344,12 @@ static int d_goodput_interval(struct calc_ctx *c, const struct calc_args *a, str
 	ci = calc_table_col(t, "interval", "s", CALC_D_S, 0);
 	cg = calc_table_col(t, "goodput", "1", CALC_D_PCT, 2);
 	co = calc_table_col(t, "optimum", "1", CALC_D_INT, 0);
+	/* the plan's own interval: 1 on its row (the optimum's when run.checkpoint_interval = 0,
+	 * Daly's optimum then being what the plan runs; calc/run.c) */
+	int cp = calc_table_col(t, "plan", "1", CALC_D_INT, 0);
+	double own = c->plan.ckpt_interval;
+	if (own > 0 && own < opt * pow(20, -1.0))
+		own_row(c, st, own, t, ci, cg, co, cp);
 	for (int i = 0; i <= 40; i++) {
 		double tau = opt * pow(20, (i - 20) / 20.0);
 		struct calc_run ri;
@@ -338,6 +358,11 @@ static int d_goodput_interval(struct calc_ctx *c, const struct calc_args *a, str
 		calc_table_num(t, row, ci, ri.interval);
 		calc_table_num(t, row, cg, ri.goodput);
 		calc_table_num(t, row, co, i == 20);
+		calc_table_num(t, row, cp, own <= 0 && i == 20);
+		/* the plan's own interval (run.checkpoint_interval), in order among the sweep's */
+		double next = opt * pow(20, (i - 19) / 20.0);
+		if (own > 0 && own >= tau && (own < next || i == 40))
+			own_row(c, st, own, t, ci, cg, co, cp);
 	}
 	return 0;
 }
