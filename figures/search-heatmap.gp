@@ -42,8 +42,8 @@ do for [i=int(X_min):int(X_max)] { set xtics add (sprintf('%d', 2**i) i) }
 do for [i=int(Y_min):int(Y_max)] { set ytics add (sprintf('%d', 2**i) i) }
 set tics scale 0
 
-# the cells hold the step time in s; the plan's cell is framed black, the pick's
-# vermillion (dashed), the colours of style.gp's plan_mark and pick_mark
+# the cells hold the step time in s; the plan's cell is framed black, the pick's wine red
+# (dashed), the colours of style.gp's plan_mark and pick_mark
 if (!has_marks) { set key off }
 marks_plot = !has_marks ? '' : \
 	", marksfile using (lg(column('plan_tp'))):(lg(column('plan_pp'))):(0.47):(0.44) with boxxyerror lc rgb c_plan_ink lw 3 fs empty border title 'plan as written'" . \

@@ -128,16 +128,18 @@ set format y '%g'
 GB = 1e9
 
 # The plan as written and the planner's pick look the same on every chart that marks
-# them: the plan a black open circle, the pick a vermillion triangle, small enough that
+# them: the plan a black open circle, the pick a wine-red filled triangle, small enough that
 # a mark near a line (the bubble budget, a capacity) does not hide it.  Their numbers are
 # data/plan-marks.tsv beside the chart's dataset (`trainplan data plan-marks`: plan_tp,
 # plan_pp, plan_memory, plan_step_time, pick_tp, pick_pp, pick_memory, pick_step_time,
 # inter_node_bw, plan_schedule, plan_recompute, plan_recipe, plan_microbatches,
 # plan_bubble, pick_schedule, pick_microbatches, pick_bubble, plan_gpus, plan_seq_len, plan_params); has_marks is 0 where there is no such file beside the dataset.
 c_plan_ink = '#000000'
-# the pick's vermillion is the PP sends' (c_pp): a mark, never a series, on charts
-# that draw no PP send; the one colour two names share (tests/check-figure-colours.sh)
-c_pick = '#D55E00'
+# the pick in a colour of its own, Tol's "muted" wine (Paul Tol, "Colour schemes",
+# SRON/EPS/TN/09-002, the muted scheme: colour-blind safe), which no series uses: the
+# PP sends' vermillion, which the pick once shared, means one thing again
+# (tests/check-figure-colours.sh fails on two names of one colour)
+c_pick = '#882255'
 plan_mark = "lc rgb c_plan_ink pt 6 ps 2.0 lw 2.5"
 pick_mark = "lc rgb c_pick pt 9 ps 1.7"
 marks_dir_end = 0

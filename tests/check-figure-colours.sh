@@ -152,10 +152,9 @@ if [ $# -gt 0 ]; then
 	done
 fi
 # One colour, one meaning: no two names of figures/style.gp (c_NAME = '#RRGGBB') share a
-# colour, but the pick's mark, which is the PP sends' vermillion (a point, never a series:
-# no chart draws both).
+# colour, the pick's mark included.
 dups=$(sed -n "s/^\(c_[a-z_]*\) *= *'\(#[0-9A-Fa-f]*\)'.*/\2 \1/p" figures/style.gp |
-	grep -v ' c_pick$' | awk '{$1 = toupper($1); n[$1]++; w[$1]=w[$1]" "$2} END {for (c in n) if (n[c] > 1) print c":"w[c]}')
+	awk '{$1 = toupper($1); n[$1]++; w[$1]=w[$1]" "$2} END {for (c in n) if (n[c] > 1) print c":"w[c]}')
 [ -z "$dups" ] || { echo "FAIL: figures/style.gp: one colour for several meanings: $dups" >&2; fail=1; }
 echo "figure colours: $n charts checked against figures/style.gp's colours"
 [ $fail -eq 0 ]
