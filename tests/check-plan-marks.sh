@@ -13,38 +13,49 @@
 # usage: check-plan-marks.sh TRAINPLAN PLAN.ini...
 bin=$1; shift
 fail=0; n=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-marks.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# value of catalog quantity NAME for the plan, as trainplan get's TSV gives it
+val() { # NAME [ARGS...]
+	q=$1; shift
+	"$bin" get "$q" --format tsv --plan "$plan" "$@" | awk -F'\t' 'NR == 2 { print $2 }'
+}
+# column COL of this plan's plan-marks row
+mark() { # COL
+	awk -F'\t' -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[col] }' "$tmp/marks"
+}
+# A within a relative TOL of B (B > 0)
+near() { # A B TOL
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; exit !(b > 0 && d <= t * b && d >= -t * b) }'
+}
 for plan in "$@"; do
-	gpus=$("$bin" get plan.gpus --plan "$plan" | sed 's/.* = //; s/ GPUs*$//')
-	days=$("$bin" get run.time --plan "$plan" | sed 's/.* = //; s/ s$//')
+	"$bin" data plan-marks --plan "$plan" > "$tmp/marks" || { echo "FAIL: $plan: trainplan data plan-marks" >&2; fail=1; continue; }
+	gpus=$(val plan.gpus)
+	days=$(val run.time)
 	rows=$("$bin" data goodput-vs-gpus --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["plan"] == 1 { print $c["gpus"], $c["failure-free days"] }')
-	marks=$("$bin" data plan-marks --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c["plan_gpus"] }')
 	if [ "$(printf '%s\n' "$rows" | grep -c .)" != 1 ]; then
 		echo "FAIL: $plan: goodput-vs-gpus flags $(printf '%s\n' "$rows" | grep -c .) rows as the plan's, want 1" >&2; fail=1; continue
 	fi
 	set -- $rows
 	[ "$1" = "$gpus" ] || { echo "FAIL: $plan: the flagged row has $1 GPUs, the plan $gpus" >&2; fail=1; }
-	awk -v a="$2" -v b="$days" 'BEGIN { d = a - b / 86400; exit !(d < 1e-6 * a && d > -1e-6 * a) }' ||
+	near "$2" "$(awk -v s="$days" 'BEGIN { printf "%.10g", s / 86400 }')" 1e-6 ||
 		{ echo "FAIL: $plan: the flagged row's failure-free days $2, the plan's run.time $days s" >&2; fail=1; }
-	[ "$marks" = "$gpus" ] || { echo "FAIL: $plan: plan-marks plan_gpus $marks, the plan $gpus" >&2; fail=1; }
-	seq=$("$bin" get plan.seq_len --format tsv --plan "$plan" | awk -F'\t' 'NR == 2 { print $2 }')
-	mseq=$("$bin" data plan-marks --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c["plan_seq_len"] }')
-	[ -n "$seq" ] && [ "$mseq" = "$seq" ] || { echo "FAIL: $plan: plan-marks plan_seq_len '$mseq', the plan '$seq'" >&2; fail=1; }
-	par=$("$bin" get model.params --format tsv --plan "$plan" | awk -F'\t' 'NR == 2 { print $2 }')
-	mpar=$("$bin" data plan-marks --plan "$plan" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c["plan_params"] }')
-	awk -v a="$mpar" -v b="$par" 'BEGIN { d = a - b; exit !(b > 0 && d <= 1e-5 * b && d >= -1e-5 * b) }' ||
-		{ echo "FAIL: $plan: plan-marks plan_params '$mpar', the model '$par'" >&2; fail=1; }
+	[ "$(mark plan_gpus)" = "$gpus" ] || { echo "FAIL: $plan: plan-marks plan_gpus $(mark plan_gpus), the plan $gpus" >&2; fail=1; }
+	seq=$(val plan.seq_len)
+	[ -n "$seq" ] && [ "$(mark plan_seq_len)" = "$seq" ] ||
+		{ echo "FAIL: $plan: plan-marks plan_seq_len '$(mark plan_seq_len)', the plan '$seq'" >&2; fail=1; }
+	par=$(val model.params)
+	near "$(mark plan_params)" "$par" 1e-5 ||
+		{ echo "FAIL: $plan: plan-marks plan_params '$(mark plan_params)', the model '$par'" >&2; fail=1; }
 	for set in "" "run.checkpoint_interval=1800"; do
 		sa=; [ -n "$set" ] && sa="--set $set"
-		want=$("$bin" get checkpoint.interval --format tsv --plan "$plan" $sa | awk -F'\t' 'NR == 2 { print $2 }')
+		want=$(val checkpoint.interval $sa)
 		got=$("$bin" data goodput-vs-interval --plan "$plan" $sa | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["interval"] + 0 < last { bad = 1 } { last = $c["interval"] + 0 }
 			$c["plan"] == 1 { k++; iv = $c["interval"] } END { print (bad ? "unsorted" : k + 0), iv }')
 		set -- $got
-		[ "$1" = 1 ] && awk -v a="$2" -v b="$want" 'BEGIN { d = a - b; exit !(b > 0 && d <= 1e-6 * b && d >= -1e-6 * b) }' ||
+		[ "$1" = 1 ] && near "$2" "$want" 1e-6 ||
 			{ echo "FAIL: $plan ${set:+($set)}: goodput-vs-interval flags '$got' (rows, interval), the plan runs $want s" >&2; fail=1; }
 	done
 	n=$((n + 1))
