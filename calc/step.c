@@ -649,7 +649,7 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	double peak16 = plan->gpu.bf16_flops, shard = plan->sp ? t : 1;
 	int sms = plan->gpu.sms, moe = 0, shp = calc_gemm_shape_on(plan);
 	double drop = m->dropout ? 1 : 0, attn_b, elem_bytes, up = m->mlp == CALC_MLP_SWIGLU ? 2 : 1;
-	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0;
+	double act_fn = m->mlp == CALC_MLP_SWIGLU ? 6 : 4, experts = 0, expert_elem = 0, mtr;
 	/* parts that module recomputation runs again [s]: the MLA up projections, the dense
 	 * MLP (or the shared experts), the routed experts' activation function */
 	double t_up = 0, t_mlp = 0, t_moe_act = 0;
@@ -817,12 +817,30 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	o->elem = T * elem_bytes / hbm;
 	if (moe)
 		o->elem += expert_elem;
+	/* A Mamba-2 layer's layout transposes (docs/references.md §5.14): Megatron-Core's
+	 * training path turns the in_proj output from (s, b, d) into (b, s, d) before the
+	 * fused kernel and the kernel's output back after it, each with .contiguous()
+	 * (MambaMixer._ssm_training, megatron/core/ssm/mamba_mixer.py at 2d1fa8d37 and
+	 * d98e8a64dd: rearrange "l b d -> b l d" of zxBCdt, "b l d -> l b d" of y).  With a
+	 * micro-batch of one sequence the permuted view is already contiguous (a dimension of
+	 * size 1 has no stride to honour) and nothing moves; with b > 1 each is a copy, read
+	 * and write in BF16: 2 x 2 (in + d_i) bytes a token on this rank's share.  Its
+	 * backward is one copy of the gradient the other way (the gradient of a permuted
+	 * copy), so the backward carries it once, not twice as the other element-wise ops. */
+	mtr = 0;
+	if (kd.type == CALC_LAYER_MAMBA && plan->micro_batch > 1) {
+		struct calc_mixer x;
+		calc_model_mixer(m, kd.type, &x);
+		mtr = T * 4 * (x.in + x.inner) / t / hbm;
+		o->elem += mtr;
+	}
 
 	o->f = o->gemm + o->attn + o->elem;
 	/* Backward: dgrad and wgrad GEMMs each as much as the forward GEMM (same M, N, K
 	 * permuted); elementwise backward reads the saved input and the incoming gradient
-	 * and writes the outgoing one: twice the forward traffic (derived). */
-	o->b = o->gemm + attn_b + 2 * o->elem;
+	 * and writes the outgoing one: twice the forward traffic (derived); the Mamba-2
+	 * transposes once (above). */
+	o->b = o->gemm + attn_b + 2 * o->elem - mtr;
 	o->attn_b = attn_b;
 	o->w = o->gemm;
 	if (plan->recompute == CALC_RC_FULL)

@@ -2459,6 +2459,52 @@ static void test_mamba2_scan_time(void **state)
 	assert_near(a2.attn, a.attn / 2, 1e-15);
 }
 
+/* The Mamba-2 layer's layout transposes (docs/references.md §5.14; MambaMixer._ssm_training,
+ * megatron/core/ssm/mamba_mixer.py at 2d1fa8d37): with two sequences a micro-batch the
+ * in_proj output and the kernel's output are copied between (s, b, d) and (b, s, d), read and
+ * write in BF16, once forward and once backward.  Nemotron 3 Nano at tp 1, by hand: in_proj
+ * width 2 x 4,096 + 2 x 8 x 128 + 64 = 10,304 and d_i = 64 x 64 = 4,096, so 4 x (10,304 +
+ * 4,096) = 57,600 B a token; 16,384 tokens a micro-batch of 2 x 8,192.  With one sequence
+ * nothing moves (the permuted view is contiguous), so the element-wise time of the two
+ * micro-batch sizes differs by the copies alone; an attention layer has none. */
+static void test_mamba2_transposes(void **state)
+{
+	const char *s[] = {"model.preset=nemotron-3-nano-30b-a3b", "cluster.preset=dgx-h100-ndr", "cluster.nodes=2",
+	                   "parallel.tp=1", "parallel.pp=1", "parallel.dp=16", "parallel.ep=8", "training.seq_len=8192",
+	                   "training.micro_batch=1", "training.global_batch=64"};
+	struct calc_plan p;
+	struct calc_comm cm;
+	struct calc_layer_time m1, m2, a1, a2;
+	struct calc_layer_kind kd;
+	int mk = -1, ak = -1;
+	double copies;
+	(void)state;
+
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
+		calc_model_kind(&p.model, k, &kd);
+		if (kd.type == CALC_LAYER_MAMBA)
+			mk = k;
+		if (kd.type == CALC_LAYER_ATTN)
+			ak = k;
+	}
+	assert_true(mk >= 0 && ak >= 0);
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, mk, &m1);
+	calc_layer_time_kind(&p, &cm, ak, &a1);
+	s[8] = "training.micro_batch=2";
+	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
+	calc_comm(&p, &cm);
+	calc_layer_time_kind(&p, &cm, mk, &m2);
+	calc_layer_time_kind(&p, &cm, ak, &a2);
+	copies = 16384.0 * 57600.0 / p.gpu.hbm_bw;
+	assert_near(m2.elem - 2 * m1.elem, copies, 1e-15);
+	/* the backward's element-wise part: twice the other ops, the copies once */
+	assert_near(m2.b - m2.gemm - m2.attn_b - 2 * m2.elem, -copies, 1e-15);
+	assert_near(m1.b - m1.gemm - m1.attn_b - 2 * m1.elem, 0, 1e-15);
+	assert_near(a2.elem, 2 * a1.elem, 1e-15);
+}
+
 /* CP of a hybrid model, by layer kind (docs/references.md §4.11): on Nemotron-H 8B at tp 1,
  * cp 2 a Mamba-2 layer is charged MambaContextParallel's six all-to-alls each way, whole
  * (nothing overlaps them: the conv1d and scan wait for the input, out_proj for y), an MLP
@@ -2563,6 +2609,7 @@ int main(void)
 		cmocka_unit_test(test_validate_compare_band),
 		cmocka_unit_test(test_cp_hybrid_kinds),
 		cmocka_unit_test(test_mamba1_scan_time), cmocka_unit_test(test_mamba2_scan_time),
+		cmocka_unit_test(test_mamba2_transposes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
