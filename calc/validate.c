@@ -552,9 +552,42 @@ static const struct vrow rows[] = {
 	 *     the first and last stage, as the 25.11 rows); the CUDA graphs the recipes capture
 	 *     (partial or whole-iteration) count only through the MoE host time
 	 *     (training.cuda_graphs, moe.host_time; docs/references.md §5.16).
-	 * Not expressible yet, kept with the reason and no prediction: runs whose recipe places
-	 * the layers unevenly by pipeline_model_parallel_layout (Llama 3 70B on H100; DeepSeek-V3,
-	 * set_deepseek_v3_pipeline_model_parallel_layout).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
+	 *   - Llama 3 70B on 64 H100 in FP8-CS (LLAMA3_70B_PRETRAIN_CONFIG_H100_FP8_CS_V2 and
+	 *     llama3_70b_pretrain_config_h100 in scripts/performance at 17a381f95): TP 4, PP 8,
+	 *     VP 5, MBS 1, GBS 256, no recomputation, tp_comm_overlap with the userbuffers
+	 *     configuration userbuffers_fp8_h100_h8192_tp4_mbs1_seqlen8192, no
+	 *     pipeline_model_parallel_layout (the recipe's None; WorkloadBaseConfig.pp_layout
+	 *     None): 80 layers, two a virtual stage, the embedding and the loss in no layer's
+	 *     place.  The uneven layout "Et*2|(t*2|)*34,t*3|(t*2|)*3,tL" the row named before came
+	 *     with commit 56ae11dff (2026-08-07, perf_recipes/llama/h100/llama3.py), three months
+	 *     after the figure was published, so the run did not have it; with it the row would
+	 *     predict 1,658 (-0.4 %) instead of 1,562 (-6.1 %): the lighter last virtual stage
+	 *     shortens the pipeline.  The TP overlap's hidden share is not published:
+	 *     efficiency.tp_overlap stays 0 (the stack's, as the 25.11 H100 row).
+	 *   - DeepSeek-V3 (deepseek_v3_pretrain_config_b200 / _gb200 in scripts/performance/
+	 *     configs/deepseek/deepseek_llm_pretrain.py at 17a381f95, the V2 presets of
+	 *     deepseek_workload_base_configs.py at GBS 4,096): both place the 61 layers by
+	 *     set_deepseek_v3_pipeline_model_parallel_layout (src/megatron/bridge/recipes/
+	 *     deepseek/deepseek_v3.py lines 29-49 at 17a381f95), whose entries (8, 2) and (4, 4)
+	 *     are the same 16 virtual stages: the embedding and 4 layers, 14 of 4 layers, the
+	 *     last layer with the MTP module (mtp_num_layers = 1) and the loss, as
+	 *     parallel.layout = Et*4|(t*4|)*14tmL (the B200 preset's own pp_layout string).
+	 *     set_deepseek_v3_common_configs: moe_router_fusion, selective recomputation,
+	 *     BF16 gradient reduction, experts force-balanced (the stack's and trainplan's).
+	 *     B200 (DEEPSEEK_V3_PRETRAIN_CONFIG_B200_FP8_MX_V2): PP 8, VP 2, EP 32, MBS 1, the
+	 *     flex dispatcher on DeepEP (moe.dispatcher = deepep) with Megatron-Core's default
+	 *     moe_deepep_num_sms = 20 (megatron/core/transformer/transformer_config.py line 898
+	 *     at 91fcdfe4cb, before NCCL EP folded it into moe_flex_dispatcher_num_sms on
+	 *     2026-07-08): moe.comm_sms = 20; moe_a2a_overlap = True (moe.overlap_ep_comm = yes),
+	 *     recompute_modules mla_up_proj and mlp, Transformer Engine's partial CUDA graphs
+	 *     (attn, moe_router, moe_preprocess).  GB200 (..._GB200_FP8_MX_V2 = _GB200_V1 at GBS
+	 *     4,096): PP 4, VP 4, EP 64, MBS 1, HybridEP on the recipe's moe_hybridep_num_sms = 16
+	 *     (deepseek_v3.py at 17a381f95; the stack's 32 is the later recipe's): moe.comm_sms =
+	 *     16, moe_a2a_overlap = False, recompute_modules mlp, the same partial CUDA graphs;
+	 *     4 NVLink domains of 64 as the other 256-GPU GB200 rows.  The recipe's optimizer keeps
+	 *     BF16 Adam moments (use_precision_aware_optimizer, exp_avg_dtype bf16), which recipe
+	 *     mxfp8 counts in FP32: memory only, over-predicted.  Held out.
+	 * Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
 	 * 3 Super, whose latent MoE trainplan refuses); Nemotron 3 Nano's rows follow below.  The
 	 * rows are held out but for the first dense GB300 row (the GB300 preset's GEMM shares) and
 	 * the moe.host_time rows named below. */
@@ -569,8 +602,9 @@ static const struct vrow rows[] = {
 	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=5;training.recipe=mxfp8", 0,
 	 "MXFP8 as recipe mxfp8; one NVLink domain of 64", NULL},
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 4, 8, 256, 1, "flash", M_TOKS, 1664, 1, 8192, 0, "dgx-h100-ndr", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
-	 "uneven layout Et*2|(t*2|)*34,t*3|(t*2|)*3,tL (perf_recipes/llama/h100/llama3.py)"},
+	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 80 layers two a virtual stage (the publishing commit's preset sets no layout); TP overlap "
+	 "(userbuffers) run by the recipe, hidden share not published: efficiency.tp_overlap 0", NULL},
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 5248, 1, 8192, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 1,
 	 "cluster.gpus_per_node=64;parallel.fsdp=yes;training.recipe=fp8-params;training.offload_activations=20;"
@@ -652,11 +686,22 @@ static const struct vrow rows[] = {
 	 "partial CUDA graphs, MoE host time (moe.host_time) charged in full where the run is predicted too slow even without it, "
 	 "unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
-	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
+	 "megatron-bridge-0.6", 0,
+	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=2;parallel.layout=Et*4|(t*4|)*14tmL;training.recipe=mxfp8;"
+	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp;moe.dispatcher=deepep;moe.comm_sms=20;"
+	 "moe.overlap_ep_comm=yes;training.cuda_graphs=partial", 0,
+	 "MXFP8 as recipe mxfp8 (its FP32 Adam moments where the recipe keeps BF16 ones); layout Et*4|(t*4|)*14tmL "
+	 "(set_deepseek_v3_pipeline_model_parallel_layout at PP 8 x VP 2); DeepEP on Megatron-Core's default 20 SMs, EP all-to-all "
+	 "overlapped (1F1B steady phase); recomputed modules mla_up_proj, mlp; partial CUDA graphs (attn, router, preprocess), "
+	 "MoE host time (moe.host_time)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 4, 4096, 1, "moe-sp", M_TOKS, 4256, 1, 4096, 0, "gb200-nvl72", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
-	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 4 x VP 4, EP 64)"},
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.layout=Et*4|(t*4|)*14tmL;"
+	 "training.recipe=mxfp8;parallel.recompute=modules;parallel.recompute_modules=mlp;moe.comm_sms=16;training.cuda_graphs=partial", 0,
+	 "MXFP8 as recipe mxfp8 (its FP32 Adam moments where the recipe keeps BF16 ones); layout Et*4|(t*4|)*14tmL "
+	 "(set_deepseek_v3_pipeline_model_parallel_layout at PP 4 x VP 4); 4 NVLink domains of 64; HybridEP on the recipe's 16 SMs, "
+	 "EP all-to-all not overlapped (the publishing commit's preset); recomputed module mlp; partial CUDA graphs (attn, router, "
+	 "preprocess), MoE host time (moe.host_time)", NULL},
 	/* A hybrid model: Nemotron 3 Nano 30B-A3B (Mamba-2, attention and MoE layers, preset
 	 * nemotron-3-nano-30b-a3b) in the same "26.04.01 NeMo Container" section
 	 * (docs/performance-summary.md of NVIDIA-NeMo/Megatron-Bridge at its publishing commit
