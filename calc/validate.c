@@ -426,27 +426,40 @@ static const struct vrow rows[] = {
 	 * depth of the other Megatron rows (vdepth); the defaults for the rest -- the TP
 	 * overlap too: the README runs --tp-comm-overlap but gives no hidden share, so the rows
 	 * keep efficiency.tp_overlap = 0 (with 1, and the SMs it costs by
-	 * efficiency.tp_overlap_sms, the nine rows' mean absolute error goes from 11.2% to
-	 * 12.6%: 24.2 / 20.4 / 3.9 / -16.2 / 9.8 / 7.3 / 16.4 / 12.2 / 3.3%).  The published TFLOP/s use Megatron's FLOP count, compared with trainplan's
+	 * efficiency.tp_overlap_sms, the nine rows' mean absolute error goes from 10.9% to
+	 * 12.7%: 23.5 / 20.2 / 4.0 / -16.2 / 9.9 / 7.6 / 16.8 / 12.6 / 3.7%: the whole share
+	 * hidden over-predicts every TP 8 row but the 31.5B one).  The published TFLOP/s use Megatron's FLOP count, compared with trainplan's
 	 * model FLOPs.  Held out: they calibrate nothing.  The 1.7B and 7.1B rows miss by about
 	 * the same time per step (+88 and +92 ms at the published rates), which
 	 * efficiency.step_overhead can carry (docs/references.md §5.11,
-	 * tests/cli/calibrate-step-overhead.*); the rows keep its default, 0. */
+	 * tests/cli/calibrate-step-overhead.*); the rows keep its default, 0.  The two outliers
+	 * read against the launch settings (docs/references.md §7.13.3): the README gives no
+	 * launch script for the table; Megatron-LM at the table's commit f2e5db402c counts a
+	 * step's FLOPs as trainplan's model FLOPs do (megatron/training/training.py
+	 * num_floating_point_operations, lines 73-108: full attention 12 s^2 h a layer, the
+	 * logits 6 s h V), so the count explains no part of the 1.75B row's +23.5 %; and it
+	 * accumulates and reduces the gradients in FP32 whenever it trains in BF16
+	 * (megatron/training/arguments.py lines 303-305), so the 31.5B row's DP traffic is
+	 * FP32's.  What stays unexplained is said in the two rows' assumed text. */
 	{"MLM H100", "gpt3-175b", 48, 1, 1, 192, 1, "flash", M_MODELTF, 408.8, 1, 4096, 24, "dgx-h100-ndr", 0, NULL, 0,
 	 "model.hidden=2048;model.heads=16;model.kv_heads=16;model.ffn_hidden=8192;model.vocab=131072;model.max_pos=0;model.tied_embeddings=no", 0,
-	 "not explained: the published step is 86 ms (23.5 %) longer than predicted, about what the 7.1B row misses by (92 ms); "
-	 "the README's throughput includes data loading, the optimizer and logging, which no source sizes "
-	 "(efficiency.step_overhead stays 0)", NULL},
+	 "not explained: the published step (452 ms) is 86 ms longer than predicted (366: compute 356, DP 10), about what the 7.1B "
+	 "row misses by (92 ms); not the FLOP count (Megatron's num_floating_point_operations at f2e5db402c gives the same "
+	 "1.85e14 a GPU and step), the small-GEMM table explains 5 points of it (efficiency.gemm_shape = auto: +18.1 %, not the "
+	 "default); the rest is a fixed per-step cost (the README counts data loading, the optimizer and logging) that no "
+	 "source sizes (efficiency.step_overhead stays 0)", NULL},
 	{"MLM H100", "gpt3-175b", 96, 2, 1, 192, 1, "flash", M_MODELTF, 465.9, 1, 4096, 30, "dgx-h100-ndr", 0, NULL, 0,
 	 "model.hidden=4096;model.heads=32;model.kv_heads=32;model.ffn_hidden=16384;model.vocab=131072;model.max_pos=0;model.tied_embeddings=no", 0, NULL, NULL},
 	{"MLM H100", "gpt3-175b", 192, 4, 1, 192, 1, "flash", M_MODELTF, 489.1, 1, 4096, 32, "dgx-h100-ndr", 0, NULL, 0,
 	 "model.hidden=6144;model.heads=48;model.kv_heads=48;model.ffn_hidden=24576;model.vocab=131072;model.max_pos=0;model.tied_embeddings=no", 0, NULL, NULL},
 	{"MLM H100", "gpt3-175b", 384, 8, 1, 192, 1, "flash", M_MODELTF, 459.6, 1, 4096, 48, "dgx-h100-ndr", 0, NULL, 0,
 	 "model.hidden=7168;model.heads=56;model.kv_heads=56;model.ffn_hidden=28672;model.vocab=131072;model.max_pos=0;model.tied_embeddings=no", 0,
-	 "not explained: TP 8 on hidden 7,168 puts the exposed TP collectives at 20 % of the predicted step (13 % on "
-	 "the 16.1B row at TP 4) and the DP reduction at 25 % (12 %: one GPU a node in its DP group against two); the "
-	 "run overlaps both (--tp-comm-overlap, --overlap-grad-reduce), by shares no source publishes "
-	 "(efficiency.tp_overlap 0 as every Megatron row; with 1 the row is -16 %)", NULL},
+	 "not explained: the published step (892 ms) leaves 217 ms beyond the predicted compute (675) for all exposed "
+	 "communication; predicted exposed are the TP collectives, 246 ms (--tp-comm-overlap hides them by a share no source "
+	 "publishes: efficiency.tp_overlap 0; with 1 the row is -16.2 %), and the DP reduction, 315 of 545 ms, hidden only behind "
+	 "the last micro-batch's backward and the first one's forward (--overlap-grad-reduce, --overlap-param-gather): one GPU a "
+	 "node in its DP group sends 23.1 GB a step over its own 400 Gb/s NIC, since BF16 training reduces FP32 gradients at "
+	 "f2e5db402c (arguments.py lines 303-305: BF16 reduction, which would give +1.1 %, did not exist)", NULL},
 	{"MLM H100", "gpt3-175b", 768, 8, 2, 384, 1, "flash", M_MODELTF, 419.7, 1, 4096, 84, "dgx-h100-ndr", 0, NULL, 0,
 	 "model.hidden=8192;model.heads=64;model.kv_heads=64;model.ffn_hidden=32768;model.vocab=131072;model.max_pos=0;model.tied_embeddings=no", 0, NULL, NULL},
 	{"MLM H100", "gpt3-175b", 1536, 8, 4, 768, 1, "flash", M_MODELTF, 420.5, 1, 4096, 92, "dgx-h100-ndr", 0, NULL, 0,
@@ -552,9 +565,42 @@ static const struct vrow rows[] = {
 	 *     the first and last stage, as the 25.11 rows); the CUDA graphs the recipes capture
 	 *     (partial or whole-iteration) count only through the MoE host time
 	 *     (training.cuda_graphs, moe.host_time; docs/references.md §5.16).
-	 * Not expressible yet, kept with the reason and no prediction: runs whose recipe places
-	 * the layers unevenly by pipeline_model_parallel_layout (Llama 3 70B on H100; DeepSeek-V3,
-	 * set_deepseek_v3_pipeline_model_parallel_layout).  Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
+	 *   - Llama 3 70B on 64 H100 in FP8-CS (LLAMA3_70B_PRETRAIN_CONFIG_H100_FP8_CS_V2 and
+	 *     llama3_70b_pretrain_config_h100 in scripts/performance at 17a381f95): TP 4, PP 8,
+	 *     VP 5, MBS 1, GBS 256, no recomputation, tp_comm_overlap with the userbuffers
+	 *     configuration userbuffers_fp8_h100_h8192_tp4_mbs1_seqlen8192, no
+	 *     pipeline_model_parallel_layout (the recipe's None; WorkloadBaseConfig.pp_layout
+	 *     None): 80 layers, two a virtual stage, the embedding and the loss in no layer's
+	 *     place.  The uneven layout "Et*2|(t*2|)*34,t*3|(t*2|)*3,tL" the row named before came
+	 *     with commit 56ae11dff (2026-08-07, perf_recipes/llama/h100/llama3.py), three months
+	 *     after the figure was published, so the run did not have it; with it the row would
+	 *     predict 1,658 (-0.4 %) instead of 1,562 (-6.1 %): the lighter last virtual stage
+	 *     shortens the pipeline.  The TP overlap's hidden share is not published:
+	 *     efficiency.tp_overlap stays 0 (the stack's, as the 25.11 H100 row).
+	 *   - DeepSeek-V3 (deepseek_v3_pretrain_config_b200 / _gb200 in scripts/performance/
+	 *     configs/deepseek/deepseek_llm_pretrain.py at 17a381f95, the V2 presets of
+	 *     deepseek_workload_base_configs.py at GBS 4,096): both place the 61 layers by
+	 *     set_deepseek_v3_pipeline_model_parallel_layout (src/megatron/bridge/recipes/
+	 *     deepseek/deepseek_v3.py lines 29-49 at 17a381f95), whose entries (8, 2) and (4, 4)
+	 *     are the same 16 virtual stages: the embedding and 4 layers, 14 of 4 layers, the
+	 *     last layer with the MTP module (mtp_num_layers = 1) and the loss, as
+	 *     parallel.layout = Et*4|(t*4|)*14tmL (the B200 preset's own pp_layout string).
+	 *     set_deepseek_v3_common_configs: moe_router_fusion, selective recomputation,
+	 *     BF16 gradient reduction, experts force-balanced (the stack's and trainplan's).
+	 *     B200 (DEEPSEEK_V3_PRETRAIN_CONFIG_B200_FP8_MX_V2): PP 8, VP 2, EP 32, MBS 1, the
+	 *     flex dispatcher on DeepEP (moe.dispatcher = deepep) with Megatron-Core's default
+	 *     moe_deepep_num_sms = 20 (megatron/core/transformer/transformer_config.py line 898
+	 *     at 91fcdfe4cb, before NCCL EP folded it into moe_flex_dispatcher_num_sms on
+	 *     2026-07-08): moe.comm_sms = 20; moe_a2a_overlap = True (moe.overlap_ep_comm = yes),
+	 *     recompute_modules mla_up_proj and mlp, Transformer Engine's partial CUDA graphs
+	 *     (attn, moe_router, moe_preprocess).  GB200 (..._GB200_FP8_MX_V2 = _GB200_V1 at GBS
+	 *     4,096): PP 4, VP 4, EP 64, MBS 1, HybridEP on the recipe's moe_hybridep_num_sms = 16
+	 *     (deepseek_v3.py at 17a381f95; the stack's 32 is the later recipe's): moe.comm_sms =
+	 *     16, moe_a2a_overlap = False, recompute_modules mlp, the same partial CUDA graphs;
+	 *     4 NVLink domains of 64 as the other 256-GPU GB200 rows.  The recipe's optimizer keeps
+	 *     BF16 Adam moments (use_precision_aware_optimizer, exp_avg_dtype bf16), which recipe
+	 *     mxfp8 counts in FP32: memory only, over-predicted.  Held out.
+	 * Left out: models without a preset (GPT-OSS 120B, Kimi K2, Nemotron
 	 * 3 Super, whose latent MoE trainplan refuses); Nemotron 3 Nano's rows follow below.  The
 	 * rows are held out but for the first dense GB300 row (the GB300 preset's GEMM shares) and
 	 * the moe.host_time rows named below. */
@@ -569,8 +615,9 @@ static const struct vrow rows[] = {
 	 "cluster.gpus_per_node=64;parallel.schedule=interleaved;parallel.vpp=5;training.recipe=mxfp8", 0,
 	 "MXFP8 as recipe mxfp8; one NVLink domain of 64", NULL},
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 4, 8, 256, 1, "flash", M_TOKS, 1664, 1, 8192, 0, "dgx-h100-ndr", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
-	 "uneven layout Et*2|(t*2|)*34,t*3|(t*2|)*3,tL (perf_recipes/llama/h100/llama3.py)"},
+	 "megatron-bridge-0.6", 0, "parallel.schedule=interleaved;parallel.vpp=5;training.recipe=fp8-params", 0,
+	 "FP8-CS as fp8-params; 80 layers two a virtual stage (the publishing commit's preset sets no layout); TP overlap "
+	 "(userbuffers) run by the recipe, hidden share not published: efficiency.tp_overlap 0", NULL},
 	{"MBRIDGE 26.04.01", "llama3-70b", 64, 1, 1, 256, 2, "flash", M_TOKS, 5248, 1, 8192, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 1,
 	 "cluster.gpus_per_node=64;parallel.fsdp=yes;training.recipe=fp8-params;training.offload_activations=20;"
@@ -652,11 +699,23 @@ static const struct vrow rows[] = {
 	 "partial CUDA graphs, MoE host time (moe.host_time) charged in full where the run is predicted too slow even without it, "
 	 "unexplained (docs/references.md 5.16)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
-	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 8 x VP 2, EP 32)"},
+	 "megatron-bridge-0.6", 0,
+	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=2;parallel.layout=Et*4|(t*4|)*14tmL;training.recipe=mxfp8;"
+	 "parallel.recompute=modules;parallel.recompute_modules=mla_up_proj,mlp;moe.dispatcher=deepep;moe.comm_sms=20;"
+	 "moe.overlap_ep_comm=yes;training.cuda_graphs=partial", 0,
+	 "MXFP8 as recipe mxfp8 (its FP32 Adam moments where the recipe keeps BF16 ones); layout Et*4|(t*4|)*14tmL "
+	 "(set_deepseek_v3_pipeline_model_parallel_layout at PP 8 x VP 2); DeepEP on Megatron-Core's default 20 SMs, EP all-to-all "
+	 "overlapped (1F1B steady phase); recomputed modules mla_up_proj, mlp; partial CUDA graphs (attn, router, preprocess), "
+	 "MoE host time (moe.host_time)", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 4, 4096, 1, "moe-sp", M_TOKS, 4256, 1, 4096, 0, "gb200-nvl72", 0,
-	 "megatron-bridge-0.6", 0, NULL, 0, NULL,
-	 "uneven layout (set_deepseek_v3_pipeline_model_parallel_layout, PP 4 x VP 4, EP 64)"},
+	 "megatron-bridge-0.6", 0,
+	 "cluster.gpus_per_node=64;parallel.ep=64;parallel.schedule=interleaved;parallel.vpp=4;parallel.layout=Et*4|(t*4|)*14tmL;"
+	 "training.recipe=mxfp8;parallel.recompute=modules;parallel.recompute_modules=mlp;moe.comm_sms=16;training.cuda_graphs=partial", 0,
+	 "MXFP8 as recipe mxfp8 (its FP32 Adam moments where the recipe keeps BF16 ones); layout Et*4|(t*4|)*14tmL "
+	 "(set_deepseek_v3_pipeline_model_parallel_layout at PP 4 x VP 4); 4 NVLink domains of 64; HybridEP on the recipe's 16 SMs, "
+	 "EP all-to-all not overlapped (the publishing commit's preset); recomputed module mlp; partial CUDA graphs (attn, router, "
+	 "preprocess), MoE host time (moe.host_time); its predicted compute alone (17.0 s) exceeds the published step (15.4 s), "
+	 "as the 26.04.01 Qwen3-235B-A22B GB200 row is too slow: unexplained (docs/references.md 7.13.2)", NULL},
 	/* A hybrid model: Nemotron 3 Nano 30B-A3B (Mamba-2, attention and MoE layers, preset
 	 * nemotron-3-nano-30b-a3b) in the same "26.04.01 NeMo Container" section
 	 * (docs/performance-summary.md of NVIDIA-NeMo/Megatron-Bridge at its publishing commit

@@ -780,7 +780,9 @@ static void check_chunks(const struct calc_plan *p, int pp, int v, const int *wa
  *   (4, 4) (NVIDIA-NeMo/Megatron-Bridge 355cef45, recipes/deepseek/deepseek_v3.py:
  *   [E + t*4] + [t*4]*14 + [t, mtp, loss]), written Et*4|(t*4|)*14tmL: 16 virtual stages
  *   of 4, 4 x 14, 1 layers.  At PP 16 they are the stages; at PP 4 x VP 4 stage s holds
- *   virtual stages s, s + 4, s + 8, s + 12: 16, 16, 16, 4 + 4 + 4 + 1 = 13.
+ *   virtual stages s, s + 4, s + 8, s + 12: 16, 16, 16, 4 + 4 + 4 + 1 = 13.  At PP 8 x VP 2
+ *   (the same list for the (8, 2) entry at commit 17a381f95, lines 29-49, the 26.04.01
+ *   B200 run) stage s holds s and s + 8: 8 x 7 and 4 + 1 = 5 on stage 7.
  * - Megatron's own example Et*3|(tt|)*29m|L (TransformerConfig docstring) for the same
  *   model at PP 16 x VP 2: 3, 2 x 29, 0 (m), 0 (L); m in virtual stage 30 = chunk 1 of
  *   stage 14, L in 31.
@@ -837,6 +839,9 @@ static void test_megatron_layouts(void **state)
 	check_chunks(p, 16, 1, vs, vs);
 	st[0] = st[1] = st[2] = 16, st[3] = 13;
 	check_chunks(p, 4, 4, vs, st);
+	for (int s = 0; s < 8; s++)
+		st[s] = s == 7 ? 5 : 8;
+	check_chunks(p, 8, 2, vs, st);
 	assert_int_equal(calc_layout_chunks(p, 4, 4, &ch, msg, sizeof msg, &key), 0);
 	assert_int_equal(ch.embed, 0);
 	assert_int_equal(ch.head, 15);
