@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,14 +206,15 @@ static struct prefetch_list *root_list(struct calc_ctx *root)
  * where their keys were set (the messages' provenance). */
 static int same_search_plan(const struct calc_plan *a, const struct calc_plan *b)
 {
-	struct calc_plan *x = xmalloc(sizeof *x);
-	memcpy(x, a, sizeof *x);
-	memcpy(x->key_line, b->key_line, sizeof x->key_line);
-	memcpy(x->key_src, b->key_src, sizeof x->key_src);
-	memcpy(x->set_origin, b->set_origin, sizeof x->set_origin);
-	int same = !memcmp(x, b, sizeof *x);
-	free(x);
-	return same;
+	/* the bytes around the three fields compared in place, without a copy of the plan */
+	_Static_assert(offsetof(struct calc_plan, key_line) < offsetof(struct calc_plan, key_src) &&
+	               offsetof(struct calc_plan, key_src) < offsetof(struct calc_plan, set_origin), "field order");
+	const char *x = (const char *)a, *y = (const char *)b;
+	size_t s0 = offsetof(struct calc_plan, key_line), e0 = s0 + sizeof a->key_line;
+	size_t s1 = offsetof(struct calc_plan, key_src), e1 = s1 + sizeof a->key_src;
+	size_t s2 = offsetof(struct calc_plan, set_origin), e2 = s2 + sizeof a->set_origin;
+	return !memcmp(x, y, s0) && !memcmp(x + e0, y + e0, s1 - e0) && !memcmp(x + e1, y + e1, s2 - e1) &&
+	       !memcmp(x + e2, y + e2, sizeof *a - e2);
 }
 
 /* 1 when a search of 'plan' keeps its memory side in a memo: the root's own memory side
@@ -243,6 +245,8 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->recheck = 0; /* the simulator re-checks the top only where a simulated time is shown */
 	o->top = CALC_PICK_TOP_FIRST; /* the recommendation's window (pick.c, calc_search_pick_band) */
 	o->recheck_top = 10;    /* the rows search-top shows */
+	o->breakdown_top = 10;  /* the rows search-breakdown shows; the pick's, where it ranks
+	                           below them, on demand (need_pick_fast) */
 	o->threads = threads; /* the result does not depend on it */
 }
 
@@ -424,6 +428,18 @@ static void prefetch_take(struct calc_ctx *c)
  * third more).  Asking for more than the cached result holds runs the search again at
  * that level (same top and counts). */
 static const struct calc_search_result *ctx_search_as(struct calc_ctx *c, int need, int first, struct calc_diag *d);
+
+/* The context whose search serves c: the root where c's plan searches as the root's (a
+ * variant equal to the plan but for where its keys were set, `with seq_len=4096` where the
+ * plan has 4096, which calc_ctx_variant keeps apart for its messages' sake), else c.  A
+ * search reads neither where keys were set nor anything of the context but its plan
+ * (same_search_plan), so the root's result is the one c's own search would give, and a
+ * report searches once per distinct plan. */
+static struct calc_ctx *search_ctx(struct calc_ctx *c)
+{
+	return c->root && same_search_plan(&c->plan, &c->root->plan) ? c->root : c;
+}
+
 static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need, struct calc_diag *d)
 {
 	return ctx_search_as(c, need, 0, d);
@@ -434,6 +450,7 @@ static const struct calc_search_result *ctx_search(struct calc_ctx *c, int need,
  * search_cache.first) or more (0: a result of the first alone is searched again). */
 static const struct calc_search_result *ctx_search_as(struct calc_ctx *c, int need, int first, struct calc_diag *d)
 {
+	c = search_ctx(c);
 	struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
 	/* The plan's own context (no root) keeps the axes' best from its first search: the
 	 * report asks it for search-axes too, and one search that keeps them costs less than
@@ -492,8 +509,8 @@ static const struct calc_search_result *ctx_search_sim(struct calc_ctx *c, struc
 	if (!ctx_search_top(c, d))
 		return NULL;
 	{
-		struct search_cache *sc = c->slot[CALC_SLOT_SEARCH];
-		calc_search_recheck(&c->plan, &sc->r);
+		struct search_cache *sc = search_ctx(c)->slot[CALC_SLOT_SEARCH];
+		calc_search_recheck(&search_ctx(c)->plan, &sc->r);
 		return &sc->r;
 	}
 }
@@ -602,6 +619,16 @@ static const struct calc_search_top *need_pick(struct calc_ctx *c, struct calc_d
 	calc_diag_free(&why);
 	return t ? t : need_best(c, d);
 }
+/* need_pick with its closed-form breakdown (calc_search_top.fast), computed here where
+ * the search left it out (opts.breakdown_top): the row belongs to c's cached search
+ * (or to the root's, search_ctx), which keeps it. */
+static const struct calc_search_top *need_pick_fast(struct calc_ctx *c, struct calc_diag *d)
+{
+	const struct calc_search_top *t = need_pick(c, d);
+	if (t && !t->have_fast)
+		calc_search_top_fast(&search_ctx(c)->plan, (struct calc_search_top *)t);
+	return t;
+}
 #define QP(fn, expr) QTOP(fn, need_pick, expr)
 #define QPS(fn, expr) QTOPS(fn, need_pick, expr)
 QP(q_p_tp, b->r.c.tp)
@@ -611,9 +638,9 @@ QP(q_p_cp, b->r.c.cp)
 /* the pick's closed-form breakdown (calc_step_fast, as its step time): the CP exchange
  * per step, its exposed part, and the pipeline bubble, so that a sentence on what the
  * pick trades TP for reads the model's own overlap */
-QP(q_p_cp_time, b->fast.comm.dim[CALC_DIM_CP].time)
-QP(q_p_cp_exposed, b->fast.exposed[CALC_DIM_CP])
-QP(q_p_bubble, b->fast.bubble)
+QTOP(q_p_cp_time, need_pick_fast, b->fast.comm.dim[CALC_DIM_CP].time)
+QTOP(q_p_cp_exposed, need_pick_fast, b->fast.exposed[CALC_DIM_CP])
+QTOP(q_p_bubble, need_pick_fast, b->fast.bubble)
 QPS(q_p_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
 QPS(q_p_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
 QP(q_p_time, b->r.step_time)
@@ -657,6 +684,8 @@ struct fw_cache {
 	struct calc_search_result r;
 	char split[CALC_LAYOUT_MAX + 64]; /* search.framework.split's text */
 	char *export;                     /* search.framework.export's text, owned; NULL until asked */
+	int searched;                     /* 1: r holds the search (or failed says why not); 0:
+	                                     not run, the framework running the pick (need_fw_from) */
 };
 static void fw_cache_free(void *p)
 {
@@ -666,16 +695,27 @@ static void fw_cache_free(void *p)
 	free(fc->export);
 	free(fc);
 }
-static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct calc_diag *d)
+/* c's framework cache, made (without a search) on first use. */
+static struct fw_cache *fw_slot(struct calc_ctx *c)
 {
 	struct fw_cache *fc = c->slot[CALC_SLOT_SEARCH_FW];
 	if (!fc) {
+		fc = xcalloc(1, sizeof *fc);
+		c->slot[CALC_SLOT_SEARCH_FW] = fc;
+		c->slot_free[CALC_SLOT_SEARCH_FW] = fw_cache_free;
+	}
+	return fc;
+}
+static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct calc_diag *d)
+{
+	struct fw_cache *fc = fw_slot(c);
+	if (!fc->searched) {
 		struct calc_search_opts o;
 		int own;
 		search_opts(&o, NEED_BEST, calc_threads_get());
 		o.allow = calc_framework_allows;
 		o.allow_arg = stack_framework(&c->plan, &own);
-		fc = xcalloc(1, sizeof *fc);
+		fc->searched = 1;
 		/* as the plan's own search and `trainplan search --for`: the window's first growth
 		 * kept at once (search_opts: CALC_PICK_TOP_FIRST rows), the window read from them
 		 * or the whole band in one more pass (calc_search_pick_band), so that a second
@@ -688,8 +728,6 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 			o.top = k;
 			fc->failed = calc_search(&c->plan, &o, &fc->r, d) < 0;
 		}
-		c->slot[CALC_SLOT_SEARCH_FW] = fc;
-		c->slot_free[CALC_SLOT_SEARCH_FW] = fw_cache_free;
 		if (fc->failed)
 			return NULL;
 	} else if (fc->failed) {
@@ -708,12 +746,14 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 static const struct calc_search_top *need_fw_from(struct calc_ctx *c, const struct calc_search_result **from,
                                                   struct calc_diag *d)
 {
-	const struct calc_search_result *r = ctx_search_fw(c, d);
+	const struct calc_search_result *r;
 	const struct calc_search_top *t;
 	struct calc_diag why = {0};
 	int own;
-	if (!r)
-		return NULL;
+	/* the pick first: where the framework runs it, the framework's own search is not
+	 * needed (it would fail only as the plan's own does: the same plan and options but
+	 * opts.allow, which refuses leaves and no option) */
+	fw_slot(c);
 	t = need_pick(c, &why);
 	calc_diag_free(&why);
 	if (t && calc_framework_allows(stack_framework(&c->plan, &own), &t->r.c)) {
@@ -721,6 +761,8 @@ static const struct calc_search_top *need_fw_from(struct calc_ctx *c, const stru
 			*from = ctx_search_top(c, d);
 		return t;
 	}
+	if (!(r = ctx_search_fw(c, d)))
+		return NULL;
 	if (from)
 		*from = r;
 	if (!(t = calc_search_pick(r, &c->plan, NULL)))

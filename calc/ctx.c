@@ -11,6 +11,7 @@
 #include "variant.h"
 
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 void calc_ctx_init(struct calc_ctx *c, const struct calc_plan *plan)
@@ -42,14 +43,14 @@ void calc_ctx_free(struct calc_ctx *c)
  * their keys were set (key_src, set_origin: the messages' provenance). */
 static int same_plan(const struct calc_plan *a, const struct calc_plan *b)
 {
-	struct calc_plan *x = xmalloc(sizeof *x);
-	int same;
-	memcpy(x, a, sizeof *x);
-	memcpy(x->key_src, b->key_src, sizeof x->key_src);
-	memcpy(x->set_origin, b->set_origin, sizeof x->set_origin);
-	same = !memcmp(x, b, sizeof *x);
-	free(x);
-	return same;
+	/* the bytes before, between and after the two fields, compared in place (a copy of
+	 * the plan with b's fields put in was 2 % of a report's instructions: every new
+	 * variant is compared with every earlier one) */
+	_Static_assert(offsetof(struct calc_plan, key_src) < offsetof(struct calc_plan, set_origin), "field order");
+	const char *x = (const char *)a, *y = (const char *)b;
+	size_t s0 = offsetof(struct calc_plan, key_src), e0 = s0 + sizeof a->key_src;
+	size_t s1 = offsetof(struct calc_plan, set_origin), e1 = s1 + sizeof a->set_origin;
+	return !memcmp(x, y, s0) && !memcmp(x + e0, y + e0, s1 - e0) && !memcmp(x + e1, y + e1, sizeof *a - e1);
 }
 
 struct calc_ctx *calc_ctx_variant(struct calc_ctx *base, const char *const *kvs, int n, const char *origin,

@@ -275,12 +275,7 @@ int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_resul
 			r->pick_in_band = (int)b.band_nsafe - 1;
 			memset(&r->pick_top, 0, sizeof r->pick_top);
 			r->pick_top.r = b.band_best;
-			{ /* its closed-form breakdown, as the top's (search.c) */
-				struct calc_plan *p = xmalloc(sizeof *p);
-				calc_search_apply(plan, &b.band_best.c, p);
-				calc_step_fast(p, &r->pick_top.fast);
-				free(p);
-			}
+			calc_search_top_fast(plan, &r->pick_top); /* its closed-form breakdown, as the top's */
 		}
 	}
 	calc_search_free(&b);

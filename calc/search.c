@@ -2468,16 +2468,22 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 
 	/* the top K: breakdown with the closed form (the first opts.breakdown_top), then
 	 * (opts.recheck) the simulator */
-	for (int i = 0; i < out->ntop && (sh.o.breakdown_top <= 0 || i < sh.o.breakdown_top); i++) {
-		struct calc_search_top *t = &out->top[i];
-		struct calc_plan *p = xmalloc(sizeof *p);
-		calc_search_apply(plan, &t->r.c, p);
-		calc_step_fast(p, &t->fast);
-		free(p);
-	}
+	for (int i = 0; i < out->ntop && (sh.o.breakdown_top <= 0 || i < sh.o.breakdown_top); i++)
+		calc_search_top_fast(plan, &out->top[i]);
 	if (sh.o.recheck)
 		calc_search_recheck(plan, out);
 	return 0;
+}
+
+void calc_search_top_fast(const struct calc_plan *plan, struct calc_search_top *t)
+{
+	if (t->have_fast)
+		return;
+	struct calc_plan *p = xmalloc(sizeof *p);
+	calc_search_apply(plan, &t->r.c, p);
+	calc_step_fast(p, &t->fast);
+	free(p);
+	t->have_fast = 1;
 }
 
 void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result *r)

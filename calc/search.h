@@ -343,6 +343,8 @@ int calc_search_axis_count(void);
 struct calc_search_top {
 	struct calc_search_row r;
 	struct calc_step fast;   /* breakdown with the closed-form bubble */
+	int have_fast;           /* 1: fast is computed (the first opts.breakdown_top rows, or
+	                            later by calc_search_top_fast) */
 	int sim_ok;              /* 1: the simulator ran */
 	double sim_time;         /* step time with the pipeline simulator [s] */
 };
@@ -420,6 +422,10 @@ struct calc_search_result {
  * once.  calc_search calls it when opts.recheck is set; the catalog calls it only
  * for the entries that show simulated times. */
 void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result *r);
+/* The closed-form breakdown of t, a row of a search of 'plan' (its top or its pick_top),
+ * computed where the search left it out (opts.breakdown_top): the same calc_step_fast of
+ * the configuration applied to 'plan' as the search's own rows get. */
+void calc_search_top_fast(const struct calc_plan *plan, struct calc_search_top *t);
 
 /* The number of leaves (schedule, vpp, recomputation, SP, ZeRO under each split) that
  * calc_search(plan, o) enumerates, counted without searching: an estimate of its

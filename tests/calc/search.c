@@ -1353,6 +1353,63 @@ static void test_pick_one_rule(void **state)
 	free(q);
 }
 
+/* What the report asks of the planner once per distinct plan.  (a) A variant equal to
+ * the plan but for where its key was set (the default plan's own 2,048 tokens, written
+ * again) reads the plan's search: its context keeps none of its own, and every value is
+ * the plan's.  (b) The catalog's searches give the closed-form breakdown (calc_search_top.
+ * fast) only to the rows search-breakdown shows; the pick's, asked for, is the one a
+ * search that breaks down every row (opts.breakdown_top 0, a second way) gives its row,
+ * bit for bit.  (c) search.framework.* where the framework runs the pick is the pick. */
+static void test_search_once_per_plan(void **state)
+{
+	static const char *const same[] = {"training.seq_len=2048"};
+	static const char *const qs[] = {"search.best.step_time", "search.ranked", "search.safe.rank", "search.pick.tp"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_diag d = {0};
+	struct calc_ctx root, *vc;
+	struct calc_value v = {0}, w = {0};
+	struct calc_search_opts o;
+	struct calc_search_result r;
+	(void)state;
+	assert_int_equal(calc_plan_load(p, "plans/default.ini", NULL, 0, &d), 0);
+	assert_int_equal(p->seq_len, 2048);
+	calc_ctx_init(&root, p);
+	vc = calc_ctx_variant(&root, same, 1, "test", &d);
+	assert_non_null(vc);
+	assert_true(vc != &root); /* kept apart by where its key was set */
+	for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
+		assert_int_equal(calc_catalog_get(vc, qs[i], &v, &d), 0);
+		assert_int_equal(calc_catalog_get(&root, qs[i], &w, &d), 0);
+		assert_true(v.num == w.num);
+	}
+	assert_null(vc->slot[CALC_SLOT_SEARCH]);
+	assert_non_null(root.slot[CALC_SLOT_SEARCH]);
+	/* (b): the pick's rank and breakdown against a search breaking down every row */
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	o.top = CALC_PICK_TOP_FIRST;
+	assert_int_equal(calc_search(p, &o, &r, &d), 0);
+	assert_int_equal(calc_catalog_get(&root, "search.safe.rank", &v, &d), 0);
+	int rank = (int)v.num;
+	assert_true(rank >= 1 && rank <= r.ntop);
+	const struct calc_step *f = &r.top[rank - 1].fast;
+	assert_int_equal(calc_catalog_get(&root, "search.pick.bubble", &v, &d), 0);
+	assert_true(v.num == f->bubble);
+	assert_int_equal(calc_catalog_get(&root, "search.pick.cp_time", &v, &d), 0);
+	assert_true(v.num == f->comm.dim[CALC_DIM_CP].time);
+	assert_int_equal(calc_catalog_get(&root, "search.pick.cp_exposed", &v, &d), 0);
+	assert_true(v.num == f->exposed[CALC_DIM_CP]);
+	/* (c): megatron (the default stack's) runs the pick: its values are the pick's */
+	assert_int_equal(calc_catalog_get(&root, "search.framework.runs_pick", &v, &d), 0);
+	assert_true(v.num == 1);
+	assert_int_equal(calc_catalog_get(&root, "search.framework.step_time", &v, &d), 0);
+	assert_true(v.num == r.top[rank - 1].r.step_time);
+	assert_null(d.text);
+	calc_search_free(&r);
+	calc_ctx_free(&root);
+	free(p);
+}
+
 /* The sequence rule of the recommendation (pick.c rule a): at 2,048 tokens a split with CP
  * is recommended only where none without it lies in the band.  The default plan's model
  * at 2,048 tokens: the fastest that leaves the margin has CP 2 (the thin GEMMs of the
@@ -1893,6 +1950,7 @@ int main(void)
 		cmocka_unit_test(test_frameworks),
 		cmocka_unit_test(test_offload_dimension),
 		cmocka_unit_test(test_breakdown_top),
+		cmocka_unit_test(test_search_once_per_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
