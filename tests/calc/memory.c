@@ -1219,6 +1219,43 @@ static void test_fsdp_pp_hsdp(void **state)
 	free(m);
 }
 
+/* parallel.fsdp_fp8_gather on the plan of test_fsdp_pp_hsdp without HSDP (dense-100b, TP 8,
+ * PP 2) under torchao's Float8 linears (recipe torch-mp-fp8: FSDP2 gathers BF16 weights,
+ * act_bytes 2, and its unsharded FP32 gradients follow efficiency.grad_reduce, megatron's
+ * default of the recipe's gradients: torch-mp's 4 B).  With PP a stage keeps its layers
+ * gathered: stage 0 holds 40 layers of 157,327,360 parameters and the embedding
+ * (65,536,000), stage 1 40 layers, the final norm (2h = 20,480) and the tied head
+ * (65,536,000).  FP8 gathers put the layers at 1 byte and leave the embedding, the norm and
+ * the head at 2: stage 0 40 x 157,327,360 + 2 x 65,536,000 = 6,424,166,400 B against 2 x
+ * (40 x 157,327,360 + 65,536,000) = 12,717,260,800 B; stage 1 6,293,094,400 + 2 x
+ * 65,556,480.  The unsharded gradients do not move.  Without PP (reshard after forward,
+ * one unit prefetched) two layers are gathered at once: 2 x 157,327,360 B. */
+static void test_fsdp_fp8_gather(void **state)
+{
+	const double layer = 157327360.0, emb = 65536000.0;
+	struct calc_memory *m = malloc(sizeof *m), *m0 = malloc(sizeof *m0);
+	for (int pp = 2; pp >= 1; pp--) {
+		const char *sets[] = {"tp=8", pp == 2 ? "pp=2" : "pp=1", "dp=0", "recipe=torch-mp-fp8", "fsdp=yes",
+		                      "parallel.fsdp_fp8_gather=yes"};
+		struct calc_plan p;
+		struct calc_diag d = {0};
+		load_plan(&p, sets, 5);
+		assert_int_equal(calc_memory(&p, m0, &d), 0);
+		load_plan(&p, sets, 6);
+		assert_int_equal(p.fsdp_fp8_gather, 1);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		if (pp == 2) {
+			assert_near(m0->st[0].weight_copies, 2 * (40 * layer + emb), 1e-12);
+			assert_near(m->st[0].weight_copies, 40 * layer + 2 * emb, 1e-12);
+			assert_near(m->st[1].weight_copies, 40 * layer + 2 * (20480 + emb), 1e-12);
+		} else
+			assert_near(m->st[0].weight_copies, 2 * layer, 1e-12);
+		assert_near(m->st[0].gradients, m0->st[0].gradients, 1e-12);
+	}
+	free(m);
+	free(m0);
+}
+
 /* NeMo's performance summary (NeMo 25.02, DGX-H100) ran GPT-3 175B on 512 H100 80 GB
  * with TP 4, PP 8, VP 6, micro-batch 2, sequence 2,048 and the distributed optimizer.
  * The first stage holds 12 layers of 12 h^2 / 4 + 4 h (norms) + 3.75 h (biases: QKV's 3h
@@ -1476,6 +1513,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_modules),
 		cmocka_unit_test(test_recompute_deepseek_v3),
 		cmocka_unit_test(test_fsdp_buffers),
+		cmocka_unit_test(test_fsdp_fp8_gather),
 		cmocka_unit_test(test_fsdp_live_params),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
