@@ -143,7 +143,16 @@ static const struct vrow rows[] = {
 	 * form the tool can take: Llama 3's layout (126 layers, one fewer on the first and last
 	 * stages, the first chunk the embedding alone) needs v = 8, at which the tool predicts
 	 * +15 to +20 % on the rates (the first row calibrates the H100 efficiencies at v = 2),
-	 * and the tensors §3.3.2 frees early are not named.  Earlier, with ZeRO-2's bytes
+	 * and the tensors §3.3.2 frees early are not named.  Measured with that layout (126
+	 * layers, parallel.vpp = 8, account_embedding = account_loss = yes, the gradient
+	 * lifetime above, v = 8 chunks holding 1/8 of a stage's gradient each): the two
+	 * 16,384-GPU rows fit, 2.99 GB of headroom on the fullest stage (16 micro-batches of
+	 * 8 layers, 81.95 GB), so the paper's stated layout accounts for their memory; the
+	 * 8,192-GPU row does not (17.6 micro-batches in flight on stage 1, -16.2 GB), which
+	 * needs the in-flight count of §3.3.2's tunable N, not stated.  The rates at v = 8 come
+	 * out 22 % (8,192 GPUs) and 34 % (16,384) above v = 2 under the H100 efficiencies that
+	 * the first row fitted at v = 2; refitting them at v = 8 would move every Megatron H100
+	 * row, so the rows stay at v = 2 and predicted not to fit.  Earlier, with ZeRO-2's bytes
 	 * (parallel.zero = 2) the 16,384-GPU rows fit, but ZeRO-2 as modelled reduce-scatters
 	 * every micro-batch (16 reduce-scatters of 12.7 GB, 5.3 s at 42.5 GB/s, 1.9 s exposed:
 	 * -26.6 % and -8.1 %, -21.5 % on the 8,192-GPU row), which the published rates rule out.
