@@ -644,9 +644,10 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 	k->fsdp_w = calc_recipe_bytes(r, CALC_T_WEIGHT) > 0 ? calc_recipe_bytes(r, CALC_T_WEIGHT) : r->act_bytes;
 	/* parallel.fsdp_fp8_gather (docs/references.md §1.8): torchao's Float8Linear casts its
 	 * sharded weight to FP8 before FSDP2's all-gather and the gathered weight stays FP8, a
-	 * Float8Tensor over the all-gather's uint8 output (torchao/float8/fsdp_utils.py,
-	 * WeightWithDynamicFloat8CastTensor fsdp_pre_all_gather / fsdp_post_all_gather), 1 byte a
-	 * parameter.  torchtitan swaps every nn.Linear but the output layer
+	 * Float8Tensor over the all-gather's uint8 output (torchao/float8/fsdp_utils.py at
+	 * torchao eab345c, WeightWithDynamicFloat8CastTensor fsdp_pre_all_gather /
+	 * fsdp_post_all_gather; torchtitan's docs/float8.md at 9dec370 states the FP8 gather;
+	 * docs/references.md §10 for what is not read here), 1 byte a parameter.  torchtitan swaps every nn.Linear but the output layer
 	 * (module_filter_fn fqn != "output", torchtitan/float8.py at 9dec370): the embedding and
 	 * the LM head stay in the compute dtype.  Convention: a layer's norms (2h of its
 	 * parameters) are counted with its linears; the routed experts keep fsdp_w. */
