@@ -565,7 +565,7 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 			ag += out->fsdp_ag_last, rs += out->fsdp_rs_last, u++;
 		if (calc_memory_terms_stage_params(&k, &sl) > wparams || i == 0) {
 			wparams = calc_memory_terms_stage_params(&k, &sl);
-			wbytes = dense * wl + (wparams - dense) * wb; /* the stage's gathered bytes */
+			wbytes = wl == wb ? wparams * wb : dense * wl + (wparams - dense) * wb; /* the stage's gathered bytes */
 			unit_ag = ag;
 			unit_rs = rs;
 			units = u;
@@ -574,7 +574,9 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 	x->collective = S < n ? "HSDP per-layer all-gathers + reduce-scatters + replica all-reduces"
 	                      : "per-layer all-gathers + reduce-scatters";
 	x->count = units * (out->fsdp_gathers + out->fsdp_reduces * (S < n ? 2 : 1));
-	x->bytes = calc_coll_factor(CALC_COLL_ALLGATHER, S) * (out->fsdp_gathers * wbytes + out->fsdp_reduces * wparams * gb) +
+	x->bytes = calc_coll_factor(CALC_COLL_ALLGATHER, S) *
+	                   (wl == wb ? wparams * (out->fsdp_gathers * wb + out->fsdp_reduces * gb)
+	                             : out->fsdp_gathers * wbytes + out->fsdp_reduces * wparams * gb) +
 	           (S < n ? out->fsdp_reduces * calc_coll_factor(CALC_COLL_ALLREDUCE, rg.size) * wparams * gb / S : 0);
 	x->net_bytes = out->fsdp_gathers * calc_coll_net_bytes(CALC_COLL_ALLGATHER, wbytes, &sg) +
 	               out->fsdp_reduces * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, wparams * gb, &sg) +

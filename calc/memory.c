@@ -689,7 +689,8 @@ static void fsdp_buffers(const struct calc_mem_terms *k, const struct calc_stage
 		dense += sl->count[j] * k->kind_params[j];
 		if (sl->count[j] > 0 && k->kind_params[j] + k->kind_expert[j] > unit) {
 			unit = k->kind_params[j] + k->kind_expert[j];
-			wunit = (k->kind_params[j] * k->fsdp_wl + k->kind_expert[j] * k->fsdp_w) / unit;
+			wunit = k->fsdp_wl == k->fsdp_w ? k->fsdp_w
+			      : (k->kind_params[j] * k->fsdp_wl + k->kind_expert[j] * k->fsdp_w) / unit;
 		}
 	}
 	if (sl->embedding && k->first_params > unit)
@@ -704,7 +705,8 @@ static void fsdp_buffers(const struct calc_mem_terms *k, const struct calc_stage
 		fly = k->fsdp_live;
 	/* the layers' dense weights in fsdp_wl (FP8 with parallel.fsdp_fp8_gather), the rest in
 	 * fsdp_w; the gradients stay in fsdp_g either way */
-	*gw = k->fsdp_keep_w ? dense * k->fsdp_wl + (all - dense) * k->fsdp_w : fly * wunit;
+	*gw = !k->fsdp_keep_w ? fly * wunit
+	    : k->fsdp_wl == k->fsdp_w ? all * k->fsdp_w : dense * k->fsdp_wl + (all - dense) * k->fsdp_w;
 	*gg = (k->fsdp_keep_g ? all : fly) * k->fsdp_g;
 }
 
