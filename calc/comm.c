@@ -496,10 +496,14 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 	int n = x->group.size, S = plan->fsdp_shard > 0 && plan->fsdp_shard < n ? plan->fsdp_shard : n;
 	int pp = plan->pp > 0 ? plan->pp : 1;
 	double wb = r ? calc_recipe_bytes(r, CALC_T_WEIGHT) : 2, gb = calc_comm_grad_bytes(plan);
-	double units = 0, wparams = 0, unit_ag = 0, unit_rs = 0;
+	double units = 0, wparams = 0, wbytes = 0, unit_ag = 0, unit_rs = 0, wl;
 
 	if (wb <= 0)
 		wb = 2;
+	/* parallel.fsdp_fp8_gather: the layers' Float8Linear weights cross in FP8, 1 byte, the
+	 * embedding and the LM head in the compute dtype (memory.c calc_memory_terms_fsdp,
+	 * docs/references.md §1.8) */
+	wl = plan->fsdp_fp8_gather ? 1 : wb;
 	if (S < n) {
 		/* the shard group: the innermost S ranks of the DP group; the replicas: the rest */
 		sg.size = S;
@@ -532,7 +536,7 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 #define RS(P) (calc_comm_dp_time(plan, CALC_COLL_REDUCESCATTER, (P) * gb, &sg) + \
 	       (rg.size > 1 ? calc_comm_dp_time(plan, CALC_COLL_ALLREDUCE, (P) * gb / S, &rg) : 0))
 	for (int j = 0; j < k.nkinds && j < CALC_MAX_KINDS; j++) {
-		out->fsdp_ag[j] = AG(k.kind_params[j]);
+		out->fsdp_ag[j] = calc_comm_dp_time(plan, CALC_COLL_ALLGATHER, k.kind_params[j] * wl, &sg);
 		out->fsdp_rs[j] = RS(k.kind_params[j]);
 	}
 	out->fsdp_ag_first = AG(k.first_params);
@@ -547,12 +551,13 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 	/* the stage with the most parameters sets the step's traffic */
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
-		double ag = 0, rs = 0, u = 0;
+		double ag = 0, rs = 0, u = 0, dense = 0;
 		calc_stage_layers(plan, i, &sl);
 		for (int j = 0; j < k.nkinds && j < CALC_MAX_KINDS; j++) {
 			ag += sl.count[j] * out->fsdp_ag[j];
 			rs += sl.count[j] * out->fsdp_rs[j];
 			u += sl.count[j];
+			dense += sl.count[j] * k.kind_params[j];
 		}
 		if (sl.embedding)
 			ag += out->fsdp_ag_first, rs += out->fsdp_rs_first, u++;
@@ -560,6 +565,7 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 			ag += out->fsdp_ag_last, rs += out->fsdp_rs_last, u++;
 		if (calc_memory_terms_stage_params(&k, &sl) > wparams || i == 0) {
 			wparams = calc_memory_terms_stage_params(&k, &sl);
+			wbytes = wl == wb ? wparams * wb : dense * wl + (wparams - dense) * wb; /* the stage's gathered bytes */
 			unit_ag = ag;
 			unit_rs = rs;
 			units = u;
@@ -568,9 +574,11 @@ static void fsdp_units(const struct calc_plan *plan, int m, struct calc_comm_dim
 	x->collective = S < n ? "HSDP per-layer all-gathers + reduce-scatters + replica all-reduces"
 	                      : "per-layer all-gathers + reduce-scatters";
 	x->count = units * (out->fsdp_gathers + out->fsdp_reduces * (S < n ? 2 : 1));
-	x->bytes = calc_coll_factor(CALC_COLL_ALLGATHER, S) * wparams * (out->fsdp_gathers * wb + out->fsdp_reduces * gb) +
+	x->bytes = calc_coll_factor(CALC_COLL_ALLGATHER, S) *
+	                   (wl == wb ? wparams * (out->fsdp_gathers * wb + out->fsdp_reduces * gb)
+	                             : out->fsdp_gathers * wbytes + out->fsdp_reduces * wparams * gb) +
 	           (S < n ? out->fsdp_reduces * calc_coll_factor(CALC_COLL_ALLREDUCE, rg.size) * wparams * gb / S : 0);
-	x->net_bytes = out->fsdp_gathers * calc_coll_net_bytes(CALC_COLL_ALLGATHER, wparams * wb, &sg) +
+	x->net_bytes = out->fsdp_gathers * calc_coll_net_bytes(CALC_COLL_ALLGATHER, wbytes, &sg) +
 	               out->fsdp_reduces * calc_coll_net_bytes(CALC_COLL_REDUCESCATTER, wparams * gb, &sg) +
 	               (S < n ? out->fsdp_reduces * calc_coll_net_bytes(CALC_COLL_ALLREDUCE, wparams * gb / S, &rg) : 0);
 	x->time = out->fsdp_gathers * unit_ag + out->fsdp_reduces * unit_rs;

@@ -953,11 +953,14 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 		shard = p->fsdp_shard / p->cp > 0 ? p->fsdp_shard / p->cp : 1;
 		replicate = p->dp / shard;
 	}
-	/* activation_checkpoint.mode: selective, full, memory_budget or none (job_config.py:652) */
-	if (p->recompute != CALC_RC_NONE && p->recompute != CALC_RC_SELECTIVE && p->recompute != CALC_RC_FULL)
+	/* activation_checkpoint.mode: selective, full, memory_budget or none (job_config.py:652);
+	 * op-sac is torchtitan's per-op selective policy itself (selective_ac_option = "op",
+	 * activation_checkpoint.py:177 at 238fa995; SelectiveAC at b5bcd76c) */
+	if (p->recompute != CALC_RC_NONE && p->recompute != CALC_RC_SELECTIVE && p->recompute != CALC_RC_FULL &&
+	    p->recompute != CALC_RC_OP_SAC)
 		return key_error(d, p, "parallel", "recompute", "export --for torchtitan: recompute = %s (lists of modules) is "
-		                 "Megatron-Core's; torchtitan runs none, selective or full (allowed: none, selective, full)",
-		                 calc_recompute_name(p->recompute));
+		                 "Megatron-Core's; torchtitan runs none, selective, op-sac or full (allowed: none, selective, "
+		                 "op-sac, full)", calc_recompute_name(p->recompute));
 	if (p->zero == 1)
 		note(&ns, "ZeRO-1 has no torchtitan equivalent: FSDP2 without resharding after the forward "
 		          "(ZeRO-2) is the nearest");
@@ -1119,8 +1122,8 @@ static int export_torchtitan(const struct calc_plan *p, FILE *f, FILE *notes, st
 	if (p->compile || (p->tp > 1 && p->tp_overlap > 0))
 		fprintf(f, "\n[compile]\nenable = true\n");
 	fprintf(f, "\n[activation_checkpoint]\n");
-	fprintf(f, "mode = \"%s\"\n", calc_recompute_name(p->recompute));
-	if (p->recompute == CALC_RC_SELECTIVE)
+	fprintf(f, "mode = \"%s\"\n", p->recompute == CALC_RC_OP_SAC ? "selective" : calc_recompute_name(p->recompute));
+	if (p->recompute == CALC_RC_SELECTIVE || p->recompute == CALC_RC_OP_SAC)
 		fprintf(f, "selective_ac_option = \"op\"\n");
 	return 0;
 }
@@ -1239,7 +1242,7 @@ static int export_titan_py(const struct calc_plan *p, FILE *f, struct notes *ns,
 		fprintf(f, "        compile=CompileConfig(enable=True),\n");
 	/* SelectiveAC.Config() is Trainer.Config's default (trainer.py:108-110); None runs none */
 	fprintf(f, "        activation_checkpoint=%s,\n", p->recompute == CALC_RC_FULL ? "FullAC.Config()"
-	        : p->recompute == CALC_RC_SELECTIVE ? "SelectiveAC.Config()" : "None");
+	        : p->recompute == CALC_RC_SELECTIVE || p->recompute == CALC_RC_OP_SAC ? "SelectiveAC.Config()" : "None");
 	fprintf(f, "    )\n");
 	return 0;
 }

@@ -633,7 +633,7 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 	const struct calc_recipe *r = p->recipe;
 	double gb = r ? calc_recipe_bytes(r, CALC_T_GRAD) : 0;
 
-	k->fsdp_w = k->fsdp_g = 0;
+	k->fsdp_w = k->fsdp_wl = k->fsdp_g = 0;
 	k->fsdp_units = k->fsdp_keep_w = k->fsdp_keep_g = 0;
 	k->fsdp_live = 0;
 	if (!p->fsdp || !r)
@@ -642,6 +642,16 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 	 * (torch-mp: FSDP casts each unit as it gathers it, param_dtype = bf16) gathers them
 	 * in the activations' dtype (docs/references.md §2.7) */
 	k->fsdp_w = calc_recipe_bytes(r, CALC_T_WEIGHT) > 0 ? calc_recipe_bytes(r, CALC_T_WEIGHT) : r->act_bytes;
+	/* parallel.fsdp_fp8_gather (docs/references.md §1.8): torchao's Float8Linear casts its
+	 * sharded weight to FP8 before FSDP2's all-gather and the gathered weight stays FP8, a
+	 * Float8Tensor over the all-gather's uint8 output (torchao/float8/fsdp_utils.py at
+	 * torchao eab345c, WeightWithDynamicFloat8CastTensor fsdp_pre_all_gather /
+	 * fsdp_post_all_gather; torchtitan's docs/float8.md at 9dec370 states the FP8 gather;
+	 * docs/references.md §10 for what is not read here), 1 byte a parameter.  torchtitan swaps every nn.Linear but the output layer
+	 * (module_filter_fn fqn != "output", torchtitan/float8.py at 9dec370): the embedding and
+	 * the LM head stay in the compute dtype.  Convention: a layer's norms (2h of its
+	 * parameters) are counted with its linears; the routed experts keep fsdp_w. */
+	k->fsdp_wl = p->fsdp_fp8_gather ? 1 : k->fsdp_w;
 	k->fsdp_g = p->grad_reduce == 1 ? 2 : p->grad_reduce == 2 ? 4 : gb > 0 ? gb : k->fsdp_w;
 	k->fsdp_units = 1 + (p->fsdp_prefetch > 0 ? p->fsdp_prefetch : 0);
 	k->fsdp_live = 0;
@@ -670,24 +680,33 @@ void calc_memory_terms_fsdp(const struct calc_plan *p, struct calc_mem_terms *k)
 static void fsdp_buffers(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double *gw, double *gg)
 {
 	double all = calc_memory_terms_stage_params(k, sl) + calc_memory_terms_stage_experts(k, sl), unit = 0, fly;
+	double dense = 0, wunit = k->fsdp_w; /* the layers' dense parameters; the largest unit's bytes */
 
 	*gw = *gg = 0;
 	if (k->fsdp_units < 1)
 		return;
-	for (int j = 0; j < k->nkinds; j++)
-		if (sl->count[j] > 0 && k->kind_params[j] + k->kind_expert[j] > unit)
+	for (int j = 0; j < k->nkinds; j++) {
+		dense += sl->count[j] * k->kind_params[j];
+		if (sl->count[j] > 0 && k->kind_params[j] + k->kind_expert[j] > unit) {
 			unit = k->kind_params[j] + k->kind_expert[j];
+			wunit = k->fsdp_wl == k->fsdp_w ? k->fsdp_w
+			      : (k->kind_params[j] * k->fsdp_wl + k->kind_expert[j] * k->fsdp_w) / unit;
+		}
+	}
 	if (sl->embedding && k->first_params > unit)
-		unit = k->first_params;
+		unit = k->first_params, wunit = k->fsdp_w;
 	if (sl->head && k->last_norm + k->last_head > unit)
-		unit = k->last_norm + k->last_head;
+		unit = k->last_norm + k->last_head, wunit = k->fsdp_w;
 	fly = k->fsdp_units * unit < all ? k->fsdp_units * unit : all; /* never more than the stage */
 	if (k->fsdp_live > 0 && k->fsdp_live < fly)
 		/* DeepSpeed's live-parameter cap; its gradients leave in reduce buckets of
 		 * reduce_bucket_size (5e8, config.py at cbf3d66) as they are produced, counted
 		 * at the same cap (convention: the larger of the two at the default) */
 		fly = k->fsdp_live;
-	*gw = (k->fsdp_keep_w ? all : fly) * k->fsdp_w;
+	/* the layers' dense weights in fsdp_wl (FP8 with parallel.fsdp_fp8_gather), the rest in
+	 * fsdp_w; the gradients stay in fsdp_g either way */
+	*gw = !k->fsdp_keep_w ? fly * wunit
+	    : k->fsdp_wl == k->fsdp_w ? all * k->fsdp_w : dense * k->fsdp_wl + (all - dense) * k->fsdp_w;
 	*gg = (k->fsdp_keep_g ? all : fly) * k->fsdp_g;
 }
 

@@ -125,6 +125,8 @@ struct calc_mem_terms {
 	double capacity;                       /* usable memory [B] */
 	/* FSDP (parallel.fsdp; all zero without it): gathered, unsharded buffers */
 	double fsdp_w;                         /* bytes per parameter of a gathered unit's weights [B] */
+	double fsdp_wl;                        /* the same for a transformer layer's (dense) weights:
+	                                          1 with parallel.fsdp_fp8_gather, else fsdp_w [B] */
 	double fsdp_g;                         /* bytes per parameter of its unsharded gradients [B] */
 	int fsdp_units;                        /* units gathered at once: 1 + parallel.fsdp_prefetch */
 	double fsdp_live;                      /* cap on the gathered parameters of a rank, already

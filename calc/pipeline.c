@@ -1626,9 +1626,27 @@ void calc_pipeline_gantt(const struct calc_pp_result *r, double unit, FILE *out)
 double calc_pipeline_inflight(const struct calc_plan *plan, int stage)
 {
 	const struct calc_sched *row = row_of(plan->schedule);
-	int v = row && row->uses_vpp ? plan->vpp : 1;
-	return calc_pipeline_inflight_for(plan->schedule, plan->pp, calc_plan_microbatches(plan), v,
-	                                  stage);
+	return calc_pipeline_inflight_run(plan, calc_plan_microbatches(plan), row && row->uses_vpp ? plan->vpp : 1, stage);
+}
+
+double calc_pipeline_inflight_run(const struct calc_plan *plan, int m, int v, int stage)
+{
+	int p = plan->pp;
+	/* parallel.pp_runtime = torch (docs/references.md §2.17): torch.distributed.pipelining's
+	 * ScheduleInterleaved1F1B warms rank i up with (v - 1) x microbatches_per_round +
+	 * 2 (p - 1 - i) chunk forwards, capped at m v (get_rank_warmup_ops / _get_warmup_ops in
+	 * torch/distributed/pipelining/schedules.py, pytorch/pytorch at 00722e648b74 and its
+	 * 2024 versions), microbatches_per_round = m / max(1, m / p) = p for m a multiple of p;
+	 * unlike Megatron-LM's interleaved schedule (schedules.c inflight_interleaved) it has no
+	 * all-forwards-first case at m = p, the only case where the two counts differ.  Rank i
+	 * then holds its warm-up and the steady state's one more forward, each 1/v of the
+	 * stage.  The simulated order (gen_interleaved) stays Megatron's. */
+	if (plan->pp_runtime == 1 && plan->schedule == CALC_SCHED_INTERLEAVED && v > 1 && p > 1 && m == p &&
+	    stage >= 0 && stage < p) {
+		double chunks = (double)(v - 1) * p + 2.0 * (p - 1 - stage) + 1;
+		return (chunks < (double)m * v ? chunks : (double)m * v) / v;
+	}
+	return calc_pipeline_inflight_for(plan->schedule, p, m, v, stage);
 }
 
 /* The row's copies: DualPipe keeps two (DeepSeek-V3 §3.2.1, Table 2: rank i holds stage i

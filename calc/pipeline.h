@@ -139,6 +139,9 @@ double calc_pipeline_inflight_for(enum calc_schedule s, int p, int m, int v, int
 /* Micro-batches (in units of one stage's full activation set) that stage 'stage'
  * holds at its peak under the plan's schedule; see pipeline.c for sources. */
 double calc_pipeline_inflight(const struct calc_plan *plan, int stage);
+/* The same for m micro-batches and v chunks, with the plan's schedule and pipeline runtime
+ * (parallel.pp_runtime = torch counts torch's interleaved warm-up at m = p). */
+double calc_pipeline_inflight_run(const struct calc_plan *plan, int m, int v, int stage);
 /* Copies of the parameters each GPU holds (2 for DualPipe, else 1). */
 int calc_pipeline_param_copies(const struct calc_plan *plan);
 

@@ -319,6 +319,8 @@ static const struct key keys[] = {
 	{"parallel", "fsdp_live_params", K_NUM, CALC_U_NONE, P(fsdp_live), 0, 1e13, NULL, "number",
 	 "parameters a rank holds gathered (and unsharded gradients), never less than one layer's largest linear: DeepSpeed ZeRO-3's stage3_max_live_parameters (0 = whole layers, as FSDP)"},
 	{"parallel", "no_sync", K_BOOL, 0, P(no_sync), 0, 1, NULL, "bool", "FSDP reduces gradients once per step, not per micro-batch"},
+	{"parallel", "fsdp_fp8_gather", K_BOOL, 0, P(fsdp_fp8_gather), 0, 1, NULL, "bool",
+	 "FSDP all-gathers the layers' Float8Linear weights in FP8, 1 byte a parameter (torchtitan float8.enable_fsdp_float8_all_gather; recipe torch-mp-fp8 only; default no, torchtitan's)"},
 	{"parallel", "post_validation", K_BOOL, 0, P(post_validation), 0, 1, NULL, "bool", "ZB-H2 without a flush between steps (Qi et al. 2024 §4; default no)"},
 
 	{"overhead", "cuda_context", K_NUM, CALC_U_BYTES, P(cuda_context), 0, 1e12, NULL, "bytes", "CUDA context, kernels and library modules per GPU"},
@@ -1845,6 +1847,14 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 		    (divisors(p->dp * (p->cp > 0 ? p->cp : 1), dv, sizeof dv), dv));
 	if (p->fsdp_shard > 0 && !p->fsdp)
 		ERR("parallel", "hsdp", "parallel.hsdp = %d needs parallel.fsdp = yes", p->fsdp_shard);
+	/* torchao casts a Float8Linear's sharded weight to FP8 before FSDP2's all-gather
+	 * (WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather); torchtitan turns it on only
+	 * with FSDP sharding and its Float8 converter (torchtitan/float8.py at 9dec370) */
+	if (p->fsdp_fp8_gather && (!p->fsdp || strcmp(p->recipe_name, "torch-mp-fp8")))
+		ERR2("parallel.fsdp_fp8_gather", "training.recipe", "parallel.fsdp_fp8_gather = yes gathers torchao's "
+		     "Float8Linear weights under FSDP, but %s%s (allowed: parallel.fsdp = yes with training.recipe = "
+		     "torch-mp-fp8, or fsdp_fp8_gather = no)", !p->fsdp ? "parallel.fsdp is no" : "training.recipe is ",
+		     !p->fsdp ? "" : p->recipe_name);
 	/* a published figure is compared only with its source (house rule: every reference
 	 * value cites where it comes from) */
 	if (p->published_gpu_hours > 0 && !p->published_source[0])

@@ -13,7 +13,7 @@
 #include "stacks.h"
 
 #define CALC_PLAN_MAX_INCLUDES 4 /* files one plan may include, all levels */
-#define CALC_PLAN_NKEYS 192 /* upper bound of the plan keys (plan.c) */
+#define CALC_PLAN_NKEYS 200 /* upper bound of the plan keys (plan.c) */
 
 /*
  * The token dispatcher of the MoE layers (moe.dispatcher; Megatron-Core
@@ -316,6 +316,9 @@ struct calc_plan {
 	                          0 = whole units, as FSDP) */
 	int no_sync;           /* 1: gradients accumulate unsharded over the micro-batches and are
 	                          reduce-scattered once per step (FSDP no_sync) */
+	int fsdp_fp8_gather;   /* 1: FSDP all-gathers the layers' Float8Linear weights in FP8 and
+	                          keeps them gathered in FP8 (torchao enable_fsdp_float8_all_gather,
+	                          recipe torch-mp-fp8 only; 0: in the compute dtype, torchtitan's default) */
 	int grad_reduce;       /* dtype of the DP gradient reduction: 0 the recipe's, 1 BF16, 2 FP32 */
 
 	/* [overhead] named per-GPU memory overheads */

@@ -1348,7 +1348,7 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 	if (w->cands_due) {
 		double infl[CALC_MAX_STAGES];
 		for (int i = 0; i < p->pp; i++)
-			infl[i] = calc_pipeline_inflight_for(p->schedule, p->pp, m, p->vpp, i);
+			infl[i] = calc_pipeline_inflight_run(p, m, p->vpp, i);
 		/* the running item's stage layers, which comm_pre holds for its placement */
 		cands_build(p, w->comm_pre.have_sl ? w->comm_pre.all : NULL, p->pp, infl, c);
 		w->k.copies = calc_pipeline_param_copies(p);

@@ -143,7 +143,16 @@ static const struct vrow rows[] = {
 	 * form the tool can take: Llama 3's layout (126 layers, one fewer on the first and last
 	 * stages, the first chunk the embedding alone) needs v = 8, at which the tool predicts
 	 * +15 to +20 % on the rates (the first row calibrates the H100 efficiencies at v = 2),
-	 * and the tensors §3.3.2 frees early are not named.  Earlier, with ZeRO-2's bytes
+	 * and the tensors §3.3.2 frees early are not named.  Measured with that layout (126
+	 * layers, parallel.vpp = 8, account_embedding = account_loss = yes, the gradient
+	 * lifetime above, v = 8 chunks holding 1/8 of a stage's gradient each): the two
+	 * 16,384-GPU rows fit, 2.99 GB of headroom on the fullest stage (16 micro-batches of
+	 * 8 layers, 81.95 GB), so the paper's stated layout accounts for their memory; the
+	 * 8,192-GPU row does not (17.6 micro-batches in flight on stage 1, -16.2 GB), which
+	 * needs the in-flight count of §3.3.2's tunable N, not stated.  The rates at v = 8 come
+	 * out 22 % (8,192 GPUs) and 34 % (16,384) above v = 2 under the H100 efficiencies that
+	 * the first row fitted at v = 2; refitting them at v = 8 would move every Megatron H100
+	 * row, so the rows stay at v = 2 and predicted not to fit.  Earlier, with ZeRO-2's bytes
 	 * (parallel.zero = 2) the 16,384-GPU rows fit, but ZeRO-2 as modelled reduce-scatters
 	 * every micro-batch (16 reduce-scatters of 12.7 GB, 5.3 s at 42.5 GB/s, 1.9 s exposed:
 	 * -26.6 % and -8.1 %, -21.5 % on the 8,192-GPU row), which the published rates rule out.
@@ -225,9 +234,22 @@ static const struct vrow rows[] = {
 	 *              AC the op-level SAC of train_configs/llama3_8b.toml (selective_ac_option
 	 *              = 'op'; recompute = op-sac); T2, T4-T6 are all
 	 *              torch.compile + Float8 (T4: the "2D" row, T5: 1F1B, T6: CP 1 and 2).
-	 *              Assumed for T5/T6: 8 micro-batches per step (torchtitan's default of
-	 *              one per stage: micro-batch 4 of the local batch 32 in T5), layers split
-	 *              remainder-first (126 over 8 stages).  The compiled rows set
+	 *              Assumed for T5/T6: 8 micro-batches per step (torchtitan's default,
+	 *              pipeline_parallel_microbatches unset = pipeline_parallel_degree,
+	 *              build_pipeline_schedule in torchtitan/parallelisms/pipelining_utils.py at
+	 *              9dec370: micro-batch 4 of the local batch 32 in T5), and torchtitan's own
+	 *              split with no pipeline_parallel_split_points (generate_split_points, the
+	 *              same file): the first stage L // S = 15 layers, the middle stages one more
+	 *              while the remainder 126 % 8 = 6 lasts, the last stage what is left, so
+	 *              15, 16 x 6, 15 (parallel.layers_per_stage; they ran remainder-first, 16 x
+	 *              6, 15, 15, before, which no source gives).  The last stage, with its 8
+	 *              held logit tensors (calc/memory.c torch_pp_buffers), is then the fullest:
+	 *              78.9 GB against stage 0's 76.0, a peak of 72.3 GiB (T5 -10.5 % -> -12.4 %,
+	 *              T6 -2.0 / -2.8 % -> -4.0 / -4.7 %; the rates move by -0.3 points).  The
+	 *              FP8 all-gather that torchtitan's 405B train_config of 9dec370 sets
+	 *              (enable_fsdp_float8_all_gather) is not set on the rows, whose table does
+	 *              not state it (parallel.fsdp_fp8_gather = no, torchtitan's default; with
+	 *              it the peaks fall 5.8 GiB further: docs/references.md §7.8).  The compiled rows set
 	 *              training.compile = yes: under op-sac a compiled block does not keep
 	 *              the saved outputs its backward never reads (w2's, and with TP the
 	 *              MLP's reduce-scatter's; docs/references.md §2.19), 3.9 GiB on T1 and
@@ -269,11 +291,11 @@ static const struct vrow rows[] = {
 	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes", 71.9,
 	 "peak 3.9 GiB under the published: Table 4's 2D + AsyncTP row, the same shape, was published at 67.6 GiB "
 	 "(4.3 under this row); what TP without async TP holds beyond it is not found", NULL},
-	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.split=remainder-first", 82.5,
-	 "peak 8.7 GiB under the published: not found (T6 CP 1, the same tokens per micro-batch, was published 7.2 GiB lower); "
+	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.layers_per_stage=15,16,16,16,16,16,16,15", 82.5,
+	 "peak 10.2 GiB under the published: not found (T6 CP 1, the same tokens per micro-batch, was published 7.2 GiB lower); "
 	 "torch.compile's memory beyond op-sac's saved outputs (not modelled) would lower it, not raise it", NULL},
-	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.split=remainder-first", 75.3, NULL, NULL},
-	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.split=remainder-first", 75.9, NULL, NULL},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.layers_per_stage=15,16,16,16,16,16,16,15", 75.3, NULL, NULL},
+	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.layers_per_stage=15,16,16,16,16,16,16,15", 75.9, NULL, NULL},
 	/* NVIDIA NeMo performance summary, NeMo 24.07 container, DGX-H100, FP8
 	 * (docs/source/performance/performance_summary.md of NVIDIA/NeMo as commit 4c73f77,
 	 * "24.07 perf", 2024-08-14, published it; the revisions 3a8081f and 8e3d65d of the

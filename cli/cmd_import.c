@@ -2548,8 +2548,8 @@ static const char *const tt_parallelism_skip[] = {"disable_loss_parallel", "enab
 	"enable_compiled_autograd", "pipeline_parallel_split_points", "module_fqns_per_model_part",
 	"pipeline_parallel_schedule_csv", "context_parallel_rotate_method", "pipeline_parallel_expert_parallel_overlap",
 	NULL};
-static const char *const tt_ac[] = {"mode", NULL};
-static const char *const tt_ac_skip[] = {"selective_ac_option", "per_op_sac_force_recompute_mm_shapes_by_fqns",
+static const char *const tt_ac[] = {"mode", "selective_ac_option", NULL};
+static const char *const tt_ac_skip[] = {"per_op_sac_force_recompute_mm_shapes_by_fqns",
 	"early_stop", "memory_budget", "visualize_memory_budget_pareto", NULL};
 static const char *const tt_model[] = {"name", "flavor", "converters", NULL};
 static const char *const tt_model_skip[] = {"hf_assets_path", "tokenizer_path", "norm_type",
@@ -3536,6 +3536,69 @@ static int import_nemo(struct imp *im, char *text)
 	return rc;
 }
 
+/*
+ * torchtitan's [activation_checkpoint] as the plan's recomputation (torchtitan/config/
+ * job_config.py:650-660 and torchtitan/distributed/activation_checkpoint.py:24-48, 177-190 at
+ * 238fa995; the same options at 9dec370, config_manager.py:522):
+ *   none, full       parallel.recompute none, full;
+ *   selective "op"   op-level SAC (_apply_op_sac): parallel.recompute = op-sac, which models a
+ *                    dense layer with MHA or GQA only (calc/plan.c); on an MoE or MLA model
+ *                    the plan keeps selective, with a note;
+ *   selective "N"    layer SAC (_apply_layer_sac): a process-wide counter wraps every N-th
+ *                    block it sees in full AC (N = 0 every block), so on each PP rank the
+ *                    blocks N, 2N, ... of its own layers: floor(c / N) of a chunk's c layers
+ *                    (the least per chunk, convention), as parallel.recompute = full with
+ *                    recompute_method = block and recompute_num_layers = floor(c / N), which
+ *                    keeps the other layers' activations whole as torchtitan does (the
+ *                    checkpointed ones are the chunk's first instead of every N-th: the
+ *                    same bytes and FLOPs); N <= 1 is full, floor(c / N) = 0 none.
+ * torchtitan's defaults are mode "selective" and selective_ac_option "2".
+ */
+static void tt_ac_map(struct imp *im, const char *mode, int mode_line, const char *opt, int opt_line, long pp)
+{
+	const struct calc_model *pm = got(im, "model.preset") ? calc_preset_model(got(im, "model.preset")) : NULL;
+	const struct calc_model *m = pm ? pm : &im->base->model;
+	const char *vs = got(im, "parallel.vpp");
+	long long layers = m->layers, v = vs ? atoll(vs) : 1, c, n;
+	int line = opt_line ? opt_line : mode_line;
+	char *end;
+
+	if (strcmp(mode, "selective")) {
+		put(im, mode_line, "parallel.recompute", "%s", mode);
+		return;
+	}
+	if (!strcmp(opt, "op")) {
+		if (m->moe.experts > 0 || m->mla.kv_lora_rank > 0) {
+			NOTE(im, line, "import --from torchtitan: selective_ac_option = \"op\" is op-level SAC, which trainplan "
+			     "models for dense layers with MHA or GQA only: the %s model is planned with selective "
+			     "recomputation (attention's core)", m->moe.experts > 0 ? "MoE" : "MLA");
+			put(im, line, "parallel.recompute", "selective");
+		} else
+			put(im, line, "parallel.recompute", "op-sac");
+		return;
+	}
+	n = strtoll(opt, &end, 10);
+	if (!*opt || *end || n < 0 || n > 100000) {
+		ERR(im, line, "import --from torchtitan: selective_ac_option = \"%.40s\": allowed are \"op\" and a "
+		    "layer frequency 0 .. 100000", opt);
+		return;
+	}
+	c = pp > 0 && v > 0 ? layers / (pp * v) : layers;
+	if (n <= 1) {
+		put(im, line, "parallel.recompute", "full");
+		return;
+	}
+	if (c / n == 0) {
+		NOTE(im, line, "import --from torchtitan: selective_ac_option = \"%lld\" checkpoints one block in %lld, "
+		     "none of a stage's %lld: no recomputation", n, n, c);
+		put(im, line, "parallel.recompute", "none");
+		return;
+	}
+	put(im, line, "parallel.recompute", "full");
+	put(im, line, "parallel.recompute_method", "block");
+	put(im, line, "parallel.recompute_num_layers", "%lld", c / n);
+}
+
 /* seen[*pn]: the tables ("[name") and keys read, for duplicates (TOML 1.0); the caller frees them. */
 static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 {
@@ -3548,6 +3611,10 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 	/* training.mixed_precision_param: 1 bfloat16, 0 float32; absent, torchtitan's default
 	 * "bfloat16" (torchtitan/config/job_config.py:282 at 238fa995; configs.py:94 at b5bcd76c) */
 	int mpp = 1, mpp_line = 0;
+	/* [activation_checkpoint] mode and selective_ac_option, mapped once the model and the
+	 * stages are known (tt_ac_map); absent: torchtitan's defaults, "selective" and "2" */
+	char ac_mode[16] = "", ac_opt[32] = "";
+	int ac_mode_line = 0, ac_opt_line = 0;
 	for (char *ln = text, *next; ln && *ln && im->d.nrecs < IMP_MAX_MSGS; ln = next) {
 		char *p, *eq, *key, *val, full[200];
 		int q = 0, is_str;
@@ -3692,6 +3759,11 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 				continue;
 			}
 		} else if (!strcmp(section, "activation_checkpoint")) {
+			if (!strcmp(key, "selective_ac_option")) {
+				snprintf(ac_opt, sizeof ac_opt, "%.31s", val);
+				ac_opt_line = line;
+				continue;
+			}
 			if (in_list(tt_ac_skip, key))
 				continue;
 			if (!in_list(tt_ac, key)) {
@@ -3701,7 +3773,7 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			if (strcmp(val, "none") && strcmp(val, "selective") && strcmp(val, "full"))
 				ERR(im, line, "import --from torchtitan: mode = \"%.80s\": allowed are none, selective, full", val);
 			else
-				put(im, line, "parallel.recompute", "%s", val);
+				snprintf(ac_mode, sizeof ac_mode, "%s", val), ac_mode_line = line;
 			continue;
 		} else {
 			/* the older [float8] section (torchtitan before [quantize]) switches FP8 on itself */
@@ -3921,8 +3993,7 @@ static int tt_import(struct imp *im, char *text, char **seen, int *pn)
 			    less_a, less_b, pp);
 		}
 	}
-	if (!got(im, "parallel.recompute"))
-		put(im, 0, "parallel.recompute", "selective"); /* torchtitan's default mode */
+	tt_ac_map(im, ac_mode[0] ? ac_mode : "selective", ac_mode_line, ac_opt[0] ? ac_opt : "2", ac_opt_line, pp);
 	return im->d.nerrors ? -1 : 0;
 }
 

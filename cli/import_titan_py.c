@@ -1934,14 +1934,20 @@ int ttpy_read(const char *text, const char *config, const char *module, char *co
 		/* a degree refused: the TOML reader's checks of the split would read the others
 		 * without it, so the section is left out of the TOML then */
 		par_err = r->nerrors > par_err || pp_err;
-		/* activation checkpointing: Trainer.Config's default SelectiveAC.Config (trainer.py:108-110) */
+		/* activation checkpointing: Trainer.Config's default SelectiveAC.Config (trainer.py:108-110),
+		 * per-op SAC, the only selective policy since layer SAC left (SelectiveAC in
+		 * torchtitan/distributed/activation_checkpoint.py at b5bcd76c): the TOML's
+		 * selective_ac_option = "op" */
 		n = look(r, c, "activation_checkpoint", &l);
-		if (!n)
+		if (!n) {
 			emit(&ac, f->line, "mode = \"selective\"");
-		else if (n->kind == NK_NONE)
+			emit(&ac, f->line, "selective_ac_option = \"op\"");
+		} else if (n->kind == NK_NONE)
 			emit(&ac, n->line ? n->line : l, "mode = \"none\"");
-		else if (n->kind == NK_CALL && !strcmp(n->s, "SelectiveAC.Config"))
+		else if (n->kind == NK_CALL && !strcmp(n->s, "SelectiveAC.Config")) {
 			emit(&ac, n->line, "mode = \"selective\"");
+			emit(&ac, n->line, "selective_ac_option = \"op\"");
+		}
 		else if (n->kind == NK_CALL && !strcmp(n->s, "FullAC.Config"))
 			emit(&ac, n->line, "mode = \"full\"");
 		else if (n->kind == NK_CALL && !strcmp(n->s, "MemoryBudgetAC.Config"))

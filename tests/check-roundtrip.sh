@@ -21,8 +21,19 @@
 # flavor (deepseek-v3-h800, llama3-405b-h100); the others are refused.
 bin=$1; pass=0; fail=0
 split="plan.tp plan.pp plan.dp plan.cp plan.vpp plan.zero plan.micro_batch plan.global_batch plan.seq_len plan.schedule plan.recompute plan.gpus"
+# torchtitan's selective recomputation is its per-op policy (selective_ac_option = "op",
+# SelectiveAC), which import reads as op-sac: a plan with selective recomputation goes
+# through torchtitan as op-sac where the model takes it (dense layers with MHA or GQA;
+# docs/references.md §7.12), and export notes the change itself
+titan_sac() { # prints the --set word for the plan of the arguments, or nothing
+	case $("$bin" get plan.recompute "$@" 2>/dev/null) in
+	*"= selective") "$bin" get plan.recompute "$@" --set recompute=op-sac >/dev/null 2>&1 && echo "--set recompute=op-sac" ;;
+	esac
+}
 check() { # framework, keys, --set words...
 	fw=$1; keys=$2; shift 2
+	# shellcheck disable=SC2046
+	case $fw in torchtitan*) set -- "$@" $(titan_sac "$@") ;; esac
 	want=$("$bin" get $keys "$@" 2>&1)
 	have=$("$bin" export --for "$fw" "$@" 2>/dev/null | "$bin" import --from "${fw%-py}" - | "$bin" get $keys --plan - 2>&1)
 	case $want in *error*) want="" ;; esac
@@ -182,6 +193,8 @@ done
 same="memory.total step.time model.params"
 check_plan() { # framework, plan, --set words...
 	fw=$1; base=$2; shift 2
+	# shellcheck disable=SC2046
+	case $fw in torchtitan*) set -- "$@" $(titan_sac --plan "$base" "$@") ;; esac
 	want=$("$bin" get $same --plan "$base" "$@" 2>&1)
 	have=$("$bin" export --for "$fw" --plan "$base" "$@" 2>/dev/null | "$bin" import --from "${fw%-py}" - --plan "$base" 2>/dev/null |
 	       "$bin" get $same --plan - 2>&1)

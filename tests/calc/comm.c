@@ -738,6 +738,37 @@ static void test_fsdp_per_layer(void **state)
 	assert_near(c.fsdp_gathers, 2, 0);
 }
 
+/* parallel.fsdp_fp8_gather: the plan of test_fsdp_per_layer with torchao's Float8 linears
+ * (recipe torch-mp-fp8) gathers a layer's 12,584,960 parameters at 1 byte, half the BF16
+ * time: 15/16 x 12,584,960 B / 5e9 B/s; the embedding unit (tied, V h = 1,048,576
+ * parameters) keeps its 2 bytes (torchtitan's Float8 converter swaps nn.Linear only, and
+ * not the output layer), and the reduce-scatters keep the BF16 gradients.  Without the key
+ * the layer gathers in BF16, as before.  The step's gathered volume, x->bytes, falls by
+ * one byte of each of the 2 layers' parameters in each of the 4 gathers (2 micro-batches,
+ * forward and backward): 4 x 15/16 x 2 x 12,584,960 B. */
+static void test_fsdp_fp8_gather(void **state)
+{
+	struct calc_plan p;
+	struct calc_comm c, c0;
+	const char *sets[NFSDP + 2];
+	(void)state;
+	for (int i = 0; i < NFSDP; i++)
+		sets[i] = fsdp_sets[i];
+	sets[NFSDP] = "training.recipe=torch-mp-fp8";
+	load_plan(&p, sets, NFSDP + 1);
+	calc_comm(&p, &c0);
+	assert_near(c0.fsdp_ag[0], 15.0 / 16 * 25169920 / 5e9, 1e-9);
+	sets[NFSDP + 1] = "parallel.fsdp_fp8_gather=yes";
+	load_plan(&p, sets, NFSDP + 2);
+	calc_comm(&p, &c);
+	assert_near(c.fsdp_ag[0], 15.0 / 16 * 12584960 / 5e9, 1e-9);
+	assert_near(c.fsdp_ag_first, 15.0 / 16 * 2 * 1048576 / 5e9, 1e-9);
+	assert_near(c.fsdp_ag_first, c0.fsdp_ag_first, 1e-15);
+	assert_near(c.fsdp_rs[0], 15.0 / 16 * 25169920 / 5e9, 1e-9);
+	assert_near(c.fsdp_gathers, 4, 0);
+	assert_near(c0.dim[CALC_DIM_DP].bytes - c.dim[CALC_DIM_DP].bytes, 4 * 15.0 / 16 * 2 * 12584960 * 1.0, 1e-3);
+}
+
 /* Without prefetch nothing overlaps: the exposed DP time is every collective (a second
  * method: the sum comm.c reports); with prefetch it is less, and never negative. */
 static void test_fsdp_exposure(void **state)
@@ -1079,7 +1110,8 @@ int main(void)
 		cmocka_unit_test(test_p2p_sp),          cmocka_unit_test(test_zero2_per_microbatch),
 		cmocka_unit_test(test_fp8_param_gather), cmocka_unit_test(test_cp_mamba), cmocka_unit_test(test_cp_gdn),
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
-		cmocka_unit_test(test_fsdp_per_layer),  cmocka_unit_test(test_fsdp_exposure),
+		cmocka_unit_test(test_fsdp_per_layer),
+		cmocka_unit_test(test_fsdp_fp8_gather),  cmocka_unit_test(test_fsdp_exposure),
 		cmocka_unit_test(test_rezero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -971,6 +971,45 @@ static void test_pp_runtime_torch(void **state)
 	free(t);
 }
 
+/* parallel.pp_runtime = torch with the interleaved schedule at m = p (docs/references.md
+ * §2.17): torch's ScheduleInterleaved1F1B warms rank i up with (v - 1) p + 2 (p - 1 - i)
+ * chunk forwards, capped at m v, and holds one more in its steady state, where Megatron-LM
+ * runs every forward first at m = p.  Llama 3 8B at tp 2, pp 4, v = 2, 4 micro-batches:
+ *   rank 0: min(4 + 6 + 1, 8) = 8 chunks = 4 stage sets; rank 1: min(4 + 4 + 1, 8) = 8 = 4;
+ *   rank 2: 4 + 2 + 1 = 7 chunks = 3.5;                  rank 3: 4 + 0 + 1 = 5 = 2.5;
+ * Megatron's order: 4 on every rank.  At m = 8 (m != p) the two agree (rank 3: 2 x 0 + 4 +
+ * 1 = 5 chunks, 2.5). */
+static void test_pp_runtime_torch_interleaved(void **state)
+{
+	const char *sets[] = {"model.preset=llama3-8b", "nodes=1", "tp=2", "pp=4", "dp=1", "sp=yes", "seq_len=8192",
+	                      "global_batch=4", "micro_batch=1", "flash_attention=yes", "recompute=none",
+	                      "recipe=megatron", "schedule=interleaved", "vpp=2"};
+	const double torch[4] = {4, 4, 3.5, 2.5};
+	struct calc_plan p;
+	struct calc_memory *m = malloc(sizeof *m), *t = malloc(sizeof *t);
+	struct calc_diag d = {0};
+	(void)state;
+	load_plan(&p, sets, 14);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.pp_runtime=torch", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, t, &d), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_near(m->st[i].inflight, 4, 1e-12);
+		assert_near(t->st[i].inflight, torch[i], 1e-12);
+	}
+	sets[7] = "global_batch=8";
+	load_plan(&p, sets, 14);
+	assert_int_equal(calc_memory(&p, m, &d), 0);
+	assert_int_equal(calc_plan_set(&p, "parallel.pp_runtime=torch", "test", &d), 0);
+	assert_int_equal(calc_memory(&p, t, &d), 0);
+	assert_near(t->st[3].inflight, 2.5, 1e-12);
+	for (int i = 0; i < 4; i++)
+		assert_near(t->st[i].inflight, m->st[i].inflight, 1e-12);
+	calc_diag_free(&d);
+	free(m);
+	free(t);
+}
+
 /* parallel.grad_buffer = per-chunk (docs/references.md §2.18), by hand on Llama 3 8B (h
  * 4,096, 32 heads of 128, 8 KV heads, SwiGLU f 14,336) at tp 2, pp 4, dp 4, recipe megatron
  * (FP32 gradients, 4 B), interleaved with v = 2.  One layer holds 2 x 4,096^2 + 2 x 4,096 x
@@ -1217,6 +1256,43 @@ static void test_fsdp_pp_hsdp(void **state)
 	assert_near(m->st[1].weight_copies, s1 * 2, 1e-12);
 	assert_near(m->st[1].master, s1 * 4 / 4, 1e-12);
 	free(m);
+}
+
+/* parallel.fsdp_fp8_gather on the plan of test_fsdp_pp_hsdp without HSDP (dense-100b, TP 8,
+ * PP 2) under torchao's Float8 linears (recipe torch-mp-fp8: FSDP2 gathers BF16 weights,
+ * act_bytes 2, and its unsharded FP32 gradients follow efficiency.grad_reduce, megatron's
+ * default of the recipe's gradients: torch-mp's 4 B).  With PP a stage keeps its layers
+ * gathered: stage 0 holds 40 layers of 157,327,360 parameters and the embedding
+ * (65,536,000), stage 1 40 layers, the final norm (2h = 20,480) and the tied head
+ * (65,536,000).  FP8 gathers put the layers at 1 byte and leave the embedding, the norm and
+ * the head at 2: stage 0 40 x 157,327,360 + 2 x 65,536,000 = 6,424,166,400 B against 2 x
+ * (40 x 157,327,360 + 65,536,000) = 12,717,260,800 B; stage 1 6,293,094,400 + 2 x
+ * 65,556,480.  The unsharded gradients do not move.  Without PP (reshard after forward,
+ * one unit prefetched) two layers are gathered at once: 2 x 157,327,360 B. */
+static void test_fsdp_fp8_gather(void **state)
+{
+	const double layer = 157327360.0, emb = 65536000.0;
+	struct calc_memory *m = malloc(sizeof *m), *m0 = malloc(sizeof *m0);
+	for (int pp = 2; pp >= 1; pp--) {
+		const char *sets[] = {"tp=8", pp == 2 ? "pp=2" : "pp=1", "dp=0", "recipe=torch-mp-fp8", "fsdp=yes",
+		                      "parallel.fsdp_fp8_gather=yes"};
+		struct calc_plan p;
+		struct calc_diag d = {0};
+		load_plan(&p, sets, 5);
+		assert_int_equal(calc_memory(&p, m0, &d), 0);
+		load_plan(&p, sets, 6);
+		assert_int_equal(p.fsdp_fp8_gather, 1);
+		assert_int_equal(calc_memory(&p, m, &d), 0);
+		if (pp == 2) {
+			assert_near(m0->st[0].weight_copies, 2 * (40 * layer + emb), 1e-12);
+			assert_near(m->st[0].weight_copies, 40 * layer + 2 * emb, 1e-12);
+			assert_near(m->st[1].weight_copies, 40 * layer + 2 * (20480 + emb), 1e-12);
+		} else
+			assert_near(m->st[0].weight_copies, 2 * layer, 1e-12);
+		assert_near(m->st[0].gradients, m0->st[0].gradients, 1e-12);
+	}
+	free(m);
+	free(m0);
 }
 
 /* NeMo's performance summary (NeMo 25.02, DGX-H100) ran GPT-3 175B on 512 H100 80 GB
@@ -1476,6 +1552,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_modules),
 		cmocka_unit_test(test_recompute_deepseek_v3),
 		cmocka_unit_test(test_fsdp_buffers),
+		cmocka_unit_test(test_fsdp_fp8_gather),
 		cmocka_unit_test(test_fsdp_live_params),
 		cmocka_unit_test(test_fsdp_pp_hsdp),
 		cmocka_unit_test(test_op_sac),
@@ -1483,6 +1560,7 @@ int main(void)
 		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_sp_saved_input),
 		cmocka_unit_test(test_pp_runtime_torch),
+		cmocka_unit_test(test_pp_runtime_torch_interleaved),
 		cmocka_unit_test(test_grad_buffer_per_chunk),
 		cmocka_unit_test(test_te_fp8_saved_inputs),
 		cmocka_unit_test(test_block_scaled_recipes),
