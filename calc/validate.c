@@ -689,20 +689,20 @@ static const struct vrow rows[] = {
 	 "megatron-bridge-0.6", 0, "parallel.ep=8;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=none", 0,
 	 "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; HybridEP, "
 	 "EP all-to-all not overlapped (the publishing commit's recipe); no CUDA graphs, MoE host time (moe.host_time) charged in "
-	 "full where the run shows about 0.7 ms of it a layer and micro-batch, unexplained (docs/references.md 5.16)", NULL},
+	 "full where the run shows about 0.8 ms of it a layer and micro-batch, unexplained (docs/references.md 5.16 (k))", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 8, 8192, 1, "moe-sp", M_TOKS, 5680, 1, 4096, 0, "gb200-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=3;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
 	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); partial CUDA graphs, MoE host time (moe.host_time) "
-	 "charged in full where the run shows about 0.6 ms of it a layer and micro-batch, unexplained (docs/references.md 5.16)", NULL},
+	 "charged in full where the run shows about 0.7 ms of it a layer and micro-batch, unexplained (docs/references.md 5.16 (k))", NULL},
 	{"MBRIDGE 26.04.01", "qwen3-235b-a22b", 256, 1, 4, 8192, 2, "moe-sp", M_TOKS, 6944, 1, 4096, 0, "gb300-nvl72", 0,
 	 "megatron-bridge-0.6", 0,
 	 "cluster.gpus_per_node=64;parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=12;parallel.account_embedding=yes;parallel.account_loss=yes;training.recipe=mxfp8;training.cuda_graphs=partial",
 	 0, "MXFP8 as recipe mxfp8; 94 layers placed with the embedding and the loss counted as layers; 4 NVLink domains of 64; "
 	 "HybridEP, EP all-to-all not overlapped (the publishing commit's recipe); GB300 GEMM shares fitted on the dense 70B FSDP row; "
-	 "partial CUDA graphs, MoE host time (moe.host_time) charged in full where the run is predicted too slow even without it, "
-	 "unexplained (docs/references.md 5.16)", NULL},
+	 "partial CUDA graphs, MoE host time (moe.host_time) charged in full where the run shows about 1.0 ms of it a layer and "
+	 "micro-batch, unexplained (docs/references.md 5.16 (k))", NULL},
 	{"MBRIDGE 26.04.01", "deepseek-v3", 256, 1, 8, 4096, 1, "moe-sp", M_TOKS, 3328, 1, 4096, 0, "hgx-b200-ndr", 0,
 	 "megatron-bridge-0.6", 0,
 	 "parallel.ep=32;parallel.schedule=interleaved;parallel.vpp=2;parallel.layout=Et*4|(t*4|)*14tmL;training.recipe=mxfp8;"
