@@ -914,6 +914,282 @@ static int zq_finish(struct zqueue *q, int apply)
 }
 
 /*
+ * A TrueType font's embedded file (FontFile2), written from the font file's bytes in
+ * memory.  libharu 2.3 writes it in the font's before-write hook
+ * (CIDFontType2_BeforeWrite_Func calls HPDF_TTFontDef_SaveFontData), reading the file
+ * four bytes per call through its file stream and summing the checksums four bytes
+ * per call through a memory stream: some 16 M instructions per DejaVu face, the
+ * largest single cost of the PDF.  Here the same bytes are put together in one buffer:
+ * the thirteen tables libharu embeds, in its order (OS/2, cmap, cvt, fpgm, glyf, head,
+ * hhea, hmtx, loca, maxp, name, post, prep; a table the font lacks is empty), each
+ * copied from the file but for
+ *   head  the font's header fields as libharu parsed them, checkSumAdjustment set last;
+ *   glyf  only the glyphs the document used (libharu's flags, set as their widths were
+ *         asked for), in glyph order, the others empty;
+ *   loca  the new offsets (short or long as indexToLocFormat says; a skipped glyph
+ *         gets the offset where the last kept one ended);
+ *   name  every record's string, records 1 and 4 (family, full name) prefixed with
+ *         the subset tag ("ABCDEF+", two bytes per character on platforms 0 and 3);
+ * tables packed without padding, each directory entry with its checksum (the sum of
+ * its big-endian 32-bit words, the last zero-padded), and checkSumAdjustment =
+ * 0xB1B0AFBA minus the sum of the whole words of the tables' area -- libharu's
+ * arithmetic, which is what makes the file byte for byte the one libharu writes
+ * (TrueType 'head', 'loca', 'name' and the table directory: Apple TrueType Reference
+ * Manual, OpenType 1.9).  The object order, keys and filter are those of the hook, which
+ * is run with embedding off to make the descriptor and the font's names.
+ * Returns the data (length in *len), or NULL when the font needs libharu's own path
+ * (a table whose rewriting needs data the font lacks, or a file that does not match
+ * what libharu parsed).
+ */
+static const char font_tags[13][5] = {"OS/2", "cmap", "cvt ", "fpgm", "glyf", "head", "hhea",
+                                      "hmtx", "loca", "maxp", "name", "post", "prep"};
+
+struct fbuf {
+	unsigned char *b;
+	size_t n, cap;
+};
+
+static void fb_put(struct fbuf *f, const void *src, size_t n)
+{
+	if (f->n + n > f->cap) {
+		f->cap = (f->n + n) * 2 + 4096;
+		f->b = xrealloc(f->b, f->cap);
+	}
+	memcpy(f->b + f->n, src, n);
+	f->n += n;
+}
+
+static void fb_u16(struct fbuf *f, unsigned v)
+{
+	unsigned char b[2] = {(unsigned char)(v >> 8), (unsigned char)v};
+	fb_put(f, b, 2);
+}
+
+static void fb_u32(struct fbuf *f, unsigned long v)
+{
+	unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+	                      (unsigned char)v};
+	fb_put(f, b, 4);
+}
+
+/* the sum of the big-endian words of b[0..n), the last one zero-padded if 'pad',
+ * dropped otherwise */
+static HPDF_UINT32 word_sum(const unsigned char *b, size_t n, int pad)
+{
+	HPDF_UINT32 s = 0;
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4)
+		s += ((HPDF_UINT32)b[i] << 24) | ((HPDF_UINT32)b[i + 1] << 16) | ((HPDF_UINT32)b[i + 2] << 8) |
+		     b[i + 3];
+	if (pad && i < n) {
+		unsigned char w[4] = {0, 0, 0, 0};
+		memcpy(w, b + i, n - i);
+		s += ((HPDF_UINT32)w[0] << 24) | ((HPDF_UINT32)w[1] << 16) | ((HPDF_UINT32)w[2] << 8) | w[3];
+	}
+	return s;
+}
+
+static unsigned char *font_file_data(HPDF_TTFontDefAttr a, const char *path, size_t *len)
+{
+	char why[128];
+	FILE *fp = calc_file_open(path, "rb", why, sizeof why);
+	if (!fp)
+		return NULL;
+	struct fbuf file = {0}, t = {0}, out = {0};
+	unsigned char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		fb_put(&file, chunk, got);
+	fclose(fp);
+	const HPDF_TTF_FontHeader *h = &a->header;
+	const HPDF_TTF_GryphOffsets *g = &a->glyph_tbl;
+	int shortloc = h->index_to_loc_format == 0;
+	HPDF_UINT32 off[13], tlen[13], *loca = xmalloc((a->num_glyphs + 1u) * sizeof *loca);
+	size_t adjust_at = 0;
+	int ok = 1;
+	for (int i = 0; i < 13 && ok; i++) {
+		const HPDF_TTFTable *tb = NULL;
+		for (HPDF_UINT k = 0; k < a->offset_tbl.num_tables; k++)
+			if (memcmp(a->offset_tbl.table[k].tag, font_tags[i], 4) == 0) {
+				tb = &a->offset_tbl.table[k];
+				break;
+			}
+		off[i] = (HPDF_UINT32)t.n;
+		if (!strcmp(font_tags[i], "head")) {
+			fb_put(&t, h->version_number, 4);
+			fb_u32(&t, h->font_revision);
+			adjust_at = t.n;
+			fb_u32(&t, 0);
+			fb_u32(&t, h->magic_number);
+			fb_u16(&t, h->flags);
+			fb_u16(&t, h->units_per_em);
+			fb_put(&t, h->created, 8);
+			fb_put(&t, h->modified, 8);
+			fb_u16(&t, (HPDF_UINT16)h->x_min);
+			fb_u16(&t, (HPDF_UINT16)h->y_min);
+			fb_u16(&t, (HPDF_UINT16)h->x_max);
+			fb_u16(&t, (HPDF_UINT16)h->y_max);
+			fb_u16(&t, h->mac_style);
+			fb_u16(&t, h->lowest_rec_ppem);
+			fb_u16(&t, (HPDF_UINT16)h->font_direction_hint);
+			fb_u16(&t, (HPDF_UINT16)h->index_to_loc_format);
+			fb_u16(&t, (HPDF_UINT16)h->glyph_data_format);
+		} else if (!strcmp(font_tags[i], "glyf")) {
+			size_t start = t.n;
+			HPDF_UINT32 save = 0;
+			for (HPDF_UINT k = 0; k < a->num_glyphs && ok; k++) {
+				if (g->flgs[k] != 1) {
+					loca[k] = save;
+					continue;
+				}
+				size_t from = g->offsets[k], n = g->offsets[k + 1] - g->offsets[k];
+				HPDF_UINT32 at = (HPDF_UINT32)(t.n - start);
+				if (shortloc) {
+					from *= 2;
+					n *= 2;
+					at /= 2;
+				}
+				from += g->base_offset;
+				loca[k] = at;
+				if (g->offsets[k + 1] < g->offsets[k] || from > file.n || n > file.n - from)
+					ok = 0;
+				else
+					fb_put(&t, file.b + from, n);
+				save = (HPDF_UINT32)(t.n - start);
+				if (shortloc)
+					save /= 2;
+			}
+			loca[a->num_glyphs] = save;
+		} else if (!strcmp(font_tags[i], "loca")) {
+			for (HPDF_UINT k = 0; k <= a->num_glyphs; k++) {
+				if (shortloc)
+					fb_u16(&t, (HPDF_UINT16)loca[k]);
+				else
+					fb_u32(&t, loca[k]);
+			}
+		} else if (!strcmp(font_tags[i], "name")) {
+			const HPDF_TTF_NamingTable *nt = &a->name_tbl;
+			struct fbuf str = {0};
+			if (!tb)
+				ok = 0;
+			fb_u16(&t, nt->format);
+			fb_u16(&t, nt->count);
+			fb_u16(&t, nt->string_offset);
+			for (HPDF_UINT k = 0; k < nt->count && ok; k++) {
+				const HPDF_TTF_NameRecord *r = &nt->name_records[k];
+				size_t from = (size_t)tb->offset + nt->string_offset + r->offset;
+				unsigned n = r->length, rec = (unsigned)str.n;
+				if (r->name_id == 1 || r->name_id == 4) {
+					if (r->platform_id == 0 || r->platform_id == 3) {
+						fb_put(&str, a->tag_name2, sizeof a->tag_name2);
+						n += sizeof a->tag_name2;
+					} else {
+						fb_put(&str, a->tag_name, sizeof a->tag_name);
+						n += sizeof a->tag_name;
+					}
+				}
+				fb_u16(&t, r->platform_id);
+				fb_u16(&t, r->encoding_id);
+				fb_u16(&t, r->language_id);
+				fb_u16(&t, r->name_id);
+				fb_u16(&t, (HPDF_UINT16)n);
+				fb_u16(&t, (HPDF_UINT16)rec);
+				if (from > file.n || r->length > file.n - from)
+					ok = 0;
+				else
+					fb_put(&str, file.b + from, r->length);
+			}
+			if (str.n)
+				fb_put(&t, str.b, str.n);
+			free(str.b);
+		} else if (tb) {
+			if (tb->offset > file.n || tb->length > file.n - tb->offset)
+				ok = 0;
+			else
+				fb_put(&t, file.b + tb->offset, tb->length);
+		}
+		tlen[i] = (HPDF_UINT32)(t.n - off[i]);
+	}
+	free(loca);
+	free(file.b);
+	if (!ok || adjust_at + 4 > t.n) {
+		free(t.b);
+		return NULL;
+	}
+	/* the tables' checksums, head's with checkSumAdjustment still 0 (as the 'head'
+	 * table's checksum is defined), then the adjustment */
+	HPDF_UINT32 sum[13];
+	for (int i = 0; i < 13; i++)
+		sum[i] = word_sum(t.b + off[i], tlen[i], 1);
+	HPDF_UINT32 adjust = 0xB1B0AFBAu - word_sum(t.b, t.n, 0);
+	t.b[adjust_at] = (unsigned char)(adjust >> 24);
+	t.b[adjust_at + 1] = (unsigned char)(adjust >> 16);
+	t.b[adjust_at + 2] = (unsigned char)(adjust >> 8);
+	t.b[adjust_at + 3] = (unsigned char)adjust;
+	/* the table directory (offset table and 13 entries of 16 bytes) */
+	HPDF_UINT32 base = 12 + 16 * 13;
+	fb_u32(&out, a->offset_tbl.sfnt_version);
+	fb_u16(&out, 13);
+	fb_u16(&out, a->offset_tbl.search_range);
+	fb_u16(&out, a->offset_tbl.entry_selector);
+	fb_u16(&out, a->offset_tbl.range_shift);
+	for (int i = 0; i < 13; i++) {
+		fb_put(&out, font_tags[i], 4);
+		fb_u32(&out, sum[i]);
+		fb_u32(&out, off[i] + base);
+		fb_u32(&out, tlen[i]);
+	}
+	fb_put(&out, t.b, t.n);
+	free(t.b);
+	a->length1 = (HPDF_UINT)out.n;
+	*len = out.n;
+	return out.b;
+}
+
+/* Run font 'f''s before-write hook with its embedded file made by font_file_data: the
+ * file's stream object is made first (the object the hook would make first), the hook
+ * runs with embedding off (the descriptor, the font's names), and the file is put
+ * into the descriptor where the hook puts it, as its first key, with the hook's
+ * Length1, Length2 and Length3 and the font's filter.  A font font_file_data cannot
+ * write gets the hook as it is.  Returns 0 or -1. */
+static int embed_font(struct pdev *p, enum rpt_font f)
+{
+	HPDF_Font font = p->font[f];
+	HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
+	HPDF_FontDef def = fa->fontdef;
+	HPDF_TTFontDefAttr da = def && def->type == HPDF_FONTDEF_TYPE_TRUETYPE ? def->attr : NULL;
+	unsigned char *data = NULL;
+	size_t n = 0;
+	if (da && da->embedding && !def->descriptor) {
+		char path[512];
+		snprintf(path, sizeof path, "%s%s", FONT_DIR, font_file[f]);
+		data = font_file_data(da, path, &n);
+	}
+	if (!data)
+		return font->before_write_fn(font) == HPDF_OK ? 0 : -1;
+	HPDF_Dict ff = HPDF_DictStream_New(font->mmgr, fa->xref);
+	int rc = ff && HPDF_Stream_Write(ff->stream, data, (HPDF_UINT)n) == HPDF_OK ? 0 : -1;
+	free(data);
+	if (rc < 0)
+		return -1;
+	da->embedding = HPDF_FALSE;
+	HPDF_STATUS st = font->before_write_fn(font);
+	da->embedding = HPDF_TRUE;
+	HPDF_Dict desc = def->descriptor;
+	if (st != HPDF_OK || !desc || HPDF_Dict_Add(desc, "FontFile2", ff) != HPDF_OK ||
+	    HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)da->length1) != HPDF_OK ||
+	    HPDF_Dict_AddNumber(ff, "Length2", 0) != HPDF_OK ||
+	    HPDF_Dict_AddNumber(ff, "Length3", 0) != HPDF_OK)
+		return -1;
+	ff->filter = font->filter;
+	HPDF_List l = desc->list; /* FontFile2 first, where the hook puts it */
+	void *last = l->obj[l->count - 1];
+	memmove(&l->obj[1], &l->obj[0], (l->count - 1) * sizeof *l->obj);
+	l->obj[0] = last;
+	return 0;
+}
+
+/*
  * Queue the rest once every page exists.  libharu makes a TrueType font's embedded
  * file (FontFile2) and sets the filters of its CIDToGIDMap and ToUnicode streams in
  * the font's before-write hook (CIDFontType2_BeforeWrite_Func); the hook is run here,
@@ -927,7 +1203,7 @@ static int zq_add_rest(struct pdev *p)
 {
 	for (int k = 0; k < p->nmade; k++) {
 		HPDF_Font font = p->font[p->made[k]];
-		if (!font->before_write_fn || font->before_write_fn(font) != HPDF_OK)
+		if (!font->before_write_fn || embed_font(p, p->made[k]) < 0)
 			return -1;
 		font->filter = HPDF_STREAM_FILTER_NONE;
 		HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
