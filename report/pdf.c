@@ -402,10 +402,10 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		dy = (ya - tm->y - (xa - tm->x) * tm->b / tm->a) / (tm->d - tm->c * tm->b / tm->a);
 		dx = (xa - tm->x - dy * tm->c) / tm->a;
 	}
-	char *o = buf, *end = buf + sizeof buf - 1;
-	o = HPDF_FToA(o, dx, end);
+	char *o = buf;
+	o = rpt_ftoa(o, dx);
 	*o++ = ' ';
-	o = HPDF_FToA(o, dy, end);
+	o = rpt_ftoa(o, dy);
 	memcpy(o, " Td\012", 4);
 	o += 4;
 	tm->x += dx * tm->a + dy * tm->c;

@@ -363,14 +363,61 @@ static void paint(struct svg *g, const struct style *st)
  * state; in a state or with a value libharu would refuse, its own call runs and
  * reports the error. */
 
+/*
+ * A number as libharu 2.3's HPDF_FToA writes it (hpdf_utils.c): clamped to +-32767,
+ * the integer part truncated from val + 0.000005, five decimals truncated from
+ * (float)(val - int + 0.000005) * 100000 in single precision, trailing zeros and a
+ * bare point dropped ("0", "-0.5", "12.34567").  The same arithmetic in the same
+ * precision, so the same bytes, without HPDF_FToA's copy through a scratch buffer
+ * and its digit-by-digit trimming (some 600 instructions a number, tens of thousands
+ * of numbers per report).  Writes no NUL; returns the end.
+ */
+char *rpt_ftoa(char *s, HPDF_REAL val)
+{
+	if (val != val) /* NaN: libharu's own way */
+		return HPDF_FToA(s, val, s + HPDF_REAL_LEN);
+	if (val > HPDF_LIMIT_MAX_REAL)
+		val = HPDF_LIMIT_MAX_REAL;
+	else if (val < HPDF_LIMIT_MIN_REAL)
+		val = HPDF_LIMIT_MIN_REAL;
+	if (val < 0) {
+		*s++ = '-';
+		val = -val;
+	}
+	HPDF_INT32 ip = (HPDF_INT32)(val + 0.000005);
+	HPDF_INT32 fp = (HPDF_INT32)((HPDF_REAL)(val - ip + 0.000005) * 100000);
+	char d[8];
+	int n = 0;
+	do { /* the integer part, lowest digit first */
+		d[n++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip > 0);
+	while (n)
+		*s++ = d[--n];
+	char f[5];
+	int last = -1; /* the last non-zero decimal */
+	for (int i = 4; i >= 0; i--) { /* five decimals, as many digits as libharu takes */
+		f[i] = (char)('0' + fp % 10);
+		fp /= 10;
+		if (f[i] != '0' && last < 0)
+			last = i;
+	}
+	if (last >= 0) {
+		*s++ = '.';
+		for (int i = 0; i <= last; i++)
+			*s++ = f[i];
+	}
+	return s;
+}
+
 /* Write the 'n' numbers of 'v', separated by spaces, then " OP\n", to the page. */
 static void put_op(HPDF_Page page, const HPDF_REAL *v, int n, const char *op)
 {
-	char buf[160], *end = buf + sizeof buf - 1, *o = buf;
+	char buf[160], *o = buf; /* 6 numbers of at most 12 characters, an operator */
 	for (int i = 0; i < n; i++) {
 		if (i)
 			*o++ = ' ';
-		o = HPDF_FToA(o, v[i], end);
+		o = rpt_ftoa(o, v[i]);
 	}
 	*o++ = ' ';
 	size_t k = strlen(op);
@@ -431,7 +478,7 @@ void rpt_page_concat(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, H
 {
 	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
 	if (a->gmode != HPDF_GMODE_PAGE_DESCRIPTION) {
-		rpt_page_concat(page, ma, mb, mc, md, mx, my);
+		HPDF_Page_Concat(page, ma, mb, mc, md, mx, my);
 		return;
 	}
 	const HPDF_REAL v[6] = {ma, mb, mc, md, mx, my};

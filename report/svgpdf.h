@@ -29,6 +29,10 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
  *   rpt_page_concat  HPDF_Page_Concat (a, b, c, d, x, y), the matrix of PDF 32000-1:2008
  *                    section 8.3.4
  */
+/* A number as HPDF_FToA writes it (the same bytes, no NUL) at 's' (room for 12
+ * characters); returns the end. */
+char *rpt_ftoa(char *s, HPDF_REAL val);
+
 void rpt_page_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op);
 void rpt_page_rgb(HPDF_Page page, HPDF_REAL r, HPDF_REAL g, HPDF_REAL b, int stroke);
 void rpt_page_concat(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF_REAL d,

@@ -20,7 +20,13 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 
+#include <math.h>
+
+#include <hpdf.h>
+#include <hpdf_utils.h>
+
 #include "../../report/layout.h"
+#include "../../report/svgpdf.h"
 
 /* ---- the calc diagnostics contract, minimal (the test links layout.c alone) */
 
@@ -460,6 +466,53 @@ static void test_quote_bars(void **state)
 	assert_true(covered);
 }
 
+/*
+ * The PDF device writes its numbers with rpt_ftoa (report/svgpdf.c) instead of
+ * libharu's HPDF_FToA, promising the same bytes.  The reference is libharu's own
+ * function (libharu 2.3, hpdf_utils.c): every multiple of 1/64 in [-33000, 33000]
+ * (past the +-32767 clamp), the values around each rounding edge (k/100000 -+ a few
+ * float steps, where the 0.000005 offset carries a digit), and a million
+ * pseudo-random floats over the range (a fixed linear congruential sequence,
+ * Numerical Recipes' constants 1664525 and 1013904223).
+ */
+static void ftoa_same(float v)
+{
+	char a[64], b[64];
+	char *ea = rpt_ftoa(a, v);
+	*ea = 0;
+	char *eb = HPDF_FToA(b, v, b + sizeof b - 1);
+	*eb = 0;
+	if (strcmp(a, b) != 0)
+		fail_msg("%.9g: rpt_ftoa \"%s\", HPDF_FToA \"%s\"", (double)v, a, b);
+}
+
+static void test_ftoa(void **state)
+{
+	(void)state;
+	for (long k = -33000L * 64; k <= 33000L * 64; k++)
+		ftoa_same((float)k / 64);
+	for (long k = -300000; k <= 300000; k++) {
+		float v = (float)k / 100000;
+		ftoa_same(v);
+		float up = v, down = v;
+		for (int i = 0; i < 3; i++) {
+			up = nextafterf(up, 1e9f);
+			down = nextafterf(down, -1e9f);
+			ftoa_same(up);
+			ftoa_same(down);
+		}
+	}
+	unsigned x = 12345;
+	for (int i = 0; i < 1000000; i++) {
+		x = x * 1664525u + 1013904223u;
+		ftoa_same(((float)(x >> 8) / (float)(1u << 24) - 0.5f) * 70000);
+	}
+	ftoa_same(0.0f);
+	ftoa_same(-0.0f);
+	ftoa_same(1e-30f);
+	ftoa_same(-1e-30f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_quote_bars),
 		cmocka_unit_test(test_subscript),
 		cmocka_unit_test(test_no_blank_last_page),
+		cmocka_unit_test(test_ftoa),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
