@@ -449,7 +449,7 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		attr->text_pos.x += tw * tm->a;
 		attr->text_pos.y += tw * tm->b;
 	}
-	if (HPDF_Stream_Write(attr->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK &&
+	if (rpt_stream_write(attr->stream, buf, (size_t)(o - buf)) != HPDF_OK &&
 	    !p->failed) {
 		snprintf(p->err, sizeof p->err, "cannot write a page's text");
 		p->failed = 1;
@@ -563,7 +563,7 @@ static HPDF_Image png_direct(struct pdev *p, const char *path)
 		if (len > n - at - 12)
 			break;
 		if (memcmp(type, "IDAT", 4) == 0)
-			HPDF_Stream_Write(img->stream, buf + at + 8, (HPDF_UINT)len);
+			rpt_stream_write(img->stream, buf + at + 8, len);
 		if (memcmp(type, "IEND", 4) == 0)
 			break;
 		at += 12 + len;
@@ -893,7 +893,7 @@ static int zq_finish(struct zqueue *q, int apply)
 		j = q->jobs[i];
 		if (apply && j->ok) {
 			HPDF_MemStream_FreeData(j->s->stream);
-			if (HPDF_Stream_Write(j->s->stream, j->out, (HPDF_UINT)j->outlen) != HPDF_OK)
+			if (rpt_stream_write(j->s->stream, j->out, j->outlen) != HPDF_OK)
 				rc = -1;
 		} else if (apply) {
 			j->s->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
@@ -1168,7 +1168,7 @@ static int embed_font(struct pdev *p, enum rpt_font f)
 	if (!data)
 		return font->before_write_fn(font) == HPDF_OK ? 0 : -1;
 	HPDF_Dict ff = HPDF_DictStream_New(font->mmgr, fa->xref);
-	int rc = ff && HPDF_Stream_Write(ff->stream, data, (HPDF_UINT)n) == HPDF_OK ? 0 : -1;
+	int rc = ff && rpt_stream_write(ff->stream, data, n) == HPDF_OK ? 0 : -1;
 	free(data);
 	if (rc < 0)
 		return -1;
@@ -1329,7 +1329,8 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 		return -1;
 	}
 
-	/* the whole file in memory: libharu's own stream, read back in one piece */
+	/* the whole file in memory: libharu's own stream (a memory stream), its blocks
+	 * copied out in order (HPDF_ReadFromStream would copy them byte by byte) */
 	HPDF_STATUS st = HPDF_SaveToStream(p.pdf);
 	HPDF_UINT32 size = st == HPDF_OK ? HPDF_GetStreamSize(p.pdf) : 0;
 	int rc = 0;
@@ -1337,10 +1338,26 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 		rc = calc_error(d, name, 0, "cannot write the PDF (%s)", p.failed ? p.err : "save failed");
 	} else {
 		char *buf = xmalloc(size);
-		HPDF_UINT32 got = size;
-		HPDF_ResetStream(p.pdf);
-		if (HPDF_ReadFromStream(p.pdf, (HPDF_BYTE *)buf, &got) != HPDF_OK && got != size)
-			got = 0; /* the last read reports end of stream: only a short read fails */
+		HPDF_UINT32 got = 0;
+		HPDF_Stream ps = p.pdf->stream;
+		if (ps && ps->type == HPDF_STREAM_MEMORY) {
+			HPDF_UINT nb = HPDF_MemStream_GetBufCount(ps);
+			for (HPDF_UINT i = 0; i < nb && got < size; i++) {
+				HPDF_UINT len = 0;
+				HPDF_BYTE *b = HPDF_MemStream_GetBufPtr(ps, i, &len);
+				if (!b)
+					break;
+				if (len > size - got)
+					len = size - got;
+				memcpy(buf + got, b, len);
+				got += len;
+			}
+		} else {
+			got = size;
+			HPDF_ResetStream(p.pdf);
+			if (HPDF_ReadFromStream(p.pdf, (HPDF_BYTE *)buf, &got) != HPDF_OK && got != size)
+				got = 0; /* the last read reports end of stream: only a short read fails */
+		}
 		if (got != size) {
 			free(buf);
 			rc = calc_error(d, name, 0, "cannot write the PDF (%s)", p.failed ? p.err : "read back failed");

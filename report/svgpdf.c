@@ -410,6 +410,48 @@ char *rpt_ftoa(char *s, HPDF_REAL val)
 	return s;
 }
 
+/*
+ * Append 'n' bytes to a libharu stream.  A memory stream (HPDF_MemStream_New) is a list
+ * of blocks of buf_siz bytes, the last one filled to w_pos; libharu 2.3 fills it
+ * through HPDF_MemCpy, a byte-by-byte loop (hpdf_utils.c), for every write.  Here the
+ * bytes go in by memcpy, block by block, and a new block is added as
+ * HPDF_MemStream_InWrite adds it (HPDF_GetMem of buf_siz, HPDF_List_Add), so the
+ * stream holds what HPDF_Stream_Write would have put there.  Any other stream, or one
+ * in error, is HPDF_Stream_Write's.
+ */
+HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n)
+{
+	if (st->type != HPDF_STREAM_MEMORY || HPDF_Error_GetCode(st->error) != HPDF_OK || n > 0x7fffffff)
+		return HPDF_Stream_Write(st, data, (HPDF_UINT)n);
+	HPDF_MemStreamAttr a = (HPDF_MemStreamAttr)st->attr;
+	const HPDF_BYTE *p = data;
+	size_t left = n;
+	while (left > 0) {
+		size_t room = a->buf_siz - a->w_pos;
+		if (room == 0) {
+			HPDF_BYTE *b = HPDF_GetMem(st->mmgr, a->buf_siz);
+			if (!b)
+				return HPDF_Error_GetCode(st->error);
+			if (HPDF_List_Add(a->buf, b) != HPDF_OK) {
+				HPDF_FreeMem(st->mmgr, b);
+				a->w_ptr = NULL;
+				return HPDF_Error_GetCode(st->error);
+			}
+			a->w_ptr = b;
+			a->w_pos = 0;
+			continue;
+		}
+		size_t k = left < room ? left : room;
+		memcpy(a->w_ptr, p, k);
+		a->w_ptr += k;
+		a->w_pos += (HPDF_UINT)k;
+		p += k;
+		left -= k;
+	}
+	st->size += (HPDF_UINT32)n;
+	return HPDF_OK;
+}
+
 /* Write the 'n' numbers of 'v', separated by spaces, then " OP\n", to the page. */
 static void put_op(HPDF_Page page, const HPDF_REAL *v, int n, const char *op)
 {
@@ -425,7 +467,7 @@ static void put_op(HPDF_Page page, const HPDF_REAL *v, int n, const char *op)
 	o += k;
 	*o++ = '\012';
 	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
-	if (HPDF_Stream_Write(a->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK)
+	if (rpt_stream_write(a->stream, buf, (size_t)(o - buf)) != HPDF_OK)
 		HPDF_CheckError(page->error);
 }
 

@@ -33,6 +33,10 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
  * characters); returns the end. */
 char *rpt_ftoa(char *s, HPDF_REAL val);
 
+/* Append 'n' bytes to 'st' as HPDF_Stream_Write does (the same stream contents), by
+ * memcpy into a memory stream's blocks.  Returns HPDF_OK or libharu's error. */
+HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n);
+
 void rpt_page_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op);
 void rpt_page_rgb(HPDF_Page page, HPDF_REAL r, HPDF_REAL g, HPDF_REAL b, int stroke);
 void rpt_page_concat(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF_REAL d,
