@@ -382,7 +382,7 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		p->in_text = 1;
 	}
 	if (p->cur_font != (int)f || p->cur_size != size) {
-		HPDF_Page_SetFontAndSize(p->page, font, (HPDF_REAL)size);
+		rpt_page_font(p->page, font, (HPDF_REAL)size);
 		p->cur_font = (int)f;
 		p->cur_size = size;
 	}
@@ -463,7 +463,7 @@ static void d_rule(void *ctx, double x0, double y0, double x1, double y1, double
 		return;
 	end_text(p);
 	if (lw != p->cur_lw) {
-		HPDF_Page_SetLineWidth(p->page, (HPDF_REAL)lw);
+		rpt_page_linewidth(p->page, (HPDF_REAL)lw);
 		p->cur_lw = lw;
 	}
 	if (rgb != p->cur_stroke) {

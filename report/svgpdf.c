@@ -325,16 +325,16 @@ static void prepare(struct svg *g, const struct style *st)
 		unsigned c = st->has_stroke == 2 ? st->color : st->stroke;
 		rpt_page_rgb(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f,
 		             (c & 255) / 255.0f, 1);
-		HPDF_Page_SetLineWidth(g->page, (HPDF_REAL)st->stroke_width);
+		rpt_page_linewidth(g->page, (HPDF_REAL)st->stroke_width);
 		/* libharu 2.3 takes whole-number dash lengths: gnuplot's are rounded to
 		 * the nearest (at least 1) SVG unit, which keeps the pattern's rhythm */
 		if (st->ndash >= 2) {
 			HPDF_UINT16 di[4];
 			for (int i = 0; i < st->ndash; i++)
 				di[i] = (HPDF_UINT16)(st->dash[i] + 0.5 < 1 ? 1 : st->dash[i] + 0.5);
-			HPDF_Page_SetDash(g->page, di, (HPDF_UINT)st->ndash, 0);
+			rpt_page_dash(g->page, di, (HPDF_UINT)st->ndash, 0);
 		} else
-			HPDF_Page_SetDash(g->page, NULL, 0, 0);
+			rpt_page_dash(g->page, NULL, 0, 0);
 	}
 }
 
@@ -535,6 +535,86 @@ void rpt_page_concat(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, H
 	a->gstate->trans_matrix.y = tm.y + mx * tm.b + my * tm.d;
 }
 
+/* HPDF_Page_SetLineWidth: "w w\n" (PDF 32000-1:2008 section 8.4.4), the state's width. */
+void rpt_page_linewidth(HPDF_Page page, HPDF_REAL w)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_TEXT_OBJECT)) || !(w >= 0)) {
+		HPDF_Page_SetLineWidth(page, w);
+		return;
+	}
+	put_op(page, &w, 1, "w");
+	a->gstate->line_width = w;
+}
+
+/* HPDF_Page_SetDash: "[d1 d2 ... ] phase d\n" (section 8.4.3.6; libharu writes a space
+ * after each length), the state's dash mode. */
+void rpt_page_dash(HPDF_Page page, const HPDF_UINT16 *ptn, HPDF_UINT n, HPDF_UINT phase)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	int ok = (a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_TEXT_OBJECT)) && n <= 8 &&
+	         (n == 1 || n % 2 == 0) && !(n == 0 && phase > 0) && (ptn || n == 0);
+	for (HPDF_UINT i = 0; ok && i < n; i++)
+		ok = ptn[i] >= 1 && ptn[i] <= HPDF_MAX_DASH_PATTERN;
+	if (!ok) {
+		HPDF_Page_SetDash(page, ptn, n, phase);
+		return;
+	}
+	char buf[8 * 6 + 32];
+	int k = 0;
+	buf[k++] = '[';
+	for (HPDF_UINT i = 0; i < n; i++)
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "%u ", (unsigned)ptn[i]);
+	k += snprintf(buf + k, sizeof buf - (size_t)k, "] %u d\012", (unsigned)phase);
+	if (rpt_stream_write(a->stream, buf, (size_t)k) != HPDF_OK) {
+		HPDF_CheckError(page->error);
+		return;
+	}
+	HPDF_DashMode m;
+	memset(&m, 0, sizeof m);
+	m.num_ptn = n;
+	m.phase = phase;
+	for (HPDF_UINT i = 0; i < n; i++)
+		m.ptn[i] = ptn[i];
+	a->gstate->dash_mode = m;
+}
+
+/* HPDF_Page_SetFontAndSize: "/NAME size Tf\n" (section 9.3.1) with the font's name in
+ * the page's resources (HPDF_Page_GetLocalFontName, which adds it there), the state's
+ * font, size and writing mode.  A name that would need escaping (section 7.3.5) is
+ * left to libharu. */
+void rpt_page_font(HPDF_Page page, HPDF_Font font, HPDF_REAL size)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	const char *name = NULL;
+	if ((a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_TEXT_OBJECT)) && HPDF_Font_Validate(font) &&
+	    size > 0 && size <= HPDF_MAX_FONTSIZE && page->mmgr == font->mmgr)
+		name = HPDF_Page_GetLocalFontName(page, font);
+	size_t len = name ? strlen(name) : 0;
+	for (size_t i = 0; i < len && name; i++)
+		if (HPDF_NEEDS_ESCAPE((HPDF_BYTE)name[i]))
+			name = NULL;
+	if (!name || len == 0 || len > 64) {
+		HPDF_Page_SetFontAndSize(page, font, size);
+		return;
+	}
+	char buf[64 + 32];
+	buf[0] = '/';
+	memcpy(buf + 1, name, len);
+	char *o = buf + 1 + len;
+	*o++ = ' ';
+	o = rpt_ftoa(o, size);
+	memcpy(o, " Tf\012", 4);
+	o += 4;
+	if (rpt_stream_write(a->stream, buf, (size_t)(o - buf)) != HPDF_OK) {
+		HPDF_CheckError(page->error);
+		return;
+	}
+	a->gstate->font = font;
+	a->gstate->font_size = size;
+	a->gstate->writing_mode = ((HPDF_FontAttr)font->attr)->writing_mode;
+}
+
 /* Path data (SVG 1.1 section 8.3): M m L l H h V v Z z, numbers separated by spaces
  * or commas; a command letter may be followed by several coordinate pairs. */
 static void path_data(struct svg *g, const char *d)
@@ -643,7 +723,7 @@ static void text(struct svg *g, const struct style *st, const char *tag, const c
 		return;
 	double x = attr_num(tag, tag_end, "x", 0), y = attr_num(tag, tag_end, "y", 0);
 	HPDF_Page_BeginText(g->page);
-	HPDF_Page_SetFontAndSize(g->page, g->font, (HPDF_REAL)st->font_size);
+	rpt_page_font(g->page, g->font, (HPDF_REAL)st->font_size);
 	set_rgb_fill(g, st->has_fill == 2 ? st->color : st->has_fill ? st->fill : 0);
 	double w = HPDF_Page_TextWidth(g->page, buf);
 	double dx = st->anchor == 'e' ? -w : st->anchor == 'm' ? -w / 2 : 0;

@@ -28,6 +28,9 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
  *   rpt_page_rgb     HPDF_Page_SetRGBFill, or with 'stroke' SetRGBStroke (r, g, b in 0..1)
  *   rpt_page_concat  HPDF_Page_Concat (a, b, c, d, x, y), the matrix of PDF 32000-1:2008
  *                    section 8.3.4
+ *   rpt_page_linewidth  HPDF_Page_SetLineWidth
+ *   rpt_page_dash    HPDF_Page_SetDash (lengths, their number, phase)
+ *   rpt_page_font    HPDF_Page_SetFontAndSize
  */
 /* A number as HPDF_FToA writes it (the same bytes, no NUL) at 's' (room for 12
  * characters); returns the end. */
@@ -41,5 +44,8 @@ void rpt_page_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op);
 void rpt_page_rgb(HPDF_Page page, HPDF_REAL r, HPDF_REAL g, HPDF_REAL b, int stroke);
 void rpt_page_concat(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF_REAL d,
                      HPDF_REAL x, HPDF_REAL y);
+void rpt_page_linewidth(HPDF_Page page, HPDF_REAL w);
+void rpt_page_dash(HPDF_Page page, const HPDF_UINT16 *ptn, HPDF_UINT n, HPDF_UINT phase);
+void rpt_page_font(HPDF_Page page, HPDF_Font font, HPDF_REAL size);
 
 #endif
