@@ -996,10 +996,13 @@ static unsigned char *font_file_data(HPDF_TTFontDefAttr a, const char *path, siz
 	if (!fp)
 		return NULL;
 	struct fbuf file = {0}, t = {0}, out = {0};
-	unsigned char chunk[65536];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		fb_put(&file, chunk, got);
+	long fsize = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+	if (fsize <= 0 || fseek(fp, 0, SEEK_SET) != 0) {
+		fclose(fp);
+		return NULL;
+	}
+	file.b = xmalloc((size_t)fsize);
+	file.n = fread(file.b, 1, (size_t)fsize, fp);
 	fclose(fp);
 	const HPDF_TTF_FontHeader *h = &a->header;
 	const HPDF_TTF_GryphOffsets *g = &a->glyph_tbl;
@@ -1102,6 +1105,12 @@ static unsigned char *font_file_data(HPDF_TTFontDefAttr a, const char *path, siz
 			if (str.n)
 				fb_put(&t, str.b, str.n);
 			free(str.b);
+		} else if (!strcmp(font_tags[i], "post") && tb && tb->length >= 32 && tb->offset <= file.n &&
+		           file.n - tb->offset >= 32) {
+			/* version 3.0: the header alone, no glyph names (OpenType 1.9 'post';
+			 * PDF 32000-1:2008 section 9.9 does not need the table at all) */
+			fb_u32(&t, 0x00030000);
+			fb_put(&t, file.b + tb->offset + 4, 28);
 		} else if (tb) {
 			if (tb->offset > file.n || tb->length > file.n - tb->offset)
 				ok = 0;
