@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include <hpdf.h>
+#include <hpdf_conf.h>
 #include <hpdf_utils.h>
 #include <zlib.h>
 
@@ -329,6 +330,7 @@ static void d_begin(void *ctx, int pageno, double w, double h)
 		p->pages = xrealloc(p->pages, p->cpages * sizeof *p->pages);
 	}
 	p->pages[p->npages++] = p->page;
+	rpt_stream_fast(((HPDF_PageAttr)p->page->attr)->stream);
 	p->in_text = 0;
 	p->cur_font = -1;
 	p->cur_size = 0;
@@ -1338,8 +1340,19 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 		return -1;
 	}
 
-	/* the whole file in memory: libharu's own stream (a memory stream), its blocks
-	 * copied out in order (HPDF_ReadFromStream would copy them byte by byte) */
+	/* the whole file in memory: libharu's own stream (a memory stream, made here so
+	 * that the save writes into it by memcpy, as it reads every stream object), its
+	 * blocks copied out in order (HPDF_ReadFromStream would copy them byte by byte) */
+	if (!p.pdf->stream)
+		p.pdf->stream = HPDF_MemStream_New(p.pdf->mmgr, HPDF_STREAM_BUF_SIZ);
+	rpt_stream_fast(p.pdf->stream);
+	HPDF_Xref x = p.pdf->xref;
+	for (HPDF_UINT i = 0; x && i < x->entries->count; i++) {
+		HPDF_XrefEntry e = HPDF_List_ItemAt(x->entries, i);
+		HPDF_Obj_Header *h = e ? e->obj : NULL;
+		if (h && (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT)
+			rpt_stream_fast(((HPDF_Dict)e->obj)->stream);
+	}
 	HPDF_STATUS st = HPDF_SaveToStream(p.pdf);
 	HPDF_UINT32 size = st == HPDF_OK ? HPDF_GetStreamSize(p.pdf) : 0;
 	int rc = 0;

@@ -411,23 +411,23 @@ char *rpt_ftoa(char *s, HPDF_REAL val)
 }
 
 /*
- * Append 'n' bytes to a libharu stream.  A memory stream (HPDF_MemStream_New) is a list
- * of blocks of buf_siz bytes, the last one filled to w_pos; libharu 2.3 fills it
- * through HPDF_MemCpy, a byte-by-byte loop (hpdf_utils.c), for every write.  Here the
- * bytes go in by memcpy, block by block, and a new block is added as
- * HPDF_MemStream_InWrite adds it (HPDF_GetMem of buf_siz, HPDF_List_Add), so the
- * stream holds what HPDF_Stream_Write would have put there.  Any other stream, or one
- * in error, is HPDF_Stream_Write's.
+ * libharu's memory streams (HPDF_MemStream_New) are lists of blocks of buf_siz bytes,
+ * the last one filled to w_pos, read from block r_ptr_idx at r_pos.  libharu 2.3 copies
+ * into and out of them with HPDF_MemCpy, a byte-by-byte loop (hpdf_utils.c), for every
+ * write of a page operator and every block the save copies into the file.  mem_write
+ * and mem_read do what HPDF_MemStream_WriteFunc and HPDF_MemStream_ReadFunc do
+ * (hpdf_streams.c) -- the same blocks, positions and return codes, a new block added
+ * as HPDF_MemStream_InWrite adds it (HPDF_GetMem of buf_siz, HPDF_List_Add) -- with
+ * memcpy; rpt_stream_fast puts them into a memory stream, rpt_stream_write appends
+ * through them.
  */
-HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n)
+static HPDF_STATUS mem_write(HPDF_Stream st, const HPDF_BYTE *p, HPDF_UINT n)
 {
-	if (st->type != HPDF_STREAM_MEMORY || HPDF_Error_GetCode(st->error) != HPDF_OK || n > 0x7fffffff)
-		return HPDF_Stream_Write(st, data, (HPDF_UINT)n);
+	if (HPDF_Error_GetCode(st->error) != HPDF_OK)
+		return HPDF_THIS_FUNC_WAS_SKIPPED;
 	HPDF_MemStreamAttr a = (HPDF_MemStreamAttr)st->attr;
-	const HPDF_BYTE *p = data;
-	size_t left = n;
-	while (left > 0) {
-		size_t room = a->buf_siz - a->w_pos;
+	while (n > 0) {
+		HPDF_UINT room = a->buf_siz - a->w_pos;
 		if (room == 0) {
 			HPDF_BYTE *b = HPDF_GetMem(st->mmgr, a->buf_siz);
 			if (!b)
@@ -441,15 +441,72 @@ HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n)
 			a->w_pos = 0;
 			continue;
 		}
-		size_t k = left < room ? left : room;
+		HPDF_UINT k = n < room ? n : room;
 		memcpy(a->w_ptr, p, k);
 		a->w_ptr += k;
-		a->w_pos += (HPDF_UINT)k;
+		a->w_pos += k;
 		p += k;
-		left -= k;
+		n -= k;
 	}
-	st->size += (HPDF_UINT32)n;
 	return HPDF_OK;
+}
+
+static HPDF_STATUS mem_read(HPDF_Stream st, HPDF_BYTE *buf, HPDF_UINT *size)
+{
+	HPDF_MemStreamAttr a = (HPDF_MemStreamAttr)st->attr;
+	HPDF_UINT want = *size;
+	*size = 0;
+	while (want > 0) {
+		HPDF_UINT count = a->buf->count, avail;
+		if (count == 0)
+			return HPDF_STREAM_EOF;
+		if (a->r_ptr_idx < count - 1)
+			avail = a->buf_siz - a->r_pos;
+		else if (a->r_ptr_idx == count - 1)
+			avail = a->w_pos - a->r_pos;
+		else
+			return HPDF_STREAM_EOF;
+		if (!a->r_ptr)
+			a->r_ptr = HPDF_List_ItemAt(a->buf, a->r_ptr_idx);
+		if (avail >= want) {
+			memcpy(buf, a->r_ptr, want);
+			a->r_pos += want;
+			a->r_ptr += want;
+			*size += want;
+			return HPDF_OK;
+		}
+		memcpy(buf, a->r_ptr, avail);
+		buf += avail;
+		want -= avail;
+		*size += avail;
+		if (a->r_ptr_idx == count - 1) {
+			a->r_ptr += avail;
+			a->r_pos += avail;
+			return HPDF_STREAM_EOF;
+		}
+		a->r_ptr_idx++;
+		a->r_pos = 0;
+		a->r_ptr = HPDF_List_ItemAt(a->buf, a->r_ptr_idx);
+	}
+	return HPDF_OK;
+}
+
+void rpt_stream_fast(HPDF_Stream st)
+{
+	if (st && st->type == HPDF_STREAM_MEMORY) {
+		st->write_fn = mem_write;
+		st->read_fn = mem_read;
+	}
+}
+
+HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n)
+{
+	if (st->type != HPDF_STREAM_MEMORY || n > 0x7fffffff)
+		return HPDF_Stream_Write(st, data, (HPDF_UINT)n);
+	HPDF_STATUS rc = mem_write(st, data, (HPDF_UINT)n);
+	if (rc == HPDF_OK)
+		st->size += (HPDF_UINT32)n;
+	return rc;
 }
 
 /* Write the 'n' numbers of 'v', separated by spaces, then " OP\n", to the page. */

@@ -40,6 +40,10 @@ char *rpt_ftoa(char *s, HPDF_REAL val);
  * memcpy into a memory stream's blocks.  Returns HPDF_OK or libharu's error. */
 HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n);
 
+/* Give memory stream 'st' read and write functions that do what libharu's do, by
+ * memcpy (other streams are left as they are). */
+void rpt_stream_fast(HPDF_Stream st);
+
 void rpt_page_point(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, char op);
 void rpt_page_rgb(HPDF_Page page, HPDF_REAL r, HPDF_REAL g, HPDF_REAL b, int stroke);
 void rpt_page_concat(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF_REAL d,
