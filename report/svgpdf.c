@@ -386,26 +386,33 @@ char *rpt_ftoa(char *s, HPDF_REAL val)
 	}
 	HPDF_INT32 ip = (HPDF_INT32)(val + 0.000005);
 	HPDF_INT32 fp = (HPDF_INT32)((HPDF_REAL)(val - ip + 0.000005) * 100000);
-	char d[8];
-	int n = 0;
-	do { /* the integer part, lowest digit first */
-		d[n++] = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip > 0);
-	while (n)
-		*s++ = d[--n];
-	char f[5];
-	int last = -1; /* the last non-zero decimal */
-	for (int i = 4; i >= 0; i--) { /* five decimals, as many digits as libharu takes */
-		f[i] = (char)('0' + fp % 10);
-		fp /= 10;
-		if (f[i] != '0' && last < 0)
-			last = i;
+	/* the integer part (0 .. 32767) */
+	if (ip >= 10) {
+		if (ip >= 100) {
+			if (ip >= 1000) {
+				if (ip >= 10000)
+					*s++ = (char)('0' + ip / 10000);
+				*s++ = (char)('0' + ip / 1000 % 10);
+			}
+			*s++ = (char)('0' + ip / 100 % 10);
+		}
+		*s++ = (char)('0' + ip / 10 % 10);
 	}
-	if (last >= 0) {
+	*s++ = (char)('0' + ip % 10);
+	/* the five decimals libharu takes (the last five digits), trailing zeros dropped */
+	fp %= 100000;
+	if (fp > 0) {
+		int nd = 5;
+		while (fp % 10 == 0) {
+			fp /= 10;
+			nd--;
+		}
 		*s++ = '.';
-		for (int i = 0; i <= last; i++)
-			*s++ = f[i];
+		for (int i = nd - 1; i >= 0; i--) {
+			s[i] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		s += nd;
 	}
 	return s;
 }
