@@ -77,6 +77,55 @@ static const char *skip_ws(const char *s)
 	return s;
 }
 
+/*
+ * A number as strtod reads it, faster for the plain decimals gnuplot writes
+ * ("-12.34", "0.5"): up to 15 significant digits and 22 decimals without an exponent
+ * are exact as an integer m and a power of ten 10^k, and m / 10^k is one IEEE 754
+ * division, correctly rounded, which is what strtod returns (C11 7.22.1.3 with IEC
+ * 60559: correctly rounded); anything else (an exponent, more digits, inf, hex) is
+ * strtod's.  Sets *end like strtod.
+ */
+double rpt_svg_num(const char *p, char **end)
+{
+	static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	const char *q = p;
+	while (isspace((unsigned char)*q))
+		q++;
+	int neg = *q == '-';
+	if (*q == '-' || *q == '+')
+		q++;
+	unsigned long long m = 0;
+	int digits = 0, frac = 0, any = 0;
+	while (*q >= '0' && *q <= '9') {
+		if (m || *q != '0')
+			digits++;
+		m = m * 10 + (unsigned)(*q++ - '0');
+		any = 1;
+		if (digits > 15)
+			return strtod(p, end);
+	}
+	if (*q == '.') {
+		q++;
+		while (*q >= '0' && *q <= '9') {
+			if (m || *q != '0')
+				digits++;
+			m = m * 10 + (unsigned)(*q++ - '0');
+			frac++;
+			any = 1;
+			if (digits > 15 || frac > 22)
+				return strtod(p, end);
+		}
+	}
+	if (!any || *q == 'e' || *q == 'E' || *q == 'x' || *q == 'X')
+		return strtod(p, end);
+	if (end)
+		*end = (char *)q;
+	double v = (double)m / pow10[frac];
+	return neg ? -v : v;
+}
+
 /* The attribute after 'p' in the tag text ending before 'e': its name [*name, +*nl)
  * and value [*val, +*vl), without the quotes; returns where the next one may start,
  * or NULL at the end of the tag.  Attributes are name = 'value' or name = "value",
@@ -144,7 +193,7 @@ static int attr(const char *s, const char *e, const char *name, char *out, size_
 static double attr_num(const char *s, const char *e, const char *name, double def)
 {
 	char v[64];
-	return attr(s, e, name, v, sizeof v) ? strtod(v, NULL) : def;
+	return attr(s, e, name, v, sizeof v) ? rpt_svg_num(v, NULL) : def;
 }
 
 /* A colour: #rrggbb, #rgb, rgb(r, g, b) or a few names.  Returns 0 none, 1 a colour
@@ -215,20 +264,20 @@ static void apply_style(struct style *st, const char *s, const char *e)
 				st->stroke = c;
 		} else if (attr_is(a, al, "stroke-width")) {
 			attr_copy(val, vl, v, 64);
-			st->stroke_width = strtod(v, NULL);
+			st->stroke_width = rpt_svg_num(v, NULL);
 		} else if (attr_is(a, al, "fill-opacity")) {
 			attr_copy(val, vl, v, 64);
-			st->fill_opacity = strtod(v, NULL);
+			st->fill_opacity = rpt_svg_num(v, NULL);
 		} else if (attr_is(a, al, "font-size")) {
 			attr_copy(val, vl, v, 64);
-			st->font_size = strtod(v, NULL);
+			st->font_size = rpt_svg_num(v, NULL);
 		} else if (attr_is(a, al, "stroke-dasharray")) {
 			attr_copy(val, vl, v, sizeof v);
 			st->ndash = 0;
 			char *p = v;
 			while (*p && st->ndash < 4) {
 				char *q;
-				double x = strtod(p, &q);
+				double x = rpt_svg_num(p, &q);
 				if (q == p)
 					break;
 				st->dash[st->ndash++] = x;
@@ -262,7 +311,7 @@ static void apply_transform(struct svg *g, const char *s, const char *e)
 			q = skip_ws(q);
 			if (*q == ',')
 				q++;
-			double x = strtod(q, &end);
+			double x = rpt_svg_num(q, &end);
 			if (end == q)
 				break;
 			a[n++] = x;
@@ -702,7 +751,7 @@ static void path_data(struct svg *g, const char *d)
 			continue;
 		}
 		char *e;
-		double a = strtod(p, &e);
+		double a = rpt_svg_num(p, &e);
 		if (e == p)
 			break;
 		p = e;
@@ -710,7 +759,7 @@ static void path_data(struct svg *g, const char *d)
 		if (cmd == 'M' || cmd == 'm' || cmd == 'L' || cmd == 'l') {
 			while (*p == ',' || isspace((unsigned char)*p))
 				p++;
-			b = strtod(p, &e);
+			b = rpt_svg_num(p, &e);
 			if (e == p)
 				break;
 			p = e;
@@ -819,11 +868,11 @@ static void shape(struct svg *g, const char *name, const char *s, const char *e,
 			char *p = v, *q;
 			int n = 0;
 			for (;;) {
-				double x = strtod(p, &q);
+				double x = rpt_svg_num(p, &q);
 				if (q == p)
 					break;
 				p = q + (*q == ',');
-				double y = strtod(p, &q);
+				double y = rpt_svg_num(p, &q);
 				if (q == p)
 					break;
 				p = q;

@@ -32,6 +32,9 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
  *   rpt_page_dash    HPDF_Page_SetDash (lengths, their number, phase)
  *   rpt_page_font    HPDF_Page_SetFontAndSize
  */
+/* A number as strtod reads it (the same value and end), faster for plain decimals. */
+double rpt_svg_num(const char *p, char **end);
+
 /* A number as HPDF_FToA writes it (the same bytes, no NUL) at 's' (room for 12
  * characters); returns the end. */
 char *rpt_ftoa(char *s, HPDF_REAL val);

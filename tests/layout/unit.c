@@ -513,6 +513,46 @@ static void test_ftoa(void **state)
 	ftoa_same(-1e-30f);
 }
 
+/*
+ * The figures' numbers are read by rpt_svg_num (report/svgpdf.c), which promises
+ * strtod's value and end.  The reference is strtod itself: decimals of 1 to 18 digits
+ * with the point anywhere, signs, leading zeros, and the forms left to strtod
+ * (exponents, hex, inf), each followed by a separator or a path command.
+ */
+static void test_svg_num(void **state)
+{
+	(void)state;
+	static const char *const fixed[] = {"0", "-0", "+5", "5.", ".5", "-.25", "007.10", "1e3", "2E-2",
+	                                     "0x1A", "inf", "-", ".", "", " 12.5", "12.5L3", "3.14159265358979",
+	                                     "123456789012345678", "0.0000000000000000000000001"};
+	char *e1, *e2;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		double a = rpt_svg_num(fixed[i], &e1), b = strtod(fixed[i], &e2);
+		assert_memory_equal(&a, &b, sizeof a);
+		assert_ptr_equal(e1, e2);
+	}
+	unsigned x = 777;
+	char buf[64];
+	for (int i = 0; i < 300000; i++) {
+		x = x * 1664525u + 1013904223u;
+		int nd = 1 + (int)(x >> 28) % 18, point = (int)(x >> 20) % (nd + 1);
+		int k = 0;
+		if (x & 1)
+			buf[k++] = '-';
+		for (int d = 0; d < nd; d++) {
+			if (d == point)
+				buf[k++] = '.';
+			x = x * 1664525u + 1013904223u;
+			buf[k++] = (char)('0' + (x >> 24) % 10);
+		}
+		buf[k++] = (x & 2) ? ' ' : ',';
+		buf[k] = 0;
+		double a = rpt_svg_num(buf, &e1), b = strtod(buf, &e2);
+		if (memcmp(&a, &b, sizeof a) != 0 || e1 != e2)
+			fail_msg("\"%s\": %.17g, strtod %.17g", buf, a, b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_subscript),
 		cmocka_unit_test(test_no_blank_last_page),
 		cmocka_unit_test(test_ftoa),
+		cmocka_unit_test(test_svg_num),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
