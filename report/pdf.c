@@ -118,6 +118,7 @@ struct pdev {
 	HPDF_Outline outline[7]; /* last outline of each level */
 	HPDF_Encoder utf8;
 	HPDF_Dict tounicode;      /* the shared ToUnicode CMap */
+	unsigned char *encsave;   /* the UTF-8 encoder's maps while a font is made (font_new) */
 	int made[RPT_NFONTS];     /* the fonts in the order they were made */
 	int nmade;
 	struct zqueue zq;         /* streams being deflated */
@@ -173,66 +174,97 @@ static void fix_tounicode(struct pdev *p, HPDF_Font font)
 }
 
 /*
- * A font's CIDFontType2 (HPDF_GetFont with the UTF-8 encoder) is made by looking up
- * the glyph of each of the 65536 code points of the Basic Multilingual Plane
- * (libharu 2.3, CIDFontType2_New) with HPDF_TTFontDef_GetGlyphid, which scans the
- * font's cmap segments from the first one each time: a few hundred segments for
- * DejaVu, about 4 ms per font.  For that one call the font definition is given a
- * cmap of one segment that maps every code point through its glyph-id array
- * (TrueType 'cmap' format 4: idRangeOffset != 0, Apple TrueType Reference Manual and
- * OpenType 1.9 'cmap'), filled from the real segments in one ascending sweep with
- * GetGlyphid's own rule (the first segment whose end is >= the code point), so each
- * lookup is one comparison and returns what the scan would.  The font's own cmap is
- * put back at once; it is what the widths, the subset and the embedded file use.
+ * A font's CIDFontType2 (HPDF_GetFont with the UTF-8 encoder) gets a glyph map
+ * (CIDToGIDMap) and a width array (W) over the whole Basic Multilingual Plane: libharu
+ * 2.3's CIDFontType2_New looks up the glyph and the width of each of the 65536 code
+ * points, writes 128 kB of map and a W entry for every glyph the font covers (some
+ * 11 M instructions per DejaVu face, and 1 MB of maps to deflate for eight faces),
+ * whatever the document draws.  It walks every code point only for an encoder whose
+ * to_unicode_fn is not HPDF_CMapEncoder_ToUnicode (the UTF-8 encoder's is its own);
+ * for a CMap encoder it takes the code points of the encoder's cid_map that are not
+ * 0.  So for that one call the UTF-8 encoder is made to look like a CMap encoder that
+ * knows the space alone (its cid_map and unicode_map saved, cleared but for U+0020,
+ * and put back at once: the UTF-8 encoder keeps its own state in cid_map[0]), and the
+ * font comes out with a map and widths for U+0020 only.  The map and W are written
+ * again for the code points the document used (font_maps), once every page exists.
  * Returns the font, or NULL (libharu's error handler has the reason).
  */
-static HPDF_Font font_new(HPDF_Doc pdf, const char *name)
+static HPDF_Font font_new(struct pdev *p, const char *name)
 {
-	HPDF_FontDef def = HPDF_GetFontDef(pdf, name);
-	HPDF_TTFontDefAttr a = def && def->type == HPDF_FONTDEF_TYPE_TRUETYPE ? def->attr : NULL;
-	HPDF_UINT nseg = a ? a->cmap.seg_count_x2 / 2u : 0;
-	if (!a || a->cmap.format != 4 || nseg == 0)
-		return HPDF_GetFont(pdf, name, "UTF-8");
-	HPDF_TTF_CmapRange *c = &a->cmap;
-	HPDF_UINT16 *map = xmalloc(0x10000 * sizeof *map);
-	HPDF_UINT i = 0;
-	for (HPDF_UINT u = 0; u <= 0xffff; u++) {
-		while (i < nseg && u > c->end_count[i])
-			i++;
-		if (i == nseg)
-			break; /* no segment ends at U+FFFF: leave it to libharu */
-		HPDF_UINT16 gid;
-		if (c->start_count[i] > u)
-			gid = 0;
-		else if (c->id_range_offset[i] == 0)
-			gid = (HPDF_UINT16)(u + c->id_delta[i]);
-		else {
-			HPDF_UINT idx = c->id_range_offset[i] / 2 + (u - c->start_count[i]) - (nseg - i);
-			if (idx == c->glyph_id_array_count)
-				break; /* GetGlyphid would read past the array: leave it to libharu */
-			gid = idx > c->glyph_id_array_count ? 0
-			                                     : (HPDF_UINT16)(c->glyph_id_array[idx] + c->id_delta[i]);
+	HPDF_Encoder enc = p->utf8;
+	HPDF_CMapEncoderAttr ea = enc && enc->type == HPDF_ENCODER_TYPE_DOUBLE_BYTE ? enc->attr : NULL;
+	if (!ea)
+		return HPDF_GetFont(p->pdf, name, "UTF-8");
+	if (!p->encsave)
+		p->encsave = xmalloc(sizeof ea->cid_map + sizeof ea->unicode_map);
+	memcpy(p->encsave, ea->cid_map, sizeof ea->cid_map);
+	memcpy(p->encsave + sizeof ea->cid_map, ea->unicode_map, sizeof ea->unicode_map);
+	HPDF_Encoder_ToUnicode_Func keep = enc->to_unicode_fn;
+	memset(ea->cid_map, 0, sizeof ea->cid_map);
+	ea->cid_map[0][0x20] = 0x20;
+	ea->unicode_map[0][0x20] = 0x20;
+	enc->to_unicode_fn = HPDF_CMapEncoder_ToUnicode;
+	HPDF_Font font = HPDF_GetFont(p->pdf, name, "UTF-8");
+	enc->to_unicode_fn = keep;
+	memcpy(ea->cid_map, p->encsave, sizeof ea->cid_map);
+	memcpy(ea->unicode_map, p->encsave + sizeof ea->cid_map, sizeof ea->unicode_map);
+	return font;
+}
+
+/*
+ * The glyph map and widths of font 'f' for the code points the document used: those
+ * whose width the device asked for (every code point drawn or measured passes through
+ * glyph_width; the figures' text through rpt_svg_pdf's mark), the rest left out.  The
+ * map (PDF 32000-1:2008 section 9.7.4.2, CIDToGIDMap: two bytes per CID, big-endian,
+ * CID = code point for Identity-H) runs to the highest used code point, with glyph 0
+ * for the unused ones; W (section 9.7.4.3) lists runs "c [w1 w2 ...]" of used code
+ * points whose width is not the default DW, with libharu's own glyph lookup and glyph
+ * widths (HPDF_TTFontDef_GetGlyphid, HPDF_TTFontDef_GetGidWidth).  Returns 0 or -1.
+ */
+static int font_maps(struct pdev *p, enum rpt_font f)
+{
+	HPDF_Font font = p->font[f];
+	HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
+	HPDF_FontDef def = fa->fontdef;
+	const short *wc = p->wcache[f];
+	HPDF_Array w = fa->descendant_font ? HPDF_Dict_GetItem(fa->descendant_font, "W", HPDF_OCLASS_ARRAY) : NULL;
+	if (!fa->map_stream || !w || !wc || def->type != HPDF_FONTDEF_TYPE_TRUETYPE)
+		return -1;
+	long top = -1;
+	for (long cp = 0xffff; cp >= 0 && top < 0; cp--)
+		if (wc[cp] >= 0)
+			top = cp;
+	size_t n = top < 0 ? 1 : (size_t)top + 1;
+	unsigned char *map = xcalloc(n, 2);
+	HPDF_Array_Clear(w);
+	HPDF_Array run = NULL;
+	int rc = 0;
+	for (size_t cp = 0; cp < n && !rc; cp++) {
+		if (wc[cp] < 0) {
+			run = NULL;
+			continue;
 		}
-		map[u] = gid;
-		if (u == 0xffff) {
-			HPDF_TTF_CmapRange keep = *c;
-			HPDF_UINT16 end = 0xffff, start = 0, offset = 2; /* idx = 2/2 + u - (1 - 0) = u */
-			HPDF_INT16 delta = 0;
-			c->seg_count_x2 = 2;
-			c->end_count = &end;
-			c->start_count = &start;
-			c->id_delta = &delta;
-			c->id_range_offset = &offset;
-			c->glyph_id_array = map;
-			c->glyph_id_array_count = 0x10000;
-			HPDF_Font font = HPDF_GetFont(pdf, name, "UTF-8");
-			*c = keep;
-			free(map);
-			return font;
+		HPDF_UINT16 gid = HPDF_TTFontDef_GetGlyphid(def, (HPDF_UINT16)cp);
+		map[2 * cp] = (unsigned char)(gid >> 8);
+		map[2 * cp + 1] = (unsigned char)gid;
+		HPDF_INT16 gw = HPDF_TTFontDef_GetGidWidth(def, gid);
+		if (gw == def->missing_width) {
+			run = NULL;
+			continue;
 		}
+		if (!run) {
+			run = HPDF_Array_New(font->mmgr);
+			if (!run || HPDF_Array_AddNumber(w, (HPDF_INT32)cp) != HPDF_OK || HPDF_Array_Add(w, run) != HPDF_OK)
+				rc = -1;
+		}
+		if (!rc && HPDF_Array_AddNumber(run, gw) != HPDF_OK)
+			rc = -1;
 	}
+	HPDF_MemStream_FreeData(fa->map_stream->stream);
+	if (!rc && rpt_stream_write(fa->map_stream->stream, map, 2 * n) != HPDF_OK)
+		rc = -1;
 	free(map);
-	return HPDF_GetFont(pdf, name, "UTF-8");
+	return rc;
 }
 
 static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
@@ -247,18 +279,10 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 		snprintf(p->err, sizeof p->err, "cannot load font %s", path);
 		return NULL;
 	}
-	p->font[f] = font_new(p->pdf, name);
+	p->font[f] = font_new(p, name);
 	if (p->font[f]) {
 		fix_tounicode(p, p->font[f]);
 		p->made[p->nmade++] = f;
-		/* the CIDToGIDMap is complete once the font exists (CIDFontType2_New): its
-		 * deflating can start now (the filter libharu would give it at the save) */
-		HPDF_Dict map = ((HPDF_FontAttr)p->font[f]->attr)->map_stream;
-		if (map && map->filter == HPDF_STREAM_FILTER_NONE && !map->write_fn &&
-		    (p->font[f]->filter & HPDF_STREAM_FILTER_FLATE_DECODE)) {
-			map->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
-			zq_add(&p->zq, map, 1);
-		}
 	}
 	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
 	memset(p->wcache[f], 0xff, 0x10000 * sizeof(short));
@@ -575,6 +599,21 @@ out:
 	return (HPDF_Image)img;
 }
 
+/* The code points of a figure's text, drawn in RPT_SANS by libharu's UTF-8 encoder
+ * (rpt_svg_pdf), as used (font_maps). */
+static void svg_mark(void *ctx, const char *text)
+{
+	struct pdev *p = ctx;
+	if (!p->font[RPT_SANS])
+		return;
+	size_t len = strlen(text), i = 0, n;
+	while (i < len) {
+		unsigned cp = rpt_utf8_next(text + i, len - i, &n);
+		i += n ? n : 1;
+		glyph_width(p, RPT_SANS, cp > 0xffff ? 0xfffd : cp);
+	}
+}
+
 static int d_image(void *ctx, const char *path, double x, double y, double w, double h)
 {
 	struct pdev *p = ctx;
@@ -584,7 +623,7 @@ static int d_image(void *ctx, const char *path, double x, double y, double w, do
 	size_t pl = strlen(path);
 	if (pl > 4 && !strcmp(path + pl - 4, ".svg")) { /* a figure: drawn as vectors */
 		end_text(p);
-		if (rpt_svg_pdf(p->pdf, p->page, get_font(p, RPT_SANS), path, x, y, w, h) < 0)
+		if (rpt_svg_pdf(p->pdf, p->page, get_font(p, RPT_SANS), path, x, y, w, h, svg_mark, p) < 0)
 			return -1;
 		p->cur_font = -1; /* the graphics state was restored; the text state is unknown */
 		return 0;
@@ -1214,12 +1253,10 @@ static int zq_add_rest(struct pdev *p)
 {
 	for (int k = 0; k < p->nmade; k++) {
 		HPDF_Font font = p->font[p->made[k]];
-		if (!font->before_write_fn || embed_font(p, p->made[k]) < 0)
+		if (font_maps(p, p->made[k]) < 0 || !font->before_write_fn || embed_font(p, p->made[k]) < 0)
 			return -1;
 		font->filter = HPDF_STREAM_FILTER_NONE;
 		HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
-		if (fa->map_stream && fa->map_stream->write_fn == flate_write_keys)
-			fa->map_stream->filter = HPDF_STREAM_FILTER_NONE; /* queued when made */
 		HPDF_Dict desc = fa->fontdef ? fa->fontdef->descriptor : NULL;
 		zq_add(&p->zq, fa->map_stream, 1);
 		zq_add(&p->zq, fa->cmap_stream, 0);
@@ -1262,6 +1299,7 @@ static void pdev_free(struct pdev *p)
 	zq_finish(&p->zq, 0);
 	for (int f = 0; f < RPT_NFONTS; f++)
 		free(p->wcache[f]);
+	free(p->encsave);
 	for (int i = 0; i < p->nimg; i++)
 		free(p->img_path[i]);
 	free(p->img_path);

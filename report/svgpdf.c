@@ -66,6 +66,8 @@ struct svg {
 	HPDF_ExtGState alpha[8];
 	double alpha_v[8];
 	int nalpha;
+	void (*mark)(void *ctx, const char *text); /* told each text drawn (rpt_svg_pdf) */
+	void *mark_ctx;
 };
 
 /* ---- small parsers */
@@ -834,6 +836,8 @@ static void text(struct svg *g, const struct style *st, const char *tag, const c
 	xml_text(s, e, buf, sizeof buf);
 	if (!buf[0] || st->font_size <= 0)
 		return;
+	if (g->mark)
+		g->mark(g->mark_ctx, buf);
 	double x = attr_num(tag, tag_end, "x", 0), y = attr_num(tag, tag_end, "y", 0);
 	HPDF_Page_BeginText(g->page);
 	rpt_page_font(g->page, g->font, (HPDF_REAL)st->font_size);
@@ -1001,7 +1005,7 @@ int rpt_svg_size(const char *path, double *w, double *h)
 
 /* Draw the SVG at 'path' into the box (x, y, w, h) of 'page' (svgpdf.h); 0 or -1. */
 int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, double x, double y,
-                double w, double h)
+                double w, double h, void (*mark)(void *ctx, const char *text), void *mark_ctx)
 {
 	double vw, vh;
 	if (!font || rpt_svg_size(path, &vw, &vh) < 0)
@@ -1038,6 +1042,8 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
 	g->doc = doc;
 	g->page = page;
 	g->font = font;
+	g->mark = mark;
+	g->mark_ctx = mark_ctx;
 	/* SVG initial values (SVG 1.1 section 11.2 and 10.10) */
 	g->st[0] = (struct style){.has_fill = 1, .fill = 0, .has_stroke = 0, .color = 0, .stroke_width = 1,
 	                          .fill_opacity = 1, .font_size = 11, .anchor = 's'};

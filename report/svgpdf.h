@@ -12,12 +12,14 @@ int rpt_svg_size(const char *path, double *w, double *h);
 
 /*
  * Draw the SVG at 'path' into the box (x, y, w, h) of 'page' [pt, PDF coordinates,
- * (x, y) the lower left corner], its text in 'font' (a UTF-8 font of 'doc').  The
- * page's graphics state is saved and restored around it.  Returns 0, or -1 when the
- * file cannot be read or has no size (nothing is drawn then).
+ * (x, y) the lower left corner], its text in 'font' (a UTF-8 font of 'doc'); 'mark'
+ * (if not NULL) is given each text drawn (UTF-8), so that the caller knows the code
+ * points the font must map.  The page's graphics state is saved and restored around
+ * it.  Returns 0, or -1 when the file cannot be read or has no size (nothing is drawn
+ * then).
  */
 int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, double x, double y,
-                double w, double h);
+                double w, double h, void (*mark)(void *ctx, const char *text), void *mark_ctx);
 
 /*
  * Page operators written directly to 'page' (an open libharu page), byte for byte
