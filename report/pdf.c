@@ -5,19 +5,26 @@
  * its drawing calls into libharu calls (libharu 2.3 API reference,
  * https://github.com/libharu/libharu/wiki/API%3A-Page and API:-Font, API:-Document).
  *
- * Fonts: DejaVu Serif, Sans and Sans Mono TrueType files, embedded
- * (HPDF_LoadTTFontFromFile with embedding on) and addressed through libharu's UTF-8
+ * Fonts: DejaVu Serif, Sans and Sans Mono TrueType files, each loaded when first
+ * used and embedded as a subset (HPDF_LoadTTFontFromFile with embedding on: the
+ * glyphs used, font_file_data) and addressed through libharu's UTF-8
  * encoder (HPDF_UseUTFEncodings, libharu >= 2.3), so any code point the fonts cover
  * (x, approx, arrows, micro, Greek) is drawn and extracted correctly.  Widths come
  * from the fonts' advance widths per code point (HPDF_Font_GetUnicodeWidth, in
  * 1/1000 em), cached per face.
  *
- * Speed (the whole PDF of the default report in some 60 ms): where libharu's own
- * calls are slow for what this file does with them, the same result is had another
- * way, each described where it is done -- runs of text written with the operators
- * HPDF_Page_TextOut writes (d_text), a font's glyph lookups through a one-segment
- * cmap while libharu makes it (font_new), the streams deflated at a lower zlib level
- * on a worker thread beside the drawing ("Compression" below).
+ * Speed: where libharu's own calls are slow for what this file does with them, the
+ * same result is had another way, each described where it is done -- runs of text
+ * written with the operators HPDF_Page_TextOut writes (d_text), page operators and
+ * numbers written directly and libharu's memory streams filled and read by memcpy
+ * (report/svgpdf.c: rpt_page_*, rpt_ftoa, rpt_stream_fast), a font made without
+ * libharu's walk of the whole Basic Multilingual Plane and given the glyph map and
+ * widths of the code points the document used (font_new, font_maps), its embedded
+ * file written in one pass from the font file in memory (font_file_data), the
+ * streams deflated at a lower zlib level on a worker thread beside the drawing
+ * ("Compression" below).  Each keeps the pages as they were: the PDF before and after
+ * each change rendered (pdftoppm) to the same pixels and the same text (pdftotext),
+ * and all but font_maps and the 'post' table to the same bytes.
  *
  * Links and bookmarks may point forward (the table of contents links to later
  * pages), so anchors, links and bookmarks are recorded while the pages are drawn and
@@ -777,10 +784,14 @@ static void make_links(struct pdev *p)
  * deflate_slow; deflate.c's configuration_table): the three kinds cost 201 M
  * instructions at level 3 + Z_RLE against 291 M at level 4 (-31 %), for 33 kB more
  * (+3 % of the 1.0 MB file); level 1 would save 9 M more for 51 kB more.
+ * (Those maps and font files were libharu's; since font_maps writes a map only up to
+ * the highest code point used and the font files carry a 'post' table of 32 bytes,
+ * the default report deflates 8 maps of at most 18 kB and fonts of about 500 kB in
+ * all.)
  *
  * The work runs beside the drawing: a page's contents are queued when the page is
- * finished (nothing draws on it again), a font's CIDToGIDMap when the font is made,
- * the fonts' files and the rest once every page exists, and one worker thread
+ * finished (nothing draws on it again), the fonts' maps and files and the rest once
+ * every page exists, and one worker thread
  * deflates the queue while the main thread goes on; at the end the main thread takes
  * what is left from the queue too, so without a second core nothing waits.  The worker reads only the bytes of the
  * finished streams (pointers taken by the main thread) and its own memory, never
