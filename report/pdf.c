@@ -37,6 +37,8 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1047,15 +1049,22 @@ static unsigned char *font_file_data(HPDF_TTFontDefAttr a, const char *path, siz
 	FILE *fp = calc_file_open(path, "rb", why, sizeof why);
 	if (!fp)
 		return NULL;
-	struct fbuf file = {0}, t = {0}, out = {0};
-	long fsize = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
-	if (fsize <= 0 || fseek(fp, 0, SEEK_SET) != 0) {
-		fclose(fp);
-		return NULL;
-	}
-	file.b = xmalloc((size_t)fsize);
-	file.n = fread(file.b, 1, (size_t)fsize, fp);
+	/* the file mapped, not read: only the pages of the tables and glyphs copied are
+	 * touched (a DejaVu face is 330-760 kB, of which a report uses some 100 kB) */
+	struct fbuf t = {0}, out = {0};
+	struct {
+		const unsigned char *b;
+		size_t n;
+	} file = {NULL, 0};
+	struct stat sb;
+	void *map = MAP_FAILED;
+	if (fstat(fileno(fp), &sb) == 0 && sb.st_size > 0)
+		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0);
 	fclose(fp);
+	if (map == MAP_FAILED)
+		return NULL;
+	file.b = map;
+	file.n = (size_t)sb.st_size;
 	const HPDF_TTF_FontHeader *h = &a->header;
 	const HPDF_TTF_GryphOffsets *g = &a->glyph_tbl;
 	int shortloc = h->index_to_loc_format == 0;
@@ -1172,7 +1181,7 @@ static unsigned char *font_file_data(HPDF_TTFontDefAttr a, const char *path, siz
 		tlen[i] = (HPDF_UINT32)(t.n - off[i]);
 	}
 	free(loca);
-	free(file.b);
+	munmap(map, file.n);
 	if (!ok || adjust_at + 4 > t.n) {
 		free(t.b);
 		return NULL;
