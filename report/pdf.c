@@ -106,7 +106,10 @@ struct pdev {
 	HPDF_Page *pages;
 	int npages, cpages;
 	HPDF_Font font[RPT_NFONTS];
-	short *wcache[RPT_NFONTS];  /* advance width per BMP code point [1/1000 em], -1 unknown */
+	/* advance width per BMP code point [1/1000 em], -1 unknown: 256 blocks of 256
+	 * code points per face, a block allocated when one of its code points is first
+	 * asked for (a report uses a few blocks of the 256) */
+	short *wcache[RPT_NFONTS][256];
 	int failed;
 	char err[600];
 	/* text state of the current page */
@@ -235,13 +238,13 @@ static int font_maps(struct pdev *p, enum rpt_font f)
 	HPDF_Font font = p->font[f];
 	HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
 	HPDF_FontDef def = fa->fontdef;
-	const short *wc = p->wcache[f];
+	short *const *wc = p->wcache[f];
 	HPDF_Array w = fa->descendant_font ? HPDF_Dict_GetItem(fa->descendant_font, "W", HPDF_OCLASS_ARRAY) : NULL;
-	if (!fa->map_stream || !w || !wc || def->type != HPDF_FONTDEF_TYPE_TRUETYPE)
+	if (!fa->map_stream || !w || def->type != HPDF_FONTDEF_TYPE_TRUETYPE)
 		return -1;
 	long top = -1;
 	for (long cp = 0xffff; cp >= 0 && top < 0; cp--)
-		if (wc[cp] >= 0)
+		if (wc[cp >> 8] && wc[cp >> 8][cp & 255] >= 0)
 			top = cp;
 	size_t n = top < 0 ? 1 : (size_t)top + 1;
 	unsigned char *map = xcalloc(n, 2);
@@ -249,7 +252,7 @@ static int font_maps(struct pdev *p, enum rpt_font f)
 	HPDF_Array run = NULL;
 	int rc = 0;
 	for (size_t cp = 0; cp < n && !rc; cp++) {
-		if (wc[cp] < 0) {
+		if (!wc[cp >> 8] || wc[cp >> 8][cp & 255] < 0) {
 			run = NULL;
 			continue;
 		}
@@ -293,8 +296,6 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 		fix_tounicode(p, p->font[f]);
 		p->made[p->nmade++] = f;
 	}
-	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
-	memset(p->wcache[f], 0xff, 0x10000 * sizeof(short));
 	return p->font[f];
 }
 
@@ -304,10 +305,15 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
  * passes through here once. */
 static long glyph_width(struct pdev *p, enum rpt_font f, unsigned cp)
 {
-	short *wc = p->wcache[f];
-	if (wc[cp] < 0)
-		wc[cp] = (short)HPDF_Font_GetUnicodeWidth(p->font[f], (HPDF_UNICODE)cp);
-	return wc[cp];
+	short *wc = p->wcache[f][cp >> 8 & 255];
+	if (!wc) {
+		wc = p->wcache[f][cp >> 8 & 255] = xmalloc(256 * sizeof *wc);
+		memset(wc, 0xff, 256 * sizeof *wc);
+	}
+	short *w = &wc[cp & 255];
+	if (*w < 0)
+		*w = (short)HPDF_Font_GetUnicodeWidth(p->font[f], (HPDF_UNICODE)cp);
+	return *w;
 }
 
 static double d_width(void *ctx, enum rpt_font f, double size, const char *s, size_t len)
@@ -1318,7 +1324,8 @@ static void pdev_free(struct pdev *p)
 {
 	zq_finish(&p->zq, 0);
 	for (int f = 0; f < RPT_NFONTS; f++)
-		free(p->wcache[f]);
+		for (int b = 0; b < 256; b++)
+			free(p->wcache[f][b]);
 	free(p->encsave);
 	for (int i = 0; i < p->nimg; i++)
 		free(p->img_path[i]);
