@@ -524,7 +524,7 @@ static void d_rect(void *ctx, double x, double y, double w, double h, unsigned r
 		return;
 	end_text(p);
 	fill(p, rgb);
-	HPDF_Page_Rectangle(p->page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
+	rpt_page_rect(p->page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
 	HPDF_Page_Fill(p->page);
 }
 

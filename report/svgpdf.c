@@ -730,6 +730,71 @@ void rpt_page_font(HPDF_Page page, HPDF_Font font, HPDF_REAL size)
 	a->gstate->writing_mode = ((HPDF_FontAttr)font->attr)->writing_mode;
 }
 
+/* HPDF_Page_Rectangle: "x y w h re\n" (section 8.5.2.1), the path begun at (x, y). */
+void rpt_page_rect(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, HPDF_REAL w, HPDF_REAL h)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_PATH_OBJECT))) {
+		HPDF_Page_Rectangle(page, x, y, w, h);
+		return;
+	}
+	const HPDF_REAL v[4] = {x, y, w, h};
+	put_op(page, v, 4, "re");
+	a->cur_pos.x = x;
+	a->cur_pos.y = y;
+	a->str_pos = a->cur_pos;
+	a->gmode = HPDF_GMODE_PATH_OBJECT;
+}
+
+/* HPDF_Page_Circle: a move to (x - r, y) and four Bezier quarters (section 8.5.2.2),
+ * their control points at r * 0.552 as libharu 2.3 puts them (KAPPA in
+ * hpdf_page_operator.c), in single precision like libharu. */
+void rpt_page_circle(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, HPDF_REAL r)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_PATH_OBJECT))) {
+		HPDF_Page_Circle(page, x, y, r);
+		return;
+	}
+	const HPDF_REAL k = 0.552F, rk = r * k;
+	const HPDF_REAL m[2] = {x - r, y};
+	const HPDF_REAL q[4][6] = {
+		{x - r, y + rk, x - rk, y + r, x, y + r},
+		{x + rk, y + r, x + r, y + rk, x + r, y},
+		{x + r, y - rk, x + rk, y - r, x, y - r},
+		{x - rk, y - r, x - r, y - rk, x - r, y},
+	};
+	put_op(page, m, 2, "m");
+	for (int i = 0; i < 4; i++)
+		put_op(page, q[i], 6, "c");
+	a->cur_pos.x = x - r;
+	a->cur_pos.y = y;
+	a->str_pos = a->cur_pos;
+	a->gmode = HPDF_GMODE_PATH_OBJECT;
+}
+
+/* HPDF_Page_SetTextMatrix: "a b c d x y Tm\n" (section 9.4.2), the text matrix and
+ * position. */
+void rpt_page_textmatrix(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, HPDF_REAL md,
+                         HPDF_REAL mx, HPDF_REAL my)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (a->gmode != HPDF_GMODE_TEXT_OBJECT || ((ma == 0 || md == 0) && (mb == 0 || mc == 0))) {
+		HPDF_Page_SetTextMatrix(page, ma, mb, mc, md, mx, my);
+		return;
+	}
+	const HPDF_REAL v[6] = {ma, mb, mc, md, mx, my};
+	put_op(page, v, 6, "Tm");
+	a->text_matrix.a = ma;
+	a->text_matrix.b = mb;
+	a->text_matrix.c = mc;
+	a->text_matrix.d = md;
+	a->text_matrix.x = mx;
+	a->text_matrix.y = my;
+	a->text_pos.x = mx;
+	a->text_pos.y = my;
+}
+
 /* Path data (SVG 1.1 section 8.3): M m L l H h V v Z z, numbers separated by spaces
  * or commas; a command letter may be followed by several coordinate pairs. */
 static void path_data(struct svg *g, const char *d)
@@ -844,7 +909,7 @@ static void text(struct svg *g, const struct style *st, const char *tag, const c
 	set_rgb_fill(g, st->has_fill == 2 ? st->color : st->has_fill ? st->fill : 0);
 	double w = HPDF_Page_TextWidth(g->page, buf);
 	double dx = st->anchor == 'e' ? -w : st->anchor == 'm' ? -w / 2 : 0;
-	HPDF_Page_SetTextMatrix(g->page, 1, 0, 0, -1, (HPDF_REAL)(x + dx), (HPDF_REAL)y);
+	rpt_page_textmatrix(g->page, 1, 0, 0, -1, (HPDF_REAL)(x + dx), (HPDF_REAL)y);
 	HPDF_Page_ShowText(g->page, buf);
 	HPDF_Page_EndText(g->page);
 }
@@ -892,14 +957,14 @@ static void shape(struct svg *g, const char *name, const char *s, const char *e,
 			}
 		}
 	} else if (!strcmp(name, "rect")) {
-		HPDF_Page_Rectangle(g->page, (HPDF_REAL)attr_num(s, e, "x", 0), (HPDF_REAL)attr_num(s, e, "y", 0),
-		                    (HPDF_REAL)attr_num(s, e, "width", 0), (HPDF_REAL)attr_num(s, e, "height", 0));
+		rpt_page_rect(g->page, (HPDF_REAL)attr_num(s, e, "x", 0), (HPDF_REAL)attr_num(s, e, "y", 0),
+		              (HPDF_REAL)attr_num(s, e, "width", 0), (HPDF_REAL)attr_num(s, e, "height", 0));
 		paint(g, &st);
 	} else if (!strcmp(name, "circle")) {
 		double r = attr_num(s, e, "r", 0);
 		if (r > 0) {
-			HPDF_Page_Circle(g->page, (HPDF_REAL)attr_num(s, e, "cx", 0), (HPDF_REAL)attr_num(s, e, "cy", 0),
-			                 (HPDF_REAL)r);
+			rpt_page_circle(g->page, (HPDF_REAL)attr_num(s, e, "cx", 0), (HPDF_REAL)attr_num(s, e, "cy", 0),
+			                (HPDF_REAL)r);
 			paint(g, &st);
 		}
 	} else if (!strcmp(name, "use") && nest < 4) {

@@ -33,6 +33,8 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
  *   rpt_page_linewidth  HPDF_Page_SetLineWidth
  *   rpt_page_dash    HPDF_Page_SetDash (lengths, their number, phase)
  *   rpt_page_font    HPDF_Page_SetFontAndSize
+ *   rpt_page_rect, rpt_page_circle, rpt_page_textmatrix  HPDF_Page_Rectangle,
+ *                    HPDF_Page_Circle, HPDF_Page_SetTextMatrix
  */
 /* A number as strtod reads it (the same value and end), faster for plain decimals. */
 double rpt_svg_num(const char *p, char **end);
@@ -56,5 +58,9 @@ void rpt_page_concat(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF
 void rpt_page_linewidth(HPDF_Page page, HPDF_REAL w);
 void rpt_page_dash(HPDF_Page page, const HPDF_UINT16 *ptn, HPDF_UINT n, HPDF_UINT phase);
 void rpt_page_font(HPDF_Page page, HPDF_Font font, HPDF_REAL size);
+void rpt_page_rect(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, HPDF_REAL w, HPDF_REAL h);
+void rpt_page_circle(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, HPDF_REAL r);
+void rpt_page_textmatrix(HPDF_Page page, HPDF_REAL a, HPDF_REAL b, HPDF_REAL c, HPDF_REAL d,
+                         HPDF_REAL x, HPDF_REAL y);
 
 #endif
