@@ -5,19 +5,26 @@
  * its drawing calls into libharu calls (libharu 2.3 API reference,
  * https://github.com/libharu/libharu/wiki/API%3A-Page and API:-Font, API:-Document).
  *
- * Fonts: DejaVu Serif, Sans and Sans Mono TrueType files, embedded
- * (HPDF_LoadTTFontFromFile with embedding on) and addressed through libharu's UTF-8
+ * Fonts: DejaVu Serif, Sans and Sans Mono TrueType files, each loaded when first
+ * used and embedded as a subset (HPDF_LoadTTFontFromFile with embedding on: the
+ * glyphs used, font_file_data) and addressed through libharu's UTF-8
  * encoder (HPDF_UseUTFEncodings, libharu >= 2.3), so any code point the fonts cover
  * (x, approx, arrows, micro, Greek) is drawn and extracted correctly.  Widths come
  * from the fonts' advance widths per code point (HPDF_Font_GetUnicodeWidth, in
  * 1/1000 em), cached per face.
  *
- * Speed (the whole PDF of the default report in some 60 ms): where libharu's own
- * calls are slow for what this file does with them, the same result is had another
- * way, each described where it is done -- runs of text written with the operators
- * HPDF_Page_TextOut writes (d_text), a font's glyph lookups through a one-segment
- * cmap while libharu makes it (font_new), the streams deflated at a lower zlib level
- * on a worker thread beside the drawing ("Compression" below).
+ * Speed: where libharu's own calls are slow for what this file does with them, the
+ * same result is had another way, each described where it is done -- runs of text
+ * written with the operators HPDF_Page_TextOut writes (d_text), page operators and
+ * numbers written directly and libharu's memory streams filled and read by memcpy
+ * (report/svgpdf.c: rpt_page_*, rpt_ftoa, rpt_stream_fast), a font made without
+ * libharu's walk of the whole Basic Multilingual Plane and given the glyph map and
+ * widths of the code points the document used (font_new, font_maps), its embedded
+ * file written in one pass from the font file in memory (font_file_data), the
+ * streams deflated at a lower zlib level on a worker thread beside the drawing
+ * ("Compression" below).  Each keeps the pages as they were: the PDF before and after
+ * each change rendered (pdftoppm) to the same pixels and the same text (pdftotext),
+ * and all but font_maps and the 'post' table to the same bytes.
  *
  * Links and bookmarks may point forward (the table of contents links to later
  * pages), so anchors, links and bookmarks are recorded while the pages are drawn and
@@ -30,10 +37,13 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hpdf.h>
+#include <hpdf_conf.h>
 #include <hpdf_utils.h>
 #include <zlib.h>
 
@@ -96,7 +106,10 @@ struct pdev {
 	HPDF_Page *pages;
 	int npages, cpages;
 	HPDF_Font font[RPT_NFONTS];
-	short *wcache[RPT_NFONTS];  /* advance width per BMP code point [1/1000 em], -1 unknown */
+	/* advance width per BMP code point [1/1000 em], -1 unknown: 256 blocks of 256
+	 * code points per face, a block allocated when one of its code points is first
+	 * asked for (a report uses a few blocks of the 256) */
+	short *wcache[RPT_NFONTS][256];
 	int failed;
 	char err[600];
 	/* text state of the current page */
@@ -117,6 +130,7 @@ struct pdev {
 	HPDF_Outline outline[7]; /* last outline of each level */
 	HPDF_Encoder utf8;
 	HPDF_Dict tounicode;      /* the shared ToUnicode CMap */
+	unsigned char *encsave;   /* the UTF-8 encoder's maps while a font is made (font_new) */
 	int made[RPT_NFONTS];     /* the fonts in the order they were made */
 	int nmade;
 	struct zqueue zq;         /* streams being deflated */
@@ -172,66 +186,97 @@ static void fix_tounicode(struct pdev *p, HPDF_Font font)
 }
 
 /*
- * A font's CIDFontType2 (HPDF_GetFont with the UTF-8 encoder) is made by looking up
- * the glyph of each of the 65536 code points of the Basic Multilingual Plane
- * (libharu 2.3, CIDFontType2_New) with HPDF_TTFontDef_GetGlyphid, which scans the
- * font's cmap segments from the first one each time: a few hundred segments for
- * DejaVu, about 4 ms per font.  For that one call the font definition is given a
- * cmap of one segment that maps every code point through its glyph-id array
- * (TrueType 'cmap' format 4: idRangeOffset != 0, Apple TrueType Reference Manual and
- * OpenType 1.9 'cmap'), filled from the real segments in one ascending sweep with
- * GetGlyphid's own rule (the first segment whose end is >= the code point), so each
- * lookup is one comparison and returns what the scan would.  The font's own cmap is
- * put back at once; it is what the widths, the subset and the embedded file use.
+ * A font's CIDFontType2 (HPDF_GetFont with the UTF-8 encoder) gets a glyph map
+ * (CIDToGIDMap) and a width array (W) over the whole Basic Multilingual Plane: libharu
+ * 2.3's CIDFontType2_New looks up the glyph and the width of each of the 65536 code
+ * points, writes 128 kB of map and a W entry for every glyph the font covers (some
+ * 11 M instructions per DejaVu face, and 1 MB of maps to deflate for eight faces),
+ * whatever the document draws.  It walks every code point only for an encoder whose
+ * to_unicode_fn is not HPDF_CMapEncoder_ToUnicode (the UTF-8 encoder's is its own);
+ * for a CMap encoder it takes the code points of the encoder's cid_map that are not
+ * 0.  So for that one call the UTF-8 encoder is made to look like a CMap encoder that
+ * knows the space alone (its cid_map and unicode_map saved, cleared but for U+0020,
+ * and put back at once: the UTF-8 encoder keeps its own state in cid_map[0]), and the
+ * font comes out with a map and widths for U+0020 only.  The map and W are written
+ * again for the code points the document used (font_maps), once every page exists.
  * Returns the font, or NULL (libharu's error handler has the reason).
  */
-static HPDF_Font font_new(HPDF_Doc pdf, const char *name)
+static HPDF_Font font_new(struct pdev *p, const char *name)
 {
-	HPDF_FontDef def = HPDF_GetFontDef(pdf, name);
-	HPDF_TTFontDefAttr a = def && def->type == HPDF_FONTDEF_TYPE_TRUETYPE ? def->attr : NULL;
-	HPDF_UINT nseg = a ? a->cmap.seg_count_x2 / 2u : 0;
-	if (!a || a->cmap.format != 4 || nseg == 0)
-		return HPDF_GetFont(pdf, name, "UTF-8");
-	HPDF_TTF_CmapRange *c = &a->cmap;
-	HPDF_UINT16 *map = xmalloc(0x10000 * sizeof *map);
-	HPDF_UINT i = 0;
-	for (HPDF_UINT u = 0; u <= 0xffff; u++) {
-		while (i < nseg && u > c->end_count[i])
-			i++;
-		if (i == nseg)
-			break; /* no segment ends at U+FFFF: leave it to libharu */
-		HPDF_UINT16 gid;
-		if (c->start_count[i] > u)
-			gid = 0;
-		else if (c->id_range_offset[i] == 0)
-			gid = (HPDF_UINT16)(u + c->id_delta[i]);
-		else {
-			HPDF_UINT idx = c->id_range_offset[i] / 2 + (u - c->start_count[i]) - (nseg - i);
-			if (idx == c->glyph_id_array_count)
-				break; /* GetGlyphid would read past the array: leave it to libharu */
-			gid = idx > c->glyph_id_array_count ? 0
-			                                     : (HPDF_UINT16)(c->glyph_id_array[idx] + c->id_delta[i]);
+	HPDF_Encoder enc = p->utf8;
+	HPDF_CMapEncoderAttr ea = enc && enc->type == HPDF_ENCODER_TYPE_DOUBLE_BYTE ? enc->attr : NULL;
+	if (!ea)
+		return HPDF_GetFont(p->pdf, name, "UTF-8");
+	if (!p->encsave)
+		p->encsave = xmalloc(sizeof ea->cid_map + sizeof ea->unicode_map);
+	memcpy(p->encsave, ea->cid_map, sizeof ea->cid_map);
+	memcpy(p->encsave + sizeof ea->cid_map, ea->unicode_map, sizeof ea->unicode_map);
+	HPDF_Encoder_ToUnicode_Func keep = enc->to_unicode_fn;
+	memset(ea->cid_map, 0, sizeof ea->cid_map);
+	ea->cid_map[0][0x20] = 0x20;
+	ea->unicode_map[0][0x20] = 0x20;
+	enc->to_unicode_fn = HPDF_CMapEncoder_ToUnicode;
+	HPDF_Font font = HPDF_GetFont(p->pdf, name, "UTF-8");
+	enc->to_unicode_fn = keep;
+	memcpy(ea->cid_map, p->encsave, sizeof ea->cid_map);
+	memcpy(ea->unicode_map, p->encsave + sizeof ea->cid_map, sizeof ea->unicode_map);
+	return font;
+}
+
+/*
+ * The glyph map and widths of font 'f' for the code points the document used: those
+ * whose width the device asked for (every code point drawn or measured passes through
+ * glyph_width; the figures' text through rpt_svg_pdf's mark), the rest left out.  The
+ * map (PDF 32000-1:2008 section 9.7.4.2, CIDToGIDMap: two bytes per CID, big-endian,
+ * CID = code point for Identity-H) runs to the highest used code point, with glyph 0
+ * for the unused ones; W (section 9.7.4.3) lists runs "c [w1 w2 ...]" of used code
+ * points whose width is not the default DW, with libharu's own glyph lookup and glyph
+ * widths (HPDF_TTFontDef_GetGlyphid, HPDF_TTFontDef_GetGidWidth).  Returns 0 or -1.
+ */
+static int font_maps(struct pdev *p, enum rpt_font f)
+{
+	HPDF_Font font = p->font[f];
+	HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
+	HPDF_FontDef def = fa->fontdef;
+	short *const *wc = p->wcache[f];
+	HPDF_Array w = fa->descendant_font ? HPDF_Dict_GetItem(fa->descendant_font, "W", HPDF_OCLASS_ARRAY) : NULL;
+	if (!fa->map_stream || !w || def->type != HPDF_FONTDEF_TYPE_TRUETYPE)
+		return -1;
+	long top = -1;
+	for (long cp = 0xffff; cp >= 0 && top < 0; cp--)
+		if (wc[cp >> 8] && wc[cp >> 8][cp & 255] >= 0)
+			top = cp;
+	size_t n = top < 0 ? 1 : (size_t)top + 1;
+	unsigned char *map = xcalloc(n, 2);
+	HPDF_Array_Clear(w);
+	HPDF_Array run = NULL;
+	int rc = 0;
+	for (size_t cp = 0; cp < n && !rc; cp++) {
+		if (!wc[cp >> 8] || wc[cp >> 8][cp & 255] < 0) {
+			run = NULL;
+			continue;
 		}
-		map[u] = gid;
-		if (u == 0xffff) {
-			HPDF_TTF_CmapRange keep = *c;
-			HPDF_UINT16 end = 0xffff, start = 0, offset = 2; /* idx = 2/2 + u - (1 - 0) = u */
-			HPDF_INT16 delta = 0;
-			c->seg_count_x2 = 2;
-			c->end_count = &end;
-			c->start_count = &start;
-			c->id_delta = &delta;
-			c->id_range_offset = &offset;
-			c->glyph_id_array = map;
-			c->glyph_id_array_count = 0x10000;
-			HPDF_Font font = HPDF_GetFont(pdf, name, "UTF-8");
-			*c = keep;
-			free(map);
-			return font;
+		HPDF_UINT16 gid = HPDF_TTFontDef_GetGlyphid(def, (HPDF_UINT16)cp);
+		map[2 * cp] = (unsigned char)(gid >> 8);
+		map[2 * cp + 1] = (unsigned char)gid;
+		HPDF_INT16 gw = HPDF_TTFontDef_GetGidWidth(def, gid);
+		if (gw == def->missing_width) {
+			run = NULL;
+			continue;
 		}
+		if (!run) {
+			run = HPDF_Array_New(font->mmgr);
+			if (!run || HPDF_Array_AddNumber(w, (HPDF_INT32)cp) != HPDF_OK || HPDF_Array_Add(w, run) != HPDF_OK)
+				rc = -1;
+		}
+		if (!rc && HPDF_Array_AddNumber(run, gw) != HPDF_OK)
+			rc = -1;
 	}
+	HPDF_MemStream_FreeData(fa->map_stream->stream);
+	if (!rc && rpt_stream_write(fa->map_stream->stream, map, 2 * n) != HPDF_OK)
+		rc = -1;
 	free(map);
-	return HPDF_GetFont(pdf, name, "UTF-8");
+	return rc;
 }
 
 static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
@@ -246,21 +291,11 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
 		snprintf(p->err, sizeof p->err, "cannot load font %s", path);
 		return NULL;
 	}
-	p->font[f] = font_new(p->pdf, name);
+	p->font[f] = font_new(p, name);
 	if (p->font[f]) {
 		fix_tounicode(p, p->font[f]);
 		p->made[p->nmade++] = f;
-		/* the CIDToGIDMap is complete once the font exists (CIDFontType2_New): its
-		 * deflating can start now (the filter libharu would give it at the save) */
-		HPDF_Dict map = ((HPDF_FontAttr)p->font[f]->attr)->map_stream;
-		if (map && map->filter == HPDF_STREAM_FILTER_NONE && !map->write_fn &&
-		    (p->font[f]->filter & HPDF_STREAM_FILTER_FLATE_DECODE)) {
-			map->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
-			zq_add(&p->zq, map, 1);
-		}
 	}
-	p->wcache[f] = xmalloc(0x10000 * sizeof(short));
-	memset(p->wcache[f], 0xff, 0x10000 * sizeof(short));
 	return p->font[f];
 }
 
@@ -270,10 +305,15 @@ static HPDF_Font get_font(struct pdev *p, enum rpt_font f)
  * passes through here once. */
 static long glyph_width(struct pdev *p, enum rpt_font f, unsigned cp)
 {
-	short *wc = p->wcache[f];
-	if (wc[cp] < 0)
-		wc[cp] = (short)HPDF_Font_GetUnicodeWidth(p->font[f], (HPDF_UNICODE)cp);
-	return wc[cp];
+	short *wc = p->wcache[f][cp >> 8 & 255];
+	if (!wc) {
+		wc = p->wcache[f][cp >> 8 & 255] = xmalloc(256 * sizeof *wc);
+		memset(wc, 0xff, 256 * sizeof *wc);
+	}
+	short *w = &wc[cp & 255];
+	if (*w < 0)
+		*w = (short)HPDF_Font_GetUnicodeWidth(p->font[f], (HPDF_UNICODE)cp);
+	return *w;
 }
 
 static double d_width(void *ctx, enum rpt_font f, double size, const char *s, size_t len)
@@ -329,6 +369,7 @@ static void d_begin(void *ctx, int pageno, double w, double h)
 		p->pages = xrealloc(p->pages, p->cpages * sizeof *p->pages);
 	}
 	p->pages[p->npages++] = p->page;
+	rpt_stream_fast(((HPDF_PageAttr)p->page->attr)->stream);
 	p->in_text = 0;
 	p->cur_font = -1;
 	p->cur_size = 0;
@@ -382,7 +423,7 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		p->in_text = 1;
 	}
 	if (p->cur_font != (int)f || p->cur_size != size) {
-		HPDF_Page_SetFontAndSize(p->page, font, (HPDF_REAL)size);
+		rpt_page_font(p->page, font, (HPDF_REAL)size);
 		p->cur_font = (int)f;
 		p->cur_size = size;
 	}
@@ -402,10 +443,10 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		dy = (ya - tm->y - (xa - tm->x) * tm->b / tm->a) / (tm->d - tm->c * tm->b / tm->a);
 		dx = (xa - tm->x - dy * tm->c) / tm->a;
 	}
-	char *o = buf, *end = buf + sizeof buf - 1;
-	o = HPDF_FToA(o, dx, end);
+	char *o = buf;
+	o = rpt_ftoa(o, dx);
 	*o++ = ' ';
-	o = HPDF_FToA(o, dy, end);
+	o = rpt_ftoa(o, dy);
 	memcpy(o, " Td\012", 4);
 	o += 4;
 	tm->x += dx * tm->a + dy * tm->c;
@@ -449,7 +490,7 @@ static void d_text(void *ctx, enum rpt_font f, double size, double x, double y, 
 		attr->text_pos.x += tw * tm->a;
 		attr->text_pos.y += tw * tm->b;
 	}
-	if (HPDF_Stream_Write(attr->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK &&
+	if (rpt_stream_write(attr->stream, buf, (size_t)(o - buf)) != HPDF_OK &&
 	    !p->failed) {
 		snprintf(p->err, sizeof p->err, "cannot write a page's text");
 		p->failed = 1;
@@ -463,7 +504,7 @@ static void d_rule(void *ctx, double x0, double y0, double x1, double y1, double
 		return;
 	end_text(p);
 	if (lw != p->cur_lw) {
-		HPDF_Page_SetLineWidth(p->page, (HPDF_REAL)lw);
+		rpt_page_linewidth(p->page, (HPDF_REAL)lw);
 		p->cur_lw = lw;
 	}
 	if (rgb != p->cur_stroke) {
@@ -483,7 +524,7 @@ static void d_rect(void *ctx, double x, double y, double w, double h, unsigned r
 		return;
 	end_text(p);
 	fill(p, rgb);
-	HPDF_Page_Rectangle(p->page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
+	rpt_page_rect(p->page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w, (HPDF_REAL)h);
 	HPDF_Page_Fill(p->page);
 }
 
@@ -563,7 +604,7 @@ static HPDF_Image png_direct(struct pdev *p, const char *path)
 		if (len > n - at - 12)
 			break;
 		if (memcmp(type, "IDAT", 4) == 0)
-			HPDF_Stream_Write(img->stream, buf + at + 8, (HPDF_UINT)len);
+			rpt_stream_write(img->stream, buf + at + 8, len);
 		if (memcmp(type, "IEND", 4) == 0)
 			break;
 		at += 12 + len;
@@ -571,6 +612,21 @@ static HPDF_Image png_direct(struct pdev *p, const char *path)
 out:
 	free(buf);
 	return (HPDF_Image)img;
+}
+
+/* The code points of a figure's text, drawn in RPT_SANS by libharu's UTF-8 encoder
+ * (rpt_svg_pdf), as used (font_maps). */
+static void svg_mark(void *ctx, const char *text)
+{
+	struct pdev *p = ctx;
+	if (!p->font[RPT_SANS])
+		return;
+	size_t len = strlen(text), i = 0, n;
+	while (i < len) {
+		unsigned cp = rpt_utf8_next(text + i, len - i, &n);
+		i += n ? n : 1;
+		glyph_width(p, RPT_SANS, cp > 0xffff ? 0xfffd : cp);
+	}
 }
 
 static int d_image(void *ctx, const char *path, double x, double y, double w, double h)
@@ -582,7 +638,7 @@ static int d_image(void *ctx, const char *path, double x, double y, double w, do
 	size_t pl = strlen(path);
 	if (pl > 4 && !strcmp(path + pl - 4, ".svg")) { /* a figure: drawn as vectors */
 		end_text(p);
-		if (rpt_svg_pdf(p->pdf, p->page, get_font(p, RPT_SANS), path, x, y, w, h) < 0)
+		if (rpt_svg_pdf(p->pdf, p->page, get_font(p, RPT_SANS), path, x, y, w, h, svg_mark, p) < 0)
 			return -1;
 		p->cur_font = -1; /* the graphics state was restored; the text state is unknown */
 		return 0;
@@ -736,10 +792,14 @@ static void make_links(struct pdev *p)
  * deflate_slow; deflate.c's configuration_table): the three kinds cost 201 M
  * instructions at level 3 + Z_RLE against 291 M at level 4 (-31 %), for 33 kB more
  * (+3 % of the 1.0 MB file); level 1 would save 9 M more for 51 kB more.
+ * (Those maps and font files were libharu's; since font_maps writes a map only up to
+ * the highest code point used and the font files carry a 'post' table of 32 bytes,
+ * the default report deflates 8 maps of at most 18 kB and fonts of about 500 kB in
+ * all.)
  *
  * The work runs beside the drawing: a page's contents are queued when the page is
- * finished (nothing draws on it again), a font's CIDToGIDMap when the font is made,
- * the fonts' files and the rest once every page exists, and one worker thread
+ * finished (nothing draws on it again), the fonts' maps and files and the rest once
+ * every page exists, and one worker thread
  * deflates the queue while the main thread goes on; at the end the main thread takes
  * what is left from the queue too, so without a second core nothing waits.  The worker reads only the bytes of the
  * finished streams (pointers taken by the main thread) and its own memory, never
@@ -893,7 +953,7 @@ static int zq_finish(struct zqueue *q, int apply)
 		j = q->jobs[i];
 		if (apply && j->ok) {
 			HPDF_MemStream_FreeData(j->s->stream);
-			if (HPDF_Stream_Write(j->s->stream, j->out, (HPDF_UINT)j->outlen) != HPDF_OK)
+			if (rpt_stream_write(j->s->stream, j->out, j->outlen) != HPDF_OK)
 				rc = -1;
 		} else if (apply) {
 			j->s->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
@@ -914,6 +974,298 @@ static int zq_finish(struct zqueue *q, int apply)
 }
 
 /*
+ * A TrueType font's embedded file (FontFile2), written from the font file's bytes in
+ * memory.  libharu 2.3 writes it in the font's before-write hook
+ * (CIDFontType2_BeforeWrite_Func calls HPDF_TTFontDef_SaveFontData), reading the file
+ * four bytes per call through its file stream and summing the checksums four bytes
+ * per call through a memory stream: some 16 M instructions per DejaVu face, the
+ * largest single cost of the PDF.  Here the same bytes are put together in one buffer:
+ * the thirteen tables libharu embeds, in its order (OS/2, cmap, cvt, fpgm, glyf, head,
+ * hhea, hmtx, loca, maxp, name, post, prep; a table the font lacks is empty), each
+ * copied from the file but for
+ *   head  the font's header fields as libharu parsed them, checkSumAdjustment set last;
+ *   glyf  only the glyphs the document used (libharu's flags, set as their widths were
+ *         asked for), in glyph order, the others empty;
+ *   loca  the new offsets (short or long as indexToLocFormat says; a skipped glyph
+ *         gets the offset where the last kept one ended);
+ *   name  every record's string, records 1 and 4 (family, full name) prefixed with
+ *         the subset tag ("ABCDEF+", two bytes per character on platforms 0 and 3);
+ * tables packed without padding, each directory entry with its checksum (the sum of
+ * its big-endian 32-bit words, the last zero-padded), and checkSumAdjustment =
+ * 0xB1B0AFBA minus the sum of the whole words of the tables' area -- libharu's
+ * arithmetic, which is what makes the file byte for byte the one libharu writes
+ * (TrueType 'head', 'loca', 'name' and the table directory: Apple TrueType Reference
+ * Manual, OpenType 1.9).  The object order, keys and filter are those of the hook, which
+ * is run with embedding off to make the descriptor and the font's names.
+ * Returns the data (length in *len), or NULL when the font needs libharu's own path
+ * (a table whose rewriting needs data the font lacks, or a file that does not match
+ * what libharu parsed).
+ */
+static const char font_tags[13][5] = {"OS/2", "cmap", "cvt ", "fpgm", "glyf", "head", "hhea",
+                                      "hmtx", "loca", "maxp", "name", "post", "prep"};
+
+struct fbuf {
+	unsigned char *b;
+	size_t n, cap;
+};
+
+static void fb_put(struct fbuf *f, const void *src, size_t n)
+{
+	if (f->n + n > f->cap) {
+		f->cap = (f->n + n) * 2 + 4096;
+		f->b = xrealloc(f->b, f->cap);
+	}
+	memcpy(f->b + f->n, src, n);
+	f->n += n;
+}
+
+static void fb_u16(struct fbuf *f, unsigned v)
+{
+	unsigned char b[2] = {(unsigned char)(v >> 8), (unsigned char)v};
+	fb_put(f, b, 2);
+}
+
+static void fb_u32(struct fbuf *f, unsigned long v)
+{
+	unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+	                      (unsigned char)v};
+	fb_put(f, b, 4);
+}
+
+/* the sum of the big-endian words of b[0..n), the last one zero-padded if 'pad',
+ * dropped otherwise */
+static HPDF_UINT32 word_sum(const unsigned char *b, size_t n, int pad)
+{
+	HPDF_UINT32 s = 0;
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4)
+		s += ((HPDF_UINT32)b[i] << 24) | ((HPDF_UINT32)b[i + 1] << 16) | ((HPDF_UINT32)b[i + 2] << 8) |
+		     b[i + 3];
+	if (pad && i < n) {
+		unsigned char w[4] = {0, 0, 0, 0};
+		memcpy(w, b + i, n - i);
+		s += ((HPDF_UINT32)w[0] << 24) | ((HPDF_UINT32)w[1] << 16) | ((HPDF_UINT32)w[2] << 8) | w[3];
+	}
+	return s;
+}
+
+static unsigned char *font_file_data(HPDF_TTFontDefAttr a, const char *path, size_t *len)
+{
+	char why[128];
+	FILE *fp = calc_file_open(path, "rb", why, sizeof why);
+	if (!fp)
+		return NULL;
+	/* the file mapped, not read: only the pages of the tables and glyphs copied are
+	 * touched (a DejaVu face is 330-760 kB, of which a report uses some 100 kB) */
+	struct fbuf t = {0}, out = {0};
+	struct {
+		const unsigned char *b;
+		size_t n;
+	} file = {NULL, 0};
+	struct stat sb;
+	void *map = MAP_FAILED;
+	if (fstat(fileno(fp), &sb) == 0 && sb.st_size > 0)
+		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0);
+	fclose(fp);
+	if (map == MAP_FAILED)
+		return NULL;
+	file.b = map;
+	file.n = (size_t)sb.st_size;
+	const HPDF_TTF_FontHeader *h = &a->header;
+	const HPDF_TTF_GryphOffsets *g = &a->glyph_tbl;
+	int shortloc = h->index_to_loc_format == 0;
+	HPDF_UINT32 off[13], tlen[13], *loca = xmalloc((a->num_glyphs + 1u) * sizeof *loca);
+	size_t adjust_at = 0;
+	int ok = 1;
+	for (int i = 0; i < 13 && ok; i++) {
+		const HPDF_TTFTable *tb = NULL;
+		for (HPDF_UINT k = 0; k < a->offset_tbl.num_tables; k++)
+			if (memcmp(a->offset_tbl.table[k].tag, font_tags[i], 4) == 0) {
+				tb = &a->offset_tbl.table[k];
+				break;
+			}
+		off[i] = (HPDF_UINT32)t.n;
+		if (!strcmp(font_tags[i], "head")) {
+			fb_put(&t, h->version_number, 4);
+			fb_u32(&t, h->font_revision);
+			adjust_at = t.n;
+			fb_u32(&t, 0);
+			fb_u32(&t, h->magic_number);
+			fb_u16(&t, h->flags);
+			fb_u16(&t, h->units_per_em);
+			fb_put(&t, h->created, 8);
+			fb_put(&t, h->modified, 8);
+			fb_u16(&t, (HPDF_UINT16)h->x_min);
+			fb_u16(&t, (HPDF_UINT16)h->y_min);
+			fb_u16(&t, (HPDF_UINT16)h->x_max);
+			fb_u16(&t, (HPDF_UINT16)h->y_max);
+			fb_u16(&t, h->mac_style);
+			fb_u16(&t, h->lowest_rec_ppem);
+			fb_u16(&t, (HPDF_UINT16)h->font_direction_hint);
+			fb_u16(&t, (HPDF_UINT16)h->index_to_loc_format);
+			fb_u16(&t, (HPDF_UINT16)h->glyph_data_format);
+		} else if (!strcmp(font_tags[i], "glyf")) {
+			size_t start = t.n;
+			HPDF_UINT32 save = 0;
+			for (HPDF_UINT k = 0; k < a->num_glyphs && ok; k++) {
+				if (g->flgs[k] != 1) {
+					loca[k] = save;
+					continue;
+				}
+				size_t from = g->offsets[k], n = g->offsets[k + 1] - g->offsets[k];
+				HPDF_UINT32 at = (HPDF_UINT32)(t.n - start);
+				if (shortloc) {
+					from *= 2;
+					n *= 2;
+					at /= 2;
+				}
+				from += g->base_offset;
+				loca[k] = at;
+				if (g->offsets[k + 1] < g->offsets[k] || from > file.n || n > file.n - from)
+					ok = 0;
+				else
+					fb_put(&t, file.b + from, n);
+				save = (HPDF_UINT32)(t.n - start);
+				if (shortloc)
+					save /= 2;
+			}
+			loca[a->num_glyphs] = save;
+		} else if (!strcmp(font_tags[i], "loca")) {
+			for (HPDF_UINT k = 0; k <= a->num_glyphs; k++) {
+				if (shortloc)
+					fb_u16(&t, (HPDF_UINT16)loca[k]);
+				else
+					fb_u32(&t, loca[k]);
+			}
+		} else if (!strcmp(font_tags[i], "name")) {
+			const HPDF_TTF_NamingTable *nt = &a->name_tbl;
+			struct fbuf str = {0};
+			if (!tb)
+				ok = 0;
+			fb_u16(&t, nt->format);
+			fb_u16(&t, nt->count);
+			fb_u16(&t, nt->string_offset);
+			for (HPDF_UINT k = 0; k < nt->count && ok; k++) {
+				const HPDF_TTF_NameRecord *r = &nt->name_records[k];
+				size_t from = (size_t)tb->offset + nt->string_offset + r->offset;
+				unsigned n = r->length, rec = (unsigned)str.n;
+				if (r->name_id == 1 || r->name_id == 4) {
+					if (r->platform_id == 0 || r->platform_id == 3) {
+						fb_put(&str, a->tag_name2, sizeof a->tag_name2);
+						n += sizeof a->tag_name2;
+					} else {
+						fb_put(&str, a->tag_name, sizeof a->tag_name);
+						n += sizeof a->tag_name;
+					}
+				}
+				fb_u16(&t, r->platform_id);
+				fb_u16(&t, r->encoding_id);
+				fb_u16(&t, r->language_id);
+				fb_u16(&t, r->name_id);
+				fb_u16(&t, (HPDF_UINT16)n);
+				fb_u16(&t, (HPDF_UINT16)rec);
+				if (from > file.n || r->length > file.n - from)
+					ok = 0;
+				else
+					fb_put(&str, file.b + from, r->length);
+			}
+			if (str.n)
+				fb_put(&t, str.b, str.n);
+			free(str.b);
+		} else if (!strcmp(font_tags[i], "post") && tb && tb->length >= 32 && tb->offset <= file.n &&
+		           file.n - tb->offset >= 32) {
+			/* version 3.0: the header alone, no glyph names (OpenType 1.9 'post';
+			 * PDF 32000-1:2008 section 9.9 does not need the table at all) */
+			fb_u32(&t, 0x00030000);
+			fb_put(&t, file.b + tb->offset + 4, 28);
+		} else if (tb) {
+			if (tb->offset > file.n || tb->length > file.n - tb->offset)
+				ok = 0;
+			else
+				fb_put(&t, file.b + tb->offset, tb->length);
+		}
+		tlen[i] = (HPDF_UINT32)(t.n - off[i]);
+	}
+	free(loca);
+	munmap(map, file.n);
+	if (!ok || adjust_at + 4 > t.n) {
+		free(t.b);
+		return NULL;
+	}
+	/* the tables' checksums, head's with checkSumAdjustment still 0 (as the 'head'
+	 * table's checksum is defined), then the adjustment */
+	HPDF_UINT32 sum[13];
+	for (int i = 0; i < 13; i++)
+		sum[i] = word_sum(t.b + off[i], tlen[i], 1);
+	HPDF_UINT32 adjust = 0xB1B0AFBAu - word_sum(t.b, t.n, 0);
+	t.b[adjust_at] = (unsigned char)(adjust >> 24);
+	t.b[adjust_at + 1] = (unsigned char)(adjust >> 16);
+	t.b[adjust_at + 2] = (unsigned char)(adjust >> 8);
+	t.b[adjust_at + 3] = (unsigned char)adjust;
+	/* the table directory (offset table and 13 entries of 16 bytes) */
+	HPDF_UINT32 base = 12 + 16 * 13;
+	fb_u32(&out, a->offset_tbl.sfnt_version);
+	fb_u16(&out, 13);
+	fb_u16(&out, a->offset_tbl.search_range);
+	fb_u16(&out, a->offset_tbl.entry_selector);
+	fb_u16(&out, a->offset_tbl.range_shift);
+	for (int i = 0; i < 13; i++) {
+		fb_put(&out, font_tags[i], 4);
+		fb_u32(&out, sum[i]);
+		fb_u32(&out, off[i] + base);
+		fb_u32(&out, tlen[i]);
+	}
+	fb_put(&out, t.b, t.n);
+	free(t.b);
+	a->length1 = (HPDF_UINT)out.n;
+	*len = out.n;
+	return out.b;
+}
+
+/* Run font 'f''s before-write hook with its embedded file made by font_file_data: the
+ * file's stream object is made first (the object the hook would make first), the hook
+ * runs with embedding off (the descriptor, the font's names), and the file is put
+ * into the descriptor where the hook puts it, as its first key, with the hook's
+ * Length1, Length2 and Length3 and the font's filter.  A font font_file_data cannot
+ * write gets the hook as it is.  Returns 0 or -1. */
+static int embed_font(struct pdev *p, enum rpt_font f)
+{
+	HPDF_Font font = p->font[f];
+	HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
+	HPDF_FontDef def = fa->fontdef;
+	HPDF_TTFontDefAttr da = def && def->type == HPDF_FONTDEF_TYPE_TRUETYPE ? def->attr : NULL;
+	unsigned char *data = NULL;
+	size_t n = 0;
+	if (da && da->embedding && !def->descriptor) {
+		char path[512];
+		snprintf(path, sizeof path, "%s%s", FONT_DIR, font_file[f]);
+		data = font_file_data(da, path, &n);
+	}
+	if (!data)
+		return font->before_write_fn(font) == HPDF_OK ? 0 : -1;
+	HPDF_Dict ff = HPDF_DictStream_New(font->mmgr, fa->xref);
+	int rc = ff && rpt_stream_write(ff->stream, data, n) == HPDF_OK ? 0 : -1;
+	free(data);
+	if (rc < 0)
+		return -1;
+	da->embedding = HPDF_FALSE;
+	HPDF_STATUS st = font->before_write_fn(font);
+	da->embedding = HPDF_TRUE;
+	HPDF_Dict desc = def->descriptor;
+	if (st != HPDF_OK || !desc || HPDF_Dict_Add(desc, "FontFile2", ff) != HPDF_OK ||
+	    HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)da->length1) != HPDF_OK ||
+	    HPDF_Dict_AddNumber(ff, "Length2", 0) != HPDF_OK ||
+	    HPDF_Dict_AddNumber(ff, "Length3", 0) != HPDF_OK)
+		return -1;
+	ff->filter = font->filter;
+	HPDF_List l = desc->list; /* FontFile2 first, where the hook puts it */
+	void *last = l->obj[l->count - 1];
+	memmove(&l->obj[1], &l->obj[0], (l->count - 1) * sizeof *l->obj);
+	l->obj[0] = last;
+	return 0;
+}
+
+/*
  * Queue the rest once every page exists.  libharu makes a TrueType font's embedded
  * file (FontFile2) and sets the filters of its CIDToGIDMap and ToUnicode streams in
  * the font's before-write hook (CIDFontType2_BeforeWrite_Func); the hook is run here,
@@ -927,12 +1279,10 @@ static int zq_add_rest(struct pdev *p)
 {
 	for (int k = 0; k < p->nmade; k++) {
 		HPDF_Font font = p->font[p->made[k]];
-		if (!font->before_write_fn || font->before_write_fn(font) != HPDF_OK)
+		if (font_maps(p, p->made[k]) < 0 || !font->before_write_fn || embed_font(p, p->made[k]) < 0)
 			return -1;
 		font->filter = HPDF_STREAM_FILTER_NONE;
 		HPDF_FontAttr fa = (HPDF_FontAttr)font->attr;
-		if (fa->map_stream && fa->map_stream->write_fn == flate_write_keys)
-			fa->map_stream->filter = HPDF_STREAM_FILTER_NONE; /* queued when made */
 		HPDF_Dict desc = fa->fontdef ? fa->fontdef->descriptor : NULL;
 		zq_add(&p->zq, fa->map_stream, 1);
 		zq_add(&p->zq, fa->cmap_stream, 0);
@@ -974,7 +1324,9 @@ static void pdev_free(struct pdev *p)
 {
 	zq_finish(&p->zq, 0);
 	for (int f = 0; f < RPT_NFONTS; f++)
-		free(p->wcache[f]);
+		for (int b = 0; b < 256; b++)
+			free(p->wcache[f][b]);
+	free(p->encsave);
 	for (int i = 0; i < p->nimg; i++)
 		free(p->img_path[i]);
 	free(p->img_path);
@@ -1053,7 +1405,19 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 		return -1;
 	}
 
-	/* the whole file in memory: libharu's own stream, read back in one piece */
+	/* the whole file in memory: libharu's own stream (a memory stream, made here so
+	 * that the save writes into it by memcpy, as it reads every stream object), its
+	 * blocks copied out in order (HPDF_ReadFromStream would copy them byte by byte) */
+	if (!p.pdf->stream)
+		p.pdf->stream = HPDF_MemStream_New(p.pdf->mmgr, HPDF_STREAM_BUF_SIZ);
+	rpt_stream_fast(p.pdf->stream);
+	HPDF_Xref x = p.pdf->xref;
+	for (HPDF_UINT i = 0; x && i < x->entries->count; i++) {
+		HPDF_XrefEntry e = HPDF_List_ItemAt(x->entries, i);
+		HPDF_Obj_Header *h = e ? e->obj : NULL;
+		if (h && (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT)
+			rpt_stream_fast(((HPDF_Dict)e->obj)->stream);
+	}
 	HPDF_STATUS st = HPDF_SaveToStream(p.pdf);
 	HPDF_UINT32 size = st == HPDF_OK ? HPDF_GetStreamSize(p.pdf) : 0;
 	int rc = 0;
@@ -1061,10 +1425,26 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 		rc = calc_error(d, name, 0, "cannot write the PDF (%s)", p.failed ? p.err : "save failed");
 	} else {
 		char *buf = xmalloc(size);
-		HPDF_UINT32 got = size;
-		HPDF_ResetStream(p.pdf);
-		if (HPDF_ReadFromStream(p.pdf, (HPDF_BYTE *)buf, &got) != HPDF_OK && got != size)
-			got = 0; /* the last read reports end of stream: only a short read fails */
+		HPDF_UINT32 got = 0;
+		HPDF_Stream ps = p.pdf->stream;
+		if (ps && ps->type == HPDF_STREAM_MEMORY) {
+			HPDF_UINT nb = HPDF_MemStream_GetBufCount(ps);
+			for (HPDF_UINT i = 0; i < nb && got < size; i++) {
+				HPDF_UINT len = 0;
+				HPDF_BYTE *b = HPDF_MemStream_GetBufPtr(ps, i, &len);
+				if (!b)
+					break;
+				if (len > size - got)
+					len = size - got;
+				memcpy(buf + got, b, len);
+				got += len;
+			}
+		} else {
+			got = size;
+			HPDF_ResetStream(p.pdf);
+			if (HPDF_ReadFromStream(p.pdf, (HPDF_BYTE *)buf, &got) != HPDF_OK && got != size)
+				got = 0; /* the last read reports end of stream: only a short read fails */
+		}
 		if (got != size) {
 			free(buf);
 			rc = calc_error(d, name, 0, "cannot write the PDF (%s)", p.failed ? p.err : "read back failed");

@@ -66,6 +66,8 @@ struct svg {
 	HPDF_ExtGState alpha[8];
 	double alpha_v[8];
 	int nalpha;
+	void (*mark)(void *ctx, const char *text); /* told each text drawn (rpt_svg_pdf) */
+	void *mark_ctx;
 };
 
 /* ---- small parsers */
@@ -75,6 +77,55 @@ static const char *skip_ws(const char *s)
 	while (*s && isspace((unsigned char)*s))
 		s++;
 	return s;
+}
+
+/*
+ * A number as strtod reads it, faster for the plain decimals gnuplot writes
+ * ("-12.34", "0.5"): up to 15 significant digits and 22 decimals without an exponent
+ * are exact as an integer m and a power of ten 10^k, and m / 10^k is one IEEE 754
+ * division, correctly rounded, which is what strtod returns (C11 7.22.1.3 with IEC
+ * 60559: correctly rounded); anything else (an exponent, more digits, inf, hex) is
+ * strtod's.  Sets *end like strtod.
+ */
+double rpt_svg_num(const char *p, char **end)
+{
+	static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	const char *q = p;
+	while (isspace((unsigned char)*q))
+		q++;
+	int neg = *q == '-';
+	if (*q == '-' || *q == '+')
+		q++;
+	unsigned long long m = 0;
+	int digits = 0, frac = 0, any = 0;
+	while (*q >= '0' && *q <= '9') {
+		if (m || *q != '0')
+			digits++;
+		m = m * 10 + (unsigned)(*q++ - '0');
+		any = 1;
+		if (digits > 15)
+			return strtod(p, end);
+	}
+	if (*q == '.') {
+		q++;
+		while (*q >= '0' && *q <= '9') {
+			if (m || *q != '0')
+				digits++;
+			m = m * 10 + (unsigned)(*q++ - '0');
+			frac++;
+			any = 1;
+			if (digits > 15 || frac > 22)
+				return strtod(p, end);
+		}
+	}
+	if (!any || *q == 'e' || *q == 'E' || *q == 'x' || *q == 'X')
+		return strtod(p, end);
+	if (end)
+		*end = (char *)q;
+	double v = (double)m / pow10[frac];
+	return neg ? -v : v;
 }
 
 /* The attribute after 'p' in the tag text ending before 'e': its name [*name, +*nl)
@@ -144,7 +195,7 @@ static int attr(const char *s, const char *e, const char *name, char *out, size_
 static double attr_num(const char *s, const char *e, const char *name, double def)
 {
 	char v[64];
-	return attr(s, e, name, v, sizeof v) ? strtod(v, NULL) : def;
+	return attr(s, e, name, v, sizeof v) ? rpt_svg_num(v, NULL) : def;
 }
 
 /* A colour: #rrggbb, #rgb, rgb(r, g, b) or a few names.  Returns 0 none, 1 a colour
@@ -215,20 +266,20 @@ static void apply_style(struct style *st, const char *s, const char *e)
 				st->stroke = c;
 		} else if (attr_is(a, al, "stroke-width")) {
 			attr_copy(val, vl, v, 64);
-			st->stroke_width = strtod(v, NULL);
+			st->stroke_width = rpt_svg_num(v, NULL);
 		} else if (attr_is(a, al, "fill-opacity")) {
 			attr_copy(val, vl, v, 64);
-			st->fill_opacity = strtod(v, NULL);
+			st->fill_opacity = rpt_svg_num(v, NULL);
 		} else if (attr_is(a, al, "font-size")) {
 			attr_copy(val, vl, v, 64);
-			st->font_size = strtod(v, NULL);
+			st->font_size = rpt_svg_num(v, NULL);
 		} else if (attr_is(a, al, "stroke-dasharray")) {
 			attr_copy(val, vl, v, sizeof v);
 			st->ndash = 0;
 			char *p = v;
 			while (*p && st->ndash < 4) {
 				char *q;
-				double x = strtod(p, &q);
+				double x = rpt_svg_num(p, &q);
 				if (q == p)
 					break;
 				st->dash[st->ndash++] = x;
@@ -262,7 +313,7 @@ static void apply_transform(struct svg *g, const char *s, const char *e)
 			q = skip_ws(q);
 			if (*q == ',')
 				q++;
-			double x = strtod(q, &end);
+			double x = rpt_svg_num(q, &end);
 			if (end == q)
 				break;
 			a[n++] = x;
@@ -325,16 +376,16 @@ static void prepare(struct svg *g, const struct style *st)
 		unsigned c = st->has_stroke == 2 ? st->color : st->stroke;
 		rpt_page_rgb(g->page, (c >> 16 & 255) / 255.0f, (c >> 8 & 255) / 255.0f,
 		             (c & 255) / 255.0f, 1);
-		HPDF_Page_SetLineWidth(g->page, (HPDF_REAL)st->stroke_width);
+		rpt_page_linewidth(g->page, (HPDF_REAL)st->stroke_width);
 		/* libharu 2.3 takes whole-number dash lengths: gnuplot's are rounded to
 		 * the nearest (at least 1) SVG unit, which keeps the pattern's rhythm */
 		if (st->ndash >= 2) {
 			HPDF_UINT16 di[4];
 			for (int i = 0; i < st->ndash; i++)
 				di[i] = (HPDF_UINT16)(st->dash[i] + 0.5 < 1 ? 1 : st->dash[i] + 0.5);
-			HPDF_Page_SetDash(g->page, di, (HPDF_UINT)st->ndash, 0);
+			rpt_page_dash(g->page, di, (HPDF_UINT)st->ndash, 0);
 		} else
-			HPDF_Page_SetDash(g->page, NULL, 0, 0);
+			rpt_page_dash(g->page, NULL, 0, 0);
 	}
 }
 
@@ -363,14 +414,167 @@ static void paint(struct svg *g, const struct style *st)
  * state; in a state or with a value libharu would refuse, its own call runs and
  * reports the error. */
 
+/*
+ * A number as libharu 2.3's HPDF_FToA writes it (hpdf_utils.c): clamped to +-32767,
+ * the integer part truncated from val + 0.000005, five decimals truncated from
+ * (float)(val - int + 0.000005) * 100000 in single precision, trailing zeros and a
+ * bare point dropped ("0", "-0.5", "12.34567").  The same arithmetic in the same
+ * precision, so the same bytes, without HPDF_FToA's copy through a scratch buffer
+ * and its digit-by-digit trimming (some 600 instructions a number, tens of thousands
+ * of numbers per report).  Writes no NUL; returns the end.
+ */
+char *rpt_ftoa(char *s, HPDF_REAL val)
+{
+	if (val != val) /* NaN: libharu's own way */
+		return HPDF_FToA(s, val, s + HPDF_REAL_LEN);
+	if (val > HPDF_LIMIT_MAX_REAL)
+		val = HPDF_LIMIT_MAX_REAL;
+	else if (val < HPDF_LIMIT_MIN_REAL)
+		val = HPDF_LIMIT_MIN_REAL;
+	if (val < 0) {
+		*s++ = '-';
+		val = -val;
+	}
+	HPDF_INT32 ip = (HPDF_INT32)(val + 0.000005);
+	HPDF_INT32 fp = (HPDF_INT32)((HPDF_REAL)(val - ip + 0.000005) * 100000);
+	/* the integer part (0 .. 32767) */
+	if (ip >= 10) {
+		if (ip >= 100) {
+			if (ip >= 1000) {
+				if (ip >= 10000)
+					*s++ = (char)('0' + ip / 10000);
+				*s++ = (char)('0' + ip / 1000 % 10);
+			}
+			*s++ = (char)('0' + ip / 100 % 10);
+		}
+		*s++ = (char)('0' + ip / 10 % 10);
+	}
+	*s++ = (char)('0' + ip % 10);
+	/* the five decimals libharu takes (the last five digits), trailing zeros dropped */
+	fp %= 100000;
+	if (fp > 0) {
+		int nd = 5;
+		while (fp % 10 == 0) {
+			fp /= 10;
+			nd--;
+		}
+		*s++ = '.';
+		for (int i = nd - 1; i >= 0; i--) {
+			s[i] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		s += nd;
+	}
+	return s;
+}
+
+/*
+ * libharu's memory streams (HPDF_MemStream_New) are lists of blocks of buf_siz bytes,
+ * the last one filled to w_pos, read from block r_ptr_idx at r_pos.  libharu 2.3 copies
+ * into and out of them with HPDF_MemCpy, a byte-by-byte loop (hpdf_utils.c), for every
+ * write of a page operator and every block the save copies into the file.  mem_write
+ * and mem_read do what HPDF_MemStream_WriteFunc and HPDF_MemStream_ReadFunc do
+ * (hpdf_streams.c) -- the same blocks, positions and return codes, a new block added
+ * as HPDF_MemStream_InWrite adds it (HPDF_GetMem of buf_siz, HPDF_List_Add) -- with
+ * memcpy; rpt_stream_fast puts them into a memory stream, rpt_stream_write appends
+ * through them.
+ */
+static HPDF_STATUS mem_write(HPDF_Stream st, const HPDF_BYTE *p, HPDF_UINT n)
+{
+	if (HPDF_Error_GetCode(st->error) != HPDF_OK)
+		return HPDF_THIS_FUNC_WAS_SKIPPED;
+	HPDF_MemStreamAttr a = (HPDF_MemStreamAttr)st->attr;
+	while (n > 0) {
+		HPDF_UINT room = a->buf_siz - a->w_pos;
+		if (room == 0) {
+			HPDF_BYTE *b = HPDF_GetMem(st->mmgr, a->buf_siz);
+			if (!b)
+				return HPDF_Error_GetCode(st->error);
+			if (HPDF_List_Add(a->buf, b) != HPDF_OK) {
+				HPDF_FreeMem(st->mmgr, b);
+				a->w_ptr = NULL;
+				return HPDF_Error_GetCode(st->error);
+			}
+			a->w_ptr = b;
+			a->w_pos = 0;
+			continue;
+		}
+		HPDF_UINT k = n < room ? n : room;
+		memcpy(a->w_ptr, p, k);
+		a->w_ptr += k;
+		a->w_pos += k;
+		p += k;
+		n -= k;
+	}
+	return HPDF_OK;
+}
+
+static HPDF_STATUS mem_read(HPDF_Stream st, HPDF_BYTE *buf, HPDF_UINT *size)
+{
+	HPDF_MemStreamAttr a = (HPDF_MemStreamAttr)st->attr;
+	HPDF_UINT want = *size;
+	*size = 0;
+	while (want > 0) {
+		HPDF_UINT count = a->buf->count, avail;
+		if (count == 0)
+			return HPDF_STREAM_EOF;
+		if (a->r_ptr_idx < count - 1)
+			avail = a->buf_siz - a->r_pos;
+		else if (a->r_ptr_idx == count - 1)
+			avail = a->w_pos - a->r_pos;
+		else
+			return HPDF_STREAM_EOF;
+		if (!a->r_ptr)
+			a->r_ptr = HPDF_List_ItemAt(a->buf, a->r_ptr_idx);
+		if (avail >= want) {
+			memcpy(buf, a->r_ptr, want);
+			a->r_pos += want;
+			a->r_ptr += want;
+			*size += want;
+			return HPDF_OK;
+		}
+		memcpy(buf, a->r_ptr, avail);
+		buf += avail;
+		want -= avail;
+		*size += avail;
+		if (a->r_ptr_idx == count - 1) {
+			a->r_ptr += avail;
+			a->r_pos += avail;
+			return HPDF_STREAM_EOF;
+		}
+		a->r_ptr_idx++;
+		a->r_pos = 0;
+		a->r_ptr = HPDF_List_ItemAt(a->buf, a->r_ptr_idx);
+	}
+	return HPDF_OK;
+}
+
+void rpt_stream_fast(HPDF_Stream st)
+{
+	if (st && st->type == HPDF_STREAM_MEMORY) {
+		st->write_fn = mem_write;
+		st->read_fn = mem_read;
+	}
+}
+
+HPDF_STATUS rpt_stream_write(HPDF_Stream st, const void *data, size_t n)
+{
+	if (st->type != HPDF_STREAM_MEMORY || n > 0x7fffffff)
+		return HPDF_Stream_Write(st, data, (HPDF_UINT)n);
+	HPDF_STATUS rc = mem_write(st, data, (HPDF_UINT)n);
+	if (rc == HPDF_OK)
+		st->size += (HPDF_UINT32)n;
+	return rc;
+}
+
 /* Write the 'n' numbers of 'v', separated by spaces, then " OP\n", to the page. */
 static void put_op(HPDF_Page page, const HPDF_REAL *v, int n, const char *op)
 {
-	char buf[160], *end = buf + sizeof buf - 1, *o = buf;
+	char buf[160], *o = buf; /* 6 numbers of at most 12 characters, an operator */
 	for (int i = 0; i < n; i++) {
 		if (i)
 			*o++ = ' ';
-		o = HPDF_FToA(o, v[i], end);
+		o = rpt_ftoa(o, v[i]);
 	}
 	*o++ = ' ';
 	size_t k = strlen(op);
@@ -378,7 +582,7 @@ static void put_op(HPDF_Page page, const HPDF_REAL *v, int n, const char *op)
 	o += k;
 	*o++ = '\012';
 	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
-	if (HPDF_Stream_Write(a->stream, (HPDF_BYTE *)buf, (HPDF_UINT)(o - buf)) != HPDF_OK)
+	if (rpt_stream_write(a->stream, buf, (size_t)(o - buf)) != HPDF_OK)
 		HPDF_CheckError(page->error);
 }
 
@@ -431,7 +635,7 @@ void rpt_page_concat(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, H
 {
 	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
 	if (a->gmode != HPDF_GMODE_PAGE_DESCRIPTION) {
-		rpt_page_concat(page, ma, mb, mc, md, mx, my);
+		HPDF_Page_Concat(page, ma, mb, mc, md, mx, my);
 		return;
 	}
 	const HPDF_REAL v[6] = {ma, mb, mc, md, mx, my};
@@ -444,6 +648,151 @@ void rpt_page_concat(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, H
 	a->gstate->trans_matrix.d = tm.c * mb + tm.d * md;
 	a->gstate->trans_matrix.x = tm.x + mx * tm.a + my * tm.c;
 	a->gstate->trans_matrix.y = tm.y + mx * tm.b + my * tm.d;
+}
+
+/* HPDF_Page_SetLineWidth: "w w\n" (PDF 32000-1:2008 section 8.4.4), the state's width. */
+void rpt_page_linewidth(HPDF_Page page, HPDF_REAL w)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_TEXT_OBJECT)) || !(w >= 0)) {
+		HPDF_Page_SetLineWidth(page, w);
+		return;
+	}
+	put_op(page, &w, 1, "w");
+	a->gstate->line_width = w;
+}
+
+/* HPDF_Page_SetDash: "[d1 d2 ... ] phase d\n" (section 8.4.3.6; libharu writes a space
+ * after each length), the state's dash mode. */
+void rpt_page_dash(HPDF_Page page, const HPDF_UINT16 *ptn, HPDF_UINT n, HPDF_UINT phase)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	int ok = (a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_TEXT_OBJECT)) && n <= 8 &&
+	         (n == 1 || n % 2 == 0) && !(n == 0 && phase > 0) && (ptn || n == 0);
+	for (HPDF_UINT i = 0; ok && i < n; i++)
+		ok = ptn[i] >= 1 && ptn[i] <= HPDF_MAX_DASH_PATTERN;
+	if (!ok) {
+		HPDF_Page_SetDash(page, ptn, n, phase);
+		return;
+	}
+	char buf[8 * 6 + 32];
+	int k = 0;
+	buf[k++] = '[';
+	for (HPDF_UINT i = 0; i < n; i++)
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "%u ", (unsigned)ptn[i]);
+	k += snprintf(buf + k, sizeof buf - (size_t)k, "] %u d\012", (unsigned)phase);
+	if (rpt_stream_write(a->stream, buf, (size_t)k) != HPDF_OK) {
+		HPDF_CheckError(page->error);
+		return;
+	}
+	HPDF_DashMode m;
+	memset(&m, 0, sizeof m);
+	m.num_ptn = n;
+	m.phase = phase;
+	for (HPDF_UINT i = 0; i < n; i++)
+		m.ptn[i] = ptn[i];
+	a->gstate->dash_mode = m;
+}
+
+/* HPDF_Page_SetFontAndSize: "/NAME size Tf\n" (section 9.3.1) with the font's name in
+ * the page's resources (HPDF_Page_GetLocalFontName, which adds it there), the state's
+ * font, size and writing mode.  A name that would need escaping (section 7.3.5) is
+ * left to libharu. */
+void rpt_page_font(HPDF_Page page, HPDF_Font font, HPDF_REAL size)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	const char *name = NULL;
+	if ((a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_TEXT_OBJECT)) && HPDF_Font_Validate(font) &&
+	    size > 0 && size <= HPDF_MAX_FONTSIZE && page->mmgr == font->mmgr)
+		name = HPDF_Page_GetLocalFontName(page, font);
+	size_t len = name ? strlen(name) : 0;
+	for (size_t i = 0; i < len && name; i++)
+		if (HPDF_NEEDS_ESCAPE((HPDF_BYTE)name[i]))
+			name = NULL;
+	if (!name || len == 0 || len > 64) {
+		HPDF_Page_SetFontAndSize(page, font, size);
+		return;
+	}
+	char buf[64 + 32];
+	buf[0] = '/';
+	memcpy(buf + 1, name, len);
+	char *o = buf + 1 + len;
+	*o++ = ' ';
+	o = rpt_ftoa(o, size);
+	memcpy(o, " Tf\012", 4);
+	o += 4;
+	if (rpt_stream_write(a->stream, buf, (size_t)(o - buf)) != HPDF_OK) {
+		HPDF_CheckError(page->error);
+		return;
+	}
+	a->gstate->font = font;
+	a->gstate->font_size = size;
+	a->gstate->writing_mode = ((HPDF_FontAttr)font->attr)->writing_mode;
+}
+
+/* HPDF_Page_Rectangle: "x y w h re\n" (section 8.5.2.1), the path begun at (x, y). */
+void rpt_page_rect(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, HPDF_REAL w, HPDF_REAL h)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_PATH_OBJECT))) {
+		HPDF_Page_Rectangle(page, x, y, w, h);
+		return;
+	}
+	const HPDF_REAL v[4] = {x, y, w, h};
+	put_op(page, v, 4, "re");
+	a->cur_pos.x = x;
+	a->cur_pos.y = y;
+	a->str_pos = a->cur_pos;
+	a->gmode = HPDF_GMODE_PATH_OBJECT;
+}
+
+/* HPDF_Page_Circle: a move to (x - r, y) and four Bezier quarters (section 8.5.2.2),
+ * their control points at r * 0.552 as libharu 2.3 puts them (KAPPA in
+ * hpdf_page_operator.c), in single precision like libharu. */
+void rpt_page_circle(HPDF_Page page, HPDF_REAL x, HPDF_REAL y, HPDF_REAL r)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (!(a->gmode & (HPDF_GMODE_PAGE_DESCRIPTION | HPDF_GMODE_PATH_OBJECT))) {
+		HPDF_Page_Circle(page, x, y, r);
+		return;
+	}
+	const HPDF_REAL k = 0.552F, rk = r * k;
+	const HPDF_REAL m[2] = {x - r, y};
+	const HPDF_REAL q[4][6] = {
+		{x - r, y + rk, x - rk, y + r, x, y + r},
+		{x + rk, y + r, x + r, y + rk, x + r, y},
+		{x + r, y - rk, x + rk, y - r, x, y - r},
+		{x - rk, y - r, x - r, y - rk, x - r, y},
+	};
+	put_op(page, m, 2, "m");
+	for (int i = 0; i < 4; i++)
+		put_op(page, q[i], 6, "c");
+	a->cur_pos.x = x - r;
+	a->cur_pos.y = y;
+	a->str_pos = a->cur_pos;
+	a->gmode = HPDF_GMODE_PATH_OBJECT;
+}
+
+/* HPDF_Page_SetTextMatrix: "a b c d x y Tm\n" (section 9.4.2), the text matrix and
+ * position. */
+void rpt_page_textmatrix(HPDF_Page page, HPDF_REAL ma, HPDF_REAL mb, HPDF_REAL mc, HPDF_REAL md,
+                         HPDF_REAL mx, HPDF_REAL my)
+{
+	HPDF_PageAttr a = (HPDF_PageAttr)page->attr;
+	if (a->gmode != HPDF_GMODE_TEXT_OBJECT || ((ma == 0 || md == 0) && (mb == 0 || mc == 0))) {
+		HPDF_Page_SetTextMatrix(page, ma, mb, mc, md, mx, my);
+		return;
+	}
+	const HPDF_REAL v[6] = {ma, mb, mc, md, mx, my};
+	put_op(page, v, 6, "Tm");
+	a->text_matrix.a = ma;
+	a->text_matrix.b = mb;
+	a->text_matrix.c = mc;
+	a->text_matrix.d = md;
+	a->text_matrix.x = mx;
+	a->text_matrix.y = my;
+	a->text_pos.x = mx;
+	a->text_pos.y = my;
 }
 
 /* Path data (SVG 1.1 section 8.3): M m L l H h V v Z z, numbers separated by spaces
@@ -469,7 +818,7 @@ static void path_data(struct svg *g, const char *d)
 			continue;
 		}
 		char *e;
-		double a = strtod(p, &e);
+		double a = rpt_svg_num(p, &e);
 		if (e == p)
 			break;
 		p = e;
@@ -477,7 +826,7 @@ static void path_data(struct svg *g, const char *d)
 		if (cmd == 'M' || cmd == 'm' || cmd == 'L' || cmd == 'l') {
 			while (*p == ',' || isspace((unsigned char)*p))
 				p++;
-			b = strtod(p, &e);
+			b = rpt_svg_num(p, &e);
 			if (e == p)
 				break;
 			p = e;
@@ -552,13 +901,15 @@ static void text(struct svg *g, const struct style *st, const char *tag, const c
 	xml_text(s, e, buf, sizeof buf);
 	if (!buf[0] || st->font_size <= 0)
 		return;
+	if (g->mark)
+		g->mark(g->mark_ctx, buf);
 	double x = attr_num(tag, tag_end, "x", 0), y = attr_num(tag, tag_end, "y", 0);
 	HPDF_Page_BeginText(g->page);
-	HPDF_Page_SetFontAndSize(g->page, g->font, (HPDF_REAL)st->font_size);
+	rpt_page_font(g->page, g->font, (HPDF_REAL)st->font_size);
 	set_rgb_fill(g, st->has_fill == 2 ? st->color : st->has_fill ? st->fill : 0);
 	double w = HPDF_Page_TextWidth(g->page, buf);
 	double dx = st->anchor == 'e' ? -w : st->anchor == 'm' ? -w / 2 : 0;
-	HPDF_Page_SetTextMatrix(g->page, 1, 0, 0, -1, (HPDF_REAL)(x + dx), (HPDF_REAL)y);
+	rpt_page_textmatrix(g->page, 1, 0, 0, -1, (HPDF_REAL)(x + dx), (HPDF_REAL)y);
 	HPDF_Page_ShowText(g->page, buf);
 	HPDF_Page_EndText(g->page);
 }
@@ -586,11 +937,11 @@ static void shape(struct svg *g, const char *name, const char *s, const char *e,
 			char *p = v, *q;
 			int n = 0;
 			for (;;) {
-				double x = strtod(p, &q);
+				double x = rpt_svg_num(p, &q);
 				if (q == p)
 					break;
 				p = q + (*q == ',');
-				double y = strtod(p, &q);
+				double y = rpt_svg_num(p, &q);
 				if (q == p)
 					break;
 				p = q;
@@ -606,14 +957,14 @@ static void shape(struct svg *g, const char *name, const char *s, const char *e,
 			}
 		}
 	} else if (!strcmp(name, "rect")) {
-		HPDF_Page_Rectangle(g->page, (HPDF_REAL)attr_num(s, e, "x", 0), (HPDF_REAL)attr_num(s, e, "y", 0),
-		                    (HPDF_REAL)attr_num(s, e, "width", 0), (HPDF_REAL)attr_num(s, e, "height", 0));
+		rpt_page_rect(g->page, (HPDF_REAL)attr_num(s, e, "x", 0), (HPDF_REAL)attr_num(s, e, "y", 0),
+		              (HPDF_REAL)attr_num(s, e, "width", 0), (HPDF_REAL)attr_num(s, e, "height", 0));
 		paint(g, &st);
 	} else if (!strcmp(name, "circle")) {
 		double r = attr_num(s, e, "r", 0);
 		if (r > 0) {
-			HPDF_Page_Circle(g->page, (HPDF_REAL)attr_num(s, e, "cx", 0), (HPDF_REAL)attr_num(s, e, "cy", 0),
-			                 (HPDF_REAL)r);
+			rpt_page_circle(g->page, (HPDF_REAL)attr_num(s, e, "cx", 0), (HPDF_REAL)attr_num(s, e, "cy", 0),
+			                (HPDF_REAL)r);
 			paint(g, &st);
 		}
 	} else if (!strcmp(name, "use") && nest < 4) {
@@ -719,7 +1070,7 @@ int rpt_svg_size(const char *path, double *w, double *h)
 
 /* Draw the SVG at 'path' into the box (x, y, w, h) of 'page' (svgpdf.h); 0 or -1. */
 int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, double x, double y,
-                double w, double h)
+                double w, double h, void (*mark)(void *ctx, const char *text), void *mark_ctx)
 {
 	double vw, vh;
 	if (!font || rpt_svg_size(path, &vw, &vh) < 0)
@@ -756,6 +1107,8 @@ int rpt_svg_pdf(HPDF_Doc doc, HPDF_Page page, HPDF_Font font, const char *path, 
 	g->doc = doc;
 	g->page = page;
 	g->font = font;
+	g->mark = mark;
+	g->mark_ctx = mark_ctx;
 	/* SVG initial values (SVG 1.1 section 11.2 and 10.10) */
 	g->st[0] = (struct style){.has_fill = 1, .fill = 0, .has_stroke = 0, .color = 0, .stroke_width = 1,
 	                          .fill_opacity = 1, .font_size = 11, .anchor = 's'};

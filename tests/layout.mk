@@ -42,13 +42,14 @@ $(LAYOUT_DRIVER_ASAN): tests/layout/driver.c $(LAYOUT_OBJ_ASAN) report/layout.h 
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_TEST_FLAGS) -o $@ tests/layout/driver.c $(LAYOUT_OBJ_ASAN) $(PDF_LIBS)
 
-# cmocka unit tests of single layout decisions, on layout.c alone.
+# cmocka unit tests of single layout decisions, on layout.c alone, and of the PDF
+# device's number writer (svgpdf.c) against libharu's.
 LAYOUT_UNIT = $(BUILD)/tests/layout-unit
-$(LAYOUT_UNIT): tests/layout/unit.c $(BUILD)/report/layout.o report/layout.h report/report.h $(wildcard calc/*.h) \
-		| $(BUILD)/.deps
+$(LAYOUT_UNIT): tests/layout/unit.c $(BUILD)/report/layout.o $(BUILD)/report/svgpdf.o report/layout.h report/report.h \
+		report/svgpdf.h $(wildcard calc/*.h) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c $(BUILD)/report/layout.o \
-		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lm
+	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c $(BUILD)/report/layout.o $(BUILD)/report/svgpdf.o \
+		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lm
 
 .PHONY: check-layout check-pdf check-layout-asan
 check-layout-asan: $(LAYOUT_DRIVER_ASAN)

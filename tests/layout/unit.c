@@ -20,7 +20,13 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 
+#include <math.h>
+
+#include <hpdf.h>
+#include <hpdf_utils.h>
+
 #include "../../report/layout.h"
+#include "../../report/svgpdf.h"
 
 /* ---- the calc diagnostics contract, minimal (the test links layout.c alone) */
 
@@ -460,6 +466,93 @@ static void test_quote_bars(void **state)
 	assert_true(covered);
 }
 
+/*
+ * The PDF device writes its numbers with rpt_ftoa (report/svgpdf.c) instead of
+ * libharu's HPDF_FToA, promising the same bytes.  The reference is libharu's own
+ * function (libharu 2.3, hpdf_utils.c): every multiple of 1/64 in [-33000, 33000]
+ * (past the +-32767 clamp), the values around each rounding edge (k/100000 -+ a few
+ * float steps, where the 0.000005 offset carries a digit), and a million
+ * pseudo-random floats over the range (a fixed linear congruential sequence,
+ * Numerical Recipes' constants 1664525 and 1013904223).
+ */
+static void ftoa_same(float v)
+{
+	char a[64], b[64];
+	char *ea = rpt_ftoa(a, v);
+	*ea = 0;
+	char *eb = HPDF_FToA(b, v, b + sizeof b - 1);
+	*eb = 0;
+	if (strcmp(a, b) != 0)
+		fail_msg("%.9g: rpt_ftoa \"%s\", HPDF_FToA \"%s\"", (double)v, a, b);
+}
+
+static void test_ftoa(void **state)
+{
+	(void)state;
+	for (long k = -33000L * 64; k <= 33000L * 64; k++)
+		ftoa_same((float)k / 64);
+	for (long k = -300000; k <= 300000; k++) {
+		float v = (float)k / 100000;
+		ftoa_same(v);
+		float up = v, down = v;
+		for (int i = 0; i < 3; i++) {
+			up = nextafterf(up, 1e9f);
+			down = nextafterf(down, -1e9f);
+			ftoa_same(up);
+			ftoa_same(down);
+		}
+	}
+	unsigned x = 12345;
+	for (int i = 0; i < 1000000; i++) {
+		x = x * 1664525u + 1013904223u;
+		ftoa_same(((float)(x >> 8) / (float)(1u << 24) - 0.5f) * 70000);
+	}
+	ftoa_same(0.0f);
+	ftoa_same(-0.0f);
+	ftoa_same(1e-30f);
+	ftoa_same(-1e-30f);
+}
+
+/*
+ * The figures' numbers are read by rpt_svg_num (report/svgpdf.c), which promises
+ * strtod's value and end.  The reference is strtod itself: decimals of 1 to 18 digits
+ * with the point anywhere, signs, leading zeros, and the forms left to strtod
+ * (exponents, hex, inf), each followed by a separator or a path command.
+ */
+static void test_svg_num(void **state)
+{
+	(void)state;
+	static const char *const fixed[] = {"0", "-0", "+5", "5.", ".5", "-.25", "007.10", "1e3", "2E-2",
+	                                     "0x1A", "inf", "-", ".", "", " 12.5", "12.5L3", "3.14159265358979",
+	                                     "123456789012345678", "0.0000000000000000000000001"};
+	char *e1, *e2;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		double a = rpt_svg_num(fixed[i], &e1), b = strtod(fixed[i], &e2);
+		assert_memory_equal(&a, &b, sizeof a);
+		assert_ptr_equal(e1, e2);
+	}
+	unsigned x = 777;
+	char buf[64];
+	for (int i = 0; i < 300000; i++) {
+		x = x * 1664525u + 1013904223u;
+		int nd = 1 + (int)(x >> 28) % 18, point = (int)(x >> 20) % (nd + 1);
+		int k = 0;
+		if (x & 1)
+			buf[k++] = '-';
+		for (int d = 0; d < nd; d++) {
+			if (d == point)
+				buf[k++] = '.';
+			x = x * 1664525u + 1013904223u;
+			buf[k++] = (char)('0' + (x >> 24) % 10);
+		}
+		buf[k++] = (x & 2) ? ' ' : ',';
+		buf[k] = 0;
+		double a = rpt_svg_num(buf, &e1), b = strtod(buf, &e2);
+		if (memcmp(&a, &b, sizeof a) != 0 || e1 != e2)
+			fail_msg("\"%s\": %.17g, strtod %.17g", buf, a, b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_quote_bars),
 		cmocka_unit_test(test_subscript),
 		cmocka_unit_test(test_no_blank_last_page),
+		cmocka_unit_test(test_ftoa),
+		cmocka_unit_test(test_svg_num),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
