@@ -330,24 +330,30 @@ static void *huge(void *p, size_t n)
 #if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(__linux__) && defined(MADV_HUGEPAGE)
 #define HEAP_MMAP_MAX (32 << 20) /* glibc's largest M_MMAP_THRESHOLD on 64 bits */
 #define HEAP_PAD (64 << 20)
+#define HEAP_PROBE ((size_t)1 << 20)
+static void *volatile heap_skip[2]; /* volatile: blocks never read are not left out */
 void calc_heap_setup(void)
 {
 	char *b0, *b1;
-	void *volatile q; /* volatile: a malloc freed unused is not left out */
-	uintptr_t a, b;
+	uintptr_t a, b, top;
 	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_MAX);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_TOP_PAD, HEAP_PAD);
 	b0 = sbrk(0);
-	q = malloc(1 << 20); /* more than a fresh top holds: the heap grows by HEAP_PAD */
+	heap_skip[0] = malloc(HEAP_PROBE); /* more than a fresh top holds: the heap grows by HEAP_PAD */
 	b1 = sbrk(0);
-	free(q);
-	if (b0 == (char *)-1 || b1 == (char *)-1)
+	if (!heap_skip[0] || b0 == (char *)-1 || b1 == (char *)-1 || b1 <= b0)
 		return;
-	a = ((uintptr_t)b0 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	/* malloc has touched the block's header and the top's after it; a 2 MiB page is had
+	 * only where no 4 KiB page was touched before, so the huge pages begin past both */
+	top = (uintptr_t)heap_skip[0] + HEAP_PROBE;
+	a = (top + 4096 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	b = (uintptr_t)b1 & ~(HUGE_PAGE - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
+	if (b <= a || madvise((void *)a, b - a, MADV_HUGEPAGE) != 0)
+		return;
+	/* a second block up to there, never freed and never touched past its header, so
+	 * that what comes next lies in the huge pages */
+	heap_skip[1] = malloc(a - top - 256);
 }
 #else
 void calc_heap_setup(void)
