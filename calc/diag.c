@@ -328,7 +328,7 @@ static void *huge(void *p, size_t n)
  * malloc that does not grow the heap by sbrk (a sanitizer's), nothing changes.
  */
 #if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(__linux__) && defined(MADV_HUGEPAGE)
-#define HEAP_MMAP_MAX (32 << 20) /* glibc's largest M_MMAP_THRESHOLD on 64 bits */
+#define HEAP_MMAP_MAX (4 * 1024 * 1024 * (int)sizeof(long)) /* mallopt(3)'s largest M_MMAP_THRESHOLD */
 #define HEAP_PAD (64 << 20)
 #define HEAP_PROBE ((size_t)1 << 20)
 static void *volatile heap_skip[2]; /* volatile: blocks never read are not left out */
