@@ -310,22 +310,27 @@ static void *huge(void *p, size_t n)
 #endif
 
 /*
- * The heap of a short command in transparent huge pages (calc_heap_setup, diag.h).
- * A first touch of a 4 KiB page costs a page fault, and on the 2-core virtual machine
- * the project is measured on one costs 15-20 us under load (a program that touches
- * fresh mmap'd memory: 4-5 ms per MB, against 0.2 ms per MB in huge pages): the 1,486
- * faults of `trainplan search --plan plans/llama3-405b-h100.ini` were most of its CPU
- * time, half of them the simulator's re-check of the top (its generated ops, the
- * programs the shape cache keeps, the scratch), each block of 128 kB or more a fresh
- * mmap of malloc's (glibc's M_MMAP_THRESHOLD) faulted page by page, and given back at
- * free.  So, before anything is allocated: blocks up to HEAP_MMAP_MAX come from the
- * heap (glibc's mallopt: M_MMAP_THRESHOLD), freed memory stays in it for the next
- * block (M_TRIM_THRESHOLD), the heap grows HEAP_PAD at a time (M_TOP_PAD), and its
- * first growth, made at once, is asked for 2 MiB pages (madvise MADV_HUGEPAGE over
- * its 2 MiB-aligned part, as huge() does for one block).  Only where memory lies and
- * how it is mapped change, never what a program computes; where the kernel has no
- * huge pages, or refuses, the heap stays in 4 KiB pages; with another C library, or a
- * malloc that does not grow the heap by sbrk (a sanitizer's), nothing changes.
+ * The heap of a short command in transparent huge pages (calc_heap_setup, diag.h;
+ * docs/architecture.md §11).  A first touch of a 4 KiB page costs a page fault, and on
+ * the 2-core virtual machine the project is measured on one costs 15-20 us under load (a
+ * program that writes fresh mmap'd memory: 4-5 ms per MB, against 0.2 ms per MB in huge
+ * pages): the 1,486 faults of `trainplan search --plan plans/llama3-405b-h100.ini` were
+ * most of its CPU time, 865 of them the simulator's re-check of the top (its generated
+ * ops, the programs the shape cache keeps, the scratch).  Each block of 128 kB or more
+ * was a fresh mmap of malloc's (M_MMAP_THRESHOLD), faulted page by page and given back
+ * at free.  So, before anything is allocated (mallopt(3), docs/references.md
+ * GLIBC-MALLOPT): blocks up to HEAP_MMAP_MAX come from the heap (M_MMAP_THRESHOLD),
+ * freed memory stays in it for the next block (M_TRIM_THRESHOLD), every thread takes its
+ * blocks from it (M_ARENA_MAX 1: a thread's own arena would be mapped in 4 KiB pages),
+ * and it grows HEAP_PAD at a time (M_TOP_PAD).  Its first growth, made at once, is asked
+ * for 2 MiB pages (madvise MADV_HUGEPAGE, as huge() asks for one block; LINUX-THP) from
+ * the first 2 MiB boundary past the pages malloc has touched, since a range where a
+ * 4 KiB page is mapped keeps taking 4 KiB pages; a block never touched past its header
+ * covers the heap below that boundary.  `trainplan search` then faults 142 pages on
+ * that plan.  Only where memory lies and how it is mapped change, never what a program
+ * computes; where the kernel has no huge pages, or refuses, the heap stays in 4 KiB
+ * pages; with another C library, or a malloc that does not grow the heap by sbrk (a
+ * sanitizer's), nothing changes.
  */
 #if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(__linux__) && defined(MADV_HUGEPAGE)
 #define HEAP_MMAP_MAX (4 * 1024 * 1024 * (int)sizeof(long)) /* mallopt(3)'s largest M_MMAP_THRESHOLD */
