@@ -344,7 +344,9 @@ void calc_heap_setup(void)
 	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_MAX);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_TOP_PAD, HEAP_PAD);
+#ifdef M_ARENA_MAX
 	mallopt(M_ARENA_MAX, 1); /* the threads' blocks from this heap too, not from arenas of their own */
+#endif
 	b0 = sbrk(0);
 	heap_skip[0] = malloc(HEAP_PROBE); /* more than a fresh top holds: the heap grows by HEAP_PAD */
 	b1 = sbrk(0);
