@@ -84,8 +84,17 @@ $(BUILD)/libcalc.a: $(CALC_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# trainplan is linked statically where the C library's and the dependencies' archives
+# are there (Debian's -dev packages ship them): a command then starts without the
+# dynamic loader, its five libraries and their relocations (`trainplan --version`: 135
+# page faults and 6.7 ms of CPU, perf stat under load, against 35 and 2.5 ms static).
+# Not in a sanitizer's build (CFLAGS with -fsanitize), which cannot link statically;
+# where the archives are missing it is linked as before.  Asked only when linking.
+STATIC_LINK = $(if $(findstring -fsanitize,$(CFLAGS)),,$(shell printf 'int main(void){return 0;}\n' | \
+              $(CC) -static -x c -o $(BUILD)/.static-probe - $(DEPS_LIBS) >/dev/null 2>&1 && echo -static; \
+              rm -f $(BUILD)/.static-probe))
 $(BUILD)/trainplan: $(CALC_CLI_OBJ) $(BUILD)/libcalc.a
-	$(CC) $(CFLAGS) -o $@ $(CALC_CLI_OBJ) $(BUILD)/libcalc.a $(DEPS_LIBS)
+	$(CC) $(CFLAGS) $(STATIC_LINK) -o $@ $(CALC_CLI_OBJ) $(BUILD)/libcalc.a $(DEPS_LIBS)
 
 # The default plan is embedded in the library.
 $(BUILD)/calc/plan.o: $(BUILD)/default_plan.h

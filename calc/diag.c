@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 static void append(struct calc_diag *d, const char *s, size_t n)
 {
@@ -305,6 +309,66 @@ static void *huge(void *p, size_t n)
 }
 #endif
 
+/*
+ * The heap of a short command in transparent huge pages (calc_heap_setup, diag.h;
+ * docs/architecture.md §11).  A first touch of a 4 KiB page costs a page fault, and on
+ * the 2-core virtual machine the project is measured on one costs 15-20 us under load (a
+ * program that writes fresh mmap'd memory: 4-5 ms per MB, against 0.2 ms per MB in huge
+ * pages): the 1,486 faults of `trainplan search --plan plans/llama3-405b-h100.ini` were
+ * most of its CPU time, 865 of them the simulator's re-check of the top (its generated
+ * ops, the programs the shape cache keeps, the scratch).  Each block of 128 kB or more
+ * was a fresh mmap of malloc's (M_MMAP_THRESHOLD), faulted page by page and given back
+ * at free.  So, before anything is allocated (mallopt(3), docs/references.md
+ * GLIBC-MALLOPT): blocks up to HEAP_MMAP_MAX come from the heap (M_MMAP_THRESHOLD),
+ * freed memory stays in it for the next block (M_TRIM_THRESHOLD), every thread takes its
+ * blocks from it (M_ARENA_MAX 1: a thread's own arena would be mapped in 4 KiB pages),
+ * and it grows HEAP_PAD at a time (M_TOP_PAD).  Its first growth, made at once, is asked
+ * for 2 MiB pages (madvise MADV_HUGEPAGE, as huge() asks for one block; LINUX-THP) from
+ * the first 2 MiB boundary past the pages malloc has touched, since a range where a
+ * 4 KiB page is mapped keeps taking 4 KiB pages; a block never touched past its header
+ * covers the heap below that boundary.  `trainplan search` then faults 142 pages on
+ * that plan.  Only where memory lies and how it is mapped change, never what a program
+ * computes; where the kernel has no huge pages, or refuses, the heap stays in 4 KiB
+ * pages; with another C library, or a malloc that does not grow the heap by sbrk (a
+ * sanitizer's), nothing changes.
+ */
+#if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(__linux__) && defined(MADV_HUGEPAGE)
+#define HEAP_MMAP_MAX (4 * 1024 * 1024 * (int)sizeof(long)) /* mallopt(3)'s largest M_MMAP_THRESHOLD */
+#define HEAP_PAD (64 << 20)
+#define HEAP_PROBE ((size_t)1 << 20)
+static void *volatile heap_skip[2]; /* volatile: blocks never read are not left out */
+void calc_heap_setup(void)
+{
+	char *b0, *b1;
+	uintptr_t a, b, top;
+	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_MAX);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_TOP_PAD, HEAP_PAD);
+#ifdef M_ARENA_MAX
+	mallopt(M_ARENA_MAX, 1); /* the threads' blocks from this heap too, not from arenas of their own */
+#endif
+	b0 = sbrk(0);
+	heap_skip[0] = malloc(HEAP_PROBE); /* more than a fresh top holds: the heap grows by HEAP_PAD */
+	b1 = sbrk(0);
+	if (!heap_skip[0] || b0 == (char *)-1 || b1 == (char *)-1 || b1 <= b0)
+		return;
+	/* malloc has touched the block's header and the top's after it; a 2 MiB page is had
+	 * only where no 4 KiB page was touched before, so the huge pages begin past both */
+	top = (uintptr_t)heap_skip[0] + HEAP_PROBE;
+	a = (top + 4096 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	b = (uintptr_t)b1 & ~(HUGE_PAGE - 1);
+	if (b <= a || madvise((void *)a, b - a, MADV_HUGEPAGE) != 0)
+		return;
+	/* a second block up to there, never freed and never touched past its header, so
+	 * that what comes next lies in the huge pages */
+	heap_skip[1] = malloc(a - top - 256);
+}
+#else
+void calc_heap_setup(void)
+{
+}
+#endif
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
@@ -334,3 +398,4 @@ char *xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 	return memcpy(xmalloc(n), s, n);
 }
+

@@ -140,4 +140,10 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
+/* Sets up malloc for a short-lived command: the heap in transparent huge pages, blocks
+ * of up to 32 MB and every thread's blocks from it, freed memory kept (diag.c).  Call
+ * first thing in main, before any allocation and any thread; it changes no result, only
+ * where memory lies and how it is mapped. */
+void calc_heap_setup(void);
+
 #endif

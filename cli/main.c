@@ -89,6 +89,7 @@ static int wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	calc_heap_setup();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

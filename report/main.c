@@ -168,6 +168,7 @@ static void doc_release(void *doc)
 
 int main(int argc, char **argv)
 {
+	calc_heap_setup(); /* before the first allocation (calc/diag.h) */
 	const char *plan_file = NULL, *base = "output/report", *out_dir = NULL, *figures = "figures", *subtitle = NULL;
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
