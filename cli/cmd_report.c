@@ -7,13 +7,14 @@
  *   trainplan report --compare A.ini B.ini [C.ini ...] [--set KEY=VALUE]... [-o DIR] ...
  *
  * The one report pipeline (docs/architecture.md §2; `make` runs it through
- * report/report.mk): the plan's and the pick's marks (`trainplan data plan-marks`),
- * then for each figure script SHARE/figures/NAME.gp its dataset (`trainplan data NAME`)
- * and its SVG from gnuplot (run in SHARE, where the scripts load their .gpi files; with
- * --png a PNG too), and every catalog table as CSV (`trainplan table --all`), these
- * jobs in parallel child processes (--jobs, the processors online), then, when every
- * one has succeeded, trainplan-report over the chapters (the .md files of
- * SHARE/chapters, in name order).
+ * report/report.mk): every catalog dataset (the plan's and the pick's marks among them)
+ * into DIR/data, written by this process from one evaluation context, as `trainplan data
+ * --all` writes them (cli_catalog_all); then every catalog table as CSV into DIR/tables
+ * (`trainplan table --all`) from that context in a forked job, and for each figure script
+ * SHARE/figures/NAME.gp its SVG from gnuplot over its dataset (run in SHARE, where the
+ * scripts load their .gpi files; with --png a PNG too), these jobs in parallel child
+ * processes (--jobs, the processors online); then, when every one has succeeded,
+ * trainplan-report over the chapters (the .md files of SHARE/chapters, in name order).
  * SHARE holds chapters/ and figures/: --share, else $TRAINPLAN_SHARE, else
  * BINDIR/../share/trainplan of an installed trainplan, else the checkout that holds
  * BINDIR (build/trainplan).  trainplan-report is looked up beside this program.
@@ -75,10 +76,11 @@ static int make_dirs(const char *path)
 }
 
 /* An interruption (SIGINT, SIGTERM, SIGHUP) of this program: it is passed on to the
- * step running (gnuplot, trainplan data, trainplan-report, which each remove their own
- * temporaries) and to every figure job (each passes it on to its step in turn), no
- * further step or job starts, the step's temporary is removed (settle), and then this
- * program ends by the same signal. */
+ * step running (gnuplot, trainplan-report, which each remove their own temporaries) and
+ * to every job (a figure's passes it on to its step in turn; the tables' job ends by it,
+ * catalog_signals), no further step or job starts, the step's temporary is removed
+ * (settle), and then this program ends by the same signal.  While this program writes
+ * the datasets itself, the signal ends it at once (catalog_signals). */
 #define RPT_MAX_JOBS 64
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child_pid;
