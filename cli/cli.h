@@ -95,6 +95,12 @@ int cli_json_print_table(const char *command, const struct calc_plan *plan, cons
  * 'plan' (cli_json_print_table), the other formats by calc_table_write.  Returns 0 or 2. */
 int cli_table_write(const char *command, const struct calc_plan *plan, const struct calc_table *t,
                     enum calc_format f);
+/* Every catalog dataset (dataset 1) or table (0) of 'ctx' as DIR/NAME.EXT in format f,
+ * one file each, written whole or not at all, DIR made when missing (cmd_table.c: `data
+ * --all`, `table --all`, and `trainplan report`, which writes both from one context).
+ * Returns 0, or 2 after a message that names the entry that failed. */
+int cli_catalog_all(struct calc_ctx *ctx, const struct calc_plan *plan, int dataset, const char *dir,
+                    enum calc_format f);
 
 /* ---- the options of every subcommand: one table (options.c) ---- */
 /* One option or operand of a command. */

@@ -7,13 +7,14 @@
  *   trainplan report --compare A.ini B.ini [C.ini ...] [--set KEY=VALUE]... [-o DIR] ...
  *
  * The one report pipeline (docs/architecture.md §2; `make` runs it through
- * report/report.mk): the plan's and the pick's marks (`trainplan data plan-marks`),
- * then for each figure script SHARE/figures/NAME.gp its dataset (`trainplan data NAME`)
- * and its SVG from gnuplot (run in SHARE, where the scripts load their .gpi files; with
- * --png a PNG too), and every catalog table as CSV (`trainplan table --all`), these
- * jobs in parallel child processes (--jobs, the processors online), then, when every
- * one has succeeded, trainplan-report over the chapters (the .md files of
- * SHARE/chapters, in name order).
+ * report/report.mk): every catalog dataset (the plan's and the pick's marks among them)
+ * into DIR/data, written by this process from one evaluation context, as `trainplan data
+ * --all` writes them (cli_catalog_all); then every catalog table as CSV into DIR/tables
+ * (`trainplan table --all`) from that context in a forked job, and for each figure script
+ * SHARE/figures/NAME.gp its SVG from gnuplot over its dataset (run in SHARE, where the
+ * scripts load their .gpi files; with --png a PNG too), these jobs in parallel child
+ * processes (--jobs, the processors online); then, when every one has succeeded,
+ * trainplan-report over the chapters (the .md files of SHARE/chapters, in name order).
  * SHARE holds chapters/ and figures/: --share, else $TRAINPLAN_SHARE, else
  * BINDIR/../share/trainplan of an installed trainplan, else the checkout that holds
  * BINDIR (build/trainplan).  trainplan-report is looked up beside this program.
@@ -34,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +76,11 @@ static int make_dirs(const char *path)
 }
 
 /* An interruption (SIGINT, SIGTERM, SIGHUP) of this program: it is passed on to the
- * step running (gnuplot, trainplan data, trainplan-report, which each remove their own
- * temporaries) and to every figure job (each passes it on to its step in turn), no
- * further step or job starts, the step's temporary is removed (settle), and then this
- * program ends by the same signal. */
+ * step running (gnuplot, trainplan-report, which each remove their own temporaries) and
+ * to every job (a figure's passes it on to its step in turn; the tables' job ends by it,
+ * catalog_signals), no further step or job starts, the step's temporary is removed
+ * (settle), and then this program ends by the same signal.  While this program writes
+ * the datasets itself, the signal ends it at once (catalog_signals). */
 #define RPT_MAX_JOBS 64
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child_pid;
@@ -170,27 +173,6 @@ static int absolute(const char *p, char *out, size_t n)
 	return snprintf(out, n, "%s/%s", cwd, p) < (int)n ? 0 : -1;
 }
 
-/* One catalog step of this program: trainplan ARGS --plan PLAN --set ... > out. */
-static int self_step(const char *self, const char *const *args, int nargs, const char *plan,
-                     const struct cli_opts *o, const char *out)
-{
-	char *argv[CLI_MAX_ARGS * 2 + 16];
-	int n = 0;
-	argv[n++] = (char *)self;
-	for (int i = 0; i < nargs; i++)
-		argv[n++] = (char *)args[i];
-	if (plan) {
-		argv[n++] = "--plan";
-		argv[n++] = (char *)plan;
-	}
-	for (int i = 0; i < o->nsets; i++) {
-		argv[n++] = "--set";
-		argv[n++] = (char *)o->sets[i];
-	}
-	argv[n] = NULL;
-	return run(argv, NULL, out);
-}
-
 /* Write 'path' atomically from 'path'.tmp after a successful step. */
 static int settle(int rc, const char *path, const char *what)
 {
@@ -238,10 +220,11 @@ static int processors(void)
 /*
  * Run the jobs 0 .. n - 1 ('job' runs one and returns its exit status) in child
  * processes, at most 'jobs' at a time.  After a failure or a signal no further job
- * starts; the jobs running finish (each removes its own temporaries).  Returns 0 when
- * every job succeeded, else the first failure's exit status (its message is the job's).
+ * starts; the jobs running finish (each removes its own temporaries).  'started' (NULL:
+ * none) is called in this process once job i runs.  Returns 0 when every job succeeded,
+ * else the first failure's exit status (its message is the job's).
  */
-static int run_jobs(int n, int jobs, int (*job)(int i, void *arg), void *arg)
+static int run_jobs(int n, int jobs, int (*job)(int i, void *arg), void (*started)(int i, void *arg), void *arg)
 {
 	int next = 0, running = 0, rc = 0;
 	if (jobs < 1)
@@ -270,6 +253,8 @@ static int run_jobs(int n, int jobs, int (*job)(int i, void *arg), void *arg)
 			job_pid[slot] = pid;
 			if (got_signal) /* it came between the fork and the line above */
 				kill(pid, got_signal);
+			if (started)
+				started(next, arg);
 			next++;
 			running++;
 		}
@@ -296,36 +281,74 @@ static int run_jobs(int n, int jobs, int (*job)(int i, void *arg), void *arg)
 	return rc;
 }
 
-/* The jobs of a report.  First two at once: every catalog dataset into DIR/data (one
- * process, so that the figures share one evaluation context: one planner search feeds
- * the plan's marks, the heatmap and the Pareto set alike) and every table as CSV into
- * DIR/tables; then one job per figure (its chart from its dataset). */
+/* The catalog's signals at their default action, or this program's handler again: a
+ * process that evaluates the catalog itself (not a step it waits for) ends at once by an
+ * interruption.  No temporary is left: calc_output_write holds the signals while it
+ * writes and renames a file, so the signal ends the process after the rename. */
+static void catalog_signals(int dflt)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = dflt ? SIG_DFL : on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* The jobs of a report, after every catalog dataset has been written into DIR/data by
+ * this process (one evaluation context, so that one planner search feeds the plan's
+ * marks, the heatmap and the Pareto set alike): job 0 writes every table as CSV into
+ * DIR/tables from that context (forked, so with the searches it has done), jobs 1 .. n
+ * draw the figures (each its chart from its dataset). */
 struct report_jobs {
-	const char *self, *plan, *share, *dir;
-	const struct cli_opts *o;
+	const char *share, *dir;
+	struct calc_ctx *ctx;
+	const struct calc_plan *plan;
 	char **names;
 	int n, png;
 };
 
-static int catalog_job(int i, void *arg)
+/* Every catalog dataset (dataset 1) or table (0) into DIR/data or DIR/tables. */
+static int catalog_write(struct calc_ctx *ctx, const struct calc_plan *plan, const char *dir, int dataset)
 {
-	const struct report_jobs *r = arg;
 	char path[RPT_PATH * 2];
 	int rc;
-	snprintf(path, sizeof path, "%s/%s", r->dir, i ? "tables" : "data");
-	const char *args[6] = {i ? "table" : "data", "--all", "--format", i ? "csv" : "tsv", "--dir", path};
-	fprintf(stderr, "report: %s\n", i ? "tables" : "datasets");
-	if ((rc = self_step(r->self, args, 6, r->plan, r->o, NULL)) != 0)
-		return cli_error("report: trainplan %s --all failed (exit status %d)", args[0], rc);
+	snprintf(path, sizeof path, "%s/%s", dir, dataset ? "data" : "tables");
+	fprintf(stderr, "report: %s\n", dataset ? "datasets" : "tables");
+	catalog_signals(1);
+	if (got_signal) { /* it came before the line above */
+		catalog_signals(0);
+		return 2;
+	}
+	rc = cli_catalog_all(ctx, plan, dataset, path, dataset ? CALC_F_TSV : CALC_F_CSV);
+	catalog_signals(0);
+	if (rc)
+		return cli_error("report: the %s failed", dataset ? "datasets" : "tables");
 	return 0;
 }
 
-static int figure_job(int i, void *arg)
+/* Once the tables' job has its copy of the context, this process frees its own, so that
+ * the figure jobs, and the gnuplot each starts, fork a small process (fork copies the
+ * page tables of the whole memory, over 1 GB after DeepSeek-V3's searches). */
+static void report_started(int i, void *arg)
+{
+	struct report_jobs *r = arg;
+	if (i == 0 && r->ctx) {
+		calc_ctx_free(r->ctx);
+		r->ctx = NULL;
+		malloc_trim(0);
+	}
+}
+
+static int report_job(int i, void *arg)
 {
 	const struct report_jobs *r = arg;
 	char data[RPT_PATH * 2];
-	snprintf(data, sizeof data, "%s/data/%s.tsv", r->dir, r->names[i]);
-	return render_figure(r->share, "figures", r->names[i], data, r->dir, r->png);
+	if (i == 0)
+		return catalog_write(r->ctx, r->plan, r->dir, 0);
+	snprintf(data, sizeof data, "%s/data/%s.tsv", r->dir, r->names[i - 1]);
+	return render_figure(r->share, "figures", r->names[i - 1], data, r->dir, r->png);
 }
 
 /* Save standard input as 'path' (a plan read many times). */
@@ -599,9 +622,9 @@ static int report_main(int argc, char **argv)
 		if (snprintf(plan, sizeof plan, "%s", plan_arg) >= (int)sizeof plan || access(plan, R_OK) < 0)
 			return cli_error("report: cannot read %s: %s", plan_arg, strerror(errno));
 	}
-	/* the plan must load before anything is built */
+	/* the plan must load before anything is built; the catalog is evaluated from it */
+	struct calc_plan p;
 	{
-		struct calc_plan p;
 		struct cli_opts lo = o;
 		lo.plan = plan_arg ? plan : NULL;
 		if ((rc = cli_load(&lo, &p)))
@@ -632,12 +655,20 @@ static int report_main(int argc, char **argv)
 		if (!calc_catalog_dataset(names[i]))
 			rc = cli_error("report: figure %s: no dataset of that name (trainplan data --list names them)",
 			               names[i]);
-	/* the datasets and the tables, then the figures, in parallel */
+	/* the datasets, here; then the tables and the figures, in parallel jobs */
+	if (!rc && got_signal)
+		rc = 2;
 	if (!rc) {
-		struct report_jobs rj = {self, planp, share, dir, &o, names, n, png};
-		rc = run_jobs(2, jobs, catalog_job, &rj);
-		if (!rc)
-			rc = run_jobs(n, jobs, figure_job, &rj);
+		struct calc_ctx ctx;
+		calc_ctx_init(&ctx, &p);
+		rc = catalog_write(&ctx, &p, dir, 1);
+		if (!rc) {
+			struct report_jobs rj = {share, dir, &ctx, &p, names, n, png};
+			rc = run_jobs(n + 1, jobs, report_job, report_started, &rj);
+			if (rj.ctx) /* job 0 did not start */
+				calc_ctx_free(&ctx);
+		} else
+			calc_ctx_free(&ctx);
 	}
 	free_names(names, n);
 	if (rc)

@@ -63,6 +63,34 @@ static int write_file(const char *command, const struct calc_plan *plan, const c
 	return rc < 0 ? cli_fail(&d) : 0;
 }
 
+/* Every catalog dataset ('dataset') or table of 'ctx' as DIR/NAME.EXT, one file each,
+ * whole or not at all (write_file), DIR made when missing: `data --all`, `table --all`
+ * and `trainplan report`, which writes both from one context (cmd_report.c).  Returns 0,
+ * or 2 after a message that names the entry that failed. */
+int cli_catalog_all(struct calc_ctx *ctx, const struct calc_plan *plan, int dataset, const char *dir,
+                    enum calc_format f)
+{
+	const struct calc_tabledef *def;
+	struct calc_diag d = {0};
+	struct calc_table t;
+	const char *command = dataset ? "data" : "table";
+	const char *ext = f == CALC_F_CSV ? "csv" : f == CALC_F_JSON ? "json" : f == CALC_F_MD ? "md" : f == CALC_F_TSV ? "tsv" : "txt";
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return cli_error("cannot create %s: %s", dir, strerror(errno));
+	for (int i = 0; (def = dataset ? calc_catalog_dataset_at(i) : calc_catalog_table_at(i)); i++) {
+		if (calc_catalog_build(ctx, def->name, dataset, NULL, &t, &d) < 0) {
+			/* the one that failed is named: --all writes many */
+			cli_fail(&d);
+			return cli_error("%s --all: the %s %s failed", command, dataset ? "dataset" : "table", def->name);
+		}
+		int rc = write_file(command, plan, dir, def->name, &t, f, ext);
+		calc_table_free(&t);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* Shared by `table` and `data`. */
 static int run(int argc, char **argv, int dataset)
 {
@@ -114,29 +142,9 @@ static int run(int argc, char **argv, int dataset)
 		return rc;
 	calc_ctx_init(&ctx, &plan);
 	if (all) {
-		const struct calc_tabledef *def;
-		const char *ext = o.format == CALC_F_CSV ? "csv" : o.format == CALC_F_JSON ? "json" : o.format == CALC_F_MD ? "md" : o.format == CALC_F_TSV ? "tsv" : "txt";
-		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-			calc_ctx_free(&ctx);
-			return cli_error("cannot create %s: %s", dir, strerror(errno));
-		}
-		for (int i = 0; (def = dataset ? calc_catalog_dataset_at(i) : calc_catalog_table_at(i)); i++) {
-			if (calc_catalog_build(&ctx, def->name, dataset, NULL, &t, &d) < 0) {
-				/* the one that failed is named: --all writes many */
-				calc_ctx_free(&ctx);
-				cli_fail(&d);
-				return cli_error("%s --all: the %s %s failed", dataset ? "data" : "table",
-				                 dataset ? "dataset" : "table", def->name);
-			}
-			rc = write_file(dataset ? "data" : "table", &plan, dir, def->name, &t, o.format, ext);
-			calc_table_free(&t);
-			if (rc) {
-				calc_ctx_free(&ctx);
-				return rc;
-			}
-		}
+		rc = cli_catalog_all(&ctx, &plan, dataset, dir, o.format);
 		calc_ctx_free(&ctx);
-		return 0;
+		return rc;
 	}
 	if (calc_catalog_build(&ctx, name, dataset, &args, &t, &d) < 0) {
 		calc_ctx_free(&ctx);

@@ -2,10 +2,11 @@
 #
 # The report has one pipeline, `trainplan report` (cli/cmd_report.c), which make runs
 # like anyone else:
-#   trainplan data plan-marks --> $(OUT)/data/plan-marks.tsv, then in parallel jobs
-#   figures/NAME.gp --(trainplan data NAME)--> $(OUT)/data/NAME.tsv
+#   every catalog dataset (plan-marks among them) --> $(OUT)/data/NAME.tsv, in the
+#   trainplan report process from one evaluation context; then in parallel jobs
+#   every catalog table, from that context --> $(OUT)/tables/*.csv
+#   figures/NAME.gp over $(OUT)/data/NAME.tsv
 #                   --(gnuplot + figures/style.gp)--> $(OUT)/figures/NAME.svg
-#   trainplan table --all --format csv --> $(OUT)/tables/*.csv
 #   then chapters/*.md --(trainplan-report)--> $(OUT)/report.html, $(OUT)/report.pdf
 #   (the HTML inlines the SVG and the PDF draws it as vectors, report/svgpdf.c; a PNG of
 #   the same chart is one `make $(OUT)/figures/NAME.png` away)
