@@ -53,6 +53,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -553,6 +554,14 @@ struct calc_search_memo {
 	                                whether the memo fits them (not beside it) */
 	int nitems;
 	struct memo_item *items;
+	/* the items' arrays, carved out of blocks that the filling search's threads take in
+	 * turn (memo_carve): one allocation per MEMO_BLOCK bytes instead of five per item,
+	 * each item's arrays side by side in the order the thread wrote them, and freed
+	 * block by block.  (malloc per item, the heap grown a page at a time, and its free
+	 * took 18 % of the CPU samples of the DeepSeek-V3 plan's report, perf record.) */
+	pthread_mutex_t block_lock;
+	int nblocks, capblocks;
+	unsigned char **blocks;
 	int nseed;                   /* configurations of seed[] */
 	struct calc_search_cfg seed[MEMO_SEED]; /* the top of the last search that used it */
 	/* The filling search's counts, which depend on the memory side and the grid alone
@@ -623,22 +632,38 @@ static int same_grid(const struct calc_search_opts *a, const struct calc_search_
 
 struct calc_search_memo *calc_search_memo_new(void)
 {
-	return xcalloc(1, sizeof(struct calc_search_memo));
+	struct calc_search_memo *m = xcalloc(1, sizeof(struct calc_search_memo));
+	pthread_mutex_init(&m->block_lock, NULL);
+	return m;
 }
 
 void calc_search_memo_free(struct calc_search_memo *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->nitems; i++) {
-		free(m->items[i].total);
-		free(m->items[i].worst);
-		free(m->items[i].lb);
-		free(m->items[i].in);
-		free(m->items[i].have_in);
-	}
+	for (int i = 0; i < m->nblocks; i++)
+		free(m->blocks[i]);
+	free(m->blocks);
+	pthread_mutex_destroy(&m->block_lock);
 	free(m->items);
 	free(m);
+}
+
+#define MEMO_BLOCK (1 << 20) /* bytes of one block of a memo's arrays */
+
+/* A new block of at least 'need' bytes, owned by memo m (the threads of its filling
+ * search take blocks concurrently). */
+static unsigned char *memo_block(struct calc_search_memo *m, size_t need)
+{
+	unsigned char *b = xmalloc(need);
+	pthread_mutex_lock(&m->block_lock);
+	if (m->nblocks == m->capblocks) {
+		m->capblocks = m->capblocks ? 2 * m->capblocks : 64;
+		m->blocks = xrealloc(m->blocks, (size_t)m->capblocks * sizeof *m->blocks);
+	}
+	m->blocks[m->nblocks++] = b;
+	pthread_mutex_unlock(&m->block_lock);
+	return b;
 }
 
 /* The grid options with the GPU count defaulted as calc_search does. */
@@ -762,7 +787,13 @@ struct worker {
 	 * schedule variant of every item, they were 8.5 % of the instructions of `trainplan
 	 * search --plan plans/llama3-405b-h100.ini` (callgrind) */
 	int lay_key;
-	signed char lay_v[MAX_VARIANTS];
+	signed char *lay_v;
+	/* ... and of every placement met so far in this search, [split][pp][v] (lay_v points
+	 * into it): the items run placement after placement (heavy first), so a verdict
+	 * kept for the running placement alone was asked again at almost every item, a
+	 * message formatted each time (perf record of the DeepSeek-V3 plan's report) */
+	signed char *lay_all;
+	signed char lay_own[MAX_VARIANTS]; /* lay_v of a depth beyond CALC_MAX_STAGES */
 	/* the lay_key of comm_pre's stage layers (calc_comm_pre_layers, which read the model
 	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
 	 * a few placements, they were 14 % of the instructions of its `search` */
@@ -838,6 +869,10 @@ struct worker {
 	double cpu_s;                /* CPU time of this thread in the enumeration [s] */
 	struct memo_item *mi;        /* the running item's memo entry, or NULL */
 	int mj;                      /* its next leaf */
+	unsigned char *ar_at;        /* the free part of this thread's block of the memo's */
+	size_t ar_left;              /* arrays (memo_carve), and its bytes */
+	struct memo_item *ar_mi;     /* the item whose total and worst were carved last, with */
+	long long ar_cap;            /* room for ar_cap leaves each: trimmed to its n (memo_trim) */
 	/* opts.band_limit > 0: this thread's leaves of the band (merged in merge) */
 	long long band_n, band_nsafe;
 	int band_have;
@@ -1521,6 +1556,41 @@ static int top_only_applies(const struct calc_search_opts *o)
 	return o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
 }
 
+/* 'n' bytes of the memo's arrays for this thread (8-byte aligned). */
+static void *memo_carve(struct worker *w, size_t n)
+{
+	void *r;
+	n = (n + 7) & ~(size_t)7;
+	if (n > w->ar_left) { /* the rest of the block stays unused */
+		size_t sz = n > MEMO_BLOCK ? n : MEMO_BLOCK;
+		w->ar_at = memo_block(w->sh->memo, sz);
+		w->ar_left = sz;
+	}
+	r = w->ar_at;
+	w->ar_at += n;
+	w->ar_left -= n;
+	return r;
+}
+
+/* The running item's total and worst, carved last with room for every leaf of the item,
+ * cut down to the leaves that reached the memory check (mi->n): worst moved down to
+ * right after them and the rest given back to the thread's block. */
+static void memo_trim(struct worker *w)
+{
+	struct memo_item *mi = w->ar_mi;
+	unsigned char *end;
+	w->ar_mi = NULL;
+	if (!mi || mi->n >= w->ar_cap)
+		return;
+	short *worst = (short *)(mi->total + mi->n);
+	memmove(worst, mi->worst, (size_t)mi->n * sizeof *worst);
+	mi->worst = worst;
+	end = (unsigned char *)(worst + mi->n);
+	end = (unsigned char *)(((uintptr_t)end + 7) & ~(uintptr_t)7);
+	w->ar_left += (size_t)(w->ar_at - end);
+	w->ar_at = end;
+}
+
 /* Make (schedule variant s, recompute ri, SP sp) of the running item, whose plan w->plan
  * already holds, the running one: its indices and compute part (pair_ready: at once, or
  * with sh->stage1_same where a leaf reads it, the memo's bounds standing for it). */
@@ -1656,7 +1726,17 @@ static void run_item(struct worker *w, struct item *it)
 	split_keys(p, base, it->split, it->pp);
 	if (w->lay_key != it->split * 512 + it->pp) { /* another placement: its verdicts unknown */
 		w->lay_key = it->split * 512 + it->pp;
-		memset(w->lay_v, -1, sizeof w->lay_v);
+		if (it->pp >= 0 && it->pp <= CALC_MAX_STAGES) {
+			size_t n = (size_t)CALC_SEARCH_SPLIT_N * (CALC_MAX_STAGES + 1) * MAX_VARIANTS;
+			if (!w->lay_all) {
+				w->lay_all = xmalloc(n);
+				memset(w->lay_all, -1, n);
+			}
+			w->lay_v = w->lay_all + ((size_t)it->split * (CALC_MAX_STAGES + 1) + (size_t)it->pp) * MAX_VARIANTS;
+		} else {
+			w->lay_v = w->lay_own;
+			memset(w->lay_own, -1, sizeof w->lay_own);
+		}
 	}
 	{
 		int tmp[CALC_MAX_STAGES];
@@ -1707,17 +1787,21 @@ static void run_item(struct worker *w, struct item *it)
 		if (w->sh->memo && r1 == CALC_REJ_NONE) {
 			w->mi = &w->sh->memo->items[it - w->sh->items];
 			if (!mread) {
-				w->mi->total = xmalloc((size_t)per_mb * sizeof *w->mi->total);
-				w->mi->worst = xmalloc((size_t)per_mb * sizeof *w->mi->worst);
 				if (prune) { /* the bounds it computes, for the searches that read it */
 					size_t nb = (size_t)nv * nrc * nsp;
-					w->mi->lb = xmalloc(nb * sizeof *w->mi->lb);
+					w->mi->lb = memo_carve(w, nb * sizeof *w->mi->lb);
 					for (size_t i = 0; i < nb; i++)
 						w->mi->lb[i] = NAN;
-					w->mi->in = xmalloc((size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
-					w->mi->have_in = xcalloc((size_t)nrc * nsp, 1);
+					w->mi->in = memo_carve(w, (size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
+					w->mi->have_in = memo_carve(w, (size_t)nrc * nsp);
+					memset(w->mi->have_in, 0, (size_t)nrc * nsp);
 					w->mi->lbmin = INFINITY;
 				}
+				/* last, so that memo_trim can give back what the item does not use */
+				w->mi->total = memo_carve(w, (size_t)per_mb * (sizeof *w->mi->total + sizeof *w->mi->worst));
+				w->mi->worst = (short *)(w->mi->total + per_mb);
+				w->ar_mi = w->mi;
+				w->ar_cap = per_mb;
 			}
 		}
 		if (w->sh->skip_items && mread && r1 == CALC_REJ_NONE &&
@@ -1825,6 +1909,7 @@ static void *worker_main(void *arg)
 		if (i >= sh->nitems)
 			break;
 		run_item(w, &sh->items[sh->order[i]]);
+		memo_trim(w);
 		sh->items[sh->order[i]].best = w->item_best;
 		sh->items[sh->order[i]].feasible = w->item_feasible;
 		if (sh->work) {
