@@ -507,7 +507,7 @@ static size_t memo_in_size(int nk)
 	return sizeof(struct calc_step_ends) + (size_t)nk * sizeof(struct calc_layer_time);
 }
 
-static void memo_in_put(unsigned char *at, const struct calc_step_compute *c, int nk)
+static void memo_in_pack(unsigned char *at, const struct calc_step_compute *c, int nk)
 {
 	memcpy(at, &c->ends, sizeof c->ends);
 	memcpy(at + sizeof c->ends, c->kind, (size_t)nk * sizeof *c->kind);
@@ -529,8 +529,8 @@ struct memo_item {
 	 * they were computed from: a search whose compute there is the same, bit for bit,
 	 * has the same bounds (a network or overlap scenario: their bounds read neither) */
 	double *lb;                  /* [variants x recompute modes x SP choices] [s], or NULL */
-	unsigned char *in;           /* [recompute modes x SP choices] x memo_in_size */
-	unsigned char *have_in;      /* 1: in[] is set */
+	int *in;                     /* [recompute modes x SP choices]: the index of that compute
+	                                in the memo's pool of them (memo_in_put), -1 not set */
 	double lbmin;                /* with lb: the least of its bounds over the (schedule variant,
 	                                recompute, SP) that have a leaf that fits (INFINITY: none
 	                                fits; the filling search bounds every such one at its first
@@ -563,6 +563,16 @@ struct calc_search_memo {
 	pthread_mutex_t block_lock;
 	int nblocks, capblocks;
 	unsigned char **blocks;
+	/* the computes the items' bounds were computed from (memo_item.in), each kept once:
+	 * the items of one tp, cp, micro-batch and expert split share it whatever their pp
+	 * and dp, and a copy per item (456 bytes each of two pairs, the DeepSeek-V3 plan) made
+	 * up half of the memo.  in_size bytes each in in_pool, found through in_hash (open
+	 * addressing, index + 1, 0 empty); under in_lock while the filling search runs */
+	pthread_mutex_t in_lock;
+	unsigned char *in_pool;
+	size_t in_size;
+	int in_n, in_cap, in_hcap;
+	int *in_hash;
 	int nseed;                   /* configurations of seed[] */
 	struct calc_search_cfg seed[MEMO_SEED]; /* the top of the last search that used it */
 	/* The filling search's counts, which depend on the memory side and the grid alone
@@ -635,6 +645,7 @@ struct calc_search_memo *calc_search_memo_new(void)
 {
 	struct calc_search_memo *m = xcalloc(1, sizeof(struct calc_search_memo));
 	pthread_mutex_init(&m->block_lock, NULL);
+	pthread_mutex_init(&m->in_lock, NULL);
 	return m;
 }
 
@@ -646,8 +657,60 @@ void calc_search_memo_free(struct calc_search_memo *m)
 		free(m->blocks[i]);
 	free(m->blocks);
 	pthread_mutex_destroy(&m->block_lock);
+	free(m->in_pool);
+	free(m->in_hash);
+	pthread_mutex_destroy(&m->in_lock);
 	free(m->items);
 	free(m);
+}
+
+static uint64_t memo_in_hash(const unsigned char *b, size_t n)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211u;
+	return h;
+}
+
+/* The index of compute c (memo_in_pack, nk kinds) in m's pool, added if new. */
+static int memo_in_put(struct calc_search_memo *m, const struct calc_step_compute *c, int nk)
+{
+	size_t sz = memo_in_size(nk);
+	unsigned char buf[sizeof(struct calc_step_ends) + CALC_MAX_KINDS * sizeof(struct calc_layer_time)];
+	uint64_t h;
+	int at;
+
+	memo_in_pack(buf, c, nk);
+	h = memo_in_hash(buf, sz);
+	pthread_mutex_lock(&m->in_lock);
+	m->in_size = sz; /* one model per memo (memo_key) */
+	if (2 * (m->in_n + 1) > m->in_hcap) { /* at most half full: grown and rehashed */
+		int cap = m->in_hcap ? 2 * m->in_hcap : 256, *t = xcalloc((size_t)cap, sizeof *t);
+		for (int i = 0; i < m->in_n; i++) {
+			uint64_t g = memo_in_hash(m->in_pool + (size_t)i * sz, sz);
+			int j = (int)(g & (uint64_t)(cap - 1));
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = i + 1;
+		}
+		free(m->in_hash);
+		m->in_hash = t;
+		m->in_hcap = cap;
+	}
+	for (at = (int)(h & (uint64_t)(m->in_hcap - 1)); m->in_hash[at]; at = (at + 1) & (m->in_hcap - 1))
+		if (!memcmp(m->in_pool + (size_t)(m->in_hash[at] - 1) * sz, buf, sz)) {
+			int idx = m->in_hash[at] - 1;
+			pthread_mutex_unlock(&m->in_lock);
+			return idx;
+		}
+	if (m->in_n == m->in_cap) {
+		m->in_cap = m->in_cap ? 2 * m->in_cap : 64;
+		m->in_pool = xrealloc(m->in_pool, (size_t)m->in_cap * sz);
+	}
+	memcpy(m->in_pool + (size_t)m->in_n * sz, buf, sz);
+	m->in_hash[at] = ++m->in_n;
+	pthread_mutex_unlock(&m->in_lock);
+	return m->in_n - 1;
 }
 
 #define MEMO_BLOCK (2 << 20) /* bytes of one block of a memo's arrays: one huge page of x86-64 */
@@ -1342,12 +1405,13 @@ static double bound_for(struct worker *w)
 	double b = w->lbv[s][ri][sp];
 	if (!isnan(b))
 		return b;
-	if (mi && mi->lb && w->sh->memo_read && mi->have_in[at]) {
+	if (mi && mi->lb && w->sh->memo_read && mi->in[at] >= 0) {
 		if (w->in_same[ri][sp] < 0 && w->sh->stage1_same)
 			w->in_same[ri][sp] = 1; /* the same stage 1 by its inputs (stage1_key) */
 		else if (w->in_same[ri][sp] < 0) {
 			int nk = calc_model_nkinds(&w->plan.model);
-			w->in_same[ri][sp] = (signed char)memo_in_same(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
+			const struct calc_search_memo *m = w->sh->memo; /* filled: its pool no longer grows */
+			w->in_same[ri][sp] = (signed char)memo_in_same(m->in_pool + (size_t)mi->in[at] * m->in_size, w->cur, nk);
 		}
 		if (w->in_same[ri][sp])
 			b = mi->lb[(s * w->nrc + ri) * w->nsp + sp];
@@ -1358,11 +1422,8 @@ static double bound_for(struct worker *w)
 		b = leaf_bound(w);
 		if (mi && mi->lb && !w->sh->memo_read) {
 			mi->lb[(s * w->nrc + ri) * w->nsp + sp] = b;
-			if (!mi->have_in[at]) {
-				int nk = calc_model_nkinds(&w->plan.model);
-				memo_in_put(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
-				mi->have_in[at] = 1;
-			}
+			if (mi->in[at] < 0)
+				mi->in[at] = memo_in_put(w->sh->memo, w->cur, calc_model_nkinds(&w->plan.model));
 		}
 	}
 	w->lbv[s][ri][sp] = b;
@@ -1803,9 +1864,9 @@ static void run_item(struct worker *w, struct item *it)
 					w->mi->lb = memo_carve(w, nb * sizeof *w->mi->lb);
 					for (size_t i = 0; i < nb; i++)
 						w->mi->lb[i] = NAN;
-					w->mi->in = memo_carve(w, (size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
-					w->mi->have_in = memo_carve(w, (size_t)nrc * nsp);
-					memset(w->mi->have_in, 0, (size_t)nrc * nsp);
+					w->mi->in = memo_carve(w, (size_t)nrc * nsp * sizeof *w->mi->in);
+					for (int i = 0; i < nrc * nsp; i++)
+						w->mi->in[i] = -1;
 					w->mi->lbmin = INFINITY;
 				}
 				/* last, so that memo_trim can give back what the item does not use */
