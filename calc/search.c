@@ -891,6 +891,12 @@ struct worker {
 	int cur_s;                           /* and its schedule variant's */
 	int nrc, nsp;                        /* recompute modes and SP choices of the running item */
 	double lbv[MAX_VARIANTS][3][2];      /* bound_for of the running item, NAN: not yet */
+	/* sched_check of each schedule variant of the running item (with m micro-batches; set
+	 * where its plan is), asked once for the item's walk, skip_hopeless and its memo, and
+	 * each accepted variant's index among them (-1: refused): a memo keeps bounds for
+	 * these alone, not for every variant (most of a deep pipeline's vpp are refused) */
+	signed char s_rej[MAX_VARIANTS];
+	short s_slot[MAX_VARIANTS];
 	signed char in_same[3][2];           /* the running item's compute equals the memo's: 1,
 	                                        0, -1 not compared */
 	/* skip_hopeless of the running item: 1 where a (schedule variant, recompute, SP) has no
@@ -1414,14 +1420,14 @@ static double bound_for(struct worker *w)
 			w->in_same[ri][sp] = (signed char)memo_in_same(m->in_pool + (size_t)mi->in[at] * m->in_size, w->cur, nk);
 		}
 		if (w->in_same[ri][sp])
-			b = mi->lb[(s * w->nrc + ri) * w->nsp + sp];
+			b = mi->lb[(w->s_slot[s] * w->nrc + ri) * w->nsp + sp];
 		if (!isnan(b) && w->sh->stage1_same)
 			w->bounds_shared++;
 	}
 	if (isnan(b)) {
 		b = leaf_bound(w);
 		if (mi && mi->lb && !w->sh->memo_read) {
-			mi->lb[(s * w->nrc + ri) * w->nsp + sp] = b;
+			mi->lb[(w->s_slot[s] * w->nrc + ri) * w->nsp + sp] = b;
 			if (mi->in[at] < 0)
 				mi->in[at] = memo_in_put(w->sh->memo, w->cur, calc_model_nkinds(&w->plan.model));
 		}
@@ -1692,7 +1698,7 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 	memset(w->grp_skip, 1, sizeof w->grp_skip);
 	w->have_grp = 1;
 	for (int s = 0; s < nv; s++) {
-		if (sched_check(w, p, sv[s], vv[s], m) != CALC_REJ_NONE)
+		if (w->s_rej[s] != CALC_REJ_NONE)
 			continue; /* its leaves are rejected without a memo entry */
 		p->schedule = (enum calc_schedule)sv[s];
 		p->vpp = vv[s];
@@ -1856,11 +1862,17 @@ static void run_item(struct worker *w, struct item *it)
 			reject_many(w, r1, per_mb);
 			return;
 		}
+		int nvalid = 0;
+		if (r1 == CALC_REJ_NONE)
+			for (int s = 0; s < nv; s++) {
+				w->s_rej[s] = (signed char)sched_check(w, p, sv[s], vv[s], m);
+				w->s_slot[s] = (short)(w->s_rej[s] == CALC_REJ_NONE ? nvalid++ : -1);
+			}
 		if (w->sh->memo && r1 == CALC_REJ_NONE) {
 			w->mi = &w->sh->memo->items[it - w->sh->items];
 			if (!mread) {
 				if (prune) { /* the bounds it computes, for the searches that read it */
-					size_t nb = (size_t)nv * nrc * nsp;
+					size_t nb = (size_t)nvalid * nrc * nsp;
 					w->mi->lb = memo_carve(w, nb * sizeof *w->mi->lb);
 					for (size_t i = 0; i < nb; i++)
 						w->mi->lb[i] = NAN;
@@ -1880,7 +1892,7 @@ static void run_item(struct worker *w, struct item *it)
 		    skip_hopeless(w, sv, vv, nv, rcs, nrc, nsp, m))
 			return;
 		for (int s = 0; s < nv; s++) {
-			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(w, p, sv[s], vv[s], m);
+			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : (enum calc_reject)w->s_rej[s];
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
