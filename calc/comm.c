@@ -1102,6 +1102,24 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 			mtp = p->model.mtp_depth;
 	}
 	*rcs = 0;
+	if (pre && pre->moe_nst >= 0) {
+		/* the distinct stages in order (ep_split_of): the first with the most passes is
+		 * the first stage with the most, the passes reading nothing else of a stage */
+		for (int i = 0; i < pre->moe_nst; i++) {
+			int n = pre->moe_st[i][0], d = pre->moe_st[i][1], layers = pre->moe_st[i][2];
+			double r, passes;
+			if (n + d <= 0)
+				continue;
+			r = full && layers > 0 ? calc_recompute_layers(p, layers) / layers : rmoe;
+			passes = n * (4 + 2 * r) + d * (4 + 2 * (full || rmoe));
+			if (passes > best) {
+				best = passes;
+				moe = n + d;
+				*rcs = (passes - 4.0 * moe) / (2.0 * moe);
+			}
+		}
+		return moe;
+	}
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
 		int n = 0, d;
@@ -1396,6 +1414,30 @@ static void ep_split_of(const struct calc_plan *plan, struct calc_comm_pre *out)
 	out->s_etp = out->s_ep = out->s_edp = 1;
 	out->ex_placed = expert_strides(plan, &out->s_etp, &out->s_ep, &out->s_edp) == 0;
 	ep_split(plan, out->has_all ? out->all : NULL, &out->edp_group, &out->edp_params1);
+	out->moe_nst = 0;
+	for (int i = 0; i < (plan->pp > 0 ? plan->pp : 1) && i < CALC_MAX_STAGES && out->moe_nst >= 0; i++) {
+		struct calc_stage_layers sl;
+		int n = 0, d, k;
+		if (out->has_all)
+			sl = out->all[i];
+		else
+			calc_stage_layers(plan, i, &sl);
+		for (int j = 0; j < nk; j++)
+			if (out->moe_kinds >> j & 1)
+				n += sl.count[j];
+		d = sl.head ? out->mtp_moe : 0;
+		for (k = 0; k < out->moe_nst; k++)
+			if (out->moe_st[k][0] == n && out->moe_st[k][1] == d && out->moe_st[k][2] == sl.layers)
+				break;
+		if (k < out->moe_nst)
+			continue;
+		if (out->moe_nst == CALC_MOE_STAGE_KINDS) {
+			out->moe_nst = -1; /* worst_moe_layers walks the stages */
+			break;
+		}
+		out->moe_st[k][0] = n, out->moe_st[k][1] = d, out->moe_st[k][2] = sl.layers;
+		out->moe_nst++;
+	}
 }
 
 /* The expert-DP gradient reduction of comm_experts over out->edp_group, sized by

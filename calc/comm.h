@@ -242,6 +242,12 @@ struct calc_comm_pre {
 	struct calc_group edp_group; /* the expert-DP group */
 	double edp_params1;     /* routed-expert parameters of one GPU of the stage with the
 	                           most, one copy (edp_params before the schedule's copies) */
+	/* the stages' (MoE layers, MTP blocks there, layers) in stage order, each distinct one
+	 * once (the EP rows take the first stage of the most all-to-all passes, which depend
+	 * on these alone): moe_nst of them, or -1 more than CALC_MOE_STAGE_KINDS */
+#define CALC_MOE_STAGE_KINDS 8
+	int moe_nst;
+	int moe_st[CALC_MOE_STAGE_KINDS][3];
 	struct calc_stage_layers all[CALC_MAX_STAGES];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);

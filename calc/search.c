@@ -666,10 +666,16 @@ void calc_search_memo_free(struct calc_search_memo *m)
 
 static uint64_t memo_in_hash(const unsigned char *b, size_t n)
 {
-	uint64_t h = 1469598103934665603u; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
+	uint64_t h = 1469598103934665603u; /* FNV-1a over 8-byte words, then the tail's bytes */
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, b + i, sizeof x);
+		h = (h ^ x) * 1099511628211u;
+	}
+	for (; i < n; i++)
 		h = (h ^ b[i]) * 1099511628211u;
-	return h;
+	return h ^ h >> 32;
 }
 
 /* The index of compute c (memo_in_pack, nk kinds) in m's pool, added if new. */
