@@ -925,6 +925,11 @@ struct worker {
 	                                still to build (mem_ready) */
 	int parts_due;               /* 1: the running (recompute, SP) pair's memory parts are
 	                                still to compute (mem_ready) */
+	/* the layers' activations (calc_mem_terms act[], act_full[]) of the running item by
+	 * recompute mode and SP: they read neither the schedule nor vpp, so the schedule
+	 * variants of an item share them (calc_memory_terms_act_rest) */
+	double act_c[CALC_RC_OP_SAC + 1][2][2][CALC_MAX_KINDS];
+	unsigned char act_have[CALC_RC_OP_SAC + 1][2];
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
@@ -1474,7 +1479,19 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 		w->cands_due = 0;
 	}
 	if (w->parts_due) {
-		calc_memory_terms_act(p, &w->k);
+		int rc = (int)p->recompute, sp = p->sp != 0;
+		if (rc >= 0 && rc <= CALC_RC_OP_SAC && w->act_have[rc][sp]) {
+			memcpy(w->k.act, w->act_c[rc][sp][0], sizeof w->k.act);
+			memcpy(w->k.act_full, w->act_c[rc][sp][1], sizeof w->k.act_full);
+			calc_memory_terms_act_rest(p, &w->k);
+		} else {
+			calc_memory_terms_act(p, &w->k);
+			if (rc >= 0 && rc <= CALC_RC_OP_SAC) {
+				memcpy(w->act_c[rc][sp][0], w->k.act, sizeof w->k.act);
+				memcpy(w->act_c[rc][sp][1], w->k.act_full, sizeof w->k.act_full);
+				w->act_have[rc][sp] = 1;
+			}
+		}
 		for (int j = 0; j < c->n; j++)
 			calc_memory_stage_parts(&w->k, &c->sl[j], c->infl[j], &w->parts[j]);
 		w->parts_due = 0;
@@ -1769,6 +1786,7 @@ static void run_item(struct worker *w, struct item *it)
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
+	memset(w->act_have, 0, sizeof w->act_have);
 	memset(w->busy_key, -1, sizeof w->busy_key);
 	memset(w->in_same, -1, sizeof w->in_same);
 	w->have_grp = 0;
