@@ -729,7 +729,7 @@ static unsigned char *memo_block(struct calc_search_memo *m, size_t need)
 {
 	void *v = NULL;
 	unsigned char *b;
-	if (posix_memalign(&v, MEMO_BLOCK, need) != 0 || !v)
+	if (need < MEMO_BLOCK || posix_memalign(&v, MEMO_BLOCK, need) != 0 || !v)
 		v = xmalloc(need);
 #ifdef MADV_HUGEPAGE
 	else
@@ -962,6 +962,7 @@ struct worker {
 	int mj;                      /* its next leaf */
 	unsigned char *ar_at;        /* the free part of this thread's block of the memo's */
 	size_t ar_left;              /* arrays (memo_carve), and its bytes */
+	size_t ar_next;              /* bytes of its next block (0: the first) */
 	struct memo_item *ar_mi;     /* the item whose total and worst were carved last, with */
 	long long ar_cap;            /* room for ar_cap leaves each: trimmed to its n (memo_trim) */
 	/* opts.band_limit > 0: this thread's leaves of the band (merged in merge) */
@@ -1663,7 +1664,10 @@ static void *memo_carve(struct worker *w, size_t n)
 	void *r;
 	n = (n + 7) & ~(size_t)7;
 	if (n > w->ar_left) { /* the rest of the block stays unused */
-		size_t sz = n > MEMO_BLOCK ? n : MEMO_BLOCK;
+		/* a thread's blocks grow from MEMO_BLOCK / 32 to MEMO_BLOCK, so that a small
+		 * search's memo does not clear a huge page per thread */
+		size_t next = w->ar_next ? w->ar_next : MEMO_BLOCK / 32, sz = n > next ? n : next;
+		w->ar_next = 2 * next < MEMO_BLOCK ? 2 * next : MEMO_BLOCK;
 		w->ar_at = memo_block(w->sh->memo, sz);
 		w->ar_left = sz;
 	}
