@@ -565,8 +565,8 @@ struct calc_search_memo {
 	unsigned char **blocks;
 	/* the computes the items' bounds were computed from (memo_item.in), each kept once:
 	 * the items of one tp, cp, micro-batch and expert split share it whatever their pp
-	 * and dp, and a copy per item (456 bytes each of two pairs, the DeepSeek-V3 plan) made
-	 * up half of the memo.  in_size bytes each in in_pool, found through in_hash (open
+	 * and dp, and a copy per item (456 bytes per (recompute, SP) pair under the DeepSeek-V3
+	 * plan) was a large share of the memo.  in_size bytes each in in_pool, found through in_hash (open
 	 * addressing, index + 1, 0 empty); under in_lock while the filling search runs */
 	pthread_mutex_t in_lock;
 	unsigned char *in_pool;
