@@ -868,12 +868,15 @@ struct worker {
 	 * search --plan plans/llama3-405b-h100.ini` (callgrind) */
 	int lay_key;
 	signed char *lay_v;
-	/* ... and of every placement met so far in this search, [split][pp][v] (lay_v points
-	 * into it): the items run placement after placement (heavy first), so a verdict
-	 * kept for the running placement alone was asked again at almost every item, a
-	 * message formatted each time (perf record of the DeepSeek-V3 plan's report) */
-	signed char *lay_all;
-	signed char lay_own[MAX_VARIANTS]; /* lay_v of a depth beyond CALC_MAX_STAGES */
+	/* ... kept for LAY_CACHE placements met in this search, by lay_key modulo LAY_CACHE
+	 * (lay_v points into it): the items run placement after placement (heavy first),
+	 * so a verdict kept for the running placement alone was asked again at almost every
+	 * item, a message formatted each time (perf record of the DeepSeek-V3 plan's report) */
+#define LAY_CACHE 64
+	struct {
+		int key; /* lay_key, 0: none */
+		signed char v[MAX_VARIANTS];
+	} lay_c[LAY_CACHE];
 	/* the lay_key of comm_pre's stage layers (calc_comm_pre_layers, which read the model
 	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
 	 * a few placements, they were 14 % of the instructions of its `search` */
@@ -1831,18 +1834,14 @@ static void run_item(struct worker *w, struct item *it)
 	/* the placement: the plan's, or a Megatron-Core rule of this item */
 	split_keys(p, base, it->split, it->pp);
 	if (w->lay_key != it->split * 512 + it->pp) { /* another placement: its verdicts unknown */
+		int c;
 		w->lay_key = it->split * 512 + it->pp;
-		if (it->pp >= 0 && it->pp <= CALC_MAX_STAGES) {
-			size_t n = (size_t)CALC_SEARCH_SPLIT_N * (CALC_MAX_STAGES + 1) * MAX_VARIANTS;
-			if (!w->lay_all) {
-				w->lay_all = xmalloc(n);
-				memset(w->lay_all, -1, n);
-			}
-			w->lay_v = w->lay_all + ((size_t)it->split * (CALC_MAX_STAGES + 1) + (size_t)it->pp) * MAX_VARIANTS;
-		} else {
-			w->lay_v = w->lay_own;
-			memset(w->lay_own, -1, sizeof w->lay_own);
+		c = (int)((unsigned)w->lay_key % LAY_CACHE);
+		if (w->lay_c[c].key != w->lay_key) { /* not met, or its slot taken since */
+			w->lay_c[c].key = w->lay_key;
+			memset(w->lay_c[c].v, -1, sizeof w->lay_c[c].v);
 		}
+		w->lay_v = w->lay_c[c].v;
 	}
 	{
 		int tmp[CALC_MAX_STAGES];
