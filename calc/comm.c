@@ -45,7 +45,10 @@
 #include <string.h>
 
 static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
-                         struct calc_comm *out);
+                         const struct calc_comm_pre *pre, struct calc_comm *out);
+static void ep_split_of(const struct calc_plan *plan, struct calc_comm_pre *out);
+static void ep_split(const struct calc_plan *plan, const struct calc_stage_layers *all, struct calc_group *edp_group,
+                     double *edp_params);
 static void edp_reduce(const struct calc_plan *plan, int m, struct calc_comm *out);
 
 #define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
@@ -613,6 +616,8 @@ void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *ou
 	for (int d = 0; d < CALC_DIM_N; d++)
 		group_of(plan, st, (enum calc_dim)d, &out->group[d]);
 	out->grad_params = grad_params_of(plan, out->has_all ? out->all : NULL, out->heavy);
+	if (plan->model.moe.experts > 0)
+		ep_split_of(plan, out);
 }
 
 /* The step's bytes and network bytes over the rows, in calc_comm_with's order. */
@@ -1026,7 +1031,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	else
 		x->collective = "-";
 
-	comm_experts(plan, m, all, out);
+	comm_experts(plan, m, all, pre, out);
 	totals(out);
 	return 0;
 }
@@ -1080,7 +1085,8 @@ static int stage_gpus_in_node(const struct calc_plan *p)
  * recomputed in full under full recomputation, whose dispatch and combine step.c's
  * mtp_cost charges: an MoE block counts here too, so the EP row's time bounds what the
  * step exposes of it. */
-static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all, double *rcs)
+static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_layers *all,
+                            const struct calc_comm_pre *pre, double *rcs)
 {
 	int moe = 0, pp = p->pp > 0 ? p->pp : 1, nk = calc_model_nkinds(&p->model), is_moe[CALC_MAX_KINDS];
 	int mtp = 0, full = p->recompute == CALC_RC_FULL;
@@ -1090,14 +1096,38 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
 	 * combines (megatron/core/transformer/moe/moe_layer.py at 2d1fa8d37 and d98e8a64) */
 	int rmoe = (calc_recompute_modules(p->recompute, p->recompute_modules) & CALC_RCM_MOE) != 0;
 	double best = -1;
-	for (int j = 0; j < nk; j++) {
-		struct calc_layer_kind kd;
-		calc_model_kind(&p->model, j, &kd);
-		is_moe[j] = calc_layer_type_is_moe(kd.type);
+	if (pre) { /* ep_split_of's, of the same model */
+		for (int j = 0; j < nk; j++)
+			is_moe[j] = pre->moe_kinds >> j & 1;
+		mtp = pre->mtp_moe;
+	} else {
+		for (int j = 0; j < nk; j++) {
+			struct calc_layer_kind kd;
+			calc_model_kind(&p->model, j, &kd);
+			is_moe[j] = calc_layer_type_is_moe(kd.type);
+		}
+		if (p->model.mtp_depth > 0 && is_moe[calc_model_mtp_kind(&p->model)])
+			mtp = p->model.mtp_depth;
 	}
-	if (p->model.mtp_depth > 0 && is_moe[calc_model_mtp_kind(&p->model)])
-		mtp = p->model.mtp_depth;
 	*rcs = 0;
+	if (pre && pre->moe_nst >= 0) {
+		/* the distinct stages in order (ep_split_of): the first with the most passes is
+		 * the first stage with the most, the passes reading nothing else of a stage */
+		for (int i = 0; i < pre->moe_nst; i++) {
+			int n = pre->moe_st[i][0], d = pre->moe_st[i][1], layers = pre->moe_st[i][2];
+			double r, passes;
+			if (n + d <= 0)
+				continue;
+			r = full && layers > 0 ? calc_recompute_layers(p, layers) / layers : rmoe;
+			passes = n * (4 + 2 * r) + d * (4 + 2 * (full || rmoe));
+			if (passes > best) {
+				best = passes;
+				moe = n + d;
+				*rcs = (passes - 4.0 * moe) / (2.0 * moe);
+			}
+		}
+		return moe;
+	}
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
 		int n = 0, d;
@@ -1145,15 +1175,18 @@ static int worst_moe_layers(const struct calc_plan *p, const struct calc_stage_l
  * expert GEMMs and a reduce-scatter of as many after them, forward and backward.
  * Stage of the most MoE layers.
  */
-static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, struct calc_ep_comm *o);
+static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, const struct calc_comm_pre *pre,
+                    struct calc_ep_comm *o);
 
 void calc_comm_ep(const struct calc_plan *p, struct calc_ep_comm *o)
 {
-	comm_ep(p, NULL, o);
+	comm_ep(p, NULL, NULL, o);
 }
 
-/* calc_comm_ep with the stages' layers 'all' (NULL: looked up). */
-static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, struct calc_ep_comm *o)
+/* calc_comm_ep with the stages' layers 'all' (NULL: looked up) and what ep_split_of
+ * keeps of the split in 'pre' (NULL: computed here). */
+static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *all, const struct calc_comm_pre *pre,
+                    struct calc_ep_comm *o)
 {
 	const struct calc_moe *x = &p->model.moe;
 	struct calc_links l;
@@ -1169,15 +1202,22 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 		m = 1;
 	if (x->experts <= 0 || (ep <= 1 && etp <= 1))
 		return;
-	moe = o->moe_layers = worst_moe_layers(p, all, &o->rc_share);
-	placed = expert_strides(p, &s_etp, &s_ep, &s_edp) == 0;
+	moe = o->moe_layers = worst_moe_layers(p, all, pre, &o->rc_share);
+	if (pre) {
+		placed = pre->ex_placed;
+		s_etp = pre->s_etp, s_ep = pre->s_ep, s_edp = pre->s_edp;
+	} else
+		placed = expert_strides(p, &s_etp, &s_ep, &s_edp) == 0;
 	/* all-to-all passes per MoE layer: dispatch + combine of the forward and of the
 	 * backward, and of the recomputed forward in the recomputed share of the layers (1
 	 * but with recompute_method = block, which recomputes only the first N of a chunk) */
 	passes = 4 + 2 * o->rc_share;
-	calc_comm_links(p, &l);
+	if (pre)
+		l = pre->links;
+	else
+		calc_comm_links(p, &l);
 	if (etp > 1) {
-		int G = stage_gpus_in_node(p);
+		int G = pre ? pre->stage_gpus : stage_gpus_in_node(p);
 		struct calc_group g = {etp, etp < G ? etp : G, 1, CALC_TIER_NVLINK, 1, 1};
 		if (placed)
 			g.per_node = members_in_node(etp, s_etp, p->gpus_per_node > 0 ? p->gpus_per_node : 1);
@@ -1193,7 +1233,10 @@ static void comm_ep(const struct calc_plan *p, const struct calc_stage_layers *a
 	if (placed) /* the EP group at its stride in Megatron-Core's expert rank order */
 		o->per_node = members_in_node(ep, s_ep, p->gpus_per_node > 0 ? p->gpus_per_node : 1);
 	else
-		o->per_node = stage_gpus_in_node(p) / etp < ep ? stage_gpus_in_node(p) / etp : ep;
+	{
+		int G = pre ? pre->stage_gpus : stage_gpus_in_node(p);
+		o->per_node = G / etp < ep ? G / etp : ep;
+	}
 	if (o->per_node < 1)
 		o->per_node = 1;
 	o->nodes = (ep + o->per_node - 1) / o->per_node;
@@ -1276,12 +1319,10 @@ double calc_moe_none_share(double E, double n, double k)
  * parameters one GPU of the worst stage holds.
  */
 static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
-                         struct calc_comm *out)
+                         const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_ep_comm e;
 	struct calc_comm_dim *x = &out->ep;
-	int edp = plan->edp > 0 ? plan->edp : 1, G;
-	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
 	/* the backward repeats the forward's dispatch and combine under full recomputation
 	 * and with the MoE block recomputed as a module (worst_moe_layers) */
 	int refwd = plan->recompute == CALC_RC_FULL ||
@@ -1291,8 +1332,7 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 	out->edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK, 1, 1};
 	if (plan->model.moe.experts <= 0)
 		return;
-	G = stage_gpus_in_node(plan); /* after the return: a dense model's leaves need no placement here */
-	comm_ep(plan, all, &e);
+	comm_ep(plan, all, pre, &e);
 	x->group.size = plan->ep > 0 ? plan->ep : 1;
 	x->group.per_node = e.per_node > 0 ? e.per_node : 1;
 	x->group.nodes = e.nodes > 0 ? e.nodes : 1;
@@ -1311,18 +1351,38 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 		out->ep_layer_f = 2 * e.a2a + 2 * e.etp_coll;
 		out->ep_layer_b = (2 + 2 * refwd) * (e.a2a + e.etp_coll);
 	}
+	if (pre) { /* ep_split_of's, of the same split */
+		out->edp_group = pre->edp_group;
+		out->edp_params = pre->edp_params1;
+	} else
+		ep_split(plan, all, &out->edp_group, &out->edp_params);
+	out->edp_params *= calc_pipeline_param_copies(plan);
+	edp_reduce(plan, m, out);
+}
+
+/* What comm_experts reads of the split alone: the expert-DP group, and the routed-expert
+ * parameters of one GPU of the stage with the most, one copy ('all': the stages' layers,
+ * or NULL: looked up). */
+static void ep_split(const struct calc_plan *plan, const struct calc_stage_layers *all, struct calc_group *edp_group,
+                     double *edp_params)
+{
+	int edp = plan->edp > 0 ? plan->edp : 1, G = stage_gpus_in_node(plan);
+	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
+
+	*edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK, 1, 1};
+	*edp_params = 0;
 	/* the expert-DP group: at its stride in the expert order, or (no ep token) stride ep x
 	 * etp, consecutive expert groups inside a node */
-	out->edp_group.size = edp;
+	edp_group->size = edp;
 	{
 		long s_etp, s_ep, s_edp;
 		if (expert_strides(plan, &s_etp, &s_ep, &s_edp) == 0) /* Megatron-Core's expert order */
-			out->edp_group.per_node = members_in_node(edp, s_edp, plan->gpus_per_node > 0 ? plan->gpus_per_node : 1);
+			edp_group->per_node = members_in_node(edp, s_edp, plan->gpus_per_node > 0 ? plan->gpus_per_node : 1);
 		else
-			out->edp_group.per_node = inner >= G ? 1 : (G / inner < edp ? G / inner : edp);
+			edp_group->per_node = inner >= G ? 1 : (G / inner < edp ? G / inner : edp);
 	}
-	out->edp_group.nodes = (edp + out->edp_group.per_node - 1) / out->edp_group.per_node;
-	out->edp_group.tier = out->edp_group.nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
+	edp_group->nodes = (edp + edp_group->per_node - 1) / edp_group->per_node;
+	edp_group->tier = edp_group->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
 	{
 		struct calc_params pr;
 		struct calc_mem_terms k;
@@ -1337,12 +1397,55 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 			else
 				calc_stage_layers(plan, i, &sl);
 			n = calc_memory_terms_stage_experts(&k, &sl);
-			if (n > out->edp_params)
-				out->edp_params = n;
+			if (n > *edp_params)
+				*edp_params = n;
 		}
-		out->edp_params *= calc_pipeline_param_copies(plan);
 	}
-	edp_reduce(plan, m, out);
+}
+
+/* ep_split and the rest of what the EP rows read of the split alone, into 'out' (whose
+ * stages' layers calc_comm_pre_layers has set). */
+static void ep_split_of(const struct calc_plan *plan, struct calc_comm_pre *out)
+{
+	const struct calc_model *md = &plan->model;
+	int nk = calc_model_nkinds(md);
+
+	out->moe_kinds = 0;
+	for (int j = 0; j < nk; j++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(md, j, &kd);
+		if (calc_layer_type_is_moe(kd.type))
+			out->moe_kinds |= 1u << j;
+	}
+	out->mtp_moe = md->mtp_depth > 0 && (out->moe_kinds >> calc_model_mtp_kind(md) & 1) ? md->mtp_depth : 0;
+	out->stage_gpus = stage_gpus_in_node(plan);
+	out->s_etp = out->s_ep = out->s_edp = 1;
+	out->ex_placed = expert_strides(plan, &out->s_etp, &out->s_ep, &out->s_edp) == 0;
+	ep_split(plan, out->has_all ? out->all : NULL, &out->edp_group, &out->edp_params1);
+	out->moe_nst = 0;
+	for (int i = 0; i < (plan->pp > 0 ? plan->pp : 1) && i < CALC_MAX_STAGES && out->moe_nst >= 0; i++) {
+		struct calc_stage_layers sl;
+		int n = 0, d, k;
+		if (out->has_all)
+			sl = out->all[i];
+		else
+			calc_stage_layers(plan, i, &sl);
+		for (int j = 0; j < nk; j++)
+			if (out->moe_kinds >> j & 1)
+				n += sl.count[j];
+		d = sl.head ? out->mtp_moe : 0;
+		for (k = 0; k < out->moe_nst; k++)
+			if (out->moe_st[k][0] == n && out->moe_st[k][1] == d && out->moe_st[k][2] == sl.layers)
+				break;
+		if (k < out->moe_nst)
+			continue;
+		if (out->moe_nst == CALC_MOE_STAGE_KINDS) {
+			out->moe_nst = -1; /* worst_moe_layers walks the stages */
+			break;
+		}
+		out->moe_st[k][0] = n, out->moe_st[k][1] = d, out->moe_st[k][2] = sl.layers;
+		out->moe_nst++;
+	}
 }
 
 /* The expert-DP gradient reduction of comm_experts over out->edp_group, sized by

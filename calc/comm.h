@@ -231,6 +231,23 @@ struct calc_comm_pre {
 	int uniform;            /* calc_stage_layers_uniform of the split (step.c) */
 	int heavy;              /* calc_stage_layers_heaviest of the split (step.c); -1 for a
 	                           uniform one, whose stage costs do not read it */
+	/* of an MoE model (model.moe.experts > 0), what the EP rows read of the split alone
+	 * (calc_comm_pre_groups; comm.c comm_ep and comm_experts compute the same without
+	 * 'pre'): the planner times every leaf of a split with them */
+	unsigned moe_kinds;     /* bit j: layer kind j is an MoE kind */
+	int mtp_moe;            /* model.mtp_depth when the MTP blocks' kind is MoE, else 0 */
+	int stage_gpus;         /* GPUs of one pipeline stage in a node */
+	int ex_placed;          /* 1: the placement has an ep token, and these are its strides: */
+	long s_etp, s_ep, s_edp;
+	struct calc_group edp_group; /* the expert-DP group */
+	double edp_params1;     /* routed-expert parameters of one GPU of the stage with the
+	                           most, one copy (edp_params before the schedule's copies) */
+	/* the stages' (MoE layers, MTP blocks there, layers) in stage order, each distinct one
+	 * once (the EP rows take the first stage of the most all-to-all passes, which depend
+	 * on these alone): moe_nst of them, or -1 more than CALC_MOE_STAGE_KINDS */
+#define CALC_MOE_STAGE_KINDS 8
+	int moe_nst;
+	int moe_st[CALC_MOE_STAGE_KINDS][3];
 	struct calc_stage_layers all[CALC_MAX_STAGES];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);

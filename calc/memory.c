@@ -553,10 +553,7 @@ void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int e
 
 void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 {
-	const struct calc_model *m = &p->model;
-	double e = p->recipe ? p->recipe->act_bytes : 2, t = p->tp, r = p->sp ? p->tp : 1;
-	double s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1), b = p->micro_batch, h = m->hidden, V = m->vocab;
-	int nk = calc_model_nkinds(m);
+	int nk = calc_model_nkinds(&p->model);
 
 	k->nkinds = nk;
 	for (int j = 0; j < nk; j++) {
@@ -567,6 +564,17 @@ void calc_memory_terms_act(const struct calc_plan *p, struct calc_mem_terms *k)
 			act_layer(p, j, CALC_RC_NONE, &a);
 		k->act_full[j] = a.total;
 	}
+	calc_memory_terms_act_rest(p, k);
+}
+
+void calc_memory_terms_act_rest(const struct calc_plan *p, struct calc_mem_terms *k)
+{
+	const struct calc_model *m = &p->model;
+	double e = p->recipe ? p->recipe->act_bytes : 2, t = p->tp, r = p->sp ? p->tp : 1;
+	double s = (double)p->seq_len / (p->cp > 0 ? p->cp : 1), b = p->micro_batch, h = m->hidden, V = m->vocab;
+	int nk = calc_model_nkinds(m);
+
+	k->nkinds = nk;
 	k->rc_method = p->recompute == CALC_RC_FULL ? p->recompute_method : CALC_RC_METHOD_UNSET;
 	k->rc_layers = p->recompute_num_layers > 0 ? p->recompute_num_layers : 1;
 	k->chunks = p->vpp > 0 ? p->vpp : 1;

@@ -150,6 +150,12 @@ void calc_memory_terms_expert_bytes(const struct calc_recipe *r, int zero, int e
 double calc_memory_terms_stage_experts(const struct calc_mem_terms *k, const struct calc_stage_layers *sl);
 /* Activation terms under the plan's recompute, sp, tp, cp, micro-batch and sequence. */
 void calc_memory_terms_act(const struct calc_plan *plan, struct calc_mem_terms *k);
+/* calc_memory_terms_act but for act[] and act_full[], which k keeps: of a plan that
+ * differs from 'plan' in none of what they read (the model, recipe, tp, sp, cp, etp,
+ * micro-batch, sequence, recompute and its modules, flash_attention, compile,
+ * partition_activations, sp_saved_input: memory.c act_layer) -- the planner's leaves of
+ * one item and (recompute, SP) pair under another schedule or vpp. */
+void calc_memory_terms_act_rest(const struct calc_plan *plan, struct calc_mem_terms *k);
 /* Overheads and capacity. */
 void calc_memory_terms_fixed(const struct calc_plan *plan, struct calc_mem_terms *k);
 /* The FSDP buffer terms (fsdp_*) from parallel.fsdp, fsdp_prefetch, reshard_after_forward,

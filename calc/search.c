@@ -53,8 +53,10 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define MAX_CAND 8 /* stage 0, stage p-1 and the middle stages of up to 6 layer mixes */
@@ -505,7 +507,7 @@ static size_t memo_in_size(int nk)
 	return sizeof(struct calc_step_ends) + (size_t)nk * sizeof(struct calc_layer_time);
 }
 
-static void memo_in_put(unsigned char *at, const struct calc_step_compute *c, int nk)
+static void memo_in_pack(unsigned char *at, const struct calc_step_compute *c, int nk)
 {
 	memcpy(at, &c->ends, sizeof c->ends);
 	memcpy(at + sizeof c->ends, c->kind, (size_t)nk * sizeof *c->kind);
@@ -527,8 +529,8 @@ struct memo_item {
 	 * they were computed from: a search whose compute there is the same, bit for bit,
 	 * has the same bounds (a network or overlap scenario: their bounds read neither) */
 	double *lb;                  /* [variants x recompute modes x SP choices] [s], or NULL */
-	unsigned char *in;           /* [recompute modes x SP choices] x memo_in_size */
-	unsigned char *have_in;      /* 1: in[] is set */
+	int *in;                     /* [recompute modes x SP choices]: the index of that compute
+	                                in the memo's pool of them (memo_in_put), -1 not set */
 	double lbmin;                /* with lb: the least of its bounds over the (schedule variant,
 	                                recompute, SP) that have a leaf that fits (INFINITY: none
 	                                fits; the filling search bounds every such one at its first
@@ -553,6 +555,24 @@ struct calc_search_memo {
 	                                whether the memo fits them (not beside it) */
 	int nitems;
 	struct memo_item *items;
+	/* the items' arrays, carved out of blocks that the filling search's threads take in
+	 * turn (memo_carve): one allocation per MEMO_BLOCK bytes instead of five per item,
+	 * each item's arrays side by side in the order the thread wrote them, and freed
+	 * block by block.  (malloc per item, the heap grown a page at a time, and its free
+	 * took 18 % of the CPU samples of the DeepSeek-V3 plan's report, perf record.) */
+	pthread_mutex_t block_lock;
+	int nblocks, capblocks;
+	unsigned char **blocks;
+	/* the computes the items' bounds were computed from (memo_item.in), each kept once:
+	 * the items of one tp, cp, micro-batch and expert split share it whatever their pp
+	 * and dp, and a copy per item (456 bytes per (recompute, SP) pair under the DeepSeek-V3
+	 * plan) was a large share of the memo.  in_size bytes each in in_pool, found through in_hash (open
+	 * addressing, index + 1, 0 empty); under in_lock while the filling search runs */
+	pthread_mutex_t in_lock;
+	unsigned char *in_pool;
+	size_t in_size;
+	int in_n, in_cap, in_hcap;
+	int *in_hash;
 	int nseed;                   /* configurations of seed[] */
 	struct calc_search_cfg seed[MEMO_SEED]; /* the top of the last search that used it */
 	/* The filling search's counts, which depend on the memory side and the grid alone
@@ -623,22 +643,107 @@ static int same_grid(const struct calc_search_opts *a, const struct calc_search_
 
 struct calc_search_memo *calc_search_memo_new(void)
 {
-	return xcalloc(1, sizeof(struct calc_search_memo));
+	struct calc_search_memo *m = xcalloc(1, sizeof(struct calc_search_memo));
+	pthread_mutex_init(&m->block_lock, NULL);
+	pthread_mutex_init(&m->in_lock, NULL);
+	return m;
 }
 
 void calc_search_memo_free(struct calc_search_memo *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->nitems; i++) {
-		free(m->items[i].total);
-		free(m->items[i].worst);
-		free(m->items[i].lb);
-		free(m->items[i].in);
-		free(m->items[i].have_in);
-	}
+	for (int i = 0; i < m->nblocks; i++)
+		free(m->blocks[i]);
+	free(m->blocks);
+	pthread_mutex_destroy(&m->block_lock);
+	free(m->in_pool);
+	free(m->in_hash);
+	pthread_mutex_destroy(&m->in_lock);
 	free(m->items);
 	free(m);
+}
+
+static uint64_t memo_in_hash(const unsigned char *b, size_t n)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a over 8-byte words, then the tail's bytes */
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, b + i, sizeof x);
+		h = (h ^ x) * 1099511628211u;
+	}
+	for (; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211u;
+	return h ^ h >> 32;
+}
+
+/* The index of compute c (memo_in_pack, nk kinds) in m's pool, added if new. */
+static int memo_in_put(struct calc_search_memo *m, const struct calc_step_compute *c, int nk)
+{
+	size_t sz = memo_in_size(nk);
+	unsigned char buf[sizeof(struct calc_step_ends) + CALC_MAX_KINDS * sizeof(struct calc_layer_time)];
+	uint64_t h;
+	int at;
+
+	memo_in_pack(buf, c, nk);
+	h = memo_in_hash(buf, sz);
+	pthread_mutex_lock(&m->in_lock);
+	m->in_size = sz; /* one model per memo (memo_key) */
+	if (2 * (m->in_n + 1) > m->in_hcap) { /* at most half full: grown and rehashed */
+		int cap = m->in_hcap ? 2 * m->in_hcap : 256, *t = xcalloc((size_t)cap, sizeof *t);
+		for (int i = 0; i < m->in_n; i++) {
+			uint64_t g = memo_in_hash(m->in_pool + (size_t)i * sz, sz);
+			int j = (int)(g & (uint64_t)(cap - 1));
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = i + 1;
+		}
+		free(m->in_hash);
+		m->in_hash = t;
+		m->in_hcap = cap;
+	}
+	for (at = (int)(h & (uint64_t)(m->in_hcap - 1)); m->in_hash[at]; at = (at + 1) & (m->in_hcap - 1))
+		if (!memcmp(m->in_pool + (size_t)(m->in_hash[at] - 1) * sz, buf, sz)) {
+			int idx = m->in_hash[at] - 1;
+			pthread_mutex_unlock(&m->in_lock);
+			return idx;
+		}
+	if (m->in_n == m->in_cap) {
+		m->in_cap = m->in_cap ? 2 * m->in_cap : 64;
+		m->in_pool = xrealloc(m->in_pool, (size_t)m->in_cap * sz);
+	}
+	memcpy(m->in_pool + (size_t)m->in_n * sz, buf, sz);
+	m->in_hash[at] = ++m->in_n;
+	pthread_mutex_unlock(&m->in_lock);
+	return m->in_n - 1;
+}
+
+#define MEMO_BLOCK (2 << 20) /* bytes of one block of a memo's arrays: one huge page of x86-64 */
+
+/* A new block of at least 'need' bytes, owned by memo m (the threads of its filling
+ * search take blocks concurrently), aligned to MEMO_BLOCK and, where the system has
+ * transparent huge pages on request, backed by them: one page fault and one TLB entry
+ * per block instead of 512. */
+static unsigned char *memo_block(struct calc_search_memo *m, size_t need)
+{
+	void *v = NULL;
+	unsigned char *b;
+	if (need < MEMO_BLOCK || posix_memalign(&v, MEMO_BLOCK, need) != 0 || !v)
+		v = xmalloc(need);
+#ifdef MADV_HUGEPAGE
+	else
+		madvise(v, need, MADV_HUGEPAGE); /* advice: ignored where not available */
+#endif
+	b = v;
+	pthread_mutex_lock(&m->block_lock);
+	if (m->nblocks == m->capblocks) {
+		m->capblocks = m->capblocks ? 2 * m->capblocks : 64;
+		m->blocks = xrealloc(m->blocks, (size_t)m->capblocks * sizeof *m->blocks);
+	}
+	m->blocks[m->nblocks++] = b;
+	pthread_mutex_unlock(&m->block_lock);
+	return b;
 }
 
 /* The grid options with the GPU count defaulted as calc_search does. */
@@ -762,7 +867,16 @@ struct worker {
 	 * schedule variant of every item, they were 8.5 % of the instructions of `trainplan
 	 * search --plan plans/llama3-405b-h100.ini` (callgrind) */
 	int lay_key;
-	signed char lay_v[MAX_VARIANTS];
+	signed char *lay_v;
+	/* ... kept for LAY_CACHE placements met in this search, by lay_key modulo LAY_CACHE
+	 * (lay_v points into it): the items run placement after placement (heavy first),
+	 * so a verdict kept for the running placement alone was asked again at almost every
+	 * item, a message formatted each time (perf record of the DeepSeek-V3 plan's report) */
+#define LAY_CACHE 64
+	struct {
+		int key; /* lay_key, 0: none */
+		signed char v[MAX_VARIANTS];
+	} lay_c[LAY_CACHE];
 	/* the lay_key of comm_pre's stage layers (calc_comm_pre_layers, which read the model
 	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
 	 * a few placements, they were 14 % of the instructions of its `search` */
@@ -786,6 +900,12 @@ struct worker {
 	int cur_s;                           /* and its schedule variant's */
 	int nrc, nsp;                        /* recompute modes and SP choices of the running item */
 	double lbv[MAX_VARIANTS][3][2];      /* bound_for of the running item, NAN: not yet */
+	/* sched_check of each schedule variant of the running item (with m micro-batches; set
+	 * where its plan is), asked once for the item's walk, skip_hopeless and its memo, and
+	 * each accepted variant's index among them (-1: refused): a memo keeps bounds for
+	 * these alone, not for every variant (most of a deep pipeline's vpp are refused) */
+	signed char s_rej[MAX_VARIANTS];
+	short s_slot[MAX_VARIANTS];
 	signed char in_same[3][2];           /* the running item's compute equals the memo's: 1,
 	                                        0, -1 not compared */
 	/* skip_hopeless of the running item: 1 where a (schedule variant, recompute, SP) has no
@@ -808,6 +928,11 @@ struct worker {
 	                                still to build (mem_ready) */
 	int parts_due;               /* 1: the running (recompute, SP) pair's memory parts are
 	                                still to compute (mem_ready) */
+	/* the layers' activations (calc_mem_terms act[], act_full[]) of the running item by
+	 * recompute mode and SP: they read neither the schedule nor vpp, so the schedule
+	 * variants of an item share them (calc_memory_terms_act_rest) */
+	double act_c[CALC_RC_OP_SAC + 1][2][2][CALC_MAX_KINDS];
+	unsigned char act_have[CALC_RC_OP_SAC + 1][2];
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
@@ -838,6 +963,11 @@ struct worker {
 	double cpu_s;                /* CPU time of this thread in the enumeration [s] */
 	struct memo_item *mi;        /* the running item's memo entry, or NULL */
 	int mj;                      /* its next leaf */
+	unsigned char *ar_at;        /* the free part of this thread's block of the memo's */
+	size_t ar_left;              /* arrays (memo_carve), and its bytes */
+	size_t ar_next;              /* bytes of its next block (0: the first) */
+	struct memo_item *ar_mi;     /* the item whose total and worst were carved last, with */
+	long long ar_cap;            /* room for ar_cap leaves each: trimmed to its n (memo_trim) */
 	/* opts.band_limit > 0: this thread's leaves of the band (merged in merge) */
 	long long band_n, band_nsafe;
 	int band_have;
@@ -1296,27 +1426,25 @@ static double bound_for(struct worker *w)
 	double b = w->lbv[s][ri][sp];
 	if (!isnan(b))
 		return b;
-	if (mi && mi->lb && w->sh->memo_read && mi->have_in[at]) {
+	if (mi && mi->lb && w->sh->memo_read && mi->in[at] >= 0) {
 		if (w->in_same[ri][sp] < 0 && w->sh->stage1_same)
 			w->in_same[ri][sp] = 1; /* the same stage 1 by its inputs (stage1_key) */
 		else if (w->in_same[ri][sp] < 0) {
 			int nk = calc_model_nkinds(&w->plan.model);
-			w->in_same[ri][sp] = (signed char)memo_in_same(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
+			const struct calc_search_memo *m = w->sh->memo; /* filled: its pool no longer grows */
+			w->in_same[ri][sp] = (signed char)memo_in_same(m->in_pool + (size_t)mi->in[at] * m->in_size, w->cur, nk);
 		}
 		if (w->in_same[ri][sp])
-			b = mi->lb[(s * w->nrc + ri) * w->nsp + sp];
+			b = mi->lb[(w->s_slot[s] * w->nrc + ri) * w->nsp + sp];
 		if (!isnan(b) && w->sh->stage1_same)
 			w->bounds_shared++;
 	}
 	if (isnan(b)) {
 		b = leaf_bound(w);
 		if (mi && mi->lb && !w->sh->memo_read) {
-			mi->lb[(s * w->nrc + ri) * w->nsp + sp] = b;
-			if (!mi->have_in[at]) {
-				int nk = calc_model_nkinds(&w->plan.model);
-				memo_in_put(mi->in + (size_t)at * memo_in_size(nk), w->cur, nk);
-				mi->have_in[at] = 1;
-			}
+			mi->lb[(w->s_slot[s] * w->nrc + ri) * w->nsp + sp] = b;
+			if (mi->in[at] < 0)
+				mi->in[at] = memo_in_put(w->sh->memo, w->cur, calc_model_nkinds(&w->plan.model));
 		}
 	}
 	w->lbv[s][ri][sp] = b;
@@ -1355,7 +1483,19 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 		w->cands_due = 0;
 	}
 	if (w->parts_due) {
-		calc_memory_terms_act(p, &w->k);
+		int rc = (int)p->recompute, sp = p->sp != 0;
+		if (rc >= 0 && rc <= CALC_RC_OP_SAC && w->act_have[rc][sp]) {
+			memcpy(w->k.act, w->act_c[rc][sp][0], sizeof w->k.act);
+			memcpy(w->k.act_full, w->act_c[rc][sp][1], sizeof w->k.act_full);
+			calc_memory_terms_act_rest(p, &w->k);
+		} else {
+			calc_memory_terms_act(p, &w->k);
+			if (rc >= 0 && rc <= CALC_RC_OP_SAC) {
+				memcpy(w->act_c[rc][sp][0], w->k.act, sizeof w->k.act);
+				memcpy(w->act_c[rc][sp][1], w->k.act_full, sizeof w->k.act_full);
+				w->act_have[rc][sp] = 1;
+			}
+		}
 		for (int j = 0; j < c->n; j++)
 			calc_memory_stage_parts(&w->k, &c->sl[j], c->infl[j], &w->parts[j]);
 		w->parts_due = 0;
@@ -1521,6 +1661,44 @@ static int top_only_applies(const struct calc_search_opts *o)
 	return o->top_only && o->objective == CALC_OBJ_TIME && o->top > 0 && !o->keep_all && !o->keep_feasible;
 }
 
+/* 'n' bytes of the memo's arrays for this thread (8-byte aligned). */
+static void *memo_carve(struct worker *w, size_t n)
+{
+	void *r;
+	n = (n + 7) & ~(size_t)7;
+	if (n > w->ar_left) { /* the rest of the block stays unused */
+		/* a thread's blocks grow from MEMO_BLOCK / 32 to MEMO_BLOCK, so that a small
+		 * search's memo does not clear a huge page per thread */
+		size_t next = w->ar_next ? w->ar_next : MEMO_BLOCK / 32, sz = n > next ? n : next;
+		w->ar_next = 2 * next < MEMO_BLOCK ? 2 * next : MEMO_BLOCK;
+		w->ar_at = memo_block(w->sh->memo, sz);
+		w->ar_left = sz;
+	}
+	r = w->ar_at;
+	w->ar_at += n;
+	w->ar_left -= n;
+	return r;
+}
+
+/* The running item's total and worst, carved last with room for every leaf of the item,
+ * cut down to the leaves that reached the memory check (mi->n): worst moved down to
+ * right after them and the rest given back to the thread's block. */
+static void memo_trim(struct worker *w)
+{
+	struct memo_item *mi = w->ar_mi;
+	unsigned char *end;
+	w->ar_mi = NULL;
+	if (!mi || mi->n >= w->ar_cap)
+		return;
+	short *worst = (short *)(mi->total + mi->n);
+	memmove(worst, mi->worst, (size_t)mi->n * sizeof *worst);
+	mi->worst = worst;
+	end = (unsigned char *)(worst + mi->n);
+	end = (unsigned char *)(((uintptr_t)end + 7) & ~(uintptr_t)7);
+	w->ar_left += (size_t)(w->ar_at - end);
+	w->ar_at = end;
+}
+
 /* Make (schedule variant s, recompute ri, SP sp) of the running item, whose plan w->plan
  * already holds, the running one: its indices and compute part (pair_ready: at once, or
  * with sh->stage1_same where a leaf reads it, the memo's bounds standing for it). */
@@ -1550,7 +1728,7 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 	memset(w->grp_skip, 1, sizeof w->grp_skip);
 	w->have_grp = 1;
 	for (int s = 0; s < nv; s++) {
-		if (sched_check(w, p, sv[s], vv[s], m) != CALC_REJ_NONE)
+		if (w->s_rej[s] != CALC_REJ_NONE)
 			continue; /* its leaves are rejected without a memo entry */
 		p->schedule = (enum calc_schedule)sv[s];
 		p->vpp = vv[s];
@@ -1615,6 +1793,7 @@ static void run_item(struct worker *w, struct item *it)
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
+	memset(w->act_have, 0, sizeof w->act_have);
 	memset(w->busy_key, -1, sizeof w->busy_key);
 	memset(w->in_same, -1, sizeof w->in_same);
 	w->have_grp = 0;
@@ -1655,8 +1834,14 @@ static void run_item(struct worker *w, struct item *it)
 	/* the placement: the plan's, or a Megatron-Core rule of this item */
 	split_keys(p, base, it->split, it->pp);
 	if (w->lay_key != it->split * 512 + it->pp) { /* another placement: its verdicts unknown */
+		int c;
 		w->lay_key = it->split * 512 + it->pp;
-		memset(w->lay_v, -1, sizeof w->lay_v);
+		c = (int)((unsigned)w->lay_key % LAY_CACHE);
+		if (w->lay_c[c].key != w->lay_key) { /* not met, or its slot taken since */
+			w->lay_c[c].key = w->lay_key;
+			memset(w->lay_c[c].v, -1, sizeof w->lay_c[c].v);
+		}
+		w->lay_v = w->lay_c[c].v;
 	}
 	{
 		int tmp[CALC_MAX_STAGES];
@@ -1704,27 +1889,37 @@ static void run_item(struct worker *w, struct item *it)
 			reject_many(w, r1, per_mb);
 			return;
 		}
+		int nvalid = 0;
+		if (r1 == CALC_REJ_NONE)
+			for (int s = 0; s < nv; s++) {
+				w->s_rej[s] = (signed char)sched_check(w, p, sv[s], vv[s], m);
+				w->s_slot[s] = (short)(w->s_rej[s] == CALC_REJ_NONE ? nvalid++ : -1);
+			}
 		if (w->sh->memo && r1 == CALC_REJ_NONE) {
 			w->mi = &w->sh->memo->items[it - w->sh->items];
 			if (!mread) {
-				w->mi->total = xmalloc((size_t)per_mb * sizeof *w->mi->total);
-				w->mi->worst = xmalloc((size_t)per_mb * sizeof *w->mi->worst);
 				if (prune) { /* the bounds it computes, for the searches that read it */
-					size_t nb = (size_t)nv * nrc * nsp;
-					w->mi->lb = xmalloc(nb * sizeof *w->mi->lb);
+					size_t nb = (size_t)nvalid * nrc * nsp;
+					w->mi->lb = memo_carve(w, nb * sizeof *w->mi->lb);
 					for (size_t i = 0; i < nb; i++)
 						w->mi->lb[i] = NAN;
-					w->mi->in = xmalloc((size_t)nrc * nsp * memo_in_size(calc_model_nkinds(&p->model)));
-					w->mi->have_in = xcalloc((size_t)nrc * nsp, 1);
+					w->mi->in = memo_carve(w, (size_t)nrc * nsp * sizeof *w->mi->in);
+					for (int i = 0; i < nrc * nsp; i++)
+						w->mi->in[i] = -1;
 					w->mi->lbmin = INFINITY;
 				}
+				/* last, so that memo_trim can give back what the item does not use */
+				w->mi->total = memo_carve(w, (size_t)per_mb * (sizeof *w->mi->total + sizeof *w->mi->worst));
+				w->mi->worst = (short *)(w->mi->total + per_mb);
+				w->ar_mi = w->mi;
+				w->ar_cap = per_mb;
 			}
 		}
 		if (w->sh->skip_items && mread && r1 == CALC_REJ_NONE &&
 		    skip_hopeless(w, sv, vv, nv, rcs, nrc, nsp, m))
 			return;
 		for (int s = 0; s < nv; s++) {
-			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : sched_check(w, p, sv[s], vv[s], m);
+			enum calc_reject r2 = r1 != CALC_REJ_NONE ? r1 : (enum calc_reject)w->s_rej[s];
 			long long per_s = (long long)nrc * nsp * 4;
 			struct cands c;
 			row.c.schedule = (signed char)sv[s];
@@ -1825,6 +2020,7 @@ static void *worker_main(void *arg)
 		if (i >= sh->nitems)
 			break;
 		run_item(w, &sh->items[sh->order[i]]);
+		memo_trim(w);
 		sh->items[sh->order[i]].best = w->item_best;
 		sh->items[sh->order[i]].feasible = w->item_feasible;
 		if (sh->work) {

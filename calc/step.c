@@ -46,6 +46,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,7 +368,7 @@ static double shape_slowdown(double M, double N, double K)
 	return (1 / calc_gemm_shape_factor(M, N, K) + 1 / calc_gemm_shape_factor(M, K, N) +
 	        1 / calc_gemm_shape_factor(K, N, M)) / 3;
 }
-static double gemm_time(double M, double N, double K, double peak, double hbm, double eb, int sms, int shp)
+static double gemm_time_calc(double M, double N, double K, double peak, double hbm, double eb, int sms, int shp)
 {
 	double tc = 2 * M * N * K / peak, tm = (M * K + K * N + M * N) * eb / hbm;
 	if (sms > 0 && M > 0 && N > 0)
@@ -378,6 +379,51 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 }
 
 /*
+ * gemm_time_calc through a per-thread memo by shape: a direct-mapped table of
+ * GEMM_HASH entries keyed by every input, compared bit for bit, so that a hit returns
+ * the very number gemm_time_calc gave (no result changes).  The planner's compute part
+ * (calc_step_compute, once per (recompute, SP) pair of every split) times the same few
+ * shapes again and again -- a split's GEMMs depend on the tokens per micro-batch and
+ * the TP and expert shards, not on pp, dp or the schedule -- and the shape factor of
+ * efficiency.gemm_shape = table costs nine log2 and three trilinear interpolations a
+ * GEMM: gemm_time was 15 % of the CPU samples of the DeepSeek-V3 plan's report (perf
+ * record), its MLA and expert GEMMs having no call-site slot (gemm_time_at).
+ */
+struct gemm_key {
+	double M, N, K, peak, hbm, eb;
+	int sms, shp;
+};
+#define GEMM_HASH 1024 /* entries, a power of 2 */
+static _Thread_local struct {
+	struct gemm_key key[GEMM_HASH];
+	double t[GEMM_HASH];
+	unsigned char used[GEMM_HASH];
+} gemm_hash;
+
+static inline uint64_t gemm_bits(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	return u;
+}
+
+static double gemm_time(double M, double N, double K, double peak, double hbm, double eb, int sms, int shp)
+{
+	struct gemm_key k = {M, N, K, peak, hbm, eb, sms, shp};
+	uint64_t h = gemm_bits(M) * 0x9e3779b97f4a7c15u ^ gemm_bits(N) * 0xc2b2ae3d27d4eb4fu ^
+	             gemm_bits(K) * 0x165667b19e3779f9u ^ gemm_bits(peak) * 0x27d4eb2f165667c5u ^
+	             gemm_bits(hbm) ^ gemm_bits(eb) ^ (uint64_t)(unsigned)sms << 1 ^ (uint64_t)(unsigned)shp;
+	unsigned i = (unsigned)((h ^ h >> 29 ^ h >> 47) & (GEMM_HASH - 1));
+
+	if (gemm_hash.used[i] && !memcmp(&gemm_hash.key[i], &k, sizeof k))
+		return gemm_hash.t[i];
+	gemm_hash.key[i] = k;
+	gemm_hash.t[i] = gemm_time_calc(M, N, K, peak, hbm, eb, sms, shp);
+	gemm_hash.used[i] = 1;
+	return gemm_hash.t[i];
+}
+
+/*
  * gemm_time through a per-thread memo of one entry per call site ('slot' in 0 ..
  * GEMM_SLOTS - 1; any other slot computes).
  * The planner computes the compute part of a step (calc_step_compute) for every
@@ -385,10 +431,6 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
  * differ only in pp or dp -- time the very same layer GEMMs; a hit returns the number
  * gemm_time gave for the same inputs, compared bit for bit, so no result changes.
  */
-struct gemm_key {
-	double M, N, K, peak, hbm, eb;
-	int sms, shp;
-};
 enum {
 	GEMM_QKV, GEMM_OUT, GEMM_UP, GEMM_DOWN, /* of layer kind k: slot 4 k + site */
 	GEMM_LOGITS = 4 * CALC_MAX_KINDS,      /* end_times' LM head */
