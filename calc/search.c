@@ -881,6 +881,12 @@ struct worker {
 	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
 	 * a few placements, they were 14 % of the instructions of its `search` */
 	int pre_key;
+	/* the lay_key and chunks per stage (the running schedule's vpp, 0 without layout
+	 * keys) of the last calc_plan_resplit of w->plan (0: none): the split reads the
+	 * placement keys, pp and those chunks alone and writes the same pp, chunks, stage
+	 * list and uneven flag again, so an item of the same key skips it (the 405B plan's
+	 * resplits and their chunking were 13 % of its `search`, callgrind) */
+	int split_key, split_v;
 	struct calc_plan plan;       /* the configuration being evaluated */
 	struct calc_params pr;       /* of the plan's model */
 	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
@@ -1237,9 +1243,8 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	} else if (calc_plan_has_layout(base)) {
 		/* Megatron-Core's layout keys: the stage totals at this depth (any chunks) */
 		struct calc_chunks ch;
-		char msg[512];
 		const char *key;
-		if (it->pp > CALC_MAX_STAGES || calc_layout_chunks(base, it->pp, 0, &ch, msg, sizeof msg, &key) < 0)
+		if (it->pp > CALC_MAX_STAGES || calc_layout_chunks(base, it->pp, 0, &ch, NULL, 0, &key) < 0)
 			return CALC_REJ_PP;
 	} else if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
 		return CALC_REJ_PP;
@@ -1323,9 +1328,8 @@ static enum calc_reject sched_check(struct worker *w, const struct calc_plan *p,
 		int ve = row->uses_vpp ? v : 1, ok = w && ve < MAX_VARIANTS ? w->lay_v[ve] : -1;
 		if (ok < 0) {
 			struct calc_chunks ch;
-			char msg[512];
 			const char *key;
-			ok = calc_layout_chunks(p, pp, ve, &ch, msg, sizeof msg, &key) == 0;
+			ok = calc_layout_chunks(p, pp, ve, &ch, NULL, 0, &key) == 0; /* no message: not shown */
 			if (w && ve < MAX_VARIANTS)
 				w->lay_v[ve] = (signed char)ok;
 		}
@@ -1861,7 +1865,16 @@ static void run_item(struct worker *w, struct item *it)
 	p->ep = it->ep;
 	p->etp = it->etp;
 	if (pre == CALC_REJ_NONE) {
-		calc_plan_resplit(p, it->pp, NULL);
+		int sv_now = 0;
+		if (calc_plan_has_layout(p)) { /* variant.c's chunks of the plan's schedule */
+			const struct calc_sched *srow = calc_schedule_at((int)p->schedule);
+			sv_now = srow && srow->uses_vpp && p->vpp > 0 ? p->vpp : 1;
+		}
+		if (w->split_key != w->lay_key || w->split_v != sv_now) {
+			calc_plan_resplit(p, it->pp, NULL);
+			w->split_key = w->lay_key;
+			w->split_v = sv_now;
+		}
 		calc_memory_terms_fixed(p, &w->k); /* the capacity */
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
@@ -1876,8 +1889,11 @@ static void run_item(struct worker *w, struct item *it)
 			if (!w->sh->lazy)
 				mem_ready(w, NULL, 0);
 		}
-	} else
+	} else {
+		if (p->pp != it->pp)
+			w->split_key = 0; /* the last split's stage list no longer matches p->pp */
 		p->pp = it->pp;
+	}
 
 	{
 		int mb = it->mb, m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
