@@ -367,7 +367,8 @@ int calc_plan_has_layout(const struct calc_plan *plan);
  * or the first and last stages' layers, or the embedding and the loss counted as
  * layers.  Returns 0 with 'out' filled (out->n = 0 when the plan sets no layout key),
  * or -1 with the reason in msg[0 .. nmsg-1] naming the keys, and in *key the plan key
- * to blame ("layout", "first_stage_layers", ...; without "parallel.").  O(pp v) plus
+ * to blame ("layout", "first_stage_layers", ...; without "parallel."); with nmsg 0 (msg
+ * may be NULL) no message is formatted, the key still set.  O(pp v) plus
  * the length of the expanded layout string.
  */
 int calc_layout_chunks(const struct calc_plan *plan, int pp, int v, struct calc_chunks *out, char *msg,

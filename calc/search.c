@@ -823,6 +823,11 @@ struct item {
 struct shared {
 	const struct calc_plan *base;
 	struct calc_search_opts o;
+	/* sched_variants at pp = 1 [0] and at pp > 1 [1] (it reads pp no further), made once
+	 * for the search: at each item they were 1.5 % of the 405B plan's `search` */
+	struct {
+		int n, sched[MAX_VARIANTS], vpp[MAX_VARIANTS];
+	} var[2];
 	struct item *items;
 	int nitems;
 	int next;                    /* next item to take (atomic) */
@@ -881,6 +886,23 @@ struct worker {
 	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
 	 * a few placements, they were 14 % of the instructions of its `search` */
 	int pre_key;
+	/* the lay_key and chunks per stage (the running schedule's vpp, 0 without layout
+	 * keys) of the last calc_plan_resplit of w->plan (0: none): the split reads the
+	 * placement keys, pp and those chunks alone and writes the same pp, chunks, stage
+	 * list and uneven flag again, so an item of the same key skips it (the 405B plan's
+	 * resplits and their chunking were 13 % of its `search`, callgrind) */
+	int split_key, split_v;
+	int pre_gen; /* counts the calc_comm_pre_layers of this worker */
+	/* mem_ready's candidate stages and parameter copies, by (comm_pre's stage layers as
+	 * pre_gen counts them, m, schedule, vpp), CANDS_CACHE of them by that key's hash
+	 * (m 0: none): they read those layers, the in-flight micro-batches (schedule, pp, m,
+	 * vpp) and the schedule's copies alone, which the items of one placement and m
+	 * share; built per item and schedule they were 4.6 % of the 405B plan's `search` */
+#define CANDS_CACHE 128
+	struct {
+		int lay, m, sched, vpp, copies;
+		struct cands c;
+	} cands_c[CANDS_CACHE];
 	struct calc_plan plan;       /* the configuration being evaluated */
 	struct calc_params pr;       /* of the plan's model */
 	struct calc_mem_terms k;     /* memory.c's terms of the running item and leaf */
@@ -1203,8 +1225,12 @@ void calc_search_split_text(const struct calc_plan *base, const struct calc_sear
 		snprintf(buf, n, "even");
 }
 
-/* The checks that depend only on the work item (recipe, tp, pp, cp). */
-static enum calc_reject item_check(const struct calc_plan *base, const struct item *it, int even_only)
+/* The checks that depend only on the work item (recipe, tp, pp, cp).  lay_pp[pp]: the
+ * verdict of the plan's layout keys at depth pp (-1 not known, 0 refused, 1 placed),
+ * kept over the items, which share a few depths (1,432 items of the Llama 3.1 405B
+ * plan asked model.c each time: 1.4 % of its `search`, callgrind). */
+static enum calc_reject item_check(const struct calc_plan *base, const struct item *it, int even_only,
+                                   signed char *lay_pp)
 {
 	const struct calc_recipe *r = calc_recipe_at(it->recipe);
 	const struct calc_model *m = &base->model;
@@ -1237,9 +1263,17 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	} else if (calc_plan_has_layout(base)) {
 		/* Megatron-Core's layout keys: the stage totals at this depth (any chunks) */
 		struct calc_chunks ch;
-		char msg[512];
 		const char *key;
-		if (it->pp > CALC_MAX_STAGES || calc_layout_chunks(base, it->pp, 0, &ch, msg, sizeof msg, &key) < 0)
+		int pp = it->pp;
+		if (pp > CALC_MAX_STAGES)
+			return CALC_REJ_PP;
+		if (pp < 0 || lay_pp[pp] < 0) {
+			int ok = calc_layout_chunks(base, pp, 0, &ch, NULL, 0, &key) == 0;
+			if (pp >= 0)
+				lay_pp[pp] = (signed char)ok;
+			if (!ok)
+				return CALC_REJ_PP;
+		} else if (!lay_pp[pp])
 			return CALC_REJ_PP;
 	} else if (it->pp > m->layers || it->pp > CALC_MAX_STAGES || (even_only && m->layers % it->pp))
 		return CALC_REJ_PP;
@@ -1323,9 +1357,8 @@ static enum calc_reject sched_check(struct worker *w, const struct calc_plan *p,
 		int ve = row->uses_vpp ? v : 1, ok = w && ve < MAX_VARIANTS ? w->lay_v[ve] : -1;
 		if (ok < 0) {
 			struct calc_chunks ch;
-			char msg[512];
 			const char *key;
-			ok = calc_layout_chunks(p, pp, ve, &ch, msg, sizeof msg, &key) == 0;
+			ok = calc_layout_chunks(p, pp, ve, &ch, NULL, 0, &key) == 0; /* no message: not shown */
 			if (w && ve < MAX_VARIANTS)
 				w->lay_v[ve] = (signed char)ok;
 		}
@@ -1474,12 +1507,30 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 		w->item_due = 0;
 	}
 	if (w->cands_due) {
-		double infl[CALC_MAX_STAGES];
-		for (int i = 0; i < p->pp; i++)
-			infl[i] = calc_pipeline_inflight_run(p, m, p->vpp, i);
-		/* the running item's stage layers, which comm_pre holds for its placement */
-		cands_build(p, w->comm_pre.have_sl ? w->comm_pre.all : NULL, p->pp, infl, c);
-		w->k.copies = calc_pipeline_param_copies(p);
+		unsigned h = ((unsigned)w->pre_gen * 2654435761u ^ (unsigned)m * 40503u ^ (unsigned)p->schedule * 977u ^
+		              (unsigned)p->vpp) % CANDS_CACHE;
+		int keyed = w->comm_pre.have_sl && w->pre_gen > 0 && m > 0; /* the running layers */
+		if (keyed && w->cands_c[h].m == m && w->cands_c[h].lay == w->pre_gen &&
+		    w->cands_c[h].sched == (int)p->schedule && w->cands_c[h].vpp == p->vpp) {
+			*c = w->cands_c[h].c;
+			w->k.copies = w->cands_c[h].copies;
+		} else {
+			double infl[CALC_MAX_STAGES];
+			infl[0] = 0; /* (pp >= 1 sets it) */
+			for (int i = 0; i < p->pp; i++)
+				infl[i] = calc_pipeline_inflight_run(p, m, p->vpp, i);
+			/* the running item's stage layers, which comm_pre holds for its placement */
+			cands_build(p, w->comm_pre.have_sl ? w->comm_pre.all : NULL, p->pp, infl, c);
+			w->k.copies = calc_pipeline_param_copies(p);
+			if (keyed) {
+				w->cands_c[h].lay = w->pre_gen;
+				w->cands_c[h].m = m;
+				w->cands_c[h].sched = (int)p->schedule;
+				w->cands_c[h].vpp = p->vpp;
+				w->cands_c[h].copies = w->k.copies;
+				w->cands_c[h].c = *c;
+			}
+		}
 		w->cands_due = 0;
 	}
 	if (w->parts_due) {
@@ -1776,7 +1827,8 @@ static void run_item(struct worker *w, struct item *it)
 	const struct calc_plan *base = w->sh->base;
 	struct calc_plan *p = &w->plan;
 	struct calc_search_row row;
-	int sv[MAX_VARIANTS], vv[MAX_VARIANTS], nv = sched_variants(it->pp, o->max_vpp, o->sched_mask, sv, vv);
+	const int *sv = w->sh->var[it->pp != 1].sched, *vv = w->sh->var[it->pp != 1].vpp;
+	int nv = w->sh->var[it->pp != 1].n;
 	int nsp = nsp_of(it->tp), B = base->global_batch, rcs[3], nrc = recompute_modes(base, rcs);
 	enum calc_reject pre = (enum calc_reject)it->pre;
 	long long per_mb = (long long)nv * nrc * nsp * 4, local = 0;
@@ -1861,13 +1913,23 @@ static void run_item(struct worker *w, struct item *it)
 	p->ep = it->ep;
 	p->etp = it->etp;
 	if (pre == CALC_REJ_NONE) {
-		calc_plan_resplit(p, it->pp, NULL);
+		int sv_now = 0;
+		if (calc_plan_has_layout(p)) { /* variant.c's chunks of the plan's schedule */
+			const struct calc_sched *srow = calc_schedule_at((int)p->schedule);
+			sv_now = srow && srow->uses_vpp && p->vpp > 0 ? p->vpp : 1;
+		}
+		if (w->split_key != w->lay_key || w->split_v != sv_now) {
+			calc_plan_resplit(p, it->pp, NULL);
+			w->split_key = w->lay_key;
+			w->split_v = sv_now;
+		}
 		calc_memory_terms_fixed(p, &w->k); /* the capacity */
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
 		if (w->pre_key != w->lay_key) { /* the stage layers of the running placement */
 			calc_comm_pre_layers(p, &w->comm_pre);
 			w->pre_key = w->lay_key;
+			w->pre_gen++; /* the candidate stages kept for the layers before: stale */
 		}
 		calc_comm_pre_groups(p, &w->comm_pre);
 		if (!mread) { /* the terms of the leaves' memory, which a memo holds: at once or
@@ -1876,8 +1938,11 @@ static void run_item(struct worker *w, struct item *it)
 			if (!w->sh->lazy)
 				mem_ready(w, NULL, 0);
 		}
-	} else
+	} else {
+		if (p->pp != it->pp)
+			w->split_key = 0; /* the last split's stage list no longer matches p->pp */
 		p->pp = it->pp;
+	}
 
 	{
 		int mb = it->mb, m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
@@ -2043,12 +2108,21 @@ static void *worker_main(void *arg)
 /* Setup, merge, re-check                                                    */
 /* ======================================================================== */
 
+/* The divisors of n in ascending order, the first 'max' of them: those up to sqrt(n),
+ * then their cofactors from the largest down (a loop over every i <= n was 3.5 % of
+ * `trainplan search --plan plans/llama3-405b-h100.ini`, callgrind: n = 16,384 and its
+ * quotients, again for each item). */
 static int divisors(int n, int *out, int max)
 {
-	int k = 0;
-	for (int i = 1; i <= n && k < max; i++)
-		if (n % i == 0)
+	int k = 0, nhi = 0, hi[1600]; /* an int below 2^31 has at most 1,600 divisors */
+	for (int i = 1; (long long)i * i <= n && k < max; i++)
+		if (n % i == 0) {
 			out[k++] = i;
+			if (i != n / i)
+				hi[nhi++] = n / i;
+		}
+	for (int j = nhi - 1; j >= 0 && k < max; j--) /* (k < max: every small one is in) */
+			out[k++] = hi[j];
 	return k;
 }
 
@@ -2273,12 +2347,18 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 
 	/* heatmap cells: (tp, pp) over every other axis */
 	out->cells = xcalloc((size_t)(sh->nitems > 0 ? sh->nitems : 1), sizeof *out->cells);
-	for (int i = 0; i < sh->nitems; i++) {
+	for (int i = 0, last = -1; i < sh->nitems; i++) {
 		const struct item *it = &sh->items[i];
 		int j;
-		for (j = 0; j < out->ncells; j++)
-			if (out->cells[j].tp == it->tp && out->cells[j].pp == it->pp)
-				break;
+		/* one cell per (tp, pp): the previous item's first (items of a (tp, pp) are
+		 * consecutive in enumeration order), else a look over all of them */
+		if (last >= 0 && out->cells[last].tp == it->tp && out->cells[last].pp == it->pp)
+			j = last;
+		else
+			for (j = 0; j < out->ncells; j++)
+				if (out->cells[j].tp == it->tp && out->cells[j].pp == it->pp)
+					break;
+		last = j;
 		if (j == out->ncells) {
 			out->cells[j] = (struct calc_search_cell){it->tp, it->pp, NAN, 0};
 			out->ncells++;
@@ -2453,8 +2533,12 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		free(sh.items);
 		return -1;
 	}
-	for (int i = 0; i < sh.nitems; i++)
-		sh.items[i].pre = (signed char)item_check(plan, &sh.items[i], sh.o.even_only);
+	{
+		signed char lay_pp[CALC_MAX_STAGES + 1];
+		memset(lay_pp, -1, sizeof lay_pp);
+		for (int i = 0; i < sh.nitems; i++)
+			sh.items[i].pre = (signed char)item_check(plan, &sh.items[i], sh.o.even_only, lay_pp);
+	}
 	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
 		long long leaves = count_leaves(plan, &sh);
 		if (leaves > CALC_SEARCH_MAX_ROWS) {
@@ -2593,6 +2677,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.work_total += sh.work[i];
 		}
 	}
+	for (int k = 0; k < 2; k++)
+		sh.var[k].n = sched_variants(k ? 2 : 1, sh.o.max_vpp, sh.o.sched_mask, sh.var[k].sched, sh.var[k].vpp);
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;

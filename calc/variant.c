@@ -43,9 +43,10 @@ static int rechunk(struct calc_plan *pl, int v, struct calc_diag *d)
 	char msg[512];
 	const char *key;
 	pl->uneven_stages = 0;
-	if (calc_plan_chunk(pl, v < 0 ? variant_chunks(pl) : v, msg, sizeof msg, &key) < 0) {
+	/* the message is formatted only where 'd' takes it (the planner passes none) */
+	if (calc_plan_chunk(pl, v < 0 ? variant_chunks(pl) : v, msg, d ? sizeof msg : 0, &key) < 0) {
 		/* the planner's stage totals hold at any chunks: as the layout says, or one */
-		if (!d && v < 0 && calc_plan_chunk(pl, 0, msg, sizeof msg, &key) == 0)
+		if (!d && v < 0 && calc_plan_chunk(pl, 0, msg, 0, &key) == 0)
 			return 0;
 		if (d)
 			calc_error(d, NULL, 0, "%s", msg);
