@@ -387,7 +387,9 @@ static double gemm_time_calc(double M, double N, double K, double peak, double h
  * the TP and expert shards, not on pp, dp or the schedule -- and the shape factor of
  * efficiency.gemm_shape = table costs nine log2 and three trilinear interpolations a
  * GEMM: gemm_time was 15 % of the CPU samples of the DeepSeek-V3 plan's report (perf
- * record), its MLA and expert GEMMs having no call-site slot (gemm_time_at).
+ * record).  It replaced a memo of one entry per call site in front of it, which then
+ * saved 0.3 % of the instructions of `trainplan search` on the DeepSeek-V3, Llama 2
+ * and 405B plans and cost 0.8 % on the default one (callgrind).
  */
 struct gemm_key {
 	double M, N, K, peak, hbm, eb;
@@ -421,40 +423,6 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 	gemm_hash.t[i] = gemm_time_calc(M, N, K, peak, hbm, eb, sms, shp);
 	gemm_hash.used[i] = 1;
 	return gemm_hash.t[i];
-}
-
-/*
- * gemm_time through a per-thread memo of one entry per call site ('slot' in 0 ..
- * GEMM_SLOTS - 1; any other slot computes).
- * The planner computes the compute part of a step (calc_step_compute) for every
- * (recompute, SP) pair of every split, and those of one split -- and of the splits that
- * differ only in pp or dp -- time the very same layer GEMMs; a hit returns the number
- * gemm_time gave for the same inputs, compared bit for bit, so no result changes.
- */
-enum {
-	GEMM_QKV, GEMM_OUT, GEMM_UP, GEMM_DOWN, /* of layer kind k: slot 4 k + site */
-	GEMM_LOGITS = 4 * CALC_MAX_KINDS,      /* end_times' LM head */
-	GEMM_SLOTS
-};
-static _Thread_local struct {
-	struct gemm_key key[GEMM_SLOTS];
-	double t[GEMM_SLOTS];
-	unsigned char used[GEMM_SLOTS];
-} gemm_memo;
-
-static inline double gemm_time_at(int slot, double M, double N, double K, double peak, double hbm, double eb, int sms,
-                                  int shp)
-{
-	struct gemm_key k = {M, N, K, peak, hbm, eb, sms, shp};
-
-	if (slot < 0 || slot >= GEMM_SLOTS) /* no slot: computed */
-		return gemm_time(M, N, K, peak, hbm, eb, sms, shp);
-	if (gemm_memo.used[slot] && !memcmp(&gemm_memo.key[slot], &k, sizeof k))
-		return gemm_memo.t[slot];
-	gemm_memo.key[slot] = k;
-	gemm_memo.t[slot] = gemm_time(M, N, K, peak, hbm, eb, sms, shp);
-	gemm_memo.used[slot] = 1;
-	return gemm_memo.t[slot];
 }
 
 /* 1 when the layer GEMMs of the plan's recipe run at the FP4 peak (nvfp4) */
@@ -696,7 +664,6 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 	 * MLP (or the shared experts), the routed experts' activation function */
 	double t_up = 0, t_mlp = 0, t_moe_act = 0;
 	unsigned rcm = calc_recompute_modules(plan->recompute, plan->recompute_modules);
-	int ks = kind >= 0 && kind < CALC_MAX_KINDS ? 4 * kind : -GEMM_SLOTS; /* the kind's memo slots */
 
 	int has_attn, has_mlp, has_mamba, blocks;
 	o->moe_router = o->moe_permute = o->moe_experts = o->moe_skew = 0;
@@ -757,8 +724,8 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		t_up = (cq > 0 ? gemm_time(T, a / t * dq, cq, peak, hbm, eb, sms, shp) : gemm_time(T, a / t * dq, h, peak, hbm, eb, sms, shp))
 		     + gemm_time(T, a / t * (x->qk_nope_dim + x->v_head_dim), ckv, peak, hbm, eb, sms, shp);
 	} else
-		o->gemm = gemm_time_at(ks + GEMM_QKV, T, d * ((m->attn_gate ? 2 : 1) * a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
-		        + gemm_time_at(ks + GEMM_OUT, T, h, a * d / t, peak, hbm, eb, sms, shp);      /* out-proj */
+		o->gemm = gemm_time(T, d * ((m->attn_gate ? 2 : 1) * a / t + 2 * kvh), h, peak, hbm, eb, sms, shp) /* QKV */
+		        + gemm_time(T, h, a * d / t, peak, hbm, eb, sms, shp);      /* out-proj */
 	if (!has_attn)
 		o->gemm = t_up = 0;
 	if (has_mamba) {
@@ -767,15 +734,15 @@ static void layer_compute(const struct calc_plan *plan, int kind, struct calc_la
 		 * row-parallel */
 		struct calc_mixer x;
 		calc_model_mixer(m, kd.type, &x);
-		o->gemm = gemm_time_at(ks + GEMM_QKV, T, x.in / t, h, peak, hbm, eb, sms, shp) /* in_proj */
-		        + gemm_time_at(ks + GEMM_OUT, T, h, x.inner / t, peak, hbm, eb, sms, shp); /* out_proj */
+		o->gemm = gemm_time(T, x.in / t, h, peak, hbm, eb, sms, shp) /* in_proj */
+		        + gemm_time(T, h, x.inner / t, peak, hbm, eb, sms, shp); /* out_proj */
 		if (kd.type == CALC_LAYER_MAMBA1) /* Mamba-1's x_proj and dt_proj (mamba_simple.py) */
 			o->gemm += gemm_time(T, m->mamba1.dt_rank + 2.0 * m->mamba1.state, x.inner, peak, hbm, eb, sms, shp) +
 			           gemm_time(T, x.inner, m->mamba1.dt_rank, peak, hbm, eb, sms, shp);
 	}
 	if (has_mlp && (f > 0 || !moe)) {
-		t_mlp = gemm_time_at(ks + GEMM_UP, T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
-		      + gemm_time_at(ks + GEMM_DOWN, T, h, f / t, peak, hbm, eb, sms, shp);   /* down */
+		t_mlp = gemm_time(T, up * f / t, h, peak, hbm, eb, sms, shp) /* up */
+		      + gemm_time(T, h, f / t, peak, hbm, eb, sms, shp);   /* down */
 		o->gemm += t_mlp;
 		t_mlp += T * act_fn * f / t / hbm; /* and its activation function */
 	}
@@ -1257,7 +1224,7 @@ static void end_times(const struct calc_plan *plan, struct calc_step_ends *e)
 	double T = plan->micro_batch * (double)plan->seq_len / cp, h = m->hidden, V = m->vocab;
 	double hbm = plan->gpu.hbm_bw > 0 ? plan->gpu.hbm_bw : 1e12;
 	double peak = gemm_rate(plan, 0);
-	double lg = gemm_time_at(GEMM_LOGITS, T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
+	double lg = gemm_time(T, V / t, h, peak, hbm, 2, plan->gpu.sms, calc_gemm_shape_on(plan));
 	double ce_f = T * CE_FWD_BYTES * V / t / hbm, ce_b = T * CE_BWD_BYTES * V / t / hbm;
 	double emb = T * h * 4 / hbm; /* gather the rows: read + write h values of 2 B */
 
