@@ -2377,6 +2377,19 @@ static void test_pipeline_stage_typed(void **state)
 	free(c);
 }
 
+/* The index of the plan's last layer kind of type 'type', -1 when it has none. */
+static int kind_of_type(const struct calc_plan *p, int type)
+{
+	struct calc_layer_kind kd;
+	int found = -1;
+	for (int k = 0; k < calc_model_nkinds(&p->model); k++) {
+		calc_model_kind(&p->model, k, &kd);
+		if ((int)kd.type == type)
+			found = k;
+	}
+	return found;
+}
+
 /* The selective scan of a Mamba-1 layer in the attention core's place (docs/references.md
  * §5.17), Jamba-v0.1 at tp 1, one micro-batch of T = 4,096 tokens: per token 9 d_i N =
  * 9 x 8,192 x 16 = 1,179,648 FLOPs and the conv1d 2 x 4 x 8,192 = 65,536, at the
@@ -2395,17 +2408,12 @@ static void test_mamba1_scan_time(void **state)
 	struct calc_plan p;
 	struct calc_comm cm;
 	struct calc_layer_time a;
-	struct calc_layer_kind kd;
-	int sk = -1;
+	int sk;
 	double T = 4096, fl, io, gf;
 	(void)state;
 
 	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
-	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
-		calc_model_kind(&p.model, k, &kd);
-		if (kd.type == CALC_LAYER_MAMBA1)
-			sk = k;
-	}
+	sk = kind_of_type(&p, CALC_LAYER_MAMBA1);
 	assert_true(sk >= 0);
 	calc_comm(&p, &cm);
 	calc_layer_time_kind(&p, &cm, sk, &a);
@@ -2435,17 +2443,12 @@ static void test_mamba2_scan_time(void **state)
 	struct calc_plan p;
 	struct calc_comm cm;
 	struct calc_layer_time a, a2;
-	struct calc_layer_kind kd;
-	int mk = -1;
+	int mk;
 	double T = 8192;
 	(void)state;
 
 	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
-	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
-		calc_model_kind(&p.model, k, &kd);
-		if (kd.type == CALC_LAYER_MAMBA)
-			mk = k;
-	}
+	mk = kind_of_type(&p, CALC_LAYER_MAMBA);
 	assert_true(mk >= 0);
 	calc_comm(&p, &cm);
 	calc_layer_time_kind(&p, &cm, mk, &a);
@@ -2475,19 +2478,13 @@ static void test_mamba2_transposes(void **state)
 	struct calc_plan p;
 	struct calc_comm cm;
 	struct calc_layer_time m1, m2, a1, a2;
-	struct calc_layer_kind kd;
-	int mk = -1, ak = -1;
+	int mk, ak;
 	double copies;
 	(void)state;
 
 	load_plan(&p, s, (int)(sizeof s / sizeof s[0]));
-	for (int k = 0; k < calc_model_nkinds(&p.model); k++) {
-		calc_model_kind(&p.model, k, &kd);
-		if (kd.type == CALC_LAYER_MAMBA)
-			mk = k;
-		if (kd.type == CALC_LAYER_ATTN)
-			ak = k;
-	}
+	mk = kind_of_type(&p, CALC_LAYER_MAMBA);
+	ak = kind_of_type(&p, CALC_LAYER_ATTN);
 	assert_true(mk >= 0 && ak >= 0);
 	calc_comm(&p, &cm);
 	calc_layer_time_kind(&p, &cm, mk, &m1);
