@@ -35,7 +35,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#if defined(__GLIBC__)
 #include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,7 +339,9 @@ static void report_started(int i, void *arg)
 	if (i == 0 && r->ctx) {
 		calc_ctx_free(r->ctx);
 		r->ctx = NULL;
-		malloc_trim(0);
+#if defined(__GLIBC__)
+		malloc_trim(0); /* glibc's: the freed heap given back to the kernel */
+#endif
 	}
 }
 
