@@ -869,7 +869,9 @@ static double fg_offload_host(const struct calc_mem_terms *k, const struct calc_
  *     (Megatron-Core frees the output's data once sent, deallocate_output_tensor in
  *     megatron/core/pipeline_parallel/schedules.py at d98e8a6, so megatron adds nothing);
  *   - the last stage appends every micro-batch's output to output_chunks, cleared only by
- *     clear_runtime_states at the next step: all m outputs (the logits) at its last backward;
+ *     clear_runtime_states at the next step: all m outputs (the logits) at its last backward
+ *     (every stage did so before pytorch/pytorch PR #153383 of May 2025, torch 2.6.0's
+ *     stage.py line 703: not counted, docs/references.md §2.17);
  *   - stage_backward (_backward.py) runs torch.autograd.backward, which accumulates the
  *     gradient of each receive buffer (a leaf, requires_grad) into its .grad, and reads
  *     grads_input from there; get_bwd_send_ops pops the tuple from bwd_cache but the .grad
