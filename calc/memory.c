@@ -869,16 +869,28 @@ static double fg_offload_host(const struct calc_mem_terms *k, const struct calc_
  *     (Megatron-Core frees the output's data once sent, deallocate_output_tensor in
  *     megatron/core/pipeline_parallel/schedules.py at d98e8a6, so megatron adds nothing);
  *   - the last stage appends every micro-batch's output to output_chunks, cleared only by
- *     clear_runtime_states at the next step: all m outputs (the logits) at its last backward.
+ *     clear_runtime_states at the next step: all m outputs (the logits) at its last backward
+ *     (every stage did so before pytorch/pytorch PR #153383 of May 2025, torch 2.6.0's
+ *     stage.py line 703: not counted, docs/references.md §2.17);
+ *   - stage_backward (_backward.py) runs torch.autograd.backward, which accumulates the
+ *     gradient of each receive buffer (a leaf, requires_grad) into its .grad, and reads
+ *     grads_input from there; get_bwd_send_ops pops the tuple from bwd_cache but the .grad
+ *     stays until clear_runtime_states (a.buffer.grad = None) at the start of the next
+ *     step() (schedules.py): x per micro-batch whose backward the stage has run.  At a
+ *     1F1B stage's peak (the backward of micro-batch m - f, f in flight) m - f have run;
+ *     read in torch 2.6.0 (stage.py backward_one_chunk, clear_runtime_states; _backward.py
+ *     stage_backward), the release branched from main in December 2024, the month of the
+ *     torch 1963fc8 that torchtitan's Tables 1-6 ran.
  * With v > 1 pipeline stages on a GPU, F = v stages receive (one fewer on the first GPU, whose
  * first stage takes the tokens) and G = v send (one fewer on the last), and the in-flight
  * micro-batches (in units of the GPU's whole stage set) are spread over them alike:
- *   x (m (F + G) - inflight F + inflight G) + [last] m out.
+ *   x (m (F + G) - inflight F + inflight G + (m - inflight) F) + [last] m out.
  */
 static double torch_pp_buffers(const struct calc_mem_terms *k, const struct calc_stage_layers *sl, double inflight)
 {
 	double v = k->chunks > 0 ? k->chunks : 1, F = v - (sl->embedding ? 1 : 0), G = v - (sl->head ? 1 : 0);
-	double b = k->pp_x * (k->pp_m * (F + G) - inflight * F + inflight * G);
+	double done = k->pp_m > inflight ? k->pp_m - inflight : 0; /* backwards run: their input gradients */
+	double b = k->pp_x * (k->pp_m * (F + G) - inflight * F + inflight * G + done * F);
 	if (sl->head)
 		b += k->pp_m * k->pp_out;
 	return b;

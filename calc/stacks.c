@@ -162,9 +162,9 @@
  *                     "float32" line 102, enable_async_tensor_parallel = False line 298), so
  *                     the stack has no dated alias; its order is above.  Its pipeline runs
  *                     torch.distributed.pipelining's PipelineStage (torchtitan's
- *                     pipeline_llama.py at 9dec370), whose per-micro-batch receive buffers
- *                     and retained outputs parallel.pp_runtime = torch counts (memory.c,
- *                     docs/references.md §2.17).
+ *                     pipeline_llama.py at 9dec370), whose per-micro-batch receive buffers,
+ *                     retained outputs and the input gradients left in the receive buffers
+ *                     parallel.pp_runtime = torch counts (memory.c, docs/references.md §2.17).
  *   nemo              NeMo with Megatron-Core and Apex distributed Adam: BF16 gradients
  *                     reduced in BF16 (NeMo docs, "distributed_fused_adam", grad_sync_dtype),
  *                     FP32 master weights and moments: 2 + 2 + 4 + 8 bytes, the plan's

@@ -245,7 +245,12 @@ static const struct vrow rows[] = {
 	 *              6, 15, 15, before, which no source gives).  The last stage, with its 8
 	 *              held logit tensors (calc/memory.c torch_pp_buffers), is then the fullest:
 	 *              78.9 GB against stage 0's 76.0, a peak of 72.3 GiB (T5 -10.5 % -> -12.4 %,
-	 *              T6 -2.0 / -2.8 % -> -4.0 / -4.7 %; the rates move by -0.3 points).  The
+	 *              T6 -2.0 / -2.8 % -> -4.0 / -4.7 %; the rates move by -0.3 points).  Its
+	 *              receive buffers keep the input gradient of every micro-batch whose
+	 *              backward has run in their .grad until the next step (stage_backward and
+	 *              clear_runtime_states in torch 2.6.0's pipelining, docs/references.md
+	 *              §2.17): 7 x 134 MB more on the last stage, 79.9 GB, a peak of 73.2 GiB
+	 *              (T5 -11.3 %, T6 -2.8 / -3.5 %).  The
 	 *              FP8 all-gather that torchtitan's 405B train_config of 9dec370 sets
 	 *              (enable_fsdp_float8_all_gather) is not set on the rows, whose table does
 	 *              not state it (parallel.fsdp_fp8_gather = no, torchtitan's default; with
@@ -269,10 +274,17 @@ static const struct vrow rows[] = {
 	 *              hold the same 32,768 tokens per
 	 *              micro-batch (4 x 8,192 and 1 x 32,768), 8 micro-batches and the same
 	 *              stage 0, and were published 7.2 GiB apart (82.5 and 75.3): what T5 holds
-	 *              beyond T6 is not found; the row says so in its assumed column.  T4's
-	 *              peak (68.0 GiB against 71.9) sits at the same table's "2D + AsyncTP"
-	 *              row (67.6 GiB, the same shape, not a validation row): what TP without
-	 *              async TP holds beyond it is not found either (assumed column).
+	 *              beyond T6 is not found in torch 2.6.0's pipelining, FSDP2, symmetric
+	 *              memory and functional collectives nor in torchtitan 9dec370 (what was read
+	 *              and ruled out: docs/references.md §7.8); the row says so in its assumed
+	 *              column.  T4's peak (68.0 GiB against 71.9) sits at the same table's
+	 *              "2D + AsyncTP" row (67.6 GiB, the same shape, not a validation row):
+	 *              of what TP without async TP holds beyond it, the sources show one
+	 *              transient, the concatenated copy of a dim-1 all-gather (torch's
+	 *              _functional_collectives.py all_gather_tensor), which async TP's fused op
+	 *              does without: one e s b h of the backward, 2.0 of the 4.3 GiB, not
+	 *              modelled (trainplan counts saved tensors, not the backward's working
+	 *              set; docs/references.md §7.8); the rest is not found (assumed column).
 	 * The rows marked 1 fitted that preset's efficiency.gemm and .attention (calc/presets.c)
 	 * with trainplan calibrate; the A100 rows, fitted on nothing, test the stack as is. */
 	{"TT A100", "llama3-8b", 64, 1, 1, 64, 1, "flash-op", M_TOKS, 2973, 1, 8192, 0, "dgx-a100-hdr", 0, "torchtitan", 0, NULL, 0, NULL, NULL},
@@ -290,9 +302,10 @@ static const struct vrow rows[] = {
 	{"TT T2", "llama3-8b", 8, 1, 1, 1, 1, "flash-full", M_TOKS, 548, 8, 262144, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes", 84.5, NULL, NULL},
 	{"TT T4", "llama3-70b", 256, 8, 1, 512, 16, "flash-full", M_TOKS, 829, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes", 71.9,
 	 "peak 3.9 GiB under the published: Table 4's 2D + AsyncTP row, the same shape, was published at 67.6 GiB "
-	 "(4.3 under this row); what TP without async TP holds beyond it is not found", NULL},
+	 "(4.3 under this row); of what TP without async TP holds beyond it, the second copy that torch's all_gather_tensor "
+	 "makes of a sequence all-gather (chunk and cat) is 2.0 GiB in the backward, not modelled; the rest is not found", NULL},
 	{"TT T5", "llama3.1-405b", 512, 8, 8, 256, 4, "flash-full", M_TOKS, 100, 1, 8192, 0, "grand-teton-h100", 0, "torchtitan", 1, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.layers_per_stage=15,16,16,16,16,16,16,15", 82.5,
-	 "peak 10.2 GiB under the published: not found (T6 CP 1, the same tokens per micro-batch, was published 7.2 GiB lower); "
+	 "peak 9.3 GiB under the published: not found (T6 CP 1, the same tokens per micro-batch, was published 7.2 GiB lower); "
 	 "torch.compile's memory beyond op-sac's saved outputs (not modelled) would lower it, not raise it", NULL},
 	{"TT T6", "llama3.1-405b", 512, 8, 8, 64, 1, "flash-full", M_TOKS, 76, 1, 32768, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.layers_per_stage=15,16,16,16,16,16,16,15", 75.3, NULL, NULL},
 	{"TT T6", "llama3.1-405b", 512, 8, 8, 32, 1, "flash-full", M_TOKS, 47, 2, 65536, 0, "grand-teton-h100", 0, "torchtitan", 0, "training.recipe=torch-mp-fp8;training.compile=yes;parallel.layers_per_stage=15,16,16,16,16,16,16,15", 75.9, NULL, NULL},
