@@ -314,9 +314,9 @@ static void prefetch_run(struct calc_job *j)
  * (199,872 leaves; thread CPU time, the fastest quarter of a dozen runs) re-timed from
  * a memo (about 3.3 ms), computing their memory side (8.2 ms), the plan's own, the
  * axes' best kept (10.5 ms), a scenario of another memory side that does not count
- * (4.3 ms, seeded by the root's top: the summary's gemm_shape = "auto"), and one that
- * searches for the fastest configuration alone (1.7 ms: the longer sequences of the
- * sensitivity table, search.fits and search.best.*). */
+ * (4.3 ms, seeded by the root's top: the sensitivity table's longer sequences when they
+ * read the window), and one that searches for the fastest configuration alone (1.7 ms:
+ * those sequences now, search.fits and search.best.*). */
 #define SEARCH_LEAF_US 0.0165
 #define SEARCH_LEAF_MEM_US 0.041
 #define SEARCH_LEAF_AXES_US 0.0525
