@@ -94,13 +94,14 @@ void calc_search_prefetch_counts(const struct calc_job *j);
  * it has not started). */
 void calc_search_prefetch_all(const struct calc_job *j);
 /* 1 when the value of quantity 'name' reads of a search only its fastest configuration
- * (search.best.* but the simulator's search.best.step_time_sim) or its counts
+ * (search.best.* but the simulator's search.best.step_time_sim, search.fits) or its counts
  * (search.evaluated, search.ranked, search.rejected, search.rejected_memory), or no search
  * (search.memory_margin, search.pick_band); 0 for the rest (the recommendation, its window,
  * the tables). */
 int calc_search_name_first(const char *name);
 /* 1 when the value of quantity 'name' reads a search's counts (every name but those of the
- * top K: search.best.*, search.safe.*, search.pick.*, search.found, search.memory_margin). */
+ * top K: search.best.*, search.safe.*, search.pick.*, search.found, search.fits,
+ * search.memory_margin). */
 int calc_search_name_counts(const char *name);
 /* Queue on the pool (when it runs) the bandwidth search behind quantity or table 'name'
  * of context c (report_catalog.c: network.crossover_bw, network.bf16_reduce_bw,

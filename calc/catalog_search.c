@@ -313,12 +313,15 @@ static void prefetch_run(struct calc_job *j)
 /* The time of one leaf [us], for the pool's order only: the default plan's searches
  * (199,872 leaves; thread CPU time, the fastest quarter of a dozen runs) re-timed from
  * a memo (about 3.3 ms), computing their memory side (8.2 ms), the plan's own, the
- * axes' best kept (10.5 ms), and the longer-sequence scenarios' that do not count
- * (4.3 ms, seeded by the root's top). */
+ * axes' best kept (10.5 ms), a scenario of another memory side that does not count
+ * (4.3 ms, seeded by the root's top: the sensitivity table's longer sequences when they
+ * read the window), and one that searches for the fastest configuration alone (1.7 ms:
+ * those sequences now, search.fits and search.best.*). */
 #define SEARCH_LEAF_US 0.0165
 #define SEARCH_LEAF_MEM_US 0.041
 #define SEARCH_LEAF_AXES_US 0.0525
 #define SEARCH_LEAF_BEST_US 0.0215
+#define SEARCH_LEAF_FIRST_US 0.0085
 void calc_search_prefetch_counts(const struct calc_job *j)
 {
 	struct prefetch *p = (struct prefetch *)j; /* its first member */
@@ -376,8 +379,10 @@ const struct calc_job *calc_ctx_search_prefetch_first(struct calc_ctx *root, con
 	 * plan's own, which fills the plan's memo) */
 	struct calc_search_opts o;
 	search_opts(&o, p->need, 1);
-	double per_leaf = p->need == NEED_AXES ? SEARCH_LEAF_AXES_US
-	                  : p->need == NEED_BEST ? SEARCH_LEAF_BEST_US : SEARCH_LEAF_MEM_US;
+	double per_leaf = p->need == NEED_AXES                ? SEARCH_LEAF_AXES_US
+	                  : p->need == NEED_BEST && p->first ? SEARCH_LEAF_FIRST_US
+	                  : p->need == NEED_BEST             ? SEARCH_LEAF_BEST_US
+	                                                     : SEARCH_LEAF_MEM_US;
 	p->leaves = -1;
 	for (int i = 0; i < l->n && per_leaf != SEARCH_LEAF_AXES_US; i++)
 		if (calc_search_same_memory(&l->p[i]->plan, plan)) {
@@ -1002,6 +1007,20 @@ static int q_found(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d
 	return 0;
 }
 
+/* 1 when a configuration fits (search.found > 0), else 0.  The top is exact, so a search
+ * keeping one row holds one iff the window holds one: found is min(K, ranked) or the
+ * band's count, and > 0 iff ranked > 0 (pick.c, calc_search_kept).  Read of the fastest
+ * configuration alone, so a `with` variant asked only this and search.best.* searches for
+ * that configuration alone (calc_search_name_first), without the window's 400 rows. */
+static int q_fits(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)
+{
+	const struct calc_search_result *r = ctx_search_as(c, NEED_BEST, 1, d);
+	if (!r)
+		return -1;
+	v->num = r->ntop > 0;
+	return 0;
+}
+
 /* The quantities that read a search's counts (QR): a directive naming one needs a search
  * that counts (calc_search_name_counts). */
 QR(q_evaluated, r->evaluated)
@@ -1018,13 +1037,14 @@ int calc_search_name_counts(const char *name)
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		if (!strncmp(name, top[i], strlen(top[i])))
 			return 0;
-	return strcmp(name, "search.found") && strcmp(name, "search.memory_margin") && strcmp(name, "search.pick_band");
+	return strcmp(name, "search.found") && strcmp(name, "search.fits") && strcmp(name, "search.memory_margin") &&
+	       strcmp(name, "search.pick_band");
 }
 
 int calc_search_name_first(const char *name)
 {
-	/* need_best's (but the simulator's re-check of the top), the counts (QR), or none */
-	static const char *const first[] = {"search.evaluated", "search.ranked", "search.rejected",
+	/* need_best's (but the simulator's re-check of the top), q_fits, the counts (QR), or none */
+	static const char *const first[] = {"search.fits", "search.evaluated", "search.ranked", "search.rejected",
 	                                    "search.rejected_memory", "search.memory_margin", "search.pick_band"};
 	if (!strncmp(name, "search.best.", 12))
 		return strcmp(name, "search.best.step_time_sim") != 0;
@@ -1117,6 +1137,7 @@ const struct calc_quantity calc_q_search[] = {
 	 q_f_memory},
 	{"search.evaluated", "1", "configurations the planner considered", q_evaluated},
 	{"search.ranked", "1", "configurations that are valid and fit (ranked)", q_ranked},
+	{"search.fits", "1", "1 when a configuration of the planner's grid fits, else 0 (search.found > 0, read of the fastest configuration alone)", q_fits},
 	{"search.found", "1", "top configurations the planner keeps: the recommendation's window (pick.c: 100, grown until its last row is outside the band), or the configurations that fit where fewer", q_found},
 	{"search.rejected", "1", "configurations rejected (invalid or do not fit)", q_rejected},
 	{"search.rejected_memory", "1", "valid configurations that do not fit in memory", q_rej_memory},

@@ -586,7 +586,7 @@ struct calc_search_memo {
 
 /* 'plan' without what does not change the memory side of a search: the keys that only
  * time reads (memory.c reads none of inter_node_bw, gemm_eff, attn_eff, tp_overlap,
- * dp_overlap, eff_auto) and where the keys were set. */
+ * dp_overlap, eff_auto, gemm_shape) and where the keys were set. */
 static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
 {
 	memcpy(out, plan, sizeof *out);
@@ -594,6 +594,7 @@ static void memo_key(const struct calc_plan *plan, struct calc_plan *out)
 	out->gemm_eff = out->gemm_eff_fp8 = out->attn_eff = 0;
 	out->tp_overlap = out->dp_overlap = 0;
 	out->eff_auto = 0;
+	out->gemm_shape = 0; /* the GEMMs' rate by shape: step.c (gemm_time) alone reads it */
 	memset(out->key_line, 0, sizeof out->key_line);
 	memset(out->key_src, 0, sizeof out->key_src);
 	memset(out->set_origin, 0, sizeof out->set_origin);

@@ -226,9 +226,10 @@ int calc_framework_index(const struct calc_framework *f);
  * The memory side of one search: for every leaf that reached the memory check, its
  * worst stage and that stage's total, in enumeration order.  It depends on the plan
  * but for the keys that change only time (cluster.inter_node_bw, efficiency.gemm,
- * efficiency.attention, efficiency.tp_overlap, efficiency.dp_overlap: memory.c reads
- * none of them) and on the grid options, so the chapters' scenarios that change only
- * those (the sensitivity and weak-network tables) and a second search of the same plan
+ * efficiency.attention, efficiency.tp_overlap, efficiency.dp_overlap,
+ * efficiency.gemm_shape: memory.c reads none of them) and on the grid options, so the
+ * chapters' scenarios that change only those (the sensitivity and weak-network tables,
+ * the summary's gemm_shape = "auto") and a second search of the same plan
  * at another level (top_only, keep_feasible) re-time the leaves without computing
  * their memory again.  A search's counts, rejects and ranking are the same with a
  * memo as without.

@@ -8,7 +8,9 @@
 #include "testutil.h"
 #include "step.h"
 #include "schedules.h"
+#include "search.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,6 +333,98 @@ static void test_search_first_only(void **state)
 	free(plan);
 }
 
+/* search.fits is search.found > 0 read of the fastest configuration alone: a variant
+ * asked it first searches for that configuration alone, without the window (opts.top 1,
+ * no counts: calc_search_name_first, not calc_search_name_counts).  Compared, for the
+ * chapters' longer sequences (4,096 and 8,192 tokens: configurations fit) and one so long
+ * that none fits (16,777,216: trainplan get's golden get-search-found-none, found 0),
+ * with the window's route (a context asked search.found first, which keeps the
+ * recommendation's window) and with the queued route (the pool's job with first = 1 and
+ * counts = 0, as the report queues the sequence rows of the sensitivity table); and,
+ * by a second method, with calc_search of the variant's plan with every leaf counted
+ * (fits = 1 iff ranked > 0: the top is exact, search.h).  The fastest's step time is the
+ * same bits on every route, and search.found asked after search.fits is the window's. */
+static void test_search_fits(void **state)
+{
+	(void)state;
+	static const char *const seq[][1] = {
+		{"training.seq_len=4096"}, {"training.seq_len=8192"}, {"training.seq_len=16777216"}};
+	struct calc_plan *plan = malloc(sizeof *plan);
+	struct calc_diag d = {0};
+	load_plan(plan, NULL, 0);
+	assert_true(calc_search_name_first("search.fits"));
+	assert_false(calc_search_name_counts("search.fits"));
+	for (int k = 0; k < 3; k++) {
+		struct calc_value v = {0};
+		double found_w, fits_f, found_f, fits_q, best_w = NAN, best_f = NAN, best_q = NAN;
+		calc_threads_set(1);
+		/* the window's route: the root searched first (its top seeds the variant's) */
+		struct calc_ctx root;
+		calc_ctx_init(&root, plan);
+		assert_int_equal(calc_catalog_get(&root, "search.best.tp", &v, &d), 0);
+		struct calc_ctx *c = calc_ctx_variant(&root, seq[k], 1, "test", &d);
+		assert_non_null(c);
+		assert_int_equal(calc_catalog_get(c, "search.found", &v, &d), 0);
+		found_w = v.num;
+		if (found_w > 0) {
+			assert_int_equal(calc_catalog_get(c, "search.best.step_time", &v, &d), 0);
+			best_w = v.num;
+		}
+		/* the second method: every leaf counted, the plain options */
+		struct calc_search_opts o;
+		struct calc_search_result full;
+		calc_search_opts_init(&o);
+		o.recheck = 0;
+		o.threads = 1;
+		assert_int_equal(calc_search(&c->plan, &o, &full, &d), 0);
+		assert_true((found_w > 0) == (full.ranked > 0));
+		if (full.ranked > 0)
+			assert_memory_equal(&best_w, &full.top[0].r.step_time, sizeof(double));
+		calc_search_free(&full);
+		calc_ctx_free(&root);
+		/* search.fits first: the fastest alone, then the window when found is asked */
+		calc_ctx_init(&root, plan);
+		assert_int_equal(calc_catalog_get(&root, "search.best.tp", &v, &d), 0);
+		c = calc_ctx_variant(&root, seq[k], 1, "test", &d);
+		assert_non_null(c);
+		assert_int_equal(calc_catalog_get(c, "search.fits", &v, &d), 0);
+		fits_f = v.num;
+		if (fits_f > 0) {
+			assert_int_equal(calc_catalog_get(c, "search.best.step_time", &v, &d), 0);
+			best_f = v.num;
+		}
+		assert_int_equal(calc_catalog_get(c, "search.found", &v, &d), 0);
+		found_f = v.num;
+		calc_ctx_free(&root);
+		/* queued on the pool as the report queues it */
+		calc_threads_set(2);
+		calc_ctx_init(&root, plan);
+		c = calc_ctx_variant(&root, seq[k], 1, "test", &d);
+		assert_non_null(c);
+		assert_int_equal(calc_pool_start(), 1);
+		assert_non_null(calc_ctx_search_prefetch_first(&root, &c->plan, 0, 1));
+		calc_pool_go();
+		assert_int_equal(calc_catalog_get(c, "search.fits", &v, &d), 0);
+		fits_q = v.num;
+		if (fits_q > 0) {
+			assert_int_equal(calc_catalog_get(c, "search.best.step_time", &v, &d), 0);
+			best_q = v.num;
+		}
+		calc_pool_stop();
+		calc_ctx_free(&root);
+		assert_true(fits_f == (found_w > 0 ? 1 : 0));
+		assert_true(fits_q == fits_f);
+		assert_true(found_f == found_w);
+		assert_true(k < 2 ? fits_f == 1 : fits_f == 0); /* the two fit, the last does not */
+		if (fits_f > 0) {
+			assert_memory_equal(&best_w, &best_f, sizeof(double));
+			assert_memory_equal(&best_w, &best_q, sizeof(double));
+		}
+	}
+	calc_diag_free(&d);
+	free(plan);
+}
+
 /* The validation rows computed in parts on the pool's thread and this one give the
  * numbers and the table of `trainplan validate`'s serial run: calc_validate in this
  * thread.  Where the rows computed when trainplan was built hold (the built-in schedule
@@ -449,7 +543,7 @@ int main(void)
 		cmocka_unit_test(test_pool_promote),         cmocka_unit_test(test_pool_largest_first),
 		cmocka_unit_test(test_pool_one_thread),      cmocka_unit_test(test_prefetch_same_numbers),
 		cmocka_unit_test(test_validate_prefetch),    cmocka_unit_test(test_network_prefetch),
-		cmocka_unit_test(test_search_first_only),
+		cmocka_unit_test(test_search_first_only),    cmocka_unit_test(test_search_fits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
