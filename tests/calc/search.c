@@ -1294,7 +1294,7 @@ static void test_gemm_bound(void **state)
 	static const char *const fp8[] = {"training.recipe=fp8-te", "efficiency.gemm=0.5", "efficiency.gemm_fp8=0.4"};
 	static const char *const effs[][2] = {{"efficiency.gemm=0.8", NULL}, {"efficiency.gemm=0.3", NULL},
 	                                      {"efficiency.gemm=0.5", "efficiency.gemm_fp8=0.7"}};
-	const char *sets[NSMALL + 3];
+	const char *sets[NSMALL + 8]; /* the small plan, four keys of the FP8 grid, two of a scenario */
 	struct calc_plan *p0 = malloc(sizeof *p0), *p1 = malloc(sizeof *p1), *a = malloc(sizeof *a),
 	                 *b = malloc(sizeof *b);
 	long long checked = 0, zb = 0;
