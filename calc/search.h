@@ -398,7 +398,7 @@ struct calc_search_result {
 	                                   the plan differs from the memo's filling search only in
 	                                   the GEMM efficiencies (efficiency.gemm, gemm_fp8) and keys
 	                                   stage 1 does not read: the memo's bound times
-	                                   calc_search_gemm_scale (search.c) */
+	                                   calc_search_bound_scale of calc_search_gemm_scale */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	int ncells;
