@@ -617,6 +617,72 @@ static void stage1_key(const struct calc_plan *plan, struct calc_plan *out)
 	memset(out->set_origin, 0, sizeof out->set_origin);
 }
 
+/* The GEMM efficiencies the layer GEMMs run at (step.c gemm_rate): efficiency.gemm for the
+ * BF16 GEMMs, efficiency.gemm_fp8 (0: efficiency.gemm) for those with FP8 inputs. */
+static double eff_fp8(const struct calc_plan *p)
+{
+	return p->gemm_eff_fp8 > 0 ? p->gemm_eff_fp8 : p->gemm_eff;
+}
+
+double calc_search_gemm_scale(const struct calc_plan *from, const struct calc_plan *to)
+{
+	double g0 = from->gemm_eff, g1 = to->gemm_eff, f0 = eff_fp8(from), f1 = eff_fp8(to), r = 1;
+	if (!(g0 > 0 && g1 > 0 && f0 > 0 && f1 > 0) || !isfinite(g0 + g1 + f0 + f1))
+		return 0;
+	if (g0 / g1 < r)
+		r = g0 / g1;
+	if (f0 / f1 < r)
+		r = f0 / f1;
+	/* a relative margin of 1e-9 for rounding: the identities the proof uses (below) hold
+	 * in real arithmetic, and the step engine's sums round differently at each efficiency
+	 * (an MoE layer's expert_elem, a sum of GEMM terms less the same terms, is exactly
+	 * its memory traffic only in real arithmetic) */
+	return r * (1 - 1e-9);
+}
+
+/*
+ * Why calc_search_bound_scale(calc_search_gemm_scale(P0, P1), s, p, m) times a leaf's lower
+ * bound under plan P0 (leaf_bound: calc_step_fast_busy and calc_step_fast_bound_of) is a
+ * lower bound of the same leaf's step time under P1, where P1 differs from P0 only in the
+ * GEMM efficiencies and keys stage 1 does not read (stage1_key).  Let e0, e1 be the
+ * efficiencies (BF16 and FP8), r = min(1, e0 / e1) over both.
+ *  1. Stage 1 (calc_step_compute: layer_compute and end_times in step.c).  Every field the
+ *     bound reads (a kind's f, b, w, recompute; the ends' first_*, last_*, mtp_proj) is a
+ *     sum with non-negative coefficients of GEMM times max(tc, tm) (gemm_time_calc,
+ *     grouped_time: tc = 2MNK / (peak x efficiency) x a quantization and shape factor that
+ *     do not read the efficiency, tm the operands' traffic, which does not either), the
+ *     unfused attention core's FLOPs / gemm_rate, and terms that read no GEMM efficiency
+ *     (traffic / hbm, the attention core at efficiency.attn); an MoE layer's expert_elem and
+ *     b's "- mtr" are such terms (exact identities: expert_elem is the router's, the
+ *     permutation's and the activation's traffic; b holds 2 elem >= mtr).  Each GEMM part
+ *     X(e1) = X(e0) e0 / e1 >= r X(e0) where it is tc, and tm = tm >= r tm; a term that
+ *     reads no efficiency is >= r times itself (r <= 1).  So every field under P1 is >= r
+ *     times the field under P0, and, sums with non-negative coefficients, every stage's
+ *     per micro-batch tf, tb, tw (stage_cost: n_k times the kinds' fields, the ends; with
+ *     recompute_method = block tb = sum n (b + (1 - keep) recompute), 0 <= keep <= 1; the
+ *     offloaded layers' copies are 0 in stage 1) and S = tf + tb + tw.
+ *  2. The bound is L = m S_c + beta(tf_c, tb_c, tw_c), c the rank of the largest m S
+ *     (calc_step_pipeline), beta the closed-form bubble at p2p = 0 where every stage holds
+ *     the same layers (else 0).  GPipe and 1F1B: beta = (p - 1) S, interleaved (p - 1) S / v
+ *     (schedules.c): L = (m + k) max_i S_i, k >= 0, so L(P1) >= r L(P0) whichever rank is
+ *     critical.  ZB-H1 (p - 1)(F + B - W), ZB-H2 max(0, (p - 1)(F + B - 2W)) or with a
+ *     flush also (p - 1) F, DualPipe (p/2 - 1)(F + 2B - W), all clamped at 0: beta is not a
+ *     function of S and the critical rank may change, but 0 <= beta <= (p - 1) S_c, so
+ *     L(P0) <= (m + p - 1) S_c(P0) and L(P1) >= m max_i S_i(P1) >= m r S_c(P0) >=
+ *     r m / (m + p - 1) L(P0).  A schedule registered at run time has an unknown closed
+ *     form: no bound is derived (0).
+ */
+double calc_search_bound_scale(double r, int sched, int p, int m)
+{
+	if (!(r > 0))
+		return 0;
+	if (p <= 1 || sched == CALC_SCHED_GPIPE || sched == CALC_SCHED_1F1B || sched == CALC_SCHED_INTERLEAVED)
+		return r;
+	if ((sched == CALC_SCHED_ZBH1 || sched == CALC_SCHED_ZBH2 || sched == CALC_SCHED_DUALPIPE) && m >= 1)
+		return r * m / (m + p - 1.0);
+	return 0;
+}
+
 int calc_search_same_memory(const struct calc_plan *a, const struct calc_plan *b)
 {
 	struct calc_plan *ka = xmalloc(sizeof *ka), *kb = xmalloc(sizeof *kb);
@@ -850,8 +916,16 @@ struct shared {
 	                                K-th best of memo's seed re-timed) [s]; INFINITY: none */
 	int lazy;                    /* 1: opts.no_counts in effect: a leaf's memory is computed
 	                                only when its bound is not hopeless (leaf) */
-	int skip_early;              /* 1: skip_items and stage1_same: an item whose memo entry's
-	                                lbmin is hopeless is passed over before its plan is set up */
+	double gemm_scale;           /* > 0: memo_read, and the plan differs from the filling
+	                                search's stage1_key only in the GEMM efficiencies: the memo's
+	                                bounds times bound_scale(gemm_scale, ...) bound this search's
+	                                leaves (calc_search_gemm_scale), and stage 1 of a pair is
+	                                computed only where a leaf of it is timed or a bound is not
+	                                derived (pair_ready); 0: none */
+	int lazy1;                   /* 1: stage1_same or gemm_scale > 0 (enter_pair) */
+	int skip_early;              /* 1: skip_items and (stage1_same or gemm_scale > 0): an item
+	                                whose memo entry's lbmin, scaled, is hopeless is passed over
+	                                before its plan is set up */
 	int skip_items;              /* 1: an item whose every leaf is hopeless is not walked
 	                                (memo_read, top-only without the axes, the memo's counts
 	                                taken instead of the leaves': skip_hopeless) */
@@ -942,6 +1016,7 @@ struct worker {
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	long long unchecked;         /* of measured, memory not computed (sh->lazy) */
 	long long bounds_shared;     /* bounds taken from the memo without stage 1 (stage1_same) */
+	long long bounds_scaled;     /* bounds derived from the memo's without stage 1 (gemm_scale) */
 	int item_due;                /* 1: the running item's memory terms (parameters, FSDP, the
 	                                bytes per ZeRO stage) are still to compute (mem_ready) */
 	struct calc_mem_terms zk[4]; /* the bytes per parameter of the running item by ZeRO stage */
@@ -1460,7 +1535,17 @@ static double bound_for(struct worker *w)
 	double b = w->lbv[s][ri][sp];
 	if (!isnan(b))
 		return b;
-	if (mi && mi->lb && w->sh->memo_read && mi->in[at] >= 0) {
+	if (mi && mi->lb && w->sh->memo_read && mi->in[at] >= 0 && w->sh->gemm_scale > 0) {
+		/* a GEMM-efficiency scenario: the memo's bound scaled (calc_search_bound_scale:
+		 * its proof), where the schedule has a factor; else computed below */
+		double f = calc_search_bound_scale(w->sh->gemm_scale, (int)w->plan.schedule, w->plan.pp,
+		                                   calc_plan_microbatches(&w->plan));
+		double b0 = mi->lb[(w->s_slot[s] * w->nrc + ri) * w->nsp + sp];
+		if (f > 0 && !isnan(b0)) {
+			b = b0 >= 0 ? b0 * f : b0; /* below 0: none, as the memo's */
+			w->bounds_scaled++;
+		}
+	} else if (mi && mi->lb && w->sh->memo_read && mi->in[at] >= 0) {
 		if (w->in_same[ri][sp] < 0 && w->sh->stage1_same)
 			w->in_same[ri][sp] = 1; /* the same stage 1 by its inputs (stage1_key) */
 		else if (w->in_same[ri][sp] < 0) {
@@ -1753,14 +1838,15 @@ static void memo_trim(struct worker *w)
 
 /* Make (schedule variant s, recompute ri, SP sp) of the running item, whose plan w->plan
  * already holds, the running one: its indices and compute part (pair_ready: at once, or
- * with sh->stage1_same where a leaf reads it, the memo's bounds standing for it). */
+ * with sh->lazy1 where a leaf reads it, the memo's bounds, as they are or scaled, standing
+ * for it). */
 static void enter_pair(struct worker *w, int s, int ri, int sp)
 {
 	w->cur = &w->pre[ri][sp];
 	w->cur_rc = ri;
 	w->cur_sp = sp;
 	w->cur_s = s;
-	if (!w->sh->stage1_same)
+	if (!w->sh->lazy1)
 		pair_ready(w);
 }
 
@@ -1863,10 +1949,19 @@ static void run_item(struct worker *w, struct item *it)
 	if (w->sh->skip_early && pre == CALC_REJ_NONE && B % (it->mb * it->dp) == 0) {
 		/* skip_hopeless's verdict before the plan is set up: its least bound is
 		 * min(b + dp) >= min(b) = lbmin over the same fitting pairs, the same b (the
-		 * memo's, stage1_same), and the DP part (calc_step_dp_bound) is >= 0; hopeless
-		 * grows with the bound (no axes) */
+		 * memo's, stage1_same; with gemm_scale each b is the memo's times its
+		 * variant's factor f_s, so min(f_s b) >= min(f_s) lbmin for b >= 0), and the DP
+		 * part (calc_step_dp_bound) is >= 0; hopeless grows with the bound (no axes) */
 		const struct memo_item *e = &w->sh->memo->items[it - w->sh->items];
-		if (e->lb && (isinf(e->lbmin) || (e->lbmin >= 0 && hopeless(w, NULL, e->lbmin))))
+		double f = 1; /* gemm_scale: the least factor over the item's schedule variants */
+		if (w->sh->gemm_scale > 0) {
+			int m = B / (it->mb * it->dp);
+			for (int s = 0; s < nv && f > 0; s++) {
+				double fs = calc_search_bound_scale(w->sh->gemm_scale, sv[s], it->pp, m);
+				f = fs < f ? fs : f;
+			}
+		}
+		if (e->lb && (isinf(e->lbmin) || (f > 0 && e->lbmin >= 0 && hopeless(w, NULL, e->lbmin * f))))
 			return;
 	}
 	memset(&row, 0, sizeof row);
@@ -2298,6 +2393,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		out->pruned += w->pruned;
 		out->unchecked += w->unchecked;
 		out->bounds_shared += w->bounds_shared;
+		out->bounds_scaled += w->bounds_scaled;
 		for (int r = 0; r < CALC_REJ_N; r++)
 			out->rejected[r] += w->rejected[r];
 		out->miss_first += w->miss_first;
@@ -2557,6 +2653,16 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.memo_read = 1;
 			stage1_key(plan, k1);
 			sh.stage1_same = !memcmp(k1, &m->stage1, sizeof *k1);
+			if (!sh.stage1_same) { /* the same but for the GEMM efficiencies? */
+				struct calc_plan *k0 = xmalloc(sizeof *k0);
+				*k0 = m->stage1;
+				k0->gemm_eff = k0->gemm_eff_fp8 = k1->gemm_eff = k1->gemm_eff_fp8 = 0;
+				k0->eff_auto = k1->eff_auto = 0; /* where they came from: read by plan.c alone */
+				if (!memcmp(k1, k0, sizeof *k1))
+					sh.gemm_scale = calc_search_gemm_scale(&m->stage1, plan);
+				free(k0);
+			}
+			sh.lazy1 = sh.stage1_same || sh.gemm_scale > 0;
 			free(k1);
 		} else if (!m->filled) {
 			sh.memo = m;
@@ -2642,7 +2748,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		if (sh.memo->have_counts && sh.memo->counts_headroom == sh.o.min_headroom) {
 			counts = sh.memo->counts;
 			sh.skip_items = 1;
-			sh.skip_early = sh.stage1_same;
+			sh.skip_early = sh.stage1_same || sh.gemm_scale > 0;
 		}
 		pthread_mutex_unlock(&seed_lock);
 	}

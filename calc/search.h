@@ -395,6 +395,11 @@ struct calc_search_result {
 	                                   only in keys stage 1 does not read
 	                                   (cluster.inter_node_bw, efficiency.tp_overlap,
 	                                   efficiency.dp_overlap) */
+	long long bounds_scaled;        /* lower bounds derived from opts.memo's without stage 1 where
+	                                   the plan differs from the memo's filling search only in
+	                                   the GEMM efficiencies (efficiency.gemm, gemm_fp8) and keys
+	                                   stage 1 does not read: the memo's bound times
+	                                   calc_search_bound_scale of calc_search_gemm_scale */
 	int have_axis[CALC_AXIS_N];
 	struct calc_search_row axis[CALC_AXIS_N];
 	int ncells;
@@ -435,6 +440,17 @@ void calc_search_top_fast(const struct calc_plan *plan, struct calc_search_top *
  * only time reads: network bandwidth, efficiencies, overlaps), so that the second
  * re-times the first's leaves from its memo (calc_search_memo). */
 int calc_search_same_memory(const struct calc_plan *a, const struct calc_plan *b);
+/* The factor r (0 < r <= 1, 0: none) by which the GEMM times of plan 'to' are at least
+ * those of plan 'from' where the two differ only in the GEMM efficiencies (efficiency.gemm,
+ * efficiency.gemm_fp8): min(1, e_from / e_to) over both, less a relative margin of 1e-9
+ * for rounding. */
+double calc_search_gemm_scale(const struct calc_plan *from, const struct calc_plan *to);
+/* The factor by which a leaf's lower bound (calc_step_fast_bound) under plan P0 bounds
+ * the same leaf's step time under P1 where calc_search_gemm_scale(P0, P1) = r, for the
+ * leaf's schedule 'sched' (enum calc_schedule), pp 'p' and 'm' micro-batches: r for GPipe,
+ * 1F1B and interleaved 1F1B (and p = 1), r m / (m + p - 1) for ZB-H1, ZB-H2 and DualPipe,
+ * 0 (none) for a registered schedule.  The proof is in search.c. */
+double calc_search_bound_scale(double r, int sched, int p, int m);
 long long calc_search_size(const struct calc_plan *plan, const struct calc_search_opts *o);
 /*
  * Search every configuration of the plan's model and cluster under 'o' (NULL = the

@@ -1204,6 +1204,7 @@ static void test_memo(void **state)
 	                                       {"efficiency.gemm_shape=auto"}};
 	enum { NTIMES = sizeof times / sizeof times[0] };
 	struct calc_plan *p = malloc(sizeof *p), *q = malloc(sizeof *q);
+	long long scaled = 0;
 	(void)state;
 	for (int f = 0; f < 3; f++) {
 		struct calc_diag d = {0};
@@ -1232,6 +1233,12 @@ static void test_memo(void **state)
 				run(q, &o, &a);
 				o.memo = m;
 				run(q, &o, &b);
+				/* the GEMM scenarios' bounds derived from the memo's (bounds_scaled), the
+				 * others' taken as they are or computed */
+				if (strstr(times[v % NTIMES][0], "gemm") && top_only)
+					scaled += b.bounds_scaled;
+				else
+					assert_int_equal(b.bounds_scaled, 0);
 				assert_int_equal(a.evaluated, b.evaluated);
 				assert_int_equal(a.measured, b.measured);
 				assert_int_equal(a.ranked, b.ranked);
@@ -1268,8 +1275,103 @@ static void test_memo(void **state)
 		calc_diag_free(&d);
 		calc_search_memo_free(m);
 	}
+	assert_true(scaled > 0);
 	free(p);
 	free(q);
+}
+
+/* A GEMM-efficiency scenario's lower bounds derived from the plan's (calc_search_gemm_scale,
+ * calc_search_bound_scale; the proof is in calc/search.c): for every ranked leaf of a
+ * complete search, its bound under plan P0 (calc_step_fast_bound of its own compute, the
+ * bound the memo keeps) times the factor is at most the same leaf's step time under P1
+ * (calc_step_fast, computed from scratch), over slower and faster GEMMs, every schedule of
+ * the table (the small plan, plan.framework = any), an MoE model (the grouped expert GEMMs
+ * and the router's terms) and an FP8 recipe whose FP8 GEMMs run at efficiency.gemm_fp8.
+ * The factors themselves, by hand: r = min(1, e0 / e1) less 1e-9, so 0.5 -> 0.8 gives
+ * 0.625 (1 - 1e-9) and 0.5 -> 0.3 gives 1 - 1e-9; ZB-H1, ZB-H2 and DualPipe at p = 4, m = 8
+ * take r m / (m + p - 1) = r 8 / 11. */
+static void test_gemm_bound(void **state)
+{
+	static const char *const moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1",
+	                                  "parallel.pp=1", "parallel.dp=16", "training.seq_len=4096",
+	                                  "training.global_batch=64", "efficiency.gemm=0.5"};
+	static const char *const fp8[] = {"training.recipe=fp8-te", "efficiency.gemm=0.5", "efficiency.gemm_fp8=0.4"};
+	static const char *const effs[][2] = {{"efficiency.gemm=0.8", NULL}, {"efficiency.gemm=0.3", NULL},
+	                                      {"efficiency.gemm=0.5", "efficiency.gemm_fp8=0.7"}};
+	const char *sets[NSMALL + 8]; /* the small plan, four keys of the FP8 grid, two of a scenario */
+	struct calc_plan *p0 = malloc(sizeof *p0), *p1 = malloc(sizeof *p1), *a = malloc(sizeof *a),
+	                 *b = malloc(sizeof *b);
+	long long checked = 0, zb = 0;
+	int seen[CALC_SCHED_N] = {0};
+	(void)state;
+	assert_near(calc_search_bound_scale(0.625, CALC_SCHED_1F1B, 4, 8), 0.625, 1e-15);
+	assert_near(calc_search_bound_scale(0.625, CALC_SCHED_ZBH1, 4, 8), 0.625 * 8 / 11, 1e-15);
+	assert_near(calc_search_bound_scale(0.625, CALC_SCHED_DUALPIPE, 1, 8), 0.625, 1e-15);
+	assert_true(calc_search_bound_scale(0.625, CALC_SCHED_N, 4, 8) == 0); /* a registered row */
+	for (int plan = 0; plan < 3; plan++)
+		for (int e = 0; e < 3; e++) {
+			struct calc_search_opts o;
+			struct calc_search_result r;
+			int n = 0;
+			if (plan == 0) {
+				for (int i = 0; i < NSMALL; i++)
+					sets[n++] = small_sets[i];
+				sets[n++] = "efficiency.gemm=0.5";
+			} else if (plan == 1)
+				for (int i = 0; i < 8; i++)
+					sets[n++] = moe[i];
+			else {
+				for (int i = 0; i < NSMALL; i++)
+					sets[n++] = small_sets[i];
+				sets[n++] = "cluster.gpu_memory=80GB"; /* FP8 on the H100 of the defaults */
+				for (int i = 0; i < 3; i++)
+					sets[n++] = fp8[i];
+			}
+			load_plan(p0, sets, n);
+			for (int k = 0; k < 2 && effs[e][k]; k++)
+				sets[n++] = effs[e][k];
+			load_plan(p1, sets, n);
+			double r0 = calc_search_gemm_scale(p0, p1);
+			/* e0 / e1 of each efficiency, the least and at most 1 (gemm_fp8 unset reads as
+			 * efficiency.gemm, whether or not the recipe has FP8 GEMMs) */
+			double want = e == 0 ? 0.5 / 0.8 : e == 1 ? 1 : plan == 2 ? 0.4 / 0.7 : 0.5 / 0.7;
+			assert_near(r0, want * (1 - 1e-9), 1e-15);
+			calc_search_opts_init(&o);
+			o.recheck = 0;
+			o.max_mb = 2;
+			o.keep_feasible = 1;
+			run(p0, &o, &r);
+			assert_true(r.nrows > 0);
+			for (long long i = 0; i < r.nrows; i++) {
+				const struct calc_search_cfg *c = &r.rows[i].c;
+				struct calc_step_compute pre;
+				struct calc_step st;
+				calc_search_apply(p0, c, a);
+				calc_search_apply(p1, c, b);
+				calc_step_compute(a, &pre);
+				double lb = calc_step_fast_bound(a, &pre, &st);
+				calc_step_fast(b, &st);
+				double f = calc_search_bound_scale(r0, c->schedule, c->pp, calc_plan_microbatches(b));
+				assert_true(f > 0 && f <= 1);
+				assert_true(lb >= 0);
+				if (!(lb * f <= st.time))
+					print_error("plan %d eff %d: %s pp %d: bound %.17g x %.17g > step %.17g\n", plan, e,
+					            calc_schedule_at(c->schedule)->name, c->pp, lb, f, st.time);
+				assert_true(lb * f <= st.time);
+				seen[c->schedule] = 1;
+				zb += c->pp > 1 && (c->schedule == CALC_SCHED_ZBH1 || c->schedule == CALC_SCHED_ZBH2 ||
+				                    c->schedule == CALC_SCHED_DUALPIPE);
+				checked++;
+			}
+			calc_search_free(&r);
+		}
+	for (int s = 0; s < CALC_SCHED_N; s++)
+		assert_true(seen[s]);
+	assert_true(checked > 1000 && zb > 100);
+	free(p0);
+	free(p1);
+	free(a);
+	free(b);
 }
 
 /* One recommendation everywhere (calc/pick.c): Llama 3 70B on 1,024 H100 with Llama 3's
@@ -1945,6 +2047,7 @@ int main(void)
 		cmocka_unit_test(test_progress), cmocka_unit_test(test_top_only), cmocka_unit_test(test_top_axes),
 		cmocka_unit_test(test_no_counts), cmocka_unit_test(test_catalog_no_counts),
 		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_gemm_bound),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_same_memory),
 		cmocka_unit_test(test_pick_one_rule),
