@@ -36,8 +36,26 @@ REPORT_SRC  = $(wildcard report/*.c)
 REPORT_OBJ  = $(REPORT_SRC:%.c=$(BUILD)/%.o)
 REPORT_LIBS = -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lpng -lz -lm
 
+# trainplan-report links the archives of cmark-gfm, its extensions and the plan
+# parsers (inih, jansson, libyaml) where Debian's -dev packages ship them, as trainplan
+# links everything (Makefile, STATIC_LINK): Debian ships no libharu archive, so libharu
+# and what it needs (libpng, zlib, libm, the C library) stay shared.  A report then
+# starts with five shared libraries instead of ten: fewer files mapped and protected
+# and fewer relocations by the dynamic loader (`trainplan-report --version`: 189 -> 167
+# page faults; docs/architecture.md §11).  Where an archive is missing it is linked as
+# before.  Asked only when linking; the probe references one symbol of each library.
+REPORT_ARCHIVES = -lcmark-gfm-extensions -lcmark-gfm $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+REPORT_SHARED   = -lhpdf -lpng -lz -lm -lpthread
+REPORT_LINK = $(shell printf 'char cmark_version(void), cmark_gfm_core_extensions_ensure_registered(void), \
+              json_object(void), ini_parse(void), yaml_get_version_string(void);\nint main(void){return \
+              cmark_version() + cmark_gfm_core_extensions_ensure_registered() + json_object() + ini_parse() + \
+              yaml_get_version_string();}\n' | $(CC) -x c -o $(BUILD)/.report-probe - -Wl,-Bstatic \
+              $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED) >/dev/null 2>&1 && \
+              echo '-Wl,-Bstatic $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED)' || \
+              echo '$(REPORT_LIBS) $(DEPS_LIBS)'; rm -f $(BUILD)/.report-probe)
+
 $(BUILD)/trainplan-report: $(REPORT_OBJ) $(BUILD)/libcalc.a
-	$(CC) $(CFLAGS) -o $@ $(REPORT_OBJ) $(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(REPORT_OBJ) $(BUILD)/libcalc.a $(REPORT_LINK)
 
 CHAPTERS  = $(sort $(wildcard chapters/*.md))
 FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp)))
