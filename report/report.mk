@@ -41,7 +41,7 @@ REPORT_LIBS = -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lpng -lz -lm
 # links everything (Makefile, STATIC_LINK): Debian ships no libharu archive, so libharu
 # and what it needs (libpng, zlib, libm, the C library) stay shared.  A report then
 # starts with five shared libraries instead of ten: fewer files mapped and protected
-# and fewer relocations by the dynamic loader (`trainplan-report --version`: 189 -> 167
+# and fewer relocations by the dynamic loader (`trainplan-report --version`: 189 -> 166
 # page faults; docs/architecture.md §11).  Where an archive is missing it is linked as
 # before.  Asked only when linking; the probe references one symbol of each library.
 REPORT_ARCHIVES = -lcmark-gfm-extensions -lcmark-gfm $(shell pkg-config --libs $(PKGS) 2>/dev/null)
