@@ -54,8 +54,17 @@ REPORT_LINK = $(shell printf 'char cmark_version(void), cmark_gfm_core_extension
               echo '-Wl,-Bstatic $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED)' || \
               echo '$(REPORT_LIBS) $(DEPS_LIBS)'; rm -f $(BUILD)/.report-probe)
 
+# It is linked as a position-dependent executable where the compiler can (-no-pie, as
+# trainplan's -static is): the 7,038 relative relocations of a PIE's tables (the
+# catalog, the presets, the validation rows: pointers to strings and functions) are
+# then resolved by the linker, not by the loader at every start in 27 pages it copies
+# (`trainplan-report --version`: 123 -> 99 page faults, 691,478 -> 596,767
+# instructions; docs/architecture.md §11).
+REPORT_NO_PIE = $(shell printf 'int main(void){return 0;}\n' | $(CC) -no-pie -x c -o $(BUILD)/.report-pie-probe - \
+                >/dev/null 2>&1 && echo -no-pie; rm -f $(BUILD)/.report-pie-probe)
+
 $(BUILD)/trainplan-report: $(REPORT_OBJ) $(BUILD)/libcalc.a
-	$(CC) $(CFLAGS) -o $@ $(REPORT_OBJ) $(BUILD)/libcalc.a $(REPORT_LINK)
+	$(CC) $(CFLAGS) $(REPORT_NO_PIE) -o $@ $(REPORT_OBJ) $(BUILD)/libcalc.a $(REPORT_LINK)
 
 CHAPTERS  = $(sort $(wildcard chapters/*.md))
 FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp)))
