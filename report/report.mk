@@ -40,7 +40,7 @@ REPORT_LIBS = -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lpng -lz -lm
 # parsers (inih, jansson, libyaml) where Debian's -dev packages ship them, as trainplan
 # links everything (Makefile, STATIC_LINK): Debian ships no libharu archive, so libharu
 # and what it needs (libpng, zlib, libm, the C library) stay shared.  A report then
-# starts with five shared libraries instead of ten: fewer files mapped and protected
+# starts with five shared libraries instead of nine: fewer files mapped and protected
 # and fewer relocations by the dynamic loader (`trainplan-report --version`: 189 -> 166
 # page faults; docs/architecture.md §11).  Where an archive is missing it is linked as
 # before.  Asked only when linking; the probe references one symbol of each library.
