@@ -80,8 +80,13 @@ void calc_fmt_fixed(double x, int dec, enum calc_sep g, char *buf, size_t n)
 		buf[o++] = raw[i];
 	}
 	buf[o] = 0;
-	if (dot)
-		snprintf(buf + o, n - o, "%s", dot);
+	if (dot) { /* the point and the decimals as they are, cut to what 'buf' holds */
+		size_t l = strlen(dot);
+		if (l > n - o - 1)
+			l = n - o - 1;
+		memcpy(buf + o, dot, l);
+		buf[o + l] = 0;
+	}
 }
 
 int calc_fmt_reader_dec(double x, int dec)

@@ -38,6 +38,7 @@
 #include "recipe.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #define W(t, dt, b, src) {CALC_T_WEIGHT, t, dt, b, 3, src}
@@ -258,8 +259,10 @@ static const struct calc_recipe recipes[] = {
 
 int calc_recipe_ns_iters(const struct calc_recipe *r)
 {
-	/* Jordan et al. 2024 (Muon) and Liu et al. 2025 (Moonlight, Algorithm 1): 5 steps */
-	return r && !strcmp(r->name, "muon") ? 5 : 0;
+	/* Jordan et al. 2024 (Muon) and Liu et al. 2025 (Moonlight, Algorithm 1): 5 steps.
+	 * The first two bytes are compared in place before the name (the step engine asks
+	 * about 75,000 times a report, nearly always of another recipe). */
+	return r && r->name[0] == 'm' && r->name[1] == 'u' && !strcmp(r->name, "muon") ? 5 : 0;
 }
 
 const struct calc_recipe *calc_recipe_at(int i)
@@ -353,7 +356,10 @@ static void regrad_build(void)
 
 const struct calc_recipe *calc_recipe_grads(const struct calc_recipe *r, int main_grads)
 {
-	const struct calc_recipe *base = r ? calc_recipe_find(r->name) : NULL;
+	/* a recipe of the table is its own base (the names are unique); another (a copy
+	 * retyped by main_grads) is found by its name */
+	uintptr_t at = (uintptr_t)r, lo = (uintptr_t)recipes, hi = (uintptr_t)(recipes + NRECIPES);
+	const struct calc_recipe *base = !r ? NULL : at >= lo && at < hi ? r : calc_recipe_find(r->name);
 	int i;
 	if (!base)
 		return r;

@@ -46,6 +46,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,11 +397,35 @@ struct gemm_key {
 	int sms, shp;
 };
 #define GEMM_HASH 1024 /* entries, a power of 2 */
-static _Thread_local struct {
+struct gemm_memo {
 	struct gemm_key key[GEMM_HASH];
 	double t[GEMM_HASH];
 	unsigned char used[GEMM_HASH];
-} gemm_hash;
+};
+static _Thread_local struct gemm_memo *gemm_hash; /* thread_block's */
+static pthread_key_t gemm_hash_key;
+static pthread_once_t gemm_hash_once = PTHREAD_ONCE_INIT;
+static void gemm_hash_key_make(void)
+{
+	pthread_key_create(&gemm_hash_key, free);
+}
+
+/*
+ * A thread's own block of 'size' zeroed bytes for a memo kept per thread, made on the
+ * thread's first use and freed when the thread ends (the pthread key 'key', made once
+ * by 'make', with free as its destructor).  The two memos of this file were
+ * _Thread_local arrays, 162 kB of static TLS that the C library clears at the start of
+ * every thread, whether it times a step or not (the planner's workers, the report's
+ * pool and its figure reader): about 40 page faults a thread (docs/architecture.md
+ * §11).  A block is had from the heap, in pages the process has touched before.
+ */
+static void *thread_block(pthread_key_t *key, pthread_once_t *once, void (*make)(void), size_t size)
+{
+	void *b = xcalloc(1, size);
+	pthread_once(once, make);
+	pthread_setspecific(*key, b);
+	return b;
+}
 
 static inline uint64_t gemm_bits(double x)
 {
@@ -416,13 +441,16 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 	             gemm_bits(K) * 0x165667b19e3779f9u ^ gemm_bits(peak) * 0x27d4eb2f165667c5u ^
 	             gemm_bits(hbm) ^ gemm_bits(eb) ^ (uint64_t)(unsigned)sms << 1 ^ (uint64_t)(unsigned)shp;
 	unsigned i = (unsigned)((h ^ h >> 29 ^ h >> 47) & (GEMM_HASH - 1));
+	struct gemm_memo *g = gemm_hash;
 
-	if (gemm_hash.used[i] && !memcmp(&gemm_hash.key[i], &k, sizeof k))
-		return gemm_hash.t[i];
-	gemm_hash.key[i] = k;
-	gemm_hash.t[i] = gemm_time_calc(M, N, K, peak, hbm, eb, sms, shp);
-	gemm_hash.used[i] = 1;
-	return gemm_hash.t[i];
+	if (!g)
+		g = gemm_hash = thread_block(&gemm_hash_key, &gemm_hash_once, gemm_hash_key_make, sizeof *g);
+	if (g->used[i] && !memcmp(&g->key[i], &k, sizeof k))
+		return g->t[i];
+	g->key[i] = k;
+	g->t[i] = gemm_time_calc(M, N, K, peak, hbm, eb, sms, shp);
+	g->used[i] = 1;
+	return g->t[i];
 }
 
 /* 1 when the layer GEMMs of the plan's recipe run at the FP4 peak (nvfp4) */
@@ -1979,20 +2007,35 @@ int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, stru
  * gave, so caching changes no result.
  */
 enum { SIM_MEMO = 16 };
-static _Thread_local struct {
+struct sim_memo {
 	int n, next;
 	struct calc_pp_costs key[SIM_MEMO];
 	unsigned long gen[SIM_MEMO];
 	double makespan[SIM_MEMO];
-} sim_memo;
+};
+static _Thread_local struct sim_memo *sim_memo; /* thread_block's */
+static pthread_key_t sim_memo_key;
+static pthread_once_t sim_memo_once = PTHREAD_ONCE_INIT;
+static void sim_memo_key_make(void)
+{
+	pthread_key_create(&sim_memo_key, free);
+}
+
+static struct sim_memo *sim_memo_get(void)
+{
+	if (!sim_memo)
+		sim_memo = thread_block(&sim_memo_key, &sim_memo_once, sim_memo_key_make, sizeof *sim_memo);
+	return sim_memo;
+}
 
 /* 0 and *makespan filled when these costs were simulated before, else 1. */
 static int sim_cached(const struct calc_pp_costs *c, double *makespan)
 {
+	const struct sim_memo *m = sim_memo_get();
 	unsigned long gen = calc_schedule_generation();
-	for (int i = 0; i < sim_memo.n; i++)
-		if (sim_memo.gen[i] == gen && !memcmp(&sim_memo.key[i], c, sizeof *c)) {
-			*makespan = sim_memo.makespan[i];
+	for (int i = 0; i < m->n; i++)
+		if (m->gen[i] == gen && !memcmp(&m->key[i], c, sizeof *c)) {
+			*makespan = m->makespan[i];
 			return 0;
 		}
 	return 1;
@@ -2000,13 +2043,14 @@ static int sim_cached(const struct calc_pp_costs *c, double *makespan)
 
 static void sim_remember(const struct calc_pp_costs *c, double makespan)
 {
-	int i = sim_memo.next;
-	sim_memo.key[i] = *c;
-	sim_memo.gen[i] = calc_schedule_generation();
-	sim_memo.makespan[i] = makespan;
-	sim_memo.next = (i + 1) % SIM_MEMO;
-	if (sim_memo.n < SIM_MEMO)
-		sim_memo.n++;
+	struct sim_memo *m = sim_memo_get();
+	int i = m->next;
+	m->key[i] = *c;
+	m->gen[i] = calc_schedule_generation();
+	m->makespan[i] = makespan;
+	m->next = (i + 1) % SIM_MEMO;
+	if (m->n < SIM_MEMO)
+		m->n++;
 }
 
 int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_diag *d)

@@ -1853,6 +1853,15 @@ static int summary(struct calc_validation *s, struct calc_table *out, struct cal
 	return 0;
 }
 
+/* The validation table summary() keeps, read in place (NULL after diagnostics in 'd'):
+ * the bands and the tables derived from it read it and keep nothing of it, so they need
+ * no copy of its 111 rows and their strings (summary's 'out' is for a caller that keeps
+ * the table). */
+static const struct calc_table *summary_rows(struct calc_diag *d)
+{
+	return summary(NULL, NULL, d) < 0 ? NULL : &table;
+}
+
 #define QV(fn, expr)                                                                  \
 	static int fn(struct calc_ctx *c, struct calc_value *v, struct calc_diag *d)      \
 	{                                                                                 \
@@ -1902,25 +1911,23 @@ QV(q_sp_held_max, s.speedup.heldout_max_abs)
  * of all held-out rows. */
 static int band_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 {
-	struct calc_table rows;
+	const struct calc_table *rows = summary_rows(d);
 	const char *stk = c->plan.stack ? c->plan.stack->name : "megatron-core";
-	if (summary(NULL, &rows, d) < 0)
+	if (!rows)
 		return -1;
-	calc_validate_band(&rows, stk, calc_gpu_generation(c->plan.gpu.name), CALC_BAND_Q, CALC_BAND_MIN_ROWS, b);
-	calc_table_free(&rows);
+	calc_validate_band(rows, stk, calc_gpu_generation(c->plan.gpu.name), CALC_BAND_Q, CALC_BAND_MIN_ROWS, b);
 	return 0;
 }
 /* The comparison band of the plan's stack and GPU generation (calc_validate_compare_band),
  * over the rows band_of takes. */
 static int compare_of(struct calc_ctx *c, struct calc_band *b, struct calc_diag *d)
 {
-	struct calc_table rows;
+	const struct calc_table *rows = summary_rows(d);
 	const char *stk = c->plan.stack ? c->plan.stack->name : "megatron-core";
-	if (summary(NULL, &rows, d) < 0)
+	if (!rows)
 		return -1;
-	calc_validate_compare_band(&rows, stk, calc_gpu_generation(c->plan.gpu.name), CALC_BAND_Q, CALC_BAND_MIN_ROWS,
+	calc_validate_compare_band(rows, stk, calc_gpu_generation(c->plan.gpu.name), CALC_BAND_Q, CALC_BAND_MIN_ROWS,
 	                           CALC_COMPARE_FLOOR, b);
-	calc_table_free(&rows);
 	return 0;
 }
 /* The band of plan p's stack and GPU generation (band_of's rule) for the recommendation
@@ -2262,31 +2269,28 @@ static int b_validation(struct calc_ctx *c, const struct calc_args *a, struct ca
 static int b_validation_speedup(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t,
                                 struct calc_diag *d)
 {
-	struct calc_table rows;
-	if (summary(NULL, &rows, d) < 0)
+	const struct calc_table *rows = summary_rows(d);
+	if (!rows)
 		return -1;
-	calc_validate_speedup(&rows, t, NULL);
-	calc_table_free(&rows);
+	calc_validate_speedup(rows, t, NULL);
 	return 0;
 }
 
 static int b_validation_goals(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
-	struct calc_table rows;
-	if (summary(NULL, &rows, d) < 0)
+	const struct calc_table *rows = summary_rows(d);
+	if (!rows)
 		return -1;
-	calc_validate_goals(&rows, t, NULL);
-	calc_table_free(&rows);
+	calc_validate_goals(rows, t, NULL);
 	return 0;
 }
 
 static int b_validation_stacks(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
-	struct calc_table rows;
-	if (summary(NULL, &rows, d) < 0)
+	const struct calc_table *rows = summary_rows(d);
+	if (!rows)
 		return -1;
-	calc_validate_stacks(&rows, t, NULL);
-	calc_table_free(&rows);
+	calc_validate_stacks(rows, t, NULL);
 	return 0;
 }
 

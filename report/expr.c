@@ -771,6 +771,17 @@ static int confined(const char *path, const char *plan_file)
  * its operand.  A variant the plan rejects is an error at 'at', or, when 'quiet', sets
  * *invalid and adds nothing.  Returns the ctx (free with calc_ctx_free + free), or NULL.
  */
+/* 'src' into 'dst' of 'size' bytes, cut to size - 1 bytes as snprintf(dst, size, "%s",
+ * src) would write it, without the format's parsing. */
+static void copy_cut(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
 static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_plan *base,
                                       const char *raw, const struct assign *as, int nas,
                                       const struct rpt_loc *at, int quiet, int cached, int *invalid,
@@ -784,7 +795,7 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 	for (int i = 0; i < nas && i < 32; i++) {
 		char val[300];
 		if (as[i].word)
-			snprintf(val, sizeof val, "%s", as[i].word);
+			copy_cut(val, sizeof val, as[i].word);
 		else {
 			struct rpt_value v;
 			if (eval(as[i].val, sc, &v, d) < 0) {
@@ -793,7 +804,7 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 			}
 			computed |= as[i].val->kind != E_NUM && as[i].val->kind != E_STR;
 			if (v.is_str)
-				snprintf(val, sizeof val, "%s", v.str);
+				copy_cut(val, sizeof val, v.str);
 			else if (!isfinite(v.num)) {
 				/* no plan has a NaN degree: the variant does not exist */
 				if (quiet) {
@@ -809,9 +820,11 @@ static struct calc_ctx *variant_build(struct rpt_scope *sc, const struct calc_pl
 		}
 		size_t l = strlen(shown);
 		snprintf(shown + l, sizeof shown - l, "%s%s=%s", i ? ", " : "", as[i].key, val);
-		size_t n = strlen(as[i].key) + strlen(val) + 2;
-		kvs[nkv] = xmalloc(n);
-		snprintf(kvs[nkv], n, "%s=%s", as[i].key, val);
+		size_t kl = strlen(as[i].key), vl = strlen(val);
+		kvs[nkv] = xmalloc(kl + vl + 2); /* "KEY=VALUE" */
+		memcpy(kvs[nkv], as[i].key, kl);
+		kvs[nkv][kl] = '=';
+		memcpy(kvs[nkv] + kl + 1, val, vl + 1);
 		nkv++;
 	}
 	/* a chapter reads files only inside the project or the plan's folder */

@@ -90,18 +90,27 @@ static void esc(struct buf *b, const char *s)
 /* Units that follow a number after one space in the expanded prose and tables (calc/format.c's
  * display suffixes, the chapters' own "GPU-hours", "tokens", rates written "/ s", and the
  * currency of plan.currency).  A no-break space keeps them on the number's line. */
-static const char *const nb_units[] = {
-	"GB/s", "Gb/s", "TB/s", "MB/s", "TFLOP/s", "PFLOP/s", "GiB", "TiB", "TB", "GB", "MB", "KB", "PB",
-	"ms", "\xc2\xb5s", "us", "s", "days", "day", "hours", "hour", "h", "GPU-hours", "GPUs", "GPU",
-	"MWh", "kWh", "kW", "MW", "W", "B", "tokens", "billion", "million", "/", NULL};
+#define NB_UNIT(s) {s, sizeof s - 1} /* a unit and its length, known when compiled */
+static const struct nb_unit {
+	const char *s;
+	size_t n;
+} nb_units[] = {
+	NB_UNIT("GB/s"), NB_UNIT("Gb/s"), NB_UNIT("TB/s"), NB_UNIT("MB/s"), NB_UNIT("TFLOP/s"), NB_UNIT("PFLOP/s"),
+	NB_UNIT("GiB"), NB_UNIT("TiB"), NB_UNIT("TB"), NB_UNIT("GB"), NB_UNIT("MB"), NB_UNIT("KB"), NB_UNIT("PB"),
+	NB_UNIT("ms"), NB_UNIT("\xc2\xb5s"), NB_UNIT("us"), NB_UNIT("s"), NB_UNIT("days"), NB_UNIT("day"),
+	NB_UNIT("hours"), NB_UNIT("hour"), NB_UNIT("h"), NB_UNIT("GPU-hours"), NB_UNIT("GPUs"), NB_UNIT("GPU"),
+	NB_UNIT("MWh"), NB_UNIT("kWh"), NB_UNIT("kW"), NB_UNIT("MW"), NB_UNIT("W"), NB_UNIT("B"), NB_UNIT("tokens"),
+	NB_UNIT("billion"), NB_UNIT("million"), NB_UNIT("/"), {NULL, 0}};
 
 /* Length of the unit at p that may be glued to the number before it (0 = none).  A unit
- * ends where the word does; a currency code is two to four capitals ("USD", "EUR"). */
+ * ends where the word does; a currency code is two to four capitals ("USD", "EUR").  The
+ * units are tried in the table's order, each whose first byte is p's (1,392 calls a
+ * report, each once a strlen and a strncmp of all 35). */
 static size_t nb_unit_at(const char *p)
 {
-	for (int i = 0; nb_units[i]; i++) {
-		size_t n = strlen(nb_units[i]);
-		if (!strncmp(p, nb_units[i], n) && !isalnum((unsigned char)p[n]) && p[n] != '-' &&
+	for (const struct nb_unit *u = nb_units; u->s; u++) {
+		size_t n = u->n;
+		if (p[0] == u->s[0] && !strncmp(p, u->s, n) && !isalnum((unsigned char)p[n]) && p[n] != '-' &&
 		    p[n] != '_')
 			return n;
 	}

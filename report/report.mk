@@ -36,8 +36,35 @@ REPORT_SRC  = $(wildcard report/*.c)
 REPORT_OBJ  = $(REPORT_SRC:%.c=$(BUILD)/%.o)
 REPORT_LIBS = -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lpng -lz -lm
 
+# trainplan-report links the archives of cmark-gfm, its extensions and the plan
+# parsers (inih, jansson, libyaml) where Debian's -dev packages ship them, as trainplan
+# links everything (Makefile, STATIC_LINK): Debian ships no libharu archive, so libharu
+# and what it needs (libpng, zlib, libm, the C library) stay shared.  A report then
+# starts with five shared libraries instead of nine: fewer files mapped and protected
+# and fewer relocations by the dynamic loader (`trainplan-report --version`: 189 -> 166
+# page faults; docs/architecture.md §11).  Where an archive is missing it is linked as
+# before.  Asked only when linking; the probe references one symbol of each library.
+REPORT_ARCHIVES = -lcmark-gfm-extensions -lcmark-gfm $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+REPORT_SHARED   = -lhpdf -lpng -lz -lm -lpthread
+REPORT_LINK = $(shell printf 'char cmark_version(void), cmark_gfm_core_extensions_ensure_registered(void), \
+              json_object(void), ini_parse(void), yaml_get_version_string(void);\nint main(void){return \
+              cmark_version() + cmark_gfm_core_extensions_ensure_registered() + json_object() + ini_parse() + \
+              yaml_get_version_string();}\n' | $(CC) -x c -o $(BUILD)/.report-probe - -Wl,-Bstatic \
+              $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED) >/dev/null 2>&1 && \
+              echo '-Wl,-Bstatic $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED)' || \
+              echo '$(REPORT_LIBS) $(DEPS_LIBS)'; rm -f $(BUILD)/.report-probe)
+
+# It is linked as a position-dependent executable where the compiler can (-no-pie, as
+# trainplan's -static is): the 7,038 relative relocations of a PIE's tables (the
+# catalog, the presets, the validation rows: pointers to strings and functions) are
+# then resolved by the linker, not by the loader at every start in 27 pages it copies
+# (`trainplan-report --version`: 123 -> 99 page faults, 691,478 -> 596,767
+# instructions; docs/architecture.md §11).
+REPORT_NO_PIE = $(shell printf 'int main(void){return 0;}\n' | $(CC) -no-pie -x c -o $(BUILD)/.report-pie-probe - \
+                >/dev/null 2>&1 && echo -no-pie; rm -f $(BUILD)/.report-pie-probe)
+
 $(BUILD)/trainplan-report: $(REPORT_OBJ) $(BUILD)/libcalc.a
-	$(CC) $(CFLAGS) -o $@ $(REPORT_OBJ) $(BUILD)/libcalc.a $(REPORT_LIBS) $(DEPS_LIBS)
+	$(CC) $(CFLAGS) $(REPORT_NO_PIE) -o $@ $(REPORT_OBJ) $(BUILD)/libcalc.a $(REPORT_LINK)
 
 CHAPTERS  = $(sort $(wildcard chapters/*.md))
 FIGURES   = $(filter-out style,$(patsubst figures/%.gp,%,$(wildcard figures/*.gp)))

@@ -1353,6 +1353,28 @@ static void test_main_grads_recipe(void **state)
 	assert_ptr_equal(calc_recipe_grads(calc_recipe_find("seed"), 1), calc_recipe_find("seed"));
 }
 
+/* Every recipe of the table is found by its own name and is its own base under
+ * calc_recipe_grads (the names are unique: calc_recipe_grads takes a recipe of the table
+ * as its base without looking its name up), and only "muon" runs Newton-Schulz
+ * iterations, 5 of them (Jordan et al. 2024; Liu et al. 2025, Algorithm 1), its
+ * retyped copies too (calc_recipe_ns_iters reads the first bytes before the name). */
+static void test_recipe_table_names(void **state)
+{
+	int n = 0, muon = 0;
+	for (const struct calc_recipe *r; (r = calc_recipe_at(n)); n++) {
+		assert_ptr_equal(calc_recipe_find(r->name), r);
+		assert_ptr_equal(calc_recipe_grads(r, 0), r);
+		int want = strcmp(r->name, "muon") ? 0 : 5;
+		muon += want == 5;
+		assert_int_equal(calc_recipe_ns_iters(r), want);
+		for (int g = 1; g <= 2; g++)
+			assert_int_equal(calc_recipe_ns_iters(calc_recipe_grads(r, g)), want);
+	}
+	assert_true(n > 1);
+	assert_int_equal(muon, 1);
+	assert_int_equal(calc_recipe_ns_iters(NULL), 0);
+}
+
 /* The NeMo GPT-3 175B plan of test_nemo_gpt3_h100 with the FP8 recipe of NeMo 24.07's
  * rows (training.recipe = fp8-te): the nemo stack's training.main_grads = bf16 keeps its
  * BF16 gradients under the FP8 recipe, so the first stage holds 2 + 1 (the FP8 copy) + 2
@@ -1578,6 +1600,7 @@ int main(void)
 		cmocka_unit_test(test_zero_offload_memory),
 		cmocka_unit_test(test_nemo_gpt3_h100),
 		cmocka_unit_test(test_main_grads_recipe),
+		cmocka_unit_test(test_recipe_table_names),
 		cmocka_unit_test(test_nemo_fp8_grads),
 		cmocka_unit_test(test_fsdp1_mpt30b_states),
 		cmocka_unit_test(test_bytes_per_param_copies),
