@@ -46,6 +46,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,11 +397,61 @@ struct gemm_key {
 	int sms, shp;
 };
 #define GEMM_HASH 1024 /* entries, a power of 2 */
-static _Thread_local struct {
+struct gemm_memo {
 	struct gemm_key key[GEMM_HASH];
 	double t[GEMM_HASH];
 	unsigned char used[GEMM_HASH];
-} gemm_hash;
+};
+
+/*
+ * This thread's memos (the GEMM times above, the simulator's makespans of sim_memo
+ * below), allocated at a thread's first use and freed with it (a key's destructor; the
+ * process's own thread keeps its blocks to the end).  As thread-local arrays they were
+ * 166 kB of static TLS, which the C library clears in every thread it creates
+ * (_dl_allocate_tls_init): 40 page faults of the planner's second thread in each
+ * `trainplan search` (perf record -e page-faults), the most of any one place, for
+ * tables a thread that never times a GEMM never reads.  Blocks from the heap lie in its
+ * huge pages (calc_heap_setup) and are zero when fresh (calloc).
+ */
+struct step_tls {
+	struct gemm_memo *gemm;
+	struct sim_memo *sim;
+};
+static _Thread_local struct step_tls step_tls;
+static _Thread_local int step_tls_keyed;
+static pthread_key_t step_tls_key;
+static int step_tls_key_ok;
+static pthread_once_t step_tls_once = PTHREAD_ONCE_INIT;
+
+static void step_tls_free(void *arg)
+{
+	struct step_tls *t = arg;
+	free(t->gemm);
+	free(t->sim);
+	t->gemm = NULL;
+	t->sim = NULL;
+}
+
+static void step_tls_init(void)
+{
+	step_tls_key_ok = pthread_key_create(&step_tls_key, step_tls_free) == 0;
+}
+
+/* A zeroed block of n bytes for one of this thread's memos. */
+static void *step_tls_block(size_t n)
+{
+	pthread_once(&step_tls_once, step_tls_init);
+	if (!step_tls_keyed && step_tls_key_ok)
+		step_tls_keyed = pthread_setspecific(step_tls_key, &step_tls) == 0;
+	return xcalloc(1, n);
+}
+
+static struct gemm_memo *gemm_memo_of_thread(void)
+{
+	if (__builtin_expect(!step_tls.gemm, 0))
+		step_tls.gemm = step_tls_block(sizeof *step_tls.gemm);
+	return step_tls.gemm;
+}
 
 static inline uint64_t gemm_bits(double x)
 {
@@ -416,13 +467,14 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 	             gemm_bits(K) * 0x165667b19e3779f9u ^ gemm_bits(peak) * 0x27d4eb2f165667c5u ^
 	             gemm_bits(hbm) ^ gemm_bits(eb) ^ (uint64_t)(unsigned)sms << 1 ^ (uint64_t)(unsigned)shp;
 	unsigned i = (unsigned)((h ^ h >> 29 ^ h >> 47) & (GEMM_HASH - 1));
+	struct gemm_memo *gm = gemm_memo_of_thread();
 
-	if (gemm_hash.used[i] && !memcmp(&gemm_hash.key[i], &k, sizeof k))
-		return gemm_hash.t[i];
-	gemm_hash.key[i] = k;
-	gemm_hash.t[i] = gemm_time_calc(M, N, K, peak, hbm, eb, sms, shp);
-	gemm_hash.used[i] = 1;
-	return gemm_hash.t[i];
+	if (gm->used[i] && !memcmp(&gm->key[i], &k, sizeof k))
+		return gm->t[i];
+	gm->key[i] = k;
+	gm->t[i] = gemm_time_calc(M, N, K, peak, hbm, eb, sms, shp);
+	gm->used[i] = 1;
+	return gm->t[i];
 }
 
 /* 1 when the layer GEMMs of the plan's recipe run at the FP4 peak (nvfp4) */
@@ -1979,20 +2031,28 @@ int calc_step_stages(const struct calc_plan *plan, struct calc_pp_costs *c, stru
  * gave, so caching changes no result.
  */
 enum { SIM_MEMO = 16 };
-static _Thread_local struct {
+struct sim_memo { /* this thread's, in step_tls */
 	int n, next;
 	struct calc_pp_costs key[SIM_MEMO];
 	unsigned long gen[SIM_MEMO];
 	double makespan[SIM_MEMO];
-} sim_memo;
+};
+
+static struct sim_memo *sim_memo_of_thread(void)
+{
+	if (!step_tls.sim)
+		step_tls.sim = step_tls_block(sizeof *step_tls.sim);
+	return step_tls.sim;
+}
 
 /* 0 and *makespan filled when these costs were simulated before, else 1. */
 static int sim_cached(const struct calc_pp_costs *c, double *makespan)
 {
+	const struct sim_memo *sm = sim_memo_of_thread();
 	unsigned long gen = calc_schedule_generation();
-	for (int i = 0; i < sim_memo.n; i++)
-		if (sim_memo.gen[i] == gen && !memcmp(&sim_memo.key[i], c, sizeof *c)) {
-			*makespan = sim_memo.makespan[i];
+	for (int i = 0; i < sm->n; i++)
+		if (sm->gen[i] == gen && !memcmp(&sm->key[i], c, sizeof *c)) {
+			*makespan = sm->makespan[i];
 			return 0;
 		}
 	return 1;
@@ -2000,13 +2060,14 @@ static int sim_cached(const struct calc_pp_costs *c, double *makespan)
 
 static void sim_remember(const struct calc_pp_costs *c, double makespan)
 {
-	int i = sim_memo.next;
-	sim_memo.key[i] = *c;
-	sim_memo.gen[i] = calc_schedule_generation();
-	sim_memo.makespan[i] = makespan;
-	sim_memo.next = (i + 1) % SIM_MEMO;
-	if (sim_memo.n < SIM_MEMO)
-		sim_memo.n++;
+	struct sim_memo *sm = sim_memo_of_thread();
+	int i = sm->next;
+	sm->key[i] = *c;
+	sm->gen[i] = calc_schedule_generation();
+	sm->makespan[i] = makespan;
+	sm->next = (i + 1) % SIM_MEMO;
+	if (sm->n < SIM_MEMO)
+		sm->n++;
 }
 
 int calc_step(const struct calc_plan *plan, struct calc_step *st, struct calc_diag *d)
