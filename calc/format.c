@@ -65,10 +65,10 @@ const char *calc_display_prose_names(void)
  * value times 10^dec, m 10^dec 2^E, is rounded to an integer R to the nearest, an exact
  * tie to the even R -- what printf does in the default rounding mode (C11 7.21.6.1 §8:
  * "the value is rounded to the appropriate number of digits"; glibc rounds the exact
- * binary value by the current rounding mode) -- and R is written with dec digits after
- * the point.  With E < 0, m 10^dec < 2^53 2^50 = 2^103 (10^15 < 2^50) is exact in 128
- * bits, R its quotient by 2^-E rounded by the remainder; with E >= 0 the product is an
- * integer.  R must fit in 64 bits, else snprintf.  printf's "%.*f" cost about 1,150
+ * binary value by the current rounding mode; docs/references.md, C11-PRINTF) -- and R is
+ * written with dec digits after the point.  With E < 0, m 10^dec < 2^53 2^50 = 2^103
+ * (10^15 < 2^50) is exact in 128 bits, R its quotient by 2^-E rounded by the remainder;
+ * with E >= 0 the product is an integer.  R must fit in 64 bits, else snprintf.  printf's "%.*f" cost about 1,150
  * instructions a number (callgrind); the tables of `trainplan search` format about 800,
  * 3 % of the command's instructions on the Llama 2 70B plan.  tests/calc/format.c
  * (test_fixed_exact) compares the two over millions of values: ties, decimals near

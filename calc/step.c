@@ -408,9 +408,9 @@ struct gemm_memo {
  * below), allocated at a thread's first use and freed with it (a key's destructor; the
  * process's own thread keeps its blocks to the end).  As thread-local arrays they were
  * 166 kB of static TLS, which the C library clears in every thread it creates
- * (_dl_allocate_tls_init): 40 page faults of the planner's second thread in each
- * `trainplan search` (perf record -e page-faults), the most of any one place, for
- * tables a thread that never times a GEMM never reads.  Blocks from the heap lie in its
+ * (_dl_allocate_tls_init; docs/references.md, GLIBC-TLS): 40 page faults of the
+ * planner's second thread in each `trainplan search` (perf record -e page-faults), the
+ * most of any one place, for tables a thread that never times a GEMM never reads.  Blocks from the heap lie in its
  * huge pages (calc_heap_setup) and are zero when fresh (calloc).
  */
 struct step_tls {
