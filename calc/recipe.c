@@ -259,9 +259,10 @@ static const struct calc_recipe recipes[] = {
 
 int calc_recipe_ns_iters(const struct calc_recipe *r)
 {
-	/* Jordan et al. 2024 (Muon) and Liu et al. 2025 (Moonlight, Algorithm 1): 5 steps.
-	 * The first two bytes are compared in place before the name (the step engine asks
-	 * about 75,000 times a report, nearly always of another recipe). */
+	/* Jordan et al. 2024 (Muon) and Liu et al. 2025 (Moonlight, Algorithm 1): 5 steps */
+	/* the first two letters tested before the name ("megatron" shares the first): asked
+	 * for every leaf the planner times (calc_step_finish), the call to strcmp was 0.8 % of
+	 * the instructions of `trainplan search --plan plans/llama2-70b-a100.ini` (callgrind) */
 	return r && r->name[0] == 'm' && r->name[1] == 'u' && !strcmp(r->name, "muon") ? 5 : 0;
 }
 
