@@ -1034,7 +1034,7 @@ struct worker {
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
-	double dp_bound[8];          /* calc_step_dp_bound of the running item by the schedule's
+	struct calc_step_dp_lb dp_bound[8]; /* calc_step_dp_parts of the running item by the schedule's
 	                                parameter copies (1 or 2) and ZeRO stage: it reads neither
 	                                the recomputation nor SP, and of the schedule only its
 	                                copies (calc_pipeline_param_copies) ... */
@@ -1645,29 +1645,34 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 	}
 }
 
-/* calc_step_dp_bound of the running leaf (ZeRO stage 'zero'), kept per parameter copies
- * and ZeRO stage for the running item (w->dp_bound). */
-static double dp_bound_of(struct worker *w, int zero)
+/* calc_step_dp_parts of the running leaf (ZeRO stage 'zero', in w->plan), kept per
+ * parameter copies and ZeRO stage for the running item (w->dp_bound), into *x. */
+static void dp_bound_of(struct worker *w, int zero, struct calc_step_dp_lb *x)
 {
 	int dz = w->dp_slot >= 0 ? w->dp_slot + zero : -1;
-	if (dz < 0)
-		return calc_step_dp_bound(&w->plan, &w->comm_pre);
+	if (dz < 0) {
+		calc_step_dp_parts(&w->plan, &w->comm_pre, x);
+		return;
+	}
 	if (!(w->have_dp_bound >> dz & 1)) {
-		w->dp_bound[dz] = calc_step_dp_bound(&w->plan, &w->comm_pre);
+		calc_step_dp_parts(&w->plan, &w->comm_pre, &w->dp_bound[dz]);
 		w->have_dp_bound |= 1 << dz;
 	}
-	return w->dp_bound[dz];
+	*x = w->dp_bound[dz];
 }
 
 /* A lower bound of the running leaf's step time [s] with its own ZeRO stage 'zero': the
  * bound of its (recompute, SP) pair or, once a leaf of the pair is timed (st_same: the
  * ZeRO stages share the makespan, calc_step_fast_rezero), that makespan, the larger,
- * plus the leaf's exposed DP collectives and optimizer (calc_step_dp_bound: time =
- * makespan + dp_exposed + optimizer, step.c finish). */
+ * plus the leaf's exposed DP collectives that the window of that makespan cannot hide
+ * and its optimizer (calc_step_dp_bound_at: time = makespan + dp_exposed + optimizer,
+ * step.c finish). */
 static double bound_zero(struct worker *w, int zero)
 {
 	double b = w->st_same && w->st.makespan > w->bound ? w->st.makespan : w->bound;
-	return b + dp_bound_of(w, zero);
+	struct calc_step_dp_lb x;
+	dp_bound_of(w, zero, &x);
+	return calc_step_dp_bound_at(&w->plan, &x, b);
 }
 
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
@@ -1892,21 +1897,23 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 				w->grp_skip[s][ri][sp] = b >= 0 && hopeless(w, NULL, b);
 				if (!w->grp_skip[s][ri][sp]) /* with each fitting leaf's DP bound, as leaf() */
 					for (int z = 0; z < 4; z++) {
-						double dpb = 0;
+						double bz = b;
+						struct calc_step_dp_lb x;
 						if (!(fits >> z & 1))
 							continue;
 						p->zero = z;
-						if (b >= 0 && slot < 0)
-							dpb = calc_step_dp_bound(p, &w->comm_pre);
-						else if (b >= 0) {
+						if (b >= 0 && slot < 0) {
+							calc_step_dp_parts(p, &w->comm_pre, &x);
+							bz = calc_step_dp_bound_at(p, &x, b);
+						} else if (b >= 0) {
 							if (!(w->have_dp_bound >> (slot + z) & 1)) {
-								w->dp_bound[slot + z] = calc_step_dp_bound(p, &w->comm_pre);
+								calc_step_dp_parts(p, &w->comm_pre, &w->dp_bound[slot + z]);
 								w->have_dp_bound |= 1 << (slot + z);
 							}
-							dpb = w->dp_bound[slot + z];
+							bz = calc_step_dp_bound_at(p, &w->dp_bound[slot + z], b);
 						}
-						if (b + dpb < lb)
-							lb = b + dpb;
+						if (bz < lb)
+							lb = bz;
 					}
 			}
 		}

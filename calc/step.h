@@ -336,6 +336,21 @@ double calc_step_fast_bound_of(const struct calc_plan *plan, const struct calc_s
  * calc_step_fast_bound it bounds the step time. */
 double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre);
 
+/* calc_step_dp_bound in parts, for a caller that adds them to a makespan bound: the DP
+ * collectives' time (calc_comm_dp_only; 0 under parallel.fsdp) and the optimizer's. */
+struct calc_step_dp_lb {
+	double dp;  /* [s] */
+	double opt; /* [s] */
+};
+void calc_step_dp_parts(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_step_dp_lb *out);
+/* A lower bound [s] of calc_step_fast_with(plan, pre)'s step time given 'lb' <= its
+ * makespan and 'x' from calc_step_dp_parts(plan, pre): lb plus the DP collectives that
+ * neither efficiency.dp_overlap nor the window the makespan leaves them (at most lb / m,
+ * or lb from ZeRO-2 on) can hide, plus the optimizer; never below lb +
+ * calc_step_dp_bound's (1 - ov) D + optimizer but for rounding (the proof is above its
+ * definition in step_fast.c).  With lb < 0 (none) it is calc_step_dp_bound's number. */
+double calc_step_dp_bound_at(const struct calc_plan *plan, const struct calc_step_dp_lb *x, double lb);
+
 /* The step result of a catalog context, computed once (NULL after a diagnostic). */
 const struct calc_step *calc_ctx_step(struct calc_ctx *c, struct calc_diag *d);
 

@@ -107,14 +107,56 @@ double calc_step_fast_bound(const struct calc_plan *plan, const struct calc_step
 	return calc_step_fast_bound_of(plan, &b, scratch);
 }
 
+void calc_step_dp_parts(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_step_dp_lb *out)
+{
+	double params;
+	/* calc_step_finish's dp->time (the same number: comm.c dp_collectives; 0 with
+	 * parallel.fsdp, whose per-unit exposure is not bounded here) and the optimizer
+	 * without the routed experts' shard, which only adds to it */
+	out->dp = calc_comm_dp_only(plan, pre, &params);
+	out->opt = calc_step_optimizer_time(plan, params, 0, pre->group[CALC_DIM_DP].size);
+}
+
+/*
+ * Why calc_step_dp_bound_at is a lower bound of the step time T of calc_step_fast_with
+ * (and calc_step_fast_rezero) for every makespan M >= lb (docs/architecture.md §11):
+ * calc_step_finish sets T = M + E + O + overhead with overhead >= 0, O the optimizer
+ * (>= x->opt, the routed experts' shard left out) and, outside FSDP, E = D - min(ov D, Wn)
+ * with D the DP collectives' time (x->dp, the same number), ov = efficiency.dp_overlap
+ * and the window Wn = (z >= 2 ? m : 1)(T_B + T_W) + (z >= 3 ? m : 1) T_F of the critical
+ * GPU's per micro-batch times, whose busy time is m (T_F + T_B + T_W) (calc_step_pipeline)
+ * and M = busy + bubble with a bubble >= 0 (calc_pipeline_closed_flush clamps it at 0;
+ * the p2p term is >= 0).  So Wn <= M / m for z <= 1 and Wn <= M for z >= 2 (m >= 1):
+ * Wn <= M / k.  g(M) = M + D - min(ov D, M / k) is nondecreasing in M (slope 1 or
+ * 1 - 1/k >= 0), so T >= g(M) + O >= g(lb) + x->opt.  The window is taken 1e-9 larger
+ * than lb / k so that the rounding of Wn and of the sums stays on the safe side where
+ * lb = M.  At a low bandwidth D >> M / k and the bound is about D + lb (1 - 1/k) where
+ * (1 - ov) D + lb was all the old one knew.  Under FSDP D = 0 and E >= 0.
+ */
+double calc_step_dp_bound_at(const struct calc_plan *plan, const struct calc_step_dp_lb *x, double lb)
+{
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap;
+	int m = calc_plan_microbatches(plan);
+	double win, hid;
+
+	if (!(lb >= 0)) /* no makespan bound: (1 - ov) D alone, as calc_step_dp_bound */
+		return (1 - ov) * x->dp + x->opt;
+	if (m < 1)
+		m = 1;
+	win = (plan->zero >= 2 ? lb : lb / m) * (1 + 1e-9);
+	hid = ov * x->dp < win ? ov * x->dp : win;
+	return lb + (x->dp - hid) + x->opt;
+}
+
 double calc_step_dp_bound(const struct calc_plan *plan, const struct calc_comm_pre *pre)
 {
-	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap, params;
-	double dp = calc_comm_dp_only(plan, pre, &params);
+	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap;
+	struct calc_step_dp_lb x;
+	calc_step_dp_parts(plan, pre, &x);
 	/* calc_step_finish: dp_exposed = dp - min(ov dp, window) >= (1 - ov) dp, plus the
 	 * expert-DP reduction (>= 0); FSDP's per-unit exposure is not bounded here (dp = 0).
 	 * The optimizer without the routed experts' shard, which only adds to it. */
-	return (1 - ov) * dp + calc_step_optimizer_time(plan, params, 0, pre->group[CALC_DIM_DP].size);
+	return (1 - ov) * x.dp + x.opt;
 }
 
 void calc_step_fast(const struct calc_plan *plan, struct calc_step *st)
