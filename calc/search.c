@@ -2448,8 +2448,10 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		out->top[i].r = top[i];
 	free(top);
 
-	/* heatmap cells: (tp, pp) over every other axis */
-	out->cells = xcalloc((size_t)(sh->nitems > 0 ? sh->nitems : 1), sizeof *out->cells);
+	/* heatmap cells: (tp, pp) over every other axis; at most one per item, each written
+	 * when it is made (not cleared before: only the ncells made are touched), the block
+	 * cut to them after */
+	out->cells = xmalloc((size_t)(sh->nitems > 0 ? sh->nitems : 1) * sizeof *out->cells);
 	for (int i = 0, last = -1; i < sh->nitems; i++) {
 		const struct item *it = &sh->items[i];
 		int j;
@@ -2472,6 +2474,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		nrows += it->nrows;
 	}
 	qsort(out->cells, (size_t)out->ncells, sizeof *out->cells, cmp_cells);
+	out->cells = xrealloc(out->cells, (size_t)(out->ncells > 0 ? out->ncells : 1) * sizeof *out->cells);
 
 	if (o->keep_all || o->keep_feasible) {
 		out->rows = xmalloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *out->rows);
