@@ -414,10 +414,12 @@ int calc_catalog_get(struct calc_ctx *c, const char *name, struct calc_value *ou
 	out->num = NAN;
 	out->str = NULL;
 	if (!c->val) {
-		c->val = xcalloc((size_t)k->n, sizeof *c->val);
-		c->nval = k->n;
+		c->nval = (k->n + CALC_CTX_VAL_BLOCK - 1) / CALC_CTX_VAL_BLOCK;
+		c->val = xcalloc((size_t)c->nval, sizeof *c->val);
 	}
-	cv = &c->val[i];
+	if (!c->val[i / CALC_CTX_VAL_BLOCK])
+		c->val[i / CALC_CTX_VAL_BLOCK] = xcalloc(CALC_CTX_VAL_BLOCK, sizeof **c->val);
+	cv = &c->val[i / CALC_CTX_VAL_BLOCK][i % CALC_CTX_VAL_BLOCK];
 	if (cv->state == 0) {
 		cv->v.num = NAN;
 		cv->v.str = NULL;

@@ -41,8 +41,11 @@ struct calc_ctx {
 	struct calc_plan plan;
 	void *slot[CALC_SLOT_N];              /* module caches, owned */
 	void (*slot_free[CALC_SLOT_N])(void *);
-	struct calc_ctx_value *val;           /* value cache, one per quantity position; owned */
-	int nval;                             /* entries of val (0 until the first calc_catalog_get) */
+	struct calc_ctx_value **val;          /* value cache, one entry per quantity position, in
+	                                         blocks of CALC_CTX_VAL_BLOCK made at the first get
+	                                         of one of theirs (a context reads a few dozen of
+	                                         the catalog's quantities); owned */
+	int nval;                             /* blocks of val (0 until the first calc_catalog_get) */
 	struct calc_ctx_variant *variants;    /* variant contexts by their assignments; owned */
 	int nvariants, capvariants;
 	struct calc_ctx *root;                /* the context this one is a variant of (through

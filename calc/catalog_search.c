@@ -630,7 +630,7 @@ static const struct calc_search_top *need_pick(struct calc_ctx *c, struct calc_d
 static const struct calc_search_top *need_pick_fast(struct calc_ctx *c, struct calc_diag *d)
 {
 	const struct calc_search_top *t = need_pick(c, d);
-	if (t && !t->have_fast)
+	if (t && !t->fast)
 		calc_search_top_fast(&search_ctx(c)->plan, (struct calc_search_top *)t);
 	return t;
 }
@@ -643,9 +643,9 @@ QP(q_p_cp, b->r.c.cp)
 /* the pick's closed-form breakdown (calc_step_fast, as its step time): the CP exchange
  * per step, its exposed part, and the pipeline bubble, so that a sentence on what the
  * pick trades TP for reads the model's own overlap */
-QTOP(q_p_cp_time, need_pick_fast, b->fast.comm.dim[CALC_DIM_CP].time)
-QTOP(q_p_cp_exposed, need_pick_fast, b->fast.exposed[CALC_DIM_CP])
-QTOP(q_p_bubble, need_pick_fast, b->fast.bubble)
+QTOP(q_p_cp_time, need_pick_fast, b->fast->comm.dim[CALC_DIM_CP].time)
+QTOP(q_p_cp_exposed, need_pick_fast, b->fast->exposed[CALC_DIM_CP])
+QTOP(q_p_bubble, need_pick_fast, b->fast->bubble)
 QPS(q_p_rc, calc_recompute_name((enum calc_recompute)b->r.c.recompute))
 QPS(q_p_sched, calc_schedule_name((enum calc_schedule)b->r.c.schedule))
 QP(q_p_time, b->r.step_time)

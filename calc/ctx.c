@@ -33,8 +33,11 @@ void calc_ctx_free(struct calc_ctx *c)
 		free(c->variants[i].key);
 	}
 	free(c->variants);
-	for (int i = 0; c->val && i < c->nval; i++)
-		calc_diag_free(&c->val[i].diag);
+	for (int i = 0; c->val && i < c->nval; i++) {
+		for (int j = 0; c->val[i] && j < CALC_CTX_VAL_BLOCK; j++)
+			calc_diag_free(&c->val[i][j].diag);
+		free(c->val[i]);
+	}
 	free(c->val);
 	memset(c, 0, sizeof *c);
 }

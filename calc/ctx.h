@@ -13,6 +13,7 @@
  * One cached evaluation of a quantity: the value, or the failure, and the diagnostics
  * the evaluation wrote, which every later use of the quantity writes again.
  */
+#define CALC_CTX_VAL_BLOCK 64 /* entries of one block of calc_ctx.val */
 struct calc_ctx_value {
 	int state;            /* 0 not evaluated, 1 a value, -1 failed */
 	struct calc_value v;  /* the value (state 1) */

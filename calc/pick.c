@@ -273,6 +273,7 @@ int calc_search_pick_band(const struct calc_plan *plan, struct calc_search_resul
 			r->pick_kept = kept;
 			r->pick_rank = (int)b.band_before + 1;
 			r->pick_in_band = (int)b.band_nsafe - 1;
+			free(r->pick_top.fast);
 			memset(&r->pick_top, 0, sizeof r->pick_top);
 			r->pick_top.r = b.band_best;
 			calc_search_top_fast(plan, &r->pick_top); /* its closed-form breakdown, as the top's */

@@ -2449,14 +2449,16 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 	if (out->rejected[CALC_REJ_MEMORY])
 		out->miss_mean /= out->rejected[CALC_REJ_MEMORY];
 	top_sort(top, ntop, o->objective);
-	out->ntop = ntop;
+	out->ntop = out->top_alloc = ntop;
 	out->top = xcalloc((size_t)(ntop > 0 ? ntop : 1), sizeof *out->top);
 	for (int i = 0; i < ntop; i++)
 		out->top[i].r = top[i];
 	free(top);
 
-	/* heatmap cells: (tp, pp) over every other axis */
-	out->cells = xcalloc((size_t)(sh->nitems > 0 ? sh->nitems : 1), sizeof *out->cells);
+	/* heatmap cells: (tp, pp) over every other axis; at most one per item, each written
+	 * when it is made (not cleared before: only the ncells made are touched), the block
+	 * cut to them after */
+	out->cells = xmalloc((size_t)(sh->nitems > 0 ? sh->nitems : 1) * sizeof *out->cells);
 	for (int i = 0, last = -1; i < sh->nitems; i++) {
 		const struct item *it = &sh->items[i];
 		int j;
@@ -2479,6 +2481,7 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 		nrows += it->nrows;
 	}
 	qsort(out->cells, (size_t)out->ncells, sizeof *out->cells, cmp_cells);
+	out->cells = xrealloc(out->cells, (size_t)(out->ncells > 0 ? out->ncells : 1) * sizeof *out->cells);
 
 	if (o->keep_all || o->keep_feasible) {
 		out->rows = xmalloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *out->rows);
@@ -2879,13 +2882,13 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 
 void calc_search_top_fast(const struct calc_plan *plan, struct calc_search_top *t)
 {
-	if (t->have_fast)
+	if (t->fast)
 		return;
 	struct calc_plan *p = xmalloc(sizeof *p);
 	calc_search_apply(plan, &t->r.c, p);
-	calc_step_fast(p, &t->fast);
+	t->fast = xmalloc(sizeof *t->fast);
+	calc_step_fast(p, t->fast);
 	free(p);
-	t->have_fast = 1;
 }
 
 void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result *r)
@@ -2910,6 +2913,9 @@ void calc_search_recheck(const struct calc_plan *plan, struct calc_search_result
 
 void calc_search_free(struct calc_search_result *r)
 {
+	for (int i = 0; r->top && i < r->top_alloc; i++)
+		free(r->top[i].fast);
+	free(r->pick_top.fast);
 	free(r->top);
 	free(r->cells);
 	free(r->rows);
@@ -3074,11 +3080,13 @@ void calc_search_table_breakdown(const struct calc_search_result *r, struct calc
 	calc_table_col(t, "step_time", "s", CALC_D_FIXED, 3);
 	calc_table_col(t, "headroom", "B", CALC_D_GB, 1);
 	calc_table_col(t, "worst_stage", "", CALC_D_INT, 0);
+	static const struct calc_step none; /* a row the search did not break down: zeros */
 	for (int i = 0; i < r->ntop; i++) {
 		const struct calc_search_top *x = &r->top[i];
+		const struct calc_step *f = x->fast ? x->fast : &none;
 		int row = calc_table_row(t);
-		double v[] = {i + 1, x->fast.compute, x->fast.recompute, x->fast.tp_comm, x->fast.bubble,
-		              x->fast.dp_exposed, x->fast.optimizer, x->fast.time, x->r.headroom, x->r.worst};
+		double v[] = {i + 1, f->compute, f->recompute, f->tp_comm, f->bubble,
+		              f->dp_exposed, f->optimizer, f->time, x->r.headroom, x->r.worst};
 		for (int k = 0; k < 10; k++)
 			calc_table_num(t, row, k, v[k]);
 	}

@@ -110,7 +110,7 @@ struct calc_search_opts {
 	                                    (0: all of them; default 0) */
 	int breakdown_top;               /* the closed-form breakdown (calc_search_top.fast) is
 	                                    computed for the first this many of the top K, the
-	                                    others' left zero (0: all of them; default 0): a caller
+	                                    others' left NULL (0: all of them; default 0): a caller
 	                                    that shows fewer rows than it keeps for the
 	                                    recommendation's window (trainplan search) */
 	int top_only;                    /* 1: only the top K and the counts are wanted (objective
@@ -343,9 +343,13 @@ int calc_search_axis_count(void);
 
 struct calc_search_top {
 	struct calc_search_row r;
-	struct calc_step fast;   /* breakdown with the closed-form bubble */
-	int have_fast;           /* 1: fast is computed (the first opts.breakdown_top rows, or
-	                            later by calc_search_top_fast) */
+	struct calc_step *fast;  /* breakdown with the closed-form bubble; NULL until computed
+	                            (the first opts.breakdown_top rows, or later by
+	                            calc_search_top_fast), then a block of its own that the
+	                            result owns (calc_search_free): a search keeps hundreds of
+	                            rows for the recommendation's window and breaks down ten of
+	                            them, so the ~2 kB breakdown is not part of every row
+	                            (docs/architecture.md §11) */
 	int sim_ok;              /* 1: the simulator ran */
 	double sim_time;         /* step time with the pipeline simulator [s] */
 };
@@ -377,6 +381,9 @@ struct calc_search_result {
 	/* ranking */
 	int ntop;
 	struct calc_search_top *top;    /* ntop, best first; owned */
+	int top_alloc;                  /* rows of top[] as the search made them (ntop may be cut
+	                                   after: pick.c, trainplan search), whose breakdowns
+	                                   (calc_search_top.fast) calc_search_free releases */
 	int rechecked;                  /* 1: sim_ok and sim_time of top[] are filled */
 	int top_only;                   /* 1: searched with opts.top_only in effect: only top[], the
 	                                   counts and the memory rejects are complete */

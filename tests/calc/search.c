@@ -961,7 +961,7 @@ static void test_top_only(void **state)
 				assert_int_equal(a.ntop, b.ntop);
 				for (int i = 0; i < a.ntop; i++) {
 					assert_memory_equal(&a.top[i].r, &b.top[i].r, sizeof a.top[i].r);
-					assert_true(a.top[i].fast.time == b.top[i].fast.time);
+					assert_true(a.top[i].fast && b.top[i].fast && a.top[i].fast->time == b.top[i].fast->time);
 				}
 				if (getenv("TOP_ONLY_STATS"))
 					fprintf(stderr, "%s %s %d: pruned %lld of %lld ranked, %.1f -> %.1f ms\n", files[f],
@@ -1039,7 +1039,7 @@ static void test_no_counts(void **state)
 					assert_int_equal(a.ntop, b.ntop);
 					for (int i = 0; i < a.ntop; i++) {
 						assert_memory_equal(&a.top[i].r, &b.top[i].r, sizeof a.top[i].r);
-						assert_true(a.top[i].fast.time == b.top[i].fast.time);
+						assert_true(a.top[i].fast && b.top[i].fast && a.top[i].fast->time == b.top[i].fast->time);
 					}
 					if (getenv("TOP_ONLY_STATS"))
 						fprintf(stderr, "%s %s %d seed %d: unchecked %lld of %lld measured, %.2f ms CPU\n",
@@ -1632,7 +1632,8 @@ static void test_search_once_per_plan(void **state)
 	assert_int_equal(calc_catalog_get(&root, "search.safe.rank", &v, &d), 0);
 	int rank = (int)v.num;
 	assert_true(rank >= 1 && rank <= r.ntop);
-	const struct calc_step *f = &r.top[rank - 1].fast;
+	const struct calc_step *f = r.top[rank - 1].fast;
+	assert_non_null(f);
 	assert_int_equal(calc_catalog_get(&root, "search.pick.bubble", &v, &d), 0);
 	assert_true(v.num == f->bubble);
 	assert_int_equal(calc_catalog_get(&root, "search.pick.cp_time", &v, &d), 0);
@@ -1803,7 +1804,7 @@ static void pick_pair(const struct calc_plan *p, const char *what)
 		assert_int_equal(tn->r.c.cp, tr->r.c.cp);
 		assert_int_equal(tn->r.c.zero, tr->r.c.zero);
 		assert_int_equal(tn->r.c.schedule, tr->r.c.schedule);
-		assert_true(tn->fast.time == tr->fast.time);
+		assert_true(tn->fast && tr->fast && tn->fast->time == tr->fast->time);
 	}
 	const struct calc_search_top *pn = calc_search_pick(&one, p, NULL), *pr = calc_search_pick(&ref, p, NULL);
 	assert_true((pn == NULL) == (pr == NULL));
@@ -2036,7 +2037,7 @@ static void test_frameworks(void **state)
 
 /* opts.breakdown_top: the first N rows of the top K get the closed-form breakdown, whose
  * step time is the row's own (both are the closed form of the same configuration), and
- * the rows after them none (left zero); 0 breaks down every row. */
+ * the rows after them none (fast left NULL); 0 breaks down every row. */
 static void test_breakdown_top(void **state)
 {
 	struct calc_plan *p = malloc(sizeof *p);
@@ -2053,16 +2054,19 @@ static void test_breakdown_top(void **state)
 	assert_int_equal(r.ntop, 20);
 	for (int i = 0; i < r.ntop; i++) {
 		if (i < 5) {
-			assert_true(r.top[i].fast.time > 0);
-			assert_near(r.top[i].fast.time, r.top[i].r.step_time, 1e-12 * r.top[i].r.step_time);
+			assert_non_null(r.top[i].fast);
+			assert_true(r.top[i].fast->time > 0);
+			assert_near(r.top[i].fast->time, r.top[i].r.step_time, 1e-12 * r.top[i].r.step_time);
 		} else
-			assert_true(r.top[i].fast.time == 0);
+			assert_null(r.top[i].fast);
 	}
 	calc_search_free(&r);
 	o.breakdown_top = 0;
 	run(p, &o, &r);
-	for (int i = 0; i < r.ntop; i++)
-		assert_near(r.top[i].fast.time, r.top[i].r.step_time, 1e-12 * r.top[i].r.step_time);
+	for (int i = 0; i < r.ntop; i++) {
+		assert_non_null(r.top[i].fast);
+		assert_near(r.top[i].fast->time, r.top[i].r.step_time, 1e-12 * r.top[i].r.step_time);
+	}
 	calc_search_free(&r);
 	free(p);
 }
