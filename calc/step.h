@@ -303,6 +303,15 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
                            struct calc_step *st);
 
+/* calc_step_fast_with(plan, pre, st) where st->comm holds calc_comm_with(plan', pre->comm)
+ * of a plan' that differs from 'plan' at most in the schedule, vpp and ZeRO stage, and
+ * calc_comm_resched_applies(plan, pre->comm): the communication rows re-timed by
+ * calc_comm_resched, then everything after them computed as calc_step_fast_with does.
+ * The same result, bit for bit (the planner's schedule variants of one (recompute, SP)
+ * pair of a split). */
+void calc_step_fast_resched(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *st);
+
 /* A lower bound of calc_step_fast_with(plan, pre)'s step time [s] from the compute part
  * alone: the critical GPU's compute and, where every stage holds the same layers of one
  * kind, the closed-form bubble of that compute.  It does not depend on the ZeRO stage.
