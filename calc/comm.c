@@ -624,7 +624,7 @@ void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *ou
 	if (plan->model.moe.experts > 0)
 		ep_split_of(plan, out);
 	if (out->dp_memo) /* another split: other links and groups */
-		out->dp_memo->n = 0;
+		out->dp_memo->n = out->dp_memo->nopt = 0;
 }
 
 /* The step's bytes and network bytes over the rows, in calc_comm_with's order. */

@@ -264,6 +264,14 @@ struct calc_comm_dp_memo {
 		double params;
 		struct calc_comm_dim x;
 	} e[CALC_COMM_DP_MEMO];
+	/* calc_step_optimizer_time of the split by ZeRO stage, parameters, expert
+	 * parameters and recipe (calc_step_finish_with; the rest it reads is the split's) */
+	int nopt;
+	struct {
+		const struct calc_recipe *recipe;
+		int zero;
+		double params, edp_params, t;
+	} opt[CALC_COMM_DP_MEMO];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
 /* calc_comm_pre in two parts: what reads only the model and the placement of the layers

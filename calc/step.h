@@ -283,6 +283,11 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
  * exposure, the optimizer, the step time, the FLOP rates and the run; 'fl' (may be NULL:
  * computed) calc_flops of the plan. */
 void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl);
+/* calc_step_finish with the optimizer's time read from, or kept in, 'dm' (NULL: none),
+ * the memo of calc_comm_pre of the plan's split: the same result, bit for bit. */
+struct calc_comm_dp_memo;
+void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl,
+                           struct calc_comm_dp_memo *dm);
 /* The optimizer step's time [s] of 'grad_params' parameters sharded over 'dp_ranks' DP
  * ranks under the plan's ZeRO stage, and 'edp_params' over the expert-DP group. */
 double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks);

@@ -42,7 +42,7 @@ static void after_comm(const struct calc_plan *plan, const struct calc_step_comp
 	calc_step_out_to(&out, st);
 	st->bubble = calc_step_closed_bubble(&in.shape, st->tf, st->tb, st->tw);
 	st->makespan = busy + st->bubble;
-	calc_step_finish(plan, st, flops_of(plan, pre));
+	calc_step_finish_with(plan, st, flops_of(plan, pre), pre->comm ? pre->comm->dp_memo : NULL);
 }
 
 void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
@@ -71,7 +71,7 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 		return;
 	}
 	calc_comm_rezero(plan, pre->comm, &st->comm); /* the DP and expert-DP rows alone */
-	calc_step_finish(plan, st, flops_of(plan, pre));
+	calc_step_finish_with(plan, st, flops_of(plan, pre), pre->comm ? pre->comm->dp_memo : NULL);
 }
 
 void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
