@@ -594,6 +594,7 @@ static int head_dim(const struct calc_model *m)
 
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 {
+	out->dp_memo = NULL;
 	calc_comm_pre_layers(plan, out);
 	calc_comm_pre_groups(plan, out);
 }
@@ -622,6 +623,8 @@ void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *ou
 	out->grad_params = grad_params_of(plan, out->have_sl ? out->all : NULL, out->heavy);
 	if (plan->model.moe.experts > 0)
 		ep_split_of(plan, out);
+	if (out->dp_memo) /* another split: other links and groups */
+		out->dp_memo->n = out->dp_memo->nopt = 0;
 }
 
 /* The step's bytes and network bytes over the rows, in calc_comm_with's order. */
@@ -810,12 +813,69 @@ static void cp_hybrid(const struct calc_plan *plan, const struct calc_stage_laye
 		                                                 : "all-to-all Q,K,V + O (attn), qkvzba + out (GDN)";
 }
 
+/* The PP row of calc_comm_with (its comment there) and out->p2p, from the PP group
+ * already in out->dim[CALC_DIM_PP].group: calc_comm_with and calc_comm_resched. */
+static void pp_row(const struct calc_plan *plan, const struct calc_links *l, int m, struct calc_comm *out)
+{
+	struct calc_comm_dim *x = &out->dim[CALC_DIM_PP];
+	int t = degree(plan, CALC_DIM_TP), cp = degree(plan, CALC_DIM_CP), pp = degree(plan, CALC_DIM_PP);
+	int v = plan->vpp > 0 ? plan->vpp : 1;
+	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = plan->model.hidden;
+
+	if (pp > 1) {
+		double S = b * s_loc * h * ACT_BYTES;
+		int sp = plan->sp && t > 1, sg = !sp && plan->p2p_scatter_gather && t > 1;
+		double send = sp || sg ? S / t : S;
+		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK, 1, 1};
+		out->p2p = calc_coll_time(CALC_COLL_P2P, send, &x->group, l) +
+		           (sg ? calc_coll_time(CALC_COLL_ALLGATHER, S, &intra, l) : 0);
+		x->collective = sp ? "send/recv (SP shard)" : sg ? "send/recv (scatter/gather)" : "send/recv";
+		x->count = 2.0 * m * v;
+		x->bytes = x->count * send;
+		x->net_bytes = x->group.tier != CALC_TIER_NVLINK ? x->bytes : 0;
+		x->time = x->count * out->p2p;
+	} else
+		x->collective = "-";
+}
+
+/* The DP row without FSDP of calc_comm_with, out->grad_params set, its group in place
+ * and its other fields zero: calc_comm_with, calc_comm_rezero and calc_comm_resched. */
+static void dp_row(const struct calc_plan *plan, const struct calc_comm_pre *pre, int m, struct calc_comm *out)
+{
+	struct calc_comm_dim *x = &out->dim[CALC_DIM_DP];
+	struct calc_comm_dp_memo *dm = pre ? pre->dp_memo : NULL;
+
+	if (x->group.size <= 1) {
+		x->collective = "-";
+		return;
+	}
+	/* dp_collectives reads of the plan the ZeRO stage, the recipe and the efficiency
+	 * keys (the search's own), with the split's links and group, m and the parameters:
+	 * a row kept of the same split (pre) with the same stage, m, parameters and recipe
+	 * is the same row */
+	if (dm)
+		for (int i = 0; i < dm->n; i++)
+			if (dm->e[i].zero == plan->zero && dm->e[i].m == m && dm->e[i].params == out->grad_params &&
+			    dm->e[i].recipe == plan->recipe) {
+				*x = dm->e[i].x;
+				return;
+			}
+	dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
+	if (dm && dm->n < CALC_COMM_DP_MEMO) {
+		dm->e[dm->n].recipe = plan->recipe;
+		dm->e[dm->n].zero = plan->zero;
+		dm->e[dm->n].m = m;
+		dm->e[dm->n].params = out->grad_params;
+		dm->e[dm->n++].x = *x;
+	}
+}
+
 int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
 	struct calc_links l;
 	const struct calc_model *md = &plan->model;
 	int t = degree(plan, CALC_DIM_TP), cp = degree(plan, CALC_DIM_CP), pp = degree(plan, CALC_DIM_PP);
-	int m = calc_plan_microbatches(plan), v = plan->vpp > 0 ? plan->vpp : 1;
+	int m = calc_plan_microbatches(plan);
 	int full = plan->recompute == CALC_RC_FULL, Lst;
 	double tp_share = 1;
 	double b = plan->micro_batch, s_loc = (double)plan->seq_len / cp, h = md->hidden;
@@ -1000,21 +1060,7 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	 * scatter/gather optimisation sends 1/t over the link and all-gathers on NVLink
 	 * (Narayanan 2021 §4.1).  A stage in the middle sends activations forward and
 	 * gradients back. */
-	x = &out->dim[CALC_DIM_PP];
-	if (pp > 1) {
-		double S = b * s_loc * h * ACT_BYTES;
-		int sp = plan->sp && t > 1, sg = !sp && plan->p2p_scatter_gather && t > 1;
-		double send = sp || sg ? S / t : S;
-		struct calc_group intra = {t, t, 1, CALC_TIER_NVLINK, 1, 1};
-		out->p2p = calc_coll_time(CALC_COLL_P2P, send, &x->group, &l) +
-		           (sg ? calc_coll_time(CALC_COLL_ALLGATHER, S, &intra, &l) : 0);
-		x->collective = sp ? "send/recv (SP shard)" : sg ? "send/recv (scatter/gather)" : "send/recv";
-		x->count = 2.0 * m * v;
-		x->bytes = x->count * send;
-		x->net_bytes = x->group.tier != CALC_TIER_NVLINK ? x->bytes : 0;
-		x->time = x->count * out->p2p;
-	} else
-		x->collective = "-";
+	pp_row(plan, &l, m, out);
 
 	/* DP over DP x CP ranks: ZeRO §7 -- all-reduce (2 Psi), ZeRO-1 reduce-scatter of
 	 * gradients + all-gather of updated weights (2 Psi), ZeRO-3 one more all-gather of
@@ -1030,10 +1076,8 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
 	out->grad_params = (pre ? pre->grad_params : grad_params(plan, all)) * calc_pipeline_param_copies(plan);
 	if (x->group.size > 1 && plan->fsdp)
 		fsdp_units(plan, m, x, out);
-	else if (x->group.size > 1)
-		dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
 	else
-		x->collective = "-";
+		dp_row(plan, pre, m, out);
 
 	comm_experts(plan, m, all, pre, out);
 	totals(out);
@@ -1058,12 +1102,49 @@ void calc_comm_rezero(const struct calc_plan *plan, const struct calc_comm_pre *
 	memset(x, 0, sizeof *x);
 	x->group = g;
 	out->edp_bytes = out->edp_time = 0;
-	if (g.size > 1)
-		dp_collectives(plan, pre ? &pre->links : NULL, m, out->grad_params, x, 0);
-	else
-		x->collective = "-";
+	dp_row(plan, pre, m, out);
 	if (plan->model.moe.experts > 0) /* comm_experts returns before edp_reduce without */
 		edp_reduce(plan, m, out);
+	totals(out);
+}
+
+int calc_comm_resched_applies(const struct calc_plan *plan, const struct calc_comm_pre *pre)
+{
+	/* recompute_method = block recomputes the first N layers of each of the vpp chunks
+	 * (calc_recompute_layers), which the TP, CP and EP rows read under full
+	 * recomputation; fsdp_units is not re-timed here */
+	return pre && !plan->fsdp && !(plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK);
+}
+
+void calc_comm_resched(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
+{
+	struct calc_comm_dim *x = &out->dim[CALC_DIM_DP], *y = &out->dim[CALC_DIM_PP];
+	struct calc_group g = x->group, gp = y->group;
+	int m = calc_plan_microbatches(plan);
+
+	/* Of calc_comm_with's rows, the schedule and vpp are read by the PP row (v sends
+	 * per micro-batch each way) and, through calc_pipeline_param_copies (DualPipe's two
+	 * copies of the parameters), by the DP row's gradients and the expert-DP reduction's
+	 * parameters; the ZeRO stage by the DP row and the expert-DP reduction alone
+	 * (calc_comm_rezero).  Everything else reads the split, the recomputation and SP,
+	 * which the caller keeps (calc_comm_resched_applies: the recomputed layers read vpp
+	 * only under recompute_method = block).  Each row is cleared and computed by the
+	 * code calc_comm_with runs, in its order. */
+	if (m < 1)
+		m = 1;
+	memset(y, 0, sizeof *y);
+	y->group = gp;
+	out->p2p = 0;
+	pp_row(plan, &pre->links, m, out);
+	memset(x, 0, sizeof *x);
+	x->group = g;
+	out->grad_params = pre->grad_params * calc_pipeline_param_copies(plan);
+	dp_row(plan, pre, m, out);
+	out->edp_bytes = out->edp_time = 0;
+	if (plan->model.moe.experts > 0) { /* comm_experts's tail: the parameters, then edp_reduce */
+		out->edp_params = pre->edp_params1 * calc_pipeline_param_copies(plan);
+		edp_reduce(plan, m, out);
+	}
 	totals(out);
 }
 

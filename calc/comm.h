@@ -249,6 +249,29 @@ struct calc_comm_pre {
 	int moe_nst;
 	int moe_st[CALC_MOE_STAGE_KINDS][3];
 	struct calc_stage_layers all[CALC_MAX_STAGES];
+	/* NULL (calc_comm_pre sets it so), or the caller's memo of the DP row without FSDP
+	 * (dp_collectives) by ZeRO stage, micro-batches, parameters and recipe, for the
+	 * planner's leaves of one split (their two parameter copies, four ZeRO stages);
+	 * calc_comm_pre_groups empties it, the rest of the plan being the split's */
+	struct calc_comm_dp_memo *dp_memo;
+};
+#define CALC_COMM_DP_MEMO 8
+struct calc_comm_dp_memo {
+	int n;
+	struct {
+		const struct calc_recipe *recipe;
+		int zero, m;
+		double params;
+		struct calc_comm_dim x;
+	} e[CALC_COMM_DP_MEMO];
+	/* calc_step_optimizer_time of the split by ZeRO stage, parameters, expert
+	 * parameters and recipe (calc_step_finish_with; the rest it reads is the split's) */
+	int nopt;
+	struct {
+		const struct calc_recipe *recipe;
+		int zero;
+		double params, edp_params, t;
+	} opt[CALC_COMM_DP_MEMO];
 };
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out);
 /* calc_comm_pre in two parts: what reads only the model and the placement of the layers
@@ -268,6 +291,18 @@ int calc_comm_with(const struct calc_plan *plan, const struct calc_comm_pre *pre
  * times every ZeRO stage of a split (calc_step_fast_rezero; `make check-fast`).
  */
 void calc_comm_rezero(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
+/*
+ * 'out' from calc_comm_with(plan', pre) of a plan' that differs from 'plan' at most in
+ * the schedule, vpp and the ZeRO stage, turned into calc_comm_with(plan, pre), bit for
+ * bit: the PP row (and p2p), the DP row with grad_params, the expert-DP reduction
+ * (edp_params, edp_bytes, edp_time) and the totals are computed again; the TP, CP and EP
+ * rows read none of the three.  Only where calc_comm_resched_applies(plan, pre) (and of
+ * plan', the same test): 'pre' given, no parallel.fsdp, and not full recomputation with
+ * recompute_method = block (whose recomputed layers per chunk read vpp).  For the
+ * planner's schedule variants of one split (calc_step_fast_resched; `make check-fast`).
+ */
+int calc_comm_resched_applies(const struct calc_plan *plan, const struct calc_comm_pre *pre);
+void calc_comm_resched(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out);
 /*
  * The DP row's collective time [s] of calc_comm_with(plan, pre) without the expert-DP
  * reduction (dim[CALC_DIM_DP].time less edp_time, the same number bit for bit), and

@@ -1012,6 +1012,7 @@ struct worker {
 	int have_grp;                        /* 1: grp_skip is set for the running item */
 	struct calc_mem_stage_parts parts[MAX_CAND]; /* of the running leaf's candidate stages */
 	struct calc_comm_pre comm_pre;       /* of the running item */
+	struct calc_comm_dp_memo dp_memo;    /* comm_pre's: the running item's DP rows */
 	long long evaluated, measured, ranked, rejected[CALC_REJ_N];
 	long long pruned;            /* of ranked, not timed (opts.top_only) */
 	long long unchecked;         /* of measured, memory not computed (sh->lazy) */
@@ -1034,6 +1035,11 @@ struct worker {
 	double bound;                /* lower bound of the running leaf's step time, or -1 */
 	int st_same;                 /* 1: st holds calc_step_fast_with of the running (recompute,
 	                                SP) pair at another ZeRO stage (calc_step_fast_rezero) */
+	struct calc_comm comm_kept[3][2]; /* of the running item by (recompute, SP): the
+	                                communication rows of the last leaf timed in full, at
+	                                its schedule, vpp and ZeRO stage, which the item's other
+	                                schedule variants re-time (calc_step_fast_resched) */
+	unsigned char comm_have[3][2];
 	struct calc_step_dp_lb dp_bound[8]; /* calc_step_dp_parts of the running item by the schedule's
 	                                parameter copies (1 or 2) and ZeRO stage: it reads neither
 	                                the recomputation nor SP, and of the schedule only its
@@ -1758,8 +1764,18 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	pair_ready(w);
 	if (w->st_same)
 		calc_step_fast_rezero(&w->plan, w->cur, &w->st);
-	else
-		calc_step_fast_with(&w->plan, w->cur, &w->st);
+	else {
+		/* the pair's rows at another schedule variant (and ZeRO stage) of the item, kept
+		 * apart: st also serves the bounds as scratch */
+		int ri = w->cur_rc, sp = w->cur_sp;
+		if (w->comm_have[ri][sp] && calc_comm_resched_applies(&w->plan, w->cur->comm)) {
+			w->st.comm = w->comm_kept[ri][sp];
+			calc_step_fast_resched(&w->plan, w->cur, &w->st);
+		} else
+			calc_step_fast_with(&w->plan, w->cur, &w->st);
+		w->comm_kept[ri][sp] = w->st.comm;
+		w->comm_have[ri][sp] = 1;
+	}
 	w->st_same = 1;
 	row->reject = CALC_REJ_NONE;
 	row->step_time = w->st.time;
@@ -1945,6 +1961,7 @@ static void run_item(struct worker *w, struct item *it)
 	w->mi = NULL;
 	w->mj = 0;
 	memset(w->have_pre, 0, sizeof w->have_pre);
+	memset(w->comm_have, 0, sizeof w->comm_have);
 	memset(w->act_have, 0, sizeof w->act_have);
 	memset(w->busy_key, -1, sizeof w->busy_key);
 	memset(w->in_same, -1, sizeof w->in_same);
@@ -2806,6 +2823,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
 	ws = xcalloc((size_t)nw, sizeof *ws);
+	for (int i = 0; i < nw; i++)
+		ws[i].comm_pre.dp_memo = &ws[i].dp_memo;
 	sh.t0 = now_s();
 	for (int i = 0; i < nw; i++) {
 		ws[i].sh = &sh;

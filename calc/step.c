@@ -1825,6 +1825,35 @@ double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params
 /* Everything after the makespan: DP exposure, optimizer, totals, FLOP rates, run. */
 void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl)
 {
+	calc_step_finish_with(plan, st, fl, NULL);
+}
+
+/* calc_step_optimizer_time of a leaf of the split whose memo is 'dm' (NULL: computed):
+ * of the plan it reads the ZeRO stage, the recipe and, through muon_time and the
+ * offloads, keys of the split and the search alone; the DP group's size is the split's. */
+static double optimizer_of(const struct calc_plan *plan, const struct calc_step *st, struct calc_comm_dp_memo *dm)
+{
+	double gp = st->comm.grad_params, ep = st->comm.edp_params, t;
+	if (!dm)
+		return calc_step_optimizer_time(plan, gp, ep, st->comm.dim[CALC_DIM_DP].group.size);
+	for (int i = 0; i < dm->nopt; i++)
+		if (dm->opt[i].zero == plan->zero && dm->opt[i].params == gp && dm->opt[i].edp_params == ep &&
+		    dm->opt[i].recipe == plan->recipe)
+			return dm->opt[i].t;
+	t = calc_step_optimizer_time(plan, gp, ep, st->comm.dim[CALC_DIM_DP].group.size);
+	if (dm->nopt < CALC_COMM_DP_MEMO) {
+		dm->opt[dm->nopt].recipe = plan->recipe;
+		dm->opt[dm->nopt].zero = plan->zero;
+		dm->opt[dm->nopt].params = gp;
+		dm->opt[dm->nopt].edp_params = ep;
+		dm->opt[dm->nopt++].t = t;
+	}
+	return t;
+}
+
+void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl,
+                           struct calc_comm_dp_memo *dm)
+{
 	const struct calc_comm_dim *dp = &st->comm.dim[CALC_DIM_DP];
 	int m = calc_plan_microbatches(plan), n = calc_plan_gpus(plan), p = plan->pp > 0 ? plan->pp : 1;
 	double ov = plan->dp_overlap < 0 ? 0 : plan->dp_overlap > 1 ? 1 : plan->dp_overlap;
@@ -1846,7 +1875,7 @@ void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const 
 		/* the expert-DP reduction is outside the FSDP units: hidden as the DP reduction */
 		st->dp_exposed += exposed_behind(st->comm.edp_time, window, ov);
 
-	st->optimizer = calc_step_optimizer_time(plan, st->comm.grad_params, st->comm.edp_params, dp->group.size);
+	st->optimizer = optimizer_of(plan, st, dm);
 	/* efficiency.step_overhead: host time no GPU op hides (docs/references.md §5.11); the
 	 * planner's bounds leave it out, which keeps them below every leaf's time */
 	st->overhead = plan->step_overhead > 0 ? plan->step_overhead : 0;

@@ -283,6 +283,11 @@ void calc_step_layer_comm(const struct calc_plan *plan, const struct calc_comm *
  * exposure, the optimizer, the step time, the FLOP rates and the run; 'fl' (may be NULL:
  * computed) calc_flops of the plan. */
 void calc_step_finish(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl);
+/* calc_step_finish with the optimizer's time read from, or kept in, 'dm' (NULL: none),
+ * the memo of calc_comm_pre of the plan's split: the same result, bit for bit. */
+struct calc_comm_dp_memo;
+void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl,
+                           struct calc_comm_dp_memo *dm);
 /* The optimizer step's time [s] of 'grad_params' parameters sharded over 'dp_ranks' DP
  * ranks under the plan's ZeRO stage, and 'edp_params' over the expert-DP group. */
 double calc_step_optimizer_time(const struct calc_plan *plan, double grad_params, double edp_params, int dp_ranks);
@@ -302,6 +307,15 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
  * bit for bit (the planner's leaves of one split differ in the ZeRO stage last). */
 void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
                            struct calc_step *st);
+
+/* calc_step_fast_with(plan, pre, st) where st->comm holds calc_comm_with(plan', pre->comm)
+ * of a plan' that differs from 'plan' at most in the schedule, vpp and ZeRO stage, and
+ * calc_comm_resched_applies(plan, pre->comm): the communication rows re-timed by
+ * calc_comm_resched, then everything after them computed as calc_step_fast_with does.
+ * The same result, bit for bit (the planner's schedule variants of one (recompute, SP)
+ * pair of a split). */
+void calc_step_fast_resched(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *st);
 
 /* A lower bound of calc_step_fast_with(plan, pre)'s step time [s] from the compute part
  * alone: the critical GPU's compute and, where every stage holds the same layers of one

@@ -21,7 +21,8 @@ static const struct calc_flops *flops_of(const struct calc_plan *plan, const str
 	return plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK ? NULL : &pre->flops;
 }
 
-void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
+/* calc_step_fast_with after its calc_comm_with, st->comm set. */
+static void after_comm(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
 {
 	int nk = calc_model_nkinds(&plan->model);
 	/* without the split's stage layers (calc_comm_pre) they are computed into buf */
@@ -30,7 +31,6 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	struct calc_pipeline_out out;
 	double busy;
 
-	calc_comm_with(plan, pre->comm, &st->comm);
 	for (int k = 0; k < nk; k++) {
 		st->kind_layer[k] = pre->kind[k];
 		calc_step_layer_comm(plan, &st->comm, k, &st->kind_layer[k]);
@@ -42,7 +42,20 @@ void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_co
 	calc_step_out_to(&out, st);
 	st->bubble = calc_step_closed_bubble(&in.shape, st->tf, st->tb, st->tw);
 	st->makespan = busy + st->bubble;
-	calc_step_finish(plan, st, flops_of(plan, pre));
+	calc_step_finish_with(plan, st, flops_of(plan, pre), pre->comm ? pre->comm->dp_memo : NULL);
+}
+
+void calc_step_fast_with(const struct calc_plan *plan, const struct calc_step_compute *pre, struct calc_step *st)
+{
+	calc_comm_with(plan, pre->comm, &st->comm);
+	after_comm(plan, pre, st);
+}
+
+void calc_step_fast_resched(const struct calc_plan *plan, const struct calc_step_compute *pre,
+                            struct calc_step *st)
+{
+	calc_comm_resched(plan, pre->comm, &st->comm); /* the PP, DP and expert-DP rows alone */
+	after_comm(plan, pre, st);
 }
 
 void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_compute *pre,
@@ -58,7 +71,7 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 		return;
 	}
 	calc_comm_rezero(plan, pre->comm, &st->comm); /* the DP and expert-DP rows alone */
-	calc_step_finish(plan, st, flops_of(plan, pre));
+	calc_step_finish_with(plan, st, flops_of(plan, pre), pre->comm ? pre->comm->dp_memo : NULL);
 }
 
 void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,

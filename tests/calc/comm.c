@@ -1095,6 +1095,120 @@ static void test_rezero(void **state)
 	}
 }
 
+/* calc_comm_resched: calc_comm_with of one schedule variant (schedule, vpp) at one ZeRO
+ * stage turned into another's, compared with calc_comm_with of the other itself, every
+ * field bit for bit, from each of 24 variants (six schedules and vpp: GPipe, 1F1B,
+ * interleaved with 2 and 4 chunks, ZB-H1, DualPipe, whose two parameter copies double
+ * the DP row's gradients; times the four ZeRO stages) to each.  Plans: the default
+ * (TP 8 with SP, PP, DP), the same without SP (the scatter/gather PP sends), with full
+ * recomputation (the TP row's repeat), an MoE plan with PP and an expert-DP reduction
+ * (edp 2), and one without DP.  calc_comm_resched_applies refuses parallel.fsdp and
+ * recompute_method = block (whose recomputed layers per chunk read vpp), where the
+ * planner times the variant in full.  Each with the planner's memo of the DP rows of a
+ * split (calc_comm_dp_memo) and without, and the ZeRO re-timing (calc_comm_rezero) after
+ * each, against calc_comm_with without a memo. */
+static void test_resched(void **state)
+{
+	const char *nosp[] = {"parallel.sp=no"};
+	const char *full[] = {"parallel.recompute=full"};
+	const char *moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=2",
+	                     "parallel.dp=8", "parallel.ep=4", "training.seq_len=4096", "training.global_batch=64",
+	                     "training.micro_batch=1", "parallel.sp=no", "parallel.recompute=selective",
+	                     "parallel.placement=tp-cp-dp-ep-pp"};
+	const char *nodp[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=1", "parallel.tp=2", "parallel.pp=4",
+	                      "parallel.dp=1", "parallel.ep=1", "parallel.etp=1", "training.seq_len=4096",
+	                      "training.global_batch=64", "training.micro_batch=1"};
+	const char *fsdp[] = {"parallel.fsdp=yes", "parallel.pp=1", "parallel.tp=8", "parallel.dp=0"};
+	const char *block[] = {"parallel.recompute=full", "parallel.recompute_method=block",
+	                       "parallel.recompute_num_layers=1"};
+	struct {
+		const char *const *sets;
+		int n;
+	} plans[] = {{NULL, 0}, {nosp, 1}, {full, 1}, {moe, 12}, {nodp, 10}};
+	const int sched[6] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_INTERLEAVED,
+	                      CALC_SCHED_ZBH1, CALC_SCHED_DUALPIPE};
+	const int vpp[6] = {1, 1, 2, 4, 1, 1};
+	(void)state;
+	for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+		struct calc_plan p;
+		struct calc_comm_pre pre;
+		load_plan(&p, plans[i].sets, plans[i].n);
+		calc_comm_pre(&p, &pre);
+		assert_true(calc_comm_resched_applies(&p, &pre));
+		assert_false(calc_comm_resched_applies(&p, NULL));
+		/* 'got' with the planner's memo of the DP rows (calc_comm_dp_memo, filled as
+		 * the variants go) and without, 'want' always without */
+		struct calc_comm_dp_memo dm;
+		struct calc_comm_pre pre0 = pre;
+		dm.n = 0;
+		for (int a = 0; a < 48; a++)
+			for (int b = 0; b < 24; b++) {
+				struct calc_comm got, want;
+				pre.dp_memo = a >= 24 ? &dm : NULL;
+				p.schedule = (enum calc_schedule)sched[a % 24 / 4], p.vpp = vpp[a % 24 / 4], p.zero = a % 4;
+				calc_comm_with(&p, &pre, &got);
+				p.schedule = (enum calc_schedule)sched[b / 4], p.vpp = vpp[b / 4], p.zero = b % 4;
+				calc_comm_resched(&p, &pre, &got);
+				calc_comm_with(&p, &pre0, &want);
+				assert_memory_equal(&got.dim[CALC_DIM_PP].time, &want.dim[CALC_DIM_PP].time, sizeof(double));
+				assert_memory_equal(&got.dim[CALC_DIM_PP].count, &want.dim[CALC_DIM_PP].count, sizeof(double));
+				assert_memory_equal(&got.p2p, &want.p2p, sizeof(double));
+				assert_memory_equal(&got.grad_params, &want.grad_params, sizeof(double));
+				assert_memory_equal(&got.dim[CALC_DIM_DP].time, &want.dim[CALC_DIM_DP].time, sizeof(double));
+				assert_memory_equal(&got.edp_params, &want.edp_params, sizeof(double));
+				assert_memory_equal(&got.edp_time, &want.edp_time, sizeof(double));
+				assert_memory_equal(&got.bytes_total, &want.bytes_total, sizeof(double));
+				assert_string_equal(got.dim[CALC_DIM_PP].collective, want.dim[CALC_DIM_PP].collective);
+				assert_string_equal(got.dim[CALC_DIM_DP].collective, want.dim[CALC_DIM_DP].collective);
+				assert_memory_equal(&got, &want, sizeof got);
+				/* and the ZeRO re-timing from there, through the memo too */
+				p.zero = (b + 1) % 4;
+				calc_comm_rezero(&p, &pre, &got);
+				calc_comm_with(&p, &pre0, &want);
+				assert_memory_equal(&got, &want, sizeof got);
+			}
+		/* the memo held the DP rows met: two parameter copies, four stages (none
+		 * without DP) */
+		assert_int_equal(dm.n, i == 4 ? 0 : 8);
+		pre.dp_memo = NULL;
+		/* the cases are the ones meant: the rows re-timed change between variants */
+		{
+			struct calc_comm c1, c2;
+			p.zero = 1;
+			p.schedule = CALC_SCHED_1F1B, p.vpp = 1;
+			calc_comm_with(&p, &pre, &c1);
+			p.schedule = CALC_SCHED_DUALPIPE;
+			calc_comm_with(&p, &pre, &c2);
+			/* DualPipe keeps two copies of every parameter (param_copies 2) */
+			assert_true(c2.grad_params == 2 * c1.grad_params);
+			if (i == 3) {
+				assert_int_equal(p.edp, 2);
+				assert_true(c1.edp_time > 0);
+				assert_true(c2.edp_params == 2 * c1.edp_params);
+			}
+			if (i == 4)
+				assert_int_equal(pre.group[CALC_DIM_DP].size, 1);
+			else
+				assert_true(c2.dim[CALC_DIM_DP].time > c1.dim[CALC_DIM_DP].time);
+			p.schedule = CALC_SCHED_INTERLEAVED, p.vpp = 2;
+			calc_comm_with(&p, &pre, &c2);
+			/* 2 m v sends (Narayanan 2021 §2.2.2): twice 1F1B's with v = 2 */
+			assert_true(c2.dim[CALC_DIM_PP].count == 2 * c1.dim[CALC_DIM_PP].count);
+			assert_true(c1.dim[CALC_DIM_PP].time > 0);
+		}
+	}
+	{
+		struct calc_plan p;
+		struct calc_comm_pre pre;
+		load_plan(&p, fsdp, 4);
+		calc_comm_pre(&p, &pre);
+		assert_false(calc_comm_resched_applies(&p, &pre));
+		load_plan(&p, block, 3);
+		calc_comm_pre(&p, &pre);
+		assert_false(calc_comm_resched_applies(&p, &pre));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1112,7 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_a100_busbw),      cmocka_unit_test(test_spine),
 		cmocka_unit_test(test_fsdp_per_layer),
 		cmocka_unit_test(test_fsdp_fp8_gather),  cmocka_unit_test(test_fsdp_exposure),
-		cmocka_unit_test(test_rezero),
+		cmocka_unit_test(test_rezero),          cmocka_unit_test(test_resched),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2563,6 +2563,81 @@ static void test_cp_hybrid_kinds(void **state)
 	free(st);
 }
 
+/* The planner's leaves of one split with the memo of its DP rows and optimizer times
+ * (calc_comm_dp_memo, calc_step_finish_with): a walk over 24 variants (GPipe, 1F1B,
+ * interleaved with 2 and 4 chunks, ZB-H1, DualPipe, times the four ZeRO stages) in the
+ * planner's order -- a variant's first leaf from the kept rows (calc_step_fast_resched),
+ * its other ZeRO stages re-timed (calc_step_fast_rezero) -- against calc_step_fast_with
+ * of each leaf without a memo, every communication byte and the step's times bit for
+ * bit; on the default plan, an MoE plan with PP and expert DP, and with a quarter of the
+ * optimizer offloaded (its time reads the ZeRO stage's shard). */
+static void test_fast_memo(void **state)
+{
+	const char *moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1", "parallel.pp=2",
+	                     "parallel.dp=8", "parallel.ep=4", "training.seq_len=4096", "training.global_batch=64",
+	                     "training.micro_batch=1", "parallel.sp=no", "parallel.recompute=selective",
+	                     "parallel.placement=tp-cp-dp-ep-pp"};
+	const char *off[] = {"cluster.cpu_optimizer_rate=1e9", "training.offload_optimizer=0.25"};
+	struct {
+		const char *const *sets;
+		int n;
+	} plans[] = {{NULL, 0}, {moe, 12}, {off, 2}};
+	const int sched[6] = {CALC_SCHED_GPIPE, CALC_SCHED_1F1B, CALC_SCHED_INTERLEAVED, CALC_SCHED_INTERLEAVED,
+	                      CALC_SCHED_ZBH1, CALC_SCHED_DUALPIPE};
+	const int vpp[6] = {1, 1, 2, 4, 1, 1};
+	struct calc_step *got = malloc(sizeof *got), *want = malloc(sizeof *want);
+	struct calc_comm_pre *cp = malloc(sizeof *cp), *cp0 = malloc(sizeof *cp0);
+	struct calc_comm_dp_memo *dm = malloc(sizeof *dm);
+	struct calc_comm kept;
+	(void)state;
+	for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+		struct calc_plan p;
+		struct calc_step_compute pre, pre0;
+		load_plan(&p, plans[i].sets, plans[i].n);
+		calc_step_compute(&p, &pre);
+		calc_comm_pre(&p, cp);
+		*cp0 = *cp;
+		cp->dp_memo = dm;
+		dm->n = dm->nopt = 0;
+		pre0 = pre;
+		pre.comm = cp;
+		pre0.comm = cp0;
+		for (int round = 0; round < 2; round++) /* the memo filled, then read */
+			for (int s = 0; s < 6; s++)
+				for (int z = 0; z < 4; z++) {
+					p.schedule = (enum calc_schedule)sched[s], p.vpp = vpp[s], p.zero = z;
+					if (z > 0)
+						calc_step_fast_rezero(&p, &pre, got);
+					else if (s > 0 || round > 0) {
+						got->comm = kept;
+						calc_step_fast_resched(&p, &pre, got);
+					} else
+						calc_step_fast_with(&p, &pre, got);
+					if (z == 0)
+						kept = got->comm;
+					memset(want, 0, sizeof *want);
+					calc_step_fast_with(&p, &pre0, want);
+					assert_true(want->time > 0 && want->optimizer > 0);
+					assert_memory_equal(&got->comm, &want->comm, sizeof got->comm);
+					assert_memory_equal(&got->optimizer, &want->optimizer, sizeof(double));
+					assert_memory_equal(&got->dp_exposed, &want->dp_exposed, sizeof(double));
+					assert_memory_equal(&got->makespan, &want->makespan, sizeof(double));
+					assert_memory_equal(&got->bubble, &want->bubble, sizeof(double));
+					assert_memory_equal(&got->time, &want->time, sizeof(double));
+					assert_memory_equal(&got->mfu, &want->mfu, sizeof(double));
+					assert_memory_equal(&got->cost, &want->cost, sizeof(double));
+				}
+		/* one entry per (parameter copies, ZeRO stage): 1F1B's and DualPipe's */
+		assert_int_equal(dm->nopt, 8);
+		assert_int_equal(dm->n, 8);
+	}
+	free(got);
+	free(want);
+	free(cp);
+	free(cp0);
+	free(dm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2600,7 +2675,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_memo_alternating), cmocka_unit_test(test_uneven_stage_costs),
 		cmocka_unit_test(test_dualpipe_uneven_busy), cmocka_unit_test(test_chunk_costs),
 		cmocka_unit_test(test_validate_band), cmocka_unit_test(test_validate_plan_band_rows),
-		cmocka_unit_test(test_validate_band_built),
+		cmocka_unit_test(test_validate_band_built), cmocka_unit_test(test_fast_memo),
 		cmocka_unit_test(test_validate_rows_built),
 		cmocka_unit_test(test_pipeline_stage_typed),
 		cmocka_unit_test(test_validate_compare_band),
