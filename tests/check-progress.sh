@@ -5,10 +5,12 @@
 # decrease and the last is 100%, while JSON and CSV output show none.  The weighting
 # itself is the unit test test_progress (tests/calc/search.c).
 bin=$1
-# a search of a few seconds on one thread (4.3 s of CPU on a 2-core x86-64 machine of
-# 2026), so that its progress shows (after 1 s of it) on a terminal; each run below is
-# this one, so that each could show the progress and what hides it is the output kind
-long="search --plan plans/deepseek-v3-h800.ini --gpus 2048 --max-mb 8 --threads 1"
+# a search of a few seconds on one thread (2.2 s of CPU on a 2-core x86-64 machine of
+# December 2026; the planner gets faster, so it is sized to stay well past the 1 s after
+# which the progress shows: 2,048 GPUs up to micro-batch 8 had come down to 0.86 s and
+# showed none), so that its progress shows on a terminal; each run below is this one, so
+# that each could show the progress and what hides it is the output kind
+long="search --plan plans/deepseek-v3-h800.ini --gpus 4096 --max-mb 16 --threads 1"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/trainplan-progress.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
