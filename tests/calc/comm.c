@@ -1036,6 +1036,13 @@ static void test_spine(void **state)
 	assert_string_equal(calc_tier_name(CALC_TIER_SPINE), "spine");
 }
 
+/* Plans test_rezero and test_resched both re-time: an MoE model without DP (dp 1, edp 2:
+ * the DP row "-" until the expert-DP reduction names it), and one under parallel.fsdp. */
+static const char *const nodp[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=1", "parallel.tp=2", "parallel.pp=4",
+                                   "parallel.dp=1", "parallel.ep=1", "parallel.etp=1", "training.seq_len=4096",
+                                   "training.global_batch=64", "training.micro_batch=1"};
+static const char *const fsdp[] = {"parallel.fsdp=yes", "parallel.pp=1", "parallel.tp=8", "parallel.dp=0"};
+
 /* calc_comm_rezero (calc/comm.c): calc_comm_with of one ZeRO stage turned into another's
  * must be calc_comm_with of that stage, every field bit for bit (the second method: the
  * whole model run again), from each stage to each, with and without calc_comm_pre; on
@@ -1049,10 +1056,6 @@ static void test_rezero(void **state)
 	                     "parallel.dp=16", "parallel.ep=8", "training.seq_len=4096", "training.global_batch=64",
 	                     "training.micro_batch=1", "parallel.sp=no", "parallel.recompute=selective",
 	                     "parallel.placement=tp-cp-dp-ep-pp"};
-	const char *nodp[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=1", "parallel.tp=2", "parallel.pp=4",
-	                      "parallel.dp=1", "parallel.ep=1", "parallel.etp=1", "training.seq_len=4096",
-	                      "training.global_batch=64", "training.micro_batch=1"};
-	const char *fsdp[] = {"parallel.fsdp=yes", "parallel.pp=1", "parallel.tp=8", "parallel.dp=0"};
 	struct {
 		const char *const *sets;
 		int n;
@@ -1115,10 +1118,6 @@ static void test_resched(void **state)
 	                     "parallel.dp=8", "parallel.ep=4", "training.seq_len=4096", "training.global_batch=64",
 	                     "training.micro_batch=1", "parallel.sp=no", "parallel.recompute=selective",
 	                     "parallel.placement=tp-cp-dp-ep-pp"};
-	const char *nodp[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=1", "parallel.tp=2", "parallel.pp=4",
-	                      "parallel.dp=1", "parallel.ep=1", "parallel.etp=1", "training.seq_len=4096",
-	                      "training.global_batch=64", "training.micro_batch=1"};
-	const char *fsdp[] = {"parallel.fsdp=yes", "parallel.pp=1", "parallel.tp=8", "parallel.dp=0"};
 	const char *block[] = {"parallel.recompute=full", "parallel.recompute_method=block",
 	                       "parallel.recompute_num_layers=1"};
 	struct {
