@@ -1118,8 +1118,8 @@ int calc_comm_resched_applies(const struct calc_plan *plan, const struct calc_co
 
 void calc_comm_resched(const struct calc_plan *plan, const struct calc_comm_pre *pre, struct calc_comm *out)
 {
-	struct calc_comm_dim *x = &out->dim[CALC_DIM_DP], *y = &out->dim[CALC_DIM_PP];
-	struct calc_group g = x->group, gp = y->group;
+	struct calc_comm_dim *y = &out->dim[CALC_DIM_PP];
+	struct calc_group gp = y->group;
 	int m = calc_plan_microbatches(plan);
 
 	/* Of calc_comm_with's rows, the schedule and vpp are read by the PP row (v sends
@@ -1129,23 +1129,18 @@ void calc_comm_resched(const struct calc_plan *plan, const struct calc_comm_pre 
 	 * (calc_comm_rezero).  Everything else reads the split, the recomputation and SP,
 	 * which the caller keeps (calc_comm_resched_applies: the recomputed layers read vpp
 	 * only under recompute_method = block).  Each row is cleared and computed by the
-	 * code calc_comm_with runs, in its order. */
+	 * code calc_comm_with runs, in its order: the PP row, then the parameters the DP row
+	 * and comm_experts's tail read, then those two rows as the ZeRO re-timing does. */
 	if (m < 1)
 		m = 1;
 	memset(y, 0, sizeof *y);
 	y->group = gp;
 	out->p2p = 0;
 	pp_row(plan, &pre->links, m, out);
-	memset(x, 0, sizeof *x);
-	x->group = g;
 	out->grad_params = pre->grad_params * calc_pipeline_param_copies(plan);
-	dp_row(plan, pre, m, out);
-	out->edp_bytes = out->edp_time = 0;
-	if (plan->model.moe.experts > 0) { /* comm_experts's tail: the parameters, then edp_reduce */
+	if (plan->model.moe.experts > 0)
 		out->edp_params = pre->edp_params1 * calc_pipeline_param_copies(plan);
-		edp_reduce(plan, m, out);
-	}
-	totals(out);
+	calc_comm_rezero(plan, pre, out);
 }
 
 /* ------------------------------------------------------------------ expert parallelism */

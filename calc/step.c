@@ -403,26 +403,28 @@ struct gemm_memo {
 	unsigned char used[GEMM_HASH];
 };
 static _Thread_local struct gemm_memo *gemm_hash; /* thread_block's */
-static pthread_key_t gemm_hash_key;
-static pthread_once_t gemm_hash_once = PTHREAD_ONCE_INIT;
-static void gemm_hash_key_make(void)
+/* the keys of the two per-thread memos (the GEMM times, sim_memo's makespans), made once */
+static pthread_key_t gemm_hash_key, sim_memo_key;
+static pthread_once_t memo_keys_once = PTHREAD_ONCE_INIT;
+static void memo_keys_make(void)
 {
 	pthread_key_create(&gemm_hash_key, free);
+	pthread_key_create(&sim_memo_key, free);
 }
 
 /*
  * A thread's own block of 'size' zeroed bytes for a memo kept per thread, made on the
- * thread's first use and freed when the thread ends (the pthread key 'key', made once
- * by 'make', with free as its destructor).  The two memos of this file were
+ * thread's first use and freed when the thread ends (the pthread key 'key', one of
+ * memo_keys_make's, with free as its destructor).  The two memos of this file were
  * _Thread_local arrays, 162 kB of static TLS that the C library clears at the start of
  * every thread, whether it times a step or not (the planner's workers, the report's
  * pool and its figure reader): about 40 page faults a thread (docs/architecture.md
  * §11).  A block is had from the heap, in pages the process has touched before.
  */
-static void *thread_block(pthread_key_t *key, pthread_once_t *once, void (*make)(void), size_t size)
+static void *thread_block(pthread_key_t *key, size_t size)
 {
 	void *b = xcalloc(1, size);
-	pthread_once(once, make);
+	pthread_once(&memo_keys_once, memo_keys_make);
 	pthread_setspecific(*key, b);
 	return b;
 }
@@ -444,7 +446,7 @@ static double gemm_time(double M, double N, double K, double peak, double hbm, d
 	struct gemm_memo *g = gemm_hash;
 
 	if (!g)
-		g = gemm_hash = thread_block(&gemm_hash_key, &gemm_hash_once, gemm_hash_key_make, sizeof *g);
+		g = gemm_hash = thread_block(&gemm_hash_key, sizeof *g);
 	if (g->used[i] && !memcmp(&g->key[i], &k, sizeof k))
 		return g->t[i];
 	g->key[i] = k;
@@ -2043,17 +2045,11 @@ struct sim_memo {
 	double makespan[SIM_MEMO];
 };
 static _Thread_local struct sim_memo *sim_memo; /* thread_block's */
-static pthread_key_t sim_memo_key;
-static pthread_once_t sim_memo_once = PTHREAD_ONCE_INIT;
-static void sim_memo_key_make(void)
-{
-	pthread_key_create(&sim_memo_key, free);
-}
 
 static struct sim_memo *sim_memo_get(void)
 {
 	if (!sim_memo)
-		sim_memo = thread_block(&sim_memo_key, &sim_memo_once, sim_memo_key_make, sizeof *sim_memo);
+		sim_memo = thread_block(&sim_memo_key, sizeof *sim_memo);
 	return sim_memo;
 }
 
