@@ -46,9 +46,9 @@
 
 static void comm_experts(const struct calc_plan *plan, int m, const struct calc_stage_layers *all,
                          const struct calc_comm_pre *pre, struct calc_comm *out);
-static void ep_split_of(const struct calc_plan *plan, struct calc_comm_pre *out);
-static void ep_split(const struct calc_plan *plan, const struct calc_stage_layers *all, struct calc_group *edp_group,
-                     double *edp_params);
+static void ep_split_of(const struct calc_plan *plan, const long st[CALC_DIM_N], struct calc_comm_pre *out);
+static void ep_split(const struct calc_plan *plan, const struct calc_comm_pre *pre, const struct calc_stage_layers *all,
+                     struct calc_group *edp_group, double *edp_params);
 static void edp_reduce(const struct calc_plan *plan, int m, struct calc_comm *out);
 
 #define ACT_BYTES 2.0 /* TP/CP/PP messages travel in BF16 (Megatron, Transformer Engine) */
@@ -211,12 +211,14 @@ static int degree(const struct calc_plan *p, enum calc_dim d)
  * tp-cp-ep-dp-pp, docs/references.md §4.9).  The dense layers' generator has ep = 1, so
  * an ep token takes no room here.  A missing or malformed placement falls back to
  * tp-cp-pp-dp (plan.c validates the key). */
-static void strides(const struct calc_plan *p, long st[CALC_DIM_N])
+static void strides_in(const struct calc_plan *p, const int *place, int n, long st[CALC_DIM_N])
 {
-	int order[CALC_DIM_N + 1], n = calc_placement_parse(p->placement, order);
+	int order[CALC_DIM_N + 1];
 	long acc = 1;
 
-	if (n < 0) {
+	if (n > 0)
+		memcpy(order, place, (size_t)n * sizeof *order);
+	else {
 		for (n = 0; n < CALC_DIM_N; n++)
 			order[n] = n;
 	}
@@ -228,17 +230,24 @@ static void strides(const struct calc_plan *p, long st[CALC_DIM_N])
 	}
 }
 
+/* strides_in of the plan's placement, parsed here. */
+static void strides(const struct calc_plan *p, long st[CALC_DIM_N])
+{
+	int order[CALC_DIM_N + 1], n = calc_placement_parse(p->placement, order);
+	strides_in(p, order, n, st);
+}
+
 /* The expert layers' strides under a placement with an ep token: Megatron-Core's
  * expert RankGenerator (parallel_state.py initialize_model_parallel, core_v0.19.0) takes
  * the same order with tp -> etp, cp -> 1, ep -> ep, dp -> edp and pp -> pp.  Returns -1 for
  * a placement without ep: then a stage's expert ranks are its GPUs in rank order, etp
  * innermost, then ep, then edp (the convention before the ep token). */
-static int expert_strides(const struct calc_plan *p, long *s_etp, long *s_ep, long *s_edp)
+static int expert_strides_in(const struct calc_plan *p, const int *order, int norder, long *s_etp, long *s_ep,
+                             long *s_edp)
 {
-	int order[CALC_DIM_N + 1];
 	long acc = 1;
 
-	if (calc_placement_parse(p->placement, order) != CALC_DIM_N + 1)
+	if (norder != CALC_DIM_N + 1)
 		return -1;
 	for (int i = 0; i < CALC_DIM_N + 1; i++) {
 		long n = 1;
@@ -252,6 +261,13 @@ static int expert_strides(const struct calc_plan *p, long *s_etp, long *s_ep, lo
 		acc *= n;
 	}
 	return 0;
+}
+
+/* expert_strides_in of the plan's placement, parsed here. */
+static int expert_strides(const struct calc_plan *p, long *s_etp, long *s_ep, long *s_edp)
+{
+	int order[CALC_DIM_N + 1], n = calc_placement_parse(p->placement, order);
+	return expert_strides_in(p, order, n, s_etp, s_ep, s_edp);
 }
 
 /* Members of a group of 'n' ranks at stride 's' inside one node of G ranks. */
@@ -397,24 +413,30 @@ static int worst_layers(const struct calc_plan *p, const struct calc_stage_layer
  * replicated; the first stage holds the embedding, the last the LM head or, tied with
  * pp > 1, Megatron's copy of the embedding; MEG-MEM, docs/references.md §1.2).  With every
  * stage holding the same layers only the two ends can hold the most. */
-static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy);
+static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy,
+                             const struct calc_params *pr);
 
 static double grad_params(const struct calc_plan *p, const struct calc_stage_layers *all)
 {
-	return grad_params_of(p, all, calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p));
+	return grad_params_of(p, all, calc_stage_layers_uniform(p) ? -1 : calc_stage_layers_heaviest(p), NULL);
 }
 
 /* grad_params with 'heavy', calc_stage_layers_heaviest of the plan (-1 where its stages
- * are uniform; calc_comm_pre_layers keeps it). */
-static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy)
+ * are uniform; calc_comm_pre_layers keeps it) and 'pr', calc_model_params of its model
+ * (NULL: computed here). */
+static double grad_params_of(const struct calc_plan *p, const struct calc_stage_layers *all, int heavy,
+                             const struct calc_params *pr)
 {
-	struct calc_params pr;
+	struct calc_params own;
 	struct calc_mem_terms k;
 	int pp = p->pp > 0 ? p->pp : 1;
 	double w = 0;
 
-	calc_model_params(&p->model, &pr);
-	calc_memory_terms_params(p, &pr, &k);
+	if (!pr) {
+		calc_model_params(&p->model, &own);
+		pr = &own;
+	}
+	calc_memory_terms_params(p, pr, &k);
 	for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 		struct calc_stage_layers sl;
 		double n;
@@ -595,6 +617,7 @@ static int head_dim(const struct calc_model *m)
 void calc_comm_pre(const struct calc_plan *plan, struct calc_comm_pre *out)
 {
 	out->dp_memo = NULL;
+	out->pr = NULL;
 	calc_comm_pre_layers(plan, out);
 	calc_comm_pre_groups(plan, out);
 }
@@ -607,22 +630,23 @@ void calc_comm_pre_layers(const struct calc_plan *plan, struct calc_comm_pre *ou
 	out->uniform = calc_stage_layers_uniform(plan); /* and which stages can be critical */
 	out->heavy = out->uniform ? -1 : calc_stage_layers_heaviest(plan); /* read when not uniform */
 	out->worst_layers = worst_layers(plan, out->has_all ? out->all : NULL, &out->tp_share);
+	out->place_n = calc_placement_parse(plan->placement, out->place);
 }
 
 void calc_comm_pre_groups(const struct calc_plan *plan, struct calc_comm_pre *out)
 {
 	long st[CALC_DIM_N];
 	calc_comm_links(plan, &out->links);
-	strides(plan, st);
+	strides_in(plan, out->place, out->place_n, st);
 	for (int d = 0; d < CALC_DIM_N; d++)
 		group_of(plan, st, (enum calc_dim)d, &out->group[d]);
 	/* all[] holds every stage's layers with or without kinds (have_sl): for a model
 	 * without kinds the same struct as calc_stage_layers makes, which grad_params_of
 	 * asked for each candidate stage of each item (1.2 % of the instructions of
 	 * `trainplan search --plan plans/llama3-405b-h100.ini`, callgrind) */
-	out->grad_params = grad_params_of(plan, out->have_sl ? out->all : NULL, out->heavy);
+	out->grad_params = grad_params_of(plan, out->have_sl ? out->all : NULL, out->heavy, out->pr);
 	if (plan->model.moe.experts > 0)
-		ep_split_of(plan, out);
+		ep_split_of(plan, st, out);
 	if (out->dp_memo) /* another split: other links and groups */
 		out->dp_memo->n = out->dp_memo->nopt = 0;
 }
@@ -1147,13 +1171,19 @@ void calc_comm_resched(const struct calc_plan *plan, const struct calc_comm_pre 
 
 /* GPUs of one pipeline stage inside one node: a node of G GPUs holds GPUs of
  * members_in_node(pp, stride of PP) stages, G / that of each (parallel.placement). */
+static int stage_gpus_in(const struct calc_plan *p, const long st[CALC_DIM_N])
+{
+	int G = p->gpus_per_node > 0 ? p->gpus_per_node : 1,
+	    n = members_in_node(degree(p, CALC_DIM_PP), st[CALC_DIM_PP], G);
+	return n > 0 && G / n > 0 ? G / n : 1;
+}
+
+/* stage_gpus_in with the plan's strides. */
 static int stage_gpus_in_node(const struct calc_plan *p)
 {
 	long st[CALC_DIM_N];
-	int G = p->gpus_per_node > 0 ? p->gpus_per_node : 1, n;
 	strides(p, st);
-	n = members_in_node(degree(p, CALC_DIM_PP), st[CALC_DIM_PP], G);
-	return n > 0 && G / n > 0 ? G / n : 1;
+	return stage_gpus_in(p, st);
 }
 
 /* MoE layers of the stage whose all-to-all passes are the most; *rcs: the share of
@@ -1435,18 +1465,19 @@ static void comm_experts(const struct calc_plan *plan, int m, const struct calc_
 		out->edp_group = pre->edp_group;
 		out->edp_params = pre->edp_params1;
 	} else
-		ep_split(plan, all, &out->edp_group, &out->edp_params);
+		ep_split(plan, NULL, all, &out->edp_group, &out->edp_params);
 	out->edp_params *= calc_pipeline_param_copies(plan);
 	edp_reduce(plan, m, out);
 }
 
 /* What comm_experts reads of the split alone: the expert-DP group, and the routed-expert
  * parameters of one GPU of the stage with the most, one copy ('all': the stages' layers,
- * or NULL: looked up). */
-static void ep_split(const struct calc_plan *plan, const struct calc_stage_layers *all, struct calc_group *edp_group,
-                     double *edp_params)
+ * or NULL: looked up; 'pre': NULL, or the split's calc_comm_pre whose stage_gpus, ex_placed,
+ * s_edp and pr ep_split_of has set, read instead of computing them again). */
+static void ep_split(const struct calc_plan *plan, const struct calc_comm_pre *pre, const struct calc_stage_layers *all,
+                     struct calc_group *edp_group, double *edp_params)
 {
-	int edp = plan->edp > 0 ? plan->edp : 1, G = stage_gpus_in_node(plan);
+	int edp = plan->edp > 0 ? plan->edp : 1, G = pre ? pre->stage_gpus : stage_gpus_in_node(plan);
 	int inner = (plan->ep > 0 ? plan->ep : 1) * (plan->etp > 0 ? plan->etp : 1);
 
 	*edp_group = (struct calc_group){1, 1, 1, CALC_TIER_NVLINK, 1, 1};
@@ -1456,7 +1487,10 @@ static void ep_split(const struct calc_plan *plan, const struct calc_stage_layer
 	edp_group->size = edp;
 	{
 		long s_etp, s_ep, s_edp;
-		if (expert_strides(plan, &s_etp, &s_ep, &s_edp) == 0) /* Megatron-Core's expert order */
+		int placed = pre ? pre->ex_placed : expert_strides(plan, &s_etp, &s_ep, &s_edp) == 0;
+		if (pre)
+			s_edp = pre->s_edp;
+		if (placed) /* Megatron-Core's expert order */
 			edp_group->per_node = members_in_node(edp, s_edp, plan->gpus_per_node > 0 ? plan->gpus_per_node : 1);
 		else
 			edp_group->per_node = inner >= G ? 1 : (G / inner < edp ? G / inner : edp);
@@ -1464,11 +1498,15 @@ static void ep_split(const struct calc_plan *plan, const struct calc_stage_layer
 	edp_group->nodes = (edp + edp_group->per_node - 1) / edp_group->per_node;
 	edp_group->tier = edp_group->nodes > 1 ? CALC_TIER_NET : CALC_TIER_NVLINK;
 	{
-		struct calc_params pr;
+		struct calc_params own;
+		const struct calc_params *pr = pre ? pre->pr : NULL;
 		struct calc_mem_terms k;
 		int pp = plan->pp > 0 ? plan->pp : 1;
-		calc_model_params(&plan->model, &pr);
-		calc_memory_terms_params(plan, &pr, &k);
+		if (!pr) {
+			calc_model_params(&plan->model, &own);
+			pr = &own;
+		}
+		calc_memory_terms_params(plan, pr, &k);
 		for (int i = 0; i < pp && i < CALC_MAX_STAGES; i++) {
 			struct calc_stage_layers sl;
 			double n;
@@ -1485,7 +1523,7 @@ static void ep_split(const struct calc_plan *plan, const struct calc_stage_layer
 
 /* ep_split and the rest of what the EP rows read of the split alone, into 'out' (whose
  * stages' layers calc_comm_pre_layers has set). */
-static void ep_split_of(const struct calc_plan *plan, struct calc_comm_pre *out)
+static void ep_split_of(const struct calc_plan *plan, const long st[CALC_DIM_N], struct calc_comm_pre *out)
 {
 	const struct calc_model *md = &plan->model;
 	int nk = calc_model_nkinds(md);
@@ -1498,10 +1536,10 @@ static void ep_split_of(const struct calc_plan *plan, struct calc_comm_pre *out)
 			out->moe_kinds |= 1u << j;
 	}
 	out->mtp_moe = md->mtp_depth > 0 && (out->moe_kinds >> calc_model_mtp_kind(md) & 1) ? md->mtp_depth : 0;
-	out->stage_gpus = stage_gpus_in_node(plan);
+	out->stage_gpus = stage_gpus_in(plan, st);
 	out->s_etp = out->s_ep = out->s_edp = 1;
-	out->ex_placed = expert_strides(plan, &out->s_etp, &out->s_ep, &out->s_edp) == 0;
-	ep_split(plan, out->has_all ? out->all : NULL, &out->edp_group, &out->edp_params1);
+	out->ex_placed = expert_strides_in(plan, out->place, out->place_n, &out->s_etp, &out->s_ep, &out->s_edp) == 0;
+	ep_split(plan, out, out->has_all ? out->all : NULL, &out->edp_group, &out->edp_params1);
 	out->moe_nst = 0;
 	for (int i = 0; i < (plan->pp > 0 ? plan->pp : 1) && i < CALC_MAX_STAGES && out->moe_nst >= 0; i++) {
 		struct calc_stage_layers sl;

@@ -99,6 +99,8 @@ int calc_placement_parse(const char *s, int order[CALC_DIM_N + 1]);
  * token or with pp = 1; else the ranks inside pp must number the same in both orders
  * (tp x cp x [dp] against etp x ep x [edp], edp = tp cp dp / (etp ep)). */
 int calc_placement_pp_agrees(const char *placement, int tp, int cp, int dp, int pp, int ep, int etp);
+/* The same of a placement parsed (calc_placement_parse: its n tokens in order[], or n -1). */
+int calc_placement_pp_agrees_in(const int *order, int n, int tp, int cp, int dp, int pp, int ep, int etp);
 
 /*
  * Lay out dimension 'dim' of the plan on the cluster by parallel.placement
@@ -249,6 +251,19 @@ struct calc_comm_pre {
 	int moe_nst;
 	int moe_st[CALC_MOE_STAGE_KINDS][3];
 	struct calc_stage_layers all[CALC_MAX_STAGES];
+	/* parallel.placement parsed (calc_placement_parse: place_n tokens, or -1), set by
+	 * calc_comm_pre_layers and read by calc_comm_pre_groups: the groups' strides and the
+	 * expert strides of every item of a search read the same string, which was parsed five
+	 * times per item (474 M of the 32.3 G instructions of the DeepSeek-V3 plan's report,
+	 * callgrind; 0.2 M now) */
+	int place_n;
+	int place[CALC_DIM_N + 1];
+	/* NULL (calc_comm_pre sets it so), or calc_model_params of the plan's model, which
+	 * calc_comm_pre_groups reads twice (the parameters of the most loaded stage, the
+	 * routed experts' of the stage with the most): the planner's worker gives its own, made
+	 * once for the search (the model does not change in it), instead of two per item
+	 * (643 M of the 32.3 G instructions of the DeepSeek-V3 plan's report; 0.3 M now) */
+	const struct calc_params *pr;
 	/* NULL (calc_comm_pre sets it so), or the caller's memo of the DP row without FSDP
 	 * (dp_collectives) by ZeRO stage, micro-batches, parameters and recipe, for the
 	 * planner's leaves of one split (their two parameter copies, four ZeRO stages);

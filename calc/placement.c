@@ -41,10 +41,17 @@ int calc_placement_parse(const char *s, int order[CALC_DIM_N + 1])
 int calc_placement_pp_agrees(const char *placement, int tp, int cp, int dp, int pp, int ep, int etp)
 {
 	int order[CALC_DIM_N + 1];
+	if (pp <= 1)
+		return 1;
+	return calc_placement_pp_agrees_in(order, calc_placement_parse(placement, order), tp, cp, dp, pp, ep, etp);
+}
+
+int calc_placement_pp_agrees_in(const int *order, int n, int tp, int cp, int dp, int pp, int ep, int etp)
+{
 	long dense = 1, expert = 1;
 	long edp = (long)etp * ep > 0 ? (long)tp * cp * dp / ((long)etp * ep) : 1;
 
-	if (pp <= 1 || calc_placement_parse(placement, order) != CALC_DIM_N + 1)
+	if (pp <= 1 || n != CALC_DIM_N + 1)
 		return 1;
 	for (int i = 0; i < CALC_DIM_N + 1 && order[i] != CALC_DIM_PP; i++) {
 		dense *= order[i] == CALC_DIM_TP ? tp : order[i] == CALC_DIM_CP ? cp : order[i] == CALC_DIM_DP ? dp : 1;

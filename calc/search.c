@@ -961,13 +961,30 @@ struct worker {
 	 * and the placement alone; 0: none): of the Llama 3.1 405B plan's items, which share
 	 * a few placements, they were 14 % of the instructions of its `search` */
 	int pre_key;
+	/* ... and those layers kept for PRE_CACHE placements met in this search, by
+	 * lay_c's slot (pre_layers): the items run placement after placement (heavy first),
+	 * so the layers kept for the running placement alone were computed again at 577,155
+	 * of the DeepSeek-V3 plan's report's 697,371 items (calc_comm_pre_layers 902 M of its
+	 * 32.3 G instructions, callgrind; 1.2 M now).  gen is the pre_gen they were computed
+	 * under, which the candidate stages kept for them (cands_c) stay keyed by. */
+#define PRE_CACHE LAY_CACHE
+	struct {
+		int key;   /* lay_key, 0: none */
+		int gen;   /* pre_gen of the computation */
+		int n;     /* stages in all */
+		int has_all, have_sl, uniform, heavy, worst_layers;
+		double tp_share;
+		struct calc_stage_layers *all;
+	} pre_c[PRE_CACHE];
 	/* the lay_key and chunks per stage (the running schedule's vpp, 0 without layout
 	 * keys) of the last calc_plan_resplit of w->plan (0: none): the split reads the
 	 * placement keys, pp and those chunks alone and writes the same pp, chunks, stage
 	 * list and uneven flag again, so an item of the same key skips it (the 405B plan's
 	 * resplits and their chunking were 13 % of its `search`, callgrind) */
 	int split_key, split_v;
-	int pre_gen; /* counts the calc_comm_pre_layers of this worker */
+	int pre_gen; /* the running layers' number: the calc_comm_pre_layers of this worker
+	                are numbered 1, 2, ... (pre_gens of them so far) */
+	int pre_gens;
 	/* mem_ready's candidate stages and parameter copies, by (comm_pre's stage layers as
 	 * pre_gen counts them, m, schedule, vpp), CANDS_CACHE of them by that key's hash
 	 * (m 0: none): they read those layers, the in-flight micro-batches (schedule, pp, m,
@@ -987,6 +1004,10 @@ struct worker {
 	 * leaves below do not change it */
 	struct calc_step_compute pre[3][2];
 	int have_pre[3][2];
+	/* stage 1's parts met in this search (calc_step_compute_memo): the items of one tp,
+	 * cp, micro-batch, recipe and expert split share them whatever their pp, dp and
+	 * placement, and a dense layer kind whatever the expert split */
+	struct calc_step_compute_memo *s1;
 	const struct calc_step_compute *cur; /* of the running leaf (pair_ready) */
 	/* the running item's calc_step_fast_busy per (recompute, sp), for the schedules met so
 	 * far: it reads the schedule only through two_way and (recompute_method = block) vpp,
@@ -1313,13 +1334,25 @@ void calc_search_split_text(const struct calc_plan *base, const struct calc_sear
 		snprintf(buf, n, "even");
 }
 
-/* The checks that depend only on the work item (recipe, tp, pp, cp).  lay_pp[pp]: the
+/* What item_check reads of the base plan alone, made once for the search's items: per
+ * item, calc_model_has_mamba1 walked the layers twice and calc_placement_pp_agrees parsed
+ * parallel.placement again (169 M and 160 M of the 32.3 G instructions of the DeepSeek-V3
+ * plan's report, callgrind; 27 M together now). */
+struct item_fixed {
+	int mamba1;                     /* calc_model_has_mamba1 of the model */
+	int place_n;                    /* calc_placement_parse of parallel.placement */
+	int place[CALC_DIM_N + 1];
+	signed char lay_pp[CALC_MAX_STAGES + 1]; /* the layout keys' verdict by pp (below) */
+};
+
+/* The checks that depend only on the work item (recipe, tp, pp, cp).  fx->lay_pp[pp]: the
  * verdict of the plan's layout keys at depth pp (-1 not known, 0 refused, 1 placed),
  * kept over the items, which share a few depths (1,432 items of the Llama 3.1 405B
  * plan asked model.c each time: 1.4 % of its `search`, callgrind). */
 static enum calc_reject item_check(const struct calc_plan *base, const struct item *it, int even_only,
-                                   signed char *lay_pp)
+                                   struct item_fixed *fx)
 {
+	signed char *lay_pp = fx->lay_pp;
 	const struct calc_recipe *r = calc_recipe_at(it->recipe);
 	const struct calc_model *m = &base->model;
 	if ((r->fp8_compute && base->gpu.fp8_flops <= 0) || (calc_recipe_block_scaled(r) && base->gpu.fp4_flops <= 0))
@@ -1335,9 +1368,9 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 	if (calc_model_is_hybrid(m) && m->gdn.key_heads > 0 && (m->gdn.key_heads % it->tp || m->gdn.value_heads % it->tp))
 		return CALC_REJ_TP;
 	/* its Mamba-1 mixers: neither TP nor CP is modelled for them (calc_plan_validate) */
-	if (it->tp > 1 && calc_model_has_mamba1(m))
+	if (it->tp > 1 && fx->mamba1)
 		return CALC_REJ_TP;
-	if (it->cp > 1 && calc_model_has_mamba1(m))
+	if (it->cp > 1 && fx->mamba1)
 		return CALC_REJ_CP;
 	/* CP of a hybrid model: MambaContextParallel's head and group rules, gated delta-net's
 	 * head rule (calc_plan_validate) */
@@ -1380,7 +1413,7 @@ static enum calc_reject item_check(const struct calc_plan *base, const struct it
 		if ((long long)it->tp * it->cp * it->dp % ((long long)it->ep * it->etp))
 			return CALC_REJ_EP;
 		/* an order with pp inside (tp-cp-ep-pp-dp): plan.c's rule, Megatron-Core's assert */
-		if (!calc_placement_pp_agrees(base->placement, it->tp, it->cp, it->dp, it->pp, it->ep, it->etp))
+		if (!calc_placement_pp_agrees_in(fx->place, fx->place_n, it->tp, it->cp, it->dp, it->pp, it->ep, it->etp))
 			return CALC_REJ_EP;
 		if (m->moe.expert_ffn % it->etp)
 			return CALC_REJ_ETP;
@@ -1509,7 +1542,7 @@ static void pair_ready(struct worker *w)
 {
 	int ri = w->cur_rc, sp = w->cur_sp;
 	if (!w->have_pre[ri][sp]) {
-		calc_step_compute(&w->plan, &w->pre[ri][sp]);
+		calc_step_compute_memo(&w->s1, &w->plan, &w->pre[ri][sp]);
 		w->pre[ri][sp].comm = &w->comm_pre;
 		w->have_pre[ri][sp] = 1;
 	}
@@ -1937,6 +1970,50 @@ static int skip_hopeless(struct worker *w, const int *sv, const int *vv, int nv,
 	return !any || (lb >= 0 && hopeless(w, NULL, lb));
 }
 
+/* The slot of placement (split, pp) in lay_c and pre_c. */
+static int lay_slot(int split, int pp)
+{
+	return (int)(((unsigned)split * 61u + (unsigned)pp) % LAY_CACHE);
+}
+
+/* comm_pre's stage layers of the running placement (w->lay_key, split into w->plan):
+ * kept in slot c of pre_c, or computed and kept there.  What calc_comm_pre_layers writes
+ * is restored but the placement's parse (place, place_n), which its first call set and
+ * which is the same for every item of the search. */
+static void pre_layers(struct worker *w, int c)
+{
+	struct calc_comm_pre *cp = &w->comm_pre;
+	int n = w->plan.pp > 0 ? w->plan.pp : 1;
+	if (n > CALC_MAX_STAGES)
+		n = CALC_MAX_STAGES;
+	if (w->pre_c[c].key == w->lay_key && w->pre_c[c].n == n) {
+		cp->has_all = w->pre_c[c].has_all;
+		cp->have_sl = w->pre_c[c].have_sl;
+		cp->uniform = w->pre_c[c].uniform;
+		cp->heavy = w->pre_c[c].heavy;
+		cp->worst_layers = w->pre_c[c].worst_layers;
+		cp->tp_share = w->pre_c[c].tp_share;
+		memcpy(cp->all, w->pre_c[c].all, (size_t)n * sizeof *cp->all);
+		w->pre_gen = w->pre_c[c].gen;
+	} else {
+		calc_comm_pre_layers(&w->plan, cp);
+		w->pre_gen = ++w->pre_gens; /* the candidate stages kept for other layers: not these */
+		w->pre_c[c].key = w->lay_key;
+		w->pre_c[c].gen = w->pre_gen;
+		w->pre_c[c].has_all = cp->has_all;
+		w->pre_c[c].have_sl = cp->have_sl;
+		w->pre_c[c].uniform = cp->uniform;
+		w->pre_c[c].heavy = cp->heavy;
+		w->pre_c[c].worst_layers = cp->worst_layers;
+		w->pre_c[c].tp_share = cp->tp_share;
+		if (w->pre_c[c].n < n || !w->pre_c[c].all)
+			w->pre_c[c].all = xrealloc(w->pre_c[c].all, (size_t)n * sizeof *cp->all);
+		w->pre_c[c].n = n;
+		memcpy(w->pre_c[c].all, cp->all, (size_t)n * sizeof *cp->all);
+	}
+	w->pre_key = w->lay_key;
+}
+
 static void run_item(struct worker *w, struct item *it)
 {
 	const struct calc_search_opts *o = &w->sh->o;
@@ -2014,7 +2091,11 @@ static void run_item(struct worker *w, struct item *it)
 	if (w->lay_key != it->split * 512 + it->pp) { /* another placement: its verdicts unknown */
 		int c;
 		w->lay_key = it->split * 512 + it->pp;
-		c = (int)((unsigned)w->lay_key % LAY_CACHE);
+		/* the slot by split and pp both: lay_key modulo LAY_CACHE was pp's alone (512 is a
+		 * multiple of it), and the splits of one pp took each other's slot in turn: 2.13 M
+		 * of sched_check's calc_layout_chunks in the DeepSeek-V3 plan's report, 384 M of
+		 * its 32.3 G instructions (callgrind; 2,354 calls, 0.4 M now) */
+		c = lay_slot(it->split, it->pp);
 		if (w->lay_c[c].key != w->lay_key) { /* not met, or its slot taken since */
 			w->lay_c[c].key = w->lay_key;
 			memset(w->lay_c[c].v, -1, sizeof w->lay_c[c].v);
@@ -2052,11 +2133,8 @@ static void run_item(struct worker *w, struct item *it)
 		calc_memory_terms_fixed(p, &w->k); /* the capacity */
 		/* item_check refused an ep x etp that does not divide tp x cp x dp */
 		p->edp = (int)((long long)it->tp * it->cp * it->dp / ((long long)it->ep * it->etp));
-		if (w->pre_key != w->lay_key) { /* the stage layers of the running placement */
-			calc_comm_pre_layers(p, &w->comm_pre);
-			w->pre_key = w->lay_key;
-			w->pre_gen++; /* the candidate stages kept for the layers before: stale */
-		}
+		if (w->pre_key != w->lay_key) /* the stage layers of the running placement */
+			pre_layers(w, lay_slot(it->split, it->pp));
 		calc_comm_pre_groups(p, &w->comm_pre);
 		if (!mread) { /* the terms of the leaves' memory, which a memo holds: at once or
 		               * (lazy) where a leaf needs them */
@@ -2664,10 +2742,12 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		return -1;
 	}
 	{
-		signed char lay_pp[CALC_MAX_STAGES + 1];
-		memset(lay_pp, -1, sizeof lay_pp);
+		struct item_fixed fx;
+		fx.mamba1 = calc_model_has_mamba1(&plan->model);
+		fx.place_n = calc_placement_parse(plan->placement, fx.place);
+		memset(fx.lay_pp, -1, sizeof fx.lay_pp);
 		for (int i = 0; i < sh.nitems; i++)
-			sh.items[i].pre = (signed char)item_check(plan, &sh.items[i], sh.o.even_only, lay_pp);
+			sh.items[i].pre = (signed char)item_check(plan, &sh.items[i], sh.o.even_only, &fx);
 	}
 	if (sh.o.keep_all) { /* every row is kept: refuse what would not fit in memory */
 		long long leaves = count_leaves(plan, &sh);
@@ -2823,8 +2903,10 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
 	ws = xcalloc((size_t)nw, sizeof *ws);
-	for (int i = 0; i < nw; i++)
+	for (int i = 0; i < nw; i++) {
 		ws[i].comm_pre.dp_memo = &ws[i].dp_memo;
+		ws[i].comm_pre.pr = &ws[i].pr; /* of the model, which the search does not change */
+	}
 	sh.t0 = now_s();
 	for (int i = 0; i < nw; i++) {
 		ws[i].sh = &sh;
@@ -2883,6 +2965,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	for (int i = 0; i < nw; i++) {
 		free(ws[i].top);
 		free(ws[i].band);
+		calc_step_compute_memo_free(ws[i].s1);
+		for (int c = 0; c < PRE_CACHE; c++)
+			free(ws[i].pre_c[c].all);
 	}
 	free(ws);
 	for (int i = 0; i < sh.nitems; i++)

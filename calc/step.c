@@ -1947,6 +1947,140 @@ void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *o
 	calc_flops(plan, &out->flops);
 }
 
+/*
+ * The planner computed stage 1 once per (recompute, SP) pair of every item: 263,544 times
+ * in `trainplan search --plan plans/deepseek-v3-h800.ini`, of which 32,116 distinct by
+ * the eight keys the items vary that it reads, and of the layer kinds' 527,088 only
+ * 33,166 distinct when a dense kind is not keyed by ep and etp (layer_compute reads them
+ * in its MoE branch alone); the ends and FLOPs read fewer still.  A part is kept by the
+ * keys it reads (struct s1_key, compared bit for bit) and computed as calc_step_compute
+ * computes it, into zeroed memory, so a kept part is the very bytes a new one would be
+ * (a build that compared every result with calc_step_compute's, bit for bit, ran the
+ * four shipped plans' searches and reports without a difference).  Every part is kept
+ * (open addressing, grown at half full): the items of one key are far apart in the walk,
+ * and a direct-mapped cache of 4,096 parts would miss 101,499 of the 527,088 kinds.
+ * Stage 1 in that search 1,171 M -> 269 M instructions, in the DeepSeek-V3 plan's report
+ * 6,634 M -> 1,495 M of 32.3 G (callgrind).
+ */
+struct s1_key {
+	const struct calc_recipe *recipe;
+	int part; /* layer kind (0 ..), S1_ENDS or S1_FLOPS */
+	int tp, cp, mb, rc, sp, ep, etp;
+};
+#define S1_ENDS (-1)
+#define S1_FLOPS (-2)
+struct s1_entry {
+	struct s1_key key;
+	union {
+		struct calc_layer_time kind;
+		struct calc_step_ends ends;
+		struct calc_flops flops;
+	} v;
+};
+struct calc_step_compute_memo {
+	struct s1_entry *e;
+	int n, cap;      /* entries, and room */
+	int *hash, hcap; /* index + 1 of an entry, 0 empty; hcap a power of 2 */
+};
+
+static unsigned s1_hash(const struct s1_key *k)
+{
+	uint64_t a = (uint64_t)(unsigned)k->tp | (uint64_t)(unsigned)k->cp << 32;
+	uint64_t b = (uint64_t)(unsigned)k->mb | (uint64_t)(unsigned)k->ep << 32;
+	uint64_t c = (uint64_t)(unsigned)k->etp ^ (uint64_t)(unsigned)k->part << 32 ^ (uint64_t)(unsigned)k->rc << 40 ^
+	             (uint64_t)(unsigned)k->sp << 48;
+	uint64_t h = a * 0x9e3779b97f4a7c15u ^ b * 0xc2b2ae3d27d4eb4fu ^ c * 0x165667b19e3779f9u ^
+	             (uint64_t)(uintptr_t)k->recipe * 0x27d4eb2f165667c5u;
+	return (unsigned)(h ^ h >> 29 ^ h >> 47);
+}
+
+/* The entry of key k in m, its value computed from 'plan' when new. */
+static const struct s1_entry *s1_get(struct calc_step_compute_memo *m, const struct s1_key *k,
+                                     const struct calc_plan *plan)
+{
+	unsigned h = s1_hash(k);
+	int at;
+	if (2 * (m->n + 1) > m->hcap) { /* at most half full: grown and rehashed */
+		int cap = m->hcap ? 2 * m->hcap : 256, *t = xcalloc((size_t)cap, sizeof *t);
+		for (int i = 0; i < m->n; i++) {
+			int j = (int)(s1_hash(&m->e[i].key) & (unsigned)(cap - 1));
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = i + 1;
+		}
+		free(m->hash);
+		m->hash = t;
+		m->hcap = cap;
+	}
+	for (at = (int)(h & (unsigned)(m->hcap - 1)); m->hash[at]; at = (at + 1) & (m->hcap - 1))
+		if (!memcmp(&m->e[m->hash[at] - 1].key, k, sizeof *k))
+			return &m->e[m->hash[at] - 1];
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 128;
+		m->e = xrealloc(m->e, (size_t)m->cap * sizeof *m->e);
+	}
+	struct s1_entry *e = &m->e[m->n];
+	memset(e, 0, sizeof *e);
+	e->key = *k;
+	if (k->part == S1_ENDS)
+		end_times(plan, &e->v.ends);
+	else if (k->part == S1_FLOPS)
+		calc_flops(plan, &e->v.flops);
+	else
+		layer_compute(plan, k->part, &e->v.kind);
+	m->hash[at] = ++m->n;
+	return e;
+}
+
+void calc_step_compute_memo(struct calc_step_compute_memo **mp, const struct calc_plan *plan,
+                            struct calc_step_compute *out)
+{
+	const struct calc_model *md = &plan->model;
+	int nk = calc_model_nkinds(md);
+	struct calc_step_compute_memo *m = *mp;
+	struct s1_key k;
+
+	if (!m)
+		m = *mp = xcalloc(1, sizeof *m);
+	memset(out, 0, sizeof *out);
+	memset(&k, 0, sizeof k); /* the padding too: keys are compared by their bytes */
+	k.recipe = plan->recipe;
+	k.tp = plan->tp;
+	k.cp = plan->cp;
+	k.mb = plan->micro_batch;
+	k.rc = (int)plan->recompute;
+	k.sp = plan->sp;
+	for (int j = 0; j < nk; j++) {
+		struct calc_layer_kind kd;
+		calc_model_kind(md, j, &kd);
+		k.part = j;
+		k.ep = calc_layer_type_is_moe(kd.type) ? plan->ep : 0;
+		k.etp = calc_layer_type_is_moe(kd.type) ? plan->etp : 0;
+		out->kind[j] = s1_get(m, &k, plan)->v.kind;
+	}
+	k.part = S1_ENDS;
+	k.rc = k.sp = k.ep = k.etp = 0;
+	out->ends = s1_get(m, &k, plan)->v.ends;
+	if (plan->recompute == CALC_RC_FULL && plan->recompute_method == CALC_RC_METHOD_BLOCK)
+		calc_flops(plan, &out->flops);
+	else {
+		k.part = S1_FLOPS;
+		k.tp = k.cp = k.mb = 0;
+		k.recipe = NULL;
+		k.rc = (int)plan->recompute;
+		out->flops = s1_get(m, &k, plan)->v.flops;
+	}
+}
+
+void calc_step_compute_memo_free(struct calc_step_compute_memo *m)
+{
+	if (!m)
+		return;
+	free(m->e);
+	free(m->hash);
+	free(m);
+}
+
 /* ------------------------------------------------------------------ the plain walk */
 
 /* The critical GPU's parts between st and the pipeline stage's output. */

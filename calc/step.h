@@ -193,6 +193,19 @@ struct calc_step_compute {
 	                                     leaves it NULL; a caller that has one sets it) */
 };
 void calc_step_compute(const struct calc_plan *plan, struct calc_step_compute *out);
+/*
+ * calc_step_compute through a memo of its parts, for plans that differ only in tp, cp,
+ * ep, etp, micro_batch, recipe, recompute and sp and in keys stage 1 does not read (the
+ * planner's worker: the leaves of one search).  Each part is kept by what of those it
+ * reads: a layer kind by all eight (ep and etp only for an MoE kind), the model's ends by
+ * tp, cp, micro_batch and recipe, the FLOPs by recompute (not kept under recompute_method
+ * = block, whose FLOPs read pp and vpp); *out is what calc_step_compute writes, bit for
+ * bit.  A memo is used by one thread.
+ */
+struct calc_step_compute_memo;
+void calc_step_compute_memo(struct calc_step_compute_memo **m, const struct calc_plan *plan,
+                            struct calc_step_compute *out);
+void calc_step_compute_memo_free(struct calc_step_compute_memo *m);
 
 /*
  * The step engine runs in three stages, each a function of its own typed input, so that
