@@ -1688,6 +1688,19 @@ double calc_pipeline_inflight_run(const struct calc_plan *plan, int m, int v, in
 	return calc_pipeline_inflight_for(plan->schedule, p, m, v, stage);
 }
 
+void calc_pipeline_inflight_stages(const struct calc_plan *plan, int m, int v, int n, double *out)
+{
+	int p = plan->pp;
+	const struct calc_sched *row = row_of(plan->schedule);
+	if (plan->pp_runtime == 1 && plan->schedule == CALC_SCHED_INTERLEAVED && v > 1 && p > 1 && m == p) {
+		for (int i = 0; i < n; i++) /* calc_pipeline_inflight_run's torch count */
+			out[i] = calc_pipeline_inflight_run(plan, m, v, i);
+		return;
+	}
+	for (int i = 0; i < n; i++) /* calc_pipeline_inflight_for */
+		out[i] = !row || p < 1 || m < 1 ? 0 : row->inflight(p, m, v < 1 ? 1 : v, i);
+}
+
 /* The row's copies: DualPipe keeps two (DeepSeek-V3 §3.2.1, Table 2: rank i holds stage i
  * and stage p-1-i); every other schedule one. */
 int calc_pipeline_param_copies(const struct calc_plan *plan)
