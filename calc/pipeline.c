@@ -665,14 +665,22 @@ int calc_pipeline_simulate_ops(const struct calc_pp_costs *c, struct calc_pp_op 
  * stands for "no input".  An input from a neighbouring path stage always crosses stages
  * when p > 1 (g -+ 1 runs on stage s -+ 1 mod p, or s +- 1 in DualPipe's reverse
  * direction), one on the op's own path stage never does, so an op names its inputs by
- * kind: the end of 'cross' is taken plus the p2p time (p > 1), that of 'local' as it
- * is.  An F without a previous path stage (and a B, a W) has no input that crosses: its
- * 'cross' is slot 2 + 2n, which holds minus the p2p time, so that with it added the
- * input is 0 as blocked() takes it (x + -x = +0 exactly).
+ * kind: the end of 'cross' is taken plus the p2p time (p > 1); the one on its own path
+ * stage (a B's forward, a W's backward, a pair's forward of its B), which blocked() also
+ * waits for, is not kept: compile() admits a program only where that op runs before it
+ * on its own stage, so that its end is at most the stage's last end, which the op waits
+ * for anyway, and the larger of the two is the same number without it (every end is
+ * >= +0, every cost >= 0: check_costs).  An F without a previous path stage (and a B, a
+ * W) has no input that crosses: its 'cross' is slot 2 + 2n, which holds minus the p2p
+ * time, so that with it added the input is 0 as blocked() takes it (x + -x = +0
+ * exactly).  Without that input an op is 16 bytes instead of 20, and span_run reads one
+ * end less per op (and, in a program without pairs, tests no pair): `trainplan search
+ * --threads 1 --plan plans/llama3-405b-h100.ini`, whose re-check of the top compiles 5
+ * shapes (77,824 ops) and runs 10 programs (229,376 ops), 52.59 -> 50.78 M instructions
+ * (callgrind; span_run 4.43 -> 2.83 M).
  */
 struct prog_op {
 	int cross;             /* the slot of the end it waits for from another stage */
-	int local;             /* the slot of the end it waits for on its own stage (0: none) */
 	int pair;              /* an F&B pair's F: the B's input from another stage (0: none) */
 	int out;               /* the slot of its own end */
 	unsigned short cost;   /* 4 x cost stage + kind: 0 F, 1 B, 2 whole B, 3 W; the cost
@@ -693,6 +701,7 @@ struct shape {
 	                                 for the span alone) */
 	const struct prog_op *prog;   /* nops entries, one per op in the order they ran
 	                                 (compile); NULL: not compiled yet */
+	int pairs;                    /* 1: an op of prog is an F&B pair (prog_op.pair) */
 	int noprog;                   /* 1: compile() refused the ops, simulate() ran them */
 };
 static struct shape shapes[SHAPE_MAX];
@@ -763,26 +772,35 @@ static const struct shape *shape_find(const struct shape *k, int need)
  *   (told apart with its full flag by one switch, which takes a full flag of 0 or 1
  *   only: any other, which simulate() takes as 1, is left to simulate());
  *   a B that repeats a B of its (micro-batch, path stage), or that is whole where a W
- *   was seen; a W that repeats one, or follows a whole B.
+ *   was seen; a W that repeats one, or follows a whole B; an op whose input on its own
+ *   path stage (a B's forward, a W's backward, a pair's forward of its B, in the same
+ *   direction) has not come before it on its stage -- the event loop would wait for
+ *   that one forever (a cycle of waits, below), and the program keeps no such input
+ *   (struct prog_op).
  * - in all: n forwards and n backwards for the n (micro-batch, path stage) pairs, and
  *   as many W as split backwards.  The backwards are then one per pair (none repeats),
  *   each W belongs to its own split backward (none repeats, none follows a whole one
  *   whichever comes first), so there is one W per split backward.  A repeated F leaves
- *   another pair without one, and that pair's backward, which waits for it, never runs:
- *   the event loop ends with ops left over (a cycle of waits), as it does for an op
- *   that waits for one after it on its own stage.
+ *   another pair without one, and that pair's backward is refused (its forward has not
+ *   come before it); ops that wait for one another across stages in a cycle end the
+ *   event loop with ops left over (a cycle of waits).
  */
 static inline __attribute__((always_inline)) struct prog_op *
-compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const int *known, int two_way)
+compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const int *known, int two_way,
+            int *pairs, int plain)
 {
-	enum { HAS_B = 1, HAS_W = 2, FULL = 4 };
+	/* per (micro-batch, path stage): its B seen, its W seen, its B whole, its F seen in
+	 * direction 0 (every path of a one-way row) or 1, its B seen in direction 1 */
+	enum { HAS_B = 1, HAS_W = 2, FULL = 4, HAS_F0 = 8, HAS_F1 = 16, B_DIR1 = 32 };
 	size_t n;
 	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, L = k->v * p, chunks;
 	int *off, *pos, *queue, *wake;
-	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0, by_g = prog_by_g(k);
+	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0, by_g = prog_by_g(k), np = 0;
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *run;
 
+	if (plain) /* compile(): k->steps is 1 and prog_by_g(k) holds */
+		steps = 1, nmb = m, by_g = 1;
 	chunks = two_way ? 2 : k->v;
 	n = (size_t)nmb * L;
 	/* the program in run order, and one scratch block: the program by op index, then
@@ -825,7 +843,11 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 		q->cross = (int)(2 + 2 * n);
 		wake[i] = st;
 		/* blocked(): what it waits for; slots 1 + kk: fend[kk], 1 + n + kk: bend[kk];
-		 * the stage of path stage g -+ 1: rank_of() */
+		 * the stage of path stage g -+ 1: rank_of().  What it waits for on its own path
+		 * stage (blocked()'s other input) must have come before it on its stage (the
+		 * ops are grouped by stage, and (micro-batch, path stage) and direction name
+		 * the stage): an op that waits for one after it on its own stage never runs,
+		 * and simulate() says so; the program keeps no such input (struct prog_op) */
 		key = (unsigned char)o->op | (unsigned)(unsigned char)o->full << 8;
 		switch (key) { /* op and full at once */
 		case 'F':
@@ -835,17 +857,17 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 			if (g + 1 < L)
 				wake[i] = two_way ? (dir ? st - 1 : st + 1) : st + 1 < p ? st + 1 : 0;
 			q->out = (int)(1 + kk);
+			has[kk] |= (unsigned char)(HAS_F0 << dir);
 			kind = 0;
 			nf++;
 			break;
 		case 'B':
 		case 'B' | 1 << 8: /* the whole backward */
 			full = key >> 8;
-			if (has[kk] & (HAS_B | (full ? HAS_W : 0))) {
+			if ((has[kk] & (HAS_B | (full ? HAS_W : 0))) || !(has[kk] & (HAS_F0 << dir))) {
 				goto bad;
 			}
-			has[kk] |= (unsigned char)(HAS_B | (full ? FULL : 0));
-			q->local = (int)(1 + kk);
+			has[kk] |= (unsigned char)(HAS_B | (full ? FULL : 0) | (dir ? B_DIR1 : 0));
 			if (g < L - 1)
 				q->cross = (int)(1 + n + kk + 1);
 			if (g > 0)
@@ -857,11 +879,10 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 			break;
 		case 'W':
 		case 'W' | 1 << 8:
-			if (has[kk] & (HAS_W | FULL)) {
+			if ((has[kk] & (HAS_W | FULL | HAS_B | B_DIR1)) != (HAS_B | (dir ? B_DIR1 : 0))) {
 				goto bad;
 			}
 			has[kk] |= HAS_W;
-			q->local = (int)(1 + n + kk);
 			q->out = (int)(1 + 2 * n); /* read by no op */
 			kind = 3;
 			nw++;
@@ -873,9 +894,13 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 			const struct calc_pp_op *b = o + 1;
 			int g2 = two_way ? (b->chunk ? p - 1 - st : st) : b->chunk * p + st;
 			size_t k2 = (size_t)b->mb * L + g2;
-			q->local = (int)(1 + k2);
+			if ((unsigned)b->mb >= (unsigned)nmb || (unsigned)b->chunk >= (unsigned)chunks ||
+			    !(has[k2] & (HAS_F0 << (two_way ? b->chunk : 0)))) {
+				goto bad; /* (the B itself is checked as the next op) */
+			}
 			if (g2 < L - 1)
 				q->pair = (int)(1 + n + k2 + 1);
+			np = 1;
 		}
 		q->cost = (unsigned short)(4 * (by_g ? g : st) + kind);
 		q->lane = (unsigned char)st;
@@ -885,6 +910,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 		goto bad;
 	while (s < p)
 		off[++s] = nops;
+	*pairs = np;
 
 	if (known) { /* the order found before */
 		for (int j = 0; j < nops; j++)
@@ -906,7 +932,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 		for (i = pos[st]; i < end; i++) {
 			const struct prog_op *q = &prog[i];
 			int wk = wake[i];
-			if (!(done[q->cross] & done[q->local] & done[q->pair]))
+			if (!(done[q->cross] & done[q->pair]))
 				break;
 			run[nrun++] = *q;
 			done[q->out] = 1;
@@ -938,13 +964,22 @@ bad:
  * the compiler's state reloaded per op cost more than writing and reading the op); each
  * op read where the event loop comes to it instead of in a pass before it (+6 M: an op
  * that waits is read again, and the loop keeps fewer values in registers); the pair flag
- * in the switch as well (+1.5 M). */
+ * in the switch as well (+1.5 M).  The common shape -- a one-way row, one step, costs
+ * named by path stage (prog_by_g) -- has copies of its own ('plain': steps, micro-batches
+ * and the cost's stage known to the compiler, the same fields): `trainplan search
+ * --threads 1 --plan plans/llama3-405b-h100.ini` 49.25 -> 48.63 M instructions, its 5
+ * shapes' compile 8.45 -> 7.83 M (callgrind); also tried and not kept, the event loop
+ * walking the ops by pointer (+0.26 M). */
 static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *ops, int nops,
-                               const int *known)
+                               const int *known, int *pairs)
 {
+	if (!k->row->two_way && k->steps == 1 && prog_by_g(k)) /* one step, costs by path stage */
+		return known ? compile_way(k, ops, nops, known, 0, pairs, 1) : compile_way(k, ops, nops, NULL, 0, pairs, 1);
 	if (!known)
-		return k->row->two_way ? compile_way(k, ops, nops, NULL, 1) : compile_way(k, ops, nops, NULL, 0);
-	return k->row->two_way ? compile_way(k, ops, nops, known, 1) : compile_way(k, ops, nops, known, 0);
+		return k->row->two_way ? compile_way(k, ops, nops, NULL, 1, pairs, 0)
+		                       : compile_way(k, ops, nops, NULL, 0, pairs, 0);
+	return k->row->two_way ? compile_way(k, ops, nops, known, 1, pairs, 0)
+	                       : compile_way(k, ops, nops, known, 0, pairs, 0);
 }
 
 /*
@@ -1309,15 +1344,15 @@ static void replay(const struct calc_pp_costs *c, const struct shape *sh, const 
 }
 
 /* The end of program op q: it starts when its inputs are in (the one from another stage
- * plus the transfer x, the one on its own stage, an F&B pair's second) and its stage is
- * free, and runs for its cost -- blocked()'s and lane_run()'s arithmetic. */
-static inline double prog_end(const struct prog_op *q, const double *e, const double *free_at, const double *dur,
-                              double x)
+ * plus the transfer x, an F&B pair's second; the one on its own stage ended before the
+ * stage's last op, struct prog_op) and its stage is free, and runs for its cost --
+ * blocked()'s and lane_run()'s arithmetic.  'pairs' 0: no op of the program is a pair. */
+static inline __attribute__((always_inline)) double prog_end(const struct prog_op *q, const double *e,
+                                                             const double *free_at, const double *dur, double x,
+                                                             int pairs)
 {
-	double t = e[q->cross] + x, a = e[q->local], f = free_at[q->lane];
-	if (a > t)
-		t = a;
-	if (q->pair) {
+	double t = e[q->cross] + x, f = free_at[q->lane];
+	if (pairs && q->pair) {
 		double b = e[q->pair] + x;
 		if (b > t)
 			t = b;
@@ -1364,15 +1399,19 @@ static void span_run(const struct calc_pp_costs *c, const struct shape *sh, doub
 	if (sh->steps == 1) {
 		/* one step: its end is the latest end of a stage's last op (each op ends no
 		 * earlier than the op before it on its stage) */
-		for (int j = 0; j < nops; j++)
-			e[prog[j].out] = free_at[prog[j].lane] = prog_end(&prog[j], e, free_at, dur, x);
+		if (sh->pairs)
+			for (int j = 0; j < nops; j++)
+				e[prog[j].out] = free_at[prog[j].lane] = prog_end(&prog[j], e, free_at, dur, x, 1);
+		else
+			for (int j = 0; j < nops; j++)
+				e[prog[j].out] = free_at[prog[j].lane] = prog_end(&prog[j], e, free_at, dur, x, 0);
 		for (int i = 0; i < p; i++)
 			if (free_at[i] > step_end[0])
 				step_end[0] = free_at[i];
 	} else
 		for (int j = 0; j < nops; j++) {
 			const struct prog_op *q = &prog[j];
-			double end = prog_end(q, e, free_at, dur, x);
+			double end = prog_end(q, e, free_at, dur, x, 1);
 			e[q->out] = end;
 			free_at[q->lane] = end;
 			if (end > step_end[q->step])
@@ -1493,7 +1532,7 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 		int n = sh ? sh->nops : 0;
 		if (!ops) /* the span keeps none: a full result generates them again */
 			ops = gen_ops(c, key.row, n, &n, 1);
-		prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL);
+		prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL, &key.pairs);
 		if (prog) {
 			key.nops = n;
 			key.prog = prog;
@@ -1647,6 +1686,19 @@ double calc_pipeline_inflight_run(const struct calc_plan *plan, int m, int v, in
 		return (chunks < (double)m * v ? chunks : (double)m * v) / v;
 	}
 	return calc_pipeline_inflight_for(plan->schedule, p, m, v, stage);
+}
+
+void calc_pipeline_inflight_stages(const struct calc_plan *plan, int m, int v, int n, double *out)
+{
+	int p = plan->pp;
+	const struct calc_sched *row = row_of(plan->schedule);
+	if (plan->pp_runtime == 1 && plan->schedule == CALC_SCHED_INTERLEAVED && v > 1 && p > 1 && m == p) {
+		for (int i = 0; i < n; i++) /* calc_pipeline_inflight_run's torch count */
+			out[i] = calc_pipeline_inflight_run(plan, m, v, i);
+		return;
+	}
+	for (int i = 0; i < n; i++) /* calc_pipeline_inflight_for */
+		out[i] = !row || p < 1 || m < 1 ? 0 : row->inflight(p, m, v < 1 ? 1 : v, i);
 }
 
 /* The row's copies: DualPipe keeps two (DeepSeek-V3 §3.2.1, Table 2: rank i holds stage i

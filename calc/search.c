@@ -241,8 +241,9 @@ int calc_search_axis_count(void)
 
 /* The axes configuration c is on, bit a for axis a: every one (the best overall), pp 1,
  * tp 1, TP inside or across nodes, recomputation none or full, ZeRO 0 or 3, cp > 1,
- * micro-batch 1, and its schedule's. */
-static unsigned long long axis_mask(const struct calc_search_cfg *c)
+ * micro-batch 1, and its schedule's.  axis_mask_item: those an item's leaves share (the
+ * best overall, pp, tp, the node, cp, micro-batch); axis_mask_leaf: the rest. */
+static unsigned long long axis_mask_item(const struct calc_search_cfg *c)
 {
 	unsigned long long m = 1ull << CALC_AXIS_BEST;
 	_Static_assert(CALC_AXIS_N <= 64, "axis_mask holds 64 axes");
@@ -250,15 +251,26 @@ static unsigned long long axis_mask(const struct calc_search_cfg *c)
 	m |= (unsigned long long)(c->tp == 1) << CALC_AXIS_NO_TP;
 	m |= (unsigned long long)(c->tp <= c->gpus_per_node) << CALC_AXIS_TP_IN_NODE;
 	m |= (unsigned long long)(c->tp > c->gpus_per_node) << CALC_AXIS_TP_ACROSS;
+	m |= (unsigned long long)(c->cp > 1) << CALC_AXIS_CP;
+	m |= (unsigned long long)(c->micro_batch == 1) << CALC_AXIS_MB1;
+	return m;
+}
+
+static inline unsigned long long axis_mask_leaf(const struct calc_search_cfg *c)
+{
+	unsigned long long m = 0;
 	m |= (unsigned long long)(c->recompute == CALC_RC_NONE) << CALC_AXIS_NO_RECOMPUTE;
 	m |= (unsigned long long)(c->recompute == CALC_RC_FULL) << CALC_AXIS_FULL_RECOMPUTE;
 	m |= (unsigned long long)(c->zero == 0) << CALC_AXIS_ZERO0;
 	m |= (unsigned long long)(c->zero == 3) << CALC_AXIS_ZERO3;
-	m |= (unsigned long long)(c->cp > 1) << CALC_AXIS_CP;
-	m |= (unsigned long long)(c->micro_batch == 1) << CALC_AXIS_MB1;
 	if (c->schedule >= 0 && CALC_AXIS_SCHED0 + c->schedule < CALC_AXIS_N)
 		m |= 1ull << (CALC_AXIS_SCHED0 + c->schedule);
 	return m;
+}
+
+static unsigned long long axis_mask(const struct calc_search_cfg *c)
+{
+	return axis_mask_item(c) | axis_mask_leaf(c);
 }
 
 void calc_search_opts_init(struct calc_search_opts *o)
@@ -937,6 +949,19 @@ struct band_leaf {
 	long long key;
 };
 
+/* The top K of a walk (top_insert). */
+struct top_ent {
+	double obj;    /* objective() under a non-time objective */
+	double step_time, memory;
+	long long key;
+	int slot;      /* the row's index in rows */
+};
+struct topk {
+	int n;                        /* rows kept */
+	struct top_ent *h;            /* the heap, n entries */
+	struct calc_search_row *rows; /* rows[0 .. n-1], in slots */
+};
+
 struct worker {
 	struct shared *sh;
 	pthread_t th;
@@ -1075,9 +1100,11 @@ struct worker {
 	double miss_sum;
 	struct calc_search_row closest;
 	int have_closest;
-	int ntop;
-	struct calc_search_row *top; /* opts.top, a heap whose root is the worst (top_insert) */
+	struct topk top; /* opts.top, a heap whose root is the worst (top_insert) */
 	int have_axis[CALC_AXIS_N];
+	unsigned long long axis_have; /* the axes of have_axis, as bits */
+	unsigned long long item_axes; /* axis_mask_item of the running item's leaves */
+	double axis_max;              /* the largest step time of those axes' bests (axis_kept) */
 	struct calc_search_row axis[CALC_AXIS_N];
 	double last_progress;
 	/* the running item's heatmap figures, written to the item at its end (items sit
@@ -1141,67 +1168,109 @@ static inline int better(enum calc_objective o, const struct calc_search_row *a,
 }
 
 /*
- * The top K of a walk: a binary heap whose root, top[0], is the worst row kept (for
- * every child c of a row a, better(a, c) is false), so that a row that enters costs
- * log K moves of a row, and the K-th best, which a bound is held against (hopeless), is
- * at hand.  better() is a strict total order (the enumeration key breaks every tie), so
- * the K rows kept and their order once sorted (top_sort) do not depend on the order in
- * which they came.  (A sorted array with a memmove of the rows behind each one that
- * entered took 6.5 % of the CPU samples of `trainplan search --plan plans/default.ini`,
- * perf record: with CALC_PICK_TOP_FIRST rows kept most enter early and move about K / 2
- * rows of 152 bytes each.)
+ * The top K of a walk: a binary heap whose root, h[0], is the worst row kept (for every
+ * child c of an entry a, better(a, c) is false), so that a row that enters costs log K
+ * moves of an entry, and the K-th best, which a bound is held against (hopeless), is at
+ * hand.  better() is a strict total order (the enumeration key breaks every tie), so the
+ * K rows kept and their order once sorted (top_sort) do not depend on the order in which
+ * they came.  (A sorted array with a memmove of the rows behind each one that entered
+ * took 6.5 % of the CPU samples of `trainplan search --plan plans/default.ini`, perf
+ * record: with CALC_PICK_TOP_FIRST rows kept most enter early and move about K / 2 rows
+ * of 152 bytes each.)  The heap moves entries of what better() reads (objective, step
+ * time, memory, key: the same comparisons on the same numbers) and the slot of the row in
+ * 'rows', which stays where it entered until a better one takes its slot: a heap of the
+ * rows themselves moved 152 bytes per level and, at 400 rows, 60 kB, more than the
+ * first-level cache (top_sift_down was 3.5-3.9 % of the CPU samples of `trainplan
+ * search` of the Llama 2 70B and the Llama 3.1 405B plans, perf record, against 2.2 % of
+ * their instructions).  struct top_ent and struct topk are defined before struct worker.
  */
-static void top_sift_down(struct calc_search_row *top, int n, int i, enum calc_objective o)
+
+static inline int ent_better(enum calc_objective o, const struct top_ent *a, const struct top_ent *b)
 {
-	struct calc_search_row x = top[i];
+	if (o != CALC_OBJ_TIME && a->obj != b->obj) /* better()'s order */
+		return a->obj < b->obj;
+	if (a->step_time != b->step_time)
+		return a->step_time < b->step_time;
+	if (a->memory != b->memory)
+		return a->memory < b->memory;
+	return a->key < b->key;
+}
+
+static void top_init(struct topk *t, int k)
+{
+	t->n = 0;
+	t->h = xcalloc((size_t)(k > 0 ? k : 1), sizeof *t->h);
+	t->rows = xcalloc((size_t)(k > 0 ? k : 1), sizeof *t->rows);
+}
+
+static void top_free(struct topk *t)
+{
+	free(t->h);
+	free(t->rows);
+	t->h = NULL;
+	t->rows = NULL;
+}
+
+static void top_sift_down(struct top_ent *h, int n, int i, enum calc_objective o)
+{
+	struct top_ent x = h[i];
 	for (;;) {
 		int c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && better(o, &top[c], &top[c + 1]))
+		if (c + 1 < n && ent_better(o, &h[c], &h[c + 1]))
 			c++; /* the worse child */
-		if (!better(o, &x, &top[c]))
+		if (!ent_better(o, &x, &h[c]))
 			break;
-		top[i] = top[c];
+		h[i] = h[c];
 		i = c;
 	}
-	top[i] = x;
+	h[i] = x;
 }
 
-static void top_insert(struct calc_search_row *top, int *n, int k, enum calc_objective o,
-                       const struct calc_search_row *r)
+static void top_insert(struct topk *t, int k, enum calc_objective o, const struct calc_search_row *r)
 {
+	struct top_ent e;
 	if (k <= 0)
 		return;
-	if (*n < k) { /* room: up from the last leaf while the parent is the better */
-		int i = (*n)++;
-		while (i > 0 && better(o, &top[(i - 1) / 2], r)) {
-			top[i] = top[(i - 1) / 2];
+	e.obj = o != CALC_OBJ_TIME ? objective(o, r) : 0;
+	e.step_time = r->step_time;
+	e.memory = r->memory;
+	e.key = r->key;
+	if (t->n < k) { /* room: up from the last leaf while the parent is the better */
+		int i = t->n++;
+		e.slot = i;
+		t->rows[i] = *r;
+		while (i > 0 && ent_better(o, &t->h[(i - 1) / 2], &e)) {
+			t->h[i] = t->h[(i - 1) / 2];
 			i = (i - 1) / 2;
 		}
-		top[i] = *r;
+		t->h[i] = e;
 		return;
 	}
-	if (!better(o, r, &top[0])) /* no better than the K-th best */
+	if (!ent_better(o, &e, &t->h[0])) /* no better than the K-th best */
 		return;
-	top[0] = *r;
-	top_sift_down(top, k, 0, o);
+	e.slot = t->h[0].slot; /* the worst leaves: its slot takes the row */
+	t->rows[e.slot] = *r;
+	t->h[0] = e;
+	top_sift_down(t->h, k, 0, o);
 }
 
-/* The K-th best row of a full top K (top_insert's heap). */
-static const struct calc_search_row *top_worst(const struct calc_search_row *top)
+/* The K-th best row's step time of a full top K (top_insert's heap). */
+static double top_worst_time(const struct topk *t)
 {
-	return &top[0];
+	return t->h[0].step_time;
 }
 
-/* Heap 'top' (n rows) sorted in place, the best first. */
-static void top_sort(struct calc_search_row *top, int n, enum calc_objective o)
+/* Heap t's entries sorted in place, the best first: its i-th best row is then
+ * t->rows[t->h[i].slot]. */
+static void top_sort(struct topk *t, enum calc_objective o)
 {
-	for (int end = n - 1; end > 0; end--) {
-		struct calc_search_row x = top[0];
-		top[0] = top[end];
-		top[end] = x; /* the worst of top[0 .. end] goes last */
-		top_sift_down(top, end, 0, o);
+	for (int end = t->n - 1; end > 0; end--) {
+		struct top_ent x = t->h[0];
+		t->h[0] = t->h[end];
+		t->h[end] = x; /* the worst of h[0 .. end] goes last */
+		top_sift_down(t->h, end, 0, o);
 	}
 }
 
@@ -1531,7 +1600,7 @@ static int hopeless(const struct worker *w, const struct calc_search_row *row, d
 {
 	const struct calc_search_opts *o = &w->sh->o;
 	/* opts.band_limit: a leaf that may be inside the band is timed (the margin is the top K's) */
-	return ((w->ntop == o->top && lb > top_worst(w->top)->step_time * (1 + 1e-12)) || lb > w->sh->seed_time) &&
+	return ((w->top.n == o->top && lb > top_worst_time(&w->top) * (1 + 1e-12)) || lb > w->sh->seed_time) &&
 	       !(o->top_axes && axis_open(w, row, lb)) && !(o->band_limit > 0 && !(lb > o->band_limit * (1 + 1e-12)));
 }
 
@@ -1648,8 +1717,7 @@ static void mem_ready(struct worker *w, struct cands *c, int m)
 		} else {
 			double infl[CALC_MAX_STAGES];
 			infl[0] = 0; /* (pp >= 1 sets it) */
-			for (int i = 0; i < p->pp; i++)
-				infl[i] = calc_pipeline_inflight_run(p, m, p->vpp, i);
+			calc_pipeline_inflight_stages(p, m, p->vpp, p->pp, infl);
 			/* the running item's stage layers, which comm_pre holds for its placement */
 			cands_build(p, w->comm_pre.have_sl ? w->comm_pre.all : NULL, p->pp, infl, c);
 			w->k.copies = calc_pipeline_param_copies(p);
@@ -1712,6 +1780,43 @@ static double bound_zero(struct worker *w, int zero)
 	struct calc_step_dp_lb x;
 	dp_bound_of(w, zero, &x);
 	return calc_step_dp_bound_at(&w->plan, &x, b);
+}
+
+/*
+ * The running best of each axis row->c is on (opts.top_axes' rows, the runner-up
+ * table).  Under the time objective a row that is slower than the best of every axis it
+ * is on changes none (better() needs a step time no larger), and most ranked rows are:
+ * when each of its axes has a best and its step time is above the largest of those
+ * (axis_max, kept as the bests change), the row is compared with none of them.  The
+ * same bests: `trainplan search --threads 1 --plan plans/llama2-70b-a100.ini` (callgrind)
+ * 39.12 -> 37.64 M instructions (of its 11,957 ranked rows, most compared with none).
+ * The axes an item's leaves share are taken once per item (w->item_axes, set where
+ * run_item sets the micro-batch): 37.27 -> 36.90 M, the 405B plan 48.02 -> 47.80 M.
+ */
+static void axis_keep(struct worker *w, const struct calc_search_row *row)
+{
+	const struct calc_search_opts *o = &w->sh->o;
+	unsigned long long am = w->item_axes | axis_mask_leaf(&row->c);
+	int changed = 0;
+	if (o->objective == CALC_OBJ_TIME && !(am & ~w->axis_have) && row->step_time > w->axis_max)
+		return;
+	for (unsigned long long m = am; m; m &= m - 1) {
+		int a = __builtin_ctzll(m);
+		if (!w->have_axis[a] || better(o->objective, row, &w->axis[a])) {
+			w->axis[a] = *row;
+			w->have_axis[a] = 1;
+			w->axis_have |= 1ull << a;
+			changed = 1;
+		}
+	}
+	if (changed) {
+		double mx = -INFINITY;
+		for (unsigned long long m = w->axis_have; m; m &= m - 1) {
+			double t = w->axis[__builtin_ctzll(m)].step_time;
+			mx = t > mx || isnan(t) ? t : mx; /* a NaN makes every later test false */
+		}
+		w->axis_max = mx;
+	}
 }
 
 /* Evaluate one valid leaf whose configuration is in w->plan and row->c. */
@@ -1826,16 +1931,10 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	w->item_feasible++;
 	if (w->item_feasible == 1 || objective(o->objective, row) < w->item_best)
 		w->item_best = objective(o->objective, row);
-	top_insert(w->top, &w->ntop, o->top, o->objective, row);
+	top_insert(&w->top, o->top, o->objective, row);
 	if (o->band_limit > 0 && row->step_time <= o->band_limit)
 		band_add(w, row);
-	for (unsigned long long m = axis_mask(&row->c); m; m &= m - 1) {
-		int a = __builtin_ctzll(m);
-		if (!w->have_axis[a] || better(o->objective, row, &w->axis[a])) {
-			w->axis[a] = *row;
-			w->have_axis[a] = 1;
-		}
-	}
+	axis_keep(w, row);
 	if (o->keep_all || o->keep_feasible)
 		row_push(it, row);
 }
@@ -2152,6 +2251,7 @@ static void run_item(struct worker *w, struct item *it)
 		int mb = it->mb, m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
 		enum calc_reject r1 = pre != CALC_REJ_NONE ? pre : m ? CALC_REJ_NONE : CALC_REJ_BATCH;
 		row.c.micro_batch = mb;
+		w->item_axes = axis_mask_item(&row.c);
 		row.c.m = m;
 		p->micro_batch = mb;
 		if (r1 != CALC_REJ_NONE && !o->keep_all) {
@@ -2488,9 +2588,11 @@ static int cmp_pareto(const void *a, const void *b)
 static void merge(struct calc_search_result *out, struct worker *ws, int nw, struct shared *sh)
 {
 	const struct calc_search_opts *o = &sh->o;
-	struct calc_search_row *top = xcalloc((size_t)(o->top > 0 ? o->top : 1), sizeof *top);
-	int ntop = 0;
+	struct topk top;
+	int ntop;
 	long long nrows = 0;
+
+	top_init(&top, o->top);
 
 	for (int i = 0; i < nw; i++) {
 		struct worker *w = &ws[i];
@@ -2514,8 +2616,8 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 			out->closest_miss = w->closest;
 			out->have_closest = 1;
 		}
-		for (int k = 0; k < w->ntop; k++)
-			top_insert(top, &ntop, o->top, o->objective, &w->top[k]);
+		for (int k = 0; k < w->top.n; k++)
+			top_insert(&top, o->top, o->objective, &w->top.rows[k]);
 		for (int a = 0; a < CALC_AXIS_N; a++)
 			if (w->have_axis[a] && (!out->have_axis[a] || better(o->objective, &w->axis[a], &out->axis[a]))) {
 				out->axis[a] = w->axis[a];
@@ -2543,12 +2645,13 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 			}
 	if (out->rejected[CALC_REJ_MEMORY])
 		out->miss_mean /= out->rejected[CALC_REJ_MEMORY];
-	top_sort(top, ntop, o->objective);
+	top_sort(&top, o->objective);
+	ntop = top.n;
 	out->ntop = out->top_alloc = ntop;
 	out->top = xcalloc((size_t)(ntop > 0 ? ntop : 1), sizeof *out->top);
 	for (int i = 0; i < ntop; i++)
-		out->top[i].r = top[i];
-	free(top);
+		out->top[i].r = top.rows[top.h[i].slot];
+	top_free(&top);
 
 	/* heatmap cells: (tp, pp) over every other axis; at most one per item, each written
 	 * when it is made (not cleared before: only the ncells made are touched), the block
@@ -2913,7 +3016,8 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		ws[i].plan = *plan;
 		ws[i].plan.dp_auto = 0;
 		calc_model_params(&plan->model, &ws[i].pr);
-		ws[i].top = xcalloc((size_t)(sh.o.top > 0 ? sh.o.top : 1), sizeof *ws[i].top);
+		top_init(&ws[i].top, sh.o.top);
+		ws[i].axis_max = -INFINITY;
 		ws[i].last_progress = i == 0 ? sh.t0 : -1;
 	}
 	for (int i = 1; i < nw; i++)
@@ -2963,7 +3067,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		pthread_mutex_unlock(&seed_lock);
 	}
 	for (int i = 0; i < nw; i++) {
-		free(ws[i].top);
+		top_free(&ws[i].top);
 		free(ws[i].band);
 		calc_step_compute_memo_free(ws[i].s1);
 		for (int c = 0; c < PRE_CACHE; c++)

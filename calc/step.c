@@ -1853,8 +1853,11 @@ static double optimizer_of(const struct calc_plan *plan, const struct calc_step 
 	return t;
 }
 
-void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl,
-                           struct calc_comm_dp_memo *dm)
+/* calc_step_finish_with; split = 0 leaves st->exposed[TP], exposed[CP] and
+ * tp_overlap_cost as they are (calc_step_finish_rezero). */
+static inline __attribute__((always_inline)) void finish(const struct calc_plan *plan, struct calc_step *st,
+                                                         const struct calc_flops *fl, struct calc_comm_dp_memo *dm,
+                                                         int split)
 {
 	const struct calc_comm_dim *dp = &st->comm.dim[CALC_DIM_DP];
 	int m = calc_plan_microbatches(plan), n = calc_plan_gpus(plan), p = plan->pp > 0 ? plan->pp : 1;
@@ -1883,7 +1886,7 @@ void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, c
 	st->overhead = plan->step_overhead > 0 ? plan->step_overhead : 0;
 	st->time = st->makespan + st->dp_exposed + st->optimizer + st->overhead;
 
-	{
+	if (split) {
 		/* split the critical GPU's exposed collectives between TP and CP */
 		double tp = st->comm.tp_layer_f + st->comm.tp_layer_b, cpc = st->comm.cp_layer_f + st->comm.cp_layer_b;
 		double pay = tp_charge(plan), o = plan->tp_overlap < 0 ? 0 : plan->tp_overlap > 1 ? 1 : plan->tp_overlap;
@@ -1933,6 +1936,18 @@ void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, c
 	st->run_time = st->steps * st->time;
 	st->gpu_hours = st->run_time * n / 3600;
 	st->cost = st->gpu_hours * plan->gpu_hour_cost;
+}
+
+void calc_step_finish_with(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl,
+                           struct calc_comm_dp_memo *dm)
+{
+	finish(plan, st, fl, dm, 1);
+}
+
+void calc_step_finish_rezero(const struct calc_plan *plan, struct calc_step *st, const struct calc_flops *fl,
+                             struct calc_comm_dp_memo *dm)
+{
+	finish(plan, st, fl, dm, 0);
 }
 
 /* ------------------------------------------------------------------ stage 1 */

@@ -71,7 +71,7 @@ void calc_step_fast_rezero(const struct calc_plan *plan, const struct calc_step_
 		return;
 	}
 	calc_comm_rezero(plan, pre->comm, &st->comm); /* the DP and expert-DP rows alone */
-	calc_step_finish_with(plan, st, flops_of(plan, pre), pre->comm ? pre->comm->dp_memo : NULL);
+	calc_step_finish_rezero(plan, st, flops_of(plan, pre), pre->comm ? pre->comm->dp_memo : NULL);
 }
 
 void calc_step_fast_busy(const struct calc_plan *plan, const struct calc_step_compute *pre,
