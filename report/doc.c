@@ -5,8 +5,7 @@
  * steps: expand.c replaces directives; this file numbers sections ("4.2"), figures and
  * tables in document order, gives every heading a unique id, and turns links to "#ID"
  * into cross-references whose text reads "§4.2", "Figure 3" or "Table 2".  The contract
- * the renderers rely on is stated in report.h.  rpt_bg runs a task (freeing what a run
- * no longer needs) on a thread of its own while the caller goes on.
+ * the renderers rely on is stated in report.h.
  *
  * Chapter conventions:
  *  - Each chapter file starts with its level-1 heading; chapters are numbered 1, 2, ...
@@ -19,8 +18,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -629,46 +626,6 @@ static void doc_titles(struct rpt_doc *doc, const struct calc_plan *plan)
 	doc->subtitle = xstrdup(buf);
 }
 
-/* The thread of rpt_bg_start: runs the task it was given. */
-static void *bg_main(void *arg)
-{
-	struct rpt_bg *b = arg;
-	b->fn(b->arg);
-	return NULL;
-}
-
-void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg)
-{
-	b->fn = fn;
-	b->arg = arg;
-	b->on = 0;
-	if (calc_threads_get() > 1) {
-		/* the thread blocks every signal (it inherits the mask): an interrupt goes to
-		 * the calling thread, which holds it while the output files are renamed */
-		sigset_t all, old;
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		b->on = pthread_create(&b->thread, NULL, bg_main, b) == 0;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
-	if (!b->on)
-		fn(arg);
-}
-
-void rpt_bg_join(struct rpt_bg *b)
-{
-	if (b->on)
-		pthread_join(b->thread, NULL);
-	b->on = 0;
-}
-
-/* A context of expand_all, freed (rpt_bg_start). */
-static void ctx_release(void *p)
-{
-	calc_ctx_free(p);
-	free(p);
-}
-
 /* The chapter a pass of expand_all takes next: the first not expanded yet whose jobs on
  * the pool have all run (or that waits for none); the first not expanded when none is
  * ready.  'order' 0: the first not expanded. */
@@ -703,7 +660,7 @@ static int next_chapter(const int *done, const struct rpt_needs *needs, int n, i
  * after errors; 2 after errors when the order was another (nothing added to 'd'). */
 static int expand_all(struct chapter *ch, const char *const *files, const char *const *texts,
                       const struct calc_diag *rd, int nfiles, const struct calc_plan *plan,
-                      const struct rpt_opts *o, struct calc_diag *d, int reorder, struct rpt_bg *bg)
+                      const struct rpt_opts *o, struct calc_diag *d, int reorder)
 {
 	struct calc_ctx *ctx = xmalloc(sizeof *ctx);
 	struct rpt_needs *needs = xcalloc((size_t)nfiles + 1, sizeof *needs);
@@ -745,7 +702,8 @@ static int expand_all(struct chapter *ch, const char *const *files, const char *
 	}
 	rpt_srcmap_use(NULL);
 	calc_pool_stop(); /* the jobs refer to ctx */
-	rpt_bg_start(bg, ctx_release, ctx); /* while the caller numbers, resolves and renders */
+	calc_ctx_free(ctx);
+	free(ctx);
 	for (int i = 0; i < nfiles; i++)
 		if (cd[i].nerrors)
 			rc = -1;
@@ -796,7 +754,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 	struct calc_diag *rd = xcalloc((size_t)nfiles + 1, sizeof *rd);
 	for (int i = 0; i < nfiles; i++)
 		texts[i] = rpt_read_chapter(files[i], &rd[i]);
-	int rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 1, &doc->bg);
+	int rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 1);
 	if (rc == 2) { /* an error after expanding out of order: again in order, for its messages */
 		for (int i = 0; i < nfiles; i++) {
 			cmark_node_free(ch[i].root);
@@ -805,8 +763,7 @@ int rpt_doc_load(struct rpt_doc *doc, const char *const *files, int nfiles,
 		memset(ch, 0, (size_t)nfiles * sizeof *ch);
 		if (o && o->later)
 			rpt_outputs_free(o->later);
-		rpt_bg_join(&doc->bg);
-		rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 0, &doc->bg);
+		rc = expand_all(ch, files, (const char *const *)texts, rd, nfiles, plan, o, d, 0);
 	}
 	for (int i = 0; i < nfiles; i++) {
 		free(texts[i]);
@@ -845,7 +802,6 @@ void rpt_doc_free(struct rpt_doc *doc)
 {
 	if (!doc)
 		return;
-	rpt_bg_join(&doc->bg); /* the context of the expansion */
 	/* Pending structs of figures/tables that were never numbered (errors) leak no
 	 * memory worth the walk: numbering runs on every load. */
 	if (doc->root)

@@ -50,6 +50,7 @@
 #include "layout.h"
 #include "../calc/files.h"
 #include "svgpdf.h"
+#include "pdflib.h" /* last: its names stand for libharu's functions */
 
 #define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
 
@@ -1349,6 +1350,8 @@ int rpt_pdf_render(const struct rpt_doc *doc, const struct rpt_pdf_opts *o, cons
 	*out = NULL;
 	*len = 0;
 	memset(&p, 0, sizeof p);
+	if (rpt_hpdf_load(name, d) < 0)
+		return -1;
 	zq_init(&p.zq);
 	p.pdf = HPDF_New(error_handler, &p);
 	if (!p.pdf)

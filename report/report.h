@@ -23,7 +23,6 @@
 #define RPT_REPORT_H
 
 #include <cmark-gfm.h>
-#include <pthread.h>
 
 #include "../calc/calc.h"
 #include "../calc/output.h"
@@ -56,22 +55,6 @@ struct rpt_table {
 	cmark_node *node;  /* the table node */
 	char *note;        /* footnote of a catalog table (units, sources), or NULL */
 };
-
-/* A task run on a thread of its own while the caller goes on (freeing what a run no longer
- * needs), or at once on the calling thread when the run has one thread
- * (calc_threads_get) or no thread can be started.  The task touches nothing the caller
- * uses until rpt_bg_join; its thread blocks every signal, so that an interrupt reaches
- * the caller (main.c holds it while the output files are renamed). */
-struct rpt_bg {
-	pthread_t thread;
-	int on;                  /* 1 while the thread runs or is not joined yet */
-	void (*fn)(void *);
-	void *arg;
-};
-/* Run fn(arg) (see struct rpt_bg); b is in use until rpt_bg_join(b). */
-void rpt_bg_start(struct rpt_bg *b, void (*fn)(void *), void *arg);
-/* Return when the task of rpt_bg_start(b) has run; nothing when none runs. */
-void rpt_bg_join(struct rpt_bg *b);
 
 /* A figure's SVG body (svg_body in html.c: the <svg> element renamed for the page) read
  * by a job on the pool while the chapters are expanded, for the HTML renderer; the
@@ -106,8 +89,6 @@ struct rpt_doc {
 	const struct calc_plan *plan;
 	char *out_dir;     /* output folder the figure paths are under ("output") */
 	struct rpt_svgs *svgs; /* rpt_opts.svgs: figures read during the expansion, or NULL */
-	struct rpt_bg bg;  /* the expansion's context, freed while the document is numbered,
-	                      resolved and rendered (joined by rpt_doc_free) */
 };
 
 /* Options of one PDF render. */

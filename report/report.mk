@@ -34,25 +34,35 @@ endif
 
 REPORT_SRC  = $(wildcard report/*.c)
 REPORT_OBJ  = $(REPORT_SRC:%.c=$(BUILD)/%.o)
-REPORT_LIBS = -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lpng -lz -lm
+REPORT_LIBS = -lcmark-gfm-extensions -lcmark-gfm -lz -lm $(REPORT_DL)
 
-# trainplan-report links the archives of cmark-gfm, its extensions and the plan
-# parsers (inih, jansson, libyaml) where Debian's -dev packages ship them, as trainplan
-# links everything (Makefile, STATIC_LINK): Debian ships no libharu archive, so libharu
-# and what it needs (libpng, zlib, libm, the C library) stay shared.  A report then
-# starts with five shared libraries instead of nine: fewer files mapped and protected
-# and fewer relocations by the dynamic loader (`trainplan-report --version`: 189 -> 166
-# page faults; docs/architecture.md §11).  Where an archive is missing it is linked as
-# before.  Asked only when linking; the probe references one symbol of each library.
-REPORT_ARCHIVES = -lcmark-gfm-extensions -lcmark-gfm $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-REPORT_SHARED   = -lhpdf -lpng -lz -lm -lpthread
+# trainplan-report links the archives of cmark-gfm, its extensions, the plan parsers
+# (inih, jansson, libyaml) and zlib where Debian's -dev packages ship them, as trainplan
+# links everything (Makefile, STATIC_LINK): only libm and the C library stay shared.
+# Fewer files mapped and protected and fewer relocations by the dynamic loader at every
+# start (`trainplan-report --version`: 189 -> 166 page faults with five shared
+# libraries; docs/architecture.md §11).  libharu, of which Debian ships no archive, is
+# not linked: report/pdflib.c opens it (dlopen) when a PDF is first drawn, so that a run
+# with --no-pdf loads neither it nor libpng and the shared zlib it needs (`--version`:
+# 98 -> 71 page faults, 596,767 -> 165,651 instructions).  Where an archive is missing
+# it is linked as before.  Asked only when linking; the probe references one symbol of
+# each library.
+REPORT_ARCHIVES = -lcmark-gfm-extensions -lcmark-gfm $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lz
+REPORT_SHARED   = -lm -lpthread $(REPORT_DL)
 REPORT_LINK = $(shell printf 'char cmark_version(void), cmark_gfm_core_extensions_ensure_registered(void), \
-              json_object(void), ini_parse(void), yaml_get_version_string(void);\nint main(void){return \
+              json_object(void), ini_parse(void), yaml_get_version_string(void), zlibVersion(void);\nint main(void){return \
               cmark_version() + cmark_gfm_core_extensions_ensure_registered() + json_object() + ini_parse() + \
-              yaml_get_version_string();}\n' | $(CC) -x c -o $(BUILD)/.report-probe - -Wl,-Bstatic \
+              yaml_get_version_string() + zlibVersion();}\n' | $(CC) -x c -o $(BUILD)/.report-probe - -Wl,-Bstatic \
               $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED) >/dev/null 2>&1 && \
               echo '-Wl,-Bstatic $(REPORT_ARCHIVES) -Wl,-Bdynamic $(REPORT_SHARED)' || \
               echo '$(REPORT_LIBS) $(DEPS_LIBS)'; rm -f $(BUILD)/.report-probe)
+# dlopen is in the C library from glibc 2.34, in libdl before
+REPORT_DL = $(shell printf '\043include <dlfcn.h>\nint main(void){return dlopen("x", 0) != 0;}\n' | \
+            $(CC) -x c -o $(BUILD)/.report-dl-probe - >/dev/null 2>&1 || echo -ldl; rm -f $(BUILD)/.report-dl-probe)
+# the SONAME of the libharu found when building, which pdflib.c opens
+HPDF_SONAME = $(shell readelf -d "$$($(CC) -print-file-name=libhpdf.so)" 2>/dev/null | \
+              sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+$(BUILD)/report/pdflib.o: CFLAGS += $(if $(HPDF_SONAME),-DRPT_HPDF_SONAME='"$(HPDF_SONAME)"')
 
 # It is linked as a position-dependent executable where the compiler can (-no-pie, as
 # trainplan's -static is): the 7,038 relative relocations of a PIE's tables (the

@@ -33,6 +33,7 @@
 #include <hpdf_utils.h>
 
 #include "svgpdf.h"
+#include "pdflib.h" /* last: its names stand for libharu's functions */
 
 #define MAX_DEPTH 32
 #define MAX_DEFS 64

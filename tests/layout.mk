@@ -27,7 +27,7 @@ UNICODE_SMP   = Plane: � is drawn as a replacement character and the line goes
 # pdf.c asks report/url.c for the URL policy and calc/files.c to open images.  The
 # driver links the objects that trainplan-report is built from (and, under ASan, those
 # of check-report-asan), so no source is compiled twice.
-LAYOUT_SRC = report/layout.c report/pdf.c report/svgpdf.c report/textdev.c report/url.c calc/files.c
+LAYOUT_SRC = report/layout.c report/pdf.c report/pdflib.c report/svgpdf.c report/textdev.c report/url.c calc/files.c
 LAYOUT_OBJ = $(LAYOUT_SRC:%.c=$(BUILD)/%.o)
 $(LAYOUT_DRIVER): tests/layout/driver.c $(LAYOUT_OBJ) report/layout.h report/report.h $(wildcard calc/*.h) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
@@ -45,10 +45,11 @@ $(LAYOUT_DRIVER_ASAN): tests/layout/driver.c $(LAYOUT_OBJ_ASAN) report/layout.h 
 # cmocka unit tests of single layout decisions, on layout.c alone, and of the PDF
 # device's number writer (svgpdf.c) against libharu's.
 LAYOUT_UNIT = $(BUILD)/tests/layout-unit
-$(LAYOUT_UNIT): tests/layout/unit.c $(BUILD)/report/layout.o $(BUILD)/report/svgpdf.o report/layout.h report/report.h \
-		report/svgpdf.h $(wildcard calc/*.h) | $(BUILD)/.deps
+$(LAYOUT_UNIT): tests/layout/unit.c $(BUILD)/report/layout.o $(BUILD)/report/svgpdf.o $(BUILD)/report/pdflib.o \
+		report/layout.h report/report.h report/svgpdf.h $(wildcard calc/*.h) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ tests/layout/unit.c $(BUILD)/report/layout.o $(BUILD)/report/svgpdf.o \
+		$(BUILD)/report/pdflib.o \
 		$$(pkg-config --libs cmocka) -lcmark-gfm-extensions -lcmark-gfm -lhpdf -lm
 
 .PHONY: check-layout check-pdf check-layout-asan
