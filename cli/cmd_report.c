@@ -198,12 +198,20 @@ static int settle(int rc, const char *path, const char *what)
 static int render_figure(const char *share, const char *scripts, const char *name, const char *data,
                          const char *dir, int png)
 {
-	char path[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH], what[RPT_PATH];
-	int rc = 0;
+	char path[RPT_PATH * 2], expr[RPT_PATH * 6], script[RPT_PATH], what[RPT_PATH], marks[RPT_PATH * 2];
+	int rc = 0, has_marks;
+	struct stat st;
+	/* whether plan-marks.tsv lies beside the dataset, which figures/style.gp would ask of
+	 * ls(1) through a shell where the caller does not say: as `ls` does, a name that is
+	 * there (lstat) */
+	snprintf(marks, sizeof marks, "%.*splan-marks.tsv", (int)(strrchr(data, '/') ? strrchr(data, '/') + 1 - data : 0),
+	         data);
+	has_marks = lstat(marks, &st) == 0;
 	for (int dev = 0; dev < 1 + !!png && !rc; dev++) {
 		const char *ext = dev ? "png" : "svg";
 		snprintf(path, sizeof path, "%s/figures/%s.%s", dir, name, ext);
-		snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'", data, path, ext);
+		snprintf(expr, sizeof expr, "datafile='%s'; outfile='%s.tmp'; device='%s'; has_marks=%d", data, path, ext,
+		         has_marks);
 		snprintf(script, sizeof script, "%s/%s.gp", scripts, name);
 		snprintf(what, sizeof what, "figure %s: gnuplot (%s)", name, ext);
 		char *gp[] = {"gnuplot", "-e", expr, "figures/style.gp", script, NULL};
