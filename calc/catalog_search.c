@@ -239,6 +239,7 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 {
 	calc_search_opts_init(o);
 	o->keep_feasible = need >= NEED_ROWS;
+	o->pareto_sample = need >= NEED_ROWS ? calc_search_pareto_sample : NULL; /* t_pareto */
 	o->top_only = need <= NEED_AXES;
 	o->top_axes = need == NEED_AXES;
 	o->no_counts = need == NEED_BEST;
@@ -287,15 +288,25 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 		o.no_counts = 0; /* with a memo the counts come at no cost: a NEED_TOP result */
 		sc->level = NEED_TOP;
 	}
-	sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
+	/* The Pareto set's search (NEED_ROWS, every ranked leaf timed) reads a memo of its
+	 * memory side that is there but fills none: in `trainplan report` and `trainplan data`
+	 * it is the first search and no later one reads its memo (the datasets and tables after
+	 * it take its result), and filling it (the memory total and worst stage of each of the
+	 * DeepSeek-V3 plan's 4.76 M measured leaves) was 0.55 s of the 1.89 s of CPU of
+	 * `trainplan data search-pareto` (1.89 -> 1.34 s without it, perf stat, medians of 4
+	 * interleaved runs).  A later
+	 * search of that memory side fills one itself.  The result does not depend on the memo
+	 * (test_memo, tests/calc/search.c). */
+	struct calc_search_cfg seed_[CALC_SEARCH_SEED];
+	int nseed_, memo = memo_wanted(root, plan) && (need < NEED_ROWS || memo_there(root, plan, &o, seed_, &nseed_));
+	sc->failed = (memo ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
 	if (first)
 		return sc;
 	sc->failed = sc->failed || calc_search_pick_band(plan, &sc->r, CALC_PICK_TOP, d) < 0;
 	for (int k; !sc->failed && (k = calc_search_pick_window(&sc->r, plan)) > 0;) {
 		calc_search_free(&sc->r); /* the recommendation reads the whole band (pick.c) */
 		o.top = k;
-		sc->failed = (memo_wanted(root, plan) ? search_memo(root, plan, &o, &sc->r, d)
-		                                      : calc_search(plan, &o, &sc->r, d)) < 0;
+		sc->failed = (memo ? search_memo(root, plan, &o, &sc->r, d) : calc_search(plan, &o, &sc->r, d)) < 0;
 	}
 	return sc;
 }
@@ -1288,26 +1299,27 @@ TBF(t_heatmap, NEED_FULL, calc_search_table_heatmap)
 #define PARETO_WINDOW 1.5 /* figures/search-pareto.gp: set yrange [ : T_min*1.5] */
 enum { PARETO_NEAR = 600, PARETO_FAR = 300 }; /* a chart of about 600 points */
 
-long long calc_search_pareto_sample(const struct calc_search_result *r, char *keep)
+long long calc_search_pareto_sample(const struct calc_search_point *pts, const char *frontier, long long nrows,
+                                    char *keep)
 {
 	double best = INFINITY;
 	long long near = 0, far = 0, kn, kf, in = 0, jf = 0, n = 0;
-	for (long long i = 0; i < r->nrows; i++)
-		if (r->rows[i].step_time < best)
-			best = r->rows[i].step_time;
-	for (long long i = 0; i < r->nrows; i++)
-		if (!(r->frontier && r->frontier[i])) {
-			if (r->rows[i].step_time < PARETO_WINDOW * best)
+	for (long long i = 0; i < nrows; i++)
+		if (pts[i].step_time < best)
+			best = pts[i].step_time;
+	for (long long i = 0; i < nrows; i++)
+		if (!(frontier && frontier[i])) {
+			if (pts[i].step_time < PARETO_WINDOW * best)
 				near++;
 			else
 				far++;
 		}
 	kn = near > PARETO_NEAR ? (near + PARETO_NEAR - 1) / PARETO_NEAR : 1;
 	kf = far > PARETO_FAR ? (far + PARETO_FAR - 1) / PARETO_FAR : 1;
-	for (long long i = 0; i < r->nrows; i++) {
-		if (r->frontier && r->frontier[i])
+	for (long long i = 0; i < nrows; i++) {
+		if (frontier && frontier[i])
 			keep[i] = 1;
-		else if (r->rows[i].step_time < PARETO_WINDOW * best)
+		else if (pts[i].step_time < PARETO_WINDOW * best)
 			keep[i] = in++ % kn == 0;
 		else
 			keep[i] = jf++ % kf == 0;
@@ -1316,35 +1328,26 @@ long long calc_search_pareto_sample(const struct calc_search_result *r, char *ke
 	return n;
 }
 
+/* The search at NEED_ROWS keeps the sample's rows alone (opts.pareto_sample, search_opts):
+ * the DeepSeek-V3 plan ranks 2,244,475 configurations, and keeping each as a row (136
+ * bytes: 305 MB in the items' arrays, copied into one and sorted by qsort) to write 829
+ * of them was most of `trainplan data search-pareto` and of the report's datasets phase:
+ * 6.85 s of CPU (perf stat task-clock, both threads) and 159,903 page faults before,
+ * 1.50 s and 17,419 with the points (13.20 -> 12.83 G instructions, callgrind: the time
+ * went to the faults and copies, which it does not count). */
 static int t_pareto(struct calc_ctx *c, const struct calc_args *a, struct calc_table *t, struct calc_diag *d)
 {
 	const struct calc_search_result *r = ctx_search(c, NEED_ROWS, d);
-	struct calc_search_result s;
-	char *keep;
-	long long n = 0;
 	char note[512];
 	if (!r)
 		return -1;
-	keep = xcalloc((size_t)(r->nrows > 0 ? r->nrows : 1), 1);
-	s = *r;
-	s.nrows = calc_search_pareto_sample(r, keep);
-	s.rows = xmalloc((size_t)(s.nrows > 0 ? s.nrows : 1) * sizeof *s.rows);
-	s.frontier = xcalloc((size_t)(s.nrows > 0 ? s.nrows : 1), 1);
-	for (long long i = 0; i < r->nrows; i++)
-		if (keep[i]) {
-			s.rows[n] = r->rows[i];
-			s.frontier[n++] = r->frontier ? r->frontier[i] : 0;
-		}
-	calc_search_table_pareto(&s, t);
-	if (s.nrows < r->nrows) {
+	calc_search_table_pareto(r, t);
+	if (r->nrows < r->npoints) {
 		snprintf(note, sizeof note, "%s Of %lld configurations that fit: every one on the frontier and a sample of the "
 		         "others, every k-th by memory (at most %d within %.1f times the best step time, %d beyond).",
-		         t->note ? t->note : "", r->nrows, PARETO_NEAR, PARETO_WINDOW, PARETO_FAR);
+		         t->note ? t->note : "", r->npoints, PARETO_NEAR, PARETO_WINDOW, PARETO_FAR);
 		calc_table_note(t, note);
 	}
-	free(s.rows);
-	free(s.frontier);
-	free(keep);
 	return 0;
 }
 

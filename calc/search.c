@@ -1126,6 +1126,9 @@ struct worker {
 	struct calc_search_row band_best;
 	long long nband, capband;
 	struct band_leaf *band;      /* step time, memory and key of each, to rank band_best */
+	/* opts.pareto_sample: this thread's ranked leaves as points (merged in merge) */
+	long long npts, cappts;
+	struct calc_search_point *pts;
 };
 
 static double now_s(void)
@@ -1299,6 +1302,59 @@ static void band_add(struct worker *w, const struct calc_search_row *r)
 		w->band_best = *r;
 		w->band_have = 1;
 	}
+}
+
+/* A ranked leaf as its point (opts.pareto_sample): the thread's array, in 2 MiB pages
+ * from 4 MiB on (xrealloc), not the item's rows. */
+static void point_push(struct worker *w, const struct calc_search_row *r)
+{
+	if (w->npts == w->cappts) {
+		w->cappts = w->cappts ? 2 * w->cappts : 4096;
+		w->pts = xrealloc(w->pts, (size_t)w->cappts * sizeof *w->pts);
+	}
+	w->pts[w->npts++] = (struct calc_search_point){r->memory, r->step_time, r->key};
+}
+
+/* The Pareto set's order of points: by memory, then step time, then key (cmp_pareto's
+ * for rows; the keys are unique, so the order is total). */
+static int pt_less(const struct calc_search_point *x, const struct calc_search_point *y)
+{
+	return x->memory != y->memory ? x->memory < y->memory
+	       : x->step_time != y->step_time ? x->step_time < y->step_time : x->key < y->key;
+}
+
+/* Sort a[0 .. n) by pt_less, tmp of n points as scratch: a merge sort, its comparison
+ * inlined.  Returns the one of a and tmp that holds the sorted points. */
+static struct calc_search_point *sort_points(struct calc_search_point *a, struct calc_search_point *tmp, long long n)
+{
+	enum { RUN = 16 };
+	for (long long lo = 0; lo < n; lo += RUN) { /* insertion sort of each run */
+		long long hi = lo + RUN < n ? lo + RUN : n;
+		for (long long i = lo + 1; i < hi; i++) {
+			struct calc_search_point x = a[i];
+			long long j = i;
+			for (; j > lo && pt_less(&x, &a[j - 1]); j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	}
+	struct calc_search_point *src = a, *dst = tmp;
+	for (long long w = RUN; w < n; w *= 2) {
+		for (long long lo = 0; lo < n; lo += 2 * w) {
+			long long mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			long long i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = pt_less(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct calc_search_point *x = src;
+		src = dst;
+		dst = x;
+	}
+	return src;
 }
 
 static void row_push(struct item *it, const struct calc_search_row *r)
@@ -1935,8 +1991,12 @@ static void leaf(struct worker *w, struct item *it, struct calc_search_row *row,
 	if (o->band_limit > 0 && row->step_time <= o->band_limit)
 		band_add(w, row);
 	axis_keep(w, row);
-	if (o->keep_all || o->keep_feasible)
-		row_push(it, row);
+	if (o->keep_all || o->keep_feasible) {
+		if (o->pareto_sample && !o->keep_all)
+			point_push(w, row);
+		else
+			row_push(it, row);
+	}
 }
 
 /* Record a rejected leaf (only walked when every row is kept). */
@@ -2113,6 +2173,56 @@ static void pre_layers(struct worker *w, int c)
 	w->pre_key = w->lay_key;
 }
 
+/* The configuration fields an item gives each of its leaves, as run_item sets them: all
+ * but the schedule, vpp, recomputation, SP and ZeRO stage (the leaf's loops). */
+static void item_cfg(const struct shared *sh, const struct item *it, struct calc_search_cfg *c)
+{
+	const struct calc_plan *base = sh->base;
+	int B = base->global_batch, tmp[CALC_MAX_STAGES];
+	c->gpus = it->gpus;
+	c->nodes = it->nodes;
+	c->gpus_per_node = it->gpn;
+	c->tp = it->tp;
+	c->pp = it->pp;
+	c->cp = it->cp;
+	c->dp = it->dp;
+	c->recipe = (signed char)it->recipe;
+	c->ep = it->ep;
+	c->etp = it->etp;
+	c->split = (signed char)it->split;
+	/* the optimizer offload of this item: none or the grid's share */
+	c->offload = it->offload ? sh->o.offload_optimizer : 0;
+	c->uneven = it->split != CALC_SPLIT_PLAN || calc_plan_has_layout(base);
+	if (!c->uneven && it->pp <= CALC_MAX_STAGES && calc_layers_split(base->model.layers, it->pp, base->split, tmp, NULL) == 0)
+		for (int i = 1; i < it->pp; i++)
+			c->uneven |= tmp[i] != tmp[0];
+	c->micro_batch = it->mb;
+	c->m = B % (it->mb * it->dp) ? 0 : B / (it->mb * it->dp);
+}
+
+/* The row of the leaf 'key' with its point's memory and step time (opts.pareto_sample):
+ * the key is the item's key0 (the item's index times 2^KEY_BITS, build_items) plus the
+ * leaf's place in run_item's loops over the schedule variants, the recomputation modes,
+ * SP and the four ZeRO stages, each leaf counted whether walked or not. */
+static void row_of_point(const struct shared *sh, const struct calc_search_point *pt, struct calc_search_row *row)
+{
+	const struct item *it = &sh->items[pt->key >> KEY_BITS];
+	long long local = pt->key & ((1LL << KEY_BITS) - 1);
+	int rcs[3], nrc = recompute_modes(sh->base, rcs), nsp = nsp_of(it->tp);
+	int z = (int)(local % 4), sp = (int)(local / 4 % nsp), ri = (int)(local / 4 / nsp % nrc);
+	int s = (int)(local / 4 / nsp / nrc);
+	memset(row, 0, sizeof *row);
+	item_cfg(sh, it, &row->c);
+	row->c.schedule = (signed char)sh->var[it->pp != 1].sched[s];
+	row->c.vpp = sh->var[it->pp != 1].vpp[s];
+	row->c.recompute = (signed char)rcs[ri];
+	row->c.sp = (signed char)(nsp == 2 ? sp : 0);
+	row->c.zero = (signed char)z;
+	row->key = pt->key;
+	row->memory = pt->memory;
+	row->step_time = pt->step_time;
+}
+
 static void run_item(struct worker *w, struct item *it)
 {
 	const struct calc_search_opts *o = &w->sh->o;
@@ -2171,19 +2281,7 @@ static void run_item(struct worker *w, struct item *it)
 			return;
 	}
 	memset(&row, 0, sizeof row);
-	row.c.gpus = it->gpus;
-	row.c.nodes = it->nodes;
-	row.c.gpus_per_node = it->gpn;
-	row.c.tp = it->tp;
-	row.c.pp = it->pp;
-	row.c.cp = it->cp;
-	row.c.dp = it->dp;
-	row.c.recipe = (signed char)it->recipe;
-	row.c.ep = it->ep;
-	row.c.etp = it->etp;
-	row.c.split = (signed char)it->split;
-	/* the optimizer offload of this item: none or the grid's share */
-	row.c.offload = it->offload ? o->offload_optimizer : 0;
+	item_cfg(w->sh, it, &row.c);
 	p->offload_optimizer = row.c.offload;
 	/* the placement: the plan's, or a Megatron-Core rule of this item */
 	split_keys(p, base, it->split, it->pp);
@@ -2200,14 +2298,6 @@ static void run_item(struct worker *w, struct item *it)
 			memset(w->lay_c[c].v, -1, sizeof w->lay_c[c].v);
 		}
 		w->lay_v = w->lay_c[c].v;
-	}
-	{
-		int tmp[CALC_MAX_STAGES];
-		row.c.uneven = it->split != CALC_SPLIT_PLAN || calc_plan_has_layout(base);
-		if (!row.c.uneven && it->pp <= CALC_MAX_STAGES &&
-		    calc_layers_split(base->model.layers, it->pp, base->split, tmp, NULL) == 0)
-			for (int i = 1; i < it->pp; i++)
-				row.c.uneven |= tmp[i] != tmp[0];
 	}
 
 	p->nodes = it->nodes;
@@ -2250,9 +2340,7 @@ static void run_item(struct worker *w, struct item *it)
 	{
 		int mb = it->mb, m = B % (mb * it->dp) ? 0 : B / (mb * it->dp);
 		enum calc_reject r1 = pre != CALC_REJ_NONE ? pre : m ? CALC_REJ_NONE : CALC_REJ_BATCH;
-		row.c.micro_batch = mb;
 		w->item_axes = axis_mask_item(&row.c);
-		row.c.m = m;
 		p->micro_batch = mb;
 		if (r1 != CALC_REJ_NONE && !o->keep_all) {
 			reject_many(w, r1, per_mb);
@@ -2405,6 +2493,13 @@ static void *worker_main(void *arg)
 		}
 	}
 	w->cpu_s = thread_cpu_s() - c0;
+	if (w->npts) { /* opts.pareto_sample: this thread's points in order, beside the others' */
+		struct calc_search_point *tmp = xmalloc((size_t)w->npts * sizeof *tmp), *sorted;
+		sorted = sort_points(w->pts, tmp, w->npts);
+		free(sorted == tmp ? w->pts : tmp);
+		w->pts = sorted;
+		w->cappts = w->npts;
+	}
 	return NULL;
 }
 
@@ -2585,6 +2680,50 @@ static int cmp_pareto(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
+/* opts.pareto_sample: the threads' points (each thread's sorted, worker_main) merged in
+ * the Pareto set's order, the frontier marked as for rows (a point is on it when it is
+ * faster than every point before it), and the sample's points as rows (row_of_point).
+ * The rows and frontier are those that the complete rows (keep_feasible alone), sorted by
+ * cmp_pareto, give at the sampled places. */
+static void merge_points(struct calc_search_result *out, struct worker *ws, int nw, const struct shared *sh)
+{
+	long long n = 0, at[64] = {0};
+	for (int i = 0; i < nw; i++)
+		n += ws[i].npts;
+	struct calc_search_point *pts = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *pts);
+	for (long long k = 0; k < n; k++) { /* the least of the threads' next points */
+		int b = -1;
+		for (int i = 0; i < nw; i++)
+			if (at[i] < ws[i].npts && (b < 0 || pt_less(&ws[i].pts[at[i]], &ws[b].pts[at[b]])))
+				b = i;
+		pts[k] = ws[b].pts[at[b]++];
+	}
+	for (int i = 0; i < nw; i++) {
+		free(ws[i].pts);
+		ws[i].pts = NULL;
+		ws[i].npts = ws[i].cappts = 0;
+	}
+	char *frontier = xcalloc((size_t)(n > 0 ? n : 1), 1), *keep = xcalloc((size_t)(n > 0 ? n : 1), 1);
+	double best = INFINITY;
+	for (long long i = 0; i < n; i++)
+		if (pts[i].step_time < best) {
+			best = pts[i].step_time;
+			frontier[i] = 1;
+		}
+	long long nk = sh->o.pareto_sample(pts, frontier, n, keep);
+	out->npoints = n;
+	out->rows = xmalloc((size_t)(nk > 0 ? nk : 1) * sizeof *out->rows);
+	out->frontier = xcalloc((size_t)(nk > 0 ? nk : 1), 1);
+	for (long long i = 0; i < n; i++)
+		if (keep[i] && out->nrows < nk) {
+			row_of_point(sh, &pts[i], &out->rows[out->nrows]);
+			out->frontier[out->nrows++] = frontier[i];
+		}
+	free(keep);
+	free(frontier);
+	free(pts);
+}
+
 static void merge(struct calc_search_result *out, struct worker *ws, int nw, struct shared *sh)
 {
 	const struct calc_search_opts *o = &sh->o;
@@ -2681,7 +2820,9 @@ static void merge(struct calc_search_result *out, struct worker *ws, int nw, str
 	qsort(out->cells, (size_t)out->ncells, sizeof *out->cells, cmp_cells);
 	out->cells = xrealloc(out->cells, (size_t)(out->ncells > 0 ? out->ncells : 1) * sizeof *out->cells);
 
-	if (o->keep_all || o->keep_feasible) {
+	if (o->keep_feasible && o->pareto_sample && !o->keep_all)
+		merge_points(out, ws, nw, sh);
+	else if (o->keep_all || o->keep_feasible) {
 		out->rows = xmalloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *out->rows);
 		for (int i = 0; i < sh->nitems; i++) {
 			struct item *it = &sh->items[i];
@@ -3072,6 +3213,7 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		calc_step_compute_memo_free(ws[i].s1);
 		for (int c = 0; c < PRE_CACHE; c++)
 			free(ws[i].pre_c[c].all);
+		free(ws[i].pts);
 	}
 	free(ws);
 	for (int i = 0; i < sh.nitems; i++)

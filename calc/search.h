@@ -82,6 +82,13 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 struct calc_search_memo;
 struct calc_search_cfg;
 
+/* A ranked configuration as the Pareto set orders it (opts.pareto_sample). */
+struct calc_search_point {
+	double memory;    /* worst stage total per GPU [bytes] */
+	double step_time; /* closed-form step time [s] */
+	long long key;    /* position in the enumeration */
+};
+
 struct calc_search_opts {
 	int ngpus;                       /* 0: the plan's GPU count */
 	int gpus[CALC_SEARCH_MAX_GPUS];  /* GPU counts to search (multiples of the node size,
@@ -104,6 +111,16 @@ struct calc_search_opts {
 	enum calc_objective objective;
 	int threads;                     /* worker threads (default 2) */
 	int keep_feasible;               /* 1: keep every ranked row (Pareto dataset) */
+	/* with keep_feasible (not keep_all): the rows kept are a sample of the Pareto set.
+	 * Each ranked leaf is kept as its point (struct calc_search_point, 24 bytes, not a
+	 * row's 136), the points ordered as the Pareto set is (memory, step time, key) and
+	 * the frontier marked, and 'pareto_sample' marks in keep[] (n entries, zeroed) the
+	 * points to keep and returns how many.  result.rows holds those, in that order, each
+	 * with its configuration, key, memory and step time (its other fields 0: the grid's
+	 * enumeration gives the configuration from the key); result.frontier theirs;
+	 * result.npoints the points they were chosen from.  NULL (default): every row. */
+	long long (*pareto_sample)(const struct calc_search_point *pts, const char *frontier, long long n,
+	                           char *keep);
 	int keep_all;                    /* 1: keep every configuration (--all) */
 	int recheck;                     /* 1: re-time the top K with the simulator (default) */
 	int recheck_top;                 /* the simulator re-checks the first this many of the top K
@@ -415,6 +432,8 @@ struct calc_search_result {
 	struct calc_search_row *rows;   /* keep_all: every leaf in enumeration order;
 	                                   keep_feasible: every ranked row by memory; owned */
 	char *frontier;                 /* keep_feasible: 1 for rows on the Pareto frontier */
+	long long npoints;              /* opts.pareto_sample: the ranked rows the kept ones were
+	                                   chosen from (0 otherwise) */
 	/* opts.band_limit > 0: the band's leaves (see there) */
 	long long band_n;               /* ranked leaves with step time <= band_limit */
 	long long band_nsafe;           /* of which headroom >= band_want */
@@ -556,10 +575,12 @@ void calc_search_table_axes(const struct calc_search_result *r, struct calc_tabl
 void calc_search_table_rejects(const struct calc_search_result *r, struct calc_table *t);
 void calc_search_table_rows(const struct calc_search_result *r, struct calc_table *t);
 void calc_search_table_pareto(const struct calc_search_result *r, struct calc_table *t);
-/* The rows of the search-pareto dataset (calc/catalog_search.c): of a keep_feasible
- * result 'r', every row on the frontier and a bounded, deterministic sample of the
- * others; keep[i] = 1 for each row kept (keep has r->nrows entries).  Returns how many. */
-long long calc_search_pareto_sample(const struct calc_search_result *r, char *keep);
+/* The rows of the search-pareto dataset (calc/catalog_search.c; opts.pareto_sample): of
+ * the 'n' points of a keep_feasible search in the Pareto set's order, 'frontier' marking
+ * its frontier, every point on the frontier and a bounded, deterministic sample of the
+ * others; keep[i] = 1 for each point kept (keep has n entries).  Returns how many. */
+long long calc_search_pareto_sample(const struct calc_search_point *pts, const char *frontier, long long n,
+                                    char *keep);
 void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t);
 
 #endif

@@ -18,8 +18,7 @@ plan_point = !has_marks ? '' : \
 	", marksfile using 'plan_microbatches':(100*column('plan_bubble')) with points ".plan_mark. \
 	" title sprintf('plan: %s, p = %d', plan_schedule, plan_pp)"
 # the pick likewise (style.gp's pick mark), where the planner has one
-pick_schedule = mark_text("pick_schedule")
-pick_p = mark_text("pick_pp")
+pick_p = pick_pp_text
 pick_point = (!has_marks || pick_schedule eq '') ? '' : \
 	", marksfile using 'pick_microbatches':(100*column('pick_bubble')) with points ".pick_mark. \
 	" title 'pick: ".pick_schedule.", p = ".pick_p."'"

@@ -145,7 +145,11 @@ pick_mark = "lc rgb c_pick pt 9 ps 1.7"
 marks_dir_end = 0
 do for [i=1:strlen(datafile)] { if (datafile[i:i] eq '/') { marks_dir_end = i } }
 marksfile = datafile[1:marks_dir_end] . 'plan-marks.tsv'
-has_marks = strlen(system("ls '" . marksfile . "' 2>/dev/null")) > 0
+# has_marks is given by `trainplan report` (render_figure, cli/cmd_report.c: whether that
+# file is there, as ls says it), else asked of ls.  Every system() here forks gnuplot
+# (82 shared libraries mapped) and starts a shell and a command: the four of this file
+# were about 55 ms of CPU of a figure's 130 (perf stat, docs/architecture.md §11).
+if (!exists("has_marks")) { has_marks = strlen(system("ls '" . marksfile . "' 2>/dev/null")) > 0 }
 # The plan's inter-node bandwidth per GPU, for the charts swept over it: a dotted black
 # line (the plan's colour) where the plan sits; plan_bw_gbps is 0 without marks, as are
 # plan_tp and plan_pp (the plan's split, for charts whose rows are splits).
@@ -158,10 +162,12 @@ plan_bw_arrow = "set arrow 5 from plan_bw_gbps, graph 0 to plan_bw_gbps, graph 1
 # The plan's schedule, recomputation and recipe by name ("" without marks), for the charts
 # whose bars are schedules, policies or recipes: plan_tic(name, planned) adds "(plan)"
 # to the plan's (on the same line; a chart with long names puts it on a line of its own).
-mark_text(col) = has_marks ? system("LC_ALL=C awk -F'\t' 'NR==1{for(i=1;i<=NF;i++)if($i==\"".col."\")c=i} NR==2&&c{print $c}' '".marksfile."'") : ""
-plan_schedule = mark_text("plan_schedule")
-plan_recompute = mark_text("plan_recompute")
-plan_recipe = mark_text("plan_recipe")
+# The pick's schedule and depth as text too (pick_schedule, pick_pp_text: bubble-curves.gp).
+# All five read by one stats pass over the file's one row (strcol of the column named in
+# the header: the field's text, as awk printed it), not by one awk through a shell each.
+plan_schedule = ""; plan_recompute = ""; plan_recipe = ""; pick_schedule = ""; pick_pp_text = ""
+if (has_marks) { stats marksfile using (plan_schedule = strcol("plan_schedule"), plan_recompute = strcol("plan_recompute"), \
+	plan_recipe = strcol("plan_recipe"), pick_schedule = strcol("pick_schedule"), pick_pp_text = strcol("pick_pp"), 0) nooutput name "MARK_TEXT" }
 plan_tic(name, planned) = name eq planned ? name." (plan)" : name
 
 # The reader's rounding of the text and tables (calc/format.c, calc_fmt_reader_dec): at

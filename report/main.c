@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "../calc/files.h"
@@ -64,7 +65,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
 	      "                        [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe]\n"
-	      "                        [--threads N] chapter.md...\n"
+	      "                        [--threads N] [--wait-fd N] chapter.md...\n"
 	      "       trainplan-report --lint chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text chapter.md...\n",
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0, ragged = 0;
-	int threads = 0;
+	int threads = 0, wait_fd = -1;
 	const char *env = getenv("TRAINPLAN_THREADS");
 	if (env && *env && threads_arg(env, &threads) < 0)
 		return fail("TRAINPLAN_THREADS: allowed is an integer 1 .. 16, not", env);
@@ -223,6 +224,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--threads") && more) {
 			if (threads_arg(argv[++i], &threads) < 0)
 				return fail("--threads: allowed is an integer 1 .. 16, not", argv[i]);
+		} else if (!strcmp(a, "--wait-fd") && more) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (!*argv[i] || *end || v < 0 || v > 65535)
+				return fail("--wait-fd: allowed is an open file descriptor, not", argv[i]);
+			wait_fd = (int)v;
 		} else if (!strcmp(a, "--ragged"))
 			ragged = 1;
 		else if (!strcmp(a, "--unsafe"))
@@ -298,9 +305,33 @@ int main(int argc, char **argv)
 		dir_of(base, dir, sizeof dir);
 	struct rpt_outputs later = {0};
 	struct rpt_svgs svgs = {0};
-	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle, expand || text ? NULL : &svgs};
+	/* --wait-fd: the figures are being drawn while the chapters are expanded (`trainplan
+	 * report`, cli/cmd_report.c), so none is read before the descriptor reaches its end
+	 * (none read ahead on the pool, which could find a figure of an earlier run) */
+	struct rpt_opts o = {figures, dir, !expand && !text, &later, subtitle,
+	                     expand || text || wait_fd >= 0 ? NULL : &svgs};
 	struct rpt_doc doc;
 	int rc = rpt_doc_load(&doc, (const char *const *)files, nfiles, plan, &o, &d);
+	if (wait_fd >= 0) { /* the go-ahead is a byte before the end; an end without one: write nothing */
+		char b[64];
+		ssize_t n;
+		int go = 0;
+		while ((n = read(wait_fd, b, sizeof b)) != 0)
+			if (n > 0)
+				go = 1;
+			else if (errno != EINTR)
+				break;
+		close(wait_fd);
+		if (!go) {
+			rpt_doc_free(&doc);
+			rpt_outputs_free(&later);
+			calc_diag_free(&d);
+			free(plan);
+			free(sets);
+			free(files);
+			return 2;
+		}
+	}
 	if (rc == 0 && expand) {
 		char *md = cmark_render_commonmark(doc.root, CMARK_OPT_DEFAULT, 0);
 		fputs(md, stdout);

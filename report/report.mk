@@ -8,6 +8,8 @@
 #   figures/NAME.gp over $(OUT)/data/NAME.tsv
 #                   --(gnuplot + figures/style.gp)--> $(OUT)/figures/NAME.svg
 #   then chapters/*.md --(trainplan-report)--> $(OUT)/report.html, $(OUT)/report.pdf
+#   (trainplan-report starts first and expands the chapters while the stages above run;
+#   it reads the figures once they are all drawn)
 #   (the HTML inlines the SVG and the PDF draws it as vectors, report/svgpdf.c; a PNG of
 #   the same chart is one `make $(OUT)/figures/NAME.png` away)
 #

@@ -101,22 +101,19 @@ static void test_names_unique(void **state)
 static void test_pareto_sample(void **state)
 {
 	enum { N = 10000 };
-	struct calc_search_result r;
-	char *keep = calloc(N, 1), *again = calloc(N, 1);
+	struct calc_search_point *pts = calloc(N, sizeof *pts);
+	char *frontier = calloc(N, 1), *keep = calloc(N, 1), *again = calloc(N, 1);
 	long long near = 0, far = 0, front = 0;
 	(void)state;
-	memset(&r, 0, sizeof r);
-	r.nrows = N;
-	r.rows = calloc(N, sizeof *r.rows);
-	r.frontier = calloc(N, 1);
 	for (int i = 0; i < N; i++) {
-		r.frontier[i] = i % 200 == 0;
-		r.rows[i].memory = 1e9 + i;
-		r.rows[i].step_time = r.frontier[i] ? 1.0 : i % 4 == 1 ? 1.4 : 2.0;
+		frontier[i] = i % 200 == 0;
+		pts[i].memory = 1e9 + i;
+		pts[i].step_time = frontier[i] ? 1.0 : i % 4 == 1 ? 1.4 : 2.0;
+		pts[i].key = i;
 	}
-	assert_int_equal(calc_search_pareto_sample(&r, keep), 848);
+	assert_int_equal(calc_search_pareto_sample(pts, frontier, N, keep), 848);
 	for (int i = 0; i < N; i++) {
-		if (r.frontier[i])
+		if (frontier[i])
 			front += keep[i];
 		else if (i % 4 == 1)
 			near += keep[i];
@@ -127,12 +124,11 @@ static void test_pareto_sample(void **state)
 	assert_int_equal(near, 500);
 	assert_int_equal(far, 298);
 	assert_true(keep[1] && !keep[5] && !keep[17] && keep[21]); /* near rows 1, 5, ..., 21: every 5th */
-	assert_int_equal(calc_search_pareto_sample(&r, again), 848);
+	assert_int_equal(calc_search_pareto_sample(pts, frontier, N, again), 848);
 	assert_memory_equal(keep, again, N);
-	r.nrows = 100;
-	assert_int_equal(calc_search_pareto_sample(&r, keep), 100);
-	free(r.rows);
-	free(r.frontier);
+	assert_int_equal(calc_search_pareto_sample(pts, frontier, 100, keep), 100);
+	free(pts);
+	free(frontier);
 	free(keep);
 	free(again);
 }

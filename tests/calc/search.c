@@ -537,6 +537,89 @@ static void test_apply_and_pareto(void **state)
 	free(q);
 }
 
+/* opts.pareto_sample: the points kept are the rows a search keeping every ranked row
+ * gives at their places in the Pareto set's order -- each row's configuration (from its
+ * key: row_of_point), key, memory and step time bit for bit, and its frontier mark --
+ * on one and two threads, with three and two recomputation modes, an MoE grid (ep,
+ * etp) and the optimizer offload as a dimension. */
+static long long sample_all(const struct calc_search_point *pts, const char *frontier, long long n, char *keep)
+{
+	(void)pts, (void)frontier;
+	memset(keep, 1, (size_t)n);
+	return n;
+}
+
+static long long sample_third(const struct calc_search_point *pts, const char *frontier, long long n, char *keep)
+{
+	long long k = 0;
+	(void)pts;
+	for (long long i = 0; i < n; i++)
+		k += keep[i] = i % 3 == 1 || frontier[i];
+	return k;
+}
+
+static void test_pareto_points(void **state)
+{
+	const char *small[NSMALL + 2], *moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1",
+	                                          "parallel.pp=1", "parallel.dp=16", "training.seq_len=4096",
+	                                          "training.global_batch=64"};
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_opts o;
+	struct calc_search_result all, pts;
+	(void)state;
+	memcpy(small, small_sets, sizeof small_sets);
+	for (int plan = 0; plan < 4; plan++) {
+		int n = NSMALL;
+		if (plan == 1)
+			small[n++] = "training.flash_attention=0"; /* selective recomputation searched too */
+		if (plan == 3)
+			small[n++] = "cluster.gpu_memory=80GB";
+		if (plan == 2)
+			load_plan(p, moe, 7);
+		else
+			load_plan(p, small, n);
+		if (plan == 3)
+			p->cpu_optimizer_rate = 1e8;
+		for (int threads = 1; threads <= 2; threads++)
+			for (int third = 0; third < 2; third++) {
+				calc_search_opts_init(&o);
+				o.recheck = 0;
+				o.threads = threads;
+				o.max_mb = plan == 2 ? 2 : 8;
+				o.offload_optimizer = plan == 3;
+				o.keep_feasible = 1;
+				run(p, &o, &all);
+				o.pareto_sample = third ? sample_third : sample_all;
+				run(p, &o, &pts);
+				assert_true(all.nrows > 100);
+				assert_int_equal(pts.npoints, all.nrows);
+				assert_int_equal(pts.ranked, all.ranked);
+				long long k = 0;
+				for (long long i = 0; i < all.nrows; i++) {
+					if (third && !(i % 3 == 1 || all.frontier[i]))
+						continue;
+					const struct calc_search_row *a = &all.rows[i], *b = &pts.rows[k];
+					const struct calc_search_cfg *x = &a->c, *y = &b->c;
+					assert_true(k < pts.nrows);
+					assert_true(a->key == b->key && a->memory == b->memory && a->step_time == b->step_time);
+					assert_int_equal(all.frontier[i], pts.frontier[k]);
+					assert_true(x->gpus == y->gpus && x->nodes == y->nodes && x->gpus_per_node == y->gpus_per_node &&
+					            x->tp == y->tp && x->pp == y->pp && x->dp == y->dp && x->cp == y->cp &&
+					            x->vpp == y->vpp && x->micro_batch == y->micro_batch && x->m == y->m &&
+					            x->sp == y->sp && x->zero == y->zero && x->recompute == y->recompute &&
+					            x->schedule == y->schedule && x->recipe == y->recipe && x->uneven == y->uneven &&
+					            x->split == y->split && x->ep == y->ep && x->etp == y->etp &&
+					            x->offload == y->offload);
+					k++;
+				}
+				assert_int_equal(k, pts.nrows);
+				calc_search_free(&all);
+				calc_search_free(&pts);
+			}
+	}
+	free(p);
+}
+
 /* The memory objective: the winner has the most headroom of the brute force. */
 static void test_objective_memory(void **state)
 {
@@ -2181,7 +2264,8 @@ int main(void)
 		cmocka_unit_test(test_moe_axes),
 		cmocka_unit_test(test_moe_placement),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
-		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_objective_memory),
+		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_pareto_points),
+		cmocka_unit_test(test_objective_memory),
 		cmocka_unit_test(test_min_headroom),
 		cmocka_unit_test(test_seed_refused),
 		cmocka_unit_test(test_catalog),         cmocka_unit_test(test_bad_gpus),
