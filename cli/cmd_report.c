@@ -810,10 +810,9 @@ static int report_main(int argc, char **argv)
 		sprintf(cp, "%s/%s.md", chapdir, chs[i]);
 		rargv[k++] = cp;
 	}
-	rargv[k] = NULL;
 	if (!rc && nch > 0)
 		wfd = start_reporter(rargv, k);
-	rargv[k] = NULL;
+	rargv[k] = NULL; /* start_reporter appended --wait-fd: without it, the argv of run() where it did not start */
 	/* the datasets, here; then the tables and the figures, in parallel jobs */
 	if (!rc && got_signal)
 		rc = 2;
