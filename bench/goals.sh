@@ -4,8 +4,12 @@
 # commands interleaved (one run of each per round, so that a busy moment of the machine
 # falls on all of them alike), timed as CPU time, user + system, of the whole process
 # (bench/cputime.c):
-#   report HTML           trainplan-report --no-pdf of the chapters        <= 50 ms
-#   report HTML + PDF     trainplan-report of the chapters                 <= 150 ms
+#   report HTML           trainplan-report --no-pdf of the chapters, the plan's
+#                         searches read from OUT/search-cache (report/cache.c),
+#                         as every run after the first reads them            <= 50 ms
+#   report HTML, searched trainplan-report --no-pdf --no-cache: the first run of a
+#                         plan, every search run                             <= 50 ms
+#   report HTML + PDF     trainplan-report of the chapters (the cache read) <= 150 ms
 #   planner               configurations whose memory was computed (search --stats
 #                         "measured") per CPU-second of the whole `trainplan search`
 #                         command as a user runs it (the top re-timed by the simulator
@@ -26,6 +30,7 @@ i=0
 while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 	"$cpu" "$rpt" --plan "$plan" --out-dir "$out" --no-pdf -o "$tmp/r" "$@" >> "$tmp/html" || exit 1
+	"$cpu" "$rpt" --plan "$plan" --out-dir "$out" --no-pdf --no-cache -o "$tmp/r" "$@" >> "$tmp/cold" || exit 1
 	"$cpu" "$rpt" --plan "$plan" --out-dir "$out" -o "$tmp/r" "$@" >> "$tmp/both" || exit 1
 	"$cpu" "$tp" search --plan "$plan" >> "$tmp/search" || exit 1
 	"$cpu" "$tp" schedule --schedule interleaved --p 64 --v 4 --m 1024 --bench 1 >> "$tmp/sim" || exit 1
@@ -33,10 +38,12 @@ done
 med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 line() { # WHAT VALUE UNIT GOAL-TEXT OK(1/0)
 	printf '%-58s %10s %-12s (goal %s)  %s\n' "$1" "$2" "$3" "$4" "$( [ "$5" = 1 ] && echo ok || echo MISSED)"; }
-html=$(med "$tmp/html"); both=$(med "$tmp/both"); search=$(med "$tmp/search"); sim=$(med "$tmp/sim")
+html=$(med "$tmp/html"); cold=$(med "$tmp/cold"); both=$(med "$tmp/both"); search=$(med "$tmp/search"); sim=$(med "$tmp/sim")
 echo "goals for $plan (median of $runs interleaved runs, CPU time of the whole process):"
 line "report HTML" "$(awk -v x="$html" 'BEGIN { printf "%.1f", x * 1e3 }')" "ms CPU" "<= 50 ms" \
 	"$(awk -v x="$html" 'BEGIN { print (x <= 0.050) }')"
+line "report HTML, every search run (--no-cache)" "$(awk -v x="$cold" 'BEGIN { printf "%.1f", x * 1e3 }')" "ms CPU" \
+	"<= 50 ms" "$(awk -v x="$cold" 'BEGIN { print (x <= 0.050) }')"
 line "report HTML + PDF" "$(awk -v x="$both" 'BEGIN { printf "%.1f", x * 1e3 }')" "ms CPU" "<= 150 ms" \
 	"$(awk -v x="$both" 'BEGIN { print (x <= 0.150) }')"
 line "planner, whole search command ($measured configurations)" \

@@ -251,11 +251,112 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->threads = threads; /* the result does not depend on it */
 }
 
+/* The store of results between processes (calc_search_store_set; NULL: none). */
+static struct calc_search_store store;
+static int store_on;
+
+void calc_search_store_set(const struct calc_search_store *s)
+{
+	store_on = s != NULL;
+	if (s)
+		store = *s;
+}
+
+/* The key of a result of a search of 'plan' in the store: the plan as it searches --
+ * its bytes but where its keys were set (same_search_plan) and its two pointers, whose
+ * rows are named after the build's identity and the schedule table's generation (the
+ * recipe's name with training.main_grads, which the plan's bytes hold, gives its row;
+ * the stack's name its knobs) -- and, last (store_key_level), what the result holds: its
+ * level and whether it is of the first configuration alone.  The search reads nothing
+ * else (same_search_plan; the catalog's queue and memos change how fast a result comes
+ * and what it holds beyond what was asked, never what it gives: test_memo).  A block of
+ * its own; its length in *n. */
+static unsigned char *store_key(const struct calc_plan *plan, size_t *n)
+{
+	static const char tag[] = "trainplan search 1";
+	const char *recipe = plan->recipe ? plan->recipe->name : "";
+	const char *stack = plan->stack ? plan->stack->name : "";
+	unsigned long gen = calc_schedule_generation();
+	int lv[2] = {0, 0};
+	size_t len = sizeof tag + store.nbuild + sizeof gen + sizeof *plan + strlen(recipe) + 1 + strlen(stack) + 1 +
+	             sizeof lv;
+	unsigned char *k = xcalloc(1, len), *at = k;
+#define KPUT(x, sz) (memcpy(at, (x), (sz)), at += (sz))
+	struct calc_plan *p = (struct calc_plan *)k; /* first: the block's alignment */
+	KPUT(plan, sizeof *plan);
+	memset(p->key_line, 0, sizeof p->key_line);
+	memset(p->key_src, 0, sizeof p->key_src);
+	memset(p->set_origin, 0, sizeof p->set_origin);
+	p->recipe = NULL;
+	p->stack = NULL;
+	KPUT(tag, sizeof tag);
+	KPUT(store.build, store.nbuild);
+	KPUT(&gen, sizeof gen);
+	KPUT(recipe, strlen(recipe) + 1);
+	KPUT(stack, strlen(stack) + 1);
+	KPUT(lv, sizeof lv);
+#undef KPUT
+	*n = len;
+	return k;
+}
+
+/* The level in the store's key of the search of what the plan's framework runs
+ * (ctx_search_fw), a function of the plan (its stack) as the others are. */
+#define STORE_FW (-1)
+
+/* The key k (n bytes, store_key) of a result at 'level', of the first configuration
+ * alone or not ('first'). */
+static void store_key_level(unsigned char *k, size_t n, int level, int first)
+{
+	int lv[2] = {level, first};
+	memcpy(k + n - sizeof lv, lv, sizeof lv);
+}
+
+static struct search_cache *search_run(struct calc_ctx *root, const struct calc_plan *plan, int need, int first,
+                                       int threads, struct calc_diag *d);
+
+/* search_run, or a result from the store where one there serves (and then given to it).
+ * A result serves a request as a cached one of the context does (ctx_search_as): at
+ * its level or above, and of the first configuration alone only where that is asked. */
+static struct search_cache *search_new(struct calc_ctx *root, const struct calc_plan *plan, int need, int first,
+                                       int threads, struct calc_diag *d)
+{
+	if (!store_on)
+		return search_run(root, plan, need, first, threads, d);
+	size_t klen, vlen;
+	unsigned char *key = store_key(plan, &klen);
+	for (int level = need; level <= NEED_ROWS; level++)
+		for (int f = first; f >= 0; f--) {
+			store_key_level(key, klen, level, f);
+			const char *v = store.get(store.arg, key, klen, &vlen);
+			if (!v)
+				continue;
+			struct search_cache *sc = xcalloc(1, sizeof *sc);
+			if (calc_search_unpack(v, vlen, &sc->r) == 0) {
+				sc->level = level;
+				sc->first = f;
+				free(key);
+				return sc;
+			}
+			free(sc); /* bytes of another layout: searched again, and stored anew */
+		}
+	struct search_cache *sc = search_run(root, plan, need, first, threads, d);
+	if (!sc->failed) {
+		char *val;
+		size_t n = calc_search_pack(&sc->r, &val);
+		store_key_level(key, klen, sc->level, sc->first);
+		store.put(store.arg, key, klen, val, n);
+		free(val);
+	}
+	free(key);
+	return sc;
+}
+
 /* calc_search of 'plan' at level 'need' on 'threads' threads, its memo from 'root';
  * with 'first' the first configuration only (search_cache.first: the top is exact, so
  * its first row is the one a search keeping the window gives; no window is read).
  * Returns the cache entry (sc->failed after diagnostics in 'd'). */
-static struct search_cache *search_new(struct calc_ctx *root, const struct calc_plan *plan, int need, int first,
+static struct search_cache *search_run(struct calc_ctx *root, const struct calc_plan *plan, int need, int first,
                                        int threads, struct calc_diag *d)
 {
 	struct calc_search_opts o;
@@ -732,6 +833,19 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		o.allow = calc_framework_allows;
 		o.allow_arg = stack_framework(&c->plan, &own);
 		fc->searched = 1;
+		if (store_on) { /* the store's result, which is the one searched below */
+			size_t klen, vlen;
+			unsigned char *key = store_key(&c->plan, &klen);
+			store_key_level(key, klen, STORE_FW, 0);
+			const void *v = store.get(store.arg, key, klen, &vlen);
+			if (v && calc_search_unpack(v, vlen, &fc->r) == 0) {
+				fc->r.opts.allow = o.allow; /* the hooks as the search below had them */
+				fc->r.opts.allow_arg = o.allow_arg;
+				free(key);
+				return &fc->r;
+			}
+			free(key);
+		}
 		/* as the plan's own search and `trainplan search --for`: the window's first growth
 		 * kept at once (search_opts: CALC_PICK_TOP_FIRST rows), the window read from them
 		 * or the whole band in one more pass (calc_search_pick_band), so that a second
@@ -746,6 +860,16 @@ static const struct calc_search_result *ctx_search_fw(struct calc_ctx *c, struct
 		}
 		if (fc->failed)
 			return NULL;
+		if (store_on) {
+			size_t klen, n;
+			char *val;
+			unsigned char *key = store_key(&c->plan, &klen);
+			store_key_level(key, klen, STORE_FW, 0);
+			n = calc_search_pack(&fc->r, &val);
+			store.put(store.arg, key, klen, val, n);
+			free(val);
+			free(key);
+		}
 	} else if (fc->failed) {
 		calc_error(d, c->plan.file, 0, "the search of what the plan's framework runs failed");
 		return NULL;

@@ -583,4 +583,37 @@ long long calc_search_pareto_sample(const struct calc_search_point *pts, const c
                                     char *keep);
 void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_table *t);
 
+
+/*
+ * Results kept between processes (search_store.c, catalog_search.c).
+ *
+ * calc_search_pack writes a result (top, breakdowns, cells, rows) as bytes into a block
+ * of its own (*out, the caller frees it) and returns their count; calc_search_unpack
+ * reads them back into 'r' (calc_search_free releases it), -1 where the bytes are not a
+ * result of this build's layout.  The bytes are this build's structures: only the build
+ * that wrote them reads them (calc_search_store's key holds the build's identity).
+ */
+size_t calc_search_pack(const struct calc_search_result *r, char **out);
+int calc_search_unpack(const void *buf, size_t n, struct calc_search_result *r);
+/*
+ * A store of the catalog's searches (calc_ctx_search and every quantity of the planner):
+ * where one is set, a search first asks get() for the result stored under its key (the
+ * plan as it searches, what the search keeps, the schedule table's generation and the
+ * build's identity 'build', 'nbuild' bytes: the store's caller gives it, and a result is
+ * never served to another build) and runs only where none is there; a result it runs is
+ * given to put().  The result served is the one the search gives, byte for byte (the
+ * search is a function of its key).  get() returns the bytes (valid until the process
+ * ends) or NULL, *vlen their count; put() copies them.  Both are called from the threads
+ * of the pool: the store locks.  Set it before the first search (not thread-safe); NULL
+ * sets none.
+ */
+struct calc_search_store {
+	void *arg;
+	const void *(*get)(void *arg, const void *key, size_t klen, size_t *vlen);
+	void (*put)(void *arg, const void *key, size_t klen, const void *val, size_t vlen);
+	const void *build;
+	size_t nbuild;
+};
+void calc_search_store_set(const struct calc_search_store *s);
+
 #endif

@@ -65,7 +65,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: trainplan-report [--plan FILE] [--set KEY=VALUE]... [-o BASE] [--out-dir DIR]\n"
 	      "                        [--figures DIR] [--subtitle TEXT] [--no-pdf] [--paper a4|letter] [--ragged] [--unsafe]\n"
-	      "                        [--threads N] [--wait-fd N] chapter.md...\n"
+	      "                        [--threads N] [--wait-fd N] [--no-cache] chapter.md...\n"
 	      "       trainplan-report --lint chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --expand chapter.md...\n"
 	      "       trainplan-report [--plan FILE] [--set KEY=VALUE]... --text chapter.md...\n",
@@ -184,6 +184,7 @@ int main(int argc, char **argv)
 	const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
 	char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	int nsets = 0, nfiles = 0, lint = 0, expand = 0, text = 0, no_pdf = 0, letter = 0, unsafe = 0, ragged = 0;
+	int no_cache = 0;
 	int threads = 0, wait_fd = -1;
 	const char *env = getenv("TRAINPLAN_THREADS");
 	if (env && *env && threads_arg(env, &threads) < 0)
@@ -211,6 +212,8 @@ int main(int argc, char **argv)
 			text = 1;
 		else if (!strcmp(a, "--no-pdf"))
 			no_pdf = 1;
+		else if (!strcmp(a, "--no-cache"))
+			no_cache = 1;
 		else if (!strcmp(a, "--letter"))
 			letter = 1;
 		else if (!strcmp(a, "--paper") && more) {
@@ -303,6 +306,8 @@ int main(int argc, char **argv)
 		snprintf(dir, sizeof dir, "%s", out_dir);
 	else
 		dir_of(base, dir, sizeof dir);
+	/* the planner's results of an earlier run of this build (cache.c) */
+	struct rpt_cache *cache = no_cache ? NULL : rpt_cache_open(dir);
 	struct rpt_outputs later = {0};
 	struct rpt_svgs svgs = {0};
 	/* --wait-fd: the figures are being drawn while the chapters are expanded (`trainplan
@@ -324,6 +329,7 @@ int main(int argc, char **argv)
 		close(wait_fd);
 		if (!go) {
 			rpt_doc_free(&doc);
+			rpt_cache_free(cache);
 			rpt_outputs_free(&later);
 			calc_diag_free(&d);
 			free(plan);
@@ -365,6 +371,8 @@ int main(int argc, char **argv)
 		/* a run with any error writes nothing, and all files are replaced together */
 		if (rc == 0 && d.nerrors == 0 && make_dirs(dir, later.n > 0, &d) == 0)
 			rc = write_blocked(outs, nouts, &d);
+		if (rc == 0 && d.nerrors == 0)
+			rpt_cache_save(cache);
 		free(outs);
 		free(hbuf);
 		free(pbuf);
@@ -375,6 +383,7 @@ int main(int argc, char **argv)
 		rc = calc_error(&d, "<stdout>", 0, "cannot write the output: %s", strerror(errno));
 #if RPT_FREE_AT_EXIT
 	rpt_doc_free(&doc);
+	rpt_cache_free(cache); /* after the document, whose searches may read it */
 #endif
 	rpt_svgs_free(&svgs);
 	free(plan);

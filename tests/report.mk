@@ -11,6 +11,9 @@
 #                      expansion golden under AddressSanitizer + UBSan
 #   check-threads      the report on one and on two threads: the same HTML, the same
 #                      messages after errors
+#   check-cache        the planner's results kept between runs (report/cache.c): the
+#                      same report from the cache, nothing searched twice, a stale or
+#                      broken file ignored
 #   check-numbers      no ungrouped number of 5+ digits, no predicted quantity with its unit
 #                      in more than four significant digits, in the expanded chapters (§9.20)
 
@@ -64,14 +67,23 @@ $(RPT_ASAN)/trainplan-report: $(RPT_ASAN_OBJ) $(RPT_ASAN)/report/main.o $(RPT_AS
 check-report-asan: $(RPT_ASAN_UNIT) $(RPT_ASAN)/trainplan-report $(OUT)/report.html
 	@echo "report under AddressSanitizer + UBSan:"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(RPT_ASAN_UNIT)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(RPT_ASAN)/trainplan-report --plan $(PLAN) --no-pdf \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(RPT_ASAN)/trainplan-report --plan $(PLAN) --no-pdf --no-cache \
 		-o $(RPT_ASAN)/report --out-dir $(OUT) $(CHAPTERS) && echo "asan: the chapters render"
+	@rm -rf $(RPT_ASAN)/cache && mkdir -p $(RPT_ASAN)/cache && cp -R $(OUT)/figures $(RPT_ASAN)/cache/ && \
+	for i in 1 2; do ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 $(RPT_ASAN)/trainplan-report --plan $(PLAN) \
+		--no-pdf -o $(RPT_ASAN)/cache/report --out-dir $(RPT_ASAN)/cache $(CHAPTERS) || exit 1; done && \
+	echo "asan: the chapters render, their searches stored and read back (search-cache)"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 sh tests/report/run-expand.sh $(RPT_ASAN)/trainplan-report
 
 # The report on one and on two threads: the same HTML, the same messages after errors.
 .PHONY: check-threads
 check-threads: $(BUILD)/trainplan-report $(OUT)/report.html
 	@sh tests/report/check-threads.sh $(BUILD)/trainplan-report $(PLAN) $(OUT) $(BUILD)/threads $(CHAPTERS)
+
+# The planner's results kept between runs: the same report, read from the cache.
+.PHONY: check-cache
+check-cache: $(BUILD)/trainplan-report $(OUT)/report.html
+	@sh tests/report/check-cache.sh $(BUILD)/trainplan-report $(PLAN) $(OUT) $(BUILD)/cache-check $(CHAPTERS)
 
 # Statements the report must or must not make for a given plan (tests/report/claims/).
 .PHONY: check-claims
@@ -86,7 +98,7 @@ CHECKS += check-report-unit check-expand check-lint check-html check-two-plans c
 check-numbers: $(BUILD)/trainplan-report $(EXPANDED)
 	@sh tests/report/check-numbers.sh --cover $(BUILD)/trainplan-report plans/llama3-405b-h100.ini $(EXPANDED)
 
-CHECKS += check-claims check-threads check-numbers
+CHECKS += check-claims check-threads check-cache check-numbers
 
 # validation.band (the headline times' uncertainty band) against awk over the rows.
 .PHONY: check-band

@@ -558,6 +558,108 @@ static long long sample_third(const struct calc_search_point *pts, const char *f
 	return k;
 }
 
+/* calc_search_pack and calc_search_unpack (search_store.c, the report's cache): a
+ * result read back holds what the search gave, field by field -- the counts, the
+ * ranked top with its breakdowns and simulated times, the pick's row, the heatmap's
+ * cells, the rows kept and their frontier marks -- and packs to the same bytes again;
+ * bytes cut short, with one more, or of another layout are refused and leave nothing. */
+static void same_row(const struct calc_search_row *a, const struct calc_search_row *b)
+{
+	assert_true(a->key == b->key && a->reject == b->reject && a->worst == b->worst && a->memory == b->memory &&
+	            a->headroom == b->headroom && a->step_time == b->step_time && a->mfu == b->mfu &&
+	            a->tokens_per_s == b->tokens_per_s && a->run_time == b->run_time && a->cost == b->cost);
+	assert_true(a->c.tp == b->c.tp && a->c.pp == b->c.pp && a->c.dp == b->c.dp && a->c.cp == b->c.cp &&
+	            a->c.vpp == b->c.vpp && a->c.micro_batch == b->c.micro_batch && a->c.m == b->c.m &&
+	            a->c.sp == b->c.sp && a->c.zero == b->c.zero && a->c.recompute == b->c.recompute &&
+	            a->c.schedule == b->c.schedule && a->c.ep == b->c.ep && a->c.split == b->c.split);
+}
+
+static void test_pack(void **state)
+{
+	struct calc_plan *p = malloc(sizeof *p);
+	struct calc_search_opts o;
+	struct calc_search_result r, u, v;
+	(void)state;
+	load_plan(p, small_sets, NSMALL);
+	for (int kind = 0; kind < 2; kind++) {
+		calc_search_opts_init(&o);
+		o.top = 40;
+		o.recheck = 1;      /* simulated times in the top */
+		o.breakdown_top = 5; /* breakdowns of some rows only */
+		o.keep_feasible = kind == 1;
+		o.pareto_sample = kind == 1 ? calc_search_pareto_sample : NULL;
+		run(p, &o, &r);
+		struct calc_diag d = {0};
+		assert_int_equal(calc_search_pick_band(p, &r, CALC_PICK_TOP, &d), 0);
+		calc_diag_free(&d);
+		assert_true(r.ntop > 5 && r.ncells > 0 && (kind == 0 || (r.nrows > 10 && r.frontier)));
+		char *b, *b2;
+		size_t n = calc_search_pack(&r, &b);
+		assert_int_equal(calc_search_unpack(b, n, &u), 0);
+		/* the counts and the scalars */
+		assert_true(u.evaluated == r.evaluated && u.measured == r.measured && u.ranked == r.ranked &&
+		            u.pruned == r.pruned && u.partial == r.partial && u.rechecked == r.rechecked);
+		for (int i = 0; i < CALC_REJ_N; i++)
+			assert_true(u.rejected[i] == r.rejected[i]);
+		assert_true(u.opts.top == r.opts.top && u.opts.objective == r.opts.objective);
+		assert_true(u.opts.pareto_sample == r.opts.pareto_sample && !u.opts.memo && !u.opts.seed);
+		for (int i = 0; i < CALC_AXIS_N; i++) {
+			assert_int_equal(u.have_axis[i], r.have_axis[i]);
+			if (r.have_axis[i])
+				same_row(&u.axis[i], &r.axis[i]);
+		}
+		/* the top, with its breakdowns and simulated times */
+		assert_int_equal(u.ntop, r.ntop);
+		assert_int_equal(u.top_alloc, r.top_alloc);
+		for (int i = 0; i < r.ntop; i++) {
+			same_row(&u.top[i].r, &r.top[i].r);
+			assert_int_equal(u.top[i].sim_ok, r.top[i].sim_ok);
+			assert_true(u.top[i].sim_time == r.top[i].sim_time || (isnan(u.top[i].sim_time) && isnan(r.top[i].sim_time)));
+			assert_int_equal(u.top[i].fast != NULL, r.top[i].fast != NULL);
+			assert_int_equal(r.top[i].fast != NULL, i < 5);
+			if (r.top[i].fast)
+				assert_true(u.top[i].fast->time == r.top[i].fast->time &&
+				            u.top[i].fast->bubble == r.top[i].fast->bubble &&
+				            !memcmp(u.top[i].fast, r.top[i].fast, sizeof *r.top[i].fast));
+		}
+		assert_int_equal(u.pick_kept, r.pick_kept);
+		assert_int_equal(u.pick_top.fast != NULL, r.pick_top.fast != NULL);
+		if (r.pick_top.fast)
+			same_row(&u.pick_top.r, &r.pick_top.r);
+		/* the heatmap, the rows and the frontier */
+		assert_int_equal(u.ncells, r.ncells);
+		for (int i = 0; i < r.ncells; i++)
+			assert_true(u.cells[i].tp == r.cells[i].tp && u.cells[i].pp == r.cells[i].pp &&
+			            !memcmp(&u.cells[i].best, &r.cells[i].best, sizeof r.cells[i].best) && /* NaN: none fits */
+			            u.cells[i].feasible == r.cells[i].feasible);
+		assert_true(u.nrows == r.nrows && u.npoints == r.npoints);
+		for (long long i = 0; i < r.nrows; i++) {
+			same_row(&u.rows[i], &r.rows[i]);
+			assert_int_equal(u.frontier[i], r.frontier[i]);
+		}
+		/* the same bytes again */
+		size_t n2 = calc_search_pack(&u, &b2);
+		assert_true(n2 == n && !memcmp(b, b2, n));
+		free(b2);
+		/* cut short anywhere, one byte more, another layout: refused, nothing kept */
+		for (size_t cut = 0; cut < n; cut += cut < 4096 ? 1 : 97) {
+			assert_int_equal(calc_search_unpack(b, cut, &v), -1);
+			assert_true(!v.top && !v.cells && !v.rows && !v.frontier && !v.pick_top.fast && v.ntop == 0);
+		}
+		char *more = malloc(n + 1);
+		memcpy(more, b, n);
+		more[n] = 0;
+		assert_int_equal(calc_search_unpack(more, n + 1, &v), -1);
+		more[8] ^= 1; /* the result's size in the header */
+		assert_int_equal(calc_search_unpack(more, n, &v), -1);
+		free(more);
+		free(b);
+		calc_search_free(&u);
+		calc_search_free(&r);
+	}
+	free(p);
+}
+
 static void test_pareto_points(void **state)
 {
 	const char *small[NSMALL + 2], *moe[] = {"model.preset=olmoe-1b-7b", "cluster.nodes=2", "parallel.tp=1",
@@ -2264,7 +2366,7 @@ int main(void)
 		cmocka_unit_test(test_moe_axes),
 		cmocka_unit_test(test_moe_placement),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
-		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_pareto_points),
+		cmocka_unit_test(test_apply_and_pareto), cmocka_unit_test(test_pareto_points), cmocka_unit_test(test_pack),
 		cmocka_unit_test(test_objective_memory),
 		cmocka_unit_test(test_min_headroom),
 		cmocka_unit_test(test_seed_refused),

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The report does not depend on its threads (docs/architecture.md §3, "Threads"): the
+# The report does not depend on its threads (docs/architecture.md §3, "Threads"), its
+# searches run (--no-cache: none read from an earlier run, report/cache.c): the
 # chapters of PLAN rendered on one thread and twice on two (where the chapters whose
 # searches are still running wait while later ones are expanded) give the same HTML;
 # and chapters with errors, one in the first chapter (which waits for searches, so two
@@ -12,7 +13,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
 for t in 1 2 2b; do
-	"$bin" --threads "${t%b}" --plan "$plan" --out-dir "$out" --no-pdf -o "$work/r$t" "$@" || bad "--threads $t failed"
+	"$bin" --no-cache --threads "${t%b}" --plan "$plan" --out-dir "$out" --no-pdf -o "$work/r$t" "$@" || bad "--threads $t failed"
 done
 for t in 2 2b; do
 	if cmp -s "$work/r1.html" "$work/r$t.html"; then ok; else bad "report.html on 1 and 2 threads ($t) differ"; fi
@@ -25,7 +26,7 @@ for f in "$@"; do
 	case $n in 1|2) printf '\nBroken: `=memory.nonexistent`.\n' >> "$work/bad/$(basename "$f")" ;; esac
 done
 for t in 1 2; do
-	"$bin" --threads $t --plan "$plan" --out-dir "$out" --no-pdf -o "$work/e$t" "$work"/bad/*.md 2> "$work/e$t.err"
+	"$bin" --no-cache --threads $t --plan "$plan" --out-dir "$out" --no-pdf -o "$work/e$t" "$work"/bad/*.md 2> "$work/e$t.err"
 	echo "rc $?" >> "$work/e$t.err"
 done
 if [ "$(grep -c 'unknown quantity' "$work/e1.err")" -ne 2 ]; then bad "the error chapters did not fail twice"; else ok; fi
