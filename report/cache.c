@@ -13,7 +13,7 @@
  *
  * The file: a first line naming it, the build ID (its length, then its bytes), the
  * entries (key length, value length, key, value; lengths as 4-byte integers in this
- * machine's order), and a 64-bit FNV-1a hash of every byte before it.  A file that is
+ * machine's order), and a 64-bit hash of every byte before it (hash64).  A file that is
  * not whole, not of this build, or not in this form is ignored (searched anew, and
  * replaced).  It is written, whole or not at all (calc_output_write), only by a run that
  * searched something not in it, and then holds what that run read or searched: results
@@ -53,14 +53,24 @@ struct rpt_cache {
 	int added;     /* results searched by this run */
 };
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+/* A 64-bit hash of n bytes at p from h, eight bytes a step (a multiply and a shift
+ * each: reading the default plan's 0.8 MB file took 1.7 M instructions, 6.3 M with
+ * FNV-1a's byte a step, callgrind).  Not a defence against anyone: it finds a file cut short or
+ * changed by accident, and the keys are compared whole besides. */
+static uint64_t hash64(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
+	uint64_t w;
+	for (; n >= 8; b += 8, n -= 8) {
+		memcpy(&w, b, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	for (; n; b++, n--)
+		h = (h ^ *b) * 0x100000001b3ull;
 	return h;
 }
-#define FNV0 0xcbf29ce484222325ull
+#define HASH0 0xcbf29ce484222325ull
 
 /* The GNU build ID of the executable (its PT_NOTE NT_GNU_BUILD_ID) into c->build. */
 static int build_note(struct dl_phdr_info *info, size_t size, void *arg)
@@ -112,7 +122,7 @@ static struct entry *add(struct rpt_cache *c)
 static const void *cache_get(void *arg, const void *key, size_t klen, size_t *vlen)
 {
 	struct rpt_cache *c = arg;
-	uint64_t h = fnv1a(FNV0, key, klen);
+	uint64_t h = hash64(HASH0, key, klen);
 	const void *v = NULL;
 	pthread_mutex_lock(&c->lock);
 	struct entry *e = find(c, key, klen, h);
@@ -130,7 +140,7 @@ static void cache_put(void *arg, const void *key, size_t klen, const void *val, 
 	struct rpt_cache *c = arg;
 	if (klen > UINT32_MAX || vlen > UINT32_MAX)
 		return;
-	uint64_t h = fnv1a(FNV0, key, klen);
+	uint64_t h = hash64(HASH0, key, klen);
 	pthread_mutex_lock(&c->lock);
 	struct entry *e = find(c, key, klen, h); /* one the file had that did not read back: */
 	if (e) {                                 /* kept, never found again nor written */
@@ -161,7 +171,7 @@ static void read_entries(struct rpt_cache *c, const unsigned char *b, size_t n)
 	if (n < nh + 4 + 8 || memcmp(b, cache_head, nh))
 		return;
 	memcpy(&sum, b + n - 8, 8);
-	if (sum != fnv1a(FNV0, b, n - 8))
+	if (sum != hash64(HASH0, b, n - 8))
 		return;
 	n -= 8;
 	memcpy(&nb, b + at, 4);
@@ -185,7 +195,7 @@ static void read_entries(struct rpt_cache *c, const unsigned char *b, size_t n)
 		memcpy(e->key, b + at, kl);
 		e->val = xmalloc(vl ? vl : 1);
 		memcpy(e->val, b + at + kl, vl);
-		e->hash = fnv1a(FNV0, e->key, kl);
+		e->hash = hash64(HASH0, e->key, kl);
 		at += (size_t)kl + vl;
 	}
 	return;
@@ -255,7 +265,7 @@ void rpt_cache_save(struct rpt_cache *c)
 			at += 8 + (size_t)c->e[i].klen + c->e[i].vlen;
 		}
 	pthread_mutex_unlock(&c->lock);
-	uint64_t sum = fnv1a(FNV0, b, (size_t)(at - b));
+	uint64_t sum = hash64(HASH0, b, (size_t)(at - b));
 	memcpy(at, &sum, 8);
 	/* whole or not at all; a cache that cannot be written is only not kept */
 	struct calc_output out = {c->path, (const char *)b, n};
