@@ -45,6 +45,26 @@ static void put(struct wbuf *b, const void *x, size_t n)
 	b->n += n;
 }
 
+/* Every pointer of a result cleared: its arrays (they follow it in the bytes), the
+ * options' hooks and the memo, which belonged to the search that ran. */
+static void clear_pointers(struct calc_search_result *r)
+{
+	r->top = NULL;
+	r->cells = NULL;
+	r->rows = NULL;
+	r->frontier = NULL;
+	r->pick_top.fast = NULL;
+	r->opts.pareto_sample = NULL;
+	r->opts.progress = NULL;
+	r->opts.progress_arg = NULL;
+	r->opts.seed = NULL;
+	r->opts.allow = NULL;
+	r->opts.allow_arg = NULL;
+	r->opts.band_simpler = NULL;
+	r->opts.band_arg = NULL;
+	r->opts.memo = NULL;
+}
+
 size_t calc_search_pack(const struct calc_search_result *r, char **out)
 {
 	struct pack_head h = {0};
@@ -65,23 +85,9 @@ size_t calc_search_pack(const struct calc_search_result *r, char **out)
 	h.nrows = r->rows ? (uint64_t)r->nrows : 0;
 	put(&b, &h, sizeof h);
 
-	/* the result, its pointers cleared: the arrays follow; the options' hooks and the
-	 * memo belonged to the search that ran */
+	/* the result, its pointers cleared */
 	struct calc_search_result c = *r;
-	c.top = NULL;
-	c.cells = NULL;
-	c.rows = NULL;
-	c.frontier = NULL;
-	c.pick_top.fast = NULL;
-	c.opts.pareto_sample = NULL;
-	c.opts.progress = NULL;
-	c.opts.progress_arg = NULL;
-	c.opts.seed = NULL;
-	c.opts.allow = NULL;
-	c.opts.allow_arg = NULL;
-	c.opts.band_simpler = NULL;
-	c.opts.band_arg = NULL;
-	c.opts.memo = NULL;
+	clear_pointers(&c);
 	put(&b, &c, sizeof c);
 	for (uint32_t i = 0; i < h.ntop; i++) {
 		struct calc_search_top t = r->top[i];
@@ -141,20 +147,7 @@ int calc_search_unpack(const void *buf, size_t n, struct calc_search_result *r)
 		return -1;
 	if (take(&b, r, sizeof *r) < 0)
 		return -1;
-	/* no pointer is read from the bytes (pack wrote them cleared) */
-	r->top = NULL;
-	r->cells = NULL;
-	r->rows = NULL;
-	r->frontier = NULL;
-	r->pick_top.fast = NULL;
-	r->opts.progress = NULL;
-	r->opts.progress_arg = NULL;
-	r->opts.seed = NULL;
-	r->opts.allow = NULL;
-	r->opts.allow_arg = NULL;
-	r->opts.band_simpler = NULL;
-	r->opts.band_arg = NULL;
-	r->opts.memo = NULL;
+	clear_pointers(r); /* none is read from the bytes (pack wrote them cleared) */
 	r->opts.pareto_sample = h.sample ? calc_search_pareto_sample : NULL;
 	if ((long long)h.ntop != (r->top_alloc > 0 ? r->top_alloc : 0) || r->ntop < 0 || r->ntop > r->top_alloc ||
 	    (long long)h.ncells != (long long)r->ncells || (long long)h.nrows != r->nrows) {
