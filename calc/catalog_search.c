@@ -346,6 +346,7 @@ static struct search_cache *search_new(struct calc_ctx *root, const struct calc_
 				continue;
 			struct search_cache *sc = xcalloc(1, sizeof *sc);
 			if (calc_search_unpack(v, vlen, &sc->r) == 0) {
+				sc->r.opts.pareto_sample = level >= NEED_ROWS ? calc_search_pareto_sample : NULL; /* search_opts */
 				sc->level = level;
 				sc->first = f;
 				free(key);

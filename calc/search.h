@@ -590,7 +590,8 @@ void calc_search_table_heatmap(const struct calc_search_result *r, struct calc_t
  * calc_search_pack writes a result (top, breakdowns, cells, rows) as bytes into a block
  * of its own (*out, the caller frees it) and returns their count; calc_search_unpack
  * reads them back into 'r' (calc_search_free releases it), -1 where the bytes are not a
- * result of this build's layout.  The bytes are this build's structures: only the build
+ * result of this build's layout.  The options' hooks (opts.pareto_sample, allow,
+ * band_simpler, progress) and opts.memo and opts.seed come back NULL.  The bytes are this build's structures: only the build
  * that wrote them reads them (calc_search_store's key holds the build's identity).
  */
 size_t calc_search_pack(const struct calc_search_result *r, char **out);

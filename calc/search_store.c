@@ -25,7 +25,6 @@ struct pack_head {
 	uint32_t ntop;      /* rows of top[] (top_alloc: as the search made them) */
 	uint32_t nfast;     /* of which with a breakdown (a bit each in fast_bits) */
 	uint32_t pick_fast; /* 1: pick_top carries a breakdown */
-	uint32_t sample;    /* 1: opts.pareto_sample was calc_search_pareto_sample */
 	uint32_t frontier;  /* 1: frontier[] (nrows bytes) follows the rows */
 	uint64_t ncells, nrows;
 };
@@ -46,7 +45,8 @@ static void put(struct wbuf *b, const void *x, size_t n)
 }
 
 /* Every pointer of a result cleared: its arrays (they follow it in the bytes), the
- * options' hooks and the memo, which belonged to the search that ran. */
+ * options' hooks and the memo, which belonged to the search that ran (a caller that
+ * reads a hook of the result sets it again: catalog_search.c). */
 static void clear_pointers(struct calc_search_result *r)
 {
 	r->top = NULL;
@@ -79,7 +79,6 @@ size_t calc_search_pack(const struct calc_search_result *r, char **out)
 	for (uint32_t i = 0; i < h.ntop; i++)
 		h.nfast += r->top[i].fast != NULL;
 	h.pick_fast = r->pick_top.fast != NULL;
-	h.sample = r->opts.pareto_sample == calc_search_pareto_sample;
 	h.frontier = r->frontier != NULL;
 	h.ncells = r->cells ? (uint64_t)r->ncells : 0;
 	h.nrows = r->rows ? (uint64_t)r->nrows : 0;
@@ -143,12 +142,11 @@ int calc_search_unpack(const void *buf, size_t n, struct calc_search_result *r)
 	if (take(&b, &h, sizeof h) < 0 || memcmp(h.magic, PACK_MAGIC, 8) || h.sz_res != sizeof *r ||
 	    h.sz_top != sizeof *r->top || h.sz_step != sizeof *r->top->fast || h.sz_cell != sizeof *r->cells ||
 	    h.sz_row != sizeof *r->rows || h.ntop > (1u << 20) || h.nfast > h.ntop || h.pick_fast > 1 ||
-	    h.sample > 1 || h.frontier > 1 || h.ncells > (1u << 24) || h.nrows > (1ull << 32))
+	    h.frontier > 1 || h.ncells > (1u << 24) || h.nrows > (1ull << 32))
 		return -1;
 	if (take(&b, r, sizeof *r) < 0)
 		return -1;
 	clear_pointers(r); /* none is read from the bytes (pack wrote them cleared) */
-	r->opts.pareto_sample = h.sample ? calc_search_pareto_sample : NULL;
 	if ((long long)h.ntop != (r->top_alloc > 0 ? r->top_alloc : 0) || r->ntop < 0 || r->ntop > r->top_alloc ||
 	    (long long)h.ncells != (long long)r->ncells || (long long)h.nrows != r->nrows) {
 		memset(r, 0, sizeof *r);

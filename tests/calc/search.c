@@ -602,7 +602,7 @@ static void test_pack(void **state)
 		for (int i = 0; i < CALC_REJ_N; i++)
 			assert_true(u.rejected[i] == r.rejected[i]);
 		assert_true(u.opts.top == r.opts.top && u.opts.objective == r.opts.objective);
-		assert_true(u.opts.pareto_sample == r.opts.pareto_sample && !u.opts.memo && !u.opts.seed);
+		assert_true(!u.opts.pareto_sample && !u.opts.memo && !u.opts.seed); /* the caller's to set */
 		for (int i = 0; i < CALC_AXIS_N; i++) {
 			assert_int_equal(u.have_axis[i], r.have_axis[i]);
 			if (r.have_axis[i])
