@@ -413,7 +413,7 @@ static int save_stdin(const char *path)
  * and the HTML and PDF.  Returns 0, or 2 after a message.
  */
 static int compare_report(const struct cli_opts *o, const char *const *files, int n, const char *reporter,
-                          const char *share, const char *outdir, int no_pdf, int png)
+                          const char *share, const char *outdir, int no_pdf, int no_cache, int png)
 {
 	struct cli_cmp c;
 	struct calc_diag d = {0};
@@ -511,6 +511,8 @@ static int compare_report(const struct cli_opts *o, const char *const *files, in
 		rargv[k++] = figdir;
 		if (no_pdf)
 			rargv[k++] = "--no-pdf";
+		if (no_cache)
+			rargv[k++] = "--no-cache";
 		rargv[k++] = md;
 		rargv[k] = NULL;
 		fprintf(stderr, "report: document\n");
@@ -642,7 +644,7 @@ static int report_main(int argc, char **argv)
 	char plan[RPT_PATH + 16], path[RPT_PATH * 2], figdir[RPT_PATH * 2];
 	char *names[RPT_MAX_FILES];
 	const char *cmp_files[CLI_CMP_MAX];
-	int rc, no_pdf = 0, n, compare = 0, ncmp = 0, png = 0, jobs = processors();
+	int rc, no_pdf = 0, no_cache = 0, n, compare = 0, ncmp = 0, png = 0, jobs = processors();
 	ssize_t len;
 
 	if ((rc = cli_parse(argc, argv, &o)))
@@ -663,6 +665,8 @@ static int report_main(int argc, char **argv)
 			share_opt = v;
 		else if (cli_is(opt, "--no-pdf"))
 			no_pdf = 1;
+		else if (cli_is(opt, "--no-cache"))
+			no_cache = 1;
 		else if (cli_is(opt, "--png"))
 			png = 1;
 		else if (cli_is(opt, "--jobs") && (v = val)) {
@@ -732,7 +736,7 @@ static int report_main(int argc, char **argv)
 	}
 
 	if (compare)
-		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf, png);
+		return compare_report(&o, cmp_files, ncmp, reporter, share, outdir, no_pdf, no_cache, png);
 
 	/* the output folder absolute, since gnuplot runs in SHARE; the plan as given (only
 	 * this folder's steps read it, and the report shows it as the user wrote it) */
@@ -805,6 +809,8 @@ static int report_main(int argc, char **argv)
 	rargv[k++] = figdir;
 	if (no_pdf)
 		rargv[k++] = "--no-pdf";
+	if (no_cache)
+		rargv[k++] = "--no-cache";
 	for (int i = 0; i < nch; i++) {
 		char *cp = malloc(strlen(chapdir) + strlen(chs[i]) + 8);
 		sprintf(cp, "%s/%s.md", chapdir, chs[i]);

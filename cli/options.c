@@ -260,7 +260,7 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {NULL, NULL, NULL, NULL}},
 	 "trainplan import --from megatron launch.sh > my.ini\n"
 	 "  trainplan import --from torchtitan config_registry.py --module llama3 --config llama3_70b"},
-	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--png] [--jobs N] [--share DIR]",
+	{"report", "[PLAN.ini | --plan FILE | --compare A.ini B.ini...] [--set KEY=VALUE]... [-o DIR] [--no-pdf] [--no-cache] [--png] [--jobs N] [--share DIR]",
 	 "The full report of a plan: every figure (gnuplot), every table (CSV) and the chapters\n"
 	 "rendered to DIR/report.html and DIR/report.pdf.  Works from any folder: the chapters\n"
 	 "and figure scripts come from the installed share/trainplan, or the checkout.  The\n"
@@ -274,6 +274,7 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {"-o DIR", "output folder: report.html, report.pdf, figures/, tables/, data/", "output", "@dir"},
 	  {"--compare PLANS", "set two plans or more side by side (--set applies to each)", NULL, "+@ini"},
 	  {"--no-pdf", "write only the HTML", "HTML and PDF", NULL},
+	  {"--no-cache", "search anew: neither read nor write DIR/search-cache", "the searches of the last run of this build read back", NULL},
 	  {"--png", "also draw every figure as DIR/figures/NAME.png", "SVG only, which the report reads", NULL},
 	  {"--jobs N", "figure and table jobs run at a time (1 .. 64)", "the processors online", NULL},
 	  {"--share DIR", "the folder holding chapters/ and figures/", "$TRAINPLAN_SHARE, else PREFIX/share/trainplan", "@dir"},

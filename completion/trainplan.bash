@@ -49,7 +49,7 @@ _trainplan_options() {
 	compare) echo "--set --format --help";;
 	export) echo "--for --plan --set --help";;
 	import) echo "--from --plan --gpus --config --module --help";;
-	report) echo "-o --compare --no-pdf --png --jobs --share --plan --set --help";;
+	report) echo "-o --compare --no-pdf --no-cache --png --jobs --share --plan --set --help";;
 	esac
 }
 
