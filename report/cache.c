@@ -30,7 +30,6 @@
 
 #include "report.h"
 #include "../calc/diag.h"
-#include "../calc/output.h"
 #include "../calc/search.h"
 
 #define CACHE_NAME "search-cache"
@@ -236,14 +235,14 @@ struct rpt_cache *rpt_cache_open(const char *dir)
 	return c;
 }
 
-void rpt_cache_save(struct rpt_cache *c)
+int rpt_cache_output(struct rpt_cache *c, struct calc_output *out)
 {
 	if (!c)
-		return;
+		return 0;
 	pthread_mutex_lock(&c->lock); /* a search of the pool may still store one */
 	if (!c->added) {
 		pthread_mutex_unlock(&c->lock);
-		return;
+		return 0;
 	}
 	size_t n = sizeof cache_head - 1 + 4 + c->nbuild + 8;
 	for (int i = 0; i < c->n; i++)
@@ -267,12 +266,10 @@ void rpt_cache_save(struct rpt_cache *c)
 	pthread_mutex_unlock(&c->lock);
 	uint64_t sum = hash64(HASH0, b, (size_t)(at - b));
 	memcpy(at, &sum, 8);
-	/* whole or not at all; a cache that cannot be written is only not kept */
-	struct calc_output out = {c->path, (const char *)b, n};
-	struct calc_diag d = {0};
-	calc_output_write(&out, 1, &d);
-	calc_diag_free(&d);
-	free(b);
+	out->path = c->path;
+	out->data = (const char *)b;
+	out->len = n;
+	return 1;
 }
 
 void rpt_cache_free(struct rpt_cache *c)

@@ -371,8 +371,15 @@ int main(int argc, char **argv)
 		/* a run with any error writes nothing, and all files are replaced together */
 		if (rc == 0 && d.nerrors == 0 && make_dirs(dir, later.n > 0, &d) == 0)
 			rc = write_blocked(outs, nouts, &d);
-		if (rc == 0 && d.nerrors == 0)
-			rpt_cache_save(cache);
+		struct calc_output co;
+		if (rc == 0 && d.nerrors == 0 && rpt_cache_output(cache, &co)) {
+			/* whole or not at all, as the report; one that cannot be written is only
+			 * not kept */
+			struct calc_diag cd = {0};
+			write_blocked(&co, 1, &cd);
+			calc_diag_free(&cd);
+			free((char *)co.data);
+		}
 		free(outs);
 		free(hbuf);
 		free(pbuf);

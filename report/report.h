@@ -295,12 +295,13 @@ int rpt_lint_text(const char *file, const char *text, struct calc_diag *d);
 
 /* cache.c: the planner's results kept between runs in DIR/search-cache (the output
  * folder).  rpt_cache_open reads the file and sets the search store
- * (calc_search_store_set); NULL where this executable has no build ID.  rpt_cache_save
- * writes the file where this run searched something it did not hold (whole or not at
- * all; a failed write only keeps nothing).  rpt_cache_free unsets the store. */
+ * (calc_search_store_set); NULL where this executable has no build ID.
+ * rpt_cache_output gives the file's new contents (*out: its path, and bytes the caller
+ * frees) and returns 1 where this run searched something the file did not hold, else 0.
+ * rpt_cache_free unsets the store. */
 struct rpt_cache;
 struct rpt_cache *rpt_cache_open(const char *dir);
-void rpt_cache_save(struct rpt_cache *c);
+int rpt_cache_output(struct rpt_cache *c, struct calc_output *out);
 void rpt_cache_free(struct rpt_cache *c);
 
 #endif
