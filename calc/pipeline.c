@@ -134,8 +134,9 @@ static struct calc_pp_op *gen_all(const struct calc_pp_costs *c, const struct ca
 
 /*
  * Scratch blocks of the span's first call for a shape, kept per thread and reused by
- * its next calls: the generated ops (SCR_OPS), compile()'s working block (SCR_COMPILE)
- * and span_run()'s end times (SCR_SPAN), each written before it is read.  A block of
+ * its next calls: the generated ops (SCR_OPS; compile_gen: one stage's), compile()'s
+ * working block (SCR_COMPILE) and span_run()'s end times (SCR_SPAN), each written before
+ * it is read.  A block of
  * hundreds of kB allocated and freed per call came back from the kernel as new pages
  * each time: of the 1,674 page faults of `trainplan search --plan
  * plans/llama3-405b-h100.ini`, 1,060 were its re-check of the top by the simulator
@@ -983,6 +984,172 @@ static struct prog_op *compile(const struct shape *k, const struct calc_pp_op *o
 }
 
 /*
+ * compile() of a new shape of the common kind -- a one-way row, one step, costs by path
+ * stage (compile()'s 'plain') -- straight from the row's generator: the span's first call
+ * for a shape (calc_pipeline_simulate_span).  The count of the ops into *nout; NULL
+ * where compile() refuses them.  It keeps compile_way()'s program and verdict: the ops
+ * are the generator's, stage after stage, as gen_ops() lays them out, and each is decoded
+ * case by case as compile_way() decodes it (the same checks at the same op: out of range,
+ * a backward without its forward or repeated, a W without its split backward or repeated;
+ * the counts in all; a cycle of waits), into the same slots, costs, lanes and wakes, and
+ * run through the same event loop.  What differs is where the work happens:
+ * - each stage's ops are generated into a block of one stage (SCR_OPS: 3 m v ops, 48 kB
+ *   for the 405B plan's largest shape, which stays in the cache) and decoded from
+ *   there, instead of the whole shape's ops (32 bytes an op, 1 MB there) written to
+ *   memory and read back; a stage's run of ops is its own, so no stage field is
+ *   compared to find where a stage begins;
+ * - no op carries an F&B pair's second input, so the event loop tests one input;
+ * - a function of its own (noinline): inlined into calc_pipeline_simulate_span the
+ *   loops kept their counters and arrays on the stack (0.35 M instructions more).
+ * Anything else -- an op of another stage in a stage's run (a generator that writes its
+ * ops itself), an F&B pair, more than 3 m v ops on a stage (an F, a B and a W of each
+ * of its (micro-batch, chunk): a stage with more repeats one, and compile_way() refuses
+ * that as a whole too) -- goes to compile() with the whole shape's ops generated as
+ * before, which then answers.  Measured (callgrind, `trainplan search --threads 1 --plan
+ * plans/llama3-405b-h100.ini`, whose re-check of the top compiles 5 shapes, 77,824 ops):
+ * the span's first calls 9.90 -> 8.76 M instructions (the generator's 1.90 M included
+ * both ways), the command 45.92 -> 44.78 M; the heap's 2 MiB pages the command touches 3
+ * -> 2 (thp_fault_alloc of /proc/vmstat over 20 runs: 61 -> 40).  Tried and not kept:
+ * the counts of each kind in an array indexed by the kind (+0.19 M); compile_way()
+ * itself fed stage by stage (+0.06 M).
+ */
+static __attribute__((noinline)) struct prog_op *
+compile_gen(const struct shape *k, const struct calc_pp_costs *c, int *nout, int *pairs)
+{
+	enum { HAS_B = 1, HAS_W = 2, FULL = 4, HAS_F0 = 8 }; /* compile_way()'s flags */
+	int p = k->p, m = k->m, v = k->v, L = v * p, scap = 3 * m * v, i = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
+	int qh = 0, qt = 0, qn = 0, nrun = 0, *off, *pos, *queue, *wake;
+	size_t n = (size_t)m * L, cap = 3 * n;
+	int none = (int)(2 + 2 * n), wslot = (int)(1 + 2 * n); /* no input that crosses; the W's end */
+	unsigned char *inq, *done, *has;
+	struct calc_pp_op *sbuf;
+	struct prog_op *prog, *run;
+
+	sbuf = scratch_get(SCR_OPS, (size_t)scap * sizeof *sbuf);
+	/* one block: the program by op index (room for 3 n ops), the stage each op wakes,
+	 * the event loop's counters, the flags (compile_way()'s, in the same order) */
+	prog = scratch_get(SCR_COMPILE, cap * sizeof *prog + (cap + 3 * ((size_t)p + 1)) * sizeof *wake +
+	                                    (size_t)p + 1 + 3 * n + 3);
+	wake = (int *)(void *)(prog + cap);
+	off = wake + cap;
+	pos = off + p + 1;
+	queue = pos + p + 1;
+	inq = (unsigned char *)(queue + p + 1);
+	done = inq + p + 1;
+	has = done + 2 * n + 3;
+	memset(inq, 0, (size_t)p + 1 + 3 * n + 3);
+	done[0] = done[none] = 1;
+	for (int st = 0; st < p; st++) {
+		int sn = gen_stage(c, k->row, st, sbuf, scap);
+		int fw = st + 1 < p ? st + 1 : 0, bw = st > 0 ? st - 1 : p - 1; /* the stages of g + 1, g - 1 */
+		if (sn > scap)
+			goto general;
+		off[st] = i;
+		for (int j = 0; j < sn; j++, i++) {
+			const struct calc_pp_op *o = &sbuf[j];
+			unsigned mb = (unsigned)o->mb, ch = (unsigned)o->chunk;
+			int g, kk, cross = none, out, kind, wk = st;
+			if (o->stage != st || o->pair)
+				goto general;
+			if (mb >= (unsigned)m || ch >= (unsigned)v)
+				return NULL;
+			g = (int)ch * p + st;
+			kk = (int)mb * L + g;
+			switch ((unsigned char)o->op | (unsigned)(unsigned char)o->full << 8) {
+			case 'F':
+			case 'F' | 1 << 8:
+				if (g > 0)
+					cross = kk;
+				if (g + 1 < L)
+					wk = fw;
+				out = 1 + kk;
+				has[kk] |= HAS_F0;
+				kind = 0;
+				nf++;
+				break;
+			case 'B':
+				if ((has[kk] & HAS_B) || !(has[kk] & HAS_F0))
+					return NULL;
+				has[kk] |= HAS_B;
+				kind = 1;
+				nsplit++;
+				goto back;
+			case 'B' | 1 << 8: /* the whole backward */
+				if ((has[kk] & (HAS_B | HAS_W)) || !(has[kk] & HAS_F0))
+					return NULL;
+				has[kk] |= HAS_B | FULL;
+				kind = 2;
+			back:
+				if (g < L - 1)
+					cross = (int)(1 + n) + kk + 1;
+				if (g > 0)
+					wk = bw;
+				out = (int)(1 + n) + kk;
+				nb++;
+				break;
+			case 'W':
+			case 'W' | 1 << 8:
+				if ((has[kk] & (HAS_W | FULL | HAS_B)) != HAS_B)
+					return NULL;
+				has[kk] |= HAS_W;
+				out = wslot;
+				kind = 3;
+				nw++;
+				break;
+			default:
+				return NULL;
+			}
+			prog[i] = (struct prog_op){.cross = cross, .out = out, .cost = (unsigned short)(4 * g + kind),
+			                           .lane = (unsigned char)st};
+			wake[i] = wk;
+		}
+	}
+	if ((size_t)nf != n || (size_t)nb != n || nw != nsplit)
+		return NULL;
+	off[p] = i;
+	*nout = i;
+	*pairs = 0;
+	run = xmalloc((size_t)(i > 0 ? i : 1) * sizeof *run);
+	/* compile_way()'s event loop, without pairs */
+	for (int st = 0; st < p; st++) {
+		pos[st] = off[st];
+		queue[qt++] = st;
+		inq[st] = 1;
+	}
+	qn = qt;
+	while (qn > 0) {
+		int st = queue[qh], end = off[st + 1], j;
+		qh = qh < p ? qh + 1 : 0;
+		qn--;
+		for (j = pos[st]; j < end; j++) {
+			const struct prog_op *q = &prog[j];
+			int wk = wake[j];
+			if (!done[q->cross])
+				break;
+			run[nrun++] = *q;
+			done[q->out] = 1;
+			if (!inq[wk]) {
+				queue[qt] = wk;
+				qt = qt < p ? qt + 1 : 0;
+				qn++;
+				inq[wk] = 1;
+			}
+		}
+		pos[st] = j;
+		inq[st] = 0;
+	}
+	if (nrun == i)
+		return run;
+	free(run); /* a cycle of waits */
+	return NULL;
+general: /* compile() of the whole shape's ops, as before */
+	{
+		const struct calc_pp_op *all = gen_ops(c, k->row, 0, nout, 1);
+		return compile(k, all, *nout, NULL, pairs);
+	}
+}
+
+/*
  * The first simulation of a new shape: compile()'s checks and event loop, which find the
  * order in which the ops run, with each op timed as it runs, as replay() times it (the
  * same expressions in the same order per stage: the same bits), so that the first run
@@ -1530,9 +1697,13 @@ int calc_pipeline_simulate_span(const struct calc_pp_costs *c, double *makespan,
 		const struct calc_pp_op *ops = sh ? sh->ops : NULL;
 		struct prog_op *prog;
 		int n = sh ? sh->nops : 0;
-		if (!ops) /* the span keeps none: a full result generates them again */
-			ops = gen_ops(c, key.row, n, &n, 1);
-		prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL, &key.pairs);
+		if (!sh && !key.row->two_way && key.steps == 1 && prog_by_g(&key)) /* compile()'s 'plain' */
+			prog = compile_gen(&key, c, &n, &key.pairs);
+		else {
+			if (!ops) /* the span keeps none: a full result generates them again */
+				ops = gen_ops(c, key.row, n, &n, 1);
+			prog = compile(&key, ops, n, sh && n == sh->nops ? sh->order : NULL, &key.pairs);
+		}
 		if (prog) {
 			key.nops = n;
 			key.prog = prog;

@@ -399,13 +399,16 @@ _Static_assert(sizeof keys / sizeof keys[0] <= CALC_PLAN_NKEYS, "raise CALC_PLAN
  * changed (calc_schedule_generation), which happens only between runs
  * (calc_schedule_register is not thread-safe).
  */
-static struct calc_key_info key_info[NKEYS];
-static char key_ranges[NKEYS][160];
+static struct calc_key_info *key_info; /* NKEYS entries; heap blocks, not 38 kB of bss
+                                          (struct calc_model's built, presets.c) */
+static char (*key_ranges)[160];
 static unsigned long key_info_gen; /* the schedule table's generation the ranges name; 0: not built */
 static pthread_mutex_t key_info_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void key_infos_build(void)
 {
+	key_info = xmalloc(NKEYS * sizeof *key_info);
+	key_ranges = xmalloc(NKEYS * sizeof *key_ranges);
 	for (int i = 0; i < NKEYS; i++) {
 		const struct key *k = &keys[i];
 		char *r = key_ranges[i];
@@ -2198,20 +2201,23 @@ int calc_plan_validate(const struct calc_plan *p, struct calc_diag *d)
 
 /* The closest key to 'key' ("section.name" when 'dotted', else the bare name or the
  * dotted one, whichever is closer), as "; did you mean '...'?" or "". */
-static char key_full[NKEYS][96]; /* "section.name" of every key, built once */
+static char (*key_full)[96]; /* "section.name" of every key, built once (a heap block, not
+                                18 kB of bss: struct calc_model's built, presets.c) */
 static pthread_once_t key_full_once = PTHREAD_ONCE_INIT;
 
 static void key_full_build(void)
 {
+	key_full = xmalloc(NKEYS * sizeof *key_full);
 	for (int i = 0; i < NKEYS; i++)
 		snprintf(key_full[i], sizeof key_full[i], "%s.%s", keys[i].section, keys[i].name);
 }
 
 static const char *key_suggest(const char *key, int dotted, char *buf, size_t n)
 {
-	const char (*full)[96] = key_full;
+	const char (*full)[96];
 	struct calc_suggest s;
 	pthread_once(&key_full_once, key_full_build);
+	full = key_full;
 	calc_suggest_init(&s, key);
 	for (int i = 0; i < NKEYS; i++) {
 		if (!dotted)

@@ -35,6 +35,7 @@
  * A recipe with another gradient dtype is the preset with its gradient items replaced by
  * one item of that dtype, so the bytes still come from this table.
  */
+#include "diag.h"
 #include "recipe.h"
 
 #include <pthread.h>
@@ -318,8 +319,9 @@ double calc_recipe_bytes_sharded(const struct calc_recipe *r, enum calc_tclass c
 	return b;
 }
 
-/* The presets with BF16 (column 0) and FP32 (column 1) gradients, built once. */
-static struct calc_recipe regrad[NRECIPES][2];
+/* The presets with BF16 (column 0) and FP32 (column 1) gradients, built once (a heap
+ * block, not 15 kB of bss: struct calc_model's built, presets.c). */
+static struct calc_recipe (*regrad)[2];
 static pthread_once_t regrad_once = PTHREAD_ONCE_INIT;
 
 static void regrad_build(void)
@@ -332,6 +334,7 @@ static void regrad_build(void)
 	    {"bf16", 2, "training.main_grads = bf16 (NeMo distributed_fused_adam grad_sync_dtype = bf16)"},
 	    {"fp32", 4, "training.main_grads = fp32 (Megatron-Core --accumulate-allreduce-grads-in-fp32)"},
 	};
+	regrad = xmalloc(NRECIPES * sizeof *regrad);
 	for (int i = 0; i < NRECIPES; i++)
 		for (int j = 0; j < 2; j++) {
 			struct calc_recipe *r = &regrad[i][j];

@@ -520,9 +520,11 @@ static int wp_copy(const char *file, const struct wp_keys *k, struct buf *b)
 }
 
 /* Write the recommendation 'c' of the search of 'plan' as a plan file at 'path': the
- * plan file's lines and the overrides, then every key of the split.  Returns 0 or 2. */
-static int write_plan(const char *path, const struct cli_opts *o, const struct calc_plan *plan,
-                      const struct pick *k, const struct calc_search_result *r)
+ * plan file's lines and the overrides, then every key of the split.  Returns 0 or 2.
+ * Not inlined: its 70 kB frame would be the search's (struct search_locals). */
+static __attribute__((noinline)) int write_plan(const char *path, const struct cli_opts *o,
+                                                const struct calc_plan *plan, const struct pick *k,
+                                                const struct calc_search_result *r)
 {
 	struct wp_keys keys = {0};
 	struct buf b = {0};
@@ -663,25 +665,22 @@ static int load_for_search(const struct cli_opts *o, struct calc_plan *plan)
 	return 0;
 }
 
-int cmd_search(int argc, char **argv)
+static int search_with(int argc, char **argv, struct cli_opts *o, struct calc_plan *plan,
+                       struct calc_search_result *r, struct calc_table *t)
 {
-	struct cli_opts o;
-	struct calc_plan plan;
 	struct calc_diag d = {0};
 	struct calc_search_opts so;
-	struct calc_search_result r;
-	struct calc_table t;
 	int rc, stats = 0, all = 0, want_top, k0;
 	struct pick pick = {0};
 	const char *table = "top", *write_path = NULL;
 	const struct calc_framework *fw = NULL;
 
-	if ((rc = cli_parse(argc, argv, &o)))
+	if ((rc = cli_parse(argc, argv, o)))
 		return rc;
 	calc_search_opts_init(&so);
-	for (int i = 0; i < o.nrest; i++) {
+	for (int i = 0; i < o->nrest; i++) {
 		const char *v;
-		const char *val, *opt = cli_next("search", &o, &i, &val);
+		const char *val, *opt = cli_next("search", o, &i, &val);
 		if (!opt)
 			return 2;
 		if (cli_is(opt, "--gpus") && (v = val)) {
@@ -750,13 +749,13 @@ int cmd_search(int argc, char **argv)
 			return cli_unhandled("search", opt);
 	}
 	want_offload = so.offload_optimizer;
-	if (write_path && o.plan && !strcmp(o.plan, "-"))
+	if (write_path && o->plan && !strcmp(o->plan, "-"))
 		return cli_error("search --write-plan: the plan comes from standard input, which cannot be copied into "
 		                 "the written plan; give it as a file");
-	if ((rc = load_for_search(&o, &plan)))
+	if ((rc = load_for_search(o, plan)))
 		return rc;
 	so.keep_all = all && !stats;
-	if (isatty(2) && (o.format == CALC_F_TEXT || o.format == CALC_F_MD) && !stats) {
+	if (isatty(2) && (o->format == CALC_F_TEXT || o->format == CALC_F_MD) && !stats) {
 		so.progress = progress;
 		so.progress_arg = NULL;
 	}
@@ -772,36 +771,39 @@ int cmd_search(int argc, char **argv)
 		so.recheck_top = want_top;
 		so.breakdown_top = want_top; /* the breakdown table shows these alone */
 	}
-	if (calc_search(&plan, &so, &r, &d) < 0)
+	if (calc_search(plan, &so, r, &d) < 0)
 		return cli_fail(&d);
 	/* the window from the rows kept, or the whole band in one more pass (pick.c) */
-	if (!stats && calc_search_pick_band(&plan, &r, k0, &d) < 0)
+	if (!stats && calc_search_pick_band(plan, r, k0, &d) < 0)
 		return cli_fail(&d);
-	for (int k; !stats && (k = calc_search_pick_window(&r, &plan)) > 0;) {
-		calc_search_free(&r); /* the recommendation reads the whole band (pick.c) */
+	for (int k; !stats && (k = calc_search_pick_window(r, plan)) > 0;) {
+		calc_search_free(r); /* the recommendation reads the whole band (pick.c) */
 		so.top = k;
-		if (calc_search(&plan, &so, &r, &d) < 0)
+		if (calc_search(plan, &so, r, &d) < 0)
 			return cli_fail(&d);
 	}
 	if (progress_shown)
 		fputc('\n', stderr);
 	{
-		const struct calc_search_top *t = calc_search_pick(&r, &plan, &pick.rank);
-		pick.safe = calc_search_safe_why(&r, &plan, &pick.why) != NULL;
-		pick.fastest_time = pick.why.fastest ? r.top[pick.why.fastest - 1].r.step_time : NAN;
-		pick.kept = calc_search_kept(&r);
+		const struct calc_search_top *t = calc_search_pick(r, plan, &pick.rank);
+		pick.safe = calc_search_safe_why(r, plan, &pick.why) != NULL;
+		pick.fastest_time = pick.why.fastest ? r->top[pick.why.fastest - 1].r.step_time : NAN;
+		pick.kept = calc_search_kept(r);
 		pick.sim = NAN;
 		if (t) {
 			pick.r = t->r;
 			if (t->sim_ok) {
 				pick.sim = t->sim_time;
-			} else if (!stats && r.opts.recheck) {
+			} else if (!stats && r->opts.recheck && o->format == CALC_F_JSON) {
 				/* the rule may pick below the rechecked top (pick.c looks at the top
-				 * CALC_PICK_TOP): its simulated time, which the written plan's step.time gives */
+				 * CALC_PICK_TOP): its simulated time, which the JSON's recommendation
+				 * shows (print_json, its step_time_sim) and nothing else prints: the text,
+				 * the tables and --write-plan do not run it (the 405B plan's pick, a
+				 * shape of its own: 0.58 M of the command's 44.8 M instructions) */
 				struct calc_plan *ap = xmalloc(sizeof *ap);
 				struct calc_step *st = xmalloc(sizeof *st);
 				struct calc_diag dd = {0};
-				calc_search_apply(&plan, &t->r.c, ap);
+				calc_search_apply(plan, &t->r.c, ap);
 				if (calc_step(ap, st, &dd) == 0)
 					pick.sim = st->time;
 				calc_diag_free(&dd);
@@ -809,37 +811,61 @@ int cmd_search(int argc, char **argv)
 				free(ap);
 			}
 		}
-		if (r.ntop > want_top)
-			r.ntop = want_top;
-		r.opts.top = so.top = want_top;
+		if (r->ntop > want_top)
+			r->ntop = want_top;
+		r->opts.top = so.top = want_top;
 	}
 	rc = 0;
 	if (stats)
-		rc = print_stats(&plan, &r);
-	else if (all && o.format != CALC_F_JSON) {
-		calc_search_table_rows(&r, &t);
-		calc_table_write(&t, o.format, stdout);
-		calc_table_free(&t);
-	} else if (o.format == CALC_F_JSON)
-		rc = print_json(&plan, &r, &pick);
-	else if (o.format == CALC_F_TEXT)
-		print_text(&plan, &r, &pick);
+		rc = print_stats(plan, r);
+	else if (all && o->format != CALC_F_JSON) {
+		calc_search_table_rows(r, t);
+		calc_table_write(t, o->format, stdout);
+		calc_table_free(t);
+	} else if (o->format == CALC_F_JSON)
+		rc = print_json(plan, r, &pick);
+	else if (o->format == CALC_F_TEXT)
+		print_text(plan, r, &pick);
 	else {
 		if (!strcmp(table, "breakdown"))
-			calc_search_table_breakdown(&r, &t);
+			calc_search_table_breakdown(r, t);
 		else if (!strcmp(table, "axes"))
-			calc_search_table_axes(&r, &t);
+			calc_search_table_axes(r, t);
 		else if (!strcmp(table, "rejects"))
-			calc_search_table_rejects(&r, &t);
+			calc_search_table_rejects(r, t);
 		else
-			calc_search_table_top(&r, &t);
-		calc_table_write(&t, o.format, stdout);
-		calc_table_free(&t);
+			calc_search_table_top(r, t);
+		calc_table_write(t, o->format, stdout);
+		calc_table_free(t);
 	}
 	if (!rc && write_path && pick.rank)
-		rc = write_plan(write_path, &o, &plan, &pick, &r);
+		rc = write_plan(write_path, o, plan, &pick, r);
 	if (!rc)
-		rc = r.ntop ? 0 : 1;
-	calc_search_free(&r);
+		rc = r->ntop ? 0 : 1;
+	calc_search_free(r);
+	return rc;
+}
+
+/* The command's largest locals (the options, the plan, the result, a table: 22 kB) in
+ * the heap, whose first 2 MiB page the command touches anyway (calc_heap_setup), not on
+ * the stack, where each 4 KiB page below the deepest one touched so far is a page fault
+ * of its own (10-20 us on the 2-core virtual machine; docs/architecture.md §11), and
+ * under which every callee's frame then lay; write_plan, which --write-plan alone runs,
+ * is not inlined (its 70 kB frame made the command's 104 kB).  Page faults of the main
+ * thread's stack in `trainplan search --plan plans/llama3-405b-h100.ini` (perf record -e
+ * page-faults -d): 18 -> 6; of the whole command (perf stat, 20 runs) 82 -> 69, the
+ * default plan's 77 -> 66. */
+struct search_locals {
+	struct cli_opts o;
+	struct calc_plan plan;
+	struct calc_search_result r;
+	struct calc_table t;
+};
+
+int cmd_search(int argc, char **argv)
+{
+	struct search_locals *l = xcalloc(1, sizeof *l);
+	int rc = search_with(argc, argv, &l->o, &l->plan, &l->r, &l->t);
+	free(l);
 	return rc;
 }
