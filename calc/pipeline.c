@@ -757,6 +757,51 @@ static const struct shape *shape_find(const struct shape *k, int need)
 }
 
 /*
+ * simulate()'s event loop without its times, shared by compile_way() and compile_gen():
+ * it copies each op's entry of 'prog' (the ops of stage st at off[st] .. off[st + 1],
+ * 'wake' the stage each op wakes) to 'run' as it runs them, and returns how many ran (a
+ * cycle of waits leaves some).  An op runs once done[] holds its input that crosses
+ * and, with 'pairs' (a constant at each call, so the other load is compiled away), the
+ * input of the B it is paired with.  A stage is marked queued (inq) while it runs, so
+ * that its own ops do not queue it again; the queue is a ring of p + 1 places.
+ */
+static inline __attribute__((always_inline)) int event_order(const struct prog_op *prog, const int *wake,
+                                                             const int *off, int *pos, int *queue,
+                                                             unsigned char *inq, unsigned char *done, int p,
+                                                             struct prog_op *run, int pairs)
+{
+	int qh = 0, qt = 0, qn, nrun = 0;
+	for (int st = 0; st < p; st++) {
+		pos[st] = off[st];
+		queue[qt++] = st;
+		inq[st] = 1;
+	}
+	qn = qt;
+	while (qn > 0) { /* head qh, tail qt */
+		int st = queue[qh], end = off[st + 1], i;
+		qh = qh < p ? qh + 1 : 0;
+		qn--;
+		for (i = pos[st]; i < end; i++) {
+			const struct prog_op *q = &prog[i];
+			int wk = wake[i];
+			if (!(pairs ? done[q->cross] & done[q->pair] : done[q->cross]))
+				break;
+			run[nrun++] = *q;
+			done[q->out] = 1;
+			if (!inq[wk]) {
+				queue[qt] = wk;
+				qt = qt < p ? qt + 1 : 0;
+				qn++;
+				inq[wk] = 1;
+			}
+		}
+		pos[st] = i;
+		inq[st] = 0;
+	}
+	return nrun;
+}
+
+/*
  * The program of ops 'ops' (nops, as generated for shape 'k'; one entry per op, in the
  * order in which simulate() runs them), without simulate()'s times: the same event loop (a
  * stage runs its ops while their inputs have run, and wakes the stage an F or B feeds),
@@ -796,7 +841,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 	size_t n;
 	int p = k->p, m = k->m, steps = k->steps, nmb = steps * m, L = k->v * p, chunks;
 	int *off, *pos, *queue, *wake;
-	int qh = 0, qt = 0, qn = 0, nrun = 0, s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0, by_g = prog_by_g(k), np = 0;
+	int s = 0, nf = 0, nb = 0, nw = 0, nsplit = 0, by_g = prog_by_g(k), np = 0;
 	unsigned char *inq, *done, *has;
 	struct prog_op *prog, *run;
 
@@ -918,36 +963,7 @@ compile_way(const struct shape *k, const struct calc_pp_op *ops, int nops, const
 			run[j] = prog[known[j]];
 		return run;
 	}
-	/* simulate()'s loop, which copies each op's entry to 'run' as it runs; a stage is
-	 * marked queued while it runs, so that its own ops do not queue it again */
-	for (int st = 0; st < p; st++) {
-		pos[st] = off[st];
-		queue[qt++] = st;
-		inq[st] = 1;
-	}
-	qn = qt;
-	while (qn > 0) { /* a ring of p + 1 places: head qh, tail qt */
-		int st = queue[qh], end = off[st + 1], i;
-		qh = qh < p ? qh + 1 : 0;
-		qn--;
-		for (i = pos[st]; i < end; i++) {
-			const struct prog_op *q = &prog[i];
-			int wk = wake[i];
-			if (!(done[q->cross] & done[q->pair]))
-				break;
-			run[nrun++] = *q;
-			done[q->out] = 1;
-			if (!inq[wk]) {
-				queue[qt] = wk;
-				qt = qt < p ? qt + 1 : 0;
-				qn++;
-				inq[wk] = 1;
-			}
-		}
-		pos[st] = i;
-		inq[st] = 0;
-	}
-	if (nrun == nops)
+	if (event_order(prog, wake, off, pos, queue, inq, done, p, run, 1) == nops)
 		return run;
 	free(run); /* a cycle of waits */
 	return NULL;
@@ -1018,7 +1034,7 @@ compile_gen(const struct shape *k, const struct calc_pp_costs *c, int *nout, int
 {
 	enum { HAS_B = 1, HAS_W = 2, FULL = 4, HAS_F0 = 8 }; /* compile_way()'s flags */
 	int p = k->p, m = k->m, v = k->v, L = v * p, scap = 3 * m * v, i = 0, nf = 0, nb = 0, nw = 0, nsplit = 0;
-	int qh = 0, qt = 0, qn = 0, nrun = 0, *off, *pos, *queue, *wake;
+	int *off, *pos, *queue, *wake;
 	size_t n = (size_t)m * L, cap = 3 * n;
 	int none = (int)(2 + 2 * n), wslot = (int)(1 + 2 * n); /* no input that crosses; the W's end */
 	unsigned char *inq, *done, *has;
@@ -1110,35 +1126,7 @@ compile_gen(const struct shape *k, const struct calc_pp_costs *c, int *nout, int
 	*nout = i;
 	*pairs = 0;
 	run = xmalloc((size_t)(i > 0 ? i : 1) * sizeof *run);
-	/* compile_way()'s event loop, without pairs */
-	for (int st = 0; st < p; st++) {
-		pos[st] = off[st];
-		queue[qt++] = st;
-		inq[st] = 1;
-	}
-	qn = qt;
-	while (qn > 0) {
-		int st = queue[qh], end = off[st + 1], j;
-		qh = qh < p ? qh + 1 : 0;
-		qn--;
-		for (j = pos[st]; j < end; j++) {
-			const struct prog_op *q = &prog[j];
-			int wk = wake[j];
-			if (!done[q->cross])
-				break;
-			run[nrun++] = *q;
-			done[q->out] = 1;
-			if (!inq[wk]) {
-				queue[qt] = wk;
-				qt = qt < p ? qt + 1 : 0;
-				qn++;
-				inq[wk] = 1;
-			}
-		}
-		pos[st] = j;
-		inq[st] = 0;
-	}
-	if (nrun == i)
+	if (event_order(prog, wake, off, pos, queue, inq, done, p, run, 0) == i) /* no pairs */
 		return run;
 	free(run); /* a cycle of waits */
 	return NULL;
