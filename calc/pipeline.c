@@ -756,6 +756,17 @@ static const struct shape *shape_find(const struct shape *k, int need)
 	return hit; /* entries are written once, before nshapes counts them, and never freed */
 }
 
+/* Stage wk to the tail qt of the event loop's queue, a ring of p + 1 places (simulate()
+ * and event_order()); inq marks the stages queued. */
+static inline __attribute__((always_inline)) void enqueue(int *queue, unsigned char *inq, int *qt, int *qn, int wk,
+                                                          int p)
+{
+	queue[*qt] = wk;
+	*qt = *qt < p ? *qt + 1 : 0;
+	(*qn)++;
+	inq[wk] = 1;
+}
+
 /*
  * simulate()'s event loop without its times, shared by compile_way() and compile_gen():
  * it copies each op's entry of 'prog' (the ops of stage st at off[st] .. off[st + 1],
@@ -788,12 +799,8 @@ static inline __attribute__((always_inline)) int event_order(const struct prog_o
 				break;
 			run[nrun++] = *q;
 			done[q->out] = 1;
-			if (!inq[wk]) {
-				queue[qt] = wk;
-				qt = qt < p ? qt + 1 : 0;
-				qn++;
-				inq[wk] = 1;
-			}
+			if (!inq[wk])
+				enqueue(queue, inq, &qt, &qn, wk, p);
 		}
 		pos[st] = i;
 		inq[st] = 0;
@@ -1330,12 +1337,8 @@ first_run_way(const struct shape *k, const struct calc_pp_costs *c, struct calc_
 			lane_run(c, o, kk, dur, fin, &ss, &ln, r);
 			st8[kk] |= kind == 0 ? F_DONE : kind < 3 ? B_DONE : 0;
 			order[nrun++] = i;
-			if (!inq[wk]) {
-				queue[qt] = wk;
-				qt = qt < p ? qt + 1 : 0;
-				qn++;
-				inq[wk] = 1;
-			}
+			if (!inq[wk])
+				enqueue(queue, inq, &qt, &qn, wk, p);
 		}
 		pos[st] = i;
 		inq[st] = 0;
