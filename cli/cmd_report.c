@@ -362,22 +362,21 @@ struct report_jobs {
  * (docs/architecture.md §11, "One gnuplot draws many figures").  Returns 0, or the exit
  * status of the failure after its message.
  */
-static int figure_worker(const struct report_jobs *r)
+/* The gnuplot a figure worker feeds (figure_worker): started with its commands from a
+ * pipe (*to) and its replies into another (*from), in the share folder; *batch 1 where
+ * it is the gnuplot whose state between figures figures/between.gpi was written for
+ * (5.4 patchlevel 4, Debian's), else 0.  Returns 0, or a status after its message. */
+static int gnuplot_start(const struct report_jobs *r, pid_t *pid, FILE **to, FILE **from, int *batch)
 {
-	char path[RPT_PATH * 2], data[RPT_PATH * 2], what[RPT_PATH], marks[RPT_PATH * 2], line[64];
-	int in[2], ack[2], idx, rc = 0, first = 1, status = 0, waited = 0;
-	struct stat st;
-	FILE *to, *from;
-	pid_t pid;
-	if (read(r->queue, &idx, sizeof idx) != (ssize_t)sizeof idx)
-		return 0; /* the other workers drew them all */
+	int in[2], ack[2];
+	char line[64];
 	if (pipe(in) < 0 || pipe(ack) < 0)
 		return cli_error("report: cannot start gnuplot: %s", strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
-	if (got_signal || (pid = fork()) < 0)
+	if (got_signal || (*pid = fork()) < 0)
 		return got_signal ? 2 : cli_error("report: cannot start gnuplot: %s", strerror(errno));
-	if (pid == 0) {
+	if (*pid == 0) {
 		if (dup2(in[0], 0) < 0 || dup2(ack[1], 1) < 0 || (r->share && chdir(r->share) < 0))
 			_exit(127);
 		close(in[0]);
@@ -387,18 +386,50 @@ static int figure_worker(const struct report_jobs *r)
 		execlp("gnuplot", "gnuplot", (char *)NULL);
 		_exit(127);
 	}
-	child_pid = pid;
+	child_pid = *pid;
 	if (got_signal) /* it came between the fork and the line above */
-		kill(pid, got_signal);
+		kill(*pid, got_signal);
 	close(in[0]);
 	close(ack[1]);
 	signal(SIGPIPE, SIG_IGN); /* gnuplot gone: a write fails with EPIPE, and the reply is missing */
-	to = fdopen(in[1], "w");
-	from = fdopen(ack[0], "r");
-	if (!to || !from)
+	*to = fdopen(in[1], "w");
+	*from = fdopen(ack[0], "r");
+	if (!*to || !*from)
 		return cli_error("report: cannot start gnuplot: %s", strerror(errno));
+	/* its version; the first figure's `reset session` clears the print setting */
+	fputs("set print '-'; print sprintf('%g %s', GPVAL_VERSION, GPVAL_PATCHLEVEL); unset print\n", *to);
+	*batch = fflush(*to) == 0 && fgets(line, sizeof line, *from) && !strcmp(line, "5.4 4\n");
+	return 0;
+}
+
+static int figure_worker(const struct report_jobs *r)
+{
+	char path[RPT_PATH * 2], data[RPT_PATH * 2], what[RPT_PATH], marks[RPT_PATH * 2], line[64];
+	int idx, rc = 0, first = 1, status = 0, waited = 0, batch = 0;
+	struct stat st;
+	FILE *to = NULL, *from = NULL;
+	pid_t pid;
+	if (read(r->queue, &idx, sizeof idx) != (ssize_t)sizeof idx)
+		return 0; /* the other workers drew them all */
+	if ((rc = gnuplot_start(r, &pid, &to, &from, &batch)))
+		return rc;
 	do {
 		const char *name = r->names[idx];
+		if (!first && !batch) {
+			/* another gnuplot than the one between.gpi knows: a fresh one per figure, as
+			 * render_figure runs it, so that no chart depends on the one before */
+			fclose(to);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			child_pid = 0;
+			fclose(from);
+			if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+				return cli_error("report: gnuplot failed after a figure (exit status %d)",
+				                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			if ((rc = gnuplot_start(r, &pid, &to, &from, &batch)))
+				return rc;
+			first = 1;
+		}
 		snprintf(data, sizeof data, "%s/data/%s.tsv", r->dir, name);
 		snprintf(path, sizeof path, "%s/figures/%s.svg", r->dir, name);
 		snprintf(what, sizeof what, "figure %s: gnuplot (svg)", name);
