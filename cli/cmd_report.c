@@ -351,7 +351,9 @@ struct report_jobs {
  * one line (an error ends the line, as it ends a gnuplot run over the files), then
  * GPVAL_ERRNO printed into a second pipe: 0, and the figure's NAME.svg.tmp is renamed
  * (settle); else, or where gnuplot ended, the figure fails with gnuplot's exit status
- * and this worker empties the queue, so that no figure starts after a failure.  Between
+ * and this worker empties the queue, so that no figure starts after a failure.  A figure
+ * script that stops early ends with `exit`, which ends only its own script
+ * (figures/nodata.gpi), never `exit gnuplot`, which would end this gnuplot.  Between
  * two figures figures/between.gpi gives back the state a fresh gnuplot has and that
  * `reset session` keeps (the svg terminal's last colour, the text last estimated, which
  * became plot titles): every SVG is the one a gnuplot of its own draws, byte for byte
