@@ -200,9 +200,8 @@ static int settle(int rc, const char *path, const char *what)
 /* The chart NAME as DIR/figures/NAME.svg (and .png with 'png'): gnuplot runs
  * SHARE/SCRIPTS/NAME.gp (after figures/style.gp) in SHARE over the dataset DATA, each
  * output written to a temporary file and renamed by settle().  0, or the exit status of
- * a failure, whose message names the figure.  One gnuplot process per figure, not one
- * for many: gnuplot 5.4's svg terminal keeps a figure's last colour and a tic label as
- * plot title past 'reset session' (docs/architecture.md §2; check-figure-isolation). */
+ * a failure, whose message names the figure.  One gnuplot process per figure: the
+ * comparison's charts and --png; the report's SVGs are drawn by figure_worker. */
 static int render_figure(const char *share, const char *scripts, const char *name, const char *data,
                          const char *dir, int png)
 {
@@ -341,7 +340,135 @@ struct report_jobs {
 	const struct calc_plan *plan;
 	char **names;
 	int n, png;
+	int queue; /* the figures' queue of figure_worker; -1: jobs 1 .. n draw one figure each */
 };
+
+/*
+ * The SVGs of the figures handed out by 'queue' (a pipe of figure indices into
+ * r->names, its write end closed: a read of 0 bytes means none is left), drawn in turn by
+ * one gnuplot that reads its commands from a pipe: per figure `reset session`, the
+ * variables render_figure passes with -e, figures/style.gp and figures/NAME.gp loaded on
+ * one line (an error ends the line, as it ends a gnuplot run over the files), then
+ * GPVAL_ERRNO printed into a second pipe: 0, and the figure's NAME.svg.tmp is renamed
+ * (settle); else, or where gnuplot ended, the figure fails with gnuplot's exit status
+ * and this worker empties the queue, so that no figure starts after a failure.  A figure
+ * script that stops early ends with `exit`, which ends only its own script
+ * (figures/nodata.gpi), never `exit gnuplot`, which would end this gnuplot.  Between
+ * two figures figures/between.gpi gives back the state a fresh gnuplot has and that
+ * `reset session` keeps (the svg terminal's last colour, the text last estimated, which
+ * became plot titles): every SVG is the one a gnuplot of its own draws, byte for byte
+ * (check-figure-isolation; the four shipped plans' reports, the figures in any order).
+ * gnuplot 5.4's start is about 28 ms of CPU and 53 M instructions (the dynamic linker's
+ * relocations of its 82 libraries, libde265's initialiser), a small figure's drawing
+ * about 5 ms: the default plan's 27 figures took 1.51 CPU-s as 27 gnuplots, 0.39 in one
+ * (docs/architecture.md §11, "One gnuplot draws many figures").  Returns 0, or the exit
+ * status of the failure after its message.
+ */
+/* The gnuplot a figure worker feeds (figure_worker): started with its commands from a
+ * pipe (*to) and its replies into another (*from), in the share folder; *batch 1 where
+ * it is the gnuplot whose state between figures figures/between.gpi was written for
+ * (5.4 patchlevel 4, Debian's), else 0.  Returns 0, or a status after its message. */
+static int gnuplot_start(const struct report_jobs *r, pid_t *pid, FILE **to, FILE **from, int *batch)
+{
+	int in[2], ack[2];
+	char line[64];
+	if (pipe(in) < 0 || pipe(ack) < 0)
+		return cli_error("report: cannot start gnuplot: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	if (got_signal || (*pid = fork()) < 0)
+		return got_signal ? 2 : cli_error("report: cannot start gnuplot: %s", strerror(errno));
+	if (*pid == 0) {
+		if (dup2(in[0], 0) < 0 || dup2(ack[1], 1) < 0 || (r->share && chdir(r->share) < 0))
+			_exit(127);
+		close(in[0]);
+		close(in[1]);
+		close(ack[0]);
+		close(ack[1]);
+		execlp("gnuplot", "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	child_pid = *pid;
+	if (got_signal) /* it came between the fork and the line above */
+		kill(*pid, got_signal);
+	close(in[0]);
+	close(ack[1]);
+	signal(SIGPIPE, SIG_IGN); /* gnuplot gone: a write fails with EPIPE, and the reply is missing */
+	*to = fdopen(in[1], "w");
+	*from = fdopen(ack[0], "r");
+	if (!*to || !*from)
+		return cli_error("report: cannot start gnuplot: %s", strerror(errno));
+	/* its version; the first figure's `reset session` clears the print setting */
+	fputs("set print '-'; print sprintf('%g %s', GPVAL_VERSION, GPVAL_PATCHLEVEL); unset print\n", *to);
+	*batch = fflush(*to) == 0 && fgets(line, sizeof line, *from) && !strcmp(line, "5.4 4\n");
+	return 0;
+}
+
+static int figure_worker(const struct report_jobs *r)
+{
+	char path[RPT_PATH * 2], data[RPT_PATH * 2], what[RPT_PATH], marks[RPT_PATH * 2], line[64];
+	int idx, rc = 0, first = 1, status = 0, waited = 0, batch = 0;
+	struct stat st;
+	FILE *to = NULL, *from = NULL;
+	pid_t pid;
+	if (read(r->queue, &idx, sizeof idx) != (ssize_t)sizeof idx)
+		return 0; /* the other workers drew them all */
+	if ((rc = gnuplot_start(r, &pid, &to, &from, &batch)))
+		return rc;
+	do {
+		const char *name = r->names[idx];
+		if (!first && !batch) {
+			/* another gnuplot than the one between.gpi knows: a fresh one per figure, as
+			 * render_figure runs it, so that no chart depends on the one before */
+			fclose(to);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			child_pid = 0;
+			fclose(from);
+			if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+				return cli_error("report: gnuplot failed after a figure (exit status %d)",
+				                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			if ((rc = gnuplot_start(r, &pid, &to, &from, &batch)))
+				return rc;
+			first = 1;
+		}
+		snprintf(data, sizeof data, "%s/data/%s.tsv", r->dir, name);
+		snprintf(path, sizeof path, "%s/figures/%s.svg", r->dir, name);
+		snprintf(what, sizeof what, "figure %s: gnuplot (svg)", name);
+		/* has_marks as render_figure gives it */
+		snprintf(marks, sizeof marks, "%s/data/plan-marks.tsv", r->dir);
+		fprintf(to,
+		        "%sreset session\nreset errorstate; datafile='%s'; outfile='%s.tmp'; device='svg'; has_marks=%d; "
+		        "load 'figures/style.gp'; load 'figures/%s.gp'; unset output\n"
+		        "set print '-'; print GPVAL_ERRNO; unset print\n",
+		        first ? "" : "load 'figures/between.gpi'\n", data, path, lstat(marks, &st) == 0, name);
+		first = 0;
+		if (fflush(to) == 0 && fgets(line, sizeof line, from) && !strcmp(line, "0\n") && !got_signal) {
+			rc = settle(0, path, what);
+			continue;
+		}
+		/* the figure failed, or gnuplot ended, or a signal came: gnuplot's exit status */
+		fclose(to);
+		to = NULL;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		waited = 1;
+		rc = settle(got_signal ? -1 : WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : 1, path,
+		            what);
+		while (read(r->queue, &idx, sizeof idx) > 0) /* no figure starts after a failure */
+			;
+	} while (!rc && !got_signal && read(r->queue, &idx, sizeof idx) == (ssize_t)sizeof idx);
+	if (to)
+		fclose(to); /* gnuplot ends at the end of its input */
+	while (!waited && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child_pid = 0;
+	fclose(from);
+	if (!rc && !got_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		rc = cli_error("report: gnuplot failed after the figures (exit status %d)",
+		               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return rc ? rc : got_signal ? 2 : 0;
+}
 
 /* Every catalog dataset (dataset 1) or table (0) into DIR/data or DIR/tables. */
 static int catalog_write(struct calc_ctx *ctx, const struct calc_plan *plan, const char *dir, int dataset)
@@ -383,6 +510,8 @@ static int report_job(int i, void *arg)
 	char data[RPT_PATH * 2];
 	if (i == 0)
 		return catalog_write(r->ctx, r->plan, r->dir, 0);
+	if (r->queue >= 0)
+		return figure_worker(r);
 	snprintf(data, sizeof data, "%s/data/%s.tsv", r->dir, r->names[i - 1]);
 	return render_figure(r->share, "figures", r->names[i - 1], data, r->dir, r->png);
 }
@@ -827,8 +956,24 @@ static int report_main(int argc, char **argv)
 		calc_ctx_init(&ctx, &p);
 		rc = catalog_write(&ctx, &p, dir, 1);
 		if (!rc) {
-			struct report_jobs rj = {share, dir, &ctx, &p, names, n, png};
-			rc = run_jobs(n + 1, jobs, report_job, report_started, &rj);
+			/* the SVGs by at most 'jobs' gnuplot processes taking figures from a queue
+			 * (figure_worker); with --png each figure by gnuplots of its own */
+			struct report_jobs rj = {share, dir, &ctx, &p, names, n, png, -1};
+			int q[2], workers = n < jobs ? n : jobs;
+			if (!png && n > 0 && pipe(q) == 0) {
+				int all[RPT_MAX_FILES];
+				for (int i = 0; i < n; i++)
+					all[i] = i;
+				fcntl(q[0], F_SETFD, FD_CLOEXEC);
+				if (write(q[1], all, n * sizeof *all) == (ssize_t)(n * sizeof *all))
+					rj.queue = q[0];
+				else
+					close(q[0]);
+				close(q[1]);
+			}
+			rc = run_jobs(rj.queue >= 0 ? workers + 1 : n + 1, jobs, report_job, report_started, &rj);
+			if (rj.queue >= 0)
+				close(rj.queue);
 			if (rj.ctx) /* job 0 did not start */
 				calc_ctx_free(&ctx);
 		} else

@@ -3,13 +3,18 @@
 # Dataset interconnect-sweep (calc/step.c): inter_gbps, inter_node_bw [B/s],
 # time_tp_across, time_pp_across [s], mfu_tp_across, mfu_pp_across.  A placement that is
 # not a valid split for the model is NaN; a chart with neither draws a note instead.
-# awk runs in the C locale: under a decimal-comma locale "$3+0==$3" is false for 78.84.
+# A number is a field that gnuplot reads as one (valid) and that is not NaN (x == x),
+# counted by one stats pass over the file (docs/architecture.md §11, "The figures count
+# their rows without a shell"): the header read as a record of no number, so that a
+# dataset without rows is a count of 0 and no warning.
 
 # per placement: the lines with a number, so that a placement without one is left out
 # of the key as well as the chart (llama3.1-405b: t = 16 does not divide its 8 KV heads)
-ntp = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $3+0==$3 && $3!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
-npp = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $4+0==$4 && $4!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
-valid = int(system("LC_ALL=C awk -F'\t' 'NR>1 && ($3+0==$3 || $4+0==$4) && ($3!=\"NaN\" || $4!=\"NaN\"){n++} END{print n+0}' '".datafile."'"))
+ntp = 0; npp = 0; valid = 0
+set datafile nocolumnheaders
+stats datafile using (tp_num = valid(3) ? column(3) == column(3) : 0, pp_num = valid(4) ? column(4) == column(4) : 0, \
+	ntp = ntp + tp_num, npp = npp + pp_num, valid = valid + (tp_num || pp_num), 0) nooutput name "ROWS"
+set datafile columnheaders
 set logscale x 2
 set format x '%g'
 set xlabel 'inter-node bandwidth per GPU (Gb/s, log scale)'

@@ -6,10 +6,13 @@
 
 # a neighbour that is not a valid plan at any bandwidth (NaN in every row) is left out
 # of the key as well as the chart, with a note low on the left, where the falling
-# step-time curves and the plan's bandwidth line at the right never reach; awk in the C
-# locale as in interconnect-sweep.gp
-ndeep = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $4+0==$4 && $4!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
-nmore = int(system("LC_ALL=C awk -F'\t' 'NR>1 && $5+0==$5 && $5!=\"NaN\"{n++} END{print n+0}' '".datafile."'"))
+# step-time curves and the plan's bandwidth line at the right never reach; its rows with
+# a number counted by one stats pass as in interconnect-sweep.gp
+ndeep = 0; nmore = 0
+set datafile nocolumnheaders
+stats datafile using (ndeep = ndeep + (valid(4) ? column(4) == column(4) : 0), \
+	nmore = nmore + (valid(5) ? column(5) == column(5) : 0), 0) nooutput name "ROWS"
+set datafile columnheaders
 if (ndeep < 1 && nmore < 1) {
 	set label 2 'neither neighbour is a valid split of these GPUs' at graph 0.03, graph 0.06 left
 } else {

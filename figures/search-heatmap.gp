@@ -16,6 +16,7 @@ set output outfile
 nodata_column = "step_time"
 nodata_reason = "no split of this plan's GPUs into t x p x d is valid and fits"
 load 'figures/nodata.gpi'
+if (nodata) { exit }
 stats datafile using "step_time" nooutput name "T"
 set xlabel 'tensor-parallel degree t'
 set ylabel 'pipeline stages p'

@@ -12,6 +12,7 @@
 nodata_column = "step_time"
 nodata_reason = "the planner found no configuration of this plan's GPUs that is valid and fits"
 load 'figures/nodata.gpi'
+if (nodata) { exit }
 # nodata.gpi's statistics are of step_time: its minimum is the best step time (the best
 # configuration is on the frontier, so in the dataset), and the dataset is not read once
 # more for it

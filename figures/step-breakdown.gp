@@ -3,7 +3,12 @@
 # bubble, dp_exposed, optimizer, time [s], mfu.  An empty dataset (no valid candidate for
 # this plan) draws a note instead of bars.
 
-rows = int(system("LC_ALL=C awk 'END{print NR-1}' '".datafile."'"))
+# its rows counted by one stats pass, the header read as a record (so that a dataset
+# without rows is a count of 0 and no warning; as in interconnect-sweep.gp)
+rows = -1
+set datafile nocolumnheaders
+stats datafile using (rows = rows + 1, 0) nooutput name "ROWS"
+set datafile columnheaders
 set ylabel 'time per optimizer step (s)'
 set xlabel 'split (tensor x pipeline x data parallel)'
 set key outside top center horizontal maxrows 2

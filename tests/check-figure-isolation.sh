@@ -4,8 +4,9 @@
 # (a variable, a setting, a terminal's remembered colour or plot title) reaches the next.
 # The reference render is the one process per figure that report/report.mk's PNG rule
 # runs: gnuplot -e "datafile=...; outfile=...; device='svg'" figures/style.gp figures/NAME.gp.
-# Drawing several figures in one gnuplot, even with 'reset session' between them, fails
-# this test with gnuplot 5.4 (docs/architecture.md §2, "One gnuplot per figure").
+# The report's pipeline draws many figures in one gnuplot (with --jobs 1, all of them);
+# 'reset session' alone between them fails this test with gnuplot 5.4, figures/between.gpi
+# gives back what it keeps (docs/architecture.md §2, "One gnuplot draws many figures").
 # usage: check-figure-isolation.sh TRAINPLAN PLAN.ini... -- FIGURE...
 tp=$1; shift
 plans=""

@@ -29,7 +29,8 @@ same "trainplan data interconnect-sweep" "$tp" data interconnect-sweep
 same "trainplan table --all" "$tp" table memory-breakdown --format csv
 same "trainplan --set inter_node_bw=12.5GB/s" "$tp" get step.time --set inter_node_bw=12.5GB/s
 same "trainplan-report --expand" "$rpt" --expand chapters/*.md
-# the figures' own scripts: gnuplot with the figure's awk count of valid placements
+# the figures' own scripts: gnuplot with the figure's count of valid placements (one stats
+# pass; an awk through a shell before, whose "$3+0==$3" a decimal comma made false)
 "$tp" data interconnect-sweep > "$tmp/is.tsv"
 for fig in interconnect-sweep step-breakdown; do
 	"$tp" data $fig > "$tmp/$fig.tsv"
