@@ -249,6 +249,7 @@ static void search_opts(struct calc_search_opts *o, int need, int threads)
 	o->breakdown_top = 10;  /* the rows search-breakdown shows; the pick's, where it ranks
 	                           below them, on demand (need_pick_fast) */
 	o->threads = threads; /* the result does not depend on it */
+	o->leaves_per_thread = calc_threads_exact() ? 0 : CALC_SEARCH_LEAVES_PER_THREAD;
 }
 
 /* The store of results between processes (calc_search_store_set; NULL: none). */

@@ -28,10 +28,23 @@ static int nqueue, capqueue;
 static pthread_t workers[POOL_MAX_THREADS];
 static int nworkers, stopping, held; /* held: the workers take no job yet */
 static int threads_wanted; /* calc_threads_set; 0: not set */
+static int threads_exact;  /* 1: set by calc_threads_set, 0: by calc_threads_default or not */
 
 void calc_threads_set(int n)
 {
 	threads_wanted = n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : n;
+	threads_exact = 1;
+}
+
+void calc_threads_default(int n)
+{
+	calc_threads_set(n);
+	threads_exact = 0;
+}
+
+int calc_threads_exact(void)
+{
+	return threads_exact;
 }
 
 int calc_threads_get(void)

@@ -17,8 +17,13 @@ struct calc_job {
 	                                  * (largest first), never the result; 0 unknown */
 };
 /* The threads the library may use: searches, the pool (n < 1 is 1).  Before any call,
- * calc_threads_get() is 2, the searches' default. */
+ * calc_threads_get() is 2, the searches' default.  calc_threads_set is the user's
+ * number (--threads), which every search runs on; calc_threads_default a default, from
+ * which a small search takes one thread (calc_search_opts.leaves_per_thread):
+ * calc_threads_exact() says which was called last (0 before either). */
 void calc_threads_set(int n);
+void calc_threads_default(int n);
+int calc_threads_exact(void);
 int calc_threads_get(void);
 /* The processors online, at most 2 (the default of trainplan-report --threads). */
 int calc_threads_detect(void);

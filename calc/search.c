@@ -3131,7 +3131,9 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.order[front++] = at;
 		}
 	}
-	if (sh.o.progress) { /* progress weights: the leaves each item evaluates one by one */
+	if (sh.o.progress || sh.o.leaves_per_thread > 0) {
+		/* the leaves each item evaluates one by one: the progress's weights, and the
+		 * size of the grid that opts.leaves_per_thread reads */
 		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
 		sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
 		for (int i = 0; i < sh.nitems; i++) {
@@ -3146,6 +3148,12 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
+	if (sh.o.leaves_per_thread > 0 && nw > 1 + sh.work_total / sh.o.leaves_per_thread)
+		nw = (int)(1 + sh.work_total / sh.o.leaves_per_thread);
+	if (!sh.o.progress) { /* the weights were for the count alone */
+		free(sh.work);
+		sh.work = NULL;
+	}
 	ws = xcalloc((size_t)nw, sizeof *ws);
 	for (int i = 0; i < nw; i++) {
 		ws[i].comm_pre.dp_memo = &ws[i].dp_memo;

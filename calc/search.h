@@ -77,6 +77,15 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
                               the window's first growth too, the most common, without a second
                               search (calc_search_pick_band) */
 #define CALC_PICK_TOP_MAX 100000 /* the most it grows to (the most a search keeps, search.c) */
+/* opts.leaves_per_thread where the user gave no number of threads (`trainplan search`
+ * without --threads, the catalog's searches after calc_threads_default): a second
+ * thread for a grid of 2 M leaves or more.  A second thread costs more CPU than its
+ * start: it fills memos of its own that the first has already (perf stat, 5 runs, CPU
+ * ms and wall ms on 1 and on 2 threads): the 405B plan (127,680 leaves) 6.0 / 7.3 and
+ * 6.8 / 7.8; `--gpus 256-16384 --max-mb 16` of it (1.55 M) 22.9 / 25.1 and 34.9 / 24.7;
+ * the DeepSeek-V3 plan at 64 GPUs (1.78 M) 41.9 / 48.0 and 61.3 / 36.7; the default plan
+ * `--gpus 64-4096 --max-mb 32 --vary recipe` (39 M) 877 / 854 and 983 / 632. */
+#define CALC_SEARCH_LEAVES_PER_THREAD 2000000LL
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
 struct calc_search_memo;
@@ -110,6 +119,11 @@ struct calc_search_opts {
 	int top;                         /* K ranked configurations kept (default 10) */
 	enum calc_objective objective;
 	int threads;                     /* worker threads (default 2) */
+	long long leaves_per_thread;     /* > 0: at most one thread more for each this many
+	                                    leaves of the grid (the leaves of the items that
+	                                    pass the item checks), so that a small search runs
+	                                    on one; 0 (default): 'threads' threads.  The result
+	                                    does not depend on it (CALC_SEARCH_LEAVES_PER_THREAD) */
 	int keep_feasible;               /* 1: keep every ranked row (Pareto dataset) */
 	/* with keep_feasible (not keep_all): the rows kept are a sample of the Pareto set.
 	 * Each ranked leaf is kept as its point (struct calc_search_point, 24 bytes, not a

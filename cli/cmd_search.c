@@ -678,6 +678,7 @@ static int search_with(int argc, char **argv, struct cli_opts *o, struct calc_pl
 	if ((rc = cli_parse(argc, argv, o)))
 		return rc;
 	calc_search_opts_init(&so);
+	so.leaves_per_thread = CALC_SEARCH_LEAVES_PER_THREAD; /* unless --threads is given */
 	for (int i = 0; i < o->nrest; i++) {
 		const char *v;
 		const char *val, *opt = cli_next("search", o, &i, &val);
@@ -719,6 +720,7 @@ static int search_with(int argc, char **argv, struct cli_opts *o, struct calc_pl
 		} else if (cli_is(opt, "--threads") && (v = val)) {
 			if (parse_int("--threads", v, 1, 64, &so.threads))
 				return 2;
+			so.leaves_per_thread = 0; /* the number given, whatever the grid */
 		} else if (cli_is(opt, "--even"))
 			so.even_only = 1;
 		else if (cli_is(opt, "--no-recheck"))

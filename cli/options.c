@@ -102,7 +102,7 @@ const struct cli_cmddoc cli_cmddocs[] = {
 	  {"--max-mb N", "largest micro-batch size tried", "8", NULL},
 	  {"--max-cp N", "largest context-parallel degree tried", "16", NULL},
 	  {"--max-vpp N", "largest number of virtual stages tried", "8", NULL},
-	  {"--threads N", "worker threads", "2", NULL},
+	  {"--threads N", "worker threads", "2, and 1 for a grid of under 2 M leaves", NULL},
 	  {"--no-recheck", "skip re-evaluating the winners through the full model", "recheck", NULL},
 	  {"--all", "write every configuration (csv for spreadsheets)", "off", NULL},
 	  {"--stats", "print only the counts and the elapsed time as JSON", "off", NULL},

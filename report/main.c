@@ -266,7 +266,10 @@ int main(int argc, char **argv)
 		free(files);
 		return fail("--subtitle: a control character or a byte that is not UTF-8 at", where);
 	}
-	calc_threads_set(threads ? threads : calc_threads_detect());
+	if (threads)
+		calc_threads_set(threads);
+	else
+		calc_threads_default(calc_threads_detect());
 #ifdef __GLIBC__
 	/* The simulator's timelines (tens of MB over a run, up to a few MB each) are
 	 * allocated and freed many times; glibc maps and unmaps such blocks, or trims the

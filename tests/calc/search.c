@@ -346,6 +346,33 @@ static void test_threads(void **state)
 	calc_search_free(&b);
 }
 
+/* opts.leaves_per_thread: a grid smaller than it runs on one thread whatever opts.threads
+ * says, one of at least that many leaves on more, and the ranking is the same. */
+static void test_leaves_per_thread(void **state)
+{
+	struct calc_plan p;
+	struct calc_search_opts o;
+	struct calc_search_result a, b;
+	(void)state;
+	load_plan(&p, NULL, 0);
+	calc_search_opts_init(&o);
+	o.recheck = 0;
+	o.threads = 2;
+	o.leaves_per_thread = 1LL << 60; /* more than any grid has */
+	run(&p, &o, &a);
+	o.leaves_per_thread = 1; /* a thread more for every leaf: the two asked for */
+	run(&p, &o, &b);
+	assert_int_equal(a.threads, 1);
+	assert_int_equal(b.threads, 2);
+	assert_int_equal(a.evaluated, b.evaluated);
+	assert_int_equal(a.ranked, b.ranked);
+	assert_int_equal(a.ntop, b.ntop);
+	for (int i = 0; i < a.ntop; i++)
+		assert_int_equal(a.top[i].r.key, b.top[i].r.key);
+	calc_search_free(&a);
+	calc_search_free(&b);
+}
+
 /* The lean worst-stage path against calc_memory on the 100B default model over TP,
  * PP (even and uneven), every schedule, recomputation, SP, ZeRO and micro-batch. */
 static void test_memory_lean(void **state)
@@ -2363,6 +2390,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
+	    cmocka_unit_test(test_leaves_per_thread),
 		cmocka_unit_test(test_moe_axes),
 		cmocka_unit_test(test_moe_placement),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
