@@ -79,12 +79,15 @@ int calc_objective_parse(const char *s, enum calc_objective *out);
 #define CALC_PICK_TOP_MAX 100000 /* the most it grows to (the most a search keeps, search.c) */
 /* opts.leaves_per_thread where the user gave no number of threads (`trainplan search`
  * without --threads, the catalog's searches after calc_threads_default): a second
- * thread for a grid of 2 M leaves or more.  A second thread costs more CPU than its
- * start: it fills memos of its own that the first has already (perf stat, 5 runs, CPU
- * ms and wall ms on 1 and on 2 threads): the 405B plan (127,680 leaves) 6.0 / 7.3 and
- * 6.8 / 7.8; `--gpus 256-16384 --max-mb 16` of it (1.55 M) 22.9 / 25.1 and 34.9 / 24.7;
- * the DeepSeek-V3 plan at 64 GPUs (1.78 M) 41.9 / 48.0 and 61.3 / 36.7; the default plan
- * `--gpus 64-4096 --max-mb 32 --vary recipe` (39 M) 877 / 854 and 983 / 632. */
+ * thread for a grid of 2 M leaves or more.  A second thread adds about 1 % of
+ * instructions (callgrind: the 405B plan 44.21 -> 44.41 M; the DeepSeek-V3 plan at 64
+ * GPUs 614 -> 621 M), but on a 2-core machine the two busy threads each run slower and
+ * a small grid gains no time for it (perf stat, CPU ms and wall ms on 1 and on 2
+ * threads): the 405B plan (127,680 leaves) 6.0 / 7.3 and 6.8 / 7.8, 41 interleaved pairs
+ * 0.91 of the CPU and 0.99 of the wall time; `--gpus 256-16384 --max-mb 16` of it
+ * (1.55 M) 22.9 / 25.1 and 34.9 / 24.7; the DeepSeek-V3 plan at 64 GPUs (1.78 M) 41.9 /
+ * 48.0 and 61.3 / 36.7; the default plan `--gpus 64-4096 --max-mb 32 --vary recipe`
+ * (39 M) 877 / 854 and 983 / 632. */
 #define CALC_SEARCH_LEAVES_PER_THREAD 2000000LL
 #define CALC_SEARCH_SEED 16 /* top configurations a memo keeps as a later search's seed */
 
