@@ -320,9 +320,24 @@ static void test_brute_force(void **state)
 	free(p);
 }
 
-/* The same ranking on one thread and on two. */
+/* Two results with the same counts: evaluated, ranked, each reason's rejects, the top's
+ * size. */
+static void assert_same_counts(const struct calc_search_result *a, const struct calc_search_result *b)
+{
+	assert_int_equal(a->evaluated, b->evaluated);
+	assert_int_equal(a->ranked, b->ranked);
+	for (int i = 0; i < CALC_REJ_N; i++)
+		assert_int_equal(a->rejected[i], b->rejected[i]);
+	assert_int_equal(a->ntop, b->ntop);
+}
+
+/* The same ranking on one thread and on two; and opts.leaves_per_thread: a grid smaller
+ * than it runs on one thread whatever opts.threads says, one of at least that many
+ * leaves on the threads asked for. */
 static void test_threads(void **state)
 {
+	static const long long lpt[] = {0, 0, 1LL << 60, 1}; /* 1 << 60: more than any grid has */
+	static const int threads[] = {1, 2, 2, 2}, used[] = {1, 2, 1, 2};
 	struct calc_plan p;
 	struct calc_search_opts o;
 	struct calc_search_result a, b;
@@ -332,45 +347,19 @@ static void test_threads(void **state)
 	o.recheck = 0;
 	o.threads = 1;
 	run(&p, &o, &a);
-	o.threads = 2;
-	run(&p, &o, &b);
-	assert_int_equal(a.evaluated, b.evaluated);
-	assert_int_equal(a.ranked, b.ranked);
-	for (int i = 0; i < CALC_REJ_N; i++)
-		assert_int_equal(a.rejected[i], b.rejected[i]);
-	assert_int_equal(a.ntop, b.ntop);
-	for (int i = 0; i < a.ntop; i++)
-		assert_int_equal(a.top[i].r.key, b.top[i].r.key);
-	assert_int_equal(a.closest_miss.key, b.closest_miss.key);
-	calc_search_free(&a);
-	calc_search_free(&b);
-}
-
-/* opts.leaves_per_thread: a grid smaller than it runs on one thread whatever opts.threads
- * says, one of at least that many leaves on more, and the ranking is the same. */
-static void test_leaves_per_thread(void **state)
-{
-	struct calc_plan p;
-	struct calc_search_opts o;
-	struct calc_search_result a, b;
-	(void)state;
-	load_plan(&p, NULL, 0);
-	calc_search_opts_init(&o);
-	o.recheck = 0;
-	o.threads = 2;
-	o.leaves_per_thread = 1LL << 60; /* more than any grid has */
-	run(&p, &o, &a);
-	o.leaves_per_thread = 1; /* a thread more for every leaf: the two asked for */
-	run(&p, &o, &b);
 	assert_int_equal(a.threads, 1);
-	assert_int_equal(b.threads, 2);
-	assert_int_equal(a.evaluated, b.evaluated);
-	assert_int_equal(a.ranked, b.ranked);
-	assert_int_equal(a.ntop, b.ntop);
-	for (int i = 0; i < a.ntop; i++)
-		assert_int_equal(a.top[i].r.key, b.top[i].r.key);
+	for (int k = 1; k < 4; k++) {
+		o.threads = threads[k];
+		o.leaves_per_thread = lpt[k];
+		run(&p, &o, &b);
+		assert_int_equal(b.threads, used[k]);
+		assert_same_counts(&a, &b);
+		for (int i = 0; i < a.ntop; i++)
+			assert_int_equal(a.top[i].r.key, b.top[i].r.key);
+		assert_int_equal(a.closest_miss.key, b.closest_miss.key);
+		calc_search_free(&b);
+	}
 	calc_search_free(&a);
-	calc_search_free(&b);
 }
 
 /* The lean worst-stage path against calc_memory on the 100B default model over TP,
@@ -2374,11 +2363,7 @@ static void test_offload_dimension(void **state)
 	run(&p, &o, &x);
 	o.memo = m;
 	run(&p, &o, &y);
-	assert_int_equal(x.evaluated, y.evaluated);
-	assert_int_equal(x.ranked, y.ranked);
-	for (int r = 0; r < CALC_REJ_N; r++)
-		assert_int_equal(x.rejected[r], y.rejected[r]);
-	assert_int_equal(x.ntop, y.ntop);
+	assert_same_counts(&x, &y);
 	for (int i = 0; i < x.ntop; i++)
 		assert_memory_equal(&x.top[i].r, &y.top[i].r, sizeof x.top[i].r);
 	calc_search_free(&x);
@@ -2390,7 +2375,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_threads),
-	    cmocka_unit_test(test_leaves_per_thread),
 		cmocka_unit_test(test_moe_axes),
 		cmocka_unit_test(test_moe_placement),
 		cmocka_unit_test(test_memory_lean),     cmocka_unit_test(test_reject_reasons),
