@@ -3131,20 +3131,21 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 			sh.order[front++] = at;
 		}
 	}
+	for (int k = 0; k < 2; k++)
+		sh.var[k].n = sched_variants(k ? 2 : 1, sh.o.max_vpp, sh.o.sched_mask, sh.var[k].sched, sh.var[k].vpp);
 	if (sh.o.progress || sh.o.leaves_per_thread > 0) {
 		/* the leaves each item evaluates one by one: the progress's weights, and the
-		 * size of the grid that opts.leaves_per_thread reads */
-		int sv[MAX_VARIANTS], vv[MAX_VARIANTS], rcs[3], nrc = recompute_modes(plan, rcs);
+		 * size of the grid that opts.leaves_per_thread reads (sched_variants counts
+		 * the same variants for every pp > 1) */
+		int rcs[3], nrc = recompute_modes(plan, rcs);
 		sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
 		for (int i = 0; i < sh.nitems; i++) {
 			const struct item *it = &sh.items[i];
 			if (sh.o.keep_all || it->pre == CALC_REJ_NONE)
-				sh.work[i] = (long long)sched_variants(it->pp, sh.o.max_vpp, sh.o.sched_mask, sv, vv) * nrc * nsp_of(it->tp) * 4;
+				sh.work[i] = (long long)sh.var[it->pp > 1].n * nrc * nsp_of(it->tp) * 4;
 			sh.work_total += sh.work[i];
 		}
 	}
-	for (int k = 0; k < 2; k++)
-		sh.var[k].n = sched_variants(k ? 2 : 1, sh.o.max_vpp, sh.o.sched_mask, sh.var[k].sched, sh.var[k].vpp);
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
 	if (nw > sh.nitems && sh.nitems > 0)
 		nw = sh.nitems;
