@@ -913,8 +913,10 @@ struct shared {
 	int *order;                  /* items in the order the threads take them: the valid
 	                                ones (heavy) first, so that both threads share them */
 	long long *work;             /* progress weight of each item: the leaves it evaluates
-	                                one by one (0 for an item refused whole) */
-	long long work_total;        /* sum of work */
+	                                one by one (0 for an item refused whole); NULL
+	                                without opts.progress */
+	long long work_total;        /* the leaves of every item (with opts.progress or
+	                                opts.leaves_per_thread; else 0) */
 	long long work_done;         /* work of the items finished (atomic) */
 	double t0;
 	struct calc_search_memo *memo; /* opts.memo where it fits, else NULL */
@@ -3138,12 +3140,16 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		 * size of the grid that opts.leaves_per_thread reads (sched_variants counts
 		 * the same variants for every pp > 1) */
 		int rcs[3], nrc = recompute_modes(plan, rcs);
-		sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
+		if (sh.o.progress)
+			sh.work = xcalloc((size_t)(sh.nitems > 0 ? sh.nitems : 1), sizeof *sh.work);
 		for (int i = 0; i < sh.nitems; i++) {
 			const struct item *it = &sh.items[i];
-			if (sh.o.keep_all || it->pre == CALC_REJ_NONE)
-				sh.work[i] = (long long)sh.var[it->pp > 1].n * nrc * nsp_of(it->tp) * 4;
-			sh.work_total += sh.work[i];
+			long long w = sh.o.keep_all || it->pre == CALC_REJ_NONE
+			                  ? (long long)sh.var[it->pp > 1].n * nrc * nsp_of(it->tp) * 4
+			                  : 0;
+			if (sh.work)
+				sh.work[i] = w;
+			sh.work_total += w;
 		}
 	}
 	nw = sh.o.threads < 1 ? 1 : sh.o.threads > 64 ? 64 : sh.o.threads;
@@ -3151,10 +3157,6 @@ int calc_search(const struct calc_plan *plan, const struct calc_search_opts *opt
 		nw = sh.nitems;
 	if (sh.o.leaves_per_thread > 0 && nw > 1 + sh.work_total / sh.o.leaves_per_thread)
 		nw = (int)(1 + sh.work_total / sh.o.leaves_per_thread);
-	if (!sh.o.progress) { /* the weights were for the count alone */
-		free(sh.work);
-		sh.work = NULL;
-	}
 	ws = xcalloc((size_t)nw, sizeof *ws);
 	for (int i = 0; i < nw; i++) {
 		ws[i].comm_pre.dp_memo = &ws[i].dp_memo;
